@@ -1,0 +1,86 @@
+// pfa-cli epsilon: the RDP accountant on the command line.
+#include <cmath>
+#include <cstdio>
+
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
+#include "core/privacy/order_grid.h"
+#include "core/privacy/rdp_accountant.h"
+#include "core/privacy/rdp_mechanisms.h"
+#include "core/train/train_config.h"
+
+namespace pfa::cli {
+
+namespace {
+
+const char* const kEpsilonHelp =
+    "usage: pfa-cli epsilon --q Q --steps T --delta D (--sigma S | --target-epsilon E)\n"
+    "\n"
+    "Poisson-subsampled Gaussian mechanism, Renyi-DP accountant (signed series, tightened\n"
+    "RDP->DP conversion). With --sigma: prints the epsilon spent after T steps at sampling\n"
+    "rate Q and noise multiplier S (noise std / clip norm), ending with the lines\n"
+    "'epsilon: E' and 'order: A'. With --target-epsilon: solves for the smallest noise\n"
+    "multiplier whose epsilon does not exceed the target, ending with 'noise_multiplier: Z'.\n"
+    "\n"
+    "  --q Q                 sampling rate in (0, 1]\n"
+    "  --sigma S             noise multiplier z >= 0\n"
+    "  --target-epsilon E    target epsilon > 0 (instead of --sigma)\n"
+    "  --steps T             number of steps >= 1\n"
+    "  --delta D             delta in (0, 1)\n"
+    "  --adjacency ADJ       add-remove (default) | replace (group-of-two bound)\n"
+    "  --grid NAME           standard (default, 156 orders) | opacus\n"
+    "  --help                this text\n";
+
+}  // namespace
+
+int epsilonCommand(int argc, char** argv) {
+    const Arguments args(argc, argv, 2,
+                         {"q", "sigma", "target-epsilon", "steps", "delta", "adjacency", "grid"},
+                         {"help"});
+    if (args.has("help")) {
+        std::fputs(kEpsilonHelp, stdout);
+        return 0;
+    }
+    for (const char* required : {"q", "steps", "delta"}) {
+        if (!args.has(required)) throw UsageError(std::string("--") + required + " is required");
+    }
+    if (args.has("sigma") == args.has("target-epsilon")) {
+        throw UsageError("give exactly one of --sigma and --target-epsilon");
+    }
+    const double q = args.number("q", 0);
+    const long steps = args.integer("steps", 0);
+    const double delta = args.number("delta", 0);
+    if (!(q > 0 && q <= 1)) throw UsageError("--q must lie in (0, 1]");
+    if (steps < 1) throw UsageError("--steps must be at least 1");
+    if (!(delta > 0 && delta < 1)) throw UsageError("--delta must lie in (0, 1)");
+    const privacy::Adjacency adjacency = parseAdjacency(args.text("adjacency", "add-remove"));
+    const std::string gridName = args.text("grid", "standard");
+    if (gridName != "standard" && gridName != "opacus") {
+        throw UsageError("--grid must be standard or opacus");
+    }
+    const privacy::OrderGrid grid =
+        gridName == "opacus" ? privacy::OrderGrid::opacus() : privacy::OrderGrid::standard();
+
+    std::printf("mechanism: Poisson-subsampled Gaussian, %s adjacency, %s\n",
+                adjacencyName(adjacency).c_str(), grid.describe().c_str());
+    std::printf("q: %.10g\nsteps: %ld\ndelta: %.10g\n", q, steps, delta);
+    if (args.has("sigma")) {
+        const double sigma = args.number("sigma", 0);
+        if (sigma < 0) throw UsageError("--sigma must be >= 0");
+        const privacy::RdpCurve curve = privacy::scaled(
+            privacy::subsampledGaussianStepCurve(grid, q, sigma, adjacency), static_cast<double>(steps));
+        const privacy::EpsilonResult result = privacy::epsilonFromRdp(grid, curve, delta);
+        if (result.orderAtGridEdge) {
+            std::printf("warning: the optimal order is at the edge of the grid\n");
+        }
+        std::printf("epsilon: %.12g\norder: %.10g\n", result.epsilon, result.order);
+        return 0;
+    }
+    const double target = Arguments::parseNumber("target-epsilon", args.text("target-epsilon"), false);
+    const privacy::MultiplierSolution solution =
+        privacy::solveSgmMultiplier(grid, q, steps, target, delta, adjacency);
+    std::printf("epsilon: %.12g\nnoise_multiplier: %.12g\n", solution.epsilon, solution.noiseMultiplier);
+    return 0;
+}
+
+}  // namespace pfa::cli

@@ -1,0 +1,52 @@
+// pfa-cli: headless front end of the PFA Explorer core (Qt-free).
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
+#include "core/util/error.h"
+
+namespace {
+
+const char* const kUsage =
+    "usage: pfa-cli <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  train     train a grid of models (epsilon x lambda x seeds) and write JSON lines\n"
+    "  epsilon   privacy accounting: epsilon for a noise level, or the noise for a target\n"
+    "  bench     time one DP-FERMI epoch against a two-pass reference\n"
+    "\n"
+    "Run 'pfa-cli <command> --help' for the options of a command.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+        std::fputs(kUsage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const std::string command = argv[1];
+    try {
+        if (command == "train") return pfa::cli::trainCommand(argc, argv);
+        if (command == "epsilon") return pfa::cli::epsilonCommand(argc, argv);
+        if (command == "bench") return pfa::cli::benchCommand(argc, argv);
+        std::fprintf(stderr, "pfa-cli: unknown command '%s' (try pfa-cli --help)\n", command.c_str());
+        return 2;
+    } catch (const pfa::cli::UsageError& error) {
+        std::fprintf(stderr, "pfa-cli %s: %s (see pfa-cli %s --help)\n", command.c_str(),
+                     error.what(), command.c_str());
+        return 2;
+    } catch (const pfa::DataFileError& error) {
+        std::fprintf(stderr, "pfa-cli %s: data error: %s\n", command.c_str(), error.what());
+        return 1;
+    } catch (const pfa::InputError& error) {
+        // Invalid values (a negative lambda, an impossible budget) are bad arguments too.
+        std::fprintf(stderr, "pfa-cli %s: %s\n", command.c_str(), error.what());
+        return 2;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "pfa-cli %s: internal error: %s\n", command.c_str(), error.what());
+        return 1;
+    }
+}

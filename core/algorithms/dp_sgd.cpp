@@ -1,0 +1,79 @@
+// dp-sgd: per-example clipping, Gaussian noise, Poisson sampling; the noise multiplier is
+// solved from the target ε with the RDP accountant (thesis-algorithms.md §3, accounting per
+// privacy-accounting.md §5–§7). No fairness term.
+#include <cmath>
+#include <limits>
+
+#include "core/privacy/clipped_gaussian_calibration.h"
+#include "core/train/algorithm.h"
+#include "core/train/config_validation.h"
+#include "core/train/private_run_report.h"
+#include "core/train/saddle_point_trainer.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+class DpSgd final : public Algorithm {
+public:
+    std::string name() const override { return "dp-sgd"; }
+    std::string description() const override {
+        return "Differentially private SGD: clips each example's gradient and adds Gaussian "
+               "noise; no fairness term.";
+    }
+    bool supportsPrivacy() const override { return true; }
+    bool usesFairness() const override { return false; }
+
+    void validate(const TrainConfig& config, const DataSplit& data) const override {
+        validateCommonConfig(config, data);
+        requireNoFairness(config);
+    }
+
+    RunResult run(const TrainConfig& requested, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override {
+        validate(requested, data);
+        const TrainConfig config = resolveDefaults(requested, data);
+        TrainerPlan plan;
+        plan.sampling = *config.sampling;
+        if (!config.isPrivate()) {
+            plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
+            RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
+            result.privacy = privacy::nonPrivateReport(name(), result.steps);
+            return result;
+        }
+
+        const double n = static_cast<double>(data.train.rows());
+        const double q = config.batchSize / n;
+        const long steps = totalSteps(config, data);
+        const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
+            plan.sampling, config.adjacency, q, steps, stepsPerEpoch(config, data), config.epsilon,
+            config.delta, 0.0);
+        const double z = calibration.noiseMultiplier;
+        plan.clipPerExample = true;
+        plan.clipTheta = config.clipTheta;
+        plan.sigmaTheta = z * config.clipTheta / config.batchSize;
+        plan.epsilonAfter = [accountant = calibration.certified](long t) {
+            return accountant.after(t).epsilon;
+        };
+
+        RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
+
+        describeClippedGaussianRun(result, calibration, data.train);
+        privacy::PrivacyReport& report = result.privacy;
+        report.algorithm = name();
+        report.calibration = "RDP-calibrated";
+        report.noiseMultiplierTheta = z;
+        report.sigmaTheta = plan.sigmaTheta;
+        report.clipTheta = config.clipTheta;
+        report.clipDescription = "C = " + formatNumber(config.clipTheta) + " per example";
+        report.statement = privacy::renderPrivacyStatement(report, "", "");
+        return result;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makeDpSgd() { return std::make_unique<DpSgd>(); }
+
+}  // namespace pfa

@@ -1,0 +1,44 @@
+// erm: plain minibatch SGD on cross-entropy (optional L2). Not private, no fairness term.
+#include <limits>
+
+#include "core/train/algorithm.h"
+#include "core/train/config_validation.h"
+#include "core/train/saddle_point_trainer.h"
+
+namespace pfa {
+
+namespace {
+
+class Erm final : public Algorithm {
+public:
+    std::string name() const override { return "erm"; }
+    std::string description() const override {
+        return "Plain logistic/softmax regression by minibatch SGD: no privacy, no fairness term.";
+    }
+    bool supportsPrivacy() const override { return false; }
+    bool usesFairness() const override { return false; }
+
+    void validate(const TrainConfig& config, const DataSplit& data) const override {
+        validateCommonConfig(config, data);
+        requireNoFairness(config);
+        requireNonPrivate(config);
+    }
+
+    RunResult run(const TrainConfig& requested, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override {
+        validate(requested, data);
+        const TrainConfig config = resolveDefaults(requested, data);
+        TrainerPlan plan;
+        plan.sampling = *config.sampling;
+        plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
+        RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
+        result.privacy = privacy::nonPrivateReport(name(), result.steps);
+        return result;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makeErm() { return std::make_unique<Erm>(); }
+
+}  // namespace pfa

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/data/schema.h"
+#include "core/data/tabular_data.h"
+#include "core/util/error.h"
+
+namespace pfa {
+
+/// Raised when a ReadOptions::progress callback asks to stop. It is an InputError so generic
+/// handlers still catch it, but callers that started the cancel can catch it specifically.
+class ReadCancelled : public InputError {
+public:
+    ReadCancelled() : InputError("reading the data was cancelled") {}
+};
+
+/// What happened to one input file (filled when ReadOptions::stats is set).
+struct FileReadStats {
+    std::string file;         ///< path or source name
+    char delimiter = 0;       ///< the delimiter used (detected or from the schema)
+    std::size_t records = 0;  ///< data records read (header, blank and comment lines excluded)
+    std::size_t kept = 0;     ///< records that became rows
+    /// Records dropped for a missing value (MissingPolicy::DropRow).
+    std::size_t droppedMissing = 0;
+};
+
+/// Per-file statistics of one read, in input order.
+struct ReadStats {
+    std::vector<FileReadStats> files;
+};
+
+/// Optional settings of a read.
+struct ReadOptions {
+    /// Called every few thousand records (and at the end) with the fraction of bytes read
+    /// so far, in [0, 1]. Returning true cancels the read: ReadCancelled is thrown.
+    std::function<bool(double fraction)> progress;
+    /// When set, receives per-file statistics (overwritten on success).
+    ReadStats* stats = nullptr;
+};
+
+/// Reads one delimited text file (CSV, TSV, ...) as described by `schema`.
+/// The parser follows RFC 4180 (quoted fields with embedded delimiters, doubled quotes and
+/// newlines), accepts LF, CRLF and CR line ends and a UTF-8 byte-order mark, and skips
+/// blank lines and comment lines. Every problem (missing or binary file, ragged row,
+/// unterminated quote, bad number, unknown level, single-class target, ...) raises
+/// DataFileError naming file, physical line and column; an invalid schema raises InputError.
+TabularData readDelimitedFile(const std::string& path, const Schema& schema,
+                              const ReadOptions& options = {});
+
+/// Reads several files with the same schema and concatenates their rows in order (e.g.
+/// adult.data then adult.test). The header rule applies to each file; with headers, every
+/// file's header must equal the first one's. Class, level and group codes are shared.
+TabularData readDelimitedFiles(const std::vector<std::string>& paths, const Schema& schema,
+                               const ReadOptions& options = {});
+
+/// Parses in-memory text as if it were a file called `sourceName` (used in error messages
+/// and as the default data set name). Meant for tests and pasted data.
+TabularData readDelimitedText(std::string_view text, std::string sourceName, const Schema& schema,
+                              const ReadOptions& options = {});
+
+}  // namespace pfa

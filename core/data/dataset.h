@@ -1,0 +1,51 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pfa {
+
+/// Row-major dense matrix: one example per row, so a row is contiguous in memory.
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// An encoded data set ready for training: numeric features X (n×d, no bias column), the
+/// label y ∈ {0..l−1}, the sensitive group s ∈ {0..k−1} and an optional user id.
+/// The sensitive attribute is never a column of X.
+struct Dataset {
+    std::string name;
+    RowMatrix X;
+    Eigen::VectorXi y;
+    Eigen::VectorXi s;
+    Eigen::VectorXi userId;  ///< empty, or one id per row
+    std::vector<std::string> featureNames;
+    std::vector<std::string> classNames;  ///< l names; for binary tasks class 1 is "positive"
+    std::vector<std::string> groupNames;  ///< k names
+    std::string sensitiveDescription;     ///< which column(s) define the groups
+
+    Eigen::Index rows() const { return X.rows(); }
+    Eigen::Index features() const { return X.cols(); }
+    int numClasses() const { return static_cast<int>(classNames.size()); }
+    int numGroups() const { return static_cast<int>(groupNames.size()); }
+};
+
+/// Statistics that turned raw columns into X; all computed from training rows only.
+struct EncodingInfo {
+    std::vector<std::string> numericColumns;
+    std::vector<double> means;
+    std::vector<double> standardDeviations;
+    std::vector<std::string> categoricalColumns;
+    std::vector<std::vector<std::string>> keptLevels;  ///< one-hot levels per categorical column
+};
+
+/// A seeded train/test split of one data set, encoded with training-set statistics.
+struct DataSplit {
+    Dataset train;
+    Dataset test;
+    EncodingInfo encoding;
+    std::uint64_t splitSeed = 0;
+    double testFraction = 0.25;
+};
+
+}  // namespace pfa

@@ -1,0 +1,154 @@
+#include "core/data/preprocessing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/util/error.h"
+#include "core/util/random.h"
+
+namespace pfa {
+
+namespace {
+
+struct Encoder {
+    EncodingInfo info;
+    // For each categorical column: level code → one-hot column offset (−1: not encoded).
+    std::vector<std::vector<int>> levelColumn;
+    int width = 0;
+    std::vector<std::string> names;
+};
+
+Encoder fitEncoder(const TabularData& data, const std::vector<std::size_t>& fitRows) {
+    Encoder encoder;
+    for (const FeatureColumn& column : data.features) {
+        if (column.kind == FeatureKind::Numeric) {
+            // Two-pass mean and population standard deviation (numerically stable enough
+            // for features; sklearn's StandardScaler uses the same definition).
+            double mean = 0.0;
+            for (std::size_t row : fitRows) mean += column.numeric[row];
+            mean /= static_cast<double>(fitRows.size());
+            double variance = 0.0;
+            for (std::size_t row : fitRows) {
+                const double diff = column.numeric[row] - mean;
+                variance += diff * diff;
+            }
+            variance /= static_cast<double>(fitRows.size());
+            encoder.info.numericColumns.push_back(column.name);
+            encoder.info.means.push_back(mean);
+            encoder.info.standardDeviations.push_back(std::sqrt(variance));
+            encoder.names.push_back(column.name);
+            ++encoder.width;
+        } else {
+            std::vector<char> seen(column.levels.size(), column.levelsDeclared ? 1 : 0);
+            if (!column.levelsDeclared) {
+                for (std::size_t row : fitRows) seen[static_cast<std::size_t>(column.codes[row])] = 1;
+            }
+            std::vector<int> offsets(column.levels.size(), -1);
+            std::vector<std::string> kept;
+            for (std::size_t level = 0; level < column.levels.size(); ++level) {
+                if (!seen[level]) continue;
+                offsets[level] = encoder.width++;
+                kept.push_back(column.levels[level]);
+                encoder.names.push_back(column.name + "=" + column.levels[level]);
+            }
+            encoder.info.categoricalColumns.push_back(column.name);
+            encoder.info.keptLevels.push_back(std::move(kept));
+            encoder.levelColumn.push_back(std::move(offsets));
+        }
+    }
+    return encoder;
+}
+
+Dataset encodeRows(const TabularData& data, const Encoder& encoder,
+                   const std::vector<std::size_t>& rows) {
+    Dataset out;
+    out.name = data.name;
+    out.classNames = data.classNames;
+    out.groupNames = data.groupNames;
+    out.sensitiveDescription = data.sensitiveDescription;
+    out.featureNames = encoder.names;
+    const auto n = static_cast<Eigen::Index>(rows.size());
+    out.X = RowMatrix::Zero(n, encoder.width);
+    out.y.resize(n);
+    out.s.resize(n);
+    if (!data.userId.empty()) out.userId.resize(n);
+
+    Eigen::Index offset = 0;
+    std::size_t numericIndex = 0;
+    std::size_t categoricalIndex = 0;
+    for (const FeatureColumn& column : data.features) {
+        if (column.kind == FeatureKind::Numeric) {
+            const double mean = encoder.info.means[numericIndex];
+            const double sd = encoder.info.standardDeviations[numericIndex];
+            const double scale = sd > 0.0 ? 1.0 / sd : 1.0;
+            for (Eigen::Index i = 0; i < n; ++i) {
+                out.X(i, offset) = (column.numeric[rows[static_cast<std::size_t>(i)]] - mean) * scale;
+            }
+            ++offset;
+            ++numericIndex;
+        } else {
+            const std::vector<int>& columnOf = encoder.levelColumn[categoricalIndex];
+            for (Eigen::Index i = 0; i < n; ++i) {
+                const int code = column.codes[rows[static_cast<std::size_t>(i)]];
+                const int target = columnOf[static_cast<std::size_t>(code)];
+                if (target >= 0) out.X(i, target) = 1.0;
+            }
+            offset += static_cast<Eigen::Index>(encoder.info.keptLevels[categoricalIndex].size());
+            ++categoricalIndex;
+        }
+    }
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const std::size_t row = rows[static_cast<std::size_t>(i)];
+        out.y(i) = data.label[row];
+        out.s(i) = data.group[row];
+        if (!data.userId.empty()) out.userId(i) = data.userId[row];
+    }
+    return out;
+}
+
+}  // namespace
+
+DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options) {
+    if (!(options.testFraction > 0.0 && options.testFraction < 1.0)) {
+        throw InputError("test fraction " + std::to_string(options.testFraction) +
+                         " is invalid: it must lie strictly between 0 and 1");
+    }
+    const std::size_t n = data.rows();
+    const auto testRows =
+        static_cast<std::size_t>(std::llround(options.testFraction * static_cast<double>(n)));
+    if (testRows == 0 || testRows >= n) {
+        throw InputError("data set '" + data.name + "' has " + std::to_string(n) +
+                         " rows: too few for a train/test split with test fraction " +
+                         std::to_string(options.testFraction));
+    }
+    // Fisher–Yates with our own bounded draws, so the split is identical on every platform.
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    RandomStream random(options.seed, streams::kSplit);
+    for (std::size_t i = n - 1; i > 0; --i) {
+        std::swap(order[i], order[random.uniformIndex(i + 1)]);
+    }
+    std::vector<std::size_t> train(order.begin(), order.end() - static_cast<long>(testRows));
+    std::vector<std::size_t> test(order.end() - static_cast<long>(testRows), order.end());
+    // Sorted row order keeps memory access sequential and the data readable.
+    std::sort(train.begin(), train.end());
+    std::sort(test.begin(), test.end());
+
+    const Encoder encoder = fitEncoder(data, train);
+    DataSplit split;
+    split.train = encodeRows(data, encoder, train);
+    split.test = encodeRows(data, encoder, test);
+    split.encoding = encoder.info;
+    split.splitSeed = options.seed;
+    split.testFraction = options.testFraction;
+    return split;
+}
+
+Dataset encodeAll(const TabularData& data) {
+    std::vector<std::size_t> all(data.rows());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    return encodeRows(data, fitEncoder(data, all), all);
+}
+
+}  // namespace pfa

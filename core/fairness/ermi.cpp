@@ -1,0 +1,135 @@
+#include "core/fairness/ermi.h"
+
+#include <cmath>
+
+namespace pfa {
+
+namespace {
+
+// Joint J (l × k, unnormalised: sums of prediction mass per class and group) over the rows
+// selected by `include`; `mass(i, j)` is F_ij (soft) or 1[ŷ_i = j] (hard).
+struct Joint {
+    Eigen::MatrixXd J;        // l × k sums
+    Eigen::VectorXd groupN;   // k counts
+    double total = 0.0;
+};
+
+template <typename Mass, typename Include>
+Joint accumulate(Eigen::Index rows, int classes, int groups,
+                 const Eigen::Ref<const Eigen::VectorXi>& s, Mass mass, Include include) {
+    Joint joint;
+    joint.J = Eigen::MatrixXd::Zero(classes, groups);
+    joint.groupN = Eigen::VectorXd::Zero(groups);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+        if (!include(i)) continue;
+        const int r = s(i);
+        joint.groupN(r) += 1.0;
+        joint.total += 1.0;
+        for (int j = 0; j < classes; ++j) joint.J(j, r) += mass(i, j);
+    }
+    return joint;
+}
+
+// Σ_j Σ_r J_jr² / (q_j π_r) − 1 with everything normalised by N; 0 for an empty selection.
+double ermiFromJoint(const Joint& joint) {
+    if (joint.total <= 0.0) return 0.0;
+    const double N = joint.total;
+    const Eigen::VectorXd q = joint.J.rowwise().sum() / N;
+    const Eigen::VectorXd pi = joint.groupN / N;
+    double sum = 0.0;
+    for (Eigen::Index j = 0; j < joint.J.rows(); ++j) {
+        if (q(j) <= 0.0) continue;
+        for (Eigen::Index r = 0; r < joint.J.cols(); ++r) {
+            if (pi(r) <= 0.0) continue;
+            const double Jjr = joint.J(j, r) / N;
+            sum += Jjr * Jjr / (q(j) * pi(r));
+        }
+    }
+    // Rounding can push an exactly-fair value a hair below zero; ERMI ≥ 0 by definition.
+    return std::max(0.0, sum - 1.0);
+}
+
+template <typename Mass>
+double ermiForNotion(FairnessNotion notion, Eigen::Index rows, int classes, int groups,
+                     const Eigen::Ref<const Eigen::VectorXi>& s,
+                     const Eigen::Ref<const Eigen::VectorXi>& y, int labelCount,
+                     int advantagedClass, Mass mass) {
+    switch (notion) {
+        case FairnessNotion::DemographicParity:
+            return ermiFromJoint(accumulate(rows, classes, groups, s, mass,
+                                            [](Eigen::Index) { return true; }));
+        case FairnessNotion::EqualOpportunity:
+            return ermiFromJoint(accumulate(rows, classes, groups, s, mass,
+                                            [&](Eigen::Index i) { return y(i) == advantagedClass; }));
+        case FairnessNotion::EqualizedOdds: {
+            double weighted = 0.0;
+            for (int c = 0; c < labelCount; ++c) {
+                const Joint joint = accumulate(rows, classes, groups, s, mass,
+                                               [&](Eigen::Index i) { return y(i) == c; });
+                if (joint.total > 0.0) {
+                    weighted += joint.total / static_cast<double>(rows) * ermiFromJoint(joint);
+                }
+            }
+            return weighted;
+        }
+    }
+    return 0.0;
+}
+
+}  // namespace
+
+double Ermi::soft(const Eigen::Ref<const RowMatrix>& F, const Eigen::Ref<const Eigen::VectorXi>& s,
+                  int groups) {
+    return ermiFromJoint(accumulate(
+        F.rows(), static_cast<int>(F.cols()), groups, s,
+        [&](Eigen::Index i, int j) { return F(i, j); }, [](Eigen::Index) { return true; }));
+}
+
+double Ermi::hard(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                  const Eigen::Ref<const Eigen::VectorXi>& s, int groups, int classes) {
+    return ermiFromJoint(accumulate(
+        predicted.size(), classes, groups, s,
+        [&](Eigen::Index i, int j) { return predicted(i) == j ? 1.0 : 0.0; },
+        [](Eigen::Index) { return true; }));
+}
+
+double Ermi::soft(FairnessNotion notion, const Eigen::Ref<const RowMatrix>& F,
+                  const Eigen::Ref<const Eigen::VectorXi>& s,
+                  const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int advantagedClass) {
+    const int classes = static_cast<int>(F.cols());
+    return ermiForNotion(notion, F.rows(), classes, groups, s, y, classes, advantagedClass,
+                         [&](Eigen::Index i, int j) { return F(i, j); });
+}
+
+double Ermi::hard(FairnessNotion notion, const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                  const Eigen::Ref<const Eigen::VectorXi>& s,
+                  const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
+                  int advantagedClass) {
+    return ermiForNotion(notion, predicted.size(), classes, groups, s, y, classes,
+                         advantagedClass,
+                         [&](Eigen::Index i, int j) { return predicted(i) == j ? 1.0 : 0.0; });
+}
+
+Eigen::MatrixXd Ermi::maximiser(const Eigen::Ref<const RowMatrix>& F,
+                                const Eigen::Ref<const Eigen::VectorXi>& s,
+                                const Eigen::Ref<const Eigen::VectorXi>& y, int groups,
+                                int onlyLabel) {
+    const int classes = static_cast<int>(F.cols());
+    const Joint joint = accumulate(
+        F.rows(), classes, groups, s, [&](Eigen::Index i, int j) { return F(i, j); },
+        [&](Eigen::Index i) { return onlyLabel < 0 || y(i) == onlyLabel; });
+    Eigen::MatrixXd W = Eigen::MatrixXd::Zero(groups, classes);
+    if (joint.total <= 0.0) return W;
+    const Eigen::VectorXd q = joint.J.rowwise().sum() / joint.total;
+    for (int r = 0; r < groups; ++r) {
+        const double pi = joint.groupN(r) / joint.total;
+        if (pi <= 0.0) continue;
+        for (int j = 0; j < classes; ++j) {
+            if (q(j) <= 0.0) continue;
+            W(r, j) = joint.J(j, r) / joint.total / (std::sqrt(pi) * q(j));
+        }
+    }
+    return W;
+}
+
+}  // namespace pfa

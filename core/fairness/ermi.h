@@ -1,0 +1,41 @@
+#pragma once
+
+#include <Eigen/Core>
+
+#include "core/data/dataset.h"
+#include "core/fairness/fairness_notion.h"
+
+namespace pfa {
+
+/// Exponential Rényi mutual information (dp-fermi.md §4) between predictions and groups.
+///
+/// "Soft" variants take class probabilities F (N × l); "hard" variants take predicted class
+/// indices ŷ. Terms with q_j = 0 or π_r = 0 are skipped. For the conditional notions, rows are
+/// restricted to one label (`EqualOpportunity`, label `advantagedClass`) or weighted over all
+/// labels (`EqualizedOdds`, Σ_c (n_c/N)·ERMI_c).
+struct Ermi {
+    /// ERMI for demographic parity over all rows (§4.1).
+    static double soft(const Eigen::Ref<const RowMatrix>& F, const Eigen::Ref<const Eigen::VectorXi>& s,
+                       int groups);
+    static double hard(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                       const Eigen::Ref<const Eigen::VectorXi>& s, int groups, int classes);
+
+    /// ERMI for `notion` (§4.1–4.3); y are the true labels.
+    static double soft(FairnessNotion notion, const Eigen::Ref<const RowMatrix>& F,
+                       const Eigen::Ref<const Eigen::VectorXi>& s,
+                       const Eigen::Ref<const Eigen::VectorXi>& y, int groups,
+                       int advantagedClass);
+    static double hard(FairnessNotion notion, const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                       const Eigen::Ref<const Eigen::VectorXi>& s,
+                       const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
+                       int advantagedClass);
+
+    /// Closed-form maximiser W*_rj = J_jr / (√π_r · q_j) of §4.4 (k × l), for the rows whose
+    /// label equals `onlyLabel` (or all rows when onlyLabel < 0). Entries for empty cells are 0.
+    static Eigen::MatrixXd maximiser(const Eigen::Ref<const RowMatrix>& F,
+                                     const Eigen::Ref<const Eigen::VectorXi>& s,
+                                     const Eigen::Ref<const Eigen::VectorXi>& y, int groups,
+                                     int onlyLabel = -1);
+};
+
+}  // namespace pfa

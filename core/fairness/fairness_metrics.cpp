@@ -1,0 +1,157 @@
+#include "core/fairness/fairness_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/fairness/ermi.h"
+
+namespace pfa {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Largest minus smallest of the defined (non-NaN) values; 0 when fewer than two are defined.
+double range(const std::vector<double>& values) {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    int defined = 0;
+    for (double v : values) {
+        if (std::isnan(v)) continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        ++defined;
+    }
+    return defined >= 2 ? hi - lo : 0.0;
+}
+
+double ratio(double numerator, double denominator) {
+    return denominator > 0.0 ? numerator / denominator : kNaN;
+}
+
+}  // namespace
+
+double FairnessMetrics::violation(FairnessNotion notion) const {
+    switch (notion) {
+        case FairnessNotion::DemographicParity: return dpGap;
+        case FairnessNotion::EqualizedOdds: return eoGap;
+        case FairnessNotion::EqualOpportunity: return eoppGap;
+    }
+    return dpGap;
+}
+
+double FairnessMetrics::ermiHard(FairnessNotion notion) const {
+    switch (notion) {
+        case FairnessNotion::DemographicParity: return ermiDpHard;
+        case FairnessNotion::EqualizedOdds: return ermiEoHard;
+        case FairnessNotion::EqualOpportunity: return ermiEoppHard;
+    }
+    return ermiDpHard;
+}
+
+double FairnessMetrics::ermiSoft(FairnessNotion notion) const {
+    switch (notion) {
+        case FairnessNotion::DemographicParity: return ermiDpSoft;
+        case FairnessNotion::EqualizedOdds: return ermiEoSoft;
+        case FairnessNotion::EqualOpportunity: return ermiEoppSoft;
+    }
+    return ermiDpSoft;
+}
+
+FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                                 const Eigen::Ref<const RowMatrix>& F,
+                                 const Eigen::Ref<const Eigen::VectorXi>& y,
+                                 const Eigen::Ref<const Eigen::VectorXi>& s,
+                                 const std::vector<std::string>& groupNames, int classes,
+                                 int advantagedClass) {
+    const auto k = static_cast<int>(groupNames.size());
+    const Eigen::Index N = predicted.size();
+    FairnessMetrics m;
+    m.rows = static_cast<long>(N);
+    if (N == 0) return m;
+
+    // Counts: predicted[c] per group, per (group, label-is-c?) cell, correct per group.
+    Eigen::MatrixXd predictedIn = Eigen::MatrixXd::Zero(k, classes);        // ŷ=c & s=a
+    Eigen::MatrixXd predictedInLabel = Eigen::MatrixXd::Zero(k, classes);   // ŷ=c & s=a & y=c
+    Eigen::MatrixXd labelIn = Eigen::MatrixXd::Zero(k, classes);            // y=c & s=a
+    Eigen::VectorXd groupN = Eigen::VectorXd::Zero(k);
+    Eigen::VectorXd groupCorrect = Eigen::VectorXd::Zero(k);
+    Eigen::VectorXd predictedTotal = Eigen::VectorXd::Zero(classes);
+    long errors = 0;
+    for (Eigen::Index i = 0; i < N; ++i) {
+        const int a = s(i), c = predicted(i), label = y(i);
+        groupN(a) += 1;
+        predictedIn(a, c) += 1;
+        predictedTotal(c) += 1;
+        labelIn(a, label) += 1;
+        if (c == label) {
+            predictedInLabel(a, c) += 1;
+            groupCorrect(a) += 1;
+        } else {
+            ++errors;
+        }
+    }
+    m.error = static_cast<double>(errors) / static_cast<double>(N);
+
+    for (int c = 0; c < classes; ++c) {
+        std::vector<double> selection(k), positiveGivenLabel(k), positiveGivenOther(k);
+        for (int a = 0; a < k; ++a) {
+            selection[a] = ratio(predictedIn(a, c), groupN(a));
+            positiveGivenLabel[a] = ratio(predictedInLabel(a, c), labelIn(a, c));
+            // ŷ=c among rows of group a whose label is not c.
+            positiveGivenOther[a] = ratio(predictedIn(a, c) - predictedInLabel(a, c),
+                                          groupN(a) - labelIn(a, c));
+            if (!std::isnan(selection[a])) {
+                const double marginal = predictedTotal(c) / static_cast<double>(N);
+                m.dpGapVsMarginal = std::max(m.dpGapVsMarginal, std::fabs(selection[a] - marginal));
+            }
+        }
+        m.dpGap = std::max(m.dpGap, range(selection));
+        m.eoGap = std::max({m.eoGap, range(positiveGivenLabel), range(positiveGivenOther)});
+        if (c == advantagedClass) m.eoppGap = range(positiveGivenLabel);
+    }
+
+    m.ermiDpHard = Ermi::hard(FairnessNotion::DemographicParity, predicted, s, y, k, classes,
+                              advantagedClass);
+    m.ermiEoHard = Ermi::hard(FairnessNotion::EqualizedOdds, predicted, s, y, k, classes,
+                              advantagedClass);
+    m.ermiEoppHard = Ermi::hard(FairnessNotion::EqualOpportunity, predicted, s, y, k, classes,
+                                advantagedClass);
+    if (F.rows() == N) {
+        m.ermiDpSoft = Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
+        m.ermiEoSoft = Ermi::soft(FairnessNotion::EqualizedOdds, F, s, y, k, advantagedClass);
+        m.ermiEoppSoft = Ermi::soft(FairnessNotion::EqualOpportunity, F, s, y, k, advantagedClass);
+    } else {
+        m.ermiDpSoft = m.ermiEoSoft = m.ermiEoppSoft = kNaN;
+    }
+
+    const int positive = advantagedClass;
+    for (int a = 0; a < k; ++a) {
+        GroupRow row;
+        row.group = groupNames[static_cast<std::size_t>(a)];
+        row.n = static_cast<long>(groupN(a));
+        row.baseRate = ratio(labelIn(a, positive), groupN(a));
+        row.selectionRate = ratio(predictedIn(a, positive), groupN(a));
+        row.truePositiveRate = ratio(predictedInLabel(a, positive), labelIn(a, positive));
+        row.falsePositiveRate = ratio(predictedIn(a, positive) - predictedInLabel(a, positive),
+                                      groupN(a) - labelIn(a, positive));
+        row.accuracy = ratio(groupCorrect(a), groupN(a));
+        m.groups.push_back(row);
+    }
+    return m;
+}
+
+std::string fairnessFormulaText() {
+    return "Fairness violations (test set, hard predictions ŷ, P = empirical frequency):\n"
+           "  demographic parity  dp_violation   = max_c max_{a,b} |P[ŷ=c|s=a] − P[ŷ=c|s=b]|\n"
+           "  equalized odds      eo_violation   = max_c max_{a,b} max(|P[ŷ=c|s=a,y=c] − "
+           "P[ŷ=c|s=b,y=c]|, |P[ŷ=c|s=a,y≠c] − P[ŷ=c|s=b,y≠c]|)\n"
+           "                                       (binary: max(|ΔTPR|, |ΔFPR|))\n"
+           "  equal opportunity   eopp_violation = max_{a,b} |P[ŷ=y*|s=a,y=y*] − "
+           "P[ŷ=y*|s=b,y=y*]|\n"
+           "  ERMI = Σ_j Σ_r P[ŷ=j,s=r]² / (P[ŷ=j]·P[s=r]) − 1 (hard: one-hot ŷ; soft: "
+           "probabilities)\n";
+}
+
+}  // namespace pfa

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pfa::privacy {
+
+/// The privacy side of a run: what was certified, how, and the generated statement.
+struct PrivacyReport {
+    std::string algorithm;         ///< e.g. "dp-fermi"
+    std::string calibration;       ///< "conservative (RDP-calibrated)", "published (as published — known accounting gaps)"
+    std::string unit = "record";   ///< "record" or "user"
+    std::string orderGrid;         ///< description of the order grid
+    double epsilonWithoutAmplification = 0.0;  ///< rigorous ε for non-Poisson sampling (0 = n/a)
+    std::string sampling;          ///< "Poisson", "shuffled batches", "uniform subsample"
+    long expectedBatch = 0;
+    bool isPrivate = false;
+    double epsilonTarget = 0.0;    ///< the ε the user asked for (total)
+    double epsilonSpent = 0.0;     ///< certified by the RDP accountant (+ pure ε of side releases)
+    double epsilonNominal = 0.0;   ///< closed-form target (published calibration), else = target
+    double epsilonShares = 0.0;    ///< ε_π spent on the privatised group shares (0 if none)
+    double delta = 0.0;
+    double optimalOrder = 0.0;     ///< α* of the final conversion
+    bool orderAtGridEdge = false;
+    double noiseMultiplier = 0.0;  ///< effective z of the joint per-step release
+    double noiseMultiplierTheta = 0.0, noiseMultiplierW = 0.0;
+    double sigmaTheta = 0.0;       ///< noise std on the θ batch mean, per coordinate
+    double sigmaW = 0.0;           ///< noise std on the W batch mean, per entry
+    double clipTheta = 0.0, clipW = 0.0;
+    double samplingRate = 0.0;     ///< q
+    long steps = 0;
+    std::string accountant;        ///< e.g. "Rényi-DP accountant"
+    std::string mechanism;         ///< e.g. "Poisson-subsampled Gaussian, signed series"
+    std::string clipDescription;   ///< e.g. "C_θ = 1, C_W = 17.3"
+    std::string extraReleases;     ///< e.g. "group shares via Laplace, ε₀ = 0.05"
+    std::string sensitiveColumn;   ///< e.g. "sex"
+    bool knownGaps = false;        ///< published calibration: label results accordingly
+    double epsilonPoissonAssumed = 0.0;  ///< non-Poisson sampling: ε if Poisson were assumed
+    std::string adjacency;         ///< "add/remove-one" or "replace-one"
+    std::string protectedData;     ///< what a neighbouring data set may change
+    std::string statement;         ///< privacy-accounting.md §9 text
+    std::vector<std::string> warnings;
+};
+
+/// Renders the privacy statement of privacy-accounting.md §9 for a run.
+/// `runId` and `date` may be empty (they are filled in by whoever stores the run).
+std::string renderPrivacyStatement(const PrivacyReport& report, const std::string& runId,
+                                   const std::string& date);
+
+/// The report of a non-private run: ε = ∞, nothing protected, with a statement saying so.
+PrivacyReport nonPrivateReport(const std::string& algorithm, long steps);
+
+}  // namespace pfa::privacy

@@ -1,0 +1,107 @@
+#include "core/train/config_validation.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/fairness/penalty_layout.h"
+#include "core/util/error.h"
+
+namespace pfa {
+
+namespace {
+
+template <typename T>
+void require(bool ok, const char* field, T value, const std::string& rule) {
+    if (ok) return;
+    std::ostringstream message;
+    message << field << " = " << value << " is invalid: " << rule;
+    throw InputError(message.str());
+}
+
+}  // namespace
+
+void validateCommonConfig(const TrainConfig& c, const DataSplit& data) {
+    const long n = static_cast<long>(data.train.rows());
+    require(n >= 2, "training rows", n, "at least 2 training rows are needed");
+    require(c.epochs >= 1 && c.epochs <= 1'000'000, "epochs", c.epochs,
+            "it must be between 1 and 1,000,000");
+    require(c.batchSize >= 1 && c.batchSize <= n, "batch size", c.batchSize,
+            "it must be between 1 and the number of training rows (" + std::to_string(n) + ")");
+    require(std::isfinite(c.lrTheta) && c.lrTheta > 0, "lr-theta", c.lrTheta,
+            "the model learning rate must be a positive number");
+    require(std::isfinite(c.lrW) && c.lrW > 0, "lr-w", c.lrW,
+            "the adversary learning rate must be a positive number");
+    require(std::isfinite(c.lambda) && c.lambda >= 0, "lambda", c.lambda,
+            "the fairness weight must be a finite number >= 0");
+    require(!std::isnan(c.epsilon) && c.epsilon > 0, "epsilon", c.epsilon,
+            "the privacy budget must be > 0 (use inf for no privacy)");
+    require(c.delta == 0.0 || (c.delta > 0 && c.delta < 1), "delta", c.delta,
+            "it must lie in (0, 1) (or 0 for the default 1/n^2)");
+    require(std::isfinite(c.l2) && c.l2 >= 0, "l2", c.l2, "the ridge weight must be >= 0");
+    require(std::isfinite(c.clipTheta) && c.clipTheta > 0, "clip-theta", c.clipTheta,
+            "the clip norm must be > 0");
+    require(std::isfinite(c.clipW) && c.clipW >= 0, "clip-w", c.clipW,
+            "it must be >= 0 (0 = automatic)");
+    require(std::isfinite(c.wRadius) && c.wRadius >= 0, "w-radius", c.wRadius,
+            "it must be >= 0 (0 = automatic)");
+    require(std::isfinite(c.featureBound) && c.featureBound >= 0, "feature-bound",
+            c.featureBound, "it must be >= 0 (0 = automatic)");
+    require(c.shareBudgetFraction > 0 && c.shareBudgetFraction <= 0.5, "share-budget",
+            c.shareBudgetFraction, "the share of epsilon spent on group shares must be in (0, 0.5]");
+    require(c.evaluateEvery >= 1, "evaluate-every", c.evaluateEvery, "it must be >= 1");
+
+    const int k = data.train.numGroups();
+    const int l = data.train.numClasses();
+    require(l >= 2, "classes", l, "the label needs at least 2 classes");
+    require(k >= 2, "groups", k, "the sensitive attribute needs at least 2 groups");
+    require(c.advantagedClass >= 0 && c.advantagedClass < l, "advantaged class",
+            c.advantagedClass, "it must be a class index in [0, " + std::to_string(l - 1) + "]");
+    require(c.minGroupShare > 0 && c.minGroupShare <= 1.0 / k, "min group share (rho)",
+            c.minGroupShare,
+            "it must lie in (0, 1/k] = (0, " + std::to_string(1.0 / k) + "] for k = " +
+                std::to_string(k) + " groups");
+    require(data.test.rows() > 0, "test rows", data.test.rows(), "the test split is empty");
+}
+
+void requireNoFairness(const TrainConfig& c) {
+    require(c.lambda == 0.0, "lambda", c.lambda,
+            c.algorithm + " has no fairness term; set lambda to 0 or use fermi/dp-fermi");
+}
+
+void requireNonPrivate(const TrainConfig& c) {
+    require(!c.isPrivate(), "epsilon", c.epsilon,
+            c.algorithm + " is not differentially private; use epsilon = inf (or dp-sgd/dp-fermi)");
+}
+
+void requirePenaltyCellsPresent(const TrainConfig& c, const Dataset& train) {
+    const PenaltyLayout layout(c.fairness, train.numGroups(), train.numClasses(), c.advantagedClass);
+    const Eigen::VectorXd counts = layout.cellCounts(train.y, train.s);
+    for (int cell = 0; cell < layout.cells(); ++cell) {
+        if (counts(cell) > 0) continue;
+        throw InputError("the " + fairnessName(c.fairness) + " penalty needs every group in its "
+                         "training cells, but " + layout.cellName(cell, train.classNames,
+                                                                  train.groupNames) +
+                         " has no training rows; merge or drop that group");
+    }
+}
+
+TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
+    const double n = static_cast<double>(data.train.rows());
+    if (c.delta == 0.0) c.delta = 1.0 / (n * n);
+    if (!c.sampling) c.sampling = c.isPrivate() ? Sampling::Poisson : Sampling::Shuffle;
+    const double l = data.train.numClasses();
+    if (c.wRadius == 0.0) c.wRadius = std::sqrt(l / c.minGroupShare);
+    if (c.clipW == 0.0) c.clipW = 2.0 * c.lambda * (1.0 / std::sqrt(c.minGroupShare) + c.wRadius);
+    return c;
+}
+
+long stepsPerEpoch(const TrainConfig& c, const DataSplit& data) {
+    const long n = static_cast<long>(data.train.rows());
+    return (n + c.batchSize - 1) / c.batchSize;
+}
+
+long totalSteps(const TrainConfig& c, const DataSplit& data) {
+    return stepsPerEpoch(c, data) * c.epochs;
+}
+
+}  // namespace pfa

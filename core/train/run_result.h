@@ -1,0 +1,69 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/fairness/fairness_metrics.h"
+#include "core/privacy/privacy_report.h"
+#include "core/train/train_config.h"
+
+namespace pfa {
+
+/// Metrics recorded at the end of an epoch (test-set metrics use hard predictions).
+struct EpochMetrics {
+    int epoch = 0;        ///< 1-based
+    long step = 0;        ///< steps executed so far
+    double trainLoss = 0.0;       ///< mean cross-entropy on all training rows
+    double trainObjective = 0.0;  ///< mean loss + λ·(soft ERMI of the notion) on training rows
+    double testError = 0.0;
+    double violation = 0.0;       ///< the chosen notion's gap on the test set
+    double dpGap = 0.0, eoGap = 0.0, eoppGap = 0.0;
+    double ermiHard = 0.0;        ///< test-set ERMI of the chosen notion (hard)
+    double ermiSoft = 0.0;        ///< test-set ERMI of the chosen notion (soft)
+    double epsilonSpent = 0.0;    ///< certified ε after `step` steps (accountant), +∞ if none
+    double clipFraction = 0.0;    ///< share of clipped per-example θ-gradients in this epoch
+    double seconds = 0.0;         ///< wall time since the run started
+};
+
+/// Progress of one step, reported to observers.
+struct StepInfo {
+    long step = 0;  ///< 1-based index of the step just executed
+    int epoch = 0;  ///< 1-based epoch the step belongs to
+    long batchRows = 0;
+    double batchLoss = 0.0;  ///< mean loss over the batch rows
+};
+
+enum class RunStatus { Completed, Cancelled, Diverged, Failed };
+std::string runStatusName(RunStatus status);
+
+/// Everything a finished (or stopped) run produces.
+struct RunResult {
+    TrainConfig config;            ///< with every "auto" value resolved
+    std::string dataset;
+    RunStatus status = RunStatus::Completed;
+    std::string message;           ///< reason for Cancelled/Diverged/Failed
+    RowMatrix theta;               ///< p × (d+1), bias last
+    Eigen::MatrixXd W;             ///< (blocks·k) × l adversary matrix (empty if λ = 0)
+    std::vector<EpochMetrics> history;
+    FairnessMetrics test;          ///< final test-set metrics
+    double trainLoss = 0.0;        ///< final mean training loss
+    privacy::PrivacyReport privacy;
+    long steps = 0;
+    double seconds = 0.0;
+};
+
+/// Receives progress from a training run (called on the training thread).
+class TrainingObserver {
+public:
+    virtual ~TrainingObserver() = default;
+    /// After every step; return true to stop the run.
+    virtual bool onStep(const StepInfo& /*step*/) { return false; }
+    /// After every evaluated epoch; return true to stop the run.
+    virtual bool onEpochEnd(const EpochMetrics& /*metrics*/) { return false; }
+    /// Once, with the final result (also for cancelled or diverged runs).
+    virtual void onRunEnd(const RunResult& /*result*/) {}
+};
+
+}  // namespace pfa

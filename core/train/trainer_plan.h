@@ -1,0 +1,42 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+#include <optional>
+
+#include "core/data/dataset.h"
+
+#include "core/train/train_config.h"
+
+namespace pfa {
+
+/// The resolved mechanics of one run, produced by an algorithm from its TrainConfig and
+/// executed by SaddlePointTrainer. Every algorithm is a special case of the noisy stochastic
+/// descent–ascent step
+///     a_i = ∇θ ℓ_i + λ·∇θ ψ_i            (clipped to C_θ if `clipPerExample`)
+///     b_i = λ·∇_W ψ_i                    (clipped to C_W if `clipPerExample`)
+///     θ ← θ − η_θ·( Σ a_i / m + u + l2·θ_w ),      u ~ N(0, σ_θ² I)
+///     W ← Proj( W + η_w·( Σ b_i / m + V ) ),        V ~ N(0, σ_W² I)
+/// with m the expected batch size (Poisson) or the realised one (shuffle/subsample).
+struct TrainerPlan {
+    bool penalty = false;       ///< λ > 0: the W-player and ψ are active
+    double lambda = 0.0;
+    Eigen::VectorXd shares;     ///< π per cell used inside ψ (exact or privatised)
+    bool clipPerExample = false;
+    double clipTheta = 0.0;
+    double clipW = 0.0;
+    double sigmaTheta = 0.0;    ///< std of u, on the batch mean
+    double sigmaW = 0.0;        ///< std of V, on the batch mean
+    Sampling sampling = Sampling::Shuffle;
+    double radius = 0.0;        ///< projection radius R (≤ 0: no projection)
+    Projection projection = Projection::Ball;
+    double featureBound = 0.0;  ///< > 0: rescale rows so that ‖x̃‖ ≤ B (train and test)
+    /// Starting point (default θ_0 = 0, W_0 = 0; dp-fermi.md §6.1). Shapes must match
+    /// p × (d+1) and cells × l.
+    std::optional<RowMatrix> initialTheta;
+    std::optional<Eigen::MatrixXd> initialW;
+    /// Certified ε after a number of steps (+∞ for non-private runs).
+    std::function<double(long steps)> epsilonAfter;
+};
+
+}  // namespace pfa

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+namespace pfa {
+
+/// Deterministic random source for one run. The standard library's distributions are
+/// implementation-defined, so every sample here is derived from the raw engine output with
+/// our own formulas: the same seed gives the same numbers on every compiler and platform.
+class RandomStream {
+public:
+    /// Seeds the stream from a run seed and a stream label (e.g. "sampling", "noise"), so
+    /// that the streams of one run are independent and each is reproducible on its own.
+    RandomStream(std::uint64_t seed, std::uint64_t streamLabel);
+
+    /// Uniform in the open interval (0, 1); never returns exactly 0 or 1.
+    double uniformOpen() {
+        // 53 random bits, shifted by half an ulp so that 0 cannot occur.
+        return (static_cast<double>(m_engine() >> 11) + 0.5) * 0x1.0p-53;
+    }
+
+    /// Uniform integer in [0, bound) without modulo bias (Lemire's method).
+    std::uint64_t uniformIndex(std::uint64_t bound);
+
+    /// Standard normal sample (Box–Muller; the second value of each pair is kept).
+    double normal() {
+        if (m_hasSpare) {
+            m_hasSpare = false;
+            return m_spare;
+        }
+        const double u1 = uniformOpen();
+        const double u2 = uniformOpen();
+        const double radius = std::sqrt(-2.0 * std::log(u1));
+        const double angle = 2.0 * 3.14159265358979323846 * u2;
+        m_spare = radius * std::sin(angle);
+        m_hasSpare = true;
+        return radius * std::cos(angle);
+    }
+
+    /// Laplace(0, scale) by inverse CDF.
+    double laplace(double scale) {
+        const double u = uniformOpen() - 0.5;
+        return -scale * (u < 0 ? -1.0 : 1.0) * std::log1p(-2.0 * std::fabs(u));
+    }
+
+    /// Number of failures before the first success of a Bernoulli(p) sequence, p in (0, 1].
+    /// Used to draw Poisson-sampled batches in O(q·n) per step.
+    std::uint64_t geometricSkip(double logOneMinusP) {
+        if (logOneMinusP == -INFINITY) return 0;  // p = 1
+        const double skip = std::floor(std::log(uniformOpen()) / logOneMinusP);
+        return skip >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(skip);
+    }
+
+private:
+    std::mt19937_64 m_engine;
+    double m_spare = 0.0;
+    bool m_hasSpare = false;
+};
+
+/// Stream labels used by the trainers. Fixed values: changing them changes every result.
+namespace streams {
+inline constexpr std::uint64_t kSampling = 0x53414d504c494e47ULL;  // batches
+inline constexpr std::uint64_t kNoise = 0x4e4f495345000000ULL;     // gradient noise
+inline constexpr std::uint64_t kShares = 0x5348415245530000ULL;    // group-share Laplace noise
+inline constexpr std::uint64_t kInit = 0x494e495400000000ULL;      // parameter initialisation
+inline constexpr std::uint64_t kSplit = 0x53504c4954000000ULL;     // train/test split
+inline constexpr std::uint64_t kSynthetic = 0x53594e5448000000ULL; // synthetic data
+}  // namespace streams
+
+}  // namespace pfa

@@ -1,0 +1,91 @@
+// The training step must not touch the heap (DESIGN.md: "Eigen inner loops do not allocate").
+// This executable replaces the global operator new with a counting one and checks that no
+// allocation happens between two consecutive steps of the same epoch, for every algorithm.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "core/algorithms/registry.h"
+#include "core/data/preprocessing.h"
+#include "core/data/synthetic.h"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t size) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+using namespace pfa;
+
+namespace {
+
+/// Counts allocations between consecutive steps of the same epoch.
+struct AllocationProbe : TrainingObserver {
+    long previousCount = -1;
+    int previousEpoch = -1;
+    long intervals = 0;
+    long allocatingIntervals = 0;
+    bool onStep(const StepInfo& step) override {
+        const long now = g_allocations.load();
+        if (step.epoch == previousEpoch) {
+            ++intervals;
+            if (now != previousCount) ++allocatingIntervals;
+        }
+        previousEpoch = step.epoch;
+        previousCount = g_allocations.load();
+        return false;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("No heap allocation inside the training step", "[allocation]") {
+    SyntheticOptions options;
+    options.rows = 3000;
+    const DataSplit data = splitAndEncode(generateSynthetic(options));
+    struct Case {
+        const char* algorithm;
+        double epsilon;
+        double lambda;
+        FairnessNotion notion;
+        int classes;
+    };
+    for (const Case& c : {Case{"erm", INFINITY, 0, FairnessNotion::DemographicParity, 2},
+                          Case{"fermi", INFINITY, 1, FairnessNotion::DemographicParity, 2},
+                          Case{"fermi", INFINITY, 1, FairnessNotion::EqualizedOdds, 2},
+                          Case{"dp-fermi", 1.0, 1, FairnessNotion::EqualOpportunity, 2},
+                          Case{"dp-fermi", 1.0, 2, FairnessNotion::DemographicParity, 2},
+                          Case{"dp-sgd", 1.0, 0, FairnessNotion::DemographicParity, 2},
+                          Case{"dp-fermi", 1.0, 1, FairnessNotion::DemographicParity, 3}}) {
+        INFO(c.algorithm << " classes " << c.classes);
+        DataSplit split = data;
+        if (c.classes == 3) {
+            for (Dataset* part : {&split.train, &split.test}) {
+                part->classNames.push_back("third");
+                for (Eigen::Index i = 0; i < part->rows(); i += 3) part->y(i) = 2;
+            }
+        }
+        TrainConfig config;
+        config.algorithm = c.algorithm;
+        config.epsilon = c.epsilon;
+        config.lambda = c.lambda;
+        config.fairness = c.notion;
+        config.epochs = 3;
+        config.batchSize = 128;
+        AllocationProbe probe;
+        CancelToken cancel;
+        const RunResult result = runAlgorithm(config, split, probe, cancel);
+        REQUIRE(result.status == RunStatus::Completed);
+        REQUIRE(probe.intervals > 30);
+        CHECK(probe.allocatingIntervals == 0);
+    }
+}

@@ -1,0 +1,260 @@
+// Worked examples A and D of dp-fermi.md §11 and properties of ERMI (§4).
+#include <Eigen/SVD>
+#include <catch2/catch.hpp>
+
+#include "core/fairness/ermi.h"
+#include "core/fairness/ermi_penalty.h"
+#include "core/fairness/fairness_metrics.h"
+#include "core/fairness/penalty_layout.h"
+#include "core/util/random.h"
+
+using namespace pfa;
+using Catch::Matchers::WithinAbs;
+
+namespace {
+
+constexpr double kTol = 1e-9;
+
+// Example A: six rows, k = 2 groups, l = 2 classes.
+struct ExampleA {
+    RowMatrix F{6, 2};
+    Eigen::VectorXi s{6}, y{6}, predicted{6};
+    std::vector<std::string> groups{"g0", "g1"};
+    ExampleA() {
+        const double p[] = {0.9, 0.6, 0.7, 0.2, 0.8, 0.3};
+        s << 0, 0, 0, 0, 1, 1;
+        y << 1, 0, 1, 0, 1, 0;
+        predicted << 1, 1, 1, 0, 1, 0;
+        for (int i = 0; i < 6; ++i) {
+            F(i, 0) = 1.0 - p[i];
+            F(i, 1) = p[i];
+        }
+    }
+};
+
+Eigen::MatrixXd matrix2(double a, double b, double c, double d) {
+    Eigen::MatrixXd m(2, 2);
+    m << a, b, c, d;
+    return m;
+}
+
+void requireMatrixNear(const Eigen::MatrixXd& actual, const Eigen::MatrixXd& expected, double tol) {
+    REQUIRE(actual.rows() == expected.rows());
+    REQUIRE(actual.cols() == expected.cols());
+    for (Eigen::Index i = 0; i < actual.rows(); ++i) {
+        for (Eigen::Index j = 0; j < actual.cols(); ++j) {
+            INFO("entry (" << i << ", " << j << ")");
+            CHECK_THAT(actual(i, j), WithinAbs(expected(i, j), tol));
+        }
+    }
+}
+
+// ψ_i for every row of Example A at W with the given shares, through ErmiPenalty.
+Eigen::VectorXd psiValues(const ExampleA& a, const Eigen::MatrixXd& W, const Eigen::VectorXd& shares) {
+    PenaltyLayout layout(FairnessNotion::DemographicParity, 2, 2, 1);
+    ErmiPenalty penalty(layout, shares);
+    penalty.setW(W);
+    Eigen::VectorXd psi(6);
+    Eigen::RowVectorXd c(2);
+    for (int i = 0; i < 6; ++i) {
+        penalty.classWeights(a.s(i), c);
+        psi(i) = a.F.row(i).dot(c) - 1.0;
+    }
+    return psi;
+}
+
+Eigen::MatrixXd meanWGradient(const ExampleA& a, const Eigen::MatrixXd& W,
+                              const Eigen::VectorXd& shares, int onlyRow = -1) {
+    PenaltyLayout layout(FairnessNotion::DemographicParity, 2, 2, 1);
+    ErmiPenalty penalty(layout, shares);
+    penalty.setW(W);
+    penalty.beginAccumulation();
+    for (int i = 0; i < 6; ++i) {
+        if (onlyRow >= 0 && i != onlyRow) continue;
+        penalty.accumulate(a.s(i), a.F.row(i), 1.0);
+    }
+    Eigen::MatrixXd gradient(2, 2);
+    penalty.finishAccumulation(gradient);
+    return onlyRow >= 0 ? gradient : Eigen::MatrixXd(gradient / 6.0);
+}
+
+}  // namespace
+
+TEST_CASE("Example A: soft and hard ERMI", "[ermi][spec]") {
+    ExampleA a;
+    CHECK_THAT(Ermi::soft(a.F, a.s, 2), WithinAbs(2.0 / 875.0, kTol));
+    CHECK_THAT(Ermi::hard(a.predicted, a.s, 2, 2), WithinAbs(1.0 / 16.0, kTol));
+}
+
+TEST_CASE("Example A: closed-form maximiser W* and its value", "[ermi][spec]") {
+    ExampleA a;
+    const Eigen::MatrixXd Wstar = Ermi::maximiser(a.F, a.s, a.y, 2);
+    requireMatrixNear(Wstar, matrix2(0.7838367177, 0.8398250547, 0.6235382907, 0.5443588252), 1e-9);
+    Eigen::VectorXd shares(2);
+    shares << 2.0 / 3.0, 1.0 / 3.0;
+    CHECK_THAT(psiValues(a, Wstar, shares).mean(), WithinAbs(2.0 / 875.0, kTol));
+}
+
+TEST_CASE("Example A: class weights, psi and W-gradients at a given W", "[ermi][spec]") {
+    ExampleA a;
+    const Eigen::MatrixXd W = matrix2(0.5, -0.2, 0.1, 0.3);
+    Eigen::VectorXd shares(2);
+    shares << 2.0 / 3.0, 1.0 / 3.0;
+    PenaltyLayout layout(FairnessNotion::DemographicParity, 2, 2, 1);
+    ErmiPenalty penalty(layout, shares);
+    penalty.setW(W);
+    Eigen::RowVectorXd c(2);
+    penalty.classWeights(0, c);
+    CHECK_THAT(c(0), WithinAbs(0.9647448714, 1e-9));
+    CHECK_THAT(c(1), WithinAbs(-0.6198979486, 1e-9));
+    penalty.classWeights(1, c);
+    CHECK_THAT(c(0), WithinAbs(0.0864101615, 1e-9));
+    CHECK_THAT(c(1), WithinAbs(0.9092304845, 1e-9));
+
+    const Eigen::VectorXd psi = psiValues(a, W, shares);
+    const double expected[] = {-1.4614336666, -0.9860408206, -1.1445051026,
+                               -0.3521836926, -0.2553335801, -0.6667437416};
+    for (int i = 0; i < 6; ++i) CHECK_THAT(psi(i), WithinAbs(expected[i], 1e-9));
+    CHECK_THAT(psi.mean(), WithinAbs(-0.8110401007, 1e-9));
+
+    requireMatrixNear(meanWGradient(a, W, shares, 0),
+                      matrix2(0.1449489743, 2.5645407685, -0.02, -0.54), 1e-9);
+    requireMatrixNear(meanWGradient(a, W, shares, 4),
+                      matrix2(-0.2, 0.32, 0.6528203230, 2.2912812921), 1e-9);
+    requireMatrixNear(meanWGradient(a, W, shares),
+                      matrix2(0.2365305981, 1.2131292304, 0.4362819089, 0.2850852961), 1e-9);
+}
+
+TEST_CASE("Example A: W-gradient norm matches the explicit gradient", "[ermi]") {
+    ExampleA a;
+    const Eigen::MatrixXd W = matrix2(0.5, -0.2, 0.1, 0.3);
+    Eigen::VectorXd shares(2);
+    shares << 2.0 / 3.0, 1.0 / 3.0;
+    PenaltyLayout layout(FairnessNotion::DemographicParity, 2, 2, 1);
+    ErmiPenalty penalty(layout, shares);
+    penalty.setW(W);
+    for (int i = 0; i < 6; ++i) {
+        const double explicitNorm = meanWGradient(a, W, shares, i).squaredNorm();
+        CHECK_THAT(penalty.wGradientNormSquared(a.s(i), a.F.row(i)), WithinAbs(explicitNorm, 1e-12));
+    }
+}
+
+TEST_CASE("Example A: hard metrics", "[metrics][spec]") {
+    ExampleA a;
+    const FairnessMetrics m = evaluateFairness(a.predicted, a.F, a.y, a.s, a.groups, 2, 1);
+    CHECK_THAT(m.error, WithinAbs(1.0 / 6.0, kTol));
+    CHECK_THAT(m.dpGap, WithinAbs(0.25, kTol));
+    CHECK_THAT(m.dpGapVsMarginal, WithinAbs(1.0 / 6.0, kTol));
+    CHECK_THAT(m.eoGap, WithinAbs(0.5, kTol));
+    CHECK_THAT(m.eoppGap, WithinAbs(0.0, kTol));
+    CHECK_THAT(m.ermiDpSoft, WithinAbs(2.0 / 875.0, kTol));
+    CHECK_THAT(m.ermiDpHard, WithinAbs(1.0 / 16.0, kTol));
+    CHECK_THAT(m.ermiEoSoft, WithinAbs(1.0 / 209.0, kTol));
+    CHECK_THAT(m.ermiEoHard, WithinAbs(1.0 / 8.0, kTol));
+    CHECK_THAT(m.ermiEoppSoft, WithinAbs(0.0, kTol));
+    CHECK_THAT(m.ermiEoppHard, WithinAbs(0.0, kTol));
+    REQUIRE(m.groups.size() == 2);
+    CHECK(m.groups[0].n == 4);
+    CHECK_THAT(m.groups[0].baseRate, WithinAbs(0.5, kTol));
+    CHECK_THAT(m.groups[0].selectionRate, WithinAbs(0.75, kTol));
+    CHECK_THAT(m.groups[0].truePositiveRate, WithinAbs(1.0, kTol));
+    CHECK_THAT(m.groups[0].falsePositiveRate, WithinAbs(0.5, kTol));
+    CHECK_THAT(m.groups[0].accuracy, WithinAbs(0.75, kTol));
+    CHECK_THAT(m.groups[1].selectionRate, WithinAbs(0.5, kTol));
+    CHECK_THAT(m.groups[1].falsePositiveRate, WithinAbs(0.0, kTol));
+}
+
+TEST_CASE("Example A: equalized-odds blocks and their maximisers", "[ermi][spec]") {
+    ExampleA a;
+    requireMatrixNear(Ermi::maximiser(a.F, a.s, a.y, 2, 0),
+                      matrix2(0.7735230767, 0.8907235428, 0.6381239817, 0.4723774930), 1e-9);
+    requireMatrixNear(Ermi::maximiser(a.F, a.s, a.y, 2, 1),
+                      matrix2(0.8164965809, 0.8164965809, 0.5773502692, 0.5773502692), 1e-9);
+
+    // (1/6) Σ ψ_i^EO at the block maximisers equals ERMI_EO = 1/209.
+    PenaltyLayout layout(FairnessNotion::EqualizedOdds, 2, 2, 1);
+    const Eigen::VectorXd shares = layout.sharesFromCounts(layout.cellCounts(a.y, a.s));
+    CHECK_THAT(shares(0), WithinAbs(2.0 / 3.0, kTol));  // label 0, group 0
+    CHECK_THAT(shares(3), WithinAbs(1.0 / 3.0, kTol));  // label 1, group 1
+    Eigen::MatrixXd W(4, 2);
+    W.topRows(2) = Ermi::maximiser(a.F, a.s, a.y, 2, 0);
+    W.bottomRows(2) = Ermi::maximiser(a.F, a.s, a.y, 2, 1);
+    ErmiPenalty penalty(layout, shares);
+    penalty.setW(W);
+    double sum = 0;
+    Eigen::RowVectorXd c(2);
+    for (int i = 0; i < 6; ++i) {
+        penalty.classWeights(layout.cellOf(a.y(i), a.s(i)), c);
+        sum += a.F.row(i).dot(c) - 1.0;
+    }
+    CHECK_THAT(sum / 6.0, WithinAbs(1.0 / 209.0, kTol));
+}
+
+TEST_CASE("Example D: hard metrics with three classes and three groups", "[metrics][spec]") {
+    Eigen::VectorXi s(6), predicted(6), y(6);
+    s << 0, 0, 1, 1, 2, 2;
+    predicted << 0, 1, 0, 2, 1, 2;
+    y << 0, 1, 1, 2, 1, 0;
+    const RowMatrix noSoft(0, 3);
+    const FairnessMetrics m = evaluateFairness(predicted, noSoft, y, s, {"a", "b", "c"}, 3, 1);
+    CHECK_THAT(m.ermiDpHard, WithinAbs(0.5, kTol));
+    CHECK_THAT(m.dpGap, WithinAbs(0.5, kTol));
+    CHECK_THAT(m.dpGapVsMarginal, WithinAbs(1.0 / 3.0, kTol));
+    CHECK_THAT(m.eoGap, WithinAbs(1.0, kTol));
+    CHECK_THAT(m.error, WithinAbs(1.0 / 3.0, kTol));
+}
+
+TEST_CASE("ERMI properties on random instances", "[ermi]") {
+    RandomStream random(7, 1);
+    for (int trial = 0; trial < 50; ++trial) {
+        const int n = 40, k = 2 + trial % 3, l = 2 + (trial / 3) % 3;
+        RowMatrix F(n, l);
+        Eigen::VectorXi s(n), y(n);
+        for (int i = 0; i < n; ++i) {
+            double total = 0;
+            for (int j = 0; j < l; ++j) total += F(i, j) = random.uniformOpen();
+            F.row(i) /= total;
+            s(i) = i % k;  // every group present
+            y(i) = static_cast<int>(random.uniformIndex(l));
+        }
+        const double ermi = Ermi::soft(F, s, k);
+        CHECK(ermi >= 0.0);
+        // ERMI = σ₂² of the normalised joint when min(k, l) = 2 (§4.1 "facts").
+        if (std::min(k, l) == 2) {
+            Eigen::MatrixXd normalised(l, k);
+            const Eigen::VectorXd q = F.colwise().mean().transpose();
+            for (int j = 0; j < l; ++j) {
+                for (int r = 0; r < k; ++r) {
+                    double J = 0;
+                    for (int i = 0; i < n; ++i) J += s(i) == r ? F(i, j) : 0.0;
+                    J /= n;
+                    const double pi = static_cast<double>((s.array() == r).count()) / n;
+                    normalised(j, r) = J / std::sqrt(q(j) * pi);
+                }
+            }
+            const Eigen::VectorXd singular = Eigen::JacobiSVD<Eigen::MatrixXd>(normalised).singularValues();
+            CHECK_THAT(singular(0), WithinAbs(1.0, 1e-9));
+            CHECK_THAT(ermi, WithinAbs(singular(1) * singular(1), 1e-9));
+        }
+        // max_W (1/n) Σ ψ_i = ERMI at W* (§5.1 key identity).
+        PenaltyLayout layout(FairnessNotion::DemographicParity, k, l, 1);
+        const Eigen::VectorXd shares = layout.sharesFromCounts(layout.cellCounts(y, s));
+        ErmiPenalty penalty(layout, shares);
+        penalty.setW(Ermi::maximiser(F, s, y, k));
+        double mean = 0;
+        Eigen::RowVectorXd c(l);
+        for (int i = 0; i < n; ++i) {
+            penalty.classWeights(s(i), c);
+            mean += (F.row(i).dot(c) - 1.0) / n;
+        }
+        CHECK_THAT(mean, WithinAbs(ermi, 1e-9));
+    }
+}
+
+TEST_CASE("ERMI is zero for predictions independent of the group", "[ermi]") {
+    RowMatrix F(4, 2);
+    F << 0.3, 0.7, 0.6, 0.4, 0.3, 0.7, 0.6, 0.4;
+    Eigen::VectorXi s(4);
+    s << 0, 0, 1, 1;
+    CHECK_THAT(Ermi::soft(F, s, 2), WithinAbs(0.0, 1e-15));
+}

@@ -1,0 +1,122 @@
+// Statistical checks of the randomness: the samplers themselves, and the Gaussian noise the
+// private trainers actually add, measured on parameters that receive no gradient at all.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "core/algorithms/registry.h"
+#include "core/train/batch_sampler.h"
+#include "core/util/random.h"
+
+using namespace pfa;
+
+namespace {
+
+struct Moments {
+    double mean = 0, variance = 0, kurtosis = 0;
+};
+
+Moments moments(const std::vector<double>& x) {
+    Moments m;
+    const double n = static_cast<double>(x.size());
+    for (double v : x) m.mean += v / n;
+    double m2 = 0, m4 = 0;
+    for (double v : x) {
+        const double d = v - m.mean;
+        m2 += d * d / n;
+        m4 += d * d * d * d / n;
+    }
+    m.variance = m2;
+    m.kurtosis = m4 / (m2 * m2);
+    return m;
+}
+
+/// Rows whose features are all zero: the weights of those features get exactly zero gradient,
+/// so after T steps each one equals −η·Σ_t u_t, a sum of the trainer's noise draws.
+DataSplit zeroFeatureData(int rows, int features) {
+    DataSplit data;
+    for (Dataset* part : {&data.train, &data.test}) {
+        part->name = "zero-features";
+        part->X = RowMatrix::Zero(rows, features);
+        part->y.resize(rows);
+        part->s.resize(rows);
+        for (int i = 0; i < rows; ++i) {
+            part->y(i) = i % 2;
+            part->s(i) = (i / 2) % 2;
+        }
+        part->classNames = {"0", "1"};
+        part->groupNames = {"a", "b"};
+        part->sensitiveDescription = "s";
+    }
+    return data;
+}
+
+}  // namespace
+
+TEST_CASE("Normal sampler: mean, variance and kurtosis", "[noise]") {
+    RandomStream random(123, 7);
+    std::vector<double> x(200000);
+    for (double& v : x) v = random.normal();
+    const Moments m = moments(x);
+    // Standard errors: mean 1/√n = 0.0022, variance √(2/n) = 0.0032, kurtosis √(24/n) = 0.011.
+    CHECK(std::fabs(m.mean) < 0.011);
+    CHECK(std::fabs(m.variance - 1.0) < 0.016);
+    CHECK(std::fabs(m.kurtosis - 3.0) < 0.055);
+}
+
+TEST_CASE("Laplace sampler: mean and variance 2b²", "[noise]") {
+    RandomStream random(5, 9);
+    std::vector<double> x(200000);
+    for (double& v : x) v = random.laplace(2.0);
+    const Moments m = moments(x);
+    CHECK(std::fabs(m.mean) < 0.03);                      // sd 2.83/√n = 0.0063
+    CHECK(std::fabs(m.variance / 8.0 - 1.0) < 0.05);      // relative sd √(5/n) = 0.005
+    CHECK(std::fabs(m.kurtosis - 6.0) < 0.6);
+}
+
+TEST_CASE("Poisson batches have the right size distribution", "[noise]") {
+    BatchSampler sampler(Sampling::Poisson, 10000, 250, 3);
+    std::vector<long> indices(10000);
+    std::vector<double> sizes;
+    for (int step = 0; step < 4000; ++step) {
+        const long size = sampler.next(step % 40, indices);
+        for (long i = 1; i < size; ++i) REQUIRE(indices[i] > indices[i - 1]);
+        sizes.push_back(static_cast<double>(size));
+    }
+    const Moments m = moments(sizes);
+    // Binomial(10000, 0.025): mean 250, variance 243.75.
+    CHECK(std::fabs(m.mean - 250.0) < 1.0);
+    CHECK(std::fabs(m.variance / 243.75 - 1.0) < 0.1);
+}
+
+TEST_CASE("DP noise added by the trainers has the calibrated standard deviation", "[noise][privacy]") {
+    const int features = 200;
+    const DataSplit data = zeroFeatureData(2000, features);
+    for (const char* algorithm : {"dp-sgd", "dp-fermi"}) {
+        INFO(algorithm);
+        std::vector<double> standardised;
+        for (std::uint64_t seed = 0; seed < 25; ++seed) {
+            TrainConfig config;
+            config.algorithm = algorithm;
+            config.epsilon = 1.0;
+            config.lambda = std::string(algorithm) == "dp-fermi" ? 1.0 : 0.0;
+            config.epochs = 3;
+            config.batchSize = 200;
+            config.lrTheta = 0.5;
+            config.seed = seed;
+            TrainingObserver observer;
+            CancelToken cancel;
+            const RunResult result = runAlgorithm(config, data, observer, cancel);
+            REQUIRE(result.status == RunStatus::Completed);
+            const double sigma = result.privacy.sigmaTheta;
+            REQUIRE(sigma > 0);
+            // θ_j = −η Σ_t u_tj  ~  N(0, η² T σ²) for every zero feature j.
+            const double scale = config.lrTheta * std::sqrt(static_cast<double>(result.steps)) * sigma;
+            for (int j = 0; j < features; ++j) standardised.push_back(result.theta(0, j) / scale);
+        }
+        const Moments m = moments(standardised);  // 5000 samples
+        CHECK(std::fabs(m.mean) < 0.06);             // 4.2 standard errors
+        CHECK(std::fabs(m.variance - 1.0) < 0.085);  // 4.2 standard errors of √(2/n)
+        CHECK(std::fabs(m.kurtosis - 3.0) < 0.3);
+    }
+}
