@@ -43,8 +43,9 @@ Eigen::VectorXd exactShares(const TrainConfig& config, const Dataset& train) {
 
 /// dp-fermi.md §7.6: ñ = n + Laplace(2/ε_π) per cell, π̃ = max(ρ, ñ / Σ_block ñ). The block
 /// total is itself the sum of noisy counts, so no exact count is used under add/remove.
+/// Cells whose share had to be raised to ρ are named in `warnings`.
 Eigen::VectorXd privatisedShares(const TrainConfig& config, const Dataset& train,
-                                 double epsilonShares) {
+                                 double epsilonShares, std::vector<std::string>& warnings) {
     const PenaltyLayout layout = layoutFor(config, train);
     const Eigen::VectorXd counts = layout.cellCounts(train.y, train.s);
     RandomStream random(config.seed, streams::kShares);
@@ -59,6 +60,15 @@ Eigen::VectorXd privatisedShares(const TrainConfig& config, const Dataset& train
         for (int r = 0; r < k; ++r) {
             const Eigen::Index cell = block * k + r;
             shares(cell) = std::max(config.minGroupShare, noisy(cell) / total);
+            if (noisy(cell) / total < config.minGroupShare) {
+                // The privatised share is public (post-processing), so naming it is safe.
+                warnings.push_back(layout.cellName(static_cast<int>(cell), train.classNames,
+                                                   train.groupNames) +
+                                   " has a privatised share of " + formatNumber(noisy(cell) / total, 3) +
+                                   ", below rho = " + formatNumber(config.minGroupShare) +
+                                   "; it was raised to rho (set a smaller public bound rho if you "
+                                   "know one)");
+            }
         }
     }
     return shares;
@@ -85,11 +95,11 @@ public:
         if (config.isPrivate() && config.calibration == Calibration::Published) {
             const TrainConfig resolved = resolveDefaults(config, data);
             const Eigen::VectorXd shares = exactShares(config, data.train);
-            if (config.lambda > 0 && shares.minCoeff() < config.minGroupShare) {
+            if (config.lambda > 0 && shares.minCoeff() < resolved.minGroupShare) {
                 Eigen::Index cell = 0;
                 shares.minCoeff(&cell);
                 throw InputError(
-                    "min group share (rho) = " + formatNumber(config.minGroupShare) +
+                    "min group share (rho) = " + formatNumber(resolved.minGroupShare) +
                     " is invalid for the published calibration: " +
                     layoutFor(config, data.train)
                         .cellName(static_cast<int>(cell), data.train.classNames,
@@ -177,7 +187,8 @@ private:
         plan.sigmaW = penalty ? streamMultiplier * config.clipW / config.batchSize : 0.0;
         plan.radius = config.wRadius;
         plan.projection = Projection::Ball;  // required by the sensitivity bound (§7.4 (d))
-        if (penalty) plan.shares = privatisedShares(config, data.train, epsilonShares);
+        std::vector<std::string> shareWarnings;
+        if (penalty) plan.shares = privatisedShares(config, data.train, epsilonShares, shareWarnings);
         plan.epsilonAfter = [accountant = calibration.certified](long t) {
             return accountant.after(t).epsilon;
         };
@@ -202,6 +213,7 @@ private:
                                    formatNumber(epsilonShares) + ", floored at ρ = " +
                                    formatNumber(config.minGroupShare);
         }
+        report.warnings.insert(report.warnings.end(), shareWarnings.begin(), shareWarnings.end());
         if (config.scope == ProtectionScope::SensitiveOnly) {
             report.protectedData += " — the conservative calibration always protects whole "
                                     "records, which covers the 'sensitive attribute only' scope";
@@ -291,7 +303,7 @@ private:
         report.sigmaW = plan.sigmaW;
         report.samplingRate = q;
         report.expectedBatch = config.batchSize;
-        report.sampling = samplingName(plan.sampling);
+        report.sampling = samplingDescription(plan.sampling);
         report.steps = result.steps;
         report.accountant = "Rényi-DP accountant";
         report.mechanism = mechanism;

@@ -37,10 +37,11 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
         text << "Guarantee: (ε = " << number(r.epsilonSpent) << ", δ = " << number(r.delta, 3)
              << ")-differential privacy per " << r.unit << " under " << r.adjacency
              << " adjacency, computed with the " << r.accountant << " (" << r.mechanism
-             << "; orders " << r.orderGrid << "; optimal order " << number(r.optimalOrder)
+             << "; " << r.orderGrid << "; optimal order " << number(r.optimalOrder)
              << "; RDP→DP conversion: tightened bound)";
         if (r.epsilonShares > 0) {
-            text << ", plus ε₀ = " << number(r.epsilonShares)
+            text << ": ε = " << number(r.epsilonSpent - r.epsilonShares)
+                 << " for the training steps plus ε₀ = " << number(r.epsilonShares)
                  << " for the privatised group shares (Laplace, basic composition)";
         }
         text << ".\n";

@@ -5,6 +5,7 @@
 
 #include "core/fairness/penalty_layout.h"
 #include "core/util/error.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -56,10 +57,10 @@ void validateCommonConfig(const TrainConfig& c, const DataSplit& data) {
     require(k >= 2, "groups", k, "the sensitive attribute needs at least 2 groups");
     require(c.advantagedClass >= 0 && c.advantagedClass < l, "advantaged class",
             c.advantagedClass, "it must be a class index in [0, " + std::to_string(l - 1) + "]");
-    require(c.minGroupShare > 0 && c.minGroupShare <= 1.0 / k, "min group share (rho)",
-            c.minGroupShare,
-            "it must lie in (0, 1/k] = (0, " + std::to_string(1.0 / k) + "] for k = " +
-                std::to_string(k) + " groups");
+    require(c.minGroupShare == 0.0 || (c.minGroupShare > 0 && c.minGroupShare <= 1.0 / k),
+            "min group share (rho)", c.minGroupShare,
+            "it must lie in (0, 1/k] = (0, " + formatNumber(1.0 / k) + "] for k = " +
+                std::to_string(k) + " groups (or 0 for the default 1/(2k))");
     require(data.test.rows() > 0, "test rows", data.test.rows(), "the test split is empty");
 }
 
@@ -90,6 +91,7 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
     if (c.delta == 0.0) c.delta = 1.0 / (n * n);
     if (!c.sampling) c.sampling = c.isPrivate() ? Sampling::Poisson : Sampling::Shuffle;
     const double l = data.train.numClasses();
+    if (c.minGroupShare == 0.0) c.minGroupShare = 0.5 / data.train.numGroups();
     if (c.wRadius == 0.0) c.wRadius = std::sqrt(l / c.minGroupShare);
     if (c.clipW == 0.0) c.clipW = 2.0 * c.lambda * (1.0 / std::sqrt(c.minGroupShare) + c.wRadius);
     return c;

@@ -26,7 +26,7 @@ void describeClippedGaussianRun(RunResult& result,
     report.noiseMultiplier = calibration.noiseMultiplier;
     report.samplingRate = static_cast<double>(config.batchSize) / static_cast<double>(train.rows());
     report.expectedBatch = config.batchSize;
-    report.sampling = samplingName(config.sampling.value_or(Sampling::Poisson));
+    report.sampling = samplingDescription(config.sampling.value_or(Sampling::Poisson));
     report.steps = result.steps;
     report.accountant = "Rényi-DP accountant";
     report.mechanism = calibration.mechanism;

@@ -33,6 +33,15 @@ std::string samplingName(Sampling sampling) {
     return "poisson";
 }
 
+std::string samplingDescription(Sampling sampling) {
+    switch (sampling) {
+        case Sampling::Poisson: return "Poisson";
+        case Sampling::Shuffle: return "shuffled batches";
+        case Sampling::Subsample: return "uniform subsample of m rows";
+    }
+    return "Poisson";
+}
+
 Sampling parseSampling(const std::string& text) {
     if (text == "poisson") return Sampling::Poisson;
     if (text == "shuffle") return Sampling::Shuffle;
