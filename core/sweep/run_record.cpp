@@ -1,5 +1,8 @@
 #include "core/sweep/run_record.h"
 
+#include <cmath>
+
+#include "core/util/error.h"
 #include "core/util/json_writer.h"
 
 namespace pfa {
@@ -22,33 +25,44 @@ void writeGroups(JsonWriter& json, const FairnessMetrics& metrics) {
     json.endArray();
 }
 
-void writeHistory(JsonWriter& json, const std::vector<EpochMetrics>& history) {
-    std::vector<double> epoch, trainLoss, testError, violation, ermi, epsilon, clip;
+// The per-epoch history as parallel arrays, one per EpochMetrics field.
+struct HistoryColumn {
+    const char* key;
+    double EpochMetrics::*field;
+};
+const HistoryColumn kHistoryColumns[] = {
+    {"train_loss", &EpochMetrics::trainLoss},   {"train_objective", &EpochMetrics::trainObjective},
+    {"test_error", &EpochMetrics::testError},   {"violation", &EpochMetrics::violation},
+    {"dp_violation", &EpochMetrics::dpGap},     {"eo_violation", &EpochMetrics::eoGap},
+    {"eopp_violation", &EpochMetrics::eoppGap}, {"ermi", &EpochMetrics::ermiHard},
+    {"ermi_soft", &EpochMetrics::ermiSoft},     {"epsilon_spent", &EpochMetrics::epsilonSpent},
+    {"clip_fraction", &EpochMetrics::clipFraction}, {"seconds", &EpochMetrics::seconds},
+};
+
+void writeHistory(JsonWriter& json, const std::vector<EpochMetrics>& history, int digits) {
+    json.beginObject();
+    std::vector<double> epoch, step;
     for (const EpochMetrics& m : history) {
         epoch.push_back(m.epoch);
-        trainLoss.push_back(m.trainLoss);
-        testError.push_back(m.testError);
-        violation.push_back(m.violation);
-        ermi.push_back(m.ermiHard);
-        epsilon.push_back(m.epsilonSpent);
-        clip.push_back(m.clipFraction);
+        step.push_back(static_cast<double>(m.step));
     }
-    json.beginObject();
-    json.key("epoch").array(epoch, 10);
-    json.key("train_loss").array(trainLoss, 7);
-    json.key("test_error").array(testError, 7);
-    json.key("violation").array(violation, 7);
-    json.key("ermi").array(ermi, 7);
-    json.key("epsilon_spent").array(epsilon, 7);
-    json.key("clip_fraction").array(clip, 5);
+    json.key("epoch").array(epoch, 12);
+    json.key("step").array(step, 15);
+    for (const HistoryColumn& column : kHistoryColumns) {
+        std::vector<double> values;
+        for (const EpochMetrics& m : history) values.push_back(m.*column.field);
+        json.key(column.key).array(values, digits);
+    }
     json.endObject();
 }
 
 }  // namespace
 
-std::string runRecordJson(const RunResult& result, const RunContext& context) {
+std::string runRecordJson(const RunResult& result, const RunContext& context,
+                          const RunRecordOptions& options) {
     const TrainConfig& c = result.config;
     const privacy::PrivacyReport& p = result.privacy;
+    const FairnessMetrics& t = result.test;
     JsonWriter json;
     json.beginObject();
     json.key("algorithm").value(c.algorithm);
@@ -62,31 +76,26 @@ std::string runRecordJson(const RunResult& result, const RunContext& context) {
     json.key("epochs").value(c.epochs);
     json.key("batch_size").value(c.batchSize);
     json.key("status").value(runStatusName(result.status));
-    json.key("test_error").value(result.test.error);
+    json.key("test_error").value(t.error);
     json.key("train_loss").value(result.trainLoss);
-    json.key("violation").value(result.test.violation(c.fairness));
-    json.key("dp_violation").value(result.test.dpGap);
-    json.key("dp_violation_vs_marginal").value(result.test.dpGapVsMarginal);
-    json.key("eo_violation").value(result.test.eoGap);
-    json.key("eopp_violation").value(result.test.eoppGap);
-    json.key("ermi").value(result.test.ermiHard(c.fairness));
-    json.key("ermi_soft").value(result.test.ermiSoft(c.fairness));
+    json.key("violation").value(t.violation(c.fairness));
+    json.key("dp_violation").value(t.dpGap);
+    json.key("eo_violation").value(t.eoGap);
+    json.key("eopp_violation").value(t.eoppGap);
+    json.key("ermi").value(t.ermiHard(c.fairness));
     json.key("epsilon_spent").value(p.isPrivate ? p.epsilonSpent : INFINITY);
-    json.key("epsilon_nominal").value(p.epsilonNominal);
-    json.key("epsilon_shares").value(p.epsilonShares);
-    json.key("accountant").value(p.accountant);
-    json.key("adjacency").value(p.adjacency);
-    json.key("optimal_order").value(p.optimalOrder);
-    json.key("noise_multiplier").value(p.noiseMultiplier);
     json.key("noise_theta").value(p.sigmaTheta);
     json.key("noise_w").value(p.sigmaW);
     json.key("steps").value(result.steps);
     json.key("seconds").value(result.seconds, 6);
     json.key("groups");
-    writeGroups(json, result.test);
+    writeGroups(json, t);
+    if (!result.message.empty()) json.key("message").value(result.message);
+
     json.key("config").beginObject();
     json.key("scope").value(scopeName(c.scope));
-    json.key("sampling").value(samplingName(c.sampling.value_or(Sampling::Shuffle)));
+    json.key("adjacency").value(c.adjacency == privacy::Adjacency::Replace ? "replace" : "add-remove");
+    json.key("sampling").value(c.sampling ? samplingName(*c.sampling) : "auto");
     json.key("lr_theta").value(c.lrTheta);
     json.key("lr_w").value(c.lrW);
     json.key("l2").value(c.l2);
@@ -98,6 +107,8 @@ std::string runRecordJson(const RunResult& result, const RunContext& context) {
     json.key("share_budget_fraction").value(c.shareBudgetFraction);
     json.key("feature_bound").value(c.featureBound);
     json.key("advantaged_class").value(c.advantagedClass);
+    json.key("evaluate_every").value(c.evaluateEvery);
+    json.key("calibration").value(calibrationName(c.calibration));
     json.key("dataset_description").value(context.datasetDescription);
     json.key("split_seed").value(static_cast<unsigned long>(context.splitSeed));
     json.key("test_fraction").value(context.testFraction);
@@ -105,12 +116,203 @@ std::string runRecordJson(const RunResult& result, const RunContext& context) {
     json.key("test_rows").value(context.testRows);
     json.key("features").value(context.features);
     json.endObject();
-    if (!result.message.empty()) json.key("message").value(result.message);
-    json.key("privacy_statement").value(p.statement);
+
+    json.key("metrics").beginObject();
+    json.key("rows").value(t.rows);
+    json.key("dp_violation_vs_marginal").value(t.dpGapVsMarginal);
+    json.key("ermi_dp_hard").value(t.ermiDpHard);
+    json.key("ermi_dp_soft").value(t.ermiDpSoft);
+    json.key("ermi_eo_hard").value(t.ermiEoHard);
+    json.key("ermi_eo_soft").value(t.ermiEoSoft);
+    json.key("ermi_eopp_hard").value(t.ermiEoppHard);
+    json.key("ermi_eopp_soft").value(t.ermiEoppSoft);
+    json.endObject();
+
+    json.key("privacy").beginObject();
+    json.key("is_private").value(p.isPrivate);
+    json.key("algorithm").value(p.algorithm);
+    json.key("calibration").value(p.calibration);
+    json.key("unit").value(p.unit);
+    json.key("epsilon_target").value(p.epsilonTarget);
+    json.key("epsilon_spent").value(p.epsilonSpent);
+    json.key("epsilon_nominal").value(p.epsilonNominal);
+    json.key("epsilon_shares").value(p.epsilonShares);
+    json.key("epsilon_poisson_assumed").value(p.epsilonPoissonAssumed);
+    json.key("delta").value(p.delta);
+    json.key("optimal_order").value(p.optimalOrder);
+    json.key("order_at_grid_edge").value(p.orderAtGridEdge);
+    json.key("noise_multiplier").value(p.noiseMultiplier);
+    json.key("noise_multiplier_theta").value(p.noiseMultiplierTheta);
+    json.key("noise_multiplier_w").value(p.noiseMultiplierW);
+    json.key("sigma_theta").value(p.sigmaTheta);
+    json.key("sigma_w").value(p.sigmaW);
+    json.key("clip_theta").value(p.clipTheta);
+    json.key("clip_w").value(p.clipW);
+    json.key("sampling_rate").value(p.samplingRate);
+    json.key("expected_batch").value(p.expectedBatch);
+    json.key("steps").value(p.steps);
+    json.key("sampling").value(p.sampling);
+    json.key("accountant").value(p.accountant);
+    json.key("mechanism").value(p.mechanism);
+    json.key("adjacency").value(p.adjacency);
+    json.key("order_grid").value(p.orderGrid);
+    json.key("protected").value(p.protectedData);
+    json.key("clip").value(p.clipDescription);
+    json.key("extra_releases").value(p.extraReleases);
+    json.key("sensitive_column").value(p.sensitiveColumn);
+    json.key("known_gaps").value(p.knownGaps);
+    json.key("warnings").beginArray();
+    for (const std::string& warning : p.warnings) json.value(warning);
+    json.endArray();
+    json.key("statement").value(p.statement);
+    json.endObject();
+
     json.key("history");
-    writeHistory(json, result.history);
+    writeHistory(json, result.history, options.historyDigits);
     json.endObject();
     return json.text();
+}
+
+namespace {
+
+RunStatus parseStatus(const std::string& text) {
+    for (RunStatus status : {RunStatus::Completed, RunStatus::Cancelled, RunStatus::Diverged,
+                             RunStatus::Failed}) {
+        if (runStatusName(status) == text) return status;
+    }
+    throw InputError("unknown run status '" + text + "'");
+}
+
+long asLong(const JsonValue& value) { return static_cast<long>(std::llround(value.asNumber())); }
+
+}  // namespace
+
+RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
+    RunResult r;
+    TrainConfig& c = r.config;
+    c.algorithm = json.at("algorithm").asString();
+    r.dataset = json.at("dataset").asString();
+    c.fairness = parseFairnessNotion(json.at("fairness").asString());
+    c.epsilon = json.at("epsilon").asNumber();
+    c.delta = json.at("delta").asNumber();
+    c.lambda = json.at("lambda").asNumber();
+    c.seed = static_cast<std::uint64_t>(json.at("seed").asNumber());
+    c.epochs = static_cast<int>(asLong(json.at("epochs")));
+    c.batchSize = static_cast<int>(asLong(json.at("batch_size")));
+    r.status = parseStatus(json.at("status").asString());
+    r.message = json.stringOr("message", "");
+    r.trainLoss = json.at("train_loss").asNumber();
+    r.steps = asLong(json.at("steps"));
+    r.seconds = json.at("seconds").asNumber();
+
+    const JsonValue& config = json.at("config");
+    c.scope = parseScope(config.at("scope").asString());
+    c.adjacency = parseAdjacency(config.at("adjacency").asString());
+    const std::string sampling = config.at("sampling").asString();
+    if (sampling != "auto") c.sampling = parseSampling(sampling);
+    c.lrTheta = config.at("lr_theta").asNumber();
+    c.lrW = config.at("lr_w").asNumber();
+    c.l2 = config.at("l2").asNumber();
+    c.clipTheta = config.at("clip_theta").asNumber();
+    c.clipW = config.at("clip_w").asNumber();
+    c.minGroupShare = config.at("min_group_share").asNumber();
+    c.wRadius = config.at("w_radius").asNumber();
+    c.projection = config.at("projection").asString() == "box" ? Projection::Box : Projection::Ball;
+    c.shareBudgetFraction = config.at("share_budget_fraction").asNumber();
+    c.featureBound = config.at("feature_bound").asNumber();
+    c.advantagedClass = static_cast<int>(asLong(config.at("advantaged_class")));
+    c.evaluateEvery = static_cast<int>(asLong(config.at("evaluate_every")));
+    c.calibration = parseCalibration(config.at("calibration").asString());
+    if (context) {
+        context->datasetDescription = config.at("dataset_description").asString();
+        context->splitSeed = static_cast<std::uint64_t>(config.at("split_seed").asNumber());
+        context->testFraction = config.at("test_fraction").asNumber();
+        context->trainRows = asLong(config.at("train_rows"));
+        context->testRows = asLong(config.at("test_rows"));
+        context->features = asLong(config.at("features"));
+    }
+
+    FairnessMetrics& t = r.test;
+    t.error = json.at("test_error").asNumber();
+    t.dpGap = json.at("dp_violation").asNumber();
+    t.eoGap = json.at("eo_violation").asNumber();
+    t.eoppGap = json.at("eopp_violation").asNumber();
+    const JsonValue& metrics = json.at("metrics");
+    t.rows = asLong(metrics.at("rows"));
+    t.dpGapVsMarginal = metrics.at("dp_violation_vs_marginal").asNumber();
+    t.ermiDpHard = metrics.at("ermi_dp_hard").asNumber();
+    t.ermiDpSoft = metrics.at("ermi_dp_soft").asNumber();
+    t.ermiEoHard = metrics.at("ermi_eo_hard").asNumber();
+    t.ermiEoSoft = metrics.at("ermi_eo_soft").asNumber();
+    t.ermiEoppHard = metrics.at("ermi_eopp_hard").asNumber();
+    t.ermiEoppSoft = metrics.at("ermi_eopp_soft").asNumber();
+    for (const JsonValue& item : json.at("groups").items()) {
+        GroupRow row;
+        row.group = item.at("group").asString();
+        row.n = asLong(item.at("n"));
+        row.baseRate = item.at("base_rate").asNumber();
+        row.selectionRate = item.at("selection_rate").asNumber();
+        row.truePositiveRate = item.at("tpr").asNumber();
+        row.falsePositiveRate = item.at("fpr").asNumber();
+        row.accuracy = item.at("accuracy").asNumber();
+        t.groups.push_back(row);
+    }
+
+    privacy::PrivacyReport& p = r.privacy;
+    const JsonValue& privacyJson = json.at("privacy");
+    p.isPrivate = privacyJson.at("is_private").asBool();
+    p.algorithm = privacyJson.at("algorithm").asString();
+    p.calibration = privacyJson.at("calibration").asString();
+    p.unit = privacyJson.at("unit").asString();
+    p.epsilonTarget = privacyJson.at("epsilon_target").asNumber();
+    p.epsilonSpent = privacyJson.at("epsilon_spent").asNumber();
+    p.epsilonNominal = privacyJson.at("epsilon_nominal").asNumber();
+    p.epsilonShares = privacyJson.at("epsilon_shares").asNumber();
+    p.epsilonPoissonAssumed = privacyJson.at("epsilon_poisson_assumed").asNumber();
+    p.delta = privacyJson.at("delta").asNumber();
+    p.optimalOrder = privacyJson.at("optimal_order").asNumber();
+    p.orderAtGridEdge = privacyJson.at("order_at_grid_edge").asBool();
+    p.noiseMultiplier = privacyJson.at("noise_multiplier").asNumber();
+    p.noiseMultiplierTheta = privacyJson.at("noise_multiplier_theta").asNumber();
+    p.noiseMultiplierW = privacyJson.at("noise_multiplier_w").asNumber();
+    p.sigmaTheta = privacyJson.at("sigma_theta").asNumber();
+    p.sigmaW = privacyJson.at("sigma_w").asNumber();
+    p.clipTheta = privacyJson.at("clip_theta").asNumber();
+    p.clipW = privacyJson.at("clip_w").asNumber();
+    p.samplingRate = privacyJson.at("sampling_rate").asNumber();
+    p.expectedBatch = asLong(privacyJson.at("expected_batch"));
+    p.steps = asLong(privacyJson.at("steps"));
+    p.sampling = privacyJson.at("sampling").asString();
+    p.accountant = privacyJson.at("accountant").asString();
+    p.mechanism = privacyJson.at("mechanism").asString();
+    p.adjacency = privacyJson.at("adjacency").asString();
+    p.orderGrid = privacyJson.at("order_grid").asString();
+    p.protectedData = privacyJson.at("protected").asString();
+    p.clipDescription = privacyJson.at("clip").asString();
+    p.extraReleases = privacyJson.at("extra_releases").asString();
+    p.sensitiveColumn = privacyJson.at("sensitive_column").asString();
+    p.knownGaps = privacyJson.at("known_gaps").asBool();
+    for (const JsonValue& warning : privacyJson.at("warnings").items()) {
+        p.warnings.push_back(warning.asString());
+    }
+    p.statement = privacyJson.at("statement").asString();
+
+    const JsonValue& history = json.at("history");
+    const std::vector<double> epochs = history.at("epoch").numbers();
+    const std::vector<double> steps = history.at("step").numbers();
+    r.history.resize(epochs.size());
+    for (std::size_t e = 0; e < epochs.size(); ++e) {
+        r.history[e].epoch = static_cast<int>(epochs[e]);
+        r.history[e].step = static_cast<long>(steps.at(e));
+    }
+    for (const HistoryColumn& column : kHistoryColumns) {
+        const std::vector<double> values = history.at(column.key).numbers();
+        if (values.size() != epochs.size()) {
+            throw InputError(std::string("history column '") + column.key + "' has the wrong length");
+        }
+        for (std::size_t e = 0; e < values.size(); ++e) r.history[e].*column.field = values[e];
+    }
+    return r;
 }
 
 }  // namespace pfa

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/train/run_result.h"
+#include "core/util/json_value.h"
 
 namespace pfa {
 
@@ -16,11 +17,24 @@ struct RunContext {
     long features = 0;
 };
 
-/// One result as a single JSON line (no trailing newline). Keys: algorithm, dataset, fairness,
-/// calibration, epsilon, delta, lambda, seed, epochs, batch_size, test_error, train_loss,
-/// dp_violation, eo_violation, eopp_violation, ermi, epsilon_spent, noise_theta, noise_w,
-/// seconds, groups, plus the full resolved configuration, status, privacy details and the
-/// per-epoch history. Non-finite numbers are written as "inf"/"-inf", NaN as null.
-std::string runRecordJson(const RunResult& result, const RunContext& context);
+/// Options of the JSON form of a run.
+struct RunRecordOptions {
+    /// Significant digits of the per-epoch history (17 = exact round trip).
+    int historyDigits = 7;
+};
+
+/// One result as a single JSON line (no trailing newline). Top-level keys: algorithm, dataset,
+/// fairness, calibration, epsilon, delta, lambda, seed, epochs, batch_size, status, test_error,
+/// train_loss, violation, dp_violation, eo_violation, eopp_violation, ermi, epsilon_spent,
+/// noise_theta, noise_w, seconds, groups (the per-group table), plus `config` (every other
+/// resolved setting and the data context), `metrics`, `privacy` (the full report and the
+/// statement) and `history` (per-epoch arrays). Non-finite numbers are written as
+/// "inf"/"-inf", NaN as null. The model parameters are not stored.
+std::string runRecordJson(const RunResult& result, const RunContext& context,
+                          const RunRecordOptions& options = {});
+
+/// Reads a run back from its JSON form (everything but the model parameters).
+/// Throws InputError naming a missing or malformed key.
+RunResult runResultFromJson(const JsonValue& json, RunContext* context = nullptr);
 
 }  // namespace pfa

@@ -1,0 +1,66 @@
+// JSON round trip of run results and the JSON parser.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "core/algorithms/registry.h"
+#include "core/sweep/run_record.h"
+#include "core/util/error.h"
+#include "core/util/json_value.h"
+#include "test_data.h"
+
+using namespace pfa;
+
+TEST_CASE("JSON parser reads what the writer writes", "[json]") {
+    const JsonValue v = parseJson(R"({"a": [1, 2.5e-3, "inf", null], "b": {"c": "x\"y\\nz\u00e9"}, "t": true})");
+    CHECK(v.at("a").items().size() == 4);
+    CHECK(v.at("a").items()[1].asNumber() == 2.5e-3);
+    CHECK(std::isinf(v.at("a").items()[2].asNumber()));
+    CHECK(std::isnan(v.at("a").items()[3].asNumber()));
+    CHECK(v.at("b").at("c").asString() == "x\"y\\nz\xc3\xa9");
+    CHECK(v.at("t").asBool());
+    REQUIRE_THROWS_WITH(parseJson("{\"a\": [1, 2"), Catch::Contains("byte"));
+    REQUIRE_THROWS_WITH(parseJson("{\"a\" 1}"), Catch::Contains("expected ':'"));
+    REQUIRE_THROWS_WITH(v.at("missing"), Catch::Contains("missing key 'missing'"));
+}
+
+TEST_CASE("A run survives a JSON round trip exactly", "[json][trainer]") {
+    const DataSplit data = test::syntheticSplit(3000);
+    TrainConfig config;
+    config.algorithm = "dp-fermi";
+    config.epsilon = 2.0;
+    config.lambda = 1.5;
+    config.epochs = 7;
+    config.batchSize = 300;
+    config.seed = 5;
+    TrainingObserver observer;
+    CancelToken cancel;
+    const RunResult original = runAlgorithm(config, data, observer, cancel);
+    RunContext context;
+    context.datasetDescription = "synthetic test";
+    context.trainRows = 2250;
+    RunRecordOptions exact;
+    exact.historyDigits = 17;
+    const std::string line = runRecordJson(original, context, exact);
+    RunContext readContext;
+    const RunResult copy = runResultFromJson(parseJson(line), &readContext);
+    CHECK(readContext.datasetDescription == "synthetic test");
+    CHECK(readContext.trainRows == 2250);
+    CHECK(copy.config.lambda == original.config.lambda);
+    CHECK(copy.config.delta == original.config.delta);
+    CHECK(copy.config.minGroupShare == original.config.minGroupShare);
+    CHECK(copy.config.sampling == original.config.sampling);
+    CHECK(copy.test.error == original.test.error);
+    CHECK(copy.test.dpGap == original.test.dpGap);
+    CHECK(copy.test.groups.size() == original.test.groups.size());
+    CHECK(copy.test.groups[1].truePositiveRate == original.test.groups[1].truePositiveRate);
+    CHECK(copy.privacy.epsilonSpent == original.privacy.epsilonSpent);
+    CHECK(copy.privacy.statement == original.privacy.statement);
+    REQUIRE(copy.history.size() == original.history.size());
+    for (std::size_t e = 0; e < copy.history.size(); ++e) {
+        CHECK(copy.history[e].trainLoss == original.history[e].trainLoss);
+        CHECK(copy.history[e].epsilonSpent == original.history[e].epsilonSpent);
+        CHECK(copy.history[e].step == original.history[e].step);
+    }
+    // Writing the copy again gives the same line.
+    CHECK(runRecordJson(copy, readContext, exact) == line);
+}
