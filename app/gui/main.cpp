@@ -1,0 +1,13 @@
+// pfa-explorer: the desktop application.
+#include <QApplication>
+
+#include "ui/application.h"
+#include "ui/main_window.h"
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    pfa::ui::configureApplication(app);
+    pfa::ui::MainWindow window;
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,260 @@
+// UI behaviour of the main window (offscreen): runs from the panel, stop, live mode,
+// responsiveness, sessions, history undo.
+#include <catch2/catch.hpp>
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QUndoStack>
+#include <cmath>
+
+#include "ui/epsilon_control.h"
+#include "ui/lambda_control.h"
+#include "ui/live_charts_panel.h"
+#include "ui/run_details_panel.h"
+#include "ui/run_history_model.h"
+#include "ui/tradeoff_chart.h"
+#include "ui_test_support.h"
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+TEST_CASE("A run started from the panel adds a tradeoff point and a history row", "[ui]") {
+    auto window = readyWindow(40);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1));
+    const RunEntryPtr entry = finishedEntry(finished, 0);
+    CHECK(entry->result.status == pfa::RunStatus::Completed);
+    CHECK(entry->result.config.epochs == 40);
+    CHECK(window->historyModel()->rowCount() == 1);
+    CHECK(window->tradeoffChart()->pointCount() == 1);
+    CHECK(window->controller()->state() == TrainingController::State::Idle);
+    // The privacy statement of the new run is on show, as the core wrote it.
+    CHECK(window->privacyStatement()->text() == QString::fromStdString(entry->result.privacy.statement));
+    CHECK(window->privacyStatement()->text().contains(QStringLiteral("Rényi-DP accountant")));
+}
+
+TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]") {
+    auto window = readyWindow(20000);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    LiveChartsPanel* live = window->liveCharts();
+
+    SECTION("stopping a running run") {
+        clickToolbar(*window, window->runAction());
+        REQUIRE(QTest::qWaitFor([&] { live->refreshNow(); return live->livePointCount() >= 5; }, 20000));
+        clickToolbar(*window, window->stopAction());
+        live->refreshNow();
+        const int shownAtStop = live->livePointCount();
+        REQUIRE(waitForSignals(finished, 1, 5000));
+        const RunEntryPtr entry = finishedEntry(finished, 0);
+        CHECK(entry->stoppedByUser);
+        CHECK(entry->result.status == pfa::RunStatus::Cancelled);
+        CHECK(entry->result.history.size() < 20000);
+        QTest::qWait(400);
+        live->refreshNow();
+        CHECK(live->livePointCount() == shownAtStop);     // no late points
+        CHECK(window->tradeoffChart()->pointCount() == 0);  // a stopped run is not a tradeoff point
+        CHECK(window->historyModel()->rowCount() == 1);     // but it is listed (its ε was spent)
+    }
+
+    SECTION("the run ends within one epoch of the click") {
+        // Pause first so the number of finished epochs is known exactly, then stop.
+        clickToolbar(*window, window->runAction());
+        REQUIRE(QTest::qWaitFor([&] { live->refreshNow(); return live->livePointCount() >= 5; }, 20000));
+        clickToolbar(*window, window->pauseAction());
+        REQUIRE(QTest::qWaitFor([&] { return window->controller()->state() == TrainingController::State::Paused; }, 5000));
+        QTest::qWait(300);  // the worker is now blocked before its next step
+        live->refreshNow();
+        const int shownAtStop = live->livePointCount();
+        clickToolbar(*window, window->stopAction());
+        REQUIRE(waitForSignals(finished, 1, 5000));
+        const RunEntryPtr entry = finishedEntry(finished, 0);
+        // At most the epoch in progress (evaluated as a partial epoch) was added.
+        CHECK(static_cast<int>(entry->result.history.size()) <= shownAtStop + 1);
+        QTest::qWait(300);
+        live->refreshNow();
+        CHECK(live->livePointCount() == shownAtStop);
+    }
+}
+
+TEST_CASE("Live mode: three quick lambda changes give one finished run with the last lambda", "[ui]") {
+    auto window = readyWindow(2000);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    QSignalSpy started(window->controller(), &TrainingController::runStarted);
+    // A long run is in flight when the user starts dragging: it must be superseded.
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(started, 1));
+    window->experimentPanel()->liveModeBox()->setChecked(true);
+    LambdaControl* lambda = window->experimentPanel()->lambdaControl();
+    lambda->spinBox()->setValue(2.0);
+    QTest::qWait(40);
+    lambda->spinBox()->setValue(3.0);
+    QTest::qWait(40);
+    lambda->spinBox()->setValue(4.5);
+    REQUIRE(waitForSignals(finished, 1, 30000));
+    QTest::qWait(600);  // nothing else may arrive
+    CHECK(finished.count() == 1);
+    CHECK(started.count() == 2);  // the first run and one restart after the debounce
+    const RunEntryPtr entry = finishedEntry(finished, 0);
+    CHECK(entry->result.config.lambda == 4.5);
+    CHECK(entry->result.status == pfa::RunStatus::Completed);
+    CHECK(window->historyModel()->rowCount() == 1);
+}
+
+TEST_CASE("The GUI thread never stalls more than 50 ms while a 200-epoch run trains", "[ui][responsiveness]") {
+    auto window = readyWindow(200);
+    // A real event loop (QTest::qWait would add its own 10 ms sleeps to the measurement).
+    QEventLoop loop;
+    QElapsedTimer clock;
+    qint64 last = 0, maxGap = 0;
+    int ticks = 0;
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(2);
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        if (ticks++ > 0) maxGap = std::max(maxGap, now - last);
+        last = now;
+    });
+    RunEntryPtr entry;
+    QObject::connect(window->controller(), &TrainingController::runFinished, [&](const RunEntryPtr& e) {
+        entry = e;
+        QTimer::singleShot(100, &loop, &QEventLoop::quit);  // include the end-of-run updates
+    });
+    QTimer::singleShot(20, window->runAction(), &QAction::trigger);
+    QTimer::singleShot(30000, &loop, &QEventLoop::quit);
+    clock.start();
+    probe.start();
+    loop.exec();
+    probe.stop();
+    REQUIRE(entry);
+    const double maxGapMs = maxGap / 1e6;
+    WARN("GUI-thread max gap " << maxGapMs << " ms over " << ticks << " ticks while a "
+         << entry->result.config.epochs << "-epoch run trained for " << entry->result.seconds << " s");
+    CHECK(entry->result.config.epochs == 200);
+    CHECK(ticks > 50);
+    CHECK(maxGapMs <= 50.0);
+}
+
+TEST_CASE("Session round trip: save, clear, open gives the identical history", "[ui][session]") {
+    auto window = readyWindow(25);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1));
+    window->experimentPanel()->lambdaControl()->spinBox()->setValue(3.0);
+    window->experimentPanel()->epsilonControl()->setValue(INFINITY);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 2));
+    const std::vector<RunEntryPtr> before = window->historyModel()->entries();
+    REQUIRE(before.size() == 2);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("experiment.pfa"));
+    QString error;
+    REQUIRE(window->saveSessionTo(path, &error));
+    window->clearHistory();
+    CHECK(window->historyModel()->rowCount() == 0);
+    CHECK(window->tradeoffChart()->pointCount() == 0);
+    REQUIRE(window->openSessionFrom(path, &error));
+    const std::vector<RunEntryPtr> after = window->historyModel()->entries();
+    REQUIRE(after.size() == before.size());
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        const pfa::RunResult& a = before[i]->result;
+        const pfa::RunResult& b = after[i]->result;
+        CHECK(after[i]->id == before[i]->id);
+        CHECK(b.config.lambda == a.config.lambda);
+        CHECK(b.config.epsilon == a.config.epsilon);
+        CHECK(b.test.error == a.test.error);
+        CHECK(b.test.dpGap == a.test.dpGap);
+        CHECK(b.privacy.statement == a.privacy.statement);
+        REQUIRE(b.history.size() == a.history.size());
+        for (std::size_t e = 0; e < a.history.size(); ++e) {
+            CHECK(b.history[e].trainLoss == a.history[e].trainLoss);
+            CHECK(b.history[e].violation == a.history[e].violation);
+            const bool sameEpsilon = b.history[e].epsilonSpent == a.history[e].epsilonSpent;
+            CHECK(sameEpsilon);
+        }
+    }
+    CHECK(window->tradeoffChart()->pointCount() == 2);
+    // The settings came back too.
+    CHECK(window->experimentPanel()->config().lambda == 3.0);
+    CHECK(std::isinf(window->experimentPanel()->config().epsilon));
+    // A damaged file is refused with a message, and nothing is lost.
+    QFile broken(dir.filePath(QStringLiteral("broken.pfa")));
+    REQUIRE(broken.open(QIODevice::WriteOnly));
+    broken.write("{\"format\": \"pfa-explorer-session\", \"runs\": [ {\"record\": 3");
+    broken.close();
+    CHECK_FALSE(window->openSessionFrom(broken.fileName(), &error));
+    CHECK(error.contains(QStringLiteral("not a valid session file")));
+    CHECK(window->historyModel()->rowCount() == 2);
+}
+
+TEST_CASE("Deleting runs is undoable, and selecting two runs compares them", "[ui]") {
+    auto window = readyWindow(20);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    for (double lambda : {0.0, 2.0}) {
+        window->experimentPanel()->lambdaControl()->spinBox()->setValue(lambda);
+        clickToolbar(*window, window->runAction());
+        REQUIRE(waitForSignals(finished, lambda == 0.0 ? 1 : 2));
+    }
+    const int first = window->historyModel()->entries()[0]->id;
+    const int second = window->historyModel()->entries()[1]->id;
+    window->selectRuns({first, second});
+    window->liveCharts()->refreshNow();
+    CHECK(window->historyView()->selectionModel()->selectedRows().size() == 2);
+    window->selectRuns({first});
+    window->clearHistory();
+    CHECK(window->historyModel()->rowCount() == 0);
+    window->undoStack()->undo();
+    REQUIRE(window->historyModel()->rowCount() == 2);
+    CHECK(window->historyModel()->entries()[0]->id == first);
+    CHECK(window->tradeoffChart()->pointCount() == 2);
+}
+
+TEST_CASE("Pause holds the run and Step advances one epoch at a time", "[ui]") {
+    auto window = readyWindow(5000);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    LiveChartsPanel* live = window->liveCharts();
+    clickToolbar(*window, window->stepAction());  // from idle: run exactly one epoch
+    REQUIRE(QTest::qWaitFor([&] { return window->controller()->state() == TrainingController::State::Paused; }, 10000));
+    QTest::qWait(200);
+    live->refreshNow();
+    CHECK(live->livePointCount() == 1);
+    clickToolbar(*window, window->stepAction());
+    REQUIRE(QTest::qWaitFor([&] { live->refreshNow(); return live->livePointCount() == 2; }, 10000));
+    QTest::qWait(200);
+    live->refreshNow();
+    CHECK(live->livePointCount() == 2);
+    CHECK(window->controller()->state() == TrainingController::State::Paused);
+    clickToolbar(*window, window->stopAction());
+    REQUIRE(waitForSignals(finished, 1, 5000));
+    CHECK(finishedEntry(finished, 0)->stoppedByUser);
+}
+
+TEST_CASE("Invalid settings are explained inline and disable Run", "[ui]") {
+    auto window = readyWindow(20);
+    ExperimentPanel* panel = window->experimentPanel();
+    panel->epochsBox()->setValue(1);
+    panel->epsilonControl()->setValue(0.05);  // too little budget is caught by the run, not here
+    CHECK(panel->problem().isEmpty());
+    panel->algorithmBox()->setCurrentIndex(panel->algorithmBox()->findData(QStringLiteral("dp-fermi")));
+    panel->deltaEdit()->setText(QStringLiteral("abc"));
+    CHECK(panel->problem().contains(QStringLiteral("δ")));
+    CHECK_FALSE(window->runAction()->isEnabled());
+    panel->deltaEdit()->setText(QStringLiteral("2"));
+    CHECK(panel->problem().contains(QStringLiteral("delta = 2 is invalid")));
+    panel->deltaEdit()->setText(QString());
+    CHECK(panel->problem().isEmpty());
+    CHECK(window->runAction()->isEnabled());
+    // Non-private algorithms show ε = ∞ and cannot be given a budget.
+    panel->algorithmBox()->setCurrentIndex(panel->algorithmBox()->findData(QStringLiteral("erm")));
+    CHECK(std::isinf(panel->config().epsilon));
+    CHECK(panel->config().lambda == 0.0);
+    CHECK(panel->problem().isEmpty());
+}

@@ -1,0 +1,53 @@
+#pragma once
+
+// Helpers shared by the UI tests.
+#include <QDoubleSpinBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+#include <QSpinBox>
+#include <QToolBar>
+#include <QCheckBox>
+#include <memory>
+
+#include "ui/experiment_panel.h"
+#include "ui/main_window.h"
+#include "ui/training_controller.h"
+
+namespace pfa::ui::test {
+
+/// A fresh main window on clean settings, shown, with its data set loaded.
+inline std::unique_ptr<MainWindow> readyWindow(int epochs = 40) {
+    QSettings().clear();
+    auto window = std::make_unique<MainWindow>();
+    window->setConfirmOnClose(false);
+    window->resize(1440, 900);
+    window->show();
+    const bool ready = QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000);
+    if (!ready) throw std::runtime_error("data set did not load: " + window->experimentPanel()->problem().toStdString());
+    window->experimentPanel()->epochsBox()->setValue(epochs);
+    return window;
+}
+
+/// Clicks the toolbar button of `action`, as a user would.
+inline void clickToolbar(MainWindow& window, QAction* action) {
+    for (QToolBar* bar : window.findChildren<QToolBar*>()) {
+        if (QWidget* button = bar->widgetForAction(action)) {
+            QTest::mouseClick(button, Qt::LeftButton);
+            return;
+        }
+    }
+    throw std::runtime_error("no toolbar button for the action");
+}
+
+/// Waits until `spy` has at least `count` signals (or the timeout passes).
+inline bool waitForSignals(QSignalSpy& spy, int count, int timeoutMs = 20000) {
+    return QTest::qWaitFor([&] { return spy.count() >= count; }, timeoutMs);
+}
+
+/// The run entry carried by a runFinished signal.
+inline RunEntryPtr finishedEntry(const QSignalSpy& spy, int index) {
+    return spy.at(index).at(0).value<RunEntryPtr>();
+}
+
+}  // namespace pfa::ui::test

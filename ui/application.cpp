@@ -1,0 +1,22 @@
+#include "ui/application.h"
+
+#include <QApplication>
+#include <QFont>
+#include <QStyleFactory>
+
+namespace pfa::ui {
+
+const char* applicationVersion() { return PFA_VERSION; }
+
+void configureApplication(QApplication& app) {
+    QApplication::setOrganizationName("PFA Explorer");
+    QApplication::setApplicationName("PFA Explorer");
+    QApplication::setApplicationVersion(applicationVersion());
+    app.setStyle(QStyleFactory::create("Fusion"));
+    // Readable from the back of a lecture hall, still compact on a laptop.
+    QFont font = QApplication::font();
+    if (font.pointSizeF() < 10.5) font.setPointSizeF(10.5);
+    QApplication::setFont(font);
+}
+
+}  // namespace pfa::ui

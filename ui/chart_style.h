@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QString>
+#include <QtCharts/QScatterSeries>
+
+class QChart;
+class QValueAxis;
+
+namespace pfa::ui {
+
+/// One look for every chart: fonts, the ε colour scale and the algorithm markers. The same ε
+/// gets the same colour everywhere (live charts, tradeoff chart, history table).
+namespace chart_style {
+
+/// Colour of a privacy budget: a perceptual (viridis-like) scale over log ε in [0.05, 100];
+/// ε = ∞ (no privacy) is a neutral dark grey.
+QColor colorForEpsilon(double epsilon);
+
+/// Marker shape of an algorithm in the tradeoff chart.
+QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm);
+
+/// "ε = 1", "ε = ∞".
+QString epsilonLabel(double epsilon);
+
+/// Title, axis and legend fonts sized for projection.
+QFont titleFont();
+QFont axisFont();
+QFont labelFont();
+
+/// Applies fonts, margins, legend placement and a white background to `chart`.
+void apply(QChart* chart);
+
+/// Distinct colours for the curves of one chart (current run, compared runs).
+QColor seriesColor(int index);
+
+/// Sets `axis` to a range covering [low, high] with about `ticks` intervals of a "nice" size
+/// (1, 2, 2.5 or 5 × 10^k), ticks anchored on multiples of it and labels with just enough
+/// decimals. Does nothing when the axis already shows exactly that.
+void setNiceRange(QValueAxis* axis, double low, double high, int ticks = 5);
+
+}  // namespace chart_style
+}  // namespace pfa::ui

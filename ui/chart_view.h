@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QtCharts/QChartView>
+
+namespace pfa::ui {
+
+/// A chart view with an empty-state message, antialiasing, and a context menu to export the
+/// chart (PNG at a chosen DPI, SVG, PDF) through chart_export.h.
+class ChartView : public QChartView {
+    Q_OBJECT
+public:
+    explicit ChartView(QChart* chart, QWidget* parent = nullptr);
+
+    /// Text shown centred over the plot area while `setEmpty(true)`.
+    void setEmptyMessage(const QString& message);
+    void setEmpty(bool empty);
+    bool isEmpty() const { return m_empty; }
+
+public slots:
+    /// Asks for a file name (and DPI for PNG) and exports the chart.
+    void exportWithDialog();
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    QString m_emptyMessage;
+    bool m_empty = true;
+};
+
+}  // namespace pfa::ui

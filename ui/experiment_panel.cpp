@@ -1,0 +1,408 @@
+#include "ui/experiment_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "core/algorithms/registry.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+#include "ui/epsilon_control.h"
+#include "ui/lambda_control.h"
+
+namespace pfa::ui {
+
+namespace {
+
+QLabel* hint(const QString& text) {
+    auto* label = new QLabel(text);
+    label->setWordWrap(true);
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, QColor(90, 90, 90));
+    label->setPalette(palette);
+    return label;
+}
+
+}  // namespace
+
+ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
+    const pfa::TrainConfig defaults;
+
+    m_dataset = new QComboBox();
+    m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
+    m_dataset->addItem(tr("UCI Adult (income > 50K, sensitive: sex)"), QStringLiteral("adult"));
+    m_dataset->setToolTip(tr("The data to learn from. Synthetic: a two-group lending task with "
+                             "built-in historical bias. Adult: the 1994 US census income data "
+                             "used in the published experiments (needs its files)."));
+    m_locate = new QPushButton(tr("Locate data folder…"));
+    m_locate->setToolTip(tr("Choose the folder that holds adult.data and adult.test"));
+    m_datasetInfo = hint(QString());
+
+    m_algorithm = new QComboBox();
+    for (const auto& algorithm : pfa::algorithmRegistry()) {
+        m_algorithm->addItem(QString::fromStdString(algorithm->name()),
+                             QString::fromStdString(algorithm->name()));
+        m_algorithm->setItemData(m_algorithm->count() - 1,
+                                 QString::fromStdString(algorithm->description()), Qt::ToolTipRole);
+    }
+    m_algorithm->setToolTip(tr("How the model is trained; hover over an entry for a one-line "
+                               "description"));
+    m_algorithmInfo = hint(QString());
+
+    m_fairness = new QComboBox();
+    m_fairness->addItem(tr("Demographic parity"), QStringLiteral("dp"));
+    m_fairness->addItem(tr("Equalized odds"), QStringLiteral("eo"));
+    m_fairness->addItem(tr("Equal opportunity"), QStringLiteral("eopp"));
+    m_fairness->setToolTip(tr("Demographic parity: every group is selected at the same rate.\n"
+                              "Equalized odds: equal true- and false-positive rates across groups.\n"
+                              "Equal opportunity: equal true-positive rates (qualified people are "
+                              "selected equally often)."));
+
+    m_epsilon = new EpsilonControl();
+    m_delta = new QLineEdit();
+    m_delta->setPlaceholderText(tr("auto: 1/n²"));
+    m_delta->setToolTip(tr("Privacy δ: the small probability with which the ε guarantee may "
+                           "fail. Leave empty for 1/n², n = number of training rows."));
+    m_lambda = new LambdaControl();
+
+    m_calibration = new QComboBox();
+    m_calibration->addItem(tr("Conservative (RDP-certified)"), QStringLiteral("conservative"));
+    m_calibration->addItem(tr("As published — known accounting gaps"), QStringLiteral("published"));
+    m_calibration->setToolTip(tr("Conservative: clips every example's gradients and chooses the "
+                                 "noise with the Rényi-DP accountant, so the reported ε is "
+                                 "certified.\nAs published: the paper's closed-form noise; the "
+                                 "app shows both the nominal ε and the ε it can certify."));
+    m_scope = new QComboBox();
+    m_scope->addItem(tr("All features (whole record)"), QStringLiteral("all-features"));
+    m_scope->addItem(tr("Sensitive attribute only"), QStringLiteral("sensitive-only"));
+    m_scope->setToolTip(tr("What a neighbouring data set may change: a whole person's record, "
+                           "or only their sensitive attribute (features and labels treated as "
+                           "public). The conservative calibration always protects whole "
+                           "records."));
+
+    m_advancedToggle = new QToolButton();
+    m_advancedToggle->setText(tr("Advanced"));
+    m_advancedToggle->setCheckable(true);
+    m_advancedToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_advancedToggle->setArrowType(Qt::RightArrow);
+    m_advancedToggle->setAutoRaise(true);
+    m_advancedToggle->setToolTip(tr("Show the training hyper-parameters"));
+    m_advanced = new QWidget();
+    m_advanced->setVisible(false);
+    m_epochs = new QSpinBox();
+    m_epochs->setRange(1, 100000);
+    m_epochs->setValue(defaults.epochs);
+    m_epochs->setToolTip(tr("Passes over the training data. More epochs cost more privacy "
+                            "noise per step at the same ε."));
+    m_batch = new QSpinBox();
+    m_batch->setRange(1, 1000000);
+    m_batch->setValue(defaults.batchSize);
+    m_batch->setToolTip(tr("Expected number of rows per step (private runs sample each row "
+                           "independently, so the actual size varies)"));
+    m_lrTheta = new QDoubleSpinBox();
+    m_lrTheta->setDecimals(4);
+    m_lrTheta->setRange(0.0001, 100);
+    m_lrTheta->setValue(defaults.lrTheta);
+    m_lrTheta->setToolTip(tr("Step size of the model parameters"));
+    m_lrW = new QDoubleSpinBox();
+    m_lrW->setDecimals(4);
+    m_lrW->setRange(0.0001, 100);
+    m_lrW->setValue(defaults.lrW);
+    m_lrW->setToolTip(tr("Step size of the fairness adversary W"));
+    m_clip = new QDoubleSpinBox();
+    m_clip->setDecimals(2);
+    m_clip->setRange(0.01, 1000);
+    m_clip->setValue(defaults.clipTheta);
+    m_clip->setToolTip(tr("Per-example gradient clip norm C: bounds each person's influence on "
+                          "a step; the privacy noise is proportional to it"));
+    m_seed = new QSpinBox();
+    m_seed->setRange(0, 1000000);
+    m_seed->setToolTip(tr("Random seed: the same settings and seed reproduce a run exactly"));
+    auto* advancedForm = new QFormLayout(m_advanced);
+    advancedForm->setContentsMargins(12, 0, 0, 0);
+    advancedForm->addRow(tr("Epochs"), m_epochs);
+    advancedForm->addRow(tr("Batch size"), m_batch);
+    advancedForm->addRow(tr("Learning rate θ"), m_lrTheta);
+    advancedForm->addRow(tr("Learning rate W"), m_lrW);
+    advancedForm->addRow(tr("Clip norm C"), m_clip);
+    advancedForm->addRow(tr("Seed"), m_seed);
+
+    m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
+    m_live->setToolTip(tr("When on, moving the ε or λ slider stops the current run and starts "
+                          "a new one with the new value, so the point travels across the "
+                          "tradeoff chart while you drag"));
+
+    m_problemLabel = new QLabel();
+    m_problemLabel->setWordWrap(true);
+    m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
+    m_problemLabel->setVisible(false);
+
+    auto* locateRow = new QHBoxLayout();
+    locateRow->addWidget(m_datasetInfo, 1);
+    locateRow->addWidget(m_locate, 0, Qt::AlignTop);
+    auto* form = new QFormLayout();
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Data set"), m_dataset);
+    form->addRow(QString(), locateRow);
+    form->addRow(tr("Algorithm"), m_algorithm);
+    form->addRow(QString(), m_algorithmInfo);
+    form->addRow(tr("Fairness"), m_fairness);
+    form->addRow(tr("Privacy ε"), m_epsilon);
+    form->addRow(tr("δ"), m_delta);
+    form->addRow(tr("Fairness λ"), m_lambda);
+    form->addRow(tr("Calibration"), m_calibration);
+    form->addRow(tr("Protects"), m_scope);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_advancedToggle);
+    layout->addWidget(m_advanced);
+    layout->addWidget(m_live);
+    layout->addWidget(m_problemLabel);
+    layout->addStretch(1);
+
+    connect(m_advancedToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_advanced->setVisible(open);
+        m_advancedToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    });
+    connect(m_locate, &QPushButton::clicked, this, &ExperimentPanel::locateAdult);
+    connect(m_dataset, &QComboBox::currentIndexChanged, this, [this] {
+        m_data.reset();
+        emit datasetRequestChanged();
+        revalidate();
+    });
+    connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
+        updateAlgorithmDependentControls();
+        revalidate();
+    });
+    for (QComboBox* box : {m_fairness, m_calibration, m_scope}) {
+        connect(box, &QComboBox::currentIndexChanged, this, &ExperimentPanel::revalidate);
+    }
+    connect(m_epsilon, &EpsilonControl::valueChanged, this, [this] {
+        revalidate();
+        emit liveParameterChanged();
+    });
+    connect(m_lambda, &LambdaControl::valueChanged, this, [this] {
+        revalidate();
+        emit liveParameterChanged();
+    });
+    connect(m_delta, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
+    for (QSpinBox* box : {m_epochs, m_batch, m_seed}) {
+        connect(box, &QSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
+    }
+    for (QDoubleSpinBox* box : {m_lrTheta, m_lrW, m_clip}) {
+        connect(box, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
+    }
+    // Long item texts must not force the dock wider than a laptop screen allows.
+    for (QComboBox* box : {m_dataset, m_algorithm, m_fairness, m_calibration, m_scope}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+    }
+    m_algorithm->setCurrentIndex(m_algorithm->findData(QStringLiteral("dp-fermi")));
+    updateAlgorithmDependentControls();
+    revalidate();
+}
+
+pfa::TrainConfig ExperimentPanel::config() const {
+    pfa::TrainConfig c;
+    c.algorithm = m_algorithm->currentData().toString().toStdString();
+    c.fairness = pfa::parseFairnessNotion(m_fairness->currentData().toString().toStdString());
+    c.epsilon = m_epsilon->value();
+    bool ok = false;
+    const double delta = m_delta->text().trimmed().toDouble(&ok);
+    c.delta = ok ? delta : (m_delta->text().trimmed().isEmpty() ? 0.0 : NAN);
+    c.lambda = m_lambda->value();
+    c.calibration = pfa::parseCalibration(m_calibration->currentData().toString().toStdString());
+    c.scope = pfa::parseScope(m_scope->currentData().toString().toStdString());
+    c.epochs = m_epochs->value();
+    c.batchSize = m_batch->value();
+    c.lrTheta = m_lrTheta->value();
+    c.lrW = m_lrW->value();
+    c.clipTheta = m_clip->value();
+    c.seed = static_cast<std::uint64_t>(m_seed->value());
+    return c;
+}
+
+pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
+    pfa::DatasetRequest request;
+    request.name = m_dataset->currentData().toString().toStdString();
+    if (request.name == "adult") request.dataDirectory = m_adultDirectory.toStdString();
+    return request;
+}
+
+bool ExperimentPanel::liveMode() const { return m_live->isChecked(); }
+
+void ExperimentPanel::setDataset(const LoadedDatasetPtr& data) {
+    m_loading = false;
+    m_datasetError.clear();
+    if (!data || data->key != datasetKey(datasetRequest())) return;  // an older choice
+    m_data = data;
+    const pfa::Dataset& train = data->split.train;
+    m_datasetInfo->setText(tr("%1 training rows, %2 test rows, %3 features; sensitive "
+                              "attribute “%4”: %5")
+                               .arg(train.rows())
+                               .arg(data->split.test.rows())
+                               .arg(train.features())
+                               .arg(QString::fromStdString(train.sensitiveDescription))
+                               .arg(QString::fromStdString([&] {
+                                   std::string names;
+                                   for (const std::string& g : train.groupNames) {
+                                       names += (names.empty() ? "" : ", ") + g;
+                                   }
+                                   return names;
+                               }())));
+    revalidate();
+}
+
+void ExperimentPanel::setDatasetLoading() {
+    m_loading = true;
+    m_datasetInfo->setText(tr("Loading data…"));
+    revalidate();
+}
+
+void ExperimentPanel::setDatasetFailed(const QString& message) {
+    m_loading = false;
+    m_datasetError = message;
+    m_datasetInfo->setText(QString());
+    revalidate();
+}
+
+void ExperimentPanel::setAdultDirectory(const QString& directory) {
+    m_adultDirectory = directory;
+    if (m_dataset->currentData().toString() == QLatin1String("adult")) {
+        m_data.reset();
+        emit datasetRequestChanged();
+    }
+    revalidate();
+}
+
+void ExperimentPanel::locateAdult() {
+    const QString directory = QFileDialog::getExistingDirectory(
+        this, tr("Folder with adult.data and adult.test"), m_adultDirectory);
+    if (directory.isEmpty()) return;
+    QStringList missing;
+    for (const char* file : {"adult.data", "adult.test"}) {
+        if (!QFileInfo::exists(QDir(directory).filePath(QString::fromLatin1(file)))) {
+            missing << QString::fromLatin1(file);
+        }
+    }
+    if (!missing.isEmpty()) {
+        QMessageBox::warning(this, tr("Adult data"),
+                             tr("%1 does not contain %2. Choose the folder holding the UCI files "
+                                "adult.data and adult.test.")
+                                 .arg(directory, missing.join(tr(" and "))));
+        return;
+    }
+    m_dataset->setCurrentIndex(m_dataset->findData(QStringLiteral("adult")));
+    setAdultDirectory(directory);
+}
+
+void ExperimentPanel::updateAlgorithmDependentControls() {
+    const auto& algorithm = pfa::findAlgorithm(m_algorithm->currentData().toString().toStdString());
+    m_algorithmInfo->setText(QString::fromStdString(algorithm.description()));
+    m_epsilon->setPrivacyAvailable(algorithm.supportsPrivacy());
+    m_lambda->setFairnessAvailable(algorithm.usesFairness());
+    m_fairness->setEnabled(true);  // metrics of every notion are always reported
+    m_calibration->setEnabled(algorithm.name() == "dp-fermi");
+    m_scope->setEnabled(algorithm.name() == "dp-fermi");
+    m_delta->setEnabled(algorithm.supportsPrivacy());
+}
+
+void ExperimentPanel::revalidate() {
+    QString problem;
+    const bool adult = m_dataset->currentData().toString() == QLatin1String("adult");
+    const pfa::TrainConfig c = config();
+    if (adult && m_adultDirectory.isEmpty()) {
+        problem = tr("UCI Adult needs its data files: click “Locate data folder…”.");
+    } else if (!m_datasetError.isEmpty()) {
+        problem = tr("The data set could not be loaded: %1").arg(m_datasetError);
+    } else if (std::isnan(c.delta)) {
+        problem = tr("δ must be a number such as 1e-6 (or empty for 1/n²).");
+    } else if (!m_data) {
+        problem = m_loading ? tr("Loading data…") : tr("Waiting for the data set…");
+    } else {
+        try {
+            pfa::findAlgorithm(c.algorithm).validate(c, m_data->split);
+        } catch (const pfa::InputError& error) {
+            problem = QString::fromStdString(error.what());
+        }
+    }
+    if (problem.isEmpty() && c.calibration == pfa::Calibration::Published && c.isPrivate() &&
+        c.algorithm == "dp-fermi") {
+        m_problemLabel->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+        m_problemLabel->setText(tr("As published: the accountant may certify a larger ε than "
+                                   "the nominal one; both are shown."));
+        m_problemLabel->setVisible(true);
+    } else {
+        m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
+        m_problemLabel->setText(problem);
+        m_problemLabel->setVisible(!problem.isEmpty());
+    }
+    m_problem = problem;
+    emit configChanged();
+}
+
+QJsonObject ExperimentPanel::toJson() const {
+    const pfa::TrainConfig c = config();
+    QJsonObject json;
+    json["dataset"] = m_dataset->currentData().toString();
+    json["adult_directory"] = m_adultDirectory;
+    json["algorithm"] = QString::fromStdString(c.algorithm);
+    json["fairness"] = m_fairness->currentData().toString();
+    json["epsilon"] = m_epsilon->infinityBox()->isChecked() ? QJsonValue(QStringLiteral("inf"))
+                                                            : QJsonValue(m_epsilon->spinBox()->value());
+    json["delta"] = m_delta->text();
+    json["lambda"] = c.lambda;
+    json["calibration"] = m_calibration->currentData().toString();
+    json["scope"] = m_scope->currentData().toString();
+    json["epochs"] = c.epochs;
+    json["batch_size"] = c.batchSize;
+    json["lr_theta"] = c.lrTheta;
+    json["lr_w"] = c.lrW;
+    json["clip_theta"] = c.clipTheta;
+    json["seed"] = static_cast<double>(c.seed);
+    json["live_mode"] = liveMode();
+    return json;
+}
+
+void ExperimentPanel::fromJson(const QJsonObject& json) {
+    auto select = [](QComboBox* box, const QJsonValue& value) {
+        const int index = box->findData(value.toString());
+        if (index >= 0) box->setCurrentIndex(index);
+    };
+    m_adultDirectory = json["adult_directory"].toString(m_adultDirectory);
+    select(m_dataset, json["dataset"]);
+    select(m_algorithm, json["algorithm"]);
+    select(m_fairness, json["fairness"]);
+    select(m_calibration, json["calibration"]);
+    select(m_scope, json["scope"]);
+    if (json.contains("epsilon")) {
+        m_epsilon->setValue(json["epsilon"].isString() ? INFINITY : json["epsilon"].toDouble(1.0));
+    }
+    m_delta->setText(json["delta"].toString());
+    if (json.contains("lambda")) m_lambda->setValue(json["lambda"].toDouble(1.0));
+    if (json.contains("epochs")) m_epochs->setValue(json["epochs"].toInt());
+    if (json.contains("batch_size")) m_batch->setValue(json["batch_size"].toInt());
+    if (json.contains("lr_theta")) m_lrTheta->setValue(json["lr_theta"].toDouble());
+    if (json.contains("lr_w")) m_lrW->setValue(json["lr_w"].toDouble());
+    if (json.contains("clip_theta")) m_clip->setValue(json["clip_theta"].toDouble());
+    if (json.contains("seed")) m_seed->setValue(static_cast<int>(json["seed"].toDouble()));
+    m_live->setChecked(json["live_mode"].toBool(false));
+    updateAlgorithmDependentControls();
+    emit datasetRequestChanged();
+    revalidate();
+}
+
+}  // namespace pfa::ui

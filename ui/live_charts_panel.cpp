@@ -1,0 +1,255 @@
+#include "ui/live_charts_panel.h"
+
+#include <QGridLayout>
+#include <QPen>
+#include <QtCharts/QChart>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "core/util/format.h"
+#include "ui/chart_style.h"
+#include "ui/chart_view.h"
+
+namespace pfa::ui {
+
+namespace {
+
+constexpr int kRefreshIntervalMs = 33;  // ≤ 30 Hz
+constexpr int kLoss = 0, kError = 1, kFairness = 2, kPrivacy = 3;
+
+QString runLabel(int id, const pfa::TrainConfig& c) {
+    return QStringLiteral("run %1: %2, λ=%3, %4")
+        .arg(id)
+        .arg(QString::fromStdString(c.algorithm))
+        .arg(QString::fromStdString(pfa::formatNumber(c.lambda, 3)))
+        .arg(chart_style::epsilonLabel(c.epsilon));
+}
+
+double valueFor(int chart, const pfa::EpochMetrics& m) {
+    switch (chart) {
+        case kLoss: return m.trainLoss;
+        case kError: return m.testError;
+        case kFairness: return m.violation;
+        default: return m.epsilonSpent;
+    }
+}
+
+// "Nice" upper bound for an axis: 1, 2 or 5 times a power of ten above `value`.
+double niceCeiling(double value) {
+    if (!(value > 0) || !std::isfinite(value)) return 1.0;
+    const double power = std::pow(10.0, std::floor(std::log10(value)));
+    for (double step : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (step * power >= value) return step * power;
+    }
+    return 10 * power;
+}
+
+}  // namespace
+
+LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(2, 2, 2, 2);
+    grid->setSpacing(4);
+    const QString titles[] = {tr("Training loss"), tr("Test error"), tr("Fairness violation"),
+                              tr("Privacy spent (ε)")};
+    const QString yTitles[] = {tr("cross-entropy"), tr("error rate"), tr("violation / ERMI"),
+                               tr("ε (accountant)")};
+    for (int i = 0; i < 4; ++i) {
+        auto* chart = new QChart();
+        chart->setTitle(titles[i]);
+        chart_style::apply(chart);
+        auto* x = new QValueAxis();
+        x->setTitleText(tr("epoch"));
+        auto* y = new QValueAxis();
+        y->setTitleText(yTitles[i]);
+        for (QValueAxis* axis : {x, y}) {
+            axis->setTitleFont(chart_style::axisFont());
+            axis->setLabelsFont(chart_style::labelFont());
+        }
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        m_parts[i] = {chart, x, y, {}, {}};
+        m_views[i] = new ChartView(chart, this);
+        m_views[i]->setEmptyMessage(tr("Press Run to train your first model"));
+        grid->addWidget(m_views[i], i / 2, i % 2);
+    }
+    m_views[kPrivacy]->setToolTip(
+        tr("ε spent so far as certified by the Rényi-DP accountant; the dashed line is the "
+           "run's target ε. Right-click to export."));
+    m_views[kFairness]->setToolTip(
+        tr("Solid: the chosen fairness violation on the test set. Dashed: ERMI (exponential "
+           "Rényi mutual information) of the same notion. Right-click to export."));
+    m_refreshTimer.setSingleShot(true);
+    m_refreshTimer.setInterval(kRefreshIntervalMs);
+    connect(&m_refreshTimer, &QTimer::timeout, this, &LiveChartsPanel::refresh);
+}
+
+void LiveChartsPanel::beginLiveRun(int runId, const pfa::TrainConfig& config) {
+    m_liveRunId = runId;
+    m_hasLive = true;
+    m_live = Curve{};
+    m_live.label = runLabel(runId, config) + tr(" (live)");
+    m_live.epsilonTarget = config.epsilon;
+    m_live.isPrivate = config.isPrivate();
+    m_live.epochs = std::max(1, config.epochs);
+    m_live.live = true;
+    scheduleRefresh();
+}
+
+void LiveChartsPanel::appendLive(int runId, const std::vector<pfa::EpochMetrics>& metrics) {
+    if (!m_hasLive || runId != m_liveRunId) return;  // a late result of an older run
+    m_live.metrics.insert(m_live.metrics.end(), metrics.begin(), metrics.end());
+    scheduleRefresh();
+}
+
+void LiveChartsPanel::endLiveRun(int runId, bool diverged) {
+    if (!m_hasLive || runId != m_liveRunId) return;
+    m_live.label.replace(tr(" (live)"), diverged ? tr(" (diverged)") : QString());
+    m_liveRunId = 0;  // no more appends for it
+    scheduleRefresh();
+}
+
+void LiveChartsPanel::detachLive() {
+    m_liveRunId = 0;
+    if (m_hasLive) m_live.label.replace(tr(" (live)"), tr(" (stopped)"));
+    scheduleRefresh();
+}
+
+void LiveChartsPanel::showRuns(const std::vector<RunEntryPtr>& runs) {
+    m_selected.clear();
+    for (const RunEntryPtr& run : runs) {
+        if (m_selected.size() >= 2) break;
+        Curve curve;
+        curve.label = runLabel(run->id, run->result.config);
+        curve.metrics = run->result.history;
+        curve.epsilonTarget = run->result.config.epsilon;
+        curve.isPrivate = run->result.privacy.isPrivate;
+        curve.epochs = std::max(1, run->result.config.epochs);
+        m_selected.push_back(std::move(curve));
+    }
+    scheduleRefresh();
+}
+
+void LiveChartsPanel::clear() {
+    m_hasLive = false;
+    m_liveRunId = 0;
+    m_live = Curve{};
+    m_selected.clear();
+    refreshNow();
+}
+
+int LiveChartsPanel::livePointCount() const {
+    const ChartParts& parts = m_parts[kError];
+    if (!m_hasLive || parts.lines.empty()) return 0;
+    return static_cast<int>(parts.lines.front()->count());
+}
+
+void LiveChartsPanel::scheduleRefresh() {
+    if (!m_refreshTimer.isActive()) m_refreshTimer.start();
+}
+
+void LiveChartsPanel::refreshNow() {
+    m_refreshTimer.stop();
+    refresh();
+}
+
+std::vector<const LiveChartsPanel::Curve*> LiveChartsPanel::curves() const {
+    std::vector<const Curve*> shown;
+    if (m_hasLive) shown.push_back(&m_live);
+    for (const Curve& curve : m_selected) shown.push_back(&curve);
+    return shown;
+}
+
+void LiveChartsPanel::refresh() {
+    const std::vector<const Curve*> shown = curves();
+    for (int i = 0; i < 4; ++i) updateChart(i, shown);
+}
+
+void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& shown) {
+    ChartParts& parts = m_parts[which];
+    QChart* chart = parts.chart;
+    // One main series and one extra series (ERMI or target line) per curve; created lazily.
+    while (parts.lines.size() < shown.size()) {
+        auto* line = new QLineSeries();
+        auto* extra = new QLineSeries();
+        chart->addSeries(line);
+        chart->addSeries(extra);
+        for (QLineSeries* s : {line, extra}) {
+            s->attachAxis(parts.x);
+            s->attachAxis(parts.y);
+        }
+        parts.lines.push_back(line);
+        parts.extras.push_back(extra);
+    }
+    double xMax = 1.0, yMax = 0.0;
+    bool anyPoint = false;
+    for (std::size_t c = 0; c < parts.lines.size(); ++c) {
+        QLineSeries* line = parts.lines[c];
+        QLineSeries* extra = parts.extras[c];
+        if (c >= shown.size()) {
+            line->clear();
+            extra->clear();
+            line->setVisible(false);
+            extra->setVisible(false);
+            continue;
+        }
+        const Curve& curve = *shown[c];
+        const QColor color = chart_style::seriesColor(static_cast<int>(c));
+        // Setting a pen or a name re-lays out the legend: only do it when something changed.
+        const QPen pen(color, curve.live ? 2.6 : 2.0);
+        if (line->pen() != pen) line->setPen(pen);
+        if (line->name() != curve.label) line->setName(curve.label);
+        QList<QPointF> points, extraPoints;
+        points.reserve(static_cast<int>(curve.metrics.size()));
+        for (const pfa::EpochMetrics& m : curve.metrics) {
+            const double v = valueFor(which, m);
+            if (std::isfinite(v)) points.append(QPointF(m.epoch, v));  // never draw NaN/Inf
+            if (which == kFairness && std::isfinite(m.ermiHard)) {
+                extraPoints.append(QPointF(m.epoch, m.ermiHard));
+            }
+        }
+        xMax = std::max(xMax, static_cast<double>(curve.epochs));
+        for (const QPointF& p : points) yMax = std::max(yMax, p.y());
+        for (const QPointF& p : extraPoints) yMax = std::max(yMax, p.y());
+        if (which == kPrivacy && curve.isPrivate && std::isfinite(curve.epsilonTarget)) {
+            extraPoints = {QPointF(1, curve.epsilonTarget), QPointF(curve.epochs, curve.epsilonTarget)};
+            yMax = std::max(yMax, curve.epsilonTarget);
+        }
+        anyPoint = anyPoint || !points.isEmpty();
+        line->replace(points);
+        extra->replace(extraPoints);
+        const QPen dashed(color, 1.6, Qt::DashLine);
+        if (extra->pen() != dashed) extra->setPen(dashed);
+        const QString extraName = which == kFairness ? tr("ERMI") : tr("target ε");
+        if (extra->name() != extraName) extra->setName(extraName);
+        if (!line->isVisible()) line->setVisible(true);
+        if (extra->isVisible() == extraPoints.isEmpty()) extra->setVisible(!extraPoints.isEmpty());
+    }
+    // Only the main lines in the legend; extras are explained by the tooltips.
+    const auto markers = chart->legend()->markers();
+    for (QLegendMarker* marker : markers) {
+        const auto* series = marker->series();
+        const bool isMain = std::find(parts.lines.begin(), parts.lines.end(), series) != parts.lines.end();
+        const bool visible = isMain && series->isVisible();
+        if (marker->isVisible() != visible) marker->setVisible(visible);
+    }
+    // Axis changes re-lay out the whole chart; the ranges only move in "nice" steps.
+    chart_style::setNiceRange(parts.x, 0.0, std::max(2.0, xMax), 5);
+    double top = niceCeiling(yMax * 1.08);
+    if (which == kError) top = std::min(1.0, top);
+    chart_style::setNiceRange(parts.y, 0.0, top, 4);
+
+    ChartView* view = m_views[which];
+    const bool nonPrivateOnly = which == kPrivacy && !shown.empty() &&
+                                std::none_of(shown.begin(), shown.end(),
+                                             [](const Curve* c) { return c->isPrivate; });
+    const QString message = nonPrivateOnly ? tr("Not private: ε = ∞ (no privacy accounting)")
+                                           : tr("Press Run to train your first model");
+    view->setEmptyMessage(message);
+    view->setEmpty(!anyPoint || nonPrivateOnly);
+}
+
+}  // namespace pfa::ui

@@ -1,0 +1,562 @@
+#include "ui/main_window.h"
+
+#include <Eigen/Core>
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QUndoStack>
+#include <algorithm>
+
+#include "ui/application.h"
+#include "ui/chart_view.h"
+#include "ui/delete_runs_command.h"
+#include "ui/experiment_panel.h"
+#include "ui/live_charts_panel.h"
+#include "ui/run_details_panel.h"
+#include "ui/run_history_model.h"
+#include "ui/session_file.h"
+#include "ui/tradeoff_chart.h"
+
+namespace pfa::ui {
+
+namespace {
+
+constexpr int kLiveDebounceMs = 250;
+constexpr int kMaxRecent = 8;
+
+QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content,
+                      QMainWindow* window) {
+    auto* dock = new QDockWidget(title, window);
+    dock->setObjectName(objectName);  // needed by saveState/restoreState
+    dock->setWidget(content);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                      QDockWidget::DockWidgetClosable);
+    return dock;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    m_controller = new TrainingController(this);
+    m_panel = new ExperimentPanel();
+    m_live = new LiveChartsPanel();
+    m_tradeoff = new TradeoffChart();
+    m_history = new RunHistoryModel(this);
+    m_details = new RunDetailsPanel();
+    m_statement = new PrivacyStatementView();
+    m_undo = new QUndoStack(this);
+
+    setCentralWidget(m_live);
+    buildActions();
+    buildDocks();
+    buildMenus();
+    connectController();
+
+    m_stateLabel = new QLabel();
+    statusBar()->addPermanentWidget(m_stateLabel);
+    m_liveDebounce.setSingleShot(true);
+    m_liveDebounce.setInterval(kLiveDebounceMs);
+    connect(&m_liveDebounce, &QTimer::timeout, this, [this] {
+        if (m_panel->liveMode() && m_panel->problem().isEmpty()) startRun();
+    });
+
+    connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateActions);
+    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this, [this] {
+        const pfa::DatasetRequest request = m_panel->datasetRequest();
+        if (request.name == "adult" && request.dataDirectory.empty()) return;
+        m_controller->requestDataset(request);
+    });
+    connect(m_panel, &ExperimentPanel::liveParameterChanged, this, &MainWindow::onLiveParameterChanged);
+    connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
+        m_tradeoff->setRuns(m_history->entries());
+        updateActions();
+    });
+    connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { selectRuns({id}); });
+    connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
+
+    restoreSettings();
+    m_controller->requestDataset(m_panel->datasetRequest());
+    updateActions();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() { m_controller->shutdown(); }
+
+void MainWindow::buildActions() {
+    m_runAction = new QAction(tr("&Run"), this);
+    m_runAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
+    m_runAction->setToolTip(tr("Train a model with the current settings (Ctrl+R)"));
+    connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
+
+    m_pauseAction = new QAction(tr("&Pause"), this);
+    m_pauseAction->setShortcut(QKeySequence(Qt::Key_Space));
+    m_pauseAction->setToolTip(tr("Pause or resume the running model (Space)"));
+    connect(m_pauseAction, &QAction::triggered, this, &MainWindow::togglePause);
+
+    m_stepAction = new QAction(tr("S&tep"), this);
+    m_stepAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
+    m_stepAction->setToolTip(tr("Train one more epoch, then pause (Ctrl+.)"));
+    connect(m_stepAction, &QAction::triggered, this, &MainWindow::stepEpoch);
+
+    m_stopAction = new QAction(tr("&Stop"), this);
+    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_stopAction->setToolTip(tr("Stop the running model within one minibatch (Esc)"));
+    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
+
+    m_resetAction = new QAction(tr("R&eset"), this);
+    m_resetAction->setToolTip(tr("Stop any run and clear the live charts (the history stays)"));
+    connect(m_resetAction, &QAction::triggered, this, &MainWindow::resetView);
+
+    auto* toolbar = addToolBar(tr("Run controls"));
+    toolbar->setObjectName(QStringLiteral("runToolbar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    for (QAction* action : {m_runAction, m_pauseAction, m_stepAction, m_stopAction, m_resetAction}) {
+        toolbar->addAction(action);
+    }
+    QFont bold = toolbar->font();
+    bold.setBold(true);
+    toolbar->widgetForAction(m_runAction)->setFont(bold);
+}
+
+void MainWindow::buildDocks() {
+    auto* scroll = new QScrollArea();
+    scroll->setWidget(m_panel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wide enough for the panel's smallest layout plus a vertical scroll bar: never clipped.
+    scroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width() + 6);
+    auto* experimentDock = makeDock(tr("Experiment"), QStringLiteral("experimentDock"), scroll, this);
+    addDockWidget(Qt::LeftDockWidgetArea, experimentDock);
+
+    auto* tradeoffDock = makeDock(tr("Tradeoff"), QStringLiteral("tradeoffDock"), m_tradeoff, this);
+    addDockWidget(Qt::RightDockWidgetArea, tradeoffDock);
+
+    m_historyProxy = new QSortFilterProxyModel(this);
+    m_historyProxy->setSourceModel(m_history);
+    m_historyProxy->setSortRole(RunHistoryModel::SortRole);
+    m_historyView = new QTableView();
+    m_historyView->setModel(m_historyProxy);
+    m_historyView->setSortingEnabled(true);
+    m_historyView->sortByColumn(RunHistoryModel::Id, Qt::AscendingOrder);
+    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_historyView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_historyView->verticalHeader()->setVisible(false);
+    // Column widths are fitted once (first run), not on every insert: ResizeToContents would
+    // measure every row each time the history grows.
+    m_historyView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_historyView->horizontalHeader()->setStretchLastSection(true);
+    m_historyView->setAlternatingRowColors(true);
+    m_historyView->setToolTip(tr("Every run of this session. Select one to see its curves, groups "
+                                 "and privacy statement; select two to compare their curves. "
+                                 "Delete removes runs (undo with Ctrl+Z)."));
+    connect(m_historyView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::onHistorySelectionChanged);
+    auto* historyDock = makeDock(tr("Run history"), QStringLiteral("historyDock"), m_historyView, this);
+    addDockWidget(Qt::BottomDockWidgetArea, historyDock);
+
+    auto* detailsDock = makeDock(tr("Run details"), QStringLiteral("detailsDock"), m_details, this);
+    auto* statementDock =
+        makeDock(tr("Privacy statement"), QStringLiteral("statementDock"), m_statement, this);
+    addDockWidget(Qt::BottomDockWidgetArea, detailsDock);
+    addDockWidget(Qt::BottomDockWidgetArea, statementDock);
+    splitDockWidget(historyDock, detailsDock, Qt::Horizontal);
+    tabifyDockWidget(detailsDock, statementDock);
+    detailsDock->raise();
+    resizeDocks({experimentDock, tradeoffDock}, {380, 520}, Qt::Horizontal);
+    resizeDocks({historyDock}, {230}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_openAction = file->addAction(tr("&Open session…"), this, &MainWindow::openSession);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    m_saveAction = file->addAction(tr("&Save session"), this, &MainWindow::saveSession);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    m_saveAsAction = file->addAction(tr("Save session &as…"), this, &MainWindow::saveSessionAs);
+    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addAction(tr("Export run history as &CSV…"), this, [this] { exportHistory(true); });
+    file->addAction(tr("Export run history as &JSON…"), this, [this] { exportHistory(false); });
+    QMenu* charts = file->addMenu(tr("Export &chart"));
+    const QString names[] = {tr("Training loss…"), tr("Test error…"), tr("Fairness violation…"),
+                             tr("Privacy spent…")};
+    for (int i = 0; i < 4; ++i) {
+        ChartView* view = m_live->views()[static_cast<std::size_t>(i)];
+        charts->addAction(names[i], view, &ChartView::exportWithDialog);
+    }
+    charts->addAction(tr("Tradeoff…"), m_tradeoff->view(), &ChartView::exportWithDialog);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    m_deleteAction = edit->addAction(tr("&Delete selected runs"), this, &MainWindow::deleteSelectedRuns);
+    m_deleteAction->setShortcut(QKeySequence::Delete);
+    m_clearAction = edit->addAction(tr("&Clear history"), this, &MainWindow::clearHistory);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    for (QAction* action : {m_runAction, m_pauseAction, m_stepAction, m_stopAction, m_resetAction}) {
+        run->addAction(action);
+    }
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About PFA Explorer"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::connectController() {
+    connect(m_controller, &TrainingController::datasetLoading, m_panel, &ExperimentPanel::setDatasetLoading);
+    connect(m_controller, &TrainingController::datasetReady, m_panel, &ExperimentPanel::setDataset);
+    connect(m_controller, &TrainingController::datasetFailed, m_panel, &ExperimentPanel::setDatasetFailed);
+    connect(m_controller, &TrainingController::runStarted, this,
+            [this](int id, const pfa::TrainConfig& config) {
+                m_live->beginLiveRun(id, config);
+                statusBar()->showMessage(tr("Run %1 started").arg(id), 3000);
+            });
+    connect(m_controller, &TrainingController::epochsArrived, m_live, &LiveChartsPanel::appendLive);
+    connect(m_controller, &TrainingController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_controller, &TrainingController::runFailed, this, [this](int id, const QString& message) {
+        m_live->detachLive();
+        statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(message), 15000);
+        QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
+    });
+    connect(m_controller, &TrainingController::stateChanged, this, &MainWindow::updateActions);
+}
+
+void MainWindow::startRun() {
+    if (!m_panel->problem().isEmpty()) {
+        statusBar()->showMessage(m_panel->problem(), 8000);
+        return;
+    }
+    m_controller->startRun(m_panel->config(), m_panel->datasetRequest());
+}
+
+void MainWindow::togglePause() {
+    if (m_controller->state() == TrainingController::State::Running) {
+        m_controller->pause();
+    } else if (m_controller->state() == TrainingController::State::Paused) {
+        m_controller->resume();
+    }
+}
+
+void MainWindow::stepEpoch() {
+    if (m_controller->state() == TrainingController::State::Idle) {
+        if (!m_panel->problem().isEmpty()) return;
+        m_controller->startRun(m_panel->config(), m_panel->datasetRequest(), true);
+    } else {
+        m_controller->step();
+    }
+}
+
+void MainWindow::stopRun() {
+    m_liveDebounce.stop();
+    if (m_controller->state() == TrainingController::State::Idle) return;
+    m_controller->stop();
+    m_live->detachLive();
+    statusBar()->showMessage(tr("Stopped"), 3000);
+}
+
+void MainWindow::resetView() {
+    m_liveDebounce.stop();
+    m_controller->stop();
+    m_live->clear();
+    m_historyView->clearSelection();
+}
+
+void MainWindow::onLiveParameterChanged() {
+    if (m_panel->liveMode()) m_liveDebounce.start();  // restarts the debounce on every move
+}
+
+void MainWindow::onRunFinished(const RunEntryPtr& entry) {
+    if (entry->stoppedByUser) {
+        statusBar()->showMessage(tr("Run %1 stopped after %2 steps (ε spent is charged for them)")
+                                     .arg(entry->id)
+                                     .arg(entry->result.steps),
+                                 8000);
+    } else if (entry->result.status == pfa::RunStatus::Diverged) {
+        m_live->endLiveRun(entry->id, true);
+        statusBar()->showMessage(tr("Run %1 diverged: %2")
+                                     .arg(entry->id)
+                                     .arg(QString::fromStdString(entry->result.message)),
+                                 15000);
+    } else {
+        m_live->endLiveRun(entry->id, false);
+        statusBar()->showMessage(tr("Run %1 finished: test error %2, violation %3")
+                                     .arg(entry->id)
+                                     .arg(entry->result.test.error, 0, 'f', 4)
+                                     .arg(entry->violation(), 0, 'f', 4),
+                                 8000);
+    }
+    m_history->append(entry);
+    if (m_history->rowCount() == 1) m_historyView->resizeColumnsToContents();
+    m_runsSinceSave = true;
+    updateTitle();
+    m_details->showRun(entry);
+    m_statement->showRun(entry);
+    m_tradeoff->setSelectedRun(entry->id);
+}
+
+std::vector<RunEntryPtr> MainWindow::selectedRuns() const {
+    std::vector<RunEntryPtr> runs;
+    for (const QModelIndex& index : m_historyView->selectionModel()->selectedRows()) {
+        const int id = index.data(RunHistoryModel::RunIdRole).toInt();
+        if (RunEntryPtr entry = m_history->entry(id)) runs.push_back(entry);
+    }
+    return runs;
+}
+
+void MainWindow::selectRuns(const std::vector<int>& ids) {
+    QItemSelection selection;
+    for (int id : ids) {
+        const int row = m_history->rowOf(id);
+        if (row < 0) continue;
+        const QModelIndex left = m_historyProxy->mapFromSource(m_history->index(row, 0));
+        const QModelIndex right =
+            m_historyProxy->mapFromSource(m_history->index(row, RunHistoryModel::ColumnCount - 1));
+        selection.select(left, right);
+    }
+    m_historyView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+    if (!ids.empty()) {
+        const int row = m_history->rowOf(ids.front());
+        if (row >= 0) m_historyView->scrollTo(m_historyProxy->mapFromSource(m_history->index(row, 0)));
+    }
+}
+
+void MainWindow::onHistorySelectionChanged() {
+    const std::vector<RunEntryPtr> runs = selectedRuns();
+    // While a run is live, selected runs are overlaid next to it; otherwise they replace it.
+    if (m_controller->activeRunId() == 0) m_live->detachLive();
+    m_live->showRuns(runs);
+    const RunEntryPtr first = runs.empty() ? nullptr : runs.front();
+    m_details->showRun(first);
+    m_statement->showRun(first);
+    m_tradeoff->setSelectedRun(first ? first->id : 0);
+    updateActions();
+}
+
+void MainWindow::deleteSelectedRuns() {
+    std::vector<int> ids;
+    for (const RunEntryPtr& run : selectedRuns()) ids.push_back(run->id);
+    if (ids.empty()) return;
+    m_undo->push(new DeleteRunsCommand(m_history, ids));
+    m_runsSinceSave = true;
+    statusBar()->showMessage(tr("Deleted %1 run(s) — Edit → Undo brings them back").arg(ids.size()), 8000);
+}
+
+void MainWindow::clearHistory() {
+    std::vector<int> ids;
+    for (const RunEntryPtr& run : m_history->entries()) ids.push_back(run->id);
+    if (ids.empty()) return;
+    auto* command = new DeleteRunsCommand(m_history, ids);
+    command->setText(tr("clear history"));
+    m_undo->push(command);
+    m_runsSinceSave = true;
+}
+
+void MainWindow::updateActions() {
+    const auto state = m_controller->state();
+    const bool ready = m_panel->problem().isEmpty();
+    m_runAction->setEnabled(ready);
+    m_runAction->setText(state == TrainingController::State::Idle ? tr("&Run") : tr("&Restart"));
+    m_pauseAction->setEnabled(state != TrainingController::State::Idle);
+    m_pauseAction->setText(state == TrainingController::State::Paused ? tr("Res&ume") : tr("&Pause"));
+    m_stepAction->setEnabled(ready || state != TrainingController::State::Idle);
+    m_stopAction->setEnabled(state != TrainingController::State::Idle);
+    m_deleteAction->setEnabled(m_historyView->selectionModel()->hasSelection());
+    m_clearAction->setEnabled(m_history->rowCount() > 0);
+    switch (state) {
+        case TrainingController::State::Idle:
+            m_stateLabel->setText(ready ? tr("Ready") : tr("Not ready"));
+            break;
+        case TrainingController::State::Running: m_stateLabel->setText(tr("Training…")); break;
+        case TrainingController::State::Paused: m_stateLabel->setText(tr("Paused")); break;
+    }
+}
+
+void MainWindow::updateTitle() {
+    const QString name = m_sessionPath.isEmpty() ? tr("untitled session")
+                                                 : QFileInfo(m_sessionPath).fileName();
+    setWindowTitle(tr("%1%2 — PFA Explorer").arg(name, m_runsSinceSave ? QStringLiteral("*") : QString()));
+}
+
+bool MainWindow::saveSessionTo(const QString& path, QString* error) {
+    SessionData session;
+    session.settings = m_panel->toJson();
+    session.runs = m_history->entries();
+    QString problem;
+    if (!pfa::ui::saveSession(path, session, &problem)) {
+        if (error) *error = problem;
+        return false;
+    }
+    m_sessionPath = path;
+    m_runsSinceSave = false;
+    rememberRecent(path);
+    updateTitle();
+    return true;
+}
+
+bool MainWindow::openSessionFrom(const QString& path, QString* error) {
+    SessionData session;
+    QString problem;
+    if (!loadSession(path, &session, &problem)) {
+        if (error) *error = problem;
+        return false;
+    }
+    m_controller->stop();
+    m_live->clear();
+    m_undo->clear();
+    m_panel->fromJson(session.settings);
+    m_history->setEntries(session.runs);
+    m_sessionPath = path;
+    m_runsSinceSave = false;
+    rememberRecent(path);
+    updateTitle();
+    return true;
+}
+
+void MainWindow::saveSession() {
+    if (m_sessionPath.isEmpty()) {
+        saveSessionAs();
+        return;
+    }
+    QString error;
+    if (!saveSessionTo(m_sessionPath, &error)) QMessageBox::warning(this, tr("Save session"), error);
+}
+
+void MainWindow::saveSessionAs() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
+                                                      m_sessionPath.isEmpty() ? tr("experiment.pfa") : m_sessionPath,
+                                                      tr("PFA Explorer sessions (*.pfa)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!saveSessionTo(path.endsWith(QLatin1String(".pfa")) ? path : path + ".pfa", &error)) {
+        QMessageBox::warning(this, tr("Save session"), error);
+    }
+}
+
+void MainWindow::openSession() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(),
+                                                      tr("PFA Explorer sessions (*.pfa)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!openSessionFrom(path, &error)) QMessageBox::warning(this, tr("Open session"), error);
+}
+
+void MainWindow::exportHistory(bool csv) {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export run history"), csv ? tr("runs.csv") : tr("runs.json"),
+        csv ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
+    if (path.isEmpty()) return;
+    QString error;
+    const bool ok = csv ? exportHistoryCsv(path, m_history->entries(), &error)
+                        : exportHistoryJson(path, m_history->entries(), &error);
+    if (!ok) QMessageBox::warning(this, tr("Export run history"), error);
+}
+
+void MainWindow::rememberRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recentSessions")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue(QStringLiteral("recentSessions"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentSessions")).toStringList();
+    for (const QString& path : recent) {
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
+            QString error;
+            if (!openSessionFrom(path, &error)) QMessageBox::warning(this, tr("Open session"), error);
+        })->setToolTip(path);
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    const QByteArray panel = settings.value(QStringLiteral("experiment")).toByteArray();
+    if (!panel.isEmpty()) m_panel->fromJson(QJsonDocument::fromJson(panel).object());
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray())) resize(1440, 900);
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    rebuildRecentMenu();
+}
+
+void MainWindow::saveSettings() {
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    settings.setValue(QStringLiteral("experiment"),
+                      QJsonDocument(m_panel->toJson()).toJson(QJsonDocument::Compact));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_confirmOnClose && m_runsSinceSave && m_history->rowCount() > 0) {
+        const auto answer = QMessageBox::question(
+            this, tr("Unsaved runs"),
+            tr("This session has runs that are not saved. Save them before closing?"),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        if (answer == QMessageBox::Cancel) {
+            event->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Save) {
+            saveSession();
+            if (m_runsSinceSave) {  // the save was cancelled or failed
+                event->ignore();
+                return;
+            }
+        }
+    }
+    m_liveDebounce.stop();
+    m_controller->shutdown();  // a run in progress stops within one minibatch
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About PFA Explorer"),
+        tr("<h3>PFA Explorer %1</h3>"
+           "<p>Explore the tradeoff between privacy, fairness and accuracy: DP-FERMI, FERMI, "
+           "DP-SGD and plain ERM, with privacy accounting by a Rényi-DP accountant.</p>"
+           "<p>Qt %2 (built with %3), Eigen %4.%5.%6, C++ %7</p>")
+            .arg(QString::fromLatin1(applicationVersion()), QString::fromLatin1(qVersion()),
+                 QStringLiteral(QT_VERSION_STR))
+            .arg(EIGEN_WORLD_VERSION)
+            .arg(EIGEN_MAJOR_VERSION)
+            .arg(EIGEN_MINOR_VERSION)
+            .arg(__cplusplus));
+}
+
+}  // namespace pfa::ui

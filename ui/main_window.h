@@ -1,0 +1,124 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QTimer>
+#include <vector>
+
+#include "ui/run_entry.h"
+#include "ui/training_controller.h"
+
+class QAction;
+class QMenu;
+class QSortFilterProxyModel;
+class QTableView;
+class QUndoStack;
+class QLabel;
+
+namespace pfa::ui {
+
+class ExperimentPanel;
+class LiveChartsPanel;
+class TradeoffChart;
+class RunHistoryModel;
+class RunDetailsPanel;
+class PrivacyStatementView;
+
+/// The application window: experiment controls, run controls, live charts, the tradeoff
+/// chart, the run history, run details and the privacy statement, in dockable panels whose
+/// layout is restored from QSettings.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Programmatic access (used by the UI tests and by menu actions).
+    TrainingController* controller() const { return m_controller; }
+    ExperimentPanel* experimentPanel() const { return m_panel; }
+    LiveChartsPanel* liveCharts() const { return m_live; }
+    TradeoffChart* tradeoffChart() const { return m_tradeoff; }
+    RunHistoryModel* historyModel() const { return m_history; }
+    QTableView* historyView() const { return m_historyView; }
+    PrivacyStatementView* privacyStatement() const { return m_statement; }
+    RunDetailsPanel* runDetails() const { return m_details; }
+    QUndoStack* undoStack() const { return m_undo; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* pauseAction() const { return m_pauseAction; }
+    QAction* stepAction() const { return m_stepAction; }
+    QAction* stopAction() const { return m_stopAction; }
+    QAction* resetAction() const { return m_resetAction; }
+
+    bool saveSessionTo(const QString& path, QString* error = nullptr);
+    bool openSessionFrom(const QString& path, QString* error = nullptr);
+    /// Removes every run (undoable).
+    void clearHistory();
+    /// Selects runs in the history table (tests, tradeoff clicks).
+    void selectRuns(const std::vector<int>& ids);
+    /// Ask before closing with unsaved runs (off in tests).
+    void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
+
+public slots:
+    void startRun();
+    void togglePause();
+    void stepEpoch();
+    void stopRun();
+    void resetView();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void buildDocks();
+    void connectController();
+    void restoreSettings();
+    void saveSettings();
+    void updateActions();
+    void updateTitle();
+    void onRunFinished(const RunEntryPtr& entry);
+    void onHistorySelectionChanged();
+    void onLiveParameterChanged();
+    void saveSession();
+    void saveSessionAs();
+    void openSession();
+    void exportHistory(bool csv);
+    void deleteSelectedRuns();
+    void rememberRecent(const QString& path);
+    void rebuildRecentMenu();
+    void showAbout();
+    std::vector<RunEntryPtr> selectedRuns() const;
+
+    TrainingController* m_controller;
+    ExperimentPanel* m_panel;
+    LiveChartsPanel* m_live;
+    TradeoffChart* m_tradeoff;
+    RunHistoryModel* m_history;
+    QSortFilterProxyModel* m_historyProxy;
+    QTableView* m_historyView;
+    RunDetailsPanel* m_details;
+    PrivacyStatementView* m_statement;
+    QUndoStack* m_undo;
+    QLabel* m_stateLabel;
+
+    QAction* m_runAction = nullptr;
+    QAction* m_pauseAction = nullptr;
+    QAction* m_stepAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_resetAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_deleteAction = nullptr;
+    QAction* m_clearAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+
+    QTimer m_liveDebounce;
+    QString m_sessionPath;
+    int m_cleanIndex = 0;
+    bool m_runsSinceSave = false;
+    bool m_confirmOnClose = true;
+};
+
+}  // namespace pfa::ui

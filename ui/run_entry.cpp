@@ -1,0 +1,41 @@
+#include "ui/run_entry.h"
+
+#include <cmath>
+
+#include "core/util/format.h"
+
+namespace pfa::ui {
+
+double RunEntry::certifiedEpsilon() const {
+    return result.privacy.isPrivate ? result.privacy.epsilonSpent : INFINITY;
+}
+
+QString RunEntry::statusText() const {
+    if (stoppedByUser) return QStringLiteral("stopped");
+    return QString::fromStdString(pfa::runStatusName(result.status));
+}
+
+QString RunEntry::summary() const {
+    const pfa::TrainConfig& c = result.config;
+    auto num = [](double v, int digits = 4) { return QString::fromStdString(pfa::formatNumber(v, digits)); };
+    QString text = QStringLiteral("Run %1 — %2 on %3\n").arg(id).arg(QString::fromStdString(c.algorithm),
+                                                                   QString::fromStdString(result.dataset));
+    text += QStringLiteral("%1, λ = %2, seed %3, %4 epochs, batch %5\n")
+                .arg(QString::fromStdString(pfa::fairnessName(c.fairness)), num(c.lambda))
+                .arg(c.seed)
+                .arg(c.epochs)
+                .arg(c.batchSize);
+    if (result.privacy.isPrivate) {
+        text += QStringLiteral("target ε = %1, certified ε = %2 (δ = %3, %4)\n")
+                    .arg(num(c.epsilon), num(certifiedEpsilon()), num(c.delta, 3),
+                         QString::fromStdString(result.privacy.accountant));
+    } else {
+        text += QStringLiteral("not private (ε = ∞)\n");
+    }
+    text += QStringLiteral("test error %1, %2 violation %3 — %4")
+                .arg(num(result.test.error), QString::fromStdString(pfa::fairnessCode(c.fairness)),
+                     num(violation()), statusText());
+    return text;
+}
+
+}  // namespace pfa::ui

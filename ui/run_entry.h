@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+#include <memory>
+
+#include "core/sweep/run_record.h"
+#include "core/train/run_result.h"
+
+namespace pfa::ui {
+
+/// One run in the history: the core result plus what the GUI adds (an id, when it finished,
+/// whether the user stopped it).
+struct RunEntry {
+    int id = 0;
+    QDateTime finished;
+    bool stoppedByUser = false;
+    pfa::RunResult result;
+    pfa::RunContext context;
+
+    /// Finished normally (a point on the tradeoff chart).
+    bool isComplete() const { return result.status == pfa::RunStatus::Completed; }
+    /// The chosen notion's violation on the test set.
+    double violation() const { return result.test.violation(result.config.fairness); }
+    /// The ε shown for the run: what the accountant certified (∞ if not private).
+    double certifiedEpsilon() const;
+    /// "completed", "stopped", "diverged", ...
+    QString statusText() const;
+    /// A multi-line description of the settings and outcome (tooltips, reports).
+    QString summary() const;
+};
+
+using RunEntryPtr = std::shared_ptr<const RunEntry>;
+
+}  // namespace pfa::ui

@@ -1,0 +1,93 @@
+#pragma once
+
+#include <QObject>
+#include <QThread>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "core/train/train_config.h"
+#include "ui/loaded_dataset.h"
+#include "ui/run_control.h"
+#include "ui/run_entry.h"
+
+namespace pfa::ui {
+
+class TrainingWorker;
+
+/// Owns the one long-lived training thread and everything that crosses it.
+///
+/// Training, data loading and noise calibration run on the worker thread. Cancel, pause and
+/// step act directly on the run's RunControl (atomic flag / condition variable), so they take
+/// effect within one minibatch whatever the GUI thread is doing. Every run has an id; results
+/// of a run that was superseded or stopped never reach the charts.
+class TrainingController : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Idle, Running, Paused };
+    Q_ENUM(State)
+
+    explicit TrainingController(QObject* parent = nullptr);
+    ~TrainingController() override;
+
+    /// Loads a data set in the background; answers with datasetReady or datasetFailed.
+    void requestDataset(const pfa::DatasetRequest& request);
+    /// The most recently loaded data set (null until one is ready).
+    LoadedDatasetPtr dataset() const { return m_dataset; }
+
+    /// Starts a run (cancelling the current one, whose results are then dropped) and returns
+    /// its id. With `singleEpoch`, the run pauses after its first epoch (the Step button).
+    int startRun(const pfa::TrainConfig& config, const pfa::DatasetRequest& request,
+                 bool singleEpoch = false);
+    void pause();
+    void resume();
+    /// Runs one more epoch of the paused run, then pauses again.
+    void step();
+    /// Stops the current run within one minibatch; no further metrics of it are shown.
+    void stop();
+    /// Cancels everything and joins the thread (closing the window during a run).
+    void shutdown();
+
+    State state() const { return m_state; }
+    /// Id of the run whose metrics are being shown (0 if none).
+    int activeRunId() const;
+
+    // Called on the GUI thread by queued calls from the worker.
+    void drainMetrics(const std::shared_ptr<RunControl>& control);
+    void runEnded(const std::shared_ptr<RunControl>& control,
+                  const std::shared_ptr<pfa::RunResult>& result, const LoadedDatasetPtr& data);
+    void runErrored(const std::shared_ptr<RunControl>& control, const QString& message);
+    void runSkipped(const std::shared_ptr<RunControl>& control);
+    void datasetLoaded(int requestId, const LoadedDatasetPtr& data);
+    void datasetLoadFailed(int requestId, const QString& message);
+
+signals:
+    void datasetLoading();
+    void datasetReady(pfa::ui::LoadedDatasetPtr data);
+    void datasetFailed(const QString& message);
+    void runStarted(int runId, const pfa::TrainConfig& config);
+    /// New epoch metrics of the active run, in order (possibly several at once).
+    void epochsArrived(int runId, const std::vector<pfa::EpochMetrics>& metrics);
+    /// A run ended: completed, diverged, or stopped by the user (`entry->stoppedByUser`).
+    void runFinished(pfa::ui::RunEntryPtr entry);
+    void runFailed(int runId, const QString& message);
+    void stateChanged(pfa::ui::TrainingController::State state);
+
+private:
+    void setState(State state);
+    bool isCurrent(const std::shared_ptr<RunControl>& control) const;
+
+    QThread m_thread;
+    TrainingWorker* m_worker = nullptr;
+    std::shared_ptr<RunControl> m_active;
+    std::set<int> m_stopped;
+    State m_state = State::Idle;
+    int m_nextRunId = 1;
+    int m_datasetRequest = 0;
+    LoadedDatasetPtr m_dataset;
+};
+
+}  // namespace pfa::ui
+
+Q_DECLARE_METATYPE(pfa::ui::LoadedDatasetPtr)
+Q_DECLARE_METATYPE(pfa::ui::RunEntryPtr)
