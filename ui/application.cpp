@@ -2,7 +2,11 @@
 
 #include <QApplication>
 #include <QFont>
+#include <QIcon>
 #include <QStyleFactory>
+
+// Q_INIT_RESOURCE must be used outside any namespace.
+static void initialisePfaResources() { Q_INIT_RESOURCE(pfa); }
 
 namespace pfa::ui {
 
@@ -12,6 +16,9 @@ void configureApplication(QApplication& app) {
     QApplication::setOrganizationName("PFA Explorer");
     QApplication::setApplicationName("PFA Explorer");
     QApplication::setApplicationVersion(applicationVersion());
+    // Resources live in the static pfa_ui library: register them explicitly.
+    initialisePfaResources();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/pfa-explorer.svg")));
     app.setStyle(QStyleFactory::create("Fusion"));
     // Readable from the back of a lecture hall, still compact on a laptop.
     QFont font = QApplication::font();

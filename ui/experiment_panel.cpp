@@ -151,12 +151,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_problemLabel->setVisible(false);
 
     auto* locateRow = new QHBoxLayout();
-    locateRow->addWidget(m_datasetInfo, 1);
-    locateRow->addWidget(m_locate, 0, Qt::AlignTop);
+    locateRow->addStretch(1);
+    locateRow->addWidget(m_locate);
     auto* form = new QFormLayout();
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Data set"), m_dataset);
     form->addRow(QString(), locateRow);
+    form->addRow(QString(), m_datasetInfo);
     form->addRow(tr("Algorithm"), m_algorithm);
     form->addRow(QString(), m_algorithmInfo);
     form->addRow(tr("Fairness"), m_fairness);

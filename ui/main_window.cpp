@@ -37,7 +37,7 @@ namespace pfa::ui {
 
 namespace {
 
-constexpr int kLiveDebounceMs = 250;
+constexpr int kLiveDebounceMs = 150;
 constexpr int kMaxRecent = 8;
 
 QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content,
@@ -238,13 +238,20 @@ void MainWindow::connectController() {
     connect(m_controller, &TrainingController::datasetFailed, m_panel, &ExperimentPanel::setDatasetFailed);
     connect(m_controller, &TrainingController::runStarted, this,
             [this](int id, const pfa::TrainConfig& config) {
+                m_liveConfig = config;
                 m_live->beginLiveRun(id, config);
                 statusBar()->showMessage(tr("Run %1 started").arg(id), 3000);
             });
     connect(m_controller, &TrainingController::epochsArrived, m_live, &LiveChartsPanel::appendLive);
+    connect(m_controller, &TrainingController::epochsArrived, this,
+            [this](int id, const std::vector<pfa::EpochMetrics>& metrics) {
+                if (metrics.empty()) return;
+                m_tradeoff->setLivePoint(id, m_liveConfig, metrics.back().violation, metrics.back().testError);
+            });
     connect(m_controller, &TrainingController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &TrainingController::runFailed, this, [this](int id, const QString& message) {
         m_live->detachLive();
+        m_tradeoff->clearLivePoint();
         statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(message), 15000);
         QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
     });
@@ -281,6 +288,7 @@ void MainWindow::stopRun() {
     if (m_controller->state() == TrainingController::State::Idle) return;
     m_controller->stop();
     m_live->detachLive();
+    m_tradeoff->clearLivePoint();
     statusBar()->showMessage(tr("Stopped"), 3000);
 }
 
@@ -288,6 +296,7 @@ void MainWindow::resetView() {
     m_liveDebounce.stop();
     m_controller->stop();
     m_live->clear();
+    m_tradeoff->clearLivePoint();
     m_historyView->clearSelection();
 }
 
@@ -296,6 +305,7 @@ void MainWindow::onLiveParameterChanged() {
 }
 
 void MainWindow::onRunFinished(const RunEntryPtr& entry) {
+    m_tradeoff->clearLivePoint();
     if (entry->stoppedByUser) {
         statusBar()->showMessage(tr("Run %1 stopped after %2 steps (ε spent is charged for them)")
                                      .arg(entry->id)

@@ -115,6 +115,7 @@ private:
     QMenu* m_viewMenu = nullptr;
 
     QTimer m_liveDebounce;
+    pfa::TrainConfig m_liveConfig;  ///< settings of the run whose metrics are arriving
     QString m_sessionPath;
     int m_cleanIndex = 0;
     bool m_runsSinceSave = false;

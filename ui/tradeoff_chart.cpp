@@ -52,6 +52,14 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_selection->attachAxis(m_x);
     m_selection->attachAxis(m_y);
 
+    m_live = new QScatterSeries();
+    m_live->setName(tr("running"));
+    m_live->setMarkerSize(16);
+    m_live->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_chart->addSeries(m_live);
+    m_live->attachAxis(m_x);
+    m_live->attachAxis(m_y);
+
     m_view = new ChartView(m_chart, this);
     m_view->setEmptyMessage(tr("Finished runs appear here: press Run, then change λ or ε and "
                                "run again"));
@@ -80,6 +88,36 @@ void TradeoffChart::setSelectedRun(int id) {
     }
     m_selection->replace(points);
 }
+
+void TradeoffChart::setLivePoint(int runId, const pfa::TrainConfig& config, double violation,
+                                 double error) {
+    if (!std::isfinite(violation) || !std::isfinite(error)) return;  // never draw NaN/Inf
+    m_liveRunId = runId;
+    const QColor color = chart_style::colorForEpsilon(config.epsilon);
+    if (m_live->color() != Qt::white) m_live->setColor(Qt::white);
+    const QPen ring(color, 3.0);
+    if (m_live->pen() != ring) m_live->setPen(ring);
+    m_live->replace(QList<QPointF>{QPointF(violation, error)});
+    const QString name = tr("running: λ = %1, %2")
+                             .arg(QString::fromStdString(pfa::formatNumber(config.lambda, 3)),
+                                  chart_style::epsilonLabel(config.epsilon));
+    if (m_live->name() != name) m_live->setName(name);
+    for (QLegendMarker* marker : m_chart->legend()->markers(m_live)) {
+        if (!marker->isVisible()) marker->setVisible(true);
+    }
+    // Keep the live point inside the axes without re-fitting on every epoch.
+    if (violation > m_x->max() || error > m_y->max() || error < m_y->min()) rebuild();
+    m_view->setEmpty(false);
+}
+
+void TradeoffChart::clearLivePoint() {
+    m_liveRunId = 0;
+    m_live->clear();
+    for (QLegendMarker* marker : m_chart->legend()->markers(m_live)) marker->setVisible(false);
+    m_view->setEmpty(m_points.empty());
+}
+
+bool TradeoffChart::hasLivePoint() const { return m_live->count() > 0; }
 
 int TradeoffChart::runAt(const QScatterSeries* series, const QPointF& point) const {
     const auto it = m_seriesRuns.find(series);
@@ -197,17 +235,26 @@ void TradeoffChart::rebuild() {
         yMin = std::min(yMin, p.y);
         yMax = std::max(yMax, p.y);
     }
-    if (m_points.empty()) {
+    for (const QPointF& p : m_live->points()) {
+        xMax = std::max(xMax, p.x());
+        yMin = std::min(yMin, p.y());
+        yMax = std::max(yMax, p.y());
+    }
+    if (m_points.empty() && m_live->count() == 0) {
         yMin = 0.0;
         yMax = 0.5;
     }
     const double yPad = std::max(0.005, (yMax - yMin) * 0.12);
     chart_style::setNiceRange(m_x, 0.0, xMax * 1.08, 5);
     chart_style::setNiceRange(m_y, std::max(0.0, yMin - yPad), std::min(1.0, yMax + yPad), 5);
-    m_x->setTitleText(notions.size() == 1
-                          ? tr("%1 violation (test set)").arg(QString::fromStdString(*notions.begin()))
-                          : tr("fairness violation of each run's notion (test set)"));
-    m_view->setEmpty(m_points.empty());
+    if (notions.size() == 1) {
+        m_x->setTitleText(tr("%1 violation (test set)").arg(QString::fromStdString(*notions.begin())));
+    } else {
+        m_x->setTitleText(notions.empty() ? tr("fairness violation (test set)")
+                                          : tr("fairness violation of each run's notion (test set)"));
+    }
+    for (QLegendMarker* marker : m_chart->legend()->markers(m_live)) marker->setVisible(m_live->count() > 0);
+    m_view->setEmpty(m_points.empty() && m_live->count() == 0);
     setSelectedRun(m_selectedId);
 }
 

@@ -28,6 +28,13 @@ public:
     void setRuns(const std::vector<RunEntryPtr>& runs);
     /// Highlights a run (0 = none).
     void setSelectedRun(int id);
+    /// Shows where the running run currently stands (its latest epoch), so the point travels
+    /// while it trains and while the user drags ε or λ in live mode.
+    void setLivePoint(int runId, const pfa::TrainConfig& config, double violation, double error);
+    /// Removes the live point (the run ended, was stopped or superseded).
+    void clearLivePoint();
+    /// True while a live point is drawn (tests).
+    bool hasLivePoint() const;
 
     /// Number of points drawn (tests).
     int pointCount() const { return static_cast<int>(m_points.size()); }
@@ -53,6 +60,8 @@ private:
     QValueAxis* m_y;
     QLineSeries* m_frontLine;
     QScatterSeries* m_selection;
+    QScatterSeries* m_live;
+    int m_liveRunId = 0;
     std::vector<RunEntryPtr> m_runs;
     std::vector<Point> m_points;
     std::vector<int> m_front;

@@ -48,7 +48,9 @@ TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]"
     SECTION("stopping a running run") {
         clickToolbar(*window, window->runAction());
         REQUIRE(QTest::qWaitFor([&] { live->refreshNow(); return live->livePointCount() >= 5; }, 20000));
+        CHECK(window->tradeoffChart()->hasLivePoint());  // the running run's current position
         clickToolbar(*window, window->stopAction());
+        CHECK_FALSE(window->tradeoffChart()->hasLivePoint());
         live->refreshNow();
         const int shownAtStop = live->livePointCount();
         REQUIRE(waitForSignals(finished, 1, 5000));
@@ -59,6 +61,7 @@ TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]"
         QTest::qWait(400);
         live->refreshNow();
         CHECK(live->livePointCount() == shownAtStop);     // no late points
+        CHECK_FALSE(window->tradeoffChart()->hasLivePoint());
         CHECK(window->tradeoffChart()->pointCount() == 0);  // a stopped run is not a tradeoff point
         CHECK(window->historyModel()->rowCount() == 1);     // but it is listed (its ε was spent)
     }
@@ -257,4 +260,20 @@ TEST_CASE("Invalid settings are explained inline and disable Run", "[ui]") {
     CHECK(std::isinf(panel->config().epsilon));
     CHECK(panel->config().lambda == 0.0);
     CHECK(panel->problem().isEmpty());
+}
+
+TEST_CASE("Closing the window during a run stops it cleanly", "[ui]") {
+    auto window = readyWindow(100000);
+    clickToolbar(*window, window->runAction());
+    LiveChartsPanel* live = window->liveCharts();
+    REQUIRE(QTest::qWaitFor([&] { live->refreshNow(); return live->livePointCount() >= 3; }, 20000));
+    QElapsedTimer clock;
+    clock.start();
+    CHECK(window->close());
+    const qint64 closeMs = clock.elapsed();
+    WARN("closing during a run took " << closeMs << " ms");
+    CHECK(closeMs < 1000);
+    CHECK(window->controller()->state() == TrainingController::State::Idle);
+    window.reset();  // destroying the window after close must not hang or crash
+    SUCCEED();
 }
