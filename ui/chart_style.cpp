@@ -77,13 +77,6 @@ void apply(QChart* chart) {
     chart->setAnimationOptions(QChart::NoAnimation);
 }
 
-QColor seriesColor(int index) {
-    // Okabe–Ito palette: distinguishable for colour-blind viewers and on projectors.
-    static const QColor colors[] = {QColor(0, 114, 178),  QColor(213, 94, 0),
-                                    QColor(0, 158, 115),  QColor(204, 121, 167),
-                                    QColor(230, 159, 0),  QColor(86, 180, 233)};
-    return colors[static_cast<std::size_t>(index) % 6];
-}
 
 void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
     if (!(high > low)) high = low + 1.0;

@@ -32,9 +32,6 @@ QFont labelFont();
 /// Applies fonts, margins, legend placement and a white background to `chart`.
 void apply(QChart* chart);
 
-/// Distinct colours for the curves of one chart (current run, compared runs).
-QColor seriesColor(int index);
-
 /// Sets `axis` to a range covering [low, high] with about `ticks` intervals of a "nice" size
 /// (1, 2, 2.5 or 5 × 10^k), ticks anchored on multiples of it and labels with just enough
 /// decimals. Does nothing when the axis already shows exactly that.

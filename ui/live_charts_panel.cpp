@@ -1,6 +1,8 @@
 #include "ui/live_charts_panel.h"
 
 #include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
 #include <QPen>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegendMarker>
@@ -20,12 +22,23 @@ namespace {
 constexpr int kRefreshIntervalMs = 33;  // ≤ 30 Hz
 constexpr int kLoss = 0, kError = 1, kFairness = 2, kPrivacy = 3;
 
-QString runLabel(int id, const pfa::TrainConfig& c) {
-    return QStringLiteral("run %1: %2, λ=%3, %4")
+QString runDescription(int id, const pfa::TrainConfig& c) {
+    return QStringLiteral("run %1: %2, λ = %3, %4")
         .arg(id)
         .arg(QString::fromStdString(c.algorithm))
         .arg(QString::fromStdString(pfa::formatNumber(c.lambda, 3)))
         .arg(chart_style::epsilonLabel(c.epsilon));
+}
+
+Qt::PenStyle lineStyle(std::size_t index) {
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashDotLine, Qt::DotLine};
+    return styles[index % 3];
+}
+
+// A text sample of a line style for the shared legend.
+QString styleSample(std::size_t index) {
+    static const char* const samples[] = {"━━━", "━ · ━", "┅┅┅"};
+    return QString::fromUtf8(samples[index % 3]);
 }
 
 double valueFor(int chart, const pfa::EpochMetrics& m) {
@@ -50,9 +63,17 @@ double niceCeiling(double value) {
 }  // namespace
 
 LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(2, 2, 2, 2);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(2, 2, 2, 2);
+    m_legend = new QLabel();
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    m_legend->setToolTip(tr("The curves shown in the four charts: the running run and the runs "
+                            "selected in the history. Colour = ε, line style = which run."));
+    outer->addWidget(m_legend);
+    auto* grid = new QGridLayout();
     grid->setSpacing(4);
+    outer->addLayout(grid, 1);
     const QString titles[] = {tr("Training loss"), tr("Test error"), tr("Fairness violation"),
                               tr("Privacy spent (ε)")};
     const QString yTitles[] = {tr("cross-entropy"), tr("error rate"), tr("violation / ERMI"),
@@ -82,6 +103,7 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     m_views[kFairness]->setToolTip(
         tr("Solid: the chosen fairness violation on the test set. Dashed: ERMI (exponential "
            "Rényi mutual information) of the same notion. Right-click to export."));
+    refresh();
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(kRefreshIntervalMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &LiveChartsPanel::refresh);
@@ -91,7 +113,9 @@ void LiveChartsPanel::beginLiveRun(int runId, const pfa::TrainConfig& config) {
     m_liveRunId = runId;
     m_hasLive = true;
     m_live = Curve{};
-    m_live.label = runLabel(runId, config) + tr(" (live)");
+    m_live.shortLabel = tr("run %1").arg(runId);
+    m_live.description = runDescription(runId, config);
+    m_live.state = tr("running");
     m_live.epsilonTarget = config.epsilon;
     m_live.isPrivate = config.isPrivate();
     m_live.epochs = std::max(1, config.epochs);
@@ -107,14 +131,14 @@ void LiveChartsPanel::appendLive(int runId, const std::vector<pfa::EpochMetrics>
 
 void LiveChartsPanel::endLiveRun(int runId, bool diverged) {
     if (!m_hasLive || runId != m_liveRunId) return;
-    m_live.label.replace(tr(" (live)"), diverged ? tr(" (diverged)") : QString());
+    m_live.state = diverged ? tr("diverged") : QString();
     m_liveRunId = 0;  // no more appends for it
     scheduleRefresh();
 }
 
 void LiveChartsPanel::detachLive() {
     m_liveRunId = 0;
-    if (m_hasLive) m_live.label.replace(tr(" (live)"), tr(" (stopped)"));
+    if (m_hasLive) m_live.state = tr("stopped");
     scheduleRefresh();
 }
 
@@ -123,7 +147,10 @@ void LiveChartsPanel::showRuns(const std::vector<RunEntryPtr>& runs) {
     for (const RunEntryPtr& run : runs) {
         if (m_selected.size() >= 2) break;
         Curve curve;
-        curve.label = runLabel(run->id, run->result.config);
+        curve.shortLabel = tr("run %1").arg(run->id);
+        curve.description = runDescription(run->id, run->result.config);
+        if (run->stoppedByUser) curve.state = tr("stopped");
+        if (run->result.status == pfa::RunStatus::Diverged) curve.state = tr("diverged");
         curve.metrics = run->result.history;
         curve.epsilonTarget = run->result.config.epsilon;
         curve.isPrivate = run->result.privacy.isPrivate;
@@ -166,21 +193,46 @@ std::vector<const LiveChartsPanel::Curve*> LiveChartsPanel::curves() const {
 void LiveChartsPanel::refresh() {
     const std::vector<const Curve*> shown = curves();
     for (int i = 0; i < 4; ++i) updateChart(i, shown);
+    // One legend line for all four charts, with the full settings of every curve.
+    QStringList entries;
+    for (std::size_t c = 0; c < shown.size(); ++c) {
+        const QString state =
+            shown[c]->state.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(shown[c]->state);
+        entries << QStringLiteral("<span style=\"color:%1; font-weight:bold\">%2</span>&nbsp;%3%4")
+                       .arg(chart_style::colorForEpsilon(shown[c]->epsilonTarget).name(),
+                            styleSample(c), shown[c]->description.toHtmlEscaped(), state);
+    }
+    const QString text = entries.isEmpty()
+                             ? tr("<i>No run yet.</i> Dashed lines: ERMI in the fairness chart, the "
+                                  "target ε in the privacy chart.")
+                             : entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
+    if (m_legend->text() != text) m_legend->setText(text);
+}
+
+void LiveChartsPanel::dropLive() {
+    m_hasLive = false;
+    m_liveRunId = 0;
+    m_live = Curve{};
+    scheduleRefresh();
 }
 
 void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& shown) {
     ChartParts& parts = m_parts[which];
     QChart* chart = parts.chart;
-    // One main series and one extra series (ERMI or target line) per curve; created lazily.
+    // One main series and one extra series (ERMI or target line) per curve; created lazily and
+    // never hidden (toggling a series' visibility resets its legend marker): unused ones are
+    // simply empty.
     while (parts.lines.size() < shown.size()) {
         auto* line = new QLineSeries();
         auto* extra = new QLineSeries();
         chart->addSeries(line);
         chart->addSeries(extra);
-        for (QLineSeries* s : {line, extra}) {
-            s->attachAxis(parts.x);
-            s->attachAxis(parts.y);
+        for (QLineSeries* series : {line, extra}) {
+            series->attachAxis(parts.x);
+            series->attachAxis(parts.y);
         }
+        extra->setName(which == kFairness ? tr("ERMI") : tr("target ε"));
+        for (QLegendMarker* marker : chart->legend()->markers(extra)) marker->setVisible(false);
         parts.lines.push_back(line);
         parts.extras.push_back(extra);
     }
@@ -189,19 +241,24 @@ void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& sh
     for (std::size_t c = 0; c < parts.lines.size(); ++c) {
         QLineSeries* line = parts.lines[c];
         QLineSeries* extra = parts.extras[c];
-        if (c >= shown.size()) {
+        const bool used = c < shown.size();
+        for (QLegendMarker* marker : chart->legend()->markers(line)) {
+            if (marker->isVisible() != used) marker->setVisible(used);
+        }
+        if (!used) {
             line->clear();
             extra->clear();
-            line->setVisible(false);
-            extra->setVisible(false);
             continue;
         }
         const Curve& curve = *shown[c];
-        const QColor color = chart_style::seriesColor(static_cast<int>(c));
+        // The same ε has the same colour in every chart; curves of equal ε are told apart by
+        // their line style (solid, dash-dot, dotted in the order shown).
+        const QColor color = chart_style::colorForEpsilon(curve.epsilonTarget);
         // Setting a pen or a name re-lays out the legend: only do it when something changed.
-        const QPen pen(color, curve.live ? 2.6 : 2.0);
+        QPen pen(color, curve.live ? 2.6 : 2.2, lineStyle(c));
+        pen.setCapStyle(Qt::RoundCap);
         if (line->pen() != pen) line->setPen(pen);
-        if (line->name() != curve.label) line->setName(curve.label);
+        if (line->name() != curve.shortLabel) line->setName(curve.shortLabel);
         QList<QPointF> points, extraPoints;
         points.reserve(static_cast<int>(curve.metrics.size()));
         for (const pfa::EpochMetrics& m : curve.metrics) {
@@ -221,20 +278,10 @@ void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& sh
         anyPoint = anyPoint || !points.isEmpty();
         line->replace(points);
         extra->replace(extraPoints);
-        const QPen dashed(color, 1.6, Qt::DashLine);
+        QColor light = color;
+        light.setAlphaF(0.7f);
+        const QPen dashed(light, 1.5, Qt::DashLine);
         if (extra->pen() != dashed) extra->setPen(dashed);
-        const QString extraName = which == kFairness ? tr("ERMI") : tr("target ε");
-        if (extra->name() != extraName) extra->setName(extraName);
-        if (!line->isVisible()) line->setVisible(true);
-        if (extra->isVisible() == extraPoints.isEmpty()) extra->setVisible(!extraPoints.isEmpty());
-    }
-    // Only the main lines in the legend; extras are explained by the tooltips.
-    const auto markers = chart->legend()->markers();
-    for (QLegendMarker* marker : markers) {
-        const auto* series = marker->series();
-        const bool isMain = std::find(parts.lines.begin(), parts.lines.end(), series) != parts.lines.end();
-        const bool visible = isMain && series->isVisible();
-        if (marker->isVisible() != visible) marker->setVisible(visible);
     }
     // Axis changes re-lay out the whole chart; the ranges only move in "nice" steps.
     chart_style::setNiceRange(parts.x, 0.0, std::max(2.0, xMax), 5);

@@ -11,6 +11,7 @@
 class QChart;
 class QValueAxis;
 class QLineSeries;
+class QLabel;
 
 namespace pfa::ui {
 
@@ -36,6 +37,8 @@ public:
     void endLiveRun(int runId, bool diverged);
     /// Stops showing live data at once (Stop/Reset): nothing more of that run is drawn.
     void detachLive();
+    /// Removes the live curves (e.g. when the user selects runs while nothing is running).
+    void dropLive();
     /// Shows finished runs (history selection) next to the live curves.
     void showRuns(const std::vector<RunEntryPtr>& runs);
     /// Removes everything.
@@ -50,7 +53,9 @@ public:
 
 private:
     struct Curve {
-        QString label;
+        QString shortLabel;   ///< "run 6" (chart legends)
+        QString description;  ///< "run 6: dp-fermi, λ = 8, ε = 1" (shared legend)
+        QString state;        ///< "running", "stopped", "diverged" or empty
         std::vector<pfa::EpochMetrics> metrics;
         double epsilonTarget = 0.0;
         bool isPrivate = false;
@@ -70,6 +75,7 @@ private:
     std::vector<const Curve*> curves() const;
     void updateChart(int which, const std::vector<const Curve*>& shown);
 
+    QLabel* m_legend = nullptr;
     std::array<ChartView*, 4> m_views{};
     std::array<ChartParts, 4> m_parts{};
     Curve m_live;

@@ -363,7 +363,7 @@ void MainWindow::selectRuns(const std::vector<int>& ids) {
 void MainWindow::onHistorySelectionChanged() {
     const std::vector<RunEntryPtr> runs = selectedRuns();
     // While a run is live, selected runs are overlaid next to it; otherwise they replace it.
-    if (m_controller->activeRunId() == 0) m_live->detachLive();
+    if (m_controller->activeRunId() == 0) m_live->dropLive();
     m_live->showRuns(runs);
     const RunEntryPtr first = runs.empty() ? nullptr : runs.front();
     m_details->showRun(first);

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <QDir>
+#include <cmath>
 #include <QFile>
 #include <QImage>
 #include <QSvgRenderer>
@@ -10,6 +11,7 @@
 
 #include "ui/chart_export.h"
 #include "ui/chart_view.h"
+#include "ui/epsilon_control.h"
 #include "ui/lambda_control.h"
 #include "ui/live_charts_panel.h"
 #include "ui/run_history_model.h"
@@ -114,5 +116,12 @@ TEST_CASE("Screenshots for the README", "[ui][screenshot]") {
     QString error;
     REQUIRE(exportChart(window->tradeoffChart()->view(), QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-300dpi.png"),
                         ExportFormat::Png, 300, &error));
+    // A fuller picture for the README: the same λ values without privacy, then two runs
+    // selected for comparison.
+    window->experimentPanel()->epsilonControl()->setValue(INFINITY);
+    runWithLambdas(*window, {0.0, 1.0, 4.0, 8.0});
+    window->selectRuns({window->historyModel()->entries()[5]->id, window->historyModel()->entries()[9]->id});
+    window->liveCharts()->refreshNow();
+    QTest::qWait(100);
     REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/main-window-tradeoff.png")));
 }
