@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +29,9 @@ struct FileReadStats {
     std::size_t kept = 0;     ///< records that became rows
     /// Records dropped for a missing value (MissingPolicy::DropRow).
     std::size_t droppedMissing = 0;
+    /// Records dropped because they failed one of Schema::rowFilters (counted first: a record
+    /// that fails a filter is not also counted as missing).
+    std::size_t droppedFiltered = 0;
 };
 
 /// Per-file statistics of one read, in input order.
@@ -41,6 +46,11 @@ struct ReadOptions {
     std::function<bool(double fraction)> progress;
     /// When set, receives per-file statistics (overwritten on success).
     ReadStats* stats = nullptr;
+    /// The memory the guard may assume is available, in bytes; unset: MemAvailable from
+    /// /proc/meminfo (no check when that cannot be read). Before parsing, a read whose inputs
+    /// total more than limit / kParseBytesPerInputByte bytes is refused with an InputError
+    /// (see checkInputFitsMemory in data_checks.h). Mostly for tests.
+    std::optional<std::uint64_t> memoryLimitBytes;
 };
 
 /// Reads one delimited text file (CSV, TSV, ...) as described by `schema`.
@@ -48,7 +58,8 @@ struct ReadOptions {
 /// newlines), accepts LF, CRLF and CR line ends and a UTF-8 byte-order mark, and skips
 /// blank lines and comment lines. Every problem (missing or binary file, ragged row,
 /// unterminated quote, bad number, unknown level, single-class target, ...) raises
-/// DataFileError naming file, physical line and column; an invalid schema raises InputError.
+/// DataFileError naming file, physical line and column; an invalid schema raises InputError,
+/// and so do inputs too large for the available memory (checked before parsing).
 TabularData readDelimitedFile(const std::string& path, const Schema& schema,
                               const ReadOptions& options = {});
 

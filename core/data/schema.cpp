@@ -1,8 +1,10 @@
 #include "core/data/schema.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
+#include "core/data/text_cells.h"
 #include "core/util/error.h"
 
 namespace pfa {
@@ -22,7 +24,29 @@ std::string describeDelimiter(char c) {
     return quoteValue(std::string(1, c));
 }
 
+bool isNumericOp(FilterOp op) { return op != FilterOp::Equal && op != FilterOp::NotEqual; }
+
 }  // namespace
+
+const char* filterOpSymbol(FilterOp op) {
+    switch (op) {
+        case FilterOp::Equal:
+            return "==";
+        case FilterOp::NotEqual:
+            return "!=";
+        case FilterOp::LessEqual:
+            return "<=";
+        case FilterOp::GreaterEqual:
+            return ">=";
+        case FilterOp::Less:
+            return "<";
+        case FilterOp::Greater:
+            return ">";
+        case FilterOp::AbsLessEqual:
+            return "|x| <=";
+    }
+    return "?";
+}
 
 void Schema::validate() const {
     if (delimiter == '"' || delimiter == '\n' || delimiter == '\r')
@@ -51,9 +75,18 @@ void Schema::validate() const {
         if (v.empty()) fail("positiveValues", "a positive value is empty");
     for (const auto& s : targetStripSuffixes)
         if (s.empty()) fail("targetStripSuffixes", "a suffix is empty");
-    if (positiveValues.empty() && (!negativeClassName.empty() || !positiveClassName.empty()))
+    if (targetThreshold) {
+        if (!std::isfinite(*targetThreshold))
+            fail("targetThreshold", "the threshold is not a finite number");
+        if (!positiveValues.empty())
+            fail("targetThreshold",
+                 "cannot be combined with Schema.positiveValues (both define the binary target)");
+    }
+    if (positiveValues.empty() && !targetThreshold &&
+        (!negativeClassName.empty() || !positiveClassName.empty()))
         fail(negativeClassName.empty() ? "positiveClassName" : "negativeClassName",
-             "class names can only be set for a binary target (Schema.positiveValues is empty)");
+             "class names can only be set for a binary target (Schema.positiveValues is empty "
+             "and Schema.targetThreshold is not set)");
 
     if (sensitive.empty()) fail("sensitive", "at least one sensitive column is required");
     {
@@ -72,6 +105,51 @@ void Schema::validate() const {
         // Group names are joined with " & "; a label containing it would make names ambiguous.
         if (label.find(" & ") != std::string::npos)
             fail("sensitiveValueLabels", "the label " + quoteValue(label) + " contains \" & \"");
+    }
+
+    if (sensitiveThreshold) {
+        if (!std::isfinite(*sensitiveThreshold))
+            fail("sensitiveThreshold", "the threshold is not a finite number");
+        if (sensitive.size() != 1)
+            fail("sensitiveThreshold", "needs exactly one sensitive column (Schema.sensitive has " +
+                                           std::to_string(sensitive.size()) + ")");
+        if (!sensitiveValueLabels.empty())
+            fail("sensitiveValueLabels",
+                 "cannot be combined with Schema.sensitiveThreshold (name the two groups with "
+                 "Schema.sensitiveThresholdLabels)");
+        if (!sensitiveThresholdLabels.empty()) {
+            if (sensitiveThresholdLabels.size() != 2)
+                fail("sensitiveThresholdLabels",
+                     "exactly two names are needed (below the threshold, at or above it); found " +
+                         std::to_string(sensitiveThresholdLabels.size()));
+            for (const auto& label : sensitiveThresholdLabels) {
+                if (label.empty()) fail("sensitiveThresholdLabels", "a name is empty");
+                if (label.find(" & ") != std::string::npos)
+                    fail("sensitiveThresholdLabels",
+                         "the name " + quoteValue(label) + " contains \" & \"");
+            }
+            if (sensitiveThresholdLabels[0] == sensitiveThresholdLabels[1])
+                fail("sensitiveThresholdLabels",
+                     "the two names are equal (" + quoteValue(sensitiveThresholdLabels[0]) + ")");
+        }
+    } else if (!sensitiveThresholdLabels.empty()) {
+        fail("sensitiveThresholdLabels",
+             "only used with Schema.sensitiveThreshold, which is not set");
+    }
+
+    for (std::size_t k = 0; k < rowFilters.size(); ++k) {
+        const RowFilter& f = rowFilters[k];
+        const std::string field = "rowFilters[" + std::to_string(k) + "]";
+        if (f.column.empty()) fail(field, "the column name is empty");
+        requireKnown(field, f.column);
+        if (f.value.empty())
+            fail(field,
+                 "the value is empty (a missing cell never passes a filter; compare "
+                 "with a real value)");
+        double x = 0;
+        if (isNumericOp(f.op) && detail::parseNumber(f.value, x) != detail::NumberParse::Ok)
+            fail(field, "the value " + quoteValue(f.value) + " is not a finite number, which " +
+                            filterOpSymbol(f.op) + " needs");
     }
 
     if (userId) {

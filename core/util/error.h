@@ -29,10 +29,11 @@ public:
 private:
     static std::string format(const std::string& file, long line, const std::string& column,
                               const std::string& problem) {
+        // Built with append(): GCC 12 reports a false -Wrestrict for `"literal" + string`.
         std::string where = file;
-        if (line > 0) where += ":" + std::to_string(line);
-        if (!column.empty()) where += " (column '" + column + "')";
-        return where + ": " + problem;
+        if (line > 0) where.append(":").append(std::to_string(line));
+        if (!column.empty()) where.append(" (column '").append(column).append("')");
+        return where.append(": ").append(problem);
     }
 
     std::string m_file;
