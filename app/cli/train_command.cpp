@@ -55,7 +55,7 @@ const char* const kTrainHelp =
     "  --sampling MODE             poisson | shuffle | subsample (default: poisson if private)\n"
     "  --clip-theta C              per-example clip norm of the model gradient (default 3)\n"
     "  --clip-w C                  per-example clip norm of the W gradient (default auto)\n"
-    "  --min-group-share RHO       public lower bound on every group share (default 1/(2k))\n"
+    "  --min-group-share RHO       public lower bound on group shares (default 1/(2k); eo/eopp 1/(4k))\n"
     "  --w-radius R                radius of the W ball (default sqrt(classes/rho))\n"
     "  --feature-bound B           published calibration: feature norm bound (default auto)\n"
     "  --evaluate-every N          evaluate metrics every N epochs (default 1)\n"

@@ -74,6 +74,28 @@ Eigen::VectorXd privatisedShares(const TrainConfig& config, const Dataset& train
     return shares;
 }
 
+/// The privacy analysis bounds 1/√π by 1/√ρ (W radius, clip norm C_W, sensitivities): every
+/// group (cell) must hold at least the public share ρ of its rows. Names the smallest group,
+/// its size and the minimum.
+void requireGroupsAboveRho(const TrainConfig& config, const Dataset& train) {
+    const PenaltyLayout layout = layoutFor(config, train);
+    const Eigen::VectorXd counts = layout.cellCounts(train.y, train.s);
+    const Eigen::VectorXd shares = layout.sharesFromCounts(counts);
+    Eigen::Index cell = 0;
+    const double smallest = shares.minCoeff(&cell);
+    if (smallest >= config.minGroupShare) return;
+    const int k = layout.groups();
+    const double blockRows = counts.segment(layout.blockOfCell(static_cast<int>(cell)) * k, k).sum();
+    const auto minimum = static_cast<long>(std::ceil(config.minGroupShare * blockRows));
+    throw InputError(layout.cellName(static_cast<int>(cell), train.classNames, train.groupNames) +
+                     " has " + std::to_string(static_cast<long>(counts(cell))) +
+                     " training rows, too few for the privacy guarantee: with the public lower "
+                     "bound rho = " + formatNumber(config.minGroupShare) + " on group shares it "
+                     "needs at least " + std::to_string(minimum) + " rows; lower rho "
+                     "(--min-group-share) if a smaller public bound is justified, or use a coarser "
+                     "sensitive attribute");
+}
+
 double maxRowNorm(const Dataset& train) {
     // ‖x̃‖ includes the bias coordinate 1.
     return std::sqrt((train.X.rowwise().squaredNorm().array() + 1.0).maxCoeff());
@@ -92,20 +114,10 @@ public:
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         validateCommonConfig(config, data);
         if (config.lambda > 0) requirePenaltyCellsPresent(config, data.train);
-        if (config.isPrivate() && config.calibration == Calibration::Published) {
-            const TrainConfig resolved = resolveDefaults(config, data);
-            const Eigen::VectorXd shares = exactShares(config, data.train);
-            if (config.lambda > 0 && shares.minCoeff() < resolved.minGroupShare) {
-                Eigen::Index cell = 0;
-                shares.minCoeff(&cell);
-                throw InputError(
-                    "min group share (rho) = " + formatNumber(resolved.minGroupShare) +
-                    " is invalid for the published calibration: " +
-                    layoutFor(config, data.train)
-                        .cellName(static_cast<int>(cell), data.train.classNames,
-                                  data.train.groupNames) +
-                    " has share " + formatNumber(shares(cell)) + " < rho; lower rho");
-            }
+        if (!config.isPrivate()) return;
+        const TrainConfig resolved = resolveDefaults(config, data);
+        if (config.lambda > 0) requireGroupsAboveRho(resolved, data.train);
+        if (config.calibration == Calibration::Published) {
             privacy::checkClosedFormPreconditions(closedFormInputs(resolved, data));
         }
     }

@@ -1,27 +1,31 @@
 #include "core/data/builtin_datasets.h"
 
-#include "core/data/adult.h"
+#include "core/data/catalog.h"
 #include "core/util/error.h"
 
 namespace pfa {
 
-std::vector<std::string> builtinDatasetNames() { return {"synthetic", "adult"}; }
+std::vector<std::string> builtinDatasetNames() {
+    std::vector<std::string> names{"synthetic"};
+    for (const CatalogEntry& entry : datasetCatalog()) names.push_back(entry.name);
+    return names;
+}
 
 TabularData loadBuiltinDataset(const DatasetRequest& request) {
     if (request.name == "synthetic") return generateSynthetic(request.synthetic);
-    if (request.name == "adult") {
-        if (request.dataDirectory.empty()) {
-            throw InputError("the adult data set needs --data-dir: a folder holding adult.data and "
-                             "adult.test (UCI Adult)");
-        }
-        return loadAdult(request.dataDirectory);
+    const CatalogEntry& entry = findCatalogEntry(request.name);
+    if (request.dataDirectory.empty()) {
+        throw InputError("the " + entry.title + " data set needs a data folder (--data-dir) holding " +
+                         entry.files.front().name + (entry.files.size() > 1 ? " and its other files" : "") +
+                         "; 'pfa-cli datasets fetch " + entry.name + "' downloads it");
     }
-    throw InputError("unknown data set '" + request.name + "': choose synthetic or adult");
+    return entry.load(request.dataDirectory, request.sensitive);
 }
 
 std::string describeDatasetRequest(const DatasetRequest& request) {
     if (request.name == "synthetic") return describeSynthetic(request.synthetic);
-    return request.name + " (from " + request.dataDirectory + ")";
+    const CatalogEntry& entry = findCatalogEntry(request.name);
+    return entry.title + ", sensitive " + entry.sensitiveChoice(request.sensitive).title;
 }
 
 }  // namespace pfa

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
 #include "core/data/tabular_data.h"
 
@@ -12,7 +13,9 @@ namespace pfa {
 struct DatasetRequest {
     std::string name = "synthetic";  ///< "synthetic" (default) or "adult"
     std::string dataDirectory;       ///< folder holding the data files (adult: adult.data, .test)
+    std::string sensitive;           ///< catalog data sets: sensitive choice id ("" = default)
     SyntheticOptions synthetic;      ///< knobs when name == "synthetic"
+    SplitOptions split;              ///< train/test split (75/25, split seed 0 by default)
 };
 
 /// Names accepted by loadBuiltinDataset.

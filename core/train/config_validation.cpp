@@ -91,7 +91,12 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
     if (c.delta == 0.0) c.delta = 1.0 / (n * n);
     if (!c.sampling) c.sampling = c.isPrivate() ? Sampling::Poisson : Sampling::Shuffle;
     const double l = data.train.numClasses();
-    if (c.minGroupShare == 0.0) c.minGroupShare = 0.5 / data.train.numGroups();
+    if (c.minGroupShare == 0.0) {
+        // Within-label shares (equalized odds, equal opportunity) are usually more skewed than
+        // overall shares, so their default bound is half as large.
+        const double groupsFactor = c.fairness == FairnessNotion::DemographicParity ? 2.0 : 4.0;
+        c.minGroupShare = 1.0 / (groupsFactor * data.train.numGroups());
+    }
     if (c.wRadius == 0.0) c.wRadius = std::sqrt(l / c.minGroupShare);
     if (c.clipW == 0.0) c.clipW = 2.0 * c.lambda * (1.0 / std::sqrt(c.minGroupShare) + c.wRadius);
     return c;

@@ -57,7 +57,9 @@ struct TrainConfig {
     double clipTheta = 3.0;
     double clipW = 0.0;                ///< C_W; 0 = auto 2λ(1/√ρ + R) (never binds)
     /// ρ: public lower bound on every group share (within-label shares for eo/eopp).
-    /// 0 = auto: 1/(2k) — half of an equal share, derived from the number of groups only.
+    /// 0 = auto: 1/(2k) for demographic parity — half of an equal share — and 1/(4k) for the
+    /// within-label shares of equalized odds and equal opportunity; derived from the number of
+    /// groups only, never from the data.
     double minGroupShare = 0.0;
     double wRadius = 0.0;              ///< R; 0 = auto √(l/ρ)
     Projection projection = Projection::Ball;
