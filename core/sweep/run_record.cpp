@@ -65,6 +65,7 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     const FairnessMetrics& t = result.test;
     JsonWriter json;
     json.beginObject();
+    if (!context.runKey.empty()) json.key("run_key").value(context.runKey);
     json.key("algorithm").value(c.algorithm);
     json.key("dataset").value(result.dataset);
     json.key("fairness").value(fairnessCode(c.fairness));
@@ -224,6 +225,7 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     c.evaluateEvery = static_cast<int>(asLong(config.at("evaluate_every")));
     c.calibration = parseCalibration(config.at("calibration").asString());
     if (context) {
+        context->runKey = json.stringOr("run_key", "");
         context->datasetDescription = config.at("dataset_description").asString();
         context->splitSeed = static_cast<std::uint64_t>(config.at("split_seed").asNumber());
         context->testFraction = config.at("test_fraction").asNumber();

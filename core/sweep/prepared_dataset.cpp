@@ -1,0 +1,38 @@
+#include "core/sweep/prepared_dataset.h"
+
+#include <sstream>
+
+#include "core/data/preprocessing.h"
+
+namespace pfa {
+
+std::string datasetKey(const DatasetRequest& request) {
+    std::ostringstream key;
+    key.precision(17);
+    key << request.name;
+    if (!request.sensitive.empty()) key << "/" << request.sensitive;
+    if (request.name == "synthetic") {
+        const SyntheticOptions& s = request.synthetic;
+        key << "(n=" << s.rows << ",d=" << s.features << ",minority=" << s.minorityShare
+            << ",bias=" << s.groupLabelDependence << ",noise=" << s.labelNoise << ",seed=" << s.seed
+            << ")";
+    }
+    key << "|split=" << request.split.seed << "," << request.split.testFraction;
+    return key.str();
+}
+
+PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
+    auto prepared = std::make_shared<PreparedDataset>();
+    prepared->key = datasetKey(request);
+    prepared->request = request;
+    prepared->split = splitAndEncode(loadBuiltinDataset(request), request.split);
+    prepared->context.datasetDescription = describeDatasetRequest(request);
+    prepared->context.splitSeed = prepared->split.splitSeed;
+    prepared->context.testFraction = prepared->split.testFraction;
+    prepared->context.trainRows = static_cast<long>(prepared->split.train.rows());
+    prepared->context.testRows = static_cast<long>(prepared->split.test.rows());
+    prepared->context.features = static_cast<long>(prepared->split.train.features());
+    return prepared;
+}
+
+}  // namespace pfa

@@ -1,0 +1,107 @@
+#include "core/sweep/sweep_preset.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/util/embedded_json.h"
+#include "core/util/error.h"
+#include "core/util/json_value.h"
+
+namespace pfa {
+
+namespace {
+
+std::vector<double> numbers(const JsonValue& json) { return json.numbers(); }
+
+/// Applies the "config" object of a preset to a base configuration.
+void applyConfig(TrainConfig& c, const JsonValue& json) {
+    for (const auto& [key, value] : json.members()) {
+        if (key == "epochs") c.epochs = static_cast<int>(value.asNumber());
+        else if (key == "batch_size") c.batchSize = static_cast<int>(value.asNumber());
+        else if (key == "lr_theta") c.lrTheta = value.asNumber();
+        else if (key == "lr_w") c.lrW = value.asNumber();
+        else if (key == "l2") c.l2 = value.asNumber();
+        else if (key == "clip_theta") c.clipTheta = value.asNumber();
+        else if (key == "clip_w") c.clipW = value.asNumber();
+        else if (key == "min_group_share") c.minGroupShare = value.asNumber();
+        else if (key == "w_radius") c.wRadius = value.asNumber();
+        else if (key == "delta") c.delta = value.asNumber();
+        else if (key == "evaluate_every") c.evaluateEvery = static_cast<int>(value.asNumber());
+        else if (key == "calibration") c.calibration = parseCalibration(value.asString());
+        else if (key == "scope") c.scope = parseScope(value.asString());
+        else if (key == "adjacency") c.adjacency = parseAdjacency(value.asString());
+        else if (key == "sampling") c.sampling = parseSampling(value.asString());
+        else if (key == "projection") c.projection = value.asString() == "box" ? Projection::Box : Projection::Ball;
+        else throw InputError("unknown config key '" + key + "'");
+    }
+}
+
+}  // namespace
+
+SweepPreset parseSweepPreset(const std::string& fileName, const std::string& text) {
+    try {
+        const JsonValue json = parseJson(text);
+        SweepPreset preset;
+        preset.name = json.at("name").asString();
+        preset.title = json.at("title").asString();
+        preset.source = json.at("source").asString();
+        const JsonValue& dataset = json.at("dataset");
+        preset.dataset.name = dataset.at("name").asString();
+        preset.dataset.sensitive = dataset.stringOr("sensitive", "");
+        SweepSpec& spec = preset.spec;
+        spec.datasets.clear();
+        spec.algorithms.clear();
+        for (const JsonValue& a : json.at("algorithms").items()) spec.algorithms.push_back(a.asString());
+        spec.notions.clear();
+        for (const JsonValue& f : json.at("fairness").items()) spec.notions.push_back(parseFairnessNotion(f.asString()));
+        spec.epsilons = numbers(json.at("epsilons"));
+        spec.lambdas = numbers(json.at("lambdas"));
+        const JsonValue& seeds = json.at("seeds");
+        spec.seeds.clear();
+        if (seeds.isArray()) {
+            for (double s : seeds.numbers()) spec.seeds.push_back(static_cast<std::uint64_t>(s));
+        } else {
+            const auto from = static_cast<std::uint64_t>(seeds.at("from").asNumber());
+            const auto to = static_cast<std::uint64_t>(seeds.at("to").asNumber());
+            if (to < from) throw InputError("seeds: 'to' is below 'from'");
+            for (std::uint64_t s = from; s <= to; ++s) spec.seeds.push_back(s);
+        }
+        if (json.has("axes")) {
+            for (const auto& [parameter, values] : json.at("axes").members()) {
+                spec.axes.push_back({parameter, values.numbers()});
+            }
+        }
+        if (json.has("config")) applyConfig(spec.base, json.at("config"));
+        if (spec.algorithms.empty() || spec.notions.empty() || spec.epsilons.empty() ||
+            spec.lambdas.empty() || spec.seeds.empty()) {
+            throw InputError("every axis needs at least one value");
+        }
+        return preset;
+    } catch (const InputError& error) {
+        throw InputError("sweep preset " + fileName + ": " + error.what());
+    }
+}
+
+const std::vector<SweepPreset>& sweepPresets() {
+    static const std::vector<SweepPreset> presets = [] {
+        std::vector<SweepPreset> list;
+        for (const EmbeddedJson& source : presetSources()) {
+            list.push_back(parseSweepPreset(std::string(source.fileName), std::string(source.json)));
+        }
+        std::sort(list.begin(), list.end(),
+                  [](const SweepPreset& a, const SweepPreset& b) { return a.name < b.name; });
+        return list;
+    }();
+    return presets;
+}
+
+const SweepPreset& findSweepPreset(const std::string& name) {
+    std::string known;
+    for (const SweepPreset& preset : sweepPresets()) {
+        if (preset.name == name) return preset;
+        known += (known.empty() ? "" : ", ") + preset.name;
+    }
+    throw InputError("unknown preset '" + name + "': choose one of " + known);
+}
+
+}  // namespace pfa

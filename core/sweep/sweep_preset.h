@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/data/builtin_datasets.h"
+#include "core/sweep/sweep_spec.h"
+
+namespace pfa {
+
+/// A ready-made sweep (resources/presets/NAME.json) that reproduces a published experiment,
+/// with a record of where its settings come from.
+struct SweepPreset {
+    std::string name;
+    std::string title;
+    std::string source;      ///< provenance of every setting
+    DatasetRequest dataset;  ///< data set name and sensitive choice (folder chosen at run time)
+    SweepSpec spec;          ///< datasets is left empty: the caller fills in the data-set key
+};
+
+/// Every built-in preset, in name order.
+const std::vector<SweepPreset>& sweepPresets();
+/// The preset `name`; throws InputError listing the known names.
+const SweepPreset& findSweepPreset(const std::string& name);
+/// Parses a preset description (exposed for tests and user presets).
+SweepPreset parseSweepPreset(const std::string& fileName, const std::string& json);
+
+}  // namespace pfa

@@ -1,0 +1,139 @@
+#include "core/sweep/sweep_runner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "core/algorithms/registry.h"
+#include "core/sweep/results_file.h"
+#include "core/util/error.h"
+
+namespace pfa {
+
+std::vector<SweepRun> shardRuns(const std::vector<SweepRun>& runs, int index, int count) {
+    if (count < 1 || index < 0 || index >= count) {
+        throw InputError("shard " + std::to_string(index) + "/" + std::to_string(count) +
+                         " is invalid: use I/N with 0 <= I < N");
+    }
+    std::vector<SweepRun> shard;
+    for (const SweepRun& run : runs) {
+        if (run.index % static_cast<std::size_t>(count) == static_cast<std::size_t>(index)) shard.push_back(run);
+    }
+    return shard;
+}
+
+namespace {
+
+/// Loads each distinct data set once.
+std::map<std::string, PreparedDatasetPtr> loadAll(const std::vector<SweepRun>& runs,
+                                            const DatasetProvider& provider) {
+    std::map<std::string, PreparedDatasetPtr> data;
+    for (const SweepRun& run : runs) {
+        if (!data.count(run.dataset)) data[run.dataset] = provider(run.dataset);
+    }
+    return data;
+}
+
+std::string describe(const SweepRun& run) {
+    return run.config.algorithm + " on " + run.dataset + " (epsilon " +
+           std::to_string(run.config.epsilon) + ", lambda " + std::to_string(run.config.lambda) +
+           ", seed " + std::to_string(run.config.seed) + ")";
+}
+
+}  // namespace
+
+void validateSweep(const std::vector<SweepRun>& runs, const DatasetProvider& provider) {
+    const auto data = loadAll(runs, provider);
+    for (const SweepRun& run : runs) {
+        try {
+            findAlgorithm(run.config.algorithm).validate(run.config, data.at(run.dataset)->split);
+        } catch (const InputError& error) {
+            throw InputError(std::string(error.what()) + " [" + describe(run) + "]");
+        }
+    }
+}
+
+SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
+                      const SweepOptions& options, const CancelToken& cancel) {
+    using Clock = std::chrono::steady_clock;
+    const auto started = Clock::now();
+    std::vector<SweepRun> runs = shardRuns(spec.expand(), options.shardIndex, options.shardCount);
+
+    SweepOutcome outcome;
+    outcome.progress.total = runs.size();
+    if (options.resume && !options.outputPath.empty()) {
+        const std::set<std::string> done = completedRunKeys(options.outputPath);
+        const auto before = runs.size();
+        runs.erase(std::remove_if(runs.begin(), runs.end(),
+                                  [&](const SweepRun& run) { return done.count(run.key) > 0; }),
+                   runs.end());
+        outcome.progress.alreadyDone = before - runs.size();
+    }
+    const auto data = loadAll(runs, provider);
+    validateSweep(runs, [&](const std::string& key) { return data.at(key); });
+
+    ResultsAppender output(options.outputPath);
+    std::mutex mutex;  // guards output, progress and the callback
+    std::vector<std::optional<RunResult>> results(runs.size());
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        TrainingObserver quiet;
+        for (;;) {
+            const std::size_t i = next.fetch_add(1);
+            if (i >= runs.size() || cancel.cancelled()) return;
+            const SweepRun& run = runs[i];
+            const PreparedDataset& sweepData = *data.at(run.dataset);
+            RunResult result;
+            try {
+                result = runAlgorithm(run.config, sweepData.split, quiet, cancel);
+            } catch (const std::exception& error) {
+                // One failing run must not take the sweep down: record why it failed.
+                RunResult failed;
+                failed.config = run.config;
+                failed.dataset = sweepData.split.train.name;
+                failed.status = RunStatus::Failed;
+                failed.message = error.what();
+                failed.test.error = failed.trainLoss = std::numeric_limits<double>::quiet_NaN();
+                result = std::move(failed);
+            }
+            // A run cut short by cancellation is not a finished run: it is not recorded.
+            if (result.status == RunStatus::Cancelled && cancel.cancelled()) return;
+            RunContext context = sweepData.context;
+            context.runKey = run.key;
+            const std::string line = runRecordJson(result, context);
+            std::lock_guard<std::mutex> lock(mutex);
+            output.append(line);
+            SweepProgress& p = outcome.progress;
+            ++p.finished;
+            if (result.status == RunStatus::Failed || result.status == RunStatus::Diverged) ++p.failed;
+            p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - started).count();
+            p.etaSeconds = p.elapsedSeconds / static_cast<double>(p.finished) *
+                           static_cast<double>(runs.size() - p.finished);
+            if (options.onRunFinished) options.onRunFinished(run, result, p);
+            results[i] = std::move(result);
+        }
+    };
+    unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
+                                           : std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, runs.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& thread : pool) thread.join();
+
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (!results[i]) continue;
+        outcome.runs.push_back(runs[i]);
+        outcome.results.push_back(std::move(*results[i]));
+    }
+    outcome.cancelled = cancel.cancelled();
+    outcome.progress.elapsedSeconds = std::chrono::duration<double>(Clock::now() - started).count();
+    return outcome;
+}
+
+}  // namespace pfa

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/sweep/prepared_dataset.h"
+#include "core/sweep/run_record.h"
+#include "core/sweep/sweep_spec.h"
+#include "core/train/cancel_token.h"
+#include "core/train/run_result.h"
+
+namespace pfa {
+
+/// Loads the data set behind a key of SweepSpec::datasets (loaded once, shared read-only by
+/// all of its runs); throws InputError on failure.
+using DatasetProvider = std::function<PreparedDatasetPtr(const std::string& dataset)>;
+
+/// Where a sweep stands.
+struct SweepProgress {
+    std::size_t total = 0;        ///< runs of this invocation (after sharding)
+    std::size_t alreadyDone = 0;  ///< found in the results file and skipped (resume)
+    std::size_t finished = 0;     ///< finished in this invocation (including failed)
+    std::size_t failed = 0;       ///< failed or diverged
+    double elapsedSeconds = 0.0;
+    double etaSeconds = 0.0;      ///< estimate for the remaining runs (0 when unknown)
+};
+
+/// How to execute a sweep.
+struct SweepOptions {
+    int threads = 0;          ///< parallel runs; 0 = all hardware threads
+    std::string outputPath;   ///< JSON-lines results file to append to ("" = none)
+    bool resume = true;       ///< skip runs whose key is already in the results file
+    int shardIndex = 0;       ///< run only runs with index % shardCount == shardIndex
+    int shardCount = 1;
+    /// After every finished run (serialised; called on a worker thread).
+    std::function<void(const SweepRun&, const RunResult&, const SweepProgress&)> onRunFinished;
+};
+
+/// What an invocation did.
+struct SweepOutcome {
+    std::vector<SweepRun> runs;        ///< the runs finished now, in sweep order
+    std::vector<RunResult> results;    ///< their results (parallel to `runs`)
+    SweepProgress progress;
+    bool cancelled = false;
+};
+
+/// The runs of shard `index` of `count` (run.index % count == index).
+std::vector<SweepRun> shardRuns(const std::vector<SweepRun>& runs, int index, int count);
+
+/// Checks every run's configuration against its data set; throws InputError naming the run's
+/// settings and the offending value.
+void validateSweep(const std::vector<SweepRun>& runs, const DatasetProvider& provider);
+
+/// Runs the sweep on a pool of worker threads. Every finished run is appended to the results
+/// file at once (fsync'd); with `resume`, runs already recorded there are skipped, so an
+/// interrupted sweep continues where it stopped. Cancellation stops all workers within one
+/// minibatch; cut-short runs are not recorded. A failing run is recorded with status
+/// "failed" and its reason, and the sweep goes on. Results are bit-identical whatever the
+/// number of threads.
+SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
+                      const SweepOptions& options, const CancelToken& cancel);
+
+}  // namespace pfa

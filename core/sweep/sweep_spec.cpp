@@ -1,0 +1,137 @@
+#include "core/sweep/sweep_spec.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "core/util/error.h"
+
+namespace pfa {
+
+namespace {
+
+std::string exact(double value) {
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.17g", value);
+    return buffer;
+}
+
+int wholeNumber(const std::string& parameter, double value) {
+    if (value != std::floor(value) || value < 1 || value > 1e9) {
+        throw InputError("sweep axis " + parameter + ": " + exact(value) +
+                         " is not a positive whole number");
+    }
+    return static_cast<int>(value);
+}
+
+}  // namespace
+
+std::vector<std::string> sweepParameterNames() {
+    return {"epochs", "batch-size", "lr-theta", "lr-w", "l2", "clip-theta", "clip-w",
+            "min-group-share", "w-radius"};
+}
+
+void applySweepParameter(TrainConfig& c, const std::string& parameter, double value) {
+    if (parameter == "epochs") c.epochs = wholeNumber(parameter, value);
+    else if (parameter == "batch-size") c.batchSize = wholeNumber(parameter, value);
+    else if (parameter == "lr-theta") c.lrTheta = value;
+    else if (parameter == "lr-w") c.lrW = value;
+    else if (parameter == "l2") c.l2 = value;
+    else if (parameter == "clip-theta") c.clipTheta = value;
+    else if (parameter == "clip-w") c.clipW = value;
+    else if (parameter == "min-group-share") c.minGroupShare = value;
+    else if (parameter == "w-radius") c.wRadius = value;
+    else {
+        std::string names;
+        for (const std::string& name : sweepParameterNames()) names += (names.empty() ? "" : ", ") + name;
+        throw InputError("unknown sweep parameter '" + parameter + "': use one of " + names);
+    }
+}
+
+std::string runKey(const std::string& dataset, const TrainConfig& c) {
+    std::string key = "dataset=" + dataset;
+    auto add = [&](const char* name, const std::string& value) {
+        key += ';';
+        key += name;
+        key += '=';
+        key += value;
+    };
+    add("algorithm", c.algorithm);
+    add("fairness", fairnessCode(c.fairness));
+    add("epsilon", exact(c.epsilon));
+    add("delta", exact(c.delta));
+    add("lambda", exact(c.lambda));
+    add("seed", std::to_string(c.seed));
+    add("epochs", std::to_string(c.epochs));
+    add("batch", std::to_string(c.batchSize));
+    add("lr_theta", exact(c.lrTheta));
+    add("lr_w", exact(c.lrW));
+    add("l2", exact(c.l2));
+    add("calibration", calibrationName(c.calibration));
+    add("scope", scopeName(c.scope));
+    add("adjacency", adjacencyName(c.adjacency));
+    add("sampling", c.sampling ? samplingName(*c.sampling) : "auto");
+    add("clip_theta", exact(c.clipTheta));
+    add("clip_w", exact(c.clipW));
+    add("rho", exact(c.minGroupShare));
+    add("radius", exact(c.wRadius));
+    add("projection", c.projection == Projection::Box ? "box" : "ball");
+    add("share_budget", exact(c.shareBudgetFraction));
+    add("feature_bound", exact(c.featureBound));
+    add("advantaged", std::to_string(c.advantagedClass));
+    add("evaluate_every", std::to_string(c.evaluateEvery));
+    return key;
+}
+
+std::size_t SweepSpec::size() const {
+    std::size_t n = datasets.size() * algorithms.size() * notions.size() * epsilons.size() *
+                    lambdas.size() * seeds.size();
+    for (const SweepAxis& axis : axes) n *= axis.values.size();
+    return n;
+}
+
+std::vector<SweepRun> SweepSpec::expand() const {
+    std::vector<SweepRun> runs;
+    runs.reserve(size());
+    // Recursion over the extra axes, innermost loops ε × λ × seed.
+    std::function<void(const std::string&, TrainConfig, std::size_t)> expandAxes =
+        [&](const std::string& dataset, TrainConfig config, std::size_t axis) {
+            if (axis < axes.size()) {
+                for (double value : axes[axis].values) {
+                    TrainConfig next = config;
+                    applySweepParameter(next, axes[axis].parameter, value);
+                    expandAxes(dataset, next, axis + 1);
+                }
+                return;
+            }
+            for (double epsilon : epsilons) {
+                for (double lambda : lambdas) {
+                    for (std::uint64_t seed : seeds) {
+                        SweepRun run;
+                        run.index = runs.size();
+                        run.dataset = dataset;
+                        run.config = config;
+                        run.config.epsilon = epsilon;
+                        run.config.lambda = lambda;
+                        run.config.seed = seed;
+                        run.key = runKey(dataset, run.config);
+                        runs.push_back(std::move(run));
+                    }
+                }
+            }
+        };
+    for (const std::string& dataset : datasets) {
+        for (const std::string& algorithm : algorithms) {
+            for (FairnessNotion notion : notions) {
+                TrainConfig config = base;
+                config.algorithm = algorithm;
+                config.fairness = notion;
+                expandAxes(dataset, config, 0);
+            }
+        }
+    }
+    return runs;
+}
+
+}  // namespace pfa

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/fairness/fairness_notion.h"
+#include "core/train/train_config.h"
+
+namespace pfa {
+
+/// An extra sweep axis over a numeric hyper-parameter. Known parameters: epochs,
+/// batch-size, lr-theta, lr-w, l2, clip-theta, clip-w, min-group-share, w-radius.
+struct SweepAxis {
+    std::string parameter;
+    std::vector<double> values;
+};
+
+/// One run of a sweep: which data set, the full configuration, and its identity.
+struct SweepRun {
+    std::size_t index = 0;  ///< position in the sweep's deterministic order
+    std::string dataset;    ///< data-set key understood by the sweep's DatasetProvider
+    TrainConfig config;
+    std::string key;        ///< run key: identical settings ⇔ identical key (resume, merge)
+};
+
+/// A grid over data set × algorithm × fairness notion × extra axes × ε × λ × seed on top of
+/// a base configuration. The expansion order is fixed, so run indices (and shards) are
+/// reproducible.
+struct SweepSpec {
+    std::vector<std::string> datasets{"synthetic"};
+    std::vector<std::string> algorithms{"dp-fermi"};
+    std::vector<FairnessNotion> notions{FairnessNotion::DemographicParity};
+    std::vector<SweepAxis> axes;
+    std::vector<double> epsilons{1.0};
+    std::vector<double> lambdas{1.0};
+    std::vector<std::uint64_t> seeds{0};
+    TrainConfig base;
+
+    /// Every run, data set outermost and seed innermost.
+    std::vector<SweepRun> expand() const;
+    /// Number of runs (product of the axis sizes).
+    std::size_t size() const;
+};
+
+/// Sets `parameter` (see SweepAxis) in `config`; throws InputError for an unknown name or a
+/// value of the wrong kind (e.g. a fractional number of epochs).
+void applySweepParameter(TrainConfig& config, const std::string& parameter, double value);
+
+/// Names accepted by applySweepParameter.
+std::vector<std::string> sweepParameterNames();
+
+/// The run key: the data-set key plus every setting of `config`, numbers written exactly.
+std::string runKey(const std::string& dataset, const TrainConfig& config);
+
+}  // namespace pfa

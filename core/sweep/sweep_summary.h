@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/util/json_value.h"
+
+namespace pfa {
+
+/// Mean and spread of one quantity over the seeds of a sweep cell.
+struct MeanSd {
+    std::size_t n = 0;
+    double mean = 0.0;
+    double sd = 0.0;  ///< sample standard deviation (n − 1); 0 for a single value
+    double min = 0.0;
+    double max = 0.0;
+    /// Standard error of the mean, sd/√n.
+    double standardError() const;
+};
+
+/// Mean/sd of the finite values in `values` (non-finite values are skipped).
+MeanSd meanSd(const std::vector<double>& values);
+
+/// All runs of a sweep that differ only in their seed.
+struct SweepCell {
+    std::string cellKey;  ///< the run key without its seed
+    std::string dataset;
+    std::string algorithm;
+    std::string fairness;  ///< "dp", "eo", "eopp"
+    std::string calibration;
+    double epsilon = 0.0;
+    double lambda = 0.0;
+    std::size_t runs = 0;    ///< records in the cell
+    std::size_t failed = 0;  ///< failed or diverged (excluded from the statistics)
+    MeanSd testError;
+    MeanSd violation;     ///< the cell's own fairness notion
+    MeanSd epsilonSpent;  ///< certified ε (∞ for non-private runs)
+    MeanSd seconds;
+    std::vector<std::size_t> recordIndices;  ///< into the input records
+};
+
+/// The numbers of one finished run that the sweep summaries use.
+struct SweepPoint {
+    std::string runKey;  ///< empty: the run forms a cell of its own
+    std::string dataset;
+    std::string algorithm;
+    std::string fairness;
+    std::string calibration;
+    double epsilon = 0.0;
+    double lambda = 0.0;
+    std::string status = "completed";
+    double testError = 0.0;
+    double violation = 0.0;
+    double epsilonSpent = 0.0;
+    double seconds = 0.0;
+};
+
+/// Reads a point from a result record (a JSON line written by the sweep).
+SweepPoint sweepPointFromRecord(const JsonValue& record);
+
+/// Groups points into cells by run key without the seed, in order of first appearance;
+/// `SweepCell::recordIndices` index into `points`.
+std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points);
+
+/// summarizePoints over result records.
+std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records);
+
+/// The run key without its seed: the identity of a sweep cell.
+std::string cellKeyOf(const std::string& runKey);
+
+}  // namespace pfa
