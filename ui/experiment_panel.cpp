@@ -245,7 +245,7 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
 
 bool ExperimentPanel::liveMode() const { return m_live->isChecked(); }
 
-void ExperimentPanel::setDataset(const LoadedDatasetPtr& data) {
+void ExperimentPanel::setDataset(const pfa::PreparedDatasetPtr& data) {
     m_loading = false;
     m_datasetError.clear();
     if (!data || data->key != datasetKey(datasetRequest())) return;  // an older choice

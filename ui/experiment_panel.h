@@ -5,7 +5,7 @@
 
 #include "core/data/builtin_datasets.h"
 #include "core/train/train_config.h"
-#include "ui/loaded_dataset.h"
+#include "core/sweep/prepared_dataset.h"
 
 class QComboBox;
 class QLabel;
@@ -39,7 +39,7 @@ public:
     bool liveMode() const;
 
     /// The data set the controller loaded (for validation and the summary line).
-    void setDataset(const LoadedDatasetPtr& data);
+    void setDataset(const pfa::PreparedDatasetPtr& data);
     void setDatasetLoading();
     void setDatasetFailed(const QString& message);
     /// The folder holding adult.data and adult.test ("" = not located yet).
@@ -95,7 +95,7 @@ private:
     QLabel* m_problemLabel;
 
     QString m_adultDirectory;
-    LoadedDatasetPtr m_data;
+    pfa::PreparedDatasetPtr m_data;
     QString m_datasetError;
     bool m_loading = false;
     QString m_problem;

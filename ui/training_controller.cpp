@@ -7,7 +7,7 @@
 namespace pfa::ui {
 
 TrainingController::TrainingController(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<LoadedDatasetPtr>();
+    qRegisterMetaType<pfa::PreparedDatasetPtr>();
     qRegisterMetaType<RunEntryPtr>();
     m_thread.setObjectName(QStringLiteral("pfa-training"));
     m_worker = new TrainingWorker(this);
@@ -35,7 +35,7 @@ void TrainingController::requestDataset(const pfa::DatasetRequest& request) {
         Qt::QueuedConnection);
 }
 
-void TrainingController::datasetLoaded(int requestId, const LoadedDatasetPtr& data) {
+void TrainingController::datasetLoaded(int requestId, const pfa::PreparedDatasetPtr& data) {
     if (requestId != m_datasetRequest) return;  // a newer request is on its way
     m_dataset = data;
     emit datasetReady(data);
@@ -104,7 +104,7 @@ void TrainingController::drainMetrics(const std::shared_ptr<RunControl>& control
 
 void TrainingController::runEnded(const std::shared_ptr<RunControl>& control,
                                   const std::shared_ptr<pfa::RunResult>& result,
-                                  const LoadedDatasetPtr& data) {
+                                  const pfa::PreparedDatasetPtr& data) {
     if (!isCurrent(control)) return;  // superseded (live mode): never shown
     // Metrics still buffered (the last epoch) must reach the charts before the end.
     drainMetrics(control);

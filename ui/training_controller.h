@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/train/train_config.h"
-#include "ui/loaded_dataset.h"
+#include "core/sweep/prepared_dataset.h"
 #include "ui/run_control.h"
 #include "ui/run_entry.h"
 
@@ -33,7 +33,7 @@ public:
     /// Loads a data set in the background; answers with datasetReady or datasetFailed.
     void requestDataset(const pfa::DatasetRequest& request);
     /// The most recently loaded data set (null until one is ready).
-    LoadedDatasetPtr dataset() const { return m_dataset; }
+    pfa::PreparedDatasetPtr dataset() const { return m_dataset; }
 
     /// Starts a run (cancelling the current one, whose results are then dropped) and returns
     /// its id. With `singleEpoch`, the run pauses after its first epoch (the Step button).
@@ -55,15 +55,15 @@ public:
     // Called on the GUI thread by queued calls from the worker.
     void drainMetrics(const std::shared_ptr<RunControl>& control);
     void runEnded(const std::shared_ptr<RunControl>& control,
-                  const std::shared_ptr<pfa::RunResult>& result, const LoadedDatasetPtr& data);
+                  const std::shared_ptr<pfa::RunResult>& result, const pfa::PreparedDatasetPtr& data);
     void runErrored(const std::shared_ptr<RunControl>& control, const QString& message);
     void runSkipped(const std::shared_ptr<RunControl>& control);
-    void datasetLoaded(int requestId, const LoadedDatasetPtr& data);
+    void datasetLoaded(int requestId, const pfa::PreparedDatasetPtr& data);
     void datasetLoadFailed(int requestId, const QString& message);
 
 signals:
     void datasetLoading();
-    void datasetReady(pfa::ui::LoadedDatasetPtr data);
+    void datasetReady(pfa::PreparedDatasetPtr data);
     void datasetFailed(const QString& message);
     void runStarted(int runId, const pfa::TrainConfig& config);
     /// New epoch metrics of the active run, in order (possibly several at once).
@@ -84,10 +84,10 @@ private:
     State m_state = State::Idle;
     int m_nextRunId = 1;
     int m_datasetRequest = 0;
-    LoadedDatasetPtr m_dataset;
+    pfa::PreparedDatasetPtr m_dataset;
 };
 
 }  // namespace pfa::ui
 
-Q_DECLARE_METATYPE(pfa::ui::LoadedDatasetPtr)
+Q_DECLARE_METATYPE(pfa::PreparedDatasetPtr)
 Q_DECLARE_METATYPE(pfa::ui::RunEntryPtr)

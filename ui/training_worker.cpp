@@ -41,10 +41,10 @@ private:
 
 TrainingWorker::TrainingWorker(TrainingController* controller) : m_controller(controller) {}
 
-LoadedDatasetPtr TrainingWorker::obtain(const pfa::DatasetRequest& request) {
+pfa::PreparedDatasetPtr TrainingWorker::obtain(const pfa::DatasetRequest& request) {
     const std::string key = datasetKey(request);
     if (const auto it = m_cache.find(key); it != m_cache.end()) return it->second;
-    LoadedDatasetPtr loaded = loadDataset(request);
+    pfa::PreparedDatasetPtr loaded = pfa::prepareDataset(request);
     if (m_cache.size() >= 4) m_cache.clear();  // a handful of data sets is plenty
     m_cache[key] = loaded;
     return loaded;
@@ -52,7 +52,7 @@ LoadedDatasetPtr TrainingWorker::obtain(const pfa::DatasetRequest& request) {
 
 void TrainingWorker::load(const pfa::DatasetRequest& request, int requestId) {
     try {
-        LoadedDatasetPtr loaded = obtain(request);
+        pfa::PreparedDatasetPtr loaded = obtain(request);
         QMetaObject::invokeMethod(
             m_controller,
             [controller = m_controller, loaded, requestId] { controller->datasetLoaded(requestId, loaded); },
@@ -78,7 +78,7 @@ void TrainingWorker::train(const std::shared_ptr<RunControl>& control,
         return;
     }
     try {
-        LoadedDatasetPtr loaded = obtain(request);
+        pfa::PreparedDatasetPtr loaded = obtain(request);
         LiveObserver observer(control, m_controller);
         auto result = std::make_shared<pfa::RunResult>(
             pfa::runAlgorithm(config, loaded->split, observer, control->cancelToken()));

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "core/train/train_config.h"
-#include "ui/loaded_dataset.h"
+#include "core/sweep/prepared_dataset.h"
 #include "ui/run_control.h"
 
 namespace pfa::ui {
@@ -26,10 +26,10 @@ public:
                const pfa::DatasetRequest& request);
 
 private:
-    LoadedDatasetPtr obtain(const pfa::DatasetRequest& request);
+    pfa::PreparedDatasetPtr obtain(const pfa::DatasetRequest& request);
 
     TrainingController* m_controller;
-    std::map<std::string, LoadedDatasetPtr> m_cache;
+    std::map<std::string, pfa::PreparedDatasetPtr> m_cache;
 };
 
 }  // namespace pfa::ui
