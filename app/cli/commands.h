@@ -7,5 +7,7 @@ namespace pfa::cli {
 int trainCommand(int argc, char** argv);
 int epsilonCommand(int argc, char** argv);
 int benchCommand(int argc, char** argv);
+int datasetsCommand(int argc, char** argv);
+int mergeCommand(int argc, char** argv);
 
 }  // namespace pfa::cli

@@ -14,9 +14,12 @@ const char* const kUsage =
     "usage: pfa-cli <command> [options]\n"
     "\n"
     "commands:\n"
-    "  train     train a grid of models (epsilon x lambda x seeds) and write JSON lines\n"
+    "  train     run a sweep (data set x algorithm x notion x epsilon x lambda x seeds) and\n"
+    "            append one JSON line per finished run; resumable, shardable, presets\n"
+    "  merge     combine results files of sharded sweeps, once per run\n"
+    "  datasets  the data-set catalog: list, info, fetch (download + verify), verify\n"
     "  epsilon   privacy accounting: epsilon for a noise level, or the noise for a target\n"
-    "  bench     time one DP-FERMI epoch against a two-pass reference\n"
+    "  bench     time one DP-FERMI epoch against a two-pass reference, and a whole preset\n"
     "\n"
     "Run 'pfa-cli <command> --help' for the options of a command.\n";
 
@@ -32,6 +35,8 @@ int main(int argc, char** argv) {
         if (command == "train") return pfa::cli::trainCommand(argc, argv);
         if (command == "epsilon") return pfa::cli::epsilonCommand(argc, argv);
         if (command == "bench") return pfa::cli::benchCommand(argc, argv);
+        if (command == "datasets") return pfa::cli::datasetsCommand(argc, argv);
+        if (command == "merge") return pfa::cli::mergeCommand(argc, argv);
         std::fprintf(stderr, "pfa-cli: unknown command '%s' (try pfa-cli --help)\n", command.c_str());
         return 2;
     } catch (const pfa::cli::UsageError& error) {

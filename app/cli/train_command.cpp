@@ -1,19 +1,22 @@
-// pfa-cli train: runs the grid ε × λ × seeds and appends one JSON line per finished run.
+// pfa-cli train: runs a sweep (data set × algorithm × notion × axes × ε × λ × seeds) and
+// appends one JSON line per finished run; resumable, shardable, with presets.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <map>
-#include <mutex>
+#include <sstream>
+#include <set>
 #include <thread>
+#include <tuple>
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/algorithms/registry.h"
-#include "core/data/builtin_datasets.h"
-#include "core/data/preprocessing.h"
+#include "core/data/catalog.h"
 #include "core/fairness/fairness_metrics.h"
-#include "core/sweep/grid_runner.h"
+#include "core/sweep/results_file.h"
+#include "core/sweep/sweep_preset.h"
+#include "core/sweep/sweep_runner.h"
+#include "core/sweep/sweep_summary.h"
 #include "core/util/format.h"
 
 namespace pfa::cli {
@@ -23,117 +26,132 @@ namespace {
 const char* const kTrainHelp =
     "usage: pfa-cli train --out FILE.jsonl [options]\n"
     "\n"
-    "Trains every combination of --epsilon x --lambda x --seeds in parallel and appends one\n"
-    "JSON object per finished run to FILE.jsonl (flushed at once), then prints a summary.\n"
+    "Runs every combination of --algorithm x --fairness x --axis x --epsilon x --lambda x\n"
+    "--seeds in parallel and appends one JSON object per finished run to FILE.jsonl, flushed\n"
+    "to disk at once. Runs already in FILE.jsonl are skipped, so an interrupted sweep resumes\n"
+    "where it stopped. Prints a summary (mean +/- sd over seeds) at the end.\n"
     "\n"
-    "data:\n"
-    "  --dataset synthetic|adult   data set (default synthetic)\n"
-    "  --data-dir DIR              folder with the data files (adult: adult.data, adult.test)\n"
-    "  --split-seed N              seed of the 75/25 train/test split (default 0)\n"
+    "data (one of):\n"
+    "  --dataset NAME              synthetic (default) or a catalog data set (pfa-cli datasets list)\n"
+    "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
+    "      --target COL            the label column\n"
+    "      --positive VALUE        the positive (favourable) label value; omit for multi-class\n"
+    "      --sensitive COL[,COL]   sensitive column(s); several form intersectional groups\n"
+    "      --categorical COLS      columns to one-hot encode (numeric ones are detected)\n"
+    "      --ignore COLS           columns not to use\n"
+    "      --missing TOKEN         marks a missing value (rows with one are dropped)\n"
+    "  --sensitive CHOICE          catalog data sets: which sensitive attribute (datasets info)\n"
+    "  --data-dir DIR              folder with the catalog data set's files (default: the\n"
+    "                              per-user data folder filled by 'pfa-cli datasets fetch')\n"
+    "  --split-seed N              seed of the train/test split (default 0)\n"
     "  --test-fraction X           share of rows held out for testing (default 0.25)\n"
-    "  --synthetic-rows N          synthetic: number of rows (default 10000)\n"
-    "  --synthetic-features D      synthetic: number of features (default 8)\n"
-    "  --synthetic-minority X      synthetic: share of the minority group (default 0.35)\n"
-    "  --synthetic-bias X          synthetic: how strongly the label depends on the group (1.0)\n"
-    "  --synthetic-noise X         synthetic: label noise (default 0.05)\n"
-    "algorithm:\n"
-    "  --algorithm NAME            erm | fermi | dp-fermi | dp-sgd (default dp-fermi)\n"
-    "  --fairness dp|eo|eopp       demographic parity, equalized odds, equal opportunity (dp)\n"
-    "  --epsilon LIST              privacy budgets, comma-separated, 'inf' = no privacy\n"
-    "                              (default 1 for private algorithms, inf otherwise)\n"
-    "  --delta X                   privacy delta (default 1/n^2, n = training rows)\n"
-    "  --lambda LIST               fairness weights (default 1 for fermi/dp-fermi, else 0)\n"
+    "  --synthetic-rows N, --synthetic-features D, --synthetic-minority X,\n"
+    "  --synthetic-bias X, --synthetic-noise X      knobs of the synthetic data\n"
+    "sweep:\n"
+    "  --preset NAME               a ready-made sweep (adult-dp, credit-card-eo, parkinsons-dp,\n"
+    "                              adult-dp-certified); other options override its settings\n"
+    "  --algorithm LIST            erm, fermi, dp-fermi, dp-sgd (default dp-fermi)\n"
+    "  --fairness LIST             dp, eo, eopp (default dp)\n"
+    "  --epsilon LIST              privacy budgets, 'inf' = no privacy (default 1)\n"
+    "  --lambda LIST               fairness weights (default 1)\n"
     "  --seeds A-B|LIST            training seeds (default 0)\n"
+    "  --axis SPEC                 extra axes, e.g. 'lr-theta=0.05,0.1;epochs=100,200'\n"
+    "                              (epochs, batch-size, lr-theta, lr-w, l2, clip-theta, clip-w,\n"
+    "                              min-group-share, w-radius)\n"
+    "settings:\n"
+    "  --delta X                   privacy delta (default 1/n^2, n = training rows)\n"
     "  --epochs N                  epochs (default 200)\n"
     "  --batch-size B              (expected) minibatch size (default 1024)\n"
-    "  --lr-theta X                model learning rate (default 0.1)\n"
-    "  --lr-w X                    adversary learning rate (default 0.01)\n"
+    "  --lr-theta X, --lr-w X      learning rates (default 0.1, 0.01)\n"
     "  --l2 X                      ridge weight (default 0)\n"
     "  --calibration MODE          conservative (default) | published (the paper's constants)\n"
     "  --scope SCOPE               all-features (default) | sensitive-only\n"
     "  --adjacency ADJ             add-remove (default) | replace\n"
     "  --sampling MODE             poisson | shuffle | subsample (default: poisson if private)\n"
-    "  --clip-theta C              per-example clip norm of the model gradient (default 3)\n"
-    "  --clip-w C                  per-example clip norm of the W gradient (default auto)\n"
-    "  --min-group-share RHO       public lower bound on group shares (default 1/(2k); eo/eopp 1/(4k))\n"
+    "  --clip-theta C, --clip-w C  per-example clip norms (default 3, auto)\n"
+    "  --min-group-share RHO       public lower bound on group shares (default 1/(2k);\n"
+    "                              eo/eopp 1/(4k))\n"
     "  --w-radius R                radius of the W ball (default sqrt(classes/rho))\n"
     "  --feature-bound B           published calibration: feature norm bound (default auto)\n"
     "  --evaluate-every N          evaluate metrics every N epochs (default 1)\n"
     "execution:\n"
-    "  --threads N                 parallel runs (default: all cores)\n"
     "  --out FILE                  JSON-lines results file (appended; required)\n"
+    "  --no-resume                 run everything again even if FILE already has it\n"
+    "  --shard I/N                 run only the runs with index % N == I (0 <= I < N)\n"
+    "  --threads N                 parallel runs (default: all cores)\n"
     "  --quiet                     no per-run progress lines\n"
     "  --help                      this text\n";
 
-struct Aggregate {
-    double epsilon = 0, lambda = 0;
-    std::vector<double> error, violation, spent, seconds;
-};
-
-double mean(const std::vector<double>& v) {
-    double sum = 0;
-    for (double x : v) sum += x;
-    return v.empty() ? NAN : sum / static_cast<double>(v.size());
-}
-
-double sd(const std::vector<double>& v) {
-    if (v.size() < 2) return 0.0;
-    const double m = mean(v);
-    double sum = 0;
-    for (double x : v) sum += (x - m) * (x - m);
-    return std::sqrt(sum / static_cast<double>(v.size() - 1));
-}
-
-std::string meanSd(const std::vector<double>& v, int decimals) {
-    return formatFixed(mean(v), decimals) + " ± " + formatFixed(sd(v), decimals);
-}
-
-}  // namespace
-
-int trainCommand(int argc, char** argv) {
-    const Arguments args(
-        argc, argv, 2,
-        {"dataset", "data-dir", "split-seed", "test-fraction", "synthetic-rows", "synthetic-features",
-         "synthetic-minority", "synthetic-bias", "synthetic-noise", "algorithm", "fairness",
-         "epsilon", "delta", "lambda", "seeds", "epochs", "batch-size", "lr-theta", "lr-w", "l2",
-         "calibration", "scope", "adjacency", "sampling", "clip-theta", "clip-w",
-         "min-group-share", "w-radius", "feature-bound", "evaluate-every", "threads", "out"},
-        {"help", "quiet"});
-    if (args.has("help")) {
-        std::fputs(kTrainHelp, stdout);
-        return 0;
+std::vector<std::string> commaList(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+        if (!item.empty()) items.push_back(item);
     }
-    if (!args.has("out")) throw UsageError("--out FILE.jsonl is required");
+    return items;
+}
 
-    DatasetRequest request;
-    request.name = args.text("dataset", "synthetic");
-    request.dataDirectory = args.text("data-dir");
-    request.synthetic.rows = static_cast<int>(args.integer("synthetic-rows", request.synthetic.rows));
-    request.synthetic.features =
-        static_cast<int>(args.integer("synthetic-features", request.synthetic.features));
-    request.synthetic.minorityShare = args.number("synthetic-minority", request.synthetic.minorityShare);
-    request.synthetic.groupLabelDependence =
-        args.number("synthetic-bias", request.synthetic.groupLabelDependence);
-    request.synthetic.labelNoise = args.number("synthetic-noise", request.synthetic.labelNoise);
+std::vector<SweepAxis> parseAxes(const std::string& text) {
+    std::vector<SweepAxis> axes;
+    std::stringstream stream(text);
+    std::string part;
+    while (std::getline(stream, part, ';')) {
+        const std::size_t eq = part.find('=');
+        if (eq == std::string::npos) throw UsageError("--axis: '" + part + "' is not NAME=V1,V2,...");
+        SweepAxis axis;
+        axis.parameter = part.substr(0, eq);
+        for (const std::string& value : commaList(part.substr(eq + 1))) {
+            axis.values.push_back(Arguments::parseNumber("axis", value, false));
+        }
+        if (axis.values.empty()) throw UsageError("--axis: no values for " + axis.parameter);
+        TrainConfig probe;
+        applySweepParameter(probe, axis.parameter, axis.values.front());  // rejects unknown names
+        axes.push_back(axis);
+    }
+    return axes;
+}
 
-    GridSpec grid;
-    TrainConfig& base = grid.base;
-    base.algorithm = args.text("algorithm", "dp-fermi");
-    const Algorithm& algorithm = findAlgorithm(base.algorithm);
-    base.fairness = parseFairnessNotion(args.text("fairness", "dp"));
-    grid.epsilons = args.numberList(
-        "epsilon", {algorithm.supportsPrivacy() ? 1.0 : INFINITY}, true);
-    grid.lambdas = args.numberList("lambda", {algorithm.usesFairness() ? 1.0 : 0.0}, false);
-    grid.seeds = args.seedList("seeds", {0});
-    base.delta = args.number("delta", 0.0);
+std::pair<int, int> parseShard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos) throw UsageError("--shard: '" + text + "' is not I/N");
+    const double index = Arguments::parseNumber("shard", text.substr(0, slash), false);
+    const double count = Arguments::parseNumber("shard", text.substr(slash + 1), false);
+    if (index != std::floor(index) || count != std::floor(count) || count < 1 || index < 0 || index >= count) {
+        throw UsageError("--shard: '" + text + "' must be I/N with 0 <= I < N");
+    }
+    return {static_cast<int>(index), static_cast<int>(count)};
+}
+
+Schema schemaFromOptions(const Arguments& args) {
+    Schema schema;
+    if (!args.has("target")) throw UsageError("--csv needs --target COL");
+    if (!args.has("sensitive")) throw UsageError("--csv needs --sensitive COL[,COL]");
+    schema.target = args.text("target");
+    if (args.has("positive")) schema.positiveValues = {args.text("positive")};
+    schema.sensitive = commaList(args.text("sensitive"));
+    for (const std::string& column : commaList(args.text("categorical"))) {
+        schema.columns[column].role = ColumnRole::Categorical;
+    }
+    for (const std::string& column : commaList(args.text("ignore"))) {
+        schema.columns[column].role = ColumnRole::Ignore;
+    }
+    schema.missingToken = args.text("missing");
+    schema.missingPolicy = MissingPolicy::DropRow;
+    schema.validate();
+    return schema;
+}
+
+void applySettings(const Arguments& args, TrainConfig& base) {
+    base.delta = args.number("delta", base.delta);
     base.epochs = static_cast<int>(args.integer("epochs", base.epochs));
     base.batchSize = static_cast<int>(args.integer("batch-size", base.batchSize));
     base.lrTheta = args.number("lr-theta", base.lrTheta);
     base.lrW = args.number("lr-w", base.lrW);
     base.l2 = args.number("l2", base.l2);
-    base.calibration = parseCalibration(args.text("calibration", "conservative"));
-    base.scope = parseScope(args.text("scope", "all-features"));
-    base.adjacency = parseAdjacency(args.text("adjacency", "add-remove"));
+    if (args.has("calibration")) base.calibration = parseCalibration(args.text("calibration"));
+    if (args.has("scope")) base.scope = parseScope(args.text("scope"));
+    if (args.has("adjacency")) base.adjacency = parseAdjacency(args.text("adjacency"));
     if (args.has("sampling")) base.sampling = parseSampling(args.text("sampling"));
     base.clipTheta = args.number("clip-theta", base.clipTheta);
     base.clipW = args.number("clip-w", base.clipW);
@@ -141,104 +159,157 @@ int trainCommand(int argc, char** argv) {
     base.wRadius = args.number("w-radius", base.wRadius);
     base.featureBound = args.number("feature-bound", base.featureBound);
     base.evaluateEvery = static_cast<int>(args.integer("evaluate-every", base.evaluateEvery));
+}
+
+std::string meanSdText(const MeanSd& s, int decimals) {
+    if (s.n == 0) return "-";
+    return formatFixed(s.mean, decimals) + " ± " + formatFixed(s.sd, decimals);
+}
+
+}  // namespace
+
+int trainCommand(int argc, char** argv) {
+    const Arguments args(
+        argc, argv, 2,
+        {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore", "missing",
+         "data-dir", "split-seed", "test-fraction", "synthetic-rows", "synthetic-features",
+         "synthetic-minority", "synthetic-bias", "synthetic-noise", "preset", "algorithm", "fairness",
+         "epsilon", "delta", "lambda", "seeds", "axis", "epochs", "batch-size", "lr-theta", "lr-w",
+         "l2", "calibration", "scope", "adjacency", "sampling", "clip-theta", "clip-w",
+         "min-group-share", "w-radius", "feature-bound", "evaluate-every", "threads", "out", "shard"},
+        {"help", "quiet", "no-resume"});
+    if (args.has("help")) {
+        std::fputs(kTrainHelp, stdout);
+        return 0;
+    }
+    if (!args.has("out")) throw UsageError("--out FILE.jsonl is required");
+    if (args.has("csv") && args.has("dataset")) throw UsageError("give --dataset or --csv, not both");
+
+    // The sweep: a preset's, then every explicit option on top.
+    SweepSpec spec;
+    DatasetRequest request;
+    if (args.has("preset")) {
+        const SweepPreset& preset = findSweepPreset(args.text("preset"));
+        spec = preset.spec;
+        request = preset.dataset;
+        std::fprintf(stderr, "preset %s: %s\n", preset.name.c_str(), preset.title.c_str());
+    }
+    if (args.has("csv")) {
+        request.name = "file";
+        request.filePath = args.text("csv");
+        request.schema = schemaFromOptions(args);
+    } else {
+        if (args.has("dataset")) request.name = args.text("dataset");
+        if (request.name != "synthetic") findCatalogEntry(request.name);  // a clear error early
+        if (args.has("sensitive")) request.sensitive = args.text("sensitive");
+        for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing"}) {
+            if (args.has(csvOnly)) throw UsageError(std::string("--") + csvOnly + " only goes with --csv");
+        }
+    }
+    request.dataDirectory = args.text("data-dir", request.dataDirectory);
+    request.synthetic.rows = static_cast<int>(args.integer("synthetic-rows", request.synthetic.rows));
+    request.synthetic.features = static_cast<int>(args.integer("synthetic-features", request.synthetic.features));
+    request.synthetic.minorityShare = args.number("synthetic-minority", request.synthetic.minorityShare);
+    request.synthetic.groupLabelDependence = args.number("synthetic-bias", request.synthetic.groupLabelDependence);
+    request.synthetic.labelNoise = args.number("synthetic-noise", request.synthetic.labelNoise);
+    request.split.seed = static_cast<std::uint64_t>(args.integer("split-seed", static_cast<long>(request.split.seed)));
+    request.split.testFraction = args.number("test-fraction", request.split.testFraction);
+
+    if (args.has("algorithm")) spec.algorithms = commaList(args.text("algorithm"));
+    for (const std::string& algorithm : spec.algorithms) findAlgorithm(algorithm);
+    if (args.has("fairness")) {
+        spec.notions.clear();
+        for (const std::string& notion : commaList(args.text("fairness"))) {
+            spec.notions.push_back(parseFairnessNotion(notion));
+        }
+    }
+    spec.epsilons = args.numberList("epsilon", spec.epsilons, true);
+    spec.lambdas = args.numberList("lambda", spec.lambdas, false);
+    spec.seeds = args.seedList("seeds", spec.seeds);
+    if (args.has("axis")) spec.axes = parseAxes(args.text("axis"));
+    for (const std::string& name : spec.algorithms) {
+        const Algorithm& algorithm = findAlgorithm(name);
+        const bool finiteEpsilon = std::any_of(spec.epsilons.begin(), spec.epsilons.end(),
+                                               [](double e) { return std::isfinite(e); });
+        if (!algorithm.supportsPrivacy() && args.has("epsilon") && finiteEpsilon) {
+            std::fprintf(stderr, "note: %s is not private: it runs once, at epsilon = inf\n", name.c_str());
+        }
+        if (!algorithm.usesFairness() && args.has("lambda")) {
+            std::fprintf(stderr, "note: %s has no fairness term: it runs once, at lambda = 0\n", name.c_str());
+        }
+    }
+    applySettings(args, spec.base);
+    const std::string key = datasetKey(request);
+    spec.datasets = {key};
+
+    SweepOptions options;
+    options.outputPath = args.text("out");
+    options.resume = !args.has("no-resume");
     const long threads = args.integer("threads", 0);
     if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
+    options.threads = static_cast<int>(threads);
+    if (args.has("shard")) std::tie(options.shardIndex, options.shardCount) = parseShard(args.text("shard"));
     const bool quiet = args.has("quiet");
 
-    SplitOptions split;
-    split.seed = static_cast<std::uint64_t>(args.integer("split-seed", 0));
-    split.testFraction = args.number("test-fraction", split.testFraction);
+    PreparedDatasetPtr prepared = prepareDataset(request);
+    const DatasetProvider provider = [&](const std::string&) { return prepared; };
+    // Bad values end here, before any run, with a one-line reason.
+    const std::vector<SweepRun> runs = shardRuns(spec.expand(), options.shardIndex, options.shardCount);
+    validateSweep(runs, provider);
+    std::fprintf(stderr, "data: %s — %ld training rows, %ld test rows, %ld features, %d groups (%s)\n",
+                 prepared->context.datasetDescription.c_str(), prepared->context.trainRows,
+                 prepared->context.testRows, prepared->context.features, prepared->split.train.numGroups(),
+                 prepared->split.train.sensitiveDescription.c_str());
 
-    const auto loadStart = std::chrono::steady_clock::now();
-    const TabularData table = loadBuiltinDataset(request);
-    const DataSplit data = splitAndEncode(table, split);
-    validateGrid(grid, data);  // bad values end here, with a one-line reason
-    std::fprintf(stderr, "data: %s — %ld training rows, %ld test rows, %ld features, %d groups "
-                 "(%s) [%.2f s]\n",
-                 describeDatasetRequest(request).c_str(), static_cast<long>(data.train.rows()),
-                 static_cast<long>(data.test.rows()), static_cast<long>(data.train.features()),
-                 data.train.numGroups(), data.train.sensitiveDescription.c_str(),
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count());
-
-    GridOptions options;
-    options.threads = static_cast<int>(threads);
-    options.outputPath = args.text("out");
-    options.context.datasetDescription = describeDatasetRequest(request);
-    options.context.splitSeed = split.seed;
-    options.context.testFraction = split.testFraction;
-    options.context.trainRows = static_cast<long>(data.train.rows());
-    options.context.testRows = static_cast<long>(data.test.rows());
-    options.context.features = static_cast<long>(data.train.features());
-    const std::size_t total = grid.configurations().size();
-    std::size_t done = 0;
-    options.onRunFinished = [&](std::size_t, const RunResult& r) {
-        ++done;
+    options.onRunFinished = [&](const SweepRun& run, const RunResult& r, const SweepProgress& p) {
         if (quiet) return;
         std::fprintf(stderr,
-                     "[%zu/%zu] %s eps=%s lambda=%s seed=%llu: %s, test error %.4f, %s violation "
-                     "%.4f, eps spent %s (%.1f s)\n",
-                     done, total, r.config.algorithm.c_str(), formatNumber(r.config.epsilon).c_str(),
-                     formatNumber(r.config.lambda).c_str(),
-                     static_cast<unsigned long long>(r.config.seed), runStatusName(r.status).c_str(),
-                     r.test.error, fairnessCode(r.config.fairness).c_str(),
-                     r.test.violation(r.config.fairness),
-                     formatNumber(r.privacy.isPrivate ? r.privacy.epsilonSpent : INFINITY).c_str(),
-                     r.seconds);
-    };
-
-    const auto started = std::chrono::steady_clock::now();
-    CancelToken never;
-    const std::vector<RunResult> results = runGrid(grid, data, options, never);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-
-    // Summary: mean ± sd over seeds per (ε, λ).
-    std::vector<Aggregate> rows;
-    for (const RunResult& r : results) {
-        auto it = std::find_if(rows.begin(), rows.end(), [&](const Aggregate& a) {
-            return a.epsilon == r.config.epsilon && a.lambda == r.config.lambda;
-        });
-        if (it == rows.end()) {
-            rows.push_back({r.config.epsilon, r.config.lambda, {}, {}, {}, {}});
-            it = rows.end() - 1;
-        }
-        if (r.status == RunStatus::Failed || r.status == RunStatus::Diverged) continue;
-        it->error.push_back(r.test.error);
-        it->violation.push_back(r.test.violation(r.config.fairness));
-        it->spent.push_back(r.privacy.isPrivate ? r.privacy.epsilonSpent : INFINITY);
-        it->seconds.push_back(r.seconds);
-    }
-    int failed = 0;
-    for (const RunResult& r : results) {
+                     "[%zu/%zu] %s %s eps=%s lambda=%s seed=%llu: %s, test error %.4f, violation %.4f, "
+                     "eps spent %s (%.1f s; ETA %.0f s)\n",
+                     p.finished + p.alreadyDone, p.total, r.config.algorithm.c_str(),
+                     fairnessCode(r.config.fairness).c_str(), formatNumber(r.config.epsilon).c_str(),
+                     formatNumber(r.config.lambda).c_str(), static_cast<unsigned long long>(run.config.seed),
+                     runStatusName(r.status).c_str(), r.test.error, r.test.violation(r.config.fairness),
+                     formatNumber(r.privacy.isPrivate ? r.privacy.epsilonSpent : INFINITY).c_str(), r.seconds,
+                     p.etaSeconds);
         if (r.status == RunStatus::Failed || r.status == RunStatus::Diverged) {
-            ++failed;
-            std::fprintf(stderr, "run eps=%s lambda=%s seed=%llu %s: %s\n",
-                         formatNumber(r.config.epsilon).c_str(), formatNumber(r.config.lambda).c_str(),
-                         static_cast<unsigned long long>(r.config.seed),
-                         runStatusName(r.status).c_str(), r.message.c_str());
+            std::fprintf(stderr, "    %s\n", r.message.c_str());
         }
-    }
+    };
+    CancelToken never;
+    const SweepOutcome outcome = runSweep(spec, provider, options, never);
 
-    const std::string notion = fairnessName(base.fairness);
-    std::printf("\n%s on %s, %s, %d epochs, batch %d, %zu seed(s) per cell\n", base.algorithm.c_str(),
-                data.train.name.c_str(), notion.c_str(), base.epochs, base.batchSize, grid.seeds.size());
-    std::printf("%-8s %-8s %-18s %-20s %-10s %-8s\n", "epsilon", "lambda", "test error",
-                (fairnessCode(base.fairness) + " violation").c_str(), "eps spent", "sec/run");
-    for (const Aggregate& a : rows) {
-        double maxSpent = 0;
-        for (double s : a.spent) maxSpent = std::max(maxSpent, s);
-        std::printf("%-8s %-8s %-18s %-20s %-10s %-8.1f\n", formatNumber(a.epsilon).c_str(),
-                    formatNumber(a.lambda).c_str(), meanSd(a.error, 4).c_str(),
-                    meanSd(a.violation, 4).c_str(),
-                    a.spent.empty() ? "-" : formatNumber(maxSpent, 4).c_str(), mean(a.seconds));
+    // Summary over every run of this sweep in the results file (including resumed ones).
+    std::set<std::string> keys;
+    for (const SweepRun& run : runs) keys.insert(run.key);
+    std::vector<JsonValue> records;
+    for (JsonValue& record : readResultsFile(options.outputPath).records) {
+        if (record.has("run_key") && keys.count(record.at("run_key").asString())) records.push_back(std::move(record));
     }
-    if (!results.empty() && results.front().privacy.isPrivate) {
-        const privacy::PrivacyReport& p = results.front().privacy;
-        std::printf("eps spent: the largest certified epsilon over the seeds (%s, %s, delta = %s)\n",
-                    p.accountant.c_str(), p.adjacency.c_str(), formatNumber(p.delta, 3).c_str());
+    const std::vector<SweepCell> cells = summarizeRecords(records);
+    std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n",
+                prepared->context.datasetDescription.c_str(), runs.size(), outcome.progress.finished,
+                outcome.progress.alreadyDone, options.outputPath.c_str(), outcome.progress.failed);
+    std::printf("%-9s %-5s %-8s %-8s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion", "epsilon", "lambda",
+                "test error", "violation", "eps spent", "seeds", "sec/run");
+    std::size_t failed = 0;
+    for (const SweepCell& cell : cells) {
+        failed += cell.failed;
+        std::printf("%-9s %-5s %-8s %-8s %-18s %-18s %-10s %-6zu %-7.1f\n", cell.algorithm.c_str(),
+                    cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(), formatNumber(cell.lambda).c_str(),
+                    meanSdText(cell.testError, 4).c_str(), meanSdText(cell.violation, 4).c_str(),
+                    cell.epsilonSpent.n || std::isinf(cell.epsilonSpent.max)
+                        ? formatNumber(cell.epsilonSpent.max, 4).c_str()
+                        : "-",
+                    cell.runs - cell.failed, cell.seconds.n ? cell.seconds.mean : 0.0);
+    }
+    if (!records.empty()) {
+        std::printf("eps spent: the largest certified epsilon over the seeds, from the Rényi-DP accountant "
+                    "(see each line's privacy statement for delta and what is protected)\n");
     }
     std::printf("\n%s", fairnessFormulaText().c_str());
-    std::printf("\n%zu run(s) in %.1f s wall time; %d failed or diverged; results appended to %s\n",
-                results.size(), wall, failed, options.outputPath.c_str());
+    std::printf("\nwall time %.1f s with %d thread(s)\n", outcome.progress.elapsedSeconds,
+                options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency()));
     return failed > 0 ? 1 : 0;
 }
 

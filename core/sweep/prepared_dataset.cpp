@@ -1,8 +1,11 @@
 #include "core/sweep/prepared_dataset.h"
 
+#include <filesystem>
 #include <sstream>
 
+#include "core/data/catalog.h"
 #include "core/data/preprocessing.h"
+#include "core/util/sha256.h"
 
 namespace pfa {
 
@@ -16,6 +19,11 @@ std::string datasetKey(const DatasetRequest& request) {
         key << "(n=" << s.rows << ",d=" << s.features << ",minority=" << s.minorityShare
             << ",bias=" << s.groupLabelDependence << ",noise=" << s.labelNoise << ",seed=" << s.seed
             << ")";
+    }
+    if (request.name == "file") {
+        // The file's name and the exact reading instructions identify it.
+        key << ":" << std::filesystem::path(request.filePath).filename().string() << ",schema="
+            << sha256Hex(schemaToJson(request.schema)).substr(0, 16);
     }
     key << "|split=" << request.split.seed << "," << request.split.testFraction;
     return key.str();

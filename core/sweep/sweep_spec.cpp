@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "core/algorithms/registry.h"
 #include "core/util/error.h"
 
 namespace pfa {
@@ -84,16 +85,10 @@ std::string runKey(const std::string& dataset, const TrainConfig& c) {
     return key;
 }
 
-std::size_t SweepSpec::size() const {
-    std::size_t n = datasets.size() * algorithms.size() * notions.size() * epsilons.size() *
-                    lambdas.size() * seeds.size();
-    for (const SweepAxis& axis : axes) n *= axis.values.size();
-    return n;
-}
+std::size_t SweepSpec::size() const { return expand().size(); }
 
 std::vector<SweepRun> SweepSpec::expand() const {
     std::vector<SweepRun> runs;
-    runs.reserve(size());
     // Recursion over the extra axes, innermost loops ε × λ × seed.
     std::function<void(const std::string&, TrainConfig, std::size_t)> expandAxes =
         [&](const std::string& dataset, TrainConfig config, std::size_t axis) {
@@ -105,8 +100,15 @@ std::vector<SweepRun> SweepSpec::expand() const {
                 }
                 return;
             }
-            for (double epsilon : epsilons) {
-                for (double lambda : lambdas) {
+            // A non-private algorithm runs once at ε = ∞, one without a fairness term once at
+            // λ = 0, instead of repeating identical runs for every value of those axes.
+            const Algorithm& algorithm = findAlgorithm(config.algorithm);
+            const std::vector<double> runEpsilons =
+                algorithm.supportsPrivacy() ? epsilons : std::vector<double>{INFINITY};
+            const std::vector<double> runLambdas =
+                algorithm.usesFairness() ? lambdas : std::vector<double>{0.0};
+            for (double epsilon : runEpsilons) {
+                for (double lambda : runLambdas) {
                     for (std::uint64_t seed : seeds) {
                         SweepRun run;
                         run.index = runs.size();

@@ -37,9 +37,10 @@ struct SweepSpec {
     std::vector<std::uint64_t> seeds{0};
     TrainConfig base;
 
-    /// Every run, data set outermost and seed innermost.
+    /// Every run, data set outermost and seed innermost. Algorithms that are not private run
+    /// only at ε = ∞ and those without a fairness term only at λ = 0.
     std::vector<SweepRun> expand() const;
-    /// Number of runs (product of the axis sizes).
+    /// Number of runs.
     std::size_t size() const;
 };
 
