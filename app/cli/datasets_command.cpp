@@ -6,6 +6,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "app/fetch/dataset_fetcher.h"
 #include "app/fetch/fetch_file.h"
 #include "app/fetch/verify_file.h"
 #include "core/data/catalog.h"
@@ -26,7 +27,8 @@ const char* const kDatasetsHelp =
     "info    description, source, license, citation, files, preprocessing, sensitive choices\n"
     "fetch   download a data set from its original source into the per-user data folder\n"
     "        (or --dir), resuming an interrupted download; every file's SHA-256 is checked\n"
-    "        and a mismatching file is deleted\n"
+    "        and a mismatching file is deleted. PFA_DATASET_MIRROR=URL tries URL/NAME/FILE\n"
+    "        first (a local mirror or cache)\n"
     "verify  check the files of every catalog data set found in DIR (or only --dataset NAME)\n"
     "        against the catalog's sizes and SHA-256 (offline import of files you already have)\n";
 
@@ -75,20 +77,22 @@ int fetchDataset(const std::string& name, const std::string& directory) {
     const CatalogEntry& entry = findCatalogEntry(name);
     const std::string target = directory.empty() ? catalogDatasetDirectory(entry.name) : directory;
     std::fprintf(stderr, "fetching %s into %s\n", entry.title.c_str(), target.c_str());
-    for (const DatasetFile& file : entry.files) {
-        fetch::FetchOptions options;
-        int lastPercent = -1;
-        options.progress = [&](std::uint64_t done, std::uint64_t total) {
-            const int percent = total > 0 ? static_cast<int>(100.0 * static_cast<double>(done) / static_cast<double>(total)) : 0;
-            if (percent != lastPercent) {
+    int lastPercent = -1;
+    const std::vector<fetch::FetchReport> reports =
+        fetch::fetchDataset(entry, target, [&](const fetch::DatasetProgress& p) {
+            const int percent =
+                p.total > 0 ? static_cast<int>(100.0 * static_cast<double>(p.done) / static_cast<double>(p.total)) : 0;
+            if (percent != lastPercent && !p.file.empty()) {
                 lastPercent = percent;
-                std::fprintf(stderr, "\r  %-32s %3d%% of %s", file.name.c_str(), percent, megabytes(total).c_str());
+                std::fprintf(stderr, "\r  %-32s %3d%% of %s", p.file.c_str(), percent, megabytes(p.total).c_str());
             }
             return false;
-        };
-        const fetch::FetchReport report = fetch::fetchFile(file, target, options);
-        std::fprintf(stderr, "\r  %-32s %s, SHA-256 verified%s\n", file.name.c_str(), fetch::toString(report.outcome),
-                     report.url.empty() ? "" : (" (" + report.url + ")").c_str());
+        });
+    std::fprintf(stderr, "\n");
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        std::fprintf(stderr, "  %-32s %s, SHA-256 verified%s\n", entry.files[i].name.c_str(),
+                     fetch::toString(reports[i].outcome),
+                     reports[i].url.empty() ? "" : (" (" + reports[i].url + ")").c_str());
     }
     std::printf("%s: ready in %s\n", entry.name.c_str(), target.c_str());
     return 0;
