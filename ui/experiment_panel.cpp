@@ -8,6 +8,9 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalBlocker>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -18,6 +21,8 @@
 #include <cmath>
 
 #include "core/algorithms/registry.h"
+#include "core/data/catalog.h"
+#include "core/data/data_directory.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/epsilon_control.h"
@@ -43,12 +48,25 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
 
     m_dataset = new QComboBox();
     m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
-    m_dataset->addItem(tr("UCI Adult (income > 50K, sensitive: sex)"), QStringLiteral("adult"));
-    m_dataset->setToolTip(tr("The data to learn from. Synthetic: a two-group lending task with "
-                             "built-in historical bias. Adult: the 1994 US census income data "
-                             "used in the published experiments (needs its files)."));
-    m_locate = new QPushButton(tr("Locate data folder…"));
-    m_locate->setToolTip(tr("Choose the folder that holds adult.data and adult.test"));
+    for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
+        m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
+        m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description), Qt::ToolTipRole);
+    }
+    m_dataset->setToolTip(tr("The data to learn from: the built-in synthetic lending task, a "
+                             "standard fairness benchmark (downloaded on demand from its original "
+                             "source, checksums verified), or your own file"));
+    m_sensitive = new QComboBox();
+    m_sensitive->setToolTip(tr("Which attribute defines the groups whose treatment is compared "
+                               "(never used as a feature)"));
+    m_download = new QPushButton(tr("Download…"));
+    m_download->setToolTip(tr("Download this data set from its original source into your data "
+                              "folder; every file's SHA-256 checksum is verified"));
+    m_importFolder = new QPushButton(tr("Import from folder…"));
+    m_importFolder->setToolTip(tr("Use files you already have: choose their folder; their "
+                                  "checksums are verified, then they are copied into your data folder"));
+    m_importFile = new QPushButton(tr("Your own file…"));
+    m_importFile->setToolTip(tr("Import a CSV, TSV or ARFF file: choose the target, the "
+                                "sensitive column(s) and the columns to use"));
     m_datasetInfo = hint(QString());
 
     m_algorithm = new QComboBox();
@@ -108,7 +126,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_epochs->setToolTip(tr("Passes over the training data. More epochs cost more privacy "
                             "noise per step at the same ε."));
     m_batch = new QSpinBox();
-    m_batch->setRange(1, 1000000);
+    m_batch->setRange(0, 1000000);
+    m_batch->setSpecialValueText(tr("auto (min(1024, n/4))"));
     m_batch->setValue(defaults.batchSize);
     m_batch->setToolTip(tr("Expected number of rows per step (private runs sample each row "
                            "independently, so the actual size varies)"));
@@ -150,13 +169,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
     m_problemLabel->setVisible(false);
 
-    auto* locateRow = new QHBoxLayout();
-    locateRow->addStretch(1);
-    locateRow->addWidget(m_locate);
+    auto* datasetButtons = new QHBoxLayout();
+    datasetButtons->addWidget(m_download);
+    datasetButtons->addWidget(m_importFolder);
+    datasetButtons->addWidget(m_importFile);
+    datasetButtons->addStretch(1);
     auto* form = new QFormLayout();
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Data set"), m_dataset);
-    form->addRow(QString(), locateRow);
+    form->addRow(tr("Sensitive"), m_sensitive);
+    form->addRow(QString(), datasetButtons);
     form->addRow(QString(), m_datasetInfo);
     form->addRow(tr("Algorithm"), m_algorithm);
     form->addRow(QString(), m_algorithmInfo);
@@ -178,8 +200,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         m_advanced->setVisible(open);
         m_advancedToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
     });
-    connect(m_locate, &QPushButton::clicked, this, &ExperimentPanel::locateAdult);
-    connect(m_dataset, &QComboBox::currentIndexChanged, this, [this] {
+    connect(m_download, &QPushButton::clicked, this, [this] { emit downloadRequested(currentCatalogName()); });
+    connect(m_importFolder, &QPushButton::clicked, this, [this] { emit importFolderRequested(currentCatalogName()); });
+    connect(m_importFile, &QPushButton::clicked, this, &ExperimentPanel::importFileRequested);
+    connect(m_dataset, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onDatasetChoiceChanged);
+    connect(m_sensitive, &QComboBox::currentIndexChanged, this, [this] {
         m_data.reset();
         emit datasetRequestChanged();
         revalidate();
@@ -207,13 +232,82 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         connect(box, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
     }
     // Long item texts must not force the dock wider than a laptop screen allows.
-    for (QComboBox* box : {m_dataset, m_algorithm, m_fairness, m_calibration, m_scope}) {
+    for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_calibration, m_scope}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
     m_algorithm->setCurrentIndex(m_algorithm->findData(QStringLiteral("dp-fermi")));
     updateAlgorithmDependentControls();
+    onDatasetChoiceChanged();
+}
+
+QString ExperimentPanel::currentCatalogName() const {
+    const QString data = m_dataset->currentData().toString();
+    if (data == QLatin1String("synthetic") || data.startsWith(QLatin1String("file:"))) return {};
+    return data;
+}
+
+bool ExperimentPanel::catalogFilesPresent() const {
+    const QString name = currentCatalogName();
+    if (name.isEmpty()) return true;
+    const pfa::CatalogEntry& entry = pfa::findCatalogEntry(name.toStdString());
+    const QDir directory(QString::fromStdString(pfa::catalogDatasetDirectory(entry.name)));
+    for (const pfa::DatasetFile& file : entry.files) {
+        if (!QFileInfo::exists(directory.filePath(QString::fromStdString(file.name)))) return false;
+    }
+    return true;
+}
+
+void ExperimentPanel::onDatasetChoiceChanged() {
+    const QString catalog = currentCatalogName();
+    {
+        const QSignalBlocker block(m_sensitive);
+        m_sensitive->clear();
+        if (!catalog.isEmpty()) {
+            for (const pfa::SensitiveChoice& choice : pfa::findCatalogEntry(catalog.toStdString()).sensitiveChoices) {
+                m_sensitive->addItem(QString::fromStdString(choice.title), QString::fromStdString(choice.id));
+            }
+        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic")) {
+            m_sensitive->addItem(tr("group (A majority / B minority)"), QString());
+        } else {
+            const std::size_t index = m_dataset->currentData().toString().mid(5).toULong();
+            if (index < m_userFiles.size()) {
+                QStringList columns;
+                for (const std::string& c : m_userFiles[index].schema.sensitive) columns << QString::fromStdString(c);
+                m_sensitive->addItem(columns.join(QStringLiteral(" & ")), QString());
+            }
+        }
+        m_sensitive->setEnabled(m_sensitive->count() > 1);
+    }
+    m_download->setVisible(!catalog.isEmpty());
+    m_importFolder->setVisible(!catalog.isEmpty());
+    refreshAvailability();
+}
+
+void ExperimentPanel::refreshAvailability() {
+    m_data.reset();
+    m_datasetError.clear();
+    const QString catalog = currentCatalogName();
+    const bool present = catalogFilesPresent();
+    m_download->setEnabled(!present);
+    if (!present) {
+        const pfa::CatalogEntry& entry = pfa::findCatalogEntry(catalog.toStdString());
+        std::uint64_t bytes = 0;
+        for (const pfa::DatasetFile& file : entry.files) bytes += file.bytes;
+        m_datasetInfo->setText(tr("Not downloaded yet (%1 MB): Download… fetches it from its source, "
+                                  "Import from folder… uses files you already have.")
+                                   .arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1));
+    }
+    emit datasetRequestChanged();
     revalidate();
+}
+
+void ExperimentPanel::addUserFile(const QString& path, const pfa::Schema& schema) {
+    m_userFiles.push_back({path, schema});
+    const QString key = QStringLiteral("file:%1").arg(m_userFiles.size() - 1);
+    m_dataset->addItem(tr("Your file: %1").arg(QFileInfo(path).fileName()), key);
+    m_dataset->setItemData(m_dataset->count() - 1, path, Qt::ToolTipRole);
+    m_dataset->setCurrentIndex(m_dataset->count() - 1);
 }
 
 pfa::TrainConfig ExperimentPanel::config() const {
@@ -238,8 +332,21 @@ pfa::TrainConfig ExperimentPanel::config() const {
 
 pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
     pfa::DatasetRequest request;
-    request.name = m_dataset->currentData().toString().toStdString();
-    if (request.name == "adult") request.dataDirectory = m_adultDirectory.toStdString();
+    const QString data = m_dataset->currentData().toString();
+    if (data.startsWith(QLatin1String("file:"))) {
+        const std::size_t index = data.mid(5).toULong();
+        if (index < m_userFiles.size()) {
+            request.name = "file";
+            request.filePath = m_userFiles[index].path.toStdString();
+            request.schema = m_userFiles[index].schema;
+        }
+        return request;
+    }
+    request.name = data.toStdString();
+    if (!currentCatalogName().isEmpty()) {
+        request.sensitive = m_sensitive->currentData().toString().toStdString();
+        request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
+    }
     return request;
 }
 
@@ -280,36 +387,6 @@ void ExperimentPanel::setDatasetFailed(const QString& message) {
     revalidate();
 }
 
-void ExperimentPanel::setAdultDirectory(const QString& directory) {
-    m_adultDirectory = directory;
-    if (m_dataset->currentData().toString() == QLatin1String("adult")) {
-        m_data.reset();
-        emit datasetRequestChanged();
-    }
-    revalidate();
-}
-
-void ExperimentPanel::locateAdult() {
-    const QString directory = QFileDialog::getExistingDirectory(
-        this, tr("Folder with adult.data and adult.test"), m_adultDirectory);
-    if (directory.isEmpty()) return;
-    QStringList missing;
-    for (const char* file : {"adult.data", "adult.test"}) {
-        if (!QFileInfo::exists(QDir(directory).filePath(QString::fromLatin1(file)))) {
-            missing << QString::fromLatin1(file);
-        }
-    }
-    if (!missing.isEmpty()) {
-        QMessageBox::warning(this, tr("Adult data"),
-                             tr("%1 does not contain %2. Choose the folder holding the UCI files "
-                                "adult.data and adult.test.")
-                                 .arg(directory, missing.join(tr(" and "))));
-        return;
-    }
-    m_dataset->setCurrentIndex(m_dataset->findData(QStringLiteral("adult")));
-    setAdultDirectory(directory);
-}
-
 void ExperimentPanel::updateAlgorithmDependentControls() {
     const auto& algorithm = pfa::findAlgorithm(m_algorithm->currentData().toString().toStdString());
     m_algorithmInfo->setText(QString::fromStdString(algorithm.description()));
@@ -323,10 +400,10 @@ void ExperimentPanel::updateAlgorithmDependentControls() {
 
 void ExperimentPanel::revalidate() {
     QString problem;
-    const bool adult = m_dataset->currentData().toString() == QLatin1String("adult");
     const pfa::TrainConfig c = config();
-    if (adult && m_adultDirectory.isEmpty()) {
-        problem = tr("UCI Adult needs its data files: click “Locate data folder…”.");
+    if (!catalogFilesPresent()) {
+        problem = tr("%1 is not downloaded yet: click Download… or Import from folder….")
+                      .arg(m_dataset->currentText());
     } else if (!m_datasetError.isEmpty()) {
         problem = tr("The data set could not be loaded: %1").arg(m_datasetError);
     } else if (std::isnan(c.delta)) {
@@ -359,7 +436,15 @@ QJsonObject ExperimentPanel::toJson() const {
     const pfa::TrainConfig c = config();
     QJsonObject json;
     json["dataset"] = m_dataset->currentData().toString();
-    json["adult_directory"] = m_adultDirectory;
+    json["sensitive"] = m_sensitive->currentData().toString();
+    QJsonArray files;
+    for (const UserFile& file : m_userFiles) {
+        QJsonObject item;
+        item["path"] = file.path;
+        item["schema"] = QJsonDocument::fromJson(QByteArray::fromStdString(pfa::schemaToJson(file.schema))).object();
+        files.append(item);
+    }
+    json["user_files"] = files;
     json["algorithm"] = QString::fromStdString(c.algorithm);
     json["fairness"] = m_fairness->currentData().toString();
     json["epsilon"] = m_epsilon->infinityBox()->isChecked() ? QJsonValue(QStringLiteral("inf"))
@@ -383,8 +468,38 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
         const int index = box->findData(value.toString());
         if (index >= 0) box->setCurrentIndex(index);
     };
-    m_adultDirectory = json["adult_directory"].toString(m_adultDirectory);
-    select(m_dataset, json["dataset"]);
+    // Own files first, so that a session's "file:N" choice exists before it is selected.
+    for (const QJsonValue& item : json["user_files"].toArray()) {
+        const QString path = item["path"].toString();
+        const QByteArray schema = QJsonDocument(item["schema"].toObject()).toJson(QJsonDocument::Compact);
+        try {
+            const pfa::Schema parsed = pfa::schemaFromJson(pfa::parseJson(schema.toStdString()));
+            const bool known = std::any_of(m_userFiles.begin(), m_userFiles.end(),
+                                           [&](const UserFile& f) { return f.path == path && pfa::schemaToJson(f.schema) == pfa::schemaToJson(parsed); });
+            if (!known) addUserFile(path, parsed);
+        } catch (const pfa::InputError&) {
+            // A damaged entry is skipped; the rest of the settings still apply.
+        }
+    }
+    if (json.contains("user_files")) {
+        // Map the saved "file:N" onto this panel's numbering (equal path and schema).
+        const QJsonArray saved = json["user_files"].toArray();
+        const QString choice = json["dataset"].toString();
+        if (choice.startsWith(QLatin1String("file:"))) {
+            const int savedIndex = choice.mid(5).toInt();
+            if (savedIndex >= 0 && savedIndex < saved.size()) {
+                const QString path = saved[savedIndex]["path"].toString();
+                for (std::size_t i = 0; i < m_userFiles.size(); ++i) {
+                    if (m_userFiles[i].path == path) m_dataset->setCurrentIndex(m_dataset->findData(QStringLiteral("file:%1").arg(i)));
+                }
+            }
+        } else {
+            select(m_dataset, json["dataset"]);
+        }
+    } else {
+        select(m_dataset, json["dataset"]);
+    }
+    select(m_sensitive, json["sensitive"]);
     select(m_algorithm, json["algorithm"]);
     select(m_fairness, json["fairness"]);
     select(m_calibration, json["calibration"]);

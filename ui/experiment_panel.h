@@ -4,6 +4,8 @@
 #include <QWidget>
 
 #include "core/data/builtin_datasets.h"
+#include "core/data/schema.h"
+#include <vector>
 #include "core/train/train_config.h"
 #include "core/sweep/prepared_dataset.h"
 
@@ -42,9 +44,15 @@ public:
     void setDataset(const pfa::PreparedDatasetPtr& data);
     void setDatasetLoading();
     void setDatasetFailed(const QString& message);
-    /// The folder holding adult.data and adult.test ("" = not located yet).
-    void setAdultDirectory(const QString& directory);
-    QString adultDirectory() const { return m_adultDirectory; }
+    /// Adds the user's own file (as set up in the import wizard) and selects it.
+    void addUserFile(const QString& path, const pfa::Schema& schema);
+    /// The catalog data set selected ("" for synthetic or an own file).
+    QString currentCatalogName() const;
+    /// False while the selected catalog data set's files are not in the data folder.
+    bool catalogFilesPresent() const;
+    /// Re-checks whether the selected catalog data set's files are present (after a download
+    /// or an import) and asks for it to be loaded.
+    void refreshAvailability();
 
     /// Settings as JSON (sessions, QSettings) and back.
     QJsonObject toJson() const;
@@ -55,6 +63,7 @@ public:
     LambdaControl* lambdaControl() const { return m_lambda; }
     QComboBox* algorithmBox() const { return m_algorithm; }
     QComboBox* datasetBox() const { return m_dataset; }
+    QComboBox* sensitiveBox() const { return m_sensitive; }
     QSpinBox* epochsBox() const { return m_epochs; }
     QCheckBox* liveModeBox() const { return m_live; }
     QLineEdit* deltaEdit() const { return m_delta; }
@@ -66,14 +75,23 @@ signals:
     void datasetRequestChanged();
     /// ε or λ moved (slider drag or typed value) — the live-mode trigger.
     void liveParameterChanged();
+    /// The user asked to download the catalog data set `name`.
+    void downloadRequested(const QString& name);
+    /// The user asked to import `name`'s files from a folder they already have.
+    void importFolderRequested(const QString& name);
+    /// The user asked to import their own data file.
+    void importFileRequested();
 
 private:
     void revalidate();
     void updateAlgorithmDependentControls();
-    void locateAdult();
+    void onDatasetChoiceChanged();
 
     QComboBox* m_dataset;
-    QPushButton* m_locate;
+    QComboBox* m_sensitive;
+    QPushButton* m_download;
+    QPushButton* m_importFolder;
+    QPushButton* m_importFile;
     QLabel* m_datasetInfo;
     QComboBox* m_algorithm;
     QLabel* m_algorithmInfo;
@@ -94,7 +112,11 @@ private:
     QCheckBox* m_live;
     QLabel* m_problemLabel;
 
-    QString m_adultDirectory;
+    struct UserFile {
+        QString path;
+        pfa::Schema schema;
+    };
+    std::vector<UserFile> m_userFiles;
     pfa::PreparedDatasetPtr m_data;
     QString m_datasetError;
     bool m_loading = false;

@@ -1,6 +1,10 @@
 #include "ui/main_window.h"
 
 #include <Eigen/Core>
+#include <QEventLoop>
+#include <QFutureWatcher>
+#include <QProgressDialog>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -23,9 +27,15 @@
 #include <QUndoStack>
 #include <algorithm>
 
+#include "app/fetch/dataset_fetcher.h"
+#include "core/data/catalog.h"
+#include "core/data/data_directory.h"
 #include "ui/application.h"
 #include "ui/chart_view.h"
+#include "ui/dataset_card.h"
 #include "ui/delete_runs_command.h"
+#include "ui/download_dialog.h"
+#include "ui/import_wizard.h"
 #include "ui/experiment_panel.h"
 #include "ui/live_charts_panel.h"
 #include "ui/run_details_panel.h"
@@ -60,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_history = new RunHistoryModel(this);
     m_details = new RunDetailsPanel();
     m_statement = new PrivacyStatementView();
+    m_card = new DatasetCard();
     m_undo = new QUndoStack(this);
 
     setCentralWidget(m_live);
@@ -77,11 +88,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
 
     connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateActions);
-    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this, [this] {
-        const pfa::DatasetRequest request = m_panel->datasetRequest();
-        if (request.name == "adult" && request.dataDirectory.empty()) return;
-        m_controller->requestDataset(request);
-    });
+    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this, &MainWindow::onDatasetRequestChanged);
+    connect(m_panel, &ExperimentPanel::downloadRequested, this, &MainWindow::downloadDataset);
+    connect(m_panel, &ExperimentPanel::importFolderRequested, this, &MainWindow::importDatasetFolder);
+    connect(m_panel, &ExperimentPanel::importFileRequested, this, &MainWindow::importOwnFile);
     connect(m_panel, &ExperimentPanel::liveParameterChanged, this, &MainWindow::onLiveParameterChanged);
     connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
         m_tradeoff->setRuns(m_history->entries());
@@ -91,7 +101,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
 
     restoreSettings();
-    m_controller->requestDataset(m_panel->datasetRequest());
+    onDatasetRequestChanged();
     updateActions();
     updateTitle();
 }
@@ -175,10 +185,17 @@ void MainWindow::buildDocks() {
     auto* detailsDock = makeDock(tr("Run details"), QStringLiteral("detailsDock"), m_details, this);
     auto* statementDock =
         makeDock(tr("Privacy statement"), QStringLiteral("statementDock"), m_statement, this);
+    auto* cardScroll = new QScrollArea();
+    cardScroll->setWidget(m_card);
+    cardScroll->setWidgetResizable(true);
+    cardScroll->setFrameShape(QFrame::NoFrame);
+    auto* cardDock = makeDock(tr("Data set"), QStringLiteral("datasetDock"), cardScroll, this);
     addDockWidget(Qt::BottomDockWidgetArea, detailsDock);
     addDockWidget(Qt::BottomDockWidgetArea, statementDock);
+    addDockWidget(Qt::BottomDockWidgetArea, cardDock);
     splitDockWidget(historyDock, detailsDock, Qt::Horizontal);
     tabifyDockWidget(detailsDock, statementDock);
+    tabifyDockWidget(statementDock, cardDock);
     detailsDock->raise();
     resizeDocks({experimentDock, tradeoffDock}, {380, 520}, Qt::Horizontal);
     resizeDocks({historyDock}, {230}, Qt::Vertical);
@@ -193,6 +210,8 @@ void MainWindow::buildMenus() {
     m_saveAction->setShortcut(QKeySequence::Save);
     m_saveAsAction = file->addAction(tr("Save session &as…"), this, &MainWindow::saveSessionAs);
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
+    file->addAction(tr("&Import data file…"), this, &MainWindow::importOwnFile);
     file->addSeparator();
     file->addAction(tr("Export run history as &CSV…"), this, [this] { exportHistory(true); });
     file->addAction(tr("Export run history as &JSON…"), this, [this] { exportHistory(false); });
@@ -235,6 +254,12 @@ void MainWindow::buildMenus() {
 void MainWindow::connectController() {
     connect(m_controller, &TrainingController::datasetLoading, m_panel, &ExperimentPanel::setDatasetLoading);
     connect(m_controller, &TrainingController::datasetReady, m_panel, &ExperimentPanel::setDataset);
+    connect(m_controller, &TrainingController::datasetReady, this, [this](const pfa::PreparedDatasetPtr& data) {
+        if (data && data->key == pfa::datasetKey(m_panel->datasetRequest())) m_card->showDataset(data);
+    });
+    connect(m_controller, &TrainingController::datasetFailed, this, [this](const QString& message) {
+        m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));
+    });
     connect(m_controller, &TrainingController::datasetFailed, m_panel, &ExperimentPanel::setDatasetFailed);
     connect(m_controller, &TrainingController::runStarted, this,
             [this](int id, const pfa::TrainConfig& config) {
@@ -256,6 +281,81 @@ void MainWindow::connectController() {
         QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
     });
     connect(m_controller, &TrainingController::stateChanged, this, &MainWindow::updateActions);
+}
+
+void MainWindow::onDatasetRequestChanged() {
+    const QString catalog = m_panel->currentCatalogName();
+    if (!m_panel->catalogFilesPresent()) {
+        m_card->showCatalogEntry(catalog);  // what it is, before any download
+        return;
+    }
+    m_card->showDataset(nullptr, tr("Loading…"));
+    m_controller->requestDataset(m_panel->datasetRequest());
+}
+
+void MainWindow::downloadDataset(const QString& name) {
+    if (name.isEmpty()) return;
+    DownloadDialog dialog(name, this);
+    dialog.start();
+    dialog.exec();
+    if (!dialog.error().isEmpty()) {
+        if (!dialog.cancelled()) QMessageBox::warning(this, tr("Download"), dialog.error());
+        statusBar()->showMessage(dialog.cancelled() ? tr("Download cancelled; it resumes next time")
+                                                    : tr("Download failed"),
+                                 8000);
+        return;
+    }
+    statusBar()->showMessage(tr("%1 downloaded and verified").arg(name), 8000);
+    m_panel->refreshAvailability();
+}
+
+bool MainWindow::importDatasetFrom(const QString& name, const QString& folder, QString* error) {
+    // Hashing and copying run off the GUI thread; a modal progress dialog keeps the window
+    // painted and explains the wait.
+    QProgressDialog progress(tr("Verifying the checksums of the files in %1…").arg(folder), QString(), 0, 0, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    QFutureWatcher<QString> watcher;
+    QEventLoop loop;
+    connect(&watcher, &QFutureWatcher<QString>::finished, &loop, &QEventLoop::quit);
+    const std::string datasetName = name.toStdString(), source = folder.toStdString();
+    watcher.setFuture(QtConcurrent::run([datasetName, source]() -> QString {
+        try {
+            pfa::fetch::importDataset(pfa::findCatalogEntry(datasetName), source,
+                                      pfa::catalogDatasetDirectory(datasetName));
+            return {};
+        } catch (const std::exception& problem) {
+            return QString::fromStdString(problem.what());
+        }
+    }));
+    loop.exec();
+    progress.close();
+    const QString problem = watcher.result();
+    if (!problem.isEmpty()) {
+        if (error) *error = problem;
+        return false;
+    }
+    m_panel->refreshAvailability();
+    return true;
+}
+
+void MainWindow::importDatasetFolder(const QString& name) {
+    if (name.isEmpty()) return;
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Folder with the files of %1").arg(QString::fromStdString(pfa::findCatalogEntry(name.toStdString()).title)));
+    if (folder.isEmpty()) return;
+    QString error;
+    if (!importDatasetFrom(name, folder, &error)) {
+        QMessageBox::warning(this, tr("Import from folder"), error);
+        return;
+    }
+    statusBar()->showMessage(tr("%1 imported: checksums verified").arg(name), 8000);
+}
+
+void MainWindow::importOwnFile() {
+    ImportWizard wizard(this);
+    if (wizard.exec() != QDialog::Accepted) return;
+    m_panel->addUserFile(wizard.filePath(), wizard.schema());
 }
 
 void MainWindow::startRun() {

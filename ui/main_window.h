@@ -22,6 +22,7 @@ class TradeoffChart;
 class RunHistoryModel;
 class RunDetailsPanel;
 class PrivacyStatementView;
+class DatasetCard;
 
 /// The application window: experiment controls, run controls, live charts, the tradeoff
 /// chart, the run history, run details and the privacy statement, in dockable panels whose
@@ -41,6 +42,7 @@ public:
     QTableView* historyView() const { return m_historyView; }
     PrivacyStatementView* privacyStatement() const { return m_statement; }
     RunDetailsPanel* runDetails() const { return m_details; }
+    DatasetCard* datasetCard() const { return m_card; }
     QUndoStack* undoStack() const { return m_undo; }
     QAction* runAction() const { return m_runAction; }
     QAction* pauseAction() const { return m_pauseAction; }
@@ -56,6 +58,10 @@ public:
     void selectRuns(const std::vector<int>& ids);
     /// Ask before closing with unsaved runs (off in tests).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
+
+    /// Verifies and copies a catalog data set's files from `folder` into the data folder
+    /// (what "Import from folder…" does after its dialog); returns false with the reason.
+    bool importDatasetFrom(const QString& name, const QString& folder, QString* error = nullptr);
 
 public slots:
     void startRun();
@@ -87,6 +93,10 @@ private:
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
     void showAbout();
+    void onDatasetRequestChanged();
+    void downloadDataset(const QString& name);
+    void importDatasetFolder(const QString& name);
+    void importOwnFile();
     std::vector<RunEntryPtr> selectedRuns() const;
 
     TrainingController* m_controller;
@@ -98,6 +108,7 @@ private:
     QTableView* m_historyView;
     RunDetailsPanel* m_details;
     PrivacyStatementView* m_statement;
+    DatasetCard* m_card;
     QUndoStack* m_undo;
     QLabel* m_stateLabel;
 

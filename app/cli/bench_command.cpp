@@ -88,6 +88,7 @@ int benchCommand(int argc, char** argv) {
     config.epsilon = 1.0;
     config.lambda = 1.0;
     config.epochs = static_cast<int>(epochs);
+    config.batchSize = 1024;
     TimingObserver timing;
     CancelToken cancel;
     const auto started = Clock::now();

@@ -61,7 +61,7 @@ const char* const kTrainHelp =
     "settings:\n"
     "  --delta X                   privacy delta (default 1/n^2, n = training rows)\n"
     "  --epochs N                  epochs (default 200)\n"
-    "  --batch-size B              (expected) minibatch size (default 1024)\n"
+    "  --batch-size B              (expected) minibatch size (default min(1024, n/4))\n"
     "  --lr-theta X, --lr-w X      learning rates (default 0.1, 0.01)\n"
     "  --l2 X                      ridge weight (default 0)\n"
     "  --calibration MODE          conservative (default) | published (the paper's constants)\n"

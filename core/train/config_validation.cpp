@@ -1,5 +1,6 @@
 #include "core/train/config_validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -26,8 +27,9 @@ void validateCommonConfig(const TrainConfig& c, const DataSplit& data) {
     require(n >= 2, "training rows", n, "at least 2 training rows are needed");
     require(c.epochs >= 1 && c.epochs <= 1'000'000, "epochs", c.epochs,
             "it must be between 1 and 1,000,000");
-    require(c.batchSize >= 1 && c.batchSize <= n, "batch size", c.batchSize,
-            "it must be between 1 and the number of training rows (" + std::to_string(n) + ")");
+    require(c.batchSize == 0 || (c.batchSize >= 1 && c.batchSize <= n), "batch size", c.batchSize,
+            "it must be between 1 and the number of training rows (" + std::to_string(n) +
+                "), or 0 for automatic");
     require(std::isfinite(c.lrTheta) && c.lrTheta > 0, "lr-theta", c.lrTheta,
             "the model learning rate must be a positive number");
     require(std::isfinite(c.lrW) && c.lrW > 0, "lr-w", c.lrW,
@@ -89,6 +91,9 @@ void requirePenaltyCellsPresent(const TrainConfig& c, const Dataset& train) {
 TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
     const double n = static_cast<double>(data.train.rows());
     if (c.delta == 0.0) c.delta = 1.0 / (n * n);
+    // 1024 as in the published experiments, but at most a quarter of the rows, so small
+    // data sets still get several steps per epoch (and subsampling amplification).
+    if (c.batchSize == 0) c.batchSize = static_cast<int>(std::clamp(n / 4.0, 1.0, 1024.0));
     if (!c.sampling) c.sampling = c.isPrivate() ? Sampling::Poisson : Sampling::Shuffle;
     const double l = data.train.numClasses();
     if (c.minGroupShare == 0.0) {
@@ -104,7 +109,8 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
 
 long stepsPerEpoch(const TrainConfig& c, const DataSplit& data) {
     const long n = static_cast<long>(data.train.rows());
-    return (n + c.batchSize - 1) / c.batchSize;
+    const long m = c.batchSize > 0 ? c.batchSize : resolveDefaults(c, data).batchSize;
+    return (n + m - 1) / m;
 }
 
 long totalSteps(const TrainConfig& c, const DataSplit& data) {

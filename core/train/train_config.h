@@ -42,7 +42,7 @@ struct TrainConfig {
     double lambda = 1.0;   ///< fairness weight λ ≥ 0
     std::uint64_t seed = 0;
     int epochs = 200;
-    int batchSize = 1024;
+    int batchSize = 0;  ///< expected minibatch size; 0 = auto: min(1024, n/4)
     /// η_θ. Ours: 0.1, not the paper's 0.005, which suits unclipped updates; with clipped
     /// per-example gradients a larger step is needed (presets set the paper's value explicitly).
     double lrTheta = 0.1;

@@ -1,0 +1,200 @@
+// Data sets in the GUI: catalog data sets imported from a folder and trained on, download
+// through a mirror with progress and cancel, the data-set card, the import wizard.
+#include <catch2/catch.hpp>
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <filesystem>
+#include <fstream>
+
+#include "core/data/catalog.h"
+#include "core/data/data_directory.h"
+#include "test_http_server.h"
+#include "ui/dataset_card.h"
+#include "ui/download_dialog.h"
+#include "ui/group_bar_chart.h"
+#include "ui/import_wizard.h"
+#include "ui/run_history_model.h"
+#include "ui_test_support.h"
+
+#ifndef PFA_SHARED_DATASETS
+#define PFA_SHARED_DATASETS "../shared/datasets"
+#endif
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+namespace {
+
+const std::map<std::string, std::string> kSharedFolder = {
+    {"adult", "adult"}, {"compas", "compas"}, {"credit-card", "credit-card-default"},
+    {"german-credit", "german-credit"}, {"parkinsons", "parkinsons-telemonitoring"}};
+
+QString sharedFolder(const std::string& name) {
+    const QString folder = QDir(QStringLiteral(PFA_SHARED_DATASETS)).filePath(QString::fromStdString(kSharedFolder.at(name)));
+    return QDir(folder).exists() ? folder : QString();
+}
+
+bool selectDataset(MainWindow& window, const std::string& name) {
+    QComboBox* box = window.experimentPanel()->datasetBox();
+    const int index = box->findData(QString::fromStdString(name));
+    if (index < 0) return false;
+    box->setCurrentIndex(index);
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("Every catalog data set loads in the GUI and trains a DP-FERMI run", "[ui][datasets]") {
+    auto window = readyWindow(20);
+    for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
+        INFO(entry.name);
+        const QString folder = sharedFolder(entry.name);
+        if (folder.isEmpty()) {
+            WARN(entry.name << ": offline copy not present, skipped");
+            continue;
+        }
+        REQUIRE(selectDataset(*window, entry.name));
+        if (!window->experimentPanel()->catalogFilesPresent()) {
+            // Not downloaded: Run is disabled and the card shows what the data set is.
+            CHECK_FALSE(window->runAction()->isEnabled());
+            CHECK(window->datasetCard()->text().contains(QStringLiteral("Not downloaded yet")));
+            QString error;
+            REQUIRE(window->importDatasetFrom(QString::fromStdString(entry.name), folder, &error));
+        }
+        REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 20000));
+        const pfa::PreparedDatasetPtr data = window->controller()->dataset();
+        REQUIRE(data);
+        const pfa::SensitiveChoice& choice = entry.sensitiveChoices.front();
+        CHECK(data->split.train.rows() + data->split.test.rows() == entry.expectedRows);
+        CHECK(data->split.train.features() == choice.expectedFeatures);
+        // The card shows the source, license and groups with their base rates.
+        CHECK(window->datasetCard()->text().contains(QString::fromStdString(entry.license).toHtmlEscaped()));
+        CHECK(window->datasetCard()->groupChart()->groups().size() == choice.expectedGroups.size());
+
+        QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+        clickToolbar(*window, window->runAction());
+        REQUIRE(waitForSignals(finished, 1, 60000));
+        const RunEntryPtr run = finishedEntry(finished, 0);
+        CHECK(run->result.status == pfa::RunStatus::Completed);
+        CHECK(run->result.config.algorithm == "dp-fermi");
+        CHECK(run->result.privacy.epsilonSpent <= 1.0);
+        WARN(entry.name << " (" << choice.id << "): " << entry.expectedRows << " rows, "
+             << data->split.train.features() << " features, groups " << data->split.train.numGroups()
+             << "; DP-FERMI eps=1 lambda=1, 20 epochs: test error " << run->result.test.error
+             << ", violation " << run->violation() << ", certified eps " << run->result.privacy.epsilonSpent);
+    }
+}
+
+TEST_CASE("Download dialog: mirror download with verification, and cancel keeps the partial file", "[ui][datasets]") {
+    const QString folder = sharedFolder("german-credit");
+    if (folder.isEmpty()) {
+        WARN("german-credit offline copy not present, skipped");
+        return;
+    }
+    QFile source(QDir(folder).filePath(QStringLiteral("german.data")));
+    REQUIRE(source.open(QIODevice::ReadOnly));
+    const QByteArray bytes = source.readAll();
+    pfa::test::TestHttpServer server;
+    server.addBlob("/german-credit/german.data", bytes.toStdString());
+    qputenv("PFA_DATASET_MIRROR", QByteArray::fromStdString(server.url("")));
+    const std::filesystem::path target = pfa::catalogDatasetDirectory("german-credit");
+    std::filesystem::remove_all(target);
+
+    SECTION("cancel, then resume") {
+        server.stallConnections(30000, 1);  // the first transfer stops after 30 kB
+        DownloadDialog dialog(QStringLiteral("german-credit"));
+        QSignalSpy done(&dialog, &QDialog::finished);
+        QSignalSpy progress(&dialog, &DownloadDialog::progressed);
+        dialog.start();
+        REQUIRE(QTest::qWaitFor([&] { return progress.count() > 0; }, 10000));
+        dialog.reject();  // the Cancel button
+        REQUIRE(waitForSignals(done, 1, 20000));
+        CHECK(dialog.cancelled());
+        CHECK(std::filesystem::exists(target / "german.data.part"));
+        CHECK_FALSE(std::filesystem::exists(target / "german.data"));
+        DownloadDialog again(QStringLiteral("german-credit"));
+        QSignalSpy doneAgain(&again, &QDialog::finished);
+        again.start();
+        REQUIRE(waitForSignals(doneAgain, 1, 20000));
+        CHECK(again.error().isEmpty());
+        CHECK(std::filesystem::file_size(target / "german.data") == static_cast<std::uintmax_t>(bytes.size()));
+    }
+    SECTION("a corrupted file is rejected with a clear message") {
+        server.setCorruption(true);
+        DownloadDialog dialog(QStringLiteral("german-credit"));
+        QSignalSpy done(&dialog, &QDialog::finished);
+        dialog.start();
+        REQUIRE(waitForSignals(done, 1, 20000));
+        CHECK(dialog.error().contains(QStringLiteral("SHA-256")));
+        CHECK_FALSE(std::filesystem::exists(target / "german.data"));
+    }
+    qunsetenv("PFA_DATASET_MIRROR");
+    std::filesystem::remove_all(target);
+}
+
+TEST_CASE("Import wizard: preview, roles, full check, and bad files named precisely", "[ui][datasets]") {
+    QTemporaryDir dir;
+    const QString good = dir.filePath(QStringLiteral("loans.csv"));
+    {
+        std::ofstream out(good.toStdString());
+        out << "income;region;gender;race;approved\n";
+        for (int i = 0; i < 400; ++i) {
+            out << 20 + (i * 37) % 80 << ";r" << i % 3 << ";" << (i % 2 ? "m" : "f") << ";" << (i % 5 ? "x" : "y")
+                << ";" << ((i * 37) % 80 > 35 ? "yes" : "no") << "\n";
+        }
+    }
+    ImportWizard wizard;
+    QSignalSpy previewed(&wizard, &ImportWizard::previewReady);
+    wizard.setFile(good);
+    REQUIRE(waitForSignals(previewed, 1, 10000));
+    wizard.setColumnRole(QStringLiteral("gender"), QStringLiteral("sensitive"));
+    wizard.setColumnRole(QStringLiteral("race"), QStringLiteral("sensitive"));  // intersectional
+    wizard.setColumnRole(QStringLiteral("approved"), QStringLiteral("target"));
+    wizard.setPositiveValue(QStringLiteral("yes"));
+    const pfa::Schema schema = wizard.schema();
+    CHECK(schema.delimiter == ';');
+    CHECK(schema.target == "approved");
+    CHECK(schema.positiveValues == std::vector<std::string>{"yes"});
+    CHECK(schema.sensitive == std::vector<std::string>{"gender", "race"});
+    QSignalSpy checked(&wizard, &ImportWizard::checkFinished);
+    wizard.runCheck();
+    REQUIRE(waitForSignals(checked, 1, 10000));
+    CHECK(wizard.checkSucceeded());
+    CHECK(wizard.checkError().isEmpty());
+
+    // Bad files: each gives its own precise message.
+    struct Bad {
+        const char* content;
+        const char* expected;
+    };
+    for (const Bad& bad : {Bad{"", "empty"}, Bad{"a,b,y,s\n1,2,yes,f\n3,4,no\n", "expected 4 fields"},
+                           Bad{"a,y,s\n1,yes,f\nx,no,m\n2,no,f\n", "'x'"},
+                           Bad{"a,y,s\n1,yes,f\n2,yes,m\n", "one class"}}) {
+        INFO(bad.expected);
+        const QString path = dir.filePath(QStringLiteral("bad.csv"));
+        {
+            std::ofstream out(path.toStdString(), std::ios::trunc);
+            out << bad.content;
+        }
+        ImportWizard w;
+        QSignalSpy p(&w, &ImportWizard::previewReady);
+        w.setFile(path);
+        if (!QTest::qWaitFor([&] { return p.count() > 0; }, 3000)) {
+            // The preview itself refused the file (empty, ragged): nothing to import.
+            CHECK_FALSE(w.hasPreview());
+            continue;
+        }
+        w.setColumnRole(QStringLiteral("a"), QStringLiteral("numeric"));
+        w.setColumnRole(QStringLiteral("s"), QStringLiteral("sensitive"));
+        w.setColumnRole(QStringLiteral("y"), QStringLiteral("target"));
+        w.setPositiveValue(QStringLiteral("yes"));
+        QSignalSpy c(&w, &ImportWizard::checkFinished);
+        w.runCheck();
+        REQUIRE(waitForSignals(c, 1, 10000));
+        CHECK_FALSE(w.checkSucceeded());
+        CHECK(w.checkError().contains(QString::fromLatin1(bad.expected), Qt::CaseInsensitive));
+    }
+}
