@@ -1,13 +1,16 @@
 #include "ui/chart_export.h"
 
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QInputDialog>
+#include <QMessageBox>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSvgGenerator>
-#include <QtCharts/QChartView>
 #include <cmath>
 
 namespace pfa::ui {
@@ -21,22 +24,16 @@ bool exportFormatForPath(const QString& path, ExportFormat* format) {
     return true;
 }
 
-void paintChart(QChartView* view, QPainter* painter, const QRectF& target) {
-    painter->setRenderHint(QPainter::Antialiasing);
-    painter->setRenderHint(QPainter::TextAntialiasing);
-    // Render the chart's scene region (not the widget), so no scroll bars or frames leak in.
-    QGraphicsScene* scene = view->scene();
-    scene->render(painter, target, view->mapToScene(view->viewport()->rect()).boundingRect(),
-                  Qt::IgnoreAspectRatio);
-}
-
-bool exportChart(QChartView* view, const QString& path, ExportFormat format, int dpi,
-                 QString* error) {
-    const QSize logical = view->viewport()->size();
+bool exportChart(ExportableView* view, const QString& path, ExportFormat format, int dpi, QString* error) {
+    const QSize logical = view->exportSize();
     if (logical.isEmpty()) {
         if (error) *error = QStringLiteral("the chart has no size yet");
         return false;
     }
+    auto prepare = [](QPainter& painter) {
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+    };
     switch (format) {
         case ExportFormat::Png: {
             if (dpi < 36 || dpi > 1200) {
@@ -52,7 +49,8 @@ bool exportChart(QChartView* view, const QString& path, ExportFormat format, int
             image.setDotsPerMeterX(dotsPerMeter);
             image.setDotsPerMeterY(dotsPerMeter);
             QPainter painter(&image);
-            paintChart(view, &painter, QRectF(QPointF(0, 0), QSizeF(image.size())));
+            prepare(painter);
+            view->paintExport(&painter, QRectF(QPointF(0, 0), QSizeF(image.size())));
             painter.end();
             if (!image.save(path, "PNG")) {
                 if (error) *error = QStringLiteral("cannot write %1").arg(path);
@@ -65,14 +63,15 @@ bool exportChart(QChartView* view, const QString& path, ExportFormat format, int
             generator.setFileName(path);
             generator.setSize(logical);
             generator.setViewBox(QRect(QPoint(0, 0), logical));
-            generator.setTitle(view->chart() ? view->chart()->title() : QString());
+            generator.setTitle(view->exportTitle());
             generator.setDescription(QStringLiteral("Exported from PFA Explorer"));
             QPainter painter;
             if (!painter.begin(&generator)) {
                 if (error) *error = QStringLiteral("cannot write %1").arg(path);
                 return false;
             }
-            paintChart(view, &painter, QRectF(QPointF(0, 0), QSizeF(logical)));
+            prepare(painter);
+            view->paintExport(&painter, QRectF(QPointF(0, 0), QSizeF(logical)));
             painter.end();
             return true;
         }
@@ -81,20 +80,46 @@ bool exportChart(QChartView* view, const QString& path, ExportFormat format, int
             writer.setResolution(96);
             writer.setPageSize(QPageSize(QSizeF(logical) * 72.0 / 96.0, QPageSize::Point));
             writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-            writer.setTitle(view->chart() ? view->chart()->title() : QString());
+            writer.setTitle(view->exportTitle());
             writer.setCreator(QStringLiteral("PFA Explorer"));
             QPainter painter;
             if (!painter.begin(&writer)) {
                 if (error) *error = QStringLiteral("cannot write %1").arg(path);
                 return false;
             }
-            const QRect page = writer.pageLayout().paintRectPixels(writer.resolution());
-            paintChart(view, &painter, QRectF(page));
+            prepare(painter);
+            view->paintExport(&painter, QRectF(writer.pageLayout().paintRectPixels(writer.resolution())));
             painter.end();
             return true;
         }
     }
     return false;
+}
+
+void exportWithDialog(ExportableView* view, QWidget* parent) {
+    QString suggested = view->exportTitle().isEmpty() ? QStringLiteral("chart") : view->exportTitle();
+    suggested.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("-"));
+    const QString path = QFileDialog::getSaveFileName(
+        parent, QObject::tr("Export chart"), suggested.toLower() + ".png",
+        QObject::tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty()) return;
+    ExportFormat format;
+    if (!exportFormatForPath(path, &format)) {
+        QMessageBox::warning(parent, QObject::tr("Export chart"),
+                             QObject::tr("Please choose a file name ending in .png, .svg or .pdf."));
+        return;
+    }
+    int dpi = 96;
+    if (format == ExportFormat::Png) {
+        bool ok = false;
+        dpi = QInputDialog::getInt(parent, QObject::tr("PNG resolution"),
+                                   QObject::tr("Dots per inch (96 = screen, 300 = print):"), 300, 36, 1200, 1, &ok);
+        if (!ok) return;
+    }
+    QString error;
+    if (!exportChart(view, path, format, dpi, &error)) {
+        QMessageBox::warning(parent, QObject::tr("Export chart"), QObject::tr("Export failed: %1").arg(error));
+    }
 }
 
 }  // namespace pfa::ui

@@ -1,14 +1,9 @@
 #include "ui/chart_view.h"
 
 #include <QContextMenuEvent>
-#include <QFileDialog>
-#include <QInputDialog>
 #include <QMenu>
-#include <QMessageBox>
 #include <QPainter>
-#include <QRegularExpression>
 
-#include "ui/chart_export.h"
 #include "ui/chart_style.h"
 
 namespace pfa::ui {
@@ -51,32 +46,16 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
     menu.exec(event->globalPos());
 }
 
-void ChartView::exportWithDialog() {
-    const QString title = chart() ? chart()->title() : QString();
-    QString suggested = title.isEmpty() ? QStringLiteral("chart") : title;
-    suggested.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("-"));
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), suggested.toLower() + ".png",
-        tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty()) return;
-    ExportFormat format;
-    if (!exportFormatForPath(path, &format)) {
-        QMessageBox::warning(this, tr("Export chart"),
-                             tr("Please choose a file name ending in .png, .svg or .pdf."));
-        return;
-    }
-    int dpi = 96;
-    if (format == ExportFormat::Png) {
-        bool ok = false;
-        dpi = QInputDialog::getInt(this, tr("PNG resolution"),
-                                   tr("Dots per inch (96 = screen, 300 = print):"), 300, 36, 1200,
-                                   1, &ok);
-        if (!ok) return;
-    }
-    QString error;
-    if (!exportChart(this, path, format, dpi, &error)) {
-        QMessageBox::warning(this, tr("Export chart"), tr("Export failed: %1").arg(error));
-    }
+void ChartView::exportWithDialog() { pfa::ui::exportWithDialog(this, this); }
+
+QSize ChartView::exportSize() const { return viewport()->size(); }
+
+QString ChartView::exportTitle() const { return chart() ? chart()->title() : QString(); }
+
+void ChartView::paintExport(QPainter* painter, const QRectF& target) {
+    // Render the chart's scene region (not the widget), so no scroll bars or frames leak in;
+    // the scene includes every overlay item (whiskers, labels) drawn on screen.
+    scene()->render(painter, target, mapToScene(viewport()->rect()).boundingRect(), Qt::IgnoreAspectRatio);
 }
 
 }  // namespace pfa::ui

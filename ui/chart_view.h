@@ -2,11 +2,13 @@
 
 #include <QtCharts/QChartView>
 
+#include "ui/chart_export.h"
+
 namespace pfa::ui {
 
 /// A chart view with an empty-state message, antialiasing, and a context menu to export the
 /// chart (PNG at a chosen DPI, SVG, PDF) through chart_export.h.
-class ChartView : public QChartView {
+class ChartView : public QChartView, public ExportableView {
     Q_OBJECT
 public:
     explicit ChartView(QChart* chart, QWidget* parent = nullptr);
@@ -15,6 +17,10 @@ public:
     void setEmptyMessage(const QString& message);
     void setEmpty(bool empty);
     bool isEmpty() const { return m_empty; }
+
+    QSize exportSize() const override;
+    void paintExport(QPainter* painter, const QRectF& target) override;
+    QString exportTitle() const override;
 
 public slots:
     /// Asks for a file name (and DPI for PNG) and exports the chart.

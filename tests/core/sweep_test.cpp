@@ -1,0 +1,196 @@
+// Sweep expansion, run keys, summaries (the whisker statistics), results files, presets and
+// the reference-point overlay parser.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/sweep/reference_points.h"
+#include "core/sweep/results_file.h"
+#include "core/sweep/sweep_preset.h"
+#include "core/sweep/sweep_runner.h"
+#include "core/sweep/sweep_summary.h"
+#include "core/util/error.h"
+#include "test_data.h"
+
+using namespace pfa;
+using Catch::Matchers::WithinAbs;
+
+TEST_CASE("Sweep expansion order, deduplication and run keys", "[sweep]") {
+    SweepSpec spec;
+    spec.datasets = {"d"};
+    spec.algorithms = {"dp-fermi", "erm"};
+    spec.epsilons = {0.5, 2};
+    spec.lambdas = {0, 1, 4};
+    spec.seeds = {0, 1};
+    spec.axes = {{"lr-theta", {0.05, 0.1}}};
+    const std::vector<SweepRun> runs = spec.expand();
+    // dp-fermi: 2 lr × 2 ε × 3 λ × 2 seeds = 24; erm only at ε = ∞, λ = 0: 2 lr × 2 seeds = 4.
+    REQUIRE(runs.size() == 28);
+    CHECK(spec.size() == 28);
+    for (std::size_t i = 0; i < runs.size(); ++i) CHECK(runs[i].index == i);
+    CHECK(runs[0].config.lrTheta == 0.05);
+    CHECK(runs[0].config.seed == 0);
+    CHECK(runs[1].config.seed == 1);
+    CHECK(runs[2].config.lambda == 1);
+    CHECK(std::isinf(runs.back().config.epsilon));
+    CHECK(runs.back().config.algorithm == "erm");
+    std::set<std::string> keys;
+    for (const SweepRun& run : runs) keys.insert(run.key);
+    CHECK(keys.size() == runs.size());  // distinct settings, distinct keys
+    CHECK(runs[0].key.find("seed=0") != std::string::npos);
+    CHECK(cellKeyOf(runs[0].key) == cellKeyOf(runs[1].key));  // differ only in the seed
+    // Shards partition the runs.
+    std::size_t total = 0;
+    for (int i = 0; i < 3; ++i) total += shardRuns(runs, i, 3).size();
+    CHECK(total == runs.size());
+    REQUIRE_THROWS_WITH(shardRuns(runs, 3, 3), Catch::Contains("shard 3/3 is invalid"));
+    TrainConfig config;
+    REQUIRE_THROWS_WITH(applySweepParameter(config, "epochs", 2.5), Catch::Contains("not a positive whole number"));
+}
+
+TEST_CASE("Whisker statistics: mean and sample standard deviation per cell", "[sweep][summary]") {
+    std::vector<SweepPoint> points;
+    const double errors[] = {0.20, 0.22, 0.27};
+    const double violations[] = {0.10, 0.06, 0.08};
+    for (int seed = 0; seed < 3; ++seed) {
+        SweepPoint p;
+        p.runKey = "dataset=d;algorithm=a;epsilon=1;lambda=2;seed=" + std::to_string(seed) + ";epochs=5";
+        p.epsilon = 1;
+        p.lambda = 2;
+        p.testError = errors[seed];
+        p.violation = violations[seed];
+        p.epsilonSpent = 0.99;
+        points.push_back(p);
+    }
+    SweepPoint failed = points.front();
+    failed.runKey = "dataset=d;algorithm=a;epsilon=1;lambda=2;seed=9;epochs=5";
+    failed.status = "failed";
+    failed.testError = NAN;
+    points.push_back(failed);
+    SweepPoint other = points.front();
+    other.runKey = "dataset=d;algorithm=a;epsilon=1;lambda=4;seed=0;epochs=5";
+    points.push_back(other);
+
+    const std::vector<SweepCell> cells = summarizePoints(points);
+    REQUIRE(cells.size() == 2);
+    const SweepCell& cell = cells[0];
+    CHECK(cell.runs == 4);
+    CHECK(cell.failed == 1);
+    CHECK(cell.testError.n == 3);
+    CHECK_THAT(cell.testError.mean, WithinAbs(0.23, 1e-12));
+    // Sample sd of {0.20, 0.22, 0.27}: sqrt(((−.03)² + (−.01)² + .04²)/2) = sqrt(0.0013).
+    CHECK_THAT(cell.testError.sd, WithinAbs(std::sqrt(0.0013), 1e-12));
+    CHECK_THAT(cell.violation.mean, WithinAbs(0.08, 1e-12));
+    CHECK_THAT(cell.violation.sd, WithinAbs(0.02, 1e-12));
+    CHECK_THAT(cell.testError.standardError(), WithinAbs(std::sqrt(0.0013) / std::sqrt(3.0), 1e-12));
+    CHECK(cells[1].runs == 1);
+    CHECK(cells[1].testError.sd == 0.0);
+}
+
+TEST_CASE("Results files: damaged tails are cut, merges deduplicate", "[sweep][results]") {
+    const auto dir = std::filesystem::temp_directory_path() / "pfa-results-test";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string a = (dir / "a.jsonl").string(), b = (dir / "b.jsonl").string();
+    {
+        std::ofstream out(a);
+        out << R"({"run_key":"k1","x":1})" << "\n" << R"({"run_key":"k2","x":2})" << "\n" << R"({"run_key":"k3","x)";
+    }
+    const ResultsFileContent content = readResultsFile(a);
+    CHECK(content.records.size() == 2);
+    CHECK(content.damagedLines == 1);
+    CHECK(completedRunKeys(a) == std::set<std::string>{"k1", "k2"});
+    CHECK(repairResultsFile(a) > 0);
+    {
+        ResultsAppender out(a);
+        out.append(R"({"run_key":"k3","x":3})");
+    }
+    CHECK(readResultsFile(a).records.size() == 3);
+    CHECK(readResultsFile(a).damagedLines == 0);
+    {
+        std::ofstream out(b);
+        out << R"({"run_key":"k2","x":2})" << "\n" << R"({"run_key":"k4","x":4})" << "\n";
+    }
+    const MergeReport report = mergeResultsFiles({a, b}, (dir / "m.jsonl").string());
+    CHECK(report.written == 4);
+    CHECK(report.duplicates == 1);
+    CHECK(completedRunKeys((dir / "m.jsonl").string()) == std::set<std::string>{"k1", "k2", "k3", "k4"});
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("Presets reproduce the published experiments and say where settings come from", "[sweep][preset]") {
+    const SweepPreset& adult = findSweepPreset("adult-dp");
+    CHECK(adult.dataset.name == "adult");
+    CHECK(adult.spec.epsilons == std::vector<double>{0.5, 1, 3, 9});
+    CHECK(adult.spec.seeds.size() == 15);
+    CHECK(adult.spec.base.epochs == 200);
+    CHECK(adult.spec.base.batchSize == 1024);
+    CHECK(adult.spec.base.lrTheta == 0.005);
+    CHECK(adult.spec.base.lrW == 0.01);
+    CHECK(adult.spec.base.calibration == Calibration::Published);
+    CHECK(adult.source.find("Stochastic Differentially Private and Fair Learning") != std::string::npos);
+    CHECK(findSweepPreset("credit-card-eo").spec.notions == std::vector<FairnessNotion>{FairnessNotion::EqualizedOdds});
+    CHECK(findSweepPreset("credit-card-eo").spec.epsilons == std::vector<double>{0.5, 1, 3});
+    CHECK(findSweepPreset("parkinsons-dp").dataset.name == "parkinsons");
+    REQUIRE_THROWS_WITH(findSweepPreset("nope"), Catch::Contains("unknown preset 'nope'"));
+    REQUIRE_THROWS_WITH(parseSweepPreset("x.json", R"({"name":"x","title":"t","source":"s","dataset":{"name":"adult"},
+        "algorithms":["dp-fermi"],"fairness":["dp"],"epsilons":[1],"lambdas":[1],"seeds":[0],"config":{"speed":1}})"),
+                        Catch::Contains("x.json") && Catch::Contains("unknown config key 'speed'"));
+}
+
+TEST_CASE("Reference points: parsed, and bad rows named", "[sweep][reference]") {
+    const auto points = parseReferencePoints(
+        "dataset,method,fairness,epsilon,lambda,error,violation,note\n"
+        "adult,\"DP-FERMI (paper)\",dp,1,0.5,0.18,0.04,read off Fig. 1\n"
+        "adult,Jagielski et al.,dp,inf,,0.20,0.02,\n",
+        "ref.csv");
+    REQUIRE(points.size() == 2);
+    CHECK(points[0].method == "DP-FERMI (paper)");
+    CHECK(points[0].lambda == 0.5);
+    CHECK(std::isinf(points[1].epsilon));
+    CHECK(std::isnan(points[1].lambda));
+    CHECK(points[1].line == 3);
+    auto fails = [](const std::string& text, const std::string& expected) {
+        INFO(expected);
+        REQUIRE_THROWS_WITH(parseReferencePoints(text, "ref.csv"), Catch::Contains(expected));
+    };
+    const std::string header = "dataset,method,fairness,epsilon,lambda,error,violation\n";
+    fails("dataset,method,epsilon,lambda,error,violation\n", "no column 'fairness'");
+    fails(header + "adult,m,dp,1,0,0.2\n", "ref.csv:2: expected 7 fields, found 6");
+    fails(header + "adult,m,dp,1,0,abc,0.1\n", "ref.csv:2 (column 'error'): 'abc' is not a number");
+    fails(header + "adult,m,dp,1,0,0.2,0.1\nadult,m,xx,1,0,0.2,0.1\n", "ref.csv:3 (column 'fairness')");
+    fails(header + "adult,m,dp,1,0,1.5,0.1\n", "ref.csv:2 (column 'error'): the error must lie in [0, 1]");
+    fails(header + "adult,m,dp,0,0,0.2,0.1\n", "epsilon must be > 0");
+    fails("", "empty");
+}
+
+TEST_CASE("A cancelled sweep records no cut-short run", "[sweep]") {
+    const PreparedDatasetPtr data = [] {
+        DatasetRequest request;
+        request.synthetic.rows = 2000;
+        return prepareDataset(request);
+    }();
+    SweepSpec spec;
+    spec.datasets = {data->key};
+    spec.lambdas = {0, 1};
+    spec.seeds = {0, 1, 2};
+    spec.base.epochs = 50;
+    const auto file = (std::filesystem::temp_directory_path() / "pfa-cancel-test.jsonl").string();
+    std::filesystem::remove(file);
+    CancelToken cancel;
+    SweepOptions options;
+    options.threads = 2;
+    options.outputPath = file;
+    options.onRunFinished = [&](const SweepRun&, const RunResult&, const SweepProgress& p) {
+        if (p.finished == 2) cancel.cancel();
+    };
+    const SweepOutcome outcome = runSweep(spec, [&](const std::string&) { return data; }, options, cancel);
+    CHECK(outcome.cancelled);
+    CHECK(outcome.results.size() >= 2);
+    CHECK(outcome.results.size() < 6);
+    for (const RunResult& r : outcome.results) CHECK(r.status == RunStatus::Completed);
+    CHECK(readResultsFile(file).records.size() == outcome.results.size());
+    std::filesystem::remove(file);
+}
