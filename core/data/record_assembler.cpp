@@ -103,9 +103,12 @@ void RecordAssembler::setColumns(std::vector<std::string> names, const std::stri
             }
         } else if (m_schema.defaultRole != ColumnRole::Auto) {
             // Columns the schema does not list take its default role (e.g. "ignore" for a
-            // file with many columns of which a few are features).
+            // file with many columns of which a few are features). As for an explicit
+            // Categorical role without levels, a nominal ARFF attribute keeps its levels.
+            if (m_schema.defaultRole != ColumnRole::Categorical ||
+                spec.role != ColumnRole::Categorical)
+                spec.levels.clear();
             spec.role = m_schema.defaultRole;
-            spec.levels.clear();
         }
         if (spec.role == ColumnRole::Ignore) continue;
         FeatureState fs;

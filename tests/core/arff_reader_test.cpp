@@ -245,6 +245,19 @@ TEST_CASE("arff: the schema applies as for CSV, layout fields are ignored", "[ar
     CHECK(e.label == std::vector<int>{0, 1, 1});
     CHECK(e.groupNames == std::vector<std::string>{"age < 25", "age \u2265 25"});
     CHECK(e.classNames == std::vector<std::string>{"\u2264 0.5", "> 0.5"});
+
+    // Schema::defaultRole: unlisted columns follow it; Categorical keeps nominal levels.
+    Schema c = smallSchema();
+    c.defaultRole = ColumnRole::Categorical;
+    const auto f = readText(small("1,lo,a,yes\n2,hi,b,no\n"), c);
+    CHECK(feature(f, "c").levels == std::vector<std::string>{"lo", "hi"});
+    CHECK(feature(f, "c").levelsDeclared);
+    CHECK(feature(f, "x").kind == FeatureKind::Categorical);
+    c.defaultRole = ColumnRole::Ignore;
+    c.columns["x"].role = ColumnRole::Numeric;
+    const auto g = readText(small("1,lo,a,yes\n2,hi,b,no\n"), c);
+    REQUIRE(g.features.size() == 1);
+    CHECK(g.features[0].name == "x");
 }
 
 TEST_CASE("arff: files, statistics and progress", "[arff]") {
