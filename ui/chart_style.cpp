@@ -16,16 +16,9 @@ const QColor kViridis[] = {QColor(68, 1, 84),    QColor(72, 40, 120),  QColor(62
                            QColor(53, 183, 121), QColor(109, 205, 89), QColor(180, 222, 44),
                            QColor(253, 231, 37)};
 
-}  // namespace
-
-QColor colorForEpsilon(double epsilon) {
-    if (!std::isfinite(epsilon)) return QColor(90, 90, 90);
-    const double lo = std::log(0.05), hi = std::log(100.0);
-    // Small ε (strong privacy) is dark purple, large ε is yellow; stop short of the pale
-    // yellow end so every point stays visible on white.
-    double t = (std::log(std::clamp(epsilon, 0.05, 100.0)) - lo) / (hi - lo);
-    t *= 0.88;
-    const double position = t * 9.0;
+/// The viridis scale at t ∈ [0, 1].
+QColor viridisAt(double t) {
+    const double position = std::clamp(t, 0.0, 1.0) * 9.0;
     const int i = std::min(8, static_cast<int>(position));
     const double f = position - i;
     const QColor& a = kViridis[i];
@@ -33,6 +26,21 @@ QColor colorForEpsilon(double epsilon) {
     return QColor::fromRgbF(static_cast<float>(a.redF() + f * (b.redF() - a.redF())),
                             static_cast<float>(a.greenF() + f * (b.greenF() - a.greenF())),
                             static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
+}
+}  // namespace
+
+QColor colorForEpsilon(double epsilon) {
+    if (!std::isfinite(epsilon)) return QColor(90, 90, 90);
+    const double lo = std::log(0.05), hi = std::log(100.0);
+    // Small ε (strong privacy) is dark purple, large ε is yellow; stop short of the pale
+    // yellow end so every point stays visible on white.
+    const double t = (std::log(std::clamp(epsilon, 0.05, 100.0)) - lo) / (hi - lo);
+    return viridisAt(0.88 * t);
+}
+
+QColor colorForEpsilonRank(int rank, int count) {
+    if (count <= 1) return viridisAt(0.45);
+    return viridisAt(0.85 * static_cast<double>(rank) / (count - 1));
 }
 
 QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm) {

@@ -18,6 +18,11 @@ namespace chart_style {
 /// ε = ∞ (no privacy) is a neutral dark grey.
 QColor colorForEpsilon(double epsilon);
 
+/// Colour of the `rank`-th of `count` finite privacy budgets shown together (smallest first),
+/// evenly spread over the same viridis scale: views with many curves (the sweep views) use
+/// it so that neighbouring ε values stay distinguishable.
+QColor colorForEpsilonRank(int rank, int count);
+
 /// Marker shape of an algorithm in the tradeoff chart.
 QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm);
 

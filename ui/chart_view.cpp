@@ -1,7 +1,9 @@
 #include "ui/chart_view.h"
 
 #include <QContextMenuEvent>
+#include <QCoreApplication>
 #include <QMenu>
+#include <QGraphicsLayout>
 #include <QPainter>
 
 #include "ui/chart_style.h"
@@ -48,14 +50,36 @@ void ChartView::contextMenuEvent(QContextMenuEvent* event) {
 
 void ChartView::exportWithDialog() { pfa::ui::exportWithDialog(this, this); }
 
-QSize ChartView::exportSize() const { return viewport()->size(); }
+namespace {
+/// Export size of a view that was never laid out on screen (a hidden tab or dock).
+constexpr QSize kUnshownExportSize(900, 600);
+}  // namespace
+
+bool ChartView::laidOutOnScreen() const {
+    return isVisible() && viewport()->width() >= minimumWidth() - 4 && viewport()->height() >= minimumHeight() - 4;
+}
+
+QSize ChartView::exportSize() const { return laidOutOnScreen() ? viewport()->size() : kUnshownExportSize; }
 
 QString ChartView::exportTitle() const { return chart() ? chart()->title() : QString(); }
 
 void ChartView::paintExport(QPainter* painter, const QRectF& target) {
     // Render the chart's scene region (not the widget), so no scroll bars or frames leak in;
     // the scene includes every overlay item (whiskers, labels) drawn on screen.
-    scene()->render(painter, target, mapToScene(viewport()->rect()).boundingRect(), Qt::IgnoreAspectRatio);
+    // Pending layouts (a legend entry just added) are done first, or the export would miss them.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (laidOutOnScreen() || !chart()) {
+        scene()->render(painter, target, mapToScene(viewport()->rect()).boundingRect(), Qt::IgnoreAspectRatio);
+        return;
+    }
+    // Never shown (e.g. an inactive tab): lay the chart out at the export size for the export.
+    const QRectF shown = chart()->geometry();
+    const QRectF exported(QPointF(0, 0), QSizeF(kUnshownExportSize));
+    chart()->setGeometry(exported);
+    if (chart()->layout()) chart()->layout()->activate();
+    scene()->render(painter, target, exported, Qt::IgnoreAspectRatio);
+    chart()->setGeometry(shown);
+    if (chart()->layout()) chart()->layout()->activate();
 }
 
 }  // namespace pfa::ui

@@ -31,6 +31,9 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
+    /// True when the view has been laid out on screen at a usable size.
+    bool laidOutOnScreen() const;
+
     QString m_emptyMessage;
     bool m_empty = true;
 };

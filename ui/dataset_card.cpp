@@ -156,4 +156,6 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
                            .arg(classes.join(QStringLiteral(", "))));
 }
 
+QString DatasetCard::title() const { return m_title->text(); }
+
 }  // namespace pfa::ui

@@ -25,6 +25,8 @@ public:
     /// The group chart (tests).
     GroupBarChart* groupChart() const { return m_groups; }
     QString text() const;
+    /// The shown data set's title (plain text).
+    QString title() const;
 
 private:
     QLabel* m_title;

@@ -3,7 +3,13 @@
 #include <Eigen/Core>
 #include <QEventLoop>
 #include <QFutureWatcher>
+#include <QProgressBar>
 #include <QProgressDialog>
+#include <QPushButton>
+#include <QComboBox>
+#include <QDir>
+#include <QHBoxLayout>
+#include <set>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QAction>
 #include <QApplication>
@@ -30,12 +36,22 @@
 #include "app/fetch/dataset_fetcher.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
+#include "core/sweep/results_file.h"
+#include "core/sweep/run_record.h"
+#include "core/sweep/sweep_preset.h"
 #include "ui/application.h"
 #include "ui/chart_view.h"
 #include "ui/dataset_card.h"
 #include "ui/delete_runs_command.h"
 #include "ui/download_dialog.h"
 #include "ui/import_wizard.h"
+#include "ui/sweep_controller.h"
+#include "ui/sweep_dialog.h"
+#include "ui/sweep_views_panel.h"
+#include "ui/chart_export.h"
+#include "ui/tradeoff_curves_view.h"
+#include "ui/privacy_price_view.h"
+#include "ui/heat_map_view.h"
 #include "ui/experiment_panel.h"
 #include "ui/live_charts_panel.h"
 #include "ui/run_details_panel.h"
@@ -71,6 +87,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_details = new RunDetailsPanel();
     m_statement = new PrivacyStatementView();
     m_card = new DatasetCard();
+    m_sweep = new SweepController([this] { return m_controller->allocateRunId(); }, this);
+    m_sweepViews = new SweepViewsPanel();
     m_undo = new QUndoStack(this);
 
     setCentralWidget(m_live);
@@ -80,6 +98,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectController();
 
     m_stateLabel = new QLabel();
+    m_sweepStatus = new QWidget();
+    auto* sweepLayout = new QHBoxLayout(m_sweepStatus);
+    sweepLayout->setContentsMargins(0, 0, 0, 0);
+    m_sweepLabel = new QLabel();
+    m_sweepBar = new QProgressBar();
+    m_sweepBar->setMaximumWidth(220);
+    auto* stopSweep = new QPushButton(tr("Stop sweep"));
+    stopSweep->setToolTip(tr("Stop all runs of the sweep within one minibatch; finished runs are kept"));
+    connect(stopSweep, &QPushButton::clicked, this, [this] { m_sweep->stop(); });
+    sweepLayout->addWidget(m_sweepLabel);
+    sweepLayout->addWidget(m_sweepBar);
+    sweepLayout->addWidget(stopSweep);
+    m_sweepStatus->setVisible(false);
+    statusBar()->addPermanentWidget(m_sweepStatus);
     statusBar()->addPermanentWidget(m_stateLabel);
     m_liveDebounce.setSingleShot(true);
     m_liveDebounce.setInterval(kLiveDebounceMs);
@@ -95,6 +127,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_panel, &ExperimentPanel::liveParameterChanged, this, &MainWindow::onLiveParameterChanged);
     connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
         m_tradeoff->setRuns(m_history->entries());
+        m_sweepViews->setEntries(m_history->entries());
+        updateActions();
+    });
+    connect(m_sweep, &SweepController::runsFinished, this, &MainWindow::onSweepRuns);
+    connect(m_sweep, &SweepController::existingRuns, this, &MainWindow::onSweepRuns);
+    connect(m_sweep, &SweepController::progressChanged, this, [this](const pfa::SweepProgress& p) {
+        const std::size_t done = p.finished + p.alreadyDone;
+        m_sweepBar->setRange(0, static_cast<int>(std::max<std::size_t>(1, p.total)));
+        m_sweepBar->setValue(static_cast<int>(done));
+        m_sweepLabel->setText(tr("Sweep: %1 of %2 runs done, %3 failed, about %4 s left")
+                                  .arg(done)
+                                  .arg(p.total)
+                                  .arg(p.failed)
+                                  .arg(std::ceil(p.etaSeconds)));
+    });
+    connect(m_sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
+        m_sweepStatus->setVisible(false);
+        if (!error.isEmpty()) {
+            QMessageBox::warning(this, tr("Sweep"), error);
+        } else {
+            statusBar()->showMessage(cancelled ? tr("Sweep stopped; finished runs are saved and a new start resumes it")
+                                               : tr("Sweep finished"),
+                                     10000);
+        }
         updateActions();
     });
     connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { selectRuns({id}); });
@@ -158,6 +214,10 @@ void MainWindow::buildDocks() {
 
     auto* tradeoffDock = makeDock(tr("Tradeoff"), QStringLiteral("tradeoffDock"), m_tradeoff, this);
     addDockWidget(Qt::RightDockWidgetArea, tradeoffDock);
+    auto* sweepDock = makeDock(tr("Sweep views"), QStringLiteral("sweepDock"), m_sweepViews, this);
+    addDockWidget(Qt::RightDockWidgetArea, sweepDock);
+    tabifyDockWidget(tradeoffDock, sweepDock);
+    tradeoffDock->raise();
 
     m_historyProxy = new QSortFilterProxyModel(this);
     m_historyProxy->setSourceModel(m_history);
@@ -212,6 +272,13 @@ void MainWindow::buildMenus() {
     m_saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     file->addAction(tr("&Import data file…"), this, &MainWindow::importOwnFile);
+    QAction* openResults = file->addAction(tr("Open sweep &results…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open sweep results"), QString(),
+                                                          tr("Results (*.jsonl);;All files (*)"));
+        if (!path.isEmpty()) openResultsFrom(path);
+    });
+    openResults->setToolTip(tr("Add the runs of a results file written by pfa-cli train, a cluster job or "
+                               "an earlier sweep to the history and the sweep views"));
     file->addSeparator();
     file->addAction(tr("Export run history as &CSV…"), this, [this] { exportHistory(true); });
     file->addAction(tr("Export run history as &JSON…"), this, [this] { exportHistory(false); });
@@ -223,6 +290,13 @@ void MainWindow::buildMenus() {
         charts->addAction(names[i], view, &ChartView::exportWithDialog);
     }
     charts->addAction(tr("Tradeoff…"), m_tradeoff->view(), &ChartView::exportWithDialog);
+    charts->addSeparator();
+    charts->addAction(tr("Sweep: tradeoff curves…"), m_sweepViews->tradeoffView()->view(), &ChartView::exportWithDialog);
+    charts->addAction(tr("Sweep: price of privacy, error…"), m_sweepViews->priceView()->errorView(),
+                      &ChartView::exportWithDialog);
+    charts->addAction(tr("Sweep: price of privacy, violation…"), m_sweepViews->priceView()->violationView(),
+                      &ChartView::exportWithDialog);
+    charts->addAction(tr("Sweep: heat map…"), this, [this] { exportWithDialog(m_sweepViews->heatMap(), this); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -244,6 +318,26 @@ void MainWindow::buildMenus() {
         run->addAction(action);
     }
 
+    QMenu* sweep = menuBar()->addMenu(tr("&Sweep"));
+    QAction* newSweep = sweep->addAction(tr("&New sweep…"), this, [this] { openSweepDialog(); });
+    newSweep->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+R")));
+    QMenu* presets = sweep->addMenu(tr("&Presets (published experiments)"));
+    for (const pfa::SweepPreset& preset : pfa::sweepPresets()) {
+        const QString name = QString::fromStdString(preset.name);
+        QAction* action = presets->addAction(QString::fromStdString(preset.title), this, [this, name] { runPreset(name); });
+        action->setToolTip(QString::fromStdString(preset.source));
+    }
+    presets->setToolTipsVisible(true);
+    sweep->addAction(tr("&Stop sweep"), this, [this] { m_sweep->stop(); });
+    sweep->addSeparator();
+    sweep->addAction(tr("Load &reference points…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Reference points"), QString(),
+                                                          tr("CSV files (*.csv);;All files (*)"));
+        if (path.isEmpty()) return;
+        QString error;
+        if (!m_sweepViews->loadReferencePoints(path, &error)) QMessageBox::warning(this, tr("Reference points"), error);
+    });
+
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
 
@@ -255,7 +349,13 @@ void MainWindow::connectController() {
     connect(m_controller, &TrainingController::datasetLoading, m_panel, &ExperimentPanel::setDatasetLoading);
     connect(m_controller, &TrainingController::datasetReady, m_panel, &ExperimentPanel::setDataset);
     connect(m_controller, &TrainingController::datasetReady, this, [this](const pfa::PreparedDatasetPtr& data) {
-        if (data && data->key == pfa::datasetKey(m_panel->datasetRequest())) m_card->showDataset(data);
+        if (!data || data->key != pfa::datasetKey(m_panel->datasetRequest())) return;
+        m_card->showDataset(data);
+        if (!m_pendingPreset.isEmpty()) {
+            const QString preset = m_pendingPreset;
+            m_pendingPreset.clear();
+            QTimer::singleShot(0, this, [this, preset] { openSweepDialog(preset); });
+        }
     });
     connect(m_controller, &TrainingController::datasetFailed, this, [this](const QString& message) {
         m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));
@@ -356,6 +456,169 @@ void MainWindow::importOwnFile() {
     ImportWizard wizard(this);
     if (wizard.exec() != QDialog::Accepted) return;
     m_panel->addUserFile(wizard.filePath(), wizard.schema());
+}
+
+double MainWindow::measuredSecondsPerEpoch() const {
+    const pfa::PreparedDatasetPtr data = m_controller->dataset();
+    if (!data) return -1.0;
+    double seconds = 0.0, epochs = 0.0;
+    for (const RunEntryPtr& entry : m_history->entries()) {
+        if (!entry->isComplete() || entry->context.datasetDescription != data->context.datasetDescription) continue;
+        seconds += entry->result.seconds;
+        epochs += entry->result.config.epochs;
+    }
+    return epochs > 0 ? seconds / epochs : -1.0;
+}
+
+void MainWindow::openSweepDialog(const QString& presetName) {
+    const pfa::PreparedDatasetPtr data = m_controller->dataset();
+    if (!data || data->key != pfa::datasetKey(m_panel->datasetRequest())) {
+        QMessageBox::information(this, tr("Sweep"), m_panel->problem().isEmpty()
+                                                        ? tr("The data set is still loading; try again in a moment.")
+                                                        : m_panel->problem());
+        return;
+    }
+    if (m_sweep->isRunning()) {
+        QMessageBox::information(this, tr("Sweep"), tr("A sweep is already running; stop it first."));
+        return;
+    }
+    SweepDialog dialog(m_panel->config(), m_card->title(), data->context.trainRows, data->context.features,
+                       measuredSecondsPerEpoch(), this);
+    if (!presetName.isEmpty()) dialog.applyPreset(pfa::findSweepPreset(presetName.toStdString()));
+    if (dialog.exec() != QDialog::Accepted) return;
+    QString error;
+    if (!startSweep(dialog.spec(), dialog.threads(), dialog.resultsFile(), &error)) {
+        QMessageBox::warning(this, tr("Sweep"), error);
+    }
+}
+
+bool MainWindow::startSweep(const pfa::SweepSpec& requested, int threads, const QString& resultsFile, QString* error) {
+    const pfa::PreparedDatasetPtr data = m_controller->dataset();
+    if (!data) {
+        if (error) *error = tr("No data set is loaded.");
+        return false;
+    }
+    pfa::SweepSpec spec = requested;
+    spec.datasets = {data->key};
+    QDir().mkpath(QFileInfo(resultsFile).absolutePath());
+    try {
+        m_sweep->start(spec, data, threads, resultsFile);
+    } catch (const std::exception& problem) {
+        if (error) *error = QString::fromStdString(problem.what());
+        return false;
+    }
+    m_sweepBar->setRange(0, static_cast<int>(std::max<std::size_t>(1, spec.size())));
+    m_sweepBar->setValue(0);
+    m_sweepLabel->setText(tr("Sweep: starting %1 runs…").arg(spec.size()));
+    m_sweepStatus->setVisible(true);
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        if (dock->objectName() == QLatin1String("sweepDock")) dock->raise();
+    }
+    return true;
+}
+
+void MainWindow::runPreset(const QString& name) {
+    const pfa::SweepPreset& preset = pfa::findSweepPreset(name.toStdString());
+    QComboBox* datasets = m_panel->datasetBox();
+    const int index = datasets->findData(QString::fromStdString(preset.dataset.name));
+    if (index < 0) return;
+    datasets->setCurrentIndex(index);
+    const int sensitive = m_panel->sensitiveBox()->findData(QString::fromStdString(preset.dataset.sensitive));
+    if (sensitive >= 0) m_panel->sensitiveBox()->setCurrentIndex(sensitive);
+    if (!m_panel->catalogFilesPresent()) {
+        const auto answer = QMessageBox::question(
+            this, tr("Preset"),
+            tr("The preset needs %1, which is not downloaded yet. Download it now?").arg(datasets->currentText()));
+        if (answer != QMessageBox::Yes) return;
+        downloadDataset(QString::fromStdString(preset.dataset.name));
+        if (!m_panel->catalogFilesPresent()) return;
+    }
+    const pfa::PreparedDatasetPtr data = m_controller->dataset();
+    if (data && data->key == pfa::datasetKey(m_panel->datasetRequest())) {
+        openSweepDialog(name);
+    } else {
+        m_pendingPreset = name;  // opens when the data set has loaded
+    }
+}
+
+void MainWindow::openResultsFrom(const QString& path) {
+    struct Loaded {
+        std::vector<std::pair<pfa::RunResult, pfa::RunContext>> runs;
+        std::size_t damaged = 0;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Loaded>(this);
+    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        const Loaded loaded = watcher->result();
+        if (!loaded.error.isEmpty()) {
+            statusBar()->showMessage(loaded.error, 10000);
+            emit resultsOpened(path, 0, 0, 0, loaded.error);
+            return;
+        }
+        std::vector<RunEntryPtr> entries;
+        for (const auto& [result, context] : loaded.runs) {
+            auto entry = std::make_shared<RunEntry>();
+            entry->id = m_controller->allocateRunId();
+            entry->finished = QFileInfo(path).lastModified();
+            entry->result = result;
+            entry->context = context;
+            entries.push_back(entry);
+        }
+        const int before = m_history->rowCount();
+        onSweepRuns(entries);
+        const int added = m_history->rowCount() - before;
+        const int skipped = static_cast<int>(entries.size()) - added;
+        statusBar()->showMessage(tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
+                                     .arg(QFileInfo(path).fileName())
+                                     .arg(added)
+                                     .arg(skipped)
+                                     .arg(loaded.damaged),
+                                 10000);
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+            if (dock->objectName() == QLatin1String("sweepDock")) dock->raise();
+        }
+        emit resultsOpened(path, added, skipped, static_cast<int>(loaded.damaged), QString());
+    });
+    statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    watcher->setFuture(QtConcurrent::run([path]() -> Loaded {
+        Loaded out;
+        if (!QFileInfo(path).isFile()) {
+            out.error = tr("%1: no such file").arg(path);
+            return out;
+        }
+        try {
+            const pfa::ResultsFileContent content = pfa::readResultsFile(path.toStdString());
+            out.damaged = content.damagedLines;
+            for (const pfa::JsonValue& record : content.records) {
+                pfa::RunContext context;
+                try {
+                    pfa::RunResult result = pfa::runResultFromJson(record, &context);
+                    out.runs.emplace_back(std::move(result), std::move(context));
+                } catch (const std::exception&) {
+                    ++out.damaged;  // a record of another kind or version
+                }
+            }
+        } catch (const std::exception& problem) {
+            out.error = QString::fromStdString(problem.what());
+        }
+        return out;
+    }));
+}
+
+void MainWindow::onSweepRuns(const std::vector<RunEntryPtr>& entries) {
+    // Runs already in the history (a resumed sweep opened twice) are not listed again.
+    std::set<std::string> known;
+    for (const RunEntryPtr& entry : m_history->entries()) {
+        if (!entry->context.runKey.empty()) known.insert(entry->context.runKey);
+    }
+    std::vector<RunEntryPtr> fresh;
+    for (const RunEntryPtr& entry : entries) {
+        if (entry->context.runKey.empty() || known.insert(entry->context.runKey).second) fresh.push_back(entry);
+    }
+    m_history->append(fresh);
+    if (!fresh.empty()) m_runsSinceSave = true;
+    updateTitle();
 }
 
 void MainWindow::startRun() {
@@ -545,6 +808,7 @@ bool MainWindow::openSessionFrom(const QString& path, QString* error) {
     m_undo->clear();
     m_panel->fromJson(session.settings);
     m_history->setEntries(session.runs);
+    for (const RunEntryPtr& run : session.runs) m_controller->reserveRunIds(run->id);
     m_sessionPath = path;
     m_runsSinceSave = false;
     rememberRecent(path);
@@ -649,6 +913,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         }
     }
     m_liveDebounce.stop();
+    m_sweep->shutdown();       // sweep workers stop within one minibatch
     m_controller->shutdown();  // a run in progress stops within one minibatch
     saveSettings();
     event->accept();

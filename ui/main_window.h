@@ -4,6 +4,7 @@
 #include <QTimer>
 #include <vector>
 
+#include "core/sweep/sweep_spec.h"
 #include "ui/run_entry.h"
 #include "ui/training_controller.h"
 
@@ -13,6 +14,7 @@ class QSortFilterProxyModel;
 class QTableView;
 class QUndoStack;
 class QLabel;
+class QProgressBar;
 
 namespace pfa::ui {
 
@@ -23,6 +25,8 @@ class RunHistoryModel;
 class RunDetailsPanel;
 class PrivacyStatementView;
 class DatasetCard;
+class SweepController;
+class SweepViewsPanel;
 
 /// The application window: experiment controls, run controls, live charts, the tradeoff
 /// chart, the run history, run details and the privacy statement, in dockable panels whose
@@ -43,6 +47,11 @@ public:
     PrivacyStatementView* privacyStatement() const { return m_statement; }
     RunDetailsPanel* runDetails() const { return m_details; }
     DatasetCard* datasetCard() const { return m_card; }
+    SweepController* sweepController() const { return m_sweep; }
+    SweepViewsPanel* sweepViews() const { return m_sweepViews; }
+    /// Starts a sweep on the loaded data set (what the sweep dialog's Start does); false with
+    /// the reason when it cannot start.
+    bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile, QString* error = nullptr);
     QUndoStack* undoStack() const { return m_undo; }
     QAction* runAction() const { return m_runAction; }
     QAction* pauseAction() const { return m_pauseAction; }
@@ -62,6 +71,16 @@ public:
     /// Verifies and copies a catalog data set's files from `folder` into the data folder
     /// (what "Import from folder…" does after its dialog); returns false with the reason.
     bool importDatasetFrom(const QString& name, const QString& folder, QString* error = nullptr);
+
+    /// Reads a JSON-lines results file (a sweep from pfa-cli, a cluster job, an earlier GUI
+    /// sweep) in the background and adds its runs to the history, skipping runs already there;
+    /// resultsOpened reports the outcome.
+    void openResultsFrom(const QString& path);
+
+signals:
+    /// `added` runs from `path` joined the history (`skipped` were already there, `damaged`
+    /// lines could not be read); `error` is set when the file could not be read at all.
+    void resultsOpened(const QString& path, int added, int skipped, int damaged, const QString& error);
 
 public slots:
     void startRun();
@@ -97,6 +116,10 @@ private:
     void downloadDataset(const QString& name);
     void importDatasetFolder(const QString& name);
     void importOwnFile();
+    void openSweepDialog(const QString& preset = QString());
+    void runPreset(const QString& name);
+    void onSweepRuns(const std::vector<RunEntryPtr>& entries);
+    double measuredSecondsPerEpoch() const;
     std::vector<RunEntryPtr> selectedRuns() const;
 
     TrainingController* m_controller;
@@ -109,6 +132,12 @@ private:
     RunDetailsPanel* m_details;
     PrivacyStatementView* m_statement;
     DatasetCard* m_card;
+    SweepController* m_sweep;
+    SweepViewsPanel* m_sweepViews;
+    QWidget* m_sweepStatus = nullptr;
+    QProgressBar* m_sweepBar = nullptr;
+    QLabel* m_sweepLabel = nullptr;
+    QString m_pendingPreset;  ///< preset waiting for its data set to load
     QUndoStack* m_undo;
     QLabel* m_stateLabel;
 

@@ -101,6 +101,14 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
 
 void RunHistoryModel::append(const RunEntryPtr& entry) { insert(rowCount(), entry); }
 
+void RunHistoryModel::append(const std::vector<RunEntryPtr>& entries) {
+    if (entries.empty()) return;
+    beginInsertRows({}, rowCount(), rowCount() + static_cast<int>(entries.size()) - 1);
+    m_entries.insert(m_entries.end(), entries.begin(), entries.end());
+    endInsertRows();
+    emit entriesChanged();
+}
+
 void RunHistoryModel::insert(int row, const RunEntryPtr& entry) {
     row = std::clamp(row, 0, rowCount());
     beginInsertRows({}, row, row);

@@ -27,6 +27,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     void append(const RunEntryPtr& entry);
+    /// Appends several runs at once (one change notification).
+    void append(const std::vector<RunEntryPtr>& entries);
     /// Inserts at `row` (used by undo).
     void insert(int row, const RunEntryPtr& entry);
     /// Removes the run with `id`; returns its former row or −1.

@@ -2,6 +2,7 @@
 
 #include <QMetaObject>
 
+#include "core/sweep/sweep_spec.h"
 #include "ui/training_worker.h"
 
 namespace pfa::ui {
@@ -49,7 +50,8 @@ void TrainingController::datasetLoadFailed(int requestId, const QString& message
 int TrainingController::startRun(const pfa::TrainConfig& config,
                                  const pfa::DatasetRequest& request, bool singleEpoch) {
     if (m_active) m_active->cancel();  // superseded: its late results are dropped by id
-    auto control = std::make_shared<RunControl>(m_nextRunId++);
+    auto control = std::make_shared<RunControl>(allocateRunId());
+    m_runKeys[control->runId()] = pfa::runKey(pfa::datasetKey(request), config);
     if (singleEpoch) control->stepOneEpoch();
     m_active = control;
     QMetaObject::invokeMethod(
@@ -114,6 +116,8 @@ void TrainingController::runEnded(const std::shared_ptr<RunControl>& control,
     entry->stoppedByUser = m_stopped.count(control->runId()) > 0;
     entry->result = *result;
     entry->context = data->context;
+    entry->context.runKey = m_runKeys[control->runId()];
+    m_runKeys.erase(control->runId());
     m_stopped.erase(control->runId());
     m_active.reset();
     setState(State::Idle);

@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QThread>
 #include <memory>
+#include <algorithm>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -47,6 +49,10 @@ public:
     void stop();
     /// Cancels everything and joins the thread (closing the window during a run).
     void shutdown();
+    /// A fresh run id (shared with sweeps, so ids are unique in a session).
+    int allocateRunId() { return m_nextRunId++; }
+    /// Makes future ids larger than `id` (after a session with runs up to `id` was opened).
+    void reserveRunIds(int id) { m_nextRunId = std::max(m_nextRunId, id + 1); }
 
     State state() const { return m_state; }
     /// Id of the run whose metrics are being shown (0 if none).
@@ -81,6 +87,7 @@ private:
     TrainingWorker* m_worker = nullptr;
     std::shared_ptr<RunControl> m_active;
     std::set<int> m_stopped;
+    std::map<int, std::string> m_runKeys;  ///< run key of each started run (sweep cells)
     State m_state = State::Idle;
     int m_nextRunId = 1;
     int m_datasetRequest = 0;

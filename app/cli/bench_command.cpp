@@ -3,14 +3,21 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
 #include "core/data/preprocessing.h"
+#include "core/sweep/prepared_dataset.h"
+#include "core/sweep/sweep_preset.h"
+#include "core/sweep/sweep_runner.h"
 
 namespace pfa::cli {
 
@@ -20,6 +27,7 @@ using Clock = std::chrono::steady_clock;
 
 const char* const kBenchHelp =
     "usage: pfa-cli bench [--data-dir DIR] [--epochs N] [--repeats R]\n"
+    "                     [--preset NAME [--preset-seeds N] [--preset-epochs N] [--threads N]]\n"
     "\n"
     "Times one DP-FERMI epoch (conservative calibration, eps = 1, lambda = 1, batch 1024,\n"
     "Poisson sampling, including the end-of-epoch evaluation) on Adult-sized data and a plain\n"
@@ -30,6 +38,12 @@ const char* const kBenchHelp =
     "                   Adult's size, 45,222 rows x 102 features)\n"
     "  --epochs N       DP-FERMI epochs to time (default 8; the first is warm-up)\n"
     "  --repeats R      reference repetitions (default 50)\n"
+    "  --preset NAME    first, time the whole sweep of a preset (e.g. adult-dp) on all cores,\n"
+    "                   results to a temporary file; prints its wall time and the line\n"
+    "                   'preset_seconds: S' (data from --data-dir, else the data folder)\n"
+    "  --preset-seeds N only the preset's first N seeds (a shorter, labelled measurement)\n"
+    "  --preset-epochs N  override the preset's epochs (likewise labelled)\n"
+    "  --threads N      parallel runs for --preset (default 0 = all cores)\n"
     "  --help           this text\n";
 
 double median(std::vector<double> values) {
@@ -55,10 +69,71 @@ public:
     std::map<int, Clock::time_point> m_lastStep;
 };
 
+/// Runs the whole sweep of `presetName` and prints its wall time; results go to a temporary
+/// file that is removed afterwards.
+void timePreset(const Arguments& args, const std::string& presetName) {
+    const SweepPreset& preset = findSweepPreset(presetName);
+    SweepSpec spec = preset.spec;
+    std::string reduced;
+    if (args.has("preset-seeds")) {
+        const long seeds = args.integer("preset-seeds", 0);
+        if (seeds < 1 || seeds > static_cast<long>(spec.seeds.size())) {
+            throw UsageError("--preset-seeds must be between 1 and " + std::to_string(spec.seeds.size()));
+        }
+        spec.seeds.resize(static_cast<std::size_t>(seeds));
+        reduced += ", reduced to " + std::to_string(seeds) + " seed(s)";
+    }
+    if (args.has("preset-epochs")) {
+        const long epochs = args.integer("preset-epochs", 0);
+        if (epochs < 1 || epochs > 100000) throw UsageError("--preset-epochs must be between 1 and 100000");
+        spec.base.epochs = static_cast<int>(epochs);
+        reduced += ", reduced to " + std::to_string(epochs) + " epoch(s)";
+    }
+    const long threads = args.integer("threads", 0);
+    if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
+    DatasetRequest request = preset.dataset;
+    request.dataDirectory = args.text("data-dir", request.dataDirectory);
+
+    const auto loadStart = Clock::now();
+    const PreparedDatasetPtr prepared = prepareDataset(request);
+    const double loadSeconds = std::chrono::duration<double>(Clock::now() - loadStart).count();
+    spec.datasets = {prepared->key};
+    const DatasetProvider provider = [&](const std::string&) { return prepared; };
+
+    namespace fs = std::filesystem;
+    const fs::path output = fs::temp_directory_path() /
+                            ("pfa-bench-" + presetName + "-" + std::to_string(::getpid()) + ".jsonl");
+    fs::remove(output);
+    SweepOptions options;
+    options.threads = static_cast<int>(threads);
+    options.outputPath = output.string();
+    options.resume = false;
+    CancelToken never;
+    SweepOutcome outcome;
+    try {
+        outcome = runSweep(spec, provider, options, never);
+    } catch (...) {
+        fs::remove(output);
+        throw;
+    }
+    fs::remove(output);
+    const int usedThreads = threads > 0 ? static_cast<int>(threads)
+                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::printf("preset %s (%zu runs: %zu eps x %zu lambda x %zu seeds x %d epochs, batch %d%s): wall time "
+                "%.1f s on %d thread(s), %zu failed (data loading %.1f s, not included)\n",
+                presetName.c_str(), outcome.progress.total, spec.epsilons.size(), spec.lambdas.size(),
+                spec.seeds.size(), spec.base.epochs, spec.base.batchSize, reduced.c_str(),
+                outcome.progress.elapsedSeconds, usedThreads, outcome.progress.failed, loadSeconds);
+    std::printf("preset_seconds: %.1f\n", outcome.progress.elapsedSeconds);
+    std::fflush(stdout);
+}
+
 }  // namespace
 
 int benchCommand(int argc, char** argv) {
-    const Arguments args(argc, argv, 2, {"data-dir", "epochs", "repeats"}, {"help"});
+    const Arguments args(argc, argv, 2,
+                         {"data-dir", "epochs", "repeats", "preset", "preset-seeds", "preset-epochs", "threads"},
+                         {"help"});
     if (args.has("help")) {
         std::fputs(kBenchHelp, stdout);
         return 0;
@@ -67,6 +142,13 @@ int benchCommand(int argc, char** argv) {
     const long repeats = args.integer("repeats", 50);
     if (epochs < 3 || epochs > 1000) throw UsageError("--epochs must be between 3 and 1000");
     if (repeats < 3 || repeats > 100000) throw UsageError("--repeats must be between 3 and 100000");
+    for (const char* presetOnly : {"preset-seeds", "preset-epochs", "threads"}) {
+        if (args.has(presetOnly) && !args.has("preset")) {
+            throw UsageError(std::string("--") + presetOnly + " only goes with --preset");
+        }
+    }
+    // The preset first, so that the last line stays 'ratio: R'.
+    if (args.has("preset")) timePreset(args, args.text("preset"));
 
     DatasetRequest request;
     if (args.has("data-dir")) {

@@ -1,0 +1,277 @@
+// UI behaviour of sweeps (offscreen): a small grid fills the sweep views, a stopped sweep
+// resumes without rerunning finished runs, reference points are drawn or refused precisely,
+// and the GUI thread stays responsive while a sweep runs on every core.
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QTimer>
+#include <cmath>
+#include <set>
+
+#include "ui/chart_export.h"
+#include "ui/chart_view.h"
+#include "ui/heat_map_view.h"
+#include "ui/privacy_price_view.h"
+#include "ui/run_history_model.h"
+#include "ui/sweep_controller.h"
+#include "ui/sweep_views_panel.h"
+#include "ui/tradeoff_curves_view.h"
+#include "ui_test_support.h"
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+namespace {
+
+/// A DP-FERMI grid on the loaded data set: `epsilons` × `lambdas` × `seeds`.
+pfa::SweepSpec smallGrid(const MainWindow& window, std::vector<double> epsilons, std::vector<double> lambdas,
+                         int seeds, int epochs) {
+    pfa::SweepSpec spec;
+    spec.base = window.experimentPanel()->config();
+    spec.base.epochs = epochs;
+    spec.algorithms = {"dp-fermi"};
+    spec.notions = {pfa::FairnessNotion::DemographicParity};
+    spec.epsilons = std::move(epsilons);
+    spec.lambdas = std::move(lambdas);
+    spec.seeds.clear();
+    for (int s = 0; s < seeds; ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
+    return spec;
+}
+
+int lineCount(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return -1;
+    int lines = 0;
+    while (!file.atEnd()) {
+        if (!file.readLine().trimmed().isEmpty()) ++lines;
+    }
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("A 2 x 2 x 2 sweep fills the tradeoff view with 4 points and whiskers", "[ui][sweep]") {
+    auto window = readyWindow();
+    QTemporaryDir dir;
+    const QString results = dir.filePath("sweep.jsonl");
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    QString error;
+    REQUIRE(window->startSweep(smallGrid(*window, {1.0, 4.0}, {0.0, 2.0}, 2, 30), 2, results, &error));
+    CHECK(error.isEmpty());
+    CHECK(window->sweepController()->isRunning());
+    REQUIRE(waitForSignals(finished, 1, 60000));
+    CHECK_FALSE(finished.at(0).at(0).toBool());         // not cancelled
+    CHECK(finished.at(0).at(1).toString().isEmpty());  // no error
+    QTest::qWait(50);  // the last batch of results is delivered by a queued call
+
+    CHECK(window->historyModel()->rowCount() == 8);
+    CHECK(lineCount(results) == 8);
+    std::set<int> ids;
+    for (const RunEntryPtr& entry : window->historyModel()->entries()) {
+        ids.insert(entry->id);
+        CHECK_FALSE(entry->context.runKey.empty());
+    }
+    CHECK(ids.size() == 8);  // ids are unique in the session
+
+    SweepViewsPanel* views = window->sweepViews();
+    views->refreshNow();
+    REQUIRE(views->cells().size() == 4);
+    int spread = 0;
+    for (const pfa::SweepCell& cell : views->cells()) {
+        CHECK(cell.runs == 2);
+        if (cell.testError.sd > 0.0 || cell.violation.sd > 0.0) ++spread;
+    }
+    CHECK(spread >= 2);  // the noisy (λ > 0) cells differ between seeds
+    CHECK(views->tradeoffView()->pointCount() == 4);
+    CHECK(views->tradeoffView()->whiskerCount() == 4);
+    CHECK(views->heatMap()->filledCells() == 4);
+    CHECK(views->priceView()->pointCount() == 2);  // the two ε at the chosen λ
+
+    // A single run from the panel keeps a fresh, larger id.
+    QSignalSpy single(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(single, 1));
+    CHECK(ids.count(finishedEntry(single, 0)->id) == 0);
+}
+
+TEST_CASE("A stopped sweep resumes without rerunning its finished runs", "[ui][sweep]") {
+    auto window = readyWindow();
+    QTemporaryDir dir;
+    const QString results = dir.filePath("sweep.jsonl");
+    const pfa::SweepSpec spec = smallGrid(*window, {1.0}, {0.0, 1.0, 2.0}, 4, 400);
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    REQUIRE(window->startSweep(spec, 1, results));
+    REQUIRE(QTest::qWaitFor([&] { return window->historyModel()->rowCount() >= 2; }, 60000));
+    window->sweepController()->stop();
+    REQUIRE(waitForSignals(finished, 1, 5000));
+    CHECK(finished.at(0).at(0).toBool());  // cancelled
+    QTest::qWait(50);
+    const int done = window->historyModel()->rowCount();
+    CHECK(done < 12);
+    CHECK(lineCount(results) == done);
+
+    REQUIRE(window->startSweep(spec, 2, results));
+    REQUIRE(waitForSignals(finished, 2, 120000));
+    QTest::qWait(50);
+    CHECK_FALSE(finished.at(1).at(0).toBool());
+    CHECK(lineCount(results) == 12);                    // nothing finished was run twice
+    CHECK(window->historyModel()->rowCount() == 12);    // nor listed twice
+    std::set<std::string> keys;
+    for (const RunEntryPtr& entry : window->historyModel()->entries()) keys.insert(entry->context.runKey);
+    CHECK(keys.size() == 12);
+}
+
+TEST_CASE("Reference points are drawn as hollow markers, bad rows are named", "[ui][sweep]") {
+    SweepViewsPanel views;
+    views.resize(900, 600);
+    QTemporaryDir dir;
+    const QString good = dir.filePath("published.csv");
+    {
+        QFile file(good);
+        REQUIRE(file.open(QIODevice::WriteOnly | QIODevice::Text));
+        QTextStream(&file) << "dataset,method,fairness,epsilon,lambda,error,violation\n"
+                              "synthetic,Paper A,dp,1,,0.25,0.05\n"
+                              "synthetic,Paper A,dp,4,,0.22,0.04\n"
+                              "synthetic,Paper B,dp,inf,1,0.20,0.03\n";
+    }
+    QString error;
+    REQUIRE(views.loadReferencePoints(good, &error));
+    CHECK(views.tradeoffView()->referenceCount() == 3);
+    CHECK(views.tradeoffView()->referenceMethods() == QStringList{QStringLiteral("Paper A"), QStringLiteral("Paper B")});
+
+    const QString bad = dir.filePath("bad.csv");
+    {
+        QFile file(bad);
+        REQUIRE(file.open(QIODevice::WriteOnly | QIODevice::Text));
+        QTextStream(&file) << "dataset,method,fairness,epsilon,lambda,error,violation\n"
+                              "synthetic,Paper A,dp,1,,0.25,0.05\n"
+                              "synthetic,Paper A,dp,one,,0.22,0.04\n";
+    }
+    CHECK_FALSE(views.loadReferencePoints(bad, &error));
+    CHECK(error.contains(QStringLiteral("bad.csv")));
+    CHECK(error.contains(QStringLiteral("bad.csv:3")));
+    CHECK(error.contains(QStringLiteral("epsilon")));
+    CHECK(views.tradeoffView()->referenceCount() == 3);  // the good points stay
+}
+
+TEST_CASE("The GUI thread never stalls more than 50 ms while a sweep runs on every core", "[ui][responsiveness]") {
+    auto window = readyWindow();
+    QTemporaryDir dir;
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    REQUIRE(window->startSweep(smallGrid(*window, {0.5, 1.0, 4.0}, {0.0, 1.0, 4.0}, 3, 60), 0, dir.filePath("s.jsonl")));
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = clock.elapsed();
+    qint64 worst = 0;
+    QTimer tick;
+    tick.setInterval(5);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        const qint64 now = clock.elapsed();
+        worst = std::max(worst, now - last);
+        last = now;
+    });
+    tick.start();
+    REQUIRE(waitForSignals(finished, 1, 120000));
+    tick.stop();
+    window->sweepViews()->refreshNow();
+    CHECK(window->historyModel()->rowCount() == 27);
+    CHECK(window->sweepViews()->tradeoffView()->pointCount() == 9);
+    INFO("longest gap between 5 ms ticks: " << worst << " ms");
+    CHECK(worst <= 50);
+}
+
+TEST_CASE("Screenshots of the sweep views (a results file, then a reference overlay)", "[ui][screenshot]") {
+    // PFA_SWEEP_RESULTS / PFA_REFERENCE_POINTS pick the files (the README's pictures come from
+    // the Adult preset); without them a small synthetic sweep stands in.
+    auto window = readyWindow();
+    QTemporaryDir dir;
+    QString results = qEnvironmentVariable("PFA_SWEEP_RESULTS");
+    if (results.isEmpty()) {
+        results = dir.filePath("synthetic.jsonl");
+        QSignalSpy finished(window->sweepController(), &SweepController::finished);
+        REQUIRE(window->startSweep(smallGrid(*window, {0.5, 2.0, 8.0}, {0.0, 1.0, 3.0}, 3, 40), 0, results));
+        REQUIRE(waitForSignals(finished, 1, 120000));
+        QTest::qWait(50);
+        window->clearHistory();
+    }
+    QSignalSpy opened(window.get(), &MainWindow::resultsOpened);
+    window->openResultsFrom(results);
+    REQUIRE(waitForSignals(opened, 1, 60000));
+    INFO(opened.at(0).at(4).toString().toStdString());
+    REQUIRE(opened.at(0).at(4).toString().isEmpty());
+    const int added = opened.at(0).at(1).toInt();
+    CHECK(added > 0);
+    CHECK(window->historyModel()->rowCount() == added);
+    // Opening the same file again adds nothing.
+    window->openResultsFrom(results);
+    REQUIRE(waitForSignals(opened, 2, 60000));
+    CHECK(opened.at(1).at(1).toInt() == 0);
+    CHECK(opened.at(1).at(2).toInt() == added);
+
+    SweepViewsPanel* views = window->sweepViews();
+    views->refreshNow();
+    REQUIRE(views->tradeoffView()->pointCount() > 0);
+    CHECK(views->tradeoffView()->whiskerCount() == static_cast<std::size_t>(views->tradeoffView()->pointCount()));
+    CHECK(views->priceView()->pointCount() > 0);
+    CHECK(views->heatMap()->filledCells() > 0);
+    const QString shots = QStringLiteral(PFA_SCREENSHOT_DIR);
+    QDir().mkpath(shots);
+    QString error;
+    auto save = [&](ExportableView* view, const QString& name, int minimumWidth) {
+        const QString path = shots + QLatin1Char('/') + name;
+        REQUIRE(exportChart(view, path, ExportFormat::Png, 96, &error));
+        CHECK(QImage(path).width() >= minimumWidth);
+    };
+    // A view on a tab never shown still exports at a full size.
+    save(views->heatMap(), QStringLiteral("sweep-heat-map-unshown.png"), 900);
+    save(views->priceView()->errorView(), QStringLiteral("sweep-price-error-unshown.png"), 900);
+
+    QTest::qWait(200);
+    CHECK(window->width() <= 1440);  // the sweep views do not force the window wider than asked
+    REQUIRE(window->grab().save(shots + QStringLiteral("/main-window-sweep.png")));
+    // As a user would for a closer look: the sweep views undocked into a large window.
+    QDockWidget* dock = nullptr;
+    for (QDockWidget* d : window->findChildren<QDockWidget*>()) {
+        if (d->objectName() == QLatin1String("sweepDock")) dock = d;
+    }
+    REQUIRE(dock);
+    dock->setFloating(true);
+    dock->resize(1240, 780);
+    dock->show();
+    for (int tab = 0; tab < 3; ++tab) {
+        views->tabs()->setCurrentIndex(tab);
+        QTest::qWait(100);
+    }
+    views->tabs()->setCurrentIndex(0);
+    QTest::qWait(100);
+    save(views->tradeoffView()->view(), QStringLiteral("sweep-tradeoff-curves.png"), 1000);
+    REQUIRE(dock->grab().save(shots + QStringLiteral("/sweep-panel-tradeoff.png")));
+    views->tabs()->setCurrentIndex(1);
+    QTest::qWait(100);
+    REQUIRE(dock->grab().save(shots + QStringLiteral("/sweep-price-of-privacy.png")));
+    save(views->priceView()->errorView(), QStringLiteral("sweep-price-error.png"), 400);
+    views->tabs()->setCurrentIndex(2);
+    QTest::qWait(100);
+    save(views->heatMap(), QStringLiteral("sweep-heat-map.png"), 1000);
+    views->tabs()->setCurrentIndex(0);
+    QTest::qWait(100);
+
+    QString references = qEnvironmentVariable("PFA_REFERENCE_POINTS");
+    if (references.isEmpty()) {
+        references = dir.filePath("reference.csv");
+        QFile file(references);
+        REQUIRE(file.open(QIODevice::WriteOnly | QIODevice::Text));
+        QTextStream(&file) << "dataset,method,fairness,epsilon,lambda,error,violation\n"
+                              "synthetic,Other method,dp,1,,0.30,0.05\n"
+                              "synthetic,Other method,dp,inf,,0.28,0.03\n";
+    }
+    REQUIRE(views->loadReferencePoints(references, &error));
+    CHECK(views->tradeoffView()->referenceCount() > 0);
+    save(views->tradeoffView()->view(), QStringLiteral("sweep-reference-overlay.png"), 1000);
+}

@@ -1,0 +1,118 @@
+#include "ui/sweep_controller.h"
+
+#include <QDateTime>
+#include <QMetaObject>
+#include <set>
+
+#include "core/sweep/results_file.h"
+#include "core/util/error.h"
+
+namespace pfa::ui {
+
+SweepController::SweepController(std::function<int()> allocateId, QObject* parent)
+    : QObject(parent), m_allocateId(std::move(allocateId)) {
+    qRegisterMetaType<pfa::SweepProgress>();
+    m_drainTimer.setInterval(200);
+    connect(&m_drainTimer, &QTimer::timeout, this, &SweepController::drain);
+}
+
+SweepController::~SweepController() { shutdown(); }
+
+void SweepController::start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
+                            const QString& resultsFile) {
+    if (m_running) throw pfa::InputError("a sweep is already running");
+    if (m_thread.joinable()) m_thread.join();
+    const pfa::DatasetProvider provider = [data](const std::string&) { return data; };
+    const std::vector<pfa::SweepRun> runs = spec.expand();
+    pfa::validateSweep(runs, provider);  // bad settings end here, before any run
+
+    // Runs already in the results file (an interrupted earlier attempt) are shown, not rerun.
+    std::set<std::string> keys;
+    for (const pfa::SweepRun& run : runs) keys.insert(run.key);
+    std::vector<RunEntryPtr> existing;
+    for (const pfa::JsonValue& record : pfa::readResultsFile(resultsFile.toStdString()).records) {
+        if (!record.has("run_key") || !keys.count(record.at("run_key").asString())) continue;
+        auto entry = std::make_shared<RunEntry>();
+        entry->id = m_allocateId();
+        entry->finished = QDateTime::currentDateTime();
+        entry->result = pfa::runResultFromJson(record, &entry->context);
+        existing.push_back(entry);
+    }
+    if (!existing.empty()) emit existingRuns(existing);
+
+    m_cancel.reset();
+    m_running = true;
+    m_progress = {};
+    m_drainTimer.start();
+    pfa::SweepOptions options;
+    options.threads = threads;
+    options.outputPath = resultsFile.toStdString();
+    options.resume = true;
+    options.onRunFinished = [this, data](const pfa::SweepRun& run, const pfa::RunResult& result,
+                                         const pfa::SweepProgress& progress) {
+        pfa::RunContext context = data->context;
+        context.runKey = run.key;
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_pending.push_back({result, context});
+        m_progress = progress;
+        m_progressChanged = true;
+    };
+    m_thread = std::thread([this, spec, provider, options] {
+        QString error;
+        bool cancelled = false;
+        try {
+            const pfa::SweepOutcome outcome = pfa::runSweep(spec, provider, options, m_cancel);
+            cancelled = outcome.cancelled;
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_progress.alreadyDone = outcome.progress.alreadyDone;
+            m_progress.total = outcome.progress.total;
+            m_progressChanged = true;
+        } catch (const std::exception& problem) {
+            error = QString::fromStdString(problem.what());
+        }
+        QMetaObject::invokeMethod(this, [this, cancelled, error] {
+            if (m_thread.joinable()) m_thread.join();
+            drain();
+            m_drainTimer.stop();
+            m_running = false;
+            emit finished(cancelled, error);
+        }, Qt::QueuedConnection);
+    });
+}
+
+void SweepController::stop() { m_cancel.cancel(); }
+
+void SweepController::shutdown() {
+    m_cancel.cancel();
+    if (m_thread.joinable()) m_thread.join();
+    m_drainTimer.stop();
+    m_running = false;
+}
+
+void SweepController::drain() {
+    std::vector<Pending> pending;
+    pfa::SweepProgress progress;
+    bool changed = false;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        pending.swap(m_pending);
+        progress = m_progress;
+        changed = m_progressChanged;
+        m_progressChanged = false;
+    }
+    if (!pending.empty()) {
+        std::vector<RunEntryPtr> entries;
+        for (Pending& p : pending) {
+            auto entry = std::make_shared<RunEntry>();
+            entry->id = m_allocateId();
+            entry->finished = QDateTime::currentDateTime();
+            entry->result = std::move(p.result);
+            entry->context = std::move(p.context);
+            entries.push_back(entry);
+        }
+        emit runsFinished(entries);
+    }
+    if (changed) emit progressChanged(progress);
+}
+
+}  // namespace pfa::ui

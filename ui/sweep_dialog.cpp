@@ -1,0 +1,294 @@
+#include "ui/sweep_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <cmath>
+#include <thread>
+
+#include "core/algorithms/registry.h"
+#include "core/data/data_directory.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa::ui {
+
+namespace {
+
+QString joinNumbers(const std::vector<double>& values) {
+    QStringList parts;
+    for (double v : values) parts << (std::isinf(v) ? QStringLiteral("inf") : QString::fromStdString(pfa::formatNumber(v, 6)));
+    return parts.join(QStringLiteral(", "));
+}
+
+std::vector<double> logSpaced(double from, double to, int count) {
+    std::vector<double> values;
+    for (int i = 0; i < count; ++i) {
+        const double raw = std::exp(std::log(from) + (std::log(to) - std::log(from)) * i / (count - 1));
+        const double power = std::pow(10.0, std::floor(std::log10(raw)) - 1);
+        values.push_back(std::round(raw / power) * power);  // two significant digits
+    }
+    return values;
+}
+
+QString duration(double seconds) {
+    if (seconds < 90) return QObject::tr("%1 s").arg(std::ceil(seconds));
+    if (seconds < 5400) return QObject::tr("%1 min").arg(std::ceil(seconds / 60));
+    return QObject::tr("%1 h").arg(seconds / 3600, 0, 'f', 1);
+}
+
+}  // namespace
+
+SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTitle, long trainRows, long features,
+                         double secondsPerEpoch, QWidget* parent)
+    : QDialog(parent), m_base(base), m_trainRows(trainRows), m_features(features), m_secondsPerEpoch(secondsPerEpoch) {
+    setWindowTitle(tr("New sweep — %1").arg(datasetTitle));
+    m_algorithms = new QListWidget();
+    for (const auto& algorithm : pfa::algorithmRegistry()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(algorithm->name()), m_algorithms);
+        item->setToolTip(QString::fromStdString(algorithm->description()));
+        item->setCheckState(algorithm->name() == base.algorithm ? Qt::Checked : Qt::Unchecked);
+    }
+    m_algorithms->setMaximumHeight(110);
+    m_algorithms->setToolTip(tr("Each checked algorithm runs on the whole grid (non-private ones once "
+                                "at ε = ∞, ones without a fairness term once at λ = 0)"));
+    const char* notionNames[] = {"demographic parity", "equalized odds", "equal opportunity"};
+    auto* notionRow = new QHBoxLayout();
+    for (int i = 0; i < 3; ++i) {
+        m_notions[i] = new QCheckBox(tr(notionNames[i]));
+        m_notions[i]->setChecked(static_cast<int>(base.fairness) == i);
+        notionRow->addWidget(m_notions[i]);
+    }
+    m_epsilons = new QLineEdit(joinNumbers({0.5, 1, 3, 9}));
+    m_epsilons->setToolTip(tr("Privacy budgets, comma-separated"));
+    m_infinity = new QCheckBox(tr("also ε = ∞ (no privacy)"));
+    auto* paper = new QPushButton(tr("Paper"));
+    paper->setToolTip(tr("0.5, 1, 3, 9: the budgets of the published experiments"));
+    auto* log5 = new QPushButton(tr("0.1 … 10 (log)"));
+    auto* log8 = new QPushButton(tr("0.05 … 100 (log)"));
+    connect(paper, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers({0.5, 1, 3, 9})); });
+    connect(log5, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers(logSpaced(0.1, 10, 5))); });
+    connect(log8, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers(logSpaced(0.05, 100, 8))); });
+    auto* epsilonRow = new QHBoxLayout();
+    epsilonRow->addWidget(m_epsilons, 1);
+    epsilonRow->addWidget(paper);
+    epsilonRow->addWidget(log5);
+    epsilonRow->addWidget(log8);
+    m_lambdas = new QLineEdit(joinNumbers({0, 0.5, 1, 2, 4, 8}));
+    m_lambdas->setToolTip(tr("Fairness weights, comma-separated"));
+    m_seedFrom = new QSpinBox();
+    m_seedTo = new QSpinBox();
+    for (QSpinBox* box : {m_seedFrom, m_seedTo}) box->setRange(0, 100000);
+    m_seedTo->setValue(4);
+    m_seedFrom->setToolTip(tr("Every cell of the grid runs once per seed; the views show the mean "
+                              "and ± one standard deviation over seeds"));
+    auto* seedRow = new QHBoxLayout();
+    seedRow->addWidget(m_seedFrom);
+    seedRow->addWidget(new QLabel(tr("to")));
+    seedRow->addWidget(m_seedTo);
+    seedRow->addStretch(1);
+    m_axis = new QComboBox();
+    m_axis->addItem(tr("(none)"), QString());
+    for (const std::string& name : pfa::sweepParameterNames()) {
+        m_axis->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    }
+    m_axis->setToolTip(tr("Sweep one more hyper-parameter, e.g. the learning rate"));
+    m_axisValues = new QLineEdit();
+    m_axisValues->setPlaceholderText(tr("values, comma-separated"));
+    auto* axisRow = new QHBoxLayout();
+    axisRow->addWidget(m_axis);
+    axisRow->addWidget(m_axisValues, 1);
+    m_epochs = new QSpinBox();
+    m_epochs->setRange(1, 100000);
+    m_epochs->setValue(base.epochs);
+    m_threads = new QSpinBox();
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    m_threads->setRange(1, std::max(64, cores));
+    m_threads->setValue(cores);
+    m_threads->setToolTip(tr("Runs trained at the same time (one per core is fastest)"));
+    m_file = new QLineEdit(QDir(QString::fromStdString(pfa::userDataDirectory()))
+                               .filePath(QStringLiteral("sweeps/sweep-%1.jsonl")
+                                             .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")))));
+    m_file->setToolTip(tr("Every finished run is appended here at once; starting a sweep on a file "
+                          "that already holds some of its runs resumes it"));
+    auto* browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Results file"), m_file->text(),
+                                                          tr("JSON lines (*.jsonl)"), nullptr,
+                                                          QFileDialog::DontConfirmOverwrite);
+        if (!path.isEmpty()) m_file->setText(path);
+    });
+    auto* fileRow = new QHBoxLayout();
+    fileRow->addWidget(m_file, 1);
+    fileRow->addWidget(browse);
+    m_summary = new QLabel();
+    m_summary->setWordWrap(true);
+
+    auto* form = new QFormLayout();
+    form->addRow(tr("Algorithms"), m_algorithms);
+    form->addRow(tr("Fairness"), notionRow);
+    form->addRow(tr("ε values"), epsilonRow);
+    form->addRow(QString(), m_infinity);
+    form->addRow(tr("λ values"), m_lambdas);
+    form->addRow(tr("Seeds"), seedRow);
+    form->addRow(tr("Extra axis"), axisRow);
+    form->addRow(tr("Epochs"), m_epochs);
+    form->addRow(tr("Threads"), m_threads);
+    form->addRow(tr("Results file"), fileRow);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    m_start = buttons->addButton(tr("Start sweep"), QDialogButtonBox::AcceptRole);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_summary);
+    layout->addWidget(buttons);
+
+    for (QLineEdit* edit : {m_epsilons, m_lambdas, m_axisValues, m_file}) {
+        connect(edit, &QLineEdit::textChanged, this, &SweepDialog::updateSummary);
+    }
+    for (QSpinBox* box : {m_seedFrom, m_seedTo, m_epochs, m_threads}) {
+        connect(box, &QSpinBox::valueChanged, this, &SweepDialog::updateSummary);
+    }
+    connect(m_infinity, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
+    connect(m_axis, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
+    connect(m_algorithms, &QListWidget::itemChanged, this, &SweepDialog::updateSummary);
+    for (QCheckBox* box : m_notions) connect(box, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
+    resize(720, sizeHint().height());
+    updateSummary();
+}
+
+void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
+    setWindowTitle(tr("Preset — %1").arg(QString::fromStdString(preset.title)));
+    for (int i = 0; i < m_algorithms->count(); ++i) {
+        QListWidgetItem* item = m_algorithms->item(i);
+        const bool chosen = std::find(preset.spec.algorithms.begin(), preset.spec.algorithms.end(),
+                                      item->text().toStdString()) != preset.spec.algorithms.end();
+        item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
+    }
+    for (int i = 0; i < 3; ++i) {
+        const auto notion = static_cast<pfa::FairnessNotion>(i);
+        m_notions[i]->setChecked(std::find(preset.spec.notions.begin(), preset.spec.notions.end(), notion) !=
+                                 preset.spec.notions.end());
+    }
+    std::vector<double> finite;
+    bool infinite = false;
+    for (double e : preset.spec.epsilons) {
+        if (std::isinf(e)) infinite = true;
+        else finite.push_back(e);
+    }
+    m_epsilons->setText(joinNumbers(finite));
+    m_infinity->setChecked(infinite);
+    m_lambdas->setText(joinNumbers(preset.spec.lambdas));
+    m_seedFrom->setValue(static_cast<int>(preset.spec.seeds.front()));
+    m_seedTo->setValue(static_cast<int>(preset.spec.seeds.back()));
+    m_epochs->setValue(preset.spec.base.epochs);
+    m_base = preset.spec.base;
+    m_summary->setToolTip(QString::fromStdString(preset.source));
+    updateSummary();
+}
+
+std::vector<double> SweepDialog::parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
+                                           QString* problem) const {
+    std::vector<double> values;
+    for (QString part : edit->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        part = part.trimmed();
+        if (allowInfinity && (part == QLatin1String("inf") || part == QStringLiteral("∞"))) {
+            values.push_back(INFINITY);
+            continue;
+        }
+        bool ok = false;
+        const double value = part.toDouble(&ok);
+        if (!ok || !std::isfinite(value)) {
+            if (problem->isEmpty()) *problem = tr("%1: “%2” is not a number.").arg(what, part);
+            continue;
+        }
+        values.push_back(value);
+    }
+    if (values.empty() && problem->isEmpty()) *problem = tr("%1: give at least one value.").arg(what);
+    return values;
+}
+
+pfa::SweepSpec SweepDialog::spec() const {
+    pfa::SweepSpec spec;
+    spec.datasets.clear();
+    spec.base = m_base;
+    spec.base.epochs = m_epochs->value();
+    spec.algorithms.clear();
+    for (int i = 0; i < m_algorithms->count(); ++i) {
+        if (m_algorithms->item(i)->checkState() == Qt::Checked) spec.algorithms.push_back(m_algorithms->item(i)->text().toStdString());
+    }
+    spec.notions.clear();
+    for (int i = 0; i < 3; ++i) {
+        if (m_notions[i]->isChecked()) spec.notions.push_back(static_cast<pfa::FairnessNotion>(i));
+    }
+    QString ignored;
+    spec.epsilons = parseList(m_epsilons, tr("ε"), true, &ignored);
+    if (m_infinity->isChecked()) spec.epsilons.push_back(INFINITY);
+    spec.lambdas = parseList(m_lambdas, tr("λ"), false, &ignored);
+    spec.seeds.clear();
+    for (int s = m_seedFrom->value(); s <= m_seedTo->value(); ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
+    const QString axis = m_axis->currentData().toString();
+    if (!axis.isEmpty()) spec.axes.push_back({axis.toStdString(), parseList(m_axisValues, axis, false, &ignored)});
+    return spec;
+}
+
+int SweepDialog::threads() const { return m_threads->value(); }
+QString SweepDialog::resultsFile() const { return m_file->text().trimmed(); }
+void SweepDialog::setResultsFile(const QString& path) { m_file->setText(path); }
+
+void SweepDialog::updateSummary() {
+    QString problem;
+    parseList(m_epsilons, tr("ε"), true, &problem);
+    parseList(m_lambdas, tr("λ"), false, &problem);
+    if (!m_axis->currentData().toString().isEmpty()) parseList(m_axisValues, m_axis->currentText(), false, &problem);
+    const pfa::SweepSpec spec = this->spec();
+    if (spec.algorithms.empty()) problem = tr("Choose at least one algorithm.");
+    if (spec.notions.empty()) problem = tr("Choose at least one fairness notion.");
+    if (m_seedTo->value() < m_seedFrom->value()) problem = tr("The last seed is below the first.");
+    if (resultsFile().isEmpty()) problem = tr("Choose a results file.");
+    std::size_t runs = 0;
+    double epochs = 0;
+    if (problem.isEmpty()) {
+        try {
+            for (const pfa::SweepRun& run : spec.expand()) {
+                ++runs;
+                epochs += run.config.epochs;
+            }
+        } catch (const pfa::InputError& error) {
+            problem = QString::fromStdString(error.what());
+        }
+    }
+    m_problem = problem;
+    m_start->setEnabled(problem.isEmpty());
+    if (!problem.isEmpty()) {
+        m_summary->setText(QStringLiteral("<span style='color:#b00020; font-weight:600'>%1</span>").arg(problem.toHtmlEscaped()));
+        return;
+    }
+    // Per-epoch cost: measured on earlier runs of this data set, else a guess from its size
+    // (~3 ns per feature value and pass, two passes per step plus evaluation).
+    const bool measured = m_secondsPerEpoch > 0;
+    const double perEpoch = measured ? m_secondsPerEpoch
+                                     : 1.2e-8 * static_cast<double>(m_trainRows) * static_cast<double>(m_features + 1);
+    m_estimate = epochs * perEpoch / std::max(1, m_threads->value()) * 1.15;  // cores share memory bandwidth
+    m_summary->setText(tr("<b>%1 runs</b> · estimated <b>%2</b> on %3 thread(s) (%4). Results stream into "
+                          "the charts while the sweep runs.")
+                           .arg(runs)
+                           .arg(duration(m_estimate))
+                           .arg(m_threads->value())
+                           .arg(measured ? tr("measured on earlier runs of this data set")
+                                         : tr("rough guess from the data size")));
+}
+
+}  // namespace pfa::ui

@@ -1,0 +1,74 @@
+#pragma once
+
+#include <QDialog>
+
+#include "core/sweep/sweep_preset.h"
+#include "core/sweep/sweep_spec.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+
+namespace pfa::ui {
+
+/// Sets up a sweep over the current data set: algorithms, fairness notions, ε values (with
+/// log-spaced presets), λ values, seeds, an optional extra hyper-parameter axis, threads and
+/// the results file. It shows the number of runs and an estimate of the time before starting.
+class SweepDialog : public QDialog {
+    Q_OBJECT
+public:
+    /// `base`: the experiment panel's settings; `secondsPerEpoch`: measured on earlier runs of
+    /// this data set (≤ 0: unknown, a rough guess from the data size is used).
+    SweepDialog(const pfa::TrainConfig& base, const QString& datasetTitle, long trainRows,
+                long features, double secondsPerEpoch, QWidget* parent = nullptr);
+
+    /// Fills every field from a preset (its data set is chosen by the caller).
+    void applyPreset(const pfa::SweepPreset& preset);
+    /// The sweep (datasets empty: the caller sets the data-set key). Valid when problem() is
+    /// empty.
+    pfa::SweepSpec spec() const;
+    int threads() const;
+    QString resultsFile() const;
+    void setResultsFile(const QString& path);
+    /// Empty when the settings describe a runnable sweep; else what is wrong.
+    QString problem() const { return m_problem; }
+    /// Estimated wall time in seconds (for tests and the label).
+    double estimatedSeconds() const { return m_estimate; }
+
+    // Direct access for tests.
+    QLineEdit* epsilonEdit() const { return m_epsilons; }
+    QLineEdit* lambdaEdit() const { return m_lambdas; }
+    QSpinBox* seedsTo() const { return m_seedTo; }
+
+private:
+    void updateSummary();
+    std::vector<double> parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
+                                  QString* problem) const;
+
+    pfa::TrainConfig m_base;
+    long m_trainRows;
+    long m_features;
+    double m_secondsPerEpoch;
+    QListWidget* m_algorithms;
+    QCheckBox* m_notions[3];
+    QLineEdit* m_epsilons;
+    QCheckBox* m_infinity;
+    QLineEdit* m_lambdas;
+    QSpinBox* m_seedFrom;
+    QSpinBox* m_seedTo;
+    QComboBox* m_axis;
+    QLineEdit* m_axisValues;
+    QSpinBox* m_epochs;
+    QSpinBox* m_threads;
+    QLineEdit* m_file;
+    QLabel* m_summary;
+    QPushButton* m_start;
+    QString m_problem;
+    double m_estimate = 0.0;
+};
+
+}  // namespace pfa::ui

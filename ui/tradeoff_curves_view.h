@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "core/sweep/reference_points.h"
+#include "core/sweep/sweep_summary.h"
+
+class QChart;
+class QValueAxis;
+class QLineSeries;
+
+namespace pfa::ui {
+
+class ChartView;
+class WhiskerItem;
+
+/// Sweep view (a): test error against fairness violation, one curve per (algorithm, ε) over λ.
+/// Each point is the mean over seeds with ± one standard deviation whiskers on both axes; the
+/// Pareto front of the means is a dashed step line. Reference points loaded from a CSV are
+/// drawn as hollow markers with their method in the legend.
+class TradeoffCurvesView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TradeoffCurvesView(QWidget* parent = nullptr);
+
+    void setCells(const std::vector<pfa::SweepCell>& cells, const QString& notion);
+    void setReferencePoints(const std::vector<pfa::ReferencePoint>& points);
+
+    int pointCount() const { return m_points; }
+    std::size_t whiskerCount() const;
+    int referenceCount() const { return m_references; }
+    /// Methods of the reference points shown, in legend order.
+    QStringList referenceMethods() const { return m_referenceMethods; }
+    ChartView* view() const { return m_view; }
+
+private:
+    void rebuild();
+
+    ChartView* m_view;
+    QChart* m_chart;
+    QValueAxis* m_x;
+    QValueAxis* m_y;
+    QLineSeries* m_front;
+    WhiskerItem* m_whiskers;
+    std::vector<pfa::SweepCell> m_cells;
+    std::vector<pfa::ReferencePoint> m_referencePoints;
+    QString m_notion;
+    int m_points = 0;
+    int m_references = 0;
+    QStringList m_referenceMethods;
+};
+
+}  // namespace pfa::ui
