@@ -250,10 +250,21 @@ void SweepDialog::setResultsFile(const QString& path) { m_file->setText(path); }
 
 void SweepDialog::updateSummary() {
     QString problem;
-    parseList(m_epsilons, tr("ε"), true, &problem);
-    parseList(m_lambdas, tr("λ"), false, &problem);
+    for (double epsilon : parseList(m_epsilons, tr("ε"), true, &problem)) {
+        if (!(epsilon > 0) && problem.isEmpty()) {
+            problem = tr("ε: %1 is not allowed; every ε must be above 0 (tick ∞ for runs without privacy).")
+                          .arg(QString::fromStdString(pfa::formatNumber(epsilon)));
+        }
+    }
+    for (double lambda : parseList(m_lambdas, tr("λ"), false, &problem)) {
+        if (lambda < 0 && problem.isEmpty()) {
+            problem = tr("λ: %1 is not allowed; the fairness weight must be 0 or more.")
+                          .arg(QString::fromStdString(pfa::formatNumber(lambda)));
+        }
+    }
     if (!m_axis->currentData().toString().isEmpty()) parseList(m_axisValues, m_axis->currentText(), false, &problem);
-    const pfa::SweepSpec spec = this->spec();
+    pfa::SweepSpec spec = this->spec();
+    spec.datasets = {"current"};  // the caller's data set; one, for counting
     if (spec.algorithms.empty()) problem = tr("Choose at least one algorithm.");
     if (spec.notions.empty()) problem = tr("Choose at least one fairness notion.");
     if (m_seedTo->value() < m_seedFrom->value()) problem = tr("The last seed is below the first.");

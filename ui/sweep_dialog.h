@@ -43,6 +43,8 @@ public:
     QLineEdit* epsilonEdit() const { return m_epsilons; }
     QLineEdit* lambdaEdit() const { return m_lambdas; }
     QSpinBox* seedsTo() const { return m_seedTo; }
+    QPushButton* startButton() const { return m_start; }
+    QLabel* summaryLabel() const { return m_summary; }
 
 private:
     void updateSummary();

@@ -20,6 +20,10 @@
 #include "ui/privacy_price_view.h"
 #include "ui/run_history_model.h"
 #include "ui/sweep_controller.h"
+#include "ui/sweep_dialog.h"
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include "ui/sweep_views_panel.h"
 #include "ui/tradeoff_curves_view.h"
 #include "ui_test_support.h"
@@ -274,4 +278,36 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
     REQUIRE(views->loadReferencePoints(references, &error));
     CHECK(views->tradeoffView()->referenceCount() > 0);
     save(views->tradeoffView()->view(), QStringLiteral("sweep-reference-overlay.png"), 1000);
+}
+
+TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad values are named", "[ui][sweep]") {
+    pfa::TrainConfig base;
+    SweepDialog dialog(base, QStringLiteral("UI Adult"), 33916, 102, 0.006, nullptr);
+    dialog.applyPreset(pfa::findSweepPreset("adult-dp"));
+    CHECK(dialog.problem().isEmpty());
+    pfa::SweepSpec spec = dialog.spec();
+    CHECK(spec.datasets.empty());  // the window sets its data set
+    spec.datasets = {"adult"};
+    CHECK(spec.size() == 420);  // 4 ε × 7 λ × 15 seeds
+    CHECK(spec.base.epochs == 200);
+    CHECK(spec.base.batchSize == 1024);
+    CHECK(spec.base.calibration == pfa::Calibration::Published);
+    CHECK(dialog.estimatedSeconds() > 0.0);
+    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("420 runs")));
+    CHECK(dialog.startButton()->isEnabled());
+    dialog.show();
+    QTest::qWait(50);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    REQUIRE(dialog.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/sweep-dialog.png")));
+
+    dialog.epsilonEdit()->setText(QStringLiteral("0.5, abc"));
+    CHECK(dialog.problem().contains(QStringLiteral("abc")));
+    CHECK_FALSE(dialog.startButton()->isEnabled());
+    dialog.epsilonEdit()->setText(QStringLiteral("1"));
+    dialog.lambdaEdit()->setText(QStringLiteral("0, -1"));
+    CHECK(dialog.problem().contains(QStringLiteral("-1")));
+    CHECK_FALSE(dialog.startButton()->isEnabled());
+    dialog.lambdaEdit()->setText(QStringLiteral("0, 1"));
+    CHECK(dialog.problem().isEmpty());
+    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("30 runs")));  // 1 ε × 2 λ × 15 seeds
 }
