@@ -43,9 +43,11 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     return p;
 }
 
-/// Refills `box`, keeping the current choice when it is still there, else `fallback`.
-void fill(QComboBox* box, const QStringList& items, const QList<QVariant>& data, int fallback = 0) {
-    const QVariant keep = box->currentData();
+/// Refills `box`, keeping the current choice when it is still there (and `keepChoice`), else
+/// `fallback`.
+void fill(QComboBox* box, const QStringList& items, const QList<QVariant>& data, int fallback = 0,
+          bool keepChoice = true) {
+    const QVariant keep = keepChoice ? box->currentData() : QVariant();
     const QSignalBlocker block(box);
     box->clear();
     for (int i = 0; i < items.size(); ++i) box->addItem(items[i], data[i]);
@@ -121,6 +123,8 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
     for (QComboBox* box : {m_dataset, m_notion, m_algorithm, m_lambda, m_metric}) {
         connect(box, &QComboBox::currentIndexChanged, this, [this] { m_throttle.start(0); });
     }
+    // A λ the user picked stays; until then the middle of the grid follows the streaming runs.
+    connect(m_lambda, &QComboBox::activated, this, [this] { m_lambdaChosen = true; });
     refresh();
 }
 
@@ -142,6 +146,8 @@ bool SweepViewsPanel::loadReferencePoints(const QString& path, QString* error) {
     refreshNow();
     return true;
 }
+
+double SweepViewsPanel::priceLambda() const { return m_lambda->currentData().toDouble(); }
 
 void SweepViewsPanel::refreshNow() {
     m_throttle.stop();
@@ -201,7 +207,7 @@ void SweepViewsPanel::refresh() {
     }
     // Until the user picks one, the price of privacy is shown at the middle λ of the grid
     // (λ = 0 alone would hide the fairness term's cost).
-    fill(m_lambda, names, data, static_cast<int>(lambdas.size()) / 2);
+    fill(m_lambda, names, data, static_cast<int>(lambdas.size()) / 2, m_lambdaChosen);
 
     const QString notionName = notion.empty() ? QString()
                                               : QString::fromStdString(pfa::fairnessName(pfa::parseFairnessNotion(notion)));

@@ -41,6 +41,8 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     /// Cells of the current filter (tests).
     const std::vector<pfa::SweepCell>& cells() const { return m_cells; }
+    /// λ at which the price of privacy is shown.
+    double priceLambda() const;
 
 private:
     void refresh();
@@ -60,6 +62,7 @@ private:
     std::vector<pfa::SweepPoint> m_points;
     std::vector<pfa::SweepCell> m_cells;
     std::vector<pfa::ReferencePoint> m_references;
+    bool m_lambdaChosen = false;  ///< the user picked the λ of the price of privacy
 };
 
 }  // namespace pfa::ui

@@ -96,6 +96,7 @@ TEST_CASE("A 2 x 2 x 2 sweep fills the tradeoff view with 4 points and whiskers"
     CHECK(views->tradeoffView()->whiskerCount() == 4);
     CHECK(views->heatMap()->filledCells() == 4);
     CHECK(views->priceView()->pointCount() == 2);  // the two ε at the chosen λ
+    CHECK(views->priceLambda() == 2.0);            // the middle of the λ grid, though λ = 0 came first
 
     // A single run from the panel keeps a fresh, larger id.
     QSignalSpy single(window->controller(), &TrainingController::runFinished);
