@@ -131,7 +131,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         updateActions();
     });
     connect(m_sweep, &SweepController::runsFinished, this, &MainWindow::onSweepRuns);
-    connect(m_sweep, &SweepController::existingRuns, this, &MainWindow::onSweepRuns);
     connect(m_sweep, &SweepController::progressChanged, this, [this](const pfa::SweepProgress& p) {
         const std::size_t done = p.finished + p.alreadyDone;
         m_sweepBar->setRange(0, static_cast<int>(std::max<std::size_t>(1, p.total)));
@@ -214,9 +213,9 @@ void MainWindow::buildDocks() {
 
     auto* tradeoffDock = makeDock(tr("Tradeoff"), QStringLiteral("tradeoffDock"), m_tradeoff, this);
     addDockWidget(Qt::RightDockWidgetArea, tradeoffDock);
-    auto* sweepDock = makeDock(tr("Sweep views"), QStringLiteral("sweepDock"), m_sweepViews, this);
-    addDockWidget(Qt::RightDockWidgetArea, sweepDock);
-    tabifyDockWidget(tradeoffDock, sweepDock);
+    m_sweepDock = makeDock(tr("Sweep views"), QStringLiteral("sweepDock"), m_sweepViews, this);
+    addDockWidget(Qt::RightDockWidgetArea, m_sweepDock);
+    tabifyDockWidget(tradeoffDock, m_sweepDock);
     tradeoffDock->raise();
 
     m_historyProxy = new QSortFilterProxyModel(this);
@@ -511,9 +510,7 @@ bool MainWindow::startSweep(const pfa::SweepSpec& requested, int threads, const 
     m_sweepBar->setValue(0);
     m_sweepLabel->setText(tr("Sweep: starting %1 runs…").arg(spec.size()));
     m_sweepStatus->setVisible(true);
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
-        if (dock->objectName() == QLatin1String("sweepDock")) dock->raise();
-    }
+    m_sweepDock->raise();
     return true;
 }
 
@@ -550,20 +547,16 @@ void MainWindow::openResultsFrom(const QString& path) {
     auto* watcher = new QFutureWatcher<Loaded>(this);
     connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, path] {
         watcher->deleteLater();
-        const Loaded loaded = watcher->result();
+        Loaded loaded = watcher->result();
         if (!loaded.error.isEmpty()) {
             statusBar()->showMessage(loaded.error, 10000);
             emit resultsOpened(path, 0, 0, 0, loaded.error);
             return;
         }
         std::vector<RunEntryPtr> entries;
-        for (const auto& [result, context] : loaded.runs) {
-            auto entry = std::make_shared<RunEntry>();
-            entry->id = m_controller->allocateRunId();
-            entry->finished = QFileInfo(path).lastModified();
-            entry->result = result;
-            entry->context = context;
-            entries.push_back(entry);
+        const QDateTime written = QFileInfo(path).lastModified();
+        for (auto& [result, context] : loaded.runs) {
+            entries.push_back(makeRunEntry(m_controller->allocateRunId(), std::move(result), std::move(context), written));
         }
         const int before = m_history->rowCount();
         onSweepRuns(entries);
@@ -575,9 +568,7 @@ void MainWindow::openResultsFrom(const QString& path) {
                                      .arg(skipped)
                                      .arg(loaded.damaged),
                                  10000);
-        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
-            if (dock->objectName() == QLatin1String("sweepDock")) dock->raise();
-        }
+        m_sweepDock->raise();
         emit resultsOpened(path, added, skipped, static_cast<int>(loaded.damaged), QString());
     });
     statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));

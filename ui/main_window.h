@@ -9,6 +9,7 @@
 #include "ui/training_controller.h"
 
 class QAction;
+class QDockWidget;
 class QMenu;
 class QSortFilterProxyModel;
 class QTableView;
@@ -134,6 +135,7 @@ private:
     DatasetCard* m_card;
     SweepController* m_sweep;
     SweepViewsPanel* m_sweepViews;
+    QDockWidget* m_sweepDock = nullptr;
     QWidget* m_sweepStatus = nullptr;
     QProgressBar* m_sweepBar = nullptr;
     QLabel* m_sweepLabel = nullptr;

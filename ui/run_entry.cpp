@@ -38,4 +38,13 @@ QString RunEntry::summary() const {
     return text;
 }
 
+RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context, const QDateTime& finished) {
+    auto entry = std::make_shared<RunEntry>();
+    entry->id = id;
+    entry->finished = finished;
+    entry->result = std::move(result);
+    entry->context = std::move(context);
+    return entry;
+}
+
 }  // namespace pfa::ui

@@ -32,4 +32,7 @@ struct RunEntry {
 
 using RunEntryPtr = std::shared_ptr<const RunEntry>;
 
+/// A finished run (not stopped by the user) for the history.
+RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context, const QDateTime& finished);
+
 }  // namespace pfa::ui

@@ -2,9 +2,7 @@
 
 #include <QDateTime>
 #include <QMetaObject>
-#include <set>
 
-#include "core/sweep/results_file.h"
 #include "core/util/error.h"
 
 namespace pfa::ui {
@@ -26,20 +24,6 @@ void SweepController::start(const pfa::SweepSpec& spec, const pfa::PreparedDatas
     const std::vector<pfa::SweepRun> runs = spec.expand();
     pfa::validateSweep(runs, provider);  // bad settings end here, before any run
 
-    // Runs already in the results file (an interrupted earlier attempt) are shown, not rerun.
-    std::set<std::string> keys;
-    for (const pfa::SweepRun& run : runs) keys.insert(run.key);
-    std::vector<RunEntryPtr> existing;
-    for (const pfa::JsonValue& record : pfa::readResultsFile(resultsFile.toStdString()).records) {
-        if (!record.has("run_key") || !keys.count(record.at("run_key").asString())) continue;
-        auto entry = std::make_shared<RunEntry>();
-        entry->id = m_allocateId();
-        entry->finished = QDateTime::currentDateTime();
-        entry->result = pfa::runResultFromJson(record, &entry->context);
-        existing.push_back(entry);
-    }
-    if (!existing.empty()) emit existingRuns(existing);
-
     m_cancel.reset();
     m_running = true;
     m_progress = {};
@@ -48,6 +32,14 @@ void SweepController::start(const pfa::SweepSpec& spec, const pfa::PreparedDatas
     options.threads = threads;
     options.outputPath = resultsFile.toStdString();
     options.resume = true;
+    // Runs already in the results file (an interrupted earlier attempt) are shown, not rerun;
+    // the runner reads them on the sweep's thread, with the rest of the resume.
+    options.onAlreadyDone = [this](const pfa::SweepRun&, const pfa::JsonValue& record) {
+        Pending done;
+        done.result = pfa::runResultFromJson(record, &done.context);
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_pending.push_back(std::move(done));
+    };
     options.onRunFinished = [this, data](const pfa::SweepRun& run, const pfa::RunResult& result,
                                          const pfa::SweepProgress& progress) {
         pfa::RunContext context = data->context;
@@ -102,13 +94,9 @@ void SweepController::drain() {
     }
     if (!pending.empty()) {
         std::vector<RunEntryPtr> entries;
+        const QDateTime now = QDateTime::currentDateTime();
         for (Pending& p : pending) {
-            auto entry = std::make_shared<RunEntry>();
-            entry->id = m_allocateId();
-            entry->finished = QDateTime::currentDateTime();
-            entry->result = std::move(p.result);
-            entry->context = std::move(p.context);
-            entries.push_back(entry);
+            entries.push_back(makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
         }
         emit runsFinished(entries);
     }

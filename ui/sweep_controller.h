@@ -18,7 +18,8 @@ namespace pfa::ui {
 /// Runs a sweep in the background with the core's parallel sweep engine: every finished run
 /// is appended (fsync'd) to the results file at once and handed to the GUI in batches at most
 /// five times a second; Stop cancels all workers within one minibatch. A sweep started on a
-/// results file that already holds some of its runs resumes: those runs are loaded, not rerun.
+/// results file that already holds some of its runs resumes: those runs are loaded (off the GUI
+/// thread), not rerun.
 class SweepController : public QObject {
     Q_OBJECT
 public:
@@ -38,9 +39,8 @@ public:
     void shutdown();
 
 signals:
-    /// Runs found in the results file from an earlier, interrupted attempt.
-    void existingRuns(const std::vector<pfa::ui::RunEntryPtr>& entries);
-    /// Newly finished runs (a batch).
+    /// Finished runs, in batches: first those found in the results file from an earlier,
+    /// interrupted attempt, then those finished now.
     void runsFinished(const std::vector<pfa::ui::RunEntryPtr>& entries);
     void progressChanged(const pfa::SweepProgress& progress);
     void finished(bool cancelled, const QString& error);

@@ -67,12 +67,23 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
     SweepOutcome outcome;
     outcome.progress.total = runs.size();
     if (options.resume && !options.outputPath.empty()) {
-        const std::set<std::string> done = completedRunKeys(options.outputPath);
-        const auto before = runs.size();
-        runs.erase(std::remove_if(runs.begin(), runs.end(),
-                                  [&](const SweepRun& run) { return done.count(run.key) > 0; }),
-                   runs.end());
-        outcome.progress.alreadyDone = before - runs.size();
+        // One read of the file serves both the skipping and the caller's view of what is done.
+        const ResultsFileContent content = readResultsFile(options.outputPath);
+        std::map<std::string, const JsonValue*> done;
+        for (const JsonValue& record : content.records) {
+            if (record.has("run_key")) done.emplace(record.at("run_key").asString(), &record);
+        }
+        std::vector<SweepRun> toRun;
+        for (SweepRun& run : runs) {
+            const auto found = done.find(run.key);
+            if (found == done.end()) {
+                toRun.push_back(std::move(run));
+            } else if (options.onAlreadyDone) {
+                options.onAlreadyDone(run, *found->second);
+            }
+        }
+        outcome.progress.alreadyDone = runs.size() - toRun.size();
+        runs = std::move(toRun);
     }
     const auto data = loadAll(runs, provider);
     validateSweep(runs, [&](const std::string& key) { return data.at(key); });

@@ -11,6 +11,7 @@
 #include "core/sweep/sweep_spec.h"
 #include "core/train/cancel_token.h"
 #include "core/train/run_result.h"
+#include "core/util/json_value.h"
 
 namespace pfa {
 
@@ -37,6 +38,9 @@ struct SweepOptions {
     int shardCount = 1;
     /// After every finished run (serialised; called on a worker thread).
     std::function<void(const SweepRun&, const RunResult&, const SweepProgress&)> onRunFinished;
+    /// With `resume`: once per run skipped because the results file already holds it, with
+    /// that record, before any run starts (on the calling thread).
+    std::function<void(const SweepRun&, const JsonValue& record)> onAlreadyDone;
 };
 
 /// What an invocation did.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "core/sweep/reference_points.h"
 #include "core/sweep/results_file.h"
@@ -192,5 +193,45 @@ TEST_CASE("A cancelled sweep records no cut-short run", "[sweep]") {
     CHECK(outcome.results.size() < 6);
     for (const RunResult& r : outcome.results) CHECK(r.status == RunStatus::Completed);
     CHECK(readResultsFile(file).records.size() == outcome.results.size());
+    std::filesystem::remove(file);
+}
+
+TEST_CASE("A resumed sweep hands over the records of the runs it skips", "[sweep]") {
+    const PreparedDatasetPtr data = [] {
+        DatasetRequest request;
+        request.synthetic.rows = 2000;
+        return prepareDataset(request);
+    }();
+    SweepSpec spec;
+    spec.datasets = {data->key};
+    spec.lambdas = {0, 1};
+    spec.seeds = {0, 1};
+    spec.base.epochs = 5;
+    const auto file = (std::filesystem::temp_directory_path() / "pfa-resume-hook-test.jsonl").string();
+    std::filesystem::remove(file);
+    const DatasetProvider provider = [&](const std::string&) { return data; };
+    CancelToken never;
+    SweepOptions options;
+    options.threads = 2;
+    options.outputPath = file;
+    SweepSpec first = spec;
+    first.seeds = {0};
+    const SweepOutcome partial = runSweep(first, provider, options, never);
+    REQUIRE(partial.results.size() == 2);
+
+    std::map<std::string, double> handedOver;  // run key -> test error of its record
+    options.onAlreadyDone = [&](const SweepRun& run, const JsonValue& record) {
+        CHECK(record.at("run_key").asString() == run.key);
+        handedOver[run.key] = record.at("test_error").asNumber();
+    };
+    const SweepOutcome rest = runSweep(spec, provider, options, never);
+    CHECK(rest.progress.alreadyDone == 2);
+    CHECK(rest.results.size() == 2);
+    REQUIRE(handedOver.size() == 2);
+    for (std::size_t i = 0; i < partial.runs.size(); ++i) {
+        REQUIRE(handedOver.count(partial.runs[i].key) == 1);
+        CHECK(handedOver[partial.runs[i].key] == partial.results[i].test.error);
+    }
+    for (const SweepRun& run : rest.runs) CHECK(handedOver.count(run.key) == 0);
     std::filesystem::remove(file);
 }
