@@ -1,5 +1,7 @@
 #include "ui/chart_style.h"
 
+#include <QPen>
+
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
@@ -16,8 +18,9 @@ const QColor kViridis[] = {QColor(68, 1, 84),    QColor(72, 40, 120),  QColor(62
                            QColor(53, 183, 121), QColor(109, 205, 89), QColor(180, 222, 44),
                            QColor(253, 231, 37)};
 
-/// The viridis scale at t ∈ [0, 1].
-QColor viridisAt(double t) {
+}  // namespace
+
+QColor viridis(double t) {
     const double position = std::clamp(t, 0.0, 1.0) * 9.0;
     const int i = std::min(8, static_cast<int>(position));
     const double f = position - i;
@@ -27,7 +30,6 @@ QColor viridisAt(double t) {
                             static_cast<float>(a.greenF() + f * (b.greenF() - a.greenF())),
                             static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
 }
-}  // namespace
 
 QColor colorForEpsilon(double epsilon) {
     if (!std::isfinite(epsilon)) return QColor(90, 90, 90);
@@ -35,12 +37,12 @@ QColor colorForEpsilon(double epsilon) {
     // Small ε (strong privacy) is dark purple, large ε is yellow; stop short of the pale
     // yellow end so every point stays visible on white.
     const double t = (std::log(std::clamp(epsilon, 0.05, 100.0)) - lo) / (hi - lo);
-    return viridisAt(0.88 * t);
+    return viridis(0.88 * t);
 }
 
 QColor colorForEpsilonRank(int rank, int count) {
-    if (count <= 1) return viridisAt(0.45);
-    return viridisAt(0.85 * static_cast<double>(rank) / (count - 1));
+    if (count <= 1) return viridis(0.45);
+    return viridis(0.85 * static_cast<double>(rank) / (count - 1));
 }
 
 QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm) {
@@ -85,6 +87,14 @@ void apply(QChart* chart) {
     chart->setAnimationOptions(QChart::NoAnimation);
 }
 
+void addAxis(QChart* chart, QAbstractAxis* axis, Qt::Alignment side, const QString& title) {
+    axis->setTitleText(title);
+    axis->setTitleFont(axisFont());
+    axis->setLabelsFont(labelFont());
+    chart->addAxis(axis, side);
+}
+
+QPen paretoFrontPen() { return QPen(QColor(40, 40, 40), 1.8, Qt::DashLine); }
 
 void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
     if (!(high > low)) high = low + 1.0;

@@ -5,7 +5,9 @@
 #include <QString>
 #include <QtCharts/QScatterSeries>
 
+class QAbstractAxis;
 class QChart;
+class QPen;
 class QValueAxis;
 
 namespace pfa::ui {
@@ -13,6 +15,9 @@ namespace pfa::ui {
 /// One look for every chart: fonts, the ε colour scale and the algorithm markers. The same ε
 /// gets the same colour everywhere (live charts, tradeoff chart, history table).
 namespace chart_style {
+
+/// The viridis colour scale at t ∈ [0, 1] (dark purple to yellow; clamped).
+QColor viridis(double t);
 
 /// Colour of a privacy budget: a perceptual (viridis-like) scale over log ε in [0.05, 100];
 /// ε = ∞ (no privacy) is a neutral dark grey.
@@ -36,6 +41,12 @@ QFont labelFont();
 
 /// Applies fonts, margins, legend placement and a white background to `chart`.
 void apply(QChart* chart);
+
+/// Gives `axis` its title and the projection fonts and adds it to `chart` at `side`.
+void addAxis(QChart* chart, QAbstractAxis* axis, Qt::Alignment side, const QString& title);
+
+/// The line of a Pareto front: dark grey, dashed.
+QPen paretoFrontPen();
 
 /// Sets `axis` to a range covering [low, high] with about `ticks` intervals of a "nice" size
 /// (1, 2, 2.5 or 5 × 10^k), ticks anchored on multiples of it and labels with just enough

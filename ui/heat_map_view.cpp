@@ -12,23 +12,6 @@
 
 namespace pfa::ui {
 
-namespace {
-
-// Viridis, the same scale as the ε colours, here for the metric value.
-QColor scaleColor(double t) {
-    static const QColor stops[] = {QColor(68, 1, 84),    QColor(59, 82, 139),  QColor(33, 145, 140),
-                                   QColor(94, 201, 98),  QColor(253, 231, 37)};
-    t = std::clamp(t, 0.0, 1.0) * 4.0;
-    const int i = std::min(3, static_cast<int>(t));
-    const double f = t - i;
-    const QColor& a = stops[i];
-    const QColor& b = stops[i + 1];
-    return QColor::fromRgbF(static_cast<float>(a.redF() + f * (b.redF() - a.redF())),
-                            static_cast<float>(a.greenF() + f * (b.greenF() - a.greenF())),
-                            static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
-}
-
-}  // namespace
 
 HeatMapView::HeatMapView(QWidget* parent) : QWidget(parent) {
     setToolTip(tr("Mean over seeds for every (ε, λ) of the sweep. Right-click to export."));
@@ -144,7 +127,7 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
                 continue;
             }
             const double t = (v - lo) / (hi - lo);
-            painter->fillRect(cell, scaleColor(t));
+            painter->fillRect(cell, chart_style::viridis(t));
             painter->setPen(t > 0.6 ? QColor(20, 20, 20) : Qt::white);
             painter->drawText(cell, Qt::AlignCenter, QString::number(v, 'f', 3));
         }
@@ -159,7 +142,7 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
     // Colour scale.
     const QRectF bar(area.right() - legendWidth, top, 16, gridHeight);
     QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
-    for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, scaleColor(i / 8.0));
+    for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, chart_style::viridis(i / 8.0));
     painter->fillRect(bar, gradient);
     painter->setFont(labels);
     painter->drawText(QRectF(bar.right() + 4, bar.top() - 8, 60, 16), Qt::AlignLeft, QString::number(hi, 'f', 3));

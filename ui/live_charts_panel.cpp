@@ -83,15 +83,9 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
         chart->setTitle(titles[i]);
         chart_style::apply(chart);
         auto* x = new QValueAxis();
-        x->setTitleText(tr("epoch"));
         auto* y = new QValueAxis();
-        y->setTitleText(yTitles[i]);
-        for (QValueAxis* axis : {x, y}) {
-            axis->setTitleFont(chart_style::axisFont());
-            axis->setLabelsFont(chart_style::labelFont());
-        }
-        chart->addAxis(x, Qt::AlignBottom);
-        chart->addAxis(y, Qt::AlignLeft);
+        chart_style::addAxis(chart, x, Qt::AlignBottom, tr("epoch"));
+        chart_style::addAxis(chart, y, Qt::AlignLeft, yTitles[i]);
         m_parts[i] = {chart, x, y, {}, {}};
         m_views[i] = new ChartView(chart, this);
         m_views[i]->setEmptyMessage(tr("Press Run to train your first model"));

@@ -44,15 +44,9 @@ PrivacyPriceView::PrivacyPriceView(QWidget* parent) : QWidget(parent) {
         // powers of ten only): the series carry log10 ε, the category labels show ε.
         m_x[i] = new QCategoryAxis();
         m_x[i]->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        m_x[i]->setTitleText(tr("ε (log scale)"));
         m_y[i] = new QValueAxis();
-        m_y[i]->setTitleText(i == 0 ? tr("test error") : tr("violation"));
-        m_x[i]->setTitleFont(chart_style::axisFont());
-        m_y[i]->setTitleFont(chart_style::axisFont());
-        m_x[i]->setLabelsFont(chart_style::labelFont());
-        m_y[i]->setLabelsFont(chart_style::labelFont());
-        m_charts[i]->addAxis(m_x[i], Qt::AlignBottom);
-        m_charts[i]->addAxis(m_y[i], Qt::AlignLeft);
+        chart_style::addAxis(m_charts[i], m_x[i], Qt::AlignBottom, tr("ε (log scale)"));
+        chart_style::addAxis(m_charts[i], m_y[i], Qt::AlignLeft, i == 0 ? tr("test error") : tr("violation"));
         m_views[i] = new ChartView(m_charts[i], this);
         m_views[i]->setEmptyMessage(tr("Needs a sweep over several ε values"));
         layout->addWidget(m_views[i]);

@@ -25,19 +25,13 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_chart->setTitle(tr("Accuracy–fairness tradeoff"));
     chart_style::apply(m_chart);
     m_x = new QValueAxis();
-    m_x->setTitleText(tr("fairness violation (test set)"));
     m_y = new QValueAxis();
-    m_y->setTitleText(tr("test error"));
-    for (QValueAxis* axis : {m_x, m_y}) {
-        axis->setTitleFont(chart_style::axisFont());
-        axis->setLabelsFont(chart_style::labelFont());
-    }
-    m_chart->addAxis(m_x, Qt::AlignBottom);
-    m_chart->addAxis(m_y, Qt::AlignLeft);
+    chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, tr("fairness violation (test set)"));
+    chart_style::addAxis(m_chart, m_y, Qt::AlignLeft, tr("test error"));
 
     m_frontLine = new QLineSeries();
     m_frontLine->setName(tr("Pareto front"));
-    m_frontLine->setPen(QPen(QColor(40, 40, 40), 1.8, Qt::DashLine));
+    m_frontLine->setPen(chart_style::paretoFrontPen());
     m_chart->addSeries(m_frontLine);
     m_frontLine->attachAxis(m_x);
     m_frontLine->attachAxis(m_y);

@@ -37,17 +37,11 @@ TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
     m_chart->legend()->setAlignment(Qt::AlignRight);
     m_x = new QValueAxis();
     m_y = new QValueAxis();
-    m_x->setTitleText(tr("fairness violation (test set)"));
-    m_y->setTitleText(tr("test error"));
-    for (QValueAxis* axis : {m_x, m_y}) {
-        axis->setTitleFont(chart_style::axisFont());
-        axis->setLabelsFont(chart_style::labelFont());
-    }
-    m_chart->addAxis(m_x, Qt::AlignBottom);
-    m_chart->addAxis(m_y, Qt::AlignLeft);
+    chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, tr("fairness violation (test set)"));
+    chart_style::addAxis(m_chart, m_y, Qt::AlignLeft, tr("test error"));
     m_front = new QLineSeries();
     m_front->setName(tr("Pareto front"));
-    m_front->setPen(QPen(QColor(40, 40, 40), 1.8, Qt::DashLine));
+    m_front->setPen(chart_style::paretoFrontPen());
     m_chart->addSeries(m_front);
     m_front->attachAxis(m_x);
     m_front->attachAxis(m_y);
