@@ -43,14 +43,32 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     return p;
 }
 
+using FilterItems = std::vector<std::pair<QString, QVariant>>;
+
+QVariant itemData(const std::string& value) { return QString::fromStdString(value); }
+QVariant itemData(double value) { return value; }
+
+/// Filter-box items for `values`: each one's `label`, with the value itself as the item data.
+template <typename T, typename Label>
+FilterItems itemsOf(const std::set<T>& values, Label label) {
+    FilterItems items;
+    for (const T& value : values) items.emplace_back(label(value), itemData(value));
+    return items;
+}
+
+QString plainLabel(const std::string& value) { return QString::fromStdString(value); }
+
+QString notionLabel(const std::string& code) {
+    return QString::fromStdString(pfa::fairnessName(pfa::parseFairnessNotion(code)));
+}
+
 /// Refills `box`, keeping the current choice when it is still there (and `keepChoice`), else
 /// `fallback`.
-void fill(QComboBox* box, const QStringList& items, const QList<QVariant>& data, int fallback = 0,
-          bool keepChoice = true) {
+void fill(QComboBox* box, const FilterItems& items, int fallback = 0, bool keepChoice = true) {
     const QVariant keep = keepChoice ? box->currentData() : QVariant();
     const QSignalBlocker block(box);
     box->clear();
-    for (int i = 0; i < items.size(); ++i) box->addItem(items[i], data[i]);
+    for (const auto& [label, data] : items) box->addItem(label, data);
     const int index = keep.isValid() ? box->findData(keep) : -1;
     box->setCurrentIndex(index >= 0 ? index : std::min(fallback, static_cast<int>(items.size()) - 1));
 }
@@ -160,20 +178,8 @@ void SweepViewsPanel::refillFilters() {
         datasets.insert(p.dataset);
         notions.insert(p.fairness);
     }
-    QStringList names;
-    QList<QVariant> data;
-    for (const std::string& d : datasets) {
-        names << QString::fromStdString(d);
-        data << QString::fromStdString(d);
-    }
-    fill(m_dataset, names, data);
-    names.clear();
-    data.clear();
-    for (const std::string& n : notions) {
-        names << QString::fromStdString(pfa::fairnessName(pfa::parseFairnessNotion(n)));
-        data << QString::fromStdString(n);
-    }
-    fill(m_notion, names, data);
+    fill(m_dataset, itemsOf(datasets, plainLabel));
+    fill(m_notion, itemsOf(notions, notionLabel));
 }
 
 void SweepViewsPanel::refresh() {
@@ -192,25 +198,13 @@ void SweepViewsPanel::refresh() {
         algorithms.insert(c.algorithm);
         lambdas.insert(c.lambda);
     }
-    QStringList names;
-    QList<QVariant> data;
-    for (const std::string& a : algorithms) {
-        names << QString::fromStdString(a);
-        data << QString::fromStdString(a);
-    }
-    fill(m_algorithm, names, data);
-    names.clear();
-    data.clear();
-    for (double l : lambdas) {
-        names << QString::fromStdString(pfa::formatNumber(l, 4));
-        data << l;
-    }
+    fill(m_algorithm, itemsOf(algorithms, plainLabel));
     // Until the user picks one, the price of privacy is shown at the middle λ of the grid
     // (λ = 0 alone would hide the fairness term's cost).
-    fill(m_lambda, names, data, static_cast<int>(lambdas.size()) / 2, m_lambdaChosen);
+    fill(m_lambda, itemsOf(lambdas, [](double lambda) { return QString::fromStdString(pfa::formatNumber(lambda, 4)); }),
+         static_cast<int>(lambdas.size()) / 2, m_lambdaChosen);
 
-    const QString notionName = notion.empty() ? QString()
-                                              : QString::fromStdString(pfa::fairnessName(pfa::parseFairnessNotion(notion)));
+    const QString notionName = notion.empty() ? QString() : notionLabel(notion);
     std::vector<pfa::ReferencePoint> references;
     for (const pfa::ReferencePoint& r : m_references) {
         if (dataset.empty() || r.dataset == dataset) references.push_back(r);
