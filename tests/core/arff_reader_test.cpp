@@ -15,6 +15,7 @@
 
 #include "core/data/schema.h"
 #include "core/util/error.h"
+#include "temp_file.h"
 
 using Catch::Contains;
 using pfa::ColumnRole;
@@ -22,33 +23,9 @@ using pfa::FeatureKind;
 using pfa::MissingPolicy;
 using pfa::Schema;
 using pfa::TabularData;
+using pfa::test::TempFile;
 
 namespace {
-
-/// A temporary file removed at scope exit.
-class TempFile {
-public:
-    explicit TempFile(const std::string& content, const std::string& suffix = ".arff") {
-        static std::atomic<int> counter{0};
-        static const unsigned run = std::random_device{}();
-        m_path =
-            (std::filesystem::temp_directory_path() /
-             ("pfa_arff_test_" + std::to_string(run) + "_" + std::to_string(counter++) + suffix))
-                .string();
-        std::ofstream out(m_path, std::ios::binary);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    }
-    ~TempFile() {
-        std::error_code ec;
-        std::filesystem::remove(m_path, ec);
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
 
 /// An invented German-credit-like file: the layout of Weka's credit-g.arff (nominal codes,
 /// numeric amounts, personal_status holding sex), with made-up rows.
@@ -261,7 +238,7 @@ TEST_CASE("arff: the schema applies as for CSV, layout fields are ignored", "[ar
 }
 
 TEST_CASE("arff: files, statistics and progress", "[arff]") {
-    TempFile f(kCredit);
+    TempFile f(kCredit, ".arff");
     const auto d = pfa::readArffFile(f.path(), creditSchema());
     CHECK(d.rows() == 12);
     CHECK(d.name == std::filesystem::path(f.path()).stem().string());

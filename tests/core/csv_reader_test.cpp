@@ -14,6 +14,7 @@
 
 #include "core/data/schema.h"
 #include "core/util/error.h"
+#include "temp_file.h"
 
 using Catch::Contains;
 using pfa::ColumnRole;
@@ -21,33 +22,9 @@ using pfa::FeatureKind;
 using pfa::MissingPolicy;
 using pfa::Schema;
 using pfa::TabularData;
+using pfa::test::TempFile;
 
 namespace {
-
-/// A temporary file removed at scope exit.
-class TempFile {
-public:
-    explicit TempFile(const std::string& content, const std::string& suffix = ".csv") {
-        static std::atomic<int> counter{0};
-        static const unsigned run = std::random_device{}();  // distinct across processes
-        m_path =
-            (std::filesystem::temp_directory_path() /
-             ("pfa_csv_test_" + std::to_string(run) + "_" + std::to_string(counter++) + suffix))
-                .string();
-        std::ofstream out(m_path, std::ios::binary);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    }
-    ~TempFile() {
-        std::error_code ec;
-        std::filesystem::remove(m_path, ec);
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
 
 /// Header-based schema: target y (positive "yes"), sensitive g.
 Schema basicSchema() {
@@ -365,8 +342,8 @@ TEST_CASE("csv: comment lines and header rules", "[csv]") {
 }
 
 TEST_CASE("csv: several files are concatenated", "[csv]") {
-    TempFile a("x,g,y\n1,a,yes\n2,b,no\n");
-    TempFile b("# second part\nx,g,y\n3,b,yes\n4,c,no\n5,a,no\n");
+    TempFile a("x,g,y\n1,a,yes\n2,b,no\n", ".csv");
+    TempFile b("# second part\nx,g,y\n3,b,yes\n4,c,no\n5,a,no\n", ".csv");
     Schema s = basicSchema();
     s.commentPrefix = "#";
     pfa::ReadStats stats;
@@ -382,7 +359,7 @@ TEST_CASE("csv: several files are concatenated", "[csv]") {
     CHECK(stats.files[1].kept == 3);
     CHECK(stats.files[1].file == b.path());
 
-    TempFile c("x,h,y\n3,b,yes\n");
+    TempFile c("x,h,y\n3,b,yes\n", ".csv");
     REQUIRE_THROWS_WITH(
         pfa::readDelimitedFiles({a.path(), c.path()}, s),
         Contains(c.path() + ":1 (column 'column 2')") && Contains("differs from the first file"));
@@ -451,7 +428,7 @@ TEST_CASE("csv errors: unreadable files", "[csv][errors]") {
     const std::string dir = std::filesystem::temp_directory_path().string();
     REQUIRE_THROWS_WITH(pfa::readDelimitedFile(dir, s), Contains("is a directory"));
     {
-        TempFile empty("");
+        TempFile empty("", ".csv");
         REQUIRE_THROWS_WITH(pfa::readDelimitedFile(empty.path(), s),
                             Contains(empty.path() + ": the file is empty"));
     }

@@ -12,38 +12,15 @@
 #include <vector>
 
 #include "core/util/error.h"
+#include "temp_file.h"
 
 using Catch::Contains;
 using pfa::FeatureKind;
 using pfa::FileFormat;
 using pfa::FilePreview;
+using pfa::test::TempFile;
 
 namespace {
-
-/// A temporary file removed at scope exit.
-class TempFile {
-public:
-    explicit TempFile(const std::string& content, const std::string& suffix = ".csv") {
-        static std::atomic<int> counter{0};
-        static const unsigned run = std::random_device{}();
-        m_path =
-            (std::filesystem::temp_directory_path() /
-             ("pfa_preview_test_" + std::to_string(run) + "_" + std::to_string(counter++) + suffix))
-                .string();
-        std::ofstream out(m_path, std::ios::binary);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    }
-    ~TempFile() {
-        std::error_code ec;
-        std::filesystem::remove(m_path, ec);
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
 
 FilePreview preview(const std::string& text, std::size_t maxRows = 20) {
     return pfa::previewText(text, "p.csv", maxRows);
@@ -180,7 +157,7 @@ TEST_CASE("preview: only a bounded prefix of a huge file is read", "[preview]") 
     text += std::to_string(i++) + ",\"multi\nline\nfield across the cut " + std::string(60, 'z') +
             "\nend\",1.5\n";
     while (text.size() < 8 * pfa::kPreviewBytes) addRow();
-    TempFile f(text);
+    TempFile f(text, ".csv");
     const auto start = std::chrono::steady_clock::now();
     const auto p = pfa::previewFile(f.path(), 20);
     const double seconds =
@@ -211,7 +188,7 @@ TEST_CASE("preview errors: as the readers report them", "[preview][errors]") {
     REQUIRE_THROWS_WITH(pfa::previewFile("/nonexistent/x.csv"), Contains("file not found"));
     REQUIRE_THROWS_WITH(pfa::previewFile(std::filesystem::temp_directory_path().string()),
                         Contains("is a directory"));
-    TempFile empty("");
+    TempFile empty("", ".csv");
     REQUIRE_THROWS_WITH(pfa::previewFile(empty.path()), Contains("the file is empty"));
     REQUIRE_THROWS_WITH(preview(std::string("\x7F"
                                             "ELF\x02\x01\x01\0\0",

@@ -14,11 +14,13 @@
 #include <vector>
 
 #include "core/util/error.h"
+#include "temp_file.h"
 
 using Catch::Contains;
 using pfa::Sha256;
 using pfa::sha256File;
 using pfa::sha256Hex;
+using pfa::test::TempFile;
 
 namespace {
 
@@ -35,30 +37,6 @@ std::string randomBytes(std::size_t size, unsigned seed) {
     for (char& byte : bytes) byte = static_cast<char>(engine() & 0xff);
     return bytes;
 }
-
-/// A temporary file removed at scope exit.
-class TempFile {
-public:
-    explicit TempFile(const std::string& content) {
-        static std::atomic<int> counter{0};
-        static const unsigned run = std::random_device{}();  // distinct across processes
-        m_path = (std::filesystem::temp_directory_path() /
-                  ("pfa_sha256_test_" + std::to_string(run) + "_" + std::to_string(counter++)))
-                     .string();
-        std::ofstream out(m_path, std::ios::binary);
-        out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    }
-    ~TempFile() {
-        std::error_code ignored;
-        std::filesystem::remove(m_path, ignored);
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    const std::string& path() const { return m_path; }
-
-private:
-    std::string m_path;
-};
 
 }  // namespace
 

@@ -52,17 +52,7 @@ std::vector<pfa::Schema> makeSchemas() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const std::vector<pfa::Schema> schemas = makeSchemas();
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    pfa::ReadOptions options;
-    options.memoryLimitBytes = std::uint64_t{1} << 30;  // do not read /proc on every input
-    for (const pfa::Schema& schema : schemas) {
-        try {
-            pfa::fuzz::checkTable(pfa::readArffText(text, "fuzz.arff", schema, options));
-        } catch (const pfa::InputError&) {
-        }
-    }
-    try {
-        pfa::fuzz::checkPreview(pfa::previewText(text, "fuzz.arff", 5), 5);
-    } catch (const pfa::InputError&) {
-    }
+    pfa::fuzz::checkReadsAndPreview(text, "fuzz.arff", schemas,
+                                    [](const auto&... args) { return pfa::readArffText(args...); });
     return 0;
 }

@@ -98,18 +98,8 @@ std::vector<pfa::Schema> makeSchemas() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const std::vector<pfa::Schema> schemas = makeSchemas();
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    pfa::ReadOptions options;
-    options.memoryLimitBytes = std::uint64_t{1} << 30;  // do not read /proc on every input
-    for (const pfa::Schema& schema : schemas) {
-        try {
-            pfa::fuzz::checkTable(pfa::readDelimitedText(text, "fuzz.csv", schema, options));
-        } catch (const pfa::InputError&) {
-        }
-    }
-    try {
-        pfa::fuzz::checkPreview(pfa::previewText(text, "fuzz.csv", 5), 5);
-    } catch (const pfa::InputError&) {
-    }
+    pfa::fuzz::checkReadsAndPreview(text, "fuzz.csv", schemas,
+                                    [](const auto&... args) { return pfa::readDelimitedText(args...); });
     // Differential check of the line reader: whole reads and trickled reads agree.
     pfa::detail::TextSource whole(text);
     TrickleSource trickle(text);

@@ -3,11 +3,18 @@
 // Shared by the fuzz targets: consistency checks of what a reader returned. A violated check
 // aborts, which libFuzzer reports as a crash (a reader bug), like an escaped exception does.
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
 
+#include "core/data/csv_reader.h"
 #include "core/data/file_preview.h"
+#include "core/data/schema.h"
 #include "core/data/tabular_data.h"
+#include "core/util/error.h"
 
 namespace pfa::fuzz {
 
@@ -53,6 +60,26 @@ inline void checkPreview(const FilePreview& p, std::size_t maxRows) {
         require(c.distinctValues.size() <= kPreviewDistinctValues, "at most 30 values");
         require(c.distinctValues.size() <= c.distinctCount, "values within distinct count");
         require(c.missingCount <= p.scannedRows, "missing within scanned rows");
+    }
+}
+
+/// The body every reader target shares: `text` read as `name` with each schema through
+/// `read(text, name, schema, options)`, then previewed; each must either pass the checks above
+/// or be refused with InputError.
+template <typename Read>
+void checkReadsAndPreview(std::string_view text, const std::string& name, const std::vector<Schema>& schemas,
+                          Read read) {
+    ReadOptions options;
+    options.memoryLimitBytes = std::uint64_t{1} << 30;  // do not read /proc on every input
+    for (const Schema& schema : schemas) {
+        try {
+            checkTable(read(text, name, schema, options));
+        } catch (const InputError&) {
+        }
+    }
+    try {
+        checkPreview(previewText(text, name, 5), 5);
+    } catch (const InputError&) {
     }
 }
 
