@@ -17,6 +17,7 @@
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
 #include "core/train/private_run_report.h"
+#include "core/train/run_streams.h"
 #include "core/train/saddle_point_trainer.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -48,7 +49,7 @@ Eigen::VectorXd privatisedShares(const TrainConfig& config, const Dataset& train
                                  double epsilonShares, std::vector<std::string>& warnings) {
     const PenaltyLayout layout = layoutFor(config, train);
     const Eigen::VectorXd counts = layout.cellCounts(train.y, train.s);
-    RandomStream random(config.seed, streams::kShares);
+    RandomStream random = RunStreams(config, train).stream(streams::kShares);
     Eigen::VectorXd noisy(counts.size());
     for (Eigen::Index cell = 0; cell < counts.size(); ++cell) {
         noisy(cell) = counts(cell) + random.laplace(2.0 / epsilonShares);
@@ -74,9 +75,10 @@ Eigen::VectorXd privatisedShares(const TrainConfig& config, const Dataset& train
     return shares;
 }
 
-/// The privacy analysis bounds 1/√π by 1/√ρ (W radius, clip norm C_W, sensitivities): every
-/// group (cell) must hold at least the public share ρ of its rows. Names the smallest group,
-/// its size and the minimum.
+/// The published analysis bounds 1/√π by 1/√ρ with the exact shares (dp-fermi.md §7.2
+/// precondition 3): every group (cell) must hold at least the public share ρ of its rows.
+/// Names the smallest group, its size and the minimum. (The conservative calibration needs no
+/// such check: its privatised shares are floored at ρ and its clipping bounds every row.)
 void requireGroupsAboveRho(const TrainConfig& config, const Dataset& train) {
     const PenaltyLayout layout = layoutFor(config, train);
     const Eigen::VectorXd counts = layout.cellCounts(train.y, train.s);
@@ -89,10 +91,11 @@ void requireGroupsAboveRho(const TrainConfig& config, const Dataset& train) {
     const auto minimum = static_cast<long>(std::ceil(config.minGroupShare * blockRows));
     throw InputError(layout.cellName(static_cast<int>(cell), train.classNames, train.groupNames) +
                      " has " + std::to_string(static_cast<long>(counts(cell))) +
-                     " training rows, too few for the privacy guarantee: with the public lower "
-                     "bound rho = " + formatNumber(config.minGroupShare) + " on group shares it "
-                     "needs at least " + std::to_string(minimum) + " rows; lower rho "
-                     "(--min-group-share) if a smaller public bound is justified, or use a coarser "
+                     " training rows, too few for the published calibration's analysis: with the "
+                     "public lower bound rho = " + formatNumber(config.minGroupShare) + " on group "
+                     "shares it needs at least " + std::to_string(minimum) + " rows; lower rho "
+                     "(--min-group-share) if a smaller public bound is justified, use the "
+                     "conservative calibration (which has no such precondition), or use a coarser "
                      "sensitive attribute");
 }
 
@@ -116,8 +119,8 @@ public:
         if (config.lambda > 0) requirePenaltyCellsPresent(config, data.train);
         if (!config.isPrivate()) return;
         const TrainConfig resolved = resolveDefaults(config, data);
-        if (config.lambda > 0) requireGroupsAboveRho(resolved, data.train);
         if (config.calibration == Calibration::Published) {
+            if (config.lambda > 0) requireGroupsAboveRho(resolved, data.train);
             privacy::checkClosedFormPreconditions(closedFormInputs(resolved, data));
         }
     }
@@ -180,9 +183,13 @@ private:
         const double epsilonShares = penalty ? config.shareBudgetFraction * config.epsilon : 0.0;
         const double epsilonTrain = config.epsilon - epsilonShares;
         const double q = static_cast<double>(config.batchSize) / static_cast<double>(data.train.rows());
+        std::vector<privacy::PureRelease> pure;
+        if (penalty) pure.push_back({"group shares", "Laplace(2/ε₀) per cell", epsilonShares});
+        // resolveDefaults made the adjacency replace-one for the sensitive-only scope.
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
             *config.sampling, config.adjacency, q, totalSteps(config, data),
-            stepsPerEpoch(config, data), epsilonTrain, config.delta, epsilonShares);
+            stepsPerEpoch(config, data), epsilonTrain, config.delta, std::move(pure),
+            data.train.unitName);
         const double z = calibration.noiseMultiplier;
         // Equal split of the joint multiplier over the two streams (privacy-accounting §8
         // "rdp"): z_θ = z_W = √2·z gives 1/z_eff² = 1/z². Without a W-stream θ gets all of it.
@@ -227,8 +234,12 @@ private:
         }
         report.warnings.insert(report.warnings.end(), shareWarnings.begin(), shareWarnings.end());
         if (config.scope == ProtectionScope::SensitiveOnly) {
-            report.protectedData += " — the conservative calibration always protects whole "
-                                    "records, which covers the 'sensitive attribute only' scope";
+            // Neighbours differ in one record's sensitive attribute: a replacement. The
+            // calibration clips and noises whole records, so it protects any replaced record.
+            report.protectedData += " — this covers the 'sensitive attribute only' scope, whose "
+                                    "neighbouring data sets differ in one " +
+                                    data.train.unitName +
+                                    "'s sensitive attribute (replace-one adjacency)";
         }
         report.statement = privacy::renderPrivacyStatement(report, "", "");
         return result;
@@ -259,11 +270,14 @@ private:
         plan.featureBound = bound;
 
         // What the accountant can certify for these noise levels (privacy-accounting.md §8).
-        const privacy::OrderGrid grid = privacy::OrderGrid::standard();
         const double m = config.batchSize;
         const double q = m / static_cast<double>(data.train.rows());
         double zTheta = 0.0, zW = 0.0, zEffective = kInfinity;
-        std::optional<privacy::RunAccountant> accountant;
+        privacy::AccountingInputs accounting;
+        accounting.unit = data.train.unitName;
+        accounting.delta = config.delta;
+        accounting.adjacency = sensitiveOnly ? privacy::Adjacency::Replace
+                                             : privacy::Adjacency::AddRemove;
         std::string mechanism;
         if (sensitiveOnly && penalty) {
             // Difference bounds (no clipping) and an un-noised loss gradient: only the linear
@@ -274,20 +288,31 @@ private:
             zW = sigmaW * m / (config.lambda * deltaW);
             zEffective = privacy::jointNoiseMultiplier(
                 {{deltaTheta, sigmaTheta * m}, {config.lambda * deltaW, sigmaW * m}});
-            accountant.emplace(grid, privacy::linearCurve(grid, q, zEffective), 1, config.delta, 0.0);
+            accounting.noiseMultiplier = zEffective;
+            if (plan.sampling == Sampling::Shuffle) {
+                // Each row sits in one batch per epoch: one unamplified release per epoch.
+                accounting.kind = privacy::ReleaseKind::Gaussian;
+                accounting.stepsPerRelease = stepsPerEpoch(config, data);
+            } else {
+                accounting.kind = privacy::ReleaseKind::LinearAmplification;
+                accounting.samplingRate = q;
+            }
+            accounting.sensitivity = "difference bounds Δ_θ = √8·L_θ·R/√ρ = " +
+                                     formatNumber(deltaTheta) + " and λ·Δ_W = λ·√8/√ρ = " +
+                                     formatNumber(config.lambda * deltaW) + " (joint)";
             mechanism = "subsampled Gaussian, linear amplification bound (the un-noised batch loss "
                         "gradient rules out the tighter subsampling analysis)";
         } else if (sensitiveOnly) {
             // λ = 0: nothing computed from the sensitive attribute is used or released.
-            accountant.emplace(grid, privacy::RdpCurve(grid.size(), 0.0), 1, config.delta, 0.0);
+            accounting.kind = privacy::ReleaseKind::NoRelease;
             mechanism = "no release depends on the sensitive attribute (λ = 0)";
         } else {
+            accounting.kind = privacy::ReleaseKind::Uncertifiable;
             mechanism = "the loss gradient of private features and labels is released without "
                         "noise, so no guarantee can be certified";
         }
-        plan.epsilonAfter = [accountant](long t) {
-            return accountant ? accountant->after(t).epsilon : kInfinity;
-        };
+        const privacy::RunAccountant accountant(accounting);
+        plan.epsilonAfter = [accountant](long t) { return accountant.after(t).epsilon; };
 
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
 
@@ -295,19 +320,8 @@ private:
         report.algorithm = name();
         report.calibration = "published — as published, known accounting gaps";
         report.knownGaps = true;
-        report.isPrivate = true;
-        report.epsilonTarget = config.epsilon;
         report.epsilonNominal = config.epsilon;
-        report.delta = config.delta;
-        if (accountant) {
-            const privacy::EpsilonResult spent = accountant->after(result.steps);
-            report.epsilonSpent = spent.epsilon;
-            report.optimalOrder = spent.order;
-            report.orderAtGridEdge = spent.orderAtGridEdge;
-            report.orderGrid = grid.describe();
-        } else {
-            report.epsilonSpent = kInfinity;
-        }
+        describePrivateRun(result, accountant, data.train);
         report.noiseMultiplier = zEffective;
         report.noiseMultiplierTheta = zTheta;
         report.noiseMultiplierW = zW;
@@ -316,12 +330,9 @@ private:
         report.samplingRate = q;
         report.expectedBatch = config.batchSize;
         report.sampling = samplingDescription(plan.sampling);
-        report.steps = result.steps;
-        report.accountant = "Rényi-DP accountant";
         report.mechanism = mechanism;
         report.adjacency = sensitiveOnly ? "replace-one (one sensitive attribute changed)"
                                          : "add/remove-one";
-        report.sensitiveColumn = data.train.sensitiveDescription;
         report.protectedData =
             sensitiveOnly ? "only the sensitive attribute '" + data.train.sensitiveDescription +
                                 "' — features and labels are treated as public"
@@ -339,6 +350,11 @@ private:
         if (!sensitiveOnly) {
             report.warnings.push_back("published all-features calibration does not cover the loss "
                                       "gradient (at λ = 0 it adds no noise at all)");
+        }
+        if (penalty) {
+            report.uncoveredReleases.push_back(
+                "the exact group shares used in ψ (the published calibration uses them without "
+                "noise: a further release of the sensitive attribute that its ε does not charge)");
         }
         report.statement = privacy::renderPrivacyStatement(report, "", "");
         return result;

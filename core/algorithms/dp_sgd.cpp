@@ -48,7 +48,7 @@ public:
         const long steps = totalSteps(config, data);
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
             plan.sampling, config.adjacency, q, steps, stepsPerEpoch(config, data), config.epsilon,
-            config.delta, 0.0);
+            config.delta, {}, data.train.unitName);
         const double z = calibration.noiseMultiplier;
         plan.clipPerExample = true;
         plan.clipTheta = config.clipTheta;

@@ -217,6 +217,7 @@ CatalogEntry parseCatalogEntry(const std::string& fileName, const std::string& t
         }
         if (entry.sensitiveChoices.empty()) throw InputError("no sensitive_choices");
         entry.expectedRows = static_cast<long>(json.numberOr("expected_rows", 0));
+        entry.unit = json.stringOr("unit", "record");
         entry.schemaJson = json.at("schema");
         entry.schemaFor("").validate();  // every choice must give a consistent schema
         for (const SensitiveChoice& choice : entry.sensitiveChoices) entry.schemaFor(choice.id).validate();
@@ -265,6 +266,7 @@ TabularData CatalogEntry::load(const std::string& directory, const std::string& 
     }
     TabularData data = readDelimitedFiles(paths, schemaFor(sensitiveId), options);
     data.name = name;
+    data.unitName = unit;
     return data;
 }
 

@@ -38,6 +38,9 @@ struct CatalogEntry {
     std::vector<DatasetFile> files;
     std::vector<SensitiveChoice> sensitiveChoices;  ///< the first one is the default
     long expectedRows = 0;
+    /// What one row is, for privacy statements: "record" unless the description says e.g.
+    /// "recording" (many rows per person).
+    std::string unit = "record";
 
     /// The sensitive choice `id` ("" = the default); throws InputError listing the choices.
     const SensitiveChoice& sensitiveChoice(const std::string& id) const;

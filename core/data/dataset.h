@@ -23,6 +23,8 @@ struct Dataset {
     std::vector<std::string> classNames;  ///< l names; for binary tasks class 1 is "positive"
     std::vector<std::string> groupNames;  ///< k names
     std::string sensitiveDescription;     ///< which column(s) define the groups
+    std::string unitName = "record";      ///< what one row is ("record", "recording", ...)
+    std::string personColumn;             ///< column the user ids come from ("" when none)
 
     Eigen::Index rows() const { return X.rows(); }
     Eigen::Index features() const { return X.cols(); }

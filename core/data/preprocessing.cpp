@@ -67,6 +67,8 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
     out.classNames = data.classNames;
     out.groupNames = data.groupNames;
     out.sensitiveDescription = data.sensitiveDescription;
+    out.unitName = data.unitName;
+    out.personColumn = data.personColumn;
     out.featureNames = encoder.names;
     const auto n = static_cast<Eigen::Index>(rows.size());
     out.X = RowMatrix::Zero(n, encoder.width);

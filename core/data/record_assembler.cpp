@@ -283,7 +283,10 @@ TabularData RecordAssembler::finish(std::string name) {
     out.group = std::move(m_group);
     out.sensitiveDescription = m_description;
 
-    if (m_schema.userId) out.userId = std::move(m_userIds);
+    if (m_schema.userId) {
+        out.userId = std::move(m_userIds);
+        out.personColumn = *m_schema.userId;
+    }
 
     // Features.
     for (FeatureState& fs : m_features) {

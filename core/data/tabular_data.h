@@ -40,6 +40,8 @@ struct TabularData {
     std::vector<std::string> groupNames;  ///< intersectional groups are named "a & b"
     std::string sensitiveDescription;     ///< e.g. "sex" or "race & sex"
     std::vector<int> userId;              ///< empty, or one id per row (user-level units)
+    std::string unitName = "record";      ///< what one row is ("record", "recording", ...)
+    std::string personColumn;             ///< column of the user ids ("" when none)
 
     std::size_t rows() const { return label.size(); }
 };

@@ -2,43 +2,71 @@
 
 namespace pfa::privacy {
 
+Adjacency analysedAdjacency(Sampling sampling, Adjacency requested) {
+    return sampling == Sampling::Poisson ? requested : Adjacency::Replace;
+}
+
 ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency adjacency,
                                                     double q, long steps, long stepsPerEpoch,
                                                     double epsilonTrain, double delta,
-                                                    double pureEpsilon) {
-    const OrderGrid grid = OrderGrid::standard();
-    const MultiplierSolution solution =
-        solveSgmMultiplier(grid, q, steps, epsilonTrain, delta, adjacency);
-    const double z = solution.noiseMultiplier;
-    RunAccountant poisson(grid, subsampledGaussianStepCurve(grid, q, z, adjacency), 1, delta,
-                          pureEpsilon);
-    const std::string adjacencyText =
-        adjacency == Adjacency::Replace ? "replace-one" : "add/remove-one";
+                                                    std::vector<PureRelease> pure,
+                                                    const std::string& unit) {
+    AccountingInputs shape;
+    shape.unit = unit;
+    shape.adjacency = analysedAdjacency(sampling, adjacency);
+    shape.delta = delta;
+    shape.steps = steps;
+    shape.pureReleases = std::move(pure);
+    // z of the curve = zScale × the mechanism's z (S/C): a replaced unit's two possible
+    // contributions differ by up to 2C where only the difference bound is used.
+    double zScale = 1.0;
+    std::string mechanism;
     switch (sampling) {
         case Sampling::Poisson:
-            return {z, poisson, std::nullopt,
-                    adjacency == Adjacency::Replace
-                        ? "Poisson-subsampled Gaussian, replace-one via the group-of-two bound"
-                        : "Poisson-subsampled Gaussian, signed series",
-                    adjacencyText};
-        case Sampling::Shuffle: {
-            // Each unit sits in exactly one batch per epoch: one unamplified release per epoch.
-            // Replace-one doubles the sensitivity (z/2).
-            const double zEffective = adjacency == Adjacency::Replace ? z / 2.0 : z;
-            RunAccountant rigorous(grid, gaussianCurve(grid, zEffective), stepsPerEpoch, delta,
-                                   pureEpsilon);
-            return {z, rigorous, poisson,
-                    "Gaussian, one release per epoch (shuffled batches, no amplification)",
-                    adjacencyText};
-        }
-        case Sampling::Subsample: {
-            // Linear amplification with the difference bound 2C of a replaced unit.
-            RunAccountant rigorous(grid, linearCurve(grid, q, z / 2.0), 1, delta, pureEpsilon);
-            return {z, rigorous, poisson,
-                    "uniformly subsampled Gaussian, linear amplification bound", "replace-one"};
-        }
+            shape.samplingRate = q;
+            shape.stepsPerRelease = 1;
+            if (shape.adjacency == Adjacency::Replace) {
+                shape.kind = ReleaseKind::PoissonReplace;
+                mechanism = "Poisson-subsampled Gaussian, replace-one via the group-of-two bound";
+            } else {
+                shape.kind = ReleaseKind::PoissonSubsampled;
+                mechanism = "Poisson-subsampled Gaussian, signed series";
+            }
+            shape.sensitivity = "C (clip norm of one unit's contribution)";
+            break;
+        case Sampling::Shuffle:
+            shape.kind = ReleaseKind::Gaussian;
+            shape.samplingRate = 1.0;
+            shape.stepsPerRelease = std::max(1L, stepsPerEpoch);
+            shape.sensitivity = "2C (a replaced unit's two contributions to its batch sum)";
+            zScale = 0.5;
+            mechanism = "Gaussian, one release per epoch (fixed-size shuffled batches, analysed "
+                        "under replace-one: each unit sits in one batch per epoch; no "
+                        "amplification)";
+            break;
+        case Sampling::Subsample:
+            shape.kind = ReleaseKind::LinearAmplification;
+            shape.samplingRate = q;
+            shape.stepsPerRelease = 1;
+            shape.sensitivity = "2C (a replaced unit's two contributions to its batch sum)";
+            zScale = 0.5;
+            mechanism = "uniformly subsampled Gaussian (m distinct rows per step, analysed "
+                        "under replace-one), linear amplification bound";
+            break;
     }
-    return {z, poisson, std::nullopt, "", adjacencyText};
+    const double z = solveNoiseMultiplierFor(shape, zScale, epsilonTrain);
+    shape.noiseMultiplier = z * zScale;
+    std::optional<RunAccountant> poissonAssumed;
+    if (sampling != Sampling::Poisson) {
+        AccountingInputs poisson = shape;
+        poisson.kind = ReleaseKind::PoissonReplace;
+        poisson.samplingRate = q;
+        poisson.stepsPerRelease = 1;
+        poisson.noiseMultiplier = z;
+        poisson.sensitivity = "C (clip norm of one unit's contribution)";
+        poissonAssumed.emplace(poisson);
+    }
+    return {z, RunAccountant(shape), poissonAssumed, mechanism};
 }
 
 }  // namespace pfa::privacy

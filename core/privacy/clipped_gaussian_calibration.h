@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/privacy/run_accountant.h"
 #include "core/train/train_config.h"
@@ -12,22 +13,35 @@ namespace pfa::privacy {
 /// DP-FERMI's conservative calibration): the joint noise multiplier z that meets the target,
 /// and the accountant that certifies what the run spends (privacy-accounting.md §5, §6, §8).
 struct ClippedGaussianCalibration {
-    double noiseMultiplier = 0.0;  ///< effective z of the joint per-step release
-    RunAccountant certified;       ///< rigorous accounting for the sampling actually used
+    /// z: std of the noise on each released sum divided by the clip norm C (joint over the
+    /// streams of one step, privacy-accounting.md §2.3).
+    double noiseMultiplier = 0.0;
+    RunAccountant certified;  ///< rigorous accounting for the sampling actually used
     /// For shuffle/subsample: the "ε if Poisson sampling is assumed" approximation.
     std::optional<RunAccountant> poissonAssumed;
-    std::string mechanism;         ///< for the statement
-    std::string adjacency;         ///< adjacency of the certified number
+    std::string mechanism;    ///< for the statement
 };
 
-/// Solves z for `steps` steps at rate q so that ε_train is met at δ under Poisson sampling
-/// (always the calibration target, as TF-Privacy and Opacus do), and builds the certified
-/// accountant: Poisson → subsampled Gaussian (add/remove or group-of-two replace);
-/// shuffle → one unamplified Gaussian per epoch; subsample → the linear amplification bound
-/// with the difference bound 2C. `pureEpsilon` (e.g. privatised shares) is added on top.
+/// Solves z so that the *rigorous* ε of the sampling actually used meets `epsilonTrain` at δ
+/// over `steps` steps, and builds the accountant that certifies it:
+///  * Poisson: subsampled Gaussian at q (signed series for add/remove, group-of-two for
+///    replace-one);
+///  * shuffle: fixed-size batches, analysed under replace-one (n is public): each unit sits in
+///    one batch per epoch, so one unamplified Gaussian release per epoch with the difference
+///    bound 2C;
+///  * subsample (m distinct rows per step): replace-one, linear amplification at q = m/n with
+///    the difference bound 2C.
+/// The trainer must normalise every batch sum by the fixed m (never by the realised batch
+/// size), so that the noise on each sum is z·C. `pure` side releases (e.g. privatised shares)
+/// are charged on top by basic composition; `unit` names the unit of privacy.
 ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency adjacency,
                                                     double q, long steps, long stepsPerEpoch,
                                                     double epsilonTrain, double delta,
-                                                    double pureEpsilon);
+                                                    std::vector<PureRelease> pure,
+                                                    const std::string& unit);
+
+/// The adjacency a clipped-Gaussian run is analysed under: replace-one for fixed-size batches
+/// (shuffle, subsample), otherwise the requested one.
+Adjacency analysedAdjacency(Sampling sampling, Adjacency requested);
 
 }  // namespace pfa::privacy

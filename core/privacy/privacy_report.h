@@ -1,15 +1,33 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/privacy/accounting_inputs.h"
+
 namespace pfa::privacy {
+
+/// Noise source of a run, as stated in its privacy statement.
+enum class NoiseSource {
+    Seeded,  ///< pseudo-random from the seed and every setting: reproducible, seed must be secret
+    Secure,  ///< operating-system entropy (libsodium, ChaCha20): cannot be regenerated
+};
+/// "seeded" / "os-entropy".
+std::string noiseSourceName(NoiseSource source);
+/// Inverse of noiseSourceName; throws InputError for an unknown name.
+NoiseSource parseNoiseSource(const std::string& name);
+
+/// The record fields that are training-set diagnostics (computed exactly on the private
+/// training rows, not covered by the guarantee): "train_loss" and the history columns
+/// "train_loss", "train_objective", "clip_fraction".
+const std::vector<std::string>& diagnosticFields();
 
 /// The privacy side of a run: what was certified, how, and the generated statement.
 struct PrivacyReport {
     std::string algorithm;         ///< e.g. "dp-fermi"
     std::string calibration;       ///< "conservative (RDP-calibrated)", "published (as published — known accounting gaps)"
-    std::string unit = "record";   ///< "record" or "user"
+    std::string unit = "record";   ///< what one unit of privacy is: "record", "recording", "user"
     std::string orderGrid;         ///< description of the order grid
     double epsilonWithoutAmplification = 0.0;  ///< rigorous ε for non-Poisson sampling (0 = n/a)
     std::string sampling;          ///< "Poisson", "shuffled batches", "uniform subsample"
@@ -40,6 +58,27 @@ struct PrivacyReport {
     std::string protectedData;     ///< what a neighbouring data set may change
     std::string statement;         ///< privacy-accounting.md §9 text
     std::vector<std::string> warnings;
+
+    /// The exact inputs of `epsilonSpent`: certifiedEpsilon(accounting) recomputes it.
+    AccountingInputs accounting;
+    /// False for runs read from records written before the accounting inputs were stored.
+    bool accountingKnown = true;
+    NoiseSource noiseSource = NoiseSource::Seeded;
+    std::uint64_t seed = 0;        ///< the run seed (seeded noise only)
+    /// Training-set diagnostics were recorded (they are never protected; see diagnosticFields).
+    bool diagnosticsRecorded = true;
+    /// Further releases this run makes that its ε does not cover (e.g. exact group shares of
+    /// the published calibration), one sentence each.
+    std::vector<std::string> uncoveredReleases;
+
+    /// Rows that are not persons: the column identifying a person ("" when each row is a
+    /// person, or unknown), the number of persons among the training rows, the largest number
+    /// of rows one person contributes, and the group-privacy ε for all of one person's rows
+    /// at the same δ (privacy-accounting.md §7 fallback; loose).
+    std::string personColumn;
+    long persons = 0;
+    long maxRowsPerPerson = 0;
+    double epsilonPerPerson = 0.0;
 };
 
 /// Renders the privacy statement of privacy-accounting.md §9 for a run.

@@ -2,22 +2,18 @@
 
 namespace pfa::privacy {
 
-RunAccountant::RunAccountant(OrderGrid grid, RdpCurve releaseCurve, long stepsPerRelease,
-                             double delta, double pureEpsilon)
-    : m_grid(std::move(grid)),
-      m_releaseCurve(std::move(releaseCurve)),
-      m_stepsPerRelease(stepsPerRelease < 1 ? 1 : stepsPerRelease),
-      m_delta(delta),
-      m_pureEpsilon(pureEpsilon) {}
+RunAccountant::RunAccountant(AccountingInputs inputs)
+    : m_inputs(std::move(inputs)),
+      m_grid(orderGridNamed(m_inputs.grid)),
+      m_releaseCurve(releaseCurve(m_grid, m_inputs)) {}
 
 RdpCurve RunAccountant::curveAfter(long steps) const {
-    const long releases = (steps + m_stepsPerRelease - 1) / m_stepsPerRelease;
-    return scaled(m_releaseCurve, static_cast<double>(releases));
+    return scaled(m_releaseCurve, static_cast<double>(m_inputs.afterSteps(steps).releases()));
 }
 
 EpsilonResult RunAccountant::after(long steps) const {
-    EpsilonResult result = epsilonFromRdp(m_grid, curveAfter(steps), m_delta);
-    result.epsilon += m_pureEpsilon;
+    EpsilonResult result = epsilonFromRdp(m_grid, curveAfter(steps), m_inputs.delta);
+    result.epsilon += m_inputs.pureEpsilon();
     return result;
 }
 

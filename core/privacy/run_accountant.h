@@ -1,34 +1,38 @@
 #pragma once
 
+#include "core/privacy/accounting_inputs.h"
 #include "core/privacy/order_grid.h"
 #include "core/privacy/rdp_accountant.h"
 #include "core/privacy/rdp_mechanisms.h"
 
 namespace pfa::privacy {
 
-/// The privacy ledger of one run: the same release repeated (one release every
-/// `stepsPerRelease` training steps), plus pure-ε side releases charged by basic composition.
-/// Answers "what has been spent after t steps" for the per-epoch ε curve.
+/// The privacy ledger of one run: one release repeated (every `stepsPerRelease` training
+/// steps), plus pure-ε side releases charged by basic composition. Built from the run's
+/// AccountingInputs, which are what the run's record stores, so the ε a run reports and the ε
+/// recomputed from its record come from the same inputs. Answers "what has been spent after t
+/// steps" for the per-epoch ε curve.
 class RunAccountant {
 public:
-    RunAccountant(OrderGrid grid, RdpCurve releaseCurve, long stepsPerRelease, double delta,
-                  double pureEpsilon);
+    /// `inputs.steps` is ignored: every query names its own number of steps.
+    explicit RunAccountant(AccountingInputs inputs);
 
     /// The composed RDP curve after `steps` training steps (partial releases count whole).
     RdpCurve curveAfter(long steps) const;
     /// ε at δ after `steps` steps, including the pure-ε side releases.
     EpsilonResult after(long steps) const;
+    /// The inputs with `steps` filled in (what a record stores).
+    AccountingInputs inputsAfter(long steps) const { return m_inputs.afterSteps(steps); }
 
     const OrderGrid& grid() const { return m_grid; }
-    double delta() const { return m_delta; }
-    double pureEpsilon() const { return m_pureEpsilon; }
+    const AccountingInputs& inputs() const { return m_inputs; }
+    double delta() const { return m_inputs.delta; }
+    double pureEpsilon() const { return m_inputs.pureEpsilon(); }
 
 private:
+    AccountingInputs m_inputs;
     OrderGrid m_grid;
     RdpCurve m_releaseCurve;
-    long m_stepsPerRelease;
-    double m_delta;
-    double m_pureEpsilon;
 };
 
 }  // namespace pfa::privacy

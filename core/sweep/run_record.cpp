@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/privacy/accounting_json.h"
 #include "core/util/error.h"
 #include "core/util/json_writer.h"
 
@@ -109,6 +110,8 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("feature_bound").value(c.featureBound);
     json.key("advantaged_class").value(c.advantagedClass);
     json.key("evaluate_every").value(c.evaluateEvery);
+    json.key("secure_noise").value(c.secureNoise);
+    json.key("record_diagnostics").value(c.recordDiagnostics);
     json.key("calibration").value(calibrationName(c.calibration));
     json.key("dataset_description").value(context.datasetDescription);
     json.key("split_seed").value(static_cast<unsigned long>(context.splitSeed));
@@ -165,6 +168,31 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("warnings").beginArray();
     for (const std::string& warning : p.warnings) json.value(warning);
     json.endArray();
+    // The exact inputs of epsilon_spent: privacy::certifiedEpsilon recomputes it.
+    json.key("accounting");
+    privacy::writeAccountingJson(json, p.accounting);
+    json.key("noise_source").value(privacy::noiseSourceName(p.noiseSource));
+    json.key("seed").value(static_cast<unsigned long>(p.seed));
+    json.key("diagnostics").beginObject();
+    json.key("protected").value(false);
+    json.key("label").value("not protected — diagnostics: computed exactly on the private training rows");
+    json.key("recorded").value(p.diagnosticsRecorded);
+    json.key("fields").beginArray();
+    for (const std::string& field : privacy::diagnosticFields()) json.value(field);
+    json.endArray();
+    json.endObject();
+    json.key("uncovered_releases").beginArray();
+    for (const std::string& release : p.uncoveredReleases) json.value(release);
+    json.endArray();
+    if (p.maxRowsPerPerson > 1) {
+        json.key("persons").beginObject();
+        json.key("column").value(p.personColumn);
+        json.key("count").value(p.persons);
+        json.key("max_rows_per_person").value(p.maxRowsPerPerson);
+        json.key("epsilon_per_person").value(p.epsilonPerPerson);
+        json.key("bound").value("group privacy through the RDP curve (loose)");
+        json.endObject();
+    }
     json.key("statement").value(p.statement);
     json.endObject();
 
@@ -224,6 +252,9 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     c.advantagedClass = static_cast<int>(asLong(config.at("advantaged_class")));
     c.evaluateEvery = static_cast<int>(asLong(config.at("evaluate_every")));
     c.calibration = parseCalibration(config.at("calibration").asString());
+    // Absent in records written before these settings existed.
+    if (config.has("secure_noise")) c.secureNoise = config.at("secure_noise").asBool();
+    if (config.has("record_diagnostics")) c.recordDiagnostics = config.at("record_diagnostics").asBool();
     if (context) {
         context->runKey = json.stringOr("run_key", "");
         context->datasetDescription = config.at("dataset_description").asString();
@@ -298,6 +329,33 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         p.warnings.push_back(warning.asString());
     }
     p.statement = privacyJson.at("statement").asString();
+    // Records written before the accounting inputs were stored have none: kind stays
+    // Uncertifiable and `accountingKnown` tells the ledger to charge their (ε, δ) as they are.
+    if (privacyJson.has("accounting")) {
+        p.accounting = privacy::accountingFromJson(privacyJson.at("accounting"));
+        p.accountingKnown = true;
+    } else {
+        p.accountingKnown = false;
+    }
+    if (privacyJson.has("noise_source")) {
+        p.noiseSource = privacy::parseNoiseSource(privacyJson.at("noise_source").asString());
+    }
+    p.seed = static_cast<std::uint64_t>(privacyJson.numberOr("seed", static_cast<double>(c.seed)));
+    if (privacyJson.has("diagnostics")) {
+        p.diagnosticsRecorded = privacyJson.at("diagnostics").at("recorded").asBool();
+    }
+    if (privacyJson.has("uncovered_releases")) {
+        for (const JsonValue& item : privacyJson.at("uncovered_releases").items()) {
+            p.uncoveredReleases.push_back(item.asString());
+        }
+    }
+    if (privacyJson.has("persons")) {
+        const JsonValue& persons = privacyJson.at("persons");
+        p.personColumn = persons.at("column").asString();
+        p.persons = asLong(persons.at("count"));
+        p.maxRowsPerPerson = asLong(persons.at("max_rows_per_person"));
+        p.epsilonPerPerson = persons.at("epsilon_per_person").asNumber();
+    }
 
     const JsonValue& history = json.at("history");
     const std::vector<double> epochs = history.at("epoch").numbers();

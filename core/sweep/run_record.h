@@ -30,7 +30,10 @@ struct RunRecordOptions {
 /// noise_theta, noise_w, seconds, groups (the per-group table), plus `config` (every other
 /// resolved setting and the data context), `metrics`, `privacy` (the full report and the
 /// statement) and `history` (per-epoch arrays). Non-finite numbers are written as
-/// "inf"/"-inf", NaN as null. The model parameters are not stored.
+/// "inf"/"-inf", NaN as null. The model parameters are not stored. The `privacy` block carries
+/// the exact accounting inputs (`accounting`), the noise source, which fields are unprotected
+/// training-set diagnostics, further uncovered releases and, for data whose persons hold
+/// several rows, the group-privacy ε per person.
 std::string runRecordJson(const RunResult& result, const RunContext& context,
                           const RunRecordOptions& options = {});
 

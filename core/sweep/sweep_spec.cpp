@@ -51,38 +51,7 @@ void applySweepParameter(TrainConfig& c, const std::string& parameter, double va
 }
 
 std::string runKey(const std::string& dataset, const TrainConfig& c) {
-    std::string key = "dataset=" + dataset;
-    auto add = [&](const char* name, const std::string& value) {
-        key += ';';
-        key += name;
-        key += '=';
-        key += value;
-    };
-    add("algorithm", c.algorithm);
-    add("fairness", fairnessCode(c.fairness));
-    add("epsilon", exact(c.epsilon));
-    add("delta", exact(c.delta));
-    add("lambda", exact(c.lambda));
-    add("seed", std::to_string(c.seed));
-    add("epochs", std::to_string(c.epochs));
-    add("batch", std::to_string(c.batchSize));
-    add("lr_theta", exact(c.lrTheta));
-    add("lr_w", exact(c.lrW));
-    add("l2", exact(c.l2));
-    add("calibration", calibrationName(c.calibration));
-    add("scope", scopeName(c.scope));
-    add("adjacency", adjacencyName(c.adjacency));
-    add("sampling", c.sampling ? samplingName(*c.sampling) : "auto");
-    add("clip_theta", exact(c.clipTheta));
-    add("clip_w", exact(c.clipW));
-    add("rho", exact(c.minGroupShare));
-    add("radius", exact(c.wRadius));
-    add("projection", c.projection == Projection::Box ? "box" : "ball");
-    add("share_budget", exact(c.shareBudgetFraction));
-    add("feature_bound", exact(c.featureBound));
-    add("advantaged", std::to_string(c.advantagedClass));
-    add("evaluate_every", std::to_string(c.evaluateEvery));
-    return key;
+    return "dataset=" + dataset + ";" + settingsKey(c);
 }
 
 std::size_t SweepSpec::size() const { return expand().size(); }

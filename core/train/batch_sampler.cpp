@@ -2,17 +2,18 @@
 
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 namespace pfa {
 
-BatchSampler::BatchSampler(Sampling mode, long rows, long batchSize, std::uint64_t seed)
+BatchSampler::BatchSampler(Sampling mode, long rows, long batchSize, RandomStream random)
     : m_mode(mode),
       m_rows(rows),
       m_batchSize(batchSize),
       m_stepsPerEpoch((rows + batchSize - 1) / batchSize),
       m_rate(static_cast<double>(batchSize) / static_cast<double>(rows)),
       m_logOneMinusRate(m_rate >= 1.0 ? -INFINITY : std::log1p(-m_rate)),
-      m_random(seed, streams::kSampling) {
+      m_random(std::move(random)) {
     if (mode != Sampling::Poisson) {
         m_pool.resize(static_cast<std::size_t>(rows));
         std::iota(m_pool.begin(), m_pool.end(), 0L);

@@ -12,8 +12,9 @@ namespace pfa {
 /// allocated once, so drawing a batch never touches the heap.
 class BatchSampler {
 public:
-    /// `rows` training rows, nominal batch size `batchSize`, `stepsPerEpoch` steps per epoch.
-    BatchSampler(Sampling mode, long rows, long batchSize, std::uint64_t seed);
+    /// `rows` training rows, nominal batch size `batchSize` (⌈rows/batchSize⌉ steps per
+    /// epoch), drawing from `random` (the run's sampling stream).
+    BatchSampler(Sampling mode, long rows, long batchSize, RandomStream random);
 
     /// Fills `indices` (capacity ≥ rows) for step `stepInEpoch` (0-based) and returns the
     /// batch size. Poisson batches are sorted ascending and may be empty.

@@ -95,6 +95,10 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
     // data sets still get several steps per epoch (and subsampling amplification).
     if (c.batchSize == 0) c.batchSize = static_cast<int>(std::clamp(n / 4.0, 1.0, 1024.0));
     if (!c.sampling) c.sampling = c.isPrivate() ? Sampling::Poisson : Sampling::Shuffle;
+    // Neighbours that differ in one record's sensitive attribute are a replacement; fixed-size
+    // batches (n public) are analysed under replace-one too (privacy-accounting.md §1, §6).
+    if (c.scope == ProtectionScope::SensitiveOnly) c.adjacency = privacy::Adjacency::Replace;
+    if (c.isPrivate() && *c.sampling != Sampling::Poisson) c.adjacency = privacy::Adjacency::Replace;
     const double l = data.train.numClasses();
     if (c.minGroupShare == 0.0) {
         // Within-label shares (equalized odds, equal opportunity) are usually more skewed than

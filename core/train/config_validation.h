@@ -20,7 +20,8 @@ void requireNonPrivate(const TrainConfig& config);
 void requirePenaltyCellsPresent(const TrainConfig& config, const Dataset& train);
 
 /// Fills the "auto" fields: δ = 1/n², sampling (Poisson when private, shuffle otherwise),
-/// W radius R = √(l/ρ), C_W = 2λ(1/√ρ + R).
+/// W radius R = √(l/ρ), C_W = 2λ(1/√ρ + R); sets replace-one adjacency for the
+/// sensitive-only scope and for private runs with fixed-size batches.
 TrainConfig resolveDefaults(TrainConfig config, const DataSplit& data);
 
 /// Steps per epoch ⌈n/m⌉ and total steps T for `config` on `data`.

@@ -1,39 +1,58 @@
 #include "core/train/private_run_report.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 namespace pfa {
 
 std::string wholeRecordProtection(const Dataset& train) {
-    return "every column of each training record (features, label and the sensitive attribute '" +
-           train.sensitiveDescription + "')";
+    return "every column of each training " + train.unitName +
+           " (features, label and the sensitive attribute '" + train.sensitiveDescription + "')";
 }
 
-void describeClippedGaussianRun(RunResult& result,
-                                const privacy::ClippedGaussianCalibration& calibration,
-                                const Dataset& train) {
+PersonCounts countPersons(const Dataset& train) {
+    PersonCounts counts;
+    if (train.userId.size() == 0) return counts;
+    std::unordered_map<int, long> rows;
+    for (Eigen::Index i = 0; i < train.userId.size(); ++i) ++rows[train.userId(i)];
+    counts.persons = static_cast<long>(rows.size());
+    for (const auto& [id, count] : rows) counts.maxRows = std::max(counts.maxRows, count);
+    return counts;
+}
+
+void describePrivateRun(RunResult& result, const privacy::RunAccountant& accountant,
+                        const Dataset& train) {
     const TrainConfig& config = result.config;
     privacy::PrivacyReport& report = result.privacy;
     report.isPrivate = true;
     report.epsilonTarget = config.epsilon;
-    report.epsilonNominal = config.epsilon;
-    const privacy::EpsilonResult spent = calibration.certified.after(result.steps);
+    if (report.epsilonNominal == 0.0) report.epsilonNominal = config.epsilon;
+    report.delta = config.delta;
+    report.steps = result.steps;
+    report.accountant = "Rényi-DP accountant";
+    report.unit = train.unitName;
+    report.accounting = accountant.inputsAfter(result.steps);
+    report.accounting.unit = train.unitName;
+    const privacy::EpsilonResult spent = accountant.after(result.steps);
     report.epsilonSpent = spent.epsilon;
     report.optimalOrder = spent.order;
     report.orderAtGridEdge = spent.orderAtGridEdge;
-    if (calibration.poissonAssumed) {
-        report.epsilonPoissonAssumed = calibration.poissonAssumed->after(result.steps).epsilon;
-    }
-    report.delta = config.delta;
-    report.noiseMultiplier = calibration.noiseMultiplier;
-    report.samplingRate = static_cast<double>(config.batchSize) / static_cast<double>(train.rows());
-    report.expectedBatch = config.batchSize;
-    report.sampling = samplingDescription(config.sampling.value_or(Sampling::Poisson));
-    report.steps = result.steps;
-    report.accountant = "Rényi-DP accountant";
-    report.mechanism = calibration.mechanism;
-    report.adjacency = calibration.adjacency;
-    report.orderGrid = calibration.certified.grid().describe();
+    report.orderGrid = accountant.grid().describe();
+    report.noiseSource = config.secureNoise ? privacy::NoiseSource::Secure
+                                            : privacy::NoiseSource::Seeded;
+    report.seed = config.seed;
+    report.diagnosticsRecorded = recordsDiagnostics(config);
     report.sensitiveColumn = train.sensitiveDescription;
-    report.protectedData = wholeRecordProtection(train);
+
+    const PersonCounts persons = countPersons(train);
+    report.personColumn = train.personColumn;
+    report.persons = persons.persons;
+    report.maxRowsPerPerson = persons.maxRows;
+    if (persons.maxRows > 1) {
+        report.epsilonPerPerson = privacy::groupPrivacyEpsilon(
+            accountant.grid(), accountant.curveAfter(result.steps), accountant.pureEpsilon(),
+            persons.maxRows, config.delta);
+    }
     if (spent.orderAtGridEdge) {
         report.warnings.push_back("the optimal RDP order is at the edge of the grid; the bound "
                                   "may be loose");
@@ -42,6 +61,25 @@ void describeClippedGaussianRun(RunResult& result,
         report.warnings.push_back("run stopped early: ε covers the " +
                                   std::to_string(result.steps) + " steps executed");
     }
+}
+
+void describeClippedGaussianRun(RunResult& result,
+                                const privacy::ClippedGaussianCalibration& calibration,
+                                const Dataset& train) {
+    describePrivateRun(result, calibration.certified, train);
+    const TrainConfig& config = result.config;
+    privacy::PrivacyReport& report = result.privacy;
+    if (calibration.poissonAssumed) {
+        report.epsilonPoissonAssumed = calibration.poissonAssumed->after(result.steps).epsilon;
+    }
+    report.noiseMultiplier = calibration.noiseMultiplier;
+    report.samplingRate = static_cast<double>(config.batchSize) / static_cast<double>(train.rows());
+    report.expectedBatch = config.batchSize;
+    const Sampling sampling = config.sampling.value_or(Sampling::Poisson);
+    report.sampling = samplingDescription(sampling);
+    report.mechanism = calibration.mechanism;
+    report.adjacency = adjacencyName(calibration.certified.inputs().adjacency);
+    report.protectedData = wholeRecordProtection(train);
 }
 
 }  // namespace pfa

@@ -2,19 +2,36 @@
 
 #include "core/data/dataset.h"
 #include "core/privacy/clipped_gaussian_calibration.h"
+#include "core/privacy/run_accountant.h"
 #include "core/train/run_result.h"
 
 namespace pfa {
 
-/// Fills the fields of `result.privacy` shared by every whole-record clipped-Gaussian run
-/// (dp-sgd, dp-fermi conservative): certified ε for the steps executed, order, δ, sampling,
-/// accountant, adjacency, what is protected, and warnings. The caller sets the algorithm,
-/// calibration, noise levels and clip description, then renders the statement.
+/// Fills what every private run states, whatever its mechanism: the certified ε after the
+/// steps executed and the exact accounting inputs it came from (`accountant`), δ, the noise
+/// source and seed, whether diagnostics were recorded, the unit of privacy and — when persons
+/// contribute several rows (user ids) — the group-privacy ε per person, plus warnings for a
+/// grid-edge order and an early stop. The caller sets algorithm, calibration, mechanism,
+/// noise levels and clip description, then renders the statement.
+void describePrivateRun(RunResult& result, const privacy::RunAccountant& accountant,
+                        const Dataset& train);
+
+/// describePrivateRun for a whole-record clipped-Gaussian run (dp-sgd, dp-fermi
+/// conservative), plus sampling, adjacency, mechanism, what is protected and the Poisson
+/// approximation for non-Poisson sampling.
 void describeClippedGaussianRun(RunResult& result,
                                 const privacy::ClippedGaussianCalibration& calibration,
                                 const Dataset& train);
 
 /// "every column of each training record (features, label and the sensitive attribute 'x')".
 std::string wholeRecordProtection(const Dataset& train);
+
+/// Persons among the rows of `train` (distinct user ids; 0 without user ids) and the largest
+/// number of rows one person has.
+struct PersonCounts {
+    long persons = 0;
+    long maxRows = 0;
+};
+PersonCounts countPersons(const Dataset& train);
 
 }  // namespace pfa

@@ -10,6 +10,7 @@
 #include "core/fairness/ermi_penalty.h"
 #include "core/model/model.h"
 #include "core/train/batch_sampler.h"
+#include "core/train/run_streams.h"
 #include "core/util/error.h"
 #include "core/util/random.h"
 
@@ -146,7 +147,9 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     const Eigen::Index n = train.rows();
     const Eigen::Index width = trainDesign.X.cols();
 
-    BatchSampler sampler(plan.sampling, static_cast<long>(n), config.batchSize, config.seed);
+    const RunStreams runStreams(config, train);
+    BatchSampler sampler(plan.sampling, static_cast<long>(n), config.batchSize,
+                         runStreams.stream(streams::kSampling));
     const long stepsPerEpoch = sampler.stepsPerEpoch();
     const PenaltyLayout layout(config.fairness, train.numGroups(), l, config.advantagedClass);
     std::optional<ErmiPenalty> penalty;
@@ -182,7 +185,10 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     RowMatrix gradTheta(p, width);
     Eigen::MatrixXd gradW = Eigen::MatrixXd::Zero(W.rows(), W.cols());
 
-    RandomStream noise(config.seed, streams::kNoise);
+    RandomStream noise = runStreams.stream(streams::kNoise);
+    // Training-set diagnostics are exact functions of the private rows (not covered by the
+    // guarantee); a private run may skip them.
+    const bool diagnostics = recordsDiagnostics(config);
     Evaluator trainEvaluator(train, trainDesign, *model);
     Evaluator testEvaluator(test, testDesign, *model);
     const double expectedBatch = static_cast<double>(config.batchSize);
@@ -274,8 +280,10 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
                 }
             }
             seen += b;
-            const double denominator =
-                plan.sampling == Sampling::Poisson ? expectedBatch : static_cast<double>(std::max(b, 1L));
+            // Always the fixed m, never the realised batch size: the noise is calibrated for a
+            // sum normalised by m, and a short batch divided by its own size would receive
+            // only b/m of the noise its release needs.
+            const double denominator = expectedBatch;
             gradTheta /= denominator;
             addGaussian(gradTheta, plan.sigmaTheta, noise);
             if (config.l2 > 0.0) gradTheta.leftCols(width - 1) += config.l2 * theta.leftCols(width - 1);
@@ -319,11 +327,15 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
         EpochMetrics metrics;
         metrics.epoch = epoch;
         metrics.step = step;
-        metrics.trainLoss = trainEvaluator.meanLoss(theta);
-        metrics.trainObjective =
-            metrics.trainLoss +
-            (plan.penalty ? lambda * trainEvaluator.softErmi(config.fairness, config.advantagedClass)
-                          : 0.0);
+        if (diagnostics) {
+            metrics.trainLoss = trainEvaluator.meanLoss(theta);
+            metrics.trainObjective =
+                metrics.trainLoss +
+                (plan.penalty ? lambda * trainEvaluator.softErmi(config.fairness, config.advantagedClass)
+                              : 0.0);
+        } else {
+            metrics.trainLoss = metrics.trainObjective = kNaN;
+        }
         testEvaluator.meanLoss(theta);
         const FairnessMetrics fairness = testEvaluator.fairness(config.advantagedClass);
         metrics.testError = fairness.error;
@@ -335,7 +347,9 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
         metrics.ermiSoft = fairness.ermiSoft(config.fairness);
         metrics.epsilonSpent = plan.epsilonAfter ? plan.epsilonAfter(step)
                                                  : std::numeric_limits<double>::infinity();
-        metrics.clipFraction = seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+        metrics.clipFraction = !diagnostics ? kNaN
+                               : seen > 0   ? static_cast<double>(clipped) / static_cast<double>(seen)
+                                            : 0.0;
         metrics.seconds = elapsed();
         result.history.push_back(metrics);
         if (observer.onEpochEnd(metrics) && !stop) {
@@ -351,7 +365,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
         result.test = FairnessMetrics{};
         result.test.error = kNaN;
     } else {
-        result.trainLoss = trainEvaluator.meanLoss(theta);
+        result.trainLoss = diagnostics ? trainEvaluator.meanLoss(theta) : kNaN;
         testEvaluator.meanLoss(theta);
         result.test = testEvaluator.fairness(config.advantagedClass);
     }

@@ -1,5 +1,8 @@
 #include "core/train/train_config.h"
 
+#include <cmath>
+#include <cstdio>
+
 #include "core/util/error.h"
 
 namespace pfa {
@@ -57,6 +60,56 @@ privacy::Adjacency parseAdjacency(const std::string& text) {
     if (text == "add-remove" || text == "add_remove") return privacy::Adjacency::AddRemove;
     if (text == "replace") return privacy::Adjacency::Replace;
     throw InputError("unknown adjacency '" + text + "': use add-remove or replace");
+}
+
+namespace {
+
+std::string exact(double value) {
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.17g", value);
+    return buffer;
+}
+
+}  // namespace
+
+std::string settingsKey(const TrainConfig& c) {
+    std::string key;
+    auto add = [&](const char* name, const std::string& value) {
+        if (!key.empty()) key += ';';
+        key += name;
+        key += '=';
+        key += value;
+    };
+    add("algorithm", c.algorithm);
+    add("fairness", fairnessCode(c.fairness));
+    add("epsilon", exact(c.epsilon));
+    add("delta", exact(c.delta));
+    add("lambda", exact(c.lambda));
+    add("seed", std::to_string(c.seed));
+    add("epochs", std::to_string(c.epochs));
+    add("batch", std::to_string(c.batchSize));
+    add("lr_theta", exact(c.lrTheta));
+    add("lr_w", exact(c.lrW));
+    add("l2", exact(c.l2));
+    add("calibration", calibrationName(c.calibration));
+    add("scope", scopeName(c.scope));
+    add("adjacency", adjacencyName(c.adjacency));
+    add("sampling", c.sampling ? samplingName(*c.sampling) : "auto");
+    add("clip_theta", exact(c.clipTheta));
+    add("clip_w", exact(c.clipW));
+    add("rho", exact(c.minGroupShare));
+    add("radius", exact(c.wRadius));
+    add("projection", c.projection == Projection::Box ? "box" : "ball");
+    add("share_budget", exact(c.shareBudgetFraction));
+    add("feature_bound", exact(c.featureBound));
+    add("advantaged", std::to_string(c.advantagedClass));
+    add("evaluate_every", std::to_string(c.evaluateEvery));
+    // Noise streams derive from the seed and these settings (v2); older results files, whose
+    // runs shared noise across settings, do not match and are rerun on resume.
+    add("noise", c.secureNoise ? "os-entropy" : "seeded-v2");
+    add("diagnostics", c.recordDiagnostics ? "on" : "off");
+    return key;
 }
 
 }  // namespace pfa

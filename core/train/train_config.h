@@ -67,6 +67,15 @@ struct TrainConfig {
     double featureBound = 0.0;  ///< B for `published`; 0 = observed max ‖x̃‖ (sensitive_only)
     int advantagedClass = 1;    ///< y* for equal opportunity and the per-group table
     int evaluateEvery = 1;      ///< evaluate metrics every this many epochs (and at the end)
+    /// Draw the privacy noise (and batch sampling) from the operating system's entropy instead
+    /// of the seed: the noise can then never be regenerated, at the price of bit-for-bit
+    /// reproducibility. Off: streams derive from the seed and every setting (the guarantee
+    /// then assumes the seed is kept secret).
+    bool secureNoise = false;
+    /// Record the training-set diagnostics (training loss, objective, clip fraction per epoch).
+    /// They are computed exactly on the private training rows and are not covered by the
+    /// privacy guarantee; off skips them for private runs (non-private runs always have them).
+    bool recordDiagnostics = true;
 
     bool isPrivate() const { return epsilon < std::numeric_limits<double>::infinity(); }
 };
@@ -81,5 +90,14 @@ Sampling parseSampling(const std::string& text);
 std::string samplingDescription(Sampling sampling);
 std::string adjacencyName(privacy::Adjacency adjacency);
 privacy::Adjacency parseAdjacency(const std::string& text);
+
+/// Every setting of `config` as "name=value;…" with numbers written exactly: equal strings ⇔
+/// equal settings. The base of run keys and of the runs' noise-stream derivation.
+std::string settingsKey(const TrainConfig& config);
+
+/// Whether a run with these (resolved) settings records the training-set diagnostics.
+inline bool recordsDiagnostics(const TrainConfig& config) {
+    return config.recordDiagnostics || !config.isPrivate();
+}
 
 }  // namespace pfa

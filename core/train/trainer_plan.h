@@ -17,7 +17,7 @@ namespace pfa {
 ///     b_i = λ·∇_W ψ_i                    (clipped to C_W if `clipPerExample`)
 ///     θ ← θ − η_θ·( Σ a_i / m + u + l2·θ_w ),      u ~ N(0, σ_θ² I)
 ///     W ← Proj( W + η_w·( Σ b_i / m + V ) ),        V ~ N(0, σ_W² I)
-/// with m the expected batch size (Poisson) or the realised one (shuffle/subsample).
+/// with m the nominal (expected) batch size in every sampling mode, never the realised one.
 struct TrainerPlan {
     bool penalty = false;       ///< λ > 0: the W-player and ψ are active
     double lambda = 0.0;

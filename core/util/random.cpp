@@ -1,5 +1,10 @@
 #include "core/util/random.h"
 
+#include <sodium.h>
+
+#include <stdexcept>
+#include <vector>
+
 namespace pfa {
 
 namespace {
@@ -22,14 +27,51 @@ RandomStream::RandomStream(std::uint64_t seed, std::uint64_t streamLabel) {
     m_engine.seed(sequence);
 }
 
+RandomStream::RandomStream(std::uint64_t seed, std::uint64_t streamLabel, const Digest& digest) {
+    const std::uint64_t a = splitMix64(seed ^ splitMix64(streamLabel));
+    const std::uint64_t b = splitMix64(a);
+    // All 256 digest bits reach the engine's state through seed_seq.
+    std::vector<std::uint32_t> words{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32),
+                                     static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32)};
+    for (std::size_t i = 0; i < digest.size(); i += 4) {
+        words.push_back(static_cast<std::uint32_t>(digest[i]) |
+                        static_cast<std::uint32_t>(digest[i + 1]) << 8 |
+                        static_cast<std::uint32_t>(digest[i + 2]) << 16 |
+                        static_cast<std::uint32_t>(digest[i + 3]) << 24);
+    }
+    std::seed_seq sequence(words.begin(), words.end());
+    m_engine.seed(sequence);
+}
+
+RandomStream RandomStream::secure() {
+    if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+    RandomStream stream;
+    stream.m_secure = true;
+    randombytes_buf(stream.m_key.data(), stream.m_key.size());  // OS entropy (getrandom)
+    stream.m_used = stream.m_block.size();                       // refill on first use
+    return stream;
+}
+
+void RandomStream::refillSecureBlock() {
+    // Keystream of ChaCha20 under the secret key; a fresh 64-bit nonce per block.
+    unsigned char nonce[crypto_stream_chacha20_NONCEBYTES] = {};
+    for (std::size_t i = 0; i < sizeof nonce; ++i) {
+        nonce[i] = static_cast<unsigned char>(m_nonce >> (8 * i));
+    }
+    ++m_nonce;
+    crypto_stream_chacha20(reinterpret_cast<unsigned char*>(m_block.data()),
+                           m_block.size() * sizeof(std::uint64_t), nonce, m_key.data());
+    m_used = 0;
+}
+
 std::uint64_t RandomStream::uniformIndex(std::uint64_t bound) {
     // Lemire's nearly divisionless method with rejection, 128-bit product.
-    Uint128 product = static_cast<Uint128>(m_engine()) * bound;
+    Uint128 product = static_cast<Uint128>(next64()) * bound;
     auto low = static_cast<std::uint64_t>(product);
     if (low < bound) {
         const std::uint64_t threshold = (0 - bound) % bound;
         while (low < threshold) {
-            product = static_cast<Uint128>(m_engine()) * bound;
+            product = static_cast<Uint128>(next64()) * bound;
             low = static_cast<std::uint64_t>(product);
         }
     }

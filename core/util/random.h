@@ -1,24 +1,41 @@
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
 
 namespace pfa {
 
-/// Deterministic random source for one run. The standard library's distributions are
-/// implementation-defined, so every sample here is derived from the raw engine output with
-/// our own formulas: the same seed gives the same numbers on every compiler and platform.
+/// Random source for one run. Either deterministic (mt19937_64 seeded from a seed, a stream
+/// label and an optional 256-bit digest) or secure (ChaCha20 keyed from the operating
+/// system's entropy through libsodium: nobody, including the user, can regenerate it).
+/// The standard library's distributions are implementation-defined, so every sample is
+/// derived from the raw 64-bit output with our own formulas: the same seed gives the same
+/// numbers on every compiler and platform.
 class RandomStream {
 public:
+    /// A 256-bit digest mixed into a deterministic stream's seed (e.g. of a run's settings).
+    using Digest = std::array<std::uint8_t, 32>;
+
     /// Seeds the stream from a run seed and a stream label (e.g. "sampling", "noise"), so
     /// that the streams of one run are independent and each is reproducible on its own.
     RandomStream(std::uint64_t seed, std::uint64_t streamLabel);
+    /// As above, with `digest` mixed in: streams of runs whose digests differ are independent
+    /// even when they share the seed.
+    RandomStream(std::uint64_t seed, std::uint64_t streamLabel, const Digest& digest);
+
+    /// A stream keyed with 256 bits of operating-system entropy (libsodium randombytes_buf)
+    /// and expanded with the ChaCha20 stream cipher. Throws std::runtime_error when libsodium
+    /// cannot be initialised.
+    static RandomStream secure();
+    /// True for a stream made by secure().
+    bool isSecure() const { return m_secure; }
 
     /// Uniform in the open interval (0, 1); never returns exactly 0 or 1.
     double uniformOpen() {
         // 53 random bits, shifted by half an ulp so that 0 cannot occur.
-        return (static_cast<double>(m_engine() >> 11) + 0.5) * 0x1.0p-53;
+        return (static_cast<double>(next64() >> 11) + 0.5) * 0x1.0p-53;
     }
 
     /// Uniform integer in [0, bound) without modulo bias (Lemire's method).
@@ -53,10 +70,26 @@ public:
         return skip >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(skip);
     }
 
+    /// The next 64 raw random bits.
+    std::uint64_t next64() {
+        if (!m_secure) return m_engine();
+        if (m_used == m_block.size()) refillSecureBlock();
+        return m_block[m_used++];
+    }
+
 private:
+    RandomStream() = default;
+    void refillSecureBlock();
+
     std::mt19937_64 m_engine;
     double m_spare = 0.0;
     bool m_hasSpare = false;
+    // Secure mode: ChaCha20 key, block counter used as the nonce, and the current block.
+    bool m_secure = false;
+    std::array<std::uint8_t, 32> m_key{};
+    std::uint64_t m_nonce = 0;
+    std::array<std::uint64_t, 64> m_block{};
+    std::size_t m_used = 0;
 };
 
 /// Stream labels used by the trainers. Fixed values: changing them changes every result.

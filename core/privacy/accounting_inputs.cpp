@@ -1,0 +1,192 @@
+#include "core/privacy/accounting_inputs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa::privacy {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct KindName {
+    ReleaseKind kind;
+    const char* name;
+};
+constexpr KindName kKindNames[] = {
+    {ReleaseKind::NoRelease, "none"},
+    {ReleaseKind::Gaussian, "gaussian"},
+    {ReleaseKind::PoissonSubsampled, "poisson-subsampled-gaussian"},
+    {ReleaseKind::PoissonReplace, "poisson-replace-group-of-two"},
+    {ReleaseKind::LinearAmplification, "linear-amplification"},
+    {ReleaseKind::Uncertifiable, "uncertifiable"},
+};
+
+/// §4.1 with ln δ given directly, so that group privacy can go to δ far below the smallest
+/// double (δ_row ≈ δ_user·e^{−(k−1)ε} for k in the hundreds).
+double epsilonAtLogDelta(const OrderGrid& grid, const RdpCurve& curve, double lnDelta) {
+    double best = kInf;
+    for (std::size_t k = 0; k < grid.size(); ++k) {
+        const double alpha = grid[k];
+        const double rho = curve[k];
+        if (!std::isfinite(rho) || !(alpha > 1.01)) continue;
+        // δ² + expm1(−ρ) > 0 ⇔ 2 ln δ > ln(1 − e^{−ρ}): the ε = 0 case of §4.1.
+        if (rho == 0.0 || 2.0 * lnDelta > std::log(-std::expm1(-rho))) return 0.0;
+        const double eps = std::isinf(alpha)
+                               ? rho
+                               : rho + std::log1p(-1.0 / alpha) -
+                                     (lnDelta + std::log(alpha)) / (alpha - 1.0);
+        best = std::min(best, eps);
+    }
+    return std::isinf(best) ? kInf : std::max(0.0, best);
+}
+
+/// ln Σ_{j<k} e^{jε} = ln((e^{kε} − 1)/(e^{ε} − 1)), stable for large k·ε.
+double logGroupSum(long k, double epsilon) {
+    if (epsilon <= 0.0) return std::log(static_cast<double>(k));
+    const double kd = static_cast<double>(k);
+    return (kd - 1.0) * epsilon + std::log(-std::expm1(-kd * epsilon)) -
+           std::log(-std::expm1(-epsilon));
+}
+
+}  // namespace
+
+std::string releaseKindName(ReleaseKind kind) {
+    for (const KindName& entry : kKindNames) {
+        if (entry.kind == kind) return entry.name;
+    }
+    return "uncertifiable";
+}
+
+ReleaseKind parseReleaseKind(const std::string& name) {
+    for (const KindName& entry : kKindNames) {
+        if (name == entry.name) return entry.kind;
+    }
+    throw InputError("unknown release curve '" + name + "'");
+}
+
+std::string adjacencyCode(Adjacency adjacency) {
+    return adjacency == Adjacency::Replace ? "replace" : "add-remove";
+}
+
+Adjacency parseAdjacencyCode(const std::string& text) {
+    if (text == "replace" || text == "replace-one") return Adjacency::Replace;
+    if (text == "add-remove" || text == "add/remove-one" || text == "add_remove") {
+        return Adjacency::AddRemove;
+    }
+    throw InputError("unknown adjacency '" + text + "': use add-remove or replace");
+}
+
+long AccountingInputs::releases() const {
+    const long per = std::max(1L, stepsPerRelease);
+    return steps <= 0 ? 0 : (steps + per - 1) / per;
+}
+
+double AccountingInputs::pureEpsilon() const {
+    double sum = 0.0;
+    for (const PureRelease& release : pureReleases) sum += release.epsilon;
+    return sum;
+}
+
+AccountingInputs AccountingInputs::afterSteps(long executedSteps) const {
+    AccountingInputs copy = *this;
+    copy.steps = executedSteps;
+    return copy;
+}
+
+OrderGrid orderGridNamed(const std::string& name) {
+    if (name == "standard") return OrderGrid::standard();
+    if (name == "opacus") return OrderGrid::opacus();
+    throw InputError("unknown order grid '" + name + "': use standard or opacus");
+}
+
+RdpCurve releaseCurve(const OrderGrid& grid, const AccountingInputs& in) {
+    switch (in.kind) {
+        case ReleaseKind::NoRelease: return RdpCurve(grid.size(), 0.0);
+        case ReleaseKind::Gaussian: return gaussianCurve(grid, in.noiseMultiplier);
+        case ReleaseKind::PoissonSubsampled:
+            return subsampledGaussianStepCurve(grid, in.samplingRate, in.noiseMultiplier,
+                                               Adjacency::AddRemove);
+        case ReleaseKind::PoissonReplace:
+            return subsampledGaussianStepCurve(grid, in.samplingRate, in.noiseMultiplier,
+                                               Adjacency::Replace);
+        case ReleaseKind::LinearAmplification:
+            return linearCurve(grid, in.samplingRate, in.noiseMultiplier);
+        case ReleaseKind::Uncertifiable: return RdpCurve(grid.size(), kInf);
+    }
+    return RdpCurve(grid.size(), kInf);
+}
+
+RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& in) {
+    return scaled(releaseCurve(grid, in), static_cast<double>(in.releases()));
+}
+
+EpsilonResult certifiedEpsilon(const AccountingInputs& in) {
+    const OrderGrid grid = orderGridNamed(in.grid);
+    EpsilonResult result = epsilonFromRdp(grid, runCurve(grid, in), in.delta);
+    result.epsilon += in.pureEpsilon();
+    return result;
+}
+
+double groupPrivacyEpsilon(const OrderGrid& grid, const RdpCurve& rowCurve, double pureEpsilon,
+                           long groupSize, double deltaUser) {
+    if (groupSize < 1) throw InputError("group size must be at least 1");
+    if (!(deltaUser > 0.0 && deltaUser < 1.0)) {
+        throw InputError("delta = " + formatNumber(deltaUser) + " must be in (0, 1)");
+    }
+    const double lnDeltaUser = std::log(deltaUser);
+    auto epsilonRow = [&](double lnDelta) {
+        return epsilonAtLogDelta(grid, rowCurve, lnDelta) + pureEpsilon;
+    };
+    if (groupSize == 1) return epsilonRow(lnDeltaUser);
+    // f(L) = L + ln Σ_{j<k} e^{jε(L)} − ln δ_user; any L with f(L) ≤ 0 gives a valid bound,
+    // and the largest such L the smallest k·ε.
+    auto excess = [&](double lnDelta) {
+        const double eps = epsilonRow(lnDelta);
+        if (std::isinf(eps)) return kInf;
+        return lnDelta + logGroupSum(groupSize, eps) - lnDeltaUser;
+    };
+    double hi = lnDeltaUser;  // f(hi) ≥ 0 for k ≥ 2
+    double gap = 1.0;
+    double lo = hi - gap;
+    while (!(excess(lo) <= 0.0)) {
+        if (std::isinf(epsilonRow(lo)) || gap > 1e7) return kInf;
+        hi = lo;
+        gap *= 2.0;
+        lo = hi - gap;
+    }
+    for (int i = 0; i < 200 && hi - lo > 1e-9 * std::max(1.0, std::fabs(lo)); ++i) {
+        const double mid = 0.5 * (lo + hi);
+        if (excess(mid) <= 0.0) lo = mid;
+        else hi = mid;
+    }
+    return static_cast<double>(groupSize) * epsilonRow(lo);
+}
+
+double solveNoiseMultiplierFor(const AccountingInputs& shape, double zScale,
+                               double targetEpsilon) {
+    const OrderGrid grid = orderGridNamed(shape.grid);
+    AccountingInputs trial = shape;
+    trial.pureReleases.clear();
+    auto curveFn = [&](double z) {
+        trial.noiseMultiplier = z * zScale;
+        // Uncached builders would do too; the cache keeps only a few pairs and bisection
+        // visits each z once, so bypass it for the SGM kinds.
+        switch (trial.kind) {
+            case ReleaseKind::PoissonSubsampled:
+                return scaled(sgmCurve(grid, trial.samplingRate, trial.noiseMultiplier),
+                              static_cast<double>(trial.releases()));
+            case ReleaseKind::PoissonReplace:
+                return scaled(replaceCurve(grid, trial.samplingRate, trial.noiseMultiplier),
+                              static_cast<double>(trial.releases()));
+            default: return runCurve(grid, trial);
+        }
+    };
+    return solveNoiseMultiplier(curveFn, grid, targetEpsilon, shape.delta).noiseMultiplier;
+}
+
+}  // namespace pfa::privacy

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/privacy/order_grid.h"
+#include "core/privacy/rdp_accountant.h"
+#include "core/privacy/rdp_mechanisms.h"
+
+/// The exact inputs of a run's privacy accounting, stored with every run record so that anyone
+/// can recompute its ε with the accountant (privacy-accounting.md §2–§4), and the curves and
+/// conversions built from them.
+namespace pfa::privacy {
+
+/// Which per-release RDP curve the run's releases are charged with (privacy-accounting.md §2).
+enum class ReleaseKind {
+    NoRelease,             ///< nothing released depends on the protected data: ρ = 0
+    Gaussian,              ///< unsampled Gaussian α/(2z²) (§2.1)
+    PoissonSubsampled,     ///< Poisson-subsampled Gaussian, add/remove, signed series (§2.2)
+    PoissonReplace,        ///< Poisson-subsampled Gaussian, replace-one, group-of-two (§2.5)
+    LinearAmplification,   ///< linear amplification bound (§2.5)
+    Uncertifiable,         ///< something is released without noise: no finite ε
+};
+
+/// "none", "gaussian", "poisson-subsampled-gaussian", "poisson-replace-group-of-two",
+/// "linear-amplification", "uncertifiable".
+std::string releaseKindName(ReleaseKind kind);
+/// Inverse of releaseKindName; throws InputError for an unknown name.
+ReleaseKind parseReleaseKind(const std::string& name);
+/// "add-remove" or "replace" (the record spelling).
+std::string adjacencyCode(Adjacency adjacency);
+/// Inverse of adjacencyCode; also accepts "add/remove-one" and "replace-one".
+Adjacency parseAdjacencyCode(const std::string& text);
+
+/// A pure-DP side release (e.g. Laplace-noised group shares), charged by basic composition:
+/// its ε₀ is added to the ε converted from the RDP curve (privacy-accounting.md §2.4, §3).
+struct PureRelease {
+    std::string what;       ///< e.g. "group shares"
+    std::string mechanism;  ///< e.g. "Laplace(2/ε₀) per cell"
+    double epsilon = 0.0;   ///< ε₀
+};
+
+/// Everything the accountant used for one run. ε = epsilonFromRdp(releases × curve(kind, q, z),
+/// δ) + Σ pure ε₀, on the named order grid.
+struct AccountingInputs {
+    std::string unit = "record";  ///< what one neighbouring data set adds, removes or changes
+    Adjacency adjacency = Adjacency::AddRemove;
+    ReleaseKind kind = ReleaseKind::Uncertifiable;
+    double samplingRate = 1.0;     ///< q of the per-release curve (1 for unsampled releases)
+    /// z at which the curve is evaluated: noise std on the released sum divided by the bound
+    /// named in `sensitivity` (e.g. S/(2C) for a replace-one difference bound of 2C).
+    double noiseMultiplier = 0.0;
+    std::string sensitivity;       ///< the bound z refers to, e.g. "C (clip norm)"
+    long stepsPerRelease = 1;      ///< training steps per charged release (an epoch for shuffle)
+    long steps = 0;                ///< training steps executed
+    double delta = 0.0;
+    std::vector<PureRelease> pureReleases;
+    std::string grid = "standard";  ///< order grid: "standard" (spec §4.3) or "opacus"
+
+    /// Number of charged releases: ⌈steps / stepsPerRelease⌉ (a partial epoch counts whole).
+    long releases() const;
+    /// Σ of the pure side releases' ε₀.
+    double pureEpsilon() const;
+    /// The same inputs after `executedSteps` training steps.
+    AccountingInputs afterSteps(long executedSteps) const;
+};
+
+/// The order grid named by AccountingInputs::grid; throws InputError for an unknown name.
+OrderGrid orderGridNamed(const std::string& name);
+/// The curve of one release (per-release ρ(α) on `grid`); +∞ everywhere when uncertifiable.
+RdpCurve releaseCurve(const OrderGrid& grid, const AccountingInputs& inputs);
+/// The run's composed curve: releases() × releaseCurve (pure releases not included).
+RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& inputs);
+/// The certified ε of the inputs at their δ: RDP conversion plus the pure releases' ε₀.
+EpsilonResult certifiedEpsilon(const AccountingInputs& inputs);
+
+/// Group privacy for a unit that holds up to `groupSize` rows of a row-level run
+/// (privacy-accounting.md §7, fallback): finds δ_row by bisection on ln δ_row so that
+/// δ_row·(e^{kε_row} − 1)/(e^{ε_row} − 1) ≤ δ_user, with ε_row from the accountant at δ_row
+/// (the RDP curve plus `pureEpsilon`), and returns k·ε_row — a loose bound. +∞ when the curve
+/// gives no finite ε; the row-level ε itself for k = 1.
+double groupPrivacyEpsilon(const OrderGrid& grid, const RdpCurve& rowCurve, double pureEpsilon,
+                           long groupSize, double deltaUser);
+
+/// Solves the common noise multiplier z for a target ε (privacy-accounting.md §5): `shape`
+/// gives the accounting for a trial z (its noiseMultiplier is overwritten by z·zScale and its
+/// pure releases are ignored, the caller subtracts them from the target). Returns z.
+double solveNoiseMultiplierFor(const AccountingInputs& shape, double zScale, double targetEpsilon);
+
+}  // namespace pfa::privacy

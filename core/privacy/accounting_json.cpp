@@ -1,0 +1,55 @@
+#include "core/privacy/accounting_json.h"
+
+#include <cmath>
+
+namespace pfa::privacy {
+
+void writeAccountingJson(JsonWriter& json, const AccountingInputs& in) {
+    json.beginObject();
+    json.key("unit").value(in.unit);
+    json.key("adjacency").value(adjacencyCode(in.adjacency));
+    json.key("curve").value(releaseKindName(in.kind));
+    json.key("sampling_rate").value(in.samplingRate);
+    json.key("noise_multiplier").value(in.noiseMultiplier);
+    json.key("sensitivity").value(in.sensitivity);
+    json.key("steps_per_release").value(in.stepsPerRelease);
+    json.key("steps").value(in.steps);
+    json.key("releases").value(in.releases());
+    json.key("delta").value(in.delta);
+    json.key("order_grid").value(in.grid);
+    json.key("extra_releases").beginArray();
+    for (const PureRelease& release : in.pureReleases) {
+        json.beginObject();
+        json.key("what").value(release.what);
+        json.key("mechanism").value(release.mechanism);
+        json.key("epsilon").value(release.epsilon);
+        json.key("composition").value("basic (ε₀ added after conversion)");
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+}
+
+AccountingInputs accountingFromJson(const JsonValue& json) {
+    AccountingInputs in;
+    in.unit = json.at("unit").asString();
+    in.adjacency = parseAdjacencyCode(json.at("adjacency").asString());
+    in.kind = parseReleaseKind(json.at("curve").asString());
+    in.samplingRate = json.at("sampling_rate").asNumber();
+    in.noiseMultiplier = json.at("noise_multiplier").asNumber();
+    in.sensitivity = json.stringOr("sensitivity", "");
+    in.stepsPerRelease = std::lround(json.at("steps_per_release").asNumber());
+    in.steps = std::lround(json.at("steps").asNumber());
+    in.delta = json.at("delta").asNumber();
+    in.grid = json.stringOr("order_grid", "standard");
+    for (const JsonValue& item : json.at("extra_releases").items()) {
+        PureRelease release;
+        release.what = item.stringOr("what", "");
+        release.mechanism = item.stringOr("mechanism", "");
+        release.epsilon = item.at("epsilon").asNumber();
+        in.pureReleases.push_back(release);
+    }
+    return in;
+}
+
+}  // namespace pfa::privacy
