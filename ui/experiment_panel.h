@@ -67,6 +67,8 @@ public:
     QSpinBox* epochsBox() const { return m_epochs; }
     QCheckBox* liveModeBox() const { return m_live; }
     QLineEdit* deltaEdit() const { return m_delta; }
+    QCheckBox* secureNoiseBox() const { return m_secureNoise; }
+    QCheckBox* diagnosticsBox() const { return m_diagnostics; }
 
 signals:
     /// Any setting changed (validation has been redone).
@@ -109,6 +111,8 @@ private:
     QDoubleSpinBox* m_lrW;
     QDoubleSpinBox* m_clip;
     QSpinBox* m_seed;
+    QCheckBox* m_secureNoise;
+    QCheckBox* m_diagnostics;
     QCheckBox* m_live;
     QLabel* m_problemLabel;
 

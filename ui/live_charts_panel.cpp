@@ -94,6 +94,10 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     m_views[kPrivacy]->setToolTip(
         tr("ε spent so far as certified by the Rényi-DP accountant; the dashed line is the "
            "run's target ε. Right-click to export."));
+    m_views[kLoss]->setToolTip(
+        tr("Mean cross-entropy on all training rows after each epoch. For private runs this is "
+           "a diagnostic computed exactly on the private rows: it is not covered by the privacy "
+           "guarantee (it can be switched off under Advanced). Right-click to export."));
     m_views[kFairness]->setToolTip(
         tr("Solid: the chosen fairness violation on the test set. Dashed: ERMI (exponential "
            "Rényi mutual information) of the same notion. Right-click to export."));
@@ -284,11 +288,23 @@ void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& sh
     chart_style::setNiceRange(parts.y, 0.0, top, 4);
 
     ChartView* view = m_views[which];
-    const bool nonPrivateOnly = which == kPrivacy && !shown.empty() &&
-                                std::none_of(shown.begin(), shown.end(),
-                                             [](const Curve* c) { return c->isPrivate; });
-    const QString message = nonPrivateOnly ? tr("Not private: ε = ∞ (no privacy accounting)")
-                                           : tr("Press Run to train your first model");
+    const bool anyPrivate = std::any_of(shown.begin(), shown.end(),
+                                        [](const Curve* c) { return c->isPrivate; });
+    const bool nonPrivateOnly = which == kPrivacy && !shown.empty() && !anyPrivate;
+    QString message = nonPrivateOnly ? tr("Not private: ε = ∞ (no privacy accounting)")
+                                     : tr("Press Run to train your first model");
+    if (which == kLoss) {
+        // Exact on the private training rows: say so on the chart itself, where it is read
+        // (and where an exported figure carries it).
+        const QString title = anyPrivate ? tr("Training loss — diagnostic, not private")
+                                         : tr("Training loss");
+        if (chart->title() != title) chart->setTitle(title);
+        const bool anyMetrics = std::any_of(shown.begin(), shown.end(),
+                                            [](const Curve* c) { return !c->metrics.empty(); });
+        if (anyPrivate && anyMetrics && !anyPoint) {
+            message = tr("Not recorded: training diagnostics are off for this private run");
+        }
+    }
     view->setEmptyMessage(message);
     view->setEmpty(!anyPoint || nonPrivateOnly);
 }

@@ -36,6 +36,8 @@
 #include "app/fetch/dataset_fetcher.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
+#include "core/sweep/prepared_dataset.h"
+#include "core/util/format.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_preset.h"
@@ -55,6 +57,8 @@
 #include "ui/experiment_panel.h"
 #include "ui/live_charts_panel.h"
 #include "ui/run_details_panel.h"
+#include "ui/privacy_ledger_book.h"
+#include "ui/privacy_ledger_panel.h"
 #include "ui/run_history_model.h"
 #include "ui/session_file.h"
 #include "ui/tradeoff_chart.h"
@@ -89,6 +93,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_card = new DatasetCard();
     m_sweep = new SweepController([this] { return m_controller->allocateRunId(); }, this);
     m_sweepViews = new SweepViewsPanel();
+    m_ledger = new LedgerBook(this);
+    m_ledgerPanel = new LedgerPanel(m_ledger);
+    m_statement->setLedgerBook(m_ledger);
     m_undo = new QUndoStack(this);
 
     setCentralWidget(m_live);
@@ -112,6 +119,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     sweepLayout->addWidget(stopSweep);
     m_sweepStatus->setVisible(false);
     statusBar()->addPermanentWidget(m_sweepStatus);
+    m_ledgerStatus = new QLabel();
+    m_ledgerStatus->setTextFormat(Qt::RichText);
+    m_ledgerStatus->setToolTip(tr("Privacy spent on the current data set by every private run of "
+                                  "this session (Rényi-DP composition). Click for the ledger."));
+    connect(m_ledgerStatus, &QLabel::linkActivated, this, [this] {
+        m_ledgerDock->show();
+        m_ledgerDock->raise();
+    });
+    statusBar()->addPermanentWidget(m_ledgerStatus);
     statusBar()->addPermanentWidget(m_stateLabel);
     m_liveDebounce.setSingleShot(true);
     m_liveDebounce.setInterval(kLiveDebounceMs);
@@ -131,6 +147,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         updateActions();
     });
     connect(m_sweep, &SweepController::runsFinished, this, &MainWindow::onSweepRuns);
+    connect(m_sweep, &SweepController::runsCutShort, m_ledger,
+            qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
+    connect(m_ledger, &LedgerBook::changed, this, [this] {
+        m_runsSinceSave = true;  // the ledger is part of the session
+        updateLedgerViews();
+        updateTitle();
+    });
     connect(m_sweep, &SweepController::progressChanged, this, [this](const pfa::SweepProgress& p) {
         const std::size_t done = p.finished + p.alreadyDone;
         m_sweepBar->setRange(0, static_cast<int>(std::max<std::size_t>(1, p.total)));
@@ -156,6 +179,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
 
     restoreSettings();
+    updateLedgerViews();
     onDatasetRequestChanged();
     updateActions();
     updateTitle();
@@ -255,6 +279,9 @@ void MainWindow::buildDocks() {
     splitDockWidget(historyDock, detailsDock, Qt::Horizontal);
     tabifyDockWidget(detailsDock, statementDock);
     tabifyDockWidget(statementDock, cardDock);
+    m_ledgerDock = makeDock(tr("Privacy ledger"), QStringLiteral("ledgerDock"), m_ledgerPanel, this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_ledgerDock);
+    tabifyDockWidget(cardDock, m_ledgerDock);
     detailsDock->raise();
     resizeDocks({experimentDock, tradeoffDock}, {380, 520}, Qt::Horizontal);
     resizeDocks({historyDock}, {230}, Qt::Vertical);
@@ -372,6 +399,8 @@ void MainWindow::connectController() {
                 if (metrics.empty()) return;
                 m_tradeoff->setLivePoint(id, m_liveConfig, metrics.back().violation, metrics.back().testError);
             });
+    connect(m_controller, &TrainingController::runExecuted, m_ledger,
+            qOverload<const RunEntryPtr&>(&LedgerBook::charge));
     connect(m_controller, &TrainingController::runFinished, this, &MainWindow::onRunFinished);
     connect(m_controller, &TrainingController::runFailed, this, [this](int id, const QString& message) {
         m_live->detachLive();
@@ -383,6 +412,7 @@ void MainWindow::connectController() {
 }
 
 void MainWindow::onDatasetRequestChanged() {
+    updateLedgerViews();
     const QString catalog = m_panel->currentCatalogName();
     if (!m_panel->catalogFilesPresent()) {
         m_card->showCatalogEntry(catalog);  // what it is, before any download
@@ -597,7 +627,28 @@ void MainWindow::openResultsFrom(const QString& path) {
     }));
 }
 
+void MainWindow::updateLedgerViews() {
+    const std::string key = pfa::ledgerKey(m_panel->datasetRequest());
+    if (m_ledgerPanel->currentKey() != key) m_ledgerPanel->showLedger(key);
+    const pfa::privacy::DatasetLedger* ledger = m_ledger->ledger(key);
+    const QString name = QString::fromStdString(pfa::ledgerTitle(key)).toHtmlEscaped();
+    if (!ledger || ledger->entries().empty()) {
+        m_ledgerStatus->setText(tr("<a href=\"ledger\">Privacy ledger</a>: nothing spent on %1").arg(name));
+    } else {
+        const pfa::privacy::LedgerTotals t = ledger->totals();
+        m_ledgerStatus->setText(tr("<a href=\"ledger\">Privacy ledger</a> of %1: <b>ε = %2</b> "
+                                   "(RDP, %3 private run(s); Σε = %4)")
+                                    .arg(name.left(40))
+                                    .arg(QString::fromStdString(pfa::formatNumber(t.epsilon)))
+                                    .arg(t.runs)
+                                    .arg(QString::fromStdString(pfa::formatNumber(t.naiveEpsilon))));
+    }
+}
+
 void MainWindow::onSweepRuns(const std::vector<RunEntryPtr>& entries) {
+    // Every run in a results file or sweep ran on the data: charged once each, before the
+    // history drops runs it already lists.
+    m_ledger->charge(entries);
     // Runs already in the history (a resumed sweep opened twice) are not listed again.
     std::set<std::string> known;
     for (const RunEntryPtr& entry : m_history->entries()) {
@@ -775,6 +826,7 @@ bool MainWindow::saveSessionTo(const QString& path, QString* error) {
     SessionData session;
     session.settings = m_panel->toJson();
     session.runs = m_history->entries();
+    session.ledgerJson = m_ledger->toJson();
     QString problem;
     if (!pfa::ui::saveSession(path, session, &problem)) {
         if (error) *error = problem;
@@ -799,11 +851,24 @@ bool MainWindow::openSessionFrom(const QString& path, QString* error) {
     m_undo->clear();
     m_panel->fromJson(session.settings);
     m_history->setEntries(session.runs);
+    // What this session spent stays charged; the opened session's ledgers join it (sessions
+    // saved before ledgers existed: their runs are charged).
+    if (!session.ledgerJson.empty()) {
+        try {
+            m_ledger->mergeJson(session.ledgerJson);
+        } catch (const std::exception& problem) {
+            if (error) *error = tr("the privacy ledger in %1 is damaged: %2").arg(path, problem.what());
+            return false;
+        }
+    }
+    m_ledger->charge(session.runs);
     for (const RunEntryPtr& run : session.runs) m_controller->reserveRunIds(run->id);
     m_sessionPath = path;
     m_runsSinceSave = false;
     rememberRecent(path);
     updateTitle();
+    m_statement->showRun(nullptr);
+    m_details->showRun(nullptr);
     return true;
 }
 
@@ -886,7 +951,8 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_confirmOnClose && m_runsSinceSave && m_history->rowCount() > 0) {
+    if (m_confirmOnClose && m_runsSinceSave &&
+        (m_history->rowCount() > 0 || !m_ledger->ledgers().empty())) {
         const auto answer = QMessageBox::question(
             this, tr("Unsaved runs"),
             tr("This session has runs that are not saved. Save them before closing?"),

@@ -28,6 +28,8 @@ class PrivacyStatementView;
 class DatasetCard;
 class SweepController;
 class SweepViewsPanel;
+class LedgerBook;
+class LedgerPanel;
 
 /// The application window: experiment controls, run controls, live charts, the tradeoff
 /// chart, the run history, run details and the privacy statement, in dockable panels whose
@@ -50,6 +52,10 @@ public:
     DatasetCard* datasetCard() const { return m_card; }
     SweepController* sweepController() const { return m_sweep; }
     SweepViewsPanel* sweepViews() const { return m_sweepViews; }
+    LedgerBook* ledgerBook() const { return m_ledger; }
+    LedgerPanel* ledgerPanel() const { return m_ledgerPanel; }
+    /// The status-bar summary of the current data set's privacy ledger.
+    QLabel* ledgerStatus() const { return m_ledgerStatus; }
     /// Starts a sweep on the loaded data set (what the sweep dialog's Start does); false with
     /// the reason when it cannot start.
     bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile, QString* error = nullptr);
@@ -120,6 +126,7 @@ private:
     void openSweepDialog(const QString& preset = QString());
     void runPreset(const QString& name);
     void onSweepRuns(const std::vector<RunEntryPtr>& entries);
+    void updateLedgerViews();
     double measuredSecondsPerEpoch() const;
     std::vector<RunEntryPtr> selectedRuns() const;
 
@@ -136,6 +143,10 @@ private:
     SweepController* m_sweep;
     SweepViewsPanel* m_sweepViews;
     QDockWidget* m_sweepDock = nullptr;
+    LedgerBook* m_ledger;
+    LedgerPanel* m_ledgerPanel;
+    QDockWidget* m_ledgerDock = nullptr;
+    QLabel* m_ledgerStatus = nullptr;
     QWidget* m_sweepStatus = nullptr;
     QProgressBar* m_sweepBar = nullptr;
     QLabel* m_sweepLabel = nullptr;

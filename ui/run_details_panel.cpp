@@ -7,7 +7,10 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "core/privacy/dataset_ledger.h"
+#include "core/sweep/prepared_dataset.h"
 #include "core/util/format.h"
+#include "ui/privacy_ledger_book.h"
 
 namespace pfa::ui {
 
@@ -70,8 +73,34 @@ PrivacyStatementView::PrivacyStatementView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_text);
 }
 
+void PrivacyStatementView::setLedgerBook(LedgerBook* book) {
+    m_book = book;
+    connect(book, &LedgerBook::changed, this, &PrivacyStatementView::refresh);
+}
+
 void PrivacyStatementView::showRun(const RunEntryPtr& run) {
-    m_text->setPlainText(run ? QString::fromStdString(run->result.privacy.statement) : QString());
+    m_run = run;
+    refresh();
+}
+
+void PrivacyStatementView::refresh() {
+    if (!m_run) {
+        m_text->clear();
+        return;
+    }
+    QString text = QString::fromStdString(m_run->result.privacy.statement);
+    if (m_run->result.privacy.isPrivate && m_book) {
+        std::string key = m_run->context.ledgerKey;
+        if (key.empty() && m_run->context.runKey.rfind("dataset=", 0) == 0) {
+            const std::string& runKey = m_run->context.runKey;
+            key = pfa::ledgerKeyFromDatasetKey(runKey.substr(8, runKey.find(";algorithm=") - 8));
+        }
+        if (const pfa::privacy::DatasetLedger* ledger = m_book->ledger(key)) {
+            text += tr("\nLedger of this data set now (not covered above): %1.\n")
+                        .arg(QString::fromStdString(pfa::privacy::describeTotals(ledger->totals())));
+        }
+    }
+    m_text->setPlainText(text);
 }
 
 QString PrivacyStatementView::text() const { return m_text->toPlainText(); }

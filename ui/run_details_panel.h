@@ -24,16 +24,25 @@ private:
     QTableWidget* m_table;
 };
 
-/// The privacy statement of the selected run, exactly as the core generated it.
+class LedgerBook;
+
+/// The privacy statement of the selected run, exactly as the core generated it, followed by
+/// the current total of its data set's privacy ledger (which the statement does not cover).
 class PrivacyStatementView : public QWidget {
     Q_OBJECT
 public:
     explicit PrivacyStatementView(QWidget* parent = nullptr);
+    /// The ledgers whose totals are shown under the statement (and kept current).
+    void setLedgerBook(LedgerBook* book);
     void showRun(const RunEntryPtr& run);
     QString text() const;
 
 private:
+    void refresh();
+
     QTextBrowser* m_text;
+    LedgerBook* m_book = nullptr;
+    RunEntryPtr m_run;
 };
 
 }  // namespace pfa::ui

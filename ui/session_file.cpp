@@ -58,6 +58,9 @@ bool saveSession(const QString& path, const SessionData& session, QString* error
     QJsonArray runs;
     for (const RunEntryPtr& entry : session.runs) runs.append(runToJson(*entry));
     root["runs"] = runs;
+    if (!session.ledgerJson.empty()) {
+        root["ledgers"] = QJsonDocument::fromJson(QByteArray::fromStdString(session.ledgerJson)).array();
+    }
     return writeAll(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }
 
@@ -92,6 +95,9 @@ bool loadSession(const QString& path, SessionData* session, QString* error) {
     }
     SessionData loaded;
     loaded.settings = root["settings"].toObject();
+    if (root.contains("ledgers")) {
+        loaded.ledgerJson = QJsonDocument(root["ledgers"].toArray()).toJson(QJsonDocument::Compact).toStdString();
+    }
     const QJsonArray runs = root["runs"].toArray();
     for (int i = 0; i < runs.size(); ++i) {
         try {

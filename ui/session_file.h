@@ -13,6 +13,8 @@ namespace pfa::ui {
 struct SessionData {
     QJsonObject settings;
     std::vector<RunEntryPtr> runs;
+    /// The privacy ledgers (LedgerBook::toJson); empty in sessions saved before ledgers.
+    std::string ledgerJson;
 };
 
 /// Writes `session` as JSON (format "pfa-explorer-session", version 1). Runs are stored with

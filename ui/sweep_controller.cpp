@@ -49,6 +49,12 @@ void SweepController::start(const pfa::SweepSpec& spec, const pfa::PreparedDatas
         m_progress = progress;
         m_progressChanged = true;
     };
+    options.onRunCutShort = [this, data](const pfa::SweepRun& run, const pfa::RunResult& result) {
+        pfa::RunContext context = data->context;
+        context.runKey = run.key;
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_cutShort.push_back({result, context});
+    };
     m_thread = std::thread([this, spec, provider, options] {
         QString error;
         bool cancelled = false;
@@ -82,12 +88,13 @@ void SweepController::shutdown() {
 }
 
 void SweepController::drain() {
-    std::vector<Pending> pending;
+    std::vector<Pending> pending, cutShort;
     pfa::SweepProgress progress;
     bool changed = false;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         pending.swap(m_pending);
+        cutShort.swap(m_cutShort);
         progress = m_progress;
         changed = m_progressChanged;
         m_progressChanged = false;
@@ -99,6 +106,14 @@ void SweepController::drain() {
             entries.push_back(makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
         }
         emit runsFinished(entries);
+    }
+    if (!cutShort.empty()) {
+        std::vector<RunEntryPtr> entries;
+        const QDateTime now = QDateTime::currentDateTime();
+        for (Pending& p : cutShort) {
+            entries.push_back(makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
+        }
+        emit runsCutShort(entries);
     }
     if (changed) emit progressChanged(progress);
 }

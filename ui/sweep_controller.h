@@ -42,6 +42,8 @@ signals:
     /// Finished runs, in batches: first those found in the results file from an earlier,
     /// interrupted attempt, then those finished now.
     void runsFinished(const std::vector<pfa::ui::RunEntryPtr>& entries);
+    /// Runs cut short by Stop: not recorded or shown, but charged to the privacy ledger.
+    void runsCutShort(const std::vector<pfa::ui::RunEntryPtr>& entries);
     void progressChanged(const pfa::SweepProgress& progress);
     void finished(bool cancelled, const QString& error);
 
@@ -59,6 +61,7 @@ private:
         pfa::RunContext context;
     };
     std::vector<Pending> m_pending;
+    std::vector<Pending> m_cutShort;
     pfa::SweepProgress m_progress;
     bool m_progressChanged = false;
 };

@@ -107,9 +107,6 @@ void TrainingController::drainMetrics(const std::shared_ptr<RunControl>& control
 void TrainingController::runEnded(const std::shared_ptr<RunControl>& control,
                                   const std::shared_ptr<pfa::RunResult>& result,
                                   const pfa::PreparedDatasetPtr& data) {
-    if (!isCurrent(control)) return;  // superseded (live mode): never shown
-    // Metrics still buffered (the last epoch) must reach the charts before the end.
-    drainMetrics(control);
     auto entry = std::make_shared<RunEntry>();
     entry->id = control->runId();
     entry->finished = QDateTime::currentDateTime();
@@ -118,6 +115,11 @@ void TrainingController::runEnded(const std::shared_ptr<RunControl>& control,
     entry->context = data->context;
     entry->context.runKey = m_runKeys[control->runId()];
     m_runKeys.erase(control->runId());
+    // It touched the data whether or not anyone sees its results: charge it first.
+    emit runExecuted(entry);
+    if (!isCurrent(control)) return;  // superseded (live mode): never shown
+    // Metrics still buffered (the last epoch) must reach the charts before the end.
+    drainMetrics(control);
     m_stopped.erase(control->runId());
     m_active.reset();
     setState(State::Idle);

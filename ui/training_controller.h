@@ -76,6 +76,9 @@ signals:
     void epochsArrived(int runId, const std::vector<pfa::EpochMetrics>& metrics);
     /// A run ended: completed, diverged, or stopped by the user (`entry->stoppedByUser`).
     void runFinished(pfa::ui::RunEntryPtr entry);
+    /// Every run that executed, also one superseded by a restart (live mode) whose results are
+    /// never shown: the privacy ledger charges it. Emitted before runFinished.
+    void runExecuted(pfa::ui::RunEntryPtr entry);
     void runFailed(int runId, const QString& message);
     void stateChanged(pfa::ui::TrainingController::State state);
 

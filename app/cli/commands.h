@@ -1,6 +1,11 @@
 #pragma once
 
+#include "core/privacy/dataset_ledger.h"
+
 namespace pfa::cli {
+
+/// Prints a ledger's totals (and with `listRuns` one line per charged run) to stdout.
+void printLedger(const privacy::DatasetLedger& ledger, bool listRuns);
 
 /// Each subcommand parses argv[2..], returns the process exit status (0 ok, 1 runtime error)
 /// and throws UsageError for a bad command line (exit status 2).
@@ -9,5 +14,6 @@ int epsilonCommand(int argc, char** argv);
 int benchCommand(int argc, char** argv);
 int datasetsCommand(int argc, char** argv);
 int mergeCommand(int argc, char** argv);
+int ledgerCommand(int argc, char** argv);
 
 }  // namespace pfa::cli

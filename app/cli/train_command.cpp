@@ -14,6 +14,7 @@
 #include "core/data/catalog.h"
 #include "core/fairness/fairness_metrics.h"
 #include "core/sweep/results_file.h"
+#include "core/sweep/run_ledger.h"
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_summary.h"
@@ -59,7 +60,7 @@ const char* const kTrainHelp =
     "                              (epochs, batch-size, lr-theta, lr-w, l2, clip-theta, clip-w,\n"
     "                              min-group-share, w-radius)\n"
     "settings:\n"
-    "  --delta X                   privacy delta (default 1/n^2, n = training rows)\n"
+    "  --delta X                   privacy delta, > 0 (default 1/n^2, n = training rows)\n"
     "  --epochs N                  epochs (default 200)\n"
     "  --batch-size B              (expected) minibatch size (default min(1024, n/4))\n"
     "  --lr-theta X, --lr-w X      learning rates (default 0.1, 0.01)\n"
@@ -69,11 +70,18 @@ const char* const kTrainHelp =
     "  --adjacency ADJ             add-remove (default) | replace\n"
     "  --sampling MODE             poisson | shuffle | subsample (default: poisson if private)\n"
     "  --clip-theta C, --clip-w C  per-example clip norms (default 3, auto)\n"
-    "  --min-group-share RHO       public lower bound on group shares (default 1/(2k);\n"
-    "                              eo/eopp 1/(4k))\n"
+    "  --min-group-share RHO       public lower bound on group shares (default 1/(10k), i.e.\n"
+    "                              0.05 for two groups; eo/eopp 1/(20k) of the within-label\n"
+    "                              shares); privatised shares are floored at it\n"
     "  --w-radius R                radius of the W ball (default sqrt(classes/rho))\n"
     "  --feature-bound B           published calibration: feature norm bound (default auto)\n"
     "  --evaluate-every N          evaluate metrics every N epochs (default 1)\n"
+    "  --secure-noise              draw the privacy noise from the operating system's entropy\n"
+    "                              (libsodium): it can never be regenerated, but the run is not\n"
+    "                              reproducible. Default: derived from the seed and every setting,\n"
+    "                              reproducible, and the guarantee assumes the seed stays secret\n"
+    "  --no-diagnostics            private runs: do not record the training loss, objective and\n"
+    "                              clip fraction (exact on the private rows, not protected)\n"
     "execution:\n"
     "  --out FILE                  JSON-lines results file (appended; required)\n"
     "  --no-resume                 run everything again even if FILE already has it\n"
@@ -143,7 +151,13 @@ Schema schemaFromOptions(const Arguments& args) {
 }
 
 void applySettings(const Arguments& args, TrainConfig& base) {
+    if (args.has("delta") && args.number("delta", 0.0) == 0.0) {
+        throw UsageError("--delta 0 is invalid: delta must be > 0 (omit --delta for the default "
+                         "1/n^2, n = training rows)");
+    }
     base.delta = args.number("delta", base.delta);
+    if (args.has("secure-noise")) base.secureNoise = true;
+    if (args.has("no-diagnostics")) base.recordDiagnostics = false;
     base.epochs = static_cast<int>(args.integer("epochs", base.epochs));
     base.batchSize = static_cast<int>(args.integer("batch-size", base.batchSize));
     base.lrTheta = args.number("lr-theta", base.lrTheta);
@@ -177,7 +191,7 @@ int trainCommand(int argc, char** argv) {
          "epsilon", "delta", "lambda", "seeds", "axis", "epochs", "batch-size", "lr-theta", "lr-w",
          "l2", "calibration", "scope", "adjacency", "sampling", "clip-theta", "clip-w",
          "min-group-share", "w-radius", "feature-bound", "evaluate-every", "threads", "out", "shard"},
-        {"help", "quiet", "no-resume"});
+        {"help", "quiet", "no-resume", "secure-noise", "no-diagnostics"});
     if (args.has("help")) {
         std::fputs(kTrainHelp, stdout);
         return 0;
@@ -306,6 +320,23 @@ int trainCommand(int argc, char** argv) {
     if (!records.empty()) {
         std::printf("eps spent: the largest certified epsilon over the seeds, from the Rényi-DP accountant "
                     "(see each line's privacy statement for delta and what is protected)\n");
+    }
+    // The privacy ledger of this data set: every private run on it in the results file
+    // (this sweep, resumed runs and earlier sweeps), composed by the accountant.
+    {
+        std::vector<JsonValue> sameData;
+        for (JsonValue& record : readResultsFile(options.outputPath).records) {
+            if (recordLedgerKey(record) == prepared->context.ledgerKey) sameData.push_back(std::move(record));
+        }
+        std::printf("\n");
+        const std::vector<privacy::DatasetLedger> ledgers = ledgersFromRecords(sameData);
+        if (ledgers.empty()) {
+            std::printf("privacy ledger of %s: nothing spent (no private run in %s)\n",
+                        prepared->context.ledgerKey.c_str(), options.outputPath.c_str());
+        }
+        for (const privacy::DatasetLedger& ledger : ledgers) printLedger(ledger, false);
+        std::printf("(every private run on this data set in %s; 'pfa-cli ledger %s --runs' lists them)\n",
+                    options.outputPath.c_str(), options.outputPath.c_str());
     }
     std::printf("\n%s", fairnessFormulaText().c_str());
     std::printf("\nwall time %.1f s with %d thread(s)\n", outcome.progress.elapsedSeconds,

@@ -1,6 +1,7 @@
 #include "core/algorithms/registry.h"
 
 #include "core/util/error.h"
+#include "core/util/random.h"
 
 namespace pfa {
 
@@ -38,6 +39,7 @@ std::string algorithmNames() {
 RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data,
                        TrainingObserver& observer, const CancelToken& cancel) {
     RunResult result = findAlgorithm(config.algorithm).run(config, data, observer, cancel);
+    result.runUid = newRunUid();
     observer.onRunEnd(result);
     return result;
 }

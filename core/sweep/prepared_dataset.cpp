@@ -1,5 +1,8 @@
 #include "core/sweep/prepared_dataset.h"
 
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -29,12 +32,59 @@ std::string datasetKey(const DatasetRequest& request) {
     return key.str();
 }
 
+std::string ledgerKeyFromDatasetKey(const std::string& key) {
+    std::string out = key.substr(0, key.find("|split="));
+    // Own files: the rows come from the file, whatever schema reads them.
+    if (const auto schema = out.find(",schema="); schema != std::string::npos) out.erase(schema);
+    // The sensitive choice sits between the name and the knobs ("(") or file name (":").
+    if (const auto slash = out.find('/'); slash != std::string::npos) {
+        const auto end = out.find_first_of("(:", slash);
+        out.erase(slash, end == std::string::npos ? std::string::npos : end - slash);
+    }
+    return out;
+}
+
+std::string ledgerKey(const DatasetRequest& request) {
+    return ledgerKeyFromDatasetKey(datasetKey(request));
+}
+
+std::string ledgerTitle(const std::string& key) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < key.size()) {
+        const bool startsNumber = std::isdigit(static_cast<unsigned char>(key[i])) &&
+                                  (i == 0 || !std::isalnum(static_cast<unsigned char>(key[i - 1])));
+        if (!startsNumber) {
+            out += key[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (end < key.size() && (std::isdigit(static_cast<unsigned char>(key[end])) ||
+                                    key[end] == '.' || key[end] == 'e' || key[end] == '-')) {
+            ++end;
+        }
+        const std::string token = key.substr(i, end - i);
+        const std::size_t dot = token.find('.');
+        // Only numbers written with 17 significant digits; "2019.csv" stays as it is.
+        if (dot != std::string::npos && token.size() - dot > 9) {
+            char buffer[32];
+            std::snprintf(buffer, sizeof buffer, "%.6g", std::strtod(token.c_str(), nullptr));
+            out += buffer;
+        } else {
+            out += token;
+        }
+        i = end;
+    }
+    return out;
+}
+
 PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     auto prepared = std::make_shared<PreparedDataset>();
     prepared->key = datasetKey(request);
     prepared->request = request;
     prepared->split = splitAndEncode(loadBuiltinDataset(request), request.split);
     prepared->context.datasetDescription = describeDatasetRequest(request);
+    prepared->context.ledgerKey = ledgerKey(request);
     prepared->context.splitSeed = prepared->split.splitSeed;
     prepared->context.testFraction = prepared->split.testFraction;
     prepared->context.trainRows = static_cast<long>(prepared->split.train.rows());

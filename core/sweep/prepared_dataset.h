@@ -24,6 +24,17 @@ using PreparedDatasetPtr = std::shared_ptr<const PreparedDataset>;
 /// across machines.
 std::string datasetKey(const DatasetRequest& request);
 
+/// The privacy ledger a data set's runs are charged to: the data set's identity without its
+/// split and without the choice of sensitive attribute, because the same people's rows are in
+/// the training rows of every split and every sensitive choice (a coarser key only adds runs
+/// to a ledger, never hides them). Works on datasetKey() strings, so that records of older
+/// results files without a ledger key can be placed too.
+std::string ledgerKeyFromDatasetKey(const std::string& datasetKey);
+std::string ledgerKey(const DatasetRequest& request);
+/// A ledger key for display: numbers written exactly in the key are shortened
+/// ("minority=0.34999999999999998" → "minority=0.35").
+std::string ledgerTitle(const std::string& ledgerKey);
+
 /// Loads, splits and encodes the data set of `request`. Throws InputError / DataFileError.
 PreparedDatasetPtr prepareDataset(const DatasetRequest& request);
 

@@ -67,6 +67,8 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     JsonWriter json;
     json.beginObject();
     if (!context.runKey.empty()) json.key("run_key").value(context.runKey);
+    if (!result.runUid.empty()) json.key("run_uid").value(result.runUid);
+    if (!context.ledgerKey.empty()) json.key("ledger_key").value(context.ledgerKey);
     json.key("algorithm").value(c.algorithm);
     json.key("dataset").value(result.dataset);
     json.key("fairness").value(fairnessCode(c.fairness));
@@ -221,6 +223,7 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     TrainConfig& c = r.config;
     c.algorithm = json.at("algorithm").asString();
     r.dataset = json.at("dataset").asString();
+    r.runUid = json.stringOr("run_uid", "");
     c.fairness = parseFairnessNotion(json.at("fairness").asString());
     c.epsilon = json.at("epsilon").asNumber();
     c.delta = json.at("delta").asNumber();
@@ -257,6 +260,7 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     if (config.has("record_diagnostics")) c.recordDiagnostics = config.at("record_diagnostics").asBool();
     if (context) {
         context->runKey = json.stringOr("run_key", "");
+        context->ledgerKey = json.stringOr("ledger_key", "");
         context->datasetDescription = config.at("dataset_description").asString();
         context->splitSeed = static_cast<std::uint64_t>(config.at("split_seed").asNumber());
         context->testFraction = config.at("test_fraction").asNumber();

@@ -10,6 +10,7 @@ namespace pfa {
 /// Where a run's data came from, stored with every result line.
 struct RunContext {
     std::string runKey;              ///< identity of the run within sweeps (see sweep_spec.h)
+    std::string ledgerKey;           ///< the privacy ledger the run is charged to (ledgerKey())
     std::string datasetDescription;
     std::uint64_t splitSeed = 0;
     double testFraction = 0.25;

@@ -25,7 +25,12 @@ void applyConfig(TrainConfig& c, const JsonValue& json) {
         else if (key == "clip_w") c.clipW = value.asNumber();
         else if (key == "min_group_share") c.minGroupShare = value.asNumber();
         else if (key == "w_radius") c.wRadius = value.asNumber();
-        else if (key == "delta") c.delta = value.asNumber();
+        else if (key == "delta") {
+            c.delta = value.asNumber();
+            if (!(c.delta > 0.0)) throw InputError("delta must be > 0 (omit it for 1/n^2)");
+        }
+        else if (key == "secure_noise") c.secureNoise = value.asBool();
+        else if (key == "record_diagnostics") c.recordDiagnostics = value.asBool();
         else if (key == "evaluate_every") c.evaluateEvery = static_cast<int>(value.asNumber());
         else if (key == "calibration") c.calibration = parseCalibration(value.asString());
         else if (key == "scope") c.scope = parseScope(value.asString());

@@ -113,7 +113,13 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
                 result = std::move(failed);
             }
             // A run cut short by cancellation is not a finished run: it is not recorded.
-            if (result.status == RunStatus::Cancelled && cancel.cancelled()) return;
+            if (result.status == RunStatus::Cancelled && cancel.cancelled()) {
+                if (options.onRunCutShort) {
+                    std::lock_guard<std::mutex> lock(mutex);
+                    options.onRunCutShort(run, result);
+                }
+                return;
+            }
             RunContext context = sweepData.context;
             context.runKey = run.key;
             const std::string line = runRecordJson(result, context);

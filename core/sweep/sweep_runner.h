@@ -38,6 +38,9 @@ struct SweepOptions {
     int shardCount = 1;
     /// After every finished run (serialised; called on a worker thread).
     std::function<void(const SweepRun&, const RunResult&, const SweepProgress&)> onRunFinished;
+    /// After a run cut short by cancellation (not recorded in the results file, but it ran:
+    /// the privacy ledger charges its executed steps). Serialised; called on a worker thread.
+    std::function<void(const SweepRun&, const RunResult&)> onRunCutShort;
     /// With `resume`: once per run skipped because the results file already holds it, with
     /// that record, before any run starts (on the calling thread).
     std::function<void(const SweepRun&, const JsonValue& record)> onAlreadyDone;

@@ -41,6 +41,9 @@ std::string runStatusName(RunStatus status);
 /// Everything a finished (or stopped) run produces.
 struct RunResult {
     TrainConfig config;            ///< with every "auto" value resolved
+    /// Identity of this execution (128 random bits, hex): the privacy ledger charges each
+    /// executed run once, whatever files or sessions it reaches.
+    std::string runUid;
     std::string dataset;
     RunStatus status = RunStatus::Completed;
     std::string message;           ///< reason for Cancelled/Diverged/Failed

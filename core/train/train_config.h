@@ -57,9 +57,11 @@ struct TrainConfig {
     double clipTheta = 3.0;
     double clipW = 0.0;                ///< C_W; 0 = auto 2λ(1/√ρ + R) (never binds)
     /// ρ: public lower bound on every group share (within-label shares for eo/eopp).
-    /// 0 = auto: 1/(2k) for demographic parity — half of an equal share — and 1/(4k) for the
-    /// within-label shares of equalized odds and equal opportunity; derived from the number of
-    /// groups only, never from the data.
+    /// 0 = auto: 1/(10k) for demographic parity (0.05 for two groups, below the 5–15 %
+    /// minorities common in real data) and 1/(20k) for the within-label shares of equalized
+    /// odds and equal opportunity; derived from the number of groups only, never from the data.
+    /// The conservative calibration floors its privatised shares at ρ (a share below ρ then
+    /// weighs as ρ in ψ); a smaller ρ costs more W noise (C_W = 2λ(1/√ρ + R)).
     double minGroupShare = 0.0;
     double wRadius = 0.0;              ///< R; 0 = auto √(l/ρ)
     Projection projection = Projection::Ball;

@@ -64,6 +64,15 @@ void RandomStream::refillSecureBlock() {
     m_used = 0;
 }
 
+std::string newRunUid() {
+    if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+    unsigned char bytes[16];
+    randombytes_buf(bytes, sizeof bytes);
+    char hex[2 * sizeof bytes + 1];
+    sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
+    return hex;
+}
+
 std::uint64_t RandomStream::uniformIndex(std::uint64_t bound) {
     // Lemire's nearly divisionless method with rejection, 128-bit product.
     Uint128 product = static_cast<Uint128>(next64()) * bound;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 
 namespace pfa {
 
@@ -91,6 +92,9 @@ private:
     std::array<std::uint64_t, 64> m_block{};
     std::size_t m_used = 0;
 };
+
+/// 128 bits of operating-system entropy as 32 hex digits: a unique id for an executed run.
+std::string newRunUid();
 
 /// Stream labels used by the trainers. Fixed values: changing them changes every result.
 namespace streams {

@@ -11,9 +11,10 @@ cd "$work"
 sweep=(train --dataset synthetic --synthetic-rows 3000 --algorithm dp-fermi,fermi --epsilon 1,4
        --lambda 0,1,3 --seeds 0-2 --epochs 40 --quiet)
 
-# Result lines without wall-clock fields, sorted: what must be identical between two sweeps.
+# Result lines without wall-clock fields and run uids (each execution's own id), sorted: what
+# must be identical between two sweeps.
 normalise() {
-    sed -E 's/"seconds":[-0-9.e+]+//g; s/"seconds":\[[^]]*\]//g' "$1" | sort
+    sed -E 's/"seconds":[-0-9.e+]+//g; s/"seconds":\[[^]]*\]//g; s/"run_uid":"[0-9a-f]+"//g' "$1" | sort
 }
 
 same_results() {

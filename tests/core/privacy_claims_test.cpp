@@ -473,7 +473,7 @@ TEST_CASE("Small groups: the conservative calibration trains, the published one 
           "[privacy][claims]") {
     // A 6 % minority, as in Law School, COMPAS race or German age: below the old default
     // rho = 1/(2k) = 0.25, which refused the run although the privatised shares are floored at
-    // rho and the clipping bounds every row anyway.
+    // rho and the clipping bounds every row anyway. The default rho is now 1/(10k) = 0.05.
     SyntheticOptions options;
     options.rows = 6000;
     options.minorityShare = 0.06;

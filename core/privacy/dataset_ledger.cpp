@@ -1,0 +1,112 @@
+#include "core/privacy/dataset_ledger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/privacy/accounting_json.h"
+#include "core/util/format.h"
+
+namespace pfa::privacy {
+
+DatasetLedger::DatasetLedger(std::string key, std::string title)
+    : m_key(std::move(key)), m_title(std::move(title)) {}
+
+bool DatasetLedger::add(const LedgerEntry& entry) {
+    const bool known = std::any_of(m_entries.begin(), m_entries.end(), [&](const LedgerEntry& e) {
+        return e.runUid == entry.runUid;
+    });
+    if (known) return false;
+    m_entries.push_back(entry);
+    return true;
+}
+
+LedgerTotals DatasetLedger::totals() const {
+    LedgerTotals totals;
+    totals.order = std::numeric_limits<double>::quiet_NaN();
+    totals.runs = m_entries.size();
+    if (m_entries.empty()) return totals;
+    // Every curve on the standard grid, whatever grid the run reported with: the curves are
+    // recomputed from their inputs, so composition never mixes grids.
+    const OrderGrid grid = OrderGrid::standard();
+    PrivacyLedger composed(grid);
+    double legacyEpsilon = 0.0, legacyDelta = 0.0, rdpDelta = 0.0;
+    for (const LedgerEntry& entry : m_entries) {
+        totals.naiveEpsilon += entry.epsilon;
+        totals.naiveDelta += entry.delta;
+        if (!entry.accountingKnown) {
+            legacyEpsilon += entry.epsilon;
+            legacyDelta += entry.delta;
+            ++totals.withoutCurve;
+            continue;
+        }
+        composed.addRun(runCurve(grid, entry.accounting), 0.0, entry.accounting.pureEpsilon(),
+                        0.0);
+        rdpDelta = std::max(rdpDelta, entry.accounting.delta);
+    }
+    if (composed.runCount() > 0) {
+        const EpsilonResult rdp = composed.total(rdpDelta);
+        totals.epsilon = rdp.epsilon;
+        totals.order = rdp.order;
+    }
+    totals.epsilon += legacyEpsilon;
+    totals.delta = rdpDelta + legacyDelta;
+    return totals;
+}
+
+void writeLedgerEntryJson(JsonWriter& json, const LedgerEntry& entry) {
+    json.beginObject();
+    json.key("run_uid").value(entry.runUid);
+    json.key("label").value(entry.label);
+    json.key("status").value(entry.status);
+    json.key("epsilon").value(entry.epsilon);
+    json.key("delta").value(entry.delta);
+    if (entry.accountingKnown) {
+        json.key("accounting");
+        writeAccountingJson(json, entry.accounting);
+    }
+    json.endObject();
+}
+
+LedgerEntry ledgerEntryFromJson(const JsonValue& json) {
+    LedgerEntry entry;
+    entry.runUid = json.at("run_uid").asString();
+    entry.label = json.stringOr("label", "");
+    entry.status = json.stringOr("status", "");
+    entry.epsilon = json.at("epsilon").asNumber();
+    entry.delta = json.at("delta").asNumber();
+    entry.accountingKnown = json.has("accounting");
+    if (entry.accountingKnown) entry.accounting = accountingFromJson(json.at("accounting"));
+    return entry;
+}
+
+void writeLedgerJson(JsonWriter& json, const DatasetLedger& ledger) {
+    json.beginObject();
+    json.key("key").value(ledger.key());
+    json.key("title").value(ledger.title());
+    json.key("entries").beginArray();
+    for (const LedgerEntry& entry : ledger.entries()) writeLedgerEntryJson(json, entry);
+    json.endArray();
+    json.endObject();
+}
+
+DatasetLedger ledgerFromJson(const JsonValue& json) {
+    DatasetLedger ledger(json.at("key").asString(), json.stringOr("title", ""));
+    for (const JsonValue& item : json.at("entries").items()) ledger.add(ledgerEntryFromJson(item));
+    return ledger;
+}
+
+std::string describeTotals(const LedgerTotals& t) {
+    if (t.runs == 0) return "nothing spent yet (no private run on this data set)";
+    std::string text = "ε = " + formatNumber(t.epsilon) + " at δ = " + formatNumber(t.delta, 3) +
+                       " by RDP composition of " + std::to_string(t.runs) + " run" +
+                       (t.runs == 1 ? "" : "s");
+    if (t.withoutCurve > 0) {
+        text += " (" + std::to_string(t.withoutCurve) + " from older records added as (ε, δ))";
+    }
+    text += "; Σε = " + formatNumber(t.naiveEpsilon) + ", Σδ = " + formatNumber(t.naiveDelta, 3) +
+            " by simple addition";
+    return text;
+}
+
+}  // namespace pfa::privacy

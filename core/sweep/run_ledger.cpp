@@ -1,0 +1,73 @@
+#include "core/sweep/run_ledger.h"
+
+#include <map>
+
+#include "core/sweep/prepared_dataset.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+std::string runLabel(const TrainConfig& c) {
+    std::string label = c.algorithm + " " + fairnessCode(c.fairness) + ", ε = " +
+                        formatNumber(c.epsilon) + ", λ = " + formatNumber(c.lambda) + ", seed " +
+                        std::to_string(c.seed);
+    if (c.secureNoise) label += ", secure noise";
+    return label;
+}
+
+std::optional<privacy::LedgerEntry> ledgerEntryForRun(const RunResult& result,
+                                                      const std::string& label) {
+    const privacy::PrivacyReport& p = result.privacy;
+    if (!p.isPrivate) return std::nullopt;
+    privacy::LedgerEntry entry;
+    entry.runUid = result.runUid;
+    entry.label = label;
+    entry.status = runStatusName(result.status);
+    entry.epsilon = p.epsilonSpent;
+    entry.delta = p.delta;
+    entry.accountingKnown = p.accountingKnown;
+    entry.accounting = p.accounting;
+    return entry;
+}
+
+std::string recordLedgerKey(const JsonValue& record) {
+    if (record.has("ledger_key")) return record.at("ledger_key").asString();
+    const std::string runKey = record.stringOr("run_key", "");
+    if (runKey.rfind("dataset=", 0) == 0) {
+        const std::string datasetKey = runKey.substr(8, runKey.find(";algorithm=") - 8);
+        return ledgerKeyFromDatasetKey(datasetKey);
+    }
+    return record.stringOr("dataset", "unknown");
+}
+
+std::vector<privacy::DatasetLedger> ledgersFromRecords(const std::vector<JsonValue>& records) {
+    std::vector<privacy::DatasetLedger> ledgers;
+    std::map<std::string, std::size_t> index;
+    for (const JsonValue& record : records) {
+        RunContext context;
+        RunResult result;
+        try {
+            result = runResultFromJson(record, &context);
+        } catch (const std::exception&) {
+            continue;  // not a run record
+        }
+        if (result.runUid.empty()) {
+            result.runUid = "record:" + context.runKey + "#" +
+                            formatNumber(result.privacy.epsilonSpent, 17) + "#" +
+                            formatNumber(result.seconds, 17);
+        }
+        const std::optional<privacy::LedgerEntry> entry =
+            ledgerEntryForRun(result, runLabel(result.config));
+        if (!entry) continue;
+        const std::string key = recordLedgerKey(record);
+        auto found = index.find(key);
+        if (found == index.end()) {
+            found = index.emplace(key, ledgers.size()).first;
+            ledgers.emplace_back(key, ledgerTitle(key));
+        }
+        ledgers[found->second].add(*entry);
+    }
+    return ledgers;
+}
+
+}  // namespace pfa

@@ -1,0 +1,111 @@
+#include "ui/privacy_ledger_book.h"
+
+#include <set>
+
+#include "core/sweep/prepared_dataset.h"
+#include "core/sweep/run_ledger.h"
+#include "core/util/format.h"
+#include "core/util/json_value.h"
+#include "core/util/json_writer.h"
+
+namespace pfa::ui {
+
+namespace {
+
+/// The ledger of an entry: its context's key, or — for runs from older files — the data-set
+/// part of its run key, or the data set's name.
+std::string ledgerKeyOf(const RunEntry& entry) {
+    if (!entry.context.ledgerKey.empty()) return entry.context.ledgerKey;
+    const std::string& runKey = entry.context.runKey;
+    if (runKey.rfind("dataset=", 0) == 0) {
+        return pfa::ledgerKeyFromDatasetKey(runKey.substr(8, runKey.find(";algorithm=") - 8));
+    }
+    return entry.result.dataset;
+}
+
+/// A stable identity for runs recorded before run uids existed.
+std::string uidOf(const RunEntry& entry) {
+    if (!entry.result.runUid.empty()) return entry.result.runUid;
+    return "record:" + entry.context.runKey + "#" +
+           pfa::formatNumber(entry.result.privacy.epsilonSpent, 17) + "#" +
+           pfa::formatNumber(entry.result.seconds, 17);
+}
+
+}  // namespace
+
+QString ledgerLabel(const RunEntry& entry) {
+    return QStringLiteral("run %1: %2")
+        .arg(entry.id)
+        .arg(QString::fromStdString(pfa::runLabel(entry.result.config)));
+}
+
+LedgerBook::LedgerBook(QObject* parent) : QObject(parent) {}
+
+bool LedgerBook::chargeQuietly(const RunEntryPtr& entry, std::string* key) {
+    if (!entry) return false;
+    std::optional<pfa::privacy::LedgerEntry> charged =
+        pfa::ledgerEntryForRun(entry->result, ledgerLabel(*entry).toStdString());
+    if (!charged) return false;
+    charged->runUid = uidOf(*entry);
+    if (entry->stoppedByUser) charged->status = "stopped";
+    *key = ledgerKeyOf(*entry);
+    auto found = m_ledgers.find(*key);
+    if (found == m_ledgers.end()) {
+        found = m_ledgers.emplace(*key, pfa::privacy::DatasetLedger(*key, pfa::ledgerTitle(*key))).first;
+    }
+    return found->second.add(*charged);
+}
+
+bool LedgerBook::charge(const RunEntryPtr& entry) {
+    std::string key;
+    if (!chargeQuietly(entry, &key)) return false;
+    emit changed(QString::fromStdString(key));
+    return true;
+}
+
+void LedgerBook::charge(const std::vector<RunEntryPtr>& entries) {
+    std::set<std::string> grown;
+    for (const RunEntryPtr& entry : entries) {
+        std::string key;
+        if (chargeQuietly(entry, &key)) grown.insert(key);
+    }
+    for (const std::string& key : grown) emit changed(QString::fromStdString(key));
+}
+
+const pfa::privacy::DatasetLedger* LedgerBook::ledger(const std::string& key) const {
+    const auto found = m_ledgers.find(key);
+    return found == m_ledgers.end() ? nullptr : &found->second;
+}
+
+std::string LedgerBook::toJson() const {
+    pfa::JsonWriter json;
+    json.beginArray();
+    for (const auto& [key, ledger] : m_ledgers) pfa::privacy::writeLedgerJson(json, ledger);
+    json.endArray();
+    return json.text();
+}
+
+void LedgerBook::mergeJson(const std::string& text) {
+    const pfa::JsonValue json = pfa::parseJson(text);
+    std::set<std::string> grown;
+    for (const pfa::JsonValue& item : json.items()) {
+        const pfa::privacy::DatasetLedger loaded = pfa::privacy::ledgerFromJson(item);
+        auto found = m_ledgers.find(loaded.key());
+        if (found == m_ledgers.end()) {
+            found = m_ledgers.emplace(loaded.key(), pfa::privacy::DatasetLedger(loaded.key(), loaded.title())).first;
+        }
+        for (const pfa::privacy::LedgerEntry& entry : loaded.entries()) {
+            if (found->second.add(entry)) grown.insert(loaded.key());
+        }
+    }
+    for (const std::string& key : grown) emit changed(QString::fromStdString(key));
+}
+
+void LedgerBook::clear() {
+    std::vector<std::string> keys;
+    for (const auto& [key, ledger] : m_ledgers) keys.push_back(key);
+    m_ledgers.clear();
+    for (const std::string& key : keys) emit changed(QString::fromStdString(key));
+}
+
+}  // namespace pfa::ui
