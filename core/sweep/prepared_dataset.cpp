@@ -33,13 +33,16 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     auto prepared = std::make_shared<PreparedDataset>();
     prepared->key = datasetKey(request);
     prepared->request = request;
-    prepared->split = splitAndEncode(loadBuiltinDataset(request), request.split);
+    const TabularData data = loadBuiltinDataset(request);
+    prepared->split = splitAndEncode(data, request.split);
     prepared->context.datasetDescription = describeDatasetRequest(request);
     prepared->context.splitSeed = prepared->split.splitSeed;
     prepared->context.testFraction = prepared->split.testFraction;
     prepared->context.trainRows = static_cast<long>(prepared->split.train.rows());
     prepared->context.testRows = static_cast<long>(prepared->split.test.rows());
     prepared->context.features = static_cast<long>(prepared->split.train.features());
+    prepared->context.preprocessing = std::make_shared<const ModelPreprocessing>(
+        makeModelPreprocessing(requestSchema(request), data, prepared->split));
     return prepared;
 }
 

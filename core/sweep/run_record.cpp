@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/sweep/model_record.h"
 #include "core/util/error.h"
 #include "core/util/json_writer.h"
 
@@ -170,6 +171,7 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
 
     json.key("history");
     writeHistory(json, result.history, options.historyDigits);
+    writeModelRecord(json, result, context);
     json.endObject();
     return json.text();
 }
@@ -314,6 +316,7 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         }
         for (std::size_t e = 0; e < values.size(); ++e) r.history[e].*column.field = values[e];
     }
+    readModelRecord(json, r, context);
     return r;
 }
 
