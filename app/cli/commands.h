@@ -9,5 +9,6 @@ int epsilonCommand(int argc, char** argv);
 int benchCommand(int argc, char** argv);
 int datasetsCommand(int argc, char** argv);
 int mergeCommand(int argc, char** argv);
+int predictCommand(int argc, char** argv);
 
 }  // namespace pfa::cli

@@ -17,6 +17,7 @@ const char* const kUsage =
     "  train     run a sweep (data set x algorithm x notion x epsilon x lambda x seeds) and\n"
     "            append one JSON line per finished run; resumable, shardable, presets\n"
     "  merge     combine results files of sharded sweeps, once per run\n"
+    "  predict   apply the model saved with a run to new rows of a CSV/TSV/ARFF file\n"
     "  datasets  the data-set catalog: list, info, fetch (download + verify), verify\n"
     "  epsilon   privacy accounting: epsilon for a noise level, or the noise for a target\n"
     "  bench     time one DP-FERMI epoch against a two-pass reference, and a whole preset\n"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
         if (command == "bench") return pfa::cli::benchCommand(argc, argv);
         if (command == "datasets") return pfa::cli::datasetsCommand(argc, argv);
         if (command == "merge") return pfa::cli::mergeCommand(argc, argv);
+        if (command == "predict") return pfa::cli::predictCommand(argc, argv);
         std::fprintf(stderr, "pfa-cli: unknown command '%s' (try pfa-cli --help)\n", command.c_str());
         return 2;
     } catch (const pfa::cli::UsageError& error) {
