@@ -356,3 +356,33 @@ TEST_CASE("Choosing a run in a results file", "[saved-model]") {
     const test::TempFile notResults("a,b\n1,2\n", ".csv");
     CHECK_THROWS_WITH(loadSavedModel(notResults.path()), Catch::Contains("no run record"));
 }
+
+TEST_CASE("A softmax model (three classes) reproduces its run exactly", "[saved-model][trainer]") {
+    std::string text = "x1,color,grade,sex\n";
+    for (int i = 0; i < 450; ++i) {
+        const double x1 = ((i * 29) % 100) / 25.0 - 2.0;
+        const char* color = i % 3 == 0 ? "red" : (i % 3 == 1 ? "green" : "blue");
+        const double score = x1 + (i % 3 == 0 ? 0.8 : 0.0) + ((i * 7) % 5) * 0.2;
+        const char* grade = score < -0.5 ? "low" : (score < 1.0 ? "mid" : "high");
+        text +=
+            std::to_string(x1) + "," + color + "," + grade + "," + (i % 4 == 0 ? "a" : "b") + "\n";
+    }
+    const test::TempFile csv(text, ".csv");
+    Schema schema;
+    schema.target = "grade";  // no positive value: one class per distinct value
+    schema.sensitive = {"sex"};
+    const PreparedDatasetPtr data = prepareFile(csv.path(), schema);
+    const RunResult run = train(fairConfig(), *data);
+    REQUIRE(run.theta.rows() == 3);
+    const std::string line = runRecordJson(run, data->context);
+    CHECK(parseJson(line).at("model").at("kind").asString() == "softmax");
+    const test::TempFile results(line + "\n", ".jsonl");
+    PredictionOptions options;
+    options.testRowsOnly = true;
+    const Predictions p = predictFile(loadSavedModel(results.path()), csv.path(), options);
+    CHECK(p.classNames == std::vector<std::string>{"high", "low", "mid"});
+    REQUIRE(p.metrics);
+    CHECK(p.metrics->error == run.test.error);
+    CHECK(p.metrics->dpGap == run.test.dpGap);
+    CHECK(p.probabilities.cols() == 3);
+}
