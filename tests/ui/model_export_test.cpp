@@ -4,7 +4,9 @@
 #include <QApplication>
 #include <QFile>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMessageBox>
+#include <QPointer>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -22,22 +24,30 @@ using namespace pfa::ui::test;
 namespace {
 
 /// Triggers `action`; the modal dialog it opens (if any) goes to `handle`, which closes it.
-/// Returns whether a dialog opened.
+/// Returns whether a dialog opened. A second dialog (e.g. an error after the file dialog) is
+/// closed and fails the test instead of blocking it.
 bool triggerWithDialog(QAction* action, const std::function<void(QWidget*)>& handle) {
-    bool opened = false;
+    int opened = 0;
+    QPointer<QWidget> handled;  // null again once that dialog is gone
     QTimer poll;
     poll.setInterval(20);
     QObject::connect(&poll, &QTimer::timeout, [&] {
-        if (QWidget* modal = QApplication::activeModalWidget()) {
-            poll.stop();
-            opened = true;
+        QWidget* modal = QApplication::activeModalWidget();
+        if (!modal || modal == handled) return;
+        if (++opened == 1) {
+            handled = modal;
             handle(modal);
+        } else {
+            auto* box = qobject_cast<QMessageBox*>(modal);
+            FAIL_CHECK(
+                "unexpected dialog: " << (box ? box->text() : modal->windowTitle()).toStdString());
+            modal->close();
         }
     });
     poll.start();
-    action->trigger();  // returns once the dialog is closed
+    action->trigger();  // returns once the dialogs are closed
     poll.stop();
-    return opened;
+    return opened > 0;
 }
 
 /// The text of the message box `action` shows (closing it).
@@ -93,7 +103,10 @@ TEST_CASE("Export model writes the selected run's exact model", "[ui][export]") 
         REQUIRE(dialog);
         CHECK(dialog->selectedFiles().value(0).endsWith(
             QStringLiteral("model-run-%1.json").arg(entry->id)));
-        dialog->selectFile(path);
+        // Typed as a user would (selectFile leaves a focused name field alone).
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        REQUIRE(name);
+        name->setText(path);
         static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept, which is protected
     });
     REQUIRE(asked);
