@@ -56,6 +56,7 @@
 #include "ui/heat_map_view.h"
 #include "ui/experiment_panel.h"
 #include "ui/live_charts_panel.h"
+#include "ui/model_export.h"
 #include "ui/run_details_panel.h"
 #include "ui/privacy_ledger_book.h"
 #include "ui/privacy_ledger_panel.h"
@@ -308,6 +309,14 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("Export run history as &CSV…"), this, [this] { exportHistory(true); });
     file->addAction(tr("Export run history as &JSON…"), this, [this] { exportHistory(false); });
+    QAction* exportModel = file->addAction(tr("Export &model of selected run…"), this, [this] {
+        const QString path = exportSelectedRunModel(this, selectedRuns());
+        if (path.isEmpty()) return;
+        statusBar()->showMessage(tr("Model written to %1 (pfa-cli predict --run reads it)").arg(path), 8000);
+    });
+    exportModel->setObjectName(QStringLiteral("exportModelAction"));
+    m_historyView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_historyView->addAction(exportModel);
     QMenu* charts = file->addMenu(tr("Export &chart"));
     const QString names[] = {tr("Training loss…"), tr("Test error…"), tr("Fairness violation…"),
                              tr("Privacy spent…")};

@@ -15,5 +15,6 @@ int benchCommand(int argc, char** argv);
 int datasetsCommand(int argc, char** argv);
 int mergeCommand(int argc, char** argv);
 int ledgerCommand(int argc, char** argv);
+int predictCommand(int argc, char** argv);
 
 }  // namespace pfa::cli

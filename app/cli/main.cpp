@@ -18,6 +18,7 @@ const char* const kUsage =
     "            append one JSON line per finished run; resumable, shardable, presets\n"
     "  merge     combine results files of sharded sweeps, once per run\n"
     "  ledger    the privacy ledger of each data set in results files (RDP composition)\n"
+    "  predict   apply the model saved with a run to new rows of a CSV/TSV/ARFF file\n"
     "  datasets  the data-set catalog: list, info, fetch (download + verify), verify\n"
     "  epsilon   privacy accounting: epsilon for a noise level, or the noise for a target\n"
     "  bench     time one DP-FERMI epoch against a two-pass reference, and a whole preset\n"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
         if (command == "datasets") return pfa::cli::datasetsCommand(argc, argv);
         if (command == "merge") return pfa::cli::mergeCommand(argc, argv);
         if (command == "ledger") return pfa::cli::ledgerCommand(argc, argv);
+        if (command == "predict") return pfa::cli::predictCommand(argc, argv);
         std::fprintf(stderr, "pfa-cli: unknown command '%s' (try pfa-cli --help)\n", command.c_str());
         return 2;
     } catch (const pfa::cli::UsageError& error) {

@@ -50,6 +50,9 @@ TabularData readArff(detail::ByteSource& source, const std::string& name, std::u
         specs.push_back(std::move(spec));
     }
     detail::RecordAssembler assembler(schema, name);
+    assembler.setLabelsOptional(options.labelsOptional);
+    if (options.rowLines) options.rowLines->clear();
+    assembler.setRowLines(options.rowLines);
     assembler.setColumns(std::move(names), name, 0, std::move(specs));
     assembler.beginFile(name);
     assembler.fileStats().delimiter = ',';

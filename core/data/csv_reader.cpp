@@ -127,6 +127,9 @@ TabularData readInputs(const std::vector<Input>& inputs, const Schema& schema,
     checkInputFitsMemory(total, sources, options.memoryLimitBytes);
 
     RecordAssembler builder(schema, sources);
+    builder.setLabelsOptional(options.labelsOptional);
+    if (options.rowLines) options.rowLines->clear();
+    builder.setRowLines(options.rowLines);
     std::uint64_t before = 0;
     std::size_t sinceProgress = 0;
     for (const Input& in : inputs) {

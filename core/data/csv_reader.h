@@ -51,6 +51,14 @@ struct ReadOptions {
     /// total more than limit / kParseBytesPerInputByte bytes is refused with an InputError
     /// (see checkInputFitsMemory in data_checks.h). Mostly for tests.
     std::optional<std::uint64_t> memoryLimitBytes;
+    /// Reading rows to apply a trained model to (saved_model.h) rather than to train on: the
+    /// target and sensitive columns may be absent (a sensitive column absent means no groups),
+    /// a missing value in them keeps the row with label or group −1, row filters and the user
+    /// id on absent columns are not applied, and the checks that only training needs (two
+    /// classes, two groups) are skipped.
+    bool labelsOptional = false;
+    /// When set, receives the physical line (within its file) of every row read, in order.
+    std::vector<long>* rowLines = nullptr;
 };
 
 /// Reads one delimited text file (CSV, TSV, ...) as described by `schema`.

@@ -111,16 +111,15 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
 
 }  // namespace
 
-DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options) {
+SplitRows splitRows(std::size_t n, const SplitOptions& options, const std::string& name) {
     if (!(options.testFraction > 0.0 && options.testFraction < 1.0)) {
         throw InputError("test fraction " + std::to_string(options.testFraction) +
                          " is invalid: it must lie strictly between 0 and 1");
     }
-    const std::size_t n = data.rows();
     const auto testRows =
         static_cast<std::size_t>(std::llround(options.testFraction * static_cast<double>(n)));
     if (testRows == 0 || testRows >= n) {
-        throw InputError("data set '" + data.name + "' has " + std::to_string(n) +
+        throw InputError("data set '" + name + "' has " + std::to_string(n) +
                          " rows: too few for a train/test split with test fraction " +
                          std::to_string(options.testFraction));
     }
@@ -131,11 +130,19 @@ DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options) {
     for (std::size_t i = n - 1; i > 0; --i) {
         std::swap(order[i], order[random.uniformIndex(i + 1)]);
     }
-    std::vector<std::size_t> train(order.begin(), order.end() - static_cast<long>(testRows));
-    std::vector<std::size_t> test(order.end() - static_cast<long>(testRows), order.end());
+    SplitRows rows;
+    rows.train.assign(order.begin(), order.end() - static_cast<long>(testRows));
+    rows.test.assign(order.end() - static_cast<long>(testRows), order.end());
     // Sorted row order keeps memory access sequential and the data readable.
-    std::sort(train.begin(), train.end());
-    std::sort(test.begin(), test.end());
+    std::sort(rows.train.begin(), rows.train.end());
+    std::sort(rows.test.begin(), rows.test.end());
+    return rows;
+}
+
+DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options) {
+    const SplitRows rows = splitRows(data.rows(), options, data.name);
+    const std::vector<std::size_t>& train = rows.train;
+    const std::vector<std::size_t>& test = rows.test;
 
     const Encoder encoder = fitEncoder(data, train);
     DataSplit split;

@@ -31,7 +31,9 @@ std::vector<std::string> sortInterned(const std::unordered_map<std::string, int>
         remap[static_cast<std::size_t>(entries[k].second)] = static_cast<int>(k);
         sorted.push_back(std::move(entries[k].first));
     }
-    for (int& c : codes) c = remap[static_cast<std::size_t>(c)];
+    for (int& c : codes) {
+        if (c >= 0) c = remap[static_cast<std::size_t>(c)];  // −1: unknown (labelsOptional)
+    }
     return sorted;
 }
 
@@ -56,10 +58,19 @@ void RecordAssembler::setColumns(std::vector<std::string> names, const std::stri
                                     "; the file's columns are: " + joinQuoted(m_names, 30));
         return static_cast<std::size_t>(it - m_names.begin());
     };
+    // With optional labels, the target, sensitive and user-id columns and the filters on
+    // columns the file lacks are simply not read.
+    auto present = [&](const std::string& col) {
+        return !m_labelsOptional || std::find(m_names.begin(), m_names.end(), col) != m_names.end();
+    };
     m_plan.assign(m_names.size(), ColumnPlan{});
-    m_targetColumn = find(m_schema.target, "target");
-    m_plan[m_targetColumn] = {Use::Target, 0};
-    for (std::size_t s = 0; s < m_schema.sensitive.size(); ++s) {
+    m_hasTarget = present(m_schema.target);
+    if (m_hasTarget) {
+        m_targetColumn = find(m_schema.target, "target");
+        m_plan[m_targetColumn] = {Use::Target, 0};
+    }
+    const bool groups = std::all_of(m_schema.sensitive.begin(), m_schema.sensitive.end(), present);
+    for (std::size_t s = 0; groups && s < m_schema.sensitive.size(); ++s) {
         const std::size_t c = find(m_schema.sensitive[s], "sensitive");
         m_plan[c] = {Use::Sensitive, static_cast<int>(s)};
         m_sensitiveColumns.push_back(c);
@@ -77,9 +88,11 @@ void RecordAssembler::setColumns(std::vector<std::string> names, const std::stri
                                  m_schema.sensitive[0] + " \u2265 " + t};
         }
     }
-    if (m_schema.userId) m_plan[find(*m_schema.userId, "userId")] = {Use::UserId, 0};
+    if (m_schema.userId && present(*m_schema.userId))
+        m_plan[find(*m_schema.userId, "userId")] = {Use::UserId, 0};
     for (const auto& entry : m_schema.columns) find(entry.first, "columns");
     for (const RowFilter& f : m_schema.rowFilters) {
+        if (!present(f.column)) continue;
         FilterPlan plan;
         plan.column = find(f.column, "rowFilters");
         plan.filter = &f;
@@ -183,6 +196,9 @@ void RecordAssembler::addRecord(const Record& r) {
     // Missing values next, so that a dropped row leaves no trace in any column.
     for (std::size_t c = 0; c < r.count; ++c) {
         if (m_plan[c].use == Use::Ignore || !isMissing(r.fields[c])) continue;
+        // Optional labels: an unknown label or group is no reason to skip the row.
+        if (m_labelsOptional && (m_plan[c].use == Use::Target || m_plan[c].use == Use::Sensitive))
+            continue;
         if (m_schema.missingPolicy == MissingPolicy::DropRow) {
             ++st.droppedMissing;
             return;
@@ -205,6 +221,7 @@ void RecordAssembler::addRecord(const Record& r) {
     }
     ++m_rows;
     ++st.kept;
+    if (m_rowLines) m_rowLines->push_back(r.line);
 }
 
 TabularData RecordAssembler::finish(std::string name) {
@@ -242,7 +259,7 @@ TabularData RecordAssembler::finish(std::string name) {
             const std::string t = thresholdText(*m_schema.targetThreshold);
             negative = "\u2264 " + t;
             positive = "> " + t;
-            if (positives == 0 || positives == m_rows)
+            if (!m_labelsOptional && (positives == 0 || positives == m_rows))
                 throw DataFileError(m_sources, 0, m_schema.target,
                                     "the target has only one class after filtering: " +
                                         std::string(positives == 0 ? "no row" : "every row") +
@@ -250,7 +267,7 @@ TabularData RecordAssembler::finish(std::string name) {
         } else {
             negative = negativeName();
             positive = positiveName();
-            if (positives == 0 || positives == m_rows)
+            if (!m_labelsOptional && (positives == 0 || positives == m_rows))
                 throw DataFileError(
                     m_sources, 0, m_schema.target,
                     "the target has only one class after filtering: " +
@@ -264,7 +281,7 @@ TabularData RecordAssembler::finish(std::string name) {
             m_schema.positiveClassName.empty() ? positive : m_schema.positiveClassName};
     } else {
         out.classNames = sortInterned(m_classIndex, m_label);
-        if (out.classNames.size() < 2)
+        if (!m_labelsOptional && out.classNames.size() < 2)
             throw DataFileError(m_sources, 0, m_schema.target,
                                 "the target has only one class after filtering (" +
                                     quoteCell(out.classNames.front()) + ")");
@@ -273,7 +290,7 @@ TabularData RecordAssembler::finish(std::string name) {
 
     // Sensitive groups.
     for (std::size_t s = 0; s < m_sensitiveLabelsSeen.size(); ++s) {
-        if (m_sensitiveLabelsSeen[s].size() < 2)
+        if (!m_labelsOptional && m_sensitiveLabelsSeen[s].size() < 2)
             throw DataFileError(m_sources, 0, m_schema.sensitive[s],
                                 "the sensitive column has only one group (" +
                                     quoteCell(*m_sensitiveLabelsSeen[s].begin()) +
@@ -330,6 +347,10 @@ std::string RecordAssembler::negativeName() const {
 }
 
 void RecordAssembler::addTarget(const Record& r) {
+    if (!m_hasTarget || isMissing(r.fields[m_targetColumn])) {
+        m_label.push_back(-1);  // only with optional labels: other rows were dropped
+        return;
+    }
     std::string_view v = r.fields[m_targetColumn];
     for (const auto& suffix : m_schema.targetStripSuffixes) {
         if (v.size() > suffix.size() && v.substr(v.size() - suffix.size()) == suffix) {
@@ -384,6 +405,12 @@ const std::string& RecordAssembler::sensitiveLabel(std::size_t s, const std::str
 }
 
 void RecordAssembler::addGroup(const Record& r) {
+    const bool unknown = std::any_of(m_sensitiveColumns.begin(), m_sensitiveColumns.end(),
+                                     [&](std::size_t c) { return isMissing(r.fields[c]); });
+    if (m_sensitiveColumns.empty() || unknown) {
+        m_group.push_back(-1);  // only with optional labels (the schema requires a column)
+        return;
+    }
     m_scratch.clear();
     for (std::size_t s = 0; s < m_sensitiveColumns.size(); ++s) {
         const std::size_t c = m_sensitiveColumns[s];

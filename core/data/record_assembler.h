@@ -25,6 +25,10 @@ public:
     /// `schema` must outlive the assembler and be valid (Schema::validate()); `sourcesName`
     /// names all inputs in errors that are not tied to one file ("a.csv + b.csv").
     RecordAssembler(const Schema& schema, std::string sourcesName);
+    /// Reads as ReadOptions::labelsOptional describes (call before setColumns()).
+    void setLabelsOptional(bool optional) { m_labelsOptional = optional; }
+    /// When set, the physical line of every kept row is appended to `lines`.
+    void setRowLines(std::vector<long>* lines) { m_rowLines = lines; }
 
     /// True once setColumns() was called.
     bool hasColumns() const { return !m_names.empty(); }
@@ -112,6 +116,9 @@ private:
     std::vector<FileReadStats> m_stats;
     std::string m_scratch;
     std::size_t m_rows = 0;
+    bool m_labelsOptional = false;
+    bool m_hasTarget = true;  // false: labelsOptional and the file has no target column
+    std::vector<long>* m_rowLines = nullptr;
 };
 
 }  // namespace pfa::detail

@@ -18,6 +18,12 @@ void require(bool ok, const std::string& knob, double value, const std::string& 
     }
 }
 
+std::string featureName(std::size_t j) {
+    static const char* const kNames[] = {"income", "debt_ratio", "credit_history", "savings",
+                                         "neighbourhood"};
+    return j < 5 ? kNames[j] : "feature_" + std::to_string(j + 1);
+}
+
 }  // namespace
 
 TabularData generateSynthetic(const SyntheticOptions& options) {
@@ -35,8 +41,6 @@ TabularData generateSynthetic(const SyntheticOptions& options) {
     const auto n = static_cast<std::size_t>(options.rows);
     const auto d = static_cast<std::size_t>(options.features);
     const double beta = options.groupLabelDependence;
-    static const char* const kNames[] = {"income", "debt_ratio", "credit_history", "savings",
-                                         "neighbourhood"};
 
     TabularData data;
     data.name = "synthetic";
@@ -45,7 +49,7 @@ TabularData generateSynthetic(const SyntheticOptions& options) {
     data.sensitiveDescription = "group";
     data.features.resize(d);
     for (std::size_t j = 0; j < d; ++j) {
-        data.features[j].name = j < 5 ? kNames[j] : "feature_" + std::to_string(j + 1);
+        data.features[j].name = featureName(j);
         data.features[j].kind = FeatureKind::Numeric;
         data.features[j].numeric.resize(n);
     }
@@ -76,6 +80,21 @@ TabularData generateSynthetic(const SyntheticOptions& options) {
         data.group[i] = s;
     }
     return data;
+}
+
+Schema syntheticSchema(const SyntheticOptions& options) {
+    Schema schema;
+    schema.name = "synthetic";
+    schema.target = "outcome";
+    schema.positiveValues = {"repaid"};
+    schema.negativeClassName = "default";
+    schema.positiveClassName = "repaid";
+    schema.sensitive = {"group"};
+    for (int j = 0; j < options.features; ++j) {
+        schema.columns[featureName(static_cast<std::size_t>(j))].role = ColumnRole::Numeric;
+    }
+    schema.defaultRole = ColumnRole::Ignore;
+    return schema;
 }
 
 std::string describeSynthetic(const SyntheticOptions& options) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/data/schema.h"
 #include "core/data/tabular_data.h"
 
 namespace pfa {
@@ -34,6 +35,12 @@ struct SyntheticOptions {
 
 /// Validates `options` (InputError naming the bad knob) and generates the data set.
 TabularData generateSynthetic(const SyntheticOptions& options = {});
+
+/// The synthetic data as a file would hold it: one numeric column per feature (named as
+/// generated), the group in column "group" (values "A (majority)" / "B (minority)") and the
+/// label in column "outcome" ("repaid" = class 1, "default" = class 0). Saved models of runs
+/// on the synthetic data read new rows with this schema.
+Schema syntheticSchema(const SyntheticOptions& options = {});
 
 /// One line describing the knobs, for reports ("synthetic(n=10000, d=8, ...)").
 std::string describeSynthetic(const SyntheticOptions& options);

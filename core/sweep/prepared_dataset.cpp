@@ -82,7 +82,8 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     auto prepared = std::make_shared<PreparedDataset>();
     prepared->key = datasetKey(request);
     prepared->request = request;
-    prepared->split = splitAndEncode(loadBuiltinDataset(request), request.split);
+    const TabularData data = loadBuiltinDataset(request);
+    prepared->split = splitAndEncode(data, request.split);
     prepared->context.datasetDescription = describeDatasetRequest(request);
     prepared->context.ledgerKey = ledgerKey(request);
     prepared->context.splitSeed = prepared->split.splitSeed;
@@ -90,6 +91,8 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     prepared->context.trainRows = static_cast<long>(prepared->split.train.rows());
     prepared->context.testRows = static_cast<long>(prepared->split.test.rows());
     prepared->context.features = static_cast<long>(prepared->split.train.features());
+    prepared->context.preprocessing = std::make_shared<const ModelPreprocessing>(
+        makeModelPreprocessing(requestSchema(request), data, prepared->split));
     return prepared;
 }
 

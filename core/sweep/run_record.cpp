@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/privacy/accounting_json.h"
+#include "core/sweep/model_record.h"
 #include "core/util/error.h"
 #include "core/util/json_writer.h"
 
@@ -200,6 +201,7 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
 
     json.key("history");
     writeHistory(json, result.history, options.historyDigits);
+    writeModelRecord(json, result, context);
     json.endObject();
     return json.text();
 }
@@ -376,6 +378,7 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         }
         for (std::size_t e = 0; e < values.size(); ++e) r.history[e].*column.field = values[e];
     }
+    readModelRecord(json, r, context);
     return r;
 }
 

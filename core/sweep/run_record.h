@@ -1,7 +1,9 @@
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "core/sweep/model_preprocessing.h"
 #include "core/train/run_result.h"
 #include "core/util/json_value.h"
 
@@ -17,6 +19,8 @@ struct RunContext {
     long trainRows = 0;
     long testRows = 0;
     long features = 0;
+    /// How raw rows become the model's inputs (null when unknown, e.g. an old record).
+    std::shared_ptr<const ModelPreprocessing> preprocessing;
 };
 
 /// Options of the JSON form of a run.
@@ -30,15 +34,18 @@ struct RunRecordOptions {
 /// train_loss, violation, dp_violation, eo_violation, eopp_violation, ermi, epsilon_spent,
 /// noise_theta, noise_w, seconds, groups (the per-group table), plus `config` (every other
 /// resolved setting and the data context), `metrics`, `privacy` (the full report and the
-/// statement) and `history` (per-epoch arrays). Non-finite numbers are written as
-/// "inf"/"-inf", NaN as null. The model parameters are not stored. The `privacy` block carries
-/// the exact accounting inputs (`accounting`), the noise source, which fields are unprotected
-/// training-set diagnostics, further uncovered releases and, for data whose persons hold
-/// several rows, the group-privacy ε per person.
+/// statement) and `history` (per-epoch arrays), then `model` (θ, W and the feature bound,
+/// exact; absent when the run has no finite parameters) and `preprocessing` (how raw rows
+/// become inputs; absent when the context has none) — see model_record.h. Non-finite numbers
+/// are written as "inf"/"-inf", NaN as null. The `privacy` block carries the exact accounting
+/// inputs (`accounting`), the noise source, which fields are unprotected training-set
+/// diagnostics, further uncovered releases and, for data whose persons hold several rows, the
+/// group-privacy ε per person.
 std::string runRecordJson(const RunResult& result, const RunContext& context,
                           const RunRecordOptions& options = {});
 
-/// Reads a run back from its JSON form (everything but the model parameters).
+/// Reads a run back from its JSON form, the model and preprocessing included when present
+/// (records written before they were stored read with an empty θ and no preprocessing).
 /// Throws InputError naming a missing or malformed key.
 RunResult runResultFromJson(const JsonValue& json, RunContext* context = nullptr);
 

@@ -49,6 +49,7 @@ struct RunResult {
     std::string message;           ///< reason for Cancelled/Diverged/Failed
     RowMatrix theta;               ///< p × (d+1), bias last
     Eigen::MatrixXd W;             ///< (blocks·k) × l adversary matrix (empty if λ = 0)
+    double featureBound = 0.0;     ///< rows [x, 1] were rescaled to norm ≤ B (0: not rescaled)
     std::vector<EpochMetrics> history;
     FairnessMetrics test;          ///< final test-set metrics
     double trainLoss = 0.0;        ///< final mean training loss

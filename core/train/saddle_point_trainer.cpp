@@ -158,6 +158,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     RunResult result;
     result.config = config;
     result.dataset = train.name;
+    result.featureBound = plan.featureBound;  // prediction must rescale rows the same way
     result.theta = RowMatrix::Zero(p, width);
     if (plan.penalty) result.W = Eigen::MatrixXd::Zero(layout.cells(), l);
     if (plan.initialTheta) {

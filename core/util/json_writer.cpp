@@ -66,6 +66,12 @@ JsonWriter& JsonWriter::value(double number, int digits) {
     return *this;
 }
 
+JsonWriter& JsonWriter::rawValue(std::string_view json) {
+    separate();
+    m_text += json;
+    return *this;
+}
+
 JsonWriter& JsonWriter::value(long number) {
     separate();
     m_text += std::to_string(number);

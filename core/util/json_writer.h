@@ -26,6 +26,8 @@ public:
     JsonWriter& value(unsigned long number);
     JsonWriter& value(bool flag);
     JsonWriter& null();
+    /// A complete JSON value written elsewhere (e.g. by another writer), inserted as is.
+    JsonWriter& rawValue(std::string_view json);
     /// An array of numbers.
     JsonWriter& array(const std::vector<double>& numbers, int digits = 17);
 
