@@ -4,6 +4,7 @@
 #include <QFont>
 #include <QIcon>
 #include <QStyleFactory>
+#include <clocale>
 
 // Q_INIT_RESOURCE must be used outside any namespace.
 static void initialisePfaResources() { Q_INIT_RESOURCE(pfa); }
@@ -13,6 +14,10 @@ namespace pfa::ui {
 const char* applicationVersion() { return PFA_VERSION; }
 
 void configureApplication(QApplication& app) {
+    // QApplication adopts the user's C locale; numbers in records, statements and run keys must
+    // not turn into "0,5" under a decimal-comma locale (the GUI formats its own numbers with
+    // QLocale where it means to).
+    std::setlocale(LC_NUMERIC, "C");
     QApplication::setOrganizationName("PFA Explorer");
     QApplication::setApplicationName("PFA Explorer");
     QApplication::setApplicationVersion(applicationVersion());

@@ -9,6 +9,7 @@
 #include "core/data/catalog.h"
 #include "core/data/preprocessing.h"
 #include "core/util/sha256.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -67,9 +68,8 @@ std::string ledgerTitle(const std::string& key) {
         const std::size_t dot = token.find('.');
         // Only numbers written with 17 significant digits; "2019.csv" stays as it is.
         if (dot != std::string::npos && token.size() - dot > 9) {
-            char buffer[32];
-            std::snprintf(buffer, sizeof buffer, "%.6g", std::strtod(token.c_str(), nullptr));
-            out += buffer;
+            double value = 0.0;
+            out += parsePortable(token, value) ? formatPortable(value, 6) : token;
         } else {
             out += token;
         }

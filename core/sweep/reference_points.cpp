@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/util/error.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -50,14 +51,8 @@ std::vector<std::string> splitLine(std::string_view line, const std::string& sou
 double number(const std::string& text, const std::string& source, long line, const std::string& column,
               bool allowInfinity) {
     if (allowInfinity && (text == "inf" || text == "Inf" || text == "INF" || text == "∞")) return INFINITY;
-    std::size_t used = 0;
     double value = 0.0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (text.empty() || used != text.size() || !std::isfinite(value)) {
+    if (!parsePortable(text, value) || !std::isfinite(value)) {
         throw DataFileError(source, line, column, "'" + text + "' is not a number");
     }
     return value;

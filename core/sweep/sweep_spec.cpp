@@ -6,6 +6,7 @@
 
 #include "core/algorithms/registry.h"
 #include "core/util/error.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -13,9 +14,7 @@ namespace {
 
 std::string exact(double value) {
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return buffer;
+    return formatPortable(value, 17);
 }
 
 int wholeNumber(const std::string& parameter, double value) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/util/error.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -66,9 +67,7 @@ namespace {
 
 std::string exact(double value) {
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return buffer;
+    return formatPortable(value, 17);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "core/util/json_value.h"
 
+#include "core/util/format.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -153,10 +155,12 @@ private:
                std::string_view("+-0123456789.eE").find(m_text[m_pos]) != std::string_view::npos) {
             ++m_pos;
         }
-        const std::string token(m_text.substr(start, m_pos - start));
-        char* end = nullptr;
-        const double value = std::strtod(token.c_str(), &end);
-        if (end != token.c_str() + token.size()) fail("malformed number '" + token + "'");
+        std::string_view token = m_text.substr(start, m_pos - start);
+        const std::string text(token);
+        // from_chars: locale-independent, and (unlike strtod) refuses a leading '+'.
+        if (!token.empty() && token.front() == '+') fail("malformed number '" + text + "'");
+        double value = 0.0;
+        if (!parsePortable(token, value)) fail("malformed number '" + text + "'");
         return JsonValue::number(value);
     }
 

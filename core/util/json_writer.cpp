@@ -1,5 +1,7 @@
 #include "core/util/json_writer.h"
 
+#include "core/util/format.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -60,9 +62,7 @@ JsonWriter& JsonWriter::value(double number, int digits) {
     if (std::isnan(number)) return null();
     if (std::isinf(number)) return value(number > 0 ? "inf" : "-inf");
     separate();
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.*g", digits, number);
-    m_text += buffer;
+    m_text += formatPortable(number, digits);  // never a decimal comma, whatever the locale
     return *this;
 }
 
