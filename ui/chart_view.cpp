@@ -5,6 +5,7 @@
 #include <QMenu>
 #include <QGraphicsLayout>
 #include <QPainter>
+#include <QTextDocument>
 
 #include "ui/chart_style.h"
 
@@ -61,7 +62,16 @@ bool ChartView::laidOutOnScreen() const {
 
 QSize ChartView::exportSize() const { return laidOutOnScreen() ? viewport()->size() : kUnshownExportSize; }
 
-QString ChartView::exportTitle() const { return chart() ? chart()->title() : QString(); }
+QString ChartView::exportTitle() const {
+    if (!chart()) return QString();
+    const QString title = chart()->title();
+    if (!title.contains(QLatin1Char('<'))) return title;
+    // A rich-text title (e.g. the loss chart's "diagnostic — not private" line): plain text for
+    // the SVG/PDF metadata, which takes it verbatim.
+    QTextDocument document;
+    document.setHtml(QString(title).replace(QLatin1String("<br>"), QLatin1String(" — ")));
+    return document.toPlainText().simplified();
+}
 
 void ChartView::paintExport(QPainter* painter, const QRectF& target) {
     // Render the chart's scene region (not the widget), so no scroll bars or frames leak in;

@@ -27,18 +27,24 @@ void HeatMapView::setCells(const std::vector<pfa::SweepCell>& cells, const QStri
     m_lambdas.clear();
     for (const pfa::SweepCell& cell : cells) {
         if (QString::fromStdString(cell.algorithm) != algorithm) continue;
-        if (std::find(m_epsilons.begin(), m_epsilons.end(), cell.epsilon) == m_epsilons.end()) m_epsilons.push_back(cell.epsilon);
+        const std::pair<double, bool> row{cell.epsilon, cell.knownGaps};
+        if (std::find(m_epsilons.begin(), m_epsilons.end(), row) == m_epsilons.end()) m_epsilons.push_back(row);
         if (std::find(m_lambdas.begin(), m_lambdas.end(), cell.lambda) == m_lambdas.end()) m_lambdas.push_back(cell.lambda);
     }
     std::sort(m_epsilons.begin(), m_epsilons.end());  // ∞ sorts last
     std::sort(m_lambdas.begin(), m_lambdas.end());
     m_values.assign(m_epsilons.size(), std::vector<double>(m_lambdas.size(), std::nan("")));
+    m_certified = m_values;
     for (const pfa::SweepCell& cell : cells) {
         if (QString::fromStdString(cell.algorithm) != algorithm || cell.testError.n == 0) continue;
-        const auto e = std::find(m_epsilons.begin(), m_epsilons.end(), cell.epsilon) - m_epsilons.begin();
+        const auto e = std::find(m_epsilons.begin(), m_epsilons.end(), std::make_pair(cell.epsilon, cell.knownGaps)) -
+                       m_epsilons.begin();
         const auto l = std::find(m_lambdas.begin(), m_lambdas.end(), cell.lambda) - m_lambdas.begin();
         m_values[static_cast<std::size_t>(e)][static_cast<std::size_t>(l)] =
             metric == Metric::TestError ? cell.testError.mean : cell.violation.mean;
+        if (cell.knownGaps) {
+            m_certified[static_cast<std::size_t>(e)][static_cast<std::size_t>(l)] = cell.shownEpsilon();
+        }
     }
     update();
 }
@@ -117,8 +123,12 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
     for (std::size_t e = 0; e < m_epsilons.size(); ++e) {
         const double y = top + static_cast<double>(m_epsilons.size() - 1 - e) * ch;  // small ε at the bottom
         painter->setPen(QColor(40, 40, 40));
+        // A row whose ε is only nominal (published calibration) says so; each of its cells
+        // shows the ε the accountant certifies.
+        const auto& [epsilon, nominal] = m_epsilons[e];
         painter->drawText(QRectF(area.left(), y, 64, ch), Qt::AlignRight | Qt::AlignVCenter,
-                          chart_style::epsilonLabel(m_epsilons[e]));
+                          nominal ? tr("%1\nnominal").arg(chart_style::epsilonLabel(epsilon))
+                                  : chart_style::epsilonLabel(epsilon));
         for (std::size_t l = 0; l < m_lambdas.size(); ++l) {
             const QRectF cell(left + static_cast<double>(l) * cw, y, cw - 1, ch - 1);
             const double v = m_values[e][l];
@@ -129,7 +139,12 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
             const double t = (v - lo) / (hi - lo);
             painter->fillRect(cell, chart_style::viridis(t));
             painter->setPen(t > 0.6 ? QColor(20, 20, 20) : Qt::white);
-            painter->drawText(cell, Qt::AlignCenter, QString::number(v, 'f', 3));
+            const double certified = m_certified[e][l];
+            painter->drawText(cell, Qt::AlignCenter,
+                              std::isnan(certified)
+                                  ? QString::number(v, 'f', 3)
+                                  : tr("%1\nε %2").arg(QString::number(v, 'f', 3),
+                                                        QString::fromStdString(pfa::formatNumber(certified, 3))));
         }
     }
     painter->setPen(QColor(40, 40, 40));

@@ -37,9 +37,12 @@ protected:
 private:
     void paintMap(QPainter* painter, const QRectF& area) const;
 
-    std::vector<double> m_epsilons;
+    /// Rows: (ε of the settings, published calibration?) — a published row's ε is nominal.
+    std::vector<std::pair<double, bool>> m_epsilons;
     std::vector<double> m_lambdas;
     std::vector<std::vector<double>> m_values;  // [ε][λ], NaN = no run
+    /// Certified ε per cell where the nominal ε is not certified (published calibration), else NaN.
+    std::vector<std::vector<double>> m_certified;
     QString m_algorithm;
     QString m_notion;
     Metric m_metric = Metric::TestError;

@@ -296,8 +296,10 @@ void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& sh
     if (which == kLoss) {
         // Exact on the private training rows: say so on the chart itself, where it is read
         // (and where an exported figure carries it).
-        const QString title = anyPrivate ? tr("Training loss — diagnostic, not private")
-                                         : tr("Training loss");
+        const QString title =
+            anyPrivate ? tr("Training loss<br><span style=\"font-size:small; font-weight:normal; "
+                            "color:#9a3412\">diagnostic — not private</span>")
+                       : tr("Training loss");
         if (chart->title() != title) chart->setTitle(title);
         const bool anyMetrics = std::any_of(shown.begin(), shown.end(),
                                             [](const Curve* c) { return !c->metrics.empty(); });

@@ -640,14 +640,15 @@ void MainWindow::updateLedgerViews() {
     const std::string key = pfa::ledgerKey(m_panel->datasetRequest());
     if (m_ledgerPanel->currentKey() != key) m_ledgerPanel->showLedger(key);
     const pfa::privacy::DatasetLedger* ledger = m_ledger->ledger(key);
-    const QString name = QString::fromStdString(pfa::ledgerTitle(key)).toHtmlEscaped();
+    // The data set's name (the knobs of the synthetic data are in the ledger panel).
+    const QString name = QString::fromStdString(key.substr(0, key.find('('))).toHtmlEscaped();
     if (!ledger || ledger->entries().empty()) {
         m_ledgerStatus->setText(tr("<a href=\"ledger\">Privacy ledger</a>: nothing spent on %1").arg(name));
     } else {
         const pfa::privacy::LedgerTotals t = ledger->totals();
         m_ledgerStatus->setText(tr("<a href=\"ledger\">Privacy ledger</a> of %1: <b>ε = %2</b> "
                                    "(RDP, %3 private run(s); Σε = %4)")
-                                    .arg(name.left(40))
+                                    .arg(name)
                                     .arg(QString::fromStdString(pfa::formatNumber(t.epsilon)))
                                     .arg(t.runs)
                                     .arg(QString::fromStdString(pfa::formatNumber(t.naiveEpsilon))));

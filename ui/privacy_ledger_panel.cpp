@@ -63,9 +63,13 @@ LedgerPanel::LedgerPanel(LedgerBook* book, QWidget* parent) : QWidget(parent), m
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table = new QTableWidget(0, 6);
     m_table->setHorizontalHeaderLabels({tr("Run"), tr("Status"), tr("ε"), tr("δ"), tr("Steps"),
-                                        tr("Mechanism (accounting inputs)")});
+                                        tr("Mechanism")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The mechanism takes what is left (elided; its cell tooltip has all of it).
+    m_table->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
+    m_table->horizontalHeaderItem(5)->setToolTip(tr("The accounting inputs of the run's ε: curve, "
+                                                    "sampling rate q, noise multiplier z, adjacency "
+                                                    "and pure side releases"));
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -74,14 +78,18 @@ LedgerPanel::LedgerPanel(LedgerBook* book, QWidget* parent) : QWidget(parent), m
                            "accountant used for its ε"));
     m_export = new QPushButton(tr("Export…"));
     m_export->setToolTip(tr("Save this ledger as CSV"));
-    auto* note = new QLabel(
+    auto* note = new QLabel(tr("Each run that touched the data is charged once; deleting runs refunds "
+                               "nothing. Non-private runs are not charged."));
+    note->setWordWrap(true);
+    note->setToolTip(
         tr("Every private run on this data set is charged here once — finished, stopped, "
            "diverged, superseded in live mode or cut short in a sweep — and deleting a run from "
            "the history does not refund it. One ledger per data set: runs on any split or "
            "sensitive attribute of the same rows count together. Non-private runs are not "
            "charged: their outputs carry no guarantee at all."));
-    note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    QFont small = note->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    note->setFont(small);
 
     auto* top = new QHBoxLayout();
     top->addWidget(new QLabel(tr("Data set:")));
@@ -164,6 +172,7 @@ void LedgerPanel::refresh() {
         cell(3, num(entry.delta, 3), true);
         cell(4, entry.accountingKnown ? QString::number(entry.accounting.steps) : QStringLiteral("–"), true);
         cell(5, mechanismText(entry), false);
+        m_table->item(row, 5)->setToolTip(mechanismText(entry));
     }
 }
 

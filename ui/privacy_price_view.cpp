@@ -61,12 +61,15 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
     double epsMin = INFINITY, epsMax = 0.0;
     for (const pfa::SweepCell& cell : cells) {
         if (cell.lambda != lambda || cell.testError.n == 0) continue;
-        if (std::isinf(cell.epsilon)) {
-            unlimited[cell.algorithm] = &cell;
+        // Published-calibration runs stand at the ε the accountant certifies (their nominal ε is
+        // not a guarantee), and form their own line.
+        const std::string line = cell.knownGaps ? cell.algorithm + " (published, certified ε)" : cell.algorithm;
+        if (std::isinf(cell.shownEpsilon())) {
+            unlimited[line] = &cell;
         } else {
-            lines[cell.algorithm].push_back(&cell);
-            epsMin = std::min(epsMin, cell.epsilon);
-            epsMax = std::max(epsMax, cell.epsilon);
+            lines[line].push_back(&cell);
+            epsMin = std::min(epsMin, cell.shownEpsilon());
+            epsMax = std::max(epsMax, cell.shownEpsilon());
         }
     }
     if (!std::isfinite(epsMin)) {
@@ -78,7 +81,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
     const double xHigh = std::log10(epsMax) + 0.08 * span;
     std::set<double> ticks;
     for (const auto& entry : lines) {
-        for (const pfa::SweepCell* cell : entry.second) ticks.insert(cell->epsilon);
+        for (const pfa::SweepCell* cell : entry.second) ticks.insert(cell->shownEpsilon());
     }
     for (int i = 0; i < 2; ++i) {
         QChart* chart = m_charts[i];
@@ -94,7 +97,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
         double yMax = 0.0;
         QAbstractSeries* anySeries = nullptr;
         for (auto& [algorithm, list] : lines) {
-            std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->epsilon < b->epsilon; });
+            std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->shownEpsilon() < b->shownEpsilon(); });
             const QColor color = algorithmColor(algorithm);
             auto* line = new QLineSeries();
             line->setName(QString::fromStdString(algorithm));
@@ -104,7 +107,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
             dots->setMarkerSize(9);
             for (const pfa::SweepCell* cell : list) {
                 const pfa::MeanSd s = value(*cell);
-                const double x = std::log10(cell->epsilon);
+                const double x = std::log10(cell->shownEpsilon());
                 line->append(x, s.mean);
                 dots->append(x, s.mean);
                 whiskers.push_back({x, s.mean, 0.0, s.sd, color});

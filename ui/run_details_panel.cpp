@@ -100,7 +100,26 @@ void PrivacyStatementView::refresh() {
                         .arg(QString::fromStdString(pfa::privacy::describeTotals(ledger->totals())));
         }
     }
-    m_text->setPlainText(text);
+    // Each line of the statement as a paragraph with its label in bold; what the guarantee does
+    // not cover (diagnostics, warnings, the ledger) stands out in the warning colour.
+    QString html;
+    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const bool caution = line.startsWith(QLatin1String("Not protected")) ||
+                             line.startsWith(QLatin1String("Warning")) ||
+                             line.startsWith(QLatin1String("Persons:")) ||
+                             line.startsWith(QLatin1String("Ledger of this data set"));
+        const int colon = line.indexOf(QLatin1Char(':'));
+        QString body = line.toHtmlEscaped();
+        if (colon > 0 && colon < 40 && !line.startsWith(QLatin1String("Privacy statement"))) {
+            body = QStringLiteral("<b>%1</b>%2").arg(line.left(colon + 1).toHtmlEscaped(),
+                                                     line.mid(colon + 1).toHtmlEscaped());
+        } else if (line.startsWith(QLatin1String("Privacy statement"))) {
+            body = QStringLiteral("<b>%1</b>").arg(body);
+        }
+        html += caution ? QStringLiteral("<p style=\"margin:0 0 4px 0; color:#9a3412\">%1</p>").arg(body)
+                        : QStringLiteral("<p style=\"margin:0 0 4px 0\">%1</p>").arg(body);
+    }
+    m_text->setHtml(html);
 }
 
 QString PrivacyStatementView::text() const { return m_text->toPlainText(); }

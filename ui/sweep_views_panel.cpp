@@ -39,6 +39,7 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     p.testError = r.test.error;
     p.violation = entry.violation();
     p.epsilonSpent = entry.certifiedEpsilon();
+    p.knownGaps = r.privacy.knownGaps;
     p.seconds = r.seconds;
     return p;
 }

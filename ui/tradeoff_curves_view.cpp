@@ -1,5 +1,7 @@
 #include "ui/tradeoff_curves_view.h"
 
+#include <QCursor>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegendMarker>
@@ -13,6 +15,7 @@
 
 #include "core/fairness/pareto.h"
 #include "core/fairness/fairness_notion.h"
+#include "core/util/format.h"
 #include "ui/chart_style.h"
 #include "ui/chart_view.h"
 #include "ui/whisker_item.h"
@@ -76,36 +79,73 @@ void TradeoffCurvesView::rebuild() {
         m_chart->removeSeries(series);
         delete series;
     }
-    // Curves: (algorithm, ε) → cells sorted by λ.
-    std::map<std::pair<std::string, double>, std::vector<const pfa::SweepCell*>> curves;
+    // Curves: (algorithm, published?, nominal ε) → cells sorted by λ. A curve of the published
+    // calibration is shown by what the accountant certifies: its largest certified ε (the
+    // guarantee of the whole curve) sets the colour, the certified range the label.
+    using CurveKey = std::tuple<std::string, bool, double>;
+    std::map<CurveKey, std::vector<const pfa::SweepCell*>> curves;
     for (const pfa::SweepCell& cell : m_cells) {
         if (cell.testError.n == 0 || !std::isfinite(cell.testError.mean) || !std::isfinite(cell.violation.mean)) continue;
-        curves[{cell.algorithm, cell.epsilon}].push_back(&cell);
+        curves[{cell.algorithm, cell.knownGaps, cell.epsilon}].push_back(&cell);
     }
+    auto shownOf = [](const std::vector<const pfa::SweepCell*>& cells) {
+        double shown = 0.0;
+        for (const pfa::SweepCell* cell : cells) shown = std::max(shown, cell->shownEpsilon());
+        return shown;
+    };
     std::vector<WhiskerItem::Whisker> whiskers;
     std::vector<pfa::TradeoffPoint> means;
     double xMax = 0.02, yMin = 1.0, yMax = 0.0;
     m_points = 0;
+    m_curveNames.clear();
+    m_tips.clear();
     std::set<double> budgets;  // finite ε values shown, for evenly spread colours
     for (const auto& entry : curves) {
-        if (std::isfinite(entry.first.second)) budgets.insert(entry.first.second);
+        const double shown = shownOf(entry.second);
+        if (std::isfinite(shown)) budgets.insert(shown);
     }
     for (auto& [key, cells] : curves) {
         std::sort(cells.begin(), cells.end(), [](const auto* a, const auto* b) { return a->lambda < b->lambda; });
-        const auto rank = std::distance(budgets.begin(), budgets.find(key.second));
-        const QColor color = std::isfinite(key.second)
+        const auto& [algorithm, published, nominal] = key;
+        const double shown = shownOf(cells);
+        const auto rank = std::distance(budgets.begin(), budgets.find(shown));
+        const QColor color = std::isfinite(shown)
                                  ? chart_style::colorForEpsilonRank(static_cast<int>(rank), static_cast<int>(budgets.size()))
-                                 : chart_style::colorForEpsilon(key.second);
+                                 : chart_style::colorForEpsilon(shown);
+        QString name = QStringLiteral("%1, %2").arg(QString::fromStdString(algorithm), chart_style::epsilonLabel(nominal));
+        if (published) {
+            double low = INFINITY;
+            for (const pfa::SweepCell* cell : cells) low = std::min(low, cell->shownEpsilon());
+            const QString range = low == shown ? QString::fromStdString(pfa::formatNumber(shown, 3))
+                                               : QStringLiteral("%1–%2").arg(QString::fromStdString(pfa::formatNumber(low, 3)),
+                                                                             QString::fromStdString(pfa::formatNumber(shown, 3)));
+            name = tr("%1 (published), certified ε %2").arg(QString::fromStdString(algorithm), range);
+        }
+        m_curveNames << name;
         auto* line = new QLineSeries();
         line->setPen(QPen(color, 1.6));
         auto* markers = new QScatterSeries();
         markers->setColor(color);
         markers->setBorderColor(QColor(30, 30, 30));
-        markers->setMarkerShape(chart_style::markerForAlgorithm(QString::fromStdString(key.first)));
+        markers->setMarkerShape(chart_style::markerForAlgorithm(QString::fromStdString(algorithm)));
         markers->setMarkerSize(11);
-        markers->setName(QStringLiteral("%1, %2").arg(QString::fromStdString(key.first), chart_style::epsilonLabel(key.second)));
+        markers->setName(name);
         for (const pfa::SweepCell* cell : cells) {
             const double x = cell->violation.mean, y = cell->testError.mean;
+            QString tip = tr("%1, λ = %2: test error %3, violation %4 (mean of %5 seed(s))")
+                              .arg(QString::fromStdString(algorithm),
+                                   QString::fromStdString(pfa::formatNumber(cell->lambda, 3)))
+                              .arg(y, 0, 'f', 4)
+                              .arg(x, 0, 'f', 4)
+                              .arg(cell->testError.n);
+            tip += published ? tr("\ncertified ε = %1 (nominal ε = %2 of the published closed form, "
+                                  "which the accountant does not certify)")
+                                   .arg(QString::fromStdString(pfa::formatNumber(cell->shownEpsilon(), 4)),
+                                        QString::fromStdString(pfa::formatNumber(nominal, 4)))
+                             : tr("\nε = %1 (certified: at most %2)")
+                                   .arg(QString::fromStdString(pfa::formatNumber(nominal, 4)),
+                                        QString::fromStdString(pfa::formatNumber(cell->epsilonSpent.max, 4)));
+            m_tips.push_back({x, y, tip});
             line->append(x, y);
             markers->append(x, y);
             whiskers.push_back({x, y, cell->violation.sd, cell->testError.sd, color.darker(115)});
@@ -121,6 +161,13 @@ void TradeoffCurvesView::rebuild() {
             series->attachAxis(m_y);
         }
         for (QLegendMarker* marker : m_chart->legend()->markers(line)) marker->setVisible(false);
+        connect(markers, &QScatterSeries::hovered, this, [this](const QPointF& point, bool state) {
+            if (!state) {
+                QToolTip::hideText();
+                return;
+            }
+            QToolTip::showText(QCursor::pos(), tooltipAt(point.x(), point.y()), m_view);
+        });
     }
     // Reference points of the same notion: hollow markers, one legend entry per method.
     m_references = 0;
@@ -176,6 +223,19 @@ void TradeoffCurvesView::rebuild() {
     m_x->setTitleText(m_notion.isEmpty() ? tr("fairness violation (test set)")
                                          : tr("%1 violation (test set)").arg(m_notion));
     m_view->setEmpty(m_points == 0 && m_references == 0);
+}
+
+QString TradeoffCurvesView::tooltipAt(double violation, double error) const {
+    const PointTip* best = nullptr;
+    double bestDistance = INFINITY;
+    for (const PointTip& tip : m_tips) {
+        const double distance = std::hypot(tip.x - violation, tip.y - error);
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = &tip;
+        }
+    }
+    return best ? best->text : QString();
 }
 
 }  // namespace pfa::ui

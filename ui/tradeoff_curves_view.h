@@ -16,6 +16,8 @@ class ChartView;
 class WhiskerItem;
 
 /// Sweep view (a): test error against fairness violation, one curve per (algorithm, ε) over λ.
+/// Runs of the published calibration are labelled and coloured by the ε the accountant
+/// certifies (its range over the curve), not by their nominal ε, which shows in the tooltip.
 /// Each point is the mean over seeds with ± one standard deviation whiskers on both axes; the
 /// Pareto front of the means is a dashed step line. Reference points loaded from a CSV are
 /// drawn as hollow markers with their method in the legend.
@@ -32,6 +34,10 @@ public:
     int referenceCount() const { return m_references; }
     /// Methods of the reference points shown, in legend order.
     QStringList referenceMethods() const { return m_referenceMethods; }
+    /// The legend names of the curves, in order (tests).
+    QStringList curveNames() const { return m_curveNames; }
+    /// The hover text of the point nearest to (violation, error) (tests).
+    QString tooltipAt(double violation, double error) const;
     ChartView* view() const { return m_view; }
 
 private:
@@ -49,6 +55,12 @@ private:
     int m_points = 0;
     int m_references = 0;
     QStringList m_referenceMethods;
+    QStringList m_curveNames;
+    struct PointTip {
+        double x, y;
+        QString text;
+    };
+    std::vector<PointTip> m_tips;
 };
 
 }  // namespace pfa::ui

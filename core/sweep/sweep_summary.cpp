@@ -55,6 +55,9 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
     p.violation = r.numberOr("violation", std::nan(""));
     p.epsilonSpent = r.numberOr("epsilon_spent", std::nan(""));
     p.seconds = r.numberOr("seconds", std::nan(""));
+    if (r.has("privacy") && r.at("privacy").has("known_gaps")) {
+        p.knownGaps = r.at("privacy").at("known_gaps").asBool();
+    }
     return p;
 }
 
@@ -82,6 +85,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
             cell.calibration = p.calibration;
             cell.epsilon = p.epsilon;
             cell.lambda = p.lambda;
+            cell.knownGaps = p.knownGaps;
             cells.push_back(cell);
             errors.emplace_back();
             violations.emplace_back();

@@ -38,6 +38,13 @@ struct SweepCell {
     MeanSd epsilonSpent;  ///< certified ε (∞ for non-private runs)
     MeanSd seconds;
     std::vector<std::size_t> recordIndices;  ///< into the input records
+    /// The runs used the published calibration, whose nominal ε (`epsilon`) is not what the
+    /// accountant certifies.
+    bool knownGaps = false;
+
+    /// The ε to plot, group and colour by: the certified ε (the largest over the seeds) when the
+    /// nominal one is not certified (published calibration), otherwise the ε of the settings.
+    double shownEpsilon() const { return knownGaps && epsilonSpent.n > 0 ? epsilonSpent.max : epsilon; }
 };
 
 /// The numbers of one finished run that the sweep summaries use.
@@ -54,6 +61,7 @@ struct SweepPoint {
     double violation = 0.0;
     double epsilonSpent = 0.0;
     double seconds = 0.0;
+    bool knownGaps = false;  ///< published calibration: nominal ε ≠ certified ε
 };
 
 /// Reads a point from a result record (a JSON line written by the sweep).

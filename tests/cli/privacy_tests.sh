@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Privacy behaviour of pfa-cli that needs several commands: the ledger printed by train and by
+# 'pfa-cli ledger', secure noise, and DP-FERMI with default settings on data whose minority is
+# small (a generated file shaped like Law School: 10 % non-White, 8 % fail the bar).
+# Usage: privacy_tests.sh PFA_CLI WORK_DIR CASE
+set -euo pipefail
+cli=$1
+work=$2
+case_name=$3
+mkdir -p "$work"
+cd "$work"
+
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+case "$case_name" in
+ledger)
+    rm -f ledger.jsonl
+    out=$("$cli" train --algorithm dp-sgd,erm --epsilon 1,2 --lambda 0 --epochs 4 --synthetic-rows 2000 \
+          --quiet --out ledger.jsonl)
+    echo "$out" | grep -Eq "privacy ledger of synthetic\(n=2000,.*\): ε = [0-9.]+ at δ = [0-9.e-]+ by RDP composition of 2 runs; Σε = [0-9.]+" \
+        || fail "train did not print the ledger of its 2 private runs: $out"
+    # A second sweep on the same data in the same file adds to the same ledger.
+    "$cli" train --algorithm dp-sgd --epsilon 0.5 --lambda 0 --epochs 4 --synthetic-rows 2000 --quiet \
+        --out ledger.jsonl | grep -q "RDP composition of 3 runs" || fail "the ledger did not grow to 3 runs"
+    listing=$("$cli" ledger ledger.jsonl --runs)
+    [ "$(echo "$listing" | grep -c "^  completed")" -eq 3 ] || fail "ledger --runs should list 3 runs: $listing"
+    echo "$listing" | grep -q "dp-sgd dp, ε = 0.5, λ = 0, seed 0" || fail "run label missing: $listing"
+    # The RDP total is below the simple sum of 0.5 + 1 + 2.
+    total=$(echo "$listing" | sed -nE 's/.*: ε = ([0-9.]+) at δ.*/\1/p')
+    sum=$(echo "$listing" | sed -nE 's/.*Σε = ([0-9.]+),.*/\1/p')
+    awk -v t="$total" -v s="$sum" 'BEGIN { exit !(t < s && s > 3.3 && s <= 3.5) }' || fail "total $total vs sum $sum"
+    echo "ledger: 3 private runs composed to ε = $total (simple sum $sum); the non-private run is not charged"
+    ;;
+secure)
+    rm -f secure.jsonl
+    "$cli" train --algorithm dp-sgd --epsilon 1 --lambda 0 --epochs 3 --synthetic-rows 2000 --secure-noise \
+        --no-diagnostics --seeds 0-1 --quiet --out secure.jsonl > /dev/null
+    grep -q '"noise_source":"os-entropy"' secure.jsonl || fail "no os-entropy noise source"
+    grep -q '"secure_noise":true' secure.jsonl || fail "setting not recorded"
+    grep -q '"train_loss":null' secure.jsonl || fail "diagnostics were recorded"
+    grep -q 'cannot be regenerated' secure.jsonl || fail "statement does not say the noise cannot be regenerated"
+    echo "secure noise: recorded as os-entropy, diagnostics left out"
+    ;;
+small-minority)
+    # Law-School-shaped data: decile1b,decile3,lsat,ugpa,zfygpa,zgpa,fulltime,fam_inc,male,tier,race,pass_bar.
+    awk 'BEGIN {
+        srand(7); print "decile1b,decile3,lsat,ugpa,zfygpa,zgpa,fulltime,fam_inc,male,tier,race,pass_bar";
+        for (i = 0; i < 3000; i++) {
+            nonwhite = rand() < 0.10; u = rand() * 2 - 1 + (nonwhite ? -0.5 : 0);
+            lsat = int(36 + 6 * u + 4 * (rand() - 0.5)); ugpa = 3.2 + 0.3 * u + 0.2 * (rand() - 0.5);
+            pass = (u + 1.4 + (rand() - 0.5) > 0) ? 1 : 0;
+            printf "%d,%d,%d,%.1f,%.2f,%.2f,%d,%d,%d,%d,%s,%d\n", 1 + int(rand() * 10), 1 + int(rand() * 10), lsat,
+                   ugpa, u + rand() - 0.5, u + rand() - 0.5, 1 + (rand() < 0.1), 1 + int(rand() * 5),
+                   rand() < 0.55, 1 + int(rand() * 6), nonwhite ? "Non-White" : "White", pass;
+        } }' > law_like.csv
+    rm -f law.jsonl
+    for notion in dp eo eopp; do
+        "$cli" train --csv law_like.csv --target pass_bar --positive 1 --sensitive race --algorithm dp-fermi \
+            --fairness "$notion" --epochs 5 --quiet --out law.jsonl > law.log 2>&1 || { cat law.log >&2; fail "$notion refused"; }
+    done
+    [ "$(grep -c '"status":"completed"' law.jsonl)" -eq 3 ] || fail "expected 3 completed runs"
+    grep -q '"min_group_share":0.0500000' law.jsonl || fail "default rho is not 0.05 for demographic parity"
+    echo "a 10 % minority trains with default settings for dp, eo and eopp"
+    ;;
+*)
+    echo "unknown case $case_name" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,250 @@
+// The privacy side of the window (offscreen): the ledger charges every private run that ran —
+// superseded live-mode runs, stopped runs, sweeps, runs cut short by Stop sweep — survives
+// deleting runs and a session round trip; the statement and the loss chart label the
+// training-set diagnostics; δ = 0 is refused. Saves the README screenshots of the ledger and of
+// a statement.
+#include <catch2/catch.hpp>
+
+#include <QDir>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtCharts/QChart>
+#include <cmath>
+
+#include "core/privacy/dataset_ledger.h"
+#include "core/sweep/prepared_dataset.h"
+#include "ui/chart_view.h"
+#include "ui/epsilon_control.h"
+#include "ui/lambda_control.h"
+#include "ui/live_charts_panel.h"
+#include "ui/privacy_ledger_book.h"
+#include "ui/privacy_ledger_panel.h"
+#include "ui/run_details_panel.h"
+#include "ui/run_history_model.h"
+#include "ui/sweep_controller.h"
+#include "ui/heat_map_view.h"
+#include "ui/tradeoff_curves_view.h"
+#include "ui_test_support.h"
+
+#ifndef PFA_SCREENSHOT_DIR
+#define PFA_SCREENSHOT_DIR "screenshots"
+#endif
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+namespace {
+
+const pfa::privacy::DatasetLedger* currentLedger(const MainWindow& window) {
+    return window.ledgerBook()->ledger(pfa::ledgerKey(window.experimentPanel()->datasetRequest()));
+}
+
+std::size_t chargedRuns(const MainWindow& window) {
+    const pfa::privacy::DatasetLedger* ledger = currentLedger(window);
+    return ledger ? ledger->entries().size() : 0;
+}
+
+pfa::SweepSpec grid(const MainWindow& window, std::vector<double> epsilons, std::vector<double> lambdas,
+                    int seeds, int epochs) {
+    pfa::SweepSpec spec;
+    spec.base = window.experimentPanel()->config();
+    spec.base.epochs = epochs;
+    spec.algorithms = {"dp-fermi"};
+    spec.epsilons = std::move(epsilons);
+    spec.lambdas = std::move(lambdas);
+    spec.seeds.clear();
+    for (int s = 0; s < seeds; ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
+    return spec;
+}
+
+QDockWidget* dock(MainWindow& window, const char* name) {
+    return window.findChild<QDockWidget*>(QString::fromLatin1(name));
+}
+
+}  // namespace
+
+TEST_CASE("Ledger: superseded live-mode runs and stopped runs are charged, deleting refunds nothing",
+          "[ui][ledger]") {
+    auto window = readyWindow(2000);
+    QSignalSpy started(window->controller(), &TrainingController::runStarted);
+    QSignalSpy executed(window->controller(), &TrainingController::runExecuted);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(started, 1));
+    window->experimentPanel()->liveModeBox()->setChecked(true);
+    window->experimentPanel()->lambdaControl()->spinBox()->setValue(2.0);
+    REQUIRE(waitForSignals(started, 2));
+    QTest::qWait(300);  // the restarted run trains some steps
+    clickToolbar(*window, window->stopAction());
+    REQUIRE(waitForSignals(executed, 2, 30000));
+    QTest::qWait(100);
+    // Two runs touched the data: the superseded first run and the stopped restart; neither is
+    // a finished run, yet both are charged.
+    REQUIRE(chargedRuns(*window) == 2);
+    const pfa::privacy::DatasetLedger* ledger = currentLedger(*window);
+    for (const pfa::privacy::LedgerEntry& entry : ledger->entries()) {
+        CHECK(entry.accounting.steps > 0);
+        CHECK(entry.epsilon > 0.0);
+    }
+    CHECK(ledger->entries()[1].status == "stopped");
+    CHECK(window->ledgerStatus()->text().contains(QStringLiteral("2 private run(s)")));
+
+    const double before = ledger->totals().epsilon;
+    window->clearHistory();
+    CHECK(window->historyModel()->rowCount() == 0);
+    CHECK(chargedRuns(*window) == 2);
+    CHECK(currentLedger(*window)->totals().epsilon == before);
+
+    // A non-private run is not charged.
+    window->experimentPanel()->liveModeBox()->setChecked(false);
+    window->experimentPanel()->epsilonControl()->setValue(INFINITY);
+    window->experimentPanel()->epochsBox()->setValue(3);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1));
+    CHECK(chargedRuns(*window) == 2);
+}
+
+TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-short runs, the "
+          "session keeps it",
+          "[ui][ledger][screenshot]") {
+    auto window = readyWindow(30);
+    QTemporaryDir dir;
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    QString error;
+    REQUIRE(window->startSweep(grid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2, dir.filePath("small.jsonl"), &error));
+    REQUIRE(waitForSignals(finished, 1, 60000));
+    QTest::qWait(300);
+    REQUIRE(chargedRuns(*window) == 8);
+    LedgerPanel* panel = window->ledgerPanel();
+    CHECK(panel->table()->rowCount() == 8);
+    const pfa::privacy::LedgerTotals totals = currentLedger(*window)->totals();
+    CHECK(totals.epsilon < totals.naiveEpsilon);
+    CHECK(totals.naiveEpsilon > 15.0);  // 4 runs at ε ≈ 1 and 4 at ε ≈ 3
+    CHECK(panel->totalsText().contains(QStringLiteral("Rényi-DP composition of 8 private run(s)")));
+    CHECK(window->ledgerStatus()->text().contains(QStringLiteral("8 private run(s)")));
+
+    // The README picture: the ledger dock after the sweep.
+    QDockWidget* ledgerDock = dock(*window, "ledgerDock");
+    REQUIRE(ledgerDock);
+    ledgerDock->raise();
+    window->resizeDocks({ledgerDock}, {330}, Qt::Vertical);
+    QTest::qWait(200);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-ledger.png")));
+    // The panel alone, as large as a reader would open it.
+    LedgerPanel large(window->ledgerBook());
+    large.showLedger(pfa::ledgerKey(window->experimentPanel()->datasetRequest()));
+    large.resize(1060, 420);
+    large.show();
+    QTest::qWait(100);
+    CHECK(large.table()->rowCount() == 8);
+    REQUIRE(large.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-ledger-panel.png")));
+
+    // Stop a long sweep early: the runs it cut short ran, so they are charged too (they are
+    // not in the results file and not in the history).
+    QSignalSpy stopped(window->sweepController(), &SweepController::finished);
+    REQUIRE(window->startSweep(grid(*window, {2.0}, {1.0}, 2, 5000), 2, dir.filePath("long.jsonl"), &error));
+    QTest::qWait(700);
+    window->sweepController()->stop();
+    REQUIRE(waitForSignals(stopped, 1, 30000));
+    QTest::qWait(300);
+    CHECK(window->historyModel()->rowCount() == 8);
+    CHECK(chargedRuns(*window) == 10);
+
+    // Saved and reopened: the ledger comes back with every charged run.
+    const QString session = dir.filePath("ledger.pfa");
+    REQUIRE(window->saveSessionTo(session, &error));
+    auto reopened = readyWindow(30);
+    REQUIRE(reopened->openSessionFrom(session, &error));
+    QTest::qWait(100);
+    REQUIRE(chargedRuns(*reopened) == 10);
+    CHECK(currentLedger(*reopened)->totals().epsilon == currentLedger(*window)->totals().epsilon);
+}
+
+TEST_CASE("Statement and loss chart label the training-set diagnostics; the switch leaves them out",
+          "[ui][privacy][screenshot]") {
+    auto window = readyWindow(30);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1));
+    QTest::qWait(100);
+    window->liveCharts()->refreshNow();
+    QChart* loss = window->liveCharts()->views()[0]->chart();
+    CHECK(loss->title().contains(QStringLiteral("diagnostic — not private")));
+    const QString statement = window->privacyStatement()->text();
+    CHECK(statement.contains(QStringLiteral("Not protected — diagnostics: the training loss")));
+    CHECK(statement.contains(QStringLiteral("Ledger of this data set now")));
+
+    QDockWidget* statementDock = dock(*window, "statementDock");
+    REQUIRE(statementDock);
+    statementDock->raise();
+    window->resizeDocks({statementDock}, {330}, Qt::Vertical);
+    QTest::qWait(200);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-statement.png")));
+    // The whole statement, as a reader sees it in a larger panel.
+    PrivacyStatementView full;
+    full.setLedgerBook(window->ledgerBook());
+    full.showRun(finishedEntry(finished, 0));
+    full.resize(980, 640);
+    full.show();
+    QTest::qWait(100);
+    CHECK(full.text() == statement);
+    REQUIRE(full.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-statement-panel.png")));
+
+    // Diagnostics off: the private run records none, and the chart says why it is empty.
+    window->experimentPanel()->diagnosticsBox()->setChecked(false);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 2));
+    const RunEntryPtr quiet = finishedEntry(finished, 1);
+    CHECK(std::isnan(quiet->result.trainLoss));
+    CHECK_FALSE(quiet->result.privacy.diagnosticsRecorded);
+    CHECK(quiet->result.privacy.statement.find("(not recorded for this run)") != std::string::npos);
+}
+
+TEST_CASE("Delta 0 is refused in the panel instead of meaning 1/n^2", "[ui][privacy]") {
+    auto window = readyWindow(5);
+    window->experimentPanel()->deltaEdit()->setText(QStringLiteral("0"));
+    CHECK(window->experimentPanel()->problem().contains(QStringLiteral("δ must be > 0")));
+    CHECK_FALSE(window->runAction()->isEnabled());
+    window->experimentPanel()->deltaEdit()->setText(QStringLiteral("1e-6"));
+    CHECK(window->experimentPanel()->problem().isEmpty());
+    window->experimentPanel()->deltaEdit()->clear();
+    CHECK(window->experimentPanel()->problem().isEmpty());
+}
+
+TEST_CASE("Sweep views show published-calibration runs at their certified epsilon", "[ui][privacy][sweep]") {
+    // Two λ cells of one published curve at nominal ε = 1 that the accountant certifies at 6.6
+    // and 8.6, and a conservative curve at ε = 1.
+    auto cell = [](double lambda, bool published, double certified, double error, double violation) {
+        pfa::SweepCell c;
+        c.algorithm = "dp-fermi";
+        c.fairness = "dp";
+        c.epsilon = 1.0;
+        c.lambda = lambda;
+        c.knownGaps = published;
+        c.testError = pfa::meanSd({error, error + 0.002});
+        c.violation = pfa::meanSd({violation, violation + 0.004});
+        c.epsilonSpent = pfa::meanSd({certified, certified});
+        c.runs = 2;
+        return c;
+    };
+    const std::vector<pfa::SweepCell> cells = {cell(0.5, true, 6.6, 0.18, 0.12), cell(1.0, true, 8.6, 0.2, 0.08),
+                                               cell(0.5, false, 0.99, 0.17, 0.15), cell(1.0, false, 0.99, 0.18, 0.1)};
+    TradeoffCurvesView view;
+    view.setCells(cells, QStringLiteral("demographic parity"));
+    const QStringList names = view.curveNames();
+    REQUIRE(names.size() == 2);
+    CHECK(names.contains(QStringLiteral("dp-fermi, ε = 1")));
+    CHECK(names.contains(QStringLiteral("dp-fermi (published), certified ε 6.6–8.6")));
+    const QString tip = view.tooltipAt(0.082, 0.201);
+    CHECK(tip.contains(QStringLiteral("certified ε = 8.6")));
+    CHECK(tip.contains(QStringLiteral("nominal ε = 1")));
+
+    HeatMapView heat;
+    heat.setCells(cells, QStringLiteral("dp-fermi"), HeatMapView::Metric::TestError, QStringLiteral("dp"));
+    CHECK(heat.filledCells() == 4);  // published and conservative ε = 1 are separate rows
+}
