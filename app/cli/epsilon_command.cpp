@@ -4,10 +4,16 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/privacy/accounting_inputs.h"
+#include "core/privacy/accounting_json.h"
 #include "core/privacy/order_grid.h"
 #include "core/privacy/rdp_accountant.h"
 #include "core/privacy/rdp_mechanisms.h"
+#include "core/sweep/results_file.h"
+#include "core/sweep/run_ledger.h"
 #include "core/train/train_config.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
 
 namespace pfa::cli {
 
@@ -15,6 +21,12 @@ namespace {
 
 const char* const kEpsilonHelp =
     "usage: pfa-cli epsilon --q Q --steps T --delta D (--sigma S | --target-epsilon E)\n"
+    "       pfa-cli epsilon --record RESULTS.jsonl\n"
+    "\n"
+    "With --record: recomputes the epsilon of every private run in a results file from the\n"
+    "accounting inputs its record carries (privacy.accounting: curve, sampling rate, noise\n"
+    "multiplier, releases, delta, adjacency, extra releases) and prints it next to the epsilon\n"
+    "the run reported; exits 1 if any differs.\n"
     "\n"
     "Poisson-subsampled Gaussian mechanism, Renyi-DP accountant (signed series, tightened\n"
     "RDP->DP conversion). With --sigma: prints the epsilon spent after T steps at sampling\n"
@@ -31,16 +43,54 @@ const char* const kEpsilonHelp =
     "  --grid NAME           standard (default, 156 orders) | opacus\n"
     "  --help                this text\n";
 
+/// Recomputes every private run's ε of a results file from its recorded accounting inputs.
+int recomputeRecords(const std::string& path) {
+    const ResultsFileContent content = readResultsFile(path);
+    if (content.records.empty()) throw InputError(path + ": no result records (missing or empty file)");
+    std::size_t checked = 0, mismatched = 0, withoutInputs = 0;
+    for (const JsonValue& record : content.records) {
+        if (!record.has("privacy") || !record.at("privacy").at("is_private").asBool()) continue;
+        const JsonValue& privacyJson = record.at("privacy");
+        const std::string label = record.stringOr("algorithm", "?") + " eps=" +
+                                  formatNumber(record.numberOr("epsilon", NAN)) + " lambda=" +
+                                  formatNumber(record.numberOr("lambda", NAN)) + " seed=" +
+                                  formatNumber(record.numberOr("seed", NAN));
+        if (!privacyJson.has("accounting")) {
+            ++withoutInputs;
+            std::printf("%s: no accounting inputs (written by an older version)\n", label.c_str());
+            continue;
+        }
+        const privacy::AccountingInputs inputs = privacy::accountingFromJson(privacyJson.at("accounting"));
+        const double recorded = privacyJson.at("epsilon_spent").asNumber();
+        const double recomputed = privacy::certifiedEpsilon(inputs).epsilon;
+        const bool same = recorded == recomputed ||
+                          std::fabs(recorded - recomputed) <= 1e-9 * std::max(1.0, std::fabs(recorded));
+        ++checked;
+        if (!same) ++mismatched;
+        std::printf("%s: recorded %.12g, recomputed %.12g%s (%s, q = %.6g, z = %.6g, %ld release(s), "
+                    "%s, delta = %.3g%s)\n",
+                    label.c_str(), recorded, recomputed, same ? "" : "  MISMATCH",
+                    privacy::releaseKindName(inputs.kind).c_str(), inputs.samplingRate,
+                    inputs.noiseMultiplier, inputs.releases(),
+                    privacy::adjacencyCode(inputs.adjacency).c_str(), inputs.delta,
+                    inputs.pureEpsilon() > 0 ? (", + eps0 = " + formatNumber(inputs.pureEpsilon())).c_str() : "");
+    }
+    std::printf("%zu private run(s) recomputed, %zu mismatch(es), %zu without accounting inputs\n", checked,
+                mismatched, withoutInputs);
+    return mismatched > 0 ? 1 : 0;
+}
+
 }  // namespace
 
 int epsilonCommand(int argc, char** argv) {
     const Arguments args(argc, argv, 2,
-                         {"q", "sigma", "target-epsilon", "steps", "delta", "adjacency", "grid"},
+                         {"q", "sigma", "target-epsilon", "steps", "delta", "adjacency", "grid", "record"},
                          {"help"});
     if (args.has("help")) {
         std::fputs(kEpsilonHelp, stdout);
         return 0;
     }
+    if (args.has("record")) return recomputeRecords(args.text("record"));
     for (const char* required : {"q", "steps", "delta"}) {
         if (!args.has(required)) throw UsageError(std::string("--") + required + " is required");
     }

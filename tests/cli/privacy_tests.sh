@@ -29,7 +29,14 @@ ledger)
     total=$(echo "$listing" | sed -nE 's/.*: ε = ([0-9.]+) at δ.*/\1/p')
     sum=$(echo "$listing" | sed -nE 's/.*Σε = ([0-9.]+),.*/\1/p')
     awk -v t="$total" -v s="$sum" 'BEGIN { exit !(t < s && s > 3.3 && s <= 3.5) }' || fail "total $total vs sum $sum"
-    echo "ledger: 3 private runs composed to ε = $total (simple sum $sum); the non-private run is not charged"
+    # Anyone can recompute each run's ε from its record (here also a shuffled-batch run,
+    # accounted as one unamplified Gaussian release per epoch under replace-one).
+    "$cli" train --algorithm dp-sgd --epsilon 1 --lambda 0 --epochs 4 --synthetic-rows 2000 --sampling shuffle \
+        --batch-size 700 --quiet --out ledger.jsonl > /dev/null
+    recomputed=$("$cli" epsilon --record ledger.jsonl)
+    echo "$recomputed" | grep -q "4 private run(s) recomputed, 0 mismatch(es)" || fail "recomputation: $recomputed"
+    echo "$recomputed" | grep -q "gaussian, q = 1, .* 4 release(s), replace" || fail "shuffle accounting: $recomputed"
+    echo "ledger: 3 private runs composed to ε = $total (simple sum $sum); the non-private run is not charged; every ε recomputed from its record"
     ;;
 secure)
     rm -f secure.jsonl

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/algorithms/registry.h"
+#include "core/data/catalog.h"
 #include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
 #include "core/privacy/order_grid.h"
@@ -497,4 +498,30 @@ TEST_CASE("Small groups: the conservative calibration trains, the published one 
     REQUIRE_THROWS_WITH(run(published, data),
                         Contains("B (minority)") && Contains("needs at least") &&
                             Contains("conservative calibration"));
+}
+
+TEST_CASE("Parkinsons: rows are recordings of 42 subjects, and the statement says so",
+          "[privacy][claims][catalog]") {
+    const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
+    if (directory.empty()) {
+        WARN("parkinsons offline copy not present, skipped");
+        return;
+    }
+    const DataSplit data = splitAndEncode(findCatalogEntry("parkinsons").load(directory));
+    CHECK(data.train.unitName == "recording");
+    CHECK(data.train.personColumn == "subject#");
+    TrainConfig config = quick("dp-fermi", 1.0, 1.0);
+    config.epochs = 3;
+    const JsonValue privacy = recordOf(run(config, data)).at("privacy");
+    CHECK(privacy.at("unit").asString() == "recording");
+    const JsonValue& persons = privacy.at("persons");
+    CHECK(persons.at("count").asNumber() == 42);  // every subject has training rows
+    const double maxRows = persons.at("max_rows_per_person").asNumber();
+    CHECK(maxRows >= 101 * 0.6);
+    CHECK(maxRows <= 168);
+    CHECK(persons.at("epsilon_per_person").asNumber() > 10.0 * privacy.at("epsilon_spent").asNumber());
+    CHECK_THAT(privacy.at("statement").asString(),
+               Contains("per recording under add/remove-one adjacency") &&
+                   Contains("Each person ('subject#') contributes up to") &&
+                   Contains("42 persons in the training rows"));
 }
