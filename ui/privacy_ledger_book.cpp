@@ -10,28 +10,6 @@
 
 namespace pfa::ui {
 
-namespace {
-
-/// The ledger of an entry: its context's key, or — for runs from older files — the data-set
-/// part of its run key, or the data set's name.
-std::string ledgerKeyOf(const RunEntry& entry) {
-    if (!entry.context.ledgerKey.empty()) return entry.context.ledgerKey;
-    const std::string& runKey = entry.context.runKey;
-    if (runKey.rfind("dataset=", 0) == 0) {
-        return pfa::ledgerKeyFromDatasetKey(runKey.substr(8, runKey.find(";algorithm=") - 8));
-    }
-    return entry.result.dataset;
-}
-
-/// A stable identity for runs recorded before run uids existed.
-std::string uidOf(const RunEntry& entry) {
-    if (!entry.result.runUid.empty()) return entry.result.runUid;
-    return "record:" + entry.context.runKey + "#" +
-           pfa::formatNumber(entry.result.privacy.epsilonSpent, 17) + "#" +
-           pfa::formatNumber(entry.result.seconds, 17);
-}
-
-}  // namespace
 
 QString ledgerLabel(const RunEntry& entry) {
     return QStringLiteral("run %1: %2")
@@ -46,9 +24,9 @@ bool LedgerBook::chargeQuietly(const RunEntryPtr& entry, std::string* key) {
     std::optional<pfa::privacy::LedgerEntry> charged =
         pfa::ledgerEntryForRun(entry->result, ledgerLabel(*entry).toStdString());
     if (!charged) return false;
-    charged->runUid = uidOf(*entry);
+    charged->runUid = pfa::runChargeId(entry->result, entry->context);
     if (entry->stoppedByUser) charged->status = "stopped";
-    *key = ledgerKeyOf(*entry);
+    *key = pfa::runLedgerKey(entry->context, entry->result.dataset);
     auto found = m_ledgers.find(*key);
     if (found == m_ledgers.end()) {
         found = m_ledgers.emplace(*key, pfa::privacy::DatasetLedger(*key, pfa::ledgerTitle(*key))).first;

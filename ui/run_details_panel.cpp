@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "core/privacy/dataset_ledger.h"
-#include "core/sweep/prepared_dataset.h"
+#include "core/sweep/run_ledger.h"
 #include "core/util/format.h"
 #include "ui/privacy_ledger_book.h"
 
@@ -90,11 +90,7 @@ void PrivacyStatementView::refresh() {
     }
     QString text = QString::fromStdString(m_run->result.privacy.statement);
     if (m_run->result.privacy.isPrivate && m_book) {
-        std::string key = m_run->context.ledgerKey;
-        if (key.empty() && m_run->context.runKey.rfind("dataset=", 0) == 0) {
-            const std::string& runKey = m_run->context.runKey;
-            key = pfa::ledgerKeyFromDatasetKey(runKey.substr(8, runKey.find(";algorithm=") - 8));
-        }
+        const std::string key = pfa::runLedgerKey(m_run->context, m_run->result.dataset);
         if (const pfa::privacy::DatasetLedger* ledger = m_book->ledger(key)) {
             text += tr("\nLedger of this data set now (not covered above): %1.\n")
                         .arg(QString::fromStdString(pfa::privacy::describeTotals(ledger->totals())));

@@ -99,22 +99,16 @@ void SweepController::drain() {
         changed = m_progressChanged;
         m_progressChanged = false;
     }
-    if (!pending.empty()) {
+    const QDateTime now = QDateTime::currentDateTime();
+    auto entriesOf = [&](std::vector<Pending>& runs) {
         std::vector<RunEntryPtr> entries;
-        const QDateTime now = QDateTime::currentDateTime();
-        for (Pending& p : pending) {
+        for (Pending& p : runs) {
             entries.push_back(makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
         }
-        emit runsFinished(entries);
-    }
-    if (!cutShort.empty()) {
-        std::vector<RunEntryPtr> entries;
-        const QDateTime now = QDateTime::currentDateTime();
-        for (Pending& p : cutShort) {
-            entries.push_back(makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
-        }
-        emit runsCutShort(entries);
-    }
+        return entries;
+    };
+    if (!pending.empty()) emit runsFinished(entriesOf(pending));
+    if (!cutShort.empty()) emit runsCutShort(entriesOf(cutShort));
     if (changed) emit progressChanged(progress);
 }
 

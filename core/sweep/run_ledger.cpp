@@ -30,14 +30,26 @@ std::optional<privacy::LedgerEntry> ledgerEntryForRun(const RunResult& result,
     return entry;
 }
 
-std::string recordLedgerKey(const JsonValue& record) {
-    if (record.has("ledger_key")) return record.at("ledger_key").asString();
-    const std::string runKey = record.stringOr("run_key", "");
+std::string runLedgerKey(const RunContext& context, const std::string& datasetName) {
+    if (!context.ledgerKey.empty()) return context.ledgerKey;
+    const std::string& runKey = context.runKey;
     if (runKey.rfind("dataset=", 0) == 0) {
-        const std::string datasetKey = runKey.substr(8, runKey.find(";algorithm=") - 8);
-        return ledgerKeyFromDatasetKey(datasetKey);
+        return ledgerKeyFromDatasetKey(runKey.substr(8, runKey.find(";algorithm=") - 8));
     }
-    return record.stringOr("dataset", "unknown");
+    return datasetName;
+}
+
+std::string runChargeId(const RunResult& result, const RunContext& context) {
+    if (!result.runUid.empty()) return result.runUid;
+    return "record:" + context.runKey + "#" + formatNumber(result.privacy.epsilonSpent, 17) + "#" +
+           formatNumber(result.seconds, 17);
+}
+
+std::string recordLedgerKey(const JsonValue& record) {
+    RunContext context;
+    context.ledgerKey = record.stringOr("ledger_key", "");
+    context.runKey = record.stringOr("run_key", "");
+    return runLedgerKey(context, record.stringOr("dataset", "unknown"));
 }
 
 std::vector<privacy::DatasetLedger> ledgersFromRecords(const std::vector<JsonValue>& records) {
@@ -51,15 +63,10 @@ std::vector<privacy::DatasetLedger> ledgersFromRecords(const std::vector<JsonVal
         } catch (const std::exception&) {
             continue;  // not a run record
         }
-        if (result.runUid.empty()) {
-            result.runUid = "record:" + context.runKey + "#" +
-                            formatNumber(result.privacy.epsilonSpent, 17) + "#" +
-                            formatNumber(result.seconds, 17);
-        }
-        const std::optional<privacy::LedgerEntry> entry =
-            ledgerEntryForRun(result, runLabel(result.config));
+        std::optional<privacy::LedgerEntry> entry = ledgerEntryForRun(result, runLabel(result.config));
         if (!entry) continue;
-        const std::string key = recordLedgerKey(record);
+        entry->runUid = runChargeId(result, context);
+        const std::string key = runLedgerKey(context, result.dataset);
         auto found = index.find(key);
         if (found == index.end()) {
             found = index.emplace(key, ledgers.size()).first;

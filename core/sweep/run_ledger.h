@@ -28,4 +28,12 @@ std::vector<privacy::DatasetLedger> ledgersFromRecords(const std::vector<JsonVal
 /// The ledger key of a record (see ledgersFromRecords).
 std::string recordLedgerKey(const JsonValue& record);
 
+/// The ledger a run is charged to: its context's ledger key, or — for runs from files written
+/// before ledger keys — the data-set part of its run key, or else the data set's name.
+std::string runLedgerKey(const RunContext& context, const std::string& datasetName);
+
+/// The identity under which a run is charged once: its run uid, or — for runs recorded before
+/// run uids — its run key with its spent ε and duration.
+std::string runChargeId(const RunResult& result, const RunContext& context);
+
 }  // namespace pfa

@@ -7,6 +7,7 @@
 #include "core/algorithms/registry.h"
 #include "core/train/batch_sampler.h"
 #include "core/util/random.h"
+#include "test_data.h"
 
 using namespace pfa;
 
@@ -31,25 +32,7 @@ Moments moments(const std::vector<double>& x) {
     return m;
 }
 
-/// Rows whose features are all zero: the weights of those features get exactly zero gradient,
-/// so after T steps each one equals −η·Σ_t u_t, a sum of the trainer's noise draws.
-DataSplit zeroFeatureData(int rows, int features) {
-    DataSplit data;
-    for (Dataset* part : {&data.train, &data.test}) {
-        part->name = "zero-features";
-        part->X = RowMatrix::Zero(rows, features);
-        part->y.resize(rows);
-        part->s.resize(rows);
-        for (int i = 0; i < rows; ++i) {
-            part->y(i) = i % 2;
-            part->s(i) = (i / 2) % 2;
-        }
-        part->classNames = {"0", "1"};
-        part->groupNames = {"a", "b"};
-        part->sensitiveDescription = "s";
-    }
-    return data;
-}
+using test::zeroFeatureData;
 
 }  // namespace
 

@@ -28,20 +28,10 @@ using Catch::Matchers::WithinRel;
 namespace {
 
 TrainConfig quick(const std::string& algorithm, double epsilon, double lambda) {
-    TrainConfig config;
-    config.algorithm = algorithm;
-    config.epsilon = epsilon;
-    config.lambda = lambda;
-    config.epochs = 20;
-    config.batchSize = 256;
-    return config;
+    return test::quickConfig(algorithm, epsilon, lambda);
 }
 
-RunResult run(const TrainConfig& config, const DataSplit& data) {
-    TrainingObserver observer;
-    CancelToken cancel;
-    return runAlgorithm(config, data, observer, cancel);
-}
+RunResult run(const TrainConfig& config, const DataSplit& data) { return test::runQuietly(config, data); }
 
 JsonValue recordOf(const RunResult& result) {
     RunContext context;
@@ -78,24 +68,15 @@ double recomputeEpsilon(const JsonValue& accounting) {
            extra;
 }
 
-/// Rows whose features are all zero: the weights of those features get no gradient, so they
-/// hold −η·Σ_t u_t, the trainer's noise. `label` < 0 alternates the labels.
-DataSplit zeroFeatureData(int rows, int features, int label = -1) {
-    DataSplit data;
-    for (Dataset* part : {&data.train, &data.test}) {
-        part->name = "zero-features";
-        part->X = RowMatrix::Zero(rows, features);
-        part->y.resize(rows);
-        part->s.resize(rows);
-        for (int i = 0; i < rows; ++i) {
-            part->y(i) = label < 0 ? i % 2 : label;
-            part->s(i) = (i / 2) % 2;
-        }
-        part->classNames = {"0", "1"};
-        part->groupNames = {"a", "b"};
-        part->sensitiveDescription = "s";
-    }
-    return data;
+using test::zeroFeatureData;
+
+/// DP-SGD settings whose noise is read off zero features (3 epochs of 10 batches, η = 0.5).
+TrainConfig noiseProbe() {
+    TrainConfig config = test::quickConfig("dp-sgd", 1.0, 0.0);
+    config.epochs = 3;
+    config.batchSize = 200;
+    config.lrTheta = 0.5;
+    return config;
 }
 
 /// Noise on the zero features of a private run, standardised by its std η·√T·σ_θ.
@@ -268,10 +249,7 @@ TEST_CASE("Runs that share a seed but differ in a setting never share their nois
           "[privacy][claims][noise]") {
     const int features = 300;
     const DataSplit data = zeroFeatureData(2000, features);
-    TrainConfig config = quick("dp-sgd", 1.0, 0.0);
-    config.epochs = 3;
-    config.batchSize = 200;
-    config.lrTheta = 0.5;
+    TrainConfig config = noiseProbe();
     config.seed = 7;
     const RunResult first = run(config, data);
     const RunResult again = run(config, data);
@@ -303,10 +281,7 @@ TEST_CASE("Secure noise comes from OS entropy, cannot be regenerated, and is Gau
           "[privacy][claims][noise]") {
     const int features = 200;
     const DataSplit data = zeroFeatureData(2000, features);
-    TrainConfig config = quick("dp-sgd", 1.0, 0.0);
-    config.epochs = 3;
-    config.batchSize = 200;
-    config.lrTheta = 0.5;
+    TrainConfig config = noiseProbe();
     config.secureNoise = true;
     std::vector<double> pooled;
     std::vector<double> previous;

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "core/algorithms/registry.h"
+
 #ifndef PFA_SHARED_DATASETS
 #define PFA_SHARED_DATASETS "../shared/datasets"
 #endif
@@ -11,6 +13,40 @@ namespace pfa::test {
 std::string sharedDatasetPath(const std::string& relative) {
     const std::filesystem::path path = std::filesystem::path(PFA_SHARED_DATASETS) / relative;
     return std::filesystem::exists(path) ? path.string() : std::string();
+}
+
+TrainConfig quickConfig(const std::string& algorithm, double epsilon, double lambda) {
+    TrainConfig config;
+    config.algorithm = algorithm;
+    config.epsilon = epsilon;
+    config.lambda = lambda;
+    config.epochs = 20;
+    config.batchSize = 256;
+    return config;
+}
+
+RunResult runQuietly(const TrainConfig& config, const DataSplit& data) {
+    TrainingObserver observer;
+    CancelToken cancel;
+    return runAlgorithm(config, data, observer, cancel);
+}
+
+DataSplit zeroFeatureData(int rows, int features, int label) {
+    DataSplit data;
+    for (Dataset* part : {&data.train, &data.test}) {
+        part->name = "zero-features";
+        part->X = RowMatrix::Zero(rows, features);
+        part->y.resize(rows);
+        part->s.resize(rows);
+        for (int i = 0; i < rows; ++i) {
+            part->y(i) = label < 0 ? i % 2 : label;
+            part->s(i) = (i / 2) % 2;
+        }
+        part->classNames = {"0", "1"};
+        part->groupNames = {"a", "b"};
+        part->sensitiveDescription = "s";
+    }
+    return data;
 }
 
 }  // namespace pfa::test

@@ -6,6 +6,8 @@
 #include "core/data/dataset.h"
 #include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
+#include "core/train/run_result.h"
+#include "core/train/train_config.h"
 
 namespace pfa::test {
 
@@ -20,5 +22,16 @@ inline DataSplit syntheticSplit(int rows = 4000, int features = 8, double bias =
 
 /// Path of an offline benchmark data set beside the project, or "" when absent.
 std::string sharedDatasetPath(const std::string& relative);
+
+/// A short run's settings: 20 epochs, batch 256.
+TrainConfig quickConfig(const std::string& algorithm, double epsilon, double lambda);
+
+/// Runs `config` on `data` with a silent observer and no cancellation.
+RunResult runQuietly(const TrainConfig& config, const DataSplit& data);
+
+/// Rows whose features are all zero: the weights of those features get exactly zero gradient,
+/// so after T steps each one equals −η·Σ_t u_t, a sum of the trainer's noise draws. Labels
+/// alternate 0/1 (or are all `label` when it is 0 or 1), groups alternate in pairs.
+DataSplit zeroFeatureData(int rows, int features, int label = -1);
 
 }  // namespace pfa::test

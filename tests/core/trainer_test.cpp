@@ -13,21 +13,9 @@ using Catch::Matchers::WithinAbs;
 
 namespace {
 
-TrainConfig quickConfig(const std::string& algorithm, double epsilon, double lambda) {
-    TrainConfig config;
-    config.algorithm = algorithm;
-    config.epsilon = epsilon;
-    config.lambda = lambda;
-    config.epochs = 20;
-    config.batchSize = 256;
-    return config;
-}
+using test::quickConfig;
 
-RunResult run(const TrainConfig& config, const DataSplit& data) {
-    TrainingObserver observer;
-    CancelToken cancel;
-    return runAlgorithm(config, data, observer, cancel);
-}
+RunResult run(const TrainConfig& config, const DataSplit& data) { return test::runQuietly(config, data); }
 
 bool identical(const RunResult& a, const RunResult& b) {
     if (a.theta.size() != b.theta.size() || a.history.size() != b.history.size()) return false;

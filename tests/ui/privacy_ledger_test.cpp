@@ -47,19 +47,6 @@ std::size_t chargedRuns(const MainWindow& window) {
     return ledger ? ledger->entries().size() : 0;
 }
 
-pfa::SweepSpec grid(const MainWindow& window, std::vector<double> epsilons, std::vector<double> lambdas,
-                    int seeds, int epochs) {
-    pfa::SweepSpec spec;
-    spec.base = window.experimentPanel()->config();
-    spec.base.epochs = epochs;
-    spec.algorithms = {"dp-fermi"};
-    spec.epsilons = std::move(epsilons);
-    spec.lambdas = std::move(lambdas);
-    spec.seeds.clear();
-    for (int s = 0; s < seeds; ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
-    return spec;
-}
-
 QDockWidget* dock(MainWindow& window, const char* name) {
     return window.findChild<QDockWidget*>(QString::fromLatin1(name));
 }
@@ -114,7 +101,7 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     QTemporaryDir dir;
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
-    REQUIRE(window->startSweep(grid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2, dir.filePath("small.jsonl"), &error));
+    REQUIRE(window->startSweep(smallGrid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2, dir.filePath("small.jsonl"), &error));
     REQUIRE(waitForSignals(finished, 1, 60000));
     QTest::qWait(300);
     REQUIRE(chargedRuns(*window) == 8);
@@ -146,7 +133,7 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     // Stop a long sweep early: the runs it cut short ran, so they are charged too (they are
     // not in the results file and not in the history).
     QSignalSpy stopped(window->sweepController(), &SweepController::finished);
-    REQUIRE(window->startSweep(grid(*window, {2.0}, {1.0}, 2, 5000), 2, dir.filePath("long.jsonl"), &error));
+    REQUIRE(window->startSweep(smallGrid(*window, {2.0}, {1.0}, 2, 5000), 2, dir.filePath("long.jsonl"), &error));
     QTest::qWait(700);
     window->sweepController()->stop();
     REQUIRE(waitForSignals(stopped, 1, 30000));

@@ -33,21 +33,6 @@ using namespace pfa::ui::test;
 
 namespace {
 
-/// A DP-FERMI grid on the loaded data set: `epsilons` × `lambdas` × `seeds`.
-pfa::SweepSpec smallGrid(const MainWindow& window, std::vector<double> epsilons, std::vector<double> lambdas,
-                         int seeds, int epochs) {
-    pfa::SweepSpec spec;
-    spec.base = window.experimentPanel()->config();
-    spec.base.epochs = epochs;
-    spec.algorithms = {"dp-fermi"};
-    spec.notions = {pfa::FairnessNotion::DemographicParity};
-    spec.epsilons = std::move(epsilons);
-    spec.lambdas = std::move(lambdas);
-    spec.seeds.clear();
-    for (int s = 0; s < seeds; ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
-    return spec;
-}
-
 int lineCount(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) return -1;

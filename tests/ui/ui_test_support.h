@@ -45,6 +45,21 @@ inline bool waitForSignals(QSignalSpy& spy, int count, int timeoutMs = 20000) {
     return QTest::qWaitFor([&] { return spy.count() >= count; }, timeoutMs);
 }
 
+/// A DP-FERMI grid on the window's loaded data set: `epsilons` × `lambdas` × `seeds` seeds.
+inline pfa::SweepSpec smallGrid(const MainWindow& window, std::vector<double> epsilons,
+                                std::vector<double> lambdas, int seeds, int epochs) {
+    pfa::SweepSpec spec;
+    spec.base = window.experimentPanel()->config();
+    spec.base.epochs = epochs;
+    spec.algorithms = {"dp-fermi"};
+    spec.notions = {pfa::FairnessNotion::DemographicParity};
+    spec.epsilons = std::move(epsilons);
+    spec.lambdas = std::move(lambdas);
+    spec.seeds.clear();
+    for (int s = 0; s < seeds; ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
+    return spec;
+}
+
 /// The run entry carried by a runFinished signal.
 inline RunEntryPtr finishedEntry(const QSignalSpy& spy, int index) {
     return spy.at(index).at(0).value<RunEntryPtr>();
