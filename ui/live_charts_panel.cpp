@@ -1,5 +1,6 @@
 #include "ui/live_charts_panel.h"
 
+#include <QGraphicsSimpleTextItem>
 #include <QGridLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -94,6 +95,19 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     m_views[kPrivacy]->setToolTip(
         tr("ε spent so far as certified by the Rényi-DP accountant; the dashed line is the "
            "run's target ε. Right-click to export."));
+    // Inside the plot area, so it takes no room from the axes of a small chart and is part of
+    // every export of it.
+    m_diagnosticTag = new QGraphicsSimpleTextItem(tr("diagnostic — not private"), m_parts[kLoss].chart);
+    QFont tagFont = m_diagnosticTag->font();
+    tagFont.setPointSizeF(tagFont.pointSizeF() * 0.85);
+    tagFont.setBold(true);
+    m_diagnosticTag->setFont(tagFont);
+    m_diagnosticTag->setBrush(QColor(154, 52, 18));
+    m_diagnosticTag->setZValue(20);
+    m_diagnosticTag->setVisible(false);
+    connect(m_parts[kLoss].chart, &QChart::plotAreaChanged, this, [this](const QRectF& area) {
+        m_diagnosticTag->setPos(area.right() - m_diagnosticTag->boundingRect().width() - 4, area.top() + 2);
+    });
     m_views[kLoss]->setToolTip(
         tr("Mean cross-entropy on all training rows after each epoch. For private runs this is "
            "a diagnostic computed exactly on the private rows: it is not covered by the privacy "
@@ -296,11 +310,7 @@ void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& sh
     if (which == kLoss) {
         // Exact on the private training rows: say so on the chart itself, where it is read
         // (and where an exported figure carries it).
-        const QString title =
-            anyPrivate ? tr("Training loss<br><span style=\"font-size:small; font-weight:normal; "
-                            "color:#9a3412\">diagnostic — not private</span>")
-                       : tr("Training loss");
-        if (chart->title() != title) chart->setTitle(title);
+        if (m_diagnosticTag->isVisible() != anyPrivate) m_diagnosticTag->setVisible(anyPrivate);
         const bool anyMetrics = std::any_of(shown.begin(), shown.end(),
                                             [](const Curve* c) { return !c->metrics.empty(); });
         if (anyPrivate && anyMetrics && !anyPoint) {
@@ -309,6 +319,10 @@ void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& sh
     }
     view->setEmptyMessage(message);
     view->setEmpty(!anyPoint || nonPrivateOnly);
+}
+
+QString LiveChartsPanel::lossChartTag() const {
+    return m_diagnosticTag->isVisible() ? m_diagnosticTag->text() : QString();
 }
 
 }  // namespace pfa::ui

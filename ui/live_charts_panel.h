@@ -9,6 +9,7 @@
 #include "ui/run_entry.h"
 
 class QChart;
+class QGraphicsSimpleTextItem;
 class QValueAxis;
 class QLineSeries;
 class QLabel;
@@ -50,6 +51,9 @@ public:
     const std::array<ChartView*, 4>& views() const { return m_views; }
     /// Forces a redraw now (tests, export).
     void refreshNow();
+    /// The tag on the training-loss chart ("" when hidden): private runs' training loss is a
+    /// diagnostic computed exactly on the private rows.
+    QString lossChartTag() const;
 
 private:
     struct Curve {
@@ -76,6 +80,8 @@ private:
     void updateChart(int which, const std::vector<const Curve*>& shown);
 
     QLabel* m_legend = nullptr;
+    /// "diagnostic — not private", drawn inside the training-loss plot area for private runs.
+    QGraphicsSimpleTextItem* m_diagnosticTag = nullptr;
     std::array<ChartView*, 4> m_views{};
     std::array<ChartParts, 4> m_parts{};
     Curve m_live;
