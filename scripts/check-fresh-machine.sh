@@ -34,6 +34,13 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "check-fresh-machine.sh needs root (debootstrap, chroot, mounts): sudo bash $0" >&2
     exit 2
 fi
+# Everything runs in a private mount namespace: no mount made here is seen by, or propagates
+# to, the rest of the machine, and they all vanish with its last process even if the check is
+# killed outright.
+if [ -z "${PFA_FRESH_NAMESPACE:-}" ]; then
+    exec env PFA_FRESH_NAMESPACE=1 unshare --mount --propagation private \
+        bash "$PROJECT/scripts/check-fresh-machine.sh" "$@"
+fi
 
 say() { echo "== fresh-machine: $*"; }
 fail() { echo "!! fresh-machine: $*" >&2; exit 1; }
@@ -95,11 +102,23 @@ processes_in_root() {  # processes whose root directory is the new root (all sta
     done
     return 0
 }
+# Long steps run in the background while the script waits for them: a waiting script reaches
+# its INT/TERM trap at once (a foreground step would have to end first; apt ignores Ctrl+C).
+job_pid=""
+run_job() {  # run_job COMMAND...: runs COMMAND and returns its exit status
+    local status=0
+    "$@" &
+    job_pid=$!
+    wait "$job_pid" || status=$?
+    job_pid=""
+    return "$status"
+}
 cleanup() {
     local status=$? pids point
     trap - EXIT INT TERM
     set +e
     phase "clean-up" "stop processes, unmount, delete the root"
+    if [ -n "$job_pid" ]; then kill -TERM "$job_pid" 2>/dev/null; fi
     pids=$(processes_in_root)
     if [ -n "$pids" ]; then
         kill -TERM $pids 2>/dev/null
@@ -143,12 +162,12 @@ DEBOOTSTRAP=(debootstrap --variant=minbase --include=git)
 if [ ! -s "$TARBALL" ]; then
     phase "download base system (first run only)" "$SUITE minbase + git into $TARBALL"
     mkdir -p "$CACHE"
-    "${DEBOOTSTRAP[@]}" --make-tarball="$WORK/base.tgz" "$SUITE" "$WORK/make-tarball" "$MIRROR"
+    run_job "${DEBOOTSTRAP[@]}" --make-tarball="$WORK/base.tgz" "$SUITE" "$WORK/make-tarball" "$MIRROR"
     mv "$WORK/base.tgz" "$TARBALL"
     rm -rf --one-file-system "$WORK/make-tarball"
 fi
 phase "install fresh root (debootstrap)" "$SUITE minbase + git from $TARBALL into $ROOT"
-"${DEBOOTSTRAP[@]}" --unpack-tarball="$TARBALL" "$SUITE" "$ROOT" "$MIRROR"
+run_job "${DEBOOTSTRAP[@]}" --unpack-tarball="$TARBALL" "$SUITE" "$ROOT" "$MIRROR"
 
 # --- phase: machine set-up and clone ----------------------------------------------------------
 phase "mounts and clone" "/proc, /sys, /dev, ../shared (read-only), resolv.conf; clone of HEAD $(git -C "$PROJECT" rev-parse --short HEAD)"
@@ -187,7 +206,7 @@ in_root git -C "$CHROOT_PROJECT" log --oneline -1
 
 # --- phase: README's test command -------------------------------------------------------------
 phase "test command" "$TEST_COMMAND"
-in_root bash -c "cd $CHROOT_PROJECT && $TEST_COMMAND" || fail "README's test command failed"
+run_job in_root bash -c "cd $CHROOT_PROJECT && $TEST_COMMAND" || fail "README's test command failed"
 
 # --- phase: README's run command, offscreen, for RUN_SECONDS -----------------------------------
 phase "run command (${RUN_SECONDS} s, offscreen)" "$RUN_COMMAND"
@@ -196,6 +215,7 @@ timeout --kill-after=10 "$RUN_SECONDS" \
     PATH="$CHROOT_PATH" LANG=C.UTF-8 TERM="${TERM:-dumb}" QT_QPA_PLATFORM=offscreen \
     bash -c "cd $CHROOT_PROJECT && exec $RUN_COMMAND" &
 run_pid=$!
+job_pid=$run_pid
 milliseconds() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
 run_start=$(milliseconds)
 first_seen=""   # ms after the start when pfa-explorer was first seen running in the root
@@ -211,6 +231,7 @@ while kill -0 "$run_pid" 2>/dev/null; do
 done
 run_status=0
 wait "$run_pid" || run_status=$?
+job_pid=""
 if [ "$run_status" -ne 124 ]; then
     fail "the run command ended with status $run_status before the ${RUN_SECONDS} s were up"
 fi
