@@ -16,7 +16,8 @@
 #
 # Needs root (debootstrap, chroot, mounts) and network access to the Debian mirror. The base
 # system is downloaded once into a tarball under /var/tmp and unpacked from there afterwards.
-# Takes about 20 minutes on 2 cores, nearly all of it the test command (build and tests).
+# Takes about 8 minutes on an idle 2-core machine, nearly all of it the test command (build and
+# tests); the first run also downloads the base system (about a minute).
 #
 # Environment: PFA_DEBIAN_MIRROR (default http://deb.debian.org/debian),
 #              PFA_FRESH_CACHE (tarball folder, default /var/tmp/pfa-fresh-machine).
