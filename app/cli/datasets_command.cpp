@@ -6,8 +6,10 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#if PFA_HAVE_FETCH
 #include "app/fetch/dataset_fetcher.h"
 #include "app/fetch/fetch_file.h"
+#endif
 #include "app/fetch/verify_file.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
@@ -29,6 +31,10 @@ const char* const kDatasetsHelp =
     "        (or --dir), resuming an interrupted download; every file's SHA-256 is checked\n"
     "        and a mismatching file is deleted. PFA_DATASET_MIRROR=URL tries URL/NAME/FILE\n"
     "        first (a local mirror or cache)\n"
+#if !PFA_HAVE_FETCH
+    "        NOT IN THIS BUILD (made without libcurl): get the files listed by 'info'\n"
+    "        yourself, check them with 'verify' and pass --data-dir DIR to 'train'\n"
+#endif
     "verify  check the files of every catalog data set found in DIR (or only --dataset NAME)\n"
     "        against the catalog's sizes and SHA-256 (offline import of files you already have)\n";
 
@@ -73,6 +79,7 @@ int describeDataset(const std::string& name) {
     return 0;
 }
 
+#if PFA_HAVE_FETCH
 int fetchDataset(const std::string& name, const std::string& directory) {
     const CatalogEntry& entry = findCatalogEntry(name);
     const std::string target = directory.empty() ? catalogDatasetDirectory(entry.name) : directory;
@@ -97,6 +104,15 @@ int fetchDataset(const std::string& name, const std::string& directory) {
     std::printf("%s: ready in %s\n", entry.name.c_str(), target.c_str());
     return 0;
 }
+#else
+// Built without libcurl (a Qt-free build on a machine without libcurl4-openssl-dev).
+int fetchDataset(const std::string& name, const std::string& /*directory*/) {
+    const CatalogEntry& entry = findCatalogEntry(name);  // an unknown name is still that error
+    throw UsageError("this build has no download support (made without libcurl); get the files "
+                     "listed by 'pfa-cli datasets info " + entry.name + "', check them with "
+                     "'pfa-cli datasets verify DIR' and use --data-dir DIR");
+}
+#endif
 
 int verifyDirectory(const std::string& directory, const std::string& only) {
     if (!std::filesystem::is_directory(directory)) throw UsageError("'" + directory + "' is not a folder");
