@@ -1,5 +1,6 @@
 // Tests of the built-in Adult loader (core/data/adult.h) on the real UCI files kept beside the
-// project (see /work/shared/datasets/PROVENANCE.md). Skipped, with a warning, when absent.
+// project (the folder PFA_SHARED_DATASETS; its PROVENANCE.md says where each file comes from).
+// Skipped, with a warning, when absent.
 // The expected numbers were counted once from adult.data / adult.test with an independent
 // script (split on ',', strip, skip '|' lines, drop rows with a '?' field).
 
@@ -15,7 +16,7 @@
 #include "core/util/error.h"
 
 #ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "/work/shared/datasets"
+#define PFA_SHARED_DATASETS "../shared/datasets"
 #endif
 
 using Catch::Contains;
