@@ -46,10 +46,11 @@ Eigen::VectorXd exactShares(const TrainConfig& config, const Dataset& train) {
 /// total is itself the sum of noisy counts, so no exact count is used under add/remove.
 /// Cells whose share had to be raised to ρ are named in `warnings`.
 Eigen::VectorXd privatisedShares(const TrainConfig& config, const Dataset& train,
-                                 double epsilonShares, std::vector<std::string>& warnings) {
+                                 double epsilonShares, const RunStreams& runStreams,
+                                 std::vector<std::string>& warnings) {
     const PenaltyLayout layout = layoutFor(config, train);
     const Eigen::VectorXd counts = layout.cellCounts(train.y, train.s);
-    RandomStream random = RunStreams(config, train).stream(streams::kShares);
+    RandomStream random = runStreams.stream(streams::kShares);
     Eigen::VectorXd noisy(counts.size());
     for (Eigen::Index cell = 0; cell < counts.size(); ++cell) {
         noisy(cell) = counts(cell) + random.laplace(2.0 / epsilonShares);
@@ -207,7 +208,11 @@ private:
         plan.radius = config.wRadius;
         plan.projection = Projection::Ball;  // required by the sensitivity bound (§7.4 (d))
         std::vector<std::string> shareWarnings;
-        if (penalty) plan.shares = privatisedShares(config, data.train, epsilonShares, shareWarnings);
+        const RunStreams runStreams(config, data.train);
+        plan.streams = &runStreams;
+        if (penalty) {
+            plan.shares = privatisedShares(config, data.train, epsilonShares, runStreams, shareWarnings);
+        }
         plan.epsilonAfter = [accountant = calibration.certified](long t) {
             return accountant.after(t).epsilon;
         };

@@ -18,10 +18,16 @@ bool DatasetLedger::add(const LedgerEntry& entry) {
     });
     if (known) return false;
     m_entries.push_back(entry);
+    m_totals.reset();
     return true;
 }
 
 LedgerTotals DatasetLedger::totals() const {
+    if (!m_totals) m_totals = computeTotals();
+    return *m_totals;
+}
+
+LedgerTotals DatasetLedger::computeTotals() const {
     LedgerTotals totals;
     totals.order = std::numeric_limits<double>::quiet_NaN();
     totals.runs = m_entries.size();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,13 +50,17 @@ public:
     const std::string& key() const { return m_key; }
     const std::string& title() const { return m_title; }
 
-    /// The totals (RDP headline and simple sums), recomputed from the entries' inputs.
+    /// The totals (RDP headline and simple sums), computed from the entries' inputs (once
+    /// after each change: several views ask after every batch of a sweep).
     LedgerTotals totals() const;
 
 private:
+    LedgerTotals computeTotals() const;
+
     std::string m_key;
     std::string m_title;
     std::vector<LedgerEntry> m_entries;
+    mutable std::optional<LedgerTotals> m_totals;
 };
 
 /// JSON form of an entry and of a whole ledger ({key, title, entries: […]}).

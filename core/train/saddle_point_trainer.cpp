@@ -147,7 +147,9 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     const Eigen::Index n = train.rows();
     const Eigen::Index width = trainDesign.X.cols();
 
-    const RunStreams runStreams(config, train);
+    std::optional<RunStreams> ownStreams;
+    if (!plan.streams) ownStreams.emplace(config, train);
+    const RunStreams& runStreams = plan.streams ? *plan.streams : *ownStreams;
     BatchSampler sampler(plan.sampling, static_cast<long>(n), config.batchSize,
                          runStreams.stream(streams::kSampling));
     const long stepsPerEpoch = sampler.stepsPerEpoch();

@@ -6,6 +6,7 @@
 
 #include "core/data/dataset.h"
 
+#include "core/train/run_streams.h"
 #include "core/train/train_config.h"
 
 namespace pfa {
@@ -37,6 +38,9 @@ struct TrainerPlan {
     std::optional<Eigen::MatrixXd> initialW;
     /// Certified ε after a number of steps (+∞ for non-private runs).
     std::function<double(long steps)> epsilonAfter;
+    /// The run's random streams when the algorithm already made them (e.g. for its privatised
+    /// shares); null: the trainer makes them from the config and the training data.
+    const RunStreams* streams = nullptr;
 };
 
 }  // namespace pfa
