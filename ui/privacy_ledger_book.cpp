@@ -22,16 +22,19 @@ LedgerBook::LedgerBook(QObject* parent) : QObject(parent) {}
 bool LedgerBook::chargeQuietly(const RunEntryPtr& entry, std::string* key) {
     if (!entry) return false;
     std::optional<pfa::privacy::LedgerEntry> charged =
-        pfa::ledgerEntryForRun(entry->result, ledgerLabel(*entry).toStdString());
+        pfa::ledgerEntryForRun(entry->result, entry->context, ledgerLabel(*entry).toStdString());
     if (!charged) return false;
-    charged->runUid = pfa::runChargeId(entry->result, entry->context);
     if (entry->stoppedByUser) charged->status = "stopped";
     *key = pfa::runLedgerKey(entry->context, entry->result.dataset);
-    auto found = m_ledgers.find(*key);
+    return ledgerFor(*key).add(*charged);
+}
+
+pfa::privacy::DatasetLedger& LedgerBook::ledgerFor(const std::string& key) {
+    auto found = m_ledgers.find(key);
     if (found == m_ledgers.end()) {
-        found = m_ledgers.emplace(*key, pfa::privacy::DatasetLedger(*key, pfa::ledgerTitle(*key))).first;
+        found = m_ledgers.emplace(key, pfa::privacy::DatasetLedger(key, pfa::ledgerTitle(key))).first;
     }
-    return found->second.add(*charged);
+    return found->second;
 }
 
 bool LedgerBook::charge(const RunEntryPtr& entry) {
@@ -68,12 +71,9 @@ void LedgerBook::mergeJson(const std::string& text) {
     std::set<std::string> grown;
     for (const pfa::JsonValue& item : json.items()) {
         const pfa::privacy::DatasetLedger loaded = pfa::privacy::ledgerFromJson(item);
-        auto found = m_ledgers.find(loaded.key());
-        if (found == m_ledgers.end()) {
-            found = m_ledgers.emplace(loaded.key(), pfa::privacy::DatasetLedger(loaded.key(), loaded.title())).first;
-        }
+        pfa::privacy::DatasetLedger& ledger = ledgerFor(loaded.key());
         for (const pfa::privacy::LedgerEntry& entry : loaded.entries()) {
-            if (found->second.add(entry)) grown.insert(loaded.key());
+            if (ledger.add(entry)) grown.insert(loaded.key());
         }
     }
     for (const std::string& key : grown) emit changed(QString::fromStdString(key));

@@ -46,6 +46,8 @@ signals:
 
 private:
     bool chargeQuietly(const RunEntryPtr& entry, std::string* key);
+    /// The ledger `key`, made (empty, titled from the key) when new.
+    pfa::privacy::DatasetLedger& ledgerFor(const std::string& key);
 
     std::map<std::string, pfa::privacy::DatasetLedger> m_ledgers;
 };

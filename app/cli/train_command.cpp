@@ -296,9 +296,13 @@ int trainCommand(int argc, char** argv) {
     // Summary over every run of this sweep in the results file (including resumed ones).
     std::set<std::string> keys;
     for (const SweepRun& run : runs) keys.insert(run.key);
-    std::vector<JsonValue> records;
-    for (JsonValue& record : readResultsFile(options.outputPath).records) {
-        if (record.has("run_key") && keys.count(record.at("run_key").asString())) records.push_back(std::move(record));
+    // One read of the results file serves the summary (this sweep's runs) and the ledger
+    // (every run on the same data in the file).
+    const std::vector<JsonValue> fileRecords = readResultsFile(options.outputPath).records;
+    std::vector<JsonValue> records, sameData;
+    for (const JsonValue& record : fileRecords) {
+        if (record.has("run_key") && keys.count(record.at("run_key").asString())) records.push_back(record);
+        if (recordLedgerKey(record) == prepared->context.ledgerKey) sameData.push_back(record);
     }
     const std::vector<SweepCell> cells = summarizeRecords(records);
     std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n",
@@ -324,10 +328,6 @@ int trainCommand(int argc, char** argv) {
     // The privacy ledger of this data set: every private run on it in the results file
     // (this sweep, resumed runs and earlier sweeps), composed by the accountant.
     {
-        std::vector<JsonValue> sameData;
-        for (JsonValue& record : readResultsFile(options.outputPath).records) {
-            if (recordLedgerKey(record) == prepared->context.ledgerKey) sameData.push_back(std::move(record));
-        }
         std::printf("\n");
         const std::vector<privacy::DatasetLedger> ledgers = ledgersFromRecords(sameData);
         if (ledgers.empty()) {

@@ -170,21 +170,20 @@ double groupPrivacyEpsilon(const OrderGrid& grid, const RdpCurve& rowCurve, doub
 double solveNoiseMultiplierFor(const AccountingInputs& shape, double zScale,
                                double targetEpsilon) {
     const OrderGrid grid = orderGridNamed(shape.grid);
+    const bool poisson = shape.kind == ReleaseKind::PoissonSubsampled ||
+                         shape.kind == ReleaseKind::PoissonReplace;
+    if (poisson && shape.stepsPerRelease == 1 && zScale == 1.0) {
+        // The accountant's own Poisson solver (uncached curves: bisection visits each z once).
+        return solveSgmMultiplier(grid, shape.samplingRate, shape.steps, targetEpsilon, shape.delta,
+                                  shape.kind == ReleaseKind::PoissonReplace ? Adjacency::Replace
+                                                                             : Adjacency::AddRemove)
+            .noiseMultiplier;
+    }
     AccountingInputs trial = shape;
     trial.pureReleases.clear();
     auto curveFn = [&](double z) {
         trial.noiseMultiplier = z * zScale;
-        // Uncached builders would do too; the cache keeps only a few pairs and bisection
-        // visits each z once, so bypass it for the SGM kinds.
-        switch (trial.kind) {
-            case ReleaseKind::PoissonSubsampled:
-                return scaled(sgmCurve(grid, trial.samplingRate, trial.noiseMultiplier),
-                              static_cast<double>(trial.releases()));
-            case ReleaseKind::PoissonReplace:
-                return scaled(replaceCurve(grid, trial.samplingRate, trial.noiseMultiplier),
-                              static_cast<double>(trial.releases()));
-            default: return runCurve(grid, trial);
-        }
+        return runCurve(grid, trial);
     };
     return solveNoiseMultiplier(curveFn, grid, targetEpsilon, shape.delta).noiseMultiplier;
 }

@@ -16,11 +16,12 @@ std::string runLabel(const TrainConfig& c) {
 }
 
 std::optional<privacy::LedgerEntry> ledgerEntryForRun(const RunResult& result,
+                                                      const RunContext& context,
                                                       const std::string& label) {
     const privacy::PrivacyReport& p = result.privacy;
     if (!p.isPrivate) return std::nullopt;
     privacy::LedgerEntry entry;
-    entry.runUid = result.runUid;
+    entry.runUid = runChargeId(result, context);
     entry.label = label;
     entry.status = runStatusName(result.status);
     entry.epsilon = p.epsilonSpent;
@@ -63,9 +64,9 @@ std::vector<privacy::DatasetLedger> ledgersFromRecords(const std::vector<JsonVal
         } catch (const std::exception&) {
             continue;  // not a run record
         }
-        std::optional<privacy::LedgerEntry> entry = ledgerEntryForRun(result, runLabel(result.config));
+        const std::optional<privacy::LedgerEntry> entry =
+            ledgerEntryForRun(result, context, runLabel(result.config));
         if (!entry) continue;
-        entry->runUid = runChargeId(result, context);
         const std::string key = runLedgerKey(context, result.dataset);
         auto found = index.find(key);
         if (found == index.end()) {

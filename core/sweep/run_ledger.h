@@ -14,9 +14,10 @@ namespace pfa {
 /// "dp-fermi dp, ε = 1, λ = 2, seed 0" (ledger rows, CLI lines).
 std::string runLabel(const TrainConfig& config);
 
-/// The ledger entry of a run: its uid, label, status, certified (ε, δ) and accounting inputs.
-/// Nothing (nullopt) for a non-private run, which no ledger can charge.
+/// The ledger entry of a run: its charge id (runChargeId), label, status, certified (ε, δ) and
+/// accounting inputs. Nothing (nullopt) for a non-private run, which no ledger can charge.
 std::optional<privacy::LedgerEntry> ledgerEntryForRun(const RunResult& result,
+                                                      const RunContext& context,
                                                       const std::string& label);
 
 /// The ledgers of the private runs among `records` (results-file lines), one per ledger key in

@@ -99,7 +99,7 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
 
     json.key("config").beginObject();
     json.key("scope").value(scopeName(c.scope));
-    json.key("adjacency").value(c.adjacency == privacy::Adjacency::Replace ? "replace" : "add-remove");
+    json.key("adjacency").value(privacy::adjacencyCode(c.adjacency));
     json.key("sampling").value(c.sampling ? samplingName(*c.sampling) : "auto");
     json.key("lr_theta").value(c.lrTheta);
     json.key("lr_w").value(c.lrW);

@@ -12,14 +12,9 @@ namespace pfa {
 
 namespace {
 
-std::string exact(double value) {
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    return formatPortable(value, 17);
-}
-
 int wholeNumber(const std::string& parameter, double value) {
     if (value != std::floor(value) || value < 1 || value > 1e9) {
-        throw InputError("sweep axis " + parameter + ": " + exact(value) +
+        throw InputError("sweep axis " + parameter + ": " + formatPortable(value) +
                          " is not a positive whole number");
     }
     return static_cast<int>(value);

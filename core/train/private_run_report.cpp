@@ -32,7 +32,6 @@ void describePrivateRun(RunResult& result, const privacy::RunAccountant& account
     report.accountant = "Rényi-DP accountant";
     report.unit = train.unitName;
     report.accounting = accountant.inputsAfter(result.steps);
-    report.accounting.unit = train.unitName;
     const privacy::EpsilonResult spent = accountant.after(result.steps);
     report.epsilonSpent = spent.epsilon;
     report.optimalOrder = spent.order;

@@ -1,8 +1,5 @@
 #include "core/train/train_config.h"
 
-#include <cmath>
-#include <cstdio>
-
 #include "core/util/error.h"
 #include "core/util/format.h"
 
@@ -63,15 +60,6 @@ privacy::Adjacency parseAdjacency(const std::string& text) {
     throw InputError("unknown adjacency '" + text + "': use add-remove or replace");
 }
 
-namespace {
-
-std::string exact(double value) {
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    return formatPortable(value, 17);
-}
-
-}  // namespace
-
 std::string settingsKey(const TrainConfig& c) {
     std::string key;
     auto add = [&](const char* name, const std::string& value) {
@@ -82,26 +70,26 @@ std::string settingsKey(const TrainConfig& c) {
     };
     add("algorithm", c.algorithm);
     add("fairness", fairnessCode(c.fairness));
-    add("epsilon", exact(c.epsilon));
-    add("delta", exact(c.delta));
-    add("lambda", exact(c.lambda));
+    add("epsilon", formatPortable(c.epsilon));
+    add("delta", formatPortable(c.delta));
+    add("lambda", formatPortable(c.lambda));
     add("seed", std::to_string(c.seed));
     add("epochs", std::to_string(c.epochs));
     add("batch", std::to_string(c.batchSize));
-    add("lr_theta", exact(c.lrTheta));
-    add("lr_w", exact(c.lrW));
-    add("l2", exact(c.l2));
+    add("lr_theta", formatPortable(c.lrTheta));
+    add("lr_w", formatPortable(c.lrW));
+    add("l2", formatPortable(c.l2));
     add("calibration", calibrationName(c.calibration));
     add("scope", scopeName(c.scope));
     add("adjacency", adjacencyName(c.adjacency));
     add("sampling", c.sampling ? samplingName(*c.sampling) : "auto");
-    add("clip_theta", exact(c.clipTheta));
-    add("clip_w", exact(c.clipW));
-    add("rho", exact(c.minGroupShare));
-    add("radius", exact(c.wRadius));
+    add("clip_theta", formatPortable(c.clipTheta));
+    add("clip_w", formatPortable(c.clipW));
+    add("rho", formatPortable(c.minGroupShare));
+    add("radius", formatPortable(c.wRadius));
     add("projection", c.projection == Projection::Box ? "box" : "ball");
-    add("share_budget", exact(c.shareBudgetFraction));
-    add("feature_bound", exact(c.featureBound));
+    add("share_budget", formatPortable(c.shareBudgetFraction));
+    add("feature_bound", formatPortable(c.featureBound));
     add("advantaged", std::to_string(c.advantagedClass));
     add("evaluate_every", std::to_string(c.evaluateEvery));
     // Noise streams derive from the seed and these settings (v2); older results files, whose
