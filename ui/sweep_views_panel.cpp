@@ -33,7 +33,8 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     p.algorithm = r.config.algorithm;
     p.fairness = pfa::fairnessCode(r.config.fairness);
     p.calibration = pfa::calibrationName(r.config.calibration);
-    p.epsilon = r.config.epsilon;
+    // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
+    p.epsilon = r.privacy.tuning == "split-budget" ? r.privacy.tuningGridEpsilon : r.config.epsilon;
     p.lambda = r.config.lambda;
     p.status = pfa::runStatusName(r.status);
     p.testError = r.test.error;

@@ -56,9 +56,15 @@ const char* const kTrainHelp =
     "  --epsilon LIST              privacy budgets, 'inf' = no privacy (default 1)\n"
     "  --lambda LIST               fairness weights (default 1)\n"
     "  --seeds A-B|LIST            training seeds (default 0)\n"
+    "  --tuning MODE               how choosing among the grid's K settings (lambda values x\n"
+    "                              extra axes) is paid for: not-covered (default; each run\n"
+    "                              spends the full epsilon and the statement says that a\n"
+    "                              model picked among them is only covered by the ledger's\n"
+    "                              total) | split-budget (each run gets epsilon/K, so the\n"
+    "                              whole grid spends epsilon)\n"
     "  --axis SPEC                 extra axes, e.g. 'lr-theta=0.05,0.1;epochs=100,200'\n"
     "                              (epochs, batch-size, lr-theta, lr-w, l2, clip-theta, clip-w,\n"
-    "                              min-group-share, w-radius)\n"
+    "                              min-group-share, w-radius, loss-clip-share)\n"
     "settings:\n"
     "  --delta X                   privacy delta, > 0 (default 1/n^2, n = training rows)\n"
     "  --epochs N                  epochs (default 200)\n"
@@ -70,6 +76,17 @@ const char* const kTrainHelp =
     "  --adjacency ADJ             add-remove (default) | replace\n"
     "  --sampling MODE             poisson | shuffle | subsample (default: poisson if private)\n"
     "  --clip-theta C, --clip-w C  per-example clip norms (default 3, auto)\n"
+    "  --loss-clip-share S         0 (default): clip each row's whole theta-gradient to C;\n"
+    "                              in (0,1): clip the loss part to S*C and lambda x the\n"
+    "                              penalty part to (1-S)*C separately (same noise); keeps\n"
+    "                              the loss in play at very large lambda\n"
+    "  --averaging MODE            auto (default: poly for private conservative runs, none\n"
+    "                              otherwise) | poly (report a running average of the\n"
+    "                              iterates, weight 4/(t+3); free post-processing) | none\n"
+    "  --w-stream MODE             dp-fermi conservative: masses (default; noisy per-group\n"
+    "                              sums of predicted probabilities, sensitivity 1, from which\n"
+    "                              the W-gradient is computed) | gradient (clipped per-row\n"
+    "                              W-gradients, C_W = 2 lambda (1/sqrt(rho) + R))\n"
     "  --min-group-share RHO       public lower bound on group shares (default 1/(10k), i.e.\n"
     "                              0.05 for two groups; eo/eopp 1/(20k) of the within-label\n"
     "                              shares); privatised shares are floored at it\n"
@@ -169,6 +186,13 @@ void applySettings(const Arguments& args, TrainConfig& base) {
     if (args.has("sampling")) base.sampling = parseSampling(args.text("sampling"));
     base.clipTheta = args.number("clip-theta", base.clipTheta);
     base.clipW = args.number("clip-w", base.clipW);
+    base.lossClipShare = args.number("loss-clip-share", base.lossClipShare);
+    if (args.has("averaging")) {
+        const std::string averaging = args.text("averaging");
+        if (averaging == "auto") base.averaging.reset();
+        else base.averaging = parseAveraging(averaging);
+    }
+    if (args.has("w-stream")) base.wStream = parseWStream(args.text("w-stream"));
     base.minGroupShare = args.number("min-group-share", base.minGroupShare);
     base.wRadius = args.number("w-radius", base.wRadius);
     base.featureBound = args.number("feature-bound", base.featureBound);
@@ -190,7 +214,8 @@ int trainCommand(int argc, char** argv) {
          "synthetic-minority", "synthetic-bias", "synthetic-noise", "preset", "algorithm", "fairness",
          "epsilon", "delta", "lambda", "seeds", "axis", "epochs", "batch-size", "lr-theta", "lr-w",
          "l2", "calibration", "scope", "adjacency", "sampling", "clip-theta", "clip-w",
-         "min-group-share", "w-radius", "feature-bound", "evaluate-every", "threads", "out", "shard"},
+         "min-group-share", "w-radius", "feature-bound", "evaluate-every", "threads", "out", "shard",
+         "loss-clip-share", "averaging", "w-stream", "tuning"},
         {"help", "quiet", "no-resume", "secure-noise", "no-diagnostics"});
     if (args.has("help")) {
         std::fputs(kTrainHelp, stdout);
@@ -241,6 +266,7 @@ int trainCommand(int argc, char** argv) {
     spec.lambdas = args.numberList("lambda", spec.lambdas, false);
     spec.seeds = args.seedList("seeds", spec.seeds);
     if (args.has("axis")) spec.axes = parseAxes(args.text("axis"));
+    if (args.has("tuning")) spec.tuning = parseTuning(args.text("tuning"));
     for (const std::string& name : spec.algorithms) {
         const Algorithm& algorithm = findAlgorithm(name);
         const bool finiteEpsilon = std::any_of(spec.epsilons.begin(), spec.epsilons.end(),

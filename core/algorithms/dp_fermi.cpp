@@ -165,6 +165,7 @@ private:
     RunResult runNonPrivate(const TrainConfig& config, const DataSplit& data,
                             TrainingObserver& observer, const CancelToken& cancel) const {
         TrainerPlan plan;
+        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.penalty = config.lambda > 0;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);
@@ -195,8 +196,13 @@ private:
         // Equal split of the joint multiplier over the two streams (privacy-accounting §8
         // "rdp"): z_θ = z_W = √2·z gives 1/z_eff² = 1/z². Without a W-stream θ gets all of it.
         const double streamMultiplier = penalty ? std::sqrt(2.0) * z : z;
+        // The group-mass release has per-row sensitivity ‖F_i‖ ≤ 1 (no clipping); the clipped
+        // gradient stream has C_W.
+        const bool masses = penalty && config.wStream == WStream::GroupMasses;
+        const double wSensitivity = masses ? 1.0 : config.clipW;
 
         TrainerPlan plan;
+        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.penalty = penalty;
         plan.lambda = config.lambda;
         plan.sampling = *config.sampling;
@@ -204,7 +210,9 @@ private:
         plan.clipTheta = config.clipTheta;
         plan.clipW = config.clipW;
         plan.sigmaTheta = streamMultiplier * config.clipTheta / config.batchSize;
-        plan.sigmaW = penalty ? streamMultiplier * config.clipW / config.batchSize : 0.0;
+        plan.sigmaW = penalty ? streamMultiplier * wSensitivity / config.batchSize : 0.0;
+        plan.wFromGroupMasses = masses;
+        plan.lossClipShare = config.lossClipShare;
         plan.radius = config.wRadius;
         plan.projection = Projection::Ball;  // required by the sensitivity bound (§7.4 (d))
         std::vector<std::string> shareWarnings;
@@ -228,10 +236,22 @@ private:
         report.sigmaTheta = plan.sigmaTheta;
         report.sigmaW = plan.sigmaW;
         report.clipTheta = config.clipTheta;
-        report.clipW = penalty ? config.clipW : 0.0;
-        report.clipDescription = "C_θ = " + formatNumber(config.clipTheta) +
-                                 (penalty ? ", C_W = " + formatNumber(config.clipW) : "") +
-                                 " per example";
+        report.clipW = penalty ? wSensitivity : 0.0;
+        report.clipDescription = "C_θ = " + formatNumber(config.clipTheta) + " per example";
+        if (config.lossClipShare > 0) {
+            report.clipDescription += " (loss part to " +
+                                      formatNumber(config.lossClipShare * config.clipTheta) +
+                                      ", λ × penalty part to " +
+                                      formatNumber((1 - config.lossClipShare) * config.clipTheta) +
+                                      ", separately)";
+        }
+        if (masses) {
+            report.clipDescription += "; W-stream: noisy per-cell batch sums of predicted "
+                                      "probabilities (each row adds ‖F_i‖ ≤ 1 to one cell, no "
+                                      "clipping), from which λ·∇_W is computed";
+        } else if (penalty) {
+            report.clipDescription += ", C_W = " + formatNumber(config.clipW) + " per example";
+        }
         if (penalty) {
             report.extraReleases = "group shares via Laplace(2/ε₀), ε₀ = " +
                                    formatNumber(epsilonShares) + ", floored at ρ = " +
@@ -264,6 +284,7 @@ private:
 
         // Published update: θ ← θ − η(gℓ + λ(gψ + u)), W ← Proj(W + η_w(λ gW + V)).
         TrainerPlan plan;
+        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.penalty = penalty;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);

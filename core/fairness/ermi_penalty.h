@@ -47,6 +47,22 @@ public:
     }
     /// Writes the accumulated Σ_i w_i·∇_W ψ_i into `gradient` (cells × l).
     void finishAccumulation(Eigen::MatrixXd& gradient) const;
+    /// Adds independent N(0, sigma²) noise to every accumulated cell mass (Σ w_i·F_i per cell)
+    /// and recomputes the block masses from the noisy cells, so that finishAccumulation returns
+    /// a gradient that is a function of the noisy masses only (a Gaussian release of the
+    /// masses, whose per-row sensitivity is ‖F_i‖ ≤ 1 with unit weights).
+    template <typename Normal>
+    void perturbCellMasses(double sigma, Normal&& normal) {
+        for (Eigen::Index j = 0; j < m_cellMass.cols(); ++j) {
+            for (Eigen::Index cell = 0; cell < m_cellMass.rows(); ++cell) {
+                m_cellMass(cell, j) += sigma * normal();
+            }
+        }
+        m_blockMass.setZero();
+        for (int cell = 0; cell < m_layout.cells(); ++cell) {
+            m_blockMass.row(m_layout.blockOfCell(cell)) += m_cellMass.row(cell);
+        }
+    }
 
 private:
     PenaltyLayout m_layout;

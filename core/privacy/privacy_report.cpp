@@ -96,6 +96,10 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
     if (!r.clipDescription.empty()) text << "; clip " << r.clipDescription;
     if (!r.extraReleases.empty()) text << "; extra releases: " << r.extraReleases;
     text << ".\n";
+    if (!r.postProcessing.empty()) {
+        text << "Reported model: " << r.postProcessing
+             << " — post-processing of the privately released iterates, at no privacy cost.\n";
+    }
     if (r.epsilonPoissonAssumed > 0) {
         text << "Rigorous ε without sampling amplification: " << number(r.epsilonSpent)
              << ". ε assuming Poisson sampling (approximation, not a guarantee): "
@@ -128,6 +132,20 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
             "ledger composes them), hyperparameter choices, the diagnostics above";
     for (const std::string& release : r.uncoveredReleases) text << "; " << release;
     text << ".";
+    if (r.tuning == "split-budget") {
+        text << " Tuning: this run is one of " << r.tuningCandidates
+             << " candidate settings that split the grid's ε = " << number(r.tuningGridEpsilon)
+             << " evenly, so the whole grid spends ε = " << number(r.tuningGridEpsilon)
+             << " (and δ = " << r.tuningCandidates << " × " << number(r.delta)
+             << ") on the training " << r.unit
+             << "s; choosing a candidate by its test numbers uses the test rows, which are not "
+                "protected.";
+    } else if (r.tuning == "not-covered" && r.tuningCandidates > 1) {
+        text << " Tuning is not covered: this run is one of " << r.tuningCandidates
+             << " candidate settings, each spending the full ε; a model picked among them by "
+                "their results is only covered by their composed cost (the privacy ledger's "
+                "total), not by its own ε.";
+    }
     if (r.knownGaps) text << " Published calibration: known accounting gaps apply.";
     text << "\n";
     for (const std::string& warning : r.warnings) text << "Warning: " << warning << "\n";

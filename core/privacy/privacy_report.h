@@ -51,6 +51,14 @@ struct PrivacyReport {
     std::string mechanism;         ///< e.g. "Poisson-subsampled Gaussian, signed series"
     std::string clipDescription;   ///< e.g. "C_θ = 1, C_W = 17.3"
     std::string extraReleases;     ///< e.g. "group shares via Laplace, ε₀ = 0.05"
+    /// How the reported model is derived from the released iterates, e.g. "a running average
+    /// of the iterates" (post-processing: no privacy cost); empty = the last iterate.
+    std::string postProcessing;
+    /// Set when the run is one of the candidates of a sweep's hyper-parameter grid:
+    /// "split-budget" (the candidates share the grid's ε) or "not-covered" (each spends it all).
+    std::string tuning;
+    int tuningCandidates = 0;        ///< K, the candidates sharing one (ε, seed) of the grid
+    double tuningGridEpsilon = 0.0;  ///< the ε the user gave the grid (split-budget: K × ε of the run)
     std::string sensitiveColumn;   ///< e.g. "sex"
     bool knownGaps = false;        ///< published calibration: label results accordingly
     double epsilonPoissonAssumed = 0.0;  ///< non-Poisson sampling: ε if Poisson were assumed

@@ -106,6 +106,9 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("l2").value(c.l2);
     json.key("clip_theta").value(c.clipTheta);
     json.key("clip_w").value(c.clipW);
+    json.key("loss_clip_share").value(c.lossClipShare);
+    json.key("averaging").value(c.averaging ? averagingName(*c.averaging) : "auto");
+    json.key("w_stream").value(wStreamName(c.wStream));
     json.key("min_group_share").value(c.minGroupShare);
     json.key("w_radius").value(c.wRadius);
     json.key("projection").value(c.projection == Projection::Box ? "box" : "ball");
@@ -166,6 +169,14 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("protected").value(p.protectedData);
     json.key("clip").value(p.clipDescription);
     json.key("extra_releases").value(p.extraReleases);
+    json.key("post_processing").value(p.postProcessing);
+    if (!p.tuning.empty()) {
+        json.key("tuning").beginObject();
+        json.key("mode").value(p.tuning);
+        json.key("candidates").value(static_cast<long>(p.tuningCandidates));
+        json.key("grid_epsilon").value(p.tuningGridEpsilon);
+        json.endObject();
+    }
     json.key("sensitive_column").value(p.sensitiveColumn);
     json.key("known_gaps").value(p.knownGaps);
     json.key("warnings").beginArray();
@@ -260,6 +271,15 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     // Absent in records written before these settings existed.
     if (config.has("secure_noise")) c.secureNoise = config.at("secure_noise").asBool();
     if (config.has("record_diagnostics")) c.recordDiagnostics = config.at("record_diagnostics").asBool();
+    // Records written before the stabilised defaults ran the last iterate, the clipped-gradient
+    // W-stream and joint clipping: read them as what they ran.
+    c.lossClipShare = config.has("loss_clip_share") ? config.at("loss_clip_share").asNumber() : 0.0;
+    c.averaging = IterateAveraging::None;
+    if (config.has("averaging") && config.at("averaging").asString() != "auto") {
+        c.averaging = parseAveraging(config.at("averaging").asString());
+    }
+    c.wStream = config.has("w_stream") ? parseWStream(config.at("w_stream").asString())
+                                       : WStream::ClippedGradient;
     if (context) {
         context->runKey = json.stringOr("run_key", "");
         context->ledgerKey = json.stringOr("ledger_key", "");
@@ -329,6 +349,13 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     p.protectedData = privacyJson.at("protected").asString();
     p.clipDescription = privacyJson.at("clip").asString();
     p.extraReleases = privacyJson.at("extra_releases").asString();
+    if (privacyJson.has("post_processing")) p.postProcessing = privacyJson.at("post_processing").asString();
+    if (privacyJson.has("tuning")) {
+        const JsonValue& tuning = privacyJson.at("tuning");
+        p.tuning = tuning.at("mode").asString();
+        p.tuningCandidates = static_cast<int>(asLong(tuning.at("candidates")));
+        p.tuningGridEpsilon = tuning.at("grid_epsilon").asNumber();
+    }
     p.sensitiveColumn = privacyJson.at("sensitive_column").asString();
     p.knownGaps = privacyJson.at("known_gaps").asBool();
     for (const JsonValue& warning : privacyJson.at("warnings").items()) {

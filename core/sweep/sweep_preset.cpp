@@ -23,6 +23,9 @@ void applyConfig(TrainConfig& c, const JsonValue& json) {
         else if (key == "l2") c.l2 = value.asNumber();
         else if (key == "clip_theta") c.clipTheta = value.asNumber();
         else if (key == "clip_w") c.clipW = value.asNumber();
+        else if (key == "loss_clip_share") c.lossClipShare = value.asNumber();
+        else if (key == "averaging") c.averaging = parseAveraging(value.asString());
+        else if (key == "w_stream") c.wStream = parseWStream(value.asString());
         else if (key == "min_group_share") c.minGroupShare = value.asNumber();
         else if (key == "w_radius") c.wRadius = value.asNumber();
         else if (key == "delta") {
@@ -61,6 +64,7 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
         for (const JsonValue& f : json.at("fairness").items()) spec.notions.push_back(parseFairnessNotion(f.asString()));
         spec.epsilons = numbers(json.at("epsilons"));
         spec.lambdas = numbers(json.at("lambdas"));
+        if (json.has("tuning")) spec.tuning = parseTuning(json.at("tuning").asString());
         const JsonValue& seeds = json.at("seeds");
         spec.seeds.clear();
         if (seeds.isArray()) {

@@ -15,6 +15,17 @@
 
 namespace pfa {
 
+void describeTuning(RunResult& result, const SweepRun& run) {
+    privacy::PrivacyReport& report = result.privacy;
+    if (!report.isPrivate) return;
+    if (run.tuning == Tuning::NotCovered && run.tuningCandidates < 2) return;
+    report.tuning = tuningName(run.tuning);
+    report.tuningCandidates = run.tuningCandidates;
+    report.tuningGridEpsilon = run.gridEpsilon;
+    report.statement = privacy::renderPrivacyStatement(report, "", "");
+}
+
+
 std::vector<SweepRun> shardRuns(const std::vector<SweepRun>& runs, int index, int count) {
     if (count < 1 || index < 0 || index >= count) {
         throw InputError("shard " + std::to_string(index) + "/" + std::to_string(count) +
@@ -120,6 +131,7 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
                 }
                 return;
             }
+            describeTuning(result, run);
             RunContext context = sweepData.context;
             context.runKey = run.key;
             const std::string line = runRecordJson(result, context);

@@ -70,4 +70,9 @@ void validateSweep(const std::vector<SweepRun>& runs, const DatasetProvider& pro
 SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
                       const SweepOptions& options, const CancelToken& cancel);
 
+/// Marks a finished run of a sweep as one of the candidates of its grid (tuning mode, K and
+/// the grid's ε in its privacy report) and re-renders its statement. Non-private runs and
+/// single-candidate grids without a split budget are left as they are.
+void describeTuning(RunResult& result, const SweepRun& run);
+
 }  // namespace pfa

@@ -1,5 +1,6 @@
 #include "core/sweep/sweep_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -24,7 +25,7 @@ int wholeNumber(const std::string& parameter, double value) {
 
 std::vector<std::string> sweepParameterNames() {
     return {"epochs", "batch-size", "lr-theta", "lr-w", "l2", "clip-theta", "clip-w",
-            "min-group-share", "w-radius"};
+            "min-group-share", "w-radius", "loss-clip-share"};
 }
 
 void applySweepParameter(TrainConfig& c, const std::string& parameter, double value) {
@@ -37,11 +38,22 @@ void applySweepParameter(TrainConfig& c, const std::string& parameter, double va
     else if (parameter == "clip-w") c.clipW = value;
     else if (parameter == "min-group-share") c.minGroupShare = value;
     else if (parameter == "w-radius") c.wRadius = value;
+    else if (parameter == "loss-clip-share") c.lossClipShare = value;
     else {
         std::string names;
         for (const std::string& name : sweepParameterNames()) names += (names.empty() ? "" : ", ") + name;
         throw InputError("unknown sweep parameter '" + parameter + "': use one of " + names);
     }
+}
+
+std::string tuningName(Tuning tuning) {
+    return tuning == Tuning::SplitBudget ? "split-budget" : "not-covered";
+}
+
+Tuning parseTuning(const std::string& text) {
+    if (text == "split-budget") return Tuning::SplitBudget;
+    if (text == "not-covered") return Tuning::NotCovered;
+    throw InputError("unknown tuning '" + text + "': use not-covered or split-budget");
 }
 
 std::string runKey(const std::string& dataset, const TrainConfig& c) {
@@ -70,14 +82,22 @@ std::vector<SweepRun> SweepSpec::expand() const {
                 algorithm.supportsPrivacy() ? epsilons : std::vector<double>{INFINITY};
             const std::vector<double> runLambdas =
                 algorithm.usesFairness() ? lambdas : std::vector<double>{0.0};
+            // Candidates that share one (ε, seed): every λ × every combination of extra axes.
+            std::size_t axisCombinations = 1;
+            for (const SweepAxis& axis : axes) axisCombinations *= std::max<std::size_t>(1, axis.values.size());
+            const int candidates = static_cast<int>(axisCombinations * runLambdas.size());
             for (double epsilon : runEpsilons) {
+                const bool split = tuning == Tuning::SplitBudget && std::isfinite(epsilon);
                 for (double lambda : runLambdas) {
                     for (std::uint64_t seed : seeds) {
                         SweepRun run;
                         run.index = runs.size();
                         run.dataset = dataset;
                         run.config = config;
-                        run.config.epsilon = epsilon;
+                        run.config.epsilon = split ? epsilon / candidates : epsilon;
+                        run.tuning = tuning;
+                        run.tuningCandidates = candidates;
+                        run.gridEpsilon = epsilon;
                         run.config.lambda = lambda;
                         run.config.seed = seed;
                         run.key = runKey(dataset, run.config);

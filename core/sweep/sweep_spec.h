@@ -16,12 +16,30 @@ struct SweepAxis {
     std::vector<double> values;
 };
 
+/// How a sweep pays for choosing among its candidate settings. Every λ value and every
+/// hyper-parameter trial is a separate training run on the same rows, so "the best point of
+/// the grid" is never free.
+enum class Tuning {
+    /// Every run spends the grid's full ε; a model picked by its results is only covered by
+    /// the composed cost of all candidates (the privacy ledger's total). Said in the statement.
+    NotCovered,
+    /// The K candidates of each (data set, algorithm, notion, ε, seed) split ε evenly: each
+    /// runs at ε/K, so the whole grid spends ε on the training rows by composition.
+    SplitBudget,
+};
+
+std::string tuningName(Tuning tuning);  ///< "not-covered", "split-budget"
+Tuning parseTuning(const std::string& text);
+
 /// One run of a sweep: which data set, the full configuration, and its identity.
 struct SweepRun {
     std::size_t index = 0;  ///< position in the sweep's deterministic order
     std::string dataset;    ///< data-set key understood by the sweep's DatasetProvider
     TrainConfig config;
     std::string key;        ///< run key: identical settings ⇔ identical key (resume, merge)
+    Tuning tuning = Tuning::NotCovered;
+    int tuningCandidates = 1;  ///< K: settings that share this run's (ε, seed) in the grid
+    double gridEpsilon = 0.0;  ///< the ε the grid was given (config.epsilon × K when split)
 };
 
 /// A grid over data set × algorithm × fairness notion × extra axes × ε × λ × seed on top of
@@ -36,6 +54,7 @@ struct SweepSpec {
     std::vector<double> lambdas{1.0};
     std::vector<std::uint64_t> seeds{0};
     TrainConfig base;
+    Tuning tuning = Tuning::NotCovered;
 
     /// Every run, data set outermost and seed innermost. Algorithms that are not private run
     /// only at ε = ∞ and those without a fairness term only at λ = 0.

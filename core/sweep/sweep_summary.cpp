@@ -58,6 +58,11 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
     if (r.has("privacy") && r.at("privacy").has("known_gaps")) {
         p.knownGaps = r.at("privacy").at("known_gaps").asBool();
     }
+    // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
+    if (r.has("privacy") && r.at("privacy").has("tuning")) {
+        const JsonValue& tuning = r.at("privacy").at("tuning");
+        if (tuning.stringOr("mode", "") == "split-budget") p.epsilon = tuning.numberOr("grid_epsilon", p.epsilon);
+    }
     return p;
 }
 

@@ -45,6 +45,9 @@ void validateCommonConfig(const TrainConfig& c, const DataSplit& data) {
             "the clip norm must be > 0");
     require(std::isfinite(c.clipW) && c.clipW >= 0, "clip-w", c.clipW,
             "it must be >= 0 (0 = automatic)");
+    require(std::isfinite(c.lossClipShare) && c.lossClipShare >= 0 && c.lossClipShare < 1,
+            "loss-clip-share", c.lossClipShare,
+            "it must lie in [0, 1) (0 = clip the whole gradient to C_theta)");
     require(std::isfinite(c.wRadius) && c.wRadius >= 0, "w-radius", c.wRadius,
             "it must be >= 0 (0 = automatic)");
     require(std::isfinite(c.featureBound) && c.featureBound >= 0, "feature-bound",
@@ -107,6 +110,13 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
         // skewed than overall shares, so their default bound is half as large.
         const double groupsFactor = c.fairness == FairnessNotion::DemographicParity ? 10.0 : 20.0;
         c.minGroupShare = 1.0 / (groupsFactor * data.train.numGroups());
+    }
+    // Averaging is post-processing of the released iterates; the published calibration keeps
+    // the paper's last iterate so that its runs reproduce the paper.
+    if (!c.averaging) {
+        c.averaging = c.isPrivate() && c.calibration == Calibration::Conservative
+                          ? IterateAveraging::PolynomialDecay
+                          : IterateAveraging::None;
     }
     if (c.wRadius == 0.0) c.wRadius = std::sqrt(l / c.minGroupShare);
     if (c.clipW == 0.0) c.clipW = 2.0 * c.lambda * (1.0 / std::sqrt(c.minGroupShare) + c.wRadius);

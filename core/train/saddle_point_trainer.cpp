@@ -188,6 +188,14 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     RowMatrix gradTheta(p, width);
     Eigen::MatrixXd gradW = Eigen::MatrixXd::Zero(W.rows(), W.cols());
 
+    // Polynomial-decay average of the iterates (allocated once; only read when averaging).
+    const bool averaging = plan.averaging == IterateAveraging::PolynomialDecay;
+    RowMatrix thetaAverage = theta;
+    const bool splitClip = plan.clipPerExample && plan.lossClipShare > 0.0;
+    const double clipLoss = plan.lossClipShare * plan.clipTheta;
+    const double clipPenalty = (1.0 - plan.lossClipShare) * plan.clipTheta;
+    const bool wFromMasses = penalty && plan.wFromGroupMasses;
+
     RandomStream noise = runStreams.stream(streams::kNoise);
     // Training-set diagnostics are exact functions of the private rows (not covered by the
     // guarantee); a private run may skip them.
@@ -247,13 +255,35 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
                     }
                     model->weightedProbabilityScoreGradient(Fc, classWeights.middleRows(c0, cn),
                                                             penaltyResidual.middleRows(c0, cn));
-                    Rc += lambda * penaltyResidual.middleRows(c0, cn);
+                    // Split clipping keeps the two parts apart until each row is clipped.
+                    if (!splitClip) Rc += lambda * penaltyResidual.middleRows(c0, cn);
                 }
 
                 // θ-stream: Σ_i κ_i r_i x̃_iᵀ with κ_i = min(1, C_θ/(‖r_i‖·‖x̃_i‖)).
                 for (long bi = c0; bi < c0 + cn; ++bi) {
                     const long i = batch[static_cast<std::size_t>(bi)];
                     double scale = 1.0;
+                    if (splitClip) {
+                        // ‖r x̃ᵀ‖_F = ‖r‖·‖x̃‖ for each part; the sum of the two clipped parts
+                        // has norm ≤ C_θ, so the sensitivity and the noise are unchanged.
+                        const double lossNorm = residual.row(bi).norm() * trainDesign.norms(i);
+                        const double lossScale = lossNorm > clipLoss ? clipLoss / lossNorm : 1.0;
+                        double penaltyScale = 0.0;
+                        if (penalty) {
+                            const double penaltyNorm =
+                                lambda * penaltyResidual.row(bi).norm() * trainDesign.norms(i);
+                            penaltyScale = lambda * (penaltyNorm > clipPenalty ? clipPenalty / penaltyNorm : 1.0);
+                            if (penaltyNorm > clipPenalty) ++clipped;
+                        } else if (lossNorm > clipLoss) {
+                            ++clipped;
+                        }
+                        for (int a = 0; a < p; ++a) {
+                            const double combined = lossScale * residual(bi, a) +
+                                                    (penalty ? penaltyScale * penaltyResidual(bi, a) : 0.0);
+                            gradTheta.row(a) += combined * trainDesign.X.row(i);
+                        }
+                        continue;
+                    }
                     if (plan.clipPerExample) {
                         // Compare squares; the square root is only needed for clipped rows.
                         const double squared = residual.row(bi).squaredNorm() * trainDesign.squaredNorms(i);
@@ -272,6 +302,11 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
                     for (long bi = c0; bi < c0 + cn; ++bi) {
                         const int cell = batchCells[static_cast<std::size_t>(bi)];
                         if (cell < 0) continue;
+                        if (wFromMasses) {
+                            // Unit weights: each row adds F_i (‖F_i‖ ≤ 1) to its cell's mass.
+                            penalty->accumulate(cell, F.row(bi), 1.0);
+                            continue;
+                        }
                         double weight = lambda;
                         if (plan.clipPerExample) {
                             const double norm =
@@ -294,14 +329,26 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
 
             // W ascent step on the same iterate (simultaneous updates), then projection.
             if (penalty) {
-                penalty->finishAccumulation(gradW);
-                gradW /= denominator;
-                addGaussian(gradW, plan.sigmaW, noise);
+                if (wFromMasses) {
+                    // Release the noisy masses (σ on the sum = σ_W·m); λ∇_W is computed from them.
+                    penalty->perturbCellMasses(plan.sigmaW * denominator, [&noise] { return noise.normal(); });
+                    penalty->finishAccumulation(gradW);
+                    gradW *= lambda / denominator;
+                } else {
+                    penalty->finishAccumulation(gradW);
+                    gradW /= denominator;
+                    addGaussian(gradW, plan.sigmaW, noise);
+                }
                 W += config.lrW * gradW;
                 project(W, layout.groups(), plan.radius, plan.projection);
                 penalty->setW(W);
             }
             ++step;
+            if (averaging) {
+                // Shamir & Zhang (2013) polynomial-decay averaging with η = 3.
+                const double weight = 4.0 / (static_cast<double>(step) + 3.0);
+                thetaAverage += weight * (theta - thetaAverage);
+            }
 
             if (!theta.allFinite() || (penalty && !W.allFinite())) {
                 result.status = RunStatus::Diverged;
@@ -330,8 +377,9 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
         EpochMetrics metrics;
         metrics.epoch = epoch;
         metrics.step = step;
+        const RowMatrix& reported = averaging ? thetaAverage : theta;
         if (diagnostics) {
-            metrics.trainLoss = trainEvaluator.meanLoss(theta);
+            metrics.trainLoss = trainEvaluator.meanLoss(reported);
             metrics.trainObjective =
                 metrics.trainLoss +
                 (plan.penalty ? lambda * trainEvaluator.softErmi(config.fairness, config.advantagedClass)
@@ -339,7 +387,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
         } else {
             metrics.trainLoss = metrics.trainObjective = kNaN;
         }
-        testEvaluator.meanLoss(theta);
+        testEvaluator.meanLoss(reported);
         const FairnessMetrics fairness = testEvaluator.fairness(config.advantagedClass);
         metrics.testError = fairness.error;
         metrics.violation = fairness.violation(config.fairness);
@@ -363,6 +411,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     }
 
     result.steps = step;
+    if (averaging) theta = thetaAverage;  // the reported model
     if (result.status == RunStatus::Diverged) {
         result.trainLoss = kNaN;
         result.test = FairnessMetrics{};

@@ -60,6 +60,26 @@ privacy::Adjacency parseAdjacency(const std::string& text) {
     throw InputError("unknown adjacency '" + text + "': use add-remove or replace");
 }
 
+std::string averagingName(IterateAveraging averaging) {
+    return averaging == IterateAveraging::PolynomialDecay ? "poly" : "none";
+}
+
+IterateAveraging parseAveraging(const std::string& text) {
+    if (text == "poly") return IterateAveraging::PolynomialDecay;
+    if (text == "none") return IterateAveraging::None;
+    throw InputError("unknown iterate averaging '" + text + "': use none or poly");
+}
+
+std::string wStreamName(WStream stream) {
+    return stream == WStream::GroupMasses ? "masses" : "gradient";
+}
+
+WStream parseWStream(const std::string& text) {
+    if (text == "masses") return WStream::GroupMasses;
+    if (text == "gradient") return WStream::ClippedGradient;
+    throw InputError("unknown W stream '" + text + "': use masses or gradient");
+}
+
 std::string settingsKey(const TrainConfig& c) {
     std::string key;
     auto add = [&](const char* name, const std::string& value) {
@@ -85,6 +105,9 @@ std::string settingsKey(const TrainConfig& c) {
     add("sampling", c.sampling ? samplingName(*c.sampling) : "auto");
     add("clip_theta", formatPortable(c.clipTheta));
     add("clip_w", formatPortable(c.clipW));
+    add("loss_clip_share", formatPortable(c.lossClipShare));
+    add("averaging", c.averaging ? averagingName(*c.averaging) : "auto");
+    add("w_stream", wStreamName(c.wStream));
     add("rho", formatPortable(c.minGroupShare));
     add("radius", formatPortable(c.wRadius));
     add("projection", c.projection == Projection::Box ? "box" : "ball");

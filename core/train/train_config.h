@@ -32,6 +32,23 @@ enum class Sampling {
 /// Projection set for the adversary matrix W (dp-fermi.md §6.4).
 enum class Projection { Ball, Box };
 
+/// Which model a run reports (and evaluates every epoch).
+enum class IterateAveraging {
+    None,             ///< the last iterate θ_T (dp-fermi.md §6.1 default)
+    PolynomialDecay,  ///< θ̄_t = (1 − 4/(t+3))·θ̄_{t−1} + 4/(t+3)·θ_t (Shamir–Zhang, η = 3):
+                      ///< an average weighted toward recent iterates; post-processing, free
+};
+
+/// How the private W-player's gradient is released in the conservative calibration.
+enum class WStream {
+    /// The per-cell batch sums of predicted probabilities Σ F_i (each row adds ‖F_i‖ ≤ 1 to
+    /// one cell, so no clipping is needed) are noised; ∇_W follows from them exactly. Its noise
+    /// is set by the actual shares and W, not by the worst case 1/√ρ + R of the per-row bound.
+    GroupMasses,
+    /// Per-example clipped ∇_W ψ_i to C_W = 2λ(1/√ρ + R), then noised (dp-fermi.md §7.5).
+    ClippedGradient,
+};
+
 /// Everything that determines one training run. Together with the data split it reproduces
 /// the run bit for bit. Values of 0 in "auto" fields mean "derive the documented default".
 struct TrainConfig {
@@ -56,6 +73,14 @@ struct TrainConfig {
     /// experiments tuned; at 1 the clipping visibly weakens the fairness term (measured on Adult).
     double clipTheta = 3.0;
     double clipW = 0.0;                ///< C_W; 0 = auto 2λ(1/√ρ + R) (never binds)
+    /// 0: clip each row's whole θ-gradient ∇ℓ_i + λ∇ψ_i to C_θ. In (0, 1): clip ∇ℓ_i to
+    /// share·C_θ and λ∇ψ_i to (1 − share)·C_θ separately (same sensitivity C_θ, same noise), so
+    /// a large λ cannot drown the loss gradient in the clip.
+    double lossClipShare = 0.0;
+    /// Unset: polynomial-decay averaging for private runs of the conservative calibration, the
+    /// last iterate otherwise (non-private and `published` runs reproduce the paper).
+    std::optional<IterateAveraging> averaging;
+    WStream wStream = WStream::GroupMasses;  ///< conservative calibration, λ > 0
     /// ρ: public lower bound on every group share (within-label shares for eo/eopp).
     /// 0 = auto: 1/(10k) for demographic parity (0.05 for two groups, below the 5–15 %
     /// minorities common in real data) and 1/(20k) for the within-label shares of equalized
@@ -91,6 +116,10 @@ Sampling parseSampling(const std::string& text);
 /// "Poisson", "shuffled batches", "uniform subsample" (for statements).
 std::string samplingDescription(Sampling sampling);
 std::string adjacencyName(privacy::Adjacency adjacency);
+std::string averagingName(IterateAveraging averaging);  ///< "none", "poly"
+IterateAveraging parseAveraging(const std::string& text);
+std::string wStreamName(WStream stream);  ///< "masses", "gradient"
+WStream parseWStream(const std::string& text);
 privacy::Adjacency parseAdjacency(const std::string& text);
 
 /// Every setting of `config` as "name=value;…" with numbers written exactly: equal strings ⇔

@@ -19,6 +19,9 @@ namespace pfa {
 ///     θ ← θ − η_θ·( Σ a_i / m + u + l2·θ_w ),      u ~ N(0, σ_θ² I)
 ///     W ← Proj( W + η_w·( Σ b_i / m + V ) ),        V ~ N(0, σ_W² I)
 /// with m the nominal (expected) batch size in every sampling mode, never the realised one.
+/// Variants: `lossClipShare` clips ∇ℓ_i and λ∇ψ_i separately; `wFromGroupMasses` releases the
+/// noisy per-cell sums of F_i instead of clipped b_i and derives λ∇_W from them; `averaging`
+/// reports a running average of the θ iterates instead of the last one.
 struct TrainerPlan {
     bool penalty = false;       ///< λ > 0: the W-player and ψ are active
     double lambda = 0.0;
@@ -27,7 +30,14 @@ struct TrainerPlan {
     double clipTheta = 0.0;
     double clipW = 0.0;
     double sigmaTheta = 0.0;    ///< std of u, on the batch mean
-    double sigmaW = 0.0;        ///< std of V, on the batch mean
+    double sigmaW = 0.0;        ///< std of V, on the batch mean (of the group masses with
+                                ///< `wFromGroupMasses`)
+    /// The W-gradient is computed from noised per-cell batch sums of probabilities
+    /// (WStream::GroupMasses) instead of clipped per-row gradients plus noise.
+    bool wFromGroupMasses = false;
+    /// > 0: ∇ℓ_i is clipped to lossClipShare·C_θ and λ∇ψ_i to (1 − lossClipShare)·C_θ.
+    double lossClipShare = 0.0;
+    IterateAveraging averaging = IterateAveraging::None;
     Sampling sampling = Sampling::Shuffle;
     double radius = 0.0;        ///< projection radius R (≤ 0: no projection)
     Projection projection = Projection::Ball;

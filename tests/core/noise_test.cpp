@@ -87,6 +87,7 @@ TEST_CASE("DP noise added by the trainers has the calibrated standard deviation"
             config.batchSize = 200;
             config.lrTheta = 0.5;
             config.seed = seed;
+            config.averaging = IterateAveraging::None;  // report the last iterate: θ = −η Σ u
             TrainingObserver observer;
             CancelToken cancel;
             const RunResult result = runAlgorithm(config, data, observer, cancel);

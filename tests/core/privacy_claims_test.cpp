@@ -76,6 +76,8 @@ TrainConfig noiseProbe() {
     config.epochs = 3;
     config.batchSize = 200;
     config.lrTheta = 0.5;
+    // The zero features' weights are then exactly −η·Σ u_t (an averaged model would mix them).
+    config.averaging = IterateAveraging::None;
     return config;
 }
 

@@ -152,10 +152,17 @@ TEST_CASE("DP-FERMI spends at most its budget, certified by the accountant", "[t
                                 Catch::Contains("add/remove-one") &&
                                 Catch::Contains("every column of each training record") &&
                                 Catch::Contains("Test rows used for the displayed metrics are not protected"));
-    // W noise scales with λ through the clip norm C_W = 2λ(1/√ρ + R).
+    // The default W-stream noises the group masses (sensitivity 1): its noise does not depend
+    // on λ (λ multiplies the gradient computed from them). The clipped-gradient stream's noise
+    // scales with λ through the clip norm C_W = 2λ(1/√ρ + R).
     config.lambda = 4.0;
     const RunResult doubled = run(config, data);
-    CHECK_THAT(doubled.privacy.sigmaW / result.privacy.sigmaW, WithinAbs(2.0, 1e-9));
+    CHECK_THAT(doubled.privacy.sigmaW / result.privacy.sigmaW, WithinAbs(1.0, 1e-9));
+    config.wStream = WStream::ClippedGradient;
+    const RunResult clippedFour = run(config, data);
+    config.lambda = 2.0;
+    const RunResult clippedTwo = run(config, data);
+    CHECK_THAT(clippedFour.privacy.sigmaW / clippedTwo.privacy.sigmaW, WithinAbs(2.0, 1e-9));
 }
 
 TEST_CASE("DP-SGD solves its noise from the target epsilon", "[trainer][privacy]") {
