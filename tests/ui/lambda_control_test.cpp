@@ -1,8 +1,12 @@
-// The fairness weight λ on a logarithmic scale: the experiment panel's slider and spin box.
+// The fairness weight λ on a logarithmic scale: the experiment panel's slider and spin box,
+// and the λ presets and generators of the sweep dialog.
 #include "ui/lambda_control.h"
 
 #include <QDir>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QSlider>
 #include <QStyleOptionSlider>
 #include <catch2/catch.hpp>
@@ -12,6 +16,7 @@
 
 #include "core/util/number_list.h"
 #include "ui/epsilon_control.h"
+#include "ui/sweep_dialog.h"
 #include "ui_test_support.h"
 
 #ifndef PFA_SCREENSHOT_DIR
@@ -53,6 +58,14 @@ void sendMouse(QWidget* widget, QEvent::Type type, QPoint at, Qt::MouseButtons b
     const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
     QMouseEvent event(type, at, widget->mapToGlobal(at), button, buttons, Qt::NoModifier);
     QApplication::sendEvent(widget, &event);
+}
+
+QPushButton* buttonWithText(QWidget& parent, const QString& text) {
+    for (QPushButton* button : parent.findChildren<QPushButton*>()) {
+        if (button->text() == text) return button;
+    }
+    FAIL("no button " << text.toStdString());
+    return nullptr;
 }
 
 }  // namespace
@@ -254,4 +267,68 @@ TEST_CASE("Lambda control: the experiment panel stays as narrow; screenshot",
     wide.control.setValue(250);
     QTest::qWait(20);
     REQUIRE(wide.control.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/lambda-control-wide.png")));
+}
+
+TEST_CASE("Sweep dialog: λ presets and log:/lin: generators expand to the values that run",
+          "[ui][lambda][sweep]") {
+    pfa::TrainConfig base;
+    SweepDialog dialog(base, QStringLiteral("Synthetic"), 7500, 8, 0.01, nullptr);
+    dialog.show();
+    QTest::qWait(20);
+    dialog.epsilonEdit()->setText(QStringLiteral("1"));
+
+    QTest::mouseClick(buttonWithText(dialog, QStringLiteral("10⁻³ … 10⁴ (log)")), Qt::LeftButton);
+    CHECK(dialog.lambdaEdit()->text().toStdString() == "0, log:0.001:10000:8");
+    CHECK(dialog.problem().isEmpty());
+    CHECK(dialog.spec().lambdas ==
+          std::vector<double>{0, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000});
+    CHECK(dialog.lambdaValuesLabel()->text().toStdString() ==
+          "= 0, 0.001, 0.01, 0.1, 1, 10, 100, 1000, 10000 (9 values)");
+    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("45 runs")));  // 9 λ × 5 seeds
+
+    QTest::mouseClick(buttonWithText(dialog, QStringLiteral("0.01 … 100 (log)")), Qt::LeftButton);
+    CHECK(dialog.spec().lambdas ==
+          std::vector<double>{0, 0.01, 0.03162, 0.1, 0.3162, 1, 3.162, 10, 31.62, 100});
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    REQUIRE(dialog.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/sweep-dialog-lambda-log.png")));
+
+    QPushButton* lambdaPaper = nullptr;  // the ε row has a "Paper" button too
+    for (QPushButton* button : dialog.findChildren<QPushButton*>()) {
+        if (button->text() == QStringLiteral("Paper") &&
+            button->toolTip().contains(QStringLiteral("λ")))
+            lambdaPaper = button;
+    }
+    REQUIRE(lambdaPaper != nullptr);
+    QTest::mouseClick(lambdaPaper, Qt::LeftButton);
+    CHECK(dialog.spec().lambdas == std::vector<double>{0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5});
+    CHECK(dialog.lambdaValuesLabel()->text().contains(
+        QStringLiteral("log:FROM:TO:COUNT")));  // the syntax hint
+
+    // Typed generators, mixed with plain numbers; a repeated 0 runs once.
+    dialog.lambdaEdit()->setText(QStringLiteral("0, lin:0:2.5:11"));
+    CHECK(dialog.spec().lambdas.size() == 11);
+    dialog.lambdaEdit()->setText(QStringLiteral("0,log:0.01:100:5"));
+    CHECK(dialog.spec().lambdas == std::vector<double>{0, 0.01, 0.1, 1, 10, 100});
+    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("30 runs")));
+    // A long grid is shown by its ends.
+    dialog.lambdaEdit()->setText(QStringLiteral("log:1:1000:31"));
+    const std::string longGrid = dialog.lambdaValuesLabel()->text().toStdString();
+    CHECK_THAT(longGrid, Catch::StartsWith("= 1, 1.259, 1.585, 1.995, 2.512, …, ") &&
+                             Catch::EndsWith(", 631, 794.3, 1000 (31 values)"));
+
+    // Mistakes are named in one line and block the start.
+    dialog.lambdaEdit()->setText(QStringLiteral("0, log:0:100:5"));
+    CHECK(dialog.problem().toStdString() ==
+          "λ: 'log:0:100:5': log-spaced values need bounds above 0 (got 0).");
+    CHECK_FALSE(dialog.startButton()->isEnabled());
+    dialog.lambdaEdit()->setText(QStringLiteral("log:0.01:100:1"));
+    CHECK(dialog.problem().contains(
+        QStringLiteral("the count '1' must be a whole number from 2 to 1000")));
+    dialog.lambdaEdit()->setText(QStringLiteral("lin:0:1:1000, 5"));
+    CHECK(dialog.problem().contains(QStringLiteral("more than 1000 values")));
+    // The ε field and the extra axis read the same lists.
+    dialog.lambdaEdit()->setText(QStringLiteral("1"));
+    dialog.epsilonEdit()->setText(QStringLiteral("log:0.1:10:3"));
+    CHECK(dialog.problem().isEmpty());
+    CHECK(dialog.spec().epsilons == std::vector<double>{0.1, 1, 10});
 }
