@@ -18,6 +18,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "core/algorithms/registry.h"
@@ -95,6 +96,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_delta->setToolTip(tr("Privacy δ (> 0): the small probability with which the ε guarantee "
                            "may fail. Leave empty for 1/n², n = number of training rows."));
     m_lambda = new LambdaControl();
+    // The ε and λ spin boxes line up, one above the other.
+    const int spinWidth =
+        std::max(m_epsilon->spinBox()->sizeHint().width(), m_lambda->spinBox()->sizeHint().width());
+    m_epsilon->spinBox()->setMinimumWidth(spinWidth);
+    m_lambda->spinBox()->setMinimumWidth(spinWidth);
 
     m_calibration = new QComboBox();
     m_calibration->addItem(tr("Conservative (RDP-certified)"), QStringLiteral("conservative"));

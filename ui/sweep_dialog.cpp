@@ -16,11 +16,13 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <thread>
+#include <utility>
 
 #include "core/algorithms/registry.h"
 #include "core/data/data_directory.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "core/util/number_list.h"
 
 namespace pfa::ui {
 
@@ -71,7 +73,8 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
         notionRow->addWidget(m_notions[i]);
     }
     m_epsilons = new QLineEdit(joinNumbers({0.5, 1, 3, 9}));
-    m_epsilons->setToolTip(tr("Privacy budgets, comma-separated"));
+    m_epsilons->setToolTip(tr("Privacy budgets, comma-separated; log:FROM:TO:COUNT adds COUNT "
+                              "log-spaced values from FROM to TO"));
     m_infinity = new QCheckBox(tr("also ε = ∞ (no privacy)"));
     auto* paper = new QPushButton(tr("Paper"));
     paper->setToolTip(tr("0.5, 1, 3, 9: the budgets of the published experiments"));
@@ -86,7 +89,43 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     epsilonRow->addWidget(log5);
     epsilonRow->addWidget(log8);
     m_lambdas = new QLineEdit(joinNumbers({0, 0.5, 1, 2, 4, 8}));
-    m_lambdas->setToolTip(tr("Fairness weights, comma-separated"));
+    m_lambdas->setToolTip(tr("Fairness weights, comma-separated. log:FROM:TO:COUNT adds COUNT "
+                             "values log-spaced from FROM to TO (e.g. 0, log:0.01:1000:11), "
+                             "lin:FROM:TO:COUNT evenly spaced ones; generated values have 4 "
+                             "significant digits."));
+    // λ presets: useful weights span decades (Credit Card equalized odds needs hundreds), so
+    // two log-spaced grids beside the published one. They are written as generators, which
+    // shows the syntax; the line under the field spells the values out.
+    auto* lambdaPaper = new QPushButton(tr("Paper"));
+    lambdaPaper->setToolTip(tr("0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5: the λ values of the published "
+                               "demographic-parity experiments"));
+    auto* lambdaLog2 = new QPushButton(tr("0.01 … 100 (log)"));
+    lambdaLog2->setToolTip(tr("0 and nine values log-spaced from 0.01 to 100 (two per decade)"));
+    auto* lambdaLog7 = new QPushButton(tr("10⁻³ … 10⁴ (log)"));
+    lambdaLog7->setToolTip(tr("0 and one value per decade from 0.001 to 10000: a first look at a "
+                              "new data set or fairness notion"));
+    connect(lambdaPaper, &QPushButton::clicked, this,
+            [this] { m_lambdas->setText(joinNumbers({0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5})); });
+    connect(lambdaLog2, &QPushButton::clicked, this,
+            [this] { m_lambdas->setText(QStringLiteral("0, log:0.01:100:9")); });
+    connect(lambdaLog7, &QPushButton::clicked, this,
+            [this] { m_lambdas->setText(QStringLiteral("0, log:0.001:10000:8")); });
+    // The ε and λ preset buttons line up in columns, and so do the ends of the two fields.
+    for (const auto& column :
+         {std::pair{paper, lambdaPaper}, std::pair{log5, lambdaLog2}, std::pair{log8, lambdaLog7}}) {
+        const int width =
+            std::max(column.first->sizeHint().width(), column.second->sizeHint().width());
+        column.first->setMinimumWidth(width);
+        column.second->setMinimumWidth(width);
+    }
+    auto* lambdaRow = new QHBoxLayout();
+    lambdaRow->addWidget(m_lambdas, 1);
+    lambdaRow->addWidget(lambdaPaper);
+    lambdaRow->addWidget(lambdaLog2);
+    lambdaRow->addWidget(lambdaLog7);
+    m_lambdaValues = new QLabel();
+    m_lambdaValues->setTextFormat(Qt::PlainText);
+    m_lambdaValues->setForegroundRole(QPalette::PlaceholderText);
     m_seedFrom = new QSpinBox();
     m_seedTo = new QSpinBox();
     for (QSpinBox* box : {m_seedFrom, m_seedTo}) box->setRange(0, 100000);
@@ -105,7 +144,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     }
     m_axis->setToolTip(tr("Sweep one more hyper-parameter, e.g. the learning rate"));
     m_axisValues = new QLineEdit();
-    m_axisValues->setPlaceholderText(tr("values, comma-separated"));
+    m_axisValues->setPlaceholderText(tr("values, comma-separated, or e.g. log:0.01:1:5"));
     auto* axisRow = new QHBoxLayout();
     axisRow->addWidget(m_axis);
     axisRow->addWidget(m_axisValues, 1);
@@ -140,7 +179,8 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     form->addRow(tr("Fairness"), notionRow);
     form->addRow(tr("ε values"), epsilonRow);
     form->addRow(QString(), m_infinity);
-    form->addRow(tr("λ values"), m_lambdas);
+    form->addRow(tr("λ values"), lambdaRow);
+    form->addRow(QString(), m_lambdaValues);
     form->addRow(tr("Seeds"), seedRow);
     form->addRow(tr("Extra axis"), axisRow);
     form->addRow(tr("Epochs"), m_epochs);
@@ -201,23 +241,34 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
 
 std::vector<double> SweepDialog::parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
                                            QString* problem) const {
-    std::vector<double> values;
-    for (QString part : edit->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        part = part.trimmed();
-        if (allowInfinity && (part == QLatin1String("inf") || part == QStringLiteral("∞"))) {
-            values.push_back(INFINITY);
-            continue;
+    try {
+        return pfa::parseNumberList(edit->text().toStdString(), allowInfinity);
+    } catch (const pfa::InputError& error) {
+        if (problem->isEmpty()) {
+            *problem = tr("%1: %2.").arg(what, QString::fromStdString(error.what()));
         }
-        bool ok = false;
-        const double value = part.toDouble(&ok);
-        if (!ok || !std::isfinite(value)) {
-            if (problem->isEmpty()) *problem = tr("%1: “%2” is not a number.").arg(what, part);
-            continue;
-        }
-        values.push_back(value);
+        return {};
     }
-    if (values.empty() && problem->isEmpty()) *problem = tr("%1: give at least one value.").arg(what);
-    return values;
+}
+
+void SweepDialog::showLambdaValues(const std::vector<double>& lambdas) {
+    const std::string text = m_lambdas->text().toStdString();
+    if (lambdas.empty() || !pfa::numberListHasGenerator(text)) {
+        m_lambdaValues->setText(
+            tr("Numbers, or log:FROM:TO:COUNT / lin:FROM:TO:COUNT for COUNT spaced values"));
+        return;
+    }
+    // Long grids: the first and last few, which is what tells whether the range is right.
+    QStringList shown;
+    for (std::size_t i = 0; i < lambdas.size(); ++i) {
+        if (lambdas.size() > 12 && i == 5) shown << QStringLiteral("…");
+        if (lambdas.size() <= 12 || i < 5 || i + 3 >= lambdas.size()) {
+            // Six digits as in joinNumbers: 4-digit values print as they are, 10000 not as 1e+04.
+            shown << QString::fromStdString(pfa::formatNumber(lambdas[i], 6));
+        }
+    }
+    m_lambdaValues->setText(
+        tr("= %1 (%2 values)").arg(shown.join(QStringLiteral(", "))).arg(lambdas.size()));
 }
 
 pfa::SweepSpec SweepDialog::spec() const {
@@ -256,7 +307,9 @@ void SweepDialog::updateSummary() {
                           .arg(QString::fromStdString(pfa::formatNumber(epsilon)));
         }
     }
-    for (double lambda : parseList(m_lambdas, tr("λ"), false, &problem)) {
+    const std::vector<double> lambdas = parseList(m_lambdas, tr("λ"), false, &problem);
+    showLambdaValues(lambdas);
+    for (double lambda : lambdas) {
         if (lambda < 0 && problem.isEmpty()) {
             problem = tr("λ: %1 is not allowed; the fairness weight must be 0 or more.")
                           .arg(QString::fromStdString(pfa::formatNumber(lambda)));

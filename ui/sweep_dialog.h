@@ -15,9 +15,10 @@ class QSpinBox;
 
 namespace pfa::ui {
 
-/// Sets up a sweep over the current data set: algorithms, fairness notions, ε values (with
-/// log-spaced presets), λ values, seeds, an optional extra hyper-parameter axis, threads and
-/// the results file. It shows the number of runs and an estimate of the time before starting.
+/// Sets up a sweep over the current data set: algorithms, fairness notions, ε values and λ
+/// values (both with presets; they and the extra axis accept log:/lin: generators), seeds,
+/// an optional extra hyper-parameter axis, threads and the results file. It shows the number
+/// of runs and an estimate of the time before starting.
 class SweepDialog : public QDialog {
     Q_OBJECT
 public:
@@ -42,14 +43,19 @@ public:
     // Direct access for tests.
     QLineEdit* epsilonEdit() const { return m_epsilons; }
     QLineEdit* lambdaEdit() const { return m_lambdas; }
+    QLabel* lambdaValuesLabel() const { return m_lambdaValues; }
     QSpinBox* seedsTo() const { return m_seedTo; }
     QPushButton* startButton() const { return m_start; }
     QLabel* summaryLabel() const { return m_summary; }
 
 private:
     void updateSummary();
+    /// The numbers (and log:/lin: generators) in `edit`; on a mistake, empty and `problem` set
+    /// (when still empty) to a one-line reason starting with `what`.
     std::vector<double> parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
                                   QString* problem) const;
+    /// Spells out the λ values under the field when it holds a generator (else a syntax hint).
+    void showLambdaValues(const std::vector<double>& lambdas);
 
     pfa::TrainConfig m_base;
     long m_trainRows;
@@ -60,6 +66,7 @@ private:
     QLineEdit* m_epsilons;
     QCheckBox* m_infinity;
     QLineEdit* m_lambdas;
+    QLabel* m_lambdaValues;
     QSpinBox* m_seedFrom;
     QSpinBox* m_seedTo;
     QComboBox* m_axis;

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <limits>
 
+#include "core/util/error.h"
+#include "core/util/number_list.h"
+
 namespace pfa::cli {
 
 Arguments::Arguments(int argc, char** argv, int first, const std::set<std::string>& valued,
@@ -76,18 +79,11 @@ std::vector<double> Arguments::numberList(const std::string& name,
                                           const std::vector<double>& fallback,
                                           bool allowInfinity) const {
     if (!has(name)) return fallback;
-    std::vector<double> list;
-    const std::string value = text(name);
-    std::size_t start = 0;
-    while (start <= value.size()) {
-        const std::size_t comma = value.find(',', start);
-        const std::string item =
-            value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        list.push_back(parseNumber(name, item, allowInfinity));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
+    try {
+        return parseNumberList(text(name), allowInfinity);
+    } catch (const InputError& error) {
+        throw UsageError("--" + name + ": " + error.what());
     }
-    return list;
 }
 
 std::vector<std::uint64_t> Arguments::seedList(const std::string& name,

@@ -27,7 +27,8 @@ public:
     std::string text(const std::string& name, const std::string& fallback = "") const;
     double number(const std::string& name, double fallback) const;
     long integer(const std::string& name, long fallback) const;
-    /// Comma-separated numbers; "inf" allowed when `allowInfinity`.
+    /// Comma-separated numbers and log:FROM:TO:COUNT / lin:FROM:TO:COUNT generators
+    /// (parseNumberList in core/util/number_list.h); "inf" allowed when `allowInfinity`.
     std::vector<double> numberList(const std::string& name, const std::vector<double>& fallback,
                                    bool allowInfinity) const;
     /// "A-B" (inclusive range) or a comma-separated list of non-negative integers.

@@ -18,7 +18,9 @@
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_summary.h"
+#include "core/util/error.h"
 #include "core/util/format.h"
+#include "core/util/number_list.h"
 
 namespace pfa::cli {
 
@@ -54,7 +56,8 @@ const char* const kTrainHelp =
     "  --algorithm LIST            erm, fermi, dp-fermi, dp-sgd (default dp-fermi)\n"
     "  --fairness LIST             dp, eo, eopp (default dp)\n"
     "  --epsilon LIST              privacy budgets, 'inf' = no privacy (default 1)\n"
-    "  --lambda LIST               fairness weights (default 1)\n"
+    "  --lambda LIST               fairness weights (default 1); useful values run from about\n"
+    "                              0.01 to the thousands, e.g. 0,log:0.01:1000:11\n"
     "  --seeds A-B|LIST            training seeds (default 0)\n"
     "  --tuning MODE               how choosing among the grid's K settings (lambda values x\n"
     "                              extra axes) is paid for: not-covered (default; each run\n"
@@ -65,6 +68,15 @@ const char* const kTrainHelp =
     "  --axis SPEC                 extra axes, e.g. 'lr-theta=0.05,0.1;epochs=100,200'\n"
     "                              (epochs, batch-size, lr-theta, lr-w, l2, clip-theta, clip-w,\n"
     "                              min-group-share, w-radius, loss-clip-share)\n"
+    "  LIST (--epsilon, --lambda, --axis values): comma-separated numbers and generators:\n"
+    "    log:FROM:TO:COUNT         COUNT values log-spaced from FROM to TO inclusive\n"
+    "                              (0 < FROM < TO); log:0.01:100:5 = 0.01,0.1,1,10,100\n"
+    "    lin:FROM:TO:COUNT         COUNT values evenly spaced from FROM to TO inclusive;\n"
+    "                              lin:0:2.5:11 = 0,0.25,...,2.5\n"
+    "                              Generated values are rounded to 4 significant digits\n"
+    "                              (0.03162): short in tables, and typing a printed value\n"
+    "                              names the same run; a value given twice runs once; at\n"
+    "                              most 1000 values\n"
     "settings:\n"
     "  --delta X                   privacy delta, > 0 (default 1/n^2, n = training rows)\n"
     "  --epochs N                  epochs (default 200)\n"
@@ -126,10 +138,11 @@ std::vector<SweepAxis> parseAxes(const std::string& text) {
         if (eq == std::string::npos) throw UsageError("--axis: '" + part + "' is not NAME=V1,V2,...");
         SweepAxis axis;
         axis.parameter = part.substr(0, eq);
-        for (const std::string& value : commaList(part.substr(eq + 1))) {
-            axis.values.push_back(Arguments::parseNumber("axis", value, false));
+        try {
+            axis.values = parseNumberList(part.substr(eq + 1), false);
+        } catch (const InputError& error) {
+            throw UsageError("--axis: " + axis.parameter + ": " + error.what());
         }
-        if (axis.values.empty()) throw UsageError("--axis: no values for " + axis.parameter);
         TrainConfig probe;
         applySweepParameter(probe, axis.parameter, axis.values.front());  // rejects unknown names
         axes.push_back(axis);

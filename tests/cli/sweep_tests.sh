@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sweep behaviour of pfa-cli that needs processes: resume after kill -9, parallel equals serial,
-# shards + merge equal the unsharded run. Usage: sweep_tests.sh PFA_CLI WORK_DIR CASE
+# shards + merge equal the unsharded run; and the runs of a log-spaced --lambda generator.
+# Usage: sweep_tests.sh PFA_CLI WORK_DIR CASE
 set -euo pipefail
 cli=$1
 work=$2
@@ -64,6 +65,20 @@ shards)
     grep -q "dropped" merge.log
     same_results whole.jsonl merged.jsonl
     echo "3 shards ($(wc -l < shard-0.jsonl)+$(wc -l < shard-1.jsonl)+$(wc -l < shard-2.jsonl) runs) merged equal the unsharded sweep"
+    ;;
+log-lambdas)
+    # --lambda 0,log:0.01:100:5 is 0 and five log-spaced weights: six runs, each weight once
+    # in the results file and in the summary table.
+    rm -f log.jsonl
+    "$cli" train --dataset synthetic --synthetic-rows 2000 --algorithm dp-fermi --epsilon 1 \
+        --lambda 0,log:0.01:100:5 --epochs 2 --threads 2 --quiet --out log.jsonl > summary.txt
+    expected="0 0.01 0.1 1 10 100 "
+    [ "$(wc -l < log.jsonl)" -eq 6 ] || { echo "expected 6 runs, got $(wc -l < log.jsonl)" >&2; exit 1; }
+    recorded=$(grep -o '"lambda":[^,]*' log.jsonl | cut -d: -f2 | sort -g | awk '{printf "%g ", $1}')
+    [ "$recorded" = "$expected" ] || { echo "lambdas in log.jsonl: '$recorded', expected '$expected'" >&2; exit 1; }
+    summarised=$(awk '$1 == "dp-fermi" {print $4}' summary.txt | sort -g | awk '{printf "%g ", $1}')
+    [ "$summarised" = "$expected" ] || { echo "lambdas in the summary: '$summarised', expected '$expected'" >&2; exit 1; }
+    echo "--lambda 0,log:0.01:100:5 ran lambda = $recorded"
     ;;
 *)
     echo "unknown case $case_name" >&2
