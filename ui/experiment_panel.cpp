@@ -155,6 +155,35 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_clip->setValue(defaults.clipTheta);
     m_clip->setToolTip(tr("Per-example gradient clip norm C: bounds each person's influence on "
                           "a step; the privacy noise is proportional to it"));
+    m_lossClipShare = new QDoubleSpinBox();
+    m_lossClipShare->setDecimals(2);
+    m_lossClipShare->setRange(0.0, 0.95);
+    m_lossClipShare->setSingleStep(0.05);
+    m_lossClipShare->setSpecialValueText(tr("joint (0)"));
+    m_lossClipShare->setValue(defaults.lossClipShare);
+    m_lossClipShare->setToolTip(
+        tr("0: each row's whole model gradient (loss + λ × penalty) is clipped to C.\n"
+           "S in (0, 1): the loss part is clipped to S·C and the penalty part to (1 − S)·C "
+           "separately — same privacy noise, and a very large λ can no longer drown the loss "
+           "(helps equalized odds on data with small gaps)."));
+    m_averaging = new QComboBox();
+    m_averaging->addItem(tr("auto (average when private)"), QStringLiteral("auto"));
+    m_averaging->addItem(tr("average of iterates"), QStringLiteral("poly"));
+    m_averaging->addItem(tr("last iterate"), QStringLiteral("none"));
+    m_averaging->setToolTip(
+        tr("Which model is reported and evaluated: a running average of the training iterates "
+           "weighted toward recent ones (steadier under privacy noise; post-processing, so it "
+           "costs no privacy) or the last iterate. Auto averages private runs of the "
+           "conservative calibration."));
+    m_wStream = new QComboBox();
+    m_wStream->addItem(tr("noisy group sums"), QStringLiteral("masses"));
+    m_wStream->addItem(tr("clipped gradients"), QStringLiteral("gradient"));
+    m_wStream->setToolTip(
+        tr("How the fairness adversary W learns privately (DP-FERMI, conservative).\n"
+           "Noisy group sums: each step releases the per-group sums of predicted probabilities "
+           "(each row adds at most 1), and W's gradient is computed from them — far less noise.\n"
+           "Clipped gradients: each row's W-gradient is clipped to C_W = 2λ(1/√ρ + R) and "
+           "noised, as in the paper's conservative analysis."));
     m_seed = new QSpinBox();
     m_seed->setRange(0, 1000000);
     m_seed->setToolTip(tr("Random seed: the same settings and seed reproduce a run exactly"));
@@ -178,6 +207,9 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     advancedForm->addRow(tr("Learning rate θ"), m_lrTheta);
     advancedForm->addRow(tr("Learning rate W"), m_lrW);
     advancedForm->addRow(tr("Clip norm C"), m_clip);
+    advancedForm->addRow(tr("Loss clip share"), m_lossClipShare);
+    advancedForm->addRow(tr("Reported model"), m_averaging);
+    advancedForm->addRow(tr("W learns from"), m_wStream);
     advancedForm->addRow(tr("Seed"), m_seed);
     advancedForm->addRow(QString(), m_secureNoise);
     advancedForm->addRow(QString(), m_diagnostics);
@@ -236,7 +268,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         updateAlgorithmDependentControls();
         revalidate();
     });
-    for (QComboBox* box : {m_fairness, m_calibration, m_scope}) {
+    for (QComboBox* box : {m_fairness, m_calibration, m_scope, m_averaging, m_wStream}) {
         connect(box, &QComboBox::currentIndexChanged, this, &ExperimentPanel::revalidate);
     }
     connect(m_epsilon, &EpsilonControl::valueChanged, this, [this] {
@@ -254,11 +286,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     for (QCheckBox* box : {m_secureNoise, m_diagnostics}) {
         connect(box, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
     }
-    for (QDoubleSpinBox* box : {m_lrTheta, m_lrW, m_clip}) {
+    for (QDoubleSpinBox* box : {m_lrTheta, m_lrW, m_clip, m_lossClipShare}) {
         connect(box, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
     }
     // Long item texts must not force the dock wider than a laptop screen allows.
-    for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_calibration, m_scope}) {
+    for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_calibration, m_scope,
+                           m_averaging, m_wStream}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
@@ -352,6 +385,10 @@ pfa::TrainConfig ExperimentPanel::config() const {
     c.lrTheta = m_lrTheta->value();
     c.lrW = m_lrW->value();
     c.clipTheta = m_clip->value();
+    c.lossClipShare = m_lossClipShare->value();
+    const QString averaging = m_averaging->currentData().toString();
+    if (averaging != QLatin1String("auto")) c.averaging = pfa::parseAveraging(averaging.toStdString());
+    c.wStream = pfa::parseWStream(m_wStream->currentData().toString().toStdString());
     c.seed = static_cast<std::uint64_t>(m_seed->value());
     c.secureNoise = m_secureNoise->isChecked();
     c.recordDiagnostics = m_diagnostics->isChecked();
@@ -423,6 +460,8 @@ void ExperimentPanel::updateAlgorithmDependentControls() {
     m_fairness->setEnabled(true);  // metrics of every notion are always reported
     m_calibration->setEnabled(algorithm.name() == "dp-fermi");
     m_scope->setEnabled(algorithm.name() == "dp-fermi");
+    m_wStream->setEnabled(algorithm.name() == "dp-fermi");
+    m_lossClipShare->setEnabled(algorithm.name() == "dp-fermi");
     m_delta->setEnabled(algorithm.supportsPrivacy());
     m_secureNoise->setEnabled(algorithm.supportsPrivacy());
     m_diagnostics->setEnabled(algorithm.supportsPrivacy());
@@ -491,6 +530,9 @@ QJsonObject ExperimentPanel::toJson() const {
     json["lr_theta"] = c.lrTheta;
     json["lr_w"] = c.lrW;
     json["clip_theta"] = c.clipTheta;
+    json["loss_clip_share"] = c.lossClipShare;
+    json["averaging"] = m_averaging->currentData().toString();
+    json["w_stream"] = m_wStream->currentData().toString();
     json["seed"] = static_cast<double>(c.seed);
     json["secure_noise"] = c.secureNoise;
     json["record_diagnostics"] = c.recordDiagnostics;
@@ -549,6 +591,9 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
     if (json.contains("lr_theta")) m_lrTheta->setValue(json["lr_theta"].toDouble());
     if (json.contains("lr_w")) m_lrW->setValue(json["lr_w"].toDouble());
     if (json.contains("clip_theta")) m_clip->setValue(json["clip_theta"].toDouble());
+    m_lossClipShare->setValue(json["loss_clip_share"].toDouble(0.0));
+    select(m_averaging, json.contains("averaging") ? json["averaging"] : QJsonValue(QStringLiteral("auto")));
+    select(m_wStream, json.contains("w_stream") ? json["w_stream"] : QJsonValue(QStringLiteral("masses")));
     if (json.contains("seed")) m_seed->setValue(static_cast<int>(json["seed"].toDouble()));
     m_secureNoise->setChecked(json["secure_noise"].toBool(false));
     m_diagnostics->setChecked(json["record_diagnostics"].toBool(true));

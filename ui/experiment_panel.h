@@ -110,6 +110,9 @@ private:
     QDoubleSpinBox* m_lrTheta;
     QDoubleSpinBox* m_lrW;
     QDoubleSpinBox* m_clip;
+    QDoubleSpinBox* m_lossClipShare;
+    QComboBox* m_averaging;
+    QComboBox* m_wStream;
     QSpinBox* m_seed;
     QCheckBox* m_secureNoise;
     QCheckBox* m_diagnostics;

@@ -148,6 +148,17 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     auto* axisRow = new QHBoxLayout();
     axisRow->addWidget(m_axis);
     axisRow->addWidget(m_axisValues, 1);
+    m_tuning = new QComboBox();
+    m_tuning->addItem(tr("Not covered — each run spends the full ε"), QStringLiteral("not-covered"));
+    m_tuning->addItem(tr("Split budget — the grid shares each ε"), QStringLiteral("split-budget"));
+    m_tuning->setToolTip(
+        tr("Every λ value and every extra-axis value is a separate training run on the same "
+           "rows, so picking the best of them is not free.\n"
+           "Not covered: each run spends the full ε; a model picked among K candidates is only "
+           "covered by their composed cost (the privacy ledger's total), and its statement says "
+           "so.\n"
+           "Split budget: each of the K candidates runs at ε/K, so the whole grid spends ε on the "
+           "training rows; views show the grid's ε."));
     m_epochs = new QSpinBox();
     m_epochs->setRange(1, 100000);
     m_epochs->setValue(base.epochs);
@@ -183,6 +194,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     form->addRow(QString(), m_lambdaValues);
     form->addRow(tr("Seeds"), seedRow);
     form->addRow(tr("Extra axis"), axisRow);
+    form->addRow(tr("Tuning cost"), m_tuning);
     form->addRow(tr("Epochs"), m_epochs);
     form->addRow(tr("Threads"), m_threads);
     form->addRow(tr("Results file"), fileRow);
@@ -235,6 +247,7 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
     m_seedTo->setValue(static_cast<int>(preset.spec.seeds.back()));
     m_epochs->setValue(preset.spec.base.epochs);
     m_base = preset.spec.base;
+    m_tuning->setCurrentIndex(m_tuning->findData(QString::fromStdString(pfa::tuningName(preset.spec.tuning))));
     m_summary->setToolTip(QString::fromStdString(preset.source));
     updateSummary();
 }
@@ -292,6 +305,7 @@ pfa::SweepSpec SweepDialog::spec() const {
     for (int s = m_seedFrom->value(); s <= m_seedTo->value(); ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
     const QString axis = m_axis->currentData().toString();
     if (!axis.isEmpty()) spec.axes.push_back({axis.toStdString(), parseList(m_axisValues, axis, false, &ignored)});
+    spec.tuning = pfa::parseTuning(m_tuning->currentData().toString().toStdString());
     return spec;
 }
 

@@ -70,6 +70,7 @@ private:
     QSpinBox* m_seedFrom;
     QSpinBox* m_seedTo;
     QComboBox* m_axis;
+    QComboBox* m_tuning;
     QLineEdit* m_axisValues;
     QSpinBox* m_epochs;
     QSpinBox* m_threads;
