@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/algorithms/registry.h"
 #include "core/data/catalog.h"
@@ -125,7 +126,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_advancedToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_advancedToggle->setArrowType(Qt::RightArrow);
     m_advancedToggle->setAutoRaise(true);
-    m_advancedToggle->setToolTip(tr("Show the training hyper-parameters"));
+    m_advancedToggle->setToolTip(tr("Show the training hyper-parameters and the train/test split"));
     m_advanced = new QWidget();
     m_advanced->setVisible(false);
     m_epochs = new QSpinBox();
@@ -200,6 +201,33 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
            "exactly on the private training rows and are NOT covered by the privacy guarantee "
            "(labelled \"not protected — diagnostics\"). Untick to leave them out of private "
            "runs."));
+    const pfa::SplitOptions splitDefaults;
+    m_splitMethod = new QComboBox();
+    m_splitMethod->addItem(tr("random (seeded)"), QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::Seeded)));
+    m_splitMethod->addItem(tr("as pandas DataFrame.sample — reproduces published splits"),
+                           QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::PandasSample)));
+    m_splitMethod->setToolTip(
+        tr("How the rows are divided into training and test rows.\n"
+           "Random (seeded): PFA Explorer's own seeded shuffle.\n"
+           "As pandas: exactly the rows pandas' DataFrame.sample(frac = 1 − test share, "
+           "random_state = split seed) picks for training, on the data file's rows in order — "
+           "the split of experiments published that way (DP-FERMI: split seed 100). The split "
+           "can change fairness gaps noticeably on small data sets."));
+    m_splitSeed = new QSpinBox();
+    m_splitSeed->setRange(0, std::numeric_limits<int>::max());
+    m_splitSeed->setValue(static_cast<int>(splitDefaults.seed));
+    m_splitSeed->setToolTip(tr("Seed of the train/test split (pandas: its random_state). Changing "
+                               "it reloads the data with other training rows."));
+    m_testFraction = new QDoubleSpinBox();
+    m_testFraction->setDecimals(3);
+    m_testFraction->setRange(0.01, 0.99);
+    m_testFraction->setSingleStep(0.05);
+    m_testFraction->setValue(splitDefaults.testFraction);
+    m_testFraction->setToolTip(tr("Share of the rows held out for testing; the model never sees "
+                                  "them during training"));
+    // Reload only when a value is committed, not at every keystroke.
+    m_splitSeed->setKeyboardTracking(false);
+    m_testFraction->setKeyboardTracking(false);
     auto* advancedForm = new QFormLayout(m_advanced);
     advancedForm->setContentsMargins(12, 0, 0, 0);
     advancedForm->addRow(tr("Epochs"), m_epochs);
@@ -213,6 +241,9 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     advancedForm->addRow(tr("Seed"), m_seed);
     advancedForm->addRow(QString(), m_secureNoise);
     advancedForm->addRow(QString(), m_diagnostics);
+    advancedForm->addRow(tr("Split"), m_splitMethod);
+    advancedForm->addRow(tr("Split seed"), m_splitSeed);
+    advancedForm->addRow(tr("Test share"), m_testFraction);
 
     m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
     m_live->setToolTip(tr("When on, moving the ε or λ slider stops the current run and starts "
@@ -289,9 +320,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     for (QDoubleSpinBox* box : {m_lrTheta, m_lrW, m_clip, m_lossClipShare}) {
         connect(box, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
     }
+    connect(m_splitMethod, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onSplitChanged);
+    connect(m_splitSeed, &QSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
+    connect(m_testFraction, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     // Long item texts must not force the dock wider than a laptop screen allows.
     for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_calibration, m_scope,
-                           m_averaging, m_wStream}) {
+                           m_averaging, m_wStream, m_splitMethod}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
@@ -397,6 +431,9 @@ pfa::TrainConfig ExperimentPanel::config() const {
 
 pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
     pfa::DatasetRequest request;
+    request.split.method = pfa::parseSplitMethod(m_splitMethod->currentData().toString().toStdString());
+    request.split.seed = static_cast<std::uint64_t>(m_splitSeed->value());
+    request.split.testFraction = m_testFraction->value();
     const QString data = m_dataset->currentData().toString();
     if (data.startsWith(QLatin1String("file:"))) {
         const std::size_t index = data.mid(5).toULong();
@@ -413,6 +450,25 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
         request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
     }
     return request;
+}
+
+void ExperimentPanel::setSplit(const pfa::SplitOptions& split) {
+    {
+        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed), blockShare(m_testFraction);
+        m_splitMethod->setCurrentIndex(
+            m_splitMethod->findData(QString::fromStdString(pfa::splitMethodName(split.method))));
+        m_splitSeed->setValue(static_cast<int>(std::min<std::uint64_t>(
+            split.seed, static_cast<std::uint64_t>(std::numeric_limits<int>::max()))));
+        m_testFraction->setValue(split.testFraction);
+    }
+    onSplitChanged();
+}
+
+void ExperimentPanel::onSplitChanged() {
+    // Other training rows: the loaded data no longer applies.
+    m_data.reset();
+    emit datasetRequestChanged();
+    revalidate();
 }
 
 bool ExperimentPanel::liveMode() const { return m_live->isChecked(); }
@@ -536,6 +592,9 @@ QJsonObject ExperimentPanel::toJson() const {
     json["seed"] = static_cast<double>(c.seed);
     json["secure_noise"] = c.secureNoise;
     json["record_diagnostics"] = c.recordDiagnostics;
+    json["split_method"] = m_splitMethod->currentData().toString();
+    json["split_seed"] = m_splitSeed->value();
+    json["test_fraction"] = m_testFraction->value();
     json["live_mode"] = liveMode();
     return json;
 }
@@ -598,6 +657,16 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
     m_secureNoise->setChecked(json["secure_noise"].toBool(false));
     m_diagnostics->setChecked(json["record_diagnostics"].toBool(true));
     m_live->setChecked(json["live_mode"].toBool(false));
+    {
+        // Settings saved before the split could be chosen: the default split. The data is
+        // reloaded once, below.
+        const pfa::SplitOptions defaults;
+        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed), blockShare(m_testFraction);
+        const int method = m_splitMethod->findData(json["split_method"].toString());
+        m_splitMethod->setCurrentIndex(method >= 0 ? method : 0);
+        m_splitSeed->setValue(json["split_seed"].toInt(static_cast<int>(defaults.seed)));
+        m_testFraction->setValue(json["test_fraction"].toDouble(defaults.testFraction));
+    }
     updateAlgorithmDependentControls();
     emit datasetRequestChanged();
     revalidate();

@@ -34,8 +34,10 @@ public:
 
     /// The configuration the controls describe (δ = 0 means "auto: 1/n²").
     pfa::TrainConfig config() const;
-    /// Which data set to load.
+    /// Which data set to load, and how to split it.
     pfa::DatasetRequest datasetRequest() const;
+    /// Shows `split` in the split controls (e.g. a preset's) and asks for the data to be loaded.
+    void setSplit(const pfa::SplitOptions& split);
     /// Empty when the current settings can run; otherwise what is wrong, in plain words.
     QString problem() const { return m_problem; }
     bool liveMode() const;
@@ -69,6 +71,9 @@ public:
     QLineEdit* deltaEdit() const { return m_delta; }
     QCheckBox* secureNoiseBox() const { return m_secureNoise; }
     QCheckBox* diagnosticsBox() const { return m_diagnostics; }
+    QComboBox* splitMethodBox() const { return m_splitMethod; }
+    QSpinBox* splitSeedBox() const { return m_splitSeed; }
+    QDoubleSpinBox* testFractionBox() const { return m_testFraction; }
 
 signals:
     /// Any setting changed (validation has been redone).
@@ -88,6 +93,7 @@ private:
     void revalidate();
     void updateAlgorithmDependentControls();
     void onDatasetChoiceChanged();
+    void onSplitChanged();
 
     QComboBox* m_dataset;
     QComboBox* m_sensitive;
@@ -116,6 +122,9 @@ private:
     QSpinBox* m_seed;
     QCheckBox* m_secureNoise;
     QCheckBox* m_diagnostics;
+    QComboBox* m_splitMethod;
+    QSpinBox* m_splitSeed;
+    QDoubleSpinBox* m_testFraction;
     QCheckBox* m_live;
     QLabel* m_problemLabel;
 

@@ -561,6 +561,7 @@ void MainWindow::runPreset(const QString& name) {
     datasets->setCurrentIndex(index);
     const int sensitive = m_panel->sensitiveBox()->findData(QString::fromStdString(preset.dataset.sensitive));
     if (sensitive >= 0) m_panel->sensitiveBox()->setCurrentIndex(sensitive);
+    m_panel->setSplit(preset.dataset.split);  // e.g. the published split the preset reproduces
     if (!m_panel->catalogFilesPresent()) {
         const auto answer = QMessageBox::question(
             this, tr("Preset"),

@@ -48,6 +48,11 @@ const char* const kTrainHelp =
     "                              per-user data folder filled by 'pfa-cli datasets fetch')\n"
     "  --split-seed N              seed of the train/test split (default 0)\n"
     "  --test-fraction X           share of rows held out for testing (default 0.25)\n"
+    "  --split-method M            how the split picks rows: seeded (default, our own\n"
+    "                              permutation) or pandas (the rows pandas'\n"
+    "                              DataFrame.sample(frac=1-X, random_state=N) picks for training,\n"
+    "                              on the rows in file order: reproduces published splits made\n"
+    "                              that way; N < 2^32)\n"
     "  --synthetic-rows N, --synthetic-features D, --synthetic-minority X,\n"
     "  --synthetic-bias X, --synthetic-noise X      knobs of the synthetic data\n"
     "sweep:\n"
@@ -223,7 +228,7 @@ int trainCommand(int argc, char** argv) {
     const Arguments args(
         argc, argv, 2,
         {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore", "missing",
-         "data-dir", "split-seed", "test-fraction", "synthetic-rows", "synthetic-features",
+         "data-dir", "split-seed", "test-fraction", "split-method", "synthetic-rows", "synthetic-features",
          "synthetic-minority", "synthetic-bias", "synthetic-noise", "preset", "algorithm", "fairness",
          "epsilon", "delta", "lambda", "seeds", "axis", "epochs", "batch-size", "lr-theta", "lr-w",
          "l2", "calibration", "scope", "adjacency", "sampling", "clip-theta", "clip-w",
@@ -264,8 +269,14 @@ int trainCommand(int argc, char** argv) {
     request.synthetic.minorityShare = args.number("synthetic-minority", request.synthetic.minorityShare);
     request.synthetic.groupLabelDependence = args.number("synthetic-bias", request.synthetic.groupLabelDependence);
     request.synthetic.labelNoise = args.number("synthetic-noise", request.synthetic.labelNoise);
+    if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
+        throw UsageError("--split-seed must be >= 0");
+    }
     request.split.seed = static_cast<std::uint64_t>(args.integer("split-seed", static_cast<long>(request.split.seed)));
     request.split.testFraction = args.number("test-fraction", request.split.testFraction);
+    if (args.has("split-method")) {
+        request.split.method = parseSplitMethod(args.text("split-method"));
+    }
 
     if (args.has("algorithm")) spec.algorithms = commaList(args.text("algorithm"));
     for (const std::string& algorithm : spec.algorithms) findAlgorithm(algorithm);

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/data/split_method.h"
+
 namespace pfa {
 
 /// Row-major dense matrix: one example per row, so a row is contiguous in memory.
@@ -48,6 +50,7 @@ struct DataSplit {
     EncodingInfo encoding;
     std::uint64_t splitSeed = 0;
     double testFraction = 0.25;
+    SplitMethod splitMethod = SplitMethod::Seeded;
 };
 
 }  // namespace pfa

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "core/util/error.h"
 #include "core/util/random.h"
@@ -109,30 +110,90 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
     return out;
 }
 
+/// Fisher–Yates with our own bounded draws, so the split is identical on every platform.
+std::vector<std::size_t> seededPermutation(std::size_t n, std::uint64_t seed) {
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    RandomStream random(seed, streams::kSplit);
+    for (std::size_t i = n - 1; i > 0; --i) {
+        std::swap(order[i], order[random.uniformIndex(i + 1)]);
+    }
+    return order;
+}
+
+/// Python's round() of a non-negative value: halves go to the even neighbour. Written out
+/// rather than std::nearbyint, which would depend on the floating-point environment.
+std::size_t roundHalfToEven(double value) {
+    const double below = std::floor(value);
+    const double rest = value - below;
+    auto result = static_cast<std::size_t>(below);
+    if (rest > 0.5 || (rest == 0.5 && result % 2 == 1)) ++result;
+    return result;
+}
+
 }  // namespace
+
+std::vector<std::size_t> numpyLegacyPermutation(std::size_t n, std::uint32_t seed) {
+    if (n > std::size_t{0xffffffff}) {
+        throw InputError("a pandas-style split of " + std::to_string(n) +
+                         " rows is not supported: numpy draws 64-bit values from 2^32 rows on");
+    }
+    // std::mt19937's seeding is MT19937's init_genrand, as numpy's legacy integer seeding.
+    std::mt19937 generator(seed);
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    for (std::size_t i = n > 0 ? n - 1 : 0; i > 0; --i) {
+        // numpy's random_interval(i): the smallest all-ones mask covering i, then rejection.
+        auto max = static_cast<std::uint32_t>(i);
+        std::uint32_t mask = max;
+        mask |= mask >> 1;
+        mask |= mask >> 2;
+        mask |= mask >> 4;
+        mask |= mask >> 8;
+        mask |= mask >> 16;
+        std::uint32_t j = 0;
+        do {
+            j = static_cast<std::uint32_t>(generator()) & mask;
+        } while (j > max);
+        std::swap(order[i], order[j]);
+    }
+    return order;
+}
 
 SplitRows splitRows(std::size_t n, const SplitOptions& options, const std::string& name) {
     if (!(options.testFraction > 0.0 && options.testFraction < 1.0)) {
         throw InputError("test fraction " + std::to_string(options.testFraction) +
                          " is invalid: it must lie strictly between 0 and 1");
     }
-    const auto testRows =
-        static_cast<std::size_t>(std::llround(options.testFraction * static_cast<double>(n)));
-    if (testRows == 0 || testRows >= n) {
+    // The training rows are the first `trainRows` entries of the permutation.
+    std::size_t trainRows = 0;
+    if (options.method == SplitMethod::PandasSample) {
+        // pandas: size = round(frac · n) with frac = 1 − test fraction.
+        trainRows = roundHalfToEven((1.0 - options.testFraction) * static_cast<double>(n));
+    } else {
+        const auto testRows =
+            static_cast<std::size_t>(std::llround(options.testFraction * static_cast<double>(n)));
+        trainRows = n - std::min(testRows, n);
+    }
+    if (trainRows == 0 || trainRows >= n) {
         throw InputError("data set '" + name + "' has " + std::to_string(n) +
                          " rows: too few for a train/test split with test fraction " +
                          std::to_string(options.testFraction));
     }
-    // Fisher–Yates with our own bounded draws, so the split is identical on every platform.
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    RandomStream random(options.seed, streams::kSplit);
-    for (std::size_t i = n - 1; i > 0; --i) {
-        std::swap(order[i], order[random.uniformIndex(i + 1)]);
+    std::vector<std::size_t> order;
+    if (options.method == SplitMethod::PandasSample) {
+        if (options.seed > 0xffffffffULL) {
+            throw InputError("split seed " + std::to_string(options.seed) +
+                             " is invalid for a pandas split: numpy's random_state must be "
+                             "below 2^32 (4294967296)");
+        }
+        order = numpyLegacyPermutation(n, static_cast<std::uint32_t>(options.seed));
+    } else {
+        order = seededPermutation(n, options.seed);
     }
     SplitRows rows;
-    rows.train.assign(order.begin(), order.end() - static_cast<long>(testRows));
-    rows.test.assign(order.end() - static_cast<long>(testRows), order.end());
+    rows.train.assign(order.begin(), order.begin() + static_cast<long>(trainRows));
+    rows.test.assign(order.begin() + static_cast<long>(trainRows), order.end());
     // Sorted row order keeps memory access sequential and the data readable.
     std::sort(rows.train.begin(), rows.train.end());
     std::sort(rows.test.begin(), rows.test.end());
@@ -151,6 +212,7 @@ DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options) {
     split.encoding = encoder.info;
     split.splitSeed = options.seed;
     split.testFraction = options.testFraction;
+    split.splitMethod = options.method;
     return split;
 }
 

@@ -30,6 +30,11 @@ std::string datasetKey(const DatasetRequest& request) {
             << sha256Hex(schemaToJson(request.schema)).substr(0, 16);
     }
     key << "|split=" << request.split.seed << "," << request.split.testFraction;
+    // Only a method other than the default is named, so that keys (and with them the run keys
+    // of results files written before methods existed) stay as they were.
+    if (request.split.method != SplitMethod::Seeded) {
+        key << "," << splitMethodName(request.split.method);
+    }
     return key.str();
 }
 
@@ -88,6 +93,7 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     prepared->context.ledgerKey = ledgerKey(request);
     prepared->context.splitSeed = prepared->split.splitSeed;
     prepared->context.testFraction = prepared->split.testFraction;
+    prepared->context.splitMethod = prepared->split.splitMethod;
     prepared->context.trainRows = static_cast<long>(prepared->split.train.rows());
     prepared->context.testRows = static_cast<long>(prepared->split.test.rows());
     prepared->context.features = static_cast<long>(prepared->split.train.features());

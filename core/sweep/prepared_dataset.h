@@ -19,9 +19,10 @@ struct PreparedDataset {
 };
 using PreparedDatasetPtr = std::shared_ptr<const PreparedDataset>;
 
-/// A stable identity for a data-set request: its name, sensitive choice, split and (for the
-/// synthetic data) every knob — not the folder it was read from, so results stay comparable
-/// across machines.
+/// A stable identity for a data-set request: its name, sensitive choice, split (seed, test
+/// fraction, and the method when it is not the default seeded one) and (for the synthetic
+/// data) every knob — not the folder it was read from, so results stay comparable across
+/// machines.
 std::string datasetKey(const DatasetRequest& request);
 
 /// The privacy ledger a data set's runs are charged to: the data set's identity without its

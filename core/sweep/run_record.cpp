@@ -122,6 +122,7 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("dataset_description").value(context.datasetDescription);
     json.key("split_seed").value(static_cast<unsigned long>(context.splitSeed));
     json.key("test_fraction").value(context.testFraction);
+    json.key("split_method").value(splitMethodName(context.splitMethod));
     json.key("train_rows").value(context.trainRows);
     json.key("test_rows").value(context.testRows);
     json.key("features").value(context.features);
@@ -286,6 +287,8 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         context->datasetDescription = config.at("dataset_description").asString();
         context->splitSeed = static_cast<std::uint64_t>(config.at("split_seed").asNumber());
         context->testFraction = config.at("test_fraction").asNumber();
+        // Absent in records written before split methods existed: those used our own.
+        context->splitMethod = parseSplitMethod(config.stringOr("split_method", "seeded"));
         context->trainRows = asLong(config.at("train_rows"));
         context->testRows = asLong(config.at("test_rows"));
         context->features = asLong(config.at("features"));

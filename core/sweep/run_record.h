@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "core/data/split_method.h"
 #include "core/sweep/model_preprocessing.h"
 #include "core/train/run_result.h"
 #include "core/util/json_value.h"
@@ -16,6 +17,7 @@ struct RunContext {
     std::string datasetDescription;
     std::uint64_t splitSeed = 0;
     double testFraction = 0.25;
+    SplitMethod splitMethod = SplitMethod::Seeded;
     long trainRows = 0;
     long testRows = 0;
     long features = 0;

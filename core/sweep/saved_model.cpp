@@ -467,6 +467,7 @@ Predictions predictFile(const SavedModel& model, const std::string& path,
         SplitOptions split;
         split.seed = model.context.splitSeed;
         split.testFraction = model.context.testFraction;
+        split.method = model.context.splitMethod;
         rows = splitRows(data.rows(), split, data.name).test;
     }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 #include "core/util/embedded_json.h"
 #include "core/util/error.h"
@@ -44,11 +45,46 @@ void applyConfig(TrainConfig& c, const JsonValue& json) {
     }
 }
 
+/// Throws InputError when `json` has a member not in `known` (a misspelt or misplaced key
+/// would otherwise be ignored silently).
+void requireKnownKeys(const JsonValue& json, const std::string& where,
+                      std::initializer_list<const char*> known) {
+    for (const auto& [key, value] : json.members()) {
+        if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+        std::string names;
+        for (const char* name : known) names += (names.empty() ? "" : ", ") + std::string(name);
+        throw InputError("unknown " + where + " key '" + key + "' (known: " + names + ")");
+    }
+}
+
+/// The "split" object of a preset's "dataset": method, seed and test_fraction, each optional
+/// (defaults: seeded, 0, 0.25).
+SplitOptions parseSplit(const JsonValue& json) {
+    requireKnownKeys(json, "split", {"method", "seed", "test_fraction"});
+    SplitOptions split;
+    if (json.has("method")) split.method = parseSplitMethod(json.at("method").asString());
+    if (json.has("seed")) {
+        const double seed = json.at("seed").asNumber();
+        if (!(seed >= 0.0 && seed == std::floor(seed) && seed < 0x1p53)) {
+            throw InputError("split seed must be a non-negative integer");
+        }
+        split.seed = static_cast<std::uint64_t>(seed);
+    }
+    split.testFraction = json.numberOr("test_fraction", split.testFraction);
+    if (!(split.testFraction > 0.0 && split.testFraction < 1.0)) {
+        throw InputError("split test_fraction must lie strictly between 0 and 1");
+    }
+    return split;
+}
+
 }  // namespace
 
 SweepPreset parseSweepPreset(const std::string& fileName, const std::string& text) {
     try {
         const JsonValue json = parseJson(text);
+        requireKnownKeys(json, "preset",
+                         {"name", "title", "source", "dataset", "algorithms", "fairness", "epsilons",
+                          "lambdas", "seeds", "axes", "config"});
         SweepPreset preset;
         preset.name = json.at("name").asString();
         preset.title = json.at("title").asString();
@@ -56,6 +92,8 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
         const JsonValue& dataset = json.at("dataset");
         preset.dataset.name = dataset.at("name").asString();
         preset.dataset.sensitive = dataset.stringOr("sensitive", "");
+        requireKnownKeys(dataset, "dataset", {"name", "sensitive", "split"});
+        if (dataset.has("split")) preset.dataset.split = parseSplit(dataset.at("split"));
         SweepSpec& spec = preset.spec;
         spec.datasets.clear();
         spec.algorithms.clear();

@@ -14,7 +14,7 @@ struct SweepPreset {
     std::string name;
     std::string title;
     std::string source;      ///< provenance of every setting
-    DatasetRequest dataset;  ///< data set name and sensitive choice (folder chosen at run time)
+    DatasetRequest dataset;  ///< name, sensitive choice, split (folder chosen at run time)
     SweepSpec spec;          ///< datasets is left empty: the caller fills in the data-set key
 };
 

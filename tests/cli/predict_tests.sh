@@ -43,6 +43,14 @@ grep -q '"feature_bound":1}' published.jsonl || fail "the record does not store 
 expect_status 0 "$cli" predict --run published.jsonl --csv "$loans" --out test2.csv --test-rows
 grep -q "(identical)" err.log || fail "published run not reproduced: $(cat err.log)"
 
+# A run on the pandas-style split: the record names it, and its test rows are those rows.
+"$cli" train "${own[@]}" --algorithm fermi --lambda 1 --epochs 5 --split-method pandas --split-seed 100 \
+    --out pandas.jsonl > /dev/null
+grep -q '"split_method":"pandas"' pandas.jsonl || fail "the record does not name the pandas split"
+expect_status 0 "$cli" predict --run pandas.jsonl --csv "$loans" --out test3.csv --test-rows
+grep -q "(identical)" err.log || fail "pandas-split run not reproduced: $(cat err.log)"
+cmp -s test.csv test3.csv && fail "the pandas split predicted the seeded split's test rows"
+
 # New rows without label and group, in another order, with an unseen level.
 printf 'region,income\nr1,50\nr7,61.5\n' > new.csv
 expect_status 0 "$cli" predict --run one.jsonl --csv new.csv --out new-pred.csv
@@ -63,4 +71,4 @@ grep -q "no run record" err.log || fail "wrong file: $(cat err.log)"
 expect_status 1 "$cli" predict --run one.jsonl --csv new.csv --out x.csv --test-rows
 grep -q "no columns 'approved', 'gender'" err.log || fail "test rows need labels: $(cat err.log)"
 
-echo "predict: 300 rows, 75 test rows reproduced (test error $test_error), published bound, new rows, 4 data errors"
+echo "predict: 300 rows, 75 test rows reproduced (test error $test_error), published bound, pandas split, new rows, 4 data errors"

@@ -64,3 +64,43 @@ TEST_CASE("A run survives a JSON round trip exactly", "[json][trainer]") {
     // Writing the copy again gives the same line.
     CHECK(runRecordJson(copy, readContext, exact) == line);
 }
+
+TEST_CASE("A record carries the split method, and older records read as the seeded split", "[json][split]") {
+    const DataSplit data = test::syntheticSplit(1000);
+    TrainConfig config;
+    config.algorithm = "erm";
+    config.lambda = 0.0;
+    config.epsilon = INFINITY;
+    config.epochs = 2;
+    TrainingObserver observer;
+    CancelToken cancel;
+    const RunResult run = runAlgorithm(config, data, observer, cancel);
+    RunContext context;
+    context.datasetDescription = "synthetic test";
+    context.splitSeed = 100;
+    context.testFraction = 0.2;
+    context.splitMethod = SplitMethod::PandasSample;
+    const std::string line = runRecordJson(run, context);
+    CHECK(parseJson(line).at("config").at("split_method").asString() == "pandas");
+    RunContext read;
+    runResultFromJson(parseJson(line), &read);
+    CHECK(read.splitMethod == SplitMethod::PandasSample);
+    CHECK(read.splitSeed == 100);
+    CHECK(read.testFraction == 0.2);
+    CHECK(runRecordJson(run, read) == line);
+
+    // A record written before split methods existed has no split_method: our own split.
+    const std::string key = R"(,"split_method":"pandas")";
+    std::string old = line;
+    REQUIRE(old.find(key) != std::string::npos);
+    old.erase(old.find(key), key.size());
+    RunContext oldContext;
+    oldContext.splitMethod = SplitMethod::PandasSample;  // must be overwritten
+    runResultFromJson(parseJson(old), &oldContext);
+    CHECK(oldContext.splitMethod == SplitMethod::Seeded);
+    CHECK(oldContext.splitSeed == 100);
+
+    std::string bad = line;
+    bad.replace(bad.find(R"("split_method":"pandas")"), 23, R"("split_method":"sklearn")");
+    REQUIRE_THROWS_WITH(runResultFromJson(parseJson(bad), &read), Catch::Contains("unknown split method"));
+}

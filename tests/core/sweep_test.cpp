@@ -141,6 +141,33 @@ TEST_CASE("Presets reproduce the published experiments and say where settings co
                         Catch::Contains("x.json") && Catch::Contains("unknown config key 'speed'"));
 }
 
+TEST_CASE("A preset's data set may name its split, pandas' included", "[sweep][preset][split]") {
+    const auto preset = [](const std::string& dataset, const std::string& extra = "") {
+        return parseSweepPreset("p.json", R"({"name":"p","title":"t","source":"s","dataset":)" + dataset + extra +
+                                              R"(,"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
+    };
+    const SweepPreset plain = preset(R"({"name":"parkinsons","sensitive":"sex"})");
+    CHECK(plain.dataset.split.method == SplitMethod::Seeded);
+    CHECK(plain.dataset.split.seed == 0);
+    CHECK(plain.dataset.split.testFraction == 0.25);
+    const SweepPreset published =
+        preset(R"({"name":"parkinsons","sensitive":"sex","split":{"method":"pandas","seed":100,"test_fraction":0.25}})");
+    CHECK(published.dataset.split.method == SplitMethod::PandasSample);
+    CHECK(published.dataset.split.seed == 100);
+    CHECK(datasetKey(published.dataset) == "parkinsons/sex|split=100,0.25,pandas");
+    CHECK(preset(R"({"name":"adult","split":{"seed":3}})").dataset.split.seed == 3);
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"method":"sklearn"}})"),
+                        Catch::Contains("p.json") && Catch::Contains("unknown split method 'sklearn'"));
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"random_state":100}})"),
+                        Catch::Contains("unknown split key 'random_state'"));
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"seed":-1}})"), Catch::Contains("non-negative integer"));
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"test_fraction":1}})"), Catch::Contains("test_fraction"));
+    // A split outside "dataset" (or any misspelt key) is refused, not ignored.
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult"})", R"(,"split":{"method":"pandas"})"),
+                        Catch::Contains("unknown preset key 'split'"));
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","splits":{}})"), Catch::Contains("unknown dataset key 'splits'"));
+}
+
 TEST_CASE("Reference points: parsed, and bad rows named", "[sweep][reference]") {
     const auto points = parseReferencePoints(
         "dataset,method,fairness,epsilon,lambda,error,violation,note\n"

@@ -5,6 +5,9 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QComboBox>
+#include <QFormLayout>
+#include <QJsonObject>
+#include <QToolButton>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -263,6 +266,67 @@ TEST_CASE("Invalid settings are explained inline and disable Run", "[ui]") {
     CHECK(std::isinf(panel->config().epsilon));
     CHECK(panel->config().lambda == 0.0);
     CHECK(panel->problem().isEmpty());
+}
+
+TEST_CASE("The split method: chosen in the panel, carried by runs and settings, no wider panel",
+          "[ui][split]") {
+    auto window = readyWindow(3);
+    ExperimentPanel* panel = window->experimentPanel();
+    CHECK(panel->datasetRequest().split.method == pfa::SplitMethod::Seeded);
+    CHECK(panel->toJson()["split_method"].toString() == QStringLiteral("seeded"));
+
+    // The combo box with its long entry does not make the panel any wider.
+    for (QToolButton* button : panel->findChildren<QToolButton*>()) {
+        if (button->text() == QStringLiteral("Advanced") && !button->isChecked()) button->click();
+    }
+    REQUIRE(panel->splitMethodBox()->isVisibleTo(panel));
+    auto* form = qobject_cast<QFormLayout*>(panel->splitMethodBox()->parentWidget()->layout());
+    REQUIRE(form);
+    const int withSplit = panel->minimumSizeHint().width();
+    form->setRowVisible(panel->splitMethodBox(), false);
+    const int withoutSplit = panel->minimumSizeHint().width();
+    form->setRowVisible(panel->splitMethodBox(), true);
+    CHECK(withSplit <= withoutSplit);
+
+    // Choosing the pandas split reloads the data with it; a run records it.
+    panel->splitMethodBox()->setCurrentIndex(panel->splitMethodBox()->findData(QStringLiteral("pandas")));
+    panel->splitSeedBox()->setValue(100);
+    const std::string key = pfa::datasetKey(panel->datasetRequest());
+    CHECK(key.find("|split=100,0.25,pandas") != std::string::npos);
+    REQUIRE(QTest::qWaitFor([&] {
+        const pfa::PreparedDatasetPtr data = window->controller()->dataset();
+        return data && data->key == key && panel->problem().isEmpty();
+    }, 10000));
+    CHECK(window->controller()->dataset()->context.splitMethod == pfa::SplitMethod::PandasSample);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1));
+    const RunEntryPtr run = window->historyModel()->entries().back();
+    CHECK(run->context.splitMethod == pfa::SplitMethod::PandasSample);
+    CHECK(run->context.splitSeed == 100);
+
+    // Settings round trip; settings saved before the split existed give the default split.
+    const QJsonObject settings = panel->toJson();
+    CHECK(settings["split_method"].toString() == QStringLiteral("pandas"));
+    ExperimentPanel other;
+    other.fromJson(settings);
+    CHECK(pfa::datasetKey(other.datasetRequest()) == key);
+    QJsonObject old = settings;
+    for (const char* field : {"split_method", "split_seed", "test_fraction"}) old.remove(QLatin1String(field));
+    other.fromJson(old);
+    const pfa::SplitOptions split = other.datasetRequest().split;
+    CHECK(split.method == pfa::SplitMethod::Seeded);
+    CHECK(split.seed == 0);
+    CHECK(split.testFraction == 0.25);
+    // A preset's split is shown as it is.
+    pfa::SplitOptions published;
+    published.method = pfa::SplitMethod::PandasSample;
+    published.seed = 100;
+    published.testFraction = 0.2;
+    other.setSplit(published);
+    CHECK(other.datasetRequest().split.method == pfa::SplitMethod::PandasSample);
+    CHECK(other.datasetRequest().split.seed == 100);
+    CHECK(other.datasetRequest().split.testFraction == 0.2);
 }
 
 TEST_CASE("Closing the window during a run stops it cleanly", "[ui]") {
