@@ -141,6 +141,30 @@ TEST_CASE("Presets reproduce the published experiments and say where settings co
                         Catch::Contains("x.json") && Catch::Contains("unknown config key 'speed'"));
 }
 
+TEST_CASE("Certified presets cover every published experiment with a λ grid that spans it",
+          "[sweep][preset]") {
+    for (const char* name : {"adult-dp-certified", "adult-eo-certified", "credit-card-eo-certified",
+                             "parkinsons-dp-certified"}) {
+        INFO(name);
+        const SweepPreset& preset = findSweepPreset(name);
+        CHECK(preset.spec.base.calibration == Calibration::Conservative);
+        CHECK(preset.spec.seeds.size() == 15);
+        CHECK(preset.spec.lambdas.front() == 0.0);
+        CHECK(preset.spec.lambdas.back() >= 64.0);  // reaches the fair end on real data
+        CHECK(preset.source.find("not covered by any epsilon") != std::string::npos);
+        CHECK(preset.source.find("Measured with this preset") != std::string::npos);
+    }
+    CHECK(findSweepPreset("adult-dp-certified").source.find("0.187 / 0.0099") != std::string::npos);
+    const SweepPreset& credit = findSweepPreset("credit-card-eo-certified");
+    CHECK(credit.source.find("0.214 / 0.0045") != std::string::npos);
+    CHECK(credit.spec.base.lossClipShare == 0.5);
+    CHECK(credit.spec.lambdas.back() >= 256.0);  // equalized odds on small gaps needs λ in the hundreds
+    const SweepPreset& parkinsons = findSweepPreset("parkinsons-dp-certified");
+    CHECK(parkinsons.dataset.split.method == SplitMethod::PandasSample);
+    CHECK(parkinsons.dataset.split.seed == 100);
+    CHECK(findSweepPreset("parkinsons-dp").dataset.split.method == SplitMethod::PandasSample);
+}
+
 TEST_CASE("A preset's data set may name its split, pandas' included", "[sweep][preset][split]") {
     const auto preset = [](const std::string& dataset, const std::string& extra = "") {
         return parseSweepPreset("p.json", R"({"name":"p","title":"t","source":"s","dataset":)" + dataset + extra +
