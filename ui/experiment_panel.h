@@ -72,6 +72,10 @@ public:
     QCheckBox* secureNoiseBox() const { return m_secureNoise; }
     QCheckBox* diagnosticsBox() const { return m_diagnostics; }
     QComboBox* splitMethodBox() const { return m_splitMethod; }
+    QComboBox* averagingBox() const { return m_averaging; }
+    QComboBox* wStreamBox() const { return m_wStream; }
+    QDoubleSpinBox* lossClipShareBox() const { return m_lossClipShare; }
+    QToolButton* advancedToggle() const { return m_advancedToggle; }
     QSpinBox* splitSeedBox() const { return m_splitSeed; }
     QDoubleSpinBox* testFractionBox() const { return m_testFraction; }
 

@@ -69,6 +69,26 @@ small-minority)
     grep -q '"min_group_share":0.0500000' law.jsonl || fail "default rho is not 0.05 for demographic parity"
     echo "a 10 % minority trains with default settings for dp, eo and eopp"
     ;;
+tuning)
+    # A split-budget grid of K = 4 candidates (2 λ × 2 learning rates) at ε = 1: each run gets
+    # ε/4, the statements name the grid, and the ledger of one seed's grid stays within ε = 1.
+    rm -f tuning.jsonl notcovered.jsonl
+    "$cli" train --algorithm dp-fermi --epsilon 1 --lambda 0.5,2 --axis 'lr-theta=0.05,0.1' --epochs 3 \
+        --synthetic-rows 2000 --tuning split-budget --quiet --out tuning.jsonl > /dev/null
+    [ "$(grep -c '"epsilon":0.25,' tuning.jsonl)" -eq 4 ] || fail "every candidate should run at epsilon 1/4"
+    [ "$(grep -c '"tuning":{"mode":"split-budget","candidates":4,"grid_epsilon":1}' tuning.jsonl)" -eq 4 ] \
+        || fail "records do not carry the tuning grid"
+    grep -q "split the grid's ε = 1 evenly" tuning.jsonl || fail "statement does not name the grid"
+    listing=$("$cli" ledger tuning.jsonl)
+    sum=$(echo "$listing" | sed -nE 's/.*Σε = ([0-9.]+),.*/\1/p')
+    awk -v s="$sum" 'BEGIN { exit !(s > 0.9 && s <= 1.0 + 1e-9) }' || fail "grid spent Σε = $sum, not at most 1: $listing"
+    # Without a split each candidate spends the full ε, and says what that means.
+    "$cli" train --algorithm dp-fermi --epsilon 1 --lambda 0.5,2 --epochs 3 --synthetic-rows 2000 --quiet \
+        --out notcovered.jsonl > /dev/null
+    grep -q "Tuning is not covered: this run is one of 2 candidate settings" notcovered.jsonl \
+        || fail "not-covered statement missing"
+    echo "tuning: split-budget grid of 4 runs at ε/4 each, Σε = $sum; not-covered candidates say so"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2

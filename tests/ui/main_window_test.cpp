@@ -2,6 +2,7 @@
 // responsiveness, sessions, history undo.
 #include <catch2/catch.hpp>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QComboBox>
@@ -343,4 +344,43 @@ TEST_CASE("Closing the window during a run stops it cleanly", "[ui]") {
     CHECK(window->controller()->state() == TrainingController::State::Idle);
     window.reset();  // destroying the window after close must not hang or crash
     SUCCEED();
+}
+
+TEST_CASE("The experiment panel sets the stabilised method's settings and keeps them in sessions",
+          "[panel][stabilise]") {
+    ExperimentPanel panel;
+    panel.resize(460, 900);
+    panel.advancedToggle()->click();
+    // Defaults: the averaged iterate decided by the run (auto), the group-sum W-stream, joint clip.
+    pfa::TrainConfig config = panel.config();
+    CHECK_FALSE(config.averaging.has_value());
+    CHECK(config.wStream == pfa::WStream::GroupMasses);
+    CHECK(config.lossClipShare == 0.0);
+    CHECK(panel.lossClipShareBox()->text() == QStringLiteral("joint (0)"));
+
+    panel.averagingBox()->setCurrentIndex(panel.averagingBox()->findData(QStringLiteral("none")));
+    panel.wStreamBox()->setCurrentIndex(panel.wStreamBox()->findData(QStringLiteral("gradient")));
+    panel.lossClipShareBox()->setValue(0.5);
+    config = panel.config();
+    REQUIRE(config.averaging.has_value());
+    CHECK(*config.averaging == pfa::IterateAveraging::None);
+    CHECK(config.wStream == pfa::WStream::ClippedGradient);
+    CHECK(config.lossClipShare == 0.5);
+
+    ExperimentPanel other;
+    other.fromJson(panel.toJson());
+    CHECK(*other.config().averaging == pfa::IterateAveraging::None);
+    CHECK(other.config().wStream == pfa::WStream::ClippedGradient);
+    CHECK(other.config().lossClipShare == 0.5);
+    // Settings saved before these controls existed give the defaults.
+    QJsonObject old = panel.toJson();
+    for (const char* field : {"averaging", "w_stream", "loss_clip_share"}) old.remove(QLatin1String(field));
+    other.fromJson(old);
+    CHECK_FALSE(other.config().averaging.has_value());
+    CHECK(other.config().wStream == pfa::WStream::GroupMasses);
+    CHECK(other.config().lossClipShare == 0.0);
+
+    panel.show();
+    QDir().mkpath(QStringLiteral("screenshots"));
+    CHECK(panel.grab().save(QStringLiteral("screenshots/experiment-panel-advanced.png")));
 }
