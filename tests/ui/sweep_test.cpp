@@ -274,12 +274,12 @@ TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad
     pfa::SweepSpec spec = dialog.spec();
     CHECK(spec.datasets.empty());  // the window sets its data set
     spec.datasets = {"adult"};
-    CHECK(spec.size() == 420);  // 4 ε × 7 λ × 15 seeds
+    CHECK(spec.size() == 540);  // 4 ε × 9 λ × 15 seeds
     CHECK(spec.base.epochs == 200);
     CHECK(spec.base.batchSize == 1024);
     CHECK(spec.base.calibration == pfa::Calibration::Published);
     CHECK(dialog.estimatedSeconds() > 0.0);
-    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("420 runs")));
+    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("540 runs")));
     CHECK(dialog.startButton()->isEnabled());
     dialog.show();
     QTest::qWait(50);
