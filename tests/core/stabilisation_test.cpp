@@ -7,6 +7,7 @@
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_spec.h"
+#include "core/sweep/sweep_summary.h"
 #include "core/train/saddle_point_trainer.h"
 #include "core/util/json_value.h"
 #include "test_data.h"
@@ -202,6 +203,11 @@ TEST_CASE("A split-budget grid gives each of its K candidates ε/K; not-covered 
     const RunResult back = runResultFromJson(parseJson(runRecordJson(result, RunContext{})));
     CHECK(back.privacy.tuningCandidates == 6);
     CHECK(back.privacy.tuningGridEpsilon == 1.0);
+    // Views plot a split-budget grid at the grid's ε, with each run's own (smaller) ε spent.
+    const std::vector<SweepCell> cells = summarizeRecords({parseJson(runRecordJson(result, RunContext{}))});
+    REQUIRE(cells.size() == 1);
+    CHECK(cells.front().epsilon == 1.0);
+    CHECK(cells.front().epsilonSpent.max <= 1.0 / 6.0 + 1e-9);
 
     spec.tuning = Tuning::NotCovered;
     SweepRun full = spec.expand().front();
