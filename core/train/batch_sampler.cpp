@@ -10,7 +10,7 @@ BatchSampler::BatchSampler(Sampling mode, long rows, long batchSize, RandomStrea
     : m_mode(mode),
       m_rows(rows),
       m_batchSize(batchSize),
-      m_stepsPerEpoch((rows + batchSize - 1) / batchSize),
+      m_stepsPerEpoch(stepsPerEpoch(rows, batchSize)),
       m_rate(static_cast<double>(batchSize) / static_cast<double>(rows)),
       m_logOneMinusRate(m_rate >= 1.0 ? -INFINITY : std::log1p(-m_rate)),
       m_random(std::move(random)) {

@@ -22,6 +22,9 @@ public:
 
     /// Steps in one epoch: ⌈n/m⌉.
     long stepsPerEpoch() const { return m_stepsPerEpoch; }
+    /// The steps per epoch of a sampler over `rows` rows with nominal batch `batchSize`: the
+    /// one formula that both the loop and the accountant's T use.
+    static long stepsPerEpoch(long rows, long batchSize) { return (rows + batchSize - 1) / batchSize; }
     /// Inclusion probability q = m/n (exact for Poisson; the per-step share otherwise).
     double samplingRate() const { return m_rate; }
 

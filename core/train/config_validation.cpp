@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/fairness/penalty_layout.h"
+#include "core/train/batch_sampler.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
@@ -126,7 +127,7 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
 long stepsPerEpoch(const TrainConfig& c, const DataSplit& data) {
     const long n = static_cast<long>(data.train.rows());
     const long m = c.batchSize > 0 ? c.batchSize : resolveDefaults(c, data).batchSize;
-    return (n + m - 1) / m;
+    return BatchSampler::stepsPerEpoch(n, m);
 }
 
 long totalSteps(const TrainConfig& c, const DataSplit& data) {

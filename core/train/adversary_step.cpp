@@ -1,0 +1,49 @@
+#include "core/train/adversary_step.h"
+
+#include "core/train/gaussian_noise.h"
+
+namespace pfa {
+
+void projectAdversary(Eigen::MatrixXd& W, int groups, double radius, Projection projection) {
+    if (radius <= 0.0) return;
+    if (projection == Projection::Box) {
+        W = W.cwiseMax(-radius).cwiseMin(radius);
+        return;
+    }
+    for (Eigen::Index start = 0; start < W.rows(); start += groups) {
+        auto block = W.middleRows(start, groups);
+        const double norm = block.norm();
+        if (norm > radius) block *= radius / norm;
+    }
+}
+
+AdversaryStep::AdversaryStep(double lambda, double sigmaW, bool fromGroupMasses, double batchSize,
+                             double learningRate, int groups, double radius, Projection projection,
+                             Eigen::Index cells, Eigen::Index classes)
+    : m_lambda(lambda),
+      m_sigmaW(sigmaW),
+      m_fromGroupMasses(fromGroupMasses),
+      m_batchSize(batchSize),
+      m_learningRate(learningRate),
+      m_groups(groups),
+      m_radius(radius),
+      m_projection(projection),
+      m_gradient(Eigen::MatrixXd::Zero(cells, classes)) {}
+
+void AdversaryStep::apply(ErmiPenalty& penalty, Eigen::MatrixXd& W, RandomStream& noise) {
+    if (m_fromGroupMasses) {
+        // Release the noisy masses (σ on the sum = σ_W·m); λ∇_W is computed from them.
+        penalty.perturbCellMasses(m_sigmaW * m_batchSize, [&noise] { return noise.normal(); });
+        penalty.finishAccumulation(m_gradient);
+        m_gradient *= m_lambda / m_batchSize;
+    } else {
+        penalty.finishAccumulation(m_gradient);
+        m_gradient /= m_batchSize;
+        addGaussianNoise(m_gradient, m_sigmaW, noise);
+    }
+    W += m_learningRate * m_gradient;
+    projectAdversary(W, m_groups, m_radius, m_projection);
+    penalty.setW(W);
+}
+
+}  // namespace pfa

@@ -1,0 +1,23 @@
+#include "core/train/design_matrix.h"
+
+namespace pfa {
+
+DesignMatrix makeDesignMatrix(const RowMatrix& features, double bound) {
+    DesignMatrix design;
+    design.X.resize(features.rows(), features.cols() + 1);
+    design.X.leftCols(features.cols()) = features;
+    design.X.col(features.cols()).setOnes();
+    design.norms = design.X.rowwise().norm();
+    if (bound > 0.0) {
+        for (Eigen::Index i = 0; i < design.X.rows(); ++i) {
+            if (design.norms(i) > bound) {
+                design.X.row(i) *= bound / design.norms(i);
+                design.norms(i) = bound;
+            }
+        }
+    }
+    design.squaredNorms = design.norms.array().square();
+    return design;
+}
+
+}  // namespace pfa

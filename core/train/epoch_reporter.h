@@ -1,0 +1,39 @@
+#pragma once
+
+#include <functional>
+
+#include "core/train/evaluator.h"
+#include "core/train/run_result.h"
+#include "core/train/train_config.h"
+
+namespace pfa {
+
+/// The evaluation side of a training loop: the metrics of an epoch (test metrics always,
+/// training-set diagnostics when recorded, the certified ε so far) and the final metrics of a
+/// run, for the reported model (the last iterate or an average).
+class EpochReporter {
+public:
+    /// `penalty`: the run's objective has the fairness term λ·ERMI; `epsilonAfter` gives the
+    /// certified ε after a number of steps (null: +∞).
+    EpochReporter(const TrainConfig& config, Evaluator& train, Evaluator& test, bool penalty,
+                  double lambda, std::function<double(long)> epsilonAfter);
+
+    /// The metrics of the model `reported` at the end of `epoch` after `step` steps, with the
+    /// epoch's clip count over `seen` rows and the run's wall time so far.
+    EpochMetrics measure(int epoch, long step, const RowMatrix& reported, long clipped, long seen,
+                         double seconds);
+
+    /// Final training loss and test metrics of `result.theta` (NaN for a diverged run).
+    void finish(RunResult& result);
+
+private:
+    const TrainConfig& m_config;
+    Evaluator& m_train;
+    Evaluator& m_test;
+    bool m_penalty;
+    double m_lambda;
+    bool m_diagnostics;
+    std::function<double(long)> m_epsilonAfter;
+};
+
+}  // namespace pfa

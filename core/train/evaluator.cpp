@@ -1,0 +1,37 @@
+#include "core/train/evaluator.h"
+
+#include <limits>
+
+#include "core/fairness/ermi.h"
+
+namespace pfa {
+
+Evaluator::Evaluator(const Dataset& data, const DesignMatrix& design, const Model& model)
+    : m_data(data),
+      m_design(design),
+      m_model(model),
+      m_Z(data.rows(), model.scoreDimension()),
+      m_F(data.rows(), model.classes()),
+      m_loss(data.rows()),
+      m_scoreGradient(data.rows(), model.scoreDimension()),
+      m_predicted(data.rows()) {}
+
+double Evaluator::meanLoss(const RowMatrix& theta) {
+    if (m_data.rows() == 0) return std::numeric_limits<double>::quiet_NaN();
+    m_Z.noalias() = m_design.X * theta.transpose();
+    m_model.probabilities(m_Z, m_F);
+    m_model.lossAndScoreGradient(m_Z, m_F, m_data.y, m_loss, m_scoreGradient);
+    Model::predict(m_F, m_predicted);
+    return m_loss.mean();
+}
+
+FairnessMetrics Evaluator::fairness(int advantagedClass) const {
+    return evaluateFairness(m_predicted, m_F, m_data.y, m_data.s, m_data.groupNames,
+                            m_data.numClasses(), advantagedClass);
+}
+
+double Evaluator::softErmi(FairnessNotion notion, int advantagedClass) const {
+    return Ermi::soft(notion, m_F, m_data.s, m_data.y, m_data.numGroups(), advantagedClass);
+}
+
+}  // namespace pfa

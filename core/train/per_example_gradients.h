@@ -1,0 +1,63 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/fairness/ermi_penalty.h"
+#include "core/fairness/penalty_layout.h"
+#include "core/model/model.h"
+#include "core/train/design_matrix.h"
+
+namespace pfa {
+
+/// How one row's contributions are bounded before they are summed (the sensitivity of the
+/// released sums).
+struct PerExampleClipping {
+    bool enabled = false;      ///< off: rows are summed as they are (non-private runs)
+    double clipTheta = 0.0;    ///< C_θ on a row's θ-gradient
+    double clipW = 0.0;        ///< C_W on a row's λ·∇_W ψ_i (clipped-gradient W-stream)
+    double lossClipShare = 0.0;  ///< > 0: ∇ℓ_i to share·C_θ and λ∇ψ_i to (1 − share)·C_θ
+    bool wFromGroupMasses = false;  ///< W-stream: unit-weight masses Σ F_i per cell, no clip
+};
+
+/// What one batch's accumulation reports besides the sums.
+struct BatchTotals {
+    double lossSum = 0.0;  ///< Σ ℓ_i over the batch rows (a diagnostic)
+    long clipped = 0;      ///< rows whose θ-contribution was clipped
+};
+
+/// The per-unit gradient step of the saddle-point trainers: for the rows of a batch, the
+/// forward pass, the per-row θ-gradients of ℓ_i + λ·ψ_i (clipped from ‖r_i‖·‖x̃_i‖ without
+/// materialising them) summed into a p × (d+1) matrix, and the per-row W-contributions summed
+/// into the penalty's accumulator. Vectorised per chunk of rows; every buffer is sized for a
+/// batch of all n rows at construction, so no batch allocates.
+class PerExampleGradients {
+public:
+    /// References `train`, `design`, `model` and `layout`; they must outlive this object.
+    PerExampleGradients(const Dataset& train, const DesignMatrix& design, const Model& model,
+                        const PenaltyLayout& layout, double lambda, const PerExampleClipping& clipping);
+
+    /// Sets `gradTheta` to Σ_i of the (clipped) θ-contributions of the `size` rows in `batch`
+    /// at θ, and, with a penalty, restarts and fills its W-accumulation (ψ at the penalty's
+    /// current W).
+    BatchTotals accumulate(const std::vector<long>& batch, long size, const RowMatrix& theta,
+                           ErmiPenalty* penalty, RowMatrix& gradTheta);
+
+private:
+    const Dataset& m_train;
+    const DesignMatrix& m_design;
+    const Model& m_model;
+    const PenaltyLayout& m_layout;
+    double m_lambda;
+    PerExampleClipping m_clipping;
+    double m_clipThetaSquared;
+    double m_clipLoss, m_clipPenalty;
+    bool m_splitClip;
+    RowMatrix m_Z, m_F, m_residual, m_classWeights, m_penaltyResidual;
+    Eigen::VectorXd m_loss;
+    Eigen::VectorXi m_batchLabels;
+    std::vector<int> m_batchCells;
+};
+
+}  // namespace pfa
