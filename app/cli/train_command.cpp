@@ -74,7 +74,7 @@ const char* const kTrainHelp =
     "                              whole grid spends epsilon)\n"
     "  --axis SPEC                 extra axes, e.g. 'lr-theta=0.05,0.1;epochs=100,200'\n"
     "                              (epochs, batch-size, lr-theta, lr-w, l2, clip-theta, clip-w,\n"
-    "                              min-group-share, w-radius, loss-clip-share)\n"
+    "                              min-group-share, w-radius, loss-clip-share, share-budget)\n"
     "  LIST (--epsilon, --lambda, --axis values): comma-separated numbers and generators:\n"
     "    log:FROM:TO:COUNT         COUNT values log-spaced from FROM to TO inclusive\n"
     "                              (0 < FROM < TO); log:0.01:100:5 = 0.01,0.1,1,10,100\n"
@@ -110,6 +110,10 @@ const char* const kTrainHelp =
     "                              0.05 for two groups; eo/eopp 1/(20k) of the within-label\n"
     "                              shares); privatised shares are floored at it\n"
     "  --w-radius R                radius of the W ball (default sqrt(classes/rho))\n"
+    "  --share-budget F            dp-fermi conservative: share of epsilon spent on the\n"
+    "                              privatised group shares, in (0, 0.5] (default 0.05)\n"
+    "  --advantaged-class I        the favourable class y* for equal opportunity and the\n"
+    "                              per-group table (default 1)\n"
     "  --feature-bound B           published calibration: feature norm bound (default auto)\n"
     "  --evaluate-every N          evaluate metrics every N epochs (default 1)\n"
     "  --secure-noise              draw the privacy noise from the operating system's entropy\n"
@@ -207,6 +211,8 @@ void applySettings(const Arguments& args, TrainConfig& base) {
     base.clipTheta = args.number("clip-theta", base.clipTheta);
     base.clipW = args.number("clip-w", base.clipW);
     base.lossClipShare = args.number("loss-clip-share", base.lossClipShare);
+    base.shareBudgetFraction = args.number("share-budget", base.shareBudgetFraction);
+    base.advantagedClass = static_cast<int>(args.integer("advantaged-class", base.advantagedClass));
     if (args.has("averaging")) {
         const std::string averaging = args.text("averaging");
         if (averaging == "auto") base.averaging.reset();
@@ -235,7 +241,7 @@ int trainCommand(int argc, char** argv) {
          "epsilon", "delta", "lambda", "seeds", "axis", "epochs", "batch-size", "lr-theta", "lr-w",
          "l2", "calibration", "scope", "adjacency", "sampling", "clip-theta", "clip-w",
          "min-group-share", "w-radius", "feature-bound", "evaluate-every", "threads", "out", "shard",
-         "loss-clip-share", "averaging", "w-stream", "tuning"},
+         "loss-clip-share", "averaging", "w-stream", "tuning", "share-budget", "advantaged-class"},
         {"help", "quiet", "no-resume", "secure-noise", "no-diagnostics"});
     if (args.has("help")) {
         std::fputs(kTrainHelp, stdout);

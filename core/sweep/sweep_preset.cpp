@@ -25,6 +25,8 @@ void applyConfig(TrainConfig& c, const JsonValue& json) {
         else if (key == "clip_theta") c.clipTheta = value.asNumber();
         else if (key == "clip_w") c.clipW = value.asNumber();
         else if (key == "loss_clip_share") c.lossClipShare = value.asNumber();
+        else if (key == "share_budget_fraction") c.shareBudgetFraction = value.asNumber();
+        else if (key == "advantaged_class") c.advantagedClass = static_cast<int>(value.asNumber());
         else if (key == "averaging") c.averaging = parseAveraging(value.asString());
         else if (key == "w_stream") c.wStream = parseWStream(value.asString());
         else if (key == "min_group_share") c.minGroupShare = value.asNumber();

@@ -25,7 +25,7 @@ int wholeNumber(const std::string& parameter, double value) {
 
 std::vector<std::string> sweepParameterNames() {
     return {"epochs", "batch-size", "lr-theta", "lr-w", "l2", "clip-theta", "clip-w",
-            "min-group-share", "w-radius", "loss-clip-share"};
+            "min-group-share", "w-radius", "loss-clip-share", "share-budget"};
 }
 
 void applySweepParameter(TrainConfig& c, const std::string& parameter, double value) {
@@ -39,6 +39,7 @@ void applySweepParameter(TrainConfig& c, const std::string& parameter, double va
     else if (parameter == "min-group-share") c.minGroupShare = value;
     else if (parameter == "w-radius") c.wRadius = value;
     else if (parameter == "loss-clip-share") c.lossClipShare = value;
+    else if (parameter == "share-budget") c.shareBudgetFraction = value;
     else {
         std::string names;
         for (const std::string& name : sweepParameterNames()) names += (names.empty() ? "" : ", ") + name;
