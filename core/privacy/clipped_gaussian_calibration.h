@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/privacy/run_accountant.h"
-#include "core/train/train_config.h"
+#include "core/privacy/sampling.h"
 
 namespace pfa::privacy {
 

@@ -7,6 +7,7 @@
 
 #include "core/fairness/fairness_notion.h"
 #include "core/privacy/rdp_mechanisms.h"
+#include "core/privacy/sampling.h"
 
 namespace pfa {
 
@@ -20,13 +21,6 @@ enum class Calibration {
 enum class ProtectionScope {
     AllFeatures,    ///< a whole record: features, label and sensitive attribute
     SensitiveOnly,  ///< only the sensitive attribute; features and labels treated as public
-};
-
-/// How minibatches are drawn (privacy-accounting.md §6).
-enum class Sampling {
-    Poisson,    ///< each row independently with probability q = m/n (default when private)
-    Shuffle,    ///< epoch-wise permutation split into batches of m (default when not private)
-    Subsample,  ///< m distinct rows drawn uniformly at every step
 };
 
 /// Projection set for the adversary matrix W (dp-fermi.md §6.4).
