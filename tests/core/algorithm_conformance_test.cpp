@@ -1,0 +1,93 @@
+// Conformance of every registered algorithm, driven by the registry: adding an algorithm to
+// the registry puts it under these checks with no other change.
+//  * a tiny run on the synthetic data is reproducible bit for bit;
+//  * it stops within one step of a cancellation request;
+//  * its settings round-trip through the JSON record and keep the run key;
+//  * a private run's ε is recomputed exactly from the accounting inputs in its record.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "core/algorithms/registry.h"
+#include "core/privacy/accounting_inputs.h"
+#include "core/privacy/accounting_json.h"
+#include "core/sweep/run_record.h"
+#include "core/sweep/sweep_spec.h"
+#include "core/util/json_value.h"
+#include "test_data.h"
+
+using namespace pfa;
+
+namespace {
+
+/// A tiny run of `algorithm`: private at ε = 1 when it can be, with the fairness term when it
+/// has one.
+TrainConfig tinyConfig(const Algorithm& algorithm) {
+    TrainConfig c = test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
+                                      algorithm.usesFairness() ? 1.0 : 0.0);
+    c.epochs = 2;
+    c.batchSize = 100;
+    c.seed = 3;
+    return c;
+}
+
+/// Requests cancellation after the first step and counts the steps taken.
+struct CancelAfterFirstStep : TrainingObserver {
+    explicit CancelAfterFirstStep(CancelToken& token) : token(token) {}
+    bool onStep(const StepInfo& info) override {
+        steps = info.step;
+        token.cancel();
+        return false;
+    }
+    CancelToken& token;
+    long steps = 0;
+};
+
+}  // namespace
+
+TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",
+          "[conformance]") {
+    const DataSplit data = test::syntheticSplit(800);
+    REQUIRE(algorithmRegistry().size() >= 4);
+    for (const auto& entry : algorithmRegistry()) {
+        const Algorithm& algorithm = *entry;
+        INFO(algorithm.name());
+        CHECK_FALSE(algorithm.description().empty());
+        const TrainConfig config = tinyConfig(algorithm);
+
+        // Reproducible: the same settings and data give identical results.
+        const RunResult first = test::runQuietly(config, data);
+        const RunResult second = test::runQuietly(config, data);
+        REQUIRE(first.status == RunStatus::Completed);
+        CHECK(first.theta == second.theta);
+        CHECK(first.W == second.W);
+        CHECK(first.test.error == second.test.error);
+        CHECK(first.privacy.epsilonSpent == second.privacy.epsilonSpent);
+
+        // Cancellable within one step.
+        CancelToken cancel;
+        CancelAfterFirstStep observer(cancel);
+        const RunResult cancelled = runAlgorithm(config, data, observer, cancel);
+        CHECK(cancelled.status == RunStatus::Cancelled);
+        CHECK(cancelled.steps == 1);
+
+        // Settings round-trip through the record; the run key is kept.
+        const std::string line = runRecordJson(first, RunContext{});
+        const RunResult back = runResultFromJson(parseJson(line));
+        CHECK(settingsKey(back.config) == settingsKey(first.config));
+        CHECK(runKey("synthetic", back.config) == runKey("synthetic", first.config));
+        CHECK(back.test.error == first.test.error);
+
+        // A private run's ε is recomputed from its record alone.
+        const JsonValue privacyJson = parseJson(line).at("privacy");
+        CHECK(privacyJson.at("is_private").asBool() == algorithm.supportsPrivacy());
+        if (algorithm.supportsPrivacy()) {
+            REQUIRE(privacyJson.has("accounting"));
+            const double recomputed =
+                privacy::certifiedEpsilon(privacy::accountingFromJson(privacyJson.at("accounting"))).epsilon;
+            CHECK(recomputed == Approx(first.privacy.epsilonSpent).epsilon(1e-12));
+            CHECK(first.privacy.epsilonSpent <= config.epsilon * (1 + 1e-9));
+        } else {
+            CHECK(std::isinf(first.privacy.epsilonSpent));
+        }
+    }
+}
