@@ -2,10 +2,12 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/data/split_method.h"
+#include "core/data/units.h"
 
 namespace pfa {
 
@@ -13,8 +15,10 @@ namespace pfa {
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// An encoded data set ready for training: numeric features X (n×d, no bias column), the
-/// label y ∈ {0..l−1}, the sensitive group s ∈ {0..k−1} and an optional user id.
-/// The sensitive attribute is never a column of X.
+/// label y ∈ {0..l−1}, the sensitive group s ∈ {0..k−1}, an optional user id, and the rows
+/// grouped by user and by silo when the data has them (for algorithms whose unit of privacy
+/// is a person or an institution rather than a row). The sensitive attribute is never a column
+/// of X.
 struct Dataset {
     std::string name;
     RowMatrix X;
@@ -27,6 +31,15 @@ struct Dataset {
     std::string sensitiveDescription;     ///< which column(s) define the groups
     std::string unitName = "record";      ///< what one row is ("record", "recording", ...)
     std::string personColumn;             ///< column the user ids come from ("" when none)
+    /// This part's rows grouped by userId (unit ids are the user ids). Set by splitAndEncode
+    /// and encodeAll whenever userId is; code that fills userId by hand sets it with
+    /// `users = UnitIndex(userId)`.
+    std::optional<UnitIndex> users;
+    /// This part's rows grouped by silo (unit ids 0 … N − 1 mean the same silo in the training
+    /// and the test part). Set by splitAndEncode when the data comes with silos (the synthetic
+    /// generator's), or by assignSilos (silo_splitters.h); absent otherwise.
+    std::optional<UnitIndex> silos;
+    std::string siloDescription;  ///< how the silos were formed ("" without silos)
 
     Eigen::Index rows() const { return X.rows(); }
     Eigen::Index features() const { return X.cols(); }

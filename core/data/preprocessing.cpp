@@ -107,6 +107,13 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
         out.s(i) = data.group[row];
         if (!data.userId.empty()) out.userId(i) = data.userId[row];
     }
+    if (!data.userId.empty()) out.users = UnitIndex(out.userId, data.userNames);
+    if (!data.siloId.empty()) {
+        std::vector<int> siloOfRow(rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) siloOfRow[i] = data.siloId[rows[i]];
+        out.silos = UnitIndex(siloOfRow, data.siloNames);
+        out.siloDescription = data.siloDescription;
+    }
     return out;
 }
 

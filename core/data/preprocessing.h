@@ -42,12 +42,14 @@ std::vector<std::size_t> numpyLegacyPermutation(std::size_t rows, std::uint32_t 
 /// Splits `data` as splitRows does and encodes both parts: numeric columns are
 /// z-scored and categorical columns one-hot encoded, with means, standard deviations and level
 /// lists taken from the training rows only (declared levels are kept as declared). A numeric
-/// column that is constant on the training rows is centred but not scaled.
+/// column that is constant on the training rows is centred but not scaled. Each part indexes
+/// its rows by user (Dataset::users) when the data has user ids, and by silo (Dataset::silos)
+/// when it has silo ids; ids keep their meaning across the parts.
 /// Throws InputError when a split would be empty.
 DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options = {});
 
 /// Encodes all rows of `data` as one Dataset, with statistics from all rows (for tools that
-/// need no split, e.g. the data-set card).
+/// need no split, e.g. the data-set card); users and silos are indexed as by splitAndEncode.
 Dataset encodeAll(const TabularData& data);
 
 }  // namespace pfa

@@ -303,6 +303,11 @@ TabularData RecordAssembler::finish(std::string name) {
     if (m_schema.userId) {
         out.userId = std::move(m_userIds);
         out.personColumn = *m_schema.userId;
+        // Ids stay in order of first appearance (results are keyed on them); names follow.
+        out.userNames.resize(m_userIndex.size());
+        for (const auto& [value, id] : m_userIndex) {
+            out.userNames[static_cast<std::size_t>(id)] = value;
+        }
     }
 
     // Features.

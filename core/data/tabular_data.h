@@ -29,8 +29,9 @@ struct FeatureColumn {
 };
 
 /// A data set after parsing and before encoding: typed feature columns, the label, the
-/// sensitive group and (optionally) a user id per row. Splitting and encoding happen later
-/// (see preprocessing.h), so that encoding statistics come from training rows only.
+/// sensitive group and (optionally) a user id and a silo id per row. Splitting and encoding
+/// happen later (see preprocessing.h), so that encoding statistics come from training rows
+/// only.
 struct TabularData {
     std::string name;                     ///< data set name ("adult", a file name, ...)
     std::vector<FeatureColumn> features;  ///< every column except target/sensitive/ignored
@@ -42,6 +43,10 @@ struct TabularData {
     std::vector<int> userId;              ///< empty, or one id per row (user-level units)
     std::string unitName = "record";      ///< what one row is ("record", "recording", ...)
     std::string personColumn;             ///< column of the user ids ("" when none)
+    std::vector<std::string> userNames;   ///< the user column's value per user id (may be empty)
+    std::vector<int> siloId;              ///< empty, or one silo id (0 … N − 1) per row
+    std::vector<std::string> siloNames;   ///< name per silo id (may be empty)
+    std::string siloDescription;          ///< how the silos were formed ("" without silos)
 
     std::size_t rows() const { return label.size(); }
 };
