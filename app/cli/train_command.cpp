@@ -230,6 +230,22 @@ std::string meanSdText(const MeanSd& s, int decimals) {
     return formatFixed(s.mean, decimals) + " ± " + formatFixed(s.sd, decimals);
 }
 
+/// One line each for the users and the silos of the data, when it has them (the privacy unit
+/// of user- and silo-level algorithms).
+void printUnitSummary(const DataSplit& split) {
+    const Dataset& train = split.train;
+    if (train.users) {
+        std::fprintf(stderr, "users: %ld people (column '%s') in the training rows, %ld to %ld %ss each; %ld in the test rows\n",
+                     train.users->units(), train.personColumn.c_str(), train.users->minRowsPerUnit(),
+                     train.users->maxRowsPerUnit(), train.unitName.c_str(),
+                     split.test.users ? split.test.users->units() : 0L);
+    }
+    if (train.silos) {
+        std::fprintf(stderr, "silos: %ld with training rows, %ld to %ld rows each (%s)\n", train.silos->units(),
+                     train.silos->minRowsPerUnit(), train.silos->maxRowsPerUnit(), train.siloDescription.c_str());
+    }
+}
+
 }  // namespace
 
 int trainCommand(int argc, char** argv) {
@@ -332,6 +348,7 @@ int trainCommand(int argc, char** argv) {
                  prepared->context.datasetDescription.c_str(), prepared->context.trainRows,
                  prepared->context.testRows, prepared->context.features, prepared->split.train.numGroups(),
                  prepared->split.train.sensitiveDescription.c_str());
+    printUnitSummary(prepared->split);
 
     options.onRunFinished = [&](const SweepRun& run, const RunResult& r, const SweepProgress& p) {
         if (quiet) return;
