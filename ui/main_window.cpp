@@ -1,7 +1,6 @@
 #include "ui/main_window.h"
 
 #include <Eigen/Core>
-#include <QEventLoop>
 #include <QFutureWatcher>
 #include <QProgressBar>
 #include <QProgressDialog>
@@ -138,7 +137,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateActions);
     connect(m_panel, &ExperimentPanel::datasetRequestChanged, this, &MainWindow::onDatasetRequestChanged);
-    connect(m_panel, &ExperimentPanel::downloadRequested, this, &MainWindow::downloadDataset);
+    connect(m_panel, &ExperimentPanel::downloadRequested, this, [this](const QString& name) { downloadDataset(name); });
     connect(m_panel, &ExperimentPanel::importFolderRequested, this, &MainWindow::importDatasetFolder);
     connect(m_panel, &ExperimentPanel::importFileRequested, this, &MainWindow::importOwnFile);
     connect(m_panel, &ExperimentPanel::liveParameterChanged, this, &MainWindow::onLiveParameterChanged);
@@ -175,6 +174,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                      10000);
         }
         updateActions();
+    });
+    connect(this, &MainWindow::datasetImported, this, [this](const QString& name, const QString& error) {
+        if (!error.isEmpty()) {
+            QMessageBox::warning(this, tr("Import from folder"), error);
+            return;
+        }
+        statusBar()->showMessage(tr("%1 imported: checksums verified").arg(name), 8000);
     });
     connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { selectRuns({id}); });
     connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
@@ -431,33 +437,43 @@ void MainWindow::onDatasetRequestChanged() {
     m_controller->requestDataset(m_panel->datasetRequest());
 }
 
-void MainWindow::downloadDataset(const QString& name) {
+void MainWindow::downloadDataset(const QString& name, std::function<void()> afterSuccess) {
     if (name.isEmpty()) return;
-    DownloadDialog dialog(name, this);
-    dialog.start();
-    dialog.exec();
-    if (!dialog.error().isEmpty()) {
-        if (!dialog.cancelled()) QMessageBox::warning(this, tr("Download"), dialog.error());
-        statusBar()->showMessage(dialog.cancelled() ? tr("Download cancelled; it resumes next time")
-                                                    : tr("Download failed"),
-                                 8000);
-        return;
-    }
-    statusBar()->showMessage(tr("%1 downloaded and verified").arg(name), 8000);
-    m_panel->refreshAvailability();
+    // Window-modal but not waited for: what happens after the download is a continuation.
+    auto* dialog = new DownloadDialog(name, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::finished, this, [this, dialog, name, afterSuccess = std::move(afterSuccess)] {
+        if (!dialog->error().isEmpty()) {
+            if (!dialog->cancelled()) QMessageBox::warning(this, tr("Download"), dialog->error());
+            statusBar()->showMessage(dialog->cancelled() ? tr("Download cancelled; it resumes next time")
+                                                         : tr("Download failed"),
+                                     8000);
+            return;
+        }
+        statusBar()->showMessage(tr("%1 downloaded and verified").arg(name), 8000);
+        m_panel->refreshAvailability();
+        if (afterSuccess) afterSuccess();
+    });
+    dialog->start();
+    dialog->open();
 }
 
-bool MainWindow::importDatasetFrom(const QString& name, const QString& folder, QString* error) {
-    // Hashing and copying run off the GUI thread; a modal progress dialog keeps the window
-    // painted and explains the wait.
-    QProgressDialog progress(tr("Verifying the checksums of the files in %1…").arg(folder), QString(), 0, 0, this);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    QFutureWatcher<QString> watcher;
-    QEventLoop loop;
-    connect(&watcher, &QFutureWatcher<QString>::finished, &loop, &QEventLoop::quit);
+void MainWindow::importDatasetFrom(const QString& name, const QString& folder) {
+    // Hashing and copying run off the GUI thread; a window-modal progress dialog explains the
+    // wait, and the outcome arrives as a continuation (no waiting here).
+    auto* progress = new QProgressDialog(tr("Verifying the checksums of the files in %1…").arg(folder), QString(), 0, 0, this);
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(300);
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, progress, name] {
+        watcher->deleteLater();
+        progress->deleteLater();
+        const QString problem = watcher->result();
+        if (problem.isEmpty()) m_panel->refreshAvailability();
+        emit datasetImported(name, problem);
+    });
     const std::string datasetName = name.toStdString(), source = folder.toStdString();
-    watcher.setFuture(QtConcurrent::run([datasetName, source]() -> QString {
+    watcher->setFuture(QtConcurrent::run([datasetName, source]() -> QString {
         try {
             pfa::fetch::importDataset(pfa::findCatalogEntry(datasetName), source,
                                       pfa::catalogDatasetDirectory(datasetName));
@@ -466,15 +482,6 @@ bool MainWindow::importDatasetFrom(const QString& name, const QString& folder, Q
             return QString::fromStdString(problem.what());
         }
     }));
-    loop.exec();
-    progress.close();
-    const QString problem = watcher.result();
-    if (!problem.isEmpty()) {
-        if (error) *error = problem;
-        return false;
-    }
-    m_panel->refreshAvailability();
-    return true;
 }
 
 void MainWindow::importDatasetFolder(const QString& name) {
@@ -482,12 +489,7 @@ void MainWindow::importDatasetFolder(const QString& name) {
     const QString folder = QFileDialog::getExistingDirectory(
         this, tr("Folder with the files of %1").arg(QString::fromStdString(pfa::findCatalogEntry(name.toStdString()).title)));
     if (folder.isEmpty()) return;
-    QString error;
-    if (!importDatasetFrom(name, folder, &error)) {
-        QMessageBox::warning(this, tr("Import from folder"), error);
-        return;
-    }
-    statusBar()->showMessage(tr("%1 imported: checksums verified").arg(name), 8000);
+    importDatasetFrom(name, folder);
 }
 
 void MainWindow::importOwnFile() {
@@ -567,9 +569,16 @@ void MainWindow::runPreset(const QString& name) {
             this, tr("Preset"),
             tr("The preset needs %1, which is not downloaded yet. Download it now?").arg(datasets->currentText()));
         if (answer != QMessageBox::Yes) return;
-        downloadDataset(QString::fromStdString(preset.dataset.name));
-        if (!m_panel->catalogFilesPresent()) return;
+        // The preset goes on once the files are here (the dialog is not waited for).
+        downloadDataset(QString::fromStdString(preset.dataset.name), [this, name] {
+            if (m_panel->catalogFilesPresent()) openPresetWhenLoaded(name);
+        });
+        return;
     }
+    openPresetWhenLoaded(name);
+}
+
+void MainWindow::openPresetWhenLoaded(const QString& name) {
     const pfa::PreparedDatasetPtr data = m_controller->dataset();
     if (data && data->key == pfa::datasetKey(m_panel->datasetRequest())) {
         openSweepDialog(name);

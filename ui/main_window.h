@@ -2,6 +2,7 @@
 
 #include <QMainWindow>
 #include <QTimer>
+#include <functional>
 #include <vector>
 
 #include "core/sweep/sweep_spec.h"
@@ -75,9 +76,10 @@ public:
     /// Ask before closing with unsaved runs (off in tests).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
 
-    /// Verifies and copies a catalog data set's files from `folder` into the data folder
-    /// (what "Import from folder…" does after its dialog); returns false with the reason.
-    bool importDatasetFrom(const QString& name, const QString& folder, QString* error = nullptr);
+    /// Verifies and copies a catalog data set's files from `folder` into the data folder, off
+    /// the GUI thread (what "Import from folder…" does after its dialog); datasetImported
+    /// reports the outcome.
+    void importDatasetFrom(const QString& name, const QString& folder);
 
     /// Reads a JSON-lines results file (a sweep from pfa-cli, a cluster job, an earlier GUI
     /// sweep) in the background and adds its runs to the history, skipping runs already there;
@@ -88,6 +90,8 @@ signals:
     /// `added` runs from `path` joined the history (`skipped` were already there, `damaged`
     /// lines could not be read); `error` is set when the file could not be read at all.
     void resultsOpened(const QString& path, int added, int skipped, int damaged, const QString& error);
+    /// The files of catalog data set `name` were imported (`error` empty) or refused.
+    void datasetImported(const QString& name, const QString& error);
 
 public slots:
     void startRun();
@@ -120,11 +124,15 @@ private:
     void rebuildRecentMenu();
     void showAbout();
     void onDatasetRequestChanged();
-    void downloadDataset(const QString& name);
+    /// Opens the download dialog for `name` without waiting for it; `afterSuccess` runs once
+    /// the files are downloaded and verified.
+    void downloadDataset(const QString& name, std::function<void()> afterSuccess = {});
     void importDatasetFolder(const QString& name);
     void importOwnFile();
     void openSweepDialog(const QString& preset = QString());
     void runPreset(const QString& name);
+    /// Opens the preset's sweep dialog now, or once its data set has loaded.
+    void openPresetWhenLoaded(const QString& name);
     void onSweepRuns(const std::vector<RunEntryPtr>& entries);
     void updateLedgerViews();
     double measuredSecondsPerEpoch() const;

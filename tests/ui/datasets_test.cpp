@@ -61,8 +61,11 @@ TEST_CASE("Every catalog data set loads in the GUI and trains a DP-FERMI run", "
             // Not downloaded: Run is disabled and the card shows what the data set is.
             CHECK_FALSE(window->runAction()->isEnabled());
             CHECK(window->datasetCard()->text().contains(QStringLiteral("Not downloaded yet")));
-            QString error;
-            REQUIRE(window->importDatasetFrom(QString::fromStdString(entry.name), folder, &error));
+            // The import runs off the GUI thread and reports back with a signal.
+            QSignalSpy imported(window.get(), &MainWindow::datasetImported);
+            window->importDatasetFrom(QString::fromStdString(entry.name), folder);
+            REQUIRE(waitForSignals(imported, 1, 60000));
+            REQUIRE(imported.at(0).at(1).toString().toStdString() == "");
         }
         REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 20000));
         const pfa::PreparedDatasetPtr data = window->controller()->dataset();
