@@ -43,6 +43,7 @@
 #include "ui/application.h"
 #include "ui/chart_view.h"
 #include "ui/dataset_card.h"
+#include "ui/dataset_controller.h"
 #include "ui/delete_runs_command.h"
 #include "ui/download_dialog.h"
 #include "ui/import_wizard.h"
@@ -84,6 +85,7 @@ QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* 
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_controller = new TrainingController(this);
+    m_datasets = new DatasetController(this);
     m_panel = new ExperimentPanel();
     m_live = new LiveChartsPanel();
     m_tradeoff = new TradeoffChart();
@@ -175,11 +177,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         }
         updateActions();
     });
-    connect(this, &MainWindow::datasetImported, this, [this](const QString& name, const QString& error) {
+    connect(m_datasets, &DatasetController::importFinished, this, [this](const QString& name, const QString& error) {
         if (!error.isEmpty()) {
             QMessageBox::warning(this, tr("Import from folder"), error);
             return;
         }
+        m_panel->refreshAvailability();
         statusBar()->showMessage(tr("%1 imported: checksums verified").arg(name), 8000);
     });
     connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { selectRuns({id}); });
@@ -387,9 +390,9 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::connectController() {
-    connect(m_controller, &TrainingController::datasetLoading, m_panel, &ExperimentPanel::setDatasetLoading);
-    connect(m_controller, &TrainingController::datasetReady, m_panel, &ExperimentPanel::setDataset);
-    connect(m_controller, &TrainingController::datasetReady, this, [this](const pfa::PreparedDatasetPtr& data) {
+    connect(m_datasets, &DatasetController::datasetLoading, m_panel, &ExperimentPanel::setDatasetLoading);
+    connect(m_datasets, &DatasetController::datasetReady, m_panel, &ExperimentPanel::setDataset);
+    connect(m_datasets, &DatasetController::datasetReady, this, [this](const pfa::PreparedDatasetPtr& data) {
         if (!data || data->key != pfa::datasetKey(m_panel->datasetRequest())) return;
         m_card->showDataset(data);
         if (!m_pendingPreset.isEmpty()) {
@@ -398,10 +401,10 @@ void MainWindow::connectController() {
             QTimer::singleShot(0, this, [this, preset] { openSweepDialog(preset); });
         }
     });
-    connect(m_controller, &TrainingController::datasetFailed, this, [this](const QString& message) {
+    connect(m_datasets, &DatasetController::datasetFailed, this, [this](const QString& message) {
         m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));
     });
-    connect(m_controller, &TrainingController::datasetFailed, m_panel, &ExperimentPanel::setDatasetFailed);
+    connect(m_datasets, &DatasetController::datasetFailed, m_panel, &ExperimentPanel::setDatasetFailed);
     connect(m_controller, &TrainingController::runStarted, this,
             [this](int id, const pfa::TrainConfig& config) {
                 m_liveConfig = config;
@@ -434,13 +437,13 @@ void MainWindow::onDatasetRequestChanged() {
         return;
     }
     m_card->showDataset(nullptr, tr("Loading…"));
-    m_controller->requestDataset(m_panel->datasetRequest());
+    m_datasets->requestDataset(m_panel->datasetRequest());
 }
 
 void MainWindow::downloadDataset(const QString& name, std::function<void()> afterSuccess) {
     if (name.isEmpty()) return;
     // Window-modal but not waited for: what happens after the download is a continuation.
-    auto* dialog = new DownloadDialog(name, this);
+    auto* dialog = new DownloadDialog(m_datasets, name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::finished, this, [this, dialog, name, afterSuccess = std::move(afterSuccess)] {
         if (!dialog->error().isEmpty()) {
@@ -458,38 +461,18 @@ void MainWindow::downloadDataset(const QString& name, std::function<void()> afte
     dialog->open();
 }
 
-void MainWindow::importDatasetFrom(const QString& name, const QString& folder) {
-    // Hashing and copying run off the GUI thread; a window-modal progress dialog explains the
-    // wait, and the outcome arrives as a continuation (no waiting here).
-    auto* progress = new QProgressDialog(tr("Verifying the checksums of the files in %1…").arg(folder), QString(), 0, 0, this);
-    progress->setWindowModality(Qt::WindowModal);
-    progress->setMinimumDuration(300);
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, progress, name] {
-        watcher->deleteLater();
-        progress->deleteLater();
-        const QString problem = watcher->result();
-        if (problem.isEmpty()) m_panel->refreshAvailability();
-        emit datasetImported(name, problem);
-    });
-    const std::string datasetName = name.toStdString(), source = folder.toStdString();
-    watcher->setFuture(QtConcurrent::run([datasetName, source]() -> QString {
-        try {
-            pfa::fetch::importDataset(pfa::findCatalogEntry(datasetName), source,
-                                      pfa::catalogDatasetDirectory(datasetName));
-            return {};
-        } catch (const std::exception& problem) {
-            return QString::fromStdString(problem.what());
-        }
-    }));
-}
-
 void MainWindow::importDatasetFolder(const QString& name) {
     if (name.isEmpty()) return;
     const QString folder = QFileDialog::getExistingDirectory(
         this, tr("Folder with the files of %1").arg(QString::fromStdString(pfa::findCatalogEntry(name.toStdString()).title)));
     if (folder.isEmpty()) return;
-    importDatasetFrom(name, folder);
+    // Hashing and copying run off the GUI thread; a window-modal progress dialog explains the
+    // wait and goes when the controller reports the outcome.
+    auto* progress = new QProgressDialog(tr("Verifying the checksums of the files in %1…").arg(folder), QString(), 0, 0, this);
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(300);
+    connect(m_datasets, &DatasetController::importFinished, progress, &QObject::deleteLater, Qt::SingleShotConnection);
+    m_datasets->importFromFolder(name, folder);
 }
 
 void MainWindow::importOwnFile() {
@@ -499,7 +482,7 @@ void MainWindow::importOwnFile() {
 }
 
 double MainWindow::measuredSecondsPerEpoch() const {
-    const pfa::PreparedDatasetPtr data = m_controller->dataset();
+    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data) return -1.0;
     double seconds = 0.0, epochs = 0.0;
     for (const RunEntryPtr& entry : m_history->entries()) {
@@ -511,7 +494,7 @@ double MainWindow::measuredSecondsPerEpoch() const {
 }
 
 void MainWindow::openSweepDialog(const QString& presetName) {
-    const pfa::PreparedDatasetPtr data = m_controller->dataset();
+    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data || data->key != pfa::datasetKey(m_panel->datasetRequest())) {
         QMessageBox::information(this, tr("Sweep"), m_panel->problem().isEmpty()
                                                         ? tr("The data set is still loading; try again in a moment.")
@@ -533,7 +516,7 @@ void MainWindow::openSweepDialog(const QString& presetName) {
 }
 
 bool MainWindow::startSweep(const pfa::SweepSpec& requested, int threads, const QString& resultsFile, QString* error) {
-    const pfa::PreparedDatasetPtr data = m_controller->dataset();
+    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data) {
         if (error) *error = tr("No data set is loaded.");
         return false;
@@ -579,7 +562,7 @@ void MainWindow::runPreset(const QString& name) {
 }
 
 void MainWindow::openPresetWhenLoaded(const QString& name) {
-    const pfa::PreparedDatasetPtr data = m_controller->dataset();
+    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (data && data->key == pfa::datasetKey(m_panel->datasetRequest())) {
         openSweepDialog(name);
     } else {
@@ -684,11 +667,12 @@ void MainWindow::onSweepRuns(const std::vector<RunEntryPtr>& entries) {
 }
 
 void MainWindow::startRun() {
-    if (!m_panel->problem().isEmpty()) {
-        statusBar()->showMessage(m_panel->problem(), 8000);
+    const pfa::PreparedDatasetPtr data = m_datasets->datasetFor(m_panel->datasetRequest());
+    if (!m_panel->problem().isEmpty() || !data) {
+        statusBar()->showMessage(data ? m_panel->problem() : tr("The data set is still loading"), 8000);
         return;
     }
-    m_controller->startRun(m_panel->config(), m_panel->datasetRequest());
+    m_controller->startRun(m_panel->config(), data);
 }
 
 void MainWindow::togglePause() {
@@ -701,8 +685,9 @@ void MainWindow::togglePause() {
 
 void MainWindow::stepEpoch() {
     if (m_controller->state() == TrainingController::State::Idle) {
-        if (!m_panel->problem().isEmpty()) return;
-        m_controller->startRun(m_panel->config(), m_panel->datasetRequest(), true);
+        const pfa::PreparedDatasetPtr data = m_datasets->datasetFor(m_panel->datasetRequest());
+        if (!m_panel->problem().isEmpty() || !data) return;
+        m_controller->startRun(m_panel->config(), data, true);
     } else {
         m_controller->step();
     }

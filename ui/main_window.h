@@ -27,6 +27,7 @@ class RunHistoryModel;
 class RunDetailsPanel;
 class PrivacyStatementView;
 class DatasetCard;
+class DatasetController;
 class SweepController;
 class SweepViewsPanel;
 class LedgerBook;
@@ -43,6 +44,7 @@ public:
 
     // Programmatic access (used by the UI tests and by menu actions).
     TrainingController* controller() const { return m_controller; }
+    DatasetController* datasetController() const { return m_datasets; }
     ExperimentPanel* experimentPanel() const { return m_panel; }
     LiveChartsPanel* liveCharts() const { return m_live; }
     TradeoffChart* tradeoffChart() const { return m_tradeoff; }
@@ -76,11 +78,6 @@ public:
     /// Ask before closing with unsaved runs (off in tests).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
 
-    /// Verifies and copies a catalog data set's files from `folder` into the data folder, off
-    /// the GUI thread (what "Import from folder…" does after its dialog); datasetImported
-    /// reports the outcome.
-    void importDatasetFrom(const QString& name, const QString& folder);
-
     /// Reads a JSON-lines results file (a sweep from pfa-cli, a cluster job, an earlier GUI
     /// sweep) in the background and adds its runs to the history, skipping runs already there;
     /// resultsOpened reports the outcome.
@@ -90,8 +87,6 @@ signals:
     /// `added` runs from `path` joined the history (`skipped` were already there, `damaged`
     /// lines could not be read); `error` is set when the file could not be read at all.
     void resultsOpened(const QString& path, int added, int skipped, int damaged, const QString& error);
-    /// The files of catalog data set `name` were imported (`error` empty) or refused.
-    void datasetImported(const QString& name, const QString& error);
 
 public slots:
     void startRun();
@@ -139,6 +134,7 @@ private:
     std::vector<RunEntryPtr> selectedRuns() const;
 
     TrainingController* m_controller;
+    DatasetController* m_datasets;
     ExperimentPanel* m_panel;
     LiveChartsPanel* m_live;
     TradeoffChart* m_tradeoff;

@@ -8,7 +8,6 @@
 namespace pfa::ui {
 
 TrainingController::TrainingController(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<pfa::PreparedDatasetPtr>();
     qRegisterMetaType<RunEntryPtr>();
     m_thread.setObjectName(QStringLiteral("pfa-training"));
     m_worker = new TrainingWorker(this);
@@ -28,35 +27,16 @@ void TrainingController::shutdown() {
     setState(State::Idle);
 }
 
-void TrainingController::requestDataset(const pfa::DatasetRequest& request) {
-    const int requestId = ++m_datasetRequest;
-    emit datasetLoading();
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request, requestId] { worker->load(request, requestId); },
-        Qt::QueuedConnection);
-}
-
-void TrainingController::datasetLoaded(int requestId, const pfa::PreparedDatasetPtr& data) {
-    if (requestId != m_datasetRequest) return;  // a newer request is on its way
-    m_dataset = data;
-    emit datasetReady(data);
-}
-
-void TrainingController::datasetLoadFailed(int requestId, const QString& message) {
-    if (requestId != m_datasetRequest) return;
-    emit datasetFailed(message);
-}
-
 int TrainingController::startRun(const pfa::TrainConfig& config,
-                                 const pfa::DatasetRequest& request, bool singleEpoch) {
+                                 const pfa::PreparedDatasetPtr& data, bool singleEpoch) {
     if (m_active) m_active->cancel();  // superseded: its late results are dropped by id
     auto control = std::make_shared<RunControl>(allocateRunId());
-    m_runKeys[control->runId()] = pfa::runKey(pfa::datasetKey(request), config);
+    m_runKeys[control->runId()] = pfa::runKey(data->key, config);
     if (singleEpoch) control->stepOneEpoch();
     m_active = control;
     QMetaObject::invokeMethod(
         m_worker,
-        [worker = m_worker, control, config, request] { worker->train(control, config, request); },
+        [worker = m_worker, control, config, data] { worker->train(control, config, data); },
         Qt::QueuedConnection);
     setState(State::Running);
     emit runStarted(control->runId(), config);

@@ -19,7 +19,8 @@ class TrainingWorker;
 
 /// Owns the one long-lived training thread and everything that crosses it.
 ///
-/// Training, data loading and noise calibration run on the worker thread. Cancel, pause and
+/// Training and noise calibration run on the worker thread (data sets come loaded, from the
+/// DatasetController). Cancel, pause and
 /// step act directly on the run's RunControl (atomic flag / condition variable), so they take
 /// effect within one minibatch whatever the GUI thread is doing. Every run has an id; results
 /// of a run that was superseded or stopped never reach the charts.
@@ -32,14 +33,10 @@ public:
     explicit TrainingController(QObject* parent = nullptr);
     ~TrainingController() override;
 
-    /// Loads a data set in the background; answers with datasetReady or datasetFailed.
-    void requestDataset(const pfa::DatasetRequest& request);
-    /// The most recently loaded data set (null until one is ready).
-    pfa::PreparedDatasetPtr dataset() const { return m_dataset; }
-
-    /// Starts a run (cancelling the current one, whose results are then dropped) and returns
-    /// its id. With `singleEpoch`, the run pauses after its first epoch (the Step button).
-    int startRun(const pfa::TrainConfig& config, const pfa::DatasetRequest& request,
+    /// Starts a run on `data` (cancelling the current one, whose results are then dropped)
+    /// and returns its id. With `singleEpoch`, the run pauses after its first epoch (the Step
+    /// button).
+    int startRun(const pfa::TrainConfig& config, const pfa::PreparedDatasetPtr& data,
                  bool singleEpoch = false);
     void pause();
     void resume();
@@ -64,13 +61,8 @@ public:
                   const std::shared_ptr<pfa::RunResult>& result, const pfa::PreparedDatasetPtr& data);
     void runErrored(const std::shared_ptr<RunControl>& control, const QString& message);
     void runSkipped(const std::shared_ptr<RunControl>& control);
-    void datasetLoaded(int requestId, const pfa::PreparedDatasetPtr& data);
-    void datasetLoadFailed(int requestId, const QString& message);
 
 signals:
-    void datasetLoading();
-    void datasetReady(pfa::PreparedDatasetPtr data);
-    void datasetFailed(const QString& message);
     void runStarted(int runId, const pfa::TrainConfig& config);
     /// New epoch metrics of the active run, in order (possibly several at once).
     void epochsArrived(int runId, const std::vector<pfa::EpochMetrics>& metrics);
@@ -93,11 +85,8 @@ private:
     std::map<int, std::string> m_runKeys;  ///< run key of each started run (sweep cells)
     State m_state = State::Idle;
     int m_nextRunId = 1;
-    int m_datasetRequest = 0;
-    pfa::PreparedDatasetPtr m_dataset;
 };
 
 }  // namespace pfa::ui
 
-Q_DECLARE_METATYPE(pfa::PreparedDatasetPtr)
 Q_DECLARE_METATYPE(pfa::ui::RunEntryPtr)

@@ -41,35 +41,8 @@ private:
 
 TrainingWorker::TrainingWorker(TrainingController* controller) : m_controller(controller) {}
 
-pfa::PreparedDatasetPtr TrainingWorker::obtain(const pfa::DatasetRequest& request) {
-    const std::string key = datasetKey(request);
-    if (const auto it = m_cache.find(key); it != m_cache.end()) return it->second;
-    pfa::PreparedDatasetPtr loaded = pfa::prepareDataset(request);
-    if (m_cache.size() >= 4) m_cache.clear();  // a handful of data sets is plenty
-    m_cache[key] = loaded;
-    return loaded;
-}
-
-void TrainingWorker::load(const pfa::DatasetRequest& request, int requestId) {
-    try {
-        pfa::PreparedDatasetPtr loaded = obtain(request);
-        QMetaObject::invokeMethod(
-            m_controller,
-            [controller = m_controller, loaded, requestId] { controller->datasetLoaded(requestId, loaded); },
-            Qt::QueuedConnection);
-    } catch (const std::exception& error) {
-        const QString message = QString::fromStdString(error.what());
-        QMetaObject::invokeMethod(
-            m_controller,
-            [controller = m_controller, message, requestId] {
-                controller->datasetLoadFailed(requestId, message);
-            },
-            Qt::QueuedConnection);
-    }
-}
-
 void TrainingWorker::train(const std::shared_ptr<RunControl>& control,
-                           const pfa::TrainConfig& config, const pfa::DatasetRequest& request) {
+                           const pfa::TrainConfig& config, const pfa::PreparedDatasetPtr& loaded) {
     if (control->cancelled()) {
         // Superseded while it waited in the queue: never started, never touched the data.
         QMetaObject::invokeMethod(
@@ -78,7 +51,6 @@ void TrainingWorker::train(const std::shared_ptr<RunControl>& control,
         return;
     }
     try {
-        pfa::PreparedDatasetPtr loaded = obtain(request);
         LiveObserver observer(control, m_controller);
         auto result = std::make_shared<pfa::RunResult>(
             pfa::runAlgorithm(config, loaded->split, observer, control->cancelToken()));

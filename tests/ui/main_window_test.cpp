@@ -17,6 +17,7 @@
 #include <QUndoStack>
 #include <cmath>
 
+#include "ui/dataset_controller.h"
 #include "ui/epsilon_control.h"
 #include "ui/lambda_control.h"
 #include "ui/live_charts_panel.h"
@@ -295,10 +296,10 @@ TEST_CASE("The split method: chosen in the panel, carried by runs and settings, 
     const std::string key = pfa::datasetKey(panel->datasetRequest());
     CHECK(key.find("|split=100,0.25,pandas") != std::string::npos);
     REQUIRE(QTest::qWaitFor([&] {
-        const pfa::PreparedDatasetPtr data = window->controller()->dataset();
+        const pfa::PreparedDatasetPtr data = window->datasetController()->dataset();
         return data && data->key == key && panel->problem().isEmpty();
     }, 10000));
-    CHECK(window->controller()->dataset()->context.splitMethod == pfa::SplitMethod::PandasSample);
+    CHECK(window->datasetController()->dataset()->context.splitMethod == pfa::SplitMethod::PandasSample);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     clickToolbar(*window, window->runAction());
     REQUIRE(waitForSignals(finished, 1));
