@@ -1,15 +1,12 @@
 #include "ui/main_window.h"
 
 #include <Eigen/Core>
-#include <QFutureWatcher>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
-#include <set>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -37,7 +34,6 @@
 #include "core/data/data_directory.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/util/format.h"
-#include "core/sweep/results_file.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_preset.h"
 #include "ui/application.h"
@@ -46,6 +42,7 @@
 #include "ui/dataset_controller.h"
 #include "ui/delete_runs_command.h"
 #include "ui/download_dialog.h"
+#include "ui/results_file_controller.h"
 #include "ui/import_wizard.h"
 #include "ui/sweep_controller.h"
 #include "ui/sweep_dialog.h"
@@ -96,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_sweep = new SweepController([this] { return m_controller->allocateRunId(); }, this);
     m_sweepViews = new SweepViewsPanel();
     m_ledger = new LedgerBook(this);
+    m_results = new ResultsFileController(m_history, m_ledger, [this] { return m_controller->allocateRunId(); }, this);
     m_ledgerPanel = new LedgerPanel(m_ledger);
     m_statement->setLedgerBook(m_ledger);
     m_undo = new QUndoStack(this);
@@ -148,7 +146,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_sweepViews->setEntries(m_history->entries());
         updateActions();
     });
-    connect(m_sweep, &SweepController::runsFinished, this, &MainWindow::onSweepRuns);
+    connect(m_sweep, &SweepController::runsFinished, this, [this](const std::vector<RunEntryPtr>& entries) {
+        if (m_results->merge(entries) > 0) m_runsSinceSave = true;
+        updateTitle();
+    });
+    connect(m_results, &ResultsFileController::reading, this, [this](const QString& path) {
+        statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    });
+    connect(m_results, &ResultsFileController::opened, this,
+            [this](const QString& path, int added, int skipped, int damaged, const QString& error) {
+                if (!error.isEmpty()) {
+                    statusBar()->showMessage(error, 10000);
+                    return;
+                }
+                if (added > 0) m_runsSinceSave = true;
+                updateTitle();
+                statusBar()->showMessage(tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
+                                             .arg(QFileInfo(path).fileName())
+                                             .arg(added)
+                                             .arg(skipped)
+                                             .arg(damaged),
+                                         10000);
+                m_sweepDock->raise();
+            });
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
             qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
     connect(m_ledger, &LedgerBook::changed, this, [this] {
@@ -311,7 +331,7 @@ void MainWindow::buildMenus() {
     QAction* openResults = file->addAction(tr("Open sweep &results…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open sweep results"), QString(),
                                                           tr("Results (*.jsonl);;All files (*)"));
-        if (!path.isEmpty()) openResultsFrom(path);
+        if (!path.isEmpty()) m_results->open(path);
     });
     openResults->setToolTip(tr("Add the runs of a results file written by pfa-cli train, a cluster job or "
                                "an earlier sweep to the history and the sweep views"));
@@ -570,65 +590,6 @@ void MainWindow::openPresetWhenLoaded(const QString& name) {
     }
 }
 
-void MainWindow::openResultsFrom(const QString& path) {
-    struct Loaded {
-        std::vector<std::pair<pfa::RunResult, pfa::RunContext>> runs;
-        std::size_t damaged = 0;
-        QString error;
-    };
-    auto* watcher = new QFutureWatcher<Loaded>(this);
-    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, path] {
-        watcher->deleteLater();
-        Loaded loaded = watcher->result();
-        if (!loaded.error.isEmpty()) {
-            statusBar()->showMessage(loaded.error, 10000);
-            emit resultsOpened(path, 0, 0, 0, loaded.error);
-            return;
-        }
-        std::vector<RunEntryPtr> entries;
-        const QDateTime written = QFileInfo(path).lastModified();
-        for (auto& [result, context] : loaded.runs) {
-            entries.push_back(makeRunEntry(m_controller->allocateRunId(), std::move(result), std::move(context), written));
-        }
-        const int before = m_history->rowCount();
-        onSweepRuns(entries);
-        const int added = m_history->rowCount() - before;
-        const int skipped = static_cast<int>(entries.size()) - added;
-        statusBar()->showMessage(tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
-                                     .arg(QFileInfo(path).fileName())
-                                     .arg(added)
-                                     .arg(skipped)
-                                     .arg(loaded.damaged),
-                                 10000);
-        m_sweepDock->raise();
-        emit resultsOpened(path, added, skipped, static_cast<int>(loaded.damaged), QString());
-    });
-    statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    watcher->setFuture(QtConcurrent::run([path]() -> Loaded {
-        Loaded out;
-        if (!QFileInfo(path).isFile()) {
-            out.error = tr("%1: no such file").arg(path);
-            return out;
-        }
-        try {
-            const pfa::ResultsFileContent content = pfa::readResultsFile(path.toStdString());
-            out.damaged = content.damagedLines;
-            for (const pfa::JsonValue& record : content.records) {
-                pfa::RunContext context;
-                try {
-                    pfa::RunResult result = pfa::runResultFromJson(record, &context);
-                    out.runs.emplace_back(std::move(result), std::move(context));
-                } catch (const std::exception&) {
-                    ++out.damaged;  // a record of another kind or version
-                }
-            }
-        } catch (const std::exception& problem) {
-            out.error = QString::fromStdString(problem.what());
-        }
-        return out;
-    }));
-}
-
 void MainWindow::updateLedgerViews() {
     const std::string key = pfa::ledgerKey(m_panel->datasetRequest());
     if (m_ledgerPanel->currentKey() != key) m_ledgerPanel->showLedger(key);
@@ -646,24 +607,6 @@ void MainWindow::updateLedgerViews() {
                                     .arg(t.runs)
                                     .arg(QString::fromStdString(pfa::formatNumber(t.naiveEpsilon))));
     }
-}
-
-void MainWindow::onSweepRuns(const std::vector<RunEntryPtr>& entries) {
-    // Every run in a results file or sweep ran on the data: charged once each, before the
-    // history drops runs it already lists.
-    m_ledger->charge(entries);
-    // Runs already in the history (a resumed sweep opened twice) are not listed again.
-    std::set<std::string> known;
-    for (const RunEntryPtr& entry : m_history->entries()) {
-        if (!entry->context.runKey.empty()) known.insert(entry->context.runKey);
-    }
-    std::vector<RunEntryPtr> fresh;
-    for (const RunEntryPtr& entry : entries) {
-        if (entry->context.runKey.empty() || known.insert(entry->context.runKey).second) fresh.push_back(entry);
-    }
-    m_history->append(fresh);
-    if (!fresh.empty()) m_runsSinceSave = true;
-    updateTitle();
 }
 
 void MainWindow::startRun() {

@@ -28,6 +28,7 @@ class RunDetailsPanel;
 class PrivacyStatementView;
 class DatasetCard;
 class DatasetController;
+class ResultsFileController;
 class SweepController;
 class SweepViewsPanel;
 class LedgerBook;
@@ -45,6 +46,7 @@ public:
     // Programmatic access (used by the UI tests and by menu actions).
     TrainingController* controller() const { return m_controller; }
     DatasetController* datasetController() const { return m_datasets; }
+    ResultsFileController* resultsFiles() const { return m_results; }
     ExperimentPanel* experimentPanel() const { return m_panel; }
     LiveChartsPanel* liveCharts() const { return m_live; }
     TradeoffChart* tradeoffChart() const { return m_tradeoff; }
@@ -77,16 +79,6 @@ public:
     void selectRuns(const std::vector<int>& ids);
     /// Ask before closing with unsaved runs (off in tests).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
-
-    /// Reads a JSON-lines results file (a sweep from pfa-cli, a cluster job, an earlier GUI
-    /// sweep) in the background and adds its runs to the history, skipping runs already there;
-    /// resultsOpened reports the outcome.
-    void openResultsFrom(const QString& path);
-
-signals:
-    /// `added` runs from `path` joined the history (`skipped` were already there, `damaged`
-    /// lines could not be read); `error` is set when the file could not be read at all.
-    void resultsOpened(const QString& path, int added, int skipped, int damaged, const QString& error);
 
 public slots:
     void startRun();
@@ -128,13 +120,13 @@ private:
     void runPreset(const QString& name);
     /// Opens the preset's sweep dialog now, or once its data set has loaded.
     void openPresetWhenLoaded(const QString& name);
-    void onSweepRuns(const std::vector<RunEntryPtr>& entries);
     void updateLedgerViews();
     double measuredSecondsPerEpoch() const;
     std::vector<RunEntryPtr> selectedRuns() const;
 
     TrainingController* m_controller;
     DatasetController* m_datasets;
+    ResultsFileController* m_results;
     ExperimentPanel* m_panel;
     LiveChartsPanel* m_live;
     TradeoffChart* m_tradeoff;

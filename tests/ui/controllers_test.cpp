@@ -1,10 +1,16 @@
-// The controllers behind the main window, tested without a window: data sets.
+// The controllers behind the main window, tested without a window: data sets, results files.
 #include <catch2/catch.hpp>
 
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "ui/dataset_controller.h"
+#include "ui/privacy_ledger_book.h"
+#include "ui/results_file_controller.h"
+#include "ui/run_history_model.h"
+#include "ui/sweep_controller.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -46,4 +52,60 @@ TEST_CASE("Data-set controller: loads off the GUI thread, answers only the lates
     REQUIRE(waitForSignals(failed, 1, 20000));
     CHECK(failed.at(0).at(0).toString().contains(QStringLiteral("own-data.csv")));
     CHECK(datasets.dataset() == data);  // a failed load keeps the last good data set
+}
+
+TEST_CASE("Results-file controller: a sweep's file is read off the GUI thread, each run listed once, "
+          "damaged lines counted", "[ui][controllers][sweep]") {
+    // A small sweep written by the sweep controller, without a window.
+    DatasetController datasets;
+    QSignalSpy ready(&datasets, &DatasetController::datasetReady);
+    datasets.requestDataset(pfa::DatasetRequest{});
+    REQUIRE(waitForSignals(ready, 1, 20000));
+    const pfa::PreparedDatasetPtr data = datasets.dataset();
+    int nextId = 1;
+    SweepController sweep([&] { return nextId++; });
+    QTemporaryDir dir;
+    const QString results = dir.filePath(QStringLiteral("small.jsonl"));
+    pfa::SweepSpec spec;
+    spec.datasets = {data->key};
+    spec.base.epochs = 3;
+    spec.algorithms = {"dp-fermi"};
+    spec.notions = {pfa::FairnessNotion::DemographicParity};
+    spec.epsilons = {1.0, 4.0};
+    spec.lambdas = {0.0, 1.0};
+    spec.seeds = {0};
+    QSignalSpy sweepDone(&sweep, &SweepController::finished);
+    sweep.start(spec, data, 2, results);
+    REQUIRE(waitForSignals(sweepDone, 1, 60000));
+    REQUIRE(sweepDone.at(0).at(1).toString().isEmpty());
+
+    RunHistoryModel history;
+    LedgerBook ledger;
+    ResultsFileController files(&history, &ledger, [&] { return nextId++; });
+    QSignalSpy opened(&files, &ResultsFileController::opened);
+    files.open(results);
+    CHECK(opened.isEmpty());  // read in the background
+    REQUIRE(waitForSignals(opened, 1, 20000));
+    CHECK(opened.at(0).at(1).toInt() == 4);  // added
+    CHECK(opened.at(0).at(2).toInt() == 0);  // skipped
+    CHECK(opened.at(0).at(4).toString().isEmpty());
+    CHECK(history.rowCount() == 4);
+    CHECK(ledger.ledger(pfa::ledgerKey(data->request))->entries().size() == 4);
+
+    // Opened again, with a damaged line at the end: nothing new, the line is counted.
+    {
+        QFile file(results);
+        REQUIRE(file.open(QIODevice::Append));
+        file.write("{\"not\": \"a run\"\n");
+    }
+    files.open(results);
+    REQUIRE(waitForSignals(opened, 2, 20000));
+    CHECK(opened.at(1).at(1).toInt() == 0);
+    CHECK(opened.at(1).at(2).toInt() == 4);
+    CHECK(opened.at(1).at(3).toInt() == 1);
+    CHECK(history.rowCount() == 4);
+
+    files.open(dir.filePath(QStringLiteral("missing.jsonl")));
+    REQUIRE(waitForSignals(opened, 3, 20000));
+    CHECK(opened.at(2).at(4).toString().contains(QStringLiteral("no such file")));
 }

@@ -18,6 +18,7 @@
 #include "ui/chart_view.h"
 #include "ui/heat_map_view.h"
 #include "ui/privacy_price_view.h"
+#include "ui/results_file_controller.h"
 #include "ui/run_history_model.h"
 #include "ui/sweep_controller.h"
 #include "ui/sweep_dialog.h"
@@ -190,8 +191,8 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
         QTest::qWait(50);
         window->clearHistory();
     }
-    QSignalSpy opened(window.get(), &MainWindow::resultsOpened);
-    window->openResultsFrom(results);
+    QSignalSpy opened(window->resultsFiles(), &ResultsFileController::opened);
+    window->resultsFiles()->open(results);
     REQUIRE(waitForSignals(opened, 1, 60000));
     INFO(opened.at(0).at(4).toString().toStdString());
     REQUIRE(opened.at(0).at(4).toString().isEmpty());
@@ -199,7 +200,7 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
     CHECK(added > 0);
     CHECK(window->historyModel()->rowCount() == added);
     // Opening the same file again adds nothing.
-    window->openResultsFrom(results);
+    window->resultsFiles()->open(results);
     REQUIRE(waitForSignals(opened, 2, 60000));
     CHECK(opened.at(1).at(1).toInt() == 0);
     CHECK(opened.at(1).at(2).toInt() == added);
