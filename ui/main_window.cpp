@@ -58,6 +58,7 @@
 #include "ui/privacy_ledger_book.h"
 #include "ui/privacy_ledger_panel.h"
 #include "ui/run_history_model.h"
+#include "ui/session_controller.h"
 #include "ui/session_file.h"
 #include "ui/tradeoff_chart.h"
 
@@ -66,7 +67,6 @@ namespace pfa::ui {
 namespace {
 
 constexpr int kLiveDebounceMs = 150;
-constexpr int kMaxRecent = 8;
 
 QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content,
                       QMainWindow* window) {
@@ -94,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_sweepViews = new SweepViewsPanel();
     m_ledger = new LedgerBook(this);
     m_results = new ResultsFileController(m_history, m_ledger, [this] { return m_controller->allocateRunId(); }, this);
+    m_session = new SessionController(m_panel, m_history, m_ledger, this);
     m_ledgerPanel = new LedgerPanel(m_ledger);
     m_statement->setLedgerBook(m_ledger);
     m_undo = new QUndoStack(this);
@@ -146,10 +147,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_sweepViews->setEntries(m_history->entries());
         updateActions();
     });
-    connect(m_sweep, &SweepController::runsFinished, this, [this](const std::vector<RunEntryPtr>& entries) {
-        if (m_results->merge(entries) > 0) m_runsSinceSave = true;
-        updateTitle();
-    });
+    connect(m_sweep, &SweepController::runsFinished, m_results, &ResultsFileController::merge);
     connect(m_results, &ResultsFileController::reading, this, [this](const QString& path) {
         statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
     });
@@ -159,8 +157,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                     statusBar()->showMessage(error, 10000);
                     return;
                 }
-                if (added > 0) m_runsSinceSave = true;
-                updateTitle();
                 statusBar()->showMessage(tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
                                              .arg(QFileInfo(path).fileName())
                                              .arg(added)
@@ -172,9 +168,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
             qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
     connect(m_ledger, &LedgerBook::changed, this, [this] {
-        m_runsSinceSave = true;  // the ledger is part of the session
         updateLedgerViews();
-        updateTitle();
     });
     connect(m_sweep, &SweepController::progressChanged, this, [this](const pfa::SweepProgress& p) {
         const std::size_t done = p.finished + p.alreadyDone;
@@ -206,7 +200,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         statusBar()->showMessage(tr("%1 imported: checksums verified").arg(name), 8000);
     });
     connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { selectRuns({id}); });
-    connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
+    connect(m_session, &SessionController::stateChanged, this, &MainWindow::updateTitle);
+    connect(m_session, &SessionController::recentSessionsChanged, this, &MainWindow::rebuildRecentMenu);
+    connect(m_session, &SessionController::aboutToOpen, this, [this] {
+        m_controller->stop();
+        m_live->clear();
+        m_undo->clear();
+    });
+    connect(m_session, &SessionController::opened, this, [this](int highestRunId) {
+        m_controller->reserveRunIds(highestRunId);
+        m_statement->showRun(nullptr);
+        m_details->showRun(nullptr);
+    });
 
     restoreSettings();
     updateLedgerViews();
@@ -680,8 +685,6 @@ void MainWindow::onRunFinished(const RunEntryPtr& entry) {
     }
     m_history->append(entry);
     if (m_history->rowCount() == 1) m_historyView->resizeColumnsToContents();
-    m_runsSinceSave = true;
-    updateTitle();
     m_details->showRun(entry);
     m_statement->showRun(entry);
     m_tradeoff->setSelectedRun(entry->id);
@@ -730,7 +733,6 @@ void MainWindow::deleteSelectedRuns() {
     for (const RunEntryPtr& run : selectedRuns()) ids.push_back(run->id);
     if (ids.empty()) return;
     m_undo->push(new DeleteRunsCommand(m_history, ids));
-    m_runsSinceSave = true;
     statusBar()->showMessage(tr("Deleted %1 run(s) — Edit → Undo brings them back").arg(ids.size()), 8000);
 }
 
@@ -741,7 +743,6 @@ void MainWindow::clearHistory() {
     auto* command = new DeleteRunsCommand(m_history, ids);
     command->setText(tr("clear history"));
     m_undo->push(command);
-    m_runsSinceSave = true;
 }
 
 void MainWindow::updateActions() {
@@ -765,77 +766,26 @@ void MainWindow::updateActions() {
 }
 
 void MainWindow::updateTitle() {
-    const QString name = m_sessionPath.isEmpty() ? tr("untitled session")
-                                                 : QFileInfo(m_sessionPath).fileName();
-    setWindowTitle(tr("%1%2 — PFA Explorer").arg(name, m_runsSinceSave ? QStringLiteral("*") : QString()));
-}
-
-bool MainWindow::saveSessionTo(const QString& path, QString* error) {
-    SessionData session;
-    session.settings = m_panel->toJson();
-    session.runs = m_history->entries();
-    session.ledgerJson = m_ledger->toJson();
-    QString problem;
-    if (!pfa::ui::saveSession(path, session, &problem)) {
-        if (error) *error = problem;
-        return false;
-    }
-    m_sessionPath = path;
-    m_runsSinceSave = false;
-    rememberRecent(path);
-    updateTitle();
-    return true;
-}
-
-bool MainWindow::openSessionFrom(const QString& path, QString* error) {
-    SessionData session;
-    QString problem;
-    if (!loadSession(path, &session, &problem)) {
-        if (error) *error = problem;
-        return false;
-    }
-    m_controller->stop();
-    m_live->clear();
-    m_undo->clear();
-    m_panel->fromJson(session.settings);
-    m_history->setEntries(session.runs);
-    // What this session spent stays charged; the opened session's ledgers join it (sessions
-    // saved before ledgers existed: their runs are charged).
-    if (!session.ledgerJson.empty()) {
-        try {
-            m_ledger->mergeJson(session.ledgerJson);
-        } catch (const std::exception& problem) {
-            if (error) *error = tr("the privacy ledger in %1 is damaged: %2").arg(path, problem.what());
-            return false;
-        }
-    }
-    m_ledger->charge(session.runs);
-    for (const RunEntryPtr& run : session.runs) m_controller->reserveRunIds(run->id);
-    m_sessionPath = path;
-    m_runsSinceSave = false;
-    rememberRecent(path);
-    updateTitle();
-    m_statement->showRun(nullptr);
-    m_details->showRun(nullptr);
-    return true;
+    setWindowTitle(tr("%1%2 — PFA Explorer")
+                       .arg(m_session->displayName(), m_session->isModified() ? QStringLiteral("*") : QString()));
 }
 
 void MainWindow::saveSession() {
-    if (m_sessionPath.isEmpty()) {
+    if (m_session->path().isEmpty()) {
         saveSessionAs();
         return;
     }
     QString error;
-    if (!saveSessionTo(m_sessionPath, &error)) QMessageBox::warning(this, tr("Save session"), error);
+    if (!m_session->saveTo(m_session->path(), &error)) QMessageBox::warning(this, tr("Save session"), error);
 }
 
 void MainWindow::saveSessionAs() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
-                                                      m_sessionPath.isEmpty() ? tr("experiment.pfa") : m_sessionPath,
+                                                      m_session->path().isEmpty() ? tr("experiment.pfa") : m_session->path(),
                                                       tr("PFA Explorer sessions (*.pfa)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!saveSessionTo(path.endsWith(QLatin1String(".pfa")) ? path : path + ".pfa", &error)) {
+    if (!m_session->saveTo(path.endsWith(QLatin1String(".pfa")) ? path : path + ".pfa", &error)) {
         QMessageBox::warning(this, tr("Save session"), error);
     }
 }
@@ -845,7 +795,7 @@ void MainWindow::openSession() {
                                                       tr("PFA Explorer sessions (*.pfa)"));
     if (path.isEmpty()) return;
     QString error;
-    if (!openSessionFrom(path, &error)) QMessageBox::warning(this, tr("Open session"), error);
+    if (!m_session->openFrom(path, &error)) QMessageBox::warning(this, tr("Open session"), error);
 }
 
 void MainWindow::exportHistory(bool csv) {
@@ -859,23 +809,13 @@ void MainWindow::exportHistory(bool csv) {
     if (!ok) QMessageBox::warning(this, tr("Export run history"), error);
 }
 
-void MainWindow::rememberRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentSessions")).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue(QStringLiteral("recentSessions"), recent);
-    rebuildRecentMenu();
-}
-
 void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentSessions")).toStringList();
+    const QStringList recent = m_session->recentSessions();
     for (const QString& path : recent) {
         m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
             QString error;
-            if (!openSessionFrom(path, &error)) QMessageBox::warning(this, tr("Open session"), error);
+            if (!m_session->openFrom(path, &error)) QMessageBox::warning(this, tr("Open session"), error);
         })->setToolTip(path);
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
@@ -899,8 +839,7 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_confirmOnClose && m_runsSinceSave &&
-        (m_history->rowCount() > 0 || !m_ledger->ledgers().empty())) {
+    if (m_confirmOnClose && m_session->hasUnsavedWork()) {
         const auto answer = QMessageBox::question(
             this, tr("Unsaved runs"),
             tr("This session has runs that are not saved. Save them before closing?"),
@@ -911,7 +850,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         }
         if (answer == QMessageBox::Save) {
             saveSession();
-            if (m_runsSinceSave) {  // the save was cancelled or failed
+            if (m_session->isModified()) {  // the save was cancelled or failed
                 event->ignore();
                 return;
             }

@@ -29,6 +29,7 @@ class PrivacyStatementView;
 class DatasetCard;
 class DatasetController;
 class ResultsFileController;
+class SessionController;
 class SweepController;
 class SweepViewsPanel;
 class LedgerBook;
@@ -47,6 +48,7 @@ public:
     TrainingController* controller() const { return m_controller; }
     DatasetController* datasetController() const { return m_datasets; }
     ResultsFileController* resultsFiles() const { return m_results; }
+    SessionController* session() const { return m_session; }
     ExperimentPanel* experimentPanel() const { return m_panel; }
     LiveChartsPanel* liveCharts() const { return m_live; }
     TradeoffChart* tradeoffChart() const { return m_tradeoff; }
@@ -71,8 +73,6 @@ public:
     QAction* stopAction() const { return m_stopAction; }
     QAction* resetAction() const { return m_resetAction; }
 
-    bool saveSessionTo(const QString& path, QString* error = nullptr);
-    bool openSessionFrom(const QString& path, QString* error = nullptr);
     /// Removes every run (undoable).
     void clearHistory();
     /// Selects runs in the history table (tests, tradeoff clicks).
@@ -107,7 +107,6 @@ private:
     void openSession();
     void exportHistory(bool csv);
     void deleteSelectedRuns();
-    void rememberRecent(const QString& path);
     void rebuildRecentMenu();
     void showAbout();
     void onDatasetRequestChanged();
@@ -127,6 +126,7 @@ private:
     TrainingController* m_controller;
     DatasetController* m_datasets;
     ResultsFileController* m_results;
+    SessionController* m_session;
     ExperimentPanel* m_panel;
     LiveChartsPanel* m_live;
     TradeoffChart* m_tradeoff;
@@ -165,9 +165,6 @@ private:
 
     QTimer m_liveDebounce;
     pfa::TrainConfig m_liveConfig;  ///< settings of the run whose metrics are arriving
-    QString m_sessionPath;
-    int m_cleanIndex = 0;
-    bool m_runsSinceSave = false;
     bool m_confirmOnClose = true;
 };
 

@@ -1,7 +1,10 @@
-// The controllers behind the main window, tested without a window: data sets, results files.
+// The controllers behind the main window, tested without a window: data sets, results files,
+// sessions.
 #include <catch2/catch.hpp>
 
+#include <QDateTime>
 #include <QFile>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -10,6 +13,7 @@
 #include "ui/privacy_ledger_book.h"
 #include "ui/results_file_controller.h"
 #include "ui/run_history_model.h"
+#include "ui/session_controller.h"
 #include "ui/sweep_controller.h"
 #include "ui_test_support.h"
 
@@ -108,4 +112,57 @@ TEST_CASE("Results-file controller: a sweep's file is read off the GUI thread, e
     files.open(dir.filePath(QStringLiteral("missing.jsonl")));
     REQUIRE(waitForSignals(opened, 3, 20000));
     CHECK(opened.at(2).at(4).toString().contains(QStringLiteral("no such file")));
+}
+
+TEST_CASE("Session controller: modified state, save and open, recent files, damaged files refused",
+          "[ui][controllers][session]") {
+    QSettings().clear();
+    ExperimentPanel panel;
+    RunHistoryModel history;
+    LedgerBook ledger;
+    SessionController session(&panel, &history, &ledger);
+    QSignalSpy state(&session, &SessionController::stateChanged);
+    CHECK(session.displayName() == QStringLiteral("untitled session"));
+    CHECK_FALSE(session.isModified());
+    CHECK_FALSE(session.hasUnsavedWork());
+
+    pfa::RunResult result;
+    result.status = pfa::RunStatus::Completed;
+    result.config.lambda = 2.5;
+    history.append(makeRunEntry(41, result, pfa::RunContext{}, QDateTime::currentDateTime()));
+    CHECK(session.isModified());
+    CHECK(session.hasUnsavedWork());
+    CHECK(state.count() == 1);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("one.pfa"));
+    QString error;
+    REQUIRE(session.saveTo(path, &error));
+    CHECK_FALSE(session.isModified());
+    CHECK(session.displayName() == QStringLiteral("one.pfa"));
+    CHECK(session.recentSessions().value(0) == path);
+
+    history.clear();
+    CHECK(session.isModified());
+    QSignalSpy aboutToOpen(&session, &SessionController::aboutToOpen);
+    QSignalSpy opened(&session, &SessionController::opened);
+    REQUIRE(session.openFrom(path, &error));
+    CHECK(aboutToOpen.count() == 1);
+    REQUIRE(opened.count() == 1);
+    CHECK(opened.at(0).at(0).toInt() == 41);  // run ids of the opened session go up to 41
+    REQUIRE(history.rowCount() == 1);
+    CHECK(history.entries()[0]->result.config.lambda == 2.5);
+    CHECK_FALSE(session.isModified());
+
+    const QString broken = dir.filePath(QStringLiteral("broken.pfa"));
+    {
+        QFile file(broken);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"pfa-explorer-session\", \"runs\": [");
+    }
+    CHECK_FALSE(session.openFrom(broken, &error));
+    CHECK(error.contains(QStringLiteral("not a valid session file")));
+    CHECK(aboutToOpen.count() == 1);  // nothing was replaced
+    CHECK(history.rowCount() == 1);
+    CHECK(session.path() == path);
 }

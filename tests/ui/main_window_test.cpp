@@ -23,6 +23,7 @@
 #include "ui/live_charts_panel.h"
 #include "ui/run_details_panel.h"
 #include "ui/run_history_model.h"
+#include "ui/session_controller.h"
 #include "ui/tradeoff_chart.h"
 #include "ui_test_support.h"
 
@@ -168,11 +169,11 @@ TEST_CASE("Session round trip: save, clear, open gives the identical history", "
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("experiment.pfa"));
     QString error;
-    REQUIRE(window->saveSessionTo(path, &error));
+    REQUIRE(window->session()->saveTo(path, &error));
     window->clearHistory();
     CHECK(window->historyModel()->rowCount() == 0);
     CHECK(window->tradeoffChart()->pointCount() == 0);
-    REQUIRE(window->openSessionFrom(path, &error));
+    REQUIRE(window->session()->openFrom(path, &error));
     const std::vector<RunEntryPtr> after = window->historyModel()->entries();
     REQUIRE(after.size() == before.size());
     for (std::size_t i = 0; i < before.size(); ++i) {
@@ -201,7 +202,7 @@ TEST_CASE("Session round trip: save, clear, open gives the identical history", "
     REQUIRE(broken.open(QIODevice::WriteOnly));
     broken.write("{\"format\": \"pfa-explorer-session\", \"runs\": [ {\"record\": 3");
     broken.close();
-    CHECK_FALSE(window->openSessionFrom(broken.fileName(), &error));
+    CHECK_FALSE(window->session()->openFrom(broken.fileName(), &error));
     CHECK(error.contains(QStringLiteral("not a valid session file")));
     CHECK(window->historyModel()->rowCount() == 2);
 }

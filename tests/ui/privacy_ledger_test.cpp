@@ -24,6 +24,7 @@
 #include "ui/privacy_ledger_panel.h"
 #include "ui/run_details_panel.h"
 #include "ui/run_history_model.h"
+#include "ui/session_controller.h"
 #include "ui/sweep_controller.h"
 #include "ui/heat_map_view.h"
 #include "ui/tradeoff_curves_view.h"
@@ -145,9 +146,9 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
 
     // Saved and reopened: the ledger comes back with every charged run.
     const QString session = dir.filePath("ledger.pfa");
-    REQUIRE(window->saveSessionTo(session, &error));
+    REQUIRE(window->session()->saveTo(session, &error));
     auto reopened = readyWindow(30);
-    REQUIRE(reopened->openSessionFrom(session, &error));
+    REQUIRE(reopened->session()->openFrom(session, &error));
     QTest::qWait(100);
     REQUIRE(chargedRuns(*reopened) == 10);
     CHECK(currentLedger(*reopened)->totals().epsilon == currentLedger(*window)->totals().epsilon);
