@@ -1,10 +1,8 @@
 #include "ui/main_window.h"
 
-#include <Eigen/Core>
 #include <QProgressBar>
 #include <QProgressDialog>
 #include <QPushButton>
-#include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QAction>
@@ -36,10 +34,11 @@
 #include "core/util/format.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_preset.h"
-#include "ui/application.h"
+#include "ui/about_text.h"
 #include "ui/chart_view.h"
 #include "ui/dataset_card.h"
 #include "ui/dataset_controller.h"
+#include "ui/epoch_time_estimate.h"
 #include "ui/delete_runs_command.h"
 #include "ui/download_dialog.h"
 #include "ui/results_file_controller.h"
@@ -506,18 +505,6 @@ void MainWindow::importOwnFile() {
     m_panel->addUserFile(wizard.filePath(), wizard.schema());
 }
 
-double MainWindow::measuredSecondsPerEpoch() const {
-    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
-    if (!data) return -1.0;
-    double seconds = 0.0, epochs = 0.0;
-    for (const RunEntryPtr& entry : m_history->entries()) {
-        if (!entry->isComplete() || entry->context.datasetDescription != data->context.datasetDescription) continue;
-        seconds += entry->result.seconds;
-        epochs += entry->result.config.epochs;
-    }
-    return epochs > 0 ? seconds / epochs : -1.0;
-}
-
 void MainWindow::openSweepDialog(const QString& presetName) {
     const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data || data->key != pfa::datasetKey(m_panel->datasetRequest())) {
@@ -531,7 +518,7 @@ void MainWindow::openSweepDialog(const QString& presetName) {
         return;
     }
     SweepDialog dialog(m_panel->config(), m_card->title(), data->context.trainRows, data->context.features,
-                       measuredSecondsPerEpoch(), this);
+                       measuredSecondsPerEpoch(m_history->entries(), *data), this);
     if (!presetName.isEmpty()) dialog.applyPreset(pfa::findSweepPreset(presetName.toStdString()));
     if (dialog.exec() != QDialog::Accepted) return;
     QString error;
@@ -565,17 +552,11 @@ bool MainWindow::startSweep(const pfa::SweepSpec& requested, int threads, const 
 
 void MainWindow::runPreset(const QString& name) {
     const pfa::SweepPreset& preset = pfa::findSweepPreset(name.toStdString());
-    QComboBox* datasets = m_panel->datasetBox();
-    const int index = datasets->findData(QString::fromStdString(preset.dataset.name));
-    if (index < 0) return;
-    datasets->setCurrentIndex(index);
-    const int sensitive = m_panel->sensitiveBox()->findData(QString::fromStdString(preset.dataset.sensitive));
-    if (sensitive >= 0) m_panel->sensitiveBox()->setCurrentIndex(sensitive);
-    m_panel->setSplit(preset.dataset.split);  // e.g. the published split the preset reproduces
+    if (!m_panel->selectDataset(preset.dataset)) return;
     if (!m_panel->catalogFilesPresent()) {
+        const QString title = QString::fromStdString(pfa::findCatalogEntry(preset.dataset.name).title);
         const auto answer = QMessageBox::question(
-            this, tr("Preset"),
-            tr("The preset needs %1, which is not downloaded yet. Download it now?").arg(datasets->currentText()));
+            this, tr("Preset"), tr("The preset needs %1, which is not downloaded yet. Download it now?").arg(title));
         if (answer != QMessageBox::Yes) return;
         // The preset goes on once the files are here (the dialog is not waited for).
         downloadDataset(QString::fromStdString(preset.dataset.name), [this, name] {
@@ -863,19 +844,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
-void MainWindow::showAbout() {
-    QMessageBox::about(
-        this, tr("About PFA Explorer"),
-        tr("<h3>PFA Explorer %1</h3>"
-           "<p>Explore the tradeoff between privacy, fairness and accuracy: DP-FERMI, FERMI, "
-           "DP-SGD and plain ERM, with privacy accounting by a Rényi-DP accountant.</p>"
-           "<p>Qt %2 (built with %3), Eigen %4.%5.%6, C++ %7</p>")
-            .arg(QString::fromLatin1(applicationVersion()), QString::fromLatin1(qVersion()),
-                 QStringLiteral(QT_VERSION_STR))
-            .arg(EIGEN_WORLD_VERSION)
-            .arg(EIGEN_MAJOR_VERSION)
-            .arg(EIGEN_MINOR_VERSION)
-            .arg(__cplusplus));
-}
+void MainWindow::showAbout() { QMessageBox::about(this, tr("About PFA Explorer"), aboutText()); }
 
 }  // namespace pfa::ui

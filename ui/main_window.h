@@ -120,7 +120,6 @@ private:
     /// Opens the preset's sweep dialog now, or once its data set has loaded.
     void openPresetWhenLoaded(const QString& name);
     void updateLedgerViews();
-    double measuredSecondsPerEpoch() const;
     std::vector<RunEntryPtr> selectedRuns() const;
 
     TrainingController* m_controller;

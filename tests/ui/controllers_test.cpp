@@ -1,5 +1,5 @@
 // The controllers behind the main window, tested without a window: data sets, results files,
-// sessions.
+// sessions, presets on the panel, the epoch-time estimate and the About text.
 #include <catch2/catch.hpp>
 
 #include <QDateTime>
@@ -9,7 +9,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "core/algorithms/registry.h"
+#include "core/sweep/sweep_preset.h"
+#include "ui/about_text.h"
 #include "ui/dataset_controller.h"
+#include "ui/epoch_time_estimate.h"
 #include "ui/privacy_ledger_book.h"
 #include "ui/results_file_controller.h"
 #include "ui/run_history_model.h"
@@ -165,4 +169,51 @@ TEST_CASE("Session controller: modified state, save and open, recent files, dama
     CHECK(aboutToOpen.count() == 1);  // nothing was replaced
     CHECK(history.rowCount() == 1);
     CHECK(session.path() == path);
+}
+
+TEST_CASE("A preset's data set is chosen on the panel through its own API", "[ui][controllers][sweep]") {
+    ExperimentPanel panel;
+    const pfa::SweepPreset& preset = pfa::findSweepPreset("parkinsons-dp");
+    REQUIRE(panel.selectDataset(preset.dataset));
+    const pfa::DatasetRequest chosen = panel.datasetRequest();
+    CHECK(chosen.name == "parkinsons");
+    CHECK(chosen.sensitive == preset.dataset.sensitive);
+    CHECK(chosen.split.method == pfa::SplitMethod::PandasSample);
+    CHECK(chosen.split.seed == preset.dataset.split.seed);
+    CHECK(chosen.split.testFraction == preset.dataset.split.testFraction);
+    pfa::DatasetRequest unknown;
+    unknown.name = "no-such-data";
+    CHECK_FALSE(panel.selectDataset(unknown));
+    CHECK(panel.datasetRequest().name == "parkinsons");
+}
+
+TEST_CASE("Epoch time is measured on completed runs of the same data only", "[ui][controllers]") {
+    pfa::PreparedDataset data;
+    data.context.datasetDescription = "synthetic lending";
+    auto run = [](const std::string& description, double seconds, int epochs, pfa::RunStatus status) {
+        pfa::RunResult result;
+        result.status = status;
+        result.seconds = seconds;
+        result.config.epochs = epochs;
+        pfa::RunContext context;
+        context.datasetDescription = description;
+        return makeRunEntry(1, result, context, QDateTime::currentDateTime());
+    };
+    CHECK(measuredSecondsPerEpoch({}, data) < 0);
+    const std::vector<RunEntryPtr> runs = {
+        run("synthetic lending", 2.0, 10, pfa::RunStatus::Completed),
+        run("synthetic lending", 4.0, 30, pfa::RunStatus::Completed),
+        run("synthetic lending", 9.0, 1, pfa::RunStatus::Cancelled),  // not a full run
+        run("adult", 100.0, 10, pfa::RunStatus::Completed),            // other data
+    };
+    CHECK(measuredSecondsPerEpoch(runs, data) == Approx(6.0 / 40.0));
+}
+
+TEST_CASE("The About text lists every registered algorithm", "[ui][controllers]") {
+    const QString text = aboutText();
+    for (const auto& algorithm : pfa::algorithmRegistry()) {
+        INFO(algorithm->name());
+        CHECK(text.contains(QString::fromStdString(algorithm->name())));
+    }
+    CHECK(text.contains(QStringLiteral("Rényi-DP")));
 }
