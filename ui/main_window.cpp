@@ -1,10 +1,7 @@
 #include "ui/main_window.h"
 
-#include <QProgressBar>
 #include <QProgressDialog>
-#include <QPushButton>
 #include <QDir>
-#include <QHBoxLayout>
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -45,6 +42,7 @@
 #include "ui/import_wizard.h"
 #include "ui/sweep_controller.h"
 #include "ui/sweep_dialog.h"
+#include "ui/sweep_status_widget.h"
 #include "ui/sweep_views_panel.h"
 #include "ui/chart_export.h"
 #include "ui/tradeoff_curves_view.h"
@@ -105,20 +103,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectController();
 
     m_stateLabel = new QLabel();
-    m_sweepStatus = new QWidget();
-    auto* sweepLayout = new QHBoxLayout(m_sweepStatus);
-    sweepLayout->setContentsMargins(0, 0, 0, 0);
-    m_sweepLabel = new QLabel();
-    m_sweepBar = new QProgressBar();
-    m_sweepBar->setMaximumWidth(220);
-    auto* stopSweep = new QPushButton(tr("Stop sweep"));
-    stopSweep->setToolTip(tr("Stop all runs of the sweep within one minibatch; finished runs are kept"));
-    connect(stopSweep, &QPushButton::clicked, this, [this] { m_sweep->stop(); });
-    sweepLayout->addWidget(m_sweepLabel);
-    sweepLayout->addWidget(m_sweepBar);
-    sweepLayout->addWidget(stopSweep);
-    m_sweepStatus->setVisible(false);
-    statusBar()->addPermanentWidget(m_sweepStatus);
+    statusBar()->addPermanentWidget(new SweepStatusWidget(m_sweep));
     m_ledgerStatus = new QLabel();
     m_ledgerStatus->setTextFormat(Qt::RichText);
     m_ledgerStatus->setToolTip(tr("Privacy spent on the current data set by every private run of "
@@ -169,18 +154,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_ledger, &LedgerBook::changed, this, [this] {
         updateLedgerViews();
     });
-    connect(m_sweep, &SweepController::progressChanged, this, [this](const pfa::SweepProgress& p) {
-        const std::size_t done = p.finished + p.alreadyDone;
-        m_sweepBar->setRange(0, static_cast<int>(std::max<std::size_t>(1, p.total)));
-        m_sweepBar->setValue(static_cast<int>(done));
-        m_sweepLabel->setText(tr("Sweep: %1 of %2 runs done, %3 failed, about %4 s left")
-                                  .arg(done)
-                                  .arg(p.total)
-                                  .arg(p.failed)
-                                  .arg(std::ceil(p.etaSeconds)));
-    });
     connect(m_sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
-        m_sweepStatus->setVisible(false);
         if (!error.isEmpty()) {
             QMessageBox::warning(this, tr("Sweep"), error);
         } else {
@@ -527,25 +501,18 @@ void MainWindow::openSweepDialog(const QString& presetName) {
     }
 }
 
-bool MainWindow::startSweep(const pfa::SweepSpec& requested, int threads, const QString& resultsFile, QString* error) {
+bool MainWindow::startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile, QString* error) {
     const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data) {
         if (error) *error = tr("No data set is loaded.");
         return false;
     }
-    pfa::SweepSpec spec = requested;
-    spec.datasets = {data->key};
-    QDir().mkpath(QFileInfo(resultsFile).absolutePath());
     try {
         m_sweep->start(spec, data, threads, resultsFile);
     } catch (const std::exception& problem) {
         if (error) *error = QString::fromStdString(problem.what());
         return false;
     }
-    m_sweepBar->setRange(0, static_cast<int>(std::max<std::size_t>(1, spec.size())));
-    m_sweepBar->setValue(0);
-    m_sweepLabel->setText(tr("Sweep: starting %1 runs…").arg(spec.size()));
-    m_sweepStatus->setVisible(true);
     m_sweepDock->raise();
     return true;
 }

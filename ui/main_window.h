@@ -16,7 +16,6 @@ class QSortFilterProxyModel;
 class QTableView;
 class QUndoStack;
 class QLabel;
-class QProgressBar;
 
 namespace pfa::ui {
 
@@ -142,9 +141,6 @@ private:
     LedgerPanel* m_ledgerPanel;
     QDockWidget* m_ledgerDock = nullptr;
     QLabel* m_ledgerStatus = nullptr;
-    QWidget* m_sweepStatus = nullptr;
-    QProgressBar* m_sweepBar = nullptr;
-    QLabel* m_sweepLabel = nullptr;
     QString m_pendingPreset;  ///< preset waiting for its data set to load
     QUndoStack* m_undo;
     QLabel* m_stateLabel;

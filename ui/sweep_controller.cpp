@@ -1,6 +1,8 @@
 #include "ui/sweep_controller.h"
 
 #include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
 #include <QMetaObject>
 
 #include "core/util/error.h"
@@ -16,13 +18,16 @@ SweepController::SweepController(std::function<int()> allocateId, QObject* paren
 
 SweepController::~SweepController() { shutdown(); }
 
-void SweepController::start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
+void SweepController::start(const pfa::SweepSpec& requested, const pfa::PreparedDatasetPtr& data, int threads,
                             const QString& resultsFile) {
     if (m_running) throw pfa::InputError("a sweep is already running");
     if (m_thread.joinable()) m_thread.join();
+    pfa::SweepSpec spec = requested;
+    spec.datasets = {data->key};
     const pfa::DatasetProvider provider = [data](const std::string&) { return data; };
     const std::vector<pfa::SweepRun> runs = spec.expand();
     pfa::validateSweep(runs, provider);  // bad settings end here, before any run
+    QDir().mkpath(QFileInfo(resultsFile).absolutePath());
 
     m_cancel.reset();
     m_running = true;
@@ -55,6 +60,7 @@ void SweepController::start(const pfa::SweepSpec& spec, const pfa::PreparedDatas
         std::lock_guard<std::mutex> lock(m_mutex);
         m_cutShort.push_back({result, context});
     };
+    emit started(static_cast<int>(runs.size()));
     m_thread = std::thread([this, spec, provider, options] {
         QString error;
         bool cancelled = false;

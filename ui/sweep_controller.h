@@ -28,9 +28,9 @@ public:
     ~SweepController() override;
 
     bool isRunning() const { return m_running; }
-    /// Starts `spec` (whose datasets must be {data->key}) with `threads` workers (0 = all
-    /// cores), appending to `resultsFile`. Throws InputError for an invalid sweep (before
-    /// anything runs).
+    /// Starts `spec` on `data` (its datasets are set to {data->key}) with `threads` workers
+    /// (0 = all cores), appending to `resultsFile` (its folder is made when missing). Throws
+    /// InputError for an invalid sweep (before anything runs).
     void start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
                const QString& resultsFile);
     /// Cancels the sweep (runs cut short are not recorded).
@@ -39,6 +39,8 @@ public:
     void shutdown();
 
 signals:
+    /// A sweep of `runs` runs started.
+    void started(int runs);
     /// Finished runs, in batches: first those found in the results file from an earlier,
     /// interrupted attempt, then those finished now.
     void runsFinished(const std::vector<pfa::ui::RunEntryPtr>& entries);

@@ -19,6 +19,7 @@
 #include "ui/run_history_model.h"
 #include "ui/session_controller.h"
 #include "ui/sweep_controller.h"
+#include "ui/sweep_status_widget.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -82,9 +83,15 @@ TEST_CASE("Results-file controller: a sweep's file is read off the GUI thread, e
     spec.epsilons = {1.0, 4.0};
     spec.lambdas = {0.0, 1.0};
     spec.seeds = {0};
+    spec.datasets.clear();  // the controller sets its data set
+    SweepStatusWidget status(&sweep);
+    CHECK(status.isHidden());
     QSignalSpy sweepDone(&sweep, &SweepController::finished);
     sweep.start(spec, data, 2, results);
+    CHECK_FALSE(status.isHidden());  // shown while the sweep runs
+    CHECK(status.text().contains(QStringLiteral("4 runs")));
     REQUIRE(waitForSignals(sweepDone, 1, 60000));
+    CHECK(status.isHidden());
     REQUIRE(sweepDone.at(0).at(1).toString().isEmpty());
 
     RunHistoryModel history;
