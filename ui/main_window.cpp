@@ -8,7 +8,6 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QJsonDocument>
 #include <QLabel>
@@ -17,7 +16,6 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTableView>
 #include <QToolBar>
@@ -53,8 +51,10 @@
 #include "ui/model_export.h"
 #include "ui/run_details_panel.h"
 #include "ui/privacy_ledger_book.h"
+#include "ui/ledger_status_label.h"
 #include "ui/privacy_ledger_panel.h"
 #include "ui/run_history_model.h"
+#include "ui/run_history_view.h"
 #include "ui/session_controller.h"
 #include "ui/session_file.h"
 #include "ui/tradeoff_chart.h"
@@ -104,11 +104,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     m_stateLabel = new QLabel();
     statusBar()->addPermanentWidget(new SweepStatusWidget(m_sweep));
-    m_ledgerStatus = new QLabel();
-    m_ledgerStatus->setTextFormat(Qt::RichText);
-    m_ledgerStatus->setToolTip(tr("Privacy spent on the current data set by every private run of "
-                                  "this session (Rényi-DP composition). Click for the ledger."));
-    connect(m_ledgerStatus, &QLabel::linkActivated, this, [this] {
+    m_ledgerStatus = new LedgerStatusLabel(m_ledger);
+    connect(m_ledgerStatus, &LedgerStatusLabel::ledgerRequested, this, [this] {
         m_ledgerDock->show();
         m_ledgerDock->raise();
     });
@@ -151,9 +148,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             });
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
             qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
-    connect(m_ledger, &LedgerBook::changed, this, [this] {
-        updateLedgerViews();
-    });
     connect(m_sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
         if (!error.isEmpty()) {
             QMessageBox::warning(this, tr("Sweep"), error);
@@ -172,7 +166,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         m_panel->refreshAvailability();
         statusBar()->showMessage(tr("%1 imported: checksums verified").arg(name), 8000);
     });
-    connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { selectRuns({id}); });
+    connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { m_historyView->selectRuns({id}); });
     connect(m_session, &SessionController::stateChanged, this, &MainWindow::updateTitle);
     connect(m_session, &SessionController::recentSessionsChanged, this, &MainWindow::rebuildRecentMenu);
     connect(m_session, &SessionController::aboutToOpen, this, [this] {
@@ -187,7 +181,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
 
     restoreSettings();
-    updateLedgerViews();
     onDatasetRequestChanged();
     updateActions();
     updateTitle();
@@ -250,24 +243,7 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(tradeoffDock, m_sweepDock);
     tradeoffDock->raise();
 
-    m_historyProxy = new QSortFilterProxyModel(this);
-    m_historyProxy->setSourceModel(m_history);
-    m_historyProxy->setSortRole(RunHistoryModel::SortRole);
-    m_historyView = new QTableView();
-    m_historyView->setModel(m_historyProxy);
-    m_historyView->setSortingEnabled(true);
-    m_historyView->sortByColumn(RunHistoryModel::Id, Qt::AscendingOrder);
-    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_historyView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_historyView->verticalHeader()->setVisible(false);
-    // Column widths are fitted once (first run), not on every insert: ResizeToContents would
-    // measure every row each time the history grows.
-    m_historyView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_historyView->horizontalHeader()->setStretchLastSection(true);
-    m_historyView->setAlternatingRowColors(true);
-    m_historyView->setToolTip(tr("Every run of this session. Select one to see its curves, groups "
-                                 "and privacy statement; select two to compare their curves. "
-                                 "Delete removes runs (undo with Ctrl+Z)."));
+    m_historyView = new RunHistoryView(m_history);
     connect(m_historyView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onHistorySelectionChanged);
     auto* historyDock = makeDock(tr("Run history"), QStringLiteral("historyDock"), m_historyView, this);
@@ -317,7 +293,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Export run history as &CSV…"), this, [this] { exportHistory(true); });
     file->addAction(tr("Export run history as &JSON…"), this, [this] { exportHistory(false); });
     QAction* exportModel = file->addAction(tr("Export &model of selected run…"), this, [this] {
-        const QString path = exportSelectedRunModel(this, selectedRuns());
+        const QString path = exportSelectedRunModel(this, m_historyView->selectedRuns());
         if (path.isEmpty()) return;
         statusBar()->showMessage(tr("Model written to %1 (pfa-cli predict --run reads it)").arg(path), 8000);
     });
@@ -428,7 +404,9 @@ void MainWindow::connectController() {
 }
 
 void MainWindow::onDatasetRequestChanged() {
-    updateLedgerViews();
+    const std::string ledgerKey = pfa::ledgerKey(m_panel->datasetRequest());
+    if (m_ledgerPanel->currentKey() != ledgerKey) m_ledgerPanel->showLedger(ledgerKey);
+    m_ledgerStatus->showLedger(ledgerKey);
     const QString catalog = m_panel->currentCatalogName();
     if (!m_panel->catalogFilesPresent()) {
         m_card->showCatalogEntry(catalog);  // what it is, before any download
@@ -543,25 +521,6 @@ void MainWindow::openPresetWhenLoaded(const QString& name) {
     }
 }
 
-void MainWindow::updateLedgerViews() {
-    const std::string key = pfa::ledgerKey(m_panel->datasetRequest());
-    if (m_ledgerPanel->currentKey() != key) m_ledgerPanel->showLedger(key);
-    const pfa::privacy::DatasetLedger* ledger = m_ledger->ledger(key);
-    // The data set's name (the knobs of the synthetic data are in the ledger panel).
-    const QString name = QString::fromStdString(key.substr(0, key.find('('))).toHtmlEscaped();
-    if (!ledger || ledger->entries().empty()) {
-        m_ledgerStatus->setText(tr("<a href=\"ledger\">Privacy ledger</a>: nothing spent on %1").arg(name));
-    } else {
-        const pfa::privacy::LedgerTotals t = ledger->totals();
-        m_ledgerStatus->setText(tr("<a href=\"ledger\">Privacy ledger</a> of %1: <b>ε = %2</b> "
-                                   "(RDP, %3 private run(s); Σε = %4)")
-                                    .arg(name)
-                                    .arg(QString::fromStdString(pfa::formatNumber(t.epsilon)))
-                                    .arg(t.runs)
-                                    .arg(QString::fromStdString(pfa::formatNumber(t.naiveEpsilon))));
-    }
-}
-
 void MainWindow::startRun() {
     const pfa::PreparedDatasetPtr data = m_datasets->datasetFor(m_panel->datasetRequest());
     if (!m_panel->problem().isEmpty() || !data) {
@@ -632,40 +591,13 @@ void MainWindow::onRunFinished(const RunEntryPtr& entry) {
                                  8000);
     }
     m_history->append(entry);
-    if (m_history->rowCount() == 1) m_historyView->resizeColumnsToContents();
     m_details->showRun(entry);
     m_statement->showRun(entry);
     m_tradeoff->setSelectedRun(entry->id);
 }
 
-std::vector<RunEntryPtr> MainWindow::selectedRuns() const {
-    std::vector<RunEntryPtr> runs;
-    for (const QModelIndex& index : m_historyView->selectionModel()->selectedRows()) {
-        const int id = index.data(RunHistoryModel::RunIdRole).toInt();
-        if (RunEntryPtr entry = m_history->entry(id)) runs.push_back(entry);
-    }
-    return runs;
-}
-
-void MainWindow::selectRuns(const std::vector<int>& ids) {
-    QItemSelection selection;
-    for (int id : ids) {
-        const int row = m_history->rowOf(id);
-        if (row < 0) continue;
-        const QModelIndex left = m_historyProxy->mapFromSource(m_history->index(row, 0));
-        const QModelIndex right =
-            m_historyProxy->mapFromSource(m_history->index(row, RunHistoryModel::ColumnCount - 1));
-        selection.select(left, right);
-    }
-    m_historyView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-    if (!ids.empty()) {
-        const int row = m_history->rowOf(ids.front());
-        if (row >= 0) m_historyView->scrollTo(m_historyProxy->mapFromSource(m_history->index(row, 0)));
-    }
-}
-
 void MainWindow::onHistorySelectionChanged() {
-    const std::vector<RunEntryPtr> runs = selectedRuns();
+    const std::vector<RunEntryPtr> runs = m_historyView->selectedRuns();
     // While a run is live, selected runs are overlaid next to it; otherwise they replace it.
     if (m_controller->activeRunId() == 0) m_live->dropLive();
     m_live->showRuns(runs);
@@ -678,7 +610,7 @@ void MainWindow::onHistorySelectionChanged() {
 
 void MainWindow::deleteSelectedRuns() {
     std::vector<int> ids;
-    for (const RunEntryPtr& run : selectedRuns()) ids.push_back(run->id);
+    for (const RunEntryPtr& run : m_historyView->selectedRuns()) ids.push_back(run->id);
     if (ids.empty()) return;
     m_undo->push(new DeleteRunsCommand(m_history, ids));
     statusBar()->showMessage(tr("Deleted %1 run(s) — Edit → Undo brings them back").arg(ids.size()), 8000);

@@ -12,8 +12,6 @@
 class QAction;
 class QDockWidget;
 class QMenu;
-class QSortFilterProxyModel;
-class QTableView;
 class QUndoStack;
 class QLabel;
 
@@ -33,6 +31,8 @@ class SweepController;
 class SweepViewsPanel;
 class LedgerBook;
 class LedgerPanel;
+class LedgerStatusLabel;
+class RunHistoryView;
 
 /// The application window: experiment controls, run controls, live charts, the tradeoff
 /// chart, the run history, run details and the privacy statement, in dockable panels whose
@@ -52,7 +52,7 @@ public:
     LiveChartsPanel* liveCharts() const { return m_live; }
     TradeoffChart* tradeoffChart() const { return m_tradeoff; }
     RunHistoryModel* historyModel() const { return m_history; }
-    QTableView* historyView() const { return m_historyView; }
+    RunHistoryView* historyView() const { return m_historyView; }
     PrivacyStatementView* privacyStatement() const { return m_statement; }
     RunDetailsPanel* runDetails() const { return m_details; }
     DatasetCard* datasetCard() const { return m_card; }
@@ -61,7 +61,7 @@ public:
     LedgerBook* ledgerBook() const { return m_ledger; }
     LedgerPanel* ledgerPanel() const { return m_ledgerPanel; }
     /// The status-bar summary of the current data set's privacy ledger.
-    QLabel* ledgerStatus() const { return m_ledgerStatus; }
+    LedgerStatusLabel* ledgerStatus() const { return m_ledgerStatus; }
     /// Starts a sweep on the loaded data set (what the sweep dialog's Start does); false with
     /// the reason when it cannot start.
     bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile, QString* error = nullptr);
@@ -74,8 +74,6 @@ public:
 
     /// Removes every run (undoable).
     void clearHistory();
-    /// Selects runs in the history table (tests, tradeoff clicks).
-    void selectRuns(const std::vector<int>& ids);
     /// Ask before closing with unsaved runs (off in tests).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
 
@@ -118,8 +116,6 @@ private:
     void runPreset(const QString& name);
     /// Opens the preset's sweep dialog now, or once its data set has loaded.
     void openPresetWhenLoaded(const QString& name);
-    void updateLedgerViews();
-    std::vector<RunEntryPtr> selectedRuns() const;
 
     TrainingController* m_controller;
     DatasetController* m_datasets;
@@ -129,8 +125,7 @@ private:
     LiveChartsPanel* m_live;
     TradeoffChart* m_tradeoff;
     RunHistoryModel* m_history;
-    QSortFilterProxyModel* m_historyProxy;
-    QTableView* m_historyView;
+    RunHistoryView* m_historyView;
     RunDetailsPanel* m_details;
     PrivacyStatementView* m_statement;
     DatasetCard* m_card;
@@ -140,7 +135,7 @@ private:
     LedgerBook* m_ledger;
     LedgerPanel* m_ledgerPanel;
     QDockWidget* m_ledgerDock = nullptr;
-    QLabel* m_ledgerStatus = nullptr;
+    LedgerStatusLabel* m_ledgerStatus = nullptr;
     QString m_pendingPreset;  ///< preset waiting for its data set to load
     QUndoStack* m_undo;
     QLabel* m_stateLabel;

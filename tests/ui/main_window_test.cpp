@@ -25,6 +25,7 @@
 #include "ui/run_history_model.h"
 #include "ui/session_controller.h"
 #include "ui/tradeoff_chart.h"
+#include "ui/run_history_view.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -217,10 +218,10 @@ TEST_CASE("Deleting runs is undoable, and selecting two runs compares them", "[u
     }
     const int first = window->historyModel()->entries()[0]->id;
     const int second = window->historyModel()->entries()[1]->id;
-    window->selectRuns({first, second});
+    window->historyView()->selectRuns({first, second});
     window->liveCharts()->refreshNow();
     CHECK(window->historyView()->selectionModel()->selectedRows().size() == 2);
-    window->selectRuns({first});
+    window->historyView()->selectRuns({first});
     window->clearHistory();
     CHECK(window->historyModel()->rowCount() == 0);
     window->undoStack()->undo();

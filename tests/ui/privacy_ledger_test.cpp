@@ -28,6 +28,7 @@
 #include "ui/sweep_controller.h"
 #include "ui/heat_map_view.h"
 #include "ui/tradeoff_curves_view.h"
+#include "ui/ledger_status_label.h"
 #include "ui_test_support.h"
 
 #ifndef PFA_SCREENSHOT_DIR
