@@ -18,6 +18,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <algorithm>
@@ -49,6 +50,7 @@
 #include "ui/experiment_panel.h"
 #include "ui/live_charts_panel.h"
 #include "ui/model_export.h"
+#include "ui/run_actions.h"
 #include "ui/run_details_panel.h"
 #include "ui/privacy_ledger_book.h"
 #include "ui/ledger_status_label.h"
@@ -62,8 +64,6 @@
 namespace pfa::ui {
 
 namespace {
-
-constexpr int kLiveDebounceMs = 150;
 
 QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content,
                       QMainWindow* window) {
@@ -96,8 +96,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_statement->setLedgerBook(m_ledger);
     m_undo = new QUndoStack(this);
 
+    m_runActions = new RunActions(m_controller, m_datasets, m_panel, this);
+
     setCentralWidget(m_live);
-    buildActions();
+    buildToolbar();
     buildDocks();
     buildMenus();
     connectController();
@@ -111,18 +113,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     statusBar()->addPermanentWidget(m_ledgerStatus);
     statusBar()->addPermanentWidget(m_stateLabel);
-    m_liveDebounce.setSingleShot(true);
-    m_liveDebounce.setInterval(kLiveDebounceMs);
-    connect(&m_liveDebounce, &QTimer::timeout, this, [this] {
-        if (m_panel->liveMode() && m_panel->problem().isEmpty()) startRun();
+    connect(m_runActions, &RunActions::changed, this, &MainWindow::updateActions);
+    connect(m_runActions, &RunActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_runActions, &RunActions::stopped, this, [this] {
+        m_live->detachLive();
+        m_tradeoff->clearLivePoint();
+    });
+    connect(m_runActions, &RunActions::resetRequested, this, [this] {
+        m_live->clear();
+        m_tradeoff->clearLivePoint();
+        m_historyView->clearSelection();
     });
 
-    connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateActions);
     connect(m_panel, &ExperimentPanel::datasetRequestChanged, this, &MainWindow::onDatasetRequestChanged);
     connect(m_panel, &ExperimentPanel::downloadRequested, this, [this](const QString& name) { downloadDataset(name); });
     connect(m_panel, &ExperimentPanel::importFolderRequested, this, &MainWindow::importDatasetFolder);
     connect(m_panel, &ExperimentPanel::importFileRequested, this, &MainWindow::importOwnFile);
-    connect(m_panel, &ExperimentPanel::liveParameterChanged, this, &MainWindow::onLiveParameterChanged);
     connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
         m_tradeoff->setRuns(m_history->entries());
         m_sweepViews->setEntries(m_history->entries());
@@ -188,40 +194,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() { m_controller->shutdown(); }
 
-void MainWindow::buildActions() {
-    m_runAction = new QAction(tr("&Run"), this);
-    m_runAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
-    m_runAction->setToolTip(tr("Train a model with the current settings (Ctrl+R)"));
-    connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
+QAction* MainWindow::runAction() const { return m_runActions->runAction(); }
+QAction* MainWindow::pauseAction() const { return m_runActions->pauseAction(); }
+QAction* MainWindow::stepAction() const { return m_runActions->stepAction(); }
+QAction* MainWindow::stopAction() const { return m_runActions->stopAction(); }
+QAction* MainWindow::resetAction() const { return m_runActions->resetAction(); }
 
-    m_pauseAction = new QAction(tr("&Pause"), this);
-    m_pauseAction->setShortcut(QKeySequence(Qt::Key_Space));
-    m_pauseAction->setToolTip(tr("Pause or resume the running model (Space)"));
-    connect(m_pauseAction, &QAction::triggered, this, &MainWindow::togglePause);
-
-    m_stepAction = new QAction(tr("S&tep"), this);
-    m_stepAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
-    m_stepAction->setToolTip(tr("Train one more epoch, then pause (Ctrl+.)"));
-    connect(m_stepAction, &QAction::triggered, this, &MainWindow::stepEpoch);
-
-    m_stopAction = new QAction(tr("&Stop"), this);
-    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_stopAction->setToolTip(tr("Stop the running model within one minibatch (Esc)"));
-    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
-
-    m_resetAction = new QAction(tr("R&eset"), this);
-    m_resetAction->setToolTip(tr("Stop any run and clear the live charts (the history stays)"));
-    connect(m_resetAction, &QAction::triggered, this, &MainWindow::resetView);
-
+void MainWindow::buildToolbar() {
     auto* toolbar = addToolBar(tr("Run controls"));
     toolbar->setObjectName(QStringLiteral("runToolbar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    for (QAction* action : {m_runAction, m_pauseAction, m_stepAction, m_stopAction, m_resetAction}) {
-        toolbar->addAction(action);
-    }
+    for (QAction* action : m_runActions->actions()) toolbar->addAction(action);
     QFont bold = toolbar->font();
     bold.setBold(true);
-    toolbar->widgetForAction(m_runAction)->setFont(bold);
+    toolbar->widgetForAction(m_runActions->runAction())->setFont(bold);
 }
 
 void MainWindow::buildDocks() {
@@ -332,9 +318,7 @@ void MainWindow::buildMenus() {
     m_clearAction = edit->addAction(tr("&Clear history"), this, &MainWindow::clearHistory);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    for (QAction* action : {m_runAction, m_pauseAction, m_stepAction, m_stopAction, m_resetAction}) {
-        run->addAction(action);
-    }
+    for (QAction* action : m_runActions->actions()) run->addAction(action);
 
     QMenu* sweep = menuBar()->addMenu(tr("&Sweep"));
     QAction* newSweep = sweep->addAction(tr("&New sweep…"), this, [this] { openSweepDialog(); });
@@ -400,7 +384,6 @@ void MainWindow::connectController() {
         statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(message), 15000);
         QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
     });
-    connect(m_controller, &TrainingController::stateChanged, this, &MainWindow::updateActions);
 }
 
 void MainWindow::onDatasetRequestChanged() {
@@ -521,54 +504,6 @@ void MainWindow::openPresetWhenLoaded(const QString& name) {
     }
 }
 
-void MainWindow::startRun() {
-    const pfa::PreparedDatasetPtr data = m_datasets->datasetFor(m_panel->datasetRequest());
-    if (!m_panel->problem().isEmpty() || !data) {
-        statusBar()->showMessage(data ? m_panel->problem() : tr("The data set is still loading"), 8000);
-        return;
-    }
-    m_controller->startRun(m_panel->config(), data);
-}
-
-void MainWindow::togglePause() {
-    if (m_controller->state() == TrainingController::State::Running) {
-        m_controller->pause();
-    } else if (m_controller->state() == TrainingController::State::Paused) {
-        m_controller->resume();
-    }
-}
-
-void MainWindow::stepEpoch() {
-    if (m_controller->state() == TrainingController::State::Idle) {
-        const pfa::PreparedDatasetPtr data = m_datasets->datasetFor(m_panel->datasetRequest());
-        if (!m_panel->problem().isEmpty() || !data) return;
-        m_controller->startRun(m_panel->config(), data, true);
-    } else {
-        m_controller->step();
-    }
-}
-
-void MainWindow::stopRun() {
-    m_liveDebounce.stop();
-    if (m_controller->state() == TrainingController::State::Idle) return;
-    m_controller->stop();
-    m_live->detachLive();
-    m_tradeoff->clearLivePoint();
-    statusBar()->showMessage(tr("Stopped"), 3000);
-}
-
-void MainWindow::resetView() {
-    m_liveDebounce.stop();
-    m_controller->stop();
-    m_live->clear();
-    m_tradeoff->clearLivePoint();
-    m_historyView->clearSelection();
-}
-
-void MainWindow::onLiveParameterChanged() {
-    if (m_panel->liveMode()) m_liveDebounce.start();  // restarts the debounce on every move
-}
-
 void MainWindow::onRunFinished(const RunEntryPtr& entry) {
     m_tradeoff->clearLivePoint();
     if (entry->stoppedByUser) {
@@ -626,23 +561,9 @@ void MainWindow::clearHistory() {
 }
 
 void MainWindow::updateActions() {
-    const auto state = m_controller->state();
-    const bool ready = m_panel->problem().isEmpty();
-    m_runAction->setEnabled(ready);
-    m_runAction->setText(state == TrainingController::State::Idle ? tr("&Run") : tr("&Restart"));
-    m_pauseAction->setEnabled(state != TrainingController::State::Idle);
-    m_pauseAction->setText(state == TrainingController::State::Paused ? tr("Res&ume") : tr("&Pause"));
-    m_stepAction->setEnabled(ready || state != TrainingController::State::Idle);
-    m_stopAction->setEnabled(state != TrainingController::State::Idle);
     m_deleteAction->setEnabled(m_historyView->selectionModel()->hasSelection());
     m_clearAction->setEnabled(m_history->rowCount() > 0);
-    switch (state) {
-        case TrainingController::State::Idle:
-            m_stateLabel->setText(ready ? tr("Ready") : tr("Not ready"));
-            break;
-        case TrainingController::State::Running: m_stateLabel->setText(tr("Training…")); break;
-        case TrainingController::State::Paused: m_stateLabel->setText(tr("Paused")); break;
-    }
+    m_stateLabel->setText(m_runActions->stateText());
 }
 
 void MainWindow::updateTitle() {
@@ -736,7 +657,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             }
         }
     }
-    m_liveDebounce.stop();
+    m_runActions->cancelLiveRestart();
     m_sweep->shutdown();       // sweep workers stop within one minibatch
     m_controller->shutdown();  // a run in progress stops within one minibatch
     saveSettings();

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QMainWindow>
-#include <QTimer>
 #include <functional>
 #include <vector>
 
@@ -32,6 +31,7 @@ class SweepViewsPanel;
 class LedgerBook;
 class LedgerPanel;
 class LedgerStatusLabel;
+class RunActions;
 class RunHistoryView;
 
 /// The application window: experiment controls, run controls, live charts, the tradeoff
@@ -66,29 +66,23 @@ public:
     /// the reason when it cannot start.
     bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile, QString* error = nullptr);
     QUndoStack* undoStack() const { return m_undo; }
-    QAction* runAction() const { return m_runAction; }
-    QAction* pauseAction() const { return m_pauseAction; }
-    QAction* stepAction() const { return m_stepAction; }
-    QAction* stopAction() const { return m_stopAction; }
-    QAction* resetAction() const { return m_resetAction; }
+    RunActions* runActions() const { return m_runActions; }
+    QAction* runAction() const;
+    QAction* pauseAction() const;
+    QAction* stepAction() const;
+    QAction* stopAction() const;
+    QAction* resetAction() const;
 
     /// Removes every run (undoable).
     void clearHistory();
     /// Ask before closing with unsaved runs (off in tests).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
 
-public slots:
-    void startRun();
-    void togglePause();
-    void stepEpoch();
-    void stopRun();
-    void resetView();
-
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void buildActions();
+    void buildToolbar();
     void buildMenus();
     void buildDocks();
     void connectController();
@@ -98,7 +92,6 @@ private:
     void updateTitle();
     void onRunFinished(const RunEntryPtr& entry);
     void onHistorySelectionChanged();
-    void onLiveParameterChanged();
     void saveSession();
     void saveSessionAs();
     void openSession();
@@ -140,11 +133,7 @@ private:
     QUndoStack* m_undo;
     QLabel* m_stateLabel;
 
-    QAction* m_runAction = nullptr;
-    QAction* m_pauseAction = nullptr;
-    QAction* m_stepAction = nullptr;
-    QAction* m_stopAction = nullptr;
-    QAction* m_resetAction = nullptr;
+    RunActions* m_runActions;
     QAction* m_saveAction = nullptr;
     QAction* m_saveAsAction = nullptr;
     QAction* m_openAction = nullptr;
@@ -153,7 +142,6 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 
-    QTimer m_liveDebounce;
     pfa::TrainConfig m_liveConfig;  ///< settings of the run whose metrics are arriving
     bool m_confirmOnClose = true;
 };

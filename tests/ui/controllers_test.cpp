@@ -1,7 +1,8 @@
 // The controllers behind the main window, tested without a window: data sets, results files,
-// sessions, presets on the panel, the epoch-time estimate and the About text.
+// sessions, run actions, presets on the panel, the epoch-time estimate and the About text.
 #include <catch2/catch.hpp>
 
+#include <QAction>
 #include <QDateTime>
 #include <QFile>
 #include <QSettings>
@@ -16,6 +17,7 @@
 #include "ui/epoch_time_estimate.h"
 #include "ui/privacy_ledger_book.h"
 #include "ui/results_file_controller.h"
+#include "ui/run_actions.h"
 #include "ui/run_history_model.h"
 #include "ui/session_controller.h"
 #include "ui/sweep_controller.h"
@@ -223,4 +225,42 @@ TEST_CASE("The About text lists every registered algorithm", "[ui][controllers]"
         CHECK(text.contains(QString::fromStdString(algorithm->name())));
     }
     CHECK(text.contains(QStringLiteral("Rényi-DP")));
+}
+
+TEST_CASE("Run actions: enabled by the panel and the training state, Run and Step train the loaded data",
+          "[ui][controllers]") {
+    ExperimentPanel panel;
+    DatasetController datasets;
+    TrainingController training;
+    QObject::connect(&datasets, &DatasetController::datasetReady, &panel, &ExperimentPanel::setDataset);
+    RunActions actions(&training, &datasets, &panel);
+    CHECK_FALSE(actions.runAction()->isEnabled());  // no data set yet
+    CHECK(actions.stateText() == QStringLiteral("Not ready"));
+
+    QSignalSpy ready(&datasets, &DatasetController::datasetReady);
+    datasets.requestDataset(panel.datasetRequest());
+    REQUIRE(waitForSignals(ready, 1, 20000));
+    CHECK(actions.runAction()->isEnabled());
+    CHECK_FALSE(actions.stopAction()->isEnabled());
+    CHECK(actions.stateText() == QStringLiteral("Ready"));
+
+    panel.epochsBox()->setValue(5);
+    QSignalSpy finished(&training, &TrainingController::runFinished);
+    actions.runAction()->trigger();
+    CHECK(actions.runAction()->text() == QStringLiteral("&Restart"));
+    CHECK(actions.stopAction()->isEnabled());
+    REQUIRE(waitForSignals(finished, 1));
+    CHECK(finishedEntry(finished, 0)->result.config.epochs == 5);
+    CHECK(actions.stateText() == QStringLiteral("Ready"));
+
+    panel.epochsBox()->setValue(1000);
+    actions.stepAction()->trigger();  // from idle: one epoch, then paused
+    REQUIRE(QTest::qWaitFor([&] { return actions.stateText() == QStringLiteral("Paused"); }, 10000));
+    CHECK(actions.pauseAction()->text() == QStringLiteral("Res&ume"));
+    QSignalSpy stopped(&actions, &RunActions::stopped);
+    actions.stopAction()->trigger();
+    CHECK(stopped.count() == 1);
+    REQUIRE(waitForSignals(finished, 2, 5000));
+    CHECK(finishedEntry(finished, 1)->stoppedByUser);
+    training.shutdown();
 }
