@@ -89,4 +89,3 @@ private:
 
 }  // namespace pfa::ui
 
-Q_DECLARE_METATYPE(pfa::ui::RunEntryPtr)

@@ -26,6 +26,7 @@
 #include "ui/session_controller.h"
 #include "ui/tradeoff_chart.h"
 #include "ui/run_history_view.h"
+#include "ui/history_actions.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -171,7 +172,7 @@ TEST_CASE("Session round trip: save, clear, open gives the identical history", "
     const QString path = dir.filePath(QStringLiteral("experiment.pfa"));
     QString error;
     REQUIRE(window->session()->saveTo(path, &error));
-    window->clearHistory();
+    window->historyActions()->clearHistory();
     CHECK(window->historyModel()->rowCount() == 0);
     CHECK(window->tradeoffChart()->pointCount() == 0);
     REQUIRE(window->session()->openFrom(path, &error));
@@ -222,7 +223,7 @@ TEST_CASE("Deleting runs is undoable, and selecting two runs compares them", "[u
     window->liveCharts()->refreshNow();
     CHECK(window->historyView()->selectionModel()->selectedRows().size() == 2);
     window->historyView()->selectRuns({first});
-    window->clearHistory();
+    window->historyActions()->clearHistory();
     CHECK(window->historyModel()->rowCount() == 0);
     window->undoStack()->undo();
     REQUIRE(window->historyModel()->rowCount() == 2);

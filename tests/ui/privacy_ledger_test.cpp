@@ -29,6 +29,8 @@
 #include "ui/heat_map_view.h"
 #include "ui/tradeoff_curves_view.h"
 #include "ui/ledger_status_label.h"
+#include "ui/history_actions.h"
+#include "ui/sweep_actions.h"
 #include "ui_test_support.h"
 
 #ifndef PFA_SCREENSHOT_DIR
@@ -81,7 +83,7 @@ TEST_CASE("Ledger: superseded live-mode runs and stopped runs are charged, delet
     CHECK(window->ledgerStatus()->text().contains(QStringLiteral("2 private run(s)")));
 
     const double before = ledger->totals().epsilon;
-    window->clearHistory();
+    window->historyActions()->clearHistory();
     CHECK(window->historyModel()->rowCount() == 0);
     CHECK(chargedRuns(*window) == 2);
     CHECK(currentLedger(*window)->totals().epsilon == before);
@@ -105,7 +107,7 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     QTemporaryDir dir;
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
-    REQUIRE(window->startSweep(smallGrid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2, dir.filePath("small.jsonl"), &error));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2, dir.filePath("small.jsonl"), &error));
     REQUIRE(waitForSignals(finished, 1, 60000));
     QTest::qWait(300);
     REQUIRE(chargedRuns(*window) == 8);
@@ -137,7 +139,7 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     // Stop a long sweep early: the runs it cut short ran, so they are charged too (they are
     // not in the results file and not in the history).
     QSignalSpy stopped(window->sweepController(), &SweepController::finished);
-    REQUIRE(window->startSweep(smallGrid(*window, {2.0}, {1.0}, 2, 5000), 2, dir.filePath("long.jsonl"), &error));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {2.0}, {1.0}, 2, 5000), 2, dir.filePath("long.jsonl"), &error));
     QTest::qWait(700);
     window->sweepController()->stop();
     REQUIRE(waitForSignals(stopped, 1, 30000));
