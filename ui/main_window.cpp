@@ -2,8 +2,6 @@
 
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QJsonDocument>
 #include <QLabel>
@@ -90,7 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_runActions = new RunActions(m_training, m_datasets, m_panel, this);
     m_datasetActions = new DatasetActions(m_datasets, m_panel, this);
     m_historyActions = new HistoryActions(m_history, m_historyView, m_undo, this);
-    m_sweepActions = new SweepActions(m_sweep, m_datasets, m_panel, m_history, m_card, m_sweepViews,
+    m_sweepActions = new SweepActions(m_sweep, m_results, m_datasets, m_panel, m_history, m_card, m_sweepViews,
                                       m_datasetActions, this);
     m_sessionActions = new SessionActions(m_session, this);
 
@@ -174,6 +172,7 @@ void MainWindow::buildStatusBar() {
     connect(m_runActions, &RunActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_datasetActions, &DatasetActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_historyActions, &HistoryActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_sweepActions, &SweepActions::message, statusBar(), &QStatusBar::showMessage);
 }
 
 void MainWindow::buildMenus() {
@@ -181,13 +180,7 @@ void MainWindow::buildMenus() {
     m_sessionActions->fillMenu(file);
     file->addSeparator();
     file->addAction(m_datasetActions->importFileAction());
-    QAction* openResults = file->addAction(tr("Open sweep &results…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open sweep results"), QString(),
-                                                          tr("Results (*.jsonl);;All files (*)"));
-        if (!path.isEmpty()) m_results->open(path);
-    });
-    openResults->setToolTip(tr("Add the runs of a results file written by pfa-cli train, a cluster job or "
-                               "an earlier sweep to the history and the sweep views"));
+    file->addAction(m_sweepActions->openResultsAction());
     file->addSeparator();
     file->addActions({m_historyActions->exportCsvAction(), m_historyActions->exportJsonAction(),
                       m_historyActions->exportModelAction()});
@@ -272,33 +265,7 @@ void MainWindow::connectSweepsAndSessions() {
     connect(m_sweep, &SweepController::runsFinished, m_results, &ResultsFileController::merge);
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
             qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
-    connect(m_sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
-        if (!error.isEmpty()) {
-            QMessageBox::warning(this, tr("Sweep"), error);
-            return;
-        }
-        statusBar()->showMessage(cancelled ? tr("Sweep stopped; finished runs are saved and a new start resumes it")
-                                           : tr("Sweep finished"),
-                                 10000);
-    });
-    connect(m_sweepActions, &SweepActions::sweepStarted, m_sweepDock, &QDockWidget::raise);
-    connect(m_results, &ResultsFileController::reading, this, [this](const QString& path) {
-        statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    });
-    connect(m_results, &ResultsFileController::opened, this,
-            [this](const QString& path, int added, int skipped, int damaged, const QString& error) {
-                if (!error.isEmpty()) {
-                    statusBar()->showMessage(error, 10000);
-                    return;
-                }
-                statusBar()->showMessage(tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
-                                             .arg(QFileInfo(path).fileName())
-                                             .arg(added)
-                                             .arg(skipped)
-                                             .arg(damaged),
-                                         10000);
-                m_sweepDock->raise();
-            });
+    connect(m_sweepActions, &SweepActions::sweepViewsChanged, m_sweepDock, &QDockWidget::raise);
     connect(m_session, &SessionController::stateChanged, this, &MainWindow::updateTitle);
     connect(m_session, &SessionController::aboutToOpen, this, [this] {
         m_training->stop();

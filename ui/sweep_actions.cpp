@@ -1,6 +1,8 @@
 #include "ui/sweep_actions.h"
 
+#include <QAction>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QKeySequence>
 #include <QMenu>
 #include <QMessageBox>
@@ -12,6 +14,7 @@
 #include "ui/dataset_controller.h"
 #include "ui/epoch_time_estimate.h"
 #include "ui/experiment_panel.h"
+#include "ui/results_file_controller.h"
 #include "ui/run_history_model.h"
 #include "ui/sweep_controller.h"
 #include "ui/sweep_dialog.h"
@@ -19,11 +22,44 @@
 
 namespace pfa::ui {
 
-SweepActions::SweepActions(SweepController* sweep, DatasetController* datasets, ExperimentPanel* panel,
-                           const RunHistoryModel* history, const DatasetCard* card, SweepViewsPanel* views,
-                           DatasetActions* datasetActions, QWidget* window)
-    : QObject(window), m_sweep(sweep), m_datasets(datasets), m_panel(panel), m_history(history), m_card(card),
-      m_views(views), m_datasetActions(datasetActions), m_window(window) {
+SweepActions::SweepActions(SweepController* sweep, ResultsFileController* results, DatasetController* datasets,
+                           ExperimentPanel* panel, const RunHistoryModel* history, const DatasetCard* card,
+                           SweepViewsPanel* views, DatasetActions* datasetActions, QWidget* window)
+    : QObject(window), m_sweep(sweep), m_results(results), m_datasets(datasets), m_panel(panel), m_history(history),
+      m_card(card), m_views(views), m_datasetActions(datasetActions), m_window(window) {
+    m_openResults = new QAction(tr("Open sweep &results…"), this);
+    m_openResults->setToolTip(tr("Add the runs of a results file written by pfa-cli train, a cluster job or "
+                                 "an earlier sweep to the history and the sweep views"));
+    connect(m_openResults, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(m_window, tr("Open sweep results"), QString(),
+                                                          tr("Results (*.jsonl);;All files (*)"));
+        if (!path.isEmpty()) m_results->open(path);
+    });
+    connect(results, &ResultsFileController::reading, this,
+            [this](const QString& path) { emit message(tr("Reading %1…").arg(QFileInfo(path).fileName()), 0); });
+    connect(results, &ResultsFileController::opened, this,
+            [this](const QString& path, int added, int skipped, int damaged, const QString& error) {
+                if (!error.isEmpty()) {
+                    emit message(error, 10000);
+                    return;
+                }
+                emit message(tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(added)
+                                 .arg(skipped)
+                                 .arg(damaged),
+                             10000);
+                emit sweepViewsChanged();
+            });
+    connect(sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
+        if (!error.isEmpty()) {
+            QMessageBox::warning(m_window, tr("Sweep"), error);
+            return;
+        }
+        emit message(cancelled ? tr("Sweep stopped; finished runs are saved and a new start resumes it")
+                               : tr("Sweep finished"),
+                     10000);
+    });
     // Queued: a preset's dialog opens after every view has shown the data set it waited for.
     connect(datasets, &DatasetController::datasetReady, this, [this] {
         if (m_pendingPreset.isEmpty() || !m_datasets->datasetFor(m_panel->datasetRequest())) return;
@@ -66,7 +102,7 @@ bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QSt
         if (error) *error = QString::fromStdString(problem.what());
         return false;
     }
-    emit sweepStarted();
+    emit sweepViewsChanged();
     return true;
 }
 
