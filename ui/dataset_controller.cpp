@@ -1,8 +1,5 @@
 #include "ui/dataset_controller.h"
 
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
-#include <chrono>
 #include <map>
 
 #include "app/fetch/dataset_fetcher.h"
@@ -11,23 +8,38 @@
 
 namespace pfa::ui {
 
+namespace {
+
+/// What a load hands to the GUI thread.
+struct Loaded {
+    int requestId = 0;
+    pfa::PreparedDatasetPtr data;
+    QString error;
+};
+
+/// What a download hands to the GUI thread.
+struct Downloaded {
+    QString error;
+    bool cancelled = false;
+};
+
+}  // namespace
+
 /// Data sets loaded earlier, by key. Only the load queue's one thread touches it.
 struct DatasetController::Cache {
     std::map<std::string, pfa::PreparedDatasetPtr> byKey;
 };
 
 DatasetController::DatasetController(QObject* parent)
-    : QObject(parent), m_cache(std::make_shared<Cache>()),
-      m_cancelDownload(std::make_shared<std::atomic<bool>>(false)) {
+    : QObject(parent), m_cache(std::make_shared<Cache>()), m_closing(std::make_shared<std::atomic<bool>>(false)) {
     qRegisterMetaType<pfa::PreparedDatasetPtr>();
-    m_loadQueue.setMaxThreadCount(1);
-    m_loadQueue.setObjectName(QStringLiteral("pfa-dataset-loading"));
 }
 
 DatasetController::~DatasetController() {
-    m_cancelDownload->store(true);
-    m_loadQueue.clear();  // loads nobody waits for any more
-    m_loadQueue.waitForDone();
+    // The download stops at its next progress report (its partial file is kept), without
+    // being waited for; queued loads return at once and the queue waits for the one running.
+    m_download.cancel();
+    m_closing->store(true);
 }
 
 pfa::PreparedDatasetPtr DatasetController::datasetFor(const pfa::DatasetRequest& request) const {
@@ -38,21 +50,10 @@ pfa::PreparedDatasetPtr DatasetController::datasetFor(const pfa::DatasetRequest&
 void DatasetController::requestDataset(const pfa::DatasetRequest& request) {
     const int requestId = ++m_latestRequest;
     emit datasetLoading();
-    auto* watcher = new QFutureWatcher<Loaded>(this);
-    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const Loaded loaded = watcher->result();
-        if (loaded.requestId != m_latestRequest) return;  // a newer request is on its way
-        if (!loaded.data) {
-            emit datasetFailed(loaded.error);
-            return;
-        }
-        m_dataset = loaded.data;
-        emit datasetReady(loaded.data);
-    });
-    watcher->setFuture(QtConcurrent::run(&m_loadQueue, [cache = m_cache, request, requestId]() -> Loaded {
+    auto load = [cache = m_cache, closing = m_closing, request, requestId]() -> Loaded {
         Loaded out;
         out.requestId = requestId;
+        if (closing->load()) return out;
         try {
             const std::string key = pfa::datasetKey(request);
             if (const auto it = cache->byKey.find(key); it != cache->byKey.end()) {
@@ -66,62 +67,52 @@ void DatasetController::requestDataset(const pfa::DatasetRequest& request) {
             out.error = QString::fromStdString(problem.what());
         }
         return out;
-    }));
+    };
+    m_loads.run(this, std::move(load), [this](const Loaded& loaded) {
+        if (loaded.requestId != m_latestRequest) return;  // a newer request is on its way
+        if (!loaded.data) {
+            emit datasetFailed(loaded.error);
+            return;
+        }
+        m_dataset = loaded.data;
+        emit datasetReady(loaded.data);
+    });
 }
 
 void DatasetController::download(const QString& datasetName) {
     if (m_downloading) return;
     m_downloading = true;
-    m_cancelDownload->store(false);
     const std::string name = datasetName.toStdString();
-    auto cancel = m_cancelDownload;
-    QPointer<DatasetController> self(this);
-    (void)QtConcurrent::run([name, datasetName, cancel, self] {
-        QString error;
-        bool cancelled = false;
+    auto fetch = [this, name](TaskContext& task) -> Downloaded {
+        Downloaded out;
         try {
             const pfa::CatalogEntry& entry = pfa::findCatalogEntry(name);
-            auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
             pfa::fetch::fetchDataset(entry, pfa::catalogDatasetDirectory(name), [&](const pfa::fetch::DatasetProgress& p) {
-                // At most ~20 updates a second reach the GUI.
-                const auto now = std::chrono::steady_clock::now();
-                if (now - last > std::chrono::milliseconds(50) || p.done == p.total) {
-                    last = now;
-                    if (self) {
-                        QMetaObject::invokeMethod(self, "downloadProgressed", Qt::QueuedConnection,
-                                                  Q_ARG(qint64, static_cast<qint64>(p.done)),
-                                                  Q_ARG(qint64, static_cast<qint64>(p.total)),
-                                                  Q_ARG(QString, QString::fromStdString(p.file)));
-                    }
+                if (task.progressDue() || p.done == p.total) {
+                    task.post([this, done = static_cast<qint64>(p.done), total = static_cast<qint64>(p.total),
+                               file = QString::fromStdString(p.file)] { emit downloadProgressed(done, total, file); });
                 }
-                return cancel->load();
+                return task.cancelled();
             });
         } catch (const pfa::fetch::FetchCancelled& stopped) {
-            error = QString::fromStdString(stopped.what());
-            cancelled = true;
+            out.error = QString::fromStdString(stopped.what());
+            out.cancelled = true;
         } catch (const std::exception& problem) {
-            error = QString::fromStdString(problem.what());
+            out.error = QString::fromStdString(problem.what());
         }
-        if (self) {
-            QMetaObject::invokeMethod(self, [self, datasetName, error, cancelled] {
-                if (!self) return;
-                self->m_downloading = false;
-                emit self->downloadFinished(datasetName, error, cancelled);
-            }, Qt::QueuedConnection);
-        }
+        return out;
+    };
+    m_download = runInBackground(this, std::move(fetch), [this, datasetName](const Downloaded& outcome) {
+        m_downloading = false;
+        emit downloadFinished(datasetName, outcome.error, outcome.cancelled);
     });
 }
 
-void DatasetController::cancelDownload() { m_cancelDownload->store(true); }
+void DatasetController::cancelDownload() { m_download.cancel(); }
 
 void DatasetController::importFromFolder(const QString& name, const QString& folder) {
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, name] {
-        watcher->deleteLater();
-        emit importFinished(name, watcher->result());
-    });
     const std::string datasetName = name.toStdString(), source = folder.toStdString();
-    watcher->setFuture(QtConcurrent::run([datasetName, source]() -> QString {
+    auto import = [datasetName, source]() -> QString {
         try {
             pfa::fetch::importDataset(pfa::findCatalogEntry(datasetName), source,
                                       pfa::catalogDatasetDirectory(datasetName));
@@ -129,7 +120,8 @@ void DatasetController::importFromFolder(const QString& name, const QString& fol
         } catch (const std::exception& problem) {
             return QString::fromStdString(problem.what());
         }
-    }));
+    };
+    runInBackground(this, std::move(import), [this, name](const QString& error) { emit importFinished(name, error); });
 }
 
 }  // namespace pfa::ui

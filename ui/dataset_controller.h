@@ -1,13 +1,12 @@
 #pragma once
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <atomic>
 #include <memory>
 
 #include "core/sweep/prepared_dataset.h"
+#include "ui/background.h"
 
 namespace pfa::ui {
 
@@ -35,6 +34,7 @@ public:
     /// Stops the download (the partial file is kept, so the next download resumes);
     /// downloadFinished follows once it has stopped.
     void cancelDownload();
+    /// From download() until downloadFinished.
     bool isDownloading() const { return m_downloading; }
 
     /// Verifies catalog data set `name`'s files in `folder` and copies them into the data
@@ -53,19 +53,16 @@ signals:
     void importFinished(const QString& name, const QString& error);
 
 private:
-    struct Loaded {
-        int requestId = 0;
-        pfa::PreparedDatasetPtr data;
-        QString error;
-    };
     struct Cache;
 
-    QThreadPool m_loadQueue;  ///< one thread: loads run in order, one at a time
     std::shared_ptr<Cache> m_cache;
+    /// Set when the controller goes: loads still queued return at once.
+    std::shared_ptr<std::atomic<bool>> m_closing;
     int m_latestRequest = 0;
     pfa::PreparedDatasetPtr m_dataset;
-    std::shared_ptr<std::atomic<bool>> m_cancelDownload;
+    BackgroundTask m_download;
     bool m_downloading = false;
+    SerialQueue m_loads{QStringLiteral("pfa-dataset-loading")};  ///< last: destroyed (waited for) first
 };
 
 }  // namespace pfa::ui

@@ -1,11 +1,10 @@
 #include "ui/results_file_controller.h"
 
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_record.h"
+#include "ui/background.h"
 #include "ui/privacy_ledger_book.h"
 #include "ui/run_history_model.h"
 
@@ -51,10 +50,8 @@ ResultsFileController::ResultsFileController(RunHistoryModel* history, LedgerBoo
     : QObject(parent), m_history(history), m_ledger(ledger), m_allocateId(std::move(allocateId)) {}
 
 void ResultsFileController::open(const QString& path) {
-    auto* watcher = new QFutureWatcher<ReadOutcome>(this);
-    connect(watcher, &QFutureWatcher<ReadOutcome>::finished, this, [this, watcher, path] {
-        watcher->deleteLater();
-        ReadOutcome outcome = watcher->result();
+    emit reading(path);
+    runInBackground(this, [path] { return readRuns(path); }, [this, path](ReadOutcome outcome) {
         if (!outcome.error.isEmpty()) {
             emit opened(path, 0, 0, 0, outcome.error);
             return;
@@ -67,8 +64,6 @@ void ResultsFileController::open(const QString& path) {
         const int added = merge(entries);
         emit opened(path, added, static_cast<int>(entries.size()) - added, static_cast<int>(outcome.damaged), QString());
     });
-    emit reading(path);
-    watcher->setFuture(QtConcurrent::run([path] { return readRuns(path); }));
 }
 
 int ResultsFileController::merge(const std::vector<RunEntryPtr>& entries) {
