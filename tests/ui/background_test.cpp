@@ -1,6 +1,7 @@
 // The one background mechanism of the GUI (ui/background.h): results and progress arrive on
 // the GUI thread, in order, never after their receiver is gone; cancelling keeps the outcome;
-// a serial queue runs its tasks one after another.
+// a serial queue runs its tasks one after another; and ui/ uses nothing else — no thread of
+// its own, no nested event loop (a source check).
 #include <catch2/catch.hpp>
 
 #include <QCoreApplication>
@@ -9,8 +10,13 @@
 #include <QThread>
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
+#include <regex>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "ui/background.h"
@@ -132,4 +138,41 @@ TEST_CASE("Serial queue: tasks run one at a time, in the order given", "[ui][bac
     CHECK(mostAtOnce == 1);
     CHECK(started == std::vector<int>{0, 1, 2, 3, 4, 5});
     CHECK(completed == std::vector<int>{0, 1, 2, 3, 4, 5});
+}
+
+TEST_CASE("ui/ uses no other background mechanism and no nested event loop", "[ui][background]") {
+    // The sources of ui/, found from this file's path (tests/ui/ → ../../ui).
+    const std::filesystem::path uiDir =
+        std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "ui";
+    REQUIRE(std::filesystem::is_directory(uiDir));
+    // Each pattern, and why it is not wanted (background.h is the one place that may use the
+    // machinery it wraps).
+    const std::vector<std::pair<std::regex, std::string>> forbidden = {
+        {std::regex(R"(QEventLoop)"), "a nested event loop: continue in a slot instead"},
+        {std::regex(R"(processEvents\s*\()"), "a nested event loop in disguise"},
+        {std::regex(R"((\.|->)exec\s*\(\s*\))"), "a modal exec() is a nested event loop: open() the dialog"},
+        {std::regex(R"(std::thread|std::async|std::jthread)"), "a thread of its own: use runInBackground"},
+        {std::regex(R"(QtConcurrent::|QFutureWatcher|moveToThread|new QThread\b|QThread\s+m_)"),
+         "background work outside background.h: use runInBackground or a SerialQueue"},
+    };
+    int files = 0;
+    std::string violations;
+    for (const auto& item : std::filesystem::directory_iterator(uiDir)) {
+        const std::string name = item.path().filename().string();
+        if (name.rfind("background.", 0) == 0) continue;
+        if (item.path().extension() != ".cpp" && item.path().extension() != ".h") continue;
+        ++files;
+        std::ifstream in(item.path());
+        std::string line;
+        for (int number = 1; std::getline(in, line); ++number) {
+            for (const auto& [pattern, why] : forbidden) {
+                if (std::regex_search(line, pattern)) {
+                    violations += "ui/" + name + ":" + std::to_string(number) + ": " + why + "\n    " + line + "\n";
+                }
+            }
+        }
+    }
+    INFO(violations);
+    CHECK(violations.empty());
+    CHECK(files > 40);
 }
