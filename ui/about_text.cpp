@@ -16,10 +16,11 @@ QString aboutText() {
                           .arg(QString::fromStdString(algorithm->name()).toHtmlEscaped(),
                                QString::fromStdString(algorithm->description()).toHtmlEscaped());
     }
-    return QObject::tr("<h3>PFA Explorer %1</h3>"
-                       "<p>Explore the tradeoff between privacy, fairness and accuracy, with privacy "
-                       "accounting by a Rényi-DP accountant. Algorithms:</p><ul>%2</ul>"
-                       "<p>Qt %3 (built with %4), Eigen %5.%6.%7, C++ %8</p>")
+    return QObject::tr(
+               "<h3>PFA Explorer %1</h3>"
+               "<p>Explore the tradeoff between privacy, fairness and accuracy, with privacy "
+               "accounting by a Rényi-DP accountant. Algorithms:</p><ul>%2</ul>"
+               "<p>Qt %3 (built with %4), Eigen %5.%6.%7, C++ %8</p>")
         .arg(QString::fromLatin1(applicationVersion()), algorithms, QString::fromLatin1(qVersion()),
              QStringLiteral(QT_VERSION_STR))
         .arg(EIGEN_WORLD_VERSION)

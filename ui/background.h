@@ -48,8 +48,8 @@ namespace detail {
 /// Shared by a task's work, its watcher and its handles.
 struct TaskState {
     pfa::CancelToken cancel;
-    std::mutex mutex;                 ///< guards `receiver`
-    QObject* receiver = nullptr;      ///< null once the task's watcher (or the receiver) is gone
+    std::mutex mutex;             ///< guards `receiver`
+    QObject* receiver = nullptr;  ///< null once the task's watcher (or the receiver) is gone
     std::chrono::steady_clock::time_point lastProgress;  ///< touched by the work's thread only
     /// The work has returned. (Not the future's state: takeResult() resets that.)
     std::atomic<bool> returned{false};
@@ -73,7 +73,8 @@ public:
     void post(Update&& update) const {
         std::lock_guard<std::mutex> lock(m_state->mutex);
         if (m_state->receiver) {
-            QMetaObject::invokeMethod(m_state->receiver, std::forward<Update>(update), Qt::QueuedConnection);
+            QMetaObject::invokeMethod(m_state->receiver, std::forward<Update>(update),
+                                      Qt::QueuedConnection);
         }
     }
 
@@ -161,7 +162,8 @@ private:
 /// and must not touch `receiver` except through TaskContext::post. `done` takes the result
 /// (nothing for void work).
 template <typename Work, typename Done>
-BackgroundTask runInBackground(QObject* receiver, Work&& work, Done&& done, QThreadPool* pool = backgroundPool()) {
+BackgroundTask runInBackground(QObject* receiver, Work&& work, Done&& done,
+                               QThreadPool* pool = backgroundPool()) {
     using Result = detail::WorkResult<std::decay_t<Work>>;
     auto state = std::make_shared<detail::TaskState>();
     auto* watcher = new detail::TaskWatcher<Result>(state, receiver);
@@ -174,15 +176,16 @@ BackgroundTask runInBackground(QObject* receiver, Work&& work, Done&& done, QThr
                              done(watcher->future().takeResult());
                          }
                      });
-    QFuture<Result> future = QtConcurrent::run(pool, [state, work = std::forward<Work>(work)]() mutable {
-        // Marks the return however the work returns (with a value or not).
-        struct MarkReturned {
-            detail::TaskState& state;
-            ~MarkReturned() { state.returned.store(true); }
-        } mark{*state};
-        TaskContext context(state);
-        return detail::callWork(work, context);
-    });
+    QFuture<Result> future =
+        QtConcurrent::run(pool, [state, work = std::forward<Work>(work)]() mutable {
+            // Marks the return however the work returns (with a value or not).
+            struct MarkReturned {
+                detail::TaskState& state;
+                ~MarkReturned() { state.returned.store(true); }
+            } mark{*state};
+            TaskContext context(state);
+            return detail::callWork(work, context);
+        });
     watcher->setFuture(future);
     return BackgroundTask(std::move(state), QFuture<void>(future));
 }
@@ -200,7 +203,8 @@ public:
     /// As runInBackground, after the tasks given before.
     template <typename Work, typename Done>
     BackgroundTask run(QObject* receiver, Work&& work, Done&& done) {
-        return runInBackground(receiver, std::forward<Work>(work), std::forward<Done>(done), &m_pool);
+        return runInBackground(receiver, std::forward<Work>(work), std::forward<Done>(done),
+                               &m_pool);
     }
     /// Blocks until every queued task has returned (shutting down, after cancelling them).
     void waitForDone();

@@ -31,7 +31,9 @@ struct DatasetController::Cache {
 };
 
 DatasetController::DatasetController(QObject* parent)
-    : QObject(parent), m_cache(std::make_shared<Cache>()), m_closing(std::make_shared<std::atomic<bool>>(false)) {
+    : QObject(parent),
+      m_cache(std::make_shared<Cache>()),
+      m_closing(std::make_shared<std::atomic<bool>>(false)) {
     qRegisterMetaType<pfa::PreparedDatasetPtr>();
 }
 
@@ -87,13 +89,17 @@ void DatasetController::download(const QString& datasetName) {
         Downloaded out;
         try {
             const pfa::CatalogEntry& entry = pfa::findCatalogEntry(name);
-            pfa::fetch::fetchDataset(entry, pfa::catalogDatasetDirectory(name), [&](const pfa::fetch::DatasetProgress& p) {
-                if (task.progressDue() || p.done == p.total) {
-                    task.post([this, done = static_cast<qint64>(p.done), total = static_cast<qint64>(p.total),
-                               file = QString::fromStdString(p.file)] { emit downloadProgressed(done, total, file); });
-                }
-                return task.cancelled();
-            });
+            pfa::fetch::fetchDataset(entry, pfa::catalogDatasetDirectory(name),
+                                     [&](const pfa::fetch::DatasetProgress& p) {
+                                         if (task.progressDue() || p.done == p.total) {
+                                             task.post([this, done = static_cast<qint64>(p.done),
+                                                        total = static_cast<qint64>(p.total),
+                                                        file = QString::fromStdString(p.file)] {
+                                                 emit downloadProgressed(done, total, file);
+                                             });
+                                         }
+                                         return task.cancelled();
+                                     });
         } catch (const pfa::fetch::FetchCancelled& stopped) {
             out.error = QString::fromStdString(stopped.what());
             out.cancelled = true;
@@ -102,10 +108,11 @@ void DatasetController::download(const QString& datasetName) {
         }
         return out;
     };
-    m_download = runInBackground(this, std::move(fetch), [this, datasetName](const Downloaded& outcome) {
-        m_downloading = false;
-        emit downloadFinished(datasetName, outcome.error, outcome.cancelled);
-    });
+    m_download =
+        runInBackground(this, std::move(fetch), [this, datasetName](const Downloaded& outcome) {
+            m_downloading = false;
+            emit downloadFinished(datasetName, outcome.error, outcome.cancelled);
+        });
 }
 
 void DatasetController::cancelDownload() { m_download.cancel(); }
@@ -121,7 +128,8 @@ void DatasetController::importFromFolder(const QString& name, const QString& fol
             return QString::fromStdString(problem.what());
         }
     };
-    runInBackground(this, std::move(import), [this, name](const QString& error) { emit importFinished(name, error); });
+    runInBackground(this, std::move(import),
+                    [this, name](const QString& error) { emit importFinished(name, error); });
 }
 
 }  // namespace pfa::ui

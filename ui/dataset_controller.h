@@ -62,7 +62,8 @@ private:
     pfa::PreparedDatasetPtr m_dataset;
     BackgroundTask m_download;
     bool m_downloading = false;
-    SerialQueue m_loads{QStringLiteral("pfa-dataset-loading")};  ///< last: destroyed (waited for) first
+    SerialQueue m_loads{
+        QStringLiteral("pfa-dataset-loading")};  ///< last: destroyed (waited for) first
 };
 
 }  // namespace pfa::ui

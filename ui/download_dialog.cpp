@@ -11,17 +11,20 @@
 
 namespace pfa::ui {
 
-DownloadDialog::DownloadDialog(DatasetController* datasets, const QString& datasetName, QWidget* parent)
+DownloadDialog::DownloadDialog(DatasetController* datasets, const QString& datasetName,
+                               QWidget* parent)
     : QDialog(parent), m_datasets(datasets), m_name(datasetName) {
     const pfa::CatalogEntry& entry = pfa::findCatalogEntry(datasetName.toStdString());
     setWindowTitle(tr("Download %1").arg(QString::fromStdString(entry.title)));
-    m_label = new QLabel(tr("Connecting to %1 …").arg(QString::fromStdString(entry.files.front().urls.front())));
+    m_label = new QLabel(
+        tr("Connecting to %1 …").arg(QString::fromStdString(entry.files.front().urls.front())));
     m_label->setWordWrap(true);
     m_bar = new QProgressBar();
     m_bar->setRange(0, 1000);
     m_cancel = new QPushButton(tr("Cancel"));
-    m_cancel->setToolTip(tr("Stop the download; what has arrived is kept and the next "
-                            "download resumes from there"));
+    m_cancel->setToolTip(
+        tr("Stop the download; what has arrived is kept and the next "
+           "download resumes from there"));
     auto* buttons = new QDialogButtonBox();
     buttons->addButton(m_cancel, QDialogButtonBox::RejectRole);
     auto* layout = new QVBoxLayout(this);
@@ -29,11 +32,16 @@ DownloadDialog::DownloadDialog(DatasetController* datasets, const QString& datas
     layout->addWidget(m_bar);
     layout->addWidget(buttons);
     connect(m_cancel, &QPushButton::clicked, this, &DownloadDialog::reject);
-    connect(this, &DownloadDialog::progressed, this, [this](qint64 done, qint64 total, const QString& file) {
-        m_bar->setValue(total > 0 ? static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)) : 0);
-        m_label->setText(tr("%1: %2 of %3 MB").arg(file).arg(static_cast<double>(done) / 1e6, 0, 'f', 1)
-                             .arg(static_cast<double>(total) / 1e6, 0, 'f', 1));
-    });
+    connect(this, &DownloadDialog::progressed, this,
+            [this](qint64 done, qint64 total, const QString& file) {
+                m_bar->setValue(total > 0 ? static_cast<int>(1000.0 * static_cast<double>(done) /
+                                                             static_cast<double>(total))
+                                          : 0);
+                m_label->setText(tr("%1: %2 of %3 MB")
+                                     .arg(file)
+                                     .arg(static_cast<double>(done) / 1e6, 0, 'f', 1)
+                                     .arg(static_cast<double>(total) / 1e6, 0, 'f', 1));
+            });
     resize(520, sizeHint().height());
 }
 
@@ -45,8 +53,9 @@ void DownloadDialog::start() {
     if (m_running || m_datasets->isDownloading()) return;
     m_running = true;
     connect(m_datasets, &DatasetController::downloadProgressed, this, &DownloadDialog::progressed);
-    connect(m_datasets, &DatasetController::downloadFinished, this,
-            [this](const QString&, const QString& error, bool cancelled) { finish(error, cancelled); });
+    connect(
+        m_datasets, &DatasetController::downloadFinished, this,
+        [this](const QString&, const QString& error, bool cancelled) { finish(error, cancelled); });
     m_datasets->download(m_name);
 }
 

@@ -17,7 +17,8 @@ class DatasetController;
 class DownloadDialog : public QDialog {
     Q_OBJECT
 public:
-    DownloadDialog(DatasetController* datasets, const QString& datasetName, QWidget* parent = nullptr);
+    DownloadDialog(DatasetController* datasets, const QString& datasetName,
+                   QWidget* parent = nullptr);
     /// A download still running is cancelled (closing the window meanwhile).
     ~DownloadDialog() override;
 

@@ -15,8 +15,13 @@
 
 namespace pfa::ui {
 
-HistoryActions::HistoryActions(RunHistoryModel* history, RunHistoryView* view, QUndoStack* undo, QWidget* window)
+HistoryActions::HistoryActions(RunHistoryModel* history, RunHistoryView* view, QUndoStack* undo,
+                               QWidget* window)
     : QObject(window), m_history(history), m_view(view), m_undo(undo), m_window(window) {
+    m_undoAction = undo->createUndoAction(this, tr("&Undo"));
+    m_undoAction->setShortcut(QKeySequence::Undo);
+    m_redoAction = undo->createRedoAction(this, tr("&Redo"));
+    m_redoAction->setShortcut(QKeySequence::Redo);
     m_delete = new QAction(tr("&Delete selected runs"), this);
     m_delete->setShortcut(QKeySequence::Delete);
     m_clear = new QAction(tr("&Clear history"), this);
@@ -30,12 +35,15 @@ HistoryActions::HistoryActions(RunHistoryModel* history, RunHistoryView* view, Q
     connect(m_exportJson, &QAction::triggered, this, [this] { exportHistory(false); });
     connect(m_exportModel, &QAction::triggered, this, [this] {
         const QString path = exportSelectedRunModel(m_window, m_view->selectedRuns());
-        if (!path.isEmpty()) emit message(tr("Model written to %1 (pfa-cli predict --run reads it)").arg(path), 8000);
+        if (!path.isEmpty())
+            emit message(tr("Model written to %1 (pfa-cli predict --run reads it)").arg(path),
+                         8000);
     });
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_view->addAction(m_exportModel);
     connect(m_history, &RunHistoryModel::entriesChanged, this, &HistoryActions::update);
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HistoryActions::update);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &HistoryActions::update);
     update();
 }
 
@@ -57,9 +65,9 @@ void HistoryActions::clearHistory() {
 }
 
 void HistoryActions::exportHistory(bool csv) {
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export run history"),
-                                                      csv ? tr("runs.csv") : tr("runs.json"),
-                                                      csv ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Export run history"), csv ? tr("runs.csv") : tr("runs.json"),
+        csv ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
     if (path.isEmpty()) return;
     QString error;
     const bool ok = csv ? exportHistoryCsv(path, m_history->entries(), &error)

@@ -5,10 +5,12 @@
 
 namespace pfa::ui {
 
-LedgerStatusLabel::LedgerStatusLabel(const LedgerBook* book, QWidget* parent) : QLabel(parent), m_book(book) {
+LedgerStatusLabel::LedgerStatusLabel(const LedgerBook* book, QWidget* parent)
+    : QLabel(parent), m_book(book) {
     setTextFormat(Qt::RichText);
-    setToolTip(tr("Privacy spent on the current data set by every private run of "
-                  "this session (Rényi-DP composition). Click for the ledger."));
+    setToolTip(
+        tr("Privacy spent on the current data set by every private run of "
+           "this session (Rényi-DP composition). Click for the ledger."));
     connect(this, &QLabel::linkActivated, this, &LedgerStatusLabel::ledgerRequested);
     connect(book, &LedgerBook::changed, this, &LedgerStatusLabel::refresh);
 }

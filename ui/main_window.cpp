@@ -27,7 +27,6 @@
 #include "ui/privacy_ledger_book.h"
 #include "ui/privacy_ledger_panel.h"
 #include "ui/results_file_controller.h"
-#include "ui/run_actions.h"
 #include "ui/run_details_panel.h"
 #include "ui/run_history_model.h"
 #include "ui/run_history_view.h"
@@ -44,15 +43,6 @@ namespace pfa::ui {
 
 namespace {
 
-QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content, QMainWindow* window) {
-    auto* dock = new QDockWidget(title, window);
-    dock->setObjectName(objectName);  // needed by saveState/restoreState
-    dock->setWidget(content);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
-                      QDockWidget::DockWidgetClosable);
-    return dock;
-}
-
 /// `content` in a frameless scroll area that resizes it.
 QScrollArea* scrolled(QWidget* content) {
     auto* scroll = new QScrollArea();
@@ -67,10 +57,11 @@ QScrollArea* scrolled(QWidget* content) {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_training = new TrainingController(this);
     m_datasets = new DatasetController(this);
-    m_sweep = new SweepController([this] { return m_training->allocateRunId(); }, this);
+    const auto allocateRunId = [this] { return m_training->allocateRunId(); };
+    m_sweep = new SweepController(allocateRunId, this);
     m_history = new RunHistoryModel(this);
     m_ledger = new LedgerBook(this);
-    m_results = new ResultsFileController(m_history, m_ledger, [this] { return m_training->allocateRunId(); }, this);
+    m_results = new ResultsFileController(m_history, m_ledger, allocateRunId, this);
     m_undo = new QUndoStack(this);
 
     m_panel = new ExperimentPanel();
@@ -88,8 +79,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_runActions = new RunActions(m_training, m_datasets, m_panel, this);
     m_datasetActions = new DatasetActions(m_datasets, m_panel, this);
     m_historyActions = new HistoryActions(m_history, m_historyView, m_undo, this);
-    m_sweepActions = new SweepActions(m_sweep, m_results, m_datasets, m_panel, m_history, m_card, m_sweepViews,
-                                      m_datasetActions, this);
+    m_sweepActions = new SweepActions(m_sweep, m_results, m_datasets, m_panel, m_history, m_card,
+                                      m_sweepViews, m_datasetActions, this);
     m_sessionActions = new SessionActions(m_session, this);
 
     setCentralWidget(m_live);
@@ -108,12 +99,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() { m_training->shutdown(); }
 
-QAction* MainWindow::runAction() const { return m_runActions->runAction(); }
-QAction* MainWindow::pauseAction() const { return m_runActions->pauseAction(); }
-QAction* MainWindow::stepAction() const { return m_runActions->stepAction(); }
-QAction* MainWindow::stopAction() const { return m_runActions->stopAction(); }
-QAction* MainWindow::resetAction() const { return m_runActions->resetAction(); }
-
 void MainWindow::buildToolbar() {
     auto* toolbar = addToolBar(tr("Run controls"));
     toolbar->setObjectName(QStringLiteral("runToolbar"));
@@ -125,29 +110,36 @@ void MainWindow::buildToolbar() {
 }
 
 void MainWindow::buildDocks() {
+    auto dock = [this](const QString& title, const char* objectName, QWidget* content) {
+        auto* made = new QDockWidget(title, this);
+        made->setObjectName(QLatin1String(objectName));  // needed by saveState/restoreState
+        made->setWidget(content);
+        made->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                          QDockWidget::DockWidgetClosable);
+        return made;
+    };
     QScrollArea* panelScroll = scrolled(m_panel);
     panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // Wide enough for the panel's smallest layout plus a vertical scroll bar: never clipped.
     panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
                                  panelScroll->verticalScrollBar()->sizeHint().width() + 6);
-    auto* experimentDock = makeDock(tr("Experiment"), QStringLiteral("experimentDock"), panelScroll, this);
+    QDockWidget* experimentDock = dock(tr("Experiment"), "experimentDock", panelScroll);
     addDockWidget(Qt::LeftDockWidgetArea, experimentDock);
 
-    auto* tradeoffDock = makeDock(tr("Tradeoff"), QStringLiteral("tradeoffDock"), m_tradeoff, this);
+    QDockWidget* tradeoffDock = dock(tr("Tradeoff"), "tradeoffDock", m_tradeoff);
+    m_sweepDock = dock(tr("Sweep views"), "sweepDock", m_sweepViews);
     addDockWidget(Qt::RightDockWidgetArea, tradeoffDock);
-    m_sweepDock = makeDock(tr("Sweep views"), QStringLiteral("sweepDock"), m_sweepViews, this);
     addDockWidget(Qt::RightDockWidgetArea, m_sweepDock);
     tabifyDockWidget(tradeoffDock, m_sweepDock);
     tradeoffDock->raise();
 
-    auto* historyDock = makeDock(tr("Run history"), QStringLiteral("historyDock"), m_historyView, this);
-    addDockWidget(Qt::BottomDockWidgetArea, historyDock);
-    auto* detailsDock = makeDock(tr("Run details"), QStringLiteral("detailsDock"), m_details, this);
-    auto* statementDock = makeDock(tr("Privacy statement"), QStringLiteral("statementDock"), m_statement, this);
-    auto* cardDock = makeDock(tr("Data set"), QStringLiteral("datasetDock"), scrolled(m_card), this);
-    m_ledgerDock = makeDock(tr("Privacy ledger"), QStringLiteral("ledgerDock"), m_ledgerPanel, this);
-    for (QDockWidget* dock : {detailsDock, statementDock, cardDock, m_ledgerDock}) {
-        addDockWidget(Qt::BottomDockWidgetArea, dock);
+    QDockWidget* historyDock = dock(tr("Run history"), "historyDock", m_historyView);
+    QDockWidget* detailsDock = dock(tr("Run details"), "detailsDock", m_details);
+    QDockWidget* statementDock = dock(tr("Privacy statement"), "statementDock", m_statement);
+    QDockWidget* cardDock = dock(tr("Data set"), "datasetDock", scrolled(m_card));
+    m_ledgerDock = dock(tr("Privacy ledger"), "ledgerDock", m_ledgerPanel);
+    for (QDockWidget* bottom : {historyDock, detailsDock, statementDock, cardDock, m_ledgerDock}) {
+        addDockWidget(Qt::BottomDockWidgetArea, bottom);
     }
     splitDockWidget(historyDock, detailsDock, Qt::Horizontal);
     tabifyDockWidget(detailsDock, statementDock);
@@ -162,13 +154,14 @@ void MainWindow::buildStatusBar() {
     statusBar()->addPermanentWidget(new SweepStatusWidget(m_sweep));
     m_ledgerStatus = new LedgerStatusLabel(m_ledger);
     statusBar()->addPermanentWidget(m_ledgerStatus);
-    m_stateLabel = new QLabel(m_runActions->stateText());
-    statusBar()->addPermanentWidget(m_stateLabel);
+    auto* stateLabel = new QLabel(m_runActions->stateText());
+    statusBar()->addPermanentWidget(stateLabel);
     connect(m_ledgerStatus, &LedgerStatusLabel::ledgerRequested, this, [this] {
         m_ledgerDock->show();
         m_ledgerDock->raise();
     });
-    connect(m_runActions, &RunActions::changed, this, [this] { m_stateLabel->setText(m_runActions->stateText()); });
+    connect(m_runActions, &RunActions::changed, stateLabel,
+            [this, stateLabel] { stateLabel->setText(m_runActions->stateText()); });
     connect(m_runActions, &RunActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_datasetActions, &DatasetActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_historyActions, &HistoryActions::message, statusBar(), &QStatusBar::showMessage);
@@ -189,11 +182,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    edit->addActions({undo, redo});
+    edit->addActions({m_historyActions->undoAction(), m_historyActions->redoAction()});
     edit->addSeparator();
     edit->addActions({m_historyActions->deleteAction(), m_historyActions->clearAction()});
 
@@ -203,7 +192,8 @@ void MainWindow::buildMenus() {
     m_sweepActions->fillMenu(menuBar()->addMenu(tr("&Sweep")));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About PFA Explorer"), this,
@@ -211,38 +201,45 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::connectDatasets() {
-    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this, &MainWindow::onDatasetRequestChanged);
-    connect(m_datasets, &DatasetController::datasetLoading, m_panel, &ExperimentPanel::setDatasetLoading);
+    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this,
+            &MainWindow::onDatasetRequestChanged);
+    connect(m_datasets, &DatasetController::datasetLoading, m_panel,
+            &ExperimentPanel::setDatasetLoading);
     connect(m_datasets, &DatasetController::datasetReady, m_panel, &ExperimentPanel::setDataset);
-    connect(m_datasets, &DatasetController::datasetReady, this, [this](const pfa::PreparedDatasetPtr& data) {
-        if (data && data->key == pfa::datasetKey(m_panel->datasetRequest())) m_card->showDataset(data);
-    });
+    connect(m_datasets, &DatasetController::datasetReady, this,
+            [this](const pfa::PreparedDatasetPtr& data) {
+                if (data && data->key == pfa::datasetKey(m_panel->datasetRequest()))
+                    m_card->showDataset(data);
+            });
     connect(m_datasets, &DatasetController::datasetFailed, this, [this](const QString& message) {
         m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));
     });
-    connect(m_datasets, &DatasetController::datasetFailed, m_panel, &ExperimentPanel::setDatasetFailed);
+    connect(m_datasets, &DatasetController::datasetFailed, m_panel,
+            &ExperimentPanel::setDatasetFailed);
 }
 
 void MainWindow::connectTraining() {
-    connect(m_training, &TrainingController::runStarted, this, [this](int id, const pfa::TrainConfig& config) {
-        m_liveConfig = config;
-        m_live->beginLiveRun(id, config);
-        statusBar()->showMessage(tr("Run %1 started").arg(id), 3000);
-    });
+    connect(m_training, &TrainingController::runStarted, this,
+            [this](int id, const pfa::TrainConfig& config) {
+                m_liveConfig = config;
+                m_live->beginLiveRun(id, config);
+            });
     connect(m_training, &TrainingController::epochsArrived, m_live, &LiveChartsPanel::appendLive);
     connect(m_training, &TrainingController::epochsArrived, this,
             [this](int id, const std::vector<pfa::EpochMetrics>& metrics) {
                 if (metrics.empty()) return;
-                m_tradeoff->setLivePoint(id, m_liveConfig, metrics.back().violation, metrics.back().testError);
+                m_tradeoff->setLivePoint(id, m_liveConfig, metrics.back().violation,
+                                         metrics.back().testError);
             });
-    connect(m_training, &TrainingController::runExecuted, m_ledger, qOverload<const RunEntryPtr&>(&LedgerBook::charge));
+    connect(m_training, &TrainingController::runExecuted, m_ledger,
+            qOverload<const RunEntryPtr&>(&LedgerBook::charge));
     connect(m_training, &TrainingController::runFinished, this, &MainWindow::onRunFinished);
-    connect(m_training, &TrainingController::runFailed, this, [this](int id, const QString& message) {
-        m_live->detachLive();
-        m_tradeoff->clearLivePoint();
-        statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(message), 15000);
-        QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
-    });
+    connect(m_training, &TrainingController::runFailed, this,
+            [this](int id, const QString& message) {
+                m_live->detachLive();
+                m_tradeoff->clearLivePoint();
+                QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
+            });
     connect(m_runActions, &RunActions::stopped, this, [this] {
         m_live->detachLive();
         m_tradeoff->clearLivePoint();
@@ -258,7 +255,8 @@ void MainWindow::connectTraining() {
     });
     connect(m_historyView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::onHistorySelectionChanged);
-    connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { m_historyView->selectRuns({id}); });
+    connect(m_tradeoff, &TradeoffChart::runClicked, this,
+            [this](int id) { m_historyView->selectRuns({id}); });
 }
 
 void MainWindow::connectSweepsAndSessions() {
@@ -293,9 +291,9 @@ void MainWindow::onDatasetRequestChanged() {
 
 void MainWindow::onRunFinished(const RunEntryPtr& entry) {
     m_tradeoff->clearLivePoint();
-    const bool diverged = !entry->stoppedByUser && entry->result.status == pfa::RunStatus::Diverged;
-    if (!entry->stoppedByUser) m_live->endLiveRun(entry->id, diverged);
-    statusBar()->showMessage(entry->outcomeMessage(), diverged ? 15000 : 8000);
+    if (!entry->stoppedByUser) {
+        m_live->endLiveRun(entry->id, entry->result.status == pfa::RunStatus::Diverged);
+    }
     m_history->append(entry);
     m_details->showRun(entry);
     m_statement->showRun(entry);
@@ -315,14 +313,16 @@ void MainWindow::onHistorySelectionChanged() {
 
 void MainWindow::updateTitle() {
     setWindowTitle(tr("%1%2 — PFA Explorer")
-                       .arg(m_session->displayName(), m_session->isModified() ? QStringLiteral("*") : QString()));
+                       .arg(m_session->displayName(),
+                            m_session->isModified() ? QStringLiteral("*") : QString()));
 }
 
 void MainWindow::restoreSettings() {
     QSettings settings;
     const QByteArray panel = settings.value(QStringLiteral("experiment")).toByteArray();
     if (!panel.isEmpty()) m_panel->fromJson(QJsonDocument::fromJson(panel).object());
-    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray())) resize(1440, 900);
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
+        resize(1440, 900);
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
 }
 
@@ -330,7 +330,8 @@ void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());
-    settings.setValue(QStringLiteral("experiment"), QJsonDocument(m_panel->toJson()).toJson(QJsonDocument::Compact));
+    settings.setValue(QStringLiteral("experiment"),
+                      QJsonDocument(m_panel->toJson()).toJson(QJsonDocument::Compact));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -3,11 +3,11 @@
 #include <QMainWindow>
 
 #include "core/train/train_config.h"
+#include "ui/run_actions.h"
 #include "ui/run_entry.h"
 
 class QAction;
 class QDockWidget;
-class QLabel;
 class QUndoStack;
 
 namespace pfa::ui {
@@ -23,7 +23,6 @@ class LedgerStatusLabel;
 class LiveChartsPanel;
 class PrivacyStatementView;
 class ResultsFileController;
-class RunActions;
 class RunDetailsPanel;
 class RunHistoryModel;
 class RunHistoryView;
@@ -68,11 +67,11 @@ public:
     HistoryActions* historyActions() const { return m_historyActions; }
     SweepActions* sweepActions() const { return m_sweepActions; }
     QUndoStack* undoStack() const { return m_undo; }
-    QAction* runAction() const;
-    QAction* pauseAction() const;
-    QAction* stepAction() const;
-    QAction* stopAction() const;
-    QAction* resetAction() const;
+    QAction* runAction() const { return m_runActions->runAction(); }
+    QAction* pauseAction() const { return m_runActions->pauseAction(); }
+    QAction* stepAction() const { return m_runActions->stepAction(); }
+    QAction* stopAction() const { return m_runActions->stopAction(); }
+    QAction* resetAction() const { return m_runActions->resetAction(); }
 
     /// Ask before closing with unsaved runs (off in tests).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
@@ -114,7 +113,6 @@ private:
     SweepViewsPanel* m_sweepViews;
     LedgerPanel* m_ledgerPanel;
     LedgerStatusLabel* m_ledgerStatus = nullptr;
-    QLabel* m_stateLabel = nullptr;
     QDockWidget* m_sweepDock = nullptr;
     QDockWidget* m_ledgerDock = nullptr;
     // Sessions and actions (need the panels).

@@ -51,19 +51,23 @@ ResultsFileController::ResultsFileController(RunHistoryModel* history, LedgerBoo
 
 void ResultsFileController::open(const QString& path) {
     emit reading(path);
-    runInBackground(this, [path] { return readRuns(path); }, [this, path](ReadOutcome outcome) {
-        if (!outcome.error.isEmpty()) {
-            emit opened(path, 0, 0, 0, outcome.error);
-            return;
-        }
-        std::vector<RunEntryPtr> entries;
-        const QDateTime written = QFileInfo(path).lastModified();
-        for (auto& [result, context] : outcome.runs) {
-            entries.push_back(makeRunEntry(m_allocateId(), std::move(result), std::move(context), written));
-        }
-        const int added = merge(entries);
-        emit opened(path, added, static_cast<int>(entries.size()) - added, static_cast<int>(outcome.damaged), QString());
-    });
+    runInBackground(
+        this, [path] { return readRuns(path); },
+        [this, path](ReadOutcome outcome) {
+            if (!outcome.error.isEmpty()) {
+                emit opened(path, 0, 0, 0, outcome.error);
+                return;
+            }
+            std::vector<RunEntryPtr> entries;
+            const QDateTime written = QFileInfo(path).lastModified();
+            for (auto& [result, context] : outcome.runs) {
+                entries.push_back(
+                    makeRunEntry(m_allocateId(), std::move(result), std::move(context), written));
+            }
+            const int added = merge(entries);
+            emit opened(path, added, static_cast<int>(entries.size()) - added,
+                        static_cast<int>(outcome.damaged), QString());
+        });
 }
 
 int ResultsFileController::merge(const std::vector<RunEntryPtr>& entries) {

@@ -20,8 +20,8 @@ class ResultsFileController : public QObject {
     Q_OBJECT
 public:
     /// `allocateId` gives session-unique run ids (called on the GUI thread).
-    ResultsFileController(RunHistoryModel* history, LedgerBook* ledger, std::function<int()> allocateId,
-                          QObject* parent = nullptr);
+    ResultsFileController(RunHistoryModel* history, LedgerBook* ledger,
+                          std::function<int()> allocateId, QObject* parent = nullptr);
 
     /// Reads `path` in the background and merges its runs; `opened` reports the outcome.
     void open(const QString& path);

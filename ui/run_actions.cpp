@@ -14,7 +14,8 @@ namespace {
 /// Live mode waits this long after the last move of ε or λ before it restarts the run.
 constexpr int kLiveDebounceMs = 150;
 
-QAction* makeAction(const QString& text, const QKeySequence& shortcut, const QString& tip, QObject* parent) {
+QAction* makeAction(const QString& text, const QKeySequence& shortcut, const QString& tip,
+                    QObject* parent) {
     auto* action = new QAction(text, parent);
     action->setShortcut(shortcut);
     action->setToolTip(tip);
@@ -23,17 +24,19 @@ QAction* makeAction(const QString& text, const QKeySequence& shortcut, const QSt
 
 }  // namespace
 
-RunActions::RunActions(TrainingController* training, DatasetController* datasets, ExperimentPanel* panel,
-                       QObject* parent)
+RunActions::RunActions(TrainingController* training, DatasetController* datasets,
+                       ExperimentPanel* panel, QObject* parent)
     : QObject(parent), m_training(training), m_datasets(datasets), m_panel(panel) {
     m_run = makeAction(tr("&Run"), QKeySequence(QStringLiteral("Ctrl+R")),
                        tr("Train a model with the current settings (Ctrl+R)"), this);
-    m_pause = makeAction(tr("&Pause"), QKeySequence(Qt::Key_Space), tr("Pause or resume the running model (Space)"), this);
+    m_pause = makeAction(tr("&Pause"), QKeySequence(Qt::Key_Space),
+                         tr("Pause or resume the running model (Space)"), this);
     m_step = makeAction(tr("S&tep"), QKeySequence(QStringLiteral("Ctrl+.")),
                         tr("Train one more epoch, then pause (Ctrl+.)"), this);
     m_stop = makeAction(tr("&Stop"), QKeySequence(Qt::Key_Escape),
                         tr("Stop the running model within one minibatch (Esc)"), this);
-    m_reset = makeAction(tr("R&eset"), QKeySequence(), tr("Stop any run and clear the live charts (the history stays)"), this);
+    m_reset = makeAction(tr("R&eset"), QKeySequence(),
+                         tr("Stop any run and clear the live charts (the history stays)"), this);
     connect(m_run, &QAction::triggered, this, &RunActions::startRun);
     connect(m_pause, &QAction::triggered, this, &RunActions::togglePause);
     connect(m_step, &QAction::triggered, this, &RunActions::stepEpoch);
@@ -50,6 +53,17 @@ RunActions::RunActions(TrainingController* training, DatasetController* datasets
     });
     connect(m_panel, &ExperimentPanel::configChanged, this, &RunActions::update);
     connect(m_training, &TrainingController::stateChanged, this, &RunActions::update);
+    // How runs go, for the status bar.
+    connect(m_training, &TrainingController::runStarted, this,
+            [this](int id) { emit message(tr("Run %1 started").arg(id), 3000); });
+    connect(m_training, &TrainingController::runFinished, this, [this](const RunEntryPtr& entry) {
+        const bool diverged =
+            !entry->stoppedByUser && entry->result.status == pfa::RunStatus::Diverged;
+        emit message(entry->outcomeMessage(), diverged ? 15000 : 8000);
+    });
+    connect(m_training, &TrainingController::runFailed, this, [this](int id, const QString& error) {
+        emit message(tr("Run %1 failed: %2").arg(id).arg(error), 15000);
+    });
     update();
 }
 
@@ -95,9 +109,12 @@ void RunActions::reset() {
 
 QString RunActions::stateText() const {
     switch (m_training->state()) {
-        case TrainingController::State::Running: return tr("Training…");
-        case TrainingController::State::Paused: return tr("Paused");
-        case TrainingController::State::Idle: break;
+        case TrainingController::State::Running:
+            return tr("Training…");
+        case TrainingController::State::Paused:
+            return tr("Paused");
+        case TrainingController::State::Idle:
+            break;
     }
     return m_panel->problem().isEmpty() ? tr("Ready") : tr("Not ready");
 }

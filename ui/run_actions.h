@@ -15,7 +15,8 @@ class TrainingController;
 /// The run controls — Run (Restart), Pause (Resume), Step, Stop and Reset — as actions for the
 /// toolbar, the Run menu and their shortcuts: they train the experiment panel's settings on the
 /// loaded data set through the training controller, and are enabled by its state. In live
-/// mode a run restarts once ε or λ has stopped moving for a moment.
+/// mode a run restarts once ε or λ has stopped moving for a moment. How runs start and end is
+/// told in the status bar.
 class RunActions : public QObject {
     Q_OBJECT
 public:

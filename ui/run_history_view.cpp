@@ -23,9 +23,10 @@ RunHistoryView::RunHistoryView(RunHistoryModel* history, QWidget* parent)
     horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     horizontalHeader()->setStretchLastSection(true);
     setAlternatingRowColors(true);
-    setToolTip(tr("Every run of this session. Select one to see its curves, groups "
-                  "and privacy statement; select two to compare their curves. "
-                  "Delete removes runs (undo with Ctrl+Z)."));
+    setToolTip(
+        tr("Every run of this session. Select one to see its curves, groups "
+           "and privacy statement; select two to compare their curves. "
+           "Delete removes runs (undo with Ctrl+Z)."));
     connect(history, &QAbstractItemModel::rowsInserted, this, [this] {
         if (m_history->rowCount() == 1) resizeColumnsToContents();
     });
@@ -45,8 +46,9 @@ void RunHistoryView::selectRuns(const std::vector<int>& ids) {
     for (int id : ids) {
         const int row = m_history->rowOf(id);
         if (row < 0) continue;
-        selection.select(m_sorted->mapFromSource(m_history->index(row, 0)),
-                         m_sorted->mapFromSource(m_history->index(row, RunHistoryModel::ColumnCount - 1)));
+        selection.select(
+            m_sorted->mapFromSource(m_history->index(row, 0)),
+            m_sorted->mapFromSource(m_history->index(row, RunHistoryModel::ColumnCount - 1)));
     }
     selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
     if (!ids.empty()) {

@@ -18,8 +18,8 @@ const QString kRecentKey = QStringLiteral("recentSessions");
 
 }  // namespace
 
-SessionController::SessionController(ExperimentPanel* panel, RunHistoryModel* history, LedgerBook* ledger,
-                                     QObject* parent)
+SessionController::SessionController(ExperimentPanel* panel, RunHistoryModel* history,
+                                     LedgerBook* ledger, QObject* parent)
     : QObject(parent), m_panel(panel), m_history(history), m_ledger(ledger) {
     // New, deleted or restored runs and privacy spent are what a session saves.
     connect(m_history, &RunHistoryModel::entriesChanged, this, [this] { setModified(true); });
@@ -67,7 +67,8 @@ bool SessionController::openFrom(const QString& path, QString* error) {
         try {
             m_ledger->mergeJson(session.ledgerJson);
         } catch (const std::exception& damaged) {
-            if (error) *error = tr("the privacy ledger in %1 is damaged: %2").arg(path, damaged.what());
+            if (error)
+                *error = tr("the privacy ledger in %1 is damaged: %2").arg(path, damaged.what());
             return false;
         }
     }

@@ -29,9 +29,10 @@ class SweepActions : public QObject {
     Q_OBJECT
 public:
     /// `window` parents the dialogs; `card` names the data set in the sweep dialog.
-    SweepActions(SweepController* sweep, ResultsFileController* results, DatasetController* datasets,
-                 ExperimentPanel* panel, const RunHistoryModel* history, const DatasetCard* card,
-                 SweepViewsPanel* views, DatasetActions* datasetActions, QWidget* window);
+    SweepActions(SweepController* sweep, ResultsFileController* results,
+                 DatasetController* datasets, ExperimentPanel* panel,
+                 const RunHistoryModel* history, const DatasetCard* card, SweepViewsPanel* views,
+                 DatasetActions* datasetActions, QWidget* window);
 
     /// Adds the menu's entries to `menu`.
     void fillMenu(QMenu* menu);
@@ -40,7 +41,8 @@ public:
 
     /// Starts a sweep on the loaded data set (what the sweep dialog's Start does); false with
     /// the reason when it cannot start.
-    bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile, QString* error = nullptr);
+    bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
+                    QString* error = nullptr);
     /// The sweep dialog, filled from preset `presetName` when given.
     void openSweepDialog(const QString& presetName = QString());
     /// Chooses the preset's data set (downloading it after asking, if need be) and opens the

@@ -33,7 +33,8 @@ private:
 }  // namespace
 
 TrainingOutcome trainRun(const std::shared_ptr<RunControl>& control, const pfa::TrainConfig& config,
-                         const pfa::PreparedDatasetPtr& data, const std::function<void()>& metricsWaiting) {
+                         const pfa::PreparedDatasetPtr& data,
+                         const std::function<void()>& metricsWaiting) {
     TrainingOutcome outcome;
     if (control->cancelled()) return outcome;  // superseded while it waited in the queue
     try {

@@ -27,6 +27,7 @@ struct TrainingOutcome {
 /// between steps. Each epoch's metrics go into `control`'s buffer; `metricsWaiting` is called
 /// when the GUI is to be told (at most one notification outstanding, see RunControl).
 TrainingOutcome trainRun(const std::shared_ptr<RunControl>& control, const pfa::TrainConfig& config,
-                         const pfa::PreparedDatasetPtr& data, const std::function<void()>& metricsWaiting);
+                         const pfa::PreparedDatasetPtr& data,
+                         const std::function<void()>& metricsWaiting);
 
 }  // namespace pfa::ui

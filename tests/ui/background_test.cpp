@@ -2,7 +2,7 @@
 // the GUI thread, in order, never after their receiver is gone; cancelling keeps the outcome;
 // a serial queue runs its tasks one after another; and ui/ uses nothing else — no thread of
 // its own, no nested event loop (a source check).
-#include <catch2/catch.hpp>
+#include "ui/background.h"
 
 #include <QCoreApplication>
 #include <QSignalSpy>
@@ -10,6 +10,7 @@
 #include <QThread>
 #include <algorithm>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -18,8 +19,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "ui/background.h"
 
 using namespace pfa::ui;
 
@@ -58,7 +57,8 @@ TEST_CASE("Background tasks: work off the GUI thread, progress then result on it
     runInBackground(
         &receiver,
         [&order](TaskContext& task) {
-            for (int step = 1; step <= 5; ++step) task.post([&order, step] { order.push_back(step); });
+            for (int step = 1; step <= 5; ++step)
+                task.post([&order, step] { order.push_back(step); });
         },
         [&order] { order.push_back(99); });
     REQUIRE(QTest::qWaitFor([&] { return !order.empty() && order.back() == 99; }, 5000));
@@ -90,7 +90,8 @@ TEST_CASE("Background tasks: nothing reaches a receiver destroyed before the wor
     CHECK_FALSE(task.isRunning());
 }
 
-TEST_CASE("Background tasks: cancel asks the work to stop and its outcome still arrives", "[ui][background]") {
+TEST_CASE("Background tasks: cancel asks the work to stop and its outcome still arrives",
+          "[ui][background]") {
     QObject receiver;
     int outcome = -1;
     BackgroundTask task = runInBackground(
@@ -150,8 +151,10 @@ TEST_CASE("ui/ uses no other background mechanism and no nested event loop", "[u
     const std::vector<std::pair<std::regex, std::string>> forbidden = {
         {std::regex(R"(QEventLoop)"), "a nested event loop: continue in a slot instead"},
         {std::regex(R"(processEvents\s*\()"), "a nested event loop in disguise"},
-        {std::regex(R"((\.|->)exec\s*\(\s*\))"), "a modal exec() is a nested event loop: open() the dialog"},
-        {std::regex(R"(std::thread|std::async|std::jthread)"), "a thread of its own: use runInBackground"},
+        {std::regex(R"((\.|->)exec\s*\(\s*\))"),
+         "a modal exec() is a nested event loop: open() the dialog"},
+        {std::regex(R"(std::thread|std::async|std::jthread)"),
+         "a thread of its own: use runInBackground"},
         {std::regex(R"(QtConcurrent::|QFutureWatcher|moveToThread|new QThread\b|QThread\s+m_)"),
          "background work outside background.h: use runInBackground or a SerialQueue"},
     };
@@ -167,7 +170,8 @@ TEST_CASE("ui/ uses no other background mechanism and no nested event loop", "[u
         for (int number = 1; std::getline(in, line); ++number) {
             for (const auto& [pattern, why] : forbidden) {
                 if (std::regex_search(line, pattern)) {
-                    violations += "ui/" + name + ":" + std::to_string(number) + ": " + why + "\n    " + line + "\n";
+                    violations += "ui/" + name + ":" + std::to_string(number) + ": " + why +
+                                  "\n    " + line + "\n";
                 }
             }
         }

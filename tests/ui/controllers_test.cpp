@@ -1,7 +1,5 @@
 // The controllers behind the main window, tested without a window: data sets, results files,
 // sessions, run actions, presets on the panel, the epoch-time estimate and the About text.
-#include <catch2/catch.hpp>
-
 #include <QAction>
 #include <QDateTime>
 #include <QFile>
@@ -9,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <catch2/catch.hpp>
 
 #include "core/algorithms/registry.h"
 #include "core/sweep/sweep_preset.h"
@@ -27,8 +26,10 @@
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
-TEST_CASE("Data-set controller: loads off the GUI thread, answers only the latest request, names failures",
-          "[ui][controllers]") {
+TEST_CASE(
+    "Data-set controller: loads off the GUI thread, answers only the latest request, names "
+    "failures",
+    "[ui][controllers]") {
     DatasetController datasets;
     QSignalSpy loading(&datasets, &DatasetController::datasetLoading);
     QSignalSpy ready(&datasets, &DatasetController::datasetReady);
@@ -65,8 +66,10 @@ TEST_CASE("Data-set controller: loads off the GUI thread, answers only the lates
     CHECK(datasets.dataset() == data);  // a failed load keeps the last good data set
 }
 
-TEST_CASE("Results-file controller: a sweep's file is read off the GUI thread, each run listed once, "
-          "damaged lines counted", "[ui][controllers][sweep]") {
+TEST_CASE(
+    "Results-file controller: a sweep's file is read off the GUI thread, each run listed once, "
+    "damaged lines counted",
+    "[ui][controllers][sweep]") {
     // A small sweep written by the sweep controller, without a window.
     DatasetController datasets;
     QSignalSpy ready(&datasets, &DatasetController::datasetReady);
@@ -180,7 +183,8 @@ TEST_CASE("Session controller: modified state, save and open, recent files, dama
     CHECK(session.path() == path);
 }
 
-TEST_CASE("A preset's data set is chosen on the panel through its own API", "[ui][controllers][sweep]") {
+TEST_CASE("A preset's data set is chosen on the panel through its own API",
+          "[ui][controllers][sweep]") {
     ExperimentPanel panel;
     const pfa::SweepPreset& preset = pfa::findSweepPreset("parkinsons-dp");
     REQUIRE(panel.selectDataset(preset.dataset));
@@ -199,7 +203,8 @@ TEST_CASE("A preset's data set is chosen on the panel through its own API", "[ui
 TEST_CASE("Epoch time is measured on completed runs of the same data only", "[ui][controllers]") {
     pfa::PreparedDataset data;
     data.context.datasetDescription = "synthetic lending";
-    auto run = [](const std::string& description, double seconds, int epochs, pfa::RunStatus status) {
+    auto run = [](const std::string& description, double seconds, int epochs,
+                  pfa::RunStatus status) {
         pfa::RunResult result;
         result.status = status;
         result.seconds = seconds;
@@ -213,7 +218,7 @@ TEST_CASE("Epoch time is measured on completed runs of the same data only", "[ui
         run("synthetic lending", 2.0, 10, pfa::RunStatus::Completed),
         run("synthetic lending", 4.0, 30, pfa::RunStatus::Completed),
         run("synthetic lending", 9.0, 1, pfa::RunStatus::Cancelled),  // not a full run
-        run("adult", 100.0, 10, pfa::RunStatus::Completed),            // other data
+        run("adult", 100.0, 10, pfa::RunStatus::Completed),           // other data
     };
     CHECK(measuredSecondsPerEpoch(runs, data) == Approx(6.0 / 40.0));
 }
@@ -227,12 +232,14 @@ TEST_CASE("The About text lists every registered algorithm", "[ui][controllers]"
     CHECK(text.contains(QStringLiteral("Rényi-DP")));
 }
 
-TEST_CASE("Run actions: enabled by the panel and the training state, Run and Step train the loaded data",
-          "[ui][controllers]") {
+TEST_CASE(
+    "Run actions: enabled by the panel and the training state, Run and Step train the loaded data",
+    "[ui][controllers]") {
     ExperimentPanel panel;
     DatasetController datasets;
     TrainingController training;
-    QObject::connect(&datasets, &DatasetController::datasetReady, &panel, &ExperimentPanel::setDataset);
+    QObject::connect(&datasets, &DatasetController::datasetReady, &panel,
+                     &ExperimentPanel::setDataset);
     RunActions actions(&training, &datasets, &panel);
     CHECK_FALSE(actions.runAction()->isEnabled());  // no data set yet
     CHECK(actions.stateText() == QStringLiteral("Not ready"));
@@ -255,7 +262,8 @@ TEST_CASE("Run actions: enabled by the panel and the training state, Run and Ste
 
     panel.epochsBox()->setValue(1000);
     actions.stepAction()->trigger();  // from idle: one epoch, then paused
-    REQUIRE(QTest::qWaitFor([&] { return actions.stateText() == QStringLiteral("Paused"); }, 10000));
+    REQUIRE(
+        QTest::qWaitFor([&] { return actions.stateText() == QStringLiteral("Paused"); }, 10000));
     CHECK(actions.pauseAction()->text() == QStringLiteral("Res&ume"));
     QSignalSpy stopped(&actions, &RunActions::stopped);
     actions.stopAction()->trigger();
