@@ -1,8 +1,7 @@
 #pragma once
 
 #include <QDialog>
-#include <atomic>
-#include <memory>
+#include <QPointer>
 
 class QLabel;
 class QProgressBar;
@@ -10,16 +9,20 @@ class QPushButton;
 
 namespace pfa::ui {
 
-/// Downloads a catalog data set into the per-user data folder off the GUI thread: a progress
-/// bar over all its files, Cancel (the partial file is kept, so the next download resumes),
-/// SHA-256 verification of every file, and a clear message when a file does not match.
+class DatasetController;
+
+/// Shows a catalog data set's download by the DatasetController (which fetches it off the GUI
+/// thread): a progress bar over all its files, Cancel (the partial file is kept, so the next
+/// download resumes), and a clear message when a file does not match its SHA-256.
 class DownloadDialog : public QDialog {
     Q_OBJECT
 public:
-    DownloadDialog(const QString& datasetName, QWidget* parent = nullptr);
+    DownloadDialog(DatasetController* datasets, const QString& datasetName,
+                   QWidget* parent = nullptr);
+    /// A download still running is cancelled (closing the window meanwhile).
     ~DownloadDialog() override;
 
-    /// Starts the download (call once, before exec()).
+    /// Starts the download (call once; open() or show() the dialog, it closes by itself).
     void start();
     /// Empty after a success; the reason otherwise (also after Cancel).
     QString error() const { return m_error; }
@@ -34,11 +37,11 @@ signals:
 private:
     void finish(const QString& error, bool cancelled);
 
+    QPointer<DatasetController> m_datasets;
     QString m_name;
     QLabel* m_label;
     QProgressBar* m_bar;
     QPushButton* m_cancel;
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     QString m_error;
     bool m_cancelled = false;
     bool m_running = false;

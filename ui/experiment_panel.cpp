@@ -464,6 +464,16 @@ void ExperimentPanel::setSplit(const pfa::SplitOptions& split) {
     onSplitChanged();
 }
 
+bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
+    const int index = m_dataset->findData(QString::fromStdString(request.name));
+    if (index < 0) return false;
+    m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
+    const int sensitive = m_sensitive->findData(QString::fromStdString(request.sensitive));
+    if (sensitive >= 0) m_sensitive->setCurrentIndex(sensitive);
+    setSplit(request.split);  // e.g. the published split a preset reproduces
+    return true;
+}
+
 void ExperimentPanel::onSplitChanged() {
     // Other training rows: the loaded data no longer applies.
     m_data.reset();

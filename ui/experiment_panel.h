@@ -38,6 +38,9 @@ public:
     pfa::DatasetRequest datasetRequest() const;
     /// Shows `split` in the split controls (e.g. a preset's) and asks for the data to be loaded.
     void setSplit(const pfa::SplitOptions& split);
+    /// Chooses the data set of `request` — its name, sensitive choice and split (a preset's
+    /// data set) — and asks for it to be loaded; false when no such data set is offered.
+    bool selectDataset(const pfa::DatasetRequest& request);
     /// Empty when the current settings can run; otherwise what is wrong, in plain words.
     QString problem() const { return m_problem; }
     bool liveMode() const;

@@ -9,12 +9,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <functional>
 #include <map>
 
@@ -54,8 +52,15 @@ QString delimiterLabel(char c) {
 
 }  // namespace
 
-ImportWizard::ImportWizard(QWidget* parent)
-    : QWizard(parent), m_cancelCheck(std::make_shared<std::atomic<bool>>(false)) {
+/// What the full read of page 3 hands to the GUI thread.
+struct ImportWizard::CheckOutcome {
+    std::shared_ptr<pfa::TabularData> data;
+    std::shared_ptr<pfa::ReadStats> stats;
+    long features = 0;
+    QString error;
+};
+
+ImportWizard::ImportWizard(QWidget* parent) : QWizard(parent) {
     setWindowTitle(tr("Import your own data file"));
     setWizardStyle(QWizard::ClassicStyle);
     addPage(buildFilePage());
@@ -67,7 +72,7 @@ ImportWizard::ImportWizard(QWidget* parent)
     resize(900, 620);
 }
 
-ImportWizard::~ImportWizard() { m_cancelCheck->store(true); }
+ImportWizard::~ImportWizard() { m_check.cancel(); }  // the reader stops at its next progress report
 
 QWizardPage* ImportWizard::buildFilePage() {
     auto* page = new CheckedPage([this] { return m_preview != nullptr; });
@@ -173,19 +178,22 @@ void ImportWizard::setFile(const QString& path) {
     m_preview.reset();
     m_format->setText(tr("Reading the first megabyte…"));
     static_cast<CheckedPage*>(page(0))->changed();
-    QPointer<ImportWizard> self(this);
-    const std::string file = path.toStdString();
-    (void)QtConcurrent::run([self, file] {
+    const int request = ++m_previewRequest;
+    struct Previewed {
         std::shared_ptr<const pfa::FilePreview> preview;
         QString error;
+    };
+    auto preview = [file = path.toStdString()] {
+        Previewed out;
         try {
-            preview = std::make_shared<const pfa::FilePreview>(pfa::previewFile(file, 20));
+            out.preview = std::make_shared<const pfa::FilePreview>(pfa::previewFile(file, 20));
         } catch (const std::exception& problem) {
-            error = QString::fromStdString(problem.what());
+            out.error = QString::fromStdString(problem.what());
         }
-        QMetaObject::invokeMethod(self, [self, preview, error] {
-            if (self) self->showPreview(preview, error);
-        }, Qt::QueuedConnection);
+        return out;
+    };
+    runInBackground(this, std::move(preview), [this, request](const Previewed& previewed) {
+        if (request == m_previewRequest) showPreview(previewed.preview, previewed.error);
     });
 }
 
@@ -387,75 +395,70 @@ void ImportWizard::runCheck() {
     m_groupChart->setGroups({}, QString());
     m_progress->setValue(0);
     static_cast<CheckedPage*>(page(2))->changed();
-    m_cancelCheck->store(false);
-    QPointer<ImportWizard> self(this);
     const std::string file = filePath().toStdString();
     const pfa::Schema schema = this->schema();
     const bool arff = m_preview && m_preview->format == pfa::FileFormat::Arff;
-    auto cancel = m_cancelCheck;
-    (void)QtConcurrent::run([self, file, schema, arff, cancel] {
-        std::shared_ptr<pfa::TabularData> data;
-        std::shared_ptr<pfa::ReadStats> stats = std::make_shared<pfa::ReadStats>();
-        long features = 0;
-        QString error;
+    auto read = [this, file, schema, arff](TaskContext& task) {
+        CheckOutcome out;
+        out.stats = std::make_shared<pfa::ReadStats>();
         try {
             pfa::ReadOptions options;
-            options.stats = stats.get();
-            options.progress = [&](double fraction) {
-                if (self) {
-                    QMetaObject::invokeMethod(self, [self, fraction] {
-                        if (self) self->m_progress->setValue(static_cast<int>(1000 * fraction));
-                    }, Qt::QueuedConnection);
-                }
-                return cancel->load();
+            options.stats = out.stats.get();
+            options.progress = [this, &task](double fraction) {
+                if (task.progressDue()) task.post([this, fraction] { m_progress->setValue(static_cast<int>(1000 * fraction)); });
+                return task.cancelled();
             };
             schema.validate();
-            data = std::make_shared<pfa::TabularData>(arff ? pfa::readArffFile(file, schema, options)
-                                                           : pfa::readDelimitedFile(file, schema, options));
-            features = static_cast<long>(pfa::encodeAll(*data).features());
+            out.data = std::make_shared<pfa::TabularData>(arff ? pfa::readArffFile(file, schema, options)
+                                                               : pfa::readDelimitedFile(file, schema, options));
+            out.features = static_cast<long>(pfa::encodeAll(*out.data).features());
         } catch (const std::exception& problem) {
-            error = QString::fromStdString(problem.what());
+            out.data.reset();
+            out.error = QString::fromStdString(problem.what());
         }
-        QMetaObject::invokeMethod(self, [self, data, stats, features, error] {
-            if (!self) return;
-            self->m_checking = false;
-            self->m_progress->setValue(1000);
-            if (!data) {
-                self->m_checkError = error;
-                self->m_summary->setText(QStringLiteral("<span style='color:#b00020; font-weight:600'>%1</span>")
-                                             .arg(error.toHtmlEscaped()));
-                emit self->checkFinished(false);
-                static_cast<CheckedPage*>(self->page(2))->changed();
-                return;
-            }
-            std::size_t dropped = 0;
-            for (const pfa::FileReadStats& f : stats->files) dropped += f.droppedMissing + f.droppedFiltered;
-            std::vector<long> size(data->groupNames.size(), 0), positives(data->groupNames.size(), 0);
-            for (std::size_t i = 0; i < data->rows(); ++i) {
-                ++size[static_cast<std::size_t>(data->group[i])];
-                if (data->label[i] == 1) ++positives[static_cast<std::size_t>(data->group[i])];
-            }
-            std::vector<GroupBarChart::Group> groups;
-            for (std::size_t g = 0; g < size.size(); ++g) {
-                groups.push_back({QString::fromStdString(data->groupNames[g]), size[g],
-                                  size[g] ? static_cast<double>(positives[g]) / static_cast<double>(size[g]) : 0.0});
-            }
-            QStringList classes;
-            for (const std::string& c : data->classNames) classes << QString::fromStdString(c);
-            self->m_groupChart->setGroups(groups, QString::fromStdString(data->classNames.size() > 1 ? data->classNames[1] : ""));
-            self->m_summary->setText(tr("<b>%1 rows</b> (%2 dropped for missing values), <b>%3 encoded features</b>, "
-                                        "classes: %4; %5 groups. Finish adds the file to the data-set list; "
-                                        "its settings are saved with the session.")
-                                         .arg(data->rows())
-                                         .arg(dropped)
-                                         .arg(features)
-                                         .arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())
-                                         .arg(size.size()));
-            self->m_checked = true;
-            emit self->checkFinished(true);
-            static_cast<CheckedPage*>(self->page(2))->changed();
-        }, Qt::QueuedConnection);
-    });
+        return out;
+    };
+    m_check = runInBackground(this, std::move(read), [this](const CheckOutcome& outcome) { showCheck(outcome); });
+}
+
+void ImportWizard::showCheck(const CheckOutcome& outcome) {
+    m_checking = false;
+    m_progress->setValue(1000);
+    if (!outcome.data) {
+        m_checkError = outcome.error;
+        m_summary->setText(QStringLiteral("<span style='color:#b00020; font-weight:600'>%1</span>")
+                               .arg(outcome.error.toHtmlEscaped()));
+        emit checkFinished(false);
+        static_cast<CheckedPage*>(page(2))->changed();
+        return;
+    }
+    const pfa::TabularData& data = *outcome.data;
+    std::size_t dropped = 0;
+    for (const pfa::FileReadStats& f : outcome.stats->files) dropped += f.droppedMissing + f.droppedFiltered;
+    std::vector<long> size(data.groupNames.size(), 0), positives(data.groupNames.size(), 0);
+    for (std::size_t i = 0; i < data.rows(); ++i) {
+        ++size[static_cast<std::size_t>(data.group[i])];
+        if (data.label[i] == 1) ++positives[static_cast<std::size_t>(data.group[i])];
+    }
+    std::vector<GroupBarChart::Group> groups;
+    for (std::size_t g = 0; g < size.size(); ++g) {
+        groups.push_back({QString::fromStdString(data.groupNames[g]), size[g],
+                          size[g] ? static_cast<double>(positives[g]) / static_cast<double>(size[g]) : 0.0});
+    }
+    QStringList classes;
+    for (const std::string& c : data.classNames) classes << QString::fromStdString(c);
+    m_groupChart->setGroups(groups, QString::fromStdString(data.classNames.size() > 1 ? data.classNames[1] : ""));
+    m_summary->setText(tr("<b>%1 rows</b> (%2 dropped for missing values), <b>%3 encoded features</b>, "
+                          "classes: %4; %5 groups. Finish adds the file to the data-set list; "
+                          "its settings are saved with the session.")
+                           .arg(data.rows())
+                           .arg(dropped)
+                           .arg(outcome.features)
+                           .arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())
+                           .arg(size.size()));
+    m_checked = true;
+    emit checkFinished(true);
+    static_cast<CheckedPage*>(page(2))->changed();
 }
 
 }  // namespace pfa::ui

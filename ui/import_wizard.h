@@ -1,12 +1,12 @@
 #pragma once
 
 #include <QWizard>
-#include <atomic>
 #include <memory>
 
 #include "core/data/file_preview.h"
 #include "core/data/schema.h"
 #include "core/data/tabular_data.h"
+#include "ui/background.h"
 
 class QCheckBox;
 class QComboBox;
@@ -66,6 +66,8 @@ private:
     QWizardPage* buildColumnsPage();
     QWizardPage* buildCheckPage();
     void showPreview(const std::shared_ptr<const pfa::FilePreview>& preview, const QString& error);
+    struct CheckOutcome;
+    void showCheck(const CheckOutcome& outcome);
     void fillColumns();
     void updateTargetAndGroups();
     int roleOf(int column) const;
@@ -93,7 +95,8 @@ private:
     QString m_checkError;
     bool m_checked = false;
     bool m_checking = false;
-    std::shared_ptr<std::atomic<bool>> m_cancelCheck;
+    int m_previewRequest = 0;  ///< only the latest file's preview is shown
+    BackgroundTask m_check;
 };
 
 }  // namespace pfa::ui

@@ -1,23 +1,7 @@
 #include "ui/main_window.h"
 
-#include <Eigen/Core>
-#include <QEventLoop>
-#include <QFutureWatcher>
-#include <QProgressBar>
-#include <QProgressDialog>
-#include <QPushButton>
-#include <QComboBox>
-#include <QDir>
-#include <QHBoxLayout>
-#include <set>
-#include <QtConcurrent/QtConcurrentRun>
-#include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QJsonDocument>
 #include <QLabel>
@@ -26,931 +10,320 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QStatusBar>
-#include <QTableView>
 #include <QToolBar>
 #include <QUndoStack>
-#include <algorithm>
 
-#include "app/fetch/dataset_fetcher.h"
-#include "core/data/catalog.h"
-#include "core/data/data_directory.h"
 #include "core/sweep/prepared_dataset.h"
-#include "core/util/format.h"
-#include "core/sweep/results_file.h"
-#include "core/sweep/run_record.h"
-#include "core/sweep/sweep_preset.h"
-#include "ui/application.h"
-#include "ui/chart_view.h"
+#include "ui/about_text.h"
+#include "ui/chart_export_menu.h"
+#include "ui/dataset_actions.h"
 #include "ui/dataset_card.h"
-#include "ui/delete_runs_command.h"
-#include "ui/download_dialog.h"
-#include "ui/import_wizard.h"
-#include "ui/sweep_controller.h"
-#include "ui/sweep_dialog.h"
-#include "ui/sweep_views_panel.h"
-#include "ui/chart_export.h"
-#include "ui/tradeoff_curves_view.h"
-#include "ui/privacy_price_view.h"
-#include "ui/heat_map_view.h"
+#include "ui/dataset_controller.h"
 #include "ui/experiment_panel.h"
+#include "ui/history_actions.h"
+#include "ui/ledger_status_label.h"
 #include "ui/live_charts_panel.h"
-#include "ui/model_export.h"
-#include "ui/run_details_panel.h"
 #include "ui/privacy_ledger_book.h"
 #include "ui/privacy_ledger_panel.h"
+#include "ui/results_file_controller.h"
+#include "ui/run_details_panel.h"
 #include "ui/run_history_model.h"
-#include "ui/session_file.h"
+#include "ui/run_history_view.h"
+#include "ui/session_actions.h"
+#include "ui/session_controller.h"
+#include "ui/sweep_actions.h"
+#include "ui/sweep_controller.h"
+#include "ui/sweep_status_widget.h"
+#include "ui/sweep_views_panel.h"
 #include "ui/tradeoff_chart.h"
+#include "ui/training_controller.h"
 
 namespace pfa::ui {
 
 namespace {
 
-constexpr int kLiveDebounceMs = 150;
-constexpr int kMaxRecent = 8;
-
-QDockWidget* makeDock(const QString& title, const QString& objectName, QWidget* content,
-                      QMainWindow* window) {
-    auto* dock = new QDockWidget(title, window);
-    dock->setObjectName(objectName);  // needed by saveState/restoreState
-    dock->setWidget(content);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
-                      QDockWidget::DockWidgetClosable);
-    return dock;
+/// `content` in a frameless scroll area that resizes it.
+QScrollArea* scrolled(QWidget* content) {
+    auto* scroll = new QScrollArea();
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    return scroll;
 }
 
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    m_controller = new TrainingController(this);
+    m_training = new TrainingController(this);
+    m_datasets = new DatasetController(this);
+    const auto allocateRunId = [this] { return m_training->allocateRunId(); };
+    m_sweep = new SweepController(allocateRunId, this);
+    m_history = new RunHistoryModel(this);
+    m_ledger = new LedgerBook(this);
+    m_results = new ResultsFileController(m_history, m_ledger, allocateRunId, this);
+    m_undo = new QUndoStack(this);
+
     m_panel = new ExperimentPanel();
     m_live = new LiveChartsPanel();
     m_tradeoff = new TradeoffChart();
-    m_history = new RunHistoryModel(this);
+    m_historyView = new RunHistoryView(m_history);
     m_details = new RunDetailsPanel();
     m_statement = new PrivacyStatementView();
-    m_card = new DatasetCard();
-    m_sweep = new SweepController([this] { return m_controller->allocateRunId(); }, this);
-    m_sweepViews = new SweepViewsPanel();
-    m_ledger = new LedgerBook(this);
-    m_ledgerPanel = new LedgerPanel(m_ledger);
     m_statement->setLedgerBook(m_ledger);
-    m_undo = new QUndoStack(this);
+    m_card = new DatasetCard();
+    m_sweepViews = new SweepViewsPanel();
+    m_ledgerPanel = new LedgerPanel(m_ledger);
+
+    m_session = new SessionController(m_panel, m_history, m_ledger, this);
+    m_runActions = new RunActions(m_training, m_datasets, m_panel, this);
+    m_datasetActions = new DatasetActions(m_datasets, m_panel, this);
+    m_historyActions = new HistoryActions(m_history, m_historyView, m_undo, this);
+    m_sweepActions = new SweepActions(m_sweep, m_results, m_datasets, m_panel, m_history, m_card,
+                                      m_sweepViews, m_datasetActions, this);
+    m_sessionActions = new SessionActions(m_session, this);
 
     setCentralWidget(m_live);
-    buildActions();
+    buildToolbar();
     buildDocks();
+    buildStatusBar();
     buildMenus();
-    connectController();
-
-    m_stateLabel = new QLabel();
-    m_sweepStatus = new QWidget();
-    auto* sweepLayout = new QHBoxLayout(m_sweepStatus);
-    sweepLayout->setContentsMargins(0, 0, 0, 0);
-    m_sweepLabel = new QLabel();
-    m_sweepBar = new QProgressBar();
-    m_sweepBar->setMaximumWidth(220);
-    auto* stopSweep = new QPushButton(tr("Stop sweep"));
-    stopSweep->setToolTip(tr("Stop all runs of the sweep within one minibatch; finished runs are kept"));
-    connect(stopSweep, &QPushButton::clicked, this, [this] { m_sweep->stop(); });
-    sweepLayout->addWidget(m_sweepLabel);
-    sweepLayout->addWidget(m_sweepBar);
-    sweepLayout->addWidget(stopSweep);
-    m_sweepStatus->setVisible(false);
-    statusBar()->addPermanentWidget(m_sweepStatus);
-    m_ledgerStatus = new QLabel();
-    m_ledgerStatus->setTextFormat(Qt::RichText);
-    m_ledgerStatus->setToolTip(tr("Privacy spent on the current data set by every private run of "
-                                  "this session (Rényi-DP composition). Click for the ledger."));
-    connect(m_ledgerStatus, &QLabel::linkActivated, this, [this] {
-        m_ledgerDock->show();
-        m_ledgerDock->raise();
-    });
-    statusBar()->addPermanentWidget(m_ledgerStatus);
-    statusBar()->addPermanentWidget(m_stateLabel);
-    m_liveDebounce.setSingleShot(true);
-    m_liveDebounce.setInterval(kLiveDebounceMs);
-    connect(&m_liveDebounce, &QTimer::timeout, this, [this] {
-        if (m_panel->liveMode() && m_panel->problem().isEmpty()) startRun();
-    });
-
-    connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::updateActions);
-    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this, &MainWindow::onDatasetRequestChanged);
-    connect(m_panel, &ExperimentPanel::downloadRequested, this, &MainWindow::downloadDataset);
-    connect(m_panel, &ExperimentPanel::importFolderRequested, this, &MainWindow::importDatasetFolder);
-    connect(m_panel, &ExperimentPanel::importFileRequested, this, &MainWindow::importOwnFile);
-    connect(m_panel, &ExperimentPanel::liveParameterChanged, this, &MainWindow::onLiveParameterChanged);
-    connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
-        m_tradeoff->setRuns(m_history->entries());
-        m_sweepViews->setEntries(m_history->entries());
-        updateActions();
-    });
-    connect(m_sweep, &SweepController::runsFinished, this, &MainWindow::onSweepRuns);
-    connect(m_sweep, &SweepController::runsCutShort, m_ledger,
-            qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
-    connect(m_ledger, &LedgerBook::changed, this, [this] {
-        m_runsSinceSave = true;  // the ledger is part of the session
-        updateLedgerViews();
-        updateTitle();
-    });
-    connect(m_sweep, &SweepController::progressChanged, this, [this](const pfa::SweepProgress& p) {
-        const std::size_t done = p.finished + p.alreadyDone;
-        m_sweepBar->setRange(0, static_cast<int>(std::max<std::size_t>(1, p.total)));
-        m_sweepBar->setValue(static_cast<int>(done));
-        m_sweepLabel->setText(tr("Sweep: %1 of %2 runs done, %3 failed, about %4 s left")
-                                  .arg(done)
-                                  .arg(p.total)
-                                  .arg(p.failed)
-                                  .arg(std::ceil(p.etaSeconds)));
-    });
-    connect(m_sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
-        m_sweepStatus->setVisible(false);
-        if (!error.isEmpty()) {
-            QMessageBox::warning(this, tr("Sweep"), error);
-        } else {
-            statusBar()->showMessage(cancelled ? tr("Sweep stopped; finished runs are saved and a new start resumes it")
-                                               : tr("Sweep finished"),
-                                     10000);
-        }
-        updateActions();
-    });
-    connect(m_tradeoff, &TradeoffChart::runClicked, this, [this](int id) { selectRuns({id}); });
-    connect(m_undo, &QUndoStack::indexChanged, this, [this] { updateTitle(); });
+    connectDatasets();
+    connectTraining();
+    connectSweepsAndSessions();
 
     restoreSettings();
-    updateLedgerViews();
     onDatasetRequestChanged();
-    updateActions();
     updateTitle();
 }
 
-MainWindow::~MainWindow() { m_controller->shutdown(); }
+MainWindow::~MainWindow() { m_training->shutdown(); }
 
-void MainWindow::buildActions() {
-    m_runAction = new QAction(tr("&Run"), this);
-    m_runAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
-    m_runAction->setToolTip(tr("Train a model with the current settings (Ctrl+R)"));
-    connect(m_runAction, &QAction::triggered, this, &MainWindow::startRun);
-
-    m_pauseAction = new QAction(tr("&Pause"), this);
-    m_pauseAction->setShortcut(QKeySequence(Qt::Key_Space));
-    m_pauseAction->setToolTip(tr("Pause or resume the running model (Space)"));
-    connect(m_pauseAction, &QAction::triggered, this, &MainWindow::togglePause);
-
-    m_stepAction = new QAction(tr("S&tep"), this);
-    m_stepAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
-    m_stepAction->setToolTip(tr("Train one more epoch, then pause (Ctrl+.)"));
-    connect(m_stepAction, &QAction::triggered, this, &MainWindow::stepEpoch);
-
-    m_stopAction = new QAction(tr("&Stop"), this);
-    m_stopAction->setShortcut(QKeySequence(Qt::Key_Escape));
-    m_stopAction->setToolTip(tr("Stop the running model within one minibatch (Esc)"));
-    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopRun);
-
-    m_resetAction = new QAction(tr("R&eset"), this);
-    m_resetAction->setToolTip(tr("Stop any run and clear the live charts (the history stays)"));
-    connect(m_resetAction, &QAction::triggered, this, &MainWindow::resetView);
-
+void MainWindow::buildToolbar() {
     auto* toolbar = addToolBar(tr("Run controls"));
     toolbar->setObjectName(QStringLiteral("runToolbar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    for (QAction* action : {m_runAction, m_pauseAction, m_stepAction, m_stopAction, m_resetAction}) {
-        toolbar->addAction(action);
-    }
+    for (QAction* action : m_runActions->actions()) toolbar->addAction(action);
     QFont bold = toolbar->font();
     bold.setBold(true);
-    toolbar->widgetForAction(m_runAction)->setFont(bold);
+    toolbar->widgetForAction(m_runActions->runAction())->setFont(bold);
 }
 
 void MainWindow::buildDocks() {
-    auto* scroll = new QScrollArea();
-    scroll->setWidget(m_panel);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto dock = [this](const QString& title, const char* objectName, QWidget* content) {
+        auto* made = new QDockWidget(title, this);
+        made->setObjectName(QLatin1String(objectName));  // needed by saveState/restoreState
+        made->setWidget(content);
+        made->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                          QDockWidget::DockWidgetClosable);
+        return made;
+    };
+    QScrollArea* panelScroll = scrolled(m_panel);
+    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // Wide enough for the panel's smallest layout plus a vertical scroll bar: never clipped.
-    scroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
-                            scroll->verticalScrollBar()->sizeHint().width() + 6);
-    auto* experimentDock = makeDock(tr("Experiment"), QStringLiteral("experimentDock"), scroll, this);
+    panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
+                                 panelScroll->verticalScrollBar()->sizeHint().width() + 6);
+    QDockWidget* experimentDock = dock(tr("Experiment"), "experimentDock", panelScroll);
     addDockWidget(Qt::LeftDockWidgetArea, experimentDock);
 
-    auto* tradeoffDock = makeDock(tr("Tradeoff"), QStringLiteral("tradeoffDock"), m_tradeoff, this);
+    QDockWidget* tradeoffDock = dock(tr("Tradeoff"), "tradeoffDock", m_tradeoff);
+    m_sweepDock = dock(tr("Sweep views"), "sweepDock", m_sweepViews);
     addDockWidget(Qt::RightDockWidgetArea, tradeoffDock);
-    m_sweepDock = makeDock(tr("Sweep views"), QStringLiteral("sweepDock"), m_sweepViews, this);
     addDockWidget(Qt::RightDockWidgetArea, m_sweepDock);
     tabifyDockWidget(tradeoffDock, m_sweepDock);
     tradeoffDock->raise();
 
-    m_historyProxy = new QSortFilterProxyModel(this);
-    m_historyProxy->setSourceModel(m_history);
-    m_historyProxy->setSortRole(RunHistoryModel::SortRole);
-    m_historyView = new QTableView();
-    m_historyView->setModel(m_historyProxy);
-    m_historyView->setSortingEnabled(true);
-    m_historyView->sortByColumn(RunHistoryModel::Id, Qt::AscendingOrder);
-    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_historyView->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_historyView->verticalHeader()->setVisible(false);
-    // Column widths are fitted once (first run), not on every insert: ResizeToContents would
-    // measure every row each time the history grows.
-    m_historyView->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_historyView->horizontalHeader()->setStretchLastSection(true);
-    m_historyView->setAlternatingRowColors(true);
-    m_historyView->setToolTip(tr("Every run of this session. Select one to see its curves, groups "
-                                 "and privacy statement; select two to compare their curves. "
-                                 "Delete removes runs (undo with Ctrl+Z)."));
-    connect(m_historyView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MainWindow::onHistorySelectionChanged);
-    auto* historyDock = makeDock(tr("Run history"), QStringLiteral("historyDock"), m_historyView, this);
-    addDockWidget(Qt::BottomDockWidgetArea, historyDock);
-
-    auto* detailsDock = makeDock(tr("Run details"), QStringLiteral("detailsDock"), m_details, this);
-    auto* statementDock =
-        makeDock(tr("Privacy statement"), QStringLiteral("statementDock"), m_statement, this);
-    auto* cardScroll = new QScrollArea();
-    cardScroll->setWidget(m_card);
-    cardScroll->setWidgetResizable(true);
-    cardScroll->setFrameShape(QFrame::NoFrame);
-    auto* cardDock = makeDock(tr("Data set"), QStringLiteral("datasetDock"), cardScroll, this);
-    addDockWidget(Qt::BottomDockWidgetArea, detailsDock);
-    addDockWidget(Qt::BottomDockWidgetArea, statementDock);
-    addDockWidget(Qt::BottomDockWidgetArea, cardDock);
+    QDockWidget* historyDock = dock(tr("Run history"), "historyDock", m_historyView);
+    QDockWidget* detailsDock = dock(tr("Run details"), "detailsDock", m_details);
+    QDockWidget* statementDock = dock(tr("Privacy statement"), "statementDock", m_statement);
+    QDockWidget* cardDock = dock(tr("Data set"), "datasetDock", scrolled(m_card));
+    m_ledgerDock = dock(tr("Privacy ledger"), "ledgerDock", m_ledgerPanel);
+    for (QDockWidget* bottom : {historyDock, detailsDock, statementDock, cardDock, m_ledgerDock}) {
+        addDockWidget(Qt::BottomDockWidgetArea, bottom);
+    }
     splitDockWidget(historyDock, detailsDock, Qt::Horizontal);
     tabifyDockWidget(detailsDock, statementDock);
     tabifyDockWidget(statementDock, cardDock);
-    m_ledgerDock = makeDock(tr("Privacy ledger"), QStringLiteral("ledgerDock"), m_ledgerPanel, this);
-    addDockWidget(Qt::BottomDockWidgetArea, m_ledgerDock);
     tabifyDockWidget(cardDock, m_ledgerDock);
     detailsDock->raise();
     resizeDocks({experimentDock, tradeoffDock}, {380, 520}, Qt::Horizontal);
     resizeDocks({historyDock}, {230}, Qt::Vertical);
 }
 
-void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    m_openAction = file->addAction(tr("&Open session…"), this, &MainWindow::openSession);
-    m_openAction->setShortcut(QKeySequence::Open);
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    m_saveAction = file->addAction(tr("&Save session"), this, &MainWindow::saveSession);
-    m_saveAction->setShortcut(QKeySequence::Save);
-    m_saveAsAction = file->addAction(tr("Save session &as…"), this, &MainWindow::saveSessionAs);
-    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
-    file->addSeparator();
-    file->addAction(tr("&Import data file…"), this, &MainWindow::importOwnFile);
-    QAction* openResults = file->addAction(tr("Open sweep &results…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open sweep results"), QString(),
-                                                          tr("Results (*.jsonl);;All files (*)"));
-        if (!path.isEmpty()) openResultsFrom(path);
+void MainWindow::buildStatusBar() {
+    statusBar()->addPermanentWidget(new SweepStatusWidget(m_sweep));
+    m_ledgerStatus = new LedgerStatusLabel(m_ledger);
+    statusBar()->addPermanentWidget(m_ledgerStatus);
+    auto* stateLabel = new QLabel(m_runActions->stateText());
+    statusBar()->addPermanentWidget(stateLabel);
+    connect(m_ledgerStatus, &LedgerStatusLabel::ledgerRequested, this, [this] {
+        m_ledgerDock->show();
+        m_ledgerDock->raise();
     });
-    openResults->setToolTip(tr("Add the runs of a results file written by pfa-cli train, a cluster job or "
-                               "an earlier sweep to the history and the sweep views"));
-    file->addSeparator();
-    file->addAction(tr("Export run history as &CSV…"), this, [this] { exportHistory(true); });
-    file->addAction(tr("Export run history as &JSON…"), this, [this] { exportHistory(false); });
-    QAction* exportModel = file->addAction(tr("Export &model of selected run…"), this, [this] {
-        const QString path = exportSelectedRunModel(this, selectedRuns());
-        if (path.isEmpty()) return;
-        statusBar()->showMessage(tr("Model written to %1 (pfa-cli predict --run reads it)").arg(path), 8000);
-    });
-    exportModel->setObjectName(QStringLiteral("exportModelAction"));
-    m_historyView->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_historyView->addAction(exportModel);
-    QMenu* charts = file->addMenu(tr("Export &chart"));
-    const QString names[] = {tr("Training loss…"), tr("Test error…"), tr("Fairness violation…"),
-                             tr("Privacy spent…")};
-    for (int i = 0; i < 4; ++i) {
-        ChartView* view = m_live->views()[static_cast<std::size_t>(i)];
-        charts->addAction(names[i], view, &ChartView::exportWithDialog);
-    }
-    charts->addAction(tr("Tradeoff…"), m_tradeoff->view(), &ChartView::exportWithDialog);
-    charts->addSeparator();
-    charts->addAction(tr("Sweep: tradeoff curves…"), m_sweepViews->tradeoffView()->view(), &ChartView::exportWithDialog);
-    charts->addAction(tr("Sweep: price of privacy, error…"), m_sweepViews->priceView()->errorView(),
-                      &ChartView::exportWithDialog);
-    charts->addAction(tr("Sweep: price of privacy, violation…"), m_sweepViews->priceView()->violationView(),
-                      &ChartView::exportWithDialog);
-    charts->addAction(tr("Sweep: heat map…"), this, [this] { exportWithDialog(m_sweepViews->heatMap(), this); });
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    edit->addAction(undo);
-    edit->addAction(redo);
-    edit->addSeparator();
-    m_deleteAction = edit->addAction(tr("&Delete selected runs"), this, &MainWindow::deleteSelectedRuns);
-    m_deleteAction->setShortcut(QKeySequence::Delete);
-    m_clearAction = edit->addAction(tr("&Clear history"), this, &MainWindow::clearHistory);
-
-    QMenu* run = menuBar()->addMenu(tr("&Run"));
-    for (QAction* action : {m_runAction, m_pauseAction, m_stepAction, m_stopAction, m_resetAction}) {
-        run->addAction(action);
-    }
-
-    QMenu* sweep = menuBar()->addMenu(tr("&Sweep"));
-    QAction* newSweep = sweep->addAction(tr("&New sweep…"), this, [this] { openSweepDialog(); });
-    newSweep->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+R")));
-    QMenu* presets = sweep->addMenu(tr("&Presets (published experiments)"));
-    for (const pfa::SweepPreset& preset : pfa::sweepPresets()) {
-        const QString name = QString::fromStdString(preset.name);
-        QAction* action = presets->addAction(QString::fromStdString(preset.title), this, [this, name] { runPreset(name); });
-        action->setToolTip(QString::fromStdString(preset.source));
-    }
-    presets->setToolTipsVisible(true);
-    sweep->addAction(tr("&Stop sweep"), this, [this] { m_sweep->stop(); });
-    sweep->addSeparator();
-    sweep->addAction(tr("Load &reference points…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Reference points"), QString(),
-                                                          tr("CSV files (*.csv);;All files (*)"));
-        if (path.isEmpty()) return;
-        QString error;
-        if (!m_sweepViews->loadReferencePoints(path, &error)) QMessageBox::warning(this, tr("Reference points"), error);
-    });
-
-    m_viewMenu = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About PFA Explorer"), this, &MainWindow::showAbout);
+    connect(m_runActions, &RunActions::changed, stateLabel,
+            [this, stateLabel] { stateLabel->setText(m_runActions->stateText()); });
+    connect(m_runActions, &RunActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_datasetActions, &DatasetActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_historyActions, &HistoryActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_sweepActions, &SweepActions::message, statusBar(), &QStatusBar::showMessage);
 }
 
-void MainWindow::connectController() {
-    connect(m_controller, &TrainingController::datasetLoading, m_panel, &ExperimentPanel::setDatasetLoading);
-    connect(m_controller, &TrainingController::datasetReady, m_panel, &ExperimentPanel::setDataset);
-    connect(m_controller, &TrainingController::datasetReady, this, [this](const pfa::PreparedDatasetPtr& data) {
-        if (!data || data->key != pfa::datasetKey(m_panel->datasetRequest())) return;
-        m_card->showDataset(data);
-        if (!m_pendingPreset.isEmpty()) {
-            const QString preset = m_pendingPreset;
-            m_pendingPreset.clear();
-            QTimer::singleShot(0, this, [this, preset] { openSweepDialog(preset); });
-        }
-    });
-    connect(m_controller, &TrainingController::datasetFailed, this, [this](const QString& message) {
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_sessionActions->fillMenu(file);
+    file->addSeparator();
+    file->addAction(m_datasetActions->importFileAction());
+    file->addAction(m_sweepActions->openResultsAction());
+    file->addSeparator();
+    file->addActions({m_historyActions->exportCsvAction(), m_historyActions->exportJsonAction(),
+                      m_historyActions->exportModelAction()});
+    fillChartExportMenu(file->addMenu(tr("Export &chart")), m_live, m_tradeoff, m_sweepViews, this);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addActions({m_historyActions->undoAction(), m_historyActions->redoAction()});
+    edit->addSeparator();
+    edit->addActions({m_historyActions->deleteAction(), m_historyActions->clearAction()});
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    for (QAction* action : m_runActions->actions()) run->addAction(action);
+
+    m_sweepActions->fillMenu(menuBar()->addMenu(tr("&Sweep")));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About PFA Explorer"), this,
+                    [this] { QMessageBox::about(this, tr("About PFA Explorer"), aboutText()); });
+}
+
+void MainWindow::connectDatasets() {
+    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this,
+            &MainWindow::onDatasetRequestChanged);
+    connect(m_datasets, &DatasetController::datasetLoading, m_panel,
+            &ExperimentPanel::setDatasetLoading);
+    connect(m_datasets, &DatasetController::datasetReady, m_panel, &ExperimentPanel::setDataset);
+    connect(m_datasets, &DatasetController::datasetReady, this,
+            [this](const pfa::PreparedDatasetPtr& data) {
+                if (data && data->key == pfa::datasetKey(m_panel->datasetRequest()))
+                    m_card->showDataset(data);
+            });
+    connect(m_datasets, &DatasetController::datasetFailed, this, [this](const QString& message) {
         m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));
     });
-    connect(m_controller, &TrainingController::datasetFailed, m_panel, &ExperimentPanel::setDatasetFailed);
-    connect(m_controller, &TrainingController::runStarted, this,
+    connect(m_datasets, &DatasetController::datasetFailed, m_panel,
+            &ExperimentPanel::setDatasetFailed);
+}
+
+void MainWindow::connectTraining() {
+    connect(m_training, &TrainingController::runStarted, this,
             [this](int id, const pfa::TrainConfig& config) {
                 m_liveConfig = config;
                 m_live->beginLiveRun(id, config);
-                statusBar()->showMessage(tr("Run %1 started").arg(id), 3000);
             });
-    connect(m_controller, &TrainingController::epochsArrived, m_live, &LiveChartsPanel::appendLive);
-    connect(m_controller, &TrainingController::epochsArrived, this,
+    connect(m_training, &TrainingController::epochsArrived, m_live, &LiveChartsPanel::appendLive);
+    connect(m_training, &TrainingController::epochsArrived, this,
             [this](int id, const std::vector<pfa::EpochMetrics>& metrics) {
                 if (metrics.empty()) return;
-                m_tradeoff->setLivePoint(id, m_liveConfig, metrics.back().violation, metrics.back().testError);
+                m_tradeoff->setLivePoint(id, m_liveConfig, metrics.back().violation,
+                                         metrics.back().testError);
             });
-    connect(m_controller, &TrainingController::runExecuted, m_ledger,
+    connect(m_training, &TrainingController::runExecuted, m_ledger,
             qOverload<const RunEntryPtr&>(&LedgerBook::charge));
-    connect(m_controller, &TrainingController::runFinished, this, &MainWindow::onRunFinished);
-    connect(m_controller, &TrainingController::runFailed, this, [this](int id, const QString& message) {
+    connect(m_training, &TrainingController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_training, &TrainingController::runFailed, this,
+            [this](int id, const QString& message) {
+                m_live->detachLive();
+                m_tradeoff->clearLivePoint();
+                QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
+            });
+    connect(m_runActions, &RunActions::stopped, this, [this] {
         m_live->detachLive();
         m_tradeoff->clearLivePoint();
-        statusBar()->showMessage(tr("Run %1 failed: %2").arg(id).arg(message), 15000);
-        QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
     });
-    connect(m_controller, &TrainingController::stateChanged, this, &MainWindow::updateActions);
+    connect(m_runActions, &RunActions::resetRequested, this, [this] {
+        m_live->clear();
+        m_tradeoff->clearLivePoint();
+        m_historyView->clearSelection();
+    });
+    connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
+        m_tradeoff->setRuns(m_history->entries());
+        m_sweepViews->setEntries(m_history->entries());
+    });
+    connect(m_historyView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::onHistorySelectionChanged);
+    connect(m_tradeoff, &TradeoffChart::runClicked, this,
+            [this](int id) { m_historyView->selectRuns({id}); });
+}
+
+void MainWindow::connectSweepsAndSessions() {
+    connect(m_sweep, &SweepController::runsFinished, m_results, &ResultsFileController::merge);
+    connect(m_sweep, &SweepController::runsCutShort, m_ledger,
+            qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
+    connect(m_sweepActions, &SweepActions::sweepViewsChanged, m_sweepDock, &QDockWidget::raise);
+    connect(m_session, &SessionController::stateChanged, this, &MainWindow::updateTitle);
+    connect(m_session, &SessionController::aboutToOpen, this, [this] {
+        m_training->stop();
+        m_live->clear();
+        m_undo->clear();
+    });
+    connect(m_session, &SessionController::opened, this, [this](int highestRunId) {
+        m_training->reserveRunIds(highestRunId);
+        m_statement->showRun(nullptr);
+        m_details->showRun(nullptr);
+    });
 }
 
 void MainWindow::onDatasetRequestChanged() {
-    updateLedgerViews();
-    const QString catalog = m_panel->currentCatalogName();
+    const std::string ledgerKey = pfa::ledgerKey(m_panel->datasetRequest());
+    if (m_ledgerPanel->currentKey() != ledgerKey) m_ledgerPanel->showLedger(ledgerKey);
+    m_ledgerStatus->showLedger(ledgerKey);
     if (!m_panel->catalogFilesPresent()) {
-        m_card->showCatalogEntry(catalog);  // what it is, before any download
+        m_card->showCatalogEntry(m_panel->currentCatalogName());  // what it is, before any download
         return;
     }
     m_card->showDataset(nullptr, tr("Loading…"));
-    m_controller->requestDataset(m_panel->datasetRequest());
-}
-
-void MainWindow::downloadDataset(const QString& name) {
-    if (name.isEmpty()) return;
-    DownloadDialog dialog(name, this);
-    dialog.start();
-    dialog.exec();
-    if (!dialog.error().isEmpty()) {
-        if (!dialog.cancelled()) QMessageBox::warning(this, tr("Download"), dialog.error());
-        statusBar()->showMessage(dialog.cancelled() ? tr("Download cancelled; it resumes next time")
-                                                    : tr("Download failed"),
-                                 8000);
-        return;
-    }
-    statusBar()->showMessage(tr("%1 downloaded and verified").arg(name), 8000);
-    m_panel->refreshAvailability();
-}
-
-bool MainWindow::importDatasetFrom(const QString& name, const QString& folder, QString* error) {
-    // Hashing and copying run off the GUI thread; a modal progress dialog keeps the window
-    // painted and explains the wait.
-    QProgressDialog progress(tr("Verifying the checksums of the files in %1…").arg(folder), QString(), 0, 0, this);
-    progress.setWindowModality(Qt::WindowModal);
-    progress.setMinimumDuration(300);
-    QFutureWatcher<QString> watcher;
-    QEventLoop loop;
-    connect(&watcher, &QFutureWatcher<QString>::finished, &loop, &QEventLoop::quit);
-    const std::string datasetName = name.toStdString(), source = folder.toStdString();
-    watcher.setFuture(QtConcurrent::run([datasetName, source]() -> QString {
-        try {
-            pfa::fetch::importDataset(pfa::findCatalogEntry(datasetName), source,
-                                      pfa::catalogDatasetDirectory(datasetName));
-            return {};
-        } catch (const std::exception& problem) {
-            return QString::fromStdString(problem.what());
-        }
-    }));
-    loop.exec();
-    progress.close();
-    const QString problem = watcher.result();
-    if (!problem.isEmpty()) {
-        if (error) *error = problem;
-        return false;
-    }
-    m_panel->refreshAvailability();
-    return true;
-}
-
-void MainWindow::importDatasetFolder(const QString& name) {
-    if (name.isEmpty()) return;
-    const QString folder = QFileDialog::getExistingDirectory(
-        this, tr("Folder with the files of %1").arg(QString::fromStdString(pfa::findCatalogEntry(name.toStdString()).title)));
-    if (folder.isEmpty()) return;
-    QString error;
-    if (!importDatasetFrom(name, folder, &error)) {
-        QMessageBox::warning(this, tr("Import from folder"), error);
-        return;
-    }
-    statusBar()->showMessage(tr("%1 imported: checksums verified").arg(name), 8000);
-}
-
-void MainWindow::importOwnFile() {
-    ImportWizard wizard(this);
-    if (wizard.exec() != QDialog::Accepted) return;
-    m_panel->addUserFile(wizard.filePath(), wizard.schema());
-}
-
-double MainWindow::measuredSecondsPerEpoch() const {
-    const pfa::PreparedDatasetPtr data = m_controller->dataset();
-    if (!data) return -1.0;
-    double seconds = 0.0, epochs = 0.0;
-    for (const RunEntryPtr& entry : m_history->entries()) {
-        if (!entry->isComplete() || entry->context.datasetDescription != data->context.datasetDescription) continue;
-        seconds += entry->result.seconds;
-        epochs += entry->result.config.epochs;
-    }
-    return epochs > 0 ? seconds / epochs : -1.0;
-}
-
-void MainWindow::openSweepDialog(const QString& presetName) {
-    const pfa::PreparedDatasetPtr data = m_controller->dataset();
-    if (!data || data->key != pfa::datasetKey(m_panel->datasetRequest())) {
-        QMessageBox::information(this, tr("Sweep"), m_panel->problem().isEmpty()
-                                                        ? tr("The data set is still loading; try again in a moment.")
-                                                        : m_panel->problem());
-        return;
-    }
-    if (m_sweep->isRunning()) {
-        QMessageBox::information(this, tr("Sweep"), tr("A sweep is already running; stop it first."));
-        return;
-    }
-    SweepDialog dialog(m_panel->config(), m_card->title(), data->context.trainRows, data->context.features,
-                       measuredSecondsPerEpoch(), this);
-    if (!presetName.isEmpty()) dialog.applyPreset(pfa::findSweepPreset(presetName.toStdString()));
-    if (dialog.exec() != QDialog::Accepted) return;
-    QString error;
-    if (!startSweep(dialog.spec(), dialog.threads(), dialog.resultsFile(), &error)) {
-        QMessageBox::warning(this, tr("Sweep"), error);
-    }
-}
-
-bool MainWindow::startSweep(const pfa::SweepSpec& requested, int threads, const QString& resultsFile, QString* error) {
-    const pfa::PreparedDatasetPtr data = m_controller->dataset();
-    if (!data) {
-        if (error) *error = tr("No data set is loaded.");
-        return false;
-    }
-    pfa::SweepSpec spec = requested;
-    spec.datasets = {data->key};
-    QDir().mkpath(QFileInfo(resultsFile).absolutePath());
-    try {
-        m_sweep->start(spec, data, threads, resultsFile);
-    } catch (const std::exception& problem) {
-        if (error) *error = QString::fromStdString(problem.what());
-        return false;
-    }
-    m_sweepBar->setRange(0, static_cast<int>(std::max<std::size_t>(1, spec.size())));
-    m_sweepBar->setValue(0);
-    m_sweepLabel->setText(tr("Sweep: starting %1 runs…").arg(spec.size()));
-    m_sweepStatus->setVisible(true);
-    m_sweepDock->raise();
-    return true;
-}
-
-void MainWindow::runPreset(const QString& name) {
-    const pfa::SweepPreset& preset = pfa::findSweepPreset(name.toStdString());
-    QComboBox* datasets = m_panel->datasetBox();
-    const int index = datasets->findData(QString::fromStdString(preset.dataset.name));
-    if (index < 0) return;
-    datasets->setCurrentIndex(index);
-    const int sensitive = m_panel->sensitiveBox()->findData(QString::fromStdString(preset.dataset.sensitive));
-    if (sensitive >= 0) m_panel->sensitiveBox()->setCurrentIndex(sensitive);
-    m_panel->setSplit(preset.dataset.split);  // e.g. the published split the preset reproduces
-    if (!m_panel->catalogFilesPresent()) {
-        const auto answer = QMessageBox::question(
-            this, tr("Preset"),
-            tr("The preset needs %1, which is not downloaded yet. Download it now?").arg(datasets->currentText()));
-        if (answer != QMessageBox::Yes) return;
-        downloadDataset(QString::fromStdString(preset.dataset.name));
-        if (!m_panel->catalogFilesPresent()) return;
-    }
-    const pfa::PreparedDatasetPtr data = m_controller->dataset();
-    if (data && data->key == pfa::datasetKey(m_panel->datasetRequest())) {
-        openSweepDialog(name);
-    } else {
-        m_pendingPreset = name;  // opens when the data set has loaded
-    }
-}
-
-void MainWindow::openResultsFrom(const QString& path) {
-    struct Loaded {
-        std::vector<std::pair<pfa::RunResult, pfa::RunContext>> runs;
-        std::size_t damaged = 0;
-        QString error;
-    };
-    auto* watcher = new QFutureWatcher<Loaded>(this);
-    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, path] {
-        watcher->deleteLater();
-        Loaded loaded = watcher->result();
-        if (!loaded.error.isEmpty()) {
-            statusBar()->showMessage(loaded.error, 10000);
-            emit resultsOpened(path, 0, 0, 0, loaded.error);
-            return;
-        }
-        std::vector<RunEntryPtr> entries;
-        const QDateTime written = QFileInfo(path).lastModified();
-        for (auto& [result, context] : loaded.runs) {
-            entries.push_back(makeRunEntry(m_controller->allocateRunId(), std::move(result), std::move(context), written));
-        }
-        const int before = m_history->rowCount();
-        onSweepRuns(entries);
-        const int added = m_history->rowCount() - before;
-        const int skipped = static_cast<int>(entries.size()) - added;
-        statusBar()->showMessage(tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
-                                     .arg(QFileInfo(path).fileName())
-                                     .arg(added)
-                                     .arg(skipped)
-                                     .arg(loaded.damaged),
-                                 10000);
-        m_sweepDock->raise();
-        emit resultsOpened(path, added, skipped, static_cast<int>(loaded.damaged), QString());
-    });
-    statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    watcher->setFuture(QtConcurrent::run([path]() -> Loaded {
-        Loaded out;
-        if (!QFileInfo(path).isFile()) {
-            out.error = tr("%1: no such file").arg(path);
-            return out;
-        }
-        try {
-            const pfa::ResultsFileContent content = pfa::readResultsFile(path.toStdString());
-            out.damaged = content.damagedLines;
-            for (const pfa::JsonValue& record : content.records) {
-                pfa::RunContext context;
-                try {
-                    pfa::RunResult result = pfa::runResultFromJson(record, &context);
-                    out.runs.emplace_back(std::move(result), std::move(context));
-                } catch (const std::exception&) {
-                    ++out.damaged;  // a record of another kind or version
-                }
-            }
-        } catch (const std::exception& problem) {
-            out.error = QString::fromStdString(problem.what());
-        }
-        return out;
-    }));
-}
-
-void MainWindow::updateLedgerViews() {
-    const std::string key = pfa::ledgerKey(m_panel->datasetRequest());
-    if (m_ledgerPanel->currentKey() != key) m_ledgerPanel->showLedger(key);
-    const pfa::privacy::DatasetLedger* ledger = m_ledger->ledger(key);
-    // The data set's name (the knobs of the synthetic data are in the ledger panel).
-    const QString name = QString::fromStdString(key.substr(0, key.find('('))).toHtmlEscaped();
-    if (!ledger || ledger->entries().empty()) {
-        m_ledgerStatus->setText(tr("<a href=\"ledger\">Privacy ledger</a>: nothing spent on %1").arg(name));
-    } else {
-        const pfa::privacy::LedgerTotals t = ledger->totals();
-        m_ledgerStatus->setText(tr("<a href=\"ledger\">Privacy ledger</a> of %1: <b>ε = %2</b> "
-                                   "(RDP, %3 private run(s); Σε = %4)")
-                                    .arg(name)
-                                    .arg(QString::fromStdString(pfa::formatNumber(t.epsilon)))
-                                    .arg(t.runs)
-                                    .arg(QString::fromStdString(pfa::formatNumber(t.naiveEpsilon))));
-    }
-}
-
-void MainWindow::onSweepRuns(const std::vector<RunEntryPtr>& entries) {
-    // Every run in a results file or sweep ran on the data: charged once each, before the
-    // history drops runs it already lists.
-    m_ledger->charge(entries);
-    // Runs already in the history (a resumed sweep opened twice) are not listed again.
-    std::set<std::string> known;
-    for (const RunEntryPtr& entry : m_history->entries()) {
-        if (!entry->context.runKey.empty()) known.insert(entry->context.runKey);
-    }
-    std::vector<RunEntryPtr> fresh;
-    for (const RunEntryPtr& entry : entries) {
-        if (entry->context.runKey.empty() || known.insert(entry->context.runKey).second) fresh.push_back(entry);
-    }
-    m_history->append(fresh);
-    if (!fresh.empty()) m_runsSinceSave = true;
-    updateTitle();
-}
-
-void MainWindow::startRun() {
-    if (!m_panel->problem().isEmpty()) {
-        statusBar()->showMessage(m_panel->problem(), 8000);
-        return;
-    }
-    m_controller->startRun(m_panel->config(), m_panel->datasetRequest());
-}
-
-void MainWindow::togglePause() {
-    if (m_controller->state() == TrainingController::State::Running) {
-        m_controller->pause();
-    } else if (m_controller->state() == TrainingController::State::Paused) {
-        m_controller->resume();
-    }
-}
-
-void MainWindow::stepEpoch() {
-    if (m_controller->state() == TrainingController::State::Idle) {
-        if (!m_panel->problem().isEmpty()) return;
-        m_controller->startRun(m_panel->config(), m_panel->datasetRequest(), true);
-    } else {
-        m_controller->step();
-    }
-}
-
-void MainWindow::stopRun() {
-    m_liveDebounce.stop();
-    if (m_controller->state() == TrainingController::State::Idle) return;
-    m_controller->stop();
-    m_live->detachLive();
-    m_tradeoff->clearLivePoint();
-    statusBar()->showMessage(tr("Stopped"), 3000);
-}
-
-void MainWindow::resetView() {
-    m_liveDebounce.stop();
-    m_controller->stop();
-    m_live->clear();
-    m_tradeoff->clearLivePoint();
-    m_historyView->clearSelection();
-}
-
-void MainWindow::onLiveParameterChanged() {
-    if (m_panel->liveMode()) m_liveDebounce.start();  // restarts the debounce on every move
+    m_datasets->requestDataset(m_panel->datasetRequest());
 }
 
 void MainWindow::onRunFinished(const RunEntryPtr& entry) {
     m_tradeoff->clearLivePoint();
-    if (entry->stoppedByUser) {
-        statusBar()->showMessage(tr("Run %1 stopped after %2 steps (ε spent is charged for them)")
-                                     .arg(entry->id)
-                                     .arg(entry->result.steps),
-                                 8000);
-    } else if (entry->result.status == pfa::RunStatus::Diverged) {
-        m_live->endLiveRun(entry->id, true);
-        statusBar()->showMessage(tr("Run %1 diverged: %2")
-                                     .arg(entry->id)
-                                     .arg(QString::fromStdString(entry->result.message)),
-                                 15000);
-    } else {
-        m_live->endLiveRun(entry->id, false);
-        statusBar()->showMessage(tr("Run %1 finished: test error %2, violation %3")
-                                     .arg(entry->id)
-                                     .arg(entry->result.test.error, 0, 'f', 4)
-                                     .arg(entry->violation(), 0, 'f', 4),
-                                 8000);
+    if (!entry->stoppedByUser) {
+        m_live->endLiveRun(entry->id, entry->result.status == pfa::RunStatus::Diverged);
     }
     m_history->append(entry);
-    if (m_history->rowCount() == 1) m_historyView->resizeColumnsToContents();
-    m_runsSinceSave = true;
-    updateTitle();
     m_details->showRun(entry);
     m_statement->showRun(entry);
     m_tradeoff->setSelectedRun(entry->id);
 }
 
-std::vector<RunEntryPtr> MainWindow::selectedRuns() const {
-    std::vector<RunEntryPtr> runs;
-    for (const QModelIndex& index : m_historyView->selectionModel()->selectedRows()) {
-        const int id = index.data(RunHistoryModel::RunIdRole).toInt();
-        if (RunEntryPtr entry = m_history->entry(id)) runs.push_back(entry);
-    }
-    return runs;
-}
-
-void MainWindow::selectRuns(const std::vector<int>& ids) {
-    QItemSelection selection;
-    for (int id : ids) {
-        const int row = m_history->rowOf(id);
-        if (row < 0) continue;
-        const QModelIndex left = m_historyProxy->mapFromSource(m_history->index(row, 0));
-        const QModelIndex right =
-            m_historyProxy->mapFromSource(m_history->index(row, RunHistoryModel::ColumnCount - 1));
-        selection.select(left, right);
-    }
-    m_historyView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-    if (!ids.empty()) {
-        const int row = m_history->rowOf(ids.front());
-        if (row >= 0) m_historyView->scrollTo(m_historyProxy->mapFromSource(m_history->index(row, 0)));
-    }
-}
-
 void MainWindow::onHistorySelectionChanged() {
-    const std::vector<RunEntryPtr> runs = selectedRuns();
+    const std::vector<RunEntryPtr> runs = m_historyView->selectedRuns();
     // While a run is live, selected runs are overlaid next to it; otherwise they replace it.
-    if (m_controller->activeRunId() == 0) m_live->dropLive();
+    if (m_training->activeRunId() == 0) m_live->dropLive();
     m_live->showRuns(runs);
     const RunEntryPtr first = runs.empty() ? nullptr : runs.front();
     m_details->showRun(first);
     m_statement->showRun(first);
     m_tradeoff->setSelectedRun(first ? first->id : 0);
-    updateActions();
-}
-
-void MainWindow::deleteSelectedRuns() {
-    std::vector<int> ids;
-    for (const RunEntryPtr& run : selectedRuns()) ids.push_back(run->id);
-    if (ids.empty()) return;
-    m_undo->push(new DeleteRunsCommand(m_history, ids));
-    m_runsSinceSave = true;
-    statusBar()->showMessage(tr("Deleted %1 run(s) — Edit → Undo brings them back").arg(ids.size()), 8000);
-}
-
-void MainWindow::clearHistory() {
-    std::vector<int> ids;
-    for (const RunEntryPtr& run : m_history->entries()) ids.push_back(run->id);
-    if (ids.empty()) return;
-    auto* command = new DeleteRunsCommand(m_history, ids);
-    command->setText(tr("clear history"));
-    m_undo->push(command);
-    m_runsSinceSave = true;
-}
-
-void MainWindow::updateActions() {
-    const auto state = m_controller->state();
-    const bool ready = m_panel->problem().isEmpty();
-    m_runAction->setEnabled(ready);
-    m_runAction->setText(state == TrainingController::State::Idle ? tr("&Run") : tr("&Restart"));
-    m_pauseAction->setEnabled(state != TrainingController::State::Idle);
-    m_pauseAction->setText(state == TrainingController::State::Paused ? tr("Res&ume") : tr("&Pause"));
-    m_stepAction->setEnabled(ready || state != TrainingController::State::Idle);
-    m_stopAction->setEnabled(state != TrainingController::State::Idle);
-    m_deleteAction->setEnabled(m_historyView->selectionModel()->hasSelection());
-    m_clearAction->setEnabled(m_history->rowCount() > 0);
-    switch (state) {
-        case TrainingController::State::Idle:
-            m_stateLabel->setText(ready ? tr("Ready") : tr("Not ready"));
-            break;
-        case TrainingController::State::Running: m_stateLabel->setText(tr("Training…")); break;
-        case TrainingController::State::Paused: m_stateLabel->setText(tr("Paused")); break;
-    }
 }
 
 void MainWindow::updateTitle() {
-    const QString name = m_sessionPath.isEmpty() ? tr("untitled session")
-                                                 : QFileInfo(m_sessionPath).fileName();
-    setWindowTitle(tr("%1%2 — PFA Explorer").arg(name, m_runsSinceSave ? QStringLiteral("*") : QString()));
-}
-
-bool MainWindow::saveSessionTo(const QString& path, QString* error) {
-    SessionData session;
-    session.settings = m_panel->toJson();
-    session.runs = m_history->entries();
-    session.ledgerJson = m_ledger->toJson();
-    QString problem;
-    if (!pfa::ui::saveSession(path, session, &problem)) {
-        if (error) *error = problem;
-        return false;
-    }
-    m_sessionPath = path;
-    m_runsSinceSave = false;
-    rememberRecent(path);
-    updateTitle();
-    return true;
-}
-
-bool MainWindow::openSessionFrom(const QString& path, QString* error) {
-    SessionData session;
-    QString problem;
-    if (!loadSession(path, &session, &problem)) {
-        if (error) *error = problem;
-        return false;
-    }
-    m_controller->stop();
-    m_live->clear();
-    m_undo->clear();
-    m_panel->fromJson(session.settings);
-    m_history->setEntries(session.runs);
-    // What this session spent stays charged; the opened session's ledgers join it (sessions
-    // saved before ledgers existed: their runs are charged).
-    if (!session.ledgerJson.empty()) {
-        try {
-            m_ledger->mergeJson(session.ledgerJson);
-        } catch (const std::exception& problem) {
-            if (error) *error = tr("the privacy ledger in %1 is damaged: %2").arg(path, problem.what());
-            return false;
-        }
-    }
-    m_ledger->charge(session.runs);
-    for (const RunEntryPtr& run : session.runs) m_controller->reserveRunIds(run->id);
-    m_sessionPath = path;
-    m_runsSinceSave = false;
-    rememberRecent(path);
-    updateTitle();
-    m_statement->showRun(nullptr);
-    m_details->showRun(nullptr);
-    return true;
-}
-
-void MainWindow::saveSession() {
-    if (m_sessionPath.isEmpty()) {
-        saveSessionAs();
-        return;
-    }
-    QString error;
-    if (!saveSessionTo(m_sessionPath, &error)) QMessageBox::warning(this, tr("Save session"), error);
-}
-
-void MainWindow::saveSessionAs() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
-                                                      m_sessionPath.isEmpty() ? tr("experiment.pfa") : m_sessionPath,
-                                                      tr("PFA Explorer sessions (*.pfa)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!saveSessionTo(path.endsWith(QLatin1String(".pfa")) ? path : path + ".pfa", &error)) {
-        QMessageBox::warning(this, tr("Save session"), error);
-    }
-}
-
-void MainWindow::openSession() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(),
-                                                      tr("PFA Explorer sessions (*.pfa)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!openSessionFrom(path, &error)) QMessageBox::warning(this, tr("Open session"), error);
-}
-
-void MainWindow::exportHistory(bool csv) {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export run history"), csv ? tr("runs.csv") : tr("runs.json"),
-        csv ? tr("CSV files (*.csv)") : tr("JSON files (*.json)"));
-    if (path.isEmpty()) return;
-    QString error;
-    const bool ok = csv ? exportHistoryCsv(path, m_history->entries(), &error)
-                        : exportHistoryJson(path, m_history->entries(), &error);
-    if (!ok) QMessageBox::warning(this, tr("Export run history"), error);
-}
-
-void MainWindow::rememberRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value(QStringLiteral("recentSessions")).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue(QStringLiteral("recentSessions"), recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentSessions")).toStringList();
-    for (const QString& path : recent) {
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] {
-            QString error;
-            if (!openSessionFrom(path, &error)) QMessageBox::warning(this, tr("Open session"), error);
-        })->setToolTip(path);
-    }
-    m_recentMenu->setEnabled(!recent.isEmpty());
+    setWindowTitle(tr("%1%2 — PFA Explorer")
+                       .arg(m_session->displayName(),
+                            m_session->isModified() ? QStringLiteral("*") : QString()));
 }
 
 void MainWindow::restoreSettings() {
     QSettings settings;
     const QByteArray panel = settings.value(QStringLiteral("experiment")).toByteArray();
     if (!panel.isEmpty()) m_panel->fromJson(QJsonDocument::fromJson(panel).object());
-    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray())) resize(1440, 900);
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
+        resize(1440, 900);
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
-    rebuildRecentMenu();
 }
 
 void MainWindow::saveSettings() {
@@ -962,44 +335,15 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_confirmOnClose && m_runsSinceSave &&
-        (m_history->rowCount() > 0 || !m_ledger->ledgers().empty())) {
-        const auto answer = QMessageBox::question(
-            this, tr("Unsaved runs"),
-            tr("This session has runs that are not saved. Save them before closing?"),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-        if (answer == QMessageBox::Cancel) {
-            event->ignore();
-            return;
-        }
-        if (answer == QMessageBox::Save) {
-            saveSession();
-            if (m_runsSinceSave) {  // the save was cancelled or failed
-                event->ignore();
-                return;
-            }
-        }
+    if (m_confirmOnClose && !m_sessionActions->mayClose()) {
+        event->ignore();
+        return;
     }
-    m_liveDebounce.stop();
-    m_sweep->shutdown();       // sweep workers stop within one minibatch
-    m_controller->shutdown();  // a run in progress stops within one minibatch
+    m_runActions->cancelLiveRestart();
+    m_sweep->shutdown();     // sweep workers stop within one minibatch
+    m_training->shutdown();  // a run in progress stops within one minibatch
     saveSettings();
     event->accept();
-}
-
-void MainWindow::showAbout() {
-    QMessageBox::about(
-        this, tr("About PFA Explorer"),
-        tr("<h3>PFA Explorer %1</h3>"
-           "<p>Explore the tradeoff between privacy, fairness and accuracy: DP-FERMI, FERMI, "
-           "DP-SGD and plain ERM, with privacy accounting by a Rényi-DP accountant.</p>"
-           "<p>Qt %2 (built with %3), Eigen %4.%5.%6, C++ %7</p>")
-            .arg(QString::fromLatin1(applicationVersion()), QString::fromLatin1(qVersion()),
-                 QStringLiteral(QT_VERSION_STR))
-            .arg(EIGEN_WORLD_VERSION)
-            .arg(EIGEN_MAJOR_VERSION)
-            .arg(EIGEN_MINOR_VERSION)
-            .arg(__cplusplus));
 }
 
 }  // namespace pfa::ui

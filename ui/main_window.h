@@ -1,177 +1,129 @@
 #pragma once
 
 #include <QMainWindow>
-#include <QTimer>
-#include <vector>
 
-#include "core/sweep/sweep_spec.h"
+#include "core/train/train_config.h"
+#include "ui/run_actions.h"
 #include "ui/run_entry.h"
-#include "ui/training_controller.h"
 
 class QAction;
 class QDockWidget;
-class QMenu;
-class QSortFilterProxyModel;
-class QTableView;
 class QUndoStack;
-class QLabel;
-class QProgressBar;
 
 namespace pfa::ui {
 
-class ExperimentPanel;
-class LiveChartsPanel;
-class TradeoffChart;
-class RunHistoryModel;
-class RunDetailsPanel;
-class PrivacyStatementView;
+class DatasetActions;
 class DatasetCard;
-class SweepController;
-class SweepViewsPanel;
+class DatasetController;
+class ExperimentPanel;
+class HistoryActions;
 class LedgerBook;
 class LedgerPanel;
+class LedgerStatusLabel;
+class LiveChartsPanel;
+class PrivacyStatementView;
+class ResultsFileController;
+class RunDetailsPanel;
+class RunHistoryModel;
+class RunHistoryView;
+class SessionActions;
+class SessionController;
+class SweepActions;
+class SweepController;
+class SweepViewsPanel;
+class TradeoffChart;
+class TrainingController;
 
-/// The application window: experiment controls, run controls, live charts, the tradeoff
-/// chart, the run history, run details and the privacy statement, in dockable panels whose
-/// layout is restored from QSettings.
+/// The application window, a shell: it makes the panels, the controllers that own the work
+/// (training, data sets, sweeps, results files, sessions) and the actions that drive them,
+/// lays the panels out in dockable docks restored from QSettings, builds the menus and
+/// connects the pieces. The work itself lives in the controllers.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Programmatic access (used by the UI tests and by menu actions).
-    TrainingController* controller() const { return m_controller; }
+    // Programmatic access (used by the UI tests).
+    TrainingController* controller() const { return m_training; }
+    DatasetController* datasetController() const { return m_datasets; }
+    SweepController* sweepController() const { return m_sweep; }
+    ResultsFileController* resultsFiles() const { return m_results; }
+    SessionController* session() const { return m_session; }
+    LedgerBook* ledgerBook() const { return m_ledger; }
+    RunHistoryModel* historyModel() const { return m_history; }
     ExperimentPanel* experimentPanel() const { return m_panel; }
     LiveChartsPanel* liveCharts() const { return m_live; }
     TradeoffChart* tradeoffChart() const { return m_tradeoff; }
-    RunHistoryModel* historyModel() const { return m_history; }
-    QTableView* historyView() const { return m_historyView; }
+    RunHistoryView* historyView() const { return m_historyView; }
     PrivacyStatementView* privacyStatement() const { return m_statement; }
     RunDetailsPanel* runDetails() const { return m_details; }
     DatasetCard* datasetCard() const { return m_card; }
-    SweepController* sweepController() const { return m_sweep; }
     SweepViewsPanel* sweepViews() const { return m_sweepViews; }
-    LedgerBook* ledgerBook() const { return m_ledger; }
     LedgerPanel* ledgerPanel() const { return m_ledgerPanel; }
     /// The status-bar summary of the current data set's privacy ledger.
-    QLabel* ledgerStatus() const { return m_ledgerStatus; }
-    /// Starts a sweep on the loaded data set (what the sweep dialog's Start does); false with
-    /// the reason when it cannot start.
-    bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile, QString* error = nullptr);
+    LedgerStatusLabel* ledgerStatus() const { return m_ledgerStatus; }
+    RunActions* runActions() const { return m_runActions; }
+    HistoryActions* historyActions() const { return m_historyActions; }
+    SweepActions* sweepActions() const { return m_sweepActions; }
     QUndoStack* undoStack() const { return m_undo; }
-    QAction* runAction() const { return m_runAction; }
-    QAction* pauseAction() const { return m_pauseAction; }
-    QAction* stepAction() const { return m_stepAction; }
-    QAction* stopAction() const { return m_stopAction; }
-    QAction* resetAction() const { return m_resetAction; }
+    QAction* runAction() const { return m_runActions->runAction(); }
+    QAction* pauseAction() const { return m_runActions->pauseAction(); }
+    QAction* stepAction() const { return m_runActions->stepAction(); }
+    QAction* stopAction() const { return m_runActions->stopAction(); }
+    QAction* resetAction() const { return m_runActions->resetAction(); }
 
-    bool saveSessionTo(const QString& path, QString* error = nullptr);
-    bool openSessionFrom(const QString& path, QString* error = nullptr);
-    /// Removes every run (undoable).
-    void clearHistory();
-    /// Selects runs in the history table (tests, tradeoff clicks).
-    void selectRuns(const std::vector<int>& ids);
     /// Ask before closing with unsaved runs (off in tests).
     void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
-
-    /// Verifies and copies a catalog data set's files from `folder` into the data folder
-    /// (what "Import from folder…" does after its dialog); returns false with the reason.
-    bool importDatasetFrom(const QString& name, const QString& folder, QString* error = nullptr);
-
-    /// Reads a JSON-lines results file (a sweep from pfa-cli, a cluster job, an earlier GUI
-    /// sweep) in the background and adds its runs to the history, skipping runs already there;
-    /// resultsOpened reports the outcome.
-    void openResultsFrom(const QString& path);
-
-signals:
-    /// `added` runs from `path` joined the history (`skipped` were already there, `damaged`
-    /// lines could not be read); `error` is set when the file could not be read at all.
-    void resultsOpened(const QString& path, int added, int skipped, int damaged, const QString& error);
-
-public slots:
-    void startRun();
-    void togglePause();
-    void stepEpoch();
-    void stopRun();
-    void resetView();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void buildActions();
-    void buildMenus();
+    void buildToolbar();
     void buildDocks();
-    void connectController();
+    void buildStatusBar();
+    void buildMenus();
+    void connectTraining();
+    void connectDatasets();
+    void connectSweepsAndSessions();
     void restoreSettings();
     void saveSettings();
-    void updateActions();
     void updateTitle();
+    void onDatasetRequestChanged();
     void onRunFinished(const RunEntryPtr& entry);
     void onHistorySelectionChanged();
-    void onLiveParameterChanged();
-    void saveSession();
-    void saveSessionAs();
-    void openSession();
-    void exportHistory(bool csv);
-    void deleteSelectedRuns();
-    void rememberRecent(const QString& path);
-    void rebuildRecentMenu();
-    void showAbout();
-    void onDatasetRequestChanged();
-    void downloadDataset(const QString& name);
-    void importDatasetFolder(const QString& name);
-    void importOwnFile();
-    void openSweepDialog(const QString& preset = QString());
-    void runPreset(const QString& name);
-    void onSweepRuns(const std::vector<RunEntryPtr>& entries);
-    void updateLedgerViews();
-    double measuredSecondsPerEpoch() const;
-    std::vector<RunEntryPtr> selectedRuns() const;
 
-    TrainingController* m_controller;
+    // Controllers and models.
+    TrainingController* m_training;
+    DatasetController* m_datasets;
+    SweepController* m_sweep;
+    RunHistoryModel* m_history;
+    LedgerBook* m_ledger;
+    ResultsFileController* m_results;
+    QUndoStack* m_undo;
+    // Panels.
     ExperimentPanel* m_panel;
     LiveChartsPanel* m_live;
     TradeoffChart* m_tradeoff;
-    RunHistoryModel* m_history;
-    QSortFilterProxyModel* m_historyProxy;
-    QTableView* m_historyView;
+    RunHistoryView* m_historyView;
     RunDetailsPanel* m_details;
     PrivacyStatementView* m_statement;
     DatasetCard* m_card;
-    SweepController* m_sweep;
     SweepViewsPanel* m_sweepViews;
-    QDockWidget* m_sweepDock = nullptr;
-    LedgerBook* m_ledger;
     LedgerPanel* m_ledgerPanel;
+    LedgerStatusLabel* m_ledgerStatus = nullptr;
+    QDockWidget* m_sweepDock = nullptr;
     QDockWidget* m_ledgerDock = nullptr;
-    QLabel* m_ledgerStatus = nullptr;
-    QWidget* m_sweepStatus = nullptr;
-    QProgressBar* m_sweepBar = nullptr;
-    QLabel* m_sweepLabel = nullptr;
-    QString m_pendingPreset;  ///< preset waiting for its data set to load
-    QUndoStack* m_undo;
-    QLabel* m_stateLabel;
+    // Sessions and actions (need the panels).
+    SessionController* m_session;
+    RunActions* m_runActions;
+    DatasetActions* m_datasetActions;
+    HistoryActions* m_historyActions;
+    SweepActions* m_sweepActions;
+    SessionActions* m_sessionActions;
 
-    QAction* m_runAction = nullptr;
-    QAction* m_pauseAction = nullptr;
-    QAction* m_stepAction = nullptr;
-    QAction* m_stopAction = nullptr;
-    QAction* m_resetAction = nullptr;
-    QAction* m_saveAction = nullptr;
-    QAction* m_saveAsAction = nullptr;
-    QAction* m_openAction = nullptr;
-    QAction* m_deleteAction = nullptr;
-    QAction* m_clearAction = nullptr;
-    QMenu* m_recentMenu = nullptr;
-    QMenu* m_viewMenu = nullptr;
-
-    QTimer m_liveDebounce;
     pfa::TrainConfig m_liveConfig;  ///< settings of the run whose metrics are arriving
-    QString m_sessionPath;
-    int m_cleanIndex = 0;
-    bool m_runsSinceSave = false;
     bool m_confirmOnClose = true;
 };
 

@@ -1,5 +1,6 @@
 #include "ui/run_entry.h"
 
+#include <QObject>
 #include <cmath>
 
 #include "core/util/format.h"
@@ -13,6 +14,19 @@ double RunEntry::certifiedEpsilon() const {
 QString RunEntry::statusText() const {
     if (stoppedByUser) return QStringLiteral("stopped");
     return QString::fromStdString(pfa::runStatusName(result.status));
+}
+
+QString RunEntry::outcomeMessage() const {
+    if (stoppedByUser) {
+        return QObject::tr("Run %1 stopped after %2 steps (ε spent is charged for them)").arg(id).arg(result.steps);
+    }
+    if (result.status == pfa::RunStatus::Diverged) {
+        return QObject::tr("Run %1 diverged: %2").arg(id).arg(QString::fromStdString(result.message));
+    }
+    return QObject::tr("Run %1 finished: test error %2, violation %3")
+        .arg(id)
+        .arg(result.test.error, 0, 'f', 4)
+        .arg(violation(), 0, 'f', 4);
 }
 
 QString RunEntry::summary() const {

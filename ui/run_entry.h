@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QMetaType>
 #include <QString>
 #include <memory>
 
@@ -28,6 +29,8 @@ struct RunEntry {
     QString statusText() const;
     /// A multi-line description of the settings and outcome (tooltips, reports).
     QString summary() const;
+    /// One line on how the run ended, for the status bar ("Run 3 finished: test error …").
+    QString outcomeMessage() const;
 };
 
 using RunEntryPtr = std::shared_ptr<const RunEntry>;
@@ -36,3 +39,5 @@ using RunEntryPtr = std::shared_ptr<const RunEntry>;
 RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context, const QDateTime& finished);
 
 }  // namespace pfa::ui
+
+Q_DECLARE_METATYPE(pfa::ui::RunEntryPtr)

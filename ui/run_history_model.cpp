@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "core/util/format.h"
 #include "ui/chart_style.h"
@@ -107,6 +108,19 @@ void RunHistoryModel::append(const std::vector<RunEntryPtr>& entries) {
     m_entries.insert(m_entries.end(), entries.begin(), entries.end());
     endInsertRows();
     emit entriesChanged();
+}
+
+int RunHistoryModel::appendUnlisted(const std::vector<RunEntryPtr>& entries) {
+    std::set<std::string> known;
+    for (const RunEntryPtr& entry : m_entries) {
+        if (!entry->context.runKey.empty()) known.insert(entry->context.runKey);
+    }
+    std::vector<RunEntryPtr> fresh;
+    for (const RunEntryPtr& entry : entries) {
+        if (entry->context.runKey.empty() || known.insert(entry->context.runKey).second) fresh.push_back(entry);
+    }
+    append(fresh);
+    return static_cast<int>(fresh.size());
 }
 
 void RunHistoryModel::insert(int row, const RunEntryPtr& entry) {

@@ -29,6 +29,9 @@ public:
     void append(const RunEntryPtr& entry);
     /// Appends several runs at once (one change notification).
     void append(const std::vector<RunEntryPtr>& entries);
+    /// Appends the runs not listed yet (by run key: a resumed sweep or a results file opened
+    /// twice lists each run once; runs without a key are always new). Returns how many.
+    int appendUnlisted(const std::vector<RunEntryPtr>& entries);
     /// Inserts at `row` (used by undo).
     void insert(int row, const RunEntryPtr& entry);
     /// Removes the run with `id`; returns its former row or −1.

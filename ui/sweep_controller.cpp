@@ -1,7 +1,8 @@
 #include "ui/sweep_controller.h"
 
 #include <QDateTime>
-#include <QMetaObject>
+#include <QDir>
+#include <QFileInfo>
 
 #include "core/util/error.h"
 
@@ -16,15 +17,16 @@ SweepController::SweepController(std::function<int()> allocateId, QObject* paren
 
 SweepController::~SweepController() { shutdown(); }
 
-void SweepController::start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
+void SweepController::start(const pfa::SweepSpec& requested, const pfa::PreparedDatasetPtr& data, int threads,
                             const QString& resultsFile) {
     if (m_running) throw pfa::InputError("a sweep is already running");
-    if (m_thread.joinable()) m_thread.join();
+    pfa::SweepSpec spec = requested;
+    spec.datasets = {data->key};
     const pfa::DatasetProvider provider = [data](const std::string&) { return data; };
     const std::vector<pfa::SweepRun> runs = spec.expand();
     pfa::validateSweep(runs, provider);  // bad settings end here, before any run
+    QDir().mkpath(QFileInfo(resultsFile).absolutePath());
 
-    m_cancel.reset();
     m_running = true;
     m_progress = {};
     m_drainTimer.start();
@@ -55,34 +57,40 @@ void SweepController::start(const pfa::SweepSpec& spec, const pfa::PreparedDatas
         std::lock_guard<std::mutex> lock(m_mutex);
         m_cutShort.push_back({result, context});
     };
-    m_thread = std::thread([this, spec, provider, options] {
-        QString error;
+    emit started(static_cast<int>(runs.size()));
+    struct Outcome {
         bool cancelled = false;
+        QString error;
+    };
+    // The callbacks above only fill the mutex-guarded buffers, which outlive the task:
+    // shutdown() waits for it.
+    auto sweep = [this, spec, provider, options](TaskContext& task) {
+        Outcome out;
         try {
-            const pfa::SweepOutcome outcome = pfa::runSweep(spec, provider, options, m_cancel);
-            cancelled = outcome.cancelled;
+            const pfa::SweepOutcome outcome = pfa::runSweep(spec, provider, options, task.cancelToken());
+            out.cancelled = outcome.cancelled;
             std::lock_guard<std::mutex> lock(m_mutex);
             m_progress.alreadyDone = outcome.progress.alreadyDone;
             m_progress.total = outcome.progress.total;
             m_progressChanged = true;
         } catch (const std::exception& problem) {
-            error = QString::fromStdString(problem.what());
+            out.error = QString::fromStdString(problem.what());
         }
-        QMetaObject::invokeMethod(this, [this, cancelled, error] {
-            if (m_thread.joinable()) m_thread.join();
-            drain();
-            m_drainTimer.stop();
-            m_running = false;
-            emit finished(cancelled, error);
-        }, Qt::QueuedConnection);
+        return out;
+    };
+    m_task = runInBackground(this, std::move(sweep), [this](const Outcome& outcome) {
+        drain();
+        m_drainTimer.stop();
+        m_running = false;
+        emit finished(outcome.cancelled, outcome.error);
     });
 }
 
-void SweepController::stop() { m_cancel.cancel(); }
+void SweepController::stop() { m_task.cancel(); }
 
 void SweepController::shutdown() {
-    m_cancel.cancel();
-    if (m_thread.joinable()) m_thread.join();
+    m_task.cancel();
+    m_task.waitForFinished();
     m_drainTimer.stop();
     m_running = false;
 }

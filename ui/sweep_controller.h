@@ -5,21 +5,20 @@
 #include <QTimer>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_runner.h"
-#include "core/train/cancel_token.h"
+#include "ui/background.h"
 #include "ui/run_entry.h"
 
 namespace pfa::ui {
 
-/// Runs a sweep in the background with the core's parallel sweep engine: every finished run
-/// is appended (fsync'd) to the results file at once and handed to the GUI in batches at most
-/// five times a second; Stop cancels all workers within one minibatch. A sweep started on a
-/// results file that already holds some of its runs resumes: those runs are loaded (off the GUI
-/// thread), not rerun.
+/// Runs a sweep in the background (one task of background.h that drives the core's parallel
+/// sweep engine): every finished run is appended (fsync'd) to the results file at once and
+/// handed to the GUI in batches at most five times a second; Stop cancels all workers within
+/// one minibatch. A sweep started on a results file that already holds some of its runs
+/// resumes: those runs are loaded (off the GUI thread), not rerun.
 class SweepController : public QObject {
     Q_OBJECT
 public:
@@ -28,9 +27,9 @@ public:
     ~SweepController() override;
 
     bool isRunning() const { return m_running; }
-    /// Starts `spec` (whose datasets must be {data->key}) with `threads` workers (0 = all
-    /// cores), appending to `resultsFile`. Throws InputError for an invalid sweep (before
-    /// anything runs).
+    /// Starts `spec` on `data` (its datasets are set to {data->key}) with `threads` workers
+    /// (0 = all cores), appending to `resultsFile` (its folder is made when missing). Throws
+    /// InputError for an invalid sweep (before anything runs).
     void start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
                const QString& resultsFile);
     /// Cancels the sweep (runs cut short are not recorded).
@@ -39,6 +38,8 @@ public:
     void shutdown();
 
 signals:
+    /// A sweep of `runs` runs started.
+    void started(int runs);
     /// Finished runs, in batches: first those found in the results file from an earlier,
     /// interrupted attempt, then those finished now.
     void runsFinished(const std::vector<pfa::ui::RunEntryPtr>& entries);
@@ -51,8 +52,7 @@ private:
     void drain();
 
     std::function<int()> m_allocateId;
-    std::thread m_thread;
-    pfa::CancelToken m_cancel;
+    BackgroundTask m_task;
     bool m_running = false;
     QTimer m_drainTimer;
     std::mutex m_mutex;  // guards the pending results and progress

@@ -13,9 +13,9 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QThread>
 #include <QVBoxLayout>
 #include <cmath>
-#include <thread>
 #include <utility>
 
 #include "core/algorithms/registry.h"
@@ -163,7 +163,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     m_epochs->setRange(1, 100000);
     m_epochs->setValue(base.epochs);
     m_threads = new QSpinBox();
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int cores = std::max(1, QThread::idealThreadCount());
     m_threads->setRange(1, std::max(64, cores));
     m_threads->setValue(cores);
     m_threads->setToolTip(tr("Runs trained at the same time (one per core is fastest)"));

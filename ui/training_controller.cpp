@@ -1,63 +1,38 @@
 #include "ui/training_controller.h"
 
-#include <QMetaObject>
-
 #include "core/sweep/sweep_spec.h"
 #include "ui/training_worker.h"
 
 namespace pfa::ui {
 
 TrainingController::TrainingController(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<pfa::PreparedDatasetPtr>();
     qRegisterMetaType<RunEntryPtr>();
-    m_thread.setObjectName(QStringLiteral("pfa-training"));
-    m_worker = new TrainingWorker(this);
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    m_thread.start();
 }
 
 TrainingController::~TrainingController() { shutdown(); }
 
 void TrainingController::shutdown() {
-    if (!m_thread.isRunning()) return;
+    // Runs still queued were superseded, so cancelled already: they return at once.
     if (m_active) m_active->cancel();
-    m_thread.quit();
-    m_thread.wait();
+    m_runs.waitForDone();
     m_active.reset();
     setState(State::Idle);
 }
 
-void TrainingController::requestDataset(const pfa::DatasetRequest& request) {
-    const int requestId = ++m_datasetRequest;
-    emit datasetLoading();
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, request, requestId] { worker->load(request, requestId); },
-        Qt::QueuedConnection);
-}
-
-void TrainingController::datasetLoaded(int requestId, const pfa::PreparedDatasetPtr& data) {
-    if (requestId != m_datasetRequest) return;  // a newer request is on its way
-    m_dataset = data;
-    emit datasetReady(data);
-}
-
-void TrainingController::datasetLoadFailed(int requestId, const QString& message) {
-    if (requestId != m_datasetRequest) return;
-    emit datasetFailed(message);
-}
-
 int TrainingController::startRun(const pfa::TrainConfig& config,
-                                 const pfa::DatasetRequest& request, bool singleEpoch) {
+                                 const pfa::PreparedDatasetPtr& data, bool singleEpoch) {
     if (m_active) m_active->cancel();  // superseded: its late results are dropped by id
     auto control = std::make_shared<RunControl>(allocateRunId());
-    m_runKeys[control->runId()] = pfa::runKey(pfa::datasetKey(request), config);
+    m_runKeys[control->runId()] = pfa::runKey(data->key, config);
     if (singleEpoch) control->stepOneEpoch();
     m_active = control;
-    QMetaObject::invokeMethod(
-        m_worker,
-        [worker = m_worker, control, config, request] { worker->train(control, config, request); },
-        Qt::QueuedConnection);
+    auto train = [this, control, config, data](TaskContext& task) {
+        return trainRun(control, config, data, [this, &task, control] {
+            task.post([this, control] { drainMetrics(control); });
+        });
+    };
+    m_runs.run(this, std::move(train),
+               [this, control, data](const TrainingOutcome& outcome) { runReturned(control, outcome, data); });
     setState(State::Running);
     emit runStarted(control->runId(), config);
     return control->runId();
@@ -104,14 +79,27 @@ void TrainingController::drainMetrics(const std::shared_ptr<RunControl>& control
     if (control->paused() && m_state == State::Running) setState(State::Paused);
 }
 
-void TrainingController::runEnded(const std::shared_ptr<RunControl>& control,
-                                  const std::shared_ptr<pfa::RunResult>& result,
+void TrainingController::runReturned(const std::shared_ptr<RunControl>& control, const TrainingOutcome& outcome,
+                                     const pfa::PreparedDatasetPtr& data) {
+    if (outcome.kind == TrainingOutcome::Kind::Ran) {
+        runEnded(control, *outcome.result, data);
+        return;
+    }
+    m_runKeys.erase(control->runId());
+    if (!isCurrent(control)) return;
+    m_stopped.erase(control->runId());
+    m_active.reset();
+    setState(State::Idle);
+    if (outcome.kind == TrainingOutcome::Kind::Failed) emit runFailed(control->runId(), outcome.error);
+}
+
+void TrainingController::runEnded(const std::shared_ptr<RunControl>& control, const pfa::RunResult& result,
                                   const pfa::PreparedDatasetPtr& data) {
     auto entry = std::make_shared<RunEntry>();
     entry->id = control->runId();
     entry->finished = QDateTime::currentDateTime();
     entry->stoppedByUser = m_stopped.count(control->runId()) > 0;
-    entry->result = *result;
+    entry->result = result;
     entry->context = data->context;
     entry->context.runKey = m_runKeys[control->runId()];
     m_runKeys.erase(control->runId());
@@ -124,22 +112,6 @@ void TrainingController::runEnded(const std::shared_ptr<RunControl>& control,
     m_active.reset();
     setState(State::Idle);
     emit runFinished(entry);
-}
-
-void TrainingController::runErrored(const std::shared_ptr<RunControl>& control,
-                                    const QString& message) {
-    if (!isCurrent(control)) return;
-    m_stopped.erase(control->runId());
-    m_active.reset();
-    setState(State::Idle);
-    emit runFailed(control->runId(), message);
-}
-
-void TrainingController::runSkipped(const std::shared_ptr<RunControl>& control) {
-    if (!isCurrent(control)) return;
-    m_stopped.erase(control->runId());
-    m_active.reset();
-    setState(State::Idle);
 }
 
 void TrainingController::setState(State state) {

@@ -1,28 +1,31 @@
 #pragma once
 
 #include <QObject>
-#include <QThread>
-#include <memory>
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 #include <vector>
 
-#include "core/train/train_config.h"
 #include "core/sweep/prepared_dataset.h"
+#include "core/train/train_config.h"
+#include "ui/background.h"
 #include "ui/run_control.h"
 #include "ui/run_entry.h"
 
 namespace pfa::ui {
 
-class TrainingWorker;
+struct TrainingOutcome;
 
-/// Owns the one long-lived training thread and everything that crosses it.
+/// Runs the training runs of the GUI, one at a time, and everything that crosses threads for
+/// them.
 ///
-/// Training, data loading and noise calibration run on the worker thread. Cancel, pause and
-/// step act directly on the run's RunControl (atomic flag / condition variable), so they take
-/// effect within one minibatch whatever the GUI thread is doing. Every run has an id; results
-/// of a run that was superseded or stopped never reach the charts.
+/// Runs (training and noise calibration) are tasks of one serial background queue — a
+/// long-lived thread that takes them in order (see background.h); data sets come loaded, from
+/// the DatasetController. Cancel, pause and step act directly on the run's RunControl (atomic
+/// flag / condition variable), so they take effect within one minibatch whatever the GUI
+/// thread is doing. Every run has an id; results of a run that was superseded or stopped
+/// never reach the charts.
 class TrainingController : public QObject {
     Q_OBJECT
 public:
@@ -32,14 +35,10 @@ public:
     explicit TrainingController(QObject* parent = nullptr);
     ~TrainingController() override;
 
-    /// Loads a data set in the background; answers with datasetReady or datasetFailed.
-    void requestDataset(const pfa::DatasetRequest& request);
-    /// The most recently loaded data set (null until one is ready).
-    pfa::PreparedDatasetPtr dataset() const { return m_dataset; }
-
-    /// Starts a run (cancelling the current one, whose results are then dropped) and returns
-    /// its id. With `singleEpoch`, the run pauses after its first epoch (the Step button).
-    int startRun(const pfa::TrainConfig& config, const pfa::DatasetRequest& request,
+    /// Starts a run on `data` (cancelling the current one, whose results are then dropped)
+    /// and returns its id. With `singleEpoch`, the run pauses after its first epoch (the Step
+    /// button).
+    int startRun(const pfa::TrainConfig& config, const pfa::PreparedDatasetPtr& data,
                  bool singleEpoch = false);
     void pause();
     void resume();
@@ -47,7 +46,8 @@ public:
     void step();
     /// Stops the current run within one minibatch; no further metrics of it are shown.
     void stop();
-    /// Cancels everything and joins the thread (closing the window during a run).
+    /// Cancels everything and waits for the run in progress to stop (closing the window during
+    /// a run).
     void shutdown();
     /// A fresh run id (shared with sweeps, so ids are unique in a session).
     int allocateRunId() { return m_nextRunId++; }
@@ -58,19 +58,7 @@ public:
     /// Id of the run whose metrics are being shown (0 if none).
     int activeRunId() const;
 
-    // Called on the GUI thread by queued calls from the worker.
-    void drainMetrics(const std::shared_ptr<RunControl>& control);
-    void runEnded(const std::shared_ptr<RunControl>& control,
-                  const std::shared_ptr<pfa::RunResult>& result, const pfa::PreparedDatasetPtr& data);
-    void runErrored(const std::shared_ptr<RunControl>& control, const QString& message);
-    void runSkipped(const std::shared_ptr<RunControl>& control);
-    void datasetLoaded(int requestId, const pfa::PreparedDatasetPtr& data);
-    void datasetLoadFailed(int requestId, const QString& message);
-
 signals:
-    void datasetLoading();
-    void datasetReady(pfa::PreparedDatasetPtr data);
-    void datasetFailed(const QString& message);
     void runStarted(int runId, const pfa::TrainConfig& config);
     /// New epoch metrics of the active run, in order (possibly several at once).
     void epochsArrived(int runId, const std::vector<pfa::EpochMetrics>& metrics);
@@ -83,21 +71,22 @@ signals:
     void stateChanged(pfa::ui::TrainingController::State state);
 
 private:
+    // On the GUI thread, as a run's task reports.
+    void drainMetrics(const std::shared_ptr<RunControl>& control);
+    void runReturned(const std::shared_ptr<RunControl>& control, const TrainingOutcome& outcome,
+                     const pfa::PreparedDatasetPtr& data);
+    void runEnded(const std::shared_ptr<RunControl>& control, const pfa::RunResult& result,
+                  const pfa::PreparedDatasetPtr& data);
     void setState(State state);
     bool isCurrent(const std::shared_ptr<RunControl>& control) const;
 
-    QThread m_thread;
-    TrainingWorker* m_worker = nullptr;
     std::shared_ptr<RunControl> m_active;
     std::set<int> m_stopped;
     std::map<int, std::string> m_runKeys;  ///< run key of each started run (sweep cells)
     State m_state = State::Idle;
     int m_nextRunId = 1;
-    int m_datasetRequest = 0;
-    pfa::PreparedDatasetPtr m_dataset;
+    SerialQueue m_runs{QStringLiteral("pfa-training")};  ///< last: destroyed (waited for) first
 };
 
 }  // namespace pfa::ui
 
-Q_DECLARE_METATYPE(pfa::PreparedDatasetPtr)
-Q_DECLARE_METATYPE(pfa::ui::RunEntryPtr)

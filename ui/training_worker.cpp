@@ -1,10 +1,8 @@
 #include "ui/training_worker.h"
 
-#include <QMetaObject>
 #include <exception>
 
 #include "core/algorithms/registry.h"
-#include "ui/training_controller.h"
 
 namespace pfa::ui {
 
@@ -14,8 +12,8 @@ namespace {
 /// epoch metrics to the GUI through the control's buffer.
 class LiveObserver : public pfa::TrainingObserver {
 public:
-    LiveObserver(std::shared_ptr<RunControl> control, TrainingController* controller)
-        : m_control(std::move(control)), m_controller(controller) {}
+    LiveObserver(std::shared_ptr<RunControl> control, const std::function<void()>& metricsWaiting)
+        : m_control(std::move(control)), m_metricsWaiting(metricsWaiting) {}
 
     bool onStep(const pfa::StepInfo&) override {
         m_control->waitWhilePaused();
@@ -23,78 +21,32 @@ public:
     }
 
     bool onEpochEnd(const pfa::EpochMetrics& metrics) override {
-        if (m_control->pushMetrics(metrics)) {
-            QMetaObject::invokeMethod(
-                m_controller,
-                [controller = m_controller, control = m_control] { controller->drainMetrics(control); },
-                Qt::QueuedConnection);
-        }
+        if (m_control->pushMetrics(metrics)) m_metricsWaiting();
         return false;
     }
 
 private:
     std::shared_ptr<RunControl> m_control;
-    TrainingController* m_controller;
+    const std::function<void()>& m_metricsWaiting;
 };
 
 }  // namespace
 
-TrainingWorker::TrainingWorker(TrainingController* controller) : m_controller(controller) {}
-
-pfa::PreparedDatasetPtr TrainingWorker::obtain(const pfa::DatasetRequest& request) {
-    const std::string key = datasetKey(request);
-    if (const auto it = m_cache.find(key); it != m_cache.end()) return it->second;
-    pfa::PreparedDatasetPtr loaded = pfa::prepareDataset(request);
-    if (m_cache.size() >= 4) m_cache.clear();  // a handful of data sets is plenty
-    m_cache[key] = loaded;
-    return loaded;
-}
-
-void TrainingWorker::load(const pfa::DatasetRequest& request, int requestId) {
+TrainingOutcome trainRun(const std::shared_ptr<RunControl>& control, const pfa::TrainConfig& config,
+                         const pfa::PreparedDatasetPtr& data,
+                         const std::function<void()>& metricsWaiting) {
+    TrainingOutcome outcome;
+    if (control->cancelled()) return outcome;  // superseded while it waited in the queue
     try {
-        pfa::PreparedDatasetPtr loaded = obtain(request);
-        QMetaObject::invokeMethod(
-            m_controller,
-            [controller = m_controller, loaded, requestId] { controller->datasetLoaded(requestId, loaded); },
-            Qt::QueuedConnection);
+        LiveObserver observer(control, metricsWaiting);
+        outcome.result = std::make_shared<pfa::RunResult>(
+            pfa::runAlgorithm(config, data->split, observer, control->cancelToken()));
+        outcome.kind = TrainingOutcome::Kind::Ran;
     } catch (const std::exception& error) {
-        const QString message = QString::fromStdString(error.what());
-        QMetaObject::invokeMethod(
-            m_controller,
-            [controller = m_controller, message, requestId] {
-                controller->datasetLoadFailed(requestId, message);
-            },
-            Qt::QueuedConnection);
+        outcome.kind = TrainingOutcome::Kind::Failed;
+        outcome.error = QString::fromStdString(error.what());
     }
-}
-
-void TrainingWorker::train(const std::shared_ptr<RunControl>& control,
-                           const pfa::TrainConfig& config, const pfa::DatasetRequest& request) {
-    if (control->cancelled()) {
-        // Superseded while it waited in the queue: never started, never touched the data.
-        QMetaObject::invokeMethod(
-            m_controller, [controller = m_controller, control] { controller->runSkipped(control); },
-            Qt::QueuedConnection);
-        return;
-    }
-    try {
-        pfa::PreparedDatasetPtr loaded = obtain(request);
-        LiveObserver observer(control, m_controller);
-        auto result = std::make_shared<pfa::RunResult>(
-            pfa::runAlgorithm(config, loaded->split, observer, control->cancelToken()));
-        QMetaObject::invokeMethod(
-            m_controller,
-            [controller = m_controller, control, result, loaded] {
-                controller->runEnded(control, result, loaded);
-            },
-            Qt::QueuedConnection);
-    } catch (const std::exception& error) {
-        const QString message = QString::fromStdString(error.what());
-        QMetaObject::invokeMethod(
-            m_controller,
-            [controller = m_controller, control, message] { controller->runErrored(control, message); },
-            Qt::QueuedConnection);
-    }
+    return outcome;
 }
 
 }  // namespace pfa::ui

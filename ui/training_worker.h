@@ -1,35 +1,33 @@
 #pragma once
 
-#include <QObject>
-#include <map>
+#include <QString>
+#include <functional>
 #include <memory>
 
-#include "core/train/train_config.h"
 #include "core/sweep/prepared_dataset.h"
+#include "core/train/run_result.h"
+#include "core/train/train_config.h"
 #include "ui/run_control.h"
 
 namespace pfa::ui {
 
-class TrainingController;
-
-/// Lives on the controller's long-lived worker thread (worker-object pattern). Loads data
-/// sets (cached) and trains; reports back to the controller with queued calls only.
-class TrainingWorker : public QObject {
-    Q_OBJECT
-public:
-    explicit TrainingWorker(TrainingController* controller);
-
-    /// Loads (or fetches from the cache) the data set and publishes it to the controller.
-    void load(const pfa::DatasetRequest& request, int requestId);
-    /// Trains one run; skipped at once if `control` was cancelled while queued.
-    void train(const std::shared_ptr<RunControl>& control, const pfa::TrainConfig& config,
-               const pfa::DatasetRequest& request);
-
-private:
-    pfa::PreparedDatasetPtr obtain(const pfa::DatasetRequest& request);
-
-    TrainingController* m_controller;
-    std::map<std::string, pfa::PreparedDatasetPtr> m_cache;
+/// How one training run ended, as handed back to the GUI thread.
+struct TrainingOutcome {
+    enum class Kind {
+        Ran,      ///< `result` holds the run (completed, diverged or cancelled part-way)
+        Failed,   ///< `error` says why it could not run
+        Skipped,  ///< cancelled while it waited in the queue: it never touched the data
+    };
+    Kind kind = Kind::Skipped;
+    std::shared_ptr<pfa::RunResult> result;
+    QString error;
 };
+
+/// Trains one run on the calling (background) thread, honouring `control`'s pause and cancel
+/// between steps. Each epoch's metrics go into `control`'s buffer; `metricsWaiting` is called
+/// when the GUI is to be told (at most one notification outstanding, see RunControl).
+TrainingOutcome trainRun(const std::shared_ptr<RunControl>& control, const pfa::TrainConfig& config,
+                         const pfa::PreparedDatasetPtr& data,
+                         const std::function<void()>& metricsWaiting);
 
 }  // namespace pfa::ui

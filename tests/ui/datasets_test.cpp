@@ -13,6 +13,7 @@
 #include "core/data/data_directory.h"
 #include "test_http_server.h"
 #include "ui/dataset_card.h"
+#include "ui/dataset_controller.h"
 #include "ui/download_dialog.h"
 #include "ui/group_bar_chart.h"
 #include "ui/import_wizard.h"
@@ -61,11 +62,14 @@ TEST_CASE("Every catalog data set loads in the GUI and trains a DP-FERMI run", "
             // Not downloaded: Run is disabled and the card shows what the data set is.
             CHECK_FALSE(window->runAction()->isEnabled());
             CHECK(window->datasetCard()->text().contains(QStringLiteral("Not downloaded yet")));
-            QString error;
-            REQUIRE(window->importDatasetFrom(QString::fromStdString(entry.name), folder, &error));
+            // The import runs off the GUI thread and reports back with a signal.
+            QSignalSpy imported(window->datasetController(), &DatasetController::importFinished);
+            window->datasetController()->importFromFolder(QString::fromStdString(entry.name), folder);
+            REQUIRE(waitForSignals(imported, 1, 60000));
+            REQUIRE(imported.at(0).at(1).toString().toStdString() == "");
         }
         REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 20000));
-        const pfa::PreparedDatasetPtr data = window->controller()->dataset();
+        const pfa::PreparedDatasetPtr data = window->datasetController()->dataset();
         REQUIRE(data);
         const pfa::SensitiveChoice& choice = entry.sensitiveChoices.front();
         CHECK(data->split.train.rows() + data->split.test.rows() == entry.expectedRows);
@@ -105,7 +109,8 @@ TEST_CASE("Download dialog: mirror download with verification, and cancel keeps 
 
     SECTION("cancel, then resume") {
         server.stallConnections(30000, 1);  // the first transfer stops after 30 kB
-        DownloadDialog dialog(QStringLiteral("german-credit"));
+        DatasetController datasets;
+        DownloadDialog dialog(&datasets, QStringLiteral("german-credit"));
         QSignalSpy done(&dialog, &QDialog::finished);
         QSignalSpy progress(&dialog, &DownloadDialog::progressed);
         dialog.start();
@@ -115,7 +120,7 @@ TEST_CASE("Download dialog: mirror download with verification, and cancel keeps 
         CHECK(dialog.cancelled());
         CHECK(std::filesystem::exists(target / "german.data.part"));
         CHECK_FALSE(std::filesystem::exists(target / "german.data"));
-        DownloadDialog again(QStringLiteral("german-credit"));
+        DownloadDialog again(&datasets, QStringLiteral("german-credit"));
         QSignalSpy doneAgain(&again, &QDialog::finished);
         again.start();
         REQUIRE(waitForSignals(doneAgain, 1, 20000));
@@ -124,11 +129,17 @@ TEST_CASE("Download dialog: mirror download with verification, and cancel keeps 
     }
     SECTION("a corrupted file is rejected with a clear message") {
         server.setCorruption(true);
-        DownloadDialog dialog(QStringLiteral("german-credit"));
+        DatasetController datasets;
+        QSignalSpy finished(&datasets, &DatasetController::downloadFinished);
+        DownloadDialog dialog(&datasets, QStringLiteral("german-credit"));
         QSignalSpy done(&dialog, &QDialog::finished);
         dialog.start();
         REQUIRE(waitForSignals(done, 1, 20000));
         CHECK(dialog.error().contains(QStringLiteral("SHA-256")));
+        REQUIRE(finished.count() == 1);  // the controller says so too, without a dialog
+        CHECK(finished.at(0).at(0).toString() == QStringLiteral("german-credit"));
+        CHECK(finished.at(0).at(1).toString() == dialog.error());
+        CHECK_FALSE(finished.at(0).at(2).toBool());
         CHECK_FALSE(std::filesystem::exists(target / "german.data"));
     }
     qunsetenv("PFA_DATASET_MIRROR");

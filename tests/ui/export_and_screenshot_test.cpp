@@ -17,6 +17,7 @@
 #include "ui/run_history_model.h"
 #include "ui/session_file.h"
 #include "ui/tradeoff_chart.h"
+#include "ui/run_history_view.h"
 #include "ui_test_support.h"
 
 #ifndef PFA_SCREENSHOT_DIR
@@ -120,7 +121,7 @@ TEST_CASE("Screenshots for the README", "[ui][screenshot]") {
     // selected for comparison.
     window->experimentPanel()->epsilonControl()->setValue(INFINITY);
     runWithLambdas(*window, {0.0, 1.0, 4.0, 8.0});
-    window->selectRuns({window->historyModel()->entries()[5]->id, window->historyModel()->entries()[9]->id});
+    window->historyView()->selectRuns({window->historyModel()->entries()[5]->id, window->historyModel()->entries()[9]->id});
     window->liveCharts()->refreshNow();
     QTest::qWait(100);
     REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/main-window-tradeoff.png")));

@@ -17,12 +17,16 @@
 #include <QUndoStack>
 #include <cmath>
 
+#include "ui/dataset_controller.h"
 #include "ui/epsilon_control.h"
 #include "ui/lambda_control.h"
 #include "ui/live_charts_panel.h"
 #include "ui/run_details_panel.h"
 #include "ui/run_history_model.h"
+#include "ui/session_controller.h"
 #include "ui/tradeoff_chart.h"
+#include "ui/run_history_view.h"
+#include "ui/history_actions.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -167,11 +171,11 @@ TEST_CASE("Session round trip: save, clear, open gives the identical history", "
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("experiment.pfa"));
     QString error;
-    REQUIRE(window->saveSessionTo(path, &error));
-    window->clearHistory();
+    REQUIRE(window->session()->saveTo(path, &error));
+    window->historyActions()->clearHistory();
     CHECK(window->historyModel()->rowCount() == 0);
     CHECK(window->tradeoffChart()->pointCount() == 0);
-    REQUIRE(window->openSessionFrom(path, &error));
+    REQUIRE(window->session()->openFrom(path, &error));
     const std::vector<RunEntryPtr> after = window->historyModel()->entries();
     REQUIRE(after.size() == before.size());
     for (std::size_t i = 0; i < before.size(); ++i) {
@@ -200,7 +204,7 @@ TEST_CASE("Session round trip: save, clear, open gives the identical history", "
     REQUIRE(broken.open(QIODevice::WriteOnly));
     broken.write("{\"format\": \"pfa-explorer-session\", \"runs\": [ {\"record\": 3");
     broken.close();
-    CHECK_FALSE(window->openSessionFrom(broken.fileName(), &error));
+    CHECK_FALSE(window->session()->openFrom(broken.fileName(), &error));
     CHECK(error.contains(QStringLiteral("not a valid session file")));
     CHECK(window->historyModel()->rowCount() == 2);
 }
@@ -215,11 +219,11 @@ TEST_CASE("Deleting runs is undoable, and selecting two runs compares them", "[u
     }
     const int first = window->historyModel()->entries()[0]->id;
     const int second = window->historyModel()->entries()[1]->id;
-    window->selectRuns({first, second});
+    window->historyView()->selectRuns({first, second});
     window->liveCharts()->refreshNow();
     CHECK(window->historyView()->selectionModel()->selectedRows().size() == 2);
-    window->selectRuns({first});
-    window->clearHistory();
+    window->historyView()->selectRuns({first});
+    window->historyActions()->clearHistory();
     CHECK(window->historyModel()->rowCount() == 0);
     window->undoStack()->undo();
     REQUIRE(window->historyModel()->rowCount() == 2);
@@ -295,10 +299,10 @@ TEST_CASE("The split method: chosen in the panel, carried by runs and settings, 
     const std::string key = pfa::datasetKey(panel->datasetRequest());
     CHECK(key.find("|split=100,0.25,pandas") != std::string::npos);
     REQUIRE(QTest::qWaitFor([&] {
-        const pfa::PreparedDatasetPtr data = window->controller()->dataset();
+        const pfa::PreparedDatasetPtr data = window->datasetController()->dataset();
         return data && data->key == key && panel->problem().isEmpty();
     }, 10000));
-    CHECK(window->controller()->dataset()->context.splitMethod == pfa::SplitMethod::PandasSample);
+    CHECK(window->datasetController()->dataset()->context.splitMethod == pfa::SplitMethod::PandasSample);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     clickToolbar(*window, window->runAction());
     REQUIRE(waitForSignals(finished, 1));

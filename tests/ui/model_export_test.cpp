@@ -16,6 +16,7 @@
 #include "core/sweep/saved_model.h"
 #include "core/util/json_value.h"
 #include "ui/run_history_model.h"
+#include "ui/run_history_view.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -78,9 +79,9 @@ TEST_CASE("Export model writes the selected run's exact model", "[ui][export]") 
     REQUIRE(action);
     CHECK(window->historyView()->actions().contains(action));  // also in the context menu
 
-    window->selectRuns({});
+    window->historyView()->selectRuns({});
     CHECK(messageOf(action).contains(QStringLiteral("Select a run")));
-    window->selectRuns({entry->id, finishedEntry(finished, 1)->id});
+    window->historyView()->selectRuns({entry->id, finishedEntry(finished, 1)->id});
     CHECK(messageOf(action).contains(QStringLiteral("2 runs are selected")));
 
     // A run opened from an older file has no model.
@@ -92,12 +93,12 @@ TEST_CASE("Export model writes the selected run's exact model", "[ui][export]") 
     const int oldId = window->controller()->allocateRunId();
     window->historyModel()->append(
         makeRunEntry(oldId, old, oldContext, QDateTime::currentDateTime()));
-    window->selectRuns({oldId});
+    window->historyView()->selectRuns({oldId});
     CHECK(messageOf(action).contains(QStringLiteral("has no model")));
 
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("model.json"));
-    window->selectRuns({entry->id});
+    window->historyView()->selectRuns({entry->id});
     const bool asked = triggerWithDialog(action, [&](QWidget* modal) {
         auto* dialog = qobject_cast<QFileDialog*>(modal);
         REQUIRE(dialog);

@@ -24,9 +24,13 @@
 #include "ui/privacy_ledger_panel.h"
 #include "ui/run_details_panel.h"
 #include "ui/run_history_model.h"
+#include "ui/session_controller.h"
 #include "ui/sweep_controller.h"
 #include "ui/heat_map_view.h"
 #include "ui/tradeoff_curves_view.h"
+#include "ui/ledger_status_label.h"
+#include "ui/history_actions.h"
+#include "ui/sweep_actions.h"
 #include "ui_test_support.h"
 
 #ifndef PFA_SCREENSHOT_DIR
@@ -79,7 +83,7 @@ TEST_CASE("Ledger: superseded live-mode runs and stopped runs are charged, delet
     CHECK(window->ledgerStatus()->text().contains(QStringLiteral("2 private run(s)")));
 
     const double before = ledger->totals().epsilon;
-    window->clearHistory();
+    window->historyActions()->clearHistory();
     CHECK(window->historyModel()->rowCount() == 0);
     CHECK(chargedRuns(*window) == 2);
     CHECK(currentLedger(*window)->totals().epsilon == before);
@@ -103,7 +107,7 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     QTemporaryDir dir;
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
-    REQUIRE(window->startSweep(smallGrid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2, dir.filePath("small.jsonl"), &error));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2, dir.filePath("small.jsonl"), &error));
     REQUIRE(waitForSignals(finished, 1, 60000));
     QTest::qWait(300);
     REQUIRE(chargedRuns(*window) == 8);
@@ -135,7 +139,7 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     // Stop a long sweep early: the runs it cut short ran, so they are charged too (they are
     // not in the results file and not in the history).
     QSignalSpy stopped(window->sweepController(), &SweepController::finished);
-    REQUIRE(window->startSweep(smallGrid(*window, {2.0}, {1.0}, 2, 5000), 2, dir.filePath("long.jsonl"), &error));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {2.0}, {1.0}, 2, 5000), 2, dir.filePath("long.jsonl"), &error));
     QTest::qWait(700);
     window->sweepController()->stop();
     REQUIRE(waitForSignals(stopped, 1, 30000));
@@ -145,9 +149,9 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
 
     // Saved and reopened: the ledger comes back with every charged run.
     const QString session = dir.filePath("ledger.pfa");
-    REQUIRE(window->saveSessionTo(session, &error));
+    REQUIRE(window->session()->saveTo(session, &error));
     auto reopened = readyWindow(30);
-    REQUIRE(reopened->openSessionFrom(session, &error));
+    REQUIRE(reopened->session()->openFrom(session, &error));
     QTest::qWait(100);
     REQUIRE(chargedRuns(*reopened) == 10);
     CHECK(currentLedger(*reopened)->totals().epsilon == currentLedger(*window)->totals().epsilon);

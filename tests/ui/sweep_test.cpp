@@ -14,10 +14,13 @@
 #include <cmath>
 #include <set>
 
+#include "core/sweep/sweep_preset.h"
 #include "ui/chart_export.h"
+#include "ui/dataset_controller.h"
 #include "ui/chart_view.h"
 #include "ui/heat_map_view.h"
 #include "ui/privacy_price_view.h"
+#include "ui/results_file_controller.h"
 #include "ui/run_history_model.h"
 #include "ui/sweep_controller.h"
 #include "ui/sweep_dialog.h"
@@ -26,7 +29,13 @@
 #include <QPushButton>
 #include "ui/sweep_views_panel.h"
 #include "ui/tradeoff_curves_view.h"
+#include "ui/history_actions.h"
+#include "ui/sweep_actions.h"
 #include "ui_test_support.h"
+
+#ifndef PFA_SHARED_DATASETS
+#define PFA_SHARED_DATASETS "../shared/datasets"
+#endif
 
 using namespace pfa::ui;
 using namespace pfa::ui::test;
@@ -51,7 +60,7 @@ TEST_CASE("A 2 x 2 x 2 sweep fills the tradeoff view with 4 points and whiskers"
     const QString results = dir.filePath("sweep.jsonl");
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
-    REQUIRE(window->startSweep(smallGrid(*window, {1.0, 4.0}, {0.0, 2.0}, 2, 30), 2, results, &error));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {1.0, 4.0}, {0.0, 2.0}, 2, 30), 2, results, &error));
     CHECK(error.isEmpty());
     CHECK(window->sweepController()->isRunning());
     REQUIRE(waitForSignals(finished, 1, 60000));
@@ -96,7 +105,7 @@ TEST_CASE("A stopped sweep resumes without rerunning its finished runs", "[ui][s
     const QString results = dir.filePath("sweep.jsonl");
     const pfa::SweepSpec spec = smallGrid(*window, {1.0}, {0.0, 1.0, 2.0}, 4, 400);
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
-    REQUIRE(window->startSweep(spec, 1, results));
+    REQUIRE(window->sweepActions()->startSweep(spec, 1, results));
     REQUIRE(QTest::qWaitFor([&] { return window->historyModel()->rowCount() >= 2; }, 60000));
     window->sweepController()->stop();
     REQUIRE(waitForSignals(finished, 1, 5000));
@@ -106,7 +115,7 @@ TEST_CASE("A stopped sweep resumes without rerunning its finished runs", "[ui][s
     CHECK(done < 12);
     CHECK(lineCount(results) == done);
 
-    REQUIRE(window->startSweep(spec, 2, results));
+    REQUIRE(window->sweepActions()->startSweep(spec, 2, results));
     REQUIRE(waitForSignals(finished, 2, 120000));
     QTest::qWait(50);
     CHECK_FALSE(finished.at(1).at(0).toBool());
@@ -154,7 +163,7 @@ TEST_CASE("The GUI thread never stalls more than 50 ms while a sweep runs on eve
     auto window = readyWindow();
     QTemporaryDir dir;
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
-    REQUIRE(window->startSweep(smallGrid(*window, {0.5, 1.0, 4.0}, {0.0, 1.0, 4.0}, 3, 60), 0, dir.filePath("s.jsonl")));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {0.5, 1.0, 4.0}, {0.0, 1.0, 4.0}, 3, 60), 0, dir.filePath("s.jsonl")));
     QElapsedTimer clock;
     clock.start();
     qint64 last = clock.elapsed();
@@ -185,13 +194,13 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
     if (results.isEmpty()) {
         results = dir.filePath("synthetic.jsonl");
         QSignalSpy finished(window->sweepController(), &SweepController::finished);
-        REQUIRE(window->startSweep(smallGrid(*window, {0.5, 2.0, 8.0}, {0.0, 1.0, 3.0}, 3, 40), 0, results));
+        REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {0.5, 2.0, 8.0}, {0.0, 1.0, 3.0}, 3, 40), 0, results));
         REQUIRE(waitForSignals(finished, 1, 120000));
         QTest::qWait(50);
-        window->clearHistory();
+        window->historyActions()->clearHistory();
     }
-    QSignalSpy opened(window.get(), &MainWindow::resultsOpened);
-    window->openResultsFrom(results);
+    QSignalSpy opened(window->resultsFiles(), &ResultsFileController::opened);
+    window->resultsFiles()->open(results);
     REQUIRE(waitForSignals(opened, 1, 60000));
     INFO(opened.at(0).at(4).toString().toStdString());
     REQUIRE(opened.at(0).at(4).toString().isEmpty());
@@ -199,7 +208,7 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
     CHECK(added > 0);
     CHECK(window->historyModel()->rowCount() == added);
     // Opening the same file again adds nothing.
-    window->openResultsFrom(results);
+    window->resultsFiles()->open(results);
     REQUIRE(waitForSignals(opened, 2, 60000));
     CHECK(opened.at(1).at(1).toInt() == 0);
     CHECK(opened.at(1).at(2).toInt() == added);
@@ -296,4 +305,31 @@ TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad
     dialog.lambdaEdit()->setText(QStringLiteral("0, 1"));
     CHECK(dialog.problem().isEmpty());
     CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("30 runs")));  // 1 ε × 2 λ × 15 seeds
+}
+
+TEST_CASE("A preset chooses its data set, waits for it to load and opens the sweep dialog without blocking",
+          "[ui][sweep]") {
+    const QString folder = QDir(QStringLiteral(PFA_SHARED_DATASETS)).filePath(QStringLiteral("parkinsons-telemonitoring"));
+    if (!QDir(folder).exists()) {
+        WARN("parkinsons offline copy not present, skipped");
+        return;
+    }
+    auto window = readyWindow();
+    QSignalSpy imported(window->datasetController(), &DatasetController::importFinished);
+    window->datasetController()->importFromFolder(QStringLiteral("parkinsons"), folder);
+    REQUIRE(waitForSignals(imported, 1, 60000));
+    REQUIRE(imported.at(0).at(1).toString().toStdString() == "");
+
+    window->sweepActions()->runPreset(QStringLiteral("parkinsons-dp"));  // returns at once
+    CHECK(window->experimentPanel()->datasetRequest().name == "parkinsons");
+    SweepDialog* dialog = nullptr;
+    REQUIRE(QTest::qWaitFor([&] {
+        dialog = window->findChild<SweepDialog*>();
+        return dialog && dialog->isVisible();
+    }, 20000));
+    CHECK(dialog->windowTitle().startsWith(QStringLiteral("Preset — ")));
+    CHECK(dialog->spec().base.epochs == pfa::findSweepPreset("parkinsons-dp").spec.base.epochs);
+    dialog->reject();
+    QTest::qWait(50);
+    CHECK_FALSE(window->sweepController()->isRunning());
 }

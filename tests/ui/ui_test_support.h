@@ -10,6 +10,7 @@
 #include <QCheckBox>
 #include <memory>
 
+#include "core/sweep/sweep_spec.h"
 #include "ui/experiment_panel.h"
 #include "ui/main_window.h"
 #include "ui/training_controller.h"

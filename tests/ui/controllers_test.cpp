@@ -1,0 +1,274 @@
+// The controllers behind the main window, tested without a window: data sets, results files,
+// sessions, run actions, presets on the panel, the epoch-time estimate and the About text.
+#include <QAction>
+#include <QDateTime>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include "core/algorithms/registry.h"
+#include "core/sweep/sweep_preset.h"
+#include "ui/about_text.h"
+#include "ui/dataset_controller.h"
+#include "ui/epoch_time_estimate.h"
+#include "ui/privacy_ledger_book.h"
+#include "ui/results_file_controller.h"
+#include "ui/run_actions.h"
+#include "ui/run_history_model.h"
+#include "ui/session_controller.h"
+#include "ui/sweep_controller.h"
+#include "ui/sweep_status_widget.h"
+#include "ui_test_support.h"
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+TEST_CASE(
+    "Data-set controller: loads off the GUI thread, answers only the latest request, names "
+    "failures",
+    "[ui][controllers]") {
+    DatasetController datasets;
+    QSignalSpy loading(&datasets, &DatasetController::datasetLoading);
+    QSignalSpy ready(&datasets, &DatasetController::datasetReady);
+    QSignalSpy failed(&datasets, &DatasetController::datasetFailed);
+
+    pfa::DatasetRequest first;
+    pfa::DatasetRequest second;
+    second.split.seed = 7;  // other training rows: another data set
+    datasets.requestDataset(first);
+    datasets.requestDataset(second);
+    CHECK(loading.count() == 2);
+    CHECK(ready.isEmpty());  // nothing is loaded on the GUI thread
+    REQUIRE(waitForSignals(ready, 1, 20000));
+    QTest::qWait(100);
+    REQUIRE(ready.count() == 1);  // the first answer was superseded before it arrived
+    const auto data = ready.at(0).at(0).value<pfa::PreparedDatasetPtr>();
+    REQUIRE(data);
+    CHECK(data->key == pfa::datasetKey(second));
+    CHECK(datasets.dataset() == data);
+    CHECK(datasets.datasetFor(second) == data);
+    CHECK_FALSE(datasets.datasetFor(first));
+
+    // The same request again is served from the cache: the very same data.
+    datasets.requestDataset(second);
+    REQUIRE(waitForSignals(ready, 2, 20000));
+    CHECK(ready.at(1).at(0).value<pfa::PreparedDatasetPtr>() == data);
+
+    pfa::DatasetRequest missing;
+    missing.name = "file";
+    missing.filePath = "/nonexistent/own-data.csv";
+    datasets.requestDataset(missing);
+    REQUIRE(waitForSignals(failed, 1, 20000));
+    CHECK(failed.at(0).at(0).toString().contains(QStringLiteral("own-data.csv")));
+    CHECK(datasets.dataset() == data);  // a failed load keeps the last good data set
+}
+
+TEST_CASE(
+    "Results-file controller: a sweep's file is read off the GUI thread, each run listed once, "
+    "damaged lines counted",
+    "[ui][controllers][sweep]") {
+    // A small sweep written by the sweep controller, without a window.
+    DatasetController datasets;
+    QSignalSpy ready(&datasets, &DatasetController::datasetReady);
+    datasets.requestDataset(pfa::DatasetRequest{});
+    REQUIRE(waitForSignals(ready, 1, 20000));
+    const pfa::PreparedDatasetPtr data = datasets.dataset();
+    int nextId = 1;
+    SweepController sweep([&] { return nextId++; });
+    QTemporaryDir dir;
+    const QString results = dir.filePath(QStringLiteral("small.jsonl"));
+    pfa::SweepSpec spec;
+    spec.datasets = {data->key};
+    spec.base.epochs = 3;
+    spec.algorithms = {"dp-fermi"};
+    spec.notions = {pfa::FairnessNotion::DemographicParity};
+    spec.epsilons = {1.0, 4.0};
+    spec.lambdas = {0.0, 1.0};
+    spec.seeds = {0};
+    spec.datasets.clear();  // the controller sets its data set
+    SweepStatusWidget status(&sweep);
+    CHECK(status.isHidden());
+    QSignalSpy sweepDone(&sweep, &SweepController::finished);
+    sweep.start(spec, data, 2, results);
+    CHECK_FALSE(status.isHidden());  // shown while the sweep runs
+    CHECK(status.text().contains(QStringLiteral("4 runs")));
+    REQUIRE(waitForSignals(sweepDone, 1, 60000));
+    CHECK(status.isHidden());
+    REQUIRE(sweepDone.at(0).at(1).toString().isEmpty());
+
+    RunHistoryModel history;
+    LedgerBook ledger;
+    ResultsFileController files(&history, &ledger, [&] { return nextId++; });
+    QSignalSpy opened(&files, &ResultsFileController::opened);
+    files.open(results);
+    CHECK(opened.isEmpty());  // read in the background
+    REQUIRE(waitForSignals(opened, 1, 20000));
+    CHECK(opened.at(0).at(1).toInt() == 4);  // added
+    CHECK(opened.at(0).at(2).toInt() == 0);  // skipped
+    CHECK(opened.at(0).at(4).toString().isEmpty());
+    CHECK(history.rowCount() == 4);
+    CHECK(ledger.ledger(pfa::ledgerKey(data->request))->entries().size() == 4);
+
+    // Opened again, with a damaged line at the end: nothing new, the line is counted.
+    {
+        QFile file(results);
+        REQUIRE(file.open(QIODevice::Append));
+        file.write("{\"not\": \"a run\"\n");
+    }
+    files.open(results);
+    REQUIRE(waitForSignals(opened, 2, 20000));
+    CHECK(opened.at(1).at(1).toInt() == 0);
+    CHECK(opened.at(1).at(2).toInt() == 4);
+    CHECK(opened.at(1).at(3).toInt() == 1);
+    CHECK(history.rowCount() == 4);
+
+    files.open(dir.filePath(QStringLiteral("missing.jsonl")));
+    REQUIRE(waitForSignals(opened, 3, 20000));
+    CHECK(opened.at(2).at(4).toString().contains(QStringLiteral("no such file")));
+}
+
+TEST_CASE("Session controller: modified state, save and open, recent files, damaged files refused",
+          "[ui][controllers][session]") {
+    QSettings().clear();
+    ExperimentPanel panel;
+    RunHistoryModel history;
+    LedgerBook ledger;
+    SessionController session(&panel, &history, &ledger);
+    QSignalSpy state(&session, &SessionController::stateChanged);
+    CHECK(session.displayName() == QStringLiteral("untitled session"));
+    CHECK_FALSE(session.isModified());
+    CHECK_FALSE(session.hasUnsavedWork());
+
+    pfa::RunResult result;
+    result.status = pfa::RunStatus::Completed;
+    result.config.lambda = 2.5;
+    history.append(makeRunEntry(41, result, pfa::RunContext{}, QDateTime::currentDateTime()));
+    CHECK(session.isModified());
+    CHECK(session.hasUnsavedWork());
+    CHECK(state.count() == 1);
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("one.pfa"));
+    QString error;
+    REQUIRE(session.saveTo(path, &error));
+    CHECK_FALSE(session.isModified());
+    CHECK(session.displayName() == QStringLiteral("one.pfa"));
+    CHECK(session.recentSessions().value(0) == path);
+
+    history.clear();
+    CHECK(session.isModified());
+    QSignalSpy aboutToOpen(&session, &SessionController::aboutToOpen);
+    QSignalSpy opened(&session, &SessionController::opened);
+    REQUIRE(session.openFrom(path, &error));
+    CHECK(aboutToOpen.count() == 1);
+    REQUIRE(opened.count() == 1);
+    CHECK(opened.at(0).at(0).toInt() == 41);  // run ids of the opened session go up to 41
+    REQUIRE(history.rowCount() == 1);
+    CHECK(history.entries()[0]->result.config.lambda == 2.5);
+    CHECK_FALSE(session.isModified());
+
+    const QString broken = dir.filePath(QStringLiteral("broken.pfa"));
+    {
+        QFile file(broken);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"pfa-explorer-session\", \"runs\": [");
+    }
+    CHECK_FALSE(session.openFrom(broken, &error));
+    CHECK(error.contains(QStringLiteral("not a valid session file")));
+    CHECK(aboutToOpen.count() == 1);  // nothing was replaced
+    CHECK(history.rowCount() == 1);
+    CHECK(session.path() == path);
+}
+
+TEST_CASE("A preset's data set is chosen on the panel through its own API",
+          "[ui][controllers][sweep]") {
+    ExperimentPanel panel;
+    const pfa::SweepPreset& preset = pfa::findSweepPreset("parkinsons-dp");
+    REQUIRE(panel.selectDataset(preset.dataset));
+    const pfa::DatasetRequest chosen = panel.datasetRequest();
+    CHECK(chosen.name == "parkinsons");
+    CHECK(chosen.sensitive == preset.dataset.sensitive);
+    CHECK(chosen.split.method == pfa::SplitMethod::PandasSample);
+    CHECK(chosen.split.seed == preset.dataset.split.seed);
+    CHECK(chosen.split.testFraction == preset.dataset.split.testFraction);
+    pfa::DatasetRequest unknown;
+    unknown.name = "no-such-data";
+    CHECK_FALSE(panel.selectDataset(unknown));
+    CHECK(panel.datasetRequest().name == "parkinsons");
+}
+
+TEST_CASE("Epoch time is measured on completed runs of the same data only", "[ui][controllers]") {
+    pfa::PreparedDataset data;
+    data.context.datasetDescription = "synthetic lending";
+    auto run = [](const std::string& description, double seconds, int epochs,
+                  pfa::RunStatus status) {
+        pfa::RunResult result;
+        result.status = status;
+        result.seconds = seconds;
+        result.config.epochs = epochs;
+        pfa::RunContext context;
+        context.datasetDescription = description;
+        return makeRunEntry(1, result, context, QDateTime::currentDateTime());
+    };
+    CHECK(measuredSecondsPerEpoch({}, data) < 0);
+    const std::vector<RunEntryPtr> runs = {
+        run("synthetic lending", 2.0, 10, pfa::RunStatus::Completed),
+        run("synthetic lending", 4.0, 30, pfa::RunStatus::Completed),
+        run("synthetic lending", 9.0, 1, pfa::RunStatus::Cancelled),  // not a full run
+        run("adult", 100.0, 10, pfa::RunStatus::Completed),           // other data
+    };
+    CHECK(measuredSecondsPerEpoch(runs, data) == Approx(6.0 / 40.0));
+}
+
+TEST_CASE("The About text lists every registered algorithm", "[ui][controllers]") {
+    const QString text = aboutText();
+    for (const auto& algorithm : pfa::algorithmRegistry()) {
+        INFO(algorithm->name());
+        CHECK(text.contains(QString::fromStdString(algorithm->name())));
+    }
+    CHECK(text.contains(QStringLiteral("Rényi-DP")));
+}
+
+TEST_CASE(
+    "Run actions: enabled by the panel and the training state, Run and Step train the loaded data",
+    "[ui][controllers]") {
+    ExperimentPanel panel;
+    DatasetController datasets;
+    TrainingController training;
+    QObject::connect(&datasets, &DatasetController::datasetReady, &panel,
+                     &ExperimentPanel::setDataset);
+    RunActions actions(&training, &datasets, &panel);
+    CHECK_FALSE(actions.runAction()->isEnabled());  // no data set yet
+    CHECK(actions.stateText() == QStringLiteral("Not ready"));
+
+    QSignalSpy ready(&datasets, &DatasetController::datasetReady);
+    datasets.requestDataset(panel.datasetRequest());
+    REQUIRE(waitForSignals(ready, 1, 20000));
+    CHECK(actions.runAction()->isEnabled());
+    CHECK_FALSE(actions.stopAction()->isEnabled());
+    CHECK(actions.stateText() == QStringLiteral("Ready"));
+
+    panel.epochsBox()->setValue(5);
+    QSignalSpy finished(&training, &TrainingController::runFinished);
+    actions.runAction()->trigger();
+    CHECK(actions.runAction()->text() == QStringLiteral("&Restart"));
+    CHECK(actions.stopAction()->isEnabled());
+    REQUIRE(waitForSignals(finished, 1));
+    CHECK(finishedEntry(finished, 0)->result.config.epochs == 5);
+    CHECK(actions.stateText() == QStringLiteral("Ready"));
+
+    panel.epochsBox()->setValue(1000);
+    actions.stepAction()->trigger();  // from idle: one epoch, then paused
+    REQUIRE(
+        QTest::qWaitFor([&] { return actions.stateText() == QStringLiteral("Paused"); }, 10000));
+    CHECK(actions.pauseAction()->text() == QStringLiteral("Res&ume"));
+    QSignalSpy stopped(&actions, &RunActions::stopped);
+    actions.stopAction()->trigger();
+    CHECK(stopped.count() == 1);
+    REQUIRE(waitForSignals(finished, 2, 5000));
+    CHECK(finishedEntry(finished, 1)->stoppedByUser);
+    training.shutdown();
+}

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QObject>
+#include <QTimer>
+#include <vector>
+
+class QAction;
+
+namespace pfa::ui {
+
+class DatasetController;
+class ExperimentPanel;
+class TrainingController;
+
+/// The run controls — Run (Restart), Pause (Resume), Step, Stop and Reset — as actions for the
+/// toolbar, the Run menu and their shortcuts: they train the experiment panel's settings on the
+/// loaded data set through the training controller, and are enabled by its state. In live
+/// mode a run restarts once ε or λ has stopped moving for a moment. How runs start and end is
+/// told in the status bar.
+class RunActions : public QObject {
+    Q_OBJECT
+public:
+    RunActions(TrainingController* training, DatasetController* datasets, ExperimentPanel* panel,
+               QObject* parent = nullptr);
+
+    QAction* runAction() const { return m_run; }
+    QAction* pauseAction() const { return m_pause; }
+    QAction* stepAction() const { return m_step; }
+    QAction* stopAction() const { return m_stop; }
+    QAction* resetAction() const { return m_reset; }
+    /// All five, in toolbar order.
+    std::vector<QAction*> actions() const { return {m_run, m_pause, m_step, m_stop, m_reset}; }
+    /// "Ready", "Not ready", "Training…" or "Paused".
+    QString stateText() const;
+
+    void startRun();
+    void togglePause();
+    void stepEpoch();
+    void stopRun();
+    void reset();
+    /// Drops a live-mode restart that is waiting for the debounce (closing the window).
+    void cancelLiveRestart() { m_liveDebounce.stop(); }
+
+signals:
+    /// For the status bar.
+    void message(const QString& text, int timeoutMs);
+    /// The user stopped the live run: its curves stay, nothing more arrives.
+    void stopped();
+    /// Reset: the live views are to be cleared.
+    void resetRequested();
+    /// Enabled states, texts or stateText() changed.
+    void changed();
+
+private:
+    void update();
+
+    TrainingController* m_training;
+    DatasetController* m_datasets;
+    ExperimentPanel* m_panel;
+    QAction* m_run;
+    QAction* m_pause;
+    QAction* m_step;
+    QAction* m_stop;
+    QAction* m_reset;
+    QTimer m_liveDebounce;
+};
+
+}  // namespace pfa::ui
