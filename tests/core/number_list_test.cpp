@@ -72,7 +72,7 @@ TEST_CASE("Number lists: log: expands to exact log-spaced values rounded to 4 si
     }
 }
 
-TEST_CASE("Number lists: lin: expands to evenly spaced values; 0 is exact across a sign change",
+TEST_CASE("Number lists: lin: expands to evenly spaced values, 0 is exact across a sign change",
           "[number-list]") {
     CHECK(parseNumberList("lin:0:2.5:11", false) ==
           Values{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5});

@@ -146,7 +146,7 @@ TEST_CASE("dp-fermi's conservative defaults: group-mass W-stream with sensitivit
     }
 }
 
-TEST_CASE("Run records carry the stabilisation settings; old records read as what they ran",
+TEST_CASE("Run records carry the stabilisation settings, old records read as what they ran",
           "[stabilise][record]") {
     const DataSplit data = test::syntheticSplit(1000);
     TrainConfig config = test::quickConfig("dp-fermi", 1.0, 1.0);
@@ -172,7 +172,7 @@ TEST_CASE("Run records carry the stabilisation settings; old records read as wha
     CHECK(oldBack.config.wStream == WStream::ClippedGradient);
 }
 
-TEST_CASE("A split-budget grid gives each of its K candidates ε/K; not-covered says so",
+TEST_CASE("A split-budget grid gives each of its K candidates ε/K, not-covered says so",
           "[stabilise][tuning]") {
     SweepSpec spec;
     spec.epsilons = {1.0, INFINITY};

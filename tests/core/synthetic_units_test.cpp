@@ -139,7 +139,7 @@ TEST_CASE("Synthetic users: atypical users have every label flipped", "[data][sy
     CHECK(flippedUsers == 20);
 }
 
-TEST_CASE("Synthetic silos: h = 0 leaves the rows as they are; h > 0 shifts each silo",
+TEST_CASE("Synthetic silos: h = 0 leaves the rows as they are, h > 0 shifts each silo",
           "[data][synthetic][units]") {
     SyntheticOptions options;
     options.rows = 4000;

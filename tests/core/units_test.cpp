@@ -136,7 +136,7 @@ TEST_CASE("User ids survive the split: each part indexes its own rows by user", 
     }
 }
 
-TEST_CASE("Encoding all rows indexes users too; data without users has no index", "[data][units]") {
+TEST_CASE("Encoding all rows indexes users too, data without users has no index", "[data][units]") {
     const TabularData table = recordingsTable(5);
     const Dataset all = encodeAll(table);
     REQUIRE(all.users.has_value());

@@ -240,7 +240,7 @@ TEST_CASE("Lambda control: fairness off means λ = 0 and a disabled control", "[
     CHECK(control.value() == 40.0);
 }
 
-TEST_CASE("Lambda control: the experiment panel stays as narrow; screenshot",
+TEST_CASE("Lambda control: the experiment panel stays as narrow, screenshot",
           "[ui][lambda][screenshot]") {
     auto window = readyWindow(5);
     window->resize(1280, 760);

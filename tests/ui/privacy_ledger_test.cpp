@@ -157,7 +157,7 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     CHECK(currentLedger(*reopened)->totals().epsilon == currentLedger(*window)->totals().epsilon);
 }
 
-TEST_CASE("Statement and loss chart label the training-set diagnostics; the switch leaves them out",
+TEST_CASE("Statement and loss chart label the training-set diagnostics, the switch leaves them out",
           "[ui][privacy][screenshot]") {
     auto window = readyWindow(30);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
