@@ -20,10 +20,6 @@
 #include "ui/run_history_view.h"
 #include "ui_test_support.h"
 
-#ifndef PFA_SCREENSHOT_DIR
-#define PFA_SCREENSHOT_DIR "screenshots"
-#endif
-
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 

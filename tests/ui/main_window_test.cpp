@@ -385,6 +385,6 @@ TEST_CASE("The experiment panel sets the stabilised method's settings and keeps 
     CHECK(other.config().lossClipShare == 0.0);
 
     panel.show();
-    QDir().mkpath(QStringLiteral("screenshots"));
-    CHECK(panel.grab().save(QStringLiteral("screenshots/experiment-panel-advanced.png")));
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(panel.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/experiment-panel-advanced.png")));
 }

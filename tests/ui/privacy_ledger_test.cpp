@@ -33,10 +33,6 @@
 #include "ui/sweep_actions.h"
 #include "ui_test_support.h"
 
-#ifndef PFA_SCREENSHOT_DIR
-#define PFA_SCREENSHOT_DIR "screenshots"
-#endif
-
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 

@@ -15,6 +15,12 @@
 #include "ui/main_window.h"
 #include "ui/training_controller.h"
 
+/// Where UI tests save the screenshots they take (README pictures and pictures to look at),
+/// relative to the test's working directory unless the build defines it.
+#ifndef PFA_SCREENSHOT_DIR
+#define PFA_SCREENSHOT_DIR "screenshots"
+#endif
+
 namespace pfa::ui::test {
 
 /// A fresh main window on clean settings, shown, with its data set loaded.
