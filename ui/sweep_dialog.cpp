@@ -149,8 +149,8 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     axisRow->addWidget(m_axis);
     axisRow->addWidget(m_axisValues, 1);
     m_tuning = new QComboBox();
-    m_tuning->addItem(tr("Not covered — each run spends the full ε"), QStringLiteral("not-covered"));
-    m_tuning->addItem(tr("Split budget — the grid shares each ε"), QStringLiteral("split-budget"));
+    m_tuning->addItem(tr("Not covered — each run spends the full ε"), QString::fromStdString(pfa::tuningName(pfa::Tuning::NotCovered)));
+    m_tuning->addItem(tr("Split budget — the grid shares each ε"), QString::fromStdString(pfa::tuningName(pfa::Tuning::SplitBudget)));
     m_tuning->setToolTip(
         tr("Every λ value and every extra-axis value is a separate training run on the same "
            "rows, so picking the best of them is not free.\n"

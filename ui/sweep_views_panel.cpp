@@ -15,6 +15,7 @@
 #include <set>
 
 #include "core/fairness/fairness_notion.h"
+#include "core/sweep/sweep_spec.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/heat_map_view.h"
@@ -34,7 +35,7 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     p.fairness = pfa::fairnessCode(r.config.fairness);
     p.calibration = pfa::calibrationName(r.config.calibration);
     // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
-    p.epsilon = r.privacy.tuning == "split-budget" ? r.privacy.tuningGridEpsilon : r.config.epsilon;
+    p.epsilon = r.privacy.tuning == pfa::tuningName(pfa::Tuning::SplitBudget) ? r.privacy.tuningGridEpsilon : r.config.epsilon;
     p.lambda = r.config.lambda;
     p.status = pfa::runStatusName(r.status);
     p.testError = r.test.error;

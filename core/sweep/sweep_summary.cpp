@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "core/sweep/sweep_spec.h"
+
 namespace pfa {
 
 double MeanSd::standardError() const { return n > 0 ? sd / std::sqrt(static_cast<double>(n)) : 0.0; }
@@ -61,7 +63,7 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
     // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
     if (r.has("privacy") && r.at("privacy").has("tuning")) {
         const JsonValue& tuning = r.at("privacy").at("tuning");
-        if (tuning.stringOr("mode", "") == "split-budget") p.epsilon = tuning.numberOr("grid_epsilon", p.epsilon);
+        if (tuning.stringOr("mode", "") == tuningName(Tuning::SplitBudget)) p.epsilon = tuning.numberOr("grid_epsilon", p.epsilon);
     }
     return p;
 }
