@@ -165,7 +165,6 @@ private:
     RunResult runNonPrivate(const TrainConfig& config, const DataSplit& data,
                             TrainingObserver& observer, const CancelToken& cancel) const {
         TrainerPlan plan;
-        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.penalty = config.lambda > 0;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);
@@ -202,7 +201,6 @@ private:
         const double wSensitivity = masses ? 1.0 : config.clipW;
 
         TrainerPlan plan;
-        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.penalty = penalty;
         plan.lambda = config.lambda;
         plan.sampling = *config.sampling;
@@ -284,7 +282,6 @@ private:
 
         // Published update: θ ← θ − η(gℓ + λ(gψ + u)), W ← Proj(W + η_w(λ gW + V)).
         TrainerPlan plan;
-        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.penalty = penalty;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);

@@ -35,7 +35,6 @@ public:
         validate(requested, data);
         const TrainConfig config = resolveDefaults(requested, data);
         TrainerPlan plan;
-        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.sampling = *config.sampling;
         if (!config.isPrivate()) {
             plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };

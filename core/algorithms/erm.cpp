@@ -29,7 +29,6 @@ public:
         validate(requested, data);
         const TrainConfig config = resolveDefaults(requested, data);
         TrainerPlan plan;
-        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.sampling = *config.sampling;
         plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);

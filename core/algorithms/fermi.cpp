@@ -43,7 +43,6 @@ public:
         const TrainConfig config = resolveDefaults(adjusted, data);
 
         TrainerPlan plan;
-        plan.averaging = config.averaging.value_or(IterateAveraging::None);
         plan.penalty = config.lambda > 0;
         plan.lambda = config.lambda;
         plan.shares = shares;

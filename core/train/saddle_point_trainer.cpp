@@ -98,7 +98,9 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
                             layout.groups(), plan.radius, plan.projection, W.rows(), W.cols());
     std::vector<long> batch(static_cast<std::size_t>(n));
     RowMatrix gradTheta(p, width);
-    const bool averaging = plan.averaging == IterateAveraging::PolynomialDecay;
+    // Which model is reported is a setting of the run (resolved by the algorithm), like its
+    // step sizes; unset means the last iterate.
+    const bool averaging = config.averaging == IterateAveraging::PolynomialDecay;
     PolynomialDecayAverage average(theta);
     RandomStream noise = runStreams.stream(streams::kNoise);
     Evaluator trainEvaluator(train, trainDesign, *model);

@@ -20,8 +20,8 @@ namespace pfa {
 ///     W ← Proj( W + η_w·( Σ b_i / m + V ) ),        V ~ N(0, σ_W² I)
 /// with m the nominal (expected) batch size in every sampling mode, never the realised one.
 /// Variants: `lossClipShare` clips ∇ℓ_i and λ∇ψ_i separately; `wFromGroupMasses` releases the
-/// noisy per-cell sums of F_i instead of clipped b_i and derives λ∇_W from them; `averaging`
-/// reports a running average of the θ iterates instead of the last one.
+/// noisy per-cell sums of F_i instead of clipped b_i and derives λ∇_W from them. Like the step
+/// sizes, the reported model (TrainConfig::averaging) is read from the run's settings.
 struct TrainerPlan {
     bool penalty = false;       ///< λ > 0: the W-player and ψ are active
     double lambda = 0.0;
@@ -37,7 +37,6 @@ struct TrainerPlan {
     bool wFromGroupMasses = false;
     /// > 0: ∇ℓ_i is clipped to lossClipShare·C_θ and λ∇ψ_i to (1 − lossClipShare)·C_θ.
     double lossClipShare = 0.0;
-    IterateAveraging averaging = IterateAveraging::None;
     Sampling sampling = Sampling::Shuffle;
     double radius = 0.0;        ///< projection radius R (≤ 0: no projection)
     Projection projection = Projection::Ball;

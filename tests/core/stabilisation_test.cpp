@@ -108,8 +108,9 @@ TEST_CASE("Polynomial-decay averaging reports 0.2·θ₁ + 0.8·θ₂ after two 
     plan.clipPerExample = false;
     const RunResult one = train(fullBatch(data, 1), plan, data);
     const RunResult two = train(fullBatch(data, 2), plan, data);
-    plan.averaging = IterateAveraging::PolynomialDecay;
-    const RunResult averaged = train(fullBatch(data, 2), plan, data);
+    TrainConfig averagedConfig = fullBatch(data, 2);
+    averagedConfig.averaging = IterateAveraging::PolynomialDecay;
+    const RunResult averaged = train(averagedConfig, plan, data);
     const RowMatrix expected = 0.2 * one.theta + 0.8 * two.theta;
     CHECK((averaged.theta - expected).cwiseAbs().maxCoeff() < 1e-12);
     CHECK((two.theta - one.theta).cwiseAbs().maxCoeff() > 1e-3);
