@@ -550,7 +550,7 @@ void ExperimentPanel::revalidate() {
         problem = m_loading ? tr("Loading data…") : tr("Waiting for the data set…");
     } else {
         try {
-            pfa::findAlgorithm(c.algorithm).validate(c, m_data->split);
+            pfa::prepareRun(pfa::findAlgorithm(c.algorithm), c, m_data->split);
         } catch (const pfa::InputError& error) {
             problem = QString::fromStdString(error.what());
         }

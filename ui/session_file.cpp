@@ -116,7 +116,7 @@ bool loadSession(const QString& path, SessionData* session, QString* error) {
 bool exportHistoryCsv(const QString& path, const std::vector<RunEntryPtr>& runs, QString* error) {
     QByteArray bytes;
     QTextStream out(&bytes);
-    out << "id,algorithm,dataset,fairness,calibration,epsilon,delta,lambda,seed,epochs,batch_size,"
+    out << "id,algorithm,dataset,fairness,calibration,epsilon,delta,lambda,seed,epochs,batch-size,"
            "status,test_error,train_loss,violation,dp_violation,eo_violation,eopp_violation,ermi,"
            "epsilon_spent,accountant,adjacency,noise_theta,noise_w,seconds,finished\n";
     auto num = [](double v) {

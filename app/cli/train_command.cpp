@@ -26,7 +26,7 @@ namespace pfa::cli {
 
 namespace {
 
-const char* const kTrainHelp =
+const char* const kTrainHelpHead =
     "usage: pfa-cli train --out FILE.jsonl [options]\n"
     "\n"
     "Runs every combination of --algorithm x --fairness x --axis x --epsilon x --lambda x\n"
@@ -60,7 +60,7 @@ const char* const kTrainHelp =
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
     "                              credit-card-eo-certified, parkinsons-dp-certified (every\n"
     "                              epsilon certified); other options override its settings\n"
-    "  --algorithm LIST            erm, fermi, dp-fermi, dp-sgd (default dp-fermi)\n"
+    "  --algorithm LIST            the algorithms listed below (default dp-fermi)\n"
     "  --fairness LIST             dp, eo, eopp (default dp)\n"
     "  --epsilon LIST              privacy budgets, 'inf' = no privacy (default 1)\n"
     "  --lambda LIST               fairness weights (default 1); useful values run from about\n"
@@ -72,9 +72,8 @@ const char* const kTrainHelp =
     "                              model picked among them is only covered by the ledger's\n"
     "                              total) | split-budget (each run gets epsilon/K, so the\n"
     "                              whole grid spends epsilon)\n"
-    "  --axis SPEC                 extra axes, e.g. 'lr-theta=0.05,0.1;epochs=100,200'\n"
-    "                              (epochs, batch-size, lr-theta, lr-w, l2, clip-theta, clip-w,\n"
-    "                              min-group-share, w-radius, loss-clip-share, share-budget)\n"
+    "  --axis SPEC                 extra axes over the settings marked * below, e.g.\n"
+    "                              'lr-theta=0.05,0.1;epochs=100,200'\n"
     "  LIST (--epsilon, --lambda, --axis values): comma-separated numbers and generators:\n"
     "    log:FROM:TO:COUNT         COUNT values log-spaced from FROM to TO inclusive\n"
     "                              (0 < FROM < TO); log:0.01:100:5 = 0.01,0.1,1,10,100\n"
@@ -84,44 +83,9 @@ const char* const kTrainHelp =
     "                              (0.03162): short in tables, and typing a printed value\n"
     "                              names the same run; a value given twice runs once; at\n"
     "                              most 1000 values\n"
-    "settings:\n"
-    "  --delta X                   privacy delta, > 0 (default 1/n^2, n = training rows)\n"
-    "  --epochs N                  epochs (default 200)\n"
-    "  --batch-size B              (expected) minibatch size (default min(1024, n/4))\n"
-    "  --lr-theta X, --lr-w X      learning rates (default 0.1, 0.01)\n"
-    "  --l2 X                      ridge weight (default 0)\n"
-    "  --calibration MODE          conservative (default) | published (the paper's constants)\n"
-    "  --scope SCOPE               all-features (default) | sensitive-only\n"
-    "  --adjacency ADJ             add-remove (default) | replace\n"
-    "  --sampling MODE             poisson | shuffle | subsample (default: poisson if private)\n"
-    "  --clip-theta C, --clip-w C  per-example clip norms (default 3, auto)\n"
-    "  --loss-clip-share S         0 (default): clip each row's whole theta-gradient to C;\n"
-    "                              in (0,1): clip the loss part to S*C and lambda x the\n"
-    "                              penalty part to (1-S)*C separately (same noise); keeps\n"
-    "                              the loss in play at very large lambda\n"
-    "  --averaging MODE            auto (default: poly for private conservative runs, none\n"
-    "                              otherwise) | poly (report a running average of the\n"
-    "                              iterates, weight 4/(t+3); free post-processing) | none\n"
-    "  --w-stream MODE             dp-fermi conservative: masses (default; noisy per-group\n"
-    "                              sums of predicted probabilities, sensitivity 1, from which\n"
-    "                              the W-gradient is computed) | gradient (clipped per-row\n"
-    "                              W-gradients, C_W = 2 lambda (1/sqrt(rho) + R))\n"
-    "  --min-group-share RHO       public lower bound on group shares (default 1/(10k), i.e.\n"
-    "                              0.05 for two groups; eo/eopp 1/(20k) of the within-label\n"
-    "                              shares); privatised shares are floored at it\n"
-    "  --w-radius R                radius of the W ball (default sqrt(classes/rho))\n"
-    "  --share-budget F            dp-fermi conservative: share of epsilon spent on the\n"
-    "                              privatised group shares, in (0, 0.5] (default 0.05)\n"
-    "  --advantaged-class I        the favourable class y* for equal opportunity and the\n"
-    "                              per-group table (default 1)\n"
-    "  --feature-bound B           published calibration: feature norm bound (default auto)\n"
-    "  --evaluate-every N          evaluate metrics every N epochs (default 1)\n"
-    "  --secure-noise              draw the privacy noise from the operating system's entropy\n"
-    "                              (libsodium): it can never be regenerated, but the run is not\n"
-    "                              reproducible. Default: derived from the seed and every setting,\n"
-    "                              reproducible, and the guarantee assumes the seed stays secret\n"
-    "  --no-diagnostics            private runs: do not record the training loss, objective and\n"
-    "                              clip fraction (exact on the private rows, not protected)\n"
+    ;
+
+const char* const kTrainHelpTail =
     "execution:\n"
     "  --out FILE                  JSON-lines results file (appended; required)\n"
     "  --no-resume                 run everything again even if FILE already has it\n"
@@ -191,38 +155,86 @@ Schema schemaFromOptions(const Arguments& args) {
     return schema;
 }
 
+/// The settings' command-line options: --NAME VALUE, and --NAME / --no-NAME for on/off
+/// settings. The sweep's coordinates (fairness, epsilon, lambda, seed) are lists and have
+/// options of their own.
+std::vector<const ParamSpec*> settingOptions() {
+    std::vector<const ParamSpec*> options;
+    for (const ParamSpec& spec : allParameters()) {
+        if (spec.role == ParamRole::Setting) options.push_back(&spec);
+    }
+    return options;
+}
+
 void applySettings(const Arguments& args, TrainConfig& base) {
-    if (args.has("delta") && args.number("delta", 0.0) == 0.0) {
-        throw UsageError("--delta 0 is invalid: delta must be > 0 (omit --delta for the default "
-                         "1/n^2, n = training rows)");
+    for (const ParamSpec* spec : settingOptions()) {
+        if (spec->kind == ParamKind::Flag) {
+            if (args.has(spec->name) && args.has("no-" + spec->name)) {
+                throw UsageError("give --" + spec->name + " or --no-" + spec->name + ", not both");
+            }
+            if (args.has(spec->name)) spec->set(base, "true");
+            if (args.has("no-" + spec->name)) spec->set(base, "false");
+        } else if (args.has(spec->name)) {
+            setParameter(base, *spec, args.text(spec->name));
+        }
     }
-    base.delta = args.number("delta", base.delta);
-    if (args.has("secure-noise")) base.secureNoise = true;
-    if (args.has("no-diagnostics")) base.recordDiagnostics = false;
-    base.epochs = static_cast<int>(args.integer("epochs", base.epochs));
-    base.batchSize = static_cast<int>(args.integer("batch-size", base.batchSize));
-    base.lrTheta = args.number("lr-theta", base.lrTheta);
-    base.lrW = args.number("lr-w", base.lrW);
-    base.l2 = args.number("l2", base.l2);
-    if (args.has("calibration")) base.calibration = parseCalibration(args.text("calibration"));
-    if (args.has("scope")) base.scope = parseScope(args.text("scope"));
-    if (args.has("adjacency")) base.adjacency = parseAdjacency(args.text("adjacency"));
-    if (args.has("sampling")) base.sampling = parseSampling(args.text("sampling"));
-    base.clipTheta = args.number("clip-theta", base.clipTheta);
-    base.clipW = args.number("clip-w", base.clipW);
-    base.lossClipShare = args.number("loss-clip-share", base.lossClipShare);
-    base.shareBudgetFraction = args.number("share-budget", base.shareBudgetFraction);
-    base.advantagedClass = static_cast<int>(args.integer("advantaged-class", base.advantagedClass));
-    if (args.has("averaging")) {
-        const std::string averaging = args.text("averaging");
-        if (averaging == "auto") base.averaging.reset();
-        else base.averaging = parseAveraging(averaging);
+}
+
+/// `text` wrapped to lines of at most `width` characters, every line after the first
+/// indented by `indent`.
+std::string wrapped(const std::string& text, std::size_t indent, std::size_t width) {
+    std::string out, line;
+    std::stringstream words(text);
+    std::string word;
+    while (words >> word) {
+        if (!line.empty() && line.size() + 1 + word.size() > width - indent) {
+            out += line + "\n" + std::string(indent, ' ');
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
     }
-    if (args.has("w-stream")) base.wStream = parseWStream(args.text("w-stream"));
-    base.minGroupShare = args.number("min-group-share", base.minGroupShare);
-    base.wRadius = args.number("w-radius", base.wRadius);
-    base.featureBound = args.number("feature-bound", base.featureBound);
-    base.evaluateEvery = static_cast<int>(args.integer("evaluate-every", base.evaluateEvery));
+    return out + line;
+}
+
+/// The "algorithms:" and "settings:" parts of --help, generated from the declarations.
+std::string settingsHelp() {
+    constexpr std::size_t kColumn = 30;
+    constexpr std::size_t kWidth = 96;
+    auto pad = [&](std::string line) {
+        if (line.size() + 1 > kColumn) return line + "\n" + std::string(kColumn, ' ');
+        return line + std::string(kColumn - line.size(), ' ');
+    };
+    std::string help = "algorithms:\n";
+    for (const auto& algorithm : algorithmRegistry()) {
+        help += pad("  " + algorithm->name()) + wrapped(algorithm->description(), kColumn, kWidth) + "\n";
+    }
+    help += "settings (the algorithms each applies to in [ ]; * = may be an --axis):\n";
+    for (const ParamSpec* spec : settingOptions()) {
+        std::string line = "  --" + spec->name;
+        switch (spec->kind) {
+            case ParamKind::Flag: line += ", --no-" + spec->name; break;
+            case ParamKind::Integer: line += " N"; break;
+            case ParamKind::Real: line += " X"; break;
+            case ParamKind::Choice: line += " MODE"; break;
+        }
+        if (spec->sweepable) line += " *";
+        std::string text = spec->help + ".";
+        if (spec->kind == ParamKind::Choice) {
+            for (const ParamChoice& choice : spec->choices) text += " " + choice.value + ": " + choice.help + ";";
+            if (spec->hasAuto()) text += " auto: " + spec->autoMeaning + ";";
+            text.back() = '.';
+        }
+        text += " Default: ";
+        if (spec->isAuto(spec->defaultValue)) text += "auto (" + spec->autoMeaning + ")";
+        else if (spec->kind == ParamKind::Flag) text += spec->defaultValue == "true" ? "on" : "off";
+        else text += spec->defaultValue + (spec->unit.empty() ? "" : " " + spec->unit);
+        if (spec->kind == ParamKind::Real || spec->kind == ParamKind::Integer) {
+            text += "; " + parameterRule(*spec);
+        }
+        text += ". [" + algorithmsReading(spec->name) + "]";
+        help += pad(line) + wrapped(text, kColumn, kWidth) + "\n";
+    }
+    return help;
 }
 
 std::string meanSdText(const MeanSd& s, int decimals) {
@@ -249,18 +261,25 @@ void printUnitSummary(const DataSplit& split) {
 }  // namespace
 
 int trainCommand(int argc, char** argv) {
-    const Arguments args(
-        argc, argv, 2,
-        {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore", "missing",
-         "data-dir", "split-seed", "test-fraction", "split-method", "synthetic-rows", "synthetic-features",
-         "synthetic-minority", "synthetic-bias", "synthetic-noise", "preset", "algorithm", "fairness",
-         "epsilon", "delta", "lambda", "seeds", "axis", "epochs", "batch-size", "lr-theta", "lr-w",
-         "l2", "calibration", "scope", "adjacency", "sampling", "clip-theta", "clip-w",
-         "min-group-share", "w-radius", "feature-bound", "evaluate-every", "threads", "out", "shard",
-         "loss-clip-share", "averaging", "w-stream", "tuning", "share-budget", "advantaged-class"},
-        {"help", "quiet", "no-resume", "secure-noise", "no-diagnostics"});
+    std::set<std::string> valued = {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore",
+                                    "missing", "data-dir", "split-seed", "test-fraction", "split-method",
+                                    "synthetic-rows", "synthetic-features", "synthetic-minority",
+                                    "synthetic-bias", "synthetic-noise", "preset", "algorithm", "fairness",
+                                    "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning"};
+    std::set<std::string> flags = {"help", "quiet", "no-resume"};
+    for (const ParamSpec* spec : settingOptions()) {
+        if (spec->kind == ParamKind::Flag) {
+            flags.insert(spec->name);
+            flags.insert("no-" + spec->name);
+        } else {
+            valued.insert(spec->name);
+        }
+    }
+    const Arguments args(argc, argv, 2, valued, flags);
     if (args.has("help")) {
-        std::fputs(kTrainHelp, stdout);
+        std::fputs(kTrainHelpHead, stdout);
+        std::fputs(settingsHelp().c_str(), stdout);
+        std::fputs(kTrainHelpTail, stdout);
         return 0;
     }
     if (!args.has("out")) throw UsageError("--out FILE.jsonl is required");

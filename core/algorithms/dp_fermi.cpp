@@ -112,24 +112,30 @@ public:
         return "Private fair training (DP-FERMI): loss + λ·ERMI by noisy descent–ascent with "
                "differential privacy at the chosen ε.";
     }
-    bool supportsPrivacy() const override { return true; }
-    bool usesFairness() const override { return true; }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        can.fairness = true;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        std::vector<std::string> names;
+        for (const ParamSpec& spec : commonParameters()) names.push_back(spec.name);
+        return commonParameters(names);  // every common setting is dp-fermi's
+    }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
-        validateCommonConfig(config, data);
         if (config.lambda > 0) requirePenaltyCellsPresent(config, data.train);
         if (!config.isPrivate()) return;
-        const TrainConfig resolved = resolveDefaults(config, data);
         if (config.calibration == Calibration::Published) {
-            if (config.lambda > 0) requireGroupsAboveRho(resolved, data.train);
-            privacy::checkClosedFormPreconditions(closedFormInputs(resolved, data));
+            if (config.lambda > 0) requireGroupsAboveRho(config, data.train);
+            privacy::checkClosedFormPreconditions(closedFormInputs(config, data));
         }
     }
 
-    RunResult run(const TrainConfig& requested, const DataSplit& data, TrainingObserver& observer,
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        validate(requested, data);
-        const TrainConfig config = resolveDefaults(requested, data);
+        const TrainConfig& config = prepared.config();
         if (!config.isPrivate()) return runNonPrivate(config, data, observer, cancel);
         if (config.calibration == Calibration::Published) {
             return runPublished(config, data, observer, cancel);

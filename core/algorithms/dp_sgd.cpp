@@ -22,18 +22,24 @@ public:
         return "Differentially private SGD: clips each example's gradient and adds Gaussian "
                "noise; no fairness term.";
     }
-    bool supportsPrivacy() const override { return true; }
-    bool usesFairness() const override { return false; }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        return commonParameters({"fairness", "epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "l2",
+                                 "adjacency", "sampling", "clip-theta", "averaging", "advantaged-class",
+                                 "evaluate-every", "secure-noise", "diagnostics"});
+    }
 
-    void validate(const TrainConfig& config, const DataSplit& data) const override {
-        validateCommonConfig(config, data);
+    void validate(const TrainConfig& config, const DataSplit&) const override {
         requireNoFairness(config);
     }
 
-    RunResult run(const TrainConfig& requested, const DataSplit& data, TrainingObserver& observer,
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        validate(requested, data);
-        const TrainConfig config = resolveDefaults(requested, data);
+        const TrainConfig& config = prepared.config();
         TrainerPlan plan;
         plan.sampling = *config.sampling;
         if (!config.isPrivate()) {

@@ -15,19 +15,20 @@ public:
     std::string description() const override {
         return "Plain logistic/softmax regression by minibatch SGD: no privacy, no fairness term.";
     }
-    bool supportsPrivacy() const override { return false; }
-    bool usesFairness() const override { return false; }
+    AlgorithmCapabilities capabilities() const override { return {}; }
+    std::vector<ParamSpec> parameters() const override {
+        return commonParameters({"fairness", "seed", "epochs", "batch-size", "lr-theta", "l2", "sampling",
+                                 "advantaged-class", "evaluate-every"});
+    }
 
-    void validate(const TrainConfig& config, const DataSplit& data) const override {
-        validateCommonConfig(config, data);
+    void validate(const TrainConfig& config, const DataSplit&) const override {
         requireNoFairness(config);
         requireNonPrivate(config);
     }
 
-    RunResult run(const TrainConfig& requested, const DataSplit& data, TrainingObserver& observer,
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        validate(requested, data);
-        const TrainConfig config = resolveDefaults(requested, data);
+        const TrainConfig& config = prepared.config();
         TrainerPlan plan;
         plan.sampling = *config.sampling;
         plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };

@@ -19,28 +19,35 @@ public:
         return "Fair training without privacy: minimises loss + λ·ERMI by stochastic "
                "descent–ascent (FERMI).";
     }
-    bool supportsPrivacy() const override { return false; }
-    bool usesFairness() const override { return true; }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.fairness = true;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        return commonParameters({"fairness", "lambda", "seed", "epochs", "batch-size", "lr-theta", "lr-w", "l2",
+                                 "sampling", "min-group-share", "w-radius", "projection", "advantaged-class",
+                                 "evaluate-every"});
+    }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
-        validateCommonConfig(config, data);
         requireNonPrivate(config);
         if (config.lambda > 0) requirePenaltyCellsPresent(config, data.train);
     }
 
-    RunResult run(const TrainConfig& requested, const DataSplit& data, TrainingObserver& observer,
-                  const CancelToken& cancel) const override {
-        validate(requested, data);
-        const PenaltyLayout layout(requested.fairness, data.train.numGroups(),
-                                   data.train.numClasses(), requested.advantagedClass);
-        const Eigen::VectorXd shares =
-            layout.sharesFromCounts(layout.cellCounts(data.train.y, data.train.s));
+    TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         TrainConfig adjusted = requested;
         // Not private, so the radius may come from the data: √(l / min π) always contains W*.
         if (adjusted.wRadius == 0.0 && requested.lambda > 0) {
-            adjusted.wRadius = std::sqrt(data.train.numClasses() / shares.minCoeff());
+            adjusted.wRadius = std::sqrt(data.train.numClasses() / observedShares(requested, data).minCoeff());
         }
-        const TrainConfig config = resolveDefaults(adjusted, data);
+        return resolveDefaults(adjusted, data);
+    }
+
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override {
+        const TrainConfig& config = prepared.config();
+        const Eigen::VectorXd shares = observedShares(config, data);
 
         TrainerPlan plan;
         plan.penalty = config.lambda > 0;
@@ -53,6 +60,13 @@ public:
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return result;
+    }
+
+private:
+    static Eigen::VectorXd observedShares(const TrainConfig& config, const DataSplit& data) {
+        const PenaltyLayout layout(config.fairness, data.train.numGroups(), data.train.numClasses(),
+                                   config.advantagedClass);
+        return layout.sharesFromCounts(layout.cellCounts(data.train.y, data.train.s));
     }
 };
 

@@ -36,9 +36,49 @@ std::string algorithmNames() {
     return names;
 }
 
+const std::vector<ParamSpec>& allParameters() {
+    static const std::vector<ParamSpec> list = [] {
+        std::vector<ParamSpec> all = commonParameters();
+        for (const auto& algorithm : algorithmRegistry()) {
+            for (const ParamSpec& spec : algorithm->parameters()) {
+                bool known = false;
+                for (const ParamSpec& seen : all) known = known || seen.name == spec.name;
+                if (!known) all.push_back(spec);
+            }
+        }
+        return all;
+    }();
+    return list;
+}
+
+const ParamSpec* findParameter(const std::string& name) {
+    for (const ParamSpec& spec : allParameters()) {
+        if (spec.name == name) return &spec;
+    }
+    for (const ParamSpec& spec : allParameters()) {
+        for (const std::string& former : spec.formerNames) {
+            if (former == name) return &spec;
+        }
+    }
+    return nullptr;
+}
+
+std::string algorithmsReading(const std::string& name) {
+    std::string names;
+    for (const auto& algorithm : algorithmRegistry()) {
+        for (const ParamSpec& spec : algorithm->parameters()) {
+            if (spec.name != name) continue;
+            names += (names.empty() ? "" : ", ") + algorithm->name();
+            break;
+        }
+    }
+    return names;
+}
+
 RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data,
                        TrainingObserver& observer, const CancelToken& cancel) {
-    RunResult result = findAlgorithm(config.algorithm).run(config, data, observer, cancel);
+    const Algorithm& algorithm = findAlgorithm(config.algorithm);
+    RunResult result = algorithm.run(prepareRun(algorithm, config, data), data, observer, cancel);
     result.runUid = newRunUid();
     observer.onRunEnd(result);
     return result;

@@ -17,6 +17,17 @@ const Algorithm& findAlgorithm(const std::string& name);
 /// Comma-separated names of all algorithms ("erm, fermi, dp-fermi, dp-sgd").
 std::string algorithmNames();
 
+/// Every parameter: the common ones in run-key order, then each algorithm's own (in registry
+/// order, each name once). What the CLI offers and presets, sessions and records may hold.
+const std::vector<ParamSpec>& allParameters();
+
+/// The parameter called `name` or once called so (common or an algorithm's own); nullptr
+/// when there is none.
+const ParamSpec* findParameter(const std::string& name);
+
+/// The algorithms that read parameter `name` ("dp-fermi, dp-sgd").
+std::string algorithmsReading(const std::string& name);
+
 /// Looks up config.algorithm and runs it; calls observer.onRunEnd with the result.
 RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data,
                        TrainingObserver& observer, const CancelToken& cancel);

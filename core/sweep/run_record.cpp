@@ -3,7 +3,9 @@
 #include <cmath>
 
 #include "core/privacy/accounting_json.h"
+#include "core/algorithms/registry.h"
 #include "core/sweep/model_record.h"
+#include "core/sweep/parameter_json.h"
 #include "core/util/error.h"
 #include "core/util/json_writer.h"
 
@@ -58,6 +60,42 @@ void writeHistory(JsonWriter& json, const std::vector<EpochMetrics>& history, in
     json.endObject();
 }
 
+/// Parameters written at the top level of a record (with the results they index).
+const char* const kTopLevelParameters[] = {"fairness", "epsilon", "delta", "lambda", "seed", "epochs"};
+
+bool isTopLevel(const std::string& name) {
+    for (const char* top : kTopLevelParameters) {
+        if (name == top) return true;
+    }
+    return false;
+}
+
+/// The record's "settings": every other common parameter, then the algorithm's own.
+std::vector<ParamSpec> settingsBlockParameters(const TrainConfig& c) {
+    std::vector<ParamSpec> specs;
+    for (const ParamSpec& spec : commonParameters()) {
+        if (!isTopLevel(spec.name)) specs.push_back(spec);
+    }
+    for (const auto& [name, text] : c.extra) {
+        if (const ParamSpec* own = findParameter(name)) specs.push_back(*own);
+    }
+    return specs;
+}
+
+/// A parameter's value in a record: at the top level or in "settings" by its name; in records
+/// written before the declarations, in "config" or at the top level by a former name.
+const JsonValue* findRecordedValue(const JsonValue& json, const ParamSpec& spec) {
+    if (isTopLevel(spec.name)) return json.has(spec.name) ? &json.at(spec.name) : nullptr;
+    if (json.has("settings") && json.at("settings").has(spec.name)) return &json.at("settings").at(spec.name);
+    std::vector<std::string> names = spec.formerNames;
+    names.insert(names.begin(), spec.name);
+    for (const std::string& name : names) {
+        if (json.has("config") && json.at("config").has(name)) return &json.at("config").at(name);
+        if (json.has(name) && name != "calibration") return &json.at(name);
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 std::string runRecordJson(const RunResult& result, const RunContext& context,
@@ -79,7 +117,6 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("lambda").value(c.lambda);
     json.key("seed").value(static_cast<unsigned long>(c.seed));
     json.key("epochs").value(c.epochs);
-    json.key("batch_size").value(c.batchSize);
     json.key("status").value(runStatusName(result.status));
     json.key("test_error").value(t.error);
     json.key("train_loss").value(result.trainLoss);
@@ -97,28 +134,11 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     writeGroups(json, t);
     if (!result.message.empty()) json.key("message").value(result.message);
 
+    json.key("settings").beginObject();
+    writeParametersJson(json, c, settingsBlockParameters(c));
+    json.endObject();
+
     json.key("config").beginObject();
-    json.key("scope").value(scopeName(c.scope));
-    json.key("adjacency").value(privacy::adjacencyCode(c.adjacency));
-    json.key("sampling").value(c.sampling ? samplingName(*c.sampling) : "auto");
-    json.key("lr_theta").value(c.lrTheta);
-    json.key("lr_w").value(c.lrW);
-    json.key("l2").value(c.l2);
-    json.key("clip_theta").value(c.clipTheta);
-    json.key("clip_w").value(c.clipW);
-    json.key("loss_clip_share").value(c.lossClipShare);
-    json.key("averaging").value(c.averaging ? averagingName(*c.averaging) : "auto");
-    json.key("w_stream").value(wStreamName(c.wStream));
-    json.key("min_group_share").value(c.minGroupShare);
-    json.key("w_radius").value(c.wRadius);
-    json.key("projection").value(c.projection == Projection::Box ? "box" : "ball");
-    json.key("share_budget_fraction").value(c.shareBudgetFraction);
-    json.key("feature_bound").value(c.featureBound);
-    json.key("advantaged_class").value(c.advantagedClass);
-    json.key("evaluate_every").value(c.evaluateEvery);
-    json.key("secure_noise").value(c.secureNoise);
-    json.key("record_diagnostics").value(c.recordDiagnostics);
-    json.key("calibration").value(calibrationName(c.calibration));
     json.key("dataset_description").value(context.datasetDescription);
     json.key("split_seed").value(static_cast<unsigned long>(context.splitSeed));
     json.key("test_fraction").value(context.testFraction);
@@ -238,13 +258,20 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     c.algorithm = json.at("algorithm").asString();
     r.dataset = json.at("dataset").asString();
     r.runUid = json.stringOr("run_uid", "");
-    c.fairness = parseFairnessNotion(json.at("fairness").asString());
-    c.epsilon = json.at("epsilon").asNumber();
-    c.delta = json.at("delta").asNumber();
-    c.lambda = json.at("lambda").asNumber();
-    c.seed = static_cast<std::uint64_t>(json.at("seed").asNumber());
-    c.epochs = static_cast<int>(asLong(json.at("epochs")));
-    c.batchSize = static_cast<int>(asLong(json.at("batch_size")));
+    // Every parameter from its declaration. Missing ones (records written before they existed)
+    // read as what those runs ran; unknown ones are skipped, so files written by other versions
+    // still open.
+    for (const ParamSpec& spec : commonParameters()) {
+        const JsonValue* value = findRecordedValue(json, spec);
+        if (value) spec.set(c, storedParameterText(spec, *value));
+        else spec.set(c, spec.formerDefault.empty() ? spec.defaultValue : spec.formerDefault);
+    }
+    if (json.has("settings")) {
+        for (const auto& [name, value] : json.at("settings").members()) {
+            const ParamSpec* spec = findParameter(name);
+            if (spec && !findCommonParameter(spec->name)) spec->set(c, storedParameterText(*spec, value));
+        }
+    }
     r.status = parseStatus(json.at("status").asString());
     r.message = json.stringOr("message", "");
     r.trainLoss = json.at("train_loss").asNumber();
@@ -252,35 +279,6 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     r.seconds = json.at("seconds").asNumber();
 
     const JsonValue& config = json.at("config");
-    c.scope = parseScope(config.at("scope").asString());
-    c.adjacency = parseAdjacency(config.at("adjacency").asString());
-    const std::string sampling = config.at("sampling").asString();
-    if (sampling != "auto") c.sampling = parseSampling(sampling);
-    c.lrTheta = config.at("lr_theta").asNumber();
-    c.lrW = config.at("lr_w").asNumber();
-    c.l2 = config.at("l2").asNumber();
-    c.clipTheta = config.at("clip_theta").asNumber();
-    c.clipW = config.at("clip_w").asNumber();
-    c.minGroupShare = config.at("min_group_share").asNumber();
-    c.wRadius = config.at("w_radius").asNumber();
-    c.projection = config.at("projection").asString() == "box" ? Projection::Box : Projection::Ball;
-    c.shareBudgetFraction = config.at("share_budget_fraction").asNumber();
-    c.featureBound = config.at("feature_bound").asNumber();
-    c.advantagedClass = static_cast<int>(asLong(config.at("advantaged_class")));
-    c.evaluateEvery = static_cast<int>(asLong(config.at("evaluate_every")));
-    c.calibration = parseCalibration(config.at("calibration").asString());
-    // Absent in records written before these settings existed.
-    if (config.has("secure_noise")) c.secureNoise = config.at("secure_noise").asBool();
-    if (config.has("record_diagnostics")) c.recordDiagnostics = config.at("record_diagnostics").asBool();
-    // Records written before the stabilised defaults ran the last iterate, the clipped-gradient
-    // W-stream and joint clipping: read them as what they ran.
-    c.lossClipShare = config.has("loss_clip_share") ? config.at("loss_clip_share").asNumber() : 0.0;
-    c.averaging = IterateAveraging::None;
-    if (config.has("averaging") && config.at("averaging").asString() != "auto") {
-        c.averaging = parseAveraging(config.at("averaging").asString());
-    }
-    c.wStream = config.has("w_stream") ? parseWStream(config.at("w_stream").asString())
-                                       : WStream::ClippedGradient;
     if (context) {
         context->runKey = json.stringOr("run_key", "");
         context->ledgerKey = json.stringOr("ledger_key", "");

@@ -32,10 +32,11 @@ struct RunRecordOptions {
 };
 
 /// One result as a single JSON line (no trailing newline). Top-level keys: algorithm, dataset,
-/// fairness, calibration, epsilon, delta, lambda, seed, epochs, batch_size, status, test_error,
-/// train_loss, violation, dp_violation, eo_violation, eopp_violation, ermi, epsilon_spent,
-/// noise_theta, noise_w, seconds, groups (the per-group table), plus `config` (every other
-/// resolved setting and the data context), `metrics`, `privacy` (the full report and the
+/// fairness, calibration (the one in force: "none" when not private), epsilon, delta, lambda,
+/// seed, epochs, status, test_error, train_loss, violation, dp_violation, eo_violation,
+/// eopp_violation, ermi, epsilon_spent, noise_theta, noise_w, seconds, groups (the per-group
+/// table), plus `settings` (every other resolved parameter by its declared name, the
+/// algorithm's own included), `config` (the data context), `metrics`, `privacy` (the full report and the
 /// statement) and `history` (per-epoch arrays), then `model` (θ, W and the feature bound,
 /// exact; absent when the run has no finite parameters) and `preprocessing` (how raw rows
 /// become inputs; absent when the context has none) — see model_record.h. Non-finite numbers
@@ -48,7 +49,10 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
 
 /// Reads a run back from its JSON form, the model and preprocessing included when present
 /// (records written before they were stored read with an empty θ and no preprocessing).
-/// Throws InputError naming a missing or malformed key.
+/// Parameters are read from their declarations: a missing one reads as what records written
+/// before it existed ran, an unknown one is skipped, and records written before the
+/// declarations (settings in "config" under snake_case names) read as before. Throws
+/// InputError naming a missing or malformed key.
 RunResult runResultFromJson(const JsonValue& json, RunContext* context = nullptr);
 
 }  // namespace pfa

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "core/sweep/parameter_json.h"
 #include "core/util/embedded_json.h"
 #include "core/util/error.h"
 #include "core/util/json_value.h"
@@ -13,39 +14,6 @@ namespace pfa {
 namespace {
 
 std::vector<double> numbers(const JsonValue& json) { return json.numbers(); }
-
-/// Applies the "config" object of a preset to a base configuration.
-void applyConfig(TrainConfig& c, const JsonValue& json) {
-    for (const auto& [key, value] : json.members()) {
-        if (key == "epochs") c.epochs = static_cast<int>(value.asNumber());
-        else if (key == "batch_size") c.batchSize = static_cast<int>(value.asNumber());
-        else if (key == "lr_theta") c.lrTheta = value.asNumber();
-        else if (key == "lr_w") c.lrW = value.asNumber();
-        else if (key == "l2") c.l2 = value.asNumber();
-        else if (key == "clip_theta") c.clipTheta = value.asNumber();
-        else if (key == "clip_w") c.clipW = value.asNumber();
-        else if (key == "loss_clip_share") c.lossClipShare = value.asNumber();
-        else if (key == "share_budget_fraction") c.shareBudgetFraction = value.asNumber();
-        else if (key == "advantaged_class") c.advantagedClass = static_cast<int>(value.asNumber());
-        else if (key == "averaging") c.averaging = parseAveraging(value.asString());
-        else if (key == "w_stream") c.wStream = parseWStream(value.asString());
-        else if (key == "min_group_share") c.minGroupShare = value.asNumber();
-        else if (key == "w_radius") c.wRadius = value.asNumber();
-        else if (key == "delta") {
-            c.delta = value.asNumber();
-            if (!(c.delta > 0.0)) throw InputError("delta must be > 0 (omit it for 1/n^2)");
-        }
-        else if (key == "secure_noise") c.secureNoise = value.asBool();
-        else if (key == "record_diagnostics") c.recordDiagnostics = value.asBool();
-        else if (key == "evaluate_every") c.evaluateEvery = static_cast<int>(value.asNumber());
-        else if (key == "calibration") c.calibration = parseCalibration(value.asString());
-        else if (key == "scope") c.scope = parseScope(value.asString());
-        else if (key == "adjacency") c.adjacency = parseAdjacency(value.asString());
-        else if (key == "sampling") c.sampling = parseSampling(value.asString());
-        else if (key == "projection") c.projection = value.asString() == "box" ? Projection::Box : Projection::Ball;
-        else throw InputError("unknown config key '" + key + "'");
-    }
-}
 
 /// Throws InputError when `json` has a member not in `known` (a misspelt or misplaced key
 /// would otherwise be ignored silently).
@@ -120,7 +88,8 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
                 spec.axes.push_back({parameter, values.numbers()});
             }
         }
-        if (json.has("config")) applyConfig(spec.base, json.at("config"));
+        // Settings by their declared names; a misspelt one is refused, not ignored.
+        if (json.has("config")) applyParametersJson(spec.base, json.at("config"), UnknownKeys::Refuse);
         if (spec.algorithms.empty() || spec.notions.empty() || spec.epsilons.empty() ||
             spec.lambdas.empty() || spec.seeds.empty()) {
             throw InputError("every axis needs at least one value");

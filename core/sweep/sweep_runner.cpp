@@ -62,7 +62,8 @@ void validateSweep(const std::vector<SweepRun>& runs, const DatasetProvider& pro
     const auto data = loadAll(runs, provider);
     for (const SweepRun& run : runs) {
         try {
-            findAlgorithm(run.config.algorithm).validate(run.config, data.at(run.dataset)->split);
+            const Algorithm& algorithm = findAlgorithm(run.config.algorithm);
+            prepareRun(algorithm, run.config, data.at(run.dataset)->split);
         } catch (const InputError& error) {
             throw InputError(std::string(error.what()) + " [" + describe(run) + "]");
         }

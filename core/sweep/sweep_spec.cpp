@@ -13,38 +13,24 @@ namespace pfa {
 
 namespace {
 
-int wholeNumber(const std::string& parameter, double value) {
-    if (value != std::floor(value) || value < 1 || value > 1e9) {
-        throw InputError("sweep axis " + parameter + ": " + formatPortable(value) +
-                         " is not a positive whole number");
-    }
-    return static_cast<int>(value);
-}
-
 }  // namespace
 
 std::vector<std::string> sweepParameterNames() {
-    return {"epochs", "batch-size", "lr-theta", "lr-w", "l2", "clip-theta", "clip-w",
-            "min-group-share", "w-radius", "loss-clip-share", "share-budget"};
+    std::vector<std::string> names;
+    for (const ParamSpec& spec : allParameters()) {
+        if (spec.sweepable) names.push_back(spec.name);
+    }
+    return names;
 }
 
 void applySweepParameter(TrainConfig& c, const std::string& parameter, double value) {
-    if (parameter == "epochs") c.epochs = wholeNumber(parameter, value);
-    else if (parameter == "batch-size") c.batchSize = wholeNumber(parameter, value);
-    else if (parameter == "lr-theta") c.lrTheta = value;
-    else if (parameter == "lr-w") c.lrW = value;
-    else if (parameter == "l2") c.l2 = value;
-    else if (parameter == "clip-theta") c.clipTheta = value;
-    else if (parameter == "clip-w") c.clipW = value;
-    else if (parameter == "min-group-share") c.minGroupShare = value;
-    else if (parameter == "w-radius") c.wRadius = value;
-    else if (parameter == "loss-clip-share") c.lossClipShare = value;
-    else if (parameter == "share-budget") c.shareBudgetFraction = value;
-    else {
+    const ParamSpec* spec = findParameter(parameter);
+    if (!spec || !spec->sweepable || spec->name != parameter) {
         std::string names;
         for (const std::string& name : sweepParameterNames()) names += (names.empty() ? "" : ", ") + name;
         throw InputError("unknown sweep parameter '" + parameter + "': use one of " + names);
     }
+    spec->set(c, parseParameter(*spec, value));
 }
 
 std::string tuningName(Tuning tuning) {
@@ -112,6 +98,8 @@ std::vector<SweepRun> SweepSpec::expand() const {
             for (FairnessNotion notion : notions) {
                 TrainConfig config = base;
                 config.algorithm = algorithm;
+                // Its own parameters at their defaults unless given; other algorithms' dropped.
+                config = withOwnParameters(findAlgorithm(algorithm), std::move(config));
                 config.fairness = notion;
                 expandAxes(dataset, config, 0);
             }

@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "core/fairness/fairness_notion.h"
+#include "core/train/parameters.h"
 #include "core/train/train_config.h"
 
 namespace pfa {
 
-/// An extra sweep axis over a numeric hyper-parameter. Known parameters: epochs,
-/// batch-size, lr-theta, lr-w, l2, clip-theta, clip-w, min-group-share, w-radius.
+/// An extra sweep axis over a numeric parameter declared sweepable (sweepParameterNames()).
 struct SweepAxis {
     std::string parameter;
     std::vector<double> values;

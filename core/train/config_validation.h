@@ -5,8 +5,10 @@
 
 namespace pfa {
 
-/// Checks the fields every algorithm uses (epochs, batch size, learning rates, ε, δ, λ,
-/// clip norms, ρ, classes and groups of the data). Throws InputError naming the value.
+/// Checks the rules of the common settings that need the data (batch size ≤ rows, ρ ≤ 1/k,
+/// advantaged class < classes, at least 2 classes and groups, a non-empty test part); the
+/// ranges of single values are checked from their declarations (validateParameters).
+/// prepareRun calls it. Throws InputError naming the value.
 void validateCommonConfig(const TrainConfig& config, const DataSplit& data);
 
 /// For algorithms without a fairness term: λ must be 0.

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/train/parameters.h"
 #include "core/util/sha256.h"
 
 namespace pfa {

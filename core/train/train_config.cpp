@@ -80,46 +80,4 @@ WStream parseWStream(const std::string& text) {
     throw InputError("unknown W stream '" + text + "': use masses or gradient");
 }
 
-std::string settingsKey(const TrainConfig& c) {
-    std::string key;
-    auto add = [&](const char* name, const std::string& value) {
-        if (!key.empty()) key += ';';
-        key += name;
-        key += '=';
-        key += value;
-    };
-    add("algorithm", c.algorithm);
-    add("fairness", fairnessCode(c.fairness));
-    add("epsilon", formatPortable(c.epsilon));
-    add("delta", formatPortable(c.delta));
-    add("lambda", formatPortable(c.lambda));
-    add("seed", std::to_string(c.seed));
-    add("epochs", std::to_string(c.epochs));
-    add("batch", std::to_string(c.batchSize));
-    add("lr_theta", formatPortable(c.lrTheta));
-    add("lr_w", formatPortable(c.lrW));
-    add("l2", formatPortable(c.l2));
-    add("calibration", calibrationName(c.calibration));
-    add("scope", scopeName(c.scope));
-    add("adjacency", adjacencyName(c.adjacency));
-    add("sampling", c.sampling ? samplingName(*c.sampling) : "auto");
-    add("clip_theta", formatPortable(c.clipTheta));
-    add("clip_w", formatPortable(c.clipW));
-    add("loss_clip_share", formatPortable(c.lossClipShare));
-    add("averaging", c.averaging ? averagingName(*c.averaging) : "auto");
-    add("w_stream", wStreamName(c.wStream));
-    add("rho", formatPortable(c.minGroupShare));
-    add("radius", formatPortable(c.wRadius));
-    add("projection", c.projection == Projection::Box ? "box" : "ball");
-    add("share_budget", formatPortable(c.shareBudgetFraction));
-    add("feature_bound", formatPortable(c.featureBound));
-    add("advantaged", std::to_string(c.advantagedClass));
-    add("evaluate_every", std::to_string(c.evaluateEvery));
-    // Noise streams derive from the seed and these settings (v2); older results files, whose
-    // runs shared noise across settings, do not match and are rerun on resume.
-    add("noise", c.secureNoise ? "os-entropy" : "seeded-v2");
-    add("diagnostics", c.recordDiagnostics ? "on" : "off");
-    return key;
-}
-
 }  // namespace pfa

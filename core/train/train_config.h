@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -97,6 +98,9 @@ struct TrainConfig {
     /// They are computed exactly on the private training rows and are not covered by the
     /// privacy guarantee; off skips them for private runs (non-private runs always have them).
     bool recordDiagnostics = true;
+    /// The values of the algorithm's own parameters (those it declares beyond these fields),
+    /// by parameter name, as canonical text (see parameters.h).
+    std::map<std::string, std::string> extra;
 
     bool isPrivate() const { return epsilon < std::numeric_limits<double>::infinity(); }
 };
@@ -115,10 +119,6 @@ IterateAveraging parseAveraging(const std::string& text);
 std::string wStreamName(WStream stream);  ///< "masses", "gradient"
 WStream parseWStream(const std::string& text);
 privacy::Adjacency parseAdjacency(const std::string& text);
-
-/// Every setting of `config` as "name=value;…" with numbers written exactly: equal strings ⇔
-/// equal settings. The base of run keys and of the runs' noise-stream derivation.
-std::string settingsKey(const TrainConfig& config);
 
 /// Whether a run with these (resolved) settings records the training-set diagnostics.
 inline bool recordsDiagnostics(const TrainConfig& config) {

@@ -43,7 +43,7 @@ secure)
     "$cli" train --algorithm dp-sgd --epsilon 1 --lambda 0 --epochs 3 --synthetic-rows 2000 --secure-noise \
         --no-diagnostics --seeds 0-1 --quiet --out secure.jsonl > /dev/null
     grep -q '"noise_source":"os-entropy"' secure.jsonl || fail "no os-entropy noise source"
-    grep -q '"secure_noise":true' secure.jsonl || fail "setting not recorded"
+    grep -q '"secure-noise":true' secure.jsonl || fail "setting not recorded"
     grep -q '"train_loss":null' secure.jsonl || fail "diagnostics were recorded"
     grep -q 'cannot be regenerated' secure.jsonl || fail "statement does not say the noise cannot be regenerated"
     echo "secure noise: recorded as os-entropy, diagnostics left out"
@@ -66,7 +66,7 @@ small-minority)
             --fairness "$notion" --epochs 5 --quiet --out law.jsonl > law.log 2>&1 || { cat law.log >&2; fail "$notion refused"; }
     done
     [ "$(grep -c '"status":"completed"' law.jsonl)" -eq 3 ] || fail "expected 3 completed runs"
-    grep -q '"min_group_share":0.0500000' law.jsonl || fail "default rho is not 0.05 for demographic parity"
+    grep -q '"min-group-share":0.0500000' law.jsonl || fail "default rho is not 0.05 for demographic parity"
     echo "a 10 % minority trains with default settings for dp, eo and eopp"
     ;;
 tuning)

@@ -122,7 +122,7 @@ TEST_CASE("Sensitive-only scope is accounted, calibrated and stated under replac
     const JsonValue& accounting = privacy.at("accounting");
     CHECK(accounting.at("adjacency").asString() == "replace");
     CHECK(accounting.at("curve").asString() == "poisson-replace-group-of-two");
-    CHECK(record.at("config").at("adjacency").asString() == "replace");
+    CHECK(record.at("settings").at("adjacency").asString() == "replace");
     CHECK_THAT(privacy.at("statement").asString(), Contains("under replace-one adjacency"));
     CHECK_THAT(privacy.at("statement").asString(), !Contains("add/remove"));
 
@@ -347,7 +347,7 @@ TEST_CASE("Training-set diagnostics are labelled unprotected and can be left out
     // Test-set metrics and ε are still there.
     CHECK(std::isfinite(record.at("test_error").asNumber()));
     CHECK(std::isfinite(record.at("history").at("epsilon_spent").numbers().back()));
-    CHECK(record.at("config").at("record_diagnostics").asBool() == false);
+    CHECK(record.at("settings").at("diagnostics").asBool() == false);
 
     // Non-private runs protect nothing and keep their diagnostics.
     TrainConfig open = quick("fermi", INFINITY, 1.0);

@@ -161,8 +161,9 @@ TEST_CASE("Run records carry the stabilisation settings, old records read as wha
     CHECK(back.config.wStream == WStream::GroupMasses);
     CHECK(back.privacy.postProcessing == result.privacy.postProcessing);
 
+    // A record written before these settings existed lacks them.
     std::string old = line;
-    for (const char* key : {"\"loss_clip_share\":0.25,", "\"averaging\":\"poly\",", "\"w_stream\":\"masses\","}) {
+    for (const char* key : {"\"loss-clip-share\":0.25,", "\"averaging\":\"poly\",", "\"w-stream\":\"masses\","}) {
         const auto at = old.find(key);
         REQUIRE(at != std::string::npos);
         old.erase(at, std::string(key).size());

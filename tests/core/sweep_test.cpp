@@ -48,7 +48,7 @@ TEST_CASE("Sweep expansion order, deduplication and run keys", "[sweep]") {
     CHECK(total == runs.size());
     REQUIRE_THROWS_WITH(shardRuns(runs, 3, 3), Catch::Contains("shard 3/3 is invalid"));
     TrainConfig config;
-    REQUIRE_THROWS_WITH(applySweepParameter(config, "epochs", 2.5), Catch::Contains("not a positive whole number"));
+    REQUIRE_THROWS_WITH(applySweepParameter(config, "epochs", 2.5), Catch::Contains("epochs = 2.5 is invalid: it must be a whole number"));
 }
 
 TEST_CASE("Whisker statistics: mean and sample standard deviation per cell", "[sweep][summary]") {
@@ -138,7 +138,7 @@ TEST_CASE("Presets reproduce the published experiments and say where settings co
     REQUIRE_THROWS_WITH(findSweepPreset("nope"), Catch::Contains("unknown preset 'nope'"));
     REQUIRE_THROWS_WITH(parseSweepPreset("x.json", R"({"name":"x","title":"t","source":"s","dataset":{"name":"adult"},
         "algorithms":["dp-fermi"],"fairness":["dp"],"epsilons":[1],"lambdas":[1],"seeds":[0],"config":{"speed":1}})"),
-                        Catch::Contains("x.json") && Catch::Contains("unknown config key 'speed'"));
+                        Catch::Contains("x.json") && Catch::Contains("unknown setting 'speed'"));
 }
 
 TEST_CASE("Certified presets cover every published experiment with a λ grid that spans it",

@@ -215,7 +215,7 @@ TEST_CASE("Invalid configurations name the offending value", "[trainer][validati
     expectError(c, "lambda = -1 is invalid");
     c = base;
     c.batchSize = 100000;
-    expectError(c, "batch size = 100000 is invalid");
+    expectError(c, "batch-size = 100000 is invalid");
     c = base;
     c.lrTheta = 0;
     expectError(c, "lr-theta = 0 is invalid");
@@ -227,7 +227,7 @@ TEST_CASE("Invalid configurations name the offending value", "[trainer][validati
     expectError(c, "delta = 1.5 is invalid");
     c = base;
     c.minGroupShare = 0.7;
-    expectError(c, "min group share (rho) = 0.7 is invalid");
+    expectError(c, "min-group-share = 0.7 is invalid");
     c = base;
     c.epochs = 0;
     expectError(c, "epochs = 0 is invalid");

@@ -1,0 +1,44 @@
+#include "core/train/algorithm.h"
+
+#include "core/train/config_validation.h"
+
+namespace pfa {
+
+std::string privacyUnitName(PrivacyUnit unit) {
+    switch (unit) {
+        case PrivacyUnit::Record: return "record";
+        case PrivacyUnit::User: return "user";
+        case PrivacyUnit::Silo: return "silo";
+    }
+    return "record";
+}
+
+std::string taskName(Task task) { return task == Task::Regression ? "regression" : "classification"; }
+
+TrainConfig Algorithm::resolve(const TrainConfig& config, const DataSplit& data) const {
+    return resolveDefaults(config, data);
+}
+
+TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config) {
+    std::map<std::string, std::string> own;
+    for (const ParamSpec& spec : algorithm.parameters()) {
+        if (findCommonParameter(spec.name)) continue;
+        const auto given = config.extra.find(spec.name);
+        own[spec.name] = given != config.extra.end() ? given->second : spec.defaultValue;
+    }
+    config.extra = std::move(own);
+    return config;
+}
+
+PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& requested, const DataSplit& data) {
+    TrainConfig config = withOwnParameters(algorithm, requested);
+    // Every value in range, whether the algorithm reads it or not: a record stores them all.
+    validateParameters(config, commonParameters());
+    validateParameters(config, algorithm.parameters());
+    validateCommonConfig(config, data);
+    TrainConfig resolved = algorithm.resolve(config, data);
+    algorithm.validate(resolved, data);
+    return PreparedConfig(std::move(resolved));
+}
+
+}  // namespace pfa
