@@ -16,5 +16,6 @@ int datasetsCommand(int argc, char** argv);
 int mergeCommand(int argc, char** argv);
 int ledgerCommand(int argc, char** argv);
 int predictCommand(int argc, char** argv);
+int parametersCommand(int argc, char** argv);
 
 }  // namespace pfa::cli

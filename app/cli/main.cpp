@@ -22,6 +22,7 @@ const char* const kUsage =
     "  datasets  the data-set catalog: list, info, fetch (download + verify), verify\n"
     "  epsilon   privacy accounting: epsilon for a noise level, or the noise for a target\n"
     "  bench     time one DP-FERMI epoch against a two-pass reference, and a whole preset\n"
+    "  parameters  every setting of every algorithm: name, default, allowed values\n"
     "\n"
     "Run 'pfa-cli <command> --help' for the options of a command.\n";
 
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
         if (command == "merge") return pfa::cli::mergeCommand(argc, argv);
         if (command == "ledger") return pfa::cli::ledgerCommand(argc, argv);
         if (command == "predict") return pfa::cli::predictCommand(argc, argv);
+        if (command == "parameters") return pfa::cli::parametersCommand(argc, argv);
         std::fprintf(stderr, "pfa-cli: unknown command '%s' (try pfa-cli --help)\n", command.c_str());
         return 2;
     } catch (const pfa::cli::UsageError& error) {

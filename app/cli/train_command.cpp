@@ -225,7 +225,7 @@ std::string settingsHelp() {
             text.back() = '.';
         }
         text += " Default: ";
-        if (spec->isAuto(spec->defaultValue)) text += "auto (" + spec->autoMeaning + ")";
+        if (spec->isAuto(spec->defaultValue)) text += "auto";
         else if (spec->kind == ParamKind::Flag) text += spec->defaultValue == "true" ? "on" : "off";
         else text += spec->defaultValue + (spec->unit.empty() ? "" : " " + spec->unit);
         if (spec->kind == ParamKind::Real || spec->kind == ParamKind::Integer) {

@@ -413,6 +413,16 @@ std::vector<ParamSpec> commonParameters(const std::vector<std::string>& names) {
     return picked;
 }
 
+namespace {
+
+/// A bound as people write it: whole numbers in digits (1000000, not 1e+06).
+std::string boundText(double value) {
+    if (value == std::floor(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<long long>(value));
+    return realText(value);
+}
+
+}  // namespace
+
 std::string parameterRule(const ParamSpec& spec) {
     std::string rule;
     switch (spec.kind) {
@@ -426,12 +436,12 @@ std::string parameterRule(const ParamSpec& spec) {
             const bool hasMax = std::isfinite(spec.max) && spec.max < 1e9;
             const std::string what = spec.kind == ParamKind::Integer ? "a whole number " : "";
             if (hasMin && hasMax) {
-                rule = what + "in " + std::string(spec.minExclusive ? "(" : "[") + realText(spec.min) + ", " +
-                       realText(spec.max) + (spec.maxExclusive ? ")" : "]");
+                rule = what + "in " + std::string(spec.minExclusive ? "(" : "[") + boundText(spec.min) + ", " +
+                       boundText(spec.max) + (spec.maxExclusive ? ")" : "]");
             } else if (hasMin) {
-                rule = what + (spec.minExclusive ? "> " : ">= ") + realText(spec.min);
+                rule = what + (spec.minExclusive ? "> " : ">= ") + boundText(spec.min);
             } else if (hasMax) {
-                rule = what + (spec.maxExclusive ? "< " : "<= ") + realText(spec.max);
+                rule = what + (spec.maxExclusive ? "< " : "<= ") + boundText(spec.max);
             } else {
                 rule = spec.kind == ParamKind::Integer ? "a whole number" : "a number";
             }
@@ -511,6 +521,30 @@ std::string parseParameter(const ParamSpec& spec, double value) {
         return parseParameter(spec, std::to_string(static_cast<long long>(value)));
     }
     return parseParameter(spec, realText(value));
+}
+
+std::string exampleValue(const ParamSpec& spec) {
+    switch (spec.kind) {
+        case ParamKind::Flag: return spec.defaultValue == "true" ? "false" : "true";
+        case ParamKind::Choice:
+            for (const ParamChoice& choice : spec.choices) {
+                if (choice.value != spec.defaultValue) return choice.value;
+            }
+            break;
+        case ParamKind::Real:
+        case ParamKind::Integer:
+            // Small values first: they are the likeliest to suit any data (a class index, a
+            // share of 1/k); halves are exact in every file format.
+            for (double candidate : spec.kind == ParamKind::Integer
+                                        ? std::vector<double>{0, 1, 2, 3, 4, 8, 16}
+                                        : std::vector<double>{0.5, 0.25, 1, 2, 0, 4, 8}) {
+                if (!inRange(spec, candidate) || spec.isAuto(realText(candidate))) continue;
+                const std::string text = parseParameter(spec, candidate);
+                if (text != spec.defaultValue) return text;
+            }
+            break;
+    }
+    throw std::logic_error("no example value for " + spec.name);
 }
 
 void setParameter(TrainConfig& config, const ParamSpec& spec, const std::string& text) {

@@ -112,6 +112,10 @@ std::string parseParameter(const ParamSpec& spec, double value);
 /// parseParameter, then stores the value in `config`.
 void setParameter(TrainConfig& config, const ParamSpec& spec, const std::string& text);
 
+/// A valid value other than the default, exactly representable in files (documentation and
+/// the conformance tests): the other state of a flag, another choice, a dyadic number in range.
+std::string exampleValue(const ParamSpec& spec);
+
 /// The canonical text of `value` for a Real parameter (shortest exact decimal).
 std::string realText(double value);
 

@@ -3,13 +3,16 @@
 //  * a tiny run on the synthetic data is reproducible bit for bit;
 //  * it stops within one step of a cancellation request;
 //  * its settings round-trip through the JSON record and keep the run key;
-//  * a private run's ε is recomputed exactly from the accounting inputs in its record.
+//  * a private run's ε is recomputed exactly from the accounting inputs in its record;
+//  * each of its declared settings round-trips through the record, preset/session JSON and
+//    the run key (the command line: tests/cli/parameters_tests.sh; the GUI form: tests/ui).
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "core/algorithms/registry.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
+#include "core/sweep/parameter_json.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/util/json_value.h"
@@ -88,6 +91,38 @@ TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recor
             CHECK(first.privacy.epsilonSpent <= config.epsilon * (1 + 1e-9));
         } else {
             CHECK(std::isinf(first.privacy.epsilonSpent));
+        }
+    }
+}
+
+TEST_CASE("Every registered algorithm's settings round-trip through record, JSON and run key",
+          "[conformance][parameters]") {
+    for (const auto& entry : algorithmRegistry()) {
+        const Algorithm& algorithm = *entry;
+        const TrainConfig base = withOwnParameters(algorithm, tinyConfig(algorithm));
+        for (const ParamSpec& spec : algorithm.parameters()) {
+            INFO(algorithm.name() << ": " << spec.name);
+            const std::string example = exampleValue(spec);
+            REQUIRE(example != spec.get(base));
+            TrainConfig changed = base;
+            setParameter(changed, spec, example);
+            // The run key sees it.
+            CHECK(runKey("synthetic", changed) != runKey("synthetic", base));
+            // The record keeps it under its name.
+            RunResult result;
+            result.config = changed;
+            const std::string line = runRecordJson(result, RunContext{});
+            const TrainConfig back = runResultFromJson(parseJson(line)).config;
+            CHECK(spec.get(back) == example);
+            CHECK(settingsKey(back) == settingsKey(changed));
+            // Presets and sessions name it the same way.
+            JsonWriter json;
+            json.beginObject();
+            writeParametersJson(json, changed, {spec});
+            json.endObject();
+            TrainConfig fromJson = base;
+            applyParametersJson(fromJson, parseJson(json.text()), UnknownKeys::Refuse);
+            CHECK(spec.get(fromJson) == example);
         }
     }
 }
