@@ -35,7 +35,8 @@ const char* const kTrainHelpHead =
     "where it stopped. Prints a summary (mean +/- sd over seeds) at the end.\n"
     "\n"
     "data (one of):\n"
-    "  --dataset NAME              synthetic (default) or a catalog data set (pfa-cli datasets list)\n"
+    "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression) or a\n"
+    "                              catalog data set (pfa-cli datasets list)\n"
     "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
     "      --target COL            the label column\n"
     "      --positive VALUE        the positive (favourable) label value; omit for multi-class\n"
@@ -300,7 +301,7 @@ int trainCommand(int argc, char** argv) {
         request.schema = schemaFromOptions(args);
     } else {
         if (args.has("dataset")) request.name = args.text("dataset");
-        if (request.name != "synthetic") findCatalogEntry(request.name);  // a clear error early
+        if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed") findCatalogEntry(request.name);  // a clear error early
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
         for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing"}) {
             if (args.has(csvOnly)) throw UsageError(std::string("--") + csvOnly + " only goes with --csv");
