@@ -35,7 +35,8 @@ const char* const kTrainHelpHead =
     "where it stopped. Prints a summary (mean +/- sd over seeds) at the end.\n"
     "\n"
     "data (one of):\n"
-    "  --dataset NAME              synthetic (default) or a catalog data set (pfa-cli datasets list)\n"
+    "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression) or a\n"
+    "                              catalog data set (pfa-cli datasets list)\n"
     "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
     "      --target COL            the label column\n"
     "      --positive VALUE        the positive (favourable) label value; omit for multi-class\n"
@@ -300,7 +301,7 @@ int trainCommand(int argc, char** argv) {
         request.schema = schemaFromOptions(args);
     } else {
         if (args.has("dataset")) request.name = args.text("dataset");
-        if (request.name != "synthetic") findCatalogEntry(request.name);  // a clear error early
+        if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed") findCatalogEntry(request.name);  // a clear error early
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
         for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing"}) {
             if (args.has(csvOnly)) throw UsageError(std::string("--") + csvOnly + " only goes with --csv");
@@ -371,6 +372,23 @@ int trainCommand(int argc, char** argv) {
 
     options.onRunFinished = [&](const SweepRun& run, const RunResult& r, const SweepProgress& p) {
         if (quiet) return;
+        if (r.regression.known) {
+            // A regression run: its error is the test MSE and it has no fairness metric.
+            std::fprintf(stderr,
+                         "[%zu/%zu] %s eps=%s seed=%llu: %s, test MSE %.4f (RMSE %.4f, |w - w*| %s), "
+                         "violation n/a, eps spent %s (%.1f s; ETA %.0f s)\n",
+                         p.finished + p.alreadyDone, p.total, r.config.algorithm.c_str(),
+                         formatNumber(r.config.epsilon).c_str(), static_cast<unsigned long long>(run.config.seed),
+                         runStatusName(r.status).c_str(), r.regression.testMse, r.regression.testRmse,
+                         std::isnan(r.regression.weightError) ? "unknown"
+                                                              : formatNumber(r.regression.weightError, 4).c_str(),
+                         formatNumber(r.privacy.isPrivate ? r.privacy.epsilonSpent : INFINITY).c_str(), r.seconds,
+                         p.etaSeconds);
+            if (r.status == RunStatus::Failed || r.status == RunStatus::Diverged) {
+                std::fprintf(stderr, "    %s\n", r.message.c_str());
+            }
+            return;
+        }
         std::fprintf(stderr,
                      "[%zu/%zu] %s %s eps=%s lambda=%s seed=%llu: %s, test error %.4f, violation %.4f, "
                      "eps spent %s (%.1f s; ETA %.0f s)\n",
@@ -414,6 +432,10 @@ int trainCommand(int argc, char** argv) {
                         ? formatNumber(cell.epsilonSpent.max, 4).c_str()
                         : "-",
                     cell.runs - cell.failed, cell.seconds.n ? cell.seconds.mean : 0.0);
+    }
+    if (std::any_of(records.begin(), records.end(), [](const JsonValue& r) { return r.has("regression"); })) {
+        std::printf("test error of a regression algorithm: the test MSE; violation '-': not applicable "
+                    "(regression has no fairness metric)\n");
     }
     if (!records.empty()) {
         std::printf("eps spent: the largest certified epsilon over the seeds, from the Rényi-DP accountant "

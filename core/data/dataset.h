@@ -40,12 +40,26 @@ struct Dataset {
     /// generator's), or by assignSilos (silo_splitters.h); absent otherwise.
     std::optional<UnitIndex> silos;
     std::string siloDescription;  ///< how the silos were formed ("" without silos)
+    /// Regression data: the real-valued target per row (empty for classification data).
+    Eigen::VectorXd target;
+    /// The generator's true coefficients in the encoded coordinates (d weights, then the bias
+    /// b* = Σ_j w*_j·mean_j that standardisation moves into the intercept), so that
+    /// ⟨w*, x_raw⟩ = ⟨trueWeights, (x, 1)⟩; empty when unknown.
+    Eigen::VectorXd trueWeights;
 
+    /// Whether the target is real-valued (regression) rather than a class.
+    bool isRegression() const { return target.size() > 0; }
     Eigen::Index rows() const { return X.rows(); }
     Eigen::Index features() const { return X.cols(); }
     int numClasses() const { return static_cast<int>(classNames.size()); }
     int numGroups() const { return static_cast<int>(groupNames.size()); }
 };
+
+/// The targets a regression algorithm fits: `target` for regression data, otherwise the class
+/// index as a number (a linear probability model on classification data).
+inline Eigen::VectorXd regressionTargets(const Dataset& data) {
+    return data.isRegression() ? data.target : Eigen::VectorXd(data.y.cast<double>());
+}
 
 /// Statistics that turned raw columns into X; all computed from training rows only.
 struct EncodingInfo {

@@ -107,6 +107,22 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
         out.s(i) = data.group[row];
         if (!data.userId.empty()) out.userId(i) = data.userId[row];
     }
+    if (!data.target.empty()) {
+        out.target.resize(n);
+        for (Eigen::Index i = 0; i < n; ++i) out.target(i) = data.target[rows[static_cast<std::size_t>(i)]];
+    }
+    if (!data.trueWeights.empty() && data.trueWeights.size() == data.features.size() &&
+        encoder.info.categoricalColumns.empty()) {
+        // x_raw,j = sd_j·x_j + mean_j, so ⟨w*, x_raw⟩ = Σ_j (w*_j sd_j) x_j + Σ_j w*_j mean_j.
+        const Eigen::Index d = static_cast<Eigen::Index>(data.features.size());
+        out.trueWeights = Eigen::VectorXd::Zero(d + 1);
+        for (Eigen::Index j = 0; j < d; ++j) {
+            const double w = data.trueWeights[static_cast<std::size_t>(j)];
+            const double sd = encoder.info.standardDeviations[static_cast<std::size_t>(j)];
+            out.trueWeights(j) = w * (sd > 0.0 ? sd : 1.0);
+            out.trueWeights(d) += w * encoder.info.means[static_cast<std::size_t>(j)];
+        }
+    }
     if (!data.userId.empty()) out.users = UnitIndex(out.userId, data.userNames);
     if (!data.siloId.empty()) {
         std::vector<int> siloOfRow(rows.size());

@@ -47,6 +47,12 @@ struct TabularData {
     std::vector<int> siloId;              ///< empty, or one silo id (0 … N − 1) per row
     std::vector<std::string> siloNames;   ///< name per silo id (may be empty)
     std::string siloDescription;          ///< how the silos were formed ("" without silos)
+    /// Regression data: the real-valued target per row (empty for classification data, whose
+    /// target is `label`). Such data has no classes and one group; `label` and `group` hold 0.
+    std::vector<double> target;
+    /// Regression data made by a generator that knows the true coefficients: w*_j per feature
+    /// column, in the raw units of the columns (empty when unknown). Numeric columns only.
+    std::vector<double> trueWeights;
 
     std::size_t rows() const { return label.size(); }
 };

@@ -24,6 +24,12 @@ std::string datasetKey(const DatasetRequest& request) {
             << ",bias=" << s.groupLabelDependence << ",noise=" << s.labelNoise << ",seed=" << s.seed
             << ")";
     }
+    if (request.name == "synthetic-heavy-tailed") {
+        const HeavyTailedOptions& h = request.heavyTailed;
+        key << "(n=" << h.rows << ",d=" << h.features << ",nu=" << h.featureTail << ",nu_xi=" << h.noiseTail
+            << ",s_xi=" << h.noiseScale << ",p_out=" << h.outlierShare << ",s_out=" << h.outlierScale
+            << ",seed=" << h.seed << ")";
+    }
     if (request.name == "file") {
         // The file's name and the exact reading instructions identify it.
         key << ":" << std::filesystem::path(request.filePath).filename().string() << ",schema="

@@ -148,6 +148,15 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("features").value(context.features);
     json.endObject();
 
+    if (result.regression.known) {
+        // Regression runs: "test_error" above is the test MSE; the fairness fields are null.
+        json.key("regression").beginObject();
+        json.key("test_mse").value(result.regression.testMse);
+        json.key("test_rmse").value(result.regression.testRmse);
+        json.key("weight_error").value(result.regression.weightError);
+        json.endObject();
+    }
+
     json.key("metrics").beginObject();
     json.key("rows").value(t.rows);
     json.key("dp_violation_vs_marginal").value(t.dpGapVsMarginal);
@@ -297,6 +306,13 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     t.dpGap = json.at("dp_violation").asNumber();
     t.eoGap = json.at("eo_violation").asNumber();
     t.eoppGap = json.at("eopp_violation").asNumber();
+    if (json.has("regression")) {
+        const JsonValue& regression = json.at("regression");
+        r.regression.known = true;
+        r.regression.testMse = regression.numberOr("test_mse", t.error);
+        r.regression.testRmse = regression.numberOr("test_rmse", std::sqrt(t.error));
+        r.regression.weightError = regression.numberOr("weight_error", std::nan(""));
+    }
     const JsonValue& metrics = json.at("metrics");
     t.rows = asLong(metrics.at("rows"));
     t.dpGapVsMarginal = metrics.at("dp_violation_vs_marginal").asNumber();

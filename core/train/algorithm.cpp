@@ -35,7 +35,7 @@ PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& request
     // Every value in range, whether the algorithm reads it or not: a record stores them all.
     validateParameters(config, commonParameters());
     validateParameters(config, algorithm.parameters());
-    validateCommonConfig(config, data);
+    validateCommonConfig(config, data, algorithm.capabilities().task == Task::Classification);
     TrainConfig resolved = algorithm.resolve(config, data);
     algorithm.validate(resolved, data);
     return PreparedConfig(std::move(resolved));

@@ -23,7 +23,7 @@ void require(bool ok, const char* field, T value, const std::string& rule) {
 
 }  // namespace
 
-void validateCommonConfig(const TrainConfig& c, const DataSplit& data) {
+void validateCommonConfig(const TrainConfig& c, const DataSplit& data, bool classification) {
     // Single values were checked against their declarations (parameters.cpp); these rules
     // need the data.
     const long n = static_cast<long>(data.train.rows());
@@ -31,6 +31,12 @@ void validateCommonConfig(const TrainConfig& c, const DataSplit& data) {
     require(c.batchSize == 0 || c.batchSize <= n, "batch-size", c.batchSize,
             "it must be between 1 and the number of training rows (" + std::to_string(n) +
                 "), or auto");
+    require(data.test.rows() > 0, "test rows", data.test.rows(), "the test split is empty");
+    if (!classification) return;  // a regression target: no classes, no groups
+    if (data.train.isRegression()) {
+        throw InputError(c.algorithm + " learns classes, but " + data.train.name +
+                         " has a real-valued target; choose a regression algorithm");
+    }
     const int k = data.train.numGroups();
     const int l = data.train.numClasses();
     require(l >= 2, "classes", l, "the label needs at least 2 classes");
@@ -41,7 +47,6 @@ void validateCommonConfig(const TrainConfig& c, const DataSplit& data) {
             "min-group-share", c.minGroupShare,
             "it must lie in (0, 1/k] = (0, " + formatNumber(1.0 / k) + "] for k = " +
                 std::to_string(k) + " groups (or auto: 1/(10k))");
-    require(data.test.rows() > 0, "test rows", data.test.rows(), "the test split is empty");
 }
 
 void requireNoFairness(const TrainConfig& c) {

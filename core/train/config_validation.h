@@ -8,8 +8,10 @@ namespace pfa {
 /// Checks the rules of the common settings that need the data (batch size ≤ rows, ρ ≤ 1/k,
 /// advantaged class < classes, at least 2 classes and groups, a non-empty test part); the
 /// ranges of single values are checked from their declarations (validateParameters).
-/// prepareRun calls it. Throws InputError naming the value.
-void validateCommonConfig(const TrainConfig& config, const DataSplit& data);
+/// prepareRun calls it. For a regression algorithm (`classification` false) the rules about
+/// classes and groups do not apply; a classification algorithm refuses regression data.
+/// Throws InputError naming the value.
+void validateCommonConfig(const TrainConfig& config, const DataSplit& data, bool classification = true);
 
 /// For algorithms without a fairness term: λ must be 0.
 void requireNoFairness(const TrainConfig& config);

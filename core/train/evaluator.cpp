@@ -1,5 +1,6 @@
 #include "core/train/evaluator.h"
 
+#include <cmath>
 #include <limits>
 
 #include "core/fairness/ermi.h"
@@ -32,6 +33,29 @@ FairnessMetrics Evaluator::fairness(int advantagedClass) const {
 
 double Evaluator::softErmi(FairnessNotion notion, int advantagedClass) const {
     return Ermi::soft(notion, m_F, m_data.s, m_data.y, m_data.numGroups(), advantagedClass);
+}
+
+RegressionMetrics evaluateRegression(const Dataset& data, const Eigen::VectorXd& w) {
+    RegressionMetrics out;
+    out.known = true;
+    const Eigen::Index d = data.features();
+    if (data.rows() == 0 || w.size() != d + 1 || !w.allFinite()) return out;
+    const Eigen::VectorXd residual =
+        (data.X * w.head(d)).array() + w(d) - regressionTargets(data).array();
+    out.testMse = residual.squaredNorm() / static_cast<double>(data.rows());
+    out.testRmse = std::sqrt(out.testMse);
+    if (data.trueWeights.size() == d + 1) out.weightError = (w.head(d) - data.trueWeights.head(d)).norm();
+    return out;
+}
+
+FairnessMetrics fairnessNotApplicable(long rows, double headlineError) {
+    const double na = std::numeric_limits<double>::quiet_NaN();
+    FairnessMetrics out;
+    out.rows = rows;
+    out.error = headlineError;
+    out.dpGap = out.dpGapVsMarginal = out.eoGap = out.eoppGap = na;
+    out.ermiDpHard = out.ermiDpSoft = out.ermiEoHard = out.ermiEoSoft = out.ermiEoppHard = out.ermiEoppSoft = na;
+    return out;
 }
 
 }  // namespace pfa

@@ -7,6 +7,7 @@
 #include "core/fairness/fairness_notion.h"
 #include "core/model/model.h"
 #include "core/train/design_matrix.h"
+#include "core/train/run_result.h"
 
 namespace pfa {
 
@@ -36,5 +37,14 @@ private:
     RowMatrix m_scoreGradient;
     Eigen::VectorXi m_predicted;
 };
+
+/// Test metrics of the linear regression model ŷ = ⟨w, (x, 1)⟩ (`w`: d weights, bias last)
+/// against `regressionTargets(data)`: MSE, RMSE and, when the data knows w*, ‖w − w*‖ over
+/// the feature weights. NaN everywhere for an empty data set or a non-finite w.
+RegressionMetrics evaluateRegression(const Dataset& data, const Eigen::VectorXd& w);
+
+/// FairnessMetrics of a model that has no fairness metrics (regression): `error` holds
+/// `headlineError`, every gap and ERMI is NaN (not applicable), no group rows.
+FairnessMetrics fairnessNotApplicable(long rows, double headlineError);
 
 }  // namespace pfa

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,16 @@ struct StepInfo {
     double batchLoss = 0.0;  ///< mean loss over the batch rows
 };
 
+/// Test metrics of a regression model (the headline `test.error` of such a run is the test
+/// MSE; its fairness fields are NaN: not applicable).
+struct RegressionMetrics {
+    bool known = false;  ///< false for classification runs (and records without these metrics)
+    double testMse = std::numeric_limits<double>::quiet_NaN();
+    double testRmse = std::numeric_limits<double>::quiet_NaN();
+    /// ‖w − w*‖ over the d feature weights, when the data's generator knows w* (else NaN).
+    double weightError = std::numeric_limits<double>::quiet_NaN();
+};
+
 enum class RunStatus { Completed, Cancelled, Diverged, Failed };
 std::string runStatusName(RunStatus status);
 
@@ -51,7 +62,8 @@ struct RunResult {
     Eigen::MatrixXd W;             ///< (blocks·k) × l adversary matrix (empty if λ = 0)
     double featureBound = 0.0;     ///< rows [x, 1] were rescaled to norm ≤ B (0: not rescaled)
     std::vector<EpochMetrics> history;
-    FairnessMetrics test;          ///< final test-set metrics
+    FairnessMetrics test;          ///< final test-set metrics (regression: error = test MSE)
+    RegressionMetrics regression;  ///< final regression metrics (regression runs only)
     double trainLoss = 0.0;        ///< final mean training loss
     privacy::PrivacyReport privacy;
     long steps = 0;

@@ -44,6 +44,8 @@ std::uint64_t dataFingerprint(const Dataset& data) {
     for (Eigen::Index i = 0; i < data.userId.size(); ++i) {
         mix.add(static_cast<std::uint64_t>(data.userId(i)));
     }
+    // Regression targets (classification data has none, so its fingerprint is unchanged).
+    for (Eigen::Index i = 0; i < data.target.size(); ++i) mix.add(data.target(i));
     return mix.h;
 }
 

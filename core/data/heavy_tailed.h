@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/data/schema.h"
+#include "core/data/tabular_data.h"
+
+namespace pfa {
+
+/// Knobs of the synthetic heavy-tailed linear regression data ("synthetic-heavy-tailed";
+/// thesis-algorithms.md §7.2, our design). Per row i, all draws from one seeded stream:
+///   x_ij = t_ν / √(ν/(ν−2))            i.i.d. Student-t with unit variance (ν > 2)
+///   ξ_i  = s_ξ · t_{ν_ξ}
+///   with probability p_out the row is an outlier: x_i and ξ_i are both multiplied by s_out
+///   y_i  = ⟨w*, x_i⟩ + ξ_i
+/// The true coefficients are fixed and public: w*_j = (−1)^j / √d (j = 0 … d−1), so ‖w*‖ = 1
+/// and ⟨w*, x⟩ has unit variance on ordinary rows. Moments of ‖x‖ of order k < ν are finite:
+/// the admissible tail index is k = ν − 0.5. The data have no classes and one group ("all").
+struct HeavyTailedOptions {
+    int rows = 20000;            ///< n (≥ 100)
+    int features = 20;           ///< d (1 … 200)
+    double featureTail = 3.0;    ///< ν, degrees of freedom of the features (> 2)
+    double noiseTail = 3.0;      ///< ν_ξ, degrees of freedom of the noise (> 0)
+    double noiseScale = 0.5;     ///< s_ξ (≥ 0)
+    double outlierShare = 0.01;  ///< p_out, in [0, 0.5)
+    double outlierScale = 100.0; ///< s_out (≥ 1)
+    std::uint64_t seed = 20240;  ///< generator seed (independent of the run seed)
+};
+
+/// w*_j of the generator (documented above).
+double heavyTailedTrueWeight(int j, int features);
+
+/// Validates `options` (InputError naming the bad knob) and generates the data set: numeric
+/// columns x1 … xd, the real-valued target and w* (TabularData::target, trueWeights).
+TabularData generateHeavyTailed(const HeavyTailedOptions& options = {});
+
+/// The data as a file would hold it: numeric columns x1 … xd and the target column "y".
+Schema heavyTailedSchema(const HeavyTailedOptions& options = {});
+
+/// One line describing the knobs, for reports.
+std::string describeHeavyTailed(const HeavyTailedOptions& options);
+
+}  // namespace pfa
