@@ -23,6 +23,10 @@ namespace pfa {
 
 namespace {
 
+/// Norm of an iterate that counts as diverged (standardised features: sensible models have
+/// norms of order 1–100).
+constexpr double kDivergedNorm = 1e6;
+
 ParamSpec realParameter(const char* name, const char* label, const char* help, const char* defaultValue,
                         double min, bool minExclusive, double max = std::numeric_limits<double>::infinity()) {
     ParamSpec spec;
@@ -208,9 +212,16 @@ public:
             weightSum += zeta;
             result.steps = t + 1;
 
-            if (!w.allFinite()) {
+            // A check on the released iterate alone (post-processing, no privacy cost). The
+            // step sizes assume β-smoothness; unclipped heavy-tailed rows break it and the
+            // iterates then grow without bound long before they overflow.
+            if (!w.allFinite() || w.norm() > kDivergedNorm) {
                 result.status = RunStatus::Diverged;
-                result.message = "the iterate became non-finite at step " + std::to_string(t + 1);
+                result.message = "the iterate's norm exceeded " + formatNumber(kDivergedNorm) + " at step " +
+                                 std::to_string(t + 1) +
+                                 ": the step sizes 2/(mu(t + a)) assume a beta-smooth loss, which rows with "
+                                 "huge norms break when they are not clipped; set clip-norm or domain-radius, "
+                                 "or raise smoothness";
                 break;
             }
             StepInfo info;
