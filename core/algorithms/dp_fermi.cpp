@@ -15,6 +15,7 @@
 #include "core/privacy/closed_form_calibration.h"
 #include "core/privacy/clipped_gaussian_calibration.h"
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
 #include "core/train/private_run_report.h"
 #include "core/train/run_streams.h"
@@ -145,7 +146,7 @@ private:
         in.delta = config.delta;
         in.rows = static_cast<double>(data.train.rows());
         in.batch = config.batchSize;
-        in.steps = static_cast<double>(totalSteps(config, data));
+        in.steps = static_cast<double>(rowSampler(config, data.train).steps());
         in.minShare = config.minGroupShare;
         in.radius = config.wRadius;
         in.classes = data.train.numClasses();
@@ -168,7 +169,7 @@ private:
         plan.penalty = config.lambda > 0;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);
-        plan.sampling = *config.sampling;
+        plan.sampler = rowSampler(config, data.train);
         plan.radius = config.wRadius;
         plan.projection = config.projection;
         plan.epsilonAfter = [](long) { return kInfinity; };
@@ -183,13 +184,13 @@ private:
         // Shares are only needed (and only paid for) when the penalty is active.
         const double epsilonShares = penalty ? config.shareBudgetFraction * config.epsilon : 0.0;
         const double epsilonTrain = config.epsilon - epsilonShares;
-        const double q = static_cast<double>(config.batchSize) / static_cast<double>(data.train.rows());
         std::vector<privacy::PureRelease> pure;
         if (penalty) pure.push_back({"group shares", "Laplace(2/ε₀) per cell", epsilonShares});
+        TrainerPlan plan;
+        plan.sampler = rowSampler(config, data.train);
         // resolveDefaults made the adjacency replace-one for the sensitive-only scope.
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
-            *config.sampling, config.adjacency, q, totalSteps(config, data),
-            stepsPerEpoch(config, data), epsilonTrain, config.delta, std::move(pure),
+            plan.sampler, config.adjacency, epsilonTrain, config.delta, std::move(pure),
             data.train.unitName);
         const double z = calibration.noiseMultiplier;
         // Equal split of the joint multiplier over the two streams (privacy-accounting §8
@@ -200,10 +201,8 @@ private:
         const bool masses = penalty && config.wStream == WStream::GroupMasses;
         const double wSensitivity = masses ? 1.0 : config.clipW;
 
-        TrainerPlan plan;
         plan.penalty = penalty;
         plan.lambda = config.lambda;
-        plan.sampling = *config.sampling;
         plan.clipPerExample = true;
         plan.clipTheta = config.clipTheta;
         plan.clipW = config.clipW;
@@ -285,7 +284,7 @@ private:
         plan.penalty = penalty;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);
-        plan.sampling = *config.sampling;
+        plan.sampler = rowSampler(config, data.train);
         plan.sigmaTheta = config.lambda * sigmaTheta;
         plan.sigmaW = penalty ? sigmaW : 0.0;
         plan.radius = config.wRadius;
@@ -293,8 +292,8 @@ private:
         plan.featureBound = bound;
 
         // What the accountant can certify for these noise levels (privacy-accounting.md §8).
-        const double m = config.batchSize;
-        const double q = m / static_cast<double>(data.train.rows());
+        const double m = static_cast<double>(plan.sampler.batchSize);
+        const double q = plan.sampler.samplingRate();
         double zTheta = 0.0, zW = 0.0, zEffective = kInfinity;
         privacy::AccountingInputs accounting;
         accounting.unit = data.train.unitName;
@@ -312,10 +311,10 @@ private:
             zEffective = privacy::jointNoiseMultiplier(
                 {{deltaTheta, sigmaTheta * m}, {config.lambda * deltaW, sigmaW * m}});
             accounting.noiseMultiplier = zEffective;
-            if (plan.sampling == Sampling::Shuffle) {
+            if (plan.sampler.mode == Sampling::Shuffle) {
                 // Each row sits in one batch per epoch: one unamplified release per epoch.
                 accounting.kind = privacy::ReleaseKind::Gaussian;
-                accounting.stepsPerRelease = stepsPerEpoch(config, data);
+                accounting.stepsPerRelease = plan.sampler.stepsPerEpoch();
             } else {
                 accounting.kind = privacy::ReleaseKind::LinearAmplification;
                 accounting.samplingRate = q;
@@ -352,7 +351,7 @@ private:
         report.sigmaW = plan.sigmaW;
         report.samplingRate = q;
         report.expectedBatch = config.batchSize;
-        report.sampling = samplingDescription(plan.sampling);
+        report.sampling = samplingDescription(plan.sampler.mode);
         report.mechanism = mechanism;
         report.adjacency = sensitiveOnly ? "replace-one (one sensitive attribute changed)"
                                          : "add/remove-one";

@@ -6,6 +6,7 @@
 
 #include "core/privacy/clipped_gaussian_calibration.h"
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
 #include "core/train/private_run_report.h"
 #include "core/train/saddle_point_trainer.h"
@@ -35,7 +36,7 @@ public:
         validate(requested, data);
         const TrainConfig config = resolveDefaults(requested, data);
         TrainerPlan plan;
-        plan.sampling = *config.sampling;
+        plan.sampler = rowSampler(config, data.train);
         if (!config.isPrivate()) {
             plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
             RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
@@ -43,12 +44,8 @@ public:
             return result;
         }
 
-        const double n = static_cast<double>(data.train.rows());
-        const double q = config.batchSize / n;
-        const long steps = totalSteps(config, data);
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
-            plan.sampling, config.adjacency, q, steps, stepsPerEpoch(config, data), config.epsilon,
-            config.delta, {}, data.train.unitName);
+            plan.sampler, config.adjacency, config.epsilon, config.delta, {}, data.train.unitName);
         const double z = calibration.noiseMultiplier;
         plan.clipPerExample = true;
         plan.clipTheta = config.clipTheta;

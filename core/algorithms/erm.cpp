@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
 #include "core/train/saddle_point_trainer.h"
 
@@ -29,7 +30,7 @@ public:
         validate(requested, data);
         const TrainConfig config = resolveDefaults(requested, data);
         TrainerPlan plan;
-        plan.sampling = *config.sampling;
+        plan.sampler = rowSampler(config, data.train);
         plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
         result.privacy = privacy::nonPrivateReport(name(), result.steps);

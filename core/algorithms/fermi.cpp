@@ -5,6 +5,7 @@
 
 #include "core/fairness/penalty_layout.h"
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
 #include "core/train/saddle_point_trainer.h"
 
@@ -46,7 +47,7 @@ public:
         plan.penalty = config.lambda > 0;
         plan.lambda = config.lambda;
         plan.shares = shares;
-        plan.sampling = *config.sampling;
+        plan.sampler = rowSampler(config, data.train);
         plan.radius = config.wRadius;
         plan.projection = config.projection;
         plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };

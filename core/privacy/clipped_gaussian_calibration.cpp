@@ -1,21 +1,24 @@
 #include "core/privacy/clipped_gaussian_calibration.h"
 
+#include <algorithm>
+
 namespace pfa::privacy {
 
 Adjacency analysedAdjacency(Sampling sampling, Adjacency requested) {
     return sampling == Sampling::Poisson ? requested : Adjacency::Replace;
 }
 
-ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency adjacency,
-                                                    double q, long steps, long stepsPerEpoch,
-                                                    double epsilonTrain, double delta,
-                                                    std::vector<PureRelease> pure,
+ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler,
+                                                    Adjacency adjacency, double epsilonTrain,
+                                                    double delta, std::vector<PureRelease> pure,
                                                     const std::string& unit) {
+    const Sampling sampling = sampler.mode;
+    const double q = sampler.samplingRate();
     AccountingInputs shape;
     shape.unit = unit;
     shape.adjacency = analysedAdjacency(sampling, adjacency);
     shape.delta = delta;
-    shape.steps = steps;
+    shape.steps = sampler.steps();
     shape.pureReleases = std::move(pure);
     // z of the curve = zScale × the mechanism's z (S/C): a replaced unit's two possible
     // contributions differ by up to 2C where only the difference bound is used.
@@ -37,7 +40,7 @@ ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency
         case Sampling::Shuffle:
             shape.kind = ReleaseKind::Gaussian;
             shape.samplingRate = 1.0;
-            shape.stepsPerRelease = std::max(1L, stepsPerEpoch);
+            shape.stepsPerRelease = std::max(1L, sampler.stepsPerEpoch());
             shape.sensitivity = "2C (a replaced unit's two contributions to its batch sum)";
             zScale = 0.5;
             mechanism = "Gaussian, one release per epoch (fixed-size shuffled batches, analysed "

@@ -22,22 +22,21 @@ struct ClippedGaussianCalibration {
     std::string mechanism;    ///< for the statement
 };
 
-/// Solves z so that the *rigorous* ε of the sampling actually used meets `epsilonTrain` at δ
-/// over `steps` steps, and builds the accountant that certifies it:
-///  * Poisson: subsampled Gaussian at q (signed series for add/remove, group-of-two for
-///    replace-one);
+/// Solves z so that the *rigorous* ε of the sampler that runs meets `epsilonTrain` at δ over its
+/// T = sampler.steps() steps, and builds the accountant that certifies it:
+///  * Poisson: subsampled Gaussian at q = sampler.samplingRate() (signed series for add/remove,
+///    group-of-two for replace-one);
 ///  * shuffle: fixed-size batches, analysed under replace-one (n is public): each unit sits in
-///    one batch per epoch, so one unamplified Gaussian release per epoch with the difference
-///    bound 2C;
-///  * subsample (m distinct rows per step): replace-one, linear amplification at q = m/n with
-///    the difference bound 2C.
+///    one batch per epoch, so one unamplified Gaussian release per epoch of
+///    sampler.stepsPerEpoch() steps, with the difference bound 2C;
+///  * subsample (m distinct rows per step): replace-one, linear amplification at q with the
+///    difference bound 2C.
 /// The trainer must normalise every batch sum by the fixed m (never by the realised batch
 /// size), so that the noise on each sum is z·C. `pure` side releases (e.g. privatised shares)
 /// are charged on top by basic composition; `unit` names the unit of privacy.
-ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency adjacency,
-                                                    double q, long steps, long stepsPerEpoch,
-                                                    double epsilonTrain, double delta,
-                                                    std::vector<PureRelease> pure,
+ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler,
+                                                    Adjacency adjacency, double epsilonTrain,
+                                                    double delta, std::vector<PureRelease> pure,
                                                     const std::string& unit);
 
 /// The adjacency a clipped-Gaussian run is analysed under: replace-one for fixed-size batches

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "core/fairness/ermi_penalty.h"
 #include "core/model/model.h"
@@ -67,8 +68,10 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     std::optional<RunStreams> ownStreams;
     if (!plan.streams) ownStreams.emplace(config, train);
     const RunStreams& runStreams = plan.streams ? *plan.streams : *ownStreams;
-    BatchSampler sampler(plan.sampling, static_cast<long>(n), config.batchSize,
-                         runStreams.stream(streams::kSampling));
+    if (plan.sampler.unit != SamplingUnit::Row || plan.sampler.population != static_cast<long>(n)) {
+        throw std::logic_error("the plan's sampler does not draw this run's training rows");
+    }
+    BatchSampler sampler(plan.sampler, runStreams.stream(streams::kSampling));
     const PenaltyLayout layout(config.fairness, train.numGroups(), l, config.advantagedClass);
     std::optional<ErmiPenalty> penalty;
     if (plan.penalty) penalty.emplace(layout, plan.shares);
@@ -93,7 +96,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     // Always the fixed m, never the realised batch size: the noise is calibrated for a sum
     // normalised by m, and a short batch divided by its own size would receive only b/m of the
     // noise its release needs.
-    const double batchSize = static_cast<double>(config.batchSize);
+    const double batchSize = static_cast<double>(plan.sampler.batchSize);
     AdversaryStep adversary(plan.lambda, plan.sigmaW, plan.wFromGroupMasses, batchSize, config.lrW,
                             layout.groups(), plan.radius, plan.projection, W.rows(), W.cols());
     std::vector<long> batch(static_cast<std::size_t>(n));
@@ -109,7 +112,8 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
 
     long step = 0;
     bool stop = false;
-    for (int epoch = 1; epoch <= config.epochs && !stop; ++epoch) {
+    const int epochs = plan.sampler.epochs;
+    for (int epoch = 1; epoch <= epochs && !stop; ++epoch) {
         long clipped = 0, seen = 0;
         for (long t = 0; t < sampler.stepsPerEpoch(); ++t) {
             if (cancel.cancelled()) {
@@ -153,7 +157,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
             }
         }
         if (result.status == RunStatus::Diverged) break;
-        const bool lastEpoch = epoch == config.epochs || stop;
+        const bool lastEpoch = epoch == epochs || stop;
         if (!lastEpoch && config.evaluateEvery > 1 && epoch % config.evaluateEvery != 0) continue;
         if (stop && result.status == RunStatus::Cancelled && seen == 0 && epoch > 1) break;
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/data/dataset.h"
+#include "core/privacy/sampling.h"
 
 #include "core/train/run_streams.h"
 #include "core/train/train_config.h"
@@ -18,7 +19,8 @@ namespace pfa {
 ///     b_i = λ·∇_W ψ_i                    (clipped to C_W if `clipPerExample`)
 ///     θ ← θ − η_θ·( Σ a_i / m + u + l2·θ_w ),      u ~ N(0, σ_θ² I)
 ///     W ← Proj( W + η_w·( Σ b_i / m + V ) ),        V ~ N(0, σ_W² I)
-/// with m the nominal (expected) batch size in every sampling mode, never the realised one.
+/// with m the nominal (expected) batch size of `sampler` in every sampling mode, never the
+/// realised one.
 /// Variants: `lossClipShare` clips ∇ℓ_i and λ∇ψ_i separately; `wFromGroupMasses` releases the
 /// noisy per-cell sums of F_i instead of clipped b_i and derives λ∇_W from them. Like the step
 /// sizes, the reported model (TrainConfig::averaging) is read from the run's settings.
@@ -37,7 +39,8 @@ struct TrainerPlan {
     bool wFromGroupMasses = false;
     /// > 0: ∇ℓ_i is clipped to lossClipShare·C_θ and λ∇ψ_i to (1 − lossClipShare)·C_θ.
     double lossClipShare = 0.0;
-    Sampling sampling = Sampling::Shuffle;
+    /// The sampler the loop draws its batches from; the accountant's q and T come from it too.
+    SamplerSpec sampler;
     double radius = 0.0;        ///< projection radius R (≤ 0: no projection)
     Projection projection = Projection::Ball;
     double featureBound = 0.0;  ///< > 0: rescale rows so that ‖x̃‖ ≤ B (train and test)

@@ -26,7 +26,6 @@ TrainerPlan clippedPlan(double lambda, double clip) {
     plan.clipPerExample = true;
     plan.clipTheta = clip;
     plan.clipW = 1e9;  // never binds
-    plan.sampling = Sampling::Shuffle;
     plan.radius = 5.0;
     return plan;
 }
@@ -40,7 +39,10 @@ TrainConfig fullBatch(const DataSplit& data, int epochs) {
     return config;
 }
 
-RunResult train(const TrainConfig& config, const TrainerPlan& plan, const DataSplit& data) {
+/// Runs `plan` with shuffled batches of the config's size (full batches here).
+RunResult train(const TrainConfig& config, TrainerPlan plan, const DataSplit& data) {
+    plan.sampler = SamplerSpec::overRows(Sampling::Shuffle, static_cast<long>(data.train.rows()),
+                                         config.batchSize, config.epochs);
     TrainingObserver observer;
     CancelToken cancel;
     return runSaddlePointTrainer(config, plan, data, observer, cancel);
