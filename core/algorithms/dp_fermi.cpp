@@ -203,13 +203,13 @@ private:
 
         plan.penalty = penalty;
         plan.lambda = config.lambda;
-        plan.clipPerExample = true;
-        plan.clipTheta = config.clipTheta;
-        plan.clipW = config.clipW;
+        plan.clipping.enabled = true;
+        plan.clipping.clipTheta = config.clipTheta;
+        plan.clipping.clipW = config.clipW;
+        plan.clipping.lossClipShare = config.lossClipShare;
+        plan.clipping.wFromGroupMasses = masses;
         plan.sigmaTheta = streamMultiplier * config.clipTheta / config.batchSize;
         plan.sigmaW = penalty ? streamMultiplier * wSensitivity / config.batchSize : 0.0;
-        plan.wFromGroupMasses = masses;
-        plan.lossClipShare = config.lossClipShare;
         plan.radius = config.wRadius;
         plan.projection = Projection::Ball;  // required by the sensitivity bound (§7.4 (d))
         std::vector<std::string> shareWarnings;

@@ -47,8 +47,8 @@ public:
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
             plan.sampler, config.adjacency, config.epsilon, config.delta, {}, data.train.unitName);
         const double z = calibration.noiseMultiplier;
-        plan.clipPerExample = true;
-        plan.clipTheta = config.clipTheta;
+        plan.clipping.enabled = true;
+        plan.clipping.clipTheta = config.clipTheta;
         plan.sigmaTheta = z * config.clipTheta / config.batchSize;
         plan.epsilonAfter = [accountant = calibration.certified](long t) {
             return accountant.after(t).epsilon;

@@ -86,18 +86,12 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     if (penalty) penalty->setW(W);
 
     // The parts; every per-step buffer is allocated here, so no step allocates.
-    PerExampleClipping clipping;
-    clipping.enabled = plan.clipPerExample;
-    clipping.clipTheta = plan.clipTheta;
-    clipping.clipW = plan.clipW;
-    clipping.lossClipShare = plan.lossClipShare;
-    clipping.wFromGroupMasses = plan.wFromGroupMasses;
-    PerExampleGradients gradients(train, trainDesign, *model, layout, plan.lambda, clipping);
+    PerExampleGradients gradients(train, trainDesign, *model, layout, plan.lambda, plan.clipping);
     // Always the fixed m, never the realised batch size: the noise is calibrated for a sum
     // normalised by m, and a short batch divided by its own size would receive only b/m of the
     // noise its release needs.
     const double batchSize = static_cast<double>(plan.sampler.batchSize);
-    AdversaryStep adversary(plan.lambda, plan.sigmaW, plan.wFromGroupMasses, batchSize, config.lrW,
+    AdversaryStep adversary(plan.lambda, plan.sigmaW, plan.clipping.wFromGroupMasses, batchSize, config.lrW,
                             layout.groups(), plan.radius, plan.projection, W.rows(), W.cols());
     std::vector<long> batch(static_cast<std::size_t>(n));
     RowMatrix gradTheta(p, width);

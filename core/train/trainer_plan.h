@@ -7,6 +7,7 @@
 #include "core/data/dataset.h"
 #include "core/privacy/sampling.h"
 
+#include "core/train/per_example_clipping.h"
 #include "core/train/run_streams.h"
 #include "core/train/train_config.h"
 
@@ -15,30 +16,27 @@ namespace pfa {
 /// The resolved mechanics of one run, produced by an algorithm from its TrainConfig and
 /// executed by SaddlePointTrainer. Every algorithm is a special case of the noisy stochastic
 /// descent–ascent step
-///     a_i = ∇θ ℓ_i + λ·∇θ ψ_i            (clipped to C_θ if `clipPerExample`)
-///     b_i = λ·∇_W ψ_i                    (clipped to C_W if `clipPerExample`)
+///     a_i = ∇θ ℓ_i + λ·∇θ ψ_i            (clipped to C_θ if `clipping.enabled`)
+///     b_i = λ·∇_W ψ_i                    (clipped to C_W if `clipping.enabled`)
 ///     θ ← θ − η_θ·( Σ a_i / m + u + l2·θ_w ),      u ~ N(0, σ_θ² I)
 ///     W ← Proj( W + η_w·( Σ b_i / m + V ) ),        V ~ N(0, σ_W² I)
 /// with m the nominal (expected) batch size of `sampler` in every sampling mode, never the
 /// realised one.
-/// Variants: `lossClipShare` clips ∇ℓ_i and λ∇ψ_i separately; `wFromGroupMasses` releases the
-/// noisy per-cell sums of F_i instead of clipped b_i and derives λ∇_W from them. Like the step
+/// Variants: `clipping.lossClipShare` clips ∇ℓ_i and λ∇ψ_i separately;
+/// `clipping.wFromGroupMasses` releases the noisy per-cell sums of F_i instead of clipped b_i
+/// and derives λ∇_W from them. Like the step
 /// sizes, the reported model (TrainConfig::averaging) is read from the run's settings.
 struct TrainerPlan {
     bool penalty = false;       ///< λ > 0: the W-player and ψ are active
     double lambda = 0.0;
     Eigen::VectorXd shares;     ///< π per cell used inside ψ (exact or privatised)
-    bool clipPerExample = false;
-    double clipTheta = 0.0;
-    double clipW = 0.0;
+    /// Per-example clipping of both streams (`enabled` for private runs); `wFromGroupMasses`:
+    /// the W-gradient is computed from noised per-cell batch sums of probabilities
+    /// (WStream::GroupMasses) instead of clipped per-row gradients plus noise.
+    PerExampleClipping clipping;
     double sigmaTheta = 0.0;    ///< std of u, on the batch mean
     double sigmaW = 0.0;        ///< std of V, on the batch mean (of the group masses with
-                                ///< `wFromGroupMasses`)
-    /// The W-gradient is computed from noised per-cell batch sums of probabilities
-    /// (WStream::GroupMasses) instead of clipped per-row gradients plus noise.
-    bool wFromGroupMasses = false;
-    /// > 0: ∇ℓ_i is clipped to lossClipShare·C_θ and λ∇ψ_i to (1 − lossClipShare)·C_θ.
-    double lossClipShare = 0.0;
+                                ///< `clipping.wFromGroupMasses`)
     /// The sampler the loop draws its batches from; the accountant's q and T come from it too.
     SamplerSpec sampler;
     double radius = 0.0;        ///< projection radius R (≤ 0: no projection)

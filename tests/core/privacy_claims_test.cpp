@@ -167,8 +167,8 @@ TEST_CASE("Every sampling mode normalises the batch sum by the fixed batch size 
         config.sampling = sampling;
         TrainerPlan plan;
         plan.sampler = rowSampler(config, data.train);
-        plan.clipPerExample = true;
-        plan.clipTheta = 1e-3;
+        plan.clipping.enabled = true;
+        plan.clipping.clipTheta = 1e-3;
         TrainingObserver observer;
         CancelToken cancel;
         const RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
