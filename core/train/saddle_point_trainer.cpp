@@ -1,6 +1,6 @@
 // The saddle-point trainer composed of its parts: a batch sampler over the training rows, the
-// per-example gradient and clipping step, the Gaussian noise of the θ-stream, the optimizer
-// step, the W-player's mechanism and ascent step, iterate averaging, and the epoch reporter.
+// per-example gradient and clipping step, the Gaussian noise of the θ-stream, the descent step,
+// the W-player's mechanism and ascent step, iterate averaging, and the epoch reporter.
 #include "core/train/saddle_point_trainer.h"
 
 #include <chrono>
@@ -12,6 +12,7 @@
 #include "core/model/model.h"
 #include "core/train/adversary_step.h"
 #include "core/train/batch_sampler.h"
+#include "core/train/descent_step.h"
 #include "core/train/design_matrix.h"
 #include "core/train/epoch_reporter.h"
 #include "core/train/evaluator.h"
@@ -93,6 +94,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     const double batchSize = static_cast<double>(plan.sampler.batchSize);
     AdversaryStep adversary(plan.lambda, plan.sigmaW, plan.clipping.wFromGroupMasses, batchSize, config.lrW,
                             layout.groups(), plan.radius, plan.projection, W.rows(), W.cols());
+    const DescentStep descent(config.lrTheta, config.l2);
     std::vector<long> batch(static_cast<std::size_t>(n));
     RowMatrix gradTheta(p, width);
     // Which model is reported is a setting of the run (resolved by the algorithm), like its
@@ -121,11 +123,10 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
                 gradients.accumulate(batch, b, theta, penalty ? &*penalty : nullptr, gradTheta);
             clipped += totals.clipped;
             seen += b;
-            // θ: noise on the batch mean, the (unclipped) ridge term, the descent step.
+            // θ: noise on the batch mean, then the descent step.
             gradTheta /= batchSize;
             addGaussianNoise(gradTheta, plan.sigmaTheta, noise);
-            if (config.l2 > 0.0) gradTheta.leftCols(width - 1) += config.l2 * theta.leftCols(width - 1);
-            theta -= config.lrTheta * gradTheta;
+            descent.apply(theta, gradTheta);
             // W: ascent on the same iterate (simultaneous updates), then projection.
             if (penalty) adversary.apply(*penalty, W, noise);
             ++step;
