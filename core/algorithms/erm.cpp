@@ -1,6 +1,4 @@
 // erm: plain minibatch SGD on cross-entropy (optional L2). Not private, no fairness term.
-#include <limits>
-
 #include "core/train/algorithm.h"
 #include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
@@ -31,7 +29,6 @@ public:
         const TrainConfig config = resolveDefaults(requested, data);
         TrainerPlan plan;
         plan.sampler = rowSampler(config, data.train);
-        plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return result;

@@ -1,7 +1,6 @@
 // fermi: non-private stochastic FERMI (dp-fermi.md §6.2) with the full ERMI (W is k×l, or one
 // k×l block per label for equalized odds).
 #include <cmath>
-#include <limits>
 
 #include "core/fairness/penalty_layout.h"
 #include "core/train/algorithm.h"
@@ -50,7 +49,6 @@ public:
         plan.sampler = rowSampler(config, data.train);
         plan.radius = config.wRadius;
         plan.projection = config.projection;
-        plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return result;

@@ -8,18 +8,14 @@ Adjacency analysedAdjacency(Sampling sampling, Adjacency requested) {
     return sampling == Sampling::Poisson ? requested : Adjacency::Replace;
 }
 
-ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler,
-                                                    Adjacency adjacency, double epsilonTrain,
-                                                    double delta, std::vector<PureRelease> pure,
-                                                    const std::string& unit) {
+ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler, Adjacency adjacency,
+                                                    double epsilonTrain, double delta) {
     const Sampling sampling = sampler.mode;
     const double q = sampler.samplingRate();
     AccountingInputs shape;
-    shape.unit = unit;
     shape.adjacency = analysedAdjacency(sampling, adjacency);
     shape.delta = delta;
     shape.steps = sampler.steps();
-    shape.pureReleases = std::move(pure);
     // z of the curve = zScale × the mechanism's z (S/C): a replaced unit's two possible
     // contributions differ by up to 2C where only the difference bound is used.
     double zScale = 1.0;
@@ -59,7 +55,7 @@ ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler,
     }
     const double z = solveNoiseMultiplierFor(shape, zScale, epsilonTrain);
     shape.noiseMultiplier = z * zScale;
-    std::optional<RunAccountant> poissonAssumed;
+    std::optional<AccountingInputs> poissonAssumed;
     if (sampling != Sampling::Poisson) {
         AccountingInputs poisson = shape;
         poisson.kind = ReleaseKind::PoissonReplace;
@@ -67,9 +63,9 @@ ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler,
         poisson.stepsPerRelease = 1;
         poisson.noiseMultiplier = z;
         poisson.sensitivity = "C (clip norm of one unit's contribution)";
-        poissonAssumed.emplace(poisson);
+        poissonAssumed = poisson;
     }
-    return {z, RunAccountant(shape), poissonAssumed, mechanism};
+    return {sampler, z, shape, poissonAssumed, mechanism};
 }
 
 }  // namespace pfa::privacy

@@ -1,6 +1,7 @@
 // The saddle-point trainer composed of its parts: a batch sampler over the training rows, the
-// per-example gradient and clipping step, the Gaussian noise of the θ-stream, the descent step,
-// the W-player's mechanism and ascent step, iterate averaging, and the epoch reporter.
+// per-example gradient and clipping step, the step's Gaussian mechanism (θ- and W-noise, and the
+// accountant composed from it), the descent step, the W-player's release and ascent step,
+// iterate averaging, and the epoch reporter.
 #include "core/train/saddle_point_trainer.h"
 
 #include <chrono>
@@ -16,7 +17,7 @@
 #include "core/train/design_matrix.h"
 #include "core/train/epoch_reporter.h"
 #include "core/train/evaluator.h"
-#include "core/train/gaussian_noise.h"
+#include "core/train/gaussian_mechanism.h"
 #include "core/train/iterate_average.h"
 #include "core/train/per_example_gradients.h"
 #include "core/train/run_streams.h"
@@ -72,6 +73,10 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     if (plan.sampler.unit != SamplingUnit::Row || plan.sampler.population != static_cast<long>(n)) {
         throw std::logic_error("the plan's sampler does not draw this run's training rows");
     }
+    // The noise is charged for q and T of one sampler: it must be the one that runs.
+    if (plan.noise.isPrivate() && !(plan.noise.sampler() == plan.sampler)) {
+        throw std::logic_error("the plan's noise was calibrated for another sampler");
+    }
     BatchSampler sampler(plan.sampler, runStreams.stream(streams::kSampling));
     const PenaltyLayout layout(config.fairness, train.numGroups(), l, config.advantagedClass);
     std::optional<ErmiPenalty> penalty;
@@ -92,8 +97,9 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     // normalised by m, and a short batch divided by its own size would receive only b/m of the
     // noise its release needs.
     const double batchSize = static_cast<double>(plan.sampler.batchSize);
-    AdversaryStep adversary(plan.lambda, plan.sigmaW, plan.clipping.wFromGroupMasses, batchSize, config.lrW,
-                            layout.groups(), plan.radius, plan.projection, W.rows(), W.cols());
+    AdversaryStep adversary(plan.lambda, plan.noise, plan.clipping.wFromGroupMasses, batchSize,
+                            config.lrW, layout.groups(), plan.radius, plan.projection, W.rows(),
+                            W.cols());
     const DescentStep descent(config.lrTheta, config.l2);
     std::vector<long> batch(static_cast<std::size_t>(n));
     RowMatrix gradTheta(p, width);
@@ -104,7 +110,11 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     RandomStream noise = runStreams.stream(streams::kNoise);
     Evaluator trainEvaluator(train, trainDesign, *model);
     Evaluator testEvaluator(data.test, testDesign, *model);
-    EpochReporter reporter(config, trainEvaluator, testEvaluator, plan.penalty, plan.lambda, plan.epsilonAfter);
+    // ε so far, from the accountant composed of the mechanisms this loop runs.
+    const std::optional<privacy::RunAccountant> accountant =
+        planAccountant(plan, config.delta, train.unitName);
+    EpochReporter reporter(config, trainEvaluator, testEvaluator, plan.penalty, plan.lambda,
+                           accountant ? &*accountant : nullptr);
 
     long step = 0;
     bool stop = false;
@@ -125,7 +135,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
             seen += b;
             // θ: noise on the batch mean, then the descent step.
             gradTheta /= batchSize;
-            addGaussianNoise(gradTheta, plan.sigmaTheta, noise);
+            plan.noise.addNoise(GaussianMechanism::Stream::Theta, gradTheta, noise);
             descent.apply(theta, gradTheta);
             // W: ascent on the same iterate (simultaneous updates), then projection.
             if (penalty) adversary.apply(*penalty, W, noise);
