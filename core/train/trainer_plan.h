@@ -28,8 +28,8 @@ namespace pfa {
 /// realised one.
 /// Variants: `clipping.lossClipShare` clips ∇ℓ_i and λ∇ψ_i separately;
 /// `clipping.wFromGroupMasses` releases the noisy per-cell sums of F_i instead of clipped b_i
-/// and derives λ∇_W from them. Like the step
-/// sizes, the reported model (TrainConfig::averaging) is read from the run's settings.
+/// and derives λ∇_W from them. Like the step sizes, the reported model
+/// (TrainConfig::averaging) is read from the run's settings.
 struct TrainerPlan {
     bool penalty = false;       ///< λ > 0: the W-player and ψ are active
     double lambda = 0.0;
