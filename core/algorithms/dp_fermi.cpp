@@ -9,13 +9,15 @@
 //    ε the accountant certifies for those noise levels is reported next to the nominal one.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "core/fairness/penalty_layout.h"
 #include "core/privacy/closed_form_calibration.h"
 #include "core/privacy/clipped_gaussian_calibration.h"
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
+#include "core/train/gaussian_mechanism.h"
+#include "core/train/laplace_mechanism.h"
 #include "core/train/private_run_report.h"
 #include "core/train/run_streams.h"
 #include "core/train/saddle_point_trainer.h"
@@ -27,7 +29,6 @@ namespace pfa {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// Public feature-norm bound used by `published` in the all-features scope when none is given
 /// (the spec requires a constant chosen without looking at the data).
 constexpr double kDefaultPublicFeatureBound = 5.0;
@@ -42,20 +43,17 @@ Eigen::VectorXd exactShares(const TrainConfig& config, const Dataset& train) {
     return layout.sharesFromCounts(layout.cellCounts(train.y, train.s));
 }
 
-/// dp-fermi.md §7.6: ñ = n + Laplace(2/ε_π) per cell, π̃ = max(ρ, ñ / Σ_block ñ). The block
-/// total is itself the sum of noisy counts, so no exact count is used under add/remove.
-/// Cells whose share had to be raised to ρ are named in `warnings`.
+/// dp-fermi.md §7.6: ñ = n + Laplace(2/ε_π) per cell (`mechanism`), π̃ = max(ρ, ñ / Σ_block ñ).
+/// The block total is itself the sum of noisy counts, so no exact count is used under
+/// add/remove. Cells whose share had to be raised to ρ are named in `warnings`.
 Eigen::VectorXd privatisedShares(const TrainConfig& config, const Dataset& train,
-                                 double epsilonShares, const RunStreams& runStreams,
+                                 const LaplaceMechanism& mechanism, const RunStreams& runStreams,
                                  std::vector<std::string>& warnings) {
     const PenaltyLayout layout = layoutFor(config, train);
-    const Eigen::VectorXd counts = layout.cellCounts(train.y, train.s);
+    Eigen::VectorXd noisy = layout.cellCounts(train.y, train.s);
     RandomStream random = runStreams.stream(streams::kShares);
-    Eigen::VectorXd noisy(counts.size());
-    for (Eigen::Index cell = 0; cell < counts.size(); ++cell) {
-        noisy(cell) = counts(cell) + random.laplace(2.0 / epsilonShares);
-    }
-    Eigen::VectorXd shares(counts.size());
+    mechanism.addNoise(noisy, random);
+    Eigen::VectorXd shares(noisy.size());
     const int k = layout.groups();
     for (int block = 0; block < layout.blocks(); ++block) {
         const double total = std::max(1.0, noisy.segment(block * k, k).sum());
@@ -151,7 +149,7 @@ private:
         in.delta = config.delta;
         in.rows = static_cast<double>(data.train.rows());
         in.batch = config.batchSize;
-        in.steps = static_cast<double>(totalSteps(config, data));
+        in.steps = static_cast<double>(rowSampler(config, data.train).steps());
         in.minShare = config.minGroupShare;
         in.radius = config.wRadius;
         in.classes = data.train.numClasses();
@@ -174,10 +172,9 @@ private:
         plan.penalty = config.lambda > 0;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);
-        plan.sampling = *config.sampling;
+        plan.sampler = rowSampler(config, data.train);
         plan.radius = config.wRadius;
         plan.projection = config.projection;
-        plan.epsilonAfter = [](long) { return kInfinity; };
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return result;
@@ -189,56 +186,45 @@ private:
         // Shares are only needed (and only paid for) when the penalty is active.
         const double epsilonShares = penalty ? config.shareBudgetFraction * config.epsilon : 0.0;
         const double epsilonTrain = config.epsilon - epsilonShares;
-        const double q = static_cast<double>(config.batchSize) / static_cast<double>(data.train.rows());
-        std::vector<privacy::PureRelease> pure;
-        if (penalty) pure.push_back({"group shares", "Laplace(2/ε₀) per cell", epsilonShares});
+        TrainerPlan plan;
+        plan.sampler = rowSampler(config, data.train);
         // resolveDefaults made the adjacency replace-one for the sensitive-only scope.
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
-            *config.sampling, config.adjacency, q, totalSteps(config, data),
-            stepsPerEpoch(config, data), epsilonTrain, config.delta, std::move(pure),
-            data.train.unitName);
-        const double z = calibration.noiseMultiplier;
-        // Equal split of the joint multiplier over the two streams (privacy-accounting §8
-        // "rdp"): z_θ = z_W = √2·z gives 1/z_eff² = 1/z². Without a W-stream θ gets all of it.
-        const double streamMultiplier = penalty ? std::sqrt(2.0) * z : z;
+            plan.sampler, config.adjacency, epsilonTrain, config.delta);
         // The group-mass release has per-row sensitivity ‖F_i‖ ≤ 1 (no clipping); the clipped
         // gradient stream has C_W.
         const bool masses = penalty && config.wStream == WStream::GroupMasses;
         const double wSensitivity = masses ? 1.0 : config.clipW;
+        // Equal split of the joint multiplier over the two streams (privacy-accounting §8
+        // "rdp"): z_θ = z_W = √2·z gives 1/z_eff² = 1/z². Without a W-stream θ gets all of it.
+        plan.noise = penalty ? GaussianMechanism::calibrated(calibration, config.clipTheta, wSensitivity)
+                             : GaussianMechanism::calibrated(calibration, config.clipTheta);
 
-        TrainerPlan plan;
         plan.penalty = penalty;
         plan.lambda = config.lambda;
-        plan.sampling = *config.sampling;
-        plan.clipPerExample = true;
-        plan.clipTheta = config.clipTheta;
-        plan.clipW = config.clipW;
-        plan.sigmaTheta = streamMultiplier * config.clipTheta / config.batchSize;
-        plan.sigmaW = penalty ? streamMultiplier * wSensitivity / config.batchSize : 0.0;
-        plan.wFromGroupMasses = masses;
-        plan.lossClipShare = config.lossClipShare;
+        plan.clipping.enabled = true;
+        plan.clipping.clipTheta = config.clipTheta;
+        plan.clipping.clipW = config.clipW;
+        plan.clipping.lossClipShare = config.lossClipShare;
+        plan.clipping.wFromGroupMasses = masses;
         plan.radius = config.wRadius;
         plan.projection = Projection::Ball;  // required by the sensitivity bound (§7.4 (d))
         std::vector<std::string> shareWarnings;
         const RunStreams runStreams(config, data.train);
         plan.streams = &runStreams;
         if (penalty) {
-            plan.shares = privatisedShares(config, data.train, epsilonShares, runStreams, shareWarnings);
+            // ℓ1 sensitivity 2: a replaced record leaves one cell and joins another.
+            const LaplaceMechanism sharesNoise(2.0, epsilonShares, "cell");
+            plan.shares = privatisedShares(config, data.train, sharesNoise, runStreams, shareWarnings);
+            plan.sideReleases.push_back(sharesNoise.release("group shares"));
         }
-        plan.epsilonAfter = [accountant = calibration.certified](long t) {
-            return accountant.after(t).epsilon;
-        };
 
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
-        describeClippedGaussianRun(result, calibration, data.train);
+        describeClippedGaussianRun(result, plan, data.train);
         privacy::PrivacyReport& report = result.privacy;
         report.algorithm = name();
         report.calibration = "conservative, RDP-calibrated";
         report.epsilonShares = epsilonShares;
-        report.noiseMultiplierTheta = streamMultiplier;
-        report.noiseMultiplierW = penalty ? streamMultiplier : 0.0;
-        report.sigmaTheta = plan.sigmaTheta;
-        report.sigmaW = plan.sigmaW;
         report.clipTheta = config.clipTheta;
         report.clipW = penalty ? wSensitivity : 0.0;
         report.clipDescription = "C_θ = " + formatNumber(config.clipTheta) + " per example";
@@ -291,57 +277,53 @@ private:
         plan.penalty = penalty;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);
-        plan.sampling = *config.sampling;
-        plan.sigmaTheta = config.lambda * sigmaTheta;
-        plan.sigmaW = penalty ? sigmaW : 0.0;
+        plan.sampler = rowSampler(config, data.train);
         plan.radius = config.wRadius;
         plan.projection = config.projection;
         plan.featureBound = bound;
 
         // What the accountant can certify for these noise levels (privacy-accounting.md §8).
-        const double m = config.batchSize;
-        const double q = m / static_cast<double>(data.train.rows());
-        double zTheta = 0.0, zW = 0.0, zEffective = kInfinity;
-        privacy::AccountingInputs accounting;
-        accounting.unit = data.train.unitName;
-        accounting.delta = config.delta;
-        accounting.adjacency = sensitiveOnly ? privacy::Adjacency::Replace
-                                             : privacy::Adjacency::AddRemove;
+        // The θ-noise u is drawn on g_ψ, whose batch sum the bound Δ_θ refers to, and scaled
+        // with it by λ (post-processing); V is drawn on λ·g_W, bound λ·Δ_W.
+        const double q = plan.sampler.samplingRate();
+        NoiseStream theta{0.0, 0.0, sigmaTheta, config.lambda};
+        NoiseStream w{0.0, 0.0, sigmaW, 1.0};
+        privacy::AccountingInputs release;
+        release.adjacency = sensitiveOnly ? privacy::Adjacency::Replace
+                                          : privacy::Adjacency::AddRemove;
         std::string mechanism;
         if (sensitiveOnly && penalty) {
             // Difference bounds (no clipping) and an un-noised loss gradient: only the linear
             // amplification bound is certified.
             const double deltaTheta = std::sqrt(8.0) * in.lipschitz * in.radius / std::sqrt(in.minShare);
             const double deltaW = std::sqrt(8.0) / std::sqrt(in.minShare);
-            zTheta = sigmaTheta * m / deltaTheta;
-            zW = sigmaW * m / (config.lambda * deltaW);
-            zEffective = privacy::jointNoiseMultiplier(
-                {{deltaTheta, sigmaTheta * m}, {config.lambda * deltaW, sigmaW * m}});
-            accounting.noiseMultiplier = zEffective;
-            if (plan.sampling == Sampling::Shuffle) {
+            theta.sensitivity = deltaTheta;
+            w.sensitivity = config.lambda * deltaW;
+            if (plan.sampler.mode == Sampling::Shuffle) {
                 // Each row sits in one batch per epoch: one unamplified release per epoch.
-                accounting.kind = privacy::ReleaseKind::Gaussian;
-                accounting.stepsPerRelease = stepsPerEpoch(config, data);
+                release.kind = privacy::ReleaseKind::Gaussian;
+                release.stepsPerRelease = plan.sampler.stepsPerEpoch();
             } else {
-                accounting.kind = privacy::ReleaseKind::LinearAmplification;
-                accounting.samplingRate = q;
+                release.kind = privacy::ReleaseKind::LinearAmplification;
+                release.samplingRate = q;
             }
-            accounting.sensitivity = "difference bounds Δ_θ = √8·L_θ·R/√ρ = " +
-                                     formatNumber(deltaTheta) + " and λ·Δ_W = λ·√8/√ρ = " +
-                                     formatNumber(config.lambda * deltaW) + " (joint)";
+            release.sensitivity = "difference bounds Δ_θ = √8·L_θ·R/√ρ = " +
+                                  formatNumber(deltaTheta) + " and λ·Δ_W = λ·√8/√ρ = " +
+                                  formatNumber(config.lambda * deltaW) + " (joint)";
             mechanism = "subsampled Gaussian, linear amplification bound (the un-noised batch loss "
                         "gradient rules out the tighter subsampling analysis)";
         } else if (sensitiveOnly) {
             // λ = 0: nothing computed from the sensitive attribute is used or released.
-            accounting.kind = privacy::ReleaseKind::NoRelease;
+            release.kind = privacy::ReleaseKind::NoRelease;
             mechanism = "no release depends on the sensitive attribute (λ = 0)";
         } else {
-            accounting.kind = privacy::ReleaseKind::Uncertifiable;
+            // No bound is known for the streams (Δ = 0): the joint multiplier is +∞ and unused.
+            release.kind = privacy::ReleaseKind::Uncertifiable;
             mechanism = "the loss gradient of private features and labels is released without "
                         "noise, so no guarantee can be certified";
         }
-        const privacy::RunAccountant accountant(accounting);
-        plan.epsilonAfter = [accountant](long t) { return accountant.after(t).epsilon; };
+        plan.noise = penalty ? GaussianMechanism::withNoise(plan.sampler, release, mechanism, theta, w)
+                             : GaussianMechanism::withNoise(plan.sampler, release, mechanism, theta);
 
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
 
@@ -350,16 +332,13 @@ private:
         report.calibration = "published — as published, known accounting gaps";
         report.knownGaps = true;
         report.epsilonNominal = config.epsilon;
-        describePrivateRun(result, accountant, data.train);
-        report.noiseMultiplier = zEffective;
-        report.noiseMultiplierTheta = zTheta;
-        report.noiseMultiplierW = zW;
-        report.sigmaTheta = plan.sigmaTheta;
-        report.sigmaW = plan.sigmaW;
+        describePrivateRun(result, *planAccountant(plan, config.delta, data.train.unitName),
+                           data.train);
+        describeNoise(report, plan.noise);
         report.samplingRate = q;
-        report.expectedBatch = config.batchSize;
-        report.sampling = samplingDescription(plan.sampling);
-        report.mechanism = mechanism;
+        report.expectedBatch = plan.sampler.batchSize;
+        report.sampling = samplingDescription(plan.sampler.mode);
+        report.mechanism = plan.noise.description();
         report.adjacency = sensitiveOnly ? "replace-one (one sensitive attribute changed)"
                                          : "add/remove-one";
         report.protectedData =

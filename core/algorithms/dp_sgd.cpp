@@ -1,12 +1,11 @@
 // dp-sgd: per-example clipping, Gaussian noise, Poisson sampling; the noise multiplier is
 // solved from the target ε with the RDP accountant (thesis-algorithms.md §3, accounting per
 // privacy-accounting.md §5–§7). No fairness term.
-#include <cmath>
-#include <limits>
-
 #include "core/privacy/clipped_gaussian_calibration.h"
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
+#include "core/train/gaussian_mechanism.h"
 #include "core/train/private_run_report.h"
 #include "core/train/saddle_point_trainer.h"
 #include "core/util/format.h"
@@ -41,36 +40,26 @@ public:
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
         TrainerPlan plan;
-        plan.sampling = *config.sampling;
+        plan.sampler = rowSampler(config, data.train);
         if (!config.isPrivate()) {
-            plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
             RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
             result.privacy = privacy::nonPrivateReport(name(), result.steps);
             return result;
         }
 
-        const double n = static_cast<double>(data.train.rows());
-        const double q = config.batchSize / n;
-        const long steps = totalSteps(config, data);
+        // The noise is solved for the sampler that runs; one clipped stream gets all of it.
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
-            plan.sampling, config.adjacency, q, steps, stepsPerEpoch(config, data), config.epsilon,
-            config.delta, {}, data.train.unitName);
-        const double z = calibration.noiseMultiplier;
-        plan.clipPerExample = true;
-        plan.clipTheta = config.clipTheta;
-        plan.sigmaTheta = z * config.clipTheta / config.batchSize;
-        plan.epsilonAfter = [accountant = calibration.certified](long t) {
-            return accountant.after(t).epsilon;
-        };
+            plan.sampler, config.adjacency, config.epsilon, config.delta);
+        plan.clipping.enabled = true;
+        plan.clipping.clipTheta = config.clipTheta;
+        plan.noise = GaussianMechanism::calibrated(calibration, config.clipTheta);
 
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
 
-        describeClippedGaussianRun(result, calibration, data.train);
+        describeClippedGaussianRun(result, plan, data.train);
         privacy::PrivacyReport& report = result.privacy;
         report.algorithm = name();
         report.calibration = "RDP-calibrated";
-        report.noiseMultiplierTheta = z;
-        report.sigmaTheta = plan.sigmaTheta;
         report.clipTheta = config.clipTheta;
         report.clipDescription = "C = " + formatNumber(config.clipTheta) + " per example";
         report.statement = privacy::renderPrivacyStatement(report, "", "");

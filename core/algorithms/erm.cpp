@@ -1,7 +1,6 @@
 // erm: plain minibatch SGD on cross-entropy (optional L2). Not private, no fairness term.
-#include <limits>
-
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
 #include "core/train/saddle_point_trainer.h"
 
@@ -30,8 +29,7 @@ public:
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
         TrainerPlan plan;
-        plan.sampling = *config.sampling;
-        plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
+        plan.sampler = rowSampler(config, data.train);
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return result;

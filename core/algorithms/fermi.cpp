@@ -1,10 +1,10 @@
 // fermi: non-private stochastic FERMI (dp-fermi.md §6.2) with the full ERMI (W is k×l, or one
 // k×l block per label for equalized odds).
 #include <cmath>
-#include <limits>
 
 #include "core/fairness/penalty_layout.h"
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
 #include "core/train/saddle_point_trainer.h"
 
@@ -53,10 +53,9 @@ public:
         plan.penalty = config.lambda > 0;
         plan.lambda = config.lambda;
         plan.shares = shares;
-        plan.sampling = *config.sampling;
+        plan.sampler = rowSampler(config, data.train);
         plan.radius = config.wRadius;
         plan.projection = config.projection;
-        plan.epsilonAfter = [](long) { return std::numeric_limits<double>::infinity(); };
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return result;

@@ -1,22 +1,21 @@
 #include "core/privacy/clipped_gaussian_calibration.h"
 
+#include <algorithm>
+
 namespace pfa::privacy {
 
 Adjacency analysedAdjacency(Sampling sampling, Adjacency requested) {
     return sampling == Sampling::Poisson ? requested : Adjacency::Replace;
 }
 
-ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency adjacency,
-                                                    double q, long steps, long stepsPerEpoch,
-                                                    double epsilonTrain, double delta,
-                                                    std::vector<PureRelease> pure,
-                                                    const std::string& unit) {
+ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler, Adjacency adjacency,
+                                                    double epsilonTrain, double delta) {
+    const Sampling sampling = sampler.mode;
+    const double q = sampler.samplingRate();
     AccountingInputs shape;
-    shape.unit = unit;
     shape.adjacency = analysedAdjacency(sampling, adjacency);
     shape.delta = delta;
-    shape.steps = steps;
-    shape.pureReleases = std::move(pure);
+    shape.steps = sampler.steps();
     // z of the curve = zScale × the mechanism's z (S/C): a replaced unit's two possible
     // contributions differ by up to 2C where only the difference bound is used.
     double zScale = 1.0;
@@ -37,7 +36,7 @@ ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency
         case Sampling::Shuffle:
             shape.kind = ReleaseKind::Gaussian;
             shape.samplingRate = 1.0;
-            shape.stepsPerRelease = std::max(1L, stepsPerEpoch);
+            shape.stepsPerRelease = std::max(1L, sampler.stepsPerEpoch());
             shape.sensitivity = "2C (a replaced unit's two contributions to its batch sum)";
             zScale = 0.5;
             mechanism = "Gaussian, one release per epoch (fixed-size shuffled batches, analysed "
@@ -56,7 +55,7 @@ ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency
     }
     const double z = solveNoiseMultiplierFor(shape, zScale, epsilonTrain);
     shape.noiseMultiplier = z * zScale;
-    std::optional<RunAccountant> poissonAssumed;
+    std::optional<AccountingInputs> poissonAssumed;
     if (sampling != Sampling::Poisson) {
         AccountingInputs poisson = shape;
         poisson.kind = ReleaseKind::PoissonReplace;
@@ -64,9 +63,9 @@ ClippedGaussianCalibration calibrateClippedGaussian(Sampling sampling, Adjacency
         poisson.stepsPerRelease = 1;
         poisson.noiseMultiplier = z;
         poisson.sensitivity = "C (clip norm of one unit's contribution)";
-        poissonAssumed.emplace(poisson);
+        poissonAssumed = poisson;
     }
-    return {z, RunAccountant(shape), poissonAssumed, mechanism};
+    return {sampler, z, shape, poissonAssumed, mechanism};
 }
 
 }  // namespace pfa::privacy

@@ -1,5 +1,7 @@
 #include "core/privacy/run_accountant.h"
 
+#include <utility>
+
 namespace pfa::privacy {
 
 RunAccountant::RunAccountant(AccountingInputs inputs)
@@ -15,6 +17,14 @@ EpsilonResult RunAccountant::after(long steps) const {
     EpsilonResult result = epsilonFromRdp(m_grid, curveAfter(steps), m_inputs.delta);
     result.epsilon += m_inputs.pureEpsilon();
     return result;
+}
+
+RunAccountant composeRunAccountant(AccountingInputs release, std::vector<PureRelease> side,
+                                   double delta, const std::string& unit) {
+    release.unit = unit;
+    release.delta = delta;
+    release.pureReleases = std::move(side);
+    return RunAccountant(std::move(release));
 }
 
 }  // namespace pfa::privacy

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/order_grid.h"
 #include "core/privacy/rdp_accountant.h"
@@ -34,5 +37,12 @@ private:
     OrderGrid m_grid;
     RdpCurve m_releaseCurve;
 };
+
+/// The accountant of a run composed from what it releases: its repeated release, charged as
+/// `release` says (curve, q, z, the bound z refers to, steps per release, adjacency, order
+/// grid), and its pure side releases `side` by basic composition, at δ = `delta`, for one
+/// `unit` of privacy. The result's inputs are what the run's record stores.
+RunAccountant composeRunAccountant(AccountingInputs release, std::vector<PureRelease> side,
+                                   double delta, const std::string& unit);
 
 }  // namespace pfa::privacy

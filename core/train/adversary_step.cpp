@@ -1,7 +1,5 @@
 #include "core/train/adversary_step.h"
 
-#include "core/train/gaussian_noise.h"
-
 namespace pfa {
 
 void projectAdversary(Eigen::MatrixXd& W, int groups, double radius, Projection projection) {
@@ -17,11 +15,11 @@ void projectAdversary(Eigen::MatrixXd& W, int groups, double radius, Projection 
     }
 }
 
-AdversaryStep::AdversaryStep(double lambda, double sigmaW, bool fromGroupMasses, double batchSize,
-                             double learningRate, int groups, double radius, Projection projection,
-                             Eigen::Index cells, Eigen::Index classes)
+AdversaryStep::AdversaryStep(double lambda, const GaussianMechanism& noise, bool fromGroupMasses,
+                             double batchSize, double learningRate, int groups, double radius,
+                             Projection projection, Eigen::Index cells, Eigen::Index classes)
     : m_lambda(lambda),
-      m_sigmaW(sigmaW),
+      m_noise(noise),
       m_fromGroupMasses(fromGroupMasses),
       m_batchSize(batchSize),
       m_learningRate(learningRate),
@@ -33,13 +31,14 @@ AdversaryStep::AdversaryStep(double lambda, double sigmaW, bool fromGroupMasses,
 void AdversaryStep::apply(ErmiPenalty& penalty, Eigen::MatrixXd& W, RandomStream& noise) {
     if (m_fromGroupMasses) {
         // Release the noisy masses (σ on the sum = σ_W·m); λ∇_W is computed from them.
-        penalty.perturbCellMasses(m_sigmaW * m_batchSize, [&noise] { return noise.normal(); });
+        penalty.perturbCellMasses(m_noise.sigmaOnSum(GaussianMechanism::Stream::W),
+                                  [&noise] { return noise.normal(); });
         penalty.finishAccumulation(m_gradient);
         m_gradient *= m_lambda / m_batchSize;
     } else {
         penalty.finishAccumulation(m_gradient);
         m_gradient /= m_batchSize;
-        addGaussianNoise(m_gradient, m_sigmaW, noise);
+        m_noise.addNoise(GaussianMechanism::Stream::W, m_gradient, noise);
     }
     W += m_learningRate * m_gradient;
     projectAdversary(W, m_groups, m_radius, m_projection);

@@ -1,48 +1,46 @@
 #include "core/train/batch_sampler.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 #include <utility>
 
 namespace pfa {
 
-BatchSampler::BatchSampler(Sampling mode, long rows, long batchSize, RandomStream random)
-    : m_mode(mode),
-      m_rows(rows),
-      m_batchSize(batchSize),
-      m_stepsPerEpoch(stepsPerEpoch(rows, batchSize)),
-      m_rate(static_cast<double>(batchSize) / static_cast<double>(rows)),
+BatchSampler::BatchSampler(const SamplerSpec& spec, RandomStream random)
+    : m_spec(spec),
+      m_stepsPerEpoch(spec.stepsPerEpoch()),
+      m_rate(spec.samplingRate()),
       m_logOneMinusRate(m_rate >= 1.0 ? -INFINITY : std::log1p(-m_rate)),
       m_random(std::move(random)) {
-    if (mode != Sampling::Poisson) {
-        m_pool.resize(static_cast<std::size_t>(rows));
+    if (spec.unit != SamplingUnit::Row) {
+        throw std::logic_error("BatchSampler draws rows; use UnitSampler for users or silos");
+    }
+    if (spec.mode != Sampling::Poisson) {
+        m_pool.resize(static_cast<std::size_t>(spec.population));
         std::iota(m_pool.begin(), m_pool.end(), 0L);
     }
 }
 
 long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
+    const long rows = m_spec.population;
+    const long batchSize = m_spec.batchSize;
     long size = 0;
-    switch (m_mode) {
-        case Sampling::Poisson: {
-            // Geometric skips between included rows: O(q·n) draws per step.
-            std::uint64_t position = m_random.geometricSkip(m_logOneMinusRate);
-            while (position < static_cast<std::uint64_t>(m_rows)) {
-                indices[static_cast<std::size_t>(size++)] = static_cast<long>(position);
-                const std::uint64_t skip = m_random.geometricSkip(m_logOneMinusRate);
-                if (skip >= static_cast<std::uint64_t>(m_rows)) break;
-                position += 1 + skip;
-            }
+    switch (m_spec.mode) {
+        case Sampling::Poisson:
+            drawPoisson(m_random, m_logOneMinusRate, rows,
+                        [&](long row) { indices[static_cast<std::size_t>(size++)] = row; });
             break;
-        }
         case Sampling::Shuffle: {
             if (stepInEpoch == 0) {
-                for (long i = m_rows - 1; i > 0; --i) {
+                for (long i = rows - 1; i > 0; --i) {
                     std::swap(m_pool[static_cast<std::size_t>(i)],
                               m_pool[m_random.uniformIndex(static_cast<std::uint64_t>(i + 1))]);
                 }
             }
-            const long begin = stepInEpoch * m_batchSize;
-            const long end = std::min(m_rows, begin + m_batchSize);
+            const long begin = stepInEpoch * batchSize;
+            const long end = std::min(rows, begin + batchSize);
             for (long i = begin; i < end; ++i) {
                 indices[static_cast<std::size_t>(size++)] = m_pool[static_cast<std::size_t>(i)];
             }
@@ -50,10 +48,10 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
         }
         case Sampling::Subsample: {
             // Partial Fisher–Yates: the first m pool entries become a uniform m-subset.
-            const long m = std::min(m_batchSize, m_rows);
+            const long m = std::min(batchSize, rows);
             for (long i = 0; i < m; ++i) {
                 const auto j = static_cast<std::size_t>(i) +
-                               m_random.uniformIndex(static_cast<std::uint64_t>(m_rows - i));
+                               m_random.uniformIndex(static_cast<std::uint64_t>(rows - i));
                 std::swap(m_pool[static_cast<std::size_t>(i)], m_pool[j]);
                 indices[static_cast<std::size_t>(size++)] = m_pool[static_cast<std::size_t>(i)];
             }
@@ -61,6 +59,14 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
         }
     }
     return size;
+}
+
+SamplerSpec rowSampler(const TrainConfig& config, const Dataset& train) {
+    if (!config.sampling || config.batchSize <= 0) {
+        throw std::logic_error("rowSampler needs resolved settings (resolveDefaults)");
+    }
+    return SamplerSpec::overRows(*config.sampling, static_cast<long>(train.rows()),
+                                 config.batchSize, config.epochs);
 }
 
 }  // namespace pfa

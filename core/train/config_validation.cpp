@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "core/fairness/penalty_layout.h"
-#include "core/train/batch_sampler.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
@@ -101,16 +100,6 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
     if (c.wRadius == 0.0) c.wRadius = std::sqrt(l / c.minGroupShare);
     if (c.clipW == 0.0) c.clipW = 2.0 * c.lambda * (1.0 / std::sqrt(c.minGroupShare) + c.wRadius);
     return c;
-}
-
-long stepsPerEpoch(const TrainConfig& c, const DataSplit& data) {
-    const long n = static_cast<long>(data.train.rows());
-    const long m = c.batchSize > 0 ? c.batchSize : resolveDefaults(c, data).batchSize;
-    return BatchSampler::stepsPerEpoch(n, m);
-}
-
-long totalSteps(const TrainConfig& c, const DataSplit& data) {
-    return stepsPerEpoch(c, data) * c.epochs;
 }
 
 }  // namespace pfa

@@ -28,8 +28,4 @@ void requirePenaltyCellsPresent(const TrainConfig& config, const Dataset& train)
 /// sensitive-only scope and for private runs with fixed-size batches.
 TrainConfig resolveDefaults(TrainConfig config, const DataSplit& data);
 
-/// Steps per epoch ⌈n/m⌉ and total steps T for `config` on `data`.
-long stepsPerEpoch(const TrainConfig& config, const DataSplit& data);
-long totalSteps(const TrainConfig& config, const DataSplit& data);
-
 }  // namespace pfa

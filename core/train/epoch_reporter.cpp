@@ -1,7 +1,6 @@
 #include "core/train/epoch_reporter.h"
 
 #include <limits>
-#include <utility>
 
 namespace pfa {
 
@@ -10,7 +9,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
 EpochReporter::EpochReporter(const TrainConfig& config, Evaluator& train, Evaluator& test,
-                             bool penalty, double lambda, std::function<double(long)> epsilonAfter)
+                             bool penalty, double lambda, const privacy::RunAccountant* accountant)
     : m_config(config),
       m_train(train),
       m_test(test),
@@ -19,7 +18,7 @@ EpochReporter::EpochReporter(const TrainConfig& config, Evaluator& train, Evalua
       // Training-set diagnostics are exact functions of the private rows (not covered by the
       // guarantee); a private run may skip them.
       m_diagnostics(recordsDiagnostics(config)),
-      m_epsilonAfter(std::move(epsilonAfter)) {}
+      m_accountant(accountant) {}
 
 EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& reported, long clipped,
                                     long seen, double seconds) {
@@ -43,7 +42,8 @@ EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& repor
     metrics.eoppGap = fairness.eoppGap;
     metrics.ermiHard = fairness.ermiHard(m_config.fairness);
     metrics.ermiSoft = fairness.ermiSoft(m_config.fairness);
-    metrics.epsilonSpent = m_epsilonAfter ? m_epsilonAfter(step) : std::numeric_limits<double>::infinity();
+    metrics.epsilonSpent =
+        m_accountant ? m_accountant->after(step).epsilon : std::numeric_limits<double>::infinity();
     metrics.clipFraction = !m_diagnostics ? kNaN
                            : seen > 0     ? static_cast<double>(clipped) / static_cast<double>(seen)
                                           : 0.0;

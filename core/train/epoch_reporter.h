@@ -1,7 +1,6 @@
 #pragma once
 
-#include <functional>
-
+#include "core/privacy/run_accountant.h"
 #include "core/train/evaluator.h"
 #include "core/train/run_result.h"
 #include "core/train/train_config.h"
@@ -13,10 +12,10 @@ namespace pfa {
 /// run, for the reported model (the last iterate or an average).
 class EpochReporter {
 public:
-    /// `penalty`: the run's objective has the fairness term λ·ERMI; `epsilonAfter` gives the
-    /// certified ε after a number of steps (null: +∞).
+    /// `penalty`: the run's objective has the fairness term λ·ERMI; `accountant` certifies
+    /// the ε after a number of steps (null: not private, +∞). Referenced, not copied.
     EpochReporter(const TrainConfig& config, Evaluator& train, Evaluator& test, bool penalty,
-                  double lambda, std::function<double(long)> epsilonAfter);
+                  double lambda, const privacy::RunAccountant* accountant);
 
     /// The metrics of the model `reported` at the end of `epoch` after `step` steps, with the
     /// epoch's clip count over `seen` rows and the run's wall time so far.
@@ -33,7 +32,7 @@ private:
     bool m_penalty;
     double m_lambda;
     bool m_diagnostics;
-    std::function<double(long)> m_epsilonAfter;
+    const privacy::RunAccountant* m_accountant;
 };
 
 }  // namespace pfa

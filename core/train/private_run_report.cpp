@@ -67,22 +67,32 @@ void describePrivateRun(RunResult& result, const privacy::RunAccountant& account
     }
 }
 
-void describeClippedGaussianRun(RunResult& result,
-                                const privacy::ClippedGaussianCalibration& calibration,
-                                const Dataset& train) {
-    describePrivateRun(result, calibration.certified, train);
+void describeNoise(privacy::PrivacyReport& report, const GaussianMechanism& noise) {
+    using Stream = GaussianMechanism::Stream;
+    report.noiseMultiplier = noise.noiseMultiplier();
+    report.noiseMultiplierTheta = noise.stream(Stream::Theta).noiseMultiplier;
+    report.noiseMultiplierW = noise.stream(Stream::W).noiseMultiplier;
+    report.sigmaTheta = noise.stream(Stream::Theta).drawnSigma();
+    report.sigmaW = noise.stream(Stream::W).drawnSigma();
+}
+
+void describeClippedGaussianRun(RunResult& result, const TrainerPlan& plan, const Dataset& train) {
     const TrainConfig& config = result.config;
+    const privacy::RunAccountant accountant = *planAccountant(plan, config.delta, train.unitName);
+    describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
-    if (calibration.poissonAssumed) {
-        report.epsilonPoissonAssumed = calibration.poissonAssumed->after(result.steps).epsilon;
+    if (const auto& poisson = plan.noise.poissonAssumed()) {
+        report.epsilonPoissonAssumed =
+            privacy::composeRunAccountant(*poisson, plan.sideReleases, config.delta, train.unitName)
+                .after(result.steps)
+                .epsilon;
     }
-    report.noiseMultiplier = calibration.noiseMultiplier;
-    report.samplingRate = static_cast<double>(config.batchSize) / static_cast<double>(train.rows());
-    report.expectedBatch = config.batchSize;
-    const Sampling sampling = config.sampling.value_or(Sampling::Poisson);
-    report.sampling = samplingDescription(sampling);
-    report.mechanism = calibration.mechanism;
-    report.adjacency = adjacencyName(calibration.certified.inputs().adjacency);
+    describeNoise(report, plan.noise);
+    report.samplingRate = plan.sampler.samplingRate();
+    report.expectedBatch = plan.sampler.batchSize;
+    report.sampling = samplingDescription(plan.sampler.mode);
+    report.mechanism = plan.noise.description();
+    report.adjacency = adjacencyName(accountant.inputs().adjacency);
     report.protectedData = wholeRecordProtection(train);
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/data/dataset.h"
-#include "core/privacy/clipped_gaussian_calibration.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/run_result.h"
+#include "core/train/trainer_plan.h"
 
 namespace pfa {
 
@@ -16,12 +16,16 @@ namespace pfa {
 void describePrivateRun(RunResult& result, const privacy::RunAccountant& accountant,
                         const Dataset& train);
 
+/// The noise a run's step mechanism draws, as the statement shows it: the effective multiplier
+/// of the joint release, each stream's multiplier (0 for a stream with no bound or no W-stream)
+/// and the std each stream adds to the batch mean.
+void describeNoise(privacy::PrivacyReport& report, const GaussianMechanism& noise);
+
 /// describePrivateRun for a whole-record clipped-Gaussian run (dp-sgd, dp-fermi
-/// conservative), plus sampling, adjacency, mechanism, what is protected and the Poisson
+/// conservative) of `plan`, with the accountant composed from the plan's mechanisms, plus
+/// describeNoise, sampling, adjacency, mechanism, what is protected and the Poisson
 /// approximation for non-Poisson sampling.
-void describeClippedGaussianRun(RunResult& result,
-                                const privacy::ClippedGaussianCalibration& calibration,
-                                const Dataset& train);
+void describeClippedGaussianRun(RunResult& result, const TrainerPlan& plan, const Dataset& train);
 
 /// "every column of each training record (features, label and the sensitive attribute 'x')".
 std::string wholeRecordProtection(const Dataset& train);

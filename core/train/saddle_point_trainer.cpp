@@ -1,20 +1,23 @@
 // The saddle-point trainer composed of its parts: a batch sampler over the training rows, the
-// per-example gradient and clipping step, the Gaussian noise of the θ-stream, the optimizer
-// step, the W-player's mechanism and ascent step, iterate averaging, and the epoch reporter.
+// per-example gradient and clipping step, the step's Gaussian mechanism (θ- and W-noise, and the
+// accountant composed from it), the descent step, the W-player's release and ascent step,
+// iterate averaging, and the epoch reporter.
 #include "core/train/saddle_point_trainer.h"
 
 #include <chrono>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "core/fairness/ermi_penalty.h"
 #include "core/model/model.h"
 #include "core/train/adversary_step.h"
 #include "core/train/batch_sampler.h"
+#include "core/train/descent_step.h"
 #include "core/train/design_matrix.h"
 #include "core/train/epoch_reporter.h"
 #include "core/train/evaluator.h"
-#include "core/train/gaussian_noise.h"
+#include "core/train/gaussian_mechanism.h"
 #include "core/train/iterate_average.h"
 #include "core/train/per_example_gradients.h"
 #include "core/train/run_streams.h"
@@ -67,8 +70,14 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     std::optional<RunStreams> ownStreams;
     if (!plan.streams) ownStreams.emplace(config, train);
     const RunStreams& runStreams = plan.streams ? *plan.streams : *ownStreams;
-    BatchSampler sampler(plan.sampling, static_cast<long>(n), config.batchSize,
-                         runStreams.stream(streams::kSampling));
+    if (plan.sampler.unit != SamplingUnit::Row || plan.sampler.population != static_cast<long>(n)) {
+        throw std::logic_error("the plan's sampler does not draw this run's training rows");
+    }
+    // The noise is charged for q and T of one sampler: it must be the one that runs.
+    if (plan.noise.isPrivate() && !(plan.noise.sampler() == plan.sampler)) {
+        throw std::logic_error("the plan's noise was calibrated for another sampler");
+    }
+    BatchSampler sampler(plan.sampler, runStreams.stream(streams::kSampling));
     const PenaltyLayout layout(config.fairness, train.numGroups(), l, config.advantagedClass);
     std::optional<ErmiPenalty> penalty;
     if (plan.penalty) penalty.emplace(layout, plan.shares);
@@ -83,19 +92,15 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     if (penalty) penalty->setW(W);
 
     // The parts; every per-step buffer is allocated here, so no step allocates.
-    PerExampleClipping clipping;
-    clipping.enabled = plan.clipPerExample;
-    clipping.clipTheta = plan.clipTheta;
-    clipping.clipW = plan.clipW;
-    clipping.lossClipShare = plan.lossClipShare;
-    clipping.wFromGroupMasses = plan.wFromGroupMasses;
-    PerExampleGradients gradients(train, trainDesign, *model, layout, plan.lambda, clipping);
+    PerExampleGradients gradients(train, trainDesign, *model, layout, plan.lambda, plan.clipping);
     // Always the fixed m, never the realised batch size: the noise is calibrated for a sum
     // normalised by m, and a short batch divided by its own size would receive only b/m of the
     // noise its release needs.
-    const double batchSize = static_cast<double>(config.batchSize);
-    AdversaryStep adversary(plan.lambda, plan.sigmaW, plan.wFromGroupMasses, batchSize, config.lrW,
-                            layout.groups(), plan.radius, plan.projection, W.rows(), W.cols());
+    const double batchSize = static_cast<double>(plan.sampler.batchSize);
+    AdversaryStep adversary(plan.lambda, plan.noise, plan.clipping.wFromGroupMasses, batchSize,
+                            config.lrW, layout.groups(), plan.radius, plan.projection, W.rows(),
+                            W.cols());
+    const DescentStep descent(config.lrTheta, config.l2);
     std::vector<long> batch(static_cast<std::size_t>(n));
     RowMatrix gradTheta(p, width);
     // Which model is reported is a setting of the run (resolved by the algorithm), like its
@@ -105,11 +110,16 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     RandomStream noise = runStreams.stream(streams::kNoise);
     Evaluator trainEvaluator(train, trainDesign, *model);
     Evaluator testEvaluator(data.test, testDesign, *model);
-    EpochReporter reporter(config, trainEvaluator, testEvaluator, plan.penalty, plan.lambda, plan.epsilonAfter);
+    // ε so far, from the accountant composed of the mechanisms this loop runs.
+    const std::optional<privacy::RunAccountant> accountant =
+        planAccountant(plan, config.delta, train.unitName);
+    EpochReporter reporter(config, trainEvaluator, testEvaluator, plan.penalty, plan.lambda,
+                           accountant ? &*accountant : nullptr);
 
     long step = 0;
     bool stop = false;
-    for (int epoch = 1; epoch <= config.epochs && !stop; ++epoch) {
+    const int epochs = plan.sampler.epochs;
+    for (int epoch = 1; epoch <= epochs && !stop; ++epoch) {
         long clipped = 0, seen = 0;
         for (long t = 0; t < sampler.stepsPerEpoch(); ++t) {
             if (cancel.cancelled()) {
@@ -123,11 +133,10 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
                 gradients.accumulate(batch, b, theta, penalty ? &*penalty : nullptr, gradTheta);
             clipped += totals.clipped;
             seen += b;
-            // θ: noise on the batch mean, the (unclipped) ridge term, the descent step.
+            // θ: noise on the batch mean, then the descent step.
             gradTheta /= batchSize;
-            addGaussianNoise(gradTheta, plan.sigmaTheta, noise);
-            if (config.l2 > 0.0) gradTheta.leftCols(width - 1) += config.l2 * theta.leftCols(width - 1);
-            theta -= config.lrTheta * gradTheta;
+            plan.noise.addNoise(GaussianMechanism::Stream::Theta, gradTheta, noise);
+            descent.apply(theta, gradTheta);
             // W: ascent on the same iterate (simultaneous updates), then projection.
             if (penalty) adversary.apply(*penalty, W, noise);
             ++step;
@@ -153,7 +162,7 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
             }
         }
         if (result.status == RunStatus::Diverged) break;
-        const bool lastEpoch = epoch == config.epochs || stop;
+        const bool lastEpoch = epoch == epochs || stop;
         if (!lastEpoch && config.evaluateEvery > 1 && epoch % config.evaluateEvery != 0) continue;
         if (stop && result.status == RunStatus::Cancelled && seen == 0 && epoch > 1) break;
 

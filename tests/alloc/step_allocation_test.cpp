@@ -11,6 +11,8 @@
 #include "core/algorithms/registry.h"
 #include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
+#include "core/data/units.h"
+#include "core/train/unit_sampler.h"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -88,4 +90,18 @@ TEST_CASE("No heap allocation inside the training step", "[allocation]") {
         REQUIRE(probe.intervals > 30);
         CHECK(probe.allocatingIntervals == 0);
     }
+}
+
+TEST_CASE("No heap allocation when drawing a batch of users", "[allocation]") {
+    std::vector<int> userOfRow;
+    for (int row = 0; row < 5000; ++row) userOfRow.push_back((row * 7919) % 613);
+    const UnitIndex users(userOfRow);
+    UnitSampler sampler(SamplerSpec::overUnits(SamplingUnit::User, users.units(), 50, 1), users,
+                        RandomStream(3, 1));
+    std::vector<long> rows(static_cast<std::size_t>(users.rows()));
+    long drawnRows = 0;
+    const long before = g_allocations.load();
+    for (int step = 0; step < 200; ++step) drawnRows += sampler.next(rows);
+    CHECK(g_allocations.load() == before);
+    CHECK(drawnRows > 0);
 }

@@ -7,6 +7,7 @@
 #include "core/fairness/penalty_layout.h"
 #include "core/model/logistic_regression.h"
 #include "core/model/softmax_regression.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/saddle_point_trainer.h"
 #include "core/util/random.h"
 
@@ -219,7 +220,7 @@ TEST_CASE("Example B: one noise-free full-batch FERMI step", "[trainer][spec]") 
     plan.penalty = true;
     plan.lambda = 1.0;
     plan.shares = Eigen::Vector2d(2.0 / 3.0, 1.0 / 3.0);
-    plan.sampling = Sampling::Shuffle;
+    plan.sampler = rowSampler(config, data.train);
     plan.radius = 100.0;  // inactive
     plan.initialTheta = RowMatrix(1, 3);
     *plan.initialTheta << 0.8, -0.5, 0.1;

@@ -58,7 +58,8 @@ TEST_CASE("Laplace sampler: mean and variance 2b²", "[noise]") {
 }
 
 TEST_CASE("Poisson batches have the right size distribution", "[noise]") {
-    BatchSampler sampler(Sampling::Poisson, 10000, 250, RandomStream(3, streams::kSampling));
+    BatchSampler sampler(SamplerSpec::overRows(Sampling::Poisson, 10000, 250, 100),
+                         RandomStream(3, streams::kSampling));
     std::vector<long> indices(10000);
     std::vector<double> sizes;
     for (int step = 0; step < 4000; ++step) {

@@ -15,6 +15,7 @@
 #include "core/privacy/rdp_accountant.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/sweep/run_record.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/saddle_point_trainer.h"
 #include "core/util/error.h"
 #include "core/util/json_value.h"
@@ -165,9 +166,9 @@ TEST_CASE("Every sampling mode normalises the batch sum by the fixed batch size 
         config.delta = 1e-6;
         config.sampling = sampling;
         TrainerPlan plan;
-        plan.sampling = sampling;
-        plan.clipPerExample = true;
-        plan.clipTheta = 1e-3;
+        plan.sampler = rowSampler(config, data.train);
+        plan.clipping.enabled = true;
+        plan.clipping.clipTheta = 1e-3;
         TrainingObserver observer;
         CancelToken cancel;
         const RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);

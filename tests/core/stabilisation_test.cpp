@@ -23,10 +23,9 @@ TrainerPlan clippedPlan(double lambda, double clip) {
     plan.penalty = lambda > 0;
     plan.lambda = lambda;
     plan.shares = Eigen::Vector2d(0.6, 0.4);
-    plan.clipPerExample = true;
-    plan.clipTheta = clip;
-    plan.clipW = 1e9;  // never binds
-    plan.sampling = Sampling::Shuffle;
+    plan.clipping.enabled = true;
+    plan.clipping.clipTheta = clip;
+    plan.clipping.clipW = 1e9;  // never binds
     plan.radius = 5.0;
     return plan;
 }
@@ -40,7 +39,10 @@ TrainConfig fullBatch(const DataSplit& data, int epochs) {
     return config;
 }
 
-RunResult train(const TrainConfig& config, const TrainerPlan& plan, const DataSplit& data) {
+/// Runs `plan` with shuffled batches of the config's size (full batches here).
+RunResult train(const TrainConfig& config, TrainerPlan plan, const DataSplit& data) {
+    plan.sampler = SamplerSpec::overRows(Sampling::Shuffle, static_cast<long>(data.train.rows()),
+                                         config.batchSize, config.epochs);
     TrainingObserver observer;
     CancelToken cancel;
     return runSaddlePointTrainer(config, plan, data, observer, cancel);
@@ -53,7 +55,7 @@ TEST_CASE("The W-gradient from group masses equals the sum of per-row W-gradient
     const TrainConfig config = fullBatch(data, 5);
     TrainerPlan perRow = clippedPlan(4.0, 1e9);
     TrainerPlan masses = perRow;
-    masses.wFromGroupMasses = true;
+    masses.clipping.wFromGroupMasses = true;
     const RunResult a = train(config, perRow, data);
     const RunResult b = train(config, masses, data);
     REQUIRE(a.status == RunStatus::Completed);
@@ -71,7 +73,7 @@ TEST_CASE("Split clipping bounds each row's θ-contribution by C_θ and equals j
     SECTION("nothing binds") {
         TrainerPlan joint = clippedPlan(2.0, 1e6);
         TrainerPlan split = joint;
-        split.lossClipShare = 0.3;
+        split.clipping.lossClipShare = 0.3;
         const RunResult a = train(fullBatch(data, 4), joint, data);
         const RunResult b = train(fullBatch(data, 4), split, data);
         CHECK((a.theta - b.theta).cwiseAbs().maxCoeff() < 1e-12);
@@ -79,7 +81,7 @@ TEST_CASE("Split clipping bounds each row's θ-contribution by C_θ and equals j
     SECTION("a small C_θ binds: the mean step is at most C_θ") {
         for (double share : {0.0, 0.5}) {
             TrainerPlan plan = clippedPlan(50.0, 0.01);
-            plan.lossClipShare = share;
+            plan.clipping.lossClipShare = share;
             const RunResult result = train(oneStep, plan, data);
             CHECK(result.theta.norm() <= 0.01 + 1e-12);
             CHECK(result.theta.norm() > 0.001);  // rows were clipped, not zeroed
@@ -91,7 +93,7 @@ TEST_CASE("Split clipping bounds each row's θ-contribution by C_θ and equals j
         adversary << 1.2, 0.3, 0.2, 1.5;
         joint.initialW = adversary;
         TrainerPlan split = joint;
-        split.lossClipShare = 0.5;
+        split.clipping.lossClipShare = 0.5;
         const RunResult alone = train(oneStep, clippedPlan(0.0, 0.025), data);  // loss part only
         const RunResult withSplit = train(oneStep, split, data);
         const RunResult withJoint = train(oneStep, joint, data);
@@ -105,7 +107,7 @@ TEST_CASE("Split clipping bounds each row's θ-contribution by C_θ and equals j
 TEST_CASE("Polynomial-decay averaging reports 0.2·θ₁ + 0.8·θ₂ after two steps", "[stabilise]") {
     const DataSplit data = test::syntheticSplit(1000);
     TrainerPlan plan = clippedPlan(0.0, 1e9);
-    plan.clipPerExample = false;
+    plan.clipping.enabled = false;
     const RunResult one = train(fullBatch(data, 1), plan, data);
     const RunResult two = train(fullBatch(data, 2), plan, data);
     TrainConfig averagedConfig = fullBatch(data, 2);

@@ -258,6 +258,8 @@ TEST_CASE("A diverging run is reported, not hidden", "[trainer]") {
     plan.penalty = true;
     plan.lambda = 1.0;
     plan.shares = Eigen::Vector2d(0.65, 0.35);
+    plan.sampler = SamplerSpec::overRows(Sampling::Shuffle, static_cast<long>(data.train.rows()),
+                                         config.batchSize, config.epochs);
     plan.radius = 0.0;  // no projection
     TrainingObserver observer;
     CancelToken cancel;
