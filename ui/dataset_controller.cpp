@@ -2,9 +2,9 @@
 
 #include <map>
 
-#include "app/fetch/dataset_fetcher.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
+#include "core/fetch/dataset_fetcher.h"
 
 namespace pfa::ui {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/fetch/fetch_file.h"
+#include "core/fetch/fetch_file.h"
 #include "core/data/catalog.h"
 
 namespace pfa::fetch {

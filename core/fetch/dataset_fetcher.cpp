@@ -1,9 +1,9 @@
-#include "app/fetch/dataset_fetcher.h"
+#include "core/fetch/dataset_fetcher.h"
 
 #include <cstdlib>
 #include <filesystem>
 
-#include "app/fetch/verify_file.h"
+#include "core/fetch/verify_file.h"
 
 namespace pfa::fetch {
 

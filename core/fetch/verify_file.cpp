@@ -1,4 +1,4 @@
-#include "app/fetch/verify_file.h"
+#include "core/fetch/verify_file.h"
 
 #include <algorithm>
 #include <cctype>

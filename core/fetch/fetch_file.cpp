@@ -1,4 +1,4 @@
-#include "app/fetch/fetch_file.h"
+#include "core/fetch/fetch_file.h"
 
 #include <curl/curl.h>
 
@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "app/fetch/verify_file.h"
+#include "core/fetch/verify_file.h"
 #include "core/util/sha256.h"
 
 #ifndef CURL_WRITEFUNC_ERROR  // added in libcurl 7.87; any count other than the one given works
