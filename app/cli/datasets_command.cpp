@@ -6,13 +6,13 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
-#if PFA_HAVE_FETCH
-#include "app/fetch/dataset_fetcher.h"
-#include "app/fetch/fetch_file.h"
-#endif
-#include "app/fetch/verify_file.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
+#if PFA_HAVE_FETCH
+#include "core/fetch/dataset_fetcher.h"
+#include "core/fetch/fetch_file.h"
+#endif
+#include "core/fetch/verify_file.h"
 #include "core/util/format.h"
 
 namespace pfa::cli {

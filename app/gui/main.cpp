@@ -1,8 +1,8 @@
 // pfa-explorer: the desktop application.
 #include <QApplication>
 
-#include "ui/application.h"
-#include "ui/main_window.h"
+#include "ui/shell/application.h"
+#include "ui/shell/main_window.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);

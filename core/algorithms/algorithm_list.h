@@ -1,8 +1,11 @@
-// The algorithm registry: one line per algorithm, in menu order. Each name is a factory
-// `std::unique_ptr<Algorithm> NAME()` defined in its own file under core/algorithms/.
+// The algorithm registry: one line per algorithm, in menu order: PFA_ALGORITHM(FACTORY, FILE).
+// FACTORY is `std::unique_ptr<Algorithm> FACTORY()`, defined in core/algorithms/FILE.cpp. The
+// build reads these lines too: FILE.cpp is compiled into pfa_core and, when it exists,
+// tests/core/FILE_test.cpp into the core tests, so adding an algorithm is its file, this line
+// and its test.
 // Included twice by registry.cpp (declarations, then the table); no include guard on purpose.
-PFA_ALGORITHM(makeErm)
-PFA_ALGORITHM(makeFermi)
-PFA_ALGORITHM(makeDpFermi)
-PFA_ALGORITHM(makeDpSgd)
-PFA_ALGORITHM(makeNoisyClippedGd)
+PFA_ALGORITHM(makeErm, erm)
+PFA_ALGORITHM(makeFermi, fermi)
+PFA_ALGORITHM(makeDpFermi, dp_fermi)
+PFA_ALGORITHM(makeDpSgd, dp_sgd)
+PFA_ALGORITHM(makeNoisyClippedGd, noisy_clipped_gd)

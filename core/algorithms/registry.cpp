@@ -5,14 +5,14 @@
 
 namespace pfa {
 
-#define PFA_ALGORITHM(factory) std::unique_ptr<Algorithm> factory();
+#define PFA_ALGORITHM(factory, file) std::unique_ptr<Algorithm> factory();
 #include "core/algorithms/algorithm_list.h"
 #undef PFA_ALGORITHM
 
 const std::vector<std::unique_ptr<Algorithm>>& algorithmRegistry() {
     static const std::vector<std::unique_ptr<Algorithm>> registry = [] {
         std::vector<std::unique_ptr<Algorithm>> list;
-#define PFA_ALGORITHM(factory) list.push_back(factory());
+#define PFA_ALGORITHM(factory, file) list.push_back(factory());
 #include "core/algorithms/algorithm_list.h"
 #undef PFA_ALGORITHM
         return list;

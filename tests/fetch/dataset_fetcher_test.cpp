@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/fetch/dataset_fetcher.h"
+#include "core/fetch/dataset_fetcher.h"
 #include "core/util/sha256.h"
 #include "test_http_server.h"
 

@@ -21,11 +21,11 @@
 #include <thread>
 #include <vector>
 
-#include "app/fetch/fetch_file.h"
-#include "app/fetch/verify_file.h"
+#include "core/fetch/fetch_file.h"
+#include "core/fetch/verify_file.h"
 #include "core/util/error.h"
 #include "core/util/sha256.h"
-#include "tests/fetch/test_http_server.h"
+#include "test_http_server.h"
 
 namespace fs = std::filesystem;
 using Catch::Contains;

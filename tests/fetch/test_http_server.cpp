@@ -1,4 +1,4 @@
-#include "tests/fetch/test_http_server.h"
+#include "test_http_server.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

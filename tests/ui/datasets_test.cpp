@@ -12,12 +12,12 @@
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
 #include "test_http_server.h"
-#include "ui/dataset_card.h"
-#include "ui/dataset_controller.h"
-#include "ui/download_dialog.h"
-#include "ui/group_bar_chart.h"
-#include "ui/import_wizard.h"
-#include "ui/run_history_model.h"
+#include "ui/charts/group_bar_chart.h"
+#include "ui/controllers/dataset_controller.h"
+#include "ui/dialogs/download_dialog.h"
+#include "ui/dialogs/import_wizard.h"
+#include "ui/panels/dataset_card.h"
+#include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
 #ifndef PFA_SHARED_DATASETS

@@ -9,15 +9,15 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 
-#include "ui/chart_export.h"
-#include "ui/chart_view.h"
-#include "ui/epsilon_control.h"
-#include "ui/lambda_control.h"
-#include "ui/live_charts_panel.h"
-#include "ui/run_history_model.h"
-#include "ui/session_file.h"
-#include "ui/tradeoff_chart.h"
-#include "ui/run_history_view.h"
+#include "ui/charts/chart_export.h"
+#include "ui/charts/chart_view.h"
+#include "ui/charts/tradeoff_chart.h"
+#include "ui/panels/epsilon_control.h"
+#include "ui/panels/lambda_control.h"
+#include "ui/panels/live_charts_panel.h"
+#include "ui/runs/run_history_model.h"
+#include "ui/runs/run_history_view.h"
+#include "ui/runs/session_file.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;

@@ -1,6 +1,6 @@
 // The fairness weight λ on a logarithmic scale: the experiment panel's slider and spin box,
 // and the λ presets and generators of the sweep dialog.
-#include "ui/lambda_control.h"
+#include "ui/panels/lambda_control.h"
 
 #include <QDir>
 #include <QLabel>
@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/util/number_list.h"
-#include "ui/epsilon_control.h"
-#include "ui/sweep_dialog.h"
+#include "ui/dialogs/sweep_dialog.h"
+#include "ui/panels/epsilon_control.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;

@@ -17,16 +17,16 @@
 #include <QUndoStack>
 #include <cmath>
 
-#include "ui/dataset_controller.h"
-#include "ui/epsilon_control.h"
-#include "ui/lambda_control.h"
-#include "ui/live_charts_panel.h"
-#include "ui/run_details_panel.h"
-#include "ui/run_history_model.h"
-#include "ui/session_controller.h"
-#include "ui/tradeoff_chart.h"
-#include "ui/run_history_view.h"
-#include "ui/history_actions.h"
+#include "ui/actions/history_actions.h"
+#include "ui/charts/tradeoff_chart.h"
+#include "ui/controllers/dataset_controller.h"
+#include "ui/controllers/session_controller.h"
+#include "ui/panels/epsilon_control.h"
+#include "ui/panels/lambda_control.h"
+#include "ui/panels/live_charts_panel.h"
+#include "ui/panels/run_details_panel.h"
+#include "ui/runs/run_history_model.h"
+#include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;

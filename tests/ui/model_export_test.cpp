@@ -15,8 +15,8 @@
 
 #include "core/sweep/saved_model.h"
 #include "core/util/json_value.h"
-#include "ui/run_history_model.h"
-#include "ui/run_history_view.h"
+#include "ui/runs/run_history_model.h"
+#include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;

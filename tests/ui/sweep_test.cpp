@@ -15,22 +15,22 @@
 #include <set>
 
 #include "core/sweep/sweep_preset.h"
-#include "ui/chart_export.h"
-#include "ui/dataset_controller.h"
-#include "ui/chart_view.h"
-#include "ui/heat_map_view.h"
-#include "ui/privacy_price_view.h"
-#include "ui/results_file_controller.h"
-#include "ui/run_history_model.h"
-#include "ui/sweep_controller.h"
-#include "ui/sweep_dialog.h"
+#include "ui/charts/chart_export.h"
+#include "ui/charts/chart_view.h"
+#include "ui/charts/heat_map_view.h"
+#include "ui/charts/privacy_price_view.h"
+#include "ui/controllers/dataset_controller.h"
+#include "ui/controllers/results_file_controller.h"
+#include "ui/controllers/sweep_controller.h"
+#include "ui/dialogs/sweep_dialog.h"
+#include "ui/runs/run_history_model.h"
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include "ui/sweep_views_panel.h"
-#include "ui/tradeoff_curves_view.h"
-#include "ui/history_actions.h"
-#include "ui/sweep_actions.h"
+#include "ui/actions/history_actions.h"
+#include "ui/actions/sweep_actions.h"
+#include "ui/charts/tradeoff_curves_view.h"
+#include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
 #ifndef PFA_SHARED_DATASETS

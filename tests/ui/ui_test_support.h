@@ -11,9 +11,9 @@
 #include <memory>
 
 #include "core/sweep/sweep_spec.h"
-#include "ui/experiment_panel.h"
-#include "ui/main_window.h"
-#include "ui/training_controller.h"
+#include "ui/controllers/training_controller.h"
+#include "ui/panels/experiment_panel.h"
+#include "ui/shell/main_window.h"
 
 /// Where UI tests save the screenshots they take (README pictures and pictures to look at),
 /// relative to the test's working directory unless the build defines it.

@@ -1,0 +1,184 @@
+#include "ui/actions/sweep_actions.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenu>
+#include <QMessageBox>
+
+#include "core/data/catalog.h"
+#include "core/sweep/sweep_preset.h"
+#include "ui/actions/dataset_actions.h"
+#include "ui/controllers/dataset_controller.h"
+#include "ui/controllers/results_file_controller.h"
+#include "ui/controllers/sweep_controller.h"
+#include "ui/dialogs/sweep_dialog.h"
+#include "ui/panels/dataset_card.h"
+#include "ui/panels/experiment_panel.h"
+#include "ui/panels/sweep_views_panel.h"
+#include "ui/runs/epoch_time_estimate.h"
+#include "ui/runs/run_history_model.h"
+
+namespace pfa::ui {
+
+SweepActions::SweepActions(SweepController* sweep, ResultsFileController* results,
+                           DatasetController* datasets, ExperimentPanel* panel,
+                           const RunHistoryModel* history, const DatasetCard* card,
+                           SweepViewsPanel* views, DatasetActions* datasetActions, QWidget* window)
+    : QObject(window),
+      m_sweep(sweep),
+      m_results(results),
+      m_datasets(datasets),
+      m_panel(panel),
+      m_history(history),
+      m_card(card),
+      m_views(views),
+      m_datasetActions(datasetActions),
+      m_window(window) {
+    m_openResults = new QAction(tr("Open sweep &results…"), this);
+    m_openResults->setToolTip(
+        tr("Add the runs of a results file written by pfa-cli train, a cluster job or "
+           "an earlier sweep to the history and the sweep views"));
+    connect(m_openResults, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            m_window, tr("Open sweep results"), QString(), tr("Results (*.jsonl);;All files (*)"));
+        if (!path.isEmpty()) m_results->open(path);
+    });
+    connect(results, &ResultsFileController::reading, this, [this](const QString& path) {
+        emit message(tr("Reading %1…").arg(QFileInfo(path).fileName()), 0);
+    });
+    connect(results, &ResultsFileController::opened, this,
+            [this](const QString& path, int added, int skipped, int damaged, const QString& error) {
+                if (!error.isEmpty()) {
+                    emit message(error, 10000);
+                    return;
+                }
+                emit message(
+                    tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
+                        .arg(QFileInfo(path).fileName())
+                        .arg(added)
+                        .arg(skipped)
+                        .arg(damaged),
+                    10000);
+                emit sweepViewsChanged();
+            });
+    connect(sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
+        if (!error.isEmpty()) {
+            QMessageBox::warning(m_window, tr("Sweep"), error);
+            return;
+        }
+        emit message(cancelled
+                         ? tr("Sweep stopped; finished runs are saved and a new start resumes it")
+                         : tr("Sweep finished"),
+                     10000);
+    });
+    // Queued: a preset's dialog opens after every view has shown the data set it waited for.
+    connect(
+        datasets, &DatasetController::datasetReady, this,
+        [this] {
+            if (m_pendingPreset.isEmpty() || !m_datasets->datasetFor(m_panel->datasetRequest()))
+                return;
+            const QString preset = m_pendingPreset;
+            m_pendingPreset.clear();
+            openSweepDialog(preset);
+        },
+        Qt::QueuedConnection);
+}
+
+void SweepActions::fillMenu(QMenu* menu) {
+    QAction* newSweep = menu->addAction(tr("&New sweep…"), this, [this] { openSweepDialog(); });
+    newSweep->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+R")));
+    QMenu* presets = menu->addMenu(tr("&Presets (published experiments)"));
+    for (const pfa::SweepPreset& preset : pfa::sweepPresets()) {
+        const QString name = QString::fromStdString(preset.name);
+        QAction* action = presets->addAction(QString::fromStdString(preset.title), this,
+                                             [this, name] { runPreset(name); });
+        action->setToolTip(QString::fromStdString(preset.source));
+    }
+    presets->setToolTipsVisible(true);
+    menu->addAction(tr("&Stop sweep"), m_sweep, &SweepController::stop);
+    menu->addSeparator();
+    menu->addAction(tr("Load &reference points…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            m_window, tr("Reference points"), QString(), tr("CSV files (*.csv);;All files (*)"));
+        if (path.isEmpty()) return;
+        QString error;
+        if (!m_views->loadReferencePoints(path, &error))
+            QMessageBox::warning(m_window, tr("Reference points"), error);
+    });
+}
+
+bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
+                              QString* error) {
+    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
+    if (!data) {
+        if (error) *error = tr("No data set is loaded.");
+        return false;
+    }
+    try {
+        m_sweep->start(spec, data, threads, resultsFile);
+    } catch (const std::exception& problem) {
+        if (error) *error = QString::fromStdString(problem.what());
+        return false;
+    }
+    emit sweepViewsChanged();
+    return true;
+}
+
+void SweepActions::openSweepDialog(const QString& presetName) {
+    const pfa::PreparedDatasetPtr data = m_datasets->datasetFor(m_panel->datasetRequest());
+    if (!data) {
+        QMessageBox::information(m_window, tr("Sweep"),
+                                 m_panel->problem().isEmpty()
+                                     ? tr("The data set is still loading; try again in a moment.")
+                                     : m_panel->problem());
+        return;
+    }
+    if (m_sweep->isRunning()) {
+        QMessageBox::information(m_window, tr("Sweep"),
+                                 tr("A sweep is already running; stop it first."));
+        return;
+    }
+    auto* dialog = new SweepDialog(m_panel->config(), m_card->title(), data->context.trainRows,
+                                   data->context.features,
+                                   measuredSecondsPerEpoch(m_history->entries(), *data), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!presetName.isEmpty()) dialog->applyPreset(pfa::findSweepPreset(presetName.toStdString()));
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        QString error;
+        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error)) {
+            QMessageBox::warning(m_window, tr("Sweep"), error);
+        }
+    });
+    dialog->open();
+}
+
+void SweepActions::runPreset(const QString& name) {
+    const pfa::SweepPreset& preset = pfa::findSweepPreset(name.toStdString());
+    if (!m_panel->selectDataset(preset.dataset)) return;
+    if (!m_panel->catalogFilesPresent()) {
+        const QString title =
+            QString::fromStdString(pfa::findCatalogEntry(preset.dataset.name).title);
+        const auto answer = QMessageBox::question(
+            m_window, tr("Preset"),
+            tr("The preset needs %1, which is not downloaded yet. Download it now?").arg(title));
+        if (answer != QMessageBox::Yes) return;
+        // The preset goes on once the files are here.
+        m_datasetActions->download(QString::fromStdString(preset.dataset.name), [this, name] {
+            if (m_panel->catalogFilesPresent()) openPresetWhenLoaded(name);
+        });
+        return;
+    }
+    openPresetWhenLoaded(name);
+}
+
+void SweepActions::openPresetWhenLoaded(const QString& name) {
+    if (m_datasets->datasetFor(m_panel->datasetRequest())) {
+        openSweepDialog(name);
+    } else {
+        m_pendingPreset = name;  // opens when the data set has loaded
+    }
+}
+
+}  // namespace pfa::ui

@@ -1,0 +1,129 @@
+#include "ui/charts/chart_style.h"
+
+#include <QPen>
+
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace pfa::ui::chart_style {
+
+namespace {
+
+// Viridis anchor colours (matplotlib), interpolated linearly.
+const QColor kViridis[] = {QColor(68, 1, 84),    QColor(72, 40, 120),  QColor(62, 74, 137),
+                           QColor(49, 104, 142), QColor(38, 130, 142), QColor(31, 158, 137),
+                           QColor(53, 183, 121), QColor(109, 205, 89), QColor(180, 222, 44),
+                           QColor(253, 231, 37)};
+
+}  // namespace
+
+QColor viridis(double t) {
+    const double position = std::clamp(t, 0.0, 1.0) * 9.0;
+    const int i = std::min(8, static_cast<int>(position));
+    const double f = position - i;
+    const QColor& a = kViridis[i];
+    const QColor& b = kViridis[i + 1];
+    return QColor::fromRgbF(static_cast<float>(a.redF() + f * (b.redF() - a.redF())),
+                            static_cast<float>(a.greenF() + f * (b.greenF() - a.greenF())),
+                            static_cast<float>(a.blueF() + f * (b.blueF() - a.blueF())));
+}
+
+QColor colorForEpsilon(double epsilon) {
+    if (!std::isfinite(epsilon)) return QColor(90, 90, 90);
+    const double lo = std::log(0.05), hi = std::log(100.0);
+    // Small ε (strong privacy) is dark purple, large ε is yellow; stop short of the pale
+    // yellow end so every point stays visible on white.
+    const double t = (std::log(std::clamp(epsilon, 0.05, 100.0)) - lo) / (hi - lo);
+    return viridis(0.88 * t);
+}
+
+QColor colorForEpsilonRank(int rank, int count) {
+    if (count <= 1) return viridis(0.45);
+    return viridis(0.85 * static_cast<double>(rank) / (count - 1));
+}
+
+QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm) {
+    if (algorithm == "dp-fermi") return QScatterSeries::MarkerShapeCircle;
+    if (algorithm == "fermi") return QScatterSeries::MarkerShapeRectangle;
+    if (algorithm == "dp-sgd") return QScatterSeries::MarkerShapeTriangle;
+    if (algorithm == "erm") return QScatterSeries::MarkerShapeStar;
+    return QScatterSeries::MarkerShapePentagon;
+}
+
+QString epsilonLabel(double epsilon) {
+    if (!std::isfinite(epsilon)) return QStringLiteral("ε = ∞");
+    return QStringLiteral("ε = %1").arg(epsilon, 0, 'g', 3);
+}
+
+QFont titleFont() {
+    QFont font;
+    font.setPointSizeF(12.5);
+    font.setBold(true);
+    return font;
+}
+
+QFont axisFont() {
+    QFont font;
+    font.setPointSizeF(10.5);
+    return font;
+}
+
+QFont labelFont() {
+    QFont font;
+    font.setPointSizeF(9.5);
+    return font;
+}
+
+void apply(QChart* chart) {
+    chart->setTitleFont(titleFont());
+    chart->setBackgroundBrush(Qt::white);
+    chart->setBackgroundRoundness(0);
+    chart->setMargins(QMargins(6, 6, 6, 6));
+    chart->legend()->setFont(labelFont());
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setAnimationOptions(QChart::NoAnimation);
+}
+
+void addAxis(QChart* chart, QAbstractAxis* axis, Qt::Alignment side, const QString& title) {
+    axis->setTitleText(title);
+    axis->setTitleFont(axisFont());
+    axis->setLabelsFont(labelFont());
+    chart->addAxis(axis, side);
+}
+
+QPen paretoFrontPen() { return QPen(QColor(40, 40, 40), 1.8, Qt::DashLine); }
+
+void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
+    if (!(high > low)) high = low + 1.0;
+    const double raw = (high - low) / std::max(1, ticks);
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    double interval = 10 * power;
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (m * power >= raw) {
+            interval = m * power;
+            break;
+        }
+    }
+    const double from = std::floor(low / interval + 1e-9) * interval;
+    const double to = std::ceil(high / interval - 1e-9) * interval;
+    // Enough decimals to tell neighbouring ticks apart (2.5 × 10^k needs one more).
+    int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(interval) - 1e-9)));
+    if (std::fabs(interval / std::pow(10.0, -decimals) - std::round(interval / std::pow(10.0, -decimals))) > 1e-6) {
+        ++decimals;
+    }
+    const QString format = QStringLiteral("%.%1f").arg(decimals);
+    if (axis->min() == from && axis->max() == to && axis->tickInterval() == interval &&
+        axis->labelFormat() == format && axis->tickType() == QValueAxis::TicksDynamic) {
+        return;
+    }
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(from);
+    axis->setTickInterval(interval);
+    axis->setLabelFormat(format);
+    axis->setRange(from, to);
+}
+
+}  // namespace pfa::ui::chart_style

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QtCharts/QChartView>
+
+#include "ui/charts/chart_export.h"
+
+namespace pfa::ui {
+
+/// A chart view with an empty-state message, antialiasing, and a context menu to export the
+/// chart (PNG at a chosen DPI, SVG, PDF) through chart_export.h.
+class ChartView : public QChartView, public ExportableView {
+    Q_OBJECT
+public:
+    explicit ChartView(QChart* chart, QWidget* parent = nullptr);
+
+    /// Text shown centred over the plot area while `setEmpty(true)`.
+    void setEmptyMessage(const QString& message);
+    void setEmpty(bool empty);
+    bool isEmpty() const { return m_empty; }
+
+    QSize exportSize() const override;
+    void paintExport(QPainter* painter, const QRectF& target) override;
+    QString exportTitle() const override;
+
+public slots:
+    /// Asks for a file name (and DPI for PNG) and exports the chart.
+    void exportWithDialog();
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    /// True when the view has been laid out on screen at a usable size.
+    bool laidOutOnScreen() const;
+
+    QString m_emptyMessage;
+    bool m_empty = true;
+};
+
+}  // namespace pfa::ui

@@ -1,0 +1,158 @@
+#include "ui/charts/privacy_price_view.h"
+
+#include <QHBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/util/format.h"
+#include "ui/charts/chart_style.h"
+#include "ui/charts/chart_view.h"
+#include "ui/charts/whisker_item.h"
+
+namespace pfa::ui {
+
+namespace {
+
+QColor algorithmColor(const std::string& algorithm) {
+    // Okabe–Ito colours, fixed per algorithm so both charts agree.
+    if (algorithm == "dp-fermi") return QColor(0, 114, 178);
+    if (algorithm == "dp-sgd") return QColor(213, 94, 0);
+    if (algorithm == "fermi") return QColor(0, 158, 115);
+    if (algorithm == "erm") return QColor(90, 90, 90);
+    return QColor(204, 121, 167);
+}
+
+}  // namespace
+
+PrivacyPriceView::PrivacyPriceView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    const QString titles[] = {tr("Test error vs ε"), tr("Fairness violation vs ε")};
+    for (int i = 0; i < 2; ++i) {
+        m_charts[i] = new QChart();
+        m_charts[i]->setTitle(titles[i]);
+        chart_style::apply(m_charts[i]);
+        // ε on a log scale, with ticks exactly at the sweep's ε values (a log axis would label
+        // powers of ten only): the series carry log10 ε, the category labels show ε.
+        m_x[i] = new QCategoryAxis();
+        m_x[i]->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        m_y[i] = new QValueAxis();
+        chart_style::addAxis(m_charts[i], m_x[i], Qt::AlignBottom, tr("ε (log scale)"));
+        chart_style::addAxis(m_charts[i], m_y[i], Qt::AlignLeft, i == 0 ? tr("test error") : tr("violation"));
+        m_views[i] = new ChartView(m_charts[i], this);
+        m_views[i]->setEmptyMessage(tr("Needs a sweep over several ε values"));
+        layout->addWidget(m_views[i]);
+    }
+}
+
+void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double lambda, const QString& notion) {
+    m_points = 0;
+    // Finite ε: one line per algorithm; ε = ∞: a reference level per algorithm.
+    std::map<std::string, std::vector<const pfa::SweepCell*>> lines;
+    std::map<std::string, const pfa::SweepCell*> unlimited;
+    double epsMin = INFINITY, epsMax = 0.0;
+    for (const pfa::SweepCell& cell : cells) {
+        if (cell.lambda != lambda || cell.testError.n == 0) continue;
+        // Published-calibration runs stand at the ε the accountant certifies (their nominal ε is
+        // not a guarantee), and form their own line.
+        const std::string line = cell.knownGaps ? cell.algorithm + " (published, certified ε)" : cell.algorithm;
+        if (std::isinf(cell.shownEpsilon())) {
+            unlimited[line] = &cell;
+        } else {
+            lines[line].push_back(&cell);
+            epsMin = std::min(epsMin, cell.shownEpsilon());
+            epsMax = std::max(epsMax, cell.shownEpsilon());
+        }
+    }
+    if (!std::isfinite(epsMin)) {
+        epsMin = 0.1;
+        epsMax = 10.0;
+    }
+    const double span = std::max(std::log10(epsMax) - std::log10(epsMin), 0.5);
+    const double xLow = std::log10(epsMin) - 0.08 * span;
+    const double xHigh = std::log10(epsMax) + 0.08 * span;
+    std::set<double> ticks;
+    for (const auto& entry : lines) {
+        for (const pfa::SweepCell* cell : entry.second) ticks.insert(cell->shownEpsilon());
+    }
+    for (int i = 0; i < 2; ++i) {
+        QChart* chart = m_charts[i];
+        // The whisker item maps through a series' axes: it goes before the series do.
+        delete m_whiskers[i];
+        m_whiskers[i] = nullptr;
+        for (QAbstractSeries* series : chart->series()) {
+            chart->removeSeries(series);
+            delete series;
+        }
+        auto value = [i](const pfa::SweepCell& c) { return i == 0 ? c.testError : c.violation; };
+        std::vector<WhiskerItem::Whisker> whiskers;
+        double yMax = 0.0;
+        QAbstractSeries* anySeries = nullptr;
+        for (auto& [algorithm, list] : lines) {
+            std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->shownEpsilon() < b->shownEpsilon(); });
+            const QColor color = algorithmColor(algorithm);
+            auto* line = new QLineSeries();
+            line->setName(QString::fromStdString(algorithm));
+            line->setPen(QPen(color, 2.0));
+            auto* dots = new QScatterSeries();
+            dots->setColor(color);
+            dots->setMarkerSize(9);
+            for (const pfa::SweepCell* cell : list) {
+                const pfa::MeanSd s = value(*cell);
+                const double x = std::log10(cell->shownEpsilon());
+                line->append(x, s.mean);
+                dots->append(x, s.mean);
+                whiskers.push_back({x, s.mean, 0.0, s.sd, color});
+                yMax = std::max(yMax, s.mean + s.sd);
+                if (i == 0) ++m_points;
+            }
+            for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(dots)}) {
+                chart->addSeries(series);
+                series->attachAxis(m_x[i]);
+                series->attachAxis(m_y[i]);
+            }
+            for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(false);
+            anySeries = line;
+        }
+        for (const auto& [algorithm, cell] : unlimited) {
+            const QColor color = algorithmColor(algorithm);
+            auto* level = new QLineSeries();
+            level->setName(tr("%1, ε = ∞").arg(QString::fromStdString(algorithm)));
+            level->setPen(QPen(color, 1.6, Qt::DashLine));
+            const double y = value(*cell).mean;
+            level->append(xLow, y);
+            level->append(xHigh, y);
+            yMax = std::max(yMax, y);
+            chart->addSeries(level);
+            level->attachAxis(m_x[i]);
+            level->attachAxis(m_y[i]);
+            anySeries = anySeries ? anySeries : level;
+        }
+        for (const QString& label : m_x[i]->categoriesLabels()) m_x[i]->remove(label);
+        for (double epsilon : ticks) {
+            m_x[i]->append(QString::fromStdString(pfa::formatNumber(epsilon, 3)), std::log10(epsilon));
+        }
+        m_x[i]->setStartValue(xLow);
+        m_x[i]->setRange(xLow, xHigh);
+        chart_style::setNiceRange(m_y[i], 0.0, std::max(0.01, yMax * 1.1), 4);
+        if (anySeries) {
+            m_whiskers[i] = new WhiskerItem(chart, anySeries);
+            m_whiskers[i]->setWhiskers(std::move(whiskers));
+        }
+        QString violation = notion.isEmpty() ? tr("Fairness") : notion;
+        violation[0] = violation[0].toUpper();
+        chart->setTitle((i == 0 ? tr("Test error vs ε") : tr("%1 violation vs ε").arg(violation)) +
+                        tr(" at λ = %1").arg(QString::fromStdString(pfa::formatNumber(lambda, 3))));
+        m_views[i]->setEmpty(lines.empty() && unlimited.empty());
+    }
+}
+
+}  // namespace pfa::ui

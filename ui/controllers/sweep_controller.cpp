@@ -1,0 +1,123 @@
+#include "ui/controllers/sweep_controller.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
+#include "core/util/error.h"
+
+namespace pfa::ui {
+
+SweepController::SweepController(std::function<int()> allocateId, QObject* parent)
+    : QObject(parent), m_allocateId(std::move(allocateId)) {
+    qRegisterMetaType<pfa::SweepProgress>();
+    m_drainTimer.setInterval(200);
+    connect(&m_drainTimer, &QTimer::timeout, this, &SweepController::drain);
+}
+
+SweepController::~SweepController() { shutdown(); }
+
+void SweepController::start(const pfa::SweepSpec& requested, const pfa::PreparedDatasetPtr& data, int threads,
+                            const QString& resultsFile) {
+    if (m_running) throw pfa::InputError("a sweep is already running");
+    pfa::SweepSpec spec = requested;
+    spec.datasets = {data->key};
+    const pfa::DatasetProvider provider = [data](const std::string&) { return data; };
+    const std::vector<pfa::SweepRun> runs = spec.expand();
+    pfa::validateSweep(runs, provider);  // bad settings end here, before any run
+    QDir().mkpath(QFileInfo(resultsFile).absolutePath());
+
+    m_running = true;
+    m_progress = {};
+    m_drainTimer.start();
+    pfa::SweepOptions options;
+    options.threads = threads;
+    options.outputPath = resultsFile.toStdString();
+    options.resume = true;
+    // Runs already in the results file (an interrupted earlier attempt) are shown, not rerun;
+    // the runner reads them on the sweep's thread, with the rest of the resume.
+    options.onAlreadyDone = [this](const pfa::SweepRun&, const pfa::JsonValue& record) {
+        Pending done;
+        done.result = pfa::runResultFromJson(record, &done.context);
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_pending.push_back(std::move(done));
+    };
+    options.onRunFinished = [this, data](const pfa::SweepRun& run, const pfa::RunResult& result,
+                                         const pfa::SweepProgress& progress) {
+        pfa::RunContext context = data->context;
+        context.runKey = run.key;
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_pending.push_back({result, context});
+        m_progress = progress;
+        m_progressChanged = true;
+    };
+    options.onRunCutShort = [this, data](const pfa::SweepRun& run, const pfa::RunResult& result) {
+        pfa::RunContext context = data->context;
+        context.runKey = run.key;
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_cutShort.push_back({result, context});
+    };
+    emit started(static_cast<int>(runs.size()));
+    struct Outcome {
+        bool cancelled = false;
+        QString error;
+    };
+    // The callbacks above only fill the mutex-guarded buffers, which outlive the task:
+    // shutdown() waits for it.
+    auto sweep = [this, spec, provider, options](TaskContext& task) {
+        Outcome out;
+        try {
+            const pfa::SweepOutcome outcome = pfa::runSweep(spec, provider, options, task.cancelToken());
+            out.cancelled = outcome.cancelled;
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_progress.alreadyDone = outcome.progress.alreadyDone;
+            m_progress.total = outcome.progress.total;
+            m_progressChanged = true;
+        } catch (const std::exception& problem) {
+            out.error = QString::fromStdString(problem.what());
+        }
+        return out;
+    };
+    m_task = runInBackground(this, std::move(sweep), [this](const Outcome& outcome) {
+        drain();
+        m_drainTimer.stop();
+        m_running = false;
+        emit finished(outcome.cancelled, outcome.error);
+    });
+}
+
+void SweepController::stop() { m_task.cancel(); }
+
+void SweepController::shutdown() {
+    m_task.cancel();
+    m_task.waitForFinished();
+    m_drainTimer.stop();
+    m_running = false;
+}
+
+void SweepController::drain() {
+    std::vector<Pending> pending, cutShort;
+    pfa::SweepProgress progress;
+    bool changed = false;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        pending.swap(m_pending);
+        cutShort.swap(m_cutShort);
+        progress = m_progress;
+        changed = m_progressChanged;
+        m_progressChanged = false;
+    }
+    const QDateTime now = QDateTime::currentDateTime();
+    auto entriesOf = [&](std::vector<Pending>& runs) {
+        std::vector<RunEntryPtr> entries;
+        for (Pending& p : runs) {
+            entries.push_back(makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
+        }
+        return entries;
+    };
+    if (!pending.empty()) emit runsFinished(entriesOf(pending));
+    if (!cutShort.empty()) emit runsCutShort(entriesOf(cutShort));
+    if (changed) emit progressChanged(progress);
+}
+
+}  // namespace pfa::ui

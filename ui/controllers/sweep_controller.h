@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "core/sweep/prepared_dataset.h"
+#include "core/sweep/sweep_runner.h"
+#include "ui/runs/run_entry.h"
+#include "ui/shell/background.h"
+
+namespace pfa::ui {
+
+/// Runs a sweep in the background (one task of background.h that drives the core's parallel
+/// sweep engine): every finished run is appended (fsync'd) to the results file at once and
+/// handed to the GUI in batches at most five times a second; Stop cancels all workers within
+/// one minibatch. A sweep started on a results file that already holds some of its runs
+/// resumes: those runs are loaded (off the GUI thread), not rerun.
+class SweepController : public QObject {
+    Q_OBJECT
+public:
+    /// `allocateId` gives session-unique run ids (called on the GUI thread).
+    explicit SweepController(std::function<int()> allocateId, QObject* parent = nullptr);
+    ~SweepController() override;
+
+    bool isRunning() const { return m_running; }
+    /// Starts `spec` on `data` (its datasets are set to {data->key}) with `threads` workers
+    /// (0 = all cores), appending to `resultsFile` (its folder is made when missing). Throws
+    /// InputError for an invalid sweep (before anything runs).
+    void start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
+               const QString& resultsFile);
+    /// Cancels the sweep (runs cut short are not recorded).
+    void stop();
+    /// Stops and waits for the workers (closing the window).
+    void shutdown();
+
+signals:
+    /// A sweep of `runs` runs started.
+    void started(int runs);
+    /// Finished runs, in batches: first those found in the results file from an earlier,
+    /// interrupted attempt, then those finished now.
+    void runsFinished(const std::vector<pfa::ui::RunEntryPtr>& entries);
+    /// Runs cut short by Stop: not recorded or shown, but charged to the privacy ledger.
+    void runsCutShort(const std::vector<pfa::ui::RunEntryPtr>& entries);
+    void progressChanged(const pfa::SweepProgress& progress);
+    void finished(bool cancelled, const QString& error);
+
+private:
+    void drain();
+
+    std::function<int()> m_allocateId;
+    BackgroundTask m_task;
+    bool m_running = false;
+    QTimer m_drainTimer;
+    std::mutex m_mutex;  // guards the pending results and progress
+    struct Pending {
+        pfa::RunResult result;
+        pfa::RunContext context;
+    };
+    std::vector<Pending> m_pending;
+    std::vector<Pending> m_cutShort;
+    pfa::SweepProgress m_progress;
+    bool m_progressChanged = false;
+};
+
+}  // namespace pfa::ui
+
+Q_DECLARE_METATYPE(pfa::SweepProgress)

@@ -1,0 +1,372 @@
+#include "ui/dialogs/sweep_dialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+#include <cmath>
+#include <utility>
+
+#include "core/algorithms/registry.h"
+#include "core/data/data_directory.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+#include "core/util/number_list.h"
+
+namespace pfa::ui {
+
+namespace {
+
+QString joinNumbers(const std::vector<double>& values) {
+    QStringList parts;
+    for (double v : values) parts << (std::isinf(v) ? QStringLiteral("inf") : QString::fromStdString(pfa::formatNumber(v, 6)));
+    return parts.join(QStringLiteral(", "));
+}
+
+std::vector<double> logSpaced(double from, double to, int count) {
+    std::vector<double> values;
+    for (int i = 0; i < count; ++i) {
+        const double raw = std::exp(std::log(from) + (std::log(to) - std::log(from)) * i / (count - 1));
+        const double power = std::pow(10.0, std::floor(std::log10(raw)) - 1);
+        values.push_back(std::round(raw / power) * power);  // two significant digits
+    }
+    return values;
+}
+
+QString duration(double seconds) {
+    if (seconds < 90) return QObject::tr("%1 s").arg(std::ceil(seconds));
+    if (seconds < 5400) return QObject::tr("%1 min").arg(std::ceil(seconds / 60));
+    return QObject::tr("%1 h").arg(seconds / 3600, 0, 'f', 1);
+}
+
+}  // namespace
+
+SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTitle, long trainRows, long features,
+                         double secondsPerEpoch, QWidget* parent)
+    : QDialog(parent), m_base(base), m_trainRows(trainRows), m_features(features), m_secondsPerEpoch(secondsPerEpoch) {
+    setWindowTitle(tr("New sweep — %1").arg(datasetTitle));
+    m_algorithms = new QListWidget();
+    for (const auto& algorithm : pfa::algorithmRegistry()) {
+        auto* item = new QListWidgetItem(QString::fromStdString(algorithm->name()), m_algorithms);
+        item->setToolTip(QString::fromStdString(algorithm->description()));
+        item->setCheckState(algorithm->name() == base.algorithm ? Qt::Checked : Qt::Unchecked);
+    }
+    m_algorithms->setMaximumHeight(110);
+    m_algorithms->setToolTip(tr("Each checked algorithm runs on the whole grid (non-private ones once "
+                                "at ε = ∞, ones without a fairness term once at λ = 0)"));
+    const char* notionNames[] = {"demographic parity", "equalized odds", "equal opportunity"};
+    auto* notionRow = new QHBoxLayout();
+    for (int i = 0; i < 3; ++i) {
+        m_notions[i] = new QCheckBox(tr(notionNames[i]));
+        m_notions[i]->setChecked(static_cast<int>(base.fairness) == i);
+        notionRow->addWidget(m_notions[i]);
+    }
+    m_epsilons = new QLineEdit(joinNumbers({0.5, 1, 3, 9}));
+    m_epsilons->setToolTip(tr("Privacy budgets, comma-separated; log:FROM:TO:COUNT adds COUNT "
+                              "log-spaced values from FROM to TO"));
+    m_infinity = new QCheckBox(tr("also ε = ∞ (no privacy)"));
+    auto* paper = new QPushButton(tr("Paper"));
+    paper->setToolTip(tr("0.5, 1, 3, 9: the budgets of the published experiments"));
+    auto* log5 = new QPushButton(tr("0.1 … 10 (log)"));
+    auto* log8 = new QPushButton(tr("0.05 … 100 (log)"));
+    connect(paper, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers({0.5, 1, 3, 9})); });
+    connect(log5, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers(logSpaced(0.1, 10, 5))); });
+    connect(log8, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers(logSpaced(0.05, 100, 8))); });
+    auto* epsilonRow = new QHBoxLayout();
+    epsilonRow->addWidget(m_epsilons, 1);
+    epsilonRow->addWidget(paper);
+    epsilonRow->addWidget(log5);
+    epsilonRow->addWidget(log8);
+    m_lambdas = new QLineEdit(joinNumbers({0, 0.5, 1, 2, 4, 8}));
+    m_lambdas->setToolTip(tr("Fairness weights, comma-separated. log:FROM:TO:COUNT adds COUNT "
+                             "values log-spaced from FROM to TO (e.g. 0, log:0.01:1000:11), "
+                             "lin:FROM:TO:COUNT evenly spaced ones; generated values have 4 "
+                             "significant digits."));
+    // λ presets: useful weights span decades (Credit Card equalized odds needs hundreds), so
+    // two log-spaced grids beside the published one. They are written as generators, which
+    // shows the syntax; the line under the field spells the values out.
+    auto* lambdaPaper = new QPushButton(tr("Paper"));
+    lambdaPaper->setToolTip(tr("0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5: the λ values of the published "
+                               "demographic-parity experiments"));
+    auto* lambdaLog2 = new QPushButton(tr("0.01 … 100 (log)"));
+    lambdaLog2->setToolTip(tr("0 and nine values log-spaced from 0.01 to 100 (two per decade)"));
+    auto* lambdaLog7 = new QPushButton(tr("10⁻³ … 10⁴ (log)"));
+    lambdaLog7->setToolTip(tr("0 and one value per decade from 0.001 to 10000: a first look at a "
+                              "new data set or fairness notion"));
+    connect(lambdaPaper, &QPushButton::clicked, this,
+            [this] { m_lambdas->setText(joinNumbers({0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5})); });
+    connect(lambdaLog2, &QPushButton::clicked, this,
+            [this] { m_lambdas->setText(QStringLiteral("0, log:0.01:100:9")); });
+    connect(lambdaLog7, &QPushButton::clicked, this,
+            [this] { m_lambdas->setText(QStringLiteral("0, log:0.001:10000:8")); });
+    // The ε and λ preset buttons line up in columns, and so do the ends of the two fields.
+    for (const auto& column :
+         {std::pair{paper, lambdaPaper}, std::pair{log5, lambdaLog2}, std::pair{log8, lambdaLog7}}) {
+        const int width =
+            std::max(column.first->sizeHint().width(), column.second->sizeHint().width());
+        column.first->setMinimumWidth(width);
+        column.second->setMinimumWidth(width);
+    }
+    auto* lambdaRow = new QHBoxLayout();
+    lambdaRow->addWidget(m_lambdas, 1);
+    lambdaRow->addWidget(lambdaPaper);
+    lambdaRow->addWidget(lambdaLog2);
+    lambdaRow->addWidget(lambdaLog7);
+    m_lambdaValues = new QLabel();
+    m_lambdaValues->setTextFormat(Qt::PlainText);
+    m_lambdaValues->setForegroundRole(QPalette::PlaceholderText);
+    m_seedFrom = new QSpinBox();
+    m_seedTo = new QSpinBox();
+    for (QSpinBox* box : {m_seedFrom, m_seedTo}) box->setRange(0, 100000);
+    m_seedTo->setValue(4);
+    m_seedFrom->setToolTip(tr("Every cell of the grid runs once per seed; the views show the mean "
+                              "and ± one standard deviation over seeds"));
+    auto* seedRow = new QHBoxLayout();
+    seedRow->addWidget(m_seedFrom);
+    seedRow->addWidget(new QLabel(tr("to")));
+    seedRow->addWidget(m_seedTo);
+    seedRow->addStretch(1);
+    m_axis = new QComboBox();
+    m_axis->addItem(tr("(none)"), QString());
+    for (const std::string& name : pfa::sweepParameterNames()) {
+        m_axis->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    }
+    m_axis->setToolTip(tr("Sweep one more hyper-parameter, e.g. the learning rate"));
+    m_axisValues = new QLineEdit();
+    m_axisValues->setPlaceholderText(tr("values, comma-separated, or e.g. log:0.01:1:5"));
+    auto* axisRow = new QHBoxLayout();
+    axisRow->addWidget(m_axis);
+    axisRow->addWidget(m_axisValues, 1);
+    m_tuning = new QComboBox();
+    m_tuning->addItem(tr("Not covered — each run spends the full ε"), QString::fromStdString(pfa::tuningName(pfa::Tuning::NotCovered)));
+    m_tuning->addItem(tr("Split budget — the grid shares each ε"), QString::fromStdString(pfa::tuningName(pfa::Tuning::SplitBudget)));
+    m_tuning->setToolTip(
+        tr("Every λ value and every extra-axis value is a separate training run on the same "
+           "rows, so picking the best of them is not free.\n"
+           "Not covered: each run spends the full ε; a model picked among K candidates is only "
+           "covered by their composed cost (the privacy ledger's total), and its statement says "
+           "so.\n"
+           "Split budget: each of the K candidates runs at ε/K, so the whole grid spends ε on the "
+           "training rows; views show the grid's ε."));
+    m_epochs = new QSpinBox();
+    m_epochs->setRange(1, 100000);
+    m_epochs->setValue(base.epochs);
+    m_threads = new QSpinBox();
+    const int cores = std::max(1, QThread::idealThreadCount());
+    m_threads->setRange(1, std::max(64, cores));
+    m_threads->setValue(cores);
+    m_threads->setToolTip(tr("Runs trained at the same time (one per core is fastest)"));
+    m_file = new QLineEdit(QDir(QString::fromStdString(pfa::userDataDirectory()))
+                               .filePath(QStringLiteral("sweeps/sweep-%1.jsonl")
+                                             .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")))));
+    m_file->setToolTip(tr("Every finished run is appended here at once; starting a sweep on a file "
+                          "that already holds some of its runs resumes it"));
+    auto* browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Results file"), m_file->text(),
+                                                          tr("JSON lines (*.jsonl)"), nullptr,
+                                                          QFileDialog::DontConfirmOverwrite);
+        if (!path.isEmpty()) m_file->setText(path);
+    });
+    auto* fileRow = new QHBoxLayout();
+    fileRow->addWidget(m_file, 1);
+    fileRow->addWidget(browse);
+    m_summary = new QLabel();
+    m_summary->setWordWrap(true);
+
+    auto* form = new QFormLayout();
+    form->addRow(tr("Algorithms"), m_algorithms);
+    form->addRow(tr("Fairness"), notionRow);
+    form->addRow(tr("ε values"), epsilonRow);
+    form->addRow(QString(), m_infinity);
+    form->addRow(tr("λ values"), lambdaRow);
+    form->addRow(QString(), m_lambdaValues);
+    form->addRow(tr("Seeds"), seedRow);
+    form->addRow(tr("Extra axis"), axisRow);
+    form->addRow(tr("Tuning cost"), m_tuning);
+    form->addRow(tr("Epochs"), m_epochs);
+    form->addRow(tr("Threads"), m_threads);
+    form->addRow(tr("Results file"), fileRow);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    m_start = buttons->addButton(tr("Start sweep"), QDialogButtonBox::AcceptRole);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_summary);
+    layout->addWidget(buttons);
+
+    for (QLineEdit* edit : {m_epsilons, m_lambdas, m_axisValues, m_file}) {
+        connect(edit, &QLineEdit::textChanged, this, &SweepDialog::updateSummary);
+    }
+    for (QSpinBox* box : {m_seedFrom, m_seedTo, m_epochs, m_threads}) {
+        connect(box, &QSpinBox::valueChanged, this, &SweepDialog::updateSummary);
+    }
+    connect(m_infinity, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
+    connect(m_axis, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
+    connect(m_algorithms, &QListWidget::itemChanged, this, &SweepDialog::updateSummary);
+    for (QCheckBox* box : m_notions) connect(box, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
+    resize(720, sizeHint().height());
+    updateSummary();
+}
+
+void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
+    setWindowTitle(tr("Preset — %1").arg(QString::fromStdString(preset.title)));
+    for (int i = 0; i < m_algorithms->count(); ++i) {
+        QListWidgetItem* item = m_algorithms->item(i);
+        const bool chosen = std::find(preset.spec.algorithms.begin(), preset.spec.algorithms.end(),
+                                      item->text().toStdString()) != preset.spec.algorithms.end();
+        item->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
+    }
+    for (int i = 0; i < 3; ++i) {
+        const auto notion = static_cast<pfa::FairnessNotion>(i);
+        m_notions[i]->setChecked(std::find(preset.spec.notions.begin(), preset.spec.notions.end(), notion) !=
+                                 preset.spec.notions.end());
+    }
+    std::vector<double> finite;
+    bool infinite = false;
+    for (double e : preset.spec.epsilons) {
+        if (std::isinf(e)) infinite = true;
+        else finite.push_back(e);
+    }
+    m_epsilons->setText(joinNumbers(finite));
+    m_infinity->setChecked(infinite);
+    m_lambdas->setText(joinNumbers(preset.spec.lambdas));
+    m_seedFrom->setValue(static_cast<int>(preset.spec.seeds.front()));
+    m_seedTo->setValue(static_cast<int>(preset.spec.seeds.back()));
+    m_epochs->setValue(preset.spec.base.epochs);
+    m_base = preset.spec.base;
+    m_tuning->setCurrentIndex(m_tuning->findData(QString::fromStdString(pfa::tuningName(preset.spec.tuning))));
+    m_summary->setToolTip(QString::fromStdString(preset.source));
+    updateSummary();
+}
+
+std::vector<double> SweepDialog::parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
+                                           QString* problem) const {
+    try {
+        return pfa::parseNumberList(edit->text().toStdString(), allowInfinity);
+    } catch (const pfa::InputError& error) {
+        if (problem->isEmpty()) {
+            *problem = tr("%1: %2.").arg(what, QString::fromStdString(error.what()));
+        }
+        return {};
+    }
+}
+
+void SweepDialog::showLambdaValues(const std::vector<double>& lambdas) {
+    const std::string text = m_lambdas->text().toStdString();
+    if (lambdas.empty() || !pfa::numberListHasGenerator(text)) {
+        m_lambdaValues->setText(
+            tr("Numbers, or log:FROM:TO:COUNT / lin:FROM:TO:COUNT for COUNT spaced values"));
+        return;
+    }
+    // Long grids: the first and last few, which is what tells whether the range is right.
+    QStringList shown;
+    for (std::size_t i = 0; i < lambdas.size(); ++i) {
+        if (lambdas.size() > 12 && i == 5) shown << QStringLiteral("…");
+        if (lambdas.size() <= 12 || i < 5 || i + 3 >= lambdas.size()) {
+            // Six digits as in joinNumbers: 4-digit values print as they are, 10000 not as 1e+04.
+            shown << QString::fromStdString(pfa::formatNumber(lambdas[i], 6));
+        }
+    }
+    m_lambdaValues->setText(
+        tr("= %1 (%2 values)").arg(shown.join(QStringLiteral(", "))).arg(lambdas.size()));
+}
+
+pfa::SweepSpec SweepDialog::spec() const {
+    pfa::SweepSpec spec;
+    spec.datasets.clear();
+    spec.base = m_base;
+    spec.base.epochs = m_epochs->value();
+    spec.algorithms.clear();
+    for (int i = 0; i < m_algorithms->count(); ++i) {
+        if (m_algorithms->item(i)->checkState() == Qt::Checked) spec.algorithms.push_back(m_algorithms->item(i)->text().toStdString());
+    }
+    spec.notions.clear();
+    for (int i = 0; i < 3; ++i) {
+        if (m_notions[i]->isChecked()) spec.notions.push_back(static_cast<pfa::FairnessNotion>(i));
+    }
+    QString ignored;
+    spec.epsilons = parseList(m_epsilons, tr("ε"), true, &ignored);
+    if (m_infinity->isChecked()) spec.epsilons.push_back(INFINITY);
+    spec.lambdas = parseList(m_lambdas, tr("λ"), false, &ignored);
+    spec.seeds.clear();
+    for (int s = m_seedFrom->value(); s <= m_seedTo->value(); ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
+    const QString axis = m_axis->currentData().toString();
+    if (!axis.isEmpty()) spec.axes.push_back({axis.toStdString(), parseList(m_axisValues, axis, false, &ignored)});
+    spec.tuning = pfa::parseTuning(m_tuning->currentData().toString().toStdString());
+    return spec;
+}
+
+int SweepDialog::threads() const { return m_threads->value(); }
+QString SweepDialog::resultsFile() const { return m_file->text().trimmed(); }
+void SweepDialog::setResultsFile(const QString& path) { m_file->setText(path); }
+
+void SweepDialog::updateSummary() {
+    QString problem;
+    for (double epsilon : parseList(m_epsilons, tr("ε"), true, &problem)) {
+        if (!(epsilon > 0) && problem.isEmpty()) {
+            problem = tr("ε: %1 is not allowed; every ε must be above 0 (tick ∞ for runs without privacy).")
+                          .arg(QString::fromStdString(pfa::formatNumber(epsilon)));
+        }
+    }
+    const std::vector<double> lambdas = parseList(m_lambdas, tr("λ"), false, &problem);
+    showLambdaValues(lambdas);
+    for (double lambda : lambdas) {
+        if (lambda < 0 && problem.isEmpty()) {
+            problem = tr("λ: %1 is not allowed; the fairness weight must be 0 or more.")
+                          .arg(QString::fromStdString(pfa::formatNumber(lambda)));
+        }
+    }
+    if (!m_axis->currentData().toString().isEmpty()) parseList(m_axisValues, m_axis->currentText(), false, &problem);
+    pfa::SweepSpec spec = this->spec();
+    spec.datasets = {"current"};  // the caller's data set; one, for counting
+    if (spec.algorithms.empty()) problem = tr("Choose at least one algorithm.");
+    if (spec.notions.empty()) problem = tr("Choose at least one fairness notion.");
+    if (m_seedTo->value() < m_seedFrom->value()) problem = tr("The last seed is below the first.");
+    if (resultsFile().isEmpty()) problem = tr("Choose a results file.");
+    std::size_t runs = 0;
+    double epochs = 0;
+    if (problem.isEmpty()) {
+        try {
+            for (const pfa::SweepRun& run : spec.expand()) {
+                ++runs;
+                epochs += run.config.epochs;
+            }
+        } catch (const pfa::InputError& error) {
+            problem = QString::fromStdString(error.what());
+        }
+    }
+    m_problem = problem;
+    m_start->setEnabled(problem.isEmpty());
+    if (!problem.isEmpty()) {
+        m_summary->setText(QStringLiteral("<span style='color:#b00020; font-weight:600'>%1</span>").arg(problem.toHtmlEscaped()));
+        return;
+    }
+    // Per-epoch cost: measured on earlier runs of this data set, else a guess from its size
+    // (~3 ns per feature value and pass, two passes per step plus evaluation).
+    const bool measured = m_secondsPerEpoch > 0;
+    const double perEpoch = measured ? m_secondsPerEpoch
+                                     : 1.2e-8 * static_cast<double>(m_trainRows) * static_cast<double>(m_features + 1);
+    m_estimate = epochs * perEpoch / std::max(1, m_threads->value()) * 1.15;  // cores share memory bandwidth
+    m_summary->setText(tr("<b>%1 runs</b> · estimated <b>%2</b> on %3 thread(s) (%4). Results stream into "
+                          "the charts while the sweep runs.")
+                           .arg(runs)
+                           .arg(duration(m_estimate))
+                           .arg(m_threads->value())
+                           .arg(measured ? tr("measured on earlier runs of this data set")
+                                         : tr("rough guess from the data size")));
+}
+
+}  // namespace pfa::ui

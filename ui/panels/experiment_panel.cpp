@@ -1,0 +1,685 @@
+#include "ui/panels/experiment_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalBlocker>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/algorithms/registry.h"
+#include "core/data/catalog.h"
+#include "core/data/data_directory.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+#include "ui/panels/epsilon_control.h"
+#include "ui/panels/lambda_control.h"
+
+namespace pfa::ui {
+
+namespace {
+
+QLabel* hint(const QString& text) {
+    auto* label = new QLabel(text);
+    label->setWordWrap(true);
+    QPalette palette = label->palette();
+    palette.setColor(QPalette::WindowText, QColor(90, 90, 90));
+    label->setPalette(palette);
+    return label;
+}
+
+}  // namespace
+
+ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
+    const pfa::TrainConfig defaults;
+
+    m_dataset = new QComboBox();
+    m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
+    for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
+        m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
+        m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description), Qt::ToolTipRole);
+    }
+    m_dataset->setToolTip(tr("The data to learn from: the built-in synthetic lending task, a "
+                             "standard fairness benchmark (downloaded on demand from its original "
+                             "source, checksums verified), or your own file"));
+    m_sensitive = new QComboBox();
+    m_sensitive->setToolTip(tr("Which attribute defines the groups whose treatment is compared "
+                               "(never used as a feature)"));
+    m_download = new QPushButton(tr("Download…"));
+    m_download->setToolTip(tr("Download this data set from its original source into your data "
+                              "folder; every file's SHA-256 checksum is verified"));
+    m_importFolder = new QPushButton(tr("Import from folder…"));
+    m_importFolder->setToolTip(tr("Use files you already have: choose their folder; their "
+                                  "checksums are verified, then they are copied into your data folder"));
+    m_importFile = new QPushButton(tr("Your own file…"));
+    m_importFile->setToolTip(tr("Import a CSV, TSV or ARFF file: choose the target, the "
+                                "sensitive column(s) and the columns to use"));
+    m_datasetInfo = hint(QString());
+
+    m_algorithm = new QComboBox();
+    for (const auto& algorithm : pfa::algorithmRegistry()) {
+        m_algorithm->addItem(QString::fromStdString(algorithm->name()),
+                             QString::fromStdString(algorithm->name()));
+        m_algorithm->setItemData(m_algorithm->count() - 1,
+                                 QString::fromStdString(algorithm->description()), Qt::ToolTipRole);
+    }
+    m_algorithm->setToolTip(tr("How the model is trained; hover over an entry for a one-line "
+                               "description"));
+    m_algorithmInfo = hint(QString());
+
+    m_fairness = new QComboBox();
+    m_fairness->addItem(tr("Demographic parity"), QStringLiteral("dp"));
+    m_fairness->addItem(tr("Equalized odds"), QStringLiteral("eo"));
+    m_fairness->addItem(tr("Equal opportunity"), QStringLiteral("eopp"));
+    m_fairness->setToolTip(tr("Demographic parity: every group is selected at the same rate.\n"
+                              "Equalized odds: equal true- and false-positive rates across groups.\n"
+                              "Equal opportunity: equal true-positive rates (qualified people are "
+                              "selected equally often)."));
+
+    m_epsilon = new EpsilonControl();
+    m_delta = new QLineEdit();
+    m_delta->setPlaceholderText(tr("auto: 1/n²"));
+    m_delta->setToolTip(tr("Privacy δ (> 0): the small probability with which the ε guarantee "
+                           "may fail. Leave empty for 1/n², n = number of training rows."));
+    m_lambda = new LambdaControl();
+    // The ε and λ spin boxes line up, one above the other.
+    const int spinWidth =
+        std::max(m_epsilon->spinBox()->sizeHint().width(), m_lambda->spinBox()->sizeHint().width());
+    m_epsilon->spinBox()->setMinimumWidth(spinWidth);
+    m_lambda->spinBox()->setMinimumWidth(spinWidth);
+
+    m_calibration = new QComboBox();
+    m_calibration->addItem(tr("Conservative (RDP-certified)"), QStringLiteral("conservative"));
+    m_calibration->addItem(tr("As published — known accounting gaps"), QStringLiteral("published"));
+    m_calibration->setToolTip(tr("Conservative: clips every example's gradients and chooses the "
+                                 "noise with the Rényi-DP accountant, so the reported ε is "
+                                 "certified.\nAs published: the paper's closed-form noise; the "
+                                 "app shows both the nominal ε and the ε it can certify."));
+    m_scope = new QComboBox();
+    m_scope->addItem(tr("All features (whole record)"), QStringLiteral("all-features"));
+    m_scope->addItem(tr("Sensitive attribute only"), QStringLiteral("sensitive-only"));
+    m_scope->setToolTip(tr("What a neighbouring data set may change: a whole person's record, "
+                           "or only their sensitive attribute (features and labels treated as "
+                           "public). Changing one person's attribute is a replacement, so this "
+                           "scope is accounted under replace-one adjacency; the conservative "
+                           "calibration clips and noises whole records and so protects them "
+                           "too."));
+
+    m_advancedToggle = new QToolButton();
+    m_advancedToggle->setText(tr("Advanced"));
+    m_advancedToggle->setCheckable(true);
+    m_advancedToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_advancedToggle->setArrowType(Qt::RightArrow);
+    m_advancedToggle->setAutoRaise(true);
+    m_advancedToggle->setToolTip(tr("Show the training hyper-parameters and the train/test split"));
+    m_advanced = new QWidget();
+    m_advanced->setVisible(false);
+    m_epochs = new QSpinBox();
+    m_epochs->setRange(1, 100000);
+    m_epochs->setValue(defaults.epochs);
+    m_epochs->setToolTip(tr("Passes over the training data. More epochs cost more privacy "
+                            "noise per step at the same ε."));
+    m_batch = new QSpinBox();
+    m_batch->setRange(0, 1000000);
+    m_batch->setSpecialValueText(tr("auto (min(1024, n/4))"));
+    m_batch->setValue(defaults.batchSize);
+    m_batch->setToolTip(tr("Expected number of rows per step (private runs sample each row "
+                           "independently, so the actual size varies)"));
+    m_lrTheta = new QDoubleSpinBox();
+    m_lrTheta->setDecimals(4);
+    m_lrTheta->setRange(0.0001, 100);
+    m_lrTheta->setValue(defaults.lrTheta);
+    m_lrTheta->setToolTip(tr("Step size of the model parameters"));
+    m_lrW = new QDoubleSpinBox();
+    m_lrW->setDecimals(4);
+    m_lrW->setRange(0.0001, 100);
+    m_lrW->setValue(defaults.lrW);
+    m_lrW->setToolTip(tr("Step size of the fairness adversary W"));
+    m_clip = new QDoubleSpinBox();
+    m_clip->setDecimals(2);
+    m_clip->setRange(0.01, 1000);
+    m_clip->setValue(defaults.clipTheta);
+    m_clip->setToolTip(tr("Per-example gradient clip norm C: bounds each person's influence on "
+                          "a step; the privacy noise is proportional to it"));
+    m_lossClipShare = new QDoubleSpinBox();
+    m_lossClipShare->setDecimals(2);
+    m_lossClipShare->setRange(0.0, 0.95);
+    m_lossClipShare->setSingleStep(0.05);
+    m_lossClipShare->setSpecialValueText(tr("joint (0)"));
+    m_lossClipShare->setValue(defaults.lossClipShare);
+    m_lossClipShare->setToolTip(
+        tr("0: each row's whole model gradient (loss + λ × penalty) is clipped to C.\n"
+           "S in (0, 1): the loss part is clipped to S·C and the penalty part to (1 − S)·C "
+           "separately — same privacy noise, and a very large λ can no longer drown the loss "
+           "(helps equalized odds on data with small gaps)."));
+    m_averaging = new QComboBox();
+    m_averaging->addItem(tr("auto (average when private)"), QStringLiteral("auto"));
+    m_averaging->addItem(tr("average of iterates"), QStringLiteral("poly"));
+    m_averaging->addItem(tr("last iterate"), QStringLiteral("none"));
+    m_averaging->setToolTip(
+        tr("Which model is reported and evaluated: a running average of the training iterates "
+           "weighted toward recent ones (steadier under privacy noise; post-processing, so it "
+           "costs no privacy) or the last iterate. Auto averages private runs of the "
+           "conservative calibration."));
+    m_wStream = new QComboBox();
+    m_wStream->addItem(tr("noisy group sums"), QStringLiteral("masses"));
+    m_wStream->addItem(tr("clipped gradients"), QStringLiteral("gradient"));
+    m_wStream->setToolTip(
+        tr("How the fairness adversary W learns privately (DP-FERMI, conservative).\n"
+           "Noisy group sums: each step releases the per-group sums of predicted probabilities "
+           "(each row adds at most 1), and W's gradient is computed from them — far less noise.\n"
+           "Clipped gradients: each row's W-gradient is clipped to C_W = 2λ(1/√ρ + R) and "
+           "noised, as in the paper's conservative analysis."));
+    m_seed = new QSpinBox();
+    m_seed->setRange(0, 1000000);
+    m_seed->setToolTip(tr("Random seed: the same settings and seed reproduce a run exactly"));
+    m_secureNoise = new QCheckBox(tr("Secure noise (operating-system entropy)"));
+    m_secureNoise->setToolTip(
+        tr("Off: the noise is derived from the seed and every setting, so the run is "
+           "reproducible from its record — and its guarantee assumes the seed is kept secret.\n"
+           "On: the noise comes from the operating system's entropy (libsodium) and can never be "
+           "regenerated by anyone; the run is not reproducible bit for bit."));
+    m_diagnostics = new QCheckBox(tr("Record training diagnostics"));
+    m_diagnostics->setChecked(defaults.recordDiagnostics);
+    m_diagnostics->setToolTip(
+        tr("Training loss, training objective and clip fraction per epoch. They are computed "
+           "exactly on the private training rows and are NOT covered by the privacy guarantee "
+           "(labelled \"not protected — diagnostics\"). Untick to leave them out of private "
+           "runs."));
+    const pfa::SplitOptions splitDefaults;
+    m_splitMethod = new QComboBox();
+    m_splitMethod->addItem(tr("random (seeded)"), QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::Seeded)));
+    m_splitMethod->addItem(tr("as pandas DataFrame.sample — reproduces published splits"),
+                           QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::PandasSample)));
+    m_splitMethod->setToolTip(
+        tr("How the rows are divided into training and test rows.\n"
+           "Random (seeded): PFA Explorer's own seeded shuffle.\n"
+           "As pandas: exactly the rows pandas' DataFrame.sample(frac = 1 − test share, "
+           "random_state = split seed) picks for training, on the data file's rows in order — "
+           "the split of experiments published that way (DP-FERMI: split seed 100). The split "
+           "can change fairness gaps noticeably on small data sets."));
+    m_splitSeed = new QSpinBox();
+    m_splitSeed->setRange(0, std::numeric_limits<int>::max());
+    m_splitSeed->setValue(static_cast<int>(splitDefaults.seed));
+    m_splitSeed->setToolTip(tr("Seed of the train/test split (pandas: its random_state). Changing "
+                               "it reloads the data with other training rows."));
+    m_testFraction = new QDoubleSpinBox();
+    m_testFraction->setDecimals(3);
+    m_testFraction->setRange(0.01, 0.99);
+    m_testFraction->setSingleStep(0.05);
+    m_testFraction->setValue(splitDefaults.testFraction);
+    m_testFraction->setToolTip(tr("Share of the rows held out for testing; the model never sees "
+                                  "them during training"));
+    // Reload only when a value is committed, not at every keystroke.
+    m_splitSeed->setKeyboardTracking(false);
+    m_testFraction->setKeyboardTracking(false);
+    auto* advancedForm = new QFormLayout(m_advanced);
+    advancedForm->setContentsMargins(12, 0, 0, 0);
+    advancedForm->addRow(tr("Epochs"), m_epochs);
+    advancedForm->addRow(tr("Batch size"), m_batch);
+    advancedForm->addRow(tr("Learning rate θ"), m_lrTheta);
+    advancedForm->addRow(tr("Learning rate W"), m_lrW);
+    advancedForm->addRow(tr("Clip norm C"), m_clip);
+    advancedForm->addRow(tr("Loss clip share"), m_lossClipShare);
+    advancedForm->addRow(tr("Reported model"), m_averaging);
+    advancedForm->addRow(tr("W learns from"), m_wStream);
+    advancedForm->addRow(tr("Seed"), m_seed);
+    advancedForm->addRow(QString(), m_secureNoise);
+    advancedForm->addRow(QString(), m_diagnostics);
+    advancedForm->addRow(tr("Split"), m_splitMethod);
+    advancedForm->addRow(tr("Split seed"), m_splitSeed);
+    advancedForm->addRow(tr("Test share"), m_testFraction);
+
+    m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
+    m_live->setToolTip(tr("When on, moving the ε or λ slider stops the current run and starts "
+                          "a new one with the new value, so the point travels across the "
+                          "tradeoff chart while you drag"));
+
+    m_problemLabel = new QLabel();
+    m_problemLabel->setWordWrap(true);
+    m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
+    m_problemLabel->setVisible(false);
+
+    auto* datasetButtons = new QHBoxLayout();
+    datasetButtons->addWidget(m_download);
+    datasetButtons->addWidget(m_importFolder);
+    datasetButtons->addWidget(m_importFile);
+    datasetButtons->addStretch(1);
+    auto* form = new QFormLayout();
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Data set"), m_dataset);
+    form->addRow(tr("Sensitive"), m_sensitive);
+    form->addRow(QString(), datasetButtons);
+    form->addRow(QString(), m_datasetInfo);
+    form->addRow(tr("Algorithm"), m_algorithm);
+    form->addRow(QString(), m_algorithmInfo);
+    form->addRow(tr("Fairness"), m_fairness);
+    form->addRow(tr("Privacy ε"), m_epsilon);
+    form->addRow(tr("δ"), m_delta);
+    form->addRow(tr("Fairness λ"), m_lambda);
+    form->addRow(tr("Calibration"), m_calibration);
+    form->addRow(tr("Protects"), m_scope);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_advancedToggle);
+    layout->addWidget(m_advanced);
+    layout->addWidget(m_live);
+    layout->addWidget(m_problemLabel);
+    layout->addStretch(1);
+
+    connect(m_advancedToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_advanced->setVisible(open);
+        m_advancedToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    });
+    connect(m_download, &QPushButton::clicked, this, [this] { emit downloadRequested(currentCatalogName()); });
+    connect(m_importFolder, &QPushButton::clicked, this, [this] { emit importFolderRequested(currentCatalogName()); });
+    connect(m_importFile, &QPushButton::clicked, this, &ExperimentPanel::importFileRequested);
+    connect(m_dataset, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onDatasetChoiceChanged);
+    connect(m_sensitive, &QComboBox::currentIndexChanged, this, [this] {
+        m_data.reset();
+        emit datasetRequestChanged();
+        revalidate();
+    });
+    connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
+        updateAlgorithmDependentControls();
+        revalidate();
+    });
+    for (QComboBox* box : {m_fairness, m_calibration, m_scope, m_averaging, m_wStream}) {
+        connect(box, &QComboBox::currentIndexChanged, this, &ExperimentPanel::revalidate);
+    }
+    connect(m_epsilon, &EpsilonControl::valueChanged, this, [this] {
+        revalidate();
+        emit liveParameterChanged();
+    });
+    connect(m_lambda, &LambdaControl::valueChanged, this, [this] {
+        revalidate();
+        emit liveParameterChanged();
+    });
+    connect(m_delta, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
+    for (QSpinBox* box : {m_epochs, m_batch, m_seed}) {
+        connect(box, &QSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
+    }
+    for (QCheckBox* box : {m_secureNoise, m_diagnostics}) {
+        connect(box, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
+    }
+    for (QDoubleSpinBox* box : {m_lrTheta, m_lrW, m_clip, m_lossClipShare}) {
+        connect(box, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
+    }
+    connect(m_splitMethod, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onSplitChanged);
+    connect(m_splitSeed, &QSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
+    connect(m_testFraction, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
+    // Long item texts must not force the dock wider than a laptop screen allows.
+    for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_calibration, m_scope,
+                           m_averaging, m_wStream, m_splitMethod}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+    }
+    m_algorithm->setCurrentIndex(m_algorithm->findData(QStringLiteral("dp-fermi")));
+    updateAlgorithmDependentControls();
+    onDatasetChoiceChanged();
+}
+
+QString ExperimentPanel::currentCatalogName() const {
+    const QString data = m_dataset->currentData().toString();
+    if (data == QLatin1String("synthetic") || data.startsWith(QLatin1String("file:"))) return {};
+    return data;
+}
+
+bool ExperimentPanel::catalogFilesPresent() const {
+    const QString name = currentCatalogName();
+    if (name.isEmpty()) return true;
+    const pfa::CatalogEntry& entry = pfa::findCatalogEntry(name.toStdString());
+    const QDir directory(QString::fromStdString(pfa::catalogDatasetDirectory(entry.name)));
+    for (const pfa::DatasetFile& file : entry.files) {
+        if (!QFileInfo::exists(directory.filePath(QString::fromStdString(file.name)))) return false;
+    }
+    return true;
+}
+
+void ExperimentPanel::onDatasetChoiceChanged() {
+    const QString catalog = currentCatalogName();
+    {
+        const QSignalBlocker block(m_sensitive);
+        m_sensitive->clear();
+        if (!catalog.isEmpty()) {
+            for (const pfa::SensitiveChoice& choice : pfa::findCatalogEntry(catalog.toStdString()).sensitiveChoices) {
+                m_sensitive->addItem(QString::fromStdString(choice.title), QString::fromStdString(choice.id));
+            }
+        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic")) {
+            m_sensitive->addItem(tr("group (A majority / B minority)"), QString());
+        } else {
+            const std::size_t index = m_dataset->currentData().toString().mid(5).toULong();
+            if (index < m_userFiles.size()) {
+                QStringList columns;
+                for (const std::string& c : m_userFiles[index].schema.sensitive) columns << QString::fromStdString(c);
+                m_sensitive->addItem(columns.join(QStringLiteral(" & ")), QString());
+            }
+        }
+        m_sensitive->setEnabled(m_sensitive->count() > 1);
+    }
+    m_download->setVisible(!catalog.isEmpty());
+    m_importFolder->setVisible(!catalog.isEmpty());
+    refreshAvailability();
+}
+
+void ExperimentPanel::refreshAvailability() {
+    m_data.reset();
+    m_datasetError.clear();
+    const QString catalog = currentCatalogName();
+    const bool present = catalogFilesPresent();
+    m_download->setEnabled(!present);
+    if (!present) {
+        const pfa::CatalogEntry& entry = pfa::findCatalogEntry(catalog.toStdString());
+        std::uint64_t bytes = 0;
+        for (const pfa::DatasetFile& file : entry.files) bytes += file.bytes;
+        m_datasetInfo->setText(tr("Not downloaded yet (%1 MB): Download… fetches it from its source, "
+                                  "Import from folder… uses files you already have.")
+                                   .arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1));
+    }
+    emit datasetRequestChanged();
+    revalidate();
+}
+
+void ExperimentPanel::addUserFile(const QString& path, const pfa::Schema& schema) {
+    m_userFiles.push_back({path, schema});
+    const QString key = QStringLiteral("file:%1").arg(m_userFiles.size() - 1);
+    m_dataset->addItem(tr("Your file: %1").arg(QFileInfo(path).fileName()), key);
+    m_dataset->setItemData(m_dataset->count() - 1, path, Qt::ToolTipRole);
+    m_dataset->setCurrentIndex(m_dataset->count() - 1);
+}
+
+pfa::TrainConfig ExperimentPanel::config() const {
+    pfa::TrainConfig c;
+    c.algorithm = m_algorithm->currentData().toString().toStdString();
+    c.fairness = pfa::parseFairnessNotion(m_fairness->currentData().toString().toStdString());
+    c.epsilon = m_epsilon->value();
+    bool ok = false;
+    const double delta = m_delta->text().trimmed().toDouble(&ok);
+    c.delta = ok ? delta : (m_delta->text().trimmed().isEmpty() ? 0.0 : NAN);
+    c.lambda = m_lambda->value();
+    c.calibration = pfa::parseCalibration(m_calibration->currentData().toString().toStdString());
+    c.scope = pfa::parseScope(m_scope->currentData().toString().toStdString());
+    c.epochs = m_epochs->value();
+    c.batchSize = m_batch->value();
+    c.lrTheta = m_lrTheta->value();
+    c.lrW = m_lrW->value();
+    c.clipTheta = m_clip->value();
+    c.lossClipShare = m_lossClipShare->value();
+    const QString averaging = m_averaging->currentData().toString();
+    if (averaging != QLatin1String("auto")) c.averaging = pfa::parseAveraging(averaging.toStdString());
+    c.wStream = pfa::parseWStream(m_wStream->currentData().toString().toStdString());
+    c.seed = static_cast<std::uint64_t>(m_seed->value());
+    c.secureNoise = m_secureNoise->isChecked();
+    c.recordDiagnostics = m_diagnostics->isChecked();
+    return c;
+}
+
+pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
+    pfa::DatasetRequest request;
+    request.split.method = pfa::parseSplitMethod(m_splitMethod->currentData().toString().toStdString());
+    request.split.seed = static_cast<std::uint64_t>(m_splitSeed->value());
+    request.split.testFraction = m_testFraction->value();
+    const QString data = m_dataset->currentData().toString();
+    if (data.startsWith(QLatin1String("file:"))) {
+        const std::size_t index = data.mid(5).toULong();
+        if (index < m_userFiles.size()) {
+            request.name = "file";
+            request.filePath = m_userFiles[index].path.toStdString();
+            request.schema = m_userFiles[index].schema;
+        }
+        return request;
+    }
+    request.name = data.toStdString();
+    if (!currentCatalogName().isEmpty()) {
+        request.sensitive = m_sensitive->currentData().toString().toStdString();
+        request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
+    }
+    return request;
+}
+
+void ExperimentPanel::setSplit(const pfa::SplitOptions& split) {
+    {
+        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed), blockShare(m_testFraction);
+        m_splitMethod->setCurrentIndex(
+            m_splitMethod->findData(QString::fromStdString(pfa::splitMethodName(split.method))));
+        m_splitSeed->setValue(static_cast<int>(std::min<std::uint64_t>(
+            split.seed, static_cast<std::uint64_t>(std::numeric_limits<int>::max()))));
+        m_testFraction->setValue(split.testFraction);
+    }
+    onSplitChanged();
+}
+
+bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
+    const int index = m_dataset->findData(QString::fromStdString(request.name));
+    if (index < 0) return false;
+    m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
+    const int sensitive = m_sensitive->findData(QString::fromStdString(request.sensitive));
+    if (sensitive >= 0) m_sensitive->setCurrentIndex(sensitive);
+    setSplit(request.split);  // e.g. the published split a preset reproduces
+    return true;
+}
+
+void ExperimentPanel::onSplitChanged() {
+    // Other training rows: the loaded data no longer applies.
+    m_data.reset();
+    emit datasetRequestChanged();
+    revalidate();
+}
+
+bool ExperimentPanel::liveMode() const { return m_live->isChecked(); }
+
+void ExperimentPanel::setDataset(const pfa::PreparedDatasetPtr& data) {
+    m_loading = false;
+    m_datasetError.clear();
+    if (!data || data->key != datasetKey(datasetRequest())) return;  // an older choice
+    m_data = data;
+    const pfa::Dataset& train = data->split.train;
+    m_datasetInfo->setText(tr("%1 training rows, %2 test rows, %3 features; sensitive "
+                              "attribute “%4”: %5")
+                               .arg(train.rows())
+                               .arg(data->split.test.rows())
+                               .arg(train.features())
+                               .arg(QString::fromStdString(train.sensitiveDescription))
+                               .arg(QString::fromStdString([&] {
+                                   std::string names;
+                                   for (const std::string& g : train.groupNames) {
+                                       names += (names.empty() ? "" : ", ") + g;
+                                   }
+                                   return names;
+                               }())));
+    revalidate();
+}
+
+void ExperimentPanel::setDatasetLoading() {
+    m_loading = true;
+    m_datasetInfo->setText(tr("Loading data…"));
+    revalidate();
+}
+
+void ExperimentPanel::setDatasetFailed(const QString& message) {
+    m_loading = false;
+    m_datasetError = message;
+    m_datasetInfo->setText(QString());
+    revalidate();
+}
+
+void ExperimentPanel::updateAlgorithmDependentControls() {
+    const auto& algorithm = pfa::findAlgorithm(m_algorithm->currentData().toString().toStdString());
+    m_algorithmInfo->setText(QString::fromStdString(algorithm.description()));
+    m_epsilon->setPrivacyAvailable(algorithm.supportsPrivacy());
+    m_lambda->setFairnessAvailable(algorithm.usesFairness());
+    m_fairness->setEnabled(true);  // metrics of every notion are always reported
+    m_calibration->setEnabled(algorithm.name() == "dp-fermi");
+    m_scope->setEnabled(algorithm.name() == "dp-fermi");
+    m_wStream->setEnabled(algorithm.name() == "dp-fermi");
+    m_lossClipShare->setEnabled(algorithm.name() == "dp-fermi");
+    m_delta->setEnabled(algorithm.supportsPrivacy());
+    m_secureNoise->setEnabled(algorithm.supportsPrivacy());
+    m_diagnostics->setEnabled(algorithm.supportsPrivacy());
+}
+
+void ExperimentPanel::revalidate() {
+    QString problem;
+    const pfa::TrainConfig c = config();
+    if (!catalogFilesPresent()) {
+        problem = tr("%1 is not downloaded yet: click Download… or Import from folder….")
+                      .arg(m_dataset->currentText());
+    } else if (!m_datasetError.isEmpty()) {
+        problem = tr("The data set could not be loaded: %1").arg(m_datasetError);
+    } else if (std::isnan(c.delta)) {
+        problem = tr("δ must be a number such as 1e-6 (or empty for 1/n²).");
+    } else if (!m_delta->text().trimmed().isEmpty() && c.delta <= 0.0) {
+        problem = tr("δ = %1 is invalid: δ must be > 0 (leave it empty for 1/n²).")
+                      .arg(m_delta->text().trimmed());
+    } else if (!m_data) {
+        problem = m_loading ? tr("Loading data…") : tr("Waiting for the data set…");
+    } else {
+        try {
+            pfa::prepareRun(pfa::findAlgorithm(c.algorithm), c, m_data->split);
+        } catch (const pfa::InputError& error) {
+            problem = QString::fromStdString(error.what());
+        }
+    }
+    if (problem.isEmpty() && c.calibration == pfa::Calibration::Published && c.isPrivate() &&
+        c.algorithm == "dp-fermi") {
+        m_problemLabel->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+        m_problemLabel->setText(tr("As published: the accountant may certify a larger ε than "
+                                   "the nominal one; both are shown."));
+        m_problemLabel->setVisible(true);
+    } else {
+        m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
+        m_problemLabel->setText(problem);
+        m_problemLabel->setVisible(!problem.isEmpty());
+    }
+    m_problem = problem;
+    emit configChanged();
+}
+
+QJsonObject ExperimentPanel::toJson() const {
+    const pfa::TrainConfig c = config();
+    QJsonObject json;
+    json["dataset"] = m_dataset->currentData().toString();
+    json["sensitive"] = m_sensitive->currentData().toString();
+    QJsonArray files;
+    for (const UserFile& file : m_userFiles) {
+        QJsonObject item;
+        item["path"] = file.path;
+        item["schema"] = QJsonDocument::fromJson(QByteArray::fromStdString(pfa::schemaToJson(file.schema))).object();
+        files.append(item);
+    }
+    json["user_files"] = files;
+    json["algorithm"] = QString::fromStdString(c.algorithm);
+    json["fairness"] = m_fairness->currentData().toString();
+    json["epsilon"] = m_epsilon->infinityBox()->isChecked() ? QJsonValue(QStringLiteral("inf"))
+                                                            : QJsonValue(m_epsilon->spinBox()->value());
+    json["delta"] = m_delta->text();
+    json["lambda"] = c.lambda;
+    json["calibration"] = m_calibration->currentData().toString();
+    json["scope"] = m_scope->currentData().toString();
+    json["epochs"] = c.epochs;
+    json["batch_size"] = c.batchSize;
+    json["lr_theta"] = c.lrTheta;
+    json["lr_w"] = c.lrW;
+    json["clip_theta"] = c.clipTheta;
+    json["loss_clip_share"] = c.lossClipShare;
+    json["averaging"] = m_averaging->currentData().toString();
+    json["w_stream"] = m_wStream->currentData().toString();
+    json["seed"] = static_cast<double>(c.seed);
+    json["secure_noise"] = c.secureNoise;
+    json["record_diagnostics"] = c.recordDiagnostics;
+    json["split_method"] = m_splitMethod->currentData().toString();
+    json["split_seed"] = m_splitSeed->value();
+    json["test_fraction"] = m_testFraction->value();
+    json["live_mode"] = liveMode();
+    return json;
+}
+
+void ExperimentPanel::fromJson(const QJsonObject& json) {
+    auto select = [](QComboBox* box, const QJsonValue& value) {
+        const int index = box->findData(value.toString());
+        if (index >= 0) box->setCurrentIndex(index);
+    };
+    // Own files first, so that a session's "file:N" choice exists before it is selected.
+    for (const QJsonValue& item : json["user_files"].toArray()) {
+        const QString path = item["path"].toString();
+        const QByteArray schema = QJsonDocument(item["schema"].toObject()).toJson(QJsonDocument::Compact);
+        try {
+            const pfa::Schema parsed = pfa::schemaFromJson(pfa::parseJson(schema.toStdString()));
+            const bool known = std::any_of(m_userFiles.begin(), m_userFiles.end(),
+                                           [&](const UserFile& f) { return f.path == path && pfa::schemaToJson(f.schema) == pfa::schemaToJson(parsed); });
+            if (!known) addUserFile(path, parsed);
+        } catch (const pfa::InputError&) {
+            // A damaged entry is skipped; the rest of the settings still apply.
+        }
+    }
+    if (json.contains("user_files")) {
+        // Map the saved "file:N" onto this panel's numbering (equal path and schema).
+        const QJsonArray saved = json["user_files"].toArray();
+        const QString choice = json["dataset"].toString();
+        if (choice.startsWith(QLatin1String("file:"))) {
+            const int savedIndex = choice.mid(5).toInt();
+            if (savedIndex >= 0 && savedIndex < saved.size()) {
+                const QString path = saved[savedIndex]["path"].toString();
+                for (std::size_t i = 0; i < m_userFiles.size(); ++i) {
+                    if (m_userFiles[i].path == path) m_dataset->setCurrentIndex(m_dataset->findData(QStringLiteral("file:%1").arg(i)));
+                }
+            }
+        } else {
+            select(m_dataset, json["dataset"]);
+        }
+    } else {
+        select(m_dataset, json["dataset"]);
+    }
+    select(m_sensitive, json["sensitive"]);
+    select(m_algorithm, json["algorithm"]);
+    select(m_fairness, json["fairness"]);
+    select(m_calibration, json["calibration"]);
+    select(m_scope, json["scope"]);
+    if (json.contains("epsilon")) {
+        m_epsilon->setValue(json["epsilon"].isString() ? INFINITY : json["epsilon"].toDouble(1.0));
+    }
+    m_delta->setText(json["delta"].toString());
+    if (json.contains("lambda")) m_lambda->setValue(json["lambda"].toDouble(1.0));
+    if (json.contains("epochs")) m_epochs->setValue(json["epochs"].toInt());
+    if (json.contains("batch_size")) m_batch->setValue(json["batch_size"].toInt());
+    if (json.contains("lr_theta")) m_lrTheta->setValue(json["lr_theta"].toDouble());
+    if (json.contains("lr_w")) m_lrW->setValue(json["lr_w"].toDouble());
+    if (json.contains("clip_theta")) m_clip->setValue(json["clip_theta"].toDouble());
+    m_lossClipShare->setValue(json["loss_clip_share"].toDouble(0.0));
+    select(m_averaging, json.contains("averaging") ? json["averaging"] : QJsonValue(QStringLiteral("auto")));
+    select(m_wStream, json.contains("w_stream") ? json["w_stream"] : QJsonValue(QStringLiteral("masses")));
+    if (json.contains("seed")) m_seed->setValue(static_cast<int>(json["seed"].toDouble()));
+    m_secureNoise->setChecked(json["secure_noise"].toBool(false));
+    m_diagnostics->setChecked(json["record_diagnostics"].toBool(true));
+    m_live->setChecked(json["live_mode"].toBool(false));
+    {
+        // Settings saved before the split could be chosen: the default split. The data is
+        // reloaded once, below.
+        const pfa::SplitOptions defaults;
+        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed), blockShare(m_testFraction);
+        const int method = m_splitMethod->findData(json["split_method"].toString());
+        m_splitMethod->setCurrentIndex(method >= 0 ? method : 0);
+        m_splitSeed->setValue(json["split_seed"].toInt(static_cast<int>(defaults.seed)));
+        m_testFraction->setValue(json["test_fraction"].toDouble(defaults.testFraction));
+    }
+    updateAlgorithmDependentControls();
+    emit datasetRequestChanged();
+    revalidate();
+}
+
+}  // namespace pfa::ui

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <QWidget>
+
+#include "ui/runs/run_entry.h"
+
+class QLabel;
+class QTableWidget;
+class QTextBrowser;
+
+namespace pfa::ui {
+
+/// The selected run: a one-paragraph summary and its per-group table (n, base rate,
+/// selection rate, TPR, FPR, accuracy on the test set).
+class RunDetailsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunDetailsPanel(QWidget* parent = nullptr);
+    void showRun(const RunEntryPtr& run);  ///< null: empty state
+    QTableWidget* groupTable() const { return m_table; }
+
+private:
+    QLabel* m_summary;
+    QTableWidget* m_table;
+};
+
+class LedgerBook;
+
+/// The privacy statement of the selected run, exactly as the core generated it, followed by
+/// the current total of its data set's privacy ledger (which the statement does not cover).
+class PrivacyStatementView : public QWidget {
+    Q_OBJECT
+public:
+    explicit PrivacyStatementView(QWidget* parent = nullptr);
+    /// The ledgers whose totals are shown under the statement (and kept current).
+    void setLedgerBook(LedgerBook* book);
+    void showRun(const RunEntryPtr& run);
+    QString text() const;
+
+private:
+    void refresh();
+
+    QTextBrowser* m_text;
+    LedgerBook* m_book = nullptr;
+    RunEntryPtr m_run;
+};
+
+}  // namespace pfa::ui

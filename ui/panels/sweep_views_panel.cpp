@@ -1,0 +1,231 @@
+#include "ui/panels/sweep_views_panel.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/fairness/fairness_notion.h"
+#include "core/sweep/sweep_spec.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+#include "ui/charts/heat_map_view.h"
+#include "ui/charts/privacy_price_view.h"
+#include "ui/charts/tradeoff_curves_view.h"
+
+namespace pfa::ui {
+
+namespace {
+
+pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
+    const pfa::RunResult& r = entry.result;
+    pfa::SweepPoint p;
+    p.runKey = entry.context.runKey;
+    p.dataset = r.dataset;
+    p.algorithm = r.config.algorithm;
+    p.fairness = pfa::fairnessCode(r.config.fairness);
+    p.calibration = pfa::calibrationName(r.config.calibration);
+    // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
+    p.epsilon = r.privacy.tuning == pfa::tuningName(pfa::Tuning::SplitBudget) ? r.privacy.tuningGridEpsilon : r.config.epsilon;
+    p.lambda = r.config.lambda;
+    p.status = pfa::runStatusName(r.status);
+    p.testError = r.test.error;
+    p.violation = entry.violation();
+    p.epsilonSpent = entry.certifiedEpsilon();
+    p.knownGaps = r.privacy.knownGaps;
+    p.seconds = r.seconds;
+    return p;
+}
+
+using FilterItems = std::vector<std::pair<QString, QVariant>>;
+
+QVariant itemData(const std::string& value) { return QString::fromStdString(value); }
+QVariant itemData(double value) { return value; }
+
+/// Filter-box items for `values`: each one's `label`, with the value itself as the item data.
+template <typename T, typename Label>
+FilterItems itemsOf(const std::set<T>& values, Label label) {
+    FilterItems items;
+    for (const T& value : values) items.emplace_back(label(value), itemData(value));
+    return items;
+}
+
+QString plainLabel(const std::string& value) { return QString::fromStdString(value); }
+
+QString notionLabel(const std::string& code) {
+    return QString::fromStdString(pfa::fairnessName(pfa::parseFairnessNotion(code)));
+}
+
+/// Refills `box`, keeping the current choice when it is still there (and `keepChoice`), else
+/// `fallback`.
+void fill(QComboBox* box, const FilterItems& items, int fallback = 0, bool keepChoice = true) {
+    const QVariant keep = keepChoice ? box->currentData() : QVariant();
+    const QSignalBlocker block(box);
+    box->clear();
+    for (const auto& [label, data] : items) box->addItem(label, data);
+    const int index = keep.isValid() ? box->findData(keep) : -1;
+    box->setCurrentIndex(index >= 0 ? index : std::min(fallback, static_cast<int>(items.size()) - 1));
+}
+
+}  // namespace
+
+SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
+    m_dataset = new QComboBox();
+    m_dataset->setToolTip(tr("Which data set's runs to show"));
+    m_notion = new QComboBox();
+    m_notion->setToolTip(tr("Which fairness notion's runs to show"));
+    m_algorithm = new QComboBox();
+    m_algorithm->setToolTip(tr("Algorithm shown in the heat map"));
+    m_lambda = new QComboBox();
+    m_lambda->setToolTip(tr("λ at which the price of privacy is shown"));
+    m_metric = new QComboBox();
+    m_metric->addItem(tr("test error"), 0);
+    m_metric->addItem(tr("violation"), 1);
+    m_metric->setToolTip(tr("Quantity shown in the heat map"));
+    for (QComboBox* box : {m_notion, m_algorithm, m_lambda, m_metric}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    }
+    // Data-set names can be long (own files): shown at a bounded width, full name in the list.
+    m_dataset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_dataset->setMinimumContentsLength(12);
+    auto* references = new QPushButton(tr("Reference points…"));
+    references->setToolTip(tr("Load published results from a CSV with the columns dataset, method, "
+                              "fairness, epsilon, lambda, error, violation; they are drawn as hollow "
+                              "markers next to the curves"));
+    connect(references, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Reference points"), QString(),
+                                                          tr("CSV files (*.csv);;All files (*)"));
+        if (path.isEmpty()) return;
+        QString error;
+        if (!loadReferencePoints(path, &error)) QMessageBox::warning(this, tr("Reference points"), error);
+    });
+    m_status = new QLabel();
+    // Two short rows, so the panel fits a narrow dock (a laptop or a projector).
+    auto* filters = new QGridLayout();
+    filters->setHorizontalSpacing(6);
+    filters->setVerticalSpacing(2);
+    const std::pair<QString, QComboBox*> rows[2][3] = {
+        {{tr("Data"), m_dataset}, {tr("Notion"), m_notion}, {tr("Algorithm"), m_algorithm}},
+        {{tr("λ"), m_lambda}, {tr("Heat map"), m_metric}, {QString(), nullptr}}};
+    for (int row = 0; row < 2; ++row) {
+        for (int column = 0; column < 3; ++column) {
+            const auto& [label, box] = rows[row][column];
+            if (!box) continue;
+            filters->addWidget(new QLabel(label), row, 2 * column, Qt::AlignRight);
+            filters->addWidget(box, row, 2 * column + 1);
+        }
+    }
+    filters->addWidget(references, 1, 4, 1, 2, Qt::AlignRight);
+    filters->setColumnStretch(6, 1);
+    m_tabs = new QTabWidget();
+    m_tradeoff = new TradeoffCurvesView();
+    m_price = new PrivacyPriceView();
+    m_heat = new HeatMapView();
+    m_tabs->addTab(m_tradeoff, tr("Tradeoff curves"));
+    m_tabs->addTab(m_price, tr("Price of privacy"));
+    m_tabs->addTab(m_heat, tr("Heat map"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(filters);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_status);
+    m_throttle.setSingleShot(true);
+    m_throttle.setInterval(300);
+    connect(&m_throttle, &QTimer::timeout, this, &SweepViewsPanel::refresh);
+    for (QComboBox* box : {m_dataset, m_notion, m_algorithm, m_lambda, m_metric}) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this] { m_throttle.start(0); });
+    }
+    // A λ the user picked stays; until then the middle of the grid follows the streaming runs.
+    connect(m_lambda, &QComboBox::activated, this, [this] { m_lambdaChosen = true; });
+    refresh();
+}
+
+void SweepViewsPanel::setEntries(const std::vector<RunEntryPtr>& entries) {
+    m_points.clear();
+    for (const RunEntryPtr& entry : entries) {
+        if (entry->isComplete() && !entry->stoppedByUser) m_points.push_back(pointFromEntry(*entry));
+    }
+    if (!m_throttle.isActive()) m_throttle.start();
+}
+
+bool SweepViewsPanel::loadReferencePoints(const QString& path, QString* error) {
+    try {
+        m_references = pfa::readReferencePoints(path.toStdString());
+    } catch (const pfa::InputError& problem) {
+        if (error) *error = QString::fromStdString(problem.what());
+        return false;
+    }
+    refreshNow();
+    return true;
+}
+
+double SweepViewsPanel::priceLambda() const { return m_lambda->currentData().toDouble(); }
+
+void SweepViewsPanel::refreshNow() {
+    m_throttle.stop();
+    refresh();
+}
+
+void SweepViewsPanel::refillFilters() {
+    std::set<std::string> datasets, notions;
+    for (const pfa::SweepPoint& p : m_points) {
+        datasets.insert(p.dataset);
+        notions.insert(p.fairness);
+    }
+    fill(m_dataset, itemsOf(datasets, plainLabel));
+    fill(m_notion, itemsOf(notions, notionLabel));
+}
+
+void SweepViewsPanel::refresh() {
+    refillFilters();
+    const std::string dataset = m_dataset->currentData().toString().toStdString();
+    const std::string notion = m_notion->currentData().toString().toStdString();
+    std::vector<pfa::SweepPoint> selected;
+    for (const pfa::SweepPoint& p : m_points) {
+        if (p.dataset == dataset && p.fairness == notion) selected.push_back(p);
+    }
+    m_cells = pfa::summarizePoints(selected);
+    // Algorithms and λ values present.
+    std::set<std::string> algorithms;
+    std::set<double> lambdas;
+    for (const pfa::SweepCell& c : m_cells) {
+        algorithms.insert(c.algorithm);
+        lambdas.insert(c.lambda);
+    }
+    fill(m_algorithm, itemsOf(algorithms, plainLabel));
+    // Until the user picks one, the price of privacy is shown at the middle λ of the grid
+    // (λ = 0 alone would hide the fairness term's cost).
+    fill(m_lambda, itemsOf(lambdas, [](double lambda) { return QString::fromStdString(pfa::formatNumber(lambda, 4)); }),
+         static_cast<int>(lambdas.size()) / 2, m_lambdaChosen);
+
+    const QString notionName = notion.empty() ? QString() : notionLabel(notion);
+    std::vector<pfa::ReferencePoint> references;
+    for (const pfa::ReferencePoint& r : m_references) {
+        if (dataset.empty() || r.dataset == dataset) references.push_back(r);
+    }
+    m_tradeoff->setReferencePoints(references);
+    m_tradeoff->setCells(m_cells, notionName);
+    m_price->setCells(m_cells, m_lambda->currentData().toDouble(), notionName);
+    m_heat->setCells(m_cells, m_algorithm->currentText(),
+                     m_metric->currentData().toInt() == 0 ? HeatMapView::Metric::TestError : HeatMapView::Metric::Violation,
+                     notionName);
+    std::size_t runs = 0;
+    for (const pfa::SweepCell& c : m_cells) runs += c.runs;
+    m_status->setText(m_cells.empty() ? tr("No finished runs yet.")
+                                      : tr("%1 run(s) in %2 cell(s) (settings that differ only in the seed); "
+                                           "%3 reference point(s)")
+                                            .arg(runs)
+                                            .arg(m_cells.size())
+                                            .arg(m_tradeoff->referenceCount()));
+}
+
+}  // namespace pfa::ui

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+#include <vector>
+
+#include "core/sweep/reference_points.h"
+#include "core/sweep/sweep_summary.h"
+#include "ui/runs/run_entry.h"
+
+class QComboBox;
+class QTabWidget;
+class QLabel;
+
+namespace pfa::ui {
+
+class TradeoffCurvesView;
+class PrivacyPriceView;
+class HeatMapView;
+
+/// The sweep views over every finished run of the session, grouped into cells (runs that
+/// differ only in their seed): (a) error vs violation curves per ε with whiskers and the
+/// Pareto front, plus reference points; (b) the price of privacy at a chosen λ; (c) a heat map
+/// over (ε, λ). Filters choose the data set, fairness notion, algorithm, λ and metric.
+/// Updates are coalesced (at most ~3 per second) so a running sweep never floods the GUI.
+class SweepViewsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepViewsPanel(QWidget* parent = nullptr);
+
+    /// All runs of the session (only completed ones are used); refreshes soon.
+    void setEntries(const std::vector<RunEntryPtr>& entries);
+    /// Loads reference points for view (a); false with the reason (file, line, column).
+    bool loadReferencePoints(const QString& path, QString* error);
+    /// Redraws now (tests, export).
+    void refreshNow();
+
+    TradeoffCurvesView* tradeoffView() const { return m_tradeoff; }
+    PrivacyPriceView* priceView() const { return m_price; }
+    HeatMapView* heatMap() const { return m_heat; }
+    QTabWidget* tabs() const { return m_tabs; }
+    /// Cells of the current filter (tests).
+    const std::vector<pfa::SweepCell>& cells() const { return m_cells; }
+    /// λ at which the price of privacy is shown.
+    double priceLambda() const;
+
+private:
+    void refresh();
+    void refillFilters();
+
+    QComboBox* m_dataset;
+    QComboBox* m_notion;
+    QComboBox* m_algorithm;
+    QComboBox* m_lambda;
+    QComboBox* m_metric;
+    QLabel* m_status;
+    QTabWidget* m_tabs;
+    TradeoffCurvesView* m_tradeoff;
+    PrivacyPriceView* m_price;
+    HeatMapView* m_heat;
+    QTimer m_throttle;
+    std::vector<pfa::SweepPoint> m_points;
+    std::vector<pfa::SweepCell> m_cells;
+    std::vector<pfa::ReferencePoint> m_references;
+    bool m_lambdaChosen = false;  ///< the user picked the λ of the price of privacy
+};
+
+}  // namespace pfa::ui

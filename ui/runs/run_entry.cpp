@@ -1,0 +1,64 @@
+#include "ui/runs/run_entry.h"
+
+#include <QObject>
+#include <cmath>
+
+#include "core/util/format.h"
+
+namespace pfa::ui {
+
+double RunEntry::certifiedEpsilon() const {
+    return result.privacy.isPrivate ? result.privacy.epsilonSpent : INFINITY;
+}
+
+QString RunEntry::statusText() const {
+    if (stoppedByUser) return QStringLiteral("stopped");
+    return QString::fromStdString(pfa::runStatusName(result.status));
+}
+
+QString RunEntry::outcomeMessage() const {
+    if (stoppedByUser) {
+        return QObject::tr("Run %1 stopped after %2 steps (ε spent is charged for them)").arg(id).arg(result.steps);
+    }
+    if (result.status == pfa::RunStatus::Diverged) {
+        return QObject::tr("Run %1 diverged: %2").arg(id).arg(QString::fromStdString(result.message));
+    }
+    return QObject::tr("Run %1 finished: test error %2, violation %3")
+        .arg(id)
+        .arg(result.test.error, 0, 'f', 4)
+        .arg(violation(), 0, 'f', 4);
+}
+
+QString RunEntry::summary() const {
+    const pfa::TrainConfig& c = result.config;
+    auto num = [](double v, int digits = 4) { return QString::fromStdString(pfa::formatNumber(v, digits)); };
+    QString text = QStringLiteral("Run %1 — %2 on %3\n").arg(id).arg(QString::fromStdString(c.algorithm),
+                                                                   QString::fromStdString(result.dataset));
+    text += QStringLiteral("%1, λ = %2, seed %3, %4 epochs, batch %5\n")
+                .arg(QString::fromStdString(pfa::fairnessName(c.fairness)), num(c.lambda))
+                .arg(c.seed)
+                .arg(c.epochs)
+                .arg(c.batchSize);
+    if (result.privacy.isPrivate) {
+        text += QStringLiteral("target ε = %1, certified ε = %2 (δ = %3, %4)\n")
+                    .arg(num(c.epsilon), num(certifiedEpsilon()), num(c.delta, 3),
+                         QString::fromStdString(result.privacy.accountant));
+    } else {
+        text += QStringLiteral("not private (ε = ∞)\n");
+    }
+    text += QStringLiteral("test error %1, %2 violation %3 — %4")
+                .arg(num(result.test.error), QString::fromStdString(pfa::fairnessCode(c.fairness)),
+                     num(violation()), statusText());
+    return text;
+}
+
+RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context, const QDateTime& finished) {
+    auto entry = std::make_shared<RunEntry>();
+    entry->id = id;
+    entry->finished = finished;
+    entry->result = std::move(result);
+    entry->context = std::move(context);
+    return entry;
+}
+
+}  // namespace pfa::ui

@@ -1,0 +1,165 @@
+#include "ui/runs/run_history_model.h"
+
+#include <QBrush>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/util/format.h"
+#include "ui/charts/chart_style.h"
+
+namespace pfa::ui {
+
+namespace {
+
+QString number(double value, int digits = 4) {
+    if (std::isinf(value)) return QStringLiteral("∞");
+    if (std::isnan(value)) return QStringLiteral("–");
+    return QString::fromStdString(pfa::formatNumber(value, digits));
+}
+
+}  // namespace
+
+RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+int RunHistoryModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_entries.size());
+}
+
+int RunHistoryModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::DisplayRole) {
+        static const char* const names[] = {"#",      "Algorithm",  "Data set",   "Fairness",
+                                            "ε",      "λ",          "Seed",       "Epochs",
+                                            "Error",  "Violation",  "ε spent",    "Status",
+                                            "Finished"};
+        return QString::fromUtf8(names[section]);
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case Epsilon: return tr("Privacy budget the run was asked to meet (∞ = no privacy)");
+            case EpsilonSpent: return tr("ε certified by the Rényi-DP accountant at the run's δ");
+            case Violation: return tr("Fairness violation of the run's notion on the test set");
+            case TestError: return tr("Share of misclassified test rows");
+            default: return {};
+        }
+    }
+    return {};
+}
+
+QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const RunEntry& e = *m_entries[static_cast<std::size_t>(index.row())];
+    const pfa::TrainConfig& c = e.result.config;
+    if (role == RunIdRole) return e.id;
+    if (role == SortRole) {
+        switch (index.column()) {
+            case Id: return e.id;
+            case Epsilon: return std::isinf(c.epsilon) ? 1e300 : c.epsilon;
+            case Lambda: return c.lambda;
+            case Seed: return static_cast<qulonglong>(c.seed);
+            case Epochs: return c.epochs;
+            case TestError: return e.result.test.error;
+            case Violation: return e.violation();
+            case EpsilonSpent: return std::isinf(e.certifiedEpsilon()) ? 1e300 : e.certifiedEpsilon();
+            case Finished: return e.finished;
+            default: return data(index, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+            case Id: return e.id;
+            case Algorithm: return QString::fromStdString(c.algorithm);
+            case Dataset: return QString::fromStdString(e.result.dataset);
+            case Notion: return QString::fromStdString(pfa::fairnessCode(c.fairness));
+            case Epsilon: return number(c.epsilon, 3);
+            case Lambda: return number(c.lambda, 3);
+            case Seed: return static_cast<qulonglong>(c.seed);
+            case Epochs: return static_cast<int>(e.result.history.empty() ? 0 : e.result.history.back().epoch);
+            case TestError: return number(e.result.test.error);
+            case Violation: return number(e.violation());
+            case EpsilonSpent: return number(e.certifiedEpsilon(), 3);
+            case Status: return e.statusText();
+            case Finished: return e.finished.toString(QStringLiteral("HH:mm:ss"));
+            default: return {};
+        }
+    }
+    if (role == Qt::DecorationRole && index.column() == Epsilon) {
+        return chart_style::colorForEpsilon(c.epsilon);
+    }
+    if (role == Qt::ToolTipRole) return e.summary();
+    if (role == Qt::ForegroundRole && !e.isComplete()) return QBrush(QColor(140, 140, 140));
+    if (role == Qt::TextAlignmentRole && index.column() != Algorithm && index.column() != Dataset &&
+        index.column() != Status) {
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+void RunHistoryModel::append(const RunEntryPtr& entry) { insert(rowCount(), entry); }
+
+void RunHistoryModel::append(const std::vector<RunEntryPtr>& entries) {
+    if (entries.empty()) return;
+    beginInsertRows({}, rowCount(), rowCount() + static_cast<int>(entries.size()) - 1);
+    m_entries.insert(m_entries.end(), entries.begin(), entries.end());
+    endInsertRows();
+    emit entriesChanged();
+}
+
+int RunHistoryModel::appendUnlisted(const std::vector<RunEntryPtr>& entries) {
+    std::set<std::string> known;
+    for (const RunEntryPtr& entry : m_entries) {
+        if (!entry->context.runKey.empty()) known.insert(entry->context.runKey);
+    }
+    std::vector<RunEntryPtr> fresh;
+    for (const RunEntryPtr& entry : entries) {
+        if (entry->context.runKey.empty() || known.insert(entry->context.runKey).second) fresh.push_back(entry);
+    }
+    append(fresh);
+    return static_cast<int>(fresh.size());
+}
+
+void RunHistoryModel::insert(int row, const RunEntryPtr& entry) {
+    row = std::clamp(row, 0, rowCount());
+    beginInsertRows({}, row, row);
+    m_entries.insert(m_entries.begin() + row, entry);
+    endInsertRows();
+    emit entriesChanged();
+}
+
+int RunHistoryModel::remove(int id) {
+    const int row = rowOf(id);
+    if (row < 0) return -1;
+    beginRemoveRows({}, row, row);
+    m_entries.erase(m_entries.begin() + row);
+    endRemoveRows();
+    emit entriesChanged();
+    return row;
+}
+
+void RunHistoryModel::clear() { setEntries({}); }
+
+void RunHistoryModel::setEntries(std::vector<RunEntryPtr> entries) {
+    beginResetModel();
+    m_entries = std::move(entries);
+    endResetModel();
+    emit entriesChanged();
+}
+
+RunEntryPtr RunHistoryModel::entry(int id) const {
+    const int row = rowOf(id);
+    return row < 0 ? nullptr : m_entries[static_cast<std::size_t>(row)];
+}
+
+int RunHistoryModel::rowOf(int id) const {
+    for (std::size_t i = 0; i < m_entries.size(); ++i) {
+        if (m_entries[i]->id == id) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+}  // namespace pfa::ui

@@ -1,0 +1,349 @@
+#include "ui/shell/main_window.h"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QItemSelectionModel>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QUndoStack>
+
+#include "core/sweep/prepared_dataset.h"
+#include "ui/actions/dataset_actions.h"
+#include "ui/actions/history_actions.h"
+#include "ui/actions/session_actions.h"
+#include "ui/actions/sweep_actions.h"
+#include "ui/charts/chart_export_menu.h"
+#include "ui/charts/tradeoff_chart.h"
+#include "ui/controllers/dataset_controller.h"
+#include "ui/controllers/results_file_controller.h"
+#include "ui/controllers/session_controller.h"
+#include "ui/controllers/sweep_controller.h"
+#include "ui/controllers/training_controller.h"
+#include "ui/panels/dataset_card.h"
+#include "ui/panels/experiment_panel.h"
+#include "ui/panels/ledger_status_label.h"
+#include "ui/panels/live_charts_panel.h"
+#include "ui/panels/privacy_ledger_panel.h"
+#include "ui/panels/run_details_panel.h"
+#include "ui/panels/sweep_status_widget.h"
+#include "ui/panels/sweep_views_panel.h"
+#include "ui/runs/privacy_ledger_book.h"
+#include "ui/runs/run_history_model.h"
+#include "ui/runs/run_history_view.h"
+#include "ui/shell/about_text.h"
+
+namespace pfa::ui {
+
+namespace {
+
+/// `content` in a frameless scroll area that resizes it.
+QScrollArea* scrolled(QWidget* content) {
+    auto* scroll = new QScrollArea();
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    return scroll;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    m_training = new TrainingController(this);
+    m_datasets = new DatasetController(this);
+    const auto allocateRunId = [this] { return m_training->allocateRunId(); };
+    m_sweep = new SweepController(allocateRunId, this);
+    m_history = new RunHistoryModel(this);
+    m_ledger = new LedgerBook(this);
+    m_results = new ResultsFileController(m_history, m_ledger, allocateRunId, this);
+    m_undo = new QUndoStack(this);
+
+    m_panel = new ExperimentPanel();
+    m_live = new LiveChartsPanel();
+    m_tradeoff = new TradeoffChart();
+    m_historyView = new RunHistoryView(m_history);
+    m_details = new RunDetailsPanel();
+    m_statement = new PrivacyStatementView();
+    m_statement->setLedgerBook(m_ledger);
+    m_card = new DatasetCard();
+    m_sweepViews = new SweepViewsPanel();
+    m_ledgerPanel = new LedgerPanel(m_ledger);
+
+    m_session = new SessionController(m_panel, m_history, m_ledger, this);
+    m_runActions = new RunActions(m_training, m_datasets, m_panel, this);
+    m_datasetActions = new DatasetActions(m_datasets, m_panel, this);
+    m_historyActions = new HistoryActions(m_history, m_historyView, m_undo, this);
+    m_sweepActions = new SweepActions(m_sweep, m_results, m_datasets, m_panel, m_history, m_card,
+                                      m_sweepViews, m_datasetActions, this);
+    m_sessionActions = new SessionActions(m_session, this);
+
+    setCentralWidget(m_live);
+    buildToolbar();
+    buildDocks();
+    buildStatusBar();
+    buildMenus();
+    connectDatasets();
+    connectTraining();
+    connectSweepsAndSessions();
+
+    restoreSettings();
+    onDatasetRequestChanged();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() { m_training->shutdown(); }
+
+void MainWindow::buildToolbar() {
+    auto* toolbar = addToolBar(tr("Run controls"));
+    toolbar->setObjectName(QStringLiteral("runToolbar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    for (QAction* action : m_runActions->actions()) toolbar->addAction(action);
+    QFont bold = toolbar->font();
+    bold.setBold(true);
+    toolbar->widgetForAction(m_runActions->runAction())->setFont(bold);
+}
+
+void MainWindow::buildDocks() {
+    auto dock = [this](const QString& title, const char* objectName, QWidget* content) {
+        auto* made = new QDockWidget(title, this);
+        made->setObjectName(QLatin1String(objectName));  // needed by saveState/restoreState
+        made->setWidget(content);
+        made->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                          QDockWidget::DockWidgetClosable);
+        return made;
+    };
+    QScrollArea* panelScroll = scrolled(m_panel);
+    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Wide enough for the panel's smallest layout plus a vertical scroll bar: never clipped.
+    panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
+                                 panelScroll->verticalScrollBar()->sizeHint().width() + 6);
+    QDockWidget* experimentDock = dock(tr("Experiment"), "experimentDock", panelScroll);
+    addDockWidget(Qt::LeftDockWidgetArea, experimentDock);
+
+    QDockWidget* tradeoffDock = dock(tr("Tradeoff"), "tradeoffDock", m_tradeoff);
+    m_sweepDock = dock(tr("Sweep views"), "sweepDock", m_sweepViews);
+    addDockWidget(Qt::RightDockWidgetArea, tradeoffDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_sweepDock);
+    tabifyDockWidget(tradeoffDock, m_sweepDock);
+    tradeoffDock->raise();
+
+    QDockWidget* historyDock = dock(tr("Run history"), "historyDock", m_historyView);
+    QDockWidget* detailsDock = dock(tr("Run details"), "detailsDock", m_details);
+    QDockWidget* statementDock = dock(tr("Privacy statement"), "statementDock", m_statement);
+    QDockWidget* cardDock = dock(tr("Data set"), "datasetDock", scrolled(m_card));
+    m_ledgerDock = dock(tr("Privacy ledger"), "ledgerDock", m_ledgerPanel);
+    for (QDockWidget* bottom : {historyDock, detailsDock, statementDock, cardDock, m_ledgerDock}) {
+        addDockWidget(Qt::BottomDockWidgetArea, bottom);
+    }
+    splitDockWidget(historyDock, detailsDock, Qt::Horizontal);
+    tabifyDockWidget(detailsDock, statementDock);
+    tabifyDockWidget(statementDock, cardDock);
+    tabifyDockWidget(cardDock, m_ledgerDock);
+    detailsDock->raise();
+    resizeDocks({experimentDock, tradeoffDock}, {380, 520}, Qt::Horizontal);
+    resizeDocks({historyDock}, {230}, Qt::Vertical);
+}
+
+void MainWindow::buildStatusBar() {
+    statusBar()->addPermanentWidget(new SweepStatusWidget(m_sweep));
+    m_ledgerStatus = new LedgerStatusLabel(m_ledger);
+    statusBar()->addPermanentWidget(m_ledgerStatus);
+    auto* stateLabel = new QLabel(m_runActions->stateText());
+    statusBar()->addPermanentWidget(stateLabel);
+    connect(m_ledgerStatus, &LedgerStatusLabel::ledgerRequested, this, [this] {
+        m_ledgerDock->show();
+        m_ledgerDock->raise();
+    });
+    connect(m_runActions, &RunActions::changed, stateLabel,
+            [this, stateLabel] { stateLabel->setText(m_runActions->stateText()); });
+    connect(m_runActions, &RunActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_datasetActions, &DatasetActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_historyActions, &HistoryActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_sweepActions, &SweepActions::message, statusBar(), &QStatusBar::showMessage);
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_sessionActions->fillMenu(file);
+    file->addSeparator();
+    file->addAction(m_datasetActions->importFileAction());
+    file->addAction(m_sweepActions->openResultsAction());
+    file->addSeparator();
+    file->addActions({m_historyActions->exportCsvAction(), m_historyActions->exportJsonAction(),
+                      m_historyActions->exportModelAction()});
+    fillChartExportMenu(file->addMenu(tr("Export &chart")), m_live, m_tradeoff, m_sweepViews, this);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addActions({m_historyActions->undoAction(), m_historyActions->redoAction()});
+    edit->addSeparator();
+    edit->addActions({m_historyActions->deleteAction(), m_historyActions->clearAction()});
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    for (QAction* action : m_runActions->actions()) run->addAction(action);
+
+    m_sweepActions->fillMenu(menuBar()->addMenu(tr("&Sweep")));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About PFA Explorer"), this,
+                    [this] { QMessageBox::about(this, tr("About PFA Explorer"), aboutText()); });
+}
+
+void MainWindow::connectDatasets() {
+    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this,
+            &MainWindow::onDatasetRequestChanged);
+    connect(m_datasets, &DatasetController::datasetLoading, m_panel,
+            &ExperimentPanel::setDatasetLoading);
+    connect(m_datasets, &DatasetController::datasetReady, m_panel, &ExperimentPanel::setDataset);
+    connect(m_datasets, &DatasetController::datasetReady, this,
+            [this](const pfa::PreparedDatasetPtr& data) {
+                if (data && data->key == pfa::datasetKey(m_panel->datasetRequest()))
+                    m_card->showDataset(data);
+            });
+    connect(m_datasets, &DatasetController::datasetFailed, this, [this](const QString& message) {
+        m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));
+    });
+    connect(m_datasets, &DatasetController::datasetFailed, m_panel,
+            &ExperimentPanel::setDatasetFailed);
+}
+
+void MainWindow::connectTraining() {
+    connect(m_training, &TrainingController::runStarted, this,
+            [this](int id, const pfa::TrainConfig& config) {
+                m_liveConfig = config;
+                m_live->beginLiveRun(id, config);
+            });
+    connect(m_training, &TrainingController::epochsArrived, m_live, &LiveChartsPanel::appendLive);
+    connect(m_training, &TrainingController::epochsArrived, this,
+            [this](int id, const std::vector<pfa::EpochMetrics>& metrics) {
+                if (metrics.empty()) return;
+                m_tradeoff->setLivePoint(id, m_liveConfig, metrics.back().violation,
+                                         metrics.back().testError);
+            });
+    connect(m_training, &TrainingController::runExecuted, m_ledger,
+            qOverload<const RunEntryPtr&>(&LedgerBook::charge));
+    connect(m_training, &TrainingController::runFinished, this, &MainWindow::onRunFinished);
+    connect(m_training, &TrainingController::runFailed, this,
+            [this](int id, const QString& message) {
+                m_live->detachLive();
+                m_tradeoff->clearLivePoint();
+                QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
+            });
+    connect(m_runActions, &RunActions::stopped, this, [this] {
+        m_live->detachLive();
+        m_tradeoff->clearLivePoint();
+    });
+    connect(m_runActions, &RunActions::resetRequested, this, [this] {
+        m_live->clear();
+        m_tradeoff->clearLivePoint();
+        m_historyView->clearSelection();
+    });
+    connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
+        m_tradeoff->setRuns(m_history->entries());
+        m_sweepViews->setEntries(m_history->entries());
+    });
+    connect(m_historyView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::onHistorySelectionChanged);
+    connect(m_tradeoff, &TradeoffChart::runClicked, this,
+            [this](int id) { m_historyView->selectRuns({id}); });
+}
+
+void MainWindow::connectSweepsAndSessions() {
+    connect(m_sweep, &SweepController::runsFinished, m_results, &ResultsFileController::merge);
+    connect(m_sweep, &SweepController::runsCutShort, m_ledger,
+            qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
+    connect(m_sweepActions, &SweepActions::sweepViewsChanged, m_sweepDock, &QDockWidget::raise);
+    connect(m_session, &SessionController::stateChanged, this, &MainWindow::updateTitle);
+    connect(m_session, &SessionController::aboutToOpen, this, [this] {
+        m_training->stop();
+        m_live->clear();
+        m_undo->clear();
+    });
+    connect(m_session, &SessionController::opened, this, [this](int highestRunId) {
+        m_training->reserveRunIds(highestRunId);
+        m_statement->showRun(nullptr);
+        m_details->showRun(nullptr);
+    });
+}
+
+void MainWindow::onDatasetRequestChanged() {
+    const std::string ledgerKey = pfa::ledgerKey(m_panel->datasetRequest());
+    if (m_ledgerPanel->currentKey() != ledgerKey) m_ledgerPanel->showLedger(ledgerKey);
+    m_ledgerStatus->showLedger(ledgerKey);
+    if (!m_panel->catalogFilesPresent()) {
+        m_card->showCatalogEntry(m_panel->currentCatalogName());  // what it is, before any download
+        return;
+    }
+    m_card->showDataset(nullptr, tr("Loading…"));
+    m_datasets->requestDataset(m_panel->datasetRequest());
+}
+
+void MainWindow::onRunFinished(const RunEntryPtr& entry) {
+    m_tradeoff->clearLivePoint();
+    if (!entry->stoppedByUser) {
+        m_live->endLiveRun(entry->id, entry->result.status == pfa::RunStatus::Diverged);
+    }
+    m_history->append(entry);
+    m_details->showRun(entry);
+    m_statement->showRun(entry);
+    m_tradeoff->setSelectedRun(entry->id);
+}
+
+void MainWindow::onHistorySelectionChanged() {
+    const std::vector<RunEntryPtr> runs = m_historyView->selectedRuns();
+    // While a run is live, selected runs are overlaid next to it; otherwise they replace it.
+    if (m_training->activeRunId() == 0) m_live->dropLive();
+    m_live->showRuns(runs);
+    const RunEntryPtr first = runs.empty() ? nullptr : runs.front();
+    m_details->showRun(first);
+    m_statement->showRun(first);
+    m_tradeoff->setSelectedRun(first ? first->id : 0);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(tr("%1%2 — PFA Explorer")
+                       .arg(m_session->displayName(),
+                            m_session->isModified() ? QStringLiteral("*") : QString()));
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    const QByteArray panel = settings.value(QStringLiteral("experiment")).toByteArray();
+    if (!panel.isEmpty()) m_panel->fromJson(QJsonDocument::fromJson(panel).object());
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
+        resize(1440, 900);
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+}
+
+void MainWindow::saveSettings() {
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    settings.setValue(QStringLiteral("experiment"),
+                      QJsonDocument(m_panel->toJson()).toJson(QJsonDocument::Compact));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_confirmOnClose && !m_sessionActions->mayClose()) {
+        event->ignore();
+        return;
+    }
+    m_runActions->cancelLiveRestart();
+    m_sweep->shutdown();     // sweep workers stop within one minibatch
+    m_training->shutdown();  // a run in progress stops within one minibatch
+    saveSettings();
+    event->accept();
+}
+
+}  // namespace pfa::ui

@@ -1,0 +1,130 @@
+#pragma once
+
+#include <QMainWindow>
+
+#include "core/train/train_config.h"
+#include "ui/actions/run_actions.h"
+#include "ui/runs/run_entry.h"
+
+class QAction;
+class QDockWidget;
+class QUndoStack;
+
+namespace pfa::ui {
+
+class DatasetActions;
+class DatasetCard;
+class DatasetController;
+class ExperimentPanel;
+class HistoryActions;
+class LedgerBook;
+class LedgerPanel;
+class LedgerStatusLabel;
+class LiveChartsPanel;
+class PrivacyStatementView;
+class ResultsFileController;
+class RunDetailsPanel;
+class RunHistoryModel;
+class RunHistoryView;
+class SessionActions;
+class SessionController;
+class SweepActions;
+class SweepController;
+class SweepViewsPanel;
+class TradeoffChart;
+class TrainingController;
+
+/// The application window, a shell: it makes the panels, the controllers that own the work
+/// (training, data sets, sweeps, results files, sessions) and the actions that drive them,
+/// lays the panels out in dockable docks restored from QSettings, builds the menus and
+/// connects the pieces. The work itself lives in the controllers.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Programmatic access (used by the UI tests).
+    TrainingController* controller() const { return m_training; }
+    DatasetController* datasetController() const { return m_datasets; }
+    SweepController* sweepController() const { return m_sweep; }
+    ResultsFileController* resultsFiles() const { return m_results; }
+    SessionController* session() const { return m_session; }
+    LedgerBook* ledgerBook() const { return m_ledger; }
+    RunHistoryModel* historyModel() const { return m_history; }
+    ExperimentPanel* experimentPanel() const { return m_panel; }
+    LiveChartsPanel* liveCharts() const { return m_live; }
+    TradeoffChart* tradeoffChart() const { return m_tradeoff; }
+    RunHistoryView* historyView() const { return m_historyView; }
+    PrivacyStatementView* privacyStatement() const { return m_statement; }
+    RunDetailsPanel* runDetails() const { return m_details; }
+    DatasetCard* datasetCard() const { return m_card; }
+    SweepViewsPanel* sweepViews() const { return m_sweepViews; }
+    LedgerPanel* ledgerPanel() const { return m_ledgerPanel; }
+    /// The status-bar summary of the current data set's privacy ledger.
+    LedgerStatusLabel* ledgerStatus() const { return m_ledgerStatus; }
+    RunActions* runActions() const { return m_runActions; }
+    HistoryActions* historyActions() const { return m_historyActions; }
+    SweepActions* sweepActions() const { return m_sweepActions; }
+    QUndoStack* undoStack() const { return m_undo; }
+    QAction* runAction() const { return m_runActions->runAction(); }
+    QAction* pauseAction() const { return m_runActions->pauseAction(); }
+    QAction* stepAction() const { return m_runActions->stepAction(); }
+    QAction* stopAction() const { return m_runActions->stopAction(); }
+    QAction* resetAction() const { return m_runActions->resetAction(); }
+
+    /// Ask before closing with unsaved runs (off in tests).
+    void setConfirmOnClose(bool confirm) { m_confirmOnClose = confirm; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildToolbar();
+    void buildDocks();
+    void buildStatusBar();
+    void buildMenus();
+    void connectTraining();
+    void connectDatasets();
+    void connectSweepsAndSessions();
+    void restoreSettings();
+    void saveSettings();
+    void updateTitle();
+    void onDatasetRequestChanged();
+    void onRunFinished(const RunEntryPtr& entry);
+    void onHistorySelectionChanged();
+
+    // Controllers and models.
+    TrainingController* m_training;
+    DatasetController* m_datasets;
+    SweepController* m_sweep;
+    RunHistoryModel* m_history;
+    LedgerBook* m_ledger;
+    ResultsFileController* m_results;
+    QUndoStack* m_undo;
+    // Panels.
+    ExperimentPanel* m_panel;
+    LiveChartsPanel* m_live;
+    TradeoffChart* m_tradeoff;
+    RunHistoryView* m_historyView;
+    RunDetailsPanel* m_details;
+    PrivacyStatementView* m_statement;
+    DatasetCard* m_card;
+    SweepViewsPanel* m_sweepViews;
+    LedgerPanel* m_ledgerPanel;
+    LedgerStatusLabel* m_ledgerStatus = nullptr;
+    QDockWidget* m_sweepDock = nullptr;
+    QDockWidget* m_ledgerDock = nullptr;
+    // Sessions and actions (need the panels).
+    SessionController* m_session;
+    RunActions* m_runActions;
+    DatasetActions* m_datasetActions;
+    HistoryActions* m_historyActions;
+    SweepActions* m_sweepActions;
+    SessionActions* m_sessionActions;
+
+    pfa::TrainConfig m_liveConfig;  ///< settings of the run whose metrics are arriving
+    bool m_confirmOnClose = true;
+};
+
+}  // namespace pfa::ui
