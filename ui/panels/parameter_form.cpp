@@ -1,0 +1,427 @@
+#include "ui/panels/parameter_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QJsonValue>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScopedValueRollback>
+#include <QSpinBox>
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
+
+#include "core/algorithms/registry.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa::ui {
+
+namespace {
+
+QString qs(const std::string& text) { return QString::fromStdString(text); }
+
+QString html(const std::string& text) { return qs(text).toHtmlEscaped(); }
+
+/// A combo box that shortens a long current text with "…" instead of cutting it off (the
+/// automatic choice says what it means: "auto (Poisson when private, …)").
+class ElidingComboBox : public QComboBox {
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QStylePainter painter(this);
+        painter.setPen(palette().color(QPalette::Text));
+        QStyleOptionComboBox option;
+        initStyleOption(&option);
+        painter.drawComplexControl(QStyle::CC_ComboBox, option);
+        const QRect text = style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
+        option.currentText = fontMetrics().elidedText(option.currentText, Qt::ElideRight, text.width());
+        painter.drawControl(QStyle::CE_ComboBoxLabel, option);
+    }
+};
+
+/// The number `spec` stores for "automatic" (batch size 0), when it has one.
+bool autoNumber(const pfa::ParamSpec& spec, double& number) {
+    return spec.hasAuto() && spec.autoByNumber && pfa::parsePortable(spec.autoValue, number);
+}
+
+/// Whole numbers get a spin box when their range fits one, and their automatic value (if any)
+/// can be the spin box's lowest step.
+bool usesSpinBox(const pfa::ParamSpec& spec) {
+    if (spec.kind != pfa::ParamKind::Integer) return false;
+    if (!(spec.min >= INT_MIN && spec.max <= INT_MAX)) return false;
+    if (!spec.hasAuto()) return true;
+    double number = 0.0;
+    return autoNumber(spec, number) && number <= spec.min && number >= INT_MIN;
+}
+
+/// The allowed values without the automatic one ("in (0, 1)").
+std::string ruleWithoutAuto(const pfa::ParamSpec& spec) {
+    pfa::ParamSpec plain = spec;
+    plain.autoMeaning.clear();
+    return pfa::parameterRule(plain);
+}
+
+std::string choiceLabel(const pfa::ParamSpec& spec, const std::string& value) {
+    for (const pfa::ParamChoice& choice : spec.choices) {
+        if (choice.value == value) return choice.label;
+    }
+    return value;
+}
+
+std::string defaultText(const pfa::ParamSpec& spec) {
+    if (spec.isAuto(spec.defaultValue)) return "auto (" + spec.autoMeaning + ")";
+    switch (spec.kind) {
+        case pfa::ParamKind::Flag: return spec.defaultValue == "true" ? "on" : "off";
+        case pfa::ParamKind::Choice: return choiceLabel(spec, spec.defaultValue);
+        default: return spec.defaultValue + (spec.unit.empty() ? "" : " " + spec.unit);
+    }
+}
+
+/// Why a parameter has no effect in this context ("private runs (finite ε)"); empty if it has.
+QString inapplicableReason(unsigned applies, bool isPrivate, pfa::Calibration calibration, bool fairnessOn) {
+    QStringList needs;
+    if ((applies & pfa::AppliesPrivate) && !isPrivate) needs << QObject::tr("private runs (finite ε)");
+    if ((applies & pfa::AppliesConservative) && calibration != pfa::Calibration::Conservative) {
+        needs << QObject::tr("the conservative calibration");
+    }
+    if ((applies & pfa::AppliesPublished) && calibration != pfa::Calibration::Published) {
+        needs << QObject::tr("the published calibration");
+    }
+    if ((applies & pfa::AppliesFairness) && !fairnessOn) needs << QObject::tr("a fairness weight λ > 0");
+    if (needs.isEmpty()) return {};
+    return QObject::tr("Has no effect now: it applies only with %1.").arg(needs.join(QObject::tr(" and ")));
+}
+
+}  // namespace
+
+QString parameterToolTip(const pfa::ParamSpec& spec) {
+    QString tip = QStringLiteral("<p><b>%1</b>: %2.</p>").arg(html(spec.label), html(spec.help));
+    if (spec.kind == pfa::ParamKind::Choice) {
+        tip += QStringLiteral("<ul style=\"margin-left: 12px; -qt-list-indent: 0;\">");
+        if (spec.hasAuto()) tip += QStringLiteral("<li><b>auto</b>: %1</li>").arg(html(spec.autoMeaning));
+        for (const pfa::ParamChoice& choice : spec.choices) {
+            tip += QStringLiteral("<li><b>%1</b>: %2</li>").arg(html(choice.label), html(choice.help));
+        }
+        tip += QStringLiteral("</ul>");
+    }
+    tip += QStringLiteral("<p>") + QObject::tr("Default: %1.").arg(html(defaultText(spec)));
+    if (spec.kind == pfa::ParamKind::Real || spec.kind == pfa::ParamKind::Integer) {
+        tip += QStringLiteral(" ") + QObject::tr("Allowed: %1").arg(html(ruleWithoutAuto(spec)));
+        if (spec.hasAuto()) {
+            tip += usesSpinBox(spec) ? QObject::tr(", or auto (%1: the lowest step)").arg(html(spec.autoMeaning))
+                                     : QObject::tr("; empty = auto (%1)").arg(html(spec.autoMeaning));
+        }
+        tip += QStringLiteral(".");
+    }
+    tip += QStringLiteral("</p><p>") +
+           QObject::tr("Read by: %1. Command line, presets and sessions: <code>%2</code>.")
+               .arg(html(pfa::algorithmsReading(spec.name)), html(spec.name)) +
+           QStringLiteral("</p>");
+    return tip;
+}
+
+ParameterForm::ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent)
+    : QWidget(parent), m_specs(std::move(specs)) {
+    m_layout = new QFormLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_rows.reserve(m_specs.size());
+    for (const pfa::ParamSpec& spec : m_specs) {
+        Row row;
+        row.spec = &spec;
+        row.field = makeField(spec);
+        row.tooltip = parameterToolTip(spec);
+        row.field->setObjectName(qs(spec.name));
+        row.field->setAccessibleName(qs(spec.label));
+        if (spec.kind == pfa::ParamKind::Flag) {
+            // A check box carries its own label and spans the row (its text may be long).
+            m_layout->addRow(row.field);
+        } else {
+            row.label = new QLabel(qs(spec.label));
+            row.label->setBuddy(row.field);
+            m_layout->addRow(row.label, row.field);
+        }
+        m_rows.push_back(row);
+        updateRowState(m_rows.back(), QString());
+    }
+    showConfig(pfa::TrainConfig{});
+}
+
+QWidget* ParameterForm::makeField(const pfa::ParamSpec& spec) {
+    switch (spec.kind) {
+        case pfa::ParamKind::Flag: {
+            auto* box = new QCheckBox(qs(spec.label));
+            connect(box, &QCheckBox::toggled, this, &ParameterForm::onEdited);
+            return box;
+        }
+        case pfa::ParamKind::Choice: {
+            auto* box = new ElidingComboBox();
+            if (spec.hasAuto()) {
+                box->addItem(tr("auto (%1)").arg(qs(spec.autoMeaning)), qs(spec.autoValue));
+                box->setItemData(0, qs(spec.autoMeaning), Qt::ToolTipRole);
+            }
+            for (const pfa::ParamChoice& choice : spec.choices) {
+                box->addItem(qs(choice.label), qs(choice.value));
+                box->setItemData(box->count() - 1, qs(choice.help), Qt::ToolTipRole);
+            }
+            // Long item texts must not force the dock wider than a laptop screen allows.
+            box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            box->setMinimumContentsLength(14);
+            connect(box, &QComboBox::currentIndexChanged, this, &ParameterForm::onEdited);
+            return box;
+        }
+        case pfa::ParamKind::Integer:
+            if (usesSpinBox(spec)) {
+                auto* box = new QSpinBox();
+                double lowest = spec.min;
+                if (spec.hasAuto()) {
+                    autoNumber(spec, lowest);
+                    box->setSpecialValueText(tr("auto (%1)").arg(qs(spec.autoMeaning)));
+                }
+                box->setRange(static_cast<int>(lowest), static_cast<int>(std::min(spec.max, double(INT_MAX))));
+                // A unit the label does not already name ("Evaluate every 2 epochs"), singular
+                // for 1 ("1 epoch").
+                if (!spec.unit.empty() && !qs(spec.label).contains(qs(spec.unit), Qt::CaseInsensitive)) {
+                    const QString unit = QStringLiteral(" ") + qs(spec.unit);
+                    const QString single = unit.endsWith(QLatin1Char('s')) ? unit.chopped(1) : unit;
+                    auto suffix = [box, unit, single](int value) { box->setSuffix(value == 1 ? single : unit); };
+                    connect(box, &QSpinBox::valueChanged, box, suffix);
+                    suffix(box->value());
+                }
+                connect(box, &QSpinBox::valueChanged, this, &ParameterForm::onEdited);
+                return box;
+            }
+            [[fallthrough]];
+        case pfa::ParamKind::Real: {
+            auto* edit = new QLineEdit();
+            if (spec.hasAuto()) edit->setPlaceholderText(tr("auto: %1").arg(qs(spec.autoMeaning)));
+            edit->setClearButtonEnabled(spec.hasAuto());
+            connect(edit, &QLineEdit::textChanged, this, &ParameterForm::onEdited);
+            return edit;
+        }
+    }
+    return new QWidget();
+}
+
+std::string ParameterForm::rawText(const Row& row) const {
+    const pfa::ParamSpec& spec = *row.spec;
+    if (auto* box = qobject_cast<QCheckBox*>(row.field)) return box->isChecked() ? "true" : "false";
+    if (auto* box = qobject_cast<QComboBox*>(row.field)) return box->currentData().toString().toStdString();
+    if (auto* box = qobject_cast<QSpinBox*>(row.field)) {
+        if (spec.hasAuto() && box->value() == box->minimum()) return "auto";
+        return std::to_string(box->value());
+    }
+    if (auto* edit = qobject_cast<QLineEdit*>(row.field)) {
+        const std::string text = edit->text().trimmed().toStdString();
+        if (text.empty() && spec.hasAuto()) return "auto";
+        return text;
+    }
+    return spec.defaultValue;
+}
+
+void ParameterForm::showText(Row& row, const std::string& text) {
+    const pfa::ParamSpec& spec = *row.spec;
+    std::string canonical;
+    bool valid = true;
+    try {
+        canonical = parseParameter(spec, text);
+    } catch (const std::exception&) {
+        valid = false;
+    }
+    const bool automatic = valid && spec.isAuto(canonical);
+    // One changed() for a whole showConfig/readJson, not one per row.
+    const QScopedValueRollback<bool> quiet(m_quiet, true);
+    if (auto* box = qobject_cast<QCheckBox*>(row.field)) {
+        box->setChecked((valid ? canonical : spec.defaultValue) == "true");
+    } else if (auto* box = qobject_cast<QComboBox*>(row.field)) {
+        const int index = box->findData(qs(valid ? canonical : spec.defaultValue));
+        if (index >= 0) box->setCurrentIndex(index);
+    } else if (auto* box = qobject_cast<QSpinBox*>(row.field)) {
+        if (automatic) {
+            box->setValue(box->minimum());
+        } else {
+            double number = 0.0;
+            pfa::parsePortable(valid ? canonical : spec.defaultValue, number);
+            box->setValue(static_cast<int>(std::clamp<double>(number, box->minimum(), box->maximum())));
+        }
+    } else if (auto* edit = qobject_cast<QLineEdit*>(row.field)) {
+        // Text that is not valid stays as it was typed, so its problem is shown, not hidden.
+        edit->setText(automatic ? QString() : qs(valid ? canonical : text));
+    }
+}
+
+void ParameterForm::onEdited() {
+    if (!m_quiet) emit changed();
+}
+
+void ParameterForm::setAlgorithm(const pfa::Algorithm& algorithm) {
+    const std::vector<pfa::ParamSpec> declared = algorithm.parameters();
+    for (Row& row : m_rows) {
+        row.shown = std::any_of(declared.begin(), declared.end(),
+                                [&](const pfa::ParamSpec& spec) { return spec.name == row.spec->name; });
+        m_layout->setRowVisible(row.field, row.shown);
+    }
+}
+
+void ParameterForm::setContext(bool isPrivate, pfa::Calibration calibration, bool fairnessOn) {
+    for (Row& row : m_rows) {
+        const QString why = inapplicableReason(row.spec->applies, isPrivate, calibration, fairnessOn);
+        row.applies = why.isEmpty();
+        updateRowState(row, why);
+    }
+}
+
+void ParameterForm::updateRowState(Row& row, const QString& why) {
+    const QString tip =
+        why.isEmpty() ? row.tooltip : QStringLiteral("<p><i>%1</i></p>").arg(why.toHtmlEscaped()) + row.tooltip;
+    for (QWidget* widget : {static_cast<QWidget*>(row.label), row.field}) {
+        if (!widget) continue;
+        widget->setEnabled(row.applies);
+        widget->setToolTip(tip);
+    }
+}
+
+QString ParameterForm::applyTo(pfa::TrainConfig& config) const {
+    QString problem;
+    for (const Row& row : m_rows) {
+        const pfa::ParamSpec& spec = *row.spec;
+        const std::string text = rawText(row);
+        // Only a row the user sees and can edit reports a problem: a hidden or disabled one
+        // has no effect on this run, and its text is kept for when it has.
+        const bool reports = row.shown && row.applies && problem.isEmpty();
+        if (text.empty()) {
+            if (reports) {
+                problem = tr("%1 is empty: it must be %2.").arg(qs(spec.label), qs(ruleWithoutAuto(spec)));
+            }
+            continue;
+        }
+        try {
+            spec.set(config, pfa::parseParameter(spec, text));
+        } catch (const pfa::InputError&) {
+            if (!reports) continue;
+            QString rule = qs(ruleWithoutAuto(spec));
+            if (spec.hasAuto()) rule += tr(", or empty for auto (%1)").arg(qs(spec.autoMeaning));
+            problem = tr("%1 = %2 is invalid: it must be %3.").arg(qs(spec.label), qs(text), rule);
+        }
+    }
+    return problem;
+}
+
+void ParameterForm::showConfig(const pfa::TrainConfig& config) {
+    for (Row& row : m_rows) {
+        const std::string text = row.spec->get(config);
+        showText(row, row.spec->isAuto(text) ? "auto" : text);
+    }
+    emit changed();
+}
+
+void ParameterForm::writeJson(QJsonObject& json) const {
+    for (const Row& row : m_rows) {
+        const pfa::ParamSpec& spec = *row.spec;
+        const std::string text = rawText(row);
+        const QString key = qs(spec.name);
+        std::string canonical;
+        try {
+            canonical = pfa::parseParameter(spec, text);
+        } catch (const std::exception&) {
+            json[key] = qs(text);  // kept as typed
+            continue;
+        }
+        if (spec.isAuto(canonical)) {
+            json[key] = QStringLiteral("auto");
+            continue;
+        }
+        switch (spec.kind) {
+            case pfa::ParamKind::Flag: json[key] = canonical == "true"; break;
+            case pfa::ParamKind::Choice: json[key] = qs(canonical); break;
+            case pfa::ParamKind::Integer: {
+                // Exact as a JSON integer while it fits one (seeds may not).
+                long long whole = 0;
+                const auto result = std::from_chars(canonical.data(), canonical.data() + canonical.size(), whole);
+                if (result.ec == std::errc() && result.ptr == canonical.data() + canonical.size()) {
+                    json[key] = static_cast<qint64>(whole);
+                } else {
+                    json[key] = qs(canonical);
+                }
+                break;
+            }
+            case pfa::ParamKind::Real: {
+                double number = 0.0;
+                pfa::parsePortable(canonical, number);
+                if (std::isfinite(number)) json[key] = number;
+                else json[key] = qs(canonical);  // JSON has no infinity
+                break;
+            }
+        }
+    }
+}
+
+void ParameterForm::readJson(const QJsonObject& json) {
+    for (Row& row : m_rows) {
+        const pfa::ParamSpec& spec = *row.spec;
+        QJsonValue value = json.value(qs(spec.name));
+        for (const std::string& former : spec.formerNames) {
+            if (!value.isUndefined()) break;
+            value = json.value(qs(former));
+        }
+        std::string text = spec.defaultValue;  // absent: saved before the parameter existed
+        if (value.isBool()) {
+            text = value.toBool() ? "true" : "false";
+        } else if (value.isDouble()) {
+            const double number = value.toDouble();
+            if (spec.kind == pfa::ParamKind::Integer && number == std::floor(number) && std::fabs(number) < 0x1p63) {
+                text = std::to_string(value.toInteger());
+            } else {
+                text = pfa::realText(number);
+            }
+            // The stored automatic value (δ = 0) means automatic.
+            if (spec.hasAuto() && text == spec.autoValue) text = "auto";
+        } else if (value.isString()) {
+            text = value.toString().trimmed().toStdString();
+            if (text.empty() && spec.hasAuto()) text = "auto";  // earlier sessions: δ "" = auto
+        }
+        if (spec.isAuto(text)) text = "auto";
+        showText(row, text);
+    }
+    emit changed();
+}
+
+const ParameterForm::Row* ParameterForm::row(const std::string& name) const {
+    for (const Row& row : m_rows) {
+        if (row.spec->name == name) return &row;
+    }
+    return nullptr;
+}
+
+QWidget* ParameterForm::field(const std::string& name) const {
+    const Row* found = row(name);
+    return found ? found->field : nullptr;
+}
+
+QLabel* ParameterForm::label(const std::string& name) const {
+    const Row* found = row(name);
+    return found ? found->label : nullptr;
+}
+
+bool ParameterForm::isShown(const std::string& name) const {
+    const Row* found = row(name);
+    return found && found->shown;
+}
+
+bool ParameterForm::hasShownRows() const {
+    return std::any_of(m_rows.begin(), m_rows.end(), [](const Row& row) { return row.shown; });
+}
+
+std::vector<QLabel*> ParameterForm::labels() const {
+    std::vector<QLabel*> list;
+    for (const Row& row : m_rows) {
+        if (row.label) list.push_back(row.label);
+    }
+    return list;
+}
+
+}  // namespace pfa::ui
