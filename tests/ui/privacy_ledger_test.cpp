@@ -196,7 +196,7 @@ TEST_CASE("Statement and loss chart label the training-set diagnostics, the swit
 TEST_CASE("Delta 0 is refused in the panel instead of meaning 1/n^2", "[ui][privacy]") {
     auto window = readyWindow(5);
     window->experimentPanel()->deltaEdit()->setText(QStringLiteral("0"));
-    CHECK(window->experimentPanel()->problem().contains(QStringLiteral("δ must be > 0")));
+    CHECK(window->experimentPanel()->problem().contains(QStringLiteral("δ = 0 is invalid: it must be in (0, 1)")));
     CHECK_FALSE(window->runAction()->isEnabled());
     window->experimentPanel()->deltaEdit()->setText(QStringLiteral("1e-6"));
     CHECK(window->experimentPanel()->problem().isEmpty());

@@ -29,10 +29,17 @@
 #include "core/util/format.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/lambda_control.h"
+#include "ui/panels/parameter_form.h"
 
 namespace pfa::ui {
 
 namespace {
+
+/// How far the advanced section is indented under its toggle.
+constexpr int kAdvancedIndent = 12;
+/// The widest the advanced section's label column may be, in average characters: wide enough
+/// for most labels, narrow enough for the dock (~380 pixels) to keep room for the fields.
+constexpr int kLabelColumnChars = 21;
 
 QLabel* hint(const QString& text) {
     auto* label = new QLabel(text);
@@ -46,8 +53,6 @@ QLabel* hint(const QString& text) {
 }  // namespace
 
 ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
-    const pfa::TrainConfig defaults;
-
     m_dataset = new QComboBox();
     m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
     for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
@@ -92,10 +97,6 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
                               "selected equally often)."));
 
     m_epsilon = new EpsilonControl();
-    m_delta = new QLineEdit();
-    m_delta->setPlaceholderText(tr("auto: 1/n²"));
-    m_delta->setToolTip(tr("Privacy δ (> 0): the small probability with which the ε guarantee "
-                           "may fail. Leave empty for 1/n², n = number of training rows."));
     m_lambda = new LambdaControl();
     // The ε and λ spin boxes line up, one above the other.
     const int spinWidth =
@@ -103,22 +104,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_epsilon->spinBox()->setMinimumWidth(spinWidth);
     m_lambda->spinBox()->setMinimumWidth(spinWidth);
 
-    m_calibration = new QComboBox();
-    m_calibration->addItem(tr("Conservative (RDP-certified)"), QStringLiteral("conservative"));
-    m_calibration->addItem(tr("As published — known accounting gaps"), QStringLiteral("published"));
-    m_calibration->setToolTip(tr("Conservative: clips every example's gradients and chooses the "
-                                 "noise with the Rényi-DP accountant, so the reported ε is "
-                                 "certified.\nAs published: the paper's closed-form noise; the "
-                                 "app shows both the nominal ε and the ε it can certify."));
-    m_scope = new QComboBox();
-    m_scope->addItem(tr("All features (whole record)"), QStringLiteral("all-features"));
-    m_scope->addItem(tr("Sensitive attribute only"), QStringLiteral("sensitive-only"));
-    m_scope->setToolTip(tr("What a neighbouring data set may change: a whole person's record, "
-                           "or only their sensitive attribute (features and labels treated as "
-                           "public). Changing one person's attribute is a replacement, so this "
-                           "scope is accounted under replace-one adjacency; the conservative "
-                           "calibration clips and noises whole records and so protects them "
-                           "too."));
+    // Every other parameter gets a generated row: the basic settings under ε, the advanced
+    // ones (and the seed) in the collapsible section. Rows follow the declarations, so the
+    // GUI offers every setting the command line does, an algorithm's own ones included.
+    std::vector<pfa::ParamSpec> basic, advanced;
+    for (const pfa::ParamSpec& spec : pfa::allParameters()) {
+        if (spec.name == "fairness" || spec.name == "epsilon" || spec.name == "lambda") continue;  // above
+        (spec.advanced ? advanced : basic).push_back(spec);
+    }
+    m_settings = new ParameterForm(std::move(basic));
+    m_advancedSettings = new ParameterForm(std::move(advanced));
 
     m_advancedToggle = new QToolButton();
     m_advancedToggle->setText(tr("Advanced"));
@@ -129,78 +124,6 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_advancedToggle->setToolTip(tr("Show the training hyper-parameters and the train/test split"));
     m_advanced = new QWidget();
     m_advanced->setVisible(false);
-    m_epochs = new QSpinBox();
-    m_epochs->setRange(1, 100000);
-    m_epochs->setValue(defaults.epochs);
-    m_epochs->setToolTip(tr("Passes over the training data. More epochs cost more privacy "
-                            "noise per step at the same ε."));
-    m_batch = new QSpinBox();
-    m_batch->setRange(0, 1000000);
-    m_batch->setSpecialValueText(tr("auto (min(1024, n/4))"));
-    m_batch->setValue(defaults.batchSize);
-    m_batch->setToolTip(tr("Expected number of rows per step (private runs sample each row "
-                           "independently, so the actual size varies)"));
-    m_lrTheta = new QDoubleSpinBox();
-    m_lrTheta->setDecimals(4);
-    m_lrTheta->setRange(0.0001, 100);
-    m_lrTheta->setValue(defaults.lrTheta);
-    m_lrTheta->setToolTip(tr("Step size of the model parameters"));
-    m_lrW = new QDoubleSpinBox();
-    m_lrW->setDecimals(4);
-    m_lrW->setRange(0.0001, 100);
-    m_lrW->setValue(defaults.lrW);
-    m_lrW->setToolTip(tr("Step size of the fairness adversary W"));
-    m_clip = new QDoubleSpinBox();
-    m_clip->setDecimals(2);
-    m_clip->setRange(0.01, 1000);
-    m_clip->setValue(defaults.clipTheta);
-    m_clip->setToolTip(tr("Per-example gradient clip norm C: bounds each person's influence on "
-                          "a step; the privacy noise is proportional to it"));
-    m_lossClipShare = new QDoubleSpinBox();
-    m_lossClipShare->setDecimals(2);
-    m_lossClipShare->setRange(0.0, 0.95);
-    m_lossClipShare->setSingleStep(0.05);
-    m_lossClipShare->setSpecialValueText(tr("joint (0)"));
-    m_lossClipShare->setValue(defaults.lossClipShare);
-    m_lossClipShare->setToolTip(
-        tr("0: each row's whole model gradient (loss + λ × penalty) is clipped to C.\n"
-           "S in (0, 1): the loss part is clipped to S·C and the penalty part to (1 − S)·C "
-           "separately — same privacy noise, and a very large λ can no longer drown the loss "
-           "(helps equalized odds on data with small gaps)."));
-    m_averaging = new QComboBox();
-    m_averaging->addItem(tr("auto (average when private)"), QStringLiteral("auto"));
-    m_averaging->addItem(tr("average of iterates"), QStringLiteral("poly"));
-    m_averaging->addItem(tr("last iterate"), QStringLiteral("none"));
-    m_averaging->setToolTip(
-        tr("Which model is reported and evaluated: a running average of the training iterates "
-           "weighted toward recent ones (steadier under privacy noise; post-processing, so it "
-           "costs no privacy) or the last iterate. Auto averages private runs of the "
-           "conservative calibration."));
-    m_wStream = new QComboBox();
-    m_wStream->addItem(tr("noisy group sums"), QStringLiteral("masses"));
-    m_wStream->addItem(tr("clipped gradients"), QStringLiteral("gradient"));
-    m_wStream->setToolTip(
-        tr("How the fairness adversary W learns privately (DP-FERMI, conservative).\n"
-           "Noisy group sums: each step releases the per-group sums of predicted probabilities "
-           "(each row adds at most 1), and W's gradient is computed from them — far less noise.\n"
-           "Clipped gradients: each row's W-gradient is clipped to C_W = 2λ(1/√ρ + R) and "
-           "noised, as in the paper's conservative analysis."));
-    m_seed = new QSpinBox();
-    m_seed->setRange(0, 1000000);
-    m_seed->setToolTip(tr("Random seed: the same settings and seed reproduce a run exactly"));
-    m_secureNoise = new QCheckBox(tr("Secure noise (operating-system entropy)"));
-    m_secureNoise->setToolTip(
-        tr("Off: the noise is derived from the seed and every setting, so the run is "
-           "reproducible from its record — and its guarantee assumes the seed is kept secret.\n"
-           "On: the noise comes from the operating system's entropy (libsodium) and can never be "
-           "regenerated by anyone; the run is not reproducible bit for bit."));
-    m_diagnostics = new QCheckBox(tr("Record training diagnostics"));
-    m_diagnostics->setChecked(defaults.recordDiagnostics);
-    m_diagnostics->setToolTip(
-        tr("Training loss, training objective and clip fraction per epoch. They are computed "
-           "exactly on the private training rows and are NOT covered by the privacy guarantee "
-           "(labelled \"not protected — diagnostics\"). Untick to leave them out of private "
-           "runs."));
     const pfa::SplitOptions splitDefaults;
     m_splitMethod = new QComboBox();
     m_splitMethod->addItem(tr("random (seeded)"), QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::Seeded)));
@@ -228,22 +151,17 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     // Reload only when a value is committed, not at every keystroke.
     m_splitSeed->setKeyboardTracking(false);
     m_testFraction->setKeyboardTracking(false);
-    auto* advancedForm = new QFormLayout(m_advanced);
-    advancedForm->setContentsMargins(12, 0, 0, 0);
-    advancedForm->addRow(tr("Epochs"), m_epochs);
-    advancedForm->addRow(tr("Batch size"), m_batch);
-    advancedForm->addRow(tr("Learning rate θ"), m_lrTheta);
-    advancedForm->addRow(tr("Learning rate W"), m_lrW);
-    advancedForm->addRow(tr("Clip norm C"), m_clip);
-    advancedForm->addRow(tr("Loss clip share"), m_lossClipShare);
-    advancedForm->addRow(tr("Reported model"), m_averaging);
-    advancedForm->addRow(tr("W learns from"), m_wStream);
-    advancedForm->addRow(tr("Seed"), m_seed);
-    advancedForm->addRow(QString(), m_secureNoise);
-    advancedForm->addRow(QString(), m_diagnostics);
-    advancedForm->addRow(tr("Split"), m_splitMethod);
-    advancedForm->addRow(tr("Split seed"), m_splitSeed);
-    advancedForm->addRow(tr("Test share"), m_testFraction);
+    auto* splitRows = new QWidget();
+    auto* splitForm = new QFormLayout(splitRows);
+    splitForm->setContentsMargins(0, 0, 0, 0);
+    splitForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    splitForm->addRow(tr("Split"), m_splitMethod);
+    splitForm->addRow(tr("Split seed"), m_splitSeed);
+    splitForm->addRow(tr("Test share"), m_testFraction);
+    auto* advancedLayout = new QVBoxLayout(m_advanced);
+    advancedLayout->setContentsMargins(kAdvancedIndent, 0, 0, 0);
+    advancedLayout->addWidget(m_advancedSettings);
+    advancedLayout->addWidget(splitRows);
 
     m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
     m_live->setToolTip(tr("When on, moving the ε or λ slider stops the current run and starts "
@@ -269,11 +187,9 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Algorithm"), m_algorithm);
     form->addRow(QString(), m_algorithmInfo);
     form->addRow(tr("Fairness"), m_fairness);
-    form->addRow(tr("Privacy ε"), m_epsilon);
-    form->addRow(tr("δ"), m_delta);
     form->addRow(tr("Fairness λ"), m_lambda);
-    form->addRow(tr("Calibration"), m_calibration);
-    form->addRow(tr("Protects"), m_scope);
+    form->addRow(tr("Privacy ε"), m_epsilon);
+    form->addRow(m_settings);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_advancedToggle);
@@ -299,9 +215,9 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         updateAlgorithmDependentControls();
         revalidate();
     });
-    for (QComboBox* box : {m_fairness, m_calibration, m_scope, m_averaging, m_wStream}) {
-        connect(box, &QComboBox::currentIndexChanged, this, &ExperimentPanel::revalidate);
-    }
+    connect(m_fairness, &QComboBox::currentIndexChanged, this, &ExperimentPanel::revalidate);
+    connect(m_settings, &ParameterForm::changed, this, &ExperimentPanel::revalidate);
+    connect(m_advancedSettings, &ParameterForm::changed, this, &ExperimentPanel::revalidate);
     connect(m_epsilon, &EpsilonControl::valueChanged, this, [this] {
         revalidate();
         emit liveParameterChanged();
@@ -310,28 +226,52 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         revalidate();
         emit liveParameterChanged();
     });
-    connect(m_delta, &QLineEdit::textChanged, this, &ExperimentPanel::revalidate);
-    for (QSpinBox* box : {m_epochs, m_batch, m_seed}) {
-        connect(box, &QSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
-    }
-    for (QCheckBox* box : {m_secureNoise, m_diagnostics}) {
-        connect(box, &QCheckBox::toggled, this, &ExperimentPanel::revalidate);
-    }
-    for (QDoubleSpinBox* box : {m_lrTheta, m_lrW, m_clip, m_lossClipShare}) {
-        connect(box, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::revalidate);
-    }
     connect(m_splitMethod, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_splitSeed, &QSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_testFraction, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     // Long item texts must not force the dock wider than a laptop screen allows.
-    for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_calibration, m_scope,
-                           m_averaging, m_wStream, m_splitMethod}) {
+    for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_splitMethod}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
+    lineUpLabels(form, splitForm);
     m_algorithm->setCurrentIndex(m_algorithm->findData(QStringLiteral("dp-fermi")));
     updateAlgorithmDependentControls();
     onDatasetChoiceChanged();
+}
+
+void ExperimentPanel::lineUpLabels(QFormLayout* main, QFormLayout* split) {
+    std::vector<QLabel*> outer, inner;  // inner: in the indented advanced section
+    for (int row = 0; row < main->rowCount(); ++row) {
+        if (QLayoutItem* item = main->itemAt(row, QFormLayout::LabelRole)) {
+            if (auto* label = qobject_cast<QLabel*>(item->widget())) outer.push_back(label);
+        }
+    }
+    for (QLabel* label : m_settings->labels()) outer.push_back(label);
+    for (int row = 0; row < split->rowCount(); ++row) {
+        if (QLayoutItem* item = split->itemAt(row, QFormLayout::LabelRole)) {
+            if (auto* label = qobject_cast<QLabel*>(item->widget())) inner.push_back(label);
+        }
+    }
+    for (QLabel* label : m_advancedSettings->labels()) inner.push_back(label);
+    // The main form and the settings under it share one column; the indented advanced section
+    // has its own, whose few long labels wrap onto a second line rather than widening the dock.
+    int outerWidth = 0, innerWidth = 0;
+    for (QLabel* label : outer) outerWidth = std::max(outerWidth, label->sizeHint().width());
+    for (QLabel* label : inner) innerWidth = std::max(innerWidth, label->sizeHint().width());
+    innerWidth = std::min(innerWidth, fontMetrics().averageCharWidth() * kLabelColumnChars);
+    for (QLabel* label : outer) label->setMinimumWidth(outerWidth);
+    for (QLabel* label : inner) {
+        if (label->sizeHint().width() > innerWidth) label->setWordWrap(true);
+        label->setFixedWidth(innerWidth);
+    }
+}
+
+QSize ExperimentPanel::minimumSizeHint() const {
+    QSize size = QWidget::minimumSizeHint();
+    const QMargins margins = layout()->contentsMargins();
+    size.setWidth(std::max(size.width(), m_advanced->minimumSizeHint().width() + margins.left() + margins.right()));
+    return size;
 }
 
 QString ExperimentPanel::currentCatalogName() const {
@@ -403,30 +343,39 @@ void ExperimentPanel::addUserFile(const QString& path, const pfa::Schema& schema
     m_dataset->setCurrentIndex(m_dataset->count() - 1);
 }
 
-pfa::TrainConfig ExperimentPanel::config() const {
+pfa::TrainConfig ExperimentPanel::config() const { return currentConfig(nullptr); }
+
+pfa::TrainConfig ExperimentPanel::currentConfig(QString* problem) const {
     pfa::TrainConfig c;
     c.algorithm = m_algorithm->currentData().toString().toStdString();
     c.fairness = pfa::parseFairnessNotion(m_fairness->currentData().toString().toStdString());
     c.epsilon = m_epsilon->value();
-    bool ok = false;
-    const double delta = m_delta->text().trimmed().toDouble(&ok);
-    c.delta = ok ? delta : (m_delta->text().trimmed().isEmpty() ? 0.0 : NAN);
     c.lambda = m_lambda->value();
-    c.calibration = pfa::parseCalibration(m_calibration->currentData().toString().toStdString());
-    c.scope = pfa::parseScope(m_scope->currentData().toString().toStdString());
-    c.epochs = m_epochs->value();
-    c.batchSize = m_batch->value();
-    c.lrTheta = m_lrTheta->value();
-    c.lrW = m_lrW->value();
-    c.clipTheta = m_clip->value();
-    c.lossClipShare = m_lossClipShare->value();
-    const QString averaging = m_averaging->currentData().toString();
-    if (averaging != QLatin1String("auto")) c.averaging = pfa::parseAveraging(averaging.toStdString());
-    c.wStream = pfa::parseWStream(m_wStream->currentData().toString().toStdString());
-    c.seed = static_cast<std::uint64_t>(m_seed->value());
-    c.secureNoise = m_secureNoise->isChecked();
-    c.recordDiagnostics = m_diagnostics->isChecked();
-    return c;
+    QString first = m_settings->applyTo(c);
+    const QString advanced = m_advancedSettings->applyTo(c);
+    if (first.isEmpty()) first = advanced;
+    if (problem) *problem = first;
+    // The algorithm's own parameters (defaults where unset) belong to the run's key.
+    return pfa::withOwnParameters(pfa::findAlgorithm(c.algorithm), c);
+}
+
+QWidget* ExperimentPanel::parameterField(const std::string& name) const {
+    if (QWidget* field = m_settings->field(name)) return field;
+    return m_advancedSettings->field(name);
+}
+
+QSpinBox* ExperimentPanel::epochsBox() const { return qobject_cast<QSpinBox*>(parameterField("epochs")); }
+QLineEdit* ExperimentPanel::deltaEdit() const { return qobject_cast<QLineEdit*>(parameterField("delta")); }
+QCheckBox* ExperimentPanel::secureNoiseBox() const {
+    return qobject_cast<QCheckBox*>(parameterField("secure-noise"));
+}
+QCheckBox* ExperimentPanel::diagnosticsBox() const {
+    return qobject_cast<QCheckBox*>(parameterField("diagnostics"));
+}
+QComboBox* ExperimentPanel::averagingBox() const { return qobject_cast<QComboBox*>(parameterField("averaging")); }
+QComboBox* ExperimentPanel::wStreamBox() const { return qobject_cast<QComboBox*>(parameterField("w-stream")); }
+QLineEdit* ExperimentPanel::lossClipShareBox() const {
+    return qobject_cast<QLineEdit*>(parameterField("loss-clip-share"));
 }
 
 pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
@@ -524,28 +473,32 @@ void ExperimentPanel::updateAlgorithmDependentControls() {
     m_epsilon->setPrivacyAvailable(algorithm.supportsPrivacy());
     m_lambda->setFairnessAvailable(algorithm.usesFairness());
     m_fairness->setEnabled(true);  // metrics of every notion are always reported
-    m_calibration->setEnabled(algorithm.name() == "dp-fermi");
-    m_scope->setEnabled(algorithm.name() == "dp-fermi");
-    m_wStream->setEnabled(algorithm.name() == "dp-fermi");
-    m_lossClipShare->setEnabled(algorithm.name() == "dp-fermi");
-    m_delta->setEnabled(algorithm.supportsPrivacy());
-    m_secureNoise->setEnabled(algorithm.supportsPrivacy());
-    m_diagnostics->setEnabled(algorithm.supportsPrivacy());
+    // The rows of the parameters the algorithm declares; none of the settings under ε for an
+    // algorithm that reads none of them.
+    m_settings->setAlgorithm(algorithm);
+    m_settings->setHidden(!m_settings->hasShownRows());
+    m_advancedSettings->setAlgorithm(algorithm);
 }
 
 void ExperimentPanel::revalidate() {
+    // Rows without effect in this context (δ of a non-private run, …) are disabled first: they
+    // report no problem.
+    {
+        const pfa::TrainConfig context = config();
+        for (ParameterForm* form : {m_settings, m_advancedSettings}) {
+            form->setContext(context.isPrivate(), context.calibration, context.lambda > 0);
+        }
+    }
     QString problem;
-    const pfa::TrainConfig c = config();
+    QString formProblem;
+    const pfa::TrainConfig c = currentConfig(&formProblem);
     if (!catalogFilesPresent()) {
         problem = tr("%1 is not downloaded yet: click Download… or Import from folder….")
                       .arg(m_dataset->currentText());
     } else if (!m_datasetError.isEmpty()) {
         problem = tr("The data set could not be loaded: %1").arg(m_datasetError);
-    } else if (std::isnan(c.delta)) {
-        problem = tr("δ must be a number such as 1e-6 (or empty for 1/n²).");
-    } else if (!m_delta->text().trimmed().isEmpty() && c.delta <= 0.0) {
-        problem = tr("δ = %1 is invalid: δ must be > 0 (leave it empty for 1/n²).")
-                      .arg(m_delta->text().trimmed());
+    } else if (!formProblem.isEmpty()) {
+        problem = formProblem;
     } else if (!m_data) {
         problem = m_loading ? tr("Loading data…") : tr("Waiting for the data set…");
     } else {
@@ -555,8 +508,9 @@ void ExperimentPanel::revalidate() {
             problem = QString::fromStdString(error.what());
         }
     }
+    // The algorithm reads the calibration, and it is the published one.
     if (problem.isEmpty() && c.calibration == pfa::Calibration::Published && c.isPrivate() &&
-        c.algorithm == "dp-fermi") {
+        m_settings->isShown("calibration")) {
         m_problemLabel->setStyleSheet(QStringLiteral("color: #8a5a00;"));
         m_problemLabel->setText(tr("As published: the accountant may certify a larger ε than "
                                    "the nominal one; both are shown."));
@@ -587,21 +541,10 @@ QJsonObject ExperimentPanel::toJson() const {
     json["fairness"] = m_fairness->currentData().toString();
     json["epsilon"] = m_epsilon->infinityBox()->isChecked() ? QJsonValue(QStringLiteral("inf"))
                                                             : QJsonValue(m_epsilon->spinBox()->value());
-    json["delta"] = m_delta->text();
     json["lambda"] = c.lambda;
-    json["calibration"] = m_calibration->currentData().toString();
-    json["scope"] = m_scope->currentData().toString();
-    json["epochs"] = c.epochs;
-    json["batch_size"] = c.batchSize;
-    json["lr_theta"] = c.lrTheta;
-    json["lr_w"] = c.lrW;
-    json["clip_theta"] = c.clipTheta;
-    json["loss_clip_share"] = c.lossClipShare;
-    json["averaging"] = m_averaging->currentData().toString();
-    json["w_stream"] = m_wStream->currentData().toString();
-    json["seed"] = static_cast<double>(c.seed);
-    json["secure_noise"] = c.secureNoise;
-    json["record_diagnostics"] = c.recordDiagnostics;
+    // Every other parameter under its declared name.
+    m_settings->writeJson(json);
+    m_advancedSettings->writeJson(json);
     json["split_method"] = m_splitMethod->currentData().toString();
     json["split_seed"] = m_splitSeed->value();
     json["test_fraction"] = m_testFraction->value();
@@ -648,24 +591,17 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
     select(m_sensitive, json["sensitive"]);
     select(m_algorithm, json["algorithm"]);
     select(m_fairness, json["fairness"]);
-    select(m_calibration, json["calibration"]);
-    select(m_scope, json["scope"]);
     if (json.contains("epsilon")) {
         m_epsilon->setValue(json["epsilon"].isString() ? INFINITY : json["epsilon"].toDouble(1.0));
     }
-    m_delta->setText(json["delta"].toString());
     if (json.contains("lambda")) m_lambda->setValue(json["lambda"].toDouble(1.0));
-    if (json.contains("epochs")) m_epochs->setValue(json["epochs"].toInt());
-    if (json.contains("batch_size")) m_batch->setValue(json["batch_size"].toInt());
-    if (json.contains("lr_theta")) m_lrTheta->setValue(json["lr_theta"].toDouble());
-    if (json.contains("lr_w")) m_lrW->setValue(json["lr_w"].toDouble());
-    if (json.contains("clip_theta")) m_clip->setValue(json["clip_theta"].toDouble());
-    m_lossClipShare->setValue(json["loss_clip_share"].toDouble(0.0));
-    select(m_averaging, json.contains("averaging") ? json["averaging"] : QJsonValue(QStringLiteral("auto")));
-    select(m_wStream, json.contains("w_stream") ? json["w_stream"] : QJsonValue(QStringLiteral("masses")));
-    if (json.contains("seed")) m_seed->setValue(static_cast<int>(json["seed"].toDouble()));
-    m_secureNoise->setChecked(json["secure_noise"].toBool(false));
-    m_diagnostics->setChecked(json["record_diagnostics"].toBool(true));
+    {
+        // Also under the parameters' former names (sessions of earlier versions); revalidated
+        // once, below.
+        const QSignalBlocker blockSettings(m_settings), blockAdvanced(m_advancedSettings);
+        m_settings->readJson(json);
+        m_advancedSettings->readJson(json);
+    }
     m_live->setChecked(json["live_mode"].toBool(false));
     {
         // Settings saved before the split could be chosen: the default split. The data is

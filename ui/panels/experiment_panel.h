@@ -3,17 +3,20 @@
 #include <QJsonObject>
 #include <QWidget>
 
+#include <string>
+#include <vector>
+
 #include "core/data/builtin_datasets.h"
 #include "core/data/schema.h"
-#include <vector>
-#include "core/train/train_config.h"
 #include "core/sweep/prepared_dataset.h"
+#include "core/train/train_config.h"
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QCheckBox;
 class QPushButton;
 class QToolButton;
@@ -22,17 +25,25 @@ namespace pfa::ui {
 
 class EpsilonControl;
 class LambdaControl;
+class ParameterForm;
 
-/// The experiment controls: data set, algorithm, fairness notion, ε, δ, λ, calibration,
-/// protection scope, advanced hyper-parameters and live mode. Every control explains itself in
-/// a tooltip; invalid combinations are explained inline (and disable Run) instead of failing
-/// a run.
+/// The experiment controls: data set, algorithm, fairness notion, λ, ε, the settings (δ,
+/// calibration, protection scope; the advanced ones in a collapsible section), the split and
+/// live mode. The settings' rows are generated from the parameter declarations
+/// (allParameters()), shown for the algorithms that declare them, so the GUI offers what the
+/// command line does. Every control explains itself in a tooltip; invalid combinations are
+/// explained inline (and disable Run) instead of failing a run.
 class ExperimentPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ExperimentPanel(QWidget* parent = nullptr);
 
-    /// The configuration the controls describe (δ = 0 means "auto: 1/n²").
+    /// Wide enough for the advanced section too, also while it is closed: opening it never
+    /// clips the dock's content.
+    QSize minimumSizeHint() const override;
+
+    /// The configuration the controls describe (automatic values unresolved, δ = 0 means "auto:
+    /// 1/n²"), with the algorithm's own parameters (withOwnParameters).
     pfa::TrainConfig config() const;
     /// Which data set to load, and how to split it.
     pfa::DatasetRequest datasetRequest() const;
@@ -59,7 +70,8 @@ public:
     /// or an import) and asks for it to be loaded.
     void refreshAvailability();
 
-    /// Settings as JSON (sessions, QSettings) and back.
+    /// Settings as JSON (sessions, QSettings) and back: the parameters under their declared
+    /// names; sessions of earlier versions (former names, δ as text) still load.
     QJsonObject toJson() const;
     void fromJson(const QJsonObject& json);
 
@@ -69,15 +81,20 @@ public:
     QComboBox* algorithmBox() const { return m_algorithm; }
     QComboBox* datasetBox() const { return m_dataset; }
     QComboBox* sensitiveBox() const { return m_sensitive; }
-    QSpinBox* epochsBox() const { return m_epochs; }
     QCheckBox* liveModeBox() const { return m_live; }
-    QLineEdit* deltaEdit() const { return m_delta; }
-    QCheckBox* secureNoiseBox() const { return m_secureNoise; }
-    QCheckBox* diagnosticsBox() const { return m_diagnostics; }
     QComboBox* splitMethodBox() const { return m_splitMethod; }
-    QComboBox* averagingBox() const { return m_averaging; }
-    QComboBox* wStreamBox() const { return m_wStream; }
-    QDoubleSpinBox* lossClipShareBox() const { return m_lossClipShare; }
+    /// The generated forms: the settings under the algorithm, and the advanced section's.
+    ParameterForm* settingsForm() const { return m_settings; }
+    ParameterForm* advancedSettingsForm() const { return m_advancedSettings; }
+    /// The widget editing parameter `name` in either form (nullptr when none).
+    QWidget* parameterField(const std::string& name) const;
+    QSpinBox* epochsBox() const;
+    QLineEdit* deltaEdit() const;
+    QCheckBox* secureNoiseBox() const;
+    QCheckBox* diagnosticsBox() const;
+    QComboBox* averagingBox() const;
+    QComboBox* wStreamBox() const;
+    QLineEdit* lossClipShareBox() const;
     QToolButton* advancedToggle() const { return m_advancedToggle; }
     QSpinBox* splitSeedBox() const { return m_splitSeed; }
     QDoubleSpinBox* testFractionBox() const { return m_testFraction; }
@@ -97,7 +114,12 @@ signals:
     void importFileRequested();
 
 private:
+    /// config(), and the first problem of the forms' values ("" if none).
+    pfa::TrainConfig currentConfig(QString* problem) const;
     void revalidate();
+    /// Lines up the label columns: the main form's with the settings under it, the advanced
+    /// section's generated rows with its split rows.
+    void lineUpLabels(QFormLayout* main, QFormLayout* split);
     void updateAlgorithmDependentControls();
     void onDatasetChoiceChanged();
     void onSplitChanged();
@@ -112,23 +134,11 @@ private:
     QLabel* m_algorithmInfo;
     QComboBox* m_fairness;
     EpsilonControl* m_epsilon;
-    QLineEdit* m_delta;
     LambdaControl* m_lambda;
-    QComboBox* m_calibration;
-    QComboBox* m_scope;
+    ParameterForm* m_settings;
     QToolButton* m_advancedToggle;
     QWidget* m_advanced;
-    QSpinBox* m_epochs;
-    QSpinBox* m_batch;
-    QDoubleSpinBox* m_lrTheta;
-    QDoubleSpinBox* m_lrW;
-    QDoubleSpinBox* m_clip;
-    QDoubleSpinBox* m_lossClipShare;
-    QComboBox* m_averaging;
-    QComboBox* m_wStream;
-    QSpinBox* m_seed;
-    QCheckBox* m_secureNoise;
-    QCheckBox* m_diagnostics;
+    ParameterForm* m_advancedSettings;
     QComboBox* m_splitMethod;
     QSpinBox* m_splitSeed;
     QDoubleSpinBox* m_testFraction;
