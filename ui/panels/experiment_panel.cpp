@@ -27,6 +27,7 @@
 #include "core/data/data_directory.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "ui/panels/eliding_combo_box.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/parameter_form.h"
@@ -53,7 +54,7 @@ QLabel* hint(const QString& text) {
 }  // namespace
 
 ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
-    m_dataset = new QComboBox();
+    m_dataset = new ElidingComboBox();
     m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
     for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
         m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
@@ -62,7 +63,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_dataset->setToolTip(tr("The data to learn from: the built-in synthetic lending task, a "
                              "standard fairness benchmark (downloaded on demand from its original "
                              "source, checksums verified), or your own file"));
-    m_sensitive = new QComboBox();
+    m_sensitive = new ElidingComboBox();
     m_sensitive->setToolTip(tr("Which attribute defines the groups whose treatment is compared "
                                "(never used as a feature)"));
     m_download = new QPushButton(tr("Download…"));
@@ -76,7 +77,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
                                 "sensitive column(s) and the columns to use"));
     m_datasetInfo = hint(QString());
 
-    m_algorithm = new QComboBox();
+    m_algorithm = new ElidingComboBox();
     for (const auto& algorithm : pfa::algorithmRegistry()) {
         m_algorithm->addItem(QString::fromStdString(algorithm->name()),
                              QString::fromStdString(algorithm->name()));
@@ -87,7 +88,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
                                "description"));
     m_algorithmInfo = hint(QString());
 
-    m_fairness = new QComboBox();
+    m_fairness = new ElidingComboBox();
     m_fairness->addItem(tr("Demographic parity"), QStringLiteral("dp"));
     m_fairness->addItem(tr("Equalized odds"), QStringLiteral("eo"));
     m_fairness->addItem(tr("Equal opportunity"), QStringLiteral("eopp"));
@@ -125,7 +126,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_advanced = new QWidget();
     m_advanced->setVisible(false);
     const pfa::SplitOptions splitDefaults;
-    m_splitMethod = new QComboBox();
+    m_splitMethod = new ElidingComboBox();
     m_splitMethod->addItem(tr("random (seeded)"), QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::Seeded)));
     m_splitMethod->addItem(tr("as pandas DataFrame.sample — reproduces published splits"),
                            QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::PandasSample)));
@@ -152,12 +153,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_splitSeed->setKeyboardTracking(false);
     m_testFraction->setKeyboardTracking(false);
     auto* splitRows = new QWidget();
-    auto* splitForm = new QFormLayout(splitRows);
-    splitForm->setContentsMargins(0, 0, 0, 0);
-    splitForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    splitForm->addRow(tr("Split"), m_splitMethod);
-    splitForm->addRow(tr("Split seed"), m_splitSeed);
-    splitForm->addRow(tr("Test share"), m_testFraction);
+    m_splitForm = new QFormLayout(splitRows);
+    m_splitForm->setContentsMargins(0, 0, 0, 0);
+    m_splitForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_splitForm->addRow(tr("Split"), m_splitMethod);
+    m_splitForm->addRow(tr("Split seed"), m_splitSeed);
+    m_splitForm->addRow(tr("Test share"), m_testFraction);
     auto* advancedLayout = new QVBoxLayout(m_advanced);
     advancedLayout->setContentsMargins(kAdvancedIndent, 0, 0, 0);
     advancedLayout->addWidget(m_advancedSettings);
@@ -178,7 +179,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     datasetButtons->addWidget(m_importFolder);
     datasetButtons->addWidget(m_importFile);
     datasetButtons->addStretch(1);
-    auto* form = new QFormLayout();
+    m_mainForm = new QFormLayout();
+    QFormLayout* form = m_mainForm;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Data set"), m_dataset);
     form->addRow(tr("Sensitive"), m_sensitive);
@@ -234,37 +236,55 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
-    lineUpLabels(form, splitForm);
     m_algorithm->setCurrentIndex(m_algorithm->findData(QStringLiteral("dp-fermi")));
     updateAlgorithmDependentControls();
     onDatasetChoiceChanged();
 }
 
-void ExperimentPanel::lineUpLabels(QFormLayout* main, QFormLayout* split) {
-    std::vector<QLabel*> outer, inner;  // inner: in the indented advanced section
-    for (int row = 0; row < main->rowCount(); ++row) {
-        if (QLayoutItem* item = main->itemAt(row, QFormLayout::LabelRole)) {
-            if (auto* label = qobject_cast<QLabel*>(item->widget())) outer.push_back(label);
+namespace {
+
+std::vector<QLabel*> formLabels(QFormLayout* form) {
+    std::vector<QLabel*> labels;
+    for (int row = 0; row < form->rowCount(); ++row) {
+        if (QLayoutItem* item = form->itemAt(row, QFormLayout::LabelRole)) {
+            if (auto* label = qobject_cast<QLabel*>(item->widget())) labels.push_back(label);
         }
     }
+    return labels;
+}
+
+/// Gives `labels` one width: that of the widest, at least `floor`, at most `cap`; labels wider
+/// than the column wrap onto a second line.
+void alignColumn(const std::vector<QLabel*>& labels, int floor, int cap) {
+    int width = 0;
+    for (QLabel* label : labels) {
+        label->setWordWrap(false);
+        label->setMinimumWidth(0);
+        label->setMaximumWidth(QWIDGETSIZE_MAX);
+        width = std::max(width, label->sizeHint().width());
+    }
+    width = std::max(floor, std::min(width, cap));
+    for (QLabel* label : labels) {
+        if (label->sizeHint().width() > width) label->setWordWrap(true);
+        label->setFixedWidth(width);
+    }
+}
+
+}  // namespace
+
+void ExperimentPanel::lineUpLabels() {
+    // The main form and the settings under it share one column, the advanced section (indented)
+    // another; the shown rows decide their widths. The main form's own labels are short and
+    // never wrap; a long generated label wraps onto a second line rather than widening the dock.
+    const int cap = fontMetrics().averageCharWidth() * kLabelColumnChars;
+    std::vector<QLabel*> outer = formLabels(m_mainForm);
+    int mainWidth = 0;
+    for (QLabel* label : outer) mainWidth = std::max(mainWidth, label->sizeHint().width());
     for (QLabel* label : m_settings->labels()) outer.push_back(label);
-    for (int row = 0; row < split->rowCount(); ++row) {
-        if (QLayoutItem* item = split->itemAt(row, QFormLayout::LabelRole)) {
-            if (auto* label = qobject_cast<QLabel*>(item->widget())) inner.push_back(label);
-        }
-    }
+    alignColumn(outer, mainWidth, cap + kAdvancedIndent);
+    std::vector<QLabel*> inner = formLabels(m_splitForm);
     for (QLabel* label : m_advancedSettings->labels()) inner.push_back(label);
-    // The main form and the settings under it share one column; the indented advanced section
-    // has its own, whose few long labels wrap onto a second line rather than widening the dock.
-    int outerWidth = 0, innerWidth = 0;
-    for (QLabel* label : outer) outerWidth = std::max(outerWidth, label->sizeHint().width());
-    for (QLabel* label : inner) innerWidth = std::max(innerWidth, label->sizeHint().width());
-    innerWidth = std::min(innerWidth, fontMetrics().averageCharWidth() * kLabelColumnChars);
-    for (QLabel* label : outer) label->setMinimumWidth(outerWidth);
-    for (QLabel* label : inner) {
-        if (label->sizeHint().width() > innerWidth) label->setWordWrap(true);
-        label->setFixedWidth(innerWidth);
-    }
+    alignColumn(inner, 0, cap);
 }
 
 QSize ExperimentPanel::minimumSizeHint() const {
@@ -478,6 +498,7 @@ void ExperimentPanel::updateAlgorithmDependentControls() {
     m_settings->setAlgorithm(algorithm);
     m_settings->setHidden(!m_settings->hasShownRows());
     m_advancedSettings->setAlgorithm(algorithm);
+    lineUpLabels();
 }
 
 void ExperimentPanel::revalidate() {

@@ -117,9 +117,9 @@ private:
     /// config(), and the first problem of the forms' values ("" if none).
     pfa::TrainConfig currentConfig(QString* problem) const;
     void revalidate();
-    /// Lines up the label columns: the main form's with the settings under it, the advanced
-    /// section's generated rows with its split rows.
-    void lineUpLabels(QFormLayout* main, QFormLayout* split);
+    /// Lines up the label columns of the shown rows: the main form's with the settings under
+    /// it, the advanced section's generated rows with its split rows.
+    void lineUpLabels();
     void updateAlgorithmDependentControls();
     void onDatasetChoiceChanged();
     void onSplitChanged();
@@ -136,6 +136,8 @@ private:
     EpsilonControl* m_epsilon;
     LambdaControl* m_lambda;
     ParameterForm* m_settings;
+    QFormLayout* m_mainForm;
+    QFormLayout* m_splitForm;
     QToolButton* m_advancedToggle;
     QWidget* m_advanced;
     ParameterForm* m_advancedSettings;

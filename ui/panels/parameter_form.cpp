@@ -8,8 +8,6 @@
 #include <QLineEdit>
 #include <QScopedValueRollback>
 #include <QSpinBox>
-#include <QStyleOptionComboBox>
-#include <QStylePainter>
 #include <algorithm>
 #include <charconv>
 #include <climits>
@@ -18,6 +16,7 @@
 #include "core/algorithms/registry.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "ui/panels/eliding_combo_box.h"
 
 namespace pfa::ui {
 
@@ -26,22 +25,6 @@ namespace {
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
 QString html(const std::string& text) { return qs(text).toHtmlEscaped(); }
-
-/// A combo box that shortens a long current text with "…" instead of cutting it off (the
-/// automatic choice says what it means: "auto (Poisson when private, …)").
-class ElidingComboBox : public QComboBox {
-protected:
-    void paintEvent(QPaintEvent*) override {
-        QStylePainter painter(this);
-        painter.setPen(palette().color(QPalette::Text));
-        QStyleOptionComboBox option;
-        initStyleOption(&option);
-        painter.drawComplexControl(QStyle::CC_ComboBox, option);
-        const QRect text = style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
-        option.currentText = fontMetrics().elidedText(option.currentText, Qt::ElideRight, text.width());
-        painter.drawControl(QStyle::CE_ComboBoxLabel, option);
-    }
-};
 
 /// The number `spec` stores for "automatic" (batch size 0), when it has one.
 bool autoNumber(const pfa::ParamSpec& spec, double& number) {
@@ -419,7 +402,7 @@ bool ParameterForm::hasShownRows() const {
 std::vector<QLabel*> ParameterForm::labels() const {
     std::vector<QLabel*> list;
     for (const Row& row : m_rows) {
-        if (row.label) list.push_back(row.label);
+        if (row.label && row.shown) list.push_back(row.label);
     }
     return list;
 }

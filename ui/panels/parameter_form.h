@@ -57,7 +57,7 @@ public:
     bool isShown(const std::string& name) const;
     /// Whether the form shows any row for the current algorithm.
     bool hasShownRows() const;
-    /// The row labels (flags have none), e.g. to line up several forms' columns.
+    /// The labels of the shown rows (flags have none), e.g. to line up several forms' columns.
     std::vector<QLabel*> labels() const;
     QFormLayout* formLayout() const { return m_layout; }
 
