@@ -2,6 +2,7 @@
 // algorithm declares, every value through config() and sessions and back, sessions of earlier
 // versions, invalid text reported (and Run disabled), and pictures of the panel at dock width.
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -13,6 +14,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -130,14 +132,12 @@ TEST_CASE("Parameter form: every setting has a row, each algorithm shows exactly
             ParameterForm* form = spec.advanced ? panel.advancedSettingsForm() : panel.settingsForm();
             CHECK(form->isShown(spec.name) == declares(*algorithm, spec.name));
         }
-        // A form with no row for the algorithm takes no room.
-        CHECK(panel.settingsForm()->isHidden() == !panel.settingsForm()->hasShownRows());
     }
     // dp-fermi reads the calibration; erm none of the settings under ε.
     selectAlgorithm(panel, "dp-fermi");
     CHECK(panel.settingsForm()->isShown("calibration"));
     selectAlgorithm(panel, "erm");
-    CHECK(panel.settingsForm()->isHidden());
+    CHECK_FALSE(panel.settingsForm()->hasShownRows());
 
     // Widgets by kind: typed reals, spin boxes, combo boxes with "auto" first, check boxes.
     CHECK(qobject_cast<QLineEdit*>(panel.parameterField("lr-theta")));
@@ -378,6 +378,21 @@ TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)"
             INFO(spec.name);
             CHECK(x(field) == x(spec.advanced ? static_cast<QWidget*>(panel.splitMethodBox()) : panel.algorithmBox()));
         }
+        // Tab goes down the rows: from the data set to the settings under ε, then Advanced.
+        std::vector<QWidget*> chain;
+        for (QWidget* widget = panel.datasetBox(); chain.size() < 200; widget = widget->nextInFocusChain()) {
+            chain.push_back(widget);
+            if (widget == panel.advancedToggle()) break;
+        }
+        auto at = [&](QWidget* widget) { return std::find(chain.begin(), chain.end(), widget) - chain.begin(); };
+        CHECK(at(panel.algorithmBox()) < at(panel.advancedToggle()));
+        CHECK(at(panel.advancedToggle()) < static_cast<long>(chain.size()));
+        if (name == "dp-fermi") {
+            CHECK(at(panel.algorithmBox()) < at(panel.deltaEdit()));
+            CHECK(at(panel.deltaEdit()) < at(panel.parameterField("calibration")));
+            CHECK(at(panel.parameterField("scope")) < at(panel.advancedToggle()));
+        }
+        if (QWidget* focused = QApplication::focusWidget()) focused->clearFocus();  // no focus frame
         const QString path = QStringLiteral(PFA_SCREENSHOT_DIR "/experiment-panel-%1.png").arg(QString::fromStdString(name));
         CHECK(panel.grab().save(path));
     }

@@ -38,9 +38,6 @@ namespace {
 
 /// How far the advanced section is indented under its toggle.
 constexpr int kAdvancedIndent = 12;
-/// The widest the advanced section's label column may be, in average characters: wide enough
-/// for most labels, narrow enough for the dock (~380 pixels) to keep room for the fields.
-constexpr int kLabelColumnChars = 21;
 
 QLabel* hint(const QString& text) {
     auto* label = new QLabel(text);
@@ -152,17 +149,14 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     // Reload only when a value is committed, not at every keystroke.
     m_splitSeed->setKeyboardTracking(false);
     m_testFraction->setKeyboardTracking(false);
-    auto* splitRows = new QWidget();
-    m_splitForm = new QFormLayout(splitRows);
-    m_splitForm->setContentsMargins(0, 0, 0, 0);
-    m_splitForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_splitForm->addRow(tr("Split"), m_splitMethod);
-    m_splitForm->addRow(tr("Split seed"), m_splitSeed);
-    m_splitForm->addRow(tr("Test share"), m_testFraction);
+    // The split's rows follow the generated ones in the same form, so their columns line up.
+    QFormLayout* advancedForm = m_advancedSettings->formLayout();
+    advancedForm->addRow(tr("Split"), m_splitMethod);
+    advancedForm->addRow(tr("Split seed"), m_splitSeed);
+    advancedForm->addRow(tr("Test share"), m_testFraction);
     auto* advancedLayout = new QVBoxLayout(m_advanced);
     advancedLayout->setContentsMargins(kAdvancedIndent, 0, 0, 0);
     advancedLayout->addWidget(m_advancedSettings);
-    advancedLayout->addWidget(splitRows);
 
     m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
     m_live->setToolTip(tr("When on, moving the ε or λ slider stops the current run and starts "
@@ -179,21 +173,20 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     datasetButtons->addWidget(m_importFolder);
     datasetButtons->addWidget(m_importFile);
     datasetButtons->addStretch(1);
-    m_mainForm = new QFormLayout();
-    QFormLayout* form = m_mainForm;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->addRow(tr("Data set"), m_dataset);
-    form->addRow(tr("Sensitive"), m_sensitive);
-    form->addRow(QString(), datasetButtons);
-    form->addRow(QString(), m_datasetInfo);
-    form->addRow(tr("Algorithm"), m_algorithm);
-    form->addRow(QString(), m_algorithmInfo);
-    form->addRow(tr("Fairness"), m_fairness);
-    form->addRow(tr("Fairness λ"), m_lambda);
-    form->addRow(tr("Privacy ε"), m_epsilon);
-    form->addRow(m_settings);
+    // The main rows go above the generated settings, in the same form: one label column.
+    QFormLayout* form = m_settings->formLayout();
+    int row = 0;
+    form->insertRow(row++, tr("Data set"), m_dataset);
+    form->insertRow(row++, tr("Sensitive"), m_sensitive);
+    form->insertRow(row++, QString(), datasetButtons);
+    form->insertRow(row++, QString(), m_datasetInfo);
+    form->insertRow(row++, tr("Algorithm"), m_algorithm);
+    form->insertRow(row++, QString(), m_algorithmInfo);
+    form->insertRow(row++, tr("Fairness"), m_fairness);
+    form->insertRow(row++, tr("Fairness λ"), m_lambda);
+    form->insertRow(row++, tr("Privacy ε"), m_epsilon);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(m_settings);
     layout->addWidget(m_advancedToggle);
     layout->addWidget(m_advanced);
     layout->addWidget(m_live);
@@ -236,55 +229,22 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
+    m_splitMethod->setMinimumContentsLength(8);  // in the advanced section, as its generated rows
     m_algorithm->setCurrentIndex(m_algorithm->findData(QStringLiteral("dp-fermi")));
     updateAlgorithmDependentControls();
     onDatasetChoiceChanged();
-}
-
-namespace {
-
-std::vector<QLabel*> formLabels(QFormLayout* form) {
-    std::vector<QLabel*> labels;
-    for (int row = 0; row < form->rowCount(); ++row) {
-        if (QLayoutItem* item = form->itemAt(row, QFormLayout::LabelRole)) {
-            if (auto* label = qobject_cast<QLabel*>(item->widget())) labels.push_back(label);
-        }
+    // Tab goes down the rows: the generated settings (made first) after the rows above them,
+    // that is after the last control inside ε's.
+    QWidget* previous = m_fairness;
+    for (QWidget* widget = m_epsilon->nextInFocusChain(); m_epsilon->isAncestorOf(widget);
+         widget = widget->nextInFocusChain()) {
+        if (widget->focusPolicy() & Qt::TabFocus) previous = widget;
     }
-    return labels;
-}
-
-/// Gives `labels` one width: that of the widest, at least `floor`, at most `cap`; labels wider
-/// than the column wrap onto a second line.
-void alignColumn(const std::vector<QLabel*>& labels, int floor, int cap) {
-    int width = 0;
-    for (QLabel* label : labels) {
-        label->setWordWrap(false);
-        label->setMinimumWidth(0);
-        label->setMaximumWidth(QWIDGETSIZE_MAX);
-        width = std::max(width, label->sizeHint().width());
+    for (const pfa::ParamSpec& spec : m_settings->specs()) {
+        QWidget* field = m_settings->field(spec.name);
+        QWidget::setTabOrder(previous, field);
+        previous = field;
     }
-    width = std::max(floor, std::min(width, cap));
-    for (QLabel* label : labels) {
-        if (label->sizeHint().width() > width) label->setWordWrap(true);
-        label->setFixedWidth(width);
-    }
-}
-
-}  // namespace
-
-void ExperimentPanel::lineUpLabels() {
-    // The main form and the settings under it share one column, the advanced section (indented)
-    // another; the shown rows decide their widths. The main form's own labels are short and
-    // never wrap; a long generated label wraps onto a second line rather than widening the dock.
-    const int cap = fontMetrics().averageCharWidth() * kLabelColumnChars;
-    std::vector<QLabel*> outer = formLabels(m_mainForm);
-    int mainWidth = 0;
-    for (QLabel* label : outer) mainWidth = std::max(mainWidth, label->sizeHint().width());
-    for (QLabel* label : m_settings->labels()) outer.push_back(label);
-    alignColumn(outer, mainWidth, cap + kAdvancedIndent);
-    std::vector<QLabel*> inner = formLabels(m_splitForm);
-    for (QLabel* label : m_advancedSettings->labels()) inner.push_back(label);
-    alignColumn(inner, 0, cap);
 }
 
 QSize ExperimentPanel::minimumSizeHint() const {
@@ -493,12 +453,9 @@ void ExperimentPanel::updateAlgorithmDependentControls() {
     m_epsilon->setPrivacyAvailable(algorithm.supportsPrivacy());
     m_lambda->setFairnessAvailable(algorithm.usesFairness());
     m_fairness->setEnabled(true);  // metrics of every notion are always reported
-    // The rows of the parameters the algorithm declares; none of the settings under ε for an
-    // algorithm that reads none of them.
+    // The rows of the parameters the algorithm declares.
     m_settings->setAlgorithm(algorithm);
-    m_settings->setHidden(!m_settings->hasShownRows());
     m_advancedSettings->setAlgorithm(algorithm);
-    lineUpLabels();
 }
 
 void ExperimentPanel::revalidate() {

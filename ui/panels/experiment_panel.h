@@ -16,7 +16,6 @@ class QLabel;
 class QLineEdit;
 class QSpinBox;
 class QDoubleSpinBox;
-class QFormLayout;
 class QCheckBox;
 class QPushButton;
 class QToolButton;
@@ -83,7 +82,8 @@ public:
     QComboBox* sensitiveBox() const { return m_sensitive; }
     QCheckBox* liveModeBox() const { return m_live; }
     QComboBox* splitMethodBox() const { return m_splitMethod; }
-    /// The generated forms: the settings under the algorithm, and the advanced section's.
+    /// The generated forms: the main one (its settings follow the rows above, in one column)
+    /// and the advanced section's (followed by the split's rows).
     ParameterForm* settingsForm() const { return m_settings; }
     ParameterForm* advancedSettingsForm() const { return m_advancedSettings; }
     /// The widget editing parameter `name` in either form (nullptr when none).
@@ -117,9 +117,6 @@ private:
     /// config(), and the first problem of the forms' values ("" if none).
     pfa::TrainConfig currentConfig(QString* problem) const;
     void revalidate();
-    /// Lines up the label columns of the shown rows: the main form's with the settings under
-    /// it, the advanced section's generated rows with its split rows.
-    void lineUpLabels();
     void updateAlgorithmDependentControls();
     void onDatasetChoiceChanged();
     void onSplitChanged();
@@ -136,8 +133,6 @@ private:
     EpsilonControl* m_epsilon;
     LambdaControl* m_lambda;
     ParameterForm* m_settings;
-    QFormLayout* m_mainForm;
-    QFormLayout* m_splitForm;
     QToolButton* m_advancedToggle;
     QWidget* m_advanced;
     ParameterForm* m_advancedSettings;

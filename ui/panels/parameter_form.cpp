@@ -22,13 +22,64 @@ namespace pfa::ui {
 
 namespace {
 
+/// The widest a label may be, in average characters, before it wraps.
+constexpr int kLongestLabelLine = 20;
+
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
 QString html(const std::string& text) { return qs(text).toHtmlEscaped(); }
 
+/// A spin box whose minimum width fits six digits (and its unit), not the ten digits of its
+/// largest value: a narrow dock keeps room for the labels, and larger values still fit once
+/// the dock is wider.
+class CompactSpinBox : public QSpinBox {
+public:
+    CompactSpinBox() {
+        // A spin box may not shrink below its size hint otherwise (QSizePolicy::Minimum).
+        setSizePolicy(QSizePolicy::Preferred, sizePolicy().verticalPolicy());
+    }
+
+    QSize minimumSizeHint() const override {
+        QSize size = QSpinBox::minimumSizeHint();
+        const QFontMetrics metrics = fontMetrics();
+        auto width = [&](const QString& text) { return metrics.horizontalAdvance(prefix() + text + suffix()); };
+        const int widest = std::max({width(textFromValue(minimum())), width(textFromValue(maximum())),
+                                     metrics.horizontalAdvance(specialValueText())});
+        const int compact = std::max(width(QStringLiteral("999999")), metrics.horizontalAdvance(specialValueText()));
+        if (compact < widest) size.setWidth(size.width() - widest + compact);
+        return size;
+    }
+};
+
 /// The number `spec` stores for "automatic" (batch size 0), when it has one.
 bool autoNumber(const pfa::ParamSpec& spec, double& number) {
     return spec.hasAuto() && spec.autoByNumber && pfa::parsePortable(spec.autoValue, number);
+}
+
+/// A label that wraps only when its line is longer than the form allows: its size hint is its
+/// one-line width (up to its maximum width), where QLabel's would suggest a narrow block.
+class WrappingLabel : public QLabel {
+public:
+    explicit WrappingLabel(const QString& text) : QLabel(text) { setWordWrap(true); }
+
+    QSize sizeHint() const override {
+        const QMargins margins = contentsMargins();
+        const int most = maximumWidth();
+        const int oneLine = heightForWidth(most);
+        int width = fontMetrics().horizontalAdvance(text()) + margins.left() + margins.right() + 2 * margin();
+        while (width < most && heightForWidth(width) > oneLine) ++width;  // rounding: a pixel or two
+        width = std::min(width, most);
+        return {width, heightForWidth(width)};
+    }
+};
+
+/// A label whose short last word (a symbol: "ρ", "y*", "η_W") stays with the word before it
+/// when the label wraps.
+QString labelText(const std::string& label) {
+    QString text = qs(label);
+    const qsizetype space = text.lastIndexOf(QLatin1Char(' '));
+    if (space > 0 && text.size() - space - 1 <= 3) text[space] = QChar(0x00A0);
+    return text;
 }
 
 /// Whole numbers get a spin box when their range fits one, and their automatic value (if any)
@@ -124,8 +175,12 @@ ParameterForm::ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent)
             // A check box carries its own label and spans the row (its text may be long).
             m_layout->addRow(row.field);
         } else {
-            row.label = new QLabel(qs(spec.label));
+            row.label = new WrappingLabel(labelText(spec.label));
             row.label->setBuddy(row.field);
+            // A long label wraps onto a second line instead of taking the fields' room: the
+            // form's label column narrows with the form (QFormLayout gives a wrapping label the
+            // width of the labels that fit).
+            row.label->setMaximumWidth(row.label->fontMetrics().averageCharWidth() * kLongestLabelLine);
             m_layout->addRow(row.label, row.field);
         }
         m_rows.push_back(row);
@@ -153,17 +208,17 @@ QWidget* ParameterForm::makeField(const pfa::ParamSpec& spec) {
             }
             // Long item texts must not force the dock wider than a laptop screen allows.
             box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-            box->setMinimumContentsLength(14);
+            box->setMinimumContentsLength(8);  // longer texts end in "…"
             connect(box, &QComboBox::currentIndexChanged, this, &ParameterForm::onEdited);
             return box;
         }
         case pfa::ParamKind::Integer:
             if (usesSpinBox(spec)) {
-                auto* box = new QSpinBox();
+                auto* box = new CompactSpinBox();
                 double lowest = spec.min;
                 if (spec.hasAuto()) {
                     autoNumber(spec, lowest);
-                    box->setSpecialValueText(tr("auto (%1)").arg(qs(spec.autoMeaning)));
+                    box->setSpecialValueText(tr("auto"));  // what it means: in the tooltip
                 }
                 box->setRange(static_cast<int>(lowest), static_cast<int>(std::min(spec.max, double(INT_MAX))));
                 // A unit the label does not already name ("Evaluate every 2 epochs"), singular
@@ -397,14 +452,6 @@ bool ParameterForm::isShown(const std::string& name) const {
 
 bool ParameterForm::hasShownRows() const {
     return std::any_of(m_rows.begin(), m_rows.end(), [](const Row& row) { return row.shown; });
-}
-
-std::vector<QLabel*> ParameterForm::labels() const {
-    std::vector<QLabel*> list;
-    for (const Row& row : m_rows) {
-        if (row.label && row.shown) list.push_back(row.label);
-    }
-    return list;
 }
 
 }  // namespace pfa::ui

@@ -57,8 +57,7 @@ public:
     bool isShown(const std::string& name) const;
     /// Whether the form shows any row for the current algorithm.
     bool hasShownRows() const;
-    /// The labels of the shown rows (flags have none), e.g. to line up several forms' columns.
-    std::vector<QLabel*> labels() const;
+    /// The form's layout: a caller may add rows of its own (they share the label column).
     QFormLayout* formLayout() const { return m_layout; }
 
 signals:
