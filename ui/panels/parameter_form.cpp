@@ -23,7 +23,7 @@ namespace pfa::ui {
 namespace {
 
 /// The widest a label may be, in average characters, before it wraps.
-constexpr int kLongestLabelLine = 20;
+constexpr int kLongestLabelLine = 22;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
