@@ -117,9 +117,7 @@ public:
         return can;
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<std::string> names;
-        for (const ParamSpec& spec : commonParameters()) names.push_back(spec.name);
-        return commonParameters(names);  // every common setting is dp-fermi's
+        return commonParameters();  // every common setting is dp-fermi's
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

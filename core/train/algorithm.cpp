@@ -19,10 +19,22 @@ TrainConfig Algorithm::resolve(const TrainConfig& config, const DataSplit& data)
     return resolveDefaults(config, data);
 }
 
+namespace {
+
+/// The parameters `algorithm` declares beyond the common ones (kept in TrainConfig::extra).
+std::vector<ParamSpec> ownParametersOf(const Algorithm& algorithm) {
+    std::vector<ParamSpec> own;
+    for (const ParamSpec& spec : algorithm.parameters()) {
+        if (!findCommonParameter(spec.name)) own.push_back(spec);
+    }
+    return own;
+}
+
+}  // namespace
+
 TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config) {
     std::map<std::string, std::string> own;
-    for (const ParamSpec& spec : algorithm.parameters()) {
-        if (findCommonParameter(spec.name)) continue;
+    for (const ParamSpec& spec : ownParametersOf(algorithm)) {
         const auto given = config.extra.find(spec.name);
         own[spec.name] = given != config.extra.end() ? given->second : spec.defaultValue;
     }
@@ -34,7 +46,7 @@ PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& request
     TrainConfig config = withOwnParameters(algorithm, requested);
     // Every value in range, whether the algorithm reads it or not: a record stores them all.
     validateParameters(config, commonParameters());
-    validateParameters(config, algorithm.parameters());
+    validateParameters(config, ownParametersOf(algorithm));
     validateCommonConfig(config, data, algorithm.capabilities().task == Task::Classification);
     TrainConfig resolved = algorithm.resolve(config, data);
     algorithm.validate(resolved, data);
