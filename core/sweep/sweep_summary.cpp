@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/sweep/sweep_spec.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -41,6 +42,111 @@ std::string cellKeyOf(const std::string& key) {
     if (start == std::string::npos) return key;
     const std::size_t end = key.find(';', start + 1);
     return key.substr(0, start) + (end == std::string::npos ? "" : key.substr(end));
+}
+
+std::vector<std::pair<std::string, std::string>> runKeySettings(const std::string& key) {
+    std::vector<std::pair<std::string, std::string>> settings;
+    if (key.find('=') == std::string::npos) {
+        settings.emplace_back(std::string(), key);
+        return settings;
+    }
+    // The data-set identity may itself hold '=' (its options) but never ';'.
+    std::size_t start = 0;
+    while (start <= key.size()) {
+        std::size_t end = key.find(';', start);
+        if (end == std::string::npos) end = key.size();
+        const std::string part = key.substr(start, end - start);
+        const std::size_t equals = part.find('=');
+        if (!part.empty()) {
+            settings.emplace_back(part.substr(0, equals), equals == std::string::npos
+                                                              ? std::string()
+                                                              : part.substr(equals + 1));
+        }
+        start = end + 1;
+    }
+    return settings;
+}
+
+std::string datasetOfRunKey(const std::string& key) {
+    if (key.rfind("dataset=", 0) != 0) return {};
+    const std::size_t end = key.find(';');
+    return key.substr(8, end == std::string::npos ? std::string::npos : end - 8);
+}
+
+std::string SweepPoint::datasetKey() const {
+    const std::string identity = datasetOfRunKey(runKey);
+    return identity.empty() ? dataset : identity;
+}
+
+std::vector<SweepGroup> groupCells(const std::vector<SweepCell>& cells,
+                                   const std::vector<std::string>& varying,
+                                   const std::vector<std::string>& named) {
+    auto contains = [](const std::vector<std::string>& names, const std::string& name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    // A cell whose key names no settings (made by hand, or a run recorded without a key) is
+    // known only by its fields; a keyless run keeps its own key too, so that it stays alone.
+    auto settingsOf = [](const SweepCell& cell) {
+        if (cell.cellKey.find('=') != std::string::npos) return runKeySettings(cell.cellKey);
+        std::vector<std::pair<std::string, std::string>> settings = {
+            {"dataset", cell.datasetKey.empty() ? cell.dataset : cell.datasetKey},
+            {"algorithm", cell.algorithm},
+            {"fairness", cell.fairness},
+            {"calibration", cell.knownGaps ? "published" : cell.calibration},
+            {"epsilon", formatNumber(cell.epsilon, 17)},
+            {"lambda", formatNumber(cell.lambda, 17)}};
+        if (!cell.cellKey.empty()) settings.emplace_back(std::string(), cell.cellKey);
+        return settings;
+    };
+    std::vector<SweepGroup> groups;
+    std::vector<std::vector<std::pair<std::string, std::string>>> groupSettings;
+    std::map<std::string, std::size_t> groupOf;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        std::vector<std::pair<std::string, std::string>> kept;
+        std::string key;
+        for (const auto& setting : settingsOf(cells[c])) {
+            if (contains(varying, setting.first) || setting.first == "seed") continue;
+            key += (key.empty() ? "" : ";") +
+                   (setting.first.empty() ? setting.second : setting.first + "=" + setting.second);
+            kept.push_back(setting);
+        }
+        auto [it, inserted] = groupOf.emplace(key, groups.size());
+        if (inserted) {
+            groups.push_back({key, {}, {}});
+            groupSettings.push_back(std::move(kept));
+        }
+        groups[it->second].cells.push_back(c);
+    }
+    auto valueOf = [](const std::vector<std::pair<std::string, std::string>>& settings,
+                      const std::string& name) -> const std::string* {
+        for (const auto& setting : settings) {
+            if (setting.first == name) return &setting.second;
+        }
+        return nullptr;
+    };
+    auto sameNamed = [&](std::size_t a, std::size_t b) {
+        for (const std::string& name : named) {
+            const std::string* x = valueOf(groupSettings[a], name);
+            const std::string* y = valueOf(groupSettings[b], name);
+            if ((x == nullptr) != (y == nullptr) || (x && *x != *y)) return false;
+        }
+        return true;
+    };
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        std::string distinction;
+        for (const auto& [name, value] : groupSettings[g]) {
+            if (name.empty() || contains(named, name)) continue;
+            bool differs = false;
+            for (std::size_t h = 0; h < groups.size() && !differs; ++h) {
+                if (h == g || !sameNamed(g, h)) continue;
+                const std::string* other = valueOf(groupSettings[h], name);
+                differs = other == nullptr || *other != value;
+            }
+            if (differs) distinction += (distinction.empty() ? "" : ", ") + name + " = " + value;
+        }
+        groups[g].distinction = distinction;
+    }
+    return groups;
 }
 
 SweepPoint sweepPointFromRecord(const JsonValue& r) {
@@ -87,6 +193,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
             SweepCell cell;
             cell.cellKey = key;
             cell.dataset = p.dataset;
+            cell.datasetKey = p.datasetKey();
             cell.algorithm = p.algorithm;
             cell.fairness = p.fairness;
             cell.calibration = p.calibration;

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/util/json_value.h"
@@ -25,7 +26,9 @@ MeanSd meanSd(const std::vector<double>& values);
 /// All runs of a sweep that differ only in their seed.
 struct SweepCell {
     std::string cellKey;  ///< the run key without its seed
-    std::string dataset;
+    std::string dataset;  ///< the data set's name
+    /// The data set's identity (name, options, split); its name when the runs have no key.
+    std::string datasetKey;
     std::string algorithm;
     std::string fairness;  ///< "dp", "eo", "eopp"
     std::string calibration;
@@ -51,6 +54,9 @@ struct SweepCell {
 struct SweepPoint {
     std::string runKey;  ///< empty: the run forms a cell of its own
     std::string dataset;
+    /// The data set's identity (the run key's "dataset=" setting, else the name): runs of one
+    /// name may differ in its options or split.
+    std::string datasetKey() const;
     std::string algorithm;
     std::string fairness;
     std::string calibration;
@@ -76,5 +82,33 @@ std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records);
 
 /// The run key without its seed: the identity of a sweep cell.
 std::string cellKeyOf(const std::string& runKey);
+
+/// The settings of a run (or cell) key, "name=value;name=value…", in key order. A key that
+/// holds no setting (a run without a key stands for itself) gives one pair ("", key).
+std::vector<std::pair<std::string, std::string>> runKeySettings(const std::string& key);
+
+/// The data-set identity of a run key (its "dataset=" setting); empty when it names none.
+std::string datasetOfRunKey(const std::string& key);
+
+/// Cells of a sweep view that belong together: equal in every setting except the `varying`
+/// ones (and the seed, which a cell already spans) — a curve over λ, a line over ε, a heat map
+/// over (ε, λ). Runs that differ in anything else (epochs, learning rate, data set, …) never
+/// share a group.
+struct SweepGroup {
+    std::string key;                 ///< the cell key without the varying settings
+    std::vector<std::size_t> cells;  ///< indices into the cells, in their order
+    /// What tells this group from the others that agree with it on the `named` settings (the
+    /// settings a view already shows, e.g. the algorithm): its differing settings as
+    /// "name = value", comma-separated; empty when no other group shares its named settings.
+    std::string distinction;
+};
+
+/// Groups `cells` by their key without the `varying` settings, in order of first appearance,
+/// and gives each group its distinction from the groups equal in the `named` settings. A cell
+/// whose key names no settings is known by its fields (data set, algorithm, notion, calibration,
+/// ε, λ); one of a run recorded without a key stays in a group of its own.
+std::vector<SweepGroup> groupCells(const std::vector<SweepCell>& cells,
+                                   const std::vector<std::string>& varying,
+                                   const std::vector<std::string>& named);
 
 }  // namespace pfa

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "core/sweep/reference_points.h"
 #include "core/sweep/results_file.h"
@@ -285,4 +286,65 @@ TEST_CASE("A resumed sweep hands over the records of the runs it skips", "[sweep
     }
     for (const SweepRun& run : rest.runs) CHECK(handedOver.count(run.key) == 0);
     std::filesystem::remove(file);
+}
+
+TEST_CASE("Sweep groups only join cells equal in every setting but the varying ones and the seed",
+          "[sweep][summary][groups]") {
+    // Two seeds of a 50-epoch grid over λ, plus one 200-epoch run at λ = 1 (a run of the
+    // panel, not of the sweep): the 200-epoch run is a curve of its own, not a second λ = 1
+    // point of the 50-epoch curve.
+    std::vector<SweepPoint> points;
+    auto add = [&](double lambda, int seed, int epochs) {
+        SweepPoint p;
+        p.runKey = "dataset=adult|split=0,0.2;algorithm=dp-fermi;epsilon=1;lambda=" +
+                   std::to_string(lambda) + ";seed=" + std::to_string(seed) +
+                   ";epochs=" + std::to_string(epochs) + ";lr_theta=0.1";
+        p.dataset = "adult";
+        p.algorithm = "dp-fermi";
+        p.epsilon = 1;
+        p.lambda = lambda;
+        p.testError = 0.2 + 0.01 * seed;
+        p.violation = 0.05;
+        points.push_back(p);
+    };
+    for (double lambda : {0.0, 1.0, 2.0}) {
+        add(lambda, 0, 50);
+        add(lambda, 1, 50);
+    }
+    add(1.0, 0, 200);
+    const std::vector<SweepCell> cells = summarizePoints(points);
+    REQUIRE(cells.size() == 4);  // three λ cells of the 50-epoch grid and the 200-epoch run
+    CHECK(cells[0].runs == 2);   // two seeds of one setting are one cell
+    CHECK(cells[0].testError.n == 2);
+    CHECK(cells[3].runs == 1);
+    CHECK(cells[3].datasetKey == "adult|split=0,0.2");
+
+    const std::vector<SweepGroup> curves = groupCells(cells, {"lambda"}, {"algorithm", "epsilon"});
+    REQUIRE(curves.size() == 2);
+    CHECK(curves[0].cells == std::vector<std::size_t>{0, 1, 2});
+    CHECK(curves[1].cells == std::vector<std::size_t>{3});
+    CHECK(curves[0].distinction == "epochs = 50");
+    CHECK(curves[1].distinction == "epochs = 200");
+    // Within one curve, λ is unique: no zig-zag of two λ = 1 points.
+    std::set<double> lambdas;
+    for (std::size_t c : curves[0].cells) CHECK(lambdas.insert(cells[c].lambda).second);
+
+    // Groups that differ in a named setting need no distinction.
+    std::vector<SweepCell> two = {cells[0], cells[1]};
+    two[1].cellKey =
+        "dataset=adult|split=0,0.2;algorithm=dp-fermi;epsilon=4;lambda=1;epochs=50;lr_theta=0.1";
+    const std::vector<SweepGroup> byEpsilon = groupCells(two, {"lambda"}, {"algorithm", "epsilon"});
+    REQUIRE(byEpsilon.size() == 2);
+    CHECK(byEpsilon[0].distinction.empty());
+    CHECK(byEpsilon[1].distinction.empty());
+    // Over (ε, λ) the same two cells are one heat map.
+    CHECK(groupCells(two, {"epsilon", "lambda"}, {"algorithm"}).size() == 1);
+
+    CHECK(datasetOfRunKey(points[0].runKey) == "adult|split=0,0.2");
+    CHECK(datasetOfRunKey("").empty());
+    SweepPoint keyless;
+    keyless.dataset = "synthetic";
+    CHECK(keyless.datasetKey() == "synthetic");
+    CHECK(runKeySettings("point 3") ==
+          std::vector<std::pair<std::string, std::string>>{{"", "point 3"}});
 }
