@@ -1,6 +1,9 @@
 #include "ui/charts/tradeoff_curves_view.h"
 
 #include <QCursor>
+#include <QFontMetricsF>
+#include <QGraphicsItem>
+#include <QPainter>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
@@ -12,6 +15,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "core/fairness/fairness_notion.h"
 #include "core/fairness/pareto.h"
@@ -33,6 +37,98 @@ QColor referenceColor(int index) {
 
 }  // namespace
 
+/// Small "λ=…" labels next to the points of the curves: which point is which λ, without a
+/// hover. Each label takes the first free place around its point (right, left, above, below);
+/// one that would cover another label or a point is left out rather than drawn over it (the
+/// tooltip still tells). The item lives in the chart's scene, so exports show the labels.
+class PointLabelItem : public QGraphicsItem {
+public:
+    struct Label {
+        double x = 0.0, y = 0.0;  ///< the point, in data coordinates
+        QString text;
+    };
+
+    PointLabelItem(QChart* chart, QAbstractSeries* series)
+        : QGraphicsItem(chart), m_chart(chart), m_series(series) {
+        setZValue(6);  // above the markers
+        m_font = chart_style::labelFont();
+        m_font.setPointSizeF(m_font.pointSizeF() * 0.85);
+        m_plotAreaConnection =
+            QObject::connect(chart, &QChart::plotAreaChanged, chart, [this] { update(); });
+    }
+    ~PointLabelItem() override { QObject::disconnect(m_plotAreaConnection); }
+
+    void setLabels(std::vector<Label> labels) {
+        prepareGeometryChange();
+        m_labels = std::move(labels);
+        update();
+    }
+    const std::vector<Label>& labels() const { return m_labels; }
+
+    /// Where each label goes, in chart coordinates; an empty rectangle: left out.
+    std::vector<QRectF> placements() const {
+        const QRectF plot = m_chart->plotArea();
+        const QFontMetricsF metrics(m_font);
+        constexpr double marker = 6.5;  // half the marker size and a little air
+        std::vector<QPointF> points;
+        std::vector<QRectF> taken;
+        for (const Label& label : m_labels) {
+            const QPointF p = m_chart->mapToPosition(QPointF(label.x, label.y), m_series);
+            points.push_back(p);
+            taken.emplace_back(p.x() - marker, p.y() - marker, 2 * marker, 2 * marker);
+        }
+        std::vector<QRectF> placed;
+        for (std::size_t i = 0; i < m_labels.size(); ++i) {
+            const QPointF p = points[i];
+            const double w = metrics.horizontalAdvance(m_labels[i].text) + 2, h = metrics.height();
+            // Diagonal places first: straight right, left, above and below are where the
+            // whiskers run.
+            const QRectF candidates[] = {{p.x() + 3, p.y() - marker - h - 0.5, w, h},
+                                         {p.x() + 3, p.y() + marker + 0.5, w, h},
+                                         {p.x() - 3 - w, p.y() - marker - h - 0.5, w, h},
+                                         {p.x() - 3 - w, p.y() + marker + 0.5, w, h},
+                                         {p.x() + marker + 6, p.y() - h / 2, w, h},
+                                         {p.x() - marker - w - 6, p.y() - h / 2, w, h}};
+            QRectF chosen;
+            for (const QRectF& candidate : candidates) {
+                if (!plot.contains(candidate)) continue;
+                const bool free =
+                    std::none_of(taken.begin(), taken.end(),
+                                 [&](const QRectF& other) { return other.intersects(candidate); });
+                if (free) {
+                    chosen = candidate;
+                    break;
+                }
+            }
+            if (!chosen.isEmpty()) taken.push_back(chosen);
+            placed.push_back(chosen);
+        }
+        return placed;
+    }
+
+    QRectF boundingRect() const override { return m_chart->rect(); }
+
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) override {
+        const std::vector<QRectF> places = placements();
+        painter->save();
+        painter->setRenderHint(QPainter::TextAntialiasing);
+        painter->setFont(m_font);
+        painter->setPen(QColor(45, 45, 45));
+        for (std::size_t i = 0; i < places.size(); ++i) {
+            if (!places[i].isEmpty())
+                painter->drawText(places[i], Qt::AlignCenter, m_labels[i].text);
+        }
+        painter->restore();
+    }
+
+private:
+    QChart* m_chart;
+    QAbstractSeries* m_series;
+    QFont m_font;
+    std::vector<Label> m_labels;
+    QMetaObject::Connection m_plotAreaConnection;
+};
+
 TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
     m_chart = new QChart();
     m_chart->setTitle(tr("Error vs fairness violation (mean ± sd over seeds)"));
@@ -49,11 +145,15 @@ TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
     m_front->attachAxis(m_x);
     m_front->attachAxis(m_y);
     m_whiskers = new WhiskerItem(m_chart, m_front);
+    m_labels = new PointLabelItem(m_chart, m_front);
     m_view = new ChartView(m_chart, this);
     m_view->setEmptyMessage(tr("Run a sweep (Sweep → New sweep…) or a preset to fill this view"));
-    m_view->setToolTip(tr("One curve per algorithm and ε over λ; points are means over seeds with "
-                          "± one standard deviation whiskers; dashed: Pareto front; hollow markers: "
-                          "reference results. Right-click to export."));
+    m_view->setToolTip(
+        tr("One curve per algorithm and ε over λ (runs that differ in other settings "
+           "form curves of their own, named by the difference); the small labels give "
+           "each point's λ; points are means over seeds with ± one standard deviation "
+           "whiskers; dashed: Pareto front; hollow markers: reference results. "
+           "Right-click to export."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
@@ -61,6 +161,18 @@ TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
 }
 
 std::size_t TradeoffCurvesView::whiskerCount() const { return m_whiskers->count(); }
+
+QStringList TradeoffCurvesView::lambdaLabels() const {
+    QStringList texts;
+    for (const PointLabelItem::Label& label : m_labels->labels()) texts << label.text;
+    return texts;
+}
+
+int TradeoffCurvesView::placedLambdaLabels() const {
+    const std::vector<QRectF> places = m_labels->placements();
+    return static_cast<int>(
+        std::count_if(places.begin(), places.end(), [](const QRectF& r) { return !r.isEmpty(); }));
+}
 
 void TradeoffCurvesView::setCells(const std::vector<pfa::SweepCell>& cells, const QString& notion) {
     m_cells = cells;
@@ -79,39 +191,64 @@ void TradeoffCurvesView::rebuild() {
         m_chart->removeSeries(series);
         delete series;
     }
-    // Curves: (algorithm, published?, nominal ε) → cells sorted by λ. A curve of the published
-    // calibration is shown by what the accountant certifies: its largest certified ε (the
-    // guarantee of the whole curve) sets the colour, the certified range the label.
-    using CurveKey = std::tuple<std::string, bool, double>;
-    std::map<CurveKey, std::vector<const pfa::SweepCell*>> curves;
-    for (const pfa::SweepCell& cell : m_cells) {
-        if (cell.testError.n == 0 || !std::isfinite(cell.testError.mean) || !std::isfinite(cell.violation.mean)) continue;
-        curves[{cell.algorithm, cell.knownGaps, cell.epsilon}].push_back(&cell);
+    // Curves: cells equal in every setting but λ (and the seed), so runs that differ in
+    // anything else (epochs, learning rate, …) never share a curve; such curves are named by
+    // what tells them apart. A curve of the published calibration is shown by what the
+    // accountant certifies: its largest certified ε (the guarantee of the whole curve) sets the
+    // colour, the certified range the label.
+    struct Curve {
+        std::string algorithm;
+        bool published = false;
+        double nominal = 0.0;
+        std::string distinction;
+        std::vector<const pfa::SweepCell*> cells;
+    };
+    std::vector<Curve> curves;
+    for (const pfa::SweepGroup& group :
+         pfa::groupCells(m_cells, {"lambda"}, {"algorithm", "epsilon", "calibration"})) {
+        Curve curve;
+        for (std::size_t index : group.cells) {
+            const pfa::SweepCell& cell = m_cells[index];
+            if (cell.testError.n == 0 || !std::isfinite(cell.testError.mean) ||
+                !std::isfinite(cell.violation.mean))
+                continue;
+            curve.cells.push_back(&cell);
+        }
+        if (curve.cells.empty()) continue;
+        curve.algorithm = curve.cells.front()->algorithm;
+        curve.published = curve.cells.front()->knownGaps;
+        curve.nominal = curve.cells.front()->epsilon;
+        curve.distinction = group.distinction;
+        curves.push_back(std::move(curve));
     }
+    std::stable_sort(curves.begin(), curves.end(), [](const Curve& a, const Curve& b) {
+        return std::tie(a.algorithm, a.published, a.nominal) <
+               std::tie(b.algorithm, b.published, b.nominal);
+    });
     auto shownOf = [](const std::vector<const pfa::SweepCell*>& cells) {
         double shown = 0.0;
         for (const pfa::SweepCell* cell : cells) shown = std::max(shown, cell->shownEpsilon());
         return shown;
     };
     std::vector<WhiskerItem::Whisker> whiskers;
+    std::vector<PointLabelItem::Label> labels;
     std::vector<pfa::TradeoffPoint> means;
     double xMax = 0.02, yMin = 1.0, yMax = 0.0;
     m_points = 0;
     m_curveNames.clear();
+    m_curveColors.clear();
     m_tips.clear();
-    std::set<double> budgets;  // finite ε values shown, for evenly spread colours
-    for (const auto& entry : curves) {
-        const double shown = shownOf(entry.second);
-        if (std::isfinite(shown)) budgets.insert(shown);
-    }
-    for (auto& [key, cells] : curves) {
+    std::map<std::tuple<std::string, bool, double>, int> sameColour;
+    for (Curve& curve : curves) {
+        auto& cells = curve.cells;
         std::sort(cells.begin(), cells.end(), [](const auto* a, const auto* b) { return a->lambda < b->lambda; });
-        const auto& [algorithm, published, nominal] = key;
+        const std::string& algorithm = curve.algorithm;
+        const bool published = curve.published;
+        const double nominal = curve.nominal;
         const double shown = shownOf(cells);
-        const auto rank = std::distance(budgets.begin(), budgets.find(shown));
-        const QColor color = std::isfinite(shown)
-                                 ? chart_style::colorForEpsilonRank(static_cast<int>(rank), static_cast<int>(budgets.size()))
-                                 : chart_style::colorForEpsilon(shown);
+        // The colour is a function of the ε value alone, so adding a budget to a sweep never
+        // recolours the curves already shown.
+        const QColor color = chart_style::colorForEpsilon(shown);
         QString name = QStringLiteral("%1, %2").arg(QString::fromStdString(algorithm), chart_style::epsilonLabel(nominal));
         if (published) {
             double low = INFINITY;
@@ -121,9 +258,16 @@ void TradeoffCurvesView::rebuild() {
                                                                              QString::fromStdString(pfa::formatNumber(shown, 3)));
             name = tr("%1 (published), certified ε %2").arg(QString::fromStdString(algorithm), range);
         }
+        if (!curve.distinction.empty())
+            name += QStringLiteral(" (%1)").arg(QString::fromStdString(curve.distinction));
         m_curveNames << name;
+        m_curveColors << color;
+        // Curves of one algorithm and ε that differ in another setting share the colour; their
+        // lines differ in dash pattern (and their names say how they differ).
+        const int repeat = sameColour[{algorithm, published, nominal}]++;
+        const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
         auto* line = new QLineSeries();
-        line->setPen(QPen(color, 1.6));
+        line->setPen(QPen(color, 1.6, styles[repeat % 4]));
         auto* markers = new QScatterSeries();
         markers->setColor(color);
         markers->setBorderColor(QColor(30, 30, 30));
@@ -145,7 +289,12 @@ void TradeoffCurvesView::rebuild() {
                              : tr("\nε = %1 (certified: at most %2)")
                                    .arg(QString::fromStdString(pfa::formatNumber(nominal, 4)),
                                         QString::fromStdString(pfa::formatNumber(cell->epsilonSpent.max, 4)));
+            if (!curve.distinction.empty())
+                tip += QStringLiteral("\n%1").arg(QString::fromStdString(curve.distinction));
             m_tips.push_back({x, y, tip});
+            labels.push_back({x, y,
+                              QStringLiteral("λ=%1").arg(
+                                  QString::fromStdString(pfa::formatNumber(cell->lambda, 3)))});
             line->append(x, y);
             markers->append(x, y);
             whiskers.push_back({x, y, cell->violation.sd, cell->testError.sd, color.darker(115)});
@@ -169,6 +318,7 @@ void TradeoffCurvesView::rebuild() {
             QToolTip::showText(QCursor::pos(), tooltipAt(point.x(), point.y()), m_view);
         });
     }
+    m_labels->setLabels(std::move(labels));
     // Reference points of the same notion: hollow markers, one legend entry per method.
     m_references = 0;
     m_referenceMethods.clear();

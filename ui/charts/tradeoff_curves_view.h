@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QColor>
+#include <QList>
 #include <QWidget>
 #include <vector>
 
@@ -13,9 +15,13 @@ class QLineSeries;
 namespace pfa::ui {
 
 class ChartView;
+class PointLabelItem;
 class WhiskerItem;
 
-/// Sweep view (a): test error against fairness violation, one curve per (algorithm, ε) over λ.
+/// Sweep view (a): test error against fairness violation, one curve over λ per group of cells
+/// equal in every other setting (algorithm, ε, epochs, …; see pfa::groupCells), each point
+/// labelled with its λ; curves that share algorithm and ε are named by the settings that differ.
+/// Colours are a function of ε alone (chart_style::colorForEpsilon).
 /// Runs of the published calibration are labelled and coloured by the ε the accountant
 /// certifies (its range over the curve), not by their nominal ε, which shows in the tooltip.
 /// Each point is the mean over seeds with ± one standard deviation whiskers on both axes; the
@@ -36,6 +42,12 @@ public:
     QStringList referenceMethods() const { return m_referenceMethods; }
     /// The legend names of the curves, in order (tests).
     QStringList curveNames() const { return m_curveNames; }
+    /// The colours of the curves, in the order of curveNames() (tests).
+    QList<QColor> curveColors() const { return m_curveColors; }
+    /// The λ label of every point, curve by curve (tests).
+    QStringList lambdaLabels() const;
+    /// How many λ labels are drawn at the current size (the others would cover a label or a point).
+    int placedLambdaLabels() const;
     /// The hover text of the point nearest to (violation, error) (tests).
     QString tooltipAt(double violation, double error) const;
     ChartView* view() const { return m_view; }
@@ -49,6 +61,7 @@ private:
     QValueAxis* m_y;
     QLineSeries* m_front;
     WhiskerItem* m_whiskers;
+    PointLabelItem* m_labels;
     std::vector<pfa::SweepCell> m_cells;
     std::vector<pfa::ReferencePoint> m_referencePoints;
     QString m_notion;
@@ -56,6 +69,7 @@ private:
     int m_references = 0;
     QStringList m_referenceMethods;
     QStringList m_curveNames;
+    QList<QColor> m_curveColors;
     struct PointTip {
         double x, y;
         QString text;
