@@ -1,6 +1,7 @@
 #include "ui/charts/heat_map_view.h"
 
 #include <QContextMenuEvent>
+#include <QFontMetricsF>
 #include <QLinearGradient>
 #include <QMenu>
 #include <QPainter>
@@ -12,21 +13,19 @@
 
 namespace pfa::ui {
 
-
 HeatMapView::HeatMapView(QWidget* parent) : QWidget(parent) {
     setToolTip(tr("Mean over seeds for every (ε, λ) of the sweep. Right-click to export."));
     setMinimumSize(360, 240);
 }
 
-void HeatMapView::setCells(const std::vector<pfa::SweepCell>& cells, const QString& algorithm, Metric metric,
-                           const QString& notion) {
-    m_algorithm = algorithm;
+void HeatMapView::setCells(const std::vector<pfa::SweepCell>& cells, const QString& title,
+                           Metric metric, const QString& notion) {
+    m_title = title;
     m_metric = metric;
     m_notion = notion;
     m_epsilons.clear();
     m_lambdas.clear();
     for (const pfa::SweepCell& cell : cells) {
-        if (QString::fromStdString(cell.algorithm) != algorithm) continue;
         const std::pair<double, bool> row{cell.epsilon, cell.knownGaps};
         if (std::find(m_epsilons.begin(), m_epsilons.end(), row) == m_epsilons.end()) m_epsilons.push_back(row);
         if (std::find(m_lambdas.begin(), m_lambdas.end(), cell.lambda) == m_lambdas.end()) m_lambdas.push_back(cell.lambda);
@@ -36,7 +35,7 @@ void HeatMapView::setCells(const std::vector<pfa::SweepCell>& cells, const QStri
     m_values.assign(m_epsilons.size(), std::vector<double>(m_lambdas.size(), std::nan("")));
     m_certified = m_values;
     for (const pfa::SweepCell& cell : cells) {
-        if (QString::fromStdString(cell.algorithm) != algorithm || cell.testError.n == 0) continue;
+        if (cell.testError.n == 0) continue;
         const auto e = std::find(m_epsilons.begin(), m_epsilons.end(), std::make_pair(cell.epsilon, cell.knownGaps)) -
                        m_epsilons.begin();
         const auto l = std::find(m_lambdas.begin(), m_lambdas.end(), cell.lambda) - m_lambdas.begin();
@@ -57,9 +56,15 @@ int HeatMapView::filledCells() const {
     return filled;
 }
 
+QString HeatMapView::colorBarTitle() const {
+    return m_metric == Metric::TestError ? tr("mean test error (fraction)")
+                                         : tr("mean violation (rate gap)");
+}
+
 QString HeatMapView::exportTitle() const {
-    return (m_metric == Metric::TestError ? tr("Mean test error") : tr("Mean %1 violation").arg(m_notion)) +
-           tr(" — %1").arg(m_algorithm);
+    return (m_metric == Metric::TestError ? tr("Mean test error")
+                                          : tr("Mean %1 violation").arg(m_notion)) +
+           tr(" — %1").arg(m_title);
 }
 
 void HeatMapView::paintEvent(QPaintEvent*) {
@@ -114,7 +119,8 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
         }
     }
     if (!(hi > lo)) hi = lo + 1e-9;
-    const double left = area.left() + 70, top = area.top() + 36, legendWidth = 70;
+    // The colour bar: the bar, its end values and its title (what the colours measure).
+    const double left = area.left() + 70, top = area.top() + 36, legendWidth = 92;
     const double gridWidth = area.width() - (left - area.left()) - legendWidth - 16;
     const double gridHeight = area.height() - (top - area.top()) - 46;
     const double cw = gridWidth / static_cast<double>(m_lambdas.size());
@@ -162,6 +168,16 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
     painter->setFont(labels);
     painter->drawText(QRectF(bar.right() + 4, bar.top() - 8, 60, 16), Qt::AlignLeft, QString::number(hi, 'f', 3));
     painter->drawText(QRectF(bar.right() + 4, bar.bottom() - 8, 60, 16), Qt::AlignLeft, QString::number(lo, 'f', 3));
+    // The title runs up along the bar's right, beside the end values.
+    painter->setFont(chart_style::axisFont());
+    const QFontMetricsF metrics(painter->font());
+    const QString barTitle = metrics.elidedText(colorBarTitle(), Qt::ElideRight, bar.height());
+    painter->save();
+    painter->translate(area.right() - 4, bar.center().y());
+    painter->rotate(-90);
+    painter->drawText(QRectF(-bar.height() / 2, -metrics.height(), bar.height(), metrics.height()),
+                      Qt::AlignCenter, barTitle);
+    painter->restore();
 }
 
 }  // namespace pfa::ui

@@ -8,9 +8,10 @@
 
 namespace pfa::ui {
 
-/// Sweep view (c): a heat map over (ε, λ) of the mean test error or violation over seeds,
-/// for one algorithm. Rows are ε (∞ last), columns λ; each cell shows its value; a colour
-/// scale (viridis, min to max) explains the colours. The same paint routine draws the
+/// Sweep view (c): a heat map over (ε, λ) of the mean test error or violation over seeds, for
+/// one group of cells equal in every other setting (one algorithm; see pfa::groupCells). Rows
+/// are ε (∞ last), columns λ; each cell shows its value; a titled colour scale (viridis, min
+/// to max) explains the colours. The same paint routine draws the
 /// screen and every export.
 class HeatMapView : public QWidget, public ExportableView {
     Q_OBJECT
@@ -19,8 +20,12 @@ public:
 
     explicit HeatMapView(QWidget* parent = nullptr);
 
-    void setCells(const std::vector<pfa::SweepCell>& cells, const QString& algorithm, Metric metric,
+    /// Shows `cells` (one per (ε, λ): the caller picks a group) under `title` (the algorithm
+    /// and what sets its group apart).
+    void setCells(const std::vector<pfa::SweepCell>& cells, const QString& title, Metric metric,
                   const QString& notion);
+    /// The title of the colour bar: the metric and its unit.
+    QString colorBarTitle() const;
     /// Number of filled cells (tests).
     int filledCells() const;
 
@@ -43,7 +48,7 @@ private:
     std::vector<std::vector<double>> m_values;  // [ε][λ], NaN = no run
     /// Certified ε per cell where the nominal ε is not certified (published calibration), else NaN.
     std::vector<std::vector<double>> m_certified;
-    QString m_algorithm;
+    QString m_title;  ///< the algorithm and what sets its group apart
     QString m_notion;
     Metric m_metric = Metric::TestError;
 };

@@ -55,21 +55,43 @@ PrivacyPriceView::PrivacyPriceView(QWidget* parent) : QWidget(parent) {
 
 void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double lambda, const QString& notion) {
     m_points = 0;
-    // Finite ε: one line per algorithm; ε = ∞: a reference level per algorithm.
+    m_lineNames.clear();
+    // One line over ε per group of cells equal in every other setting (so runs that differ in
+    // epochs or a learning rate never join a line); finite ε on the line, ε = ∞ a reference
+    // level. Lines that share an algorithm are named by what differs.
+    std::vector<pfa::SweepCell> atLambda;
+    for (const pfa::SweepCell& cell : cells) {
+        if (cell.lambda == lambda && cell.testError.n > 0) atLambda.push_back(cell);
+    }
+    m_cells = std::move(atLambda);
     std::map<std::string, std::vector<const pfa::SweepCell*>> lines;
     std::map<std::string, const pfa::SweepCell*> unlimited;
+    std::map<std::string, QColor> colors;
+    std::map<std::string, int> perAlgorithm;
     double epsMin = INFINITY, epsMax = 0.0;
-    for (const pfa::SweepCell& cell : cells) {
-        if (cell.lambda != lambda || cell.testError.n == 0) continue;
+    for (const pfa::SweepGroup& group :
+         pfa::groupCells(m_cells, {"epsilon"}, {"algorithm", "calibration"})) {
+        const pfa::SweepCell& first = m_cells[group.cells.front()];
         // Published-calibration runs stand at the ε the accountant certifies (their nominal ε is
         // not a guarantee), and form their own line.
-        const std::string line = cell.knownGaps ? cell.algorithm + " (published, certified ε)" : cell.algorithm;
-        if (std::isinf(cell.shownEpsilon())) {
-            unlimited[line] = &cell;
-        } else {
-            lines[line].push_back(&cell);
-            epsMin = std::min(epsMin, cell.shownEpsilon());
-            epsMax = std::max(epsMax, cell.shownEpsilon());
+        std::string line =
+            first.knownGaps ? first.algorithm + " (published, certified ε)" : first.algorithm;
+        if (!group.distinction.empty()) line += " (" + group.distinction + ")";
+        // A second line of one algorithm gets a darker, a third a lighter shade of its colour.
+        const int shade = perAlgorithm[first.algorithm]++;
+        const QColor base = algorithmColor(first.algorithm);
+        colors[line] = shade == 0       ? base
+                       : shade % 2 == 1 ? base.darker(100 + 80 * ((shade + 1) / 2))
+                                        : base.lighter(100 + 60 * (shade / 2));
+        for (std::size_t index : group.cells) {
+            const pfa::SweepCell& cell = m_cells[index];
+            if (std::isinf(cell.shownEpsilon())) {
+                unlimited[line] = &cell;
+            } else {
+                lines[line].push_back(&cell);
+                epsMin = std::min(epsMin, cell.shownEpsilon());
+                epsMax = std::max(epsMax, cell.shownEpsilon());
+            }
         }
     }
     if (!std::isfinite(epsMin)) {
@@ -98,9 +120,10 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
         QAbstractSeries* anySeries = nullptr;
         for (auto& [algorithm, list] : lines) {
             std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->shownEpsilon() < b->shownEpsilon(); });
-            const QColor color = algorithmColor(algorithm);
+            const QColor color = colors[algorithm];
             auto* line = new QLineSeries();
             line->setName(QString::fromStdString(algorithm));
+            if (i == 0) m_lineNames << line->name();
             line->setPen(QPen(color, 2.0));
             auto* dots = new QScatterSeries();
             dots->setColor(color);
@@ -123,7 +146,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
             anySeries = line;
         }
         for (const auto& [algorithm, cell] : unlimited) {
-            const QColor color = algorithmColor(algorithm);
+            const QColor color = colors[algorithm];
             auto* level = new QLineSeries();
             level->setName(tr("%1, ε = ∞").arg(QString::fromStdString(algorithm)));
             level->setPen(QPen(color, 1.6, Qt::DashLine));

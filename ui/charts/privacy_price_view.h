@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
 #include <array>
 #include <vector>
@@ -17,7 +18,9 @@ class WhiskerItem;
 
 /// Sweep view (b), the price of privacy: at one fixed λ, test error against ε and fairness
 /// violation against ε (logarithmic ε axis), one line per algorithm with ± one standard
-/// deviation whiskers. Runs without privacy (ε = ∞) are a dashed horizontal reference line.
+/// deviation whiskers; runs that differ in settings other than ε and the seed form lines of
+/// their own, named by the difference. Runs without privacy (ε = ∞) are a dashed horizontal
+/// reference line.
 class PrivacyPriceView : public QWidget {
     Q_OBJECT
 public:
@@ -27,6 +30,8 @@ public:
     void setCells(const std::vector<pfa::SweepCell>& cells, double lambda, const QString& notion);
 
     int pointCount() const { return m_points; }
+    /// The legend names of the lines over ε, in order (tests).
+    QStringList lineNames() const { return m_lineNames; }
     ChartView* errorView() const { return m_views[0]; }
     ChartView* violationView() const { return m_views[1]; }
 
@@ -37,6 +42,8 @@ private:
     std::array<QValueAxis*, 2> m_y{};
     std::array<WhiskerItem*, 2> m_whiskers{};
     int m_points = 0;
+    std::vector<pfa::SweepCell> m_cells;  ///< the cells shown (at the chosen λ)
+    QStringList m_lineNames;
 };
 
 }  // namespace pfa::ui
