@@ -8,6 +8,7 @@
 #include <QMessageBox>
 
 #include "core/data/catalog.h"
+#include "core/fairness/fairness_notion.h"
 #include "core/sweep/sweep_preset.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/controllers/dataset_controller.h"
@@ -61,6 +62,7 @@ SweepActions::SweepActions(SweepController* sweep, ResultsFileController* result
                         .arg(skipped)
                         .arg(damaged),
                     10000);
+                m_views->followLatest();
                 emit sweepViewsChanged();
             });
     connect(sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
@@ -122,6 +124,11 @@ bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QSt
         if (error) *error = QString::fromStdString(problem.what());
         return false;
     }
+    // The views show this sweep's data set and (first) notion, whatever they showed before.
+    m_views->followSweep(QString::fromStdString(data->key),
+                         spec.notions.empty()
+                             ? QString()
+                             : QString::fromStdString(pfa::fairnessCode(spec.notions.front())));
     emit sweepViewsChanged();
     return true;
 }

@@ -12,9 +12,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "core/fairness/fairness_notion.h"
+#include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -59,8 +61,6 @@ FilterItems itemsOf(const std::set<T>& values, Label label) {
     return items;
 }
 
-QString plainLabel(const std::string& value) { return QString::fromStdString(value); }
-
 QString notionLabel(const std::string& code) {
     return QString::fromStdString(pfa::fairnessName(pfa::parseFairnessNotion(code)));
 }
@@ -84,7 +84,9 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
     m_notion = new QComboBox();
     m_notion->setToolTip(tr("Which fairness notion's runs to show"));
     m_algorithm = new QComboBox();
-    m_algorithm->setToolTip(tr("Algorithm shown in the heat map"));
+    m_algorithm->setToolTip(
+        tr("Algorithm shown in the heat map (runs that differ in other "
+           "settings than ε, λ and the seed are separate entries)"));
     m_lambda = new QComboBox();
     m_lambda->setToolTip(tr("λ at which the price of privacy is shown"));
     m_metric = new QComboBox();
@@ -146,6 +148,12 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
     }
     // A λ the user picked stays; until then the middle of the grid follows the streaming runs.
     connect(m_lambda, &QComboBox::activated, this, [this] { m_lambdaChosen = true; });
+    connect(m_algorithm, &QComboBox::activated, this, [this] { m_mapChosen = true; });
+    // A data set or notion the user picked stays until the next sweep starts; until then the
+    // views follow the sweep (or the latest run).
+    for (QComboBox* box : {m_dataset, m_notion}) {
+        connect(box, &QComboBox::activated, this, [this] { m_filterChosen = true; });
+    }
     refresh();
 }
 
@@ -168,6 +176,25 @@ bool SweepViewsPanel::loadReferencePoints(const QString& path, QString* error) {
     return true;
 }
 
+void SweepViewsPanel::followSweep(const QString& datasetKey, const QString& notion) {
+    m_followDataset = datasetKey.toStdString();
+    m_followNotion = notion.toStdString();
+    m_filterChosen = false;
+    m_lambdaChosen = false;  // a new grid: its middle λ and largest heat map again
+    m_mapChosen = false;
+    refreshNow();
+}
+
+void SweepViewsPanel::followLatest() {
+    m_followDataset.clear();
+    m_followNotion.clear();
+    m_filterChosen = false;
+    refreshNow();
+}
+
+QString SweepViewsPanel::shownDataset() const { return m_dataset->currentData().toString(); }
+QString SweepViewsPanel::shownNotion() const { return m_notion->currentData().toString(); }
+
 double SweepViewsPanel::priceLambda() const { return m_lambda->currentData().toDouble(); }
 
 void SweepViewsPanel::refreshNow() {
@@ -176,13 +203,47 @@ void SweepViewsPanel::refreshNow() {
 }
 
 void SweepViewsPanel::refillFilters() {
-    std::set<std::string> datasets, notions;
-    for (const pfa::SweepPoint& p : m_points) {
-        datasets.insert(p.dataset);
-        notions.insert(p.fairness);
+    // The data set shown: the followed sweep's, else the latest run's, unless the user chose.
+    std::string wantedDataset = m_followDataset, wantedNotion = m_followNotion;
+    if (wantedDataset.empty() && !m_points.empty()) {
+        wantedDataset = m_points.back().datasetKey();
+        wantedNotion = m_points.back().fairness;
     }
-    fill(m_dataset, itemsOf(datasets, plainLabel));
-    fill(m_notion, itemsOf(notions, notionLabel));
+    // One entry per data-set identity: runs of one name may differ in its options or split,
+    // and each gets a front of its own. The name labels it unless two identities share it.
+    std::map<std::string, std::string> datasets;  // identity → name
+    std::map<std::string, int> names;
+    for (const pfa::SweepPoint& p : m_points) {
+        if (datasets.emplace(p.datasetKey(), p.dataset).second) ++names[p.dataset];
+    }
+    FilterItems datasetItems;
+    for (const auto& [identity, name] : datasets) {
+        const QString label = names[name] > 1
+                                  ? QString::fromStdString(pfa::ledgerTitle(identity))
+                                  : QString::fromStdString(name.empty() ? identity : name);
+        datasetItems.emplace_back(label, QString::fromStdString(identity));
+    }
+    const bool follow = !m_filterChosen && datasets.count(wantedDataset) > 0;
+    fill(m_dataset, datasetItems, 0, !follow);
+    if (follow) {
+        const QSignalBlocker block(m_dataset);
+        m_dataset->setCurrentIndex(m_dataset->findData(QString::fromStdString(wantedDataset)));
+    }
+    for (int i = 0; i < m_dataset->count(); ++i) {
+        m_dataset->setItemData(i, m_dataset->itemData(i), Qt::ToolTipRole);
+    }
+    // Notions of the data set shown.
+    const std::string dataset = m_dataset->currentData().toString().toStdString();
+    std::set<std::string> notions;
+    for (const pfa::SweepPoint& p : m_points) {
+        if (p.datasetKey() == dataset) notions.insert(p.fairness);
+    }
+    const bool followNotion = !m_filterChosen && notions.count(wantedNotion) > 0;
+    fill(m_notion, itemsOf(notions, notionLabel), 0, !followNotion);
+    if (followNotion) {
+        const QSignalBlocker block(m_notion);
+        m_notion->setCurrentIndex(m_notion->findData(QString::fromStdString(wantedNotion)));
+    }
 }
 
 void SweepViewsPanel::refresh() {
@@ -191,17 +252,39 @@ void SweepViewsPanel::refresh() {
     const std::string notion = m_notion->currentData().toString().toStdString();
     std::vector<pfa::SweepPoint> selected;
     for (const pfa::SweepPoint& p : m_points) {
-        if (p.dataset == dataset && p.fairness == notion) selected.push_back(p);
+        if (p.datasetKey() == dataset && p.fairness == notion) selected.push_back(p);
     }
     m_cells = pfa::summarizePoints(selected);
-    // Algorithms and λ values present.
-    std::set<std::string> algorithms;
-    std::set<double> lambdas;
-    for (const pfa::SweepCell& c : m_cells) {
-        algorithms.insert(c.algorithm);
-        lambdas.insert(c.lambda);
+    // The heat map shows one group: one algorithm's cells equal in every setting but ε and λ.
+    const std::vector<pfa::SweepGroup> maps =
+        pfa::groupCells(m_cells, {"epsilon", "lambda"}, {"algorithm"});
+    // Until the user picks one, the largest group (the sweep's grid rather than a stray run).
+    std::vector<std::pair<QString, const pfa::SweepGroup*>> mapGroups;
+    for (const pfa::SweepGroup& group : maps) {
+        QString label = QString::fromStdString(m_cells[group.cells.front()].algorithm);
+        if (!group.distinction.empty())
+            label += QStringLiteral(" (%1)").arg(QString::fromStdString(group.distinction));
+        mapGroups.emplace_back(label, &group);
     }
-    fill(m_algorithm, itemsOf(algorithms, plainLabel));
+    std::stable_sort(mapGroups.begin(), mapGroups.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    FilterItems mapItems;
+    int largest = 0;
+    for (std::size_t i = 0; i < mapGroups.size(); ++i) {
+        mapItems.emplace_back(mapGroups[i].first, QString::fromStdString(mapGroups[i].second->key));
+        if (mapGroups[i].second->cells.size() >
+            mapGroups[static_cast<std::size_t>(largest)].second->cells.size()) {
+            largest = static_cast<int>(i);
+        }
+    }
+    fill(m_algorithm, mapItems, largest, m_mapChosen);
+    std::vector<pfa::SweepCell> mapCells;
+    for (const pfa::SweepGroup& group : maps) {
+        if (QString::fromStdString(group.key) != m_algorithm->currentData().toString()) continue;
+        for (std::size_t index : group.cells) mapCells.push_back(m_cells[index]);
+    }
+    std::set<double> lambdas;
+    for (const pfa::SweepCell& c : m_cells) lambdas.insert(c.lambda);
     // Until the user picks one, the price of privacy is shown at the middle λ of the grid
     // (λ = 0 alone would hide the fairness term's cost).
     fill(m_lambda, itemsOf(lambdas, [](double lambda) { return QString::fromStdString(pfa::formatNumber(lambda, 4)); }),
@@ -209,14 +292,17 @@ void SweepViewsPanel::refresh() {
 
     const QString notionName = notion.empty() ? QString() : notionLabel(notion);
     std::vector<pfa::ReferencePoint> references;
+    // Reference points name the data set (e.g. "adult"), not its identity.
+    const std::string datasetName = m_cells.empty() ? std::string() : m_cells.front().dataset;
     for (const pfa::ReferencePoint& r : m_references) {
-        if (dataset.empty() || r.dataset == dataset) references.push_back(r);
+        if (datasetName.empty() || r.dataset == datasetName) references.push_back(r);
     }
     m_tradeoff->setReferencePoints(references);
     m_tradeoff->setCells(m_cells, notionName);
     m_price->setCells(m_cells, m_lambda->currentData().toDouble(), notionName);
-    m_heat->setCells(m_cells, m_algorithm->currentText(),
-                     m_metric->currentData().toInt() == 0 ? HeatMapView::Metric::TestError : HeatMapView::Metric::Violation,
+    m_heat->setCells(mapCells, m_algorithm->currentText(),
+                     m_metric->currentData().toInt() == 0 ? HeatMapView::Metric::TestError
+                                                          : HeatMapView::Metric::Violation,
                      notionName);
     std::size_t runs = 0;
     for (const pfa::SweepCell& c : m_cells) runs += c.runs;

@@ -2,6 +2,7 @@
 
 #include <QTimer>
 #include <QWidget>
+#include <string>
 #include <vector>
 
 #include "core/sweep/reference_points.h"
@@ -21,7 +22,9 @@ class HeatMapView;
 /// The sweep views over every finished run of the session, grouped into cells (runs that
 /// differ only in their seed): (a) error vs violation curves per ε with whiskers and the
 /// Pareto front, plus reference points; (b) the price of privacy at a chosen λ; (c) a heat map
-/// over (ε, λ). Filters choose the data set, fairness notion, algorithm, λ and metric.
+/// over (ε, λ). Filters choose the data set, fairness notion, algorithm, λ and metric; views
+/// open on the data set and notion of the running (or last) sweep, one front per data set and
+/// notion, and only runs equal in every other setting share a curve (pfa::groupCells).
 /// Updates are coalesced (at most ~3 per second) so a running sweep never floods the GUI.
 class SweepViewsPanel : public QWidget {
     Q_OBJECT
@@ -34,6 +37,15 @@ public:
     bool loadReferencePoints(const QString& path, QString* error);
     /// Redraws now (tests, export).
     void refreshNow();
+    /// Shows the data set `datasetKey` (its identity, pfa::datasetKey) and fairness notion
+    /// `notion` ("dp", "eo", "eopp") once their runs arrive: a sweep just started. Until the
+    /// user picks another data set or notion, the views stay on them.
+    void followSweep(const QString& datasetKey, const QString& notion);
+    /// Shows the data set and notion of the latest run again (a results file was opened).
+    void followLatest();
+    /// The data-set identity and the notion code shown (tests).
+    QString shownDataset() const;
+    QString shownNotion() const;
 
     TradeoffCurvesView* tradeoffView() const { return m_tradeoff; }
     PrivacyPriceView* priceView() const { return m_price; }
@@ -63,6 +75,10 @@ private:
     std::vector<pfa::SweepCell> m_cells;
     std::vector<pfa::ReferencePoint> m_references;
     bool m_lambdaChosen = false;  ///< the user picked the λ of the price of privacy
+    bool m_mapChosen = false;     ///< the user picked the heat map's algorithm (group)
+    bool m_filterChosen = false;  ///< the user picked the data set or notion
+    std::string m_followDataset;  ///< the data set of the running or last sweep
+    std::string m_followNotion;
 };
 
 }  // namespace pfa::ui
