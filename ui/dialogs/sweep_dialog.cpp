@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
@@ -218,7 +219,73 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     connect(m_algorithms, &QListWidget::itemChanged, this, &SweepDialog::updateSummary);
     for (QCheckBox* box : m_notions) connect(box, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
     resize(720, sizeHint().height());
+    // The grid of the last sweep started here comes back (a preset, applied after, replaces it).
+    restoreGrid();
+    connect(this, &QDialog::accepted, this, &SweepDialog::saveGrid);
     updateSummary();
+}
+
+namespace {
+const QString kGridGroup = QStringLiteral("sweepDialog");
+const char* const kNotionCodes[] = {"dp", "eo", "eopp"};  // the order of the notion boxes
+}  // namespace
+
+void SweepDialog::saveGrid() const {
+    QSettings settings;
+    settings.beginGroup(kGridGroup);
+    QStringList algorithms, notions;
+    for (int i = 0; i < m_algorithms->count(); ++i) {
+        if (m_algorithms->item(i)->checkState() == Qt::Checked)
+            algorithms << m_algorithms->item(i)->text();
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (m_notions[i]->isChecked()) notions << QString::fromLatin1(kNotionCodes[i]);
+    }
+    settings.setValue(QStringLiteral("algorithms"), algorithms);
+    settings.setValue(QStringLiteral("notions"), notions);
+    settings.setValue(QStringLiteral("epsilons"), m_epsilons->text());
+    settings.setValue(QStringLiteral("infinity"), m_infinity->isChecked());
+    settings.setValue(QStringLiteral("lambdas"), m_lambdas->text());
+    settings.setValue(QStringLiteral("seedFrom"), m_seedFrom->value());
+    settings.setValue(QStringLiteral("seedTo"), m_seedTo->value());
+    settings.setValue(QStringLiteral("axis"), m_axis->currentData().toString());
+    settings.setValue(QStringLiteral("axisValues"), m_axisValues->text());
+    settings.setValue(QStringLiteral("tuning"), m_tuning->currentData().toString());
+}
+
+void SweepDialog::restoreGrid() {
+    QSettings settings;
+    settings.beginGroup(kGridGroup);
+    if (!settings.contains(QStringLiteral("epsilons"))) return;  // no sweep started yet
+    // Names that no longer exist (an algorithm removed since) are skipped; when none is left,
+    // the experiment panel's choice stays.
+    const QStringList algorithms = settings.value(QStringLiteral("algorithms")).toStringList();
+    bool anyAlgorithm = false;
+    for (int i = 0; i < m_algorithms->count(); ++i)
+        anyAlgorithm |= algorithms.contains(m_algorithms->item(i)->text());
+    if (anyAlgorithm) {
+        for (int i = 0; i < m_algorithms->count(); ++i) {
+            QListWidgetItem* item = m_algorithms->item(i);
+            item->setCheckState(algorithms.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    const QStringList notions = settings.value(QStringLiteral("notions")).toStringList();
+    bool anyNotion = false;
+    for (const char* code : kNotionCodes) anyNotion |= notions.contains(QString::fromLatin1(code));
+    if (anyNotion) {
+        for (int i = 0; i < 3; ++i)
+            m_notions[i]->setChecked(notions.contains(QString::fromLatin1(kNotionCodes[i])));
+    }
+    m_epsilons->setText(settings.value(QStringLiteral("epsilons")).toString());
+    m_infinity->setChecked(settings.value(QStringLiteral("infinity"), false).toBool());
+    m_lambdas->setText(settings.value(QStringLiteral("lambdas"), m_lambdas->text()).toString());
+    m_seedFrom->setValue(settings.value(QStringLiteral("seedFrom"), m_seedFrom->value()).toInt());
+    m_seedTo->setValue(settings.value(QStringLiteral("seedTo"), m_seedTo->value()).toInt());
+    const int axis = m_axis->findData(settings.value(QStringLiteral("axis")).toString());
+    if (axis >= 0) m_axis->setCurrentIndex(axis);
+    m_axisValues->setText(settings.value(QStringLiteral("axisValues")).toString());
+    const int tuning = m_tuning->findData(settings.value(QStringLiteral("tuning")).toString());
+    if (tuning >= 0) m_tuning->setCurrentIndex(tuning);
 }
 
 void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {

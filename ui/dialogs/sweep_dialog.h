@@ -18,7 +18,9 @@ namespace pfa::ui {
 /// Sets up a sweep over the current data set: algorithms, fairness notions, ε values and λ
 /// values (both with presets; they and the extra axis accept log:/lin: generators), seeds,
 /// an optional extra hyper-parameter axis, threads and the results file. It shows the number
-/// of runs and an estimate of the time before starting.
+/// of runs and an estimate of the time before starting. The grid of the last sweep started
+/// (algorithms, notions, ε, λ, seeds, extra axis, tuning) is remembered in the settings and
+/// fills the next dialog; epochs follow the experiment panel and the results file is new.
 class SweepDialog : public QDialog {
     Q_OBJECT
 public:
@@ -48,7 +50,12 @@ public:
     QPushButton* startButton() const { return m_start; }
     QLabel* summaryLabel() const { return m_summary; }
 
+    /// Stores the grid in the settings (done when the sweep is started).
+    void saveGrid() const;
+
 private:
+    /// Fills the grid from the settings, when a sweep was started before.
+    void restoreGrid();
     void updateSummary();
     /// The numbers (and log:/lin: generators) in `edit`; on a mistake, empty and `problem` set
     /// (when still empty) to a one-line reason starting with `what`.
