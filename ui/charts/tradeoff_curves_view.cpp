@@ -46,6 +46,7 @@ public:
     struct Label {
         double x = 0.0, y = 0.0;  ///< the point, in data coordinates
         QString text;
+        double dx = 0.0, dy = 0.0;  ///< its whiskers' half-lengths, which labels avoid if they can
     };
 
     PointLabelItem(QChart* chart, QAbstractSeries* series)
@@ -71,11 +72,19 @@ public:
         const QFontMetricsF metrics(m_font);
         constexpr double marker = 6.5;  // half the marker size and a little air
         std::vector<QPointF> points;
-        std::vector<QRectF> taken;
+        std::vector<QRectF> taken, whiskers;
         for (const Label& label : m_labels) {
             const QPointF p = m_chart->mapToPosition(QPointF(label.x, label.y), m_series);
             points.push_back(p);
             taken.emplace_back(p.x() - marker, p.y() - marker, 2 * marker, 2 * marker);
+            for (const auto& [dx, dy] : {std::pair{label.dx, 0.0}, std::pair{0.0, label.dy}}) {
+                if (!(dx > 0 || dy > 0) || !std::isfinite(dx + dy)) continue;
+                const QPointF low =
+                    m_chart->mapToPosition(QPointF(label.x - dx, label.y - dy), m_series);
+                const QPointF high =
+                    m_chart->mapToPosition(QPointF(label.x + dx, label.y + dy), m_series);
+                whiskers.push_back(QRectF(low, high).normalized().adjusted(-1.5, -1.5, 1.5, 1.5));
+            }
         }
         std::vector<QRectF> placed;
         for (std::size_t i = 0; i < m_labels.size(); ++i) {
@@ -89,16 +98,21 @@ public:
                                          {p.x() - 3 - w, p.y() + marker + 0.5, w, h},
                                          {p.x() + marker + 6, p.y() - h / 2, w, h},
                                          {p.x() - marker - w - 6, p.y() - h / 2, w, h}};
+            // A place clear of whiskers too if there is one, else one that only crosses a whisker.
+            auto clear = [&](const QRectF& candidate, const std::vector<QRectF>& obstacles) {
+                return std::none_of(obstacles.begin(), obstacles.end(), [&](const QRectF& other) {
+                    return other.intersects(candidate);
+                });
+            };
             QRectF chosen;
-            for (const QRectF& candidate : candidates) {
-                if (!plot.contains(candidate)) continue;
-                const bool free =
-                    std::none_of(taken.begin(), taken.end(),
-                                 [&](const QRectF& other) { return other.intersects(candidate); });
-                if (free) {
+            for (bool avoidWhiskers : {true, false}) {
+                for (const QRectF& candidate : candidates) {
+                    if (!plot.contains(candidate) || !clear(candidate, taken)) continue;
+                    if (avoidWhiskers && !clear(candidate, whiskers)) continue;
                     chosen = candidate;
                     break;
                 }
+                if (!chosen.isEmpty()) break;
             }
             if (!chosen.isEmpty()) taken.push_back(chosen);
             placed.push_back(chosen);
@@ -294,7 +308,8 @@ void TradeoffCurvesView::rebuild() {
             m_tips.push_back({x, y, tip});
             labels.push_back({x, y,
                               QStringLiteral("λ=%1").arg(
-                                  QString::fromStdString(pfa::formatNumber(cell->lambda, 3)))});
+                                  QString::fromStdString(pfa::formatNumber(cell->lambda, 3))),
+                              cell->violation.sd, cell->testError.sd});
             line->append(x, y);
             markers->append(x, y);
             whiskers.push_back({x, y, cell->violation.sd, cell->testError.sd, color.darker(115)});
