@@ -66,7 +66,7 @@ void HeatMapView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.fillRect(rect(), Qt::white);
-    paintMap(&painter, rect());
+    paintMap(&painter, rect(), ExportHeading{exportTitle(), QString()});
 }
 
 QSize HeatMapView::exportSize() const {
@@ -74,14 +74,11 @@ QSize HeatMapView::exportSize() const {
     return shown ? size() : QSize(900, 600);
 }
 
-void HeatMapView::paintExport(QPainter* painter, const QRectF& target) {
+void HeatMapView::paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) {
+    // The screen's paint routine, laid out at the export's size.
     painter->save();
     painter->fillRect(target, Qt::white);
-    // Draw at the logical size, scaled into the target: identical to the screen.
-    const QSize logical = exportSize();
-    painter->translate(target.topLeft());
-    painter->scale(target.width() / logical.width(), target.height() / logical.height());
-    paintMap(painter, QRectF(QPointF(0, 0), QSizeF(logical)));
+    paintMap(painter, target, heading);
     painter->restore();
 }
 
@@ -91,12 +88,22 @@ void HeatMapView::contextMenuEvent(QContextMenuEvent* event) {
     menu.exec(event->globalPos());
 }
 
-void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
+void HeatMapView::paintMap(QPainter* painter, const QRectF& area, const ExportHeading& heading) const {
     const QFont title = chart_style::titleFont();
     const QFont labels = chart_style::labelFont();
     painter->setPen(QColor(40, 40, 40));
-    painter->setFont(title);
-    painter->drawText(QRectF(area.left(), area.top() + 4, area.width(), 26), Qt::AlignCenter, exportTitle());
+    // The heading: title and caption lines, each only when there is one (exports may drop both).
+    double headingBottom = area.top() + 10;
+    if (!heading.title.isEmpty()) {
+        painter->setFont(title);
+        painter->drawText(QRectF(area.left(), area.top() + 4, area.width(), 26), Qt::AlignCenter, heading.title);
+        headingBottom = area.top() + 36;
+    }
+    if (!heading.caption.isEmpty()) {
+        painter->setFont(chart_style::axisFont());
+        painter->drawText(QRectF(area.left(), headingBottom - 6, area.width(), 22), Qt::AlignCenter, heading.caption);
+        headingBottom += 18;
+    }
     if (m_epsilons.empty() || m_lambdas.empty()) {
         QFont italic = chart_style::axisFont();
         italic.setItalic(true);
@@ -114,7 +121,7 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
         }
     }
     if (!(hi > lo)) hi = lo + 1e-9;
-    const double left = area.left() + 70, top = area.top() + 36, legendWidth = 70;
+    const double left = area.left() + 70, top = headingBottom, legendWidth = 70;
     const double gridWidth = area.width() - (left - area.left()) - legendWidth - 16;
     const double gridHeight = area.height() - (top - area.top()) - 46;
     const double cw = gridWidth / static_cast<double>(m_lambdas.size());

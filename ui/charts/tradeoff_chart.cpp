@@ -111,6 +111,15 @@ void TradeoffChart::clearLivePoint() {
     m_view->setEmpty(m_points.empty());
 }
 
+void TradeoffChart::setExportMode(bool exporting) {
+    // Clearing the ring's points (not hiding the series) keeps its legend entry hidden.
+    if (exporting) {
+        m_selection->clear();
+    } else {
+        setSelectedRun(m_selectedId);
+    }
+}
+
 bool TradeoffChart::hasLivePoint() const { return m_live->count() > 0; }
 
 int TradeoffChart::runAt(const QScatterSeries* series, const QPointF& point) const {

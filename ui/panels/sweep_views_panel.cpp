@@ -168,6 +168,17 @@ bool SweepViewsPanel::loadReferencePoints(const QString& path, QString* error) {
     return true;
 }
 
+ExportContext SweepViewsPanel::exportContext() const {
+    const QString dataset = m_dataset->currentText(), notion = m_notion->currentText();
+    ExportContext context;
+    QStringList caption{dataset, notion}, suffix{dataset, m_notion->currentData().toString()};
+    caption.removeAll(QString());
+    suffix.removeAll(QString());
+    context.caption = caption.join(QStringLiteral(" · "));
+    context.fileNameSuffix = suffix.join(QLatin1Char('-'));
+    return context;
+}
+
 double SweepViewsPanel::priceLambda() const { return m_lambda->currentData().toDouble(); }
 
 void SweepViewsPanel::refreshNow() {
