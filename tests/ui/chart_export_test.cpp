@@ -236,12 +236,13 @@ TEST_CASE("A paper export has the requested printed size and font size in PNG, S
         CHECK(svg.height == QStringLiteral("2.4in"));
         CHECK(svg.viewBox == QStringLiteral("0 0 237.6 172.8"));
         REQUIRE_FALSE(svg.texts.empty());
-        // Tick labels (the smallest text) at 8 pt, the axis title a little larger.
+        // Tick labels, legend and axis titles at 8 pt; nothing smaller.
         double smallest = INFINITY;
         for (const auto& [text, size] : svg.texts) smallest = std::min(smallest, size);
         CHECK(smallest == Approx(8.0).epsilon(0.01));
-        CHECK(textSize(svg, QStringLiteral("test error")) ==
-              Approx(8.0 * 10.5 / 9.5).epsilon(0.01));
+        CHECK(textSize(svg, QStringLiteral("test error")) == Approx(8.0).epsilon(0.01));
+        // The title keeps its on-screen proportion (12.5 pt to 9.5 pt labels).
+        CHECK(textSize(svg, QStringLiteral("tradeoff")) == Approx(8.0 * 12.5 / 9.5).epsilon(0.01));
         CHECK(textSize(svg, QStringLiteral("Pareto front")) == Approx(8.0).epsilon(0.01));
         // A named family that the PNG and PDF use, not a generic alias.
         REQUIRE(svg.families.size() >= 1);
@@ -424,6 +425,12 @@ TEST_CASE("The export dialog remembers its values and the last folder",
     CHECK(again.heightBox()->value() == Approx(6.0));
     CHECK(again.fontBox()->value() == 9.0);
     CHECK_FALSE(again.titleBox()->isChecked());
-    // The tradeoff chart has no single data set: its caption box is off.
+    if (!qEnvironmentVariable("PFA_EXPORT_SHOTS").isEmpty()) {
+        again.adjustSize();
+        again.grab().save(dir.filePath(QStringLiteral("dialog.png")));
+        keepForLook(dir.filePath(QStringLiteral("dialog.png")),
+                    QStringLiteral("export-dialog.png"));
+    }
+    // The live charts have no single data set: the caption box is off.
     CHECK_FALSE(again.captionBox()->isEnabled());
 }

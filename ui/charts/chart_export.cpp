@@ -19,6 +19,7 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QToolTip>
+#include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <cmath>
@@ -373,6 +374,15 @@ void paintChartForExport(ChartView* view, QPainter* painter, const QRectF& targe
     const QLegend::MarkerShape markerShape = chart->legend()->markerShape();
     const Qt::Alignment legendAlignment = chart->legend()->alignment();
     chart->setTitle(QString());
+    // Axis titles at the size of the tick labels, as in most papers' figures (on screen they
+    // are a little larger); a long one would otherwise be cut short on a narrow figure.
+    std::vector<std::pair<QAbstractAxis*, QFont>> axisTitleFonts;
+    for (QAbstractAxis* axis : chart->axes()) {
+        axisTitleFonts.emplace_back(axis, axis->titleFont());
+        QFont font = axis->titleFont();
+        font.setPointSizeF(axis->labelsFont().pointSizeF());
+        axis->setTitleFont(font);
+    }
     // Legend glyphs drawn like the series: a line, the scatter marker, the dashed front.
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     // A narrow figure has no room for a legend beside the plot (its entries would be cut).
@@ -383,6 +393,7 @@ void paintChartForExport(ChartView* view, QPainter* painter, const QRectF& targe
 
     view->scene()->render(painter, area, QRectF(QPointF(0, 0), area.size()), Qt::IgnoreAspectRatio);
 
+    for (const auto& [axis, font] : axisTitleFonts) axis->setTitleFont(font);
     chart->legend()->setAlignment(legendAlignment);
     chart->legend()->setMarkerShape(markerShape);
     chart->setTitle(title);

@@ -81,8 +81,8 @@ struct ExportOptions {
     QSizeF sizeInches{3.3, 2.4};
     /// The unit the user chose (the SVG states its width and height in it).
     LengthUnit unit = LengthUnit::Inch;
-    /// Size of the tick labels and the legend in points when printed at `sizeInches`; the axis
-    /// titles and the title keep their on-screen proportions to it.
+    /// Size of the tick labels, the legend and the charts' axis titles in points when printed
+    /// at `sizeInches`; the title and caption keep their on-screen proportions to it.
     double fontPoints = 8.0;
     /// PNG only: pixels per inch (the PNG is sizeInches × dpi pixels).
     int dpi = 300;

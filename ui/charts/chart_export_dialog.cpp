@@ -103,8 +103,8 @@ ChartExportDialog::ChartExportDialog(ExportableView* view, QWidget* parent)
     m_font->setSingleStep(0.5);
     m_font->setSuffix(tr(" pt"));
     m_font->setToolTip(
-        tr("Size of the tick labels and the legend in the printed figure (8–9 pt suits most "
-           "papers); axis titles and the title are a little larger, as on screen"));
+        tr("Size of the tick labels, the legend and the axis titles in the printed figure (8–9 pt "
+           "suits most papers); the title is a little larger"));
     m_font->setValue(settings.value(settingsKey("fontPoints"), defaults.fontPoints).toDouble());
 
     m_dpi = new QSpinBox();
