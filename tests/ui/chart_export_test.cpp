@@ -64,6 +64,48 @@ QSizeF pdfPageSize(const QByteArray& pdf) {
             match.captured(4).toDouble() - match.captured(2).toDouble()};
 }
 
+/// The printed size in points of every text in the PDF's page content: each "Tf" size times
+/// the scale of the transformation in force ("cm" multiplies it, "q" and "Q" save and restore
+/// it). The content streams are zlib-compressed (FlateDecode).
+std::vector<double> pdfTextSizes(const QByteArray& pdf) {
+    std::vector<double> sizes;
+    qsizetype from = 0;
+    for (;;) {
+        const qsizetype start = pdf.indexOf("stream\n", from);
+        if (start < 0) break;
+        const qsizetype end = pdf.indexOf("endstream", start);
+        if (end < 0) break;
+        from = end + 9;
+        if (start > 0 && pdf[start - 1] == 'd') continue;  // the "endstream" keyword itself
+        QByteArray compressed = pdf.mid(start + 7, end - start - 7);
+        // qUncompress wants the expected size first (big-endian); it grows the buffer if needed.
+        const quint32 guess = static_cast<quint32>(compressed.size()) * 16 + 4096;
+        QByteArray framed;
+        framed.append(static_cast<char>(guess >> 24)).append(static_cast<char>(guess >> 16));
+        framed.append(static_cast<char>(guess >> 8)).append(static_cast<char>(guess));
+        framed.append(compressed);
+        const QByteArray content = qUncompress(framed);
+        if (!content.contains(" Tf")) continue;
+        std::vector<double> scales{1.0};
+        const QList<QByteArray> tokens = content.simplified().split(' ');
+        for (qsizetype i = 0; i < tokens.size(); ++i) {
+            const QByteArray& t = tokens[i];
+            if (t == "q") {
+                scales.push_back(scales.back());
+            } else if (t == "Q") {
+                if (scales.size() > 1) scales.pop_back();
+            } else if (t == "cm" && i >= 6) {
+                const double a = tokens[i - 6].toDouble(), b = tokens[i - 5].toDouble();
+                const double c = tokens[i - 4].toDouble(), d = tokens[i - 3].toDouble();
+                scales.back() *= std::sqrt(std::fabs(a * d - b * c));
+            } else if (t == "Tf" && i >= 1) {
+                sizes.push_back(tokens[i - 1].toDouble() * scales.back());
+            }
+        }
+    }
+    return sizes;
+}
+
 struct SvgFacts {
     QString width, height, viewBox;
     /// Printed size (in user units, i.e. points) of each text, by its text.
@@ -225,6 +267,17 @@ TEST_CASE("A paper export has the requested printed size and font size in PNG, S
         const QSizeF page = pdfPageSize(readAll(path));
         CHECK(page.width() == Approx(3.3 * 72).margin(0.5));
         CHECK(page.height() == Approx(2.4 * 72).margin(0.5));
+        // The smallest text (ticks, legend, axis titles) at 8 pt. Qt's PDF engine states a
+        // glyph size in whole pixels of the layout (13 for 12.67), hence 3 % and not exact.
+        const std::vector<double> sizes = pdfTextSizes(readAll(path));
+        REQUIRE(sizes.size() > 5);
+        CHECK(*std::min_element(sizes.begin(), sizes.end()) == Approx(8.0).epsilon(0.03));
+        const QString larger = dir.filePath(QStringLiteral("t12.pdf"));
+        REQUIRE(exportChart(view, larger, paperOptions(ExportFormat::Pdf, 12.0), &error));
+        const std::vector<double> largerSizes = pdfTextSizes(readAll(larger));
+        REQUIRE(largerSizes.size() > 5);
+        CHECK(*std::min_element(largerSizes.begin(), largerSizes.end()) ==
+              Approx(12.0).epsilon(0.03));
     }
 
     SECTION(
