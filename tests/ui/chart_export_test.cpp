@@ -26,6 +26,7 @@
 #include "ui/charts/chart_export_dialog.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/heat_map_view.h"
+#include "ui/charts/privacy_price_view.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/charts/tradeoff_curves_view.h"
 #include "ui/panels/lambda_control.h"
@@ -178,9 +179,9 @@ bool hasText(const SvgFacts& facts, const QString& label) {
 }
 
 /// Mean absolute grey difference (0–255) of two images of the same size, after smoothing both
-/// to 1/4 of their size (so anti-aliasing and glyph hinting do not count, layout does).
+/// to 1/8 of their size (so anti-aliasing and glyph hinting do not count, layout does).
 double layoutDifference(const QImage& a, const QImage& b) {
-    const QSize small = a.size() / 4;
+    const QSize small = a.size() / 8;
     const QImage sa = a.convertToFormat(QImage::Format_RGB32)
                           .scaled(small, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     const QImage sb = b.convertToFormat(QImage::Format_RGB32)
@@ -400,7 +401,9 @@ TEST_CASE("Sweep charts name their data set and notion; file names have no trail
     CHECK(context.fileNameSuffix.endsWith(QStringLiteral("-dp")));
 
     // The view names: short stems, the context's data set and notion appended.
-    CHECK(defaultExportFileName(window->tradeoffChart()->view()) == QStringLiteral("tradeoff"));
+    CHECK(defaultExportFileName(window->tradeoffChart()->view()) ==
+          QStringLiteral("tradeoff-") + context.fileNameSuffix);
+    CHECK(window->tradeoffChart()->exportContext().caption == context.caption);
     const QString curves = defaultExportFileName(sweeps->tradeoffView()->view());
     CHECK(curves.startsWith(QStringLiteral("tradeoff-curves-")));
     CHECK(curves.endsWith(QStringLiteral("-dp")));
@@ -424,9 +427,19 @@ TEST_CASE("Sweep charts name their data set and notion; file names have no trail
     REQUIRE(exportChart(sweeps->tradeoffView()->view(), path, options, &error));
     CHECK_FALSE(showsText(readSvg(readAll(path)), context.caption));
 
+    const QString price = dir.filePath(QStringLiteral("price.pdf"));
+    REQUIRE(exportChart(sweeps->priceView()->errorView(), price, paperOptions(ExportFormat::Pdf),
+                        &error));
+    keepForLook(price, QStringLiteral("sweep-price-error-3.3in-8pt.pdf"));
+    const QString loss = dir.filePath(QStringLiteral("loss.pdf"));
+    REQUIRE(exportChart(window->liveCharts()->views()[0], loss, paperOptions(ExportFormat::Pdf),
+                        &error));
+    keepForLook(loss, QStringLiteral("training-loss-3.3in-8pt.pdf"));
+
     // The heat map (its own paint routine): caption and font size too.
     options.showCaption = true;
     REQUIRE(exportChart(sweeps->heatMap(), path, options, &error));
+    keepForLook(path, QStringLiteral("sweep-heat-map-3.3in-8pt.svg"));
     svg = readSvg(readAll(path));
     CHECK(showsText(svg, context.caption));
     CHECK(textSize(svg, QStringLiteral("fairness weight)")) ==
@@ -446,12 +459,15 @@ TEST_CASE("The export dialog remembers its values and the last folder",
     {
         ChartExportDialog dialog(view);
         // First time: a clean name in the Documents folder (or home).
-        CHECK(QFileInfo(dialog.filePath()).fileName() == QStringLiteral("tradeoff.pdf"));
+        const QString name = QFileInfo(dialog.filePath()).fileName();
+        CHECK(name.startsWith(QStringLiteral("tradeoff-")));
+        CHECK(name.endsWith(QStringLiteral("-dp.pdf")));
+        CHECK(dialog.captionBox()->isEnabled());
         CHECK(QFileInfo(dialog.filePath()).absolutePath() ==
               QDir(ChartExportDialog::lastFolder()).absolutePath());
         dialog.formatBox()->setCurrentIndex(
             dialog.formatBox()->findData(static_cast<int>(ExportFormat::Svg)));
-        CHECK(dialog.filePath().endsWith(QStringLiteral("tradeoff.svg")));
+        CHECK(dialog.filePath().endsWith(QStringLiteral("-dp.svg")));
         dialog.unitBox()->setCurrentIndex(
             dialog.unitBox()->findData(static_cast<int>(LengthUnit::Centimetre)));
         CHECK(dialog.widthBox()->value() == Approx(3.3 * 2.54).margin(0.01));

@@ -15,8 +15,8 @@ namespace pfa::ui {
 
 void fillChartExportMenu(QMenu* menu, LiveChartsPanel* live, TradeoffChart* tradeoff,
                          SweepViewsPanel* sweepViews, QWidget* dialogParent) {
-    // Short default file names; the sweep views add their data set and notion (the context
-    // menu of each view uses the same names and captions).
+    // Short default file names; the tradeoff chart and the sweep views add their data set and
+    // notion (the context menu of each view uses the same names and captions).
     const QString names[] = {QObject::tr("Training loss…"), QObject::tr("Test error…"),
                              QObject::tr("Fairness violation…"), QObject::tr("Privacy spent…")};
     const QString stems[] = {QStringLiteral("training-loss"), QStringLiteral("test-error"),
@@ -27,6 +27,7 @@ void fillChartExportMenu(QMenu* menu, LiveChartsPanel* live, TradeoffChart* trad
         menu->addAction(names[i], view, &ChartView::exportWithDialog);
     }
     tradeoff->view()->setExportFileStem(QStringLiteral("tradeoff"));
+    tradeoff->view()->setExportContextSource([tradeoff] { return tradeoff->exportContext(); });
     menu->addAction(QObject::tr("Tradeoff…"), tradeoff->view(), &ChartView::exportWithDialog);
     menu->addSeparator();
 

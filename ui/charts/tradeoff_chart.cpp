@@ -120,6 +120,19 @@ void TradeoffChart::setExportMode(bool exporting) {
     }
 }
 
+ExportContext TradeoffChart::exportContext() const {
+    std::set<std::string> datasets;
+    std::set<pfa::FairnessNotion> notions;
+    for (const RunEntryPtr& run : m_runs) {
+        datasets.insert(run->result.dataset);
+        notions.insert(run->result.config.fairness);
+    }
+    if (datasets.size() != 1 || notions.size() != 1 || datasets.begin()->empty()) return {};
+    const QString dataset = QString::fromStdString(*datasets.begin());
+    return {dataset + QStringLiteral(" · ") + QString::fromStdString(pfa::fairnessName(*notions.begin())),
+            dataset + QLatin1Char('-') + QString::fromStdString(pfa::fairnessCode(*notions.begin()))};
+}
+
 bool TradeoffChart::hasLivePoint() const { return m_live->count() > 0; }
 
 int TradeoffChart::runAt(const QScatterSeries* series, const QPointF& point) const {

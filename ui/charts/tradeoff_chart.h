@@ -44,6 +44,9 @@ public:
     ChartView* view() const { return m_view; }
     /// Hides the selection ring while the chart is exported (a paper figure has no selection).
     void setExportMode(bool exporting) override;
+    /// The data set and notion of the points for an export's caption and file name, when all
+    /// points share them (else empty).
+    ExportContext exportContext() const;
 
 signals:
     void runClicked(int id);
