@@ -55,13 +55,10 @@ constexpr QSize kUnshownExportSize(900, 600);
 }  // namespace
 
 bool ChartView::laidOutOnScreen() const {
-    return isVisible() && viewport()->width() >= minimumWidth() - 4 &&
-           viewport()->height() >= minimumHeight() - 4;
+    return isVisible() && viewport()->width() >= minimumWidth() - 4 && viewport()->height() >= minimumHeight() - 4;
 }
 
-QSize ChartView::exportSize() const {
-    return laidOutOnScreen() ? viewport()->size() : kUnshownExportSize;
-}
+QSize ChartView::exportSize() const { return laidOutOnScreen() ? viewport()->size() : kUnshownExportSize; }
 
 QString ChartView::exportTitle() const {
     if (!chart()) return QString();
