@@ -36,7 +36,8 @@ QString ChartExportDialog::lastFolder() {
     const QString folder = QSettings().value(settingsKey("lastFolder")).toString();
     if (!folder.isEmpty() && QFileInfo(folder).isDir()) return folder;
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return documents.isEmpty() ? QDir::homePath() : documents;
+    // A Documents folder that does not exist (a minimal system) would make the first export fail.
+    return !documents.isEmpty() && QFileInfo(documents).isDir() ? documents : QDir::homePath();
 }
 
 ChartExportDialog::ChartExportDialog(ExportableView* view, QWidget* parent)

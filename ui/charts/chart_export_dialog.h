@@ -29,7 +29,7 @@ public:
     /// Checks the entries, asks before replacing a file, remembers the values and closes.
     void accept() override;
 
-    /// The folder of the last export, or the Documents folder the first time.
+    /// The folder of the last export (if it still exists), else Documents, else home.
     static QString lastFolder();
 
     // The controls (tests).
