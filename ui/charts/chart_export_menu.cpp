@@ -15,23 +15,44 @@ namespace pfa::ui {
 
 void fillChartExportMenu(QMenu* menu, LiveChartsPanel* live, TradeoffChart* tradeoff,
                          SweepViewsPanel* sweepViews, QWidget* dialogParent) {
+    // Short default file names; the tradeoff chart and the sweep views add their data set and
+    // notion (the context menu of each view uses the same names and captions).
     const QString names[] = {QObject::tr("Training loss…"), QObject::tr("Test error…"),
                              QObject::tr("Fairness violation…"), QObject::tr("Privacy spent…")};
+    const QString stems[] = {QStringLiteral("training-loss"), QStringLiteral("test-error"),
+                             QStringLiteral("fairness-violation"), QStringLiteral("privacy-spent")};
     for (int i = 0; i < 4; ++i) {
-        menu->addAction(names[i], live->views()[static_cast<std::size_t>(i)],
-                        &ChartView::exportWithDialog);
+        ChartView* view = live->views()[static_cast<std::size_t>(i)];
+        view->setExportFileStem(stems[i]);
+        menu->addAction(names[i], view, &ChartView::exportWithDialog);
     }
+    tradeoff->view()->setExportFileStem(QStringLiteral("tradeoff"));
+    tradeoff->view()->setExportContextSource([tradeoff] { return tradeoff->exportContext(); });
     menu->addAction(QObject::tr("Tradeoff…"), tradeoff->view(), &ChartView::exportWithDialog);
     menu->addSeparator();
-    menu->addAction(QObject::tr("Sweep: tradeoff curves…"), sweepViews->tradeoffView()->view(),
-                    &ChartView::exportWithDialog);
-    menu->addAction(QObject::tr("Sweep: price of privacy, error…"),
-                    sweepViews->priceView()->errorView(), &ChartView::exportWithDialog);
-    menu->addAction(QObject::tr("Sweep: price of privacy, violation…"),
-                    sweepViews->priceView()->violationView(), &ChartView::exportWithDialog);
-    menu->addAction(QObject::tr("Sweep: heat map…"), sweepViews, [sweepViews, dialogParent] {
-        exportWithDialog(sweepViews->heatMap(), dialogParent);
-    });
+
+    const auto context = [sweepViews] { return sweepViews->exportContext(); };
+    struct SweepEntry {
+        QString name;
+        ExportableView* view;
+        QString stem;
+    };
+    const SweepEntry sweeps[] = {
+        {QObject::tr("Sweep: tradeoff curves…"), sweepViews->tradeoffView()->view(),
+         QStringLiteral("tradeoff-curves")},
+        {QObject::tr("Sweep: price of privacy, error…"), sweepViews->priceView()->errorView(),
+         QStringLiteral("price-of-privacy-error")},
+        {QObject::tr("Sweep: price of privacy, violation…"),
+         sweepViews->priceView()->violationView(), QStringLiteral("price-of-privacy-violation")},
+        {QObject::tr("Sweep: heat map…"), sweepViews->heatMap(), QStringLiteral("heat-map")},
+    };
+    for (const SweepEntry& entry : sweeps) {
+        entry.view->setExportFileStem(entry.stem);
+        entry.view->setExportContextSource(context);
+        ExportableView* view = entry.view;
+        menu->addAction(entry.name, sweepViews,
+                        [view, dialogParent] { exportWithDialog(view, dialogParent); });
+    }
 }
 
 }  // namespace pfa::ui

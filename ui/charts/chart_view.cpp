@@ -1,9 +1,7 @@
 #include "ui/charts/chart_view.h"
 
 #include <QContextMenuEvent>
-#include <QCoreApplication>
 #include <QMenu>
-#include <QGraphicsLayout>
 #include <QPainter>
 #include <QTextDocument>
 
@@ -73,23 +71,11 @@ QString ChartView::exportTitle() const {
     return document.toPlainText().simplified();
 }
 
-void ChartView::paintExport(QPainter* painter, const QRectF& target) {
-    // Render the chart's scene region (not the widget), so no scroll bars or frames leak in;
-    // the scene includes every overlay item (whiskers, labels) drawn on screen.
-    // Pending layouts (a legend entry just added) are done first, or the export would miss them.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    if (laidOutOnScreen() || !chart()) {
-        scene()->render(painter, target, mapToScene(viewport()->rect()).boundingRect(), Qt::IgnoreAspectRatio);
-        return;
-    }
-    // Never shown (e.g. an inactive tab): lay the chart out at the export size for the export.
-    const QRectF shown = chart()->geometry();
-    const QRectF exported(QPointF(0, 0), QSizeF(kUnshownExportSize));
-    chart()->setGeometry(exported);
-    if (chart()->layout()) chart()->layout()->activate();
-    scene()->render(painter, target, exported, Qt::IgnoreAspectRatio);
-    chart()->setGeometry(shown);
-    if (chart()->layout()) chart()->layout()->activate();
+void ChartView::paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) {
+    // Lays the chart out at the export's size (also when it was never shown, e.g. in an
+    // inactive tab) and renders its scene, so no scroll bars or frames leak in and every
+    // overlay item (whiskers, labels) is included.
+    paintChartForExport(this, painter, target, heading);
 }
 
 }  // namespace pfa::ui

@@ -19,11 +19,11 @@ public:
     bool isEmpty() const { return m_empty; }
 
     QSize exportSize() const override;
-    void paintExport(QPainter* painter, const QRectF& target) override;
+    void paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) override;
     QString exportTitle() const override;
 
 public slots:
-    /// Asks for a file name (and DPI for PNG) and exports the chart.
+    /// Opens the export dialog (size, font, format, file) and exports the chart.
     void exportWithDialog();
 
 protected:

@@ -71,7 +71,7 @@ void HeatMapView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.fillRect(rect(), Qt::white);
-    paintMap(&painter, rect());
+    paintMap(&painter, rect(), ExportHeading{exportTitle(), QString()});
 }
 
 QSize HeatMapView::exportSize() const {
@@ -79,14 +79,11 @@ QSize HeatMapView::exportSize() const {
     return shown ? size() : QSize(900, 600);
 }
 
-void HeatMapView::paintExport(QPainter* painter, const QRectF& target) {
+void HeatMapView::paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) {
+    // The screen's paint routine, laid out at the export's size.
     painter->save();
     painter->fillRect(target, Qt::white);
-    // Draw at the logical size, scaled into the target: identical to the screen.
-    const QSize logical = exportSize();
-    painter->translate(target.topLeft());
-    painter->scale(target.width() / logical.width(), target.height() / logical.height());
-    paintMap(painter, QRectF(QPointF(0, 0), QSizeF(logical)));
+    paintMap(painter, target, heading);
     painter->restore();
 }
 
@@ -96,12 +93,27 @@ void HeatMapView::contextMenuEvent(QContextMenuEvent* event) {
     menu.exec(event->globalPos());
 }
 
-void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
+void HeatMapView::paintMap(QPainter* painter, const QRectF& area, const ExportHeading& heading) const {
     const QFont title = chart_style::titleFont();
     const QFont labels = chart_style::labelFont();
     painter->setPen(QColor(40, 40, 40));
-    painter->setFont(title);
-    painter->drawText(QRectF(area.left(), area.top() + 4, area.width(), 26), Qt::AlignCenter, exportTitle());
+    // The heading: title and caption lines, each only when there is one (exports may drop
+    // both), word-wrapped so that a narrow export does not cut a long title at both ends.
+    const int headingFlags = Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap;
+    const double headingWidth = std::max(1.0, area.width() - 8);
+    double headingBottom = area.top() + 6;
+    const auto headingLine = [&](const QString& text, const QFont& font) {
+        if (text.isEmpty()) return;
+        const QRectF box =
+            QFontMetricsF(font).boundingRect(QRectF(0, 0, headingWidth, 1e6), headingFlags, text);
+        painter->setFont(font);
+        painter->drawText(QRectF(area.left() + 4, headingBottom, headingWidth, box.height()),
+                          headingFlags, text);
+        headingBottom += box.height() + 2;
+    };
+    headingLine(heading.title, title);
+    headingLine(heading.caption, chart_style::axisFont());
+    headingBottom += 8;
     if (m_epsilons.empty() || m_lambdas.empty()) {
         QFont italic = chart_style::axisFont();
         italic.setItalic(true);
@@ -119,8 +131,12 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area) const {
         }
     }
     if (!(hi > lo)) hi = lo + 1e-9;
+<<<<<<< HEAD
     // The colour bar: the bar, its end values and its title (what the colours measure).
     const double left = area.left() + 70, top = area.top() + 36, legendWidth = 92;
+=======
+    const double left = area.left() + 70, top = headingBottom, legendWidth = 70;
+>>>>>>> export
     const double gridWidth = area.width() - (left - area.left()) - legendWidth - 16;
     const double gridHeight = area.height() - (top - area.top()) - 46;
     const double cw = gridWidth / static_cast<double>(m_lambdas.size());

@@ -31,7 +31,7 @@ public:
 
     /// The on-screen size, or 900 × 600 when the view was never shown (an inactive tab).
     QSize exportSize() const override;
-    void paintExport(QPainter* painter, const QRectF& target) override;
+    void paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) override;
     QString exportTitle() const override;
     QSize sizeHint() const override { return {560, 380}; }
 
@@ -40,7 +40,8 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
-    void paintMap(QPainter* painter, const QRectF& area) const;
+    /// Draws the map into `area` under `heading` (on screen: the title, no caption).
+    void paintMap(QPainter* painter, const QRectF& area, const ExportHeading& heading) const;
 
     /// Rows: (ε of the settings, published calibration?) — a published row's ε is nominal.
     std::vector<std::pair<double, bool>> m_epsilons;

@@ -111,6 +111,28 @@ void TradeoffChart::clearLivePoint() {
     m_view->setEmpty(m_points.empty());
 }
 
+void TradeoffChart::setExportMode(bool exporting) {
+    // Clearing the ring's points (not hiding the series) keeps its legend entry hidden.
+    if (exporting) {
+        m_selection->clear();
+    } else {
+        setSelectedRun(m_selectedId);
+    }
+}
+
+ExportContext TradeoffChart::exportContext() const {
+    std::set<std::string> datasets;
+    std::set<pfa::FairnessNotion> notions;
+    for (const RunEntryPtr& run : m_runs) {
+        datasets.insert(run->result.dataset);
+        notions.insert(run->result.config.fairness);
+    }
+    if (datasets.size() != 1 || notions.size() != 1 || datasets.begin()->empty()) return {};
+    const QString dataset = QString::fromStdString(*datasets.begin());
+    return {dataset + QStringLiteral(" · ") + QString::fromStdString(pfa::fairnessName(*notions.begin())),
+            dataset + QLatin1Char('-') + QString::fromStdString(pfa::fairnessCode(*notions.begin()))};
+}
+
 bool TradeoffChart::hasLivePoint() const { return m_live->count() > 0; }
 
 int TradeoffChart::runAt(const QScatterSeries* series, const QPointF& point) const {

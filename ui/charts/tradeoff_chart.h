@@ -4,6 +4,7 @@
 #include <map>
 #include <vector>
 
+#include "ui/charts/chart_export.h"
 #include "ui/runs/run_entry.h"
 
 class QChart;
@@ -19,7 +20,7 @@ class ChartView;
 /// as everywhere else), marker = algorithm. The Pareto front of the visible points is drawn as
 /// a step line and dominated points are faded. Hovering a point shows the run's settings;
 /// clicking it selects the run.
-class TradeoffChart : public QWidget {
+class TradeoffChart : public QWidget, public ExportDecorations {
     Q_OBJECT
 public:
     explicit TradeoffChart(QWidget* parent = nullptr);
@@ -41,6 +42,11 @@ public:
     /// Ids on the Pareto front, in order of increasing violation (tests).
     std::vector<int> frontRunIds() const { return m_front; }
     ChartView* view() const { return m_view; }
+    /// Hides the selection ring while the chart is exported (a paper figure has no selection).
+    void setExportMode(bool exporting) override;
+    /// The data set and notion of the points for an export's caption and file name, when all
+    /// points share them (else empty).
+    ExportContext exportContext() const;
 
 signals:
     void runClicked(int id);

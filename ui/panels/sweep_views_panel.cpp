@@ -195,6 +195,17 @@ void SweepViewsPanel::followLatest() {
 QString SweepViewsPanel::shownDataset() const { return m_dataset->currentData().toString(); }
 QString SweepViewsPanel::shownNotion() const { return m_notion->currentData().toString(); }
 
+ExportContext SweepViewsPanel::exportContext() const {
+    const QString dataset = m_dataset->currentText(), notion = m_notion->currentText();
+    ExportContext context;
+    QStringList caption{dataset, notion}, suffix{dataset, m_notion->currentData().toString()};
+    caption.removeAll(QString());
+    suffix.removeAll(QString());
+    context.caption = caption.join(QStringLiteral(" · "));
+    context.fileNameSuffix = suffix.join(QLatin1Char('-'));
+    return context;
+}
+
 double SweepViewsPanel::priceLambda() const { return m_lambda->currentData().toDouble(); }
 
 void SweepViewsPanel::refreshNow() {

@@ -7,6 +7,7 @@
 
 #include "core/sweep/reference_points.h"
 #include "core/sweep/sweep_summary.h"
+#include "ui/charts/chart_export.h"
 #include "ui/runs/run_entry.h"
 
 class QComboBox;
@@ -55,6 +56,9 @@ public:
     const std::vector<pfa::SweepCell>& cells() const { return m_cells; }
     /// λ at which the price of privacy is shown.
     double priceLambda() const;
+    /// The data set and fairness notion the filters show, for export captions and file names
+    /// (empty while there are no runs).
+    ExportContext exportContext() const;
 
 private:
     void refresh();
