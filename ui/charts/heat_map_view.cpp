@@ -131,12 +131,8 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area, const ExportHe
         }
     }
     if (!(hi > lo)) hi = lo + 1e-9;
-<<<<<<< HEAD
     // The colour bar: the bar, its end values and its title (what the colours measure).
-    const double left = area.left() + 70, top = area.top() + 36, legendWidth = 92;
-=======
-    const double left = area.left() + 70, top = headingBottom, legendWidth = 70;
->>>>>>> export
+    const double left = area.left() + 70, top = headingBottom, legendWidth = 92;
     const double gridWidth = area.width() - (left - area.left()) - legendWidth - 16;
     const double gridHeight = area.height() - (top - area.top()) - 46;
     const double cw = gridWidth / static_cast<double>(m_lambdas.size());
