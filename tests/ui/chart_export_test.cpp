@@ -174,10 +174,6 @@ double textSize(const SvgFacts& facts, const QString& label) {
     return NAN;
 }
 
-bool hasText(const SvgFacts& facts, const QString& label) {
-    return std::isfinite(textSize(facts, label));
-}
-
 /// Mean absolute grey difference (0–255) of two images of the same size, after smoothing both
 /// to 1/8 of their size (so anti-aliasing and glyph hinting do not count, layout does).
 double layoutDifference(const QImage& a, const QImage& b) {

@@ -254,7 +254,7 @@ TEST_CASE("The heat map's colour bar has a title naming the metric and its unit"
     image.fill(Qt::white);
     {
         QPainter painter(&image);
-        heat->paintExport(&painter, QRectF(0, 0, 900, 600));
+        heat->paintExport(&painter, QRectF(0, 0, 900, 600), ExportHeading{heat->exportTitle(), {}});
     }
     int dark = 0;
     for (int x = 900 - 22; x < 900 - 2; ++x) {
