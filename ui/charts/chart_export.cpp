@@ -11,6 +11,7 @@
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <QTextDocument>
 #include <cmath>
 
 namespace pfa::ui {
@@ -118,7 +119,8 @@ void exportWithDialog(ExportableView* view, QWidget* parent) {
     }
     QString error;
     if (!exportChart(view, path, format, dpi, &error)) {
-        QMessageBox::warning(parent, QObject::tr("Export chart"), QObject::tr("Export failed: %1").arg(error));
+        QMessageBox::warning(parent, QObject::tr("Export chart"),
+                             Qt::convertFromPlainText(QObject::tr("Export failed: %1").arg(error), Qt::WhiteSpaceNormal));
     }
 }
 

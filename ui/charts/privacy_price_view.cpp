@@ -100,7 +100,8 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
             std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->shownEpsilon() < b->shownEpsilon(); });
             const QColor color = algorithmColor(algorithm);
             auto* line = new QLineSeries();
-            line->setName(QString::fromStdString(algorithm));
+            line->setName(
+                QString::fromStdString(algorithm).toHtmlEscaped());  // rich text in Qt Charts
             line->setPen(QPen(color, 2.0));
             auto* dots = new QScatterSeries();
             dots->setColor(color);
@@ -125,7 +126,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
         for (const auto& [algorithm, cell] : unlimited) {
             const QColor color = algorithmColor(algorithm);
             auto* level = new QLineSeries();
-            level->setName(tr("%1, ε = ∞").arg(QString::fromStdString(algorithm)));
+            level->setName(tr("%1, ε = ∞").arg(QString::fromStdString(algorithm).toHtmlEscaped()));
             level->setPen(QPen(color, 1.6, Qt::DashLine));
             const double y = value(*cell).mean;
             level->append(xLow, y);
