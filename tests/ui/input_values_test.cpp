@@ -165,6 +165,9 @@ TEST_CASE("The sweep dialog refuses the same ε values and δ ≥ 0.1, and warns
     CHECK(refused.problem().startsWith(QStringLiteral("δ = 0.5 is invalid")));
     CHECK(refused.problem().contains(QStringLiteral("promises nothing")));
     CHECK_FALSE(refused.startButton()->isEnabled());
+    // Only non-private runs: δ does not apply.
+    refused.epsilonEdit()->setText(QStringLiteral("inf"));
+    CHECK(refused.problem().isEmpty());
     base.delta = 0.01;
     SweepDialog warned(base, QStringLiteral("Synthetic"), 3000, 8, 0.01, nullptr);
     CHECK(warned.problem().isEmpty());
@@ -200,6 +203,9 @@ TEST_CASE("δ from 1/n is warned about, δ ≥ 0.1 refused, and no statement eve
     QLabel* warning = problemLabel(panel, QStringLiteral("Warning: δ = 0.01 is not below 1/n"));
     REQUIRE(warning);
     CHECK(warning->text().contains(QStringLiteral("training rows")));
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    QTest::qWait(100);  // the scroll area lays the longer panel out
+    REQUIRE(panel->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/delta-warning.png")));
     // Auto: neither.
     panel->deltaEdit()->setText(QString());
     CHECK(problemLabel(panel, QStringLiteral("Warning: δ")) == nullptr);

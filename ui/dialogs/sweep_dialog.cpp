@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -343,9 +344,14 @@ void SweepDialog::updateSummary() {
     if (spec.notions.empty()) problem = tr("Choose at least one fairness notion.");
     if (m_seedTo->value() < m_seedFrom->value()) problem = tr("The last seed is below the first.");
     if (resultsFile().isEmpty()) problem = tr("Choose a results file.");
-    // δ comes from the experiment panel; the private runs of the grid use it.
+    // δ comes from the experiment panel; the private runs of the grid use it (if there are
+    // any: a private algorithm and a finite ε).
+    const bool privateRuns =
+        std::any_of(spec.algorithms.begin(), spec.algorithms.end(),
+                    [](const std::string& name) { return pfa::findAlgorithm(name).supportsPrivacy(); }) &&
+        std::any_of(spec.epsilons.begin(), spec.epsilons.end(), [](double e) { return std::isfinite(e); });
     pfa::TrainConfig privateBase = m_base;
-    privateBase.epsilon = 1.0;
+    privateBase.epsilon = privateRuns ? 1.0 : INFINITY;
     if (const std::string delta = pfa::deltaProblem(privateBase, "δ");
         !delta.empty() && problem.isEmpty()) {
         problem = QString::fromStdString(delta) + QLatin1Char('.');
