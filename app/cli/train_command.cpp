@@ -18,6 +18,7 @@
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_summary.h"
+#include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/number_list.h"
@@ -331,6 +332,11 @@ int trainCommand(int argc, char** argv) {
         }
     }
     spec.epsilons = args.numberList("epsilon", spec.epsilons, true);
+    // The budgets a person may ask for, as in the GUI (a split budget's shares may be smaller).
+    for (double epsilon : spec.epsilons) {
+        if (const std::string problem = offeredEpsilonProblem(epsilon); !problem.empty())
+            throw InputError(problem);
+    }
     spec.lambdas = args.numberList("lambda", spec.lambdas, false);
     spec.seeds = args.seedList("seeds", spec.seeds);
     if (args.has("axis")) spec.axes = parseAxes(args.text("axis"));
@@ -369,6 +375,13 @@ int trainCommand(int argc, char** argv) {
                  prepared->context.testRows, prepared->context.features, prepared->split.train.numGroups(),
                  prepared->split.train.sensitiveDescription.c_str());
     printUnitSummary(prepared->split);
+    // δ is one setting of the whole sweep: warned about once, for its first private run.
+    for (const SweepRun& run : runs) {
+        if (!run.config.isPrivate()) continue;
+        const std::string warning = deltaWarning(run.config, prepared->context.trainRows);
+        if (!warning.empty()) std::fprintf(stderr, "warning: %s\n", warning.c_str());
+        break;
+    }
 
     options.onRunFinished = [&](const SweepRun& run, const RunResult& r, const SweepProgress& p) {
         if (quiet) return;

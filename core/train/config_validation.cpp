@@ -20,11 +20,54 @@ void require(bool ok, const char* field, T value, const std::string& rule) {
     throw InputError(message.str());
 }
 
+std::string numberText(double value) { return formatNumber(value, 6); }
+
 }  // namespace
+
+std::string offeredEpsilonProblem(double epsilon, const std::string& name) {
+    if (std::isinf(epsilon) && epsilon > 0) return "";
+    if (epsilon >= kSmallestOfferedEpsilon && epsilon <= kLargestOfferedEpsilon) return "";
+    const std::string range = "use a value from " + numberText(kSmallestOfferedEpsilon) + " to " +
+                              numberText(kLargestOfferedEpsilon) + ", or inf for no privacy";
+    if (std::isnan(epsilon)) return name + " is not a number: " + range;
+    const std::string value = name + " = " + numberText(epsilon) + " is invalid: ";
+    if (epsilon <= 0) return value + "a privacy budget must be positive; " + range;
+    if (epsilon < kSmallestOfferedEpsilon) {
+        return value + "it is below the smallest budget offered, " +
+               numberText(kSmallestOfferedEpsilon) + "; " + range;
+    }
+    return value + "it is above the largest budget offered, " + numberText(kLargestOfferedEpsilon) +
+           " (such a run is hardly private); " + range;
+}
+
+std::string deltaProblem(const TrainConfig& c, const std::string& name) {
+    // δ = 0 means automatic (1/n²); a run without privacy has no δ.
+    if (!c.isPrivate() || c.delta == 0.0 || c.delta < kRefusedDelta) return "";
+    return name + " = " + numberText(c.delta) +
+           " is invalid: an (ε, δ) guarantee may fail outright with probability δ, so at δ ≥ " +
+           numberText(kRefusedDelta) +
+           " it promises nothing; use a δ below 1/n (n = training rows), "
+           "or auto (1/n²)";
+}
+
+std::string deltaWarning(const TrainConfig& c, long trainRows, const std::string& name) {
+    // δ = 0 means automatic (1/n²), always far below 1/n.
+    if (!c.isPrivate() || c.delta == 0.0 || trainRows < 1) return "";
+    const double n = static_cast<double>(trainRows);
+    if (c.delta < 1.0 / n) return "";
+    return name + " = " + numberText(c.delta) + " is not below 1/n = " + numberText(1.0 / n) +
+           " (n = " + std::to_string(trainRows) +
+           " training rows): publishing each training record "
+           "in full with probability " +
+           name + " (about " + numberText(c.delta * n) +
+           " records) would meet this guarantee; auto (1/n²) or a " + name +
+           " well below 1/n protects each person";
+}
 
 void validateCommonConfig(const TrainConfig& c, const DataSplit& data, bool classification) {
     // Single values were checked against their declarations (parameters.cpp); these rules
-    // need the data.
+    // need the data or whether the run is private.
+    if (const std::string problem = deltaProblem(c); !problem.empty()) throw InputError(problem);
     const long n = static_cast<long>(data.train.rows());
     require(n >= 2, "training rows", n, "at least 2 training rows are needed");
     require(c.batchSize == 0 || c.batchSize <= n, "batch-size", c.batchSize,

@@ -155,8 +155,13 @@ std::vector<ParamSpec> declareCommonParameters() {
     }
     {
         ParamSpec& p = add(realField("delta", "δ", &TrainConfig::delta,
-                                     "privacy δ of the (ε, δ) guarantee", 0, 1, true, true));
+                                     "privacy δ of the (ε, δ) guarantee, the chance that it fails outright: "
+                                     "runs refuse δ ≥ 0.1 (such a guarantee promises nothing) and "
+                                     "warn from 1/n (n = training rows)",
+                                     0, 1, true, true));
         withAuto(p, "1/n², n = training rows", "0", false);
+        // Records keep any δ in (0, 1) readable; runs refuse δ ≥ 0.1 (validateCommonConfig).
+        p.example = realText(0x1p-10);  // 0.0009765625: exact in every file format
         p.applies = AppliesPrivate;
         p.advanced = false;
     }
@@ -524,6 +529,7 @@ std::string parseParameter(const ParamSpec& spec, double value) {
 }
 
 std::string exampleValue(const ParamSpec& spec) {
+    if (!spec.example.empty()) return spec.example;
     switch (spec.kind) {
         case ParamKind::Flag: return spec.defaultValue == "true" ? "false" : "true";
         case ParamKind::Choice:

@@ -62,6 +62,9 @@ struct ParamSpec {
     /// false only the word "auto" does (δ = 0 would read as "no δ").
     bool autoByNumber = true;
     std::string defaultValue;  ///< canonical text of the default
+    /// Non-empty: the example value (exampleValue) when the generic choice is not one a run
+    /// accepts (δ = 0.5 is in range for records, but runs refuse δ ≥ 0.1).
+    std::string example;
     ParamRole role = ParamRole::Setting;
     bool sweepable = false;  ///< may be an extra sweep axis (numbers only)
     bool advanced = true;    ///< in the GUI's advanced section

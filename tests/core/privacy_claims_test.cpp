@@ -16,8 +16,10 @@
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/sweep/run_record.h"
 #include "core/train/batch_sampler.h"
+#include "core/train/config_validation.h"
 #include "core/train/saddle_point_trainer.h"
 #include "core/util/error.h"
+#include "core/util/format.h"
 #include "core/util/json_value.h"
 #include "test_data.h"
 
@@ -502,4 +504,57 @@ TEST_CASE("Parkinsons: rows are recordings of 42 subjects, and the statement say
                Contains("per recording under add/remove-one adjacency") &&
                    Contains("Each person ('subject#') contributes up to") &&
                    Contains("42 persons in the training rows"));
+}
+
+// ---- What a person may ask for --------------------------------------------------------------
+
+TEST_CASE("A private run refuses delta >= 0.1 and warns from 1/n; typed budgets lie in one range",
+          "[privacy][claims][delta]") {
+    const DataSplit data = test::syntheticSplit(4000);  // 3000 training rows
+    TrainConfig config = quick("dp-fermi", 5.0, 0.0);
+    config.epochs = 1;
+
+    // δ = 0.5 was certified as "(ε = 4.999, δ = 0.5)-differential privacy", which promises
+    // nothing: no run, no statement.
+    for (double delta : {0.5, 0.1}) {
+        config.delta = delta;
+        INFO("delta " << delta);
+        CHECK_THROWS_WITH(run(config, data),
+                          Catch::Contains("delta = " + formatNumber(delta, 6) + " is invalid") &&
+                              Catch::Contains("promises nothing"));
+        CHECK_FALSE(deltaProblem(config, "δ").empty());
+    }
+    // Just below: allowed, with a warning, since δ ≥ 1/n.
+    config.delta = 0.099;
+    CHECK(deltaProblem(config).empty());
+    CHECK_THAT(
+        deltaWarning(config, 3000),
+        Catch::StartsWith("delta = 0.099 is not below 1/n = 0.000333333 (n = 3000 training rows)"));
+    const RunResult allowed = run(config, data);
+    CHECK(allowed.privacy.statement.find("0.099") != std::string::npos);
+    // Below 1/n, automatic (0 = 1/n²) or a run without privacy: no warning, no refusal.
+    config.delta = 1.0 / 3000 * 0.99;
+    CHECK(deltaWarning(config, 3000).empty());
+    config.delta = 0.0;
+    CHECK(deltaWarning(config, 3000).empty());
+    config.delta = 0.5;
+    config.epsilon = INFINITY;
+    config.algorithm = "fermi";
+    CHECK(deltaProblem(config).empty());
+    CHECK(deltaWarning(config, 3000).empty());
+
+    // ε: the one range of typed budgets, and what is said about the rest.
+    CHECK(offeredEpsilonProblem(kSmallestOfferedEpsilon).empty());
+    CHECK(offeredEpsilonProblem(kLargestOfferedEpsilon).empty());
+    CHECK(offeredEpsilonProblem(INFINITY).empty());
+    CHECK_THAT(offeredEpsilonProblem(0.001),
+               Catch::StartsWith(
+                   "epsilon = 0.001 is invalid: it is below the smallest budget offered, 0.05"));
+    CHECK_THAT(
+        offeredEpsilonProblem(1000, "ε"),
+        Catch::StartsWith("ε = 1000 is invalid: it is above the largest budget offered, 100"));
+    CHECK_THAT(offeredEpsilonProblem(-5), Catch::Contains("must be positive"));
+    CHECK_FALSE(offeredEpsilonProblem(0).empty());
+    CHECK_FALSE(offeredEpsilonProblem(-INFINITY).empty());
+    CHECK_FALSE(offeredEpsilonProblem(NAN).empty());
 }

@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QTextDocument>
 
 #include "core/data/catalog.h"
 #include "ui/controllers/dataset_controller.h"
@@ -24,7 +25,8 @@ DatasetActions::DatasetActions(DatasetController* datasets, ExperimentPanel* pan
     connect(datasets, &DatasetController::importFinished, this,
             [this](const QString& name, const QString& error) {
                 if (!error.isEmpty()) {
-                    QMessageBox::warning(m_window, tr("Import from folder"), error);
+                    QMessageBox::warning(m_window, tr("Import from folder"),
+                                         Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
                     return;
                 }
                 m_panel->refreshAvailability();
@@ -40,7 +42,8 @@ void DatasetActions::download(const QString& name, std::function<void()> afterSu
             [this, dialog, name, afterSuccess = std::move(afterSuccess)] {
                 if (!dialog->error().isEmpty()) {
                     if (!dialog->cancelled())
-                        QMessageBox::warning(m_window, tr("Download"), dialog->error());
+                        QMessageBox::warning(m_window, tr("Download"),
+                                             Qt::convertFromPlainText(dialog->error(), Qt::WhiteSpaceNormal));
                     emit message(dialog->cancelled()
                                      ? tr("Download cancelled; it resumes next time")
                                      : tr("Download failed"),

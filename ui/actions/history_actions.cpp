@@ -5,6 +5,7 @@
 #include <QItemSelectionModel>
 #include <QKeySequence>
 #include <QMessageBox>
+#include <QTextDocument>
 #include <QUndoStack>
 
 #include "ui/runs/delete_runs_command.h"
@@ -72,7 +73,8 @@ void HistoryActions::exportHistory(bool csv) {
     QString error;
     const bool ok = csv ? exportHistoryCsv(path, m_history->entries(), &error)
                         : exportHistoryJson(path, m_history->entries(), &error);
-    if (!ok) QMessageBox::warning(m_window, tr("Export run history"), error);
+    if (!ok)
+        QMessageBox::warning(m_window, tr("Export run history"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
 }
 
 void HistoryActions::update() {

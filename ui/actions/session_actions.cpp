@@ -5,6 +5,7 @@
 #include <QKeySequence>
 #include <QMenu>
 #include <QMessageBox>
+#include <QTextDocument>
 
 #include "ui/controllers/session_controller.h"
 
@@ -28,10 +29,13 @@ void SessionActions::fillMenu(QMenu* menu) {
 }
 
 bool SessionActions::mayClose() {
+    return mayReplace(tr("This session has runs that are not saved. Save them before closing?"));
+}
+
+bool SessionActions::mayReplace(const QString& question) {
     if (!m_session->hasUnsavedWork()) return true;
     const auto answer = QMessageBox::question(
-        m_window, tr("Unsaved runs"),
-        tr("This session has runs that are not saved. Save them before closing?"),
+        m_window, tr("Unsaved runs"), question,
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel) return false;
     if (answer == QMessageBox::Save) {
@@ -41,10 +45,28 @@ bool SessionActions::mayClose() {
     return true;
 }
 
+namespace {
+
+QString openQuestion() {
+    return SessionActions::tr(
+        "This session has runs that are not saved. Save them before "
+        "opening another session? (Privacy already spent stays in the "
+        "ledger either way.)");
+}
+
+}  // namespace
+
 void SessionActions::openSession() {
+    // Asked first, as before closing: the file dialog comes only when the runs are safe.
+    if (!mayReplace(openQuestion())) return;
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Open session"), QString(),
                                                       tr("PFA Explorer sessions (*.pfa)"));
-    if (!path.isEmpty()) openSessionFile(path);
+    if (!path.isEmpty()) load(path);
+}
+
+bool SessionActions::openSessionFile(const QString& path) {
+    if (!mayReplace(openQuestion())) return false;
+    return load(path);
 }
 
 void SessionActions::saveSession() {
@@ -54,7 +76,7 @@ void SessionActions::saveSession() {
     }
     QString error;
     if (!m_session->saveTo(m_session->path(), &error))
-        QMessageBox::warning(m_window, tr("Save session"), error);
+        QMessageBox::warning(m_window, tr("Save session"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
 }
 
 void SessionActions::saveSessionAs() {
@@ -65,14 +87,15 @@ void SessionActions::saveSessionAs() {
     if (path.isEmpty()) return;
     QString error;
     if (!m_session->saveTo(path.endsWith(QLatin1String(".pfa")) ? path : path + ".pfa", &error)) {
-        QMessageBox::warning(m_window, tr("Save session"), error);
+        QMessageBox::warning(m_window, tr("Save session"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     }
 }
 
-void SessionActions::openSessionFile(const QString& path) {
+bool SessionActions::load(const QString& path) {
     QString error;
-    if (!m_session->openFrom(path, &error))
-        QMessageBox::warning(m_window, tr("Open session"), error);
+    if (m_session->openFrom(path, &error)) return true;
+    QMessageBox::warning(m_window, tr("Open session"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+    return false;
 }
 
 void SessionActions::rebuildRecentMenu() {
@@ -82,7 +105,7 @@ void SessionActions::rebuildRecentMenu() {
     for (const QString& path : recent) {
         m_recent
             ->addAction(QFileInfo(path).fileName(), this, [this, path] { openSessionFile(path); })
-            ->setToolTip(path);
+            ->setToolTip(Qt::convertFromPlainText(path, Qt::WhiteSpaceNormal));
     }
     m_recent->setEnabled(!recent.isEmpty());
 }

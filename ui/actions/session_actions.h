@@ -25,12 +25,19 @@ public:
     /// cancels (or the save did not happen).
     bool mayClose();
 
+    /// Asks as mayClose does (the runs would be replaced), then offers the file dialog.
     void openSession();
+    /// Opens the session in `path` (Open recent), after asking as mayClose does; false when
+    /// the user cancelled or the file could not be opened (a message said why).
+    bool openSessionFile(const QString& path);
     void saveSession();
     void saveSessionAs();
 
 private:
-    void openSessionFile(const QString& path);
+    /// Save / Discard / Cancel for unsaved runs, asked as `question`; true to go on.
+    bool mayReplace(const QString& question);
+    /// Opens `path` without asking; a message says why it could not.
+    bool load(const QString& path);
     void rebuildRecentMenu();
 
     SessionController* m_session;

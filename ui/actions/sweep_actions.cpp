@@ -6,6 +6,7 @@
 #include <QKeySequence>
 #include <QMenu>
 #include <QMessageBox>
+#include <QTextDocument>
 
 #include "core/data/catalog.h"
 #include "core/fairness/fairness_notion.h"
@@ -67,7 +68,7 @@ SweepActions::SweepActions(SweepController* sweep, ResultsFileController* result
             });
     connect(sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
         if (!error.isEmpty()) {
-            QMessageBox::warning(m_window, tr("Sweep"), error);
+            QMessageBox::warning(m_window, tr("Sweep"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
             return;
         }
         emit message(cancelled
@@ -107,7 +108,7 @@ void SweepActions::fillMenu(QMenu* menu) {
         if (path.isEmpty()) return;
         QString error;
         if (!m_views->loadReferencePoints(path, &error))
-            QMessageBox::warning(m_window, tr("Reference points"), error);
+            QMessageBox::warning(m_window, tr("Reference points"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     });
 }
 
@@ -139,7 +140,7 @@ void SweepActions::openSweepDialog(const QString& presetName) {
         QMessageBox::information(m_window, tr("Sweep"),
                                  m_panel->problem().isEmpty()
                                      ? tr("The data set is still loading; try again in a moment.")
-                                     : m_panel->problem());
+                                     : Qt::convertFromPlainText(m_panel->problem(), Qt::WhiteSpaceNormal));
         return;
     }
     if (m_sweep->isRunning()) {
@@ -155,7 +156,7 @@ void SweepActions::openSweepDialog(const QString& presetName) {
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
         if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error)) {
-            QMessageBox::warning(m_window, tr("Sweep"), error);
+            QMessageBox::warning(m_window, tr("Sweep"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
         }
     });
     dialog->open();

@@ -22,6 +22,7 @@
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
+#include <QTextDocument>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -328,7 +329,9 @@ void exportWithDialog(ExportableView* view, QWidget* parent) {
     if (!exportChart(view, dialog.filePath(), dialog.options(), &error)) {
         QMessageBox::warning(
             parent, QCoreApplication::translate("ChartExport", "Export chart"),
-            QCoreApplication::translate("ChartExport", "Export failed: %1").arg(error));
+            Qt::convertFromPlainText(
+                QCoreApplication::translate("ChartExport", "Export failed: %1").arg(error),
+                Qt::WhiteSpaceNormal));
     }
 }
 

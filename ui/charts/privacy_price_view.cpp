@@ -122,7 +122,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
             std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->shownEpsilon() < b->shownEpsilon(); });
             const QColor color = colors[algorithm];
             auto* line = new QLineSeries();
-            line->setName(QString::fromStdString(algorithm));
+            line->setName(QString::fromStdString(algorithm).toHtmlEscaped());  // rich text in Qt Charts
             if (i == 0) m_lineNames << line->name();
             line->setPen(QPen(color, 2.0));
             auto* dots = new QScatterSeries();
@@ -148,7 +148,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
         for (const auto& [algorithm, cell] : unlimited) {
             const QColor color = colors[algorithm];
             auto* level = new QLineSeries();
-            level->setName(tr("%1, ε = ∞").arg(QString::fromStdString(algorithm)));
+            level->setName(tr("%1, ε = ∞").arg(QString::fromStdString(algorithm).toHtmlEscaped()));
             level->setPen(QPen(color, 1.6, Qt::DashLine));
             const double y = value(*cell).mean;
             level->append(xLow, y);

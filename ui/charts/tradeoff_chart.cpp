@@ -8,6 +8,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
+#include <QTextDocument>
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -202,8 +203,10 @@ void TradeoffChart::rebuild() {
             series->setBorderColor(onFront[i] ? QColor(30, 30, 30) : QColor(0, 0, 0, 60));
             series->setMarkerShape(chart_style::markerForAlgorithm(QString::fromStdString(c.algorithm)));
             series->setMarkerSize(onFront[i] ? 15 : 12);
-            series->setName(QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm),
-                                                        chart_style::epsilonLabel(c.epsilon)));
+            // Series names are rich text in Qt Charts; runs may come from a results file.
+            series->setName(
+                QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm).toHtmlEscaped(),
+                                             chart_style::epsilonLabel(c.epsilon)));
             m_chart->addSeries(series);
             series->attachAxis(m_x);
             series->attachAxis(m_y);
@@ -214,7 +217,7 @@ void TradeoffChart::rebuild() {
                 }
                 const int id = runAt(series, p);
                 for (const Point& point : m_points) {
-                    if (point.id == id) QToolTip::showText(QCursor::pos(), point.tooltip, m_view);
+                    if (point.id == id) QToolTip::showText(QCursor::pos(), Qt::convertFromPlainText(point.tooltip, Qt::WhiteSpaceNormal), m_view);
                 }
             });
             connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& p) {

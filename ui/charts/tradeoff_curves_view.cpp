@@ -11,6 +11,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
+#include <QTextDocument>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -263,17 +264,20 @@ void TradeoffCurvesView::rebuild() {
         // The colour is a function of the ε value alone, so adding a budget to a sweep never
         // recolours the curves already shown.
         const QColor color = chart_style::colorForEpsilon(shown);
-        QString name = QStringLiteral("%1, %2").arg(QString::fromStdString(algorithm), chart_style::epsilonLabel(nominal));
+        // Series names are rich text in Qt Charts; the algorithm comes from a results file.
+        const QString algorithmName = QString::fromStdString(algorithm).toHtmlEscaped();
+        QString name =
+            QStringLiteral("%1, %2").arg(algorithmName, chart_style::epsilonLabel(nominal));
         if (published) {
             double low = INFINITY;
             for (const pfa::SweepCell* cell : cells) low = std::min(low, cell->shownEpsilon());
             const QString range = low == shown ? QString::fromStdString(pfa::formatNumber(shown, 3))
                                                : QStringLiteral("%1–%2").arg(QString::fromStdString(pfa::formatNumber(low, 3)),
                                                                              QString::fromStdString(pfa::formatNumber(shown, 3)));
-            name = tr("%1 (published), certified ε %2").arg(QString::fromStdString(algorithm), range);
+            name = tr("%1 (published), certified ε %2").arg(algorithmName, range);
         }
         if (!curve.distinction.empty())
-            name += QStringLiteral(" (%1)").arg(QString::fromStdString(curve.distinction));
+            name += QStringLiteral(" (%1)").arg(QString::fromStdString(curve.distinction).toHtmlEscaped());
         m_curveNames << name;
         m_curveColors << color;
         // Curves of one algorithm and ε that differ in another setting share the colour; their
@@ -330,7 +334,7 @@ void TradeoffCurvesView::rebuild() {
                 QToolTip::hideText();
                 return;
             }
-            QToolTip::showText(QCursor::pos(), tooltipAt(point.x(), point.y()), m_view);
+            QToolTip::showText(QCursor::pos(), Qt::convertFromPlainText(tooltipAt(point.x(), point.y()), Qt::WhiteSpaceNormal), m_view);
         });
     }
     m_labels->setLabels(std::move(labels));
@@ -350,7 +354,9 @@ void TradeoffCurvesView::rebuild() {
             series->setPen(QPen(color, 2.2));
             series->setMarkerSize(13);
             series->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-            series->setName(tr("%1 (reference)").arg(QString::fromStdString(p.method)));
+            // Series names are rich text in Qt Charts; the method comes from the user's file.
+            series->setName(
+                tr("%1 (reference)").arg(QString::fromStdString(p.method).toHtmlEscaped()));
             m_referenceMethods << QString::fromStdString(p.method);
             m_chart->addSeries(series);
             series->attachAxis(m_x);

@@ -63,6 +63,14 @@ void TrainingController::stop() {
     setState(State::Idle);
 }
 
+void TrainingController::abandon() {
+    if (!m_active) return;
+    m_active->cancel();
+    m_stopped.erase(m_active->runId());
+    m_active.reset();  // no longer current: a late end is charged, never shown
+    setState(State::Idle);
+}
+
 int TrainingController::activeRunId() const {
     if (!m_active || m_stopped.count(m_active->runId())) return 0;
     return m_active->runId();

@@ -46,6 +46,9 @@ public:
     void step();
     /// Stops the current run within one minibatch; no further metrics of it are shown.
     void stop();
+    /// Stops the current run and forgets it: its end is charged (runExecuted) but never shown
+    /// (no runFinished). For when another session replaces the one the run belongs to.
+    void abandon();
     /// Cancels everything and waits for the run in progress to stop (closing the window during
     /// a run).
     void shutdown();

@@ -89,6 +89,7 @@ QWizardPage* ImportWizard::buildFilePage() {
         if (!path.isEmpty()) setFile(path);
     });
     m_format = new QLabel();
+    m_format->setTextFormat(Qt::RichText);  // values from the file are escaped
     m_format->setWordWrap(true);
     m_delimiter = new QComboBox();
     m_delimiter->addItem(tr("detected"), 0);
@@ -138,9 +139,12 @@ QWizardPage* ImportWizard::buildColumnsPage() {
     m_missingPolicy->addItem(tr("Drop rows with a missing value"), QStringLiteral("drop"));
     m_missingPolicy->addItem(tr("Stop with an error"), QStringLiteral("error"));
     m_missingPolicy->setToolTip(tr("What to do with a row that has a missing value in a used column"));
+    // Group values and column names come from the file: never markup.
     m_groups = new QLabel();
+    m_groups->setTextFormat(Qt::PlainText);
     m_groups->setWordWrap(true);
     m_columnsProblem = new QLabel();
+    m_columnsProblem->setTextFormat(Qt::PlainText);
     m_columnsProblem->setWordWrap(true);
     m_columnsProblem->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
     auto* form = new QFormLayout();
@@ -162,6 +166,7 @@ QWizardPage* ImportWizard::buildCheckPage() {
     m_progress = new QProgressBar();
     m_progress->setRange(0, 1000);
     m_summary = new QLabel();
+    m_summary->setTextFormat(Qt::RichText);  // class names are escaped
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_groupChart = new GroupBarChart();
@@ -206,16 +211,17 @@ void ImportWizard::showPreview(const std::shared_ptr<const pfa::FilePreview>& pr
         return;
     }
     const bool arff = preview->format == pfa::FileFormat::Arff;
-    m_format->setText(arff ? tr("ARFF file, relation “%1”, %2 columns, %3 MB")
-                                 .arg(QString::fromStdString(preview->relation))
-                                 .arg(preview->columns.size())
-                                 .arg(static_cast<double>(preview->fileBytes) / 1e6, 0, 'f', 2)
-                           : tr("delimited text, %1-separated, %2, %3 columns, %4 MB%5")
-                                 .arg(delimiterLabel(preview->delimiter))
-                                 .arg(preview->hasHeader ? tr("with a header row") : tr("no header row"))
-                                 .arg(preview->columns.size())
-                                 .arg(static_cast<double>(preview->fileBytes) / 1e6, 0, 'f', 2)
-                                 .arg(preview->complete ? QString() : tr(" (statistics from the first rows)")));
+    m_format->setText(
+        arff ? tr("ARFF file, relation “%1”, %2 columns, %3 MB")
+                   .arg(QString::fromStdString(preview->relation).toHtmlEscaped())
+                   .arg(preview->columns.size())
+                   .arg(static_cast<double>(preview->fileBytes) / 1e6, 0, 'f', 2)
+             : tr("delimited text, %1-separated, %2, %3 columns, %4 MB%5")
+                   .arg(delimiterLabel(preview->delimiter))
+                   .arg(preview->hasHeader ? tr("with a header row") : tr("no header row"))
+                   .arg(preview->columns.size())
+                   .arg(static_cast<double>(preview->fileBytes) / 1e6, 0, 'f', 2)
+                   .arg(preview->complete ? QString() : tr(" (statistics from the first rows)")));
     m_delimiter->setEnabled(!arff);
     m_header->setEnabled(!arff);
     m_header->setChecked(preview->hasHeader);

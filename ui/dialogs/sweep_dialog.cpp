@@ -16,11 +16,13 @@
 #include <QSpinBox>
 #include <QThread>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "core/algorithms/registry.h"
 #include "core/data/data_directory.h"
+#include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/number_list.h"
@@ -184,6 +186,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     fileRow->addWidget(m_file, 1);
     fileRow->addWidget(browse);
     m_summary = new QLabel();
+    m_summary->setTextFormat(Qt::RichText);  // problems are escaped: they quote typed text
     m_summary->setWordWrap(true);
 
     auto* form = new QFormLayout();
@@ -383,9 +386,14 @@ void SweepDialog::setResultsFile(const QString& path) { m_file->setText(path); }
 void SweepDialog::updateSummary() {
     QString problem;
     for (double epsilon : parseList(m_epsilons, tr("ε"), true, &problem)) {
-        if (!(epsilon > 0) && problem.isEmpty()) {
-            problem = tr("ε: %1 is not allowed; every ε must be above 0 (tick ∞ for runs without privacy).")
-                          .arg(QString::fromStdString(pfa::formatNumber(epsilon)));
+        // The budgets offered are the experiment panel's and the command line's.
+        if (!pfa::offeredEpsilonProblem(epsilon).empty() && problem.isEmpty()) {
+            problem =
+                tr("ε = %1 is refused: every ε must lie from %2 to %3 (tick ∞ for runs "
+                   "without privacy).")
+                    .arg(QString::fromStdString(pfa::formatNumber(epsilon, 6)),
+                         QString::fromStdString(pfa::formatNumber(pfa::kSmallestOfferedEpsilon)),
+                         QString::fromStdString(pfa::formatNumber(pfa::kLargestOfferedEpsilon)));
         }
     }
     const std::vector<double> lambdas = parseList(m_lambdas, tr("λ"), false, &problem);
@@ -403,6 +411,20 @@ void SweepDialog::updateSummary() {
     if (spec.notions.empty()) problem = tr("Choose at least one fairness notion.");
     if (m_seedTo->value() < m_seedFrom->value()) problem = tr("The last seed is below the first.");
     if (resultsFile().isEmpty()) problem = tr("Choose a results file.");
+    // δ comes from the experiment panel; the private runs of the grid use it (if there are
+    // any: a private algorithm and a finite ε).
+    const bool privateRuns =
+        std::any_of(spec.algorithms.begin(), spec.algorithms.end(),
+                    [](const std::string& name) { return pfa::findAlgorithm(name).supportsPrivacy(); }) &&
+        std::any_of(spec.epsilons.begin(), spec.epsilons.end(), [](double e) { return std::isfinite(e); });
+    pfa::TrainConfig privateBase = m_base;
+    privateBase.epsilon = privateRuns ? 1.0 : INFINITY;
+    if (const std::string delta = pfa::deltaProblem(privateBase, "δ");
+        !delta.empty() && problem.isEmpty()) {
+        problem = QString::fromStdString(delta) + QLatin1Char('.');
+    }
+    const QString deltaWarning =
+        QString::fromStdString(pfa::deltaWarning(privateBase, m_trainRows, "δ"));
     std::size_t runs = 0;
     double epochs = 0;
     if (problem.isEmpty()) {
@@ -427,13 +449,17 @@ void SweepDialog::updateSummary() {
     const double perEpoch = measured ? m_secondsPerEpoch
                                      : 1.2e-8 * static_cast<double>(m_trainRows) * static_cast<double>(m_features + 1);
     m_estimate = epochs * perEpoch / std::max(1, m_threads->value()) * 1.15;  // cores share memory bandwidth
-    m_summary->setText(tr("<b>%1 runs</b> · estimated <b>%2</b> on %3 thread(s) (%4). Results stream into "
-                          "the charts while the sweep runs.")
-                           .arg(runs)
-                           .arg(duration(m_estimate))
-                           .arg(m_threads->value())
-                           .arg(measured ? tr("measured on earlier runs of this data set")
-                                         : tr("rough guess from the data size")));
+    m_summary->setText(
+        tr("<b>%1 runs</b> · estimated <b>%2</b> on %3 thread(s) (%4). Results stream into "
+           "the charts while the sweep runs.")
+            .arg(runs)
+            .arg(duration(m_estimate))
+            .arg(m_threads->value())
+            .arg(measured ? tr("measured on earlier runs of this data set")
+                          : tr("rough guess from the data size")) +
+        (deltaWarning.isEmpty() ? QString()
+                                : QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
+                                      .arg(tr("Warning: %1.").arg(deltaWarning).toHtmlEscaped())));
 }
 
 }  // namespace pfa::ui

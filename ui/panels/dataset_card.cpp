@@ -29,10 +29,17 @@ DatasetCard::DatasetCard(QWidget* parent) : QWidget(parent) {
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
+    // Data-derived text (titles, file and column names, class labels such as "<=50K") is never
+    // taken as markup: the title and the description are plain text, and the two rich-text
+    // labels escape every value they quote.
+    m_title->setTextFormat(Qt::PlainText);
     m_body = wrapping(new QLabel());
+    m_body->setTextFormat(Qt::PlainText);
     m_numbers = wrapping(new QLabel());
+    m_numbers->setTextFormat(Qt::RichText);
     m_groups = new GroupBarChart();
     m_provenance = wrapping(new QLabel());
+    m_provenance->setTextFormat(Qt::RichText);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_title);
@@ -143,9 +150,12 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
     QStringList classes;
     for (int c = 0; c < l; ++c) {
         classes << QStringLiteral("%1 %2 (%3 %)")
-                       .arg(QString::fromStdString(train.classNames[static_cast<std::size_t>(c)]))
+                       .arg(QString::fromStdString(train.classNames[static_cast<std::size_t>(c)])
+                                .toHtmlEscaped())
                        .arg(number(classCount[static_cast<std::size_t>(c)]))
-                       .arg(100.0 * static_cast<double>(classCount[static_cast<std::size_t>(c)]) / static_cast<double>(rows), 0, 'f', 1);
+                       .arg(100.0 * static_cast<double>(classCount[static_cast<std::size_t>(c)]) /
+                                static_cast<double>(rows),
+                            0, 'f', 1);
     }
     m_numbers->setText(tr("<b>%1 rows</b> (%2 training, %3 test), <b>%4 encoded features</b>; "
                           "sensitive attribute <b>%5</b> with %6 groups.<br><b>Classes:</b> %7")

@@ -16,6 +16,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "core/algorithms/registry.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
+#include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/panels/eliding_combo_box.h"
@@ -41,6 +43,7 @@ constexpr int kAdvancedIndent = 12;
 
 QLabel* hint(const QString& text) {
     auto* label = new QLabel(text);
+    label->setTextFormat(Qt::PlainText);  // group names, file names: never markup
     label->setWordWrap(true);
     QPalette palette = label->palette();
     palette.setColor(QPalette::WindowText, QColor(90, 90, 90));
@@ -164,6 +167,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
                           "tradeoff chart while you drag"));
 
     m_problemLabel = new QLabel();
+    m_problemLabel->setTextFormat(Qt::PlainText);  // messages quote class and group names
     m_problemLabel->setWordWrap(true);
     m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
     m_problemLabel->setVisible(false);
@@ -319,7 +323,7 @@ void ExperimentPanel::addUserFile(const QString& path, const pfa::Schema& schema
     m_userFiles.push_back({path, schema});
     const QString key = QStringLiteral("file:%1").arg(m_userFiles.size() - 1);
     m_dataset->addItem(tr("Your file: %1").arg(QFileInfo(path).fileName()), key);
-    m_dataset->setItemData(m_dataset->count() - 1, path, Qt::ToolTipRole);
+    m_dataset->setItemData(m_dataset->count() - 1, Qt::convertFromPlainText(path, Qt::WhiteSpaceNormal), Qt::ToolTipRole);
     m_dataset->setCurrentIndex(m_dataset->count() - 1);
 }
 
@@ -470,13 +474,22 @@ void ExperimentPanel::revalidate() {
     QString problem;
     QString formProblem;
     const pfa::TrainConfig c = currentConfig(&formProblem);
-    if (!catalogFilesPresent()) {
+    // A typed value that is refused comes first: it is what the user just did.
+    const QString epsilonProblem = m_epsilon->problem();
+    if (!epsilonProblem.isEmpty()) {
+        problem = epsilonProblem;
+    } else if (!catalogFilesPresent()) {
         problem = tr("%1 is not downloaded yet: click Download… or Import from folder….")
                       .arg(m_dataset->currentText());
     } else if (!m_datasetError.isEmpty()) {
         problem = tr("The data set could not be loaded: %1").arg(m_datasetError);
     } else if (!formProblem.isEmpty()) {
         problem = formProblem;
+    } else if (const std::string delta = pfa::deltaProblem(c, "δ"); !delta.empty()) {
+        // The δ field is left empty for automatic.
+        problem = QString::fromStdString(delta).replace(QStringLiteral("or auto (1/n²)"),
+                                                        tr("or leave it empty for auto (1/n²)")) +
+                  QLatin1Char('.');
     } else if (!m_data) {
         problem = m_loading ? tr("Loading data…") : tr("Waiting for the data set…");
     } else {
@@ -486,12 +499,23 @@ void ExperimentPanel::revalidate() {
             problem = QString::fromStdString(error.what());
         }
     }
-    // The algorithm reads the calibration, and it is the published one.
+    // Notes that allow the run: the published calibration (when the algorithm reads it) and a
+    // δ that is not below 1/n.
+    QStringList notes;
     if (problem.isEmpty() && c.calibration == pfa::Calibration::Published && c.isPrivate() &&
         m_settings->isShown("calibration")) {
+        notes << tr(
+            "As published: the accountant may certify a larger ε than the nominal one; "
+            "both are shown.");
+    }
+    if (problem.isEmpty() && m_data) {
+        const std::string warning =
+            pfa::deltaWarning(c, static_cast<long>(m_data->split.train.rows()), "δ");
+        if (!warning.empty()) notes << tr("Warning: %1.").arg(QString::fromStdString(warning));
+    }
+    if (!notes.isEmpty()) {
         m_problemLabel->setStyleSheet(QStringLiteral("color: #8a5a00;"));
-        m_problemLabel->setText(tr("As published: the accountant may certify a larger ε than "
-                                   "the nominal one; both are shown."));
+        m_problemLabel->setText(notes.join(QLatin1Char('\n')));
         m_problemLabel->setVisible(true);
     } else {
         m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));

@@ -115,7 +115,9 @@ LedgerPanel::LedgerPanel(LedgerBook* book, QWidget* parent) : QWidget(parent), m
                                                           tr("ledger.csv"), tr("CSV files (*.csv)"));
         if (path.isEmpty()) return;
         QString error;
-        if (!exportCsv(path, &error)) QMessageBox::warning(this, tr("Export privacy ledger"), error);
+        if (!exportCsv(path, &error))
+            QMessageBox::warning(this, tr("Export privacy ledger"),
+                                 Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     });
     refresh();
 }

@@ -18,6 +18,7 @@ RunDetailsPanel::RunDetailsPanel(QWidget* parent) : QWidget(parent) {
     m_summary = new QLabel(tr("Select a run in the history (or click a point of the tradeoff "
                               "chart) to see its groups."));
     m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);  // the summary quotes data-set names
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table = new QTableWidget(0, 7);
     m_table->setHorizontalHeaderLabels({tr("Group"), tr("n"), tr("Base rate"), tr("Selection rate"),

@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QTabWidget>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -108,7 +109,8 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
                                                           tr("CSV files (*.csv);;All files (*)"));
         if (path.isEmpty()) return;
         QString error;
-        if (!loadReferencePoints(path, &error)) QMessageBox::warning(this, tr("Reference points"), error);
+        if (!loadReferencePoints(path, &error))
+            QMessageBox::warning(this, tr("Reference points"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     });
     m_status = new QLabel();
     // Two short rows, so the panel fits a narrow dock (a laptop or a projector).

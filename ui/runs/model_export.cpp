@@ -4,6 +4,7 @@
 #include <QMessageBox>
 #include <QObject>
 #include <QSaveFile>
+#include <QTextDocument>
 
 #include "core/sweep/saved_model.h"
 
@@ -50,7 +51,7 @@ QString exportSelectedRunModel(QWidget* parent, const std::vector<RunEntryPtr>& 
     const QString title = QObject::tr("Export model");
     const QString problem = modelExportProblem(selected);
     if (!problem.isEmpty()) {
-        QMessageBox::information(parent, title, problem);
+        QMessageBox::information(parent, title, Qt::convertFromPlainText(problem, Qt::WhiteSpaceNormal));
         return {};
     }
     const RunEntry& entry = *selected.front();
@@ -60,7 +61,7 @@ QString exportSelectedRunModel(QWidget* parent, const std::vector<RunEntryPtr>& 
     if (path.isEmpty()) return {};
     QString error;
     if (!exportRunModel(path, entry, &error)) {
-        QMessageBox::warning(parent, title, error);
+        QMessageBox::warning(parent, title, Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
         return {};
     }
     return path;

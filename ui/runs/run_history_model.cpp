@@ -1,6 +1,7 @@
 #include "ui/runs/run_history_model.h"
 
 #include <QBrush>
+#include <QTextDocument>
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -91,7 +92,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DecorationRole && index.column() == Epsilon) {
         return chart_style::colorForEpsilon(c.epsilon);
     }
-    if (role == Qt::ToolTipRole) return e.summary();
+    // Tooltips take markup; the summary quotes data-set and class names.
+    if (role == Qt::ToolTipRole) return Qt::convertFromPlainText(e.summary(), Qt::WhiteSpaceNormal);
     if (role == Qt::ForegroundRole && !e.isComplete()) return QBrush(QColor(140, 140, 140));
     if (role == Qt::TextAlignmentRole && index.column() != Algorithm && index.column() != Dataset &&
         index.column() != Status) {

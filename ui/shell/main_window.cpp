@@ -11,6 +11,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTextDocument>
 #include <QToolBar>
 #include <QUndoStack>
 
@@ -238,7 +239,8 @@ void MainWindow::connectTraining() {
             [this](int id, const QString& message) {
                 m_live->detachLive();
                 m_tradeoff->clearLivePoint();
-                QMessageBox::warning(this, tr("Run %1 failed").arg(id), message);
+                QMessageBox::warning(this, tr("Run %1 failed").arg(id),
+                                     Qt::convertFromPlainText(message, Qt::WhiteSpaceNormal));
             });
     connect(m_runActions, &RunActions::stopped, this, [this] {
         m_live->detachLive();
@@ -266,14 +268,20 @@ void MainWindow::connectSweepsAndSessions() {
     connect(m_sweepActions, &SweepActions::sweepViewsChanged, m_sweepDock, &QDockWidget::raise);
     connect(m_session, &SessionController::stateChanged, this, &MainWindow::updateTitle);
     connect(m_session, &SessionController::aboutToOpen, this, [this] {
-        m_training->stop();
+        // A run of the session being replaced must not end up in the opened one (nor its
+        // statement on show): it is charged to the ledger, never listed.
+        m_training->abandon();
+        m_runActions->cancelLiveRestart();
         m_live->clear();
         m_undo->clear();
     });
     connect(m_session, &SessionController::opened, this, [this](int highestRunId) {
         m_training->reserveRunIds(highestRunId);
+        // Nothing of the replaced session stays on show.
+        m_historyView->clearSelection();
         m_statement->showRun(nullptr);
         m_details->showRun(nullptr);
+        m_tradeoff->setSelectedRun(0);
     });
 }
 

@@ -66,6 +66,7 @@ public:
     RunActions* runActions() const { return m_runActions; }
     HistoryActions* historyActions() const { return m_historyActions; }
     SweepActions* sweepActions() const { return m_sweepActions; }
+    SessionActions* sessionActions() const { return m_sessionActions; }
     QUndoStack* undoStack() const { return m_undo; }
     QAction* runAction() const { return m_runActions->runAction(); }
     QAction* pauseAction() const { return m_runActions->pauseAction(); }
