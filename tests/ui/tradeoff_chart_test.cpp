@@ -1,7 +1,7 @@
 // The tradeoff chart (offscreen): one data set and notion per front, the live-mode trail and
 // its Clear, the fixed ε colours and their colour bar, a legend that never elides, and the
 // settings tooltip of a hovered point.
-#include <catch2/catch.hpp>
+#include "ui/charts/tradeoff_chart.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -12,6 +12,7 @@
 #include <QToolTip>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <set>
 
@@ -20,7 +21,6 @@
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/epsilon_color_bar.h"
-#include "ui/charts/tradeoff_chart.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
@@ -30,12 +30,13 @@ using namespace pfa::ui::test;
 
 namespace {
 
-const std::string kSynthetic = "synthetic(n=2000,d=8,minority=0.3,bias=0.5,noise=0.05,seed=1)|split=1,0.25";
+const std::string kSynthetic =
+    "synthetic(n=2000,d=8,minority=0.3,bias=0.5,noise=0.05,seed=1)|split=1,0.25";
 const std::string kAdult = "adult/sex|split=7,0.25";
 
 /// A completed run on `dataset` at (violation, error); every notion's gap is `violation`.
-RunEntryPtr fakeRun(int id, const std::string& dataset, double epsilon, double violation, double error,
-                    const std::string& algorithm = "dp-fermi",
+RunEntryPtr fakeRun(int id, const std::string& dataset, double epsilon, double violation,
+                    double error, const std::string& algorithm = "dp-fermi",
                     pfa::FairnessNotion notion = pfa::FairnessNotion::DemographicParity) {
     auto entry = std::make_shared<RunEntry>();
     entry->id = id;
@@ -64,7 +65,8 @@ void choose(QComboBox* box, const QVariant& key) {
 /// The legend's entry boxes in the chart's coordinates.
 std::vector<QRectF> legendRectsInChart(const TradeoffChart& chart) {
     std::vector<QRectF> rects;
-    for (const QRectF& rect : chart.legend()->entryRects()) rects.push_back(chart.legend()->mapRectToParent(rect));
+    for (const QRectF& rect : chart.legend()->entryRects())
+        rects.push_back(chart.legend()->mapRectToParent(rect));
     return rects;
 }
 
@@ -85,7 +87,8 @@ void checkLegendReadable(const TradeoffChart& chart) {
         CHECK(rects[i].width() >= legend->entryWidth(legend->entries()[i]) - 0.5);
         CHECK(chartRect.contains(rects[i]));
         CHECK(rects[i].top() >= plot.bottom());
-        for (std::size_t j = i + 1; j < rects.size(); ++j) CHECK_FALSE(rects[i].intersects(rects[j]));
+        for (std::size_t j = i + 1; j < rects.size(); ++j)
+            CHECK_FALSE(rects[i].intersects(rects[j]));
     }
     CHECK_FALSE(chart.view()->chart()->legend()->isVisible());  // Qt's eliding legend is not used
 }
@@ -97,13 +100,16 @@ TEST_CASE("Tradeoff chart: runs of two data sets never share one Pareto front", 
     chart.resize(700, 520);
     // Adult's runs dominate the synthetic ones: one front over both would hold Adult's only.
     const std::vector<RunEntryPtr> runs{
-        fakeRun(1, kSynthetic, 1.0, 0.02, 0.30), fakeRun(2, kSynthetic, 1.0, 0.10, 0.25),
+        fakeRun(1, kSynthetic, 1.0, 0.02, 0.30),
+        fakeRun(2, kSynthetic, 1.0, 0.10, 0.25),
         fakeRun(3, kSynthetic, 1.0, 0.12, 0.28),  // dominated by 2
-        fakeRun(4, kAdult, 1.0, 0.01, 0.15),      fakeRun(5, kAdult, 1.0, 0.05, 0.12),
-        fakeRun(6, kAdult, 1.0, 0.06, 0.14),  // dominated by 5
+        fakeRun(4, kAdult, 1.0, 0.01, 0.15),
+        fakeRun(5, kAdult, 1.0, 0.05, 0.12),
+        fakeRun(6, kAdult, 1.0, 0.06, 0.14),                  // dominated by 5
         fakeRun(7, kSynthetic, INFINITY, 0.20, 0.20, "erm"),  // a baseline: every notion
     };
-    chart.followExperiment(QString::fromStdString(kSynthetic), pfa::FairnessNotion::DemographicParity);
+    chart.followExperiment(QString::fromStdString(kSynthetic),
+                           pfa::FairnessNotion::DemographicParity);
     chart.setRuns(runs);
 
     CHECK(chart.pointCount() == 4);
@@ -119,7 +125,8 @@ TEST_CASE("Tradeoff chart: runs of two data sets never share one Pareto front", 
     CHECK(asSet(chart.frontRunIds()) == std::set<int>{4, 5});
     CHECK(chart.view()->chart()->title().contains(QStringLiteral("adult (sex)")));
     // The same panel choice again does not undo the user's pick ...
-    chart.followExperiment(QString::fromStdString(kSynthetic), pfa::FairnessNotion::DemographicParity);
+    chart.followExperiment(QString::fromStdString(kSynthetic),
+                           pfa::FairnessNotion::DemographicParity);
     CHECK(chart.shownDataset() == QString::fromStdString(kAdult));
     // ... a new one does: another notion shows the runs trained for it and the baselines.
     chart.followExperiment(QString::fromStdString(kSynthetic), pfa::FairnessNotion::EqualizedOdds);
@@ -127,10 +134,16 @@ TEST_CASE("Tradeoff chart: runs of two data sets never share one Pareto front", 
     CHECK(chart.notionBox()->currentText() == QStringLiteral("equalized odds"));
     CHECK(chart.pointCount() == 1);
     CHECK(chart.frontRunIds() == std::vector<int>{7});
-    CHECK(chart.view()->chart()->axes(Qt::Horizontal).front()->titleText().startsWith(QStringLiteral("equalized odds")));
+    CHECK(chart.view()
+              ->chart()
+              ->axes(Qt::Horizontal)
+              .front()
+              ->titleText()
+              .startsWith(QStringLiteral("equalized odds")));
 }
 
-TEST_CASE("Tradeoff chart: runs on another split of the data are another data set", "[ui][tradeoff]") {
+TEST_CASE("Tradeoff chart: runs on another split of the data are another data set",
+          "[ui][tradeoff]") {
     auto window = readyWindow(5);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     clickToolbar(*window, window->runAction());
@@ -138,7 +151,8 @@ TEST_CASE("Tradeoff chart: runs on another split of the data are another data se
     TradeoffChart* chart = window->tradeoffChart();
     CHECK(chart->pointCount() == 1);
 
-    window->experimentPanel()->splitSeedBox()->setValue(window->experimentPanel()->splitSeedBox()->value() + 1);
+    window->experimentPanel()->splitSeedBox()->setValue(
+        window->experimentPanel()->splitSeedBox()->value() + 1);
     REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
     CHECK(chart->pointCount() == 0);  // the chart follows the panel to the new split
     clickToolbar(*window, window->runAction());
@@ -148,7 +162,8 @@ TEST_CASE("Tradeoff chart: runs on another split of the data are another data se
     CHECK(chart->frontRunIds() == std::vector<int>{second});
     CHECK(chart->datasetBox()->count() == 2);
     CHECK(chart->datasetBox()->currentText().contains(QStringLiteral("split")));  // told apart
-    CHECK(chart->shownDataset() == QString::fromStdString(pfa::datasetKey(window->experimentPanel()->datasetRequest())));
+    CHECK(chart->shownDataset() ==
+          QString::fromStdString(pfa::datasetKey(window->experimentPanel()->datasetRequest())));
 }
 
 TEST_CASE("Live mode: two drags leave one trail that Clear trail empties", "[ui][tradeoff]") {
@@ -164,10 +179,12 @@ TEST_CASE("Live mode: two drags leave one trail that Clear trail empties", "[ui]
         lambda->spinBox()->setValue(value);
         QTest::qWait(350);
     }
-    REQUIRE(QTest::qWaitFor([&] { return window->controller()->state() == TrainingController::State::Idle; }, 20000));
+    REQUIRE(QTest::qWaitFor(
+        [&] { return window->controller()->state() == TrainingController::State::Idle; }, 20000));
     QTest::qWait(400);
     int completed = 0;
-    for (int i = 0; i < finished.count(); ++i) completed += finishedEntry(finished, i)->isComplete() ? 1 : 0;
+    for (int i = 0; i < finished.count(); ++i)
+        completed += finishedEntry(finished, i)->isComplete() ? 1 : 0;
     REQUIRE(completed >= 3);
 
     CHECK(chart->trailCount() == completed);  // every live-mode run is on the one trail
@@ -195,13 +212,15 @@ TEST_CASE("Live mode: two drags leave one trail that Clear trail empties", "[ui]
     CHECK(chart->trailCount() == 0);
 }
 
-TEST_CASE("ε colours: a fixed function of ε, readable on white at both ends", "[ui][tradeoff][colour]") {
+TEST_CASE("ε colours: a fixed function of ε, readable on white at both ends",
+          "[ui][tradeoff][colour]") {
     using chart_style::colorForEpsilon;
     using chart_style::contrastRatio;
     const QColor white(Qt::white);
     // Every budget, the ends of the scale, beyond them and ∞ keep 3:1 against white (WCAG's
     // bound for graphical objects; viridis' pale lime/yellow end has about 1.1:1).
-    for (double epsilon : {0.01, 0.05, 0.1, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 50.0, 100.0, 1000.0, double(INFINITY)}) {
+    for (double epsilon :
+         {0.01, 0.05, 0.1, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 50.0, 100.0, 1000.0, double(INFINITY)}) {
         INFO("ε = " << epsilon);
         CHECK(contrastRatio(colorForEpsilon(epsilon), white) >= 3.0);
     }
@@ -217,7 +236,8 @@ TEST_CASE("ε colours: a fixed function of ε, readable on white at both ends", 
     const QColor infinity = colorForEpsilon(INFINITY);
     for (double e = 0.05; e <= 100.0; e *= 1.2) {
         const QColor c = colorForEpsilon(e);
-        const double distance = std::hypot(c.red() - infinity.red(), c.green() - infinity.green(), c.blue() - infinity.blue());
+        const double distance = std::hypot(c.red() - infinity.red(), c.green() - infinity.green(),
+                                           c.blue() - infinity.blue());
         CHECK(distance > 100.0);
     }
     // ε = 4 has one colour in the chart whatever other budgets are shown with it.
@@ -233,10 +253,12 @@ TEST_CASE("ε colours: a fixed function of ε, readable on white at both ends", 
     CHECK(many.pointColor(3).rgb() == colorForEpsilon(100.0).rgb());
 }
 
-TEST_CASE("Tradeoff chart: an ε colour bar titled ε, drawn beside the plot", "[ui][tradeoff][colour]") {
+TEST_CASE("Tradeoff chart: an ε colour bar titled ε, drawn beside the plot",
+          "[ui][tradeoff][colour]") {
     TradeoffChart chart;
     chart.resize(720, 520);
-    chart.setRuns({fakeRun(1, kSynthetic, 0.5, 0.05, 0.2), fakeRun(2, kSynthetic, INFINITY, 0.1, 0.1, "erm")});
+    chart.setRuns({fakeRun(1, kSynthetic, 0.5, 0.05, 0.2),
+                   fakeRun(2, kSynthetic, INFINITY, 0.1, 0.1, "erm")});
     chart.show();
     REQUIRE(QTest::qWaitForWindowExposed(&chart));
     QTest::qWait(50);
@@ -245,7 +267,8 @@ TEST_CASE("Tradeoff chart: an ε colour bar titled ε, drawn beside the plot", "
     CHECK(bar->isVisible());
     CHECK(bar->title() == QStringLiteral("ε"));
     const QStringList ticks = bar->tickLabels();
-    for (const char* tick : {"∞", "100", "10", "1", "0.1"}) CHECK(ticks.contains(QString::fromUtf8(tick)));
+    for (const char* tick : {"∞", "100", "10", "1", "0.1"})
+        CHECK(ticks.contains(QString::fromUtf8(tick)));
     // Right of the plot area, inside the chart.
     QChart* qchart = chart.view()->chart();
     const QRectF barInChart = bar->mapRectToParent(bar->barRect());
@@ -259,7 +282,9 @@ TEST_CASE("Tradeoff chart: an ε colour bar titled ε, drawn beside the plot", "
         return shot.pixelColor(p * shot.devicePixelRatio());
     };
     auto near = [](const QColor& a, const QColor& b) {
-        return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) < 30;
+        return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+                   std::abs(a.blue() - b.blue()) <
+               30;
     };
     CHECK(near(pixelAt(bar->infinityRect().center()), chart_style::colorForEpsilon(INFINITY)));
     CHECK(near(pixelAt(bar->barRect().center() + QPointF(0, -bar->barRect().height() / 2 + 2)),
@@ -268,16 +293,19 @@ TEST_CASE("Tradeoff chart: an ε colour bar titled ε, drawn beside the plot", "
                chart_style::colorForEpsilon(0.05)));
 }
 
-TEST_CASE("Tradeoff chart: legend labels are never elided, at the window's default size and narrower",
-          "[ui][tradeoff][legend]") {
+TEST_CASE(
+    "Tradeoff chart: legend labels are never elided, at the window's default size and narrower",
+    "[ui][tradeoff][legend]") {
     auto window = readyWindow(5);
     TradeoffChart* chart = window->tradeoffChart();
     const std::string key = pfa::datasetKey(window->experimentPanel()->datasetRequest());
-    std::vector<RunEntryPtr> runs{fakeRun(901, key, 1.0, 0.02, 0.30), fakeRun(902, key, 4.0, 0.10, 0.25),
+    std::vector<RunEntryPtr> runs{fakeRun(901, key, 1.0, 0.02, 0.30),
+                                  fakeRun(902, key, 4.0, 0.10, 0.25),
                                   fakeRun(903, key, INFINITY, 0.12, 0.2, "fermi"),
                                   fakeRun(904, key, INFINITY, 0.3, 0.18, "erm"),
                                   fakeRun(905, key, 2.0, 0.2, 0.27, "dp-sgd"),
-                                  fakeRun(906, key, 8.0, 0.08, 0.26), fakeRun(907, key, 0.5, 0.06, 0.29)};
+                                  fakeRun(906, key, 8.0, 0.08, 0.26),
+                                  fakeRun(907, key, 0.5, 0.06, 0.29)};
     chart->addToTrail(906);
     chart->addToTrail(907);
     chart->setRuns(runs);
@@ -287,7 +315,11 @@ TEST_CASE("Tradeoff chart: legend labels are never elided, at the window's defau
     chart->setLivePoint(999, QString::fromStdString(key), live, 0.07, 0.22);
     QTest::qWait(50);
     REQUIRE(chart->legend()->entries().size() == 7);  // 4 algorithms, front, trail, running
-    SECTION("default size") { checkLegendReadable(*chart); }
+    SECTION("default size") {
+        checkLegendReadable(*chart);
+        QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+        CHECK(chart->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-legend.png")));
+    }
     SECTION("a 1280 × 720 window") {
         window->resize(1280, 720);
         QTest::qWait(100);
@@ -352,11 +384,24 @@ TEST_CASE("Screenshots of the main window after a live-mode drag", "[.][shots]")
         lambda->spinBox()->setValue(value);
         QTest::qWait(900);
     }
-    REQUIRE(QTest::qWaitFor([&] { return window->controller()->state() == TrainingController::State::Idle; }, 20000));
-    for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+    REQUIRE(QTest::qWaitFor(
+        [&] { return window->controller()->state() == TrainingController::State::Idle; }, 20000));
+    // PFA_SHOTS_SIZE=1280x720 takes one size only (run under a screen of that size).
+    std::vector<QSize> sizes{QSize(1280, 720), QSize(1920, 1080)};
+    if (const QStringList wanted = qEnvironmentVariable("PFA_SHOTS_SIZE").split(QLatin1Char('x'));
+        wanted.size() == 2)
+        sizes = {QSize(wanted[0].toInt(), wanted[1].toInt())};
+    for (const QSize size : sizes) {
         window->resize(size);
         QTest::qWait(300);
-        REQUIRE(window->grab().save(QStringLiteral("%1/main-window-live-trail-%2x%3.png").arg(dir).arg(size.width()).arg(size.height())));
-        REQUIRE(window->tradeoffChart()->grab().save(QStringLiteral("%1/tradeoff-live-trail-%2x%3.png").arg(dir).arg(size.width()).arg(size.height())));
+        REQUIRE(window->grab().save(QStringLiteral("%1/main-window-live-trail-%2x%3.png")
+                                        .arg(dir)
+                                        .arg(size.width())
+                                        .arg(size.height())));
+        REQUIRE(
+            window->tradeoffChart()->grab().save(QStringLiteral("%1/tradeoff-live-trail-%2x%3.png")
+                                                     .arg(dir)
+                                                     .arg(size.width())
+                                                     .arg(size.height())));
     }
 }

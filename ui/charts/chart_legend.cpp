@@ -17,7 +17,8 @@ constexpr qreal kSpacing = 16.0;  // between entries of a row
 constexpr qreal kRowGap = 3.0;
 }  // namespace
 
-void drawMarker(QPainter* painter, QScatterSeries::MarkerShape shape, const QPointF& c, qreal size) {
+void drawMarker(QPainter* painter, QScatterSeries::MarkerShape shape, const QPointF& c,
+                qreal size) {
     const qreal r = size / 2.0;
     auto polygon = [&](int corners, qreal radius, qreal inner, qreal start) {
         QPolygonF points;
@@ -51,7 +52,8 @@ void drawMarker(QPainter* painter, QScatterSeries::MarkerShape shape, const QPoi
     }
 }
 
-ChartLegend::ChartLegend(QGraphicsItem* parent) : QGraphicsItem(parent), m_font(chart_style::labelFont()) {
+ChartLegend::ChartLegend(QGraphicsItem* parent)
+    : QGraphicsItem(parent), m_font(chart_style::labelFont()) {
     setZValue(10);
 }
 
@@ -114,9 +116,14 @@ void ChartLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
         const Entry& entry = m_entries[i];
         const QRectF& rect = m_rects[i];
         const QPointF centre(rect.left() + kSymbol / 2, rect.center().y());
-        if (entry.symbol == Entry::Symbol::Line) {
+        if (entry.symbol != Entry::Symbol::Marker) {
             painter->setPen(entry.pen);
-            painter->drawLine(QPointF(rect.left(), centre.y()), QPointF(rect.left() + kSymbol, centre.y()));
+            painter->drawLine(QPointF(rect.left(), centre.y()),
+                              QPointF(rect.left() + kSymbol, centre.y()));
+            if (entry.symbol == Entry::Symbol::Trail) {
+                painter->setBrush(entry.brush);
+                painter->drawEllipse(centre, 3.0, 3.0);
+            }
         } else {
             painter->setPen(entry.pen);
             painter->setBrush(entry.brush);

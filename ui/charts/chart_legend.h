@@ -15,7 +15,8 @@ namespace pfa::ui {
 class ChartLegend : public QGraphicsItem {
 public:
     struct Entry {
-        enum class Symbol { Marker, Line };
+        /// A marker, a line, or a line through a small dot (a trail).
+        enum class Symbol { Marker, Line, Trail };
         QString text;
         Symbol symbol = Symbol::Marker;
         QScatterSeries::MarkerShape shape = QScatterSeries::MarkerShapeCircle;
@@ -50,6 +51,7 @@ private:
 
 /// Draws a scatter marker of `shape` centred at `centre`, `size` pixels across (the chart
 /// legend, and anyone who needs a symbol matching a QScatterSeries).
-void drawMarker(QPainter* painter, QScatterSeries::MarkerShape shape, const QPointF& centre, qreal size);
+void drawMarker(QPainter* painter, QScatterSeries::MarkerShape shape, const QPointF& centre,
+                qreal size);
 
 }  // namespace pfa::ui

@@ -1,7 +1,6 @@
 #include "ui/charts/chart_style.h"
 
 #include <QPen>
-
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
@@ -32,10 +31,11 @@ QColor viridis(double t) {
 }
 
 QColor colorForEpsilon(double epsilon) {
-    if (std::isnan(epsilon)) return QColor(120, 120, 120);  // unknown: never a budget's colour
+    if (std::isnan(epsilon)) return QColor(120, 120, 120);   // unknown: never a budget's colour
     if (!std::isfinite(epsilon)) return QColor(213, 94, 0);  // ∞: vermilion, off the scale
     const double lo = std::log(kEpsilonScaleMin), hi = std::log(kEpsilonScaleMax);
-    const double t = (std::log(std::clamp(epsilon, kEpsilonScaleMin, kEpsilonScaleMax)) - lo) / (hi - lo);
+    const double t =
+        (std::log(std::clamp(epsilon, kEpsilonScaleMin, kEpsilonScaleMax)) - lo) / (hi - lo);
     // Viridis beyond 0.57 (green to yellow) is too pale on white: stop there.
     return viridis(0.57 * t);
 }
@@ -123,7 +123,8 @@ void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
     const double to = std::ceil(high / interval - 1e-9) * interval;
     // Enough decimals to tell neighbouring ticks apart (2.5 × 10^k needs one more).
     int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(interval) - 1e-9)));
-    if (std::fabs(interval / std::pow(10.0, -decimals) - std::round(interval / std::pow(10.0, -decimals))) > 1e-6) {
+    if (std::fabs(interval / std::pow(10.0, -decimals) -
+                  std::round(interval / std::pow(10.0, -decimals))) > 1e-6) {
         ++decimals;
     }
     const QString format = QStringLiteral("%.%1f").arg(decimals);

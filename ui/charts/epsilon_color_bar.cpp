@@ -23,7 +23,9 @@ QString tickText(double epsilon) {
 }  // namespace
 
 EpsilonColorBar::EpsilonColorBar(QGraphicsItem* parent)
-    : QGraphicsItem(parent), m_font(chart_style::labelFont()), m_titleFont(chart_style::axisFont()) {
+    : QGraphicsItem(parent),
+      m_font(chart_style::labelFont()),
+      m_titleFont(chart_style::axisFont()) {
     m_titleFont.setItalic(true);
     setZValue(10);
 }
@@ -65,7 +67,8 @@ qreal EpsilonColorBar::yFor(double epsilon) const {
     const QRectF bar = barRect();
     const double lo = std::log(chart_style::kEpsilonScaleMin);
     const double hi = std::log(chart_style::kEpsilonScaleMax);
-    const double e = std::clamp(epsilon, chart_style::kEpsilonScaleMin, chart_style::kEpsilonScaleMax);
+    const double e =
+        std::clamp(epsilon, chart_style::kEpsilonScaleMin, chart_style::kEpsilonScaleMax);
     return bar.bottom() - (std::log(e) - lo) / (hi - lo) * bar.height();
 }
 
@@ -75,7 +78,7 @@ std::vector<double> EpsilonColorBar::ticks() const {
     const std::vector<double> decades{100.0, 10.0, 1.0, 0.1};
     const std::vector<double> all{100.0, 50.0, 10.0, 5.0, 1.0, 0.5, 0.1, 0.05};
     const qreal closest = std::fabs(yFor(0.1) - yFor(0.05));  // log10(2) of a decade: the tightest
-    return closest >= labelHeight ? all : decades;
+    return closest >= 1.3 * labelHeight ? all : decades;
 }
 
 QStringList EpsilonColorBar::tickLabels() const {
@@ -97,7 +100,8 @@ void EpsilonColorBar::paint(QPainter* painter, const QStyleOptionGraphicsItem*, 
     // Title, centred over the bar.
     painter->setFont(m_titleFont);
     painter->setPen(text);
-    const QRectF titleRect(bar.left() - 20, m_area.top(), bar.width() + 40, infinity.top() - m_area.top());
+    const QRectF titleRect(bar.left() - 20, m_area.top(), bar.width() + 40,
+                           infinity.top() - m_area.top());
     painter->drawText(titleRect, Qt::AlignHCenter | Qt::AlignVCenter, title());
 
     // The bar: sampled densely, so the gradient is the colour map itself.
@@ -123,8 +127,9 @@ void EpsilonColorBar::paint(QPainter* painter, const QStyleOptionGraphicsItem*, 
         painter->setPen(frame);
         painter->drawLine(QPointF(bar.right(), y), QPointF(bar.right() + kTick, y));
         painter->setPen(text);
-        painter->drawText(QRectF(labelX, y - metrics.height() / 2, m_area.right() - labelX + 1, metrics.height()),
-                          Qt::AlignLeft | Qt::AlignVCenter, value);
+        painter->drawText(
+            QRectF(labelX, y - metrics.height() / 2, m_area.right() - labelX + 1, metrics.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, value);
     };
     label(infinity.center().y(), tickText(INFINITY));
     for (double tick : ticks()) label(yFor(tick), tickText(tick));

@@ -77,12 +77,6 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_trailLine->setName(tr("live-mode trail"));
     m_trailLine->setPen(QPen(QColor(120, 120, 120), 1.2));
     attach(m_trailLine);
-    m_trailDots = new QScatterSeries();
-    m_trailDots->setName(tr("live-mode trail"));
-    m_trailDots->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_trailDots->setMarkerSize(8);
-    m_trailDots->setBorderColor(QColor(40, 40, 40));
-    attach(m_trailDots);
 
     m_selection = new QScatterSeries();
     m_selection->setName(tr("selected"));
@@ -105,10 +99,11 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     connect(m_chart, &QChart::plotAreaChanged, this, &TradeoffChart::layoutOverlays);
 
     m_view = new ChartView(m_chart, this);
-    m_view->setToolTip(tr("One point per finished run of the data set and notion chosen above: "
-                          "colour = ε (see the colour bar), marker = algorithm. Dashed: Pareto "
-                          "front (lower-left is better). Hover a point for its settings, click "
-                          "to select. Right-click to export."));
+    m_view->setToolTip(
+        tr("One point per finished run of the data set and notion chosen above: "
+           "colour = ε (see the colour bar), marker = algorithm. Dashed: Pareto "
+           "front (lower-left is better). Hover a point for its settings, click "
+           "to select. Right-click to export."));
     m_view->viewport()->installEventFilter(this);
 
     // Which runs are shown: one data set and one notion, so that one front compares like
@@ -116,20 +111,25 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_datasetBox = new QComboBox();
     m_datasetBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_datasetBox->setMinimumContentsLength(14);
-    m_datasetBox->setToolTip(tr("The data set whose runs are shown (runs on different data are not "
-                                "comparable). Follows the experiment panel."));
+    m_datasetBox->setToolTip(
+        tr("The data set whose runs are shown (runs on different data are not "
+           "comparable). Follows the experiment panel."));
     m_notionBox = new QComboBox();
-    for (pfa::FairnessNotion notion : kNotions) m_notionBox->addItem(notionName(notion), static_cast<int>(notion));
-    m_notionBox->setToolTip(tr("The fairness notion shown: runs trained for it, and baselines "
-                               "without a fairness term measured by it. Follows the experiment panel."));
+    for (pfa::FairnessNotion notion : kNotions)
+        m_notionBox->addItem(notionName(notion), static_cast<int>(notion));
+    m_notionBox->setToolTip(
+        tr("The fairness notion shown: runs trained for it, and baselines "
+           "without a fairness term measured by it. Follows the experiment panel."));
     m_clearTrail = new QToolButton();
     m_clearTrail->setText(tr("Clear trail"));
-    m_clearTrail->setToolTip(tr("Remove the trail of live-mode runs from this chart (the runs stay "
-                                "in the run history)"));
+    m_clearTrail->setToolTip(
+        tr("Remove the trail of live-mode runs from this chart (the runs stay "
+           "in the run history)"));
     m_clearTrail->setEnabled(false);
     connect(m_clearTrail, &QToolButton::clicked, this, &TradeoffChart::clearTrail);
     auto choose = [this] {
-        const pfa::FairnessNotion notion = static_cast<pfa::FairnessNotion>(m_notionBox->currentData().toInt());
+        const pfa::FairnessNotion notion =
+            static_cast<pfa::FairnessNotion>(m_notionBox->currentData().toInt());
         showDataset(m_datasetBox->currentData().toString(), notion);
     };
     connect(m_datasetBox, qOverload<int>(&QComboBox::activated), this, choose);
@@ -150,27 +150,27 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     layout->addLayout(header);
     layout->addWidget(m_view, 1);
 
-    // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
-    // shows the same text, so the generic chart tooltip never replaces it.
-    auto hover = [this](QScatterSeries* series) {
-        connect(series, &QScatterSeries::hovered, this, [this, series](const QPointF& p, bool state) {
-            if (!state) {
-                QToolTip::hideText();
-                return;
-            }
-            const int id = runAt(series, p);
-            for (const Point& point : m_points) {
-                if (point.id == id) QToolTip::showText(QCursor::pos(), point.tooltip, m_view->viewport());
-            }
-        });
-        connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& p) {
-            if (const int id = runAt(series, p)) emit runClicked(id);
-        });
-    };
-    hover(m_trailDots);
-    m_seriesRuns[m_trailDots] = {};
     refillBoxes();
     rebuild();
+}
+
+void TradeoffChart::connectPointSeries(QScatterSeries* series) {
+    // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
+    // shows the same text, so the generic chart tooltip never replaces it.
+    connect(series, &QScatterSeries::hovered, this, [this, series](const QPointF& p, bool state) {
+        if (!state) {
+            QToolTip::hideText();
+            return;
+        }
+        const int id = runAt(series, p);
+        for (const Point& point : m_points) {
+            if (point.id == id)
+                QToolTip::showText(QCursor::pos(), point.tooltip, m_view->viewport());
+        }
+    });
+    connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& p) {
+        if (const int id = runAt(series, p)) emit runClicked(id);
+    });
 }
 
 QString TradeoffChart::datasetKeyOf(const RunEntry& run) {
@@ -180,11 +180,12 @@ QString TradeoffChart::datasetKeyOf(const RunEntry& run) {
         // The data-set key ends with its split ("|split=…"), the settings follow after ';'.
         const std::size_t split = key.find("|split=");
         const std::size_t end = key.find(';', split == std::string::npos ? prefix.size() : split);
-        return QString::fromStdString(key.substr(prefix.size(), end == std::string::npos ? std::string::npos
-                                                                                           : end - prefix.size()));
+        return QString::fromStdString(key.substr(
+            prefix.size(), end == std::string::npos ? std::string::npos : end - prefix.size()));
     }
     if (!run.context.ledgerKey.empty()) return QString::fromStdString(run.context.ledgerKey);
-    if (!run.context.datasetDescription.empty()) return QString::fromStdString(run.context.datasetDescription);
+    if (!run.context.datasetDescription.empty())
+        return QString::fromStdString(run.context.datasetDescription);
     return QString::fromStdString(run.result.dataset);
 }
 
@@ -212,7 +213,8 @@ void TradeoffChart::setRuns(const std::vector<RunEntryPtr>& runs) {
     }
     // Deleted runs leave the trail (and an undone deletion brings them back as points).
     const auto gone = [this](int id) {
-        return std::none_of(m_runs.begin(), m_runs.end(), [id](const RunEntryPtr& r) { return r->id == id; });
+        return std::none_of(m_runs.begin(), m_runs.end(),
+                            [id](const RunEntryPtr& r) { return r->id == id; });
     };
     std::erase_if(m_trail, gone);
     std::erase_if(m_cleared, gone);
@@ -242,7 +244,8 @@ void TradeoffChart::showDataset(const QString& datasetKey, pfa::FairnessNotion n
 
 bool TradeoffChart::isShown(const RunEntry& run) const {
     if (datasetKeyOf(run) != m_shownDataset) return false;
-    return run.result.config.fairness == m_shownNotion || !usesFairness(run.result.config.algorithm);
+    return run.result.config.fairness == m_shownNotion ||
+           !usesFairness(run.result.config.algorithm);
 }
 
 void TradeoffChart::refillBoxes() {
@@ -277,9 +280,11 @@ void TradeoffChart::refillBoxes() {
         if (uses[label] > 1) label += QStringLiteral(" #%1").arg(++labelSeen[label]);
         m_datasetBox->addItem(label, key);
         const QString description = descriptions.count(key) ? descriptions[key] : key;
-        m_datasetBox->setItemData(m_datasetBox->count() - 1,
-                                  tr("%1\n%n finished run(s)", nullptr, count).arg(description),
-                                  Qt::ToolTipRole);
+        m_datasetBox->setItemData(
+            m_datasetBox->count() - 1,
+            description + QLatin1Char('\n') +
+                (count == 1 ? tr("1 finished run") : tr("%1 finished runs").arg(count)),
+            Qt::ToolTipRole);
     }
     m_datasetBox->setCurrentIndex(m_datasetBox->findData(m_shownDataset));
     m_datasetBox->setEnabled(m_datasetBox->count() > 0);
@@ -296,8 +301,8 @@ void TradeoffChart::setSelectedRun(int id) {
     m_selection->replace(points);
 }
 
-void TradeoffChart::setLivePoint(int runId, const QString& datasetKey, const pfa::TrainConfig& config,
-                                 double violation, double error) {
+void TradeoffChart::setLivePoint(int runId, const QString& datasetKey,
+                                 const pfa::TrainConfig& config, double violation, double error) {
     if (!std::isfinite(violation) || !std::isfinite(error)) return;  // never draw NaN/Inf
     const bool wasShown = m_live->count() > 0;
     const bool labelChanged = runId != m_liveRunId || config.lambda != m_liveConfig.lambda ||
@@ -349,7 +354,8 @@ void TradeoffChart::forgetTrail() {
 }
 
 int TradeoffChart::trailCount() const {
-    return static_cast<int>(std::count_if(m_points.begin(), m_points.end(), [](const Point& p) { return p.trail; }));
+    return static_cast<int>(
+        std::count_if(m_points.begin(), m_points.end(), [](const Point& p) { return p.trail; }));
 }
 
 int TradeoffChart::pointCount() const { return static_cast<int>(m_points.size()) - trailCount(); }
@@ -384,13 +390,14 @@ QString TradeoffChart::toolTipAt(const QPoint& viewportPos) const {
     };
     for (const Point& p : m_points) consider(QPointF(p.x, p.y), p.tooltip);
     if (m_live->count() > 0) {
-        consider(m_livePos, tr("Run %1, running — %2, λ = %3, %4\ntest error %5, violation %6 (latest epoch)")
-                                .arg(m_liveRunId)
-                                .arg(QString::fromStdString(m_liveConfig.algorithm),
-                                     QString::fromStdString(pfa::formatNumber(m_liveConfig.lambda, 3)),
-                                     chart_style::epsilonLabel(m_liveConfig.epsilon),
-                                     QString::fromStdString(pfa::formatNumber(m_livePos.y(), 4)),
-                                     QString::fromStdString(pfa::formatNumber(m_livePos.x(), 4))));
+        consider(m_livePos,
+                 tr("Run %1, running — %2, λ = %3, %4\ntest error %5, violation %6 (latest epoch)")
+                     .arg(m_liveRunId)
+                     .arg(QString::fromStdString(m_liveConfig.algorithm),
+                          QString::fromStdString(pfa::formatNumber(m_liveConfig.lambda, 3)),
+                          chart_style::epsilonLabel(m_liveConfig.epsilon),
+                          QString::fromStdString(pfa::formatNumber(m_livePos.y(), 4)),
+                          QString::fromStdString(pfa::formatNumber(m_livePos.x(), 4))));
     }
     return best;
 }
@@ -478,57 +485,72 @@ void TradeoffChart::rebuild() {
             series = new QScatterSeries();
             series->setColor(color);
             series->setBorderColor(onFront[i] ? QColor(30, 30, 30) : QColor(0, 0, 0, 60));
-            series->setMarkerShape(chart_style::markerForAlgorithm(QString::fromStdString(c.algorithm)));
+            series->setMarkerShape(
+                chart_style::markerForAlgorithm(QString::fromStdString(c.algorithm)));
             series->setMarkerSize(onFront[i] ? 15 : 12);
             series->setName(QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm),
-                                                        chart_style::epsilonLabel(c.epsilon)));
+                                                         chart_style::epsilonLabel(c.epsilon)));
             m_chart->addSeries(series);
             series->attachAxis(m_x);
             series->attachAxis(m_y);
             m_pointSeries.push_back(series);
             m_seriesRuns[series] = {};
-            connect(series, &QScatterSeries::hovered, this, [this, series](const QPointF& p, bool state) {
-                if (!state) {
-                    QToolTip::hideText();
-                    return;
-                }
-                const int id = runAt(series, p);
-                for (const Point& point : m_points) {
-                    if (point.id == id) QToolTip::showText(QCursor::pos(), point.tooltip, m_view->viewport());
-                }
-            });
-            connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& p) {
-                if (const int id = runAt(series, p)) emit runClicked(id);
-            });
+            connectPointSeries(series);
         }
         series->append(m_points[i].x, m_points[i].y);
         m_seriesRuns[series].push_back(m_points[i].id);
     }
 
-    // The live-mode trail: the runs in the order they finished, joined by a thin line; each
-    // dot has its ε's colour, the newest is larger.
+    // The live-mode trail: the runs in the order they finished, joined by a thin line; small
+    // dots in their ε's colour (one series per ε), the newest larger.
     QList<QPointF> trail;
-    std::vector<int>& trailIds = m_seriesRuns[m_trailDots];
-    trailIds.clear();
-    m_trailDots->clearPointsConfiguration();
+    std::map<double, QScatterSeries*> trailSeries;
     for (int id : m_trail) {
-        const auto it = std::find_if(m_runs.begin(), m_runs.end(), [id](const RunEntryPtr& r) { return r->id == id; });
+        const auto it = std::find_if(m_runs.begin(), m_runs.end(),
+                                     [id](const RunEntryPtr& r) { return r->id == id; });
         if (it == m_runs.end() || !isShown(**it)) continue;
         const double x = (*it)->result.test.violation(m_shownNotion), y = (*it)->result.test.error;
         if (!std::isfinite(x) || !std::isfinite(y)) continue;
-        const QColor color = chart_style::colorForEpsilon((*it)->result.config.epsilon);
+        const double epsilon = (*it)->result.config.epsilon;
+        const QColor color = chart_style::colorForEpsilon(epsilon);
         m_points.push_back({id, x, y, (*it)->summary(), true, color});
         trail.append(QPointF(x, y));
-        trailIds.push_back(id);
+        QScatterSeries*& series = trailSeries[epsilon];
+        if (!series) {
+            series = new QScatterSeries();
+            series->setName(tr("live-mode trail"));
+            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+            series->setMarkerSize(8);
+            series->setColor(color);
+            series->setBorderColor(QColor(40, 40, 40));
+            m_chart->addSeries(series);
+            series->attachAxis(m_x);
+            series->attachAxis(m_y);
+            m_pointSeries.push_back(series);
+            m_seriesRuns[series] = {};
+            connectPointSeries(series);
+        }
+        series->append(x, y);
+        m_seriesRuns[series].push_back(id);
+    }
+    if (!trail.isEmpty()) {
+        // The newest: a larger dot over its small one, so the trail's head is clear.
+        const Point& newest = m_points.back();
+        auto* head = new QScatterSeries();
+        head->setName(tr("live-mode trail, newest"));
+        head->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        head->setMarkerSize(12);
+        head->setColor(newest.color);
+        head->setBorderColor(QColor(40, 40, 40));
+        m_chart->addSeries(head);
+        head->attachAxis(m_x);
+        head->attachAxis(m_y);
+        head->append(newest.x, newest.y);
+        m_pointSeries.push_back(head);
+        m_seriesRuns[head] = {newest.id};
+        connectPointSeries(head);
     }
     m_trailLine->replace(trail);
-    m_trailDots->replace(trail);
-    for (int i = 0; i < trail.size(); ++i) {
-        QHash<QXYSeries::PointConfiguration, QVariant> look;
-        look[QXYSeries::PointConfiguration::Color] = m_points[m_points.size() - trail.size() + i].color;
-        look[QXYSeries::PointConfiguration::Size] = i + 1 == trail.size() ? 12.0 : 8.0;
-        m_trailDots->setPointConfiguration(i, look);
-    }
     m_clearTrail->setEnabled(!m_trail.empty());
 
     // Pareto front as a step line: right along the current error, then down to the next point.
@@ -574,13 +596,14 @@ void TradeoffChart::rebuild() {
                           ? tr("Accuracy–fairness tradeoff")
                           : tr("Accuracy–fairness tradeoff: %1").arg(datasetLabel(m_shownDataset)));
     if (hidden > 0) {
-        m_view->setEmptyMessage(tr("No finished runs on %1 for %2 yet. %n run(s) on other data sets "
-                                   "or notions: choose them above.",
-                                   nullptr, hidden)
-                                    .arg(datasetLabel(m_shownDataset), notionName(m_shownNotion)));
+        m_view->setEmptyMessage(tr("No finished runs on %1 for %2 yet (%3 on other data sets or "
+                                   "notions: choose them above).")
+                                    .arg(datasetLabel(m_shownDataset), notionName(m_shownNotion),
+                                         hidden == 1 ? tr("1 run") : tr("%1 runs").arg(hidden)));
     } else {
-        m_view->setEmptyMessage(tr("Finished runs appear here: press Run, then change λ or ε and "
-                                   "run again"));
+        m_view->setEmptyMessage(
+            tr("Finished runs appear here: press Run, then change λ or ε and "
+               "run again"));
     }
     m_view->setEmpty(m_points.empty() && !liveShown);
     updateLegend();
@@ -593,8 +616,10 @@ void TradeoffChart::updateLegend() {
     // Marker = algorithm (drawn neutral: colour means ε, explained by the colour bar).
     std::set<std::string> algorithms;
     for (const RunEntryPtr& run : m_runs) {
-        const bool drawn = std::any_of(m_points.begin(), m_points.end(), [&](const Point& p) { return p.id == run->id; });
-        if (drawn && !std::count(m_trail.begin(), m_trail.end(), run->id)) algorithms.insert(run->result.config.algorithm);
+        const bool drawn = std::any_of(m_points.begin(), m_points.end(),
+                                       [&](const Point& p) { return p.id == run->id; });
+        if (drawn && !std::count(m_trail.begin(), m_trail.end(), run->id))
+            algorithms.insert(run->result.config.algorithm);
     }
     for (const std::string& algorithm : algorithms) {
         Entry entry;
@@ -613,8 +638,10 @@ void TradeoffChart::updateLegend() {
     }
     if (const int trail = trailCount(); trail > 0) {
         Entry entry;
-        entry.text = tr("live-mode trail (%n run(s))", nullptr, trail);
-        entry.brush = QColor(235, 235, 235);
+        entry.text =
+            trail == 1 ? tr("live-mode trail (1 run)") : tr("live-mode trail (%1 runs)").arg(trail);
+        entry.symbol = Entry::Symbol::Trail;
+        entry.brush = chart_style::viridis(0.3);
         entry.pen = QPen(QColor(120, 120, 120), 1.2);
         entries.push_back(entry);
     }
@@ -631,7 +658,8 @@ void TradeoffChart::updateLegend() {
 
     std::vector<double> epsilons;
     for (const Point& p : m_points) {
-        const auto it = std::find_if(m_runs.begin(), m_runs.end(), [&](const RunEntryPtr& r) { return r->id == p.id; });
+        const auto it = std::find_if(m_runs.begin(), m_runs.end(),
+                                     [&](const RunEntryPtr& r) { return r->id == p.id; });
         if (it != m_runs.end()) epsilons.push_back((*it)->result.config.epsilon);
     }
     if (m_live->count() > 0) epsilons.push_back(m_liveConfig.epsilon);
@@ -648,12 +676,14 @@ void TradeoffChart::layoutOverlays() {
     constexpr int kEdge = 6;
     const qreal barWidth = m_colorBar->preferredWidth();
     const qreal legendHeight = m_legend->layoutForWidth(area.width() - 2 * kEdge);
-    const QMargins wanted(kEdge, kEdge, kEdge + static_cast<int>(std::ceil(barWidth)) + 10,
-                          kEdge + static_cast<int>(std::ceil(legendHeight)) + (legendHeight > 0 ? 6 : 0));
+    const QMargins wanted(
+        kEdge, kEdge, kEdge + static_cast<int>(std::ceil(barWidth)) + 10,
+        kEdge + static_cast<int>(std::ceil(legendHeight)) + (legendHeight > 0 ? 6 : 0));
     if (m_chart->margins() != wanted) m_chart->setMargins(wanted);  // plotAreaChanged follows
     m_legend->setPos(area.left() + kEdge, area.bottom() - kEdge - legendHeight);
     const QRectF plot = m_chart->plotArea();
-    m_colorBar->setArea(QRectF(area.right() - kEdge - barWidth, plot.top() - 4, barWidth, plot.height() + 4));
+    m_colorBar->setArea(
+        QRectF(area.right() - kEdge - barWidth, plot.top() - 4, barWidth, plot.height() + 4));
     m_layingOut = false;
 }
 

@@ -107,6 +107,8 @@ private:
         QColor color;
     };
     int runAt(const QScatterSeries* series, const QPointF& point) const;
+    /// Hover (settings tooltip) and click (select) of a series of run points.
+    void connectPointSeries(QScatterSeries* series);
     void rebuild();
     void refillBoxes();
     void updateLegend();
@@ -126,7 +128,6 @@ private:
     EpsilonColorBar* m_colorBar;
     QLineSeries* m_frontLine;
     QLineSeries* m_trailLine;
-    QScatterSeries* m_trailDots;
     QScatterSeries* m_selection;
     QScatterSeries* m_live;
     int m_liveRunId = 0;
