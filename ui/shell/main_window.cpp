@@ -222,7 +222,8 @@ void MainWindow::connectTraining() {
     connect(m_training, &TrainingController::runStarted, this,
             [this](int id, const pfa::TrainConfig& config) {
                 m_liveConfig = config;
-                m_liveDatasetKey = QString::fromStdString(pfa::datasetKey(m_panel->datasetRequest()));
+                m_liveDatasetKey =
+                    QString::fromStdString(pfa::datasetKey(m_panel->datasetRequest()));
                 m_liveModeRunId = m_panel->liveMode() ? id : 0;
                 m_live->beginLiveRun(id, config);
                 m_tradeoff->showDataset(m_liveDatasetKey, config.fairness);  // where the run is
@@ -231,8 +232,8 @@ void MainWindow::connectTraining() {
     connect(m_training, &TrainingController::epochsArrived, this,
             [this](int id, const std::vector<pfa::EpochMetrics>& metrics) {
                 if (metrics.empty()) return;
-                m_tradeoff->setLivePoint(id, m_liveDatasetKey, m_liveConfig, metrics.back().violation,
-                                         metrics.back().testError);
+                m_tradeoff->setLivePoint(id, m_liveDatasetKey, m_liveConfig,
+                                         metrics.back().violation, metrics.back().testError);
             });
     connect(m_training, &TrainingController::runExecuted, m_ledger,
             qOverload<const RunEntryPtr&>(&LedgerBook::charge));
@@ -265,7 +266,8 @@ void MainWindow::connectTraining() {
 
 void MainWindow::connectSweepsAndSessions() {
     // The tradeoff chart shows the panel's data set and notion (unless the user picks others).
-    connect(m_panel, &ExperimentPanel::configChanged, this, &MainWindow::followExperimentInTradeoff);
+    connect(m_panel, &ExperimentPanel::configChanged, this,
+            &MainWindow::followExperimentInTradeoff);
     connect(m_sweep, &SweepController::runsFinished, m_results, &ResultsFileController::merge);
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
             qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
