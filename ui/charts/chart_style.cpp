@@ -1,7 +1,6 @@
 #include "ui/charts/chart_style.h"
 
 #include <QPen>
-
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
@@ -32,17 +31,30 @@ QColor viridis(double t) {
 }
 
 QColor colorForEpsilon(double epsilon) {
-    if (!std::isfinite(epsilon)) return QColor(90, 90, 90);
-    const double lo = std::log(0.05), hi = std::log(100.0);
-    // Small ε (strong privacy) is dark purple, large ε is yellow; stop short of the pale
-    // yellow end so every point stays visible on white.
-    const double t = (std::log(std::clamp(epsilon, 0.05, 100.0)) - lo) / (hi - lo);
-    return viridis(0.88 * t);
+    if (std::isnan(epsilon)) return QColor(120, 120, 120);   // unknown: never a budget's colour
+    if (!std::isfinite(epsilon)) return QColor(213, 94, 0);  // ∞: vermilion, off the scale
+    const double lo = std::log(kEpsilonScaleMin), hi = std::log(kEpsilonScaleMax);
+    const double t =
+        (std::log(std::clamp(epsilon, kEpsilonScaleMin, kEpsilonScaleMax)) - lo) / (hi - lo);
+    // Viridis beyond 0.57 (green to yellow) is too pale on white: stop there.
+    return viridis(0.57 * t);
 }
 
 QColor colorForEpsilonRank(int rank, int count) {
     if (count <= 1) return viridis(0.45);
     return viridis(0.85 * static_cast<double>(rank) / (count - 1));
+}
+
+double contrastRatio(const QColor& a, const QColor& b) {
+    const auto luminance = [](const QColor& c) {
+        const auto channel = [](double v) {
+            return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) +
+               0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm) {
@@ -111,7 +123,8 @@ void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
     const double to = std::ceil(high / interval - 1e-9) * interval;
     // Enough decimals to tell neighbouring ticks apart (2.5 × 10^k needs one more).
     int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(interval) - 1e-9)));
-    if (std::fabs(interval / std::pow(10.0, -decimals) - std::round(interval / std::pow(10.0, -decimals))) > 1e-6) {
+    if (std::fabs(interval / std::pow(10.0, -decimals) -
+                  std::round(interval / std::pow(10.0, -decimals))) > 1e-6) {
         ++decimals;
     }
     const QString format = QStringLiteral("%.%1f").arg(decimals);

@@ -19,14 +19,25 @@ namespace chart_style {
 /// The viridis colour scale at t ∈ [0, 1] (dark purple to yellow; clamped).
 QColor viridis(double t);
 
-/// Colour of a privacy budget: a perceptual (viridis-like) scale over log ε in [0.05, 100];
-/// ε = ∞ (no privacy) is a neutral dark grey.
+/// Lowest and highest ε of the colour scale: smaller budgets get the colour of 0.05, larger
+/// finite ones that of 100.
+inline constexpr double kEpsilonScaleMin = 0.05;
+inline constexpr double kEpsilonScaleMax = 100.0;
+
+/// Colour of a privacy budget, a fixed function of ε alone (so a figure exported today and
+/// one exported after more runs agree): the viridis scale over log ε in [0.05, 100], from dark
+/// purple (strong privacy) through blue and teal to green, stopped before viridis turns pale so
+/// that every colour keeps a contrast of at least 3:1 against white (WCAG, graphical objects).
+/// ε = ∞ (no privacy) is a distinct vermilion, not on the scale.
 QColor colorForEpsilon(double epsilon);
 
 /// Colour of the `rank`-th of `count` finite privacy budgets shown together (smallest first),
-/// evenly spread over the same viridis scale: views with many curves (the sweep views) use
-/// it so that neighbouring ε values stay distinguishable.
+/// evenly spread over the viridis scale. It changes when the set of budgets changes: use
+/// colorForEpsilon() wherever a colour stands for ε.
 QColor colorForEpsilonRank(int rank, int count);
+
+/// WCAG contrast ratio of two colours (1 = none, 21 = black on white); alpha is ignored.
+double contrastRatio(const QColor& a, const QColor& b);
 
 /// Marker shape of an algorithm in the tradeoff chart.
 QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm);

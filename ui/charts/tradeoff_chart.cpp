@@ -1,41 +1,83 @@
 #include "ui/charts/tradeoff_chart.h"
 
+#include <QComboBox>
 #include <QCursor>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
-#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <QTextDocument>
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <tuple>
 
+#include "core/algorithms/registry.h"
 #include "core/fairness/pareto.h"
 #include "core/util/format.h"
+#include "ui/charts/chart_legend.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/epsilon_color_bar.h"
 
 namespace pfa::ui {
+
+namespace {
+
+constexpr pfa::FairnessNotion kNotions[] = {pfa::FairnessNotion::DemographicParity,
+                                            pfa::FairnessNotion::EqualizedOdds,
+                                            pfa::FairnessNotion::EqualOpportunity};
+
+/// Algorithms without a fairness term are baselines for every notion: their test metrics
+/// hold every notion's violation.
+bool usesFairness(const std::string& algorithm) {
+    for (const auto& registered : pfa::algorithmRegistry()) {
+        if (registered->name() == algorithm) return registered->usesFairness();
+    }
+    return true;  // unknown (an older record): only under the notion it was run for
+}
+
+QString notionName(pfa::FairnessNotion notion) {
+    return QString::fromStdString(pfa::fairnessName(notion));
+}
+
+/// Within this many pixels of a point, the pointer is "on" it (tooltips).
+constexpr double kHitRadius = 10.0;
+
+}  // namespace
 
 TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_chart = new QChart();
     m_chart->setTitle(tr("Accuracy–fairness tradeoff"));
     chart_style::apply(m_chart);
+    // Qt's legend elides labels when space runs out; ours wraps them onto more rows.
+    m_chart->legend()->hide();
     m_x = new QValueAxis();
     m_y = new QValueAxis();
     chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, tr("fairness violation (test set)"));
     chart_style::addAxis(m_chart, m_y, Qt::AlignLeft, tr("test error"));
 
+    auto attach = [this](QXYSeries* series) {
+        m_chart->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+    };
     m_frontLine = new QLineSeries();
     m_frontLine->setName(tr("Pareto front"));
     m_frontLine->setPen(chart_style::paretoFrontPen());
-    m_chart->addSeries(m_frontLine);
-    m_frontLine->attachAxis(m_x);
-    m_frontLine->attachAxis(m_y);
+    attach(m_frontLine);
+
+    m_trailLine = new QLineSeries();
+    m_trailLine->setName(tr("live-mode trail"));
+    m_trailLine->setPen(QPen(QColor(120, 120, 120), 1.2));
+    attach(m_trailLine);
 
     m_selection = new QScatterSeries();
     m_selection->setName(tr("selected"));
@@ -43,28 +85,126 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_selection->setColor(Qt::transparent);
     m_selection->setBorderColor(QColor(220, 30, 30));
     m_selection->setPen(QPen(QColor(220, 30, 30), 2.5));
-    m_chart->addSeries(m_selection);
-    m_selection->attachAxis(m_x);
-    m_selection->attachAxis(m_y);
+    attach(m_selection);
 
     m_live = new QScatterSeries();
     m_live->setName(tr("running"));
     m_live->setMarkerSize(16);
     m_live->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-    m_chart->addSeries(m_live);
-    m_live->attachAxis(m_x);
-    m_live->attachAxis(m_y);
+    m_live->setColor(Qt::white);
+    attach(m_live);
+
+    m_legend = new ChartLegend(m_chart);
+    m_colorBar = new EpsilonColorBar(m_chart);
+    connect(m_chart, &QChart::geometryChanged, this, &TradeoffChart::layoutOverlays);
+    connect(m_chart, &QChart::plotAreaChanged, this, &TradeoffChart::layoutOverlays);
 
     m_view = new ChartView(m_chart, this);
-    m_view->setEmptyMessage(tr("Finished runs appear here: press Run, then change λ or ε and "
-                               "run again"));
-    m_view->setToolTip(tr("One point per finished run: colour = ε, marker = algorithm. Dashed: "
-                          "Pareto front (lower-left is better). Hover for settings, click to "
-                          "select. Right-click to export."));
+    m_view->setToolTip(
+        tr("One point per finished run of the data set and notion chosen above: "
+           "colour = ε (see the colour bar), marker = algorithm. Dashed: Pareto "
+           "front (lower-left is better). Hover a point for its settings, click "
+           "to select. Right-click to export."));
+    m_view->viewport()->installEventFilter(this);
+
+    // Which runs are shown: one data set and one notion, so that one front compares like
+    // with like.
+    m_datasetBox = new QComboBox();
+    m_datasetBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_datasetBox->setMinimumContentsLength(14);
+    m_datasetBox->setToolTip(
+        tr("The data set whose runs are shown (runs on different data are not "
+           "comparable). Follows the experiment panel."));
+    m_notionBox = new QComboBox();
+    for (pfa::FairnessNotion notion : kNotions)
+        m_notionBox->addItem(notionName(notion), static_cast<int>(notion));
+    m_notionBox->setToolTip(
+        tr("The fairness notion shown: runs trained for it, and baselines "
+           "without a fairness term measured by it. Follows the experiment panel."));
+    m_clearTrail = new QToolButton();
+    m_clearTrail->setText(tr("Clear trail"));
+    m_clearTrail->setToolTip(
+        tr("Remove the trail of live-mode runs from this chart (the runs stay "
+           "in the run history)"));
+    m_clearTrail->setEnabled(false);
+    connect(m_clearTrail, &QToolButton::clicked, this, &TradeoffChart::clearTrail);
+    auto choose = [this] {
+        const pfa::FairnessNotion notion =
+            static_cast<pfa::FairnessNotion>(m_notionBox->currentData().toInt());
+        showDataset(m_datasetBox->currentData().toString(), notion);
+    };
+    connect(m_datasetBox, qOverload<int>(&QComboBox::activated), this, choose);
+    connect(m_notionBox, qOverload<int>(&QComboBox::activated), this, choose);
+
+    auto* header = new QHBoxLayout();
+    header->setContentsMargins(6, 2, 6, 0);
+    auto* showing = new QLabel(tr("Showing"));
+    showing->setToolTip(m_datasetBox->toolTip());
+    header->addWidget(showing);
+    header->addWidget(m_datasetBox, 1);
+    header->addWidget(m_notionBox);
+    header->addWidget(m_clearTrail);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(2);
+    layout->addLayout(header);
+    layout->addWidget(m_view, 1);
+
+    refillBoxes();
     rebuild();
+}
+
+void TradeoffChart::connectPointSeries(QScatterSeries* series) {
+    // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
+    // shows the same text, so the generic chart tooltip never replaces it.
+    connect(series, &QScatterSeries::hovered, this, [this, series](const QPointF& p, bool state) {
+        if (!state) {
+            QToolTip::hideText();
+            return;
+        }
+        const int id = runAt(series, p);
+        for (const Point& point : m_points) {
+            if (point.id == id)
+                QToolTip::showText(QCursor::pos(), point.tooltip, m_view->viewport());
+        }
+    });
+    connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& p) {
+        if (const int id = runAt(series, p)) emit runClicked(id);
+    });
+}
+
+QString TradeoffChart::datasetKeyOf(const RunEntry& run) {
+    const std::string& key = run.context.runKey;
+    const std::string prefix = "dataset=";
+    if (key.rfind(prefix, 0) == 0) {
+        // The data-set key ends with its split ("|split=…"), the settings follow after ';'.
+        const std::size_t split = key.find("|split=");
+        const std::size_t end = key.find(';', split == std::string::npos ? prefix.size() : split);
+        return QString::fromStdString(key.substr(
+            prefix.size(), end == std::string::npos ? std::string::npos : end - prefix.size()));
+    }
+    if (!run.context.ledgerKey.empty()) return QString::fromStdString(run.context.ledgerKey);
+    if (!run.context.datasetDescription.empty())
+        return QString::fromStdString(run.context.datasetDescription);
+    return QString::fromStdString(run.result.dataset);
+}
+
+QString TradeoffChart::datasetLabel(const QString& datasetKey) {
+    const QString base = datasetKey.section(QStringLiteral("|split="), 0, 0);
+    const int nameEnd = base.indexOf(QRegularExpression(QStringLiteral("[/(:]")));
+    const QString name = nameEnd < 0 ? base : base.left(nameEnd);
+    QString label = name;
+    if (name == QLatin1String("file")) {
+        const int colon = base.indexOf(QLatin1Char(':'));
+        if (colon >= 0) label = base.mid(colon + 1).section(QLatin1Char(','), 0, 0);
+    }
+    if (nameEnd >= 0 && base[nameEnd] == QLatin1Char('/')) {
+        const QString rest = base.mid(nameEnd + 1);
+        const int end = rest.indexOf(QRegularExpression(QStringLiteral("[(:]")));
+        label += QStringLiteral(" (%1)").arg(end < 0 ? rest : rest.left(end));
+    }
+    return label.isEmpty() ? datasetKey : label;
 }
 
 void TradeoffChart::setRuns(const std::vector<RunEntryPtr>& runs) {
@@ -72,7 +212,85 @@ void TradeoffChart::setRuns(const std::vector<RunEntryPtr>& runs) {
     for (const RunEntryPtr& run : runs) {
         if (run->isComplete() && !run->stoppedByUser) m_runs.push_back(run);
     }
+    // Deleted runs leave the trail (and an undone deletion brings them back as points).
+    const auto gone = [this](int id) {
+        return std::none_of(m_runs.begin(), m_runs.end(),
+                            [id](const RunEntryPtr& r) { return r->id == id; });
+    };
+    std::erase_if(m_trail, gone);
+    std::erase_if(m_cleared, gone);
+    if (m_shownDataset.isEmpty() && !m_runs.empty()) {
+        // Nothing chosen yet (a chart on its own): the newest run's data set and notion.
+        m_shownDataset = datasetKeyOf(*m_runs.back());
+        m_shownNotion = m_runs.back()->result.config.fairness;
+    }
+    refillBoxes();
     rebuild();
+}
+
+void TradeoffChart::followExperiment(const QString& datasetKey, pfa::FairnessNotion notion) {
+    if (datasetKey == m_followedDataset && notion == m_followedNotion) return;
+    m_followedDataset = datasetKey;
+    m_followedNotion = notion;
+    showDataset(datasetKey, notion);
+}
+
+void TradeoffChart::showDataset(const QString& datasetKey, pfa::FairnessNotion notion) {
+    if (datasetKey == m_shownDataset && notion == m_shownNotion) return;
+    m_shownDataset = datasetKey;
+    m_shownNotion = notion;
+    refillBoxes();
+    rebuild();
+}
+
+bool TradeoffChart::isShown(const RunEntry& run) const {
+    if (datasetKeyOf(run) != m_shownDataset) return false;
+    return run.result.config.fairness == m_shownNotion ||
+           !usesFairness(run.result.config.algorithm);
+}
+
+void TradeoffChart::refillBoxes() {
+    // Every data set with runs, and the one shown (possibly without runs yet).
+    std::map<QString, int> counts;
+    std::map<QString, QString> descriptions;
+    for (const RunEntryPtr& run : m_runs) {
+        const QString key = datasetKeyOf(*run);
+        ++counts[key];
+        if (!run->context.datasetDescription.empty())
+            descriptions[key] = QString::fromStdString(run->context.datasetDescription);
+    }
+    if (!m_shownDataset.isEmpty()) counts.emplace(m_shownDataset, 0);
+    // Same name on different splits: name the split; still the same (other knobs): number
+    // them. The tooltip tells them apart in full.
+    std::map<QString, QString> labels;
+    std::map<QString, int> uses;
+    for (const auto& [key, count] : counts) ++uses[labels[key] = datasetLabel(key)];
+    for (auto& [key, label] : labels) {
+        const QStringList split = key.section(QStringLiteral("|split="), 1).split(QLatin1Char(','));
+        if (uses[label] > 1 && split.size() >= 2)
+            label = tr("%1, split %2 (test %3)").arg(label, split[0], split[1]);
+    }
+    uses.clear();
+    for (const auto& [key, label] : labels) ++uses[label];
+
+    const QSignalBlocker blockData(m_datasetBox);
+    m_datasetBox->clear();
+    std::map<QString, int> labelSeen;
+    for (const auto& [key, count] : counts) {
+        QString label = labels[key];
+        if (uses[label] > 1) label += QStringLiteral(" #%1").arg(++labelSeen[label]);
+        m_datasetBox->addItem(label, key);
+        const QString description = descriptions.count(key) ? descriptions[key] : key;
+        m_datasetBox->setItemData(
+            m_datasetBox->count() - 1,
+            description + QLatin1Char('\n') +
+                (count == 1 ? tr("1 finished run") : tr("%1 finished runs").arg(count)),
+            Qt::ToolTipRole);
+    }
+    m_datasetBox->setCurrentIndex(m_datasetBox->findData(m_shownDataset));
+    m_datasetBox->setEnabled(m_datasetBox->count() > 0);
+    const QSignalBlocker blockNotion(m_notionBox);
+    m_notionBox->setCurrentIndex(m_notionBox->findData(static_cast<int>(m_shownNotion)));
 }
 
 void TradeoffChart::setSelectedRun(int id) {
@@ -84,22 +302,27 @@ void TradeoffChart::setSelectedRun(int id) {
     m_selection->replace(points);
 }
 
-void TradeoffChart::setLivePoint(int runId, const pfa::TrainConfig& config, double violation,
-                                 double error) {
+void TradeoffChart::setLivePoint(int runId, const QString& datasetKey,
+                                 const pfa::TrainConfig& config, double violation, double error) {
     if (!std::isfinite(violation) || !std::isfinite(error)) return;  // never draw NaN/Inf
+    const bool wasShown = m_live->count() > 0;
+    const bool labelChanged = runId != m_liveRunId || config.lambda != m_liveConfig.lambda ||
+                              !(config.epsilon == m_liveConfig.epsilon);
     m_liveRunId = runId;
-    const QColor color = chart_style::colorForEpsilon(config.epsilon);
-    if (m_live->color() != Qt::white) m_live->setColor(Qt::white);
-    const QPen ring(color, 3.0);
-    if (m_live->pen() != ring) m_live->setPen(ring);
-    m_live->replace(QList<QPointF>{QPointF(violation, error)});
-    const QString name = tr("running: λ = %1, %2")
-                             .arg(QString::fromStdString(pfa::formatNumber(config.lambda, 3)),
-                                  chart_style::epsilonLabel(config.epsilon));
-    if (m_live->name() != name) m_live->setName(name);
-    for (QLegendMarker* marker : m_chart->legend()->markers(m_live)) {
-        if (!marker->isVisible()) marker->setVisible(true);
+    m_liveDataset = datasetKey;
+    m_liveConfig = config;
+    m_livePos = QPointF(violation, error);
+    if (datasetKey != m_shownDataset || config.fairness != m_shownNotion) {
+        if (wasShown) {
+            m_live->clear();
+            updateLegend();
+        }
+        return;
     }
+    const QPen ring(chart_style::colorForEpsilon(config.epsilon), 3.0);
+    if (m_live->pen() != ring) m_live->setPen(ring);
+    m_live->replace(QList<QPointF>{m_livePos});
+    if (!wasShown || labelChanged) updateLegend();
     // Keep the live point inside the axes without re-fitting on every epoch.
     if (violation > m_x->max() || error > m_y->max() || error < m_y->min()) rebuild();
     m_view->setEmpty(false);
@@ -108,7 +331,7 @@ void TradeoffChart::setLivePoint(int runId, const pfa::TrainConfig& config, doub
 void TradeoffChart::clearLivePoint() {
     m_liveRunId = 0;
     m_live->clear();
-    for (QLegendMarker* marker : m_chart->legend()->markers(m_live)) marker->setVisible(false);
+    updateLegend();
     m_view->setEmpty(m_points.empty());
 }
 
@@ -122,19 +345,94 @@ void TradeoffChart::setExportMode(bool exporting) {
 }
 
 ExportContext TradeoffChart::exportContext() const {
-    std::set<std::string> datasets;
-    std::set<pfa::FairnessNotion> notions;
-    for (const RunEntryPtr& run : m_runs) {
-        datasets.insert(run->result.dataset);
-        notions.insert(run->result.config.fairness);
-    }
-    if (datasets.size() != 1 || notions.size() != 1 || datasets.begin()->empty()) return {};
-    const QString dataset = QString::fromStdString(*datasets.begin());
-    return {dataset + QStringLiteral(" · ") + QString::fromStdString(pfa::fairnessName(*notions.begin())),
-            dataset + QLatin1Char('-') + QString::fromStdString(pfa::fairnessCode(*notions.begin()))};
+    // The chart shows one data set and notion at a time: name the ones shown.
+    if (m_shownDataset.isEmpty() || m_datasetBox->currentIndex() < 0) return {};
+    const QString dataset = m_datasetBox->currentText();
+    return {dataset + QStringLiteral(" · ") +
+                QString::fromStdString(pfa::fairnessName(m_shownNotion)),
+            dataset + QLatin1Char('-') + QString::fromStdString(pfa::fairnessCode(m_shownNotion))};
 }
 
 bool TradeoffChart::hasLivePoint() const { return m_live->count() > 0; }
+
+void TradeoffChart::addToTrail(int id) {
+    if (std::find(m_trail.begin(), m_trail.end(), id) == m_trail.end()) m_trail.push_back(id);
+}
+
+void TradeoffChart::clearTrail() {
+    if (m_trail.empty()) return;
+    m_cleared.insert(m_trail.begin(), m_trail.end());
+    m_trail.clear();
+    rebuild();
+}
+
+void TradeoffChart::forgetTrail() {
+    m_trail.clear();
+    m_cleared.clear();
+    rebuild();
+}
+
+int TradeoffChart::trailCount() const {
+    return static_cast<int>(
+        std::count_if(m_points.begin(), m_points.end(), [](const Point& p) { return p.trail; }));
+}
+
+int TradeoffChart::pointCount() const { return static_cast<int>(m_points.size()) - trailCount(); }
+
+QColor TradeoffChart::pointColor(int id) const {
+    for (const Point& p : m_points) {
+        if (p.id == id) return p.color;
+    }
+    return QColor();
+}
+
+QPoint TradeoffChart::viewportPosOf(int id) const {
+    for (const Point& p : m_points) {
+        if (p.id != id) continue;
+        const QPointF inChart = m_chart->mapToPosition(QPointF(p.x, p.y), m_frontLine);
+        return m_view->mapFromScene(m_chart->mapToScene(inChart));
+    }
+    return QPoint(-1, -1);
+}
+
+QString TradeoffChart::toolTipAt(const QPoint& viewportPos) const {
+    QString best;
+    double bestDistance = kHitRadius;
+    auto consider = [&](const QPointF& value, const QString& text) {
+        const QPointF inChart = m_chart->mapToPosition(value, m_frontLine);
+        const QPointF inView = m_view->mapFromScene(m_chart->mapToScene(inChart));
+        const double d = std::hypot(inView.x() - viewportPos.x(), inView.y() - viewportPos.y());
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = text;
+        }
+    };
+    for (const Point& p : m_points) consider(QPointF(p.x, p.y), p.tooltip);
+    if (m_live->count() > 0) {
+        consider(m_livePos,
+                 tr("Run %1, running — %2, λ = %3, %4\ntest error %5, violation %6 (latest epoch)")
+                     .arg(m_liveRunId)
+                     .arg(QString::fromStdString(m_liveConfig.algorithm),
+                          QString::fromStdString(pfa::formatNumber(m_liveConfig.lambda, 3)),
+                          chart_style::epsilonLabel(m_liveConfig.epsilon),
+                          QString::fromStdString(pfa::formatNumber(m_livePos.y(), 4)),
+                          QString::fromStdString(pfa::formatNumber(m_livePos.x(), 4))));
+    }
+    return best;
+}
+
+bool TradeoffChart::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_view->viewport() && event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (!text.isEmpty()) {
+            // The point's settings, not the chart's generic help.
+            QToolTip::showText(help->globalPos(), text, m_view->viewport());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
 int TradeoffChart::runAt(const QScatterSeries* series, const QPointF& point) const {
     const auto it = m_seriesRuns.find(series);
@@ -153,22 +451,30 @@ int TradeoffChart::runAt(const QScatterSeries* series, const QPointF& point) con
 }
 
 void TradeoffChart::rebuild() {
-    // Drop the previous point series (the Pareto line and selection ring stay).
-    for (auto& [series, ids] : m_seriesRuns) {
-        m_chart->removeSeries(const_cast<QScatterSeries*>(series));
+    // Drop the previous point series (the fixed series stay).
+    for (QScatterSeries* series : m_pointSeries) {
+        m_seriesRuns.erase(series);
+        m_chart->removeSeries(series);
         delete series;
     }
-    m_seriesRuns.clear();
+    m_pointSeries.clear();
     m_points.clear();
 
-    std::set<std::string> notions;
+    const std::set<int> onTrail(m_trail.begin(), m_trail.end());
+    std::vector<const RunEntry*> pointRuns;
     std::vector<pfa::TradeoffPoint> coordinates;
+    int hidden = 0;
     for (const RunEntryPtr& run : m_runs) {
-        const double x = run->violation(), y = run->result.test.error;
+        if (!isShown(*run)) {
+            ++hidden;
+            continue;
+        }
+        if (onTrail.count(run->id) || m_cleared.count(run->id)) continue;
+        const double x = run->result.test.violation(m_shownNotion), y = run->result.test.error;
         if (!std::isfinite(x) || !std::isfinite(y)) continue;  // never draw NaN/Inf
-        m_points.push_back({run->id, x, y, run->summary()});
+        m_points.push_back({run->id, x, y, run->summary(), false, QColor()});
+        pointRuns.push_back(run.get());
         coordinates.push_back({x, y});
-        notions.insert(pfa::fairnessName(run->result.config.fairness));
     }
     const std::vector<std::size_t> front = pfa::paretoFront(coordinates);
     std::vector<bool> onFront(m_points.size(), false);
@@ -188,54 +494,83 @@ void TradeoffChart::rebuild() {
         }
     };
     std::map<Key, QScatterSeries*> seriesFor;
-    std::set<std::pair<std::string, double>> legendShown;
     for (std::size_t i = 0; i < m_points.size(); ++i) {
-        const RunEntryPtr& run = *std::find_if(m_runs.begin(), m_runs.end(),
-                                               [&](const RunEntryPtr& r) { return r->id == m_points[i].id; });
-        const pfa::TrainConfig& c = run->result.config;
-        const Key key{c.algorithm, c.epsilon, onFront[i]};
-        QScatterSeries*& series = seriesFor[key];
+        const pfa::TrainConfig& c = pointRuns[i]->result.config;
+        QColor color = chart_style::colorForEpsilon(c.epsilon);
+        if (!onFront[i]) color.setAlphaF(0.35f);  // dominated: faded
+        m_points[i].color = color;
+        QScatterSeries*& series = seriesFor[Key{c.algorithm, c.epsilon, onFront[i]}];
         if (!series) {
             series = new QScatterSeries();
-            QColor color = chart_style::colorForEpsilon(c.epsilon);
-            if (!onFront[i]) color.setAlphaF(0.35f);  // dominated: faded
             series->setColor(color);
             series->setBorderColor(onFront[i] ? QColor(30, 30, 30) : QColor(0, 0, 0, 60));
-            series->setMarkerShape(chart_style::markerForAlgorithm(QString::fromStdString(c.algorithm)));
+            series->setMarkerShape(
+                chart_style::markerForAlgorithm(QString::fromStdString(c.algorithm)));
             series->setMarkerSize(onFront[i] ? 15 : 12);
-            // Series names are rich text in Qt Charts; runs may come from a results file.
-            series->setName(
-                QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm).toHtmlEscaped(),
-                                             chart_style::epsilonLabel(c.epsilon)));
+            series->setName(QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm),
+                                                         chart_style::epsilonLabel(c.epsilon)));
             m_chart->addSeries(series);
             series->attachAxis(m_x);
             series->attachAxis(m_y);
-            connect(series, &QScatterSeries::hovered, this, [this, series](const QPointF& p, bool state) {
-                if (!state) {
-                    QToolTip::hideText();
-                    return;
-                }
-                const int id = runAt(series, p);
-                for (const Point& point : m_points) {
-                    if (point.id == id) QToolTip::showText(QCursor::pos(), Qt::convertFromPlainText(point.tooltip, Qt::WhiteSpaceNormal), m_view);
-                }
-            });
-            connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& p) {
-                if (const int id = runAt(series, p)) emit runClicked(id);
-            });
+            m_pointSeries.push_back(series);
             m_seriesRuns[series] = {};
+            connectPointSeries(series);
         }
         series->append(m_points[i].x, m_points[i].y);
         m_seriesRuns[series].push_back(m_points[i].id);
     }
-    // Legend: one entry per (algorithm, ε), showing the opaque (front) style when there is one;
-    // the faded twin is not listed again.
-    for (const auto& [key, series] : seriesFor) {
-        const bool hasFrontTwin = !key.front && seriesFor.count(Key{key.algorithm, key.epsilon, true});
-        const bool show = !hasFrontTwin && legendShown.insert({key.algorithm, key.epsilon}).second;
-        for (QLegendMarker* marker : m_chart->legend()->markers(series)) marker->setVisible(show);
+
+    // The live-mode trail: the runs in the order they finished, joined by a thin line; small
+    // dots in their ε's colour (one series per ε), the newest larger.
+    QList<QPointF> trail;
+    std::map<double, QScatterSeries*> trailSeries;
+    for (int id : m_trail) {
+        const auto it = std::find_if(m_runs.begin(), m_runs.end(),
+                                     [id](const RunEntryPtr& r) { return r->id == id; });
+        if (it == m_runs.end() || !isShown(**it)) continue;
+        const double x = (*it)->result.test.violation(m_shownNotion), y = (*it)->result.test.error;
+        if (!std::isfinite(x) || !std::isfinite(y)) continue;
+        const double epsilon = (*it)->result.config.epsilon;
+        const QColor color = chart_style::colorForEpsilon(epsilon);
+        m_points.push_back({id, x, y, (*it)->summary(), true, color});
+        trail.append(QPointF(x, y));
+        QScatterSeries*& series = trailSeries[epsilon];
+        if (!series) {
+            series = new QScatterSeries();
+            series->setName(tr("live-mode trail"));
+            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+            series->setMarkerSize(8);
+            series->setColor(color);
+            series->setBorderColor(QColor(40, 40, 40));
+            m_chart->addSeries(series);
+            series->attachAxis(m_x);
+            series->attachAxis(m_y);
+            m_pointSeries.push_back(series);
+            m_seriesRuns[series] = {};
+            connectPointSeries(series);
+        }
+        series->append(x, y);
+        m_seriesRuns[series].push_back(id);
     }
-    for (QLegendMarker* marker : m_chart->legend()->markers(m_selection)) marker->setVisible(false);
+    if (!trail.isEmpty()) {
+        // The newest: a larger dot over its small one, so the trail's head is clear.
+        const Point& newest = m_points.back();
+        auto* head = new QScatterSeries();
+        head->setName(tr("live-mode trail, newest"));
+        head->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        head->setMarkerSize(12);
+        head->setColor(newest.color);
+        head->setBorderColor(QColor(40, 40, 40));
+        m_chart->addSeries(head);
+        head->attachAxis(m_x);
+        head->attachAxis(m_y);
+        head->append(newest.x, newest.y);
+        m_pointSeries.push_back(head);
+        m_seriesRuns[head] = {newest.id};
+        connectPointSeries(head);
+    }
+    m_trailLine->replace(trail);
+    m_clearTrail->setEnabled(!m_trail.empty());
 
     // Pareto front as a step line: right along the current error, then down to the next point.
     QList<QPointF> steps;
@@ -245,7 +580,16 @@ void TradeoffChart::rebuild() {
         steps.append(QPointF(p.x, p.y));
     }
     m_frontLine->replace(steps);
-    for (QLegendMarker* marker : m_chart->legend()->markers(m_frontLine)) marker->setVisible(front.size() > 1);
+
+    // The live point, if its run belongs to what is shown.
+    const bool liveShown = m_liveRunId != 0 && m_liveDataset == m_shownDataset &&
+                           m_liveConfig.fairness == m_shownNotion;
+    if (liveShown) {
+        m_live->setPen(QPen(chart_style::colorForEpsilon(m_liveConfig.epsilon), 3.0));
+        m_live->replace(QList<QPointF>{m_livePos});
+    } else if (m_live->count() > 0) {
+        m_live->clear();
+    }
 
     // Explicit axes with some room around the points.
     double xMax = 0.05, yMin = 1.0, yMax = 0.0;
@@ -254,27 +598,112 @@ void TradeoffChart::rebuild() {
         yMin = std::min(yMin, p.y);
         yMax = std::max(yMax, p.y);
     }
-    for (const QPointF& p : m_live->points()) {
-        xMax = std::max(xMax, p.x());
-        yMin = std::min(yMin, p.y());
-        yMax = std::max(yMax, p.y());
+    if (liveShown) {
+        xMax = std::max(xMax, m_livePos.x());
+        yMin = std::min(yMin, m_livePos.y());
+        yMax = std::max(yMax, m_livePos.y());
     }
-    if (m_points.empty() && m_live->count() == 0) {
+    if (m_points.empty() && !liveShown) {
         yMin = 0.0;
         yMax = 0.5;
     }
     const double yPad = std::max(0.005, (yMax - yMin) * 0.12);
     chart_style::setNiceRange(m_x, 0.0, xMax * 1.08, 5);
     chart_style::setNiceRange(m_y, std::max(0.0, yMin - yPad), std::min(1.0, yMax + yPad), 5);
-    if (notions.size() == 1) {
-        m_x->setTitleText(tr("%1 violation (test set)").arg(QString::fromStdString(*notions.begin())));
+    m_x->setTitleText(tr("%1 violation (test set)").arg(notionName(m_shownNotion)));
+    m_chart->setTitle(m_shownDataset.isEmpty()
+                          ? tr("Accuracy–fairness tradeoff")
+                          : tr("Accuracy–fairness tradeoff: %1").arg(datasetLabel(m_shownDataset)));
+    if (hidden > 0) {
+        m_view->setEmptyMessage(tr("No finished runs on %1 for %2 yet (%3 on other data sets or "
+                                   "notions: choose them above).")
+                                    .arg(datasetLabel(m_shownDataset), notionName(m_shownNotion),
+                                         hidden == 1 ? tr("1 run") : tr("%1 runs").arg(hidden)));
     } else {
-        m_x->setTitleText(notions.empty() ? tr("fairness violation (test set)")
-                                          : tr("fairness violation of each run's notion (test set)"));
+        m_view->setEmptyMessage(
+            tr("Finished runs appear here: press Run, then change λ or ε and "
+               "run again"));
     }
-    for (QLegendMarker* marker : m_chart->legend()->markers(m_live)) marker->setVisible(m_live->count() > 0);
-    m_view->setEmpty(m_points.empty() && m_live->count() == 0);
+    m_view->setEmpty(m_points.empty() && !liveShown);
+    updateLegend();
     setSelectedRun(m_selectedId);
+}
+
+void TradeoffChart::updateLegend() {
+    using Entry = ChartLegend::Entry;
+    std::vector<Entry> entries;
+    // Marker = algorithm (drawn neutral: colour means ε, explained by the colour bar).
+    std::set<std::string> algorithms;
+    for (const RunEntryPtr& run : m_runs) {
+        const bool drawn = std::any_of(m_points.begin(), m_points.end(),
+                                       [&](const Point& p) { return p.id == run->id; });
+        if (drawn && !std::count(m_trail.begin(), m_trail.end(), run->id))
+            algorithms.insert(run->result.config.algorithm);
+    }
+    for (const std::string& algorithm : algorithms) {
+        Entry entry;
+        entry.text = QString::fromStdString(algorithm);
+        entry.shape = chart_style::markerForAlgorithm(entry.text);
+        entry.brush = QColor(235, 235, 235);
+        entry.pen = QPen(QColor(40, 40, 40), 1.2);
+        entries.push_back(entry);
+    }
+    if (m_front.size() > 1) {
+        Entry entry;
+        entry.text = tr("Pareto front");
+        entry.symbol = Entry::Symbol::Line;
+        entry.pen = chart_style::paretoFrontPen();
+        entries.push_back(entry);
+    }
+    if (const int trail = trailCount(); trail > 0) {
+        Entry entry;
+        entry.text =
+            trail == 1 ? tr("live-mode trail (1 run)") : tr("live-mode trail (%1 runs)").arg(trail);
+        entry.symbol = Entry::Symbol::Trail;
+        entry.brush = chart_style::viridis(0.3);
+        entry.pen = QPen(QColor(120, 120, 120), 1.2);
+        entries.push_back(entry);
+    }
+    if (m_live->count() > 0) {
+        Entry entry;
+        entry.text = tr("running: λ = %1, %2")
+                         .arg(QString::fromStdString(pfa::formatNumber(m_liveConfig.lambda, 3)),
+                              chart_style::epsilonLabel(m_liveConfig.epsilon));
+        entry.brush = QColor(Qt::white);
+        entry.pen = m_live->pen();
+        entries.push_back(entry);
+    }
+    m_legend->setEntries(std::move(entries));
+
+    std::vector<double> epsilons;
+    for (const Point& p : m_points) {
+        const auto it = std::find_if(m_runs.begin(), m_runs.end(),
+                                     [&](const RunEntryPtr& r) { return r->id == p.id; });
+        if (it != m_runs.end()) epsilons.push_back((*it)->result.config.epsilon);
+    }
+    if (m_live->count() > 0) epsilons.push_back(m_liveConfig.epsilon);
+    std::sort(epsilons.begin(), epsilons.end());
+    epsilons.erase(std::unique(epsilons.begin(), epsilons.end()), epsilons.end());
+    m_colorBar->setMarkedEpsilons(std::move(epsilons));
+    layoutOverlays();
+}
+
+void TradeoffChart::layoutOverlays() {
+    if (m_layingOut) return;
+    m_layingOut = true;
+    const QRectF area = m_chart->rect();
+    constexpr int kEdge = 6;
+    const qreal barWidth = m_colorBar->preferredWidth();
+    const qreal legendHeight = m_legend->layoutForWidth(area.width() - 2 * kEdge);
+    const QMargins wanted(
+        kEdge, kEdge, kEdge + static_cast<int>(std::ceil(barWidth)) + 10,
+        kEdge + static_cast<int>(std::ceil(legendHeight)) + (legendHeight > 0 ? 6 : 0));
+    if (m_chart->margins() != wanted) m_chart->setMargins(wanted);  // plotAreaChanged follows
+    m_legend->setPos(area.left() + kEdge, area.bottom() - kEdge - legendHeight);
+    const QRectF plot = m_chart->plotArea();
+    m_colorBar->setArea(
+        QRectF(area.right() - kEdge - barWidth, plot.top() - 4, barWidth, plot.height() + 4));
+    m_layingOut = false;
 }
 
 }  // namespace pfa::ui

@@ -2,24 +2,34 @@
 
 #include <QWidget>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "ui/charts/chart_export.h"
+#include "core/fairness/fairness_notion.h"
 #include "ui/runs/run_entry.h"
 
 class QChart;
+class QComboBox;
 class QValueAxis;
 class QScatterSeries;
 class QLineSeries;
+class QToolButton;
 
 namespace pfa::ui {
 
 class ChartView;
+class ChartLegend;
+class EpsilonColorBar;
 
-/// Error versus fairness violation, one point per finished run: colour = ε (the same colours
-/// as everywhere else), marker = algorithm. The Pareto front of the visible points is drawn as
-/// a step line and dominated points are faded. Hovering a point shows the run's settings;
-/// clicking it selects the run.
+/// Error versus fairness violation, one point per finished run of ONE data set and fairness
+/// notion (runs of different data sets or notions are not comparable, so they never share a
+/// front): colour = ε on a fixed scale explained by a colour bar, marker = algorithm. Two
+/// combo boxes above the chart choose the data set and notion shown; they follow the
+/// experiment panel unless the user picks another. The Pareto front of the points shown is a
+/// dashed step line and dominated points are faded. Runs finished in live mode form one
+/// trail (a thin line through small dots, in the order they finished) instead of full points,
+/// until "Clear trail". Hovering a point shows the run's settings; clicking it selects the run.
 class TradeoffChart : public QWidget, public ExportDecorations {
     Q_OBJECT
 public:
@@ -29,50 +39,120 @@ public:
     void setRuns(const std::vector<RunEntryPtr>& runs);
     /// Highlights a run (0 = none).
     void setSelectedRun(int id);
+
+    /// The experiment panel's data set (a datasetKey()) and notion. Shown when they differ from
+    /// the last ones followed; a choice the user made in the chart's boxes holds until then.
+    void followExperiment(const QString& datasetKey, pfa::FairnessNotion notion);
+    /// Shows the runs of `datasetKey` for `notion` now.
+    void showDataset(const QString& datasetKey, pfa::FairnessNotion notion);
+    QString shownDataset() const { return m_shownDataset; }
+    pfa::FairnessNotion shownNotion() const { return m_shownNotion; }
+    /// The data set of a run: the datasetKey() its run key starts with (falls back to the ledger
+    /// key, then the description, for records without a run key).
+    static QString datasetKeyOf(const RunEntry& run);
+    /// A short name for a data-set key, e.g. "adult (sex)", "synthetic".
+    static QString datasetLabel(const QString& datasetKey);
+
     /// Shows where the running run currently stands (its latest epoch), so the point travels
-    /// while it trains and while the user drags ε or λ in live mode.
-    void setLivePoint(int runId, const pfa::TrainConfig& config, double violation, double error);
+    /// while it trains and while the user drags ε or λ in live mode. Drawn only while its data
+    /// set and notion are the ones shown.
+    void setLivePoint(int runId, const QString& datasetKey, const pfa::TrainConfig& config,
+                      double violation, double error);
     /// Removes the live point (the run ended, was stopped or superseded).
     void clearLivePoint();
     /// True while a live point is drawn (tests).
     bool hasLivePoint() const;
 
-    /// Number of points drawn (tests).
-    int pointCount() const { return static_cast<int>(m_points.size()); }
+    /// Puts run `id` (finished in live mode) on the live-mode trail rather than among the
+    /// points; it is drawn once setRuns() brings it.
+    void addToTrail(int id);
+    /// Empties the trail: its runs leave the chart (they stay in the run history).
+    void clearTrail();
+    /// Forgets the trail and the runs of cleared trails (another session's runs arrive, whose
+    /// ids may be the same).
+    void forgetTrail();
+    /// Runs on the trail drawn now (tests).
+    int trailCount() const;
+
+    /// Number of points drawn, trail excluded (tests).
+    int pointCount() const;
     /// Ids on the Pareto front, in order of increasing violation (tests).
     std::vector<int> frontRunIds() const { return m_front; }
+    /// Fill colour of the point drawn for run `id` (invalid if not drawn; tests).
+    QColor pointColor(int id) const;
+    /// The tooltip for a position in the view's viewport: the settings of the point under it,
+    /// or an empty string (tests, and the view's tooltip event).
+    QString toolTipAt(const QPoint& viewportPos) const;
+    /// Where run `id`'s point is drawn, in viewport coordinates (tests).
+    QPoint viewportPosOf(int id) const;
+
     ChartView* view() const { return m_view; }
     /// Hides the selection ring while the chart is exported (a paper figure has no selection).
     void setExportMode(bool exporting) override;
     /// The data set and notion of the points for an export's caption and file name, when all
     /// points share them (else empty).
     ExportContext exportContext() const;
+    QComboBox* datasetBox() const { return m_datasetBox; }
+    QComboBox* notionBox() const { return m_notionBox; }
+    QToolButton* clearTrailButton() const { return m_clearTrail; }
+    const ChartLegend* legend() const { return m_legend; }
+    const EpsilonColorBar* colorBar() const { return m_colorBar; }
 
 signals:
     void runClicked(int id);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct Point {
         int id;
         double x, y;
         QString tooltip;
+        bool trail;
+        QColor color;
     };
     int runAt(const QScatterSeries* series, const QPointF& point) const;
+    /// Hover (settings tooltip) and click (select) of a series of run points.
+    void connectPointSeries(QScatterSeries* series);
     void rebuild();
+    void refillBoxes();
+    void updateLegend();
+    /// Places the legend and colour bar and reserves their room in the chart's margins.
+    void layoutOverlays();
+    /// Whether `run` belongs to the shown data set and notion.
+    bool isShown(const RunEntry& run) const;
 
     ChartView* m_view;
     QChart* m_chart;
     QValueAxis* m_x;
     QValueAxis* m_y;
+    QComboBox* m_datasetBox;
+    QComboBox* m_notionBox;
+    QToolButton* m_clearTrail;
+    ChartLegend* m_legend;
+    EpsilonColorBar* m_colorBar;
     QLineSeries* m_frontLine;
+    QLineSeries* m_trailLine;
     QScatterSeries* m_selection;
     QScatterSeries* m_live;
     int m_liveRunId = 0;
+    QString m_liveDataset;
+    pfa::TrainConfig m_liveConfig;
+    QPointF m_livePos;
     std::vector<RunEntryPtr> m_runs;
+    std::vector<int> m_trail;  ///< live-mode runs, in the order they finished
+    std::set<int> m_cleared;   ///< runs of cleared trails: no longer drawn
     std::vector<Point> m_points;
     std::vector<int> m_front;
     std::map<const QScatterSeries*, std::vector<int>> m_seriesRuns;  // point index → run id
+    std::vector<QScatterSeries*> m_pointSeries;
     int m_selectedId = 0;
+    QString m_shownDataset;
+    pfa::FairnessNotion m_shownNotion = pfa::FairnessNotion::DemographicParity;
+    QString m_followedDataset;
+    pfa::FairnessNotion m_followedNotion = pfa::FairnessNotion::DemographicParity;
+    bool m_layingOut = false;
 };
 
 }  // namespace pfa::ui

@@ -223,14 +223,18 @@ void MainWindow::connectTraining() {
     connect(m_training, &TrainingController::runStarted, this,
             [this](int id, const pfa::TrainConfig& config) {
                 m_liveConfig = config;
+                m_liveDatasetKey =
+                    QString::fromStdString(pfa::datasetKey(m_panel->datasetRequest()));
+                m_liveModeRunId = m_panel->liveMode() ? id : 0;
                 m_live->beginLiveRun(id, config);
+                m_tradeoff->showDataset(m_liveDatasetKey, config.fairness);  // where the run is
             });
     connect(m_training, &TrainingController::epochsArrived, m_live, &LiveChartsPanel::appendLive);
     connect(m_training, &TrainingController::epochsArrived, this,
             [this](int id, const std::vector<pfa::EpochMetrics>& metrics) {
                 if (metrics.empty()) return;
-                m_tradeoff->setLivePoint(id, m_liveConfig, metrics.back().violation,
-                                         metrics.back().testError);
+                m_tradeoff->setLivePoint(id, m_liveDatasetKey, m_liveConfig,
+                                         metrics.back().violation, metrics.back().testError);
             });
     connect(m_training, &TrainingController::runExecuted, m_ledger,
             qOverload<const RunEntryPtr&>(&LedgerBook::charge));
@@ -249,6 +253,7 @@ void MainWindow::connectTraining() {
     connect(m_runActions, &RunActions::resetRequested, this, [this] {
         m_live->clear();
         m_tradeoff->clearLivePoint();
+        m_tradeoff->clearTrail();
         m_historyView->clearSelection();
     });
     connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
@@ -262,6 +267,9 @@ void MainWindow::connectTraining() {
 }
 
 void MainWindow::connectSweepsAndSessions() {
+    // The tradeoff chart shows the panel's data set and notion (unless the user picks others).
+    connect(m_panel, &ExperimentPanel::configChanged, this,
+            &MainWindow::followExperimentInTradeoff);
     connect(m_sweep, &SweepController::runsFinished, m_results, &ResultsFileController::merge);
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
             qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
@@ -273,6 +281,7 @@ void MainWindow::connectSweepsAndSessions() {
         m_training->abandon();
         m_runActions->cancelLiveRestart();
         m_live->clear();
+        m_tradeoff->forgetTrail();  // its run ids belonged to the session being closed
         m_undo->clear();
     });
     connect(m_session, &SessionController::opened, this, [this](int highestRunId) {
@@ -285,7 +294,13 @@ void MainWindow::connectSweepsAndSessions() {
     });
 }
 
+void MainWindow::followExperimentInTradeoff() {
+    m_tradeoff->followExperiment(QString::fromStdString(pfa::datasetKey(m_panel->datasetRequest())),
+                                 m_panel->config().fairness);
+}
+
 void MainWindow::onDatasetRequestChanged() {
+    followExperimentInTradeoff();
     const std::string ledgerKey = pfa::ledgerKey(m_panel->datasetRequest());
     if (m_ledgerPanel->currentKey() != ledgerKey) m_ledgerPanel->showLedger(ledgerKey);
     m_ledgerStatus->showLedger(ledgerKey);
@@ -299,6 +314,8 @@ void MainWindow::onDatasetRequestChanged() {
 
 void MainWindow::onRunFinished(const RunEntryPtr& entry) {
     m_tradeoff->clearLivePoint();
+    // Live mode's runs form one trail on the tradeoff chart, not a point each.
+    if (entry->id == m_liveModeRunId) m_tradeoff->addToTrail(entry->id);
     if (!entry->stoppedByUser) {
         m_live->endLiveRun(entry->id, entry->result.status == pfa::RunStatus::Diverged);
     }

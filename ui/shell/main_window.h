@@ -94,6 +94,8 @@ private:
     void onDatasetRequestChanged();
     void onRunFinished(const RunEntryPtr& entry);
     void onHistorySelectionChanged();
+    /// Shows the panel's data set and notion in the tradeoff chart when they changed.
+    void followExperimentInTradeoff();
 
     // Controllers and models.
     TrainingController* m_training;
@@ -125,6 +127,8 @@ private:
     SessionActions* m_sessionActions;
 
     pfa::TrainConfig m_liveConfig;  ///< settings of the run whose metrics are arriving
+    QString m_liveDatasetKey;       ///< its data set (datasetKey())
+    int m_liveModeRunId = 0;        ///< the run started in live mode, if any: it joins the trail
     bool m_confirmOnClose = true;
 };
 
