@@ -1,11 +1,16 @@
 #include "ui/actions/run_actions.h"
 
+#include <QAbstractSpinBox>
 #include <QAction>
+#include <QApplication>
+#include <QKeyEvent>
 #include <QKeySequence>
+#include <QWidget>
 
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/training_controller.h"
 #include "ui/panels/experiment_panel.h"
+#include "ui/panels/parameter_form.h"
 
 namespace pfa::ui {
 
@@ -22,6 +27,17 @@ QAction* makeAction(const QString& text, const QKeySequence& shortcut, const QSt
     return action;
 }
 
+/// Whether `object` is, or is inside, a number field.
+bool isNumberField(QObject* object) {
+    for (auto* widget = qobject_cast<QWidget*>(object); widget; widget = widget->parentWidget()) {
+        if (qobject_cast<QAbstractSpinBox*>(widget) ||
+            widget->property(kNumberFieldProperty).toBool())
+            return true;
+        if (widget->isWindow()) break;
+    }
+    return false;
+}
+
 }  // namespace
 
 RunActions::RunActions(TrainingController* training, DatasetController* datasets,
@@ -30,7 +46,9 @@ RunActions::RunActions(TrainingController* training, DatasetController* datasets
     m_run = makeAction(tr("&Run"), QKeySequence(QStringLiteral("Ctrl+R")),
                        tr("Train a model with the current settings (Ctrl+R)"), this);
     m_pause = makeAction(tr("&Pause"), QKeySequence(Qt::Key_Space),
-                         tr("Pause or resume the running model (Space)"), this);
+                         tr("Pause or resume the running model (Space, unless a field has the "
+                            "keyboard focus)"),
+                         this);
     m_step = makeAction(tr("S&tep"), QKeySequence(QStringLiteral("Ctrl+.")),
                         tr("Train one more epoch, then pause (Ctrl+.)"), this);
     m_stop = makeAction(tr("&Stop"), QKeySequence(Qt::Key_Escape),
@@ -64,7 +82,20 @@ RunActions::RunActions(TrainingController* training, DatasetController* datasets
     connect(m_training, &TrainingController::runFailed, this, [this](int id, const QString& error) {
         emit message(tr("Run %1 failed: %2").arg(id).arg(error), 15000);
     });
+    // A focused text field keeps Space (it wins the shortcut override); number fields must not
+    // be emptied by it.
+    qApp->installEventFilter(this);
     update();
+}
+
+bool RunActions::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_Space && !(key->modifiers() & ~Qt::KeypadModifier) &&
+            isNumberField(watched))
+            return true;  // eaten: the field keeps its value, and Pause does not fire either
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 void RunActions::startRun() {

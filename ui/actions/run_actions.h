@@ -41,6 +41,13 @@ public:
     /// Drops a live-mode restart that is waiting for the debounce (closing the window).
     void cancelLiveRestart() { m_liveDebounce.stop(); }
 
+protected:
+    /// Space belongs to the field that has the keyboard focus (a text field types it, so Pause
+    /// does not fire there); a number field — a spin box or a line edit marked with
+    /// kNumberFieldProperty (parameter_form.h) — ignores it, because a space is no part of a number
+    /// and, typed over the selected text, would empty the field.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 signals:
     /// For the status bar.
     void message(const QString& text, int timeoutMs);

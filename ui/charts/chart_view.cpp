@@ -1,18 +1,66 @@
 #include "ui/charts/chart_view.h"
 
 #include <QContextMenuEvent>
+#include <QCoreApplication>
+#include <QFontMetrics>
+#include <QGraphicsLayout>
 #include <QMenu>
 #include <QPainter>
 #include <QTextDocument>
+#include <QtCharts/QAbstractAxis>
+#include <algorithm>
 
 #include "ui/charts/chart_style.h"
 
 namespace pfa::ui {
 
+namespace {
+/// Room beyond an axis title's text, so that rounding never elides it.
+constexpr int kTitleRoom = 8;
+}  // namespace
+
 ChartView::ChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent) {
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(260, 200);
     setToolTip(tr("Right-click to export this chart as PNG, SVG or PDF"));
+    // Redrawn whole, with the scene pinned to the top-left corner. Centred (the default), a
+    // resize first re-centres the old, smaller scene — scrolling the pixels already drawn —
+    // and the minimal update then repainted only the items' new places: after maximising, old
+    // tick labels and pieces of grid stayed on screen beside the new ones.
+    setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
+    if (chart) {
+        // The chart fills the view: no grey frame around it, and its room goes to the plot.
+        if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
+        connect(chart, &QChart::plotAreaChanged, this, &ChartView::fitAxisTitles);
+    }
+}
+
+void ChartView::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    fitAxisTitles();
+}
+
+void ChartView::fitAxisTitles() {
+    if (!chart()) return;
+    const QRectF plot = chart()->plotArea();
+    if (plot.width() <= 0 || plot.height() <= 0) return;
+    // What the chart takes around its plot area is about constant; a plot area as long as the
+    // longest axis title (a vertical one runs along the plot's height) shows it in full.
+    QSize needed = minimumSize();
+    for (const QAbstractAxis* axis : chart()->axes()) {
+        if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty()) continue;
+        const int title =
+            QFontMetrics(axis->titleFont()).horizontalAdvance(axis->titleText()) + kTitleRoom;
+        if (axis->orientation() == Qt::Vertical) {
+            needed.setHeight(
+                std::max(needed.height(), height() - static_cast<int>(plot.height()) + title));
+        } else {
+            needed.setWidth(
+                std::max(needed.width(), width() - static_cast<int>(plot.width()) + title));
+        }
+    }
+    if (needed != minimumSize()) setMinimumSize(needed);
 }
 
 void ChartView::setEmptyMessage(const QString& message) {
@@ -55,10 +103,13 @@ constexpr QSize kUnshownExportSize(900, 600);
 }  // namespace
 
 bool ChartView::laidOutOnScreen() const {
-    return isVisible() && viewport()->width() >= minimumWidth() - 4 && viewport()->height() >= minimumHeight() - 4;
+    return isVisible() && viewport()->width() >= minimumWidth() - 4 &&
+           viewport()->height() >= minimumHeight() - 4;
 }
 
-QSize ChartView::exportSize() const { return laidOutOnScreen() ? viewport()->size() : kUnshownExportSize; }
+QSize ChartView::exportSize() const {
+    return laidOutOnScreen() ? viewport()->size() : kUnshownExportSize;
+}
 
 QString ChartView::exportTitle() const {
     if (!chart()) return QString();

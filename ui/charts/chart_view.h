@@ -29,10 +29,14 @@ public slots:
 protected:
     void drawForeground(QPainter* painter, const QRectF& rect) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     /// True when the view has been laid out on screen at a usable size.
     bool laidOutOnScreen() const;
+    /// Raises the minimum size so that the plot area is as long as every axis title: the
+    /// titles are never elided ("cross-e…") while the window is at least its minimum size.
+    void fitAxisTitles();
 
     QString m_emptyMessage;
     bool m_empty = true;

@@ -41,10 +41,25 @@ namespace {
 /// How far the advanced section is indented under its toggle.
 constexpr int kAdvancedIndent = 12;
 
+/// A word-wrapped label that always gets the height its text needs at its width. A form whose
+/// labels wrap too (the generated rows' labels) underestimates the height of wrapped text in
+/// its field column, and the lines of the data set's and the algorithm's descriptions were
+/// cut off.
+class FittingLabel : public QLabel {
+public:
+    explicit FittingLabel(const QString& text = QString()) : QLabel(text) { setWordWrap(true); }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QLabel::resizeEvent(event);
+        const int needed = text().isEmpty() ? 0 : heightForWidth(width());
+        if (needed != minimumHeight()) setMinimumHeight(needed);
+    }
+};
+
 QLabel* hint(const QString& text) {
-    auto* label = new QLabel(text);
+    auto* label = new FittingLabel(text);
     label->setTextFormat(Qt::PlainText);  // group names, file names: never markup
-    label->setWordWrap(true);
     QPalette palette = label->palette();
     palette.setColor(QPalette::WindowText, QColor(90, 90, 90));
     label->setPalette(palette);
@@ -166,17 +181,17 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
                           "a new one with the new value, so the point travels across the "
                           "tradeoff chart while you drag"));
 
-    m_problemLabel = new QLabel();
+    m_problemLabel = new FittingLabel();
     m_problemLabel->setTextFormat(Qt::PlainText);  // messages quote class and group names
-    m_problemLabel->setWordWrap(true);
     m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
     m_problemLabel->setVisible(false);
 
-    auto* datasetButtons = new QHBoxLayout();
-    datasetButtons->addWidget(m_download);
-    datasetButtons->addWidget(m_importFolder);
-    datasetButtons->addWidget(m_importFile);
-    datasetButtons->addStretch(1);
+    // One above the other: side by side, the three would make the panel wider than a dock
+    // beside the charts on a 1280-pixel screen.
+    auto* datasetButtons = new QVBoxLayout();
+    datasetButtons->setSpacing(2);
+    for (QPushButton* button : {m_download, m_importFolder, m_importFile})
+        datasetButtons->addWidget(button, 0, Qt::AlignLeft);
     // The main rows go above the generated settings, in the same form: one label column.
     QFormLayout* form = m_settings->formLayout();
     int row = 0;
@@ -189,11 +204,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     form->insertRow(row++, tr("Fairness"), m_fairness);
     form->insertRow(row++, tr("Fairness λ"), m_lambda);
     form->insertRow(row++, tr("Privacy ε"), m_epsilon);
+    // Under ε and λ, which it is about, and never scrolled out of view (the settings follow);
+    // across both columns, where its text fits.
+    form->insertRow(row++, m_live);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_settings);
     layout->addWidget(m_advancedToggle);
     layout->addWidget(m_advanced);
-    layout->addWidget(m_live);
     layout->addWidget(m_problemLabel);
     layout->addStretch(1);
 
@@ -244,6 +261,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
          widget = widget->nextInFocusChain()) {
         if (widget->focusPolicy() & Qt::TabFocus) previous = widget;
     }
+    QWidget::setTabOrder(previous, m_live);
+    previous = m_live;
     for (const pfa::ParamSpec& spec : m_settings->specs()) {
         QWidget* field = m_settings->field(spec.name);
         QWidget::setTabOrder(previous, field);

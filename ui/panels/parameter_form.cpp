@@ -236,6 +236,7 @@ QWidget* ParameterForm::makeField(const pfa::ParamSpec& spec) {
             [[fallthrough]];
         case pfa::ParamKind::Real: {
             auto* edit = new QLineEdit();
+            edit->setProperty(kNumberFieldProperty, true);
             if (spec.hasAuto()) edit->setPlaceholderText(tr("auto: %1").arg(qs(spec.autoMeaning)));
             edit->setClearButtonEnabled(spec.hasAuto());
             connect(edit, &QLineEdit::textChanged, this, &ParameterForm::onEdited);

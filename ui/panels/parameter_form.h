@@ -15,6 +15,10 @@ class QLabel;
 
 namespace pfa::ui {
 
+/// Name of the boolean property that marks a line edit holding a number: like a spin box, it
+/// ignores Space, which would otherwise replace its selected text (RunActions::eventFilter).
+inline constexpr char kNumberFieldProperty[] = "pfaNumberField";
+
 /// A form generated from parameter declarations (ParamSpec): one row per parameter, labelled
 /// with its label and explained in its tooltip (help, choices, default, allowed values, which
 /// algorithms read it). Real numbers are typed (empty = automatic where the parameter has an

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -14,6 +15,7 @@
 #include <QTextDocument>
 #include <QToolBar>
 #include <QUndoStack>
+#include <algorithm>
 
 #include "core/sweep/prepared_dataset.h"
 #include "ui/actions/dataset_actions.h"
@@ -119,26 +121,34 @@ void MainWindow::buildDocks() {
                           QDockWidget::DockWidgetClosable);
         return made;
     };
-    QScrollArea* panelScroll = scrolled(m_panel);
-    panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Wide enough for the panel's smallest layout plus a vertical scroll bar: never clipped.
-    panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
-                                 panelScroll->verticalScrollBar()->sizeHint().width() + 6);
-    QDockWidget* experimentDock = dock(tr("Experiment"), "experimentDock", panelScroll);
-    addDockWidget(Qt::LeftDockWidgetArea, experimentDock);
+    m_panelScroll = scrolled(m_panel);
+    m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    fitPanelScrollWidth();
+    m_panel->installEventFilter(this);  // its smallest width may change with the data set
+    m_experimentDock = dock(tr("Experiment"), "experimentDock", m_panelScroll);
+    // The settings run the full height of the window (the run history goes beside them): on a
+    // 720-pixel screen ε, λ and Live mode show without scrolling.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    addDockWidget(Qt::LeftDockWidgetArea, m_experimentDock);
 
     QDockWidget* tradeoffDock = dock(tr("Tradeoff"), "tradeoffDock", m_tradeoff);
-    m_sweepDock = dock(tr("Sweep views"), "sweepDock", m_sweepViews);
+    m_tradeoffDock = tradeoffDock;
+    // Scrolled: the sweep views (a heat map beside three charts) and the ledger's table must
+    // not make the window too large for a 1280×720 screen, even as hidden tabs.
+    m_sweepDock = dock(tr("Sweep views"), "sweepDock", scrolled(m_sweepViews));
     addDockWidget(Qt::RightDockWidgetArea, tradeoffDock);
     addDockWidget(Qt::RightDockWidgetArea, m_sweepDock);
     tabifyDockWidget(tradeoffDock, m_sweepDock);
     tradeoffDock->raise();
 
     QDockWidget* historyDock = dock(tr("Run history"), "historyDock", m_historyView);
-    QDockWidget* detailsDock = dock(tr("Run details"), "detailsDock", m_details);
-    QDockWidget* statementDock = dock(tr("Privacy statement"), "statementDock", m_statement);
+    m_historyDock = historyDock;
+    // Scrolled, as the ledger: below the charts, which need the height of a 720-pixel screen.
+    QDockWidget* detailsDock = dock(tr("Run details"), "detailsDock", scrolled(m_details));
+    QDockWidget* statementDock =
+        dock(tr("Privacy statement"), "statementDock", scrolled(m_statement));
     QDockWidget* cardDock = dock(tr("Data set"), "datasetDock", scrolled(m_card));
-    m_ledgerDock = dock(tr("Privacy ledger"), "ledgerDock", m_ledgerPanel);
+    m_ledgerDock = dock(tr("Privacy ledger"), "ledgerDock", scrolled(m_ledgerPanel));
     for (QDockWidget* bottom : {historyDock, detailsDock, statementDock, cardDock, m_ledgerDock}) {
         addDockWidget(Qt::BottomDockWidgetArea, bottom);
     }
@@ -147,8 +157,35 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(statementDock, cardDock);
     tabifyDockWidget(cardDock, m_ledgerDock);
     detailsDock->raise();
-    resizeDocks({experimentDock, tradeoffDock}, {380, 520}, Qt::Horizontal);
-    resizeDocks({historyDock}, {230}, Qt::Vertical);
+}
+
+void MainWindow::fitPanelScrollWidth() {
+    // Wide enough for the panel's smallest layout plus a vertical scroll bar: never clipped.
+    m_panelScroll->setMinimumWidth(m_panel->minimumSizeHint().width() +
+                                   m_panelScroll->verticalScrollBar()->sizeHint().width() + 6);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_panel && event->type() == QEvent::LayoutRequest) fitPanelScrollWidth();
+    return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::fitDocksToWindow() {
+    // 1280×720: 330 + 345 wide beside the charts, 160 high below them; 1920×1080: 400 + 520,
+    // 230 high.
+    const int experiment =
+        std::max(m_experimentDock->minimumSizeHint().width(), std::min(width() * 26 / 100, 400));
+    const int tradeoff = std::clamp(width() * 27 / 100, 300, 520);
+    resizeDocks({m_experimentDock, m_tradeoffDock}, {experiment, tradeoff}, Qt::Horizontal);
+    resizeDocks({m_historyDock}, {std::clamp(height() * 22 / 100, 150, 230)}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_fitDocksOnShow) {
+        m_fitDocksOnShow = false;
+        fitDocksToWindow();
+    }
 }
 
 void MainWindow::buildStatusBar() {
@@ -346,9 +383,11 @@ void MainWindow::restoreSettings() {
     QSettings settings;
     const QByteArray panel = settings.value(QStringLiteral("experiment")).toByteArray();
     if (!panel.isEmpty()) m_panel->fromJson(QJsonDocument::fromJson(panel).object());
-    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray()))
-        resize(1440, 900);
-    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray())) {
+        // First start: roomy, but never larger than the screen (a 1280×720 projector).
+        resize(QSize(1440, 900).boundedTo(screen()->availableGeometry().size()));
+    }
+    m_fitDocksOnShow = !restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
 }
 
 void MainWindow::saveSettings() {

@@ -8,6 +8,7 @@
 
 class QAction;
 class QDockWidget;
+class QScrollArea;
 class QUndoStack;
 
 namespace pfa::ui {
@@ -79,6 +80,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildToolbar();
@@ -89,6 +92,11 @@ private:
     void connectDatasets();
     void connectSweepsAndSessions();
     void restoreSettings();
+    /// Sizes the docks for the window's size (no saved layout): the charts get the most room,
+    /// the docks what their contents need, also on a 1280×720 screen.
+    void fitDocksToWindow();
+    /// Keeps the experiment panel's scroll area at least as wide as the panel's smallest layout.
+    void fitPanelScrollWidth();
     void saveSettings();
     void updateTitle();
     void onDatasetRequestChanged();
@@ -116,6 +124,10 @@ private:
     SweepViewsPanel* m_sweepViews;
     LedgerPanel* m_ledgerPanel;
     LedgerStatusLabel* m_ledgerStatus = nullptr;
+    QScrollArea* m_panelScroll = nullptr;
+    QDockWidget* m_experimentDock = nullptr;
+    QDockWidget* m_tradeoffDock = nullptr;
+    QDockWidget* m_historyDock = nullptr;
     QDockWidget* m_sweepDock = nullptr;
     QDockWidget* m_ledgerDock = nullptr;
     // Sessions and actions (need the panels).
@@ -130,6 +142,7 @@ private:
     QString m_liveDatasetKey;       ///< its data set (datasetKey())
     int m_liveModeRunId = 0;        ///< the run started in live mode, if any: it joins the trail
     bool m_confirmOnClose = true;
+    bool m_fitDocksOnShow = false;  ///< no saved dock layout: fitDocksToWindow() when shown
 };
 
 }  // namespace pfa::ui
