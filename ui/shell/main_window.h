@@ -93,6 +93,8 @@ private:
     void onDatasetRequestChanged();
     void onRunFinished(const RunEntryPtr& entry);
     void onHistorySelectionChanged();
+    /// Run details of `runs` (side by side when several), columns in their live-chart colours.
+    void showDetailsOf(const std::vector<RunEntryPtr>& runs);
 
     // Controllers and models.
     TrainingController* m_training;
