@@ -2,7 +2,9 @@
 // δ on the privacy chart, compared runs (colours, names, a run started next to them) and the
 // side-by-side run details.
 #include <QComboBox>
+#include <QDir>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QTableWidget>
 #include <QtCharts/QChart>
@@ -159,11 +161,14 @@ TEST_CASE("Compared runs get distinct colours from the comparison palette",
 
     LiveChartsPanel panel;
     panel.resize(900, 700);
+    const int minimumWidth = panel.minimumSizeHint().width();
     // Same ε: alone each would have the ε colour; compared, they must differ.
     const RunEntryPtr a = finishedRun(27, config(1.0, 0.0));
     const RunEntryPtr b = finishedRun(29, config(1.0, 2.0));
     panel.showRuns({a, b});
     panel.refreshNow();
+    // The longer legend wraps; it never makes the charts (and the window) wider.
+    CHECK(panel.minimumSizeHint().width() <= minimumWidth);
     for (int chart : {kLoss, kError, kFairness, kPrivacy}) {
         const auto sets = panel.seriesOf(chart);
         REQUIRE(sets.size() == 2);
@@ -224,13 +229,13 @@ TEST_CASE("Legend keys of the dashed lines, δ on the privacy chart, the note st
     panel.refreshNow();
     CHECK(markerVisible(fairness, panel.dashedKeyOf(kFairness)));
     CHECK(markerVisible(privacy, panel.dashedKeyOf(kPrivacy)));
-    CHECK(panel.dashedKeyOf(kFairness)->name().contains(QStringLiteral("ERMI")));
-    CHECK(panel.dashedKeyOf(kPrivacy)->name().contains(QStringLiteral("target ε")));
+    CHECK(panel.dashedKeyOf(kFairness)->name() == QStringLiteral("ERMI"));
+    CHECK(panel.dashedKeyOf(kPrivacy)->name() == QStringLiteral("target ε"));
     CHECK(panel.dashedKeyOf(kPrivacy)->pen().style() == Qt::DashLine);
     // The per-run dashed lines themselves carry no legend entry of their own.
     CHECK_FALSE(markerVisible(fairness, panel.seriesOf(kFairness).front().dashed));
     CHECK(markerVisible(fairness, panel.seriesOf(kFairness).front().line));
-    CHECK(privacy->title() == QStringLiteral("Privacy spent (ε at δ = 10⁻⁶)"));
+    CHECK(privacy->title() == QStringLiteral("Privacy spent (δ = 10⁻⁶)"));
     CHECK(panel.seriesOf(kPrivacy).front().dashed->count() == 2);  // the target line
 
     // The note is still there after the run ended (it used to vanish with the first run).
@@ -238,14 +243,15 @@ TEST_CASE("Legend keys of the dashed lines, δ on the privacy chart, the note st
     panel.refreshNow();
     CHECK(panel.noteLabel()->isVisibleTo(&panel));
     CHECK(panel.noteLabel()->text() == note);
-    CHECK(panel.legendText().contains(QStringLiteral("DP-FERMI ε = 2, λ = 1")));
+    CHECK(panel.legendText().contains(
+        QStringLiteral("DP&#8209;FERMI ε&nbsp;=&nbsp;2, λ&nbsp;=&nbsp;1")));
 
     // Different δ: each run's privacy curve says its own.
     pfa::TrainConfig other = config(2.0, 1.0, 0, 50);
     other.delta = 2.5e-9;
     panel.showRuns({finishedRun(8, other)});
     panel.refreshNow();
-    CHECK(privacy->title() == QStringLiteral("Privacy spent (ε; δ per run)"));
+    CHECK(privacy->title() == QStringLiteral("Privacy spent (δ per run)"));
     CHECK(panel.seriesOf(kPrivacy)[1].line->name().contains(QStringLiteral("δ = 2.5 × 10⁻⁹")));
     CHECK(panel.seriesOf(kPrivacy)[0].line->name().contains(QStringLiteral("δ = 10⁻⁶")));
 
@@ -352,9 +358,9 @@ TEST_CASE("A run started while runs are compared is drawn next to them", "[livec
     }
     // The legend says which one is running and which are the selected ones.
     const QString legend = panel.legendText();
-    CHECK(legend.contains(QStringLiteral("run 3, running")));
-    CHECK(legend.contains(QStringLiteral("run 1, selected")));
-    CHECK(legend.contains(QStringLiteral("run 2, selected")));
+    CHECK(legend.contains(QStringLiteral("run&nbsp;3, running")));
+    CHECK(legend.contains(QStringLiteral("run&nbsp;1, selected")));
+    CHECK(legend.contains(QStringLiteral("run&nbsp;2, selected")));
     panel.endLiveRun(3, false);
     panel.refreshNow();
     CHECK(panel.seriesOf(kError).size() == 3);
@@ -395,6 +401,10 @@ TEST_CASE("Run details show compared runs side by side", "[livecharts][details]"
     CHECK(cell(QStringLiteral("Selection rate — female"), 2) == QStringLiteral("0.410"));
     CHECK(cell(QStringLiteral("Accuracy — male"), 2) == QStringLiteral("1.090"));
     CHECK(details.summaryText().contains(QStringLiteral("27 and 29")));
+    // What differs stands out; what the runs share does not.
+    CHECK(table->item(row(QStringLiteral("Test error")), 1)->font().bold());
+    CHECK_FALSE(table->item(row(QStringLiteral("Algorithm")), 1)->font().bold());
+    CHECK(row(QStringLiteral("Test error")) < row(QStringLiteral("Algorithm")));
 
     // Back to one run: its summary and group table.
     details.showRuns({a});
@@ -442,4 +452,32 @@ TEST_CASE(
     REQUIRE(table->isVisibleTo(window->runDetails()));
     CHECK(table->columnCount() == 4);
     CHECK(table->horizontalHeaderItem(1)->text() == QStringLiteral("Run %1").arg(third));
+}
+
+TEST_CASE("Screenshots: two runs compared, at 1280×720 and 1920×1080",
+          "[livecharts][compare][screenshot]") {
+    auto window = readyWindow(300);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    for (double lambda : {0.0, 4.0}) {
+        window->experimentPanel()->lambdaControl()->spinBox()->setValue(lambda);
+        clickToolbar(*window, window->runAction());
+        REQUIRE(waitForSignals(finished, lambda == 0.0 ? 1 : 2, 60000));
+    }
+    const auto& entries = window->historyModel()->entries();
+    window->historyView()->selectRuns({entries[0]->id, entries[1]->id});
+    window->liveCharts()->setSmoothingWindow(25);
+    for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+        window->resize(size);
+        QTest::qWait(200);
+        window->liveCharts()->refreshNow();
+        QTest::qWait(200);
+        const QString path = QStringLiteral(PFA_SCREENSHOT_DIR "/compare-%1x%2.png")
+                                 .arg(size.width())
+                                 .arg(size.height());
+        REQUIRE(window->grab().save(path));
+        CHECK(QImage(path).width() >= size.width() - 2);
+    }
+    CHECK(window->runDetails()->comparisonTable()->isVisibleTo(window->runDetails()));
+    CHECK(window->liveCharts()->seriesOf(kError).size() == 2);
 }

@@ -101,6 +101,8 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     m_legend = new QLabel();
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
+    // Wraps to the width it gets instead of widening the window.
+    m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_legend->setToolTip(
         tr("The curves shown in the four charts: the running run and the runs "
            "selected in the history. One run is drawn in the colour of its ε; "
@@ -125,9 +127,14 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     // Always on show (not only before the first run): the dashed and faint lines are read
     // while runs are on the charts.
     m_note =
-        new QLabel(tr("Dashed: ERMI in the fairness chart, the run's target ε in the "
-                      "privacy chart. Faint: the raw values behind a smoothed curve."));
+        new QLabel(tr("Dashed: ERMI (fairness), target ε (privacy). Faint: raw values "
+                      "behind a smoothed curve."));
+    m_note->setToolTip(
+        tr("Dashed lines: ERMI of the chosen notion in the fairness chart, the "
+           "run's target ε in the privacy chart. With smoothing on, the faint "
+           "lines are the raw values behind each smoothed curve."));
     m_note->setWordWrap(true);
+    m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_note->setStyleSheet(QStringLiteral("color: #555555"));
     outer->addWidget(m_note);
     auto* grid = new QGridLayout();
@@ -143,6 +150,7 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
         chart_style::apply(chart);
         // Legend entries drawn as line samples, so the dashed key looks like the dashed lines.
         chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+        chart->legend()->setShowToolTips(true);  // a name cut short in a narrow chart, in full
         auto* x = new QValueAxis();
         auto* y = new QValueAxis();
         chart_style::addAxis(chart, x, Qt::AlignBottom, tr("epoch"));
@@ -153,7 +161,7 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
         if (i == kFairness || i == kPrivacy) {
             // An empty series whose only job is the legend key of the dashed lines.
             auto* key = new QLineSeries();
-            key->setName(i == kFairness ? tr("ERMI (dashed)") : tr("target ε (dashed)"));
+            key->setName(i == kFairness ? tr("ERMI") : tr("target ε"));
             key->setPen(QPen(QColor(90, 90, 90), 1.6, Qt::DashLine));
             chart->addSeries(key);
             key->attachAxis(x);
@@ -351,11 +359,18 @@ void LiveChartsPanel::refresh() {
         QStringList about{tr("run %1").arg(curve->runId)};
         if (!curve->state.isEmpty()) about << curve->state;
         if (!curve->live && shown.size() > 1) about << tr("selected");
+        // Lines may break between settings, never inside one ("ε = 1", "DP-FERMI", "run 3").
+        auto unbroken = [](const QString& text) {
+            return text.toHtmlEscaped()
+                .replace(QStringLiteral(" = "), QStringLiteral("&nbsp;=&nbsp;"))
+                .replace(QStringLiteral("run "), QStringLiteral("run&nbsp;"))
+                .replace(QLatin1Char('-'), QStringLiteral("&#8209;"));  // non-breaking hyphen
+        };
         entries << QStringLiteral(
                        "<span style=\"color:%1; font-weight:bold\">━━</span>&nbsp;"
                        "<b>%2</b>&nbsp;(%3)")
-                       .arg(colorOf(*curve, shown.size()).name(), curve->name.toHtmlEscaped(),
-                            about.join(QStringLiteral(", ")).toHtmlEscaped());
+                       .arg(colorOf(*curve, shown.size()).name(), unbroken(curve->name),
+                            unbroken(about.join(QStringLiteral(", "))));
     }
     const QString text = entries.isEmpty() ? tr("<i>No run yet.</i>")
                                            : entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; "));
@@ -420,9 +435,9 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
         }
         QString title = tr("Privacy spent (ε)");
         if (deltasDiffer)
-            title = tr("Privacy spent (ε; δ per run)");
+            title = tr("Privacy spent (δ per run)");
         else if (delta > 0)
-            title = tr("Privacy spent (ε at δ = %1)").arg(deltaText(delta));
+            title = tr("Privacy spent (δ = %1)").arg(deltaText(delta));
         if (chart->title() != title) chart->setTitle(title);
     }
 

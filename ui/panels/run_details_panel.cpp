@@ -7,6 +7,7 @@
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "core/fairness/fairness_notion.h"
@@ -82,7 +83,8 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     for (const RunEntryPtr& run : runs) ids << QString::number(run->id);
     const QString last = ids.takeLast();
     m_summary->setText(
-        tr("Runs %1 and %2 side by side (headers in the runs' colours in the live charts).")
+        tr("Runs %1 and %2 side by side (headers in the runs' colours in the live charts; "
+           "values that differ in bold).")
             .arg(ids.join(QStringLiteral(", ")), last));
 
     // Rows: label, then one text per run.
@@ -92,6 +94,11 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
         for (const RunEntryPtr& run : runs) cells.push_back(text(*run));
         rows.emplace_back(label, std::move(cells));
     };
+    // What differs most between compared runs first: the outcome, then the settings.
+    add(tr("Test error"), [](const RunEntry& r) { return number(r.result.test.error); });
+    add(tr("Violation (chosen notion)"), [](const RunEntry& r) { return number(r.violation()); });
+    add(tr("ERMI (chosen notion)"),
+        [](const RunEntry& r) { return number(r.result.test.ermiHard(r.result.config.fairness)); });
     add(tr("Algorithm"),
         [](const RunEntry& r) { return QString::fromStdString(r.result.config.algorithm); });
     add(tr("Data set"), [](const RunEntry& r) { return QString::fromStdString(r.result.dataset); });
@@ -115,10 +122,6 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
             .arg(r.result.config.epochs);
     });
     add(tr("Status"), [](const RunEntry& r) { return r.statusText(); });
-    add(tr("Test error"), [](const RunEntry& r) { return number(r.result.test.error); });
-    add(tr("Violation (chosen notion)"), [](const RunEntry& r) { return number(r.violation()); });
-    add(tr("ERMI (chosen notion)"),
-        [](const RunEntry& r) { return number(r.result.test.ermiHard(r.result.config.fairness)); });
     add(tr("Demographic-parity gap"),
         [](const RunEntry& r) { return number(r.result.test.dpGap); });
     add(tr("Equalized-odds gap"), [](const RunEntry& r) { return number(r.result.test.eoGap); });
@@ -166,9 +169,14 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
         bold.setBold(true);
         label->setFont(bold);
         m_compare->setItem(static_cast<int>(r), 0, label);
+        // Values that differ between the runs stand out in bold.
+        const std::vector<QString>& cells = rows[r].second;
+        const bool differ = std::any_of(cells.begin(), cells.end(),
+                                        [&](const QString& cell) { return cell != cells.front(); });
         for (std::size_t c = 0; c < runs.size(); ++c) {
-            auto* item = new QTableWidgetItem(rows[r].second[c]);
+            auto* item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (differ) item->setFont(bold);
             m_compare->setItem(static_cast<int>(r), static_cast<int>(c) + 1, item);
         }
     }
