@@ -361,6 +361,15 @@ TEST_CASE("A run started while runs are compared is drawn next to them", "[livec
     CHECK(legend.contains(QStringLiteral("run&nbsp;3, running")));
     CHECK(legend.contains(QStringLiteral("run&nbsp;1, selected")));
     CHECK(legend.contains(QStringLiteral("run&nbsp;2, selected")));
+    // New epochs of the live run redraw its curve only; the compared ones are left alone.
+    QSignalSpy liveReplaced(sets[0].line, &QXYSeries::pointsReplaced);
+    QSignalSpy comparedReplaced(sets[1].line, &QXYSeries::pointsReplaced);
+    panel.appendLive(3, {noisyHistory(11, 1.0, 0.2).back()});
+    panel.refreshNow();
+    CHECK(liveReplaced.count() == 1);
+    CHECK(comparedReplaced.count() == 0);
+    CHECK(sets[0].line->count() == 11);
+    CHECK(sets[1].line->count() == 30);
     panel.endLiveRun(3, false);
     panel.refreshNow();
     CHECK(panel.seriesOf(kError).size() == 3);

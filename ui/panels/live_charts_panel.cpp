@@ -471,9 +471,10 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
             raw->clear();
             line->clear();
             extra->clear();
+            line->setProperty("pfaDrawnId", QVariant::fromValue(quint64(0)));
             continue;
         }
-        const Curve& curve = *shown[c];
+        Curve& curve = *shown[c];
         const QColor color = colorOf(curve, shown.size());
         // Setting a pen or a name re-lays out the legend: only do it when something changed.
         QPen pen(color, curve.live ? 2.6 : 2.2, Qt::SolidLine);
@@ -489,34 +490,58 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
         }
         if (line->name() != name) line->setName(name);
 
-        QList<QPointF> points, extraPoints;
-        points.reserve(static_cast<qsizetype>(curve.metrics.size()));
-        for (const pfa::EpochMetrics& m : curve.metrics) {
-            const double v = valueFor(which, m);
-            if (std::isfinite(v)) points.append(QPointF(m.epoch, v));  // never draw NaN/Inf
-            if (which == kFairness && std::isfinite(m.ermiHard)) {
-                extraPoints.append(QPointF(m.epoch, m.ermiHard));
+        // The points of a curve change only when epochs arrive or the view changes: the runs
+        // compared next to a live one are computed once, not 30 times a second.
+        Curve::Drawn& drawn = curve.drawn[which];
+        const int buckets = static_cast<int>(std::lround(plotWidth));
+        if (drawn.epochs != curve.metrics.size() || drawn.window != window ||
+            drawn.buckets != buckets || drawn.xSpan != xSpan) {
+            QList<QPointF> points, extraPoints;
+            points.reserve(static_cast<qsizetype>(curve.metrics.size()));
+            for (const pfa::EpochMetrics& m : curve.metrics) {
+                const double v = valueFor(which, m);
+                if (std::isfinite(v)) points.append(QPointF(m.epoch, v));  // never draw NaN/Inf
+                if (which == kFairness && std::isfinite(m.ermiHard)) {
+                    extraPoints.append(QPointF(m.epoch, m.ermiHard));
+                }
             }
+            // The axis covers the raw values (drawn faintly when smoothing is on).
+            drawn.yMax = 0.0;
+            for (const QPointF& p : points) drawn.yMax = std::max(drawn.yMax, p.y());
+            for (const QPointF& p : extraPoints) drawn.yMax = std::max(drawn.yMax, p.y());
+            if (which == kPrivacy && curve.isPrivate && std::isfinite(curve.config.epsilon)) {
+                extraPoints = {QPointF(1, curve.config.epsilon),
+                               QPointF(curve.epochs, curve.config.epsilon)};
+                drawn.yMax = std::max(drawn.yMax, curve.config.epsilon);
+            }
+            drawn.finitePoints = static_cast<int>(points.size());
+            drawn.anyDashed = !extraPoints.isEmpty();
+            if (smoothing) {
+                drawn.raw = reduce(points);
+                drawn.line = reduce(series_reduction::movingAverage(points, window));
+                drawn.extra = reduce(series_reduction::movingAverage(extraPoints, window));
+            } else {
+                drawn.raw.clear();
+                drawn.line = reduce(points);
+                drawn.extra = reduce(extraPoints);
+            }
+            drawn.epochs = curve.metrics.size();
+            drawn.window = window;
+            drawn.buckets = buckets;
+            drawn.xSpan = xSpan;
+            drawn.id = ++m_drawnIds;
         }
-        // The axis covers the raw values (drawn faintly when smoothing is on).
-        for (const QPointF& p : points) yMax = std::max(yMax, p.y());
-        for (const QPointF& p : extraPoints) yMax = std::max(yMax, p.y());
-        if (which == kPrivacy && curve.isPrivate && std::isfinite(curve.config.epsilon)) {
-            extraPoints = {QPointF(1, curve.config.epsilon),
-                           QPointF(curve.epochs, curve.config.epsilon)};
-            yMax = std::max(yMax, curve.config.epsilon);
-        }
-        anyPoint = anyPoint || !points.isEmpty();
-        if (which == kError && curve.live) m_liveEpochsDrawn = static_cast<int>(points.size());
-        anyDashed = anyDashed || !extraPoints.isEmpty();
-        if (smoothing) {
-            raw->replace(reduce(points));
-            line->replace(reduce(series_reduction::movingAverage(points, window)));
-            extra->replace(reduce(series_reduction::movingAverage(extraPoints, window)));
-        } else {
-            raw->replace(QList<QPointF>());
-            line->replace(reduce(points));
-            extra->replace(reduce(extraPoints));
+        yMax = std::max(yMax, drawn.yMax);
+        anyPoint = anyPoint || drawn.finitePoints > 0;
+        anyDashed = anyDashed || drawn.anyDashed;
+        if (which == kError && curve.live) m_liveEpochsDrawn = drawn.finitePoints;
+        // One replace() per series, and none when the series shows these points already.
+        const char* const shows = "pfaDrawnId";
+        if (line->property(shows).toULongLong() != drawn.id) {
+            raw->replace(drawn.raw);
+            line->replace(drawn.line);
+            extra->replace(drawn.extra);
+            line->setProperty(shows, QVariant::fromValue(drawn.id));
         }
         QColor light = color;
         light.setAlphaF(0.75f);

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QColor>
+#include <QList>
+#include <QPointF>
 #include <QTimer>
 #include <QWidget>
 #include <array>
@@ -111,6 +113,19 @@ private:
         int epochs = 1;
         bool live = false;
         int compareSlot = 0;  ///< position in the comparison palette
+        /// The points drawn for one chart, and for what they were computed.
+        struct Drawn {
+            std::size_t epochs = std::size_t(-1);
+            int window = -1;
+            int buckets = -1;
+            double xSpan = 0.0;
+            QList<QPointF> raw, line, extra;
+            double yMax = 0.0;
+            int finitePoints = 0;
+            bool anyDashed = false;
+            quint64 id = 0;  ///< unique per computation (0: none)
+        };
+        std::array<Drawn, 4> drawn;
     };
     struct ChartParts {
         QChart* chart = nullptr;
@@ -144,6 +159,7 @@ private:
     std::vector<Curve> m_selected;
     int m_smoothing = 0;
     int m_liveEpochsDrawn = 0;
+    quint64 m_drawnIds = 0;  ///< last Curve::Drawn::id handed out
     QTimer m_refreshTimer;
 };
 
