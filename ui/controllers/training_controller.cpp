@@ -1,5 +1,8 @@
 #include "ui/controllers/training_controller.h"
 
+#include <exception>
+
+#include "core/algorithms/registry.h"
 #include "core/sweep/sweep_spec.h"
 #include "ui/controllers/training_worker.h"
 
@@ -34,7 +37,16 @@ int TrainingController::startRun(const pfa::TrainConfig& config,
     m_runs.run(this, std::move(train),
                [this, control, data](const TrainingOutcome& outcome) { runReturned(control, outcome, data); });
     setState(State::Running);
-    emit runStarted(control->runId(), config);
+    // The charts name the δ the accountant will use: "auto" resolved as the run resolves it.
+    pfa::TrainConfig shown = config;
+    if (shown.delta == 0.0) {
+        try {
+            shown.delta = pfa::findAlgorithm(config.algorithm).resolve(config, data->split).delta;
+        } catch (const std::exception&) {
+            // Invalid settings: the run fails and says why; no δ to show meanwhile.
+        }
+    }
+    emit runStarted(control->runId(), shown);
     return control->runId();
 }
 

@@ -62,6 +62,7 @@ public:
     int activeRunId() const;
 
 signals:
+    /// A run started; `config` as given, with an automatic δ resolved (as the run resolves it).
     void runStarted(int runId, const pfa::TrainConfig& config);
     /// New epoch metrics of the active run, in order (possibly several at once).
     void epochsArrived(int runId, const std::vector<pfa::EpochMetrics>& metrics);

@@ -1,20 +1,26 @@
 #include "ui/panels/live_charts_panel.h"
 
+#include <QComboBox>
 #include <QGraphicsSimpleTextItem>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
-#include <QVBoxLayout>
 #include <QPen>
+#include <QSettings>
+#include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "core/util/format.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/compare_palette.h"
+#include "ui/charts/series_reduction.h"
 
 namespace pfa::ui {
 
@@ -22,25 +28,9 @@ namespace {
 
 constexpr int kRefreshIntervalMs = 33;  // ≤ 30 Hz
 constexpr int kLoss = 0, kError = 1, kFairness = 2, kPrivacy = 3;
-
-QString runDescription(int id, const pfa::TrainConfig& c) {
-    return QStringLiteral("run %1: %2, λ = %3, %4")
-        .arg(id)
-        .arg(QString::fromStdString(c.algorithm))
-        .arg(QString::fromStdString(pfa::formatNumber(c.lambda, 3)))
-        .arg(chart_style::epsilonLabel(c.epsilon));
-}
-
-Qt::PenStyle lineStyle(std::size_t index) {
-    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashDotLine, Qt::DotLine};
-    return styles[index % 3];
-}
-
-// A text sample of a line style for the shared legend.
-QString styleSample(std::size_t index) {
-    static const char* const samples[] = {"━━━", "━ · ━", "┅┅┅"};
-    return QString::fromUtf8(samples[index % 3]);
-}
+/// Plot width assumed before the chart was laid out (hidden, offscreen).
+constexpr double kUnlaidPlotWidth = 800.0;
+const char* const kSmoothingKey = "liveCharts/smoothing";
 
 double valueFor(int chart, const pfa::EpochMetrics& m) {
     switch (chart) {
@@ -61,17 +51,92 @@ double niceCeiling(double value) {
     return 10 * power;
 }
 
+// "DP-FERMI", "ERM": algorithm names as written in the papers.
+QString algorithmLabel(const std::string& name) { return QString::fromStdString(name).toUpper(); }
+
+// δ for a chart title: "1.1 × 10⁻⁹" (small values), "0.01".
+QString deltaText(double delta) {
+    if (!(delta > 0) || !std::isfinite(delta)) return QStringLiteral("–");
+    if (delta >= 1e-3) return QString::fromStdString(pfa::formatNumber(delta, 2));
+    int exponent = static_cast<int>(std::floor(std::log10(delta)));
+    double mantissa = std::round(delta / std::pow(10.0, exponent) * 10.0) / 10.0;
+    if (mantissa >= 10.0) {
+        mantissa /= 10.0;
+        ++exponent;
+    }
+    static const char16_t* const digits = u"⁰¹²³⁴⁵⁶⁷⁸⁹";
+    QString power = QStringLiteral("10⁻");
+    for (QChar c : QString::number(-exponent)) power += QChar(digits[c.digitValue()]);
+    if (mantissa == 1.0) return power;
+    return QStringLiteral("%1 × %2").arg(QString::number(mantissa, 'f', 1), power);
+}
+
+// Shows or hides the legend entry of `series`. What was asked is remembered on the series: a
+// marker's isVisible() follows its graphics item, which the legend hides while it lays itself
+// out, so it cannot tell whether the entry is shown.
+void showInLegend(QChart* chart, QLineSeries* series, bool shown) {
+    const char* const property = "pfaLegendShown";
+    const QVariant asked = series->property(property);
+    if (asked.isValid() && asked.toBool() == shown) return;
+    series->setProperty(property, shown);
+    for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(shown);
+}
+
+bool sameDelta(double a, double b) {
+    return std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b));
+}
+
 }  // namespace
+
+const std::vector<int>& LiveChartsPanel::smoothingWindows() {
+    static const std::vector<int> windows = {0, 5, 25, 100};
+    return windows;
+}
 
 LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(2, 2, 2, 2);
+    outer->setSpacing(2);
+    auto* top = new QHBoxLayout();
     m_legend = new QLabel();
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
-    m_legend->setToolTip(tr("The curves shown in the four charts: the running run and the runs "
-                            "selected in the history. Colour = ε, line style = which run."));
-    outer->addWidget(m_legend);
+    // Wraps to the width it gets instead of widening the window.
+    m_legend->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_legend->setToolTip(
+        tr("The curves shown in the four charts: the running run and the runs "
+           "selected in the history. One run is drawn in the colour of its ε; "
+           "runs compared side by side each get their own colour."));
+    top->addWidget(m_legend, 1);
+    auto* smoothingLabel = new QLabel(tr("Smoothing:"));
+    m_smoothingBox = new QComboBox();
+    for (int window : smoothingWindows()) {
+        m_smoothingBox->addItem(window == 0 ? tr("off") : tr("moving average %1").arg(window),
+                                window);
+    }
+    m_smoothingBox->setToolTip(
+        tr("Long runs draw noisy curves as a solid band. A moving average replaces each point by "
+           "the mean of the N recorded points around it (fewer at the ends); the raw curve stays "
+           "faintly behind. The privacy chart is never smoothed: it shows the ε the accountant "
+           "certified."));
+    smoothingLabel->setBuddy(m_smoothingBox);
+    smoothingLabel->setToolTip(m_smoothingBox->toolTip());
+    top->addWidget(smoothingLabel, 0, Qt::AlignTop);
+    top->addWidget(m_smoothingBox, 0, Qt::AlignTop);
+    outer->addLayout(top);
+    // Always on show (not only before the first run): the dashed and faint lines are read
+    // while runs are on the charts.
+    m_note =
+        new QLabel(tr("Dashed: ERMI (fairness), target ε (privacy). Faint: raw values "
+                      "behind a smoothed curve."));
+    m_note->setToolTip(
+        tr("Dashed lines: ERMI of the chosen notion in the fairness chart, the "
+           "run's target ε in the privacy chart. With smoothing on, the faint "
+           "lines are the raw values behind each smoothed curve."));
+    m_note->setWordWrap(true);
+    m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_note->setStyleSheet(QStringLiteral("color: #555555"));
+    outer->addWidget(m_note);
     auto* grid = new QGridLayout();
     grid->setSpacing(4);
     outer->addLayout(grid, 1);
@@ -83,18 +148,37 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
         auto* chart = new QChart();
         chart->setTitle(titles[i]);
         chart_style::apply(chart);
+        // Legend entries drawn as line samples, so the dashed key looks like the dashed lines.
+        chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+        chart->legend()->setShowToolTips(true);  // a name cut short in a narrow chart, in full
         auto* x = new QValueAxis();
         auto* y = new QValueAxis();
         chart_style::addAxis(chart, x, Qt::AlignBottom, tr("epoch"));
         chart_style::addAxis(chart, y, Qt::AlignLeft, yTitles[i]);
-        m_parts[i] = {chart, x, y, {}, {}};
+        m_parts[i].chart = chart;
+        m_parts[i].x = x;
+        m_parts[i].y = y;
+        if (i == kFairness || i == kPrivacy) {
+            // An empty series whose only job is the legend key of the dashed lines.
+            auto* key = new QLineSeries();
+            key->setName(i == kFairness ? tr("ERMI") : tr("target ε"));
+            key->setPen(QPen(QColor(90, 90, 90), 1.6, Qt::DashLine));
+            chart->addSeries(key);
+            key->attachAxis(x);
+            key->attachAxis(y);
+            m_parts[i].key = key;
+        }
         m_views[i] = new ChartView(chart, this);
         m_views[i]->setEmptyMessage(tr("Press Run to train your first model"));
         grid->addWidget(m_views[i], i / 2, i % 2);
+        // Points are cut down to the plot's width: redo them when it changes noticeably.
+        connect(chart, &QChart::plotAreaChanged, this, [this, i](const QRectF& area) {
+            if (std::fabs(area.width() - m_parts[i].plotWidth) > 8.0) scheduleRefresh();
+        });
     }
     m_views[kPrivacy]->setToolTip(
-        tr("ε spent so far as certified by the Rényi-DP accountant; the dashed line is the "
-           "run's target ε. Right-click to export."));
+        tr("ε spent so far as certified by the Rényi-DP accountant, at the δ in the title; the "
+           "dashed line is the run's target ε. Right-click to export."));
     // Inside the plot area, so it takes no room from the axes of a small chart and is part of
     // every export of it.
     m_diagnosticTag = new QGraphicsSimpleTextItem(tr("diagnostic — not private"), m_parts[kLoss].chart);
@@ -115,23 +199,48 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     m_views[kFairness]->setToolTip(
         tr("Solid: the chosen fairness violation on the test set. Dashed: ERMI (exponential "
            "Rényi mutual information) of the same notion. Right-click to export."));
-    refresh();
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(kRefreshIntervalMs);
     connect(&m_refreshTimer, &QTimer::timeout, this, &LiveChartsPanel::refresh);
+    const int saved = QSettings().value(QLatin1String(kSmoothingKey), 0).toInt();
+    const int savedIndex = m_smoothingBox->findData(saved);
+    m_smoothingBox->setCurrentIndex(savedIndex >= 0 ? savedIndex : 0);
+    m_smoothing = m_smoothingBox->currentData().toInt();
+    connect(m_smoothingBox, &QComboBox::currentIndexChanged, this, [this] {
+        m_smoothing = m_smoothingBox->currentData().toInt();
+        QSettings().setValue(QLatin1String(kSmoothingKey), m_smoothing);
+        scheduleRefresh();
+    });
+    refresh();
+}
+
+void LiveChartsPanel::setSmoothingWindow(int points) {
+    const int index = m_smoothingBox->findData(points);
+    if (index >= 0) {
+        m_smoothingBox->setCurrentIndex(index);
+    } else {
+        m_smoothing = std::max(0, points);  // not one of the offered windows (tests)
+        scheduleRefresh();
+    }
+}
+
+LiveChartsPanel::Curve LiveChartsPanel::curveFor(int runId, const pfa::TrainConfig& config) {
+    Curve curve;
+    curve.runId = runId;
+    curve.config = config;
+    curve.isPrivate = config.isPrivate();
+    curve.epochs = std::max(1, config.epochs);
+    return curve;
 }
 
 void LiveChartsPanel::beginLiveRun(int runId, const pfa::TrainConfig& config) {
     m_liveRunId = runId;
     m_hasLive = true;
-    m_live = Curve{};
-    m_live.shortLabel = tr("run %1").arg(runId);
-    m_live.description = runDescription(runId, config);
+    m_live = curveFor(runId, config);
+    m_liveEpochsDrawn = 0;
     m_live.state = tr("running");
-    m_live.epsilonTarget = config.epsilon;
-    m_live.isPrivate = config.isPrivate();
-    m_live.epochs = std::max(1, config.epochs);
     m_live.live = true;
+    m_live.compareSlot = kMaxCompared;  // after the selected runs' colours, whatever their number
     scheduleRefresh();
 }
 
@@ -157,16 +266,16 @@ void LiveChartsPanel::detachLive() {
 void LiveChartsPanel::showRuns(const std::vector<RunEntryPtr>& runs) {
     m_selected.clear();
     for (const RunEntryPtr& run : runs) {
-        if (m_selected.size() >= 2) break;
-        Curve curve;
-        curve.shortLabel = tr("run %1").arg(run->id);
-        curve.description = runDescription(run->id, run->result.config);
+        if (static_cast<int>(m_selected.size()) >= kMaxCompared) break;
+        if (m_hasLive && run->id == m_live.runId) continue;  // already drawn as the live curve
+        pfa::TrainConfig config = run->result.config;
+        if (run->result.privacy.isPrivate) config.delta = run->result.privacy.delta;
+        Curve curve = curveFor(run->id, config);
         if (run->stoppedByUser) curve.state = tr("stopped");
         if (run->result.status == pfa::RunStatus::Diverged) curve.state = tr("diverged");
         curve.metrics = run->result.history;
-        curve.epsilonTarget = run->result.config.epsilon;
         curve.isPrivate = run->result.privacy.isPrivate;
-        curve.epochs = std::max(1, run->result.config.epochs);
+        curve.compareSlot = static_cast<int>(m_selected.size());
         m_selected.push_back(std::move(curve));
     }
     scheduleRefresh();
@@ -180,11 +289,23 @@ void LiveChartsPanel::clear() {
     refreshNow();
 }
 
-int LiveChartsPanel::livePointCount() const {
-    const ChartParts& parts = m_parts[kError];
-    if (!m_hasLive || parts.lines.empty()) return 0;
-    return static_cast<int>(parts.lines.front()->count());
+QColor LiveChartsPanel::colorOfRun(int runId) const {
+    const std::size_t count = (m_hasLive ? 1 : 0) + m_selected.size();
+    if (m_hasLive && m_live.runId == runId) return colorOf(m_live, count);
+    for (const Curve& curve : m_selected) {
+        if (curve.runId == runId) return colorOf(curve, count);
+    }
+    return QColor();
 }
+
+QColor LiveChartsPanel::colorOf(const Curve& curve, std::size_t shownCount) const {
+    // Alone, a curve has the colour of its ε (as in the tradeoff chart); compared, each run its
+    // own, or runs of equal ε would differ only by line style.
+    if (shownCount <= 1) return chart_style::colorForEpsilon(curve.config.epsilon);
+    return compare_palette::color(curve.compareSlot);
+}
+
+int LiveChartsPanel::livePointCount() const { return m_hasLive ? m_liveEpochsDrawn : 0; }
 
 void LiveChartsPanel::scheduleRefresh() {
     if (!m_refreshTimer.isActive()) m_refreshTimer.start();
@@ -193,32 +314,79 @@ void LiveChartsPanel::scheduleRefresh() {
 void LiveChartsPanel::refreshNow() {
     m_refreshTimer.stop();
     refresh();
+    // A longer legend may take another line: lay out now, so that what follows (an export, a
+    // screenshot) sees the charts at their final size.
+    if (layout()) layout()->activate();
 }
 
-std::vector<const LiveChartsPanel::Curve*> LiveChartsPanel::curves() const {
-    std::vector<const Curve*> shown;
+std::vector<LiveChartsPanel::Curve*> LiveChartsPanel::curves() {
+    std::vector<Curve*> shown;
     if (m_hasLive) shown.push_back(&m_live);
-    for (const Curve& curve : m_selected) shown.push_back(&curve);
+    for (Curve& curve : m_selected) shown.push_back(&curve);
     return shown;
 }
 
-void LiveChartsPanel::refresh() {
-    const std::vector<const Curve*> shown = curves();
-    for (int i = 0; i < 4; ++i) updateChart(i, shown);
-    // One legend line for all four charts, with the full settings of every curve.
-    QStringList entries;
-    for (std::size_t c = 0; c < shown.size(); ++c) {
-        const QString state =
-            shown[c]->state.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(shown[c]->state);
-        entries << QStringLiteral("<span style=\"color:%1; font-weight:bold\">%2</span>&nbsp;%3%4")
-                       .arg(chart_style::colorForEpsilon(shown[c]->epsilonTarget).name(),
-                            styleSample(c), shown[c]->description.toHtmlEscaped(), state);
+void LiveChartsPanel::nameCurves(const std::vector<Curve*>& shown) {
+    // Short but telling: the algorithm, ε and λ; a seed or run number only where two curves
+    // would otherwise carry the same name.
+    std::map<QString, std::vector<Curve*>> byName;
+    for (Curve* curve : shown) {
+        curve->name = QStringLiteral("%1 %2, λ = %3")
+                          .arg(algorithmLabel(curve->config.algorithm),
+                               chart_style::epsilonLabel(curve->config.epsilon),
+                               QString::fromStdString(pfa::formatNumber(curve->config.lambda, 3)));
+        byName[curve->name].push_back(curve);
     }
-    const QString text = entries.isEmpty()
-                             ? tr("<i>No run yet.</i> Dashed lines: ERMI in the fairness chart, the "
-                                  "target ε in the privacy chart.")
-                             : entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
+    for (auto& [name, group] : byName) {
+        if (group.size() < 2) continue;
+        std::map<std::uint64_t, int> seeds;
+        for (const Curve* curve : group) ++seeds[curve->config.seed];
+        const bool bySeed = seeds.size() == group.size();
+        for (Curve* curve : group) {
+            curve->name += bySeed ? tr(", seed %1").arg(curve->config.seed)
+                                  : tr(" (run %1)").arg(curve->runId);
+        }
+    }
+}
+
+void LiveChartsPanel::refresh() {
+    const std::vector<Curve*> shown = curves();
+    nameCurves(shown);
+    for (int i = 0; i < 4; ++i) updateChart(i, shown);
+    // One legend line for all four charts: which curve is which run, and which one is running.
+    QStringList entries;
+    for (const Curve* curve : shown) {
+        QStringList about{tr("run %1").arg(curve->runId)};
+        if (!curve->state.isEmpty()) about << curve->state;
+        if (!curve->live && shown.size() > 1) about << tr("selected");
+        // Lines may break between settings, never inside one ("ε = 1", "DP-FERMI", "run 3").
+        auto unbroken = [](const QString& text) {
+            return text.toHtmlEscaped()
+                .replace(QStringLiteral(" = "), QStringLiteral("&nbsp;=&nbsp;"))
+                .replace(QStringLiteral("run "), QStringLiteral("run&nbsp;"))
+                .replace(QLatin1Char('-'), QStringLiteral("&#8209;"));  // non-breaking hyphen
+        };
+        entries << QStringLiteral(
+                       "<span style=\"color:%1; font-weight:bold\">━━</span>&nbsp;"
+                       "<b>%2</b>&nbsp;(%3)")
+                       .arg(colorOf(*curve, shown.size()).name(), unbroken(curve->name),
+                            unbroken(about.join(QStringLiteral(", "))));
+    }
+    const QString text = entries.isEmpty() ? tr("<i>No run yet.</i>")
+                                           : entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; "));
     if (m_legend->text() != text) m_legend->setText(text);
+}
+
+QString LiveChartsPanel::legendText() const { return m_legend->text(); }
+
+std::vector<LiveChartsPanel::SeriesSet> LiveChartsPanel::seriesOf(int chart) const {
+    const ChartParts& parts = m_parts[chart];
+    const std::size_t count = (m_hasLive ? 1 : 0) + m_selected.size();
+    std::vector<SeriesSet> sets;
+    for (std::size_t c = 0; c < count && c < parts.lines.size(); ++c) {
+        sets.push_back({parts.lines[c], parts.raw[c], parts.extras[c]});
+    }
+    return sets;
 }
 
 void LiveChartsPanel::dropLive() {
@@ -228,75 +396,160 @@ void LiveChartsPanel::dropLive() {
     scheduleRefresh();
 }
 
-void LiveChartsPanel::updateChart(int which, const std::vector<const Curve*>& shown) {
+void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
     ChartParts& parts = m_parts[which];
     QChart* chart = parts.chart;
-    // One main series and one extra series (ERMI or target line) per curve; created lazily and
-    // never hidden (toggling a series' visibility resets its legend marker): unused ones are
-    // simply empty.
+    // Per curve a faint raw series (behind), the main series and an extra one (ERMI or target
+    // line); created lazily and never hidden (toggling a series' visibility resets its legend
+    // marker): unused ones are simply empty.
     while (parts.lines.size() < shown.size()) {
+        auto* raw = new QLineSeries();
         auto* line = new QLineSeries();
         auto* extra = new QLineSeries();
-        chart->addSeries(line);
-        chart->addSeries(extra);
-        for (QLineSeries* series : {line, extra}) {
+        for (QLineSeries* series : {raw, line, extra}) {
+            chart->addSeries(series);
             series->attachAxis(parts.x);
             series->attachAxis(parts.y);
         }
+        raw->setName(tr("raw"));
         extra->setName(which == kFairness ? tr("ERMI") : tr("target ε"));
-        for (QLegendMarker* marker : chart->legend()->markers(extra)) marker->setVisible(false);
+        showInLegend(chart, raw, false);
+        showInLegend(chart, extra, false);
+        parts.raw.push_back(raw);
         parts.lines.push_back(line);
         parts.extras.push_back(extra);
     }
-    double xMax = 1.0, yMax = 0.0;
-    bool anyPoint = false;
+
+    // δ of the privacy chart: in the title when the private curves share it, else per curve.
+    bool deltasDiffer = false;
+    double delta = 0.0;
+    if (which == kPrivacy) {
+        bool first = true;
+        for (const Curve* curve : shown) {
+            if (!curve->isPrivate) continue;
+            if (first)
+                delta = curve->config.delta;
+            else if (!sameDelta(delta, curve->config.delta))
+                deltasDiffer = true;
+            first = false;
+        }
+        QString title = tr("Privacy spent (ε)");
+        if (deltasDiffer)
+            title = tr("Privacy spent (δ per run)");
+        else if (delta > 0)
+            title = tr("Privacy spent (δ = %1)").arg(deltaText(delta));
+        if (chart->title() != title) chart->setTitle(title);
+    }
+
+    // The x range first: the points are cut down to what its pixels can show.
+    double xMax = 1.0;
+    for (const Curve* curve : shown) xMax = std::max(xMax, static_cast<double>(curve->epochs));
+    chart_style::setNiceRange(parts.x, 0.0, std::max(2.0, xMax), 5);
+    const double plotWidth =
+        chart->plotArea().width() >= 50 ? chart->plotArea().width() : kUnlaidPlotWidth;
+    parts.plotWidth = chart->plotArea().width();
+    const double xSpan = std::max(1e-9, parts.x->max() - parts.x->min());
+    auto reduce = [&](const QList<QPointF>& points) {
+        if (points.size() < 2) return points;
+        const double dataSpan = points.back().x() - points.front().x();
+        return series_reduction::decimateMinMax(
+            points, std::max(1, static_cast<int>(std::ceil(plotWidth * dataSpan / xSpan))));
+    };
+    // The privacy chart shows the certified ε exactly as computed: never smoothed.
+    const int window = which == kPrivacy ? 0 : m_smoothing;
+    const bool smoothing = window > 1;
+
+    double yMax = 0.0;
+    bool anyPoint = false, anyDashed = false;
     for (std::size_t c = 0; c < parts.lines.size(); ++c) {
+        QLineSeries* raw = parts.raw[c];
         QLineSeries* line = parts.lines[c];
         QLineSeries* extra = parts.extras[c];
         const bool used = c < shown.size();
-        for (QLegendMarker* marker : chart->legend()->markers(line)) {
-            if (marker->isVisible() != used) marker->setVisible(used);
-        }
+        showInLegend(chart, line, used);
         if (!used) {
+            raw->clear();
             line->clear();
             extra->clear();
+            line->setProperty("pfaDrawnId", QVariant::fromValue(quint64(0)));
             continue;
         }
-        const Curve& curve = *shown[c];
-        // The same ε has the same colour in every chart; curves of equal ε are told apart by
-        // their line style (solid, dash-dot, dotted in the order shown).
-        const QColor color = chart_style::colorForEpsilon(curve.epsilonTarget);
+        Curve& curve = *shown[c];
+        const QColor color = colorOf(curve, shown.size());
         // Setting a pen or a name re-lays out the legend: only do it when something changed.
-        QPen pen(color, curve.live ? 2.6 : 2.2, lineStyle(c));
+        QPen pen(color, curve.live ? 2.6 : 2.2, Qt::SolidLine);
         pen.setCapStyle(Qt::RoundCap);
         if (line->pen() != pen) line->setPen(pen);
-        if (line->name() != curve.shortLabel) line->setName(curve.shortLabel);
-        QList<QPointF> points, extraPoints;
-        points.reserve(static_cast<int>(curve.metrics.size()));
-        for (const pfa::EpochMetrics& m : curve.metrics) {
-            const double v = valueFor(which, m);
-            if (std::isfinite(v)) points.append(QPointF(m.epoch, v));  // never draw NaN/Inf
-            if (which == kFairness && std::isfinite(m.ermiHard)) {
-                extraPoints.append(QPointF(m.epoch, m.ermiHard));
+        QColor faint = color;
+        faint.setAlphaF(0.3f);
+        const QPen rawPen(faint, 1.2);
+        if (raw->pen() != rawPen) raw->setPen(rawPen);
+        QString name = curve.name;
+        if (which == kPrivacy && deltasDiffer && curve.isPrivate) {
+            name += tr(", δ = %1").arg(deltaText(curve.config.delta));
+        }
+        if (line->name() != name) line->setName(name);
+
+        // The points of a curve change only when epochs arrive or the view changes: the runs
+        // compared next to a live one are computed once, not 30 times a second.
+        Curve::Drawn& drawn = curve.drawn[which];
+        const int buckets = static_cast<int>(std::lround(plotWidth));
+        if (drawn.epochs != curve.metrics.size() || drawn.window != window ||
+            drawn.buckets != buckets || drawn.xSpan != xSpan) {
+            QList<QPointF> points, extraPoints;
+            points.reserve(static_cast<qsizetype>(curve.metrics.size()));
+            for (const pfa::EpochMetrics& m : curve.metrics) {
+                const double v = valueFor(which, m);
+                if (std::isfinite(v)) points.append(QPointF(m.epoch, v));  // never draw NaN/Inf
+                if (which == kFairness && std::isfinite(m.ermiHard)) {
+                    extraPoints.append(QPointF(m.epoch, m.ermiHard));
+                }
             }
+            // The axis covers the raw values (drawn faintly when smoothing is on).
+            drawn.yMax = 0.0;
+            for (const QPointF& p : points) drawn.yMax = std::max(drawn.yMax, p.y());
+            for (const QPointF& p : extraPoints) drawn.yMax = std::max(drawn.yMax, p.y());
+            if (which == kPrivacy && curve.isPrivate && std::isfinite(curve.config.epsilon)) {
+                extraPoints = {QPointF(1, curve.config.epsilon),
+                               QPointF(curve.epochs, curve.config.epsilon)};
+                drawn.yMax = std::max(drawn.yMax, curve.config.epsilon);
+            }
+            drawn.finitePoints = static_cast<int>(points.size());
+            drawn.anyDashed = !extraPoints.isEmpty();
+            if (smoothing) {
+                drawn.raw = reduce(points);
+                drawn.line = reduce(series_reduction::movingAverage(points, window));
+                drawn.extra = reduce(series_reduction::movingAverage(extraPoints, window));
+            } else {
+                drawn.raw.clear();
+                drawn.line = reduce(points);
+                drawn.extra = reduce(extraPoints);
+            }
+            drawn.epochs = curve.metrics.size();
+            drawn.window = window;
+            drawn.buckets = buckets;
+            drawn.xSpan = xSpan;
+            drawn.id = ++m_drawnIds;
         }
-        xMax = std::max(xMax, static_cast<double>(curve.epochs));
-        for (const QPointF& p : points) yMax = std::max(yMax, p.y());
-        for (const QPointF& p : extraPoints) yMax = std::max(yMax, p.y());
-        if (which == kPrivacy && curve.isPrivate && std::isfinite(curve.epsilonTarget)) {
-            extraPoints = {QPointF(1, curve.epsilonTarget), QPointF(curve.epochs, curve.epsilonTarget)};
-            yMax = std::max(yMax, curve.epsilonTarget);
+        yMax = std::max(yMax, drawn.yMax);
+        anyPoint = anyPoint || drawn.finitePoints > 0;
+        anyDashed = anyDashed || drawn.anyDashed;
+        if (which == kError && curve.live) m_liveEpochsDrawn = drawn.finitePoints;
+        // One replace() per series, and none when the series shows these points already.
+        const char* const shows = "pfaDrawnId";
+        if (line->property(shows).toULongLong() != drawn.id) {
+            raw->replace(drawn.raw);
+            line->replace(drawn.line);
+            extra->replace(drawn.extra);
+            line->setProperty(shows, QVariant::fromValue(drawn.id));
         }
-        anyPoint = anyPoint || !points.isEmpty();
-        line->replace(points);
-        extra->replace(extraPoints);
         QColor light = color;
-        light.setAlphaF(0.7f);
-        const QPen dashed(light, 1.5, Qt::DashLine);
+        light.setAlphaF(0.75f);
+        const QPen dashed(light, 1.6, Qt::DashLine);
         if (extra->pen() != dashed) extra->setPen(dashed);
     }
+    if (parts.key) showInLegend(chart, parts.key, anyDashed);
     // Axis changes re-lay out the whole chart; the ranges only move in "nice" steps.
-    chart_style::setNiceRange(parts.x, 0.0, std::max(2.0, xMax), 5);
     double top = niceCeiling(yMax * 1.08);
     if (which == kError) top = std::min(1.0, top);
     chart_style::setNiceRange(parts.y, 0.0, top, 4);

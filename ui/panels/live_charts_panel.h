@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QColor>
+#include <QList>
+#include <QPointF>
 #include <QTimer>
 #include <QWidget>
 #include <array>
@@ -9,6 +12,7 @@
 #include "ui/runs/run_entry.h"
 
 class QChart;
+class QComboBox;
 class QGraphicsSimpleTextItem;
 class QValueAxis;
 class QLineSeries;
@@ -24,13 +28,28 @@ class ChartView;
 ///
 /// Incoming epochs are buffered and the charts redrawn by a single-shot timer at most 30 times
 /// a second, with one QXYSeries::replace() per series, explicit axis ranges and non-finite
-/// values left out.
+/// values left out. Long curves are cut down to about two points per pixel of the plot
+/// (lowest and highest per pixel, so spikes stay) and may be smoothed by a moving average, the
+/// raw curve then drawn faintly behind; the privacy chart is never smoothed (it shows what the
+/// accountant certified).
+///
+/// One curve is drawn in the colour of its ε; several curves (a comparison) each get their own
+/// colour from the comparison palette — the selected runs the first colours in selection
+/// order, a running run the third — so that curves of equal ε stay apart. A run started
+/// while runs are selected is drawn next to them (the axes cover all curves); the shared
+/// legend says which curve is running and which are selected.
 class LiveChartsPanel : public QWidget {
     Q_OBJECT
 public:
+    /// Most finished runs drawn next to the live one.
+    static constexpr int kMaxCompared = 2;
+    /// Moving-average windows offered (points; 0 = no smoothing).
+    static const std::vector<int>& smoothingWindows();
+
     explicit LiveChartsPanel(QWidget* parent = nullptr);
 
-    /// Starts showing a new live run (its curves replace the previous live curves).
+    /// Starts showing a new live run (its curves replace the previous live curves; runs shown
+    /// for comparison stay).
     void beginLiveRun(int runId, const pfa::TrainConfig& config);
     /// Appends epochs of the live run `runId` (ignored for any other id).
     void appendLive(int runId, const std::vector<pfa::EpochMetrics>& metrics);
@@ -40,12 +59,23 @@ public:
     void detachLive();
     /// Removes the live curves (e.g. when the user selects runs while nothing is running).
     void dropLive();
-    /// Shows finished runs (history selection) next to the live curves.
+    /// Shows finished runs (history selection, at most kMaxCompared) next to the live curves.
     void showRuns(const std::vector<RunEntryPtr>& runs);
     /// Removes everything.
     void clear();
 
-    /// Points currently drawn in the live test-error series (for tests).
+    /// Moving-average window in points (0 or 1 = off).
+    void setSmoothingWindow(int points);
+    int smoothingWindow() const { return m_smoothing; }
+    QComboBox* smoothingBox() const { return m_smoothingBox; }
+
+    /// Id of the live run drawn (running or ended), 0 if none.
+    int shownLiveRunId() const { return m_hasLive ? m_live.runId : 0; }
+    /// The colour of run `runId`'s curves, invalid when it is not drawn.
+    QColor colorOfRun(int runId) const;
+
+    /// Epochs of the live run drawn in the test-error chart at the last redraw (for tests; the
+    /// series itself may hold fewer points, cut down to the chart's width).
     int livePointCount() const;
     /// The four chart views, in display order.
     const std::array<ChartView*, 4>& views() const { return m_views; }
@@ -54,32 +84,71 @@ public:
     /// The tag on the training-loss chart ("" when hidden): private runs' training loss is a
     /// diagnostic computed exactly on the private rows.
     QString lossChartTag() const;
+    /// The shared legend above the charts (rich text) and the note on the dashed and faint lines.
+    QString legendText() const;
+    QLabel* noteLabel() const { return m_note; }
+
+    /// The parts of one chart, for tests: a run's main line, its faint raw line (empty unless
+    /// smoothing is on) and its dashed line (ERMI or target ε), in the order of the curves
+    /// shown (live first); the legend key of the dashed lines.
+    struct SeriesSet {
+        QLineSeries* line = nullptr;
+        QLineSeries* raw = nullptr;
+        QLineSeries* dashed = nullptr;
+    };
+    std::vector<SeriesSet> seriesOf(int chart) const;
+    QLineSeries* dashedKeyOf(int chart) const { return m_parts[chart].key; }
+    QValueAxis* xAxisOf(int chart) const { return m_parts[chart].x; }
+    QValueAxis* yAxisOf(int chart) const { return m_parts[chart].y; }
+    QChart* chartOf(int chart) const { return m_parts[chart].chart; }
 
 private:
     struct Curve {
-        QString shortLabel;   ///< "run 6" (chart legends)
-        QString description;  ///< "run 6: dp-fermi, λ = 8, ε = 1" (shared legend)
-        QString state;        ///< "running", "stopped", "diverged" or empty
+        int runId = 0;
+        pfa::TrainConfig config;  ///< δ resolved
+        QString name;             ///< series name: "DP-FERMI ε = 1, λ = 2" (+ seed/run if needed)
+        QString state;            ///< "running", "stopped", "diverged" or empty
         std::vector<pfa::EpochMetrics> metrics;
-        double epsilonTarget = 0.0;
         bool isPrivate = false;
         int epochs = 1;
         bool live = false;
+        int compareSlot = 0;  ///< position in the comparison palette
+        /// The points drawn for one chart, and for what they were computed.
+        struct Drawn {
+            std::size_t epochs = std::size_t(-1);
+            int window = -1;
+            int buckets = -1;
+            double xSpan = 0.0;
+            QList<QPointF> raw, line, extra;
+            double yMax = 0.0;
+            int finitePoints = 0;
+            bool anyDashed = false;
+            quint64 id = 0;  ///< unique per computation (0: none)
+        };
+        std::array<Drawn, 4> drawn;
     };
     struct ChartParts {
         QChart* chart = nullptr;
         QValueAxis* x = nullptr;
         QValueAxis* y = nullptr;
-        std::vector<QLineSeries*> lines;   // one per curve (and an ERMI line per curve)
+        std::vector<QLineSeries*> raw;     // faint raw curve behind a smoothed one
+        std::vector<QLineSeries*> lines;   // one per curve
         std::vector<QLineSeries*> extras;  // ERMI lines / target lines, one per curve
+        QLineSeries* key = nullptr;        // empty series: the legend key of the dashed lines
+        double plotWidth = 0.0;            // plot width the points were cut down for
     };
 
     void scheduleRefresh();
     void refresh();
-    std::vector<const Curve*> curves() const;
-    void updateChart(int which, const std::vector<const Curve*>& shown);
+    std::vector<Curve*> curves();
+    void nameCurves(const std::vector<Curve*>& shown);
+    QColor colorOf(const Curve& curve, std::size_t shownCount) const;
+    void updateChart(int which, const std::vector<Curve*>& shown);
+    static Curve curveFor(int runId, const pfa::TrainConfig& config);
 
     QLabel* m_legend = nullptr;
+    QLabel* m_note = nullptr;
+    QComboBox* m_smoothingBox = nullptr;
     /// "diagnostic — not private", drawn inside the training-loss plot area for private runs.
     QGraphicsSimpleTextItem* m_diagnosticTag = nullptr;
     std::array<ChartView*, 4> m_views{};
@@ -88,6 +157,9 @@ private:
     int m_liveRunId = 0;
     bool m_hasLive = false;
     std::vector<Curve> m_selected;
+    int m_smoothing = 0;
+    int m_liveEpochsDrawn = 0;
+    quint64 m_drawnIds = 0;  ///< last Curve::Drawn::id handed out
     QTimer m_refreshTimer;
 };
 

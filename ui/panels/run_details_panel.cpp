@@ -2,11 +2,15 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QPainter>
+#include <QPixmap>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
+#include "core/fairness/fairness_notion.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/run_ledger.h"
 #include "core/util/format.h"
@@ -30,13 +34,158 @@ RunDetailsPanel::RunDetailsPanel(QWidget* parent) : QWidget(parent) {
     m_table->setToolTip(tr("Test-set rates per group for the positive class: base rate = share "
                            "with a positive label, selection rate = share predicted positive, "
                            "TPR/FPR = true/false positive rate"));
+    m_compare = new QTableWidget(0, 1);
+    m_compare->verticalHeader()->setVisible(false);
+    m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_compare->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_compare->setToolTip(
+        tr("The selected runs side by side: settings, then test-set metrics, "
+           "then per-group rates. Column colours are the runs' colours in the "
+           "live charts."));
+    m_compare->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
+    layout->addWidget(m_compare, 1);
+}
+
+QString RunDetailsPanel::summaryText() const { return m_summary->text(); }
+
+namespace {
+
+QString number(double v, int digits = 4) {
+    return std::isnan(v) ? QStringLiteral("–")
+                         : QString::fromStdString(pfa::formatNumber(v, digits));
+}
+
+QString rate(double v) { return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'f', 3); }
+
+// A small square of the run's colour for its column header.
+QIcon swatch(const QColor& color) {
+    QPixmap pixmap(12, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.fillRect(QRect(1, 1, 10, 10), color);
+    return QIcon(pixmap);
+}
+
+}  // namespace
+
+void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
+                               const std::vector<QColor>& colors) {
+    if (runs.size() < 2) {
+        showRun(runs.empty() ? nullptr : runs.front());
+        return;
+    }
+    m_table->setVisible(false);
+    m_compare->setVisible(true);
+    QStringList ids;
+    for (const RunEntryPtr& run : runs) ids << QString::number(run->id);
+    const QString last = ids.takeLast();
+    m_summary->setText(
+        tr("Runs %1 and %2 side by side (headers in the runs' colours in the live charts; "
+           "values that differ in bold).")
+            .arg(ids.join(QStringLiteral(", ")), last));
+
+    // Rows: label, then one text per run.
+    std::vector<std::pair<QString, std::vector<QString>>> rows;
+    auto add = [&](const QString& label, const auto& text) {
+        std::vector<QString> cells;
+        for (const RunEntryPtr& run : runs) cells.push_back(text(*run));
+        rows.emplace_back(label, std::move(cells));
+    };
+    // What differs most between compared runs first: the outcome, then the settings.
+    add(tr("Test error"), [](const RunEntry& r) { return number(r.result.test.error); });
+    add(tr("Violation (chosen notion)"), [](const RunEntry& r) { return number(r.violation()); });
+    add(tr("ERMI (chosen notion)"),
+        [](const RunEntry& r) { return number(r.result.test.ermiHard(r.result.config.fairness)); });
+    add(tr("Algorithm"),
+        [](const RunEntry& r) { return QString::fromStdString(r.result.config.algorithm); });
+    add(tr("Data set"), [](const RunEntry& r) { return QString::fromStdString(r.result.dataset); });
+    add(tr("Fairness notion"), [](const RunEntry& r) {
+        return QString::fromStdString(pfa::fairnessName(r.result.config.fairness));
+    });
+    add(tr("Target ε"), [](const RunEntry& r) {
+        return r.result.privacy.isPrivate ? number(r.result.config.epsilon) : QStringLiteral("∞");
+    });
+    add(tr("Certified ε"), [](const RunEntry& r) {
+        return r.result.privacy.isPrivate ? number(r.certifiedEpsilon()) : tr("∞ (not private)");
+    });
+    add(tr("δ"), [](const RunEntry& r) {
+        return r.result.privacy.isPrivate ? number(r.result.privacy.delta, 3) : QStringLiteral("–");
+    });
+    add(tr("λ"), [](const RunEntry& r) { return number(r.result.config.lambda); });
+    add(tr("Seed"), [](const RunEntry& r) { return QString::number(r.result.config.seed); });
+    add(tr("Epochs"), [](const RunEntry& r) {
+        return tr("%1 of %2")
+            .arg(r.result.history.empty() ? 0 : r.result.history.back().epoch)
+            .arg(r.result.config.epochs);
+    });
+    add(tr("Status"), [](const RunEntry& r) { return r.statusText(); });
+    add(tr("Demographic-parity gap"),
+        [](const RunEntry& r) { return number(r.result.test.dpGap); });
+    add(tr("Equalized-odds gap"), [](const RunEntry& r) { return number(r.result.test.eoGap); });
+    add(tr("Equal-opportunity gap"),
+        [](const RunEntry& r) { return number(r.result.test.eoppGap); });
+    add(tr("Training loss (diagnostic)"), [](const RunEntry& r) {
+        if (r.result.privacy.isPrivate && !r.result.privacy.diagnosticsRecorded)
+            return tr("not recorded");
+        return number(r.result.trainLoss);
+    });
+    // Per-group rates, for every group any of the runs has (in first-seen order).
+    QStringList groups;
+    for (const RunEntryPtr& run : runs) {
+        for (const pfa::GroupRow& g : run->result.test.groups) {
+            const QString name = QString::fromStdString(g.group);
+            if (!groups.contains(name)) groups << name;
+        }
+    }
+    auto groupValue = [](const RunEntry& r, const QString& group, double pfa::GroupRow::*field) {
+        for (const pfa::GroupRow& g : r.result.test.groups) {
+            if (QString::fromStdString(g.group) == group) return rate(g.*field);
+        }
+        return QStringLiteral("–");
+    };
+    for (const QString& group : groups) {
+        add(tr("Selection rate — %1").arg(group),
+            [&](const RunEntry& r) { return groupValue(r, group, &pfa::GroupRow::selectionRate); });
+        add(tr("Accuracy — %1").arg(group),
+            [&](const RunEntry& r) { return groupValue(r, group, &pfa::GroupRow::accuracy); });
+    }
+
+    m_compare->clear();
+    m_compare->setColumnCount(static_cast<int>(runs.size()) + 1);
+    m_compare->setRowCount(static_cast<int>(rows.size()));
+    m_compare->setHorizontalHeaderItem(0, new QTableWidgetItem(QString()));
+    for (std::size_t c = 0; c < runs.size(); ++c) {
+        auto* header = new QTableWidgetItem(tr("Run %1").arg(runs[c]->id));
+        if (c < colors.size() && colors[c].isValid()) header->setIcon(swatch(colors[c]));
+        header->setToolTip(runs[c]->summary());
+        m_compare->setHorizontalHeaderItem(static_cast<int>(c) + 1, header);
+    }
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        auto* label = new QTableWidgetItem(rows[r].first);
+        QFont bold = label->font();
+        bold.setBold(true);
+        label->setFont(bold);
+        m_compare->setItem(static_cast<int>(r), 0, label);
+        // Values that differ between the runs stand out in bold.
+        const std::vector<QString>& cells = rows[r].second;
+        const bool differ = std::any_of(cells.begin(), cells.end(),
+                                        [&](const QString& cell) { return cell != cells.front(); });
+        for (std::size_t c = 0; c < runs.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (differ) item->setFont(bold);
+            m_compare->setItem(static_cast<int>(r), static_cast<int>(c) + 1, item);
+        }
+    }
 }
 
 void RunDetailsPanel::showRun(const RunEntryPtr& run) {
+    m_compare->setVisible(false);
+    m_table->setVisible(true);
     m_table->setRowCount(0);
     if (!run) {
         m_summary->setText(tr("Select a run in the history (or click a point of the tradeoff "

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <QColor>
 #include <QWidget>
+#include <vector>
 
 #include "ui/runs/run_entry.h"
 
@@ -11,17 +13,26 @@ class QTextBrowser;
 namespace pfa::ui {
 
 /// The selected run: a one-paragraph summary and its per-group table (n, base rate,
-/// selection rate, TPR, FPR, accuracy on the test set).
+/// selection rate, TPR, FPR, accuracy on the test set). Several runs (a comparison) are shown
+/// side by side instead: one column per run, one row per setting or metric, each column
+/// headed in the run's colour in the live charts.
 class RunDetailsPanel : public QWidget {
     Q_OBJECT
 public:
     explicit RunDetailsPanel(QWidget* parent = nullptr);
     void showRun(const RunEntryPtr& run);  ///< null: empty state
+    /// One run: as showRun; several: side by side. `colors[i]` (if given and valid) marks
+    /// run i's column as in the live charts.
+    void showRuns(const std::vector<RunEntryPtr>& runs, const std::vector<QColor>& colors = {});
     QTableWidget* groupTable() const { return m_table; }
+    /// The side-by-side table (hidden unless several runs are shown).
+    QTableWidget* comparisonTable() const { return m_compare; }
+    QString summaryText() const;
 
 private:
     QLabel* m_summary;
     QTableWidget* m_table;
+    QTableWidget* m_compare;
 };
 
 class LedgerBook;

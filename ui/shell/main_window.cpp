@@ -357,7 +357,12 @@ void MainWindow::onRunFinished(const RunEntryPtr& entry) {
         m_live->endLiveRun(entry->id, entry->result.status == pfa::RunStatus::Diverged);
     }
     m_history->append(entry);
-    m_details->showRun(entry);
+    // The details show what the live charts draw: the new run, next to the runs compared.
+    std::vector<RunEntryPtr> drawn{entry};
+    for (const RunEntryPtr& run : m_historyView->selectedRuns()) {
+        if (run->id != entry->id && m_live->colorOfRun(run->id).isValid()) drawn.push_back(run);
+    }
+    showDetailsOf(drawn);
     m_statement->showRun(entry);
     m_tradeoff->setSelectedRun(entry->id);
 }
@@ -368,9 +373,15 @@ void MainWindow::onHistorySelectionChanged() {
     if (m_training->activeRunId() == 0) m_live->dropLive();
     m_live->showRuns(runs);
     const RunEntryPtr first = runs.empty() ? nullptr : runs.front();
-    m_details->showRun(first);
+    showDetailsOf(runs);
     m_statement->showRun(first);
     m_tradeoff->setSelectedRun(first ? first->id : 0);
+}
+
+void MainWindow::showDetailsOf(const std::vector<RunEntryPtr>& runs) {
+    std::vector<QColor> colors;
+    for (const RunEntryPtr& run : runs) colors.push_back(m_live->colorOfRun(run->id));
+    m_details->showRuns(runs, colors);
 }
 
 void MainWindow::updateTitle() {

@@ -104,6 +104,8 @@ private:
     void onHistorySelectionChanged();
     /// Shows the panel's data set and notion in the tradeoff chart when they changed.
     void followExperimentInTradeoff();
+    /// Run details of `runs` (side by side when several), columns in their live-chart colours.
+    void showDetailsOf(const std::vector<RunEntryPtr>& runs);
 
     // Controllers and models.
     TrainingController* m_training;
