@@ -80,7 +80,7 @@ TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it e
     }
     REQUIRE(skip);
     CHECK(skip->isVisible());
-    CHECK(skip->text() == QStringLiteral("Skip 1 bad row(s)"));
+    CHECK(skip->text() == QStringLiteral("Skip 1 bad row"));
     bool named = false;
     for (auto* label : wizard.findChildren<QLabel*>()) {
         named = named || (label->isVisible() && label->text().contains(QStringLiteral("line 202 has 2 fields")));
@@ -223,7 +223,8 @@ TEST_CASE("Open sweep results: a file that is not a results file gets a dialog s
     REQUIRE(QTest::qWaitFor([&] { return (box = window->findChild<QMessageBox*>(QStringLiteral("resultsFileProblem"))); }, 5000));
     CHECK(box->isVisible());
     CHECK(box->text().startsWith(QStringLiteral("passwd is not a results file.")));
-    CHECK(box->text().contains(QStringLiteral("None of the 24 line(s)")));
+    CHECK(box->text().contains(QStringLiteral("None of the 24 lines of this file is such a run")));
+    CHECK(box->informativeText().isEmpty());
     CHECK_FALSE(lower(box->text()).contains(QStringLiteral("damaged")));
     CHECK(window->historyModel()->rowCount() == 0);
     QTest::qWait(50);
@@ -266,7 +267,8 @@ TEST_CASE("Open sweep results: a damaged results file lists the lines it skipped
     CHECK(opened.at(0).at(1).toInt() == 2);
     CHECK(opened.at(0).at(3).toInt() == 3);
     REQUIRE(problem.count() == 1);
-    CHECK(problem.at(0).at(1).toString().contains(QStringLiteral("runs.jsonl: 2 run(s) added; 3 damaged line(s)")));
+    CHECK(problem.at(0).at(1).toString().contains(QStringLiteral(
+        "runs.jsonl: 2 runs added; 3 damaged lines could not be read and were skipped.")));
     const QString details = problem.at(0).at(2).toString();
     CHECK(details == QStringLiteral("line 3: not a JSON record\n"
                                     "line 4: a JSON record, but not a run\n"

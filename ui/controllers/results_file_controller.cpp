@@ -91,14 +91,17 @@ void ResultsFileController::open(const QString& path) {
                         ? tr("%1 is empty: it holds no runs.").arg(name)
                         : tr("%1 is not a results file.\n\nA results file holds one run per line, "
                              "as pfa-cli train --out and the sweeps of PFA Explorer write them "
-                             "(a .jsonl file). None of the %n line(s) of this file is such a run, "
-                             "so nothing was added.",
-                             nullptr, static_cast<int>(outcome.lines))
-                              .arg(name);
+                             "(a .jsonl file). %2 of this file is such a run, so nothing was "
+                             "added.")
+                              .arg(name, outcome.lines == 1
+                                             ? tr("Its one line is not")
+                                             : tr("None of the %1 lines").arg(outcome.lines));
                 emit opened(path, 0, 0, static_cast<int>(outcome.damaged),
                             outcome.lines == 0 ? tr("%1 is empty: it holds no runs").arg(name)
                                                : tr("%1 is not a results file; nothing was added").arg(name));
-                emit problem(title, text, damagedLinesText(outcome));
+                // Every line of, say, /etc/passwd listed as "not a JSON record" would say nothing
+                // more.
+                emit problem(title, text, QString());
                 return;
             }
             std::vector<RunEntryPtr> entries;
@@ -111,13 +114,14 @@ void ResultsFileController::open(const QString& path) {
             emit opened(path, added, static_cast<int>(entries.size()) - added,
                         static_cast<int>(outcome.damaged), QString());
             if (outcome.damaged > 0) {
-                emit problem(title,
-                             tr("%1: %2 run(s) added; %n damaged line(s) could not be read and "
-                                "were skipped.",
-                                nullptr, static_cast<int>(outcome.damaged))
-                                 .arg(name)
-                                 .arg(added),
-                             damagedLinesText(outcome));
+                emit problem(
+                    title,
+                    tr("%1: %2 added; %3 could not be read and %4 skipped.")
+                        .arg(name, added == 1 ? tr("1 run") : tr("%1 runs").arg(added),
+                             outcome.damaged == 1 ? tr("1 damaged line")
+                                                  : tr("%1 damaged lines").arg(outcome.damaged),
+                             outcome.damaged == 1 ? tr("was") : tr("were")),
+                    damagedLinesText(outcome));
             }
         });
 }

@@ -317,13 +317,14 @@ void ImportWizard::showBadRows() {
     const int shown = 6;
     QString list = lines.mid(0, shown).join(QStringLiteral("; "));
     if (count > static_cast<std::size_t>(shown)) list += tr("; … (%1 more)").arg(count - shown);
-    m_badRows->setText(
-        tr("%n row(s) cannot be read and are not shown above: %1. Fix the file, or skip them.", nullptr,
-           static_cast<int>(count))
-            .arg(list));
-    m_skipBad->setText(m_preview->complete ? tr("Skip %n bad row(s)", nullptr, static_cast<int>(count))
-                                           : tr("Skip %n bad row(s) (and any in the rest of the file)",
-                                                nullptr, static_cast<int>(count)));
+    const QString rows = count == 1 ? tr("1 row") : tr("%1 rows").arg(count);
+    const QString bad = count == 1 ? tr("1 bad row") : tr("%1 bad rows").arg(count);
+    m_badRows->setText(tr("%1 cannot be read and %2 not shown above: %3. Fix the file, or skip %4.")
+                           .arg(rows, count == 1 ? tr("is") : tr("are"), list,
+                                count == 1 ? tr("it") : tr("them")));
+    m_skipBad->setText(m_preview->complete
+                           ? tr("Skip %1").arg(bad)
+                           : tr("Skip %1 (and any in the rest of the file)").arg(bad));
 }
 
 QStringList ImportWizard::badRowLines() const {
