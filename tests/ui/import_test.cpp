@@ -188,6 +188,11 @@ TEST_CASE("Import wizard: a numeric sensitive column with many values is flagged
     CHECK(warning.contains(QStringLiteral("too small to compare")));
     REQUIRE(wizard.binningOffered());
     CHECK_FALSE(wizard.schema().sensitiveThreshold.has_value());  // an offer, not a decision
+    wizard.show();
+    wizard.next();
+    REQUIRE(wizard.currentId() == 1);
+    QTest::qWait(50);
+    REQUIRE(wizard.grab().save(shot(QStringLiteral("import-many-valued-sensitive.png"))));
     wizard.setBinSensitive(true);
     const pfa::Schema binned = wizard.schema();
     REQUIRE(binned.sensitiveThreshold.has_value());

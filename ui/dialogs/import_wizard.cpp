@@ -373,7 +373,7 @@ void ImportWizard::updateSensitiveWarning(const std::vector<int>& sensitive) {
         return;
     }
     QString text = tr("%1: as a sensitive attribute every value becomes its own group, of about %2 "
-                      "row(s) each in the preview — too small to compare.")
+                      "rows each in the preview — too small to compare.")
                        .arg(many.join(tr(", ")))
                        .arg(perGroup, 0, 'f', perGroup < 10 ? 1 : 0);
     if (binnable >= 0) {
