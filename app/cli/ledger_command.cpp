@@ -65,6 +65,7 @@ int ledgerCommand(int argc, char** argv) {
         if (content.records.empty() && content.damagedLines == 0) {
             throw InputError(file + ": no result records (missing or empty file)");
         }
+        if (content.records.empty()) throw InputError(notAResultsFile(file, content));
         for (JsonValue& record : content.records) records.push_back(std::move(record));
     }
     const std::vector<privacy::DatasetLedger> ledgers = ledgersFromRecords(records);

@@ -45,6 +45,11 @@ const char* const kTrainHelpHead =
     "      --categorical COLS      columns to one-hot encode (numeric ones are detected)\n"
     "      --ignore COLS           columns not to use\n"
     "      --missing TOKEN         marks a missing value (rows with one are dropped)\n"
+    "      --sensitive-threshold T two groups from one numeric sensitive column: value < T and\n"
+    "                              value >= T (e.g. age at 25), instead of a group per value\n"
+    "      --skip-bad-rows         skip rows whose number of fields differs from the header's\n"
+    "                              (by default such a row stops with an error naming its line);\n"
+    "                              the skipped lines are listed and recorded with every run\n"
     "  --sensitive CHOICE          catalog data sets: which sensitive attribute (datasets info)\n"
     "  --data-dir DIR              folder with the catalog data set's files (default: the\n"
     "                              per-user data folder filled by 'pfa-cli datasets fetch')\n"
@@ -153,6 +158,11 @@ Schema schemaFromOptions(const Arguments& args) {
     }
     schema.missingToken = args.text("missing");
     schema.missingPolicy = MissingPolicy::DropRow;
+    schema.skipMalformedRows = args.has("skip-bad-rows");
+    if (args.has("sensitive-threshold")) {
+        schema.sensitiveThreshold =
+            Arguments::parseNumber("sensitive-threshold", args.text("sensitive-threshold"), false);
+    }
     schema.validate();
     return schema;
 }
@@ -267,8 +277,9 @@ int trainCommand(int argc, char** argv) {
                                     "missing", "data-dir", "split-seed", "test-fraction", "split-method",
                                     "synthetic-rows", "synthetic-features", "synthetic-minority",
                                     "synthetic-bias", "synthetic-noise", "preset", "algorithm", "fairness",
-                                    "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning"};
-    std::set<std::string> flags = {"help", "quiet", "no-resume"};
+                                    "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning",
+                                    "sensitive-threshold"};
+    std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows"};
     for (const ParamSpec* spec : settingOptions()) {
         if (spec->kind == ParamKind::Flag) {
             flags.insert(spec->name);
@@ -304,7 +315,8 @@ int trainCommand(int argc, char** argv) {
         if (args.has("dataset")) request.name = args.text("dataset");
         if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed") findCatalogEntry(request.name);  // a clear error early
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
-        for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing"}) {
+        for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing",
+                                    "skip-bad-rows", "sensitive-threshold"}) {
             if (args.has(csvOnly)) throw UsageError(std::string("--") + csvOnly + " only goes with --csv");
         }
     }
@@ -365,7 +377,18 @@ int trainCommand(int argc, char** argv) {
     if (args.has("shard")) std::tie(options.shardIndex, options.shardCount) = parseShard(args.text("shard"));
     const bool quiet = args.has("quiet");
 
-    PreparedDatasetPtr prepared = prepareDataset(request);
+    PreparedDatasetPtr prepared;
+    try {
+        prepared = prepareDataset(request);
+    } catch (const DataFileError& error) {
+        // A short or long row stops the read unless asked otherwise: say how to ask.
+        if (request.name == "file" && !request.schema.skipMalformedRows &&
+            std::string(error.what()).find(" fields, found ") != std::string::npos) {
+            std::fprintf(stderr, "pfa-cli train: --skip-bad-rows skips (and lists) rows whose number of "
+                                 "fields differs from the header's\n");
+        }
+        throw;
+    }
     const DatasetProvider provider = [&](const std::string&) { return prepared; };
     // Bad values end here, before any run, with a one-line reason.
     const std::vector<SweepRun> runs = shardRuns(spec.expand(), options.shardIndex, options.shardCount);
@@ -374,6 +397,13 @@ int trainCommand(int argc, char** argv) {
                  prepared->context.datasetDescription.c_str(), prepared->context.trainRows,
                  prepared->context.testRows, prepared->context.features, prepared->split.train.numGroups(),
                  prepared->split.train.sensitiveDescription.c_str());
+    for (const BadRow& bad : prepared->skippedBadRowList) {
+        std::fprintf(stderr, "skipped %s: %s\n", request.filePath.c_str(), describeBadRow(bad).c_str());
+    }
+    if (prepared->skippedBadRows > prepared->skippedBadRowList.size()) {
+        std::fprintf(stderr, "skipped %zu more malformed row(s) of %s\n",
+                     prepared->skippedBadRows - prepared->skippedBadRowList.size(), request.filePath.c_str());
+    }
     printUnitSummary(prepared->split);
     // δ is one setting of the whole sweep: warned about once, for its first private run.
     for (const SweepRun& run : runs) {

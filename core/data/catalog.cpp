@@ -77,6 +77,7 @@ Schema schemaFromJson(const JsonValue& json) {
     if (json.has("column_names")) s.columnNames = strings(json.at("column_names"));
     s.commentPrefix = json.stringOr("comment_prefix", "");
     if (json.has("trim_whitespace")) s.trimWhitespace = json.at("trim_whitespace").asBool();
+    if (json.has("skip_malformed_rows")) s.skipMalformedRows = json.at("skip_malformed_rows").asBool();
     s.target = json.stringOr("target", "");
     if (json.has("positive_values")) s.positiveValues = strings(json.at("positive_values"));
     s.negativeClassName = json.stringOr("negative_class_name", "");
@@ -128,6 +129,8 @@ std::string schemaToJson(const Schema& s) {
     }
     if (!s.commentPrefix.empty()) json.key("comment_prefix").value(s.commentPrefix);
     json.key("trim_whitespace").value(s.trimWhitespace);
+    // Written only when set, so that the keys of data sets imported before it stay the same.
+    if (s.skipMalformedRows) json.key("skip_malformed_rows").value(true);
     json.key("target").value(s.target);
     auto writeList = [&](const char* key, const std::vector<std::string>& list) {
         if (list.empty()) return;

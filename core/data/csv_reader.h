@@ -32,6 +32,8 @@ struct FileReadStats {
     /// Records dropped because they failed one of Schema::rowFilters (counted first: a record
     /// that fails a filter is not also counted as missing).
     std::size_t droppedFiltered = 0;
+    /// Records skipped for a wrong number of fields (Schema::skipMalformedRows).
+    std::size_t skippedBadRows = 0;
 };
 
 /// Per-file statistics of one read, in input order.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <system_error>
 #include <unordered_map>
@@ -51,6 +52,7 @@ public:
 
     void fill(ColumnPreview& c) const {
         c.missingCount = m_missing;
+        if (numeric() && m_values.size() >= 2) c.median = evenSplit();
         c.distinctCount = m_values.size();
         std::vector<std::pair<const std::string*, Entry>> entries;
         entries.reserve(m_values.size());
@@ -73,6 +75,40 @@ private:
         std::size_t count;
         std::size_t firstSeen;
     };
+
+    /// The value t (one of the column's values, not the smallest) for which "x < t" holds
+    /// for a share of the values as close to one half as the ties allow.
+    double evenSplit() const {
+        std::vector<std::pair<double, std::size_t>> sorted;
+        sorted.reserve(m_values.size());
+        for (const auto& [value, entry] : m_values) {
+            double x = 0;
+            parseNumber(value, x);
+            sorted.emplace_back(x, entry.count);
+        }
+        std::sort(sorted.begin(), sorted.end());
+        // Equal numbers written differently ("1", "1.0") are one value.
+        std::vector<std::pair<double, std::size_t>> merged;
+        for (const auto& item : sorted) {
+            if (!merged.empty() && merged.back().first == item.first)
+                merged.back().second += item.second;
+            else
+                merged.push_back(item);
+        }
+        if (merged.size() < 2) return merged.front().first;
+        const double half = static_cast<double>(m_present) / 2.0;
+        std::size_t below = merged.front().second, best = 1;
+        double bestGap = std::abs(static_cast<double>(below) - half);
+        for (std::size_t k = 2; k < merged.size(); ++k) {
+            below += merged[k - 1].second;
+            const double gap = std::abs(static_cast<double>(below) - half);
+            if (gap < bestGap) {
+                bestGap = gap;
+                best = k;
+            }
+        }
+        return merged[best].first;
+    }
     std::unordered_map<std::string, Entry> m_values;
     std::size_t m_missing = 0;
     std::size_t m_present = 0;
@@ -125,13 +161,12 @@ void previewDelimited(detail::LineReader& lines, std::size_t maxRows, bool compl
     std::size_t belowCount = 0;
     bool question = false;
     while (parser.next(rec)) {
-        if (rec.count != width)
-            throw DataFileError(out.file, rec.line, "",
-                                "expected " + std::to_string(width) + " fields (as in the " +
-                                    "first row), found " + std::to_string(rec.count) +
-                                    (rec.count == 1 ? " (is the delimiter " +
-                                                          detail::delimiterName(delim) + " right?)"
-                                                    : std::string()));
+        if (rec.count != width) {
+            // Listed, not fatal: the user sees the good rows and decides whether to skip these.
+            ++out.badRowCount;
+            if (out.badRows.size() < kListedBadRows) out.badRows.push_back({rec.line, rec.count, width});
+            continue;
+        }
         ++belowCount;
         for (std::size_t c = 0; c < width; ++c) {
             const std::string& v = rec.fields[c];
@@ -141,6 +176,16 @@ void previewDelimited(detail::LineReader& lines, std::size_t maxRows, bool compl
         if (rows.size() < maxRows)
             rows.emplace_back(rec.fields.begin(),
                               rec.fields.begin() + static_cast<std::ptrdiff_t>(width));
+    }
+
+    if (belowCount == 0 && out.badRowCount > 0) {
+        const BadRow& bad = out.badRows.front();
+        throw DataFileError(out.file, bad.line, "",
+                            "expected " + std::to_string(width) + " fields (as in the first row), found " +
+                                std::to_string(bad.fields) +
+                                (bad.fields == 1 ? " (is the delimiter " + detail::delimiterName(delim) + " right?)"
+                                                 : std::string()) +
+                                "; no data row has the first row's " + std::to_string(width) + " fields");
     }
 
     // The header heuristic (documented in file_preview.h).

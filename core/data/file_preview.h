@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,7 +41,15 @@ struct ColumnPreview {
     std::size_t missingCount = 0;
     /// ARFF nominal attributes: the declared values in header order; empty otherwise.
     std::vector<std::string> declaredLevels;
+    /// Numeric columns: a threshold t that splits the scanned values into two halves as even
+    /// as the ties allow ("x < t" and "x ≥ t"), for binning a numeric sensitive attribute
+    /// with Schema::sensitiveThreshold. Unset for other columns or fewer than 2 values.
+    std::optional<double> median;
 };
+
+/// A sensitive column with more distinct values than this forms groups too small to compare
+/// (e.g. an age column: one group per age); the import wizard warns and offers to bin it.
+inline constexpr std::size_t kManySensitiveValues = 10;
 
 /// A quick look at a data file for an import wizard: format, layout, columns and first rows.
 struct FilePreview {
@@ -65,6 +74,12 @@ struct FilePreview {
     /// Number of data rows the column statistics come from: every complete row within the
     /// first kPreviewBytes bytes.
     std::size_t scannedRows = 0;
+    /// Data rows within the preview window whose number of fields differs from the first
+    /// row's (the header's): how many, and the first kListedBadRows of them in file order.
+    /// They are left out of `rows` and of the statistics. A file whose every data row is bad
+    /// raises DataFileError instead (nothing to preview).
+    std::size_t badRowCount = 0;
+    std::vector<BadRow> badRows;
     /// True when the whole file fitted in the preview window (all rows were scanned).
     bool complete = true;
     std::uint64_t fileBytes = 0;  ///< size of the whole file (or text)
@@ -73,8 +88,9 @@ struct FilePreview {
 /// Previews a CSV/TSV/ARFF file, reading at most its first kPreviewBytes bytes. The format is
 /// recognised by content: ARFF when the first line that is neither blank nor a '%' comment
 /// starts with "@relation" (any case), delimited text otherwise. Raises DataFileError (file,
-/// line, column) like the readers for a missing, empty or binary file, ragged rows, an
-/// undetectable delimiter, or a malformed ARFF header or row.
+/// line, column) like the readers for a missing, empty or binary file, an undetectable
+/// delimiter, a file whose data rows all have the wrong number of fields, or a malformed ARFF
+/// header or row. Some ragged rows among good ones are listed in FilePreview::badRows.
 FilePreview previewFile(const std::string& path, std::size_t maxRows = 20);
 
 /// previewFile() on in-memory text called `sourceName` (only its first kPreviewBytes bytes

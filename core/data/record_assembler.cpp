@@ -179,6 +179,13 @@ void RecordAssembler::addRecord(const Record& r) {
     FileReadStats& st = m_stats.back();
     ++st.records;
     if (r.count != m_names.size()) {
+        if (m_schema.skipMalformedRows) {
+            ++st.skippedBadRows;
+            ++m_badRows;
+            if (m_badRowList.size() < kListedBadRows)
+                m_badRowList.push_back({r.line, r.count, m_names.size()});
+            return;
+        }
         std::string problem = "expected " + std::to_string(m_names.size()) + " fields, found " +
                               std::to_string(r.count);
         if (r.count == 1 && st.delimiter != 0)
@@ -232,6 +239,11 @@ TabularData RecordAssembler::finish(std::string name) {
             missing += s.droppedMissing;
             filtered += s.droppedFiltered;
         }
+        if (missing == 0 && filtered == 0 && m_badRows > 0)
+            throw DataFileError(m_sources, 0, "",
+                                "no data rows left: all " + std::to_string(m_badRows) +
+                                    " records have the wrong number of fields (" +
+                                    describeBadRow(m_badRowList.front()) + ")");
         const std::string missingWhat =
             m_schema.missingToken.empty() ? std::string(" (empty cell)")
                                           : " (empty or " + quoteCell(m_schema.missingToken) + ")";
@@ -249,6 +261,8 @@ TabularData RecordAssembler::finish(std::string name) {
     }
     TabularData out;
     out.name = std::move(name);
+    out.skippedBadRows = m_badRows;
+    out.skippedBadRowList = m_badRowList;
 
     // Target.
     if (!m_schema.positiveValues.empty() || m_schema.targetThreshold) {

@@ -119,6 +119,8 @@ private:
     bool m_labelsOptional = false;
     bool m_hasTarget = true;  // false: labelsOptional and the file has no target column
     std::vector<long>* m_rowLines = nullptr;
+    std::size_t m_badRows = 0;         // skipped for a wrong field count (all files)
+    std::vector<BadRow> m_badRowList;  // the first kListedBadRows of them
 };
 
 }  // namespace pfa::detail

@@ -83,6 +83,11 @@ struct Schema {
     std::string commentPrefix;
     /// Strip spaces and tabs around unquoted fields (quoted content is kept as is).
     bool trimWhitespace = true;
+    /// A data row whose number of fields differs from the header's (a short or long row) is
+    /// skipped and reported (FileReadStats::skippedBadRows, TabularData::skippedBadRowList)
+    /// instead of stopping the read with a DataFileError. Off by default: such rows are errors
+    /// unless the user asked to skip them, so no row disappears silently.
+    bool skipMalformedRows = false;
 
     // --- target --------------------------------------------------------------------------
     /// Name of the label column (required).

@@ -6,6 +6,42 @@
 
 namespace pfa {
 
+/// A data row that does not have the columns the file's first row (header) has, as the
+/// preview and the readers report it (see Schema::skipMalformedRows).
+struct BadRow {
+    long line = 0;              ///< physical line (1-based) where the record starts
+    std::size_t fields = 0;     ///< fields found
+    std::size_t expected = 0;   ///< fields of the header (or first row)
+};
+
+/// "line 202 has 9 fields, expected 15".
+inline std::string describeBadRow(const BadRow& row) {
+    // Built with append(): GCC 12 reports a false -Wrestrict for `"literal" + string`.
+    std::string text("line ");
+    text.append(std::to_string(row.line)).append(" has ").append(std::to_string(row.fields));
+    return text.append(row.fields == 1 ? " field" : " fields")
+        .append(", expected ")
+        .append(std::to_string(row.expected));
+}
+
+/// At most this many bad rows are listed one by one (they are all counted).
+inline constexpr std::size_t kListedBadRows = 50;
+
+/// "2 malformed rows skipped (lines 202, 340)": the bad rows `count` counts, of which `listed`
+/// are the first; at most 5 lines are named.
+inline std::string describeSkippedRows(std::size_t count, const std::vector<BadRow>& listed) {
+    std::string lines;
+    for (std::size_t i = 0; i < listed.size() && i < 5; ++i) {
+        if (i > 0) lines.append(", ");
+        lines.append(std::to_string(listed[i].line));
+    }
+    if (count > 5 || count > listed.size()) lines.append(", …");
+    std::string text = std::to_string(count);
+    return text.append(count == 1 ? " malformed row skipped (line " : " malformed rows skipped (lines ")
+        .append(lines)
+        .append(")");
+}
+
 /// How a raw feature column becomes model inputs.
 enum class FeatureKind {
     Numeric,      ///< standardised (z-score with training-set statistics)
@@ -53,6 +89,11 @@ struct TabularData {
     /// Regression data made by a generator that knows the true coefficients: w*_j per feature
     /// column, in the raw units of the columns (empty when unknown). Numeric columns only.
     std::vector<double> trueWeights;
+    /// Rows the reader skipped because they had the wrong number of fields (only with
+    /// Schema::skipMalformedRows; otherwise such a row is an error): how many, and the first
+    /// kListedBadRows of them, so that everything trained on the data can say so.
+    std::size_t skippedBadRows = 0;
+    std::vector<BadRow> skippedBadRowList;
 
     std::size_t rows() const { return label.size(); }
 };

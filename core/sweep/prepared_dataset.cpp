@@ -96,6 +96,12 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     const TabularData data = loadBuiltinDataset(request);
     prepared->split = splitAndEncode(data, request.split);
     prepared->context.datasetDescription = describeDatasetRequest(request);
+    if (data.skippedBadRows > 0) {
+        // Recorded with every run: the model did not see these rows of the file.
+        prepared->context.datasetDescription += ", " + describeSkippedRows(data.skippedBadRows, data.skippedBadRowList);
+    }
+    prepared->skippedBadRows = data.skippedBadRows;
+    prepared->skippedBadRowList = data.skippedBadRowList;
     prepared->context.ledgerKey = ledgerKey(request);
     prepared->context.splitSeed = prepared->split.splitSeed;
     prepared->context.testFraction = prepared->split.testFraction;

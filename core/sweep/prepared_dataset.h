@@ -16,6 +16,10 @@ struct PreparedDataset {
     DatasetRequest request;
     DataSplit split;
     RunContext context;         ///< description and sizes stored with every result line
+    /// Rows of the file skipped for a wrong number of fields (Schema::skipMalformedRows), as
+    /// TabularData::skippedBadRows and skippedBadRowList describe them.
+    std::size_t skippedBadRows = 0;
+    std::vector<BadRow> skippedBadRowList;
 };
 using PreparedDatasetPtr = std::shared_ptr<const PreparedDataset>;
 

@@ -24,15 +24,30 @@ std::string readWhole(const std::string& path) {
 
 }  // namespace
 
+std::string notAResultsFile(const std::string& path, const ResultsFileContent& content) {
+    std::string text("'");
+    return text.append(path)
+        .append("' is not a results file: none of its ")
+        .append(std::to_string(content.damagedLines))
+        .append(content.damagedLines == 1 ? " line is a record" : " lines is a record")
+        .append(" (results files hold one JSON record per line, as pfa-cli train --out writes them)");
+}
+
 ResultsFileContent readResultsFile(const std::string& path) {
     ResultsFileContent content;
     if (path.empty() || !std::filesystem::exists(path)) return content;
     const std::string text = readWhole(path);
+    auto damaged = [&content](long line, std::string reason) {
+        ++content.damagedLines;
+        if (content.damaged.size() < kListedDamagedLines) content.damaged.push_back({line, std::move(reason)});
+    };
     std::size_t start = 0;
+    long number = 0;
     while (start < text.size()) {
+        ++number;
         const std::size_t end = text.find('\n', start);
         if (end == std::string::npos) {  // cut off mid-write
-            ++content.damagedLines;
+            damaged(number, "cut off: the file ends in the middle of this line");
             break;
         }
         const std::string line = text.substr(start, end - start);
@@ -41,8 +56,9 @@ ResultsFileContent readResultsFile(const std::string& path) {
         try {
             content.records.push_back(parseJson(line));
             content.lines.push_back(line);
+            content.recordLines.push_back(number);
         } catch (const InputError&) {
-            ++content.damagedLines;
+            damaged(number, "not a JSON record");
         }
     }
     return content;
@@ -94,6 +110,7 @@ MergeReport mergeResultsFiles(const std::vector<std::string>& inputs, const std:
     for (const std::string& input : inputs) {
         if (!std::filesystem::exists(input)) throw InputError("results file '" + input + "' does not exist");
         const ResultsFileContent content = readResultsFile(input);
+        if (content.records.empty() && content.damagedLines > 0) throw InputError(notAResultsFile(input, content));
         report.damaged += content.damagedLines;
         for (std::size_t i = 0; i < content.records.size(); ++i) {
             ++report.inputRecords;

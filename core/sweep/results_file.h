@@ -10,16 +10,32 @@
 
 namespace pfa {
 
+/// A line of a results file that could not be read, and why (in words for users).
+struct DamagedLine {
+    long line = 0;       ///< 1-based line number
+    std::string reason;  ///< e.g. "not a JSON record", "cut off: the file ends in mid-line"
+};
+
 /// A JSON-lines results file as read back: one record per complete line.
 struct ResultsFileContent {
     std::vector<std::string> lines;  ///< the complete, parseable lines, in file order
     std::vector<JsonValue> records;  ///< the same lines parsed
+    std::vector<long> recordLines;   ///< the 1-based line number of each record
     std::size_t damagedLines = 0;    ///< lines that did not parse (e.g. cut by a crash)
+    /// The first kListedDamagedLines damaged lines, with the reason.
+    std::vector<DamagedLine> damaged;
 };
+
+/// At most this many damaged lines are listed one by one (all are counted).
+inline constexpr std::size_t kListedDamagedLines = 50;
 
 /// Reads `path` (a missing file reads as empty). A last line without its newline (a write
 /// interrupted by a crash or power cut) counts as damaged.
 ResultsFileContent readResultsFile(const std::string& path);
+
+/// "'passwd' is not a results file: none of its 24 lines is a record (...)": the message for
+/// a file `content` was read from that holds lines but no record at all.
+std::string notAResultsFile(const std::string& path, const ResultsFileContent& content);
 
 /// The run keys of the records in `path` (records without a key are ignored).
 std::set<std::string> completedRunKeys(const std::string& path);
@@ -55,7 +71,8 @@ struct MergeReport {
 };
 
 /// Merges results files into `output` (overwritten): every record once per run key, in the
-/// order first seen. Throws InputError when an input cannot be read or output written.
+/// order first seen. Throws InputError when an input cannot be read, is not a results file
+/// (lines, but not one record) or the output cannot be written.
 MergeReport mergeResultsFiles(const std::vector<std::string>& inputs, const std::string& output);
 
 }  // namespace pfa

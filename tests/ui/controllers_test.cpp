@@ -177,7 +177,7 @@ TEST_CASE("Session controller: modified state, save and open, recent files, dama
         file.write("{\"format\": \"pfa-explorer-session\", \"runs\": [");
     }
     CHECK_FALSE(session.openFrom(broken, &error));
-    CHECK(error.contains(QStringLiteral("not a valid session file")));
+    CHECK(error.contains(QStringLiteral("broken.pfa is incomplete: the file ends too early")));
     CHECK(aboutToOpen.count() == 1);  // nothing was replaced
     CHECK(history.rowCount() == 1);
     CHECK(session.path() == path);

@@ -66,6 +66,21 @@ SweepActions::SweepActions(SweepController* sweep, ResultsFileController* result
                 m_views->followLatest();
                 emit sweepViewsChanged();
             });
+    // A window-modal box that does not block: the history keeps updating behind it.
+    connect(results, &ResultsFileController::problem, this,
+            [this](const QString& title, const QString& text, const QString& details) {
+                auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, m_window);
+                box->setObjectName(QStringLiteral("resultsFileProblem"));
+                // A few lines are shown at once; a long list goes behind "Show Details…".
+                if (details.count(QLatin1Char('\n')) < 8) {
+                    box->setInformativeText(details);
+                } else {
+                    box->setInformativeText(tr("The lines and why they were skipped are under Show Details."));
+                    box->setDetailedText(details);
+                }
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                box->open();
+            });
     connect(sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
         if (!error.isEmpty()) {
             QMessageBox::warning(m_window, tr("Sweep"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));

@@ -1,6 +1,7 @@
 #include "ui/controllers/results_file_controller.h"
 
 #include <QFileInfo>
+#include <algorithm>
 
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_record.h"
@@ -16,6 +17,8 @@ namespace {
 struct ReadOutcome {
     std::vector<std::pair<pfa::RunResult, pfa::RunContext>> runs;
     std::size_t damaged = 0;
+    std::vector<pfa::DamagedLine> damagedList;  // the first ones, in line order
+    std::size_t lines = 0;                      // non-blank lines read
     QString error;
 };
 
@@ -28,19 +31,39 @@ ReadOutcome readRuns(const QString& path) {
     try {
         const pfa::ResultsFileContent content = pfa::readResultsFile(path.toStdString());
         out.damaged = content.damagedLines;
-        for (const pfa::JsonValue& record : content.records) {
+        out.damagedList = content.damaged;
+        out.lines = content.records.size() + content.damagedLines;
+        for (std::size_t i = 0; i < content.records.size(); ++i) {
             pfa::RunContext context;
             try {
-                pfa::RunResult result = pfa::runResultFromJson(record, &context);
+                pfa::RunResult result = pfa::runResultFromJson(content.records[i], &context);
                 out.runs.emplace_back(std::move(result), std::move(context));
             } catch (const std::exception&) {
-                ++out.damaged;  // a record of another kind or version
+                // A record of another kind or version.
+                ++out.damaged;
+                if (out.damagedList.size() < pfa::kListedDamagedLines) {
+                    out.damagedList.push_back({content.recordLines[i], "a JSON record, but not a run"});
+                }
             }
         }
+        std::sort(out.damagedList.begin(), out.damagedList.end(),
+                  [](const pfa::DamagedLine& a, const pfa::DamagedLine& b) { return a.line < b.line; });
     } catch (const std::exception& problem) {
         out.error = QString::fromStdString(problem.what());
     }
     return out;
+}
+
+/// "line 3: not a JSON record" per listed line, and how many more there are.
+QString damagedLinesText(const ReadOutcome& outcome) {
+    QStringList lines;
+    for (const pfa::DamagedLine& d : outcome.damagedList) {
+        lines << QObject::tr("line %1: %2").arg(d.line).arg(QString::fromStdString(d.reason));
+    }
+    if (outcome.damaged > outcome.damagedList.size()) {
+        lines << QObject::tr("… and %1 more").arg(outcome.damaged - outcome.damagedList.size());
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace
@@ -54,8 +77,31 @@ void ResultsFileController::open(const QString& path) {
     runInBackground(
         this, [path] { return readRuns(path); },
         [this, path](ReadOutcome outcome) {
+            const QString name = QFileInfo(path).fileName();
+            const QString title = tr("Open sweep results");
             if (!outcome.error.isEmpty()) {
                 emit opened(path, 0, 0, 0, outcome.error);
+                emit problem(title, tr("%1 could not be read.").arg(name), outcome.error);
+                return;
+            }
+            if (outcome.runs.empty()) {
+                // Nothing in it is a run: say so plainly rather than call every line damaged.
+                const QString text =
+                    outcome.lines == 0
+                        ? tr("%1 is empty: it holds no runs.").arg(name)
+                        : tr("%1 is not a results file.\n\nA results file holds one run per line, "
+                             "as pfa-cli train --out and the sweeps of PFA Explorer write them "
+                             "(a .jsonl file). %2 of this file is such a run, so nothing was "
+                             "added.")
+                              .arg(name, outcome.lines == 1
+                                             ? tr("Its one line is not")
+                                             : tr("None of the %1 lines").arg(outcome.lines));
+                emit opened(path, 0, 0, static_cast<int>(outcome.damaged),
+                            outcome.lines == 0 ? tr("%1 is empty: it holds no runs").arg(name)
+                                               : tr("%1 is not a results file; nothing was added").arg(name));
+                // Every line of, say, /etc/passwd listed as "not a JSON record" would say nothing
+                // more.
+                emit problem(title, text, QString());
                 return;
             }
             std::vector<RunEntryPtr> entries;
@@ -67,6 +113,16 @@ void ResultsFileController::open(const QString& path) {
             const int added = merge(entries);
             emit opened(path, added, static_cast<int>(entries.size()) - added,
                         static_cast<int>(outcome.damaged), QString());
+            if (outcome.damaged > 0) {
+                emit problem(
+                    title,
+                    tr("%1: %2 added; %3 could not be read and %4 skipped.")
+                        .arg(name, added == 1 ? tr("1 run") : tr("%1 runs").arg(added),
+                             outcome.damaged == 1 ? tr("1 damaged line")
+                                                  : tr("%1 damaged lines").arg(outcome.damaged),
+                             outcome.damaged == 1 ? tr("was") : tr("were")),
+                    damagedLinesText(outcome));
+            }
         });
 }
 

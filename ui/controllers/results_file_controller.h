@@ -35,6 +35,10 @@ signals:
     /// `added` runs from `path` joined the history (`skipped` were already there, `damaged`
     /// lines could not be read); `error` is set when the file could not be read at all.
     void opened(const QString& path, int added, int skipped, int damaged, const QString& error);
+    /// Something about `path` the user must know, in plain words for a dialog: it could not be
+    /// read, it is not a results file at all, or some of its lines were skipped. `text` says
+    /// what happened; `details` lists the skipped lines and why ("line 3: not a JSON record").
+    void problem(const QString& title, const QString& text, const QString& details);
 
 private:
     RunHistoryModel* m_history;

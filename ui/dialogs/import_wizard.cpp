@@ -1,6 +1,7 @@
 #include "ui/dialogs/import_wizard.h"
 
 #include <QCheckBox>
+#include <QDir>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -12,7 +13,9 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTextDocument>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -75,11 +78,16 @@ ImportWizard::ImportWizard(QWidget* parent) : QWizard(parent) {
 ImportWizard::~ImportWizard() { m_check.cancel(); }  // the reader stops at its next progress report
 
 QWizardPage* ImportWizard::buildFilePage() {
-    auto* page = new CheckedPage([this] { return m_preview != nullptr; });
+    // Next needs a preview, and the decision to skip the rows it found malformed.
+    auto* page = new CheckedPage(
+        [this] { return m_preview != nullptr && (m_preview->badRowCount == 0 || m_skipBad->isChecked()); });
     page->setTitle(tr("1 · Choose the file"));
     page->setSubTitle(tr("CSV, TSV or ARFF. The first megabyte is previewed; nothing is imported yet."));
     m_path = new QLineEdit();
-    m_path->setReadOnly(true);
+    m_path->setPlaceholderText(tr("Type a path and press Enter, or Browse…"));
+    m_path->setToolTip(tr("The data file: type or paste its path and press Enter, or choose it with Browse…"));
+    m_path->setClearButtonEnabled(true);
+    connect(m_path, &QLineEdit::returnPressed, this, [this] { loadTypedPath(); });
     auto* browse = new QPushButton(tr("Browse…"));
     browse->setToolTip(tr("Choose a CSV, TSV or ARFF file"));
     connect(browse, &QPushButton::clicked, this, [this] {
@@ -102,8 +110,19 @@ QWizardPage* ImportWizard::buildFilePage() {
     m_missing->setPlaceholderText(tr("e.g. ? or NA (empty cells are always missing)"));
     m_missing->setToolTip(tr("A cell equal to this text counts as a missing value"));
     m_previewTable = new QTableWidget();
+    m_previewTable->setObjectName(QStringLiteral("previewTable"));
     m_previewTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_previewTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_badRows = new QLabel();
+    m_badRows->setWordWrap(true);
+    m_badRows->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_badRows->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+    m_badRows->hide();
+    m_skipBad = new QCheckBox();
+    m_skipBad->setToolTip(tr("Leave these rows out of the import. How many were skipped, and their "
+                             "lines, are saved with the data set and recorded with every run"));
+    m_skipBad->hide();
+    connect(m_skipBad, &QCheckBox::toggled, page, [page] { page->changed(); });
 
     auto* fileRow = new QHBoxLayout();
     fileRow->addWidget(m_path, 1);
@@ -117,6 +136,8 @@ QWizardPage* ImportWizard::buildFilePage() {
     auto* layout = new QVBoxLayout(page);
     layout->addLayout(form);
     layout->addWidget(m_previewTable, 1);
+    layout->addWidget(m_badRows);
+    layout->addWidget(m_skipBad);
     return page;
 }
 
@@ -143,6 +164,15 @@ QWizardPage* ImportWizard::buildColumnsPage() {
     m_groups = new QLabel();
     m_groups->setTextFormat(Qt::PlainText);
     m_groups->setWordWrap(true);
+    m_sensitiveWarning = new QLabel();
+    m_sensitiveWarning->setWordWrap(true);
+    m_sensitiveWarning->setStyleSheet(QStringLiteral("color: #8a4b00;"));
+    m_sensitiveWarning->hide();
+    m_bin = new QCheckBox();
+    m_bin->setToolTip(tr("Two groups, below and at or above the median of the previewed rows; the "
+                         "threshold is saved with the import so it repeats exactly"));
+    m_bin->hide();
+    connect(m_bin, &QCheckBox::toggled, this, [this] { updateTargetAndGroups(); });
     m_columnsProblem = new QLabel();
     m_columnsProblem->setTextFormat(Qt::PlainText);
     m_columnsProblem->setWordWrap(true);
@@ -151,6 +181,8 @@ QWizardPage* ImportWizard::buildColumnsPage() {
     form->addRow(tr("Positive value"), m_positive);
     form->addRow(tr("Missing values"), m_missingPolicy);
     form->addRow(tr("Groups"), m_groups);
+    form->addRow(QString(), m_sensitiveWarning);
+    form->addRow(QString(), m_bin);
     auto* layout = new QVBoxLayout(page);
     layout->addWidget(m_columns, 1);
     layout->addLayout(form);
@@ -178,12 +210,38 @@ QWizardPage* ImportWizard::buildCheckPage() {
     return page;
 }
 
+void ImportWizard::loadTypedPath() {
+    QString path = m_path->text().trimmed();
+    if (path.startsWith(QLatin1String("~/"))) path = QDir::homePath() + path.mid(1);
+    setFile(path);
+}
+
 void ImportWizard::setFile(const QString& path) {
-    m_path->setText(path);
+    if (m_path->text() != path) m_path->setText(path);
     m_preview.reset();
+    m_previewTable->clear();
+    m_previewTable->setRowCount(0);
+    m_previewTable->setColumnCount(0);
+    showBadRows();
+    const int request = ++m_previewRequest;
+    // A path that leads nowhere is said at once, in words, before any reading.
+    const QFileInfo info(path);
+    QString problem;
+    if (path.isEmpty()) {
+        problem = tr("Type the path of a data file and press Enter, or choose one with Browse…");
+    } else if (!info.exists()) {
+        problem = tr("There is no file at “%1”. Check the path, or choose the file with Browse…").arg(path);
+    } else if (info.isDir()) {
+        problem = tr("“%1” is a folder. Choose a data file in it (Browse…).").arg(path);
+    } else if (!info.isReadable()) {
+        problem = tr("“%1” cannot be read: you have no permission to read it.").arg(path);
+    }
+    if (!problem.isEmpty()) {
+        showPreview(nullptr, problem);
+        return;
+    }
     m_format->setText(tr("Reading the first megabyte…"));
     static_cast<CheckedPage*>(page(0))->changed();
-    const int request = ++m_previewRequest;
     struct Previewed {
         std::shared_ptr<const pfa::FilePreview> preview;
         QString error;
@@ -206,6 +264,8 @@ void ImportWizard::showPreview(const std::shared_ptr<const pfa::FilePreview>& pr
     m_preview = preview;
     m_previewTable->clear();
     if (!preview) {
+        showBadRows();
+        m_columns->setRowCount(0);
         m_format->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
         static_cast<CheckedPage*>(page(0))->changed();
         return;
@@ -237,9 +297,126 @@ void ImportWizard::showPreview(const std::shared_ptr<const pfa::FilePreview>& pr
                                     new QTableWidgetItem(QString::fromStdString(preview->rows[r][c])));
         }
     }
+    {
+        const QSignalBlocker block(m_skipBad);
+        m_skipBad->setChecked(false);  // a new file: its bad rows are a new decision
+    }
+    showBadRows();
     fillColumns();
     static_cast<CheckedPage*>(page(0))->changed();
     emit previewReady();
+}
+
+void ImportWizard::showBadRows() {
+    const bool any = m_preview && m_preview->badRowCount > 0;
+    // A file longer than the preview may have bad rows further down: the choice is offered too.
+    const bool unseen = m_preview && !m_preview->complete && m_preview->format == pfa::FileFormat::Delimited;
+    m_badRows->setVisible(any);
+    m_skipBad->setVisible(any || unseen);
+    if (!any) {
+        m_badRows->clear();
+        m_skipBad->setText(tr("Skip rows with the wrong number of fields, if the rest of the file has any"));
+        return;
+    }
+    const std::size_t count = m_preview->badRowCount;
+    const QStringList lines = badRowLines();
+    const int shown = 6;
+    QString list = lines.mid(0, shown).join(QStringLiteral("; "));
+    if (count > static_cast<std::size_t>(shown)) list += tr("; … (%1 more)").arg(count - shown);
+    const QString rows = count == 1 ? tr("1 row") : tr("%1 rows").arg(count);
+    const QString bad = count == 1 ? tr("1 bad row") : tr("%1 bad rows").arg(count);
+    m_badRows->setText(tr("%1 cannot be read and %2 not shown above: %3. Fix the file, or skip %4.")
+                           .arg(rows, count == 1 ? tr("is") : tr("are"), list,
+                                count == 1 ? tr("it") : tr("them")));
+    m_skipBad->setText(m_preview->complete
+                           ? tr("Skip %1").arg(bad)
+                           : tr("Skip %1 (and any in the rest of the file)").arg(bad));
+}
+
+QStringList ImportWizard::badRowLines() const {
+    QStringList out;
+    if (!m_preview) return out;
+    for (const pfa::BadRow& row : m_preview->badRows) out << QString::fromStdString(pfa::describeBadRow(row));
+    return out;
+}
+
+void ImportWizard::setSkipBadRows(bool skip) { m_skipBad->setChecked(skip); }
+
+QString ImportWizard::sensitiveWarning() const {
+    return m_sensitiveWarning->isHidden() ? QString() : m_sensitiveWarning->text();
+}
+
+bool ImportWizard::binningOffered() const { return !m_bin->isHidden(); }
+
+void ImportWizard::setBinSensitive(bool bin) { m_bin->setChecked(bin); }
+
+QString ImportWizard::binLabel(int column, const QString& cell) const {
+    const pfa::ColumnPreview& c = m_preview->columns[static_cast<std::size_t>(column)];
+    bool ok = false;
+    const double x = cell.trimmed().toDouble(&ok);
+    if (!ok) return tr("missing");
+    const QString name = QString::fromStdString(c.name);
+    const QString t = QString::number(*c.median, 'g', 6);
+    return x < *c.median ? tr("%1 < %2").arg(name, t) : tr("%1 ≥ %2").arg(name, t);
+}
+
+void ImportWizard::updateSensitiveWarning(const std::vector<int>& sensitive) {
+    // Columns whose values are too many to compare as groups (an age, an income).
+    QStringList many;
+    double perGroup = 0;  // rows per value of the most fragmented column, on average
+    for (int row : sensitive) {
+        const pfa::ColumnPreview& column = m_preview->columns[static_cast<std::size_t>(row)];
+        if (column.distinctCount <= pfa::kManySensitiveValues) continue;
+        many << tr("“%1” has %2 distinct values").arg(QString::fromStdString(column.name)).arg(column.distinctCount);
+        const double rows = static_cast<double>(m_preview->scannedRows - column.missingCount) /
+                            static_cast<double>(column.distinctCount);
+        perGroup = perGroup == 0 ? rows : std::min(perGroup, rows);
+    }
+    const int binnable = binnableSensitiveColumn();
+    if (many.isEmpty()) {
+        m_sensitiveWarning->hide();
+        m_bin->hide();
+        return;
+    }
+    QString text = tr("%1: as a sensitive attribute every value becomes its own group, of about %2 "
+                      "rows each in the preview — too small to compare.")
+                       .arg(many.join(tr(", ")))
+                       .arg(perGroup, 0, 'f', perGroup < 10 ? 1 : 0);
+    if (binnable >= 0) {
+        text += QLatin1Char(' ') + tr("Bin it into two groups at its median?");
+    } else {
+        const bool numeric = std::any_of(sensitive.begin(), sensitive.end(), [this](int row) {
+            return m_preview->columns[static_cast<std::size_t>(row)].guessedKind == pfa::FeatureKind::Numeric;
+        });
+        text += QLatin1Char(' ') + (numeric && sensitive.size() > 1
+                                        ? tr("A numeric column can be split at its median when it is "
+                                             "the only sensitive column.")
+                                        : tr("Choose a column with fewer values, or merge values in the file."));
+    }
+    m_sensitiveWarning->setText(text);
+    m_sensitiveWarning->show();
+    m_bin->setVisible(binnable >= 0);
+    if (binnable >= 0) {
+        const pfa::ColumnPreview& c = m_preview->columns[static_cast<std::size_t>(binnable)];
+        const QString name = QString::fromStdString(c.name);
+        const QString t = QString::number(*c.median, 'g', 6);
+        m_bin->setText(tr("Split “%1” into two groups at its median: %1 < %2 and %1 ≥ %2").arg(name, t));
+    }
+}
+
+int ImportWizard::binnableSensitiveColumn() const {
+    if (!m_preview) return -1;
+    int found = -1;
+    for (int row = 0; row < m_columns->rowCount(); ++row) {
+        if (roleOf(row) != RoleSensitive) continue;
+        if (found >= 0) return -1;  // a threshold needs exactly one sensitive column
+        found = row;
+    }
+    if (found < 0) return -1;
+    const pfa::ColumnPreview& column = m_preview->columns[static_cast<std::size_t>(found)];
+    const bool many = column.guessedKind == pfa::FeatureKind::Numeric && column.median &&
+                      column.distinctCount > pfa::kManySensitiveValues;
+    return many ? found : -1;
 }
 
 void ImportWizard::fillColumns() {
@@ -317,13 +494,19 @@ void ImportWizard::updateTargetAndGroups() {
     for (int row = 0; row < m_columns->rowCount(); ++row) {
         if (roleOf(row) == RoleSensitive) sensitive.push_back(row);
     }
+    updateSensitiveWarning(sensitive);
+    const int binned = binnableSensitiveColumn();
+    const bool bin = binned >= 0 && m_bin->isChecked();
     if (sensitive.empty()) {
         m_groups->setText(tr("Choose at least one sensitive column."));
     } else {
         std::map<QString, int> counts;
         for (const auto& values : m_preview->rows) {
             QStringList parts;
-            for (int c : sensitive) parts << QString::fromStdString(values[static_cast<std::size_t>(c)]);
+            for (int c : sensitive) {
+                const QString cell = QString::fromStdString(values[static_cast<std::size_t>(c)]);
+                parts << (bin ? binLabel(binned, cell) : cell);
+            }
             ++counts[parts.join(QStringLiteral(" & "))];
         }
         QStringList shown;
@@ -360,6 +543,12 @@ QString ImportWizard::validationProblem() const {
 
 QString ImportWizard::filePath() const { return m_path->text(); }
 
+QString ImportWizard::checkSummary() const {
+    QTextDocument document;
+    document.setHtml(m_summary->text());
+    return document.toPlainText();
+}
+
 pfa::Schema ImportWizard::schema() const {
     pfa::Schema s;
     if (!m_preview) return s;
@@ -389,6 +578,11 @@ pfa::Schema ImportWizard::schema() const {
     }
     const QString positive = m_positive->currentData().toString();
     if (!positive.isEmpty()) s.positiveValues = {positive.toStdString()};
+    // The threshold itself is saved, not "the median": the import repeats exactly.
+    if (const int binned = binnableSensitiveColumn(); binned >= 0 && m_bin->isChecked()) {
+        s.sensitiveThreshold = *m_preview->columns[static_cast<std::size_t>(binned)].median;
+    }
+    s.skipMalformedRows = !m_skipBad->isHidden() && m_skipBad->isChecked();
     return s;
 }
 
@@ -454,14 +648,21 @@ void ImportWizard::showCheck(const CheckOutcome& outcome) {
     QStringList classes;
     for (const std::string& c : data.classNames) classes << QString::fromStdString(c);
     m_groupChart->setGroups(groups, QString::fromStdString(data.classNames.size() > 1 ? data.classNames[1] : ""));
-    m_summary->setText(tr("<b>%1 rows</b> (%2 dropped for missing values), <b>%3 encoded features</b>, "
+    const QString skipped =
+        data.skippedBadRows == 0
+            ? QString()
+            : QStringLiteral("; <b>%1</b>")
+                  .arg(QString::fromStdString(pfa::describeSkippedRows(data.skippedBadRows, data.skippedBadRowList))
+                           .toHtmlEscaped());
+    m_summary->setText(tr("<b>%1 rows</b> (%2 dropped for missing values%6), <b>%3 encoded features</b>, "
                           "classes: %4; %5 groups. Finish adds the file to the data-set list; "
                           "its settings are saved with the session.")
                            .arg(data.rows())
                            .arg(dropped)
                            .arg(outcome.features)
                            .arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())
-                           .arg(size.size()));
+                           .arg(size.size())
+                           .arg(skipped));
     m_checked = true;
     emit checkFinished(true);
     static_cast<CheckedPage*>(page(2))->changed();

@@ -108,6 +108,13 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
                                    for (const std::string& c : request.schema.sensitive) s += (s.empty() ? "" : ", ") + c;
                                    return s;
                                }()));
+        if (data->skippedBadRows > 0) {
+            // Said on the card as in every run's record: these rows of the file were left out.
+            description += QLatin1Char(' ') +
+                           tr("%1, as asked at the import.")
+                               .arg(QString::fromStdString(
+                                   pfa::describeSkippedRows(data->skippedBadRows, data->skippedBadRowList)));
+        }
         provenance = tr("<b>Source:</b> your own file; its license and provenance are yours to record.");
     } else {
         const pfa::CatalogEntry& entry = pfa::findCatalogEntry(request.name);

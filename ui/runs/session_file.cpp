@@ -1,10 +1,13 @@
 #include "ui/runs/session_file.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
 #include <QTextStream>
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "core/sweep/run_record.h"
@@ -39,6 +42,32 @@ RunEntryPtr runFromJson(const QJsonObject& json) {
     return entry;
 }
 
+/// Why `bytes` (the file `name`) is no session, in words for users rather than the JSON
+/// parser's ("illegal value at byte 1"): empty, not a session at all, or a session that is
+/// cut off or damaged near line L.
+QString unreadableSessionText(const QString& name, const QByteArray& bytes, int offset) {
+    const QByteArray trimmed = bytes.trimmed();
+    if (trimmed.isEmpty()) return QObject::tr("%1 is empty: it holds no session.").arg(name);
+    if (!trimmed.startsWith('{')) {
+        return QObject::tr("%1 is not a PFA Explorer session file. Sessions are the .pfa files "
+                           "that File ▸ Save session writes.")
+            .arg(name);
+    }
+    // It starts like a session: a cut-off copy or an edit by hand broke it.
+    const int line = static_cast<int>(bytes.left(std::max(0, offset)).count('\n')) + 1;
+    qsizetype end = bytes.size();
+    while (end > 0 && std::isspace(static_cast<unsigned char>(bytes[end - 1]))) --end;
+    if (offset >= end - 1) {
+        return QObject::tr("%1 is incomplete: the file ends too early (it was perhaps cut off "
+                           "while copying or saving), so the session cannot be opened.")
+            .arg(name);
+    }
+    return QObject::tr("%1 is damaged near line %2 (perhaps it was edited by hand), so the "
+                       "session cannot be opened.")
+        .arg(name)
+        .arg(line);
+}
+
 bool writeAll(const QString& path, const QByteArray& bytes, QString* error) {
     QSaveFile file(path);  // atomic: a crash never leaves half a file behind
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
@@ -70,26 +99,30 @@ bool loadSession(const QString& path, SessionData* session, QString* error) {
         if (error) *error = QObject::tr("cannot open %1: %2").arg(path, file.errorString());
         return false;
     }
+    const QByteArray bytes = file.readAll();
+    const QString name = QFileInfo(path).fileName();
     QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (document.isNull()) {
-        if (error) {
-            *error = QObject::tr("%1 is not a valid session file: %2 (at byte %3)")
-                         .arg(path, parseError.errorString())
-                         .arg(parseError.offset);
-        }
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
+    if (document.isNull() || !document.isObject()) {
+        if (error) *error = unreadableSessionText(name, bytes, parseError.offset);
         return false;
     }
     const QJsonObject root = document.object();
     if (root["format"].toString() != QLatin1String(kFormat)) {
-        if (error) *error = QObject::tr("%1 is not a PFA Explorer session file").arg(path);
+        if (error) {
+            *error = QObject::tr("%1 is not a PFA Explorer session file: it holds other data. "
+                                 "Sessions are the .pfa files that File ▸ Save session writes.")
+                         .arg(name);
+        }
         return false;
     }
     if (root["version"].toInt() > kVersion) {
         if (error) {
-            *error = QObject::tr("%1 was written by a newer PFA Explorer (format version %2)")
-                         .arg(path)
-                         .arg(root["version"].toInt());
+            *error = QObject::tr("%1 was saved by a newer version of PFA Explorer; update PFA "
+                                 "Explorer to open it (session format %2, this version reads up to %3).")
+                         .arg(name)
+                         .arg(root["version"].toInt())
+                         .arg(kVersion);
         }
         return false;
     }
@@ -104,7 +137,12 @@ bool loadSession(const QString& path, SessionData* session, QString* error) {
             loaded.runs.push_back(runFromJson(runs[i].toObject()));
         } catch (const std::exception& problem) {
             if (error) {
-                *error = QObject::tr("run %1 in %2 is damaged: %3").arg(i + 1).arg(path, problem.what());
+                *error = QObject::tr("%1 is damaged: its run %2 of %3 cannot be read (%4), so the "
+                                     "session was not opened.")
+                             .arg(name)
+                             .arg(i + 1)
+                             .arg(runs.size())
+                             .arg(QString::fromStdString(problem.what()));
             }
             return false;
         }
