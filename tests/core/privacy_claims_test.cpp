@@ -508,7 +508,7 @@ TEST_CASE("Parkinsons: rows are recordings of 42 subjects, and the statement say
 
 // ---- What a person may ask for --------------------------------------------------------------
 
-TEST_CASE("A private run refuses delta >= 0.1 and warns from 1/n; typed budgets lie in one range",
+TEST_CASE("A private run refuses delta >= 0.1 and warns from 1/n, typed budgets lie in one range",
           "[privacy][claims][delta]") {
     const DataSplit data = test::syntheticSplit(4000);  // 3000 training rows
     TrainConfig config = quick("dp-fermi", 5.0, 0.0);

@@ -122,7 +122,7 @@ TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it e
     CHECK(wizard.checkError().contains(QStringLiteral("loans.csv:202: expected 4 fields, found 2")));
 }
 
-TEST_CASE("Import wizard: the file field takes a typed path; a bad one gets a clear message", "[ui][import]") {
+TEST_CASE("Import wizard: the file field takes a typed path, a bad one gets a clear message", "[ui][import]") {
     QTemporaryDir dir;
     const QString path = writeLoans(dir, false);
     ImportWizard wizard;

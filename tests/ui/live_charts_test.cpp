@@ -264,7 +264,7 @@ TEST_CASE("Legend keys of the dashed lines, δ on the privacy chart, the note st
     CHECK_FALSE(markerVisible(privacy, panel.dashedKeyOf(kPrivacy)));
 }
 
-TEST_CASE("Smoothing draws the moving average over a faint raw curve; privacy is never smoothed",
+TEST_CASE("Smoothing draws the moving average over a faint raw curve, privacy is never smoothed",
           "[livecharts][smoothing]") {
     LiveChartsPanel panel;
     panel.resize(900, 700);
