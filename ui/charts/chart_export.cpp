@@ -323,16 +323,23 @@ bool exportChart(ExportableView* view, const QString& path, ExportFormat format,
 }
 
 void exportWithDialog(ExportableView* view, QWidget* parent) {
-    ChartExportDialog dialog(view, parent);
-    if (dialog.exec() != QDialog::Accepted) return;
-    QString error;
-    if (!exportChart(view, dialog.filePath(), dialog.options(), &error)) {
-        QMessageBox::warning(
-            parent, QCoreApplication::translate("ChartExport", "Export chart"),
-            Qt::convertFromPlainText(
-                QCoreApplication::translate("ChartExport", "Export failed: %1").arg(error),
-                Qt::WhiteSpaceNormal));
-    }
+    // Opened, not exec()'d: a nested event loop would let training and sweep signals re-enter
+    // the window while the dialog is up. The view may go away meanwhile (a sweep view rebuilt).
+    auto* dialog = new ChartExportDialog(view, parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QPointer<QObject> alive(dynamic_cast<QObject*>(view));
+    QObject::connect(dialog, &QDialog::accepted, dialog, [dialog, view, alive, parent] {
+        if (!alive) return;
+        QString error;
+        if (!exportChart(view, dialog->filePath(), dialog->options(), &error)) {
+            QMessageBox::warning(
+                parent, QCoreApplication::translate("ChartExport", "Export chart"),
+                Qt::convertFromPlainText(
+                    QCoreApplication::translate("ChartExport", "Export failed: %1").arg(error),
+                    Qt::WhiteSpaceNormal));
+        }
+    });
+    dialog->open();
 }
 
 void paintChartForExport(ChartView* view, QPainter* painter, const QRectF& target,
