@@ -116,14 +116,15 @@ TEST_CASE("Tradeoff chart: runs of two data sets never share one Pareto front", 
     CHECK(asSet(chart.frontRunIds()) == std::set<int>{1, 2, 7});
     CHECK(chart.datasetBox()->count() == 2);
     CHECK(chart.datasetBox()->currentData().toString() == QString::fromStdString(kSynthetic));
-    CHECK(chart.view()->chart()->title().contains(QStringLiteral("synthetic")));
+    // Named above the chart and in an export's caption line.
+    CHECK(chart.exportContext().caption.startsWith(QStringLiteral("synthetic")));
 
     // The user picks Adult in the chart: its own front.
     choose(chart.datasetBox(), QString::fromStdString(kAdult));
     CHECK(chart.shownDataset() == QString::fromStdString(kAdult));
     CHECK(chart.pointCount() == 3);
     CHECK(asSet(chart.frontRunIds()) == std::set<int>{4, 5});
-    CHECK(chart.view()->chart()->title().contains(QStringLiteral("adult (sex)")));
+    CHECK(chart.exportContext().caption.startsWith(QStringLiteral("adult (sex)")));
     // The same panel choice again does not undo the user's pick ...
     chart.followExperiment(QString::fromStdString(kSynthetic),
                            pfa::FairnessNotion::DemographicParity);

@@ -9,6 +9,7 @@
 #include <QTextDocument>
 #include <QtCharts/QAbstractAxis>
 #include <algorithm>
+#include <cmath>
 
 #include "ui/charts/chart_style.h"
 
@@ -17,11 +18,13 @@ namespace pfa::ui {
 namespace {
 /// Room beyond an axis title's text, so that rounding never elides it.
 constexpr int kTitleRoom = 8;
+/// The smallest a chart view gets, before its axis titles ask for more.
+constexpr QSize kBaseMinimum(240, 190);
 }  // namespace
 
 ChartView::ChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent) {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(260, 200);
+    setMinimumSize(kBaseMinimum);
     setToolTip(tr("Right-click to export this chart as PNG, SVG or PDF"));
     // Redrawn whole, with the scene pinned to the top-left corner. Centred (the default), a
     // resize first re-centres the old, smaller scene — scrolling the pixels already drawn —
@@ -45,9 +48,16 @@ void ChartView::fitAxisTitles() {
     if (!chart()) return;
     const QRectF plot = chart()->plotArea();
     if (plot.width() <= 0 || plot.height() <= 0) return;
+    // Only the chart laid out in this view counts: an export lays it out at another size for a
+    // moment, and measuring that against the view's size would ask for a huge minimum.
+    const QSizeF laidOut = chart()->size();
+    if (std::abs(laidOut.width() - viewport()->width()) > 2 ||
+        std::abs(laidOut.height() - viewport()->height()) > 2)
+        return;
     // What the chart takes around its plot area is about constant; a plot area as long as the
     // longest axis title (a vertical one runs along the plot's height) shows it in full.
-    QSize needed = minimumSize();
+    // Measured from the base minimum each time, so the minimum never ratchets up.
+    QSize needed = kBaseMinimum;
     for (const QAbstractAxis* axis : chart()->axes()) {
         if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty()) continue;
         const int title =

@@ -111,11 +111,14 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     // with like.
     m_datasetBox = new QComboBox();
     m_datasetBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_datasetBox->setMinimumContentsLength(14);
+    m_datasetBox->setMinimumContentsLength(9);  // longer names end in "…" (full in the tooltip)
     m_datasetBox->setToolTip(
         tr("The data set whose runs are shown (runs on different data are not "
            "comparable). Follows the experiment panel."));
     m_notionBox = new QComboBox();
+    // Narrow enough for the dock at 1280 pixels: "demographic parity" may end in "…".
+    m_notionBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_notionBox->setMinimumContentsLength(9);
     for (pfa::FairnessNotion notion : kNotions)
         m_notionBox->addItem(notionName(notion), static_cast<int>(notion));
     m_notionBox->setToolTip(
@@ -611,9 +614,9 @@ void TradeoffChart::rebuild() {
     chart_style::setNiceRange(m_x, 0.0, xMax * 1.08, 5);
     chart_style::setNiceRange(m_y, std::max(0.0, yMin - yPad), std::min(1.0, yMax + yPad), 5);
     m_x->setTitleText(tr("%1 violation (test set)").arg(notionName(m_shownNotion)));
-    m_chart->setTitle(m_shownDataset.isEmpty()
-                          ? tr("Accuracy–fairness tradeoff")
-                          : tr("Accuracy–fairness tradeoff: %1").arg(datasetLabel(m_shownDataset)));
+    // The data set is named in the box above the chart (a long name would cut the title short
+    // in a narrow dock) and in an export's caption line.
+    m_chart->setTitle(tr("Accuracy–fairness tradeoff"));
     if (hidden > 0) {
         m_view->setEmptyMessage(tr("No finished runs on %1 for %2 yet (%3 on other data sets or "
                                    "notions: choose them above).")
