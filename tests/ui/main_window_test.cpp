@@ -205,7 +205,9 @@ TEST_CASE("Session round trip: save, clear, open gives the identical history", "
     broken.write("{\"format\": \"pfa-explorer-session\", \"runs\": [ {\"record\": 3");
     broken.close();
     CHECK_FALSE(window->session()->openFrom(broken.fileName(), &error));
-    CHECK(error.contains(QStringLiteral("not a valid session file")));
+    // In the user's words (cut off), not the JSON parser's.
+    CHECK(error.contains(QStringLiteral("is incomplete: the file ends too early")));
+    CHECK_FALSE(error.contains(QStringLiteral("at byte")));
     CHECK(window->historyModel()->rowCount() == 2);
 }
 
