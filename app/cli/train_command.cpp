@@ -381,11 +381,19 @@ int trainCommand(int argc, char** argv) {
     try {
         prepared = prepareDataset(request);
     } catch (const DataFileError& error) {
-        // A short or long row stops the read unless asked otherwise: say how to ask.
+        // A short or long row stops the read unless asked otherwise: say how to ask, on the
+        // same one line as the reason.
+        const std::string message = error.what();
         if (request.name == "file" && !request.schema.skipMalformedRows &&
-            std::string(error.what()).find(" fields, found ") != std::string::npos) {
-            std::fprintf(stderr, "pfa-cli train: --skip-bad-rows skips (and lists) rows whose number of "
-                                 "fields differs from the header's\n");
+            message.find(" fields, found ") != std::string::npos) {
+            std::string where = error.file();
+            if (error.line() > 0) where.append(":").append(std::to_string(error.line()));
+            if (!error.column().empty()) where.append(" (column '").append(error.column()).append("')");
+            where.append(": ");
+            const std::string problem =
+                message.rfind(where, 0) == 0 ? message.substr(where.size()) : message;
+            throw DataFileError(error.file(), error.line(), error.column(),
+                                problem + " (--skip-bad-rows skips such rows and lists them)");
         }
         throw;
     }
