@@ -435,9 +435,9 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
         }
         QString title = tr("Privacy spent (ε)");
         if (deltasDiffer)
-            title = tr("Privacy spent (δ per run)");
+            title = tr("ε spent (δ per run)");
         else if (delta > 0)
-            title = tr("Privacy spent (δ = %1)").arg(deltaText(delta));
+            title = tr("ε spent (δ = %1)").arg(deltaText(delta));  // short: a narrow chart
         if (chart->title() != title) chart->setTitle(title);
     }
 
@@ -466,7 +466,10 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
         QLineSeries* line = parts.lines[c];
         QLineSeries* extra = parts.extras[c];
         const bool used = c < shown.size();
-        showInLegend(chart, line, used);
+        // The runs are named once, in the legend above the four charts; a chart's own legend
+        // keeps its dashed-line key (and each run's δ when they differ). Four copies of the
+        // run names were cut to "DP-FERMI …" in charts a quarter of the window wide.
+        showInLegend(chart, line, used && which == kPrivacy && deltasDiffer);
         if (!used) {
             raw->clear();
             line->clear();
