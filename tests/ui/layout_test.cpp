@@ -25,6 +25,7 @@
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/live_charts_panel.h"
+#include "ui/runs/run_history_model.h"
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
@@ -191,6 +192,28 @@ TEST_CASE("The main window fits 1280×720", "[ui][layout]") {
                     << window->minimumSizeHint().height());
     CHECK(window->minimumSizeHint().width() <= kProjector.width());
     CHECK(window->minimumSizeHint().height() <= kProjector.height());
+    CHECK(window->minimumSize().width() <= kProjector.width());
+    CHECK(window->minimumSize().height() <= kProjector.height());
+    CHECK(window->size() == kProjector);
+}
+
+TEST_CASE("The main window still fits 1280×720 with runs on the charts", "[ui][layout]") {
+    // Runs bring the charts' legend keys, the run names above them and live points: the
+    // charts' minimum heights (whole vertical axis titles) grew past 720 with them once.
+    auto window = windowAt(kProjector);
+    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
+    window->experimentPanel()->epochsBox()->setValue(20);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    for (double lambda : {0.0, 4.0}) {
+        window->experimentPanel()->lambdaControl()->spinBox()->setValue(lambda);
+        clickToolbar(*window, window->runAction());
+        REQUIRE(waitForSignals(finished, finished.count() + 1, 60000));
+    }
+    const auto& entries = window->historyModel()->entries();
+    window->historyView()->selectRuns({entries[0]->id, entries[1]->id});  // two compared
+    window->resize(kProjector);
+    settle();
+    INFO("minimum " << window->minimumSize().width() << "×" << window->minimumSize().height());
     CHECK(window->minimumSize().width() <= kProjector.width());
     CHECK(window->minimumSize().height() <= kProjector.height());
     CHECK(window->size() == kProjector);

@@ -121,14 +121,12 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
            "certified."));
     smoothingLabel->setBuddy(m_smoothingBox);
     smoothingLabel->setToolTip(m_smoothingBox->toolTip());
-    top->addWidget(smoothingLabel, 0, Qt::AlignTop);
-    top->addWidget(m_smoothingBox, 0, Qt::AlignTop);
     outer->addLayout(top);
     // Always on show (not only before the first run): the dashed and faint lines are read
     // while runs are on the charts.
     m_note =
-        new QLabel(tr("Dashed: ERMI (fairness), target ε (privacy). Faint: raw values "
-                      "behind a smoothed curve."));
+        // One line at 1280 pixels: every line here is taken from the charts at 720 high.
+        new QLabel(tr("Dashed: ERMI, target ε. Faint: raw values under smoothing."));
     m_note->setToolTip(
         tr("Dashed lines: ERMI of the chosen notion in the fairness chart, the "
            "run's target ε in the privacy chart. With smoothing on, the faint "
@@ -136,13 +134,21 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     m_note->setWordWrap(true);
     m_note->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_note->setStyleSheet(QStringLiteral("color: #555555"));
-    outer->addWidget(m_note);
+    // The smoothing choice shares the note's row (about the faint lines), so the run names
+    // above get the full width: at 1280×720 every line above the charts is taken from them.
+    auto* noteRow = new QHBoxLayout();
+    noteRow->addWidget(m_note, 1);
+    noteRow->addWidget(smoothingLabel);
+    noteRow->addWidget(m_smoothingBox);
+    outer->addLayout(noteRow);
     auto* grid = new QGridLayout();
     grid->setSpacing(4);
     outer->addLayout(grid, 1);
     const QString titles[] = {tr("Training loss"), tr("Test error"), tr("Fairness violation"),
                               tr("Privacy spent (ε)")};
-    const QString yTitles[] = {tr("cross-entropy"), tr("error rate"), tr("violation / ERMI"),
+    // Short: a vertical title sets how tall its chart must be (it is drawn whole), and at
+    // 1280×720 the charts have no height to spare ("log loss" is the cross-entropy).
+    const QString yTitles[] = {tr("log loss"), tr("error rate"), tr("violation / ERMI"),
                                tr("ε (accountant)")};
     for (int i = 0; i < 4; ++i) {
         auto* chart = new QChart();
@@ -193,7 +199,7 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
         m_diagnosticTag->setPos(area.right() - m_diagnosticTag->boundingRect().width() - 4, area.top() + 2);
     });
     m_views[kLoss]->setToolTip(
-        tr("Mean cross-entropy on all training rows after each epoch. For private runs this is "
+        tr("Mean cross-entropy (log loss) on all training rows after each epoch. For private runs this is "
            "a diagnostic computed exactly on the private rows: it is not covered by the privacy "
            "guarantee (it can be switched off under Advanced). Right-click to export."));
     m_views[kFairness]->setToolTip(
