@@ -317,6 +317,13 @@ TEST_CASE("A paper export has the requested printed size and font size in PNG, S
         ExportOptions options = paperOptions(ExportFormat::Svg);
         REQUIRE(exportChart(view, path, options, &error));
         CHECK(showsText(readSvg(readAll(path)), QStringLiteral("tradeoff")));
+        // Nothing cut short in a one-column figure: no "…" anywhere (the axis title was).
+        for (const auto& [text, size] : readSvg(readAll(path)).texts) {
+            INFO(text.toStdString());
+            CHECK_FALSE(text.contains(QChar(0x2026)));
+            CHECK_FALSE(text.contains(QStringLiteral("...")));
+        }
+        CHECK(showsText(readSvg(readAll(path)), QStringLiteral("demographic parity violation")));
         options.showTitle = false;
         REQUIRE(exportChart(view, path, options, &error));
         CHECK_FALSE(showsText(readSvg(readAll(path)), QStringLiteral("tradeoff")));

@@ -342,7 +342,12 @@ void TradeoffChart::setExportMode(bool exporting) {
     // Clearing the ring's points (not hiding the series) keeps its legend entry hidden.
     if (exporting) {
         m_selection->clear();
+        // A one-column figure with the ε colour bar beside the plot has no room for
+        // "… violation (test set)": the axis says what is measured, the caption line names the
+        // data set, and every point of this chart is a test-set value.
+        m_x->setTitleText(tr("%1 violation").arg(notionName(m_shownNotion)));
     } else {
+        m_x->setTitleText(tr("%1 violation (test set)").arg(notionName(m_shownNotion)));
         setSelectedRun(m_selectedId);
     }
 }
