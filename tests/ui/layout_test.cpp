@@ -265,6 +265,12 @@ TEST_CASE("At 1280×720 the experiment panel is not clipped and the charts' titl
         checkKeyControlsShown(*window);
         checkChartsUnelided(*window);
         saveShot(*window, QStringLiteral("layout-1280x720-adult.png"));
+        // And on a full-HD screen.
+        window->resize(1920, 1080);
+        settle();
+        checkPanelNotClipped(panel);
+        checkChartsUnelided(*window);
+        saveShot(*window, QStringLiteral("layout-1920x1080-adult.png"));
     }
 }
 
