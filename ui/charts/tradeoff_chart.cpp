@@ -145,7 +145,7 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     showing->setToolTip(m_datasetBox->toolTip());
     header->addWidget(showing);
     header->addWidget(m_datasetBox, 1);
-    header->addWidget(m_notionBox);
+    header->addWidget(m_notionBox, 1);  // whole when there is room, "…" when narrow
     header->addWidget(m_clearTrail);
 
     auto* layout = new QVBoxLayout(this);
