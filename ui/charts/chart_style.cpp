@@ -40,11 +40,6 @@ QColor colorForEpsilon(double epsilon) {
     return viridis(0.57 * t);
 }
 
-QColor colorForEpsilonRank(int rank, int count) {
-    if (count <= 1) return viridis(0.45);
-    return viridis(0.85 * static_cast<double>(rank) / (count - 1));
-}
-
 double contrastRatio(const QColor& a, const QColor& b) {
     const auto luminance = [](const QColor& c) {
         const auto channel = [](double v) {

@@ -31,11 +31,6 @@ inline constexpr double kEpsilonScaleMax = 100.0;
 /// ε = ∞ (no privacy) is a distinct vermilion, not on the scale.
 QColor colorForEpsilon(double epsilon);
 
-/// Colour of the `rank`-th of `count` finite privacy budgets shown together (smallest first),
-/// evenly spread over the viridis scale. It changes when the set of budgets changes: use
-/// colorForEpsilon() wherever a colour stands for ε.
-QColor colorForEpsilonRank(int rank, int count);
-
 /// WCAG contrast ratio of two colours (1 = none, 21 = black on white); alpha is ignored.
 double contrastRatio(const QColor& a, const QColor& b);
 
