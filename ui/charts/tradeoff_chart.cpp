@@ -158,7 +158,12 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     rebuild();
 }
 
-void TradeoffChart::connectPointSeries(QScatterSeries* series) {
+void TradeoffChart::addPointSeries(QScatterSeries* series) {
+    m_chart->addSeries(series);
+    series->attachAxis(m_x);
+    series->attachAxis(m_y);
+    m_pointSeries.push_back(series);
+    m_seriesRuns[series] = {};
     // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
     // shows the same text, so the generic chart tooltip never replaces it.
     connect(series, &QScatterSeries::hovered, this, [this, series](const QPointF& p, bool state) {
@@ -517,12 +522,7 @@ void TradeoffChart::rebuild() {
             series->setMarkerSize(onFront[i] ? 15 : 12);
             series->setName(QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm),
                                                          chart_style::epsilonLabel(c.epsilon)));
-            m_chart->addSeries(series);
-            series->attachAxis(m_x);
-            series->attachAxis(m_y);
-            m_pointSeries.push_back(series);
-            m_seriesRuns[series] = {};
-            connectPointSeries(series);
+            addPointSeries(series);
         }
         series->append(m_points[i].x, m_points[i].y);
         m_seriesRuns[series].push_back(m_points[i].id);
@@ -550,12 +550,7 @@ void TradeoffChart::rebuild() {
             series->setMarkerSize(8);
             series->setColor(color);
             series->setBorderColor(QColor(40, 40, 40));
-            m_chart->addSeries(series);
-            series->attachAxis(m_x);
-            series->attachAxis(m_y);
-            m_pointSeries.push_back(series);
-            m_seriesRuns[series] = {};
-            connectPointSeries(series);
+            addPointSeries(series);
         }
         series->append(x, y);
         m_seriesRuns[series].push_back(id);
@@ -569,13 +564,9 @@ void TradeoffChart::rebuild() {
         head->setMarkerSize(12);
         head->setColor(newest.color);
         head->setBorderColor(QColor(40, 40, 40));
-        m_chart->addSeries(head);
-        head->attachAxis(m_x);
-        head->attachAxis(m_y);
+        addPointSeries(head);
         head->append(newest.x, newest.y);
-        m_pointSeries.push_back(head);
         m_seriesRuns[head] = {newest.id};
-        connectPointSeries(head);
     }
     m_trailLine->replace(trail);
     m_clearTrail->setEnabled(!m_trail.empty());

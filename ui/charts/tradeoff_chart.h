@@ -113,8 +113,9 @@ private:
         QColor color;
     };
     int runAt(const QScatterSeries* series, const QPointF& point) const;
-    /// Hover (settings tooltip) and click (select) of a series of run points.
-    void connectPointSeries(QScatterSeries* series);
+    /// Puts a series of run points on the chart's axes, with no runs yet, and connects its
+    /// hover (settings tooltip) and click (select).
+    void addPointSeries(QScatterSeries* series);
     void rebuild();
     void refillBoxes();
     void updateLegend();
