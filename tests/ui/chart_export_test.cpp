@@ -40,16 +40,6 @@ using namespace pfa::ui::test;
 
 namespace {
 
-void runWithLambdas(MainWindow& window, const std::vector<double>& lambdas) {
-    QSignalSpy finished(window.controller(), &TrainingController::runFinished);
-    int expected = 0;
-    for (double lambda : lambdas) {
-        window.experimentPanel()->lambdaControl()->spinBox()->setValue(lambda);
-        clickToolbar(window, window.runAction());
-        REQUIRE(waitForSignals(finished, ++expected));
-    }
-}
-
 QByteArray readAll(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -237,7 +227,7 @@ ExportOptions paperOptions(ExportFormat format, double fontPoints = 8.0) {
 TEST_CASE("A paper export has the requested printed size and font size in PNG, SVG and PDF",
           "[ui][export][export-paper]") {
     auto window = readyWindow(20);
-    runWithLambdas(*window, {0.0, 2.0, 6.0});
+    REQUIRE(runWithLambdas(*window, {0.0, 2.0, 6.0}));
     window->liveCharts()->refreshNow();
     ChartView* view = window->tradeoffChart()->view();
     QTemporaryDir dir;
@@ -402,7 +392,7 @@ TEST_CASE("A paper export has the requested printed size and font size in PNG, S
 TEST_CASE("Sweep charts name their data set and notion, file names have no trailing hyphen",
           "[ui][export][export-paper]") {
     auto window = readyWindow(10);
-    runWithLambdas(*window, {0.0, 2.0});
+    REQUIRE(runWithLambdas(*window, {0.0, 2.0}));
     SweepViewsPanel* sweeps = window->sweepViews();
     sweeps->refreshNow();
     const ExportContext context = sweeps->exportContext();
@@ -463,7 +453,7 @@ TEST_CASE("Sweep charts name their data set and notion, file names have no trail
 TEST_CASE("The export dialog remembers its values and the last folder",
           "[ui][export][export-paper]") {
     auto window = readyWindow(10);
-    runWithLambdas(*window, {1.0});
+    REQUIRE(runWithLambdas(*window, {1.0}));
     ChartView* view = window->tradeoffChart()->view();
     QTemporaryDir dir;
     {

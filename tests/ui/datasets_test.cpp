@@ -20,10 +20,6 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
-#ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "../shared/datasets"
-#endif
-
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -34,8 +30,7 @@ const std::map<std::string, std::string> kSharedFolder = {
     {"german-credit", "german-credit"}, {"parkinsons", "parkinsons-telemonitoring"}};
 
 QString sharedFolder(const std::string& name) {
-    const QString folder = QDir(QStringLiteral(PFA_SHARED_DATASETS)).filePath(QString::fromStdString(kSharedFolder.at(name)));
-    return QDir(folder).exists() ? folder : QString();
+    return sharedDatasetFolder(QString::fromStdString(kSharedFolder.at(name)));
 }
 
 bool selectDataset(MainWindow& window, const std::string& name) {

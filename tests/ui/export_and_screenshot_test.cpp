@@ -23,23 +23,9 @@
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
-namespace {
-
-void runWithLambdas(MainWindow& window, const std::vector<double>& lambdas) {
-    QSignalSpy finished(window.controller(), &TrainingController::runFinished);
-    int expected = 0;
-    for (double lambda : lambdas) {
-        window.experimentPanel()->lambdaControl()->spinBox()->setValue(lambda);
-        clickToolbar(window, window.runAction());
-        REQUIRE(waitForSignals(finished, ++expected));
-    }
-}
-
-}  // namespace
-
 TEST_CASE("Charts export to PNG at the chosen DPI, SVG and PDF", "[ui][export]") {
     auto window = readyWindow(30);
-    runWithLambdas(*window, {0.0, 2.0});
+    REQUIRE(runWithLambdas(*window, {0.0, 2.0}));
     window->liveCharts()->refreshNow();
     QTemporaryDir dir;
     std::vector<ChartView*> views(window->liveCharts()->views().begin(), window->liveCharts()->views().end());
@@ -96,14 +82,14 @@ TEST_CASE("Charts export to PNG at the chosen DPI, SVG and PDF", "[ui][export]")
 TEST_CASE("Screenshots for the README", "[ui][screenshot]") {
     auto window = readyWindow(200);
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
-    runWithLambdas(*window, {1.0});
+    REQUIRE(runWithLambdas(*window, {1.0}));
     window->liveCharts()->refreshNow();
     QTest::qWait(100);
     const QString mainPath = QStringLiteral(PFA_SCREENSHOT_DIR "/main-window.png");
     REQUIRE(window->grab().save(mainPath));
     CHECK(QImage(mainPath).width() >= 1200);
 
-    runWithLambdas(*window, {0.0, 0.5, 2.0, 4.0, 8.0});
+    REQUIRE(runWithLambdas(*window, {0.0, 0.5, 2.0, 4.0, 8.0}));
     window->liveCharts()->refreshNow();
     CHECK(window->tradeoffChart()->pointCount() == 6);
     CHECK_FALSE(window->tradeoffChart()->frontRunIds().empty());
@@ -116,7 +102,7 @@ TEST_CASE("Screenshots for the README", "[ui][screenshot]") {
     // A fuller picture for the README: the same λ values without privacy, then two runs
     // selected for comparison.
     window->experimentPanel()->epsilonControl()->setValue(INFINITY);
-    runWithLambdas(*window, {0.0, 1.0, 4.0, 8.0});
+    REQUIRE(runWithLambdas(*window, {0.0, 1.0, 4.0, 8.0}));
     window->historyView()->selectRuns({window->historyModel()->entries()[5]->id, window->historyModel()->entries()[9]->id});
     window->liveCharts()->refreshNow();
     QTest::qWait(100);

@@ -29,10 +29,6 @@
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
-#ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "../shared/datasets"
-#endif
-
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -163,12 +159,6 @@ void checkChartsUnelided(MainWindow& window) {
     CHECK(charts >= 5);  // the four live charts and the tradeoff chart
 }
 
-/// The folder of the offline copy of catalog data set `name` ("" when not present).
-QString sharedFolder(const QString& folderName) {
-    const QString folder = QDir(QStringLiteral(PFA_SHARED_DATASETS)).filePath(folderName);
-    return QDir(folder).exists() ? folder : QString();
-}
-
 void chooseDataset(MainWindow& window, const QString& name) {
     QComboBox* box = window.experimentPanel()->datasetBox();
     const int index = box->findData(name);
@@ -249,7 +239,7 @@ TEST_CASE("At 1280×720 the experiment panel is not clipped and the charts' titl
             checkChartsUnelided(*window);
             saveShot(*window, QStringLiteral("layout-1280x720-adult-missing.png"));
         }
-        const QString folder = sharedFolder(QStringLiteral("adult"));
+        const QString folder = sharedDatasetFolder(QStringLiteral("adult"));
         if (folder.isEmpty()) {
             WARN("offline copy of Adult not present: the loaded state is not checked");
             return;

@@ -33,10 +33,6 @@
 #include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
-#ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "../shared/datasets"
-#endif
-
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -309,8 +305,8 @@ TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad
 
 TEST_CASE("A preset chooses its data set, waits for it to load and opens the sweep dialog without blocking",
           "[ui][sweep]") {
-    const QString folder = QDir(QStringLiteral(PFA_SHARED_DATASETS)).filePath(QStringLiteral("parkinsons-telemonitoring"));
-    if (!QDir(folder).exists()) {
+    const QString folder = sharedDatasetFolder(QStringLiteral("parkinsons-telemonitoring"));
+    if (folder.isEmpty()) {
         WARN("parkinsons offline copy not present, skipped");
         return;
     }

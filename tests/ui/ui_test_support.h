@@ -1,6 +1,7 @@
 #pragma once
 
 // Helpers shared by the UI tests.
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QSettings>
 #include <QSignalSpy>
@@ -9,14 +10,21 @@
 #include <QToolBar>
 #include <QCheckBox>
 #include <memory>
+#include <vector>
 
 #include "core/sweep/sweep_spec.h"
 #include "ui/controllers/training_controller.h"
 #include "ui/panels/experiment_panel.h"
+#include "ui/panels/lambda_control.h"
 #include "ui/shell/main_window.h"
 
 /// Where UI tests save the screenshots they take (README pictures and pictures to look at),
 /// relative to the test's working directory unless the build defines it.
+/// The offline copies of the catalog's data sets (the build defines it).
+#ifndef PFA_SHARED_DATASETS
+#define PFA_SHARED_DATASETS "../shared/datasets"
+#endif
+
 #ifndef PFA_SCREENSHOT_DIR
 #define PFA_SCREENSHOT_DIR "screenshots"
 #endif
@@ -70,6 +78,26 @@ inline pfa::SweepSpec smallGrid(const MainWindow& window, std::vector<double> ep
 /// The run entry carried by a runFinished signal.
 inline RunEntryPtr finishedEntry(const QSignalSpy& spy, int index) {
     return spy.at(index).at(0).value<RunEntryPtr>();
+}
+
+/// Runs the panel's settings once per λ in `lambdas`, one after the other, as a user would
+/// (spin box, then Run); true when every run finished.
+inline bool runWithLambdas(MainWindow& window, const std::vector<double>& lambdas) {
+    QSignalSpy finished(window.controller(), &TrainingController::runFinished);
+    int expected = 0;
+    for (double lambda : lambdas) {
+        window.experimentPanel()->lambdaControl()->spinBox()->setValue(lambda);
+        clickToolbar(window, window.runAction());
+        if (!waitForSignals(finished, ++expected)) return false;
+    }
+    return true;
+}
+
+/// The folder of the offline copy of a catalog data set beside the project ("" when it is not
+/// there: tests that need it say so and skip that part).
+inline QString sharedDatasetFolder(const QString& folderName) {
+    const QString folder = QDir(QStringLiteral(PFA_SHARED_DATASETS)).filePath(folderName);
+    return QDir(folder).exists() ? folder : QString();
 }
 
 }  // namespace pfa::ui::test
