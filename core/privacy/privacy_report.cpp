@@ -67,6 +67,8 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
         }
         text << ".\n";
     }
+    if (!r.neighbouring.empty()) text << "Neighbouring data sets: " << r.neighbouring << ".\n";
+    if (!r.trustModel.empty()) text << "Trust: " << r.trustModel << ".\n";
     if (r.maxRowsPerPerson > 1) {
         text << "Persons: the unit is one " << r.unit << ", not one person. Each person ("
              << (r.personColumn.empty() ? std::string("user id") : "'" + r.personColumn + "'")

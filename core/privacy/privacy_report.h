@@ -64,6 +64,12 @@ struct PrivacyReport {
     double epsilonPoissonAssumed = 0.0;  ///< non-Poisson sampling: ε if Poisson were assumed
     std::string adjacency;         ///< "add/remove-one" or "replace-one"
     std::string protectedData;     ///< what a neighbouring data set may change
+    /// What a neighbouring data set is, in words ("all rows of one user replaced", "one record
+    /// of one silo"); empty = one unit added or removed, as the adjacency says.
+    std::string neighbouring;
+    /// Who must be trusted and who sees what ("no one: each silo adds its own noise before
+    /// anything leaves it"); empty = the party that runs the training (the usual central DP).
+    std::string trustModel;
     std::string statement;         ///< privacy-accounting.md §9 text
     std::vector<std::string> warnings;
 

@@ -42,6 +42,13 @@ const HistoryColumn kHistoryColumns[] = {
     {"ermi_soft", &EpochMetrics::ermiSoft},     {"epsilon_spent", &EpochMetrics::epsilonSpent},
     {"clip_fraction", &EpochMetrics::clipFraction}, {"seconds", &EpochMetrics::seconds},
 };
+// Algorithm-specific columns: written only when some epoch has a value, read when present.
+const HistoryColumn kOptionalHistoryColumns[] = {
+    {"excess_risk", &EpochMetrics::excessRisk},
+    {"removed_fraction", &EpochMetrics::removedFraction},
+    {"gate_margin", &EpochMetrics::gateMargin},
+    {"unit_error_spread", &EpochMetrics::unitErrorSpread},
+};
 
 void writeHistory(JsonWriter& json, const std::vector<EpochMetrics>& history, int digits) {
     json.beginObject();
@@ -56,6 +63,15 @@ void writeHistory(JsonWriter& json, const std::vector<EpochMetrics>& history, in
         std::vector<double> values;
         for (const EpochMetrics& m : history) values.push_back(m.*column.field);
         json.key(column.key).array(values, digits);
+    }
+    for (const HistoryColumn& column : kOptionalHistoryColumns) {
+        std::vector<double> values;
+        bool any = false;
+        for (const EpochMetrics& m : history) {
+            values.push_back(m.*column.field);
+            any = any || std::isfinite(m.*column.field);
+        }
+        if (any) json.key(column.key).array(values, digits);
     }
     json.endObject();
 }
@@ -237,8 +253,28 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
         json.key("bound").value("group privacy through the RDP curve (loose)");
         json.endObject();
     }
+    if (!p.neighbouring.empty()) json.key("neighbouring").value(p.neighbouring);
+    if (!p.trustModel.empty()) json.key("trust_model").value(p.trustModel);
     json.key("statement").value(p.statement);
     json.endObject();
+
+    if (!result.units.empty()) {
+        // Per-unit test metrics (silos or users): not protected, computed from test rows.
+        json.key("units").beginObject();
+        json.key("kind").value(result.unitKind);
+        json.key("items").beginArray();
+        for (const UnitMetrics& unit : result.units) {
+            json.beginObject();
+            json.key("name").value(unit.name);
+            json.key("train_rows").value(unit.trainRows);
+            json.key("test_rows").value(unit.testRows);
+            json.key("test_error").value(unit.testError);
+            json.key("test_loss").value(unit.testLoss);
+            json.endObject();
+        }
+        json.endArray();
+        json.endObject();
+    }
 
     json.key("history");
     writeHistory(json, result.history, options.historyDigits);
@@ -399,6 +435,8 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
             p.uncoveredReleases.push_back(item.asString());
         }
     }
+    p.neighbouring = privacyJson.stringOr("neighbouring", "");
+    p.trustModel = privacyJson.stringOr("trust_model", "");
     if (privacyJson.has("persons")) {
         const JsonValue& persons = privacyJson.at("persons");
         p.personColumn = persons.at("column").asString();
@@ -421,6 +459,27 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
             throw InputError(std::string("history column '") + column.key + "' has the wrong length");
         }
         for (std::size_t e = 0; e < values.size(); ++e) r.history[e].*column.field = values[e];
+    }
+    for (const HistoryColumn& column : kOptionalHistoryColumns) {
+        if (!history.has(column.key)) continue;
+        const std::vector<double> values = history.at(column.key).numbers();
+        if (values.size() != epochs.size()) {
+            throw InputError(std::string("history column '") + column.key + "' has the wrong length");
+        }
+        for (std::size_t e = 0; e < values.size(); ++e) r.history[e].*column.field = values[e];
+    }
+    if (json.has("units")) {
+        const JsonValue& units = json.at("units");
+        r.unitKind = units.stringOr("kind", "");
+        for (const JsonValue& item : units.at("items").items()) {
+            UnitMetrics unit;
+            unit.name = item.at("name").asString();
+            unit.trainRows = asLong(item.at("train_rows"));
+            unit.testRows = asLong(item.at("test_rows"));
+            unit.testError = item.numberOr("test_error", std::nan(""));
+            unit.testLoss = item.numberOr("test_loss", std::nan(""));
+            r.units.push_back(std::move(unit));
+        }
     }
     readModelRecord(json, r, context);
     return r;

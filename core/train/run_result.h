@@ -26,6 +26,23 @@ struct EpochMetrics {
     double epsilonSpent = 0.0;    ///< certified ε after `step` steps (accountant), +∞ if none
     double clipFraction = 0.0;    ///< share of clipped per-example θ-gradients in this epoch
     double seconds = 0.0;         ///< wall time since the run started
+    // Algorithm-specific read-outs (NaN when an algorithm has none; records store a column
+    // only when some epoch has a value).
+    double excessRisk = std::numeric_limits<double>::quiet_NaN();  ///< exact excess risk (generators that know the optimum)
+    double removedFraction = std::numeric_limits<double>::quiet_NaN();  ///< share of units an outlier filter dropped this epoch
+    double gateMargin = std::numeric_limits<double>::quiet_NaN();  ///< noisy score minus threshold of a concentration gate
+    double unitErrorSpread = std::numeric_limits<double>::quiet_NaN();  ///< test error of the worst unit minus the best
+};
+
+/// Test metrics of one unit (silo or user) of a run on data grouped into units: the spread of
+/// these across units is what a federated or personalised model is judged by, beside the
+/// pooled test metrics. Not protected: computed from test rows.
+struct UnitMetrics {
+    std::string name;      ///< the unit's name (silo attribute value, user id, "silo 3")
+    long trainRows = 0;
+    long testRows = 0;
+    double testError = std::numeric_limits<double>::quiet_NaN();  ///< error rate, or MSE / excess risk for regression
+    double testLoss = std::numeric_limits<double>::quiet_NaN();   ///< mean test loss
 };
 
 /// Progress of one step, reported to observers.
@@ -66,6 +83,9 @@ struct RunResult {
     RegressionMetrics regression;  ///< final regression metrics (regression runs only)
     double trainLoss = 0.0;        ///< final mean training loss
     privacy::PrivacyReport privacy;
+    /// Per-unit test metrics ("silo" or "user" in unitKind), empty when the run reports none.
+    std::string unitKind;
+    std::vector<UnitMetrics> units;
     long steps = 0;
     double seconds = 0.0;
 };

@@ -104,3 +104,40 @@ TEST_CASE("A record carries the split method, and older records read as the seed
     bad.replace(bad.find(R"("split_method":"pandas")"), 23, R"("split_method":"sklearn")");
     REQUIRE_THROWS_WITH(runResultFromJson(parseJson(bad), &read), Catch::Contains("unknown split method"));
 }
+
+TEST_CASE("A record carries per-unit metrics, the trust model and optional history columns", "[json][units]") {
+    const DataSplit data = test::syntheticSplit(2000);
+    TrainConfig config;
+    config.algorithm = "dp-sgd";
+    config.epsilon = 2.0;
+    config.lambda = 0.0;
+    config.epochs = 2;
+    config.batchSize = 200;
+    TrainingObserver observer;
+    CancelToken cancel;
+    RunResult original = runAlgorithm(config, data, observer, cancel);
+    original.unitKind = "silo";
+    original.units = {{"hospital A", 700, 240, 0.25, 0.5}, {"hospital <B>", 800, 260, 0.125, 0.375}};
+    original.privacy.neighbouring = "one record of one silo replaced";
+    original.privacy.trustModel = "no one: each silo adds its own noise";
+    original.history.front().excessRisk = 0.5;
+    original.history.back().gateMargin = -3.0;
+    RunRecordOptions exact;
+    exact.historyDigits = 17;
+    const std::string line = runRecordJson(original, RunContext{}, exact);
+    CHECK(line.find("\"removed_fraction\"") == std::string::npos);  // no value, no column
+    const RunResult copy = runResultFromJson(parseJson(line), nullptr);
+    CHECK(copy.unitKind == "silo");
+    REQUIRE(copy.units.size() == 2);
+    CHECK(copy.units[1].name == "hospital <B>");
+    CHECK(copy.units[1].trainRows == 800);
+    CHECK(copy.units[1].testRows == 260);
+    CHECK(copy.units[1].testError == 0.125);
+    CHECK(copy.units[0].testLoss == 0.5);
+    CHECK(copy.privacy.neighbouring == original.privacy.neighbouring);
+    CHECK(copy.privacy.trustModel == original.privacy.trustModel);
+    CHECK(copy.history.front().excessRisk == 0.5);
+    CHECK(std::isnan(copy.history.back().excessRisk));
+    CHECK(copy.history.back().gateMargin == -3.0);
+    CHECK(std::isnan(copy.history.front().removedFraction));
+}
