@@ -125,9 +125,23 @@ TEST_CASE("Every parameter has one spelling, a rule, a default within its rule a
         if (spec.kind == ParamKind::Choice) CHECK(spec.choices.size() >= 2);
         if (spec.sweepable) CHECK((spec.kind == ParamKind::Real || spec.kind == ParamKind::Integer));
     }
-    // Every algorithm's parameters are registered ones.
+    // Every algorithm's parameters are registered ones. A name several algorithms read is one
+    // setting: the CLI, the GUI form and sweeps show the first declaration only, so a second
+    // algorithm declaring it with another default, range, kind or meaning would silently run
+    // with the first one's. Such a setting must be declared identically (or named apart).
     for (const auto& algorithm : algorithmRegistry()) {
-        for (const ParamSpec& spec : algorithm->parameters()) CHECK(findParameter(spec.name) != nullptr);
+        for (const ParamSpec& spec : algorithm->parameters()) {
+            INFO(algorithm->name() << ": " << spec.name);
+            const ParamSpec* shared = findParameter(spec.name);
+            REQUIRE(shared != nullptr);
+            CHECK(shared->kind == spec.kind);
+            CHECK(shared->defaultValue == spec.defaultValue);
+            CHECK(shared->min == spec.min);
+            CHECK(shared->max == spec.max);
+            CHECK(shared->autoValue == spec.autoValue);
+            CHECK(shared->help == spec.help);
+            CHECK(shared->choices.size() == spec.choices.size());
+        }
     }
 }
 
