@@ -25,8 +25,9 @@ namespace {
 /// A tiny run of `algorithm`: private at ε = 1 when it can be, with the fairness term when it
 /// has one.
 TrainConfig tinyConfig(const Algorithm& algorithm) {
-    TrainConfig c = test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
-                                      algorithm.usesFairness() ? 1.0 : 0.0);
+    TrainConfig c =
+        test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
+                          algorithm.usesFairness() ? 1.0 : 0.0);
     c.epochs = 2;
     c.batchSize = 100;
     c.seed = 3;
@@ -45,15 +46,26 @@ struct CancelAfterFirstStep : TrainingObserver {
     long steps = 0;
 };
 
+/// The synthetic data with users, for algorithms whose unit of privacy is a user.
+DataSplit syntheticUserSplit() {
+    SyntheticOptions options;
+    options.rows = 2400;
+    options.users = 300;
+    return splitAndEncode(generateSynthetic(options));
+}
+
 }  // namespace
 
 TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",
           "[conformance]") {
-    const DataSplit data = test::syntheticSplit(800);
+    const DataSplit rowData = test::syntheticSplit(800);
+    const DataSplit userData = syntheticUserSplit();
     REQUIRE(algorithmRegistry().size() >= 4);
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
         INFO(algorithm.name());
+        const DataSplit& data =
+            algorithm.capabilities().unit == PrivacyUnit::User ? userData : rowData;
         CHECK_FALSE(algorithm.description().empty());
         const TrainConfig config = tinyConfig(algorithm);
 
@@ -86,7 +98,8 @@ TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recor
         if (algorithm.supportsPrivacy()) {
             REQUIRE(privacyJson.has("accounting"));
             const double recomputed =
-                privacy::certifiedEpsilon(privacy::accountingFromJson(privacyJson.at("accounting"))).epsilon;
+                privacy::certifiedEpsilon(privacy::accountingFromJson(privacyJson.at("accounting")))
+                    .epsilon;
             CHECK(recomputed == Approx(first.privacy.epsilonSpent).epsilon(1e-12));
             CHECK(first.privacy.epsilonSpent <= config.epsilon * (1 + 1e-9));
         } else {
