@@ -25,9 +25,8 @@ namespace {
 /// A tiny run of `algorithm`: private at ε = 1 when it can be, with the fairness term when it
 /// has one.
 TrainConfig tinyConfig(const Algorithm& algorithm) {
-    TrainConfig c =
-        test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
-                          algorithm.usesFairness() ? 1.0 : 0.0);
+    TrainConfig c = test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
+                                      algorithm.usesFairness() ? 1.0 : 0.0);
     c.epochs = 2;
     c.batchSize = 100;
     c.seed = 3;
@@ -98,8 +97,7 @@ TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recor
         if (algorithm.supportsPrivacy()) {
             REQUIRE(privacyJson.has("accounting"));
             const double recomputed =
-                privacy::certifiedEpsilon(privacy::accountingFromJson(privacyJson.at("accounting")))
-                    .epsilon;
+                privacy::certifiedEpsilon(privacy::accountingFromJson(privacyJson.at("accounting"))).epsilon;
             CHECK(recomputed == Approx(first.privacy.epsilonSpent).epsilon(1e-12));
             CHECK(first.privacy.epsilonSpent <= config.epsilon * (1 + 1e-9));
         } else {
