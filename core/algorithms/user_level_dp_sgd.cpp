@@ -153,21 +153,23 @@ public:
         noise.label = "Noise calibration";
         noise.kind = ParamKind::Choice;
         noise.help =
-            "how the noise is set: practical (gate + heuristic sensitivity κτ/n), paper (the "
-            "paper's formula, up to an unstated constant) or naive (per-user clipping, rigorous)";
+            "how the noise is set: naive (per-user clipping, rigorous), practical (outlier "
+            "removal, "
+            "heuristic sensitivity κτ/n) or paper (outlier removal, the paper's formula, up to an "
+            "unstated constant)";
         noise.choices = {
-            {"practical", "practical (heuristic)",
-             "concentration gate (ε/2) and noise for an assumed sensitivity κτ/n of the kept "
-             "users' mean; "
-             "heuristic — the paper's proof does not cover this mode"},
-            {"paper", "paper (up to a constant)",
-             "concentration gate (ε/2) and the paper's noise formula, correct up to an unstated "
-             "constant"},
             {"naive", "naive per-user clipping (rigorous)",
              "no gate, no removal: each user's mean gradient is clipped to C_u; certified by the "
              "accountant"},
+            {"practical", "outlier removal, practical (heuristic)",
+             "concentration gate (ε/2) and noise for an assumed sensitivity κτ/n of the kept "
+             "users' mean; heuristic — the paper's proof does not cover this mode"},
+            {"paper", "outlier removal, paper (up to a constant)",
+             "concentration gate (ε/2) and the paper's noise formula, correct up to an unstated "
+             "constant"},
         };
-        noise.defaultValue = "practical";
+        // The rigorous mode is the default: the other two state an ε that rests on an assumption.
+        noise.defaultValue = "naive";
         noise.advanced = false;
         list.push_back(ownParameter(std::move(noise)));
         list.push_back(integerParameter(
@@ -680,8 +682,7 @@ private:
             report.calibration = "naive per-user clipping, rigorous (RDP-calibrated)";
             report.clipTheta = s.clip;
             report.clipDescription =
-                "each user's mean gradient clipped to C_u = " + formatNumber(s.clip) + "; " +
-                common;
+                "C_u = " + formatNumber(s.clip) + " on each user's mean gradient; " + common;
             report.mechanism = s.perRound == s.n
                                    ? "Gaussian on the mean of the users' clipped gradients, " +
                                          std::to_string(s.T) + " releases"
@@ -690,9 +691,9 @@ private:
         } else {
             const double tau = s.tau;
             report.clipDescription =
-                "none: users outside the crowd are removed at random (τ = c_τ·G/√m = " +
-                formatNumber(tau) +
-                "), assumed sensitivity κτ/n with κ = " + formatNumber(s.kappa) + "; " + common;
+                "none (users outside the crowd are removed at random, τ = c_τ·G/√m = " +
+                formatNumber(tau) + ", assumed sensitivity κτ/n with κ = " + formatNumber(s.kappa) +
+                "); " + common;
             report.extraReleases =
                 "concentration gate (sparse vector: threshold 2n/5 − Lap(4/ε), score/2 + "
                 "Lap(8/ε) per round), ε₀ = " +
