@@ -439,3 +439,70 @@ TEST_CASE(
     CHECK(userLevel.privacy.epsilonSpent <= 2.0);
     CHECK(static_cast<long>(userLevel.units.size()) == data.test.users->units());
 }
+
+// The measurement behind the user-level comparison on Parkinsons by subject (42 users): test
+// error against ε for record-level dp-sgd (and the person-level ε it actually gives, by group
+// privacy), user-level naive per-user clipping, and the outlier-removal modes. Hidden (about
+// three minutes); run with: build/bin/pfa_core_tests "[.user-level-table]".
+TEST_CASE("Parkinsons by subject: test error against ε, record level vs user level",
+          "[.user-level-table]") {
+    const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
+    if (directory.empty()) {
+        WARN("parkinsons offline copy not present, skipped");
+        return;
+    }
+    const DataSplit data = splitAndEncode(findCatalogEntry("parkinsons").load(directory));
+    const int seeds = 5;
+    struct Variant {
+        const char* label;
+        const char* algorithm;
+        const char* noise;
+        const char* tauFactor;
+    };
+    const Variant variants[] = {
+        {"record-level dp-sgd", "dp-sgd", "", ""},
+        {"user-level naive (C_u = 1)", "user-level-dp-sgd", "naive", "2"},
+        {"user-level practical c_tau = 2", "user-level-dp-sgd", "practical", "2"},
+        {"user-level practical c_tau = 10", "user-level-dp-sgd", "practical", "10"},
+        {"user-level paper c_tau = 2", "user-level-dp-sgd", "paper", "2"},
+    };
+    std::printf(
+        "Parkinsons telemonitoring by subject: %ld training users, %ld training rows, %d seeds\n",
+        data.train.users->units(), static_cast<long>(data.train.rows()), seeds);
+    std::printf("%-32s %6s %16s %12s %14s %7s %10s\n", "variant", "eps", "test error", "eps stated",
+                "eps per person", "halted", "rounds run");
+    for (const Variant& variant : variants) {
+        for (const double epsilon : {1.0, 2.0, 4.0, 8.0, double(INFINITY)}) {
+            double sum = 0.0, squares = 0.0, stated = 0.0, person = 0.0, rounds = 0.0;
+            int halts = 0;
+            for (int seed = 0; seed < seeds; ++seed) {
+                TrainConfig config;
+                if (std::string(variant.algorithm) == "dp-sgd") {
+                    config = test::quickConfig("dp-sgd", epsilon, 0.0);
+                    config.epochs = 20;
+                } else {
+                    config = userConfig(epsilon, variant.noise, 200);
+                    config.delta = 0.0;  // automatic, as for dp-sgd: 1/n², n = training rows
+                    config.extra["user-clip"] = "1";
+                    config.extra["tau-factor"] = variant.tauFactor;
+                }
+                config.seed = static_cast<std::uint64_t>(seed);
+                const RunResult result = test::runQuietly(config, data);
+                REQUIRE(result.status == RunStatus::Completed);
+                sum += result.test.error;
+                squares += result.test.error * result.test.error;
+                stated += result.privacy.epsilonSpent / seeds;
+                person += (result.privacy.epsilonPerPerson > 0 ? result.privacy.epsilonPerPerson
+                                                               : result.privacy.epsilonSpent) /
+                          seeds;
+                rounds += static_cast<double>(result.steps) / seeds;
+                halts += halted(result) ? 1 : 0;
+            }
+            const double mean = sum / seeds;
+            const double sd =
+                std::sqrt(std::max(0.0, (squares - seeds * mean * mean) / (seeds - 1)));
+            std::printf("%-32s %6g %8.3f ± %5.3f %12.4g %14.4g %4d/%d %10.0f\n", variant.label,
+                        epsilon, mean, sd, stated, person, halts, seeds, rounds);
+        }
+    }
+}
