@@ -702,10 +702,11 @@ private:
                 "Gaussian on the mean of the kept users' gradients at the assumed sensitivity "
                 "κτ/n, " +
                 std::to_string(s.T) + " releases, plus the gate's pure ε₀";
-            report.uncoveredReleases.push_back(
-                "the gate margin s/2 − thr and the share of users removed per round, which the "
-                "history records "
-                "as training diagnostics");
+            if (recordsDiagnostics(config)) {
+                report.uncoveredReleases.push_back(
+                    "the gate margin s/2 − thr and the share of users removed, which the history "
+                    "records as training diagnostics");
+            }
             const std::string heuristic =
                 "the ε above assumes that replacing one user moves the kept users' mean by at most "
                 "κτ/n (κ = " +
