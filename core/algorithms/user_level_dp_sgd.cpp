@@ -183,11 +183,11 @@ public:
             "the fewest training rows any user has (read from the data, not privatised)";
         m.autoValue = "0";
         list.push_back(m);
-        list.push_back(
-            realParameter("tau-factor", "Concentration factor c_τ",
-                          "τ = c_τ·G/√m: users whose mean gradients are farther than τ (2τ for "
-                          "removal) from most others count as outliers",
-                          "2", 0.0, true, false));
+        list.push_back(realParameter(
+            "tau-factor", "Concentration factor c_τ",
+            "τ = c_τ·G/√m: users whose mean gradients are farther than τ (2τ for "
+            "removal) from most others count as outliers (outlier-removal modes only)",
+            "2", 0.0, true, false));
         list.push_back(realParameter("diameter", "Parameter ball diameter R",
                                      "the parameters are projected onto the ball of radius R/2",
                                      "10", 0.0, true, true));
@@ -240,7 +240,7 @@ public:
                 "user-level-dp-sgd needs data with users (a user id on every row), because its "
                 "unit "
                 "of privacy is a user: load a data set with a user column (e.g. Parkinsons "
-                "telemonitoring, users by subject) or synthetic data with users");
+                "telemonitoring, users by subject) or synthetic data with users.");
         }
         if (train.numClasses() != 2) {
             throw InputError("user-level-dp-sgd trains binary logistic regression; the data has " +
