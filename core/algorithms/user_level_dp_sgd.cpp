@@ -685,7 +685,7 @@ private:
                 "C_u = " + formatNumber(s.clip) + " on each user's mean gradient; " + common;
             report.mechanism = s.perRound == s.n
                                    ? "Gaussian on the mean of the users' clipped gradients, " +
-                                         std::to_string(s.T) + " releases"
+                                         std::to_string(result.steps) + " releases"
                                    : "Poisson-subsampled Gaussian over users, replace-one by the "
                                      "group-of-two bound";
         } else {
@@ -701,7 +701,7 @@ private:
             report.mechanism =
                 "Gaussian on the mean of the kept users' gradients at the assumed sensitivity "
                 "κτ/n, " +
-                std::to_string(s.T) + " releases, plus the gate's pure ε₀";
+                std::to_string(result.steps) + " releases, plus the gate's pure ε₀";
             if (recordsDiagnostics(config)) {
                 report.uncoveredReleases.push_back(
                     "the gate margin s/2 − thr and the share of users removed, which the history "
