@@ -458,10 +458,12 @@ TEST_CASE("Parkinsons by subject: test error against ε, record level vs user le
         const char* algorithm;
         const char* noise;
         const char* tauFactor;
+        const char* perRound = "0";
     };
     const Variant variants[] = {
         {"record-level dp-sgd", "dp-sgd", "", ""},
         {"user-level naive (C_u = 1)", "user-level-dp-sgd", "naive", "2"},
+        {"user-level naive, 21 users/round", "user-level-dp-sgd", "naive", "2", "21"},
         {"user-level practical c_tau = 2", "user-level-dp-sgd", "practical", "2"},
         {"user-level practical c_tau = 10", "user-level-dp-sgd", "practical", "10"},
         {"user-level paper c_tau = 2", "user-level-dp-sgd", "paper", "2"},
@@ -485,6 +487,7 @@ TEST_CASE("Parkinsons by subject: test error against ε, record level vs user le
                     config.delta = 0.0;  // automatic, as for dp-sgd: 1/n², n = training rows
                     config.extra["user-clip"] = "1";
                     config.extra["tau-factor"] = variant.tauFactor;
+                    config.extra["users-per-round"] = variant.perRound;
                 }
                 config.seed = static_cast<std::uint64_t>(seed);
                 const RunResult result = test::runQuietly(config, data);
