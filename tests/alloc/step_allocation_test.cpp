@@ -105,3 +105,26 @@ TEST_CASE("No heap allocation when drawing a batch of users", "[allocation]") {
     CHECK(g_allocations.load() == before);
     CHECK(drawnRows > 0);
 }
+
+TEST_CASE("No heap allocation inside a round of user-level DP-SGD", "[allocation]") {
+    SyntheticOptions options;
+    options.rows = 6000;
+    options.users = 300;
+    const DataSplit data = splitAndEncode(generateSynthetic(options));
+    for (const char* mode : {"practical", "naive", "naive-sampled"}) {
+        INFO(mode);
+        TrainConfig config;
+        config.algorithm = "user-level-dp-sgd";
+        config.epsilon = 4.0;
+        config.lambda = 0.0;
+        config.extra["rounds"] = "200";
+        config.extra["noise"] = std::string(mode).substr(0, std::string(mode).find('-'));
+        if (std::string(mode) == "naive-sampled") config.extra["users-per-round"] = "50";
+        AllocationProbe probe;
+        CancelToken cancel;
+        const RunResult result = runAlgorithm(config, data, probe, cancel);
+        REQUIRE(result.steps == 200);
+        REQUIRE(probe.intervals > 30);
+        CHECK(probe.allocatingIntervals == 0);
+    }
+}

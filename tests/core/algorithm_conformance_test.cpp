@@ -45,15 +45,26 @@ struct CancelAfterFirstStep : TrainingObserver {
     long steps = 0;
 };
 
+/// The synthetic data with users, for algorithms whose unit of privacy is a user.
+DataSplit syntheticUserSplit() {
+    SyntheticOptions options;
+    options.rows = 2400;
+    options.users = 300;
+    return splitAndEncode(generateSynthetic(options));
+}
+
 }  // namespace
 
 TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",
           "[conformance]") {
-    const DataSplit data = test::syntheticSplit(800);
+    const DataSplit rowData = test::syntheticSplit(800);
+    const DataSplit userData = syntheticUserSplit();
     REQUIRE(algorithmRegistry().size() >= 4);
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
         INFO(algorithm.name());
+        const DataSplit& data =
+            algorithm.capabilities().unit == PrivacyUnit::User ? userData : rowData;
         CHECK_FALSE(algorithm.description().empty());
         const TrainConfig config = tinyConfig(algorithm);
 
