@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/algorithms/registry.h"
+#include "core/data/silo_splitters.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/sweep/parameter_json.h"
@@ -49,7 +50,11 @@ struct CancelAfterFirstStep : TrainingObserver {
 
 TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",
           "[conformance]") {
-    const DataSplit data = test::syntheticSplit(800);
+    // With silos, for the algorithms that train across silos (the others ignore them).
+    DataSplit data = test::syntheticSplit(800);
+    SiloOptions silos;
+    silos.silos = 4;
+    assignSilos(data, makeSilos(data, silos));
     REQUIRE(algorithmRegistry().size() >= 4);
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
