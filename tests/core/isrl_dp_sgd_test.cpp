@@ -248,7 +248,7 @@ TEST_CASE("isrl-dp-sgd: trust-model table", "[.trust-table]") {
         data.train.silos->minRowsPerUnit());
     std::printf("%-6s %-18s %-18s %-18s %-18s %-18s\n", "eps", "central", "shuffle(sim)", "isrl",
                 "local", "isrl-local-sgd");
-    for (const double epsilon : {0.5, 1.0, 2.0, 4.0, 8.0, INFINITY}) {  // ∞: the non-private reference
+    for (const double epsilon : {0.5, 1.0, 2.0, 4.0, 8.0, double(INFINITY)}) {  // ∞: non-private
         std::printf("%-6g", epsilon);
         for (const std::string trust : {"central", "shuffle", "isrl", "local", "local-sgd"}) {
             double sum = 0, sumSquares = 0;
