@@ -47,10 +47,6 @@ double softplusNeg(double t) { return std::max(-t, 0.0) + std::log1p(std::exp(-s
 std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration) {
     std::vector<ParamSpec> list =
         commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
-    for (ParamSpec& spec : list) {
-        if (spec.name == "delta")
-            spec.autoMeaning = "1/n², n = training records of the smallest silo";
-    }
     {
         ParamSpec p = own("rounds", "Rounds R", ParamKind::Integer,
                           "communication rounds between the server and the silos", "35");
@@ -106,8 +102,7 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
                 "iterates are projected onto the ball of radius D around 0 (inf: none)", "inf");
         p.min = 0;
         p.minExclusive = true;
-        p.sweepable = true;
-        p.advanced = true;
+        p.sweepable = true;  // declared as noisy-clipped-gd declares it: one setting, one spec
         list.push_back(ownParameter(std::move(p)));
     }
     {
@@ -227,8 +222,8 @@ TrainConfig resolveSiloRoundDefaults(const TrainConfig& requested, const DataSpl
     const long nMin = data.train.silos ? data.train.silos->minRowsPerUnit()
                                        : static_cast<long>(data.train.rows());
     const long silos = data.train.silos ? data.train.silos->units() : 1;
-    if (c.delta == 0.0 && nMin > 0)
-        c.delta = 1.0 / (static_cast<double>(nMin) * static_cast<double>(nMin));
+    // δ keeps the app's automatic 1/n² over all training records: smaller (stronger) than the
+    // 1/n_i² of one silo, and what the δ field says its automatic value is.
     c = resolveDefaults(c, data);
     if (ownNumber(c, "local-batch") == 0) {
         const double n = static_cast<double>(std::max(1L, nMin));
@@ -246,9 +241,7 @@ void validateSiloRounds(const TrainConfig& config, const DataSplit& data, bool w
     if (!data.train.silos || data.train.silos->units() == 0) {
         throw InputError(
             "this algorithm trains across silos, but the data has none: split the rows into silos "
-            "(command line: --silos N, or --synthetic-silos N for the synthetic data; in the app: "
-            "the "
-            "data set's silo setting)");
+            "first (command line: --silos N, or --synthetic-silos N for the synthetic data)");
     }
     requireNoFairness(config);
     if (data.train.isRegression() || data.train.numClasses() != 2) {
@@ -271,11 +264,7 @@ void validateSiloRounds(const TrainConfig& config, const DataSplit& data, bool w
                          std::to_string(data.train.silos->units()) + " silos");
     }
     const std::string deltaRefusal = deltaProblem(config);
-    if (!deltaRefusal.empty()) {
-        throw InputError(deltaRefusal + " (the automatic δ is 1/n² for the smallest silo's n = " +
-                         std::to_string(nMin) +
-                         " training records: give δ explicitly or use larger silos)");
-    }
+    if (!deltaRefusal.empty()) throw InputError(deltaRefusal);
     if (withTrust && config.isPrivate() && ownChoice(config, "trust") == "local" &&
         ownChoice(config, "noise-calibration") == "rdp-poisson") {
         throw InputError(

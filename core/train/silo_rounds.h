@@ -48,8 +48,7 @@ struct SiloRoundSettings {
 
 /// The settings both algorithms declare (rounds, local batch, silos per round, step size,
 /// clip, domain radius, reported iterate), plus the noise calibration when `withCalibration`
-/// and the trust model when `withTrust`; δ's automatic value is 1/n² with n the records of
-/// the smallest silo.
+/// and the trust model when `withTrust`.
 std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration);
 
 /// Reads the settings of a prepared configuration (undeclared trust: ISRL; undeclared
@@ -61,8 +60,8 @@ std::string siloTrustName(SiloTrust trust);
 /// Who must be trusted and who sees what, for PrivacyReport::trustModel.
 std::string siloTrustDescription(SiloTrust trust);
 
-/// Resolves the automatic values shared by both algorithms (δ, K, M) on `data`; the step size
-/// is resolved by the caller, which knows its noise. Also fills resolveDefaults.
+/// Resolves the automatic values shared by both algorithms (K, M; δ as resolveDefaults) on `data`;
+/// the step size is resolved by the caller, which knows its noise. Also fills resolveDefaults.
 TrainConfig resolveSiloRoundDefaults(const TrainConfig& requested, const DataSplit& data,
                                      bool withTrust);
 

@@ -62,10 +62,10 @@ NoiseSample noiseOnAverage(const std::string& trust, const DataSplit& data, int 
 
 TEST_CASE("isrl-dp-sgd: the noise on the server's average has the variance of each trust model",
           "[isrl-dp-sgd][noise]") {
-    // 4 silos × 50 records, K = 10, one round: u = 1 release per record; δ = 1/50².
+    // 4 silos × 50 records, K = 10, one round: u = 1 release per record; δ = 1/200².
     const int silos = 4, rows = 50, features = 20;
     const DataSplit data = test::zeroFeatureSilos(silos, rows, features);
-    const double delta = 1.0 / (rows * rows), k = 10, m = silos, clip = 1;
+    const double delta = 1.0 / ((silos * rows) * (silos * rows)), k = 10, m = silos, clip = 1;
     const double root = std::sqrt(1.0 / (2.0 * zcdpRho(1.0, delta)));  // √(u/(2ρ))
     struct Case {
         std::string trust;
@@ -131,8 +131,9 @@ TEST_CASE("isrl-dp-sgd: ε is the accountant's for the zCDP calibration, at most
             const RunResult r = test::runQuietly(c, data);
             REQUIRE(r.status == RunStatus::Completed);
             const privacy::PrivacyReport& p = r.privacy;
-            // δ = 1/n² for the smallest silo.
-            CHECK(p.delta == 1.0 / (static_cast<double>(nMin) * static_cast<double>(nMin)));
+            // δ = 1/n² over all training records (the app's automatic δ).
+            const double n = static_cast<double>(data.train.rows());
+            CHECK(p.delta == 1.0 / (n * n));
             const long k = std::stol(r.config.extra.at("local-batch"));
             CHECK(k == static_cast<long>(
                            std::ceil(nMin * std::sqrt(epsilon) / (2.0 * std::sqrt(40.0)))));
@@ -227,9 +228,15 @@ TEST_CASE("isrl-dp-sgd refuses data without silos and a δ of 0.1 or more",
     } catch (const InputError& e) {
         CHECK(std::string(e.what()).find("--silos N") != std::string::npos);
     }
-    // Silos of 2 records: the automatic δ = 1/4 would promise nothing.
-    const DataSplit tiny = test::zeroFeatureSilos(10, 2, 3);
-    CHECK_THROWS_AS(test::runQuietly(isrlConfig(1.0, "isrl"), tiny), InputError);
+    // A local batch larger than the smallest silo, and a δ that promises nothing.
+    const DataSplit small = test::zeroFeatureSilos(10, 8, 3);
+    TrainConfig big = isrlConfig(1.0, "isrl");
+    big.extra["local-batch"] = "9";
+    CHECK_THROWS_AS(test::runQuietly(big, small), InputError);
+    big.extra["local-batch"] = "8";
+    CHECK(test::runQuietly(big, small).status == RunStatus::Completed);
+    big.delta = 0.2;
+    CHECK_THROWS_AS(test::runQuietly(big, small), InputError);
     TrainConfig c = isrlConfig(1.0, "local");
     c.extra["noise-calibration"] = "rdp-poisson";
     CHECK_THROWS_AS(test::runQuietly(c, test::syntheticSilos(800, 4)), InputError);

@@ -33,7 +33,7 @@ TEST_CASE("isrl-local-sgd: K noisy local steps leave variance K·σ_loc²/M on t
           "[isrl-local-sgd][noise]") {
     const int silos = 4, rows = 50, features = 20;
     const DataSplit data = test::zeroFeatureSilos(silos, rows, features);
-    const double delta = 1.0 / (rows * rows), k = 10;
+    const double delta = 1.0 / ((silos * rows) * (silos * rows)), k = 10;
     const double sigmaLoc = 2.0 * std::sqrt(1.0 / (2.0 * zcdpRho(1.0, delta)));  // u = 1, C = 1
     double sumSquares = 0, count = 0;
     for (int seed = 1; seed <= 100; ++seed) {
