@@ -275,9 +275,17 @@ public:
         report.algorithm = name();
         const bool poisson = s.calibration == SiloCalibration::RdpPoisson;
         const auto [lo, hi] = std::minmax_element(noise.siloSigma.begin(), noise.siloSigma.end());
-        report.calibration = std::string(poisson ? "RDP-calibrated per silo (Poisson sampling)"
-                                                 : "zCDP-calibrated per silo, σ = Δ·√(u/(2ρ))") +
-                             ", trust: " + siloTrustName(s.trust);
+        // The zCDP conversion is looser than the RDP accountant's: the ε stated is below the
+        // target the noise was calibrated for, and both numbers are shown.
+        const bool serverSide = s.trust == SiloTrust::Central || s.trust == SiloTrust::Shuffle;
+        report.calibration =
+            std::string(poisson
+                            ? "RDP-calibrated (Poisson sampling)"
+                            : "zCDP-calibrated for ε = " + formatNumber(config.epsilon) +
+                                  ", σ = Δ·√(u/(2ρ)); the RDP accountant certifies the ε below") +
+            (serverSide ? "; one noise level for every silo, set by the smallest silo"
+                        : "; each silo's noise set by its own size") +
+            "; trust: " + siloTrustName(s.trust);
         report.mechanism =
             poisson ? "Poisson-subsampled Gaussian, replace-one group-of-two bound"
                     : "Gaussian; each record is in u = ⌈R/⌊n_i/K⌋⌉ releases of its silo (shuffled "
@@ -302,7 +310,9 @@ public:
              : s.trust == SiloTrust::Isrl ? "on each silo's mean "
                                           : "on the server's average ") +
             (*lo == *hi ? formatNumber(*lo) : formatNumber(*lo) + " … " + formatNumber(*hi)) +
-            ", on the server's average σ_θ = " + formatNumber(noise.averageSigma);
+            (s.trust == SiloTrust::Local || s.trust == SiloTrust::Isrl
+                 ? ", on the server's average σ_θ = " + formatNumber(noise.averageSigma)
+                 : std::string());
         report.protectedData = wholeRecordProtection(train) +
                                ", per silo: every silo's records get the same (ε = " +
                                formatNumber(report.epsilonSpent) +

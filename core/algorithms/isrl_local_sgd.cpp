@@ -211,8 +211,10 @@ public:
         privacy::PrivacyReport& report = result.privacy;
         report.algorithm = name();
         const auto [lo, hi] = std::minmax_element(sigma.begin(), sigma.end());
-        report.calibration = "zCDP-calibrated per silo, σ_loc = 2C·√(u/(2ρ)), trust: " +
-                             siloTrustName(SiloTrust::Isrl);
+        report.calibration =
+            "zCDP-calibrated per silo for ε = " + formatNumber(config.epsilon) +
+            ", σ_loc = 2C·√(u/(2ρ)); the RDP accountant certifies the ε below; trust: " +
+            siloTrustName(SiloTrust::Isrl);
         report.mechanism =
             "Gaussian on every local step; each record is in u = ⌈R/⌊n_i/K⌋⌉ local steps of its "
             "silo "
