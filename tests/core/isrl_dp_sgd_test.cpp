@@ -243,7 +243,9 @@ TEST_CASE("isrl-dp-sgd refuses data without silos and a δ of 0.1 or more",
 }
 
 // The closing note's table: test error (mean ± sd over 5 seeds) per trust model and ε on the
-// synthetic data with 25 silos (10000 rows). Run: bin/pfa_core_tests "[.trust-table]"
+// synthetic data with 25 silos (10000 rows), then the noise std per coordinate on the server's
+// average (σ_θ of the statements; local SGD: σ_loc of one local step). Run:
+// bin/pfa_core_tests "[.trust-table]"
 TEST_CASE("isrl-dp-sgd: trust-model table", "[.trust-table]") {
     SyntheticOptions options;
     options.rows = 10000;
@@ -253,12 +255,17 @@ TEST_CASE("isrl-dp-sgd: trust-model table", "[.trust-table]") {
     std::printf(
         "synthetic 10000 rows, 25 silos (min %ld training records), R = 35, K auto, M = N, C = 1\n",
         data.train.silos->minRowsPerUnit());
+    const std::vector<std::string> trusts{"central", "shuffle", "isrl", "local", "local-sgd"};
+    std::string sigmas;
     std::printf("%-6s %-18s %-18s %-18s %-18s %-18s\n", "eps", "central", "shuffle(sim)", "isrl",
                 "local", "isrl-local-sgd");
     for (const double epsilon : {0.5, 1.0, 2.0, 4.0, 8.0, double(INFINITY)}) {  // ∞: non-private
         std::printf("%-6g", epsilon);
-        for (const std::string trust : {"central", "shuffle", "isrl", "local", "local-sgd"}) {
-            double sum = 0, sumSquares = 0;
+        char line[256];
+        std::snprintf(line, sizeof line, "%-6g", epsilon);
+        sigmas += line;
+        for (const std::string& trust : trusts) {
+            double sum = 0, sumSquares = 0, sigma = 0;
             for (int seed = 1; seed <= 5; ++seed) {
                 TrainConfig c = isrlConfig(epsilon, trust == "local-sgd" ? "isrl" : trust);
                 if (trust == "local-sgd") {
@@ -270,12 +277,19 @@ TEST_CASE("isrl-dp-sgd: trust-model table", "[.trust-table]") {
                 REQUIRE(r.privacy.epsilonSpent <= epsilon);
                 sum += r.test.error;
                 sumSquares += r.test.error * r.test.error;
+                sigma = r.privacy.sigmaTheta;  // the same for every seed
             }
             const double mean = sum / 5,
                          sd = std::sqrt(std::max(0.0, (sumSquares - 5 * mean * mean) / 4));
             std::printf(" %.4f ± %.4f   ", mean, sd);
+            std::snprintf(line, sizeof line, " %-18.4g", sigma);
+            sigmas += line;
         }
         std::printf("\n");
+        sigmas += "\n";
         std::fflush(stdout);
     }
+    std::printf(
+        "noise std per coordinate on the server's average (isrl-local-sgd: per local step)\n%s",
+        sigmas.c_str());
 }
