@@ -44,7 +44,7 @@ TrustNoise trustNoise(const SiloRoundSettings& s, const TrainConfig& config,
     noise.siloSigma.assign(static_cast<std::size_t>(n), 0.0);
     if (!config.isPrivate()) return noise;
     const double k = static_cast<double>(s.localBatch), m = static_cast<double>(s.silosPerRound);
-    const bool poisson = s.calibration == SiloCalibration::RdpPoisson;
+    const bool poisson = s.calibration != SiloCalibration::ZcdpEpoch;
     // Replace-one: zCDP charges the difference bound 2C/K of a mean directly; the Poisson curve
     // is the group-of-two bound with z relative to one record's clip norm C on the sum.
     switch (s.trust) {
@@ -273,7 +273,7 @@ public:
         describePrivateRun(result, accountant, train);
         privacy::PrivacyReport& report = result.privacy;
         report.algorithm = name();
-        const bool poisson = s.calibration == SiloCalibration::RdpPoisson;
+        const bool poisson = s.calibration != SiloCalibration::ZcdpEpoch;
         const auto [lo, hi] = std::minmax_element(noise.siloSigma.begin(), noise.siloSigma.end());
         // The zCDP conversion is looser than the RDP accountant's: the ε stated is below the
         // target the noise was calibrated for, and both numbers are shown.
@@ -326,6 +326,16 @@ public:
         }
         if (std::isfinite(heterogeneity))
             report.warnings.push_back(heterogeneityNote(heterogeneity));
+        if (s.calibration == SiloCalibration::ThesisExperiment) {
+            // The thesis's closed form leans on an accountant with unspecified constants: its
+            // target is nominal; the guarantee above is what the accountant certifies.
+            report.calibration =
+                "thesis experiment formula σ² = 8C²·ln(1/δ)·R/(n²ε²) per silo "
+                "(reproduction only), Poisson sampling; trust: " +
+                siloTrustName(s.trust);
+            report.knownGaps = true;
+            report.epsilonNominal = config.epsilon;
+        }
         report.statement = privacy::renderPrivacyStatement(report, "", "");
         return result;
     }

@@ -124,7 +124,11 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
                             "releases per record"),
                      choice("rdp-poisson", "Rényi DP, Poisson sampling",
                             "each silo Poisson-samples its records at rate K/n; σ solved with the "
-                            "RDP accountant")};
+                            "RDP accountant"),
+                     choice("thesis-experiment", "Thesis experiment formula",
+                            "σ² = 8C²·ln(1/δ)·R/(n²ε²) per silo with Poisson sampling at rate K/n, "
+                            "as in the thesis experiments (reproduction only; trust: each silo): "
+                            "the ε stated is what the RDP accountant certifies for that σ")};
         p.advanced = true;
         p.applies = AppliesPrivate;
         list.push_back(ownParameter(std::move(p)));
@@ -159,8 +163,10 @@ SiloRoundSettings siloRoundSettings(const TrainConfig& config) {
     s.radius = ownNumber(config, "domain-radius");
     s.lastIterate = ownChoice(config, "reported-iterate") == "last";
     if (config.extra.count("noise-calibration") &&
-        ownChoice(config, "noise-calibration") == "rdp-poisson") {
-        s.calibration = SiloCalibration::RdpPoisson;
+        ownChoice(config, "noise-calibration") != "zcdp-epoch") {
+        s.calibration = ownChoice(config, "noise-calibration") == "rdp-poisson"
+                            ? SiloCalibration::RdpPoisson
+                            : SiloCalibration::ThesisExperiment;
     }
     if (config.extra.count("trust")) {
         const std::string& trust = ownChoice(config, "trust");
@@ -271,6 +277,12 @@ void validateSiloRounds(const TrainConfig& config, const DataSplit& data, bool w
             "trust = local needs noise-calibration = zcdp-epoch: a record that noises its own "
             "gradient gains nothing from the silo's secret sampling");
     }
+    if (withTrust && config.isPrivate() && ownChoice(config, "trust") != "isrl" &&
+        ownChoice(config, "noise-calibration") == "thesis-experiment") {
+        throw InputError(
+            "noise-calibration = thesis-experiment is the thesis's formula for noise "
+            "added by each silo: it needs trust = isrl");
+    }
 }
 
 long epochReleases(long rows, long localBatch, long rounds) {
@@ -300,7 +312,17 @@ SiloAccounting siloAccounting(const SiloRoundSettings& s, long rows, double epsi
         in.stepsPerRelease = 1;
         in.steps = s.rounds;
         a.releases = s.rounds;
-        a.noiseMultiplier = privacy::solveNoiseMultiplierFor(in, 1.0, epsilon);
+        if (s.calibration == SiloCalibration::RdpPoisson) {
+            a.noiseMultiplier = privacy::solveNoiseMultiplierFor(in, 1.0, epsilon);
+        } else {
+            // The thesis's σ on a silo's mean, σ² = 8C²·ln(1/δ)·R/(n²ε²); on the batch sum it
+            // is K·σ, and z refers to one record's clip norm C.
+            const double n = static_cast<double>(rows);
+            const double sigma =
+                std::sqrt(8.0 * s.clip * s.clip * std::log(1.0 / delta) *
+                          static_cast<double>(s.rounds) / (n * n * epsilon * epsilon));
+            a.noiseMultiplier = sigma * static_cast<double>(s.localBatch) / s.clip;
+        }
     }
     in.noiseMultiplier = a.noiseMultiplier;
     in.steps = s.rounds;
@@ -349,7 +371,7 @@ SiloBatcher::SiloBatcher(const UnitIndex& silos, long localBatch, SiloCalibratio
 const std::vector<long>& SiloBatcher::next(long silo, RandomStream& sampling) {
     const auto rows = m_silos.rowsOf(silo);
     m_rows.clear();
-    if (m_calibration == SiloCalibration::RdpPoisson) {
+    if (m_calibration != SiloCalibration::ZcdpEpoch) {
         const double q =
             std::min(1.0, static_cast<double>(m_batch) / static_cast<double>(rows.size()));
         for (const long row : rows) {

@@ -31,6 +31,9 @@ enum class SiloCalibration {
     ZcdpEpoch,   ///< each silo walks through shuffled epochs; zCDP σ = Δ·√(u/(2ρ))
     RdpPoisson,  ///< each silo Poisson-samples its rows (rate K/n_i); σ solved by the RDP
                  ///< accountant
+    /// Poisson sampling as RdpPoisson with the thesis experiments' σ² = 8C²·ln(1/δ)·R/(n²ε²);
+    /// reproduction only: its certified ε may exceed the target.
+    ThesisExperiment,
 };
 
 /// The settings of a run across silos, read from a prepared configuration.

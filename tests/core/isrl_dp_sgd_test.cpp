@@ -178,6 +178,32 @@ TEST_CASE("isrl-dp-sgd: Poisson calibration is certified at most the target",
     CHECK(privacy::certifiedEpsilon(r.privacy.accounting).epsilon == r.privacy.epsilonSpent);
 }
 
+TEST_CASE("isrl-dp-sgd: the thesis experiment formula states its nominal ε and the certified one",
+          "[isrl-dp-sgd][accounting]") {
+    const int silos = 4, rows = 50;
+    const DataSplit data = test::zeroFeatureSilos(silos, rows, 3);
+    TrainConfig c = isrlConfig(1.0, "isrl");
+    c.extra["noise-calibration"] = "thesis-experiment";
+    c.extra["rounds"] = "20";
+    c.extra["local-batch"] = "10";
+    const RunResult r = test::runQuietly(c, data);
+    REQUIRE(r.status == RunStatus::Completed);
+    const privacy::PrivacyReport& p = r.privacy;
+    const double n = rows, delta = p.delta;
+    const double sigma = std::sqrt(8.0 * std::log(1.0 / delta) * 20.0 / (n * n));  // C = 1, ε = 1
+    CHECK(p.sigmaTheta == Approx(sigma / std::sqrt(double(silos))).epsilon(1e-12));
+    CHECK(p.accounting.kind == privacy::ReleaseKind::PoissonReplace);
+    CHECK(p.accounting.samplingRate == Approx(10.0 / n).epsilon(1e-15));
+    CHECK(p.accounting.noiseMultiplier == Approx(sigma * 10.0).epsilon(1e-12));
+    CHECK(privacy::certifiedEpsilon(p.accounting).epsilon == p.epsilonSpent);
+    CHECK(p.knownGaps);
+    CHECK(p.statement.find("Target ε of the published closed-form calibration: 1") !=
+          std::string::npos);
+    // Only for noise added by the silos.
+    c.extra["trust"] = "central";
+    CHECK_THROWS_AS(test::runQuietly(c, data), InputError);
+}
+
 TEST_CASE(
     "isrl-dp-sgd: non-private runs are reproducible; one silo makes ISRL and central noise equal",
     "[isrl-dp-sgd][sanity]") {
