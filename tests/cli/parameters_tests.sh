@@ -25,10 +25,10 @@ while IFS=$'\t' read -r name kind role default example algorithms; do
     rm -f one.jsonl
     epochs=(--epochs 1)
     [ "$name" = epochs ] && epochs=()
-    # The algorithms that train across silos refuse data without silos.
-    silos=()
-    case "$algorithm" in isrl-*) silos=(--synthetic-silos 4) ;; esac
-    "$cli" train --dataset synthetic --synthetic-rows 400 "${silos[@]}" --algorithm "$algorithm" --epsilon 1 \
+    data=(--dataset synthetic --synthetic-rows 400)
+    # The algorithms that train across silos need data with silos.
+    case "$algorithm" in isrl-*) data+=(--synthetic-silos 4) ;; esac
+    "$cli" train "${data[@]}" --algorithm "$algorithm" --epsilon 1 \
         "${epochs[@]}" --quiet --out one.jsonl "${option[@]}" > one.log 2>&1 || { cat one.log >&2; fail "$name: run refused"; }
     # δ and the epochs sit at the top level of a record, every other setting in "settings".
     case "$name" in

@@ -46,15 +46,21 @@ struct CancelAfterFirstStep : TrainingObserver {
     long steps = 0;
 };
 
-}  // namespace
-
-TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",
-          "[conformance]") {
-    // With silos, for the algorithms that train across silos (the others ignore them).
+/// The synthetic data dealt out to 4 silos: the algorithms that train across silos need them,
+/// the others ignore them.
+DataSplit syntheticSiloSplit() {
     DataSplit data = test::syntheticSplit(800);
     SiloOptions silos;
     silos.silos = 4;
     assignSilos(data, makeSilos(data, silos));
+    return data;
+}
+
+}  // namespace
+
+TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",
+          "[conformance]") {
+    const DataSplit data = syntheticSiloSplit();
     REQUIRE(algorithmRegistry().size() >= 4);
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
