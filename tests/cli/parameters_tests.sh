@@ -28,6 +28,8 @@ while IFS=$'\t' read -r name kind role default example algorithms; do
     data=(--dataset synthetic --synthetic-rows 400)
     # An algorithm whose unit of privacy is a user needs data with users.
     [ "$algorithm" = user-level-dp-sgd ] && data+=(--synthetic-users 40)
+    # The algorithms that train across silos need data with silos.
+    case "$algorithm" in isrl-*) data+=(--synthetic-silos 4) ;; esac
     "$cli" train "${data[@]}" --algorithm "$algorithm" --epsilon 1 \
         "${epochs[@]}" --quiet --out one.jsonl "${option[@]}" > one.log 2>&1 || { cat one.log >&2; fail "$name: run refused"; }
     # δ and the epochs sit at the top level of a record, every other setting in "settings".
