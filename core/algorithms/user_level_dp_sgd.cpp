@@ -173,7 +173,7 @@ public:
         noise.advanced = false;
         list.push_back(ownParameter(std::move(noise)));
         list.push_back(integerParameter(
-            "rounds", "Rounds T", "noisy gradient steps, each over every user", "500", 1, false));
+            "user-rounds", "Rounds T", "noisy gradient steps, each over every user", "500", 1, false));
         ParamSpec m =
             integerParameter("rows-per-user", "Rows per user m",
                              "every user contributes this many of their rows (a random subset "
@@ -205,7 +205,7 @@ public:
         smoothing.autoMeaning = "d^{1/4}·R/√T";
         smoothing.autoValue = "-1";
         list.push_back(smoothing);
-        ParamSpec eta = realParameter("step-size", "Step size η",
+        ParamSpec eta = realParameter("user-step-size", "Step size η",
                                       "the step of θ ← Π(θ − η(g + noise))", "0", 0.0, true, true);
         eta.autoMeaning = "(R/G)·min{√m·n·ε/(T·√d·ln(mnd/δ)), T^{−3/4}, √(nm)/T}";
         eta.autoValue = "0";
@@ -276,7 +276,7 @@ public:
         if (!data.train.users || data.train.users->units() == 0) return c;  // validate refuses it
         const double n = static_cast<double>(data.train.users->units());
         const double d = static_cast<double>(data.train.features() + 1);
-        const double T = ownNumber(c, "rounds");
+        const double T = ownNumber(c, "user-rounds");
         const double R = ownNumber(c, "diameter");
         const double G = ownNumber(c, "row-bound");
         if (ownNumber(c, "rows-per-user") == 0) {
@@ -286,7 +286,7 @@ public:
         if (ownNumber(c, "smoothing-radius") < 0) {
             c.extra["smoothing-radius"] = realText(std::pow(d, 0.25) * R / std::sqrt(T));
         }
-        if (ownNumber(c, "step-size") == 0) {
+        if (ownNumber(c, "user-step-size") == 0) {
             // ε = ∞ (not private): the privacy term of the minimum is +∞.
             const double delta = c.isPrivate() ? c.delta : 1.0;
             const double privacyTerm = c.isPrivate()
@@ -295,7 +295,7 @@ public:
                                            : kInf;
             const double eta =
                 (R / G) * std::min({privacyTerm, std::pow(T, -0.75), std::sqrt(n * m) / T});
-            c.extra["step-size"] = realText(eta);
+            c.extra["user-step-size"] = realText(eta);
         }
         if (ownNumber(c, "user-clip") == 0) c.extra["user-clip"] = realText(G);
         if (ownNumber(c, "users-per-round") == 0)
@@ -319,7 +319,7 @@ public:
         s.mode = noiseMode(config);
         s.n = users.units();
         s.m = static_cast<long>(ownNumber(config, "rows-per-user"));
-        s.T = static_cast<long>(ownNumber(config, "rounds"));
+        s.T = static_cast<long>(ownNumber(config, "user-rounds"));
         s.dim = static_cast<long>(train.features()) + 1;
         s.perRound = static_cast<long>(ownNumber(config, "users-per-round"));
         s.q = static_cast<double>(s.perRound) / static_cast<double>(s.n);
@@ -327,7 +327,7 @@ public:
         s.R = ownNumber(config, "diameter");
         s.tau = ownNumber(config, "tau-factor") * s.B / std::sqrt(static_cast<double>(s.m));
         s.r = ownNumber(config, "smoothing-radius");
-        s.eta = ownNumber(config, "step-size");
+        s.eta = ownNumber(config, "user-step-size");
         s.kappa = ownNumber(config, "kappa");
         if (s.mode == NoiseMode::Naive) s.clip = ownNumber(config, "user-clip");
         const bool gated = s.mode != NoiseMode::Naive;

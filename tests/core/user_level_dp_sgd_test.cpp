@@ -33,7 +33,7 @@ TrainConfig userConfig(double epsilon, const std::string& noise, long rounds) {
     c.lambda = 0.0;
     c.delta = 1e-5;
     c.extra["noise"] = noise;
-    c.extra["rounds"] = std::to_string(rounds);
+    c.extra["user-rounds"] = std::to_string(rounds);
     return c;
 }
 
@@ -235,7 +235,7 @@ TEST_CASE("user-level-dp-sgd: the noise drawn has the stated variance in every m
             config.extra["users-per-round"] =
                 mode.perRound == std::string("auto") ? "0" : mode.perRound;
             config.extra["smoothing-radius"] = "0";
-            config.extra["step-size"] = "1";
+            config.extra["user-step-size"] = "1";
             config.extra["diameter"] = "1e12";
             config.seed = static_cast<std::uint64_t>(seed);
             const RunResult result = test::runQuietly(config, data);
@@ -370,7 +370,7 @@ TEST_CASE(
         INFO(noise);
         TrainConfig config = userConfig(INFINITY, noise, T);
         config.extra["smoothing-radius"] = "0";
-        config.extra["step-size"] = "0.7";
+        config.extra["user-step-size"] = "0.7";
         config.extra["diameter"] = "1";
         config.extra["tau-factor"] = "10";  // every user within τ of every other: all kept
         const RunResult result = test::runQuietly(config, data);
