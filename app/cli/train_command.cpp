@@ -80,7 +80,8 @@ const char* const kTrainHelpHead =
     "                              total) | split-budget (each run gets epsilon/K, so the\n"
     "                              whole grid spends epsilon)\n"
     "  --axis SPEC                 extra axes over the settings marked * below, e.g.\n"
-    "                              'lr-theta=0.05,0.1;epochs=100,200'\n"
+    "                              'lr-theta=0.05,0.1;epochs=100,200'; a choice setting\n"
+    "                              lists names: 'trust=central,isrl,local'\n"
     "  LIST (--epsilon, --lambda, --axis values): comma-separated numbers and generators:\n"
     "    log:FROM:TO:COUNT         COUNT values log-spaced from FROM to TO inclusive\n"
     "                              (0 < FROM < TO); log:0.01:100:5 = 0.01,0.1,1,10,100\n"
@@ -120,13 +121,19 @@ std::vector<SweepAxis> parseAxes(const std::string& text) {
         if (eq == std::string::npos) throw UsageError("--axis: '" + part + "' is not NAME=V1,V2,...");
         SweepAxis axis;
         axis.parameter = part.substr(0, eq);
+        TrainConfig probe;
         try {
-            axis.values = parseNumberList(part.substr(eq + 1), false);
+            if (isChoiceSweepParameter(axis.parameter)) {
+                axis.choices = commaList(part.substr(eq + 1));
+                if (axis.choices.empty()) throw InputError("no values");
+                for (const std::string& choice : axis.choices) applySweepParameter(probe, axis.parameter, choice);
+            } else {
+                axis.values = parseNumberList(part.substr(eq + 1), false);
+                applySweepParameter(probe, axis.parameter, axis.values.front());  // rejects unknown names
+            }
         } catch (const InputError& error) {
             throw UsageError("--axis: " + axis.parameter + ": " + error.what());
         }
-        TrainConfig probe;
-        applySweepParameter(probe, axis.parameter, axis.values.front());  // rejects unknown names
         axes.push_back(axis);
     }
     return axes;

@@ -58,7 +58,7 @@ constexpr std::uint64_t kGateStream = 0x4741544500000000ULL;       // "GATE"
 enum class NoiseMode { Paper, Practical, Naive };
 
 NoiseMode noiseMode(const TrainConfig& config) {
-    const std::string& text = ownChoice(config, "noise");
+    const std::string& text = ownChoice(config, "user-noise");
     if (text == "paper") return NoiseMode::Paper;
     if (text == "naive") return NoiseMode::Naive;
     return NoiseMode::Practical;
@@ -149,7 +149,7 @@ public:
         std::vector<ParamSpec> list = commonParameters(
             {"epsilon", "delta", "seed", "secure-noise", "advantaged-class", "diagnostics"});
         ParamSpec noise;
-        noise.name = "noise";
+        noise.name = "user-noise";
         noise.label = "Noise calibration";
         noise.kind = ParamKind::Choice;
         noise.help =
@@ -171,6 +171,7 @@ public:
         // The rigorous mode is the default: the other two state an ε that rests on an assumption.
         noise.defaultValue = "naive";
         noise.advanced = false;
+        noise.sweepable = true;  // the three modes side by side: --axis user-noise=naive,practical
         list.push_back(ownParameter(std::move(noise)));
         list.push_back(integerParameter(
             "user-rounds", "Rounds T", "noisy gradient steps, each over every user", "500", 1, false));
@@ -265,9 +266,9 @@ public:
         if (perRound < n && noiseMode(config) != NoiseMode::Naive) {
             throw InputError(
                 "users-per-round = " + std::to_string(perRound) +
-                " is invalid with noise = " + ownChoice(config, "noise") +
+                " is invalid with user-noise = " + ownChoice(config, "user-noise") +
                 ": the concentration gate compares every user with every other in each round; "
-                "sample users only with noise = naive (or use every user)");
+                "sample users only with user-noise = naive (or use every user)");
         }
     }
 

@@ -85,7 +85,18 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
         }
         if (json.has("axes")) {
             for (const auto& [parameter, values] : json.at("axes").members()) {
-                spec.axes.push_back({parameter, values.numbers()});
+                SweepAxis axis;
+                axis.parameter = parameter;
+                if (isChoiceSweepParameter(parameter)) {
+                    for (const JsonValue& item : values.items()) axis.choices.push_back(item.asString());
+                } else {
+                    axis.values = values.numbers();
+                }
+                if (axis.size() == 0) throw InputError("axis " + parameter + " has no values");
+                TrainConfig probe;  // refuses unknown names and values now, not when the sweep runs
+                for (double value : axis.values) applySweepParameter(probe, parameter, value);
+                for (const std::string& choice : axis.choices) applySweepParameter(probe, parameter, choice);
+                spec.axes.push_back(std::move(axis));
             }
         }
         // Settings by their declared names; a misspelt one is refused, not ignored.

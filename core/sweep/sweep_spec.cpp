@@ -23,14 +23,33 @@ std::vector<std::string> sweepParameterNames() {
     return names;
 }
 
-void applySweepParameter(TrainConfig& c, const std::string& parameter, double value) {
+namespace {
+
+const ParamSpec& sweepableSpec(const std::string& parameter) {
     const ParamSpec* spec = findParameter(parameter);
     if (!spec || !spec->sweepable || spec->name != parameter) {
         std::string names;
         for (const std::string& name : sweepParameterNames()) names += (names.empty() ? "" : ", ") + name;
         throw InputError("unknown sweep parameter '" + parameter + "': use one of " + names);
     }
-    spec->set(c, parseParameter(*spec, value));
+    return *spec;
+}
+
+}  // namespace
+
+void applySweepParameter(TrainConfig& c, const std::string& parameter, double value) {
+    const ParamSpec& spec = sweepableSpec(parameter);
+    spec.set(c, parseParameter(spec, value));
+}
+
+void applySweepParameter(TrainConfig& c, const std::string& parameter, const std::string& value) {
+    const ParamSpec& spec = sweepableSpec(parameter);
+    spec.set(c, parseParameter(spec, value));
+}
+
+bool isChoiceSweepParameter(const std::string& parameter) {
+    const ParamSpec* spec = findParameter(parameter);
+    return spec && spec->sweepable && spec->kind == ParamKind::Choice;
 }
 
 std::string tuningName(Tuning tuning) {
@@ -60,6 +79,11 @@ std::vector<SweepRun> SweepSpec::expand() const {
                     applySweepParameter(next, axes[axis].parameter, value);
                     expandAxes(dataset, next, axis + 1);
                 }
+                for (const std::string& choice : axes[axis].choices) {
+                    TrainConfig next = config;
+                    applySweepParameter(next, axes[axis].parameter, choice);
+                    expandAxes(dataset, next, axis + 1);
+                }
                 return;
             }
             // A non-private algorithm runs once at ε = ∞, one without a fairness term once at
@@ -71,7 +95,7 @@ std::vector<SweepRun> SweepSpec::expand() const {
                 algorithm.usesFairness() ? lambdas : std::vector<double>{0.0};
             // Candidates that share one (ε, seed): every λ × every combination of extra axes.
             std::size_t axisCombinations = 1;
-            for (const SweepAxis& axis : axes) axisCombinations *= std::max<std::size_t>(1, axis.values.size());
+            for (const SweepAxis& axis : axes) axisCombinations *= std::max<std::size_t>(1, axis.size());
             const int candidates = static_cast<int>(axisCombinations * runLambdas.size());
             for (double epsilon : runEpsilons) {
                 const bool split = tuning == Tuning::SplitBudget && std::isfinite(epsilon);

@@ -10,10 +10,16 @@
 
 namespace pfa {
 
-/// An extra sweep axis over a numeric parameter declared sweepable (sweepParameterNames()).
+/// An extra sweep axis over a parameter declared sweepable (sweepParameterNames()): numbers for
+/// a Real or Integer parameter, choice names for a Choice parameter (e.g. the trust model of
+/// training across silos: central, isrl, local), never both.
 struct SweepAxis {
     std::string parameter;
-    std::vector<double> values;
+    std::vector<double> values;        ///< numeric parameter: its values
+    std::vector<std::string> choices;  ///< choice parameter: its values' names
+
+    /// Number of values of the axis.
+    std::size_t size() const { return values.size() + choices.size(); }
 };
 
 /// How a sweep pays for choosing among its candidate settings. Every λ value and every
@@ -66,6 +72,10 @@ struct SweepSpec {
 /// Sets `parameter` (see SweepAxis) in `config`; throws InputError for an unknown name or a
 /// value of the wrong kind (e.g. a fractional number of epochs).
 void applySweepParameter(TrainConfig& config, const std::string& parameter, double value);
+/// As above for a value given as text (a choice name, or a number as text).
+void applySweepParameter(TrainConfig& config, const std::string& parameter, const std::string& value);
+/// Whether `parameter` is a sweepable choice parameter (its axis lists names, not numbers).
+bool isChoiceSweepParameter(const std::string& parameter);
 
 /// Names accepted by applySweepParameter.
 std::vector<std::string> sweepParameterNames();

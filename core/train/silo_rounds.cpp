@@ -131,6 +131,7 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
                             "the ε stated is what the RDP accountant certifies for that σ")};
         p.advanced = true;
         p.applies = AppliesPrivate;
+        p.sweepable = true;  // calibrations side by side: --axis noise-calibration=zcdp-epoch,rdp-poisson
         list.push_back(ownParameter(std::move(p)));
     }
     if (withTrust) {
@@ -148,6 +149,7 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
             choice("local", "Each record (local DP)",
                    "every record's clipped gradient is noised before it leaves the record")};
         p.applies = AppliesPrivate;
+        p.sweepable = true;  // the trust models side by side: --axis trust=central,isrl,local
         list.push_back(ownParameter(std::move(p)));
     }
     return list;

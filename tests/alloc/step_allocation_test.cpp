@@ -118,7 +118,7 @@ TEST_CASE("No heap allocation inside a round of user-level DP-SGD", "[allocation
         config.epsilon = 4.0;
         config.lambda = 0.0;
         config.extra["user-rounds"] = "200";
-        config.extra["noise"] = std::string(mode).substr(0, std::string(mode).find('-'));
+        config.extra["user-noise"] = std::string(mode).substr(0, std::string(mode).find('-'));
         if (std::string(mode) == "naive-sampled") config.extra["users-per-round"] = "50";
         AllocationProbe probe;
         CancelToken cancel;

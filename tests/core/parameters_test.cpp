@@ -123,7 +123,7 @@ TEST_CASE("Every parameter has one spelling, a rule, a default within its rule a
         CHECK_FALSE(spec.label.empty());
         if (!spec.isAuto(spec.defaultValue)) CHECK(parseParameter(spec, spec.defaultValue) == spec.defaultValue);
         if (spec.kind == ParamKind::Choice) CHECK(spec.choices.size() >= 2);
-        if (spec.sweepable) CHECK((spec.kind == ParamKind::Real || spec.kind == ParamKind::Integer));
+        if (spec.sweepable) CHECK((spec.kind == ParamKind::Real || spec.kind == ParamKind::Integer || spec.kind == ParamKind::Choice));
     }
     // Every algorithm's parameters are registered ones. A name several algorithms read is one
     // setting: the CLI, the GUI form and sweeps show the first declaration only, so a second

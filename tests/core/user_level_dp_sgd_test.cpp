@@ -32,7 +32,7 @@ TrainConfig userConfig(double epsilon, const std::string& noise, long rounds) {
     c.epsilon = epsilon;
     c.lambda = 0.0;
     c.delta = 1e-5;
-    c.extra["noise"] = noise;
+    c.extra["user-noise"] = noise;
     c.extra["user-rounds"] = std::to_string(rounds);
     return c;
 }
@@ -111,7 +111,7 @@ TEST_CASE("user-level-dp-sgd refuses data without users, and sampling users outs
     TrainConfig sampled = userConfig(1.0, "practical", 10);
     sampled.extra["users-per-round"] = "10";
     CHECK_THROWS_AS(prepareRun(algorithm, sampled, users), InputError);
-    sampled.extra["noise"] = "naive";
+    sampled.extra["user-noise"] = "naive";
     CHECK_NOTHROW(prepareRun(algorithm, sampled, users));
     TrainConfig tooMany = userConfig(1.0, "naive", 10);
     tooMany.extra["rows-per-user"] = std::to_string(users.train.users->minRowsPerUnit() + 1);

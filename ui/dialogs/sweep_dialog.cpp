@@ -147,7 +147,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     }
     m_axis->setToolTip(tr("Sweep one more hyper-parameter, e.g. the learning rate"));
     m_axisValues = new QLineEdit();
-    m_axisValues->setPlaceholderText(tr("values, comma-separated, or e.g. log:0.01:1:5"));
+    m_axisValues->setPlaceholderText(tr("values, comma-separated, or e.g. log:0.01:1:5; names for a choice (central,isrl,local)"));
     auto* axisRow = new QHBoxLayout();
     axisRow->addWidget(m_axis);
     axisRow->addWidget(m_axisValues, 1);
@@ -317,6 +317,17 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
     m_seedTo->setValue(static_cast<int>(preset.spec.seeds.back()));
     m_epochs->setValue(preset.spec.base.epochs);
     m_base = preset.spec.base;
+    // The dialog offers one extra axis: the preset's first (presets use at most one).
+    m_axis->setCurrentIndex(0);
+    m_axisValues->clear();
+    if (!preset.spec.axes.empty()) {
+        const pfa::SweepAxis& axis = preset.spec.axes.front();
+        const int index = m_axis->findData(QString::fromStdString(axis.parameter));
+        if (index >= 0) m_axis->setCurrentIndex(index);
+        QStringList names;
+        for (const std::string& choice : axis.choices) names << QString::fromStdString(choice);
+        m_axisValues->setText(axis.choices.empty() ? joinNumbers(axis.values) : names.join(QStringLiteral(",")));
+    }
     m_tuning->setCurrentIndex(m_tuning->findData(QString::fromStdString(pfa::tuningName(preset.spec.tuning))));
     m_summary->setToolTip(QString::fromStdString(preset.source));
     updateSummary();
@@ -332,6 +343,28 @@ std::vector<double> SweepDialog::parseList(const QLineEdit* edit, const QString&
         }
         return {};
     }
+}
+
+pfa::SweepAxis SweepDialog::parseAxis(const QString& parameter, QString* problem) const {
+    pfa::SweepAxis axis;
+    axis.parameter = parameter.toStdString();
+    if (!pfa::isChoiceSweepParameter(axis.parameter)) {
+        axis.values = parseList(m_axisValues, parameter, false, problem);
+        return axis;
+    }
+    // A choice setting (e.g. the trust model): its values' names, each checked.
+    for (const QString& item : m_axisValues->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const std::string name = item.trimmed().toStdString();
+        try {
+            pfa::TrainConfig probe;
+            pfa::applySweepParameter(probe, axis.parameter, name);
+            axis.choices.push_back(name);
+        } catch (const pfa::InputError& error) {
+            if (problem->isEmpty()) *problem = tr("%1: %2.").arg(parameter, QString::fromStdString(error.what()));
+        }
+    }
+    if (axis.choices.empty() && problem->isEmpty()) *problem = tr("%1: give at least one value.").arg(parameter);
+    return axis;
 }
 
 void SweepDialog::showLambdaValues(const std::vector<double>& lambdas) {
@@ -374,7 +407,7 @@ pfa::SweepSpec SweepDialog::spec() const {
     spec.seeds.clear();
     for (int s = m_seedFrom->value(); s <= m_seedTo->value(); ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
     const QString axis = m_axis->currentData().toString();
-    if (!axis.isEmpty()) spec.axes.push_back({axis.toStdString(), parseList(m_axisValues, axis, false, &ignored)});
+    if (!axis.isEmpty()) spec.axes.push_back(parseAxis(axis, &ignored));
     spec.tuning = pfa::parseTuning(m_tuning->currentData().toString().toStdString());
     return spec;
 }
@@ -404,7 +437,7 @@ void SweepDialog::updateSummary() {
                           .arg(QString::fromStdString(pfa::formatNumber(lambda)));
         }
     }
-    if (!m_axis->currentData().toString().isEmpty()) parseList(m_axisValues, m_axis->currentText(), false, &problem);
+    if (!m_axis->currentData().toString().isEmpty()) parseAxis(m_axis->currentData().toString(), &problem);
     pfa::SweepSpec spec = this->spec();
     spec.datasets = {"current"};  // the caller's data set; one, for counting
     if (spec.algorithms.empty()) problem = tr("Choose at least one algorithm.");

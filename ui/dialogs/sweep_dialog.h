@@ -59,6 +59,9 @@ private:
     void updateSummary();
     /// The numbers (and log:/lin: generators) in `edit`; on a mistake, empty and `problem` set
     /// (when still empty) to a one-line reason starting with `what`.
+    /// The extra axis `parameter` with the values typed for it (numbers, or a choice
+    /// setting's names); the first problem goes to `problem`.
+    pfa::SweepAxis parseAxis(const QString& parameter, QString* problem) const;
     std::vector<double> parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
                                   QString* problem) const;
     /// Spells out the λ values under the field when it holds a generator (else a syntax hint).
