@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "core/sweep/prepared_dataset.h"
+#include "ui/charts/tradeoff_chart.h"
 #include "ui/charts/unit_histogram.h"
 #include "ui/panels/data_units_form.h"
 #include "ui/panels/dataset_card.h"
@@ -257,6 +258,12 @@ TEST_CASE("A silo split chosen in the panel reaches the loaded data and the card
     CHECK(run->context.datasetDescription.find("split into silos: 5 silos of equal size") !=
           std::string::npos);
     CHECK(run->context.runKey.find("|silos=equal/n=5/min=1/seed=0") != std::string::npos);
+    // The tradeoff chart tells these runs apart from runs on the same data without silos.
+    const QString key = TradeoffChart::datasetKeyOf(*run);
+    CHECK(key.endsWith(QStringLiteral("|silos=equal/n=5/min=1/seed=0")));
+    CHECK(TradeoffChart::datasetLabel(key) == QStringLiteral("synthetic, silos equal/n=5"));
+    CHECK(TradeoffChart::datasetLabel(key.section(QStringLiteral("|silos="), 0, 0)) ==
+          QStringLiteral("synthetic"));
     window->resize(1280, 720);
     QTest::qWait(100);
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
