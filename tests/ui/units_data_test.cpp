@@ -274,4 +274,10 @@ TEST_CASE("A silo split chosen in the panel reaches the loaded data and the card
     CHECK(units->alphaBox()->isVisible());
     REQUIRE(units->parentWidget()->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/units-controls.png")));
+    // Silos the data cannot fill: said in the panel, in plain words, and Run waits.
+    units->siloCountBox()->setValue(9000);
+    REQUIRE(QTest::qWaitFor([&] { return panel->problem().contains(QStringLiteral("9000 silos")); },
+                            20000));
+    CHECK(panel->problem().contains(QStringLiteral("the data has 7500")));
+    CHECK_FALSE(window->runAction()->isEnabled());
 }
