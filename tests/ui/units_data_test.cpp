@@ -3,6 +3,7 @@
 // silo.
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLocale>
@@ -268,6 +269,13 @@ TEST_CASE("A silo split chosen in the panel reaches the loaded data and the card
     QTest::qWait(100);
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/units-panel-1280x720.png")));
+    // The card in its dock, as a user at 1280×720 sees it.
+    QWidget* dock = card;
+    while (dock && !qobject_cast<QDockWidget*>(dock)) dock = dock->parentWidget();
+    REQUIRE(dock);
+    dock->raise();
+    QTest::qWait(100);
+    REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/units-card-1280x720.png")));
     // The advanced section's users-and-silos rows, with a Dirichlet split chosen.
     choose(units->siloMethodBox(), QStringLiteral("dirichlet"));
     QTest::qWait(50);
