@@ -162,7 +162,9 @@ TEST_CASE("The data-set card shows rows per person and per silo", "[ui][units-da
     REQUIRE(card.siloHistogram()->bars().size() == 8);
     CHECK(barTotal(card.siloHistogram()) == 10000);
     CHECK(card.siloHistogram()->bars().front().value >= card.siloHistogram()->bars().back().value);
-    CHECK(card.siloHistogram()->bars().front().tip.contains(QStringLiteral("rows")));
+    CHECK(QRegularExpression(QStringLiteral("^silo \\d: [\\d,]+ rows$"))
+              .match(card.siloHistogram()->bars().front().tip)
+              .hasMatch());
     CHECK_FALSE(card.userHistogram()->toolTip().isEmpty());
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     const QImage picture = cardPicture(card);
@@ -228,6 +230,10 @@ TEST_CASE("Parkinsons by subject: 42 people on the card", "[ui][units-data]") {
     CHECK(card.silosSummary().isEmpty());
     CHECK_FALSE(card.userHistogram()->binned());
     CHECK(card.userHistogram()->bars().size() == 42);
+    // Subjects are numbered: a bar's tooltip says what the number is.
+    CHECK(QRegularExpression(QStringLiteral("^person \\d+: \\d+ recordings$"))
+              .match(card.userHistogram()->bars().front().tip)
+              .hasMatch());
     CHECK(barTotal(card.userHistogram()) == 5875);
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(cardPicture(card).save(

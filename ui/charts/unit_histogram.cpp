@@ -34,8 +34,11 @@ void UnitHistogram::setUnits(std::vector<Unit> units, const QString& unitWord,
         std::stable_sort(sorted.begin(), sorted.end(),
                          [](const Unit& a, const Unit& b) { return a.rows > b.rows; });
         for (const Unit& unit : sorted) {
-            m_bars.push_back(
-                {unit.rows, tr("%1: %2 %3").arg(unit.name, number(unit.rows), m_rowsWord)});
+            // A bare id ("12", a subject number) reads better with what it numbers.
+            bool numeric = false;
+            unit.name.toLongLong(&numeric);
+            const QString name = numeric ? tr("%1 %2").arg(m_unitWord, unit.name) : unit.name;
+            m_bars.push_back({unit.rows, tr("%1: %2 %3").arg(name, number(unit.rows), m_rowsWord)});
         }
         m_axisCaption = tr("%1 per %2, largest first").arg(m_rowsWord, m_unitWord);
     } else {
