@@ -62,6 +62,27 @@ const char* const kTrainHelpHead =
     "                              that way; N < 2^32)\n"
     "  --synthetic-rows N, --synthetic-features D, --synthetic-minority X,\n"
     "  --synthetic-bias X, --synthetic-noise X      knobs of the synthetic data\n"
+    "users and silos (for privacy per person or per institution):\n"
+    "  --synthetic-users U         synthetic data: the rows belong to U people (default 0: one\n"
+    "                              row per person)\n"
+    "  --synthetic-user-skew X     Zipf exponent of rows per person, 0 (equal) to 3\n"
+    "  --synthetic-user-correlation X  how alike one person's rows are, 0 to 1\n"
+    "  --synthetic-atypical-users X    share of people whose labels are all flipped, 0 to 0.5\n"
+    "  --synthetic-silos N         synthetic data: the people (or rows) are held by N silos\n"
+    "  --synthetic-silo-heterogeneity X  how much the silos differ in features and base rate,\n"
+    "                              0 (alike) to 5\n"
+    "  --silos N                   any data set: deal the rows out to N silos after the split\n"
+    "                              (training and test rows alike)\n"
+    "  --silo-split M              equal (default: N silos of equal size, rows at random),\n"
+    "                              dirichlet (each class shared among the N silos in\n"
+    "                              Dirichlet(alpha) proportions: label-skewed silos) or attribute\n"
+    "                              (one silo per value of --silo-column; no --silos)\n"
+    "  --silo-alpha A              dirichlet: concentration, > 0 or inf (default 1; 0.1: silos\n"
+    "                              dominated by one class)\n"
+    "  --silo-column COL           attribute: a categorical column, label or group\n"
+    "  --silo-min-rows K           every silo gets at least K training rows (attribute: smaller\n"
+    "                              values are merged into one silo 'other'; default 1)\n"
+    "  --silo-seed S               seed of the silo split (default 0)\n"
     "sweep:\n"
     "  --preset NAME               a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
@@ -261,6 +282,101 @@ std::string meanSdText(const MeanSd& s, int decimals) {
     return formatFixed(s.mean, decimals) + " ± " + formatFixed(s.sd, decimals);
 }
 
+/// An integer option that must lie in [low, high] (UsageError naming the option otherwise).
+int boundedInteger(const Arguments& args, const std::string& name, int fallback, long low,
+                   long high, const std::string& rule) {
+    const long value = args.integer(name, fallback);
+    if (value < low || value > high) {
+        throw UsageError("--" + name + " " + args.text(name) + " is invalid: " + rule);
+    }
+    return static_cast<int>(value);
+}
+
+/// The synthetic generator's users and silos knobs (the generator checks the finer rules,
+/// naming the knob).
+void applySyntheticUnitOptions(const Arguments& args, SyntheticOptions& synthetic) {
+    synthetic.users =
+        boundedInteger(args, "synthetic-users", synthetic.users, 0, 100000000,
+                       "it must be 0 (no users) or a number of people up to the rows");
+    synthetic.rowsPerUserSkew = args.number("synthetic-user-skew", synthetic.rowsPerUserSkew);
+    synthetic.userCorrelation =
+        args.number("synthetic-user-correlation", synthetic.userCorrelation);
+    synthetic.atypicalUserShare =
+        args.number("synthetic-atypical-users", synthetic.atypicalUserShare);
+    synthetic.silos = boundedInteger(args, "synthetic-silos", synthetic.silos, 0, 100000000,
+                                     "it must be 0 (no silos) or a number of silos up to the rows");
+    synthetic.siloHeterogeneity =
+        args.number("synthetic-silo-heterogeneity", synthetic.siloHeterogeneity);
+    if (synthetic.users == 0) {
+        for (const char* knob :
+             {"synthetic-user-skew", "synthetic-user-correlation", "synthetic-atypical-users"}) {
+            if (args.has(knob))
+                throw UsageError(std::string("--") + knob + " needs --synthetic-users U");
+        }
+    }
+    if (synthetic.silos == 0 && args.has("synthetic-silo-heterogeneity")) {
+        throw UsageError("--synthetic-silo-heterogeneity needs --synthetic-silos N");
+    }
+}
+
+/// --silos, --silo-split, --silo-alpha, --silo-column, --silo-min-rows, --silo-seed on top of
+/// the request's silos (a preset's, or none).
+void applySiloOptions(const Arguments& args, DatasetRequest& request) {
+    const bool asked = args.has("silos") || args.has("silo-split");
+    if (!asked && !request.silos) {
+        for (const char* option : {"silo-alpha", "silo-column", "silo-min-rows", "silo-seed"}) {
+            if (args.has(option)) {
+                throw UsageError(std::string("--") + option +
+                                 " only goes with --silos N or --silo-split");
+            }
+        }
+        return;
+    }
+    SiloOptions silos = request.silos.value_or(SiloOptions{});
+    if (args.has("silo-split")) silos.method = parseSiloMethod(args.text("silo-split"));
+    const bool byAttribute = silos.method == SiloMethod::ByAttribute;
+    if (byAttribute && args.has("silos")) {
+        throw UsageError(
+            "--silo-split attribute makes one silo per value of --silo-column: drop --silos");
+    }
+    if (!byAttribute && !args.has("silos") && !request.silos) {
+        throw UsageError("--silo-split " + siloMethodName(silos.method) + " needs --silos N");
+    }
+    silos.silos = boundedInteger(args, "silos", silos.silos, 1, 100000000, "it must be at least 1");
+    if (args.has("silo-alpha")) {
+        if (silos.method != SiloMethod::Dirichlet)
+            throw UsageError("--silo-alpha only goes with --silo-split dirichlet");
+        silos.dirichletAlpha = Arguments::parseNumber("silo-alpha", args.text("silo-alpha"), true);
+        if (!(silos.dirichletAlpha > 0.0)) {
+            throw UsageError("--silo-alpha " + args.text("silo-alpha") +
+                             " is invalid: it must be above 0 (or inf)");
+        }
+    }
+    if (args.has("silo-column")) {
+        if (!byAttribute) throw UsageError("--silo-column only goes with --silo-split attribute");
+        setSiloColumn(silos, args.text("silo-column"));
+    } else if (byAttribute && silos.attribute == SiloAttribute::FeatureColumn &&
+               silos.column.empty()) {
+        throw UsageError(
+            "--silo-split attribute needs --silo-column COL (a categorical column, label or "
+            "group)");
+    }
+    if (args.has("silo-min-rows")) {
+        const long minimum = args.integer("silo-min-rows", 1);
+        if (minimum < 1)
+            throw UsageError("--silo-min-rows " + args.text("silo-min-rows") +
+                             " is invalid: it must be at least 1");
+        silos.minTrainRowsPerSilo = minimum;
+    }
+    if (args.has("silo-seed")) {
+        const long seed = args.integer("silo-seed", 0);
+        if (seed < 0) throw UsageError("--silo-seed must be >= 0");
+        silos.seed = static_cast<std::uint64_t>(seed);
+    }
+    validateSiloOptions(silos);
+    request.silos = silos;
+}
+
 /// One line each for the users and the silos of the data, when it has them (the privacy unit
 /// of user- and silo-level algorithms).
 void printUnitSummary(const DataSplit& split) {
@@ -283,7 +399,10 @@ int trainCommand(int argc, char** argv) {
     std::set<std::string> valued = {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore",
                                     "missing", "data-dir", "split-seed", "test-fraction", "split-method",
                                     "synthetic-rows", "synthetic-features", "synthetic-minority",
-                                    "synthetic-bias", "synthetic-noise", "preset", "algorithm", "fairness",
+                                    "synthetic-bias", "synthetic-noise", "synthetic-users", "synthetic-user-skew",
+                                    "synthetic-user-correlation", "synthetic-atypical-users", "synthetic-silos",
+                                    "synthetic-silo-heterogeneity", "silos", "silo-split", "silo-alpha",
+                                    "silo-column", "silo-min-rows", "silo-seed", "preset", "algorithm", "fairness",
                                     "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning",
                                     "sensitive-threshold"};
     std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows"};
@@ -333,6 +452,17 @@ int trainCommand(int argc, char** argv) {
     request.synthetic.minorityShare = args.number("synthetic-minority", request.synthetic.minorityShare);
     request.synthetic.groupLabelDependence = args.number("synthetic-bias", request.synthetic.groupLabelDependence);
     request.synthetic.labelNoise = args.number("synthetic-noise", request.synthetic.labelNoise);
+    applySyntheticUnitOptions(args, request.synthetic);
+    if (request.name != "synthetic") {
+        for (const char* knob :
+             {"synthetic-users", "synthetic-user-skew", "synthetic-user-correlation",
+              "synthetic-atypical-users", "synthetic-silos", "synthetic-silo-heterogeneity"}) {
+            if (args.has(knob))
+                throw UsageError(std::string("--") + knob +
+                                 " only goes with the synthetic data set");
+        }
+    }
+    applySiloOptions(args, request);
     if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
         throw UsageError("--split-seed must be >= 0");
     }

@@ -1,11 +1,13 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/data/heavy_tailed.h"
 #include "core/data/preprocessing.h"
 #include "core/data/schema.h"
+#include "core/data/silo_splitters.h"
 #include "core/data/synthetic.h"
 #include "core/data/tabular_data.h"
 
@@ -22,6 +24,10 @@ struct DatasetRequest {
     SplitOptions split;              ///< train/test split (75/25, split seed 0 by default)
     std::string filePath;            ///< name == "file": a CSV/TSV/ARFF file
     Schema schema;                   ///< name == "file": how to read it
+    /// Rows dealt out to silos after the train/test split (makeSilos), for algorithms whose
+    /// unit of privacy is an institution; none by default. Any data set can be split so,
+    /// except data that already comes in silos (the synthetic generator's `silos` knob).
+    std::optional<SiloOptions> silos;
 };
 
 /// Names accepted by loadBuiltinDataset (besides "file").
@@ -32,7 +38,32 @@ std::vector<std::string> builtinDatasetNames();
 /// missing folder and DataFileError (file, line, column) for malformed files.
 TabularData loadBuiltinDataset(const DatasetRequest& request);
 
-/// One line describing the request (for result files and reports).
+/// Splits and encodes `data` as `request.split` says (splitAndEncode), then, when
+/// `request.silos` is set, deals its rows out to silos (makeSilos, assignSilos). The one place
+/// where a request's rows are split. Throws InputError for invalid silo options, silo options
+/// on data that already has silos, or anything splitAndEncode and makeSilos refuse.
+DataSplit splitDatasetRequest(const TabularData& data, const DatasetRequest& request);
+
+/// One line describing the request (for result files and reports). Silos are mentioned only
+/// when the request has them, so that descriptions of requests without stay as they were.
 std::string describeDatasetRequest(const DatasetRequest& request);
+
+/// The command-line and JSON names of the silo methods: "equal", "dirichlet", "attribute".
+std::string siloMethodName(SiloMethod method);
+/// Parses a silo method name (also "equal-random" and "by-attribute"); throws InputError
+/// naming the known ones.
+SiloMethod parseSiloMethod(const std::string& name);
+/// What SiloMethod::ByAttribute splits on, by name: "label" (the class), "group" (the
+/// sensitive group), or a categorical feature column's raw name.
+void setSiloColumn(SiloOptions& options, const std::string& column);
+/// The name setSiloColumn reads ("label", "group" or the column).
+std::string siloColumnName(const SiloOptions& options);
+/// Throws InputError, in the words of the command line and presets, when `options` cannot
+/// describe any silos (N < 1, α ≤ 0 or NaN, a minimum below 1, no column to split by); what
+/// depends on the data (enough rows, a known column) is checked by makeSilos.
+void validateSiloOptions(const SiloOptions& options);
+/// One line describing silo options before the data is split, e.g. "8 silos with a
+/// Dirichlet(α = 0.5) label mix (silo seed 0)".
+std::string describeSiloOptions(const SiloOptions& options);
 
 }  // namespace pfa

@@ -21,8 +21,15 @@ std::string datasetKey(const DatasetRequest& request) {
     if (request.name == "synthetic") {
         const SyntheticOptions& s = request.synthetic;
         key << "(n=" << s.rows << ",d=" << s.features << ",minority=" << s.minorityShare
-            << ",bias=" << s.groupLabelDependence << ",noise=" << s.labelNoise << ",seed=" << s.seed
-            << ")";
+            << ",bias=" << s.groupLabelDependence << ",noise=" << s.labelNoise << ",seed=" << s.seed;
+        // Users and silos make other rows: named only when on, so that the keys of data without
+        // them stay as they were.
+        if (s.users > 0) {
+            key << ",users=" << s.users << ",skew=" << s.rowsPerUserSkew
+                << ",rho=" << s.userCorrelation << ",atypical=" << s.atypicalUserShare;
+        }
+        if (s.silos > 0) key << ",silos=" << s.silos << ",h=" << s.siloHeterogeneity;
+        key << ")";
     }
     if (request.name == "synthetic-heavy-tailed") {
         const HeavyTailedOptions& h = request.heavyTailed;
@@ -40,6 +47,21 @@ std::string datasetKey(const DatasetRequest& request) {
     // of results files written before methods existed) stay as they were.
     if (request.split.method != SplitMethod::Seeded) {
         key << "," << splitMethodName(request.split.method);
+    }
+    // Silos come after the split (ledgerKey cuts there: the rows, and the people in them, are
+    // the same however they are dealt out to silos), and only when asked for. No ',' or ';':
+    // readers split the key's split part and the run key at those.
+    if (request.silos) {
+        const SiloOptions& silos = *request.silos;
+        key << "|silos=" << siloMethodName(silos.method);
+        if (silos.method == SiloMethod::ByAttribute) {
+            key << "/by=" << siloColumnName(silos);
+        } else {
+            key << "/n=" << silos.silos;
+        }
+        if (silos.method == SiloMethod::Dirichlet) key << "/alpha=" << silos.dirichletAlpha;
+        key << "/min=" << silos.minTrainRowsPerSilo;
+        if (silos.method != SiloMethod::ByAttribute) key << "/seed=" << silos.seed;
     }
     return key.str();
 }
@@ -94,7 +116,7 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     prepared->key = datasetKey(request);
     prepared->request = request;
     const TabularData data = loadBuiltinDataset(request);
-    prepared->split = splitAndEncode(data, request.split);
+    prepared->split = splitDatasetRequest(data, request);
     prepared->context.datasetDescription = describeDatasetRequest(request);
     if (data.skippedBadRows > 0) {
         // Recorded with every run: the model did not see these rows of the file.

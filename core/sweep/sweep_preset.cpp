@@ -7,6 +7,7 @@
 #include "core/sweep/parameter_json.h"
 #include "core/util/embedded_json.h"
 #include "core/util/error.h"
+#include "core/util/format.h"
 #include "core/util/json_value.h"
 
 namespace pfa {
@@ -47,6 +48,62 @@ SplitOptions parseSplit(const JsonValue& json) {
     return split;
 }
 
+/// A whole number in [low, high] under `key` of `json`, or `fallback` when absent.
+long wholeNumber(const JsonValue& json, const std::string& where, const std::string& key,
+                 long fallback, double low, double high) {
+    if (!json.has(key)) return fallback;
+    const double value = json.at(key).asNumber();
+    if (!(value >= low && value <= high && value == std::floor(value))) {
+        throw InputError(where + " " + key + " must be a whole number from " +
+                         formatNumber(low, 17) + " to " + formatNumber(high, 17));
+    }
+    return static_cast<long>(value);
+}
+
+/// The "silos" object of a preset's "dataset": how the rows are dealt out to silos after the
+/// split. "method" (equal, dirichlet, attribute) is required; the rest as in SiloOptions.
+SiloOptions parseSilos(const JsonValue& json) {
+    requireKnownKeys(json, "silos", {"method", "count", "alpha", "column", "min_rows", "seed"});
+    SiloOptions silos;
+    silos.method = parseSiloMethod(json.at("method").asString());
+    silos.silos = static_cast<int>(wholeNumber(json, "silos", "count", silos.silos, 1, 1e9));
+    silos.dirichletAlpha =
+        json.numberOr("alpha", silos.dirichletAlpha);  // "inf": equal label mixes
+    if (json.has("column")) setSiloColumn(silos, json.at("column").asString());
+    silos.minTrainRowsPerSilo =
+        wholeNumber(json, "silos", "min_rows", silos.minTrainRowsPerSilo, 1, 1e9);
+    silos.seed = static_cast<std::uint64_t>(wholeNumber(json, "silos", "seed", 0, 0, 0x1p53));
+    if (silos.method == SiloMethod::ByAttribute && !json.has("column")) {
+        throw InputError(
+            "silos: the attribute method needs a \"column\" (a column's name, label or group)");
+    }
+    validateSiloOptions(silos);
+    return silos;
+}
+
+/// The "synthetic" object of a preset's "dataset": the generator's knobs (SyntheticOptions),
+/// each optional; the generator itself checks their ranges.
+SyntheticOptions parseSynthetic(const JsonValue& json) {
+    requireKnownKeys(json, "synthetic",
+                     {"rows", "features", "minority", "bias", "noise", "seed", "users", "user_skew",
+                      "user_correlation", "atypical_users", "silos", "silo_heterogeneity"});
+    SyntheticOptions s;
+    s.rows = static_cast<int>(wholeNumber(json, "synthetic", "rows", s.rows, 0, 1e9));
+    s.features = static_cast<int>(wholeNumber(json, "synthetic", "features", s.features, 0, 1e9));
+    s.minorityShare = json.numberOr("minority", s.minorityShare);
+    s.groupLabelDependence = json.numberOr("bias", s.groupLabelDependence);
+    s.labelNoise = json.numberOr("noise", s.labelNoise);
+    s.seed = static_cast<std::uint64_t>(
+        wholeNumber(json, "synthetic", "seed", static_cast<long>(s.seed), 0, 0x1p53));
+    s.users = static_cast<int>(wholeNumber(json, "synthetic", "users", s.users, 0, 1e9));
+    s.rowsPerUserSkew = json.numberOr("user_skew", s.rowsPerUserSkew);
+    s.userCorrelation = json.numberOr("user_correlation", s.userCorrelation);
+    s.atypicalUserShare = json.numberOr("atypical_users", s.atypicalUserShare);
+    s.silos = static_cast<int>(wholeNumber(json, "synthetic", "silos", s.silos, 0, 1e9));
+    s.siloHeterogeneity = json.numberOr("silo_heterogeneity", s.siloHeterogeneity);
+    return s;
+}
+
 }  // namespace
 
 SweepPreset parseSweepPreset(const std::string& fileName, const std::string& text) {
@@ -62,8 +119,15 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
         const JsonValue& dataset = json.at("dataset");
         preset.dataset.name = dataset.at("name").asString();
         preset.dataset.sensitive = dataset.stringOr("sensitive", "");
-        requireKnownKeys(dataset, "dataset", {"name", "sensitive", "split"});
+        requireKnownKeys(dataset, "dataset", {"name", "sensitive", "split", "silos", "synthetic"});
         if (dataset.has("split")) preset.dataset.split = parseSplit(dataset.at("split"));
+        if (dataset.has("silos")) preset.dataset.silos = parseSilos(dataset.at("silos"));
+        if (dataset.has("synthetic")) {
+            if (preset.dataset.name != "synthetic") {
+                throw InputError("dataset \"synthetic\" knobs only go with the synthetic data set");
+            }
+            preset.dataset.synthetic = parseSynthetic(dataset.at("synthetic"));
+        }
         SweepSpec& spec = preset.spec;
         spec.datasets.clear();
         spec.algorithms.clear();

@@ -212,6 +212,9 @@ QString TradeoffChart::datasetLabel(const QString& datasetKey) {
         const int end = rest.indexOf(QRegularExpression(QStringLiteral("[(:]")));
         label += QStringLiteral(" (%1)").arg(end < 0 ? rest : rest.left(end));
     }
+    // Silos dealt out after the split: the same rows, but other runs ("|silos=dirichlet/n=8/…").
+    if (const QString silos = datasetKey.section(QStringLiteral("|silos="), 1); !silos.isEmpty())
+        label += tr(", silos %1").arg(silos.section(QLatin1Char('/'), 0, 1));
     return label.isEmpty() ? datasetKey : label;
 }
 
@@ -274,7 +277,8 @@ void TradeoffChart::refillBoxes() {
     std::map<QString, int> uses;
     for (const auto& [key, count] : counts) ++uses[labels[key] = datasetLabel(key)];
     for (auto& [key, label] : labels) {
-        const QStringList split = key.section(QStringLiteral("|split="), 1).split(QLatin1Char(','));
+        const QStringList split =
+            key.section(QStringLiteral("|split="), 1).section(QLatin1Char('|'), 0, 0).split(QLatin1Char(','));
         if (uses[label] > 1 && split.size() >= 2)
             label = tr("%1, split %2 (test %3)").arg(label, split[0], split[1]);
     }

@@ -1,12 +1,16 @@
 #include "ui/panels/dataset_card.h"
 
 #include <QLabel>
+#include <QTextDocumentFragment>
 #include <QLocale>
 #include <QVBoxLayout>
+#include <cmath>
+#include <map>
 
 #include "core/data/catalog.h"
 #include "core/data/synthetic.h"
 #include "ui/charts/group_bar_chart.h"
+#include "ui/charts/unit_histogram.h"
 
 namespace pfa::ui {
 
@@ -20,6 +24,58 @@ QLabel* wrapping(QLabel* label) {
 }
 
 QString number(long n) { return QLocale().toString(static_cast<qlonglong>(n)); }
+
+/// Rows per unit over both parts of a split, by unit id (a unit may have rows in one part only).
+std::vector<UnitHistogram::Unit> unitRows(const std::optional<pfa::UnitIndex>& train,
+                                          const std::optional<pfa::UnitIndex>& test) {
+    std::map<int, UnitHistogram::Unit> byId;
+    for (const std::optional<pfa::UnitIndex>* part : {&train, &test}) {
+        if (!*part) continue;
+        const pfa::UnitIndex& index = **part;
+        for (long u = 0; u < index.units(); ++u) {
+            UnitHistogram::Unit& unit = byId[index.id(u)];
+            unit.name = QString::fromStdString(index.name(u));
+            unit.rows += index.rowCount(u);
+        }
+    }
+    std::vector<UnitHistogram::Unit> units;
+    for (auto& [id, unit] : byId) units.push_back(std::move(unit));
+    return units;
+}
+
+/// "101–168" or "150" when all units hold as many rows.
+QString rowRange(const std::vector<UnitHistogram::Unit>& units) {
+    long low = units.front().rows, high = low;
+    for (const UnitHistogram::Unit& unit : units) {
+        low = std::min(low, unit.rows);
+        high = std::max(high, unit.rows);
+    }
+    return low == high ? number(low) : QStringLiteral("%1–%2").arg(number(low), number(high));
+}
+
+/// How the silos were made, in a few words for the summary line.
+QString siloOrigin(const pfa::DatasetRequest& request) {
+    if (request.silos) {
+        const pfa::SiloOptions& silos = *request.silos;
+        switch (silos.method) {
+            case pfa::SiloMethod::EqualRandom:
+                return DatasetCard::tr("equal random split, silo seed %1").arg(silos.seed);
+            case pfa::SiloMethod::Dirichlet:
+                return DatasetCard::tr("Dirichlet α = %1, silo seed %2")
+                    .arg(std::isinf(silos.dirichletAlpha) ? QStringLiteral("∞")
+                                                          : QString::number(silos.dirichletAlpha, 'g', 4))
+                    .arg(silos.seed);
+            case pfa::SiloMethod::ByAttribute:
+                if (silos.attribute == pfa::SiloAttribute::Label) return DatasetCard::tr("one per class");
+                if (silos.attribute == pfa::SiloAttribute::Group) return DatasetCard::tr("one per group");
+                return DatasetCard::tr("one per value of “%1”").arg(QString::fromStdString(silos.column));
+        }
+    }
+    if (request.name == "synthetic" && request.synthetic.silos > 0) {
+        return DatasetCard::tr("generated, heterogeneity h = %1").arg(request.synthetic.siloHeterogeneity);
+    }
+    return {};
+}
 
 }  // namespace
 
@@ -46,13 +102,77 @@ DatasetCard::DatasetCard(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_body);
     layout->addWidget(m_numbers);
     layout->addWidget(m_groups);
+    // Units: who the rows belong to (people) and who holds them (silos).
+    m_unitsTitle = new QLabel(tr("<b>Units</b>"));
+    m_unitsTitle->setToolTip(tr("Algorithms that protect a whole person, or a whole institution, "
+                                "rather than one row work on these units"));
+    m_usersSummary = wrapping(new QLabel());
+    m_usersSummary->setTextFormat(Qt::RichText);
+    m_userHistogram = new UnitHistogram();
+    m_silosSummary = wrapping(new QLabel());
+    m_silosSummary->setTextFormat(Qt::RichText);
+    m_siloHistogram = new UnitHistogram();
+    layout->addWidget(m_unitsTitle);
+    layout->addWidget(m_usersSummary);
+    layout->addWidget(m_userHistogram);
+    layout->addWidget(m_silosSummary);
+    layout->addWidget(m_siloHistogram);
     layout->addWidget(m_provenance);
     layout->addStretch(1);
     showDataset(nullptr, tr("No data set loaded yet."));
 }
 
 QString DatasetCard::text() const {
-    return m_title->text() + "\n" + m_body->text() + "\n" + m_numbers->text() + "\n" + m_provenance->text();
+    QString text = m_title->text() + "\n" + m_body->text() + "\n" + m_numbers->text() + "\n";
+    for (const QString& units : {usersSummary(), silosSummary()}) {
+        if (!units.isEmpty()) text += units + "\n";
+    }
+    return text + m_provenance->text();
+}
+
+QString DatasetCard::usersSummary() const {
+    return m_usersSummary->isHidden() ? QString() : QTextDocumentFragment::fromHtml(m_usersSummary->text()).toPlainText();
+}
+
+QString DatasetCard::silosSummary() const {
+    return m_silosSummary->isHidden() ? QString() : QTextDocumentFragment::fromHtml(m_silosSummary->text()).toPlainText();
+}
+
+void DatasetCard::showUnits(const pfa::PreparedDataset* data) {
+    const bool hasUsers = data && (data->split.train.users || data->split.test.users);
+    const bool hasSilos = data && (data->split.train.silos || data->split.test.silos);
+    m_unitsTitle->setVisible(hasUsers || hasSilos);
+    m_usersSummary->setVisible(hasUsers);
+    m_userHistogram->setVisible(hasUsers);
+    m_silosSummary->setVisible(hasSilos);
+    m_siloHistogram->setVisible(hasSilos);
+    if (hasUsers) {
+        const pfa::Dataset& train = data->split.train;
+        const std::vector<UnitHistogram::Unit> users = unitRows(train.users, data->split.test.users);
+        const QString rows = QString::fromStdString(train.unitName) + QStringLiteral("s");
+        m_usersSummary->setText(tr("<b>People:</b> %1 people, %2 %3 each")
+                                    .arg(number(static_cast<long>(users.size())), rowRange(users), rows.toHtmlEscaped()));
+        const QString column = QString::fromStdString(train.personColumn);
+        m_usersSummary->setToolTip(
+            column.isEmpty() ? tr("The rows belong to people; an algorithm that protects a person protects all "
+                                  "of their rows at once")
+                             : tr("The rows belong to people, told apart by column “%1”; an algorithm that "
+                                  "protects a person protects all of their rows at once")
+                                   .arg(column));
+        m_userHistogram->setUnits(users, tr("person"), tr("people"), rows);
+    }
+    if (hasSilos) {
+        const pfa::Dataset& train = data->split.train;
+        const std::vector<UnitHistogram::Unit> silos = unitRows(train.silos, data->split.test.silos);
+        const QString origin = siloOrigin(data->request);
+        m_silosSummary->setText(tr("<b>Silos:</b> %1 silos, %2 rows each%3")
+                                    .arg(number(static_cast<long>(silos.size())), rowRange(silos),
+                                         origin.isEmpty() ? QString()
+                                                          : QStringLiteral(" (%1)").arg(origin.toHtmlEscaped())));
+        m_silosSummary->setToolTip(tr("Institutions that each hold their own rows (training and test): %1")
+                                       .arg(QString::fromStdString(train.siloDescription)));
+        m_siloHistogram->setUnits(silos, tr("silo"), tr("silos"), tr("rows"));
+    }
 }
 
 void DatasetCard::showCatalogEntry(const QString& name) {
@@ -66,6 +186,7 @@ void DatasetCard::showCatalogEntry(const QString& name) {
                            .arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1)
                            .arg(QLocale().toString(static_cast<qlonglong>(entry.expectedRows))));
     m_groups->setGroups({}, QString());
+    showUnits(nullptr);
     QStringList sources;
     for (const std::string& source : entry.sources) {
         sources << QStringLiteral("<a href=\"%1\">%1</a>").arg(QString::fromStdString(source).toHtmlEscaped());
@@ -83,6 +204,7 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
         m_numbers->clear();
         m_provenance->clear();
         m_groups->setGroups({}, QString());
+        showUnits(nullptr);
         return;
     }
     const pfa::DatasetRequest& request = data->request;
@@ -132,6 +254,7 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
     m_title->setText(title);
     m_body->setText(description);
     m_provenance->setText(provenance);
+    showUnits(data.get());
 
     // Groups and classes over all rows (training and test).
     const int k = train.numGroups(), l = train.numClasses();

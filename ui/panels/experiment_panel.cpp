@@ -29,6 +29,7 @@
 #include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "ui/panels/data_units_form.h"
 #include "ui/panels/eliding_combo_box.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/lambda_control.h"
@@ -175,6 +176,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     auto* advancedLayout = new QVBoxLayout(m_advanced);
     advancedLayout->setContentsMargins(kAdvancedIndent, 0, 0, 0);
     advancedLayout->addWidget(m_advancedSettings);
+    // Users and silos of the data, under the split they follow, in the same form.
+    auto* unitsTitle = new QLabel(tr("<b>Users and silos</b>"));
+    unitsTitle->setToolTip(tr("Who the rows belong to and who holds them, for algorithms that protect "
+                              "a whole person or a whole institution; the data-set card shows them"));
+    advancedForm->addRow(unitsTitle);
+    m_units = new DataUnitsForm(advancedForm, m_advanced);
 
     m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
     m_live->setToolTip(tr("When on, moving the ε or λ slider stops the current run and starts "
@@ -245,6 +252,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(m_splitMethod, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_splitSeed, &QSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_testFraction, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
+    connect(m_units, &DataUnitsForm::changed, this, &ExperimentPanel::onSplitChanged);
     // Long item texts must not force the dock wider than a laptop screen allows.
     for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_splitMethod}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -317,6 +325,7 @@ void ExperimentPanel::onDatasetChoiceChanged() {
     }
     m_download->setVisible(!catalog.isEmpty());
     m_importFolder->setVisible(!catalog.isEmpty());
+    m_units->setSynthetic(m_dataset->currentData().toString() == QLatin1String("synthetic"));
     refreshAvailability();
 }
 
@@ -394,6 +403,7 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
             request.filePath = m_userFiles[index].path.toStdString();
             request.schema = m_userFiles[index].schema;
         }
+        m_units->applyTo(request);
         return request;
     }
     request.name = data.toStdString();
@@ -401,6 +411,7 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
         request.sensitive = m_sensitive->currentData().toString().toStdString();
         request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
     }
+    m_units->applyTo(request);
     return request;
 }
 
@@ -422,6 +433,7 @@ bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
     m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
     const int sensitive = m_sensitive->findData(QString::fromStdString(request.sensitive));
     if (sensitive >= 0) m_sensitive->setCurrentIndex(sensitive);
+    m_units->showRequest(request);  // a preset's silos and synthetic users (loaded with the split)
     setSplit(request.split);  // e.g. the published split a preset reproduces
     return true;
 }
@@ -440,6 +452,13 @@ void ExperimentPanel::setDataset(const pfa::PreparedDatasetPtr& data) {
     m_datasetError.clear();
     if (!data || data->key != datasetKey(datasetRequest())) return;  // an older choice
     m_data = data;
+    {
+        // The columns a silo split may follow: the data's categorical ones.
+        QStringList columns;
+        for (const std::string& column : data->split.encoding.categoricalColumns)
+            columns << QString::fromStdString(column);
+        m_units->setColumns(columns);
+    }
     const pfa::Dataset& train = data->split.train;
     m_datasetInfo->setText(tr("%1 training rows, %2 test rows, %3 features; sensitive "
                               "attribute “%4”: %5")
@@ -569,6 +588,7 @@ QJsonObject ExperimentPanel::toJson() const {
     json["split_method"] = m_splitMethod->currentData().toString();
     json["split_seed"] = m_splitSeed->value();
     json["test_fraction"] = m_testFraction->value();
+    json["units"] = m_units->toJson();
     json["live_mode"] = liveMode();
     return json;
 }
@@ -633,6 +653,11 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
         m_splitMethod->setCurrentIndex(method >= 0 ? method : 0);
         m_splitSeed->setValue(json["split_seed"].toInt(static_cast<int>(defaults.seed)));
         m_testFraction->setValue(json["test_fraction"].toDouble(defaults.testFraction));
+    }
+    {
+        // Settings saved before users and silos could be chosen: none.
+        const QSignalBlocker blockUnits(m_units);
+        m_units->fromJson(json["units"].toObject());
     }
     updateAlgorithmDependentControls();
     emit datasetRequestChanged();

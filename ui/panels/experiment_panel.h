@@ -22,6 +22,7 @@ class QToolButton;
 
 namespace pfa::ui {
 
+class DataUnitsForm;
 class EpsilonControl;
 class LambdaControl;
 class ParameterForm;
@@ -98,6 +99,8 @@ public:
     QToolButton* advancedToggle() const { return m_advancedToggle; }
     QSpinBox* splitSeedBox() const { return m_splitSeed; }
     QDoubleSpinBox* testFractionBox() const { return m_testFraction; }
+    /// The data set's users and silos (in the advanced section).
+    DataUnitsForm* unitsForm() const { return m_units; }
 
 signals:
     /// Any setting changed (validation has been redone).
@@ -139,6 +142,7 @@ private:
     QComboBox* m_splitMethod;
     QSpinBox* m_splitSeed;
     QDoubleSpinBox* m_testFraction;
+    DataUnitsForm* m_units;
     QCheckBox* m_live;
     QLabel* m_problemLabel;
 

@@ -1,0 +1,297 @@
+// Users and silos in the GUI: the controls of the experiment panel's advanced section flow
+// into the data-set request and sessions, and the data-set card shows rows per person and per
+// silo.
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QToolButton>
+#include <catch2/catch.hpp>
+#include <numeric>
+
+#include "core/sweep/prepared_dataset.h"
+#include "ui/charts/tradeoff_chart.h"
+#include "ui/charts/unit_histogram.h"
+#include "ui/panels/data_units_form.h"
+#include "ui/panels/dataset_card.h"
+#include "ui/runs/run_history_model.h"
+#include "ui_test_support.h"
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+namespace {
+
+void choose(QComboBox* box, const QString& data) {
+    const int index = box->findData(data);
+    REQUIRE(index >= 0);
+    box->setCurrentIndex(index);
+}
+
+long barTotal(const UnitHistogram* histogram) {
+    long total = 0;
+    for (const UnitHistogram::Bar& bar : histogram->bars()) total += bar.value;
+    return total;
+}
+
+/// The card at the width of the data-set dock, laid out at the height it needs.
+QImage cardPicture(DatasetCard& card) {
+    card.resize(440, 200);
+    card.resize(440, std::max(card.sizeHint().height(), card.heightForWidth(440)));
+    card.show();
+    QTest::qWait(50);
+    return card.grab().toImage();
+}
+
+}  // namespace
+
+TEST_CASE("Silo and synthetic users controls flow into the data-set request and sessions",
+          "[ui][units-data]") {
+    ExperimentPanel panel;
+    DataUnitsForm* units = panel.unitsForm();
+    REQUIRE(units);
+    // Nothing by default: exactly the data of earlier versions.
+    CHECK_FALSE(panel.datasetRequest().silos);
+    CHECK(panel.datasetRequest().synthetic.users == 0);
+    CHECK_FALSE(units->formLayout()->isRowVisible(units->siloCountBox()));
+
+    QSignalSpy reload(&panel, &ExperimentPanel::datasetRequestChanged);
+    choose(units->siloMethodBox(), QStringLiteral("dirichlet"));
+    CHECK(reload.count() >= 1);
+    CHECK(units->formLayout()->isRowVisible(units->siloCountBox()));
+    CHECK(units->formLayout()->isRowVisible(units->alphaBox()));
+    CHECK_FALSE(units->formLayout()->isRowVisible(units->columnBox()));
+    units->siloCountBox()->setValue(8);
+    units->alphaBox()->setValue(0.5);
+    units->siloSeedBox()->setValue(3);
+    units->minRowsBox()->setValue(20);
+    pfa::DatasetRequest request = panel.datasetRequest();
+    REQUIRE(request.silos);
+    CHECK(request.silos->method == pfa::SiloMethod::Dirichlet);
+    CHECK(request.silos->silos == 8);
+    CHECK(request.silos->dirichletAlpha == 0.5);
+    CHECK(request.silos->seed == 3);
+    CHECK(request.silos->minTrainRowsPerSilo == 20);
+
+    // Saved with the session and restored.
+    {
+        ExperimentPanel restored;
+        restored.fromJson(panel.toJson());
+        CHECK(pfa::datasetKey(restored.datasetRequest()) ==
+              pfa::datasetKey(panel.datasetRequest()));
+    }
+
+    // One silo per group: no N, no seed.
+    choose(units->siloMethodBox(), QStringLiteral("attribute"));
+    choose(units->columnBox(), QStringLiteral("group"));
+    CHECK_FALSE(units->formLayout()->isRowVisible(units->siloCountBox()));
+    CHECK(units->formLayout()->isRowVisible(units->columnBox()));
+    request = panel.datasetRequest();
+    REQUIRE(request.silos);
+    CHECK(request.silos->method == pfa::SiloMethod::ByAttribute);
+    CHECK(request.silos->attribute == pfa::SiloAttribute::Group);
+
+    // The synthetic generator's people and silos; its silos replace a silo split.
+    units->usersBox()->setValue(200);
+    units->userSkewBox()->setValue(1.0);
+    units->syntheticSilosBox()->setValue(8);
+    units->heterogeneityBox()->setValue(0.5);
+    request = panel.datasetRequest();
+    CHECK(request.synthetic.users == 200);
+    CHECK(request.synthetic.rowsPerUserSkew == 1.0);
+    CHECK(request.synthetic.silos == 8);
+    CHECK(request.synthetic.siloHeterogeneity == 0.5);
+    CHECK_FALSE(request.silos);
+    CHECK_FALSE(units->siloMethodBox()->isEnabled());
+    {
+        ExperimentPanel restored;
+        restored.fromJson(panel.toJson());
+        CHECK(pfa::datasetKey(restored.datasetRequest()) ==
+              pfa::datasetKey(panel.datasetRequest()));
+        // A session saved before users and silos existed: none.
+        QJsonObject old = panel.toJson();
+        old.remove(QStringLiteral("units"));
+        ExperimentPanel earlier;
+        earlier.fromJson(old);
+        CHECK_FALSE(earlier.datasetRequest().silos);
+        CHECK(earlier.datasetRequest().synthetic.users == 0);
+    }
+
+    // A preset's request shows its silos.
+    pfa::DatasetRequest preset;
+    preset.silos = pfa::SiloOptions{};
+    preset.silos->method = pfa::SiloMethod::EqualRandom;
+    preset.silos->silos = 6;
+    REQUIRE(panel.selectDataset(preset));
+    request = panel.datasetRequest();
+    REQUIRE(request.silos);
+    CHECK(request.silos->method == pfa::SiloMethod::EqualRandom);
+    CHECK(request.silos->silos == 6);
+    CHECK(request.synthetic.users == 0);
+}
+
+TEST_CASE("The data-set card shows rows per person and per silo", "[ui][units-data]") {
+    DatasetCard card;
+    pfa::DatasetRequest request;
+    request.synthetic.users = 200;
+    request.synthetic.rowsPerUserSkew = 1.0;
+    request.synthetic.silos = 8;
+    request.synthetic.siloHeterogeneity = 0.5;
+    card.showDataset(pfa::prepareDataset(request));
+    INFO(card.text().toStdString());
+    CHECK(QRegularExpression(
+              QStringLiteral("^People: 200 people, [\\d,]+–[\\d,]+ applications each$"))
+              .match(card.usersSummary())
+              .hasMatch());
+    CHECK(QRegularExpression(QStringLiteral("^Silos: 8 silos, [\\d,]+–[\\d,]+ rows each "
+                                            "\\(generated, heterogeneity h = 0.5\\)$"))
+              .match(card.silosSummary())
+              .hasMatch());
+    // 200 people: one bar each, largest first, holding every row.
+    CHECK_FALSE(card.userHistogram()->binned());
+    REQUIRE(card.userHistogram()->bars().size() == 200);
+    CHECK(barTotal(card.userHistogram()) == 10000);
+    CHECK(card.userHistogram()->bars().front().value >
+          10 * card.userHistogram()->bars().back().value);  // skew 1
+    // 8 silos: one bar each, largest first, holding every row.
+    CHECK_FALSE(card.siloHistogram()->binned());
+    REQUIRE(card.siloHistogram()->bars().size() == 8);
+    CHECK(barTotal(card.siloHistogram()) == 10000);
+    CHECK(card.siloHistogram()->bars().front().value >= card.siloHistogram()->bars().back().value);
+    CHECK(QRegularExpression(QStringLiteral("^silo \\d: [\\d,]+ rows$"))
+              .match(card.siloHistogram()->bars().front().tip)
+              .hasMatch());
+    CHECK_FALSE(card.userHistogram()->toolTip().isEmpty());
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    const QImage picture = cardPicture(card);
+    CHECK(picture.width() == 440);
+    REQUIRE(picture.save(QStringLiteral(PFA_SCREENSHOT_DIR "/units-histogram.png")));
+
+    // A Dirichlet silo split: its α on the card, one bar per silo.
+    pfa::DatasetRequest dirichlet;
+    dirichlet.silos = pfa::SiloOptions{};
+    dirichlet.silos->method = pfa::SiloMethod::Dirichlet;
+    dirichlet.silos->silos = 8;
+    dirichlet.silos->dirichletAlpha = 0.5;
+    card.showDataset(pfa::prepareDataset(dirichlet));
+    CHECK(card.usersSummary().isEmpty());
+    CHECK(card.userHistogram()->isHidden());
+    CHECK(card.silosSummary().contains(QStringLiteral("8 silos")));
+    CHECK(card.silosSummary().contains(QStringLiteral("(Dirichlet α = 0.5, silo seed 0)")));
+    CHECK(card.siloHistogram()->bars().size() == 8);
+    CHECK(barTotal(card.siloHistogram()) == 10000);
+    REQUIRE(cardPicture(card).save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/units-histogram-dirichlet.png")));
+
+    // Without users and silos the section is gone.
+    card.showDataset(pfa::prepareDataset(pfa::DatasetRequest{}));
+    CHECK(card.usersSummary().isEmpty());
+    CHECK(card.silosSummary().isEmpty());
+    CHECK(card.siloHistogram()->isHidden());
+    CHECK_FALSE(card.text().contains(QStringLiteral("Silos")));
+}
+
+TEST_CASE("Many units: the histogram counts units per range of rows", "[ui][units-data]") {
+    UnitHistogram histogram;
+    std::vector<UnitHistogram::Unit> units;
+    for (int i = 0; i < 1000; ++i) units.push_back({QStringLiteral("user %1").arg(i), 1 + i % 7});
+    histogram.setUnits(units, QStringLiteral("person"), QStringLiteral("people"),
+                       QStringLiteral("rows"));
+    CHECK(histogram.binned());
+    REQUIRE(histogram.bars().size() == 7);  // 1 … 7 rows: one range each
+    CHECK(barTotal(&histogram) == 1000);
+    CHECK(histogram.bars().front().value == 143);  // i % 7 == 0 for 143 of 0 … 999
+    CHECK(histogram.bars().front().tip == QStringLiteral("143 people with 1 rows each"));
+    histogram.setUnits({}, QStringLiteral("person"), QStringLiteral("people"),
+                       QStringLiteral("rows"));
+    CHECK(histogram.bars().empty());
+    CHECK(histogram.toolTip().isEmpty());
+}
+
+TEST_CASE("Parkinsons by subject: 42 people on the card", "[ui][units-data]") {
+    const QString folder = sharedDatasetFolder(QStringLiteral("parkinsons-telemonitoring"));
+    if (folder.isEmpty()) {
+        WARN("the Parkinsons offline copy is not present: skipped");
+        return;
+    }
+    pfa::DatasetRequest request;
+    request.name = "parkinsons";
+    request.dataDirectory = folder.toStdString();
+    DatasetCard card;
+    card.showDataset(pfa::prepareDataset(request));
+    INFO(card.text().toStdString());
+    CHECK(QRegularExpression(QStringLiteral("^People: 42 people, \\d+–\\d+ recordings each$"))
+              .match(card.usersSummary())
+              .hasMatch());
+    CHECK(card.silosSummary().isEmpty());
+    CHECK_FALSE(card.userHistogram()->binned());
+    CHECK(card.userHistogram()->bars().size() == 42);
+    // Subjects are numbered: a bar's tooltip says what the number is.
+    CHECK(QRegularExpression(QStringLiteral("^person \\d+: \\d+ recordings$"))
+              .match(card.userHistogram()->bars().front().tip)
+              .hasMatch());
+    CHECK(barTotal(card.userHistogram()) == 5875);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    REQUIRE(cardPicture(card).save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/units-histogram-parkinsons.png")));
+}
+
+TEST_CASE("A silo split chosen in the panel reaches the loaded data and the card",
+          "[ui][units-data]") {
+    auto window = readyWindow(2);
+    ExperimentPanel* panel = window->experimentPanel();
+    panel->advancedToggle()->setChecked(true);
+    DataUnitsForm* units = panel->unitsForm();
+    choose(units->siloMethodBox(), QStringLiteral("equal"));
+    units->siloCountBox()->setValue(5);
+    DatasetCard* card = window->datasetCard();
+    const bool shown = QTest::qWaitFor(
+        [&] { return card->silosSummary().contains(QStringLiteral("5 silos")); }, 20000);
+    INFO(card->text().toStdString() << " / " << panel->problem().toStdString());
+    REQUIRE(shown);
+    // 10,000 rows in 5 equal silos (training and test rows together).
+    CHECK(card->silosSummary() ==
+          QStringLiteral("Silos: 5 silos, %1 rows each (equal random split, silo seed 0)")
+              .arg(QLocale().toString(2000)));
+    REQUIRE(QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 10000));
+    // The run is made on those silos, and its record says so.
+    REQUIRE(runWithLambdas(*window, {0.0}));
+    REQUIRE_FALSE(window->historyModel()->entries().empty());
+    const auto& run = window->historyModel()->entries().back();
+    CHECK(run->context.datasetDescription.find("split into silos: 5 silos of equal size") !=
+          std::string::npos);
+    CHECK(run->context.runKey.find("|silos=equal/n=5/min=1/seed=0") != std::string::npos);
+    // The tradeoff chart tells these runs apart from runs on the same data without silos.
+    const QString key = TradeoffChart::datasetKeyOf(*run);
+    CHECK(key.endsWith(QStringLiteral("|silos=equal/n=5/min=1/seed=0")));
+    CHECK(TradeoffChart::datasetLabel(key) == QStringLiteral("synthetic, silos equal/n=5"));
+    CHECK(TradeoffChart::datasetLabel(key.section(QStringLiteral("|silos="), 0, 0)) ==
+          QStringLiteral("synthetic"));
+    window->resize(1280, 720);
+    QTest::qWait(100);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/units-panel-1280x720.png")));
+    // The card in its dock, as a user at 1280×720 sees it.
+    QWidget* dock = card;
+    while (dock && !qobject_cast<QDockWidget*>(dock)) dock = dock->parentWidget();
+    REQUIRE(dock);
+    dock->raise();
+    QTest::qWait(100);
+    REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/units-card-1280x720.png")));
+    // The advanced section's users-and-silos rows, with a Dirichlet split chosen.
+    choose(units->siloMethodBox(), QStringLiteral("dirichlet"));
+    QTest::qWait(50);
+    CHECK(units->alphaBox()->isVisible());
+    REQUIRE(units->parentWidget()->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/units-controls.png")));
+    // Silos the data cannot fill: said in the panel, in plain words, and Run waits.
+    units->siloCountBox()->setValue(9000);
+    REQUIRE(QTest::qWaitFor([&] { return panel->problem().contains(QStringLiteral("9000 silos")); },
+                            20000));
+    CHECK(panel->problem().contains(QStringLiteral("the data has 7500")));
+    CHECK_FALSE(window->runAction()->isEnabled());
+}
