@@ -122,6 +122,7 @@ std::optional<RateShape> theoryRate(const RateInputs& inputs) {
 
 RateInputs rateInputsOf(const RunResult& result, double trainRows) {
     RateInputs in;
+    in.run = &result;
     in.algorithm = result.config.algorithm;
     in.settings = result.config.extra;
     in.delta = result.privacy.delta > 0.0 ? result.privacy.delta : result.config.delta;

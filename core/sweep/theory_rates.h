@@ -24,6 +24,10 @@ struct RateInputs {
     double d = 0.0;          ///< model dimension (features, bias excluded)
     double delta = 0.0;      ///< δ of the run
     double m = 0.0;          ///< records per user (user runs)
+    /// The run itself when the inputs were read from one (rateInputsOf), for rates that need
+    /// more than the sizes (a generator's optimum, the rounds run, …); valid only during the
+    /// theoryRate call: a provider copies what its shape keeps.
+    const RunResult* run = nullptr;
 };
 
 /// The shape of a rate of the excess risk as a function of ε, constants and logarithmic factors

@@ -157,6 +157,7 @@ TEST_CASE("Rate inputs from a run's per-unit metrics", "[theory-rates]") {
     CHECK(in.d == 9);
     CHECK(in.delta == 1e-4);
     CHECK(in.settings.at("trust") == "shuffle");
+    CHECK(in.run == &silo);
 
     RunResult user;
     user.config.algorithm = "user-level-dp-sgd";
