@@ -253,6 +253,7 @@ TEST_CASE("Live error chart: excess risk replaces the test error, removed share 
           "[unit-views][livecharts]") {
     LiveChartsPanel panel;
     panel.resize(1280, 720);
+    panel.setSmoothingWindow(0);  // raw values (the choice is remembered across panels)
     pfa::TrainConfig config;
     config.algorithm = "user-level-dp-sgd";
     config.epsilon = 2.0;
@@ -335,6 +336,7 @@ TEST_CASE("Screenshots of the run details with silos and the live excess-risk ch
 
     LiveChartsPanel live;
     live.resize(1280, 720);
+    live.setSmoothingWindow(0);
     live.show();
     pfa::TrainConfig config;
     config.algorithm = "user-level-dp-sgd";
