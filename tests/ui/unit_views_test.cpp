@@ -188,6 +188,24 @@ TEST_CASE("Error vs ε shows excess risk where runs report it, and says when no 
     CHECK(view.yTitle() == QStringLiteral("excess risk"));
     CHECK(view.chart()->title().startsWith(QStringLiteral("Excess risk vs ε")));
     CHECK(view.noteText().contains(QStringLiteral("no theory rate known")));
+    // Many lines: four notes under the chart, the rest in its tooltip.
+    std::vector<pfa::SweepPoint> many;
+    for (int line = 0; line < 6; ++line) {
+        for (double epsilon : {1.0, 4.0}) {
+            pfa::SweepPoint p;
+            p.runKey = "dataset=d;algorithm=dp-sgd;epsilon=" + std::to_string(epsilon) +
+                       ";seed=0;lr=" + std::to_string(line);
+            p.algorithm = "dp-sgd";
+            p.epsilon = epsilon;
+            p.testError = 0.2 + 0.01 * line;
+            many.push_back(p);
+        }
+    }
+    const std::vector<pfa::SweepCell> manyCells = pfa::summarizePoints(many);
+    view.setCells(manyCells, std::vector<std::optional<pfa::RateShape>>(manyCells.size()));
+    REQUIRE(view.lines().size() == 6);
+    CHECK(view.noteText().count(QLatin1Char('\n')) == 3);
+    CHECK(view.noteText().endsWith(QStringLiteral("(2 more lines: hover here)")));
     CHECK_FALSE(view.view()->isEmpty());
     // Nothing to show: the empty state.
     view.setCells({}, {});

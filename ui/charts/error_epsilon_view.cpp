@@ -55,16 +55,20 @@ ErrorEpsilonView::ErrorEpsilonView(QWidget* parent) : QWidget(parent) {
     m_note->setWordWrap(true);
     m_note->setTextFormat(Qt::PlainText);
     m_note->setStyleSheet(QStringLiteral("color: #555555"));
-    m_note->setToolTip(
-        tr("The dashed lines are the shapes of the rates the theory proves, with constants and "
-           "logarithmic factors unknown: one constant c per line is fitted by least squares to "
-           "the measured means. When the same settings were also run without privacy (ε = ∞, "
-           "dotted), only the excess over that level is fitted to the rate's privacy part."));
+    m_note->setToolTip(noteToolTip());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_note);
+}
+
+QString ErrorEpsilonView::noteToolTip() {
+    return tr(
+        "The dashed lines are the shapes of the rates the theory proves, with constants and "
+        "logarithmic factors unknown: one constant c per line is fitted by least squares to "
+        "the measured means. When the same settings were also run without privacy (ε = ∞, "
+        "dotted), only the excess over that level is fitted to the rate's privacy part.");
 }
 
 QStringList ErrorEpsilonView::legendNames() const {
@@ -223,7 +227,16 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
         m_whiskers = new WhiskerItem(m_chart, anySeries);
         m_whiskers->setWhiskers(std::move(whiskers));
     }
-    m_note->setText(notes.join(QLatin1Char('\n')));
+    // At most four lines under the chart (it needs the height at 1280×720); all in the tooltip.
+    constexpr int kNoteLines = 4;
+    QStringList shown = notes.mid(0, kNoteLines);
+    if (notes.size() > kNoteLines) {
+        shown.back() += tr(" (%1 more lines: hover here)").arg(notes.size() - kNoteLines);
+    }
+    m_note->setText(shown.join(QLatin1Char('\n')));
+    m_note->setToolTip(notes.size() > kNoteLines
+                           ? notes.join(QLatin1Char('\n')) + QStringLiteral("\n\n") + noteToolTip()
+                           : noteToolTip());
     m_note->setVisible(!notes.isEmpty());
     m_view->setEmpty(m_lines.empty());
 }

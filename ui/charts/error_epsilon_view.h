@@ -55,6 +55,9 @@ public:
     QChart* chart() const { return m_chart; }
 
 private:
+    /// What the dashed and dotted lines are and how c is fitted.
+    static QString noteToolTip();
+
     ChartView* m_view = nullptr;
     QChart* m_chart = nullptr;
     QCategoryAxis* m_x = nullptr;
