@@ -162,6 +162,11 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
     p.testError = r.numberOr("test_error", std::nan(""));
     p.violation = r.numberOr("violation", std::nan(""));
     p.epsilonSpent = r.numberOr("epsilon_spent", std::nan(""));
+    if (r.has("history") && r.at("history").has("excess_risk")) {
+        for (double value : r.at("history").at("excess_risk").numbers()) {
+            if (std::isfinite(value)) p.excessRisk = value;
+        }
+    }
     p.seconds = r.numberOr("seconds", std::nan(""));
     if (r.has("privacy") && r.at("privacy").has("known_gaps")) {
         p.knownGaps = r.at("privacy").at("known_gaps").asBool();
@@ -184,7 +189,7 @@ std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records) {
 std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
     std::vector<SweepCell> cells;
     std::map<std::string, std::size_t> cellOf;
-    std::vector<std::vector<double>> errors, violations, epsilons, seconds;
+    std::vector<std::vector<double>> errors, violations, excess, epsilons, seconds;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const SweepPoint& p = points[i];
         const std::string key = p.runKey.empty() ? "point " + std::to_string(i) : cellKeyOf(p.runKey);
@@ -203,6 +208,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
             cells.push_back(cell);
             errors.emplace_back();
             violations.emplace_back();
+            excess.emplace_back();
             epsilons.emplace_back();
             seconds.emplace_back();
         }
@@ -216,12 +222,14 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
         }
         errors[c].push_back(p.testError);
         violations[c].push_back(p.violation);
+        excess[c].push_back(p.excessRisk);
         epsilons[c].push_back(p.epsilonSpent);
         seconds[c].push_back(p.seconds);
     }
     for (std::size_t c = 0; c < cells.size(); ++c) {
         cells[c].testError = meanSd(errors[c]);
         cells[c].violation = meanSd(violations[c]);
+        cells[c].excessRisk = meanSd(excess[c]);
         // Non-private runs report ε = ∞: keep that visible instead of dropping it as non-finite.
         const bool allInfinite = !epsilons[c].empty() &&
                                  std::all_of(epsilons[c].begin(), epsilons[c].end(),

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,8 @@ struct SweepCell {
     std::size_t failed = 0;  ///< failed or diverged (excluded from the statistics)
     MeanSd testError;
     MeanSd violation;     ///< the cell's own fairness notion
+    /// Final excess risk (runs whose generator knows the optimum; n = 0 when none has it).
+    MeanSd excessRisk;
     MeanSd epsilonSpent;  ///< certified ε (∞ for non-private runs)
     MeanSd seconds;
     std::vector<std::size_t> recordIndices;  ///< into the input records
@@ -65,6 +68,8 @@ struct SweepPoint {
     std::string status = "completed";
     double testError = 0.0;
     double violation = 0.0;
+    /// The last finite excess risk of the history (NaN when the run has none).
+    double excessRisk = std::numeric_limits<double>::quiet_NaN();
     double epsilonSpent = 0.0;
     double seconds = 0.0;
     bool knownGaps = false;  ///< published calibration: nominal ε ≠ certified ε

@@ -25,10 +25,12 @@
 
 #include "ui/charts/chart_export_dialog.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/error_epsilon_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/charts/tradeoff_curves_view.h"
+#include "ui/charts/unit_spread_view.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/live_charts_panel.h"
 #include "ui/panels/sweep_views_panel.h"
@@ -408,6 +410,10 @@ TEST_CASE("Sweep charts name their data set and notion, file names have no trail
     CHECK(curves.startsWith(QStringLiteral("tradeoff-curves-")));
     CHECK(curves.endsWith(QStringLiteral("-dp")));
     CHECK(defaultExportFileName(sweeps->heatMap()).startsWith(QStringLiteral("heat-map-")));
+    CHECK(defaultExportFileName(sweeps->errorEpsilonView()->view())
+              .startsWith(QStringLiteral("error-vs-epsilon-")));
+    CHECK(defaultExportFileName(sweeps->unitSpreadView()->view())
+              .startsWith(QStringLiteral("unit-spread-")));
     CHECK(fileNameSlug(QStringLiteral("Mean test error — dp-fermi ")) ==
           QStringLiteral("mean-test-error-dp-fermi"));
     CHECK(fileNameSlug(QStringLiteral("Test error vs ε (λ = 1)")) ==

@@ -4,10 +4,12 @@
 
 #include "ui/charts/chart_export.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/error_epsilon_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/charts/tradeoff_curves_view.h"
+#include "ui/charts/unit_spread_view.h"
 #include "ui/panels/live_charts_panel.h"
 #include "ui/panels/sweep_views_panel.h"
 
@@ -45,6 +47,10 @@ void fillChartExportMenu(QMenu* menu, LiveChartsPanel* live, TradeoffChart* trad
         {QObject::tr("Sweep: price of privacy, violation…"),
          sweepViews->priceView()->violationView(), QStringLiteral("price-of-privacy-violation")},
         {QObject::tr("Sweep: heat map…"), sweepViews->heatMap(), QStringLiteral("heat-map")},
+        {QObject::tr("Sweep: error vs ε…"), sweepViews->errorEpsilonView()->view(),
+         QStringLiteral("error-vs-epsilon")},
+        {QObject::tr("Sweep: per-unit spread…"), sweepViews->unitSpreadView()->view(),
+         QStringLiteral("unit-spread")},
     };
     for (const SweepEntry& entry : sweeps) {
         entry.view->setExportFileStem(entry.stem);

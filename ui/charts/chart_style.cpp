@@ -1,11 +1,14 @@
 #include "ui/charts/chart_style.h"
 
 #include <QPen>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
+
+#include "core/util/format.h"
 
 namespace pfa::ui::chart_style {
 
@@ -132,6 +135,31 @@ void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
     axis->setTickInterval(interval);
     axis->setLabelFormat(format);
     axis->setRange(from, to);
+}
+
+std::pair<double, double> setLogEpsilonAxis(QCategoryAxis* axis, const std::set<double>& epsilons) {
+    double epsMin = INFINITY, epsMax = 0.0;
+    for (double epsilon : epsilons) {
+        if (!(epsilon > 0.0) || !std::isfinite(epsilon)) continue;
+        epsMin = std::min(epsMin, epsilon);
+        epsMax = std::max(epsMax, epsilon);
+    }
+    if (!std::isfinite(epsMin)) {
+        epsMin = 0.1;
+        epsMax = 10.0;
+    }
+    const double span = std::max(std::log10(epsMax) - std::log10(epsMin), 0.5);
+    const double low = std::log10(epsMin) - 0.08 * span;
+    const double high = std::log10(epsMax) + 0.08 * span;
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    for (const QString& label : axis->categoriesLabels()) axis->remove(label);
+    for (double epsilon : epsilons) {
+        if (!(epsilon > 0.0) || !std::isfinite(epsilon)) continue;
+        axis->append(QString::fromStdString(pfa::formatNumber(epsilon, 3)), std::log10(epsilon));
+    }
+    axis->setStartValue(low);
+    axis->setRange(low, high);
+    return {low, high};
 }
 
 }  // namespace pfa::ui::chart_style

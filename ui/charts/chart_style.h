@@ -4,8 +4,10 @@
 #include <QFont>
 #include <QString>
 #include <QtCharts/QScatterSeries>
+#include <set>
 
 class QAbstractAxis;
+class QCategoryAxis;
 class QChart;
 class QPen;
 class QValueAxis;
@@ -58,6 +60,12 @@ QPen paretoFrontPen();
 /// (1, 2, 2.5 or 5 × 10^k), ticks anchored on multiples of it and labels with just enough
 /// decimals. Does nothing when the axis already shows exactly that.
 void setNiceRange(QValueAxis* axis, double low, double high, int ticks = 5);
+
+/// A logarithmic ε axis with ticks exactly at `epsilons` (a log axis would label powers of ten
+/// only): the series carry log10 ε, `axis` labels each tick with its ε. The range spans the
+/// finite ε with 8 % of room on each side (at least half a decade); returned as (low, high) in
+/// log10 ε. With no finite ε, the range is 0.1 … 10.
+std::pair<double, double> setLogEpsilonAxis(QCategoryAxis* axis, const std::set<double>& epsilons);
 
 }  // namespace chart_style
 }  // namespace pfa::ui

@@ -1,16 +1,17 @@
 #include "ui/charts/privacy_price_view.h"
 
 #include <QHBoxLayout>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "core/util/format.h"
 #include "ui/charts/chart_style.h"
@@ -68,7 +69,6 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
     std::map<std::string, const pfa::SweepCell*> unlimited;
     std::map<std::string, QColor> colors;
     std::map<std::string, int> perAlgorithm;
-    double epsMin = INFINITY, epsMax = 0.0;
     for (const pfa::SweepGroup& group :
          pfa::groupCells(m_cells, {"epsilon"}, {"algorithm", "calibration"})) {
         const pfa::SweepCell& first = m_cells[group.cells.front()];
@@ -89,22 +89,16 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
                 unlimited[line] = &cell;
             } else {
                 lines[line].push_back(&cell);
-                epsMin = std::min(epsMin, cell.shownEpsilon());
-                epsMax = std::max(epsMax, cell.shownEpsilon());
             }
         }
     }
-    if (!std::isfinite(epsMin)) {
-        epsMin = 0.1;
-        epsMax = 10.0;
-    }
-    const double span = std::max(std::log10(epsMax) - std::log10(epsMin), 0.5);
-    const double xLow = std::log10(epsMin) - 0.08 * span;
-    const double xHigh = std::log10(epsMax) + 0.08 * span;
     std::set<double> ticks;
     for (const auto& entry : lines) {
         for (const pfa::SweepCell* cell : entry.second) ticks.insert(cell->shownEpsilon());
     }
+    double xLow = 0.0, xHigh = 0.0;
+    for (QCategoryAxis* axis : m_x)
+        std::tie(xLow, xHigh) = chart_style::setLogEpsilonAxis(axis, ticks);
     for (int i = 0; i < 2; ++i) {
         QChart* chart = m_charts[i];
         // The whisker item maps through a series' axes: it goes before the series do.
@@ -159,12 +153,6 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
             level->attachAxis(m_y[i]);
             anySeries = anySeries ? anySeries : level;
         }
-        for (const QString& label : m_x[i]->categoriesLabels()) m_x[i]->remove(label);
-        for (double epsilon : ticks) {
-            m_x[i]->append(QString::fromStdString(pfa::formatNumber(epsilon, 3)), std::log10(epsilon));
-        }
-        m_x[i]->setStartValue(xLow);
-        m_x[i]->setRange(xLow, xHigh);
         chart_style::setNiceRange(m_y[i], 0.0, std::max(0.01, yMax * 1.1), 4);
         if (anySeries) {
             m_whiskers[i] = new WhiskerItem(chart, anySeries);

@@ -32,10 +32,17 @@ constexpr int kLoss = 0, kError = 1, kFairness = 2, kPrivacy = 3;
 constexpr double kUnlaidPlotWidth = 800.0;
 const char* const kSmoothingKey = "liveCharts/smoothing";
 
-double valueFor(int chart, const pfa::EpochMetrics& m) {
+/// Whether a run reports its exact excess risk (data whose optimum is known): its error chart
+/// then shows that instead of the test error.
+bool hasExcessRisk(const std::vector<pfa::EpochMetrics>& metrics) {
+    return std::any_of(metrics.begin(), metrics.end(),
+                       [](const pfa::EpochMetrics& m) { return std::isfinite(m.excessRisk); });
+}
+
+double valueFor(int chart, const pfa::EpochMetrics& m, bool excessRisk) {
     switch (chart) {
         case kLoss: return m.trainLoss;
-        case kError: return m.testError;
+        case kError: return excessRisk ? m.excessRisk : m.testError;
         case kFairness: return m.violation;
         default: return m.epsilonSpent;
     }
@@ -164,10 +171,13 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
         m_parts[i].chart = chart;
         m_parts[i].x = x;
         m_parts[i].y = y;
-        if (i == kFairness || i == kPrivacy) {
-            // An empty series whose only job is the legend key of the dashed lines.
+        if (i == kError || i == kFairness || i == kPrivacy) {
+            // An empty series whose only job is the legend key of the dashed lines (the error
+            // chart's only shows for runs that remove units: their share removed per epoch).
             auto* key = new QLineSeries();
-            key->setName(i == kFairness ? tr("ERMI") : tr("target ε"));
+            key->setName(i == kError      ? tr("share of units removed")
+                         : i == kFairness ? tr("ERMI")
+                                          : tr("target ε"));
             key->setPen(QPen(QColor(90, 90, 90), 1.6, Qt::DashLine));
             chart->addSeries(key);
             key->attachAxis(x);
@@ -418,7 +428,9 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
             series->attachAxis(parts.y);
         }
         raw->setName(tr("raw"));
-        extra->setName(which == kFairness ? tr("ERMI") : tr("target ε"));
+        extra->setName(which == kError      ? tr("share of units removed")
+                       : which == kFairness ? tr("ERMI")
+                                            : tr("target ε"));
         showInLegend(chart, raw, false);
         showInLegend(chart, extra, false);
         parts.raw.push_back(raw);
@@ -445,6 +457,23 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
         else if (delta > 0)
             title = tr("ε spent (δ = %1)").arg(deltaText(delta));  // short: a narrow chart
         if (chart->title() != title) chart->setTitle(title);
+    }
+
+    // The error chart shows the excess risk of runs that report it (titled for what it shows).
+    if (which == kError) {
+        int excess = 0, error = 0;
+        for (const Curve* curve : shown) {
+            if (curve->metrics.empty()) continue;
+            ++(hasExcessRisk(curve->metrics) ? excess : error);
+        }
+        const QString title = excess > 0 && error > 0 ? tr("Test error / excess risk")
+                              : excess > 0            ? tr("Excess risk")
+                                                      : tr("Test error");
+        const QString yTitle = excess > 0 && error > 0 ? tr("error / excess risk")
+                               : excess > 0            ? tr("excess risk")
+                                                       : tr("error rate");
+        if (chart->title() != title) chart->setTitle(title);
+        if (parts.y->titleText() != yTitle) parts.y->setTitleText(yTitle);
     }
 
     // The x range first: the points are cut down to what its pixels can show.
@@ -507,11 +536,15 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
             drawn.buckets != buckets || drawn.xSpan != xSpan) {
             QList<QPointF> points, extraPoints;
             points.reserve(static_cast<qsizetype>(curve.metrics.size()));
+            const bool excess = which == kError && hasExcessRisk(curve.metrics);
             for (const pfa::EpochMetrics& m : curve.metrics) {
-                const double v = valueFor(which, m);
+                const double v = valueFor(which, m, excess);
                 if (std::isfinite(v)) points.append(QPointF(m.epoch, v));  // never draw NaN/Inf
                 if (which == kFairness && std::isfinite(m.ermiHard)) {
                     extraPoints.append(QPointF(m.epoch, m.ermiHard));
+                }
+                if (which == kError && std::isfinite(m.removedFraction)) {
+                    extraPoints.append(QPointF(m.epoch, m.removedFraction));
                 }
             }
             // The axis covers the raw values (drawn faintly when smoothing is on).
@@ -560,7 +593,8 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
     if (parts.key) showInLegend(chart, parts.key, anyDashed);
     // Axis changes re-lay out the whole chart; the ranges only move in "nice" steps.
     double top = niceCeiling(yMax * 1.08);
-    if (which == kError) top = std::min(1.0, top);
+    // An error rate never exceeds 1; an excess risk (a regression's) may.
+    if (which == kError && parts.y->titleText() == tr("error rate")) top = std::min(1.0, top);
     chart_style::setNiceRange(parts.y, 0.0, top, 4);
 
     ChartView* view = m_views[which];

@@ -22,9 +22,10 @@ namespace pfa::ui {
 
 class ChartView;
 
-/// The four live charts — training loss, test error, fairness violation (with ERMI) and
-/// privacy spent (with the target ε as a dashed line) — for the running run and up to two
-/// runs selected in the history for comparison.
+/// The four live charts — training loss, test error (the excess risk instead for runs that
+/// report it, with the share of units an outlier filter removed dashed), fairness violation
+/// (with ERMI) and privacy spent (with the target ε as a dashed line) — for the running run and
+/// up to two runs selected in the history for comparison.
 ///
 /// Incoming epochs are buffered and the charts redrawn by a single-shot timer at most 30 times
 /// a second, with one QXYSeries::replace() per series, explicit axis ranges and non-finite

@@ -14,6 +14,8 @@
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/run_ledger.h"
 #include "core/util/format.h"
+#include "ui/charts/compare_palette.h"
+#include "ui/charts/unit_spread_view.h"
 #include "ui/runs/privacy_ledger_book.h"
 
 namespace pfa::ui {
@@ -43,11 +45,54 @@ RunDetailsPanel::RunDetailsPanel(QWidget* parent) : QWidget(parent) {
            "then per-group rates. Column colours are the runs' colours in the "
            "live charts."));
     m_compare->setVisible(false);
+    m_units = new UnitSpreadView();
+    m_units->setMinimumHeight(200);
+    m_units->setVisible(false);
+    m_unitNote = new QLabel();
+    m_unitNote->setWordWrap(true);
+    m_unitNote->setStyleSheet(QStringLiteral("color: #555555"));
+    m_unitNote->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_compare, 1);
+    layout->addWidget(m_units, 1);
+    layout->addWidget(m_unitNote);
+}
+
+void RunDetailsPanel::showUnits(const std::vector<RunEntryPtr>& runs) {
+    QString kind;
+    bool anyUnits = false;
+    for (const RunEntryPtr& run : runs) {
+        if (run->result.units.empty()) continue;
+        anyUnits = true;
+        const QString own = QString::fromStdString(run->result.unitKind);
+        kind = kind.isEmpty() || kind == own ? own : QStringLiteral("unit");
+    }
+    m_units->setVisible(anyUnits);
+    m_unitNote->setVisible(!runs.empty() && !anyUnits);
+    if (!anyUnits) {
+        m_unitNote->setText(
+            runs.size() > 1
+                ? tr("No per-unit results: these runs' data is not split into silos or users.")
+                : tr("No per-unit results: this run's data is not split into silos or users."));
+        return;
+    }
+    if (runs.size() == 1) {
+        m_units->showRun(runs.front()->result, tr("Run %1").arg(runs.front()->id));
+        return;
+    }
+    // Several runs: one box each, side by side.
+    QStringList categories;
+    UnitSpreadView::Series series{tr("runs"), compare_palette::color(0), {}};
+    for (const RunEntryPtr& run : runs) {
+        categories << tr("Run %1").arg(run->id);
+        std::vector<double> errors;
+        for (const pfa::UnitMetrics& unit : run->result.units) errors.push_back(unit.testError);
+        series.values.push_back(std::move(errors));
+    }
+    m_units->setSeries(kind, categories, {series}, QString());
 }
 
 QString RunDetailsPanel::summaryText() const { return m_summary->text(); }
@@ -80,6 +125,7 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     }
     m_table->setVisible(false);
     m_compare->setVisible(true);
+    showUnits(runs);
     QStringList ids;
     for (const RunEntryPtr& run : runs) ids << QString::number(run->id);
     const QString last = ids.takeLast();
@@ -187,6 +233,7 @@ void RunDetailsPanel::showRun(const RunEntryPtr& run) {
     m_compare->setVisible(false);
     m_table->setVisible(true);
     m_table->setRowCount(0);
+    showUnits(run ? std::vector<RunEntryPtr>{run} : std::vector<RunEntryPtr>{});
     if (!run) {
         m_summary->setText(tr("Select a run in the history (or click a point of the tradeoff "
                               "chart) to see its groups."));

@@ -12,6 +12,8 @@ class QTextBrowser;
 
 namespace pfa::ui {
 
+class UnitSpreadView;
+
 /// The selected run: a one-paragraph summary and its per-group table (n, base rate,
 /// selection rate, TPR, FPR, accuracy on the test set). Several runs (a comparison) are shown
 /// side by side instead: one column per run, one row per setting or metric, each column
@@ -28,11 +30,20 @@ public:
     /// The side-by-side table (hidden unless several runs are shown).
     QTableWidget* comparisonTable() const { return m_compare; }
     QString summaryText() const;
+    /// The box plot of the runs' test errors per silo or user (hidden for runs without units).
+    UnitSpreadView* unitSpread() const { return m_units; }
+    /// The one line shown instead of the box plot when no run shown has units.
+    QLabel* unitNote() const { return m_unitNote; }
 
 private:
+    /// Shows the per-unit spread of `runs` (one box each), or the note why there is none.
+    void showUnits(const std::vector<RunEntryPtr>& runs);
+
     QLabel* m_summary;
     QTableWidget* m_table;
     QTableWidget* m_compare;
+    UnitSpreadView* m_units;
+    QLabel* m_unitNote;
 };
 
 class LedgerBook;

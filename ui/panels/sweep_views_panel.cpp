@@ -19,11 +19,16 @@
 #include "core/fairness/fairness_notion.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_spec.h"
+#include "core/sweep/theory_rates.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "ui/charts/chart_style.h"
+#include "ui/charts/compare_palette.h"
+#include "ui/charts/error_epsilon_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
 #include "ui/charts/tradeoff_curves_view.h"
+#include "ui/charts/unit_spread_view.h"
 
 namespace pfa::ui {
 
@@ -43,6 +48,9 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     p.status = pfa::runStatusName(r.status);
     p.testError = r.test.error;
     p.violation = entry.violation();
+    for (const pfa::EpochMetrics& m : r.history) {
+        if (std::isfinite(m.excessRisk)) p.excessRisk = m.excessRisk;
+    }
     p.epsilonSpent = entry.certifiedEpsilon();
     p.knownGaps = r.privacy.knownGaps;
     p.seconds = r.seconds;
@@ -134,9 +142,19 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
     m_tradeoff = new TradeoffCurvesView();
     m_price = new PrivacyPriceView();
     m_heat = new HeatMapView();
+    m_errorEpsilon = new ErrorEpsilonView();
+    m_spread = new UnitSpreadView();
     m_tabs->addTab(m_tradeoff, tr("Tradeoff curves"));
     m_tabs->addTab(m_price, tr("Price of privacy"));
     m_tabs->addTab(m_heat, tr("Heat map"));
+    m_tabs->addTab(m_errorEpsilon, tr("Error vs ε"));
+    m_tabs->addTab(m_spread, tr("Per-unit spread"));
+    m_tabs->setTabToolTip(
+        3, tr("Test error (or excess risk) against ε for every algorithm and variant, with the "
+              "theory's rate shapes dashed (one constant fitted)"));
+    m_tabs->setTabToolTip(
+        4, tr("Test error per silo or per user at each ε (box: middle half of the units, "
+              "whiskers: best and worst unit)"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(filters);
@@ -161,8 +179,12 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
 
 void SweepViewsPanel::setEntries(const std::vector<RunEntryPtr>& entries) {
     m_points.clear();
+    m_pointEntries.clear();
     for (const RunEntryPtr& entry : entries) {
-        if (entry->isComplete() && !entry->stoppedByUser) m_points.push_back(pointFromEntry(*entry));
+        if (entry->isComplete() && !entry->stoppedByUser) {
+            m_points.push_back(pointFromEntry(*entry));
+            m_pointEntries.push_back(entry);
+        }
     }
     if (!m_throttle.isActive()) m_throttle.start();
 }
@@ -264,8 +286,13 @@ void SweepViewsPanel::refresh() {
     const std::string dataset = m_dataset->currentData().toString().toStdString();
     const std::string notion = m_notion->currentData().toString().toStdString();
     std::vector<pfa::SweepPoint> selected;
-    for (const pfa::SweepPoint& p : m_points) {
-        if (p.datasetKey() == dataset && p.fairness == notion) selected.push_back(p);
+    std::vector<RunEntryPtr> selectedEntries;
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const pfa::SweepPoint& p = m_points[i];
+        if (p.datasetKey() == dataset && p.fairness == notion) {
+            selected.push_back(p);
+            selectedEntries.push_back(m_pointEntries[i]);
+        }
     }
     m_cells = pfa::summarizePoints(selected);
     // The heat map shows one group: one algorithm's cells equal in every setting but ε and λ.
@@ -313,6 +340,7 @@ void SweepViewsPanel::refresh() {
     m_tradeoff->setReferencePoints(references);
     m_tradeoff->setCells(m_cells, notionName);
     m_price->setCells(m_cells, m_lambda->currentData().toDouble(), notionName);
+    updateErrorViews(selectedEntries);
     m_heat->setCells(mapCells, m_algorithm->currentText(),
                      m_metric->currentData().toInt() == 0 ? HeatMapView::Metric::TestError
                                                           : HeatMapView::Metric::Violation,
@@ -325,6 +353,63 @@ void SweepViewsPanel::refresh() {
                                             .arg(runs)
                                             .arg(m_cells.size())
                                             .arg(m_tradeoff->referenceCount()));
+}
+
+void SweepViewsPanel::updateErrorViews(const std::vector<RunEntryPtr>& entries) {
+    // The theory rate of a cell from its first run (a cell's runs differ only in the seed).
+    std::vector<std::optional<pfa::RateShape>> rates;
+    for (const pfa::SweepCell& cell : m_cells) {
+        const RunEntry& run = *entries[cell.recordIndices.front()];
+        rates.push_back(pfa::theoryRate(
+            pfa::rateInputsOf(run.result, static_cast<double>(run.context.trainRows))));
+    }
+    m_errorEpsilon->setCells(m_cells, rates);
+
+    // Per-unit spread: one box series per line over ε (as in the error view), one box per ε,
+    // the units of all seeds of a cell pooled.
+    const std::vector<pfa::SweepGroup> groups =
+        pfa::groupCells(m_cells, {"epsilon"}, {"algorithm"});
+    std::set<double> epsilons;
+    QString kind;
+    for (const pfa::SweepCell& cell : m_cells) {
+        for (std::size_t index : cell.recordIndices) {
+            const pfa::RunResult& r = entries[index]->result;
+            if (r.units.empty()) continue;
+            epsilons.insert(cell.shownEpsilon());
+            const QString own = QString::fromStdString(r.unitKind);
+            kind = kind.isEmpty() || kind == own ? own : QStringLiteral("unit");
+        }
+    }
+    const std::vector<double> epsilonList(epsilons.begin(), epsilons.end());
+    QStringList categories;
+    for (double epsilon : epsilonList) categories << chart_style::epsilonLabel(epsilon);
+    std::vector<UnitSpreadView::Series> series;
+    int groupIndex = 0;
+    for (const pfa::SweepGroup& group : groups) {
+        const pfa::SweepCell& first = m_cells[group.cells.front()];
+        std::string name = first.algorithm;
+        if (!group.distinction.empty()) name += " (" + group.distinction + ")";
+        // Colours follow the lines of the error view (same groups, same order).
+        UnitSpreadView::Series s{QString::fromStdString(name), compare_palette::color(groupIndex++),
+                                 std::vector<std::vector<double>>(epsilonList.size())};
+        bool any = false;
+        for (std::size_t c : group.cells) {
+            const auto at =
+                std::find(epsilonList.begin(), epsilonList.end(), m_cells[c].shownEpsilon());
+            if (at == epsilonList.end()) continue;
+            for (std::size_t index : m_cells[c].recordIndices) {
+                for (const pfa::UnitMetrics& unit : entries[index]->result.units) {
+                    s.values[static_cast<std::size_t>(at - epsilonList.begin())].push_back(
+                        unit.testError);
+                    any = true;
+                }
+            }
+        }
+        if (any) series.push_back(std::move(s));
+    }
+    m_spread->setSeries(
+        kind, categories, series,
+        tr("No per-unit results: these runs' data is not split into silos or users."));
 }
 
 }  // namespace pfa::ui

@@ -19,14 +19,18 @@ namespace pfa::ui {
 class TradeoffCurvesView;
 class PrivacyPriceView;
 class HeatMapView;
+class ErrorEpsilonView;
+class UnitSpreadView;
 
 /// The sweep views over every finished run of the session, grouped into cells (runs that
 /// differ only in their seed): (a) error vs violation curves per ε with whiskers and the
 /// Pareto front, plus reference points; (b) the price of privacy at a chosen λ; (c) a heat map
-/// over (ε, λ). Filters choose the data set, fairness notion, algorithm, λ and metric; views
-/// open on the data set and notion of the running (or last) sweep, one front per data set and
-/// notion, and only runs equal in every other setting share a curve (pfa::groupCells).
-/// Updates are coalesced (at most ~3 per second) so a running sweep never floods the GUI.
+/// over (ε, λ); (d) test error or excess risk vs ε per algorithm and variant with fitted
+/// theory-rate overlays; (e) the spread of the test error over silos or users per ε. Filters choose
+/// the data set, fairness notion, algorithm, λ and metric; views open on the data set and notion of
+/// the running (or last) sweep, one front per data set and notion, and only runs equal in every
+/// other setting share a curve (pfa::groupCells). Updates are coalesced (at most ~3 per second) so
+/// a running sweep never floods the GUI.
 class SweepViewsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -51,6 +55,8 @@ public:
     TradeoffCurvesView* tradeoffView() const { return m_tradeoff; }
     PrivacyPriceView* priceView() const { return m_price; }
     HeatMapView* heatMap() const { return m_heat; }
+    ErrorEpsilonView* errorEpsilonView() const { return m_errorEpsilon; }
+    UnitSpreadView* unitSpreadView() const { return m_spread; }
     QTabWidget* tabs() const { return m_tabs; }
     /// Cells of the current filter (tests).
     const std::vector<pfa::SweepCell>& cells() const { return m_cells; }
@@ -63,6 +69,9 @@ public:
 private:
     void refresh();
     void refillFilters();
+    /// Fills the error-vs-ε and per-unit views from the cells and their runs (`entries[i]` is
+    /// the run of the i-th point summarised).
+    void updateErrorViews(const std::vector<RunEntryPtr>& entries);
 
     QComboBox* m_dataset;
     QComboBox* m_notion;
@@ -74,8 +83,11 @@ private:
     TradeoffCurvesView* m_tradeoff;
     PrivacyPriceView* m_price;
     HeatMapView* m_heat;
+    ErrorEpsilonView* m_errorEpsilon;
+    UnitSpreadView* m_spread;
     QTimer m_throttle;
     std::vector<pfa::SweepPoint> m_points;
+    std::vector<RunEntryPtr> m_pointEntries;  ///< the run of each point
     std::vector<pfa::SweepCell> m_cells;
     std::vector<pfa::ReferencePoint> m_references;
     bool m_lambdaChosen = false;  ///< the user picked the λ of the price of privacy

@@ -1,0 +1,178 @@
+#include "core/sweep/theory_rates.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+
+#include "core/train/run_result.h"
+
+namespace pfa {
+
+namespace {
+
+std::mutex& registryMutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
+std::map<std::string, RateProvider>& registry() {
+    static std::map<std::string, RateProvider> providers;
+    return providers;
+}
+
+std::string setting(const RateInputs& in, const std::string& name) {
+    const auto it = in.settings.find(name);
+    return it == in.settings.end() ? std::string() : it->second;
+}
+
+/// ln(1/δ), at least 1 (a δ of 0 or ≥ 1/e would make the privacy term vanish or flip sign).
+double logInverseDelta(double delta) {
+    return delta > 0.0 ? std::max(1.0, std::log(1.0 / delta)) : 1.0;
+}
+
+/// Central DP (or shuffle), convex, N silos of n records, M per round (thesis table, §6.1 with M):
+/// 1/√(nM) + √(d ln(1/δ))/(ε n M); one silo gives the single-machine rate.
+std::optional<RateShape> centralRate(const RateInputs& in, double m, const std::string& label) {
+    const double n = in.n, d = in.d, logDelta = logInverseDelta(in.delta);
+    if (n <= 0.0 || d <= 0.0 || m <= 0.0) return std::nullopt;
+    return RateShape{label, [=](double eps) {
+                         return 1.0 / std::sqrt(n * m) + std::sqrt(d * logDelta) / (eps * n * m);
+                     }};
+}
+
+std::optional<RateShape> builtInRate(const RateInputs& in) {
+    if (in.algorithm == "dp-sgd") {
+        return centralRate(in, 1.0, "central DP, convex: 1/√n + √(d ln(1/δ))/(ε n)");
+    }
+    if (in.algorithm == "noisy-clipped-gd") {
+        const double n = in.n, d = in.d;
+        if (n <= 0.0 || d <= 0.0) return std::nullopt;
+        return RateShape{"heavy tails, strongly convex (k = 2): 1/n + √d/(ε n)",
+                         [=](double eps) { return 1.0 / n + std::sqrt(d) / (eps * n); }};
+    }
+    if (in.algorithm == "isrl-dp-sgd") {
+        const std::string trust = setting(in, "trust");
+        const double silos = in.silos;
+        const double m = in.available > 0.0 ? std::min(in.available, silos) : silos;
+        if (silos <= 0.0) return std::nullopt;
+        if (trust == "central" || trust == "shuffle") {
+            return centralRate(in, m, trust + " DP, convex: 1/√(nM) + √(d ln(1/δ))/(ε n M)");
+        }
+        if (trust.empty() || trust == "isrl") {
+            const double n = in.n, d = in.d, logDelta = logInverseDelta(in.delta);
+            if (n <= 0.0 || d <= 0.0) return std::nullopt;
+            return RateShape{"ISRL-DP, convex: 1/√(nM) + √(d ln(1/δ))/(ε n √M)", [=](double eps) {
+                                 return 1.0 / std::sqrt(n * m) +
+                                        std::sqrt(d * logDelta) / (eps * n * std::sqrt(m));
+                             }};
+        }
+        if (trust == "local") {
+            // Local DP: every record is its own "silo" (the table's one record per silo), so
+            // the rate's N is all n·N records.
+            const double records = in.n * silos, d = in.d;
+            if (records <= 0.0 || d <= 0.0) return std::nullopt;
+            return RateShape{"local DP, convex: min{1, √d/(ε √(nN))}", [=](double eps) {
+                                 return std::min(1.0, std::sqrt(d) / (eps * std::sqrt(records)));
+                             }};
+        }
+        return std::nullopt;
+    }
+    if (in.algorithm == "user-level-dp-sgd") {
+        const std::string noise = setting(in, "noise");
+        if (noise == "naive") return std::nullopt;  // the specs give the baseline no rate
+        const double n = in.n, m = in.m, d = in.d, delta = in.delta;
+        if (n <= 0.0 || m <= 0.0 || d <= 0.0 || delta <= 0.0) return std::nullopt;
+        const double logTerm = std::max(1.0, std::log(n * d * m / delta));
+        return RateShape{"user-level DP, convex: 1/√(nm) + √d·ln(ndm/δ)/(n √m ε)", [=](double eps) {
+                             return 1.0 / std::sqrt(n * m) +
+                                    std::sqrt(d) * logTerm / (n * std::sqrt(m) * eps);
+                         }};
+    }
+    return std::nullopt;
+}
+
+double numberSetting(const RunResult& result, const char* name) {
+    const auto it = result.config.extra.find(name);
+    if (it == result.config.extra.end()) return 0.0;
+    try {
+        return std::stod(it->second);
+    } catch (...) {
+        return 0.0;  // not a number ("auto"): the rate uses N
+    }
+}
+
+}  // namespace
+
+void registerTheoryRate(const std::string& algorithm, RateProvider provider) {
+    const std::lock_guard<std::mutex> lock(registryMutex());
+    registry()[algorithm] = std::move(provider);
+}
+
+std::optional<RateShape> theoryRate(const RateInputs& inputs) {
+    RateProvider provider;
+    {
+        const std::lock_guard<std::mutex> lock(registryMutex());
+        const auto it = registry().find(inputs.algorithm);
+        if (it != registry().end()) provider = it->second;
+    }
+    if (provider) return provider(inputs);
+    return builtInRate(inputs);
+}
+
+RateInputs rateInputsOf(const RunResult& result, double trainRows) {
+    RateInputs in;
+    in.run = &result;
+    in.algorithm = result.config.algorithm;
+    in.settings = result.config.extra;
+    in.delta = result.privacy.delta > 0.0 ? result.privacy.delta : result.config.delta;
+    in.d = result.theta.cols() > 1 ? static_cast<double>(result.theta.cols() - 1) : 0.0;
+    double unitRows = 0.0;
+    for (const UnitMetrics& unit : result.units) unitRows += static_cast<double>(unit.trainRows);
+    const double units = static_cast<double>(result.units.size());
+    if (result.unitKind == "silo" && units > 0.0) {
+        in.silos = units;
+        in.n = unitRows / units;
+    } else if (result.unitKind == "user" && units > 0.0) {
+        in.n = units;
+        in.m = unitRows / units;
+    } else {
+        in.n = unitRows > 0.0 ? unitRows : trainRows;
+    }
+    in.available = numberSetting(result, "available");
+    if (in.available <= 0.0) in.available = numberSetting(result, "silos-per-round");
+    return in;
+}
+
+RateFit fitRate(const RateShape& shape, const std::vector<RatePoint>& points,
+                std::optional<double> nonPrivate) {
+    RateFit fit;
+    if (!shape.f) return fit;
+    const double base = nonPrivate ? *nonPrivate : 0.0;
+    const double floor = nonPrivate ? shape.f(std::numeric_limits<double>::infinity()) : 0.0;
+    auto g = [&](double eps) { return shape.f(eps) - floor; };
+    double sumGy = 0.0, sumGg = 0.0, epsMin = INFINITY, epsMax = 0.0;
+    for (const RatePoint& p : points) {
+        if (!(p.epsilon > 0.0) || !std::isfinite(p.epsilon) || !std::isfinite(p.value)) continue;
+        const double gi = g(p.epsilon);
+        if (!std::isfinite(gi)) continue;
+        sumGy += gi * (p.value - base);
+        sumGg += gi * gi;
+        epsMin = std::min(epsMin, p.epsilon);
+        epsMax = std::max(epsMax, p.epsilon);
+    }
+    if (!(sumGg > 0.0)) return fit;
+    fit.c = sumGy / sumGg;
+    fit.offset = base;
+    fit.valid = fit.c > 0.0;
+    if (!fit.valid) return fit;
+    constexpr int kSamples = 48;
+    const double lo = std::log10(epsMin), hi = std::log10(epsMax);
+    for (int i = 0; i < kSamples; ++i) {
+        const double eps = std::pow(10.0, lo + (hi - lo) * i / (kSamples - 1));
+        fit.curve.emplace_back(eps, base + fit.c * g(eps));
+    }
+    return fit;
+}
+
+}  // namespace pfa
