@@ -79,7 +79,7 @@ std::optional<RateShape> builtInRate(const RateInputs& in) {
         return std::nullopt;
     }
     if (in.algorithm == "user-level-dp-sgd") {
-        const std::string noise = setting(in, "noise");
+        const std::string noise = setting(in, "user-noise");
         if (noise == "naive") return std::nullopt;  // the specs give the baseline no rate
         const double n = in.n, m = in.m, d = in.d, delta = in.delta;
         if (n <= 0.0 || m <= 0.0 || d <= 0.0 || delta <= 0.0) return std::nullopt;
@@ -139,8 +139,7 @@ RateInputs rateInputsOf(const RunResult& result, double trainRows) {
     } else {
         in.n = unitRows > 0.0 ? unitRows : trainRows;
     }
-    in.available = numberSetting(result, "available");
-    if (in.available <= 0.0) in.available = numberSetting(result, "silos-per-round");
+    in.available = numberSetting(result, "silos-per-round");
     return in;
 }
 

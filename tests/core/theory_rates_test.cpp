@@ -68,12 +68,12 @@ TEST_CASE("User-level rate for the paper and practical noise, none for the naive
     in.delta = 1e-5;
     // ln(ndm/δ) = ln(6.4e8) = 20.27710; 1/√(nm) = 0.025; n √m ε = 800 at ε = 2.
     for (const char* noise : {"paper", "practical"}) {
-        in.settings["noise"] = noise;
+        in.settings["user-noise"] = noise;
         const auto rate = theoryRate(in);
         REQUIRE(rate);
         CHECK(rate->f(2.0) == Approx(0.025 + 2.0 * 20.27710 / 800.0).epsilon(1e-5));
     }
-    in.settings["noise"] = "naive";
+    in.settings["user-noise"] = "naive";
     CHECK_FALSE(theoryRate(in));
 }
 
@@ -145,7 +145,7 @@ TEST_CASE("Rate inputs from a run's per-unit metrics", "[theory-rates]") {
     RunResult silo;
     silo.config.algorithm = "isrl-dp-sgd";
     silo.config.extra["trust"] = "shuffle";
-    silo.config.extra["available"] = "2";
+    silo.config.extra["silos-per-round"] = "2";
     silo.privacy.delta = 1e-4;
     silo.theta = RowMatrix::Zero(1, 10);
     silo.unitKind = "silo";
