@@ -47,6 +47,13 @@ void applySweepParameter(TrainConfig& c, const std::string& parameter, const std
     spec.set(c, parseParameter(spec, value));
 }
 
+bool readsParameter(const Algorithm& algorithm, const std::string& parameter) {
+    for (const ParamSpec& spec : algorithm.parameters()) {
+        if (spec.name == parameter) return true;
+    }
+    return false;
+}
+
 bool isChoiceSweepParameter(const std::string& parameter) {
     const ParamSpec* spec = findParameter(parameter);
     return spec && spec->sweepable && spec->kind == ParamKind::Choice;
@@ -74,6 +81,12 @@ std::vector<SweepRun> SweepSpec::expand() const {
     std::function<void(const std::string&, TrainConfig, std::size_t)> expandAxes =
         [&](const std::string& dataset, TrainConfig config, std::size_t axis) {
             if (axis < axes.size()) {
+                // An axis over a setting this algorithm does not read would only repeat its
+                // runs (dp-sgd beside a trust-model axis): it runs once, the axis left out.
+                if (!readsParameter(findAlgorithm(config.algorithm), axes[axis].parameter)) {
+                    expandAxes(dataset, config, axis + 1);
+                    return;
+                }
                 for (double value : axes[axis].values) {
                     TrainConfig next = config;
                     applySweepParameter(next, axes[axis].parameter, value);
@@ -95,7 +108,9 @@ std::vector<SweepRun> SweepSpec::expand() const {
                 algorithm.usesFairness() ? lambdas : std::vector<double>{0.0};
             // Candidates that share one (ε, seed): every λ × every combination of extra axes.
             std::size_t axisCombinations = 1;
-            for (const SweepAxis& axis : axes) axisCombinations *= std::max<std::size_t>(1, axis.size());
+            for (const SweepAxis& axis : axes) {
+                if (readsParameter(algorithm, axis.parameter)) axisCombinations *= std::max<std::size_t>(1, axis.size());
+            }
             const int candidates = static_cast<int>(axisCombinations * runLambdas.size());
             for (double epsilon : runEpsilons) {
                 const bool split = tuning == Tuning::SplitBudget && std::isfinite(epsilon);

@@ -10,6 +10,8 @@
 
 namespace pfa {
 
+class Algorithm;
+
 /// An extra sweep axis over a parameter declared sweepable (sweepParameterNames()): numbers for
 /// a Real or Integer parameter, choice names for a Choice parameter (e.g. the trust model of
 /// training across silos: central, isrl, local), never both.
@@ -74,6 +76,8 @@ struct SweepSpec {
 void applySweepParameter(TrainConfig& config, const std::string& parameter, double value);
 /// As above for a value given as text (a choice name, or a number as text).
 void applySweepParameter(TrainConfig& config, const std::string& parameter, const std::string& value);
+/// Whether `algorithm` declares (reads) the setting `parameter`.
+bool readsParameter(const Algorithm& algorithm, const std::string& parameter);
 /// Whether `parameter` is a sweepable choice parameter (its axis lists names, not numbers).
 bool isChoiceSweepParameter(const std::string& parameter);
 

@@ -15,7 +15,7 @@ struct RunResult;
 /// of its data. Sizes that do not apply stay 0.
 struct RateInputs {
     std::string algorithm;
-    /// The algorithm's own settings (TrainConfig::extra: "trust", "noise", "personalisation",
+    /// The algorithm's own settings (TrainConfig::extra: "trust", "user-noise", "personalisation",
     /// …), as canonical text.
     std::map<std::string, std::string> settings;
     double n = 0.0;      ///< records per silo (silo runs); users (user runs); all rows otherwise
@@ -52,7 +52,7 @@ void registerTheoryRate(const std::string& algorithm, RateProvider provider);
 /// - isrl-dp-sgd by "trust": isrl 1/√(nM) + √(d ln(1/δ))/(ε n √M); central and shuffle
 ///   1/√(nM) + √(d ln(1/δ))/(ε n M); local min{1, √d/(ε √(nN))} (every record its own silo);
 ///   M = N when `available` is 0;
-/// - user-level-dp-sgd, "noise" paper or practical: 1/√(nm) + √d·ln(ndm/δ)/(n √m ε) (n users,
+/// - user-level-dp-sgd, "user-noise" paper or practical: 1/√(nm) + √d·ln(ndm/δ)/(n √m ε) (n users,
 ///   m records each); the naive baseline has none;
 /// - anything registered with registerTheoryRate (a registration wins over a built-in rate).
 /// None when a size the rate needs is missing (≤ 0).

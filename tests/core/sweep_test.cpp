@@ -348,3 +348,35 @@ TEST_CASE("Sweep groups only join cells equal in every setting but the varying o
     CHECK(runKeySettings("point 3") ==
           std::vector<std::pair<std::string, std::string>>{{"", "point 3"}});
 }
+
+TEST_CASE("A choice axis sweeps the algorithms that read it and leaves the others alone", "[sweep][axes]") {
+    SweepSpec spec;
+    spec.algorithms = {"isrl-dp-sgd", "dp-sgd"};
+    spec.epsilons = {1.0, 4.0};
+    spec.lambdas = {0.0};
+    spec.seeds = {0, 1};
+    SweepAxis trust;
+    trust.parameter = "trust";
+    trust.choices = {"central", "isrl", "local"};
+    spec.axes = {trust};
+    const std::vector<SweepRun> runs = spec.expand();
+    std::size_t silo = 0, rows = 0;
+    std::set<std::string> keys, trusts;
+    for (const SweepRun& run : runs) {
+        CHECK(keys.insert(run.key).second);  // no run twice
+        if (run.config.algorithm == "isrl-dp-sgd") {
+            ++silo;
+            trusts.insert(run.config.extra.at("trust"));
+            CHECK(run.tuningCandidates == 3);
+        } else {
+            ++rows;
+            CHECK(run.config.extra.count("trust") == 0);
+            CHECK(run.tuningCandidates == 1);
+        }
+    }
+    CHECK(silo == 3 * 2 * 2);
+    CHECK(rows == 2 * 2);
+    CHECK(trusts == std::set<std::string>{"central", "isrl", "local"});
+    TrainConfig probe;
+    REQUIRE_THROWS_WITH(applySweepParameter(probe, "trust", "nobody"), Catch::Contains("trust"));
+}

@@ -104,6 +104,7 @@ DatasetCard::DatasetCard(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_groups);
     // Units: who the rows belong to (people) and who holds them (silos).
     m_unitsTitle = new QLabel(tr("<b>Units</b>"));
+    m_unitsTitle->setTextFormat(Qt::RichText);  // fixed text, no data in it
     m_unitsTitle->setToolTip(tr("Algorithms that protect a whole person, or a whole institution, "
                                 "rather than one row work on these units"));
     m_usersSummary = wrapping(new QLabel());
