@@ -36,7 +36,8 @@ const char* const kTrainHelpHead =
     "where it stopped. Prints a summary (mean +/- sd over seeds) at the end.\n"
     "\n"
     "data (one of):\n"
-    "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression) or a\n"
+    "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression),\n"
+    "                              synthetic-personalised (1000 users, one linear model each) or a\n"
     "                              catalog data set (pfa-cli datasets list)\n"
     "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
     "      --target COL            the label column\n"
@@ -62,11 +63,13 @@ const char* const kTrainHelpHead =
     "                              that way; N < 2^32)\n"
     "  --synthetic-rows N, --synthetic-features D, --synthetic-minority X,\n"
     "  --synthetic-bias X, --synthetic-noise X      knobs of the synthetic data\n"
+    "  --personalised-heterogeneity S  synthetic-personalised: std of the per-user offsets (0.01)\n"
     "sweep:\n"
     "  --preset NAME               a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
     "                              credit-card-eo-certified, parkinsons-dp-certified (every\n"
-    "                              epsilon certified); other options override its settings\n"
+    "                              epsilon certified), ppsgd-personalised (personalised private\n"
+    "                              SGD on synthetic users); other options override its settings\n"
     "  --algorithm LIST            the algorithms listed below (default dp-fermi)\n"
     "  --fairness LIST             dp, eo, eopp (default dp)\n"
     "  --epsilon LIST              privacy budgets, 'inf' = no privacy (default 1)\n"
@@ -276,7 +279,7 @@ int trainCommand(int argc, char** argv) {
     std::set<std::string> valued = {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore",
                                     "missing", "data-dir", "split-seed", "test-fraction", "split-method",
                                     "synthetic-rows", "synthetic-features", "synthetic-minority",
-                                    "synthetic-bias", "synthetic-noise", "preset", "algorithm", "fairness",
+                                    "synthetic-bias", "synthetic-noise", "personalised-heterogeneity", "preset", "algorithm", "fairness",
                                     "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning",
                                     "sensitive-threshold"};
     std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows"};
@@ -313,7 +316,10 @@ int trainCommand(int argc, char** argv) {
         request.schema = schemaFromOptions(args);
     } else {
         if (args.has("dataset")) request.name = args.text("dataset");
-        if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed") findCatalogEntry(request.name);  // a clear error early
+        if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed" &&
+            request.name != "synthetic-personalised") {
+            findCatalogEntry(request.name);  // a clear error early
+        }
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
         for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing",
                                     "skip-bad-rows", "sensitive-threshold"}) {
@@ -326,6 +332,8 @@ int trainCommand(int argc, char** argv) {
     request.synthetic.minorityShare = args.number("synthetic-minority", request.synthetic.minorityShare);
     request.synthetic.groupLabelDependence = args.number("synthetic-bias", request.synthetic.groupLabelDependence);
     request.synthetic.labelNoise = args.number("synthetic-noise", request.synthetic.labelNoise);
+    request.personalised.heterogeneity =
+        args.number("personalised-heterogeneity", request.personalised.heterogeneity);
     if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
         throw UsageError("--split-seed must be >= 0");
     }
