@@ -15,6 +15,7 @@
 #include "core/data/synthetic.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/order_grid.h"
+#include "core/sweep/sweep_preset.h"
 #include "core/train/parameters.h"
 #include "core/train/ppsgd_theory.h"
 #include "core/util/random.h"
@@ -293,6 +294,23 @@ TEST_CASE("ppsgd: pool mode samples each user's own rows", "[ppsgd]") {
     CHECK(r.privacy.epsilonSpent <= 2.0);
     CHECK(std::isnan(r.history.back().excessRisk));
     CHECK(r.history.back().unitErrorSpread >= 0.0);
+}
+
+TEST_CASE("ppsgd: the preset reproduces the paper's synthetic sweep", "[ppsgd][preset]") {
+    const SweepPreset& preset = findSweepPreset("ppsgd-personalised");
+    CHECK(preset.dataset.name == "synthetic-personalised");
+    CHECK(preset.spec.algorithms == std::vector<std::string>{"ppsgd"});
+    // The budgets are the certified ε of the paper's z = 100 and z = 10 (and no privacy).
+    REQUIRE(preset.spec.epsilons.size() == 3);
+    CHECK(preset.spec.epsilons[0] == Approx(independentEpsilon(100, 300, 1e-4)).epsilon(1e-3));
+    CHECK(preset.spec.epsilons[1] == Approx(independentEpsilon(10, 300, 1e-4)).epsilon(1e-3));
+    CHECK(std::isinf(preset.spec.epsilons[2]));
+    REQUIRE(preset.spec.axes.size() == 2);
+    CHECK(preset.spec.axes[0].parameter == "personalisation");
+    CHECK(preset.spec.axes[0].values == std::vector<double>{0, 0.1, 1, 10, kInf});
+    CHECK(preset.spec.axes[1].parameter == "step-size");
+    CHECK(preset.spec.base.delta == 1e-4);
+    CHECK(preset.source.find("Measured with this preset") != std::string::npos);
 }
 
 TEST_CASE("ppsgd: theory overlay, worked values", "[ppsgd]") {
