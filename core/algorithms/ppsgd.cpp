@@ -145,7 +145,7 @@ public:
             "personal step is also at most 1/(the user's largest squared row norm))",
             "0.2", 0.0, true));
         list.push_back(
-            realParameter("clip-norm", "Clip C",
+            realParameter("user-clip", "Clip C per user",
                           "bound on the norm of each user's mean gradient sent to the global model",
                           "10", 0.0, true));
         ParamSpec users =
@@ -253,7 +253,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     const double Q = ownNumber(config, "users-per-round");
     const double q = Q / static_cast<double>(N);
     const double a = ownNumber(config, "personalisation");
-    const double C = ownNumber(config, "clip-norm");
+    const double C = ownNumber(config, "user-clip");
     const double z = ownNumber(config, "noise-multiplier");
     const StepSizes eta = stepSizes(ownNumber(config, "step-size"), a);
     // Streaming: the generator's raw coordinates, no intercept (the generator has none).

@@ -204,7 +204,7 @@ TEST_CASE("ppsgd: the global update carries noise of std z·C/Q per coordinate",
         double sigma = 0;
         for (std::uint64_t seed = 1; seed <= 4; ++seed) {
             TrainConfig c = ppsgdConfig(2.0, kInf, 0.5, 1, seed);
-            c.extra["clip-norm"] = "3";
+            c.extra["user-clip"] = "3";
             c.extra["users-per-round"] = realText(usersPerRound);
             const RunResult r = test::runQuietly(c, data);
             REQUIRE(r.status == RunStatus::Completed);
@@ -282,7 +282,7 @@ TEST_CASE("ppsgd: pool mode samples each user's own rows", "[ppsgd]") {
     REQUIRE(data.train.users);
     // A small global step and clip: 60 users give a noisy global mean (z·C/Q per round).
     TrainConfig c = ppsgdConfig(2.0, 0.1, 0.2, 100);
-    c.extra["clip-norm"] = "1";
+    c.extra["user-clip"] = "1";
     const RunResult r = test::runQuietly(c, data);
     REQUIRE(r.status == RunStatus::Completed);
     CHECK(r.unitKind == "user");
