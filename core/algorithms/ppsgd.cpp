@@ -169,6 +169,7 @@ public:
                           "0", 0.0, false);
         z.autoMeaning = "solved by the accountant from the target ε";
         z.autoValue = "0";
+        z.example = "128";  // within ε = 1 over 300 rounds; a small z would exceed such a budget
         z.advanced = true;
         z.applies = AppliesPrivate;
         list.push_back(std::move(z));
