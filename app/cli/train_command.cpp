@@ -36,7 +36,8 @@ const char* const kTrainHelpHead =
     "where it stopped. Prints a summary (mean +/- sd over seeds) at the end.\n"
     "\n"
     "data (one of):\n"
-    "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression) or a\n"
+    "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression),\n"
+    "                              synthetic-personalised (1000 users, one linear model each) or a\n"
     "                              catalog data set (pfa-cli datasets list)\n"
     "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
     "      --target COL            the label column\n"
@@ -83,11 +84,13 @@ const char* const kTrainHelpHead =
     "  --silo-min-rows K           every silo gets at least K training rows (attribute: smaller\n"
     "                              values are merged into one silo 'other'; default 1)\n"
     "  --silo-seed S               seed of the silo split (default 0)\n"
+    "  --personalised-heterogeneity S  synthetic-personalised: std of the per-user offsets (0.01)\n"
     "sweep:\n"
     "  --preset NAME               a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
     "                              credit-card-eo-certified, parkinsons-dp-certified (every\n"
-    "                              epsilon certified); other options override its settings\n"
+    "                              epsilon certified), ppsgd-personalised (personalised private\n"
+    "                              SGD on synthetic users); other options override its settings\n"
     "  --algorithm LIST            the algorithms listed below (default dp-fermi)\n"
     "  --fairness LIST             dp, eo, eopp (default dp)\n"
     "  --epsilon LIST              privacy budgets, 'inf' = no privacy (default 1)\n"
@@ -399,7 +402,7 @@ int trainCommand(int argc, char** argv) {
     std::set<std::string> valued = {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore",
                                     "missing", "data-dir", "split-seed", "test-fraction", "split-method",
                                     "synthetic-rows", "synthetic-features", "synthetic-minority",
-                                    "synthetic-bias", "synthetic-noise", "synthetic-users", "synthetic-user-skew",
+                                    "synthetic-bias", "synthetic-noise", "personalised-heterogeneity", "synthetic-users", "synthetic-user-skew",
                                     "synthetic-user-correlation", "synthetic-atypical-users", "synthetic-silos",
                                     "synthetic-silo-heterogeneity", "silos", "silo-split", "silo-alpha",
                                     "silo-column", "silo-min-rows", "silo-seed", "preset", "algorithm", "fairness",
@@ -439,7 +442,10 @@ int trainCommand(int argc, char** argv) {
         request.schema = schemaFromOptions(args);
     } else {
         if (args.has("dataset")) request.name = args.text("dataset");
-        if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed") findCatalogEntry(request.name);  // a clear error early
+        if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed" &&
+            request.name != "synthetic-personalised") {
+            findCatalogEntry(request.name);  // a clear error early
+        }
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
         for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing",
                                     "skip-bad-rows", "sensitive-threshold"}) {
@@ -463,6 +469,8 @@ int trainCommand(int argc, char** argv) {
         }
     }
     applySiloOptions(args, request);
+    request.personalised.heterogeneity =
+        args.number("personalised-heterogeneity", request.personalised.heterogeneity);
     if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
         throw UsageError("--split-seed must be >= 0");
     }

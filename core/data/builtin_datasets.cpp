@@ -14,7 +14,7 @@
 namespace pfa {
 
 std::vector<std::string> builtinDatasetNames() {
-    std::vector<std::string> names{"synthetic", "synthetic-heavy-tailed"};
+    std::vector<std::string> names{"synthetic", "synthetic-heavy-tailed", "synthetic-personalised"};
     for (const CatalogEntry& entry : datasetCatalog()) names.push_back(entry.name);
     return names;
 }
@@ -37,6 +37,7 @@ TabularData loadUserFile(const DatasetRequest& request) {
 TabularData loadBuiltinDataset(const DatasetRequest& request) {
     if (request.name == "synthetic") return generateSynthetic(request.synthetic);
     if (request.name == "synthetic-heavy-tailed") return generateHeavyTailed(request.heavyTailed);
+    if (request.name == "synthetic-personalised") return generatePersonalised(request.personalised);
     if (request.name == "file") return loadUserFile(request);
     const CatalogEntry& entry = findCatalogEntry(request.name);
     const std::string directory =
@@ -70,6 +71,7 @@ namespace {
 std::string describeDatasetOnly(const DatasetRequest& request) {
     if (request.name == "synthetic") return describeSynthetic(request.synthetic);
     if (request.name == "synthetic-heavy-tailed") return describeHeavyTailed(request.heavyTailed);
+    if (request.name == "synthetic-personalised") return describePersonalised(request.personalised);
     if (request.name == "file") {
         return "file " + std::filesystem::path(request.filePath).filename().string() +
                " (target '" + request.schema.target + "')";

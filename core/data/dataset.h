@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "core/data/units.h"
 
 namespace pfa {
+
+struct PersonalisedTruth;  // core/data/personalised.h
 
 /// Row-major dense matrix: one example per row, so a row is contiguous in memory.
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -46,6 +49,10 @@ struct Dataset {
     /// b* = Σ_j w*_j·mean_j that standardisation moves into the intercept), so that
     /// ⟨w*, x_raw⟩ = ⟨trueWeights, (x, 1)⟩; empty when unknown.
     Eigen::VectorXd trueWeights;
+    /// The generator of "synthetic-personalised" data (core/data/personalised.h), shared by the
+    /// training and the test part: user ids of the rows are the truth's user indices, and its
+    /// coordinates are the RAW feature units (X is standardised). Null for all other data.
+    std::shared_ptr<const PersonalisedTruth> personalised;
 
     /// Whether the target is real-valued (regression) rather than a class.
     bool isRegression() const { return target.size() > 0; }

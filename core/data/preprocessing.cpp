@@ -123,6 +123,7 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
             out.trueWeights(d) += w * encoder.info.means[static_cast<std::size_t>(j)];
         }
     }
+    out.personalised = data.personalised;
     if (!data.userId.empty()) out.users = UnitIndex(out.userId, data.userNames);
     if (!data.siloId.empty()) {
         std::vector<int> siloOfRow(rows.size());

@@ -1,10 +1,13 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace pfa {
+
+struct PersonalisedTruth;  // core/data/personalised.h
 
 /// A data row that does not have the columns the file's first row (header) has, as the
 /// preview and the readers report it (see Schema::skipMalformedRows).
@@ -89,6 +92,10 @@ struct TabularData {
     /// Regression data made by a generator that knows the true coefficients: w*_j per feature
     /// column, in the raw units of the columns (empty when unknown). Numeric columns only.
     std::vector<double> trueWeights;
+    /// Data made by the personalised generator ("synthetic-personalised"): every user's
+    /// optimum and the sampling law, for algorithms that draw fresh samples per round and
+    /// measure the exact excess risk (null for all other data).
+    std::shared_ptr<const PersonalisedTruth> personalised;
     /// Rows the reader skipped because they had the wrong number of fields (only with
     /// Schema::skipMalformedRows; otherwise such a row is an error): how many, and the first
     /// kListedBadRows of them, so that everything trained on the data can say so.

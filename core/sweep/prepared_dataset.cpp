@@ -37,6 +37,11 @@ std::string datasetKey(const DatasetRequest& request) {
             << ",s_xi=" << h.noiseScale << ",p_out=" << h.outlierShare << ",s_out=" << h.outlierScale
             << ",seed=" << h.seed << ")";
     }
+    if (request.name == "synthetic-personalised") {
+        const PersonalisedOptions& p = request.personalised;
+        key << "(N=" << p.users << ",d=" << p.features << ",p=" << p.personalCoordinates << ",s=" << p.heterogeneity
+            << ",tau=" << p.noise << ",g=" << p.globalScale << ",rows=" << p.rowsPerUser << ",seed=" << p.seed << ")";
+    }
     if (request.name == "file") {
         // The file's name and the exact reading instructions identify it.
         key << ":" << std::filesystem::path(request.filePath).filename().string() << ",schema="

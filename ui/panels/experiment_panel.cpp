@@ -72,6 +72,13 @@ QLabel* hint(const QString& text) {
 ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_dataset = new ElidingComboBox();
     m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
+    m_dataset->addItem(tr("Synthetic personalised users (built-in)"),
+                       QStringLiteral("synthetic-personalised"));
+    m_dataset->setItemData(
+        m_dataset->count() - 1,
+        tr("1000 users who share a linear model and differ in 5 of its 100 coefficients "
+           "(regression; for personalised learning such as ppsgd)"),
+        Qt::ToolTipRole);
     for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
         m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
         m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description), Qt::ToolTipRole);
@@ -287,7 +294,10 @@ QSize ExperimentPanel::minimumSizeHint() const {
 
 QString ExperimentPanel::currentCatalogName() const {
     const QString data = m_dataset->currentData().toString();
-    if (data == QLatin1String("synthetic") || data.startsWith(QLatin1String("file:"))) return {};
+    if (data == QLatin1String("synthetic") || data == QLatin1String("synthetic-personalised") ||
+        data.startsWith(QLatin1String("file:"))) {
+        return {};
+    }
     return data;
 }
 
@@ -313,6 +323,8 @@ void ExperimentPanel::onDatasetChoiceChanged() {
             }
         } else if (m_dataset->currentData().toString() == QLatin1String("synthetic")) {
             m_sensitive->addItem(tr("group (A majority / B minority)"), QString());
+        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic-personalised")) {
+            m_sensitive->addItem(tr("none (regression data)"), QString());
         } else {
             const std::size_t index = m_dataset->currentData().toString().mid(5).toULong();
             if (index < m_userFiles.size()) {

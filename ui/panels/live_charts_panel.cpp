@@ -478,7 +478,12 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
 
     // The x range first: the points are cut down to what its pixels can show.
     double xMax = 1.0;
-    for (const Curve* curve : shown) xMax = std::max(xMax, static_cast<double>(curve->epochs));
+    for (const Curve* curve : shown) {
+        xMax = std::max(xMax, static_cast<double>(curve->epochs));
+        // Algorithms that report by round or step (not by epoch) number past the Epochs setting.
+        if (!curve->metrics.empty())
+            xMax = std::max(xMax, static_cast<double>(curve->metrics.back().epoch));
+    }
     chart_style::setNiceRange(parts.x, 0.0, std::max(2.0, xMax), 5);
     const double plotWidth =
         chart->plotArea().width() >= 50 ? chart->plotArea().width() : kUnlaidPlotWidth;
@@ -552,8 +557,10 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
             for (const QPointF& p : points) drawn.yMax = std::max(drawn.yMax, p.y());
             for (const QPointF& p : extraPoints) drawn.yMax = std::max(drawn.yMax, p.y());
             if (which == kPrivacy && curve.isPrivate && std::isfinite(curve.config.epsilon)) {
+                const int last =
+                    std::max(curve.epochs, curve.metrics.empty() ? 0 : curve.metrics.back().epoch);
                 extraPoints = {QPointF(1, curve.config.epsilon),
-                               QPointF(curve.epochs, curve.config.epsilon)};
+                               QPointF(last, curve.config.epsilon)};
                 drawn.yMax = std::max(drawn.yMax, curve.config.epsilon);
             }
             drawn.finitePoints = static_cast<int>(points.size());

@@ -1,0 +1,48 @@
+// Personalised private SGD from the window: the personalised users are offered as a built-in data
+// set, and a ppsgd run on them finishes with the ε the accountant certifies for one user.
+#include <QComboBox>
+#include <QDir>
+#include <QSignalSpy>
+#include <QTest>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "ui/panels/dataset_card.h"
+#include "ui/panels/epsilon_control.h"
+#include "ui_test_support.h"
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+TEST_CASE("ppsgd runs on the built-in personalised users from the window", "[ui][ppsgd]") {
+    auto window = readyWindow();
+    ExperimentPanel* panel = window->experimentPanel();
+    const int data = panel->datasetBox()->findData(QStringLiteral("synthetic-personalised"));
+    REQUIRE(data >= 0);
+    CHECK_FALSE(panel->datasetBox()->itemData(data, Qt::ToolTipRole).toString().isEmpty());
+    const int algorithm = panel->algorithmBox()->findData(QStringLiteral("ppsgd"));
+    REQUIRE(algorithm >= 0);
+    panel->algorithmBox()->setCurrentIndex(algorithm);
+    panel->datasetBox()->setCurrentIndex(data);
+    panel->epsilonControl()->setValue(1.0);
+    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 20000);
+    INFO(panel->problem().toStdString());
+    REQUIRE(ready);
+    CHECK(window->datasetCard()->title() ==
+          QStringLiteral("Synthetic personalised users (built-in)"));
+
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1, 120000));
+    const RunEntryPtr entry = finishedEntry(finished, 0);
+    REQUIRE(entry->isComplete());
+    CHECK(entry->result.config.algorithm == "ppsgd");
+    CHECK(entry->result.privacy.unit == "user");
+    CHECK(entry->result.privacy.epsilonSpent > 0.0);
+    CHECK(entry->result.privacy.epsilonSpent <= 1.0);
+    CHECK(std::isfinite(entry->result.history.back().excessRisk));
+    CHECK(entry->result.units.size() == 1000);
+    QTest::qWait(300);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/ppsgd-personalised-run.png")));
+}
