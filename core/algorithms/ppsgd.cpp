@@ -140,16 +140,16 @@ public:
             "(nothing is released, ε = 0); inf = one shared model, no personal offsets",
             "1", 0.0, false));
         list.push_back(realParameter(
-            "step-size", "Step size η",
+            "base-step", "Base step η",
             "base step: the larger of the global and the personal step sizes (on tabular users the "
             "personal step is also at most 1/(the user's largest squared row norm))",
             "0.2", 0.0, true));
         list.push_back(
-            realParameter("user-clip", "Clip C per user",
+            realParameter("global-clip", "Global clip C per user",
                           "bound on the norm of each user's mean gradient sent to the global model",
                           "10", 0.0, true));
         ParamSpec users =
-            integerParameter("users-per-round", "Users per round Q",
+            integerParameter("sampled-users", "Users per round Q",
                              "expected users taking part in a round (each joins with probability "
                              "Q/N); all users when automatic",
                              "0", 0.0, "users");
@@ -161,7 +161,7 @@ public:
                              "samples each taking part user averages its gradient over, per round",
                              "10", 1.0, "samples"));
         list.push_back(
-            integerParameter("rounds", "Rounds", "communication rounds", "300", 1.0, "rounds"));
+            integerParameter("global-rounds", "Rounds", "communication rounds", "300", 1.0, "rounds"));
         ParamSpec z =
             realParameter("noise-multiplier", "Noise multiplier z",
                           "noise std on the sum of clipped user gradients divided by C; automatic: "
@@ -186,7 +186,7 @@ public:
                 train.name + "' has " + std::to_string(train.numClasses()) + " classes");
         }
         const long n = userCount(train);
-        const double q = ownNumber(config, "users-per-round");
+        const double q = ownNumber(config, "sampled-users");
         if (q > static_cast<double>(n)) {
             throw InputError("users-per-round = " + formatNumber(q) +
                              " is invalid: the training data has " + std::to_string(n) + " users");
@@ -202,12 +202,12 @@ public:
         if (a > 0.0 && config.isPrivate()) {
             const privacy::AccountingInputs in =
                 globalReleaseInputs(q / static_cast<double>(n), z, a,
-                                    static_cast<long>(ownNumber(config, "rounds")), config.delta);
+                                    static_cast<long>(ownNumber(config, "global-rounds")), config.delta);
             const double spent = privacy::certifiedEpsilon(in).epsilon;
             if (spent > config.epsilon * (1.0 + 1e-9)) {
                 throw InputError(
                     "noise-multiplier = " + formatNumber(z) + " spends ε = " + formatNumber(spent) +
-                    " over " + formatNumber(ownNumber(config, "rounds")) +
+                    " over " + formatNumber(ownNumber(config, "global-rounds")) +
                     " rounds, more than the budget ε = " + formatNumber(config.epsilon) +
                     ": raise z or ε, or leave z automatic");
             }
@@ -220,12 +220,12 @@ public:
         // δ relative to the number of users, the unit of privacy (not to the rows).
         if (c.delta == 0.0) c.delta = 1.0 / (static_cast<double>(n) * static_cast<double>(n));
         c = resolveDefaults(c, data);
-        if (ownNumber(c, "users-per-round") == 0) c.extra["users-per-round"] = std::to_string(n);
+        if (ownNumber(c, "sampled-users") == 0) c.extra["sampled-users"] = std::to_string(n);
         const double a = ownNumber(c, "personalisation");
         if (ownNumber(c, "noise-multiplier") == 0 && c.isPrivate() && a > 0.0) {
-            const double q = ownNumber(c, "users-per-round") / static_cast<double>(n);
+            const double q = ownNumber(c, "sampled-users") / static_cast<double>(n);
             const privacy::AccountingInputs shape =
-                globalReleaseInputs(q, 1.0, a, static_cast<long>(ownNumber(c, "rounds")), c.delta);
+                globalReleaseInputs(q, 1.0, a, static_cast<long>(ownNumber(c, "global-rounds")), c.delta);
             c.extra["noise-multiplier"] =
                 realText(privacy::solveNoiseMultiplierFor(shape, 1.0, c.epsilon));
         }
@@ -249,14 +249,14 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     const bool streaming = truth != nullptr;
 
     const long N = userCount(train);
-    const long rounds = static_cast<long>(ownNumber(config, "rounds"));
+    const long rounds = static_cast<long>(ownNumber(config, "global-rounds"));
     const long m = static_cast<long>(ownNumber(config, "samples-per-user"));
-    const double Q = ownNumber(config, "users-per-round");
+    const double Q = ownNumber(config, "sampled-users");
     const double q = Q / static_cast<double>(N);
     const double a = ownNumber(config, "personalisation");
-    const double C = ownNumber(config, "user-clip");
+    const double C = ownNumber(config, "global-clip");
     const double z = ownNumber(config, "noise-multiplier");
-    const StepSizes eta = stepSizes(ownNumber(config, "step-size"), a);
+    const StepSizes eta = stepSizes(ownNumber(config, "base-step"), a);
     // Streaming: the generator's raw coordinates, no intercept (the generator has none).
     // Pool: the encoded features and an intercept (bias last, as every model of the app).
     const Eigen::Index d = streaming ? truth->features() : train.features();
@@ -481,7 +481,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         if (diverged) {
             result.status = RunStatus::Diverged;
             result.message = "the models diverged at round " + std::to_string(t + 1) +
-                             ": the step size η = " + formatNumber(ownNumber(config, "step-size")) +
+                             ": the step size η = " + formatNumber(ownNumber(config, "base-step")) +
                              " is too large for these data; lower it";
             break;
         }

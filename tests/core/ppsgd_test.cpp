@@ -44,8 +44,8 @@ TrainConfig ppsgdConfig(double epsilon, double a, double eta, long rounds, std::
     c.seed = seed;
     c.lambda = 0.0;
     c.extra["personalisation"] = realText(a);
-    c.extra["step-size"] = realText(eta);
-    c.extra["rounds"] = std::to_string(rounds);
+    c.extra["base-step"] = realText(eta);
+    c.extra["global-rounds"] = std::to_string(rounds);
     return c;
 }
 
@@ -204,12 +204,12 @@ TEST_CASE("ppsgd: the global update carries noise of std z·C/Q per coordinate",
         double sigma = 0;
         for (std::uint64_t seed = 1; seed <= 4; ++seed) {
             TrainConfig c = ppsgdConfig(2.0, kInf, 0.5, 1, seed);
-            c.extra["user-clip"] = "3";
-            c.extra["users-per-round"] = realText(usersPerRound);
+            c.extra["global-clip"] = "3";
+            c.extra["sampled-users"] = realText(usersPerRound);
             const RunResult r = test::runQuietly(c, data);
             REQUIRE(r.status == RunStatus::Completed);
             const double z = ownNumber(r.config, "noise-multiplier");
-            const double Q = ownNumber(r.config, "users-per-round");
+            const double Q = ownNumber(r.config, "sampled-users");
             CHECK(Q == (usersPerRound == 0 ? 400 : 100));
             CHECK(r.privacy.sigmaTheta == Approx(z * 3 / Q).epsilon(1e-12));
             sigma = 0.5 * z * 3 / Q;
@@ -267,7 +267,7 @@ TEST_CASE("ppsgd: the certified ε matches an independent evaluation and the pap
     CHECK_THROWS_WITH(test::runQuietly(tooLittle, data), Catch::Contains("more than the budget"));
     // Poisson user sampling is accounted at q = Q/N.
     TrainConfig sampled = ppsgdConfig(1.0, 1.0, 0.2, 100);
-    sampled.extra["users-per-round"] = "10";
+    sampled.extra["sampled-users"] = "10";
     const RunResult poisson = test::runQuietly(sampled, data);
     CHECK(poisson.privacy.accounting.kind == privacy::ReleaseKind::PoissonSubsampled);
     CHECK(poisson.privacy.accounting.samplingRate == Approx(10.0 / 50));
@@ -282,7 +282,7 @@ TEST_CASE("ppsgd: pool mode samples each user's own rows", "[ppsgd]") {
     REQUIRE(data.train.users);
     // A small global step and clip: 60 users give a noisy global mean (z·C/Q per round).
     TrainConfig c = ppsgdConfig(2.0, 0.1, 0.2, 100);
-    c.extra["user-clip"] = "1";
+    c.extra["global-clip"] = "1";
     const RunResult r = test::runQuietly(c, data);
     REQUIRE(r.status == RunStatus::Completed);
     CHECK(r.unitKind == "user");
@@ -306,9 +306,16 @@ TEST_CASE("ppsgd: the preset reproduces the paper's synthetic sweep", "[ppsgd][p
     CHECK(preset.spec.epsilons[1] == Approx(independentEpsilon(10, 300, 1e-4)).epsilon(1e-3));
     CHECK(std::isinf(preset.spec.epsilons[2]));
     REQUIRE(preset.spec.axes.size() == 2);
-    CHECK(preset.spec.axes[0].parameter == "personalisation");
-    CHECK(preset.spec.axes[0].values == std::vector<double>{0, 0.1, 1, 10, kInf});
-    CHECK(preset.spec.axes[1].parameter == "step-size");
+    // Axes come in name order (the preset's JSON object); find each by name.
+    const auto axis = [&](const std::string& name) {
+        for (const SweepAxis& a : preset.spec.axes) {
+            if (a.parameter == name) return a;
+        }
+        FAIL("no axis " << name);
+        return SweepAxis{};
+    };
+    CHECK(axis("personalisation").values == std::vector<double>{0, 0.1, 1, 10, kInf});
+    CHECK(axis("base-step").values == std::vector<double>{0.05, 0.2, 0.7, 1.5});
     CHECK(preset.spec.base.delta == 1e-4);
     CHECK(preset.source.find("Measured with this preset") != std::string::npos);
 }

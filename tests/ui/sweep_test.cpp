@@ -329,3 +329,29 @@ TEST_CASE("A preset chooses its data set, waits for it to load and opens the swe
     QTest::qWait(50);
     CHECK_FALSE(window->sweepController()->isRunning());
 }
+
+TEST_CASE("Sweep dialog: a preset's choice axis and its further axes are kept", "[ui][sweep][axes]") {
+    pfa::TrainConfig base;
+    SweepDialog dialog(base, QStringLiteral("Synthetic"), 7500, 8, 0.01, nullptr);
+    dialog.setResultsFile(QStringLiteral("/tmp/unused.jsonl"));
+    dialog.applyPreset(pfa::findSweepPreset("silos-trust-models"));
+    CHECK(dialog.problem().isEmpty());
+    pfa::SweepSpec spec = dialog.spec();
+    REQUIRE(spec.axes.size() == 1);
+    CHECK(spec.axes[0].parameter == "trust");
+    CHECK(spec.axes[0].choices == std::vector<std::string>{"central", "shuffle", "isrl", "local"});
+    spec.datasets = {"synthetic"};
+    CHECK(spec.size() == 6 * 4 * 5);  // ε (with ∞) × trust models × seeds
+
+    // A misspelt trust model is named, and the sweep cannot start.
+    dialog.axisValuesEdit()->setText(QStringLiteral("central,nobody"));
+    CHECK(dialog.problem().contains(QStringLiteral("nobody")));
+    CHECK_FALSE(dialog.startButton()->isEnabled());
+
+    dialog.applyPreset(pfa::findSweepPreset("ppsgd-personalised"));
+    spec = dialog.spec();
+    REQUIRE(spec.axes.size() == 2);  // the edited first axis and the kept second one
+    std::set<std::string> names{spec.axes[0].parameter, spec.axes[1].parameter};
+    CHECK(names == std::set<std::string>{"base-step", "personalisation"});
+    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("Also swept")));
+}

@@ -317,9 +317,12 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
     m_seedTo->setValue(static_cast<int>(preset.spec.seeds.back()));
     m_epochs->setValue(preset.spec.base.epochs);
     m_base = preset.spec.base;
-    // The dialog offers one extra axis: the preset's first (presets use at most one).
+    // The dialog edits one extra axis: the preset's first. Further axes of the preset are kept
+    // as they are and named in the summary (the ppsgd preset sweeps a and the step size).
     m_axis->setCurrentIndex(0);
     m_axisValues->clear();
+    m_presetAxes.assign(preset.spec.axes.begin() + std::min<std::ptrdiff_t>(1, std::ssize(preset.spec.axes)),
+                        preset.spec.axes.end());
     if (!preset.spec.axes.empty()) {
         const pfa::SweepAxis& axis = preset.spec.axes.front();
         const int index = m_axis->findData(QString::fromStdString(axis.parameter));
@@ -408,6 +411,9 @@ pfa::SweepSpec SweepDialog::spec() const {
     for (int s = m_seedFrom->value(); s <= m_seedTo->value(); ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
     const QString axis = m_axis->currentData().toString();
     if (!axis.isEmpty()) spec.axes.push_back(parseAxis(axis, &ignored));
+    for (const pfa::SweepAxis& kept : m_presetAxes) {
+        if (kept.parameter != axis.toStdString()) spec.axes.push_back(kept);
+    }
     spec.tuning = pfa::parseTuning(m_tuning->currentData().toString().toStdString());
     return spec;
 }
@@ -492,7 +498,21 @@ void SweepDialog::updateSummary() {
                           : tr("rough guess from the data size")) +
         (deltaWarning.isEmpty() ? QString()
                                 : QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
-                                      .arg(tr("Warning: %1.").arg(deltaWarning).toHtmlEscaped())));
+                                      .arg(tr("Warning: %1.").arg(deltaWarning).toHtmlEscaped())) +
+        presetAxesNote());
+}
+
+QString SweepDialog::presetAxesNote() const {
+    QStringList axes;
+    for (const pfa::SweepAxis& axis : m_presetAxes) {
+        if (axis.parameter == m_axis->currentData().toString().toStdString()) continue;
+        QStringList values;
+        for (const std::string& choice : axis.choices) values << QString::fromStdString(choice);
+        axes << QStringLiteral("%1 = %2").arg(QString::fromStdString(axis.parameter),
+                                                axis.choices.empty() ? joinNumbers(axis.values) : values.join(QStringLiteral(",")));
+    }
+    if (axes.isEmpty()) return {};
+    return QStringLiteral("<br>") + tr("Also swept, as the preset says: %1").arg(axes.join(QStringLiteral("; "))).toHtmlEscaped();
 }
 
 }  // namespace pfa::ui

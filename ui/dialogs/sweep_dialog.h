@@ -45,6 +45,7 @@ public:
     // Direct access for tests.
     QLineEdit* epsilonEdit() const { return m_epsilons; }
     QLineEdit* lambdaEdit() const { return m_lambdas; }
+    QLineEdit* axisValuesEdit() const { return m_axisValues; }
     QLabel* lambdaValuesLabel() const { return m_lambdaValues; }
     QSpinBox* seedsTo() const { return m_seedTo; }
     QPushButton* startButton() const { return m_start; }
@@ -62,6 +63,10 @@ private:
     /// The extra axis `parameter` with the values typed for it (numbers, or a choice
     /// setting's names); the first problem goes to `problem`.
     pfa::SweepAxis parseAxis(const QString& parameter, QString* problem) const;
+    /// A preset's axes after its first (which the axis row edits): swept as the preset says.
+    std::vector<pfa::SweepAxis> m_presetAxes;
+    /// One line naming m_presetAxes for the summary ("" without them).
+    QString presetAxesNote() const;
     std::vector<double> parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
                                   QString* problem) const;
     /// Spells out the λ values under the field when it holds a generator (else a syntax hint).
