@@ -505,6 +505,21 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         result.test = fairnessNotApplicable(static_cast<long>(test.rows()), headline);
         result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
 
+        if (streaming) {
+            // What the bound of the theory overlay needs of the generator (display only).
+            const Eigen::VectorXd mean = truth->optimum.rowwise().mean();
+            result.theoryInputs = {
+                {"users", static_cast<double>(N)},
+                {"rounds", static_cast<double>(ownNumber(config, "global-rounds"))},
+                {"dimension", static_cast<double>(truth->features())},
+                {"smoothness", truth->variances.maxCoeff()},
+                {"clip", C},
+                {"gradient_noise", truth->noise * truth->noise * truth->variances.sum() / static_cast<double>(m)},
+                {"sum_squared_optima", truth->optimum.squaredNorm()},
+                {"squared_mean_optimum", mean.squaredNorm()},
+            };
+        }
+
         // Per-user read-outs: who pays for privacy.
         result.unitKind = "user";
         auto rowsOf = [](const std::optional<UnitIndex>& index, int id) {

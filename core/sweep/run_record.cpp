@@ -276,6 +276,12 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
         json.endObject();
     }
 
+    if (!result.theoryInputs.empty()) {
+        json.key("theory_inputs").beginObject();
+        for (const auto& [name, value] : result.theoryInputs) json.key(name).value(value);
+        json.endObject();
+    }
+
     json.key("history");
     writeHistory(json, result.history, options.historyDigits);
     writeModelRecord(json, result, context);
@@ -467,6 +473,9 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
             throw InputError(std::string("history column '") + column.key + "' has the wrong length");
         }
         for (std::size_t e = 0; e < values.size(); ++e) r.history[e].*column.field = values[e];
+    }
+    if (json.has("theory_inputs")) {
+        for (const auto& [name, value] : json.at("theory_inputs").members()) r.theoryInputs[name] = value.asNumber();
     }
     if (json.has("units")) {
         const JsonValue& units = json.at("units");

@@ -5,7 +5,9 @@
 #include <limits>
 #include <mutex>
 
+#include "core/train/ppsgd_theory.h"
 #include "core/train/run_result.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -77,6 +79,40 @@ std::optional<RateShape> builtInRate(const RateInputs& in) {
                              }};
         }
         return std::nullopt;
+    }
+    if (in.algorithm == "ppsgd" && in.run && !in.run->theoryInputs.empty()) {
+        // The convergence bound of personalised private SGD at this run's personalisation
+        // a = α·N, as a function of ε; the generator's constants come with the run.
+        const std::map<std::string, double>& t = in.run->theoryInputs;
+        const auto get = [&](const char* key) {
+            const auto it = t.find(key);
+            return it == t.end() ? 0.0 : it->second;
+        };
+        PpsgdTheoryInputs theory;
+        theory.users = static_cast<long>(get("users"));
+        theory.rounds = static_cast<long>(get("rounds"));
+        theory.dimension = static_cast<int>(get("dimension"));
+        theory.smoothness = get("smoothness");
+        theory.clip = get("clip");
+        theory.gradientNoise = get("gradient_noise");
+        theory.sumSquaredOptima = get("sum_squared_optima");
+        theory.squaredMeanOptimum = get("squared_mean_optimum");
+        theory.delta = in.delta;
+        double a = 0.0;
+        try {
+            a = std::stod(setting(in, "personalisation"));
+        } catch (...) {
+            return std::nullopt;
+        }
+        if (theory.users <= 0 || theory.rounds <= 0 || !std::isfinite(a) || in.delta <= 0.0) return std::nullopt;
+        const double alpha = a / static_cast<double>(theory.users);
+        return RateShape{"personalised SGD bound at a = " + formatNumber(a) +
+                             ": 4L·max(α,1/N)‖z*‖²_α/n + 3‖z*‖_α·√((α+1)σ̄²/(Nn) + α d C² ln(1/δ)/(N²ε²))",
+                         [=](double eps) {
+                             PpsgdTheoryInputs at = theory;
+                             at.epsilon = eps;
+                             return ppsgdBound(at, alpha);
+                         }};
     }
     if (in.algorithm == "user-level-dp-sgd") {
         const std::string noise = setting(in, "user-noise");

@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,10 @@ struct RunResult {
     /// Per-unit test metrics ("silo" or "user" in unitKind), empty when the run reports none.
     std::string unitKind;
     std::vector<UnitMetrics> units;
+    /// Problem constants a theory overlay needs beyond the sizes, known only from the data's
+    /// generator (e.g. PPSGD's optimum norms and gradient noise); empty when unknown. Display
+    /// only: no privacy claim rests on them.
+    std::map<std::string, double> theoryInputs;
     long steps = 0;
     double seconds = 0.0;
 };

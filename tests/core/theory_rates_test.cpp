@@ -197,3 +197,32 @@ TEST_CASE("Sweep cells carry the last excess risk of their runs' histories",
     CHECK(cells[0].excessRisk.mean == Approx(0.2));
     CHECK(cells[1].excessRisk.n == 0);
 }
+
+TEST_CASE("PPSGD's rate is its bound at the run's personalisation, from the generator's constants",
+          "[theory-rates][ppsgd]") {
+    RunResult run;
+    run.config.algorithm = "ppsgd";
+    run.config.delta = 1e-4;
+    run.config.extra["personalisation"] = "3";  // α = a/N = 0.3
+    run.theoryInputs = {{"users", 10},          {"rounds", 100},       {"dimension", 5},
+                        {"smoothness", 1},      {"clip", 2},           {"gradient_noise", 0.04},
+                        {"sum_squared_optima", 50}, {"squared_mean_optimum", 4}};
+    RateInputs in = rateInputsOf(run, 1000);
+    in.run = &run;
+    const auto rate = theoryRate(in);
+    REQUIRE(rate);
+    CHECK(rate->label.find("a = 3") != std::string::npos);
+    // The worked value of ppsgd_test: bound(α = 0.3) at ε = 1 (δ = 1e−4).
+    CHECK(rate->f(1.0) == Approx(10.214018047775069).epsilon(1e-12));
+    CHECK(rate->f(2.0) < rate->f(1.0));  // more budget, less noise
+    // Without the generator's constants, or all global (a = ∞: unbounded), no rate.
+    RunResult bare = run;
+    bare.theoryInputs.clear();
+    RateInputs none = rateInputsOf(bare, 1000);
+    none.run = &bare;
+    CHECK_FALSE(theoryRate(none));
+    run.config.extra["personalisation"] = "inf";
+    RateInputs global = rateInputsOf(run, 1000);
+    global.run = &run;
+    CHECK_FALSE(theoryRate(global));
+}
