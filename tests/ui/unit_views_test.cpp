@@ -12,11 +12,20 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include <QDockWidget>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/sweep/theory_rates.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/error_epsilon_view.h"
 #include "ui/charts/unit_spread_view.h"
+#include "ui/actions/sweep_actions.h"
+#include "ui/controllers/sweep_controller.h"
+#include "ui/panels/dataset_card.h"
+#include "ui/panels/experiment_panel.h"
 #include "ui/panels/live_charts_panel.h"
 #include "ui/panels/run_details_panel.h"
 #include "ui/panels/sweep_views_panel.h"
@@ -379,4 +388,52 @@ TEST_CASE("Screenshots of the run details with silos and the live excess-risk ch
     QTest::qWait(50);
     CHECK(live.chartOf(1)->title() == QStringLiteral("Excess risk"));
     REQUIRE(live.grab().save(screenshotPath("live-excess-risk.png")));
+}
+
+TEST_CASE("Screenshots of the error-vs-ε and per-silo views from the trust-model preset",
+          "[unit-views][screenshot][preset-shots]") {
+    // The preset as a user runs it: its data set (25 silos) chosen, its sweep started.
+    auto window = test::readyWindow(2);
+    const pfa::SweepPreset& preset = pfa::findSweepPreset("silos-trust-models");
+    REQUIRE(window->experimentPanel()->selectDataset(preset.dataset));
+    DatasetCard* card = window->datasetCard();
+    REQUIRE(QTest::qWaitFor([&] { return card->silosSummary().contains(QStringLiteral("25 silos")); }, 30000));
+    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
+    QTemporaryDir dir;
+    pfa::SweepSpec spec = preset.spec;
+    spec.base.delta = window->experimentPanel()->config().delta;
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    QString error;
+    REQUIRE(window->sweepActions()->startSweep(spec, 2, dir.filePath("trust.jsonl"), &error));
+    REQUIRE(test::waitForSignals(finished, 1, 300000));
+    SweepViewsPanel* views = window->sweepViews();
+    views->refreshNow();
+    // One line per trust model over the five finite ε. Local and ISRL pay visibly for privacy
+    // and get their dashed rate; central and shuffle sit at the non-private level on these
+    // data, where a fitted constant may come out non-positive (then none is drawn, and said).
+    const auto& lines = views->errorEpsilonView()->lines();
+    REQUIRE(lines.size() == 4);
+    QStringList names;
+    for (const auto& line : lines) {
+        if (line.name.contains(QStringLiteral("trust = local")) || line.name.contains(QStringLiteral("trust = isrl"))) {
+            CHECK(line.overlay);
+        }
+        CHECK(line.points == 5);
+        names << line.name;
+    }
+    for (const char* trust : {"central", "shuffle", "isrl", "local"}) {
+        CHECK(names.join(QLatin1Char('|')).contains(QStringLiteral("trust = ") + QLatin1String(trust)));
+    }
+    // As a user would look: the sweep views undocked at 1280×720.
+    for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {
+        if (dock->objectName() != QLatin1String("sweepDock")) continue;
+        dock->setFloating(true);
+        dock->resize(1280, 720);
+    }
+    views->tabs()->setCurrentWidget(views->errorEpsilonView());
+    QTest::qWait(200);
+    REQUIRE(views->grab().save(screenshotPath("error-vs-epsilon-trust-preset.png")));
+    views->tabs()->setCurrentWidget(views->unitSpreadView());
+    QTest::qWait(200);
+    REQUIRE(views->grab().save(screenshotPath("unit-spread-trust-preset.png")));
 }
