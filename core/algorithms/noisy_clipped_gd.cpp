@@ -10,6 +10,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
@@ -41,13 +42,6 @@ ParamSpec realParameter(const char* name, const char* label, const char* help, c
     spec.sweepable = true;
     spec.advanced = false;
     return ownParameter(std::move(spec));
-}
-
-/// zCDP ρ(ε, δ) = (√(ln(1/δ) + ε) − √(ln(1/δ)))², the exact inverse of ε = ρ + 2√(ρ ln(1/δ)).
-double zcdpRho(double epsilon, double delta) {
-    const double l = std::log(1.0 / delta);
-    const double r = std::sqrt(l + epsilon) - std::sqrt(l);
-    return r * r;
 }
 
 class NoisyClippedGd final : public Algorithm {
@@ -120,7 +114,7 @@ public:
             const double t = ownNumber(c, "steps");
             const double k = ownNumber(c, "tail-index");
             const double clip = c.isPrivate() ? ownNumber(c, "moment-bound") *
-                                                    std::pow(2.0 * zcdpRho(c.epsilon, c.delta) * n * n / (d * t),
+                                                    std::pow(2.0 * privacy::zcdpRho(c.epsilon, c.delta) * n * n / (d * t),
                                                              1.0 / (2.0 * k))
                                               : std::numeric_limits<double>::infinity();
             c.extra["clip-norm"] = realText(clip);
@@ -141,7 +135,7 @@ public:
         const double radius = ownNumber(config, "domain-radius");
         const double C = ownNumber(config, "clip-norm");
         const bool isPrivate = config.isPrivate();
-        const double rho = isPrivate ? zcdpRho(config.epsilon, config.delta) : INFINITY;
+        const double rho = isPrivate ? privacy::zcdpRho(config.epsilon, config.delta) : INFINITY;
         // Replace-one: the mean of s clipped gradients moves by at most 2C/s; one release per row.
         const double sigma = isPrivate ? 2.0 * C / (static_cast<double>(s) * std::sqrt(2.0 * rho)) : 0.0;
 

@@ -23,6 +23,7 @@
 #include <numeric>
 
 #include "core/model/model.h"
+#include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
@@ -62,13 +63,6 @@ NoiseMode noiseMode(const TrainConfig& config) {
     if (text == "paper") return NoiseMode::Paper;
     if (text == "naive") return NoiseMode::Naive;
     return NoiseMode::Practical;
-}
-
-/// zCDP ρ(ε, δ) = (√(ln(1/δ) + ε) − √(ln(1/δ)))², the inverse of ε = ρ + 2√(ρ ln(1/δ)).
-double zcdpRho(double epsilon, double delta) {
-    const double l = std::log(1.0 / delta);
-    const double r = std::sqrt(l + epsilon) - std::sqrt(l);
-    return r * r;
 }
 
 ParamSpec realParameter(const char* name, const char* label, const char* help,
@@ -345,7 +339,7 @@ public:
                 // Replacing one user moves the mean of the clipped user gradients by ≤ 2C_u/n.
                 const double delta2 = 2.0 * s.clip / nd;
                 s.sigma = delta2 * std::sqrt(static_cast<double>(s.T) /
-                                             (2.0 * zcdpRho(config.epsilon, config.delta)));
+                                             (2.0 * privacy::zcdpRho(config.epsilon, config.delta)));
                 s.z = s.sigma / delta2;
                 release.kind = privacy::ReleaseKind::Gaussian;
                 release.noiseMultiplier = s.z;
@@ -368,7 +362,7 @@ public:
                     s.mode == NoiseMode::Paper
                         ? paperSigma(s, config.epsilon, config.delta)
                         : assumed * std::sqrt(static_cast<double>(s.T) /
-                                              (2.0 * zcdpRho(config.epsilon / 2.0, config.delta)));
+                                              (2.0 * privacy::zcdpRho(config.epsilon / 2.0, config.delta)));
                 s.z = s.sigma / assumed;
                 release.kind = privacy::ReleaseKind::Gaussian;
                 release.noiseMultiplier = s.z;

@@ -240,6 +240,12 @@ double rdpGaussian(double z, double alpha) {
     return alpha / (2.0 * z * z);
 }
 
+double zcdpRho(double epsilon, double delta) {
+    const double l = std::log(1.0 / delta);
+    const double r = std::sqrt(l + epsilon) - std::sqrt(l);
+    return r * r;
+}
+
 double rdpSubsampledGaussian(double q, double z, double alpha, SeriesSign sign) {
     requireSamplingRate(q);
     requireNoiseMultiplier(z);

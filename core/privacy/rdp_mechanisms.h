@@ -42,6 +42,11 @@ double lnErfc(double x);
 /// Gaussian mechanism without sampling (spec §2.1): α / (2z²); +∞ for z = 0.
 double rdpGaussian(double z, double alpha);
 
+/// The zCDP budget of a target (ε, δ): ρ(ε, δ) = (√(ln(1/δ) + ε) − √(ln(1/δ)))², the exact
+/// inverse of ε = ρ + 2√(ρ ln(1/δ)). Gaussian noise with σ = Δ·√(u/(2ρ)) on u releases of
+/// sensitivity Δ spends exactly ρ (the calibration of the one-pass and per-silo trainers).
+double zcdpRho(double epsilon, double delta);
+
 /// Poisson-subsampled Gaussian mechanism, add/remove adjacency (spec §2.2): sampling rate q,
 /// noise multiplier z, order α (+∞ allowed). Integer α uses the exact binomial sum, fractional α
 /// the series selected by `sign`. If a signed log-subtraction would go negative the order is

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/config_validation.h"
 #include "core/util/error.h"
@@ -218,12 +219,6 @@ std::string siloTrustDescription(SiloTrust trust) {
     return "";
 }
 
-double siloZcdpRho(double epsilon, double delta) {
-    const double l = std::log(1.0 / delta);
-    const double r = std::sqrt(l + epsilon) - std::sqrt(l);
-    return r * r;
-}
-
 TrainConfig resolveSiloRoundDefaults(const TrainConfig& requested, const DataSplit& data,
                                      bool /*withTrust*/) {
     TrainConfig c = requested;
@@ -306,7 +301,7 @@ SiloAccounting siloAccounting(const SiloRoundSettings& s, long rows, double epsi
         in.stepsPerRelease = std::max(1L, rows / s.localBatch);
         a.releases = epochReleases(rows, s.localBatch, s.rounds);
         a.noiseMultiplier =
-            std::sqrt(static_cast<double>(a.releases) / (2.0 * siloZcdpRho(epsilon, delta)));
+            std::sqrt(static_cast<double>(a.releases) / (2.0 * privacy::zcdpRho(epsilon, delta)));
     } else {
         in.kind = privacy::ReleaseKind::PoissonReplace;
         in.samplingRate =

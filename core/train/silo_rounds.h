@@ -73,9 +73,6 @@ TrainConfig resolveSiloRoundDefaults(const TrainConfig& requested, const DataSpl
 /// silos per round than silos, δ refused after resolution.
 void validateSiloRounds(const TrainConfig& config, const DataSplit& data, bool withTrust);
 
-/// zCDP ρ(ε, δ) = (√(ln(1/δ) + ε) − √(ln(1/δ)))², the exact inverse of ε = ρ + 2√(ρ ln(1/δ)).
-double siloZcdpRho(double epsilon, double delta);
-
 /// The per-record accounting of the rows of one silo (or of every silo, for a server-side
 /// release): the release curve, the noise multiplier it is charged at, and what one release
 /// is. Each record of the silo is charged releasesAfter(t) releases after t rounds.

@@ -619,3 +619,13 @@ TEST_CASE("invalid arguments are rejected with the value in the message", "[priv
                       Contains("privacy budget too small for this many steps") &&
                           Contains("target epsilon = 0.5") && Contains("delta = 1e-05"));
 }
+
+TEST_CASE("zCDP ρ of a target (ε, δ) inverts ε = ρ + 2√(ρ ln(1/δ))", "[privacy][zcdp]") {
+    CHECK(zcdpRho(0.5, 1e-5) == Approx(0.0053139).epsilon(1e-4));  // other-algorithms §1.1
+    for (double epsilon : {0.05, 0.5, 1.0, 8.0, 100.0}) {
+        for (double delta : {1e-9, 1e-5, 1e-3}) {
+            const double rho = zcdpRho(epsilon, delta);
+            CHECK(rho + 2.0 * std::sqrt(rho * std::log(1.0 / delta)) == Approx(epsilon).epsilon(1e-12));
+        }
+    }
+}
