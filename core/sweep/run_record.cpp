@@ -76,6 +76,11 @@ void writeHistory(JsonWriter& json, const std::vector<EpochMetrics>& history, in
     json.endObject();
 }
 
+bool isBookkeepingColumn(const char* key) {
+    const std::string k = key;
+    return k == "seconds" || k == "epsilon_spent";
+}
+
 /// Parameters written at the top level of a record (with the results they index).
 const char* const kTopLevelParameters[] = {"fairness", "epsilon", "delta", "lambda", "seed", "epochs"};
 
@@ -492,6 +497,39 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     }
     readModelRecord(json, r, context);
     return r;
+}
+
+std::map<std::string, double> finalHistoryValues(const std::vector<EpochMetrics>& history) {
+    std::map<std::string, double> values;
+    auto take = [&](const HistoryColumn& column) {
+        if (isBookkeepingColumn(column.key)) return;
+        for (auto m = history.rbegin(); m != history.rend(); ++m) {
+            if (std::isfinite((*m).*column.field)) {
+                values[column.key] = (*m).*column.field;
+                return;
+            }
+        }
+    };
+    for (const HistoryColumn& column : kHistoryColumns) take(column);
+    for (const HistoryColumn& column : kOptionalHistoryColumns) take(column);
+    return values;
+}
+
+std::map<std::string, double> finalHistoryValues(const JsonValue& history) {
+    std::map<std::string, double> values;
+    auto take = [&](const HistoryColumn& column) {
+        if (isBookkeepingColumn(column.key) || !history.has(column.key)) return;
+        const std::vector<double> numbers = history.at(column.key).numbers();
+        for (auto v = numbers.rbegin(); v != numbers.rend(); ++v) {
+            if (std::isfinite(*v)) {
+                values[column.key] = *v;
+                return;
+            }
+        }
+    };
+    for (const HistoryColumn& column : kHistoryColumns) take(column);
+    for (const HistoryColumn& column : kOptionalHistoryColumns) take(column);
+    return values;
 }
 
 }  // namespace pfa

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -54,5 +55,13 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
 /// declarations (settings in "config" under snake_case names) read as before. Throws
 /// InputError naming a missing or malformed key.
 RunResult runResultFromJson(const JsonValue& json, RunContext* context = nullptr);
+
+/// The last finite value of every per-evaluation metric of a run's history, by its record
+/// column name ("train_loss", "test_error", "clip_fraction", "excess_risk", …): the final
+/// numbers sweep views plot against a setting. Columns without a finite value are left out;
+/// the bookkeeping columns (epoch, step, seconds, epsilon_spent) are not metrics.
+std::map<std::string, double> finalHistoryValues(const std::vector<EpochMetrics>& history);
+/// The same from a record's "history" object.
+std::map<std::string, double> finalHistoryValues(const JsonValue& history);
 
 }  // namespace pfa

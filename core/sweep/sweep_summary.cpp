@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/util/format.h"
 
@@ -168,6 +169,7 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
         }
     }
     p.seconds = r.numberOr("seconds", std::nan(""));
+    if (r.has("history")) p.finalMetrics = finalHistoryValues(r.at("history"));
     if (r.has("privacy") && r.at("privacy").has("known_gaps")) {
         p.knownGaps = r.at("privacy").at("known_gaps").asBool();
     }
@@ -190,6 +192,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
     std::vector<SweepCell> cells;
     std::map<std::string, std::size_t> cellOf;
     std::vector<std::vector<double>> errors, violations, excess, epsilons, seconds;
+    std::vector<std::map<std::string, std::vector<double>>> finals;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const SweepPoint& p = points[i];
         const std::string key = p.runKey.empty() ? "point " + std::to_string(i) : cellKeyOf(p.runKey);
@@ -211,6 +214,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
             excess.emplace_back();
             epsilons.emplace_back();
             seconds.emplace_back();
+            finals.emplace_back();
         }
         const std::size_t c = it->second;
         SweepCell& cell = cells[c];
@@ -225,6 +229,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
         excess[c].push_back(p.excessRisk);
         epsilons[c].push_back(p.epsilonSpent);
         seconds[c].push_back(p.seconds);
+        for (const auto& [name, value] : p.finalMetrics) finals[c][name].push_back(value);
     }
     for (std::size_t c = 0; c < cells.size(); ++c) {
         cells[c].testError = meanSd(errors[c]);
@@ -237,6 +242,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
         cells[c].epsilonSpent = meanSd(epsilons[c]);
         if (allInfinite) cells[c].epsilonSpent.mean = cells[c].epsilonSpent.max = INFINITY;
         cells[c].seconds = meanSd(seconds[c]);
+        for (const auto& [name, values] : finals[c]) cells[c].finalMetrics[name] = meanSd(values);
     }
     return cells;
 }

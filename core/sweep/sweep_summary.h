@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,8 @@ struct SweepCell {
     MeanSd excessRisk;
     MeanSd epsilonSpent;  ///< certified ε (∞ for non-private runs)
     MeanSd seconds;
+    /// Mean ± sd over the seeds of each final per-evaluation metric (SweepPoint::finalMetrics).
+    std::map<std::string, MeanSd> finalMetrics;
     std::vector<std::size_t> recordIndices;  ///< into the input records
     /// The runs used the published calibration, whose nominal ε (`epsilon`) is not what the
     /// accountant certifies.
@@ -73,6 +76,9 @@ struct SweepPoint {
     double epsilonSpent = 0.0;
     double seconds = 0.0;
     bool knownGaps = false;  ///< published calibration: nominal ε ≠ certified ε
+    /// The run's final value of every per-evaluation metric, by record column name
+    /// (finalHistoryValues): what the error-vs-setting view can plot.
+    std::map<std::string, double> finalMetrics;
 };
 
 /// Reads a point from a result record (a JSON line written by the sweep).

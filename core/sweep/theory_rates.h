@@ -34,8 +34,15 @@ struct RateInputs {
 /// of the analysis dropped (the ln(1/δ) of a rate's privacy term is kept where the rate shows
 /// it): `f(ε)`, finite and positive for ε > 0; `f(∞)` is the non-private (statistical) part.
 struct RateShape {
+    RateShape() = default;
+    RateShape(std::string label_, std::function<double(double)> f_, std::string metric_ = {})
+        : label(std::move(label_)), f(std::move(f_)), metric(std::move(metric_)) {}
+
     std::string label;  ///< the formula in words, e.g. "1/√(nN) + √(d ln(1/δ))/(ε n √N)"
     std::function<double(double epsilon)> f;
+    /// The record column the rate bounds ("grad_norm_sq", …); empty: the test error, or the
+    /// excess risk where the runs report one.
+    std::string metric;
 };
 
 /// A provider of a rate shape: none when the settings have no known rate.

@@ -25,8 +25,10 @@
 #include "ui/charts/chart_style.h"
 #include "ui/charts/compare_palette.h"
 #include "ui/charts/error_epsilon_view.h"
+#include "ui/charts/error_setting_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
+#include "core/sweep/run_record.h"
 #include "ui/charts/tradeoff_curves_view.h"
 #include "ui/charts/unit_spread_view.h"
 
@@ -54,6 +56,7 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     p.epsilonSpent = entry.certifiedEpsilon();
     p.knownGaps = r.privacy.knownGaps;
     p.seconds = r.seconds;
+    p.finalMetrics = pfa::finalHistoryValues(r.history);
     return p;
 }
 
@@ -143,17 +146,22 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
     m_price = new PrivacyPriceView();
     m_heat = new HeatMapView();
     m_errorEpsilon = new ErrorEpsilonView();
+    m_errorSetting = new ErrorSettingView();
     m_spread = new UnitSpreadView();
     m_tabs->addTab(m_tradeoff, tr("Tradeoff curves"));
     m_tabs->addTab(m_price, tr("Price of privacy"));
     m_tabs->addTab(m_heat, tr("Heat map"));
     m_tabs->addTab(m_errorEpsilon, tr("Error vs ε"));
+    m_tabs->addTab(m_errorSetting, tr("Error vs setting"));
     m_tabs->addTab(m_spread, tr("Per-unit spread"));
     m_tabs->setTabToolTip(
         3, tr("Test error (or excess risk) against ε for every algorithm and variant, with the "
               "theory's rate shapes dashed (one constant fitted)"));
     m_tabs->setTabToolTip(
-        4, tr("Test error per silo or per user at each ε (box: middle half of the units, "
+        4, tr("A final metric (test error, excess risk, train loss, gradient norm, …) against any "
+              "numeric setting or data knob the sweep varies, with the theory's rate dashed"));
+    m_tabs->setTabToolTip(
+        5, tr("Test error per silo or per user at each ε (box: middle half of the units, "
               "whiskers: best and worst unit)"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -364,6 +372,7 @@ void SweepViewsPanel::updateErrorViews(const std::vector<RunEntryPtr>& entries) 
             pfa::rateInputsOf(run.result, static_cast<double>(run.context.trainRows))));
     }
     m_errorEpsilon->setCells(m_cells, rates);
+    m_errorSetting->setCells(m_cells, rates);
 
     // Per-unit spread: one box series per line over ε (as in the error view), one box per ε,
     // the units of all seeds of a cell pooled.

@@ -20,6 +20,7 @@ class TradeoffCurvesView;
 class PrivacyPriceView;
 class HeatMapView;
 class ErrorEpsilonView;
+class ErrorSettingView;
 class UnitSpreadView;
 
 /// The sweep views over every finished run of the session, grouped into cells (runs that
@@ -56,6 +57,7 @@ public:
     PrivacyPriceView* priceView() const { return m_price; }
     HeatMapView* heatMap() const { return m_heat; }
     ErrorEpsilonView* errorEpsilonView() const { return m_errorEpsilon; }
+    ErrorSettingView* errorSettingView() const { return m_errorSetting; }
     UnitSpreadView* unitSpreadView() const { return m_spread; }
     QTabWidget* tabs() const { return m_tabs; }
     /// Cells of the current filter (tests).
@@ -84,6 +86,7 @@ private:
     PrivacyPriceView* m_price;
     HeatMapView* m_heat;
     ErrorEpsilonView* m_errorEpsilon;
+    ErrorSettingView* m_errorSetting;
     UnitSpreadView* m_spread;
     QTimer m_throttle;
     std::vector<pfa::SweepPoint> m_points;

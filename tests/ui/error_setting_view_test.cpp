@@ -1,0 +1,140 @@
+// The sweep view of a final metric against any numeric setting or data knob the sweep varies:
+// its axes and metrics, lines per algorithm, spacing of x, and the theory overlay evaluated at
+// each point's own settings.
+#include <QDir>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "core/sweep/setting_axes.h"
+#include "core/sweep/sweep_summary.h"
+#include "core/sweep/theory_rates.h"
+#include "core/util/format.h"
+#include "ui/charts/chart_view.h"
+#include "ui/charts/error_setting_view.h"
+#include "ui_test_support.h"
+
+using namespace pfa::ui;
+
+namespace {
+
+const double kShares[] = {0.0, 0.01, 0.05, 0.2};
+
+/// Rows of a public-share sweep: semi-dp-sgd falls as 0.5/(1 + 100 p) (+ a seed offset that
+/// cancels in the mean); the baseline stays flat. The semi-DP runs report a train loss too.
+std::vector<pfa::SweepPoint> shareSweep() {
+    std::vector<pfa::SweepPoint> points;
+    for (const char* algorithm : {"semi-dp-sgd", "dp-sgd-linear"}) {
+        for (double share : kShares) {
+            for (int seed = 0; seed < 2; ++seed) {
+                pfa::SweepPoint p;
+                p.runKey = std::string("dataset=synthetic-linear(n=12000,d=50,seed=1)|split=0,0.25;algorithm=") + algorithm +
+                           ";epsilon=1;seed=" + std::to_string(seed) + ";public-share=" + pfa::formatNumber(share, 17);
+                p.algorithm = algorithm;
+                p.epsilon = 1.0;
+                const double level = std::string(algorithm) == "semi-dp-sgd" ? 0.5 / (1.0 + 100.0 * share) : 0.6;
+                p.testError = NAN;
+                p.excessRisk = level + (seed == 0 ? -0.01 : 0.01);
+                if (std::string(algorithm) == "semi-dp-sgd") p.finalMetrics["train_loss"] = 2 * level;
+                points.push_back(p);
+            }
+        }
+    }
+    return points;
+}
+
+QString screenshotPath(const char* name) {
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    return QStringLiteral(PFA_SCREENSHOT_DIR "/") + QLatin1String(name);
+}
+
+}  // namespace
+
+TEST_CASE("Error vs setting: lines along a swept setting, spacing, metrics and a fitted rate",
+          "[ui][error-setting]") {
+    const std::vector<pfa::SweepCell> cells = pfa::summarizePoints(shareSweep());
+    REQUIRE(cells.size() == 8);
+    // The semi-DP cells' rate: 1/(1 + 100 p), their own public share; the baseline has none.
+    std::vector<std::optional<pfa::RateShape>> rates;
+    for (const pfa::SweepCell& cell : cells) {
+        const double share = *pfa::axisValue(cell, pfa::SettingAxis{"public-share", false});
+        if (cell.algorithm == "semi-dp-sgd") {
+            rates.push_back(pfa::RateShape{"1/(1 + 100 p)", [share](double) { return 1.0 / (1.0 + 100.0 * share); }, ""});
+        } else {
+            rates.push_back(std::nullopt);
+        }
+    }
+    ErrorSettingView view;
+    view.resize(1100, 600);
+    view.setCells(cells, rates);
+    REQUIRE(view.axes().size() == 1);
+    CHECK(view.currentAxis() == QStringLiteral("public-share"));
+    // 0 and values decades apart: grid order by default.
+    CHECK(view.scale() == ErrorSettingView::Scale::Even);
+    CHECK(view.xTitle() == QStringLiteral("public-share (grid order)"));
+    CHECK(view.yTitle() == QStringLiteral("excess risk"));
+    REQUIRE(view.lines().size() == 2);
+    const auto& semi = view.lines()[0];
+    CHECK(semi.name == QStringLiteral("semi-dp-sgd"));
+    CHECK(semi.points == 4);
+    REQUIRE(semi.overlay);
+    CHECK(semi.c == Approx(0.5).epsilon(1e-9));
+    CHECK_FALSE(view.lines()[1].overlay);
+    CHECK(view.legendNames().contains(QStringLiteral("rate (constants unknown, 1 fitted: c = 0.5)")));
+    CHECK(view.noteText().contains(QStringLiteral("1/(1 + 100 p)")));
+    // The dashed line passes through c·rate at every point.
+    QLineSeries* overlay = nullptr;
+    for (QAbstractSeries* series : view.chart()->series()) {
+        auto* line = qobject_cast<QLineSeries*>(series);
+        if (line && line->name().startsWith(QStringLiteral("rate"))) overlay = line;
+    }
+    REQUIRE(overlay);
+    REQUIRE(overlay->count() == 4);
+    CHECK(overlay->at(0).y() == Approx(0.5));
+    CHECK(overlay->at(3).y() == Approx(0.5 / 21.0));
+
+    // On a log scale the share 0 cannot be drawn: said under the chart, never silently.
+    view.setScale(ErrorSettingView::Scale::Log);
+    CHECK(view.lines()[0].points == 3);
+    CHECK(view.noteText().contains(QStringLiteral("x ≤ 0")));
+
+    // Another metric: the train loss exists only for semi-DP; the rate bounds the error, not it.
+    REQUIRE(view.metrics().contains(QStringLiteral("train_loss")));
+    REQUIRE(view.selectMetric(QStringLiteral("train_loss")));
+    REQUIRE(view.lines().size() == 1);
+    CHECK_FALSE(view.lines()[0].overlay);
+    CHECK(view.yTitle() == QStringLiteral("train loss"));
+    // The selection survives fresh cells (the views refresh while runs stream in).
+    view.setCells(cells, rates);
+    CHECK(view.yTitle() == QStringLiteral("train loss"));
+    REQUIRE(view.grab().save(screenshotPath("error-vs-setting.png")));
+}
+
+TEST_CASE("Error vs setting: a data knob as the x axis, and nothing to plot without a varying setting",
+          "[ui][error-setting]") {
+    std::vector<pfa::SweepPoint> points;
+    for (const char* nu : {"2.5", "3", "8"}) {
+        pfa::SweepPoint p;
+        p.runKey = std::string("dataset=synthetic-heavy-tailed(n=2000,d=5,nu=") + nu +
+                   ")|split=0,0.25;algorithm=noisy-clipped-gd;epsilon=1;seed=0";
+        p.algorithm = "noisy-clipped-gd";
+        p.epsilon = 1.0;
+        p.testError = 1.0 / std::stod(nu);
+        points.push_back(p);
+    }
+    const std::vector<pfa::SweepCell> cells = pfa::summarizePoints(points);
+    ErrorSettingView view;
+    view.resize(900, 500);
+    view.setCells(cells, {});
+    REQUIRE(view.currentAxis() == QStringLiteral("data: nu"));
+    CHECK(view.scale() == ErrorSettingView::Scale::Linear);
+    REQUIRE(view.lines().size() == 1);
+    CHECK(view.lines()[0].points == 3);
+    CHECK_FALSE(view.view()->isEmpty());
+    // One data set, one setting: no axis, an empty view with its message.
+    view.setCells({cells.front()}, {});
+    CHECK(view.axes().empty());
+    CHECK(view.lines().empty());
+    CHECK(view.view()->isEmpty());
+}

@@ -1,0 +1,378 @@
+#include "ui/charts/error_setting_view.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/util/format.h"
+#include "ui/charts/chart_style.h"
+#include "ui/charts/chart_view.h"
+#include "ui/charts/compare_palette.h"
+#include "ui/charts/whisker_item.h"
+
+namespace pfa::ui {
+
+namespace {
+
+/// Plain-language names of the record's history columns; others are shown by their name.
+QString metricLabel(const QString& metric) {
+    static const std::map<QString, QString> labels = {
+        {QString(), QObject::tr("test error / excess risk")},
+        {QStringLiteral("violation"), QObject::tr("fairness violation")},
+        {QStringLiteral("train_loss"), QObject::tr("train loss")},
+        {QStringLiteral("train_objective"), QObject::tr("training objective")},
+        {QStringLiteral("excess_risk"), QObject::tr("excess risk")},
+        {QStringLiteral("clip_fraction"), QObject::tr("clipped share")},
+        {QStringLiteral("removed_fraction"), QObject::tr("removed share of units")},
+        {QStringLiteral("gate_margin"), QObject::tr("gate margin")},
+        {QStringLiteral("unit_error_spread"), QObject::tr("error spread across units")},
+        {QStringLiteral("grad_norm_sq"), QObject::tr("squared gradient norm ‖∇f‖²")},
+        {QStringLiteral("dp_violation"), QObject::tr("demographic-parity gap")},
+        {QStringLiteral("eo_violation"), QObject::tr("equalized-odds gap")},
+        {QStringLiteral("eopp_violation"), QObject::tr("equal-opportunity gap")},
+        {QStringLiteral("ermi"), QObject::tr("ERMI")},
+        {QStringLiteral("ermi_soft"), QObject::tr("soft ERMI")},
+    };
+    const auto it = labels.find(metric);
+    if (it != labels.end()) return it->second;
+    QString text = metric;
+    return text.replace(QLatin1Char('_'), QLatin1Char(' '));
+}
+
+void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y) {
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+}  // namespace
+
+ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
+    m_axisBox = new QComboBox();
+    m_axisBox->setToolTip(tr("The setting on the x axis: any number the sweep varies — a training "
+                             "setting, or a knob of the generated data set (\"data: …\")"));
+    m_metricBox = new QComboBox();
+    m_metricBox->setToolTip(tr("The final value of each run to plot, mean ± standard error over the seeds"));
+    m_scaleBox = new QComboBox();
+    m_scaleBox->addItem(tr("linear"), static_cast<int>(Scale::Linear));
+    m_scaleBox->addItem(tr("log"), static_cast<int>(Scale::Log));
+    m_scaleBox->addItem(tr("evenly spaced"), static_cast<int>(Scale::Even));
+    m_scaleBox->setToolTip(tr("How the x values are spaced: linear, logarithmic (positive values only), or "
+                              "evenly in grid order (a grid with 0 and values decades apart)"));
+    auto* controls = new QHBoxLayout();
+    controls->setContentsMargins(0, 0, 0, 0);
+    controls->addWidget(new QLabel(tr("x:")));
+    controls->addWidget(m_axisBox);
+    controls->addSpacing(8);
+    controls->addWidget(new QLabel(tr("y:")));
+    controls->addWidget(m_metricBox);
+    controls->addSpacing(8);
+    controls->addWidget(new QLabel(tr("spacing:")));
+    controls->addWidget(m_scaleBox);
+    controls->addStretch(1);
+
+    m_chart = new QChart();
+    chart_style::apply(m_chart);
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    m_chart->legend()->setShowToolTips(true);
+    m_x = new QCategoryAxis();
+    m_y = new QValueAxis();
+    chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, QString());
+    chart_style::addAxis(m_chart, m_y, Qt::AlignLeft, QString());
+    m_view = new ChartView(m_chart, this);
+    m_view->setEmptyMessage(tr("Needs finished runs of a sweep over a numeric setting "
+                               "(e.g. public-share, clip-norm, restart-period) or a data knob"));
+    m_note = new QLabel();
+    m_note->setWordWrap(true);
+    m_note->setTextFormat(Qt::PlainText);
+    m_note->setStyleSheet(QStringLiteral("color: #555555"));
+    m_note->setToolTip(tr("Dashed: the theory's rate evaluated at each point's own settings (ε, sizes, the "
+                          "swept setting), times one constant c fitted by least squares to the means. "
+                          "Constants and logarithmic factors of the analysis are unknown."));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(controls);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_note);
+    connect(m_axisBox, &QComboBox::currentIndexChanged, this, [this] {
+        m_scaleChosen = false;
+        redraw();
+    });
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
+    connect(m_scaleBox, &QComboBox::activated, this, [this] {
+        m_scaleChosen = true;
+        redraw();
+    });
+}
+
+QString ErrorSettingView::currentAxis() const { return m_axisBox->currentText(); }
+
+bool ErrorSettingView::selectAxis(const QString& label) {
+    const int index = m_axisBox->findText(label);
+    if (index < 0) return false;
+    m_axisBox->setCurrentIndex(index);
+    return true;
+}
+
+QStringList ErrorSettingView::metrics() const {
+    QStringList list;
+    for (int i = 0; i < m_metricBox->count(); ++i) list << m_metricBox->itemData(i).toString();
+    return list;
+}
+
+bool ErrorSettingView::selectMetric(const QString& metric) {
+    const int index = m_metricBox->findData(metric);
+    if (index < 0) return false;
+    m_metricBox->setCurrentIndex(index);
+    return true;
+}
+
+ErrorSettingView::Scale ErrorSettingView::scale() const {
+    return static_cast<Scale>(m_scaleBox->currentData().toInt());
+}
+
+void ErrorSettingView::setScale(Scale scale) {
+    m_scaleBox->setCurrentIndex(m_scaleBox->findData(static_cast<int>(scale)));
+    m_scaleChosen = true;
+    redraw();
+}
+
+QStringList ErrorSettingView::legendNames() const {
+    QStringList names;
+    for (QAbstractSeries* series : m_chart->series()) {
+        if (!qobject_cast<QScatterSeries*>(series)) names << series->name();
+    }
+    return names;
+}
+
+QString ErrorSettingView::xTitle() const { return m_x->titleText(); }
+QString ErrorSettingView::yTitle() const { return m_y->titleText(); }
+QString ErrorSettingView::noteText() const { return m_note->text(); }
+
+void ErrorSettingView::setCells(const std::vector<pfa::SweepCell>& cells,
+                                const std::vector<std::optional<pfa::RateShape>>& rates) {
+    m_cells = cells;
+    m_rates = rates;
+    m_rates.resize(m_cells.size());
+    fillBoxes();
+    redraw();
+}
+
+void ErrorSettingView::fillBoxes() {
+    // Keep what the user picked when it is still on offer (the views refresh as runs stream in).
+    const QString axis = m_axisBox->currentText();
+    const QString metric = m_metricBox->currentData().toString();
+    const QSignalBlocker blockAxis(m_axisBox), blockMetric(m_metricBox);
+    m_axes = pfa::settingAxesOf(m_cells);
+    m_axisBox->clear();
+    for (const pfa::SettingAxis& a : m_axes) m_axisBox->addItem(QString::fromStdString(a.label()));
+    if (const int index = m_axisBox->findText(axis); index >= 0) m_axisBox->setCurrentIndex(index);
+
+    std::set<QString> names;
+    bool anyViolation = false;
+    for (const pfa::SweepCell& cell : m_cells) {
+        anyViolation = anyViolation || cell.violation.n > 0;
+        for (const auto& [name, stats] : cell.finalMetrics) {
+            if (stats.n > 0 && name != "test_error" && name != "violation") names.insert(QString::fromStdString(name));
+        }
+    }
+    m_metricBox->clear();
+    m_metricBox->addItem(metricLabel(QString()), QString());
+    if (anyViolation) m_metricBox->addItem(metricLabel(QStringLiteral("violation")), QStringLiteral("violation"));
+    for (const QString& name : names) m_metricBox->addItem(metricLabel(name), name);
+    if (const int index = m_metricBox->findData(metric); index >= 0) m_metricBox->setCurrentIndex(index);
+}
+
+void ErrorSettingView::redraw() {
+    delete m_whiskers;
+    m_whiskers = nullptr;
+    for (QAbstractSeries* series : m_chart->series()) {
+        m_chart->removeSeries(series);
+        delete series;
+    }
+    m_lines.clear();
+    const int axisIndex = m_axisBox->currentIndex();
+    if (axisIndex < 0 || axisIndex >= static_cast<int>(m_axes.size())) {
+        m_chart->setTitle(QString());
+        m_note->setVisible(false);
+        m_view->setEmpty(true);
+        return;
+    }
+    const pfa::SettingAxis& axis = m_axes[static_cast<std::size_t>(axisIndex)];
+    const QString metric = m_metricBox->currentData().toString();
+    const std::string metricKey = metric.toStdString();
+
+    // The value a cell shows: the auto quantity is excess risk when the whole line has one.
+    auto valueOf = [&](const pfa::SweepCell& cell, bool excess) -> const pfa::MeanSd* {
+        if (metric.isEmpty()) return excess ? &cell.excessRisk : &cell.testError;
+        if (metric == QLatin1String("violation")) return &cell.violation;
+        const auto it = cell.finalMetrics.find(metricKey);
+        return it == cell.finalMetrics.end() ? nullptr : &it->second;
+    };
+
+    std::set<double> xs;
+    for (const pfa::SweepCell& cell : m_cells) {
+        if (const auto x = pfa::axisValue(cell, axis); x && std::isfinite(*x)) xs.insert(*x);
+    }
+    const double lowest = xs.empty() ? 0.0 : *xs.begin();
+    double lowestPositive = INFINITY;
+    for (double x : xs) {
+        if (x > 0.0) lowestPositive = std::min(lowestPositive, x);
+    }
+    const bool wide = std::isfinite(lowestPositive) && !xs.empty() && *xs.rbegin() / lowestPositive >= 20.0;
+    if (!m_scaleChosen) {
+        const Scale automatic = !wide ? Scale::Linear : lowest > 0.0 ? Scale::Log : Scale::Even;
+        m_scaleBox->setCurrentIndex(m_scaleBox->findData(static_cast<int>(automatic)));
+    }
+    const Scale mode = scale();
+    std::map<double, double> position;
+    int rank = 0;
+    for (double x : xs) {
+        if (mode == Scale::Log && !(x > 0.0)) continue;
+        position[x] = mode == Scale::Log ? std::log10(x) : mode == Scale::Even ? rank++ : x;
+    }
+
+    // Ticks at the swept values (a sweep has a handful).
+    for (const QString& label : m_x->categoriesLabels()) m_x->remove(label);
+    m_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    double xLow = INFINITY, xHigh = -INFINITY;
+    for (const auto& [x, at] : position) {
+        m_x->append(QString::fromStdString(pfa::formatNumber(x, 3)), at);
+        xLow = std::min(xLow, at);
+        xHigh = std::max(xHigh, at);
+    }
+    if (!std::isfinite(xLow)) xLow = 0.0, xHigh = 1.0;
+    const double xSpan = std::max(xHigh - xLow, 1e-9);
+    m_x->setStartValue(xLow - 0.06 * xSpan);
+    m_x->setRange(xLow - 0.06 * xSpan, xHigh + 0.06 * xSpan);
+    const QString spacing = mode == Scale::Log ? tr(" (log scale)") : mode == Scale::Even ? tr(" (grid order)") : QString();
+    m_x->setTitleText(QString::fromStdString(axis.label()) + spacing);
+
+    std::vector<WhiskerItem::Whisker> whiskers;
+    double yMin = INFINITY, yMax = -INFINITY;
+    bool anyExcess = false, anyError = false;
+    QAbstractSeries* anySeries = nullptr;
+    QStringList notes;
+    int skippedNonPositive = 0;
+    int index = 0;
+    for (const pfa::SweepGroup& group : pfa::groupAlongAxis(m_cells, axis)) {
+        const bool excess = metric.isEmpty() && std::all_of(group.cells.begin(), group.cells.end(), [&](std::size_t c) {
+                                return m_cells[c].excessRisk.n > 0;
+                            });
+        std::vector<std::pair<double, std::size_t>> points;  // (x, cell)
+        for (std::size_t c : group.cells) {
+            const auto x = pfa::axisValue(m_cells[c], axis);
+            const pfa::MeanSd* s = valueOf(m_cells[c], excess);
+            if (!x || !s || s->n == 0 || !std::isfinite(s->mean)) continue;
+            if (!position.count(*x)) {
+                ++skippedNonPositive;
+                continue;
+            }
+            points.emplace_back(*x, c);
+        }
+        if (points.empty()) continue;
+        std::sort(points.begin(), points.end());
+        if (metric.isEmpty()) (excess ? anyExcess : anyError) = true;
+        const QColor color = compare_palette::color(index++);
+        const pfa::SweepCell& first = m_cells[points.front().second];
+        std::string name = first.algorithm;
+        if (!group.distinction.empty()) name += " (" + group.distinction + ")";
+        Line line;
+        line.name = QString::fromStdString(name);
+        line.points = static_cast<int>(points.size());
+        auto* measured = new QLineSeries();
+        measured->setName(line.name.toHtmlEscaped());
+        measured->setPen(QPen(color, 2.2));
+        auto* dots = new QScatterSeries();
+        dots->setColor(color);
+        dots->setBorderColor(color);
+        dots->setMarkerSize(9);
+        std::vector<double> means, rateValues;
+        const pfa::RateShape* rate = nullptr;
+        for (const auto& [x, c] : points) {
+            const pfa::MeanSd& s = *valueOf(m_cells[c], excess);
+            const double at = position.at(x);
+            measured->append(at, s.mean);
+            dots->append(at, s.mean);
+            whiskers.push_back({at, s.mean, 0.0, s.standardError(), color});
+            yMax = std::max(yMax, s.mean + s.standardError());
+            yMin = std::min(yMin, s.mean - s.standardError());
+            means.push_back(s.mean);
+            // The rate of this point's own settings, when it bounds the plotted quantity.
+            const std::optional<pfa::RateShape>& shape = m_rates[c];
+            const bool matches = shape && shape->f && (shape->metric == metricKey || (metric.isEmpty() && shape->metric.empty()));
+            if (matches && !rate) rate = &*shape;
+            rateValues.push_back(matches ? shape->f(m_cells[c].shownEpsilon()) : NAN);
+        }
+        attach(m_chart, measured, m_x, m_y);
+        attach(m_chart, dots, m_x, m_y);
+        for (QLegendMarker* marker : m_chart->legend()->markers(dots)) marker->setVisible(false);
+        anySeries = measured;
+        if (rate && points.size() >= 2) {
+            if (const auto c = pfa::fitScale(means, rateValues)) {
+                line.overlay = true;
+                line.c = *c;
+                auto* overlay = new QLineSeries();
+                overlay->setName(tr("rate (constants unknown, 1 fitted: c = %1)")
+                                     .arg(QString::fromStdString(pfa::formatNumber(*c, 3))));
+                QPen pen(color, 1.8, Qt::DashLine);
+                pen.setDashPattern({5.0, 3.0});
+                overlay->setPen(pen);
+                for (std::size_t i = 0; i < points.size(); ++i) {
+                    if (!std::isfinite(rateValues[i])) continue;
+                    const double value = *c * rateValues[i];
+                    overlay->append(position.at(points[i].first), value);
+                    yMax = std::max(yMax, value);
+                    yMin = std::min(yMin, value);
+                }
+                attach(m_chart, overlay, m_x, m_y);
+                notes << tr("%1: rate %2 at each point's settings.").arg(line.name, QString::fromStdString(rate->label));
+            } else {
+                notes << tr("%1: the measured points do not follow the rate %2 (no positive c).")
+                             .arg(line.name, QString::fromStdString(rate->label));
+            }
+        }
+        m_lines.push_back(line);
+    }
+    if (skippedNonPositive > 0) {
+        notes << tr("%1 point(s) at x ≤ 0 are not drawn on a log scale (choose \"evenly spaced\").").arg(skippedNonPositive);
+    }
+    QString quantity = metric.isEmpty() ? (anyExcess && anyError ? tr("test error / excess risk")
+                                           : anyExcess           ? tr("excess risk")
+                                                                 : tr("test error"))
+                                        : metricLabel(metric);
+    m_y->setTitleText(quantity);
+    QString title = quantity + tr(" vs ") + QString::fromStdString(axis.label());
+    title[0] = title[0].toUpper();
+    m_chart->setTitle(title + tr(" (mean ± standard error over seeds)"));
+    if (!std::isfinite(yMin)) yMin = 0.0, yMax = 1.0;
+    const double span = std::max(yMax - yMin, 0.01 * std::max(std::abs(yMax), 1e-3));
+    const double floor = yMin >= 0.0 ? std::max(0.0, yMin - 0.08 * span) : yMin - 0.08 * span;
+    chart_style::setNiceRange(m_y, floor, yMax + 0.08 * span, 5);
+    if (anySeries) {
+        m_whiskers = new WhiskerItem(m_chart, anySeries);
+        m_whiskers->setWhiskers(std::move(whiskers));
+    }
+    constexpr int kNoteLines = 3;
+    QStringList shown = notes.mid(0, kNoteLines);
+    if (notes.size() > kNoteLines) shown.back() += tr(" (%1 more: hover here)").arg(notes.size() - kNoteLines);
+    m_note->setText(shown.join(QLatin1Char('\n')));
+    m_note->setVisible(!notes.isEmpty());
+    m_view->setEmpty(m_lines.empty());
+}
+
+}  // namespace pfa::ui
