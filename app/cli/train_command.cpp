@@ -1,6 +1,7 @@
 // pfa-cli train: runs a sweep (data set × algorithm × notion × axes × ε × λ × seeds) and
 // appends one JSON line per finished run; resumable, shardable, with presets.
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "core/fairness/fairness_metrics.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
+#include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_summary.h"
@@ -430,11 +432,12 @@ int trainCommand(int argc, char** argv) {
     // The sweep: a preset's, then every explicit option on top.
     SweepSpec spec;
     DatasetRequest request;
+    const SweepPreset* preset = nullptr;
     if (args.has("preset")) {
-        const SweepPreset& preset = findSweepPreset(args.text("preset"));
-        spec = preset.spec;
-        request = preset.dataset;
-        std::fprintf(stderr, "preset %s: %s\n", preset.name.c_str(), preset.title.c_str());
+        preset = &findSweepPreset(args.text("preset"));
+        spec = preset->spec;
+        request = preset->dataset;
+        std::fprintf(stderr, "preset %s: %s\n", preset->name.c_str(), preset->title.c_str());
     }
     if (args.has("csv")) {
         request.name = "file";
@@ -510,8 +513,29 @@ int trainCommand(int argc, char** argv) {
         }
     }
     applySettings(args, spec.base);
-    const std::string key = datasetKey(request);
-    spec.datasets = {key};
+    // The data sets: the request, or each data set of a preset's data axes (a generator's knob
+    // swept), with the folder, split and silos asked for here. Options that change the data
+    // itself replace the preset's data axes by that one data set.
+    std::vector<DatasetRequest> requests{request};
+    if (preset && !preset->dataVariants.empty()) {
+        DatasetRequest asGiven = preset->dataset;
+        asGiven.split = request.split;
+        asGiven.silos = request.silos;
+        if (datasetKey(asGiven) == datasetKey(request)) {
+            requests = preset->dataVariants;
+            for (DatasetRequest& variant : requests) {
+                variant.dataDirectory = request.dataDirectory;
+                variant.split = request.split;
+                variant.silos = request.silos;
+            }
+        } else {
+            std::fprintf(stderr, "note: the data options given replace the preset's data axes (%zu data sets) by one "
+                                 "data set\n",
+                         preset->dataVariants.size());
+        }
+    }
+    spec.datasets.clear();
+    for (const DatasetRequest& r : requests) spec.datasets.push_back(datasetKey(r));
 
     SweepOptions options;
     options.outputPath = args.text("out");
@@ -522,34 +546,48 @@ int trainCommand(int argc, char** argv) {
     if (args.has("shard")) std::tie(options.shardIndex, options.shardCount) = parseShard(args.text("shard"));
     const bool quiet = args.has("quiet");
 
-    PreparedDatasetPtr prepared;
-    try {
-        prepared = prepareDataset(request);
-    } catch (const DataFileError& error) {
-        // A short or long row stops the read unless asked otherwise: say how to ask, on the
-        // same one line as the reason.
-        const std::string message = error.what();
-        if (request.name == "file" && !request.schema.skipMalformedRows &&
-            message.find(" fields, found ") != std::string::npos) {
-            std::string where = error.file();
-            if (error.line() > 0) where.append(":").append(std::to_string(error.line()));
-            if (!error.column().empty()) where.append(" (column '").append(error.column()).append("')");
-            where.append(": ");
-            const std::string problem =
-                message.rfind(where, 0) == 0 ? message.substr(where.size()) : message;
-            throw DataFileError(error.file(), error.line(), error.column(),
-                                problem + " (--skip-bad-rows skips such rows and lists them)");
+    auto prepareOne = [&](const DatasetRequest& wanted) -> PreparedDatasetPtr {
+        try {
+            return prepareDataset(wanted);
+        } catch (const DataFileError& error) {
+            // A short or long row stops the read unless asked otherwise: say how to ask, on the
+            // same one line as the reason.
+            const std::string message = error.what();
+            if (wanted.name == "file" && !wanted.schema.skipMalformedRows &&
+                message.find(" fields, found ") != std::string::npos) {
+                std::string where = error.file();
+                if (error.line() > 0) where.append(":").append(std::to_string(error.line()));
+                if (!error.column().empty()) where.append(" (column '").append(error.column()).append("')");
+                where.append(": ");
+                const std::string problem =
+                    message.rfind(where, 0) == 0 ? message.substr(where.size()) : message;
+                throw DataFileError(error.file(), error.line(), error.column(),
+                                    problem + " (--skip-bad-rows skips such rows and lists them)");
+            }
+            throw;
         }
-        throw;
+    };
+    std::vector<PreparedDatasetPtr> preparedAll;
+    std::map<std::string, PreparedDatasetPtr> preparedByKey;
+    for (const DatasetRequest& r : requests) {
+        preparedAll.push_back(prepareOne(r));
+        preparedByKey[datasetKey(r)] = preparedAll.back();
     }
-    const DatasetProvider provider = [&](const std::string&) { return prepared; };
+    const PreparedDatasetPtr& prepared = preparedAll.front();
+    const DatasetProvider provider = [&](const std::string& key) {
+        const auto it = preparedByKey.find(key);
+        if (it == preparedByKey.end()) throw InputError("no data set with the key " + key);
+        return it->second;
+    };
     // Bad values end here, before any run, with a one-line reason.
     const std::vector<SweepRun> runs = shardRuns(spec.expand(), options.shardIndex, options.shardCount);
     validateSweep(runs, provider);
-    std::fprintf(stderr, "data: %s — %ld training rows, %ld test rows, %ld features, %d groups (%s)\n",
-                 prepared->context.datasetDescription.c_str(), prepared->context.trainRows,
-                 prepared->context.testRows, prepared->context.features, prepared->split.train.numGroups(),
-                 prepared->split.train.sensitiveDescription.c_str());
+    for (const PreparedDatasetPtr& data : preparedAll) {
+        std::fprintf(stderr, "data: %s — %ld training rows, %ld test rows, %ld features, %d groups (%s)\n",
+                     data->context.datasetDescription.c_str(), data->context.trainRows, data->context.testRows,
+                     data->context.features, data->split.train.numGroups(),
+                     data->split.train.sensitiveDescription.c_str());
+    }
     for (const BadRow& bad : prepared->skippedBadRowList) {
         std::fprintf(stderr, "skipped %s: %s\n", request.filePath.c_str(), describeBadRow(bad).c_str());
     }
@@ -610,17 +648,36 @@ int trainCommand(int argc, char** argv) {
     std::vector<JsonValue> records, sameData;
     for (const JsonValue& record : fileRecords) {
         if (record.has("run_key") && keys.count(record.at("run_key").asString())) records.push_back(record);
-        if (recordLedgerKey(record) == prepared->context.ledgerKey) sameData.push_back(record);
+        const std::string ledger = recordLedgerKey(record);
+        if (std::any_of(preparedAll.begin(), preparedAll.end(),
+                        [&](const PreparedDatasetPtr& data) { return data->context.ledgerKey == ledger; })) {
+            sameData.push_back(record);
+        }
     }
     const std::vector<SweepCell> cells = summarizeRecords(records);
-    std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n",
-                prepared->context.datasetDescription.c_str(), runs.size(), outcome.progress.finished,
+    const std::string described = preparedAll.size() == 1
+                                      ? prepared->context.datasetDescription
+                                      : std::to_string(preparedAll.size()) + " data sets";
+    std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n", described.c_str(), runs.size(), outcome.progress.finished,
                 outcome.progress.alreadyDone, options.outputPath.c_str(), outcome.progress.failed);
     std::printf("%-9s %-5s %-8s %-8s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion", "epsilon", "lambda",
                 "test error", "violation", "eps spent", "seeds", "sec/run");
+    // Several data sets (a preset's data axes): each line names the knobs that tell its data apart.
+    std::map<std::string, std::set<std::string>> knobValues;
+    for (const SweepCell& cell : cells) {
+        for (const auto& [knob, value] : datasetKnobs(cell.datasetKey)) knobValues[knob].insert(value);
+    }
+    auto dataOf = [&](const SweepCell& cell) {
+        std::string text;
+        for (const auto& [knob, value] : datasetKnobs(cell.datasetKey)) {
+            if (knobValues[knob].size() > 1) text += (text.empty() ? "" : ",") + knob + "=" + value;
+        }
+        return text;
+    };
     std::size_t failed = 0;
     for (const SweepCell& cell : cells) {
         failed += cell.failed;
+        if (const std::string data = dataOf(cell); !data.empty()) std::printf("[data %s] ", data.c_str());
         std::printf("%-9s %-5s %-8s %-8s %-18s %-18s %-10s %-6zu %-7.1f\n", cell.algorithm.c_str(),
                     cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(), formatNumber(cell.lambda).c_str(),
                     meanSdText(cell.testError, 4).c_str(), meanSdText(cell.violation, 4).c_str(),

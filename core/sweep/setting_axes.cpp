@@ -68,6 +68,13 @@ std::vector<std::pair<std::string, std::string>> datasetKnobs(const std::string&
     return knobs;
 }
 
+std::string datasetFamilyKey(const std::string& datasetKey) {
+    if (datasetKnobs(datasetKey).empty()) return datasetKey;
+    const std::size_t open = datasetKey.find('(');
+    const std::size_t close = datasetKey.find(')', open);
+    return datasetKey.substr(0, open + 1) + "*" + datasetKey.substr(close);
+}
+
 std::optional<double> axisValue(const SweepCell& cell, const SettingAxis& axis) {
     if (!axis.dataKnob) return parseNumber(settingOf(cell, axis.name));
     for (const auto& [key, value] : datasetKnobs(cell.datasetKey)) {

@@ -35,6 +35,11 @@ std::vector<SweepGroup> groupAlongAxis(const std::vector<SweepCell>& cells, cons
 /// {{"n","20000"},{"d","20"},{"nu","3"}}), in order; empty for data without knobs.
 std::vector<std::pair<std::string, std::string>> datasetKnobs(const std::string& datasetKey);
 
+/// The family of a data-set identity: the identity with its knobs blanked
+/// ("synthetic-heavy-tailed(*)|split=0,0.25"), shared by the data sets of a preset's data axes;
+/// the identity itself for data without knobs.
+std::string datasetFamilyKey(const std::string& datasetKey);
+
 /// The constant c minimising Σ (y_i − c·g_i)² over the pairs with finite y and finite g > 0
 /// (closed form c = Σ g y / Σ g²); none with no such pair or when c ≤ 0. Fits a theory rate
 /// whose value g_i at each measured point comes from that point's own settings.

@@ -104,30 +104,71 @@ SyntheticOptions parseSynthetic(const JsonValue& json) {
     return s;
 }
 
+/// The request a preset's "dataset" object describes.
+DatasetRequest parsePresetDataset(const JsonValue& dataset) {
+    DatasetRequest request;
+    request.name = dataset.at("name").asString();
+    request.sensitive = dataset.stringOr("sensitive", "");
+    requireKnownKeys(dataset, "dataset", {"name", "sensitive", "split", "silos", "synthetic"});
+    if (dataset.has("split")) request.split = parseSplit(dataset.at("split"));
+    if (dataset.has("silos")) request.silos = parseSilos(dataset.at("silos"));
+    if (dataset.has("synthetic")) {
+        if (request.name != "synthetic") {
+            throw InputError("dataset \"synthetic\" knobs only go with the synthetic data set");
+        }
+        request.synthetic = parseSynthetic(dataset.at("synthetic"));
+    }
+    return request;
+}
+
+/// The data sets of a preset's "data_axes": {"OBJECT.KNOB": [values…], …} sets a knob of the
+/// "dataset" object's member OBJECT (e.g. "synthetic.rows") to each value in turn; several
+/// axes make every combination (axes in name order, the first outermost). Each variant is parsed like the
+/// dataset object itself, so a knob is checked exactly as there. `names` receives the axes.
+std::vector<DatasetRequest> expandDataAxes(const JsonValue& dataset, const JsonValue& axes,
+                                           std::vector<std::string>& names) {
+    std::vector<JsonValue> variants{dataset};
+    for (const auto& [path, values] : axes.members()) {
+        const std::size_t dot = path.find('.');
+        if (dot == std::string::npos || dot == 0 || dot + 1 == path.size()) {
+            throw InputError("data axis '" + path + "' must name a knob as OBJECT.KNOB (e.g. synthetic.rows)");
+        }
+        const std::string object = path.substr(0, dot), knob = path.substr(dot + 1);
+        if (!values.isArray() || values.items().empty()) throw InputError("data axis " + path + " has no values");
+        names.push_back(path);
+        std::vector<JsonValue> next;
+        for (const JsonValue& variant : variants) {
+            for (const JsonValue& value : values.items()) {
+                std::map<std::string, JsonValue> members = variant.members();
+                std::map<std::string, JsonValue> knobs =
+                    variant.has(object) ? variant.at(object).members() : std::map<std::string, JsonValue>{};
+                knobs[knob] = value;
+                members[object] = JsonValue::object(std::move(knobs));
+                next.push_back(JsonValue::object(std::move(members)));
+            }
+        }
+        variants = std::move(next);
+    }
+    std::vector<DatasetRequest> requests;
+    for (const JsonValue& variant : variants) requests.push_back(parsePresetDataset(variant));
+    return requests;
+}
+
 }  // namespace
 
 SweepPreset parseSweepPreset(const std::string& fileName, const std::string& text) {
     try {
         const JsonValue json = parseJson(text);
         requireKnownKeys(json, "preset",
-                         {"name", "title", "source", "dataset", "algorithms", "fairness", "epsilons",
+                         {"name", "title", "source", "dataset", "data_axes", "algorithms", "fairness", "epsilons",
                           "lambdas", "seeds", "axes", "config"});
         SweepPreset preset;
         preset.name = json.at("name").asString();
         preset.title = json.at("title").asString();
         preset.source = json.at("source").asString();
         const JsonValue& dataset = json.at("dataset");
-        preset.dataset.name = dataset.at("name").asString();
-        preset.dataset.sensitive = dataset.stringOr("sensitive", "");
-        requireKnownKeys(dataset, "dataset", {"name", "sensitive", "split", "silos", "synthetic"});
-        if (dataset.has("split")) preset.dataset.split = parseSplit(dataset.at("split"));
-        if (dataset.has("silos")) preset.dataset.silos = parseSilos(dataset.at("silos"));
-        if (dataset.has("synthetic")) {
-            if (preset.dataset.name != "synthetic") {
-                throw InputError("dataset \"synthetic\" knobs only go with the synthetic data set");
-            }
-            preset.dataset.synthetic = parseSynthetic(dataset.at("synthetic"));
-        }
+        preset.dataset = parsePresetDataset(dataset);
+        if (json.has("data_axes")) preset.dataVariants = expandDataAxes(dataset, json.at("data_axes"), preset.dataAxes);
         SweepSpec& spec = preset.spec;
         spec.datasets.clear();
         spec.algorithms.clear();

@@ -15,7 +15,14 @@ struct SweepPreset {
     std::string title;
     std::string source;      ///< provenance of every setting
     DatasetRequest dataset;  ///< name, sensitive choice, split (folder chosen at run time)
-    SweepSpec spec;          ///< datasets is left empty: the caller fills in the data-set key
+    /// The data sets of the preset's data axes ("data_axes": a knob of a generator swept, e.g.
+    /// the tail index or the rows), every combination; empty when it has none: `dataset` only.
+    std::vector<DatasetRequest> dataVariants;
+    std::vector<std::string> dataAxes;  ///< the knobs swept ("heavy_tailed.feature_tail")
+    SweepSpec spec;          ///< datasets is left empty: the caller fills in the data-set keys
+
+    /// The data sets the preset runs on: its variants, or its one data set.
+    std::vector<DatasetRequest> datasets() const { return dataVariants.empty() ? std::vector<DatasetRequest>{dataset} : dataVariants; }
 };
 
 /// Every built-in preset, in name order.

@@ -64,6 +64,8 @@ TEST_CASE("Data knobs of a data-set identity", "[setting-axes]") {
     REQUIRE(knobs.size() == 3);
     CHECK(knobs[2] == std::make_pair(std::string("minority"), std::string("0.3")));
     CHECK(datasetKnobs("adult/sex|split=0,0.25").empty());
+    CHECK(datasetFamilyKey("synthetic(n=100,d=5)|split=0,0.25") == "synthetic(*)|split=0,0.25");
+    CHECK(datasetFamilyKey("adult/sex|split=0,0.25") == "adult/sex|split=0,0.25");
     // A file's name is not a knob list, whatever brackets it has.
     CHECK(datasetKnobs("file:a(n=1).csv,schema=ab|split=0,0.25").empty());
 }

@@ -193,6 +193,38 @@ TEST_CASE("A preset's data set may name its split, pandas' included", "[sweep][p
     REQUIRE_THROWS_WITH(preset(R"({"name":"adult","splits":{}})"), Catch::Contains("unknown dataset key 'splits'"));
 }
 
+TEST_CASE("A preset's data axes sweep a generator's knobs: one data set per combination", "[sweep][preset][data-axes]") {
+    const auto preset = [](const std::string& axes) {
+        return parseSweepPreset("p.json", R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic","synthetic":{"rows":2000,"features":4}},"data_axes":)" +
+                                              axes + R"(,"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
+    };
+    const SweepPreset one = preset(R"({"synthetic.rows":[1000,4000]})");
+    REQUIRE(one.dataVariants.size() == 2);
+    CHECK(one.dataAxes == std::vector<std::string>{"synthetic.rows"});
+    CHECK(one.dataVariants[0].synthetic.rows == 1000);
+    CHECK(one.dataVariants[1].synthetic.rows == 4000);
+    // The knobs not swept stay as the data set says; the keys differ only in the swept knob.
+    CHECK(one.dataVariants[1].synthetic.features == 4);
+    CHECK(datasetKey(one.dataVariants[0]) != datasetKey(one.dataVariants[1]));
+    CHECK(one.datasets().size() == 2);
+    // Two axes: every combination, axes in name order, the first outermost.
+    const SweepPreset two = preset(R"({"synthetic.rows":[1000,4000],"synthetic.minority":[0.2,0.3,0.4]})");
+    REQUIRE(two.dataVariants.size() == 6);
+    CHECK(two.dataVariants[0].synthetic.minorityShare == 0.2);
+    CHECK(two.dataVariants[0].synthetic.rows == 1000);
+    CHECK(two.dataVariants[1].synthetic.rows == 4000);
+    // Without data axes: the one data set.
+    const SweepPreset none = parseSweepPreset(
+        "p.json", R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic"},"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
+    CHECK(none.dataVariants.empty());
+    CHECK(none.datasets().size() == 1);
+    // A knob is checked as in the data set itself; malformed axes are refused with a reason.
+    REQUIRE_THROWS_WITH(preset(R"({"synthetic.rows":[-5]})"), Catch::Contains("p.json") && Catch::Contains("rows"));
+    REQUIRE_THROWS_WITH(preset(R"({"synthetic.colour":[1]})"), Catch::Contains("colour"));
+    REQUIRE_THROWS_WITH(preset(R"({"rows":[1000]})"), Catch::Contains("OBJECT.KNOB"));
+    REQUIRE_THROWS_WITH(preset(R"({"synthetic.rows":[]})"), Catch::Contains("no values"));
+}
+
 TEST_CASE("Reference points: parsed, and bad rows named", "[sweep][reference]") {
     const auto points = parseReferencePoints(
         "dataset,method,fairness,epsilon,lambda,error,violation,note\n"

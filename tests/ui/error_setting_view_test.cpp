@@ -13,6 +13,14 @@
 #include "core/util/format.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/error_setting_view.h"
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <set>
+#include "core/sweep/sweep_preset.h"
+#include "ui/actions/sweep_actions.h"
+#include "ui/controllers/sweep_controller.h"
+#include "ui/panels/sweep_views_panel.h"
+#include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -137,4 +145,37 @@ TEST_CASE("Error vs setting: a data knob as the x axis, and nothing to plot with
     CHECK(view.axes().empty());
     CHECK(view.lines().empty());
     CHECK(view.view()->isEmpty());
+}
+
+TEST_CASE("A preset's data axes: the sweep runs on every variant and the views plot against the knob",
+          "[ui][error-setting][data-axes]") {
+    using namespace pfa::ui::test;
+    auto window = readyWindow();
+    const pfa::SweepPreset preset = pfa::parseSweepPreset(
+        "rows.json",
+        R"({"name":"rows","title":"t","source":"s","dataset":{"name":"synthetic","synthetic":{"rows":600,"features":4}},)"
+        R"("data_axes":{"synthetic.rows":[400,800,1600]},"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],)"
+        R"("lambdas":[0],"seeds":[0,1],"config":{"epochs":3}})");
+    REQUIRE(preset.dataVariants.size() == 3);
+    QTemporaryDir dir;
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    QString error;
+    REQUIRE(window->sweepActions()->startSweep(preset.spec, 2, dir.filePath("rows.jsonl"), &error, preset.dataVariants));
+    CHECK(error.isEmpty());
+    REQUIRE(waitForSignals(finished, 1, 60000));
+    CHECK(finished.at(0).at(1).toString().isEmpty());
+    QTest::qWait(50);
+    // Two seeds on each of the three data sets, each run knowing its own data set.
+    CHECK(window->historyModel()->rowCount() == 6);
+    std::set<long> trainRows;
+    for (const RunEntryPtr& entry : window->historyModel()->entries()) trainRows.insert(entry->context.trainRows);
+    CHECK(trainRows.size() == 3);
+    // The views show the family of the three, and the error against the data's rows.
+    SweepViewsPanel* views = window->sweepViews();
+    views->refreshNow();
+    CHECK(views->shownDataset().contains(QStringLiteral("(*)")));
+    ErrorSettingView* view = views->errorSettingView();
+    REQUIRE(view->selectAxis(QStringLiteral("data: n")));
+    REQUIRE(view->lines().size() == 1);
+    CHECK(view->lines()[0].points == 3);
 }

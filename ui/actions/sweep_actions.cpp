@@ -10,6 +10,7 @@
 
 #include "core/data/catalog.h"
 #include "core/fairness/fairness_notion.h"
+#include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_preset.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/controllers/dataset_controller.h"
@@ -128,20 +129,24 @@ void SweepActions::fillMenu(QMenu* menu) {
 }
 
 bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
-                              QString* error) {
+                              QString* error, const std::vector<pfa::DatasetRequest>& dataVariants) {
     const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data) {
         if (error) *error = tr("No data set is loaded.");
         return false;
     }
     try {
-        m_sweep->start(spec, data, threads, resultsFile);
+        // A preset's data axes: the variants are made with the loaded data set's folder.
+        std::vector<pfa::DatasetRequest> variants = dataVariants;
+        for (pfa::DatasetRequest& variant : variants) variant.dataDirectory = m_panel->datasetRequest().dataDirectory;
+        m_sweep->start(spec, data, threads, resultsFile, variants);
     } catch (const std::exception& problem) {
         if (error) *error = QString::fromStdString(problem.what());
         return false;
     }
     // The views show this sweep's data set and (first) notion, whatever they showed before.
-    m_views->followSweep(QString::fromStdString(data->key),
+    m_views->followSweep(QString::fromStdString(dataVariants.empty() ? data->key
+                                                                     : pfa::datasetFamilyKey(data->key)),
                          spec.notions.empty()
                              ? QString()
                              : QString::fromStdString(pfa::fairnessCode(spec.notions.front())));
@@ -170,7 +175,7 @@ void SweepActions::openSweepDialog(const QString& presetName) {
     if (!presetName.isEmpty()) dialog->applyPreset(pfa::findSweepPreset(presetName.toStdString()));
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
-        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error)) {
+        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error, dialog->dataVariants())) {
             QMessageBox::warning(m_window, tr("Sweep"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
         }
     });

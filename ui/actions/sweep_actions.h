@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QString>
 
+#include "core/data/builtin_datasets.h"
 #include "core/sweep/sweep_spec.h"
 
 class QAction;
@@ -42,7 +43,8 @@ public:
     /// Starts a sweep on the loaded data set (what the sweep dialog's Start does); false with
     /// the reason when it cannot start.
     bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
-                    QString* error = nullptr);
+                    QString* error = nullptr,
+                    const std::vector<pfa::DatasetRequest>& dataVariants = {});
     /// The sweep dialog, filled from preset `presetName` when given.
     void openSweepDialog(const QString& presetName = QString());
     /// Chooses the preset's data set (downloading it after asking, if need be) and opens the

@@ -3,6 +3,9 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "core/util/error.h"
 
@@ -18,13 +21,36 @@ SweepController::SweepController(std::function<int()> allocateId, QObject* paren
 SweepController::~SweepController() { shutdown(); }
 
 void SweepController::start(const pfa::SweepSpec& requested, const pfa::PreparedDatasetPtr& data, int threads,
-                            const QString& resultsFile) {
+                            const QString& resultsFile, const std::vector<pfa::DatasetRequest>& variants) {
     if (m_running) throw pfa::InputError("a sweep is already running");
     pfa::SweepSpec spec = requested;
+    pfa::DatasetProvider provider = [data](const std::string&) { return data; };
     spec.datasets = {data->key};
-    const pfa::DatasetProvider provider = [data](const std::string&) { return data; };
+    if (!variants.empty()) {
+        // Each variant is made once, when a run first needs it, on the sweep's threads.
+        struct Cache {
+            std::mutex mutex;
+            std::map<std::string, pfa::DatasetRequest> requests;
+            std::map<std::string, pfa::PreparedDatasetPtr> prepared;
+        };
+        auto cache = std::make_shared<Cache>();
+        spec.datasets.clear();
+        for (const pfa::DatasetRequest& variant : variants) {
+            const std::string key = pfa::datasetKey(variant);
+            spec.datasets.push_back(key);
+            cache->requests[key] = variant;
+        }
+        cache->prepared[data->key] = data;
+        provider = [cache](const std::string& key) {
+            std::lock_guard<std::mutex> lock(cache->mutex);
+            if (const auto it = cache->prepared.find(key); it != cache->prepared.end()) return it->second;
+            const auto request = cache->requests.find(key);
+            if (request == cache->requests.end()) throw pfa::InputError("no data set with the key " + key);
+            return cache->prepared[key] = pfa::prepareDataset(request->second);
+        };
+    }
     const std::vector<pfa::SweepRun> runs = spec.expand();
-    pfa::validateSweep(runs, provider);  // bad settings end here, before any run
+    if (variants.empty()) pfa::validateSweep(runs, provider);  // bad settings end here, before any run
     QDir().mkpath(QFileInfo(resultsFile).absolutePath());
 
     m_running = true;
@@ -42,17 +68,17 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         std::lock_guard<std::mutex> lock(m_mutex);
         m_pending.push_back(std::move(done));
     };
-    options.onRunFinished = [this, data](const pfa::SweepRun& run, const pfa::RunResult& result,
-                                         const pfa::SweepProgress& progress) {
-        pfa::RunContext context = data->context;
+    options.onRunFinished = [this, provider](const pfa::SweepRun& run, const pfa::RunResult& result,
+                                             const pfa::SweepProgress& progress) {
+        pfa::RunContext context = provider(run.dataset)->context;
         context.runKey = run.key;
         std::lock_guard<std::mutex> lock(m_mutex);
         m_pending.push_back({result, context});
         m_progress = progress;
         m_progressChanged = true;
     };
-    options.onRunCutShort = [this, data](const pfa::SweepRun& run, const pfa::RunResult& result) {
-        pfa::RunContext context = data->context;
+    options.onRunCutShort = [this, provider](const pfa::SweepRun& run, const pfa::RunResult& result) {
+        pfa::RunContext context = provider(run.dataset)->context;
         context.runKey = run.key;
         std::lock_guard<std::mutex> lock(m_mutex);
         m_cutShort.push_back({result, context});
@@ -64,9 +90,11 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
     };
     // The callbacks above only fill the mutex-guarded buffers, which outlive the task:
     // shutdown() waits for it.
-    auto sweep = [this, spec, provider, options](TaskContext& task) {
+    const bool validateFirst = !variants.empty();
+    auto sweep = [this, spec, provider, options, runs, validateFirst](TaskContext& task) {
         Outcome out;
         try {
+            if (validateFirst) pfa::validateSweep(runs, provider);
             const pfa::SweepOutcome outcome = pfa::runSweep(spec, provider, options, task.cancelToken());
             out.cancelled = outcome.cancelled;
             std::lock_guard<std::mutex> lock(m_mutex);

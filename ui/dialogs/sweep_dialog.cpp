@@ -321,6 +321,8 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
     // as they are and named in the summary (the ppsgd preset sweeps a and the step size).
     m_axis->setCurrentIndex(0);
     m_axisValues->clear();
+    m_dataAxes = preset.dataAxes;
+    m_dataVariants = preset.dataVariants;
     m_presetAxes.assign(preset.spec.axes.begin() + std::min<std::ptrdiff_t>(1, std::ssize(preset.spec.axes)),
                         preset.spec.axes.end());
     if (!preset.spec.axes.empty()) {
@@ -445,7 +447,8 @@ void SweepDialog::updateSummary() {
     }
     if (!m_axis->currentData().toString().isEmpty()) parseAxis(m_axis->currentData().toString(), &problem);
     pfa::SweepSpec spec = this->spec();
-    spec.datasets = {"current"};  // the caller's data set; one, for counting
+    // The caller's data set, or each data set of the preset's data axes: for counting.
+    spec.datasets = std::vector<std::string>(std::max<std::size_t>(1, m_dataVariants.size()), "current");
     if (spec.algorithms.empty()) problem = tr("Choose at least one algorithm.");
     if (spec.notions.empty()) problem = tr("Choose at least one fairness notion.");
     if (m_seedTo->value() < m_seedFrom->value()) problem = tr("The last seed is below the first.");
@@ -510,6 +513,13 @@ QString SweepDialog::presetAxesNote() const {
         for (const std::string& choice : axis.choices) values << QString::fromStdString(choice);
         axes << QStringLiteral("%1 = %2").arg(QString::fromStdString(axis.parameter),
                                                 axis.choices.empty() ? joinNumbers(axis.values) : values.join(QStringLiteral(",")));
+    }
+    if (!m_dataVariants.empty()) {
+        QStringList knobs;
+        for (const std::string& knob : m_dataAxes) knobs << QString::fromStdString(knob);
+        axes << tr("the data set's %1 (%2 data sets, generated when the sweep needs them)")
+                    .arg(knobs.join(QStringLiteral(", ")))
+                    .arg(m_dataVariants.size());
     }
     if (axes.isEmpty()) return {};
     return QStringLiteral("<br>") + tr("Also swept, as the preset says: %1").arg(axes.join(QStringLiteral("; "))).toHtmlEscaped();

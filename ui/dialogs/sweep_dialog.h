@@ -35,6 +35,8 @@ public:
     /// empty.
     pfa::SweepSpec spec() const;
     int threads() const;
+    /// The data sets of the applied preset's data axes (empty: the caller's one data set).
+    const std::vector<pfa::DatasetRequest>& dataVariants() const { return m_dataVariants; }
     QString resultsFile() const;
     void setResultsFile(const QString& path);
     /// Empty when the settings describe a runnable sweep; else what is wrong.
@@ -65,6 +67,9 @@ private:
     pfa::SweepAxis parseAxis(const QString& parameter, QString* problem) const;
     /// A preset's axes after its first (which the axis row edits): swept as the preset says.
     std::vector<pfa::SweepAxis> m_presetAxes;
+    /// A preset's data axes: the knobs swept and the data sets they make.
+    std::vector<std::string> m_dataAxes;
+    std::vector<pfa::DatasetRequest> m_dataVariants;
     /// One line naming m_presetAxes for the summary ("" without them).
     QString presetAxesNote() const;
     std::vector<double> parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,

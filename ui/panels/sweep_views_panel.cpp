@@ -29,6 +29,7 @@
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
 #include "core/sweep/run_record.h"
+#include "core/sweep/setting_axes.h"
 #include "ui/charts/tradeoff_curves_view.h"
 #include "ui/charts/unit_spread_view.h"
 
@@ -61,6 +62,13 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
 }
 
 using FilterItems = std::vector<std::pair<QString, QVariant>>;
+
+/// Whether a run on data `identity` is shown when the data filter holds `selected`: that data
+/// set, or the family of variants it belongs to.
+bool showsDataset(const std::string& identity, const std::string& selected) {
+    return identity == selected || (pfa::datasetFamilyKey(identity) == selected && selected != identity &&
+                                    selected.find("(*)") != std::string::npos);
+}
 
 QVariant itemData(const std::string& value) { return QString::fromStdString(value); }
 QVariant itemData(double value) { return value; }
@@ -260,13 +268,25 @@ void SweepViewsPanel::refillFilters() {
         if (datasets.emplace(p.datasetKey(), p.dataset).second) ++names[p.dataset];
     }
     FilterItems datasetItems;
+    // Data sets that differ only in their generator's knobs (a preset's data axes) are also
+    // offered together, so that a view can plot against the knob.
+    std::map<std::string, std::pair<std::string, int>> families;  // family → (name, members)
     for (const auto& [identity, name] : datasets) {
         const QString label = names[name] > 1
                                   ? QString::fromStdString(pfa::ledgerTitle(identity))
                                   : QString::fromStdString(name.empty() ? identity : name);
         datasetItems.emplace_back(label, QString::fromStdString(identity));
+        auto& family = families[pfa::datasetFamilyKey(identity)];
+        family.first = name;
+        ++family.second;
     }
-    const bool follow = !m_filterChosen && datasets.count(wantedDataset) > 0;
+    for (const auto& [family, member] : families) {
+        if (member.second < 2) continue;
+        datasetItems.emplace_back(tr("%1 — all %2 variants").arg(QString::fromStdString(member.first)).arg(member.second),
+                                  QString::fromStdString(family));
+    }
+    const bool follow = !m_filterChosen && (datasets.count(wantedDataset) > 0 ||
+                                            (families.count(wantedDataset) > 0 && families.at(wantedDataset).second > 1));
     fill(m_dataset, datasetItems, 0, !follow);
     if (follow) {
         const QSignalBlocker block(m_dataset);
@@ -279,7 +299,7 @@ void SweepViewsPanel::refillFilters() {
     const std::string dataset = m_dataset->currentData().toString().toStdString();
     std::set<std::string> notions;
     for (const pfa::SweepPoint& p : m_points) {
-        if (p.datasetKey() == dataset) notions.insert(p.fairness);
+        if (showsDataset(p.datasetKey(), dataset)) notions.insert(p.fairness);
     }
     const bool followNotion = !m_filterChosen && notions.count(wantedNotion) > 0;
     fill(m_notion, itemsOf(notions, notionLabel), 0, !followNotion);
@@ -297,7 +317,7 @@ void SweepViewsPanel::refresh() {
     std::vector<RunEntryPtr> selectedEntries;
     for (std::size_t i = 0; i < m_points.size(); ++i) {
         const pfa::SweepPoint& p = m_points[i];
-        if (p.datasetKey() == dataset && p.fairness == notion) {
+        if (showsDataset(p.datasetKey(), dataset) && p.fairness == notion) {
             selected.push_back(p);
             selectedEntries.push_back(m_pointEntries[i]);
         }
