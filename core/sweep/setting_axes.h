@@ -20,8 +20,9 @@ struct SettingAxis {
 };
 
 /// The axes along which `cells` vary: numeric settings and data knobs that take at least two
-/// distinct finite values among the cells. ε has its own view and the seed is what a cell
-/// spans, so neither is listed. Run-key settings first (in key order), then data knobs.
+/// distinct finite values among the cells. Run-key settings first (in key order), then data
+/// knobs, then ε (labelled "ε"; its value is SweepCell::shownEpsilon). The seed is what a cell
+/// spans: never an axis.
 std::vector<SettingAxis> settingAxesOf(const std::vector<SweepCell>& cells);
 
 /// The value of `axis` in `cell`; none when the cell does not have it or it is not a number.

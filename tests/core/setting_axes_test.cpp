@@ -41,6 +41,16 @@ TEST_CASE("Setting axes: numeric settings and data knobs that vary, values and l
     const std::vector<SettingAxis> axes = settingAxesOf(cells);
     // clip-norm and the tail index vary; the choice "rule", ε, the seed and the fixed knobs do not.
     REQUIRE(axes.size() == 2);
+    // With a second ε, ε is an axis too (last).
+    std::vector<SweepPoint> more = points;
+    for (SweepPoint p : points) {
+        p.runKey.replace(p.runKey.find("epsilon=1"), 9, "epsilon=4");
+        p.epsilon = 4;
+        more.push_back(p);
+    }
+    const std::vector<SettingAxis> withEpsilon = settingAxesOf(summarizePoints(more));
+    REQUIRE(withEpsilon.size() == 3);
+    CHECK(withEpsilon[2].label() == "ε");
     CHECK(axes[0] == SettingAxis{"clip-norm", false});
     CHECK(axes[1] == SettingAxis{"nu", true});
     CHECK(axes[1].label() == "data: nu");

@@ -182,7 +182,14 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
         }
 
         // The theory rate of the line's runs (all cells of a line share their settings but ε).
-        const std::optional<pfa::RateShape>& rate = usableRates[group.cells.front()];
+        // (Only a rate of the plotted quantity: one that bounds another metric, e.g. the squared
+        // gradient norm, is drawn by the error-vs-setting view.)
+        std::optional<pfa::RateShape> rate = usableRates[group.cells.front()];
+        QString otherMetric;
+        if (rate && !rate->metric.empty()) {
+            otherMetric = QString::fromStdString(rate->metric);
+            rate.reset();
+        }
         if (rate && !points.empty()) {
             const pfa::RateFit fit = pfa::fitRate(*rate, points, level);
             if (fit.valid) {
@@ -208,6 +215,8 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
                 notes << tr("%1: the measured points do not follow the rate %2 (no positive c).")
                              .arg(line.name, QString::fromStdString(rate->label));
             }
+        } else if (!otherMetric.isEmpty()) {
+            notes << tr("%1: its theory rate bounds %2 (the Error vs setting view draws it).").arg(line.name, otherMetric);
         } else if (!rate) {
             notes << tr("%1: no theory rate known for these settings.").arg(line.name);
         }

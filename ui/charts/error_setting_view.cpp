@@ -38,7 +38,7 @@ QString metricLabel(const QString& metric) {
         {QStringLiteral("removed_fraction"), QObject::tr("removed share of units")},
         {QStringLiteral("gate_margin"), QObject::tr("gate margin")},
         {QStringLiteral("unit_error_spread"), QObject::tr("error spread across units")},
-        {QStringLiteral("grad_norm_sq"), QObject::tr("squared gradient norm ‖∇f‖²")},
+        {QStringLiteral("gradient_norm_squared"), QObject::tr("squared gradient norm ‖∇f‖²")},
         {QStringLiteral("dp_violation"), QObject::tr("demographic-parity gap")},
         {QStringLiteral("eo_violation"), QObject::tr("equalized-odds gap")},
         {QStringLiteral("eopp_violation"), QObject::tr("equal-opportunity gap")},
