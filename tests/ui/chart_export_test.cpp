@@ -26,6 +26,7 @@
 #include "ui/charts/chart_export_dialog.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/error_epsilon_view.h"
+#include "ui/charts/error_setting_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
 #include "ui/charts/tradeoff_chart.h"
@@ -412,6 +413,8 @@ TEST_CASE("Sweep charts name their data set and notion, file names have no trail
     CHECK(defaultExportFileName(sweeps->heatMap()).startsWith(QStringLiteral("heat-map-")));
     CHECK(defaultExportFileName(sweeps->errorEpsilonView()->view())
               .startsWith(QStringLiteral("error-vs-epsilon-")));
+    CHECK(defaultExportFileName(sweeps->errorSettingView()->view())
+              .startsWith(QStringLiteral("error-vs-setting-")));
     CHECK(defaultExportFileName(sweeps->unitSpreadView()->view())
               .startsWith(QStringLiteral("unit-spread-")));
     CHECK(fileNameSlug(QStringLiteral("Mean test error — dp-fermi ")) ==

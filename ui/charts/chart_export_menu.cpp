@@ -5,6 +5,7 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/error_epsilon_view.h"
+#include "ui/charts/error_setting_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
 #include "ui/charts/tradeoff_chart.h"
@@ -49,6 +50,8 @@ void fillChartExportMenu(QMenu* menu, LiveChartsPanel* live, TradeoffChart* trad
         {QObject::tr("Sweep: heat map…"), sweepViews->heatMap(), QStringLiteral("heat-map")},
         {QObject::tr("Sweep: error vs ε…"), sweepViews->errorEpsilonView()->view(),
          QStringLiteral("error-vs-epsilon")},
+        {QObject::tr("Sweep: error vs setting…"), sweepViews->errorSettingView()->view(),
+         QStringLiteral("error-vs-setting")},
         {QObject::tr("Sweep: per-unit spread…"), sweepViews->unitSpreadView()->view(),
          QStringLiteral("unit-spread")},
     };
