@@ -5,16 +5,24 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "core/sweep/prepared_dataset.h"
+#include "core/sweep/sweep_preset.h"
+#include "ui/actions/sweep_actions.h"
+#include "ui/charts/error_epsilon_view.h"
+#include "ui/controllers/sweep_controller.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/heavy_tailed_form.h"
+#include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -76,4 +84,48 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-accelerated-run.png")));
+}
+
+TEST_CASE("The heavy-tails-epsilon preset as a user runs it: excess risk against ε with the rates",
+          "[ui][accelerated-clipped-gd][proximal-clipped-gd][excess-risk][preset-shots]") {
+    auto window = readyWindow(2);
+    const pfa::SweepPreset& preset = pfa::findSweepPreset("heavy-tails-epsilon");
+    ExperimentPanel* panel = window->experimentPanel();
+    panel->algorithmBox()->setCurrentIndex(
+        panel->algorithmBox()->findData(QStringLiteral("accelerated-clipped-gd")));
+    REQUIRE(panel->selectDataset(preset.dataset));
+    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 30000);
+    INFO(panel->problem().toStdString());
+    REQUIRE(ready);
+    QTemporaryDir dir;
+    pfa::SweepSpec spec = preset.spec;
+    spec.seeds = {0, 1};  // the preset has 5; two keep the test short
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    QString error;
+    REQUIRE(window->sweepActions()->startSweep(spec, 2, dir.filePath("heavy.jsonl"), &error));
+    REQUIRE(waitForSignals(finished, 1, 300000));
+    SweepViewsPanel* views = window->sweepViews();
+    views->refreshNow();
+    // Three algorithms × two clip rules, each over the six ε, plotting the excess risk with the
+    // heavy-tail rate at the run's k.
+    const auto& lines = views->errorEpsilonView()->lines();
+    REQUIRE(lines.size() == 6);
+    QStringList names;
+    for (const auto& line : lines) {
+        CHECK(line.excessRisk);
+        CHECK(line.points == 6);
+        names << line.name;
+    }
+    CHECK(names.join(QLatin1Char('|')).contains(QStringLiteral("clip-rule = naive")));
+    CHECK(views->errorEpsilonView()->noteText().contains(QStringLiteral("heavy tails")));
+    for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {
+        if (dock->objectName() != QLatin1String("sweepDock")) continue;
+        dock->setFloating(true);
+        dock->resize(1280, 720);
+    }
+    views->tabs()->setCurrentWidget(views->errorEpsilonView());
+    QTest::qWait(200);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(views->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/error-vs-epsilon-heavy-tails-preset.png")));
 }
