@@ -87,6 +87,14 @@ const char* const kTrainHelpHead =
     "                              values are merged into one silo 'other'; default 1)\n"
     "  --silo-seed S               seed of the silo split (default 0)\n"
     "  --personalised-heterogeneity S  synthetic-personalised: std of the per-user offsets (0.01)\n"
+    "  --heavy-rows N, --heavy-features D  synthetic-heavy-tailed: rows (20000) and features (20)\n"
+    "  --heavy-feature-tail NU     degrees of freedom of the Student-t features (3): the admissible\n"
+    "                              tail index is k = NU - 0.5; inf: Gaussian features; NU <= 2:\n"
+    "                              infinite variance (no moment bound of order k >= 2 holds)\n"
+    "  --heavy-noise-tail NU, --heavy-noise-scale S  Student-t noise (3, 0.5; inf: Gaussian)\n"
+    "  --heavy-outlier-share P, --heavy-outlier-scale S  share of rows whose x and noise are\n"
+    "                              multiplied by S (0.01, 100)\n"
+    "  --heavy-seed S              seed of the heavy-tailed generator (20240)\n"
     "sweep:\n"
     "  --preset NAME               a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
@@ -324,6 +332,35 @@ void applySyntheticUnitOptions(const Arguments& args, SyntheticOptions& syntheti
     }
 }
 
+/// The --heavy-* knobs of the synthetic-heavy-tailed generator (the generator checks ranges).
+void applyHeavyTailedOptions(const Arguments& args, DatasetRequest& request) {
+    static const char* const knobs[] = {"heavy-rows",        "heavy-features",      "heavy-feature-tail",
+                                        "heavy-noise-tail",  "heavy-noise-scale",   "heavy-outlier-share",
+                                        "heavy-outlier-scale", "heavy-seed"};
+    if (request.name != "synthetic-heavy-tailed") {
+        for (const char* knob : knobs) {
+            if (args.has(knob))
+                throw UsageError(std::string("--") + knob + " only goes with --dataset synthetic-heavy-tailed");
+        }
+        return;
+    }
+    HeavyTailedOptions& h = request.heavyTailed;
+    h.rows = boundedInteger(args, "heavy-rows", h.rows, 100, 100000000, "at least 100 rows");
+    h.features = boundedInteger(args, "heavy-features", h.features, 1, 200, "between 1 and 200");
+    if (args.has("heavy-feature-tail"))
+        h.featureTail = Arguments::parseNumber("heavy-feature-tail", args.text("heavy-feature-tail"), true);
+    if (args.has("heavy-noise-tail"))
+        h.noiseTail = Arguments::parseNumber("heavy-noise-tail", args.text("heavy-noise-tail"), true);
+    h.noiseScale = args.number("heavy-noise-scale", h.noiseScale);
+    h.outlierShare = args.number("heavy-outlier-share", h.outlierShare);
+    h.outlierScale = args.number("heavy-outlier-scale", h.outlierScale);
+    if (args.has("heavy-seed")) {
+        const long seed = args.integer("heavy-seed", 0);
+        if (seed < 0) throw UsageError("--heavy-seed must be >= 0");
+        h.seed = static_cast<std::uint64_t>(seed);
+    }
+}
+
 /// --silos, --silo-split, --silo-alpha, --silo-column, --silo-min-rows, --silo-seed on top of
 /// the request's silos (a preset's, or none).
 void applySiloOptions(const Arguments& args, DatasetRequest& request) {
@@ -404,7 +441,9 @@ int trainCommand(int argc, char** argv) {
     std::set<std::string> valued = {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore",
                                     "missing", "data-dir", "split-seed", "test-fraction", "split-method",
                                     "synthetic-rows", "synthetic-features", "synthetic-minority",
-                                    "synthetic-bias", "synthetic-noise", "personalised-heterogeneity", "synthetic-users", "synthetic-user-skew",
+                                    "synthetic-bias", "synthetic-noise", "personalised-heterogeneity", "heavy-rows", "heavy-features", "heavy-feature-tail",
+                                    "heavy-noise-tail", "heavy-noise-scale", "heavy-outlier-share",
+                                    "heavy-outlier-scale", "heavy-seed", "synthetic-users", "synthetic-user-skew",
                                     "synthetic-user-correlation", "synthetic-atypical-users", "synthetic-silos",
                                     "synthetic-silo-heterogeneity", "silos", "silo-split", "silo-alpha",
                                     "silo-column", "silo-min-rows", "silo-seed", "preset", "algorithm", "fairness",
@@ -474,6 +513,7 @@ int trainCommand(int argc, char** argv) {
     applySiloOptions(args, request);
     request.personalised.heterogeneity =
         args.number("personalised-heterogeneity", request.personalised.heterogeneity);
+    applyHeavyTailedOptions(args, request);
     if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
         throw UsageError("--split-seed must be >= 0");
     }

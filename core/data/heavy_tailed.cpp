@@ -40,8 +40,10 @@ double gammaSample(RandomStream& random, double shape) {
 }
 
 /// Student-t with ν degrees of freedom: N(0,1) / √(χ²_ν / ν), χ²_ν = 2·Gamma(ν/2).
+/// ν = ∞ is the standard normal (the limit), drawn with one normal only.
 double studentT(RandomStream& random, double nu) {
     const double z = random.normal();
+    if (std::isinf(nu)) return z;
     const double chi2 = 2.0 * gammaSample(random, nu / 2.0);
     return z / std::sqrt(chi2 / nu);
 }
@@ -50,6 +52,12 @@ std::string columnName(int j) { return "x" + std::to_string(j + 1); }
 
 }  // namespace
 
+double heavyTailedFeatureScale(double featureTail) {
+    if (std::isinf(featureTail)) return 1.0;
+    if (featureTail <= 2.0) return 1.0;
+    return 1.0 / std::sqrt(featureTail / (featureTail - 2.0));
+}
+
 double heavyTailedTrueWeight(int j, int features) {
     return (j % 2 == 0 ? 1.0 : -1.0) / std::sqrt(static_cast<double>(features));
 }
@@ -57,8 +65,8 @@ double heavyTailedTrueWeight(int j, int features) {
 TabularData generateHeavyTailed(const HeavyTailedOptions& o) {
     require(o.rows >= 100, "rows", o.rows, "at least 100 rows");
     require(o.features >= 1 && o.features <= 200, "features", o.features, "between 1 and 200");
-    require(o.featureTail > 2.0, "feature tail ν", o.featureTail, "ν > 2 (unit variance needs it)");
-    require(o.noiseTail > 0.0, "noise tail ν_ξ", o.noiseTail, "ν_ξ > 0");
+    require(o.featureTail > 0.0, "feature tail ν", o.featureTail, "ν > 0, or inf (Gaussian features)");
+    require(o.noiseTail > 0.0, "noise tail ν_ξ", o.noiseTail, "ν_ξ > 0, or inf (Gaussian noise)");
     require(o.noiseScale >= 0.0, "noise scale s_ξ", o.noiseScale, "s_ξ ≥ 0");
     require(o.outlierShare >= 0.0 && o.outlierShare < 0.5, "outlier share p_out", o.outlierShare, "in [0, 0.5)");
     require(o.outlierScale >= 1.0, "outlier scale s_out", o.outlierScale, "s_out ≥ 1");
@@ -79,7 +87,9 @@ TabularData generateHeavyTailed(const HeavyTailedOptions& o) {
     data.sensitiveDescription = "none (regression data)";
 
     RandomStream random(o.seed, kHeavyTailedStream);
-    const double unitVariance = 1.0 / std::sqrt(o.featureTail / (o.featureTail - 2.0));
+    // ν > 2: scaled to unit variance; ν ≤ 2 has no finite variance to scale by: the t
+    // distribution's own scale.
+    const double unitVariance = heavyTailedFeatureScale(o.featureTail);
     for (std::size_t i = 0; i < n; ++i) {
         double signal = 0.0;
         for (int j = 0; j < o.features; ++j) {

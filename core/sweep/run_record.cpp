@@ -175,6 +175,11 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
         json.key("test_mse").value(result.regression.testMse);
         json.key("test_rmse").value(result.regression.testRmse);
         json.key("weight_error").value(result.regression.weightError);
+        // Runs that computed the exact non-private optimum of their training objective.
+        if (!std::isnan(result.regression.optimumMse)) {
+            json.key("optimum_mse").value(result.regression.optimumMse);
+            json.key("excess_risk").value(result.regression.excessRisk);
+        }
         json.endObject();
     }
 
@@ -359,6 +364,8 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         r.regression.testMse = regression.numberOr("test_mse", t.error);
         r.regression.testRmse = regression.numberOr("test_rmse", std::sqrt(t.error));
         r.regression.weightError = regression.numberOr("weight_error", std::nan(""));
+        r.regression.optimumMse = regression.numberOr("optimum_mse", std::nan(""));
+        r.regression.excessRisk = regression.numberOr("excess_risk", std::nan(""));
     }
     const JsonValue& metrics = json.at("metrics");
     t.rows = asLong(metrics.at("rows"));

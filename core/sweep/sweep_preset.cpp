@@ -104,12 +104,31 @@ SyntheticOptions parseSynthetic(const JsonValue& json) {
     return s;
 }
 
+/// The "heavy_tailed" object of a preset's "dataset": the heavy-tailed generator's knobs
+/// (HeavyTailedOptions), each optional ("inf" for a Gaussian tail); the generator checks ranges.
+HeavyTailedOptions parseHeavyTailed(const JsonValue& json) {
+    requireKnownKeys(json, "heavy_tailed",
+                     {"rows", "features", "feature_tail", "noise_tail", "noise_scale", "outlier_share",
+                      "outlier_scale", "seed"});
+    HeavyTailedOptions h;
+    h.rows = static_cast<int>(wholeNumber(json, "heavy_tailed", "rows", h.rows, 0, 1e9));
+    h.features = static_cast<int>(wholeNumber(json, "heavy_tailed", "features", h.features, 0, 1e9));
+    h.featureTail = json.numberOr("feature_tail", h.featureTail);
+    h.noiseTail = json.numberOr("noise_tail", h.noiseTail);
+    h.noiseScale = json.numberOr("noise_scale", h.noiseScale);
+    h.outlierShare = json.numberOr("outlier_share", h.outlierShare);
+    h.outlierScale = json.numberOr("outlier_scale", h.outlierScale);
+    h.seed = static_cast<std::uint64_t>(
+        wholeNumber(json, "heavy_tailed", "seed", static_cast<long>(h.seed), 0, 0x1p53));
+    return h;
+}
+
 /// The request a preset's "dataset" object describes.
 DatasetRequest parsePresetDataset(const JsonValue& dataset) {
     DatasetRequest request;
     request.name = dataset.at("name").asString();
     request.sensitive = dataset.stringOr("sensitive", "");
-    requireKnownKeys(dataset, "dataset", {"name", "sensitive", "split", "silos", "synthetic"});
+    requireKnownKeys(dataset, "dataset", {"name", "sensitive", "split", "silos", "synthetic", "heavy_tailed"});
     if (dataset.has("split")) request.split = parseSplit(dataset.at("split"));
     if (dataset.has("silos")) request.silos = parseSilos(dataset.at("silos"));
     if (dataset.has("synthetic")) {
@@ -117,6 +136,12 @@ DatasetRequest parsePresetDataset(const JsonValue& dataset) {
             throw InputError("dataset \"synthetic\" knobs only go with the synthetic data set");
         }
         request.synthetic = parseSynthetic(dataset.at("synthetic"));
+    }
+    if (dataset.has("heavy_tailed")) {
+        if (request.name != "synthetic-heavy-tailed") {
+            throw InputError("dataset \"heavy_tailed\" knobs only go with the synthetic-heavy-tailed data set");
+        }
+        request.heavyTailed = parseHeavyTailed(dataset.at("heavy_tailed"));
     }
     return request;
 }

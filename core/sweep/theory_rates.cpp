@@ -43,15 +43,53 @@ std::optional<RateShape> centralRate(const RateInputs& in, double m, const std::
                      }};
 }
 
+/// A number setting of the run, or `fallback` when absent or not a number.
+double numberSetting(const RateInputs& in, const std::string& name, double fallback) {
+    const std::string text = setting(in, name);
+    if (text.empty()) return fallback;
+    if (text == "inf") return std::numeric_limits<double>::infinity();
+    try {
+        return std::stod(text);
+    } catch (...) {
+        return fallback;
+    }
+}
+
+/// The heavy-tail rates at the run's tail index k (setting "tail-index"; 2 when absent):
+/// strongly convex (noisy- and proximal-clipped-gd) 1/n + (√d/(εn))^{(2k−2)/k}; smooth convex,
+/// accelerated, 1/√n + max{((βD/r_k)^{1/4} √d/(εn))^{4(k−1)/(5k−1)}, (√d/(εn))^{(k−1)/k}} with
+/// the run's β, r_k and D (D = 10 when the domain is unbounded, as the algorithm's own rules).
+std::optional<RateShape> heavyTailRate(const RateInputs& in) {
+    const double n = in.n, d = in.d;
+    if (n <= 0.0 || d <= 0.0) return std::nullopt;
+    const double k = numberSetting(in, "tail-index", 2.0);
+    if (!(k > 1.0)) return std::nullopt;
+    const std::string kText = formatNumber(k);
+    if (in.algorithm != "accelerated-clipped-gd") {
+        return RateShape{"heavy tails, strongly convex (k = " + kText + "): 1/n + (√d/(ε n))^{(2k−2)/k}",
+                         [=](double eps) { return 1.0 / n + std::pow(std::sqrt(d) / (eps * n), (2.0 * k - 2.0) / k); }};
+    }
+    const double beta = numberSetting(in, "smoothness", 2.0), rk = numberSetting(in, "moment-bound", 1.0);
+    double radius = numberSetting(in, "domain-radius", INFINITY);
+    if (!std::isfinite(radius)) radius = 10.0;
+    if (!(beta > 0.0) || !(rk > 0.0)) return std::nullopt;
+    const double ratio = std::pow(beta * radius / rk, 0.25);
+    return RateShape{"heavy tails, smooth convex, accelerated (k = " + kText +
+                         "): 1/√n + max{((βD/r_k)^{1/4}√d/(ε n))^{4(k−1)/(5k−1)}, (√d/(ε n))^{(k−1)/k}}",
+                     [=](double eps) {
+                         const double first = std::pow(ratio * std::sqrt(d) / (eps * n), 4.0 * (k - 1.0) / (5.0 * k - 1.0));
+                         const double second = std::pow(std::sqrt(d) / (eps * n), (k - 1.0) / k);
+                         return 1.0 / std::sqrt(n) + std::max(first, second);
+                     }};
+}
+
 std::optional<RateShape> builtInRate(const RateInputs& in) {
     if (in.algorithm == "dp-sgd") {
         return centralRate(in, 1.0, "central DP, convex: 1/√n + √(d ln(1/δ))/(ε n)");
     }
-    if (in.algorithm == "noisy-clipped-gd") {
-        const double n = in.n, d = in.d;
-        if (n <= 0.0 || d <= 0.0) return std::nullopt;
-        return RateShape{"heavy tails, strongly convex (k = 2): 1/n + √d/(ε n)",
-                         [=](double eps) { return 1.0 / n + std::sqrt(d) / (eps * n); }};
+    if (in.algorithm == "noisy-clipped-gd" || in.algorithm == "proximal-clipped-gd" ||
+        in.algorithm == "accelerated-clipped-gd") {
+        return heavyTailRate(in);
     }
     if (in.algorithm == "isrl-dp-sgd") {
         const std::string trust = setting(in, "trust");

@@ -62,6 +62,13 @@ struct RegressionMetrics {
     double testRmse = std::numeric_limits<double>::quiet_NaN();
     /// ‖w − w*‖ over the d feature weights, when the data's generator knows w* (else NaN).
     double weightError = std::numeric_limits<double>::quiet_NaN();
+    /// Test MSE of the exact non-private optimum of the same training objective (least
+    /// squares on the training rows, with the algorithm's ridge term when it has one); NaN
+    /// when the algorithm does not compute it.
+    double optimumMse = std::numeric_limits<double>::quiet_NaN();
+    /// testMse − optimumMse: the excess risk of the released model over the non-private
+    /// optimum, on the test rows (negative when the model happens to beat it there).
+    double excessRisk = std::numeric_limits<double>::quiet_NaN();
 };
 
 enum class RunStatus { Completed, Cancelled, Diverged, Failed };

@@ -30,6 +30,7 @@
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/panels/data_units_form.h"
+#include "ui/panels/heavy_tailed_form.h"
 #include "ui/panels/eliding_combo_box.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/lambda_control.h"
@@ -72,6 +73,13 @@ QLabel* hint(const QString& text) {
 ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_dataset = new ElidingComboBox();
     m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
+    m_dataset->addItem(tr("Synthetic heavy-tailed regression (built-in)"),
+                       QStringLiteral("synthetic-heavy-tailed"));
+    m_dataset->setItemData(m_dataset->count() - 1,
+                           tr("Linear regression with Student-t features and noise and a few outlier rows; "
+                              "its tail index goes from Gaussian to infinite variance (for the heavy-tail "
+                              "algorithms)"),
+                           Qt::ToolTipRole);
     m_dataset->addItem(tr("Synthetic personalised users (built-in)"),
                        QStringLiteral("synthetic-personalised"));
     m_dataset->setItemData(
@@ -99,6 +107,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_importFile->setToolTip(tr("Import a CSV, TSV or ARFF file: choose the target, the "
                                 "sensitive column(s) and the columns to use"));
     m_datasetInfo = hint(QString());
+    m_heavy = new HeavyTailedForm();
+    m_heavy->setVisible(false);
 
     m_algorithm = new ElidingComboBox();
     for (const auto& algorithm : pfa::algorithmRegistry()) {
@@ -213,6 +223,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     form->insertRow(row++, tr("Sensitive"), m_sensitive);
     form->insertRow(row++, QString(), datasetButtons);
     form->insertRow(row++, QString(), m_datasetInfo);
+    form->insertRow(row++, m_heavy);  // the heavy-tailed generator's knobs, while it is chosen
     form->insertRow(row++, tr("Algorithm"), m_algorithm);
     form->insertRow(row++, QString(), m_algorithmInfo);
     form->insertRow(row++, tr("Fairness"), m_fairness);
@@ -260,6 +271,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(m_splitSeed, &QSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_testFraction, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_units, &DataUnitsForm::changed, this, &ExperimentPanel::onSplitChanged);
+    connect(m_heavy, &HeavyTailedForm::changed, this, &ExperimentPanel::onSplitChanged);  // other rows
     // Long item texts must not force the dock wider than a laptop screen allows.
     for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_splitMethod}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -295,7 +307,7 @@ QSize ExperimentPanel::minimumSizeHint() const {
 QString ExperimentPanel::currentCatalogName() const {
     const QString data = m_dataset->currentData().toString();
     if (data == QLatin1String("synthetic") || data == QLatin1String("synthetic-personalised") ||
-        data.startsWith(QLatin1String("file:"))) {
+        data == QLatin1String("synthetic-heavy-tailed") || data.startsWith(QLatin1String("file:"))) {
         return {};
     }
     return data;
@@ -323,7 +335,8 @@ void ExperimentPanel::onDatasetChoiceChanged() {
             }
         } else if (m_dataset->currentData().toString() == QLatin1String("synthetic")) {
             m_sensitive->addItem(tr("group (A majority / B minority)"), QString());
-        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic-personalised")) {
+        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic-personalised") ||
+                   m_dataset->currentData().toString() == QLatin1String("synthetic-heavy-tailed")) {
             m_sensitive->addItem(tr("none (regression data)"), QString());
         } else {
             const std::size_t index = m_dataset->currentData().toString().mid(5).toULong();
@@ -338,6 +351,7 @@ void ExperimentPanel::onDatasetChoiceChanged() {
     m_download->setVisible(!catalog.isEmpty());
     m_importFolder->setVisible(!catalog.isEmpty());
     m_units->setSynthetic(m_dataset->currentData().toString() == QLatin1String("synthetic"));
+    m_heavy->setVisible(m_dataset->currentData().toString() == QLatin1String("synthetic-heavy-tailed"));
     refreshAvailability();
 }
 
@@ -419,6 +433,7 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
         return request;
     }
     request.name = data.toStdString();
+    if (request.name == "synthetic-heavy-tailed") request.heavyTailed = m_heavy->options();
     if (!currentCatalogName().isEmpty()) {
         request.sensitive = m_sensitive->currentData().toString().toStdString();
         request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
@@ -443,6 +458,7 @@ bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
     const int index = m_dataset->findData(QString::fromStdString(request.name));
     if (index < 0) return false;
     m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
+    if (request.name == "synthetic-heavy-tailed") m_heavy->setOptions(request.heavyTailed);
     const int sensitive = m_sensitive->findData(QString::fromStdString(request.sensitive));
     if (sensitive >= 0) m_sensitive->setCurrentIndex(sensitive);
     m_units->showRequest(request);  // a preset's silos and synthetic users (loaded with the split)
@@ -601,6 +617,7 @@ QJsonObject ExperimentPanel::toJson() const {
     json["split_seed"] = m_splitSeed->value();
     json["test_fraction"] = m_testFraction->value();
     json["units"] = m_units->toJson();
+    json["heavy_tailed"] = m_heavy->toJson();
     json["live_mode"] = liveMode();
     return json;
 }
@@ -671,6 +688,7 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
         const QSignalBlocker blockUnits(m_units);
         m_units->fromJson(json["units"].toObject());
     }
+    m_heavy->fromJson(json["heavy_tailed"].toObject());  // no signal: reloaded once, below
     updateAlgorithmDependentControls();
     emit datasetRequestChanged();
     revalidate();

@@ -23,6 +23,7 @@ class QToolButton;
 namespace pfa::ui {
 
 class DataUnitsForm;
+class HeavyTailedForm;
 class EpsilonControl;
 class LambdaControl;
 class ParameterForm;
@@ -143,6 +144,7 @@ private:
     QSpinBox* m_splitSeed;
     QDoubleSpinBox* m_testFraction;
     DataUnitsForm* m_units;
+    HeavyTailedForm* m_heavy;
     QCheckBox* m_live;
     QLabel* m_problemLabel;
 

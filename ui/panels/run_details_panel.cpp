@@ -143,6 +143,7 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     };
     // What differs most between compared runs first: the outcome, then the settings.
     add(tr("Test error"), [](const RunEntry& r) { return number(r.result.test.error); });
+    add(tr("Excess risk (regression)"), [](const RunEntry& r) { return number(r.result.regression.excessRisk); });
     add(tr("Violation (chosen notion)"), [](const RunEntry& r) { return number(r.violation()); });
     add(tr("ERMI (chosen notion)"),
         [](const RunEntry& r) { return number(r.result.test.ermiHard(r.result.config.fairness)); });

@@ -23,6 +23,12 @@ QString RunEntry::outcomeMessage() const {
     if (result.status == pfa::RunStatus::Diverged) {
         return QObject::tr("Run %1 diverged: %2").arg(id).arg(QString::fromStdString(result.message));
     }
+    if (result.regression.known && !std::isnan(result.regression.excessRisk)) {
+        return QObject::tr("Run %1 finished: test MSE %2, excess risk %3 over the exact optimum")
+            .arg(id)
+            .arg(result.regression.testMse, 0, 'g', 4)
+            .arg(result.regression.excessRisk, 0, 'g', 4);
+    }
     return QObject::tr("Run %1 finished: test error %2, violation %3")
         .arg(id)
         .arg(result.test.error, 0, 'f', 4)
@@ -45,6 +51,13 @@ QString RunEntry::summary() const {
                          QString::fromStdString(result.privacy.accountant));
     } else {
         text += QStringLiteral("not private (ε = ∞)\n");
+    }
+    if (result.regression.known && !std::isnan(result.regression.excessRisk)) {
+        // Regression runs that know the exact non-private optimum of their training rows.
+        text += QObject::tr("test MSE %1, excess risk %2 (the exact optimum's test MSE: %3) — %4")
+                    .arg(num(result.regression.testMse), num(result.regression.excessRisk),
+                         num(result.regression.optimumMse), statusText());
+        return text;
     }
     text += QStringLiteral("test error %1, %2 violation %3 — %4")
                 .arg(num(result.test.error), QString::fromStdString(pfa::fairnessCode(c.fairness)),

@@ -1,0 +1,134 @@
+// Heavy-tailed regression from the window: the generator is offered as a built-in data set with
+// its knobs (the feature tail from Gaussian to infinite variance, with the admissible tail index
+// beside it), the knobs reach the data request and its key, and an accelerated-clipped-gd run
+// reports its excess risk over the exact optimum with the ε the accountant certifies.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "core/sweep/prepared_dataset.h"
+#include "core/sweep/sweep_preset.h"
+#include "ui/actions/sweep_actions.h"
+#include "ui/charts/error_epsilon_view.h"
+#include "ui/controllers/sweep_controller.h"
+#include "ui/panels/dataset_card.h"
+#include "ui/panels/epsilon_control.h"
+#include "ui/panels/heavy_tailed_form.h"
+#include "ui/panels/sweep_views_panel.h"
+#include "ui_test_support.h"
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an accelerated run",
+          "[ui][accelerated-clipped-gd][excess-risk]") {
+    auto window = readyWindow();
+    ExperimentPanel* panel = window->experimentPanel();
+    const int data = panel->datasetBox()->findData(QStringLiteral("synthetic-heavy-tailed"));
+    REQUIRE(data >= 0);
+    CHECK_FALSE(panel->datasetBox()->itemData(data, Qt::ToolTipRole).toString().isEmpty());
+    auto* form = panel->findChild<HeavyTailedForm*>();
+    REQUIRE(form != nullptr);
+    CHECK_FALSE(form->isVisibleTo(panel));
+    panel->datasetBox()->setCurrentIndex(data);
+    CHECK(form->isVisibleTo(panel));
+
+    // ν = 3: k = 2.5; ν = 1.5: infinite variance, said as such; Gaussian: ν = ∞ in the request.
+    CHECK(form->tailText().contains(QStringLiteral("k = ν − 0.5 = 2.5")));
+    const std::string defaultKey = pfa::datasetKey(panel->datasetRequest());
+    form->featureTailBox()->setValue(1.5);
+    CHECK(form->tailText().contains(QStringLiteral("infinite variance")));
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    QTest::qWait(100);
+    CHECK(panel->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-knobs-infinite-variance.png")));
+    CHECK(panel->datasetRequest().heavyTailed.featureTail == 1.5);
+    CHECK(pfa::datasetKey(panel->datasetRequest()) != defaultKey);
+    form->gaussianBox()->setChecked(true);
+    CHECK_FALSE(form->featureTailBox()->isEnabled());
+    CHECK(std::isinf(panel->datasetRequest().heavyTailed.featureTail));
+    CHECK(form->tailText().contains(QStringLiteral("every k")));
+    // Sessions keep the knobs.
+    const QJsonObject saved = panel->toJson();
+    form->gaussianBox()->setChecked(false);
+    panel->fromJson(saved);
+    CHECK(std::isinf(panel->datasetRequest().heavyTailed.featureTail));
+    form->gaussianBox()->setChecked(false);
+    form->featureTailBox()->setValue(3.0);
+
+    const int algorithm = panel->algorithmBox()->findData(QStringLiteral("accelerated-clipped-gd"));
+    REQUIRE(algorithm >= 0);
+    panel->algorithmBox()->setCurrentIndex(algorithm);
+    panel->epsilonControl()->setValue(1.0);
+    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 20000);
+    INFO(panel->problem().toStdString());
+    REQUIRE(ready);
+    CHECK(window->datasetCard()->title() ==
+          QStringLiteral("Synthetic heavy-tailed regression (built-in)"));
+
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1, 120000));
+    const RunEntryPtr entry = finishedEntry(finished, 0);
+    REQUIRE(entry->isComplete());
+    CHECK(entry->result.config.algorithm == "accelerated-clipped-gd");
+    CHECK(entry->result.privacy.epsilonSpent > 0.0);
+    CHECK(entry->result.privacy.epsilonSpent <= 1.0);
+    CHECK(std::isfinite(entry->result.regression.excessRisk));
+    CHECK(entry->summary().contains(QStringLiteral("excess risk")));
+    QTest::qWait(300);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(window->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-accelerated-run.png")));
+}
+
+TEST_CASE("The heavy-tails-epsilon preset as a user runs it: excess risk against ε with the rates",
+          "[ui][accelerated-clipped-gd][proximal-clipped-gd][excess-risk][preset-shots]") {
+    auto window = readyWindow(2);
+    const pfa::SweepPreset& preset = pfa::findSweepPreset("heavy-tails-epsilon");
+    ExperimentPanel* panel = window->experimentPanel();
+    panel->algorithmBox()->setCurrentIndex(
+        panel->algorithmBox()->findData(QStringLiteral("accelerated-clipped-gd")));
+    REQUIRE(panel->selectDataset(preset.dataset));
+    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 30000);
+    INFO(panel->problem().toStdString());
+    REQUIRE(ready);
+    QTemporaryDir dir;
+    pfa::SweepSpec spec = preset.spec;
+    spec.seeds = {0, 1};  // the preset has 5; two keep the test short
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    QString error;
+    REQUIRE(window->sweepActions()->startSweep(spec, 2, dir.filePath("heavy.jsonl"), &error));
+    REQUIRE(waitForSignals(finished, 1, 300000));
+    SweepViewsPanel* views = window->sweepViews();
+    views->refreshNow();
+    // Three algorithms × two clip rules, each over the six ε, plotting the excess risk with the
+    // heavy-tail rate at the run's k.
+    const auto& lines = views->errorEpsilonView()->lines();
+    REQUIRE(lines.size() == 6);
+    QStringList names;
+    for (const auto& line : lines) {
+        CHECK(line.excessRisk);
+        CHECK(line.points == 6);
+        names << line.name;
+    }
+    CHECK(names.join(QLatin1Char('|')).contains(QStringLiteral("clip-rule = naive")));
+    CHECK(views->errorEpsilonView()->noteText().contains(QStringLiteral("heavy tails")));
+    for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {
+        if (dock->objectName() != QLatin1String("sweepDock")) continue;
+        dock->setFloating(true);
+        dock->resize(1280, 720);
+    }
+    views->tabs()->setCurrentWidget(views->errorEpsilonView());
+    QTest::qWait(200);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(views->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/error-vs-epsilon-heavy-tails-preset.png")));
+}
