@@ -157,6 +157,18 @@ public:
             list.push_back(ownParameter(std::move(p)));
         }
         {
+            ParamSpec p = makeParameter("weight-rule", "Automatic α from", ParamKind::Choice,
+                                        "what the automatic weight α balances", "per-step");
+            p.choices = {{"per-step", "one step's batches",
+                          "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's estimate"},
+                         {"per-run", "the whole run's rows",
+                          "α = (V²/n_pub)/(V²/n_priv + dσ²/T + V²/n_pub): the public rows are reused every step, so "
+                          "their error does not average out while the private noise does"}};
+            p.sweepable = true;
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
             ParamSpec p = makeParameter("public-batch", "Public batch K_pub", ParamKind::Integer,
                                         "public rows per step", "0");
             p.min = 1.0;
@@ -230,6 +242,7 @@ public:
         s.alpha = nPublic > 0 ? alpha : 1.0;  // no public rows: DP-SGD on the private rows
         s.publicBatch = static_cast<long>(ownNumber(config, "public-batch"));
         s.normalisePublic = ownChoice(config, "normalise-public") == "true";
+        s.runLevelWeight = ownChoice(config, "weight-rule") == "per-run";
         if (ownChoice(config, "warm-start") == "public-least-squares" && nPublic > 0) {
             s.start = leastSquaresOnRows(train, s.publicRows);
         }

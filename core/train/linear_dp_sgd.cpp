@@ -154,7 +154,12 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
                 // V² = mean_j ‖h_j − gq‖² = mean_j ‖h_j‖² − ‖gq‖² (public rows only: no privacy
                 // cost).
                 const double spread = std::max(0.0, squaredNorms / k - gq.squaredNorm());
-                alpha = autoAlpha(spread, s.expectedBatch, k, static_cast<double>(d + 1), s.sigma);
+                // Per run: the public rows are reused every step, so their error does not average
+                // out over the steps while the private noise does (σ²/T on the run's average).
+                alpha = s.runLevelWeight
+                            ? autoAlpha(spread, static_cast<double>(nPrivate), static_cast<double>(nPublic),
+                                        static_cast<double>(d + 1), s.sigma / std::sqrt(static_cast<double>(s.steps)))
+                            : autoAlpha(spread, s.expectedBatch, k, static_cast<double>(d + 1), s.sigma);
             }
             alphaSum += alpha;
             ++alphaSteps;

@@ -40,7 +40,10 @@ struct LinearSgdSetup {
     /// Weight of the private estimate; NaN = automatic (autoAlpha on each step's public batch).
     /// 1 never reads a public row; 0 never reads a private row.
     double alpha = 1.0;
-    long publicBatch = 0;         ///< K_pub: public rows per step (cycling a permutation)
+    /// Automatic α from the whole run's sizes (n_priv, n_pub, noise dσ²/T on the run's average)
+    /// instead of one step's (K_priv, K_pub, dσ²); see autoAlpha.
+    bool runLevelWeight = false;
+    long publicBatch = 0;  ///< K_pub: public rows per step (cycling a permutation)
     bool normalisePublic = true;  ///< h(v) = C·v/‖v‖ for the public gradients
     /// The public gradient's scale when normalising (C of the private part; 1 when it is ∞).
     double publicScale = 1.0;
