@@ -160,9 +160,11 @@ public:
             ParamSpec p = makeParameter("weight-rule", "Automatic α from", ParamKind::Choice,
                                         "what the automatic weight α balances", "per-step");
             p.choices = {{"per-step", "one step's batches",
-                          "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's estimate"},
+                          "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's "
+                          "estimate"},
                          {"per-run", "the whole run's rows",
-                          "α = (V²/n_pub)/(V²/n_priv + dσ²/T + V²/n_pub): the public rows are reused every step, so "
+                          "α = (V²/n_pub)/(V²/n_priv + dσ²/T + V²/n_pub): the public rows are "
+                          "reused every step, so "
                           "their error does not average out while the private noise does"}};
             p.sweepable = true;
             p.advanced = true;

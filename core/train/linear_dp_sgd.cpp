@@ -157,9 +157,11 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
                 // Per run: the public rows are reused every step, so their error does not average
                 // out over the steps while the private noise does (σ²/T on the run's average).
                 alpha = s.runLevelWeight
-                            ? autoAlpha(spread, static_cast<double>(nPrivate), static_cast<double>(nPublic),
-                                        static_cast<double>(d + 1), s.sigma / std::sqrt(static_cast<double>(s.steps)))
-                            : autoAlpha(spread, s.expectedBatch, k, static_cast<double>(d + 1), s.sigma);
+                            ? autoAlpha(spread, static_cast<double>(nPrivate),
+                                        static_cast<double>(nPublic), static_cast<double>(d + 1),
+                                        s.sigma / std::sqrt(static_cast<double>(s.steps)))
+                            : autoAlpha(spread, s.expectedBatch, k, static_cast<double>(d + 1),
+                                        s.sigma);
             }
             alphaSum += alpha;
             ++alphaSteps;

@@ -43,7 +43,7 @@ struct LinearSgdSetup {
     /// Automatic α from the whole run's sizes (n_priv, n_pub, noise dσ²/T on the run's average)
     /// instead of one step's (K_priv, K_pub, dσ²); see autoAlpha.
     bool runLevelWeight = false;
-    long publicBatch = 0;  ///< K_pub: public rows per step (cycling a permutation)
+    long publicBatch = 0;         ///< K_pub: public rows per step (cycling a permutation)
     bool normalisePublic = true;  ///< h(v) = C·v/‖v‖ for the public gradients
     /// The public gradient's scale when normalising (C of the private part; 1 when it is ∞).
     double publicScale = 1.0;

@@ -9,6 +9,7 @@
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
 #include "core/privacy/accounting_inputs.h"
+#include "core/sweep/theory_rates.h"
 #include "core/train/algorithm.h"
 #include "core/train/linear_dp_sgd.h"
 #include "core/train/parameters.h"
@@ -214,4 +215,43 @@ TEST_CASE("semi-dp-sgd: public-only is exact least squares on the public rows", 
     // The split is data-independent: it depends on n, the share and the seed only.
     CHECK(splitPublicRows(n, 0.1, 4).publicRows == rows.publicRows);
     CHECK(splitPublicRows(n, 0.1, 5).publicRows != rows.publicRows);
+}
+
+TEST_CASE("semi-dp-sgd: the per-run weight rule trusts the reused public rows less",
+          "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    TrainConfig perStep = semiConfig(1.0, 0.05);
+    TrainConfig perRun = perStep;
+    perRun.extra["weight-rule"] = "per-run";
+    const RunResult a = test::runQuietly(perStep, data);
+    const RunResult b = test::runQuietly(perRun, data);
+    REQUIRE(a.status == RunStatus::Completed);
+    REQUIRE(b.status == RunStatus::Completed);
+    // Per step: V²/K_pub against dσ² and V²/K_priv; per run: V²/n_pub against dσ²/T and V²/n_priv.
+    CHECK(b.theoryInputs.at("alpha_mean") > a.theoryInputs.at("alpha_mean"));
+    CHECK(b.privacy.epsilonSpent == a.privacy.epsilonSpent);  // the rule is public: same ε
+}
+
+TEST_CASE("semi-dp-sgd: its theory rate depends on n_pub, n and d", "[semi-dp-sgd]") {
+    RateInputs in;
+    in.algorithm = "semi-dp-sgd";
+    in.settings = {{"public-share", "0.2"}, {"public-use", "weighted"}};
+    in.n = 10000;
+    in.d = 200;
+    in.delta = 1e-8;
+    const std::optional<RateShape> rate = theoryRate(in);
+    REQUIRE(rate.has_value());
+    const double privateTerm = [&](double eps) {
+        return std::sqrt(200.0 * std::log(1e8)) / (eps * 10000.0) + 1.0 / std::sqrt(10000.0);
+    }(1.0);
+    CHECK(rate->f(1.0) == Approx(std::min(1.0 / std::sqrt(2000.0), privateTerm)));
+    CHECK(rate->f(0.01) ==
+          Approx(1.0 / std::sqrt(2000.0)));  // strong privacy: the public rows' rate
+    in.settings["public-share"] = "0";
+    CHECK(theoryRate(in)->f(1.0) == Approx(privateTerm));
+    in.settings = {{"public-share", "0.2"}, {"public-use", "public-only"}};
+    CHECK(theoryRate(in)->f(5.0) == Approx(1.0 / std::sqrt(2000.0)));
+    in.algorithm = "dp-sgd-linear";
+    in.settings.clear();
+    CHECK(theoryRate(in)->f(1.0) == Approx(privateTerm));
 }
