@@ -5,10 +5,13 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -16,11 +19,16 @@
 #include <cmath>
 
 #include "core/privacy/weighted_gaussian_mean.h"
+#include "core/sweep/sweep_preset.h"
+#include "ui/actions/sweep_actions.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/error_epsilon_view.h"
 #include "ui/charts/whisker_item.h"
+#include "ui/controllers/sweep_controller.h"
 #include "ui/dialogs/public_mean_dialog.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/epsilon_control.h"
+#include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -122,4 +130,48 @@ TEST_CASE("The mean-estimation panel follows its sliders and runs its Monte-Carl
     REQUIRE(waitForSignals(done, 2, 60000));
     QTest::qWait(300);
     CHECK(dialog->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/public-mean-panel.png")));
+}
+
+TEST_CASE("The public-data-epsilon preset runs from the window with its rates drawn",
+          "[ui][semi-dp-sgd][screenshot][preset-shots]") {
+    auto window = readyWindow(2);
+    ExperimentPanel* panel = window->experimentPanel();
+    panel->algorithmBox()->setCurrentIndex(
+        panel->algorithmBox()->findData(QStringLiteral("semi-dp-sgd")));
+    const pfa::SweepPreset& preset = pfa::findSweepPreset("public-data-epsilon");
+    REQUIRE(window->experimentPanel()->selectDataset(preset.dataset));
+    REQUIRE(QTest::qWaitFor(
+        [&] { return window->datasetCard()->title().contains(QStringLiteral("linear")); }, 30000));
+    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 10000);
+    INFO(panel->problem().toStdString());
+    REQUIRE(ready);
+    QTemporaryDir dir;
+    pfa::SweepSpec spec = preset.spec;
+    spec.seeds = {0, 1};  // two seeds: a screenshot, not the measurement
+    spec.base.delta = window->experimentPanel()->config().delta;
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    QString error;
+    REQUIRE(window->sweepActions()->startSweep(spec, 2, dir.filePath("public.jsonl"), &error));
+    REQUIRE(waitForSignals(finished, 1, 600000));
+    SweepViewsPanel* views = window->sweepViews();
+    views->refreshNow();
+    // dp-sgd-linear, and semi-dp-sgd per public share, use of the rows and weight rule.
+    const auto& lines = views->errorEpsilonView()->lines();
+    REQUIRE(lines.size() == 9);
+    int semiWithRate = 0;
+    for (const auto& line : lines) {
+        CHECK(line.points == 6);
+        if (line.name.contains(QStringLiteral("semi-dp-sgd")) && line.overlay) ++semiWithRate;
+    }
+    CHECK(semiWithRate >= 1);
+    for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {
+        if (dock->objectName() != QLatin1String("sweepDock")) continue;
+        dock->setFloating(true);
+        dock->resize(1280, 720);
+    }
+    views->tabs()->setCurrentWidget(views->errorEpsilonView());
+    QTest::qWait(200);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(views->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/error-vs-epsilon-public-data-preset.png")));
 }
