@@ -149,8 +149,8 @@ public:
             p.min = 0.0;
             p.max = 1.0;
             p.autoMeaning =
-                "variance-minimising from each public batch: α = (V²/K_pub)/(V²/K_priv + dσ² + "
-                "V²/K_pub)";
+                "variance-minimising, from the public rows only, per step or per run as "
+                "weight-rule says";
             p.autoValue = kAutoAlpha;
             p.autoByNumber = false;
             p.sweepable = true;
