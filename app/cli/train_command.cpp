@@ -39,8 +39,9 @@ const char* const kTrainHelpHead =
     "\n"
     "data (one of):\n"
     "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression),\n"
-    "                              synthetic-personalised (1000 users, one linear model each) or a\n"
-    "                              catalog data set (pfa-cli datasets list)\n"
+    "                              synthetic-personalised (1000 users, one linear model each),\n"
+    "                              synthetic-linear (Gaussian linear regression, optimal MSE 0.25)\n"
+    "                              or a catalog data set (pfa-cli datasets list)\n"
     "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
     "      --target COL            the label column\n"
     "      --positive VALUE        the positive (favourable) label value; omit for multi-class\n"
@@ -95,6 +96,7 @@ const char* const kTrainHelpHead =
     "  --heavy-outlier-share P, --heavy-outlier-scale S  share of rows whose x and noise are\n"
     "                              multiplied by S (0.01, 100)\n"
     "  --heavy-seed S              seed of the heavy-tailed generator (20240)\n"
+    "  --linear-rows N, --linear-features D  synthetic-linear: rows (12000) and features (200)\n"
     "sweep:\n"
     "  --preset NAME               a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
@@ -443,7 +445,7 @@ int trainCommand(int argc, char** argv) {
                                     "synthetic-rows", "synthetic-features", "synthetic-minority",
                                     "synthetic-bias", "synthetic-noise", "personalised-heterogeneity", "heavy-rows", "heavy-features", "heavy-feature-tail",
                                     "heavy-noise-tail", "heavy-noise-scale", "heavy-outlier-share",
-                                    "heavy-outlier-scale", "heavy-seed", "synthetic-users", "synthetic-user-skew",
+                                    "heavy-outlier-scale", "heavy-seed", "linear-rows", "linear-features", "synthetic-users", "synthetic-user-skew",
                                     "synthetic-user-correlation", "synthetic-atypical-users", "synthetic-silos",
                                     "synthetic-silo-heterogeneity", "silos", "silo-split", "silo-alpha",
                                     "silo-column", "silo-min-rows", "silo-seed", "preset", "algorithm", "fairness",
@@ -485,7 +487,7 @@ int trainCommand(int argc, char** argv) {
     } else {
         if (args.has("dataset")) request.name = args.text("dataset");
         if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed" &&
-            request.name != "synthetic-personalised") {
+            request.name != "synthetic-personalised" && request.name != "synthetic-linear") {
             findCatalogEntry(request.name);  // a clear error early
         }
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
@@ -514,6 +516,9 @@ int trainCommand(int argc, char** argv) {
     request.personalised.heterogeneity =
         args.number("personalised-heterogeneity", request.personalised.heterogeneity);
     applyHeavyTailedOptions(args, request);
+    request.linearGaussian.rows = static_cast<int>(args.integer("linear-rows", request.linearGaussian.rows));
+    request.linearGaussian.features =
+        static_cast<int>(args.integer("linear-features", request.linearGaussian.features));
     if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
         throw UsageError("--split-seed must be >= 0");
     }

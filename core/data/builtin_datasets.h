@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/data/heavy_tailed.h"
+#include "core/data/linear_gaussian.h"
 #include "core/data/personalised.h"
 #include "core/data/preprocessing.h"
 #include "core/data/schema.h"
@@ -17,12 +18,13 @@ namespace pfa {
 /// Which data set to load and from where: the built-in synthetic data, a catalog data set, or
 /// the user's own file.
 struct DatasetRequest {
-    std::string name = "synthetic";  ///< "synthetic" (default), "synthetic-heavy-tailed", "synthetic-personalised", a catalog name, or "file"
+    std::string name = "synthetic";  ///< "synthetic" (default), "synthetic-heavy-tailed", "synthetic-personalised", "synthetic-linear", a catalog name, or "file"
     std::string dataDirectory;       ///< folder holding the data files (adult: adult.data, .test)
     std::string sensitive;           ///< catalog data sets: sensitive choice id ("" = default)
     SyntheticOptions synthetic;      ///< knobs when name == "synthetic"
     HeavyTailedOptions heavyTailed;  ///< knobs when name == "synthetic-heavy-tailed"
     PersonalisedOptions personalised;  ///< knobs when name == "synthetic-personalised"
+    LinearGaussianOptions linearGaussian;  ///< knobs when name == "synthetic-linear"
     SplitOptions split;              ///< train/test split (75/25, split seed 0 by default)
     std::string filePath;            ///< name == "file": a CSV/TSV/ARFF file
     Schema schema;                   ///< name == "file": how to read it

@@ -29,6 +29,7 @@
 #include "ui/controllers/session_controller.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/controllers/training_controller.h"
+#include "ui/dialogs/public_mean_dialog.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/experiment_panel.h"
 #include "ui/panels/ledger_status_label.h"
@@ -232,6 +233,20 @@ void MainWindow::buildMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    QAction* publicMean = view->addAction(tr("Mean estimation with &public data…"), this, [this] {
+        auto* dialog = findChild<PublicMeanDialog*>();
+        if (!dialog) dialog = new PublicMeanDialog(this);
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
+    publicMean->setObjectName(QStringLiteral("publicMeanAction"));
+    publicMean->setToolTip(tr("How much a few public samples help a private mean estimate: the "
+                              "weighted-Gaussian estimator's error against its weight, ε and the public "
+                              "share, with a Monte-Carlo check"));
+    publicMean->setStatusTip(publicMean->toolTip());
+    view->setToolTipsVisible(true);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About PFA Explorer"), this,

@@ -1,0 +1,107 @@
+// dp-sgd-linear: DP-SGD for linear regression (thesis-algorithms.md §3): the squared loss
+// (ŷ − y)² with an intercept, Poisson-sampled batches, per-example clipping to C, Gaussian
+// noise on the mean with the noise multiplier solved by the RDP accountant for the target ε
+// (accountant B), optional projection onto a ball, no warm start. The baseline of the
+// semi-DP learner (it treats every training row as private) and the "naive clipping" baseline
+// for heavy-tailed data. The loop is shared with semi-dp-sgd (core/train/linear_dp_sgd.h).
+#include <cmath>
+#include <limits>
+
+#include "core/privacy/run_accountant.h"
+#include "core/sweep/theory_rates.h"
+#include "core/train/algorithm.h"
+#include "core/train/config_validation.h"
+#include "core/train/linear_dp_sgd.h"
+#include "core/train/run_streams.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+/// The projection radius, declared as noisy-clipped-gd declares it (one setting, one meaning).
+ParamSpec domainRadiusParameter() {
+    ParamSpec spec;
+    spec.name = "domain-radius";
+    spec.label = "Domain radius D";
+    spec.kind = ParamKind::Real;
+    spec.help = "iterates are projected onto the ball of radius D around 0 (inf: none)";
+    spec.min = 0.0;
+    spec.minExclusive = true;
+    spec.defaultValue = "inf";
+    spec.sweepable = true;
+    spec.advanced = false;
+    return ownParameter(std::move(spec));
+}
+
+/// Central DP, convex (the rate the overlay draws): 1/√n + √(d ln(1/δ))/(ε n).
+const bool kRateRegistered = [] {
+    registerTheoryRate("dp-sgd-linear", [](const RateInputs& in) -> std::optional<RateShape> {
+        const double n = in.n, d = in.d;
+        if (n <= 0.0 || d <= 0.0) return std::nullopt;
+        const double logDelta = in.delta > 0.0 ? std::max(1.0, std::log(1.0 / in.delta)) : 1.0;
+        return RateShape{"central DP, convex: 1/√n + √(d ln(1/δ))/(ε n)", [=](double eps) {
+                             return 1.0 / std::sqrt(n) + std::sqrt(d * logDelta) / (eps * n);
+                         }};
+    });
+    return true;
+}();
+
+class DpSgdLinear final : public Algorithm {
+public:
+    std::string name() const override { return "dp-sgd-linear"; }
+    std::string description() const override {
+        return "Linear regression by differentially private SGD: Poisson batches, each row's "
+               "squared-loss gradient clipped, Gaussian noise solved for the target ε.";
+    }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        can.task = Task::Regression;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        std::vector<ParamSpec> list =
+            commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
+                              "adjacency", "clip-theta", "averaging", "secure-noise"});
+        list.push_back(domainRadiusParameter());
+        return list;
+    }
+
+    void validate(const TrainConfig& config, const DataSplit&) const override {
+        requireNoFairness(config);
+    }
+
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override {
+        const TrainConfig& config = prepared.config();
+        const long n = static_cast<long>(data.train.rows());
+        const LinearSgdPlan plan = planLinearSgd(config, data.train, splitPublicRows(n, 0.0, 0));
+        const privacy::RunAccountant accountant(plan.accounting);
+        const RunStreams streams(config, data.train);
+        RandomStream sampling = streams.stream(streams::kSampling);
+        RandomStream noise = streams.stream(streams::kNoise);
+        RandomStream unused = streams.stream(streams::kShares);  // no public rows
+        const bool isPrivate = config.isPrivate();
+        RunResult result = runLinearSgd(
+            plan.setup, data, {sampling, unused, noise},
+            [&](long steps) { return isPrivate ? accountant.after(steps).epsilon : INFINITY; },
+            observer, cancel);
+        result.config = config;
+        result.theoryInputs.clear();
+        if (!isPrivate) {
+            result.privacy = privacy::nonPrivateReport(name(), result.steps);
+            return result;
+        }
+        describeLinearSgdRun(result, plan, data.train, name(),
+                             "every column of each training row (features and target)");
+        return result;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makeDpSgdLinear() { return std::make_unique<DpSgdLinear>(); }
+
+}  // namespace pfa

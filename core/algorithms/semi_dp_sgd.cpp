@@ -1,0 +1,343 @@
+// semi-dp-sgd: semi-differentially private SGD for linear regression with public data
+// (thesis-algorithms.md §5.2, "Optimal Differentially Private Learning with Public Data"). A
+// share p of the training rows is PUBLIC (a data-independent seeded random subset: public-share,
+// public-seed); only the other rows are protected. Each step mixes the noisy clipped mean
+// gradient of a Poisson batch of private rows, g_priv (σ from the RDP accountant over the
+// private rows alone, q = K_priv/n_priv), with the mean gradient of K_pub public rows, g_pub
+// (each normalised to norm C unless switched off): g = α g_priv + (1 − α) g_pub. α is set by
+// hand or automatically from the public batch's spread (the variance-minimising weight, the
+// gradient form of the weighted-Gaussian mean estimator's r*). Warm start: least squares on the
+// public rows. public-use = public-only is the "throw the private rows away" baseline: exact
+// least squares on the public rows. The loop is shared with dp-sgd-linear.
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "core/privacy/run_accountant.h"
+#include "core/sweep/theory_rates.h"
+#include "core/train/algorithm.h"
+#include "core/train/config_validation.h"
+#include "core/train/evaluator.h"
+#include "core/train/linear_dp_sgd.h"
+#include "core/train/run_streams.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+constexpr std::uint64_t kPublicBatchStream = 0x5055424241544348ULL;  // "PUBBATCH"
+/// The stored value of an automatic α (out of range, so only the word "auto" means it).
+constexpr const char* kAutoAlpha = "-1";
+
+ParamSpec domainRadiusParameter() {
+    ParamSpec spec;
+    spec.name = "domain-radius";
+    spec.label = "Domain radius D";
+    spec.kind = ParamKind::Real;
+    spec.help = "iterates are projected onto the ball of radius D around 0 (inf: none)";
+    spec.min = 0.0;
+    spec.minExclusive = true;
+    spec.defaultValue = "inf";
+    spec.sweepable = true;
+    spec.advanced = false;
+    return ownParameter(std::move(spec));
+}
+
+ParamSpec makeParameter(const char* name, const char* label, ParamKind kind, const char* help,
+                        const char* defaultValue) {
+    ParamSpec spec;
+    spec.name = name;
+    spec.label = label;
+    spec.kind = kind;
+    spec.help = help;
+    spec.defaultValue = defaultValue;
+    spec.advanced = false;
+    return spec;
+}
+
+long publicRowCount(double share, double n) { return std::llround(share * n); }
+
+/// Semi-DP convex learning (the overlay's rate, L·D dropped):
+/// min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}; public rows only: 1/√n_pub.
+const bool kRateRegistered = [] {
+    registerTheoryRate("semi-dp-sgd", [](const RateInputs& in) -> std::optional<RateShape> {
+        const double n = in.n, d = in.d;
+        if (n <= 0.0 || d <= 0.0) return std::nullopt;
+        const auto share = in.settings.find("public-share");
+        const double p = share == in.settings.end() ? 0.0 : std::atof(share->second.c_str());
+        const double nPublic = static_cast<double>(publicRowCount(p, n));
+        const auto use = in.settings.find("public-use");
+        const double logDelta = in.delta > 0.0 ? std::max(1.0, std::log(1.0 / in.delta)) : 1.0;
+        if (use != in.settings.end() && use->second == "public-only") {
+            if (nPublic <= 0.0) return std::nullopt;
+            return RateShape{"public rows only: 1/√n_pub",
+                             [=](double) { return 1.0 / std::sqrt(nPublic); }};
+        }
+        return RateShape{
+            "semi-DP, convex: min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}", [=](double eps) {
+                const double privateRate = std::sqrt(d * logDelta) / (eps * n) + 1.0 / std::sqrt(n);
+                return nPublic > 0.0 ? std::min(1.0 / std::sqrt(nPublic), privateRate)
+                                     : privateRate;
+            }};
+    });
+    return true;
+}();
+
+class SemiDpSgd final : public Algorithm {
+public:
+    std::string name() const override { return "semi-dp-sgd"; }
+    std::string description() const override {
+        return "Linear regression with public data: a share of the training rows is public; DP-SGD "
+               "on "
+               "the private rows mixed with the public rows' gradients (only private rows "
+               "protected).";
+    }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        can.task = Task::Regression;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        std::vector<ParamSpec> list =
+            commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
+                              "adjacency", "clip-theta", "averaging", "secure-noise"});
+        list.push_back(domainRadiusParameter());
+        {
+            ParamSpec p =
+                makeParameter("public-share", "Public share p", ParamKind::Real,
+                              "share of the training rows that are public (not protected), "
+                              "chosen at random by public-seed, independently of the data",
+                              "0.05");
+            p.min = 0.0;
+            p.max = 1.0;
+            p.maxExclusive = true;
+            p.sweepable = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p =
+                makeParameter("public-seed", "Public rows seed", ParamKind::Integer,
+                              "seed of the random choice of the public rows (the split is "
+                              "assumed public knowledge)",
+                              "0");
+            p.min = 0.0;
+            p.max = 0x1p53;
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter("public-use", "Use of the rows", ParamKind::Choice,
+                                        "how the public and private rows are used", "weighted");
+            p.choices = {
+                {"weighted", "semi-DP SGD (weighted gradients)",
+                 "noisy private gradients mixed with public gradients: g = α g_priv + (1 − α) "
+                 "g_pub"},
+                {"public-only", "public rows only (least squares)",
+                 "throws the private rows away: exact least squares on the public rows, ε = 0"}};
+            p.sweepable = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p =
+                makeParameter("public-weight", "Private weight α", ParamKind::Real,
+                              "weight α of the private gradient in g = α g_priv + (1 − α) g_pub "
+                              "(1: public rows ignored; 0: private rows ignored)",
+                              kAutoAlpha);
+            p.min = 0.0;
+            p.max = 1.0;
+            p.autoMeaning =
+                "variance-minimising, from the public rows only, per step or per run as "
+                "weight-rule says";
+            p.autoValue = kAutoAlpha;
+            p.autoByNumber = false;
+            p.sweepable = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter("weight-rule", "Automatic α from", ParamKind::Choice,
+                                        "what the automatic weight α balances", "per-step");
+            p.choices = {{"per-step", "one step's batches",
+                          "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's "
+                          "estimate"},
+                         {"per-run", "the whole run's rows",
+                          "α = (V²/n_pub)/(V²/n_priv + dσ²/T + V²/n_pub): the public rows are "
+                          "reused every step, so "
+                          "their error does not average out while the private noise does"}};
+            p.sweepable = true;
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter("public-batch", "Public batch K_pub", ParamKind::Integer,
+                                        "public rows per step", "0");
+            p.min = 1.0;
+            p.max = 1e9;
+            p.unit = "rows";
+            p.autoMeaning = "min(256, public rows)";
+            p.autoValue = "0";
+            p.sweepable = true;
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter(
+                "normalise-public", "Normalise public gradients", ParamKind::Flag,
+                "scale each public row's gradient to norm C (costs no privacy)", "true");
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter("warm-start", "Warm start", ParamKind::Choice,
+                                        "where the iterates start", "public-least-squares");
+            p.choices = {{"public-least-squares", "least squares on the public rows",
+                          "exact least-squares fit on the public rows (no privacy cost)"},
+                         {"none", "zero", "the zero model"}};
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        return list;
+    }
+
+    void validate(const TrainConfig& config, const DataSplit& data) const override {
+        requireNoFairness(config);
+        const long n = static_cast<long>(data.train.rows());
+        const long nPublic =
+            publicRowCount(ownNumber(config, "public-share"), static_cast<double>(n));
+        if (n - nPublic < 1) {
+            throw InputError("public-share = " + formatNumber(ownNumber(config, "public-share")) +
+                             " leaves no private training row; lower it");
+        }
+        if (config.batchSize > n - nPublic) {
+            throw InputError("batch-size = " + std::to_string(config.batchSize) +
+                             " is invalid: at most the number of private training rows (" +
+                             std::to_string(n - nPublic) + ")");
+        }
+    }
+
+    TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
+        TrainConfig c = resolveDefaults(requested, data);
+        const long n = static_cast<long>(data.train.rows());
+        const long nPublic = publicRowCount(ownNumber(c, "public-share"), static_cast<double>(n));
+        if (ownNumber(c, "public-batch") == 0)
+            c.extra["public-batch"] = std::to_string(std::min(256L, std::max(1L, nPublic)));
+        return c;
+    }
+
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override {
+        const TrainConfig& config = prepared.config();
+        const Dataset& train = data.train;
+        const long n = static_cast<long>(train.rows());
+        const double share = ownNumber(config, "public-share");
+        const auto publicSeed = static_cast<std::uint64_t>(ownNumber(config, "public-seed"));
+        const bool publicOnly = ownChoice(config, "public-use") == "public-only";
+        const double alphaSetting = ownNumber(config, "public-weight");
+        const double alpha = alphaSetting < 0.0 ? NAN : alphaSetting;
+
+        LinearSgdPlan plan = planLinearSgd(config, train, splitPublicRows(n, share, publicSeed));
+        LinearSgdSetup& s = plan.setup;
+        const long nPublic = static_cast<long>(s.publicRows.size());
+        const long nPrivate = static_cast<long>(s.privateRows.size());
+        s.alpha = nPublic > 0 ? alpha : 1.0;  // no public rows: DP-SGD on the private rows
+        s.publicBatch = static_cast<long>(ownNumber(config, "public-batch"));
+        s.normalisePublic = ownChoice(config, "normalise-public") == "true";
+        s.runLevelWeight = ownChoice(config, "weight-rule") == "per-run";
+        if (ownChoice(config, "warm-start") == "public-least-squares" && nPublic > 0) {
+            s.start = leastSquaresOnRows(train, s.publicRows);
+        }
+        // Only public rows are read: nothing that depends on a private row is released.
+        if (publicOnly || s.alpha == 0.0) plan.accounting.kind = privacy::ReleaseKind::NoRelease;
+
+        RunResult result;
+        if (publicOnly) {
+            result = publicOnlyRun(s, data, observer);
+        } else {
+            const privacy::RunAccountant accountant(plan.accounting);
+            const RunStreams streams(config, train);
+            RandomStream sampling = streams.stream(streams::kSampling);
+            RandomStream publicSampling = streams.stream(kPublicBatchStream);
+            RandomStream noise = streams.stream(streams::kNoise);
+            const bool charged =
+                config.isPrivate() && plan.accounting.kind != privacy::ReleaseKind::NoRelease;
+            result = runLinearSgd(
+                s, data, {sampling, publicSampling, noise},
+                [&](long steps) {
+                    return charged ? accountant.after(steps).epsilon
+                                   : (config.isPrivate() ? 0.0 : INFINITY);
+                },
+                observer, cancel);
+        }
+        result.config = config;
+        result.theoryInputs["public_rows"] = static_cast<double>(nPublic);
+        result.theoryInputs["private_rows"] = static_cast<double>(nPrivate);
+        if (!config.isPrivate()) {
+            result.privacy = privacy::nonPrivateReport(name(), result.steps);
+            return result;
+        }
+        const std::string split = std::to_string(nPublic) + " public rows (public-share " +
+                                  formatNumber(share) +
+                                  ", drawn uniformly at random with public-seed " +
+                                  std::to_string(publicSeed) + ", independently of the data)";
+        std::string protectedRows = "every column (features and target) of each of the " +
+                                    std::to_string(nPrivate) + " PRIVATE training rows only. The " +
+                                    split +
+                                    " get NO protection: they are used as they are. The "
+                                    "public/private split is assumed to be public "
+                                    "knowledge";
+        if (!publicOnly && std::isnan(s.alpha))
+            protectedRows += "; the automatic weight α is computed from public rows only";
+        if (publicOnly)
+            protectedRows += "; the private rows are not used at all (ε = 0)";
+        else if (s.alpha == 0.0)
+            protectedRows += "; with α = 0 the private rows are not used at all (ε = 0)";
+        describeLinearSgdRun(result, plan, train, name(), protectedRows);
+        return result;
+    }
+
+private:
+    /// The "public rows only" baseline: exact least squares on the public rows (the zero model
+    /// when there are none). One step, no privacy cost.
+    static RunResult publicOnlyRun(const LinearSgdSetup& s, const DataSplit& data,
+                                   TrainingObserver& observer) {
+        const auto start = std::chrono::steady_clock::now();
+        RunResult result;
+        result.dataset = data.train.name;
+        const Eigen::VectorXd w = leastSquaresOnRows(data.train, s.publicRows);
+        result.theta = RowMatrix(1, w.size());
+        result.theta.row(0) = w.transpose();
+        result.regression = evaluateRegression(data.test, w);
+        result.regression.known = true;
+        result.test =
+            fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
+        result.trainLoss = evaluateRegression(data.train, w).testMse;
+        result.steps = 1;
+        if (s.publicRows.empty()) result.message = "no public rows: the model is zero";
+        StepInfo info;
+        info.step = 1;
+        info.epoch = 1;
+        info.batchRows = static_cast<long>(s.publicRows.size());
+        observer.onStep(info);
+        EpochMetrics m;
+        m.epoch = 1;
+        m.step = 1;
+        m.trainLoss = m.trainObjective = result.trainLoss;
+        m.testError = result.regression.testMse;
+        if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
+        m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
+        m.epsilonSpent = 0.0;
+        m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        result.history.push_back(m);
+        observer.onEpochEnd(m);
+        result.seconds = m.seconds;
+        return result;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makeSemiDpSgd() { return std::make_unique<SemiDpSgd>(); }
+
+}  // namespace pfa

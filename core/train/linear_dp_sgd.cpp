@@ -1,0 +1,320 @@
+#include "core/train/linear_dp_sgd.h"
+
+#include <Eigen/QR>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include "core/data/linear_gaussian.h"
+#include "core/privacy/run_accountant.h"
+#include "core/train/batch_sampler.h"
+#include "core/train/evaluator.h"
+#include "core/train/parameters.h"
+#include "core/train/private_run_report.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+double autoAlpha(double spread, double privateBatch, double publicBatch, double dimension,
+                 double sigma) {
+    if (!(publicBatch > 0.0)) return 1.0;
+    const double publicVariance = spread / publicBatch;
+    const double denominator = spread / privateBatch + dimension * sigma * sigma + publicVariance;
+    // All public gradients equal and no noise: either weight is exact; keep the private one.
+    if (!(denominator > 0.0)) return 1.0;
+    return publicVariance / denominator;
+}
+
+Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>& rows) {
+    const Eigen::Index d = train.features();
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1);
+    if (rows.empty()) return w;
+    const Eigen::VectorXd y = regressionTargets(train);
+    Eigen::MatrixXd A(static_cast<Eigen::Index>(rows.size()), d + 1);
+    Eigen::VectorXd b(A.rows());
+    for (Eigen::Index i = 0; i < A.rows(); ++i) {
+        const long row = rows[static_cast<std::size_t>(i)];
+        A.row(i).head(d) = train.X.row(row);
+        A(i, d) = 1.0;
+        b(i) = y(row);
+    }
+    // Minimum-norm solution: also defined when there are fewer rows than coefficients.
+    return A.completeOrthogonalDecomposition().solve(b);
+}
+
+PublicPrivateRows splitPublicRows(long n, double share, std::uint64_t seed) {
+    constexpr std::uint64_t kPublicRowsStream = 0x5055424c49430000ULL;  // "PUBLIC"
+    const long publicCount =
+        std::clamp(static_cast<long>(std::llround(share * static_cast<double>(n))), 0L, n);
+    std::vector<long> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), 0L);
+    RandomStream random(seed, kPublicRowsStream);
+    for (long i = 0; i < publicCount; ++i) {
+        const auto j =
+            static_cast<std::size_t>(i) +
+            static_cast<std::size_t>(random.uniformIndex(static_cast<std::uint64_t>(n - i)));
+        std::swap(order[static_cast<std::size_t>(i)], order[j]);
+    }
+    PublicPrivateRows out;
+    out.publicRows.assign(order.begin(), order.begin() + publicCount);
+    out.privateRows.assign(order.begin() + publicCount, order.end());
+    std::sort(out.publicRows.begin(), out.publicRows.end());
+    std::sort(out.privateRows.begin(), out.privateRows.end());
+    return out;
+}
+
+RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgdStreams streams,
+                       const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
+                       const CancelToken& cancel) {
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    const Dataset& train = data.train;
+    const Eigen::Index d = train.features();
+    const Eigen::VectorXd y = regressionTargets(train);
+    const long nPrivate = static_cast<long>(s.privateRows.size());
+    const long nPublic = static_cast<long>(s.publicRows.size());
+    const bool autoWeight = std::isnan(s.alpha);
+    // α = 1 never reads a public row, α = 0 never reads a private row.
+    const bool usePublic = nPublic > 0 && s.publicBatch > 0 && (autoWeight || s.alpha < 1.0);
+    const bool usePrivate = !usePublic || autoWeight || s.alpha > 0.0;
+    const double logOneMinusQ = s.samplingRate >= 1.0 ? -INFINITY : std::log1p(-s.samplingRate);
+
+    // Everything the steps touch is allocated here, once.
+    Eigen::VectorXd w = s.start.size() == d + 1 ? s.start : Eigen::VectorXd::Zero(d + 1);
+    Eigen::VectorXd average = w, gp(d + 1), gq(d + 1);
+    std::vector<long> publicOrder = s.publicRows;
+    std::size_t publicNext = publicOrder.size();  // reshuffled before first use
+
+    RunResult result;
+    result.dataset = train.name;
+    long clipped = 0, seen = 0;
+    double alphaSum = 0.0;
+    long alphaSteps = 0;
+    for (long t = 0; t < s.steps; ++t) {
+        if (cancel.cancelled()) {
+            result.status = RunStatus::Cancelled;
+            result.message = "cancelled after " + std::to_string(t) + " steps";
+            break;
+        }
+        long batchRows = 0;
+        double batchLoss = 0.0;
+        if (usePrivate) {
+            gp.setZero();
+            drawPoisson(streams.sampling, logOneMinusQ, nPrivate, [&](long position) {
+                const long row = s.privateRows[static_cast<std::size_t>(position)];
+                const double residual = train.X.row(row).dot(w.head(d)) + w(d) - y(row);
+                double scale = 2.0 * residual;
+                const double norm =
+                    std::abs(scale) * std::sqrt(train.X.row(row).squaredNorm() + 1.0);
+                if (norm > s.clip) {
+                    scale *= s.clip / norm;
+                    ++clipped;
+                }
+                gp.head(d).noalias() += scale * train.X.row(row).transpose();
+                gp(d) += scale;
+                batchLoss += residual * residual;
+                ++batchRows;
+            });
+            seen += batchRows;
+            gp /= s.expectedBatch;
+            if (s.sigma > 0.0) {
+                for (Eigen::Index k = 0; k <= d; ++k) gp(k) += s.sigma * streams.noise.normal();
+            }
+        }
+        if (usePublic) {
+            gq.setZero();
+            double squaredNorms = 0.0;
+            for (long j = 0; j < s.publicBatch; ++j) {
+                if (publicNext >= publicOrder.size()) {
+                    for (std::size_t i = publicOrder.size() - 1; i > 0; --i) {
+                        std::swap(publicOrder[i],
+                                  publicOrder[streams.publicSampling.uniformIndex(i + 1)]);
+                    }
+                    publicNext = 0;
+                }
+                const long row = publicOrder[publicNext++];
+                const double residual = train.X.row(row).dot(w.head(d)) + w(d) - y(row);
+                double scale = 2.0 * residual;
+                if (s.normalisePublic) {
+                    const double norm =
+                        std::abs(scale) * std::sqrt(train.X.row(row).squaredNorm() + 1.0);
+                    scale = norm > 0.0 ? scale * s.publicScale / norm : 0.0;
+                }
+                squaredNorms += scale * scale * (train.X.row(row).squaredNorm() + 1.0);
+                gq.head(d).noalias() += scale * train.X.row(row).transpose();
+                gq(d) += scale;
+            }
+            const double k = static_cast<double>(s.publicBatch);
+            gq /= k;
+            double alpha = s.alpha;
+            if (autoWeight) {
+                // V² = mean_j ‖h_j − gq‖² = mean_j ‖h_j‖² − ‖gq‖² (public rows only: no privacy
+                // cost).
+                const double spread = std::max(0.0, squaredNorms / k - gq.squaredNorm());
+                // Per run: the public rows are reused every step, so their error does not average
+                // out over the steps while the private noise does (σ²/T on the run's average).
+                alpha = s.runLevelWeight
+                            ? autoAlpha(spread, static_cast<double>(nPrivate),
+                                        static_cast<double>(nPublic), static_cast<double>(d + 1),
+                                        s.sigma / std::sqrt(static_cast<double>(s.steps)))
+                            : autoAlpha(spread, s.expectedBatch, k, static_cast<double>(d + 1),
+                                        s.sigma);
+            }
+            alphaSum += alpha;
+            ++alphaSteps;
+            if (usePrivate) {
+                gp *= alpha;
+                gp.noalias() += (1.0 - alpha) * gq;
+            } else {
+                gp = gq;
+            }
+        } else {
+            alphaSum += 1.0;
+            ++alphaSteps;
+        }
+        w.noalias() -= s.learningRate * gp;
+        if (std::isfinite(s.radius)) {
+            const double norm = w.norm();
+            if (norm > s.radius) w *= s.radius / norm;
+        }
+        if (s.averageIterates)
+            average += (4.0 / (static_cast<double>(t + 1) + 3.0)) * (w - average);
+        result.steps = t + 1;
+
+        StepInfo info;
+        info.step = t + 1;
+        info.epoch = static_cast<int>(t / s.stepsPerEpoch) + 1;
+        info.batchRows = batchRows;
+        info.batchLoss = batchRows > 0 ? batchLoss / static_cast<double>(batchRows) : 0.0;
+        bool stop = observer.onStep(info);
+        const bool diverged = !w.allFinite();
+        if ((t + 1) % s.stepsPerEpoch == 0 || t + 1 == s.steps || diverged) {
+            const Eigen::VectorXd& reported = s.averageIterates ? average : w;
+            EpochMetrics m;
+            m.epoch = static_cast<int>(result.history.size()) + 1;
+            m.step = t + 1;
+            // Diagnostic on all training rows (private ones included): shown, never released.
+            m.trainLoss = evaluateRegression(train, reported).testMse;
+            m.trainObjective = m.trainLoss;
+            m.testError = evaluateRegression(data.test, reported).testMse;
+            if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
+            m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
+            m.epsilonSpent = epsilonAfter(t + 1);
+            m.clipFraction =
+                seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+            m.seconds = elapsed();
+            clipped = seen = 0;
+            result.history.push_back(m);
+            stop = observer.onEpochEnd(m) || stop;
+        }
+        if (diverged) {
+            result.status = RunStatus::Diverged;
+            result.message = "the iterate is no longer finite after step " + std::to_string(t + 1) +
+                             ": the step size " + formatNumber(s.learningRate) +
+                             " is too large; lower lr-theta";
+            break;
+        }
+        if (stop && t + 1 < s.steps) {
+            result.status = RunStatus::Cancelled;
+            result.message = "stopped after " + std::to_string(t + 1) + " steps";
+            break;
+        }
+    }
+
+    const Eigen::VectorXd reported = s.averageIterates ? average : w;
+    result.theta = RowMatrix(1, d + 1);
+    result.theta.row(0) = reported.transpose();
+    result.regression = evaluateRegression(data.test, reported);
+    result.regression.known = true;
+    result.test =
+        fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
+    result.trainLoss = evaluateRegression(train, reported).testMse;
+    result.theoryInputs["alpha_mean"] =
+        alphaSteps > 0 ? alphaSum / static_cast<double>(alphaSteps) : 1.0;
+    result.seconds = elapsed();
+    return result;
+}
+
+LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
+                            PublicPrivateRows rows) {
+    LinearSgdPlan plan;
+    LinearSgdSetup& s = plan.setup;
+    s.privateRows = std::move(rows.privateRows);
+    s.publicRows = std::move(rows.publicRows);
+    const long nPrivate = static_cast<long>(s.privateRows.size());
+    const long b = std::min<long>(config.batchSize, std::max(1L, nPrivate));
+    s.samplingRate = nPrivate > 0 ? static_cast<double>(b) / static_cast<double>(nPrivate) : 1.0;
+    s.expectedBatch = static_cast<double>(b);
+    s.stepsPerEpoch = std::max(1L, (nPrivate + b - 1) / b);
+    s.steps = static_cast<long>(config.epochs) * s.stepsPerEpoch;
+    s.learningRate = config.lrTheta;
+    s.radius = ownNumber(config, "domain-radius");
+    s.averageIterates = config.averaging == IterateAveraging::PolynomialDecay;
+    s.optimalMse = linearGaussianOptimalMse(train);
+
+    privacy::AccountingInputs& in = plan.accounting;
+    in.unit = train.unitName;
+    in.adjacency = config.adjacency;
+    in.kind = config.adjacency == privacy::Adjacency::Replace
+                  ? privacy::ReleaseKind::PoissonReplace
+                  : privacy::ReleaseKind::PoissonSubsampled;
+    in.samplingRate = s.samplingRate;
+    in.sensitivity = "C (clip norm of one private row's gradient)";
+    in.stepsPerRelease = 1;
+    in.steps = s.steps;
+    in.delta = config.delta;
+    if (config.isPrivate() && nPrivate > 0) {
+        s.clip = config.clipTheta;
+        const double z = privacy::solveNoiseMultiplierFor(in, 1.0, config.epsilon);
+        in.noiseMultiplier = z;
+        s.sigma = z * s.clip / s.expectedBatch;
+        s.publicScale = s.clip;
+    } else {
+        s.clip = std::numeric_limits<double>::infinity();
+        s.sigma = 0.0;
+        s.publicScale = config.clipTheta;
+        in.kind = privacy::ReleaseKind::NoRelease;
+    }
+    return plan;
+}
+
+void describeLinearSgdRun(RunResult& result, const LinearSgdPlan& plan, const Dataset& train,
+                          const std::string& algorithm, const std::string& protectedRows) {
+    const privacy::RunAccountant accountant(plan.accounting);
+    describePrivateRun(result, accountant, train);
+    privacy::PrivacyReport& report = result.privacy;
+    const LinearSgdSetup& s = plan.setup;
+    const bool releases = plan.accounting.kind != privacy::ReleaseKind::NoRelease;
+    report.algorithm = algorithm;
+    report.adjacency =
+        plan.accounting.adjacency == privacy::Adjacency::Replace ? "replace-one" : "add/remove-one";
+    report.protectedData = protectedRows;
+    if (releases) {
+        report.calibration =
+            "noise multiplier z = " + formatNumber(plan.accounting.noiseMultiplier) +
+            ", the smallest z the RDP accountant finds within the budget ε";
+        report.mechanism =
+            plan.accounting.adjacency == privacy::Adjacency::Replace
+                ? "Poisson-subsampled Gaussian, replace-one via the group-of-two bound"
+                : "Poisson-subsampled Gaussian, signed series";
+        report.sampling = "Poisson: each private row joins a step with probability q = " +
+                          formatNumber(s.samplingRate);
+        report.samplingRate = s.samplingRate;
+        report.expectedBatch = static_cast<long>(s.expectedBatch);
+        report.noiseMultiplier = report.noiseMultiplierTheta = plan.accounting.noiseMultiplier;
+        report.sigmaTheta = s.sigma;
+        report.clipTheta = s.clip;
+        report.clipDescription = "C = " + formatNumber(s.clip) +
+                                 " per private row (squared-loss gradient, intercept included)";
+    } else {
+        report.calibration = "none needed: no private row is read";
+        report.mechanism = "no release that depends on the private rows";
+        report.sampling = "none";
+    }
+    report.statement = privacy::renderPrivacyStatement(report, "", "");
+}
+
+}  // namespace pfa

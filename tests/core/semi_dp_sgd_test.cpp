@@ -1,0 +1,257 @@
+// semi-dp-sgd (thesis-algorithms.md §5.2): public share 0 is dp-sgd-linear bit for bit (same
+// streams), α = 1 never reads a public row, α = 0 never reads a private row (and spends ε = 0),
+// the accountant charges the private rows only (q = K_priv/n_priv), public-only is exact least
+// squares on the public rows, and the statement says which rows are protected.
+#include <Eigen/Dense>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "core/algorithms/registry.h"
+#include "core/data/builtin_datasets.h"
+#include "core/privacy/accounting_inputs.h"
+#include "core/sweep/theory_rates.h"
+#include "core/train/algorithm.h"
+#include "core/train/linear_dp_sgd.h"
+#include "core/train/parameters.h"
+#include "core/train/run_streams.h"
+#include "test_data.h"
+
+using namespace pfa;
+
+namespace {
+
+DataSplit linearData(int rows = 3000, int features = 10) {
+    DatasetRequest request;
+    request.name = "synthetic-linear";
+    request.linearGaussian.rows = rows;
+    request.linearGaussian.features = features;
+    return splitDatasetRequest(loadBuiltinDataset(request), request);
+}
+
+TrainConfig semiConfig(double epsilon, double share, const std::string& alpha = "auto") {
+    TrainConfig c;
+    c.algorithm = "semi-dp-sgd";
+    c.epsilon = epsilon;
+    c.delta = 1e-5;
+    c.lambda = 0.0;
+    c.seed = 3;
+    c.epochs = 3;
+    c.batchSize = 64;
+    c.clipTheta = 1.0;
+    c.lrTheta = 0.2;
+    c.extra["public-share"] = realText(share);
+    c.extra["public-weight"] = alpha == "auto" ? "-1" : alpha;
+    return c;
+}
+
+bool sameTheta(const RunResult& a, const RunResult& b) {
+    if (a.theta.size() != b.theta.size()) return false;
+    for (Eigen::Index k = 0; k < a.theta.size(); ++k) {
+        if (a.theta.data()[k] != b.theta.data()[k]) return false;
+    }
+    return true;
+}
+
+/// The trajectory of the run `config` asks for on `data`, with streams fixed by `streamData` (a
+/// run's own streams are keyed by its data too, so runs on changed data never share noise).
+RunResult runWithStreams(const TrainConfig& config, const DataSplit& data,
+                         const DataSplit& streamData) {
+    const TrainConfig resolved = prepareRun(findAlgorithm("semi-dp-sgd"), config, data).config();
+    const long n = static_cast<long>(data.train.rows());
+    LinearSgdPlan plan = planLinearSgd(
+        resolved, data.train,
+        splitPublicRows(n, ownNumber(resolved, "public-share"),
+                        static_cast<std::uint64_t>(ownNumber(resolved, "public-seed"))));
+    const double alpha = ownNumber(resolved, "public-weight");
+    plan.setup.alpha = alpha < 0.0 ? NAN : alpha;
+    plan.setup.publicBatch = static_cast<long>(ownNumber(resolved, "public-batch"));
+    if (ownChoice(resolved, "warm-start") == "public-least-squares") {
+        plan.setup.start = leastSquaresOnRows(data.train, plan.setup.publicRows);
+    }
+    const RunStreams streams(resolved, streamData.train);
+    RandomStream sampling = streams.stream(streams::kSampling),
+                 noise = streams.stream(streams::kNoise), publicSampling = streams.stream(2);
+    TrainingObserver observer;
+    CancelToken cancel;
+    return runLinearSgd(
+        plan.setup, data, {sampling, publicSampling, noise}, [](long) { return 0.0; }, observer,
+        cancel);
+}
+
+/// `data` with the targets of `rows` of the training part shifted by 3.
+DataSplit shiftTargets(DataSplit data, const std::vector<long>& rows) {
+    for (long row : rows) data.train.target(row) += 3.0;
+    return data;
+}
+
+}  // namespace
+
+TEST_CASE("semi-dp-sgd: public share 0 is dp-sgd-linear bit for bit", "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    TrainConfig semi = semiConfig(1.0, 0.0);
+    TrainConfig plain = semi;
+    plain.algorithm = "dp-sgd-linear";
+    plain.extra.clear();
+    const TrainConfig semiResolved = prepareRun(findAlgorithm("semi-dp-sgd"), semi, data).config();
+    const TrainConfig plainResolved =
+        prepareRun(findAlgorithm("dp-sgd-linear"), plain, data).config();
+
+    // The full runs: same noise level, same accounting, same ε.
+    const RunResult semiRun = test::runQuietly(semi, data);
+    const RunResult plainRun = test::runQuietly(plain, data);
+    REQUIRE(semiRun.status == RunStatus::Completed);
+    CHECK(semiRun.privacy.sigmaTheta == plainRun.privacy.sigmaTheta);
+    CHECK(semiRun.privacy.epsilonSpent == plainRun.privacy.epsilonSpent);
+    CHECK(semiRun.steps == plainRun.steps);
+
+    // The runs' noise streams are keyed by their settings (two algorithms never share noise),
+    // so the same trajectory is checked with the same streams: the plans both algorithms make.
+    const long n = static_cast<long>(data.train.rows());
+    LinearSgdPlan semiPlan = planLinearSgd(semiResolved, data.train, splitPublicRows(n, 0.0, 0));
+    const LinearSgdPlan plainPlan =
+        planLinearSgd(plainResolved, data.train, splitPublicRows(n, 0.0, 0));
+    semiPlan.setup.alpha = NAN;  // automatic, as the run asks: there are no public rows to mix
+    semiPlan.setup.publicBatch = 256;
+    semiPlan.setup.start = leastSquaresOnRows(data.train, semiPlan.setup.publicRows);
+    const RunStreams streams(plainResolved, data.train);
+    RandomStream s1 = streams.stream(streams::kSampling), n1 = streams.stream(streams::kNoise),
+                 p1 = streams.stream(1);
+    RandomStream s2 = streams.stream(streams::kSampling), n2 = streams.stream(streams::kNoise),
+                 p2 = streams.stream(1);
+    TrainingObserver observer;
+    CancelToken cancel;
+    const auto noEpsilon = [](long) { return 0.0; };
+    const RunResult a =
+        runLinearSgd(semiPlan.setup, data, {s1, p1, n1}, noEpsilon, observer, cancel);
+    const RunResult b =
+        runLinearSgd(plainPlan.setup, data, {s2, p2, n2}, noEpsilon, observer, cancel);
+    CHECK(sameTheta(a, b));
+    CHECK(a.steps == b.steps);
+}
+
+TEST_CASE("semi-dp-sgd: alpha = 1 ignores the public rows; auto alpha uses them", "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    const long n = static_cast<long>(data.train.rows());
+    const PublicPrivateRows rows = splitPublicRows(n, 0.2, 0);
+    REQUIRE(rows.publicRows.size() == static_cast<std::size_t>(std::llround(0.2 * n)));
+    const DataSplit changed = shiftTargets(data, rows.publicRows);
+    TrainConfig one = semiConfig(1.0, 0.2, "1");
+    one.extra["warm-start"] = "none";
+    CHECK(sameTheta(runWithStreams(one, data, data), runWithStreams(one, changed, data)));
+    const TrainConfig automatic = semiConfig(1.0, 0.2);
+    CHECK_FALSE(
+        sameTheta(runWithStreams(automatic, data, data), runWithStreams(automatic, changed, data)));
+    // Without the warm start too: the public gradients move the iterates.
+    TrainConfig half = semiConfig(1.0, 0.2, "0.5");
+    half.extra["warm-start"] = "none";
+    CHECK_FALSE(sameTheta(runWithStreams(half, data, data), runWithStreams(half, changed, data)));
+}
+
+TEST_CASE("semi-dp-sgd: alpha = 0 is non-private SGD on the public rows and spends nothing",
+          "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    const long n = static_cast<long>(data.train.rows());
+    const PublicPrivateRows rows = splitPublicRows(n, 0.2, 0);
+    const TrainConfig zero = semiConfig(1.0, 0.2, "0");
+    const RunResult run = test::runQuietly(zero, data);
+    REQUIRE(run.status == RunStatus::Completed);
+    const RunResult same = runWithStreams(zero, data, data);
+    CHECK(sameTheta(same, runWithStreams(zero, shiftTargets(data, rows.privateRows), data)));
+    CHECK_FALSE(sameTheta(same, runWithStreams(zero, shiftTargets(data, rows.publicRows), data)));
+    CHECK(run.privacy.epsilonSpent == 0.0);
+    CHECK(run.privacy.accounting.kind == privacy::ReleaseKind::NoRelease);
+    // Public rows only: it learns (non-private SGD on 600 rows, d = 10).
+    CHECK(run.history.back().excessRisk < 0.05);
+}
+
+TEST_CASE("semi-dp-sgd: the accountant charges the private rows only", "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    const long n = static_cast<long>(data.train.rows());
+    const long nPublic = std::llround(0.2 * n);
+    const RunResult run = test::runQuietly(semiConfig(1.0, 0.2), data);
+    REQUIRE(run.status == RunStatus::Completed);
+    const privacy::AccountingInputs& in = run.privacy.accounting;
+    CHECK(in.samplingRate == Approx(64.0 / static_cast<double>(n - nPublic)).epsilon(1e-15));
+    CHECK(in.steps == 3 * ((n - nPublic + 63) / 64));
+    CHECK(run.privacy.sigmaTheta == Approx(in.noiseMultiplier * 1.0 / 64.0).epsilon(1e-12));
+    CHECK(privacy::certifiedEpsilon(in).epsilon == run.privacy.epsilonSpent);
+    CHECK(run.privacy.epsilonSpent <= 1.0);
+    CHECK(run.privacy.epsilonSpent >= 0.98);
+    // The statement names what is protected and what is not.
+    CHECK_THAT(run.privacy.protectedData, Catch::Contains("PRIVATE training rows only"));
+    CHECK_THAT(run.privacy.protectedData, Catch::Contains("get NO protection"));
+    CHECK_THAT(run.privacy.protectedData, Catch::Contains("assumed to be public knowledge"));
+    CHECK_THAT(run.privacy.protectedData,
+               Catch::Contains("automatic weight α is computed from public rows only"));
+    CHECK(run.theoryInputs.at("public_rows") == static_cast<double>(nPublic));
+    const double alpha = run.theoryInputs.at("alpha_mean");
+    CHECK(alpha > 0.0);
+    CHECK(alpha < 1.0);
+}
+
+TEST_CASE("semi-dp-sgd: public-only is exact least squares on the public rows", "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    const long n = static_cast<long>(data.train.rows());
+    const PublicPrivateRows rows = splitPublicRows(n, 0.1, 4);
+    TrainConfig config = semiConfig(1.0, 0.1);
+    config.extra["public-use"] = "public-only";
+    config.extra["public-seed"] = "4";
+    const RunResult run = test::runQuietly(config, data);
+    REQUIRE(run.status == RunStatus::Completed);
+    // Normal equations on the public rows (225 rows, 11 coefficients).
+    const long d = static_cast<long>(data.train.features());
+    Eigen::MatrixXd A(static_cast<Eigen::Index>(rows.publicRows.size()), d + 1);
+    Eigen::VectorXd b(A.rows());
+    for (Eigen::Index i = 0; i < A.rows(); ++i) {
+        const long row = rows.publicRows[static_cast<std::size_t>(i)];
+        A.row(i).head(d) = data.train.X.row(row);
+        A(i, d) = 1.0;
+        b(i) = data.train.target(row);
+    }
+    const Eigen::VectorXd w = (A.transpose() * A).ldlt().solve(A.transpose() * b);
+    for (long k = 0; k <= d; ++k) CHECK(run.theta(0, k) == Approx(w(k)).margin(1e-9));
+    CHECK(run.privacy.epsilonSpent == 0.0);
+    CHECK_THAT(run.privacy.protectedData, Catch::Contains("not used at all"));
+    // The split is data-independent: it depends on n, the share and the seed only.
+    CHECK(splitPublicRows(n, 0.1, 4).publicRows == rows.publicRows);
+    CHECK(splitPublicRows(n, 0.1, 5).publicRows != rows.publicRows);
+}
+
+TEST_CASE("semi-dp-sgd: the per-run weight rule trusts the reused public rows less",
+          "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    TrainConfig perStep = semiConfig(1.0, 0.05);
+    TrainConfig perRun = perStep;
+    perRun.extra["weight-rule"] = "per-run";
+    const RunResult a = test::runQuietly(perStep, data);
+    const RunResult b = test::runQuietly(perRun, data);
+    REQUIRE(a.status == RunStatus::Completed);
+    REQUIRE(b.status == RunStatus::Completed);
+    // Per step: V²/K_pub against dσ² and V²/K_priv; per run: V²/n_pub against dσ²/T and V²/n_priv.
+    CHECK(b.theoryInputs.at("alpha_mean") > a.theoryInputs.at("alpha_mean"));
+    CHECK(b.privacy.epsilonSpent == a.privacy.epsilonSpent);  // the rule is public: same ε
+}
+
+TEST_CASE("semi-dp-sgd: its theory rate depends on n_pub, n and d", "[semi-dp-sgd]") {
+    RateInputs in;
+    in.algorithm = "semi-dp-sgd";
+    in.settings = {{"public-share", "0.2"}, {"public-use", "weighted"}};
+    in.n = 10000;
+    in.d = 200;
+    in.delta = 1e-8;
+    const std::optional<RateShape> rate = theoryRate(in);
+    REQUIRE(rate.has_value());
+    const double privateTerm = [&](double eps) {
+        return std::sqrt(200.0 * std::log(1e8)) / (eps * 10000.0) + 1.0 / std::sqrt(10000.0);
+    }(1.0);
+    CHECK(rate->f(1.0) == Approx(std::min(1.0 / std::sqrt(2000.0), privateTerm)));
+    CHECK(rate->f(0.01) ==
+          Approx(1.0 / std::sqrt(2000.0)));  // strong privacy: the public rows' rate
+    in.settings["public-share"] = "0";
+    CHECK(theoryRate(in)->f(1.0) == Approx(privateTerm));
+    in.settings = {{"public-share", "0.2"}, {"public-use", "public-only"}};
+    CHECK(theoryRate(in)->f(5.0) == Approx(1.0 / std::sqrt(2000.0)));
+    in.algorithm = "dp-sgd-linear";
+    in.settings.clear();
+    CHECK(theoryRate(in)->f(1.0) == Approx(privateTerm));
+}
