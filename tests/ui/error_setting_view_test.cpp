@@ -179,3 +179,35 @@ TEST_CASE("A preset's data axes: the sweep runs on every variant and the views p
     REQUIRE(view->lines().size() == 1);
     CHECK(view->lines()[0].points == 3);
 }
+
+TEST_CASE("Error vs setting: values spanning decades go on a log y axis, values ≤ 0 there are counted",
+          "[ui][error-setting]") {
+    std::vector<pfa::SweepPoint> points;
+    for (double clip : {0.01, 0.1, 1.0, 10.0}) {
+        for (const char* rule : {"tail", "naive"}) {
+            pfa::SweepPoint p;
+            p.runKey = std::string("dataset=d;algorithm=accelerated-clipped-gd;epsilon=1;seed=0;clip-norm=") +
+                       pfa::formatNumber(clip, 17) + ";clip-rule=" + rule;
+            p.algorithm = "accelerated-clipped-gd";
+            p.epsilon = 1.0;
+            p.testError = std::string(rule) == "tail" ? 1000.0 * clip : 0.05;
+            points.push_back(p);
+        }
+    }
+    ErrorSettingView view;
+    view.resize(900, 500);
+    const std::vector<pfa::SweepCell> cells = pfa::summarizePoints(points);
+    view.setCells(cells, {});
+    CHECK(view.logY());
+    CHECK(view.yTitle() == QStringLiteral("test error (log scale)"));
+    CHECK(view.scale() == ErrorSettingView::Scale::Log);
+    REQUIRE(view.lines().size() == 2);
+    // Chosen by hand, it stays; a zero is counted, not drawn.
+    view.setLogY(false);
+    CHECK(view.yTitle() == QStringLiteral("test error"));
+    points.back().testError = 0.0;
+    view.setLogY(true);
+    view.setCells(pfa::summarizePoints(points), {});
+    CHECK(view.logY());
+    CHECK(view.noteText().contains(QStringLiteral("value ≤ 0")));
+}

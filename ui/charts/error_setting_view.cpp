@@ -1,5 +1,6 @@
 #include "ui/charts/error_setting_view.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -81,6 +82,11 @@ ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
     controls->addSpacing(8);
     controls->addWidget(new QLabel(tr("spacing:")));
     controls->addWidget(m_scaleBox);
+    m_logYBox = new QCheckBox(tr("log y"));
+    m_logYBox->setToolTip(tr("A logarithmic y axis, for values that span decades (automatic until you choose); "
+                             "whiskers are then ± one standard error mapped through the logarithm"));
+    controls->addSpacing(8);
+    controls->addWidget(m_logYBox);
     controls->addStretch(1);
 
     m_chart = new QChart();
@@ -90,8 +96,11 @@ ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
     m_chart->legend()->setShowToolTips(true);
     m_x = new QCategoryAxis();
     m_y = new QValueAxis();
+    m_yLog = new QCategoryAxis();
     chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, QString());
     chart_style::addAxis(m_chart, m_y, Qt::AlignLeft, QString());
+    chart_style::addAxis(m_chart, m_yLog, Qt::AlignLeft, QString());
+    m_yLog->setVisible(false);
     m_view = new ChartView(m_chart, this);
     m_view->setEmptyMessage(tr("Needs finished runs of a sweep over a numeric setting "
                                "(e.g. public-share, clip-norm, restart-period) or a data knob"));
@@ -115,6 +124,10 @@ ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
     connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this] { redraw(); });
     connect(m_scaleBox, &QComboBox::activated, this, [this] {
         m_scaleChosen = true;
+        redraw();
+    });
+    connect(m_logYBox, &QCheckBox::clicked, this, [this] {
+        m_logYChosen = true;
         redraw();
     });
 }
@@ -151,6 +164,14 @@ void ErrorSettingView::setScale(Scale scale) {
     redraw();
 }
 
+bool ErrorSettingView::logY() const { return m_logYBox->isChecked(); }
+
+void ErrorSettingView::setLogY(bool on) {
+    m_logYBox->setChecked(on);
+    m_logYChosen = true;
+    redraw();
+}
+
 QStringList ErrorSettingView::legendNames() const {
     QStringList names;
     for (QAbstractSeries* series : m_chart->series()) {
@@ -160,7 +181,7 @@ QStringList ErrorSettingView::legendNames() const {
 }
 
 QString ErrorSettingView::xTitle() const { return m_x->titleText(); }
-QString ErrorSettingView::yTitle() const { return m_y->titleText(); }
+QString ErrorSettingView::yTitle() const { return (m_yLog->isVisible() ? m_yLog : static_cast<QAbstractAxis*>(m_y))->titleText(); }
 QString ErrorSettingView::noteText() const { return m_note->text(); }
 
 void ErrorSettingView::setCells(const std::vector<pfa::SweepCell>& cells,
@@ -262,18 +283,21 @@ void ErrorSettingView::redraw() {
     const QString spacing = mode == Scale::Log ? tr(" (log scale)") : mode == Scale::Even ? tr(" (grid order)") : QString();
     m_x->setTitleText(QString::fromStdString(axis.label()) + spacing);
 
-    std::vector<WhiskerItem::Whisker> whiskers;
-    double yMin = INFINITY, yMax = -INFINITY;
-    bool anyExcess = false, anyError = false;
-    QAbstractSeries* anySeries = nullptr;
-    QStringList notes;
+    // The lines and their points first: whether y goes on a log scale depends on all of them.
+    struct PlannedLine {
+        const pfa::SweepGroup* group;
+        bool excess;
+        std::vector<std::pair<double, std::size_t>> points;  // (x, cell), by x
+    };
+    const std::vector<pfa::SweepGroup> groups = pfa::groupAlongAxis(m_cells, axis);
+    std::vector<PlannedLine> planned;
     int skippedNonPositive = 0;
-    int index = 0;
-    for (const pfa::SweepGroup& group : pfa::groupAlongAxis(m_cells, axis)) {
+    double lowestValue = INFINITY, highestValue = -INFINITY;
+    for (const pfa::SweepGroup& group : groups) {
         const bool excess = metric.isEmpty() && std::all_of(group.cells.begin(), group.cells.end(), [&](std::size_t c) {
                                 return m_cells[c].excessRisk.n > 0;
                             });
-        std::vector<std::pair<double, std::size_t>> points;  // (x, cell)
+        PlannedLine line{&group, excess, {}};
         for (std::size_t c : group.cells) {
             const auto x = pfa::axisValue(m_cells[c], axis);
             const pfa::MeanSd* s = valueOf(m_cells[c], excess);
@@ -282,10 +306,45 @@ void ErrorSettingView::redraw() {
                 ++skippedNonPositive;
                 continue;
             }
-            points.emplace_back(*x, c);
+            line.points.emplace_back(*x, c);
+            lowestValue = std::min(lowestValue, s->mean);
+            highestValue = std::max(highestValue, s->mean);
+        }
+        if (line.points.empty()) continue;
+        std::sort(line.points.begin(), line.points.end());
+        planned.push_back(std::move(line));
+    }
+    if (!m_logYChosen) {
+        const QSignalBlocker block(m_logYBox);
+        m_logYBox->setChecked(lowestValue > 0.0 && highestValue / lowestValue >= 100.0);
+    }
+    const bool logScaleY = logY();
+    QAbstractAxis* yAxis = logScaleY ? static_cast<QAbstractAxis*>(m_yLog) : m_y;
+    m_y->setVisible(!logScaleY);
+    m_yLog->setVisible(logScaleY);
+    // On a log scale values ≤ 0 have no place: counted under the chart, not drawn.
+    auto yOf = [&](double value) { return logScaleY ? std::log10(value) : value; };
+    auto drawable = [&](double value) { return std::isfinite(value) && (!logScaleY || value > 0.0); };
+
+    std::vector<WhiskerItem::Whisker> whiskers;
+    double yMin = INFINITY, yMax = -INFINITY;
+    bool anyExcess = false, anyError = false;
+    QAbstractSeries* anySeries = nullptr;
+    QStringList notes;
+    int skippedY = 0;
+    int index = 0;
+    for (const PlannedLine& plan : planned) {
+        const pfa::SweepGroup& group = *plan.group;
+        const bool excess = plan.excess;
+        std::vector<std::pair<double, std::size_t>> points;
+        for (const auto& point : plan.points) {
+            if (drawable(valueOf(m_cells[point.second], excess)->mean)) {
+                points.push_back(point);
+            } else {
+                ++skippedY;
+            }
         }
         if (points.empty()) continue;
-        std::sort(points.begin(), points.end());
         if (metric.isEmpty()) (excess ? anyExcess : anyError) = true;
         const QColor color = compare_palette::color(index++);
         const pfa::SweepCell& first = m_cells[points.front().second];
@@ -306,11 +365,14 @@ void ErrorSettingView::redraw() {
         for (const auto& [x, c] : points) {
             const pfa::MeanSd& s = *valueOf(m_cells[c], excess);
             const double at = position.at(x);
-            measured->append(at, s.mean);
-            dots->append(at, s.mean);
-            whiskers.push_back({at, s.mean, 0.0, s.standardError(), color});
-            yMax = std::max(yMax, s.mean + s.standardError());
-            yMin = std::min(yMin, s.mean - s.standardError());
+            const double y = yOf(s.mean);
+            // ± one standard error; on a log scale through the logarithm's slope (delta method).
+            const double dy = logScaleY ? s.standardError() / (s.mean * std::log(10.0)) : s.standardError();
+            measured->append(at, y);
+            dots->append(at, y);
+            whiskers.push_back({at, y, 0.0, dy, color});
+            yMax = std::max(yMax, y + dy);
+            yMin = std::min(yMin, y - dy);
             means.push_back(s.mean);
             // The rate of this point's own settings, when it bounds the plotted quantity.
             const std::optional<pfa::RateShape>& shape = m_rates[c];
@@ -318,8 +380,8 @@ void ErrorSettingView::redraw() {
             if (matches && !rate) rate = &*shape;
             rateValues.push_back(matches ? shape->f(m_cells[c].shownEpsilon()) : NAN);
         }
-        attach(m_chart, measured, m_x, m_y);
-        attach(m_chart, dots, m_x, m_y);
+        attach(m_chart, measured, m_x, yAxis);
+        attach(m_chart, dots, m_x, yAxis);
         for (QLegendMarker* marker : m_chart->legend()->markers(dots)) marker->setVisible(false);
         anySeries = measured;
         if (rate && points.size() >= 2) {
@@ -333,13 +395,13 @@ void ErrorSettingView::redraw() {
                 pen.setDashPattern({5.0, 3.0});
                 overlay->setPen(pen);
                 for (std::size_t i = 0; i < points.size(); ++i) {
-                    if (!std::isfinite(rateValues[i])) continue;
                     const double value = *c * rateValues[i];
-                    overlay->append(position.at(points[i].first), value);
-                    yMax = std::max(yMax, value);
-                    yMin = std::min(yMin, value);
+                    if (!drawable(value)) continue;
+                    overlay->append(position.at(points[i].first), yOf(value));
+                    yMax = std::max(yMax, yOf(value));
+                    yMin = std::min(yMin, yOf(value));
                 }
-                attach(m_chart, overlay, m_x, m_y);
+                attach(m_chart, overlay, m_x, yAxis);
                 notes << tr("%1: rate %2 at each point's settings.").arg(line.name, QString::fromStdString(rate->label));
             } else {
                 notes << tr("%1: the measured points do not follow the rate %2 (no positive c).")
@@ -351,18 +413,38 @@ void ErrorSettingView::redraw() {
     if (skippedNonPositive > 0) {
         notes << tr("%1 point(s) at x ≤ 0 are not drawn on a log scale (choose \"evenly spaced\").").arg(skippedNonPositive);
     }
+    if (skippedY > 0) notes << tr("%1 point(s) with a value ≤ 0 are not drawn on the log y scale.").arg(skippedY);
     QString quantity = metric.isEmpty() ? (anyExcess && anyError ? tr("test error / excess risk")
                                            : anyExcess           ? tr("excess risk")
                                                                  : tr("test error"))
                                         : metricLabel(metric);
     m_y->setTitleText(quantity);
+    m_yLog->setTitleText(quantity + tr(" (log scale)"));
     QString title = quantity + tr(" vs ") + QString::fromStdString(axis.label());
     title[0] = title[0].toUpper();
     m_chart->setTitle(title + tr(" (mean ± standard error over seeds)"));
     if (!std::isfinite(yMin)) yMin = 0.0, yMax = 1.0;
-    const double span = std::max(yMax - yMin, 0.01 * std::max(std::abs(yMax), 1e-3));
-    const double floor = yMin >= 0.0 ? std::max(0.0, yMin - 0.08 * span) : yMin - 0.08 * span;
-    chart_style::setNiceRange(m_y, floor, yMax + 0.08 * span, 5);
+    if (logScaleY) {
+        // Labels at the powers of ten (and 2×, 5× when few decades show).
+        for (const QString& label : m_yLog->categoriesLabels()) m_yLog->remove(label);
+        m_yLog->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        const double span = std::max(yMax - yMin, 0.3);
+        const double low = yMin - 0.06 * span, high = yMax + 0.06 * span;
+        const bool fine = high - low < 3.0;
+        for (int decade = static_cast<int>(std::floor(low)); decade <= static_cast<int>(std::ceil(high)); ++decade) {
+            for (double mantissa : fine ? std::vector<double>{1.0, 2.0, 5.0} : std::vector<double>{1.0}) {
+                const double at = decade + std::log10(mantissa);
+                if (at < low || at > high) continue;
+                m_yLog->append(QString::fromStdString(pfa::formatNumber(mantissa * std::pow(10.0, decade), 3)), at);
+            }
+        }
+        m_yLog->setStartValue(low);
+        m_yLog->setRange(low, high);
+    } else {
+        const double span = std::max(yMax - yMin, 0.01 * std::max(std::abs(yMax), 1e-3));
+        const double floor = yMin >= 0.0 ? std::max(0.0, yMin - 0.08 * span) : yMin - 0.08 * span;
+        chart_style::setNiceRange(m_y, floor, yMax + 0.08 * span, 5);
+    }
     if (anySeries) {
         m_whiskers = new WhiskerItem(m_chart, anySeries);
         m_whiskers->setWhiskers(std::move(whiskers));

@@ -11,6 +11,7 @@
 
 class QChart;
 class QCategoryAxis;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QValueAxis;
@@ -49,6 +50,10 @@ public:
     bool selectMetric(const QString& metric);
     Scale scale() const;
     void setScale(Scale scale);
+    /// Whether y is on a log scale (automatic while the user has not chosen: when every value
+    /// drawn is positive and they span two decades or more).
+    bool logY() const;
+    void setLogY(bool on);
 
     /// One measured line, for tests.
     struct Line {
@@ -76,6 +81,9 @@ private:
     QComboBox* m_metricBox = nullptr;
     QComboBox* m_scaleBox = nullptr;
     bool m_scaleChosen = false;
+    QCheckBox* m_logYBox = nullptr;
+    bool m_logYChosen = false;
+    QCategoryAxis* m_yLog = nullptr;
     ChartView* m_view = nullptr;
     QChart* m_chart = nullptr;
     QCategoryAxis* m_x = nullptr;
