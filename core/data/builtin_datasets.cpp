@@ -14,7 +14,8 @@
 namespace pfa {
 
 std::vector<std::string> builtinDatasetNames() {
-    std::vector<std::string> names{"synthetic", "synthetic-heavy-tailed", "synthetic-personalised"};
+    std::vector<std::string> names{"synthetic", "synthetic-heavy-tailed", "synthetic-personalised",
+                                   "synthetic-teacher"};
     for (const CatalogEntry& entry : datasetCatalog()) names.push_back(entry.name);
     return names;
 }
@@ -38,6 +39,7 @@ TabularData loadBuiltinDataset(const DatasetRequest& request) {
     if (request.name == "synthetic") return generateSynthetic(request.synthetic);
     if (request.name == "synthetic-heavy-tailed") return generateHeavyTailed(request.heavyTailed);
     if (request.name == "synthetic-personalised") return generatePersonalised(request.personalised);
+    if (request.name == "synthetic-teacher") return generateTeacher(request.teacher);
     if (request.name == "file") return loadUserFile(request);
     const CatalogEntry& entry = findCatalogEntry(request.name);
     const std::string directory =
@@ -72,6 +74,7 @@ std::string describeDatasetOnly(const DatasetRequest& request) {
     if (request.name == "synthetic") return describeSynthetic(request.synthetic);
     if (request.name == "synthetic-heavy-tailed") return describeHeavyTailed(request.heavyTailed);
     if (request.name == "synthetic-personalised") return describePersonalised(request.personalised);
+    if (request.name == "synthetic-teacher") return describeTeacher(request.teacher);
     if (request.name == "file") {
         return "file " + std::filesystem::path(request.filePath).filename().string() +
                " (target '" + request.schema.target + "')";

@@ -34,6 +34,7 @@ Schema requestSchema(const DatasetRequest& request) {
     if (request.name == "synthetic") return syntheticSchema(request.synthetic);
     if (request.name == "synthetic-heavy-tailed") return heavyTailedSchema(request.heavyTailed);
     if (request.name == "synthetic-personalised") return personalisedSchema(request.personalised);
+    if (request.name == "synthetic-teacher") return teacherSchema(request.teacher);
     if (request.name == "file") return request.schema;
     return findCatalogEntry(request.name).schemaFor(request.sensitive);
 }

@@ -42,6 +42,10 @@ std::string datasetKey(const DatasetRequest& request) {
         key << "(N=" << p.users << ",d=" << p.features << ",p=" << p.personalCoordinates << ",s=" << p.heterogeneity
             << ",tau=" << p.noise << ",g=" << p.globalScale << ",rows=" << p.rowsPerUser << ",seed=" << p.seed << ")";
     }
+    if (request.name == "synthetic-teacher") {
+        const TeacherOptions& t = request.teacher;
+        key << "(n=" << t.rows << ",d=" << t.features << ",seed=" << t.seed << ")";
+    }
     if (request.name == "file") {
         // The file's name and the exact reading instructions identify it.
         key << ":" << std::filesystem::path(request.filePath).filename().string() << ",schema="

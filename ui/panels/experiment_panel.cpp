@@ -79,6 +79,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         tr("1000 users who share a linear model and differ in 5 of its 100 coefficients "
            "(regression; for personalised learning such as ppsgd)"),
         Qt::ToolTipRole);
+    m_dataset->addItem(tr("Synthetic teacher network (built-in)"), QStringLiteral("synthetic-teacher"));
+    m_dataset->setItemData(
+        m_dataset->count() - 1,
+        tr("20,000 rows of 8 features whose target comes from a small tanh network plus noise, "
+           "scaled to [−1, 1] (regression; for private optimisers such as diff2 and dp-gd)"),
+        Qt::ToolTipRole);
     for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
         m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
         m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description), Qt::ToolTipRole);
@@ -295,6 +301,7 @@ QSize ExperimentPanel::minimumSizeHint() const {
 QString ExperimentPanel::currentCatalogName() const {
     const QString data = m_dataset->currentData().toString();
     if (data == QLatin1String("synthetic") || data == QLatin1String("synthetic-personalised") ||
+        data == QLatin1String("synthetic-teacher") ||
         data.startsWith(QLatin1String("file:"))) {
         return {};
     }
@@ -323,7 +330,8 @@ void ExperimentPanel::onDatasetChoiceChanged() {
             }
         } else if (m_dataset->currentData().toString() == QLatin1String("synthetic")) {
             m_sensitive->addItem(tr("group (A majority / B minority)"), QString());
-        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic-personalised")) {
+        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic-personalised") ||
+                   m_dataset->currentData().toString() == QLatin1String("synthetic-teacher")) {
             m_sensitive->addItem(tr("none (regression data)"), QString());
         } else {
             const std::size_t index = m_dataset->currentData().toString().mid(5).toULong();
