@@ -616,6 +616,9 @@ int trainCommand(int argc, char** argv) {
     AutoTuneOptions tune;
     if (args.has("tune-criterion")) tune.criterion = parseTuneCriterion(args.text("tune-criterion"));
     tune.validationFraction = args.number("tune-validation", tune.validationFraction);
+    if (autoTuned && spec.tuning == Tuning::SplitBudget) {
+        throw UsageError("--auto-tune goes with --tuning not-covered: its trials are chosen by their results");
+    }
     if (!autoTuned && (args.has("tune-criterion") || args.has("tune-validation"))) {
         throw UsageError("--tune-criterion and --tune-validation only go with --auto-tune");
     }

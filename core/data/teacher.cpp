@@ -13,7 +13,11 @@ namespace {
 
 constexpr std::uint64_t kTeacherStream = 0x5445414348455200ULL;  // "TEACHER"
 
-std::string columnName(int j) { return "x" + std::to_string(j + 1); }
+std::string columnName(int j) {
+    std::string name = std::to_string(j + 1);
+    name.insert(name.begin(), 'x');
+    return name;
+}
 
 }  // namespace
 

@@ -291,14 +291,8 @@ AutoTuneOutcome autoTune(const std::vector<TrainConfig>& candidates, const DataS
     return outcome;
 }
 
-SweepOutcome runAutoTuneSweep(const SweepSpec& spec, const DatasetProvider& provider,
-                              const SweepOptions& options, const AutoTuneOptions& tune,
-                              const CancelToken& cancel) {
-    using Clock = std::chrono::steady_clock;
-    const auto started = Clock::now();
-    const std::vector<SweepRun> runs =
-        shardRuns(spec.expand(), options.shardIndex, options.shardCount);
-    // Groups: the runs that differ only in the extra axes.
+std::vector<std::vector<SweepRun>> tuningGroups(const SweepSpec& spec,
+                                                const std::vector<SweepRun>& runs) {
     std::vector<std::vector<SweepRun>> groups;
     std::map<std::string, std::size_t> groupOf;
     for (const SweepRun& run : runs) {
@@ -313,6 +307,17 @@ SweepOutcome runAutoTuneSweep(const SweepSpec& spec, const DatasetProvider& prov
             groups[found->second].push_back(run);
         }
     }
+    return groups;
+}
+
+SweepOutcome runAutoTuneSweep(const SweepSpec& spec, const DatasetProvider& provider,
+                              const SweepOptions& options, const AutoTuneOptions& tune,
+                              const CancelToken& cancel) {
+    using Clock = std::chrono::steady_clock;
+    const auto started = Clock::now();
+    const std::vector<SweepRun> runs =
+        shardRuns(spec.expand(), options.shardIndex, options.shardCount);
+    const std::vector<std::vector<SweepRun>> groups = tuningGroups(spec, runs);
     SweepOutcome outcome;
     outcome.progress.total = groups.size();
     std::set<std::string> done;

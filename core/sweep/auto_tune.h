@@ -110,6 +110,11 @@ AutoTuneOutcome autoTune(const std::vector<TrainConfig>& candidates, const DataS
                          const AutoTuneOptions& options, const CancelToken& cancel,
                          const std::function<void(const TuneProgress&)>& progress = {});
 
+/// The tuning problems of a sweep: its runs grouped by everything but the extra axes (data set,
+/// algorithm, notion, ε, λ, seed), in sweep order.
+std::vector<std::vector<SweepRun>> tuningGroups(const SweepSpec& spec,
+                                                const std::vector<SweepRun>& runs);
+
 /// A sweep run with auto-tune: the sweep's extra axes become the candidates of each (data set,
 /// algorithm, notion, ε, λ, seed), which are tuned and written as ONE record each (run key
 /// "auto-tune|" + the first candidate's key; resumed when present). Runs groups in parallel

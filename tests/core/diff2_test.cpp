@@ -4,16 +4,19 @@
 // the live ε per round, restart period 1 = dp-gd bit for bit, ε = ∞ = gradient descent, and a
 // finite-difference check of the per-record gradients of the softplus network.
 #include <Eigen/Dense>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
 #include "core/algorithms/registry.h"
+#include "core/data/builtin_datasets.h"
 #include "core/data/silo_splitters.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/order_grid.h"
 #include "core/sweep/run_record.h"
+#include "core/sweep/theory_rates.h"
 #include "core/train/diff2_rounds.h"
 #include "core/util/json_value.h"
 #include "core/util/json_writer.h"
@@ -331,4 +334,56 @@ TEST_CASE("DIFF2 refuses what it cannot certify or fit", "[diff2]") {
     automatic.extra["gd-step"] = "0.01";
     const RunResult result = test::runQuietly(automatic, data);
     CHECK(result.config.extra.at("restart-period") == "5");
+}
+
+TEST_CASE("Theory overlay: the gradient-norm rates of diff2 and dp-gd, constants unknown",
+          "[diff2][dp-gd]") {
+    RunResult run;
+    run.theoryInputs = {{"parameters", 101.0}, {"records_per_silo_min", 1600.0}, {"silos", 10.0}};
+    for (const char* algorithm : {"diff2", "dp-gd"}) {
+        INFO(algorithm);
+        run.config.algorithm = algorithm;
+        const std::optional<RateShape> rate = theoryRate(rateInputsOf(run, 16000.0));
+        REQUIRE(rate);
+        CHECK_THAT(rate->label, Catch::Contains("constants unknown"));
+        const bool diff2 = std::string(algorithm) == "diff2";
+        // d^(2/3)/(N ε)^(4/3) and √d/(N ε), N = nmin·P = 16000.
+        const double atOne = diff2 ? std::cbrt(101.0 * 101.0) / std::pow(16000.0, 4.0 / 3.0)
+                                   : std::sqrt(101.0) / 16000.0;
+        CHECK(rate->f(1.0) == Approx(atOne).epsilon(1e-12));
+        CHECK(rate->f(8.0) / rate->f(1.0) == Approx(diff2 ? 1.0 / 16.0 : 1.0 / 8.0).epsilon(1e-12));
+        CHECK(rate->f(INFINITY) == 0.0);
+    }
+    // Without the sizes a run records, no rate.
+    run.theoryInputs.clear();
+    CHECK_FALSE(theoryRate(rateInputsOf(run, 16000.0)));
+}
+
+TEST_CASE("The synthetic-teacher data: 20,000 rows, 8 features, targets scaled to max |y| = 1",
+          "[diff2][data]") {
+    const TabularData data = loadBuiltinDataset([] {
+        DatasetRequest request;
+        request.name = "synthetic-teacher";
+        return request;
+    }());
+    REQUIRE(data.target.size() == 20000);
+    CHECK(data.features.size() == 8);
+    double largest = 0.0, sum = 0.0, squares = 0.0;
+    for (double y : data.target) {
+        largest = std::max(largest, std::abs(y));
+        sum += y;
+        squares += y * y;
+    }
+    CHECK(largest == 1.0);
+    // Not a constant: the teacher's signal and the noise spread the targets.
+    const double variance = squares / 20000 - (sum / 20000) * (sum / 20000);
+    CHECK(variance > 0.01);
+    // Reproducible, and another generator seed gives other data.
+    CHECK(generateTeacher().target == data.target);
+    TeacherOptions other;
+    other.seed = 1;
+    CHECK(generateTeacher(other).target != data.target);
+    CHECK_THROWS_WITH(generateTeacher(TeacherOptions{50, 8, 1}), Catch::Contains("rows = 50"));
+    const std::vector<std::string> names = builtinDatasetNames();
+    CHECK(std::find(names.begin(), names.end(), "synthetic-teacher") != names.end());
 }

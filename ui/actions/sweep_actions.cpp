@@ -128,14 +128,14 @@ void SweepActions::fillMenu(QMenu* menu) {
 }
 
 bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
-                              QString* error) {
+                              QString* error, bool autoTune) {
     const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data) {
         if (error) *error = tr("No data set is loaded.");
         return false;
     }
     try {
-        m_sweep->start(spec, data, threads, resultsFile);
+        m_sweep->start(spec, data, threads, resultsFile, autoTune);
     } catch (const std::exception& problem) {
         if (error) *error = QString::fromStdString(problem.what());
         return false;
@@ -170,7 +170,7 @@ void SweepActions::openSweepDialog(const QString& presetName) {
     if (!presetName.isEmpty()) dialog->applyPreset(pfa::findSweepPreset(presetName.toStdString()));
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
-        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error)) {
+        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error, dialog->autoTune())) {
             QMessageBox::warning(m_window, tr("Sweep"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
         }
     });

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "core/sweep/auto_tune.h"
 #include "core/util/error.h"
 
 namespace pfa::ui {
@@ -18,7 +19,7 @@ SweepController::SweepController(std::function<int()> allocateId, QObject* paren
 SweepController::~SweepController() { shutdown(); }
 
 void SweepController::start(const pfa::SweepSpec& requested, const pfa::PreparedDatasetPtr& data, int threads,
-                            const QString& resultsFile) {
+                            const QString& resultsFile, bool autoTune) {
     if (m_running) throw pfa::InputError("a sweep is already running");
     pfa::SweepSpec spec = requested;
     spec.datasets = {data->key};
@@ -42,10 +43,10 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         std::lock_guard<std::mutex> lock(m_mutex);
         m_pending.push_back(std::move(done));
     };
-    options.onRunFinished = [this, data](const pfa::SweepRun& run, const pfa::RunResult& result,
-                                         const pfa::SweepProgress& progress) {
+    options.onRunFinished = [this, data, autoTune](const pfa::SweepRun& run, const pfa::RunResult& result,
+                                                   const pfa::SweepProgress& progress) {
         pfa::RunContext context = data->context;
-        context.runKey = run.key;
+        context.runKey = autoTune ? "auto-tune|" + run.key : run.key;
         std::lock_guard<std::mutex> lock(m_mutex);
         m_pending.push_back({result, context});
         m_progress = progress;
@@ -57,17 +58,19 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         std::lock_guard<std::mutex> lock(m_mutex);
         m_cutShort.push_back({result, context});
     };
-    emit started(static_cast<int>(runs.size()));
+    emit started(static_cast<int>(autoTune ? pfa::tuningGroups(spec, runs).size() : runs.size()));
     struct Outcome {
         bool cancelled = false;
         QString error;
     };
     // The callbacks above only fill the mutex-guarded buffers, which outlive the task:
     // shutdown() waits for it.
-    auto sweep = [this, spec, provider, options](TaskContext& task) {
+    auto sweep = [this, spec, provider, options, autoTune](TaskContext& task) {
         Outcome out;
         try {
-            const pfa::SweepOutcome outcome = pfa::runSweep(spec, provider, options, task.cancelToken());
+            const pfa::SweepOutcome outcome =
+                autoTune ? pfa::runAutoTuneSweep(spec, provider, options, pfa::AutoTuneOptions{}, task.cancelToken())
+                         : pfa::runSweep(spec, provider, options, task.cancelToken());
             out.cancelled = outcome.cancelled;
             std::lock_guard<std::mutex> lock(m_mutex);
             m_progress.alreadyDone = outcome.progress.alreadyDone;

@@ -30,8 +30,10 @@ public:
     /// Starts `spec` on `data` (its datasets are set to {data->key}) with `threads` workers
     /// (0 = all cores), appending to `resultsFile` (its folder is made when missing). Throws
     /// InputError for an invalid sweep (before anything runs).
+    /// With `autoTune`, the sweep's extra axes are candidates tuned per (ε, λ, seed, …) by
+    /// pfa::runAutoTuneSweep (one record each; `started` then counts those tuning problems).
     void start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
-               const QString& resultsFile);
+               const QString& resultsFile, bool autoTune = false);
     /// Cancels the sweep (runs cut short are not recorded).
     void stop();
     /// Stops and waits for the workers (closing the window).

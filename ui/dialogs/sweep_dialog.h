@@ -35,6 +35,9 @@ public:
     /// empty.
     pfa::SweepSpec spec() const;
     int threads() const;
+    /// Whether "Auto-tune" is chosen as the tuning: the extra axis' values are candidates whose
+    /// step is tuned by halving; one record per ε and seed (pfa::runAutoTuneSweep).
+    bool autoTune() const;
     QString resultsFile() const;
     void setResultsFile(const QString& path);
     /// Empty when the settings describe a runnable sweep; else what is wrong.
