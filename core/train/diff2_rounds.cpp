@@ -443,7 +443,11 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         roundLoss = weight.dot(loss);
         double noiseStd = 0.0;
         if (restart) {
-            norms = G.rowwise().norm();
+            // Row norms summed column by column: G is column-major, so this reads it in order
+            // (a row-wise reduction would stride across all columns for every record).
+            norms.setZero();
+            for (Eigen::Index k = 0; k < D; ++k) norms += G.col(k).cwiseAbs2();
+            norms = norms.cwiseSqrt();
             for (Eigen::Index i = 0; i < n; ++i) {
                 const bool clip = norms(i) > C1;
                 clipped += clip ? 1 : 0;
@@ -454,7 +458,9 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
             noiseStd = cal.sigma1 * C1;
         } else {
             const double c = C2 * (x - xPrev).norm();
-            norms = (G - Gprev).rowwise().norm();
+            norms.setZero();
+            for (Eigen::Index k = 0; k < D; ++k) norms += (G.col(k) - Gprev.col(k)).cwiseAbs2();
+            norms = norms.cwiseSqrt();
             for (Eigen::Index i = 0; i < n; ++i) {
                 const bool clip = norms(i) > c;
                 clipped += clip ? 1 : 0;
