@@ -4,6 +4,7 @@
 // and seed that says its choice is not covered.
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -53,7 +54,8 @@ TEST_CASE("diff2 runs on the built-in teacher-network data from the window", "[u
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/diff2-teacher-run.png")));
 }
 
-TEST_CASE("The sweep dialog's auto-tune tunes each epsilon and seed off the GUI thread", "[ui][auto-tune]") {
+TEST_CASE("The sweep dialog's auto-tune tunes each epsilon and seed off the GUI thread",
+          "[ui][auto-tune]") {
     {
         pfa::TrainConfig base;
         SweepDialog dialog(base, QStringLiteral("Teacher"), 16000, 8, 0.01, nullptr);
@@ -68,6 +70,7 @@ TEST_CASE("The sweep dialog's auto-tune tunes each epsilon and seed off the GUI 
         CHECK_FALSE(tuning->toolTip().isEmpty());
         tuning->setCurrentIndex(tuning->findData(QStringLiteral("auto-tune")));
         CHECK(dialog.autoTune());
+        CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("Auto-tune")));
         CHECK(dialog.spec().tuning == pfa::Tuning::NotCovered);
         dialog.show();
         QTest::qWait(50);

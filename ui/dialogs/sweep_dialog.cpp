@@ -225,6 +225,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     }
     connect(m_infinity, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
     connect(m_axis, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
+    connect(m_tuning, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
     connect(m_algorithms, &QListWidget::itemChanged, this, &SweepDialog::updateSummary);
     for (QCheckBox* box : m_notions) connect(box, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
     resize(720, sizeHint().height());
@@ -505,6 +506,12 @@ void SweepDialog::updateSummary() {
             .arg(m_threads->value())
             .arg(measured ? tr("measured on earlier runs of this data set")
                           : tr("rough guess from the data size")) +
+        (autoTune() ? QStringLiteral("<br>") +
+                          tr("Auto-tune: the runs of each ε and seed are candidates, each tried at steps "
+                             "from 1 down until one survives, plus one final run: one result per ε and "
+                             "seed, and more time than the estimate.")
+                              .toHtmlEscaped()
+                    : QString()) +
         (deltaWarning.isEmpty() ? QString()
                                 : QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
                                       .arg(tr("Warning: %1.").arg(deltaWarning).toHtmlEscaped())) +
