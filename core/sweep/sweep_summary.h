@@ -41,6 +41,9 @@ struct SweepCell {
     MeanSd violation;     ///< the cell's own fairness notion
     /// Final excess risk (runs whose generator knows the optimum; n = 0 when none has it).
     MeanSd excessRisk;
+    /// Final squared gradient norm ‖∇f‖² of the training objective (runs that record it; n = 0
+    /// when none does). A display metric on training rows.
+    MeanSd gradientNormSquared;
     MeanSd epsilonSpent;  ///< certified ε (∞ for non-private runs)
     MeanSd seconds;
     std::vector<std::size_t> recordIndices;  ///< into the input records
@@ -70,6 +73,8 @@ struct SweepPoint {
     double violation = 0.0;
     /// The last finite excess risk of the history (NaN when the run has none).
     double excessRisk = std::numeric_limits<double>::quiet_NaN();
+    /// The last finite squared gradient norm of the history (NaN when the run has none).
+    double gradientNormSquared = std::numeric_limits<double>::quiet_NaN();
     double epsilonSpent = 0.0;
     double seconds = 0.0;
     bool knownGaps = false;  ///< published calibration: nominal ε ≠ certified ε

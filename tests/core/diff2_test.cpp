@@ -16,6 +16,7 @@
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/order_grid.h"
 #include "core/sweep/run_record.h"
+#include "core/sweep/sweep_summary.h"
 #include "core/sweep/theory_rates.h"
 #include "core/train/diff2_rounds.h"
 #include "core/util/json_value.h"
@@ -200,6 +201,11 @@ TEST_CASE("DIFF2 runs state the accountant's ε per round, recomputable from the
         privacy::accountingFromJson(record.at("privacy").at("accounting"));
     CHECK(privacy::certifiedEpsilon(in).epsilon == result.privacy.epsilonSpent);
     CHECK(record.at("history").has("gradient_norm_squared"));
+    // Sweep summaries carry it per cell (a record's history keeps 7 significant digits).
+    const std::vector<SweepCell> cells = summarizeRecords({record});
+    REQUIRE(cells.size() == 1);
+    CHECK(cells[0].gradientNormSquared.n == 1);
+    CHECK(cells[0].gradientNormSquared.mean == Approx(result.history.back().gradientNormSquared).epsilon(1e-6));
     CHECK(result.privacy.statement.find("not released") != std::string::npos);
 }
 
