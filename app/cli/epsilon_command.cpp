@@ -73,7 +73,13 @@ int recomputeRecords(const std::string& path) {
                     privacy::releaseKindName(inputs.kind).c_str(), inputs.samplingRate,
                     inputs.noiseMultiplier, inputs.releases(),
                     privacy::adjacencyCode(inputs.adjacency).c_str(), inputs.delta,
-                    inputs.pureEpsilon() > 0 ? (", + eps0 = " + formatNumber(inputs.pureEpsilon())).c_str() : "");
+                    (inputs.pureEpsilon() > 0 ? ", + eps0 = " + formatNumber(inputs.pureEpsilon()) : std::string())
+                        .append(inputs.interimReleases() > 0
+                                    ? ", + " + std::to_string(inputs.interimReleases()) +
+                                          " interim Gaussian release(s) at z = " +
+                                          formatNumber(inputs.interimNoiseMultiplier)
+                                    : std::string())
+                        .c_str());
     }
     std::printf("%zu private run(s) recomputed, %zu mismatch(es), %zu without accounting inputs\n", checked,
                 mismatched, withoutInputs);

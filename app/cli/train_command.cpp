@@ -14,6 +14,7 @@
 #include "core/algorithms/registry.h"
 #include "core/data/catalog.h"
 #include "core/fairness/fairness_metrics.h"
+#include "core/sweep/auto_tune.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
 #include "core/sweep/setting_axes.h"
@@ -40,8 +41,9 @@ const char* const kTrainHelpHead =
     "data (one of):\n"
     "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression),\n"
     "                              synthetic-personalised (1000 users, one linear model each),\n"
-    "                              synthetic-linear (Gaussian linear regression, optimal MSE 0.25)\n"
-    "                              or a catalog data set (pfa-cli datasets list)\n"
+    "                              synthetic-linear (Gaussian linear regression, optimal MSE 0.25),\n"
+    "                              synthetic-teacher (20000 rows, targets of a small tanh network;\n"
+    "                              regression) or a catalog data set (pfa-cli datasets list)\n"
     "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
     "      --target COL            the label column\n"
     "      --positive VALUE        the positive (favourable) label value; omit for multi-class\n"
@@ -115,6 +117,17 @@ const char* const kTrainHelpHead =
     "                              model picked among them is only covered by the ledger's\n"
     "                              total) | split-budget (each run gets epsilon/K, so the\n"
     "                              whole grid spends epsilon)\n"
+    "  --auto-tune                 tune instead of sweeping: for each algorithm, epsilon, lambda\n"
+    "                              and seed the --axis values are candidate settings; each one's\n"
+    "                              step (gd-step) is halved from 1 on a validation split of the\n"
+    "                              training rows (a step is abandoned on NaN or when the\n"
+    "                              training loss exceeds 1.05 x its best at 5 evaluations in a\n"
+    "                              row; the first surviving step is kept); the best candidate is\n"
+    "                              run on all training rows and written as one record. The\n"
+    "                              choice is NOT covered by that run's epsilon: its statement\n"
+    "                              gives the epsilon all trials compose to\n"
+    "  --tune-criterion C          train-loss (default) | gradient-norm | validation\n"
+    "  --tune-validation F         share of the training rows held out for validation (0.2)\n"
     "  --axis SPEC                 extra axes over the settings marked * below, e.g.\n"
     "                              'lr-theta=0.05,0.1;epochs=100,200'; a choice setting\n"
     "                              lists names: 'trust=central,isrl,local'\n"
@@ -449,9 +462,9 @@ int trainCommand(int argc, char** argv) {
                                     "synthetic-user-correlation", "synthetic-atypical-users", "synthetic-silos",
                                     "synthetic-silo-heterogeneity", "silos", "silo-split", "silo-alpha",
                                     "silo-column", "silo-min-rows", "silo-seed", "preset", "algorithm", "fairness",
-                                    "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning",
+                                    "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning", "tune-criterion", "tune-validation",
                                     "sensitive-threshold"};
-    std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows"};
+    std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows", "auto-tune"};
     for (const ParamSpec* spec : settingOptions()) {
         if (spec->kind == ParamKind::Flag) {
             flags.insert(spec->name);
@@ -487,7 +500,8 @@ int trainCommand(int argc, char** argv) {
     } else {
         if (args.has("dataset")) request.name = args.text("dataset");
         if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed" &&
-            request.name != "synthetic-personalised" && request.name != "synthetic-linear") {
+            request.name != "synthetic-personalised" && request.name != "synthetic-linear" &&
+            request.name != "synthetic-teacher") {
             findCatalogEntry(request.name);  // a clear error early
         }
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
@@ -682,11 +696,22 @@ int trainCommand(int argc, char** argv) {
         }
     };
     CancelToken never;
-    const SweepOutcome outcome = runSweep(spec, provider, options, never);
+    const bool autoTuned = args.has("auto-tune");
+    AutoTuneOptions tune;
+    if (args.has("tune-criterion")) tune.criterion = parseTuneCriterion(args.text("tune-criterion"));
+    tune.validationFraction = args.number("tune-validation", tune.validationFraction);
+    if (autoTuned && spec.tuning == Tuning::SplitBudget) {
+        throw UsageError("--auto-tune goes with --tuning not-covered: its trials are chosen by their results");
+    }
+    if (!autoTuned && (args.has("tune-criterion") || args.has("tune-validation"))) {
+        throw UsageError("--tune-criterion and --tune-validation only go with --auto-tune");
+    }
+    const SweepOutcome outcome = autoTuned ? runAutoTuneSweep(spec, provider, options, tune, never)
+                                           : runSweep(spec, provider, options, never);
 
     // Summary over every run of this sweep in the results file (including resumed ones).
     std::set<std::string> keys;
-    for (const SweepRun& run : runs) keys.insert(run.key);
+    for (const SweepRun& run : runs) keys.insert(autoTuned ? "auto-tune|" + run.key : run.key);
     // One read of the results file serves the summary (this sweep's runs) and the ledger
     // (every run on the same data in the file).
     const std::vector<JsonValue> fileRecords = readResultsFile(options.outputPath).records;

@@ -15,7 +15,7 @@ namespace pfa {
 
 std::vector<std::string> builtinDatasetNames() {
     std::vector<std::string> names{"synthetic", "synthetic-heavy-tailed", "synthetic-personalised",
-                                   "synthetic-linear"};
+                                   "synthetic-linear", "synthetic-teacher"};
     for (const CatalogEntry& entry : datasetCatalog()) names.push_back(entry.name);
     return names;
 }
@@ -40,6 +40,7 @@ TabularData loadBuiltinDataset(const DatasetRequest& request) {
     if (request.name == "synthetic-heavy-tailed") return generateHeavyTailed(request.heavyTailed);
     if (request.name == "synthetic-personalised") return generatePersonalised(request.personalised);
     if (request.name == "synthetic-linear") return generateLinearGaussian(request.linearGaussian);
+    if (request.name == "synthetic-teacher") return generateTeacher(request.teacher);
     if (request.name == "file") return loadUserFile(request);
     const CatalogEntry& entry = findCatalogEntry(request.name);
     const std::string directory =
@@ -75,6 +76,7 @@ std::string describeDatasetOnly(const DatasetRequest& request) {
     if (request.name == "synthetic-heavy-tailed") return describeHeavyTailed(request.heavyTailed);
     if (request.name == "synthetic-personalised") return describePersonalised(request.personalised);
     if (request.name == "synthetic-linear") return describeLinearGaussian(request.linearGaussian);
+    if (request.name == "synthetic-teacher") return describeTeacher(request.teacher);
     if (request.name == "file") {
         return "file " + std::filesystem::path(request.filePath).filename().string() +
                " (target '" + request.schema.target + "')";

@@ -86,6 +86,10 @@ long AccountingInputs::releases() const {
     return steps <= 0 ? 0 : (steps + per - 1) / per;
 }
 
+long AccountingInputs::interimReleases() const {
+    return interimNoiseMultiplier > 0.0 ? std::max(0L, steps - releases()) : 0L;
+}
+
 double AccountingInputs::pureEpsilon() const {
     double sum = 0.0;
     for (const PureRelease& release : pureReleases) sum += release.epsilon;
@@ -121,8 +125,19 @@ RdpCurve releaseCurve(const OrderGrid& grid, const AccountingInputs& in) {
     return RdpCurve(grid.size(), kInf);
 }
 
+RdpCurve interimReleaseCurve(const OrderGrid& grid, const AccountingInputs& in) {
+    if (!(in.interimNoiseMultiplier > 0.0)) return RdpCurve(grid.size(), 0.0);
+    return gaussianCurve(grid, in.interimNoiseMultiplier);
+}
+
 RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& in) {
-    return scaled(releaseCurve(grid, in), static_cast<double>(in.releases()));
+    RdpCurve curve = scaled(releaseCurve(grid, in), static_cast<double>(in.releases()));
+    const long interim = in.interimReleases();
+    if (interim > 0) {
+        const RdpCurve extra = scaled(interimReleaseCurve(grid, in), static_cast<double>(interim));
+        for (std::size_t k = 0; k < curve.size(); ++k) curve[k] += extra[k];
+    }
+    return curve;
 }
 
 EpsilonResult certifiedEpsilon(const AccountingInputs& in) {

@@ -40,8 +40,8 @@ struct PureRelease {
     double epsilon = 0.0;   ///< ε₀
 };
 
-/// Everything the accountant used for one run. ε = epsilonFromRdp(releases × curve(kind, q, z),
-/// δ) + Σ pure ε₀, on the named order grid.
+/// Everything the accountant used for one run. ε = epsilonFromRdp(releases × curve(kind, q, z)
+/// + interimReleases × gaussian(z_interim), δ) + Σ pure ε₀, on the named order grid.
 struct AccountingInputs {
     std::string unit = "record";  ///< what one neighbouring data set adds, removes or changes
     Adjacency adjacency = Adjacency::AddRemove;
@@ -56,9 +56,21 @@ struct AccountingInputs {
     double delta = 0.0;
     std::vector<PureRelease> pureReleases;
     std::string grid = "standard";  ///< order grid: "standard" (spec §4.3) or "opacus"
+    /// A second kind of release: an unsampled Gaussian charged once for each executed step
+    /// beyond the releases() of the main kind (steps − releases() of them), at this multiplier
+    /// (noise std divided by `interimSensitivity`); 0: none. E.g. DIFF2's gradient-difference
+    /// rounds: the main kind is its restart rounds (steps 1, T+1, 2T+1, …: ⌈steps/T⌉ of them
+    /// with stepsPerRelease = T), every other round releases one difference. Unsampled
+    /// Gaussians compose exactly: their RDP curves add.
+    double interimNoiseMultiplier = 0.0;
+    std::string interimSensitivity;  ///< the bound z_interim refers to
 
     /// Number of charged releases: ⌈steps / stepsPerRelease⌉ (a partial epoch counts whole).
     long releases() const;
+    /// Number of charged interim releases: steps − releases() when interimNoiseMultiplier > 0,
+    /// else 0.
+    long interimReleases() const;
+
     /// Σ of the pure side releases' ε₀.
     double pureEpsilon() const;
     /// The same inputs after `executedSteps` training steps.
@@ -69,7 +81,10 @@ struct AccountingInputs {
 OrderGrid orderGridNamed(const std::string& name);
 /// The curve of one release (per-release ρ(α) on `grid`); +∞ everywhere when uncertifiable.
 RdpCurve releaseCurve(const OrderGrid& grid, const AccountingInputs& inputs);
-/// The run's composed curve: releases() × releaseCurve (pure releases not included).
+/// The curve of one interim release (gaussian at interimNoiseMultiplier; 0 when there is none).
+RdpCurve interimReleaseCurve(const OrderGrid& grid, const AccountingInputs& inputs);
+/// The run's composed curve: releases() × releaseCurve + interimReleases() × interim curve
+/// (pure releases not included).
 RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& inputs);
 /// The certified ε of the inputs at their δ: RDP conversion plus the pure releases' ε₀.
 EpsilonResult certifiedEpsilon(const AccountingInputs& inputs);

@@ -17,6 +17,13 @@ void writeAccountingJson(JsonWriter& json, const AccountingInputs& in) {
     json.key("releases").value(in.releases());
     json.key("delta").value(in.delta);
     json.key("order_grid").value(in.grid);
+    if (in.interimNoiseMultiplier > 0.0) {
+        // A second Gaussian release kind (written only when present: records of runs with one
+        // kind stay as they were).
+        json.key("interim_noise_multiplier").value(in.interimNoiseMultiplier);
+        json.key("interim_sensitivity").value(in.interimSensitivity);
+        json.key("interim_releases").value(in.interimReleases());
+    }
     json.key("extra_releases").beginArray();
     for (const PureRelease& release : in.pureReleases) {
         json.beginObject();
@@ -42,6 +49,10 @@ AccountingInputs accountingFromJson(const JsonValue& json) {
     in.steps = std::lround(json.at("steps").asNumber());
     in.delta = json.at("delta").asNumber();
     in.grid = json.stringOr("order_grid", "standard");
+    if (json.has("interim_noise_multiplier")) {
+        in.interimNoiseMultiplier = json.at("interim_noise_multiplier").asNumber();
+        in.interimSensitivity = json.stringOr("interim_sensitivity", "");
+    }
     for (const JsonValue& item : json.at("extra_releases").items()) {
         PureRelease release;
         release.what = item.stringOr("what", "");

@@ -10,7 +10,14 @@ RunAccountant::RunAccountant(AccountingInputs inputs)
       m_releaseCurve(releaseCurve(m_grid, m_inputs)) {}
 
 RdpCurve RunAccountant::curveAfter(long steps) const {
-    return scaled(m_releaseCurve, static_cast<double>(m_inputs.afterSteps(steps).releases()));
+    const AccountingInputs at = m_inputs.afterSteps(steps);
+    RdpCurve curve = scaled(m_releaseCurve, static_cast<double>(at.releases()));
+    const long interim = at.interimReleases();
+    if (interim > 0) {
+        const RdpCurve extra = interimReleaseCurve(m_grid, m_inputs);
+        for (std::size_t k = 0; k < curve.size(); ++k) curve[k] += static_cast<double>(interim) * extra[k];
+    }
+    return curve;
 }
 
 EpsilonResult RunAccountant::after(long steps) const {

@@ -35,6 +35,7 @@ Schema requestSchema(const DatasetRequest& request) {
     if (request.name == "synthetic-heavy-tailed") return heavyTailedSchema(request.heavyTailed);
     if (request.name == "synthetic-personalised") return personalisedSchema(request.personalised);
     if (request.name == "synthetic-linear") return linearGaussianSchema(request.linearGaussian);
+    if (request.name == "synthetic-teacher") return teacherSchema(request.teacher);
     if (request.name == "file") return request.schema;
     return findCatalogEntry(request.name).schemaFor(request.sensitive);
 }

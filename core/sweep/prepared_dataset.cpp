@@ -46,6 +46,10 @@ std::string datasetKey(const DatasetRequest& request) {
         const LinearGaussianOptions& l = request.linearGaussian;
         key << "(n=" << l.rows << ",d=" << l.features << ",seed=" << l.seed << ")";
     }
+    if (request.name == "synthetic-teacher") {
+        const TeacherOptions& t = request.teacher;
+        key << "(n=" << t.rows << ",d=" << t.features << ",seed=" << t.seed << ")";
+    }
     if (request.name == "file") {
         // The file's name and the exact reading instructions identify it.
         key << ":" << std::filesystem::path(request.filePath).filename().string() << ",schema="

@@ -48,6 +48,7 @@ const HistoryColumn kOptionalHistoryColumns[] = {
     {"removed_fraction", &EpochMetrics::removedFraction},
     {"gate_margin", &EpochMetrics::gateMargin},
     {"unit_error_spread", &EpochMetrics::unitErrorSpread},
+    {"gradient_norm_squared", &EpochMetrics::gradientNormSquared},
 };
 
 void writeHistory(JsonWriter& json, const std::vector<EpochMetrics>& history, int digits) {

@@ -168,6 +168,11 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
             if (std::isfinite(value)) p.excessRisk = value;
         }
     }
+    if (r.has("history") && r.at("history").has("gradient_norm_squared")) {
+        for (double value : r.at("history").at("gradient_norm_squared").numbers()) {
+            if (std::isfinite(value)) p.gradientNormSquared = value;
+        }
+    }
     p.seconds = r.numberOr("seconds", std::nan(""));
     if (r.has("history")) p.finalMetrics = finalHistoryValues(r.at("history"));
     if (r.has("privacy") && r.at("privacy").has("known_gaps")) {
@@ -191,7 +196,7 @@ std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records) {
 std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
     std::vector<SweepCell> cells;
     std::map<std::string, std::size_t> cellOf;
-    std::vector<std::vector<double>> errors, violations, excess, epsilons, seconds;
+    std::vector<std::vector<double>> errors, violations, excess, gradients, epsilons, seconds;
     std::vector<std::map<std::string, std::vector<double>>> finals;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const SweepPoint& p = points[i];
@@ -212,6 +217,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
             errors.emplace_back();
             violations.emplace_back();
             excess.emplace_back();
+            gradients.emplace_back();
             epsilons.emplace_back();
             seconds.emplace_back();
             finals.emplace_back();
@@ -227,6 +233,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
         errors[c].push_back(p.testError);
         violations[c].push_back(p.violation);
         excess[c].push_back(p.excessRisk);
+        gradients[c].push_back(p.gradientNormSquared);
         epsilons[c].push_back(p.epsilonSpent);
         seconds[c].push_back(p.seconds);
         for (const auto& [name, value] : p.finalMetrics) finals[c][name].push_back(value);
@@ -235,6 +242,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
         cells[c].testError = meanSd(errors[c]);
         cells[c].violation = meanSd(violations[c]);
         cells[c].excessRisk = meanSd(excess[c]);
+        cells[c].gradientNormSquared = meanSd(gradients[c]);
         // Non-private runs report ε = ∞: keep that visible instead of dropping it as non-finite.
         const bool allInfinite = !epsilons[c].empty() &&
                                  std::all_of(epsilons[c].begin(), epsilons[c].end(),

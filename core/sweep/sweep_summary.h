@@ -42,6 +42,9 @@ struct SweepCell {
     MeanSd violation;     ///< the cell's own fairness notion
     /// Final excess risk (runs whose generator knows the optimum; n = 0 when none has it).
     MeanSd excessRisk;
+    /// Final squared gradient norm ‖∇f‖² of the training objective (runs that record it; n = 0
+    /// when none does). A display metric on training rows.
+    MeanSd gradientNormSquared;
     MeanSd epsilonSpent;  ///< certified ε (∞ for non-private runs)
     MeanSd seconds;
     /// Mean ± sd over the seeds of each final per-evaluation metric (SweepPoint::finalMetrics).
@@ -73,6 +76,8 @@ struct SweepPoint {
     double violation = 0.0;
     /// The last finite excess risk of the history (NaN when the run has none).
     double excessRisk = std::numeric_limits<double>::quiet_NaN();
+    /// The last finite squared gradient norm of the history (NaN when the run has none).
+    double gradientNormSquared = std::numeric_limits<double>::quiet_NaN();
     double epsilonSpent = 0.0;
     double seconds = 0.0;
     bool knownGaps = false;  ///< published calibration: nominal ε ≠ certified ε

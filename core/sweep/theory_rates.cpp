@@ -152,6 +152,32 @@ std::optional<RateShape> builtInRate(const RateInputs& in) {
                              return ppsgdBound(at, alpha);
                          }};
     }
+    if ((in.algorithm == "diff2" || in.algorithm == "dp-gd") && in.run && !in.run->theoryInputs.empty()) {
+        // Non-convex, squared gradient norm ‖∇f‖² after tuned rounds, as a function of ε with
+        // L, G and the logarithms folded into the one fitted constant; d = the model's
+        // parameter count, N = nmin·P records (smallest silo × silos).
+        const std::map<std::string, double>& t = in.run->theoryInputs;
+        const auto get = [&](const char* key) {
+            const auto it = t.find(key);
+            return it == t.end() ? 0.0 : it->second;
+        };
+        const double d = get("parameters");
+        const double records = get("records_per_silo_min") * get("silos");
+        if (d <= 0.0 || records <= 0.0) return std::nullopt;
+        if (in.algorithm == "diff2") {
+            return RateShape{"DIFF2 gradient-norm² rate, constants unknown: d^(2/3)/(nmin·P·ε)^(4/3)",
+                             [=](double eps) {
+                                 if (std::isinf(eps)) return 0.0;
+                                 return std::pow(d, 2.0 / 3.0) / std::pow(records * eps, 4.0 / 3.0);
+                             },
+                             "gradient_norm_squared"};
+        }
+        return RateShape{"DP-GD gradient-norm² rate, constants unknown: √d/(nmin·P·ε)", [=](double eps) {
+                             if (std::isinf(eps)) return 0.0;
+                             return std::sqrt(d) / (records * eps);
+                         },
+                         "gradient_norm_squared"};
+    }
     if (in.algorithm == "user-level-dp-sgd") {
         const std::string noise = setting(in, "user-noise");
         if (noise == "naive") return std::nullopt;  // the specs give the baseline no rate

@@ -64,6 +64,9 @@ void registerTheoryRate(const std::string& algorithm, RateProvider provider);
 ///   M = N when `available` is 0;
 /// - user-level-dp-sgd, "user-noise" paper or practical: 1/√(nm) + √d·ln(ndm/δ)/(n √m ε) (n users,
 ///   m records each); the naive baseline has none;
+/// - diff2 and dp-gd (runs that record their sizes in theoryInputs): the squared gradient norm
+///   ‖∇f‖² of a non-convex objective, d^(2/3)/(nmin·P·ε)^(4/3) and √d/(nmin·P·ε) (d = the
+///   model's parameters, nmin·P = smallest silo × silos), constants unknown;
 /// - anything registered with registerTheoryRate (a registration wins over a built-in rate).
 /// None when a size the rate needs is missing (≤ 0).
 std::optional<RateShape> theoryRate(const RateInputs& inputs);

@@ -33,6 +33,9 @@ struct EpochMetrics {
     double removedFraction = std::numeric_limits<double>::quiet_NaN();  ///< share of units an outlier filter dropped this epoch
     double gateMargin = std::numeric_limits<double>::quiet_NaN();  ///< noisy score minus threshold of a concentration gate
     double unitErrorSpread = std::numeric_limits<double>::quiet_NaN();  ///< test error of the worst unit minus the best
+    /// ‖∇f(x)‖² of the training objective at the reported model (non-convex optimisers are
+    /// judged by it); computed on the private rows for display, not released.
+    double gradientNormSquared = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Test metrics of one unit (silo or user) of a run on data grouped into units: the spread of

@@ -204,3 +204,28 @@ TEST_CASE("No heap allocation inside a step of linear DP-SGD and semi-DP SGD", "
         }
     }
 }
+
+TEST_CASE("No heap allocation inside a round of DIFF2 and DP-GD", "[allocation][diff2][dp-gd]") {
+    SyntheticOptions options;
+    options.rows = 3000;
+    options.silos = 4;
+    const DataSplit data = splitAndEncode(generateSynthetic(options));
+    for (const char* algorithm : {"diff2", "dp-gd"}) {
+        for (const char* model : {"linear", "mlp"}) {
+            INFO(algorithm << " " << model);
+            TrainConfig config;
+            config.algorithm = algorithm;
+            config.epsilon = 2.0;
+            config.lambda = 0.0;
+            config.extra["gd-rounds"] = "100";
+            config.extra["model"] = model;
+            if (std::string(algorithm) == "diff2") config.extra["restart-period"] = "5";
+            AllocationProbe probe;
+            CancelToken cancel;
+            const RunResult result = runAlgorithm(config, data, probe, cancel);
+            REQUIRE(result.steps == 100);
+            REQUIRE(probe.intervals > 30);
+            CHECK(probe.allocatingIntervals == 0);
+        }
+    }
+}

@@ -129,7 +129,7 @@ void SweepActions::fillMenu(QMenu* menu) {
 }
 
 bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
-                              QString* error, const std::vector<pfa::DatasetRequest>& dataVariants) {
+                              QString* error, bool autoTune, const std::vector<pfa::DatasetRequest>& dataVariants) {
     const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data) {
         if (error) *error = tr("No data set is loaded.");
@@ -139,7 +139,7 @@ bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QSt
         // A preset's data axes: the variants are made with the loaded data set's folder.
         std::vector<pfa::DatasetRequest> variants = dataVariants;
         for (pfa::DatasetRequest& variant : variants) variant.dataDirectory = m_panel->datasetRequest().dataDirectory;
-        m_sweep->start(spec, data, threads, resultsFile, variants);
+        m_sweep->start(spec, data, threads, resultsFile, autoTune, variants);
     } catch (const std::exception& problem) {
         if (error) *error = QString::fromStdString(problem.what());
         return false;
@@ -175,7 +175,8 @@ void SweepActions::openSweepDialog(const QString& presetName) {
     if (!presetName.isEmpty()) dialog->applyPreset(pfa::findSweepPreset(presetName.toStdString()));
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
-        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error, dialog->dataVariants())) {
+        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error, dialog->autoTune(),
+                        dialog->dataVariants())) {
             QMessageBox::warning(m_window, tr("Sweep"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
         }
     });

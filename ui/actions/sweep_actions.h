@@ -42,8 +42,9 @@ public:
 
     /// Starts a sweep on the loaded data set (what the sweep dialog's Start does); false with
     /// the reason when it cannot start.
+    /// `autoTune`: tune the extra axes' candidates instead (SweepController::start).
     bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
-                    QString* error = nullptr,
+                    QString* error = nullptr, bool autoTune = false,
                     const std::vector<pfa::DatasetRequest>& dataVariants = {});
     /// The sweep dialog, filled from preset `presetName` when given.
     void openSweepDialog(const QString& presetName = QString());

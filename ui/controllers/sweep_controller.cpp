@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/sweep/auto_tune.h"
 #include "core/util/error.h"
 
 namespace pfa::ui {
@@ -21,7 +22,7 @@ SweepController::SweepController(std::function<int()> allocateId, QObject* paren
 SweepController::~SweepController() { shutdown(); }
 
 void SweepController::start(const pfa::SweepSpec& requested, const pfa::PreparedDatasetPtr& data, int threads,
-                            const QString& resultsFile, const std::vector<pfa::DatasetRequest>& variants) {
+                            const QString& resultsFile, bool autoTune, const std::vector<pfa::DatasetRequest>& variants) {
     if (m_running) throw pfa::InputError("a sweep is already running");
     pfa::SweepSpec spec = requested;
     pfa::DatasetProvider provider = [data](const std::string&) { return data; };
@@ -68,10 +69,10 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         std::lock_guard<std::mutex> lock(m_mutex);
         m_pending.push_back(std::move(done));
     };
-    options.onRunFinished = [this, provider](const pfa::SweepRun& run, const pfa::RunResult& result,
-                                             const pfa::SweepProgress& progress) {
+    options.onRunFinished = [this, provider, autoTune](const pfa::SweepRun& run, const pfa::RunResult& result,
+                                                       const pfa::SweepProgress& progress) {
         pfa::RunContext context = provider(run.dataset)->context;
-        context.runKey = run.key;
+        context.runKey = autoTune ? "auto-tune|" + run.key : run.key;
         std::lock_guard<std::mutex> lock(m_mutex);
         m_pending.push_back({result, context});
         m_progress = progress;
@@ -83,7 +84,7 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         std::lock_guard<std::mutex> lock(m_mutex);
         m_cutShort.push_back({result, context});
     };
-    emit started(static_cast<int>(runs.size()));
+    emit started(static_cast<int>(autoTune ? pfa::tuningGroups(spec, runs).size() : runs.size()));
     struct Outcome {
         bool cancelled = false;
         QString error;
@@ -91,11 +92,13 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
     // The callbacks above only fill the mutex-guarded buffers, which outlive the task:
     // shutdown() waits for it.
     const bool validateFirst = !variants.empty();
-    auto sweep = [this, spec, provider, options, runs, validateFirst](TaskContext& task) {
+    auto sweep = [this, spec, provider, options, runs, validateFirst, autoTune](TaskContext& task) {
         Outcome out;
         try {
             if (validateFirst) pfa::validateSweep(runs, provider);
-            const pfa::SweepOutcome outcome = pfa::runSweep(spec, provider, options, task.cancelToken());
+            const pfa::SweepOutcome outcome =
+                autoTune ? pfa::runAutoTuneSweep(spec, provider, options, pfa::AutoTuneOptions{}, task.cancelToken())
+                         : pfa::runSweep(spec, provider, options, task.cancelToken());
             out.cancelled = outcome.cancelled;
             std::lock_guard<std::mutex> lock(m_mutex);
             m_progress.alreadyDone = outcome.progress.alreadyDone;

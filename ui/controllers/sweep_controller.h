@@ -30,12 +30,15 @@ public:
     /// Starts `spec` on `data` (its datasets are set to {data->key}) with `threads` workers
     /// (0 = all cores), appending to `resultsFile` (its folder is made when missing). Throws
     /// InputError for an invalid sweep (before anything runs).
+    /// With `autoTune`, the sweep's extra axes are candidates tuned per (ε, λ, seed, …) by
+    /// pfa::runAutoTuneSweep (one record each; `started` then counts those tuning problems).
     ///
     /// With `variants` (the data sets of a preset's data axes) the sweep runs on each of them
     /// instead: they are generated and checked on the sweep's thread, `data` standing in for the
     /// variant it equals; a bad setting then ends the sweep through finished(…, error).
     void start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
-               const QString& resultsFile, const std::vector<pfa::DatasetRequest>& variants = {});
+               const QString& resultsFile, bool autoTune = false,
+               const std::vector<pfa::DatasetRequest>& variants = {});
     /// Cancels the sweep (runs cut short are not recorded).
     void stop();
     /// Stops and waits for the workers (closing the window).

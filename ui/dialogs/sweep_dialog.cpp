@@ -154,6 +154,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     m_tuning = new QComboBox();
     m_tuning->addItem(tr("Not covered — each run spends the full ε"), QString::fromStdString(pfa::tuningName(pfa::Tuning::NotCovered)));
     m_tuning->addItem(tr("Split budget — the grid shares each ε"), QString::fromStdString(pfa::tuningName(pfa::Tuning::SplitBudget)));
+    m_tuning->addItem(tr("Auto-tune the step — keep the best candidate (not covered)"), QStringLiteral("auto-tune"));
     m_tuning->setToolTip(
         tr("Every λ value and every extra-axis value is a separate training run on the same "
            "rows, so picking the best of them is not free.\n"
@@ -161,7 +162,12 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
            "covered by their composed cost (the privacy ledger's total), and its statement says "
            "so.\n"
            "Split budget: each of the K candidates runs at ε/K, so the whole grid spends ε on the "
-           "training rows; views show the grid's ε."));
+           "training rows; views show the grid's ε.\n"
+           "Auto-tune (algorithms with a step size gd-step, e.g. diff2, dp-gd): for each ε and seed "
+           "the extra axis' values are candidates; each one's step is halved from 1 on a validation "
+           "split of the training rows until one survives every round, and the candidate with the "
+           "lowest training loss is run on all training rows — one result per ε and seed. Not "
+           "covered: its statement gives the ε all the trials compose to."));
     m_epochs = new QSpinBox();
     m_epochs->setRange(1, 100000);
     m_epochs->setValue(base.epochs);
@@ -219,6 +225,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     }
     connect(m_infinity, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
     connect(m_axis, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
+    connect(m_tuning, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
     connect(m_algorithms, &QListWidget::itemChanged, this, &SweepDialog::updateSummary);
     for (QCheckBox* box : m_notions) connect(box, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
     resize(720, sizeHint().height());
@@ -416,9 +423,12 @@ pfa::SweepSpec SweepDialog::spec() const {
     for (const pfa::SweepAxis& kept : m_presetAxes) {
         if (kept.parameter != axis.toStdString()) spec.axes.push_back(kept);
     }
-    spec.tuning = pfa::parseTuning(m_tuning->currentData().toString().toStdString());
+    const std::string tuning = m_tuning->currentData().toString().toStdString();
+    spec.tuning = tuning == "auto-tune" ? pfa::Tuning::NotCovered : pfa::parseTuning(tuning);
     return spec;
 }
+
+bool SweepDialog::autoTune() const { return m_tuning->currentData().toString() == QLatin1String("auto-tune"); }
 
 int SweepDialog::threads() const { return m_threads->value(); }
 QString SweepDialog::resultsFile() const { return m_file->text().trimmed(); }
@@ -499,6 +509,12 @@ void SweepDialog::updateSummary() {
             .arg(m_threads->value())
             .arg(measured ? tr("measured on earlier runs of this data set")
                           : tr("rough guess from the data size")) +
+        (autoTune() ? QStringLiteral("<br>") +
+                          tr("Auto-tune: the runs of each ε and seed are candidates, each tried at steps "
+                             "from 1 down until one survives, plus one final run: one result per ε and "
+                             "seed, and more time than the estimate.")
+                              .toHtmlEscaped()
+                    : QString()) +
         (deltaWarning.isEmpty() ? QString()
                                 : QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
                                       .arg(tr("Warning: %1.").arg(deltaWarning).toHtmlEscaped())) +

@@ -37,6 +37,9 @@ public:
     int threads() const;
     /// The data sets of the applied preset's data axes (empty: the caller's one data set).
     const std::vector<pfa::DatasetRequest>& dataVariants() const { return m_dataVariants; }
+    /// Whether "Auto-tune" is chosen as the tuning: the extra axis' values are candidates whose
+    /// step is tuned by halving; one record per ε and seed (pfa::runAutoTuneSweep).
+    bool autoTune() const;
     QString resultsFile() const;
     void setResultsFile(const QString& path);
     /// Empty when the settings describe a runnable sweep; else what is wrong.

@@ -92,6 +92,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
                            tr("12,000 rows, y = ⟨w*, x⟩ + noise in 200 Gaussian features; the best possible "
                               "test MSE is 0.25 (regression; for learning with public data: semi-dp-sgd)"),
                            Qt::ToolTipRole);
+    m_dataset->addItem(tr("Synthetic teacher network (built-in)"), QStringLiteral("synthetic-teacher"));
+    m_dataset->setItemData(
+        m_dataset->count() - 1,
+        tr("20,000 rows of 8 features whose target comes from a small tanh network plus noise, "
+           "scaled to [−1, 1] (regression; for private optimisers such as diff2 and dp-gd)"),
+        Qt::ToolTipRole);
     for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
         m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
         m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description), Qt::ToolTipRole);
@@ -313,6 +319,7 @@ QString ExperimentPanel::currentCatalogName() const {
     const QString data = m_dataset->currentData().toString();
     if (data == QLatin1String("synthetic") || data == QLatin1String("synthetic-personalised") ||
         data == QLatin1String("synthetic-heavy-tailed") || data == QLatin1String("synthetic-linear") ||
+        data == QLatin1String("synthetic-teacher") ||
         data.startsWith(QLatin1String("file:"))) {
         return {};
     }
@@ -343,7 +350,8 @@ void ExperimentPanel::onDatasetChoiceChanged() {
             m_sensitive->addItem(tr("group (A majority / B minority)"), QString());
         } else if (m_dataset->currentData().toString() == QLatin1String("synthetic-personalised") ||
                    m_dataset->currentData().toString() == QLatin1String("synthetic-heavy-tailed") ||
-                   m_dataset->currentData().toString() == QLatin1String("synthetic-linear")) {
+                   m_dataset->currentData().toString() == QLatin1String("synthetic-linear") ||
+                   m_dataset->currentData().toString() == QLatin1String("synthetic-teacher")) {
             m_sensitive->addItem(tr("none (regression data)"), QString());
         } else {
             const std::size_t index = m_dataset->currentData().toString().mid(5).toULong();

@@ -53,6 +53,7 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     p.violation = entry.violation();
     for (const pfa::EpochMetrics& m : r.history) {
         if (std::isfinite(m.excessRisk)) p.excessRisk = m.excessRisk;
+        if (std::isfinite(m.gradientNormSquared)) p.gradientNormSquared = m.gradientNormSquared;
     }
     p.epsilonSpent = entry.certifiedEpsilon();
     p.knownGaps = r.privacy.knownGaps;
