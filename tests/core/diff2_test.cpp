@@ -352,6 +352,8 @@ TEST_CASE("Theory overlay: the gradient-norm rates of diff2 and dp-gd, constants
         const std::optional<RateShape> rate = theoryRate(rateInputsOf(run, 16000.0));
         REQUIRE(rate);
         CHECK_THAT(rate->label, Catch::Contains("constants unknown"));
+        // It bounds the squared gradient norm, not the test error: views fit it to that column.
+        CHECK(rate->metric == "gradient_norm_squared");
         const bool diff2 = std::string(algorithm) == "diff2";
         // d^(2/3)/(N ε)^(4/3) and √d/(N ε), N = nmin·P = 16000.
         const double atOne = diff2 ? std::cbrt(101.0 * 101.0) / std::pow(16000.0, 4.0 / 3.0)
