@@ -21,6 +21,9 @@
 #include "ui/controllers/sweep_controller.h"
 #include "ui/panels/sweep_views_panel.h"
 #include "ui/runs/run_history_model.h"
+#include <QDateTime>
+#include "core/sweep/results_file.h"
+#include "core/sweep/run_record.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -160,7 +163,8 @@ TEST_CASE("A preset's data axes: the sweep runs on every variant and the views p
     QTemporaryDir dir;
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
-    REQUIRE(window->sweepActions()->startSweep(preset.spec, 2, dir.filePath("rows.jsonl"), &error, preset.dataVariants));
+    REQUIRE(window->sweepActions()->startSweep(preset.spec, 2, dir.filePath("rows.jsonl"), &error, false,
+                                               preset.dataVariants));
     CHECK(error.isEmpty());
     REQUIRE(waitForSignals(finished, 1, 60000));
     CHECK(finished.at(0).at(1).toString().isEmpty());
@@ -210,4 +214,37 @@ TEST_CASE("Error vs setting: values spanning decades go on a log y axis, values 
     view.setCells(pfa::summarizePoints(points), {});
     CHECK(view.logY());
     CHECK(view.noteText().contains(QStringLiteral("value ≤ 0")));
+}
+
+// Screenshots of the sweep views on a results file, as a user opening it would see them (run by
+// hand: PFA_VIEW_RESULTS=FILE PFA_VIEW_TAB=N PFA_VIEW_AXIS=LABEL PFA_VIEW_METRIC=COLUMN
+// PFA_VIEW_SHOT=NAME.png bin/pfa_ui_tests "[.view-shot]"; PFA_VIEW_ALGORITHMS narrows the runs
+// to a comma-separated list).
+TEST_CASE("Sweep views of a results file, saved as a screenshot", "[.view-shot]") {
+    const QString file = qEnvironmentVariable("PFA_VIEW_RESULTS");
+    REQUIRE_FALSE(file.isEmpty());
+    const QStringList algorithms = qEnvironmentVariable("PFA_VIEW_ALGORITHMS").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    std::vector<RunEntryPtr> entries;
+    int id = 1;
+    for (const pfa::JsonValue& record : pfa::readResultsFile(file.toStdString()).records) {
+        pfa::RunContext context;
+        pfa::RunResult result = pfa::runResultFromJson(record, &context);
+        if (!algorithms.isEmpty() && !algorithms.contains(QString::fromStdString(result.config.algorithm))) continue;
+        entries.push_back(makeRunEntry(id++, std::move(result), std::move(context), QDateTime::currentDateTime()));
+    }
+    REQUIRE_FALSE(entries.empty());
+    SweepViewsPanel panel;
+    panel.resize(1280, 720);
+    panel.show();
+    panel.setEntries(entries);
+    panel.refreshNow();
+    panel.tabs()->setCurrentIndex(qEnvironmentVariableIntValue("PFA_VIEW_TAB"));
+    if (!qEnvironmentVariable("PFA_VIEW_AXIS").isEmpty()) {
+        REQUIRE(panel.errorSettingView()->selectAxis(qEnvironmentVariable("PFA_VIEW_AXIS")));
+    }
+    if (qEnvironmentVariableIsSet("PFA_VIEW_METRIC")) {
+        REQUIRE(panel.errorSettingView()->selectMetric(qEnvironmentVariable("PFA_VIEW_METRIC")));
+    }
+    QTest::qWait(300);
+    REQUIRE(panel.grab().save(screenshotPath(qPrintable(qEnvironmentVariable("PFA_VIEW_SHOT")))));
 }
