@@ -8,7 +8,6 @@
 #include <limits>
 
 #include "core/privacy/run_accountant.h"
-#include "core/sweep/theory_rates.h"
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
 #include "core/train/linear_dp_sgd.h"
@@ -34,19 +33,6 @@ ParamSpec domainRadiusParameter() {
     spec.advanced = false;
     return ownParameter(std::move(spec));
 }
-
-/// Central DP, convex (the rate the overlay draws): 1/√n + √(d ln(1/δ))/(ε n).
-const bool kRateRegistered = [] {
-    registerTheoryRate("dp-sgd-linear", [](const RateInputs& in) -> std::optional<RateShape> {
-        const double n = in.n, d = in.d;
-        if (n <= 0.0 || d <= 0.0) return std::nullopt;
-        const double logDelta = in.delta > 0.0 ? std::max(1.0, std::log(1.0 / in.delta)) : 1.0;
-        return RateShape{"central DP, convex: 1/√n + √(d ln(1/δ))/(ε n)", [=](double eps) {
-                             return 1.0 / std::sqrt(n) + std::sqrt(d * logDelta) / (eps * n);
-                         }};
-    });
-    return true;
-}();
 
 class DpSgdLinear final : public Algorithm {
 public:

@@ -14,7 +14,6 @@
 #include <limits>
 
 #include "core/privacy/run_accountant.h"
-#include "core/sweep/theory_rates.h"
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
 #include "core/train/evaluator.h"
@@ -58,32 +57,6 @@ ParamSpec makeParameter(const char* name, const char* label, ParamKind kind, con
 }
 
 long publicRowCount(double share, double n) { return std::llround(share * n); }
-
-/// Semi-DP convex learning (the overlay's rate, L·D dropped):
-/// min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}; public rows only: 1/√n_pub.
-const bool kRateRegistered = [] {
-    registerTheoryRate("semi-dp-sgd", [](const RateInputs& in) -> std::optional<RateShape> {
-        const double n = in.n, d = in.d;
-        if (n <= 0.0 || d <= 0.0) return std::nullopt;
-        const auto share = in.settings.find("public-share");
-        const double p = share == in.settings.end() ? 0.0 : std::atof(share->second.c_str());
-        const double nPublic = static_cast<double>(publicRowCount(p, n));
-        const auto use = in.settings.find("public-use");
-        const double logDelta = in.delta > 0.0 ? std::max(1.0, std::log(1.0 / in.delta)) : 1.0;
-        if (use != in.settings.end() && use->second == "public-only") {
-            if (nPublic <= 0.0) return std::nullopt;
-            return RateShape{"public rows only: 1/√n_pub",
-                             [=](double) { return 1.0 / std::sqrt(nPublic); }};
-        }
-        return RateShape{
-            "semi-DP, convex: min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}", [=](double eps) {
-                const double privateRate = std::sqrt(d * logDelta) / (eps * n) + 1.0 / std::sqrt(n);
-                return nPublic > 0.0 ? std::min(1.0 / std::sqrt(nPublic), privateRate)
-                                     : privateRate;
-            }};
-    });
-    return true;
-}();
 
 class SemiDpSgd final : public Algorithm {
 public:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <mutex>
 
@@ -177,6 +178,33 @@ std::optional<RateShape> builtInRate(const RateInputs& in) {
                              return std::sqrt(d) / (records * eps);
                          },
                          "gradient_norm_squared"};
+    }
+    if (in.algorithm == "dp-sgd-linear") {
+        // Central DP, convex: 1/√n + √(d ln(1/δ))/(ε n).
+        const double n = in.n, d = in.d;
+        if (n <= 0.0 || d <= 0.0) return std::nullopt;
+        const double logDelta = in.delta > 0.0 ? std::max(1.0, std::log(1.0 / in.delta)) : 1.0;
+        return RateShape{"central DP, convex: 1/√n + √(d ln(1/δ))/(ε n)", [=](double eps) {
+                             return 1.0 / std::sqrt(n) + std::sqrt(d * logDelta) / (eps * n);
+                         }};
+    }
+    if (in.algorithm == "semi-dp-sgd") {
+        // Semi-DP convex learning (L·D dropped): min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n};
+        // public rows only: 1/√n_pub. n_pub = round(public-share · n), as the algorithm picks them.
+        const double n = in.n, d = in.d;
+        if (n <= 0.0 || d <= 0.0) return std::nullopt;
+        const std::string shareText = setting(in, "public-share");
+        const double p = shareText.empty() ? 0.0 : std::atof(shareText.c_str());
+        const double nPublic = static_cast<double>(std::llround(p * n));
+        const double logDelta = in.delta > 0.0 ? std::max(1.0, std::log(1.0 / in.delta)) : 1.0;
+        if (setting(in, "public-use") == "public-only") {
+            if (nPublic <= 0.0) return std::nullopt;
+            return RateShape{"public rows only: 1/√n_pub", [=](double) { return 1.0 / std::sqrt(nPublic); }};
+        }
+        return RateShape{"semi-DP, convex: min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}", [=](double eps) {
+                             const double privateRate = std::sqrt(d * logDelta) / (eps * n) + 1.0 / std::sqrt(n);
+                             return nPublic > 0.0 ? std::min(1.0 / std::sqrt(nPublic), privateRate) : privateRate;
+                         }};
     }
     if (in.algorithm == "user-level-dp-sgd") {
         const std::string noise = setting(in, "user-noise");

@@ -48,9 +48,9 @@ struct RateShape {
 /// A provider of a rate shape: none when the settings have no known rate.
 using RateProvider = std::function<std::optional<RateShape>(const RateInputs&)>;
 
-/// Makes `provider` the rate of algorithm `algorithm` (an algorithm that knows its own bound
-/// registers it here, e.g. from its source file's static initialisation); replaces a built-in
-/// rate of that name.
+/// Makes `provider` the rate of algorithm `algorithm`, replacing a built-in rate of that name
+/// (for code above core's layers, e.g. tests; the algorithms' own rates are built in here,
+/// because core/algorithms may not include core/sweep).
 void registerTheoryRate(const std::string& algorithm, RateProvider provider);
 
 /// The rate shape of a run with these inputs, or none ("no rate known"). Built in:
@@ -67,6 +67,10 @@ void registerTheoryRate(const std::string& algorithm, RateProvider provider);
 /// - diff2 and dp-gd (runs that record their sizes in theoryInputs): the squared gradient norm
 ///   ‖∇f‖² of a non-convex objective, d^(2/3)/(nmin·P·ε)^(4/3) and √d/(nmin·P·ε) (d = the
 ///   model's parameters, nmin·P = smallest silo × silos), constants unknown;
+/// - accelerated-clipped-gd, proximal-clipped-gd (heavy tails, at the run's tail index), diff2
+///   and dp-gd (the squared gradient norm: RateShape::metric), dp-sgd-linear (central DP,
+///   convex) and semi-dp-sgd (semi-DP convex: min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}, or
+///   1/√n_pub for public rows only);
 /// - anything registered with registerTheoryRate (a registration wins over a built-in rate).
 /// None when a size the rate needs is missing (≤ 0).
 std::optional<RateShape> theoryRate(const RateInputs& inputs);

@@ -46,7 +46,7 @@ double rhoOf(double epsilon, double delta) {
 
 }  // namespace
 
-TEST_CASE("accelerated-clipped-gd: T, C, σ and η̄ as the formulas give them; ε certified",
+TEST_CASE("accelerated-clipped-gd: T, C, σ and η̄ as the formulas give them, ε certified",
           "[accelerated-clipped-gd]") {
     const DataSplit data =
         splitAndEncode(generateHeavyTailed(smallHeavy()));  // n = 3000, d + 1 = 6

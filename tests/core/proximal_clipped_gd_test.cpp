@@ -85,7 +85,7 @@ Eigen::VectorXd projectedLoop(const TrainConfig& c, const Dataset& train) {
 
 }  // namespace
 
-TEST_CASE("proximal-clipped-gd: T, C and σ as the formulas give them; ε certified",
+TEST_CASE("proximal-clipped-gd: T, C and σ as the formulas give them, ε certified",
           "[proximal-clipped-gd]") {
     const DataSplit data = smallHeavy();  // n = 3000, d + 1 = 6
     const TrainConfig c =
@@ -106,7 +106,7 @@ TEST_CASE("proximal-clipped-gd: T, C and σ as the formulas give them; ε certif
 }
 
 TEST_CASE(
-    "proximal-clipped-gd with λ₁ = 0 is the plain projected loop; ε = ∞ its non-private version",
+    "proximal-clipped-gd with λ₁ = 0 is the plain projected loop and ε = ∞ its non-private version",
     "[proximal-clipped-gd]") {
     const DataSplit data = smallHeavy();
     for (double epsilon : {1.0, std::numeric_limits<double>::infinity()}) {

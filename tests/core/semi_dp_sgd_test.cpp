@@ -129,7 +129,7 @@ TEST_CASE("semi-dp-sgd: public share 0 is dp-sgd-linear bit for bit", "[semi-dp-
     CHECK(a.steps == b.steps);
 }
 
-TEST_CASE("semi-dp-sgd: alpha = 1 ignores the public rows; auto alpha uses them", "[semi-dp-sgd]") {
+TEST_CASE("semi-dp-sgd: alpha = 1 ignores the public rows and auto alpha uses them", "[semi-dp-sgd]") {
     const DataSplit data = linearData();
     const long n = static_cast<long>(data.train.rows());
     const PublicPrivateRows rows = splitPublicRows(n, 0.2, 0);

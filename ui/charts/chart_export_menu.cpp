@@ -59,8 +59,10 @@ void fillChartExportMenu(QMenu* menu, LiveChartsPanel* live, TradeoffChart* trad
         entry.view->setExportFileStem(entry.stem);
         entry.view->setExportContextSource(context);
         ExportableView* view = entry.view;
-        menu->addAction(entry.name, sweepViews,
-                        [view, dialogParent] { exportWithDialog(view, dialogParent); });
+        menu->addAction(entry.name, sweepViews, [sweepViews, view, dialogParent] {
+            sweepViews->bringUpToDate();  // a view not shown since the last runs came in
+            exportWithDialog(view, dialogParent);
+        });
     }
 }
 

@@ -177,6 +177,9 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
     layout->addLayout(filters);
     layout->addWidget(m_tabs, 1);
     layout->addWidget(m_status);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_errorSetting) bringUpToDate();
+    });
     m_throttle.setSingleShot(true);
     m_throttle.setInterval(300);
     connect(&m_throttle, &QTimer::timeout, this, &SweepViewsPanel::refresh);
@@ -384,6 +387,12 @@ void SweepViewsPanel::refresh() {
                                             .arg(m_tradeoff->referenceCount()));
 }
 
+void SweepViewsPanel::bringUpToDate() {
+    if (!m_settingStale) return;
+    m_settingStale = false;
+    m_errorSetting->setCells(m_cells, m_settingRates);
+}
+
 void SweepViewsPanel::updateErrorViews(const std::vector<RunEntryPtr>& entries) {
     // The theory rate of a cell from its first run (a cell's runs differ only in the seed).
     std::vector<std::optional<pfa::RateShape>> rates;
@@ -393,7 +402,9 @@ void SweepViewsPanel::updateErrorViews(const std::vector<RunEntryPtr>& entries) 
             pfa::rateInputsOf(run.result, static_cast<double>(run.context.trainRows))));
     }
     m_errorEpsilon->setCells(m_cells, rates);
-    m_errorSetting->setCells(m_cells, rates);
+    m_settingRates = rates;
+    m_settingStale = true;
+    if (m_tabs->currentWidget() == m_errorSetting) bringUpToDate();
 
     // Per-unit spread: one box series per line over ε (as in the error view), one box per ε,
     // the units of all seeds of a cell pooled.

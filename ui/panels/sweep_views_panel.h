@@ -2,11 +2,13 @@
 
 #include <QTimer>
 #include <QWidget>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/sweep/reference_points.h"
 #include "core/sweep/sweep_summary.h"
+#include "core/sweep/theory_rates.h"
 #include "ui/charts/chart_export.h"
 #include "ui/runs/run_entry.h"
 
@@ -43,6 +45,8 @@ public:
     bool loadReferencePoints(const QString& path, QString* error);
     /// Redraws now (tests, export).
     void refreshNow();
+    /// Brings the views that refresh only while shown up to date (before exporting one).
+    void bringUpToDate();
     /// Shows the data set `datasetKey` (its identity, pfa::datasetKey) and fairness notion
     /// `notion` ("dp", "eo", "eopp") once their runs arrive: a sweep just started. Until the
     /// user picks another data set or notion, the views stay on them.
@@ -74,6 +78,11 @@ private:
     /// Fills the error-vs-ε and per-unit views from the cells and their runs (`entries[i]` is
     /// the run of the i-th point summarised).
     void updateErrorViews(const std::vector<RunEntryPtr>& entries);
+    /// The error-vs-setting view is redrawn only while it is the shown tab (each redraw builds
+    /// its series on the GUI thread, many times per second while a sweep streams in): its cells
+    /// wait here until it is shown or exported.
+    std::vector<std::optional<pfa::RateShape>> m_settingRates;
+    bool m_settingStale = false;
 
     QComboBox* m_dataset;
     QComboBox* m_notion;
