@@ -52,6 +52,17 @@ std::vector<pfa::SweepPoint> shareSweep() {
             }
         }
     }
+    // A baseline that does not read the setting: one cell, drawn as a level.
+    for (int seed = 0; seed < 2; ++seed) {
+        pfa::SweepPoint p;
+        p.runKey = "dataset=synthetic-linear(n=12000,d=50,seed=1)|split=0,0.25;algorithm=plain-baseline;epsilon=1;seed=" +
+                   std::to_string(seed);
+        p.algorithm = "plain-baseline";
+        p.epsilon = 1.0;
+        p.testError = NAN;
+        p.excessRisk = 0.3;
+        points.push_back(p);
+    }
     return points;
 }
 
@@ -65,11 +76,11 @@ QString screenshotPath(const char* name) {
 TEST_CASE("Error vs setting: lines along a swept setting, spacing, metrics and a fitted rate",
           "[ui][error-setting]") {
     const std::vector<pfa::SweepCell> cells = pfa::summarizePoints(shareSweep());
-    REQUIRE(cells.size() == 8);
+    REQUIRE(cells.size() == 9);
     // The semi-DP cells' rate: 1/(1 + 100 p), their own public share; the baseline has none.
     std::vector<std::optional<pfa::RateShape>> rates;
     for (const pfa::SweepCell& cell : cells) {
-        const double share = *pfa::axisValue(cell, pfa::SettingAxis{"public-share", false});
+        const double share = pfa::axisValue(cell, pfa::SettingAxis{"public-share", false}).value_or(0.0);
         if (cell.algorithm == "semi-dp-sgd") {
             rates.push_back(pfa::RateShape{"1/(1 + 100 p)", [share](double) { return 1.0 / (1.0 + 100.0 * share); }, ""});
         } else {
@@ -85,8 +96,11 @@ TEST_CASE("Error vs setting: lines along a swept setting, spacing, metrics and a
     CHECK(view.scale() == ErrorSettingView::Scale::Even);
     CHECK(view.xTitle() == QStringLiteral("public-share (grid order)"));
     CHECK(view.yTitle() == QStringLiteral("excess risk"));
-    REQUIRE(view.lines().size() == 2);
+    REQUIRE(view.lines().size() == 3);
     const auto& semi = view.lines()[0];
+    // The baseline without a public share is a level across the plot, named so.
+    CHECK(view.lines()[2].points == 0);
+    CHECK(view.legendNames().contains(QStringLiteral("plain-baseline (does not read public-share)")));
     CHECK(semi.name == QStringLiteral("semi-dp-sgd"));
     CHECK(semi.points == 4);
     REQUIRE(semi.overlay);
@@ -125,7 +139,7 @@ TEST_CASE("Error vs setting: lines along a swept setting, spacing, metrics and a
 TEST_CASE("Error vs setting: a data knob as the x axis, and nothing to plot without a varying setting",
           "[ui][error-setting]") {
     std::vector<pfa::SweepPoint> points;
-    for (const char* nu : {"2.5", "3", "8"}) {
+    for (const char* nu : {"2.5", "3", "8", "inf"}) {
         pfa::SweepPoint p;
         p.runKey = std::string("dataset=synthetic-heavy-tailed(n=2000,d=5,nu=") + nu +
                    ")|split=0,0.25;algorithm=noisy-clipped-gd;epsilon=1;seed=0";
@@ -139,9 +153,13 @@ TEST_CASE("Error vs setting: a data knob as the x axis, and nothing to plot with
     view.resize(900, 500);
     view.setCells(cells, {});
     REQUIRE(view.currentAxis() == QStringLiteral("data: nu"));
-    CHECK(view.scale() == ErrorSettingView::Scale::Linear);
+    // ν = ∞ (Gaussian tails) has a place in grid order only: chosen so, and labelled ∞.
+    CHECK(view.scale() == ErrorSettingView::Scale::Even);
     REQUIRE(view.lines().size() == 1);
+    CHECK(view.lines()[0].points == 4);
+    view.setScale(ErrorSettingView::Scale::Linear);
     CHECK(view.lines()[0].points == 3);
+    CHECK(view.noteText().contains(QStringLiteral("x = ∞")));
     CHECK_FALSE(view.view()->isEmpty());
     // One data set, one setting: no axis, an empty view with its message.
     view.setCells({cells.front()}, {});
@@ -241,6 +259,11 @@ TEST_CASE("Sweep views of a results file, saved as a screenshot", "[.view-shot]"
     panel.show();
     panel.setEntries(entries);
     panel.refreshNow();
+    if (qEnvironmentVariable("PFA_VIEW_AXIS").startsWith(QStringLiteral("data:"))) {
+        // A data knob: the variants together, as the Data filter offers them.
+        panel.followSweep(QString::fromStdString(pfa::datasetFamilyKey(pfa::datasetOfRunKey(entries.front()->context.runKey))),
+                          QStringLiteral("dp"));
+    }
     panel.tabs()->setCurrentIndex(qEnvironmentVariableIntValue("PFA_VIEW_TAB"));
     if (!qEnvironmentVariable("PFA_VIEW_AXIS").isEmpty()) {
         REQUIRE(panel.errorSettingView()->selectAxis(qEnvironmentVariable("PFA_VIEW_AXIS")));

@@ -245,25 +245,29 @@ void ErrorSettingView::redraw() {
         return it == cell.finalMetrics.end() ? nullptr : &it->second;
     };
 
+    // The swept values; ∞ (Gaussian tails, no privacy) has a place only in grid order.
     std::set<double> xs;
     for (const pfa::SweepCell& cell : m_cells) {
-        if (const auto x = pfa::axisValue(cell, axis); x && std::isfinite(*x)) xs.insert(*x);
+        if (const auto x = pfa::axisValue(cell, axis); x && !std::isnan(*x) && *x > -INFINITY) xs.insert(*x);
     }
+    const bool anyInfinite = !xs.empty() && std::isinf(*xs.rbegin());
     const double lowest = xs.empty() ? 0.0 : *xs.begin();
-    double lowestPositive = INFINITY;
+    double lowestPositive = INFINITY, highestFinite = -INFINITY;
     for (double x : xs) {
         if (x > 0.0) lowestPositive = std::min(lowestPositive, x);
+        if (std::isfinite(x)) highestFinite = std::max(highestFinite, x);
     }
-    const bool wide = std::isfinite(lowestPositive) && !xs.empty() && *xs.rbegin() / lowestPositive >= 20.0;
+    const bool wide = std::isfinite(lowestPositive) && highestFinite / lowestPositive >= 20.0;
     if (!m_scaleChosen) {
-        const Scale automatic = !wide ? Scale::Linear : lowest > 0.0 ? Scale::Log : Scale::Even;
+        const Scale automatic = anyInfinite ? Scale::Even : !wide ? Scale::Linear : lowest > 0.0 ? Scale::Log : Scale::Even;
         m_scaleBox->setCurrentIndex(m_scaleBox->findData(static_cast<int>(automatic)));
     }
     const Scale mode = scale();
     std::map<double, double> position;
     int rank = 0;
     for (double x : xs) {
-        if (mode == Scale::Log && !(x > 0.0)) continue;
+        if (mode == Scale::Log && !(x > 0.0 && std::isfinite(x))) continue;
+        if (mode == Scale::Linear && !std::isfinite(x)) continue;
         position[x] = mode == Scale::Log ? std::log10(x) : mode == Scale::Even ? rank++ : x;
     }
 
@@ -272,7 +276,7 @@ void ErrorSettingView::redraw() {
     m_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     double xLow = INFINITY, xHigh = -INFINITY;
     for (const auto& [x, at] : position) {
-        m_x->append(QString::fromStdString(pfa::formatNumber(x, 3)), at);
+        m_x->append(std::isinf(x) ? QStringLiteral("∞") : QString::fromStdString(pfa::formatNumber(x, 3)), at);
         xLow = std::min(xLow, at);
         xHigh = std::max(xHigh, at);
     }
@@ -290,7 +294,7 @@ void ErrorSettingView::redraw() {
         std::vector<std::pair<double, std::size_t>> points;  // (x, cell), by x
     };
     const std::vector<pfa::SweepGroup> groups = pfa::groupAlongAxis(m_cells, axis);
-    std::vector<PlannedLine> planned;
+    std::vector<PlannedLine> planned, levels;
     int skippedNonPositive = 0;
     double lowestValue = INFINITY, highestValue = -INFINITY;
     for (const pfa::SweepGroup& group : groups) {
@@ -310,7 +314,19 @@ void ErrorSettingView::redraw() {
             lowestValue = std::min(lowestValue, s->mean);
             highestValue = std::max(highestValue, s->mean);
         }
-        if (line.points.empty()) continue;
+        if (line.points.empty()) {
+            // Runs of an algorithm that does not read the setting (a baseline without public
+            // rows, say): one level across the plot, dotted, instead of nothing.
+            if (group.cells.size() == 1 && !pfa::axisValue(m_cells[group.cells.front()], axis)) {
+                const pfa::MeanSd* s = valueOf(m_cells[group.cells.front()], excess);
+                if (s && s->n > 0 && std::isfinite(s->mean)) {
+                    levels.push_back({&group, excess, {{NAN, group.cells.front()}}});
+                    lowestValue = std::min(lowestValue, s->mean);
+                    highestValue = std::max(highestValue, s->mean);
+                }
+            }
+            continue;
+        }
         std::sort(line.points.begin(), line.points.end());
         planned.push_back(std::move(line));
     }
@@ -410,8 +426,33 @@ void ErrorSettingView::redraw() {
         }
         m_lines.push_back(line);
     }
+    for (const PlannedLine& level : levels) {
+        const pfa::SweepCell& cell = m_cells[level.points.front().second];
+        const double value = valueOf(cell, level.excess)->mean;
+        if (!drawable(value)) {
+            ++skippedY;
+            continue;
+        }
+        const QColor color = compare_palette::color(index++);
+        std::string name = cell.algorithm;
+        if (!level.group->distinction.empty()) name += " (" + level.group->distinction + ")";
+        auto* flat = new QLineSeries();
+        flat->setName(tr("%1 (does not read %2)").arg(QString::fromStdString(name), QString::fromStdString(axis.label())).toHtmlEscaped());
+        flat->setPen(QPen(color, 2.0, Qt::DotLine));
+        flat->append(xLow, yOf(value));
+        flat->append(xHigh, yOf(value));
+        yMax = std::max(yMax, yOf(value));
+        yMin = std::min(yMin, yOf(value));
+        attach(m_chart, flat, m_x, yAxis);
+        anySeries = anySeries ? anySeries : flat;
+        if (metric.isEmpty()) (level.excess ? anyExcess : anyError) = true;
+        Line line;
+        line.name = QString::fromStdString(name);
+        line.points = 0;  // a level, not a line over the setting
+        m_lines.push_back(line);
+    }
     if (skippedNonPositive > 0) {
-        notes << tr("%1 point(s) at x ≤ 0 are not drawn on a log scale (choose \"evenly spaced\").").arg(skippedNonPositive);
+        notes << tr("%1 point(s) at x ≤ 0 or x = ∞ are not drawn on this scale (choose \"evenly spaced\").").arg(skippedNonPositive);
     }
     if (skippedY > 0) notes << tr("%1 point(s) with a value ≤ 0 are not drawn on the log y scale.").arg(skippedY);
     QString quantity = metric.isEmpty() ? (anyExcess && anyError ? tr("test error / excess risk")
