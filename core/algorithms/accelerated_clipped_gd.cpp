@@ -55,13 +55,7 @@ public:
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
-        requireNoFairness(config);
-        const long n = static_cast<long>(data.train.rows());
-        if (static_cast<long>(ownNumber(config, "steps")) > n) {
-            throw InputError("steps = " + formatNumber(ownNumber(config, "steps")) +
-                             " is invalid: at most one step per training row (" +
-                             std::to_string(n) + ")");
-        }
+        validateHeavyTailRun(config, data);
     }
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {

@@ -19,21 +19,6 @@ namespace pfa {
 
 namespace {
 
-/// The projection radius, declared as noisy-clipped-gd declares it (one setting, one meaning).
-ParamSpec domainRadiusParameter() {
-    ParamSpec spec;
-    spec.name = "domain-radius";
-    spec.label = "Domain radius D";
-    spec.kind = ParamKind::Real;
-    spec.help = "iterates are projected onto the ball of radius D around 0 (inf: none)";
-    spec.min = 0.0;
-    spec.minExclusive = true;
-    spec.defaultValue = "inf";
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
-}
-
 class DpSgdLinear final : public Algorithm {
 public:
     std::string name() const override { return "dp-sgd-linear"; }

@@ -43,36 +43,11 @@ public:
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
-        requireNoFairness(config);
-        const long n = static_cast<long>(data.train.rows());
-        if (static_cast<long>(ownNumber(config, "steps")) > n) {
-            throw InputError("steps = " + formatNumber(ownNumber(config, "steps")) +
-                             " is invalid: at most one step per training row (" +
-                             std::to_string(n) + ")");
-        }
+        validateHeavyTailRun(config, data);
     }
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
-        TrainConfig c = resolveDefaults(requested, data);
-        const double n = static_cast<double>(data.train.rows());
-        const double d = static_cast<double>(data.train.features() + 1);  // with the intercept
-        if (ownNumber(c, "steps") == 0) {
-            const double kappa = ownNumber(c, "smoothness") / ownNumber(c, "ridge");
-            const double t = std::clamp(std::ceil(4.0 * kappa * std::log(n)), 1.0, n);
-            c.extra["steps"] = std::to_string(static_cast<long>(t));
-        }
-        if (ownNumber(c, "clip-norm") == 0) {
-            const double t = ownNumber(c, "steps");
-            const double k = ownNumber(c, "tail-index");
-            const double tailClip =
-                c.isPrivate()
-                    ? ownNumber(c, "moment-bound") *
-                          std::pow(2.0 * privacy::zcdpRho(c.epsilon, c.delta) * n * n / (d * t),
-                                   1.0 / (2.0 * k))
-                    : std::numeric_limits<double>::infinity();
-            c.extra["clip-norm"] = realText(ruleClip(c, tailClip));
-        }
-        return c;
+        return resolveStronglyConvexSchedule(resolveDefaults(requested, data), data);
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,

@@ -30,20 +30,6 @@ constexpr std::uint64_t kPublicBatchStream = 0x5055424241544348ULL;  // "PUBBATC
 /// The stored value of an automatic α (out of range, so only the word "auto" means it).
 constexpr const char* kAutoAlpha = "-1";
 
-ParamSpec domainRadiusParameter() {
-    ParamSpec spec;
-    spec.name = "domain-radius";
-    spec.label = "Domain radius D";
-    spec.kind = ParamKind::Real;
-    spec.help = "iterates are projected onto the ball of radius D around 0 (inf: none)";
-    spec.min = 0.0;
-    spec.minExclusive = true;
-    spec.defaultValue = "inf";
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
-}
-
 ParamSpec makeParameter(const char* name, const char* label, ParamKind kind, const char* help,
                         const char* defaultValue) {
     ParamSpec spec;

@@ -8,7 +8,9 @@
 
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
+#include "core/train/config_validation.h"
 #include "core/train/private_run_report.h"
+#include "core/util/error.h"
 #include "core/util/format.h"
 
 namespace pfa {
@@ -137,6 +139,35 @@ double heavyTailSigma(double clip, long batchRows, double rho) {
 double ruleClip(const TrainConfig& config, double tailCalibrated) {
     if (ownChoice(config, "clip-rule") == "naive") return 1.0;
     return config.isPrivate() ? tailCalibrated : std::numeric_limits<double>::infinity();
+}
+
+void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data) {
+    requireNoFairness(config);
+    const long n = static_cast<long>(data.train.rows());
+    if (static_cast<long>(ownNumber(config, "steps")) > n) {
+        throw InputError("steps = " + formatNumber(ownNumber(config, "steps")) +
+                         " is invalid: at most one step per training row (" + std::to_string(n) + ")");
+    }
+}
+
+TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data) {
+    const double n = static_cast<double>(data.train.rows());
+    const double d = static_cast<double>(data.train.features() + 1);  // with the intercept
+    if (ownNumber(c, "steps") == 0) {
+        const double kappa = ownNumber(c, "smoothness") / ownNumber(c, "ridge");
+        const double t = std::clamp(std::ceil(4.0 * kappa * std::log(n)), 1.0, n);
+        c.extra["steps"] = std::to_string(static_cast<long>(t));
+    }
+    if (ownNumber(c, "clip-norm") == 0) {
+        const double t = ownNumber(c, "steps");
+        const double k = ownNumber(c, "tail-index");
+        const double tailClip =
+            c.isPrivate() ? ownNumber(c, "moment-bound") *
+                                std::pow(2.0 * privacy::zcdpRho(c.epsilon, c.delta) * n * n / (d * t), 1.0 / (2.0 * k))
+                          : std::numeric_limits<double>::infinity();
+        c.extra["clip-norm"] = realText(ruleClip(c, tailClip));
+    }
+    return c;
 }
 
 double admissibleTailIndex(double featureTail) { return featureTail - 0.5; }

@@ -45,6 +45,15 @@ double heavyTailSigma(double clip, long batchRows, double rho);
 /// "naive" gives 1 (the hand-set C of DP-SGD on standardised features).
 double ruleClip(const TrainConfig& config, double tailCalibrated);
 
+/// The heavy-tail algorithms' data rule: no fairness weight, and at most one step per training
+/// row (each step takes a fresh disjoint batch). Throws InputError naming the value.
+void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data);
+
+/// The strongly convex schedule (§4.1, also the proximal loop's): automatic T = clamp(⌈4κ ln n⌉,
+/// 1, n) with κ = β/µ, then automatic C by the clip rule, the tail-calibrated C being
+/// r_k·(2ρ n²/(d T))^{1/(2k)} (d with the intercept). `c` has its defaults resolved.
+TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data);
+
 /// The admissible tail index of Student-t data with ν degrees of freedom: k = ν − 0.5 (moments
 /// of order k < ν are finite); +∞ for Gaussian data (ν = ∞). Below 2 (ν < 2.5) no k ≥ 2 is
 /// admissible.

@@ -317,4 +317,18 @@ void describeLinearSgdRun(RunResult& result, const LinearSgdPlan& plan, const Da
     report.statement = privacy::renderPrivacyStatement(report, "", "");
 }
 
+ParamSpec domainRadiusParameter() {
+    ParamSpec spec;
+    spec.name = "domain-radius";
+    spec.label = "Domain radius D";
+    spec.kind = ParamKind::Real;
+    spec.help = "iterates are projected onto the ball of radius D around 0 (inf: none)";
+    spec.min = 0.0;
+    spec.minExclusive = true;
+    spec.defaultValue = "inf";
+    spec.sweepable = true;
+    spec.advanced = false;
+    return ownParameter(std::move(spec));
+}
+
 }  // namespace pfa

@@ -8,6 +8,7 @@
 #include "core/data/dataset.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/train/cancel_token.h"
+#include "core/train/parameters.h"
 #include "core/train/run_result.h"
 #include "core/train/train_config.h"
 #include "core/util/random.h"
@@ -110,5 +111,9 @@ LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
 /// accountant over `plan.accounting`); `protectedRows` says which rows are protected.
 void describeLinearSgdRun(RunResult& result, const LinearSgdPlan& plan, const Dataset& train,
                           const std::string& algorithm, const std::string& protectedRows);
+
+/// The projection radius D of the linear DP-SGD algorithms (dp-sgd-linear, semi-dp-sgd),
+/// declared as the heavy-tail algorithms declare it: one setting, one meaning.
+ParamSpec domainRadiusParameter();
 
 }  // namespace pfa
