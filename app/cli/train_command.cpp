@@ -730,8 +730,19 @@ int trainCommand(int argc, char** argv) {
                                       : std::to_string(preparedAll.size()) + " data sets";
     std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n", described.c_str(), runs.size(), outcome.progress.finished,
                 outcome.progress.alreadyDone, options.outputPath.c_str(), outcome.progress.failed);
-    std::printf("%-9s %-5s %-8s %-8s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion", "epsilon", "lambda",
+    std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion", "epsilon", "lambda/pt",
                 "test error", "violation", "eps spent", "seeds", "sec/run");
+    // The point of a cell on its algorithm's curve: λ, or the setting the algorithm's curve
+    // runs over (s = dual step, c = tolerance, gamma = post-processing's allowed gap).
+    auto curvePointOf = [](const SweepCell& cell) {
+        const std::string setting = curveSettingOf(cell.algorithm);
+        if (setting == "lambda") return formatNumber(cell.lambda);
+        const std::string symbol = setting == "dual-step" ? "s" : setting == "tolerance" ? "c" : setting;
+        for (const auto& [name, value] : runKeySettings(cell.cellKey)) {
+            if (name == setting) return symbol + "=" + value;
+        }
+        return symbol + "=?";
+    };
     // Several data sets (a preset's data axes): each line names the knobs that tell its data apart.
     std::map<std::string, std::set<std::string>> knobValues;
     for (const SweepCell& cell : cells) {
@@ -748,8 +759,8 @@ int trainCommand(int argc, char** argv) {
     for (const SweepCell& cell : cells) {
         failed += cell.failed;
         if (const std::string data = dataOf(cell); !data.empty()) std::printf("[data %s] ", data.c_str());
-        std::printf("%-9s %-5s %-8s %-8s %-18s %-18s %-10s %-6zu %-7.1f\n", cell.algorithm.c_str(),
-                    cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(), formatNumber(cell.lambda).c_str(),
+        std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6zu %-7.1f\n", cell.algorithm.c_str(),
+                    cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(), curvePointOf(cell).c_str(),
                     meanSdText(cell.testError, 4).c_str(), meanSdText(cell.violation, 4).c_str(),
                     cell.epsilonSpent.n || std::isinf(cell.epsilonSpent.max)
                         ? formatNumber(cell.epsilonSpent.max, 4).c_str()

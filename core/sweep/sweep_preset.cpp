@@ -186,7 +186,7 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
         const JsonValue json = parseJson(text);
         requireKnownKeys(json, "preset",
                          {"name", "title", "source", "dataset", "data_axes", "algorithms", "fairness", "epsilons",
-                          "lambdas", "seeds", "axes", "config"});
+                          "lambdas", "seeds", "axes", "config", "algorithm_config"});
         SweepPreset preset;
         preset.name = json.at("name").asString();
         preset.title = json.at("title").asString();
@@ -231,6 +231,16 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
         }
         // Settings by their declared names; a misspelt one is refused, not ignored.
         if (json.has("config")) applyParametersJson(spec.base, json.at("config"), UnknownKeys::Refuse);
+        if (json.has("algorithm_config")) {
+            for (const auto& [algorithm, settings] : json.at("algorithm_config").members()) {
+                if (std::find(spec.algorithms.begin(), spec.algorithms.end(), algorithm) == spec.algorithms.end()) {
+                    throw InputError("algorithm_config names " + algorithm + ", which the preset does not run");
+                }
+                TrainConfig probe = spec.base;  // refuses unknown names and values now
+                applyParametersJson(probe, settings, UnknownKeys::Refuse);
+                spec.algorithmConfig[algorithm] = settings;
+            }
+        }
         if (spec.algorithms.empty() || spec.notions.empty() || spec.epsilons.empty() ||
             spec.lambdas.empty() || spec.seeds.empty()) {
             throw InputError("every axis needs at least one value");

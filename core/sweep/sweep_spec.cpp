@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/algorithms/registry.h"
+#include "core/sweep/parameter_json.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
@@ -137,6 +138,9 @@ std::vector<SweepRun> SweepSpec::expand() const {
             for (FairnessNotion notion : notions) {
                 TrainConfig config = base;
                 config.algorithm = algorithm;
+                if (const auto own = algorithmConfig.find(algorithm); own != algorithmConfig.end()) {
+                    applyParametersJson(config, own->second, UnknownKeys::Refuse);
+                }
                 // Its own parameters at their defaults unless given; other algorithms' dropped.
                 config = withOwnParameters(findAlgorithm(algorithm), std::move(config));
                 config.fairness = notion;

@@ -1,12 +1,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "core/fairness/fairness_notion.h"
 #include "core/train/parameters.h"
 #include "core/train/train_config.h"
+#include "core/util/json_value.h"
 
 namespace pfa {
 
@@ -62,6 +64,10 @@ struct SweepSpec {
     std::vector<double> lambdas{1.0};
     std::vector<std::uint64_t> seeds{0};
     TrainConfig base;
+    /// Settings for one algorithm only, over `base` (a preset's "algorithm_config": e.g. PF-LD's
+    /// own epochs and batch size beside DP-FERMI's): algorithm name → JSON object of settings
+    /// by their declared names.
+    std::map<std::string, JsonValue> algorithmConfig;
     Tuning tuning = Tuning::NotCovered;
 
     /// Every run, data set outermost and seed innermost. Algorithms that are not private run

@@ -412,3 +412,23 @@ TEST_CASE("A choice axis sweeps the algorithms that read it and leaves the other
     TrainConfig probe;
     REQUIRE_THROWS_WITH(applySweepParameter(probe, "trust", "nobody"), Catch::Contains("trust"));
 }
+
+TEST_CASE("A preset's algorithm_config sets one algorithm's settings and leaves the others alone", "[sweep][preset]") {
+    const auto preset = [](const std::string& own) {
+        return parseSweepPreset("p.json", R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic"},"algorithms":["erm","dp-sgd"],"fairness":["dp"],"epsilons":[1],"lambdas":[0],"seeds":[0],"config":{"epochs":30,"batch-size":256},"algorithm_config":)" +
+                                              own + "}");
+    };
+    const SweepPreset p = preset(R"({"dp-sgd":{"epochs":7,"clip-theta":1.5}})");
+    std::vector<SweepRun> runs = p.spec.expand();
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].config.algorithm == "erm");
+    CHECK(runs[0].config.epochs == 30);
+    CHECK(runs[1].config.algorithm == "dp-sgd");
+    CHECK(runs[1].config.epochs == 7);
+    CHECK(runs[1].config.clipTheta == 1.5);
+    CHECK(runs[1].config.batchSize == 256);  // the shared config still applies
+    CHECK(runs[1].key.find("epochs=7") != std::string::npos);
+    // Misspelt settings and algorithms the preset does not run are refused with a reason.
+    REQUIRE_THROWS_WITH(preset(R"({"dp-sgd":{"epochz":7}})"), Catch::Contains("epochz"));
+    REQUIRE_THROWS_WITH(preset(R"({"fermi":{"epochs":7}})"), Catch::Contains("does not run"));
+}

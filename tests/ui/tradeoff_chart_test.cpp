@@ -12,6 +12,8 @@
 #include <QToolTip>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <set>
@@ -141,6 +143,47 @@ TEST_CASE("Tradeoff chart: runs of two data sets never share one Pareto front", 
               .front()
               ->titleText()
               .startsWith(QStringLiteral("equalized odds")));
+}
+
+TEST_CASE("Tradeoff chart: a run that traces its own curve is drawn as that curve", "[ui][tradeoff][curve-points]") {
+    TradeoffChart chart;
+    chart.resize(700, 520);
+    RunEntryPtr curveRun = fakeRun(1, kSynthetic, 1.0, 0.02, 0.30, "dp-fermi", pfa::FairnessNotion::EqualizedOdds);
+    // Three γ points of one run, the widest one outside the other points' range.
+    const double gammas[] = {0.0, 0.05, INFINITY};
+    const double gaps[] = {0.01, 0.05, 0.40};
+    for (int i = 0; i < 3; ++i) {
+        pfa::CurvePoint point;
+        point.setting = "gamma";
+        point.value = gammas[i];
+        point.test.error = 0.30 - 0.02 * i;
+        point.test.eoGap = gaps[i];
+        curveRun->result.curve.push_back(point);
+    }
+    const std::vector<RunEntryPtr> runs{curveRun,
+                                        fakeRun(2, kSynthetic, 1.0, 0.10, 0.25, "dp-fermi", pfa::FairnessNotion::EqualizedOdds)};
+    chart.followExperiment(QString::fromStdString(kSynthetic), pfa::FairnessNotion::EqualizedOdds);
+    chart.setRuns(runs);
+    CHECK(chart.pointCount() == 2);  // each run's headline point
+    CHECK(chart.curveCount() == 1);
+    // The curve is a line through all three points, and the axis reaches its widest point.
+    QLineSeries* line = nullptr;
+    for (QAbstractSeries* series : chart.view()->chart()->series()) {
+        auto* candidate = qobject_cast<QLineSeries*>(series);
+        if (candidate && candidate->count() == 3) line = candidate;
+    }
+    REQUIRE(line != nullptr);
+    CHECK(line->at(2) == QPointF(0.40, 0.26));
+    auto* x = qobject_cast<QValueAxis*>(chart.view()->chart()->axes(Qt::Horizontal).front());
+    CHECK(x->max() >= 0.40);
+    // The legend says what the line is.
+    bool named = false;
+    for (const ChartLegend::Entry& entry : chart.legend()->entries())
+        named = named || entry.text.contains(QStringLiteral("curve"));
+    CHECK(named);
+    // Without the curve run: no curve.
+    chart.setRuns({runs[1]});
+    CHECK(chart.curveCount() == 0);
 }
 
 TEST_CASE("Tradeoff chart: runs on another split of the data are another data set",

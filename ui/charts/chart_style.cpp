@@ -60,6 +60,11 @@ QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm) {
     if (algorithm == "fermi") return QScatterSeries::MarkerShapeRectangle;
     if (algorithm == "dp-sgd") return QScatterSeries::MarkerShapeTriangle;
     if (algorithm == "erm") return QScatterSeries::MarkerShapeStar;
+    // The fair-learning baselines: the private and non-private Lagrangian dual share a
+    // diamond (colour tells ε = ∞ apart), the reductions a triangle like DP-SGD (the two are
+    // not compared on one plot: DP-SGD has no fairness term).
+    if (algorithm == "pf-ld" || algorithm == "f-ld") return QScatterSeries::MarkerShapeRotatedRectangle;
+    if (algorithm == "dp-reductions") return QScatterSeries::MarkerShapeTriangle;
     return QScatterSeries::MarkerShapePentagon;
 }
 

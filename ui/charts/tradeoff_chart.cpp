@@ -475,6 +475,12 @@ void TradeoffChart::rebuild() {
         delete series;
     }
     m_pointSeries.clear();
+    for (QLineSeries* line : m_curveLines) {
+        m_chart->removeSeries(line);
+        delete line;
+    }
+    m_curveLines.clear();
+    m_curvesDrawn = 0;
     m_points.clear();
 
     const std::set<int> onTrail(m_trail.begin(), m_trail.end());
@@ -530,6 +536,29 @@ void TradeoffChart::rebuild() {
         }
         series->append(m_points[i].x, m_points[i].y);
         m_seriesRuns[series].push_back(m_points[i].id);
+    }
+
+    // A run that traces a curve itself (post-processing solves its whole γ-curve from one
+    // noisy table, for one ε) is drawn as that curve: a line in its ε's colour through every
+    // point, its headline point marked as usual.
+    std::vector<QPointF> curvePoints;
+    for (const RunEntry* run : pointRuns) {
+        if (run->result.curve.empty()) continue;
+        auto* line = new QLineSeries();
+        line->setPen(QPen(chart_style::colorForEpsilon(run->result.config.epsilon), 1.8));
+        line->setPointsVisible(true);
+        line->setMarkerSize(5);
+        for (const pfa::CurvePoint& point : run->result.curve) {
+            const double x = point.test.violation(m_shownNotion), y = point.test.error;
+            if (!std::isfinite(x) || !std::isfinite(y)) continue;
+            line->append(x, y);
+            curvePoints.emplace_back(x, y);
+        }
+        m_chart->addSeries(line);
+        line->attachAxis(m_x);
+        line->attachAxis(m_y);
+        m_curveLines.push_back(line);
+        ++m_curvesDrawn;
     }
 
     // The live-mode trail: the runs in the order they finished, joined by a thin line; small
@@ -601,6 +630,11 @@ void TradeoffChart::rebuild() {
         yMin = std::min(yMin, p.y);
         yMax = std::max(yMax, p.y);
     }
+    for (const QPointF& p : curvePoints) {
+        xMax = std::max(xMax, p.x());
+        yMin = std::min(yMin, p.y());
+        yMax = std::max(yMax, p.y());
+    }
     if (liveShown) {
         xMax = std::max(xMax, m_livePos.x());
         yMin = std::min(yMin, m_livePos.y());
@@ -649,6 +683,15 @@ void TradeoffChart::updateLegend() {
         entry.shape = chart_style::markerForAlgorithm(entry.text);
         entry.brush = QColor(235, 235, 235);
         entry.pen = QPen(QColor(40, 40, 40), 1.2);
+        entries.push_back(entry);
+    }
+    if (m_curvesDrawn > 0) {
+        Entry entry;
+        entry.text = m_curvesDrawn == 1 ? tr("one run's curve (e.g. post-processing over γ)")
+                                        : tr("%1 runs' curves (e.g. post-processing over γ)").arg(m_curvesDrawn);
+        entry.symbol = Entry::Symbol::Trail;
+        entry.brush = chart_style::viridis(0.3);
+        entry.pen = QPen(QColor(120, 120, 120), 1.8);
         entries.push_back(entry);
     }
     if (m_front.size() > 1) {

@@ -74,6 +74,8 @@ public:
     /// Runs on the trail drawn now (tests).
     int trailCount() const;
 
+    /// Runs drawn with their own curve (e.g. a post-processing run's γ-curve) (tests).
+    int curveCount() const { return m_curvesDrawn; }
     /// Number of points drawn, trail excluded (tests).
     int pointCount() const;
     /// Ids on the Pareto front, in order of increasing violation (tests).
@@ -148,6 +150,10 @@ private:
     std::vector<int> m_front;
     std::map<const QScatterSeries*, std::vector<int>> m_seriesRuns;  // point index → run id
     std::vector<QScatterSeries*> m_pointSeries;
+    /// Curves of runs that trace one themselves (RunResult::curve), one line per run.
+    std::vector<QLineSeries*> m_curveLines;
+    /// Number of such curves drawn (tests).
+    int m_curvesDrawn = 0;
     int m_selectedId = 0;
     QString m_shownDataset;
     pfa::FairnessNotion m_shownNotion = pfa::FairnessNotion::DemographicParity;

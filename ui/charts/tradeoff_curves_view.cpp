@@ -7,6 +7,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
+#include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
@@ -18,6 +19,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/algorithms/registry.h"
 #include "core/fairness/fairness_notion.h"
 #include "core/fairness/pareto.h"
 #include "core/util/format.h"
@@ -28,6 +30,37 @@
 namespace pfa::ui {
 
 namespace {
+
+/// The value of `setting` in a cell's key (λ from the cell itself); +∞ sorts last.
+double curveValueOf(const pfa::SweepCell& cell, const std::string& setting) {
+    if (setting == "lambda") return cell.lambda;
+    for (const auto& [name, value] : pfa::runKeySettings(cell.cellKey)) {
+        if (name != setting) continue;
+        if (value == "inf") return INFINITY;
+        char* end = nullptr;
+        const double number = std::strtod(value.c_str(), &end);
+        return end != value.c_str() ? number : NAN;
+    }
+    return NAN;
+}
+
+/// A point's label value: "0.05", "∞" (no constraint), or the raw text of a non-numeric value.
+QString curveValueText(const pfa::SweepCell& cell, const std::string& setting) {
+    const double value = curveValueOf(cell, setting);
+    if (std::isinf(value)) return QStringLiteral("∞");
+    if (std::isnan(value)) return QStringLiteral("?");
+    return QString::fromStdString(pfa::formatNumber(value, 3));
+}
+
+/// The short symbol of a curve setting on point labels ("λ", "γ", "s", "c").
+QString settingSymbol(const std::string& setting) {
+    if (setting == "lambda") return QStringLiteral("λ");
+    if (setting == "gamma") return QStringLiteral("γ");
+    if (setting == "dual-step") return QStringLiteral("s");
+    if (setting == "tolerance") return QStringLiteral("c");
+    return QString::fromStdString(setting);
+}
+
 
 // Reference methods get colours that differ from the ε scale.
 QColor referenceColor(int index) {
@@ -149,6 +182,8 @@ TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
     m_chart->setTitle(tr("Error vs fairness violation (mean ± sd over seeds)"));
     chart_style::apply(m_chart);
     m_chart->legend()->setAlignment(Qt::AlignRight);
+    // The legend shows each algorithm's marker shape (colour = ε), as the plot does.
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     m_x = new QValueAxis();
     m_y = new QValueAxis();
     chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, tr("fairness violation (test set)"));
@@ -164,9 +199,11 @@ TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
     m_view = new ChartView(m_chart, this);
     m_view->setEmptyMessage(tr("Run a sweep (Sweep → New sweep…) or a preset to fill this view"));
     m_view->setToolTip(
-        tr("One curve per algorithm and ε over λ (runs that differ in other settings "
-           "form curves of their own, named by the difference); the small labels give "
-           "each point's λ; points are means over seeds with ± one standard deviation "
+        tr("One curve per algorithm and ε over λ, or over the setting that traces the "
+           "method's tradeoff (s: PF-LD's dual step, c: the reductions' tolerance, γ: "
+           "post-processing's allowed gap, all points of one run); runs that differ in other "
+           "settings form curves of their own, named by the difference; the small labels give "
+           "each point's value; points are means over seeds with ± one standard deviation "
            "whiskers; dashed: Pareto front; hollow markers: reference results. "
            "Right-click to export."));
     auto* layout = new QVBoxLayout(this);
@@ -213,14 +250,22 @@ void TradeoffCurvesView::rebuild() {
     // colour, the certified range the label.
     struct Curve {
         std::string algorithm;
+        std::string setting;  ///< the algorithm's curve setting (λ, a dual step, γ, …)
         bool published = false;
         double nominal = 0.0;
         std::string distinction;
         std::vector<const pfa::SweepCell*> cells;
     };
+    // Each algorithm's curve runs over its own setting (λ for penalty methods, the dual step,
+    // a tolerance, or post-processing's γ); cells equal in all else form one curve.
+    std::vector<std::string> varying{"lambda"};
+    for (const pfa::SweepCell& cell : m_cells) {
+        const std::string setting = pfa::curveSettingOf(cell.algorithm);
+        if (std::find(varying.begin(), varying.end(), setting) == varying.end()) varying.push_back(setting);
+    }
     std::vector<Curve> curves;
     for (const pfa::SweepGroup& group :
-         pfa::groupCells(m_cells, {"lambda"}, {"algorithm", "epsilon", "calibration"})) {
+         pfa::groupCells(m_cells, varying, {"algorithm", "epsilon", "calibration"})) {
         Curve curve;
         for (std::size_t index : group.cells) {
             const pfa::SweepCell& cell = m_cells[index];
@@ -231,6 +276,7 @@ void TradeoffCurvesView::rebuild() {
         }
         if (curve.cells.empty()) continue;
         curve.algorithm = curve.cells.front()->algorithm;
+        curve.setting = pfa::curveSettingOf(curve.algorithm);
         curve.published = curve.cells.front()->knownGaps;
         curve.nominal = curve.cells.front()->epsilon;
         curve.distinction = group.distinction;
@@ -256,7 +302,15 @@ void TradeoffCurvesView::rebuild() {
     std::map<std::tuple<std::string, bool, double>, int> sameColour;
     for (Curve& curve : curves) {
         auto& cells = curve.cells;
-        std::sort(cells.begin(), cells.end(), [](const auto* a, const auto* b) { return a->lambda < b->lambda; });
+        const std::string& setting = curve.setting;
+        std::sort(cells.begin(), cells.end(), [&setting](const auto* a, const auto* b) {
+            const auto key = [&setting](const pfa::SweepCell& cell) {
+                const double value = curveValueOf(cell, setting);
+                return std::isnan(value) ? INFINITY : value;
+            };
+            return key(*a) < key(*b);
+        });
+        const QString symbol = settingSymbol(setting);
         const std::string& algorithm = curve.algorithm;
         const bool published = curve.published;
         const double nominal = curve.nominal;
@@ -294,9 +348,9 @@ void TradeoffCurvesView::rebuild() {
         markers->setName(name);
         for (const pfa::SweepCell* cell : cells) {
             const double x = cell->violation.mean, y = cell->testError.mean;
-            QString tip = tr("%1, λ = %2: test error %3, violation %4 (mean of %5 seed(s))")
-                              .arg(QString::fromStdString(algorithm),
-                                   QString::fromStdString(pfa::formatNumber(cell->lambda, 3)))
+            const QString valueText = curveValueText(*cell, setting);
+            QString tip = tr("%1, %2 = %3: test error %4, violation %5 (mean of %6 seed(s))")
+                              .arg(QString::fromStdString(algorithm), symbol, valueText)
                               .arg(y, 0, 'f', 4)
                               .arg(x, 0, 'f', 4)
                               .arg(cell->testError.n);
@@ -311,8 +365,7 @@ void TradeoffCurvesView::rebuild() {
                 tip += QStringLiteral("\n%1").arg(QString::fromStdString(curve.distinction));
             m_tips.push_back({x, y, tip});
             labels.push_back({x, y,
-                              QStringLiteral("λ=%1").arg(
-                                  QString::fromStdString(pfa::formatNumber(cell->lambda, 3))),
+                              QStringLiteral("%1=%2").arg(symbol, valueText),
                               cell->violation.sd, cell->testError.sd});
             line->append(x, y);
             markers->append(x, y);

@@ -324,6 +324,7 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
     m_seedTo->setValue(static_cast<int>(preset.spec.seeds.back()));
     m_epochs->setValue(preset.spec.base.epochs);
     m_base = preset.spec.base;
+    m_algorithmConfig = preset.spec.algorithmConfig;
     // The dialog edits one extra axis: the preset's first. Further axes of the preset are kept
     // as they are and named in the summary (the ppsgd preset sweeps a and the step size).
     m_axis->setCurrentIndex(0);
@@ -404,6 +405,7 @@ pfa::SweepSpec SweepDialog::spec() const {
     spec.datasets.clear();
     spec.base = m_base;
     spec.base.epochs = m_epochs->value();
+    spec.algorithmConfig = m_algorithmConfig;
     spec.algorithms.clear();
     for (int i = 0; i < m_algorithms->count(); ++i) {
         if (m_algorithms->item(i)->checkState() == Qt::Checked) spec.algorithms.push_back(m_algorithms->item(i)->text().toStdString());

@@ -70,6 +70,8 @@ private:
     pfa::SweepAxis parseAxis(const QString& parameter, QString* problem) const;
     /// A preset's axes after its first (which the axis row edits): swept as the preset says.
     std::vector<pfa::SweepAxis> m_presetAxes;
+    /// A preset's settings for single algorithms (kept as they are, like m_presetAxes).
+    std::map<std::string, pfa::JsonValue> m_algorithmConfig;
     /// A preset's data axes: the knobs swept and the data sets they make.
     std::vector<std::string> m_dataAxes;
     std::vector<pfa::DatasetRequest> m_dataVariants;

@@ -202,8 +202,12 @@ void SweepViewsPanel::setEntries(const std::vector<RunEntryPtr>& entries) {
     m_pointEntries.clear();
     for (const RunEntryPtr& entry : entries) {
         if (entry->isComplete() && !entry->stoppedByUser) {
-            m_points.push_back(pointFromEntry(*entry));
-            m_pointEntries.push_back(entry);
+            // A run with a curve (post-processing's γ-curve) gives one point per curve value.
+            for (pfa::SweepPoint& point : pfa::expandCurvePoints(pointFromEntry(*entry), entry->result.curve,
+                                                                 entry->result.config.fairness)) {
+                m_points.push_back(std::move(point));
+                m_pointEntries.push_back(entry);
+            }
         }
     }
     if (!m_throttle.isActive()) m_throttle.start();
