@@ -37,9 +37,13 @@ constexpr pfa::FairnessNotion kNotions[] = {pfa::FairnessNotion::DemographicPari
 
 /// Algorithms without a fairness term are baselines for every notion: their test metrics
 /// hold every notion's violation.
-bool usesFairness(const std::string& algorithm) {
+/// Whether a run of `algorithm` is trained for its fairness notion: by the λ-weighted penalty,
+/// or by a method of its own (a dual step, a tolerance, post-processing: a curve setting other
+/// than λ). Runs of the other algorithms are baselines shown under every notion.
+bool trainsForNotion(const std::string& algorithm) {
     for (const auto& registered : pfa::algorithmRegistry()) {
-        if (registered->name() == algorithm) return registered->usesFairness();
+        if (registered->name() == algorithm)
+            return registered->usesFairness() || registered->capabilities().curveSetting != "lambda";
     }
     return true;  // unknown (an older record): only under the notion it was run for
 }
@@ -257,7 +261,7 @@ void TradeoffChart::showDataset(const QString& datasetKey, pfa::FairnessNotion n
 bool TradeoffChart::isShown(const RunEntry& run) const {
     if (datasetKeyOf(run) != m_shownDataset) return false;
     return run.result.config.fairness == m_shownNotion ||
-           !usesFairness(run.result.config.algorithm);
+           !trainsForNotion(run.result.config.algorithm);
 }
 
 void TradeoffChart::refillBoxes() {
