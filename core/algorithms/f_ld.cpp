@@ -18,8 +18,11 @@ public:
                "the constraint is violated (not private).";
     }
     AlgorithmCapabilities capabilities() const override {
-        // The multipliers replace λ: the fairness weight is not read (curve over dual-step).
-        return {};
+        // The multipliers replace λ: the fairness weight is not read; the curve runs over the
+        // dual step instead.
+        AlgorithmCapabilities can;
+        can.curveSetting = "dual-step";
+        return can;
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =

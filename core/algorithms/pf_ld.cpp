@@ -26,7 +26,9 @@ public:
     AlgorithmCapabilities capabilities() const override {
         AlgorithmCapabilities can;
         can.privacy = true;
-        // The multipliers replace λ: the fairness weight is not read (curve over dual-step).
+        // The multipliers replace λ: the fairness weight is not read; the curve runs over the
+        // dual step instead.
+        can.curveSetting = "dual-step";
         return can;
     }
     std::vector<ParamSpec> parameters() const override {

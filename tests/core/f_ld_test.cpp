@@ -122,3 +122,18 @@ TEST_CASE("f-ld refuses privacy, lambda and data it cannot constrain", "[f-ld][l
     for (Eigen::Index i = 0; i < three.train.rows(); i += 3) three.train.y(i) = 2;
     CHECK_THROWS_WITH(test::runQuietly(fLdConfig("0.2"), three), Contains("binary classifier"));
 }
+
+TEST_CASE("f-ld and pf-ld trace their curves over the dual step, not lambda", "[f-ld][ld]") {
+    for (const char* name : {"f-ld", "pf-ld"}) {
+        INFO(name);
+        const Algorithm& algorithm = findAlgorithm(name);
+        CHECK(algorithm.capabilities().curveSetting == "dual-step");
+        CHECK_FALSE(algorithm.usesFairness());  // no λ control: the multipliers replace it
+        bool declared = false;
+        for (const ParamSpec& spec : algorithm.parameters())
+            declared = declared || spec.name == "dual-step";
+        CHECK(declared);
+    }
+    CHECK(findAlgorithm("pf-ld").supportsPrivacy());
+    CHECK_FALSE(findAlgorithm("f-ld").supportsPrivacy());
+}
