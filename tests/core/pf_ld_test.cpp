@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/algorithms/registry.h"
+#include "core/data/builtin_datasets.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/order_grid.h"
@@ -384,4 +385,38 @@ TEST_CASE("pf-ld refuses what it cannot do", "[pf-ld][ld]") {
     shares.extra["dual-share"] = "0.9";
     shares.extra["count-share"] = "0.2";
     CHECK_THROWS_WITH(test::runQuietly(shares, data), Contains("dual-share + count-share"));
+}
+
+TEST_CASE("pf-ld and f-ld on Adult land near the reference ballpark", "[.][adult][pf-ld][ld]") {
+    // Hidden (slow, needs the Adult files beside the project): demographic parity, one seed,
+    // epochs 100, batch 512, Adam 1e-3, weight decay 1e-6, C_p 10, C_d 1, s = 0.2, δ = 1e-5.
+    // Reference prototype: f-ld error ≈ 0.177, gap ≈ 0.013; pf-ld at ε = 1: z_p ≈ 5.3,
+    // z_d ≈ 340, error ≈ 0.174, gap ≈ 0.03. Loose bounds: one seed, a smoke check.
+    const std::string dir = test::sharedDatasetPath("adult");
+    if (dir.empty()) {
+        WARN("Adult files not found beside the project: skipped");
+        return;
+    }
+    DatasetRequest request;
+    request.name = "adult";
+    request.dataDirectory = dir;
+    const DataSplit data = splitDatasetRequest(loadBuiltinDataset(request), request);
+    TrainConfig config = test::quickConfig("pf-ld", 1.0, 0.0);
+    config.epochs = 100;
+    config.batchSize = 512;
+    config.l2 = 1e-6;
+    config.clipTheta = 10.0;
+    config.delta = 1e-5;
+    const RunResult priv = test::runQuietly(config, data);
+    REQUIRE(priv.status == RunStatus::Completed);
+    CHECK(priv.privacy.noiseMultiplier == Approx(5.3).epsilon(0.05));
+    CHECK_THAT(priv.privacy.statement, Contains("z_d = 340"));
+    CHECK(priv.test.error < 0.20);
+    CHECK(priv.test.dpGap < 0.06);
+    config.algorithm = "f-ld";
+    config.epsilon = kInf;
+    const RunResult plain = test::runQuietly(config, data);
+    REQUIRE(plain.status == RunStatus::Completed);
+    CHECK(plain.test.error < 0.185);
+    CHECK(plain.test.dpGap < 0.03);
 }
