@@ -229,3 +229,28 @@ TEST_CASE("No heap allocation inside a round of DIFF2 and DP-GD", "[allocation][
         }
     }
 }
+
+TEST_CASE("No heap allocation inside a step of f-ld and pf-ld", "[allocation]") {
+    SyntheticOptions options;
+    options.rows = 3000;
+    const DataSplit data = splitAndEncode(generateSynthetic(options));
+    for (const char* algorithm : {"f-ld", "pf-ld"}) {
+        for (const FairnessNotion notion :
+             {FairnessNotion::DemographicParity, FairnessNotion::EqualizedOdds}) {
+            INFO(algorithm << " " << fairnessCode(notion));
+            TrainConfig config;
+            config.algorithm = algorithm;
+            config.epsilon = std::string(algorithm) == "pf-ld" ? 1.0 : INFINITY;
+            config.lambda = 0.0;
+            config.fairness = notion;
+            config.epochs = 3;
+            config.batchSize = 128;
+            AllocationProbe probe;
+            CancelToken cancel;
+            const RunResult result = runAlgorithm(config, data, probe, cancel);
+            REQUIRE(result.status == RunStatus::Completed);
+            REQUIRE(probe.intervals > 30);
+            CHECK(probe.allocatingIntervals == 0);
+        }
+    }
+}
