@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/fairness/fairness_metrics.h"
 #include "core/privacy/accounting_inputs.h"
@@ -140,6 +141,7 @@ public:
     AlgorithmCapabilities capabilities() const override {
         AlgorithmCapabilities can;
         can.privacy = true;
+        can.curveSetting = "tolerance";
         return can;
     }
     std::vector<ParamSpec> parameters() const override {
@@ -193,31 +195,20 @@ public:
                   const CancelToken& cancel) const override;
 };
 
-// INTERIM until main provides evaluateFairnessInExpectation.
-FairnessMetrics evaluateFairnessInExpectationInterim(const Eigen::VectorXd& p, const RowMatrix& F,
-                                                     const Eigen::VectorXi& y,
-                                                     const Eigen::VectorXi& s,
-                                                     const std::vector<std::string>& names,
-                                                     int classes, int adv) {
-    FairnessMetrics m =
-        evaluateFairness((p.array() >= 0.5).cast<int>().matrix(), F, y, s, names, classes, adv);
-    return m;
-}
-
 /// The test metrics of the mixture whose probability of predicting class 1 is `probOne`.
 FairnessMetrics mixtureMetrics(const Eigen::VectorXd& probOne, const Dataset& test,
                                const TrainConfig& config, bool sampled) {
-    RowMatrix F(test.rows(), 2);
-    F.col(0) = Eigen::VectorXd::Ones(test.rows()) - probOne;
-    F.col(1) = probOne;
     if (!sampled) {
-        return evaluateFairnessInExpectationInterim(probOne, F, test.y, test.s, test.groupNames,
-                                                    test.numClasses(), config.advantagedClass);
+        return evaluateFairnessInExpectation(probOne, test.y, test.s, test.groupNames,
+                                             config.advantagedClass);
     }
     // One Bernoulli draw per test row from a stream of the seed alone: the same mixture on
     // the same test rows is always scored the same way.
     RandomStream draw(config.seed, kEvaluationStream);
     Eigen::VectorXi predicted(test.rows());
+    RowMatrix F(test.rows(), 2);  // the soft ERMI reads the mixture's probabilities
+    F.col(0) = Eigen::VectorXd::Ones(test.rows()) - probOne;
+    F.col(1) = probOne;
     for (Eigen::Index i = 0; i < test.rows(); ++i)
         predicted(i) = draw.uniformOpen() < probOne(i) ? 1 : 0;
     return evaluateFairness(predicted, F, test.y, test.s, test.groupNames, test.numClasses(),
@@ -281,16 +272,19 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         privacy::AccountingInputs in;
         in.unit = train.unitName;
         in.adjacency = privacy::Adjacency::Replace;
-        // INTERIM (until gaussianReleases): the two releases of a round as one joint Gaussian,
-        // 1/z_eff² = 2/z² (same curve).
-        in.kind = privacy::ReleaseKind::Gaussian;
-        in.noiseMultiplier = noise.z / std::sqrt(2.0);
-        in.sensitivity = "joint";
+        in.kind = privacy::ReleaseKind::NoRelease;
         in.steps = rounds;
         in.delta = config.delta;
+        in.gaussianReleases = {
+            {"learner statistic X̃ᵀr", noise.z, 1,
+             "X₂·B/p̃_min (changing one sensitive attribute moves one r_i by at most B/p̃_min)"},
+            {"auditor cell sums", noise.z, 1, "√2 (one record leaves one cell and joins another)"}};
         if (countNoise) in.pureReleases.push_back(countNoise->release("cell counts"));
         return in;
     };
+
+    std::optional<privacy::RunAccountant> accountant;
+    if (isPrivate) accountant.emplace(accounting(game.rounds));
 
     RunResult result;
     result.config = config;
@@ -320,7 +314,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         m.eoppGap = f.eoppGap;
         m.ermiHard = f.ermiHard(config.fairness);
         m.ermiSoft = f.ermiSoft(config.fairness);
-        m.epsilonSpent = isPrivate ? privacy::certifiedEpsilon(accounting(t)).epsilon : kInf;
+        m.epsilonSpent = accountant ? accountant->after(t).epsilon : kInf;
         m.clipFraction = 0.0;
         m.seconds = elapsed();
         result.history.push_back(m);
@@ -356,11 +350,9 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return result;
     }
-    // The accountant of the rounds executed (a cancelled run is charged for those).
-    const privacy::RunAccountant accountant(accounting(result.steps));
-    describePrivateRun(result, accountant, train);
+    // Charged for the rounds executed (all of them unless cancelled).
+    describePrivateRun(result, *accountant, train);
     privacy::PrivacyReport& report = result.privacy;
-    report.accounting = accounting(result.steps);
     report.algorithm = name();
     report.calibration =
         "DP reductions (simplified): noisy least-squares learner instead of the exponential "

@@ -275,11 +275,12 @@ TEST_CASE("Reductions at epsilon = inf equal the noise-free loop", "[dp-reductio
     TrainConfig config = reductionsConfig(INFINITY, 15);
     config.extra["tolerance"] = "0.02";
     config.extra["auditor-step"] = "0.5";
-    config.extra["evaluation"] = "sampled";  // hard predictions: comparable without the helper
-    const RunResult result = test::runQuietly(config, data);
+    const RunResult result = test::runQuietly(config, data);  // evaluated in expectation
     REQUIRE(result.status == RunStatus::Completed);
     CHECK(result.steps == 15);
     CHECK(std::isinf(result.privacy.epsilonSpent));
+    config.extra["evaluation"] = "sampled";
+    const RunResult sampled = test::runQuietly(config, data);
 
     // The same loop written against the game's parts, exact shares, no noise.
     const Cells cells(FairnessNotion::EqualizedOdds, 2);
@@ -311,11 +312,21 @@ TEST_CASE("Reductions at epsilon = inf equal the noise-free loop", "[dp-reductio
     Eigen::VectorXi predicted(prob.size());
     for (Eigen::Index i = 0; i < prob.size(); ++i)
         predicted(i) = draw.uniformOpen() < prob(i) ? 1 : 0;
-    const FairnessMetrics expected = evaluateFairness(predicted, RowMatrix(0, 2), data.test.y,
-                                                      data.test.s, data.test.groupNames, 2, 1);
+    const FairnessMetrics expectedSampled = evaluateFairness(
+        predicted, RowMatrix(0, 2), data.test.y, data.test.s, data.test.groupNames, 2, 1);
+    CHECK(sampled.test.error == expectedSampled.error);
+    CHECK(sampled.test.eoGap == expectedSampled.eoGap);
+    CHECK(sampled.test.dpGap == expectedSampled.dpGap);
+    const FairnessMetrics expected =
+        evaluateFairnessInExpectation(prob, data.test.y, data.test.s, data.test.groupNames, 1);
     CHECK(result.test.error == expected.error);
     CHECK(result.test.eoGap == expected.eoGap);
     CHECK(result.test.dpGap == expected.dpGap);
+    // In expectation the error is the mean over rows of P(ŷ ≠ y).
+    double error = 0.0;
+    for (Eigen::Index i = 0; i < prob.size(); ++i)
+        error += data.test.y(i) == 1 ? 1.0 - prob(i) : prob(i);
+    CHECK(result.test.error == Approx(error / static_cast<double>(prob.size())).epsilon(1e-12));
 }
 
 TEST_CASE("Reductions private run: epsilon within target, recomputed from the record",
@@ -340,6 +351,23 @@ TEST_CASE("Reductions private run: epsilon within target, recomputed from the re
             privacy::certifiedEpsilon(privacy::accountingFromJson(privacyJson.at("accounting")))
                 .epsilon;
         CHECK(recomputed == Approx(spent).epsilon(1e-12));
+        // Per round two unsampled Gaussian releases at z, nothing else but the Laplace counts.
+        const privacy::AccountingInputs& in = result.privacy.accounting;
+        CHECK(in.kind == privacy::ReleaseKind::NoRelease);
+        CHECK(in.steps == 6);
+        REQUIRE(in.gaussianReleases.size() == 2);
+        for (const privacy::GaussianRelease& g : in.gaussianReleases) {
+            CHECK(g.everySteps == 1);
+            CHECK(g.noiseMultiplier == result.privacy.noiseMultiplierTheta);
+        }
+        REQUIRE(in.pureReleases.size() == 1);
+        CHECK(in.pureReleases[0].epsilon == Approx(0.05));
+        // The same ε as 2T unsampled Gaussian releases at z plus ε_cnt.
+        const double n = static_cast<double>(data.train.rows());
+        CHECK(spent ==
+              Approx(independentEpsilon(6, in.gaussianReleases[0].noiseMultiplier, 1.0 / (n * n)) +
+                     0.05)
+                  .epsilon(1e-9));
         const std::string& statement = result.privacy.statement;
         CHECK(statement.find("DP reductions (simplified)") != std::string::npos);
         CHECK(statement.find("only the sensitive attribute") != std::string::npos);
