@@ -366,8 +366,10 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     report.noiseMultiplier = noise.z / std::sqrt(2.0);
     report.noiseMultiplierTheta = noise.z;
     report.noiseMultiplierW = noise.z;
-    report.sigmaTheta = noise.learnerStd;
-    report.sigmaW = noise.auditorStd;
+    // The statement's σ's are stds on a batch mean; the batch is every training row, so they
+    // are the stds on the released sums (stated in the clip description) divided by n.
+    report.sigmaTheta = noise.learnerStd / n;
+    report.sigmaW = noise.auditorStd / n;
     report.mechanism =
         "Gaussian, no sampling: per round two full-batch releases, the learner's statistic X̃ᵀr "
         "and the auditor's " +

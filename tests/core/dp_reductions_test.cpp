@@ -264,10 +264,15 @@ TEST_CASE("Reductions noise calibration matches the formulas", "[dp-reductions]"
         x2 = std::max(x2, std::sqrt(data.train.X.row(i).squaredNorm() + 1.0));
     const double z = solveMultiplier(4, 0.95, 1.0 / (n * n));
     CHECK(result.privacy.noiseMultiplierTheta == z);
-    CHECK(result.privacy.sigmaW == Approx(z * std::sqrt(2.0)).epsilon(1e-12));
-    const double pMin = z * x2 * 20.0 / result.privacy.sigmaTheta;  // p̃_min implied by S_l
+    // The statement's σ's are on the mean of the full batch: S/n.
+    CHECK(result.privacy.sigmaW * n == Approx(z * std::sqrt(2.0)).epsilon(1e-12));
+    const double pMin = z * x2 * 20.0 / (result.privacy.sigmaTheta * n);  // p̃_min implied by S_l
     CHECK(pMin >= 10.0 / n - 1e-15);
-    CHECK(pMin <= 1.0);
+    // p̃_min·n is the smallest cell count plus Laplace(2/0.05) noise: within 15 scales
+    // (probability e^−15 to fail) of the exact smallest count, or at the floor of 10.
+    const Eigen::VectorXd counts =
+        Cells(FairnessNotion::EqualizedOdds, 2).counts(data.train.y, data.train.s);
+    CHECK(std::abs(pMin * n - std::max(10.0, counts.minCoeff())) <= 15.0 * 2.0 / 0.05 + 1.0);
 }
 
 TEST_CASE("Reductions at epsilon = inf equal the noise-free loop", "[dp-reductions]") {
