@@ -114,16 +114,21 @@ std::vector<ParamSpec> ownSettings() {
         list.push_back(ownParameter(std::move(p)));
     }
     {
-        ParamSpec p = own("evaluation", "Evaluation", ParamKind::Choice,
-                          "How a randomised classifier is scored: exact expected rates, or one "
-                          "seeded Bernoulli draw per row",
-                          "expectation");
+        // Declared as dp-postprocessing declares it (one setting for both).
+        ParamSpec p;
+        p.name = "evaluation";
+        p.label = "Evaluation";
+        p.kind = ParamKind::Choice;
+        p.help =
+            "How a randomised classifier is scored: exact expected rates, or one seeded "
+            "Bernoulli draw per row";
         p.choices = {
-            {"expectation", "In expectation",
+            {"expectation", "Expected rates",
              "exact expected error and rates of the randomised classifier"},
             {"sampled", "One sampled draw",
-             "one seeded Bernoulli draw per test row, scored as hard predictions"},
+             "one seeded Bernoulli draw per test row, scored like a deterministic classifier"},
         };
+        p.defaultValue = "expectation";
         list.push_back(ownParameter(std::move(p)));
     }
     return list;
