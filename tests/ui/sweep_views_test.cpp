@@ -315,3 +315,57 @@ TEST_CASE("Screenshots of the sweep views at 1280 x 720", "[ui][screenshot][swee
     }
     CHECK(views.tradeoffView()->placedLambdaLabels() > 0);
 }
+
+TEST_CASE("Sweep views: each baseline's curve runs over its own setting, one run's curve over γ",
+          "[ui][sweep][sweepviews][curve-points]") {
+    std::vector<RunEntryPtr> entries;
+    int id = 1;
+    // DP-FERMI over λ, PF-LD over its dual step s, two seeds each, ε = 1.
+    for (double lambda : {0.0, 4.0}) {
+        for (std::uint64_t seed : {0, 1}) {
+            Run run;
+            run.lambda = lambda;
+            run.seed = seed;
+            run.error = 0.16 + 0.005 * lambda;
+            run.violation = 0.2 / (1.0 + lambda);
+            entries.push_back(entryOf(id++, run));
+        }
+    }
+    for (double step : {0.05, 0.2, 0.5}) {
+        for (std::uint64_t seed : {0, 1}) {
+            pfa::RunResult r;
+            r.dataset = "adult";
+            r.status = pfa::RunStatus::Completed;
+            r.config.algorithm = "pf-ld";
+            r.config.epsilon = 1.0;
+            r.config.lambda = 0.0;
+            r.config.seed = seed;
+            r.config.extra["dual-step"] = pfa::realText(step);
+            r.test.error = 0.17 + 0.02 * step;
+            r.test.dpGap = 0.1 - 0.1 * step;
+            r.privacy.isPrivate = true;
+            r.privacy.epsilonSpent = 0.99;
+            pfa::RunContext context;
+            context.runKey = pfa::runKey(kAdult, r.config);
+            entries.push_back(makeRunEntry(id++, std::move(r), std::move(context), QDateTime::currentDateTime()));
+        }
+    }
+    SweepViewsPanel views;
+    views.setEntries(entries);
+    views.resize(1100, 700);
+    views.show();
+    views.refreshNow();
+    QTest::qWait(50);
+    TradeoffCurvesView* curves = views.tradeoffView();
+    const QStringList names = curves->curveNames();
+    REQUIRE(names.size() == 2);  // one curve each, not one point per dual step
+    CHECK(names.contains(QStringLiteral("pf-ld, ε = 1")));
+    CHECK(names.contains(QStringLiteral("dp-fermi, ε = 1")));
+    // Same ε, same colour, whatever the method.
+    CHECK(curves->curveColors()[0] == curves->curveColors()[1]);
+    QStringList labels = curves->lambdaLabels();
+    labels.sort();
+    CHECK(labels == QStringList({QStringLiteral("s=0.05"), QStringLiteral("s=0.2"), QStringLiteral("s=0.5"),
+                                 QStringLiteral("λ=0"), QStringLiteral("λ=4")}));
+    CHECK(curves->pointCount() == 5);
+}
