@@ -148,7 +148,8 @@ TEST_CASE("Tradeoff chart: runs of two data sets never share one Pareto front", 
 TEST_CASE("Tradeoff chart: a run that traces its own curve is drawn as that curve", "[ui][tradeoff][curve-points]") {
     TradeoffChart chart;
     chart.resize(700, 520);
-    RunEntryPtr curveRun = fakeRun(1, kSynthetic, 1.0, 0.02, 0.30, "dp-fermi", pfa::FairnessNotion::EqualizedOdds);
+    auto curveRun = std::make_shared<RunEntry>(
+        *fakeRun(1, kSynthetic, 1.0, 0.02, 0.30, "dp-fermi", pfa::FairnessNotion::EqualizedOdds));
     // Three γ points of one run, the widest one outside the other points' range.
     const double gammas[] = {0.0, 0.05, INFINITY};
     const double gaps[] = {0.01, 0.05, 0.40};

@@ -1,5 +1,7 @@
 #include "ui/charts/chart_style.h"
 
+#include "core/algorithms/registry.h"
+
 #include <QPen>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
@@ -71,6 +73,24 @@ QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm) {
 QString epsilonLabel(double epsilon) {
     if (!std::isfinite(epsilon)) return QStringLiteral("ε = ∞");
     return QStringLiteral("ε = %1").arg(epsilon, 0, 'g', 3);
+}
+
+QString curveSettingSymbol(const std::string& setting) {
+    if (setting == "lambda") return QStringLiteral("λ");
+    if (setting == "gamma") return QStringLiteral("γ");
+    if (setting == "dual-step") return QStringLiteral("s");
+    if (setting == "tolerance") return QStringLiteral("c");
+    return QString::fromStdString(setting);
+}
+
+QString curvePointText(const pfa::TrainConfig& config) {
+    const std::string setting = pfa::curveSettingOf(config.algorithm);
+    if (setting == "lambda")
+        return QStringLiteral("λ = %1").arg(QString::fromStdString(pfa::formatNumber(config.lambda, 3)));
+    const auto value = config.extra.find(setting);
+    return QStringLiteral("%1 = %2").arg(curveSettingSymbol(setting),
+                                         value == config.extra.end() ? QStringLiteral("?")
+                                                                     : QString::fromStdString(value->second));
 }
 
 QFont titleFont() {

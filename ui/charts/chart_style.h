@@ -5,6 +5,9 @@
 #include <QString>
 #include <QtCharts/QScatterSeries>
 #include <set>
+#include <string>
+
+#include "core/train/train_config.h"
 
 class QAbstractAxis;
 class QCategoryAxis;
@@ -41,6 +44,13 @@ QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm);
 
 /// "ε = 1", "ε = ∞".
 QString epsilonLabel(double epsilon);
+
+/// The short symbol of a setting that traces a tradeoff curve: "λ", "γ", "s" (dual step),
+/// "c" (tolerance), else the setting's name.
+QString curveSettingSymbol(const std::string& setting);
+/// Where a run sits on its algorithm's curve: "λ = 0.5", or "s = 0.2" for a method traced over
+/// its own setting (AlgorithmCapabilities::curveSetting).
+QString curvePointText(const pfa::TrainConfig& config);
 
 /// Title, axis and legend fonts sized for projection.
 QFont titleFont();

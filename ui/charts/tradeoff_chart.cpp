@@ -431,10 +431,10 @@ QString TradeoffChart::toolTipAt(const QPoint& viewportPos) const {
     for (const Point& p : m_points) consider(QPointF(p.x, p.y), p.tooltip);
     if (m_live->count() > 0) {
         consider(m_livePos,
-                 tr("Run %1, running — %2, λ = %3, %4\ntest error %5, violation %6 (latest epoch)")
+                 tr("Run %1, running — %2, %3, %4\ntest error %5, violation %6 (latest epoch)")
                      .arg(m_liveRunId)
                      .arg(QString::fromStdString(m_liveConfig.algorithm),
-                          QString::fromStdString(pfa::formatNumber(m_liveConfig.lambda, 3)),
+                          chart_style::curvePointText(m_liveConfig),
                           chart_style::epsilonLabel(m_liveConfig.epsilon),
                           QString::fromStdString(pfa::formatNumber(m_livePos.y(), 4)),
                           QString::fromStdString(pfa::formatNumber(m_livePos.x(), 4))));
@@ -716,8 +716,8 @@ void TradeoffChart::updateLegend() {
     }
     if (m_live->count() > 0) {
         Entry entry;
-        entry.text = tr("running: λ = %1, %2")
-                         .arg(QString::fromStdString(pfa::formatNumber(m_liveConfig.lambda, 3)),
+        entry.text = tr("running: %1, %2")
+                         .arg(chart_style::curvePointText(m_liveConfig),
                               chart_style::epsilonLabel(m_liveConfig.epsilon));
         entry.brush = QColor(Qt::white);
         entry.pen = m_live->pen();

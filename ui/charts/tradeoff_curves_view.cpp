@@ -52,14 +52,6 @@ QString curveValueText(const pfa::SweepCell& cell, const std::string& setting) {
     return QString::fromStdString(pfa::formatNumber(value, 3));
 }
 
-/// The short symbol of a curve setting on point labels ("λ", "γ", "s", "c").
-QString settingSymbol(const std::string& setting) {
-    if (setting == "lambda") return QStringLiteral("λ");
-    if (setting == "gamma") return QStringLiteral("γ");
-    if (setting == "dual-step") return QStringLiteral("s");
-    if (setting == "tolerance") return QStringLiteral("c");
-    return QString::fromStdString(setting);
-}
 
 
 // Reference methods get colours that differ from the ε scale.
@@ -310,7 +302,7 @@ void TradeoffCurvesView::rebuild() {
             };
             return key(*a) < key(*b);
         });
-        const QString symbol = settingSymbol(setting);
+        const QString symbol = chart_style::curveSettingSymbol(setting);
         const std::string& algorithm = curve.algorithm;
         const bool published = curve.published;
         const double nominal = curve.nominal;

@@ -347,10 +347,10 @@ void LiveChartsPanel::nameCurves(const std::vector<Curve*>& shown) {
     // would otherwise carry the same name.
     std::map<QString, std::vector<Curve*>> byName;
     for (Curve* curve : shown) {
-        curve->name = QStringLiteral("%1 %2, λ = %3")
+        curve->name = QStringLiteral("%1 %2, %3")
                           .arg(algorithmLabel(curve->config.algorithm),
                                chart_style::epsilonLabel(curve->config.epsilon),
-                               QString::fromStdString(pfa::formatNumber(curve->config.lambda, 3)));
+                               chart_style::curvePointText(curve->config));
         byName[curve->name].push_back(curve);
     }
     for (auto& [name, group] : byName) {

@@ -1,5 +1,7 @@
 #include "ui/runs/run_entry.h"
 
+#include "ui/charts/chart_style.h"
+
 #include <QObject>
 #include <cmath>
 
@@ -40,8 +42,8 @@ QString RunEntry::summary() const {
     auto num = [](double v, int digits = 4) { return QString::fromStdString(pfa::formatNumber(v, digits)); };
     QString text = QStringLiteral("Run %1 — %2 on %3\n").arg(id).arg(QString::fromStdString(c.algorithm),
                                                                    QString::fromStdString(result.dataset));
-    text += QStringLiteral("%1, λ = %2, seed %3, %4 epochs, batch %5\n")
-                .arg(QString::fromStdString(pfa::fairnessName(c.fairness)), num(c.lambda))
+    text += QStringLiteral("%1, %2, seed %3, %4 epochs, batch %5\n")
+                .arg(QString::fromStdString(pfa::fairnessName(c.fairness)), chart_style::curvePointText(c))
                 .arg(c.seed)
                 .arg(c.epochs)
                 .arg(c.batchSize);
