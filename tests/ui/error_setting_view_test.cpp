@@ -240,17 +240,21 @@ TEST_CASE("Error vs setting: values spanning decades go on a log y axis, values 
 // Screenshots of the sweep views on a results file, as a user opening it would see them (run by
 // hand: PFA_VIEW_RESULTS=FILE PFA_VIEW_TAB=N PFA_VIEW_AXIS=LABEL PFA_VIEW_METRIC=COLUMN
 // PFA_VIEW_SHOT=NAME.png bin/pfa_ui_tests "[.view-shot]"; PFA_VIEW_ALGORITHMS narrows the runs
-// to a comma-separated list).
+// to a comma-separated list, PFA_VIEW_EPSILONS the private runs to those ε, e.g. "0.5,1").
 TEST_CASE("Sweep views of a results file, saved as a screenshot", "[.view-shot]") {
     const QString file = qEnvironmentVariable("PFA_VIEW_RESULTS");
     REQUIRE_FALSE(file.isEmpty());
     const QStringList algorithms = qEnvironmentVariable("PFA_VIEW_ALGORITHMS").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const QStringList epsilons = qEnvironmentVariable("PFA_VIEW_EPSILONS").split(QLatin1Char(','), Qt::SkipEmptyParts);
     std::vector<RunEntryPtr> entries;
     int id = 1;
     for (const pfa::JsonValue& record : pfa::readResultsFile(file.toStdString()).records) {
         pfa::RunContext context;
         pfa::RunResult result = pfa::runResultFromJson(record, &context);
         if (!algorithms.isEmpty() && !algorithms.contains(QString::fromStdString(result.config.algorithm))) continue;
+        if (!epsilons.isEmpty() && std::isfinite(result.config.epsilon) &&
+            !epsilons.contains(QString::fromStdString(pfa::formatNumber(result.config.epsilon))))
+            continue;
         entries.push_back(makeRunEntry(id++, std::move(result), std::move(context), QDateTime::currentDateTime()));
     }
     REQUIRE_FALSE(entries.empty());
