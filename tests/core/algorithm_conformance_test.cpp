@@ -31,6 +31,12 @@ TrainConfig tinyConfig(const Algorithm& algorithm) {
     c.epochs = 2;
     c.batchSize = 100;
     c.seed = 3;
+    // Post-processing for equalized odds protects only the sensitive attribute and knows no
+    // other notion: it refuses the defaults (whole records, demographic parity) by design.
+    if (algorithm.name() == "dp-postprocessing") {
+        c.fairness = FairnessNotion::EqualizedOdds;
+        c.scope = ProtectionScope::SensitiveOnly;
+    }
     return c;
 }
 
