@@ -19,6 +19,16 @@ namespace pfa::cli {
 
 namespace {
 
+/// ", + N Gaussian release(s) of WHAT at z = Z" for each scheduled Gaussian release.
+std::string gaussianReleaseSummary(const privacy::AccountingInputs& inputs) {
+    std::string text;
+    for (const privacy::GaussianRelease& release : inputs.gaussianReleases) {
+        text += ", + " + std::to_string(release.releasesAfter(inputs.steps)) + " Gaussian release(s) of " +
+                release.what + " at z = " + formatNumber(release.noiseMultiplier);
+    }
+    return text;
+}
+
 const char* const kEpsilonHelp =
     "usage: pfa-cli epsilon --q Q --steps T --delta D (--sigma S | --target-epsilon E)\n"
     "       pfa-cli epsilon --record RESULTS.jsonl\n"
@@ -79,6 +89,7 @@ int recomputeRecords(const std::string& path) {
                                           " interim Gaussian release(s) at z = " +
                                           formatNumber(inputs.interimNoiseMultiplier)
                                     : std::string())
+                        .append(gaussianReleaseSummary(inputs))
                         .c_str());
     }
     std::printf("%zu private run(s) recomputed, %zu mismatch(es), %zu without accounting inputs\n", checked,

@@ -27,6 +27,13 @@ const Algorithm& findAlgorithm(const std::string& name) {
     throw InputError("unknown algorithm '" + name + "': choose one of " + algorithmNames());
 }
 
+std::string curveSettingOf(const std::string& algorithm) {
+    for (const std::unique_ptr<Algorithm>& candidate : algorithmRegistry()) {
+        if (candidate->name() == algorithm) return candidate->capabilities().curveSetting;
+    }
+    return "lambda";
+}
+
 std::string algorithmNames() {
     std::string names;
     for (const auto& algorithm : algorithmRegistry()) {

@@ -14,6 +14,10 @@ const std::vector<std::unique_ptr<Algorithm>>& algorithmRegistry();
 /// The algorithm called `name`; throws InputError listing the known names otherwise.
 const Algorithm& findAlgorithm(const std::string& name);
 
+/// The setting that traces `algorithm`'s tradeoff curve (AlgorithmCapabilities::curveSetting);
+/// "lambda" for a name no algorithm has (e.g. from a results file of another version).
+std::string curveSettingOf(const std::string& algorithm);
+
 /// Comma-separated names of all algorithms ("erm, fermi, dp-fermi, dp-sgd").
 std::string algorithmNames();
 

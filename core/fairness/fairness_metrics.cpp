@@ -59,40 +59,45 @@ double FairnessMetrics::ermiSoft(FairnessNotion notion) const {
     return ermiDpSoft;
 }
 
-FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predicted,
-                                 const Eigen::Ref<const RowMatrix>& F,
-                                 const Eigen::Ref<const Eigen::VectorXi>& y,
-                                 const Eigen::Ref<const Eigen::VectorXi>& s,
-                                 const std::vector<std::string>& groupNames, int classes,
-                                 int advantagedClass) {
+namespace {
+
+/// The rates and gaps of dp-fermi.md §8 from each row's prediction mass: `massOf(i, add)` calls
+/// add(c, w) for every class c the row puts weight w on (a hard prediction: one class, weight
+/// 1; a randomised classifier: its probabilities). ERMI is left to the caller.
+template <typename MassOf>
+FairnessMetrics ratesFromMass(MassOf massOf, const Eigen::Ref<const Eigen::VectorXi>& y,
+                              const Eigen::Ref<const Eigen::VectorXi>& s,
+                              const std::vector<std::string>& groupNames, int classes, int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
-    const Eigen::Index N = predicted.size();
+    const Eigen::Index N = y.size();
     FairnessMetrics m;
     m.rows = static_cast<long>(N);
     if (N == 0) return m;
 
-    // Counts: predicted[c] per group, per (group, label-is-c?) cell, correct per group.
+    // Masses: predicted c per group, per (group, label is c) cell, correct per group.
     Eigen::MatrixXd predictedIn = Eigen::MatrixXd::Zero(k, classes);        // ŷ=c & s=a
     Eigen::MatrixXd predictedInLabel = Eigen::MatrixXd::Zero(k, classes);   // ŷ=c & s=a & y=c
     Eigen::MatrixXd labelIn = Eigen::MatrixXd::Zero(k, classes);            // y=c & s=a
     Eigen::VectorXd groupN = Eigen::VectorXd::Zero(k);
     Eigen::VectorXd groupCorrect = Eigen::VectorXd::Zero(k);
     Eigen::VectorXd predictedTotal = Eigen::VectorXd::Zero(classes);
-    long errors = 0;
+    double wrong = 0.0;
     for (Eigen::Index i = 0; i < N; ++i) {
-        const int a = s(i), c = predicted(i), label = y(i);
+        const int a = s(i), label = y(i);
         groupN(a) += 1;
-        predictedIn(a, c) += 1;
-        predictedTotal(c) += 1;
         labelIn(a, label) += 1;
-        if (c == label) {
-            predictedInLabel(a, c) += 1;
-            groupCorrect(a) += 1;
-        } else {
-            ++errors;
-        }
+        massOf(i, [&](int c, double w) {
+            predictedIn(a, c) += w;
+            predictedTotal(c) += w;
+            if (c == label) {
+                predictedInLabel(a, c) += w;
+                groupCorrect(a) += w;
+            } else {
+                wrong += w;
+            }
+        });
     }
-    m.error = static_cast<double>(errors) / static_cast<double>(N);
+    m.error = wrong / static_cast<double>(N);
 
     for (int c = 0; c < classes; ++c) {
         std::vector<double> selection(k), positiveGivenLabel(k), positiveGivenOther(k);
@@ -112,20 +117,6 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
         if (c == advantagedClass) m.eoppGap = range(positiveGivenLabel);
     }
 
-    m.ermiDpHard = Ermi::hard(FairnessNotion::DemographicParity, predicted, s, y, k, classes,
-                              advantagedClass);
-    m.ermiEoHard = Ermi::hard(FairnessNotion::EqualizedOdds, predicted, s, y, k, classes,
-                              advantagedClass);
-    m.ermiEoppHard = Ermi::hard(FairnessNotion::EqualOpportunity, predicted, s, y, k, classes,
-                                advantagedClass);
-    if (F.rows() == N) {
-        m.ermiDpSoft = Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
-        m.ermiEoSoft = Ermi::soft(FairnessNotion::EqualizedOdds, F, s, y, k, advantagedClass);
-        m.ermiEoppSoft = Ermi::soft(FairnessNotion::EqualOpportunity, F, s, y, k, advantagedClass);
-    } else {
-        m.ermiDpSoft = m.ermiEoSoft = m.ermiEoppSoft = kNaN;
-    }
-
     const int positive = advantagedClass;
     for (int a = 0; a < k; ++a) {
         GroupRow row;
@@ -139,6 +130,60 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
         row.accuracy = ratio(groupCorrect(a), groupN(a));
         m.groups.push_back(row);
     }
+    return m;
+}
+
+}  // namespace
+
+FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                                 const Eigen::Ref<const RowMatrix>& F,
+                                 const Eigen::Ref<const Eigen::VectorXi>& y,
+                                 const Eigen::Ref<const Eigen::VectorXi>& s,
+                                 const std::vector<std::string>& groupNames, int classes,
+                                 int advantagedClass) {
+    const auto k = static_cast<int>(groupNames.size());
+    const Eigen::Index N = predicted.size();
+    FairnessMetrics m = ratesFromMass([&](Eigen::Index i, auto add) { add(predicted(i), 1.0); }, y, s,
+                                      groupNames, classes, advantagedClass);
+    if (N == 0) return m;
+    m.ermiDpHard = Ermi::hard(FairnessNotion::DemographicParity, predicted, s, y, k, classes,
+                              advantagedClass);
+    m.ermiEoHard = Ermi::hard(FairnessNotion::EqualizedOdds, predicted, s, y, k, classes,
+                              advantagedClass);
+    m.ermiEoppHard = Ermi::hard(FairnessNotion::EqualOpportunity, predicted, s, y, k, classes,
+                                advantagedClass);
+    if (F.rows() == N) {
+        m.ermiDpSoft = Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
+        m.ermiEoSoft = Ermi::soft(FairnessNotion::EqualizedOdds, F, s, y, k, advantagedClass);
+        m.ermiEoppSoft = Ermi::soft(FairnessNotion::EqualOpportunity, F, s, y, k, advantagedClass);
+    } else {
+        m.ermiDpSoft = m.ermiEoSoft = m.ermiEoppSoft = kNaN;
+    }
+    return m;
+}
+
+FairnessMetrics evaluateFairnessInExpectation(const Eigen::Ref<const Eigen::VectorXd>& probOne,
+                                              const Eigen::Ref<const Eigen::VectorXi>& y,
+                                              const Eigen::Ref<const Eigen::VectorXi>& s,
+                                              const std::vector<std::string>& groupNames,
+                                              int advantagedClass) {
+    const auto k = static_cast<int>(groupNames.size());
+    const Eigen::Index N = probOne.size();
+    FairnessMetrics m = ratesFromMass(
+        [&](Eigen::Index i, auto add) {
+            add(1, probOne(i));
+            add(0, 1.0 - probOne(i));
+        },
+        y, s, groupNames, 2, advantagedClass);
+    if (N == 0) return m;
+    // ERMI of the output distribution P(ŷ | x): the "soft" formula on the exact probabilities
+    // of the randomised classifier, reported as both values (there is no single hard ŷ).
+    RowMatrix F(N, 2);
+    F.col(0) = (1.0 - probOne.array()).matrix();
+    F.col(1) = probOne;
+    m.ermiDpSoft = m.ermiDpHard = Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
+    m.ermiEoSoft = m.ermiEoHard = Ermi::soft(FairnessNotion::EqualizedOdds, F, s, y, k, advantagedClass);
+    m.ermiEoppSoft = m.ermiEoppHard = Ermi::soft(FairnessNotion::EqualOpportunity, F, s, y, k, advantagedClass);
     return m;
 }
 

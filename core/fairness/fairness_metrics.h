@@ -61,6 +61,16 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
                                  const std::vector<std::string>& groupNames, int classes,
                                  int advantagedClass);
 
+/// The same metrics for a randomised binary classifier evaluated in expectation
+/// (baselines.md §0): row i predicts 1 with probability probOne(i), so every rate and the error
+/// are group means of probOne rather than of hard predictions (ŷ ∈ {0, 1}, two classes). Both
+/// ERMI fields hold the soft ERMI of the exact output distribution [1 − probOne, probOne].
+FairnessMetrics evaluateFairnessInExpectation(const Eigen::Ref<const Eigen::VectorXd>& probOne,
+                                              const Eigen::Ref<const Eigen::VectorXi>& y,
+                                              const Eigen::Ref<const Eigen::VectorXi>& s,
+                                              const std::vector<std::string>& groupNames,
+                                              int advantagedClass);
+
 /// The formulas above as display text (shown by the CLI and the GUI).
 std::string fairnessFormulaText();
 

@@ -90,6 +90,10 @@ long AccountingInputs::interimReleases() const {
     return interimNoiseMultiplier > 0.0 ? std::max(0L, steps - releases()) : 0L;
 }
 
+long GaussianRelease::releasesAfter(long steps) const {
+    return steps <= 0 ? 0 : steps / std::max(1L, everySteps);
+}
+
 double AccountingInputs::pureEpsilon() const {
     double sum = 0.0;
     for (const PureRelease& release : pureReleases) sum += release.epsilon;
@@ -137,7 +141,17 @@ RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& in) {
         const RdpCurve extra = scaled(interimReleaseCurve(grid, in), static_cast<double>(interim));
         for (std::size_t k = 0; k < curve.size(); ++k) curve[k] += extra[k];
     }
+    addGaussianReleases(grid, in, in.steps, curve);
     return curve;
+}
+
+void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& in, long steps, RdpCurve& curve) {
+    for (const GaussianRelease& release : in.gaussianReleases) {
+        const long count = release.releasesAfter(steps);
+        if (count <= 0) continue;
+        const RdpCurve one = gaussianCurve(grid, release.noiseMultiplier);
+        for (std::size_t k = 0; k < curve.size(); ++k) curve[k] += static_cast<double>(count) * one[k];
+    }
 }
 
 EpsilonResult certifiedEpsilon(const AccountingInputs& in) {

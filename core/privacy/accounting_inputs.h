@@ -40,6 +40,20 @@ struct PureRelease {
     double epsilon = 0.0;   ///< ε₀
 };
 
+/// An unsampled full-batch Gaussian release made once every `everySteps` training steps (after
+/// steps everySteps, 2·everySteps, …), charged α/(2z²) each (privacy-accounting.md §2.1): e.g.
+/// PF-LD's noisy dual statistics once per epoch, or a reductions game's learner and auditor
+/// once per round. Unsampled Gaussians compose exactly: their RDP curves add.
+struct GaussianRelease {
+    std::string what;              ///< e.g. "cell sums of the dual step"
+    double noiseMultiplier = 0.0;  ///< z: noise std divided by the bound named in `sensitivity`
+    long everySteps = 1;           ///< one release after every this many steps (≥ 1)
+    std::string sensitivity;       ///< the ℓ2 bound z refers to, e.g. "C_d (clip of f_i)"
+
+    /// Releases made once `steps` steps have run: ⌊steps / everySteps⌋.
+    long releasesAfter(long steps) const;
+};
+
 /// Everything the accountant used for one run. ε = epsilonFromRdp(releases × curve(kind, q, z)
 /// + interimReleases × gaussian(z_interim), δ) + Σ pure ε₀, on the named order grid.
 struct AccountingInputs {
@@ -64,6 +78,8 @@ struct AccountingInputs {
     /// Gaussians compose exactly: their RDP curves add.
     double interimNoiseMultiplier = 0.0;
     std::string interimSensitivity;  ///< the bound z_interim refers to
+    /// Further unsampled Gaussian releases on their own schedules (see GaussianRelease).
+    std::vector<GaussianRelease> gaussianReleases;
 
     /// Number of charged releases: ⌈steps / stepsPerRelease⌉ (a partial epoch counts whole).
     long releases() const;
@@ -84,8 +100,10 @@ RdpCurve releaseCurve(const OrderGrid& grid, const AccountingInputs& inputs);
 /// The curve of one interim release (gaussian at interimNoiseMultiplier; 0 when there is none).
 RdpCurve interimReleaseCurve(const OrderGrid& grid, const AccountingInputs& inputs);
 /// The run's composed curve: releases() × releaseCurve + interimReleases() × interim curve
-/// (pure releases not included).
+/// + Σ over gaussianReleases of releasesAfter(steps) × α/(2z²) (pure releases not included).
 RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& inputs);
+/// Adds the gaussianReleases made by `steps` steps to `curve` (on `grid`).
+void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& inputs, long steps, RdpCurve& curve);
 /// The certified ε of the inputs at their δ: RDP conversion plus the pure releases' ε₀.
 EpsilonResult certifiedEpsilon(const AccountingInputs& inputs);
 

@@ -24,6 +24,21 @@ void writeAccountingJson(JsonWriter& json, const AccountingInputs& in) {
         json.key("interim_sensitivity").value(in.interimSensitivity);
         json.key("interim_releases").value(in.interimReleases());
     }
+    if (!in.gaussianReleases.empty()) {
+        // Written only when present, like the interim kind.
+        json.key("gaussian_releases").beginArray();
+        for (const GaussianRelease& release : in.gaussianReleases) {
+            json.beginObject();
+            json.key("what").value(release.what);
+            json.key("noise_multiplier").value(release.noiseMultiplier);
+            json.key("every_steps").value(release.everySteps);
+            json.key("sensitivity").value(release.sensitivity);
+            json.key("releases").value(release.releasesAfter(in.steps));
+            json.key("curve").value("gaussian: alpha/(2 z^2) per release");
+            json.endObject();
+        }
+        json.endArray();
+    }
     json.key("extra_releases").beginArray();
     for (const PureRelease& release : in.pureReleases) {
         json.beginObject();
@@ -52,6 +67,16 @@ AccountingInputs accountingFromJson(const JsonValue& json) {
     if (json.has("interim_noise_multiplier")) {
         in.interimNoiseMultiplier = json.at("interim_noise_multiplier").asNumber();
         in.interimSensitivity = json.stringOr("interim_sensitivity", "");
+    }
+    if (json.has("gaussian_releases")) {
+        for (const JsonValue& item : json.at("gaussian_releases").items()) {
+            GaussianRelease release;
+            release.what = item.stringOr("what", "");
+            release.noiseMultiplier = item.at("noise_multiplier").asNumber();
+            release.everySteps = std::lround(item.at("every_steps").asNumber());
+            release.sensitivity = item.stringOr("sensitivity", "");
+            in.gaussianReleases.push_back(release);
+        }
     }
     for (const JsonValue& item : json.at("extra_releases").items()) {
         PureRelease release;

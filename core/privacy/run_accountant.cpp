@@ -17,6 +17,7 @@ RdpCurve RunAccountant::curveAfter(long steps) const {
         const RdpCurve extra = interimReleaseCurve(m_grid, m_inputs);
         for (std::size_t k = 0; k < curve.size(); ++k) curve[k] += static_cast<double>(interim) * extra[k];
     }
+    addGaussianReleases(m_grid, m_inputs, steps, curve);
     return curve;
 }
 

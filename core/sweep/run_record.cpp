@@ -155,6 +155,22 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("groups");
     writeGroups(json, t);
     if (!result.message.empty()) json.key("message").value(result.message);
+    if (!result.curve.empty()) {
+        // One run, several tradeoff points (written only when present).
+        json.key("curve").beginArray();
+        for (const CurvePoint& point : result.curve) {
+            json.beginObject();
+            json.key("setting").value(point.setting);
+            json.key("value").value(point.value);
+            json.key("test_error").value(point.test.error);
+            json.key("violation").value(point.test.violation(c.fairness));
+            json.key("dp_violation").value(point.test.dpGap);
+            json.key("eo_violation").value(point.test.eoGap);
+            json.key("eopp_violation").value(point.test.eoppGap);
+            json.endObject();
+        }
+        json.endArray();
+    }
 
     json.key("settings").beginObject();
     writeParametersJson(json, c, settingsBlockParameters(c));
@@ -367,6 +383,18 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         r.regression.weightError = regression.numberOr("weight_error", std::nan(""));
         r.regression.optimumMse = regression.numberOr("optimum_mse", std::nan(""));
         r.regression.excessRisk = regression.numberOr("excess_risk", std::nan(""));
+    }
+    if (json.has("curve")) {
+        for (const JsonValue& item : json.at("curve").items()) {
+            CurvePoint point;
+            point.setting = item.at("setting").asString();
+            point.value = item.at("value").asNumber();
+            point.test.error = item.at("test_error").asNumber();
+            point.test.dpGap = item.at("dp_violation").asNumber();
+            point.test.eoGap = item.at("eo_violation").asNumber();
+            point.test.eoppGap = item.at("eopp_violation").asNumber();
+            r.curve.push_back(std::move(point));
+        }
     }
     const JsonValue& metrics = json.at("metrics");
     t.rows = asLong(metrics.at("rows"));

@@ -6,6 +6,7 @@
 
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
+#include "core/train/parameters.h"
 #include "core/util/format.h"
 
 namespace pfa {
@@ -186,10 +187,61 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
     return p;
 }
 
+std::string withKeySetting(const std::string& runKey, const std::string& setting, const std::string& valueText) {
+    if (runKey.empty()) return runKey;  // a run without a key stands for itself
+    std::string key;
+    bool found = false;
+    for (const auto& [name, value] : runKeySettings(runKey)) {
+        if (!key.empty()) key += ';';
+        if (name == setting) {
+            key += name + "=" + valueText;
+            found = true;
+        } else {
+            key += name.empty() ? value : name + "=" + value;
+        }
+    }
+    if (!found) key += ";" + setting + "=" + valueText;
+    return key;
+}
+
+std::vector<SweepPoint> expandCurvePoints(const SweepPoint& run, const std::vector<CurvePoint>& curve,
+                                          FairnessNotion notion) {
+    if (curve.empty()) return {run};
+    std::vector<SweepPoint> points;
+    points.reserve(curve.size());
+    for (const CurvePoint& at : curve) {
+        SweepPoint p = run;
+        p.runKey = withKeySetting(run.runKey, at.setting, realText(at.value));
+        p.testError = at.test.error;
+        p.violation = at.test.violation(notion);
+        points.push_back(std::move(p));
+    }
+    return points;
+}
+
+std::vector<SweepPoint> sweepPointsFromRecord(const JsonValue& record) {
+    const SweepPoint run = sweepPointFromRecord(record);
+    if (!record.has("curve")) return {run};
+    std::vector<CurvePoint> curve;
+    for (const JsonValue& item : record.at("curve").items()) {
+        CurvePoint point;
+        point.setting = item.at("setting").asString();
+        point.value = item.at("value").asNumber();
+        point.test.error = item.at("test_error").asNumber();
+        point.test.dpGap = item.at("dp_violation").asNumber();
+        point.test.eoGap = item.at("eo_violation").asNumber();
+        point.test.eoppGap = item.at("eopp_violation").asNumber();
+        curve.push_back(std::move(point));
+    }
+    return expandCurvePoints(run, curve, parseFairnessNotion(run.fairness));
+}
+
 std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records) {
     std::vector<SweepPoint> points;
     points.reserve(records.size());
-    for (const JsonValue& record : records) points.push_back(sweepPointFromRecord(record));
+    for (const JsonValue& record : records) {
+        for (SweepPoint& point : sweepPointsFromRecord(record)) points.push_back(std::move(point));
+    }
     return summarizePoints(points);
 }
 

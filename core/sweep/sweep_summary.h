@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/train/run_result.h"
 #include "core/util/json_value.h"
 
 namespace pfa {
@@ -49,7 +50,7 @@ struct SweepCell {
     MeanSd seconds;
     /// Mean ± sd over the seeds of each final per-evaluation metric (SweepPoint::finalMetrics).
     std::map<std::string, MeanSd> finalMetrics;
-    std::vector<std::size_t> recordIndices;  ///< into the input records
+    std::vector<std::size_t> recordIndices;  ///< into the input points (a record with a curve gives several)
     /// The runs used the published calibration, whose nominal ε (`epsilon`) is not what the
     /// accountant certifies.
     bool knownGaps = false;
@@ -88,6 +89,20 @@ struct SweepPoint {
 
 /// Reads a point from a result record (a JSON line written by the sweep).
 SweepPoint sweepPointFromRecord(const JsonValue& record);
+
+/// The points of a record: one, or for a run with a curve (RunResult::curve) one per curve
+/// point, each with the run key's curve setting set to the point's value (so the points of
+/// all seeds at one value form a cell) and the point's test error and violations.
+std::vector<SweepPoint> sweepPointsFromRecord(const JsonValue& record);
+
+/// `run` turned into one point per curve point: the run key's `setting` set to each value
+/// (appended when the key lacks it), test error and the `notion`'s violation from the point.
+/// Returns {run} when `curve` is empty.
+std::vector<SweepPoint> expandCurvePoints(const SweepPoint& run, const std::vector<CurvePoint>& curve,
+                                          FairnessNotion notion);
+
+/// The run key with `setting` set to `valueText` (appended when absent).
+std::string withKeySetting(const std::string& runKey, const std::string& setting, const std::string& valueText);
 
 /// Groups points into cells by run key without the seed, in order of first appearance;
 /// `SweepCell::recordIndices` index into `points`.

@@ -29,6 +29,10 @@ struct AlgorithmCapabilities {
     PrivacyUnit unit = PrivacyUnit::Record;
     Task task = Task::Classification;
     TrainingStyle training = TrainingStyle::Steps;
+    /// The setting whose values trace this algorithm's fairness–accuracy curve in the tradeoff
+    /// view: the fairness weight λ for penalty methods, a dual step, a tolerance, or a setting
+    /// a run sweeps itself (RunResult::curve, e.g. post-processing's γ).
+    std::string curveSetting = "lambda";
 };
 
 class Algorithm;

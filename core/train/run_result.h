@@ -74,6 +74,17 @@ struct RegressionMetrics {
     double excessRisk = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// One more tradeoff point of a single run, at another value of a setting the run can change
+/// for free after training: e.g. a post-processing run solves its whole γ-curve from one noisy
+/// table, so every point carries the run's one ε. The sweep summary turns each into a point of
+/// its own (the run key with `setting` set to `value`), which the tradeoff view joins into a
+/// curve.
+struct CurvePoint {
+    std::string setting;  ///< the setting's name, as declared by the algorithm ("gamma")
+    double value = 0.0;   ///< its value at this point (+∞ allowed: "no constraint")
+    FairnessMetrics test; ///< test metrics at this point (error and gaps; groups optional)
+};
+
 enum class RunStatus { Completed, Cancelled, Diverged, Failed };
 std::string runStatusName(RunStatus status);
 
@@ -101,6 +112,9 @@ struct RunResult {
     /// generator (e.g. PPSGD's optimum norms and gradient noise); empty when unknown. Display
     /// only: no privacy claim rests on them.
     std::map<std::string, double> theoryInputs;
+    /// Further tradeoff points of this run (see CurvePoint), in the order of `value`; empty for
+    /// runs with one point (`test`).
+    std::vector<CurvePoint> curve;
     long steps = 0;
     double seconds = 0.0;
 };
