@@ -26,13 +26,20 @@ namespace {
 /// A tiny run of `algorithm`: private at ε = 1 when it can be, with the fairness term when it
 /// has one.
 TrainConfig tinyConfig(const Algorithm& algorithm) {
-    TrainConfig c = test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
-                                      algorithm.usesFairness() ? 1.0 : 0.0);
+    TrainConfig c =
+        test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
+                          algorithm.usesFairness() ? 1.0 : 0.0);
     c.epochs = 2;
     c.batchSize = 100;
     c.seed = 3;
-    // Post-processing for equalized odds protects only the sensitive attribute and knows no
-    // other notion: it refuses the defaults (whole records, demographic parity) by design.
+    return c;
+}
+
+/// tinyConfig with the settings an algorithm needs to run at all: post-processing for
+/// equalized odds protects only the sensitive attribute and knows no other notion, so it
+/// refuses the defaults (whole records, demographic parity) by design.
+TrainConfig runnableConfig(const Algorithm& algorithm) {
+    TrainConfig c = tinyConfig(algorithm);
     if (algorithm.name() == "dp-postprocessing") {
         c.fairness = FairnessNotion::EqualizedOdds;
         c.scope = ProtectionScope::SensitiveOnly;
@@ -83,7 +90,7 @@ TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recor
         const DataSplit& data =
             algorithm.capabilities().unit == PrivacyUnit::User ? userData : rowData;
         CHECK_FALSE(algorithm.description().empty());
-        const TrainConfig config = tinyConfig(algorithm);
+        const TrainConfig config = runnableConfig(algorithm);
 
         // Reproducible: the same settings and data give identical results.
         const RunResult first = test::runQuietly(config, data);
@@ -114,7 +121,8 @@ TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recor
         if (algorithm.supportsPrivacy()) {
             REQUIRE(privacyJson.has("accounting"));
             const double recomputed =
-                privacy::certifiedEpsilon(privacy::accountingFromJson(privacyJson.at("accounting"))).epsilon;
+                privacy::certifiedEpsilon(privacy::accountingFromJson(privacyJson.at("accounting")))
+                    .epsilon;
             CHECK(recomputed == Approx(first.privacy.epsilonSpent).epsilon(1e-12));
             CHECK(first.privacy.epsilonSpent <= config.epsilon * (1 + 1e-9));
         } else {
