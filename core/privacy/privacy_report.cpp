@@ -85,19 +85,23 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
          << ". Test rows used for the displayed metrics are not protected. Preprocessing "
             "statistics (category lists, means, standard deviations) are computed from the "
             "training rows and are not privatised.\n";
-    text << "Mechanism: " << r.steps << " steps, sampling " << r.sampling;
-    if (r.samplingRate > 0) {
-        text << ", rate q = " << number(r.samplingRate) << " (expected batch " << r.expectedBatch
-             << ")";
+    if (!r.oneShotRelease.empty()) {
+        text << "Mechanism: " << r.oneShotRelease << ".\n";
+    } else {
+        text << "Mechanism: " << r.steps << " steps, sampling " << r.sampling;
+        if (r.samplingRate > 0) {
+            text << ", rate q = " << number(r.samplingRate) << " (expected batch " << r.expectedBatch
+                 << ")";
+        }
+        text << ", noise multiplier(s) z_θ = " << number(r.noiseMultiplierTheta);
+        if (r.noiseMultiplierW > 0) text << ", z_W = " << number(r.noiseMultiplierW);
+        text << " → effective z = " << number(r.noiseMultiplier) << "; noise std on the batch mean σ_θ = "
+             << number(r.sigmaTheta);
+        if (r.sigmaW > 0) text << ", σ_W = " << number(r.sigmaW);
+        if (!r.clipDescription.empty()) text << "; clip " << r.clipDescription;
+        if (!r.extraReleases.empty()) text << "; extra releases: " << r.extraReleases;
+        text << ".\n";
     }
-    text << ", noise multiplier(s) z_θ = " << number(r.noiseMultiplierTheta);
-    if (r.noiseMultiplierW > 0) text << ", z_W = " << number(r.noiseMultiplierW);
-    text << " → effective z = " << number(r.noiseMultiplier) << "; noise std on the batch mean σ_θ = "
-         << number(r.sigmaTheta);
-    if (r.sigmaW > 0) text << ", σ_W = " << number(r.sigmaW);
-    if (!r.clipDescription.empty()) text << "; clip " << r.clipDescription;
-    if (!r.extraReleases.empty()) text << "; extra releases: " << r.extraReleases;
-    text << ".\n";
     if (!r.postProcessing.empty()) {
         text << "Reported model: " << r.postProcessing
              << " — post-processing of the privately released iterates, at no privacy cost.\n";

@@ -51,6 +51,10 @@ struct PrivacyReport {
     std::string mechanism;         ///< e.g. "Poisson-subsampled Gaussian, signed series"
     std::string clipDescription;   ///< e.g. "C_θ = 1, C_W = 17.3"
     std::string extraReleases;     ///< e.g. "group shares via Laplace, ε₀ = 0.05"
+    /// A run that releases once instead of training by noisy steps (e.g. one Laplace-noised
+    /// table): what it releases, shown as the statement's mechanism in place of steps,
+    /// sampling and noise multipliers; empty for step-wise runs.
+    std::string oneShotRelease;
     /// How the reported model is derived from the released iterates, e.g. "a running average
     /// of the iterates" (post-processing: no privacy cost); empty = the last iterate.
     std::string postProcessing;

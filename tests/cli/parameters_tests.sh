@@ -32,6 +32,8 @@ while IFS=$'\t' read -r name kind role default example algorithms; do
     case "$algorithm" in isrl-*) data+=(--synthetic-silos 4) ;; esac
     # An algorithm that protects only the sensitive attribute runs privately in that scope.
     [ "$algorithm" = dp-reductions ] && [ "$name" != scope ] && data+=(--scope sensitive-only)
+    # Post-processing for equalized odds protects only the sensitive attribute.
+    [ "$algorithm" = dp-postprocessing ] && data+=(--fairness eo) && { [ "$name" = scope ] || data+=(--scope sensitive-only); }
     "$cli" train "${data[@]}" --algorithm "$algorithm" --epsilon 1 \
         "${epochs[@]}" --quiet --out one.jsonl "${option[@]}" > one.log 2>&1 || { cat one.log >&2; fail "$name: run refused"; }
     # δ and the epochs sit at the top level of a record, every other setting in "settings".

@@ -52,6 +52,8 @@ TrainConfig tinyConfig(const Algorithm& algorithm) {
 /// tinyConfig in the sensitive-only scope when the algorithm protects nothing else.
 TrainConfig tinyRunConfig(const Algorithm& algorithm) {
     TrainConfig c = tinyConfig(algorithm);
+    // Post-processing for equalized odds knows no other notion (it refuses the default).
+    if (algorithm.name() == "dp-postprocessing") c.fairness = FairnessNotion::EqualizedOdds;
     if (refusesAllFeatures(algorithm, c)) c.scope = ProtectionScope::SensitiveOnly;
     return c;
 }
