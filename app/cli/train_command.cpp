@@ -724,7 +724,9 @@ int trainCommand(int argc, char** argv) {
             sameData.push_back(record);
         }
     }
-    const std::vector<SweepCell> cells = summarizeRecords(records);
+    // One line per cell at each run's headline point; a run's own curve (post-processing's γ)
+    // would add dozens of lines per ε: it is named below and drawn by the tradeoff views.
+    const std::vector<SweepCell> cells = summarizeRecords(records, false);
     const std::string described = preparedAll.size() == 1
                                       ? prepared->context.datasetDescription
                                       : std::to_string(preparedAll.size()) + " data sets";
@@ -766,6 +768,15 @@ int trainCommand(int argc, char** argv) {
                         ? formatNumber(cell.epsilonSpent.max, 4).c_str()
                         : "-",
                     cell.runs - cell.failed, cell.seconds.n ? cell.seconds.mean : 0.0);
+    }
+    std::map<std::string, std::size_t> curveLengths;
+    for (const JsonValue& record : records) {
+        if (record.has("curve")) curveLengths[record.stringOr("algorithm", "")] = record.at("curve").items().size();
+    }
+    for (const auto& [algorithm, points] : curveLengths) {
+        std::printf("%s: each line is the run's headline point; every run also recorded its curve of %zu points "
+                    "over %s (same epsilon), which the GUI's tradeoff views draw\n",
+                    algorithm.c_str(), points, curveSettingOf(algorithm).c_str());
     }
     if (std::any_of(records.begin(), records.end(), [](const JsonValue& r) { return r.has("regression"); })) {
         std::printf("test error of a regression algorithm: the test MSE; violation '-': not applicable "

@@ -196,6 +196,15 @@ public:
         }
     }
 
+    TrainConfig resolve(const TrainConfig& config, const DataSplit& data) const override {
+        // The base model trains without noise on shuffled batches and reports its last
+        // iterate: the record says so (the private defaults, Poisson and averaging, do not apply).
+        TrainConfig resolved = resolveDefaults(config, data);
+        resolved.sampling = Sampling::Shuffle;
+        resolved.averaging = IterateAveraging::None;
+        return resolved;
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
@@ -256,6 +265,12 @@ public:
         if (result.status == RunStatus::Completed)
             result.curve.push_back(CurvePoint{"gamma", kInf, base});
         describe(result, data.train, config.epsilon);
+        if (config.isPrivate()) {
+            // The base model's epochs release nothing about the sensitive attribute; the one
+            // release, the noisy table, comes after the last.
+            for (EpochMetrics& epoch : result.history) epoch.epsilonSpent = 0.0;
+            if (!result.history.empty()) result.history.back().epsilonSpent = result.privacy.epsilonSpent;
+        }
         return result;
     }
 

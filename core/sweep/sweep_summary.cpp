@@ -236,10 +236,14 @@ std::vector<SweepPoint> sweepPointsFromRecord(const JsonValue& record) {
     return expandCurvePoints(run, curve, parseFairnessNotion(run.fairness));
 }
 
-std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records) {
+std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records, bool curves) {
     std::vector<SweepPoint> points;
     points.reserve(records.size());
     for (const JsonValue& record : records) {
+        if (!curves) {
+            points.push_back(sweepPointFromRecord(record));
+            continue;
+        }
         for (SweepPoint& point : sweepPointsFromRecord(record)) points.push_back(std::move(point));
     }
     return summarizePoints(points);

@@ -108,8 +108,9 @@ std::string withKeySetting(const std::string& runKey, const std::string& setting
 /// `SweepCell::recordIndices` index into `points`.
 std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points);
 
-/// summarizePoints over result records.
-std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records);
+/// summarizePoints over result records: every curve point of a record with a curve
+/// (sweepPointsFromRecord), or with `curves` false only each run's headline point.
+std::vector<SweepCell> summarizeRecords(const std::vector<JsonValue>& records, bool curves = true);
 
 /// The run key without its seed: the identity of a sweep cell.
 std::string cellKeyOf(const std::string& runKey);

@@ -148,6 +148,11 @@ TEST_CASE("A run's curve points survive the record and become one sweep cell per
     CHECK(cells[0].runs == 2);
     CHECK(cells[1].violation.mean == 0.05);  // the equalized-odds gap of the point
     CHECK(cells[2].testError.mean == 0.15);
+    // Without curves: one cell of the runs' headline points.
+    const std::vector<SweepCell> headline = summarizeRecords(records, false);
+    REQUIRE(headline.size() == 1);
+    CHECK(headline[0].runs == 2);
+    CHECK(headline[0].testError.mean == run.test.error);
     // A key without the setting gets it appended.
     CHECK(withKeySetting("algorithm=a;seed=1", "gamma", "0.5") == "algorithm=a;seed=1;gamma=0.5");
 }

@@ -82,6 +82,7 @@ public:
     QComboBox* algorithmBox() const { return m_algorithm; }
     QComboBox* datasetBox() const { return m_dataset; }
     QComboBox* sensitiveBox() const { return m_sensitive; }
+    QComboBox* fairnessBox() const { return m_fairness; }
     QCheckBox* liveModeBox() const { return m_live; }
     QComboBox* splitMethodBox() const { return m_splitMethod; }
     /// The generated forms: the main one (its settings follow the rows above, in one column)
