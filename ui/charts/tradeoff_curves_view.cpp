@@ -336,7 +336,9 @@ void TradeoffCurvesView::rebuild() {
         markers->setColor(color);
         markers->setBorderColor(QColor(30, 30, 30));
         markers->setMarkerShape(chart_style::markerForAlgorithm(QString::fromStdString(algorithm)));
-        markers->setMarkerSize(11);
+        // A dense curve (a post-processing run's dozens of γ values) in small markers, so its
+        // points read as a curve rather than a smear.
+        markers->setMarkerSize(cells.size() > 15 ? 6.5 : 11);
         markers->setName(name);
         for (const pfa::SweepCell* cell : cells) {
             const double x = cell->violation.mean, y = cell->testError.mean;
