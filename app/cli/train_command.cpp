@@ -732,7 +732,7 @@ int trainCommand(int argc, char** argv) {
                                       : std::to_string(preparedAll.size()) + " data sets";
     std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n", described.c_str(), runs.size(), outcome.progress.finished,
                 outcome.progress.alreadyDone, options.outputPath.c_str(), outcome.progress.failed);
-    std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion", "epsilon", "lambda/pt",
+    std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion", "epsilon", "lambda",
                 "test error", "violation", "eps spent", "seeds", "sec/run");
     // The point of a cell on its algorithm's curve: λ, or the setting the algorithm's curve
     // runs over (s = dual step, c = tolerance, gamma = post-processing's allowed gap).
