@@ -17,6 +17,7 @@
 #include "core/train/algorithm.h"
 #include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
+#include "core/train/randomised_evaluation.h"
 #include "core/train/design_matrix.h"
 #include "core/train/laplace_mechanism.h"
 #include "core/train/private_run_report.h"
@@ -97,24 +98,6 @@ ParamSpec fprOnlyParameter() {
     return ownParameter(std::move(spec));
 }
 
-ParamSpec evaluationParameter() {
-    ParamSpec spec;
-    spec.name = "evaluation";
-    spec.label = "Evaluation";
-    spec.kind = ParamKind::Choice;
-    spec.help =
-        "How a randomised classifier is scored: exact expected rates, or one seeded "
-        "Bernoulli draw per row";
-    spec.choices = {
-        {"expectation", "Expected rates",
-         "exact expected error and rates of the randomised classifier"},
-        {"sampled", "One sampled draw",
-         "one seeded Bernoulli draw per test row, scored like a deterministic classifier"},
-    };
-    spec.defaultValue = "expectation";
-    return ownParameter(std::move(spec));
-}
-
 /// The γ values of a grid choice, ascending, without duplicates.
 std::vector<double> gammaGrid(const std::string& choice) {
     std::vector<double> grid;
@@ -167,7 +150,7 @@ public:
         list.push_back(gammaGridParameter());
         list.push_back(slackBetaParameter());
         list.push_back(fprOnlyParameter());
-        list.push_back(evaluationParameter());
+        list.push_back(randomisedEvaluationParameter());
         return list;
     }
 

@@ -20,6 +20,7 @@
 #include "core/train/config_validation.h"
 #include "core/train/laplace_mechanism.h"
 #include "core/train/private_run_report.h"
+#include "core/train/randomised_evaluation.h"
 #include "core/train/reductions_game.h"
 #include "core/train/run_streams.h"
 #include "core/util/error.h"
@@ -113,24 +114,7 @@ std::vector<ParamSpec> ownSettings() {
         p.advanced = true;
         list.push_back(ownParameter(std::move(p)));
     }
-    {
-        // Declared as dp-postprocessing declares it (one setting for both).
-        ParamSpec p;
-        p.name = "evaluation";
-        p.label = "Evaluation";
-        p.kind = ParamKind::Choice;
-        p.help =
-            "How a randomised classifier is scored: exact expected rates, or one seeded "
-            "Bernoulli draw per row";
-        p.choices = {
-            {"expectation", "Expected rates",
-             "exact expected error and rates of the randomised classifier"},
-            {"sampled", "One sampled draw",
-             "one seeded Bernoulli draw per test row, scored like a deterministic classifier"},
-        };
-        p.defaultValue = "expectation";
-        list.push_back(ownParameter(std::move(p)));
-    }
+    list.push_back(randomisedEvaluationParameter());
     return list;
 }
 
