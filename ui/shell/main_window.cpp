@@ -38,10 +38,12 @@
 #include "ui/panels/run_details_panel.h"
 #include "ui/panels/sweep_status_widget.h"
 #include "ui/panels/sweep_views_panel.h"
+#include "ui/panels/teaching_panel.h"
 #include "ui/runs/privacy_ledger_book.h"
 #include "ui/runs/run_history_model.h"
 #include "ui/runs/run_history_view.h"
 #include "ui/shell/about_text.h"
+#include "ui/shell/guided_tour.h"
 
 namespace pfa::ui {
 
@@ -140,6 +142,12 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::RightDockWidgetArea, tradeoffDock);
     addDockWidget(Qt::RightDockWidgetArea, m_sweepDock);
     tabifyDockWidget(tradeoffDock, m_sweepDock);
+    // Plain-words explanations with the current run's numbers, beside the tradeoff (View menu).
+    auto* teaching = new TeachingPanel();
+    teaching->follow(m_panel, m_training, m_datasets);
+    QDockWidget* teachingDock = dock(tr("Teaching panel"), "teachingDock", teaching);
+    addDockWidget(Qt::RightDockWidgetArea, teachingDock);
+    tabifyDockWidget(m_sweepDock, teachingDock);
     tradeoffDock->raise();
 
     QDockWidget* historyDock = dock(tr("Run history"), "historyDock", m_historyView);
@@ -249,6 +257,9 @@ void MainWindow::buildMenus() {
     view->setToolTipsVisible(true);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* tour =
+        help->addAction(tr("&Guided tour"), this, [this] { GuidedTour::of(this)->start(); });
+    tour->setObjectName(QStringLiteral("guidedTourAction"));
     help->addAction(tr("&About PFA Explorer"), this,
                     [this] { QMessageBox::about(this, tr("About PFA Explorer"), aboutText()); });
 }
