@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QTextBrowser>
@@ -10,6 +11,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "core/algorithms/registry.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/live_charts_panel.h"
@@ -215,6 +217,14 @@ TEST_CASE("Teaching panel: never an ε the accountant did not compute", "[ui][te
         CHECK(privacy.contains(QStringLiteral("no privacy promise")));
         CHECK_FALSE(privacy.contains(QStringLiteral("odds")));
     }
+    SECTION("an algorithm without a paragraph of its own: its registry description") {
+        config.algorithm = "dp-sgd-linear";
+        teaching.setConfig(config);
+        const QString text = teaching.topicText(TeachingPanel::Topic::Algorithm);
+        CHECK(text.contains(
+            QString::fromStdString(pfa::findAlgorithm("dp-sgd-linear").description())));
+        CHECK(text.contains(QStringLiteral("In short:")));
+    }
     SECTION("a non-private algorithm") {
         config.algorithm = "erm";
         teaching.setConfig(config);
@@ -248,6 +258,14 @@ TEST_CASE("Teaching panel: follows the focused control and can be hidden", "[ui]
     REQUIRE(
         QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Privacy; }, 2000));
     CHECK(teaching->text().trimmed().startsWith(QStringLiteral("ε and δ")));
+    panel->datasetBox()->setFocus();
+    REQUIRE(QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Data; }, 2000));
+    CHECK(teaching->text().trimmed().startsWith(QStringLiteral("The data")));
+    CHECK(teaching->topicText(TeachingPanel::Topic::Data)
+              .contains(QStringLiteral("7500 training rows")));
+    panel->deltaEdit()->setFocus();
+    REQUIRE(
+        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Privacy; }, 2000));
     panel->fairnessBox()->setFocus();
     REQUIRE(
         QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Fairness; }, 2000));
