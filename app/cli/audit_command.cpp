@@ -7,12 +7,12 @@
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "core/algorithms/registry.h"
+#include "core/audit/audit_export.h"
 #include "core/audit/privacy_audit.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/train/parameters.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
-#include "core/util/json_writer.h"
 
 namespace pfa::cli {
 
@@ -57,49 +57,6 @@ const char* const kAuditHelp =
 
 const char* const kConfigOptions[] = {"epochs",     "batch-size", "lr-theta",
                                       "clip-theta", "delta",      "lambda"};
-
-std::string auditJson(const audit::AuditResult& result, const std::string& dataset) {
-    JsonWriter json;
-    json.beginObject();
-    json.key("dataset").value(dataset);
-    json.key("algorithm").value(result.algorithm);
-    json.key("mechanism").value(result.mechanism);
-    json.key("broken").value(result.broken);
-    json.key("confidence").value(result.confidence);
-    json.key("models_per_world").value(result.modelsPerWorld);
-    json.key("training_rows").value(result.trainingRows);
-    json.key("canary").value(result.canary.description);
-    json.key("score").value(result.score);
-    json.key("cancelled").value(result.cancelled);
-    json.key("points").beginArray();
-    for (const audit::AuditPoint& p : result.points) {
-        json.beginObject();
-        json.key("target_epsilon").value(p.targetEpsilon);
-        json.key("claimed_epsilon").value(p.claimedEpsilon);
-        if (result.broken) json.key("actual_epsilon").value(p.actualEpsilon);
-        json.key("epsilon_lower_bound").value(p.epsilonLower);
-        json.key("contradicts_claim").value(p.contradictsClaim());
-        json.key("delta").value(p.delta);
-        json.key("models_trained").value(p.modelsTrained);
-        json.key("selection_trials").value(p.selectionTrials);
-        json.key("evaluation_trials").value(p.evaluationTrials);
-        json.key("threshold").value(p.threshold);
-        json.key("higher_means_member").value(p.higherMeansMember);
-        json.key("true_positives").value(p.truePositives);
-        json.key("false_positives").value(p.falsePositives);
-        json.key("tpr").value(p.tpr);
-        json.key("fpr").value(p.fpr);
-        json.key("tpr_lower").value(p.tprLower);
-        json.key("fpr_upper").value(p.fprUpper);
-        json.key("seconds").value(p.seconds);
-        json.key("scores_with_canary").array(p.scoresWith);
-        json.key("scores_without_canary").array(p.scoresWithout);
-        json.endObject();
-    }
-    json.endArray();
-    json.endObject();
-    return json.text();
-}
 
 }  // namespace
 
@@ -200,7 +157,7 @@ int auditCommand(int argc, char** argv) {
     if (args.has("out")) {
         const std::string path = args.text("out");
         std::ofstream out(path);
-        out << auditJson(result, dataset->context.datasetDescription) << '\n';
+        out << audit::auditJson(result, dataset->context.datasetDescription) << '\n';
         if (!out) throw InputError("could not write " + path);
         std::printf("audit written to %s\n", path.c_str());
     }
