@@ -1,5 +1,5 @@
 # Fails if a file under core/ includes a folder of a higher layer. Layers, lowest first:
-#   util < data, privacy < model, fairness < train < algorithms < sweep < fetch
+#   util < data, privacy < model, fairness < train < algorithms < sweep < audit, fetch
 # (a folder may include its own layer's files and any lower layer). fetch is not part of pfa_core
 # (it is pfa_verify + pfa_fetch, core/fetch/CMakeLists.txt): it may include any core folder, and
 # no pfa_core folder may include it.
@@ -11,6 +11,7 @@ set(rank_fairness 2)
 set(rank_train 3)
 set(rank_algorithms 4)
 set(rank_sweep 5)
+set(rank_audit 6)
 set(rank_fetch 6)
 file(GLOB_RECURSE sources "${CORE_DIR}/*.h" "${CORE_DIR}/*.cpp")
 set(offenders "")

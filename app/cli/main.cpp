@@ -23,6 +23,7 @@ const char* const kUsage =
     "  epsilon   privacy accounting: epsilon for a noise level, or the noise for a target\n"
     "  bench     time one DP-FERMI epoch against a two-pass reference, and a whole preset\n"
     "  parameters  every setting of every algorithm: name, default, allowed values\n"
+    "  audit     empirical privacy audit: a lower bound on epsilon from a membership attack\n"
     "\n"
     "Run 'pfa-cli <command> --help' for the options of a command.\n";
 
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
         if (command == "ledger") return pfa::cli::ledgerCommand(argc, argv);
         if (command == "predict") return pfa::cli::predictCommand(argc, argv);
         if (command == "parameters") return pfa::cli::parametersCommand(argc, argv);
+        if (command == "audit") return pfa::cli::auditCommand(argc, argv);
         std::fprintf(stderr, "pfa-cli: unknown command '%s' (try pfa-cli --help)\n", command.c_str());
         return 2;
     } catch (const pfa::cli::UsageError& error) {

@@ -29,6 +29,7 @@
 #include "ui/controllers/session_controller.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/controllers/training_controller.h"
+#include "ui/dialogs/privacy_audit_dialog.h"
 #include "ui/dialogs/public_mean_dialog.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/experiment_panel.h"
@@ -255,6 +256,18 @@ void MainWindow::buildMenus() {
                               "share, with a Monte-Carlo check"));
     publicMean->setStatusTip(publicMean->toolTip());
     view->setToolTipsVisible(true);
+
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    QAction* audit = tools->addAction(tr("&Privacy audit…"), this, [this] {
+        auto* dialog = findChild<PrivacyAuditDialog*>();
+        if (!dialog) dialog = new PrivacyAuditDialog(this);
+        dialog->show();
+        dialog->raise();
+        dialog->activateWindow();
+    });
+    audit->setObjectName(QStringLiteral("privacyAuditAction"));
+    audit->setStatusTip(tr("Test a claimed ε empirically: a membership attack on many trained "
+                           "models proves a lower bound on ε"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* tour =

@@ -1,0 +1,74 @@
+#include "core/audit/audit_export.h"
+
+#include <cmath>
+
+#include "core/util/format.h"
+#include "core/util/json_writer.h"
+
+namespace pfa::audit {
+
+std::string auditJson(const AuditResult& result, const std::string& dataset) {
+    JsonWriter json;
+    json.beginObject();
+    json.key("dataset").value(dataset);
+    json.key("algorithm").value(result.algorithm);
+    json.key("mechanism").value(result.mechanism);
+    json.key("broken").value(result.broken);
+    json.key("confidence").value(result.confidence);
+    json.key("models_per_world").value(result.modelsPerWorld);
+    json.key("training_rows").value(result.trainingRows);
+    json.key("canary").value(result.canary.description);
+    json.key("score").value(result.score);
+    json.key("cancelled").value(result.cancelled);
+    json.key("points").beginArray();
+    for (const AuditPoint& p : result.points) {
+        json.beginObject();
+        json.key("target_epsilon").value(p.targetEpsilon);
+        json.key("claimed_epsilon").value(p.claimedEpsilon);
+        if (result.broken) json.key("actual_epsilon").value(p.actualEpsilon);
+        json.key("epsilon_lower_bound").value(p.epsilonLower);
+        json.key("contradicts_claim").value(p.contradictsClaim());
+        json.key("delta").value(p.delta);
+        json.key("models_trained").value(p.modelsTrained);
+        json.key("selection_trials").value(p.selectionTrials);
+        json.key("evaluation_trials").value(p.evaluationTrials);
+        json.key("threshold").value(p.threshold);
+        json.key("higher_means_member").value(p.higherMeansMember);
+        json.key("true_positives").value(p.truePositives);
+        json.key("false_positives").value(p.falsePositives);
+        json.key("tpr").value(p.tpr);
+        json.key("fpr").value(p.fpr);
+        json.key("tpr_lower").value(p.tprLower);
+        json.key("fpr_upper").value(p.fprUpper);
+        json.key("seconds").value(p.seconds);
+        json.key("scores_with_canary").array(p.scoresWith);
+        json.key("scores_without_canary").array(p.scoresWithout);
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    return json.text();
+}
+
+std::string auditCsv(const AuditResult& result) {
+    std::string csv =
+        "target_epsilon,claimed_epsilon,actual_epsilon,epsilon_lower_bound,contradicts_claim,delta,"
+        "confidence,models_trained,evaluation_trials,true_positives,false_positives,tpr,tpr_lower,"
+        "fpr,fpr_upper,seconds\n";
+    auto number = [](double value) {
+        return std::isnan(value) ? std::string() : formatNumber(value, 17);
+    };
+    for (const AuditPoint& p : result.points) {
+        csv += number(p.targetEpsilon) + "," + number(p.claimedEpsilon) + "," +
+               number(result.broken ? p.actualEpsilon : std::nan("")) + "," +
+               number(p.epsilonLower) + "," + (p.contradictsClaim() ? "true" : "false") + "," +
+               number(p.delta) + "," + number(result.confidence) + "," +
+               std::to_string(p.modelsTrained) + "," + std::to_string(p.evaluationTrials) + "," +
+               std::to_string(p.truePositives) + "," + std::to_string(p.falsePositives) + "," +
+               number(p.tpr) + "," + number(p.tprLower) + "," + number(p.fpr) + "," +
+               number(p.fprUpper) + "," + number(p.seconds) + "\n";
+    }
+    return csv;
+}
+
+}  // namespace pfa::audit

@@ -1,0 +1,123 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/train/cancel_token.h"
+#include "core/train/train_config.h"
+
+namespace pfa::audit {
+
+/// What an empirical privacy audit runs: a membership-inference experiment against one
+/// private algorithm. For each target ε it trains `modelsPerWorld` models on the training
+/// rows D and as many on D ∪ {canary} (add/remove adjacency at the row level), each with its
+/// own seed, scores the canary under every released model and turns the attack's true- and
+/// false-positive rates into a lower bound on ε (Clopper–Pearson, see clopper_pearson.h).
+struct AuditOptions {
+    /// The run's settings (algorithm, epochs, batch size, step size, clip, δ, ...); `epsilon`
+    /// and `seed` are set by the audit. The algorithm must be private, protect single records
+    /// and be analysed under add/remove adjacency (Poisson sampling for the step methods).
+    TrainConfig config;
+    std::vector<double> epsilons{1.0};  ///< the target ε of each audited configuration
+    int modelsPerWorld = 100;           ///< M: models trained without and M with the canary (≥ 4)
+    double confidence = 0.95;           ///< of the lower bound, in (0, 1)
+    /// > 1: audit a DELIBERATELY BROKEN DP-SGD (for demonstration and tests only) that claims
+    /// the target ε but adds the calibrated noise divided by this factor. 1: the algorithm of
+    /// `config` as registered. Only for config.algorithm == "dp-sgd".
+    double brokenNoiseDivisor = 1.0;
+    int threads = 0;         ///< training threads; 0: all hardware threads
+    std::uint64_t seed = 1;  ///< model k of world w is trained with seed·1000003 + 2k + w
+};
+
+/// The canary record the audit adds (in the encoded feature space of the training rows).
+struct Canary {
+    Eigen::VectorXd x;        ///< encoded features (no bias)
+    int label = 0;            ///< class index
+    int group = 0;            ///< sensitive group index
+    std::string description;  ///< how it was chosen, in words
+};
+
+/// The audit of one target ε.
+struct AuditPoint {
+    double targetEpsilon = 0.0;
+    /// The ε the accountant certifies for the trained configuration (the largest over every
+    /// model trained, with and without the canary). For the broken mechanism: the ε it claims,
+    /// i.e. the accountant's ε for the noise it pretends to add.
+    double claimedEpsilon = 0.0;
+    /// Broken mechanism only: the accountant's ε for the noise actually added (NaN otherwise).
+    double actualEpsilon = 0.0;
+    double delta = 0.0;
+    long modelsTrained = 0;         ///< both worlds, all halves
+    long selectionTrials = 0;       ///< models per world used to choose the attack's threshold
+    long evaluationTrials = 0;      ///< models per world the rates are measured on
+    double threshold = 0.0;         ///< the attack says "member" when score > threshold …
+    bool higherMeansMember = true;  ///< … (or < threshold when false)
+    long truePositives = 0;         ///< of evaluationTrials models trained with the canary
+    long falsePositives = 0;        ///< of evaluationTrials models trained without it
+    double tpr = 0.0, fpr = 0.0;
+    double tprLower = 0.0;  ///< one-sided Clopper–Pearson, error (1 − confidence)/2
+    double fprUpper = 0.0;  ///< one-sided Clopper–Pearson, error (1 − confidence)/2
+    double epsilonLower =
+        0.0;  ///< ε ≥ this with probability ≥ confidence (if the mechanism is (ε, δ)-DP)
+    double seconds = 0.0;               ///< wall time of this ε's training
+    std::vector<double> scoresWith;     ///< canary scores of the models trained with it
+    std::vector<double> scoresWithout;  ///< … and without it
+
+    /// Whether the audit contradicts the claim: the lower bound exceeds the claimed ε.
+    bool contradictsClaim() const { return epsilonLower > claimedEpsilon; }
+};
+
+/// The whole audit.
+struct AuditResult {
+    std::string algorithm;  ///< registry name
+    std::string mechanism;  ///< "dp-sgd" or "dp-sgd, DELIBERATELY BROKEN: noise ÷ 10"
+    bool broken = false;
+    double confidence = 0.95;
+    int modelsPerWorld = 0;
+    std::string score;  ///< what the attack scores, in words
+    Canary canary;
+    long trainingRows = 0;           ///< rows of D (D ∪ {canary} has one more)
+    std::vector<AuditPoint> points;  ///< one per completed target ε, in the given order
+    bool cancelled = false;
+};
+
+/// Progress: models trained so far and the total of the audit. Called from the training
+/// threads, one call at a time.
+using AuditProgress = std::function<void(long done, long total)>;
+
+/// Why the audit does not apply to `config` on `data` ("" when it does): a non-private or
+/// unknown algorithm, a unit of privacy other than one record (users, silos), replace-one
+/// adjacency or fixed-size batches (analysed under replace-one), a regression task, or data
+/// with people or silos. Also checks the broken-mechanism option.
+std::string auditApplicability(const AuditOptions& options, const DataSplit& data);
+
+/// The canary the audit adds to `train`: a point far outside the data (norm 10 in the
+/// standardised features) along the direction in which the training rows vary least, so
+/// that the other rows hardly move the model there, labelled with the class the data predicts
+/// against at that point (two classes: the linear discriminant's losing side; otherwise the
+/// rarest class), so that its gradient stays large in every model that contains it.
+Canary makeCanary(const Dataset& train);
+
+/// The canary's score under a model Θ (p × (d+1), bias last): its logit margin for its own
+/// label (binary: (2y − 1)·Θx̃; several classes: z_y − max_{j≠y} z_j).
+double canaryScore(const RowMatrix& theta, const Canary& canary);
+
+/// Chooses the attack on the selection scores and measures it on the evaluation scores:
+/// the threshold and direction that maximise the ε bound on the selection half, then the
+/// counts, rates, Clopper–Pearson bounds (each at error (1 − confidence)/2) and the ε bound
+/// on the evaluation half. Fills those fields of `point` (and its trial counts).
+void evaluateAttack(const std::vector<double>& selectWith, const std::vector<double>& selectWithout,
+                    const std::vector<double>& evalWith, const std::vector<double>& evalWithout,
+                    double delta, double confidence, AuditPoint& point);
+
+/// Runs the audit (see AuditOptions). Throws InputError when it does not apply
+/// (auditApplicability) or a model's training fails; returns the completed ε points with
+/// `cancelled` set when `cancel` fires.
+AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
+                            const CancelToken& cancel, const AuditProgress& progress = {});
+
+}  // namespace pfa::audit

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# pfa-cli audit: the empirical privacy audit of DP-SGD (correct and deliberately broken) on a
+# small synthetic data set, its JSON output, and the settings it refuses.
+# Usage: audit_tests.sh PFA_CLI WORK_DIR CASE
+set -euo pipefail
+cli=$1
+work=$2
+case_name=$3
+mkdir -p "$work"
+cd "$work"
+
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+case "$case_name" in
+correct)
+    rm -f audit.json
+    out=$("$cli" audit --epsilons 4 --models 20 --threads 2 --out audit.json)
+    echo "$out" | grep -Eq "^target +claimed +lower +TPR \[lower\] +FPR \[upper\] +models +seconds +verdict" \
+        || fail "no table header: $out"
+    line=$(echo "$out" | grep -E "^4 ") || fail "no row for epsilon 4: $out"
+    echo "$line" | grep -q "consistent" || fail "a correct mechanism was flagged: $line"
+    echo "$line" | grep -Eq " 40 +[0-9.]+ " || fail "40 models trained expected: $line"
+    grep -q '"algorithm":"dp-sgd"' audit.json || fail "JSON lacks the algorithm"
+    grep -q '"broken":false' audit.json || fail "JSON: broken should be false"
+    grep -q '"contradicts_claim":false' audit.json || fail "JSON: the claim should hold"
+    grep -Eq '"claimed_epsilon":(3\.99|4[,.])' audit.json || fail "JSON: claimed epsilon is not the accountant's 4"
+    echo "audit correct: $line"
+    ;;
+broken)
+    out=$("$cli" audit --epsilons 1 --models 40 --threads 2 --broken-noise-divisor 100)
+    echo "$out" | grep -q "DELIBERATELY BROKEN dp-sgd (noise / 100)" || fail "broken mechanism not named: $out"
+    line=$(echo "$out" | grep -E "^1 ") || fail "no row for epsilon 1: $out"
+    echo "$line" | grep -q "VIOLATED: lower bound > claimed epsilon" || fail "broken mechanism not caught: $line"
+    lower=$(echo "$line" | awk '{print $3}')
+    awk -v l="$lower" 'BEGIN { exit !(l > 1) }' || fail "lower bound $lower should exceed 1"
+    echo "$out" | grep -q "the accountant's epsilon for the noise actually added" || fail "no honest epsilon: $out"
+    echo "audit broken: $line"
+    ;;
+refused)
+    set +e
+    err=$("$cli" audit --algorithm user-level-dp-sgd --models 4 2>&1 >/dev/null); code=$?
+    set -e
+    [ "$code" -eq 2 ] || fail "user-level audit should exit 2, got $code"
+    echo "$err" | grep -q "the audit does not apply: 'user-level-dp-sgd' protects a whole user" || fail "$err"
+    set +e
+    err=$("$cli" audit --models 2 2>&1 >/dev/null); code=$?
+    set -e
+    [ "$code" -eq 2 ] || fail "--models 2 should exit 2, got $code"
+    echo "$err" | grep -q "models must be between 4" || fail "$err"
+    set +e
+    err=$("$cli" audit --broken-noise-divisor 0.5 2>&1 >/dev/null); code=$?
+    set -e
+    [ "$code" -eq 2 ] || fail "divisor 0.5 should exit 2, got $code"
+    echo "$err" | grep -q "must be greater than 1" || fail "$err"
+    echo "audit refused: user-level algorithm, too few models, divisor below 1"
+    ;;
+*)
+    fail "unknown case $case_name"
+    ;;
+esac
