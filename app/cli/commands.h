@@ -17,5 +17,6 @@ int mergeCommand(int argc, char** argv);
 int ledgerCommand(int argc, char** argv);
 int predictCommand(int argc, char** argv);
 int parametersCommand(int argc, char** argv);
+int reportCommand(int argc, char** argv);
 
 }  // namespace pfa::cli
