@@ -95,8 +95,13 @@ CountsOrReason countsFromRates(const std::vector<GroupRow>& groups) {
     for (const GroupRow& row : groups) {
         ConfusionCounts c;
         c.group = row.group;
+        if (row.n == 0) {
+            // A group without test rows (a tiny intersection): its rates are undefined ("–").
+            out.counts.push_back(c);
+            continue;
+        }
         const std::optional<long> positives = wholeNumber(row.n * row.baseRate);
-        if (row.n <= 0 || !positives || *positives > row.n) {
+        if (row.n < 0 || !positives || *positives > row.n) {
             out.reason = "group '" + row.group +
                          "': its size and base rate do not give a count of positives";
             out.counts.clear();

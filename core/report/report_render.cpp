@@ -336,7 +336,7 @@ void paintChart(Painter& p, const ReportModel& model, double x, double y, double
     cairo_new_sub_path(cr);
     cairo_arc(cr, lx + 3.5, ly - 2.6, 4.2, 0, 2 * M_PI);
     cairo_stroke(cr);
-    p.text("this report's run", lx + 10.0, ly);
+    p.text("this report's run", lx + 12.0, ly);
     ly += 10.5;
     p.color(0.35, 0.35, 0.35);
     p.text(std::to_string(model.points.size()) + " run(s) drawn", lx, ly + 4.0);

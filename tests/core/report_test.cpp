@@ -83,6 +83,23 @@ TEST_CASE("Rates that are not a 2x2 table's are refused with the reason", "[repo
     SECTION("no groups") { CHECK_FALSE(countsFromRates({}).reason.empty()); }
 }
 
+TEST_CASE("A group without test rows has undefined rates and leaves the gap to the others",
+          "[report][bootstrap]") {
+    GroupRow empty;
+    empty.group = "C";
+    const std::vector<GroupRow> rows = {rowOf({"A", 30, 10, 20, 40}), rowOf({"B", 10, 10, 5, 25}),
+                                        empty};
+    const CountsOrReason counts = countsFromRates(rows);
+    REQUIRE(counts.reason.empty());
+    REQUIRE(counts.counts.size() == 3);
+    CHECK(counts.counts[2].n() == 0);
+    const BootstrapResult result =
+        bootstrapGroups(counts.counts, FairnessNotion::DemographicParity, 200, 1);
+    CHECK(std::isnan(result.groups[2].selectionRate.estimate));
+    CHECK(result.groups[2].selectionRate.undefined == 200);
+    CHECK(result.gap.estimate == Approx(0.4 - 0.4).margin(1e-12));
+}
+
 TEST_CASE("Worked small example: the percentile interval of a rate is the binomial quantiles",
           "[report][bootstrap]") {
     // A group of 10 rows, 4 selected: a resample's selection count is Binomial(10, 0.4) exactly.
