@@ -114,8 +114,8 @@ CountsOrReason countsFromRates(const std::vector<GroupRow>& groups) {
             negatives > 0 ? wholeNumber(negatives * row.falsePositiveRate) : 0L;
         if (!tp || !fp || *tp > *positives || *fp > negatives) {
             out.reason = "group '" + row.group +
-                         "': its rates are not frequencies of test rows (a randomised classifier's "
-                         "expected rates?)";
+                         "': its recorded rates are not counts over its test rows (a randomised "
+                         "classifier's rates are expectations), so resampling rows does not apply";
             out.counts.clear();
             return out;
         }

@@ -362,9 +362,20 @@ ReportModel buildReport(const std::vector<JsonValue>& records, const ReportOptio
             (model.algorithmSettings.empty() ? "" : " · ") + spec.name + " " + value;
     }
 
-    // The chart: every run of the file with a finite error and violation.
+    // The chart: every run of the file on the same data and notion (one violation, one
+    // test set on each axis) with a finite error and violation.
+    auto dataOf = [](const JsonValue& r) {
+        const std::string data = datasetOfRunKey(r.stringOr("run_key", ""));
+        return data.empty() ? recordLedgerKey(r) : data;
+    };
+    const std::string chosenData = dataOf(record);
     for (std::size_t i = 0; i < records.size(); ++i) {
         const JsonValue& r = records[i];
+        if (i != index && (dataOf(r) != chosenData ||
+                           r.stringOr("fairness", "") != record.stringOr("fairness", ""))) {
+            ++model.otherDataPoints;
+            continue;
+        }
         ReportPoint point;
         point.testError = r.numberOr("test_error", NAN);
         point.violation = r.numberOr("violation", NAN);

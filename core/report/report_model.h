@@ -40,6 +40,7 @@ struct ReportModel {
     std::vector<ReportPoint> points;
     std::string violationName;      ///< "demographic-parity violation"
     std::size_t skippedPoints = 0;  ///< runs without a finite error/violation (regression, failed)
+    std::size_t otherDataPoints = 0;  ///< runs on other data or another notion (not drawn)
 
     // The per-group table.
     std::string notionCode;          ///< "dp"

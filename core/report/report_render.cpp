@@ -340,6 +340,10 @@ void paintChart(Painter& p, const ReportModel& model, double x, double y, double
     ly += 10.5;
     p.color(0.35, 0.35, 0.35);
     p.text(std::to_string(model.points.size()) + " run(s) drawn", lx, ly + 4.0);
+    if (model.otherDataPoints > 0) {
+        p.text(std::to_string(model.otherDataPoints) + " on other data", lx, ly + 14.5);
+        p.text("or notions left out", lx, ly + 25.0);
+    }
 }
 
 std::string rate(double v) { return std::isnan(v) ? "–" : formatFixed(v, 3); }
@@ -490,7 +494,7 @@ double layoutPage(Painter& p, const ReportModel& model, const Sizes& s) {
     y = std::max(leftY, rightY);
 
     // The tradeoff chart.
-    heading("Tradeoff: test error against " + model.violationName + ", every run in the file");
+    heading("Tradeoff: test error against " + model.violationName + ", every run on these data");
     paintChart(p, model, x, y, width, s.chartHeight);
     y += s.chartHeight;
 
@@ -724,7 +728,7 @@ std::string reportHtml(const ReportModel& model) {
     if (!model.algorithmSettings.empty())
         html << "<p class=\"small\">Settings: " << e(model.algorithmSettings) << "</p>\n";
     html << "<h2>Tradeoff: test error against " << e(model.violationName)
-         << ", every run in the file</h2>\n"
+         << ", every run on these data</h2>\n"
          << tradeoffChartSvg(model, 523.0, 215.0) << "\n";
     html << "<h2>Per-group results of this run on the test rows</h2>\n<table>\n";
     const std::vector<std::vector<Cell>> rows = tableRows(model);

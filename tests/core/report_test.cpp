@@ -78,7 +78,7 @@ TEST_CASE("Rates that are not a 2x2 table's are refused with the reason", "[repo
         row.truePositiveRate = 0.61234;
         const CountsOrReason back = countsFromRates({row});
         CHECK(back.counts.empty());
-        CHECK_THAT(back.reason, Catch::Contains("not frequencies"));
+        CHECK_THAT(back.reason, Catch::Contains("not counts over its test rows"));
     }
     SECTION("no groups") { CHECK_FALSE(countsFromRates({}).reason.empty()); }
 }
@@ -210,6 +210,14 @@ TEST_CASE("A report of a trained run: its gap, ledger and rerun command", "[repo
     CHECK_THAT(model.ledger, Catch::Contains("RDP composition of 1 run"));
     CHECK(model.points.size() == 1);
     CHECK(model.points[0].chosen);
+    // A run of another notion is not drawn on this violation's axis.
+    std::string otherText = runRecordJson(result, context);
+    const std::string notion = "\"fairness\":\"dp\"";
+    REQUIRE(otherText.find(notion) != std::string::npos);
+    otherText.replace(otherText.find(notion), notion.size(), "\"fairness\":\"eo\"");
+    const ReportModel both = buildReport({parseJson(otherText), record}, options);
+    CHECK(both.points.size() == 1);
+    CHECK(both.otherDataPoints == 1);
 
     const pfa::test::TempFile html("", ".html");
     writeReport(model, html.path());
