@@ -585,7 +585,7 @@ double layoutPage(Painter& p, const ReportModel& model, const Sizes& s) {
     p.font(6.5);
     p.color(0.45, 0.45, 0.45);
     const std::string footer = "PFA Explorer " + model.version + " · " + model.generated +
-                               " · every ε on this page was computed by the privacy accountant";
+                               " · the guarantee and the ledger total are the privacy accountant’s; other ε values are budgets asked for";
     p.text(footer, x, kPageHeight - kMargin / 2);
     return y;
 }
@@ -766,7 +766,7 @@ std::string reportHtml(const ReportModel& model) {
     }
     html
         << "<p class=\"small\">PFA Explorer " << e(model.version) << " · " << e(model.generated)
-        << " · every ε on this page was computed by the privacy accountant</p>\n</body>\n</html>\n";
+        << " · the guarantee and the ledger total are the privacy accountant’s; other ε values are budgets asked for</p>\n</body>\n</html>\n";
     return html.str();
 }
 
