@@ -21,6 +21,9 @@ namespace pfa::report {
 
 namespace {
 
+/// Groups with fewer test rows are flagged under the table.
+constexpr long kSmallGroup = 30;
+
 /// A record that can be read as a run, with what was read.
 struct ReadRecord {
     RunResult result;
@@ -321,8 +324,11 @@ ReportModel buildReport(const std::vector<JsonValue>& records, const ReportOptio
     if (!groups.empty()) {
         const std::string column =
             run.privacy.sensitiveColumn.empty() ? "" : " of '" + run.privacy.sensitiveColumn + "'";
-        model.dataset.push_back({"Groups", std::to_string(run.test.groups.size()) + " groups" +
-                                               column + " (test rows) — " + groups});
+        // Many groups: their sizes are in the per-group table; the card names only how many.
+        const std::string sizes = run.test.groups.size() > 4 ? " (test rows in the table below)"
+                                                             : " (test rows) — " + groups;
+        model.dataset.push_back(
+            {"Groups", std::to_string(run.test.groups.size()) + " groups" + column + sizes});
     }
     model.dataset.push_back({"Split", percent(context.testFraction) + " test, " +
                                           splitMethodName(context.splitMethod) + " split, seed " +
@@ -420,6 +426,15 @@ ReportModel buildReport(const std::vector<JsonValue>& records, const ReportOptio
             "They cover the sampling of the test rows only: the trained model is held fixed, so "
             "neither "
             "the training data nor the randomness of training (seed, privacy noise) is covered.";
+        std::size_t small = 0;
+        for (const GroupRow& row : run.test.groups) small += row.n < kSmallGroup ? 1 : 0;
+        if (small > 0) {
+            model.intervalMethod +=
+                " " + std::to_string(small) + " group(s) have fewer than " +
+                std::to_string(kSmallGroup) +
+                " test rows: their rates and intervals rest on very few people and can "
+                "collapse to a single value.";
+        }
     }
 
     // Privacy: the accountant's ε (the record's), and the ledger of the run's data set.

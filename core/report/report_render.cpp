@@ -428,6 +428,10 @@ struct Sizes {
     double small = 7.2;
     double statement = 6.9;
     double chartHeight = 235.0;
+    /// Each rate and its interval on one line (many groups), instead of the interval below.
+    bool compactTable = false;
+    /// The statement's small print; left out (with a pointer to it) only when nothing else fits.
+    bool fullStatement = true;
 };
 
 /// Lays out (and, when the painter draws, paints) the page; returns the height used.
@@ -504,8 +508,9 @@ double layoutPage(Painter& p, const ReportModel& model, const Sizes& s) {
     const std::vector<double> share = {0.22, 0.08, 0.14, 0.14, 0.14, 0.14, 0.14};
     for (std::size_t r = 0; r < rows.size(); ++r) {
         p.font(s.body);
-        const bool twoLines = r > 0 && model.bootstrap;
-        const double rowHeight = p.lineHeight() * (twoLines ? 2.0 : 1.0) + 3.0;
+        const bool twoLines = r > 0 && model.bootstrap && !s.compactTable;
+        const double rowHeight =
+            p.lineHeight() * (twoLines ? 2.0 : 1.0) + (s.compactTable ? 1.5 : 3.0);
         double cx = x;
         if (p.drawing() && r % 2 == 1) {
             cairo_set_source_rgb(p.cr(), 0.94, 0.95, 0.98);
@@ -521,6 +526,19 @@ double layoutPage(Painter& p, const ReportModel& model, const Sizes& s) {
             while (c == 0 && text.size() > 4 && p.width(text) > cell - 4.0)
                 text = text.substr(0, text.size() - 4) + "…";
             const double baseline = y + s.body * 1.1 + 1.5;
+            if (s.compactTable && !rows[r][c].interval.empty()) {
+                // "0.632 [0.553, 0.711]" on one line: the interval small and grey at the right.
+                p.font(s.small * 0.92);
+                p.color(0.3, 0.3, 0.3);
+                const std::string& interval = rows[r][c].interval;
+                const double intervalX = cx + cell - 3.0 - p.width(interval);
+                p.text(interval, intervalX, baseline);
+                p.font(s.body * 0.92);
+                p.color(0, 0, 0);
+                p.text(text, intervalX - 3.0 - p.width(text), baseline);
+                cx += cell;
+                continue;
+            }
             p.text(text, c == 0 ? cx + 2.0 : cx + cell - 4.0 - p.width(text), baseline);
             if (!rows[r][c].interval.empty()) {
                 p.font(s.small);
@@ -559,9 +577,21 @@ double layoutPage(Painter& p, const ReportModel& model, const Sizes& s) {
         // The statement's first lines (its title, the guarantee) stand out; the rest is small.
         const bool title = line.rfind("Privacy statement", 0) == 0;
         const bool guarantee = line.rfind("Guarantee:", 0) == 0;
+        if (!title && !guarantee && !s.fullStatement) continue;
         p.font(title || guarantee ? s.body : s.statement, title || guarantee);
         p.color(0.1, 0.1, 0.1);
         y += p.paragraph(line, x, y, width, 8.0) + 0.8;
+    }
+    if (!s.fullStatement) {
+        p.font(s.statement);
+        p.color(0.1, 0.1, 0.1);
+        y += p.paragraph(
+                 "The rest of the statement (what is protected, the mechanism, the noise, what is "
+                 "not "
+                 "covered) did not fit on this page: it is in the HTML report and in the record's "
+                 "privacy.statement.",
+                 x, y, width) +
+             0.8;
     }
     p.font(s.body);
     p.color(0, 0, 0);
@@ -585,7 +615,8 @@ double layoutPage(Painter& p, const ReportModel& model, const Sizes& s) {
     p.font(6.5);
     p.color(0.45, 0.45, 0.45);
     const std::string footer = "PFA Explorer " + model.version + " · " + model.generated +
-                               " · the guarantee and the ledger total are the privacy accountant’s; other ε values are budgets asked for";
+                               " · the guarantee and the ledger total are the privacy "
+                               "accountant’s; other ε values are budgets asked for";
     p.text(footer, x, kPageHeight - kMargin / 2);
     return y;
 }
@@ -629,18 +660,33 @@ std::string lowerExtension(const std::string& path) {
 }  // namespace
 
 void writeReportPdf(const ReportModel& model, const std::string& path) {
-    // Measure first; shrink the text and the chart together until the page holds everything.
+    // Measure first. Too long: rates and intervals on one line each, then the text and the
+    // chart smaller together (down to a legible minimum), and only then the statement's small
+    // print left out (pointing to where it is), so that nothing is ever cut off.
     Sizes sizes;
     {
         cairo_surface_t* probe = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
         cairo_t* cr = cairo_create(probe);
-        for (int attempt = 0; attempt < 30; ++attempt) {
+        auto fits = [&] {
             Painter measure(cr, false);
-            if (layoutPage(measure, model, sizes) <= kPageHeight - kMargin) break;
-            sizes.body = std::max(6.5, sizes.body * 0.98);
-            sizes.small = std::max(6.0, sizes.small * 0.98);
-            sizes.statement = std::max(5.8, sizes.statement * 0.98);
-            sizes.chartHeight = std::max(150.0, sizes.chartHeight - 8.0);
+            return layoutPage(measure, model, sizes) <= kPageHeight - kMargin;
+        };
+        auto shrinkUntilFits = [&] {
+            for (int attempt = 0; attempt < 30 && !fits(); ++attempt) {
+                sizes.body = std::max(6.5, sizes.body * 0.98);
+                sizes.small = std::max(6.0, sizes.small * 0.98);
+                sizes.statement = std::max(5.8, sizes.statement * 0.98);
+                sizes.chartHeight = std::max(150.0, sizes.chartHeight - 8.0);
+            }
+        };
+        if (!fits() && model.bootstrap) sizes.compactTable = true;
+        shrinkUntilFits();
+        if (!fits()) {
+            const bool compact = sizes.compactTable;
+            sizes = Sizes{};
+            sizes.compactTable = compact;
+            sizes.fullStatement = false;
+            shrinkUntilFits();
         }
         cairo_destroy(cr);
         cairo_surface_destroy(probe);
@@ -764,9 +810,9 @@ std::string reportHtml(const ReportModel& model) {
         if (!model.reproduceNote.empty())
             html << "<p class=\"small\">" << e(model.reproduceNote) << "</p>\n";
     }
-    html
-        << "<p class=\"small\">PFA Explorer " << e(model.version) << " · " << e(model.generated)
-        << " · the guarantee and the ledger total are the privacy accountant’s; other ε values are budgets asked for</p>\n</body>\n</html>\n";
+    html << "<p class=\"small\">PFA Explorer " << e(model.version) << " · " << e(model.generated)
+         << " · the guarantee and the ledger total are the privacy accountant’s; other ε values "
+            "are budgets asked for</p>\n</body>\n</html>\n";
     return html.str();
 }
 

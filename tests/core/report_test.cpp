@@ -233,3 +233,49 @@ TEST_CASE("A report of a trained run: its gap, ledger and rerun command", "[repo
     CHECK_THROWS_AS(buildReport({record}, second), InputError);
     CHECK_THROWS_AS(buildReport({}, options), InputError);
 }
+
+TEST_CASE("A report with many groups and a long statement stays on one page", "[report]") {
+    ReportModel model;
+    model.title = "dp-fermi on a file with many groups";
+    model.generated = "2026-01-01 00:00 UTC";
+    model.version = "test";
+    model.dataset = {{"Data set", "many groups"}, {"Rows", "1000 training, 400 test"}};
+    model.configuration = {{"Algorithm", "dp-fermi"}};
+    std::vector<ConfusionCounts> counts;
+    for (int g = 0; g < 16; ++g) {
+        counts.push_back({"Intersection number " + std::to_string(g), 5 + g, 3, 4, 10 + g});
+        model.groups.push_back(rowOf(counts.back()));
+    }
+    model.bootstrap = bootstrapGroups(counts, FairnessNotion::DemographicParity, 200, 0);
+    model.intervalMethod = "percentile bootstrap";
+    for (int i = 0; i < 20; ++i) {
+        model.points.push_back(
+            {0.2 + 0.001 * i, 0.1 + 0.01 * i, i % 2 ? 1.0 : INFINITY, "dp-fermi", i == 3});
+    }
+    model.violationName = "demographic parity violation";
+    model.gapName = "DP gap";
+    model.statement =
+        "Privacy statement — test\nGuarantee: (ε = 1, δ = 1e-06)-differential privacy per record.";
+    for (int line = 0; line < 14; ++line) {
+        model.statement +=
+            "\nLine " + std::to_string(line) +
+            ": a long line of the statement that wraps over the whole width of the page "
+            "more than once, as the mechanism and limits lines of real statements do.";
+    }
+    model.ledger = "ε = 3 at δ = 1e-06";
+    model.reproduce = "pfa-cli train --dataset synthetic --out rerun.jsonl";
+    const pfa::test::TempFile pdf("", ".pdf");
+    writeReport(model, pdf.path());
+    std::ifstream in(pdf.path(), std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    const std::string text = bytes.str();
+    REQUIRE(text.rfind("%PDF-", 0) == 0);
+    // cairo writes each page object as "<< /Type /Page"; the page tree is "/Type /Pages".
+    std::size_t pages = 0;
+    for (std::size_t at = text.find("/Type /Page"); at != std::string::npos;
+         at = text.find("/Type /Page", at + 1)) {
+        pages += text.compare(at, 12, "/Type /Pages") != 0;
+    }
+    CHECK(pages == 1);
+}
