@@ -2,6 +2,7 @@
 // as PDF or HTML by the file's extension, and a clear message when it cannot be written.
 #include "ui/actions/report_export.h"
 
+#include <QDir>
 #include <QFile>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -24,6 +25,12 @@ TEST_CASE("File > Export report writes the PDF and HTML report of a run", "[ui][
 
     REQUIRE(test::runWithLambdas(*window, {0.0, 1.0}));
     CHECK(report->action()->isEnabled());
+    // What a user sees: the File menu with the entry (build/screenshots/report-export-menu.png).
+    file->popup(window->mapToGlobal(QPoint(0, 0)));
+    REQUIRE(QTest::qWaitForWindowExposed(file));
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(file->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/report-export-menu.png")));
+    file->hide();
 
     QTemporaryDir folder;
     QSignalSpy finished(report, &ReportExport::finished);

@@ -30,7 +30,7 @@ struct ExportOutcome {
 
 ReportExport::ReportExport(RunHistoryModel* history, RunHistoryView* view, QWidget* window)
     : QObject(window), m_history(history), m_view(view), m_window(window) {
-    m_action = new QAction(tr("Export &report…"), this);
+    m_action = new QAction(tr("Export re&port…"), this);
     m_action->setObjectName(QStringLiteral("exportReportAction"));
     m_action->setToolTip(
         tr("A one-page report (PDF or HTML) of the selected run, or of the latest one: data set, "
