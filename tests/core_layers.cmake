@@ -1,8 +1,8 @@
 # Fails if a file under core/ includes a folder of a higher layer. Layers, lowest first:
-#   util < data, privacy < model, fairness < train < algorithms < sweep < audit, fetch
-# (a folder may include its own layer's files and any lower layer). fetch is not part of pfa_core
-# (it is pfa_verify + pfa_fetch, core/fetch/CMakeLists.txt): it may include any core folder, and
-# no pfa_core folder may include it.
+#   util < data, privacy < model, fairness < train < algorithms < sweep < audit, fetch, report
+# (a folder may include its own layer's files and any lower layer). fetch and report are not part
+# of pfa_core (pfa_verify + pfa_fetch, core/fetch/CMakeLists.txt; pfa_report, core/report/): they
+# may include any core folder but not each other, and no pfa_core folder may include them.
 set(rank_util 0)
 set(rank_data 1)
 set(rank_privacy 1)
@@ -13,6 +13,7 @@ set(rank_algorithms 4)
 set(rank_sweep 5)
 set(rank_audit 6)
 set(rank_fetch 6)
+set(rank_report 6)
 file(GLOB_RECURSE sources "${CORE_DIR}/*.h" "${CORE_DIR}/*.cpp")
 set(offenders "")
 foreach(source IN LISTS sources)

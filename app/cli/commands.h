@@ -18,5 +18,6 @@ int ledgerCommand(int argc, char** argv);
 int predictCommand(int argc, char** argv);
 int parametersCommand(int argc, char** argv);
 int auditCommand(int argc, char** argv);
+int reportCommand(int argc, char** argv);
 
 }  // namespace pfa::cli

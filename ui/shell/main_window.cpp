@@ -20,6 +20,7 @@
 #include "core/sweep/prepared_dataset.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/actions/history_actions.h"
+#include "ui/actions/report_export.h"
 #include "ui/actions/session_actions.h"
 #include "ui/actions/sweep_actions.h"
 #include "ui/charts/chart_export_menu.h"
@@ -226,6 +227,11 @@ void MainWindow::buildMenus() {
     file->addActions({m_historyActions->exportCsvAction(), m_historyActions->exportJsonAction(),
                       m_historyActions->exportModelAction()});
     fillChartExportMenu(file->addMenu(tr("Export &chart")), m_live, m_tradeoff, m_sweepViews, this);
+    auto* report = new ReportExport(m_history, m_historyView, this);  // its errors: a message box
+    connect(report, &ReportExport::finished, this, [this](bool ok, const QString& text) {
+        if (ok) statusBar()->showMessage(text, 8000);
+    });
+    file->addAction(report->action());
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
