@@ -52,6 +52,16 @@ QString curveSettingSymbol(const std::string& setting);
 /// its own setting (AlgorithmCapabilities::curveSetting).
 QString curvePointText(const pfa::TrainConfig& config);
 
+/// The presentation factor (View → Presentation mode): every chart view draws its chart
+/// enlarged by it — fonts, pen widths, marker sizes and overlays alike, for the charts that
+/// exist and the ones made later — by laying the chart out at 1/factor of the view's size and
+/// scaling the view (ChartView). 1 outside presentation mode.
+double presentationScale();
+/// The factor presentation mode uses: 1.5, so that 9.5-point tick labels read as 14 points.
+inline constexpr double kPresentationFactor = 1.5;
+/// Sets the factor and lays out every chart view again (ChartView::relayoutAll).
+void setPresentationScale(double factor);
+
 /// Title, axis and legend fonts sized for projection.
 QFont titleFont();
 QFont axisFont();

@@ -42,6 +42,7 @@
 #include "ui/runs/run_history_model.h"
 #include "ui/runs/run_history_view.h"
 #include "ui/shell/about_text.h"
+#include "ui/shell/presentation_mode.h"
 
 namespace pfa::ui {
 
@@ -247,6 +248,8 @@ void MainWindow::buildMenus() {
                               "share, with a Monte-Carlo check"));
     publicMean->setStatusTip(publicMean->toolTip());
     view->setToolTipsVisible(true);
+    view->addSeparator();
+    view->addAction((new PresentationMode(this, m_tradeoffDock, {m_live, m_tradeoff}))->action());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About PFA Explorer"), this,
