@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QJsonObject>
 #include <QMenu>
 #include <QPainter>
@@ -73,7 +74,12 @@ void saveIntersectionScreenshot(MainWindow& window, const QString& path) {
     RunDetailsPanel* details = window.runDetails();
     QWidget* sensitiveRow = window.experimentPanel()->sensitiveBox()->parentWidget();
     bars->resize(560, bars->sizeHint().height());
-    details->resize(720, std::max(320, bars->height()));
+    // Every group row in view (the panel otherwise follows its dock's size).
+    QTableWidget* table = details->groupTable();
+    const int tableHeight = table->horizontalHeader()->height() + 4 +
+                            table->rowCount() * table->verticalHeader()->defaultSectionSize();
+    details->setFixedSize(780, tableHeight + 140);
+    QTest::qWait(50);
     const QPixmap left = bars->grab();
     const QPixmap right = details->grab();
     const QPixmap top = sensitiveRow->grab(

@@ -93,7 +93,7 @@ TEST_CASE("Presentation mode enlarges the charts, hides the side panels and rest
     REQUIRE(historyDock->isVisible());
     const QKeySequence stopKeys = window->stopAction()->shortcut();
 
-    // On: everything drawn 1.5 times larger, only the charts (and the run controls) shown.
+    // On: everything drawn 1.3 times larger, only the charts (and the run controls) shown.
     toggle->trigger();
     QTest::qWait(50);
     CHECK(toggle->isChecked());
@@ -155,9 +155,10 @@ TEST_CASE("Presentation mode enlarges the charts, hides the side panels and rest
     CHECK(window->menuBar()->isVisible());
     CHECK(window->statusBar()->isVisible());
     CHECK_FALSE(window->windowState().testFlag(Qt::WindowFullScreen));
-    INFO("geometry before " << geometryBefore.x() << "," << geometryBefore.y() << " " << geometryBefore.width()
-                            << "x" << geometryBefore.height() << ", after " << window->geometry().x() << ","
-                            << window->geometry().y() << " " << window->geometry().width() << "x"
+    INFO("geometry before " << geometryBefore.x() << "," << geometryBefore.y() << " "
+                            << geometryBefore.width() << "x" << geometryBefore.height()
+                            << ", after " << window->geometry().x() << "," << window->geometry().y()
+                            << " " << window->geometry().width() << "x"
                             << window->geometry().height());
     CHECK(window->geometry() == geometryBefore);
     CHECK(window->saveState() == stateBefore);

@@ -90,7 +90,9 @@ void ChartView::fitAxisTitles() {
     // Measured from the base minimum each time, so the minimum never ratchets up.
     // In presentation mode the chart is drawn `scale` times larger: so are its titles.
     QSize needed = kBaseMinimum;
-    for (const QAbstractAxis* axis : chart()->axes()) {
+    // In presentation mode the window fills the screen and must fit it (a 1280×720 projector):
+    // there the screen limits the charts, not their titles.
+    for (const QAbstractAxis* axis : scale == 1.0 ? chart()->axes() : QList<QAbstractAxis*>()) {
         if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty()) continue;
         const int title = static_cast<int>(
             scale *

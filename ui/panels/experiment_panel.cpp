@@ -530,11 +530,10 @@ void ExperimentPanel::rebuildIntersectMenu(const QStringList& checked) {
         // race, merged or not).
         const auto sharesColumn = [](const pfa::SensitiveChoice& choice,
                                      const std::vector<std::string>& columns) {
-            return std::any_of(choice.columns.begin(), choice.columns.end(),
-                               [&](const std::string& c) {
-                                   return std::find(columns.begin(), columns.end(), c) !=
-                                          columns.end();
-                               });
+            return std::any_of(
+                choice.columns.begin(), choice.columns.end(), [&](const std::string& c) {
+                    return std::find(columns.begin(), columns.end(), c) != columns.end();
+                });
         };
         std::vector<std::string> usedColumns = first.columns;
         QStringList kept;
@@ -560,8 +559,7 @@ void ExperimentPanel::rebuildIntersectMenu(const QStringList& checked) {
                     tr("Cannot be combined: a number split at a threshold is used alone"));
             } else if (!isKept && sharesColumn(choice, usedColumns)) {
                 action->setEnabled(false);
-                action->setToolTip(
-                    tr("Cannot be combined: it reads a column already chosen"));
+                action->setToolTip(tr("Cannot be combined: it reads a column already chosen"));
             } else {
                 action->setToolTip(tr("Split every group further by %1")
                                        .arg(QString::fromStdString(choice.title)));

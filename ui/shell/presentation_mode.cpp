@@ -79,6 +79,8 @@ void PresentationMode::enter() {
         m_keep->setFloating(false);
         m_keep->show();
         m_keep->raise();
+        // No dock title bar: the chart has a title of its own, and the room goes to the plot.
+        m_keep->setTitleBarWidget(new QWidget(m_keep));
     }
     m_window->menuBar()->hide();
     m_window->statusBar()->hide();
@@ -116,8 +118,9 @@ void PresentationMode::enter() {
     chart_style::setPresentationScale(chart_style::kPresentationFactor);
 
     m_window->showFullScreen();
-    // The charts share the screen: the tradeoff chart gets about two fifths of the width.
-    if (m_keep) m_window->resizeDocks({m_keep}, {m_window->width() * 2 / 5}, Qt::Horizontal);
+    // The charts share the screen: the tradeoff chart gets 45 % of the width (its axis title
+    // is the longest).
+    if (m_keep) m_window->resizeDocks({m_keep}, {m_window->width() * 45 / 100}, Qt::Horizontal);
 }
 
 void PresentationMode::leave() {
@@ -135,6 +138,11 @@ void PresentationMode::leave() {
     }
     m_fonts.clear();
     chart_style::setPresentationScale(1.0);
+    if (m_keep) {
+        QWidget* blank = m_keep->titleBarWidget();
+        m_keep->setTitleBarWidget(nullptr);
+        delete blank;
+    }
 
     m_window->menuBar()->setVisible(m_menuBarVisible);
     m_window->statusBar()->setVisible(m_statusBarVisible);
