@@ -186,6 +186,13 @@ TEST_CASE(
         CHECK(rows.at(name).flagged == (name == QStringLiteral("blue & star")));
         if (rows.at(name).flagged) CHECK(rows.at(name).tooltip.contains(QStringLiteral("too few")));
     }
+    // Side by side (two runs compared), the small group's rows are marked too.
+    window->runDetails()->showRuns({run, run});
+    QStringList labels;
+    for (int r = 0; r < window->runDetails()->comparisonTable()->rowCount(); ++r)
+        labels << window->runDetails()->comparisonTable()->item(r, 0)->text();
+    CHECK(labels.contains(QStringLiteral("Selection rate — ⚠ blue & star")));
+    CHECK(labels.contains(QStringLiteral("Selection rate — red & star")));
     CHECK(smallGroupNote(0).startsWith(QStringLiteral("empty")));
     CHECK(smallGroupNote(12).startsWith(QStringLiteral("n = 12 test rows")));
     CHECK(smallGroupNote(kSmallGroupRows).isEmpty());

@@ -113,6 +113,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_intersect = new QToolButton();
     m_intersect->setObjectName(QStringLiteral("intersectButton"));
     m_intersect->setPopupMode(QToolButton::InstantPopup);
+    // The arrow is part of the text: the style's menu indicator overlapped a longer text.
+    m_intersect->setStyleSheet(QStringLiteral("QToolButton::menu-indicator { image: none; }"));
     m_intersect->setMenu(new QMenu(m_intersect));
     m_intersect->menu()->setToolTipsVisible(true);
     m_intersect->setToolTip(
@@ -594,8 +596,8 @@ void ExperimentPanel::updateIntersectButton() {
     }
     m_intersect->setVisible(!m_intersect->menu()->actions().isEmpty());
     m_intersect->setEnabled(any);
-    m_intersect->setText(extra.isEmpty() ? tr("and…")
-                                         : tr("× %1").arg(extra.join(QStringLiteral(" × "))));
+    m_intersect->setText(extra.isEmpty() ? tr("and… ▾")
+                                         : tr("× %1 ▾").arg(extra.join(QStringLiteral(" × "))));
 }
 
 void ExperimentPanel::selectSensitiveId(const QString& id) {

@@ -198,9 +198,17 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
         return QStringLiteral("–");
     };
     for (const QString& group : groups) {
-        add(tr("Selection rate — %1").arg(group),
+        // A group too small for reliable rates in any of the runs is marked, as in the table.
+        bool small = false;
+        for (const RunEntryPtr& run : runs) {
+            for (const pfa::GroupRow& g : run->result.test.groups)
+                small =
+                    small || (QString::fromStdString(g.group) == group && g.n < kSmallGroupRows);
+        }
+        const QString shown = small ? QStringLiteral("⚠ ") + group : group;
+        add(tr("Selection rate — %1").arg(shown),
             [&](const RunEntry& r) { return groupValue(r, group, &pfa::GroupRow::selectionRate); });
-        add(tr("Accuracy — %1").arg(group),
+        add(tr("Accuracy — %1").arg(shown),
             [&](const RunEntry& r) { return groupValue(r, group, &pfa::GroupRow::accuracy); });
     }
 
