@@ -82,7 +82,7 @@ std::string describeDatasetOnly(const DatasetRequest& request) {
                " (target '" + request.schema.target + "')";
     }
     const CatalogEntry& entry = findCatalogEntry(request.name);
-    return entry.title + ", sensitive " + entry.sensitiveChoice(request.sensitive).title;
+    return entry.title + ", sensitive " + entry.sensitiveTitle(request.sensitive);
 }
 
 }  // namespace

@@ -240,18 +240,71 @@ const SensitiveChoice& CatalogEntry::sensitiveChoice(const std::string& id) cons
     throw InputError("data set '" + name + "' has no sensitive choice '" + id + "': choose " + known);
 }
 
+std::vector<const SensitiveChoice*> CatalogEntry::sensitiveChoicesOf(
+    const std::string& sensitiveId) const {
+    std::vector<const SensitiveChoice*> chosen;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t plus = sensitiveId.find('+', start);
+        const std::string id =
+            sensitiveId.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+        if (id.empty() && sensitiveId.find('+') != std::string::npos)
+            throw InputError("data set '" + name + "': the sensitive choice '" + sensitiveId +
+                             "' has an empty part");
+        const SensitiveChoice* choice = &sensitiveChoice(id);
+        if (std::find(chosen.begin(), chosen.end(), choice) != chosen.end())
+            throw InputError("data set '" + name + "': the sensitive choice '" + choice->id +
+                             "' is named twice");
+        chosen.push_back(choice);
+        if (plus == std::string::npos) break;
+        start = plus + 1;
+    }
+    return chosen;
+}
+
+std::string CatalogEntry::sensitiveTitle(const std::string& sensitiveId) const {
+    std::string title;
+    for (const SensitiveChoice* choice : sensitiveChoicesOf(sensitiveId))
+        title += (title.empty() ? "" : " × ") + choice->title;
+    return title;
+}
+
 Schema CatalogEntry::schemaFor(const std::string& sensitiveId) const {
-    const SensitiveChoice& choice = sensitiveChoice(sensitiveId);
+    const std::vector<const SensitiveChoice*> chosen = sensitiveChoicesOf(sensitiveId);
     Schema schema = schemaFromJson(schemaJson);
     schema.name = name;
-    schema.sensitive = choice.columns;
-    schema.sensitiveValueLabels = choice.valueLabels;
-    if (choice.hasThreshold) {
-        schema.sensitiveThreshold = choice.threshold;
-        schema.sensitiveThresholdLabels = choice.thresholdLabels;
+    if (chosen.size() == 1) {
+        const SensitiveChoice& choice = *chosen.front();
+        schema.sensitive = choice.columns;
+        schema.sensitiveValueLabels = choice.valueLabels;
+        if (choice.hasThreshold) {
+            schema.sensitiveThreshold = choice.threshold;
+            schema.sensitiveThresholdLabels = choice.thresholdLabels;
+        }
+    } else {
+        // Intersectional groups: every choice's columns, each value label bound to its own
+        // column ("race=Black") so that equal raw values of two columns stay apart.
+        for (const SensitiveChoice* choice : chosen) {
+            if (choice->hasThreshold)
+                throw InputError("data set '" + name + "': the sensitive choice '" + choice->id +
+                                 "' splits a number at a threshold and cannot be combined with "
+                                 "another attribute");
+            for (const std::string& column : choice->columns) {
+                if (std::find(schema.sensitive.begin(), schema.sensitive.end(), column) !=
+                    schema.sensitive.end())
+                    throw InputError("data set '" + name + "': the sensitive choices of '" +
+                                     sensitiveId + "' use the column '" + column + "' twice");
+                schema.sensitive.push_back(column);
+            }
+            for (const auto& [raw, label] : choice->valueLabels) {
+                const bool bound = raw.find('=') != std::string::npos;
+                for (const std::string& column : choice->columns)
+                    schema.sensitiveValueLabels[bound ? raw : column + "=" + raw] = label;
+            }
+        }
     }
-    // The sensitive column is never a feature: drop its feature role.
-    for (const std::string& column : choice.columns) schema.columns.erase(column);
+    // The sensitive columns are never features: drop their feature roles.
+    for (const std::string& column : schema.sensitive) schema.columns.erase(column);
     return schema;
 }
 

@@ -44,8 +44,16 @@ struct CatalogEntry {
 
     /// The sensitive choice `id` ("" = the default); throws InputError listing the choices.
     const SensitiveChoice& sensitiveChoice(const std::string& id) const;
-    /// The parsing schema with the given sensitive choice applied.
+    /// The parsing schema with the given sensitive choice applied. `sensitiveId` may name
+    /// several choices joined by "+" ("sex+race"): their columns together form intersectional
+    /// groups ("Female & non-White"), each column keeping its own value labels. A choice that
+    /// splits a numeric column at a threshold cannot be combined (InputError).
     Schema schemaFor(const std::string& sensitiveId = "") const;
+    /// The choices a sensitive id names ("sex+race": two; "" the default), in the id's order.
+    /// Throws InputError for an unknown or repeated choice.
+    std::vector<const SensitiveChoice*> sensitiveChoicesOf(const std::string& sensitiveId) const;
+    /// Title of a sensitive id: the choice's title, or the titles joined by " × ".
+    std::string sensitiveTitle(const std::string& sensitiveId) const;
     /// Reads the files from `directory` (names as in `files`). Throws DataFileError for a
     /// missing or malformed file; checksums are not verified here (see verifyCatalogFiles).
     TabularData load(const std::string& directory, const std::string& sensitiveId = "",

@@ -1,7 +1,6 @@
 #include "ui/charts/chart_style.h"
 
-#include "core/algorithms/registry.h"
-
+#include <QApplication>
 #include <QPen>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
@@ -10,7 +9,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/algorithms/registry.h"
 #include "core/util/format.h"
+#include "ui/charts/chart_view.h"
+#include "ui/charts/group_bar_chart.h"
 
 namespace pfa::ui::chart_style {
 
@@ -22,7 +24,22 @@ const QColor kViridis[] = {QColor(68, 1, 84),    QColor(72, 40, 120),  QColor(62
                            QColor(53, 183, 121), QColor(109, 205, 89), QColor(180, 222, 44),
                            QColor(253, 231, 37)};
 
+double g_presentationScale = 1.0;
+
 }  // namespace
+
+double presentationScale() { return g_presentationScale; }
+
+void setPresentationScale(double factor) {
+    g_presentationScale = factor > 0.0 ? factor : 1.0;
+    ChartView::relayoutAll();
+    for (QWidget* widget : QApplication::allWidgets()) {
+        if (auto* bars = qobject_cast<GroupBarChart*>(widget)) {
+            bars->updateGeometry();  // its rows grow with the factor
+            bars->update();
+        }
+    }
+}
 
 QColor viridis(double t) {
     const double position = std::clamp(t, 0.0, 1.0) * 9.0;

@@ -52,6 +52,18 @@ QString curveSettingSymbol(const std::string& setting);
 /// its own setting (AlgorithmCapabilities::curveSetting).
 QString curvePointText(const pfa::TrainConfig& config);
 
+/// The presentation factor (View → Presentation mode): every chart view draws its chart
+/// enlarged by it — fonts, pen widths, marker sizes and overlays alike, for the charts that
+/// exist and the ones made later — by laying the chart out at 1/factor of the view's size and
+/// scaling the view (ChartView). 1 outside presentation mode.
+double presentationScale();
+/// The factor presentation mode uses: 1.3, so that 9.5-point tick labels read as 12.4 points
+/// and titles as 16 — as large as four live charts and the tradeoff chart allow on a 1280×720
+/// projector with every axis title in full.
+inline constexpr double kPresentationFactor = 1.3;
+/// Sets the factor and lays out every chart view again (ChartView::relayoutAll).
+void setPresentationScale(double factor);
+
 /// Title, axis and legend fonts sized for projection.
 QFont titleFont();
 QFont axisFont();

@@ -1,5 +1,6 @@
 #include "ui/charts/chart_view.h"
 
+#include <QApplication>
 #include <QContextMenuEvent>
 #include <QCoreApplication>
 #include <QFontMetrics>
@@ -41,7 +42,36 @@ ChartView::ChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent)
 
 void ChartView::resizeEvent(QResizeEvent* event) {
     QChartView::resizeEvent(event);
+    applyPresentationScale();
     fitAxisTitles();
+}
+
+void ChartView::applyPresentationScale() {
+    if (!chart()) return;
+    const double scale = chart_style::presentationScale();
+    if (scale == 1.0 && transform().isIdentity())
+        return;  // the usual case: as QChartView laid it out
+    // The chart laid out smaller and the view scaled up: every font, line, marker and overlay
+    // item grows by the same factor, also series added later.
+    const QSizeF size = QSizeF(viewport()->size()) / scale;
+    chart()->resize(size);
+    setSceneRect(QRectF(chart()->pos(), size));
+    setTransform(QTransform::fromScale(scale, scale));
+}
+
+void ChartView::relayoutAll() {
+    for (QWidget* widget : QApplication::allWidgets()) {
+        if (auto* view = qobject_cast<ChartView*>(widget)) {
+            view->applyPresentationScale();
+            view->fitAxisTitles();
+            view->viewport()->update();
+        }
+    }
+}
+
+double ChartView::drawnScale() const {
+    if (!chart() || chart()->size().width() <= 0) return 1.0;
+    return transform().m11();
 }
 
 void ChartView::fitAxisTitles() {
@@ -50,24 +80,29 @@ void ChartView::fitAxisTitles() {
     if (plot.width() <= 0 || plot.height() <= 0) return;
     // Only the chart laid out in this view counts: an export lays it out at another size for a
     // moment, and measuring that against the view's size would ask for a huge minimum.
-    const QSizeF laidOut = chart()->size();
+    const double scale = chart_style::presentationScale();
+    const QSizeF laidOut = chart()->size() * scale;
     if (std::abs(laidOut.width() - viewport()->width()) > 2 ||
         std::abs(laidOut.height() - viewport()->height()) > 2)
         return;
     // What the chart takes around its plot area is about constant; a plot area as long as the
     // longest axis title (a vertical one runs along the plot's height) shows it in full.
     // Measured from the base minimum each time, so the minimum never ratchets up.
+    // In presentation mode the chart is drawn `scale` times larger: so are its titles.
     QSize needed = kBaseMinimum;
-    for (const QAbstractAxis* axis : chart()->axes()) {
+    // In presentation mode the window fills the screen and must fit it (a 1280×720 projector):
+    // there the screen limits the charts, not their titles.
+    for (const QAbstractAxis* axis : scale == 1.0 ? chart()->axes() : QList<QAbstractAxis*>()) {
         if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty()) continue;
-        const int title =
-            QFontMetrics(axis->titleFont()).horizontalAdvance(axis->titleText()) + kTitleRoom;
+        const int title = static_cast<int>(
+            scale *
+            (QFontMetrics(axis->titleFont()).horizontalAdvance(axis->titleText()) + kTitleRoom));
         if (axis->orientation() == Qt::Vertical) {
-            needed.setHeight(
-                std::max(needed.height(), height() - static_cast<int>(plot.height()) + title));
+            needed.setHeight(std::max(needed.height(),
+                                      height() - static_cast<int>(scale * plot.height()) + title));
         } else {
             needed.setWidth(
-                std::max(needed.width(), width() - static_cast<int>(plot.width()) + title));
+                std::max(needed.width(), width() - static_cast<int>(scale * plot.width()) + title));
         }
     }
     if (needed != minimumSize()) setMinimumSize(needed);

@@ -22,6 +22,13 @@ public:
     void paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) override;
     QString exportTitle() const override;
 
+    /// Lays every chart view out again at the current presentation scale
+    /// (chart_style::presentationScale()).
+    static void relayoutAll();
+    /// The chart's size in the view's pixels divided by the chart's own size: the presentation
+    /// scale once laid out (for tests).
+    double drawnScale() const;
+
 public slots:
     /// Opens the export dialog (size, font, format, file) and exports the chart.
     void exportWithDialog();
@@ -32,6 +39,9 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// Lays the chart out at 1/scale of the view and scales the view (presentation mode), or
+    /// undoes that at scale 1.
+    void applyPresentationScale();
     /// True when the view has been laid out on screen at a usable size.
     bool laidOutOnScreen() const;
     /// Raises the minimum size so that the plot area is as long as every axis title: the

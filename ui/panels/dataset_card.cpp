@@ -310,6 +310,8 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
     const int k = train.numGroups(), l = train.numClasses();
     const int positive = 1;  // the advantaged class y* of the per-group tables
     std::vector<long> size(static_cast<std::size_t>(k), 0), positives(static_cast<std::size_t>(k), 0);
+    std::vector<long> testSize(static_cast<std::size_t>(k), 0);  // what the small-group flag judges
+    for (Eigen::Index i = 0; i < test.rows(); ++i) ++testSize[static_cast<std::size_t>(test.s(i))];
     std::vector<long> classCount(static_cast<std::size_t>(l), 0);
     for (const pfa::Dataset* part : {&train, &test}) {
         for (Eigen::Index i = 0; i < part->rows(); ++i) {
@@ -322,7 +324,10 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
     for (int g = 0; g < k; ++g) {
         const auto index = static_cast<std::size_t>(g);
         groups.push_back({QString::fromStdString(train.groupNames[index]), size[index],
-                          size[index] > 0 ? static_cast<double>(positives[index]) / static_cast<double>(size[index]) : 0.0});
+                          size[index] > 0 ? static_cast<double>(positives[index]) /
+                                                static_cast<double>(size[index])
+                                          : 0.0,
+                          testSize[index]});
     }
     const QString positiveName = QString::fromStdString(train.classNames[static_cast<std::size_t>(positive)]);
     m_groups->setGroups(groups, positiveName);

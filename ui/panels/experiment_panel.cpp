@@ -13,6 +13,7 @@
 #include <QSignalBlocker>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
@@ -108,6 +109,19 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_sensitive = new ElidingComboBox();
     m_sensitive->setToolTip(tr("Which attribute defines the groups whose treatment is compared "
                                "(never used as a feature)"));
+    // Further attributes for intersectional groups ("Female & non-White"): a checkable menu.
+    m_intersect = new QToolButton();
+    m_intersect->setObjectName(QStringLiteral("intersectButton"));
+    m_intersect->setPopupMode(QToolButton::InstantPopup);
+    // The arrow is part of the text: the style's menu indicator overlapped a longer text.
+    m_intersect->setStyleSheet(QStringLiteral("QToolButton::menu-indicator { image: none; }"));
+    m_intersect->setMenu(new QMenu(m_intersect));
+    m_intersect->menu()->setToolTipsVisible(true);
+    m_intersect->setToolTip(
+        tr("Intersectional groups: also split the groups by further sensitive "
+           "attributes. Each combination (e.g. “Female & non-White”) becomes "
+           "its own group; small combinations are flagged in the group table "
+           "and bars"));
     m_download = new QPushButton(tr("Download…"));
     m_download->setToolTip(tr("Download this data set from its original source into your data "
                               "folder; every file's SHA-256 checksum is verified"));
@@ -231,7 +245,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     QFormLayout* form = m_settings->formLayout();
     int row = 0;
     form->insertRow(row++, tr("Data set"), m_dataset);
-    form->insertRow(row++, tr("Sensitive"), m_sensitive);
+    {
+        auto* sensitiveRow = new QHBoxLayout();
+        sensitiveRow->setSpacing(4);
+        sensitiveRow->addWidget(m_sensitive, 1);
+        sensitiveRow->addWidget(m_intersect);
+        form->insertRow(row++, tr("Sensitive"), sensitiveRow);
+    }
     form->insertRow(row++, QString(), datasetButtons);
     form->insertRow(row++, QString(), m_datasetInfo);
     form->insertRow(row++, m_heavy);  // the heavy-tailed generator's knobs, while it is chosen
@@ -259,6 +279,10 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(m_importFile, &QPushButton::clicked, this, &ExperimentPanel::importFileRequested);
     connect(m_dataset, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onDatasetChoiceChanged);
     connect(m_sensitive, &QComboBox::currentIndexChanged, this, [this] {
+        QStringList checked;
+        for (QAction* action : m_intersect->menu()->actions())
+            if (action->isChecked()) checked << action->data().toString();
+        rebuildIntersectMenu(checked);
         m_data.reset();
         emit datasetRequestChanged();
         revalidate();
@@ -362,6 +386,7 @@ void ExperimentPanel::onDatasetChoiceChanged() {
             }
         }
         m_sensitive->setEnabled(m_sensitive->count() > 1);
+        rebuildIntersectMenu({});
     }
     m_download->setVisible(!catalog.isEmpty());
     m_importFolder->setVisible(!catalog.isEmpty());
@@ -450,7 +475,7 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
     request.name = data.toStdString();
     if (request.name == "synthetic-heavy-tailed") request.heavyTailed = m_heavy->options();
     if (!currentCatalogName().isEmpty()) {
-        request.sensitive = m_sensitive->currentData().toString().toStdString();
+        request.sensitive = sensitiveId().toStdString();
         request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
     }
     m_units->applyTo(request);
@@ -474,11 +499,116 @@ bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
     if (index < 0) return false;
     m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
     if (request.name == "synthetic-heavy-tailed") m_heavy->setOptions(request.heavyTailed);
-    const int sensitive = m_sensitive->findData(QString::fromStdString(request.sensitive));
-    if (sensitive >= 0) m_sensitive->setCurrentIndex(sensitive);
+    const QString sensitiveBefore = sensitiveId();
+    selectSensitiveId(QString::fromStdString(request.sensitive));
+    if (sensitiveId() != sensitiveBefore) {
+        m_data.reset();
+        emit datasetRequestChanged();
+        revalidate();
+    }
     m_units->showRequest(request);  // a preset's silos and synthetic users (loaded with the split)
     setSplit(request.split);  // e.g. the published split a preset reproduces
     return true;
+}
+
+QString ExperimentPanel::sensitiveId() const {
+    if (currentCatalogName().isEmpty()) return QString();
+    QStringList ids{m_sensitive->currentData().toString()};
+    for (QAction* action : m_intersect->menu()->actions())
+        if (action->isChecked()) ids << action->data().toString();
+    return ids.join(QLatin1Char('+'));
+}
+
+void ExperimentPanel::rebuildIntersectMenu(const QStringList& checked) {
+    QMenu* menu = m_intersect->menu();
+    menu->clear();
+    const QString catalog = currentCatalogName();
+    if (!catalog.isEmpty()) {
+        const pfa::CatalogEntry& entry = pfa::findCatalogEntry(catalog.toStdString());
+        const QString current = m_sensitive->currentData().toString();
+        const pfa::SensitiveChoice& first = entry.sensitiveChoice(current.toStdString());
+        // The columns in use: the chosen attribute's, then those of the checked ones that do
+        // not read a column already in use (another reading of one column adds nothing: COMPAS
+        // race, merged or not).
+        const auto sharesColumn = [](const pfa::SensitiveChoice& choice,
+                                     const std::vector<std::string>& columns) {
+            return std::any_of(
+                choice.columns.begin(), choice.columns.end(), [&](const std::string& c) {
+                    return std::find(columns.begin(), columns.end(), c) != columns.end();
+                });
+        };
+        std::vector<std::string> usedColumns = first.columns;
+        QStringList kept;
+        for (const pfa::SensitiveChoice& choice : entry.sensitiveChoices) {
+            const QString id = QString::fromStdString(choice.id);
+            if (choice.id == first.id || !checked.contains(id) || choice.hasThreshold ||
+                first.hasThreshold || sharesColumn(choice, usedColumns))
+                continue;
+            kept << id;
+            usedColumns.insert(usedColumns.end(), choice.columns.begin(), choice.columns.end());
+        }
+        for (const pfa::SensitiveChoice& choice : entry.sensitiveChoices) {
+            if (choice.id == first.id) continue;
+            QAction* action =
+                menu->addAction(tr("and %1").arg(QString::fromStdString(choice.title)));
+            action->setCheckable(true);
+            action->setData(QString::fromStdString(choice.id));
+            const bool isKept = kept.contains(action->data().toString());
+            if (first.hasThreshold || choice.hasThreshold) {
+                // A number split at a threshold forms two groups of its own.
+                action->setEnabled(false);
+                action->setToolTip(
+                    tr("Cannot be combined: a number split at a threshold is used alone"));
+            } else if (!isKept && sharesColumn(choice, usedColumns)) {
+                action->setEnabled(false);
+                action->setToolTip(tr("Cannot be combined: it reads a column already chosen"));
+            } else {
+                action->setToolTip(tr("Split every group further by %1")
+                                       .arg(QString::fromStdString(choice.title)));
+                action->setChecked(isKept);
+            }
+            connect(action, &QAction::toggled, this, [this] {
+                // Choices reading the same column exclude each other: recompute what is enabled.
+                QStringList now;
+                for (QAction* a : m_intersect->menu()->actions())
+                    if (a->isChecked()) now << a->data().toString();
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, now] {
+                        rebuildIntersectMenu(now);
+                        m_data.reset();
+                        emit datasetRequestChanged();
+                        revalidate();
+                    },
+                    Qt::QueuedConnection);
+            });
+        }
+    }
+    updateIntersectButton();
+}
+
+void ExperimentPanel::updateIntersectButton() {
+    QStringList extra;
+    bool any = false;
+    for (QAction* action : m_intersect->menu()->actions()) {
+        any = any || action->isEnabled();
+        if (action->isChecked()) extra << action->data().toString();
+    }
+    m_intersect->setVisible(!m_intersect->menu()->actions().isEmpty());
+    m_intersect->setEnabled(any);
+    m_intersect->setText(extra.isEmpty() ? tr("and… ▾")
+                                         : tr("× %1 ▾").arg(extra.join(QStringLiteral(" × "))));
+}
+
+void ExperimentPanel::selectSensitiveId(const QString& id) {
+    const QStringList parts = id.split(QLatin1Char('+'));
+    {
+        const QSignalBlocker block(m_sensitive);
+        const int index = m_sensitive->findData(parts.front());
+        if (index >= 0) m_sensitive->setCurrentIndex(index);
+    }
+    const QSignalBlocker block(m_intersect->menu());
+    rebuildIntersectMenu(parts.mid(1));
 }
 
 void ExperimentPanel::onSplitChanged() {
@@ -611,7 +741,7 @@ QJsonObject ExperimentPanel::toJson() const {
     const pfa::TrainConfig c = config();
     QJsonObject json;
     json["dataset"] = m_dataset->currentData().toString();
-    json["sensitive"] = m_sensitive->currentData().toString();
+    json["sensitive"] = sensitiveId();
     QJsonArray files;
     for (const UserFile& file : m_userFiles) {
         QJsonObject item;
@@ -673,7 +803,12 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
     } else {
         select(m_dataset, json["dataset"]);
     }
-    select(m_sensitive, json["sensitive"]);
+    const QString sensitiveBefore = sensitiveId();
+    selectSensitiveId(json["sensitive"].toString());
+    if (sensitiveId() != sensitiveBefore) {
+        m_data.reset();
+        emit datasetRequestChanged();
+    }
     select(m_algorithm, json["algorithm"]);
     select(m_fairness, json["fairness"]);
     if (json.contains("epsilon")) {

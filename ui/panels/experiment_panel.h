@@ -82,6 +82,13 @@ public:
     QComboBox* algorithmBox() const { return m_algorithm; }
     QComboBox* datasetBox() const { return m_dataset; }
     QComboBox* sensitiveBox() const { return m_sensitive; }
+    /// The button whose checkable menu adds further sensitive attributes to the one chosen in
+    /// sensitiveBox() (their intersections become the groups); hidden when the data set offers
+    /// one attribute only.
+    QToolButton* intersectButton() const { return m_intersect; }
+    /// The sensitive choice of a catalog data set: the chosen id, or several joined by "+" in
+    /// catalog order after the first ("sex+race"); "" for other data.
+    QString sensitiveId() const;
     QComboBox* fairnessBox() const { return m_fairness; }
     QCheckBox* liveModeBox() const { return m_live; }
     QComboBox* splitMethodBox() const { return m_splitMethod; }
@@ -125,9 +132,16 @@ private:
     void updateAlgorithmDependentControls();
     void onDatasetChoiceChanged();
     void onSplitChanged();
+    /// Fills the intersect menu with the catalog choices other than the one chosen, keeping
+    /// those in `checked` checked.
+    void rebuildIntersectMenu(const QStringList& checked);
+    /// Selects the sensitive choice `id` (possibly several joined by "+") without signals.
+    void selectSensitiveId(const QString& id);
+    void updateIntersectButton();
 
     QComboBox* m_dataset;
     QComboBox* m_sensitive;
+    QToolButton* m_intersect;
     QPushButton* m_download;
     QPushButton* m_importFolder;
     QPushButton* m_importFile;

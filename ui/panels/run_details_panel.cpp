@@ -15,6 +15,7 @@
 #include "core/sweep/run_ledger.h"
 #include "core/util/format.h"
 #include "ui/charts/compare_palette.h"
+#include "ui/charts/group_bar_chart.h"
 #include "ui/charts/unit_spread_view.h"
 #include "ui/runs/privacy_ledger_book.h"
 
@@ -35,7 +36,9 @@ RunDetailsPanel::RunDetailsPanel(QWidget* parent) : QWidget(parent) {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setToolTip(tr("Test-set rates per group for the positive class: base rate = share "
                            "with a positive label, selection rate = share predicted positive, "
-                           "TPR/FPR = true/false positive rate"));
+                           "TPR/FPR = true/false positive rate. Every group is listed; rows "
+                           "marked ⚠ have fewer than %1 test rows, too few for reliable rates")
+                            .arg(kSmallGroupRows));
     m_compare = new QTableWidget(0, 1);
     m_compare->verticalHeader()->setVisible(false);
     m_compare->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -195,9 +198,17 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
         return QStringLiteral("–");
     };
     for (const QString& group : groups) {
-        add(tr("Selection rate — %1").arg(group),
+        // A group too small for reliable rates in any of the runs is marked, as in the table.
+        bool small = false;
+        for (const RunEntryPtr& run : runs) {
+            for (const pfa::GroupRow& g : run->result.test.groups)
+                small =
+                    small || (QString::fromStdString(g.group) == group && g.n < kSmallGroupRows);
+        }
+        const QString shown = small ? QStringLiteral("⚠ ") + group : group;
+        add(tr("Selection rate — %1").arg(shown),
             [&](const RunEntry& r) { return groupValue(r, group, &pfa::GroupRow::selectionRate); });
-        add(tr("Accuracy — %1").arg(group),
+        add(tr("Accuracy — %1").arg(shown),
             [&](const RunEntry& r) { return groupValue(r, group, &pfa::GroupRow::accuracy); });
     }
 
@@ -250,8 +261,12 @@ void RunDetailsPanel::showRun(const RunEntryPtr& run) {
     for (const pfa::GroupRow& g : run->result.test.groups) {
         const int row = m_table->rowCount();
         m_table->insertRow(row);
-        m_table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(g.group)));
-        auto* n = new QTableWidgetItem(QString::number(g.n));
+        const QString note = smallGroupNote(g.n);
+        // A small (or empty) group keeps its row, flagged: a warning sign, italics, the reason.
+        auto* name = new QTableWidgetItem((note.isEmpty() ? QString() : QStringLiteral("⚠ ")) +
+                                          QString::fromStdString(g.group));
+        m_table->setItem(row, 0, name);
+        auto* n = new QTableWidgetItem(g.n == 0 ? tr("empty") : QString::number(g.n));
         n->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(row, 1, n);
         m_table->setItem(row, 2, cell(g.baseRate));
@@ -259,6 +274,16 @@ void RunDetailsPanel::showRun(const RunEntryPtr& run) {
         m_table->setItem(row, 4, cell(g.truePositiveRate));
         m_table->setItem(row, 5, cell(g.falsePositiveRate));
         m_table->setItem(row, 6, cell(g.accuracy));
+        if (!note.isEmpty()) {
+            for (int column = 0; column < m_table->columnCount(); ++column) {
+                QTableWidgetItem* item = m_table->item(row, column);
+                QFont italic = item->font();
+                italic.setItalic(true);
+                item->setFont(italic);
+                item->setForeground(QColor(154, 52, 18));
+                item->setToolTip(note);
+            }
+        }
     }
 }
 

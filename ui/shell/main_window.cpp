@@ -46,6 +46,7 @@
 #include "ui/runs/run_history_view.h"
 #include "ui/shell/about_text.h"
 #include "ui/shell/guided_tour.h"
+#include "ui/shell/presentation_mode.h"
 
 namespace pfa::ui {
 
@@ -262,6 +263,8 @@ void MainWindow::buildMenus() {
                               "share, with a Monte-Carlo check"));
     publicMean->setStatusTip(publicMean->toolTip());
     view->setToolTipsVisible(true);
+    view->addSeparator();
+    view->addAction((new PresentationMode(this, m_tradeoffDock, {m_live, m_tradeoff}))->action());
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     QAction* audit = tools->addAction(tr("&Privacy audit…"), this, [this] {

@@ -1,0 +1,200 @@
+// Presentation mode (View → Presentation mode, F5): one switch enlarges every chart by the
+// presentation factor (fonts, pens, markers, also charts made later), hides the side panels and
+// goes full screen; Esc or the switch restores the exact previous layout.
+#include <QAction>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <catch2/catch.hpp>
+
+#include "ui/charts/chart_style.h"
+#include "ui/charts/chart_view.h"
+#include "ui/charts/tradeoff_chart.h"
+#include "ui/panels/live_charts_panel.h"
+#include "ui_test_support.h"
+
+using namespace pfa::ui;
+using namespace pfa::ui::test;
+
+namespace {
+
+QAction* presentationAction(MainWindow& window) {
+    return window.findChild<QAction*>(QStringLiteral("presentationAction"));
+}
+
+/// The first chart view of `panel` that is on screen.
+ChartView* shownChartView(QWidget* panel) {
+    for (ChartView* view : panel->findChildren<ChartView*>())
+        if (view->isVisible()) return view;
+    return nullptr;
+}
+
+QScatterSeries* firstScatter(QChart* chart) {
+    for (QAbstractSeries* series : chart->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(series); scatter && scatter->count() > 0)
+            return scatter;
+    return nullptr;
+}
+
+QLineSeries* firstLine(QChart* chart) {
+    for (QAbstractSeries* series : chart->series())
+        if (auto* line = qobject_cast<QLineSeries*>(series); line && line->count() > 0) return line;
+    return nullptr;
+}
+
+/// What a viewer sees: a size in the chart's own units times the view's scale.
+struct Drawn {
+    double axisLabelPoints = 0, titlePoints = 0, penWidth = 0, markerSize = 0, scale = 0;
+};
+
+Drawn drawnSizes(ChartView* live, ChartView* tradeoff) {
+    Drawn d;
+    d.scale = live->drawnScale();
+    const QAbstractAxis* axis = live->chart()->axes().front();
+    d.axisLabelPoints = axis->labelsFont().pointSizeF() * live->drawnScale();
+    d.titlePoints = live->chart()->titleFont().pointSizeF() * live->drawnScale();
+    d.penWidth = firstLine(live->chart())->pen().widthF() * live->drawnScale();
+    d.markerSize = firstScatter(tradeoff->chart())->markerSize() * tradeoff->drawnScale();
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("Presentation mode enlarges the charts, hides the side panels and restores the layout",
+          "[ui][presentation]") {
+    auto window = readyWindow(30);
+    REQUIRE(runWithLambdas(*window, {0.0, 1.0}));
+    QAction* toggle = presentationAction(*window);
+    REQUIRE(toggle);
+    CHECK(toggle->isCheckable());
+    CHECK(toggle->shortcut() == QKeySequence(Qt::Key_F5));
+    CHECK_FALSE(toggle->toolTip().isEmpty());
+
+    ChartView* live = shownChartView(window->liveCharts());
+    ChartView* tradeoff = window->tradeoffChart()->view();
+    REQUIRE(live);
+    REQUIRE(firstLine(live->chart()));
+    REQUIRE(firstScatter(tradeoff->chart()));
+    const Drawn before = drawnSizes(live, tradeoff);
+    CHECK(before.scale == Approx(1.0));
+    const QByteArray stateBefore = window->saveState();
+    const QRect geometryBefore = window->geometry();
+    auto* experimentDock = window->findChild<QDockWidget*>(QStringLiteral("experimentDock"));
+    auto* historyDock = window->findChild<QDockWidget*>(QStringLiteral("historyDock"));
+    auto* tradeoffDock = window->findChild<QDockWidget*>(QStringLiteral("tradeoffDock"));
+    REQUIRE(experimentDock);
+    REQUIRE(historyDock);
+    REQUIRE(tradeoffDock);
+    REQUIRE(experimentDock->isVisible());
+    REQUIRE(historyDock->isVisible());
+    const QKeySequence stopKeys = window->stopAction()->shortcut();
+
+    // On: everything drawn 1.3 times larger, only the charts (and the run controls) shown.
+    toggle->trigger();
+    QTest::qWait(50);
+    CHECK(toggle->isChecked());
+    const double factor = chart_style::kPresentationFactor;
+    CHECK(chart_style::presentationScale() == Approx(factor));
+    const Drawn on = drawnSizes(live, tradeoff);
+    CHECK(on.scale == Approx(factor));
+    CHECK(on.axisLabelPoints == Approx(before.axisLabelPoints * factor));
+    CHECK(on.titlePoints == Approx(before.titlePoints * factor));
+    CHECK(on.penWidth == Approx(before.penWidth * factor));
+    CHECK(on.markerSize == Approx(before.markerSize * factor));
+    // The chart is laid out at 1/factor of its view, so it still fills the view.
+    CHECK(live->chart()->size().width() * factor == Approx(live->viewport()->width()).margin(1));
+    CHECK_FALSE(experimentDock->isVisible());
+    CHECK_FALSE(historyDock->isVisible());
+    CHECK(tradeoffDock->isVisible());
+    CHECK_FALSE(window->menuBar()->isVisible());
+    CHECK_FALSE(window->statusBar()->isVisible());
+    CHECK(window->windowState().testFlag(Qt::WindowFullScreen));
+    // A visible way out on the toolbar, and Esc (Stop gives it up meanwhile).
+    auto* leave = window->findChild<QAction*>(QStringLiteral("leavePresentationAction"));
+    REQUIRE(leave);
+    CHECK(leave->isEnabled());
+    bool leaveOnToolbar = false;
+    for (QToolBar* bar : window->findChildren<QToolBar*>())
+        leaveOnToolbar = leaveOnToolbar || bar->widgetForAction(leave);
+    CHECK(leaveOnToolbar);
+    CHECK(window->stopAction()->shortcut() != QKeySequence(Qt::Key_Escape));
+
+    // A chart made while presenting is enlarged too.
+    {
+        auto* chart = new QChart();
+        auto* series = new QLineSeries();
+        series->append(0, 0);
+        series->append(1, 1);
+        chart->addSeries(series);
+        ChartView fresh(chart);
+        fresh.resize(600, 400);
+        fresh.show();
+        QTest::qWait(20);
+        CHECK(fresh.drawnScale() == Approx(factor));
+        CHECK(chart->size().width() == Approx(fresh.viewport()->width() / factor).margin(1));
+    }
+
+    // Esc: back exactly as before (the window has the keyboard again: the test chart had it).
+    window->activateWindow();
+    REQUIRE(QTest::qWaitForWindowActive(window.get()));
+    QTest::keyClick(window.get(), Qt::Key_Escape);
+    QTest::qWait(50);
+    CHECK_FALSE(toggle->isChecked());
+    CHECK(chart_style::presentationScale() == Approx(1.0));
+    const Drawn off = drawnSizes(live, tradeoff);
+    CHECK(off.scale == Approx(1.0));
+    CHECK(off.axisLabelPoints == Approx(before.axisLabelPoints));
+    CHECK(off.penWidth == Approx(before.penWidth));
+    CHECK(off.markerSize == Approx(before.markerSize));
+    CHECK(experimentDock->isVisible());
+    CHECK(historyDock->isVisible());
+    CHECK(window->menuBar()->isVisible());
+    CHECK(window->statusBar()->isVisible());
+    CHECK_FALSE(window->windowState().testFlag(Qt::WindowFullScreen));
+    INFO("geometry before " << geometryBefore.x() << "," << geometryBefore.y() << " "
+                            << geometryBefore.width() << "x" << geometryBefore.height()
+                            << ", after " << window->geometry().x() << "," << window->geometry().y()
+                            << " " << window->geometry().width() << "x"
+                            << window->geometry().height());
+    CHECK(window->geometry() == geometryBefore);
+    CHECK(window->saveState() == stateBefore);
+    CHECK_FALSE(leave->isEnabled());
+    CHECK(window->stopAction()->shortcut() == stopKeys);
+
+    // The switch itself also toggles both ways.
+    toggle->trigger();
+    CHECK_FALSE(experimentDock->isVisible());
+    toggle->trigger();
+    QTest::qWait(50);
+    CHECK(experimentDock->isVisible());
+    CHECK(window->saveState() == stateBefore);
+}
+
+TEST_CASE("Closing in presentation mode saves the usual layout", "[ui][presentation]") {
+    auto window = readyWindow(10);
+    const QByteArray stateBefore = window->saveState();
+    presentationAction(*window)->trigger();
+    REQUIRE(chart_style::presentationScale() == Approx(chart_style::kPresentationFactor));
+    window->close();
+    CHECK(chart_style::presentationScale() == Approx(1.0));
+    CHECK(QSettings().value(QStringLiteral("windowState")).toByteArray() == stateBefore);
+}
+
+TEST_CASE("Presentation mode screenshot after a run on the default data",
+          "[ui][presentation][screenshot]") {
+    QSettings().clear();
+    MainWindow window;  // the defaults, as on a first start
+    window.setConfirmOnClose(false);
+    window.show();
+    REQUIRE(QTest::qWaitFor([&] { return window.experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(runWithLambdas(window, {0.0, 1.0}));
+    presentationAction(window)->trigger();
+    QTest::qWait(300);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(window.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/presentation-mode.png")));
+    presentationAction(window)->trigger();
+}
