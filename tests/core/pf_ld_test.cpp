@@ -428,7 +428,8 @@ TEST_CASE("Lagrangian-dual runs: iterate averaging is an option, post-processing
     for (const char* name : {"pf-ld", "f-ld", "fermi", "dp-fermi"}) {
         const std::vector<ParamSpec> specs = findAlgorithm(name).parameters();
         INFO(name);
-        CHECK(std::any_of(specs.begin(), specs.end(), [](const ParamSpec& s) { return s.name == "averaging"; }));
+        CHECK(std::any_of(specs.begin(), specs.end(),
+                          [](const ParamSpec& s) { return s.name == "averaging"; }));
     }
     const DataSplit data = test::syntheticSplit(2000);
     TrainConfig averaged = pfLdConfig(1.0);  // auto: the average for a private run
@@ -446,8 +447,9 @@ TEST_CASE("Lagrangian-dual runs: iterate averaging is an option, post-processing
     // What the last evaluation shows is the reported model.
     CHECK(a.history.back().testError == Approx(a.test.error));
     CHECK(b.history.back().testError == Approx(b.test.error));
-    CHECK_THAT(a.privacy.statement, Contains("average of the released iterates") &&
-                                        Contains("post-processing of the privately released iterates"));
+    CHECK_THAT(a.privacy.statement,
+               Contains("average of the released iterates") &&
+                   Contains("post-processing of the privately released iterates"));
     CHECK_THAT(b.privacy.statement, Contains("Reported model: the last iterate"));
     // Not private: the last iterate unless asked for.
     TrainConfig plain = pfLdConfig(kInf);

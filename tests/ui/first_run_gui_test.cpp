@@ -1,8 +1,8 @@
 // The first launch's Run (pfa::firstRunConfig) and a λ drag in live mode show the fairness
 // tradeoff: the panel starts on the first-run settings, and moving λ from 0 to the default in
 // live mode restarts the run and moves the final violation by a clear margin.
-#include <QDir>
 #include <QComboBox>
+#include <QDir>
 #include <QSlider>
 #include <catch2/catch.hpp>
 
