@@ -21,6 +21,7 @@
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_summary.h"
+#include "core/train/violation_stability.h"
 #include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -149,6 +150,11 @@ const char* const kTrainHelpTail =
     "  --shard I/N                 run only the runs with index % N == I (0 <= I < N)\n"
     "  --threads N                 parallel runs (default: all cores)\n"
     "  --quiet                     no per-run progress lines\n"
+    "  --stability N               also print how settled each cell's test violation is at the\n"
+    "                              end, over each run's last N evaluations (epochs when\n"
+    "                              evaluate-every is 1): its sd, the mean epoch-to-epoch\n"
+    "                              change |v_t - v_(t-1)| and the drift v_N - v_1, mean +/- sd\n"
+    "                              over the seeds; runs already in FILE are read, not rerun\n"
     "  --help                      this text\n";
 
 std::vector<std::string> commaList(const std::string& text) {
@@ -463,7 +469,7 @@ int trainCommand(int argc, char** argv) {
                                     "synthetic-silo-heterogeneity", "silos", "silo-split", "silo-alpha",
                                     "silo-column", "silo-min-rows", "silo-seed", "preset", "algorithm", "fairness",
                                     "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning", "tune-criterion", "tune-validation",
-                                    "sensitive-threshold"};
+                                    "sensitive-threshold", "stability"};
     std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows", "auto-tune"};
     for (const ParamSpec* spec : settingOptions()) {
         if (spec->kind == ParamKind::Flag) {
@@ -604,6 +610,10 @@ int trainCommand(int argc, char** argv) {
     options.threads = static_cast<int>(threads);
     if (args.has("shard")) std::tie(options.shardIndex, options.shardCount) = parseShard(args.text("shard"));
     const bool quiet = args.has("quiet");
+    const long stabilityWindow = args.has("stability") ? args.integer("stability", 50) : 0;
+    if (args.has("stability") && stabilityWindow < 2) {
+        throw UsageError("--stability needs a number of evaluations >= 2");
+    }
 
     auto prepareOne = [&](const DatasetRequest& wanted) -> PreparedDatasetPtr {
         try {
@@ -781,6 +791,30 @@ int trainCommand(int argc, char** argv) {
     if (std::any_of(records.begin(), records.end(), [](const JsonValue& r) { return r.has("regression"); })) {
         std::printf("test error of a regression algorithm: the test MSE; violation '-': not applicable "
                     "(regression has no fairness metric)\n");
+    }
+    if (stabilityWindow > 0) {
+        std::printf("\nviolation over each run's last %ld evaluations (mean +/- sd over the seeds):\n",
+                    stabilityWindow);
+        std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-18s %-6s\n", "algorithm", "notion", "epsilon", "lambda",
+                    "sd", "mean |change|", "drift", "evals");
+        for (const SweepCell& cell : cells) {
+            std::vector<double> sd, step, drift;
+            std::size_t evaluations = 0;
+            for (std::size_t index : cell.recordIndices) {
+                const JsonValue& record = records[index];
+                if (!record.has("history") || !record.at("history").has("violation")) continue;
+                const ViolationStability s = violationStability(
+                    record.at("history").at("violation").numbers(), static_cast<std::size_t>(stabilityWindow));
+                sd.push_back(s.sd);
+                step.push_back(s.meanStep);
+                drift.push_back(s.drift);
+                evaluations = std::max(evaluations, s.evaluations);
+            }
+            std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-18s %-6zu\n", cell.algorithm.c_str(),
+                        cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(), curvePointOf(cell).c_str(),
+                        meanSdText(meanSd(sd), 4).c_str(), meanSdText(meanSd(step), 4).c_str(),
+                        meanSdText(meanSd(drift), 4).c_str(), evaluations);
+        }
     }
     if (!records.empty()) {
         std::printf("eps spent: the largest certified epsilon over the seeds, from the Rényi-DP accountant "

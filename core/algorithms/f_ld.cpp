@@ -27,7 +27,7 @@ public:
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
             commonParameters({"fairness", "seed", "epochs", "batch-size", "l2", "advantaged-class",
-                              "evaluate-every"});
+                              "evaluate-every", "averaging"});
         list.push_back(ld::adamLearningRateParameter());
         list.push_back(ld::dualStepParameter());
         list.push_back(ld::dualToleranceParameter());

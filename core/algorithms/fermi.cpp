@@ -27,7 +27,7 @@ public:
     std::vector<ParamSpec> parameters() const override {
         return commonParameters({"fairness", "lambda", "seed", "epochs", "batch-size", "lr-theta", "lr-w", "l2",
                                  "sampling", "min-group-share", "w-radius", "projection", "advantaged-class",
-                                 "evaluate-every"});
+                                 "evaluate-every", "averaging"});
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

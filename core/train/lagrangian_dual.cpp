@@ -11,6 +11,7 @@
 #include "core/train/batch_sampler.h"
 #include "core/train/design_matrix.h"
 #include "core/train/evaluator.h"
+#include "core/train/iterate_average.h"
 #include "core/train/laplace_mechanism.h"
 #include "core/train/private_run_report.h"
 #include "core/train/run_streams.h"
@@ -432,8 +433,13 @@ void describeRun(const std::string& algorithm, RunResult& result, const Ledger& 
     report.epsilonShares = executed.countEpsilon;
     report.protectedData = wholeRecordProtection(train);
     report.postProcessing =
-        "the last iterate; the multipliers λ and the signs of the violations are computed from "
-        "the noisy cell sums and counts only";
+        std::string(config.averaging == IterateAveraging::PolynomialDecay
+                        ? "an average of the released iterates θ_t weighted toward recent ones "
+                          "(polynomial-decay averaging, weight 4/(t + 3) at step t), not the last "
+                          "iterate"
+                        : "the last iterate") +
+        "; the multipliers λ and the signs of the violations are computed from the noisy cell "
+        "sums and counts only";
     report.statement = privacy::renderPrivacyStatement(report, "", "");
     // The other adjacency for the same noise: replace-one also covers changing one record's
     // sensitive attribute or label.
@@ -517,6 +523,15 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
     Eigen::VectorXd batchCounts(J), batchSums(J), batchSigns(J), batchV(J);
     std::vector<long> indices(static_cast<std::size_t>(n));
     RowMatrix thetaRow(1, D);
+    // The reported (and evaluated) model: the last iterate, or the polynomial-decay average of
+    // the iterates (post-processing; the steps and the dual updates still use the iterate).
+    const bool averaging = config.averaging == IterateAveraging::PolynomialDecay;
+    PolynomialDecayAverage average(RowMatrix::Zero(1, D));
+    auto reportedRow = [&]() -> const RowMatrix& {
+        if (averaging) return average.value();
+        thetaRow.row(0) = theta.transpose();
+        return thetaRow;
+    };
 
     RunResult result;
     result.config = config;
@@ -575,6 +590,10 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
                 adam.step(theta, gradient);
             }
             ++step;
+            if (averaging) {
+                thetaRow.row(0) = theta.transpose();
+                average.add(step, thetaRow);
+            }
             result.steps = step;
             StepInfo info;
             info.step = step;
@@ -615,7 +634,18 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
 
         const bool diverged = !theta.allFinite();
         if (epoch % std::max(1, config.evaluateEvery) == 0 || epoch == E || diverged || stop) {
-            thetaRow.row(0) = theta.transpose();
+            const RowMatrix& reported = reportedRow();
+            if (averaging && diagnostics && !diverged) {
+                // The training figures of the model the run reports, not of the iterate.
+                trainLoss = 0.0;
+                exactSums.setZero();
+                for (Eigen::Index i = 0; i < n; ++i) {
+                    const double score = design.X.row(i).dot(reported.row(0));
+                    trainLoss += logisticLoss(score, train.y(i));
+                    const int cell = cellOfRow(i);
+                    if (cell >= 0) exactSums(cell) += rowValue(constraint, score, train.y(i), Cd);
+                }
+            }
             EpochMetrics metrics;
             metrics.epoch = epoch;
             metrics.step = step;
@@ -629,7 +659,7 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
                 metrics.trainLoss = metrics.trainObjective = metrics.clipFraction = kNaN;
             }
             if (!diverged) {
-                testEvaluator.meanLoss(thetaRow);
+                testEvaluator.meanLoss(reported);
                 const FairnessMetrics f = testEvaluator.fairness(config.advantagedClass);
                 metrics.testError = f.error;
                 metrics.violation = f.violation(config.fairness);
@@ -660,11 +690,10 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         }
     }
 
-    // The released model is the last iterate.
-    thetaRow.row(0) = theta.transpose();
-    result.theta = thetaRow;
-    if (theta.allFinite()) {
-        testEvaluator.meanLoss(thetaRow);
+    // The released model: the last iterate, or the average of the iterates.
+    result.theta = reportedRow();
+    if (result.theta.allFinite()) {
+        testEvaluator.meanLoss(result.theta);
         result.test = testEvaluator.fairness(config.advantagedClass);
     } else {
         result.test = fairnessNotApplicable(static_cast<long>(test.rows()), kNaN);

@@ -287,7 +287,8 @@ std::vector<ParamSpec> declareCommonParameters() {
     {
         ParamSpec& p = add(optionalChoiceField<IterateAveraging>(
             "averaging", "Reported model", &TrainConfig::averaging,
-            "which model the run evaluates and reports",
+            "which model the run reports and evaluates every epoch: the live curves and the "
+            "final figures are those of this model",
             {{"poly", "average of iterates",
               "a running average weighted 4/(t+3) toward recent iterates (free post-processing)"},
              {"none", "last iterate", "the final model"}},

@@ -42,7 +42,7 @@ void describePrivateRun(RunResult& result, const privacy::RunAccountant& account
     report.seed = config.seed;
     report.diagnosticsRecorded = recordsDiagnostics(config);
     if (config.averaging == IterateAveraging::PolynomialDecay) {
-        report.postProcessing = "a running average of the iterates θ_t weighted toward recent ones "
+        report.postProcessing = "an average of the released iterates θ_t weighted toward recent ones "
                                 "(polynomial-decay averaging, weight 4/(t + 3) at step t), not the "
                                 "last iterate";
     }

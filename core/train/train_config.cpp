@@ -80,4 +80,12 @@ WStream parseWStream(const std::string& text) {
     throw InputError("unknown W stream '" + text + "': use masses or gradient");
 }
 
+TrainConfig firstRunConfig() {
+    TrainConfig config;  // dp-fermi, demographic parity, ε = 1
+    config.lambda = 3.0;
+    config.epochs = 400;
+    config.lrTheta = 0.05;
+    return config;
+}
+
 }  // namespace pfa

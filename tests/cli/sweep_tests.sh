@@ -80,6 +80,24 @@ log-lambdas)
     [ "$summarised" = "$expected" ] || { echo "lambdas in the summary: '$summarised', expected '$expected'" >&2; exit 1; }
     echo "--lambda 0,log:0.01:100:5 ran lambda = $recorded"
     ;;
+stability)
+    # --stability N: a table of the violation's sd, mean change and drift over each run's last N
+    # evaluations; printed again from the results file without rerunning.
+    rm -f stable.jsonl
+    run=(train --dataset synthetic --synthetic-rows 2000 --algorithm dp-fermi --epsilon 1 --lambda 0,3
+         --seeds 0-1 --epochs 8 --threads 2 --quiet --out stable.jsonl)
+    "$cli" "${run[@]}" --stability 5 > first.txt
+    grep -q "violation over each run's last 5 evaluations" first.txt || { cat first.txt >&2; exit 1; }
+    rows=$(awk '/last 5 evaluations/ {table = 1; next} table && $1 == "dp-fermi" && $NF == 5' first.txt | wc -l)
+    [ "$rows" -eq 2 ] || { echo "expected 2 stability rows with 5 evaluations, got $rows" >&2; cat first.txt >&2; exit 1; }
+    "$cli" "${run[@]}" --stability 5 > again.txt
+    grep -q "0 finished now" again.txt || { echo "the second call reran runs" >&2; exit 1; }
+    diff <(sed -n '/last 5 evaluations/,/^eps spent/p' first.txt) <(sed -n '/last 5 evaluations/,/^eps spent/p' again.txt) ||
+        { echo "the stability table differs when read back" >&2; exit 1; }
+    if "$cli" "${run[@]}" --stability 1 > /dev/null 2> usage.txt; then echo "--stability 1 accepted" >&2; exit 1; fi
+    grep -q "stability" usage.txt || { cat usage.txt >&2; exit 1; }
+    echo "--stability 5 printed $rows rows, the same when read back"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2

@@ -3,6 +3,7 @@
 // noise-free primal gradient against central differences, the equality with f-ld when the
 // noise is off, the noise calibration against an independent RDP sum and conversion, the
 // PF-LD ledger test vector and the privacy statement.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -419,4 +420,38 @@ TEST_CASE("pf-ld and f-ld on Adult land near the reference ballpark", "[.][adult
     REQUIRE(plain.status == RunStatus::Completed);
     CHECK(plain.test.error < 0.185);
     CHECK(plain.test.dpGap < 0.03);
+}
+
+TEST_CASE("Lagrangian-dual runs: iterate averaging is an option, post-processing, and said so",
+          "[pf-ld][f-ld][ld][averaging]") {
+    // Declared like every descent–ascent algorithm's: the same common setting "averaging".
+    for (const char* name : {"pf-ld", "f-ld", "fermi", "dp-fermi"}) {
+        const std::vector<ParamSpec> specs = findAlgorithm(name).parameters();
+        INFO(name);
+        CHECK(std::any_of(specs.begin(), specs.end(),
+                          [](const ParamSpec& s) { return s.name == "averaging"; }));
+    }
+    const DataSplit data = test::syntheticSplit(2000);
+    TrainConfig averaged = pfLdConfig(1.0);  // auto: the average for a private run
+    TrainConfig last = averaged;
+    last.averaging = IterateAveraging::None;
+    const RunResult a = test::runQuietly(averaged, data);
+    const RunResult b = test::runQuietly(last, data);
+    REQUIRE(a.status == RunStatus::Completed);
+    REQUIRE(b.status == RunStatus::Completed);
+    CHECK(a.config.averaging == IterateAveraging::PolynomialDecay);
+    // The same noisy steps (same seed), so the same privacy cost; only the reported model differs.
+    CHECK(a.steps == b.steps);
+    CHECK(a.privacy.epsilonSpent == b.privacy.epsilonSpent);
+    CHECK((a.theta - b.theta).norm() > 1e-6);
+    // What the last evaluation shows is the reported model.
+    CHECK(a.history.back().testError == Approx(a.test.error));
+    CHECK(b.history.back().testError == Approx(b.test.error));
+    CHECK_THAT(a.privacy.statement,
+               Contains("average of the released iterates") &&
+                   Contains("post-processing of the privately released iterates"));
+    CHECK_THAT(b.privacy.statement, Contains("Reported model: the last iterate"));
+    // Not private: the last iterate unless asked for.
+    TrainConfig plain = pfLdConfig(kInf);
+    CHECK(test::runQuietly(plain, data).config.averaging == IterateAveraging::None);
 }

@@ -313,7 +313,14 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         box->setMinimumContentsLength(14);
     }
     m_splitMethod->setMinimumContentsLength(8);  // in the advanced section, as its generated rows
-    m_algorithm->setCurrentIndex(m_algorithm->findData(QStringLiteral("dp-fermi")));
+    // The first Run's settings (pfa::firstRunConfig): a λ, epochs and step size under which the
+    // built-in data shows the tradeoff plainly; saved settings replace them later.
+    const pfa::TrainConfig first = pfa::firstRunConfig();
+    m_algorithm->setCurrentIndex(m_algorithm->findData(QString::fromStdString(first.algorithm)));
+    m_lambda->setValue(first.lambda);
+    m_epsilon->setValue(first.epsilon);
+    m_settings->showConfig(first);
+    m_advancedSettings->showConfig(first);
     updateAlgorithmDependentControls();
     onDatasetChoiceChanged();
     // Tab goes down the rows: the generated settings (made first) after the rows above them,
