@@ -12,7 +12,9 @@
 #include <QTextStream>
 #include <QTimer>
 #include <cmath>
+#include <algorithm>
 #include <set>
+#include <thread>
 
 #include "core/sweep/sweep_preset.h"
 #include "ui/charts/chart_export.h"
@@ -31,6 +33,7 @@
 #include "ui/actions/sweep_actions.h"
 #include "ui/charts/tradeoff_curves_view.h"
 #include "ui/panels/sweep_views_panel.h"
+#include "ui/shell/worker_priority.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -179,6 +182,25 @@ TEST_CASE("The GUI thread never stalls more than 50 ms while a sweep runs on eve
     CHECK(window->sweepViews()->tradeoffView()->pointCount() == 9);
     INFO("longest gap between 5 ms ticks: " << worst << " ms");
     CHECK(worst <= 50);
+}
+
+TEST_CASE("Work below the GUI's priority: the scope lowers the thread and the threads it starts", "[ui][responsiveness]") {
+#if defined(__linux__)
+    std::thread([] {
+        const int before = BelowGuiPriority::currentNice();
+        int inScope = before;
+        int started = before;
+        {
+            const BelowGuiPriority belowGui;
+            inScope = BelowGuiPriority::currentNice();
+            std::thread([&started] { started = BelowGuiPriority::currentNice(); }).join();
+        }
+        CHECK(inScope == std::min(before + 10, 19));
+        CHECK(started == inScope);  // a sweep's or audit's own threads inherit it
+    }).join();
+#else
+    SUCCEED("only Linux keeps a nice value per thread");
+#endif
 }
 
 TEST_CASE("Screenshots of the sweep views (a results file, then a reference overlay)", "[ui][screenshot]") {

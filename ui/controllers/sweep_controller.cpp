@@ -9,6 +9,7 @@
 
 #include "core/sweep/auto_tune.h"
 #include "core/util/error.h"
+#include "ui/shell/worker_priority.h"
 
 namespace pfa::ui {
 
@@ -94,6 +95,8 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
     const bool validateFirst = !variants.empty();
     auto sweep = [this, spec, provider, options, runs, validateFirst, autoTune](TaskContext& task) {
         Outcome out;
+        // The runner's threads inherit this: the sweep uses every core, the GUI still comes first.
+        const BelowGuiPriority belowGui;
         try {
             if (validateFirst) pfa::validateSweep(runs, provider);
             const pfa::SweepOutcome outcome =

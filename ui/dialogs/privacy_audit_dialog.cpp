@@ -33,6 +33,7 @@
 #include "core/util/number_list.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
+#include "ui/shell/worker_priority.h"
 
 namespace pfa::ui {
 
@@ -310,6 +311,8 @@ void PrivacyAuditDialog::toggleRun() {
     };
     auto work = [audit, this](TaskContext& context) {
         Outcome outcome;
+        // The audit's training threads inherit this: they use every core, the GUI still comes first.
+        const BelowGuiPriority belowGui;
         try {
             pfa::DatasetRequest request;
             request.synthetic.rows = kSyntheticRows;
