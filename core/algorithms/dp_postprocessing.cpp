@@ -145,7 +145,7 @@ public:
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list = commonParameters(
             {"fairness", "epsilon", "seed", "scope", "epochs", "batch-size", "lr-theta", "l2",
-             "advantaged-class", "evaluate-every", "secure-noise"});
+             "advantaged-class", "evaluate-every", "secure-noise", "diagnostics"});
         list.push_back(gammaParameter());
         list.push_back(gammaGridParameter());
         list.push_back(slackBetaParameter());

@@ -251,6 +251,8 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         noise = reductions::noiseFor(z, rowNorm, game.bound, shares.cell.minCoeff());
         game.learnerStd = noise.learnerStd;
         game.auditorStd = noise.auditorStd;
+        game.learnerSensitivity = noise.learnerSensitivity;
+        game.auditorSensitivity = noise.auditorSensitivity;
     } else {
         shares.cell = counts / n;
     }

@@ -21,6 +21,7 @@
 #include <numeric>
 
 #include "core/data/personalised.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
@@ -132,7 +133,7 @@ public:
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise"});
+            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
         list.push_back(realParameter(
             "personalisation", "Personalisation a (0 = all local, inf = all global)",
             "ratio of the global model's step to the personal models' step: 0 = every user learns "
@@ -155,6 +156,7 @@ public:
                              "0", 0.0, "users");
         users.autoMeaning = "all N users every round";
         users.autoValue = "0";
+        users.autoReads = AutoReads::UnitCount;
         list.push_back(std::move(users));
         list.push_back(
             integerParameter("samples-per-user", "Samples per user m",
@@ -430,10 +432,11 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         if (eta.global > 0.0) {
             // Normalised by the expected number of users (Poisson sampling), noise z·C on the sum.
             gsum /= Q;
-            if (z > 0.0) {
-                const double sigma = z * C / Q;
-                for (Eigen::Index k = 0; k < D; ++k) gsum(k) += sigma * noise.normal();
-            }
+            privacy::ReleaseSpec release;
+            release.channel = "users-clipped-mean";
+            release.sensitivity = C / Q;  // add/remove one user (as accounted)
+            release.noiseScale = z > 0.0 ? z * C / Q : 0.0;
+            privacy::releaseGaussian(release, gsum, noise);
             w -= eta.global * gsum;
         }
         result.steps = t + 1;

@@ -62,7 +62,8 @@ public:
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
             commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
-                              "adjacency", "clip-theta", "averaging", "secure-noise"});
+                              "adjacency", "clip-theta", "averaging", "secure-noise",
+                              "diagnostics"});
         list.push_back(domainRadiusParameter());
         {
             ParamSpec p =

@@ -23,6 +23,7 @@
 #include <numeric>
 
 #include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
@@ -174,9 +175,9 @@ public:
                              "every user contributes this many of their rows (a random subset "
                              "drawn once)",
                              "0", 1, true);
-        m.autoMeaning =
-            "the fewest training rows any user has (read from the data, not privatised)";
+        m.autoMeaning = "the fewest training rows any user has";
         m.autoValue = "0";
+        m.autoReads = AutoReads::Content;
         list.push_back(m);
         list.push_back(realParameter(
             "tau-factor", "Concentration factor c_τ",
@@ -223,6 +224,7 @@ public:
                              "0", 1, true);
         perRound.autoMeaning = "every user, every round";
         perRound.autoValue = "0";
+        perRound.autoReads = AutoReads::UnitCount;
         list.push_back(perRound);
         return list;
     }
@@ -421,8 +423,14 @@ public:
         std::vector<char> active(static_cast<std::size_t>(s.n), 1);
         const double mInv = 1.0 / static_cast<double>(s.m);
         const double laplaceScale = isPrivate ? 8.0 / config.epsilon : 0.0;
+        // The gate's threshold 2n/5 − Lap(4/ε), drawn once (n is public under replace-one).
+        privacy::ReleaseSpec thresholdRelease;
+        thresholdRelease.channel = "gate-threshold";
+        thresholdRelease.norm = privacy::SensitivityNorm::L1;
+        thresholdRelease.noiseScale = isPrivate ? 4.0 / config.epsilon : 0.0;
         const double threshold =
-            2.0 * nd / 5.0 - (isPrivate ? gate.laplace(4.0 / config.epsilon) : 0.0);
+            isPrivate ? -privacy::releaseLaplace(thresholdRelease, -2.0 * nd / 5.0, gate)
+                      : 2.0 * nd / 5.0;
         const double ballRadius = s.R / 2.0;
         const double dimInv = 1.0 / static_cast<double>(s.dim);
 
@@ -489,8 +497,12 @@ public:
                 // The gate: score s/2 (sensitivity 1) against the noisy threshold, once per round.
                 const double half = score / 2.0;
                 worstMargin = std::min(worstMargin, half - threshold);
-                const double noisyHalf =
-                    half + (laplaceScale > 0.0 ? gate.laplace(laplaceScale) : 0.0);
+                privacy::ReleaseSpec scoreRelease;
+                scoreRelease.channel = "gate-score";
+                scoreRelease.sensitivity = 1.0;  // s/2: a replaced user moves s by at most 2
+                scoreRelease.norm = privacy::SensitivityNorm::L1;
+                scoreRelease.noiseScale = laplaceScale;
+                const double noisyHalf = privacy::releaseLaplace(scoreRelease, half, gate);
                 if (noisyHalf < threshold) {
                     halted = t;
                     break;
@@ -512,8 +524,15 @@ public:
                 // Normalised by the expected number of users, never the realised one.
                 g /= s.q * nd;
             }
-            if (s.sigma > 0.0) {
-                for (long k = 0; k < s.dim; ++k) g(k) += s.sigma * noise.normal();
+            {
+                privacy::ReleaseSpec release;
+                release.channel = gated ? "kept-users-mean" : "users-clipped-mean";
+                // Naive: a replaced user moves the normalised sum of clipped user gradients by
+                // 2C_u/(qn); the gated modes ASSUME κτ/n (heuristic, not certified).
+                release.sensitivity =
+                    gated ? s.kappa * s.tau / nd : 2.0 * s.clip / (s.q * nd);
+                release.noiseScale = s.sigma;
+                privacy::releaseGaussian(release, g, noise);
             }
             theta -= s.eta * g;
             const double norm = theta.norm();

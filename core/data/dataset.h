@@ -45,6 +45,9 @@ struct Dataset {
     std::string siloDescription;  ///< how the silos were formed ("" without silos)
     /// Regression data: the real-valued target per row (empty for classification data).
     Eigen::VectorXd target;
+    /// One key per row computed from that row's raw values alone (row_key.h); empty for data
+    /// built in memory (rowKey then hashes the encoded row).
+    std::vector<std::uint64_t> rowKeys;
     /// The generator's true coefficients in the encoded coordinates (d weights, then the bias
     /// b* = Σ_j w*_j·mean_j that standardisation moves into the intercept), so that
     /// ⟨w*, x_raw⟩ = ⟨trueWeights, (x, 1)⟩; empty when unknown.

@@ -59,6 +59,8 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
     if (part.isRegression()) out.target.resize(n);
     const bool users = part.userId.size() == part.rows();
     if (users) out.userId.resize(n);
+    const bool keys = part.rowKeys.size() == static_cast<std::size_t>(part.rows());
+    if (keys) out.rowKeys.resize(rows.size());
     std::vector<int> siloIds;
     for (Eigen::Index k = 0; k < n; ++k) {
         const long r = rows[static_cast<std::size_t>(k)];
@@ -67,6 +69,7 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
         out.s(k) = part.s(r);
         if (part.isRegression()) out.target(k) = part.target(r);
         if (users) out.userId(k) = part.userId(r);
+        if (keys) out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
         if (part.silos) siloIds.push_back(part.silos->id(part.silos->unitOf(r)));
     }
     if (users) out.users = UnitIndex(out.userId);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
 #include "core/train/design_matrix.h"
@@ -472,8 +473,15 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
             noiseStd = cal.sigma2 * c;
         }
         seen += n;
-        if (isPrivate && noiseStd > 0.0) {
-            for (Eigen::Index k = 0; k < D; ++k) v(k) += noiseStd * noise.normal();
+        {
+            // v = v_prev (released) + this round's weighted clipped sum: a replaced record moves
+            // it by twice its clip times its weight, at most 2·clip/(nmin·P).
+            privacy::ReleaseSpec release;
+            release.channel = restart ? "full-gradient" : "gradient-difference";
+            release.sensitivity = 2.0 * (restart ? C1 : C2 * (x - xPrev).norm()) /
+                                  (static_cast<double>(silos.smallest) * static_cast<double>(silos.silos));
+            release.noiseScale = isPrivate ? noiseStd : 0.0;
+            privacy::releaseGaussian(release, v, noise);
         }
         G.swap(Gprev);  // ∇ℓ(x_r) is next round's ∇ℓ(x_{r−1}): one gradient pass per round
         xPrev = x;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
 #include "core/train/batch_sampler.h"
 #include "core/train/design_matrix.h"
 #include "core/train/evaluator.h"
@@ -507,6 +508,7 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         laplace.addNoise(counts, countNoise);
         counts = counts.cwiseMax(10.0);
     }
+    const bool replace = config.adjacency == privacy::Adjacency::Replace;
     const double sigmaPrimal = isPrivate ? ledger.primalMultiplier * Cp : 0.0;
     const double sigmaDual = isPrivate ? ledger.dualMultiplier * Cd : 0.0;
 
@@ -580,9 +582,14 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
                     clippedGradientSum(constraint, theta, design.X, design.norms, train.y,
                                        cellOfRow, kappa, indices.data(), b, Cp, gradient, lossSum);
                 seen += b;
-                if (sigmaPrimal > 0.0) {
-                    for (Eigen::Index k = 0; k < D; ++k)
-                        gradient(k) += sigmaPrimal * noise.normal();
+                {
+                    // The sum of per-row gradients clipped to C_p: one row moves it by C_p
+                    // (twice that when replaced).
+                    privacy::ReleaseSpec release;
+                    release.channel = "primal-gradient";
+                    release.sensitivity = (replace ? 2.0 : 1.0) * Cp;
+                    release.noiseScale = sigmaPrimal;
+                    privacy::releaseGaussian(release, gradient, noise);
                 }
                 // Normalised by the expected batch (pf-ld, privacy-accounting §6) or the batch.
                 gradient /= batchTerm ? static_cast<double>(b) : m;
@@ -623,8 +630,14 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             if (cell >= 0) sums(cell) += rowValue(constraint, score, train.y(i), Cd);
         }
         exactSums = sums;
-        if (sigmaDual > 0.0) {
-            for (int j = 0; j < J; ++j) sums(j) += sigmaDual * noise.normal();
+        {
+            // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced
+            // row two cells (√2·C_d) or one (C_d).
+            privacy::ReleaseSpec release;
+            release.channel = "dual-cell-sums";
+            release.sensitivity = (replace ? std::sqrt(2.0) : 1.0) * Cd;
+            release.noiseScale = sigmaDual;
+            privacy::releaseGaussian(release, sums, noise);
         }
         cells.violations(sums, counts, v);
         dualStep(v, settings.dualStep, settings.tolerance, lambda, signs);

@@ -34,6 +34,9 @@ struct LinearSgdSetup {
     /// Per-example clip norm C of the private gradients; +∞: none (non-private runs).
     double clip = std::numeric_limits<double>::infinity();
     double sigma = 0.0;         ///< std of the Gaussian noise on the private mean, per coordinate
+    bool replaceAdjacency = false;  ///< neighbours replace a private row (else add/remove one)
+    /// Record the training-set diagnostics (loss on the training rows, clip fraction).
+    bool diagnostics = true;
     double learningRate = 0.1;  ///< η
     /// Iterates are projected onto the ball of this radius around 0 (+∞: none).
     double radius = std::numeric_limits<double>::infinity();

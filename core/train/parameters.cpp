@@ -160,6 +160,7 @@ std::vector<ParamSpec> declareCommonParameters() {
                                      "warn from 1/n (n = training rows)",
                                      0, 1, true, true));
         withAuto(p, "1/n², n = training rows", "0", false);
+        p.autoReads = AutoReads::UnitCount;
         // Records keep any δ in (0, 1) readable; runs refuse δ ≥ 0.1 (validateCommonConfig).
         p.example = realText(0x1p-10);  // 0.0009765625: exact in every file format
         p.applies = AppliesPrivate;
@@ -189,6 +190,7 @@ std::vector<ParamSpec> declareCommonParameters() {
         ParamSpec& p = add(integerField<int>("batch-size", "Batch size", &TrainConfig::batchSize,
                                              "(expected) rows per step", 1, 1e9));
         withAuto(p, "min(1024, n/4)");
+        p.autoReads = AutoReads::UnitCount;
         p.unit = "rows";
         p.sweepable = true;
         p.keyName = "batch";

@@ -20,6 +20,44 @@ PersonCounts countPersons(const Dataset& train) {
     return counts;
 }
 
+std::string settingField(const std::string& name) {
+    for (const char* top : {"fairness", "epsilon", "delta", "lambda", "seed", "epochs"}) {
+        if (name == top) return name;
+    }
+    return "settings." + name;
+}
+
+bool isDisclosed(const DataDerivedSetting& setting, privacy::Adjacency adjacency) {
+    return setting.readsContent || adjacency == privacy::Adjacency::AddRemove;
+}
+
+void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& config,
+                           const Dataset& train) {
+    if (recordsDiagnostics(config)) {
+        report.disclose("the training loss, the training objective and the share of clipped "
+                        "gradients per epoch",
+                        {"train_loss", "history.train_loss", "history.train_objective",
+                         "history.clip_fraction"},
+                        /*diagnostic=*/true);
+    }
+    const privacy::Adjacency adjacency = report.accounting.adjacency;
+    if (adjacency == privacy::Adjacency::AddRemove) {
+        const bool users = report.accounting.unit == "user" && train.users;
+        const long units = users ? train.users->units() : static_cast<long>(train.rows());
+        report.disclose("the number of training " + std::string(users ? "users" : train.unitName + "s") +
+                            ", n = " + std::to_string(units) +
+                            " (under add/remove adjacency n itself is private; it is in this "
+                            "record and sets the sampling rate and the number of steps)",
+                        {"config.train_rows"});
+    }
+    for (const DataDerivedSetting& setting : config.readFromData) {
+        if (!isDisclosed(setting, adjacency)) continue;
+        report.disclose(setting.name + " = " + setting.value + ", chosen automatically as " +
+                            setting.meaning,
+                        {settingField(setting.name)});
+    }
+}
+
 void describePrivateRun(RunResult& result, const privacy::RunAccountant& accountant,
                         const Dataset& train) {
     const TrainConfig& config = result.config;
@@ -57,6 +95,7 @@ void describePrivateRun(RunResult& result, const privacy::RunAccountant& account
             accountant.grid(), accountant.curveAfter(result.steps), accountant.pureEpsilon(),
             persons.maxRows, config.delta);
     }
+    discloseStandardItems(report, config, train);
     if (spent.orderAtGridEdge) {
         report.warnings.push_back("the optimal RDP order is at the edge of the grid; the bound "
                                   "may be loose");
