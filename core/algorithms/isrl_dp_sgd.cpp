@@ -337,8 +337,12 @@ public:
                 "shuffle model (rate-level simulation): the accuracy of a secure shuffler is "
                 "simulated with the central noise; no shuffle protocol ran");
         }
-        if (std::isfinite(heterogeneity))
-            report.warnings.push_back(heterogeneityNote(heterogeneity));
+        if (std::isfinite(heterogeneity)) {
+            report.disclose("the silo heterogeneity υ*² = " + formatNumber(heterogeneity) +
+                                " (mean squared norm of the silos' gradients at a non-private "
+                                "optimum of the training records)",
+                            {}, /*diagnostic=*/true);
+        }
         if (s.calibration == SiloCalibration::ThesisExperiment) {
             // The thesis's closed form leans on an accountant with unspecified constants: its
             // target is nominal; the guarantee above is what the accountant certifies.

@@ -44,7 +44,13 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
                 "the training data is protected.\n";
         return text.str();
     }
-    if (std::isinf(r.epsilonSpent)) {
+    if (!r.certified) {
+        text << "Guarantee: none. ε = " << number(r.epsilonHeuristic) << " at δ = "
+             << number(r.delta, 3) << " per " << r.unit << " under " << r.adjacency
+             << " adjacency is a heuristic, not a guarantee: it rests on an assumption no proof "
+                "covers (see the warning below); the privacy ledger counts this run as "
+                "unbounded (ε = ∞).\n";
+    } else if (std::isinf(r.epsilonSpent)) {
         text << "Guarantee: none certified (ε = ∞ by the " << r.accountant << "). " << r.mechanism
              << "\n";
     } else {

@@ -71,9 +71,13 @@ struct PrivacyReport {
     double tuningGridEpsilon = 0.0;  ///< the ε the user gave the grid (split-budget: K × ε of the run)
     std::string sensitiveColumn;   ///< e.g. "sex"
     bool knownGaps = false;        ///< published calibration: label results accordingly
-    /// False when the run's ε rests on an assumption no proof covers (a heuristic mode): it is
-    /// then never shown as a guarantee, only as "heuristic, not a guarantee".
+    /// False when the run's ε rests on an assumption no proof covers (a heuristic mode): then
+    /// epsilonSpent is +∞ (nothing certified, and the ledger charges it so), and the heuristic
+    /// value is epsilonHeuristic, computed from heuristicAccounting, shown only as "heuristic,
+    /// not a guarantee".
     bool certified = true;
+    double epsilonHeuristic = 0.0;
+    AccountingInputs heuristicAccounting;
     double epsilonPoissonAssumed = 0.0;  ///< non-Poisson sampling: ε if Poisson were assumed
     std::string adjacency;         ///< "add/remove-one" or "replace-one"
     std::string protectedData;     ///< what a neighbouring data set may change

@@ -80,7 +80,8 @@ const std::vector<RecordField> kFields = {
     {"units.items[].test_error", C::TestRows, "a unit's test error"},
     {"units.items[].test_loss", C::TestRows, "a unit's test loss"},
     // Computed from the private training rows.
-    {"units.items[].train_rows", C::Diagnostic, "a unit's training rows"},
+    {"units.items[].train_rows", C::UnitCount,
+     "a unit's training rows (a silo's: public under replace-one; a user's: private, named)"},
     {"train_loss", C::Diagnostic, "final training loss"},
     {"history.train_loss", C::Diagnostic, "training loss per epoch"},
     {"history.train_objective", C::Diagnostic, "training objective per epoch"},

@@ -284,6 +284,12 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     }
     json.endArray();
     json.key("certified").value(p.certified);
+    if (!p.certified) {
+        // What the heuristic value rests on, so that it too can be recomputed.
+        json.key("epsilon_heuristic").value(p.epsilonHeuristic);
+        json.key("heuristic_accounting");
+        privacy::writeAccountingJson(json, p.heuristicAccounting);
+    }
     json.key("uncovered_releases").beginArray();
     for (const std::string& release : p.uncoveredReleases) json.value(release);
     json.endArray();
@@ -504,6 +510,10 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         }
     }
     if (privacyJson.has("certified")) p.certified = privacyJson.at("certified").asBool();
+    if (privacyJson.has("epsilon_heuristic")) {
+        p.epsilonHeuristic = privacyJson.at("epsilon_heuristic").asNumber();
+        p.heuristicAccounting = privacy::accountingFromJson(privacyJson.at("heuristic_accounting"));
+    }
     if (privacyJson.has("uncovered_releases")) {
         for (const JsonValue& item : privacyJson.at("uncovered_releases").items()) {
             p.uncoveredReleases.push_back(item.asString());

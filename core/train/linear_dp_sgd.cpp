@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/data/linear_gaussian.h"
+#include "core/data/row_key.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/batch_sampler.h"
@@ -44,24 +45,13 @@ Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>
     return A.completeOrthogonalDecomposition().solve(b);
 }
 
-PublicPrivateRows splitPublicRows(long n, double share, std::uint64_t seed) {
-    constexpr std::uint64_t kPublicRowsStream = 0x5055424c49430000ULL;  // "PUBLIC"
-    const long publicCount =
-        std::clamp(static_cast<long>(std::llround(share * static_cast<double>(n))), 0L, n);
-    std::vector<long> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), 0L);
-    RandomStream random(seed, kPublicRowsStream);
-    for (long i = 0; i < publicCount; ++i) {
-        const auto j =
-            static_cast<std::size_t>(i) +
-            static_cast<std::size_t>(random.uniformIndex(static_cast<std::uint64_t>(n - i)));
-        std::swap(order[static_cast<std::size_t>(i)], order[j]);
-    }
+PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint64_t seed) {
     PublicPrivateRows out;
-    out.publicRows.assign(order.begin(), order.begin() + publicCount);
-    out.privateRows.assign(order.begin() + publicCount, order.end());
-    std::sort(out.publicRows.begin(), out.publicRows.end());
-    std::sort(out.privateRows.begin(), out.privateRows.end());
+    for (Eigen::Index row = 0; row < train.rows(); ++row) {
+        // The row's own key (its raw values) decides: no other row moves it.
+        const bool isPublic = share > 0.0 && rowUniform(rowKey(train, row), seed) < share;
+        (isPublic ? out.publicRows : out.privateRows).push_back(static_cast<long>(row));
+    }
     return out;
 }
 

@@ -41,6 +41,12 @@ void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& co
                         /*diagnostic=*/true);
     }
     const privacy::Adjacency adjacency = report.accounting.adjacency;
+    if (report.accounting.unit == "user" && train.users) {
+        // The unit is a user: how many rows the users hold is private under either adjacency.
+        report.disclose("the number of training rows, " + std::to_string(train.rows()) +
+                            " (how many rows the users hold is private at user level)",
+                        {"config.train_rows"});
+    }
     if (adjacency == privacy::Adjacency::AddRemove) {
         const bool users = report.accounting.unit == "user" && train.users;
         const long units = users ? train.users->units() : static_cast<long>(train.rows());

@@ -242,7 +242,7 @@ TEST_CASE("isrl-dp-sgd: per-silo test metrics, error spread and heterogeneity ar
     CHECK(r.history.back().unitErrorSpread == Approx(hi - lo));
     CHECK(r.history.size() == 35);
     CHECK(r.privacy.statement.find("heterogeneity υ*²") != std::string::npos);
-    CHECK(r.privacy.statement.find("training-set diagnostic") != std::string::npos);
+    CHECK(r.privacy.statement.find("Not protected — diagnostics") != std::string::npos);
 }
 
 TEST_CASE("isrl-dp-sgd refuses data without silos and a δ of 0.1 or more",

@@ -6,6 +6,7 @@
 
 #include "core/data/linear_gaussian.h"
 #include "core/data/preprocessing.h"
+#include "core/data/row_key.h"
 #include "core/data/silo_splitters.h"
 #include "core/data/synthetic.h"
 
@@ -57,6 +58,8 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
     if (part.isRegression()) out.target.resize(n);
     const bool users = part.userId.size() == part.rows() && part.rows() > 0;
     if (users) out.userId.resize(n);
+    const bool keys = part.rowKeys.size() == static_cast<std::size_t>(part.rows());
+    out.rowKeys.assign(keys ? rows.size() : 0, 0);
     const std::vector<int> silo = siloIds(part);
     std::vector<int> outSilo;
     for (Eigen::Index k = 0; k < n; ++k) {
@@ -66,6 +69,7 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
         out.s(k) = part.s(r);
         if (part.isRegression()) out.target(k) = part.target(r);
         if (users) out.userId(k) = part.userId(r);
+        if (keys) out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
         if (!silo.empty()) outSilo.push_back(silo[static_cast<std::size_t>(r)]);
     }
     out.users.reset();
@@ -116,6 +120,16 @@ std::vector<Neighbour> neighboursOf(const DataSplit& data, bool users, privacy::
     DataSplit d = data;
     d.train = selectRows(train, order);
     const long kept = n - unitRows;
+    // Algorithms that protect only some rows (semi-DP: the private ones) are compared on a
+    // unit they protect: the rows that differ get keys that make them private for any public
+    // share below 0.999 (row_key.h).
+    if (d.train.rowKeys.size() == static_cast<std::size_t>(n)) {
+        std::uint64_t key = 1;
+        for (long r = kept; r < n; ++r) {
+            while (rowUniform(key, 0) < 0.999) ++key;
+            d.train.rowKeys[static_cast<std::size_t>(r)] = key++;
+        }
+    }
     std::vector<long> first(static_cast<std::size_t>(kept));
     std::iota(first.begin(), first.end(), 0L);
 
