@@ -312,7 +312,7 @@ public:
         report.samplingRate = accountant.inputs().samplingRate;
         report.expectedBatch = s.localBatch;
         report.adjacency = "replace-one";
-        report.neighbouring = "one record of one silo replaced";
+        report.neighbouring = siloNeighbouring(train);
         report.trustModel = siloTrustDescription(s.trust);
         report.noiseMultiplier = report.noiseMultiplierTheta = accountant.inputs().noiseMultiplier;
         report.sigmaTheta = noise.averageSigma;

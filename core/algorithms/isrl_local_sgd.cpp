@@ -232,7 +232,7 @@ public:
         report.samplingRate = 1.0;
         report.expectedBatch = 1;
         report.adjacency = "replace-one";
-        report.neighbouring = "one record of one silo replaced";
+        report.neighbouring = siloNeighbouring(train);
         report.trustModel = siloTrustDescription(SiloTrust::Isrl);
         report.noiseMultiplier = report.noiseMultiplierTheta = accountant.inputs().noiseMultiplier;
         report.sigmaTheta = *hi;

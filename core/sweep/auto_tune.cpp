@@ -50,6 +50,7 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
     out.unitName = part.unitName;
     out.personColumn = part.personColumn;
     out.siloDescription = part.siloDescription;
+    out.siloAssumption = part.siloAssumption;
     out.trueWeights = part.trueWeights;
     out.personalised = part.personalised;
     const auto n = static_cast<Eigen::Index>(rows.size());

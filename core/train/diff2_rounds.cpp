@@ -592,6 +592,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
     report.samplingRate = 1.0;
     report.expectedBatch = static_cast<long>(n);
     report.adjacency = "replace-one";
+    if (train.silos && train.silos->units() > 1) report.neighbouring = siloNeighbouring(train);
     report.noiseMultiplier = report.noiseMultiplierTheta = inputs.noiseMultiplier;
     report.sigmaTheta = cal.sigma1 * C1;
     report.clipTheta = C1;

@@ -20,6 +20,12 @@ PersonCounts countPersons(const Dataset& train) {
     return counts;
 }
 
+std::string siloNeighbouring(const Dataset& train) {
+    std::string text = "one record of one silo replaced";
+    if (!train.siloAssumption.empty()) text += " (" + train.siloAssumption + ")";
+    return text;
+}
+
 std::string settingField(const std::string& name) {
     for (const char* top : {"fairness", "epsilon", "delta", "lambda", "seed", "epochs"}) {
         if (name == top) return name;

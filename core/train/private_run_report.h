@@ -27,6 +27,10 @@ void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& co
 /// always, counts of units only under add/remove (under replace-one they are public).
 bool isDisclosed(const DataDerivedSetting& setting, privacy::Adjacency adjacency);
 
+/// The neighbouring data sets of a per-record guarantee on data in silos: "one record of one
+/// silo replaced", plus what the silos' construction assumes (Dataset::siloAssumption).
+std::string siloNeighbouring(const Dataset& train);
+
 /// The record field of a setting: "delta" (top level) or "settings.batch-size".
 std::string settingField(const std::string& name);
 
