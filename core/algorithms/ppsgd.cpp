@@ -181,7 +181,7 @@ public:
                           "0", 0.0, false);
         z.autoMeaning = "solved by the accountant from the target ε";
         z.autoValue = "0";
-        z.example = "128";  // within ε = 1 over 300 rounds; a small z would exceed such a budget
+        z.example = "256";  // within ε = 1 over 300 rounds (charged at z/2 = 128 with all users)
         z.advanced = true;
         z.applies = AppliesPrivate;
         list.push_back(std::move(z));

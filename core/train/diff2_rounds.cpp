@@ -497,7 +497,8 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         bool stop = observer.onStep(info);
         // Divergence is judged on the released iterate only: a stop decided on the exact
         // training loss would itself be a release of the private rows.
-        const bool diverged = !x.allFinite() || x.norm() > kDivergedNorm;
+        // (‖x‖² overflowing is where the exact loss used to become infinite.)
+        const bool diverged = !std::isfinite(x.squaredNorm());
         if (r % kEvaluateEvery == 0 || r == R || diverged) {
             const Evaluation e = diagnostics ? evaluate(x) : Evaluation{kNaN, kNaN, testError(x)};
             EpochMetrics m;

@@ -112,8 +112,6 @@ struct RoundSettings {
 
 /// Rounds between two evaluations of the display metrics (the tuning protocol's 20).
 inline constexpr long kEvaluateEvery = 20;
-/// An iterate this long has diverged (judged on the released iterate alone).
-inline constexpr double kDivergedNorm = 1e12;
 
 /// Runs the rounds of `settings` for algorithm `algorithm` ("diff2" or "dp-gd") on `data` with
 /// the resolved `config`; fills history, final metrics, accounting and the privacy statement.

@@ -163,7 +163,8 @@ TEST_CASE("Statement and loss chart label the training-set diagnostics, the swit
     window->liveCharts()->refreshNow();
     CHECK(window->liveCharts()->lossChartTag() == QStringLiteral("diagnostic — not private"));
     const QString statement = window->privacyStatement()->text();
-    CHECK(statement.contains(QStringLiteral("Not protected — diagnostics: the training loss")));
+    CHECK(statement.contains(QStringLiteral("Not protected — diagnostics")));
+    CHECK(statement.contains(QStringLiteral("they can be switched off): the training loss")));
     CHECK(statement.contains(QStringLiteral("Ledger of this data set now")));
 
     QDockWidget* statementDock = dock(*window, "statementDock");
@@ -190,7 +191,9 @@ TEST_CASE("Statement and loss chart label the training-set diagnostics, the swit
     const RunEntryPtr quiet = finishedEntry(finished, 1);
     CHECK(std::isnan(quiet->result.trainLoss));
     CHECK_FALSE(quiet->result.privacy.diagnosticsRecorded);
-    CHECK(quiet->result.privacy.statement.find("(not recorded for this run)") != std::string::npos);
+    CHECK(quiet->result.privacy.statement.find("Training-set diagnostics: not recorded for this run") !=
+          std::string::npos);
+    CHECK(quiet->result.privacy.statement.find("Not protected — diagnostics") == std::string::npos);
 }
 
 TEST_CASE("Delta 0 is refused in the panel instead of meaning 1/n^2", "[ui][privacy]") {
