@@ -334,10 +334,11 @@ TEST_CASE("ppsgd: the preset reproduces the paper's synthetic sweep", "[ppsgd][p
     const SweepPreset& preset = findSweepPreset("ppsgd-personalised");
     CHECK(preset.dataset.name == "synthetic-personalised");
     CHECK(preset.spec.algorithms == std::vector<std::string>{"ppsgd"});
-    // The budgets are the certified ε of the paper's z = 100 and z = 10 (and no privacy).
+    // The budgets are the certified ε of the paper's z = 100 and z = 10 (and no privacy), under
+    // replace-one-user adjacency: charged at z/2.
     REQUIRE(preset.spec.epsilons.size() == 3);
-    CHECK(preset.spec.epsilons[0] == Approx(independentEpsilon(100, 300, 1e-4)).epsilon(1e-3));
-    CHECK(preset.spec.epsilons[1] == Approx(independentEpsilon(10, 300, 1e-4)).epsilon(1e-3));
+    CHECK(preset.spec.epsilons[0] == Approx(independentEpsilon(50, 300, 1e-4)).epsilon(1e-3));
+    CHECK(preset.spec.epsilons[1] == Approx(independentEpsilon(5, 300, 1e-4)).epsilon(1e-3));
     CHECK(std::isinf(preset.spec.epsilons[2]));
     REQUIRE(preset.spec.axes.size() == 2);
     // Axes come in name order (the preset's JSON object); find each by name.
