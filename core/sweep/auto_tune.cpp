@@ -451,13 +451,15 @@ SweepOutcome runAutoTuneSweep(const SweepSpec& spec, const DatasetProvider& prov
                     if (outcome.chargeError.empty()) outcome.chargeError = error.what();
                 }
             };
+            // The trials as they end: recorded even when the tuning fails later.
+            std::vector<TuneTrial> trials;
             AutoTuneOptions charged = tune;
             charged.onTrial = [&](const TuneTrial& trial) {
+                trials.push_back(trial);
                 if (auto entry = trialLedgerEntry(trial, tune.stepSetting)) charge(*entry);
                 if (tune.onTrial) tune.onTrial(trial);
             };
             RunResult result;
-            std::vector<TuneTrial> trials;
             try {
                 AutoTuneOutcome tuned = autoTune(candidates, prepared.split, charged, cancel);
                 if (auto entry =
@@ -465,7 +467,6 @@ SweepOutcome runAutoTuneSweep(const SweepSpec& spec, const DatasetProvider& prov
                     charge(*entry);
                 if (tuned.cancelled) return;
                 result = std::move(tuned.final);
-                trials = std::move(tuned.trials);
             } catch (const std::exception& error) {
                 result.config = group.front().config;
                 result.dataset = prepared.split.train.name;

@@ -69,17 +69,18 @@ std::vector<privacy::DatasetLedger> ledgersFromRecords(const std::vector<JsonVal
         }
         const std::optional<privacy::LedgerEntry> entry =
             ledgerEntryForRun(result, context, runLabel(result.config));
-        if (!entry) continue;
+        // An auto-tuned record: its trials ran on the rows before the run it records (also when
+        // no trial survived and the record's own run never ran).
+        const std::vector<privacy::LedgerEntry> trials = tuningTrialEntries(record);
+        if (!entry && trials.empty()) continue;
         const std::string key = runLedgerKey(context, result.dataset);
         auto found = index.find(key);
         if (found == index.end()) {
             found = index.emplace(key, ledgers.size()).first;
             ledgers.emplace_back(key, ledgerTitle(key));
         }
-        // An auto-tuned record: its trials ran on the rows before the run it records.
-        for (const privacy::LedgerEntry& trial : tuningTrialEntries(record))
-            ledgers[found->second].add(trial);
-        ledgers[found->second].add(*entry);
+        for (const privacy::LedgerEntry& trial : trials) ledgers[found->second].add(trial);
+        if (entry) ledgers[found->second].add(*entry);
     }
     return ledgers;
 }

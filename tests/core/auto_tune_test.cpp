@@ -266,6 +266,29 @@ TEST_CASE(
     CHECK(again.progress.alreadyDone == 1);
     CHECK(store.read("00112233445566778899aabbccddeeff").ledger.entries().size() ==
           trials.size() + 1);
+
+    // When no step survives, nothing is chosen and no final run is made: the trials still ran,
+    // so the record lists them and both ledgers charge them.
+    trials.clear();
+    tune.steps = {1e6};  // diverges at once with restart period 1 (DP-GD)
+    spec.axes = {SweepAxis{"restart-period", {1.0}, {}}};
+    options.outputPath = (folder / "failed.jsonl").string();
+    prepared->context.dataFingerprint = "ffeeddccbbaa99887766554433221100";
+    const SweepOutcome failed = runAutoTuneSweep(
+        spec, [&](const std::string&) { return PreparedDatasetPtr(prepared); }, options, tune,
+        cancel);
+    REQUIRE(failed.results.size() == 1);
+    CHECK(failed.results.front().status == RunStatus::Failed);
+    REQUIRE(trials.size() == 1);
+    CHECK(trials[0].abandoned);
+    CHECK(trials[0].accounting.steps > 0);
+    const std::vector<privacy::DatasetLedger> failedLedger =
+        ledgersFromRecords(readResultsFile(options.outputPath).records);
+    REQUIRE(failedLedger.size() == 1);
+    CHECK(failedLedger[0].entries().size() == 1);
+    CHECK(failedLedger[0].totals().epsilon ==
+          privacy::certifiedEpsilon(trials[0].accounting).epsilon);
+    CHECK(store.read("ffeeddccbbaa99887766554433221100").ledger.entries().size() == 1);
 }
 
 TEST_CASE("Auto-tune's validation rows come from the training rows only", "[auto-tune]") {

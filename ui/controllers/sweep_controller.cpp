@@ -80,9 +80,15 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
     options.onCharge = [this, charge = m_chargeOnWorker](
                            const pfa::RunContext& context,
                            const std::vector<pfa::privacy::LedgerEntry>& entries) {
-        if (charge) charge(context, entries);
+        bool stored = false;
+        try {
+            if (charge) charge(context, entries);
+            stored = static_cast<bool>(charge);
+        } catch (const std::exception&) {
+            // Charged again on the GUI thread, which says what went wrong.
+        }
         std::lock_guard<std::mutex> lock(m_mutex);
-        m_charges.push_back({context, entries, true});
+        m_charges.push_back({context, entries, stored});
     };
     options.onRunFinished = [this, provider, autoTune](const pfa::SweepRun& run, const pfa::RunResult& result,
                                                        const pfa::SweepProgress& progress) {
