@@ -14,7 +14,6 @@
 
 #include "core/algorithms/registry.h"
 #include "core/privacy/accounting_json.h"
-#include "core/privacy/rdp_accountant.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
 #include "core/train/parameters.h"
