@@ -16,6 +16,9 @@ const std::vector<RecordField> kFields = {
     {"run_key", C::Public, "the settings that identify the run"},
     {"run_uid", C::Bookkeeping, "random identity of the execution (ledger)"},
     {"ledger_key", C::Public, "the data set and split the ledger charges"},
+    {"tuning_trials[].**", C::Disclosed,
+     "auto-tune's trials: which ran, how each ended and its accounting (steps depend on exact "
+     "training losses)"},
     {"seconds", C::Bookkeeping, "wall time of the run"},
     {"status", C::Public, "completed, cancelled, diverged or failed"},
     {"message", C::Public, "why the run stopped"},

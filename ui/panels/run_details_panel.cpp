@@ -299,6 +299,7 @@ PrivacyStatementView::PrivacyStatementView(QWidget* parent) : QWidget(parent) {
 void PrivacyStatementView::setLedgerBook(LedgerBook* book) {
     m_book = book;
     connect(book, &LedgerBook::changed, this, &PrivacyStatementView::refresh);
+    connect(book, &LedgerBook::persistentChanged, this, &PrivacyStatementView::refresh);
 }
 
 void PrivacyStatementView::showRun(const RunEntryPtr& run) {
@@ -314,9 +315,9 @@ void PrivacyStatementView::refresh() {
     QString text = QString::fromStdString(m_run->result.privacy.statement);
     if (m_run->result.privacy.isPrivate && m_book) {
         const std::string key = pfa::runLedgerKey(m_run->context, m_run->result.dataset);
-        if (const pfa::privacy::DatasetLedger* ledger = m_book->ledger(key)) {
+        if (const std::optional<pfa::privacy::LedgerTotals> totals = m_book->currentTotals(key)) {
             text += tr("\nLedger of this data set now (not covered above): %1.\n")
-                        .arg(QString::fromStdString(pfa::privacy::describeTotals(ledger->totals())));
+                        .arg(QString::fromStdString(pfa::privacy::describeTotals(*totals)));
         }
     }
     // Each line of the statement as a paragraph with its label in bold; what the guarantee does

@@ -70,6 +70,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_sweep = new SweepController(allocateRunId, this);
     m_history = new RunHistoryModel(this);
     m_ledger = new LedgerBook(this);
+    // Every execution is charged to the persistent ledger of its rows on the thread it ran on,
+    // before anything else can happen to it (the window closing, a session discarded).
+    m_training->setExecutedHook(m_ledger->backgroundCharger());
+    m_sweep->setLedger(
+        m_ledger->backgroundEntryCharger(),
+        [book = m_ledger](const pfa::RunContext& context,
+                          const std::vector<pfa::privacy::LedgerEntry>& entries,
+                          bool stored) { book->chargeEntries(context, entries, stored); });
     m_results = new ResultsFileController(m_history, m_ledger, allocateRunId, this);
     m_undo = new QUndoStack(this);
 
@@ -213,6 +221,10 @@ void MainWindow::buildStatusBar() {
     connect(m_runActions, &RunActions::changed, stateLabel,
             [this, stateLabel] { stateLabel->setText(m_runActions->stateText()); });
     connect(m_runActions, &RunActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_ledger, &LedgerBook::storeFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(
+            tr("The privacy ledger could not be written or read: %1").arg(message));
+    });
     connect(m_datasetActions, &DatasetActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_historyActions, &HistoryActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_sweepActions, &SweepActions::message, statusBar(), &QStatusBar::showMessage);
@@ -269,7 +281,10 @@ void MainWindow::buildMenus() {
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     QAction* audit = tools->addAction(tr("&Privacy audit…"), this, [this] {
         auto* dialog = findChild<PrivacyAuditDialog*>();
-        if (!dialog) dialog = new PrivacyAuditDialog(this);
+        if (!dialog) {
+            dialog = new PrivacyAuditDialog(this);
+            dialog->setLedgerCharger(m_ledger->backgroundCharger());
+        }
         dialog->show();
         dialog->raise();
         dialog->activateWindow();
@@ -296,6 +311,10 @@ void MainWindow::connectDatasets() {
             [this](const pfa::PreparedDatasetPtr& data) {
                 if (data && data->key == pfa::datasetKey(m_panel->datasetRequest()))
                     m_card->showDataset(data);
+                // Its rows are known now: their persistent ledger is read (and shown).
+                if (data)
+                    m_ledger->setDataFingerprint(data->context.ledgerKey,
+                                                 data->context.dataFingerprint);
             });
     connect(m_datasets, &DatasetController::datasetFailed, this, [this](const QString& message) {
         m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));
