@@ -209,6 +209,9 @@ AutoTuneOutcome autoTune(const std::vector<TrainConfig>& candidates, const DataS
             trial.candidate = c;
             trial.config = candidates[c];
             trial.config.extra[options.stepSetting] = realText(step);
+            // The abandon rule and the ranking read the trials' exact training statistics (the
+            // choice is stated as not covered), so trials record them whatever the final run does.
+            trial.config.recordDiagnostics = true;
             TrialWatcher watcher(AbandonRule(options.abandonFactor, options.abandonPatience),
                                  cancel);
             CancelToken never;
@@ -265,7 +268,10 @@ AutoTuneOutcome autoTune(const std::vector<TrainConfig>& candidates, const DataS
     }
     if (!outcome.cancelled && outcome.chosen) {
         TrainingObserver quiet;
-        outcome.final = runAlgorithm(outcome.trials[*outcome.chosen].config, data, quiet, cancel);
+        TrainConfig chosen = outcome.trials[*outcome.chosen].config;
+        chosen.recordDiagnostics =
+            candidates[outcome.trials[*outcome.chosen].candidate].recordDiagnostics;
+        outcome.final = runAlgorithm(chosen, data, quiet, cancel);
         if (cancel.cancelled()) outcome.cancelled = true;
     }
 
