@@ -38,7 +38,7 @@ bool exportRunModel(const QString& path, const RunEntry& entry, QString* error) 
     }
     // The core's record as is: 17-digit numbers, so θ reads back bit for bit.
     const QByteArray bytes =
-        QByteArray::fromStdString(pfa::savedModelJson(entry.result, entry.context) + "\n");
+        QByteArray::fromStdString(pfa::modelExportJson(entry.result, entry.context) + "\n");
     QSaveFile file(path);  // atomic: a failed write leaves no half file behind
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         if (error) *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
