@@ -20,6 +20,7 @@ int datasetsCommand(int argc, char** argv);
 int mergeCommand(int argc, char** argv);
 int ledgerCommand(int argc, char** argv);
 int predictCommand(int argc, char** argv);
+int exportModelCommand(int argc, char** argv);
 int parametersCommand(int argc, char** argv);
 int auditCommand(int argc, char** argv);
 int reportCommand(int argc, char** argv);

@@ -20,6 +20,7 @@
 #include "core/sweep/prepared_dataset.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/actions/history_actions.h"
+#include "ui/actions/model_export_actions.h"
 #include "ui/actions/report_export.h"
 #include "ui/actions/session_actions.h"
 #include "ui/actions/sweep_actions.h"
@@ -96,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_runActions = new RunActions(m_training, m_datasets, m_panel, this);
     m_datasetActions = new DatasetActions(m_datasets, m_panel, this);
     m_historyActions = new HistoryActions(m_history, m_historyView, m_undo, this);
+    m_modelExport = new ModelExportActions(m_training, m_datasets, m_historyView, this);
     m_sweepActions = new SweepActions(m_sweep, m_results, m_datasets, m_panel, m_history, m_card,
                                       m_sweepViews, m_datasetActions, this);
     m_sessionActions = new SessionActions(m_session, this);
@@ -227,6 +229,7 @@ void MainWindow::buildStatusBar() {
     });
     connect(m_datasetActions, &DatasetActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_historyActions, &HistoryActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_modelExport, &ModelExportActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_sweepActions, &SweepActions::message, statusBar(), &QStatusBar::showMessage);
 }
 
@@ -238,7 +241,7 @@ void MainWindow::buildMenus() {
     file->addAction(m_sweepActions->openResultsAction());
     file->addSeparator();
     file->addActions({m_historyActions->exportCsvAction(), m_historyActions->exportJsonAction(),
-                      m_historyActions->exportModelAction()});
+                      m_modelExport->action()});
     fillChartExportMenu(file->addMenu(tr("Export &chart")), m_live, m_tradeoff, m_sweepViews, this);
     auto* report = new ReportExport(m_history, m_historyView, this);  // its errors: a message box
     connect(report, &ReportExport::finished, this, [this](bool ok, const QString& text) {
