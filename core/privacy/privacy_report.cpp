@@ -121,7 +121,7 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
         text << "Noise: pseudo-random, derived from the seed (" << r.seed
              << ") and every setting of the run, so the run is reproducible from its record; the "
                 "guarantee assumes the seed is kept secret (whoever knows it can regenerate the "
-                "noise). Choose secure noise for a release.\n";
+                "noise). Choose Secure noise (OS entropy) for a model that leaves this machine.\n";
     }
     text << "Limits: noise is sampled in floating point, which deviates from the ideal "
             "distributions the analysis assumes (Mironov 2012); the guarantee is that of the "

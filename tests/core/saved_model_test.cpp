@@ -540,7 +540,7 @@ TEST_CASE("A model file adds test metrics and diagnostics only when asked, label
     CHECK_FALSE(file.has("seed"));
 }
 
-TEST_CASE("A model file of a run with secure noise carries no warning; a non-private one its seed",
+TEST_CASE("A model file of a run with secure noise carries no warning, a non-private one its seed",
           "[saved-model][export]") {
     const test::TempFile csv(loansCsv(300), ".csv");
     const PreparedDatasetPtr data = prepareFile(csv.path(), loansSchema());

@@ -199,7 +199,7 @@ std::optional<PersistentLedgerView> persistentWith(const MainWindow& window, std
 
 }  // namespace
 
-TEST_CASE("Ledger: what a run spent survives discarding the session; a new window shows it",
+TEST_CASE("Ledger: what a run spent survives discarding the session, and a new window shows it",
           "[ui][ledger][persistent]") {
     const QString folder = freshLedgerFolder();
     double spent = 0.0;
@@ -239,7 +239,7 @@ TEST_CASE("Ledger: what a run spent survives discarding the session; a new windo
 }
 
 TEST_CASE(
-    "Ledger: Reset asks first and says what it means; Cancel keeps the spending, Reset forgets it",
+    "Ledger: Reset asks first and says what it means, Cancel keeps the spending, Reset forgets it",
     "[ui][ledger][persistent]") {
     const QString folder = freshLedgerFolder();
     auto window = readyWindow(30, folder);
