@@ -5,10 +5,10 @@
 // gradient g_i of m samples at (w + θ_i); θ_i takes a local step with g_i (never clipped, never
 // released); the server averages the clipped g_i, adds Gaussian noise z·C/Q and moves w. Only
 // the noisy w's leave the server, so the guarantee is joint DP for each user, under
-// replace-one-user adjacency: the number of users N is public (it normalises the average). The ratio a of
-// global to local step (a = 0: everyone learns alone, nothing is released, ε = 0; a = ∞: one
-// shared model) is the personalisation knob; its tradeoff against ε is what the algorithm
-// shows.
+// replace-one-user adjacency: the number of users N is public (it normalises the average). The
+// ratio a of global to local step (a = 0: everyone learns alone, nothing is released, ε = 0;
+// a = ∞: one shared model) is the personalisation knob; its tradeoff against ε is what the
+// algorithm shows.
 //
 // Data: "synthetic-personalised" carries its generator (Dataset::personalised): each round
 // draws fresh samples and the exact excess risk is measured. Any other data with user ids

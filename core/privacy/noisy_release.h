@@ -20,7 +20,7 @@ struct ReleaseSpec {
     const char* channel = "";  ///< what is released, e.g. "θ-gradient" (stable, for tests)
     double sensitivity = 0.0;  ///< Δ: bound on the change between neighbours (0: none claimed)
     SensitivityNorm norm = SensitivityNorm::L2;
-    double noiseScale = 0.0;   ///< Gaussian std or Laplace scale per entry (0: no noise)
+    double noiseScale = 0.0;  ///< Gaussian std or Laplace scale per entry (0: no noise)
 };
 
 /// Watches the noisy releases and the sampled batches of the runs on this thread. Production

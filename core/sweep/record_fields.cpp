@@ -134,9 +134,12 @@ std::string numberText(double value) {
 
 void flatten(const JsonValue& value, const std::string& path, const std::string& normalised,
              std::vector<RecordLeaf>& out) {
-    auto join = [](const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; };
+    auto join = [](const std::string& a, const std::string& b) {
+        return a.empty() ? b : a + "." + b;
+    };
     if (value.isObject()) {
-        for (const auto& [key, member] : value.members()) flatten(member, join(path, key), join(normalised, key), out);
+        for (const auto& [key, member] : value.members())
+            flatten(member, join(path, key), join(normalised, key), out);
         return;
     }
     if (value.isArray() && !value.items().empty() &&
@@ -157,7 +160,9 @@ void flatten(const JsonValue& value, const std::string& path, const std::string&
                 text += numberText(item.asNumber()) + ",";
             } else {
                 leaf.empty = false;
-                text += (item.type() == JsonValue::Type::String ? item.asString() : std::string("?")) + ",";
+                text +=
+                    (item.type() == JsonValue::Type::String ? item.asString() : std::string("?")) +
+                    ",";
             }
         }
         leaf.value = text + "]";
@@ -180,17 +185,28 @@ void flatten(const JsonValue& value, const std::string& path, const std::string&
 
 std::string fieldClassName(FieldClass fieldClass) {
     switch (fieldClass) {
-        case C::Public: return "public";
-        case C::Bookkeeping: return "bookkeeping";
-        case C::Accounting: return "accounting";
-        case C::Statement: return "statement";
-        case C::Released: return "released";
-        case C::TestRows: return "test rows";
-        case C::Preprocessing: return "preprocessing statistics";
-        case C::UnitCount: return "unit count";
-        case C::Diagnostic: return "diagnostic";
-        case C::Disclosed: return "disclosed";
-        case C::Secret: return "secret";
+        case C::Public:
+            return "public";
+        case C::Bookkeeping:
+            return "bookkeeping";
+        case C::Accounting:
+            return "accounting";
+        case C::Statement:
+            return "statement";
+        case C::Released:
+            return "released";
+        case C::TestRows:
+            return "test rows";
+        case C::Preprocessing:
+            return "preprocessing statistics";
+        case C::UnitCount:
+            return "unit count";
+        case C::Diagnostic:
+            return "diagnostic";
+        case C::Disclosed:
+            return "disclosed";
+        case C::Secret:
+            return "secret";
     }
     return "public";
 }

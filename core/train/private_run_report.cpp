@@ -1,7 +1,10 @@
 #include "core/train/private_run_report.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_map>
+
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -64,7 +67,12 @@ void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& co
     }
     for (const DataDerivedSetting& setting : config.readFromData) {
         if (!isDisclosed(setting, adjacency)) continue;
-        report.disclose(setting.name + " = " + setting.value + ", chosen automatically as " +
+        // Numbers to 4 significant digits for reading; the record's settings hold them exactly.
+        std::string value = setting.value;
+        char* end = nullptr;
+        const double number = std::strtod(value.c_str(), &end);
+        if (end && *end == '\0' && !value.empty()) value = formatNumber(number, 4);
+        report.disclose(setting.name + " = " + value + ", chosen automatically as " +
                             setting.meaning,
                         {settingField(setting.name)});
     }

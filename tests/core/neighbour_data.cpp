@@ -18,7 +18,8 @@ namespace {
 std::vector<int> siloIds(const Dataset& part) {
     std::vector<int> ids;
     if (!part.silos) return ids;
-    for (Eigen::Index r = 0; r < part.rows(); ++r) ids.push_back(part.silos->id(part.silos->unitOf(r)));
+    for (Eigen::Index r = 0; r < part.rows(); ++r)
+        ids.push_back(part.silos->id(part.silos->unitOf(r)));
     return ids;
 }
 
@@ -69,7 +70,8 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
         out.s(k) = part.s(r);
         if (part.isRegression()) out.target(k) = part.target(r);
         if (users) out.userId(k) = part.userId(r);
-        if (keys) out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
+        if (keys)
+            out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
         if (!silo.empty()) outSilo.push_back(silo[static_cast<std::size_t>(r)]);
     }
     out.users.reset();

@@ -28,10 +28,11 @@ struct Neighbour {
 
 /// The pairs of `data` under `adjacency`: the last unit (a record, or the user with the largest
 /// id, whose rows are moved to the end of D) removed, as it is or made adversarial first
-/// (add/remove), or replaced (replace-one) by an adversarial unit — extreme features, flipped label and group, a huge target — and, for
-/// users, by a single such row; with `sensitiveOnly` only the sensitive attribute changes.
-std::vector<Neighbour> neighboursOf(const DataSplit& data, bool users,
-                                    privacy::Adjacency adjacency, bool sensitiveOnly);
+/// (add/remove), or replaced (replace-one) by an adversarial unit — extreme features, flipped label
+/// and group, a huge target — and, for users, by a single such row; with `sensitiveOnly` only the
+/// sensitive attribute changes.
+std::vector<Neighbour> neighboursOf(const DataSplit& data, bool users, privacy::Adjacency adjacency,
+                                    bool sensitiveOnly);
 
 /// `part` restricted to `rows` (in this order): users, silos and targets follow their rows.
 Dataset selectRows(const Dataset& part, const std::vector<long>& rows);

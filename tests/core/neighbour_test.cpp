@@ -8,8 +8,8 @@
 // on D' then continues from D's value. Anything the data reaches without noise (a normaliser,
 // a split, a count, a stop) shows up as a release that moves too far, a release that is
 // missing or extra, or a different released model.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -59,14 +59,13 @@ public:
                  std::to_string(value.size()) + ")");
             return false;
         }
-        const double moved = d.norm == privacy::SensitivityNorm::L1
-                                 ? (value - d.value).lpNorm<1>()
-                                 : (value - d.value).norm();
-        const double ratio = d.sensitivity > 0.0 ? moved / d.sensitivity
-                                                 : (moved > 0.0 ? INFINITY : 0.0);
+        const double moved = d.norm == privacy::SensitivityNorm::L1 ? (value - d.value).lpNorm<1>()
+                                                                    : (value - d.value).norm();
+        const double ratio =
+            d.sensitivity > 0.0 ? moved / d.sensitivity : (moved > 0.0 ? INFINITY : 0.0);
         const std::string what = "release " + std::to_string(m_release) + " ('" + d.channel +
-                                 "') moved " + std::to_string(moved) + " against Δ = " +
-                                 std::to_string(d.sensitivity);
+                                 "') moved " + std::to_string(moved) +
+                                 " against Δ = " + std::to_string(d.sensitivity);
         if (ratio > m_worstRatio) {
             m_worstRatio = ratio;
             m_worst = what;
@@ -124,7 +123,7 @@ private:
 
 /// The outcome of one coupled pair of runs.
 struct Coupled {
-    bool ran = false;            ///< false: D' was refused (the message says why)
+    bool ran = false;  ///< false: D' was refused (the message says why)
     std::string refusal;
     std::size_t releases = 0;
     double worstRatio = 0.0;
@@ -197,7 +196,8 @@ std::optional<TrainConfig> privateConfig(const Algorithm& algorithm, const DataS
     base.seed = 5;
     base.adjacency = adjacency;
     std::vector<TrainConfig> tries;
-    for (const ProtectionScope scope : {ProtectionScope::AllFeatures, ProtectionScope::SensitiveOnly}) {
+    for (const ProtectionScope scope :
+         {ProtectionScope::AllFeatures, ProtectionScope::SensitiveOnly}) {
         for (const FairnessNotion notion :
              {FairnessNotion::DemographicParity, FairnessNotion::EqualizedOdds}) {
             tries.push_back(base);
@@ -237,9 +237,9 @@ std::optional<std::pair<const DataSplit*, TrainConfig>> setupFor(const Algorithm
                                                                  privacy::Adjacency requested) {
     const test::NeighbourData& data = test::neighbourData();
     const bool users = algorithm.capabilities().unit == PrivacyUnit::User;
-    for (const DataSplit* candidate : users ? std::vector<const DataSplit*>{&data.users}
-                                            : std::vector<const DataSplit*>{&data.rows,
-                                                                            &data.regression}) {
+    for (const DataSplit* candidate :
+         users ? std::vector<const DataSplit*>{&data.users}
+               : std::vector<const DataSplit*>{&data.rows, &data.regression}) {
         if (std::optional<TrainConfig> config = privateConfig(algorithm, *candidate, requested))
             return std::make_pair(candidate, *config);
     }
@@ -273,10 +273,9 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
             c.config = setup->second;
             c.data = setup->first;
             c.adjacency = claim.privacy.accounting.adjacency;
-            c.neighbours = test::neighboursOf(*setup->first,
-                                              algorithm.capabilities().unit == PrivacyUnit::User,
-                                              c.adjacency,
-                                              setup->second.scope == ProtectionScope::SensitiveOnly);
+            c.neighbours = test::neighboursOf(
+                *setup->first, algorithm.capabilities().unit == PrivacyUnit::User, c.adjacency,
+                setup->second.scope == ProtectionScope::SensitiveOnly);
             claims.push_back(std::move(c));
         }
     }
@@ -304,13 +303,15 @@ bool disclosed(const privacy::PrivacyReport& report, const std::string& path) {
 
 /// The record-field rules for the coupled records of D and D' (see the test below).
 std::vector<std::string> recordFieldProblems(const Coupled& c, const DataSplit& d,
-                                             const DataSplit& dPrime, privacy::Adjacency adjacency) {
+                                             const DataSplit& dPrime,
+                                             privacy::Adjacency adjacency) {
     std::vector<std::string> problems;
     std::set<std::string> seen;  // one problem per field
     const privacy::PrivacyReport& report = c.onD.privacy;
     const std::vector<RecordLeaf> leaves = flattenRecord(recordOf(c.onD, d));
     std::map<std::string, std::string> other;
-    for (const RecordLeaf& leaf : flattenRecord(recordOf(c.onDPrime, dPrime))) other[leaf.path] = leaf.value;
+    for (const RecordLeaf& leaf : flattenRecord(recordOf(c.onDPrime, dPrime)))
+        other[leaf.path] = leaf.value;
     for (const RecordLeaf& leaf : leaves) {
         if (!isDeclaredRecordField(leaf.normalised)) {
             problems.push_back("undeclared record field '" + leaf.normalised + "'");
@@ -321,26 +322,25 @@ std::vector<std::string> recordFieldProblems(const Coupled& c, const DataSplit& 
             fieldClass == FieldClass::Diagnostic || fieldClass == FieldClass::Disclosed ||
             (fieldClass == FieldClass::UnitCount && adjacency == privacy::Adjacency::AddRemove);
         const bool named = disclosed(report, leaf.normalised);
-        if (privateClass && !leaf.empty && !named && seen.insert(leaf.normalised + "#named").second) {
+        if (privateClass && !leaf.empty && !named &&
+            seen.insert(leaf.normalised + "#named").second) {
             problems.push_back("'" + leaf.normalised + "' (" + fieldClassName(fieldClass) +
                                ") is in the record but not named in the statement");
         }
         // A field that tells the neighbours apart must be private and named.
         const auto found = other.find(leaf.path);
         const bool differs = found == other.end() ? !leaf.empty : found->second != leaf.value;
-        const bool exempt = fieldClass == FieldClass::Bookkeeping ||
-                            fieldClass == FieldClass::Preprocessing ||
-                            fieldClass == FieldClass::Secret ||
-                            fieldClass == FieldClass::Statement ||
-                            // The accountant's figures follow from n under add/remove.
-                            (adjacency == privacy::Adjacency::AddRemove &&
-                             fieldClass == FieldClass::Accounting);
+        const bool exempt =
+            fieldClass == FieldClass::Bookkeeping || fieldClass == FieldClass::Preprocessing ||
+            fieldClass == FieldClass::Secret || fieldClass == FieldClass::Statement ||
+            // The accountant's figures follow from n under add/remove.
+            (adjacency == privacy::Adjacency::AddRemove && fieldClass == FieldClass::Accounting);
         if (differs && !exempt && !named && seen.insert(leaf.normalised + "#differs").second) {
-            problems.push_back("'" + leaf.path + "' (" + fieldClassName(fieldClass) +
-                               ") differs between the neighbours (" + leaf.value.substr(0, 40) +
-                               " vs " + (found == other.end() ? std::string("absent")
-                                                              : found->second.substr(0, 40)) +
-                               ") but the statement does not name it as not protected");
+            problems.push_back(
+                "'" + leaf.path + "' (" + fieldClassName(fieldClass) +
+                ") differs between the neighbours (" + leaf.value.substr(0, 40) + " vs " +
+                (found == other.end() ? std::string("absent") : found->second.substr(0, 40)) +
+                ") but the statement does not name it as not protected");
         }
     }
     for (const privacy::Disclosure& d : report.disclosures) {
@@ -384,8 +384,7 @@ TEST_CASE("Neighbour test: every release of every algorithm moves by at most its
         if (entry->supportsPrivacy()) CHECK(checked[entry->name()]);
     }
     WARN("neighbour test: " << algorithmRegistry().size() << " algorithms registered, "
-                            << privateAlgorithms << " private, " << pairs
-                            << " neighbouring pairs\n"
+                            << privateAlgorithms << " private, " << pairs << " neighbouring pairs\n"
                             << table.str());
 }
 
@@ -444,6 +443,6 @@ TEST_CASE("Record fields: every field is declared, and what tells neighbours apa
         for (const RecordLeaf& leaf : flattenRecord(recordOf(r, data.rows)))
             CHECK(isDeclaredRecordField(leaf.normalised));
     }
-    WARN("record fields: " << all << " algorithms registered, " << privateAlgorithms
-                           << " private, " << pairs << " neighbouring pairs");
+    WARN("record fields: " << all << " algorithms registered, " << privateAlgorithms << " private, "
+                           << pairs << " neighbouring pairs");
 }
