@@ -10,6 +10,7 @@
 #include "core/audit/audit_export.h"
 #include "core/audit/privacy_audit.h"
 #include "core/sweep/prepared_dataset.h"
+#include "core/sweep/run_ledger.h"
 #include "core/train/parameters.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -24,15 +25,19 @@ const char* const kAuditHelp =
     "                     [--confidence C] [--out audit.json]\n"
     "\n"
     "Empirical privacy audit: for each target epsilon, trains M models on the training rows\n"
-    "and M models on the same rows plus one canary record (a point far outside the data with\n"
-    "the rarer label), each with its own seed, and scores the canary under every released\n"
-    "model. Half of the models choose the attack's threshold, the other half measure its\n"
+    "and M models on the same rows plus one canary record (a point far outside the data,\n"
+    "labelled with the class the data predicts against there: for two classes the losing\n"
+    "side of the linear discriminant, otherwise the rarest class), each with its own seed,\n"
+    "and scores the canary under every released model. Half of the models choose the\n"
+    "attack's threshold, the other half measure its\n"
     "true- and false-positive rates; one-sided Clopper-Pearson bounds on them (error\n"
     "(1 - C)/2 each) give a lower bound on epsilon that holds with confidence C if the\n"
     "mechanism is (epsilon, delta)-DP. A lower bound above the claimed epsilon proves the\n"
     "claim false; one below it is consistent with the claim but never proves it.\n"
     "Per epsilon it prints the accountant's epsilon, the lower bound, TPR and FPR with their\n"
-    "bounds, the models trained and the seconds taken.\n"
+    "bounds, the models trained and the seconds taken. Every model trained is a private run\n"
+    "on the training rows: each is charged to the data set's persistent privacy ledger\n"
+    "('pfa-cli ledger --help'), and the audit ends with that ledger's total.\n"
     "\n"
     "  --dataset NAME              synthetic (default) or a catalog data set\n"
     "  --data-dir DIR              folder of a catalog data set's files\n"
@@ -134,6 +139,15 @@ int auditCommand(int argc, char** argv) {
                 formatNumber(options.confidence).c_str());
     std::fflush(stdout);
 
+    // Every model trained on the rows is a private run on them: charged to their ledger.
+    const privacy::LedgerStore ledgerStore(ledgerDirectory());
+    options.onModelTrained = [&](const RunResult& model, bool withCanary) {
+        const std::string label = "privacy audit model (" +
+                                  std::string(withCanary ? "rows + canary" : "rows") +
+                                  "): " + runLabel(model.config);
+        if (auto entry = ledgerEntryForRun(model, dataset->context, label))
+            chargeLedgerStore(ledgerStore, dataset->context, {*entry}, "pfa-cli audit");
+    };
     const CancelToken cancel;
     const audit::AuditResult result = audit::runPrivacyAudit(options, dataset->split, cancel);
     std::printf("canary: %s\nscore: %s\n", result.canary.description.c_str(), result.score.c_str());
@@ -154,6 +168,7 @@ int auditCommand(int argc, char** argv) {
                         formatNumber(p.actualEpsilon).c_str());
         }
     }
+    printStoredLedger(ledgerStore.read(dataset->context.dataFingerprint), false);
     if (args.has("out")) {
         const std::string path = args.text("out");
         std::ofstream out(path);

@@ -1,11 +1,15 @@
 #pragma once
 
 #include "core/privacy/dataset_ledger.h"
+#include "core/privacy/ledger_store.h"
 
 namespace pfa::cli {
 
 /// Prints a ledger's totals (and with `listRuns` one line per charged run) to stdout.
 void printLedger(const privacy::DatasetLedger& ledger, bool listRuns);
+/// Prints the persistent ledger of a data set's rows: its names, totals and file (and with
+/// `listRuns` one line per charged run).
+void printStoredLedger(const privacy::StoredLedger& stored, bool listRuns);
 
 /// Each subcommand parses argv[2..], returns the process exit status (0 ok, 1 runtime error)
 /// and throws UsageError for a bad command line (exit status 2).
@@ -16,6 +20,7 @@ int datasetsCommand(int argc, char** argv);
 int mergeCommand(int argc, char** argv);
 int ledgerCommand(int argc, char** argv);
 int predictCommand(int argc, char** argv);
+int exportModelCommand(int argc, char** argv);
 int parametersCommand(int argc, char** argv);
 int auditCommand(int argc, char** argv);
 int reportCommand(int argc, char** argv);

@@ -17,8 +17,11 @@ const char* const kUsage =
     "  train     run a sweep (data set x algorithm x notion x epsilon x lambda x seeds) and\n"
     "            append one JSON line per finished run; resumable, shardable, presets\n"
     "  merge     combine results files of sharded sweeps, once per run\n"
-    "  ledger    the privacy ledger of each data set in results files (RDP composition)\n"
+    "  ledger    the privacy ledger of each data set in results files (RDP composition), and\n"
+    "            the persistent ledger of a data set's rows: show, export, reset\n"
     "  predict   apply the model saved with a run to new rows of a CSV/TSV/ARFF file\n"
+    "  export-model  write one run's model as a file to hand on: the model, its encoding\n"
+    "            and its privacy statement, without the seed or training-set diagnostics\n"
     "  report    a one-page PDF or HTML report of a run: data, settings, tradeoff chart,\n"
     "            per-group rates with bootstrap intervals, privacy statement, rerun command\n"
     "  datasets  the data-set catalog: list, info, fetch (download + verify), verify\n"
@@ -45,10 +48,12 @@ int main(int argc, char** argv) {
         if (command == "merge") return pfa::cli::mergeCommand(argc, argv);
         if (command == "ledger") return pfa::cli::ledgerCommand(argc, argv);
         if (command == "predict") return pfa::cli::predictCommand(argc, argv);
+        if (command == "export-model") return pfa::cli::exportModelCommand(argc, argv);
         if (command == "parameters") return pfa::cli::parametersCommand(argc, argv);
         if (command == "audit") return pfa::cli::auditCommand(argc, argv);
         if (command == "report") return pfa::cli::reportCommand(argc, argv);
-        std::fprintf(stderr, "pfa-cli: unknown command '%s' (try pfa-cli --help)\n", command.c_str());
+        std::fprintf(stderr, "pfa-cli: unknown command '%s' (try pfa-cli --help)\n",
+                     command.c_str());
         return 2;
     } catch (const pfa::cli::UsageError& error) {
         std::fprintf(stderr, "pfa-cli %s: %s (see pfa-cli %s --help)\n", command.c_str(),

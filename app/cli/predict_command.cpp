@@ -65,9 +65,10 @@ int listRuns(const std::string& path) {
     for (const SavedRunSummary& run : runs) {
         std::printf("#%-5zu %-9s %-6s %-8s %-8s %-5s %-11s %-6s %s\n", run.index,
                     run.algorithm.c_str(), run.fairness.c_str(), formatNumber(run.epsilon).c_str(),
-                    formatNumber(run.lambda).c_str(), formatNumber(run.seed, 10).c_str(),
-                    formatNumber(run.testError, 6).c_str(), run.hasModel ? "yes" : "no",
-                    run.runKey.c_str());
+                    formatNumber(run.lambda).c_str(),
+                    std::isfinite(run.seed) ? formatNumber(run.seed, 10).c_str() : "-",
+                    std::isfinite(run.testError) ? formatNumber(run.testError, 6).c_str() : "-",
+                    run.hasModel ? "yes" : "no", run.runKey.c_str());
     }
     return 0;
 }
@@ -122,12 +123,14 @@ int predictCommand(int argc, char** argv) {
     if (!written) throw DataFileError(outPath, 0, "", "writing the predictions failed");
 
     const RunResult& run = model.run;
-    std::fprintf(
-        stderr, "model: %s, %s, epsilon %s, lambda %s, seed %llu (%s record #%zu), trained on %s\n",
-        run.config.algorithm.c_str(), fairnessCode(run.config.fairness).c_str(),
-        formatNumber(run.config.epsilon).c_str(), formatNumber(run.config.lambda).c_str(),
-        static_cast<unsigned long long>(run.config.seed), model.file.c_str(), model.recordIndex,
-        model.context.datasetDescription.c_str());
+    const std::string seed = model.seedKnown ? "seed " + std::to_string(run.config.seed)
+                                             : std::string("seed not in the file");
+    std::fprintf(stderr,
+                 "model: %s, %s, epsilon %s, lambda %s, %s (%s record #%zu), trained on %s\n",
+                 run.config.algorithm.c_str(), fairnessCode(run.config.fairness).c_str(),
+                 formatNumber(run.config.epsilon).c_str(), formatNumber(run.config.lambda).c_str(),
+                 seed.c_str(), model.file.c_str(), model.recordIndex,
+                 model.context.datasetDescription.c_str());
     std::fprintf(stderr, "%ld %srow(s) of %s predicted%s%s\n", p.rows(),
                  options.testRowsOnly ? "held-out test " : "", csv.c_str(),
                  outPath == "-" ? "" : " into ", outPath == "-" ? "" : outPath.c_str());
@@ -162,7 +165,9 @@ int predictCommand(int argc, char** argv) {
                      formatNumber(p.metrics->error, 10).c_str(),
                      fairnessCode(run.config.fairness).c_str(),
                      formatNumber(p.metrics->violation(run.config.fairness), 10).c_str(), p.rows());
-        if (options.testRowsOnly) {
+        if (options.testRowsOnly && !model.testMetricsKnown) {
+            std::fprintf(stderr, "; the model file holds no test metrics to compare them with\n");
+        } else if (options.testRowsOnly) {
             const bool same =
                 p.metrics->error == run.test.error && p.metrics->violation(run.config.fairness) ==
                                                           run.test.violation(run.config.fairness);

@@ -706,6 +706,13 @@ int trainCommand(int argc, char** argv) {
             std::fprintf(stderr, "    %s\n", r.message.c_str());
         }
     };
+    // Every execution is charged to the persistent ledger of its rows at once, whatever becomes
+    // of the results file.
+    const privacy::LedgerStore ledgerStore(ledgerDirectory());
+    options.onCharge = [&ledgerStore](const RunContext& context,
+                                      const std::vector<privacy::LedgerEntry>& entries) {
+        chargeLedgerStore(ledgerStore, context, entries, "pfa-cli train");
+    };
     CancelToken never;
     const bool autoTuned = args.has("auto-tune");
     AutoTuneOptions tune;
@@ -833,6 +840,19 @@ int trainCommand(int argc, char** argv) {
         for (const privacy::DatasetLedger& ledger : ledgers) printLedger(ledger, false);
         std::printf("(every private run on this data set in %s; 'pfa-cli ledger %s --runs' lists them)\n",
                     options.outputPath.c_str(), options.outputPath.c_str());
+        // The ledger of the rows themselves: every program, session and results file.
+        std::set<std::string> shown;
+        for (const PreparedDatasetPtr& data : preparedAll) {
+            if (data->context.dataFingerprint.empty() ||
+                !shown.insert(data->context.dataFingerprint).second)
+                continue;
+            printStoredLedger(ledgerStore.read(data->context.dataFingerprint), false);
+        }
+    }
+    if (!outcome.chargeError.empty()) {
+        std::fprintf(stderr, "error: the persistent privacy ledger could not be charged: %s\n",
+                     outcome.chargeError.c_str());
+        return 1;
     }
     std::printf("\n%s", fairnessFormulaText().c_str());
     std::printf("\nwall time %.1f s with %d thread(s)\n", outcome.progress.elapsedSeconds,

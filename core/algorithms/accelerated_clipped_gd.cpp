@@ -46,7 +46,7 @@ public:
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise"});
+            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
         for (const char* name : {"tail-index", "moment-bound", "smoothness", "domain-radius",
                                  "steps", "clip-norm", "clip-rule"}) {
             list.push_back(heavyTailParameter(name));

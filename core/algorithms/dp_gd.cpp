@@ -26,7 +26,7 @@ public:
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise"});
+            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
         list.push_back(diff2::roundsParameter());
         list.push_back(diff2::stepParameter());
         list.push_back(diff2::fullClipParameter());

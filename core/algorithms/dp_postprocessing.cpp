@@ -145,7 +145,7 @@ public:
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list = commonParameters(
             {"fairness", "epsilon", "seed", "scope", "epochs", "batch-size", "lr-theta", "l2",
-             "advantaged-class", "evaluate-every", "secure-noise"});
+             "advantaged-class", "evaluate-every", "secure-noise", "diagnostics"});
         list.push_back(gammaParameter());
         list.push_back(gammaGridParameter());
         list.push_back(slackBetaParameter());
@@ -206,6 +206,12 @@ public:
         plan.sampler = rowSampler(baseConfig, data.train);
         RunResult result = runSaddlePointTrainer(baseConfig, plan, data, observer, cancel);
         result.config = config;
+        if (!recordsDiagnostics(config)) {
+            // The base model's training figures are diagnostics like any other run's.
+            result.trainLoss = NAN;
+            for (EpochMetrics& epoch : result.history)
+                epoch.trainLoss = epoch.trainObjective = epoch.clipFraction = NAN;
+        }
         if (result.status != RunStatus::Completed) {
             // Nothing about the sensitive attribute was released: ε spent is 0.
             describe(result, data.train, 0.0);
@@ -337,7 +343,15 @@ private:
         report.noiseSource =
             config.secureNoise ? privacy::NoiseSource::Secure : privacy::NoiseSource::Seeded;
         report.seed = config.seed;
-        report.diagnosticsRecorded = true;
+        report.diagnosticsRecorded = recordsDiagnostics(config);
+        if (report.diagnosticsRecorded) {
+            report.disclose("the base model's training loss and objective per epoch (computed "
+                            "from the features and labels, which this scope treats as public, "
+                            "never from the sensitive attribute)",
+                            {"train_loss", "history.train_loss", "history.train_objective",
+                             "history.clip_fraction"},
+                            /*diagnostic=*/true);
+        }
         const PersonCounts persons = countPersons(train);
         report.personColumn = train.personColumn;
         report.persons = persons.persons;

@@ -35,7 +35,7 @@ public:
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
             commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
-                              "adjacency", "clip-theta", "averaging", "secure-noise"});
+                              "adjacency", "clip-theta", "averaging", "secure-noise", "diagnostics"});
         list.push_back(domainRadiusParameter());
         return list;
     }
@@ -47,8 +47,8 @@ public:
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
-        const long n = static_cast<long>(data.train.rows());
-        const LinearSgdPlan plan = planLinearSgd(config, data.train, splitPublicRows(n, 0.0, 0));
+        const LinearSgdPlan plan =
+            planLinearSgd(config, data.train, splitPublicRows(data.train, 0.0, 0));
         const privacy::RunAccountant accountant(plan.accounting);
         const RunStreams streams(config, data.train);
         RandomStream sampling = streams.stream(streams::kSampling);

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
@@ -190,21 +191,33 @@ public:
                     }
                     ++seenSince;
                     // Local trust: the record noises its own clipped gradient before it leaves it.
-                    if (s.trust == SiloTrust::Local && sigma > 0.0) {
-                        for (Eigen::Index j = 0; j <= d; ++j) g(j) += sigma * gaussian.normal();
+                    if (s.trust == SiloTrust::Local) {
+                        privacy::ReleaseSpec release;
+                        release.channel = "record-gradient";
+                        release.sensitivity = 2.0 * s.clip;  // a replaced record's clipped gradient
+                        release.noiseScale = sigma;
+                        privacy::releaseGaussian(release, g, gaussian);
                     }
                     siloMean += g;
                 }
                 siloMean /= k;  // normalised by K (the expected size under Poisson sampling)
-                if (s.trust == SiloTrust::Isrl && sigma > 0.0) {
-                    for (Eigen::Index j = 0; j <= d; ++j) siloMean(j) += sigma * gaussian.normal();
+                if (s.trust == SiloTrust::Isrl) {
+                    privacy::ReleaseSpec release;
+                    release.channel = "silo-mean";
+                    release.sensitivity = 2.0 * s.clip / k;  // one record replaced in the silo
+                    release.noiseScale = sigma;
+                    privacy::releaseGaussian(release, siloMean, gaussian);
                 }
                 update += siloMean;
             }
             update /= static_cast<double>(chosen.size());
-            if (noise.serverSigma > 0.0) {
-                for (Eigen::Index j = 0; j <= d; ++j)
-                    update(j) += noise.serverSigma * gaussian.normal();
+            if (s.trust == SiloTrust::Central || s.trust == SiloTrust::Shuffle) {
+                privacy::ReleaseSpec release;
+                release.channel = "server-average";
+                release.sensitivity =
+                    2.0 * s.clip / (k * static_cast<double>(chosen.size()));  // one record replaced
+                release.noiseScale = noise.serverSigma;
+                privacy::releaseGaussian(release, update, gaussian);
             }
             w -= s.stepSize * update;
             if (std::isfinite(s.radius) && w.norm() > s.radius) w *= s.radius / w.norm();
@@ -299,7 +312,7 @@ public:
         report.samplingRate = accountant.inputs().samplingRate;
         report.expectedBatch = s.localBatch;
         report.adjacency = "replace-one";
-        report.neighbouring = "one record of one silo replaced";
+        report.neighbouring = siloNeighbouring(train);
         report.trustModel = siloTrustDescription(s.trust);
         report.noiseMultiplier = report.noiseMultiplierTheta = accountant.inputs().noiseMultiplier;
         report.sigmaTheta = noise.averageSigma;
@@ -324,8 +337,12 @@ public:
                 "shuffle model (rate-level simulation): the accuracy of a secure shuffler is "
                 "simulated with the central noise; no shuffle protocol ran");
         }
-        if (std::isfinite(heterogeneity))
-            report.warnings.push_back(heterogeneityNote(heterogeneity));
+        if (std::isfinite(heterogeneity)) {
+            report.disclose("the silo heterogeneity υ*² = " + formatNumber(heterogeneity) +
+                                " (mean squared norm of the silos' gradients at a non-private "
+                                "optimum of the training records)",
+                            {}, /*diagnostic=*/true);
+        }
         if (s.calibration == SiloCalibration::ThesisExperiment) {
             // The thesis's closed form leans on an accountant with unspecified constants: its
             // target is nominal; the guarantee above is what the accountant certifies.

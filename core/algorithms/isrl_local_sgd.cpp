@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
@@ -141,8 +142,13 @@ public:
                         ++clippedSince;
                     }
                     ++seenSince;
-                    if (noise > 0.0) {
-                        for (Eigen::Index j = 0; j <= d; ++j) g(j) += noise * gaussian.normal();
+                    {
+                        // Each local step releases one record's noisy clipped gradient.
+                        privacy::ReleaseSpec release;
+                        release.channel = "record-gradient";
+                        release.sensitivity = 2.0 * s.clip;  // a replaced record
+                        release.noiseScale = noise;
+                        privacy::releaseGaussian(release, g, gaussian);
                     }
                     local -= s.stepSize * g;
                     if (std::isfinite(s.radius) && local.norm() > s.radius)
@@ -226,7 +232,7 @@ public:
         report.samplingRate = 1.0;
         report.expectedBatch = 1;
         report.adjacency = "replace-one";
-        report.neighbouring = "one record of one silo replaced";
+        report.neighbouring = siloNeighbouring(train);
         report.trustModel = siloTrustDescription(SiloTrust::Isrl);
         report.noiseMultiplier = report.noiseMultiplierTheta = accountant.inputs().noiseMultiplier;
         report.sigmaTheta = *hi;

@@ -4,10 +4,11 @@
 // learns alone and never sends. One round: each taking part user computes the mean squared-loss
 // gradient g_i of m samples at (w + θ_i); θ_i takes a local step with g_i (never clipped, never
 // released); the server averages the clipped g_i, adds Gaussian noise z·C/Q and moves w. Only
-// the noisy w's leave the server, so the guarantee is joint DP for each user. The ratio a of
-// global to local step (a = 0: everyone learns alone, nothing is released, ε = 0; a = ∞: one
-// shared model) is the personalisation knob; its tradeoff against ε is what the algorithm
-// shows.
+// the noisy w's leave the server, so the guarantee is joint DP for each user, under
+// replace-one-user adjacency: the number of users N is public (it normalises the average). The
+// ratio a of global to local step (a = 0: everyone learns alone, nothing is released, ε = 0;
+// a = ∞: one shared model) is the personalisation knob; its tradeoff against ε is what the
+// algorithm shows.
 //
 // Data: "synthetic-personalised" carries its generator (Dataset::personalised): each round
 // draws fresh samples and the exact excess risk is measured. Any other data with user ids
@@ -21,6 +22,7 @@
 #include <numeric>
 
 #include "core/data/personalised.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
 #include "core/train/config_validation.h"
@@ -36,9 +38,8 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-/// A mean excess risk or loss this large means the steps diverged (the data have risks of
-/// order 10²–10³ at the start).
-constexpr double kDivergedRisk = 1e12;
+/// A global model this long has diverged (the data's optima have norms of order 10²).
+constexpr double kDivergedNorm = 1e12;
 constexpr std::uint64_t kUserSamplesStream = 0x5050534744415441ULL;  // "PPSGDATA"
 
 ParamSpec realParameter(const char* name, const char* label, const char* help,
@@ -92,27 +93,37 @@ long userCount(const Dataset& train) {
     return static_cast<long>(train.rows());
 }
 
-/// The accounting of the global model's releases (privacy-accounting.md §2.1/§2.2, §7): one
-/// Gaussian release of the clipped per-user sum per round, Poisson user sampling at q = Q/N
-/// (q = 1: everyone, the closed form), add/remove-one-user adjacency (sensitivity C). a = 0
-/// releases nothing.
+/// The accounting of the global model's releases (privacy-accounting.md §2, §2.5, §7): one
+/// Gaussian release of the clipped per-user sum per round, under replace-one-user adjacency (the
+/// number of users N is public; it sets the normaliser Q and the rate q = Q/N). With every user
+/// in every round (q = 1) a replaced user moves the sum by at most 2C: the Gaussian curve at
+/// z/2 (§2.5, q = 1). With Poisson user sampling (q < 1) each user's contribution has norm ≤ C
+/// and membership is hidden: the group-of-two bound at z. a = 0 releases nothing.
 privacy::AccountingInputs globalReleaseInputs(double q, double z, double a, long rounds,
                                               double delta) {
     privacy::AccountingInputs in;
     in.unit = "user";
-    in.adjacency = privacy::Adjacency::AddRemove;
+    in.adjacency = privacy::Adjacency::Replace;
+    const bool everyone = q >= 1.0;
     in.kind = a == 0.0 ? privacy::ReleaseKind::NoRelease
-                       : (q >= 1.0 ? privacy::ReleaseKind::Gaussian
-                                   : privacy::ReleaseKind::PoissonSubsampled);
+                       : (everyone ? privacy::ReleaseKind::Gaussian
+                                   : privacy::ReleaseKind::PoissonReplace);
     in.samplingRate = a == 0.0 ? 1.0 : std::min(q, 1.0);
-    in.noiseMultiplier = a == 0.0 ? 0.0 : z;
+    in.noiseMultiplier = a == 0.0 ? 0.0 : (everyone ? z / 2.0 : z);
     in.sensitivity =
-        "C (one user's clipped mean gradient in the per-round sum; add/remove one user)";
+        everyone ? "2C (replace-one user: the per-round sum of clipped user gradients moves by "
+                   "at most 2C)"
+                 : "C (one sampled user's clipped gradient in the per-round sum; replace-one by "
+                   "the group-of-two bound)";
     in.stepsPerRelease = 1;
     in.steps = rounds;
     in.delta = delta;
     return in;
 }
+
+/// The factor between the setting z (noise std on the sum over C) and the multiplier the
+/// accountant charges: 1/2 with every user in every round (the bound is 2C), else 1.
+double chargedMultiplierScale(double q) { return q >= 1.0 ? 0.5 : 1.0; }
 
 class Ppsgd final : public Algorithm {
 public:
@@ -132,7 +143,7 @@ public:
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise"});
+            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
         list.push_back(realParameter(
             "personalisation", "Personalisation a (0 = all local, inf = all global)",
             "ratio of the global model's step to the personal models' step: 0 = every user learns "
@@ -155,6 +166,7 @@ public:
                              "0", 0.0, "users");
         users.autoMeaning = "all N users every round";
         users.autoValue = "0";
+        users.autoReads = AutoReads::UnitCount;
         list.push_back(std::move(users));
         list.push_back(
             integerParameter("samples-per-user", "Samples per user m",
@@ -169,7 +181,7 @@ public:
                           "0", 0.0, false);
         z.autoMeaning = "solved by the accountant from the target ε";
         z.autoValue = "0";
-        z.example = "128";  // within ε = 1 over 300 rounds; a small z would exceed such a budget
+        z.example = "256";  // within ε = 1 over 300 rounds (charged at z/2 = 128 with all users)
         z.advanced = true;
         z.applies = AppliesPrivate;
         list.push_back(std::move(z));
@@ -220,14 +232,15 @@ public:
         // δ relative to the number of users, the unit of privacy (not to the rows).
         if (c.delta == 0.0) c.delta = 1.0 / (static_cast<double>(n) * static_cast<double>(n));
         c = resolveDefaults(c, data);
+        c.batchSize = requested.batchSize;  // not used; its automatic value would read n rows
         if (ownNumber(c, "sampled-users") == 0) c.extra["sampled-users"] = std::to_string(n);
         const double a = ownNumber(c, "personalisation");
         if (ownNumber(c, "noise-multiplier") == 0 && c.isPrivate() && a > 0.0) {
             const double q = ownNumber(c, "sampled-users") / static_cast<double>(n);
             const privacy::AccountingInputs shape =
                 globalReleaseInputs(q, 1.0, a, static_cast<long>(ownNumber(c, "global-rounds")), c.delta);
-            c.extra["noise-multiplier"] =
-                realText(privacy::solveNoiseMultiplierFor(shape, 1.0, c.epsilon));
+            c.extra["noise-multiplier"] = realText(
+                privacy::solveNoiseMultiplierFor(shape, chargedMultiplierScale(q), c.epsilon));
         }
         return c;
     }
@@ -295,13 +308,25 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     }
 
     const privacy::RunAccountant accountant(globalReleaseInputs(q, z, a, rounds, config.delta));
+    const bool diagnostics = recordsDiagnostics(config);
     const RunStreams streams(config, train);
     RandomStream sampling = streams.stream(streams::kSampling);  // who takes part in a round
     RandomStream noise = streams.stream(streams::kNoise);
     // The users' own samples (fresh draws, or rows of their pool) depend on the seed alone:
     // runs that differ only in ε, a or η see the same data (common random numbers), so a = 0
     // gives one curve for every budget. They are the protected data, not a privacy mechanism.
-    FastRandom samples(config.seed, kUserSamplesStream);
+    // Each user draws from a stream of its own: one user's data never changes another's draws.
+    std::vector<FastRandom> samples;
+    samples.reserve(static_cast<std::size_t>(N));
+    for (long i = 0; i < N; ++i)
+        samples.emplace_back(config.seed, kUserSamplesStream + static_cast<std::uint64_t>(i));
+    // The users taking part in a round (positions, ascending), and the release's bound: a
+    // replaced user moves the normalised sum by 2C/Q.
+    std::vector<long> members(static_cast<std::size_t>(N));
+    privacy::ReleaseSpec release;
+    release.channel = "users-clipped-mean";
+    release.sensitivity = 2.0 * C / Q;
+    release.noiseScale = z > 0.0 ? z * C / Q : 0.0;
 
     // Everything the rounds touch is allocated here, once.
     Eigen::VectorXd w = Eigen::VectorXd::Zero(D);
@@ -387,19 +412,26 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             break;
         }
         gsum.setZero();
+        // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
+        long taking = 0;
         for (long i = 0; i < N; ++i) {
-            // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
             if (q < 1.0 && sampling.uniformOpen() >= q) continue;
+            members[static_cast<std::size_t>(taking++)] = i;
+        }
+        privacy::observeBatch("users", N, members, taking);
+        for (long k = 0; k < taking; ++k) {
+            const long i = members[static_cast<std::size_t>(k)];
+            FastRandom& own = samples[static_cast<std::size_t>(i)];
             model = w + theta.col(i);
             if (streaming) {
-                truth->sample(static_cast<int>(i), samples, x, y);
+                truth->sample(static_cast<int>(i), own, x, y);
             } else {
                 const long begin = poolOffsets[static_cast<std::size_t>(i)];
                 const long size = poolOffsets[static_cast<std::size_t>(i) + 1] - begin;
                 for (long k = 0; k < m; ++k) {
                     const long row = poolRows[static_cast<std::size_t>(
                         begin +
-                        static_cast<long>(samples.uniformIndex(static_cast<std::uint64_t>(size))))];
+                        static_cast<long>(own.uniformIndex(static_cast<std::uint64_t>(size))))];
                     x.row(k).head(d) = train.X.row(row);
                     x(k, d) = 1.0;
                     y(k) = targets(row);
@@ -430,10 +462,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         if (eta.global > 0.0) {
             // Normalised by the expected number of users (Poisson sampling), noise z·C on the sum.
             gsum /= Q;
-            if (z > 0.0) {
-                const double sigma = z * C / Q;
-                for (Eigen::Index k = 0; k < D; ++k) gsum(k) += sigma * noise.normal();
-            }
+            privacy::releaseGaussian(release, gsum, noise);
             w -= eta.global * gsum;
         }
         result.steps = t + 1;
@@ -442,16 +471,17 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         info.step = t + 1;
         info.epoch = static_cast<int>(t + 1);
         info.batchRows = static_cast<long>(roundSamples);
-        info.batchLoss = roundSamples > 0 ? 0.5 * roundLoss / roundSamples : 0.0;
+        info.batchLoss = diagnostics && roundSamples > 0 ? 0.5 * roundLoss / roundSamples : kNaN;
         bool stop = observer.onStep(info);
-        const bool diverged = !w.allFinite() || !theta.allFinite() ||
-                              (roundSamples > 0 && roundLoss / roundSamples > kDivergedRisk);
+        // Judged on the released global model alone: a stop decided on the users' exact losses
+        // or their personal models would itself tell about their data.
+        const bool diverged = !w.allFinite() || w.norm() > kDivergedNorm;
         if ((t + 1) % reportEvery == 0 || t + 1 == rounds || diverged) {
             EpochMetrics e;
             e.epoch = static_cast<int>(result.history.size()) + 1;
             e.step = t + 1;
-            e.trainLoss =
-                roundSamples > 0 ? roundLoss / roundSamples : kNaN;  // MSE of the round's samples
+            // Diagnostic: the MSE of the round's samples (the users' private data).
+            e.trainLoss = diagnostics && roundSamples > 0 ? roundLoss / roundSamples : kNaN;
             e.trainObjective = e.trainLoss;
             e.violation = e.dpGap = e.eoGap = e.eoppGap = e.ermiHard = e.ermiSoft = kNaN;
             if (streaming) {
@@ -469,9 +499,10 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                 if (hi >= lo) e.unitErrorSpread = hi - lo;
             }
             e.epsilonSpent = accountant.after(t + 1).epsilon;
-            e.clipFraction = contributions
-                                 ? static_cast<double>(clipped) / static_cast<double>(contributions)
-                                 : 0.0;
+            e.clipFraction =
+                !diagnostics    ? kNaN
+                : contributions ? static_cast<double>(clipped) / static_cast<double>(contributions)
+                                : 0.0;
             e.seconds = elapsed();
             result.history.push_back(e);
             stop = observer.onEpochEnd(e) || stop;
@@ -532,7 +563,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             for (long i = 0; i < N; ++i) {
                 UnitMetrics u;
                 u.name = "user " + std::to_string(i + 1);
-                u.trainRows = rowsOf(train.users, static_cast<int>(i));
+                u.trainRows = diagnostics ? rowsOf(train.users, static_cast<int>(i)) : -1;
                 u.testRows = rowsOf(test.users, static_cast<int>(i));
                 u.testError = userRisk(i);
                 if (test.users) {
@@ -547,7 +578,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             for (long k = 0; k < test.users->units(); ++k) {
                 UnitMetrics u;
                 u.name = test.users->name(k);
-                u.trainRows = rowsOf(train.users, test.users->id(k));
+                u.trainRows = diagnostics ? rowsOf(train.users, test.users->id(k)) : -1;
                 u.testRows = test.users->rowCount(k);
                 u.testError = u.testLoss = testUserSse[static_cast<std::size_t>(k)] /
                                            testUserRows[static_cast<std::size_t>(k)];
@@ -571,12 +602,15 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     // The unit is already the person: no group-privacy conversion applies.
     report.epsilonPerPerson = 0.0;
     report.maxRowsPerPerson = 0;
-    report.adjacency = "add/remove-one";
-    report.neighbouring = "all data of one user (present or absent)";
+    report.adjacency = "replace-one";
+    report.neighbouring = "all data of one user replaced by any other data (any number of rows); "
+                          "the number of users N = " +
+                          std::to_string(N) + " is public";
     report.trustModel =
         "joint DP: the server (trusted to add the noise) releases only the noisy global model; "
-        "each "
-        "user's local model never leaves the user and is not protected from that user";
+        "in a deployment each user's personal model stays with that user and is not protected "
+        "from that user — this simulation evaluates the personal models, and what it records "
+        "of them is listed as not protected";
     report.protectedData =
         streaming ? "all samples of each user" : "every row of each user (features and target)";
     report.clipTheta = C;
@@ -598,16 +632,32 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                       " (the smallest z the accountant finds within the budget ε, unless given)"
                 : "";
         report.mechanism =
-            q >= 1.0 ? "Gaussian, one release of the noisy global update per round"
-                     : "Poisson-subsampled Gaussian (users), signed series, one release per round";
+            q >= 1.0 ? "Gaussian, one release of the noisy global update per round (bound 2C on "
+                       "the sum under replace-one, so the accountant's multiplier is z/2)"
+                     : "Poisson-subsampled Gaussian (users), replace-one by the group-of-two bound, "
+                       "one release per round";
         report.sampling =
             q >= 1.0 ? "every user in every round"
                      : "Poisson: each user joins a round with probability q = " + formatNumber(q);
-        report.noiseMultiplier = report.noiseMultiplierTheta = z;
+        report.noiseMultiplierTheta = z;
+        report.noiseMultiplier = z * chargedMultiplierScale(q);
         report.sigmaTheta = z * C / Q;
         report.postProcessing =
             "each user's personal model θ_i, computed from the released global models and "
             "that user's own data (joint differential privacy)";
+    }
+    // The personalised metrics read each user's personal model θ_i, which the guarantee does
+    // not cover (joint DP protects a user from what the others see: the global models).
+    report.disclose("every metric of the personal models w + θ_i (each computed from one user's "
+                    "own data): the test " +
+                        std::string(streaming ? "excess risk" : "MSE") +
+                        " per user, their mean and their spread",
+                    {"test_error", "regression.test_mse", "regression.test_rmse",
+                     "history.test_error", "history.excess_risk", "history.unit_error_spread",
+                     "units.items[].test_error", "units.items[].test_loss"});
+    if (diagnostics && !result.units.empty()) {
+        report.disclose("each user's number of training rows", {"units.items[].train_rows"},
+                        /*diagnostic=*/true);
     }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
     return result;

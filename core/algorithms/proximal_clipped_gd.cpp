@@ -37,7 +37,7 @@ public:
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise"});
+            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
         for (const char* name : {"tail-index", "moment-bound", "ridge", "smoothness",
                                  "domain-radius", "steps", "clip-norm", "clip-rule"}) {
             list.push_back(heavyTailParameter(name));

@@ -1,7 +1,8 @@
 // semi-dp-sgd: semi-differentially private SGD for linear regression with public data
-// (thesis-algorithms.md §5.2, "Optimal Differentially Private Learning with Public Data"). A
-// share p of the training rows is PUBLIC (a data-independent seeded random subset: public-share,
-// public-seed); only the other rows are protected. Each step mixes the noisy clipped mean
+// (thesis-algorithms.md §5.2, "Optimal Differentially Private Learning with Public Data"). About
+// a share p of the training rows is PUBLIC: a row is public when a keyed hash of its own raw
+// values (public-seed) falls below p, so no other row decides it; only the other rows are
+// protected. Each step mixes the noisy clipped mean
 // gradient of a Poisson batch of private rows, g_priv (σ from the RDP accountant over the
 // private rows alone, q = K_priv/n_priv), with the mean gradient of K_pub public rows, g_pub
 // (each normalised to norm C unless switched off): g = α g_priv + (1 − α) g_pub. α is set by
@@ -42,8 +43,6 @@ ParamSpec makeParameter(const char* name, const char* label, ParamKind kind, con
     return spec;
 }
 
-long publicRowCount(double share, double n) { return std::llround(share * n); }
-
 class SemiDpSgd final : public Algorithm {
 public:
     std::string name() const override { return "semi-dp-sgd"; }
@@ -62,13 +61,15 @@ public:
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
             commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
-                              "adjacency", "clip-theta", "averaging", "secure-noise"});
+                              "adjacency", "clip-theta", "averaging", "secure-noise",
+                              "diagnostics"});
         list.push_back(domainRadiusParameter());
         {
             ParamSpec p =
                 makeParameter("public-share", "Public share p", ParamKind::Real,
-                              "share of the training rows that are public (not protected), "
-                              "chosen at random by public-seed, independently of the data",
+                              "share of the training rows that are public (not protected): a row "
+                              "is public when a hash of its own values (keyed by public-seed) "
+                              "falls below p, so about p·n rows are",
                               "0.05");
             p.min = 0.0;
             p.max = 1.0;
@@ -79,8 +80,8 @@ public:
         {
             ParamSpec p =
                 makeParameter("public-seed", "Public rows seed", ParamKind::Integer,
-                              "seed of the random choice of the public rows (the split is "
-                              "assumed public knowledge)",
+                              "key of the hash that makes rows public (the rule, and so which "
+                              "rows are public, is assumed public knowledge)",
                               "0");
             p.min = 0.0;
             p.max = 0x1p53;
@@ -162,24 +163,27 @@ public:
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);
-        const long n = static_cast<long>(data.train.rows());
-        const long nPublic =
-            publicRowCount(ownNumber(config, "public-share"), static_cast<double>(n));
-        if (n - nPublic < 1) {
+        const PublicPrivateRows rows = splitPublicRows(
+            data.train, ownNumber(config, "public-share"),
+            static_cast<std::uint64_t>(ownNumber(config, "public-seed")));
+        const long nPrivate = static_cast<long>(rows.privateRows.size());
+        if (nPrivate < 1) {
             throw InputError("public-share = " + formatNumber(ownNumber(config, "public-share")) +
                              " leaves no private training row; lower it");
         }
-        if (config.batchSize > n - nPublic) {
+        if (config.batchSize > nPrivate) {
             throw InputError("batch-size = " + std::to_string(config.batchSize) +
                              " is invalid: at most the number of private training rows (" +
-                             std::to_string(n - nPublic) + ")");
+                             std::to_string(nPrivate) + ")");
         }
     }
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         TrainConfig c = resolveDefaults(requested, data);
-        const long n = static_cast<long>(data.train.rows());
-        const long nPublic = publicRowCount(ownNumber(c, "public-share"), static_cast<double>(n));
+        const long nPublic = static_cast<long>(
+            splitPublicRows(data.train, ownNumber(c, "public-share"),
+                            static_cast<std::uint64_t>(ownNumber(c, "public-seed")))
+                .publicRows.size());
         if (ownNumber(c, "public-batch") == 0)
             c.extra["public-batch"] = std::to_string(std::min(256L, std::max(1L, nPublic)));
         return c;
@@ -189,14 +193,13 @@ public:
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
         const Dataset& train = data.train;
-        const long n = static_cast<long>(train.rows());
         const double share = ownNumber(config, "public-share");
         const auto publicSeed = static_cast<std::uint64_t>(ownNumber(config, "public-seed"));
         const bool publicOnly = ownChoice(config, "public-use") == "public-only";
         const double alphaSetting = ownNumber(config, "public-weight");
         const double alpha = alphaSetting < 0.0 ? NAN : alphaSetting;
 
-        LinearSgdPlan plan = planLinearSgd(config, train, splitPublicRows(n, share, publicSeed));
+        LinearSgdPlan plan = planLinearSgd(config, train, splitPublicRows(train, share, publicSeed));
         LinearSgdSetup& s = plan.setup;
         const long nPublic = static_cast<long>(s.publicRows.size());
         const long nPrivate = static_cast<long>(s.privateRows.size());
@@ -236,15 +239,15 @@ public:
             result.privacy = privacy::nonPrivateReport(name(), result.steps);
             return result;
         }
-        const std::string split = std::to_string(nPublic) + " public rows (public-share " +
-                                  formatNumber(share) +
-                                  ", drawn uniformly at random with public-seed " +
-                                  std::to_string(publicSeed) + ", independently of the data)";
-        std::string protectedRows = "every column (features and target) of each of the " +
-                                    std::to_string(nPrivate) + " PRIVATE training rows only. The " +
+        const std::string split =
+            "public rows (each row is public when a hash of its own values, keyed by public-seed " +
+            std::to_string(publicSeed) + ", falls below public-share " + formatNumber(share) +
+            ": whether a row is public depends on that row alone)";
+        std::string protectedRows = "every column (features and target) of each PRIVATE "
+                                    "training row only. The " +
                                     split +
-                                    " get NO protection: they are used as they are. The "
-                                    "public/private split is assumed to be public "
+                                    " get NO protection: they are used as they are. The rule "
+                                    "that makes a row public is assumed to be public "
                                     "knowledge";
         if (!publicOnly && std::isnan(s.alpha))
             protectedRows += "; the automatic weight α is computed from public rows only";
@@ -253,6 +256,14 @@ public:
         else if (s.alpha == 0.0)
             protectedRows += "; with α = 0 the private rows are not used at all (ε = 0)";
         describeLinearSgdRun(result, plan, train, name(), protectedRows);
+        if (config.adjacency == privacy::Adjacency::AddRemove) {
+            // Under add/remove the number of private rows is private like n itself.
+            result.privacy.disclose("the numbers of private (" + std::to_string(nPrivate) +
+                                        ") and public (" + std::to_string(nPublic) +
+                                        ") training rows",
+                                    {"theory_inputs.private_rows", "theory_inputs.public_rows"});
+            result.privacy.statement = privacy::renderPrivacyStatement(result.privacy, "", "");
+        }
         return result;
     }
 
@@ -271,7 +282,8 @@ private:
         result.regression.known = true;
         result.test =
             fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
-        result.trainLoss = evaluateRegression(data.train, w).testMse;
+        // A training-set diagnostic (all training rows, private ones included).
+        result.trainLoss = s.diagnostics ? evaluateRegression(data.train, w).testMse : NAN;
         result.steps = 1;
         if (s.publicRows.empty()) result.message = "no public rows: the model is zero";
         StepInfo info;
@@ -283,6 +295,7 @@ private:
         m.epoch = 1;
         m.step = 1;
         m.trainLoss = m.trainObjective = result.trainLoss;
+        m.clipFraction = s.diagnostics ? 0.0 : NAN;
         m.testError = result.regression.testMse;
         if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
         m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;

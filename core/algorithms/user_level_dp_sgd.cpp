@@ -23,6 +23,7 @@
 #include <numeric>
 
 #include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
@@ -55,6 +56,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// are part of the privacy mechanism and have a stream of their own.
 constexpr std::uint64_t kSmoothingStream = 0x534d4f4f54480000ULL;  // "SMOOTH"
 constexpr std::uint64_t kGateStream = 0x4741544500000000ULL;       // "GATE"
+/// Base label of the per-user streams that pick each user's m rows (user position added).
+constexpr std::uint64_t kUserRowsStream = 0x5553455230000000ULL;   // "USER0"
 
 enum class NoiseMode { Paper, Practical, Naive };
 
@@ -172,11 +175,11 @@ public:
         ParamSpec m =
             integerParameter("rows-per-user", "Rows per user m",
                              "every user contributes this many of their rows (a random subset "
-                             "drawn once)",
+                             "drawn once; a user with fewer rows: m draws with replacement)",
                              "0", 1, true);
-        m.autoMeaning =
-            "the fewest training rows any user has (read from the data, not privatised)";
+        m.autoMeaning = "the fewest training rows any user has";
         m.autoValue = "0";
+        m.autoReads = AutoReads::Content;
         list.push_back(m);
         list.push_back(realParameter(
             "tau-factor", "Concentration factor c_τ",
@@ -223,6 +226,7 @@ public:
                              "0", 1, true);
         perRound.autoMeaning = "every user, every round";
         perRound.autoValue = "0";
+        perRound.autoReads = AutoReads::UnitCount;
         list.push_back(perRound);
         return list;
     }
@@ -244,14 +248,6 @@ public:
         const long n = train.users->units();
         if (n < 2)
             throw InputError("user-level-dp-sgd needs at least 2 training users; the data has 1");
-        const long m = static_cast<long>(ownNumber(config, "rows-per-user"));
-        const long fewest = train.users->minRowsPerUnit();
-        if (m > fewest) {
-            throw InputError(
-                "rows-per-user = " + std::to_string(m) +
-                " is invalid: every user must have that many training rows, and one has only " +
-                std::to_string(fewest) + "; choose at most " + std::to_string(fewest) + " or auto");
-        }
         const long perRound = static_cast<long>(ownNumber(config, "users-per-round"));
         if (perRound > n) {
             throw InputError("users-per-round = " + std::to_string(perRound) +
@@ -267,7 +263,15 @@ public:
     }
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
-        TrainConfig c = resolveDefaults(requested, data);
+        TrainConfig c = requested;
+        // δ relative to the number of users, the unit of privacy (public under replace-one);
+        // the number of rows is private (a user's row count is what a neighbour may change).
+        if (c.delta == 0.0 && data.train.users && data.train.users->units() > 0) {
+            const double users = static_cast<double>(data.train.users->units());
+            c.delta = 1.0 / (users * users);
+        }
+        c = resolveDefaults(c, data);
+        c.batchSize = requested.batchSize;  // not used; its automatic value would read n rows
         if (!data.train.users || data.train.users->units() == 0) return c;  // validate refuses it
         const double n = static_cast<double>(data.train.users->units());
         const double d = static_cast<double>(data.train.features() + 1);
@@ -389,7 +393,10 @@ public:
         RandomStream gate = streams.stream(kGateStream);
         RandomStream smoothing = streams.stream(kSmoothingStream);
 
-        // m rows of every user, drawn once (a partial shuffle of the user's rows).
+        // m rows of every user, drawn once: a partial shuffle of the user's rows, or — for a
+        // user with fewer than m rows — m draws with replacement (such a user is not refused:
+        // a refusal would tell about that user's rows). Each user draws from a stream of its
+        // own, so one user's rows never change which rows the others keep.
         const DesignMatrix design = makeDesignMatrix(train.X, s.B);
         const DesignMatrix testDesign = makeDesignMatrix(data.test.X, s.B);
         const long rowsUsed = s.n * s.m;
@@ -400,12 +407,19 @@ public:
             for (long u = 0; u < s.n; ++u) {
                 const auto rows = users.rowsOf(u);
                 pool.assign(rows.begin(), rows.end());
+                RandomStream own = streams.stream(kUserRowsStream + static_cast<std::uint64_t>(u));
+                const bool enough = static_cast<long>(pool.size()) >= s.m;
                 for (long j = 0; j < s.m; ++j) {
-                    const auto pick = j + static_cast<long>(sampling.uniformIndex(
-                                              pool.size() - static_cast<std::size_t>(j)));
-                    std::swap(pool[static_cast<std::size_t>(j)],
-                              pool[static_cast<std::size_t>(pick)]);
-                    const long row = pool[static_cast<std::size_t>(j)];
+                    long row = 0;
+                    if (enough) {
+                        const auto pick = j + static_cast<long>(own.uniformIndex(
+                                                  pool.size() - static_cast<std::size_t>(j)));
+                        std::swap(pool[static_cast<std::size_t>(j)],
+                                  pool[static_cast<std::size_t>(pick)]);
+                        row = pool[static_cast<std::size_t>(j)];
+                    } else {
+                        row = pool[own.uniformIndex(pool.size())];
+                    }
                     X.row(u * s.m + j) = design.X.row(row);
                     y(u * s.m + j) = static_cast<double>(train.y(row));
                 }
@@ -421,16 +435,23 @@ public:
         std::vector<char> active(static_cast<std::size_t>(s.n), 1);
         const double mInv = 1.0 / static_cast<double>(s.m);
         const double laplaceScale = isPrivate ? 8.0 / config.epsilon : 0.0;
+        // The gate's threshold 2n/5 − Lap(4/ε), drawn once (n is public under replace-one).
+        privacy::ReleaseSpec thresholdRelease;
+        thresholdRelease.channel = "gate-threshold";
+        thresholdRelease.norm = privacy::SensitivityNorm::L1;
+        thresholdRelease.noiseScale = isPrivate ? 4.0 / config.epsilon : 0.0;
         const double threshold =
-            2.0 * nd / 5.0 - (isPrivate ? gate.laplace(4.0 / config.epsilon) : 0.0);
+            isPrivate ? -privacy::releaseLaplace(thresholdRelease, -2.0 * nd / 5.0, gate)
+                      : 2.0 * nd / 5.0;
         const double ballRadius = s.R / 2.0;
         const double dimInv = 1.0 / static_cast<double>(s.dim);
 
         const std::unique_ptr<Model> model = makeModelForClasses(2);
         Evaluator trainEvaluator(train, design, *model);
         Evaluator testEvaluator(data.test, testDesign, *model);
+        // The ε curve shows certified values only: the heuristic modes certify none (+∞).
         EpochReporter reporter(config, trainEvaluator, testEvaluator, false, 0.0,
-                               isPrivate ? &accountant : nullptr);
+                               isPrivate && !gated ? &accountant : nullptr);
         const bool diagnostics = recordsDiagnostics(config);
         const std::vector<long> trainPosition =
             data.test.users ? matchUnits(*data.test.users, users) : std::vector<long>{};
@@ -489,8 +510,12 @@ public:
                 // The gate: score s/2 (sensitivity 1) against the noisy threshold, once per round.
                 const double half = score / 2.0;
                 worstMargin = std::min(worstMargin, half - threshold);
-                const double noisyHalf =
-                    half + (laplaceScale > 0.0 ? gate.laplace(laplaceScale) : 0.0);
+                privacy::ReleaseSpec scoreRelease;
+                scoreRelease.channel = "gate-score";
+                scoreRelease.sensitivity = 1.0;  // s/2: a replaced user moves s by at most 2
+                scoreRelease.norm = privacy::SensitivityNorm::L1;
+                scoreRelease.noiseScale = laplaceScale;
+                const double noisyHalf = privacy::releaseLaplace(scoreRelease, half, gate);
                 if (noisyHalf < threshold) {
                     halted = t;
                     break;
@@ -512,8 +537,15 @@ public:
                 // Normalised by the expected number of users, never the realised one.
                 g /= s.q * nd;
             }
-            if (s.sigma > 0.0) {
-                for (long k = 0; k < s.dim; ++k) g(k) += s.sigma * noise.normal();
+            {
+                privacy::ReleaseSpec release;
+                release.channel = gated ? "kept-users-mean" : "users-clipped-mean";
+                // Naive: a replaced user moves the normalised sum of clipped user gradients by
+                // 2C_u/(qn); the gated modes ASSUME κτ/n (heuristic, not certified).
+                release.sensitivity =
+                    gated ? s.kappa * s.tau / nd : 2.0 * s.clip / (s.q * nd);
+                release.noiseScale = s.sigma;
+                privacy::releaseGaussian(release, g, noise);
             }
             theta -= s.eta * g;
             const double norm = theta.norm();
@@ -577,6 +609,9 @@ public:
         }
         reporter.finish(result);
         result.units = unitMetrics(result.theta, data, testDesign, trainPosition);
+        if (!recordsDiagnostics(config)) {
+            for (UnitMetrics& unit : result.units) unit.trainRows = -1;  // private counts
+        }
         result.seconds = elapsed();
 
         if (!isPrivate) {
@@ -670,9 +705,6 @@ private:
             formatNumber(s.B) + " so G = " + formatNumber(s.B) +
             ", θ projected onto the ball of radius R/2 = " + formatNumber(s.R / 2.0) +
             ", smoothing radius r = " + formatNumber(s.r) + ", step η = " + formatNumber(s.eta);
-        report.uncoveredReleases.push_back("the number of rows per user m = " + m +
-                                           " when chosen automatically is the fewest training rows "
-                                           "of any user, read from the data without noise");
         if (s.mode == NoiseMode::Naive) {
             report.calibration = "naive per-user clipping, rigorous (RDP-calibrated)";
             report.clipTheta = s.clip;
@@ -698,9 +730,10 @@ private:
                 "κτ/n, " +
                 std::to_string(result.steps) + " releases, plus the gate's pure ε₀";
             if (recordsDiagnostics(config)) {
-                report.uncoveredReleases.push_back(
-                    "the gate margin s/2 − thr and the share of users removed, which the history "
-                    "records as training diagnostics");
+                report.disclose("the gate's exact margin s/2 − thr and the share of users the "
+                                "filter removed, per period",
+                                {"history.gate_margin", "history.removed_fraction"},
+                                /*diagnostic=*/true);
             }
             const std::string heuristic =
                 "the ε above assumes that replacing one user moves the kept users' mean by at most "
@@ -723,6 +756,21 @@ private:
                     " only up to an unstated absolute constant, which no accountant can certify; " +
                     heuristic);
             }
+        }
+        if (s.mode != NoiseMode::Naive) {
+            // Not a guarantee: nothing is certified, the heuristic value is kept beside.
+            report.certified = false;
+            report.epsilonHeuristic = report.epsilonSpent;
+            report.heuristicAccounting = report.accounting;
+            report.epsilonSpent = kInf;
+            report.epsilonPerPerson = kInf;
+            report.accounting.kind = privacy::ReleaseKind::Uncertifiable;
+            report.accounting.pureReleases.clear();
+            report.accounting.gaussianReleases.clear();
+        }
+        if (recordsDiagnostics(config) && !result.units.empty()) {
+            report.disclose("each user's number of training rows", {"units.items[].train_rows"},
+                            /*diagnostic=*/true);
         }
         if (halted > 0) report.warnings.push_back(result.message);
         report.statement = privacy::renderPrivacyStatement(report, "", "");

@@ -15,6 +15,7 @@
 #include "core/audit/clopper_pearson.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "core/util/random.h"
 
 namespace pfa::audit {
 
@@ -321,6 +322,11 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
                     } else {
                         run = runAlgorithm(config, split, quiet, cancel);
                         trial.epsilonSpent = run.privacy.epsilonSpent;
+                    }
+                    if (options.onModelTrained) {
+                        if (run.runUid.empty()) run.runUid = newRunUid();
+                        std::lock_guard<std::mutex> lock(progressMutex);
+                        options.onModelTrained(run, world == 1);
                     }
                     if (run.status == RunStatus::Cancelled || cancel.cancelled()) return;
                     if (run.status != RunStatus::Completed) {

@@ -8,6 +8,7 @@
 
 #include "core/data/dataset.h"
 #include "core/train/cancel_token.h"
+#include "core/train/run_result.h"
 #include "core/train/train_config.h"
 
 namespace pfa::audit {
@@ -31,6 +32,11 @@ struct AuditOptions {
     double brokenNoiseDivisor = 1.0;
     int threads = 0;         ///< training threads; 0: all hardware threads
     std::uint64_t seed = 1;  ///< model k of world w is trained with seed·1000003 + 2k + w
+    /// Called for every model the audit trains, however its training ended (serialised, on a
+    /// training thread; `withCanary`: trained on the rows plus the canary). Each model is a
+    /// private run on the training rows, so the privacy ledger charges it. What it throws
+    /// ends the audit with that error.
+    std::function<void(const RunResult& model, bool withCanary)> onModelTrained;
 };
 
 /// The canary record the audit adds (in the encoded feature space of the training rows).

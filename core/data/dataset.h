@@ -43,8 +43,14 @@ struct Dataset {
     /// generator's), or by assignSilos (silo_splitters.h); absent otherwise.
     std::optional<UnitIndex> silos;
     std::string siloDescription;  ///< how the silos were formed ("" without silos)
+    /// What a per-record guarantee assumes about these silos (how a record's silo is decided);
+    /// "" without silos or when they come with the data.
+    std::string siloAssumption;
     /// Regression data: the real-valued target per row (empty for classification data).
     Eigen::VectorXd target;
+    /// One key per row computed from that row's raw values alone (row_key.h); empty for data
+    /// built in memory (rowKey then hashes the encoded row).
+    std::vector<std::uint64_t> rowKeys;
     /// The generator's true coefficients in the encoded coordinates (d weights, then the bias
     /// b* = Σ_j w*_j·mean_j that standardisation moves into the intercept), so that
     /// ⟨w*, x_raw⟩ = ⟨trueWeights, (x, 1)⟩; empty when unknown.

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <random>
 
+#include "core/data/row_key.h"
 #include "core/util/error.h"
 #include "core/util/random.h"
 
@@ -101,8 +102,10 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
             ++categoricalIndex;
         }
     }
+    out.rowKeys.resize(rows.size());
     for (Eigen::Index i = 0; i < n; ++i) {
         const std::size_t row = rows[static_cast<std::size_t>(i)];
+        out.rowKeys[static_cast<std::size_t>(i)] = rowContentKey(data, row);
         out.y(i) = data.label[row];
         out.s(i) = data.group[row];
         if (!data.userId.empty()) out.userId(i) = data.userId[row];

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "core/data/row_key.h"
 #include "core/util/error.h"
 #include "core/util/random.h"
 
@@ -86,6 +87,8 @@ SiloAssignment equalRandomSilos(const DataSplit& split, const SiloOptions& optio
     out.description = std::to_string(options.silos) +
                       " silos of equal size, rows drawn at random " + "(silo seed " +
                       std::to_string(options.seed) + ")";
+    out.neighbourAssumption = "silos are dealt by position (a seeded permutation of the rows), so "
+                              "a replaced record keeps its silo and no other record moves";
     return out;
 }
 
@@ -124,20 +127,6 @@ void drawDirichlet(double alpha, RandomStream& random, std::vector<double>& prop
     for (double& value : proportions) value /= total;
 }
 
-/// Cuts `rows` rows into pieces of shares `proportions`: entry k is where piece k ends.
-void cutPoints(long rows, const std::vector<double>& proportions, std::vector<long>& ends) {
-    double cumulative = 0.0;
-    long previous = 0;
-    for (std::size_t k = 0; k < proportions.size(); ++k) {
-        cumulative += proportions[k];
-        long end = k + 1 == proportions.size()
-                       ? rows
-                       : static_cast<long>(std::llround(cumulative * static_cast<double>(rows)));
-        end = std::clamp(end, previous, rows);
-        ends[k] = previous = end;
-    }
-}
-
 int classCount(const DataSplit& split) {
     int classes = std::max(split.train.numClasses(), split.test.numClasses());
     for (const Dataset* part : {&split.train, &split.test}) {
@@ -146,28 +135,23 @@ int classCount(const DataSplit& split) {
     return classes;
 }
 
-/// The rows of each class, shuffled.
-std::vector<std::vector<long>> shuffledRowsByClass(const Eigen::VectorXi& y, int classes,
-                                                   RandomStream& random) {
-    std::vector<std::vector<long>> rows(static_cast<std::size_t>(classes));
-    for (Eigen::Index i = 0; i < y.size(); ++i) rows[static_cast<std::size_t>(y(i))].push_back(i);
-    for (std::vector<long>& classRows : rows) shuffle(classRows, random);
-    return rows;
-}
-
-/// Silo id per row: class c's shuffled rows cut by its proportions.
-std::vector<int> dealByProportions(long rowCount, const std::vector<std::vector<long>>& rowsByClass,
-                                   const std::vector<std::vector<double>>& proportions) {
-    std::vector<int> silo(static_cast<std::size_t>(rowCount));
-    std::vector<long> ends(proportions.front().size());
-    for (std::size_t c = 0; c < rowsByClass.size(); ++c) {
-        const std::vector<long>& rows = rowsByClass[c];
-        cutPoints(static_cast<long>(rows.size()), proportions[c], ends);
+/// Silo id per row: row i goes to silo k with probability proportions[y_i][k], decided by a
+/// uniform made from the row's own key and the silo seed alone (row_key.h) — so a row's silo
+/// depends on nothing but that row: adding, removing or changing another row (its label
+/// included) never moves it.
+std::vector<int> dealByRowKey(const Dataset& part, const std::vector<std::vector<double>>& proportions,
+                              std::uint64_t seed) {
+    std::vector<int> silo(static_cast<std::size_t>(part.rows()));
+    for (Eigen::Index i = 0; i < part.rows(); ++i) {
+        const std::vector<double>& p = proportions[static_cast<std::size_t>(part.y(i))];
+        const double u = rowUniform(rowKey(part, i), seed ^ kSiloStream);
+        double cumulative = 0.0;
         std::size_t k = 0;
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            while (static_cast<long>(i) >= ends[k]) ++k;
-            silo[static_cast<std::size_t>(rows[i])] = static_cast<int>(k);
+        for (; k + 1 < p.size(); ++k) {
+            cumulative += p[k];
+            if (u < cumulative) break;
         }
+        silo[static_cast<std::size_t>(i)] = static_cast<int>(k);
     }
     return silo;
 }
@@ -183,23 +167,22 @@ SiloAssignment dirichletSilos(const DataSplit& split, const SiloOptions& options
     const int classes = classCount(split);
     const auto silos = static_cast<std::size_t>(options.silos);
     RandomStream random(options.seed, kSiloStream);
-    const auto trainByClass = shuffledRowsByClass(split.train.y, classes, random);
-    const auto testByClass = shuffledRowsByClass(split.test.y, classes, random);
 
     std::vector<std::vector<double>> proportions(static_cast<std::size_t>(classes),
                                                  std::vector<double>(silos));
-    std::vector<long> ends(silos);
+    std::vector<int> train;
     std::vector<long> trainRows(silos);
     bool sizesMet = false;
+    int redraws = 0;
     for (int attempt = 0; attempt < kDirichletAttempts && !sizesMet; ++attempt) {
+        for (std::vector<double>& classProportions : proportions)
+            drawDirichlet(alpha, random, classProportions);
+        train = dealByRowKey(split.train, proportions, options.seed);
         std::fill(trainRows.begin(), trainRows.end(), 0L);
-        for (std::size_t c = 0; c < proportions.size(); ++c) {
-            drawDirichlet(alpha, random, proportions[c]);
-            cutPoints(static_cast<long>(trainByClass[c].size()), proportions[c], ends);
-            for (std::size_t k = 0; k < silos; ++k) trainRows[k] += ends[k] - (k ? ends[k - 1] : 0);
-        }
+        for (const int k : train) ++trainRows[static_cast<std::size_t>(k)];
         sizesMet =
             *std::min_element(trainRows.begin(), trainRows.end()) >= options.minTrainRowsPerSilo;
+        redraws = attempt;
     }
     if (!sizesMet) {
         throw InputError("no Dirichlet(α = " + formatNumber(alpha) + ") draw in " +
@@ -209,13 +192,24 @@ SiloAssignment dirichletSilos(const DataSplit& split, const SiloOptions& options
                          " training rows: use fewer silos, a larger α or a smaller minimum");
     }
     const std::vector<std::string> names = numberedSiloNames(options.silos);
-    SiloAssignment out{
-        UnitIndex(dealByProportions(split.train.rows(), trainByClass, proportions), names),
-        UnitIndex(dealByProportions(split.test.rows(), testByClass, proportions), names),
-        {}};
+    SiloAssignment out{UnitIndex(train, names),
+                       UnitIndex(dealByRowKey(split.test, proportions, options.seed), names),
+                       {}};
     out.description = std::to_string(options.silos) + " silos, label mix Dirichlet(α = " +
                       (std::isinf(alpha) ? std::string("∞") : formatNumber(alpha)) +
                       ") per class (silo seed " + std::to_string(options.seed) + ")";
+    // A record's silo follows from its own label: a neighbour whose label changes may move
+    // that record to another silo, which a per-silo guarantee cannot cover.
+    out.neighbourAssumption =
+        "each record's silo is drawn from its own label's mix and a hash of its own values, so "
+        "no other record decides it; the guarantee assumes the changed record stays in its "
+        "silo (a label change could move it to another silo, changing two silos)";
+    if (redraws > 0) {
+        out.neighbourAssumption += "; the label mix was drawn " + std::to_string(redraws + 1) +
+                                   " times until every silo had " +
+                                   std::to_string(options.minTrainRowsPerSilo) +
+                                   " training rows, a choice that read the silo sizes";
+    }
     return out;
 }
 
@@ -364,6 +358,15 @@ SiloAssignment attributeSilos(const DataSplit& split, const SiloOptions& options
                            siloNames.back() + "'";
     }
     out.description += " (" + std::to_string(out.train.units()) + " silos with training rows)";
+    out.neighbourAssumption = "each record's silo is its own value of " + values.title +
+                              ", so no other record decides it; the guarantee assumes the changed "
+                              "record keeps that value (stays in its silo)";
+    if (options.minTrainRowsPerSilo > 1) {
+        out.neighbourAssumption += "; values with fewer than " +
+                                   std::to_string(options.minTrainRowsPerSilo) +
+                                   " training rows share one silo, a choice that read the value "
+                                   "counts";
+    }
     return out;
 }
 
@@ -390,6 +393,8 @@ void assignSilos(DataSplit& split, SiloAssignment silos) {
     }
     split.train.siloDescription = silos.description;
     split.test.siloDescription = silos.description;
+    split.train.siloAssumption = silos.neighbourAssumption;
+    split.test.siloAssumption = silos.neighbourAssumption;
     split.train.silos = std::move(silos.train);
     split.test.silos = std::move(silos.test);
 }

@@ -54,6 +54,9 @@ struct SiloAssignment {
     UnitIndex train;          ///< silos of the training rows (ids 0 … N − 1)
     UnitIndex test;           ///< silos of the test rows (same ids; may list fewer silos)
     std::string description;  ///< e.g. "8 silos, label mix Dirichlet(α = 0.5) per class (…)"
+    /// What a guarantee per record of a silo assumes about these silos (for the statement):
+    /// how a record's silo is decided and what a neighbouring data set keeps.
+    std::string neighbourAssumption;
 };
 
 /// Deals the rows of `split` out to silos as `options` say. A pure function of the split and
@@ -68,7 +71,8 @@ struct SiloAssignment {
 /// that cannot be met.
 SiloAssignment makeSilos(const DataSplit& split, const SiloOptions& options);
 
-/// Stores `silos` in split.train.silos / split.test.silos (and their description).
+/// Stores `silos` in split.train.silos / split.test.silos (and their description and
+/// assumption).
 /// Throws InputError when an index does not have one entry per row of its part.
 void assignSilos(DataSplit& split, SiloAssignment silos);
 

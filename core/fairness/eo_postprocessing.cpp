@@ -7,6 +7,7 @@
 #include <csetjmp>
 #include <limits>
 
+#include "core/privacy/noisy_release.h"
 #include "core/util/error.h"
 
 namespace pfa::eo {
@@ -42,7 +43,13 @@ CellTable addLaplaceNoise(const CellTable& counts, double epsilon, RandomStream&
     if (std::isinf(epsilon)) return noisy;
     const double scale =
         2.0 / epsilon;  // ℓ1 sensitivity 2: one record leaves a cell, enters another
-    for (double& cell : noisy.count) cell += random.laplace(scale);
+    privacy::ReleaseSpec spec;
+    spec.channel = "laplace-confusion-cells";
+    spec.sensitivity = 2.0;
+    spec.norm = privacy::SensitivityNorm::L1;
+    spec.noiseScale = scale;
+    Eigen::Map<Eigen::Matrix<double, 8, 1>> cells(noisy.count.data());
+    privacy::releaseLaplace(spec, cells, random);
     return noisy;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/data/dataset.h"
 #include "core/fairness/penalty_layout.h"
+#include "core/privacy/noisy_release.h"
 
 namespace pfa {
 
@@ -47,17 +48,13 @@ public:
     }
     /// Writes the accumulated Σ_i w_i·∇_W ψ_i into `gradient` (cells × l).
     void finishAccumulation(Eigen::MatrixXd& gradient) const;
-    /// Adds independent N(0, sigma²) noise to every accumulated cell mass (Σ w_i·F_i per cell)
-    /// and recomputes the block masses from the noisy cells, so that finishAccumulation returns
-    /// a gradient that is a function of the noisy masses only (a Gaussian release of the
-    /// masses, whose per-row sensitivity is ‖F_i‖ ≤ 1 with unit weights).
-    template <typename Normal>
-    void perturbCellMasses(double sigma, Normal&& normal) {
-        for (Eigen::Index j = 0; j < m_cellMass.cols(); ++j) {
-            for (Eigen::Index cell = 0; cell < m_cellMass.rows(); ++cell) {
-                m_cellMass(cell, j) += sigma * normal();
-            }
-        }
+    /// Releases the accumulated cell masses (Σ w_i·F_i per cell) through the Gaussian
+    /// mechanism `spec` (noise drawn column by column) and recomputes the block masses from the
+    /// noisy cells, so that finishAccumulation returns a gradient that is a function of the
+    /// noisy masses only (the per-row sensitivity is ‖F_i‖ ≤ 1 with unit weights).
+    template <typename Random>
+    void releaseCellMasses(const privacy::ReleaseSpec& spec, Random& random) {
+        privacy::releaseGaussian(spec, m_cellMass, random, /*columnOrder=*/true);
         m_blockMass.setZero();
         for (int cell = 0; cell < m_layout.cells(); ++cell) {
             m_blockMass.row(m_layout.blockOfCell(cell)) += m_cellMass.row(cell);

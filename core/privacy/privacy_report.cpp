@@ -32,13 +32,6 @@ NoiseSource parseNoiseSource(const std::string& name) {
     throw InputError("unknown noise source '" + name + "': use seeded or os-entropy");
 }
 
-const std::vector<std::string>& diagnosticFields() {
-    static const std::vector<std::string> fields{"train_loss", "history.train_loss",
-                                                 "history.train_objective",
-                                                 "history.clip_fraction"};
-    return fields;
-}
-
 std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& runId,
                                    const std::string& date) {
     std::ostringstream text;
@@ -51,7 +44,13 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
                 "the training data is protected.\n";
         return text.str();
     }
-    if (std::isinf(r.epsilonSpent)) {
+    if (!r.certified) {
+        text << "Guarantee: none. ε = " << number(r.epsilonHeuristic) << " at δ = "
+             << number(r.delta, 3) << " per " << r.unit << " under " << r.adjacency
+             << " adjacency is a heuristic, not a guarantee: it rests on an assumption no proof "
+                "covers (see the warning below); the privacy ledger counts this run as "
+                "unbounded (ε = ∞).\n";
+    } else if (std::isinf(r.epsilonSpent)) {
         text << "Guarantee: none certified (ε = ∞ by the " << r.accountant << "). " << r.mechanism
              << "\n";
     } else {
@@ -122,20 +121,30 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
         text << "Noise: pseudo-random, derived from the seed (" << r.seed
              << ") and every setting of the run, so the run is reproducible from its record; the "
                 "guarantee assumes the seed is kept secret (whoever knows it can regenerate the "
-                "noise). Choose secure noise for a release.\n";
+                "noise). Choose Secure noise (OS entropy) for a model that leaves this machine.\n";
     }
     text << "Limits: noise is sampled in floating point, which deviates from the ideal "
             "distributions the analysis assumes (Mironov 2012); the guarantee is that of the "
             "idealised mechanism.\n";
-    text << "Not protected — diagnostics: the training loss, training objective (loss + λ × "
-            "training ERMI) and clip fraction per epoch are computed exactly on the private "
-            "training rows and are not covered by this guarantee"
-         << (r.diagnosticsRecorded ? " (recorded for this run; they can be switched off)"
-                                   : " (not recorded for this run)")
-         << ".\n";
+    // What the record holds that is computed from the private rows and not covered.
+    std::string diagnostics, other;
+    for (const Disclosure& d : r.disclosures) {
+        std::string& list = d.diagnostic ? diagnostics : other;
+        list += (list.empty() ? "" : "; ") + d.what;
+    }
+    if (!diagnostics.empty()) {
+        text << "Not protected — diagnostics, computed exactly on the private training rows and "
+                "recorded for this run (they can be switched off): "
+             << diagnostics << ".\n";
+    } else if (!r.diagnosticsRecorded) {
+        text << "Training-set diagnostics: not recorded for this run.\n";
+    }
+    if (!other.empty()) {
+        text << "Not protected — read from the private training data: " << other << ".\n";
+    }
     text << "Covers all intermediate models of this run and every curve computed from them on "
             "test rows, and the ε curve. Not covered: other runs on this data set (the privacy "
-            "ledger composes them), hyperparameter choices, the diagnostics above";
+            "ledger composes them), hyperparameter choices, what is listed as not protected above";
     for (const std::string& release : r.uncoveredReleases) text << "; " << release;
     text << ".";
     if (r.tuning == "split-budget") {

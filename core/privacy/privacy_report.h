@@ -18,10 +18,16 @@ std::string noiseSourceName(NoiseSource source);
 /// Inverse of noiseSourceName; throws InputError for an unknown name.
 NoiseSource parseNoiseSource(const std::string& name);
 
-/// The record fields that are training-set diagnostics (computed exactly on the private
-/// training rows, not covered by the guarantee): "train_loss" and the history columns
-/// "train_loss", "train_objective", "clip_fraction".
-const std::vector<std::string>& diagnosticFields();
+/// Something a run's record holds that is computed from the private training data and is not
+/// covered by the run's guarantee. The statement names every one; the record lists them with
+/// the fields that hold them (tests check the record against this list).
+struct Disclosure {
+    std::string what;                 ///< for the statement: "the training loss per epoch"
+    std::vector<std::string> fields;  ///< record field patterns ("history.train_loss")
+    /// A training-set diagnostic: recorded only when diagnostics are on (--no-diagnostics
+    /// leaves it out); otherwise something the run cannot do without.
+    bool diagnostic = false;
+};
 
 /// The privacy side of a run: what was certified, how, and the generated statement.
 struct PrivacyReport {
@@ -65,6 +71,13 @@ struct PrivacyReport {
     double tuningGridEpsilon = 0.0;  ///< the ε the user gave the grid (split-budget: K × ε of the run)
     std::string sensitiveColumn;   ///< e.g. "sex"
     bool knownGaps = false;        ///< published calibration: label results accordingly
+    /// False when the run's ε rests on an assumption no proof covers (a heuristic mode): then
+    /// epsilonSpent is +∞ (nothing certified, and the ledger charges it so), and the heuristic
+    /// value is epsilonHeuristic, computed from heuristicAccounting, shown only as "heuristic,
+    /// not a guarantee".
+    bool certified = true;
+    double epsilonHeuristic = 0.0;
+    AccountingInputs heuristicAccounting;
     double epsilonPoissonAssumed = 0.0;  ///< non-Poisson sampling: ε if Poisson were assumed
     std::string adjacency;         ///< "add/remove-one" or "replace-one"
     std::string protectedData;     ///< what a neighbouring data set may change
@@ -83,11 +96,18 @@ struct PrivacyReport {
     bool accountingKnown = true;
     NoiseSource noiseSource = NoiseSource::Seeded;
     std::uint64_t seed = 0;        ///< the run seed (seeded noise only)
-    /// Training-set diagnostics were recorded (they are never protected; see diagnosticFields).
+    /// Training-set diagnostics were recorded (they are never protected; see disclosures).
     bool diagnosticsRecorded = true;
     /// Further releases this run makes that its ε does not cover (e.g. exact group shares of
     /// the published calibration), one sentence each.
     std::vector<std::string> uncoveredReleases;
+    /// What the record holds that is computed from the private training data and not covered
+    /// (diagnostics, counts, settings read from the data), each with its record fields.
+    std::vector<Disclosure> disclosures;
+    /// Adds a disclosure (see Disclosure).
+    void disclose(std::string what, std::vector<std::string> fields, bool diagnostic = false) {
+        disclosures.push_back({std::move(what), std::move(fields), diagnostic});
+    }
 
     /// Rows that are not persons: the column identifying a person ("" when each row is a
     /// person, or unknown), the number of persons among the training rows, the largest number

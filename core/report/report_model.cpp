@@ -10,6 +10,7 @@
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/run_ledger.h"
+#include "core/sweep/run_protection.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_summary.h"
@@ -375,6 +376,7 @@ ReportModel buildReport(const std::vector<JsonValue>& records, const ReportOptio
         return data.empty() ? recordLedgerKey(r) : data;
     };
     const std::string chosenData = dataOf(record);
+    std::vector<RunProtection> protections;
     for (std::size_t i = 0; i < records.size(); ++i) {
         const JsonValue& r = records[i];
         if (i != index && (dataOf(r) != chosenData ||
@@ -396,7 +398,25 @@ ReportModel buildReport(const std::vector<JsonValue>& records, const ReportOptio
             ++model.skippedPoints;
             continue;
         }
+        const RunProtection protection = runProtectionOfRecord(r);
+        protections.push_back(protection);
+        if (protection.isPrivate) {
+            const auto kind =
+                std::find(model.protections.begin(), model.protections.end(), protection.label());
+            point.protection = static_cast<int>(kind - model.protections.begin());
+            if (kind == model.protections.end()) model.protections.push_back(protection.label());
+        }
         model.points.push_back(point);
+    }
+    const std::string mixed = mixedProtectionWarning(protections);
+    if (!mixed.empty()) {
+        std::string outlined;
+        for (std::size_t k = 1; k < model.protections.size(); ++k)
+            outlined += (k > 1 ? "; " : "") + model.protections[k];
+        model.protectionNote = mixed + " Dark red outline: " + outlined + ".";
+    } else if (!model.protections.empty()) {
+        model.protectionNote =
+            "Protects: " + model.protections.front() + " (every private run drawn).";
     }
     model.violationName = fairnessName(config.fairness) + " violation";
 

@@ -23,6 +23,8 @@ struct ReportPoint {
     double epsilon = 0.0;  ///< the budget the run was given (its colour; ∞ = not private)
     std::string algorithm;
     bool chosen = false;  ///< the run the report is about
+    /// What the run protects: an index into ReportModel::protections (−1: not private).
+    int protection = -1;
 };
 
 /// Everything the one-page report shows, computed once; rendered to PDF and HTML alike
@@ -41,6 +43,13 @@ struct ReportModel {
     std::string violationName;      ///< "demographic-parity violation"
     std::size_t skippedPoints = 0;  ///< runs without a finite error/violation (regression, failed)
     std::size_t otherDataPoints = 0;  ///< runs on other data or another notion (not drawn)
+    /// What the private runs drawn protect (RunProtection::label), in order of first appearance.
+    std::vector<std::string> protections;
+    /// The line under the chart: what every private run drawn protects, or — when they differ
+    /// — a warning naming each protection (the points of every one after the first are
+    /// outlined in dark red). Empty when no run drawn is private.
+    std::string protectionNote;
+    bool mixedProtection() const { return protections.size() > 1; }
 
     // The per-group table.
     std::string notionCode;          ///< "dp"

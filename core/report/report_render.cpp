@@ -267,8 +267,14 @@ void paintChart(Painter& p, const ReportModel& model, double x, double y, double
                        3.6);
             cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.9);
             cairo_fill_preserve(cr);
-            cairo_set_source_rgb(cr, 1, 1, 1);
-            cairo_set_line_width(cr, 0.6);
+            if (model.mixedProtection() && point.protection > 0) {
+                // A run protecting something else than the first ones: outlined (see the note).
+                cairo_set_source_rgb(cr, 0.59, 0.0, 0.09);
+                cairo_set_line_width(cr, 1.3);
+            } else {
+                cairo_set_source_rgb(cr, 1, 1, 1);
+                cairo_set_line_width(cr, 0.6);
+            }
             cairo_stroke(cr);
             if (point.chosen) {
                 cairo_set_source_rgb(cr, 0.05, 0.05, 0.05);
@@ -501,6 +507,15 @@ double layoutPage(Painter& p, const ReportModel& model, const Sizes& s) {
     heading("Tradeoff: test error against " + model.violationName + ", every run on these data");
     paintChart(p, model, x, y, width, s.chartHeight);
     y += s.chartHeight;
+    if (!model.protectionNote.empty()) {
+        // What the runs drawn protect, or the warning that they differ.
+        p.font(s.small, model.mixedProtection());
+        if (model.mixedProtection())
+            p.color(0.55, 0.05, 0.0);
+        else
+            p.color(0.3, 0.3, 0.3);
+        y += p.paragraph(model.protectionNote, x, y, width) + 2.0;
+    }
 
     // The per-group table.
     heading("Per-group results of this run on the test rows");
@@ -776,6 +791,11 @@ std::string reportHtml(const ReportModel& model) {
     html << "<h2>Tradeoff: test error against " << e(model.violationName)
          << ", every run on these data</h2>\n"
          << tradeoffChartSvg(model, 523.0, 215.0) << "\n";
+    if (!model.protectionNote.empty()) {
+        html << "<p class=\"small\""
+             << (model.mixedProtection() ? " style=\"color:#8c0d00; font-weight:bold\"" : "") << ">"
+             << e(model.protectionNote) << "</p>\n";
+    }
     html << "<h2>Per-group results of this run on the test rows</h2>\n<table>\n";
     const std::vector<std::vector<Cell>> rows = tableRows(model);
     for (std::size_t r = 0; r < rows.size(); ++r) {

@@ -9,14 +9,17 @@
 #include <numeric>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <thread>
 
 #include "core/algorithms/registry.h"
-#include "core/privacy/rdp_accountant.h"
+#include "core/privacy/accounting_json.h"
 #include "core/sweep/results_file.h"
+#include "core/sweep/run_ledger.h"
 #include "core/train/parameters.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "core/util/json_writer.h"
 #include "core/util/random.h"
 
 namespace pfa {
@@ -50,6 +53,7 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
     out.unitName = part.unitName;
     out.personColumn = part.personColumn;
     out.siloDescription = part.siloDescription;
+    out.siloAssumption = part.siloAssumption;
     out.trueWeights = part.trueWeights;
     out.personalised = part.personalised;
     const auto n = static_cast<Eigen::Index>(rows.size());
@@ -59,6 +63,8 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
     if (part.isRegression()) out.target.resize(n);
     const bool users = part.userId.size() == part.rows();
     if (users) out.userId.resize(n);
+    const bool keys = part.rowKeys.size() == static_cast<std::size_t>(part.rows());
+    if (keys) out.rowKeys.resize(rows.size());
     std::vector<int> siloIds;
     for (Eigen::Index k = 0; k < n; ++k) {
         const long r = rows[static_cast<std::size_t>(k)];
@@ -67,6 +73,7 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
         out.s(k) = part.s(r);
         if (part.isRegression()) out.target(k) = part.target(r);
         if (users) out.userId(k) = part.userId(r);
+        if (keys) out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
         if (part.silos) siloIds.push_back(part.silos->id(part.silos->unitOf(r)));
     }
     if (users) out.users = UnitIndex(out.userId);
@@ -202,6 +209,9 @@ AutoTuneOutcome autoTune(const std::vector<TrainConfig>& candidates, const DataS
             trial.candidate = c;
             trial.config = candidates[c];
             trial.config.extra[options.stepSetting] = realText(step);
+            // The abandon rule and the ranking read the trials' exact training statistics (the
+            // choice is stated as not covered), so trials record them whatever the final run does.
+            trial.config.recordDiagnostics = true;
             TrialWatcher watcher(AbandonRule(options.abandonFactor, options.abandonPatience),
                                  cancel);
             CancelToken never;
@@ -227,7 +237,11 @@ AutoTuneOutcome autoTune(const std::vector<TrainConfig>& candidates, const DataS
             trial.validationError = r.test.error;
             trial.isPrivate = r.privacy.isPrivate;
             trial.accounting = r.privacy.accounting;
+            trial.runUid = r.runUid;
+            trial.epsilon = r.privacy.epsilonSpent;
+            trial.delta = r.privacy.delta;
             outcome.trials.push_back(trial);
+            if (options.onTrial) options.onTrial(trial);
             ++p.trials;
             p.last = trialText(trial, options.stepSetting);
             if (progress) progress(p);
@@ -245,50 +259,134 @@ AutoTuneOutcome autoTune(const std::vector<TrainConfig>& candidates, const DataS
             outcome.chosen = i;
         }
     }
-    if (outcome.cancelled) return outcome;
-    if (!outcome.chosen) {
+    if (!outcome.cancelled && !outcome.chosen) {
         outcome.final.config = candidates.front();
         outcome.final.status = RunStatus::Failed;
         outcome.final.message = "auto-tune: no step survived for any candidate (" +
                                 std::to_string(outcome.trials.size()) + " trials)";
         outcome.final.test.error = outcome.final.trainLoss = kNaN;
-        return outcome;
     }
-    TrainingObserver quiet;
-    outcome.final = runAlgorithm(outcome.trials[*outcome.chosen].config, data, quiet, cancel);
-    if (cancel.cancelled()) {
-        outcome.cancelled = true;
-        return outcome;
+    if (!outcome.cancelled && outcome.chosen) {
+        TrainingObserver quiet;
+        TrainConfig chosen = outcome.trials[*outcome.chosen].config;
+        chosen.recordDiagnostics =
+            candidates[outcome.trials[*outcome.chosen].candidate].recordDiagnostics;
+        outcome.final = runAlgorithm(chosen, data, quiet, cancel);
+        if (cancel.cancelled()) outcome.cancelled = true;
     }
+
+    // Every trial ran on training rows: composed with the final run exactly as the privacy
+    // ledger composes them, so the statement and the ledger state the same total.
+    privacy::DatasetLedger all("auto-tune", "auto-tune");
+    for (const privacy::LedgerEntry& entry : autoTuneLedgerEntries(outcome, options.stepSetting))
+        all.add(entry);
+    if (!all.entries().empty()) {
+        const privacy::LedgerTotals totals = all.totals();
+        outcome.composedEpsilon = totals.epsilon;
+        outcome.composedDelta = totals.delta;
+    }
+    if (outcome.cancelled) return outcome;
 
     privacy::PrivacyReport& report = outcome.final.privacy;
     if (report.isPrivate) {
-        // Every trial ran on training rows: compose them with the final run (RDP curves add).
-        const privacy::OrderGrid grid = privacy::orderGridNamed(report.accounting.grid);
-        privacy::RdpCurve total = privacy::runCurve(grid, report.accounting);
-        double pure = report.accounting.pureEpsilon();
-        for (const TuneTrial& t : outcome.trials) {
-            if (!t.isPrivate) continue;
-            const privacy::RdpCurve curve = privacy::runCurve(grid, t.accounting);
-            for (std::size_t k = 0; k < total.size(); ++k) total[k] += curve[k];
-            pure += t.accounting.pureEpsilon();
-        }
-        outcome.composedEpsilon = privacy::epsilonFromRdp(grid, total, report.delta).epsilon + pure;
-        report.tuning = "not-covered";
+        // Not "not-covered": that mode says the composed cost covers a choice among the
+        // candidates, and here the choice rests on exact statistics that no ε covers.
+        report.tuning = "auto-tune";
         report.tuningCandidates = static_cast<int>(outcome.trials.size());
         report.tuningGridEpsilon = outcome.final.config.epsilon;
+        const std::string statistic =
+            options.criterion == TuneCriterion::TrainLoss ? "the final training loss"
+            : options.criterion == TuneCriterion::GradientNorm
+                ? "the final squared gradient norm on the training rows"
+                : "the error on validation rows carved from the training rows";
         report.uncoveredReleases.push_back(
-            "the choice of this run's settings by auto-tune among " +
+            "the choice of this run's settings by auto-tune: " +
             std::to_string(outcome.trials.size()) + " trial runs on the training " + report.unit +
-            "s (steps halved from " + formatNumber(options.steps.front()) + ", " +
-            std::to_string(candidates.size()) + " candidate setting(s), ranked by " +
-            tuneCriterionName(options.criterion) +
-            " on a validation split of the training rows): all trials and this run compose to ε "
-            "= " +
-            formatNumber(outcome.composedEpsilon, 4) + " by the RDP accountant");
+            "s (" + std::to_string(candidates.size()) + " candidate setting(s), " +
+            options.stepSetting + " halved from " + formatNumber(options.steps.front()) +
+            ") were stopped on their exact training loss and ranked by " + statistic +
+            " — exact, not noisy, statistics of the private rows, so the choice is NOT covered "
+            "by any ε, neither this run's nor the composed one; the trials and this run compose "
+            "to ε = " +
+            formatNumber(outcome.composedEpsilon, 4) +
+            " at δ = " + formatNumber(outcome.composedDelta, 3) +
+            " by the RDP accountant, and each is charged to the privacy ledger");
+        report.disclose(
+            "which auto-tune trials ran, how each ended and how many steps it made "
+            "(decided on exact training losses)",
+            {"tuning_trials[].**"});
         report.statement = privacy::renderPrivacyStatement(report, "", "");
     }
     return outcome;
+}
+
+std::string trialOutcome(const TuneTrial& trial) {
+    if (trial.survived) return "kept";
+    if (trial.abandoned) return "abandoned";
+    return runStatusName(trial.status);
+}
+
+std::optional<privacy::LedgerEntry> trialLedgerEntry(const TuneTrial& trial,
+                                                     const std::string& stepSetting) {
+    if (!trial.isPrivate) return std::nullopt;
+    privacy::LedgerEntry entry;
+    entry.runUid = trial.runUid;
+    const auto step = trial.config.extra.find(stepSetting);
+    entry.label = "auto-tune trial, candidate " + std::to_string(trial.candidate + 1) + ", " +
+                  stepSetting + " = " + (step == trial.config.extra.end() ? "?" : step->second) +
+                  " (" + trialOutcome(trial) + "): " + runLabel(trial.config);
+    entry.status = trialOutcome(trial);
+    entry.epsilon = trial.epsilon;
+    entry.delta = trial.delta;
+    entry.accountingKnown = true;
+    entry.accounting = trial.accounting;
+    return entry;
+}
+
+std::vector<privacy::LedgerEntry> autoTuneLedgerEntries(const AutoTuneOutcome& outcome,
+                                                        const std::string& stepSetting) {
+    std::vector<privacy::LedgerEntry> entries;
+    for (const TuneTrial& trial : outcome.trials) {
+        if (auto entry = trialLedgerEntry(trial, stepSetting)) entries.push_back(*entry);
+    }
+    RunContext context;  // the final run's charge id is its run uid
+    if (auto entry = ledgerEntryForRun(outcome.final, context, runLabel(outcome.final.config)))
+        entries.push_back(*entry);
+    return entries;
+}
+
+std::string withTuningTrials(const std::string& recordLine, const std::vector<TuneTrial>& trials,
+                             const std::string& stepSetting) {
+    const std::size_t end = recordLine.rfind('}');
+    if (end == std::string::npos) throw std::logic_error("not a record line");
+    JsonWriter json;
+    json.beginArray();
+    for (const TuneTrial& trial : trials) {
+        json.beginObject();
+        json.key("candidate").value(static_cast<long>(trial.candidate + 1));
+        json.key("setting").beginObject();
+        const auto step = trial.config.extra.find(stepSetting);
+        if (step != trial.config.extra.end()) json.key(stepSetting).value(step->second);
+        json.endObject();
+        json.key("outcome").value(trialOutcome(trial));
+        if (!trial.reason.empty()) json.key("reason").value(trial.reason);
+        if (const auto entry = trialLedgerEntry(trial, stepSetting)) {
+            json.key("run_uid").value(entry->runUid);
+            json.key("label").value(entry->label);
+            json.key("status").value(entry->status);
+            json.key("epsilon").value(entry->epsilon);
+            json.key("delta").value(entry->delta);
+            json.key("accounting");
+            privacy::writeAccountingJson(json, entry->accounting);
+        }
+        json.endObject();
+    }
+    json.endArray();
+    // The record's writer is shared with every run; the trials belong to auto-tune's records
+    // only, so they are added here, as the record's last key.
+    std::string line = recordLine;
+    line.insert(end, ",\"tuning_trials\":" + json.text());
+    return line;
 }
 
 std::vector<std::vector<SweepRun>> tuningGroups(const SweepSpec& spec,
@@ -347,9 +445,32 @@ SweepOutcome runAutoTuneSweep(const SweepSpec& spec, const DatasetProvider& prov
             const PreparedDataset& prepared = *data.at(group.front().dataset);
             std::vector<TrainConfig> candidates;
             for (const SweepRun& run : group) candidates.push_back(run.config);
+            RunContext context = prepared.context;
+            context.runKey = "auto-tune|" + group.front().key;
+            // Each trial and the final run are charged as soon as they end (serialised).
+            auto charge = [&](const privacy::LedgerEntry& entry) {
+                if (!options.onCharge) return;
+                const std::lock_guard<std::mutex> lock(mutex);
+                try {
+                    options.onCharge(context, {entry});
+                } catch (const std::exception& error) {
+                    if (outcome.chargeError.empty()) outcome.chargeError = error.what();
+                }
+            };
+            // The trials as they end: recorded even when the tuning fails later.
+            std::vector<TuneTrial> trials;
+            AutoTuneOptions charged = tune;
+            charged.onTrial = [&](const TuneTrial& trial) {
+                trials.push_back(trial);
+                if (auto entry = trialLedgerEntry(trial, tune.stepSetting)) charge(*entry);
+                if (tune.onTrial) tune.onTrial(trial);
+            };
             RunResult result;
             try {
-                AutoTuneOutcome tuned = autoTune(candidates, prepared.split, tune, cancel);
+                AutoTuneOutcome tuned = autoTune(candidates, prepared.split, charged, cancel);
+                if (auto entry =
+                        ledgerEntryForRun(tuned.final, context, runLabel(tuned.final.config)))
+                    charge(*entry);
                 if (tuned.cancelled) return;
                 result = std::move(tuned.final);
             } catch (const std::exception& error) {
@@ -359,9 +480,8 @@ SweepOutcome runAutoTuneSweep(const SweepSpec& spec, const DatasetProvider& prov
                 result.message = error.what();
                 result.test.error = result.trainLoss = kNaN;
             }
-            RunContext context = prepared.context;
-            context.runKey = "auto-tune|" + group.front().key;
-            const std::string line = runRecordJson(result, context);
+            const std::string line =
+                withTuningTrials(runRecordJson(result, context), trials, tune.stepSetting);
             const std::lock_guard<std::mutex> lock(mutex);
             output.append(line);
             SweepProgress& p = outcome.progress;

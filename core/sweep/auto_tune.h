@@ -9,6 +9,7 @@
 
 #include "core/data/dataset.h"
 #include "core/privacy/accounting_inputs.h"
+#include "core/privacy/dataset_ledger.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/train/cancel_token.h"
@@ -22,8 +23,11 @@
 /// factor × its best so far at `patience` evaluations in a row; the first step that survives
 /// every round is the candidate's. The candidate with the best final criterion (training loss by
 /// default) is chosen and run once more on all training rows; its test metrics are reported.
-/// Every trial is a private run on training rows: the selection is NOT covered by the chosen
-/// run's ε; the record says so and states the ε all trials and the final run compose to.
+/// Every trial is a private run on training rows, charged to the privacy ledger like any run.
+/// Trials are abandoned and ranked on exact (not noisy) training statistics, so the selection
+/// is NOT covered by any ε — neither the chosen run's nor the composed one; the record says so,
+/// states the ε all trials and the final run compose to, and lists every trial's accounting
+/// (`tuning_trials`), from which the ledger of a results file charges them.
 namespace pfa {
 
 /// What the candidates are ranked by (final values of the surviving step).
@@ -36,6 +40,8 @@ std::string tuneCriterionName(
     TuneCriterion criterion);  ///< "train-loss", "gradient-norm", "validation"
 TuneCriterion parseTuneCriterion(const std::string& text);  ///< throws InputError
 
+struct TuneTrial;
+
 struct AutoTuneOptions {
     std::string stepSetting = "gd-step";  ///< the setting halved
     std::vector<double> steps{1.0,     0.5,      0.25,      0.125,      0.0625,
@@ -45,6 +51,9 @@ struct AutoTuneOptions {
     TuneCriterion criterion = TuneCriterion::TrainLoss;
     double validationFraction = 0.2;  ///< of the training rows
     std::uint64_t validationSeed = 0;
+    /// Called after each trial, as soon as it ends (on the thread that tunes): every trial
+    /// touched the rows, so the privacy ledger charges it at once.
+    std::function<void(const TuneTrial&)> onTrial;
 };
 
 /// The abandon rule of one trial, fed the training loss of each evaluation in turn.
@@ -85,7 +94,18 @@ struct TuneTrial {
     double validationError = std::numeric_limits<double>::quiet_NaN();
     bool isPrivate = false;
     privacy::AccountingInputs accounting;  ///< what the trial spent (private trials)
+    std::string runUid;                    ///< the trial's execution (charged once)
+    double epsilon = 0.0;                  ///< the trial's own certified ε (private trials)
+    double delta = 0.0;
 };
+
+/// "kept", "abandoned", or the run status of a trial that failed or was cancelled.
+std::string trialOutcome(const TuneTrial& trial);
+
+/// The ledger entry of a private trial (label: the trial's settings and outcome; status: its
+/// outcome); nullopt for a trial that is not private.
+std::optional<privacy::LedgerEntry> trialLedgerEntry(const TuneTrial& trial,
+                                                     const std::string& stepSetting);
 
 /// Progress of a tuning problem, reported after each trial.
 struct TuneProgress {
@@ -99,9 +119,24 @@ struct AutoTuneOutcome {
     std::vector<TuneTrial> trials;
     std::optional<std::size_t> chosen;  ///< index into trials of the chosen (candidate, step)
     RunResult final;  ///< the chosen setting on all training rows (status Failed if none survived)
-    double composedEpsilon = 0.0;  ///< all trials and the final run composed (private runs)
+    /// All trials and the final run composed by the ledger's accountant (DatasetLedger: RDP
+    /// curves added, converted at the largest δ among them, plus pure releases).
+    double composedEpsilon = 0.0;
+    double composedDelta = 0.0;
     bool cancelled = false;
 };
+
+/// The ledger entries of a tuning problem: every private trial, then the final run when it ran
+/// and is private. What the privacy ledger charges for it.
+std::vector<privacy::LedgerEntry> autoTuneLedgerEntries(const AutoTuneOutcome& outcome,
+                                                        const std::string& stepSetting);
+
+/// A record line of runRecordJson (one JSON object) with the trials of its tuning problem
+/// added as `tuning_trials`: per trial its candidate, setting, outcome, run uid, certified
+/// (ε, δ) and accounting inputs. Which trials ran and how many steps each made depend on exact
+/// training losses: the statement names the field as not protected.
+std::string withTuningTrials(const std::string& recordLine, const std::vector<TuneTrial>& trials,
+                             const std::string& stepSetting);
 
 /// Runs the protocol for `candidates` (configurations that differ in the settings being tuned,
 /// not in the step) on `data`. The final result's statement and record say that the selection

@@ -7,9 +7,10 @@
 #include <sstream>
 
 #include "core/data/catalog.h"
+#include "core/data/data_fingerprint.h"
 #include "core/data/preprocessing.h"
-#include "core/util/sha256.h"
 #include "core/util/format.h"
+#include "core/util/sha256.h"
 
 namespace pfa {
 
@@ -138,6 +139,7 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     prepared->skippedBadRows = data.skippedBadRows;
     prepared->skippedBadRowList = data.skippedBadRowList;
     prepared->context.ledgerKey = ledgerKey(request);
+    prepared->context.dataFingerprint = datasetFingerprint(request, data);
     prepared->context.splitSeed = prepared->split.splitSeed;
     prepared->context.testFraction = prepared->split.testFraction;
     prepared->context.splitMethod = prepared->split.splitMethod;

@@ -1,7 +1,10 @@
 #include "core/sweep/run_ledger.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 
+#include "core/data/data_directory.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/util/format.h"
 
@@ -66,16 +69,48 @@ std::vector<privacy::DatasetLedger> ledgersFromRecords(const std::vector<JsonVal
         }
         const std::optional<privacy::LedgerEntry> entry =
             ledgerEntryForRun(result, context, runLabel(result.config));
-        if (!entry) continue;
+        // An auto-tuned record: its trials ran on the rows before the run it records (also when
+        // no trial survived and the record's own run never ran).
+        const std::vector<privacy::LedgerEntry> trials = tuningTrialEntries(record);
+        if (!entry && trials.empty()) continue;
         const std::string key = runLedgerKey(context, result.dataset);
         auto found = index.find(key);
         if (found == index.end()) {
             found = index.emplace(key, ledgers.size()).first;
             ledgers.emplace_back(key, ledgerTitle(key));
         }
-        ledgers[found->second].add(*entry);
+        for (const privacy::LedgerEntry& trial : trials) ledgers[found->second].add(trial);
+        if (entry) ledgers[found->second].add(*entry);
     }
     return ledgers;
+}
+
+std::vector<privacy::LedgerEntry> tuningTrialEntries(const JsonValue& record) {
+    std::vector<privacy::LedgerEntry> entries;
+    if (!record.isObject() || !record.has("tuning_trials")) return entries;
+    for (const JsonValue& trial : record.at("tuning_trials").items()) {
+        if (!trial.has("accounting")) continue;  // not a private trial
+        privacy::LedgerEntry entry = privacy::ledgerEntryFromJson(trial);
+        entry.status = trial.stringOr("outcome", entry.status);
+        entries.push_back(std::move(entry));
+    }
+    return entries;
+}
+
+std::string ledgerDirectory() {
+    if (const char* folder = std::getenv("PFA_LEDGER_DIR"); folder && *folder) return folder;
+    return (std::filesystem::path(userDataDirectory()) / "ledgers").string();
+}
+
+std::string ledgerNameOf(const RunContext& context) {
+    return context.ledgerKey.empty() ? std::string("unnamed data") : ledgerTitle(context.ledgerKey);
+}
+
+std::size_t chargeLedgerStore(const privacy::LedgerStore& store, const RunContext& context,
+                              const std::vector<privacy::LedgerEntry>& entries,
+                              const std::string& source) {
+    if (context.dataFingerprint.empty() || entries.empty()) return 0;
+    return store.charge(context.dataFingerprint, ledgerNameOf(context), entries, source);
 }
 
 }  // namespace pfa

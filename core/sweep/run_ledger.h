@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/privacy/dataset_ledger.h"
+#include "core/privacy/ledger_store.h"
 #include "core/sweep/run_record.h"
 #include "core/train/run_result.h"
 #include "core/util/json_value.h"
@@ -36,5 +37,26 @@ std::string runLedgerKey(const RunContext& context, const std::string& datasetNa
 /// The identity under which a run is charged once: its run uid, or — for runs recorded before
 /// run uids — its run key with its spent ε and duration.
 std::string runChargeId(const RunResult& result, const RunContext& context);
+
+/// The ledger entries of the auto-tune trials a record lists (`tuning_trials`, see
+/// withTuningTrials in auto_tune.h), each under its own run uid; empty for other records.
+std::vector<privacy::LedgerEntry> tuningTrialEntries(const JsonValue& record);
+
+/// The folder of the persistent privacy ledgers: $PFA_LEDGER_DIR when set (tests, or a
+/// folder shared on purpose), else "ledgers" in the per-user data folder (userDataDirectory()),
+/// which the command line and the desktop application share.
+std::string ledgerDirectory();
+
+/// The name a data set is charged under in the persistent ledger: the title of its ledger key
+/// ("adult", "file:loans.csv", "synthetic(n=2000,…)").
+std::string ledgerNameOf(const RunContext& context);
+
+/// Charges `entries` to the persistent ledger of the rows of `context` (its dataFingerprint),
+/// each run uid once; `source` says what ran them ("pfa-cli train"). Nothing is charged when
+/// the fingerprint is unknown (a run read back from a record). Returns how many were new.
+/// Throws InputError when the ledger file cannot be written.
+std::size_t chargeLedgerStore(const privacy::LedgerStore& store, const RunContext& context,
+                              const std::vector<privacy::LedgerEntry>& entries,
+                              const std::string& source);
 
 }  // namespace pfa

@@ -265,9 +265,31 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("label").value("not protected — diagnostics: computed exactly on the private training rows");
     json.key("recorded").value(p.diagnosticsRecorded);
     json.key("fields").beginArray();
-    for (const std::string& field : privacy::diagnosticFields()) json.value(field);
+    for (const privacy::Disclosure& d : p.disclosures) {
+        if (!d.diagnostic) continue;
+        for (const std::string& field : d.fields) json.value(field);
+    }
     json.endArray();
     json.endObject();
+    // Everything the record holds from the private rows without protection, with its fields.
+    json.key("not_protected").beginArray();
+    for (const privacy::Disclosure& d : p.disclosures) {
+        json.beginObject();
+        json.key("what").value(d.what);
+        json.key("fields").beginArray();
+        for (const std::string& field : d.fields) json.value(field);
+        json.endArray();
+        json.key("diagnostic").value(d.diagnostic);
+        json.endObject();
+    }
+    json.endArray();
+    json.key("certified").value(p.certified);
+    if (!p.certified) {
+        // What the heuristic value rests on, so that it too can be recomputed.
+        json.key("epsilon_heuristic").value(p.epsilonHeuristic);
+        json.key("heuristic_accounting");
+        privacy::writeAccountingJson(json, p.heuristicAccounting);
+    }
     json.key("uncovered_releases").beginArray();
     for (const std::string& release : p.uncoveredReleases) json.value(release);
     json.endArray();
@@ -293,7 +315,8 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
         for (const UnitMetrics& unit : result.units) {
             json.beginObject();
             json.key("name").value(unit.name);
-            json.key("train_rows").value(unit.trainRows);
+            // A unit's training rows are private (a training-set diagnostic): only when kept.
+            if (unit.trainRows >= 0) json.key("train_rows").value(unit.trainRows);
             json.key("test_rows").value(unit.testRows);
             json.key("test_error").value(unit.testError);
             json.key("test_loss").value(unit.testLoss);
@@ -477,6 +500,20 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     if (privacyJson.has("diagnostics")) {
         p.diagnosticsRecorded = privacyJson.at("diagnostics").at("recorded").asBool();
     }
+    if (privacyJson.has("not_protected")) {
+        for (const JsonValue& item : privacyJson.at("not_protected").items()) {
+            privacy::Disclosure d;
+            d.what = item.at("what").asString();
+            for (const JsonValue& field : item.at("fields").items()) d.fields.push_back(field.asString());
+            d.diagnostic = item.at("diagnostic").asBool();
+            p.disclosures.push_back(std::move(d));
+        }
+    }
+    if (privacyJson.has("certified")) p.certified = privacyJson.at("certified").asBool();
+    if (privacyJson.has("epsilon_heuristic")) {
+        p.epsilonHeuristic = privacyJson.at("epsilon_heuristic").asNumber();
+        p.heuristicAccounting = privacy::accountingFromJson(privacyJson.at("heuristic_accounting"));
+    }
     if (privacyJson.has("uncovered_releases")) {
         for (const JsonValue& item : privacyJson.at("uncovered_releases").items()) {
             p.uncoveredReleases.push_back(item.asString());
@@ -524,7 +561,7 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         for (const JsonValue& item : units.at("items").items()) {
             UnitMetrics unit;
             unit.name = item.at("name").asString();
-            unit.trainRows = asLong(item.at("train_rows"));
+            unit.trainRows = item.has("train_rows") ? asLong(item.at("train_rows")) : -1;
             unit.testRows = asLong(item.at("test_rows"));
             unit.testError = item.numberOr("test_error", std::nan(""));
             unit.testLoss = item.numberOr("test_loss", std::nan(""));

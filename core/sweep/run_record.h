@@ -15,6 +15,10 @@ namespace pfa {
 struct RunContext {
     std::string runKey;              ///< identity of the run within sweeps (see sweep_spec.h)
     std::string ledgerKey;           ///< the privacy ledger the run is charged to (ledgerKey())
+    /// The content fingerprint of the data set's rows (datasetFingerprint): which persistent
+    /// ledger the run is charged to. In memory only — an exact function of the private rows,
+    /// it is never written into records ("" for runs read from records).
+    std::string dataFingerprint;
     std::string datasetDescription;
     std::uint64_t splitSeed = 0;
     double testFraction = 0.25;

@@ -18,8 +18,12 @@
 #include "core/data/text_cells.h"
 #include "core/model/model.h"
 #include "core/sweep/model_record.h"
+#include "core/sweep/record_fields.h"
 #include "core/sweep/results_file.h"
+#include "core/sweep/run_protection.h"
 #include "core/util/error.h"
+#include "core/util/format.h"
+#include "core/util/json_writer.h"
 
 namespace pfa {
 
@@ -236,13 +240,294 @@ int indexOf(const std::vector<std::string>& names, const std::string& name) {
     return it == names.end() ? -1 : static_cast<int>(it - names.begin());
 }
 
+constexpr const char* kExportFormat = "pfa-explorer model";
+constexpr int kExportVersion = 2;
+
+bool isModelExport(const JsonValue& record) {
+    return record.isObject() && record.has("export") && record.at("export").isObject() &&
+           record.at("export").stringOr("format", "") == kExportFormat;
+}
+
+/// What a model file may carry of a run's record (see modelExportJson).
+struct ExportPolicy {
+    ModelExportOptions options;
+    bool withholdSeed = false;  ///< a private run: its seed (and the run key) stay out
+    bool withHistory = false;   ///< an option asks for per-epoch values
+    bool countsPublic = false;  ///< n is public (replace-one adjacency, or no guarantee)
+    std::uint64_t seed = 0;
+};
+
+bool keepsClass(FieldClass fieldClass, const ExportPolicy& policy) {
+    switch (fieldClass) {
+        case FieldClass::Public:
+        case FieldClass::Accounting:
+        case FieldClass::Statement:
+        case FieldClass::Released:
+        case FieldClass::Preprocessing:
+            return true;
+        case FieldClass::TestRows:
+            return policy.options.testMetrics;
+        case FieldClass::UnitCount:
+            return policy.countsPublic || policy.options.diagnostics;
+        case FieldClass::Diagnostic:
+        case FieldClass::Disclosed:
+            return policy.options.diagnostics;
+        case FieldClass::Secret:
+            return !policy.withholdSeed;
+        case FieldClass::Bookkeeping:
+            return false;
+    }
+    return false;
+}
+
+/// Whether the leaf at `normalised` goes into the file. Fields no declaration names never do.
+bool keepsLeaf(const std::string& normalised, const ExportPolicy& policy) {
+    if (normalised == "run_key" && policy.withholdSeed) return false;  // it holds "seed=…"
+    if (normalised.rfind("history.", 0) == 0 && !policy.withHistory) return false;
+    if (!isDeclaredRecordField(normalised)) return false;
+    return keepsClass(recordFieldClass(normalised), policy);
+}
+
+/// The statement without the seed's value (a private run's file leaves the seed out).
+std::string withoutSeed(std::string statement, std::uint64_t seed) {
+    const std::string mention = "the seed (" + std::to_string(seed) + ")";
+    for (std::size_t at = statement.find(mention); at != std::string::npos;
+         at = statement.find(mention, at)) {
+        const std::string blank = "the seed (not in this file)";
+        statement.replace(at, mention.size(), blank);
+        at += blank.size();
+    }
+    return statement;
+}
+
+/// `value` (at `path`, normalised `normalised`) with only the fields the policy keeps; an
+/// object or array that keeps nothing is dropped (nullopt).
+std::optional<JsonValue> filtered(const JsonValue& value, const std::string& normalised,
+                                  const ExportPolicy& policy) {
+    auto join = [](const std::string& a, const std::string& b) {
+        return a.empty() ? b : a + "." + b;
+    };
+    if (value.isObject()) {
+        std::map<std::string, JsonValue> kept;
+        for (const auto& [key, member] : value.members()) {
+            if (std::optional<JsonValue> part = filtered(member, join(normalised, key), policy))
+                kept.emplace(key, std::move(*part));
+        }
+        if (kept.empty() && !normalised.empty()) return std::nullopt;
+        return JsonValue::object(std::move(kept));
+    }
+    if (value.isArray() && !value.items().empty() &&
+        (value.items().front().isObject() || value.items().front().isArray())) {
+        // As flattenRecord normalises it: the elements' fields under "name[]".
+        std::vector<JsonValue> items;
+        for (const JsonValue& item : value.items()) {
+            std::optional<JsonValue> part = filtered(item, normalised + "[]", policy);
+            if (!part) return std::nullopt;  // an element cannot be half there
+            items.push_back(std::move(*part));
+        }
+        return JsonValue::array(std::move(items));
+    }
+    if (!keepsLeaf(normalised, policy)) return std::nullopt;
+    if (normalised == "privacy.statement" && policy.withholdSeed &&
+        value.type() == JsonValue::Type::String)
+        return JsonValue::string(withoutSeed(value.asString(), policy.seed));
+    return value;
+}
+
+void writeJsonValue(JsonWriter& json, const JsonValue& value) {
+    switch (value.type()) {
+        case JsonValue::Type::Null:
+            json.null();
+            break;
+        case JsonValue::Type::Bool:
+            json.value(value.asBool());
+            break;
+        case JsonValue::Type::Number:
+            json.value(value.asNumber());
+            break;  // 17 digits: exact
+        case JsonValue::Type::String:
+            json.value(value.asString());
+            break;
+        case JsonValue::Type::Array:
+            json.beginArray();
+            for (const JsonValue& item : value.items()) writeJsonValue(json, item);
+            json.endArray();
+            break;
+        case JsonValue::Type::Object:
+            json.beginObject();
+            for (const auto& [key, member] : value.members()) {
+                json.key(key);
+                writeJsonValue(json, member);
+            }
+            json.endObject();
+            break;
+    }
+}
+
+void writeStrings(JsonWriter& json, const std::string& key, const std::vector<std::string>& items) {
+    json.key(key).beginArray();
+    for (const std::string& item : items) json.value(item);
+    json.endArray();
+}
+
+ExportPolicy exportPolicy(const RunResult& result, const ModelExportOptions& options) {
+    ExportPolicy policy;
+    policy.options = options;
+    policy.withholdSeed = result.privacy.isPrivate;
+    policy.withHistory = options.testMetrics || options.diagnostics;
+    policy.countsPublic =
+        !result.privacy.isPrivate || runProtection(result).adjacency == "replace-one";
+    policy.seed = result.privacy.seed;
+    return policy;
+}
+
+/// The training-set diagnostics the run recorded, in words ("" when none).
+std::string recordedDiagnostics(const RunResult& result) {
+    std::string list;
+    for (const privacy::Disclosure& d : result.privacy.disclosures) {
+        if (d.diagnostic) list += (list.empty() ? "" : "; ") + d.what;
+    }
+    return list;
+}
+
+/// The keys every run record has that a model file may leave out, completed with neutral
+/// values (unknown numbers are null, sizes −1), so the record reader takes the file.
+JsonValue completedExportRecord(const JsonValue& record) {
+    std::map<std::string, JsonValue> m = record.members();
+    const JsonValue null;
+    auto fill = [](std::map<std::string, JsonValue>& object, const std::string& key,
+                   const JsonValue& value) { object.emplace(key, value); };
+    fill(m, "status", JsonValue::string("completed"));
+    fill(m, "steps", JsonValue::number(0));
+    fill(m, "seconds", null);
+    fill(m, "train_loss", null);
+    for (const char* key : {"test_error", "dp_violation", "eo_violation", "eopp_violation"})
+        fill(m, key, null);
+    fill(m, "groups", JsonValue::array({}));
+    {
+        std::map<std::string, JsonValue> config =
+            m.count("config") ? m.at("config").members() : std::map<std::string, JsonValue>{};
+        fill(config, "train_rows", JsonValue::number(-1));
+        fill(config, "test_rows", JsonValue::number(-1));
+        m["config"] = JsonValue::object(std::move(config));
+    }
+    if (!m.count("metrics")) {
+        std::map<std::string, JsonValue> metrics{{"rows", JsonValue::number(0)}};
+        for (const char* key : {"dp_violation_vs_marginal", "ermi_dp_hard", "ermi_dp_soft",
+                                "ermi_eo_hard", "ermi_eo_soft", "ermi_eopp_hard", "ermi_eopp_soft"})
+            metrics.emplace(key, null);
+        m["metrics"] = JsonValue::object(std::move(metrics));
+    }
+    {
+        std::map<std::string, JsonValue> history =
+            m.count("history") ? m.at("history").members() : std::map<std::string, JsonValue>{};
+        fill(history, "epoch", JsonValue::array({}));
+        fill(history, "step", JsonValue::array({}));
+        const std::size_t epochs = history.at("epoch").items().size();
+        const JsonValue nulls = JsonValue::array(std::vector<JsonValue>(epochs));
+        for (const char* key : {"train_loss", "train_objective", "test_error", "violation",
+                                "dp_violation", "eo_violation", "eopp_violation", "ermi",
+                                "ermi_soft", "epsilon_spent", "clip_fraction", "seconds"})
+            fill(history, key, nulls);
+        m["history"] = JsonValue::object(std::move(history));
+    }
+    return JsonValue::object(std::move(m));
+}
+
 }  // namespace
 
 bool hasSavedModel(const RunResult& result, const RunContext& context) {
     return hasStorableModel(result) && context.preprocessing != nullptr;
 }
 
-std::string savedModelJson(const RunResult& result, const RunContext& context) {
+const char* const kSecureNoiseName = "Secure noise (OS entropy)";
+
+std::string seededNoiseWarning(const RunResult& run) {
+    const privacy::PrivacyReport& p = run.privacy;
+    if (!p.isPrivate || p.noiseSource != privacy::NoiseSource::Seeded) return {};
+    return std::string(
+               "The noise of this run was derived from its seed and its settings, so its "
+               "guarantee holds only while nobody can regenerate that noise: the seed "
+               "must stay secret. A model file cannot promise that: the file leaves the "
+               "seed out, but it holds every setting, and seeds are easy to guess (0, 1, "
+               "2, … are tried first). For a model that leaves this machine, train it "
+               "again with ") +
+           kSecureNoiseName +
+           ": nobody can regenerate noise drawn from the operating system's entropy. A new run "
+           "spends another ε on these data (the privacy ledger adds it).";
+}
+
+ModelExportContents modelExportContents(const RunResult& result, const RunContext& context,
+                                        const ModelExportOptions& options) {
+    const privacy::PrivacyReport& p = result.privacy;
+    ModelExportContents c;
+    c.protection = runProtection(result).label();
+    c.seededNoise = !seededNoiseWarning(result).empty();
+    const std::string diagnostics = recordedDiagnostics(result);
+    c.diagnosticsRecorded = !diagnostics.empty();
+
+    c.holds.push_back(p.isPrivate ? "the model parameters, released under the run's guarantee "
+                                    "(protected: " +
+                                        c.protection + ")"
+                                  : "the model parameters (the run is not private: nothing "
+                                    "about its training rows is protected)");
+    c.holds.push_back(
+        "the settings of the run, the data set's description and its train/test "
+        "split (public)");
+    c.holds.push_back(p.isPrivate ? "the privacy statement and the exact inputs of its ε, with "
+                                    "the protected unit and adjacency"
+                                  : "the privacy statement");
+    c.holds.push_back(
+        "how raw rows become the model's inputs: the columns, their kinds, the "
+        "class and group names");
+
+    c.notProtected.push_back(
+        "preprocessing statistics, needed to apply the model to raw rows: the categories kept "
+        "for each categorical column and the mean and standard deviation of each numeric "
+        "column, computed from the training rows without noise");
+    if (p.isPrivate && runProtection(result).adjacency == "add/remove-one") {
+        std::string how;
+        if (p.samplingRate > 0.0 && p.samplingRate < 1.0) how = "the sampling rate q = m/n";
+        const double n = static_cast<double>(context.trainRows);
+        if (n > 0 && std::fabs(p.delta * n * n - 1.0) < 1e-9)
+            how += std::string(how.empty() ? "" : " and ") + "δ = 1/n²";
+        if (!how.empty()) {
+            c.notProtected.push_back(
+                "the number of training rows n, which the accounting "
+                "inputs reveal (" +
+                how + ")");
+        }
+    }
+    if (options.testMetrics) {
+        c.notProtected.push_back(
+            "test metrics: the test error, fairness violations and "
+            "per-group rates, computed on the test rows (not protected)");
+    }
+    if (options.diagnostics) {
+        c.notProtected.push_back(
+            c.diagnosticsRecorded
+                ? "training-set diagnostics, exact on the private training rows: " + diagnostics +
+                      "; and the number of training rows"
+                : std::string("the number of training rows"));
+    }
+    if (p.isPrivate) {
+        c.leftOut.push_back(
+            "the run seed and the run key (which contains it); the statement's "
+            "mention of the seed is blanked");
+    }
+    if (!options.testMetrics)
+        c.leftOut.push_back("the test metrics (computed on the test rows, not protected)");
+    if (!options.diagnostics && c.diagnosticsRecorded) {
+        c.leftOut.push_back("the training-set diagnostics (" + diagnostics +
+                            "): exact on the private training rows, not protected");
+    }
+    if (!options.testMetrics && !options.diagnostics) c.leftOut.push_back("the per-epoch history");
+    c.leftOut.push_back("the wall time and the run's identity in the privacy ledger");
+    return c;
+}
+
+std::string modelExportJson(const RunResult& result, const RunContext& context,
+                            const ModelExportOptions& options) {
     if (!hasSavedModel(result, context)) {
         throw InputError(
             result.theta.size() == 0 || !context.preprocessing
@@ -252,7 +537,68 @@ std::string savedModelJson(const RunResult& result, const RunContext& context) {
     }
     RunRecordOptions exact;
     exact.historyDigits = 17;
-    return runRecordJson(result, context, exact);
+    const JsonValue record = parseJson(runRecordJson(result, context, exact));
+    const ExportPolicy policy = exportPolicy(result, options);
+    const JsonValue kept = *filtered(record, "", policy);
+    const ModelExportContents contents = modelExportContents(result, context, options);
+
+    JsonWriter json;
+    json.beginObject();
+    json.key("export").beginObject();
+    json.key("format").value(kExportFormat);
+    json.key("version").value(kExportVersion);
+    json.key("protection").value(contents.protection);
+    json.key("noise").value(!result.privacy.isPrivate
+                                ? std::string("not private")
+                                : privacy::noiseSourceName(result.privacy.noiseSource));
+    writeStrings(json, "holds", contents.holds);
+    json.key("not_protected").beginArray();
+    json.beginObject();
+    json.key("what").value(contents.notProtected.front());
+    writeStrings(json, "fields",
+                 {"preprocessing.columns[].levels", "preprocessing.columns[].mean",
+                  "preprocessing.columns[].sd", "preprocessing.feature_names"});
+    json.endObject();
+    for (std::size_t k = 1; k < contents.notProtected.size(); ++k) {
+        json.beginObject();
+        json.key("what").value(contents.notProtected[k]);
+        json.endObject();
+    }
+    json.endArray();
+    writeStrings(json, "left_out", contents.leftOut);
+    const std::string warning = seededNoiseWarning(result);
+    if (!warning.empty()) json.key("warning").value(warning);
+    json.endObject();
+    // The record's own keys: the run's identity first, then the rest in key order.
+    const std::vector<std::string> first = {"algorithm", "dataset", "fairness", "calibration",
+                                            "epsilon",   "delta",   "lambda",   "seed",
+                                            "epochs",    "status",  "message",  "steps"};
+    auto writeMember = [&](const std::string& key, const JsonValue& value) {
+        json.key(key);
+        if (key != "preprocessing") {
+            writeJsonValue(json, value);
+            return;
+        }
+        json.beginObject();
+        json.key("not_protected")
+            .value(
+                "computed from the training rows without noise: the categories kept for "
+                "each categorical column and the mean and standard deviation of each numeric "
+                "column (needed to apply the model to raw rows)");
+        for (const auto& [name, member] : value.members()) {
+            json.key(name);
+            writeJsonValue(json, member);
+        }
+        json.endObject();
+    };
+    for (const std::string& key : first) {
+        if (kept.has(key)) writeMember(key, kept.at(key));
+    }
+    for (const auto& [key, value] : kept.members()) {
+        if (std::find(first.begin(), first.end(), key) == first.end()) writeMember(key, value);
+    }
+    json.endObject();
+    return json.text();
 }
 
 std::pair<std::string, std::string> splitModelSpec(const std::string& spec) {
@@ -322,8 +668,15 @@ SavedModel loadSavedModel(const std::string& path, const std::string& selector) 
     SavedModel model;
     model.file = path;
     model.recordIndex = index;
+    const JsonValue& chosen = records[index];
+    if (isModelExport(chosen)) {
+        model.fromExport = true;
+        model.seedKnown = chosen.has("seed");
+        model.testMetricsKnown = chosen.has("test_error");
+    }
     try {
-        model.run = runResultFromJson(records[index], &model.context);
+        model.run = runResultFromJson(model.fromExport ? completedExportRecord(chosen) : chosen,
+                                      &model.context);
     } catch (const DataFileError&) {
         throw;
     } catch (const InputError& error) {
@@ -357,7 +710,7 @@ std::vector<SavedRunSummary> listSavedRuns(const std::string& path) {
             s.fairness = r.stringOr("fairness", "");
             s.epsilon = r.numberOr("epsilon", NAN);
             s.lambda = r.numberOr("lambda", NAN);
-            s.seed = r.numberOr("seed", NAN);
+            s.seed = r.has("seed") ? r.numberOr("seed", NAN) : NAN;
             s.testError = r.numberOr("test_error", NAN);
         }
         s.hasModel = hasModel(r);
@@ -452,8 +805,11 @@ Predictions predictFile(const SavedModel& model, const std::string& path,
     std::vector<std::size_t> rows(data.rows());
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
     if (exact) {
+        // Model files leave the training-set size out (it is not protected); the split alone
+        // then finds the test rows.
         const long expected = model.context.trainRows + model.context.testRows;
-        if (static_cast<long>(data.rows()) != expected) {
+        if (model.context.trainRows >= 0 && model.context.testRows >= 0 &&
+            static_cast<long>(data.rows()) != expected) {
             throw DataFileError(
                 path, 0, "",
                 "has " + std::to_string(data.rows()) +

@@ -11,6 +11,7 @@
 
 #include "core/algorithms/registry.h"
 #include "core/sweep/results_file.h"
+#include "core/sweep/run_ledger.h"
 #include "core/util/error.h"
 
 namespace pfa {
@@ -124,6 +125,19 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
                 failed.test.error = failed.trainLoss = std::numeric_limits<double>::quiet_NaN();
                 result = std::move(failed);
             }
+            RunContext context = sweepData.context;
+            context.runKey = run.key;
+            // It touched the rows however it ended: charged before anything else.
+            if (options.onCharge) {
+                if (auto entry = ledgerEntryForRun(result, context, runLabel(result.config))) {
+                    std::lock_guard<std::mutex> lock(mutex);
+                    try {
+                        options.onCharge(context, {*entry});
+                    } catch (const std::exception& error) {
+                        if (outcome.chargeError.empty()) outcome.chargeError = error.what();
+                    }
+                }
+            }
             // A run cut short by cancellation is not a finished run: it is not recorded.
             if (result.status == RunStatus::Cancelled && cancel.cancelled()) {
                 if (options.onRunCutShort) {
@@ -133,8 +147,6 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
                 return;
             }
             describeTuning(result, run);
-            RunContext context = sweepData.context;
-            context.runKey = run.key;
             const std::string line = runRecordJson(result, context);
             std::lock_guard<std::mutex> lock(mutex);
             output.append(line);

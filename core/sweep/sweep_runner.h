@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/data/dataset.h"
+#include "core/privacy/dataset_ledger.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
@@ -44,6 +45,14 @@ struct SweepOptions {
     /// With `resume`: once per run skipped because the results file already holds it, with
     /// that record, before any run starts (on the calling thread).
     std::function<void(const SweepRun&, const JsonValue& record)> onAlreadyDone;
+    /// Every execution that touched the rows — each run, whether it finished, failed, diverged
+    /// or was cut short, and each auto-tune trial and final run — as privacy-ledger entries for
+    /// the data set of `context` (whose dataFingerprint names its persistent ledger; see
+    /// chargeLedgerStore). Called as soon as the execution ends, before it is recorded,
+    /// serialised, on a worker thread. Non-private executions are not passed. What it throws is
+    /// kept in SweepOutcome::chargeError.
+    std::function<void(const RunContext& context, const std::vector<privacy::LedgerEntry>& entries)>
+        onCharge;
 };
 
 /// What an invocation did.
@@ -52,6 +61,9 @@ struct SweepOutcome {
     std::vector<RunResult> results;    ///< their results (parallel to `runs`)
     SweepProgress progress;
     bool cancelled = false;
+    /// The first error onCharge threw (e.g. the ledger file could not be written); the sweep
+    /// went on, and every later charge was still tried. "" when none.
+    std::string chargeError;
 };
 
 /// The runs of shard `index` of `count` (run.index % count == index).

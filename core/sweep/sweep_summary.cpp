@@ -148,6 +148,17 @@ std::vector<SweepGroup> groupCells(const std::vector<SweepCell>& cells,
         }
         groups[g].distinction = distinction;
     }
+    // Groups whose ε bound different things say what each protects.
+    std::vector<RunProtection> protections;
+    for (const SweepCell& cell : cells) protections.push_back(cell.protection);
+    if (!mixedProtectionWarning(protections).empty()) {
+        for (SweepGroup& group : groups) {
+            const RunProtection& protection = cells[group.cells.front()].protection;
+            if (!protection.isPrivate) continue;
+            group.distinction +=
+                (group.distinction.empty() ? "" : ", ") + ("protects: " + protection.label());
+        }
+    }
     return groups;
 }
 
@@ -164,6 +175,7 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
     p.testError = r.numberOr("test_error", std::nan(""));
     p.violation = r.numberOr("violation", std::nan(""));
     p.epsilonSpent = r.numberOr("epsilon_spent", std::nan(""));
+    p.protection = runProtectionOfRecord(r);
     if (r.has("history") && r.at("history").has("excess_risk")) {
         for (double value : r.at("history").at("excess_risk").numbers()) {
             if (std::isfinite(value)) p.excessRisk = value;
@@ -269,6 +281,7 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
             cell.epsilon = p.epsilon;
             cell.lambda = p.lambda;
             cell.knownGaps = p.knownGaps;
+            cell.protection = p.protection;
             cells.push_back(cell);
             errors.emplace_back();
             violations.emplace_back();

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/sweep/run_protection.h"
 #include "core/train/run_result.h"
 #include "core/util/json_value.h"
 
@@ -54,6 +55,8 @@ struct SweepCell {
     /// The runs used the published calibration, whose nominal ε (`epsilon`) is not what the
     /// accountant certifies.
     bool knownGaps = false;
+    /// What the cell's runs protect (they share every setting: that of its first run).
+    RunProtection protection;
 
     /// The ε to plot, group and colour by: the certified ε (the largest over the seeds) when the
     /// nominal one is not certified (published calibration), otherwise the ε of the settings.
@@ -82,6 +85,8 @@ struct SweepPoint {
     double epsilonSpent = 0.0;
     double seconds = 0.0;
     bool knownGaps = false;  ///< published calibration: nominal ε ≠ certified ε
+    /// What the run protects: unit, adjacency, scope (runProtectionOfRecord).
+    RunProtection protection;
     /// The run's final value of every per-evaluation metric, by record column name
     /// (finalHistoryValues): what the error-vs-setting view can plot.
     std::map<std::string, double> finalMetrics;
@@ -125,7 +130,8 @@ std::string datasetOfRunKey(const std::string& key);
 /// Cells of a sweep view that belong together: equal in every setting except the `varying`
 /// ones (and the seed, which a cell already spans) — a curve over λ, a line over ε, a heat map
 /// over (ε, λ). Runs that differ in anything else (epochs, learning rate, data set, …) never
-/// share a group.
+/// share a group. When the groups' private runs protect different things (unit, adjacency or
+/// scope), every group with private runs ends its distinction with "protects: …".
 struct SweepGroup {
     std::string key;                 ///< the cell key without the varying settings
     std::vector<std::size_t> cells;  ///< indices into the cells, in their order

@@ -31,8 +31,11 @@ AdversaryStep::AdversaryStep(double lambda, const GaussianMechanism& noise, bool
 void AdversaryStep::apply(ErmiPenalty& penalty, Eigen::MatrixXd& W, RandomStream& noise) {
     if (m_fromGroupMasses) {
         // Release the noisy masses (σ on the sum = σ_W·m); λ∇_W is computed from them.
-        penalty.perturbCellMasses(m_noise.sigmaOnSum(GaussianMechanism::Stream::W),
-                                  [&noise] { return noise.normal(); });
+        privacy::ReleaseSpec spec = m_noise.releaseSpec(GaussianMechanism::Stream::W);
+        spec.channel = "w-cell-masses";
+        spec.sensitivity *= m_batchSize;  // on the sums, not the mean
+        spec.noiseScale = m_noise.isPrivate() ? m_noise.sigmaOnSum(GaussianMechanism::Stream::W) : 0.0;
+        penalty.releaseCellMasses(spec, noise);
         penalty.finishAccumulation(m_gradient);
         m_gradient *= m_lambda / m_batchSize;
     } else {

@@ -50,6 +50,12 @@ PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& request
     validateCommonConfig(config, data, algorithm.capabilities().task == Task::Classification);
     TrainConfig resolved = algorithm.resolve(config, data);
     algorithm.validate(resolved, data);
+    resolved.readFromData.clear();
+    for (const ParamSpec& spec : algorithm.parameters()) {
+        if (spec.autoReads == AutoReads::Nothing || !spec.isAuto(spec.get(config))) continue;
+        resolved.readFromData.push_back({spec.name, spec.get(resolved), spec.autoMeaning,
+                                         spec.autoReads == AutoReads::Content});
+    }
     return PreparedConfig(std::move(resolved));
 }
 

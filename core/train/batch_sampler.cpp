@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/privacy/noisy_release.h"
+
 namespace pfa {
 
 BatchSampler::BatchSampler(const SamplerSpec& spec, RandomStream random)
@@ -58,6 +60,7 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
             break;
         }
     }
+    privacy::observeBatch("rows", rows, indices, size);
     return size;
 }
 

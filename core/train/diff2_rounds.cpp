@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
 #include "core/train/design_matrix.h"
@@ -335,6 +336,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
     const bool regression = train.isRegression();
     const LossKind lossKind = regression ? LossKind::Squared : LossKind::Logistic;
     const bool isPrivate = config.isPrivate();
+    const bool diagnostics = recordsDiagnostics(config);
     const long R = settings.rounds;
     const long T = std::max(1L, settings.period);
     // Not private: no noise and no clipping, i.e. plain gradient descent (the DIFF2 estimate
@@ -472,8 +474,15 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
             noiseStd = cal.sigma2 * c;
         }
         seen += n;
-        if (isPrivate && noiseStd > 0.0) {
-            for (Eigen::Index k = 0; k < D; ++k) v(k) += noiseStd * noise.normal();
+        {
+            // v = v_prev (released) + this round's weighted clipped sum: a replaced record moves
+            // it by twice its clip times its weight, at most 2·clip/(nmin·P).
+            privacy::ReleaseSpec release;
+            release.channel = restart ? "full-gradient" : "gradient-difference";
+            release.sensitivity = 2.0 * (restart ? C1 : C2 * (x - xPrev).norm()) /
+                                  (static_cast<double>(silos.smallest) * static_cast<double>(silos.silos));
+            release.noiseScale = isPrivate ? noiseStd : 0.0;
+            privacy::releaseGaussian(release, v, noise);
         }
         G.swap(Gprev);  // ∇ℓ(x_r) is next round's ∇ℓ(x_{r−1}): one gradient pass per round
         xPrev = x;
@@ -484,11 +493,14 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         info.step = r;
         info.epoch = static_cast<int>((r - 1) / kEvaluateEvery) + 1;
         info.batchRows = static_cast<long>(n);
-        info.batchLoss = roundLoss;
+        info.batchLoss = diagnostics ? roundLoss : kNaN;
         bool stop = observer.onStep(info);
-        const bool diverged = !x.allFinite() || !std::isfinite(roundLoss);
+        // Divergence is judged on the released iterate only: a stop decided on the exact
+        // training loss would itself be a release of the private rows.
+        // (‖x‖² overflowing is where the exact loss used to become infinite.)
+        const bool diverged = !std::isfinite(x.squaredNorm());
         if (r % kEvaluateEvery == 0 || r == R || diverged) {
-            const Evaluation e = evaluate(x);
+            const Evaluation e = diagnostics ? evaluate(x) : Evaluation{kNaN, kNaN, testError(x)};
             EpochMetrics m;
             m.epoch = static_cast<int>(result.history.size()) + 1;
             m.step = r;
@@ -505,14 +517,15 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
                 m.violation = f.violation(config.fairness);
             }
             m.epsilonSpent = isPrivate ? accountant.after(r).epsilon : kInf;
-            m.clipFraction = seen ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+            m.clipFraction = !diagnostics ? kNaN
+                             : seen      ? static_cast<double>(clipped) / static_cast<double>(seen)
+                                         : 0.0;
             m.seconds = elapsed();
             clipped = seen = 0;
             result.history.push_back(m);
             stop = observer.onEpochEnd(m) || stop;
         }
-        if (diverged ||
-            !std::isfinite(result.history.empty() ? 0.0 : result.history.back().trainLoss)) {
+        if (diverged) {
             result.status = RunStatus::Diverged;
             result.message = "the iterate diverged at round " + std::to_string(r) +
                              ": the step η = " + formatNumber(settings.step) +
@@ -580,6 +593,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
     report.samplingRate = 1.0;
     report.expectedBatch = static_cast<long>(n);
     report.adjacency = "replace-one";
+    if (train.silos && train.silos->units() > 1) report.neighbouring = siloNeighbouring(train);
     report.noiseMultiplier = report.noiseMultiplierTheta = inputs.noiseMultiplier;
     report.sigmaTheta = cal.sigma1 * C1;
     report.clipTheta = C1;
@@ -590,11 +604,12 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
     report.protectedData =
         regression ? "every column of each training " + train.unitName + " (features and target)"
                    : wholeRecordProtection(train);
-    report.postProcessing =
-        "the last iterate; the display metrics (training loss, squared gradient norm ‖∇f(x)‖² of "
-        "the "
-        "training objective) are computed on the private rows at each evaluation and are not "
-        "released";
+    report.postProcessing = "the last iterate";
+    if (diagnostics) {
+        report.disclose("the squared gradient norm ‖∇f(x)‖² of the training objective per "
+                        "evaluation",
+                        {"history.gradient_norm_squared"}, /*diagnostic=*/true);
+    }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
     return result;
 }

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/train/gaussian_noise.h"
+#include "core/privacy/noisy_release.h"
 
 namespace pfa {
 
@@ -78,13 +78,30 @@ privacy::RdpCurve GaussianMechanism::rdpCurve(const privacy::OrderGrid& grid) co
     return privacy::releaseCurve(grid, m_release);
 }
 
+privacy::ReleaseSpec GaussianMechanism::releaseSpec(Stream which) const {
+    const NoiseStream& s = stream(which);
+    privacy::ReleaseSpec spec;
+    spec.channel = which == Stream::Theta ? "theta-gradient" : "w-gradient";
+    // The value noised is scale × the batch mean: one unit moves it by scale·Δ/m, and a
+    // replaced unit (a clip norm out, another in) by twice that; a linear-amplification bound
+    // is already a bound on the difference.
+    const bool replacedContribution = m_release.adjacency == privacy::Adjacency::Replace &&
+                                      m_release.kind != privacy::ReleaseKind::LinearAmplification;
+    spec.sensitivity = (replacedContribution ? 2.0 : 1.0) * s.scale * s.sensitivity /
+                       static_cast<double>(m_sampler.batchSize);
+    spec.noiseScale = m_private ? s.drawnSigma() : 0.0;
+    return spec;
+}
+
 void GaussianMechanism::addNoise(Stream which, Eigen::Ref<RowMatrix> mean,
                                  RandomStream& random) const {
-    addGaussianNoise(mean, stream(which).drawnSigma(), random);
+    if (!m_private) return;
+    privacy::releaseGaussian(releaseSpec(which), mean, random);
 }
 
 void GaussianMechanism::addNoise(Stream which, Eigen::MatrixXd& mean, RandomStream& random) const {
-    addGaussianNoise(mean, stream(which).drawnSigma(), random);
+    if (!m_private) return;
+    privacy::releaseGaussian(releaseSpec(which), mean, random, /*columnOrder=*/true);
 }
 
 }  // namespace pfa

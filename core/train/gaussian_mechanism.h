@@ -7,6 +7,7 @@
 #include "core/data/dataset.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/clipped_gaussian_calibration.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/order_grid.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/sampling.h"
@@ -88,6 +89,9 @@ public:
     void addNoise(Stream stream, Eigen::Ref<RowMatrix> mean, RandomStream& random) const;
     /// The same for a column-major mean, column by column.
     void addNoise(Stream stream, Eigen::MatrixXd& mean, RandomStream& random) const;
+    /// The stream's release as the noise is drawn: its bound on the (scaled) batch mean, one
+    /// unit's Δ·scale/m, and the std drawn on it.
+    privacy::ReleaseSpec releaseSpec(Stream stream) const;
     /// The std of the stream's noise on the batch sum, scale·σ·m (for sums the trainer noises
     /// before normalising them, e.g. the group masses).
     double sigmaOnSum(Stream stream) const {

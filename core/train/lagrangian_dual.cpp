@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
 #include "core/train/batch_sampler.h"
 #include "core/train/design_matrix.h"
 #include "core/train/evaluator.h"
@@ -332,7 +333,10 @@ void validate(const std::string& algorithm, const Settings& settings, const Trai
     const Cells cells(config.fairness, settings.constraint, train.numGroups(),
                       config.advantagedClass);
     const Eigen::VectorXd counts = cells.counts(train.y, train.s);
-    for (int j = 0; j < cells.count(); ++j) {
+    // A private run never refuses on exact counts (the refusal would tell about them): its
+    // noisy counts are floored at 10, so an empty cell is harmless.
+    const bool privateRun = settings.mode == Mode::Private && config.isPrivate();
+    for (int j = 0; j < cells.count() && !privateRun; ++j) {
         if (counts(j) > 0) continue;
         throw InputError(algorithm + " needs training rows in every constraint cell, but " +
                          cells.layout().cellName(j, train.classNames, train.groupNames) +
@@ -377,7 +381,8 @@ privacy::AccountingInputs accountingInputs(const Ledger& ledger, long stepsPerEp
                            ? "√2·C_d (replace-one: a row may leave one cell and join another)"
                            : "C_d (clip of each row's value)";
     inputs.gaussianReleases.push_back(dual);
-    inputs.pureReleases.push_back({"cell counts", "Laplace(2/ε₀) per cell", ledger.countEpsilon});
+    inputs.pureReleases.push_back({"cell counts and the number of rows",
+                                   "Laplace(2/ε₀) per cell and on n (ℓ1 bound 2)", ledger.countEpsilon});
     return inputs;
 }
 
@@ -428,7 +433,7 @@ void describeRun(const std::string& algorithm, RunResult& result, const Ledger& 
     report.extraReleases =
         std::to_string(executed.dualReleases) + " dual releases of the per-cell sums (" +
         "Gaussian, noise std z_d·C_d with z_d = " + formatNumber(executed.dualMultiplier) +
-        "), the cell counts once via Laplace(2/ε₀), ε₀ = " + formatNumber(executed.countEpsilon) +
+        "), the cell counts and n once via Laplace(2/ε₀), ε₀ = " + formatNumber(executed.countEpsilon) +
         " (basic composition)";
     report.epsilonShares = executed.countEpsilon;
     report.protectedData = wholeRecordProtection(train);
@@ -497,6 +502,7 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
     const privacy::OrderGrid grid = privacy::OrderGrid::standard();
     Ledger ledger;
     Eigen::VectorXd counts = exactCounts;
+    double rowsEstimate = static_cast<double>(n);  // private runs: the noisy n
     const double Cp = isPrivate ? config.clipTheta : kInf;
     const double Cd = settings.dualClip;
     if (isPrivate) {
@@ -504,9 +510,17 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
                            settings.dualShare, settings.countShare, config.adjacency, grid);
         RandomStream countNoise = streams.stream(streams::kShares);
         const LaplaceMechanism laplace(2.0, ledger.countEpsilon, "cell");
-        laplace.addNoise(counts, countNoise);
-        counts = counts.cwiseMax(10.0);
+        // The cell counts and, last, the number of rows n: a row added or removed changes its
+        // cell and n by one each, a replaced row two cells: ℓ1 bound 2 either way, so n costs
+        // nothing extra and no exact count (n is private under add/remove) is ever used.
+        Eigen::VectorXd released(J + 1);
+        released.head(J) = counts;
+        released(J) = static_cast<double>(n);
+        laplace.addNoise(released, countNoise);
+        counts = released.head(J).cwiseMax(10.0);
+        rowsEstimate = std::max(1.0, released(J));
     }
+    const bool replace = config.adjacency == privacy::Adjacency::Replace;
     const double sigmaPrimal = isPrivate ? ledger.primalMultiplier * Cp : 0.0;
     const double sigmaDual = isPrivate ? ledger.dualMultiplier * Cd : 0.0;
 
@@ -580,9 +594,14 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
                     clippedGradientSum(constraint, theta, design.X, design.norms, train.y,
                                        cellOfRow, kappa, indices.data(), b, Cp, gradient, lossSum);
                 seen += b;
-                if (sigmaPrimal > 0.0) {
-                    for (Eigen::Index k = 0; k < D; ++k)
-                        gradient(k) += sigmaPrimal * noise.normal();
+                {
+                    // The sum of per-row gradients clipped to C_p: one row moves it by C_p
+                    // (twice that when replaced).
+                    privacy::ReleaseSpec release;
+                    release.channel = "primal-gradient";
+                    release.sensitivity = (replace ? 2.0 : 1.0) * Cp;
+                    release.noiseScale = sigmaPrimal;
+                    privacy::releaseGaussian(release, gradient, noise);
                 }
                 // Normalised by the expected batch (pf-ld, privacy-accounting §6) or the batch.
                 gradient /= batchTerm ? static_cast<double>(b) : m;
@@ -623,14 +642,20 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             if (cell >= 0) sums(cell) += rowValue(constraint, score, train.y(i), Cd);
         }
         exactSums = sums;
-        if (sigmaDual > 0.0) {
-            for (int j = 0; j < J; ++j) sums(j) += sigmaDual * noise.normal();
+        {
+            // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced
+            // row two cells (√2·C_d) or one (C_d).
+            privacy::ReleaseSpec release;
+            release.channel = "dual-cell-sums";
+            release.sensitivity = (replace ? std::sqrt(2.0) : 1.0) * Cd;
+            release.noiseScale = sigmaDual;
+            privacy::releaseGaussian(release, sums, noise);
         }
         cells.violations(sums, counts, v);
         dualStep(v, settings.dualStep, settings.tolerance, lambda, signs);
         ++dualDone;
         // pf-ld: the released signs, multipliers and counts give the next epoch's weights.
-        if (!batchTerm) cells.weights(lambda, signs, counts, static_cast<double>(n), kappa);
+        if (!batchTerm) cells.weights(lambda, signs, counts, rowsEstimate, kappa);
 
         const bool diverged = !theta.allFinite();
         if (epoch % std::max(1, config.evaluateEvery) == 0 || epoch == E || diverged || stop) {

@@ -11,7 +11,8 @@ LaplaceMechanism::LaplaceMechanism(double l1Sensitivity, double epsilon, std::st
     : m_sensitivity(l1Sensitivity),
       m_epsilon(epsilon),
       m_scale(l1Sensitivity / epsilon),
-      m_entry(std::move(entry)) {
+      m_entry(std::move(entry)),
+      m_channel("laplace-" + m_entry) {
     if (!(l1Sensitivity > 0.0) || !(epsilon > 0.0)) {
         throw InputError("a Laplace release needs a positive sensitivity and budget (got " +
                          formatNumber(l1Sensitivity) + " and " + formatNumber(epsilon) + ")");

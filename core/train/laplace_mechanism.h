@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/privacy/accounting_inputs.h"
+#include "core/privacy/noisy_release.h"
 #include "core/util/random.h"
 
 namespace pfa {
@@ -24,7 +25,16 @@ public:
 
     /// Adds Laplace(b) to every entry of `values`, in order.
     void addNoise(Eigen::Ref<Eigen::VectorXd> values, RandomStream& random) const {
-        for (Eigen::Index i = 0; i < values.size(); ++i) values(i) += random.laplace(m_scale);
+        privacy::releaseLaplace(releaseSpec(), values, random);
+    }
+    /// The release as the noise is drawn: ℓ1 bound Δ₁ and scale b.
+    privacy::ReleaseSpec releaseSpec() const {
+        privacy::ReleaseSpec spec;
+        spec.channel = m_channel.c_str();
+        spec.sensitivity = m_sensitivity;
+        spec.norm = privacy::SensitivityNorm::L1;
+        spec.noiseScale = m_scale;
+        return spec;
     }
 
     /// The side release for the accountant: {what, "Laplace(Δ₁/ε₀) per <entry>", ε₀}.
@@ -35,6 +45,7 @@ private:
     double m_epsilon;
     double m_scale;
     std::string m_entry;
+    std::string m_channel;
 };
 
 }  // namespace pfa

@@ -7,6 +7,8 @@
 #include <numeric>
 
 #include "core/data/linear_gaussian.h"
+#include "core/data/row_key.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/batch_sampler.h"
 #include "core/train/evaluator.h"
@@ -43,24 +45,13 @@ Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>
     return A.completeOrthogonalDecomposition().solve(b);
 }
 
-PublicPrivateRows splitPublicRows(long n, double share, std::uint64_t seed) {
-    constexpr std::uint64_t kPublicRowsStream = 0x5055424c49430000ULL;  // "PUBLIC"
-    const long publicCount =
-        std::clamp(static_cast<long>(std::llround(share * static_cast<double>(n))), 0L, n);
-    std::vector<long> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), 0L);
-    RandomStream random(seed, kPublicRowsStream);
-    for (long i = 0; i < publicCount; ++i) {
-        const auto j =
-            static_cast<std::size_t>(i) +
-            static_cast<std::size_t>(random.uniformIndex(static_cast<std::uint64_t>(n - i)));
-        std::swap(order[static_cast<std::size_t>(i)], order[j]);
-    }
+PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint64_t seed) {
     PublicPrivateRows out;
-    out.publicRows.assign(order.begin(), order.begin() + publicCount);
-    out.privateRows.assign(order.begin() + publicCount, order.end());
-    std::sort(out.publicRows.begin(), out.publicRows.end());
-    std::sort(out.privateRows.begin(), out.privateRows.end());
+    for (Eigen::Index row = 0; row < train.rows(); ++row) {
+        // The row's own key (its raw values) decides: no other row moves it.
+        const bool isPublic = share > 0.0 && rowUniform(rowKey(train, row), seed) < share;
+        (isPublic ? out.publicRows : out.privateRows).push_back(static_cast<long>(row));
+    }
     return out;
 }
 
@@ -86,6 +77,12 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     Eigen::VectorXd w = s.start.size() == d + 1 ? s.start : Eigen::VectorXd::Zero(d + 1);
     Eigen::VectorXd average = w, gp(d + 1), gq(d + 1);
     std::vector<long> publicOrder = s.publicRows;
+    std::vector<long> batch(static_cast<std::size_t>(nPrivate));
+    // One private row moves the normalised clipped sum by C/b (twice that when replaced).
+    privacy::ReleaseSpec privateRelease;
+    privateRelease.channel = "private-gradient";
+    privateRelease.sensitivity = (s.replaceAdjacency ? 2.0 : 1.0) * s.clip / s.expectedBatch;
+    privateRelease.noiseScale = s.sigma;
     std::size_t publicNext = publicOrder.size();  // reshuffled before first use
 
     RunResult result;
@@ -103,8 +100,13 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
         double batchLoss = 0.0;
         if (usePrivate) {
             gp.setZero();
+            long drawn = 0;
             drawPoisson(streams.sampling, logOneMinusQ, nPrivate, [&](long position) {
-                const long row = s.privateRows[static_cast<std::size_t>(position)];
+                batch[static_cast<std::size_t>(drawn++)] = position;
+            });
+            privacy::observeBatch("private-rows", nPrivate, batch, drawn);
+            for (long k = 0; k < drawn; ++k) {
+                const long row = s.privateRows[static_cast<std::size_t>(batch[static_cast<std::size_t>(k)])];
                 const double residual = train.X.row(row).dot(w.head(d)) + w(d) - y(row);
                 double scale = 2.0 * residual;
                 const double norm =
@@ -117,12 +119,10 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
                 gp(d) += scale;
                 batchLoss += residual * residual;
                 ++batchRows;
-            });
+            }
             seen += batchRows;
             gp /= s.expectedBatch;
-            if (s.sigma > 0.0) {
-                for (Eigen::Index k = 0; k <= d; ++k) gp(k) += s.sigma * streams.noise.normal();
-            }
+            privacy::releaseGaussian(privateRelease, gp, streams.noise);
         }
         if (usePublic) {
             gq.setZero();
@@ -196,15 +196,16 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
             EpochMetrics m;
             m.epoch = static_cast<int>(result.history.size()) + 1;
             m.step = t + 1;
-            // Diagnostic on all training rows (private ones included): shown, never released.
-            m.trainLoss = evaluateRegression(train, reported).testMse;
+            // Training-set diagnostic (private rows included): only when recorded.
+            m.trainLoss = s.diagnostics ? evaluateRegression(train, reported).testMse : NAN;
             m.trainObjective = m.trainLoss;
             m.testError = evaluateRegression(data.test, reported).testMse;
             if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
             m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
             m.epsilonSpent = epsilonAfter(t + 1);
-            m.clipFraction =
-                seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+            m.clipFraction = !s.diagnostics ? NAN
+                             : seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen)
+                                        : 0.0;
             m.seconds = elapsed();
             clipped = seen = 0;
             result.history.push_back(m);
@@ -231,7 +232,7 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     result.regression.known = true;
     result.test =
         fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
-    result.trainLoss = evaluateRegression(train, reported).testMse;
+    result.trainLoss = s.diagnostics ? evaluateRegression(train, reported).testMse : NAN;
     result.theoryInputs["alpha_mean"] =
         alphaSteps > 0 ? alphaSum / static_cast<double>(alphaSteps) : 1.0;
     result.seconds = elapsed();
@@ -251,6 +252,8 @@ LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
     s.stepsPerEpoch = std::max(1L, (nPrivate + b - 1) / b);
     s.steps = static_cast<long>(config.epochs) * s.stepsPerEpoch;
     s.learningRate = config.lrTheta;
+    s.replaceAdjacency = config.adjacency == privacy::Adjacency::Replace;
+    s.diagnostics = recordsDiagnostics(config);
     s.radius = ownNumber(config, "domain-radius");
     s.averageIterates = config.averaging == IterateAveraging::PolynomialDecay;
     s.optimalMse = linearGaussianOptimalMse(train);

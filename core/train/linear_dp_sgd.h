@@ -34,6 +34,9 @@ struct LinearSgdSetup {
     /// Per-example clip norm C of the private gradients; +∞: none (non-private runs).
     double clip = std::numeric_limits<double>::infinity();
     double sigma = 0.0;         ///< std of the Gaussian noise on the private mean, per coordinate
+    bool replaceAdjacency = false;  ///< neighbours replace a private row (else add/remove one)
+    /// Record the training-set diagnostics (loss on the training rows, clip fraction).
+    bool diagnostics = true;
     double learningRate = 0.1;  ///< η
     /// Iterates are projected onto the ball of this radius around 0 (+∞: none).
     double radius = std::numeric_limits<double>::infinity();
@@ -81,13 +84,16 @@ double autoAlpha(double spread, double privateBatch, double publicBatch, double 
 /// loss). Zero when `rows` is empty.
 Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>& rows);
 
-/// A data-independent split of `n` training rows into public and private ones: round(share·n)
-/// rows drawn uniformly at random with `seed` (partial Fisher–Yates), both lists ascending.
+/// The public and private rows of `train`, both ascending. Each row is public when the keyed
+/// uniform of its own key, rowUniform(rowKey(train, row), seed), falls below `share`: a
+/// property of that row alone (its raw values and the public seed), so adding, removing or
+/// changing another row never moves it from one side to the other. About share·n rows are
+/// public (binomially many); share 0: none.
 struct PublicPrivateRows {
     std::vector<long> publicRows;
     std::vector<long> privateRows;
 };
-PublicPrivateRows splitPublicRows(long n, double share, std::uint64_t seed);
+PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint64_t seed);
 
 /// A run of the shared loop planned from resolved settings: the setup and the accounting of its
 /// private releases.

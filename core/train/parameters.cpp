@@ -160,6 +160,7 @@ std::vector<ParamSpec> declareCommonParameters() {
                                      "warn from 1/n (n = training rows)",
                                      0, 1, true, true));
         withAuto(p, "1/n², n = training rows", "0", false);
+        p.autoReads = AutoReads::UnitCount;
         // Records keep any δ in (0, 1) readable; runs refuse δ ≥ 0.1 (validateCommonConfig).
         p.example = realText(0x1p-10);  // 0.0009765625: exact in every file format
         p.applies = AppliesPrivate;
@@ -189,6 +190,7 @@ std::vector<ParamSpec> declareCommonParameters() {
         ParamSpec& p = add(integerField<int>("batch-size", "Batch size", &TrainConfig::batchSize,
                                              "(expected) rows per step", 1, 1e9));
         withAuto(p, "min(1024, n/4)");
+        p.autoReads = AutoReads::UnitCount;
         p.unit = "rows";
         p.sweepable = true;
         p.keyName = "batch";
@@ -230,9 +232,11 @@ std::vector<ParamSpec> declareCommonParameters() {
     {
         ParamSpec& p = add(choiceField<ProtectionScope>(
             "scope", "Protected", &TrainConfig::scope, "what a neighbouring data set may change",
-            {{"all-features", "Whole records", "features, label and sensitive attribute"},
+            {{"all-features", "Whole records",
+              "a record's features, label and sensitive attribute (adjacency as chosen)"},
              {"sensitive-only", "Sensitive attribute only",
-              "features and labels are treated as public"}},
+              "one record's sensitive value changed (replace-one adjacency, about twice the noise "
+              "of add/remove-one at the same ε); features and labels are treated as public"}},
             scopeName, parseScope));
         p.applies = AppliesPrivate;
         p.advanced = false;
@@ -240,7 +244,8 @@ std::vector<ParamSpec> declareCommonParameters() {
     {
         ParamSpec& p = add(choiceField<privacy::Adjacency>(
             "adjacency", "Neighbouring data sets", &TrainConfig::adjacency,
-            "add/remove one record, or replace one (forced to replace for fixed-size batches)",
+            "add/remove one record, or replace one (replace-one is forced for fixed-size batches and "
+            "for the sensitive-attribute-only scope)",
             {{"add-remove", "add or remove one", "neighbours differ by one record's presence"},
              {"replace", "replace one", "neighbours differ in one record's values"}},
             adjacencyChoice, parseAdjacency));
@@ -370,9 +375,11 @@ std::vector<ParamSpec> declareCommonParameters() {
     }
     {
         ParamSpec& p = add(flagField(
-            "secure-noise", "Unrepeatable noise (OS entropy)", &TrainConfig::secureNoise,
-            "draw the privacy noise from the operating system's entropy: it can never be regenerated, "
-            "but the run is not reproducible (off: derived from the seed, which must stay secret)"));
+            "secure-noise", "Secure noise (OS entropy)", &TrainConfig::secureNoise,
+            "draw every random stream of the run (noise, batch sampling) from the operating system's "
+            "entropy: nobody can regenerate it, so the guarantee needs no secret, but the run is not "
+            "bit-for-bit reproducible. Off: derived from the seed and the settings, and the guarantee "
+            "assumes the seed stays secret. Choose it for a model that leaves this machine"));
         p.applies = AppliesPrivate;
         p.keyName = "noise";
         p.formerNames = {"secure_noise"};

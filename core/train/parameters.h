@@ -33,6 +33,13 @@ enum ParamApplies : unsigned {
     AppliesFairness = 1u << 3,      ///< only with the fairness term (λ > 0)
 };
 
+/// What of the training data a parameter's automatic value reads.
+enum class AutoReads {
+    Nothing,    ///< settings and the schema only (public)
+    UnitCount,  ///< how many training units there are (public under replace-one only)
+    Content,    ///< the units' values (never public)
+};
+
 /// Where a parameter sits in a sweep.
 enum class ParamRole {
     Setting,     ///< one value per sweep (may become an extra sweep axis when sweepable)
@@ -61,6 +68,10 @@ struct ParamSpec {
     /// Whether typing the number `autoValue` also means automatic (batch size 0 = auto); when
     /// false only the word "auto" does (δ = 0 would read as "no δ").
     bool autoByNumber = true;
+    /// What of the training data the automatic value reads. A run whose automatic value read
+    /// private information states it as not protected (prepareRun lists it in
+    /// TrainConfig::readFromData; the statement names it).
+    AutoReads autoReads = AutoReads::Nothing;
     std::string defaultValue;  ///< canonical text of the default
     /// Non-empty: the example value (exampleValue) when the generic choice is not one a run
     /// accepts (δ = 0.5 is in range for records, but runs refuse δ ≥ 0.1).

@@ -1,7 +1,10 @@
 #include "core/train/private_run_report.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_map>
+
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -18,6 +21,61 @@ PersonCounts countPersons(const Dataset& train) {
     counts.persons = static_cast<long>(rows.size());
     for (const auto& [id, count] : rows) counts.maxRows = std::max(counts.maxRows, count);
     return counts;
+}
+
+std::string siloNeighbouring(const Dataset& train) {
+    std::string text = "one record of one silo replaced";
+    if (!train.siloAssumption.empty()) text += " (" + train.siloAssumption + ")";
+    return text;
+}
+
+std::string settingField(const std::string& name) {
+    for (const char* top : {"fairness", "epsilon", "delta", "lambda", "seed", "epochs"}) {
+        if (name == top) return name;
+    }
+    return "settings." + name;
+}
+
+bool isDisclosed(const DataDerivedSetting& setting, privacy::Adjacency adjacency) {
+    return setting.readsContent || adjacency == privacy::Adjacency::AddRemove;
+}
+
+void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& config,
+                           const Dataset& train) {
+    if (recordsDiagnostics(config)) {
+        report.disclose("the training loss, the training objective and the share of clipped "
+                        "gradients per epoch",
+                        {"train_loss", "history.train_loss", "history.train_objective",
+                         "history.clip_fraction"},
+                        /*diagnostic=*/true);
+    }
+    const privacy::Adjacency adjacency = report.accounting.adjacency;
+    if (report.accounting.unit == "user" && train.users) {
+        // The unit is a user: how many rows the users hold is private under either adjacency.
+        report.disclose("the number of training rows, " + std::to_string(train.rows()) +
+                            " (how many rows the users hold is private at user level)",
+                        {"config.train_rows"});
+    }
+    if (adjacency == privacy::Adjacency::AddRemove) {
+        const bool users = report.accounting.unit == "user" && train.users;
+        const long units = users ? train.users->units() : static_cast<long>(train.rows());
+        report.disclose("the number of training " + std::string(users ? "users" : train.unitName + "s") +
+                            ", n = " + std::to_string(units) +
+                            " (under add/remove adjacency n itself is private; it is in this "
+                            "record and sets the sampling rate and the number of steps)",
+                        {"config.train_rows"});
+    }
+    for (const DataDerivedSetting& setting : config.readFromData) {
+        if (!isDisclosed(setting, adjacency)) continue;
+        // Numbers to 4 significant digits for reading; the record's settings hold them exactly.
+        std::string value = setting.value;
+        char* end = nullptr;
+        const double number = std::strtod(value.c_str(), &end);
+        if (end && *end == '\0' && !value.empty()) value = formatNumber(number, 4);
+        report.disclose(setting.name + " = " + value + ", chosen automatically as " +
+                            setting.meaning,
+                        {settingField(setting.name)});
+    }
 }
 
 void describePrivateRun(RunResult& result, const privacy::RunAccountant& accountant,
@@ -57,6 +115,7 @@ void describePrivateRun(RunResult& result, const privacy::RunAccountant& account
             accountant.grid(), accountant.curveAfter(result.steps), accountant.pureEpsilon(),
             persons.maxRows, config.delta);
     }
+    discloseStandardItems(report, config, train);
     if (spent.orderAtGridEdge) {
         report.warnings.push_back("the optimal RDP order is at the edge of the grid; the bound "
                                   "may be loose");

@@ -16,6 +16,24 @@ namespace pfa {
 void describePrivateRun(RunResult& result, const privacy::RunAccountant& accountant,
                         const Dataset& train);
 
+/// Adds what every private run's record holds from the private rows without protection: the
+/// training-set diagnostics when recorded, the number of training units under add/remove, and
+/// the settings whose automatic value was read from the data (isDisclosed). Called by
+/// describePrivateRun; runs that describe themselves otherwise call it directly.
+void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& config,
+                           const Dataset& train);
+
+/// Whether `setting` (read from the data by prepareRun) is private under `adjacency`: values
+/// always, counts of units only under add/remove (under replace-one they are public).
+bool isDisclosed(const DataDerivedSetting& setting, privacy::Adjacency adjacency);
+
+/// The neighbouring data sets of a per-record guarantee on data in silos: "one record of one
+/// silo replaced", plus what the silos' construction assumes (Dataset::siloAssumption).
+std::string siloNeighbouring(const Dataset& train);
+
+/// The record field of a setting: "delta" (top level) or "settings.batch-size".
+std::string settingField(const std::string& name);
+
 /// The noise a run's step mechanism draws, as the statement shows it: the effective multiplier
 /// of the joint release, each stream's multiplier (0 for a stream with no bound or no W-stream)
 /// and the std each stream adds to the batch mean.

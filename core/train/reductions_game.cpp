@@ -125,16 +125,42 @@ NoisyLeastSquares::NoisyLeastSquares(const Eigen::MatrixXd& design) : m_design(d
 
 void NoisyLeastSquares::solve(const Eigen::VectorXd& r, double noiseStd, RandomStream& random,
                               Eigen::VectorXd& w) {
+    solve(r, learnerRelease(0.0, noiseStd), random, w);
+}
+
+void NoisyLeastSquares::solve(const Eigen::VectorXd& r, const privacy::ReleaseSpec& release,
+                              RandomStream& random, Eigen::VectorXd& w) {
     m_stat.noalias() = m_design.transpose() * r;
-    if (noiseStd > 0.0) {
-        for (Eigen::Index k = 0; k < m_stat.size(); ++k) m_stat(k) += noiseStd * random.normal();
-    }
+    privacy::releaseGaussian(release, m_stat, random);
     w = m_factor.solve(m_stat);
+}
+
+privacy::ReleaseSpec learnerRelease(double sensitivity, double noiseStd) {
+    privacy::ReleaseSpec release;
+    release.channel = "learner-statistic";
+    release.sensitivity = sensitivity;
+    release.noiseScale = noiseStd;
+    return release;
+}
+
+privacy::ReleaseSpec auditorRelease(double sensitivity, double noiseStd) {
+    privacy::ReleaseSpec release;
+    release.channel = "auditor-cell-sums";
+    release.sensitivity = sensitivity;
+    release.noiseScale = noiseStd;
+    return release;
 }
 
 void auditorViolations(const Cells& cells, const Eigen::VectorXd& h, const Eigen::VectorXi& y,
                        const Eigen::VectorXi& s, const Shares& shares, double noiseStd,
                        RandomStream& random, Eigen::VectorXd& gamma) {
+    auditorViolations(cells, h, y, s, shares, auditorRelease(0.0, noiseStd), random, gamma);
+}
+
+void auditorViolations(const Cells& cells, const Eigen::VectorXd& h, const Eigen::VectorXi& y,
+                       const Eigen::VectorXi& s, const Shares& shares,
+                       const privacy::ReleaseSpec& release, RandomStream& random,
+                       Eigen::VectorXd& gamma) {
     const int k = cells.count();
     const double n = static_cast<double>(y.size());
     double cellSum[16] = {};
@@ -144,8 +170,10 @@ void auditorViolations(const Cells& cells, const Eigen::VectorXd& h, const Eigen
         cellSum[j] += h(i);
         labelSum[cells.equalizedOdds() ? y(i) : 0] += h(i);
     }
+    Eigen::Map<Eigen::VectorXd> noisySums(cellSum, k);
+    privacy::releaseGaussian(release, noisySums, random);
     for (int j = 0; j < k; ++j) {
-        const double noisy = cellSum[j] + (noiseStd > 0.0 ? noiseStd * random.normal() : 0.0);
+        const double noisy = cellSum[j];
         const double parent = cells.equalizedOdds() ? labelSum[cells.parentLabel(j)] /
                                                           (n * shares.label(cells.parentLabel(j)))
                                                     : labelSum[0] / n;
@@ -191,8 +219,10 @@ double solveMultiplier(long rounds, double epsilonRounds, double delta) {
 Noise noiseFor(double z, double rowNorm, double bound, double minShare) {
     Noise noise;
     noise.z = z;
-    noise.learnerStd = z * rowNorm * bound / minShare;
-    noise.auditorStd = z * std::sqrt(2.0);
+    noise.learnerSensitivity = rowNorm * bound / minShare;
+    noise.auditorSensitivity = std::sqrt(2.0);
+    noise.learnerStd = z * noise.learnerSensitivity;
+    noise.auditorStd = z * noise.auditorSensitivity;
     return noise;
 }
 
@@ -212,10 +242,13 @@ GameOutcome playGame(const Cells& cells, const GameSettings& settings,
         const Eigen::VectorXd lambdaTilde =
             signedLambda(lambdaFromTheta(out.theta, settings.bound));
         signedWeights(cells, lambdaTilde, shares, y, s, r);
-        learner.solve(r, settings.learnerStd, random, w);
+        learner.solve(r, learnerRelease(settings.learnerSensitivity, settings.learnerStd), random,
+                      w);
         scores.noalias() = design * w;
         h = (scores.array() > 0.0).cast<double>().matrix();
-        auditorViolations(cells, h, y, s, shares, settings.auditorStd, random, gamma);
+        auditorViolations(cells, h, y, s, shares,
+                          auditorRelease(settings.auditorSensitivity, settings.auditorStd), random,
+                          gamma);
         updateTheta(out.theta, gamma, settings.step, settings.tolerance);
         out.w.push_back(w);
         out.rounds = t;

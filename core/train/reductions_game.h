@@ -15,6 +15,7 @@
 
 #include "core/data/dataset.h"
 #include "core/fairness/fairness_notion.h"
+#include "core/privacy/noisy_release.h"
 #include "core/util/random.h"
 
 namespace pfa::reductions {
@@ -91,6 +92,9 @@ public:
     /// w for weights r with noise std `noiseStd` on every entry of X̃ᵀr (0: no draw).
     /// Allocates nothing after the first call.
     void solve(const Eigen::VectorXd& r, double noiseStd, RandomStream& random, Eigen::VectorXd& w);
+    /// The same with the statistic released through `release` (its Δ and noise std).
+    void solve(const Eigen::VectorXd& r, const privacy::ReleaseSpec& release, RandomStream& random,
+               Eigen::VectorXd& w);
     /// The noisy statistic X̃ᵀr + noise of the last solve (for tests of the noise).
     const Eigen::VectorXd& lastStatistic() const { return m_stat; }
 
@@ -107,6 +111,14 @@ private:
 void auditorViolations(const Cells& cells, const Eigen::VectorXd& h, const Eigen::VectorXi& y,
                        const Eigen::VectorXi& s, const Shares& shares, double noiseStd,
                        RandomStream& random, Eigen::VectorXd& gamma);
+/// The same with the cell sums released through `release` (its Δ and noise std).
+void auditorViolations(const Cells& cells, const Eigen::VectorXd& h, const Eigen::VectorXi& y,
+                       const Eigen::VectorXi& s, const Shares& shares,
+                       const privacy::ReleaseSpec& release, RandomStream& random,
+                       Eigen::VectorXd& gamma);
+/// The releases of one round: the learner's statistic X̃ᵀr and the auditor's cell sums.
+privacy::ReleaseSpec learnerRelease(double sensitivity, double noiseStd);
+privacy::ReleaseSpec auditorRelease(double sensitivity, double noiseStd);
 
 /// θ ← θ + η·((+γ̃, −γ̃) − c).
 void updateTheta(Eigen::VectorXd& theta, const Eigen::VectorXd& gammaTilde, double step,
@@ -128,6 +140,8 @@ struct Noise {
     double z = 0.0;
     double learnerStd = 0.0;  ///< S_l
     double auditorStd = 0.0;  ///< S_a
+    double learnerSensitivity = 0.0;  ///< X₂·B/p̃_min (replace-one of a sensitive attribute)
+    double auditorSensitivity = 0.0;  ///< √2 (a record leaves one cell and joins another)
 };
 /// ε_cnt = 0.05·ε (basic composition) for the cell counts.
 inline constexpr double kCountShare = 0.05;
@@ -147,6 +161,8 @@ struct GameSettings {
     double step = 0.01;       ///< η
     double learnerStd = 0.0;  ///< S_l (0: no noise)
     double auditorStd = 0.0;  ///< S_a (0: no noise)
+    double learnerSensitivity = 0.0;  ///< Δ of the learner's statistic (0: none claimed)
+    double auditorSensitivity = 0.0;  ///< Δ of the auditor's cell sums (0: none claimed)
 };
 
 /// What the game leaves behind.

@@ -43,6 +43,7 @@ struct EpochMetrics {
 /// pooled test metrics. Not protected: computed from test rows.
 struct UnitMetrics {
     std::string name;      ///< the unit's name (silo attribute value, user id, "silo 3")
+    /// The unit's training rows: private (a training-set diagnostic); −1 when not recorded.
     long trainRows = 0;
     long testRows = 0;
     double testError = std::numeric_limits<double>::quiet_NaN();  ///< error rate, or MSE / excess risk for regression

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/fairness/fairness_notion.h"
 #include "core/privacy/rdp_mechanisms.h"
@@ -42,6 +43,16 @@ enum class WStream {
     GroupMasses,
     /// Per-example clipped ∇_W ψ_i to C_W = 2λ(1/√ρ + R), then noised (dp-fermi.md §7.5).
     ClippedGradient,
+};
+
+/// A setting whose automatic value prepareRun computed from the training data: what the run
+/// states as read from the data, and what a neighbouring run must keep to compare with it.
+struct DataDerivedSetting {
+    std::string name;      ///< "batch-size"
+    std::string value;     ///< the resolved value (canonical text)
+    std::string meaning;   ///< the automatic rule ("min(1024, n/4)")
+    bool readsContent = false;  ///< read the units' values (else only how many there are)
+    bool operator==(const DataDerivedSetting&) const = default;
 };
 
 /// Everything that determines one training run. Together with the data split it reproduces
@@ -101,6 +112,9 @@ struct TrainConfig {
     /// The values of the algorithm's own parameters (those it declares beyond these fields),
     /// by parameter name, as canonical text (see parameters.h).
     std::map<std::string, std::string> extra;
+    /// Filled by prepareRun: the settings whose automatic value was read from the training
+    /// data (not a setting itself: never in run keys or the record's settings).
+    std::vector<DataDerivedSetting> readFromData;
 
     bool isPrivate() const { return epsilon < std::numeric_limits<double>::infinity(); }
 };

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "core/privacy/noisy_release.h"
 #include "core/train/batch_sampler.h"
 #include "core/util/error.h"
 
@@ -58,6 +59,8 @@ long UnitSampler::next(std::vector<long>& rows) {
     m_drawnCount = 0;
     drawPoisson(m_random, m_logOneMinusRate, m_spec.population,
                 [this](long unit) { m_drawn[static_cast<std::size_t>(m_drawnCount++)] = unit; });
+    privacy::observeBatch(m_spec.unit == SamplingUnit::User ? "users" : "silos", m_spec.population,
+                          m_drawn, m_drawnCount);
     long size = 0;
     for (long k = 0; k < m_drawnCount; ++k) {
         for (const long row : m_units.rowsOf(m_drawn[static_cast<std::size_t>(k)])) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Privacy behaviour of pfa-cli that needs several commands: the ledger printed by train and by
-# 'pfa-cli ledger', secure noise, and DP-FERMI with default settings on data whose minority is
-# small (a generated file shaped like Law School: 10 % non-White, 8 % fail the bar).
+# 'pfa-cli ledger', secure noise, DP-FERMI with default settings on data whose minority is
+# small (a generated file shaped like Law School: 10 % non-White, 8 % fail the bar), the
+# persistent ledger of a data set's rows, and the charges of auto-tune's trials.
 # Usage: privacy_tests.sh PFA_CLI WORK_DIR CASE
 set -euo pipefail
 cli=$1
@@ -88,6 +89,74 @@ tuning)
     grep -q "Tuning is not covered: this run is one of 2 candidate settings" notcovered.jsonl \
         || fail "not-covered statement missing"
     echo "tuning: split-budget grid of 4 runs at ε/4 each, Σε = $sum; not-covered candidates say so"
+    ;;
+persistent)
+    # The persistent ledger of the rows: kept outside results files, shared by a renamed and
+    # row-shuffled copy, never refunded, exported, and reset only with --yes.
+    export PFA_LEDGER_DIR="$work/ledgers"
+    rm -rf "$PFA_LEDGER_DIR" ./*.jsonl ledger-export.*
+    awk 'BEGIN { srand(3); print "income,region,gender,approved";
+        for (i = 0; i < 400; i++) { income = 20 + int(rand() * 80);
+            printf "%d,r%d,%s,%s\n", income, i % 3, (i % 2 ? "m" : "f"), (income > 55 ? "yes" : "no") } }' > loans.csv
+    { head -n 1 loans.csv; tail -n +2 loans.csv | tac; } > "shuffled copy.csv"
+    common=(--target approved --positive yes --sensitive gender --algorithm dp-sgd --lambda 0 --epochs 2 --quiet)
+    "$cli" train --csv loans.csv "${common[@]}" --epsilon 1 --out first.jsonl > first.log \
+        || { cat first.log >&2; fail "training on loans.csv failed"; }
+    grep -q "persistent privacy ledger of file:loans.csv: ε = [0-9.]* at δ = [0-9.e-]* by RDP composition of 1 run;" first.log \
+        || fail "train did not print the persistent ledger: $(cat first.log)"
+    where=$("$cli" ledger --csv loans.csv --where)
+    [ "$(dirname "$where")" = "$PFA_LEDGER_DIR" ] || fail "ledger file $where is not in $PFA_LEDGER_DIR"
+    [ "$("$cli" ledger --where)" = "$PFA_LEDGER_DIR" ] || fail "--where does not print the folder"
+    # The shuffled copy under another name is the same rows: its runs go to the same file.
+    [ "$("$cli" ledger --csv "shuffled copy.csv" --where)" = "$where" ] || fail "the copy has another ledger"
+    "$cli" train --csv "shuffled copy.csv" "${common[@]}" --epsilon 2 --out second.jsonl > second.log \
+        || { cat second.log >&2; fail "training on the copy failed"; }
+    grep -q "persistent privacy ledger of file:loans.csv (also charged as file:shuffled copy.csv): .*composition of 2 runs" second.log \
+        || fail "the copy's run was not added to the same ledger: $(cat second.log)"
+    # Deleting the results files refunds nothing.
+    total=$("$cli" ledger --csv loans.csv | sed -nE 's/.*: ε = ([0-9.]+) at δ.*/\1/p')
+    rm -f first.jsonl second.jsonl
+    listing=$("$cli" ledger --csv loans.csv --runs)
+    echo "$listing" | grep -q "composition of 2 runs" || fail "runs were refunded: $listing"
+    [ "$(echo "$listing" | grep -c '^  completed')" -eq 2 ] || fail "--runs should list 2 runs: $listing"
+    # Exports: CSV (a line per run) and JSON (totals, no fingerprint).
+    "$cli" ledger --csv loans.csv --export ledger-export.csv > /dev/null
+    [ "$(grep -c '^"' ledger-export.csv)" -eq 2 ] || fail "CSV export: $(cat ledger-export.csv)"
+    "$cli" ledger --csv loans.csv --export ledger-export.json > /dev/null
+    grep -q "\"runs\":2" ledger-export.json || fail "JSON export: $(cat ledger-export.json)"
+    ! grep -q "$(basename "$where" .jsonl)" ledger-export.json ledger-export.csv || fail "an export holds the fingerprint"
+    # Reset: refused without --yes (saying what it means), done with it, never re-charged.
+    if "$cli" ledger --csv loans.csv --reset 2> reset.err; then fail "--reset without --yes went through"; fi
+    grep -q "does not make the data private again and cannot be undone: add --yes" reset.err || fail "reset message: $(cat reset.err)"
+    "$cli" ledger --csv loans.csv | grep -q "composition of 2 runs" || fail "a refused reset changed the ledger"
+    "$cli" ledger --csv loans.csv --reset --yes | grep -q "2 run(s) (ε = $total) no longer counted" || fail "reset output"
+    "$cli" ledger --csv loans.csv | grep -q "nothing spent yet" || fail "the reset ledger is not empty"
+    "$cli" ledger --list | grep -q "reset 1 time(s)" || fail "--list does not show the reset"
+    echo "persistent: 2 runs on a file and its shuffled copy in one ledger ($where), ε = $total; deleting results refunded nothing; exported; reset with --yes"
+    ;;
+auto-tune)
+    # Auto-tune's trials are charged: the ledger of its results file and the persistent ledger
+    # compose every trial and the final run to the ε its statement gives.
+    export PFA_LEDGER_DIR="$work/ledgers"
+    rm -rf "$PFA_LEDGER_DIR" tuned.jsonl
+    # Step 1 diverges for both candidates: each candidate's first trial is abandoned.
+    "$cli" train --dataset synthetic-teacher --test-fraction 0.2 --silos 10 --algorithm diff2 --model mlp \
+        --gd-rounds 200 --epsilon 1 --seeds 0 --delta 1e-5 --auto-tune --axis 'full-clip=0.1,0.3' --quiet \
+        --out tuned.jsonl > tuned.log \
+        || { cat tuned.log >&2; fail "auto-tune failed"; }
+    stated=$(grep -o 'compose to ε = [0-9.]*' tuned.jsonl | head -n 1 | sed 's/.*= //')
+    [ -n "$stated" ] || fail "the statement gives no composed ε"
+    grep -q "the choice is NOT covered by any ε" tuned.jsonl || fail "the statement does not say the choice is not covered"
+    trials=$(python3 -c 'import json,sys; print(len(json.loads(open("tuned.jsonl").readline())["tuning_trials"]))')
+    runs=$((trials + 1))
+    listing=$("$cli" ledger tuned.jsonl --runs)
+    echo "$listing" | grep -q "ε = $stated at δ = [0-9.e-]* by RDP composition of $runs runs" \
+        || fail "the results file's ledger is not $runs runs at ε = $stated: $listing"
+    [ "$(echo "$listing" | grep -c 'auto-tune trial')" -eq "$trials" ] || fail "not every trial is listed: $listing"
+    echo "$listing" | grep -q "^  abandoned .*(abandoned)" || fail "no abandoned trial is charged: $listing"
+    grep -q "persistent privacy ledger of synthetic-teacher.*ε = $stated at δ = [0-9.e-]* by RDP composition of $runs runs" tuned.log \
+        || fail "the persistent ledger is not $runs runs at ε = $stated: $(cat tuned.log)"
+    echo "auto-tune: $trials trials and the final run charged, ε = $stated as stated"
     ;;
 *)
     echo "unknown case $case_name" >&2

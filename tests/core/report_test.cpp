@@ -279,3 +279,57 @@ TEST_CASE("A report with many groups and a long statement stays on one page", "[
     }
     CHECK(pages == 1);
 }
+
+TEST_CASE("The report's tradeoff chart says what its runs protect, and warns when they differ",
+          "[report][protection]") {
+    const PreparedDatasetPtr data = [] {
+        DatasetRequest request;
+        request.synthetic.rows = 1200;
+        return prepareDataset(request);
+    }();
+    TrainConfig config;
+    config.algorithm = "dp-fermi";
+    config.fairness = FairnessNotion::EqualizedOdds;
+    config.epsilon = 1.0;
+    config.lambda = 1.0;
+    config.epochs = 2;
+    TrainingObserver observer;
+    CancelToken never;
+    auto recordOf = [&](const TrainConfig& c) {
+        RunContext context = data->context;
+        context.runKey = runKey(data->key, c);
+        return parseJson(runRecordJson(runAlgorithm(c, data->split, observer, never), context));
+    };
+    const JsonValue records = recordOf(config);
+    config.lambda = 2.0;
+    const JsonValue records2 = recordOf(config);
+    ReportOptions options;
+    options.resamples = 200;
+    const ReportModel same = buildReport({records, records2}, options);
+    CHECK(same.protections == std::vector<std::string>{"record, add/remove-one"});
+    CHECK(same.protectionNote == "Protects: record, add/remove-one (every private run drawn).");
+
+    TrainConfig attribute = config;
+    attribute.algorithm = "dp-postprocessing";
+    attribute.lambda = 0.0;
+    attribute.scope = ProtectionScope::SensitiveOnly;
+    const ReportModel mixed = buildReport({records, recordOf(attribute), records2}, options);
+    REQUIRE(mixed.mixedProtection());
+    CHECK_THAT(mixed.protectionNote, Catch::Contains("different protection"));
+    CHECK_THAT(mixed.protectionNote, Catch::Contains("2 runs: record, add/remove-one"));
+    CHECK_THAT(mixed.protectionNote,
+               Catch::Contains("1 run: a record's sensitive attribute, replace-one"));
+    REQUIRE(mixed.points.size() == 3);
+    CHECK(mixed.points[0].protection == 0);
+    CHECK(mixed.points[1].protection == 1);
+    CHECK(mixed.points[2].protection == 0);
+
+    const pfa::test::TempFile html("", ".html");
+    writeReport(mixed, html.path());
+    std::ifstream in(html.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK_THAT(text.str(), Catch::Contains("different protection"));
+    const pfa::test::TempFile pdf("", ".pdf");
+    writeReport(mixed, pdf.path());  // the PDF page lays the note out too
+}

@@ -12,7 +12,9 @@
 #include "core/data/synthetic.h"
 #include "core/sweep/model_record.h"
 #include "core/sweep/prepared_dataset.h"
+#include "core/sweep/record_fields.h"
 #include "core/sweep/run_record.h"
+#include "core/sweep/sweep_spec.h"
 #include "core/util/error.h"
 #include "core/util/json_value.h"
 #include "temp_file.h"
@@ -153,7 +155,7 @@ TEST_CASE("Records written before models were stored still read, without a model
     CHECK(result.W.size() == 0);
     CHECK_FALSE(context.preprocessing);
     CHECK_FALSE(hasSavedModel(result, context));
-    CHECK_THROWS_WITH(savedModelJson(result, context), Catch::Contains("has no model"));
+    CHECK_THROWS_WITH(modelExportJson(result, context), Catch::Contains("has no model"));
 
     const test::TempFile results(old + "\n", ".jsonl");
     CHECK_THROWS_AS(loadSavedModel(results.path()), DataFileError);
@@ -349,10 +351,18 @@ TEST_CASE("Choosing a run in a results file", "[saved-model]") {
     CHECK(splitModelSpec(results.path() + ":#1") ==
           std::pair<std::string, std::string>{results.path(), "#1"});
 
-    // A one-run model file (the GUI export) is read the same way.
+    // A one-run model file (the GUI export), and one written before model files left fields out
+    // (the whole record), are read the same way.
     const test::TempFile exported(
-        savedModelJson(loadSavedModel(results.path(), "#0").run, data->context), ".json");
+        modelExportJson(loadSavedModel(results.path(), "#0").run, data->context), ".json");
     CHECK(loadSavedModel(exported.path()).run.config.lambda == 2.0);
+    CHECK(loadSavedModel(exported.path()).fromExport);
+    RunRecordOptions exact;
+    exact.historyDigits = 17;
+    const test::TempFile older(
+        runRecordJson(loadSavedModel(results.path(), "#0").run, data->context, exact), ".json");
+    CHECK(loadSavedModel(older.path()).run.config.lambda == 2.0);
+    CHECK_FALSE(loadSavedModel(older.path()).fromExport);
     const test::TempFile notResults("a,b\n1,2\n", ".csv");
     CHECK_THROWS_WITH(loadSavedModel(notResults.path()), Catch::Contains("no run record"));
 }
@@ -385,4 +395,175 @@ TEST_CASE("A softmax model (three classes) reproduces its run exactly", "[saved-
     CHECK(p.metrics->error == run.test.error);
     CHECK(p.metrics->dpGap == run.test.dpGap);
     CHECK(p.probabilities.cols() == 3);
+}
+
+namespace {
+
+/// Every leaf path of a model file outside its "export" block, with the record field class
+/// that declares it.
+std::vector<std::pair<std::string, FieldClass>> exportedFields(const JsonValue& file) {
+    std::vector<std::pair<std::string, FieldClass>> out;
+    for (const RecordLeaf& leaf : flattenRecord(file)) {
+        if (leaf.normalised.rfind("export.", 0) == 0) continue;
+        if (leaf.normalised == "preprocessing.not_protected") continue;  // the file's label
+        REQUIRE(isDeclaredRecordField(leaf.normalised));
+        out.emplace_back(leaf.normalised, recordFieldClass(leaf.normalised));
+    }
+    return out;
+}
+
+bool holdsClass(const std::vector<std::pair<std::string, FieldClass>>& fields, FieldClass c) {
+    for (const auto& [path, fieldClass] : fields) {
+        if (fieldClass == c) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("A model file holds what the guarantee covers, and labels the preprocessing",
+          "[saved-model][export]") {
+    const test::TempFile csv(loansCsv(400), ".csv");
+    const PreparedDatasetPtr data = prepareFile(csv.path(), loansSchema());
+    TrainConfig config = fairConfig();
+    config.algorithm = "dp-fermi";
+    config.epsilon = 2.0;
+    config.seed = 987654321;  // a seed no other number in the record resembles
+    config.recordDiagnostics = true;
+    const RunResult run = train(config, *data);
+    REQUIRE(run.privacy.isPrivate);
+    REQUIRE(run.privacy.noiseSource == privacy::NoiseSource::Seeded);
+    REQUIRE(run.privacy.diagnosticsRecorded);
+    RunContext context = data->context;
+    context.runKey = runKey("file", config);
+    REQUIRE(context.runKey.find("987654321") != std::string::npos);
+    const std::string full = runRecordJson(run, context);
+    REQUIRE(full.find("987654321") != std::string::npos);  // the record does hold the seed
+
+    const std::string text = modelExportJson(run, context);
+    const JsonValue file = parseJson(text);
+    // No seed anywhere: not the field, not the run key, not the statement.
+    CHECK(text.find("987654321") == std::string::npos);
+    CHECK_FALSE(file.has("seed"));
+    CHECK_FALSE(file.has("run_key"));
+    CHECK_FALSE(file.at("privacy").has("seed"));
+    CHECK_THAT(file.at("privacy").at("statement").asString(),
+               Catch::Contains("the seed (not in this file)"));
+    // No training-set diagnostics, bookkeeping or test metrics.
+    const auto fields = exportedFields(file);
+    CHECK_FALSE(holdsClass(fields, FieldClass::Diagnostic));
+    CHECK_FALSE(holdsClass(fields, FieldClass::Disclosed));
+    CHECK_FALSE(holdsClass(fields, FieldClass::Secret));
+    CHECK_FALSE(holdsClass(fields, FieldClass::Bookkeeping));
+    CHECK_FALSE(holdsClass(fields, FieldClass::TestRows));
+    CHECK_FALSE(holdsClass(fields, FieldClass::UnitCount));  // n is private under add/remove
+    CHECK_FALSE(file.has("history"));
+    CHECK_FALSE(file.has("train_loss"));
+    CHECK_FALSE(file.has("seconds"));
+    CHECK_FALSE(file.has("run_uid"));
+    // What it needs and what it states: the model, the settings, the guarantee.
+    CHECK(holdsClass(fields, FieldClass::Released));
+    CHECK(file.at("privacy").at("unit").asString() == "record");
+    CHECK(file.at("privacy").at("adjacency").asString() == "add/remove-one");
+    CHECK(file.at("privacy").has("accounting"));
+    CHECK(file.at("settings").at("scope").asString() == "all-features");
+    // The preprocessing statistics are there, labelled as not protected, in the file and in
+    // its export block.
+    const JsonValue& preprocessing = file.at("preprocessing");
+    CHECK_THAT(preprocessing.at("not_protected").asString(),
+               Catch::Contains("computed from the training rows without noise"));
+    CHECK(preprocessing.at("columns").items().at(0).has("mean"));
+    const JsonValue& block = file.at("export");
+    CHECK(block.at("format").asString() == "pfa-explorer model");
+    CHECK(block.at("protection").asString() == "record, add/remove-one");
+    CHECK(block.at("noise").asString() == "seeded");
+    CHECK_THAT(block.at("warning").asString(), Catch::Contains("Secure noise (OS entropy)"));
+    const JsonValue& labelled = block.at("not_protected").items().at(0);
+    CHECK_THAT(labelled.at("what").asString(), Catch::Contains("computed from the training rows"));
+    CHECK(labelled.at("fields").items().size() == 4);
+    bool diagnosticsListed = false;
+    for (const JsonValue& item : block.at("left_out").items())
+        diagnosticsListed =
+            diagnosticsListed || item.asString().find("training loss") != std::string::npos;
+    CHECK(diagnosticsListed);
+
+    // The model reads back and predicts exactly as its run.
+    const test::TempFile model(text + "\n", ".json");
+    const SavedModel saved = loadSavedModel(model.path());
+    CHECK(saved.fromExport);
+    CHECK_FALSE(saved.seedKnown);
+    CHECK_FALSE(saved.testMetricsKnown);
+    CHECK(saved.run.theta == run.theta);
+    CHECK(saved.run.W == run.W);
+    CHECK(saved.run.privacy.epsilonSpent == run.privacy.epsilonSpent);
+    PredictionOptions options;
+    options.testRowsOnly = true;  // the split settings are public: the test rows are found
+    const Predictions p = predictFile(saved, csv.path(), options);
+    REQUIRE(p.metrics);
+    CHECK(p.metrics->error == run.test.error);
+}
+
+TEST_CASE("A model file adds test metrics and diagnostics only when asked, labelled",
+          "[saved-model][export]") {
+    const test::TempFile csv(loansCsv(300), ".csv");
+    const PreparedDatasetPtr data = prepareFile(csv.path(), loansSchema());
+    TrainConfig config = fairConfig();
+    config.algorithm = "dp-fermi";
+    config.epsilon = 2.0;
+    config.epochs = 3;
+    const RunResult run = train(config, *data);
+    ModelExportOptions options;
+    options.testMetrics = true;
+    JsonValue file = parseJson(modelExportJson(run, data->context, options));
+    auto fields = exportedFields(file);
+    CHECK(holdsClass(fields, FieldClass::TestRows));
+    CHECK_FALSE(holdsClass(fields, FieldClass::Diagnostic));
+    CHECK(file.at("test_error").asNumber() == run.test.error);
+    CHECK(file.at("history").has("test_error"));
+    CHECK_FALSE(file.at("history").has("train_loss"));
+    CHECK_FALSE(file.has("seed"));  // still: the options never add the seed
+    const test::TempFile withTests(modelExportJson(run, data->context, options), ".json");
+    CHECK(loadSavedModel(withTests.path()).testMetricsKnown);
+    CHECK(loadSavedModel(withTests.path()).run.test.error == run.test.error);
+
+    options.diagnostics = true;
+    file = parseJson(modelExportJson(run, data->context, options));
+    fields = exportedFields(file);
+    CHECK(holdsClass(fields, FieldClass::Diagnostic));
+    CHECK(file.at("history").has("train_loss"));
+    CHECK(file.at("config").has("train_rows"));
+    const ModelExportContents contents = modelExportContents(run, data->context, options);
+    bool labelled = false;
+    for (const std::string& item : contents.notProtected)
+        labelled = labelled || item.find("training-set diagnostics") != std::string::npos;
+    CHECK(labelled);
+    CHECK_FALSE(file.has("seed"));
+}
+
+TEST_CASE("A model file of a run with secure noise carries no warning, a non-private one its seed",
+          "[saved-model][export]") {
+    const test::TempFile csv(loansCsv(300), ".csv");
+    const PreparedDatasetPtr data = prepareFile(csv.path(), loansSchema());
+    TrainConfig config = fairConfig();
+    config.algorithm = "dp-fermi";
+    config.epsilon = 2.0;
+    config.epochs = 2;
+    config.secureNoise = true;
+    const RunResult secure = train(config, *data);
+    CHECK(seededNoiseWarning(secure).empty());
+    CHECK_FALSE(modelExportContents(secure, data->context).seededNoise);
+    const JsonValue file = parseJson(modelExportJson(secure, data->context));
+    CHECK(file.at("export").at("noise").asString() == "os-entropy");
+    CHECK_FALSE(file.at("export").has("warning"));
+    CHECK_FALSE(file.has("seed"));
+
+    config.secureNoise = false;
+    config.algorithm = "fermi";
+    config.epsilon = INFINITY;
+    config.seed = 11;
+    const RunResult open = train(config, *data);
+    CHECK(seededNoiseWarning(open).empty());  // nothing is protected, nothing to keep secret
+    const JsonValue plain = parseJson(modelExportJson(open, data->context));
+    CHECK(plain.at("seed").asNumber() == 11);
+    CHECK(plain.at("export").at("protection").asString() == "not private");
 }

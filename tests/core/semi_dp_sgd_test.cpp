@@ -4,16 +4,21 @@
 // squares on the public rows, and the statement says which rows are protected.
 #include <Eigen/Dense>
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
+#include "core/data/linear_gaussian.h"
+#include "core/data/preprocessing.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/sweep/theory_rates.h"
 #include "core/train/algorithm.h"
 #include "core/train/linear_dp_sgd.h"
 #include "core/train/parameters.h"
 #include "core/train/run_streams.h"
+#include "neighbour_data.h"
 #include "test_data.h"
 
 using namespace pfa;
@@ -57,10 +62,9 @@ bool sameTheta(const RunResult& a, const RunResult& b) {
 RunResult runWithStreams(const TrainConfig& config, const DataSplit& data,
                          const DataSplit& streamData) {
     const TrainConfig resolved = prepareRun(findAlgorithm("semi-dp-sgd"), config, data).config();
-    const long n = static_cast<long>(data.train.rows());
     LinearSgdPlan plan = planLinearSgd(
         resolved, data.train,
-        splitPublicRows(n, ownNumber(resolved, "public-share"),
+        splitPublicRows(data.train, ownNumber(resolved, "public-share"),
                         static_cast<std::uint64_t>(ownNumber(resolved, "public-seed"))));
     const double alpha = ownNumber(resolved, "public-weight");
     plan.setup.alpha = alpha < 0.0 ? NAN : alpha;
@@ -106,10 +110,10 @@ TEST_CASE("semi-dp-sgd: public share 0 is dp-sgd-linear bit for bit", "[semi-dp-
 
     // The runs' noise streams are keyed by their settings (two algorithms never share noise),
     // so the same trajectory is checked with the same streams: the plans both algorithms make.
-    const long n = static_cast<long>(data.train.rows());
-    LinearSgdPlan semiPlan = planLinearSgd(semiResolved, data.train, splitPublicRows(n, 0.0, 0));
+    LinearSgdPlan semiPlan =
+        planLinearSgd(semiResolved, data.train, splitPublicRows(data.train, 0.0, 0));
     const LinearSgdPlan plainPlan =
-        planLinearSgd(plainResolved, data.train, splitPublicRows(n, 0.0, 0));
+        planLinearSgd(plainResolved, data.train, splitPublicRows(data.train, 0.0, 0));
     semiPlan.setup.alpha = NAN;  // automatic, as the run asks: there are no public rows to mix
     semiPlan.setup.publicBatch = 256;
     semiPlan.setup.start = leastSquaresOnRows(data.train, semiPlan.setup.publicRows);
@@ -131,9 +135,11 @@ TEST_CASE("semi-dp-sgd: public share 0 is dp-sgd-linear bit for bit", "[semi-dp-
 
 TEST_CASE("semi-dp-sgd: alpha = 1 ignores the public rows and auto alpha uses them", "[semi-dp-sgd]") {
     const DataSplit data = linearData();
-    const long n = static_cast<long>(data.train.rows());
-    const PublicPrivateRows rows = splitPublicRows(n, 0.2, 0);
-    REQUIRE(rows.publicRows.size() == static_cast<std::size_t>(std::llround(0.2 * n)));
+    const double n = static_cast<double>(data.train.rows());
+    const PublicPrivateRows rows = splitPublicRows(data.train, 0.2, 0);
+    // Each row is public with chance 0.2: a binomial count, within 4 standard deviations.
+    CHECK(std::abs(static_cast<double>(rows.publicRows.size()) - 0.2 * n) <
+          4.0 * std::sqrt(0.2 * 0.8 * n));
     const DataSplit changed = shiftTargets(data, rows.publicRows);
     TrainConfig one = semiConfig(1.0, 0.2, "1");
     one.extra["warm-start"] = "none";
@@ -150,8 +156,7 @@ TEST_CASE("semi-dp-sgd: alpha = 1 ignores the public rows and auto alpha uses th
 TEST_CASE("semi-dp-sgd: alpha = 0 is non-private SGD on the public rows and spends nothing",
           "[semi-dp-sgd]") {
     const DataSplit data = linearData();
-    const long n = static_cast<long>(data.train.rows());
-    const PublicPrivateRows rows = splitPublicRows(n, 0.2, 0);
+    const PublicPrivateRows rows = splitPublicRows(data.train, 0.2, 0);
     const TrainConfig zero = semiConfig(1.0, 0.2, "0");
     const RunResult run = test::runQuietly(zero, data);
     REQUIRE(run.status == RunStatus::Completed);
@@ -167,7 +172,7 @@ TEST_CASE("semi-dp-sgd: alpha = 0 is non-private SGD on the public rows and spen
 TEST_CASE("semi-dp-sgd: the accountant charges the private rows only", "[semi-dp-sgd]") {
     const DataSplit data = linearData();
     const long n = static_cast<long>(data.train.rows());
-    const long nPublic = std::llround(0.2 * n);
+    const long nPublic = static_cast<long>(splitPublicRows(data.train, 0.2, 0).publicRows.size());
     const RunResult run = test::runQuietly(semiConfig(1.0, 0.2), data);
     REQUIRE(run.status == RunStatus::Completed);
     const privacy::AccountingInputs& in = run.privacy.accounting;
@@ -178,9 +183,10 @@ TEST_CASE("semi-dp-sgd: the accountant charges the private rows only", "[semi-dp
     CHECK(run.privacy.epsilonSpent <= 1.0);
     CHECK(run.privacy.epsilonSpent >= 0.98);
     // The statement names what is protected and what is not.
-    CHECK_THAT(run.privacy.protectedData, Catch::Contains("PRIVATE training rows only"));
+    CHECK_THAT(run.privacy.protectedData, Catch::Contains("each PRIVATE training row only"));
     CHECK_THAT(run.privacy.protectedData, Catch::Contains("get NO protection"));
     CHECK_THAT(run.privacy.protectedData, Catch::Contains("assumed to be public knowledge"));
+    CHECK_THAT(run.privacy.protectedData, Catch::Contains("depends on that row alone"));
     CHECK_THAT(run.privacy.protectedData,
                Catch::Contains("automatic weight α is computed from public rows only"));
     CHECK(run.theoryInputs.at("public_rows") == static_cast<double>(nPublic));
@@ -191,8 +197,7 @@ TEST_CASE("semi-dp-sgd: the accountant charges the private rows only", "[semi-dp
 
 TEST_CASE("semi-dp-sgd: public-only is exact least squares on the public rows", "[semi-dp-sgd]") {
     const DataSplit data = linearData();
-    const long n = static_cast<long>(data.train.rows());
-    const PublicPrivateRows rows = splitPublicRows(n, 0.1, 4);
+    const PublicPrivateRows rows = splitPublicRows(data.train, 0.1, 4);
     TrainConfig config = semiConfig(1.0, 0.1);
     config.extra["public-use"] = "public-only";
     config.extra["public-seed"] = "4";
@@ -212,9 +217,52 @@ TEST_CASE("semi-dp-sgd: public-only is exact least squares on the public rows", 
     for (long k = 0; k <= d; ++k) CHECK(run.theta(0, k) == Approx(w(k)).margin(1e-9));
     CHECK(run.privacy.epsilonSpent == 0.0);
     CHECK_THAT(run.privacy.protectedData, Catch::Contains("not used at all"));
-    // The split is data-independent: it depends on n, the share and the seed only.
-    CHECK(splitPublicRows(n, 0.1, 4).publicRows == rows.publicRows);
-    CHECK(splitPublicRows(n, 0.1, 5).publicRows != rows.publicRows);
+    // The split is the same for the same data, share and seed, and another seed changes it.
+    CHECK(splitPublicRows(data.train, 0.1, 4).publicRows == rows.publicRows);
+    CHECK(splitPublicRows(data.train, 0.1, 5).publicRows != rows.publicRows);
+}
+
+TEST_CASE("semi-dp-sgd: whether a row is public depends on that row alone", "[semi-dp-sgd]") {
+    // The counterexample of the trust audit: drawing the public rows from n let one removed
+    // private row turn 25 others public. A row's status now follows from its own values.
+    const DataSplit data = linearData();
+    const Dataset& train = data.train;
+    const PublicPrivateRows all = splitPublicRows(train, 0.05, 0);
+    REQUIRE(!all.privateRows.empty());
+    // Remove one private row (the first): every other row keeps its status.
+    std::vector<long> kept;
+    for (long r = 0; r < static_cast<long>(train.rows()); ++r)
+        if (r != all.privateRows.front()) kept.push_back(r);
+    const Dataset fewer = test::selectRows(train, kept);
+    const PublicPrivateRows after = splitPublicRows(fewer, 0.05, 0);
+    long moved = 0;
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+        const bool wasPublic = std::binary_search(all.publicRows.begin(), all.publicRows.end(), kept[k]);
+        const bool isPublic = std::binary_search(after.publicRows.begin(), after.publicRows.end(),
+                                                 static_cast<long>(k));
+        moved += wasPublic != isPublic ? 1 : 0;
+    }
+    CHECK(moved == 0);
+    // Changing one raw row (a huge target) and encoding again — every encoded row moves with
+    // the new training mean — moves no other row: the keys come from each row's raw values.
+    LinearGaussianOptions options;
+    options.rows = 800;
+    options.features = 10;
+    TabularData raw = generateLinearGaussian(options);
+    const DataSplit before = splitAndEncode(raw);
+    raw.target[0] = 1e6;
+    const DataSplit afterChange = splitAndEncode(raw);
+    REQUIRE(before.train.rowKeys.size() == static_cast<std::size_t>(before.train.rows()));
+    long keysMoved = 0;
+    for (std::size_t r = 0; r < before.train.rowKeys.size(); ++r)
+        keysMoved += before.train.rowKeys[r] != afterChange.train.rowKeys[r] ? 1 : 0;
+    CHECK(keysMoved <= 1);  // the changed row itself, when it is a training row
+    const PublicPrivateRows a = splitPublicRows(before.train, 0.05, 0);
+    const PublicPrivateRows b = splitPublicRows(afterChange.train, 0.05, 0);
+    std::vector<long> differ;
+    std::set_symmetric_difference(a.publicRows.begin(), a.publicRows.end(), b.publicRows.begin(),
+                                  b.publicRows.end(), std::back_inserter(differ));
+    CHECK(differ.size() <= 1);
 }
 
 TEST_CASE("semi-dp-sgd: the per-run weight rule trusts the reused public rows less",

@@ -113,9 +113,12 @@ TEST_CASE("user-level-dp-sgd refuses data without users, and sampling users outs
     CHECK_THROWS_AS(prepareRun(algorithm, sampled, users), InputError);
     sampled.extra["user-noise"] = "naive";
     CHECK_NOTHROW(prepareRun(algorithm, sampled, users));
+    // A user with fewer rows than m is not refused (a refusal would tell about that user's
+    // rows): m of the user's rows are drawn with replacement.
     TrainConfig tooMany = userConfig(1.0, "naive", 10);
     tooMany.extra["rows-per-user"] = std::to_string(users.train.users->minRowsPerUnit() + 1);
-    CHECK_THROWS_AS(prepareRun(algorithm, tooMany, users), InputError);
+    CHECK_NOTHROW(prepareRun(algorithm, tooMany, users));
+    CHECK(test::runQuietly(tooMany, users).status == RunStatus::Completed);
 }
 
 TEST_CASE("user-level-dp-sgd: each mode's noise follows its formula and its ε the accountant",
@@ -160,14 +163,22 @@ TEST_CASE("user-level-dp-sgd: each mode's noise follows its formula and its ε t
         const double assumed = 15.0 * tau / n;
         const double sigma = assumed * std::sqrt(T / (2.0 * rhoOf(epsilon / 2.0, delta)));
         CHECK(report.sigmaTheta == Approx(sigma).epsilon(1e-12));
-        REQUIRE(report.accounting.pureReleases.size() == 1);
-        CHECK(report.accounting.pureReleases[0].epsilon == epsilon / 2.0);
-        CHECK(report.epsilonSpent ==
+        // A heuristic, never a guarantee: nothing certified (ε = ∞, also in the ledger), the
+        // heuristic value kept beside with the inputs it comes from.
+        CHECK_FALSE(report.certified);
+        CHECK(std::isinf(report.epsilonSpent));
+        CHECK(std::isinf(privacy::certifiedEpsilon(report.accounting).epsilon));
+        REQUIRE(report.heuristicAccounting.pureReleases.size() == 1);
+        CHECK(report.heuristicAccounting.pureReleases[0].epsilon == epsilon / 2.0);
+        CHECK(report.epsilonHeuristic ==
               Approx(epsilon / 2.0 + gaussianEpsilon(sigma / assumed, result.steps, delta))
                   .epsilon(1e-9));
-        CHECK(privacy::certifiedEpsilon(report.accounting).epsilon ==
-              Approx(report.epsilonSpent).epsilon(1e-12));
-        CHECK(report.epsilonSpent <= epsilon);
+        CHECK(privacy::certifiedEpsilon(report.heuristicAccounting).epsilon ==
+              Approx(report.epsilonHeuristic).epsilon(1e-12));
+        CHECK(report.epsilonHeuristic <= epsilon);
+        CHECK(report.statement.find("Guarantee: none.") != std::string::npos);
+        CHECK(report.statement.find("is a heuristic, not a guarantee") != std::string::npos);
+        for (const EpochMetrics& e : result.history) CHECK(std::isinf(e.epsilonSpent));
         CHECK(report.calibration.find("heuristic — the paper's proof does not cover this mode") !=
               std::string::npos);
         CHECK(report.statement.find("heuristic — the paper's proof does not cover this mode") !=
@@ -182,11 +193,13 @@ TEST_CASE("user-level-dp-sgd: each mode's noise follows its formula and its ε t
         const double sigma = paperSigma(tau, n, m, 9.0, T, epsilon, delta);
         CHECK(report.sigmaTheta == Approx(sigma).epsilon(1e-12));
         const double assumed = 15.0 * tau / n;
-        CHECK(report.epsilonSpent ==
+        CHECK_FALSE(report.certified);
+        CHECK(std::isinf(report.epsilonSpent));
+        CHECK(report.epsilonHeuristic ==
               Approx(epsilon / 2.0 + gaussianEpsilon(sigma / assumed, result.steps, delta))
                   .epsilon(1e-9));
-        CHECK(privacy::certifiedEpsilon(report.accounting).epsilon ==
-              Approx(report.epsilonSpent).epsilon(1e-12));
+        CHECK(privacy::certifiedEpsilon(report.heuristicAccounting).epsilon ==
+              Approx(report.epsilonHeuristic).epsilon(1e-12));
         CHECK(report.knownGaps);
         CHECK(report.epsilonNominal == epsilon);
         CHECK(report.statement.find("unstated absolute constant") != std::string::npos);
@@ -331,8 +344,10 @@ TEST_CASE(
     CHECK(result.steps == 0);
     CHECK(result.theta.isZero(0.0));
     CHECK(result.privacy.statement.find("halted at round 1") != std::string::npos);
-    // The gate's ε/2 is spent whatever happens; no Gaussian release was made.
-    CHECK(result.privacy.epsilonSpent == Approx(4.0).epsilon(1e-12));
+    // The gate's ε/2 is spent whatever happens; no Gaussian release was made (a heuristic
+    // mode: the value is kept beside an uncertified ε).
+    CHECK(std::isinf(result.privacy.epsilonSpent));
+    CHECK(result.privacy.epsilonHeuristic == Approx(4.0).epsilon(1e-12));
 }
 
 TEST_CASE(

@@ -8,15 +8,18 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_preset.h"
 #include "ui/actions/sweep_actions.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/dialogs/sweep_dialog.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/epsilon_control.h"
+#include "ui/runs/privacy_ledger_book.h"
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
@@ -105,8 +108,19 @@ TEST_CASE("The sweep dialog's auto-tune tunes each epsilon and seed off the GUI 
         if (entry->result.config.algorithm != "dp-gd") continue;
         ++records;
         CHECK(entry->context.runKey.rfind("auto-tune|", 0) == 0);
-        CHECK(entry->result.privacy.tuning == "not-covered");
-        CHECK(entry->result.privacy.statement.find("auto-tune") != std::string::npos);
+        CHECK(entry->result.privacy.tuning == "auto-tune");
+        CHECK(entry->result.privacy.statement.find("the choice is NOT covered by any ε") !=
+              std::string::npos);
     }
     CHECK(records == 2);
+    // Every trial ran on the rows: the ledger charges them besides the two final runs.
+    const pfa::privacy::DatasetLedger* ledger =
+        window->ledgerBook()->ledger(pfa::ledgerKey(window->experimentPanel()->datasetRequest()));
+    REQUIRE(ledger);
+    const auto trials = std::count_if(ledger->entries().begin(), ledger->entries().end(),
+                                      [](const pfa::privacy::LedgerEntry& e) {
+                                          return e.label.rfind("auto-tune trial", 0) == 0;
+                                      });
+    CHECK(trials >= 2);
+    CHECK(ledger->entries().size() == static_cast<std::size_t>(trials) + 2);
 }

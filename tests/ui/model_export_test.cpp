@@ -1,12 +1,18 @@
-// File → Export model of selected run… (offscreen): the file holds the run's exact model, and
-// the action explains why it cannot export when no single run with a model is selected.
+// File → Export model of selected run… (offscreen): the file holds the run's exact model and only
+// what its guarantee covers, the dialog warns about seeded noise and trains the run again with
+// secure noise, and the action explains why it cannot export when no single run with a model is
+// selected.
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPointer>
+#include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -15,6 +21,8 @@
 
 #include "core/sweep/saved_model.h"
 #include "core/util/json_value.h"
+#include "ui/actions/model_export_actions.h"
+#include "ui/dialogs/model_export_dialog.h"
 #include "ui/runs/run_history_model.h"
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
@@ -66,7 +74,20 @@ QString messageOf(QAction* action) {
 
 }  // namespace
 
-TEST_CASE("Export model writes the selected run's exact model", "[ui][export]") {
+/// The model export dialog the action opened (it opens with open(): the action returns at once).
+ModelExportDialog* openedDialog(MainWindow& window) {
+    ModelExportDialog* dialog = nullptr;
+    QTest::qWaitFor(
+        [&] {
+            dialog = window.modelExportActions()->dialog();
+            return dialog && dialog->isVisible();
+        },
+        5000);
+    return dialog;
+}
+
+TEST_CASE("Export model writes the selected run's exact model, without seed or diagnostics",
+          "[ui][export]") {
     auto window = readyWindow(5);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     clickToolbar(*window, window->runAction());
@@ -75,9 +96,12 @@ TEST_CASE("Export model writes the selected run's exact model", "[ui][export]") 
     REQUIRE(waitForSignals(finished, 2));
     const RunEntryPtr entry = finishedEntry(finished, 0);
     REQUIRE(entry->result.theta.size() > 0);
+    REQUIRE(entry->result.privacy.isPrivate);
+    REQUIRE_FALSE(entry->result.config.secureNoise);  // the default: seeded noise
     auto* action = window->findChild<QAction*>(QStringLiteral("exportModelAction"));
     REQUIRE(action);
     CHECK(window->historyView()->actions().contains(action));  // also in the context menu
+    CHECK_FALSE(action->toolTip().isEmpty());
 
     window->historyView()->selectRuns({});
     CHECK(messageOf(action).contains(QStringLiteral("Select a run")));
@@ -96,24 +120,46 @@ TEST_CASE("Export model writes the selected run's exact model", "[ui][export]") 
     window->historyView()->selectRuns({oldId});
     CHECK(messageOf(action).contains(QStringLiteral("has no model")));
 
+    window->historyView()->selectRuns({entry->id});
+    action->trigger();
+    ModelExportDialog* dialog = openedDialog(*window);
+    REQUIRE(dialog);
+    CHECK(dialog->path().endsWith(QStringLiteral("model-run-%1.json").arg(entry->id)));
+    // The seeded run: warned, and training it again with secure noise is the default.
+    REQUIRE(dialog->warningLabel());
+    CHECK(dialog->warningLabel()->isVisible());
+    CHECK(dialog->warningLabel()->text().contains(QStringLiteral("Secure noise (OS entropy)")));
+    REQUIRE(dialog->rerunButton());
+    CHECK(dialog->rerunButton()->isEnabled());
+    CHECK(dialog->rerunButton()->isDefault());
+    CHECK(dialog->exportButton()->text() == QStringLiteral("Export anyway"));
+    // What the file holds, labelled: the preprocessing statistics are not protected.
+    const QString contents = dialog->contentsText();
+    CHECK(contents.contains(QStringLiteral("Not protected")));
+    CHECK(contents.contains(QStringLiteral("mean and standard deviation")));
+    CHECK(contents.contains(QStringLiteral("the run seed")));
+    CHECK(contents.contains(QStringLiteral("training-set diagnostics")));  // left out
+    CHECK_FALSE(dialog->testMetricsBox()->isChecked());
+    CHECK_FALSE(dialog->diagnosticsBox()->isChecked());
+    for (QWidget* control :
+         {static_cast<QWidget*>(dialog->testMetricsBox()),
+          static_cast<QWidget*>(dialog->diagnosticsBox()),
+          static_cast<QWidget*>(dialog->pathEdit()), static_cast<QWidget*>(dialog->exportButton()),
+          static_cast<QWidget*>(dialog->rerunButton())})
+        CHECK_FALSE(control->toolTip().isEmpty());
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(dialog->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/model-export-seeded.png")));
+
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("model.json"));
-    window->historyView()->selectRuns({entry->id});
-    const bool asked = triggerWithDialog(action, [&](QWidget* modal) {
-        auto* dialog = qobject_cast<QFileDialog*>(modal);
-        REQUIRE(dialog);
-        CHECK(dialog->selectedFiles().value(0).endsWith(
-            QStringLiteral("model-run-%1.json").arg(entry->id)));
-        // Typed as a user would (selectFile leaves a focused name field alone).
-        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
-        REQUIRE(name);
-        name->setText(path);
-        static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept, which is protected
-    });
-    REQUIRE(asked);
+    dialog->pathEdit()->setText(path);
+    QTest::mouseClick(dialog->exportButton(), Qt::LeftButton);
+    REQUIRE(
+        QTest::qWaitFor([&] { return window->modelExportActions()->dialog() == nullptr; }, 3000));
     QFile file(path);
     REQUIRE(file.open(QIODevice::ReadOnly));
-    const pfa::JsonValue json = pfa::parseJson(file.readAll().toStdString());
+    const std::string text = file.readAll().toStdString();
+    const pfa::JsonValue json = pfa::parseJson(text);
     const std::vector<pfa::JsonValue>& theta = json.at("model").at("theta").items();
     REQUIRE(static_cast<long>(theta.size()) == entry->result.theta.rows());
     for (std::size_t a = 0; a < theta.size(); ++a) {
@@ -125,7 +171,81 @@ TEST_CASE("Export model writes the selected run's exact model", "[ui][export]") 
     }
     CHECK(json.at("preprocessing").at("feature_names").items().size() ==
           static_cast<std::size_t>(entry->context.features));
+    CHECK(json.at("preprocessing").has("not_protected"));
+    CHECK_FALSE(json.has("seed"));
+    CHECK_FALSE(json.has("history"));
+    CHECK_FALSE(json.has("train_loss"));
+    CHECK(json.at("export").at("noise").asString() == "seeded");
     // pfa-cli predict reads it: the same model.
     const pfa::SavedModel saved = pfa::loadSavedModel(path.toStdString());
     CHECK(saved.run.theta == entry->result.theta);
+    CHECK_FALSE(saved.seedKnown);
+}
+
+TEST_CASE("Export model of a seeded run trains it again with secure noise, then exports that",
+          "[ui][export]") {
+    auto window = readyWindow(5);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1));
+    const RunEntryPtr seeded = finishedEntry(finished, 0);
+    window->historyView()->selectRuns({seeded->id});
+    window->modelExportActions()->action()->trigger();
+    ModelExportDialog* dialog = openedDialog(*window);
+    REQUIRE(dialog);
+    REQUIRE(dialog->rerunButton());
+    dialog->testMetricsBox()->setChecked(true);  // kept for the new run's export
+    CHECK(dialog->contentsText().contains(QStringLiteral("test metrics")));
+    QTemporaryDir dir;
+    dialog->pathEdit()->setText(dir.filePath(QStringLiteral("model-run-%1.json").arg(seeded->id)));
+    QTest::mouseClick(dialog->rerunButton(), Qt::LeftButton);
+
+    // The same settings again, with secure noise; its model is offered when it finishes.
+    REQUIRE(waitForSignals(finished, 2));
+    const RunEntryPtr secure = finishedEntry(finished, 1);
+    CHECK(secure->result.config.secureNoise);
+    CHECK(secure->result.privacy.noiseSource == pfa::privacy::NoiseSource::Secure);
+    CHECK(secure->result.config.epsilon == seeded->result.config.epsilon);
+    CHECK(secure->result.config.lambda == seeded->result.config.lambda);
+    CHECK(secure->result.config.algorithm == seeded->result.config.algorithm);
+    dialog = openedDialog(*window);
+    REQUIRE(dialog);
+    CHECK(dialog->entry()->id == secure->id);
+    CHECK_FALSE(dialog->warningLabel());  // nothing to warn about
+    CHECK_FALSE(dialog->rerunButton());
+    CHECK(dialog->exportButton()->text() == QStringLiteral("Export"));
+    CHECK(dialog->exportButton()->isDefault());
+    CHECK(dialog->testMetricsBox()->isChecked());
+    CHECK(dialog->path().endsWith(QStringLiteral("model-run-%1.json").arg(secure->id)));
+    QTest::mouseClick(dialog->exportButton(), Qt::LeftButton);
+    QFile file(dialog->path());
+    REQUIRE(QTest::qWaitFor([&] { return file.exists(); }, 3000));
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const pfa::JsonValue json = pfa::parseJson(file.readAll().toStdString());
+    CHECK(json.at("export").at("noise").asString() == "os-entropy");
+    CHECK_FALSE(json.at("export").has("warning"));
+    CHECK(json.has("test_error"));  // asked for, labelled in the export block
+}
+
+TEST_CASE("Export model: training again is offered only on the run's own data", "[ui][export]") {
+    auto window = readyWindow(5);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1));
+    RunEntry other = *finishedEntry(finished, 0);
+    other.id = window->controller()->allocateRunId();
+    other.context.runKey = "dataset=compas(sex)|split=0:0.25;algorithm=dp-fermi";
+    const QString problem = window->modelExportActions()->rerunProblem(other);
+    CHECK(problem.contains(QStringLiteral("load its data set")));
+    auto entry = std::make_shared<const RunEntry>(other);
+    window->historyModel()->append(entry);
+    window->historyView()->selectRuns({other.id});
+    window->modelExportActions()->action()->trigger();
+    ModelExportDialog* dialog = openedDialog(*window);
+    REQUIRE(dialog);
+    REQUIRE(dialog->rerunButton());
+    CHECK_FALSE(dialog->rerunButton()->isEnabled());
+    CHECK(dialog->rerunButton()->toolTip() == problem);
+    CHECK(dialog->exportButton()->isDefault());
+    dialog->reject();
 }

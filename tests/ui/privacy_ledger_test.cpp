@@ -1,20 +1,27 @@
 // The privacy side of the window (offscreen): the ledger charges every private run that ran —
 // superseded live-mode runs, stopped runs, sweeps, runs cut short by Stop sweep — survives
-// deleting runs and a session round trip; the statement and the loss chart label the
-// training-set diagnostics; δ = 0 is refused. Saves the README screenshots of the ledger and of
+// deleting runs, a session round trip and a discarded session (the persistent ledger, read back
+// by a new window), and is reset only after a confirmation; the statement and the loss chart label
+// the training-set diagnostics; δ = 0 is refused. Saves the README screenshots of the ledger and of
 // a statement.
-#include <catch2/catch.hpp>
-
+#include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtCharts/QChart>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "core/privacy/dataset_ledger.h"
+#include "core/privacy/ledger_store.h"
 #include "core/sweep/prepared_dataset.h"
 #include "ui/actions/history_actions.h"
 #include "ui/actions/sweep_actions.h"
@@ -153,6 +160,136 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     CHECK(currentLedger(*reopened)->totals().epsilon == currentLedger(*window)->totals().epsilon);
 }
 
+namespace {
+
+/// Answers the next message box with `button` and keeps its text in `*text`, while the
+/// returned timer lives.
+std::unique_ptr<QTimer> answerNextMessageBox(QMessageBox::StandardButton button, QString* text) {
+    auto poll = std::make_unique<QTimer>();
+    poll->setInterval(20);
+    QTimer* timer = poll.get();
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, button, text] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) return;
+        *text = box->text();
+        timer->stop();
+        box->button(button)->click();
+    });
+    poll->start();
+    return poll;
+}
+
+std::string currentKey(const MainWindow& window) {
+    return pfa::ledgerKey(window.experimentPanel()->datasetRequest());
+}
+
+/// The persistent ledger of the window's data set once its file has been read with `runs`
+/// runs in it (nullopt when that does not happen).
+std::optional<PersistentLedgerView> persistentWith(const MainWindow& window, std::size_t runs) {
+    std::optional<PersistentLedgerView> view;
+    const bool arrived = QTest::qWaitFor(
+        [&] {
+            view = window.ledgerBook()->persistentLedger(currentKey(window));
+            return view && view->read && view->ledger.entries().size() == runs;
+        },
+        20000);
+    if (!arrived) return std::nullopt;
+    return view;
+}
+
+}  // namespace
+
+TEST_CASE("Ledger: what a run spent survives discarding the session, and a new window shows it",
+          "[ui][ledger][persistent]") {
+    const QString folder = freshLedgerFolder();
+    double spent = 0.0;
+    QString path;
+    {
+        auto window = readyWindow(30, folder);
+        QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+        clickToolbar(*window, window->runAction());
+        REQUIRE(waitForSignals(finished, 1));
+        const std::optional<PersistentLedgerView> view = persistentWith(*window, 1);
+        REQUIRE(view);
+        spent = view->ledger.totals().epsilon;
+        CHECK(spent > 0.0);
+        CHECK(spent == currentLedger(*window)->totals().epsilon);
+        path = QString::fromStdString(view->path);
+        CHECK(path.startsWith(folder));
+        CHECK(window->ledgerPanel()->whereText().contains(QDir::toNativeSeparators(path)));
+        CHECK(window->ledgerStatus()->text().contains(
+            QStringLiteral("1 private run(s), all sessions")));
+        // Quit without saving: the session is discarded (the window closes unasked in tests).
+        REQUIRE(window->session()->hasUnsavedWork());
+        REQUIRE(window->close());
+    }
+    REQUIRE(QFileInfo::exists(path));
+    // A new window, a new session: nothing in its history or session, the spending still there.
+    auto later = readyWindow(30, folder);
+    CHECK(later->historyModel()->rowCount() == 0);
+    CHECK(chargedRuns(*later) == 0);
+    const std::optional<PersistentLedgerView> view = persistentWith(*later, 1);
+    REQUIRE(view);
+    CHECK(view->ledger.totals().epsilon == spent);
+    CHECK(later->ledgerStatus()->text().contains(QStringLiteral("1 private run(s), all sessions")));
+    CHECK(later->ledgerPanel()->table()->rowCount() == 1);
+    CHECK(later->ledgerPanel()->totalsText().contains(
+        QStringLiteral("Rényi-DP composition of 1 private run(s)")));
+    CHECK_FALSE(later->ledgerStatus()->toolTip().isEmpty());
+}
+
+TEST_CASE(
+    "Ledger: Reset asks first and says what it means, Cancel keeps the spending, Reset forgets it",
+    "[ui][ledger][persistent]") {
+    const QString folder = freshLedgerFolder();
+    auto window = readyWindow(30, folder);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1));
+    REQUIRE(persistentWith(*window, 1));
+    LedgerPanel* panel = window->ledgerPanel();
+    CHECK(panel->resetButton()->isEnabled());
+    CHECK_FALSE(panel->resetButton()->toolTip().isEmpty());
+    CHECK_FALSE(panel->exportButton()->toolTip().isEmpty());
+
+    // Exports: CSV (one line per run) and JSON (totals and runs).
+    QTemporaryDir dir;
+    QString error;
+    REQUIRE(panel->exportTo(dir.filePath(QStringLiteral("ledger.csv")), &error));
+    QFile csv(dir.filePath(QStringLiteral("ledger.csv")));
+    REQUIRE(csv.open(QIODevice::ReadOnly));
+    CHECK(csv.readAll().count('\n') == 3);  // totals comment, header, one run
+    REQUIRE(panel->exportTo(dir.filePath(QStringLiteral("ledger.json")), &error));
+    QFile json(dir.filePath(QStringLiteral("ledger.json")));
+    REQUIRE(json.open(QIODevice::ReadOnly));
+    CHECK(json.readAll().contains("\"runs\":1"));
+
+    // Cancel: nothing changes.
+    QString question;
+    auto answer = answerNextMessageBox(QMessageBox::Cancel, &question);
+    CHECK_FALSE(panel->requestReset());
+    answer.reset();
+    CHECK(question.contains(QStringLiteral("does not make the data private again")));
+    CHECK(question.contains(QStringLiteral("cannot be undone")));
+    CHECK(question.contains(QStringLiteral("forgets the 1 private run(s)")));
+    REQUIRE(persistentWith(*window, 1));
+    const std::string fingerprint = window->ledgerBook()->dataFingerprint(currentKey(*window));
+    CHECK(pfa::privacy::LedgerStore(folder.toStdString()).read(fingerprint).resets == 0);
+
+    // Reset: the runs are forgotten (the file says so), nothing spent is shown.
+    answer = answerNextMessageBox(QMessageBox::Reset, &question);
+    CHECK(panel->requestReset());
+    answer.reset();
+    REQUIRE(persistentWith(*window, 0));
+    const pfa::privacy::StoredLedger stored =
+        pfa::privacy::LedgerStore(folder.toStdString()).read(fingerprint);
+    CHECK(stored.resets == 1);
+    CHECK(stored.forgotten == 1);
+    CHECK(window->ledgerStatus()->text().contains(QStringLiteral("nothing spent")));
+    CHECK_FALSE(panel->resetButton()->isEnabled());
+    CHECK(panel->whereText().contains(QStringLiteral("reset 1 time(s)")));
+}
+
 TEST_CASE("Statement and loss chart label the training-set diagnostics, the switch leaves them out",
           "[ui][privacy][screenshot]") {
     auto window = readyWindow(30);
@@ -163,7 +300,8 @@ TEST_CASE("Statement and loss chart label the training-set diagnostics, the swit
     window->liveCharts()->refreshNow();
     CHECK(window->liveCharts()->lossChartTag() == QStringLiteral("diagnostic — not private"));
     const QString statement = window->privacyStatement()->text();
-    CHECK(statement.contains(QStringLiteral("Not protected — diagnostics: the training loss")));
+    CHECK(statement.contains(QStringLiteral("Not protected — diagnostics")));
+    CHECK(statement.contains(QStringLiteral("they can be switched off): the training loss")));
     CHECK(statement.contains(QStringLiteral("Ledger of this data set now")));
 
     QDockWidget* statementDock = dock(*window, "statementDock");
@@ -190,7 +328,9 @@ TEST_CASE("Statement and loss chart label the training-set diagnostics, the swit
     const RunEntryPtr quiet = finishedEntry(finished, 1);
     CHECK(std::isnan(quiet->result.trainLoss));
     CHECK_FALSE(quiet->result.privacy.diagnosticsRecorded);
-    CHECK(quiet->result.privacy.statement.find("(not recorded for this run)") != std::string::npos);
+    CHECK(quiet->result.privacy.statement.find("Training-set diagnostics: not recorded for this run") !=
+          std::string::npos);
+    CHECK(quiet->result.privacy.statement.find("Not protected — diagnostics") == std::string::npos);
 }
 
 TEST_CASE("Delta 0 is refused in the panel instead of meaning 1/n^2", "[ui][privacy]") {

@@ -31,9 +31,20 @@
 
 namespace pfa::ui::test {
 
-/// A fresh main window on clean settings, shown, with its data set loaded.
-inline std::unique_ptr<MainWindow> readyWindow(int epochs = 40) {
+/// A folder of privacy ledgers of its own, inside the test run's throw-away data folder.
+inline QString freshLedgerFolder() {
+    static int made = 0;
+    return QDir(qEnvironmentVariable("XDG_DATA_HOME"))
+        .filePath(QStringLiteral("ledgers-%1").arg(++made));
+}
+
+/// A fresh main window on clean settings, shown, with its data set loaded. Its persistent
+/// privacy ledgers are kept in `ledgerFolder` (empty: a fresh folder of its own, so that runs
+/// of earlier tests on the same data are not counted).
+inline std::unique_ptr<MainWindow> readyWindow(int epochs = 40, const QString& ledgerFolder = {}) {
     QSettings().clear();
+    qputenv("PFA_LEDGER_DIR",
+            (ledgerFolder.isEmpty() ? freshLedgerFolder() : ledgerFolder).toUtf8());
     auto window = std::make_unique<MainWindow>();
     window->setConfirmOnClose(false);
     window->resize(1440, 900);

@@ -9,7 +9,6 @@
 #include <QUndoStack>
 
 #include "ui/runs/delete_runs_command.h"
-#include "ui/runs/model_export.h"
 #include "ui/runs/run_history_model.h"
 #include "ui/runs/run_history_view.h"
 #include "ui/runs/session_file.h"
@@ -28,20 +27,11 @@ HistoryActions::HistoryActions(RunHistoryModel* history, RunHistoryView* view, Q
     m_clear = new QAction(tr("&Clear history"), this);
     m_exportCsv = new QAction(tr("Export run history as &CSV…"), this);
     m_exportJson = new QAction(tr("Export run history as &JSON…"), this);
-    m_exportModel = new QAction(tr("Export &model of selected run…"), this);
-    m_exportModel->setObjectName(QStringLiteral("exportModelAction"));
     connect(m_delete, &QAction::triggered, this, &HistoryActions::deleteSelectedRuns);
     connect(m_clear, &QAction::triggered, this, &HistoryActions::clearHistory);
     connect(m_exportCsv, &QAction::triggered, this, [this] { exportHistory(true); });
     connect(m_exportJson, &QAction::triggered, this, [this] { exportHistory(false); });
-    connect(m_exportModel, &QAction::triggered, this, [this] {
-        const QString path = exportSelectedRunModel(m_window, m_view->selectedRuns());
-        if (!path.isEmpty())
-            emit message(tr("Model written to %1 (pfa-cli predict --run reads it)").arg(path),
-                         8000);
-    });
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_view->addAction(m_exportModel);
     connect(m_history, &RunHistoryModel::entriesChanged, this, &HistoryActions::update);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &HistoryActions::update);
@@ -74,7 +64,8 @@ void HistoryActions::exportHistory(bool csv) {
     const bool ok = csv ? exportHistoryCsv(path, m_history->entries(), &error)
                         : exportHistoryJson(path, m_history->entries(), &error);
     if (!ok)
-        QMessageBox::warning(m_window, tr("Export run history"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+        QMessageBox::warning(m_window, tr("Export run history"),
+                             Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
 }
 
 void HistoryActions::update() {

@@ -27,8 +27,6 @@ public:
     QAction* clearAction() const { return m_clear; }
     QAction* exportCsvAction() const { return m_exportCsv; }
     QAction* exportJsonAction() const { return m_exportJson; }
-    /// Also in the history table's context menu.
-    QAction* exportModelAction() const { return m_exportModel; }
 
     void deleteSelectedRuns();
     /// Removes every run (undoable).
@@ -52,7 +50,6 @@ private:
     QAction* m_clear;
     QAction* m_exportCsv;
     QAction* m_exportJson;
-    QAction* m_exportModel;
 };
 
 }  // namespace pfa::ui

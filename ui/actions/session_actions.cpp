@@ -29,7 +29,10 @@ void SessionActions::fillMenu(QMenu* menu) {
 }
 
 bool SessionActions::mayClose() {
-    return mayReplace(tr("This session has runs that are not saved. Save them before closing?"));
+    return mayReplace(
+        tr("This session has runs that are not saved. Save them before closing? "
+           "(The privacy they spent stays in the data set's privacy ledger either "
+           "way: discarding refunds nothing.)"));
 }
 
 bool SessionActions::mayReplace(const QString& question) {
@@ -50,8 +53,8 @@ namespace {
 QString openQuestion() {
     return SessionActions::tr(
         "This session has runs that are not saved. Save them before "
-        "opening another session? (Privacy already spent stays in the "
-        "ledger either way.)");
+        "opening another session? (Privacy already spent stays in the data "
+        "set's privacy ledger either way: discarding refunds nothing.)");
 }
 
 }  // namespace

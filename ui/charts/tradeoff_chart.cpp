@@ -6,6 +6,7 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -14,13 +15,13 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
-#include <QTextDocument>
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 
 #include "core/algorithms/registry.h"
 #include "core/fairness/pareto.h"
+#include "core/sweep/run_protection.h"
 #include "core/util/format.h"
 #include "ui/charts/chart_legend.h"
 #include "ui/charts/chart_style.h"
@@ -54,6 +55,10 @@ QString notionName(pfa::FairnessNotion notion) {
 
 /// Within this many pixels of a point, the pointer is "on" it (tooltips).
 constexpr double kHitRadius = 10.0;
+
+/// The outline of the points (and legend entries) of every protection after the first, when
+/// the chart mixes runs of different protection.
+const QColor kProtectionOutline(150, 0, 24);
 
 }  // namespace
 
@@ -152,10 +157,17 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     header->addWidget(m_notionBox, 1);  // whole when there is room, "…" when narrow
     header->addWidget(m_clearTrail);
 
+    m_protection = new QLabel();
+    m_protection->setObjectName(QStringLiteral("tradeoffProtection"));
+    m_protection->setWordWrap(true);
+    m_protection->setContentsMargins(6, 0, 6, 0);
+    m_protection->setVisible(false);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(header);
+    layout->addWidget(m_protection);
     layout->addWidget(m_view, 1);
 
     refillBoxes();
@@ -365,12 +377,27 @@ void TradeoffChart::setExportMode(bool exporting) {
     }
 }
 
+int TradeoffChart::protectionKind(const RunEntry& run) const {
+    const pfa::RunProtection protection = pfa::runProtection(run.result);
+    if (!protection.isPrivate) return -1;
+    const auto it =
+        std::find(m_protectionKinds.begin(), m_protectionKinds.end(), protection.label());
+    return it == m_protectionKinds.end() ? -1 : static_cast<int>(it - m_protectionKinds.begin());
+}
+
 ExportContext TradeoffChart::exportContext() const {
     // The chart shows one data set and notion at a time: name the ones shown.
     if (m_shownDataset.isEmpty() || m_datasetBox->currentIndex() < 0) return {};
     const QString dataset = m_datasetBox->currentText();
+    // A figure says what its private runs protect (or that they differ).
+    QString protection;
+    if (mixesProtection()) {
+        protection = tr(" · runs of different protection (see the legend)");
+    } else if (!m_protectionKinds.empty()) {
+        protection = tr(" · protects: %1").arg(QString::fromStdString(m_protectionKinds.front()));
+    }
     return {dataset + QStringLiteral(" · ") +
-                QString::fromStdString(pfa::fairnessName(m_shownNotion)),
+                QString::fromStdString(pfa::fairnessName(m_shownNotion)) + protection,
             dataset + QLatin1Char('-') + QString::fromStdString(pfa::fairnessCode(m_shownNotion))};
 }
 
@@ -503,6 +530,36 @@ void TradeoffChart::rebuild() {
         pointRuns.push_back(run.get());
         coordinates.push_back({x, y});
     }
+    // What the private runs drawn (points and trail) protect: one line, or a warning.
+    m_protectionKinds.clear();
+    std::vector<pfa::RunProtection> protections;
+    for (const RunEntryPtr& run : m_runs) {
+        if (!isShown(*run) || m_cleared.count(run->id)) continue;
+        const pfa::RunProtection protection = pfa::runProtection(run->result);
+        protections.push_back(protection);
+        if (protection.isPrivate && std::find(m_protectionKinds.begin(), m_protectionKinds.end(),
+                                              protection.label()) == m_protectionKinds.end())
+            m_protectionKinds.push_back(protection.label());
+    }
+    const std::string mixed = pfa::mixedProtectionWarning(protections);
+    if (!mixed.empty()) {
+        QStringList outlined;
+        for (std::size_t k = 1; k < m_protectionKinds.size(); ++k)
+            outlined << QString::fromStdString(m_protectionKinds[k]);
+        m_protection->setText(
+            tr("⚠ %1 Dark red outline: %2.")
+                .arg(QString::fromStdString(mixed), outlined.join(QStringLiteral("; "))));
+        m_protection->setStyleSheet(QStringLiteral("color: #8a1c00; font-weight: 600;"));
+    } else if (!m_protectionKinds.empty()) {
+        m_protection->setText(tr("Protects: %1 (every private run shown).")
+                                  .arg(QString::fromStdString(m_protectionKinds.front())));
+        m_protection->setStyleSheet(QStringLiteral("color: #555;"));
+    }
+    m_protection->setToolTip(
+        tr("The unit of privacy and the adjacency of each run's guarantee. Runs that differ "
+           "here bound different things, so their ε and points are not comparable one to one."));
+    m_protection->setVisible(!m_protectionKinds.empty());
+
     const std::vector<std::size_t> front = pfa::paretoFront(coordinates);
     std::vector<bool> onFront(m_points.size(), false);
     m_front.clear();
@@ -516,8 +573,10 @@ void TradeoffChart::rebuild() {
         std::string algorithm;
         double epsilon;
         bool front;
+        int protection;  ///< its kind when the chart mixes protections, else 0
         bool operator<(const Key& o) const {
-            return std::tie(algorithm, epsilon, front) < std::tie(o.algorithm, o.epsilon, o.front);
+            return std::tie(algorithm, epsilon, front, protection) <
+                   std::tie(o.algorithm, o.epsilon, o.front, o.protection);
         }
     };
     std::map<Key, QScatterSeries*> seriesFor;
@@ -526,7 +585,8 @@ void TradeoffChart::rebuild() {
         QColor color = chart_style::colorForEpsilon(c.epsilon);
         if (!onFront[i]) color.setAlphaF(0.35f);  // dominated: faded
         m_points[i].color = color;
-        QScatterSeries*& series = seriesFor[Key{c.algorithm, c.epsilon, onFront[i]}];
+        const int kind = mixesProtection() ? std::max(0, protectionKind(*pointRuns[i])) : 0;
+        QScatterSeries*& series = seriesFor[Key{c.algorithm, c.epsilon, onFront[i], kind}];
         if (!series) {
             series = new QScatterSeries();
             series->setColor(color);
@@ -534,8 +594,13 @@ void TradeoffChart::rebuild() {
             series->setMarkerShape(
                 chart_style::markerForAlgorithm(QString::fromStdString(c.algorithm)));
             series->setMarkerSize(onFront[i] ? 15 : 12);
-            series->setName(QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm),
-                                                         chart_style::epsilonLabel(c.epsilon)));
+            QString name = QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm),
+                                                        chart_style::epsilonLabel(c.epsilon));
+            if (mixesProtection()) {
+                name += QStringLiteral(" — ") + pointRuns[i]->protectionText();
+                if (kind > 0) series->setPen(QPen(kProtectionOutline, 2.5));
+            }
+            series->setName(name);
             addPointSeries(series);
         }
         series->append(m_points[i].x, m_points[i].y);
@@ -674,19 +739,29 @@ void TradeoffChart::updateLegend() {
     using Entry = ChartLegend::Entry;
     std::vector<Entry> entries;
     // Marker = algorithm (drawn neutral: colour means ε, explained by the colour bar).
-    std::set<std::string> algorithms;
+    // With runs of different protection: one entry per algorithm and protection, named.
+    std::set<std::pair<std::string, int>> algorithms;
     for (const RunEntryPtr& run : m_runs) {
         const bool drawn = std::any_of(m_points.begin(), m_points.end(),
                                        [&](const Point& p) { return p.id == run->id; });
         if (drawn && !std::count(m_trail.begin(), m_trail.end(), run->id))
-            algorithms.insert(run->result.config.algorithm);
+            algorithms.insert(
+                {run->result.config.algorithm, mixesProtection() ? protectionKind(*run) : -2});
     }
-    for (const std::string& algorithm : algorithms) {
+    for (const auto& [algorithm, kind] : algorithms) {
         Entry entry;
         entry.text = QString::fromStdString(algorithm);
         entry.shape = chart_style::markerForAlgorithm(entry.text);
         entry.brush = QColor(235, 235, 235);
         entry.pen = QPen(QColor(40, 40, 40), 1.2);
+        if (kind != -2) {
+            entry.text +=
+                QStringLiteral(" — ") +
+                (kind < 0
+                     ? tr("not private")
+                     : QString::fromStdString(m_protectionKinds[static_cast<std::size_t>(kind)]));
+            if (kind > 0) entry.pen = QPen(kProtectionOutline, 2.5);
+        }
         entries.push_back(entry);
     }
     if (m_curvesDrawn > 0) {

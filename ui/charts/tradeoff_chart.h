@@ -11,6 +11,7 @@
 
 class QChart;
 class QComboBox;
+class QLabel;
 class QValueAxis;
 class QScatterSeries;
 class QLineSeries;
@@ -94,6 +95,13 @@ public:
     /// The data set and notion of the points for an export's caption and file name, when all
     /// points share them (else empty).
     ExportContext exportContext() const;
+    /// The line under the boxes naming what the private runs shown protect, or — when runs of
+    /// different protection (unit, adjacency or scope) share the chart — a warning that names
+    /// each; hidden when no private run is shown.
+    QLabel* protectionLabel() const { return m_protection; }
+    /// The chart mixes runs of different protection now (their points and legend entries then
+    /// name it; the runs of every protection after the first get a dark red outline).
+    bool mixesProtection() const { return m_protectionKinds.size() > 1; }
     QComboBox* datasetBox() const { return m_datasetBox; }
     QComboBox* notionBox() const { return m_notionBox; }
     QToolButton* clearTrailButton() const { return m_clearTrail; }
@@ -133,6 +141,12 @@ private:
     QComboBox* m_datasetBox;
     QComboBox* m_notionBox;
     QToolButton* m_clearTrail;
+    QLabel* m_protection;
+    /// The protections (RunProtection::label) of the private runs drawn, in order of first
+    /// appearance.
+    std::vector<std::string> m_protectionKinds;
+    /// Index of `run`'s protection in m_protectionKinds (−1: not private).
+    int protectionKind(const RunEntry& run) const;
     ChartLegend* m_legend;
     EpsilonColorBar* m_colorBar;
     QLineSeries* m_frontLine;

@@ -176,6 +176,7 @@ TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
     m_chart->legend()->setAlignment(Qt::AlignRight);
     // The legend shows each algorithm's marker shape (colour = ε), as the plot does.
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    m_chart->legend()->setShowToolTips(true);  // a name cut short by "…" in full
     m_x = new QValueAxis();
     m_y = new QValueAxis();
     chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, tr("fairness violation (test set)"));

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/sweep/results_file.h"
+#include "core/sweep/run_ledger.h"
 #include "core/sweep/run_record.h"
 #include "ui/runs/privacy_ledger_book.h"
 #include "ui/runs/run_history_model.h"
@@ -16,6 +17,9 @@ namespace {
 /// What the background read hands to the GUI thread.
 struct ReadOutcome {
     std::vector<std::pair<pfa::RunResult, pfa::RunContext>> runs;
+    /// Executions the file records besides its runs (auto-tune's trials), with their run's
+    /// context.
+    std::vector<std::pair<pfa::RunContext, std::vector<pfa::privacy::LedgerEntry>>> trials;
     std::size_t damaged = 0;
     std::vector<pfa::DamagedLine> damagedList;  // the first ones, in line order
     std::size_t lines = 0;                      // non-blank lines read
@@ -37,6 +41,9 @@ ReadOutcome readRuns(const QString& path) {
             pfa::RunContext context;
             try {
                 pfa::RunResult result = pfa::runResultFromJson(content.records[i], &context);
+                std::vector<pfa::privacy::LedgerEntry> trials =
+                    pfa::tuningTrialEntries(content.records[i]);
+                if (!trials.empty()) out.trials.emplace_back(context, std::move(trials));
                 out.runs.emplace_back(std::move(result), std::move(context));
             } catch (const std::exception&) {
                 // A record of another kind or version.
@@ -111,6 +118,8 @@ void ResultsFileController::open(const QString& path) {
                     makeRunEntry(m_allocateId(), std::move(result), std::move(context), written));
             }
             const int added = merge(entries);
+            for (const auto& [context, trials] : outcome.trials)
+                m_ledger->chargeEntries(context, trials, false);
             emit opened(path, added, static_cast<int>(entries.size()) - added,
                         static_cast<int>(outcome.damaged), QString());
             if (outcome.damaged > 0) {

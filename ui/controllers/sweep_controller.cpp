@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/sweep/auto_tune.h"
+#include "core/sweep/run_ledger.h"
 #include "core/util/error.h"
 #include "ui/shell/worker_priority.h"
 
@@ -64,11 +65,30 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
     options.resume = true;
     // Runs already in the results file (an interrupted earlier attempt) are shown, not rerun;
     // the runner reads them on the sweep's thread, with the rest of the resume.
-    options.onAlreadyDone = [this](const pfa::SweepRun&, const pfa::JsonValue& record) {
+    options.onAlreadyDone = [this, provider](const pfa::SweepRun& run,
+                                             const pfa::JsonValue& record) {
         Pending done;
         done.result = pfa::runResultFromJson(record, &done.context);
+        // An auto-tuned record's trials ran on these rows too (charged once each).
+        std::vector<pfa::privacy::LedgerEntry> trials = pfa::tuningTrialEntries(record);
         std::lock_guard<std::mutex> lock(m_mutex);
         m_pending.push_back(std::move(done));
+        if (!trials.empty())
+            m_charges.push_back({provider(run.dataset)->context, std::move(trials), false});
+    };
+    // Every execution is charged as it ends, on the sweep's thread, whatever happens next.
+    options.onCharge = [this, charge = m_chargeOnWorker](
+                           const pfa::RunContext& context,
+                           const std::vector<pfa::privacy::LedgerEntry>& entries) {
+        bool stored = false;
+        try {
+            if (charge) charge(context, entries);
+            stored = static_cast<bool>(charge);
+        } catch (const std::exception&) {
+            // Charged again on the GUI thread, which says what went wrong.
+        }
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_charges.push_back({context, entries, stored});
     };
     options.onRunFinished = [this, provider, autoTune](const pfa::SweepRun& run, const pfa::RunResult& result,
                                                        const pfa::SweepProgress& progress) {
@@ -131,12 +151,14 @@ void SweepController::shutdown() {
 
 void SweepController::drain() {
     std::vector<Pending> pending, cutShort;
+    std::vector<Charge> charges;
     pfa::SweepProgress progress;
     bool changed = false;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         pending.swap(m_pending);
         cutShort.swap(m_cutShort);
+        charges.swap(m_charges);
         progress = m_progress;
         changed = m_progressChanged;
         m_progressChanged = false;
@@ -151,6 +173,12 @@ void SweepController::drain() {
     };
     if (!pending.empty()) emit runsFinished(entriesOf(pending));
     if (!cutShort.empty()) emit runsCutShort(entriesOf(cutShort));
+    // After the runs (charged with their history labels): what only the ledger sees of them,
+    // such as auto-tune's trials.
+    if (m_chargeOnGui) {
+        for (const Charge& charge : charges)
+            m_chargeOnGui(charge.context, charge.entries, charge.stored);
+    }
     if (changed) emit progressChanged(progress);
 }
 

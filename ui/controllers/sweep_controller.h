@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/privacy/dataset_ledger.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_runner.h"
 #include "ui/runs/run_entry.h"
@@ -39,6 +40,18 @@ public:
     void start(const pfa::SweepSpec& spec, const pfa::PreparedDatasetPtr& data, int threads,
                const QString& resultsFile, bool autoTune = false,
                const std::vector<pfa::DatasetRequest>& variants = {});
+    /// How executions are charged to the privacy ledger: `onWorker` on the sweep's threads as
+    /// each execution ends (the persistent ledger), `onGui` on the GUI thread with the same
+    /// entries after the batch's runs were delivered (`stored`: already charged by onWorker).
+    void setLedger(
+        std::function<void(const pfa::RunContext&, const std::vector<pfa::privacy::LedgerEntry>&)>
+            onWorker,
+        std::function<void(const pfa::RunContext&, const std::vector<pfa::privacy::LedgerEntry>&,
+                           bool stored)>
+            onGui) {
+        m_chargeOnWorker = std::move(onWorker);
+        m_chargeOnGui = std::move(onGui);
+    }
     /// Cancels the sweep (runs cut short are not recorded).
     void stop();
     /// Stops and waits for the workers (closing the window).
@@ -69,6 +82,16 @@ private:
     };
     std::vector<Pending> m_pending;
     std::vector<Pending> m_cutShort;
+    struct Charge {
+        pfa::RunContext context;
+        std::vector<pfa::privacy::LedgerEntry> entries;
+        bool stored = true;
+    };
+    std::vector<Charge> m_charges;
+    std::function<void(const pfa::RunContext&, const std::vector<pfa::privacy::LedgerEntry>&)>
+        m_chargeOnWorker;
+    std::function<void(const pfa::RunContext&, const std::vector<pfa::privacy::LedgerEntry>&, bool)>
+        m_chargeOnGui;
     pfa::SweepProgress m_progress;
     bool m_progressChanged = false;
 };

@@ -29,10 +29,17 @@ int TrainingController::startRun(const pfa::TrainConfig& config,
     m_runKeys[control->runId()] = pfa::runKey(data->key, config);
     if (singleEpoch) control->stepOneEpoch();
     m_active = control;
-    auto train = [this, control, config, data](TaskContext& task) {
-        return trainRun(control, config, data, [this, &task, control] {
+    auto train = [this, control, config, data, hook = m_executedHook,
+                  runKey = m_runKeys[control->runId()]](TaskContext& task) {
+        TrainingOutcome outcome = trainRun(control, config, data, [this, &task, control] {
             task.post([this, control] { drainMetrics(control); });
         });
+        if (hook && outcome.kind == TrainingOutcome::Kind::Ran && outcome.result) {
+            pfa::RunContext context = data->context;
+            context.runKey = runKey;
+            hook(*outcome.result, context);
+        }
+        return outcome;
     };
     m_runs.run(this, std::move(train),
                [this, control, data](const TrainingOutcome& outcome) { runReturned(control, outcome, data); });

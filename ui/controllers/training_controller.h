@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -56,6 +57,12 @@ public:
     int allocateRunId() { return m_nextRunId++; }
     /// Makes future ids larger than `id` (after a session with runs up to `id` was opened).
     void reserveRunIds(int id) { m_nextRunId = std::max(m_nextRunId, id + 1); }
+    /// Called on the training thread as soon as a run has executed (before the GUI hears of
+    /// it), with the run and its context: the privacy ledger charges it there, so that a run
+    /// still going when the window closes is charged too.
+    void setExecutedHook(std::function<void(const pfa::RunResult&, const pfa::RunContext&)> hook) {
+        m_executedHook = std::move(hook);
+    }
 
     State state() const { return m_state; }
     /// Id of the run whose metrics are being shown (0 if none).
@@ -89,6 +96,7 @@ private:
     std::map<int, std::string> m_runKeys;  ///< run key of each started run (sweep cells)
     State m_state = State::Idle;
     int m_nextRunId = 1;
+    std::function<void(const pfa::RunResult&, const pfa::RunContext&)> m_executedHook;
     SerialQueue m_runs{QStringLiteral("pfa-training")};  ///< last: destroyed (waited for) first
 };
 

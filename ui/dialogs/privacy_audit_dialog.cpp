@@ -309,7 +309,7 @@ void PrivacyAuditDialog::toggleRun() {
         std::optional<pfa::audit::AuditResult> result;
         QString error;
     };
-    auto work = [audit, this](TaskContext& context) {
+    auto work = [audit, charge = m_charge, this](TaskContext& context) mutable {
         Outcome outcome;
         // The audit's training threads inherit this: they use every core, the GUI still comes first.
         const BelowGuiPriority belowGui;
@@ -317,6 +317,12 @@ void PrivacyAuditDialog::toggleRun() {
             pfa::DatasetRequest request;
             request.synthetic.rows = kSyntheticRows;
             const pfa::PreparedDatasetPtr data = pfa::prepareDataset(request);
+            // Every model trained is a private run on the audit's rows: charged to their ledger.
+            if (charge) {
+                audit.onModelTrained = [charge, data](const pfa::RunResult& model, bool) {
+                    charge(model, data->context);
+                };
+            }
             outcome.result = pfa::audit::runPrivacyAudit(
                 audit, data->split, context.cancelToken(), [&](long done, long total) {
                     if (context.progressDue()) {

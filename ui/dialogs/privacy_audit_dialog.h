@@ -1,9 +1,11 @@
 #pragma once
 
 #include <QDialog>
+#include <functional>
 #include <optional>
 
 #include "core/audit/privacy_audit.h"
+#include "core/sweep/run_record.h"
 #include "ui/shell/background.h"
 
 class QBarSet;
@@ -56,6 +58,13 @@ public:
     QBarSet* claimedBars() const { return m_claimedSet; }
     QBarSet* boundBars() const { return m_boundSet; }
 
+    /// Charges each model the audit trains (a private run on the audit's rows) to the privacy
+    /// ledger; called on the audit's training threads.
+    void setLedgerCharger(
+        std::function<void(const pfa::RunResult&, const pfa::RunContext&)> charger) {
+        m_charge = std::move(charger);
+    }
+
     /// The result as the export buttons write it.
     QString csvText() const;
     QString jsonText() const;
@@ -65,6 +74,7 @@ signals:
     void auditFinished();
 
 private:
+    std::function<void(const pfa::RunResult&, const pfa::RunContext&)> m_charge;
     void toggleRun();
     void showResult(const pfa::audit::AuditResult& result);
     void exportNumbers(bool json);

@@ -10,12 +10,12 @@
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSignalBlocker>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTextDocument>
 #include <QToolButton>
@@ -27,13 +27,14 @@
 #include "core/algorithms/registry.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
+#include "core/sweep/sweep_spec.h"
 #include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/panels/data_units_form.h"
-#include "ui/panels/heavy_tailed_form.h"
 #include "ui/panels/eliding_combo_box.h"
 #include "ui/panels/epsilon_control.h"
+#include "ui/panels/heavy_tailed_form.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/parameter_form.h"
 
@@ -669,6 +670,40 @@ void ExperimentPanel::setDatasetFailed(const QString& message) {
     revalidate();
 }
 
+QString forcedAdjacencyReason(const pfa::TrainConfig& config) {
+    // The rules of pfa::resolveDefaults, which apply whether or not the algorithm shows the
+    // settings they read.
+    if (!config.isPrivate()) return {};
+    const pfa::Algorithm* algorithm = nullptr;
+    try {
+        algorithm = &pfa::findAlgorithm(config.algorithm);
+    } catch (const pfa::InputError&) {
+        return {};
+    }
+    if (!pfa::readsParameter(*algorithm, "adjacency")) return {};
+    if (config.scope == pfa::ProtectionScope::SensitiveOnly) {
+        if (!pfa::readsParameter(*algorithm, "scope")) {
+            return QObject::tr(
+                "Replace one: 'Protected' is set to 'Sensitive attribute only' "
+                "(a setting of other algorithms, hidden for this one), and every "
+                "private run with that setting is analysed under replace-one. Set "
+                "it back to 'Whole records' with an algorithm that shows it.");
+        }
+        return QObject::tr(
+            "Replace one: only the sensitive attribute is protected, so a "
+            "neighbouring data set changes one record's sensitive value. Under "
+            "replace-one the noise is about twice that of add/remove-one at the "
+            "same ε.");
+    }
+    if (config.sampling && *config.sampling != pfa::Sampling::Poisson) {
+        return QObject::tr(
+            "Replace one: fixed-size batches (shuffled or a uniform subsample) "
+            "are analysed with the number of records public, i.e. under "
+            "replace-one adjacency.");
+    }
+    return {};
+}
+
 void ExperimentPanel::updateAlgorithmDependentControls() {
     const auto& algorithm = pfa::findAlgorithm(m_algorithm->currentData().toString().toStdString());
     m_algorithmInfo->setText(QString::fromStdString(algorithm.description()));
@@ -687,6 +722,14 @@ void ExperimentPanel::revalidate() {
         const pfa::TrainConfig context = config();
         for (ParameterForm* form : {m_settings, m_advancedSettings}) {
             form->setContext(context.isPrivate(), context.calibration, context.lambda > 0);
+        }
+        // The adjacency the run will have, where a setting decides it for the user.
+        const QString forced = forcedAdjacencyReason(context);
+        for (ParameterForm* form : {m_settings, m_advancedSettings}) {
+            if (forced.isEmpty())
+                form->releaseValue("adjacency");
+            else
+                form->forceValue("adjacency", "replace", forced);
         }
     }
     QString problem;

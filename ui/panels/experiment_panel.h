@@ -22,6 +22,13 @@ class QToolButton;
 
 namespace pfa::ui {
 
+/// Why runs of `config` are analysed under replace-one adjacency whatever its adjacency setting
+/// says ("" when the setting holds): only the sensitive attribute is protected (a neighbouring
+/// data set changes one record's sensitive value), or a private run samples fixed-size batches.
+/// The rule of pfa::resolveDefaults, for algorithms that read those settings; the panel shows
+/// "replace one" in the disabled adjacency row and the teaching panel explains it.
+QString forcedAdjacencyReason(const pfa::TrainConfig& config);
+
 class DataUnitsForm;
 class HeavyTailedForm;
 class EpsilonControl;

@@ -7,8 +7,10 @@ namespace pfa::ui {
 
 class LedgerBook;
 
-/// The status-bar summary of one data set's privacy ledger ("Privacy ledger of adult: ε = …");
-/// it follows the ledger book by itself. Its link asks for the full ledger (ledgerRequested).
+/// The status-bar summary of one data set's privacy ledger ("Privacy ledger of adult: ε = …"):
+/// the persistent ledger of its rows (every session and pfa-cli) once the data set is loaded,
+/// this session's before; it follows the ledger book by itself. Its link asks for the full
+/// ledger (ledgerRequested).
 class LedgerStatusLabel : public QLabel {
     Q_OBJECT
 public:

@@ -247,6 +247,11 @@ QWidget* ParameterForm::makeField(const pfa::ParamSpec& spec) {
 }
 
 std::string ParameterForm::rawText(const Row& row) const {
+    if (row.held) return *row.held;
+    return widgetText(row);
+}
+
+std::string ParameterForm::widgetText(const Row& row) const {
     const pfa::ParamSpec& spec = *row.spec;
     if (auto* box = qobject_cast<QCheckBox*>(row.field)) return box->isChecked() ? "true" : "false";
     if (auto* box = qobject_cast<QComboBox*>(row.field)) return box->currentData().toString().toStdString();
@@ -263,6 +268,14 @@ std::string ParameterForm::rawText(const Row& row) const {
 }
 
 void ParameterForm::showText(Row& row, const std::string& text) {
+    if (row.held) {
+        row.held = text;  // the row's value; the widget keeps showing the forced one
+        return;
+    }
+    displayText(row, text);
+}
+
+void ParameterForm::displayText(Row& row, const std::string& text) {
     const pfa::ParamSpec& spec = *row.spec;
     std::string canonical;
     bool valid = true;
@@ -294,7 +307,16 @@ void ParameterForm::showText(Row& row, const std::string& text) {
 }
 
 void ParameterForm::onEdited() {
-    if (!m_quiet) emit changed();
+    if (m_quiet) return;
+    // A forced row edited anyway (its widget is disabled, so by code): the edit is the row's own
+    // value, and the widget goes on showing the forced one.
+    for (Row& row : m_rows) {
+        if (row.held && row.field == sender()) {
+            row.held = widgetText(row);
+            displayText(row, row.forcedValue);
+        }
+    }
+    emit changed();
 }
 
 void ParameterForm::setAlgorithm(const pfa::Algorithm& algorithm) {
@@ -308,20 +330,51 @@ void ParameterForm::setAlgorithm(const pfa::Algorithm& algorithm) {
 
 void ParameterForm::setContext(bool isPrivate, pfa::Calibration calibration, bool fairnessOn) {
     for (Row& row : m_rows) {
-        const QString why = inapplicableReason(row.spec->applies, isPrivate, calibration, fairnessOn);
-        row.applies = why.isEmpty();
-        updateRowState(row, why);
+        row.inapplicable =
+            inapplicableReason(row.spec->applies, isPrivate, calibration, fairnessOn);
+        row.applies = row.inapplicable.isEmpty();
+        updateRowState(row, row.inapplicable);
     }
 }
 
 void ParameterForm::updateRowState(Row& row, const QString& why) {
+    // A forced value says why first (it holds only where the row has an effect).
+    const QString reason = row.held && row.applies ? row.forcedWhy : why;
     const QString tip =
-        why.isEmpty() ? row.tooltip : QStringLiteral("<p><i>%1</i></p>").arg(why.toHtmlEscaped()) + row.tooltip;
+        reason.isEmpty()
+            ? row.tooltip
+            : QStringLiteral("<p><i>%1</i></p>").arg(reason.toHtmlEscaped()) + row.tooltip;
     for (QWidget* widget : {static_cast<QWidget*>(row.label), row.field}) {
         if (!widget) continue;
-        widget->setEnabled(row.applies);
+        widget->setEnabled(row.applies && !row.held);
         widget->setToolTip(tip);
     }
+}
+
+void ParameterForm::forceValue(const std::string& name, const std::string& value,
+                               const QString& why) {
+    Row* forced = row(name);
+    if (!forced) return;
+    if (!forced->held) forced->held = rawText(*forced);
+    forced->forcedWhy = why;
+    forced->forcedValue = value;
+    displayText(*forced, value);
+    updateRowState(*forced, forced->inapplicable);
+}
+
+void ParameterForm::releaseValue(const std::string& name) {
+    Row* forced = row(name);
+    if (!forced || !forced->held) return;
+    const std::string own = *forced->held;
+    forced->held.reset();
+    forced->forcedWhy.clear();
+    displayText(*forced, own);
+    updateRowState(*forced, forced->inapplicable);
+}
+
+bool ParameterForm::isForced(const std::string& name) const {
+    const Row* found = row(name);
+    return found && found->held.has_value();
 }
 
 QString ParameterForm::applyTo(pfa::TrainConfig& config) const {
@@ -431,6 +484,13 @@ void ParameterForm::readJson(const QJsonObject& json) {
 
 const ParameterForm::Row* ParameterForm::row(const std::string& name) const {
     for (const Row& row : m_rows) {
+        if (row.spec->name == name) return &row;
+    }
+    return nullptr;
+}
+
+ParameterForm::Row* ParameterForm::row(const std::string& name) {
+    for (Row& row : m_rows) {
         if (row.spec->name == name) return &row;
     }
     return nullptr;

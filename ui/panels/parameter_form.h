@@ -3,6 +3,7 @@
 #include <QJsonObject>
 #include <QString>
 #include <QWidget>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,16 @@ public:
     /// earlier forms ("" = automatic); a parameter that is absent gets its default.
     void readJson(const QJsonObject& json);
 
+    /// Shows `value` in the row of `name`, disabled, with `why` first in its tooltip: whatever
+    /// the row held, runs in this context use `value` (e.g. replace-one adjacency under the
+    /// sensitive-attribute-only scope). The row's own value is kept and still read and written
+    /// (applyTo, writeJson, showConfig, readJson); releaseValue shows it again.
+    void forceValue(const std::string& name, const std::string& value, const QString& why);
+    /// Ends forceValue for `name` (nothing happens when it is not forced).
+    void releaseValue(const std::string& name);
+    /// Whether the row of `name` shows a forced value.
+    bool isForced(const std::string& name) const;
+
     /// The widget editing parameter `name` (nullptr when the form has no such row).
     QWidget* field(const std::string& name) const;
     /// The label of parameter `name`'s row (nullptr when none, and for flags: their check box
@@ -76,16 +87,27 @@ private:
         QString tooltip;
         bool shown = true;
         bool applies = true;
+        QString inapplicable;  ///< why the row has no effect now ("" when it has)
+        /// forceValue: the row's own value while the widget shows the forced one.
+        std::optional<std::string> held;
+        std::string forcedValue;
+        QString forcedWhy;
     };
 
     QWidget* makeField(const pfa::ParamSpec& spec);
     void onEdited();
-    /// What the row's widget holds, as a user would type it ("auto" for automatic).
+    /// The row's value, as a user would type it ("auto" for automatic): what its widget holds,
+    /// or its own value while the widget shows a forced one.
     std::string rawText(const Row& row) const;
+    /// What the row's widget holds.
+    std::string widgetText(const Row& row) const;
     /// Shows `text` (canonical, "auto", or invalid text a session kept) in the row's widget.
     void showText(Row& row, const std::string& text);
+    /// Puts `text` into the row's widget (showText, or a forced value).
+    void displayText(Row& row, const std::string& text);
     void updateRowState(Row& row, const QString& why);
     const Row* row(const std::string& name) const;
+    Row* row(const std::string& name);
 
     std::vector<pfa::ParamSpec> m_specs;
     std::vector<Row> m_rows;

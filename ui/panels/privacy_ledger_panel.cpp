@@ -1,7 +1,9 @@
 #include "ui/panels/privacy_ledger_panel.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -10,11 +12,11 @@
 #include <QSaveFile>
 #include <QTableWidget>
 #include <QTextDocument>
-#include <QTextStream>
 #include <QVBoxLayout>
 #include <cmath>
 
 #include "core/privacy/accounting_inputs.h"
+#include "core/privacy/ledger_store.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/util/format.h"
 #include "ui/runs/privacy_ledger_book.h"
@@ -57,10 +59,17 @@ QString mechanismText(const pfa::privacy::LedgerEntry& entry) {
 LedgerPanel::LedgerPanel(LedgerBook* book, QWidget* parent) : QWidget(parent), m_book(book) {
     m_choice = new QComboBox();
     m_choice->setToolTip(tr("The data set whose ledger is shown (follows the experiment's data set)"));
+    m_where = new QLabel();
+    m_where->setWordWrap(true);
+    m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_totals = new QLabel();
     m_totals->setWordWrap(true);
     m_totals->setTextFormat(Qt::RichText);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_totals->setToolTip(
+        tr("What every run charged here spends together: their Rényi-DP curves added, "
+           "then converted to (ε, δ); and, for comparison, the plain sums of their "
+           "own ε and δ"));
     m_table = new QTableWidget(0, 6);
     m_table->setHorizontalHeaderLabels({tr("Run"), tr("Status"), tr("ε"), tr("δ"), tr("Steps"),
                                         tr("Mechanism")});
@@ -77,28 +86,41 @@ LedgerPanel::LedgerPanel(LedgerBook* book, QWidget* parent) : QWidget(parent), m
     m_table->setToolTip(tr("Every private run charged to this data set, with the exact inputs the "
                            "accountant used for its ε"));
     m_export = new QPushButton(tr("Export…"));
-    m_export->setToolTip(tr("Save this ledger as CSV"));
-    auto* note = new QLabel(tr("Each run that touched the data is charged once; deleting runs refunds "
-                               "nothing. Non-private runs are not charged."));
+    m_export->setToolTip(
+        tr("Save this ledger as CSV (one line per run with its accounting inputs) or "
+           "JSON (the totals, resets and every run)"));
+    m_reset = new QPushButton(tr("Reset…"));
+    m_reset->setToolTip(
+        tr("Forget the runs charged to these rows so far (asks first). Resetting does "
+           "not make the data private again and cannot be undone."));
+    auto* note =
+        new QLabel(tr("Each run that touched the data is charged once, in every session and "
+                      "in pfa-cli; deleting runs or discarding a session refunds nothing. "
+                      "Non-private runs are not charged."));
     note->setWordWrap(true);
     note->setToolTip(
-        tr("Every private run on this data set is charged here once — finished, stopped, "
-           "diverged, superseded in live mode or cut short in a sweep — and deleting a run from "
-           "the history does not refund it. One ledger per data set: runs on any split or "
-           "sensitive attribute of the same rows count together. Non-private runs are not "
-           "charged: their outputs carry no guarantee at all."));
+        tr("Every private run on this data set's rows is charged here once — finished, stopped, "
+           "diverged, superseded in live mode, run or cut short in a sweep, each auto-tune trial — "
+           "and deleting a run from the history, discarding a session or deleting a results file "
+           "does not refund it. The ledger belongs to the rows, not to a file name or a session: a "
+           "renamed or row-shuffled copy of a file shares it, and so do all splits and sensitive "
+           "attributes of the same rows (charged conservatively: the same people are in every "
+           "split). Non-private runs are not charged: their outputs carry no guarantee at all."));
     QFont small = note->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     note->setFont(small);
+    m_where->setFont(small);
 
     auto* top = new QHBoxLayout();
     top->addWidget(new QLabel(tr("Data set:")));
     top->addWidget(m_choice, 1);
     top->addWidget(m_export);
+    top->addWidget(m_reset);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_totals);
+    layout->addWidget(m_where);
     layout->addWidget(m_table, 1);
     layout->addWidget(note);
 
@@ -110,15 +132,25 @@ LedgerPanel::LedgerPanel(LedgerBook* book, QWidget* parent) : QWidget(parent), m
         rebuildChoices();
         if (key.toStdString() == m_key) refresh();
     });
+    connect(m_book, &LedgerBook::persistentChanged, this, [this](const QString& key) {
+        if (key.toStdString() == m_key) refresh();
+    });
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export privacy ledger"),
-                                                          tr("ledger.csv"), tr("CSV files (*.csv)"));
+        QString filter;
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export privacy ledger"), tr("ledger.csv"),
+                                         tr("CSV files (*.csv);;JSON files (*.json)"), &filter);
         if (path.isEmpty()) return;
+        QString target = path;
+        if (QFileInfo(target).suffix().isEmpty())
+            target += filter.contains(QLatin1String("json")) ? QStringLiteral(".json")
+                                                             : QStringLiteral(".csv");
         QString error;
-        if (!exportCsv(path, &error))
+        if (!exportTo(target, &error))
             QMessageBox::warning(this, tr("Export privacy ledger"),
                                  Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     });
+    connect(m_reset, &QPushButton::clicked, this, [this] { requestReset(); });
     refresh();
 }
 
@@ -141,12 +173,46 @@ void LedgerPanel::rebuildChoices() {
 }
 
 void LedgerPanel::refresh() {
-    const pfa::privacy::DatasetLedger* ledger = m_book->ledger(m_key);
+    const std::optional<PersistentLedgerView> persistent = m_book->persistentLedger(m_key);
+    const pfa::privacy::DatasetLedger* ledger =
+        persistent ? &persistent->ledger : m_book->ledger(m_key);
     m_table->setRowCount(0);
-    m_export->setEnabled(ledger && !ledger->entries().empty());
-    if (!ledger || ledger->entries().empty()) {
-        m_totals->setText(tr("<b>Nothing spent yet</b> on this data set: no private run has "
-                             "touched it in this session."));
+    const bool empty = !ledger || ledger->entries().empty();
+    m_export->setEnabled(!empty);
+    m_reset->setEnabled(persistent && !empty);
+    if (persistent) {
+        QString where =
+            tr("Across every session and pfa-cli, kept in %1")
+                .arg(QDir::toNativeSeparators(QString::fromStdString(persistent->path)));
+        if (persistent->names.size() > 1) {
+            QStringList others;
+            for (std::size_t i = 1; i < persistent->names.size(); ++i)
+                others << QString::fromStdString(persistent->names[i]);
+            where += tr("; the same rows were also charged as %1")
+                         .arg(others.join(QStringLiteral(", ")));
+        }
+        if (persistent->resets > 0) {
+            where += tr("; reset %n time(s), last on %1 (%2 earlier run(s) no longer counted)", "",
+                        static_cast<int>(persistent->resets))
+                         .arg(QString::fromStdString(persistent->lastReset))
+                         .arg(persistent->forgotten);
+        }
+        m_where->setText(where + QLatin1Char('.'));
+        m_where->setToolTip(
+            tr("One file per data set in the per-user data folder, named by a fingerprint "
+               "of the rows' content (not the file name). pfa-cli ledger --where prints "
+               "it; set PFA_LEDGER_DIR to keep the ledgers elsewhere."));
+    } else {
+        m_where->setText(
+            tr("This session's runs only: the ledger of the data set's rows across "
+               "sessions shows once the data set is loaded."));
+        m_where->setToolTip(QString());
+    }
+    if (empty) {
+        m_totals->setText(persistent
+                              ? tr("<b>Nothing spent yet</b> on these rows: no private run has "
+                                   "touched them in any session or in pfa-cli.")
+                              : tr("<b>Nothing spent yet</b> on this data set in this session."));
         return;
     }
     const pfa::privacy::LedgerTotals t = ledger->totals();
@@ -184,44 +250,70 @@ QString LedgerPanel::totalsText() const {
     return document.toPlainText();
 }
 
-bool LedgerPanel::exportCsv(const QString& path, QString* error) const {
-    const pfa::privacy::DatasetLedger* ledger = m_book->ledger(m_key);
-    if (!ledger) {
-        if (error) *error = tr("There is no ledger to export.");
-        return false;
-    }
-    QByteArray bytes;
-    QTextStream out(&bytes);
-    const pfa::privacy::LedgerTotals t = ledger->totals();
-    out << "# privacy ledger of " << QString::fromStdString(ledger->title()) << ": "
-        << QString::fromStdString(pfa::privacy::describeTotals(t)) << "\n";
-    out << "run_uid,label,status,epsilon,delta,unit,adjacency,curve,sampling_rate,noise_multiplier,"
-           "steps_per_release,steps,extra_epsilon\n";
-    auto quoted = [](QString text) { return '"' + text.replace('"', QStringLiteral("\"\"")) + '"'; };
-    for (const pfa::privacy::LedgerEntry& e : ledger->entries()) {
-        const pfa::privacy::AccountingInputs& a = e.accounting;
-        out << quoted(QString::fromStdString(e.runUid)) << ',' << quoted(QString::fromStdString(e.label))
-            << ',' << QString::fromStdString(e.status) << ',' << QString::number(e.epsilon, 'g', 17)
-            << ',' << QString::number(e.delta, 'g', 17) << ',';
-        if (e.accountingKnown) {
-            out << QString::fromStdString(a.unit) << ','
-                << QString::fromStdString(pfa::privacy::adjacencyCode(a.adjacency)) << ','
-                << QString::fromStdString(pfa::privacy::releaseKindName(a.kind)) << ','
-                << QString::number(a.samplingRate, 'g', 17) << ','
-                << QString::number(a.noiseMultiplier, 'g', 17) << ',' << a.stepsPerRelease << ','
-                << a.steps << ',' << QString::number(a.pureEpsilon(), 'g', 17);
-        } else {
-            out << ",,,,,,,";
-        }
-        out << '\n';
-    }
-    out.flush();
-    QSaveFile file(path);
+QString LedgerPanel::whereText() const { return m_where->text(); }
+
+bool LedgerPanel::requestReset() {
+    const std::optional<PersistentLedgerView> persistent = m_book->persistentLedger(m_key);
+    if (!persistent || persistent->ledger.entries().empty()) return false;
+    const pfa::privacy::LedgerTotals t = persistent->ledger.totals();
+    const QString name = QString::fromStdString(persistent->ledger.title());
+    const QString question =
+        tr("Reset the privacy ledger of %1?\n\n"
+           "This forgets the %2 private run(s) charged to these rows so far (ε = %3 together), in "
+           "every session and in pfa-cli, and starts again from nothing spent.\n\n"
+           "Resetting does not make the data private again: what those runs released stays "
+           "released, and anyone who has their results can still combine them. Only reset when "
+           "the data itself is new (for example, fresh people) or the runs' results were never "
+           "shared.\n\nThis cannot be undone. The file keeps the forgotten runs, marked as reset.")
+            .arg(name)
+            .arg(t.runs)
+            .arg(num(t.epsilon));
+    const auto answer =
+        QMessageBox::warning(this, tr("Reset the privacy ledger"), question,
+                             QMessageBox::Reset | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer != QMessageBox::Reset) return false;
+    return m_book->resetPersistent(m_key);
+}
+
+bool LedgerPanel::writeFile(const QString& path, const QByteArray& bytes, QString* error) const {
+    QSaveFile file(path);  // written beside the target, renamed over it when complete
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         if (error) *error = tr("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;
+}
+
+bool LedgerPanel::exportTo(const QString& path, QString* error) const {
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) return exportCsv(path, error);
+    const std::optional<PersistentLedgerView> persistent = m_book->persistentLedger(m_key);
+    pfa::privacy::StoredLedger stored;
+    if (persistent) {
+        stored.ledger = persistent->ledger;
+        stored.names = persistent->names;
+        stored.resets = persistent->resets;
+        stored.lastReset = persistent->lastReset;
+        stored.forgotten = persistent->forgotten;
+    } else if (const pfa::privacy::DatasetLedger* session = m_book->ledger(m_key)) {
+        stored.ledger = *session;
+        stored.names = {session->title()};
+    } else {
+        if (error) *error = tr("There is no ledger to export.");
+        return false;
+    }
+    return writeFile(path, QByteArray::fromStdString(pfa::privacy::ledgerExportJson(stored) + "\n"),
+                     error);
+}
+
+bool LedgerPanel::exportCsv(const QString& path, QString* error) const {
+    const std::optional<PersistentLedgerView> persistent = m_book->persistentLedger(m_key);
+    const pfa::privacy::DatasetLedger* ledger =
+        persistent ? &persistent->ledger : m_book->ledger(m_key);
+    if (!ledger) {
+        if (error) *error = tr("There is no ledger to export.");
+        return false;
+    }
+    return writeFile(path, QByteArray::fromStdString(pfa::privacy::ledgerCsv(*ledger)), error);
 }
 
 }  // namespace pfa::ui

@@ -13,6 +13,7 @@
 #include "core/fairness/fairness_notion.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/run_ledger.h"
+#include "core/sweep/run_protection.h"
 #include "core/util/format.h"
 #include "ui/charts/compare_palette.h"
 #include "ui/charts/group_bar_chart.h"
@@ -132,10 +133,20 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     QStringList ids;
     for (const RunEntryPtr& run : runs) ids << QString::number(run->id);
     const QString last = ids.takeLast();
-    m_summary->setText(
+    QString summary =
         tr("Runs %1 and %2 side by side (headers in the runs' colours in the live charts; "
            "values that differ in bold).")
-            .arg(ids.join(QStringLiteral(", ")), last));
+            .arg(ids.join(QStringLiteral(", ")), last);
+    // Runs whose guarantees protect different things: their ε are not comparable.
+    std::vector<pfa::RunProtection> protections;
+    for (const RunEntryPtr& run : runs) protections.push_back(pfa::runProtection(run->result));
+    const std::string mixed = pfa::mixedProtectionWarning(protections);
+    if (!mixed.empty()) {
+        summary += QStringLiteral("\n⚠ ") +
+                   QString::fromStdString(mixed).replace(QStringLiteral("share this chart"),
+                                                         QStringLiteral("are compared here"));
+    }
+    m_summary->setText(summary);
 
     // Rows: label, then one text per run.
     std::vector<std::pair<QString, std::vector<QString>>> rows;
@@ -162,6 +173,7 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     add(tr("Certified ε"), [](const RunEntry& r) {
         return r.result.privacy.isPrivate ? number(r.certifiedEpsilon()) : tr("∞ (not private)");
     });
+    add(tr("Protects (unit, adjacency)"), [](const RunEntry& r) { return r.protectionText(); });
     add(tr("δ"), [](const RunEntry& r) {
         return r.result.privacy.isPrivate ? number(r.result.privacy.delta, 3) : QStringLiteral("–");
     });
@@ -299,6 +311,7 @@ PrivacyStatementView::PrivacyStatementView(QWidget* parent) : QWidget(parent) {
 void PrivacyStatementView::setLedgerBook(LedgerBook* book) {
     m_book = book;
     connect(book, &LedgerBook::changed, this, &PrivacyStatementView::refresh);
+    connect(book, &LedgerBook::persistentChanged, this, &PrivacyStatementView::refresh);
 }
 
 void PrivacyStatementView::showRun(const RunEntryPtr& run) {
@@ -314,9 +327,9 @@ void PrivacyStatementView::refresh() {
     QString text = QString::fromStdString(m_run->result.privacy.statement);
     if (m_run->result.privacy.isPrivate && m_book) {
         const std::string key = pfa::runLedgerKey(m_run->context, m_run->result.dataset);
-        if (const pfa::privacy::DatasetLedger* ledger = m_book->ledger(key)) {
+        if (const std::optional<pfa::privacy::LedgerTotals> totals = m_book->currentTotals(key)) {
             text += tr("\nLedger of this data set now (not covered above): %1.\n")
-                        .arg(QString::fromStdString(pfa::privacy::describeTotals(ledger->totals())));
+                        .arg(QString::fromStdString(pfa::privacy::describeTotals(*totals)));
         }
     }
     // Each line of the statement as a paragraph with its label in bold; what the guarantee does

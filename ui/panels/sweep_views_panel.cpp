@@ -57,6 +57,7 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     }
     p.epsilonSpent = entry.certifiedEpsilon();
     p.knownGaps = r.privacy.knownGaps;
+    p.protection = pfa::runProtection(r);
     p.seconds = r.seconds;
     p.finalMetrics = pfa::finalHistoryValues(r.history);
     return p;
@@ -174,7 +175,16 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
               "whiskers: best and worst unit)"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    m_protection = new QLabel();
+    m_protection->setObjectName(QStringLiteral("sweepProtection"));
+    m_protection->setWordWrap(true);
+    m_protection->setVisible(false);
+    m_protection->setToolTip(
+        tr("The unit of privacy and the adjacency of the runs' guarantees. Runs that differ here "
+           "bound different things: their ε are not comparable, and each curve's name says what "
+           "its runs protect."));
     layout->addLayout(filters);
+    layout->addWidget(m_protection);
     layout->addWidget(m_tabs, 1);
     layout->addWidget(m_status);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
@@ -246,7 +256,8 @@ QString SweepViewsPanel::shownNotion() const { return m_notion->currentData().to
 ExportContext SweepViewsPanel::exportContext() const {
     const QString dataset = m_dataset->currentText(), notion = m_notion->currentText();
     ExportContext context;
-    QStringList caption{dataset, notion}, suffix{dataset, m_notion->currentData().toString()};
+    QStringList caption{dataset, notion, m_protectionCaption},
+        suffix{dataset, m_notion->currentData().toString()};
     caption.removeAll(QString());
     suffix.removeAll(QString());
     context.caption = caption.join(QStringLiteral(" · "));
@@ -381,6 +392,30 @@ void SweepViewsPanel::refresh() {
                      m_metric->currentData().toInt() == 0 ? HeatMapView::Metric::TestError
                                                           : HeatMapView::Metric::Violation,
                      notionName);
+    // What the runs shown protect: one line, or a warning when they differ.
+    // One per run (a run with a curve gives several points).
+    std::vector<pfa::RunProtection> protections;
+    std::set<const RunEntry*> counted;
+    for (const RunEntryPtr& entry : selectedEntries) {
+        if (entry && counted.insert(entry.get()).second)
+            protections.push_back(pfa::runProtection(entry->result));
+    }
+    const std::string mixed = pfa::mixedProtectionWarning(protections);
+    const std::string shared = pfa::sharedProtectionLabel(protections);
+    if (!mixed.empty()) {
+        m_protection->setText(tr("⚠ %1 Each curve's name says what its runs protect.")
+                                  .arg(QString::fromStdString(mixed)));
+        m_protection->setStyleSheet(QStringLiteral("color: #8a1c00; font-weight: 600;"));
+    } else {
+        m_protection->setText(
+            tr("Protects: %1 (every private run shown).").arg(QString::fromStdString(shared)));
+        m_protection->setStyleSheet(QStringLiteral("color: #555;"));
+    }
+    m_protection->setVisible(!mixed.empty() || !shared.empty());
+    // A figure says what its private runs protect (as the tradeoff chart's does).
+    m_protectionCaption = !mixed.empty()    ? tr("runs of different protection (see the legend)")
+                          : !shared.empty() ? tr("protects: %1").arg(QString::fromStdString(shared))
+                                            : QString();
     std::size_t runs = 0;
     for (const pfa::SweepCell& c : m_cells) runs += c.runs;
     m_status->setText(m_cells.empty() ? tr("No finished runs yet.")

@@ -66,6 +66,9 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     /// Cells of the current filter (tests).
     const std::vector<pfa::SweepCell>& cells() const { return m_cells; }
+    /// What the runs shown protect, or a warning when runs of different protection are shown
+    /// together (hidden when none is private).
+    QLabel* protectionLabel() const { return m_protection; }
     /// λ at which the price of privacy is shown.
     double priceLambda() const;
     /// The data set and fairness notion the filters show, for export captions and file names
@@ -90,6 +93,8 @@ private:
     QComboBox* m_lambda;
     QComboBox* m_metric;
     QLabel* m_status;
+    QLabel* m_protection;
+    QString m_protectionCaption;  ///< what the runs shown protect, for export captions
     QTabWidget* m_tabs;
     TradeoffCurvesView* m_tradeoff;
     PrivacyPriceView* m_price;

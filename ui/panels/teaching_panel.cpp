@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "core/algorithms/registry.h"
+#include "core/sweep/sweep_spec.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/training_controller.h"
 #include "ui/panels/epsilon_control.h"
@@ -383,11 +384,26 @@ QString TeachingPanel::privacyHtml() const {
     const QString deltaText =
         delta > 0 ? tr("δ = %1").arg(probability(delta))
                   : tr("δ (automatic: 1/n² for n training units, fixed when the run starts)");
-    html += para(
-        tr("Whatever an attacker sees of the model, their odds of telling whether a given person "
-           "is in the training data change by at most a factor <b>e<sup>ε</sup> = %1</b> "
-           "(target ε = %2), except with probability %3.")
-            .arg(oddsFactor(m_config.epsilon), num(m_config.epsilon), deltaText));
+    // What the odds are about: presence (add/remove-one), which of two records (replace-one),
+    // or a record's sensitive value (only the sensitive attribute protected).
+    const bool sensitiveOnly = m_config.scope == pfa::ProtectionScope::SensitiveOnly &&
+                               pfa::readsParameter(*algorithm, "scope");
+    const QString forced = forcedAdjacencyReason(m_config);
+    const bool replace =
+        !forced.isEmpty() || m_config.adjacency == pfa::privacy::Adjacency::Replace;
+    const QString question =
+        sensitiveOnly ? tr("a given training %1's <b>sensitive attribute</b> (which group it is "
+                           "in)")
+                            .arg(rowName.toHtmlEscaped())
+        : replace ? tr("which of two possible %1s a given person contributed (theirs, or any "
+                       "other in its place)")
+                        .arg(rowName.toHtmlEscaped())
+                  : tr("whether a given person is in the training data");
+    html +=
+        para(tr("Whatever an attacker sees of the model, their odds of telling %1 change by at "
+                "most a factor <b>e<sup>ε</sup> = %2</b> (target ε = %3), except with "
+                "probability %4.")
+                 .arg(question, oddsFactor(m_config.epsilon), num(m_config.epsilon), deltaText));
     // The spent ε: only what the accountant certified for the run shown.
     if (haveRun() && m_runConfig.isPrivate()) {
         const bool certifiedFinal = m_finished && m_finished->result.privacy.isPrivate;
@@ -413,12 +429,33 @@ QString TeachingPanel::privacyHtml() const {
         }
     }
     QString unit = unitWords(caps.unit, rowName.toHtmlEscaped());
-    if (m_config.scope == pfa::ProtectionScope::SensitiveOnly) {
+    if (sensitiveOnly) {
         unit +=
             tr(" — but only its <b>sensitive attribute</b>: features and labels are treated as "
                "public");
     }
     html += para(tr("<i>Protected unit:</i> %1.").arg(unit));
+    html += para(
+        replace
+            ? tr("<i>Neighbouring data sets:</i> <b>replace one</b> — %1")
+                  .arg(sensitiveOnly ? tr("they differ in one %1's sensitive value. A replacement "
+                                          "moves a sum up to twice as far as adding or removing a "
+                                          "%1, so it needs about twice the noise at the same ε.")
+                                           .arg(rowName.toHtmlEscaped())
+                       : forced.isEmpty() ? tr("they differ in the values of one %1 (chosen in "
+                                               "Advanced).")
+                                                .arg(rowName.toHtmlEscaped())
+                                          : forced.toHtmlEscaped())
+            : tr("<i>Neighbouring data sets:</i> <b>add or remove one</b> %1 (its presence "
+                 "or absence is what is protected).")
+                  .arg(rowName.toHtmlEscaped()));
+    if (m_finished && m_finished->id == m_runId && m_finished->result.privacy.isPrivate) {
+        // What the run's statement says it protects (e.g. DP-FERMI's conservative calibration
+        // noises whole records, also under the sensitive-only scope).
+        html += para(tr("<i>Run %1 protects:</i> %2 (its privacy statement says so).")
+                         .arg(m_finished->id)
+                         .arg(m_finished->protectionText().toHtmlEscaped()));
+    }
     html +=
         para(tr("<i>Not protected:</i> the test rows behind the displayed test error, "
                 "violation and group rates; preprocessing statistics; the training "

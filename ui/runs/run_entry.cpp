@@ -1,11 +1,11 @@
 #include "ui/runs/run_entry.h"
 
-#include "ui/charts/chart_style.h"
-
 #include <QObject>
 #include <cmath>
 
+#include "core/sweep/run_protection.h"
 #include "core/util/format.h"
+#include "ui/charts/chart_style.h"
 
 namespace pfa::ui {
 
@@ -20,10 +20,14 @@ QString RunEntry::statusText() const {
 
 QString RunEntry::outcomeMessage() const {
     if (stoppedByUser) {
-        return QObject::tr("Run %1 stopped after %2 steps (ε spent is charged for them)").arg(id).arg(result.steps);
+        return QObject::tr("Run %1 stopped after %2 steps (ε spent is charged for them)")
+            .arg(id)
+            .arg(result.steps);
     }
     if (result.status == pfa::RunStatus::Diverged) {
-        return QObject::tr("Run %1 diverged: %2").arg(id).arg(QString::fromStdString(result.message));
+        return QObject::tr("Run %1 diverged: %2")
+            .arg(id)
+            .arg(QString::fromStdString(result.message));
     }
     if (result.regression.known && !std::isnan(result.regression.excessRisk)) {
         return QObject::tr("Run %1 finished: test MSE %2, excess risk %3 over the exact optimum")
@@ -39,11 +43,16 @@ QString RunEntry::outcomeMessage() const {
 
 QString RunEntry::summary() const {
     const pfa::TrainConfig& c = result.config;
-    auto num = [](double v, int digits = 4) { return QString::fromStdString(pfa::formatNumber(v, digits)); };
-    QString text = QStringLiteral("Run %1 — %2 on %3\n").arg(id).arg(QString::fromStdString(c.algorithm),
-                                                                   QString::fromStdString(result.dataset));
+    auto num = [](double v, int digits = 4) {
+        return QString::fromStdString(pfa::formatNumber(v, digits));
+    };
+    QString text =
+        QStringLiteral("Run %1 — %2 on %3\n")
+            .arg(id)
+            .arg(QString::fromStdString(c.algorithm), QString::fromStdString(result.dataset));
     text += QStringLiteral("%1, %2, seed %3, %4 epochs, batch %5\n")
-                .arg(QString::fromStdString(pfa::fairnessName(c.fairness)), chart_style::curvePointText(c))
+                .arg(QString::fromStdString(pfa::fairnessName(c.fairness)),
+                     chart_style::curvePointText(c))
                 .arg(c.seed)
                 .arg(c.epochs)
                 .arg(c.batchSize);
@@ -51,6 +60,7 @@ QString RunEntry::summary() const {
         text += QStringLiteral("target ε = %1, certified ε = %2 (δ = %3, %4)\n")
                     .arg(num(c.epsilon), num(certifiedEpsilon()), num(c.delta, 3),
                          QString::fromStdString(result.privacy.accountant));
+        text += QObject::tr("protects: %1\n").arg(protectionText());
     } else {
         text += QStringLiteral("not private (ε = ∞)\n");
     }
@@ -67,7 +77,12 @@ QString RunEntry::summary() const {
     return text;
 }
 
-RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context, const QDateTime& finished) {
+QString RunEntry::protectionText() const {
+    return QString::fromStdString(pfa::runProtection(result).label());
+}
+
+RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context,
+                         const QDateTime& finished) {
     auto entry = std::make_shared<RunEntry>();
     entry->id = id;
     entry->finished = finished;

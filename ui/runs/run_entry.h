@@ -27,6 +27,9 @@ struct RunEntry {
     double certifiedEpsilon() const;
     /// "completed", "stopped", "diverged", ...
     QString statusText() const;
+    /// What the run's guarantee protects: its unit and adjacency, e.g. "record,
+    /// add/remove-one", "a record's sensitive attribute, replace-one", "not private".
+    QString protectionText() const;
     /// A multi-line description of the settings and outcome (tooltips, reports).
     QString summary() const;
     /// One line on how the run ended, for the status bar ("Run 3 finished: test error …").
@@ -36,7 +39,8 @@ struct RunEntry {
 using RunEntryPtr = std::shared_ptr<const RunEntry>;
 
 /// A finished run (not stopped by the user) for the history.
-RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context, const QDateTime& finished);
+RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context,
+                         const QDateTime& finished);
 
 }  // namespace pfa::ui
 

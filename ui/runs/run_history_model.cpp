@@ -34,10 +34,9 @@ int RunHistoryModel::columnCount(const QModelIndex& parent) const {
 QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::DisplayRole) {
-        static const char* const names[] = {"#",      "Algorithm",  "Data set",   "Fairness",
-                                            "ε",      "λ",          "Seed",       "Epochs",
-                                            "Error",  "Violation",  "ε spent",    "Status",
-                                            "Finished"};
+        static const char* const names[] = {
+            "#",      "Algorithm", "Data set",  "Fairness", "ε",        "λ",      "Seed",
+            "Epochs", "Error",     "Violation", "ε spent",  "Protects", "Status", "Finished"};
         return QString::fromUtf8(names[section]);
     }
     if (role == Qt::ToolTipRole) {
@@ -46,6 +45,12 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
             case EpsilonSpent: return tr("ε certified by the Rényi-DP accountant at the run's δ");
             case Violation: return tr("Fairness violation of the run's notion on the test set");
             case TestError: return tr("Share of misclassified test rows");
+            case Protects:
+                return tr(
+                    "What the run's guarantee protects: the unit of privacy (a record, a "
+                    "user, or only a record's sensitive attribute) and the adjacency "
+                    "(add/remove-one or replace-one). Runs that differ here make claims "
+                    "about different things: their ε are not comparable.");
             default: return {};
         }
     }
@@ -84,6 +89,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
             case TestError: return number(e.result.test.error);
             case Violation: return number(e.violation());
             case EpsilonSpent: return number(e.certifiedEpsilon(), 3);
+            case Protects:
+                return e.protectionText();
             case Status: return e.statusText();
             case Finished: return e.finished.toString(QStringLiteral("HH:mm:ss"));
             default: return {};
@@ -96,7 +103,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole) return Qt::convertFromPlainText(e.summary(), Qt::WhiteSpaceNormal);
     if (role == Qt::ForegroundRole && !e.isComplete()) return QBrush(QColor(140, 140, 140));
     if (role == Qt::TextAlignmentRole && index.column() != Algorithm && index.column() != Dataset &&
-        index.column() != Status) {
+        index.column() != Status && index.column() != Protects) {
         return int(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};

@@ -8,13 +8,27 @@
 namespace pfa::ui {
 
 /// Table model of every run in the session (sortable through a QSortFilterProxyModel: the
-/// SortRole gives numbers for numeric columns).
+/// SortRole gives numbers for numeric columns). The Protects column names each run's unit and
+/// adjacency (RunEntry::protectionText), so runs whose ε bound different things are told apart.
 class RunHistoryModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        Id, Algorithm, Dataset, Notion, Epsilon, Lambda, Seed, Epochs, TestError, Violation,
-        EpsilonSpent, Status, Finished, ColumnCount
+        Id,
+        Algorithm,
+        Dataset,
+        Notion,
+        Epsilon,
+        Lambda,
+        Seed,
+        Epochs,
+        TestError,
+        Violation,
+        EpsilonSpent,
+        Protects,
+        Status,
+        Finished,
+        ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int RunIdRole = Qt::UserRole + 2;

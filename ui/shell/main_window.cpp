@@ -20,6 +20,7 @@
 #include "core/sweep/prepared_dataset.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/actions/history_actions.h"
+#include "ui/actions/model_export_actions.h"
 #include "ui/actions/report_export.h"
 #include "ui/actions/session_actions.h"
 #include "ui/actions/sweep_actions.h"
@@ -70,6 +71,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_sweep = new SweepController(allocateRunId, this);
     m_history = new RunHistoryModel(this);
     m_ledger = new LedgerBook(this);
+    // Every execution is charged to the persistent ledger of its rows on the thread it ran on,
+    // before anything else can happen to it (the window closing, a session discarded).
+    m_training->setExecutedHook(m_ledger->backgroundCharger());
+    m_sweep->setLedger(
+        m_ledger->backgroundEntryCharger(),
+        [book = m_ledger](const pfa::RunContext& context,
+                          const std::vector<pfa::privacy::LedgerEntry>& entries,
+                          bool stored) { book->chargeEntries(context, entries, stored); });
     m_results = new ResultsFileController(m_history, m_ledger, allocateRunId, this);
     m_undo = new QUndoStack(this);
 
@@ -88,6 +97,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_runActions = new RunActions(m_training, m_datasets, m_panel, this);
     m_datasetActions = new DatasetActions(m_datasets, m_panel, this);
     m_historyActions = new HistoryActions(m_history, m_historyView, m_undo, this);
+    m_modelExport = new ModelExportActions(m_training, m_datasets, m_historyView, this);
     m_sweepActions = new SweepActions(m_sweep, m_results, m_datasets, m_panel, m_history, m_card,
                                       m_sweepViews, m_datasetActions, this);
     m_sessionActions = new SessionActions(m_session, this);
@@ -213,8 +223,13 @@ void MainWindow::buildStatusBar() {
     connect(m_runActions, &RunActions::changed, stateLabel,
             [this, stateLabel] { stateLabel->setText(m_runActions->stateText()); });
     connect(m_runActions, &RunActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_ledger, &LedgerBook::storeFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(
+            tr("The privacy ledger could not be written or read: %1").arg(message));
+    });
     connect(m_datasetActions, &DatasetActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_historyActions, &HistoryActions::message, statusBar(), &QStatusBar::showMessage);
+    connect(m_modelExport, &ModelExportActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_sweepActions, &SweepActions::message, statusBar(), &QStatusBar::showMessage);
 }
 
@@ -226,7 +241,7 @@ void MainWindow::buildMenus() {
     file->addAction(m_sweepActions->openResultsAction());
     file->addSeparator();
     file->addActions({m_historyActions->exportCsvAction(), m_historyActions->exportJsonAction(),
-                      m_historyActions->exportModelAction()});
+                      m_modelExport->action()});
     fillChartExportMenu(file->addMenu(tr("Export &chart")), m_live, m_tradeoff, m_sweepViews, this);
     auto* report = new ReportExport(m_history, m_historyView, this);  // its errors: a message box
     connect(report, &ReportExport::finished, this, [this](bool ok, const QString& text) {
@@ -269,7 +284,10 @@ void MainWindow::buildMenus() {
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     QAction* audit = tools->addAction(tr("&Privacy audit…"), this, [this] {
         auto* dialog = findChild<PrivacyAuditDialog*>();
-        if (!dialog) dialog = new PrivacyAuditDialog(this);
+        if (!dialog) {
+            dialog = new PrivacyAuditDialog(this);
+            dialog->setLedgerCharger(m_ledger->backgroundCharger());
+        }
         dialog->show();
         dialog->raise();
         dialog->activateWindow();
@@ -296,6 +314,10 @@ void MainWindow::connectDatasets() {
             [this](const pfa::PreparedDatasetPtr& data) {
                 if (data && data->key == pfa::datasetKey(m_panel->datasetRequest()))
                     m_card->showDataset(data);
+                // Its rows are known now: their persistent ledger is read (and shown).
+                if (data)
+                    m_ledger->setDataFingerprint(data->context.ledgerKey,
+                                                 data->context.dataFingerprint);
             });
     connect(m_datasets, &DatasetController::datasetFailed, this, [this](const QString& message) {
         m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));

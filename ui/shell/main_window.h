@@ -18,6 +18,7 @@ class DatasetCard;
 class DatasetController;
 class ExperimentPanel;
 class HistoryActions;
+class ModelExportActions;
 class LedgerBook;
 class LedgerPanel;
 class LedgerStatusLabel;
@@ -66,6 +67,7 @@ public:
     LedgerStatusLabel* ledgerStatus() const { return m_ledgerStatus; }
     RunActions* runActions() const { return m_runActions; }
     HistoryActions* historyActions() const { return m_historyActions; }
+    ModelExportActions* modelExportActions() const { return m_modelExport; }
     SweepActions* sweepActions() const { return m_sweepActions; }
     SessionActions* sessionActions() const { return m_sessionActions; }
     QUndoStack* undoStack() const { return m_undo; }
@@ -137,6 +139,7 @@ private:
     RunActions* m_runActions;
     DatasetActions* m_datasetActions;
     HistoryActions* m_historyActions;
+    ModelExportActions* m_modelExport;
     SweepActions* m_sweepActions;
     SessionActions* m_sessionActions;
 

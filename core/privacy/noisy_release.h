@@ -1,0 +1,126 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace pfa::privacy {
+
+/// The norm in which a release's bound is measured: ℓ2 for Gaussian noise, ℓ1 for Laplace.
+enum class SensitivityNorm { L2, L1 };
+
+/// What one noisy release says about itself, at the point where its noise is drawn: the bound
+/// Δ on how far its noise-free value can move between two neighbouring data sets under the
+/// run's adjacency (one unit added or removed, or replaced: then twice a clip norm), in the
+/// units of the value as it is noised (after any normalisation), and the noise scale on each
+/// entry. The run's accountant charges the release for noise/Δ; the neighbour tests check
+/// that Δ holds.
+struct ReleaseSpec {
+    const char* channel = "";  ///< what is released, e.g. "θ-gradient" (stable, for tests)
+    double sensitivity = 0.0;  ///< Δ: bound on the change between neighbours (0: none claimed)
+    SensitivityNorm norm = SensitivityNorm::L2;
+    double noiseScale = 0.0;  ///< Gaussian std or Laplace scale per entry (0: no noise)
+};
+
+/// Watches the noisy releases and the sampled batches of the runs on this thread. Production
+/// runs have none; the neighbour tests install one to run an algorithm on two neighbouring
+/// data sets with the noise switched off, the batches coupled and each release's noise-free
+/// value compared (tests/core/neighbour_test.cpp).
+class ReleaseTap {
+public:
+    virtual ~ReleaseTap() = default;
+    /// Called with a release's noise-free value before its noise is drawn. The tap may change
+    /// `value` (a coupled run continues from the other run's release). Returns whether to draw
+    /// the noise (false: the value is released as it is, and no noise is drawn).
+    virtual bool onRelease(const ReleaseSpec& spec, Eigen::Ref<Eigen::VectorXd> value) = 0;
+    /// Called with the units (positions 0 … population − 1) a sampler drew for one
+    /// step, `members[0, size)`; the tap may replace them (capacity: population).
+    virtual void onBatch(const char* sampler, long population, std::vector<long>& members,
+                         long& size) = 0;
+    /// A fingerprint to key the run's random streams with instead of the training data's, so
+    /// that two neighbouring data sets draw the same samples (nullopt: the data's own).
+    virtual std::optional<std::uint64_t> dataFingerprint() const { return std::nullopt; }
+};
+
+/// The tap of this thread (nullptr: none, the normal case).
+ReleaseTap* activeReleaseTap();
+
+/// Installs `tap` on this thread for its lifetime (restoring the previous one after).
+class ScopedReleaseTap {
+public:
+    explicit ScopedReleaseTap(ReleaseTap& tap);
+    ~ScopedReleaseTap();
+    ScopedReleaseTap(const ScopedReleaseTap&) = delete;
+    ScopedReleaseTap& operator=(const ScopedReleaseTap&) = delete;
+
+private:
+    ReleaseTap* m_previous;
+};
+
+namespace detail {
+/// Shows `value` (any dense Eigen object) to the tap through a vector copy; returns whether
+/// to draw the noise.
+template <typename Value>
+bool showToTap(ReleaseTap& tap, const ReleaseSpec& spec, Value& value) {
+    Eigen::VectorXd flat(value.size());
+    Eigen::Index k = 0;
+    for (Eigen::Index i = 0; i < value.rows(); ++i)
+        for (Eigen::Index j = 0; j < value.cols(); ++j) flat(k++) = value(i, j);
+    const bool noise = tap.onRelease(spec, flat);
+    k = 0;
+    for (Eigen::Index i = 0; i < value.rows(); ++i)
+        for (Eigen::Index j = 0; j < value.cols(); ++j) value(i, j) = flat(k++);
+    return noise;
+}
+}  // namespace detail
+
+/// The Gaussian mechanism on `value`: N(0, spec.noiseScale²) on every entry, drawn from
+/// `random` row by row (column by column when `columnOrder`; the order is part of a run's
+/// reproducibility). Every Gaussian release of a training run goes through here, so the noise
+/// that is drawn is the noise the release declares. Allocates nothing (unless a tap watches).
+template <typename Value, typename Random>
+void releaseGaussian(const ReleaseSpec& spec, Value&& value, Random& random,
+                     bool columnOrder = false) {
+    if (ReleaseTap* tap = activeReleaseTap()) {
+        if (!detail::showToTap(*tap, spec, value)) return;
+    }
+    const double sigma = spec.noiseScale;
+    if (!(sigma > 0.0)) return;
+    if (columnOrder) {
+        for (Eigen::Index j = 0; j < value.cols(); ++j)
+            for (Eigen::Index i = 0; i < value.rows(); ++i) value(i, j) += sigma * random.normal();
+    } else {
+        for (Eigen::Index i = 0; i < value.rows(); ++i)
+            for (Eigen::Index j = 0; j < value.cols(); ++j) value(i, j) += sigma * random.normal();
+    }
+}
+
+/// The Laplace mechanism on `value`: Laplace(spec.noiseScale) on every entry, in order.
+template <typename Value, typename Random>
+void releaseLaplace(const ReleaseSpec& spec, Value&& value, Random& random) {
+    if (ReleaseTap* tap = activeReleaseTap()) {
+        if (!detail::showToTap(*tap, spec, value)) return;
+    }
+    const double scale = spec.noiseScale;
+    if (!(scale > 0.0)) return;
+    for (Eigen::Index i = 0; i < value.rows(); ++i)
+        for (Eigen::Index j = 0; j < value.cols(); ++j) value(i, j) += random.laplace(scale);
+}
+
+/// One scalar through the Laplace mechanism (e.g. a sparse-vector comparison's score).
+template <typename Random>
+double releaseLaplace(const ReleaseSpec& spec, double value, Random& random) {
+    Eigen::Matrix<double, 1, 1> one;
+    one(0) = value;
+    releaseLaplace(spec, one, random);
+    return one(0);
+}
+
+/// Lets the tap see (and couple) the units a sampler drew for one step.
+inline void observeBatch(const char* sampler, long population, std::vector<long>& members,
+                         long& size) {
+    if (ReleaseTap* tap = activeReleaseTap()) tap->onBatch(sampler, population, members, size);
+}
+
+}  // namespace pfa::privacy
