@@ -16,33 +16,6 @@
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
-namespace {
-
-/// Chooses `value` in the settings combo box of parameter `name` (ordinary or advanced).
-void chooseSetting(ExperimentPanel* panel, const std::string& name, const QString& value) {
-    QWidget* field = panel->settingsForm()->field(name);
-    if (!field) field = panel->advancedSettingsForm()->field(name);
-    auto* box = qobject_cast<QComboBox*>(field);
-    REQUIRE(box != nullptr);
-    const int index = box->findData(value);
-    REQUIRE(index >= 0);
-    box->setCurrentIndex(index);
-}
-
-/// Runs the panel's configuration from the toolbar and returns the finished run.
-RunEntryPtr runFromWindow(MainWindow& window) {
-    ExperimentPanel* panel = window.experimentPanel();
-    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 30000);
-    INFO(panel->problem().toStdString());
-    REQUIRE(ready);
-    QSignalSpy finished(window.controller(), &TrainingController::runFinished);
-    clickToolbar(window, window.runAction());
-    REQUIRE(waitForSignals(finished, 1, 120000));
-    return finishedEntry(finished, 0);
-}
-
-}  // namespace
-
 TEST_CASE("DP post-processing runs from the window and draws its γ-curve", "[ui][baselines]") {
     auto window = readyWindow(20);
     ExperimentPanel* panel = window->experimentPanel();

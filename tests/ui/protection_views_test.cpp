@@ -30,31 +30,6 @@ using namespace pfa::ui::test;
 
 namespace {
 
-QComboBox* settingBox(ExperimentPanel* panel, const std::string& name) {
-    QWidget* field = panel->settingsForm()->field(name);
-    if (!field) field = panel->advancedSettingsForm()->field(name);
-    return qobject_cast<QComboBox*>(field);
-}
-
-void chooseSetting(ExperimentPanel* panel, const std::string& name, const QString& value) {
-    QComboBox* box = settingBox(panel, name);
-    REQUIRE(box != nullptr);
-    const int index = box->findData(value);
-    REQUIRE(index >= 0);
-    box->setCurrentIndex(index);
-}
-
-RunEntryPtr runFromWindow(MainWindow& window) {
-    ExperimentPanel* panel = window.experimentPanel();
-    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 30000);
-    INFO(panel->problem().toStdString());
-    REQUIRE(ready);
-    QSignalSpy finished(window.controller(), &TrainingController::runFinished);
-    clickToolbar(window, window.runAction());
-    REQUIRE(waitForSignals(finished, 1, 120000));
-    return finishedEntry(finished, 0);
-}
-
 /// The adjacency the engine resolves for the panel's settings on the loaded data.
 pfa::privacy::Adjacency resolvedAdjacency(MainWindow& window) {
     const pfa::PreparedDatasetPtr data = window.datasetController()->dataset();

@@ -1,14 +1,16 @@
 #pragma once
 
 // Helpers shared by the UI tests.
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QTest>
 #include <QSpinBox>
+#include <QTest>
 #include <QToolBar>
-#include <QCheckBox>
+#include <catch2/catch.hpp>
 #include <memory>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "ui/controllers/training_controller.h"
 #include "ui/panels/experiment_panel.h"
 #include "ui/panels/lambda_control.h"
+#include "ui/panels/parameter_form.h"
 #include "ui/shell/main_window.h"
 
 /// Where UI tests save the screenshots they take (README pictures and pictures to look at),
@@ -49,8 +52,11 @@ inline std::unique_ptr<MainWindow> readyWindow(int epochs = 40, const QString& l
     window->setConfirmOnClose(false);
     window->resize(1440, 900);
     window->show();
-    const bool ready = QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000);
-    if (!ready) throw std::runtime_error("data set did not load: " + window->experimentPanel()->problem().toStdString());
+    const bool ready =
+        QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000);
+    if (!ready)
+        throw std::runtime_error("data set did not load: " +
+                                 window->experimentPanel()->problem().toStdString());
     window->experimentPanel()->epochsBox()->setValue(epochs);
     return window;
 }
@@ -102,6 +108,34 @@ inline bool runWithLambdas(MainWindow& window, const std::vector<double>& lambda
         if (!waitForSignals(finished, ++expected)) return false;
     }
     return true;
+}
+
+/// The settings combo box of parameter `name` (ordinary or advanced); null when it is no combo box.
+inline QComboBox* settingBox(ExperimentPanel* panel, const std::string& name) {
+    QWidget* field = panel->settingsForm()->field(name);
+    if (!field) field = panel->advancedSettingsForm()->field(name);
+    return qobject_cast<QComboBox*>(field);
+}
+
+/// Chooses `value` in the settings combo box of parameter `name` (ordinary or advanced).
+inline void chooseSetting(ExperimentPanel* panel, const std::string& name, const QString& value) {
+    QComboBox* box = settingBox(panel, name);
+    REQUIRE(box != nullptr);
+    const int index = box->findData(value);
+    REQUIRE(index >= 0);
+    box->setCurrentIndex(index);
+}
+
+/// Runs the panel's configuration from the toolbar and returns the finished run.
+inline RunEntryPtr runFromWindow(MainWindow& window) {
+    ExperimentPanel* panel = window.experimentPanel();
+    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 30000);
+    INFO(panel->problem().toStdString());
+    REQUIRE(ready);
+    QSignalSpy finished(window.controller(), &TrainingController::runFinished);
+    clickToolbar(window, window.runAction());
+    REQUIRE(waitForSignals(finished, 1, 120000));
+    return finishedEntry(finished, 0);
 }
 
 /// The folder of the offline copy of a catalog data set beside the project ("" when it is not
