@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <span>
 
 #include "core/data/row_key.h"
 #include "core/util/error.h"
@@ -247,6 +248,52 @@ Dataset encodeAll(const TabularData& data) {
     std::vector<std::size_t> all(data.rows());
     std::iota(all.begin(), all.end(), std::size_t{0});
     return encodeRows(data, fitEncoder(data, all), all);
+}
+
+Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
+    Dataset out;
+    out.name = part.name;
+    out.featureNames = part.featureNames;
+    out.classNames = part.classNames;
+    out.groupNames = part.groupNames;
+    out.sensitiveDescription = part.sensitiveDescription;
+    out.unitName = part.unitName;
+    out.personColumn = part.personColumn;
+    out.siloDescription = part.siloDescription;
+    out.siloAssumption = part.siloAssumption;
+    out.trueWeights = part.trueWeights;
+    out.personalised = part.personalised;
+    const auto n = static_cast<Eigen::Index>(rows.size());
+    out.X.resize(n, part.features());
+    out.y.resize(n);
+    out.s.resize(n);
+    if (part.isRegression()) out.target.resize(n);
+    const bool users = part.userId.size() == part.rows();
+    if (users) out.userId.resize(n);
+    const bool keys = part.rowKeys.size() == static_cast<std::size_t>(part.rows());
+    if (keys) out.rowKeys.resize(rows.size());
+    std::vector<int> siloIds;
+    for (Eigen::Index k = 0; k < n; ++k) {
+        const long r = rows[static_cast<std::size_t>(k)];
+        out.X.row(k) = part.X.row(r);
+        out.y(k) = part.y(r);
+        out.s(k) = part.s(r);
+        if (part.isRegression()) out.target(k) = part.target(r);
+        if (users) out.userId(k) = part.userId(r);
+        if (keys) out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
+        if (part.silos) siloIds.push_back(part.silos->id(part.silos->unitOf(r)));
+    }
+    if (users) out.users = UnitIndex(out.userId);
+    if (part.silos) {
+        std::vector<std::string> names;
+        for (long u = 0; u < part.silos->units(); ++u) {
+            const auto id = static_cast<std::size_t>(part.silos->id(u));
+            if (names.size() <= id) names.resize(id + 1);
+            names[id] = part.silos->name(u);
+        }
+        out.silos = UnitIndex(std::span<const int>(siloIds), names);
+    }
+    return out;
 }
 
 }  // namespace pfa

@@ -52,4 +52,9 @@ DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options = 
 /// need no split, e.g. the data-set card); users and silos are indexed as by splitAndEncode.
 Dataset encodeAll(const TabularData& data);
 
+/// `part` restricted to `rows` (in this order): the targets, user ids, row keys and silos
+/// follow their rows (users and silos indexed again, silos keeping their names); everything
+/// else (names, schema words, the generator's truth) is kept.
+Dataset selectRows(const Dataset& part, const std::vector<long>& rows);
+
 }  // namespace pfa

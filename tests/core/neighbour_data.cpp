@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <span>
 
 #include "core/data/linear_gaussian.h"
 #include "core/data/preprocessing.h"
@@ -13,26 +12,6 @@
 namespace pfa::test {
 
 namespace {
-
-/// Silo id per row of `part` (−1 without silos).
-std::vector<int> siloIds(const Dataset& part) {
-    std::vector<int> ids;
-    if (!part.silos) return ids;
-    for (Eigen::Index r = 0; r < part.rows(); ++r)
-        ids.push_back(part.silos->id(part.silos->unitOf(r)));
-    return ids;
-}
-
-std::vector<std::string> siloNames(const Dataset& part) {
-    std::vector<std::string> names;
-    if (!part.silos) return names;
-    for (long u = 0; u < part.silos->units(); ++u) {
-        const auto id = static_cast<std::size_t>(part.silos->id(u));
-        if (names.size() <= id) names.resize(id + 1);
-        names[id] = part.silos->name(u);
-    }
-    return names;
-}
 
 /// Makes the row adversarial: every feature far out (±1000), label and group flipped, a huge
 /// target; or, with `sensitiveOnly`, only the group flipped.
@@ -49,37 +28,6 @@ void makeAdversarial(Dataset& part, Eigen::Index row, bool sensitiveOnly) {
 }
 
 }  // namespace
-
-Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
-    Dataset out = part;
-    const auto n = static_cast<Eigen::Index>(rows.size());
-    out.X.resize(n, part.features());
-    out.y.resize(n);
-    out.s.resize(n);
-    if (part.isRegression()) out.target.resize(n);
-    const bool users = part.userId.size() == part.rows() && part.rows() > 0;
-    if (users) out.userId.resize(n);
-    const bool keys = part.rowKeys.size() == static_cast<std::size_t>(part.rows());
-    out.rowKeys.assign(keys ? rows.size() : 0, 0);
-    const std::vector<int> silo = siloIds(part);
-    std::vector<int> outSilo;
-    for (Eigen::Index k = 0; k < n; ++k) {
-        const long r = rows[static_cast<std::size_t>(k)];
-        out.X.row(k) = part.X.row(r);
-        out.y(k) = part.y(r);
-        out.s(k) = part.s(r);
-        if (part.isRegression()) out.target(k) = part.target(r);
-        if (users) out.userId(k) = part.userId(r);
-        if (keys)
-            out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
-        if (!silo.empty()) outSilo.push_back(silo[static_cast<std::size_t>(r)]);
-    }
-    out.users.reset();
-    if (users) out.users = UnitIndex(out.userId);
-    out.silos.reset();
-    if (!silo.empty()) out.silos = UnitIndex(std::span<const int>(outSilo), siloNames(part));
-    return out;
-}
 
 const NeighbourData& neighbourData() {
     static const NeighbourData data = [] {

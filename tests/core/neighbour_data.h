@@ -34,7 +34,4 @@ struct Neighbour {
 std::vector<Neighbour> neighboursOf(const DataSplit& data, bool users, privacy::Adjacency adjacency,
                                     bool sensitiveOnly);
 
-/// `part` restricted to `rows` (in this order): users, silos and targets follow their rows.
-Dataset selectRows(const Dataset& part, const std::vector<long>& rows);
-
 }  // namespace pfa::test

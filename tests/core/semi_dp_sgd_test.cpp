@@ -18,7 +18,6 @@
 #include "core/train/linear_dp_sgd.h"
 #include "core/train/parameters.h"
 #include "core/train/run_streams.h"
-#include "neighbour_data.h"
 #include "test_data.h"
 
 using namespace pfa;
@@ -233,7 +232,7 @@ TEST_CASE("semi-dp-sgd: whether a row is public depends on that row alone", "[se
     std::vector<long> kept;
     for (long r = 0; r < static_cast<long>(train.rows()); ++r)
         if (r != all.privateRows.front()) kept.push_back(r);
-    const Dataset fewer = test::selectRows(train, kept);
+    const Dataset fewer = selectRows(train, kept);
     const PublicPrivateRows after = splitPublicRows(fewer, 0.05, 0);
     long moved = 0;
     for (std::size_t k = 0; k < kept.size(); ++k) {
