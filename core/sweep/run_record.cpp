@@ -6,6 +6,7 @@
 #include "core/algorithms/registry.h"
 #include "core/sweep/model_record.h"
 #include "core/sweep/parameter_json.h"
+#include "core/train/parameters.h"
 #include "core/util/error.h"
 #include "core/util/json_writer.h"
 
@@ -82,21 +83,11 @@ bool isBookkeepingColumn(const char* key) {
     return k == "seconds" || k == "epsilon_spent";
 }
 
-/// Parameters written at the top level of a record (with the results they index).
-const char* const kTopLevelParameters[] = {"fairness", "epsilon", "delta", "lambda", "seed", "epochs"};
-
-bool isTopLevel(const std::string& name) {
-    for (const char* top : kTopLevelParameters) {
-        if (name == top) return true;
-    }
-    return false;
-}
-
 /// The record's "settings": every other common parameter, then the algorithm's own.
 std::vector<ParamSpec> settingsBlockParameters(const TrainConfig& c) {
     std::vector<ParamSpec> specs;
     for (const ParamSpec& spec : commonParameters()) {
-        if (!isTopLevel(spec.name)) specs.push_back(spec);
+        if (!isTopLevelRecordParameter(spec.name)) specs.push_back(spec);
     }
     for (const auto& [name, text] : c.extra) {
         if (const ParamSpec* own = findParameter(name)) specs.push_back(*own);
@@ -107,7 +98,7 @@ std::vector<ParamSpec> settingsBlockParameters(const TrainConfig& c) {
 /// A parameter's value in a record: at the top level or in "settings" by its name; in records
 /// written before the declarations, in "config" or at the top level by a former name.
 const JsonValue* findRecordedValue(const JsonValue& json, const ParamSpec& spec) {
-    if (isTopLevel(spec.name)) return json.has(spec.name) ? &json.at(spec.name) : nullptr;
+    if (isTopLevelRecordParameter(spec.name)) return json.has(spec.name) ? &json.at(spec.name) : nullptr;
     if (json.has("settings") && json.at("settings").has(spec.name)) return &json.at("settings").at(spec.name);
     std::vector<std::string> names = spec.formerNames;
     names.insert(names.begin(), spec.name);

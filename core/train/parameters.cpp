@@ -590,6 +590,13 @@ std::string settingsKey(const TrainConfig& config) {
     return key;
 }
 
+bool isTopLevelRecordParameter(const std::string& name) {
+    for (const char* top : {"fairness", "epsilon", "delta", "lambda", "seed", "epochs"}) {
+        if (name == top) return true;
+    }
+    return false;
+}
+
 ParamSpec ownParameter(ParamSpec spec) {
     const std::string name = spec.name;
     const std::string fallback = spec.defaultValue;

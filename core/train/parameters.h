@@ -145,6 +145,10 @@ void validateParameters(const TrainConfig& config, const std::vector<ParamSpec>&
 /// derivation, so its spelling never changes for an existing parameter.
 std::string settingsKey(const TrainConfig& config);
 
+/// Whether a run record writes parameter `name` at its top level (with the results they index:
+/// fairness, epsilon, delta, lambda, seed, epochs) rather than in its "settings".
+bool isTopLevelRecordParameter(const std::string& name);
+
 /// An algorithm's own parameter (not a field of TrainConfig): its value lives in
 /// TrainConfig::extra under `spec.name`; `get`/`set` are filled in.
 ParamSpec ownParameter(ParamSpec spec);

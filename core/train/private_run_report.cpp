@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "core/train/parameters.h"
 #include "core/util/format.h"
 
 namespace pfa {
@@ -30,10 +31,7 @@ std::string siloNeighbouring(const Dataset& train) {
 }
 
 std::string settingField(const std::string& name) {
-    for (const char* top : {"fairness", "epsilon", "delta", "lambda", "seed", "epochs"}) {
-        if (name == top) return name;
-    }
-    return "settings." + name;
+    return isTopLevelRecordParameter(name) ? name : "settings." + name;
 }
 
 bool isDisclosed(const DataDerivedSetting& setting, privacy::Adjacency adjacency) {
