@@ -192,20 +192,18 @@ public:
                     ++seenSince;
                     // Local trust: the record noises its own clipped gradient before it leaves it.
                     if (s.trust == SiloTrust::Local) {
-                        privacy::ReleaseSpec release;
-                        release.channel = "record-gradient";
-                        release.sensitivity = 2.0 * s.clip;  // a replaced record's clipped gradient
-                        release.noiseScale = sigma;
+                        // Δ: a replaced record's clipped gradient
+                        const privacy::ReleaseSpec release =
+                            privacy::ReleaseSpec::gaussian("record-gradient", 2.0 * s.clip, sigma);
                         privacy::releaseGaussian(release, g, gaussian);
                     }
                     siloMean += g;
                 }
                 siloMean /= k;  // normalised by K (the expected size under Poisson sampling)
                 if (s.trust == SiloTrust::Isrl) {
-                    privacy::ReleaseSpec release;
-                    release.channel = "silo-mean";
-                    release.sensitivity = 2.0 * s.clip / k;  // one record replaced in the silo
-                    release.noiseScale = sigma;
+                    // Δ: one record replaced in the silo
+                    const privacy::ReleaseSpec release =
+                        privacy::ReleaseSpec::gaussian("silo-mean", 2.0 * s.clip / k, sigma);
                     privacy::releaseGaussian(release, siloMean, gaussian);
                 }
                 update += siloMean;

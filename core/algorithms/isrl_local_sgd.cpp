@@ -144,10 +144,9 @@ public:
                     ++seenSince;
                     {
                         // Each local step releases one record's noisy clipped gradient.
-                        privacy::ReleaseSpec release;
-                        release.channel = "record-gradient";
-                        release.sensitivity = 2.0 * s.clip;  // a replaced record
-                        release.noiseScale = noise;
+                        // Δ: a replaced record
+                        const privacy::ReleaseSpec release =
+                            privacy::ReleaseSpec::gaussian("record-gradient", 2.0 * s.clip, noise);
                         privacy::releaseGaussian(release, g, gaussian);
                     }
                     local -= s.stepSize * g;

@@ -323,10 +323,8 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     // The users taking part in a round (positions, ascending), and the release's bound: a
     // replaced user moves the normalised sum by 2C/Q.
     std::vector<long> members(static_cast<std::size_t>(N));
-    privacy::ReleaseSpec release;
-    release.channel = "users-clipped-mean";
-    release.sensitivity = 2.0 * C / Q;
-    release.noiseScale = z > 0.0 ? z * C / Q : 0.0;
+    const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+        "users-clipped-mean", 2.0 * C / Q, z > 0.0 ? z * C / Q : 0.0);
 
     // Everything the rounds touch is allocated here, once.
     Eigen::VectorXd w = Eigen::VectorXd::Zero(D);

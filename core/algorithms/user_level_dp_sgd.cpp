@@ -436,10 +436,8 @@ public:
         const double mInv = 1.0 / static_cast<double>(s.m);
         const double laplaceScale = isPrivate ? 8.0 / config.epsilon : 0.0;
         // The gate's threshold 2n/5 − Lap(4/ε), drawn once (n is public under replace-one).
-        privacy::ReleaseSpec thresholdRelease;
-        thresholdRelease.channel = "gate-threshold";
-        thresholdRelease.norm = privacy::SensitivityNorm::L1;
-        thresholdRelease.noiseScale = isPrivate ? 4.0 / config.epsilon : 0.0;
+        const privacy::ReleaseSpec thresholdRelease = privacy::ReleaseSpec::laplace(
+            "gate-threshold", 0.0, isPrivate ? 4.0 / config.epsilon : 0.0);
         const double threshold =
             isPrivate ? -privacy::releaseLaplace(thresholdRelease, -2.0 * nd / 5.0, gate)
                       : 2.0 * nd / 5.0;
@@ -510,11 +508,9 @@ public:
                 // The gate: score s/2 (sensitivity 1) against the noisy threshold, once per round.
                 const double half = score / 2.0;
                 worstMargin = std::min(worstMargin, half - threshold);
-                privacy::ReleaseSpec scoreRelease;
-                scoreRelease.channel = "gate-score";
-                scoreRelease.sensitivity = 1.0;  // s/2: a replaced user moves s by at most 2
-                scoreRelease.norm = privacy::SensitivityNorm::L1;
-                scoreRelease.noiseScale = laplaceScale;
+                // Δ₁ of s/2: a replaced user moves s by at most 2
+                const privacy::ReleaseSpec scoreRelease =
+                    privacy::ReleaseSpec::laplace("gate-score", 1.0, laplaceScale);
                 const double noisyHalf = privacy::releaseLaplace(scoreRelease, half, gate);
                 if (noisyHalf < threshold) {
                     halted = t;

@@ -43,11 +43,8 @@ CellTable addLaplaceNoise(const CellTable& counts, double epsilon, RandomStream&
     if (std::isinf(epsilon)) return noisy;
     const double scale =
         2.0 / epsilon;  // ℓ1 sensitivity 2: one record leaves a cell, enters another
-    privacy::ReleaseSpec spec;
-    spec.channel = "laplace-confusion-cells";
-    spec.sensitivity = 2.0;
-    spec.norm = privacy::SensitivityNorm::L1;
-    spec.noiseScale = scale;
+    const privacy::ReleaseSpec spec =
+        privacy::ReleaseSpec::laplace("laplace-confusion-cells", 2.0, scale);
     Eigen::Map<Eigen::Matrix<double, 8, 1>> cells(noisy.count.data());
     privacy::releaseLaplace(spec, cells, random);
     return noisy;

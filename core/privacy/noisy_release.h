@@ -21,6 +21,15 @@ struct ReleaseSpec {
     double sensitivity = 0.0;  ///< Δ: bound on the change between neighbours (0: none claimed)
     SensitivityNorm norm = SensitivityNorm::L2;
     double noiseScale = 0.0;  ///< Gaussian std or Laplace scale per entry (0: no noise)
+
+    /// A Gaussian release: bound Δ in ℓ2, noise std per entry.
+    static ReleaseSpec gaussian(const char* channel, double sensitivity, double noiseStd) {
+        return {channel, sensitivity, SensitivityNorm::L2, noiseStd};
+    }
+    /// A Laplace release: bound Δ₁ in ℓ1, noise scale per entry.
+    static ReleaseSpec laplace(const char* channel, double l1Sensitivity, double scale) {
+        return {channel, l1Sensitivity, SensitivityNorm::L1, scale};
+    }
 };
 
 /// Watches the noisy releases and the sampled batches of the runs on this thread. Production

@@ -477,11 +477,11 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         {
             // v = v_prev (released) + this round's weighted clipped sum: a replaced record moves
             // it by twice its clip times its weight, at most 2·clip/(nmin·P).
-            privacy::ReleaseSpec release;
-            release.channel = restart ? "full-gradient" : "gradient-difference";
-            release.sensitivity = 2.0 * (restart ? C1 : C2 * (x - xPrev).norm()) /
-                                  (static_cast<double>(silos.smallest) * static_cast<double>(silos.silos));
-            release.noiseScale = isPrivate ? noiseStd : 0.0;
+            const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+                restart ? "full-gradient" : "gradient-difference",
+                2.0 * (restart ? C1 : C2 * (x - xPrev).norm()) /
+                    (static_cast<double>(silos.smallest) * static_cast<double>(silos.silos)),
+                isPrivate ? noiseStd : 0.0);
             privacy::releaseGaussian(release, v, noise);
         }
         G.swap(Gprev);  // ∇ℓ(x_r) is next round's ∇ℓ(x_{r−1}): one gradient pass per round

@@ -284,10 +284,9 @@ void HeavyTailRun::noisyGradient(long t, const Eigen::VectorXd& w, Eigen::Vector
     }
     m_seenSince += m_s;
     g /= static_cast<double>(m_s);
-    privacy::ReleaseSpec release;
-    release.channel = "batch-gradient";
-    release.sensitivity = 2.0 * m_clip / static_cast<double>(m_s);  // replace-one, disjoint batch
-    release.noiseScale = m_sigma;
+    // replace-one, disjoint batch
+    const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+        "batch-gradient", 2.0 * m_clip / static_cast<double>(m_s), m_sigma);
     privacy::releaseGaussian(release, g, m_noise);
 }
 

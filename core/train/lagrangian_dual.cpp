@@ -597,10 +597,8 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
                 {
                     // The sum of per-row gradients clipped to C_p: one row moves it by C_p
                     // (twice that when replaced).
-                    privacy::ReleaseSpec release;
-                    release.channel = "primal-gradient";
-                    release.sensitivity = (replace ? 2.0 : 1.0) * Cp;
-                    release.noiseScale = sigmaPrimal;
+                    const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+                        "primal-gradient", (replace ? 2.0 : 1.0) * Cp, sigmaPrimal);
                     privacy::releaseGaussian(release, gradient, noise);
                 }
                 // Normalised by the expected batch (pf-ld, privacy-accounting §6) or the batch.
@@ -645,10 +643,8 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         {
             // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced
             // row two cells (√2·C_d) or one (C_d).
-            privacy::ReleaseSpec release;
-            release.channel = "dual-cell-sums";
-            release.sensitivity = (replace ? std::sqrt(2.0) : 1.0) * Cd;
-            release.noiseScale = sigmaDual;
+            const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+                "dual-cell-sums", (replace ? std::sqrt(2.0) : 1.0) * Cd, sigmaDual);
             privacy::releaseGaussian(release, sums, noise);
         }
         cells.violations(sums, counts, v);

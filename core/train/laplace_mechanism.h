@@ -29,12 +29,7 @@ public:
     }
     /// The release as the noise is drawn: ℓ1 bound Δ₁ and scale b.
     privacy::ReleaseSpec releaseSpec() const {
-        privacy::ReleaseSpec spec;
-        spec.channel = m_channel.c_str();
-        spec.sensitivity = m_sensitivity;
-        spec.norm = privacy::SensitivityNorm::L1;
-        spec.noiseScale = m_scale;
-        return spec;
+        return privacy::ReleaseSpec::laplace(m_channel.c_str(), m_sensitivity, m_scale);
     }
 
     /// The side release for the accountant: {what, "Laplace(Δ₁/ε₀) per <entry>", ε₀}.

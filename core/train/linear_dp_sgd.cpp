@@ -79,10 +79,8 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     std::vector<long> publicOrder = s.publicRows;
     std::vector<long> batch(static_cast<std::size_t>(nPrivate));
     // One private row moves the normalised clipped sum by C/b (twice that when replaced).
-    privacy::ReleaseSpec privateRelease;
-    privateRelease.channel = "private-gradient";
-    privateRelease.sensitivity = (s.replaceAdjacency ? 2.0 : 1.0) * s.clip / s.expectedBatch;
-    privateRelease.noiseScale = s.sigma;
+    const privacy::ReleaseSpec privateRelease = privacy::ReleaseSpec::gaussian(
+        "private-gradient", (s.replaceAdjacency ? 2.0 : 1.0) * s.clip / s.expectedBatch, s.sigma);
     std::size_t publicNext = publicOrder.size();  // reshuffled before first use
 
     RunResult result;

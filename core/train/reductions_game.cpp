@@ -136,19 +136,11 @@ void NoisyLeastSquares::solve(const Eigen::VectorXd& r, const privacy::ReleaseSp
 }
 
 privacy::ReleaseSpec learnerRelease(double sensitivity, double noiseStd) {
-    privacy::ReleaseSpec release;
-    release.channel = "learner-statistic";
-    release.sensitivity = sensitivity;
-    release.noiseScale = noiseStd;
-    return release;
+    return privacy::ReleaseSpec::gaussian("learner-statistic", sensitivity, noiseStd);
 }
 
 privacy::ReleaseSpec auditorRelease(double sensitivity, double noiseStd) {
-    privacy::ReleaseSpec release;
-    release.channel = "auditor-cell-sums";
-    release.sensitivity = sensitivity;
-    release.noiseScale = noiseStd;
-    return release;
+    return privacy::ReleaseSpec::gaussian("auditor-cell-sums", sensitivity, noiseStd);
 }
 
 void auditorViolations(const Cells& cells, const Eigen::VectorXd& h, const Eigen::VectorXi& y,
