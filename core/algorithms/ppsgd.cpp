@@ -227,12 +227,8 @@ public:
     }
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
-        TrainConfig c = requested;
         const long n = userCount(data.train);
-        // δ relative to the number of users, the unit of privacy (not to the rows).
-        if (c.delta == 0.0) c.delta = 1.0 / (static_cast<double>(n) * static_cast<double>(n));
-        c = resolveDefaults(c, data);
-        c.batchSize = requested.batchSize;  // not used; its automatic value would read n rows
+        TrainConfig c = resolveUserLevelDefaults(requested, data, n);
         if (ownNumber(c, "sampled-users") == 0) c.extra["sampled-users"] = std::to_string(n);
         const double a = ownNumber(c, "personalisation");
         if (ownNumber(c, "noise-multiplier") == 0 && c.isPrivate() && a > 0.0) {

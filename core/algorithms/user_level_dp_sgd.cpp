@@ -263,15 +263,8 @@ public:
     }
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
-        TrainConfig c = requested;
-        // δ relative to the number of users, the unit of privacy (public under replace-one);
-        // the number of rows is private (a user's row count is what a neighbour may change).
-        if (c.delta == 0.0 && data.train.users && data.train.users->units() > 0) {
-            const double users = static_cast<double>(data.train.users->units());
-            c.delta = 1.0 / (users * users);
-        }
-        c = resolveDefaults(c, data);
-        c.batchSize = requested.batchSize;  // not used; its automatic value would read n rows
+        TrainConfig c = resolveUserLevelDefaults(requested, data,
+                                                 data.train.users ? data.train.users->units() : 0);
         if (!data.train.users || data.train.users->units() == 0) return c;  // validate refuses it
         const double n = static_cast<double>(data.train.users->units());
         const double d = static_cast<double>(data.train.features() + 1);

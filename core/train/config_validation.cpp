@@ -145,4 +145,15 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
     return c;
 }
 
+TrainConfig resolveUserLevelDefaults(const TrainConfig& requested, const DataSplit& data,
+                                     long users) {
+    TrainConfig c = requested;
+    if (c.delta == 0.0 && users > 0) {
+        c.delta = 1.0 / (static_cast<double>(users) * static_cast<double>(users));
+    }
+    c = resolveDefaults(c, data);
+    c.batchSize = requested.batchSize;
+    return c;
+}
+
 }  // namespace pfa

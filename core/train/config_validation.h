@@ -56,4 +56,11 @@ void requirePenaltyCellsPresent(const TrainConfig& config, const Dataset& train)
 /// sensitive-only scope and for private runs with fixed-size batches.
 TrainConfig resolveDefaults(TrainConfig config, const DataSplit& data);
 
+/// resolveDefaults for an algorithm whose unit of privacy is a user, with `users` users: an
+/// automatic δ is 1/users² (the unit's count, public under replace-one), and the batch size is
+/// left as requested (such an algorithm has none; its automatic value would read the number of
+/// rows, which at user level is private).
+TrainConfig resolveUserLevelDefaults(const TrainConfig& requested, const DataSplit& data,
+                                     long users);
+
 }  // namespace pfa
