@@ -6,6 +6,8 @@
 #         -DOUTPUT=... -P catch_labels.cmake
 # A test gets BASE_LABELS plus the label of every tag it carries; one tagged [SERIAL_TAG] runs alone.
 
+cmake_minimum_required(VERSION 3.22)
+
 function(list_tests out)  # list_tests(OUT [SPEC]): the names of the tests matching SPEC
   execute_process(COMMAND "${TEST_EXECUTABLE}" ${ARGN} --list-test-names-only
                   OUTPUT_VARIABLE output RESULT_VARIABLE result)

@@ -48,8 +48,6 @@ double studentT(RandomStream& random, double nu) {
     return z / std::sqrt(chi2 / nu);
 }
 
-std::string columnName(int j) { return "x" + std::to_string(j + 1); }
-
 }  // namespace
 
 double heavyTailedFeatureScale(double featureTail) {
@@ -76,7 +74,7 @@ TabularData generateHeavyTailed(const HeavyTailedOptions& o) {
     data.name = "synthetic-heavy-tailed";
     data.features.resize(static_cast<std::size_t>(o.features));
     for (int j = 0; j < o.features; ++j) {
-        data.features[static_cast<std::size_t>(j)].name = columnName(j);
+        data.features[static_cast<std::size_t>(j)].name = numberedColumnName(j);
         data.features[static_cast<std::size_t>(j)].numeric.resize(n);
         data.trueWeights.push_back(heavyTailedTrueWeight(j, o.features));
     }
@@ -114,7 +112,7 @@ Schema heavyTailedSchema(const HeavyTailedOptions& options) {
     Schema schema;
     schema.name = "synthetic-heavy-tailed";
     schema.target = "y";
-    for (int j = 0; j < options.features; ++j) schema.columns[columnName(j)].role = ColumnRole::Numeric;
+    for (int j = 0; j < options.features; ++j) schema.columns[numberedColumnName(j)].role = ColumnRole::Numeric;
     schema.defaultRole = ColumnRole::Ignore;
     return schema;
 }

@@ -20,8 +20,6 @@ void require(bool ok, const char* knob, double value, const char* rule) {
     throw InputError(message.str());
 }
 
-std::string columnName(int j) { return "x" + std::to_string(j + 1); }
-
 }  // namespace
 
 double linearGaussianOptimalMse(const Dataset& data) {
@@ -42,7 +40,7 @@ TabularData generateLinearGaussian(const LinearGaussianOptions& o) {
     data.features.resize(d);
     RandomStream random(o.seed, kLinearGaussianStream);
     for (std::size_t j = 0; j < d; ++j) {
-        data.features[j].name = columnName(static_cast<int>(j));
+        data.features[j].name = numberedColumnName(static_cast<int>(j));
         data.features[j].numeric.resize(n);
         data.trueWeights.push_back(random.normal());
     }
@@ -68,7 +66,7 @@ Schema linearGaussianSchema(const LinearGaussianOptions& options) {
     schema.name = "synthetic-linear";
     schema.target = "y";
     for (int j = 0; j < options.features; ++j)
-        schema.columns[columnName(j)].role = ColumnRole::Numeric;
+        schema.columns[numberedColumnName(j)].role = ColumnRole::Numeric;
     schema.defaultRole = ColumnRole::Ignore;
     return schema;
 }

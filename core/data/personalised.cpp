@@ -23,8 +23,6 @@ void require(bool ok, const char* knob, double value, const char* rule) {
     throw InputError(message.str());
 }
 
-std::string columnName(int j) { return "x" + std::to_string(j + 1); }
-
 /// The 256-layer ziggurat of the standard normal (Marsaglia and Tsang, "The Ziggurat Method
 /// for Generating Random Variables", 2000; the layout of Rust's rand_distr): layer edges x[i]
 /// with x[1] = R the start of the tail, x[0] = V/f(R) the base strip's virtual width, x[256] = 0,
@@ -176,7 +174,7 @@ TabularData generatePersonalised(const PersonalisedOptions& o) {
     data.name = "synthetic-personalised";
     data.features.resize(static_cast<std::size_t>(d));
     for (int j = 0; j < d; ++j) {
-        data.features[static_cast<std::size_t>(j)].name = columnName(j);
+        data.features[static_cast<std::size_t>(j)].name = numberedColumnName(j);
         data.features[static_cast<std::size_t>(j)].numeric.resize(n);
     }
     data.target.resize(n);
@@ -212,7 +210,7 @@ Schema personalisedSchema(const PersonalisedOptions& options) {
     schema.name = "synthetic-personalised";
     schema.target = "y";
     for (int j = 0; j < options.features; ++j)
-        schema.columns[columnName(j)].role = ColumnRole::Numeric;
+        schema.columns[numberedColumnName(j)].role = ColumnRole::Numeric;
     schema.defaultRole = ColumnRole::Ignore;
     return schema;
 }

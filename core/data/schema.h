@@ -164,4 +164,7 @@ struct Schema {
     void validate() const;
 };
 
+/// Name of column `index` (from 0) of a generated data set: "x1", "x2", …
+std::string numberedColumnName(int index);
+
 }  // namespace pfa

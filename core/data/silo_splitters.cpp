@@ -83,7 +83,7 @@ SiloAssignment equalRandomSilos(const DataSplit& split, const SiloOptions& optio
     const std::vector<int> train = dealEqually(split.train.rows(), options.silos, random);
     const std::vector<int> test = dealEqually(split.test.rows(), options.silos, random);
     const std::vector<std::string> names = numberedSiloNames(options.silos);
-    SiloAssignment out{UnitIndex(train, names), UnitIndex(test, names), {}};
+    SiloAssignment out{UnitIndex(train, names), UnitIndex(test, names), {}, {}};
     out.description = std::to_string(options.silos) +
                       " silos of equal size, rows drawn at random " + "(silo seed " +
                       std::to_string(options.seed) + ")";
@@ -194,6 +194,7 @@ SiloAssignment dirichletSilos(const DataSplit& split, const SiloOptions& options
     const std::vector<std::string> names = numberedSiloNames(options.silos);
     SiloAssignment out{UnitIndex(train, names),
                        UnitIndex(dealByRowKey(split.test, proportions, options.seed), names),
+                       {},
                        {}};
     out.description = std::to_string(options.silos) + " silos, label mix Dirichlet(α = " +
                       (std::isinf(alpha) ? std::string("∞") : formatNumber(alpha)) +
@@ -346,6 +347,7 @@ SiloAssignment attributeSilos(const DataSplit& split, const SiloOptions& options
     };
     SiloAssignment out{UnitIndex(silosOf(values.train), siloNames),
                        UnitIndex(silosOf(values.test), siloNames),
+                       {},
                        {}};
     out.description = "one silo per value of " + values.title;
     if (options.minTrainRowsPerSilo > 1) {

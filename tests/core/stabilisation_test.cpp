@@ -181,7 +181,7 @@ TEST_CASE("A split-budget grid gives each of its K candidates ε/K, not-covered 
     SweepSpec spec;
     spec.epsilons = {1.0, INFINITY};
     spec.lambdas = {0.0, 1.0, 4.0};
-    spec.axes = {{"lr-theta", {0.05, 0.1}}};
+    spec.axes = {{"lr-theta", {0.05, 0.1}, {}}};
     spec.seeds = {0, 1};
     spec.tuning = Tuning::SplitBudget;
     const std::vector<SweepRun> runs = spec.expand();

@@ -26,7 +26,7 @@ TEST_CASE("Sweep expansion order, deduplication and run keys", "[sweep]") {
     spec.epsilons = {0.5, 2};
     spec.lambdas = {0, 1, 4};
     spec.seeds = {0, 1};
-    spec.axes = {{"lr-theta", {0.05, 0.1}}};
+    spec.axes = {{"lr-theta", {0.05, 0.1}, {}}};
     const std::vector<SweepRun> runs = spec.expand();
     // dp-fermi: 2 lr × 2 ε × 3 λ × 2 seeds = 24; erm only at ε = ∞, λ = 0: 2 lr × 2 seeds = 4.
     REQUIRE(runs.size() == 28);

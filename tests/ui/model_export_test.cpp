@@ -77,7 +77,7 @@ QString messageOf(QAction* action) {
 /// The model export dialog the action opened (it opens with open(): the action returns at once).
 ModelExportDialog* openedDialog(MainWindow& window) {
     ModelExportDialog* dialog = nullptr;
-    QTest::qWaitFor(
+    (void)QTest::qWaitFor(
         [&] {
             dialog = window.modelExportActions()->dialog();
             return dialog && dialog->isVisible();
