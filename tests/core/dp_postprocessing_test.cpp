@@ -215,7 +215,7 @@ TEST_CASE("EO post-processing: the FPR-only variant drops the TPR rows",
 }
 
 TEST_CASE("EO post-processing: GLPK's optimum is feasible, beats every vertex and the 0.01 grid",
-          "[dp-postprocessing][lp][property]") {
+          "[dp-postprocessing][lp][property][slow]") {
     RandomStream random(20261126, 1);
     int checked = 0;
     for (int trial = 0; trial < 60; ++trial) {
@@ -372,7 +372,7 @@ TEST_CASE("dp-postprocessing at ε = ∞ equals the exact-count linear program",
 }
 
 TEST_CASE("dp-postprocessing: sampled evaluation agrees with the expectation statistically",
-          "[dp-postprocessing][evaluation]") {
+          "[dp-postprocessing][evaluation][statistical]") {
     const DataSplit data = test::syntheticSplit(8000);
     TrainConfig config = postprocessingConfig(kInf);
     config.extra["gamma"] = "0";  // equal rates need randomised flips

@@ -76,7 +76,7 @@ double independentEpsilon(double q, double z, long steps, double delta, bool rep
 }  // namespace
 
 TEST_CASE("dp-sgd-linear: the noise has the stated variance (chi-square on zero-gradient weights)",
-          "[dp-sgd-linear]") {
+          "[dp-sgd-linear][statistical]") {
     // Every feature is 0, so each feature weight gets exactly zero gradient and ends at
     // −η Σ_t N(0, σ²): Σ_j w_j² / (η² T σ²) is χ² with d degrees of freedom.
     const int d = 2000;

@@ -34,7 +34,7 @@ TEST_CASE("Violation stability: sd, mean epoch-to-epoch change and drift of the 
 //     sd 0.0034 / 0.0019 / 0.0015, mean |Δv| 0.0006 / 0.0006 / 0.0004.
 // Both the old and the new settings run here, so the thresholds are seen to separate them.
 TEST_CASE("First run: the lambda tradeoff is clear and the violation curve settled at the end",
-          "[first-run]") {
+          "[first-run][slow]") {
     const DataSplit data = test::syntheticSplit(10000);
     struct Figures {
         double gap = 0.0;        ///< mean over seeds of v(λ = 0) − v(λ)

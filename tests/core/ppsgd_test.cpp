@@ -143,7 +143,7 @@ TEST_CASE("ppsgd: the personalised generator's truth, excess risk and split", "[
 }
 
 TEST_CASE("ppsgd: without noise the global-only model reaches the floor s²·Σ_{k=96}^{100} 1/k",
-          "[ppsgd]") {
+          "[ppsgd][slow]") {
     // The spec's scale: N = 1000, d = 100, m = 10, s = 0.1; 600 rounds at η = 1.5 (~3 s).
     const DataSplit data = personalisedSplit(1000, 100, 0.1);
     const RunResult result = test::runQuietly(ppsgdConfig(kInf, kInf, 1.5, 600), data);

@@ -226,7 +226,7 @@ TEST_CASE("user-level-dp-sgd: each mode's noise follows its formula and its ε t
 }
 
 TEST_CASE("user-level-dp-sgd: the noise drawn has the stated variance in every mode",
-          "[user-level][noise]") {
+          "[user-level][noise][slow]") {
     // All features zero: the weights of the features get no gradient, so after one round each
     // equals −η·s_G·ξ with ξ ~ N(0, 1). Labels alternate within each user, so every user's
     // gradient is the same (zero) and the filter keeps everyone.

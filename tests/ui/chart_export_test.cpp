@@ -228,7 +228,7 @@ ExportOptions paperOptions(ExportFormat format, double fontPoints = 8.0) {
 }  // namespace
 
 TEST_CASE("A paper export has the requested printed size and font size in PNG, SVG and PDF",
-          "[ui][export][export-paper]") {
+          "[ui][export][export-paper][slow]") {
     auto window = readyWindow(20);
     REQUIRE(runWithLambdas(*window, {0.0, 2.0, 6.0}));
     window->liveCharts()->refreshNow();

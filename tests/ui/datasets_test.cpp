@@ -141,7 +141,7 @@ TEST_CASE("Download dialog: mirror download with verification, and cancel keeps 
     std::filesystem::remove_all(target);
 }
 
-TEST_CASE("Import wizard: preview, roles, full check, and bad files named precisely", "[ui][datasets]") {
+TEST_CASE("Import wizard: preview, roles, full check, and bad files named precisely", "[ui][datasets][slow]") {
     QTemporaryDir dir;
     const QString good = dir.filePath(QStringLiteral("loans.csv"));
     {

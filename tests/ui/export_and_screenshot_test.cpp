@@ -79,7 +79,7 @@ TEST_CASE("Charts export to PNG at the chosen DPI, SVG and PDF", "[ui][export]")
     CHECK(QFile(dir.filePath("runs.json")).size() > 1000);
 }
 
-TEST_CASE("Screenshots for the README", "[ui][screenshot]") {
+TEST_CASE("Screenshots for the README", "[ui][screenshot][slow]") {
     auto window = readyWindow(200);
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(runWithLambdas(*window, {1.0}));

@@ -231,7 +231,7 @@ TEST_CASE("δ from 1/n is warned about, δ ≥ 0.1 refused, and no statement eve
 }
 
 TEST_CASE("Opening a session over unsaved runs asks first, the old run's statement goes",
-          "[ui][values][session]") {
+          "[ui][values][session][slow]") {
     auto window = readyWindow(5);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     clickToolbar(*window, window->runAction());

@@ -468,7 +468,7 @@ TEST_CASE(
 }
 
 TEST_CASE("Screenshots: two runs compared, at 1280×720 and 1920×1080",
-          "[livecharts][compare][screenshot]") {
+          "[livecharts][compare][screenshot][slow]") {
     auto window = readyWindow(300);
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);

@@ -97,7 +97,7 @@ TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]"
     }
 }
 
-TEST_CASE("Live mode: three quick lambda changes give one finished run with the last lambda", "[ui]") {
+TEST_CASE("Live mode: three quick lambda changes give one finished run with the last lambda", "[ui][slow]") {
     auto window = readyWindow(2000);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     QSignalSpy started(window->controller(), &TrainingController::runStarted);

@@ -357,7 +357,7 @@ TEST_CASE("Parameter form: an algorithm's own parameters get rows and are stored
     CHECK(qobject_cast<QLineEdit*>(other.field("tail-weight"))->text().isEmpty());
 }
 
-TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)", "[ui][form][screenshot]") {
+TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)", "[ui][form][screenshot][slow]") {
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     for (const auto& algorithm : pfa::algorithmRegistry()) {
         const std::string name = algorithm->name();

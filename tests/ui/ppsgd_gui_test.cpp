@@ -14,7 +14,7 @@
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
-TEST_CASE("ppsgd runs on the built-in personalised users from the window", "[ui][ppsgd]") {
+TEST_CASE("ppsgd runs on the built-in personalised users from the window", "[ui][ppsgd][slow]") {
     auto window = readyWindow();
     ExperimentPanel* panel = window->experimentPanel();
     const int data = panel->datasetBox()->findData(QStringLiteral("synthetic-personalised"));

@@ -105,7 +105,7 @@ TEST_CASE("Ledger: superseded live-mode runs and stopped runs are charged, delet
 
 TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-short runs, the "
           "session keeps it",
-          "[ui][ledger][screenshot]") {
+          "[ui][ledger][screenshot][slow]") {
     auto window = readyWindow(30);
     QTemporaryDir dir;
     QSignalSpy finished(window->sweepController(), &SweepController::finished);

@@ -133,7 +133,7 @@ TEST_CASE("The mean-estimation panel follows its sliders and runs its Monte-Carl
 }
 
 TEST_CASE("The public-data-epsilon preset runs from the window with its rates drawn",
-          "[ui][semi-dp-sgd][screenshot][preset-shots]") {
+          "[ui][semi-dp-sgd][screenshot][preset-shots][slow]") {
     auto window = readyWindow(2);
     ExperimentPanel* panel = window->experimentPanel();
     panel->algorithmBox()->setCurrentIndex(

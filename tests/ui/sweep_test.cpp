@@ -98,7 +98,7 @@ TEST_CASE("A 2 x 2 x 2 sweep fills the tradeoff view with 4 points and whiskers"
     CHECK(ids.count(finishedEntry(single, 0)->id) == 0);
 }
 
-TEST_CASE("A stopped sweep resumes without rerunning its finished runs", "[ui][sweep]") {
+TEST_CASE("A stopped sweep resumes without rerunning its finished runs", "[ui][sweep][slow]") {
     auto window = readyWindow();
     QTemporaryDir dir;
     const QString results = dir.filePath("sweep.jsonl");
@@ -203,7 +203,7 @@ TEST_CASE("Work below the GUI's priority: the scope lowers the thread and the th
 #endif
 }
 
-TEST_CASE("Screenshots of the sweep views (a results file, then a reference overlay)", "[ui][screenshot]") {
+TEST_CASE("Screenshots of the sweep views (a results file, then a reference overlay)", "[ui][screenshot][slow]") {
     // PFA_SWEEP_RESULTS / PFA_REFERENCE_POINTS pick the files (the README's pictures come from
     // the Adult preset); without them a small synthetic sweep stands in.
     auto window = readyWindow();

@@ -297,7 +297,7 @@ TEST_CASE("The sweep dialog opens with the grid of the last sweep started",
     QSettings().remove(QStringLiteral("sweepDialog"));
 }
 
-TEST_CASE("Screenshots of the sweep views at 1280 x 720", "[ui][screenshot][sweepviews]") {
+TEST_CASE("Screenshots of the sweep views at 1280 x 720", "[ui][screenshot][sweepviews][slow]") {
     SweepViewsPanel views;
     views.setEntries(mixedEpochs({0.5, 1.0, 4.0, 8.0}));
     views.resize(1280, 720);

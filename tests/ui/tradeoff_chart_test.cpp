@@ -211,7 +211,7 @@ TEST_CASE("Tradeoff chart: runs on another split of the data are another data se
           QString::fromStdString(pfa::datasetKey(window->experimentPanel()->datasetRequest())));
 }
 
-TEST_CASE("Live mode: two drags leave one trail that Clear trail empties", "[ui][tradeoff]") {
+TEST_CASE("Live mode: two drags leave one trail that Clear trail empties", "[ui][tradeoff][slow]") {
     auto window = readyWindow(3);
     TradeoffChart* chart = window->tradeoffChart();
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);

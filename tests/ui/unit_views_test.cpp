@@ -329,7 +329,7 @@ TEST_CASE("Live error chart: excess risk replaces the test error, removed share 
 }
 
 TEST_CASE("Screenshots of the error-vs-ε and per-unit views at 1280×720",
-          "[unit-views][screenshot]") {
+          "[unit-views][screenshot][slow]") {
     SweepViewsPanel panel;
     panel.resize(1280, 720);
     panel.setEntries(siloSweep(true));
@@ -391,7 +391,7 @@ TEST_CASE("Screenshots of the run details with silos and the live excess-risk ch
 }
 
 TEST_CASE("Screenshots of the error-vs-ε and per-silo views from the trust-model preset",
-          "[unit-views][screenshot][preset-shots]") {
+          "[unit-views][screenshot][preset-shots][slow]") {
     // The preset as a user runs it: its data set (25 silos) chosen, its sweep started.
     auto window = test::readyWindow(2);
     const pfa::SweepPreset& preset = pfa::findSweepPreset("silos-trust-models");
