@@ -186,11 +186,7 @@ void Schema::validate() const {
 }
 
 std::string numberedColumnName(int index) {
-    // Appended, not "x" + to_string(...): GCC 12 at -O3 warns falsely on that form
-    // (-Wstringop-overflow, GCC bug 105651).
-    std::string name = "x";
-    name += std::to_string(index + 1);
-    return name;
+    return "x" + std::to_string(index + 1);
 }
 
 }  // namespace pfa
