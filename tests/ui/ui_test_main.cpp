@@ -7,7 +7,10 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include "../core/test_skip.h"
 #include "ui/shell/application.h"
+
+PFA_REGISTER_SKIP_REPORTER()
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");

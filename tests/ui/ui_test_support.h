@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "../core/test_skip.h"
 #include "core/sweep/sweep_spec.h"
 #include "ui/controllers/training_controller.h"
 #include "ui/panels/experiment_panel.h"
@@ -23,11 +24,6 @@
 
 /// Where UI tests save the screenshots they take (README pictures and pictures to look at),
 /// relative to the test's working directory unless the build defines it.
-/// The offline copies of the catalog's data sets (the build defines it).
-#ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "../shared/datasets"
-#endif
-
 #ifndef PFA_SCREENSHOT_DIR
 #define PFA_SCREENSHOT_DIR "screenshots"
 #endif
@@ -138,11 +134,22 @@ inline RunEntryPtr runFromWindow(MainWindow& window) {
     return finishedEntry(finished, 0);
 }
 
-/// The folder of the offline copy of a catalog data set beside the project ("" when it is not
-/// there: tests that need it say so and skip that part).
+/// The folder of the offline copy of a catalog data set (under pfa::test::sharedDatasetsRoot():
+/// $PFA_SHARED_DATASETS, else beside the project), or "" when it is not there: a test that needs
+/// it then skips with PFA_SKIP_TEST, before its first assertion.
 inline QString sharedDatasetFolder(const QString& folderName) {
-    const QString folder = QDir(QStringLiteral(PFA_SHARED_DATASETS)).filePath(folderName);
+    const QString root = QString::fromStdString(pfa::test::sharedDatasetsRoot().string());
+    const QString folder = QDir(root).filePath(folderName);
     return QDir(folder).exists() ? folder : QString();
+}
+
+/// Why a test needing the offline copy `folderName` skips.
+inline std::string missingDatasetReason(const QString& folderName) {
+    return "the offline copy " +
+           QDir(QString::fromStdString(pfa::test::sharedDatasetsRoot().string()))
+               .filePath(folderName)
+               .toStdString() +
+           " is not present (PFA_SHARED_DATASETS)";
 }
 
 }  // namespace pfa::ui::test
