@@ -1,6 +1,6 @@
 // Tests of the built-in Adult loader (core/data/adult.h) on the real UCI files kept beside the
 // project (the folder PFA_SHARED_DATASETS; its PROVENANCE.md says where each file comes from).
-// Skipped, with a warning, when absent.
+// Reported skipped when absent.
 // The expected numbers were counted once from adult.data / adult.test with an independent
 // script (split on ',', strip, skip '|' lines, drop rows with a '?' field).
 
@@ -14,28 +14,23 @@
 #include "core/data/adult.h"
 #include "core/data/csv_reader.h"
 #include "core/util/error.h"
-
-#ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "../shared/datasets"
-#endif
+#include "test_skip.h"
 
 using Catch::Contains;
 
 namespace {
 
-const std::string kAdultDir = PFA_SHARED_DATASETS "/adult";
+const std::string kAdultDir = (pfa::test::sharedDatasetsRoot() / "adult").string();
 
 bool adultAvailable() {
     return std::filesystem::exists(kAdultDir + "/adult.data") &&
            std::filesystem::exists(kAdultDir + "/adult.test");
 }
 
-#define PFA_REQUIRE_ADULT_OR_SKIP()                                                \
-    do {                                                                           \
-        if (!adultAvailable()) {                                                   \
-            WARN("Adult data set not found in " << kAdultDir << "; test skipped"); \
-            return;                                                                \
-        }                                                                          \
+#define PFA_REQUIRE_ADULT_OR_SKIP()                                                                \
+    do {                                                                                           \
+        if (!adultAvailable())                                                                     \
+            PFA_SKIP_TEST("the Adult files are not in " << kAdultDir << " (PFA_SHARED_DATASETS)"); \
     } while (0)
 
 const pfa::FeatureColumn* findFeature(const pfa::TabularData& d, std::string_view name) {

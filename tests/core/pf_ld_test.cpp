@@ -394,10 +394,7 @@ TEST_CASE("pf-ld and f-ld on Adult land near the reference ballpark", "[.][adult
     // Reference prototype: f-ld error ≈ 0.177, gap ≈ 0.013; pf-ld at ε = 1: z_p ≈ 5.3,
     // z_d ≈ 340, error ≈ 0.174, gap ≈ 0.03. Loose bounds: one seed, a smoke check.
     const std::string dir = test::sharedDatasetPath("adult");
-    if (dir.empty()) {
-        WARN("Adult files not found beside the project: skipped");
-        return;
-    }
+    if (dir.empty()) PFA_SKIP_TEST(test::missingDatasetReason("adult"));
     DatasetRequest request;
     request.name = "adult";
     request.dataDirectory = dir;

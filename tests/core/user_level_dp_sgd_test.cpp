@@ -431,10 +431,7 @@ TEST_CASE(
     "Parkinsons by subject: record-level dp-sgd states the person-level ε, user-level certifies it",
     "[user-level][parkinsons]") {
     const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
-    if (directory.empty()) {
-        WARN("parkinsons offline copy not present, skipped");
-        return;
-    }
+    if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("parkinsons-telemonitoring"));
     const DataSplit data = splitAndEncode(findCatalogEntry("parkinsons").load(directory));
     REQUIRE(data.train.users);
     CHECK(data.train.users->units() == 42);
@@ -462,10 +459,7 @@ TEST_CASE(
 TEST_CASE("Parkinsons by subject: test error against ε, record level vs user level",
           "[.user-level-table]") {
     const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
-    if (directory.empty()) {
-        WARN("parkinsons offline copy not present, skipped");
-        return;
-    }
+    if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("parkinsons-telemonitoring"));
     const DataSplit data = splitAndEncode(findCatalogEntry("parkinsons").load(directory));
     const int seeds = 5;
     struct Variant {
