@@ -328,10 +328,8 @@ TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad
 TEST_CASE("A preset chooses its data set, waits for it to load and opens the sweep dialog without blocking",
           "[ui][sweep]") {
     const QString folder = sharedDatasetFolder(QStringLiteral("parkinsons-telemonitoring"));
-    if (folder.isEmpty()) {
-        WARN("parkinsons offline copy not present, skipped");
-        return;
-    }
+    if (folder.isEmpty())
+        PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("parkinsons-telemonitoring")));
     auto window = readyWindow();
     QSignalSpy imported(window->datasetController(), &DatasetController::importFinished);
     window->datasetController()->importFromFolder(QStringLiteral("parkinsons"), folder);

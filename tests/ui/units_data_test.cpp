@@ -214,10 +214,8 @@ TEST_CASE("Many units: the histogram counts units per range of rows", "[ui][unit
 
 TEST_CASE("Parkinsons by subject: 42 people on the card", "[ui][units-data]") {
     const QString folder = sharedDatasetFolder(QStringLiteral("parkinsons-telemonitoring"));
-    if (folder.isEmpty()) {
-        WARN("the Parkinsons offline copy is not present: skipped");
-        return;
-    }
+    if (folder.isEmpty())
+        PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("parkinsons-telemonitoring")));
     pfa::DatasetRequest request;
     request.name = "parkinsons";
     request.dataDirectory = folder.toStdString();
