@@ -1,10 +1,9 @@
-// UI behaviour of the main window (offscreen): runs from the panel, stop, live mode,
-// responsiveness, sessions, history undo.
+// UI behaviour of the main window (offscreen): runs from the panel, stop, live mode, what keeps
+// the GUI thread free (the run's own thread, coalesced notifications), sessions, history undo.
 #include <catch2/catch.hpp>
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QJsonObject>
@@ -16,8 +15,10 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <cmath>
+#include <thread>
 
 #include "ui/actions/history_actions.h"
+#include "ui/controllers/run_control.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/session_controller.h"
@@ -121,39 +122,44 @@ TEST_CASE("Live mode: three quick lambda changes give one finished run with the 
     CHECK(window->historyModel()->rowCount() == 1);
 }
 
-TEST_CASE("The GUI thread never stalls more than 50 ms while a 200-epoch run trains", "[ui][responsiveness]") {
-    auto window = readyWindow(200);
-    // A real event loop (QTest::qWait would add its own 10 ms sleeps to the measurement).
-    QEventLoop loop;
-    QElapsedTimer clock;
-    qint64 last = 0, maxGap = 0;
-    int ticks = 0;
-    QTimer probe;
-    probe.setTimerType(Qt::PreciseTimer);
-    probe.setInterval(2);
-    QObject::connect(&probe, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        if (ticks++ > 0) maxGap = std::max(maxGap, now - last);
-        last = now;
-    });
-    RunEntryPtr entry;
-    QObject::connect(window->controller(), &TrainingController::runFinished, [&](const RunEntryPtr& e) {
-        entry = e;
-        QTimer::singleShot(100, &loop, &QEventLoop::quit);  // include the end-of-run updates
-    });
-    QTimer::singleShot(20, window->runAction(), &QAction::trigger);
-    QTimer::singleShot(30000, &loop, &QEventLoop::quit);
-    clock.start();
-    probe.start();
-    loop.exec();
-    probe.stop();
-    REQUIRE(entry);
-    const double maxGapMs = maxGap / 1e6;
-    WARN("GUI-thread max gap " << maxGapMs << " ms over " << ticks << " ticks while a "
-         << entry->result.config.epochs << "-epoch run trained for " << entry->result.seconds << " s");
-    CHECK(entry->result.config.epochs == 200);
-    CHECK(ticks > 50);
-    CHECK(maxGapMs <= 50.0);
+// How long the GUI thread waits while a run trains depends on the machine and its load: that
+// is measured by pfa-gui-bench (tests/bench), not asserted here. What keeps it short is checked:
+// the run trains on a thread of its own, and its epochs reach the GUI through one queued
+// notification at a time, however many epochs end before the GUI thread drains them.
+TEST_CASE("A run trains on the training thread, never on the GUI thread", "[ui][responsiveness]") {
+    auto window = readyWindow(30);
+    const std::thread::id gui = std::this_thread::get_id();
+    std::thread::id trainedOn = gui;
+    window->controller()->setExecutedHook(
+        [&trainedOn](const pfa::RunResult&, const pfa::RunContext&) {
+            trainedOn = std::this_thread::get_id();  // read after runFinished: ordered by it
+        });
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1, 60000));
+    CHECK(finishedEntry(finished, 0)->result.history.size() == 30);
+    CHECK(trainedOn != gui);
+}
+
+TEST_CASE("Epoch metrics cross to the GUI with at most one notification outstanding",
+          "[ui][responsiveness]") {
+    RunControl control(1);
+    pfa::EpochMetrics metrics;
+    metrics.epoch = 1;
+    CHECK(control.pushMetrics(metrics));  // the first one asks for a notification
+    int notifications = 1;
+    for (int epoch = 2; epoch <= 1000; ++epoch) {
+        metrics.epoch = epoch;
+        if (control.pushMetrics(metrics)) ++notifications;
+    }
+    CHECK(notifications == 1);  // 999 more epochs, no more queued calls
+    const std::vector<pfa::EpochMetrics> drained = control.takeMetrics();
+    REQUIRE(drained.size() == 1000);
+    CHECK(drained.front().epoch == 1);
+    CHECK(drained.back().epoch == 1000);
+    CHECK(control.takeMetrics().empty());
+    metrics.epoch = 1001;
+    CHECK(control.pushMetrics(metrics));  // drained: the next epoch notifies again
 }
 
 TEST_CASE("Session round trip: save, clear, open gives the identical history", "[ui][session]") {
