@@ -263,12 +263,12 @@ TEST_CASE(
     panel.epochsBox()->setValue(1000);
     actions.stepAction()->trigger();  // from idle: one epoch, then paused
     REQUIRE(
-        QTest::qWaitFor([&] { return actions.stateText() == QStringLiteral("Paused"); }, 10000));
+        QTest::qWaitFor([&] { return actions.stateText() == QStringLiteral("Paused"); }, 60000));
     CHECK(actions.pauseAction()->text() == QStringLiteral("Res&ume"));
     QSignalSpy stopped(&actions, &RunActions::stopped);
     actions.stopAction()->trigger();
     CHECK(stopped.count() == 1);
-    REQUIRE(waitForSignals(finished, 2, 5000));
+    REQUIRE(waitForSignals(finished, 2, 60000));
     CHECK(finishedEntry(finished, 1)->stoppedByUser);
     training.shutdown();
 }

@@ -185,7 +185,7 @@ TEST_CASE("Import wizard: preview, roles, full check, and bad files named precis
     ImportWizard wizard;
     QSignalSpy previewed(&wizard, &ImportWizard::previewReady);
     wizard.setFile(good);
-    REQUIRE(waitForSignals(previewed, 1, 10000));
+    REQUIRE(waitForSignals(previewed, 1, 60000));
     wizard.setColumnRole(QStringLiteral("gender"), QStringLiteral("sensitive"));
     wizard.setColumnRole(QStringLiteral("race"), QStringLiteral("sensitive"));  // intersectional
     wizard.setColumnRole(QStringLiteral("approved"), QStringLiteral("target"));
@@ -197,7 +197,7 @@ TEST_CASE("Import wizard: preview, roles, full check, and bad files named precis
     CHECK(schema.sensitive == std::vector<std::string>{"gender", "race"});
     QSignalSpy checked(&wizard, &ImportWizard::checkFinished);
     wizard.runCheck();
-    REQUIRE(waitForSignals(checked, 1, 10000));
+    REQUIRE(waitForSignals(checked, 1, 60000));
     CHECK(wizard.checkSucceeded());
     CHECK(wizard.checkError().isEmpty());
 
@@ -235,7 +235,7 @@ TEST_CASE("Import wizard: preview, roles, full check, and bad files named precis
         w.setPositiveValue(QStringLiteral("yes"));
         QSignalSpy c(&w, &ImportWizard::checkFinished);
         w.runCheck();
-        REQUIRE(waitForSignals(c, 1, 10000));
+        REQUIRE(waitForSignals(c, 1, 60000));
         CHECK_FALSE(w.checkSucceeded());
         CHECK(w.checkError().contains(QString::fromLatin1(bad.expected), Qt::CaseInsensitive));
     }

@@ -193,7 +193,7 @@ TEST_CASE("The main window still fits 1280×720 with runs on the charts", "[ui][
     // Runs bring the charts' legend keys, the run names above them and live points: the
     // charts' minimum heights (whole vertical axis titles) grew past 720 with them once.
     auto window = windowAt(kProjector);
-    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000));
     window->experimentPanel()->epochsBox()->setValue(20);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     for (double lambda : {0.0, 4.0}) {
@@ -214,7 +214,7 @@ TEST_CASE("The main window still fits 1280×720 with runs on the charts", "[ui][
 TEST_CASE("At 1280×720 the experiment panel is not clipped and the charts' titles are whole",
           "[ui][layout]") {
     auto window = windowAt(kProjector);
-    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000));
     settle();
     REQUIRE(window->size() == kProjector);
     ExperimentPanel* panel = window->experimentPanel();
@@ -311,7 +311,7 @@ TEST_CASE("Space types into a focused field and pauses a run everywhere else",
     clickToolbar(*window, window->runAction());
     using State = TrainingController::State;
     REQUIRE(
-        QTest::qWaitFor([&] { return window->controller()->state() == State::Running; }, 10000));
+        QTest::qWaitFor([&] { return window->controller()->state() == State::Running; }, 60000));
 
     // Number fields keep their value: a space is no part of a number, and typed over the
     // selected text it would empty the field. The run goes on.
@@ -344,16 +344,16 @@ TEST_CASE("Space types into a focused field and pauses a run everywhere else",
     // Anywhere else Space pauses and resumes.
     window->historyView()->setFocus();
     QTest::keyClick(window->historyView(), Qt::Key_Space);
-    CHECK(QTest::qWaitFor([&] { return window->controller()->state() == State::Paused; }, 5000));
+    CHECK(QTest::qWaitFor([&] { return window->controller()->state() == State::Paused; }, 60000));
     QTest::keyClick(window->historyView(), Qt::Key_Space);
-    CHECK(QTest::qWaitFor([&] { return window->controller()->state() == State::Running; }, 5000));
+    CHECK(QTest::qWaitFor([&] { return window->controller()->state() == State::Running; }, 60000));
     // The live mode check box is no text field either.
     panel->liveModeBox()->setFocus();
     const bool live = panel->liveModeBox()->isChecked();
     QTest::keyClick(panel->liveModeBox(), Qt::Key_Space);
-    CHECK(QTest::qWaitFor([&] { return window->controller()->state() == State::Paused; }, 5000));
+    CHECK(QTest::qWaitFor([&] { return window->controller()->state() == State::Paused; }, 60000));
     CHECK(panel->liveModeBox()->isChecked() == live);
 
     clickToolbar(*window, window->stopAction());
-    REQUIRE(waitForSignals(finished, 1, 5000));
+    REQUIRE(waitForSignals(finished, 1, 60000));
 }

@@ -251,18 +251,24 @@ TEST_CASE("Pause holds the run and Step advances one epoch at a time", "[ui]") {
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     LiveChartsPanel* live = window->liveCharts();
     clickToolbar(*window, window->stepAction());  // from idle: run exactly one epoch
-    REQUIRE(QTest::qWaitFor([&] { return window->controller()->state() == TrainingController::State::Paused; }, 10000));
+    REQUIRE(QTest::qWaitFor(
+        [&] { return window->controller()->state() == TrainingController::State::Paused; }, 60000));
     QTest::qWait(200);
     live->refreshNow();
     CHECK(live->livePointCount() == 1);
     clickToolbar(*window, window->stepAction());
-    REQUIRE(QTest::qWaitFor([&] { live->refreshNow(); return live->livePointCount() == 2; }, 10000));
+    REQUIRE(QTest::qWaitFor(
+        [&] {
+            live->refreshNow();
+            return live->livePointCount() == 2;
+        },
+        60000));
     QTest::qWait(200);
     live->refreshNow();
     CHECK(live->livePointCount() == 2);
     CHECK(window->controller()->state() == TrainingController::State::Paused);
     clickToolbar(*window, window->stopAction());
-    REQUIRE(waitForSignals(finished, 1, 5000));
+    REQUIRE(waitForSignals(finished, 1, 60000));
     CHECK(finishedEntry(finished, 0)->stoppedByUser);
 }
 
@@ -313,10 +319,12 @@ TEST_CASE("The split method: chosen in the panel, carried by runs and settings, 
     panel->splitSeedBox()->setValue(100);
     const std::string key = pfa::datasetKey(panel->datasetRequest());
     CHECK(key.find("|split=100,0.25,pandas") != std::string::npos);
-    REQUIRE(QTest::qWaitFor([&] {
-        const pfa::PreparedDatasetPtr data = window->datasetController()->dataset();
-        return data && data->key == key && panel->problem().isEmpty();
-    }, 10000));
+    REQUIRE(QTest::qWaitFor(
+        [&] {
+            const pfa::PreparedDatasetPtr data = window->datasetController()->dataset();
+            return data && data->key == key && panel->problem().isEmpty();
+        },
+        60000));
     CHECK(window->datasetController()->dataset()->context.splitMethod == pfa::SplitMethod::PandasSample);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     clickToolbar(*window, window->runAction());

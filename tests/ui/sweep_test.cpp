@@ -105,7 +105,7 @@ TEST_CASE("A stopped sweep resumes without rerunning its finished runs", "[ui][s
     REQUIRE(window->sweepActions()->startSweep(spec, 1, results));
     REQUIRE(QTest::qWaitFor([&] { return window->historyModel()->rowCount() >= 2; }, 60000));
     window->sweepController()->stop();
-    REQUIRE(waitForSignals(finished, 1, 5000));
+    REQUIRE(waitForSignals(finished, 1, 60000));
     CHECK(finished.at(0).at(0).toBool());  // cancelled
     QTest::qWait(50);
     const int done = window->historyModel()->rowCount();

@@ -49,7 +49,7 @@ inline std::unique_ptr<MainWindow> readyWindow(int epochs = 40, const QString& l
     window->resize(1440, 900);
     window->show();
     const bool ready =
-        QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000);
+        QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000);
     if (!ready)
         throw std::runtime_error("data set did not load: " +
                                  window->experimentPanel()->problem().toStdString());
@@ -69,7 +69,7 @@ inline void clickToolbar(MainWindow& window, QAction* action) {
 }
 
 /// Waits until `spy` has at least `count` signals (or the timeout passes).
-inline bool waitForSignals(QSignalSpy& spy, int count, int timeoutMs = 20000) {
+inline bool waitForSignals(QSignalSpy& spy, int count, int timeoutMs = 60000) {
     return QTest::qWaitFor([&] { return spy.count() >= count; }, timeoutMs);
 }
 

@@ -255,7 +255,7 @@ TEST_CASE("A silo split chosen in the panel reaches the loaded data and the card
     CHECK(card->silosSummary() ==
           QStringLiteral("Silos: 5 silos, %1 rows each (equal random split, silo seed 0)")
               .arg(QLocale().toString(2000)));
-    REQUIRE(QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 60000));
     // The run is made on those silos, and its record says so.
     REQUIRE(runWithLambdas(*window, {0.0}));
     REQUIRE_FALSE(window->historyModel()->entries().empty());
