@@ -192,7 +192,9 @@ TEST_CASE("A sweep's runs execute off the GUI thread, below its priority",
     std::lock_guard<std::mutex> lock(mutex);
     CHECK(executions == 27);
     CHECK(onGui == 0);
-    CHECK(notLowered == 0);
+#if defined(__linux__)
+    CHECK(notLowered == 0);  // elsewhere there is no nice value per thread to lower
+#endif
     CHECK(delivered == 27);  // each run reached the GUI once
 }
 
@@ -211,7 +213,7 @@ TEST_CASE("Work below the GUI's priority: the scope lowers the thread and the th
         CHECK(started == inScope);  // a sweep's or audit's own threads inherit it
     }).join();
 #else
-    SUCCEED("only Linux keeps a nice value per thread");
+    PFA_SKIP_TEST("only Linux keeps a nice value per thread");
 #endif
 }
 
