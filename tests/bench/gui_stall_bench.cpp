@@ -7,11 +7,12 @@
 // the interval is time the GUI thread could not react. Printed per scenario: the longest gap,
 // the 99th percentile of the gaps, and how many were over 50 ms (a stall a user notices).
 //
-//   pfa-gui-bench [--scenario run|sweep|all] [--load N] [--epochs E] [--quick]
+//   pfa-gui-bench [--scenario run|sweep|all] [--repeats R] [--load N] [--epochs E] [--quick]
 //
-// --load N starts N busy threads at normal priority (other programs competing for the cores);
-// --quick shortens both scenarios (for the build's smoke test, which checks the figures are
-// printed, never their values).
+// Each scenario runs R times (default 3) in the same window, and the gaps of all of them are
+// pooled. --load N starts N busy threads at normal priority (other programs competing for the
+// cores); --quick shortens both scenarios to one short repeat (for the build's smoke test,
+// which checks the figures are printed, never their values).
 #include <QAction>
 #include <QApplication>
 #include <QDir>
@@ -44,15 +45,17 @@ using pfa::ui::MainWindow;
 struct Options {
     std::string scenario = "all";
     int load = 0;
+    int repeats = 3;
     int epochs = 200;
     bool quick = false;
 };
 
+constexpr const char* kUsage =
+    "usage: pfa-gui-bench [--scenario run|sweep|all] [--repeats R] [--load N] [--epochs E] "
+    "[--quick]\n";
+
 [[noreturn]] void usage(const std::string& problem) {
-    std::fprintf(stderr,
-                 "pfa-gui-bench: %s\nusage: pfa-gui-bench [--scenario run|sweep|all] "
-                 "[--load N] [--epochs E] [--quick]\n",
-                 problem.c_str());
+    std::fprintf(stderr, "pfa-gui-bench: %s\n%s", problem.c_str(), kUsage);
     std::exit(2);
 }
 
@@ -77,6 +80,8 @@ Options parse(int argc, char** argv) {
             if (options.scenario != "run" && options.scenario != "sweep" &&
                 options.scenario != "all")
                 usage("unknown scenario '" + options.scenario + "'");
+        } else if (arg == "--repeats") {
+            options.repeats = std::max(1, wholeNumber(value(), "--repeats"));
         } else if (arg == "--load") {
             options.load = wholeNumber(value(), "--load");
         } else if (arg == "--epochs") {
@@ -84,15 +89,16 @@ Options parse(int argc, char** argv) {
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--help" || arg == "-h") {
-            std::printf(
-                "usage: pfa-gui-bench [--scenario run|sweep|all] [--load N] [--epochs E] "
-                "[--quick]\n");
+            std::printf("%s", kUsage);
             std::exit(0);
         } else {
             usage("unknown option " + arg);
         }
     }
-    if (options.quick && options.epochs == 200) options.epochs = 20;
+    if (options.quick) {
+        if (options.epochs == 200) options.epochs = 20;
+        options.repeats = 1;
+    }
     return options;
 }
 
@@ -187,31 +193,39 @@ bool waitForData(MainWindow& window) {
     return runUntil(ready, 60000);
 }
 
-bool runScenario(MainWindow& window, int epochs) {
+bool runScenario(MainWindow& window, int epochs, int repeats) {
     window.experimentPanel()->epochsBox()->setValue(epochs);
-    bool finished = false;
+    int finished = 0;
     double seconds = 0;
     QObject::connect(window.controller(), &pfa::ui::TrainingController::runFinished, &window,
                      [&](const pfa::ui::RunEntryPtr& entry) {
-                         seconds = entry->result.seconds;
-                         finished = true;
+                         seconds += entry->result.seconds;
+                         ++finished;
                      });
     QObject::connect(window.controller(), &pfa::ui::TrainingController::runFailed, &window,
                      [&](int, const QString& error) {
                          std::fprintf(stderr, "run failed: %s\n", qPrintable(error));
                      });
     GapProbe probe;
-    QTimer::singleShot(20, window.runAction(), &QAction::trigger);
     probe.start();
-    const bool ok = runUntil(finished, 600000);
+    for (int repeat = 0; repeat < repeats; ++repeat) {
+        bool done = false;
+        const int before = finished;
+        QTimer check;
+        check.setInterval(5);
+        QObject::connect(&check, &QTimer::timeout, [&] { done = finished > before; });
+        check.start();
+        QTimer::singleShot(20, window.runAction(), &QAction::trigger);
+        if (!runUntil(done, 600000)) return false;
+    }
     probe.stop();
-    if (!ok || probe.gaps() == 0) return false;
-    std::printf("run: %d epochs of dp-fermi in %.2f s; GUI-thread gaps: %s\n", epochs, seconds,
-                probe.summary().c_str());
+    if (probe.gaps() == 0) return false;
+    std::printf("run: %d x %d epochs of dp-fermi, %.2f s of training; GUI-thread gaps: %s\n",
+                repeats, epochs, seconds, probe.summary().c_str());
     return true;
 }
 
-bool sweepScenario(MainWindow& window, bool quick) {
+bool sweepScenario(MainWindow& window, bool quick, int repeats) {
     pfa::SweepSpec spec;
     spec.base = window.experimentPanel()->config();
     spec.base.epochs = quick ? 10 : 60;
@@ -229,24 +243,29 @@ bool sweepScenario(MainWindow& window, bool quick) {
                          failure = error;
                          finished = true;
                      });
-    QString error;
     GapProbe probe;
     QElapsedTimer clock;
     clock.start();
     probe.start();
-    if (!window.sweepActions()->startSweep(spec, 0, folder.filePath(QStringLiteral("sweep.jsonl")),
-                                           &error)) {
-        std::fprintf(stderr, "the sweep did not start: %s\n", qPrintable(error));
-        return false;
+    for (int repeat = 0; repeat < repeats; ++repeat) {
+        finished = false;
+        QString error;
+        // A results file of its own each time: the same file would resume as done.
+        const QString results = folder.filePath(QStringLiteral("sweep-%1.jsonl").arg(repeat));
+        if (!window.sweepActions()->startSweep(spec, 0, results, &error)) {
+            std::fprintf(stderr, "the sweep did not start: %s\n", qPrintable(error));
+            return false;
+        }
+        if (!runUntil(finished, 600000) || !failure.isEmpty()) {
+            if (!failure.isEmpty())
+                std::fprintf(stderr, "the sweep failed: %s\n", qPrintable(failure));
+            return false;
+        }
     }
-    const bool ok = runUntil(finished, 600000);
     probe.stop();
-    if (!ok || !failure.isEmpty() || probe.gaps() == 0) {
-        if (!failure.isEmpty()) std::fprintf(stderr, "the sweep failed: %s\n", qPrintable(failure));
-        return false;
-    }
-    std::printf("sweep: %zu runs of %d epochs on %u threads in %.2f s; GUI-thread gaps: %s\n", runs,
-                spec.base.epochs, std::max(1u, std::thread::hardware_concurrency()),
+    if (probe.gaps() == 0) return false;
+    std::printf("sweep: %d x %zu runs of %d epochs on %u threads in %.2f s; GUI-thread gaps: %s\n",
+                repeats, runs, spec.base.epochs, std::max(1u, std::thread::hardware_concurrency()),
                 static_cast<double>(clock.elapsed()) / 1000.0, probe.summary().c_str());
     return true;
 }
@@ -272,9 +291,9 @@ int main(int argc, char** argv) {
     pfa::ui::configureApplication(app);
     QApplication::setOrganizationName(QStringLiteral("PFA Explorer Bench"));
 
-    std::printf("pfa-gui-bench: platform %s, %u cores, %d busy threads of load%s\n",
+    std::printf("pfa-gui-bench: platform %s, %u cores, %d busy threads of load, %d repeats%s\n",
                 qPrintable(QApplication::platformName()), std::thread::hardware_concurrency(),
-                options.load, options.quick ? ", quick" : "");
+                options.load, options.repeats, options.quick ? ", quick" : "");
     std::fflush(stdout);
     const BusyThreads load(options.load);
     bool ok = true;
@@ -283,14 +302,14 @@ int main(int argc, char** argv) {
         window.setConfirmOnClose(false);
         window.resize(1440, 900);
         window.show();
-        ok = waitForData(window) && runScenario(window, options.epochs) && ok;
+        ok = waitForData(window) && runScenario(window, options.epochs, options.repeats) && ok;
     }
     if (options.scenario == "sweep" || options.scenario == "all") {
         MainWindow window;
         window.setConfirmOnClose(false);
         window.resize(1440, 900);
         window.show();
-        ok = waitForData(window) && sweepScenario(window, options.quick) && ok;
+        ok = waitForData(window) && sweepScenario(window, options.quick, options.repeats) && ok;
     }
     std::fflush(stdout);
     if (!ok) std::fprintf(stderr, "pfa-gui-bench: a scenario did not finish\n");
