@@ -8,6 +8,23 @@
 #   OUT_FILE        optional JSON-lines file to delete before and check after the run
 #   OUT_LINES       expected number of lines in OUT_FILE
 #   OUT_KEYS        keys, separated by '|', that every line of OUT_FILE must contain
+#   NEEDS           optional file or folder under the offline data sets the command needs: when
+#                   absent, the test prints SKIP_MARKER and a reason (CTest: skipped) and runs
+#                   nothing; @DATA@ in ARGS is replaced by the data sets' folder
+#   DATA_ROOT       that folder as configured; $ENV{PFA_SHARED_DATASETS} overrides it
+#   SKIP_MARKER     the line start CTest's SKIP_REGULAR_EXPRESSION looks for
+if(DEFINED NEEDS)
+  set(data_root "${DATA_ROOT}")
+  if(NOT "$ENV{PFA_SHARED_DATASETS}" STREQUAL "")
+    set(data_root "$ENV{PFA_SHARED_DATASETS}")
+  endif()
+  if(NOT EXISTS "${data_root}/${NEEDS}")
+    # Before any check: a skip never hides a failure.
+    message("${SKIP_MARKER} ${data_root}/${NEEDS} is not present (the offline copy of the data set; PFA_SHARED_DATASETS)")
+    return()
+  endif()
+  string(REPLACE "@DATA@" "${data_root}" ARGS "${ARGS}")
+endif()
 string(REPLACE "|" ";" ARGS "${ARGS}")
 string(REPLACE "|" ";" OUT_KEYS "${OUT_KEYS}")
 if(OUT_FILE)

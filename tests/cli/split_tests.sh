@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The published split from the command line: on Parkinsons, --split-method pandas --split-seed 100
 # trains on the rows of pandas' df.sample(frac=0.75, random_state=100) and tests on the rest.
-# Usage: split_tests.sh PFA_CLI WORK_DIR DATASETS_DIR. Exits 77 (reported as skipped) when the
-# Parkinsons file is not in DATASETS_DIR.
+# Usage: split_tests.sh PFA_CLI WORK_DIR DATASETS_DIR ($PFA_SHARED_DATASETS, when set, overrides
+# DATASETS_DIR). Exits 77 (reported as skipped) when the Parkinsons file is not there.
 set -euo pipefail
 cli=$1
 work=$2
-data=$3/parkinsons-telemonitoring
+data=${PFA_SHARED_DATASETS:-$3}/parkinsons-telemonitoring
 if [ ! -f "$data/parkinsons_updrs.data" ]; then
-    echo "skipped: $data/parkinsons_updrs.data is not present"
+    echo "PFA-TEST-SKIPPED: $data/parkinsons_updrs.data is not present (PFA_SHARED_DATASETS)"
     exit 77
 fi
 mkdir -p "$work"

@@ -1,6 +1,6 @@
 // Tests of the built-in Adult loader (core/data/adult.h) on the real UCI files kept beside the
 // project (the folder PFA_SHARED_DATASETS; its PROVENANCE.md says where each file comes from).
-// Skipped, with a warning, when absent.
+// Reported skipped when absent.
 // The expected numbers were counted once from adult.data / adult.test with an independent
 // script (split on ',', strip, skip '|' lines, drop rows with a '?' field).
 
@@ -14,28 +14,23 @@
 #include "core/data/adult.h"
 #include "core/data/csv_reader.h"
 #include "core/util/error.h"
-
-#ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "../shared/datasets"
-#endif
+#include "test_skip.h"
 
 using Catch::Contains;
 
 namespace {
 
-const std::string kAdultDir = PFA_SHARED_DATASETS "/adult";
+const std::string kAdultDir = (pfa::test::sharedDatasetsRoot() / "adult").string();
 
 bool adultAvailable() {
     return std::filesystem::exists(kAdultDir + "/adult.data") &&
            std::filesystem::exists(kAdultDir + "/adult.test");
 }
 
-#define PFA_REQUIRE_ADULT_OR_SKIP()                                                \
-    do {                                                                           \
-        if (!adultAvailable()) {                                                   \
-            WARN("Adult data set not found in " << kAdultDir << "; test skipped"); \
-            return;                                                                \
-        }                                                                          \
+#define PFA_REQUIRE_ADULT_OR_SKIP()                                                                \
+    do {                                                                                           \
+        if (!adultAvailable())                                                                     \
+            PFA_SKIP_TEST("the Adult files are not in " << kAdultDir << " (PFA_SHARED_DATASETS)"); \
     } while (0)
 
 const pfa::FeatureColumn* findFeature(const pfa::TabularData& d, std::string_view name) {
@@ -65,7 +60,7 @@ TEST_CASE("adult: a missing file is named", "[adult]") {
     REQUIRE_THROWS_WITH(pfa::loadAdult(dir), Contains(dir + "/adult.data: file not found"));
 }
 
-TEST_CASE("adult: loadAdult reproduces the DP-FERMI preparation", "[adult]") {
+TEST_CASE("adult: loadAdult reproduces the DP-FERMI preparation", "[adult][needs-data]") {
     PFA_REQUIRE_ADULT_OR_SKIP();
     const auto t0 = std::chrono::steady_clock::now();
     const pfa::TabularData d = pfa::loadAdult(kAdultDir);
@@ -146,7 +141,7 @@ TEST_CASE("adult: loadAdult reproduces the DP-FERMI preparation", "[adult]") {
     CHECK(seconds < 5.0);  // generous bound (debug builds); Release takes well under 0.1 s
 }
 
-TEST_CASE("adult: per-file row counts and the trailing period of adult.test", "[adult]") {
+TEST_CASE("adult: per-file row counts and the trailing period of adult.test", "[adult][needs-data]") {
     PFA_REQUIRE_ADULT_OR_SKIP();
     pfa::ReadStats stats;
     pfa::ReadOptions opt;

@@ -52,12 +52,9 @@ TEST_CASE("DP-GD trains logistic regression on two classes and states its noise"
     CHECK(priv.privacy.epsilonSpent > 0.5);
 }
 
-TEST_CASE("DP-GD on the Adult data set (offline copy)", "[dp-gd][catalog]") {
+TEST_CASE("DP-GD on the Adult data set (offline copy)", "[dp-gd][catalog][needs-data]") {
     const std::string directory = test::sharedDatasetPath("adult");
-    if (directory.empty()) {
-        WARN("adult offline copy not present, skipped");
-        return;
-    }
+    if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("adult"));
     const DataSplit data = splitAndEncode(findCatalogEntry("adult").load(directory, ""));
     const RunResult result = test::runQuietly(dpGd(1.0, 100, 2.0), data);
     REQUIRE(result.status == RunStatus::Completed);

@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -158,11 +157,9 @@ TEST_CASE("preview: only a bounded prefix of a huge file is read", "[preview]") 
             "\nend\",1.5\n";
     while (text.size() < 8 * pfa::kPreviewBytes) addRow();
     TempFile f(text, ".csv");
-    const auto start = std::chrono::steady_clock::now();
+    // What bounds the preview's time is what it reads: the rows it scanned, checked below
+    // (a clock here would judge the machine, not the code).
     const auto p = pfa::previewFile(f.path(), 20);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    CHECK(seconds < 2.0);  // generous: the window is 1 MB whatever the file size
     CHECK_FALSE(p.complete);
     CHECK(p.fileBytes == text.size());
     CHECK(p.hasHeader);

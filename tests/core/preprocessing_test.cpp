@@ -144,12 +144,9 @@ TEST_CASE("Synthetic knobs are validated with the knob's name", "[data][syntheti
     REQUIRE_THROWS_WITH(generateSynthetic(options), Catch::Contains("label noise = 0.7"));
 }
 
-TEST_CASE("Adult encodes to 102 features with a 75/25 split", "[data][adult]") {
+TEST_CASE("Adult encodes to 102 features with a 75/25 split", "[data][adult][needs-data]") {
     const std::string directory = test::sharedDatasetPath("adult");
-    if (directory.empty()) {
-        WARN("../shared/datasets/adult not present: skipping");
-        return;
-    }
+    if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("adult"));
     DatasetRequest request;
     request.name = "adult";
     request.dataDirectory = directory;

@@ -481,12 +481,9 @@ TEST_CASE("Small groups: the conservative calibration trains, the published one 
 }
 
 TEST_CASE("Parkinsons: rows are recordings of 42 subjects, and the statement says so",
-          "[privacy][claims][catalog]") {
+          "[privacy][claims][catalog][needs-data]") {
     const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
-    if (directory.empty()) {
-        WARN("parkinsons offline copy not present, skipped");
-        return;
-    }
+    if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("parkinsons-telemonitoring"));
     const DataSplit data = splitAndEncode(findCatalogEntry("parkinsons").load(directory));
     CHECK(data.train.unitName == "recording");
     CHECK(data.train.personColumn == "subject#");

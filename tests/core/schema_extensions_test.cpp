@@ -278,13 +278,13 @@ TEST_CASE("memory guard: refuses inputs larger than memory allows", "[csv][memor
                         Contains("a.csv + b.csv: the files are 300 MB but only 1.0 GB"));
     REQUIRE_NOTHROW(
         pfa::checkInputFitsMemory(std::uint64_t{100} << 20, "ok.csv", std::uint64_t{1} << 30));
-    // The real limit: MemAvailable, when readable, lets a small input through.
-    if (pfa::availableMemoryBytes()) {
-        CHECK(*pfa::availableMemoryBytes() > 0);
-        REQUIRE_NOTHROW(pfa::checkInputFitsMemory(1000, "small.csv"));
-    } else {
-        WARN("/proc/meminfo not readable: MemAvailable part skipped");
-    }
+}
+
+TEST_CASE("memory guard: the real limit, MemAvailable, lets a small input through",
+          "[csv][memory]") {
+    if (!pfa::availableMemoryBytes()) PFA_SKIP_TEST("/proc/meminfo has no readable MemAvailable");
+    CHECK(*pfa::availableMemoryBytes() > 0);
+    REQUIRE_NOTHROW(pfa::checkInputFitsMemory(1000, "small.csv"));
 }
 
 // -------------------------------------------------------------------------------------------
@@ -339,12 +339,10 @@ TEST_CASE("bad inputs: one specific message each", "[csv][errors]") {
 // -------------------------------------------------------------------------------------------
 // Real files (skipped when absent)
 
-TEST_CASE("COMPAS with ProPublica's filter keeps 6172 rows", "[csv][filters][datasets]") {
+TEST_CASE("COMPAS with ProPublica's filter keeps 6172 rows", "[csv][filters][datasets][needs-data]") {
     const std::string path = pfa::test::sharedDatasetPath("compas/compas-scores-two-years.csv");
-    if (path.empty()) {
-        WARN("compas/compas-scores-two-years.csv not found in the shared datasets; test skipped");
-        return;
-    }
+    if (path.empty())
+        PFA_SKIP_TEST(pfa::test::missingDatasetReason("compas/compas-scores-two-years.csv"));
     // Only a few features are used: every other column (many with empty cells) is ignored,
     // including the filter columns, which are read just for filtering.
     const std::vector<std::string> used = {
@@ -380,13 +378,12 @@ TEST_CASE("COMPAS with ProPublica's filter keeps 6172 rows", "[csv][filters][dat
     CHECK(d.features.size() == 5);
 }
 
-TEST_CASE("Parkinsons total_UPDRS > 27.576 gives 2934 / 2941 rows", "[csv][threshold][datasets]") {
+TEST_CASE("Parkinsons total_UPDRS > 27.576 gives 2934 / 2941 rows", "[csv][threshold][datasets][needs-data]") {
     const std::string path =
         pfa::test::sharedDatasetPath("parkinsons-telemonitoring/parkinsons_updrs.data");
-    if (path.empty()) {
-        WARN("parkinsons_updrs.data not found in the shared datasets; test skipped");
-        return;
-    }
+    if (path.empty())
+        PFA_SKIP_TEST(
+            pfa::test::missingDatasetReason("parkinsons-telemonitoring/parkinsons_updrs.data"));
     Schema s;
     s.target = "total_UPDRS";
     s.targetThreshold = 27.576;
@@ -403,12 +400,9 @@ TEST_CASE("Parkinsons total_UPDRS > 27.576 gives 2934 / 2941 rows", "[csv][thres
 }
 
 TEST_CASE("German credit: age >= 25 as a thresholded sensitive attribute",
-          "[csv][threshold][datasets]") {
+          "[csv][threshold][datasets][needs-data]") {
     const std::string path = pfa::test::sharedDatasetPath("german-credit/german.data");
-    if (path.empty()) {
-        WARN("german-credit/german.data not found in the shared datasets; test skipped");
-        return;
-    }
+    if (path.empty()) PFA_SKIP_TEST(pfa::test::missingDatasetReason("german-credit/german.data"));
     Schema s;
     s.delimiter = ' ';
     s.hasHeader = false;

@@ -352,12 +352,10 @@ TEST_CASE("assignSilos stores the silos in both parts", "[data][silos]") {
     CHECK(split.train.X == lending().train.X);  // the data itself is unchanged
 }
 
-TEST_CASE("Adult: silos by native country", "[data][silos][adult]") {
+TEST_CASE("Adult: silos by native country", "[data][silos][adult][needs-data]") {
     const std::string directory = test::sharedDatasetPath("adult");
-    if (directory.empty() || !std::filesystem::exists(directory + "/adult.data")) {
-        WARN("adult offline copy not present, skipped");
-        return;
-    }
+    if (directory.empty() || !std::filesystem::exists(directory + "/adult.data"))
+        PFA_SKIP_TEST(test::missingDatasetReason("adult/adult.data"));
     const DataSplit split = splitAndEncode(loadAdult(directory));
     SiloOptions options;
     options.method = SiloMethod::ByAttribute;

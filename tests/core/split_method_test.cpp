@@ -176,12 +176,9 @@ TEST_CASE("The split method is in the data-set key only when it is not the defau
     CHECK(ledgerKey(request) == "parkinsons");
 }
 
-TEST_CASE("Parkinsons with the published split: pandas' rows and base rates", "[data][split][parkinsons]") {
+TEST_CASE("Parkinsons with the published split: pandas' rows and base rates", "[data][split][parkinsons][needs-data]") {
     const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
-    if (directory.empty()) {
-        WARN("../shared/datasets/parkinsons-telemonitoring not present: skipping");
-        return;
-    }
+    if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("parkinsons-telemonitoring"));
     DatasetRequest request;
     request.name = "parkinsons";
     request.dataDirectory = directory;

@@ -1,5 +1,7 @@
 // Sweep expansion, run keys, summaries (the whisker statistics), results files, presets and
 // the reference-point overlay parser.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -7,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <string>
 
 #include "core/sweep/reference_points.h"
 #include "core/sweep/results_file.h"
@@ -17,6 +20,14 @@
 #include "test_data.h"
 
 using namespace pfa;
+
+namespace {
+
+/// `name` with this process's id: the same tests of another build may run beside these.
+std::string uniqueName(const std::string& name) { return std::to_string(::getpid()) + "-" + name; }
+
+}  // namespace
+
 using Catch::Matchers::WithinAbs;
 
 TEST_CASE("Sweep expansion order, deduplication and run keys", "[sweep]") {
@@ -92,7 +103,7 @@ TEST_CASE("Whisker statistics: mean and sample standard deviation per cell", "[s
 }
 
 TEST_CASE("Results files: damaged tails are cut, merges deduplicate", "[sweep][results]") {
-    const auto dir = std::filesystem::temp_directory_path() / "pfa-results-test";
+    const auto dir = std::filesystem::temp_directory_path() / uniqueName("pfa-results-test");
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const std::string a = (dir / "a.jsonl").string(), b = (dir / "b.jsonl").string();
@@ -262,7 +273,8 @@ TEST_CASE("A cancelled sweep records no cut-short run", "[sweep]") {
     spec.lambdas = {0, 1};
     spec.seeds = {0, 1, 2};
     spec.base.epochs = 50;
-    const auto file = (std::filesystem::temp_directory_path() / "pfa-cancel-test.jsonl").string();
+    const auto file =
+        (std::filesystem::temp_directory_path() / uniqueName("pfa-cancel-test.jsonl")).string();
     std::filesystem::remove(file);
     CancelToken cancel;
     SweepOptions options;
@@ -291,7 +303,9 @@ TEST_CASE("A resumed sweep hands over the records of the runs it skips", "[sweep
     spec.lambdas = {0, 1};
     spec.seeds = {0, 1};
     spec.base.epochs = 5;
-    const auto file = (std::filesystem::temp_directory_path() / "pfa-resume-hook-test.jsonl").string();
+    const auto file =
+        (std::filesystem::temp_directory_path() / uniqueName("pfa-resume-hook-test.jsonl"))
+            .string();
     std::filesystem::remove(file);
     const DatasetProvider provider = [&](const std::string&) { return data; };
     CancelToken never;

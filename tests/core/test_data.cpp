@@ -4,15 +4,16 @@
 
 #include "core/algorithms/registry.h"
 
-#ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "../shared/datasets"
-#endif
-
 namespace pfa::test {
 
 std::string sharedDatasetPath(const std::string& relative) {
-    const std::filesystem::path path = std::filesystem::path(PFA_SHARED_DATASETS) / relative;
+    const std::filesystem::path path = sharedDatasetsRoot() / relative;
     return std::filesystem::exists(path) ? path.string() : std::string();
+}
+
+std::string missingDatasetReason(const std::string& relative) {
+    return (sharedDatasetsRoot() / relative).string() +
+           " is not present (the offline copy of the data set; PFA_SHARED_DATASETS)";
 }
 
 TrainConfig quickConfig(const std::string& algorithm, double epsilon, double lambda) {

@@ -8,6 +8,7 @@
 #include "core/data/synthetic.h"
 #include "core/train/run_result.h"
 #include "core/train/train_config.h"
+#include "test_skip.h"
 
 namespace pfa::test {
 
@@ -20,8 +21,12 @@ inline DataSplit syntheticSplit(int rows = 4000, int features = 8, double bias =
     return splitAndEncode(generateSynthetic(options));
 }
 
-/// Path of an offline benchmark data set beside the project, or "" when absent.
+/// Path of an offline benchmark data set (under sharedDatasetsRoot(): $PFA_SHARED_DATASETS, else
+/// beside the project), or "" when absent: a test that needs it then skips with PFA_SKIP_TEST.
 std::string sharedDatasetPath(const std::string& relative);
+
+/// Why a test needing `relative` (a folder or file of the offline copies) skips.
+std::string missingDatasetReason(const std::string& relative);
 
 /// A short run's settings: 20 epochs, batch 256.
 TrainConfig quickConfig(const std::string& algorithm, double epsilon, double lambda);

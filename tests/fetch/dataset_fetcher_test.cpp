@@ -1,12 +1,14 @@
 // Whole-data-set downloads through a mirror (PFA_DATASET_MIRROR) and offline imports.
-#include <catch2/catch.hpp>
+#include "core/fetch/dataset_fetcher.h"
 
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "core/fetch/dataset_fetcher.h"
 #include "core/util/sha256.h"
 #include "test_http_server.h"
 
@@ -34,8 +36,10 @@ CatalogEntry twoFileEntry(const std::string& a, const std::string& b) {
 struct TempDir {
     std::filesystem::path path;
     TempDir() {
+        // The process id: test programs of other builds may run beside this one.
+        static int made = 0;
         path = std::filesystem::temp_directory_path() /
-               ("pfa-fetcher-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+               ("pfa-fetcher-" + std::to_string(::getpid()) + "-" + std::to_string(++made));
         std::filesystem::remove_all(path);
         std::filesystem::create_directories(path);
     }

@@ -1,6 +1,6 @@
 // Tests of checksummed, resumable downloads (app/fetch) against a local HTTP server
 // (tests/fetch/test_http_server.h) on 127.0.0.1. The served bytes are generated here, except
-// for one real data set file read from PFA_SHARED_DATASETS when it is available.
+// for one real data set file read from PFA_SHARED_DATASETS (skipped when it is absent).
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "../core/test_skip.h"
 #include "core/fetch/fetch_file.h"
 #include "core/fetch/verify_file.h"
 #include "core/util/error.h"
@@ -505,12 +506,10 @@ TEST_CASE("verifyFile reports missing, wrong-size, wrong-hash and good files", "
     CHECK(reports[1].message == "w.bin: missing");
 }
 
-TEST_CASE("a real data set file is fetched through the local server", "[fetch][dataset]") {
-    const fs::path source = fs::path(PFA_SHARED_DATASETS) / "german-credit";
-    if (!fs::exists(source / "german.data")) {
-        WARN("skipped: " << (source / "german.data").string() << " is absent");
-        return;
-    }
+TEST_CASE("a real data set file is fetched through the local server", "[fetch][dataset][needs-data]") {
+    const fs::path source = pfa::test::sharedDatasetsRoot() / "german-credit";
+    if (!fs::exists(source / "german.data"))
+        PFA_SKIP_TEST((source / "german.data").string() << " is not present (PFA_SHARED_DATASETS)");
     TestHttpServer server;
     server.serveDirectory(source.string());  // served in place, never copied into the tree
     const DatasetFile file{"german.data",

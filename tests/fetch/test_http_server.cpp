@@ -5,7 +5,6 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -180,12 +179,28 @@ void TestHttpServer::run() {
     }
 }
 
+bool TestHttpServer::waitFor(int client, short events) {
+    // No timeout: however slowly a busy machine lets the client read or write, the server
+    // waits for it (a time limit here would make a test's outcome depend on the machine's
+    // load). The destructor's wake-up ends any wait; a stuck test meets CTest's timeout.
+    for (;;) {
+        pollfd fds[2] = {{client, events, 0}, {m_wakeRead, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        if (fds[1].revents != 0) return false;  // the destructor asks to stop
+        if (fds[0].revents != 0) return true;   // ready, or hung up (the next call says which)
+    }
+}
+
 bool TestHttpServer::sendAll(int client, const char* data, std::size_t size) {
     while (size > 0) {
+        if (!waitFor(client, POLLOUT)) return false;
         // MSG_NOSIGNAL: a client that hung up must not kill the test process with SIGPIPE.
-        const ssize_t sent =
-            ::send(client, data, std::min<std::size_t>(size, 64 * 1024), MSG_NOSIGNAL);
-        if (sent < 0 && errno == EINTR) continue;
+        const ssize_t sent = ::send(client, data, std::min<std::size_t>(size, 64 * 1024),
+                                    MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (sent < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
         if (sent <= 0) return false;
         data += sent;
         size -= static_cast<std::size_t>(sent);
@@ -194,22 +209,19 @@ bool TestHttpServer::sendAll(int client, const char* data, std::size_t size) {
 }
 
 void TestHttpServer::waitForClientOrStop(int client) {
-    pollfd fds[2] = {{client, POLLIN, 0}, {m_wakeRead, POLLIN, 0}};
-    ::poll(fds, 2, 5000);  // the client's hang-up (or stop, or 5 s) ends the stall
+    // The stall ends when the client hangs up (a cancelled transfer) or the server stops:
+    // never after some time, which a slow client on a busy machine might need.
+    waitFor(client, POLLIN);
 }
 
 void TestHttpServer::serve(int client) {
-    // Bounded waits: a confused client cannot wedge the server (and the test) forever.
-    const timeval timeout{5, 0};
-    ::setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    ::setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-
     std::string head;
     char buffer[4096];
     while (head.find("\r\n\r\n") == std::string::npos) {
         if (head.size() > 64 * 1024) return;
-        const ssize_t got = ::recv(client, buffer, sizeof buffer, 0);
-        if (got < 0 && errno == EINTR) continue;
+        if (!waitFor(client, POLLIN)) return;
+        const ssize_t got = ::recv(client, buffer, sizeof buffer, MSG_DONTWAIT);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
         if (got <= 0) return;
         head.append(buffer, static_cast<std::size_t>(got));
     }

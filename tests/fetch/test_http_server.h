@@ -13,6 +13,7 @@ namespace pfa::test {
 /// A tiny HTTP/1.1 server for tests: listens on 127.0.0.1 at an ephemeral port, answers
 /// GET requests one connection at a time on its own thread ("Connection: close" after each
 /// response), and misbehaves on request. Files come from in-memory blobs or a directory.
+/// It has no timeouts: what a test sees never depends on how fast the machine is.
 /// The behaviour setters may be called at any time; they apply to the next requests.
 class TestHttpServer {
 public:
@@ -54,7 +55,7 @@ public:
     /// after `afterBytes` body bytes (an interrupted transfer).
     void dropConnections(std::uint64_t afterBytes, int requests);
     /// The next `requests` file responses send `afterBytes` body bytes and then stall until
-    /// the client goes away (or a few seconds pass): a slow link that the client cancels.
+    /// the client goes away (or the server is destroyed): a slow link that the client cancels.
     void stallConnections(std::uint64_t afterBytes, int requests);
     /// The next `requests` requests (of any path) are answered with `status` and no file.
     void failRequests(int status, int requests);
@@ -67,6 +68,8 @@ public:
 private:
     void run();
     void serve(int client);
+    /// Waits until `client` is ready for `events` (or hung up); false when the server stops.
+    bool waitFor(int client, short events);
     bool sendAll(int client, const char* data, std::size_t size);
     void waitForClientOrStop(int client);
     void record(const Request& request);

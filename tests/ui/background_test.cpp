@@ -47,7 +47,7 @@ TEST_CASE("Background tasks: work off the GUI thread, progress then result on it
             finished = true;
         });
     CHECK_FALSE(finished);  // nothing is waited for
-    REQUIRE(QTest::qWaitFor([&] { return finished; }, 5000));
+    REQUIRE(QTest::qWaitFor([&] { return finished; }, 60000));
     CHECK_FALSE(workOnGui);
     CHECK(doneOnGui);
     CHECK(seen == std::vector<int>{42});
@@ -61,7 +61,7 @@ TEST_CASE("Background tasks: work off the GUI thread, progress then result on it
                 task.post([&order, step] { order.push_back(step); });
         },
         [&order] { order.push_back(99); });
-    REQUIRE(QTest::qWaitFor([&] { return !order.empty() && order.back() == 99; }, 5000));
+    REQUIRE(QTest::qWaitFor([&] { return !order.empty() && order.back() == 99; }, 60000));
     CHECK(order == std::vector<int>{1, 2, 3, 4, 5, 99});
 }
 
@@ -83,7 +83,7 @@ TEST_CASE("Background tasks: nothing reaches a receiver destroyed before the wor
     CHECK(task.isRunning());
     receiver.reset();
     release = true;
-    REQUIRE(QTest::qWaitFor([&] { return returned.load(); }, 5000));
+    REQUIRE(QTest::qWaitFor([&] { return returned.load(); }, 60000));
     task.waitForFinished();
     QTest::qWait(50);
     CHECK(delivered == 0);
@@ -107,7 +107,7 @@ TEST_CASE("Background tasks: cancel asks the work to stop and its outcome still 
         [&outcome](int rounds) { outcome = rounds; });
     QTest::qWait(20);
     task.cancel();
-    REQUIRE(QTest::qWaitFor([&] { return outcome != -1; }, 5000));
+    REQUIRE(QTest::qWaitFor([&] { return outcome != -1; }, 60000));
     CHECK(outcome >= 0);  // stopped early, and said how far it got
     CHECK(outcome < 100000);
 }
@@ -135,7 +135,7 @@ TEST_CASE("Serial queue: tasks run one at a time, in the order given", "[ui][bac
             },
             [&completed](int i) { completed.push_back(i); });
     }
-    REQUIRE(QTest::qWaitFor([&] { return completed.size() == 6; }, 5000));
+    REQUIRE(QTest::qWaitFor([&] { return completed.size() == 6; }, 60000));
     CHECK(mostAtOnce == 1);
     CHECK(started == std::vector<int>{0, 1, 2, 3, 4, 5});
     CHECK(completed == std::vector<int>{0, 1, 2, 3, 4, 5});

@@ -34,7 +34,8 @@ TEST_CASE("DP post-processing runs from the window and draws its γ-curve", "[ui
     CHECK_THAT(entry->result.privacy.statement, Catch::Contains("decision time"));
     CHECK(entry->summary().contains(QStringLiteral("γ = 0.02")));
     // One run, one curve in the tradeoff chart (its headline point marked as a point).
-    const bool drawn = QTest::qWaitFor([&] { return window->tradeoffChart()->curveCount() == 1; }, 5000);
+    const bool drawn =
+        QTest::qWaitFor([&] { return window->tradeoffChart()->curveCount() == 1; }, 60000);
     CHECK(drawn);
     QTest::qWait(300);
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));

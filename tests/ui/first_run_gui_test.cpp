@@ -16,7 +16,7 @@ TEST_CASE("First run: the panel starts on the first-run settings", "[ui][first-r
     QSettings().clear();
     MainWindow window;
     window.setConfirmOnClose(false);
-    REQUIRE(QTest::qWaitFor([&] { return window.experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return window.experimentPanel()->problem().isEmpty(); }, 60000));
     const pfa::TrainConfig first = pfa::firstRunConfig();
     const pfa::TrainConfig shown = window.experimentPanel()->config();
     CHECK(shown.algorithm == first.algorithm);
@@ -38,7 +38,7 @@ TEST_CASE("First run: a lambda drag in live mode moves the violation visibly", "
     window->setConfirmOnClose(false);
     window->resize(1440, 900);
     window->show();
-    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000));
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     window->experimentPanel()->liveModeBox()->setChecked(true);
     LambdaControl* lambda = window->experimentPanel()->lambdaControl();

@@ -65,7 +65,7 @@ TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it e
     wizard.show();
     QSignalSpy previewed(&wizard, &ImportWizard::previewReady);
     wizard.setFile(path);
-    REQUIRE(waitForSignals(previewed, 1, 10000));
+    REQUIRE(waitForSignals(previewed, 1, 60000));
     REQUIRE(wizard.hasPreview());
 
     // The preview is shown, the bad line named, Next disabled until the user decides.
@@ -107,7 +107,7 @@ TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it e
     CHECK(schema.skipMalformedRows);  // saved with the import: it repeats
     QSignalSpy checked(&wizard, &ImportWizard::checkFinished);
     wizard.runCheck();
-    REQUIRE(waitForSignals(checked, 1, 10000));
+    REQUIRE(waitForSignals(checked, 1, 60000));
     INFO(wizard.checkError().toStdString());
     REQUIRE(wizard.checkSucceeded());
     CHECK(wizard.checkSummary().contains(QStringLiteral("299 rows")));
@@ -117,7 +117,7 @@ TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it e
     wizard.setSkipBadRows(false);
     CHECK_FALSE(wizard.schema().skipMalformedRows);
     wizard.runCheck();
-    REQUIRE(waitForSignals(checked, 2, 10000));
+    REQUIRE(waitForSignals(checked, 2, 60000));
     CHECK_FALSE(wizard.checkSucceeded());
     CHECK(wizard.checkError().contains(QStringLiteral("loans.csv:202: expected 4 fields, found 2")));
 }
@@ -158,7 +158,7 @@ TEST_CASE("Import wizard: the file field takes a typed path, a bad one gets a cl
     field->clear();
     QTest::keyClicks(field, path);
     QTest::keyClick(field, Qt::Key_Return);
-    REQUIRE(waitForSignals(previewed, 1, 10000));
+    REQUIRE(waitForSignals(previewed, 1, 60000));
     CHECK(wizard.hasPreview());
     CHECK(wizard.filePath() == path);
     CHECK(wizard.badRowLines().isEmpty());
@@ -171,7 +171,7 @@ TEST_CASE("Import wizard: a numeric sensitive column with many values is flagged
     ImportWizard wizard;
     QSignalSpy previewed(&wizard, &ImportWizard::previewReady);
     wizard.setFile(writeLoans(dir, false));
-    REQUIRE(waitForSignals(previewed, 1, 10000));
+    REQUIRE(waitForSignals(previewed, 1, 60000));
     wizard.setColumnRole(QStringLiteral("approved"), QStringLiteral("target"));
     wizard.setPositiveValue(QStringLiteral("yes"));
 
@@ -199,7 +199,7 @@ TEST_CASE("Import wizard: a numeric sensitive column with many values is flagged
     CHECK(*binned.sensitiveThreshold == Approx(50));  // ages 20..80, half below 50
     QSignalSpy checked(&wizard, &ImportWizard::checkFinished);
     wizard.runCheck();
-    REQUIRE(waitForSignals(checked, 1, 10000));
+    REQUIRE(waitForSignals(checked, 1, 60000));
     INFO(wizard.checkError().toStdString());
     REQUIRE(wizard.checkSucceeded());
     CHECK(wizard.checkSummary().contains(QStringLiteral("2 groups")));
@@ -222,10 +222,14 @@ TEST_CASE("Open sweep results: a file that is not a results file gets a dialog s
     }
     QSignalSpy opened(window->resultsFiles(), &ResultsFileController::opened);
     window->resultsFiles()->open(passwd);
-    REQUIRE(waitForSignals(opened, 1, 10000));
+    REQUIRE(waitForSignals(opened, 1, 60000));
     CHECK(opened.at(0).at(4).toString().contains(QStringLiteral("not a results file")));
     QMessageBox* box = nullptr;
-    REQUIRE(QTest::qWaitFor([&] { return (box = window->findChild<QMessageBox*>(QStringLiteral("resultsFileProblem"))); }, 5000));
+    REQUIRE(QTest::qWaitFor(
+        [&] {
+            return (box = window->findChild<QMessageBox*>(QStringLiteral("resultsFileProblem")));
+        },
+        60000));
     CHECK(box->isVisible());
     CHECK(box->text().startsWith(QStringLiteral("passwd is not a results file.")));
     CHECK(box->text().contains(QStringLiteral("None of the 24 lines of this file is such a run")));

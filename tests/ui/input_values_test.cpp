@@ -273,7 +273,7 @@ TEST_CASE("Opening a session over unsaved runs asks first, the old run's stateme
     // show (it is charged to the ledger, as every run that touched the data).
     window->experimentPanel()->epochsBox()->setValue(20000);
     clickToolbar(*window, window->runAction());
-    REQUIRE(QTest::qWaitFor([&] { return window->controller()->activeRunId() != 0; }, 5000));
+    REQUIRE(QTest::qWaitFor([&] { return window->controller()->activeRunId() != 0; }, 60000));
     QTest::qWait(200);
     REQUIRE_FALSE(window->session()->hasUnsavedWork());  // a run is charged when it ends
     CHECK(window->sessionActions()->openSessionFile(saved));
@@ -305,10 +305,10 @@ TEST_CASE("Class labels, file and column names are shown as text, never as marku
     window->experimentPanel()->addUserFile(path, schema);
     DatasetCard* card = window->datasetCard();
     const bool loaded =
-        QTest::qWaitFor([&] { return card->title().contains(QStringLiteral("small")); }, 10000);
+        QTest::qWaitFor([&] { return card->title().contains(QStringLiteral("small")); }, 60000);
     INFO(window->experimentPanel()->problem().toStdString() << " / " << card->text().toStdString());
     REQUIRE(loaded);
-    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000));
 
     // What each label shows, as the user reads it.
     QStringList shown;

@@ -58,16 +58,6 @@ bool checkIntersect(ExperimentPanel* panel, const QString& id) {
     return false;
 }
 
-/// The offline copy of a catalog data set: beside the project (the build's default), or under
-/// $PFA_SHARED_DATASETS when that is set (a build elsewhere); "" when absent (the test skips).
-QString datasetFolder(const QString& name) {
-    QString folder = sharedDatasetFolder(name);
-    const QString fromEnv = qEnvironmentVariable("PFA_SHARED_DATASETS");
-    if (folder.isEmpty() && !fromEnv.isEmpty() && QDir(QDir(fromEnv).filePath(name)).exists())
-        folder = QDir(fromEnv).filePath(name);
-    return folder;
-}
-
 /// The group bars and the table side by side, for the README picture.
 void saveIntersectionScreenshot(MainWindow& window, const QString& path) {
     GroupBarChart* bars = window.datasetCard()->groupChart();
@@ -198,13 +188,10 @@ TEST_CASE(
     CHECK(smallGroupNote(kSmallGroupRows).isEmpty());
 }
 
-TEST_CASE("Choosing sex and race of COMPAS and Adult in the panel gives intersectional groups",
-          "[ui][intersectional][screenshot]") {
-    const QString compasFolder = datasetFolder(QStringLiteral("compas"));
-    if (compasFolder.isEmpty()) {
-        WARN("compas offline copy not present, skipped");
-        return;
-    }
+TEST_CASE("Choosing sex and race of COMPAS in the panel gives intersectional groups",
+          "[ui][intersectional][screenshot][needs-data]") {
+    const QString compasFolder = sharedDatasetFolder(QStringLiteral("compas"));
+    if (compasFolder.isEmpty()) PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("compas")));
     auto window = readyWindow(20);
     ExperimentPanel* panel = window->experimentPanel();
     QComboBox* datasets = panel->datasetBox();
@@ -275,13 +262,16 @@ TEST_CASE("Choosing sex and race of COMPAS and Adult in the panel gives intersec
     QTest::qWait(100);
     saveIntersectionScreenshot(*window,
                                QStringLiteral(PFA_SCREENSHOT_DIR "/intersectional-groups.png"));
+}
 
-    // Adult: sex × race gives the four combinations, with their sizes.
-    const QString adultFolder = datasetFolder(QStringLiteral("adult"));
-    if (adultFolder.isEmpty()) {
-        WARN("adult offline copy not present, skipped");
-        return;
-    }
+TEST_CASE(
+    "Choosing sex and race of Adult in the panel gives its four combinations, with their sizes",
+    "[ui][intersectional][needs-data]") {
+    const QString adultFolder = sharedDatasetFolder(QStringLiteral("adult"));
+    if (adultFolder.isEmpty()) PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("adult")));
+    auto window = readyWindow(20);
+    ExperimentPanel* panel = window->experimentPanel();
+    QComboBox* datasets = panel->datasetBox();
     datasets->setCurrentIndex(datasets->findData(QStringLiteral("adult")));
     if (!panel->catalogFilesPresent()) {
         QSignalSpy imported(window->datasetController(), &DatasetController::importFinished);

@@ -82,7 +82,7 @@ ModelExportDialog* openedDialog(MainWindow& window) {
             dialog = window.modelExportActions()->dialog();
             return dialog && dialog->isVisible();
         },
-        5000);
+        60000);
     return dialog;
 }
 
@@ -155,7 +155,7 @@ TEST_CASE("Export model writes the selected run's exact model, without seed or d
     dialog->pathEdit()->setText(path);
     QTest::mouseClick(dialog->exportButton(), Qt::LeftButton);
     REQUIRE(
-        QTest::qWaitFor([&] { return window->modelExportActions()->dialog() == nullptr; }, 3000));
+        QTest::qWaitFor([&] { return window->modelExportActions()->dialog() == nullptr; }, 60000));
     QFile file(path);
     REQUIRE(file.open(QIODevice::ReadOnly));
     const std::string text = file.readAll().toStdString();
@@ -219,7 +219,7 @@ TEST_CASE("Export model of a seeded run trains it again with secure noise, then 
     CHECK(dialog->path().endsWith(QStringLiteral("model-run-%1.json").arg(secure->id)));
     QTest::mouseClick(dialog->exportButton(), Qt::LeftButton);
     QFile file(dialog->path());
-    REQUIRE(QTest::qWaitFor([&] { return file.exists(); }, 3000));
+    REQUIRE(QTest::qWaitFor([&] { return file.exists(); }, 60000));
     REQUIRE(file.open(QIODevice::ReadOnly));
     const pfa::JsonValue json = pfa::parseJson(file.readAll().toStdString());
     CHECK(json.at("export").at("noise").asString() == "os-entropy");

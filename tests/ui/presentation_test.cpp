@@ -193,7 +193,7 @@ TEST_CASE("Presentation mode screenshot after a run on the default data",
     MainWindow window;  // the defaults, as on a first start
     window.setConfirmOnClose(false);
     window.show();
-    REQUIRE(QTest::qWaitFor([&] { return window.experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return window.experimentPanel()->problem().isEmpty(); }, 60000));
     REQUIRE(runWithLambdas(window, {0.0, 1.0}));
     presentationAction(window)->trigger();
     QTest::qWait(300);

@@ -147,7 +147,7 @@ TEST_CASE("Runs of different protection: every comparing view names each and war
 
     // One protection: the chart says what it is, without a warning.
     TradeoffChart* chart = window->tradeoffChart();
-    REQUIRE(QTest::qWaitFor([&] { return chart->pointCount() >= 1; }, 5000));
+    REQUIRE(QTest::qWaitFor([&] { return chart->pointCount() >= 1; }, 60000));
     CHECK_FALSE(chart->mixesProtection());
     CHECK(chart->protectionLabel()->isVisibleTo(chart));
     CHECK(chart->protectionLabel()->text() ==
@@ -170,7 +170,7 @@ TEST_CASE("Runs of different protection: every comparing view names each and war
           QStringLiteral("a record's sensitive attribute, replace-one"));
 
     // The tradeoff chart warns, and its legend and points name each protection.
-    REQUIRE(QTest::qWaitFor([&] { return chart->mixesProtection(); }, 5000));
+    REQUIRE(QTest::qWaitFor([&] { return chart->mixesProtection(); }, 60000));
     const QString warning = chart->protectionLabel()->text();
     CHECK(warning.contains(QStringLiteral("different protection")));
     CHECK(warning.contains(QStringLiteral("1 run: record, add/remove-one")));
@@ -210,6 +210,6 @@ TEST_CASE("Runs of different protection: every comparing view names each and war
     // Side by side: the details name each run's protection and warn.
     window->historyView()->selectRuns({records->id, attribute->id});
     REQUIRE(QTest::qWaitFor(
-        [&] { return window->runDetails()->summaryText().contains(QStringLiteral("⚠")); }, 3000));
+        [&] { return window->runDetails()->summaryText().contains(QStringLiteral("⚠")); }, 60000));
     CHECK(window->runDetails()->summaryText().contains(QStringLiteral("different protection")));
 }

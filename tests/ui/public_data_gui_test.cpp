@@ -142,7 +142,7 @@ TEST_CASE("The public-data-epsilon preset runs from the window with its rates dr
     REQUIRE(window->experimentPanel()->selectDataset(preset.dataset));
     REQUIRE(QTest::qWaitFor(
         [&] { return window->datasetCard()->title().contains(QStringLiteral("linear")); }, 30000));
-    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 10000);
+    const bool ready = QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 60000);
     INFO(panel->problem().toStdString());
     REQUIRE(ready);
     QTemporaryDir dir;

@@ -248,27 +248,28 @@ TEST_CASE("Teaching panel: follows the focused control and can be hidden", "[ui]
 
     window->experimentPanel()->algorithmBox()->setFocus();
     REQUIRE(QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Algorithm; },
-                            2000));
+                            60000));
     panel->lambdaControl()->spinBox()->setFocus();
     REQUIRE(
-        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Lambda; }, 2000));
+        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Lambda; }, 60000));
     // λ comes first in the text on show.
     CHECK(teaching->text().trimmed().startsWith(QStringLiteral("λ: accuracy against fairness")));
     panel->epsilonControl()->spinBox()->setFocus();
     REQUIRE(
-        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Privacy; }, 2000));
+        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Privacy; }, 60000));
     CHECK(teaching->text().trimmed().startsWith(QStringLiteral("ε and δ")));
     panel->datasetBox()->setFocus();
-    REQUIRE(QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Data; }, 2000));
+    REQUIRE(
+        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Data; }, 60000));
     CHECK(teaching->text().trimmed().startsWith(QStringLiteral("The data")));
     CHECK(teaching->topicText(TeachingPanel::Topic::Data)
               .contains(QStringLiteral("7500 training rows")));
     panel->deltaEdit()->setFocus();
     REQUIRE(
-        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Privacy; }, 2000));
+        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Privacy; }, 60000));
     panel->fairnessBox()->setFocus();
-    REQUIRE(
-        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Fairness; }, 2000));
+    REQUIRE(QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Fairness; },
+                            60000));
     // A control the panel does not explain leaves the topic as it was.
     panel->epochsBox()->setFocus();
     QTest::qWait(50);
@@ -292,7 +293,7 @@ TEST_CASE("Teaching panel: resting the mouse on the λ control brings up λ", "[
     QApplication::sendEvent(window->experimentPanel()->lambdaControl(), &enter);
     CHECK(teaching->topic() == TeachingPanel::Topic::Data);  // passing over changes nothing yet
     REQUIRE(
-        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Lambda; }, 2000));
+        QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Lambda; }, 60000));
     // Leaving before the delay cancels.
     QApplication::sendEvent(window->experimentPanel()->epsilonControl(), &enter);
     QEvent leave(QEvent::Leave);
@@ -313,7 +314,7 @@ TEST_CASE(
             auto* tour = window->findChild<GuidedTour*>();
             return tour && tour->isActive();
         },
-        3000));
+        60000));
     GuidedTour* tour = GuidedTour::of(window.get());
     ExperimentPanel* panel = window->experimentPanel();
     CHECK(tour->currentStep() == 0);
@@ -425,7 +426,7 @@ TEST_CASE("Screenshots of the teaching panel and the guided tour", "[ui][teachin
         REQUIRE(QTest::qWaitForWindowActive(window.get()));
         panel->fairnessBox()->setFocus();
         REQUIRE(QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Fairness; },
-                                2000));
+                                60000));
         live->refreshNow();
         QTest::qWait(200);
         CHECK(teaching->text().contains(QStringLiteral("Right now (run 2, epoch")));

@@ -198,7 +198,7 @@ TEST_CASE("Tradeoff chart: runs on another split of the data are another data se
 
     window->experimentPanel()->splitSeedBox()->setValue(
         window->experimentPanel()->splitSeedBox()->value() + 1);
-    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000));
     CHECK(chart->pointCount() == 0);  // the chart follows the panel to the new split
     clickToolbar(*window, window->runAction());
     REQUIRE(waitForSignals(finished, 2));

@@ -1,19 +1,30 @@
 // Catch2 runner for the UI tests: one QApplication on the offscreen platform, settings in
 // Qt's test locations so the user's own settings are never touched.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include <QApplication>
+#include <QDir>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <catch2/catch.hpp>
 
+#include "../core/test_skip.h"
 #include "ui/shell/application.h"
+
+PFA_REGISTER_SKIP_REPORTER()
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Downloads and imports go to a throw-away data folder, never the user's.
-    QTemporaryDir dataHome;
-    qputenv("XDG_DATA_HOME", dataHome.path().toUtf8());
+    // A home of its own for each test process: Qt's test-mode settings and data folders
+    // (~/.qttest/…) and the XDG folders are then never shared with a test program running
+    // beside it, nor with the user's. Downloads and imports go to the throw-away data folder.
+    QTemporaryDir home;
+    qputenv("HOME", home.path().toUtf8());
+    for (const char* name :
+         {"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"}) {
+        const QString folder = home.filePath(QLatin1String(name));
+        QDir().mkpath(folder);
+        qputenv(name, folder.toUtf8());
+    }
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     pfa::ui::configureApplication(app);

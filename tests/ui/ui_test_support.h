@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "../core/test_skip.h"
 #include "core/sweep/sweep_spec.h"
 #include "ui/controllers/training_controller.h"
 #include "ui/panels/experiment_panel.h"
@@ -23,11 +24,6 @@
 
 /// Where UI tests save the screenshots they take (README pictures and pictures to look at),
 /// relative to the test's working directory unless the build defines it.
-/// The offline copies of the catalog's data sets (the build defines it).
-#ifndef PFA_SHARED_DATASETS
-#define PFA_SHARED_DATASETS "../shared/datasets"
-#endif
-
 #ifndef PFA_SCREENSHOT_DIR
 #define PFA_SCREENSHOT_DIR "screenshots"
 #endif
@@ -53,7 +49,7 @@ inline std::unique_ptr<MainWindow> readyWindow(int epochs = 40, const QString& l
     window->resize(1440, 900);
     window->show();
     const bool ready =
-        QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000);
+        QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000);
     if (!ready)
         throw std::runtime_error("data set did not load: " +
                                  window->experimentPanel()->problem().toStdString());
@@ -73,7 +69,7 @@ inline void clickToolbar(MainWindow& window, QAction* action) {
 }
 
 /// Waits until `spy` has at least `count` signals (or the timeout passes).
-inline bool waitForSignals(QSignalSpy& spy, int count, int timeoutMs = 20000) {
+inline bool waitForSignals(QSignalSpy& spy, int count, int timeoutMs = 60000) {
     return QTest::qWaitFor([&] { return spy.count() >= count; }, timeoutMs);
 }
 
@@ -138,11 +134,22 @@ inline RunEntryPtr runFromWindow(MainWindow& window) {
     return finishedEntry(finished, 0);
 }
 
-/// The folder of the offline copy of a catalog data set beside the project ("" when it is not
-/// there: tests that need it say so and skip that part).
+/// The folder of the offline copy of a catalog data set (under pfa::test::sharedDatasetsRoot():
+/// $PFA_SHARED_DATASETS, else beside the project), or "" when it is not there: a test that needs
+/// it then skips with PFA_SKIP_TEST, before its first assertion.
 inline QString sharedDatasetFolder(const QString& folderName) {
-    const QString folder = QDir(QStringLiteral(PFA_SHARED_DATASETS)).filePath(folderName);
+    const QString root = QString::fromStdString(pfa::test::sharedDatasetsRoot().string());
+    const QString folder = QDir(root).filePath(folderName);
     return QDir(folder).exists() ? folder : QString();
+}
+
+/// Why a test needing the offline copy `folderName` skips.
+inline std::string missingDatasetReason(const QString& folderName) {
+    return "the offline copy " +
+           QDir(QString::fromStdString(pfa::test::sharedDatasetsRoot().string()))
+               .filePath(folderName)
+               .toStdString() +
+           " is not present (PFA_SHARED_DATASETS)";
 }
 
 }  // namespace pfa::ui::test

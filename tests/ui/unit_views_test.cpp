@@ -398,7 +398,7 @@ TEST_CASE("Screenshots of the error-vs-ε and per-silo views from the trust-mode
     REQUIRE(window->experimentPanel()->selectDataset(preset.dataset));
     DatasetCard* card = window->datasetCard();
     REQUIRE(QTest::qWaitFor([&] { return card->silosSummary().contains(QStringLiteral("25 silos")); }, 30000));
-    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000));
     QTemporaryDir dir;
     pfa::SweepSpec spec = preset.spec;
     spec.base.delta = window->experimentPanel()->config().delta;

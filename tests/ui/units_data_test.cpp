@@ -212,12 +212,10 @@ TEST_CASE("Many units: the histogram counts units per range of rows", "[ui][unit
     CHECK(histogram.toolTip().isEmpty());
 }
 
-TEST_CASE("Parkinsons by subject: 42 people on the card", "[ui][units-data]") {
+TEST_CASE("Parkinsons by subject: 42 people on the card", "[ui][units-data][needs-data]") {
     const QString folder = sharedDatasetFolder(QStringLiteral("parkinsons-telemonitoring"));
-    if (folder.isEmpty()) {
-        WARN("the Parkinsons offline copy is not present: skipped");
-        return;
-    }
+    if (folder.isEmpty())
+        PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("parkinsons-telemonitoring")));
     pfa::DatasetRequest request;
     request.name = "parkinsons";
     request.dataDirectory = folder.toStdString();
@@ -257,7 +255,7 @@ TEST_CASE("A silo split chosen in the panel reaches the loaded data and the card
     CHECK(card->silosSummary() ==
           QStringLiteral("Silos: 5 silos, %1 rows each (equal random split, silo seed 0)")
               .arg(QLocale().toString(2000)));
-    REQUIRE(QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return panel->problem().isEmpty(); }, 60000));
     // The run is made on those silos, and its record says so.
     REQUIRE(runWithLambdas(*window, {0.0}));
     REQUIRE_FALSE(window->historyModel()->entries().empty());

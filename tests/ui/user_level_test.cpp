@@ -13,8 +13,7 @@
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
-TEST_CASE("user-level-dp-sgd: refused with a reason on data without users, trains on Parkinsons",
-          "[ui][user-level]") {
+TEST_CASE("user-level-dp-sgd: refused with a reason on data without users", "[ui][user-level]") {
     auto window = readyWindow(20);
     ExperimentPanel* panel = window->experimentPanel();
     QComboBox* algorithms = panel->algorithmBox();
@@ -25,12 +24,18 @@ TEST_CASE("user-level-dp-sgd: refused with a reason on data without users, train
     CHECK_FALSE(window->runAction()->isEnabled());
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/user-level-no-users.png")));
+}
 
+TEST_CASE("user-level-dp-sgd: trains on Parkinsons, one person per user", "[ui][user-level][needs-data]") {
     const QString folder = sharedDatasetFolder(QStringLiteral("parkinsons-telemonitoring"));
-    if (folder.isEmpty()) {
-        WARN("parkinsons offline copy not present, the training part is skipped");
-        return;
-    }
+    if (folder.isEmpty())
+        PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("parkinsons-telemonitoring")));
+    auto window = readyWindow(20);
+    ExperimentPanel* panel = window->experimentPanel();
+    QComboBox* algorithms = panel->algorithmBox();
+    algorithms->setCurrentIndex(algorithms->findData(QStringLiteral("user-level-dp-sgd")));
+    REQUIRE(panel->config().algorithm == "user-level-dp-sgd");
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QComboBox* datasets = panel->datasetBox();
     datasets->setCurrentIndex(datasets->findData(QStringLiteral("parkinsons")));
     if (!panel->catalogFilesPresent()) {

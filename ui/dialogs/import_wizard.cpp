@@ -268,6 +268,7 @@ void ImportWizard::showPreview(const std::shared_ptr<const pfa::FilePreview>& pr
         m_columns->setRowCount(0);
         m_format->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
         static_cast<CheckedPage*>(page(0))->changed();
+        emit previewFailed(error);
         return;
     }
     const bool arff = preview->format == pfa::FileFormat::Arff;

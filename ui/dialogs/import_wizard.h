@@ -75,6 +75,8 @@ public:
 
 signals:
     void previewReady();
+    /// The chosen file cannot be previewed (`error` says why, as page 1 shows it).
+    void previewFailed(const QString& error);
     void checkFinished(bool ok);
 
 private:
