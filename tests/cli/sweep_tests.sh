@@ -45,7 +45,7 @@ resume)
     # Simulate a power cut in the middle of a write: a partial last line.
     printf '{"run_key":"cut-off mid-wri' >> crashed.jsonl
     output=$("$cli" "${sweep[@]}" --threads 2 --out crashed.jsonl)
-    echo "$output" | grep -q "already in crashed.jsonl" || { echo "no resume message" >&2; exit 1; }
+    grep -q "already in crashed.jsonl" <<< "$output" || { echo "no resume message" >&2; exit 1; }
     [ "$(wc -l < crashed.jsonl)" -eq "$total" ] || { echo "expected $total lines, got $(wc -l < crashed.jsonl)" >&2; exit 1; }
     same_results full.jsonl crashed.jsonl
     echo "killed after $before of $total runs; resumed to the identical set of $total results"
