@@ -10,16 +10,18 @@ mkdir -p "$work"
 cd "$work"
 
 fail() { echo "FAILED: $*" >&2; exit 1; }
+# Output is searched with grep -q <<< "$text", never through a pipe: with pipefail, grep -q
+# leaving at its first match makes a writer with more lines to come fail (SIGPIPE), sometimes.
 
 case "$case_name" in
 correct)
     rm -f audit.json
     out=$("$cli" audit --epsilons 4 --models 20 --threads 2 --out audit.json)
-    echo "$out" | grep -Eq "^target +claimed +lower +TPR \[lower\] +FPR \[upper\] +models +seconds +verdict" \
+    grep -Eq "^target +claimed +lower +TPR \[lower\] +FPR \[upper\] +models +seconds +verdict" <<< "$out" \
         || fail "no table header: $out"
     line=$(echo "$out" | grep -E "^4 ") || fail "no row for epsilon 4: $out"
-    echo "$line" | grep -q "consistent" || fail "a correct mechanism was flagged: $line"
-    echo "$line" | grep -Eq " 40 +[0-9.]+ " || fail "40 models trained expected: $line"
+    grep -q "consistent" <<< "$line" || fail "a correct mechanism was flagged: $line"
+    grep -Eq " 40 +[0-9.]+ " <<< "$line" || fail "40 models trained expected: $line"
     grep -q '"algorithm":"dp-sgd"' audit.json || fail "JSON lacks the algorithm"
     grep -q '"broken":false' audit.json || fail "JSON: broken should be false"
     grep -q '"contradicts_claim":false' audit.json || fail "JSON: the claim should hold"
@@ -28,12 +30,12 @@ correct)
     ;;
 broken)
     out=$("$cli" audit --epsilons 1 --models 40 --threads 2 --broken-noise-divisor 100)
-    echo "$out" | grep -q "DELIBERATELY BROKEN dp-sgd (noise / 100)" || fail "broken mechanism not named: $out"
+    grep -q "DELIBERATELY BROKEN dp-sgd (noise / 100)" <<< "$out" || fail "broken mechanism not named: $out"
     line=$(echo "$out" | grep -E "^1 ") || fail "no row for epsilon 1: $out"
-    echo "$line" | grep -q "VIOLATED: lower bound > claimed epsilon" || fail "broken mechanism not caught: $line"
+    grep -q "VIOLATED: lower bound > claimed epsilon" <<< "$line" || fail "broken mechanism not caught: $line"
     lower=$(echo "$line" | awk '{print $3}')
     awk -v l="$lower" 'BEGIN { exit !(l > 1) }' || fail "lower bound $lower should exceed 1"
-    echo "$out" | grep -q "the accountant's epsilon for the noise actually added" || fail "no honest epsilon: $out"
+    grep -q "the accountant's epsilon for the noise actually added" <<< "$out" || fail "no honest epsilon: $out"
     echo "audit broken: $line"
     ;;
 refused)
@@ -41,17 +43,17 @@ refused)
     err=$("$cli" audit --algorithm user-level-dp-sgd --models 4 2>&1 >/dev/null); code=$?
     set -e
     [ "$code" -eq 2 ] || fail "user-level audit should exit 2, got $code"
-    echo "$err" | grep -q "the audit does not apply: 'user-level-dp-sgd' protects a whole user" || fail "$err"
+    grep -q "the audit does not apply: 'user-level-dp-sgd' protects a whole user" <<< "$err" || fail "$err"
     set +e
     err=$("$cli" audit --models 2 2>&1 >/dev/null); code=$?
     set -e
     [ "$code" -eq 2 ] || fail "--models 2 should exit 2, got $code"
-    echo "$err" | grep -q "models must be between 4" || fail "$err"
+    grep -q "models must be between 4" <<< "$err" || fail "$err"
     set +e
     err=$("$cli" audit --broken-noise-divisor 0.5 2>&1 >/dev/null); code=$?
     set -e
     [ "$code" -eq 2 ] || fail "divisor 0.5 should exit 2, got $code"
-    echo "$err" | grep -q "must be greater than 1" || fail "$err"
+    grep -q "must be greater than 1" <<< "$err" || fail "$err"
     echo "audit refused: user-level algorithm, too few models, divisor below 1"
     ;;
 *)

@@ -12,20 +12,23 @@ mkdir -p "$work"
 cd "$work"
 
 fail() { echo "FAILED: $*" >&2; exit 1; }
+# Output is searched with grep -q <<< "$text", never through a pipe: with pipefail, grep -q
+# leaving at its first match makes a writer with more lines to come fail (SIGPIPE), sometimes.
 
 case "$case_name" in
 ledger)
     rm -f ledger.jsonl
     out=$("$cli" train --algorithm dp-sgd,erm --epsilon 1,2 --lambda 0 --epochs 4 --synthetic-rows 2000 \
           --quiet --out ledger.jsonl)
-    echo "$out" | grep -Eq "privacy ledger of synthetic\(n=2000,.*\): ε = [0-9.]+ at δ = [0-9.e-]+ by RDP composition of 2 runs; Σε = [0-9.]+" \
+    grep -Eq "privacy ledger of synthetic\(n=2000,.*\): ε = [0-9.]+ at δ = [0-9.e-]+ by RDP composition of 2 runs; Σε = [0-9.]+" <<< "$out" \
         || fail "train did not print the ledger of its 2 private runs: $out"
     # A second sweep on the same data in the same file adds to the same ledger.
-    "$cli" train --algorithm dp-sgd --epsilon 0.5 --lambda 0 --epochs 4 --synthetic-rows 2000 --quiet \
-        --out ledger.jsonl | grep -q "RDP composition of 3 runs" || fail "the ledger did not grow to 3 runs"
+    out=$("$cli" train --algorithm dp-sgd --epsilon 0.5 --lambda 0 --epochs 4 --synthetic-rows 2000 \
+          --quiet --out ledger.jsonl)
+    grep -q "RDP composition of 3 runs" <<< "$out" || fail "the ledger did not grow to 3 runs"
     listing=$("$cli" ledger ledger.jsonl --runs)
     [ "$(echo "$listing" | grep -c "^  completed")" -eq 3 ] || fail "ledger --runs should list 3 runs: $listing"
-    echo "$listing" | grep -q "dp-sgd dp, ε = 0.5, λ = 0, seed 0" || fail "run label missing: $listing"
+    grep -q "dp-sgd dp, ε = 0.5, λ = 0, seed 0" <<< "$listing" || fail "run label missing: $listing"
     # The RDP total is below the simple sum of 0.5 + 1 + 2.
     total=$(echo "$listing" | sed -nE 's/.*: ε = ([0-9.]+) at δ.*/\1/p')
     sum=$(echo "$listing" | sed -nE 's/.*Σε = ([0-9.]+),.*/\1/p')
@@ -35,8 +38,8 @@ ledger)
     "$cli" train --algorithm dp-sgd --epsilon 1 --lambda 0 --epochs 4 --synthetic-rows 2000 --sampling shuffle \
         --batch-size 700 --quiet --out ledger.jsonl > /dev/null
     recomputed=$("$cli" epsilon --record ledger.jsonl)
-    echo "$recomputed" | grep -q "4 private run(s) recomputed, 0 mismatch(es)" || fail "recomputation: $recomputed"
-    echo "$recomputed" | grep -q "gaussian, q = 1, .* 4 release(s), replace" || fail "shuffle accounting: $recomputed"
+    grep -q "4 private run(s) recomputed, 0 mismatch(es)" <<< "$recomputed" || fail "recomputation: $recomputed"
+    grep -q "gaussian, q = 1, .* 4 release(s), replace" <<< "$recomputed" || fail "shuffle accounting: $recomputed"
     echo "ledger: 3 private runs composed to ε = $total (simple sum $sum); the non-private run is not charged; every ε recomputed from its record"
     ;;
 secure)
@@ -117,7 +120,7 @@ persistent)
     total=$("$cli" ledger --csv loans.csv | sed -nE 's/.*: ε = ([0-9.]+) at δ.*/\1/p')
     rm -f first.jsonl second.jsonl
     listing=$("$cli" ledger --csv loans.csv --runs)
-    echo "$listing" | grep -q "composition of 2 runs" || fail "runs were refunded: $listing"
+    grep -q "composition of 2 runs" <<< "$listing" || fail "runs were refunded: $listing"
     [ "$(echo "$listing" | grep -c '^  completed')" -eq 2 ] || fail "--runs should list 2 runs: $listing"
     # Exports: CSV (a line per run) and JSON (totals, no fingerprint).
     "$cli" ledger --csv loans.csv --export ledger-export.csv > /dev/null
@@ -128,10 +131,14 @@ persistent)
     # Reset: refused without --yes (saying what it means), done with it, never re-charged.
     if "$cli" ledger --csv loans.csv --reset 2> reset.err; then fail "--reset without --yes went through"; fi
     grep -q "does not make the data private again and cannot be undone: add --yes" reset.err || fail "reset message: $(cat reset.err)"
-    "$cli" ledger --csv loans.csv | grep -q "composition of 2 runs" || fail "a refused reset changed the ledger"
-    "$cli" ledger --csv loans.csv --reset --yes | grep -q "2 run(s) (ε = $total) no longer counted" || fail "reset output"
-    "$cli" ledger --csv loans.csv | grep -q "nothing spent yet" || fail "the reset ledger is not empty"
-    "$cli" ledger --list | grep -q "reset 1 time(s)" || fail "--list does not show the reset"
+    out=$("$cli" ledger --csv loans.csv)
+    grep -q "composition of 2 runs" <<< "$out" || fail "a refused reset changed the ledger"
+    out=$("$cli" ledger --csv loans.csv --reset --yes)
+    grep -q "2 run(s) (ε = $total) no longer counted" <<< "$out" || fail "reset output"
+    out=$("$cli" ledger --csv loans.csv)
+    grep -q "nothing spent yet" <<< "$out" || fail "the reset ledger is not empty"
+    out=$("$cli" ledger --list)
+    grep -q "reset 1 time(s)" <<< "$out" || fail "--list does not show the reset"
     echo "persistent: 2 runs on a file and its shuffled copy in one ledger ($where), ε = $total; deleting results refunded nothing; exported; reset with --yes"
     ;;
 auto-tune)
@@ -150,10 +157,10 @@ auto-tune)
     trials=$(python3 -c 'import json,sys; print(len(json.loads(open("tuned.jsonl").readline())["tuning_trials"]))')
     runs=$((trials + 1))
     listing=$("$cli" ledger tuned.jsonl --runs)
-    echo "$listing" | grep -q "ε = $stated at δ = [0-9.e-]* by RDP composition of $runs runs" \
+    grep -q "ε = $stated at δ = [0-9.e-]* by RDP composition of $runs runs" <<< "$listing" \
         || fail "the results file's ledger is not $runs runs at ε = $stated: $listing"
     [ "$(echo "$listing" | grep -c 'auto-tune trial')" -eq "$trials" ] || fail "not every trial is listed: $listing"
-    echo "$listing" | grep -q "^  abandoned .*(abandoned)" || fail "no abandoned trial is charged: $listing"
+    grep -q "^  abandoned .*(abandoned)" <<< "$listing" || fail "no abandoned trial is charged: $listing"
     grep -q "persistent privacy ledger of synthetic-teacher.*ε = $stated at δ = [0-9.e-]* by RDP composition of $runs runs" tuned.log \
         || fail "the persistent ledger is not $runs runs at ε = $stated: $(cat tuned.log)"
     echo "auto-tune: $trials trials and the final run charged, ε = $stated as stated"

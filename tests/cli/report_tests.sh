@@ -32,7 +32,8 @@ grep -q "report of run $private of 4 in runs.jsonl (completed) written to report
 if command -v pdfinfo > /dev/null; then
     pages=$(pdfinfo report.pdf | awk '/^Pages:/ { print $2 }')
     [ "$pages" = "1" ] || fail "report.pdf has $pages pages, expected 1"
-    pdfinfo report.pdf | grep -q "A4" || fail "report.pdf is not A4"
+    info=$(pdfinfo report.pdf)
+    grep -q "A4" <<< "$info" || fail "report.pdf is not A4"
 else
     echo "note: pdfinfo (poppler-utils) not installed: the page count is not checked"
 fi

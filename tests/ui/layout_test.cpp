@@ -45,7 +45,7 @@ std::unique_ptr<MainWindow> windowAt(QSize size) {
     window->setConfirmOnClose(false);
     window->resize(size);
     window->show();
-    REQUIRE(QTest::qWaitForWindowExposed(window.get()));
+    REQUIRE(QTest::qWaitForWindowExposed(window.get(), 60000));
     QTest::qWait(50);  // the docks' layouts settle
     return window;
 }
@@ -295,7 +295,7 @@ TEST_CASE("Space types into a focused field and pauses a run everywhere else",
           "[ui][layout][space]") {
     auto window = readyWindow(100000);
     window->activateWindow();
-    REQUIRE(QTest::qWaitForWindowActive(window.get()));
+    REQUIRE(QTest::qWaitForWindowActive(window.get(), 60000));
     ExperimentPanel* panel = window->experimentPanel();
     auto* batch = qobject_cast<QAbstractSpinBox*>(panel->parameterField("batch-size"));
     REQUIRE(batch);

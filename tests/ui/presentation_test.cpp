@@ -143,7 +143,7 @@ TEST_CASE("Presentation mode enlarges the charts, hides the side panels and rest
 
     // Esc: back exactly as before (the window has the keyboard again: the test chart had it).
     window->activateWindow();
-    REQUIRE(QTest::qWaitForWindowActive(window.get()));
+    REQUIRE(QTest::qWaitForWindowActive(window.get(), 60000));
     QTest::keyClick(window.get(), Qt::Key_Escape);
     QTest::qWait(50);
     CHECK_FALSE(toggle->isChecked());

@@ -79,7 +79,7 @@ TEST_CASE("The mean-estimation panel follows its sliders and runs its Monte-Carl
     open->trigger();
     auto* dialog = window->findChild<PublicMeanDialog*>();
     REQUIRE(dialog != nullptr);
-    REQUIRE(QTest::qWaitForWindowExposed(dialog));
+    REQUIRE(QTest::qWaitForWindowExposed(dialog, 60000));
 
     // The curve is the formula: its lowest point sits at r* (within the grid step).
     QLineSeries* curve = dialog->weightCurve();

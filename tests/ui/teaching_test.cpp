@@ -238,7 +238,7 @@ TEST_CASE("Teaching panel: never an ε the accountant did not compute", "[ui][te
 TEST_CASE("Teaching panel: follows the focused control and can be hidden", "[ui][teaching]") {
     auto window = readyWindow(40);
     window->activateWindow();
-    REQUIRE(QTest::qWaitForWindowActive(window.get()));
+    REQUIRE(QTest::qWaitForWindowActive(window.get(), 60000));
     TeachingPanel* teaching = teachingOf(*window);
     ExperimentPanel* panel = window->experimentPanel();
     QDockWidget* dock = dockOf(teaching);
@@ -423,7 +423,7 @@ TEST_CASE("Screenshots of the teaching panel and the guided tour", "[ui][teachin
         dock->show();
         dock->raise();
         window->activateWindow();
-        REQUIRE(QTest::qWaitForWindowActive(window.get()));
+        REQUIRE(QTest::qWaitForWindowActive(window.get(), 60000));
         panel->fairnessBox()->setFocus();
         REQUIRE(QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Fairness; },
                                 60000));

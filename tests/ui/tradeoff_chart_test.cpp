@@ -305,7 +305,7 @@ TEST_CASE("Tradeoff chart: an ε colour bar titled ε, drawn beside the plot",
     chart.setRuns({fakeRun(1, kSynthetic, 0.5, 0.05, 0.2),
                    fakeRun(2, kSynthetic, INFINITY, 0.1, 0.1, "erm")});
     chart.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&chart));
+    REQUIRE(QTest::qWaitForWindowExposed(&chart, 60000));
     QTest::qWait(50);
     const EpsilonColorBar* bar = chart.colorBar();
     REQUIRE(bar != nullptr);
@@ -383,7 +383,7 @@ TEST_CASE("Tradeoff chart: a hovered point keeps its settings tooltip", "[ui][tr
     const RunEntryPtr run = fakeRun(1, kSynthetic, 1.0, 0.05, 0.2);
     chart.setRuns({run, fakeRun(2, kSynthetic, 4.0, 0.15, 0.1)});
     chart.show();
-    REQUIRE(QTest::qWaitForWindowExposed(&chart));
+    REQUIRE(QTest::qWaitForWindowExposed(&chart, 60000));
     QTest::qWait(50);
     QWidget* viewport = chart.view()->viewport();
     const QPoint onPoint = chart.viewportPosOf(1);
