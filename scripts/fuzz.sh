@@ -80,12 +80,15 @@ done
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 failed=()
+# This run's own copies of the corpora: a fuzzer left running by an interrupted earlier run still
+# writes into its own folder, never into this one's.
+corpora=$(mktemp -d "$BUILD/corpus.XXXXXX")
+trap 'rm -rf "$corpora"' EXIT
 for target in "${TARGETS[@]}"; do
     name=${target%_reader_fuzz}  # csv, arff
-    work="$BUILD/corpus/$name"
+    work="$corpora/$name"
     artifacts="$BUILD/artifacts/$target"
     log="$BUILD/$target.log"
-    rm -rf "$work"
     mkdir -p "$work" "$artifacts"
     cp "$ROOT/tests/fuzz/corpus/$name"/* "$work"/
     dict=()

@@ -290,7 +290,7 @@ std::string nuText(double nu) { return std::isinf(nu) ? std::string("inf") : for
 }  // namespace
 
 TEST_CASE("Heavy tails at ε = 1: the README's measured claims hold (tables printed)",
-          "[heavy-tails][heavy-tail-table]") {
+          "[heavy-tails][heavy-tail-table][slow]") {
     const double momentBound = 10.0;  // a public guess of (E‖∇f‖^k)^{1/k} for these data
     const double infinity = std::numeric_limits<double>::infinity();
     const char* accelerated = "accelerated-clipped-gd (tail C)";

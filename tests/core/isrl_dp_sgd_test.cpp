@@ -278,7 +278,7 @@ TEST_CASE("isrl-dp-sgd refuses data without silos and a δ of 0.1 or more",
 // what the preset and the README say distrust costs is checked. Print it alone:
 // bin/pfa_core_tests "[trust-table]"
 TEST_CASE("isrl-dp-sgd: what distrust costs, per trust model and ε (table printed)",
-          "[isrl-dp-sgd][trust-table]") {
+          "[isrl-dp-sgd][trust-table][slow]") {
     SyntheticOptions options;
     options.rows = 10000;
     options.silos = 25;

@@ -459,7 +459,7 @@ TEST_CASE(
 // 15 s), and the README's claims drawn from it are checked. Print it alone:
 // build/bin/pfa_core_tests "[user-level-table]".
 TEST_CASE("Parkinsons by subject: test error against ε, record level vs user level (table printed)",
-          "[user-level][parkinsons][user-level-table][needs-data]") {
+          "[user-level][parkinsons][user-level-table][needs-data][slow]") {
     const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
     if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("parkinsons-telemonitoring"));
     const DataSplit data = splitAndEncode(findCatalogEntry("parkinsons").load(directory));
