@@ -98,18 +98,21 @@ std::vector<std::uint64_t> Arguments::seedList(const std::string& name,
         return std::stoull(item);
     };
     std::vector<std::uint64_t> seeds;
-    if (const auto dash = value.find('-'); dash != std::string::npos && value.find(',') == std::string::npos) {
+    if (const auto dash = value.find('-');
+        dash != std::string::npos && value.find(',') == std::string::npos) {
         const std::uint64_t from = parseSeed(value.substr(0, dash));
         const std::uint64_t to = parseSeed(value.substr(dash + 1));
         if (to < from) throw UsageError("--" + name + ": range '" + value + "' is empty");
-        if (to - from > 100000) throw UsageError("--" + name + ": range '" + value + "' is too large");
+        if (to - from > 100000)
+            throw UsageError("--" + name + ": range '" + value + "' is too large");
         for (std::uint64_t s = from; s <= to; ++s) seeds.push_back(s);
         return seeds;
     }
     std::size_t start = 0;
     while (start <= value.size()) {
         const std::size_t comma = value.find(',', start);
-        seeds.push_back(parseSeed(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+        seeds.push_back(parseSeed(
+            value.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
         if (comma == std::string::npos) break;
         start = comma + 1;
     }

@@ -1,4 +1,6 @@
 // pfa-cli bench: one DP-FERMI epoch against a plain two-pass reference on the same matrix.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -7,8 +9,6 @@
 #include <map>
 #include <thread>
 #include <vector>
-
-#include <unistd.h>
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
@@ -78,14 +78,16 @@ void timePreset(const Arguments& args, const std::string& presetName) {
     if (args.has("preset-seeds")) {
         const long seeds = args.integer("preset-seeds", 0);
         if (seeds < 1 || seeds > static_cast<long>(spec.seeds.size())) {
-            throw UsageError("--preset-seeds must be between 1 and " + std::to_string(spec.seeds.size()));
+            throw UsageError("--preset-seeds must be between 1 and " +
+                             std::to_string(spec.seeds.size()));
         }
         spec.seeds.resize(static_cast<std::size_t>(seeds));
         reduced += ", reduced to " + std::to_string(seeds) + " seed(s)";
     }
     if (args.has("preset-epochs")) {
         const long epochs = args.integer("preset-epochs", 0);
-        if (epochs < 1 || epochs > 100000) throw UsageError("--preset-epochs must be between 1 and 100000");
+        if (epochs < 1 || epochs > 100000)
+            throw UsageError("--preset-epochs must be between 1 and 100000");
         spec.base.epochs = static_cast<int>(epochs);
         reduced += ", reduced to " + std::to_string(epochs) + " epoch(s)";
     }
@@ -101,8 +103,8 @@ void timePreset(const Arguments& args, const std::string& presetName) {
     const DatasetProvider provider = [&](const std::string&) { return prepared; };
 
     namespace fs = std::filesystem;
-    const fs::path output = fs::temp_directory_path() /
-                            ("pfa-bench-" + presetName + "-" + std::to_string(::getpid()) + ".jsonl");
+    const fs::path output = fs::temp_directory_path() / ("pfa-bench-" + presetName + "-" +
+                                                         std::to_string(::getpid()) + ".jsonl");
     fs::remove(output);
     SweepOptions options;
     options.threads = static_cast<int>(threads);
@@ -117,13 +119,15 @@ void timePreset(const Arguments& args, const std::string& presetName) {
         throw;
     }
     fs::remove(output);
-    const int usedThreads = threads > 0 ? static_cast<int>(threads)
-                                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::printf("preset %s (%zu runs: %zu eps x %zu lambda x %zu seeds x %d epochs, batch %d%s): wall time "
-                "%.1f s on %d thread(s), %zu failed (data loading %.1f s, not included)\n",
-                presetName.c_str(), outcome.progress.total, spec.epsilons.size(), spec.lambdas.size(),
-                spec.seeds.size(), spec.base.epochs, spec.base.batchSize, reduced.c_str(),
-                outcome.progress.elapsedSeconds, usedThreads, outcome.progress.failed, loadSeconds);
+    const int usedThreads =
+        threads > 0 ? static_cast<int>(threads)
+                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::printf(
+        "preset %s (%zu runs: %zu eps x %zu lambda x %zu seeds x %d epochs, batch %d%s): wall time "
+        "%.1f s on %d thread(s), %zu failed (data loading %.1f s, not included)\n",
+        presetName.c_str(), outcome.progress.total, spec.epsilons.size(), spec.lambdas.size(),
+        spec.seeds.size(), spec.base.epochs, spec.base.batchSize, reduced.c_str(),
+        outcome.progress.elapsedSeconds, usedThreads, outcome.progress.failed, loadSeconds);
     std::printf("preset_seconds: %.1f\n", outcome.progress.elapsedSeconds);
     std::fflush(stdout);
 }
@@ -131,9 +135,10 @@ void timePreset(const Arguments& args, const std::string& presetName) {
 }  // namespace
 
 int benchCommand(int argc, char** argv) {
-    const Arguments args(argc, argv, 2,
-                         {"data-dir", "epochs", "repeats", "preset", "preset-seeds", "preset-epochs", "threads"},
-                         {"help"});
+    const Arguments args(
+        argc, argv, 2,
+        {"data-dir", "epochs", "repeats", "preset", "preset-seeds", "preset-epochs", "threads"},
+        {"help"});
     if (args.has("help")) {
         std::fputs(kBenchHelp, stdout);
         return 0;
@@ -209,15 +214,17 @@ int benchCommand(int argc, char** argv) {
     const double epoch = median(epochSeconds);
     const double steps = median(stepSeconds);
     const double reference = median(referenceSeconds);
-    std::printf("dp-fermi epoch (conservative, eps=1, lambda=1, batch %d, %ld steps/epoch, "
-                "status %s): median %.3f ms over %zu epochs (steps %.3f ms, end-of-epoch "
-                "evaluation %.3f ms; one-time setup incl. noise calibration %.1f ms)\n",
-                config.batchSize, static_cast<long>((n + config.batchSize - 1) / config.batchSize),
-                runStatusName(result.status).c_str(), 1e3 * epoch, epochSeconds.size(), 1e3 * steps,
-                1e3 * (epoch - steps), 1e3 * setup);
-    std::printf("two-pass reference (X*theta, then X^T r): median %.3f ms over %ld repetitions "
-                "(checksum %.3g)\n",
-                1e3 * reference, repeats, checksum);
+    std::printf(
+        "dp-fermi epoch (conservative, eps=1, lambda=1, batch %d, %ld steps/epoch, "
+        "status %s): median %.3f ms over %zu epochs (steps %.3f ms, end-of-epoch "
+        "evaluation %.3f ms; one-time setup incl. noise calibration %.1f ms)\n",
+        config.batchSize, static_cast<long>((n + config.batchSize - 1) / config.batchSize),
+        runStatusName(result.status).c_str(), 1e3 * epoch, epochSeconds.size(), 1e3 * steps,
+        1e3 * (epoch - steps), 1e3 * setup);
+    std::printf(
+        "two-pass reference (X*theta, then X^T r): median %.3f ms over %ld repetitions "
+        "(checksum %.3g)\n",
+        1e3 * reference, repeats, checksum);
     std::printf("ratio: %.3f\n", epoch / reference);
     return 0;
 }

@@ -38,7 +38,9 @@ const char* const kDatasetsHelp =
     "verify  check the files of every catalog data set found in DIR (or only --dataset NAME)\n"
     "        against the catalog's sizes and SHA-256 (offline import of files you already have)\n";
 
-std::string megabytes(std::uint64_t bytes) { return formatNumber(static_cast<double>(bytes) / 1e6, 3) + " MB"; }
+std::string megabytes(std::uint64_t bytes) {
+    return formatNumber(static_cast<double>(bytes) / 1e6, 3) + " MB";
+}
 
 bool allPresent(const CatalogEntry& entry, const std::string& directory) {
     for (const DatasetFile& file : entry.files) {
@@ -52,7 +54,8 @@ int listDatasets() {
     for (const CatalogEntry& entry : datasetCatalog()) {
         const std::string directory = catalogDatasetDirectory(entry.name);
         std::printf("%-14s %-44s %8ld  %s\n", entry.name.c_str(), entry.title.c_str(),
-                    entry.expectedRows, allPresent(entry, directory) ? directory.c_str() : "not downloaded");
+                    entry.expectedRows,
+                    allPresent(entry, directory) ? directory.c_str() : "not downloaded");
     }
     std::printf("\nper-user data folder: %s\n", userDataDirectory().c_str());
     return 0;
@@ -60,19 +63,21 @@ int listDatasets() {
 
 int describeDataset(const std::string& name) {
     const CatalogEntry& entry = findCatalogEntry(name);
-    std::printf("%s — %s\n\n%s\n\n", entry.name.c_str(), entry.title.c_str(), entry.description.c_str());
+    std::printf("%s — %s\n\n%s\n\n", entry.name.c_str(), entry.title.c_str(),
+                entry.description.c_str());
     for (const std::string& source : entry.sources) std::printf("source:   %s\n", source.c_str());
-    std::printf("license:  %s\ncitation: %s\nrows:     %ld\n", entry.license.c_str(), entry.citation.c_str(),
-                entry.expectedRows);
+    std::printf("license:  %s\ncitation: %s\nrows:     %ld\n", entry.license.c_str(),
+                entry.citation.c_str(), entry.expectedRows);
     for (const DatasetFile& file : entry.files) {
-        std::printf("file:     %s (%s, sha256 %s)\n          %s\n", file.name.c_str(), megabytes(file.bytes).c_str(),
-                    file.sha256.c_str(), file.urls.front().c_str());
+        std::printf("file:     %s (%s, sha256 %s)\n          %s\n", file.name.c_str(),
+                    megabytes(file.bytes).c_str(), file.sha256.c_str(), file.urls.front().c_str());
     }
     std::printf("\nsensitive attribute choices (first = default):\n");
     for (const SensitiveChoice& choice : entry.sensitiveChoices) {
-        std::printf("  %-10s %s — %ld encoded features; groups:", choice.id.c_str(), choice.title.c_str(),
-                    choice.expectedFeatures);
-        for (const auto& [group, count] : choice.expectedGroups) std::printf(" %s %ld,", group.c_str(), count);
+        std::printf("  %-10s %s — %ld encoded features; groups:", choice.id.c_str(),
+                    choice.title.c_str(), choice.expectedFeatures);
+        for (const auto& [group, count] : choice.expectedGroups)
+            std::printf(" %s %ld,", group.c_str(), count);
         std::printf("\n");
     }
     std::printf("\npreprocessing: %s\n", entry.preprocessing.c_str());
@@ -87,11 +92,13 @@ int fetchDataset(const std::string& name, const std::string& directory) {
     int lastPercent = -1;
     const std::vector<fetch::FetchReport> reports =
         fetch::fetchDataset(entry, target, [&](const fetch::DatasetProgress& p) {
-            const int percent =
-                p.total > 0 ? static_cast<int>(100.0 * static_cast<double>(p.done) / static_cast<double>(p.total)) : 0;
+            const int percent = p.total > 0 ? static_cast<int>(100.0 * static_cast<double>(p.done) /
+                                                               static_cast<double>(p.total))
+                                            : 0;
             if (percent != lastPercent && !p.file.empty()) {
                 lastPercent = percent;
-                std::fprintf(stderr, "\r  %-32s %3d%% of %s", p.file.c_str(), percent, megabytes(p.total).c_str());
+                std::fprintf(stderr, "\r  %-32s %3d%% of %s", p.file.c_str(), percent,
+                             megabytes(p.total).c_str());
             }
             return false;
         });
@@ -108,26 +115,32 @@ int fetchDataset(const std::string& name, const std::string& directory) {
 // Built without libcurl (a Qt-free build on a machine without libcurl4-openssl-dev).
 int fetchDataset(const std::string& name, const std::string& /*directory*/) {
     const CatalogEntry& entry = findCatalogEntry(name);  // an unknown name is still that error
-    throw UsageError("this build has no download support (made without libcurl); get the files "
-                     "listed by 'pfa-cli datasets info " + entry.name + "', check them with "
-                     "'pfa-cli datasets verify DIR' and use --data-dir DIR");
+    throw UsageError(
+        "this build has no download support (made without libcurl); get the files "
+        "listed by 'pfa-cli datasets info " +
+        entry.name +
+        "', check them with "
+        "'pfa-cli datasets verify DIR' and use --data-dir DIR");
 }
 #endif
 
 int verifyDirectory(const std::string& directory, const std::string& only) {
-    if (!std::filesystem::is_directory(directory)) throw UsageError("'" + directory + "' is not a folder");
+    if (!std::filesystem::is_directory(directory))
+        throw UsageError("'" + directory + "' is not a folder");
     int checked = 0, bad = 0;
     for (const CatalogEntry& entry : datasetCatalog()) {
         if (!only.empty() && entry.name != only) continue;
         bool anyPresent = false;
         for (const DatasetFile& file : entry.files) {
-            anyPresent = anyPresent || std::filesystem::exists(std::filesystem::path(directory) / file.name);
+            anyPresent =
+                anyPresent || std::filesystem::exists(std::filesystem::path(directory) / file.name);
         }
         if (!anyPresent && only.empty()) continue;
         for (const fetch::VerifyReport& report : fetch::verifyFiles(entry.files, directory)) {
             ++checked;
             if (!report.ok()) ++bad;
-            std::printf("%-14s %-32s %s\n", entry.name.c_str(), report.name.c_str(), report.message.c_str());
+            std::printf("%-14s %-32s %s\n", entry.name.c_str(), report.name.c_str(),
+                        report.message.c_str());
         }
     }
     if (!only.empty()) findCatalogEntry(only);  // unknown names are an error, not "nothing found"
@@ -154,7 +167,8 @@ int datasetsCommand(int argc, char** argv) {
     }
     if (action == "info" || action == "fetch" || action == "verify") {
         if (argc < 4 || std::string(argv[3]).rfind("--", 0) == 0) {
-            throw UsageError(action == "verify" ? "verify needs a folder" : action + " needs a data-set name");
+            throw UsageError(action == "verify" ? "verify needs a folder"
+                                                : action + " needs a data-set name");
         }
         const Arguments args(argc, argv, 4, {"dir", "dataset"}, {"help"});
         if (action == "info") return describeDataset(argv[3]);

@@ -23,8 +23,9 @@ namespace {
 std::string gaussianReleaseSummary(const privacy::AccountingInputs& inputs) {
     std::string text;
     for (const privacy::GaussianRelease& release : inputs.gaussianReleases) {
-        text += ", + " + std::to_string(release.releasesAfter(inputs.steps)) + " Gaussian release(s) of " +
-                release.what + " at z = " + formatNumber(release.noiseMultiplier);
+        text += ", + " + std::to_string(release.releasesAfter(inputs.steps)) +
+                " Gaussian release(s) of " + release.what +
+                " at z = " + formatNumber(release.noiseMultiplier);
     }
     return text;
 }
@@ -56,53 +57,58 @@ const char* const kEpsilonHelp =
 /// Recomputes every private run's ε of a results file from its recorded accounting inputs.
 int recomputeRecords(const std::string& path) {
     const ResultsFileContent content = readResultsFile(path);
-    if (content.records.empty()) throw InputError(path + ": no result records (missing or empty file)");
+    if (content.records.empty())
+        throw InputError(path + ": no result records (missing or empty file)");
     std::size_t checked = 0, mismatched = 0, withoutInputs = 0;
     for (const JsonValue& record : content.records) {
         if (!record.has("privacy") || !record.at("privacy").at("is_private").asBool()) continue;
         const JsonValue& privacyJson = record.at("privacy");
-        const std::string label = record.stringOr("algorithm", "?") + " eps=" +
-                                  formatNumber(record.numberOr("epsilon", NAN)) + " lambda=" +
-                                  formatNumber(record.numberOr("lambda", NAN)) + " seed=" +
-                                  formatNumber(record.numberOr("seed", NAN));
+        const std::string label = record.stringOr("algorithm", "?") +
+                                  " eps=" + formatNumber(record.numberOr("epsilon", NAN)) +
+                                  " lambda=" + formatNumber(record.numberOr("lambda", NAN)) +
+                                  " seed=" + formatNumber(record.numberOr("seed", NAN));
         if (!privacyJson.has("accounting")) {
             ++withoutInputs;
             std::printf("%s: no accounting inputs (written by an older version)\n", label.c_str());
             continue;
         }
-        const privacy::AccountingInputs inputs = privacy::accountingFromJson(privacyJson.at("accounting"));
+        const privacy::AccountingInputs inputs =
+            privacy::accountingFromJson(privacyJson.at("accounting"));
         const double recorded = privacyJson.at("epsilon_spent").asNumber();
         const double recomputed = privacy::certifiedEpsilon(inputs).epsilon;
-        const bool same = recorded == recomputed ||
-                          std::fabs(recorded - recomputed) <= 1e-9 * std::max(1.0, std::fabs(recorded));
+        const bool same = recorded == recomputed || std::fabs(recorded - recomputed) <=
+                                                        1e-9 * std::max(1.0, std::fabs(recorded));
         ++checked;
         if (!same) ++mismatched;
-        std::printf("%s: recorded %.12g, recomputed %.12g%s (%s, q = %.6g, z = %.6g, %ld release(s), "
-                    "%s, delta = %.3g%s)\n",
-                    label.c_str(), recorded, recomputed, same ? "" : "  MISMATCH",
-                    privacy::releaseKindName(inputs.kind).c_str(), inputs.samplingRate,
-                    inputs.noiseMultiplier, inputs.releases(),
-                    privacy::adjacencyCode(inputs.adjacency).c_str(), inputs.delta,
-                    (inputs.pureEpsilon() > 0 ? ", + eps0 = " + formatNumber(inputs.pureEpsilon()) : std::string())
-                        .append(inputs.interimReleases() > 0
-                                    ? ", + " + std::to_string(inputs.interimReleases()) +
-                                          " interim Gaussian release(s) at z = " +
-                                          formatNumber(inputs.interimNoiseMultiplier)
-                                    : std::string())
-                        .append(gaussianReleaseSummary(inputs))
-                        .c_str());
+        std::printf(
+            "%s: recorded %.12g, recomputed %.12g%s (%s, q = %.6g, z = %.6g, %ld release(s), "
+            "%s, delta = %.3g%s)\n",
+            label.c_str(), recorded, recomputed, same ? "" : "  MISMATCH",
+            privacy::releaseKindName(inputs.kind).c_str(), inputs.samplingRate,
+            inputs.noiseMultiplier, inputs.releases(),
+            privacy::adjacencyCode(inputs.adjacency).c_str(), inputs.delta,
+            (inputs.pureEpsilon() > 0 ? ", + eps0 = " + formatNumber(inputs.pureEpsilon())
+                                      : std::string())
+                .append(inputs.interimReleases() > 0
+                            ? ", + " + std::to_string(inputs.interimReleases()) +
+                                  " interim Gaussian release(s) at z = " +
+                                  formatNumber(inputs.interimNoiseMultiplier)
+                            : std::string())
+                .append(gaussianReleaseSummary(inputs))
+                .c_str());
     }
-    std::printf("%zu private run(s) recomputed, %zu mismatch(es), %zu without accounting inputs\n", checked,
-                mismatched, withoutInputs);
+    std::printf("%zu private run(s) recomputed, %zu mismatch(es), %zu without accounting inputs\n",
+                checked, mismatched, withoutInputs);
     return mismatched > 0 ? 1 : 0;
 }
 
 }  // namespace
 
 int epsilonCommand(int argc, char** argv) {
-    const Arguments args(argc, argv, 2,
-                         {"q", "sigma", "target-epsilon", "steps", "delta", "adjacency", "grid", "record"},
-                         {"help"});
+    const Arguments args(
+        argc, argv, 2,
+        {"q", "sigma", "target-epsilon", "steps", "delta", "adjacency", "grid", "record"},
+        {"help"});
     if (args.has("help")) {
         std::fputs(kEpsilonHelp, stdout);
         return 0;
@@ -134,8 +140,9 @@ int epsilonCommand(int argc, char** argv) {
     if (args.has("sigma")) {
         const double sigma = args.number("sigma", 0);
         if (sigma < 0) throw UsageError("--sigma must be >= 0");
-        const privacy::RdpCurve curve = privacy::scaled(
-            privacy::subsampledGaussianStepCurve(grid, q, sigma, adjacency), static_cast<double>(steps));
+        const privacy::RdpCurve curve =
+            privacy::scaled(privacy::subsampledGaussianStepCurve(grid, q, sigma, adjacency),
+                            static_cast<double>(steps));
         const privacy::EpsilonResult result = privacy::epsilonFromRdp(grid, curve, delta);
         if (result.orderAtGridEdge) {
             std::printf("warning: the optimal order is at the edge of the grid\n");
@@ -143,10 +150,12 @@ int epsilonCommand(int argc, char** argv) {
         std::printf("epsilon: %.12g\norder: %.10g\n", result.epsilon, result.order);
         return 0;
     }
-    const double target = Arguments::parseNumber("target-epsilon", args.text("target-epsilon"), false);
+    const double target =
+        Arguments::parseNumber("target-epsilon", args.text("target-epsilon"), false);
     const privacy::MultiplierSolution solution =
         privacy::solveSgmMultiplier(grid, q, steps, target, delta, adjacency);
-    std::printf("epsilon: %.12g\nnoise_multiplier: %.12g\n", solution.epsilon, solution.noiseMultiplier);
+    std::printf("epsilon: %.12g\nnoise_multiplier: %.12g\n", solution.epsilon,
+                solution.noiseMultiplier);
     return 0;
 }
 

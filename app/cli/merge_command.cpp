@@ -26,7 +26,8 @@ int mergeCommand(int argc, char** argv) {
     if (argc < 4) throw UsageError("needs an output file and at least one input file");
     std::vector<std::string> inputs;
     for (int i = 3; i < argc; ++i) {
-        if (std::string(argv[i]).rfind("--", 0) == 0) throw UsageError(std::string("unknown option ") + argv[i]);
+        if (std::string(argv[i]).rfind("--", 0) == 0)
+            throw UsageError(std::string("unknown option ") + argv[i]);
         inputs.push_back(argv[i]);
     }
     const std::string output = argv[2];
@@ -34,9 +35,10 @@ int mergeCommand(int argc, char** argv) {
         if (input == output) throw UsageError("the output file must not also be an input");
     }
     const MergeReport report = mergeResultsFiles(inputs, output);
-    std::printf("%zu record(s) read, %zu written to %s, %zu duplicate(s) dropped, %zu damaged line(s) "
-                "skipped\n",
-                report.inputRecords, report.written, output.c_str(), report.duplicates, report.damaged);
+    std::printf(
+        "%zu record(s) read, %zu written to %s, %zu duplicate(s) dropped, %zu damaged line(s) "
+        "skipped\n",
+        report.inputRecords, report.written, output.c_str(), report.duplicates, report.damaged);
     return 0;
 }
 

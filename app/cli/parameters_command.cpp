@@ -22,10 +22,14 @@ const char* const kParametersHelp =
 
 std::string kindName(ParamKind kind) {
     switch (kind) {
-        case ParamKind::Real: return "real";
-        case ParamKind::Integer: return "integer";
-        case ParamKind::Choice: return "choice";
-        case ParamKind::Flag: return "flag";
+        case ParamKind::Real:
+            return "real";
+        case ParamKind::Integer:
+            return "integer";
+        case ParamKind::Choice:
+            return "choice";
+        case ParamKind::Flag:
+            return "flag";
     }
     return "real";
 }
@@ -47,7 +51,8 @@ int parametersCommand(int argc, char** argv) {
             json.key("label").value(spec.label);
             json.key("kind").value(kindName(spec.kind));
             json.key("role").value(spec.role == ParamRole::Coordinate ? "coordinate" : "setting");
-            json.key("default").value(spec.isAuto(spec.defaultValue) ? std::string("auto") : spec.defaultValue);
+            json.key("default").value(spec.isAuto(spec.defaultValue) ? std::string("auto")
+                                                                     : spec.defaultValue);
             if (spec.hasAuto()) json.key("auto").value(spec.autoMeaning);
             json.key("rule").value(parameterRule(spec));
             json.key("example").value(exampleValue(spec));
@@ -63,16 +68,19 @@ int parametersCommand(int argc, char** argv) {
     if (args.has("tsv")) {
         for (const ParamSpec& spec : allParameters()) {
             std::printf("%s\t%s\t%s\t%s\t%s\t%s\n", spec.name.c_str(), kindName(spec.kind).c_str(),
-                        spec.role == ParamRole::Coordinate ? "coordinate" : "setting", spec.defaultValue.c_str(),
-                        exampleValue(spec).c_str(), algorithmsReading(spec.name).c_str());
+                        spec.role == ParamRole::Coordinate ? "coordinate" : "setting",
+                        spec.defaultValue.c_str(), exampleValue(spec).c_str(),
+                        algorithmsReading(spec.name).c_str());
         }
         return 0;
     }
     std::printf("%-18s %-8s %-12s %s\n", "name", "kind", "default", "algorithms / allowed values");
     for (const ParamSpec& spec : allParameters()) {
-        const std::string fallback = spec.isAuto(spec.defaultValue) ? std::string("auto") : spec.defaultValue;
-        std::printf("%-18s %-8s %-12s %s\n%-40s %s\n", spec.name.c_str(), kindName(spec.kind).c_str(),
-                    fallback.c_str(), algorithmsReading(spec.name).c_str(), "", parameterRule(spec).c_str());
+        const std::string fallback =
+            spec.isAuto(spec.defaultValue) ? std::string("auto") : spec.defaultValue;
+        std::printf("%-18s %-8s %-12s %s\n%-40s %s\n", spec.name.c_str(),
+                    kindName(spec.kind).c_str(), fallback.c_str(),
+                    algorithmsReading(spec.name).c_str(), "", parameterRule(spec).c_str());
     }
     return 0;
 }

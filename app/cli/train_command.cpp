@@ -1,11 +1,11 @@
 // pfa-cli train: runs a sweep (data set × algorithm × notion × axes × ε × λ × seeds) and
 // appends one JSON line per finished run; resumable, shardable, with presets.
 #include <algorithm>
-#include <map>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
+#include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 #include <tuple>
 
@@ -21,8 +21,8 @@
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_summary.h"
-#include "core/train/violation_stability.h"
 #include "core/train/config_validation.h"
+#include "core/train/violation_stability.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/number_list.h"
@@ -42,8 +42,10 @@ const char* const kTrainHelpHead =
     "data (one of):\n"
     "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression),\n"
     "                              synthetic-personalised (1000 users, one linear model each),\n"
-    "                              synthetic-linear (Gaussian linear regression, optimal MSE 0.25),\n"
-    "                              synthetic-teacher (20000 rows, targets of a small tanh network;\n"
+    "                              synthetic-linear (Gaussian linear regression, optimal MSE "
+    "0.25),\n"
+    "                              synthetic-teacher (20000 rows, targets of a small tanh "
+    "network;\n"
     "                              regression) or a catalog data set (pfa-cli datasets list)\n"
     "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
     "      --target COL            the label column\n"
@@ -93,7 +95,8 @@ const char* const kTrainHelpHead =
     "  --silo-seed S               seed of the silo split (default 0)\n"
     "  --personalised-heterogeneity S  synthetic-personalised: std of the per-user offsets (0.01)\n"
     "  --heavy-rows N, --heavy-features D  synthetic-heavy-tailed: rows (20000) and features (20)\n"
-    "  --heavy-feature-tail NU     degrees of freedom of the Student-t features (3): the admissible\n"
+    "  --heavy-feature-tail NU     degrees of freedom of the Student-t features (3): the "
+    "admissible\n"
     "                              tail index is k = NU - 0.5; inf: Gaussian features; NU <= 2:\n"
     "                              infinite variance (no moment bound of order k >= 2 holds)\n"
     "  --heavy-noise-tail NU, --heavy-noise-scale S  Student-t noise (3, 0.5; inf: Gaussian)\n"
@@ -141,8 +144,7 @@ const char* const kTrainHelpHead =
     "                              Generated values are rounded to 4 significant digits\n"
     "                              (0.03162): short in tables, and typing a printed value\n"
     "                              names the same run; a value given twice runs once; at\n"
-    "                              most 1000 values\n"
-    ;
+    "                              most 1000 values\n";
 
 const char* const kTrainHelpTail =
     "execution:\n"
@@ -174,7 +176,8 @@ std::vector<SweepAxis> parseAxes(const std::string& text) {
     std::string part;
     while (std::getline(stream, part, ';')) {
         const std::size_t eq = part.find('=');
-        if (eq == std::string::npos) throw UsageError("--axis: '" + part + "' is not NAME=V1,V2,...");
+        if (eq == std::string::npos)
+            throw UsageError("--axis: '" + part + "' is not NAME=V1,V2,...");
         SweepAxis axis;
         axis.parameter = part.substr(0, eq);
         TrainConfig probe;
@@ -182,10 +185,12 @@ std::vector<SweepAxis> parseAxes(const std::string& text) {
             if (isChoiceSweepParameter(axis.parameter)) {
                 axis.choices = commaList(part.substr(eq + 1));
                 if (axis.choices.empty()) throw InputError("no values");
-                for (const std::string& choice : axis.choices) applySweepParameter(probe, axis.parameter, choice);
+                for (const std::string& choice : axis.choices)
+                    applySweepParameter(probe, axis.parameter, choice);
             } else {
                 axis.values = parseNumberList(part.substr(eq + 1), false);
-                applySweepParameter(probe, axis.parameter, axis.values.front());  // rejects unknown names
+                applySweepParameter(probe, axis.parameter,
+                                    axis.values.front());  // rejects unknown names
             }
         } catch (const InputError& error) {
             throw UsageError("--axis: " + axis.parameter + ": " + error.what());
@@ -200,7 +205,8 @@ std::pair<int, int> parseShard(const std::string& text) {
     if (slash == std::string::npos) throw UsageError("--shard: '" + text + "' is not I/N");
     const double index = Arguments::parseNumber("shard", text.substr(0, slash), false);
     const double count = Arguments::parseNumber("shard", text.substr(slash + 1), false);
-    if (index != std::floor(index) || count != std::floor(count) || count < 1 || index < 0 || index >= count) {
+    if (index != std::floor(index) || count != std::floor(count) || count < 1 || index < 0 ||
+        index >= count) {
         throw UsageError("--shard: '" + text + "' must be I/N with 0 <= I < N");
     }
     return {static_cast<int>(index), static_cast<int>(count)};
@@ -281,28 +287,41 @@ std::string settingsHelp() {
     };
     std::string help = "algorithms:\n";
     for (const auto& algorithm : algorithmRegistry()) {
-        help += pad("  " + algorithm->name()) + wrapped(algorithm->description(), kColumn, kWidth) + "\n";
+        help += pad("  " + algorithm->name()) + wrapped(algorithm->description(), kColumn, kWidth) +
+                "\n";
     }
     help += "settings (the algorithms each applies to in [ ]; * = may be an --axis):\n";
     for (const ParamSpec* spec : settingOptions()) {
         std::string line = "  --" + spec->name;
         switch (spec->kind) {
-            case ParamKind::Flag: line += ", --no-" + spec->name; break;
-            case ParamKind::Integer: line += " N"; break;
-            case ParamKind::Real: line += " X"; break;
-            case ParamKind::Choice: line += " MODE"; break;
+            case ParamKind::Flag:
+                line += ", --no-" + spec->name;
+                break;
+            case ParamKind::Integer:
+                line += " N";
+                break;
+            case ParamKind::Real:
+                line += " X";
+                break;
+            case ParamKind::Choice:
+                line += " MODE";
+                break;
         }
         if (spec->sweepable) line += " *";
         std::string text = spec->help + ".";
         if (spec->kind == ParamKind::Choice) {
-            for (const ParamChoice& choice : spec->choices) text += " " + choice.value + ": " + choice.help + ";";
+            for (const ParamChoice& choice : spec->choices)
+                text += " " + choice.value + ": " + choice.help + ";";
             if (spec->hasAuto()) text += " auto: " + spec->autoMeaning + ";";
             text.back() = '.';
         }
         text += " Default: ";
-        if (spec->isAuto(spec->defaultValue)) text += "auto";
-        else if (spec->kind == ParamKind::Flag) text += spec->defaultValue == "true" ? "on" : "off";
-        else text += spec->defaultValue + (spec->unit.empty() ? "" : " " + spec->unit);
+        if (spec->isAuto(spec->defaultValue))
+            text += "auto";
+        else if (spec->kind == ParamKind::Flag)
+            text += spec->defaultValue == "true" ? "on" : "off";
+        else
+            text += spec->defaultValue + (spec->unit.empty() ? "" : " " + spec->unit);
         if (spec->kind == ParamKind::Real || spec->kind == ParamKind::Integer) {
             text += "; " + parameterRule(*spec);
         }
@@ -356,13 +375,14 @@ void applySyntheticUnitOptions(const Arguments& args, SyntheticOptions& syntheti
 
 /// The --heavy-* knobs of the synthetic-heavy-tailed generator (the generator checks ranges).
 void applyHeavyTailedOptions(const Arguments& args, DatasetRequest& request) {
-    static const char* const knobs[] = {"heavy-rows",        "heavy-features",      "heavy-feature-tail",
-                                        "heavy-noise-tail",  "heavy-noise-scale",   "heavy-outlier-share",
-                                        "heavy-outlier-scale", "heavy-seed"};
+    static const char* const knobs[] = {
+        "heavy-rows",        "heavy-features",      "heavy-feature-tail",  "heavy-noise-tail",
+        "heavy-noise-scale", "heavy-outlier-share", "heavy-outlier-scale", "heavy-seed"};
     if (request.name != "synthetic-heavy-tailed") {
         for (const char* knob : knobs) {
             if (args.has(knob))
-                throw UsageError(std::string("--") + knob + " only goes with --dataset synthetic-heavy-tailed");
+                throw UsageError(std::string("--") + knob +
+                                 " only goes with --dataset synthetic-heavy-tailed");
         }
         return;
     }
@@ -370,9 +390,11 @@ void applyHeavyTailedOptions(const Arguments& args, DatasetRequest& request) {
     h.rows = boundedInteger(args, "heavy-rows", h.rows, 100, 100000000, "at least 100 rows");
     h.features = boundedInteger(args, "heavy-features", h.features, 1, 200, "between 1 and 200");
     if (args.has("heavy-feature-tail"))
-        h.featureTail = Arguments::parseNumber("heavy-feature-tail", args.text("heavy-feature-tail"), true);
+        h.featureTail =
+            Arguments::parseNumber("heavy-feature-tail", args.text("heavy-feature-tail"), true);
     if (args.has("heavy-noise-tail"))
-        h.noiseTail = Arguments::parseNumber("heavy-noise-tail", args.text("heavy-noise-tail"), true);
+        h.noiseTail =
+            Arguments::parseNumber("heavy-noise-tail", args.text("heavy-noise-tail"), true);
     h.noiseScale = args.number("heavy-noise-scale", h.noiseScale);
     h.outlierShare = args.number("heavy-outlier-share", h.outlierShare);
     h.outlierScale = args.number("heavy-outlier-scale", h.outlierScale);
@@ -446,31 +468,78 @@ void applySiloOptions(const Arguments& args, DatasetRequest& request) {
 void printUnitSummary(const DataSplit& split) {
     const Dataset& train = split.train;
     if (train.users) {
-        std::fprintf(stderr, "users: %ld people (column '%s') in the training rows, %ld to %ld %ss each; %ld in the test rows\n",
-                     train.users->units(), train.personColumn.c_str(), train.users->minRowsPerUnit(),
-                     train.users->maxRowsPerUnit(), train.unitName.c_str(),
-                     split.test.users ? split.test.users->units() : 0L);
+        std::fprintf(stderr,
+                     "users: %ld people (column '%s') in the training rows, %ld to %ld %ss each; "
+                     "%ld in the test rows\n",
+                     train.users->units(), train.personColumn.c_str(),
+                     train.users->minRowsPerUnit(), train.users->maxRowsPerUnit(),
+                     train.unitName.c_str(), split.test.users ? split.test.users->units() : 0L);
     }
     if (train.silos) {
-        std::fprintf(stderr, "silos: %ld with training rows, %ld to %ld rows each (%s)\n", train.silos->units(),
-                     train.silos->minRowsPerUnit(), train.silos->maxRowsPerUnit(), train.siloDescription.c_str());
+        std::fprintf(stderr, "silos: %ld with training rows, %ld to %ld rows each (%s)\n",
+                     train.silos->units(), train.silos->minRowsPerUnit(),
+                     train.silos->maxRowsPerUnit(), train.siloDescription.c_str());
     }
 }
 
 }  // namespace
 
 int trainCommand(int argc, char** argv) {
-    std::set<std::string> valued = {"dataset", "csv", "target", "positive", "sensitive", "categorical", "ignore",
-                                    "missing", "data-dir", "split-seed", "test-fraction", "split-method",
-                                    "synthetic-rows", "synthetic-features", "synthetic-minority",
-                                    "synthetic-bias", "synthetic-noise", "personalised-heterogeneity", "heavy-rows", "heavy-features", "heavy-feature-tail",
-                                    "heavy-noise-tail", "heavy-noise-scale", "heavy-outlier-share",
-                                    "heavy-outlier-scale", "heavy-seed", "linear-rows", "linear-features", "synthetic-users", "synthetic-user-skew",
-                                    "synthetic-user-correlation", "synthetic-atypical-users", "synthetic-silos",
-                                    "synthetic-silo-heterogeneity", "silos", "silo-split", "silo-alpha",
-                                    "silo-column", "silo-min-rows", "silo-seed", "preset", "algorithm", "fairness",
-                                    "epsilon", "lambda", "seeds", "axis", "threads", "out", "shard", "tuning", "tune-criterion", "tune-validation",
-                                    "sensitive-threshold", "stability"};
+    std::set<std::string> valued = {"dataset",
+                                    "csv",
+                                    "target",
+                                    "positive",
+                                    "sensitive",
+                                    "categorical",
+                                    "ignore",
+                                    "missing",
+                                    "data-dir",
+                                    "split-seed",
+                                    "test-fraction",
+                                    "split-method",
+                                    "synthetic-rows",
+                                    "synthetic-features",
+                                    "synthetic-minority",
+                                    "synthetic-bias",
+                                    "synthetic-noise",
+                                    "personalised-heterogeneity",
+                                    "heavy-rows",
+                                    "heavy-features",
+                                    "heavy-feature-tail",
+                                    "heavy-noise-tail",
+                                    "heavy-noise-scale",
+                                    "heavy-outlier-share",
+                                    "heavy-outlier-scale",
+                                    "heavy-seed",
+                                    "linear-rows",
+                                    "linear-features",
+                                    "synthetic-users",
+                                    "synthetic-user-skew",
+                                    "synthetic-user-correlation",
+                                    "synthetic-atypical-users",
+                                    "synthetic-silos",
+                                    "synthetic-silo-heterogeneity",
+                                    "silos",
+                                    "silo-split",
+                                    "silo-alpha",
+                                    "silo-column",
+                                    "silo-min-rows",
+                                    "silo-seed",
+                                    "preset",
+                                    "algorithm",
+                                    "fairness",
+                                    "epsilon",
+                                    "lambda",
+                                    "seeds",
+                                    "axis",
+                                    "threads",
+                                    "out",
+                                    "shard",
+                                    "tuning",
+                                    "tune-criterion",
+                                    "tune-validation",
+                                    "sensitive-threshold",
+                                    "stability"};
     std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows", "auto-tune"};
     for (const ParamSpec* spec : settingOptions()) {
         if (spec->kind == ParamKind::Flag) {
@@ -488,7 +557,8 @@ int trainCommand(int argc, char** argv) {
         return 0;
     }
     if (!args.has("out")) throw UsageError("--out FILE.jsonl is required");
-    if (args.has("csv") && args.has("dataset")) throw UsageError("give --dataset or --csv, not both");
+    if (args.has("csv") && args.has("dataset"))
+        throw UsageError("give --dataset or --csv, not both");
 
     // The sweep: a preset's, then every explicit option on top.
     SweepSpec spec;
@@ -514,14 +584,19 @@ int trainCommand(int argc, char** argv) {
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
         for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing",
                                     "skip-bad-rows", "sensitive-threshold"}) {
-            if (args.has(csvOnly)) throw UsageError(std::string("--") + csvOnly + " only goes with --csv");
+            if (args.has(csvOnly))
+                throw UsageError(std::string("--") + csvOnly + " only goes with --csv");
         }
     }
     request.dataDirectory = args.text("data-dir", request.dataDirectory);
-    request.synthetic.rows = static_cast<int>(args.integer("synthetic-rows", request.synthetic.rows));
-    request.synthetic.features = static_cast<int>(args.integer("synthetic-features", request.synthetic.features));
-    request.synthetic.minorityShare = args.number("synthetic-minority", request.synthetic.minorityShare);
-    request.synthetic.groupLabelDependence = args.number("synthetic-bias", request.synthetic.groupLabelDependence);
+    request.synthetic.rows =
+        static_cast<int>(args.integer("synthetic-rows", request.synthetic.rows));
+    request.synthetic.features =
+        static_cast<int>(args.integer("synthetic-features", request.synthetic.features));
+    request.synthetic.minorityShare =
+        args.number("synthetic-minority", request.synthetic.minorityShare);
+    request.synthetic.groupLabelDependence =
+        args.number("synthetic-bias", request.synthetic.groupLabelDependence);
     request.synthetic.labelNoise = args.number("synthetic-noise", request.synthetic.labelNoise);
     applySyntheticUnitOptions(args, request.synthetic);
     if (request.name != "synthetic") {
@@ -537,13 +612,15 @@ int trainCommand(int argc, char** argv) {
     request.personalised.heterogeneity =
         args.number("personalised-heterogeneity", request.personalised.heterogeneity);
     applyHeavyTailedOptions(args, request);
-    request.linearGaussian.rows = static_cast<int>(args.integer("linear-rows", request.linearGaussian.rows));
+    request.linearGaussian.rows =
+        static_cast<int>(args.integer("linear-rows", request.linearGaussian.rows));
     request.linearGaussian.features =
         static_cast<int>(args.integer("linear-features", request.linearGaussian.features));
     if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
         throw UsageError("--split-seed must be >= 0");
     }
-    request.split.seed = static_cast<std::uint64_t>(args.integer("split-seed", static_cast<long>(request.split.seed)));
+    request.split.seed = static_cast<std::uint64_t>(
+        args.integer("split-seed", static_cast<long>(request.split.seed)));
     request.split.testFraction = args.number("test-fraction", request.split.testFraction);
     if (args.has("split-method")) {
         request.split.method = parseSplitMethod(args.text("split-method"));
@@ -572,10 +649,12 @@ int trainCommand(int argc, char** argv) {
         const bool finiteEpsilon = std::any_of(spec.epsilons.begin(), spec.epsilons.end(),
                                                [](double e) { return std::isfinite(e); });
         if (!algorithm.supportsPrivacy() && args.has("epsilon") && finiteEpsilon) {
-            std::fprintf(stderr, "note: %s is not private: it runs once, at epsilon = inf\n", name.c_str());
+            std::fprintf(stderr, "note: %s is not private: it runs once, at epsilon = inf\n",
+                         name.c_str());
         }
         if (!algorithm.usesFairness() && args.has("lambda")) {
-            std::fprintf(stderr, "note: %s has no fairness term: it runs once, at lambda = 0\n", name.c_str());
+            std::fprintf(stderr, "note: %s has no fairness term: it runs once, at lambda = 0\n",
+                         name.c_str());
         }
     }
     applySettings(args, spec.base);
@@ -595,8 +674,10 @@ int trainCommand(int argc, char** argv) {
                 variant.silos = request.silos;
             }
         } else {
-            std::fprintf(stderr, "note: the data options given replace the preset's data axes (%zu data sets) by one "
-                                 "data set\n",
+            std::fprintf(stderr,
+                         "note: the data options given replace the preset's data axes (%zu data "
+                         "sets) by one "
+                         "data set\n",
                          preset->dataVariants.size());
         }
     }
@@ -609,7 +690,8 @@ int trainCommand(int argc, char** argv) {
     const long threads = args.integer("threads", 0);
     if (threads < 0 || threads > 1024) throw UsageError("--threads must be between 0 and 1024");
     options.threads = static_cast<int>(threads);
-    if (args.has("shard")) std::tie(options.shardIndex, options.shardCount) = parseShard(args.text("shard"));
+    if (args.has("shard"))
+        std::tie(options.shardIndex, options.shardCount) = parseShard(args.text("shard"));
     const bool quiet = args.has("quiet");
     const long stabilityWindow = args.has("stability") ? args.integer("stability", 50) : 0;
     if (args.has("stability") && stabilityWindow < 2) {
@@ -627,7 +709,8 @@ int trainCommand(int argc, char** argv) {
                 message.find(" fields, found ") != std::string::npos) {
                 std::string where = error.file();
                 if (error.line() > 0) where.append(":").append(std::to_string(error.line()));
-                if (!error.column().empty()) where.append(" (column '").append(error.column()).append("')");
+                if (!error.column().empty())
+                    where.append(" (column '").append(error.column()).append("')");
                 where.append(": ");
                 const std::string problem =
                     message.rfind(where, 0) == 0 ? message.substr(where.size()) : message;
@@ -650,20 +733,24 @@ int trainCommand(int argc, char** argv) {
         return it->second;
     };
     // Bad values end here, before any run, with a one-line reason.
-    const std::vector<SweepRun> runs = shardRuns(spec.expand(), options.shardIndex, options.shardCount);
+    const std::vector<SweepRun> runs =
+        shardRuns(spec.expand(), options.shardIndex, options.shardCount);
     validateSweep(runs, provider);
     for (const PreparedDatasetPtr& data : preparedAll) {
-        std::fprintf(stderr, "data: %s — %ld training rows, %ld test rows, %ld features, %d groups (%s)\n",
-                     data->context.datasetDescription.c_str(), data->context.trainRows, data->context.testRows,
-                     data->context.features, data->split.train.numGroups(),
+        std::fprintf(stderr,
+                     "data: %s — %ld training rows, %ld test rows, %ld features, %d groups (%s)\n",
+                     data->context.datasetDescription.c_str(), data->context.trainRows,
+                     data->context.testRows, data->context.features, data->split.train.numGroups(),
                      data->split.train.sensitiveDescription.c_str());
     }
     for (const BadRow& bad : prepared->skippedBadRowList) {
-        std::fprintf(stderr, "skipped %s: %s\n", request.filePath.c_str(), describeBadRow(bad).c_str());
+        std::fprintf(stderr, "skipped %s: %s\n", request.filePath.c_str(),
+                     describeBadRow(bad).c_str());
     }
     if (prepared->skippedBadRows > prepared->skippedBadRowList.size()) {
         std::fprintf(stderr, "skipped %zu more malformed row(s) of %s\n",
-                     prepared->skippedBadRows - prepared->skippedBadRowList.size(), request.filePath.c_str());
+                     prepared->skippedBadRows - prepared->skippedBadRowList.size(),
+                     request.filePath.c_str());
     }
     printUnitSummary(prepared->split);
     // δ is one setting of the whole sweep: warned about once, for its first private run.
@@ -678,30 +765,34 @@ int trainCommand(int argc, char** argv) {
         if (quiet) return;
         if (r.regression.known) {
             // A regression run: its error is the test MSE and it has no fairness metric.
-            std::fprintf(stderr,
-                         "[%zu/%zu] %s eps=%s seed=%llu: %s, test MSE %.4f (RMSE %.4f, |w - w*| %s), "
-                         "violation n/a, eps spent %s (%.1f s; ETA %.0f s)\n",
-                         p.finished + p.alreadyDone, p.total, r.config.algorithm.c_str(),
-                         formatNumber(r.config.epsilon).c_str(), static_cast<unsigned long long>(run.config.seed),
-                         runStatusName(r.status).c_str(), r.regression.testMse, r.regression.testRmse,
-                         std::isnan(r.regression.weightError) ? "unknown"
-                                                              : formatNumber(r.regression.weightError, 4).c_str(),
-                         formatNumber(r.privacy.isPrivate ? r.privacy.epsilonSpent : INFINITY).c_str(), r.seconds,
-                         p.etaSeconds);
+            std::fprintf(
+                stderr,
+                "[%zu/%zu] %s eps=%s seed=%llu: %s, test MSE %.4f (RMSE %.4f, |w - w*| %s), "
+                "violation n/a, eps spent %s (%.1f s; ETA %.0f s)\n",
+                p.finished + p.alreadyDone, p.total, r.config.algorithm.c_str(),
+                formatNumber(r.config.epsilon).c_str(),
+                static_cast<unsigned long long>(run.config.seed), runStatusName(r.status).c_str(),
+                r.regression.testMse, r.regression.testRmse,
+                std::isnan(r.regression.weightError)
+                    ? "unknown"
+                    : formatNumber(r.regression.weightError, 4).c_str(),
+                formatNumber(r.privacy.isPrivate ? r.privacy.epsilonSpent : INFINITY).c_str(),
+                r.seconds, p.etaSeconds);
             if (r.status == RunStatus::Failed || r.status == RunStatus::Diverged) {
                 std::fprintf(stderr, "    %s\n", r.message.c_str());
             }
             return;
         }
-        std::fprintf(stderr,
-                     "[%zu/%zu] %s %s eps=%s lambda=%s seed=%llu: %s, test error %.4f, violation %.4f, "
-                     "eps spent %s (%.1f s; ETA %.0f s)\n",
-                     p.finished + p.alreadyDone, p.total, r.config.algorithm.c_str(),
-                     fairnessCode(r.config.fairness).c_str(), formatNumber(r.config.epsilon).c_str(),
-                     formatNumber(r.config.lambda).c_str(), static_cast<unsigned long long>(run.config.seed),
-                     runStatusName(r.status).c_str(), r.test.error, r.test.violation(r.config.fairness),
-                     formatNumber(r.privacy.isPrivate ? r.privacy.epsilonSpent : INFINITY).c_str(), r.seconds,
-                     p.etaSeconds);
+        std::fprintf(
+            stderr,
+            "[%zu/%zu] %s %s eps=%s lambda=%s seed=%llu: %s, test error %.4f, violation %.4f, "
+            "eps spent %s (%.1f s; ETA %.0f s)\n",
+            p.finished + p.alreadyDone, p.total, r.config.algorithm.c_str(),
+            fairnessCode(r.config.fairness).c_str(), formatNumber(r.config.epsilon).c_str(),
+            formatNumber(r.config.lambda).c_str(), static_cast<unsigned long long>(run.config.seed),
+            runStatusName(r.status).c_str(), r.test.error, r.test.violation(r.config.fairness),
+            formatNumber(r.privacy.isPrivate ? r.privacy.epsilonSpent : INFINITY).c_str(),
+            r.seconds, p.etaSeconds);
         if (r.status == RunStatus::Failed || r.status == RunStatus::Diverged) {
             std::fprintf(stderr, "    %s\n", r.message.c_str());
         }
@@ -716,10 +807,12 @@ int trainCommand(int argc, char** argv) {
     CancelToken never;
     const bool autoTuned = args.has("auto-tune");
     AutoTuneOptions tune;
-    if (args.has("tune-criterion")) tune.criterion = parseTuneCriterion(args.text("tune-criterion"));
+    if (args.has("tune-criterion"))
+        tune.criterion = parseTuneCriterion(args.text("tune-criterion"));
     tune.validationFraction = args.number("tune-validation", tune.validationFraction);
     if (autoTuned && spec.tuning == Tuning::SplitBudget) {
-        throw UsageError("--auto-tune goes with --tuning not-covered: its trials are chosen by their results");
+        throw UsageError(
+            "--auto-tune goes with --tuning not-covered: its trials are chosen by their results");
     }
     if (!autoTuned && (args.has("tune-criterion") || args.has("tune-validation"))) {
         throw UsageError("--tune-criterion and --tune-validation only go with --auto-tune");
@@ -735,10 +828,13 @@ int trainCommand(int argc, char** argv) {
     const std::vector<JsonValue> fileRecords = readResultsFile(options.outputPath).records;
     std::vector<JsonValue> records, sameData;
     for (const JsonValue& record : fileRecords) {
-        if (record.has("run_key") && keys.count(record.at("run_key").asString())) records.push_back(record);
+        if (record.has("run_key") && keys.count(record.at("run_key").asString()))
+            records.push_back(record);
         const std::string ledger = recordLedgerKey(record);
         if (std::any_of(preparedAll.begin(), preparedAll.end(),
-                        [&](const PreparedDatasetPtr& data) { return data->context.ledgerKey == ledger; })) {
+                        [&](const PreparedDatasetPtr& data) {
+                            return data->context.ledgerKey == ledger;
+                        })) {
             sameData.push_back(record);
         }
     }
@@ -748,16 +844,19 @@ int trainCommand(int argc, char** argv) {
     const std::string described = preparedAll.size() == 1
                                       ? prepared->context.datasetDescription
                                       : std::to_string(preparedAll.size()) + " data sets";
-    std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n", described.c_str(), runs.size(), outcome.progress.finished,
+    std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n",
+                described.c_str(), runs.size(), outcome.progress.finished,
                 outcome.progress.alreadyDone, options.outputPath.c_str(), outcome.progress.failed);
-    std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion", "epsilon", "lambda",
-                "test error", "violation", "eps spent", "seeds", "sec/run");
+    std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion",
+                "epsilon", "lambda", "test error", "violation", "eps spent", "seeds", "sec/run");
     // The point of a cell on its algorithm's curve: λ, or the setting the algorithm's curve
     // runs over (s = dual step, c = tolerance, gamma = post-processing's allowed gap).
     auto curvePointOf = [](const SweepCell& cell) {
         const std::string setting = curveSettingOf(cell.algorithm);
         if (setting == "lambda") return formatNumber(cell.lambda);
-        const std::string symbol = setting == "dual-step" ? "s" : setting == "tolerance" ? "c" : setting;
+        const std::string symbol = setting == "dual-step"   ? "s"
+                                   : setting == "tolerance" ? "c"
+                                                            : setting;
         for (const auto& [name, value] : runKeySettings(cell.cellKey)) {
             if (name == setting) return symbol + "=" + value;
         }
@@ -766,7 +865,8 @@ int trainCommand(int argc, char** argv) {
     // Several data sets (a preset's data axes): each line names the knobs that tell its data apart.
     std::map<std::string, std::set<std::string>> knobValues;
     for (const SweepCell& cell : cells) {
-        for (const auto& [knob, value] : datasetKnobs(cell.datasetKey)) knobValues[knob].insert(value);
+        for (const auto& [knob, value] : datasetKnobs(cell.datasetKey))
+            knobValues[knob].insert(value);
     }
     auto dataOf = [&](const SweepCell& cell) {
         std::string text;
@@ -778,10 +878,12 @@ int trainCommand(int argc, char** argv) {
     std::size_t failed = 0;
     for (const SweepCell& cell : cells) {
         failed += cell.failed;
-        if (const std::string data = dataOf(cell); !data.empty()) std::printf("[data %s] ", data.c_str());
+        if (const std::string data = dataOf(cell); !data.empty())
+            std::printf("[data %s] ", data.c_str());
         std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6zu %-7.1f\n", cell.algorithm.c_str(),
-                    cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(), curvePointOf(cell).c_str(),
-                    meanSdText(cell.testError, 4).c_str(), meanSdText(cell.violation, 4).c_str(),
+                    cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(),
+                    curvePointOf(cell).c_str(), meanSdText(cell.testError, 4).c_str(),
+                    meanSdText(cell.violation, 4).c_str(),
                     cell.epsilonSpent.n || std::isinf(cell.epsilonSpent.max)
                         ? formatNumber(cell.epsilonSpent.max, 4).c_str()
                         : "-",
@@ -789,44 +891,53 @@ int trainCommand(int argc, char** argv) {
     }
     std::map<std::string, std::size_t> curveLengths;
     for (const JsonValue& record : records) {
-        if (record.has("curve")) curveLengths[record.stringOr("algorithm", "")] = record.at("curve").items().size();
+        if (record.has("curve"))
+            curveLengths[record.stringOr("algorithm", "")] = record.at("curve").items().size();
     }
     for (const auto& [algorithm, points] : curveLengths) {
-        std::printf("%s: each line is the run's headline point; every run also recorded its curve of %zu points "
-                    "over %s (same epsilon), which the GUI's tradeoff views draw\n",
-                    algorithm.c_str(), points, curveSettingOf(algorithm).c_str());
+        std::printf(
+            "%s: each line is the run's headline point; every run also recorded its curve of %zu "
+            "points "
+            "over %s (same epsilon), which the GUI's tradeoff views draw\n",
+            algorithm.c_str(), points, curveSettingOf(algorithm).c_str());
     }
-    if (std::any_of(records.begin(), records.end(), [](const JsonValue& r) { return r.has("regression"); })) {
-        std::printf("test error of a regression algorithm: the test MSE; violation '-': not applicable "
-                    "(regression has no fairness metric)\n");
+    if (std::any_of(records.begin(), records.end(),
+                    [](const JsonValue& r) { return r.has("regression"); })) {
+        std::printf(
+            "test error of a regression algorithm: the test MSE; violation '-': not applicable "
+            "(regression has no fairness metric)\n");
     }
     if (stabilityWindow > 0) {
-        std::printf("\nviolation over each run's last %ld evaluations (mean +/- sd over the seeds):\n",
-                    stabilityWindow);
-        std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-18s %-6s\n", "algorithm", "notion", "epsilon", "lambda",
-                    "sd", "mean |change|", "drift", "evals");
+        std::printf(
+            "\nviolation over each run's last %ld evaluations (mean +/- sd over the seeds):\n",
+            stabilityWindow);
+        std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-18s %-6s\n", "algorithm", "notion",
+                    "epsilon", "lambda", "sd", "mean |change|", "drift", "evals");
         for (const SweepCell& cell : cells) {
             std::vector<double> sd, step, drift;
             std::size_t evaluations = 0;
             for (std::size_t index : cell.recordIndices) {
                 const JsonValue& record = records[index];
                 if (!record.has("history") || !record.at("history").has("violation")) continue;
-                const ViolationStability s = violationStability(
-                    record.at("history").at("violation").numbers(), static_cast<std::size_t>(stabilityWindow));
+                const ViolationStability s =
+                    violationStability(record.at("history").at("violation").numbers(),
+                                       static_cast<std::size_t>(stabilityWindow));
                 sd.push_back(s.sd);
                 step.push_back(s.meanStep);
                 drift.push_back(s.drift);
                 evaluations = std::max(evaluations, s.evaluations);
             }
             std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-18s %-6zu\n", cell.algorithm.c_str(),
-                        cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(), curvePointOf(cell).c_str(),
-                        meanSdText(meanSd(sd), 4).c_str(), meanSdText(meanSd(step), 4).c_str(),
-                        meanSdText(meanSd(drift), 4).c_str(), evaluations);
+                        cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(),
+                        curvePointOf(cell).c_str(), meanSdText(meanSd(sd), 4).c_str(),
+                        meanSdText(meanSd(step), 4).c_str(), meanSdText(meanSd(drift), 4).c_str(),
+                        evaluations);
         }
     }
     if (!records.empty()) {
-        std::printf("eps spent: the largest certified epsilon over the seeds, from the Rényi-DP accountant "
-                    "(see each line's privacy statement for delta and what is protected)\n");
+        std::printf(
+            "eps spent: the largest certified epsilon over the seeds, from the Rényi-DP accountant "
+            "(see each line's privacy statement for delta and what is protected)\n");
     }
     // The privacy ledger of this data set: every private run on it in the results file
     // (this sweep, resumed runs and earlier sweeps), composed by the accountant.
@@ -838,8 +949,9 @@ int trainCommand(int argc, char** argv) {
                         prepared->context.ledgerKey.c_str(), options.outputPath.c_str());
         }
         for (const privacy::DatasetLedger& ledger : ledgers) printLedger(ledger, false);
-        std::printf("(every private run on this data set in %s; 'pfa-cli ledger %s --runs' lists them)\n",
-                    options.outputPath.c_str(), options.outputPath.c_str());
+        std::printf(
+            "(every private run on this data set in %s; 'pfa-cli ledger %s --runs' lists them)\n",
+            options.outputPath.c_str(), options.outputPath.c_str());
         // The ledger of the rows themselves: every program, session and results file.
         std::set<std::string> shown;
         for (const PreparedDatasetPtr& data : preparedAll) {
@@ -856,7 +968,8 @@ int trainCommand(int argc, char** argv) {
     }
     std::printf("\n%s", fairnessFormulaText().c_str());
     std::printf("\nwall time %.1f s with %d thread(s)\n", outcome.progress.elapsedSeconds,
-                options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency()));
+                options.threads > 0 ? options.threads
+                                    : static_cast<int>(std::thread::hardware_concurrency()));
     return failed > 0 ? 1 : 0;
 }
 

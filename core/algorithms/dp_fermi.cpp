@@ -11,8 +11,8 @@
 #include <cmath>
 
 #include "core/fairness/penalty_layout.h"
-#include "core/privacy/closed_form_calibration.h"
 #include "core/privacy/clipped_gaussian_calibration.h"
+#include "core/privacy/closed_form_calibration.h"
 #include "core/train/algorithm.h"
 #include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
@@ -62,12 +62,12 @@ Eigen::VectorXd privatisedShares(const TrainConfig& config, const Dataset& train
             shares(cell) = std::max(config.minGroupShare, noisy(cell) / total);
             if (noisy(cell) / total < config.minGroupShare) {
                 // The privatised share is public (post-processing), so naming it is safe.
-                warnings.push_back(layout.cellName(static_cast<int>(cell), train.classNames,
-                                                   train.groupNames) +
-                                   " has a privatised share of " + formatNumber(noisy(cell) / total, 3) +
-                                   ", below rho = " + formatNumber(config.minGroupShare) +
-                                   "; it was raised to rho (set a smaller public bound rho if you "
-                                   "know one)");
+                warnings.push_back(
+                    layout.cellName(static_cast<int>(cell), train.classNames, train.groupNames) +
+                    " has a privatised share of " + formatNumber(noisy(cell) / total, 3) +
+                    ", below rho = " + formatNumber(config.minGroupShare) +
+                    "; it was raised to rho (set a smaller public bound rho if you "
+                    "know one)");
             }
         }
     }
@@ -86,13 +86,18 @@ void requireGroupsAboveRho(const TrainConfig& config, const Dataset& train) {
     const double smallest = shares.minCoeff(&cell);
     if (smallest >= config.minGroupShare) return;
     const int k = layout.groups();
-    const double blockRows = counts.segment(layout.blockOfCell(static_cast<int>(cell)) * k, k).sum();
+    const double blockRows =
+        counts.segment(layout.blockOfCell(static_cast<int>(cell)) * k, k).sum();
     const auto minimum = static_cast<long>(std::ceil(config.minGroupShare * blockRows));
     throw InputError(layout.cellName(static_cast<int>(cell), train.classNames, train.groupNames) +
                      " has " + std::to_string(static_cast<long>(counts(cell))) +
                      " training rows, too few for the published calibration's analysis: with the "
-                     "public lower bound rho = " + formatNumber(config.minGroupShare) + " on group "
-                     "shares it needs at least " + std::to_string(minimum) + " rows; lower rho "
+                     "public lower bound rho = " +
+                     formatNumber(config.minGroupShare) +
+                     " on group "
+                     "shares it needs at least " +
+                     std::to_string(minimum) +
+                     " rows; lower rho "
                      "(--min-group-share) if a smaller public bound is justified, use the "
                      "conservative calibration (which has no such precondition), or use a coarser "
                      "sensitive attribute");
@@ -123,7 +128,8 @@ public:
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         // A private run never refuses on the rows' counts (a refusal would itself tell about
         // them): its privatised shares are floored at ρ, so an empty cell is harmless.
-        if (config.lambda > 0 && !config.isPrivate()) requirePenaltyCellsPresent(config, data.train);
+        if (config.lambda > 0 && !config.isPrivate())
+            requirePenaltyCellsPresent(config, data.train);
         if (!config.isPrivate()) return;
         if (config.calibration == Calibration::Published) {
             if (config.lambda > 0) requireGroupsAboveRho(config, data.train);
@@ -197,8 +203,9 @@ private:
         const double wSensitivity = masses ? 1.0 : config.clipW;
         // Equal split of the joint multiplier over the two streams (privacy-accounting §8
         // "rdp"): z_θ = z_W = √2·z gives 1/z_eff² = 1/z². Without a W-stream θ gets all of it.
-        plan.noise = penalty ? GaussianMechanism::calibrated(calibration, config.clipTheta, wSensitivity)
-                             : GaussianMechanism::calibrated(calibration, config.clipTheta);
+        plan.noise =
+            penalty ? GaussianMechanism::calibrated(calibration, config.clipTheta, wSensitivity)
+                    : GaussianMechanism::calibrated(calibration, config.clipTheta);
 
         plan.penalty = penalty;
         plan.lambda = config.lambda;
@@ -215,7 +222,8 @@ private:
         if (penalty) {
             // ℓ1 sensitivity 2: a replaced record leaves one cell and joins another.
             const LaplaceMechanism sharesNoise(2.0, epsilonShares, "cell");
-            plan.shares = privatisedShares(config, data.train, sharesNoise, runStreams, shareWarnings);
+            plan.shares =
+                privatisedShares(config, data.train, sharesNoise, runStreams, shareWarnings);
             plan.sideReleases.push_back(sharesNoise.release("group shares"));
         }
 
@@ -229,32 +237,32 @@ private:
         report.clipW = penalty ? wSensitivity : 0.0;
         report.clipDescription = "C_θ = " + formatNumber(config.clipTheta) + " per example";
         if (config.lossClipShare > 0) {
-            report.clipDescription += " (loss part to " +
-                                      formatNumber(config.lossClipShare * config.clipTheta) +
-                                      ", λ × penalty part to " +
-                                      formatNumber((1 - config.lossClipShare) * config.clipTheta) +
-                                      ", separately)";
+            report.clipDescription +=
+                " (loss part to " + formatNumber(config.lossClipShare * config.clipTheta) +
+                ", λ × penalty part to " +
+                formatNumber((1 - config.lossClipShare) * config.clipTheta) + ", separately)";
         }
         if (masses) {
-            report.clipDescription += "; W-stream: noisy per-cell batch sums of predicted "
-                                      "probabilities (each row adds ‖F_i‖ ≤ 1 to one cell, no "
-                                      "clipping), from which λ·∇_W is computed";
+            report.clipDescription +=
+                "; W-stream: noisy per-cell batch sums of predicted "
+                "probabilities (each row adds ‖F_i‖ ≤ 1 to one cell, no "
+                "clipping), from which λ·∇_W is computed";
         } else if (penalty) {
             report.clipDescription += ", C_W = " + formatNumber(config.clipW) + " per example";
         }
         if (penalty) {
-            report.extraReleases = "group shares via Laplace(2/ε₀), ε₀ = " +
-                                   formatNumber(epsilonShares) + ", floored at ρ = " +
-                                   formatNumber(config.minGroupShare);
+            report.extraReleases =
+                "group shares via Laplace(2/ε₀), ε₀ = " + formatNumber(epsilonShares) +
+                ", floored at ρ = " + formatNumber(config.minGroupShare);
         }
         report.warnings.insert(report.warnings.end(), shareWarnings.begin(), shareWarnings.end());
         if (config.scope == ProtectionScope::SensitiveOnly) {
             // Neighbours differ in one record's sensitive attribute: a replacement. The
             // calibration clips and noises whole records, so it protects any replaced record.
-            report.protectedData += " — this covers the 'sensitive attribute only' scope, whose "
-                                    "neighbouring data sets differ in one " +
-                                    data.train.unitName +
-                                    "'s sensitive attribute (replace-one adjacency)";
+            report.protectedData +=
+                " — this covers the 'sensitive attribute only' scope, whose "
+                "neighbouring data sets differ in one " +
+                data.train.unitName + "'s sensitive attribute (replace-one adjacency)";
         }
         report.statement = privacy::renderPrivacyStatement(report, "", "");
         return result;
@@ -265,9 +273,8 @@ private:
         const bool penalty = config.lambda > 0;
         const bool sensitiveOnly = config.scope == ProtectionScope::SensitiveOnly;
         const privacy::ClosedFormInputs in = closedFormInputs(config, data);
-        const privacy::NoiseVariances variances = sensitiveOnly
-                                                      ? privacy::publishedSensitiveOnly(in)
-                                                      : privacy::publishedAllFeatures(in);
+        const privacy::NoiseVariances variances =
+            sensitiveOnly ? privacy::publishedSensitiveOnly(in) : privacy::publishedAllFeatures(in);
         const double sigmaTheta = std::sqrt(variances.theta);
         const double sigmaW = std::sqrt(variances.w);
         const double bound = publishedFeatureBound(config, data.train);
@@ -289,13 +296,14 @@ private:
         NoiseStream theta{0.0, 0.0, sigmaTheta, config.lambda};
         NoiseStream w{0.0, 0.0, sigmaW, 1.0};
         privacy::AccountingInputs release;
-        release.adjacency = sensitiveOnly ? privacy::Adjacency::Replace
-                                          : privacy::Adjacency::AddRemove;
+        release.adjacency =
+            sensitiveOnly ? privacy::Adjacency::Replace : privacy::Adjacency::AddRemove;
         std::string mechanism;
         if (sensitiveOnly && penalty) {
             // Difference bounds (no clipping) and an un-noised loss gradient: only the linear
             // amplification bound is certified.
-            const double deltaTheta = std::sqrt(8.0) * in.lipschitz * in.radius / std::sqrt(in.minShare);
+            const double deltaTheta =
+                std::sqrt(8.0) * in.lipschitz * in.radius / std::sqrt(in.minShare);
             const double deltaW = std::sqrt(8.0) / std::sqrt(in.minShare);
             theta.sensitivity = deltaTheta;
             w.sensitivity = config.lambda * deltaW;
@@ -307,11 +315,12 @@ private:
                 release.kind = privacy::ReleaseKind::LinearAmplification;
                 release.samplingRate = q;
             }
-            release.sensitivity = "difference bounds Δ_θ = √8·L_θ·R/√ρ = " +
-                                  formatNumber(deltaTheta) + " and λ·Δ_W = λ·√8/√ρ = " +
-                                  formatNumber(config.lambda * deltaW) + " (joint)";
-            mechanism = "subsampled Gaussian, linear amplification bound (the un-noised batch loss "
-                        "gradient rules out the tighter subsampling analysis)";
+            release.sensitivity =
+                "difference bounds Δ_θ = √8·L_θ·R/√ρ = " + formatNumber(deltaTheta) +
+                " and λ·Δ_W = λ·√8/√ρ = " + formatNumber(config.lambda * deltaW) + " (joint)";
+            mechanism =
+                "subsampled Gaussian, linear amplification bound (the un-noised batch loss "
+                "gradient rules out the tighter subsampling analysis)";
         } else if (sensitiveOnly) {
             // λ = 0: nothing computed from the sensitive attribute is used or released.
             release.kind = privacy::ReleaseKind::NoRelease;
@@ -319,11 +328,13 @@ private:
         } else {
             // No bound is known for the streams (Δ = 0): the joint multiplier is +∞ and unused.
             release.kind = privacy::ReleaseKind::Uncertifiable;
-            mechanism = "the loss gradient of private features and labels is released without "
-                        "noise, so no guarantee can be certified";
+            mechanism =
+                "the loss gradient of private features and labels is released without "
+                "noise, so no guarantee can be certified";
         }
-        plan.noise = penalty ? GaussianMechanism::withNoise(plan.sampler, release, mechanism, theta, w)
-                             : GaussianMechanism::withNoise(plan.sampler, release, mechanism, theta);
+        plan.noise = penalty
+                         ? GaussianMechanism::withNoise(plan.sampler, release, mechanism, theta, w)
+                         : GaussianMechanism::withNoise(plan.sampler, release, mechanism, theta);
 
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
 
@@ -339,25 +350,26 @@ private:
         report.expectedBatch = plan.sampler.batchSize;
         report.sampling = samplingDescription(plan.sampler.mode);
         report.mechanism = plan.noise.description();
-        report.adjacency = sensitiveOnly ? "replace-one (one sensitive attribute changed)"
-                                         : "add/remove-one";
+        report.adjacency =
+            sensitiveOnly ? "replace-one (one sensitive attribute changed)" : "add/remove-one";
         report.protectedData =
             sensitiveOnly ? "only the sensitive attribute '" + data.train.sensitiveDescription +
                                 "' — features and labels are treated as public"
                           : wholeRecordProtection(data.train) + " (nominally; see the caveat)";
-        report.clipDescription = "none (Lipschitz bounds; feature norm bound B = " +
-                                 formatNumber(bound) + ", L_θ = " + formatNumber(in.lipschitz) +
-                                 ", R = " + formatNumber(in.radius) + ", ρ = " +
-                                 formatNumber(in.minShare) + ")";
+        report.clipDescription =
+            "none (Lipschitz bounds; feature norm bound B = " + formatNumber(bound) +
+            ", L_θ = " + formatNumber(in.lipschitz) + ", R = " + formatNumber(in.radius) +
+            ", ρ = " + formatNumber(in.minShare) + ")";
         if (report.epsilonSpent > config.epsilon) {
-            report.warnings.push_back("the accountant certifies ε = " +
-                                      formatNumber(report.epsilonSpent) +
-                                      ", more than the nominal ε = " + formatNumber(config.epsilon) +
-                                      " of the published calibration");
+            report.warnings.push_back(
+                "the accountant certifies ε = " + formatNumber(report.epsilonSpent) +
+                ", more than the nominal ε = " + formatNumber(config.epsilon) +
+                " of the published calibration");
         }
         if (!sensitiveOnly) {
-            report.warnings.push_back("published all-features calibration does not cover the loss "
-                                      "gradient (at λ = 0 it adds no noise at all)");
+            report.warnings.push_back(
+                "published all-features calibration does not cover the loss "
+                "gradient (at λ = 0 it adds no noise at all)");
         }
         if (penalty) {
             report.uncoveredReleases.push_back(

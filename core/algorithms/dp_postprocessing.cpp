@@ -17,10 +17,10 @@
 #include "core/train/algorithm.h"
 #include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
-#include "core/train/randomised_evaluation.h"
 #include "core/train/design_matrix.h"
 #include "core/train/laplace_mechanism.h"
 #include "core/train/private_run_report.h"
+#include "core/train/randomised_evaluation.h"
 #include "core/train/run_streams.h"
 #include "core/train/saddle_point_trainer.h"
 #include "core/util/error.h"
@@ -258,7 +258,8 @@ public:
             // The base model's epochs release nothing about the sensitive attribute; the one
             // release, the noisy table, comes after the last.
             for (EpochMetrics& epoch : result.history) epoch.epsilonSpent = 0.0;
-            if (!result.history.empty()) result.history.back().epsilonSpent = result.privacy.epsilonSpent;
+            if (!result.history.empty())
+                result.history.back().epsilonSpent = result.privacy.epsilonSpent;
         }
         return result;
     }
@@ -345,12 +346,13 @@ private:
         report.seed = config.seed;
         report.diagnosticsRecorded = recordsDiagnostics(config);
         if (report.diagnosticsRecorded) {
-            report.disclose("the base model's training loss and objective per epoch (computed "
-                            "from the features and labels, which this scope treats as public, "
-                            "never from the sensitive attribute)",
-                            {"train_loss", "history.train_loss", "history.train_objective",
-                             "history.clip_fraction"},
-                            /*diagnostic=*/true);
+            report.disclose(
+                "the base model's training loss and objective per epoch (computed "
+                "from the features and labels, which this scope treats as public, "
+                "never from the sensitive attribute)",
+                {"train_loss", "history.train_loss", "history.train_objective",
+                 "history.clip_fraction"},
+                /*diagnostic=*/true);
         }
         const PersonCounts persons = countPersons(train);
         report.personColumn = train.personColumn;

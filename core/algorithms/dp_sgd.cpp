@@ -27,9 +27,10 @@ public:
         return can;
     }
     std::vector<ParamSpec> parameters() const override {
-        return commonParameters({"fairness", "epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "l2",
-                                 "adjacency", "sampling", "clip-theta", "averaging", "advantaged-class",
-                                 "evaluate-every", "secure-noise", "diagnostics"});
+        return commonParameters({"fairness", "epsilon", "delta", "seed", "epochs", "batch-size",
+                                 "lr-theta", "l2", "adjacency", "sampling", "clip-theta",
+                                 "averaging", "advantaged-class", "evaluate-every", "secure-noise",
+                                 "diagnostics"});
     }
 
     void validate(const TrainConfig& config, const DataSplit&) const override {

@@ -33,9 +33,9 @@ public:
         return can;
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
-                              "adjacency", "clip-theta", "averaging", "secure-noise", "diagnostics"});
+        std::vector<ParamSpec> list = commonParameters(
+            {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
+             "clip-theta", "averaging", "secure-noise", "diagnostics"});
         list.push_back(domainRadiusParameter());
         return list;
     }

@@ -16,8 +16,8 @@ public:
     }
     AlgorithmCapabilities capabilities() const override { return {}; }
     std::vector<ParamSpec> parameters() const override {
-        return commonParameters({"fairness", "seed", "epochs", "batch-size", "lr-theta", "l2", "sampling",
-                                 "advantaged-class", "evaluate-every"});
+        return commonParameters({"fairness", "seed", "epochs", "batch-size", "lr-theta", "l2",
+                                 "sampling", "advantaged-class", "evaluate-every"});
     }
 
     void validate(const TrainConfig& config, const DataSplit&) const override {

@@ -25,9 +25,9 @@ public:
         return can;
     }
     std::vector<ParamSpec> parameters() const override {
-        return commonParameters({"fairness", "lambda", "seed", "epochs", "batch-size", "lr-theta", "lr-w", "l2",
-                                 "sampling", "min-group-share", "w-radius", "projection", "advantaged-class",
-                                 "evaluate-every", "averaging"});
+        return commonParameters({"fairness", "lambda", "seed", "epochs", "batch-size", "lr-theta",
+                                 "lr-w", "l2", "sampling", "min-group-share", "w-radius",
+                                 "projection", "advantaged-class", "evaluate-every", "averaging"});
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
@@ -39,7 +39,8 @@ public:
         TrainConfig adjusted = requested;
         // Not private, so the radius may come from the data: √(l / min π) always contains W*.
         if (adjusted.wRadius == 0.0 && requested.lambda > 0) {
-            adjusted.wRadius = std::sqrt(data.train.numClasses() / observedShares(requested, data).minCoeff());
+            adjusted.wRadius =
+                std::sqrt(data.train.numClasses() / observedShares(requested, data).minCoeff());
         }
         return resolveDefaults(adjusted, data);
     }

@@ -32,9 +32,10 @@ public:
         return can;
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list = commonParameters(
-            {"fairness", "epsilon", "delta", "seed", "epochs", "batch-size", "l2", "adjacency",
-             "clip-theta", "advantaged-class", "evaluate-every", "secure-noise", "diagnostics", "averaging"});
+        std::vector<ParamSpec> list =
+            commonParameters({"fairness", "epsilon", "delta", "seed", "epochs", "batch-size", "l2",
+                              "adjacency", "clip-theta", "advantaged-class", "evaluate-every",
+                              "secure-noise", "diagnostics", "averaging"});
         list.push_back(ld::adamLearningRateParameter());
         list.push_back(ld::dualStepParameter());
         list.push_back(ld::dualToleranceParameter());

@@ -172,8 +172,8 @@ public:
             integerParameter("samples-per-user", "Samples per user m",
                              "samples each taking part user averages its gradient over, per round",
                              "10", 1.0, "samples"));
-        list.push_back(
-            integerParameter("global-rounds", "Rounds", "communication rounds", "300", 1.0, "rounds"));
+        list.push_back(integerParameter("global-rounds", "Rounds", "communication rounds", "300",
+                                        1.0, "rounds"));
         ParamSpec z =
             realParameter("noise-multiplier", "Noise multiplier z",
                           "noise std on the sum of clipped user gradients divided by C; automatic: "
@@ -212,9 +212,9 @@ public:
                 "must stay within the budget");
         }
         if (a > 0.0 && config.isPrivate()) {
-            const privacy::AccountingInputs in =
-                globalReleaseInputs(q / static_cast<double>(n), z, a,
-                                    static_cast<long>(ownNumber(config, "global-rounds")), config.delta);
+            const privacy::AccountingInputs in = globalReleaseInputs(
+                q / static_cast<double>(n), z, a,
+                static_cast<long>(ownNumber(config, "global-rounds")), config.delta);
             const double spent = privacy::certifiedEpsilon(in).epsilon;
             if (spent > config.epsilon * (1.0 + 1e-9)) {
                 throw InputError(
@@ -233,8 +233,8 @@ public:
         const double a = ownNumber(c, "personalisation");
         if (ownNumber(c, "noise-multiplier") == 0 && c.isPrivate() && a > 0.0) {
             const double q = ownNumber(c, "sampled-users") / static_cast<double>(n);
-            const privacy::AccountingInputs shape =
-                globalReleaseInputs(q, 1.0, a, static_cast<long>(ownNumber(c, "global-rounds")), c.delta);
+            const privacy::AccountingInputs shape = globalReleaseInputs(
+                q, 1.0, a, static_cast<long>(ownNumber(c, "global-rounds")), c.delta);
             c.extra["noise-multiplier"] = realText(
                 privacy::solveNoiseMultiplierFor(shape, chargedMultiplierScale(q), c.epsilon));
         }
@@ -493,10 +493,10 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                 if (hi >= lo) e.unitErrorSpread = hi - lo;
             }
             e.epsilonSpent = accountant.after(t + 1).epsilon;
-            e.clipFraction =
-                !diagnostics    ? kNaN
-                : contributions ? static_cast<double>(clipped) / static_cast<double>(contributions)
-                                : 0.0;
+            e.clipFraction = !diagnostics ? kNaN
+                             : contributions
+                                 ? static_cast<double>(clipped) / static_cast<double>(contributions)
+                                 : 0.0;
             e.seconds = elapsed();
             result.history.push_back(e);
             stop = observer.onEpochEnd(e) || stop;
@@ -539,7 +539,8 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                 {"dimension", static_cast<double>(truth->features())},
                 {"smoothness", truth->variances.maxCoeff()},
                 {"clip", C},
-                {"gradient_noise", truth->noise * truth->noise * truth->variances.sum() / static_cast<double>(m)},
+                {"gradient_noise",
+                 truth->noise * truth->noise * truth->variances.sum() / static_cast<double>(m)},
                 {"sum_squared_optima", truth->optimum.squaredNorm()},
                 {"squared_mean_optimum", mean.squaredNorm()},
             };
@@ -597,9 +598,10 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     report.epsilonPerPerson = 0.0;
     report.maxRowsPerPerson = 0;
     report.adjacency = "replace-one";
-    report.neighbouring = "all data of one user replaced by any other data (any number of rows); "
-                          "the number of users N = " +
-                          std::to_string(N) + " is public";
+    report.neighbouring =
+        "all data of one user replaced by any other data (any number of rows); "
+        "the number of users N = " +
+        std::to_string(N) + " is public";
     report.trustModel =
         "joint DP: the server (trusted to add the noise) releases only the noisy global model; "
         "in a deployment each user's personal model stays with that user and is not protected "
@@ -626,10 +628,11 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                       " (the smallest z the accountant finds within the budget ε, unless given)"
                 : "";
         report.mechanism =
-            q >= 1.0 ? "Gaussian, one release of the noisy global update per round (bound 2C on "
-                       "the sum under replace-one, so the accountant's multiplier is z/2)"
-                     : "Poisson-subsampled Gaussian (users), replace-one by the group-of-two bound, "
-                       "one release per round";
+            q >= 1.0
+                ? "Gaussian, one release of the noisy global update per round (bound 2C on "
+                  "the sum under replace-one, so the accountant's multiplier is z/2)"
+                : "Poisson-subsampled Gaussian (users), replace-one by the group-of-two bound, "
+                  "one release per round";
         report.sampling =
             q >= 1.0 ? "every user in every round"
                      : "Poisson: each user joins a round with probability q = " + formatNumber(q);
@@ -642,13 +645,14 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     }
     // The personalised metrics read each user's personal model θ_i, which the guarantee does
     // not cover (joint DP protects a user from what the others see: the global models).
-    report.disclose("every metric of the personal models w + θ_i (each computed from one user's "
-                    "own data): the test " +
-                        std::string(streaming ? "excess risk" : "MSE") +
-                        " per user, their mean and their spread",
-                    {"test_error", "regression.test_mse", "regression.test_rmse",
-                     "history.test_error", "history.excess_risk", "history.unit_error_spread",
-                     "units.items[].test_error", "units.items[].test_loss"});
+    report.disclose(
+        "every metric of the personal models w + θ_i (each computed from one user's "
+        "own data): the test " +
+            std::string(streaming ? "excess risk" : "MSE") +
+            " per user, their mean and their spread",
+        {"test_error", "regression.test_mse", "regression.test_rmse", "history.test_error",
+         "history.excess_risk", "history.unit_error_spread", "units.items[].test_error",
+         "units.items[].test_loss"});
     if (diagnostics && !result.units.empty()) {
         report.disclose("each user's number of training rows", {"units.items[].train_rows"},
                         /*diagnostic=*/true);

@@ -82,8 +82,8 @@ std::string algorithmsReading(const std::string& name) {
     return names;
 }
 
-RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data,
-                       TrainingObserver& observer, const CancelToken& cancel) {
+RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
+                       const CancelToken& cancel) {
     const Algorithm& algorithm = findAlgorithm(config.algorithm);
     RunResult result = algorithm.run(prepareRun(algorithm, config, data), data, observer, cancel);
     result.runUid = newRunUid();

@@ -33,7 +33,7 @@ const ParamSpec* findParameter(const std::string& name);
 std::string algorithmsReading(const std::string& name);
 
 /// Looks up config.algorithm and runs it; calls observer.onRunEnd with the result.
-RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data,
-                       TrainingObserver& observer, const CancelToken& cancel);
+RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
+                       const CancelToken& cancel);
 
 }  // namespace pfa

@@ -59,10 +59,9 @@ public:
         return can;
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
-                              "adjacency", "clip-theta", "averaging", "secure-noise",
-                              "diagnostics"});
+        std::vector<ParamSpec> list = commonParameters(
+            {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
+             "clip-theta", "averaging", "secure-noise", "diagnostics"});
         list.push_back(domainRadiusParameter());
         {
             ParamSpec p =
@@ -163,9 +162,9 @@ public:
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);
-        const PublicPrivateRows rows = splitPublicRows(
-            data.train, ownNumber(config, "public-share"),
-            static_cast<std::uint64_t>(ownNumber(config, "public-seed")));
+        const PublicPrivateRows rows =
+            splitPublicRows(data.train, ownNumber(config, "public-share"),
+                            static_cast<std::uint64_t>(ownNumber(config, "public-seed")));
         const long nPrivate = static_cast<long>(rows.privateRows.size());
         if (nPrivate < 1) {
             throw InputError("public-share = " + formatNumber(ownNumber(config, "public-share")) +
@@ -199,7 +198,8 @@ public:
         const double alphaSetting = ownNumber(config, "public-weight");
         const double alpha = alphaSetting < 0.0 ? NAN : alphaSetting;
 
-        LinearSgdPlan plan = planLinearSgd(config, train, splitPublicRows(train, share, publicSeed));
+        LinearSgdPlan plan =
+            planLinearSgd(config, train, splitPublicRows(train, share, publicSeed));
         LinearSgdSetup& s = plan.setup;
         const long nPublic = static_cast<long>(s.publicRows.size());
         const long nPrivate = static_cast<long>(s.privateRows.size());
@@ -243,12 +243,13 @@ public:
             "public rows (each row is public when a hash of its own values, keyed by public-seed " +
             std::to_string(publicSeed) + ", falls below public-share " + formatNumber(share) +
             ": whether a row is public depends on that row alone)";
-        std::string protectedRows = "every column (features and target) of each PRIVATE "
-                                    "training row only. The " +
-                                    split +
-                                    " get NO protection: they are used as they are. The rule "
-                                    "that makes a row public is assumed to be public "
-                                    "knowledge";
+        std::string protectedRows =
+            "every column (features and target) of each PRIVATE "
+            "training row only. The " +
+            split +
+            " get NO protection: they are used as they are. The rule "
+            "that makes a row public is assumed to be public "
+            "knowledge";
         if (!publicOnly && std::isnan(s.alpha))
             protectedRows += "; the automatic weight α is computed from public rows only";
         if (publicOnly)

@@ -57,7 +57,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::uint64_t kSmoothingStream = 0x534d4f4f54480000ULL;  // "SMOOTH"
 constexpr std::uint64_t kGateStream = 0x4741544500000000ULL;       // "GATE"
 /// Base label of the per-user streams that pick each user's m rows (user position added).
-constexpr std::uint64_t kUserRowsStream = 0x5553455230000000ULL;   // "USER0"
+constexpr std::uint64_t kUserRowsStream = 0x5553455230000000ULL;  // "USER0"
 
 enum class NoiseMode { Paper, Practical, Naive };
 
@@ -170,8 +170,9 @@ public:
         noise.advanced = false;
         noise.sweepable = true;  // the three modes side by side: --axis user-noise=naive,practical
         list.push_back(ownParameter(std::move(noise)));
-        list.push_back(integerParameter(
-            "user-rounds", "Rounds T", "noisy gradient steps, each over every user", "500", 1, false));
+        list.push_back(integerParameter("user-rounds", "Rounds T",
+                                        "noisy gradient steps, each over every user", "500", 1,
+                                        false));
         ParamSpec m =
             integerParameter("rows-per-user", "Rows per user m",
                              "every user contributes this many of their rows (a random subset "
@@ -335,8 +336,9 @@ public:
             if (s.mode == NoiseMode::Naive && s.perRound == s.n) {
                 // Replacing one user moves the mean of the clipped user gradients by ≤ 2C_u/n.
                 const double delta2 = 2.0 * s.clip / nd;
-                s.sigma = delta2 * std::sqrt(static_cast<double>(s.T) /
-                                             (2.0 * privacy::zcdpRho(config.epsilon, config.delta)));
+                s.sigma =
+                    delta2 * std::sqrt(static_cast<double>(s.T) /
+                                       (2.0 * privacy::zcdpRho(config.epsilon, config.delta)));
                 s.z = s.sigma / delta2;
                 release.kind = privacy::ReleaseKind::Gaussian;
                 release.noiseMultiplier = s.z;
@@ -355,11 +357,11 @@ public:
                 s.sigma = s.z * s.clip / (s.q * nd);
             } else {
                 const double assumed = s.kappa * s.tau / nd;
-                s.sigma =
-                    s.mode == NoiseMode::Paper
-                        ? paperSigma(s, config.epsilon, config.delta)
-                        : assumed * std::sqrt(static_cast<double>(s.T) /
-                                              (2.0 * privacy::zcdpRho(config.epsilon / 2.0, config.delta)));
+                s.sigma = s.mode == NoiseMode::Paper
+                              ? paperSigma(s, config.epsilon, config.delta)
+                              : assumed * std::sqrt(static_cast<double>(s.T) /
+                                                    (2.0 * privacy::zcdpRho(config.epsilon / 2.0,
+                                                                            config.delta)));
                 s.z = s.sigma / assumed;
                 release.kind = privacy::ReleaseKind::Gaussian;
                 release.noiseMultiplier = s.z;
@@ -531,8 +533,7 @@ public:
                 release.channel = gated ? "kept-users-mean" : "users-clipped-mean";
                 // Naive: a replaced user moves the normalised sum of clipped user gradients by
                 // 2C_u/(qn); the gated modes ASSUME κτ/n (heuristic, not certified).
-                release.sensitivity =
-                    gated ? s.kappa * s.tau / nd : 2.0 * s.clip / (s.q * nd);
+                release.sensitivity = gated ? s.kappa * s.tau / nd : 2.0 * s.clip / (s.q * nd);
                 release.noiseScale = s.sigma;
                 privacy::releaseGaussian(release, g, noise);
             }
@@ -719,10 +720,11 @@ private:
                 "κτ/n, " +
                 std::to_string(result.steps) + " releases, plus the gate's pure ε₀";
             if (recordsDiagnostics(config)) {
-                report.disclose("the gate's exact margin s/2 − thr and the share of users the "
-                                "filter removed, per period",
-                                {"history.gate_margin", "history.removed_fraction"},
-                                /*diagnostic=*/true);
+                report.disclose(
+                    "the gate's exact margin s/2 − thr and the share of users the "
+                    "filter removed, per period",
+                    {"history.gate_margin", "history.removed_fraction"},
+                    /*diagnostic=*/true);
             }
             const std::string heuristic =
                 "the ε above assumes that replacing one user moves the kept users' mean by at most "

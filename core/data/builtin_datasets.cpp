@@ -29,7 +29,8 @@ TabularData loadUserFile(const DatasetRequest& request) {
     TabularData data = preview.format == FileFormat::Arff
                            ? readArffFile(request.filePath, request.schema)
                            : readDelimitedFile(request.filePath, request.schema);
-    if (request.schema.name.empty()) data.name = std::filesystem::path(request.filePath).stem().string();
+    if (request.schema.name.empty())
+        data.name = std::filesystem::path(request.filePath).stem().string();
     return data;
 }
 

@@ -19,17 +19,19 @@ namespace pfa {
 /// Which data set to load and from where: the built-in synthetic data, a catalog data set, or
 /// the user's own file.
 struct DatasetRequest {
-    std::string name = "synthetic";  ///< "synthetic" (default), "synthetic-heavy-tailed", "synthetic-personalised", "synthetic-linear", "synthetic-teacher", a catalog name, or "file"
-    std::string dataDirectory;       ///< folder holding the data files (adult: adult.data, .test)
-    std::string sensitive;           ///< catalog data sets: sensitive choice id ("" = default)
-    SyntheticOptions synthetic;      ///< knobs when name == "synthetic"
-    HeavyTailedOptions heavyTailed;  ///< knobs when name == "synthetic-heavy-tailed"
+    std::string name = "synthetic";    ///< "synthetic" (default), "synthetic-heavy-tailed",
+                                       ///< "synthetic-personalised", "synthetic-linear",
+                                       ///< "synthetic-teacher", a catalog name, or "file"
+    std::string dataDirectory;         ///< folder holding the data files (adult: adult.data, .test)
+    std::string sensitive;             ///< catalog data sets: sensitive choice id ("" = default)
+    SyntheticOptions synthetic;        ///< knobs when name == "synthetic"
+    HeavyTailedOptions heavyTailed;    ///< knobs when name == "synthetic-heavy-tailed"
     PersonalisedOptions personalised;  ///< knobs when name == "synthetic-personalised"
     LinearGaussianOptions linearGaussian;  ///< knobs when name == "synthetic-linear"
-    TeacherOptions teacher;          ///< knobs when name == "synthetic-teacher"
-    SplitOptions split;              ///< train/test split (75/25, split seed 0 by default)
-    std::string filePath;            ///< name == "file": a CSV/TSV/ARFF file
-    Schema schema;                   ///< name == "file": how to read it
+    TeacherOptions teacher;                ///< knobs when name == "synthetic-teacher"
+    SplitOptions split;                    ///< train/test split (75/25, split seed 0 by default)
+    std::string filePath;                  ///< name == "file": a CSV/TSV/ARFF file
+    Schema schema;                         ///< name == "file": how to read it
     /// Rows dealt out to silos after the train/test split (makeSilos), for algorithms whose
     /// unit of privacy is an institution; none by default. Any data set can be split so,
     /// except data that already comes in silos (the synthetic generator's `silos` knob).

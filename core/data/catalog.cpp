@@ -28,15 +28,20 @@ ColumnRole parseRole(const std::string& text) {
     if (text == "categorical") return ColumnRole::Categorical;
     if (text == "ignore") return ColumnRole::Ignore;
     if (text == "auto") return ColumnRole::Auto;
-    throw InputError("unknown column role '" + text + "': use numeric, categorical, ignore or auto");
+    throw InputError("unknown column role '" + text +
+                     "': use numeric, categorical, ignore or auto");
 }
 
 std::string roleName(ColumnRole role) {
     switch (role) {
-        case ColumnRole::Numeric: return "numeric";
-        case ColumnRole::Categorical: return "categorical";
-        case ColumnRole::Ignore: return "ignore";
-        case ColumnRole::Auto: return "auto";
+        case ColumnRole::Numeric:
+            return "numeric";
+        case ColumnRole::Categorical:
+            return "categorical";
+        case ColumnRole::Ignore:
+            return "ignore";
+        case ColumnRole::Auto:
+            return "auto";
     }
     return "auto";
 }
@@ -49,18 +54,26 @@ FilterOp parseFilterOp(const std::string& text) {
     if (text == "<") return FilterOp::Less;
     if (text == ">") return FilterOp::Greater;
     if (text == "abs<=") return FilterOp::AbsLessEqual;
-    throw InputError("unknown row-filter operator '" + text + "': use ==, !=, <=, >=, <, > or abs<=");
+    throw InputError("unknown row-filter operator '" + text +
+                     "': use ==, !=, <=, >=, <, > or abs<=");
 }
 
 std::string filterOpName(FilterOp op) {
     switch (op) {
-        case FilterOp::Equal: return "==";
-        case FilterOp::NotEqual: return "!=";
-        case FilterOp::LessEqual: return "<=";
-        case FilterOp::GreaterEqual: return ">=";
-        case FilterOp::Less: return "<";
-        case FilterOp::Greater: return ">";
-        case FilterOp::AbsLessEqual: return "abs<=";
+        case FilterOp::Equal:
+            return "==";
+        case FilterOp::NotEqual:
+            return "!=";
+        case FilterOp::LessEqual:
+            return "<=";
+        case FilterOp::GreaterEqual:
+            return ">=";
+        case FilterOp::Less:
+            return "<";
+        case FilterOp::Greater:
+            return ">";
+        case FilterOp::AbsLessEqual:
+            return "abs<=";
     }
     return "==";
 }
@@ -71,22 +84,27 @@ Schema schemaFromJson(const JsonValue& json) {
     Schema s;
     s.name = json.stringOr("name", "");
     const std::string delimiter = json.stringOr("delimiter", "");
-    if (delimiter.size() > 1 && delimiter != "\\t") throw InputError("schema delimiter must be one character");
+    if (delimiter.size() > 1 && delimiter != "\\t")
+        throw InputError("schema delimiter must be one character");
     s.delimiter = delimiter == "\\t" ? '\t' : (delimiter.empty() ? '\0' : delimiter[0]);
     if (json.has("has_header")) s.hasHeader = json.at("has_header").asBool();
     if (json.has("column_names")) s.columnNames = strings(json.at("column_names"));
     s.commentPrefix = json.stringOr("comment_prefix", "");
     if (json.has("trim_whitespace")) s.trimWhitespace = json.at("trim_whitespace").asBool();
-    if (json.has("skip_malformed_rows")) s.skipMalformedRows = json.at("skip_malformed_rows").asBool();
+    if (json.has("skip_malformed_rows"))
+        s.skipMalformedRows = json.at("skip_malformed_rows").asBool();
     s.target = json.stringOr("target", "");
     if (json.has("positive_values")) s.positiveValues = strings(json.at("positive_values"));
     s.negativeClassName = json.stringOr("negative_class_name", "");
     s.positiveClassName = json.stringOr("positive_class_name", "");
-    if (json.has("target_strip_suffixes")) s.targetStripSuffixes = strings(json.at("target_strip_suffixes"));
+    if (json.has("target_strip_suffixes"))
+        s.targetStripSuffixes = strings(json.at("target_strip_suffixes"));
     if (json.has("target_threshold")) s.targetThreshold = json.at("target_threshold").asNumber();
     if (json.has("sensitive")) s.sensitive = strings(json.at("sensitive"));
-    if (json.has("sensitive_value_labels")) s.sensitiveValueLabels = stringMap(json.at("sensitive_value_labels"));
-    if (json.has("sensitive_threshold")) s.sensitiveThreshold = json.at("sensitive_threshold").asNumber();
+    if (json.has("sensitive_value_labels"))
+        s.sensitiveValueLabels = stringMap(json.at("sensitive_value_labels"));
+    if (json.has("sensitive_threshold"))
+        s.sensitiveThreshold = json.at("sensitive_threshold").asNumber();
     if (json.has("sensitive_threshold_labels")) {
         s.sensitiveThresholdLabels = strings(json.at("sensitive_threshold_labels"));
     }
@@ -102,7 +120,8 @@ Schema schemaFromJson(const JsonValue& json) {
     }
     s.missingToken = json.stringOr("missing_token", "");
     const std::string policy = json.stringOr("missing_policy", "drop");
-    if (policy != "drop" && policy != "error") throw InputError("missing_policy must be drop or error");
+    if (policy != "drop" && policy != "error")
+        throw InputError("missing_policy must be drop or error");
     s.missingPolicy = policy == "error" ? MissingPolicy::Error : MissingPolicy::DropRow;
     if (json.has("row_filters")) {
         for (const JsonValue& filter : json.at("row_filters").items()) {
@@ -119,7 +138,8 @@ std::string schemaToJson(const Schema& s) {
     json.beginObject();
     if (!s.name.empty()) json.key("name").value(s.name);
     if (s.delimiter != '\0') {
-        json.key("delimiter").value(s.delimiter == '\t' ? std::string("\\t") : std::string(1, s.delimiter));
+        json.key("delimiter")
+            .value(s.delimiter == '\t' ? std::string("\\t") : std::string(1, s.delimiter));
     }
     json.key("has_header").value(s.hasHeader);
     if (!s.columnNames.empty()) {
@@ -223,7 +243,8 @@ CatalogEntry parseCatalogEntry(const std::string& fileName, const std::string& t
         entry.unit = json.stringOr("unit", "record");
         entry.schemaJson = json.at("schema");
         entry.schemaFor("").validate();  // every choice must give a consistent schema
-        for (const SensitiveChoice& choice : entry.sensitiveChoices) entry.schemaFor(choice.id).validate();
+        for (const SensitiveChoice& choice : entry.sensitiveChoices)
+            entry.schemaFor(choice.id).validate();
         return entry;
     } catch (const InputError& error) {
         throw InputError("data-set catalog " + fileName + ": " + error.what());
@@ -237,7 +258,8 @@ const SensitiveChoice& CatalogEntry::sensitiveChoice(const std::string& id) cons
         if (choice.id == id) return choice;
         known += (known.empty() ? "" : ", ") + choice.id;
     }
-    throw InputError("data set '" + name + "' has no sensitive choice '" + id + "': choose " + known);
+    throw InputError("data set '" + name + "' has no sensitive choice '" + id + "': choose " +
+                     known);
 }
 
 std::vector<const SensitiveChoice*> CatalogEntry::sensitiveChoicesOf(
@@ -314,9 +336,10 @@ TabularData CatalogEntry::load(const std::string& directory, const std::string& 
     for (const DatasetFile& file : files) {
         const std::filesystem::path path = std::filesystem::path(directory) / file.name;
         if (!std::filesystem::exists(path)) {
-            throw DataFileError(path.string(), 0, "",
-                                "file not found: the " + title + " data set needs " + file.name +
-                                    " in this folder (download it, or import a folder that has it)");
+            throw DataFileError(
+                path.string(), 0, "",
+                "file not found: the " + title + " data set needs " + file.name +
+                    " in this folder (download it, or import a folder that has it)");
         }
         paths.push_back(path.string());
     }
@@ -330,7 +353,8 @@ const std::vector<CatalogEntry>& datasetCatalog() {
     static const std::vector<CatalogEntry> catalog = [] {
         std::vector<CatalogEntry> entries;
         for (const EmbeddedJson& source : catalogSources()) {
-            entries.push_back(parseCatalogEntry(std::string(source.fileName), std::string(source.json)));
+            entries.push_back(
+                parseCatalogEntry(std::string(source.fileName), std::string(source.json)));
         }
         std::sort(entries.begin(), entries.end(),
                   [](const CatalogEntry& a, const CatalogEntry& b) { return a.name < b.name; });

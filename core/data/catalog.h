@@ -14,23 +14,23 @@ namespace pfa {
 
 /// One way to choose the sensitive attribute of a catalog data set.
 struct SensitiveChoice {
-    std::string id;                    ///< "sex", "race", "age"
-    std::string title;                 ///< "race (Caucasian / non-Caucasian)"
-    std::vector<std::string> columns;  ///< the sensitive column(s)
+    std::string id;                                  ///< "sex", "race", "age"
+    std::string title;                               ///< "race (Caucasian / non-Caucasian)"
+    std::vector<std::string> columns;                ///< the sensitive column(s)
     std::map<std::string, std::string> valueLabels;  ///< raw value → group name (merges groups)
-    bool hasThreshold = false;         ///< numeric column split at `threshold`
+    bool hasThreshold = false;                       ///< numeric column split at `threshold`
     double threshold = 0.0;
     std::vector<std::string> thresholdLabels;  ///< {below, at or above}
-    long expectedFeatures = 0;         ///< encoded features with this choice (documented, tested)
+    long expectedFeatures = 0;  ///< encoded features with this choice (documented, tested)
     std::map<std::string, long> expectedGroups;  ///< group sizes over all rows
 };
 
 /// A data set of the built-in catalog (datasets/NAME.json): what it is, where it comes from,
 /// how to verify its files and how to parse them.
 struct CatalogEntry {
-    std::string name;         ///< "adult"
+    std::string name;  ///< "adult"
     std::string title;
-    std::string description;  ///< one paragraph
+    std::string description;           ///< one paragraph
     std::vector<std::string> sources;  ///< original source pages
     std::string license;
     std::string citation;

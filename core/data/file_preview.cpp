@@ -164,7 +164,8 @@ void previewDelimited(detail::LineReader& lines, std::size_t maxRows, bool compl
         if (rec.count != width) {
             // Listed, not fatal: the user sees the good rows and decides whether to skip these.
             ++out.badRowCount;
-            if (out.badRows.size() < kListedBadRows) out.badRows.push_back({rec.line, rec.count, width});
+            if (out.badRows.size() < kListedBadRows)
+                out.badRows.push_back({rec.line, rec.count, width});
             continue;
         }
         ++belowCount;
@@ -180,12 +181,13 @@ void previewDelimited(detail::LineReader& lines, std::size_t maxRows, bool compl
 
     if (belowCount == 0 && out.badRowCount > 0) {
         const BadRow& bad = out.badRows.front();
-        throw DataFileError(out.file, bad.line, "",
-                            "expected " + std::to_string(width) + " fields (as in the first row), found " +
-                                std::to_string(bad.fields) +
-                                (bad.fields == 1 ? " (is the delimiter " + detail::delimiterName(delim) + " right?)"
-                                                 : std::string()) +
-                                "; no data row has the first row's " + std::to_string(width) + " fields");
+        throw DataFileError(
+            out.file, bad.line, "",
+            "expected " + std::to_string(width) + " fields (as in the first row), found " +
+                std::to_string(bad.fields) +
+                (bad.fields == 1 ? " (is the delimiter " + detail::delimiterName(delim) + " right?)"
+                                 : std::string()) +
+                "; no data row has the first row's " + std::to_string(width) + " fields");
     }
 
     // The header heuristic (documented in file_preview.h).

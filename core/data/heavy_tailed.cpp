@@ -63,10 +63,12 @@ double heavyTailedTrueWeight(int j, int features) {
 TabularData generateHeavyTailed(const HeavyTailedOptions& o) {
     require(o.rows >= 100, "rows", o.rows, "at least 100 rows");
     require(o.features >= 1 && o.features <= 200, "features", o.features, "between 1 and 200");
-    require(o.featureTail > 0.0, "feature tail ν", o.featureTail, "ν > 0, or inf (Gaussian features)");
+    require(o.featureTail > 0.0, "feature tail ν", o.featureTail,
+            "ν > 0, or inf (Gaussian features)");
     require(o.noiseTail > 0.0, "noise tail ν_ξ", o.noiseTail, "ν_ξ > 0, or inf (Gaussian noise)");
     require(o.noiseScale >= 0.0, "noise scale s_ξ", o.noiseScale, "s_ξ ≥ 0");
-    require(o.outlierShare >= 0.0 && o.outlierShare < 0.5, "outlier share p_out", o.outlierShare, "in [0, 0.5)");
+    require(o.outlierShare >= 0.0 && o.outlierShare < 0.5, "outlier share p_out", o.outlierShare,
+            "in [0, 0.5)");
     require(o.outlierScale >= 1.0, "outlier scale s_out", o.outlierScale, "s_out ≥ 1");
 
     const auto n = static_cast<std::size_t>(o.rows);
@@ -99,7 +101,8 @@ TabularData generateHeavyTailed(const HeavyTailedOptions& o) {
         // Drawn for every row, so the ordinary rows do not depend on p_out.
         const bool outlier = random.uniformOpen() < o.outlierShare;
         if (outlier) {
-            for (int j = 0; j < o.features; ++j) data.features[static_cast<std::size_t>(j)].numeric[i] *= o.outlierScale;
+            for (int j = 0; j < o.features; ++j)
+                data.features[static_cast<std::size_t>(j)].numeric[i] *= o.outlierScale;
             signal *= o.outlierScale;
             noise *= o.outlierScale;
         }
@@ -112,7 +115,8 @@ Schema heavyTailedSchema(const HeavyTailedOptions& options) {
     Schema schema;
     schema.name = "synthetic-heavy-tailed";
     schema.target = "y";
-    for (int j = 0; j < options.features; ++j) schema.columns[numberedColumnName(j)].role = ColumnRole::Numeric;
+    for (int j = 0; j < options.features; ++j)
+        schema.columns[numberedColumnName(j)].role = ColumnRole::Numeric;
     schema.defaultRole = ColumnRole::Ignore;
     return schema;
 }
@@ -121,8 +125,8 @@ std::string describeHeavyTailed(const HeavyTailedOptions& o) {
     std::ostringstream text;
     text << "synthetic heavy-tailed regression (n=" << o.rows << ", d=" << o.features
          << ", feature tail nu=" << o.featureTail << ", noise tail nu_xi=" << o.noiseTail
-         << ", noise scale=" << o.noiseScale << ", outliers p=" << o.outlierShare << " x" << o.outlierScale
-         << ", w*_j=(-1)^j/sqrt(d), generator seed=" << o.seed << ")";
+         << ", noise scale=" << o.noiseScale << ", outliers p=" << o.outlierShare << " x"
+         << o.outlierScale << ", w*_j=(-1)^j/sqrt(d), generator seed=" << o.seed << ")";
     return text.str();
 }
 

@@ -24,14 +24,14 @@ namespace pfa {
 /// bounds every row's influence whatever the tails). The data have no classes and one group
 /// ("all").
 struct HeavyTailedOptions {
-    int rows = 20000;            ///< n (≥ 100)
-    int features = 20;           ///< d (1 … 200)
-    double featureTail = 3.0;    ///< ν, degrees of freedom of the features (> 0; ∞: Gaussian)
-    double noiseTail = 3.0;      ///< ν_ξ, degrees of freedom of the noise (> 0; ∞: Gaussian)
-    double noiseScale = 0.5;     ///< s_ξ (≥ 0)
-    double outlierShare = 0.01;  ///< p_out, in [0, 0.5)
-    double outlierScale = 100.0; ///< s_out (≥ 1)
-    std::uint64_t seed = 20240;  ///< generator seed (independent of the run seed)
+    int rows = 20000;             ///< n (≥ 100)
+    int features = 20;            ///< d (1 … 200)
+    double featureTail = 3.0;     ///< ν, degrees of freedom of the features (> 0; ∞: Gaussian)
+    double noiseTail = 3.0;       ///< ν_ξ, degrees of freedom of the noise (> 0; ∞: Gaussian)
+    double noiseScale = 0.5;      ///< s_ξ (≥ 0)
+    double outlierShare = 0.01;   ///< p_out, in [0, 0.5)
+    double outlierScale = 100.0;  ///< s_out (≥ 1)
+    std::uint64_t seed = 20240;   ///< generator seed (independent of the run seed)
 };
 
 /// The factor t_ν is multiplied by: 1/√(ν/(ν−2)) for ν > 2 (unit variance), 1 otherwise.

@@ -45,7 +45,8 @@ Encoder fitEncoder(const TabularData& data, const std::vector<std::size_t>& fitR
         } else {
             std::vector<char> seen(column.levels.size(), column.levelsDeclared ? 1 : 0);
             if (!column.levelsDeclared) {
-                for (std::size_t row : fitRows) seen[static_cast<std::size_t>(column.codes[row])] = 1;
+                for (std::size_t row : fitRows)
+                    seen[static_cast<std::size_t>(column.codes[row])] = 1;
             }
             std::vector<int> offsets(column.levels.size(), -1);
             std::vector<std::string> kept;
@@ -88,7 +89,8 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
             const double sd = encoder.info.standardDeviations[numericIndex];
             const double scale = sd > 0.0 ? 1.0 / sd : 1.0;
             for (Eigen::Index i = 0; i < n; ++i) {
-                out.X(i, offset) = (column.numeric[rows[static_cast<std::size_t>(i)]] - mean) * scale;
+                out.X(i, offset) =
+                    (column.numeric[rows[static_cast<std::size_t>(i)]] - mean) * scale;
             }
             ++offset;
             ++numericIndex;
@@ -113,7 +115,8 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
     }
     if (!data.target.empty()) {
         out.target.resize(n);
-        for (Eigen::Index i = 0; i < n; ++i) out.target(i) = data.target[rows[static_cast<std::size_t>(i)]];
+        for (Eigen::Index i = 0; i < n; ++i)
+            out.target(i) = data.target[rows[static_cast<std::size_t>(i)]];
     }
     if (!data.trueWeights.empty() && data.trueWeights.size() == data.features.size() &&
         encoder.info.categoricalColumns.empty()) {
@@ -280,7 +283,8 @@ Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {
         out.s(k) = part.s(r);
         if (part.isRegression()) out.target(k) = part.target(r);
         if (users) out.userId(k) = part.userId(r);
-        if (keys) out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
+        if (keys)
+            out.rowKeys[static_cast<std::size_t>(k)] = part.rowKeys[static_cast<std::size_t>(r)];
         if (part.silos) siloIds.push_back(part.silos->id(part.silos->unitOf(r)));
     }
     if (users) out.users = UnitIndex(out.userId);

@@ -185,8 +185,6 @@ void Schema::validate() const {
     }
 }
 
-std::string numberedColumnName(int index) {
-    return "x" + std::to_string(index + 1);
-}
+std::string numberedColumnName(int index) { return "x" + std::to_string(index + 1); }
 
 }  // namespace pfa

@@ -87,8 +87,9 @@ SiloAssignment equalRandomSilos(const DataSplit& split, const SiloOptions& optio
     out.description = std::to_string(options.silos) +
                       " silos of equal size, rows drawn at random " + "(silo seed " +
                       std::to_string(options.seed) + ")";
-    out.neighbourAssumption = "silos are dealt by position (a seeded permutation of the rows), so "
-                              "a replaced record keeps its silo and no other record moves";
+    out.neighbourAssumption =
+        "silos are dealt by position (a seeded permutation of the rows), so "
+        "a replaced record keeps its silo and no other record moves";
     return out;
 }
 
@@ -139,7 +140,8 @@ int classCount(const DataSplit& split) {
 /// uniform made from the row's own key and the silo seed alone (row_key.h) — so a row's silo
 /// depends on nothing but that row: adding, removing or changing another row (its label
 /// included) never moves it.
-std::vector<int> dealByRowKey(const Dataset& part, const std::vector<std::vector<double>>& proportions,
+std::vector<int> dealByRowKey(const Dataset& part,
+                              const std::vector<std::vector<double>>& proportions,
                               std::uint64_t seed) {
     std::vector<int> silo(static_cast<std::size_t>(part.rows()));
     for (Eigen::Index i = 0; i < part.rows(); ++i) {

@@ -6,8 +6,10 @@ namespace pfa {
 
 std::string splitMethodName(SplitMethod method) {
     switch (method) {
-        case SplitMethod::Seeded: return "seeded";
-        case SplitMethod::PandasSample: return "pandas";
+        case SplitMethod::Seeded:
+            return "seeded";
+        case SplitMethod::PandasSample:
+            return "pandas";
     }
     return "seeded";
 }

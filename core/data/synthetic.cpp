@@ -128,18 +128,18 @@ TabularData generateSynthetic(const SyntheticOptions& options) {
     require(options.users >= 0 && options.users <= options.rows, "users", options.users,
             "it must be between 0 (no users) and the number of rows");
     const bool users = options.users > 0;
-    require(options.rowsPerUserSkew >= 0.0 && options.rowsPerUserSkew <= 3.0,
-            "rows-per-user skew", options.rowsPerUserSkew, "it must be in [0, 3]");
-    require(options.userCorrelation >= 0.0 && options.userCorrelation <= 1.0,
-            "user correlation", options.userCorrelation, "it must be in [0, 1]");
+    require(options.rowsPerUserSkew >= 0.0 && options.rowsPerUserSkew <= 3.0, "rows-per-user skew",
+            options.rowsPerUserSkew, "it must be in [0, 3]");
+    require(options.userCorrelation >= 0.0 && options.userCorrelation <= 1.0, "user correlation",
+            options.userCorrelation, "it must be in [0, 1]");
     require(options.atypicalUserShare >= 0.0 && options.atypicalUserShare < 0.5,
             "atypical user share", options.atypicalUserShare, "it must be in [0, 0.5)");
     require(users || (options.rowsPerUserSkew == 0.0 && options.userCorrelation == 0.0 &&
                       options.atypicalUserShare == 0.0),
             "users", options.users,
             "rows-per-user skew, user correlation and atypical users need users (users > 0)");
-    require(options.silos >= 0 && options.silos <= (users ? options.users : options.rows),
-            "silos", options.silos,
+    require(options.silos >= 0 && options.silos <= (users ? options.users : options.rows), "silos",
+            options.silos,
             users ? "it must be between 0 (no silos) and the number of users"
                   : "it must be between 0 (no silos) and the number of rows");
     require(options.siloHeterogeneity >= 0.0 && options.siloHeterogeneity <= 5.0,
@@ -192,12 +192,24 @@ TabularData generateSynthetic(const SyntheticOptions& options) {
         for (std::size_t j = 0; j < d; ++j) {
             double value = 0.0;
             switch (j) {
-                case 0: value = u - 0.6 * beta * s + 0.5 * random.normal(); break;
-                case 1: value = -0.5 * u + 0.4 * beta * s + 0.6 * random.normal(); break;
-                case 2: value = 0.7 * u + 0.6 * random.normal(); break;
-                case 3: value = 0.5 * u - 0.5 * beta * s + 0.8 * random.normal(); break;
-                case 4: value = 1.0 * s + 0.7 * random.normal(); break;
-                default: value = 0.2 * u + random.normal(); break;
+                case 0:
+                    value = u - 0.6 * beta * s + 0.5 * random.normal();
+                    break;
+                case 1:
+                    value = -0.5 * u + 0.4 * beta * s + 0.6 * random.normal();
+                    break;
+                case 2:
+                    value = 0.7 * u + 0.6 * random.normal();
+                    break;
+                case 3:
+                    value = 0.5 * u - 0.5 * beta * s + 0.8 * random.normal();
+                    break;
+                case 4:
+                    value = 1.0 * s + 0.7 * random.normal();
+                    break;
+                default:
+                    value = 0.2 * u + random.normal();
+                    break;
             }
             if (siloShift) value += (*siloShift)[j];
             data.features[j].numeric[i] = value;

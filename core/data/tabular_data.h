@@ -12,9 +12,9 @@ struct PersonalisedTruth;  // core/data/personalised.h
 /// A data row that does not have the columns the file's first row (header) has, as the
 /// preview and the readers report it (see Schema::skipMalformedRows).
 struct BadRow {
-    long line = 0;              ///< physical line (1-based) where the record starts
-    std::size_t fields = 0;     ///< fields found
-    std::size_t expected = 0;   ///< fields of the header (or first row)
+    long line = 0;             ///< physical line (1-based) where the record starts
+    std::size_t fields = 0;    ///< fields found
+    std::size_t expected = 0;  ///< fields of the header (or first row)
 };
 
 /// "line 202 has 9 fields, expected 15".
@@ -40,7 +40,8 @@ inline std::string describeSkippedRows(std::size_t count, const std::vector<BadR
     }
     if (count > 5 || count > listed.size()) lines.append(", …");
     std::string text = std::to_string(count);
-    return text.append(count == 1 ? " malformed row skipped (line " : " malformed rows skipped (lines ")
+    return text
+        .append(count == 1 ? " malformed row skipped (line " : " malformed rows skipped (lines ")
         .append(lines)
         .append(")");
 }

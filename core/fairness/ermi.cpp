@@ -9,8 +9,8 @@ namespace {
 // Joint J (l × k, unnormalised: sums of prediction mass per class and group) over the rows
 // selected by `include`; `mass(i, j)` is F_ij (soft) or 1[ŷ_i = j] (hard).
 struct Joint {
-    Eigen::MatrixXd J;        // l × k sums
-    Eigen::VectorXd groupN;   // k counts
+    Eigen::MatrixXd J;       // l × k sums
+    Eigen::VectorXd groupN;  // k counts
     double total = 0.0;
 };
 
@@ -56,11 +56,12 @@ double ermiForNotion(FairnessNotion notion, Eigen::Index rows, int classes, int 
                      int advantagedClass, Mass mass) {
     switch (notion) {
         case FairnessNotion::DemographicParity:
-            return ermiFromJoint(accumulate(rows, classes, groups, s, mass,
-                                            [](Eigen::Index) { return true; }));
+            return ermiFromJoint(
+                accumulate(rows, classes, groups, s, mass, [](Eigen::Index) { return true; }));
         case FairnessNotion::EqualOpportunity:
-            return ermiFromJoint(accumulate(rows, classes, groups, s, mass,
-                                            [&](Eigen::Index i) { return y(i) == advantagedClass; }));
+            return ermiFromJoint(accumulate(rows, classes, groups, s, mass, [&](Eigen::Index i) {
+                return y(i) == advantagedClass;
+            }));
         case FairnessNotion::EqualizedOdds: {
             double weighted = 0.0;
             for (int c = 0; c < labelCount; ++c) {
@@ -105,8 +106,7 @@ double Ermi::hard(FairnessNotion notion, const Eigen::Ref<const Eigen::VectorXi>
                   const Eigen::Ref<const Eigen::VectorXi>& s,
                   const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
                   int advantagedClass) {
-    return ermiForNotion(notion, predicted.size(), classes, groups, s, y, classes,
-                         advantagedClass,
+    return ermiForNotion(notion, predicted.size(), classes, groups, s, y, classes, advantagedClass,
                          [&](Eigen::Index i, int j) { return predicted(i) == j ? 1.0 : 0.0; });
 }
 

@@ -15,16 +15,15 @@ namespace pfa {
 /// labels (`EqualizedOdds`, Σ_c (n_c/N)·ERMI_c).
 struct Ermi {
     /// ERMI for demographic parity over all rows (§4.1).
-    static double soft(const Eigen::Ref<const RowMatrix>& F, const Eigen::Ref<const Eigen::VectorXi>& s,
-                       int groups);
+    static double soft(const Eigen::Ref<const RowMatrix>& F,
+                       const Eigen::Ref<const Eigen::VectorXi>& s, int groups);
     static double hard(const Eigen::Ref<const Eigen::VectorXi>& predicted,
                        const Eigen::Ref<const Eigen::VectorXi>& s, int groups, int classes);
 
     /// ERMI for `notion` (§4.1–4.3); y are the true labels.
     static double soft(FairnessNotion notion, const Eigen::Ref<const RowMatrix>& F,
                        const Eigen::Ref<const Eigen::VectorXi>& s,
-                       const Eigen::Ref<const Eigen::VectorXi>& y, int groups,
-                       int advantagedClass);
+                       const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int advantagedClass);
     static double hard(FairnessNotion notion, const Eigen::Ref<const Eigen::VectorXi>& predicted,
                        const Eigen::Ref<const Eigen::VectorXi>& s,
                        const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,

@@ -34,27 +34,36 @@ double ratio(double numerator, double denominator) {
 
 double FairnessMetrics::violation(FairnessNotion notion) const {
     switch (notion) {
-        case FairnessNotion::DemographicParity: return dpGap;
-        case FairnessNotion::EqualizedOdds: return eoGap;
-        case FairnessNotion::EqualOpportunity: return eoppGap;
+        case FairnessNotion::DemographicParity:
+            return dpGap;
+        case FairnessNotion::EqualizedOdds:
+            return eoGap;
+        case FairnessNotion::EqualOpportunity:
+            return eoppGap;
     }
     return dpGap;
 }
 
 double FairnessMetrics::ermiHard(FairnessNotion notion) const {
     switch (notion) {
-        case FairnessNotion::DemographicParity: return ermiDpHard;
-        case FairnessNotion::EqualizedOdds: return ermiEoHard;
-        case FairnessNotion::EqualOpportunity: return ermiEoppHard;
+        case FairnessNotion::DemographicParity:
+            return ermiDpHard;
+        case FairnessNotion::EqualizedOdds:
+            return ermiEoHard;
+        case FairnessNotion::EqualOpportunity:
+            return ermiEoppHard;
     }
     return ermiDpHard;
 }
 
 double FairnessMetrics::ermiSoft(FairnessNotion notion) const {
     switch (notion) {
-        case FairnessNotion::DemographicParity: return ermiDpSoft;
-        case FairnessNotion::EqualizedOdds: return ermiEoSoft;
-        case FairnessNotion::EqualOpportunity: return ermiEoppSoft;
+        case FairnessNotion::DemographicParity:
+            return ermiDpSoft;
+        case FairnessNotion::EqualizedOdds:
+            return ermiEoSoft;
+        case FairnessNotion::EqualOpportunity:
+            return ermiEoppSoft;
     }
     return ermiDpSoft;
 }
@@ -67,7 +76,8 @@ namespace {
 template <typename MassOf>
 FairnessMetrics ratesFromMass(MassOf massOf, const Eigen::Ref<const Eigen::VectorXi>& y,
                               const Eigen::Ref<const Eigen::VectorXi>& s,
-                              const std::vector<std::string>& groupNames, int classes, int advantagedClass) {
+                              const std::vector<std::string>& groupNames, int classes,
+                              int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
     const Eigen::Index N = y.size();
     FairnessMetrics m;
@@ -75,9 +85,9 @@ FairnessMetrics ratesFromMass(MassOf massOf, const Eigen::Ref<const Eigen::Vecto
     if (N == 0) return m;
 
     // Masses: predicted c per group, per (group, label is c) cell, correct per group.
-    Eigen::MatrixXd predictedIn = Eigen::MatrixXd::Zero(k, classes);        // ŷ=c & s=a
-    Eigen::MatrixXd predictedInLabel = Eigen::MatrixXd::Zero(k, classes);   // ŷ=c & s=a & y=c
-    Eigen::MatrixXd labelIn = Eigen::MatrixXd::Zero(k, classes);            // y=c & s=a
+    Eigen::MatrixXd predictedIn = Eigen::MatrixXd::Zero(k, classes);       // ŷ=c & s=a
+    Eigen::MatrixXd predictedInLabel = Eigen::MatrixXd::Zero(k, classes);  // ŷ=c & s=a & y=c
+    Eigen::MatrixXd labelIn = Eigen::MatrixXd::Zero(k, classes);           // y=c & s=a
     Eigen::VectorXd groupN = Eigen::VectorXd::Zero(k);
     Eigen::VectorXd groupCorrect = Eigen::VectorXd::Zero(k);
     Eigen::VectorXd predictedTotal = Eigen::VectorXd::Zero(classes);
@@ -105,8 +115,8 @@ FairnessMetrics ratesFromMass(MassOf massOf, const Eigen::Ref<const Eigen::Vecto
             selection[a] = ratio(predictedIn(a, c), groupN(a));
             positiveGivenLabel[a] = ratio(predictedInLabel(a, c), labelIn(a, c));
             // ŷ=c among rows of group a whose label is not c.
-            positiveGivenOther[a] = ratio(predictedIn(a, c) - predictedInLabel(a, c),
-                                          groupN(a) - labelIn(a, c));
+            positiveGivenOther[a] =
+                ratio(predictedIn(a, c) - predictedInLabel(a, c), groupN(a) - labelIn(a, c));
             if (!std::isnan(selection[a])) {
                 const double marginal = predictedTotal(c) / static_cast<double>(N);
                 m.dpGapVsMarginal = std::max(m.dpGapVsMarginal, std::fabs(selection[a] - marginal));
@@ -143,15 +153,15 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
                                  int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
     const Eigen::Index N = predicted.size();
-    FairnessMetrics m = ratesFromMass([&](Eigen::Index i, auto add) { add(predicted(i), 1.0); }, y, s,
-                                      groupNames, classes, advantagedClass);
+    FairnessMetrics m = ratesFromMass([&](Eigen::Index i, auto add) { add(predicted(i), 1.0); }, y,
+                                      s, groupNames, classes, advantagedClass);
     if (N == 0) return m;
-    m.ermiDpHard = Ermi::hard(FairnessNotion::DemographicParity, predicted, s, y, k, classes,
-                              advantagedClass);
-    m.ermiEoHard = Ermi::hard(FairnessNotion::EqualizedOdds, predicted, s, y, k, classes,
-                              advantagedClass);
-    m.ermiEoppHard = Ermi::hard(FairnessNotion::EqualOpportunity, predicted, s, y, k, classes,
-                                advantagedClass);
+    m.ermiDpHard =
+        Ermi::hard(FairnessNotion::DemographicParity, predicted, s, y, k, classes, advantagedClass);
+    m.ermiEoHard =
+        Ermi::hard(FairnessNotion::EqualizedOdds, predicted, s, y, k, classes, advantagedClass);
+    m.ermiEoppHard =
+        Ermi::hard(FairnessNotion::EqualOpportunity, predicted, s, y, k, classes, advantagedClass);
     if (F.rows() == N) {
         m.ermiDpSoft = Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
         m.ermiEoSoft = Ermi::soft(FairnessNotion::EqualizedOdds, F, s, y, k, advantagedClass);
@@ -181,9 +191,12 @@ FairnessMetrics evaluateFairnessInExpectation(const Eigen::Ref<const Eigen::Vect
     RowMatrix F(N, 2);
     F.col(0) = (1.0 - probOne.array()).matrix();
     F.col(1) = probOne;
-    m.ermiDpSoft = m.ermiDpHard = Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
-    m.ermiEoSoft = m.ermiEoHard = Ermi::soft(FairnessNotion::EqualizedOdds, F, s, y, k, advantagedClass);
-    m.ermiEoppSoft = m.ermiEoppHard = Ermi::soft(FairnessNotion::EqualOpportunity, F, s, y, k, advantagedClass);
+    m.ermiDpSoft = m.ermiDpHard =
+        Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
+    m.ermiEoSoft = m.ermiEoHard =
+        Ermi::soft(FairnessNotion::EqualizedOdds, F, s, y, k, advantagedClass);
+    m.ermiEoppSoft = m.ermiEoppHard =
+        Ermi::soft(FairnessNotion::EqualOpportunity, F, s, y, k, advantagedClass);
     return m;
 }
 

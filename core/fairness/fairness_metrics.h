@@ -14,8 +14,8 @@ namespace pfa {
 struct GroupRow {
     std::string group;
     long n = 0;
-    double baseRate = 0.0;       ///< P[y = y* | s]
-    double selectionRate = 0.0;  ///< P[ŷ = y* | s]
+    double baseRate = 0.0;           ///< P[y = y* | s]
+    double selectionRate = 0.0;      ///< P[ŷ = y* | s]
     double truePositiveRate = 0.0;   ///< P[ŷ = y* | s, y = y*]
     double falsePositiveRate = 0.0;  ///< P[ŷ = y* | s, y ≠ y*]
     double accuracy = 0.0;           ///< P[ŷ = y | s]

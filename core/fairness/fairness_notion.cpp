@@ -6,18 +6,24 @@ namespace pfa {
 
 std::string fairnessCode(FairnessNotion notion) {
     switch (notion) {
-        case FairnessNotion::DemographicParity: return "dp";
-        case FairnessNotion::EqualizedOdds: return "eo";
-        case FairnessNotion::EqualOpportunity: return "eopp";
+        case FairnessNotion::DemographicParity:
+            return "dp";
+        case FairnessNotion::EqualizedOdds:
+            return "eo";
+        case FairnessNotion::EqualOpportunity:
+            return "eopp";
     }
     return "dp";
 }
 
 std::string fairnessName(FairnessNotion notion) {
     switch (notion) {
-        case FairnessNotion::DemographicParity: return "demographic parity";
-        case FairnessNotion::EqualizedOdds: return "equalized odds";
-        case FairnessNotion::EqualOpportunity: return "equal opportunity";
+        case FairnessNotion::DemographicParity:
+            return "demographic parity";
+        case FairnessNotion::EqualizedOdds:
+            return "equalized odds";
+        case FairnessNotion::EqualOpportunity:
+            return "equal opportunity";
     }
     return "demographic parity";
 }

@@ -28,9 +28,11 @@ Eigen::VectorXd PenaltyLayout::sharesFromCounts(const Eigen::VectorXd& counts) c
 
 std::string PenaltyLayout::cellName(int cell, const std::vector<std::string>& classNames,
                                     const std::vector<std::string>& groupNames) const {
-    const std::string group = "group '" + groupNames[static_cast<std::size_t>(cell % m_groups)] + "'";
+    const std::string group =
+        "group '" + groupNames[static_cast<std::size_t>(cell % m_groups)] + "'";
     switch (m_notion) {
-        case FairnessNotion::DemographicParity: return group;
+        case FairnessNotion::DemographicParity:
+            return group;
         case FairnessNotion::EqualizedOdds:
             return group + " among label '" +
                    classNames[static_cast<std::size_t>(blockOfCell(cell))] + "'";

@@ -28,9 +28,12 @@ public:
     /// Cell (row of W) of a training row with label y and group s; −1 if inactive.
     int cellOf(int y, int s) const {
         switch (m_notion) {
-            case FairnessNotion::DemographicParity: return s;
-            case FairnessNotion::EqualizedOdds: return y * m_groups + s;
-            case FairnessNotion::EqualOpportunity: return y == m_advantagedClass ? s : -1;
+            case FairnessNotion::DemographicParity:
+                return s;
+            case FairnessNotion::EqualizedOdds:
+                return y * m_groups + s;
+            case FairnessNotion::EqualOpportunity:
+                return y == m_advantagedClass ? s : -1;
         }
         return -1;
     }

@@ -38,7 +38,8 @@ std::vector<FetchReport> fetchDataset(const CatalogEntry& entry, const std::stri
     return reports;
 }
 
-void importDataset(const CatalogEntry& entry, const std::string& source, const std::string& directory) {
+void importDataset(const CatalogEntry& entry, const std::string& source,
+                   const std::string& directory) {
     std::string problems;
     for (const VerifyReport& report : verifyFiles(entry.files, source)) {
         if (!report.ok()) problems += (problems.empty() ? "" : "; ") + report.message;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/fetch/fetch_file.h"
 #include "core/data/catalog.h"
+#include "core/fetch/fetch_file.h"
 
 namespace pfa::fetch {
 
@@ -27,12 +27,14 @@ struct DatasetProgress {
 /// Fetches (downloads and verifies, or finds already verified) every file of `entry` into
 /// `directory`. `progress` may return true to cancel (FetchCancelled; partial files are kept
 /// for a later resume). Returns one report per file.
-std::vector<FetchReport> fetchDataset(const CatalogEntry& entry, const std::string& directory,
-                                      const std::function<bool(const DatasetProgress&)>& progress = {});
+std::vector<FetchReport> fetchDataset(
+    const CatalogEntry& entry, const std::string& directory,
+    const std::function<bool(const DatasetProgress&)>& progress = {});
 
 /// Verifies `entry`'s files in `source` and copies them into `directory` (an offline import
 /// of files the user already has). Throws InputError listing every file that is missing or
 /// does not match the catalog; nothing is copied then.
-void importDataset(const CatalogEntry& entry, const std::string& source, const std::string& directory);
+void importDataset(const CatalogEntry& entry, const std::string& source,
+                   const std::string& directory);
 
 }  // namespace pfa::fetch

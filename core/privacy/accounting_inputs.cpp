@@ -36,10 +36,9 @@ double epsilonAtLogDelta(const OrderGrid& grid, const RdpCurve& curve, double ln
         if (!std::isfinite(rho) || !(alpha > 1.01)) continue;
         // δ² + expm1(−ρ) > 0 ⇔ 2 ln δ > ln(1 − e^{−ρ}): the ε = 0 case of §4.1.
         if (rho == 0.0 || 2.0 * lnDelta > std::log(-std::expm1(-rho))) return 0.0;
-        const double eps = std::isinf(alpha)
-                               ? rho
-                               : rho + std::log1p(-1.0 / alpha) -
-                                     (lnDelta + std::log(alpha)) / (alpha - 1.0);
+        const double eps = std::isinf(alpha) ? rho
+                                             : rho + std::log1p(-1.0 / alpha) -
+                                                   (lnDelta + std::log(alpha)) / (alpha - 1.0);
         best = std::min(best, eps);
     }
     return std::isinf(best) ? kInf : std::max(0.0, best);
@@ -114,8 +113,10 @@ OrderGrid orderGridNamed(const std::string& name) {
 
 RdpCurve releaseCurve(const OrderGrid& grid, const AccountingInputs& in) {
     switch (in.kind) {
-        case ReleaseKind::NoRelease: return RdpCurve(grid.size(), 0.0);
-        case ReleaseKind::Gaussian: return gaussianCurve(grid, in.noiseMultiplier);
+        case ReleaseKind::NoRelease:
+            return RdpCurve(grid.size(), 0.0);
+        case ReleaseKind::Gaussian:
+            return gaussianCurve(grid, in.noiseMultiplier);
         case ReleaseKind::PoissonSubsampled:
             return subsampledGaussianStepCurve(grid, in.samplingRate, in.noiseMultiplier,
                                                Adjacency::AddRemove);
@@ -124,7 +125,8 @@ RdpCurve releaseCurve(const OrderGrid& grid, const AccountingInputs& in) {
                                                Adjacency::Replace);
         case ReleaseKind::LinearAmplification:
             return linearCurve(grid, in.samplingRate, in.noiseMultiplier);
-        case ReleaseKind::Uncertifiable: return RdpCurve(grid.size(), kInf);
+        case ReleaseKind::Uncertifiable:
+            return RdpCurve(grid.size(), kInf);
     }
     return RdpCurve(grid.size(), kInf);
 }
@@ -145,12 +147,14 @@ RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& in) {
     return curve;
 }
 
-void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& in, long steps, RdpCurve& curve) {
+void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& in, long steps,
+                         RdpCurve& curve) {
     for (const GaussianRelease& release : in.gaussianReleases) {
         const long count = release.releasesAfter(steps);
         if (count <= 0) continue;
         const RdpCurve one = gaussianCurve(grid, release.noiseMultiplier);
-        for (std::size_t k = 0; k < curve.size(); ++k) curve[k] += static_cast<double>(count) * one[k];
+        for (std::size_t k = 0; k < curve.size(); ++k)
+            curve[k] += static_cast<double>(count) * one[k];
     }
 }
 
@@ -190,22 +194,23 @@ double groupPrivacyEpsilon(const OrderGrid& grid, const RdpCurve& rowCurve, doub
     }
     for (int i = 0; i < 200 && hi - lo > 1e-9 * std::max(1.0, std::fabs(lo)); ++i) {
         const double mid = 0.5 * (lo + hi);
-        if (excess(mid) <= 0.0) lo = mid;
-        else hi = mid;
+        if (excess(mid) <= 0.0)
+            lo = mid;
+        else
+            hi = mid;
     }
     return static_cast<double>(groupSize) * epsilonRow(lo);
 }
 
-double solveNoiseMultiplierFor(const AccountingInputs& shape, double zScale,
-                               double targetEpsilon) {
+double solveNoiseMultiplierFor(const AccountingInputs& shape, double zScale, double targetEpsilon) {
     const OrderGrid grid = orderGridNamed(shape.grid);
-    const bool poisson = shape.kind == ReleaseKind::PoissonSubsampled ||
-                         shape.kind == ReleaseKind::PoissonReplace;
+    const bool poisson =
+        shape.kind == ReleaseKind::PoissonSubsampled || shape.kind == ReleaseKind::PoissonReplace;
     if (poisson && shape.stepsPerRelease == 1 && zScale == 1.0) {
         // The accountant's own Poisson solver (uncached curves: bisection visits each z once).
         return solveSgmMultiplier(grid, shape.samplingRate, shape.steps, targetEpsilon, shape.delta,
                                   shape.kind == ReleaseKind::PoissonReplace ? Adjacency::Replace
-                                                                             : Adjacency::AddRemove)
+                                                                            : Adjacency::AddRemove)
             .noiseMultiplier;
     }
     AccountingInputs trial = shape;

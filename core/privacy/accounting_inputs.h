@@ -14,12 +14,12 @@ namespace pfa::privacy {
 
 /// Which per-release RDP curve the run's releases are charged with (privacy-accounting.md §2).
 enum class ReleaseKind {
-    NoRelease,             ///< nothing released depends on the protected data: ρ = 0
-    Gaussian,              ///< unsampled Gaussian α/(2z²) (§2.1)
-    PoissonSubsampled,     ///< Poisson-subsampled Gaussian, add/remove, signed series (§2.2)
-    PoissonReplace,        ///< Poisson-subsampled Gaussian, replace-one, group-of-two (§2.5)
-    LinearAmplification,   ///< linear amplification bound (§2.5)
-    Uncertifiable,         ///< something is released without noise: no finite ε
+    NoRelease,            ///< nothing released depends on the protected data: ρ = 0
+    Gaussian,             ///< unsampled Gaussian α/(2z²) (§2.1)
+    PoissonSubsampled,    ///< Poisson-subsampled Gaussian, add/remove, signed series (§2.2)
+    PoissonReplace,       ///< Poisson-subsampled Gaussian, replace-one, group-of-two (§2.5)
+    LinearAmplification,  ///< linear amplification bound (§2.5)
+    Uncertifiable,        ///< something is released without noise: no finite ε
 };
 
 /// "none", "gaussian", "poisson-subsampled-gaussian", "poisson-replace-group-of-two",
@@ -60,13 +60,13 @@ struct AccountingInputs {
     std::string unit = "record";  ///< what one neighbouring data set adds, removes or changes
     Adjacency adjacency = Adjacency::AddRemove;
     ReleaseKind kind = ReleaseKind::Uncertifiable;
-    double samplingRate = 1.0;     ///< q of the per-release curve (1 for unsampled releases)
+    double samplingRate = 1.0;  ///< q of the per-release curve (1 for unsampled releases)
     /// z at which the curve is evaluated: noise std on the released sum divided by the bound
     /// named in `sensitivity` (e.g. S/(2C) for a replace-one difference bound of 2C).
     double noiseMultiplier = 0.0;
-    std::string sensitivity;       ///< the bound z refers to, e.g. "C (clip norm)"
-    long stepsPerRelease = 1;      ///< training steps per charged release (an epoch for shuffle)
-    long steps = 0;                ///< training steps executed
+    std::string sensitivity;   ///< the bound z refers to, e.g. "C (clip norm)"
+    long stepsPerRelease = 1;  ///< training steps per charged release (an epoch for shuffle)
+    long steps = 0;            ///< training steps executed
     double delta = 0.0;
     std::vector<PureRelease> pureReleases;
     std::string grid = "standard";  ///< order grid: "standard" (spec §4.3) or "opacus"
@@ -103,7 +103,8 @@ RdpCurve interimReleaseCurve(const OrderGrid& grid, const AccountingInputs& inpu
 /// + Σ over gaussianReleases of releasesAfter(steps) × α/(2z²) (pure releases not included).
 RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& inputs);
 /// Adds the gaussianReleases made by `steps` steps to `curve` (on `grid`).
-void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& inputs, long steps, RdpCurve& curve);
+void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& inputs, long steps,
+                         RdpCurve& curve);
 /// The certified ε of the inputs at their δ: RDP conversion plus the pure releases' ε₀.
 EpsilonResult certifiedEpsilon(const AccountingInputs& inputs);
 

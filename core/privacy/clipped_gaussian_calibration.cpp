@@ -39,9 +39,10 @@ ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler, 
             shape.stepsPerRelease = std::max(1L, sampler.stepsPerEpoch());
             shape.sensitivity = "2C (a replaced unit's two contributions to its batch sum)";
             zScale = 0.5;
-            mechanism = "Gaussian, one release per epoch (fixed-size shuffled batches, analysed "
-                        "under replace-one: each unit sits in one batch per epoch; no "
-                        "amplification)";
+            mechanism =
+                "Gaussian, one release per epoch (fixed-size shuffled batches, analysed "
+                "under replace-one: each unit sits in one batch per epoch; no "
+                "amplification)";
             break;
         case Sampling::Subsample:
             shape.kind = ReleaseKind::LinearAmplification;
@@ -49,8 +50,9 @@ ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler, 
             shape.stepsPerRelease = 1;
             shape.sensitivity = "2C (a replaced unit's two contributions to its batch sum)";
             zScale = 0.5;
-            mechanism = "uniformly subsampled Gaussian (m distinct rows per step, analysed "
-                        "under replace-one), linear amplification bound";
+            mechanism =
+                "uniformly subsampled Gaussian (m distinct rows per step, analysed "
+                "under replace-one), linear amplification bound";
             break;
     }
     const double z = solveNoiseMultiplierFor(shape, zScale, epsilonTrain);

@@ -19,8 +19,10 @@ void checkClosedFormPreconditions(const ClosedFormInputs& in) {
     const double limit = 2.0 * std::log(1.0 / in.delta);
     if (in.epsilon > limit) {
         std::ostringstream message;
-        message << "epsilon = " << in.epsilon << " is too large for the closed-form calibration: it "
-                << "requires epsilon <= 2 ln(1/delta) = " << limit << " (delta = " << in.delta << ")";
+        message << "epsilon = " << in.epsilon
+                << " is too large for the closed-form calibration: it "
+                << "requires epsilon <= 2 ln(1/delta) = " << limit << " (delta = " << in.delta
+                << ")";
         throw InputError(message.str());
     }
     const double minimum = minimumClosedFormSteps(in);
@@ -44,8 +46,9 @@ NoiseVariances publishedAllFeatures(const ClosedFormInputs& in) {
     const double L = closedFormLambda(in);
     const double lip2 = in.lipschitz * in.lipschitz;
     const double r2 = in.radius * in.radius;
-    return {64.0 * lip2 * r2 * L / in.minShare + 32.0 * r2 * r2 * lip2 * in.classes * in.classes * L,
-            32.0 * L * (1.0 / in.minShare + r2)};
+    return {
+        64.0 * lip2 * r2 * L / in.minShare + 32.0 * r2 * r2 * lip2 * in.classes * in.classes * L,
+        32.0 * L * (1.0 / in.minShare + r2)};
 }
 
 NoiseVariances conservativeSensitiveOnly(const ClosedFormInputs& in) {

@@ -13,9 +13,8 @@ DatasetLedger::DatasetLedger(std::string key, std::string title)
     : m_key(std::move(key)), m_title(std::move(title)) {}
 
 bool DatasetLedger::add(const LedgerEntry& entry) {
-    const bool known = std::any_of(m_entries.begin(), m_entries.end(), [&](const LedgerEntry& e) {
-        return e.runUid == entry.runUid;
-    });
+    const bool known = std::any_of(m_entries.begin(), m_entries.end(),
+                                   [&](const LedgerEntry& e) { return e.runUid == entry.runUid; });
     if (known) return false;
     m_entries.push_back(entry);
     m_totals.reset();
@@ -46,8 +45,7 @@ LedgerTotals DatasetLedger::computeTotals() const {
             ++totals.withoutCurve;
             continue;
         }
-        composed.addRun(runCurve(grid, entry.accounting), 0.0, entry.accounting.pureEpsilon(),
-                        0.0);
+        composed.addRun(runCurve(grid, entry.accounting), 0.0, entry.accounting.pureEpsilon(), 0.0);
         rdpDelta = std::max(rdpDelta, entry.accounting.delta);
     }
     if (composed.runCount() > 0) {

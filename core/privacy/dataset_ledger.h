@@ -12,10 +12,10 @@ namespace pfa::privacy {
 
 /// One private run charged to a data set's ledger.
 struct LedgerEntry {
-    std::string runUid;   ///< identity of the executed run (a run is charged once)
-    std::string label;    ///< e.g. "run 12: dp-fermi, ε = 1, λ = 2, seed 0"
-    std::string status;   ///< "completed", "cancelled", "diverged", …
-    double epsilon = 0.0; ///< the run's own certified ε
+    std::string runUid;    ///< identity of the executed run (a run is charged once)
+    std::string label;     ///< e.g. "run 12: dp-fermi, ε = 1, λ = 2, seed 0"
+    std::string status;    ///< "completed", "cancelled", "diverged", …
+    double epsilon = 0.0;  ///< the run's own certified ε
     double delta = 0.0;
     /// False for runs read from records older than the accounting inputs: they are composed
     /// by simple addition of their (ε, δ) only.
@@ -29,8 +29,8 @@ struct LedgerTotals {
     /// RDP composition (privacy-accounting.md §3): the runs' curves added, converted at
     /// `delta`, plus every pure side release and the (ε, δ) of runs without known curves.
     double epsilon = 0.0;
-    double delta = 0.0;    ///< the largest δ of the runs, plus Σ δ of runs without curves
-    double order = 0.0;    ///< optimal order of the conversion (NaN when ε = ∞ or 0 runs)
+    double delta = 0.0;         ///< the largest δ of the runs, plus Σ δ of runs without curves
+    double order = 0.0;         ///< optimal order of the conversion (NaN when ε = ∞ or 0 runs)
     double naiveEpsilon = 0.0;  ///< Σ of the runs' own ε (simple addition)
     double naiveDelta = 0.0;    ///< Σ of the runs' own δ
     std::size_t withoutCurve = 0;  ///< runs composed by simple addition only

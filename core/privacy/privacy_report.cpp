@@ -45,8 +45,8 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
         return text.str();
     }
     if (!r.certified) {
-        text << "Guarantee: none. ε = " << number(r.epsilonHeuristic) << " at δ = "
-             << number(r.delta, 3) << " per " << r.unit << " under " << r.adjacency
+        text << "Guarantee: none. ε = " << number(r.epsilonHeuristic)
+             << " at δ = " << number(r.delta, 3) << " per " << r.unit << " under " << r.adjacency
              << " adjacency is a heuristic, not a guarantee: it rests on an assumption no proof "
                 "covers (see the warning below); the privacy ledger counts this run as "
                 "unbounded (ε = ∞).\n";
@@ -56,8 +56,8 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
     } else {
         text << "Guarantee: (ε = " << number(r.epsilonSpent) << ", δ = " << number(r.delta, 3)
              << ")-differential privacy per " << r.unit << " under " << r.adjacency
-             << " adjacency, computed with the " << r.accountant << " (" << r.mechanism
-             << "; " << r.orderGrid << "; optimal order " << number(r.optimalOrder)
+             << " adjacency, computed with the " << r.accountant << " (" << r.mechanism << "; "
+             << r.orderGrid << "; optimal order " << number(r.optimalOrder)
              << "; RDP→DP conversion: tightened bound)";
         if (r.epsilonShares > 0) {
             text << ": ε = " << number(r.epsilonSpent - r.epsilonShares)
@@ -89,13 +89,13 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
     } else {
         text << "Mechanism: " << r.steps << " steps, sampling " << r.sampling;
         if (r.samplingRate > 0) {
-            text << ", rate q = " << number(r.samplingRate) << " (expected batch " << r.expectedBatch
-                 << ")";
+            text << ", rate q = " << number(r.samplingRate) << " (expected batch "
+                 << r.expectedBatch << ")";
         }
         text << ", noise multiplier(s) z_θ = " << number(r.noiseMultiplierTheta);
         if (r.noiseMultiplierW > 0) text << ", z_W = " << number(r.noiseMultiplierW);
-        text << " → effective z = " << number(r.noiseMultiplier) << "; noise std on the batch mean σ_θ = "
-             << number(r.sigmaTheta);
+        text << " → effective z = " << number(r.noiseMultiplier)
+             << "; noise std on the batch mean σ_θ = " << number(r.sigmaTheta);
         if (r.sigmaW > 0) text << ", σ_W = " << number(r.sigmaW);
         if (!r.clipDescription.empty()) text << "; clip " << r.clipDescription;
         if (!r.extraReleases.empty()) text << "; extra releases: " << r.extraReleases;

@@ -31,32 +31,33 @@ struct Disclosure {
 
 /// The privacy side of a run: what was certified, how, and the generated statement.
 struct PrivacyReport {
-    std::string algorithm;         ///< e.g. "dp-fermi"
-    std::string calibration;       ///< "conservative (RDP-calibrated)", "published (as published — known accounting gaps)"
-    std::string unit = "record";   ///< what one unit of privacy is: "record", "recording", "user"
-    std::string orderGrid;         ///< description of the order grid
+    std::string algorithm;    ///< e.g. "dp-fermi"
+    std::string calibration;  ///< "conservative (RDP-calibrated)", "published (as published — known
+                              ///< accounting gaps)"
+    std::string unit = "record";  ///< what one unit of privacy is: "record", "recording", "user"
+    std::string orderGrid;        ///< description of the order grid
     double epsilonWithoutAmplification = 0.0;  ///< rigorous ε for non-Poisson sampling (0 = n/a)
-    std::string sampling;          ///< "Poisson", "shuffled batches", "uniform subsample"
+    std::string sampling;  ///< "Poisson", "shuffled batches", "uniform subsample"
     long expectedBatch = 0;
     bool isPrivate = false;
-    double epsilonTarget = 0.0;    ///< the ε the user asked for (total)
-    double epsilonSpent = 0.0;     ///< certified by the RDP accountant (+ pure ε of side releases)
-    double epsilonNominal = 0.0;   ///< closed-form target (published calibration), else = target
-    double epsilonShares = 0.0;    ///< ε_π spent on the privatised group shares (0 if none)
+    double epsilonTarget = 0.0;   ///< the ε the user asked for (total)
+    double epsilonSpent = 0.0;    ///< certified by the RDP accountant (+ pure ε of side releases)
+    double epsilonNominal = 0.0;  ///< closed-form target (published calibration), else = target
+    double epsilonShares = 0.0;   ///< ε_π spent on the privatised group shares (0 if none)
     double delta = 0.0;
-    double optimalOrder = 0.0;     ///< α* of the final conversion
+    double optimalOrder = 0.0;  ///< α* of the final conversion
     bool orderAtGridEdge = false;
     double noiseMultiplier = 0.0;  ///< effective z of the joint per-step release
     double noiseMultiplierTheta = 0.0, noiseMultiplierW = 0.0;
-    double sigmaTheta = 0.0;       ///< noise std on the θ batch mean, per coordinate
-    double sigmaW = 0.0;           ///< noise std on the W batch mean, per entry
+    double sigmaTheta = 0.0;  ///< noise std on the θ batch mean, per coordinate
+    double sigmaW = 0.0;      ///< noise std on the W batch mean, per entry
     double clipTheta = 0.0, clipW = 0.0;
-    double samplingRate = 0.0;     ///< q
+    double samplingRate = 0.0;  ///< q
     long steps = 0;
-    std::string accountant;        ///< e.g. "Rényi-DP accountant"
-    std::string mechanism;         ///< e.g. "Poisson-subsampled Gaussian, signed series"
-    std::string clipDescription;   ///< e.g. "C_θ = 1, C_W = 17.3"
-    std::string extraReleases;     ///< e.g. "group shares via Laplace, ε₀ = 0.05"
+    std::string accountant;       ///< e.g. "Rényi-DP accountant"
+    std::string mechanism;        ///< e.g. "Poisson-subsampled Gaussian, signed series"
+    std::string clipDescription;  ///< e.g. "C_θ = 1, C_W = 17.3"
+    std::string extraReleases;    ///< e.g. "group shares via Laplace, ε₀ = 0.05"
     /// A run that releases once instead of training by noisy steps (e.g. one Laplace-noised
     /// table): what it releases, shown as the statement's mechanism in place of steps,
     /// sampling and noise multipliers; empty for step-wise runs.
@@ -67,10 +68,11 @@ struct PrivacyReport {
     /// Set when the run is one of the candidates of a sweep's hyper-parameter grid:
     /// "split-budget" (the candidates share the grid's ε) or "not-covered" (each spends it all).
     std::string tuning;
-    int tuningCandidates = 0;        ///< K, the candidates sharing one (ε, seed) of the grid
-    double tuningGridEpsilon = 0.0;  ///< the ε the user gave the grid (split-budget: K × ε of the run)
-    std::string sensitiveColumn;   ///< e.g. "sex"
-    bool knownGaps = false;        ///< published calibration: label results accordingly
+    int tuningCandidates = 0;  ///< K, the candidates sharing one (ε, seed) of the grid
+    double tuningGridEpsilon =
+        0.0;  ///< the ε the user gave the grid (split-budget: K × ε of the run)
+    std::string sensitiveColumn;  ///< e.g. "sex"
+    bool knownGaps = false;       ///< published calibration: label results accordingly
     /// False when the run's ε rests on an assumption no proof covers (a heuristic mode): then
     /// epsilonSpent is +∞ (nothing certified, and the ledger charges it so), and the heuristic
     /// value is epsilonHeuristic, computed from heuristicAccounting, shown only as "heuristic,
@@ -79,15 +81,15 @@ struct PrivacyReport {
     double epsilonHeuristic = 0.0;
     AccountingInputs heuristicAccounting;
     double epsilonPoissonAssumed = 0.0;  ///< non-Poisson sampling: ε if Poisson were assumed
-    std::string adjacency;         ///< "add/remove-one" or "replace-one"
-    std::string protectedData;     ///< what a neighbouring data set may change
+    std::string adjacency;               ///< "add/remove-one" or "replace-one"
+    std::string protectedData;           ///< what a neighbouring data set may change
     /// What a neighbouring data set is, in words ("all rows of one user replaced", "one record
     /// of one silo"); empty = one unit added or removed, as the adjacency says.
     std::string neighbouring;
     /// Who must be trusted and who sees what ("no one: each silo adds its own noise before
     /// anything leaves it"); empty = the party that runs the training (the usual central DP).
     std::string trustModel;
-    std::string statement;         ///< privacy-accounting.md §9 text
+    std::string statement;  ///< privacy-accounting.md §9 text
     std::vector<std::string> warnings;
 
     /// The exact inputs of `epsilonSpent`: certifiedEpsilon(accounting) recomputes it.
@@ -95,7 +97,7 @@ struct PrivacyReport {
     /// False for runs read from records written before the accounting inputs were stored.
     bool accountingKnown = true;
     NoiseSource noiseSource = NoiseSource::Seeded;
-    std::uint64_t seed = 0;        ///< the run seed (seeded noise only)
+    std::uint64_t seed = 0;  ///< the run seed (seeded noise only)
     /// Training-set diagnostics were recorded (they are never protected; see disclosures).
     bool diagnosticsRecorded = true;
     /// Further releases this run makes that its ε does not cover (e.g. exact group shares of

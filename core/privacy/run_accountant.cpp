@@ -15,7 +15,8 @@ RdpCurve RunAccountant::curveAfter(long steps) const {
     const long interim = at.interimReleases();
     if (interim > 0) {
         const RdpCurve extra = interimReleaseCurve(m_grid, m_inputs);
-        for (std::size_t k = 0; k < curve.size(); ++k) curve[k] += static_cast<double>(interim) * extra[k];
+        for (std::size_t k = 0; k < curve.size(); ++k)
+            curve[k] += static_cast<double>(interim) * extra[k];
     }
     addGaussianReleases(m_grid, m_inputs, steps, curve);
     return curve;

@@ -33,6 +33,7 @@ void applyParametersJson(TrainConfig& config, const JsonValue& object, UnknownKe
                          const std::vector<std::string>& skip = {});
 
 /// Writes `config`'s value of every parameter in `specs` as members of the current object.
-void writeParametersJson(JsonWriter& json, const TrainConfig& config, const std::vector<ParamSpec>& specs);
+void writeParametersJson(JsonWriter& json, const TrainConfig& config,
+                         const std::vector<ParamSpec>& specs);
 
 }  // namespace pfa

@@ -22,7 +22,8 @@ std::string datasetKey(const DatasetRequest& request) {
     if (request.name == "synthetic") {
         const SyntheticOptions& s = request.synthetic;
         key << "(n=" << s.rows << ",d=" << s.features << ",minority=" << s.minorityShare
-            << ",bias=" << s.groupLabelDependence << ",noise=" << s.labelNoise << ",seed=" << s.seed;
+            << ",bias=" << s.groupLabelDependence << ",noise=" << s.labelNoise
+            << ",seed=" << s.seed;
         // Users and silos make other rows: named only when on, so that the keys of data without
         // them stay as they were.
         if (s.users > 0) {
@@ -34,14 +35,15 @@ std::string datasetKey(const DatasetRequest& request) {
     }
     if (request.name == "synthetic-heavy-tailed") {
         const HeavyTailedOptions& h = request.heavyTailed;
-        key << "(n=" << h.rows << ",d=" << h.features << ",nu=" << h.featureTail << ",nu_xi=" << h.noiseTail
-            << ",s_xi=" << h.noiseScale << ",p_out=" << h.outlierShare << ",s_out=" << h.outlierScale
-            << ",seed=" << h.seed << ")";
+        key << "(n=" << h.rows << ",d=" << h.features << ",nu=" << h.featureTail
+            << ",nu_xi=" << h.noiseTail << ",s_xi=" << h.noiseScale << ",p_out=" << h.outlierShare
+            << ",s_out=" << h.outlierScale << ",seed=" << h.seed << ")";
     }
     if (request.name == "synthetic-personalised") {
         const PersonalisedOptions& p = request.personalised;
-        key << "(N=" << p.users << ",d=" << p.features << ",p=" << p.personalCoordinates << ",s=" << p.heterogeneity
-            << ",tau=" << p.noise << ",g=" << p.globalScale << ",rows=" << p.rowsPerUser << ",seed=" << p.seed << ")";
+        key << "(N=" << p.users << ",d=" << p.features << ",p=" << p.personalCoordinates
+            << ",s=" << p.heterogeneity << ",tau=" << p.noise << ",g=" << p.globalScale
+            << ",rows=" << p.rowsPerUser << ",seed=" << p.seed << ")";
     }
     if (request.name == "synthetic-linear") {
         const LinearGaussianOptions& l = request.linearGaussian;
@@ -53,8 +55,8 @@ std::string datasetKey(const DatasetRequest& request) {
     }
     if (request.name == "file") {
         // The file's name and the exact reading instructions identify it.
-        key << ":" << std::filesystem::path(request.filePath).filename().string() << ",schema="
-            << sha256Hex(schemaToJson(request.schema)).substr(0, 16);
+        key << ":" << std::filesystem::path(request.filePath).filename().string()
+            << ",schema=" << sha256Hex(schemaToJson(request.schema)).substr(0, 16);
     }
     key << "|split=" << request.split.seed << "," << request.split.testFraction;
     // Only a method other than the default is named, so that keys (and with them the run keys
@@ -134,7 +136,8 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     prepared->context.datasetDescription = describeDatasetRequest(request);
     if (data.skippedBadRows > 0) {
         // Recorded with every run: the model did not see these rows of the file.
-        prepared->context.datasetDescription += ", " + describeSkippedRows(data.skippedBadRows, data.skippedBadRowList);
+        prepared->context.datasetDescription +=
+            ", " + describeSkippedRows(data.skippedBadRows, data.skippedBadRowList);
     }
     prepared->skippedBadRows = data.skippedBadRows;
     prepared->skippedBadRowList = data.skippedBadRowList;

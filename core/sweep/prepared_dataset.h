@@ -12,10 +12,10 @@ namespace pfa {
 /// A data set loaded, split and encoded, ready for any number of runs (read-only, so runs on
 /// several threads — and the GUI — may share it).
 struct PreparedDataset {
-    std::string key;            ///< identity of the request (see datasetKey)
+    std::string key;  ///< identity of the request (see datasetKey)
     DatasetRequest request;
     DataSplit split;
-    RunContext context;         ///< description and sizes stored with every result line
+    RunContext context;  ///< description and sizes stored with every result line
     /// Rows of the file skipped for a wrong number of fields (Schema::skipMalformedRows), as
     /// TabularData::skippedBadRows and skippedBadRowList describe them.
     std::size_t skippedBadRows = 0;

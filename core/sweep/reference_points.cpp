@@ -48,9 +48,10 @@ std::vector<std::string> splitLine(std::string_view line, const std::string& sou
     return fields;
 }
 
-double number(const std::string& text, const std::string& source, long line, const std::string& column,
-              bool allowInfinity) {
-    if (allowInfinity && (text == "inf" || text == "Inf" || text == "INF" || text == "∞")) return INFINITY;
+double number(const std::string& text, const std::string& source, long line,
+              const std::string& column, bool allowInfinity) {
+    if (allowInfinity && (text == "inf" || text == "Inf" || text == "INF" || text == "∞"))
+        return INFINITY;
     double value = 0.0;
     if (!parsePortable(text, value) || !std::isfinite(value)) {
         throw DataFileError(source, line, column, "'" + text + "' is not a number");
@@ -80,37 +81,49 @@ std::vector<ReferencePoint> parseReferencePoints(std::string_view text, const st
         if (columnOf.empty()) {  // the header
             for (std::size_t i = 0; i < fields.size(); ++i) columnOf[fields[i]] = i;
             width = fields.size();
-            for (const char* required : {"dataset", "method", "fairness", "epsilon", "lambda", "error", "violation"}) {
+            for (const char* required :
+                 {"dataset", "method", "fairness", "epsilon", "lambda", "error", "violation"}) {
                 if (!columnOf.count(required)) {
                     throw DataFileError(source, lineNumber, "",
                                         std::string("the header has no column '") + required +
-                                            "' (needed: dataset, method, fairness, epsilon, lambda, error, violation)");
+                                            "' (needed: dataset, method, fairness, epsilon, "
+                                            "lambda, error, violation)");
                 }
             }
             continue;
         }
         if (fields.size() != width) {
-            throw DataFileError(source, lineNumber, "", "expected " + std::to_string(width) + " fields, found " +
-                                                            std::to_string(fields.size()));
+            throw DataFileError(source, lineNumber, "",
+                                "expected " + std::to_string(width) + " fields, found " +
+                                    std::to_string(fields.size()));
         }
-        auto field = [&](const char* name) -> const std::string& { return fields[columnOf.at(name)]; };
+        auto field = [&](const char* name) -> const std::string& {
+            return fields[columnOf.at(name)];
+        };
         ReferencePoint p;
         p.line = lineNumber;
         p.dataset = field("dataset");
         p.method = field("method");
-        if (p.method.empty()) throw DataFileError(source, lineNumber, "method", "the method is empty");
+        if (p.method.empty())
+            throw DataFileError(source, lineNumber, "method", "the method is empty");
         p.fairness = field("fairness");
         if (p.fairness != "dp" && p.fairness != "eo" && p.fairness != "eopp") {
-            throw DataFileError(source, lineNumber, "fairness", "'" + p.fairness + "' is not dp, eo or eopp");
+            throw DataFileError(source, lineNumber, "fairness",
+                                "'" + p.fairness + "' is not dp, eo or eopp");
         }
         p.epsilon = number(field("epsilon"), source, lineNumber, "epsilon", true);
-        if (!(p.epsilon > 0)) throw DataFileError(source, lineNumber, "epsilon", "epsilon must be > 0");
-        p.lambda = field("lambda").empty() ? std::nan("") : number(field("lambda"), source, lineNumber, "lambda", false);
+        if (!(p.epsilon > 0))
+            throw DataFileError(source, lineNumber, "epsilon", "epsilon must be > 0");
+        p.lambda = field("lambda").empty()
+                       ? std::nan("")
+                       : number(field("lambda"), source, lineNumber, "lambda", false);
         p.error = number(field("error"), source, lineNumber, "error", false);
         p.violation = number(field("violation"), source, lineNumber, "violation", false);
-        for (const auto& [name, value] : {std::pair<const char*, double>{"error", p.error}, {"violation", p.violation}}) {
+        for (const auto& [name, value] :
+             {std::pair<const char*, double>{"error", p.error}, {"violation", p.violation}}) {
             if (value < 0 || value > 1) {
-                throw DataFileError(source, lineNumber, name, "the " + std::string(name) + " must lie in [0, 1]");
+                throw DataFileError(source, lineNumber, name,
+                                    "the " + std::string(name) + " must lie in [0, 1]");
             }
         }
         points.push_back(p);

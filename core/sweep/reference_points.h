@@ -14,10 +14,10 @@ struct ReferencePoint {
     std::string method;
     std::string fairness;  ///< "dp", "eo" or "eopp"
     double epsilon = 0.0;
-    double lambda = 0.0;   ///< NaN when not given
+    double lambda = 0.0;  ///< NaN when not given
     double error = 0.0;
     double violation = 0.0;
-    long line = 0;         ///< 1-based line in the file
+    long line = 0;  ///< 1-based line in the file
 };
 
 /// Parses reference points; throws InputError naming the file, line and column of the first

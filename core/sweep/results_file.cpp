@@ -30,7 +30,8 @@ std::string notAResultsFile(const std::string& path, const ResultsFileContent& c
         .append("' is not a results file: none of its ")
         .append(std::to_string(content.damagedLines))
         .append(content.damagedLines == 1 ? " line is a record" : " lines is a record")
-        .append(" (results files hold one JSON record per line, as pfa-cli train --out writes them)");
+        .append(
+            " (results files hold one JSON record per line, as pfa-cli train --out writes them)");
 }
 
 ResultsFileContent readResultsFile(const std::string& path) {
@@ -39,7 +40,8 @@ ResultsFileContent readResultsFile(const std::string& path) {
     const std::string text = readWhole(path);
     auto damaged = [&content](long line, std::string reason) {
         ++content.damagedLines;
-        if (content.damaged.size() < kListedDamagedLines) content.damaged.push_back({line, std::move(reason)});
+        if (content.damaged.size() < kListedDamagedLines)
+            content.damaged.push_back({line, std::move(reason)});
     };
     std::size_t start = 0;
     long number = 0;
@@ -87,7 +89,8 @@ ResultsAppender::ResultsAppender(const std::string& path) {
     repairResultsFile(path);
     m_file = std::fopen(path.c_str(), "a");
     if (!m_file) {
-        throw InputError("cannot open results file '" + path + "' for appending: " + std::strerror(errno));
+        throw InputError("cannot open results file '" + path +
+                         "' for appending: " + std::strerror(errno));
     }
 }
 
@@ -108,9 +111,11 @@ MergeReport mergeResultsFiles(const std::vector<std::string>& inputs, const std:
     std::set<std::string> seen;
     std::string merged;
     for (const std::string& input : inputs) {
-        if (!std::filesystem::exists(input)) throw InputError("results file '" + input + "' does not exist");
+        if (!std::filesystem::exists(input))
+            throw InputError("results file '" + input + "' does not exist");
         const ResultsFileContent content = readResultsFile(input);
-        if (content.records.empty() && content.damagedLines > 0) throw InputError(notAResultsFile(input, content));
+        if (content.records.empty() && content.damagedLines > 0)
+            throw InputError(notAResultsFile(input, content));
         report.damaged += content.damagedLines;
         for (std::size_t i = 0; i < content.records.size(); ++i) {
             ++report.inputRecords;
@@ -133,7 +138,8 @@ MergeReport mergeResultsFiles(const std::vector<std::string>& inputs, const std:
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
         if (!out) throw InputError("cannot write '" + output + "': " + std::strerror(errno));
         out << merged;
-        if (!out.flush()) throw InputError("cannot write '" + output + "': " + std::strerror(errno));
+        if (!out.flush())
+            throw InputError("cannot write '" + output + "': " + std::strerror(errno));
     }
     std::filesystem::rename(temporary, output);  // atomic: no half-written merge
     return report;

@@ -11,9 +11,9 @@
 namespace pfa {
 
 std::string runLabel(const TrainConfig& c) {
-    std::string label = c.algorithm + " " + fairnessCode(c.fairness) + ", ε = " +
-                        formatNumber(c.epsilon) + ", λ = " + formatNumber(c.lambda) + ", seed " +
-                        std::to_string(c.seed);
+    std::string label = c.algorithm + " " + fairnessCode(c.fairness) +
+                        ", ε = " + formatNumber(c.epsilon) + ", λ = " + formatNumber(c.lambda) +
+                        ", seed " + std::to_string(c.seed);
     if (c.secureNoise) label += ", secure noise";
     return label;
 }

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "core/privacy/accounting_json.h"
 #include "core/algorithms/registry.h"
+#include "core/privacy/accounting_json.h"
 #include "core/sweep/model_record.h"
 #include "core/sweep/parameter_json.h"
 #include "core/train/parameters.h"
@@ -36,12 +36,18 @@ struct HistoryColumn {
     double EpochMetrics::*field;
 };
 const HistoryColumn kHistoryColumns[] = {
-    {"train_loss", &EpochMetrics::trainLoss},   {"train_objective", &EpochMetrics::trainObjective},
-    {"test_error", &EpochMetrics::testError},   {"violation", &EpochMetrics::violation},
-    {"dp_violation", &EpochMetrics::dpGap},     {"eo_violation", &EpochMetrics::eoGap},
-    {"eopp_violation", &EpochMetrics::eoppGap}, {"ermi", &EpochMetrics::ermiHard},
-    {"ermi_soft", &EpochMetrics::ermiSoft},     {"epsilon_spent", &EpochMetrics::epsilonSpent},
-    {"clip_fraction", &EpochMetrics::clipFraction}, {"seconds", &EpochMetrics::seconds},
+    {"train_loss", &EpochMetrics::trainLoss},
+    {"train_objective", &EpochMetrics::trainObjective},
+    {"test_error", &EpochMetrics::testError},
+    {"violation", &EpochMetrics::violation},
+    {"dp_violation", &EpochMetrics::dpGap},
+    {"eo_violation", &EpochMetrics::eoGap},
+    {"eopp_violation", &EpochMetrics::eoppGap},
+    {"ermi", &EpochMetrics::ermiHard},
+    {"ermi_soft", &EpochMetrics::ermiSoft},
+    {"epsilon_spent", &EpochMetrics::epsilonSpent},
+    {"clip_fraction", &EpochMetrics::clipFraction},
+    {"seconds", &EpochMetrics::seconds},
 };
 // Algorithm-specific columns: written only when some epoch has a value, read when present.
 const HistoryColumn kOptionalHistoryColumns[] = {
@@ -98,8 +104,10 @@ std::vector<ParamSpec> settingsBlockParameters(const TrainConfig& c) {
 /// A parameter's value in a record: at the top level or in "settings" by its name; in records
 /// written before the declarations, in "config" or at the top level by a former name.
 const JsonValue* findRecordedValue(const JsonValue& json, const ParamSpec& spec) {
-    if (isTopLevelRecordParameter(spec.name)) return json.has(spec.name) ? &json.at(spec.name) : nullptr;
-    if (json.has("settings") && json.at("settings").has(spec.name)) return &json.at("settings").at(spec.name);
+    if (isTopLevelRecordParameter(spec.name))
+        return json.has(spec.name) ? &json.at(spec.name) : nullptr;
+    if (json.has("settings") && json.at("settings").has(spec.name))
+        return &json.at("settings").at(spec.name);
     std::vector<std::string> names = spec.formerNames;
     names.insert(names.begin(), spec.name);
     for (const std::string& name : names) {
@@ -253,7 +261,8 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("seed").value(static_cast<unsigned long>(p.seed));
     json.key("diagnostics").beginObject();
     json.key("protected").value(false);
-    json.key("label").value("not protected — diagnostics: computed exactly on the private training rows");
+    json.key("label").value(
+        "not protected — diagnostics: computed exactly on the private training rows");
     json.key("recorded").value(p.diagnosticsRecorded);
     json.key("fields").beginArray();
     for (const privacy::Disclosure& d : p.disclosures) {
@@ -333,8 +342,8 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
 namespace {
 
 RunStatus parseStatus(const std::string& text) {
-    for (RunStatus status : {RunStatus::Completed, RunStatus::Cancelled, RunStatus::Diverged,
-                             RunStatus::Failed}) {
+    for (RunStatus status :
+         {RunStatus::Completed, RunStatus::Cancelled, RunStatus::Diverged, RunStatus::Failed}) {
         if (runStatusName(status) == text) return status;
     }
     throw InputError("unknown run status '" + text + "'");
@@ -355,13 +364,16 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     // still open.
     for (const ParamSpec& spec : commonParameters()) {
         const JsonValue* value = findRecordedValue(json, spec);
-        if (value) spec.set(c, storedParameterText(spec, *value));
-        else spec.set(c, spec.formerDefault.empty() ? spec.defaultValue : spec.formerDefault);
+        if (value)
+            spec.set(c, storedParameterText(spec, *value));
+        else
+            spec.set(c, spec.formerDefault.empty() ? spec.defaultValue : spec.formerDefault);
     }
     if (json.has("settings")) {
         for (const auto& [name, value] : json.at("settings").members()) {
             const ParamSpec* spec = findParameter(name);
-            if (spec && !findCommonParameter(spec->name)) spec->set(c, storedParameterText(*spec, value));
+            if (spec && !findCommonParameter(spec->name))
+                spec->set(c, storedParameterText(*spec, value));
         }
     }
     r.status = parseStatus(json.at("status").asString());
@@ -463,7 +475,8 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     p.protectedData = privacyJson.at("protected").asString();
     p.clipDescription = privacyJson.at("clip").asString();
     p.extraReleases = privacyJson.at("extra_releases").asString();
-    if (privacyJson.has("post_processing")) p.postProcessing = privacyJson.at("post_processing").asString();
+    if (privacyJson.has("post_processing"))
+        p.postProcessing = privacyJson.at("post_processing").asString();
     if (privacyJson.has("tuning")) {
         const JsonValue& tuning = privacyJson.at("tuning");
         p.tuning = tuning.at("mode").asString();
@@ -495,7 +508,8 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         for (const JsonValue& item : privacyJson.at("not_protected").items()) {
             privacy::Disclosure d;
             d.what = item.at("what").asString();
-            for (const JsonValue& field : item.at("fields").items()) d.fields.push_back(field.asString());
+            for (const JsonValue& field : item.at("fields").items())
+                d.fields.push_back(field.asString());
             d.diagnostic = item.at("diagnostic").asBool();
             p.disclosures.push_back(std::move(d));
         }
@@ -531,7 +545,8 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     for (const HistoryColumn& column : kHistoryColumns) {
         const std::vector<double> values = history.at(column.key).numbers();
         if (values.size() != epochs.size()) {
-            throw InputError(std::string("history column '") + column.key + "' has the wrong length");
+            throw InputError(std::string("history column '") + column.key +
+                             "' has the wrong length");
         }
         for (std::size_t e = 0; e < values.size(); ++e) r.history[e].*column.field = values[e];
     }
@@ -539,12 +554,14 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
         if (!history.has(column.key)) continue;
         const std::vector<double> values = history.at(column.key).numbers();
         if (values.size() != epochs.size()) {
-            throw InputError(std::string("history column '") + column.key + "' has the wrong length");
+            throw InputError(std::string("history column '") + column.key +
+                             "' has the wrong length");
         }
         for (std::size_t e = 0; e < values.size(); ++e) r.history[e].*column.field = values[e];
     }
     if (json.has("theory_inputs")) {
-        for (const auto& [name, value] : json.at("theory_inputs").members()) r.theoryInputs[name] = value.asNumber();
+        for (const auto& [name, value] : json.at("theory_inputs").members())
+            r.theoryInputs[name] = value.asNumber();
     }
     if (json.has("units")) {
         const JsonValue& units = json.at("units");

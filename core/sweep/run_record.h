@@ -13,8 +13,8 @@ namespace pfa {
 
 /// Where a run's data came from, stored with every result line.
 struct RunContext {
-    std::string runKey;              ///< identity of the run within sweeps (see sweep_spec.h)
-    std::string ledgerKey;           ///< the privacy ledger the run is charged to (ledgerKey())
+    std::string runKey;     ///< identity of the run within sweeps (see sweep_spec.h)
+    std::string ledgerKey;  ///< the privacy ledger the run is charged to (ledgerKey())
     /// The content fingerprint of the data set's rows (datasetFingerprint): which persistent
     /// ledger the run is charged to. In memory only — an exact function of the private rows,
     /// it is never written into records ("" for runs read from records).
@@ -41,8 +41,8 @@ struct RunRecordOptions {
 /// seed, epochs, status, test_error, train_loss, violation, dp_violation, eo_violation,
 /// eopp_violation, ermi, epsilon_spent, noise_theta, noise_w, seconds, groups (the per-group
 /// table), plus `settings` (every other resolved parameter by its declared name, the
-/// algorithm's own included), `config` (the data context), `metrics`, `privacy` (the full report and the
-/// statement) and `history` (per-epoch arrays), then `model` (θ, W and the feature bound,
+/// algorithm's own included), `config` (the data context), `metrics`, `privacy` (the full report
+/// and the statement) and `history` (per-epoch arrays), then `model` (θ, W and the feature bound,
 /// exact; absent when the run has no finite parameters) and `preprocessing` (how raw rows
 /// become inputs; absent when the context has none) — see model_record.h. Non-finite numbers
 /// are written as "inf"/"-inf", NaN as null. The `privacy` block carries the exact accounting

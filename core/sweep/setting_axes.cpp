@@ -16,7 +16,8 @@ std::optional<double> parseNumber(const std::string& text) {
     char* end = nullptr;
     errno = 0;
     const double value = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || errno == ERANGE || std::isnan(value)) return std::nullopt;
+    if (end != text.c_str() + text.size() || errno == ERANGE || std::isnan(value))
+        return std::nullopt;
     return value;
 }
 
@@ -65,7 +66,8 @@ std::vector<std::pair<std::string, std::string>> datasetKnobs(const std::string&
         if (end == std::string::npos) end = inside.size();
         const std::string part = inside.substr(start, end - start);
         const std::size_t equals = part.find('=');
-        if (equals != std::string::npos) knobs.emplace_back(part.substr(0, equals), part.substr(equals + 1));
+        if (equals != std::string::npos)
+            knobs.emplace_back(part.substr(0, equals), part.substr(equals + 1));
         start = end + 1;
     }
     return knobs;
@@ -91,7 +93,8 @@ std::optional<double> axisValue(const SweepCell& cell, const SettingAxis& axis) 
 std::vector<SettingAxis> settingAxesOf(const std::vector<SweepCell>& cells) {
     std::vector<SettingAxis> candidates;
     auto add = [&](const SettingAxis& axis) {
-        if (std::find(candidates.begin(), candidates.end(), axis) == candidates.end()) candidates.push_back(axis);
+        if (std::find(candidates.begin(), candidates.end(), axis) == candidates.end())
+            candidates.push_back(axis);
     };
     for (const SweepCell& cell : cells) {
         for (const auto& [key, value] : runKeySettings(cell.cellKey)) {
@@ -103,7 +106,8 @@ std::vector<SettingAxis> settingAxesOf(const std::vector<SweepCell>& cells) {
     for (const SweepCell& cell : cells) {
         for (const auto& [key, value] : datasetKnobs(cell.datasetKey)) {
             const SettingAxis axis{key, true};
-            if (parseNumber(value) && std::find(knobs.begin(), knobs.end(), axis) == knobs.end()) knobs.push_back(axis);
+            if (parseNumber(value) && std::find(knobs.begin(), knobs.end(), axis) == knobs.end())
+                knobs.push_back(axis);
         }
     }
     for (const SettingAxis& axis : knobs) add(axis);
@@ -112,14 +116,16 @@ std::vector<SettingAxis> settingAxesOf(const std::vector<SweepCell>& cells) {
     for (const SettingAxis& axis : candidates) {
         std::set<double> values;
         for (const SweepCell& cell : cells) {
-            if (const auto value = axisValue(cell, axis); value && std::isfinite(*value)) values.insert(*value);
+            if (const auto value = axisValue(cell, axis); value && std::isfinite(*value))
+                values.insert(*value);
         }
         if (values.size() >= 2) varying.push_back(axis);
     }
     return varying;
 }
 
-std::vector<SweepGroup> groupAlongAxis(const std::vector<SweepCell>& cells, const SettingAxis& axis) {
+std::vector<SweepGroup> groupAlongAxis(const std::vector<SweepCell>& cells,
+                                       const SettingAxis& axis) {
     if (!axis.dataKnob) return groupCells(cells, {axis.name}, {"algorithm"});
     std::vector<SweepCell> blanked = cells;
     for (SweepCell& cell : blanked) {
@@ -134,7 +140,8 @@ std::vector<SweepGroup> groupAlongAxis(const std::vector<SweepCell>& cells, cons
     return groupCells(blanked, {}, {"algorithm"});
 }
 
-std::optional<double> fitScale(const std::vector<double>& measured, const std::vector<double>& rate) {
+std::optional<double> fitScale(const std::vector<double>& measured,
+                               const std::vector<double>& rate) {
     double gy = 0.0, gg = 0.0;
     for (std::size_t i = 0; i < measured.size() && i < rate.size(); ++i) {
         if (!std::isfinite(measured[i]) || !std::isfinite(rate[i]) || !(rate[i] > 0.0)) continue;

@@ -12,8 +12,8 @@ namespace pfa {
 /// run key (public-share, clip-norm, restart-period, lambda, …) or a knob of a generated data set
 /// (the "(n=…,nu=…)" part of its identity, e.g. the tail index of synthetic-heavy-tailed).
 struct SettingAxis {
-    std::string name;      ///< the run-key setting ("clip-norm") or the data knob ("nu")
-    bool dataKnob = false; ///< a knob of the data-set identity rather than a training setting
+    std::string name;       ///< the run-key setting ("clip-norm") or the data knob ("nu")
+    bool dataKnob = false;  ///< a knob of the data-set identity rather than a training setting
     /// What an axis title says: the setting's name, or "data: NAME" for a data knob.
     std::string label() const;
     bool operator==(const SettingAxis& other) const = default;
@@ -30,7 +30,8 @@ std::optional<double> axisValue(const SweepCell& cell, const SettingAxis& axis);
 
 /// The lines of a plot along `axis`: cells equal in everything but the axis (and the seed) form
 /// a group, named apart from the other groups of their algorithm (groupCells).
-std::vector<SweepGroup> groupAlongAxis(const std::vector<SweepCell>& cells, const SettingAxis& axis);
+std::vector<SweepGroup> groupAlongAxis(const std::vector<SweepCell>& cells,
+                                       const SettingAxis& axis);
 
 /// The knobs of a data-set identity ("synthetic-heavy-tailed(n=20000,d=20,nu=3)|split=…" →
 /// {{"n","20000"},{"d","20"},{"nu","3"}}), in order; empty for data without knobs.
@@ -44,6 +45,7 @@ std::string datasetFamilyKey(const std::string& datasetKey);
 /// The constant c minimising Σ (y_i − c·g_i)² over the pairs with finite y and finite g > 0
 /// (closed form c = Σ g y / Σ g²); none with no such pair or when c ≤ 0. Fits a theory rate
 /// whose value g_i at each measured point comes from that point's own settings.
-std::optional<double> fitScale(const std::vector<double>& measured, const std::vector<double>& rate);
+std::optional<double> fitScale(const std::vector<double>& measured,
+                               const std::vector<double>& rate);
 
 }  // namespace pfa

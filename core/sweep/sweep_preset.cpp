@@ -108,11 +108,12 @@ SyntheticOptions parseSynthetic(const JsonValue& json) {
 /// (HeavyTailedOptions), each optional ("inf" for a Gaussian tail); the generator checks ranges.
 HeavyTailedOptions parseHeavyTailed(const JsonValue& json) {
     requireKnownKeys(json, "heavy_tailed",
-                     {"rows", "features", "feature_tail", "noise_tail", "noise_scale", "outlier_share",
-                      "outlier_scale", "seed"});
+                     {"rows", "features", "feature_tail", "noise_tail", "noise_scale",
+                      "outlier_share", "outlier_scale", "seed"});
     HeavyTailedOptions h;
     h.rows = static_cast<int>(wholeNumber(json, "heavy_tailed", "rows", h.rows, 0, 1e9));
-    h.features = static_cast<int>(wholeNumber(json, "heavy_tailed", "features", h.features, 0, 1e9));
+    h.features =
+        static_cast<int>(wholeNumber(json, "heavy_tailed", "features", h.features, 0, 1e9));
     h.featureTail = json.numberOr("feature_tail", h.featureTail);
     h.noiseTail = json.numberOr("noise_tail", h.noiseTail);
     h.noiseScale = json.numberOr("noise_scale", h.noiseScale);
@@ -128,7 +129,8 @@ DatasetRequest parsePresetDataset(const JsonValue& dataset) {
     DatasetRequest request;
     request.name = dataset.at("name").asString();
     request.sensitive = dataset.stringOr("sensitive", "");
-    requireKnownKeys(dataset, "dataset", {"name", "sensitive", "split", "silos", "synthetic", "heavy_tailed"});
+    requireKnownKeys(dataset, "dataset",
+                     {"name", "sensitive", "split", "silos", "synthetic", "heavy_tailed"});
     if (dataset.has("split")) request.split = parseSplit(dataset.at("split"));
     if (dataset.has("silos")) request.silos = parseSilos(dataset.at("silos"));
     if (dataset.has("synthetic")) {
@@ -139,7 +141,8 @@ DatasetRequest parsePresetDataset(const JsonValue& dataset) {
     }
     if (dataset.has("heavy_tailed")) {
         if (request.name != "synthetic-heavy-tailed") {
-            throw InputError("dataset \"heavy_tailed\" knobs only go with the synthetic-heavy-tailed data set");
+            throw InputError(
+                "dataset \"heavy_tailed\" knobs only go with the synthetic-heavy-tailed data set");
         }
         request.heavyTailed = parseHeavyTailed(dataset.at("heavy_tailed"));
     }
@@ -148,25 +151,29 @@ DatasetRequest parsePresetDataset(const JsonValue& dataset) {
 
 /// The data sets of a preset's "data_axes": {"OBJECT.KNOB": [values…], …} sets a knob of the
 /// "dataset" object's member OBJECT (e.g. "synthetic.rows") to each value in turn; several
-/// axes make every combination (axes in name order, the first outermost). Each variant is parsed like the
-/// dataset object itself, so a knob is checked exactly as there. `names` receives the axes.
+/// axes make every combination (axes in name order, the first outermost). Each variant is parsed
+/// like the dataset object itself, so a knob is checked exactly as there. `names` receives the
+/// axes.
 std::vector<DatasetRequest> expandDataAxes(const JsonValue& dataset, const JsonValue& axes,
                                            std::vector<std::string>& names) {
     std::vector<JsonValue> variants{dataset};
     for (const auto& [path, values] : axes.members()) {
         const std::size_t dot = path.find('.');
         if (dot == std::string::npos || dot == 0 || dot + 1 == path.size()) {
-            throw InputError("data axis '" + path + "' must name a knob as OBJECT.KNOB (e.g. synthetic.rows)");
+            throw InputError("data axis '" + path +
+                             "' must name a knob as OBJECT.KNOB (e.g. synthetic.rows)");
         }
         const std::string object = path.substr(0, dot), knob = path.substr(dot + 1);
-        if (!values.isArray() || values.items().empty()) throw InputError("data axis " + path + " has no values");
+        if (!values.isArray() || values.items().empty())
+            throw InputError("data axis " + path + " has no values");
         names.push_back(path);
         std::vector<JsonValue> next;
         for (const JsonValue& variant : variants) {
             for (const JsonValue& value : values.items()) {
                 std::map<std::string, JsonValue> members = variant.members();
-                std::map<std::string, JsonValue> knobs =
-                    variant.has(object) ? variant.at(object).members() : std::map<std::string, JsonValue>{};
+                std::map<std::string, JsonValue> knobs = variant.has(object)
+                                                             ? variant.at(object).members()
+                                                             : std::map<std::string, JsonValue>{};
                 knobs[knob] = value;
                 members[object] = JsonValue::object(std::move(knobs));
                 next.push_back(JsonValue::object(std::move(members)));
@@ -184,22 +191,26 @@ std::vector<DatasetRequest> expandDataAxes(const JsonValue& dataset, const JsonV
 SweepPreset parseSweepPreset(const std::string& fileName, const std::string& text) {
     try {
         const JsonValue json = parseJson(text);
-        requireKnownKeys(json, "preset",
-                         {"name", "title", "source", "dataset", "data_axes", "algorithms", "fairness", "epsilons",
-                          "lambdas", "seeds", "axes", "config", "algorithm_config"});
+        requireKnownKeys(
+            json, "preset",
+            {"name", "title", "source", "dataset", "data_axes", "algorithms", "fairness",
+             "epsilons", "lambdas", "seeds", "axes", "config", "algorithm_config"});
         SweepPreset preset;
         preset.name = json.at("name").asString();
         preset.title = json.at("title").asString();
         preset.source = json.at("source").asString();
         const JsonValue& dataset = json.at("dataset");
         preset.dataset = parsePresetDataset(dataset);
-        if (json.has("data_axes")) preset.dataVariants = expandDataAxes(dataset, json.at("data_axes"), preset.dataAxes);
+        if (json.has("data_axes"))
+            preset.dataVariants = expandDataAxes(dataset, json.at("data_axes"), preset.dataAxes);
         SweepSpec& spec = preset.spec;
         spec.datasets.clear();
         spec.algorithms.clear();
-        for (const JsonValue& a : json.at("algorithms").items()) spec.algorithms.push_back(a.asString());
+        for (const JsonValue& a : json.at("algorithms").items())
+            spec.algorithms.push_back(a.asString());
         spec.notions.clear();
-        for (const JsonValue& f : json.at("fairness").items()) spec.notions.push_back(parseFairnessNotion(f.asString()));
+        for (const JsonValue& f : json.at("fairness").items())
+            spec.notions.push_back(parseFairnessNotion(f.asString()));
         spec.epsilons = numbers(json.at("epsilons"));
         spec.lambdas = numbers(json.at("lambdas"));
         if (json.has("tuning")) spec.tuning = parseTuning(json.at("tuning").asString());
@@ -218,23 +229,28 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
                 SweepAxis axis;
                 axis.parameter = parameter;
                 if (isChoiceSweepParameter(parameter)) {
-                    for (const JsonValue& item : values.items()) axis.choices.push_back(item.asString());
+                    for (const JsonValue& item : values.items())
+                        axis.choices.push_back(item.asString());
                 } else {
                     axis.values = values.numbers();
                 }
                 if (axis.size() == 0) throw InputError("axis " + parameter + " has no values");
                 TrainConfig probe;  // refuses unknown names and values now, not when the sweep runs
                 for (double value : axis.values) applySweepParameter(probe, parameter, value);
-                for (const std::string& choice : axis.choices) applySweepParameter(probe, parameter, choice);
+                for (const std::string& choice : axis.choices)
+                    applySweepParameter(probe, parameter, choice);
                 spec.axes.push_back(std::move(axis));
             }
         }
         // Settings by their declared names; a misspelt one is refused, not ignored.
-        if (json.has("config")) applyParametersJson(spec.base, json.at("config"), UnknownKeys::Refuse);
+        if (json.has("config"))
+            applyParametersJson(spec.base, json.at("config"), UnknownKeys::Refuse);
         if (json.has("algorithm_config")) {
             for (const auto& [algorithm, settings] : json.at("algorithm_config").members()) {
-                if (std::find(spec.algorithms.begin(), spec.algorithms.end(), algorithm) == spec.algorithms.end()) {
-                    throw InputError("algorithm_config names " + algorithm + ", which the preset does not run");
+                if (std::find(spec.algorithms.begin(), spec.algorithms.end(), algorithm) ==
+                    spec.algorithms.end()) {
+                    throw InputError("algorithm_config names " + algorithm +
+                                     ", which the preset does not run");
                 }
                 TrainConfig probe = spec.base;  // refuses unknown names and values now
                 applyParametersJson(probe, settings, UnknownKeys::Refuse);
@@ -255,7 +271,8 @@ const std::vector<SweepPreset>& sweepPresets() {
     static const std::vector<SweepPreset> presets = [] {
         std::vector<SweepPreset> list;
         for (const EmbeddedJson& source : presetSources()) {
-            list.push_back(parseSweepPreset(std::string(source.fileName), std::string(source.json)));
+            list.push_back(
+                parseSweepPreset(std::string(source.fileName), std::string(source.json)));
         }
         std::sort(list.begin(), list.end(),
                   [](const SweepPreset& a, const SweepPreset& b) { return a.name < b.name; });

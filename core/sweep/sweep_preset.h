@@ -19,10 +19,12 @@ struct SweepPreset {
     /// the tail index or the rows), every combination; empty when it has none: `dataset` only.
     std::vector<DatasetRequest> dataVariants;
     std::vector<std::string> dataAxes;  ///< the knobs swept ("heavy_tailed.feature_tail")
-    SweepSpec spec;          ///< datasets is left empty: the caller fills in the data-set keys
+    SweepSpec spec;  ///< datasets is left empty: the caller fills in the data-set keys
 
     /// The data sets the preset runs on: its variants, or its one data set.
-    std::vector<DatasetRequest> datasets() const { return dataVariants.empty() ? std::vector<DatasetRequest>{dataset} : dataVariants; }
+    std::vector<DatasetRequest> datasets() const {
+        return dataVariants.empty() ? std::vector<DatasetRequest>{dataset} : dataVariants;
+    }
 };
 
 /// Every built-in preset, in name order.

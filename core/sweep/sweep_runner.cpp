@@ -26,7 +26,6 @@ void describeTuning(RunResult& result, const SweepRun& run) {
     report.statement = privacy::renderPrivacyStatement(report, "", "");
 }
 
-
 std::vector<SweepRun> shardRuns(const std::vector<SweepRun>& runs, int index, int count) {
     if (count < 1 || index < 0 || index >= count) {
         throw InputError("shard " + std::to_string(index) + "/" + std::to_string(count) +
@@ -34,7 +33,8 @@ std::vector<SweepRun> shardRuns(const std::vector<SweepRun>& runs, int index, in
     }
     std::vector<SweepRun> shard;
     for (const SweepRun& run : runs) {
-        if (run.index % static_cast<std::size_t>(count) == static_cast<std::size_t>(index)) shard.push_back(run);
+        if (run.index % static_cast<std::size_t>(count) == static_cast<std::size_t>(index))
+            shard.push_back(run);
     }
     return shard;
 }
@@ -43,7 +43,7 @@ namespace {
 
 /// Loads each distinct data set once.
 std::map<std::string, PreparedDatasetPtr> loadAll(const std::vector<SweepRun>& runs,
-                                            const DatasetProvider& provider) {
+                                                  const DatasetProvider& provider) {
     std::map<std::string, PreparedDatasetPtr> data;
     for (const SweepRun& run : runs) {
         if (!data.count(run.dataset)) data[run.dataset] = provider(run.dataset);
@@ -152,7 +152,8 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
             output.append(line);
             SweepProgress& p = outcome.progress;
             ++p.finished;
-            if (result.status == RunStatus::Failed || result.status == RunStatus::Diverged) ++p.failed;
+            if (result.status == RunStatus::Failed || result.status == RunStatus::Diverged)
+                ++p.failed;
             p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - started).count();
             p.etaSeconds = p.elapsedSeconds / static_cast<double>(p.finished) *
                            static_cast<double>(runs.size() - p.finished);
@@ -162,7 +163,8 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
     };
     unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
                                            : std::max(1u, std::thread::hardware_concurrency());
-    threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, runs.size())));
+    threads =
+        std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, runs.size())));
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();

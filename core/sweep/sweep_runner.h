@@ -27,15 +27,15 @@ struct SweepProgress {
     std::size_t finished = 0;     ///< finished in this invocation (including failed)
     std::size_t failed = 0;       ///< failed or diverged
     double elapsedSeconds = 0.0;
-    double etaSeconds = 0.0;      ///< estimate for the remaining runs (0 when unknown)
+    double etaSeconds = 0.0;  ///< estimate for the remaining runs (0 when unknown)
 };
 
 /// How to execute a sweep.
 struct SweepOptions {
-    int threads = 0;          ///< parallel runs; 0 = all hardware threads
-    std::string outputPath;   ///< JSON-lines results file to append to ("" = none)
-    bool resume = true;       ///< skip runs whose key is already in the results file
-    int shardIndex = 0;       ///< run only runs with index % shardCount == shardIndex
+    int threads = 0;         ///< parallel runs; 0 = all hardware threads
+    std::string outputPath;  ///< JSON-lines results file to append to ("" = none)
+    bool resume = true;      ///< skip runs whose key is already in the results file
+    int shardIndex = 0;      ///< run only runs with index % shardCount == shardIndex
     int shardCount = 1;
     /// After every finished run (serialised; called on a worker thread).
     std::function<void(const SweepRun&, const RunResult&, const SweepProgress&)> onRunFinished;
@@ -57,8 +57,8 @@ struct SweepOptions {
 
 /// What an invocation did.
 struct SweepOutcome {
-    std::vector<SweepRun> runs;        ///< the runs finished now, in sweep order
-    std::vector<RunResult> results;    ///< their results (parallel to `runs`)
+    std::vector<SweepRun> runs;      ///< the runs finished now, in sweep order
+    std::vector<RunResult> results;  ///< their results (parallel to `runs`)
     SweepProgress progress;
     bool cancelled = false;
     /// The first error onCharge threw (e.g. the ledger file could not be written); the sweep

@@ -12,9 +12,7 @@
 
 namespace pfa {
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<std::string> sweepParameterNames() {
     std::vector<std::string> names;
@@ -30,7 +28,8 @@ const ParamSpec& sweepableSpec(const std::string& parameter) {
     const ParamSpec* spec = findParameter(parameter);
     if (!spec || !spec->sweepable || spec->name != parameter) {
         std::string names;
-        for (const std::string& name : sweepParameterNames()) names += (names.empty() ? "" : ", ") + name;
+        for (const std::string& name : sweepParameterNames())
+            names += (names.empty() ? "" : ", ") + name;
         throw InputError("unknown sweep parameter '" + parameter + "': use one of " + names);
     }
     return *spec;
@@ -110,7 +109,8 @@ std::vector<SweepRun> SweepSpec::expand() const {
             // Candidates that share one (ε, seed): every λ × every combination of extra axes.
             std::size_t axisCombinations = 1;
             for (const SweepAxis& axis : axes) {
-                if (readsParameter(algorithm, axis.parameter)) axisCombinations *= std::max<std::size_t>(1, axis.size());
+                if (readsParameter(algorithm, axis.parameter))
+                    axisCombinations *= std::max<std::size_t>(1, axis.size());
             }
             const int candidates = static_cast<int>(axisCombinations * runLambdas.size());
             for (double epsilon : runEpsilons) {
@@ -138,7 +138,8 @@ std::vector<SweepRun> SweepSpec::expand() const {
             for (FairnessNotion notion : notions) {
                 TrainConfig config = base;
                 config.algorithm = algorithm;
-                if (const auto own = algorithmConfig.find(algorithm); own != algorithmConfig.end()) {
+                if (const auto own = algorithmConfig.find(algorithm);
+                    own != algorithmConfig.end()) {
                     applyParametersJson(config, own->second, UnknownKeys::Refuse);
                 }
                 // Its own parameters at their defaults unless given; other algorithms' dropped.

@@ -46,7 +46,7 @@ struct SweepRun {
     std::size_t index = 0;  ///< position in the sweep's deterministic order
     std::string dataset;    ///< data-set key understood by the sweep's DatasetProvider
     TrainConfig config;
-    std::string key;        ///< run key: identical settings ⇔ identical key (resume, merge)
+    std::string key;  ///< run key: identical settings ⇔ identical key (resume, merge)
     Tuning tuning = Tuning::NotCovered;
     int tuningCandidates = 1;  ///< K: settings that share this run's (ε, seed) in the grid
     double gridEpsilon = 0.0;  ///< the ε the grid was given (config.epsilon × K when split)
@@ -81,7 +81,8 @@ struct SweepSpec {
 /// value of the wrong kind (e.g. a fractional number of epochs).
 void applySweepParameter(TrainConfig& config, const std::string& parameter, double value);
 /// As above for a value given as text (a choice name, or a number as text).
-void applySweepParameter(TrainConfig& config, const std::string& parameter, const std::string& value);
+void applySweepParameter(TrainConfig& config, const std::string& parameter,
+                         const std::string& value);
 /// Whether `algorithm` declares (reads) the setting `parameter`.
 bool readsParameter(const Algorithm& algorithm, const std::string& parameter);
 /// Whether `parameter` is a sweepable choice parameter (its axis lists names, not numbers).

@@ -11,7 +11,9 @@
 
 namespace pfa {
 
-double MeanSd::standardError() const { return n > 0 ? sd / std::sqrt(static_cast<double>(n)) : 0.0; }
+double MeanSd::standardError() const {
+    return n > 0 ? sd / std::sqrt(static_cast<double>(n)) : 0.0;
+}
 
 MeanSd meanSd(const std::vector<double>& values) {
     MeanSd s;
@@ -194,12 +196,14 @@ SweepPoint sweepPointFromRecord(const JsonValue& r) {
     // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
     if (r.has("privacy") && r.at("privacy").has("tuning")) {
         const JsonValue& tuning = r.at("privacy").at("tuning");
-        if (tuning.stringOr("mode", "") == tuningName(Tuning::SplitBudget)) p.epsilon = tuning.numberOr("grid_epsilon", p.epsilon);
+        if (tuning.stringOr("mode", "") == tuningName(Tuning::SplitBudget))
+            p.epsilon = tuning.numberOr("grid_epsilon", p.epsilon);
     }
     return p;
 }
 
-std::string withKeySetting(const std::string& runKey, const std::string& setting, const std::string& valueText) {
+std::string withKeySetting(const std::string& runKey, const std::string& setting,
+                           const std::string& valueText) {
     if (runKey.empty()) return runKey;  // a run without a key stands for itself
     std::string key;
     bool found = false;
@@ -216,7 +220,8 @@ std::string withKeySetting(const std::string& runKey, const std::string& setting
     return key;
 }
 
-std::vector<SweepPoint> expandCurvePoints(const SweepPoint& run, const std::vector<CurvePoint>& curve,
+std::vector<SweepPoint> expandCurvePoints(const SweepPoint& run,
+                                          const std::vector<CurvePoint>& curve,
                                           FairnessNotion notion) {
     if (curve.empty()) return {run};
     std::vector<SweepPoint> points;
@@ -268,7 +273,8 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
     std::vector<std::map<std::string, std::vector<double>>> finals;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const SweepPoint& p = points[i];
-        const std::string key = p.runKey.empty() ? "point " + std::to_string(i) : cellKeyOf(p.runKey);
+        const std::string key =
+            p.runKey.empty() ? "point " + std::to_string(i) : cellKeyOf(p.runKey);
         auto [it, inserted] = cellOf.emplace(key, cells.size());
         if (inserted) {
             SweepCell cell;
@@ -313,9 +319,9 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
         cells[c].excessRisk = meanSd(excess[c]);
         cells[c].gradientNormSquared = meanSd(gradients[c]);
         // Non-private runs report ε = ∞: keep that visible instead of dropping it as non-finite.
-        const bool allInfinite = !epsilons[c].empty() &&
-                                 std::all_of(epsilons[c].begin(), epsilons[c].end(),
-                                             [](double e) { return std::isinf(e); });
+        const bool allInfinite =
+            !epsilons[c].empty() && std::all_of(epsilons[c].begin(), epsilons[c].end(),
+                                                [](double e) { return std::isinf(e); });
         cells[c].epsilonSpent = meanSd(epsilons[c]);
         if (allInfinite) cells[c].epsilonSpent.mean = cells[c].epsilonSpent.max = INFINITY;
         cells[c].seconds = meanSd(seconds[c]);

@@ -41,7 +41,7 @@ struct SweepCell {
     std::size_t runs = 0;    ///< records in the cell
     std::size_t failed = 0;  ///< failed or diverged (excluded from the statistics)
     MeanSd testError;
-    MeanSd violation;     ///< the cell's own fairness notion
+    MeanSd violation;  ///< the cell's own fairness notion
     /// Final excess risk (runs whose generator knows the optimum; n = 0 when none has it).
     MeanSd excessRisk;
     /// Final squared gradient norm ‖∇f‖² of the training objective (runs that record it; n = 0
@@ -51,7 +51,8 @@ struct SweepCell {
     MeanSd seconds;
     /// Mean ± sd over the seeds of each final per-evaluation metric (SweepPoint::finalMetrics).
     std::map<std::string, MeanSd> finalMetrics;
-    std::vector<std::size_t> recordIndices;  ///< into the input points (a record with a curve gives several)
+    std::vector<std::size_t>
+        recordIndices;  ///< into the input points (a record with a curve gives several)
     /// The runs used the published calibration, whose nominal ε (`epsilon`) is not what the
     /// accountant certifies.
     bool knownGaps = false;
@@ -60,7 +61,9 @@ struct SweepCell {
 
     /// The ε to plot, group and colour by: the certified ε (the largest over the seeds) when the
     /// nominal one is not certified (published calibration), otherwise the ε of the settings.
-    double shownEpsilon() const { return knownGaps && epsilonSpent.n > 0 ? epsilonSpent.max : epsilon; }
+    double shownEpsilon() const {
+        return knownGaps && epsilonSpent.n > 0 ? epsilonSpent.max : epsilon;
+    }
 };
 
 /// The numbers of one finished run that the sweep summaries use.
@@ -103,11 +106,13 @@ std::vector<SweepPoint> sweepPointsFromRecord(const JsonValue& record);
 /// `run` turned into one point per curve point: the run key's `setting` set to each value
 /// (appended when the key lacks it), test error and the `notion`'s violation from the point.
 /// Returns {run} when `curve` is empty.
-std::vector<SweepPoint> expandCurvePoints(const SweepPoint& run, const std::vector<CurvePoint>& curve,
+std::vector<SweepPoint> expandCurvePoints(const SweepPoint& run,
+                                          const std::vector<CurvePoint>& curve,
                                           FairnessNotion notion);
 
 /// The run key with `setting` set to `valueText` (appended when absent).
-std::string withKeySetting(const std::string& runKey, const std::string& setting, const std::string& valueText);
+std::string withKeySetting(const std::string& runKey, const std::string& setting,
+                           const std::string& valueText);
 
 /// Groups points into cells by run key without the seed, in order of first appearance;
 /// `SweepCell::recordIndices` index into `points`.

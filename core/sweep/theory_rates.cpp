@@ -67,21 +67,27 @@ std::optional<RateShape> heavyTailRate(const RateInputs& in) {
     if (!(k > 1.0)) return std::nullopt;
     const std::string kText = formatNumber(k);
     if (in.algorithm != "accelerated-clipped-gd") {
-        return RateShape{"heavy tails, strongly convex (k = " + kText + "): 1/n + (√d/(ε n))^{(2k−2)/k}",
-                         [=](double eps) { return 1.0 / n + std::pow(std::sqrt(d) / (eps * n), (2.0 * k - 2.0) / k); }};
+        return RateShape{
+            "heavy tails, strongly convex (k = " + kText + "): 1/n + (√d/(ε n))^{(2k−2)/k}",
+            [=](double eps) {
+                return 1.0 / n + std::pow(std::sqrt(d) / (eps * n), (2.0 * k - 2.0) / k);
+            }};
     }
-    const double beta = numberSetting(in, "smoothness", 2.0), rk = numberSetting(in, "moment-bound", 1.0);
+    const double beta = numberSetting(in, "smoothness", 2.0),
+                 rk = numberSetting(in, "moment-bound", 1.0);
     double radius = numberSetting(in, "domain-radius", INFINITY);
     if (!std::isfinite(radius)) radius = 10.0;
     if (!(beta > 0.0) || !(rk > 0.0)) return std::nullopt;
     const double ratio = std::pow(beta * radius / rk, 0.25);
-    return RateShape{"heavy tails, smooth convex, accelerated (k = " + kText +
-                         "): 1/√n + max{((βD/r_k)^{1/4}√d/(ε n))^{4(k−1)/(5k−1)}, (√d/(ε n))^{(k−1)/k}}",
-                     [=](double eps) {
-                         const double first = std::pow(ratio * std::sqrt(d) / (eps * n), 4.0 * (k - 1.0) / (5.0 * k - 1.0));
-                         const double second = std::pow(std::sqrt(d) / (eps * n), (k - 1.0) / k);
-                         return 1.0 / std::sqrt(n) + std::max(first, second);
-                     }};
+    return RateShape{
+        "heavy tails, smooth convex, accelerated (k = " + kText +
+            "): 1/√n + max{((βD/r_k)^{1/4}√d/(ε n))^{4(k−1)/(5k−1)}, (√d/(ε n))^{(k−1)/k}}",
+        [=](double eps) {
+            const double first =
+                std::pow(ratio * std::sqrt(d) / (eps * n), 4.0 * (k - 1.0) / (5.0 * k - 1.0));
+            const double second = std::pow(std::sqrt(d) / (eps * n), (k - 1.0) / k);
+            return 1.0 / std::sqrt(n) + std::max(first, second);
+        }};
 }
 
 std::optional<RateShape> builtInRate(const RateInputs& in) {
@@ -143,17 +149,20 @@ std::optional<RateShape> builtInRate(const RateInputs& in) {
         } catch (...) {
             return std::nullopt;
         }
-        if (theory.users <= 0 || theory.rounds <= 0 || !std::isfinite(a) || in.delta <= 0.0) return std::nullopt;
+        if (theory.users <= 0 || theory.rounds <= 0 || !std::isfinite(a) || in.delta <= 0.0)
+            return std::nullopt;
         const double alpha = a / static_cast<double>(theory.users);
-        return RateShape{"personalised SGD bound at a = " + formatNumber(a) +
-                             ": 4L·max(α,1/N)‖z*‖²_α/n + 3‖z*‖_α·√((α+1)σ̄²/(Nn) + α d C² ln(1/δ)/(N²ε²))",
-                         [=](double eps) {
-                             PpsgdTheoryInputs at = theory;
-                             at.epsilon = eps;
-                             return ppsgdBound(at, alpha);
-                         }};
+        return RateShape{
+            "personalised SGD bound at a = " + formatNumber(a) +
+                ": 4L·max(α,1/N)‖z*‖²_α/n + 3‖z*‖_α·√((α+1)σ̄²/(Nn) + α d C² ln(1/δ)/(N²ε²))",
+            [=](double eps) {
+                PpsgdTheoryInputs at = theory;
+                at.epsilon = eps;
+                return ppsgdBound(at, alpha);
+            }};
     }
-    if ((in.algorithm == "diff2" || in.algorithm == "dp-gd") && in.run && !in.run->theoryInputs.empty()) {
+    if ((in.algorithm == "diff2" || in.algorithm == "dp-gd") && in.run &&
+        !in.run->theoryInputs.empty()) {
         // Non-convex, squared gradient norm ‖∇f‖² after tuned rounds, as a function of ε with
         // L, G and the logarithms folded into the one fitted constant; d = the model's
         // parameter count, N = nmin·P records (smallest silo × silos).
@@ -166,14 +175,16 @@ std::optional<RateShape> builtInRate(const RateInputs& in) {
         const double records = get("records_per_silo_min") * get("silos");
         if (d <= 0.0 || records <= 0.0) return std::nullopt;
         if (in.algorithm == "diff2") {
-            return RateShape{"DIFF2 gradient-norm² rate, constants unknown: d^(2/3)/(nmin·P·ε)^(4/3)",
-                             [=](double eps) {
-                                 if (std::isinf(eps)) return 0.0;
-                                 return std::pow(d, 2.0 / 3.0) / std::pow(records * eps, 4.0 / 3.0);
-                             },
-                             "gradient_norm_squared"};
+            return RateShape{
+                "DIFF2 gradient-norm² rate, constants unknown: d^(2/3)/(nmin·P·ε)^(4/3)",
+                [=](double eps) {
+                    if (std::isinf(eps)) return 0.0;
+                    return std::pow(d, 2.0 / 3.0) / std::pow(records * eps, 4.0 / 3.0);
+                },
+                "gradient_norm_squared"};
         }
-        return RateShape{"DP-GD gradient-norm² rate, constants unknown: √d/(nmin·P·ε)", [=](double eps) {
+        return RateShape{"DP-GD gradient-norm² rate, constants unknown: √d/(nmin·P·ε)",
+                         [=](double eps) {
                              if (std::isinf(eps)) return 0.0;
                              return std::sqrt(d) / (records * eps);
                          },
@@ -199,12 +210,15 @@ std::optional<RateShape> builtInRate(const RateInputs& in) {
         const double logDelta = in.delta > 0.0 ? std::max(1.0, std::log(1.0 / in.delta)) : 1.0;
         if (setting(in, "public-use") == "public-only") {
             if (nPublic <= 0.0) return std::nullopt;
-            return RateShape{"public rows only: 1/√n_pub", [=](double) { return 1.0 / std::sqrt(nPublic); }};
+            return RateShape{"public rows only: 1/√n_pub",
+                             [=](double) { return 1.0 / std::sqrt(nPublic); }};
         }
-        return RateShape{"semi-DP, convex: min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}", [=](double eps) {
-                             const double privateRate = std::sqrt(d * logDelta) / (eps * n) + 1.0 / std::sqrt(n);
-                             return nPublic > 0.0 ? std::min(1.0 / std::sqrt(nPublic), privateRate) : privateRate;
-                         }};
+        return RateShape{
+            "semi-DP, convex: min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}", [=](double eps) {
+                const double privateRate = std::sqrt(d * logDelta) / (eps * n) + 1.0 / std::sqrt(n);
+                return nPublic > 0.0 ? std::min(1.0 / std::sqrt(nPublic), privateRate)
+                                     : privateRate;
+            }};
     }
     if (in.algorithm == "user-level-dp-sgd") {
         const std::string noise = setting(in, "user-noise");

@@ -57,7 +57,8 @@ void registerTheoryRate(const std::string& algorithm, RateProvider provider);
 /// - dp-sgd: central DP, convex (one silo): 1/√n + √(d ln(1/δ))/(ε n);
 /// - noisy-clipped-gd, proximal-clipped-gd: heavy tails, strongly convex, at the run's tail
 ///   index k ("tail-index", 2 when absent): 1/n + (√d/(ε n))^{(2k−2)/k};
-/// - accelerated-clipped-gd: heavy tails, smooth convex: 1/√n + max{((βD/r_k)^{1/4} √d/(ε n))^{4(k−1)/(5k−1)},
+/// - accelerated-clipped-gd: heavy tails, smooth convex: 1/√n + max{((βD/r_k)^{1/4} √d/(ε
+/// n))^{4(k−1)/(5k−1)},
 ///   (√d/(ε n))^{(k−1)/k}} with the run's β, r_k and D (10 when unbounded);
 /// - isrl-dp-sgd by "trust": isrl 1/√(nM) + √(d ln(1/δ))/(ε n √M); central and shuffle
 ///   1/√(nM) + √(d ln(1/δ))/(ε n M); local min{1, √d/(ε √(nN))} (every record its own silo);

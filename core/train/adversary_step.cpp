@@ -34,7 +34,8 @@ void AdversaryStep::apply(ErmiPenalty& penalty, Eigen::MatrixXd& W, RandomStream
         privacy::ReleaseSpec spec = m_noise.releaseSpec(GaussianMechanism::Stream::W);
         spec.channel = "w-cell-masses";
         spec.sensitivity *= m_batchSize;  // on the sums, not the mean
-        spec.noiseScale = m_noise.isPrivate() ? m_noise.sigmaOnSum(GaussianMechanism::Stream::W) : 0.0;
+        spec.noiseScale =
+            m_noise.isPrivate() ? m_noise.sigmaOnSum(GaussianMechanism::Stream::W) : 0.0;
         penalty.releaseCellMasses(spec, noise);
         penalty.finishAccumulation(m_gradient);
         m_gradient *= m_lambda / m_batchSize;

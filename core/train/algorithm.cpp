@@ -6,14 +6,19 @@ namespace pfa {
 
 std::string privacyUnitName(PrivacyUnit unit) {
     switch (unit) {
-        case PrivacyUnit::Record: return "record";
-        case PrivacyUnit::User: return "user";
-        case PrivacyUnit::Silo: return "silo";
+        case PrivacyUnit::Record:
+            return "record";
+        case PrivacyUnit::User:
+            return "user";
+        case PrivacyUnit::Silo:
+            return "silo";
     }
     return "record";
 }
 
-std::string taskName(Task task) { return task == Task::Regression ? "regression" : "classification"; }
+std::string taskName(Task task) {
+    return task == Task::Regression ? "regression" : "classification";
+}
 
 TrainConfig Algorithm::resolve(const TrainConfig& config, const DataSplit& data) const {
     return resolveDefaults(config, data);
@@ -42,7 +47,8 @@ TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config) {
     return config;
 }
 
-PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& requested, const DataSplit& data) {
+PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& requested,
+                          const DataSplit& data) {
     TrainConfig config = withOwnParameters(algorithm, requested);
     // Every value in range, whether the algorithm reads it or not: a record stores them all.
     validateParameters(config, commonParameters());

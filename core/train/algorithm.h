@@ -91,6 +91,7 @@ TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config);
 
 /// Checks and completes `config` for `algorithm` on `data` (see PreparedConfig): the one place
 /// where settings are validated and resolved. Throws InputError.
-PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& config, const DataSplit& data);
+PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& config,
+                          const DataSplit& data);
 
 }  // namespace pfa

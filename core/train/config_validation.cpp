@@ -83,12 +83,12 @@ void validateCommonConfig(const TrainConfig& c, const DataSplit& data, bool clas
     const int l = data.train.numClasses();
     require(l >= 2, "classes", l, "the label needs at least 2 classes");
     require(k >= 2, "groups", k, "the sensitive attribute needs at least 2 groups");
-    require(c.advantagedClass >= 0 && c.advantagedClass < l, "advantaged-class",
-            c.advantagedClass, "it must be a class index in [0, " + std::to_string(l - 1) + "]");
+    require(c.advantagedClass >= 0 && c.advantagedClass < l, "advantaged-class", c.advantagedClass,
+            "it must be a class index in [0, " + std::to_string(l - 1) + "]");
     require(c.minGroupShare == 0.0 || (c.minGroupShare > 0 && c.minGroupShare <= 1.0 / k),
             "min-group-share", c.minGroupShare,
-            "it must lie in (0, 1/k] = (0, " + formatNumber(1.0 / k) + "] for k = " +
-                std::to_string(k) + " groups (or auto: 1/(10k))");
+            "it must lie in (0, 1/k] = (0, " + formatNumber(1.0 / k) +
+                "] for k = " + std::to_string(k) + " groups (or auto: 1/(10k))");
 }
 
 void requireNoFairness(const TrainConfig& c) {
@@ -102,13 +102,15 @@ void requireNonPrivate(const TrainConfig& c) {
 }
 
 void requirePenaltyCellsPresent(const TrainConfig& c, const Dataset& train) {
-    const PenaltyLayout layout(c.fairness, train.numGroups(), train.numClasses(), c.advantagedClass);
+    const PenaltyLayout layout(c.fairness, train.numGroups(), train.numClasses(),
+                               c.advantagedClass);
     const Eigen::VectorXd counts = layout.cellCounts(train.y, train.s);
     for (int cell = 0; cell < layout.cells(); ++cell) {
         if (counts(cell) > 0) continue;
-        throw InputError("the " + fairnessName(c.fairness) + " penalty needs every group in its "
-                         "training cells, but " + layout.cellName(cell, train.classNames,
-                                                                  train.groupNames) +
+        throw InputError("the " + fairnessName(c.fairness) +
+                         " penalty needs every group in its "
+                         "training cells, but " +
+                         layout.cellName(cell, train.classNames, train.groupNames) +
                          " has no training rows; merge or drop that group");
     }
 }
@@ -123,7 +125,8 @@ TrainConfig resolveDefaults(TrainConfig c, const DataSplit& data) {
     // Neighbours that differ in one record's sensitive attribute are a replacement; fixed-size
     // batches (n public) are analysed under replace-one too (privacy-accounting.md §1, §6).
     if (c.scope == ProtectionScope::SensitiveOnly) c.adjacency = privacy::Adjacency::Replace;
-    if (c.isPrivate() && *c.sampling != Sampling::Poisson) c.adjacency = privacy::Adjacency::Replace;
+    if (c.isPrivate() && *c.sampling != Sampling::Poisson)
+        c.adjacency = privacy::Adjacency::Replace;
     const double l = data.train.numClasses();
     if (c.minGroupShare == 0.0) {
         // A fifth of an equal share: minorities of 5–15 % are common (Law School, COMPAS race,

@@ -39,7 +39,8 @@ std::string deltaWarning(const TrainConfig& config, long trainRows,
 /// prepareRun calls it. For a regression algorithm (`classification` false) the rules about
 /// classes and groups do not apply; a classification algorithm refuses regression data.
 /// Throws InputError naming the value.
-void validateCommonConfig(const TrainConfig& config, const DataSplit& data, bool classification = true);
+void validateCommonConfig(const TrainConfig& config, const DataSplit& data,
+                          bool classification = true);
 
 /// For algorithms without a fairness term: λ must be 0.
 void requireNoFairness(const TrainConfig& config);

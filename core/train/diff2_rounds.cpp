@@ -518,8 +518,8 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
             }
             m.epsilonSpent = isPrivate ? accountant.after(r).epsilon : kInf;
             m.clipFraction = !diagnostics ? kNaN
-                             : seen      ? static_cast<double>(clipped) / static_cast<double>(seen)
-                                         : 0.0;
+                             : seen       ? static_cast<double>(clipped) / static_cast<double>(seen)
+                                          : 0.0;
             m.seconds = elapsed();
             clipped = seen = 0;
             result.history.push_back(m);
@@ -606,9 +606,10 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
                    : wholeRecordProtection(train);
     report.postProcessing = "the last iterate";
     if (diagnostics) {
-        report.disclose("the squared gradient norm ‖∇f(x)‖² of the training objective per "
-                        "evaluation",
-                        {"history.gradient_norm_squared"}, /*diagnostic=*/true);
+        report.disclose(
+            "the squared gradient norm ‖∇f(x)‖² of the training objective per "
+            "evaluation",
+            {"history.gradient_norm_squared"}, /*diagnostic=*/true);
     }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
     return result;

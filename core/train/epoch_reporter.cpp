@@ -29,7 +29,8 @@ EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& repor
         metrics.trainLoss = m_train.meanLoss(reported);
         metrics.trainObjective =
             metrics.trainLoss +
-            (m_penalty ? m_lambda * m_train.softErmi(m_config.fairness, m_config.advantagedClass) : 0.0);
+            (m_penalty ? m_lambda * m_train.softErmi(m_config.fairness, m_config.advantagedClass)
+                       : 0.0);
     } else {
         metrics.trainLoss = metrics.trainObjective = kNaN;
     }

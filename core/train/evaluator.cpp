@@ -45,7 +45,8 @@ RegressionMetrics evaluateRegression(const Dataset& data, const Eigen::VectorXd&
         (data.X * w.head(d)).array() + w(d) - regressionTargets(data).array();
     out.testMse = residual.squaredNorm() / static_cast<double>(data.rows());
     out.testRmse = std::sqrt(out.testMse);
-    if (data.trueWeights.size() == d + 1) out.weightError = (w.head(d) - data.trueWeights.head(d)).norm();
+    if (data.trueWeights.size() == d + 1)
+        out.weightError = (w.head(d) - data.trueWeights.head(d)).norm();
     return out;
 }
 
@@ -81,7 +82,8 @@ void ExcessRiskReference::apply(RegressionMetrics& metrics) const {
 ExcessRiskReference excessRiskReference(const Dataset& train, const Dataset& test, double ridge) {
     ExcessRiskReference reference;
     reference.optimum = leastSquaresOptimum(train, ridge);
-    if (reference.optimum.size() > 0) reference.optimumMse = evaluateRegression(test, reference.optimum).testMse;
+    if (reference.optimum.size() > 0)
+        reference.optimumMse = evaluateRegression(test, reference.optimum).testMse;
     return reference;
 }
 
@@ -91,7 +93,8 @@ FairnessMetrics fairnessNotApplicable(long rows, double headlineError) {
     out.rows = rows;
     out.error = headlineError;
     out.dpGap = out.dpGapVsMarginal = out.eoGap = out.eoppGap = na;
-    out.ermiDpHard = out.ermiDpSoft = out.ermiEoHard = out.ermiEoSoft = out.ermiEoppHard = out.ermiEoppSoft = na;
+    out.ermiDpHard = out.ermiDpSoft = out.ermiEoHard = out.ermiEoSoft = out.ermiEoppHard =
+        out.ermiEoppSoft = na;
     return out;
 }
 

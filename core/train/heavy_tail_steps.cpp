@@ -6,8 +6,8 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/noisy_release.h"
+#include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/config_validation.h"
 #include "core/train/private_run_report.h"
@@ -147,7 +147,8 @@ void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data) {
     const long n = static_cast<long>(data.train.rows());
     if (static_cast<long>(ownNumber(config, "steps")) > n) {
         throw InputError("steps = " + formatNumber(ownNumber(config, "steps")) +
-                         " is invalid: at most one step per training row (" + std::to_string(n) + ")");
+                         " is invalid: at most one step per training row (" + std::to_string(n) +
+                         ")");
     }
 }
 
@@ -163,9 +164,11 @@ TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data) 
         const double t = ownNumber(c, "steps");
         const double k = ownNumber(c, "tail-index");
         const double tailClip =
-            c.isPrivate() ? ownNumber(c, "moment-bound") *
-                                std::pow(2.0 * privacy::zcdpRho(c.epsilon, c.delta) * n * n / (d * t), 1.0 / (2.0 * k))
-                          : std::numeric_limits<double>::infinity();
+            c.isPrivate()
+                ? ownNumber(c, "moment-bound") *
+                      std::pow(2.0 * privacy::zcdpRho(c.epsilon, c.delta) * n * n / (d * t),
+                               1.0 / (2.0 * k))
+                : std::numeric_limits<double>::infinity();
         c.extra["clip-norm"] = realText(ruleClip(c, tailClip));
     }
     return c;
@@ -387,10 +390,11 @@ RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::strin
     report.protectedData = "every column of each training row (features and target)";
     report.postProcessing = postProcessing;
     if (recordsDiagnostics(m_config)) {
-        report.disclose("the excess risk, measured against the exact non-private least-squares "
-                        "fit of the training rows (its test MSE is recorded too)",
-                        {"history.excess_risk", "regression.optimum_mse", "regression.excess_risk"},
-                        /*diagnostic=*/true);
+        report.disclose(
+            "the excess risk, measured against the exact non-private least-squares "
+            "fit of the training rows (its test MSE is recorded too)",
+            {"history.excess_risk", "regression.optimum_mse", "regression.excess_risk"},
+            /*diagnostic=*/true);
     }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
     return result;

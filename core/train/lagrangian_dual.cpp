@@ -382,7 +382,8 @@ privacy::AccountingInputs accountingInputs(const Ledger& ledger, long stepsPerEp
                            : "C_d (clip of each row's value)";
     inputs.gaussianReleases.push_back(dual);
     inputs.pureReleases.push_back({"cell counts and the number of rows",
-                                   "Laplace(2/ε₀) per cell and on n (ℓ1 bound 2)", ledger.countEpsilon});
+                                   "Laplace(2/ε₀) per cell and on n (ℓ1 bound 2)",
+                                   ledger.countEpsilon});
     return inputs;
 }
 
@@ -433,8 +434,8 @@ void describeRun(const std::string& algorithm, RunResult& result, const Ledger& 
     report.extraReleases =
         std::to_string(executed.dualReleases) + " dual releases of the per-cell sums (" +
         "Gaussian, noise std z_d·C_d with z_d = " + formatNumber(executed.dualMultiplier) +
-        "), the cell counts and n once via Laplace(2/ε₀), ε₀ = " + formatNumber(executed.countEpsilon) +
-        " (basic composition)";
+        "), the cell counts and n once via Laplace(2/ε₀), ε₀ = " +
+        formatNumber(executed.countEpsilon) + " (basic composition)";
     report.epsilonShares = executed.countEpsilon;
     report.protectedData = wholeRecordProtection(train);
     report.postProcessing =

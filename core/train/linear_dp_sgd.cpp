@@ -104,7 +104,8 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
             });
             privacy::observeBatch("private-rows", nPrivate, batch, drawn);
             for (long k = 0; k < drawn; ++k) {
-                const long row = s.privateRows[static_cast<std::size_t>(batch[static_cast<std::size_t>(k)])];
+                const long row =
+                    s.privateRows[static_cast<std::size_t>(batch[static_cast<std::size_t>(k)])];
                 const double residual = train.X.row(row).dot(w.head(d)) + w(d) - y(row);
                 double scale = 2.0 * residual;
                 const double norm =

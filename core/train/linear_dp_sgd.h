@@ -33,7 +33,7 @@ struct LinearSgdSetup {
     long stepsPerEpoch = 1;  ///< for the per-epoch metrics
     /// Per-example clip norm C of the private gradients; +∞: none (non-private runs).
     double clip = std::numeric_limits<double>::infinity();
-    double sigma = 0.0;         ///< std of the Gaussian noise on the private mean, per coordinate
+    double sigma = 0.0;  ///< std of the Gaussian noise on the private mean, per coordinate
     bool replaceAdjacency = false;  ///< neighbours replace a private row (else add/remove one)
     /// Record the training-set diagnostics (loss on the training rows, clip fraction).
     bool diagnostics = true;

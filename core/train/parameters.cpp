@@ -38,8 +38,9 @@ ParamSpec base(std::string name, std::string label, ParamKind kind, std::string 
     return spec;
 }
 
-ParamSpec realField(std::string name, std::string label, double TrainConfig::*field, std::string help,
-                    double min, double max, bool minExclusive, bool maxExclusive) {
+ParamSpec realField(std::string name, std::string label, double TrainConfig::*field,
+                    std::string help, double min, double max, bool minExclusive,
+                    bool maxExclusive) {
     ParamSpec spec = base(std::move(name), std::move(label), ParamKind::Real, std::move(help));
     spec.min = min;
     spec.max = max;
@@ -52,8 +53,8 @@ ParamSpec realField(std::string name, std::string label, double TrainConfig::*fi
 }
 
 template <typename Int>
-ParamSpec integerField(std::string name, std::string label, Int TrainConfig::*field, std::string help,
-                       double min, double max) {
+ParamSpec integerField(std::string name, std::string label, Int TrainConfig::*field,
+                       std::string help, double min, double max) {
     ParamSpec spec = base(std::move(name), std::move(label), ParamKind::Integer, std::move(help));
     spec.min = min;
     spec.max = max;
@@ -71,9 +72,9 @@ ParamSpec integerField(std::string name, std::string label, Int TrainConfig::*fi
 }
 
 template <typename Enum>
-ParamSpec choiceField(std::string name, std::string label, Enum TrainConfig::*field, std::string help,
-                      std::vector<ParamChoice> choices, std::string (*nameOf)(Enum),
-                      Enum (*parse)(const std::string&)) {
+ParamSpec choiceField(std::string name, std::string label, Enum TrainConfig::*field,
+                      std::string help, std::vector<ParamChoice> choices,
+                      std::string (*nameOf)(Enum), Enum (*parse)(const std::string&)) {
     ParamSpec spec = base(std::move(name), std::move(label), ParamKind::Choice, std::move(help));
     spec.choices = std::move(choices);
     spec.get = [field, nameOf](const TrainConfig& c) { return nameOf(c.*field); };
@@ -84,8 +85,9 @@ ParamSpec choiceField(std::string name, std::string label, Enum TrainConfig::*fi
 
 /// A choice whose unset state means "automatic".
 template <typename Enum>
-ParamSpec optionalChoiceField(std::string name, std::string label, std::optional<Enum> TrainConfig::*field,
-                              std::string help, std::vector<ParamChoice> choices, std::string autoMeaning,
+ParamSpec optionalChoiceField(std::string name, std::string label,
+                              std::optional<Enum> TrainConfig::*field, std::string help,
+                              std::vector<ParamChoice> choices, std::string autoMeaning,
                               std::string (*nameOf)(Enum), Enum (*parse)(const std::string&)) {
     ParamSpec spec = base(std::move(name), std::move(label), ParamKind::Choice, std::move(help));
     spec.choices = std::move(choices);
@@ -95,14 +97,17 @@ ParamSpec optionalChoiceField(std::string name, std::string label, std::optional
         return c.*field ? nameOf(*(c.*field)) : std::string("auto");
     };
     spec.set = [field, parse](TrainConfig& c, const std::string& text) {
-        if (text == "auto") c.*field = std::nullopt;
-        else c.*field = parse(text);
+        if (text == "auto")
+            c.*field = std::nullopt;
+        else
+            c.*field = parse(text);
     };
     spec.defaultValue = spec.get(TrainConfig{});
     return spec;
 }
 
-ParamSpec flagField(std::string name, std::string label, bool TrainConfig::*field, std::string help) {
+ParamSpec flagField(std::string name, std::string label, bool TrainConfig::*field,
+                    std::string help) {
     ParamSpec spec = base(std::move(name), std::move(label), ParamKind::Flag, std::move(help));
     spec.get = [field](const TrainConfig& c) { return std::string(c.*field ? "true" : "false"); };
     spec.set = [field](TrainConfig& c, const std::string& text) { c.*field = text == "true"; };
@@ -110,13 +115,16 @@ ParamSpec flagField(std::string name, std::string label, bool TrainConfig::*fiel
     return spec;
 }
 
-void withAuto(ParamSpec& spec, std::string meaning, std::string stored = "0", bool byNumber = true) {
+void withAuto(ParamSpec& spec, std::string meaning, std::string stored = "0",
+              bool byNumber = true) {
     spec.autoMeaning = std::move(meaning);
     spec.autoValue = std::move(stored);
     spec.autoByNumber = byNumber;
 }
 
-std::string projectionName(Projection projection) { return projection == Projection::Box ? "box" : "ball"; }
+std::string projectionName(Projection projection) {
+    return projection == Projection::Box ? "box" : "ball";
+}
 Projection parseProjection(const std::string& text) {
     if (text == "ball") return Projection::Ball;
     if (text == "box") return Projection::Box;
@@ -148,17 +156,18 @@ std::vector<ParamSpec> declareCommonParameters() {
     }
     {
         ParamSpec& p = add(realField("epsilon", "Privacy budget ε", &TrainConfig::epsilon,
-                                     "total privacy budget of the run; inf = not private", 0, kInf, true,
-                                     false));
+                                     "total privacy budget of the run; inf = not private", 0, kInf,
+                                     true, false));
         p.role = ParamRole::Coordinate;
         p.advanced = false;
     }
     {
-        ParamSpec& p = add(realField("delta", "δ", &TrainConfig::delta,
-                                     "privacy δ of the (ε, δ) guarantee, the chance that it fails outright: "
-                                     "runs refuse δ ≥ 0.1 (such a guarantee promises nothing) and "
-                                     "warn from 1/n (n = training rows)",
-                                     0, 1, true, true));
+        ParamSpec& p =
+            add(realField("delta", "δ", &TrainConfig::delta,
+                          "privacy δ of the (ε, δ) guarantee, the chance that it fails outright: "
+                          "runs refuse δ ≥ 0.1 (such a guarantee promises nothing) and "
+                          "warn from 1/n (n = training rows)",
+                          0, 1, true, true));
         withAuto(p, "1/n², n = training rows", "0", false);
         p.autoReads = AutoReads::UnitCount;
         // Records keep any δ in (0, 1) readable; runs refuse δ ≥ 0.1 (validateCommonConfig).
@@ -167,8 +176,9 @@ std::vector<ParamSpec> declareCommonParameters() {
         p.advanced = false;
     }
     {
-        ParamSpec& p = add(realField("lambda", "Fairness weight λ", &TrainConfig::lambda,
-                                     "weight of the fairness penalty; 0 = plain loss", 0, kInf, false, false));
+        ParamSpec& p =
+            add(realField("lambda", "Fairness weight λ", &TrainConfig::lambda,
+                          "weight of the fairness penalty; 0 = plain loss", 0, kInf, false, false));
         p.role = ParamRole::Coordinate;
         p.advanced = false;
     }
@@ -204,17 +214,19 @@ std::vector<ParamSpec> declareCommonParameters() {
         p.formerNames = {"lr_theta"};
     }
     {
-        ParamSpec& p = add(realField("lr-w", "Adversary learning rate η_W", &TrainConfig::lrW,
-                                     "step size of the fairness adversary W", 0, kInf, true, false));
+        ParamSpec& p =
+            add(realField("lr-w", "Adversary learning rate η_W", &TrainConfig::lrW,
+                          "step size of the fairness adversary W", 0, kInf, true, false));
         p.sweepable = true;
         p.applies = AppliesFairness;
         p.keyName = "lr_w";
         p.formerNames = {"lr_w"};
     }
     {
-        ParamSpec& p = add(realField("l2", "Ridge weight", &TrainConfig::l2,
-                                     "L2 penalty on the model, added after clipping (never clipped)", 0, kInf,
-                                     false, false));
+        ParamSpec& p =
+            add(realField("l2", "Ridge weight", &TrainConfig::l2,
+                          "L2 penalty on the model, added after clipping (never clipped)", 0, kInf,
+                          false, false));
         p.sweepable = true;
     }
     {
@@ -244,14 +256,16 @@ std::vector<ParamSpec> declareCommonParameters() {
     {
         ParamSpec& p = add(choiceField<privacy::Adjacency>(
             "adjacency", "Neighbouring data sets", &TrainConfig::adjacency,
-            "add/remove one record, or replace one (replace-one is forced for fixed-size batches and "
+            "add/remove one record, or replace one (replace-one is forced for fixed-size batches "
+            "and "
             "for the sensitive-attribute-only scope)",
             {{"add-remove", "add or remove one", "neighbours differ by one record's presence"},
              {"replace", "replace one", "neighbours differ in one record's values"}},
             adjacencyChoice, parseAdjacency));
         p.applies = AppliesPrivate;
         p.keyValue = [](const std::string& value) {
-            return adjacencyName(value == "replace" ? privacy::Adjacency::Replace : privacy::Adjacency::AddRemove);
+            return adjacencyName(value == "replace" ? privacy::Adjacency::Replace
+                                                    : privacy::Adjacency::AddRemove);
         };
     }
     add(optionalChoiceField<Sampling>(
@@ -261,17 +275,19 @@ std::vector<ParamSpec> declareCommonParameters() {
          {"subsample", "uniform subsample", "m rows drawn without replacement per step"}},
         "Poisson when private, shuffled batches otherwise", samplingName, parseSampling));
     {
-        ParamSpec& p = add(realField("clip-theta", "Clip norm C_θ", &TrainConfig::clipTheta,
-                                     "per-example clip norm of the model gradient", 0, kInf, true, false));
+        ParamSpec& p =
+            add(realField("clip-theta", "Clip norm C_θ", &TrainConfig::clipTheta,
+                          "per-example clip norm of the model gradient", 0, kInf, true, false));
         p.applies = AppliesPrivate;
         p.sweepable = true;
         p.keyName = "clip_theta";
         p.formerNames = {"clip_theta"};
     }
     {
-        ParamSpec& p = add(realField("clip-w", "Clip norm C_W", &TrainConfig::clipW,
-                                     "per-example clip norm of the adversary gradient (gradient W-stream)",
-                                     0, kInf, true, false));
+        ParamSpec& p =
+            add(realField("clip-w", "Clip norm C_W", &TrainConfig::clipW,
+                          "per-example clip norm of the adversary gradient (gradient W-stream)", 0,
+                          kInf, true, false));
         withAuto(p, "2λ(1/√ρ + R), never binds");
         p.applies = AppliesPrivate | AppliesFairness;
         p.sweepable = true;
@@ -279,11 +295,12 @@ std::vector<ParamSpec> declareCommonParameters() {
         p.formerNames = {"clip_w"};
     }
     {
-        ParamSpec& p = add(realField(
-            "loss-clip-share", "Loss clip share", &TrainConfig::lossClipShare,
-            "0: clip each row's whole gradient to C_θ; S in (0, 1): clip the loss part to S·C_θ and "
-            "λ × the penalty part to (1 − S)·C_θ (same noise)",
-            0, 1, false, true));
+        ParamSpec& p =
+            add(realField("loss-clip-share", "Loss clip share", &TrainConfig::lossClipShare,
+                          "0: clip each row's whole gradient to C_θ; S in (0, 1): clip the loss "
+                          "part to S·C_θ and "
+                          "λ × the penalty part to (1 − S)·C_θ (same noise)",
+                          0, 1, false, true));
         p.applies = AppliesPrivate | AppliesFairness;
         p.sweepable = true;
         p.keyName = "loss_clip_share";
@@ -297,7 +314,8 @@ std::vector<ParamSpec> declareCommonParameters() {
             {{"poly", "average of iterates",
               "a running average weighted 4/(t+3) toward recent iterates (free post-processing)"},
              {"none", "last iterate", "the final model"}},
-            "average for private conservative runs, last iterate otherwise", averagingName, parseAveraging));
+            "average for private conservative runs, last iterate otherwise", averagingName,
+            parseAveraging));
         p.formerDefault = "none";
     }
     {
@@ -316,8 +334,8 @@ std::vector<ParamSpec> declareCommonParameters() {
     {
         ParamSpec& p = add(realField(
             "min-group-share", "Min group share ρ", &TrainConfig::minGroupShare,
-            "public lower bound on every group share; privatised shares are floored at it", 0, 1, true,
-            false));
+            "public lower bound on every group share; privatised shares are floored at it", 0, 1,
+            true, false));
         withAuto(p, "1/(10k) for demographic parity, 1/(20k) of the within-label shares otherwise");
         p.applies = AppliesFairness;
         p.sweepable = true;
@@ -336,13 +354,15 @@ std::vector<ParamSpec> declareCommonParameters() {
     {
         ParamSpec& p = add(choiceField<Projection>(
             "projection", "W projection", &TrainConfig::projection, "the set W is projected onto",
-            {{"ball", "ball", "a Euclidean ball of radius R"}, {"box", "box", "entries in [−R, R]"}},
+            {{"ball", "ball", "a Euclidean ball of radius R"},
+             {"box", "box", "entries in [−R, R]"}},
             projectionName, parseProjection));
         p.applies = AppliesFairness;
     }
     {
-        ParamSpec& p = add(realField("share-budget", "Share budget", &TrainConfig::shareBudgetFraction,
-                                     "share of ε spent on the privatised group shares", 0, 0.5, true, false));
+        ParamSpec& p =
+            add(realField("share-budget", "Share budget", &TrainConfig::shareBudgetFraction,
+                          "share of ε spent on the privatised group shares", 0, 0.5, true, false));
         p.applies = AppliesPrivate | AppliesConservative | AppliesFairness;
         p.sweepable = true;
         p.keyName = "share_budget";
@@ -350,25 +370,26 @@ std::vector<ParamSpec> declareCommonParameters() {
     }
     {
         ParamSpec& p = add(realField("feature-bound", "Feature bound B", &TrainConfig::featureBound,
-                                     "norm bound of a row (x, 1) under the published calibration", 0, kInf,
-                                     true, false));
-        withAuto(p, "the public default, or the observed maximum when only the sensitive attribute is protected");
+                                     "norm bound of a row (x, 1) under the published calibration",
+                                     0, kInf, true, false));
+        withAuto(p,
+                 "the public default, or the observed maximum when only the sensitive attribute is "
+                 "protected");
         p.applies = AppliesPrivate | AppliesPublished;
         p.keyName = "feature_bound";
         p.formerNames = {"feature_bound"};
     }
     {
-        ParamSpec& p = add(integerField<int>("advantaged-class", "Advantaged class y*",
-                                             &TrainConfig::advantagedClass,
-                                             "the favourable class for equal opportunity and the per-group table",
-                                             0, 1e9));
+        ParamSpec& p = add(integerField<int>(
+            "advantaged-class", "Advantaged class y*", &TrainConfig::advantagedClass,
+            "the favourable class for equal opportunity and the per-group table", 0, 1e9));
         p.keyName = "advantaged";
         p.formerNames = {"advantaged_class"};
     }
     {
-        ParamSpec& p = add(integerField<int>("evaluate-every", "Evaluate every", &TrainConfig::evaluateEvery,
-                                             "evaluate the test metrics every this many epochs (and at the end)",
-                                             1, 1e9));
+        ParamSpec& p = add(integerField<int>(
+            "evaluate-every", "Evaluate every", &TrainConfig::evaluateEvery,
+            "evaluate the test metrics every this many epochs (and at the end)", 1, 1e9));
         p.unit = "epochs";
         p.keyName = "evaluate_every";
         p.formerNames = {"evaluate_every"};
@@ -376,16 +397,21 @@ std::vector<ParamSpec> declareCommonParameters() {
     {
         ParamSpec& p = add(flagField(
             "secure-noise", "Secure noise (OS entropy)", &TrainConfig::secureNoise,
-            "draw every random stream of the run (noise, batch sampling) from the operating system's "
-            "entropy: nobody can regenerate it, so the guarantee needs no secret, but the run is not "
-            "bit-for-bit reproducible. Off: derived from the seed and the settings, and the guarantee "
+            "draw every random stream of the run (noise, batch sampling) from the operating "
+            "system's "
+            "entropy: nobody can regenerate it, so the guarantee needs no secret, but the run is "
+            "not "
+            "bit-for-bit reproducible. Off: derived from the seed and the settings, and the "
+            "guarantee "
             "assumes the seed stays secret. Choose it for a model that leaves this machine"));
         p.applies = AppliesPrivate;
         p.keyName = "noise";
         p.formerNames = {"secure_noise"};
         // Noise streams derive from the seed and these settings (v2); older results files, whose
         // runs shared noise across settings, do not match and are rerun on resume.
-        p.keyValue = [](const std::string& value) { return std::string(value == "true" ? "os-entropy" : "seeded-v2"); };
+        p.keyValue = [](const std::string& value) {
+            return std::string(value == "true" ? "os-entropy" : "seeded-v2");
+        };
     }
     {
         ParamSpec& p = add(flagField(
@@ -394,7 +420,9 @@ std::vector<ParamSpec> declareCommonParameters() {
             "private rows, not protected)"));
         p.applies = AppliesPrivate;
         p.formerNames = {"record_diagnostics"};
-        p.keyValue = [](const std::string& value) { return std::string(value == "true" ? "on" : "off"); };
+        p.keyValue = [](const std::string& value) {
+            return std::string(value == "true" ? "on" : "off");
+        };
     }
     return list;
 }
@@ -420,7 +448,8 @@ std::vector<ParamSpec> commonParameters(const std::vector<std::string>& names) {
     std::vector<ParamSpec> picked;
     for (const std::string& name : names) {
         const ParamSpec* spec = findCommonParameter(name);
-        if (!spec || spec->name != name) throw std::logic_error("no common parameter '" + name + "'");
+        if (!spec || spec->name != name)
+            throw std::logic_error("no common parameter '" + name + "'");
         picked.push_back(*spec);
     }
     return picked;
@@ -430,7 +459,8 @@ namespace {
 
 /// A bound as people write it: whole numbers in digits (1000000, not 1e+06).
 std::string boundText(double value) {
-    if (value == std::floor(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<long long>(value));
+    if (value == std::floor(value) && std::fabs(value) < 1e15)
+        return std::to_string(static_cast<long long>(value));
     return realText(value);
 }
 
@@ -439,9 +469,12 @@ std::string boundText(double value) {
 std::string parameterRule(const ParamSpec& spec) {
     std::string rule;
     switch (spec.kind) {
-        case ParamKind::Flag: rule = "on or off"; break;
+        case ParamKind::Flag:
+            rule = "on or off";
+            break;
         case ParamKind::Choice:
-            for (const ParamChoice& choice : spec.choices) rule += (rule.empty() ? "" : " | ") + choice.value;
+            for (const ParamChoice& choice : spec.choices)
+                rule += (rule.empty() ? "" : " | ") + choice.value;
             break;
         case ParamKind::Real:
         case ParamKind::Integer: {
@@ -449,8 +482,9 @@ std::string parameterRule(const ParamSpec& spec) {
             const bool hasMax = std::isfinite(spec.max) && spec.max < 1e9;
             const std::string what = spec.kind == ParamKind::Integer ? "a whole number " : "";
             if (hasMin && hasMax) {
-                rule = what + "in " + std::string(spec.minExclusive ? "(" : "[") + boundText(spec.min) + ", " +
-                       boundText(spec.max) + (spec.maxExclusive ? ")" : "]");
+                rule = what + "in " + std::string(spec.minExclusive ? "(" : "[") +
+                       boundText(spec.min) + ", " + boundText(spec.max) +
+                       (spec.maxExclusive ? ")" : "]");
             } else if (hasMin) {
                 rule = what + (spec.minExclusive ? "> " : ">= ") + boundText(spec.min);
             } else if (hasMax) {
@@ -461,8 +495,10 @@ std::string parameterRule(const ParamSpec& spec) {
             break;
         }
     }
-    if (spec.hasAuto() && spec.kind != ParamKind::Choice) rule += ", or auto (" + spec.autoMeaning + ")";
-    else if (spec.hasAuto()) rule += " | auto (" + spec.autoMeaning + ")";
+    if (spec.hasAuto() && spec.kind != ParamKind::Choice)
+        rule += ", or auto (" + spec.autoMeaning + ")";
+    else if (spec.hasAuto())
+        rule += " | auto (" + spec.autoMeaning + ")";
     return rule;
 }
 
@@ -511,7 +547,8 @@ std::string parseParameter(const ParamSpec& spec, const std::string& text) {
         case ParamKind::Integer: {
             double value = 0.0;
             if (!parsePortable(text, value)) invalid(spec, text);
-            if (spec.hasAuto() && spec.autoByNumber && value == numberOf(spec.autoValue)) return spec.autoValue;
+            if (spec.hasAuto() && spec.autoByNumber && value == numberOf(spec.autoValue))
+                return spec.autoValue;
             if (!inRange(spec, value)) invalid(spec, text);
             if (spec.kind == ParamKind::Real) return realText(value);
             if (value != std::floor(value)) invalid(spec, text);
@@ -519,7 +556,8 @@ std::string parseParameter(const ParamSpec& spec, const std::string& text) {
             if (std::fabs(value) >= 0x1p53) {
                 unsigned long long exact = 0;
                 const auto result = std::from_chars(text.data(), text.data() + text.size(), exact);
-                if (result.ec != std::errc() || result.ptr != text.data() + text.size()) invalid(spec, text);
+                if (result.ec != std::errc() || result.ptr != text.data() + text.size())
+                    invalid(spec, text);
                 return std::to_string(exact);
             }
             return std::to_string(static_cast<long long>(value));
@@ -539,7 +577,8 @@ std::string parseParameter(const ParamSpec& spec, double value) {
 std::string exampleValue(const ParamSpec& spec) {
     if (!spec.example.empty()) return spec.example;
     switch (spec.kind) {
-        case ParamKind::Flag: return spec.defaultValue == "true" ? "false" : "true";
+        case ParamKind::Flag:
+            return spec.defaultValue == "true" ? "false" : "true";
         case ParamKind::Choice:
             for (const ParamChoice& choice : spec.choices) {
                 if (choice.value != spec.defaultValue) return choice.value;
@@ -580,9 +619,12 @@ std::string settingsKey(const TrainConfig& config) {
         key += ';';
         key += spec.runKeyName();
         key += '=';
-        if (spec.keyValue) key += spec.keyValue(text);
-        else if (spec.kind == ParamKind::Real) key += formatPortable(numberOf(text));
-        else key += text;
+        if (spec.keyValue)
+            key += spec.keyValue(text);
+        else if (spec.kind == ParamKind::Real)
+            key += formatPortable(numberOf(text));
+        else
+            key += text;
     }
     // An algorithm's own parameters, by name (absent for algorithms that declare none, so the
     // keys of those runs are what they always were).
@@ -610,13 +652,15 @@ ParamSpec ownParameter(ParamSpec spec) {
 
 double ownNumber(const TrainConfig& config, const std::string& name) {
     const auto found = config.extra.find(name);
-    if (found == config.extra.end()) throw std::logic_error("parameter '" + name + "' was not prepared");
+    if (found == config.extra.end())
+        throw std::logic_error("parameter '" + name + "' was not prepared");
     return numberOf(found->second);
 }
 
 const std::string& ownChoice(const TrainConfig& config, const std::string& name) {
     const auto found = config.extra.find(name);
-    if (found == config.extra.end()) throw std::logic_error("parameter '" + name + "' was not prepared");
+    if (found == config.extra.end())
+        throw std::logic_error("parameter '" + name + "' was not prepared");
     return found->second;
 }
 

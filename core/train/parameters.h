@@ -53,8 +53,8 @@ struct ParamSpec {
     std::string name;   ///< "min-group-share"
     std::string label;  ///< GUI label ("Min group share ρ")
     ParamKind kind = ParamKind::Real;
-    std::string help;   ///< one line for tooltips and --help
-    std::string unit;   ///< shown after values ("epochs"); may be empty
+    std::string help;  ///< one line for tooltips and --help
+    std::string unit;  ///< shown after values ("epochs"); may be empty
     /// Allowed range of Real and Integer values (the automatic value is allowed besides).
     double min = -std::numeric_limits<double>::infinity();
     double max = std::numeric_limits<double>::infinity();
@@ -77,8 +77,8 @@ struct ParamSpec {
     /// accepts (δ = 0.5 is in range for records, but runs refuse δ ≥ 0.1).
     std::string example;
     ParamRole role = ParamRole::Setting;
-    bool sweepable = false;  ///< may be an extra sweep axis (numbers only)
-    bool advanced = true;    ///< in the GUI's advanced section
+    bool sweepable = false;            ///< may be an extra sweep axis (numbers only)
+    bool advanced = true;              ///< in the GUI's advanced section
     unsigned applies = AppliesAlways;  ///< ParamApplies bits
     /// The name this parameter has in run keys. Run keys seed every run's noise streams, so
     /// the names of parameters that existed before the declarations are frozen: renaming one

@@ -50,7 +50,8 @@ BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long
         const long cn = std::min(kChunkRows, b - c0);
         // Forward: z_i = Θ x̃_i, prefetching the scattered rows of the batch a few ahead.
         for (long bi = c0; bi < c0 + cn; ++bi) {
-            if (bi + kPrefetchRows < b) prefetchRow(X, batch[static_cast<std::size_t>(bi + kPrefetchRows)]);
+            if (bi + kPrefetchRows < b)
+                prefetchRow(X, batch[static_cast<std::size_t>(bi + kPrefetchRows)]);
             const long i = batch[static_cast<std::size_t>(bi)];
             for (int a = 0; a < p; ++a) m_Z(bi, a) = X.row(i).dot(theta.row(a));
             m_batchLabels(bi) = m_train.y(i);
@@ -59,7 +60,8 @@ BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long
         auto Fc = m_F.middleRows(c0, cn);
         auto Rc = m_residual.middleRows(c0, cn);
         m_model.probabilities(Zc, Fc);
-        m_model.lossAndScoreGradient(Zc, Fc, m_batchLabels.segment(c0, cn), m_loss.segment(c0, cn), Rc);
+        m_model.lossAndScoreGradient(Zc, Fc, m_batchLabels.segment(c0, cn), m_loss.segment(c0, cn),
+                                     Rc);
         totals.lossSum += m_loss.segment(c0, cn).sum();
 
         if (penalty) {
@@ -90,15 +92,18 @@ BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long
                 const double lossScale = lossNorm > m_clipLoss ? m_clipLoss / lossNorm : 1.0;
                 double penaltyScale = 0.0;
                 if (penalty) {
-                    const double penaltyNorm = lambda * m_penaltyResidual.row(bi).norm() * m_design.norms(i);
-                    penaltyScale = lambda * (penaltyNorm > m_clipPenalty ? m_clipPenalty / penaltyNorm : 1.0);
+                    const double penaltyNorm =
+                        lambda * m_penaltyResidual.row(bi).norm() * m_design.norms(i);
+                    penaltyScale =
+                        lambda * (penaltyNorm > m_clipPenalty ? m_clipPenalty / penaltyNorm : 1.0);
                     if (penaltyNorm > m_clipPenalty) ++totals.clipped;
                 } else if (lossNorm > m_clipLoss) {
                     ++totals.clipped;
                 }
                 for (int a = 0; a < p; ++a) {
-                    const double combined = lossScale * m_residual(bi, a) +
-                                            (penalty ? penaltyScale * m_penaltyResidual(bi, a) : 0.0);
+                    const double combined =
+                        lossScale * m_residual(bi, a) +
+                        (penalty ? penaltyScale * m_penaltyResidual(bi, a) : 0.0);
                     gradTheta.row(a) += combined * X.row(i);
                 }
                 continue;
@@ -126,7 +131,8 @@ BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long
                 }
                 double weight = lambda;
                 if (m_clipping.enabled) {
-                    const double norm = lambda * std::sqrt(penalty->wGradientNormSquared(cell, m_F.row(bi)));
+                    const double norm =
+                        lambda * std::sqrt(penalty->wGradientNormSquared(cell, m_F.row(bi)));
                     if (norm > m_clipping.clipW) weight = lambda * m_clipping.clipW / norm;
                 }
                 penalty->accumulate(cell, m_F.row(bi), weight);

@@ -27,7 +27,8 @@ class PerExampleGradients {
 public:
     /// References `train`, `design`, `model` and `layout`; they must outlive this object.
     PerExampleGradients(const Dataset& train, const DesignMatrix& design, const Model& model,
-                        const PenaltyLayout& layout, double lambda, const PerExampleClipping& clipping);
+                        const PenaltyLayout& layout, double lambda,
+                        const PerExampleClipping& clipping);
 
     /// Sets `gradTheta` to Σ_i of the (clipped) θ-contributions of the `size` rows in `batch`
     /// at θ, and, with a penalty, restarts and fills its W-accumulation (ψ at the penalty's

@@ -41,11 +41,12 @@ bool isDisclosed(const DataDerivedSetting& setting, privacy::Adjacency adjacency
 void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& config,
                            const Dataset& train) {
     if (recordsDiagnostics(config)) {
-        report.disclose("the training loss, the training objective and the share of clipped "
-                        "gradients per epoch",
-                        {"train_loss", "history.train_loss", "history.train_objective",
-                         "history.clip_fraction"},
-                        /*diagnostic=*/true);
+        report.disclose(
+            "the training loss, the training objective and the share of clipped "
+            "gradients per epoch",
+            {"train_loss", "history.train_loss", "history.train_objective",
+             "history.clip_fraction"},
+            /*diagnostic=*/true);
     }
     const privacy::Adjacency adjacency = report.accounting.adjacency;
     if (report.accounting.unit == "user" && train.users) {
@@ -57,7 +58,8 @@ void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& co
     if (adjacency == privacy::Adjacency::AddRemove) {
         const bool users = report.accounting.unit == "user" && train.users;
         const long units = users ? train.users->units() : static_cast<long>(train.rows());
-        report.disclose("the number of training " + std::string(users ? "users" : train.unitName + "s") +
+        report.disclose("the number of training " +
+                            std::string(users ? "users" : train.unitName + "s") +
                             ", n = " + std::to_string(units) +
                             " (under add/remove adjacency n itself is private; it is in this "
                             "record and sets the sampling rate and the number of steps)",
@@ -70,9 +72,9 @@ void discloseStandardItems(privacy::PrivacyReport& report, const TrainConfig& co
         char* end = nullptr;
         const double number = std::strtod(value.c_str(), &end);
         if (end && *end == '\0' && !value.empty()) value = formatNumber(number, 4);
-        report.disclose(setting.name + " = " + value + ", chosen automatically as " +
-                            setting.meaning,
-                        {settingField(setting.name)});
+        report.disclose(
+            setting.name + " = " + value + ", chosen automatically as " + setting.meaning,
+            {settingField(setting.name)});
     }
 }
 
@@ -93,14 +95,15 @@ void describePrivateRun(RunResult& result, const privacy::RunAccountant& account
     report.optimalOrder = spent.order;
     report.orderAtGridEdge = spent.orderAtGridEdge;
     report.orderGrid = accountant.grid().describe();
-    report.noiseSource = config.secureNoise ? privacy::NoiseSource::Secure
-                                            : privacy::NoiseSource::Seeded;
+    report.noiseSource =
+        config.secureNoise ? privacy::NoiseSource::Secure : privacy::NoiseSource::Seeded;
     report.seed = config.seed;
     report.diagnosticsRecorded = recordsDiagnostics(config);
     if (config.averaging == IterateAveraging::PolynomialDecay) {
-        report.postProcessing = "an average of the released iterates θ_t weighted toward recent ones "
-                                "(polynomial-decay averaging, weight 4/(t + 3) at step t), not the "
-                                "last iterate";
+        report.postProcessing =
+            "an average of the released iterates θ_t weighted toward recent ones "
+            "(polynomial-decay averaging, weight 4/(t + 3) at step t), not the "
+            "last iterate";
     }
     report.sensitiveColumn = train.sensitiveDescription;
 
@@ -109,14 +112,15 @@ void describePrivateRun(RunResult& result, const privacy::RunAccountant& account
     report.persons = persons.persons;
     report.maxRowsPerPerson = persons.maxRows;
     if (persons.maxRows > 1) {
-        report.epsilonPerPerson = privacy::groupPrivacyEpsilon(
-            accountant.grid(), accountant.curveAfter(result.steps), accountant.pureEpsilon(),
-            persons.maxRows, config.delta);
+        report.epsilonPerPerson =
+            privacy::groupPrivacyEpsilon(accountant.grid(), accountant.curveAfter(result.steps),
+                                         accountant.pureEpsilon(), persons.maxRows, config.delta);
     }
     discloseStandardItems(report, config, train);
     if (spent.orderAtGridEdge) {
-        report.warnings.push_back("the optimal RDP order is at the edge of the grid; the bound "
-                                  "may be loose");
+        report.warnings.push_back(
+            "the optimal RDP order is at the edge of the grid; the bound "
+            "may be loose");
     }
     if (result.status == RunStatus::Cancelled) {
         report.warnings.push_back("run stopped early: ε covers the " +

@@ -138,8 +138,8 @@ double referenceStep(long rounds, double bound);
 /// and S_a = z·√2.
 struct Noise {
     double z = 0.0;
-    double learnerStd = 0.0;  ///< S_l
-    double auditorStd = 0.0;  ///< S_a
+    double learnerStd = 0.0;          ///< S_l
+    double auditorStd = 0.0;          ///< S_a
     double learnerSensitivity = 0.0;  ///< X₂·B/p̃_min (replace-one of a sensitive attribute)
     double auditorSensitivity = 0.0;  ///< √2 (a record leaves one cell and joins another)
 };
@@ -156,11 +156,11 @@ Noise noiseFor(double z, double rowNorm, double bound, double minShare);
 /// Everything one game needs.
 struct GameSettings {
     long rounds = 1;
-    double tolerance = 0.05;  ///< c
-    double bound = 20.0;      ///< B
-    double step = 0.01;       ///< η
-    double learnerStd = 0.0;  ///< S_l (0: no noise)
-    double auditorStd = 0.0;  ///< S_a (0: no noise)
+    double tolerance = 0.05;          ///< c
+    double bound = 20.0;              ///< B
+    double step = 0.01;               ///< η
+    double learnerStd = 0.0;          ///< S_l (0: no noise)
+    double auditorStd = 0.0;          ///< S_a (0: no noise)
     double learnerSensitivity = 0.0;  ///< Δ of the learner's statistic (0: none claimed)
     double auditorSensitivity = 0.0;  ///< Δ of the auditor's cell sums (0: none claimed)
 };

@@ -15,24 +15,30 @@ namespace pfa {
 
 /// Metrics recorded at the end of an epoch (test-set metrics use hard predictions).
 struct EpochMetrics {
-    int epoch = 0;        ///< 1-based
-    long step = 0;        ///< steps executed so far
+    int epoch = 0;                ///< 1-based
+    long step = 0;                ///< steps executed so far
     double trainLoss = 0.0;       ///< mean cross-entropy on all training rows
     double trainObjective = 0.0;  ///< mean loss + λ·(soft ERMI of the notion) on training rows
     double testError = 0.0;
-    double violation = 0.0;       ///< the chosen notion's gap on the test set
+    double violation = 0.0;  ///< the chosen notion's gap on the test set
     double dpGap = 0.0, eoGap = 0.0, eoppGap = 0.0;
-    double ermiHard = 0.0;        ///< test-set ERMI of the chosen notion (hard)
-    double ermiSoft = 0.0;        ///< test-set ERMI of the chosen notion (soft)
-    double epsilonSpent = 0.0;    ///< certified ε after `step` steps (accountant), +∞ if none
-    double clipFraction = 0.0;    ///< share of clipped per-example θ-gradients in this epoch
-    double seconds = 0.0;         ///< wall time since the run started
+    double ermiHard = 0.0;      ///< test-set ERMI of the chosen notion (hard)
+    double ermiSoft = 0.0;      ///< test-set ERMI of the chosen notion (soft)
+    double epsilonSpent = 0.0;  ///< certified ε after `step` steps (accountant), +∞ if none
+    double clipFraction = 0.0;  ///< share of clipped per-example θ-gradients in this epoch
+    double seconds = 0.0;       ///< wall time since the run started
     // Algorithm-specific read-outs (NaN when an algorithm has none; records store a column
     // only when some epoch has a value).
-    double excessRisk = std::numeric_limits<double>::quiet_NaN();  ///< exact excess risk (generators that know the optimum)
-    double removedFraction = std::numeric_limits<double>::quiet_NaN();  ///< share of units an outlier filter dropped this epoch
-    double gateMargin = std::numeric_limits<double>::quiet_NaN();  ///< noisy score minus threshold of a concentration gate
-    double unitErrorSpread = std::numeric_limits<double>::quiet_NaN();  ///< test error of the worst unit minus the best
+    double excessRisk =
+        std::numeric_limits<double>::quiet_NaN();  ///< exact excess risk (generators that know the
+                                                   ///< optimum)
+    double removedFraction =
+        std::numeric_limits<double>::quiet_NaN();  ///< share of units an outlier filter dropped
+                                                   ///< this epoch
+    double gateMargin = std::numeric_limits<double>::quiet_NaN();  ///< noisy score minus threshold
+                                                                   ///< of a concentration gate
+    double unitErrorSpread =
+        std::numeric_limits<double>::quiet_NaN();  ///< test error of the worst unit minus the best
     /// ‖∇f(x)‖² of the training objective at the reported model (non-convex optimisers are
     /// judged by it); computed on the private rows for display, not released.
     double gradientNormSquared = std::numeric_limits<double>::quiet_NaN();
@@ -42,11 +48,12 @@ struct EpochMetrics {
 /// these across units is what a federated or personalised model is judged by, beside the
 /// pooled test metrics. Not protected: computed from test rows.
 struct UnitMetrics {
-    std::string name;      ///< the unit's name (silo attribute value, user id, "silo 3")
+    std::string name;  ///< the unit's name (silo attribute value, user id, "silo 3")
     /// The unit's training rows: private (a training-set diagnostic); −1 when not recorded.
     long trainRows = 0;
     long testRows = 0;
-    double testError = std::numeric_limits<double>::quiet_NaN();  ///< error rate, or MSE / excess risk for regression
+    double testError = std::numeric_limits<double>::quiet_NaN();  ///< error rate, or MSE / excess
+                                                                  ///< risk for regression
     double testLoss = std::numeric_limits<double>::quiet_NaN();   ///< mean test loss
 };
 
@@ -81,9 +88,9 @@ struct RegressionMetrics {
 /// its own (the run key with `setting` set to `value`), which the tradeoff view joins into a
 /// curve.
 struct CurvePoint {
-    std::string setting;  ///< the setting's name, as declared by the algorithm ("gamma")
-    double value = 0.0;   ///< its value at this point (+∞ allowed: "no constraint")
-    FairnessMetrics test; ///< test metrics at this point (error and gaps; groups optional)
+    std::string setting;   ///< the setting's name, as declared by the algorithm ("gamma")
+    double value = 0.0;    ///< its value at this point (+∞ allowed: "no constraint")
+    FairnessMetrics test;  ///< test metrics at this point (error and gaps; groups optional)
 };
 
 enum class RunStatus { Completed, Cancelled, Diverged, Failed };
@@ -91,16 +98,16 @@ std::string runStatusName(RunStatus status);
 
 /// Everything a finished (or stopped) run produces.
 struct RunResult {
-    TrainConfig config;            ///< with every "auto" value resolved
+    TrainConfig config;  ///< with every "auto" value resolved
     /// Identity of this execution (128 random bits, hex): the privacy ledger charges each
     /// executed run once, whatever files or sessions it reaches.
     std::string runUid;
     std::string dataset;
     RunStatus status = RunStatus::Completed;
-    std::string message;           ///< reason for Cancelled/Diverged/Failed
-    RowMatrix theta;               ///< p × (d+1), bias last
-    Eigen::MatrixXd W;             ///< (blocks·k) × l adversary matrix (empty if λ = 0)
-    double featureBound = 0.0;     ///< rows [x, 1] were rescaled to norm ≤ B (0: not rescaled)
+    std::string message;        ///< reason for Cancelled/Diverged/Failed
+    RowMatrix theta;            ///< p × (d+1), bias last
+    Eigen::MatrixXd W;          ///< (blocks·k) × l adversary matrix (empty if λ = 0)
+    double featureBound = 0.0;  ///< rows [x, 1] were rescaled to norm ≤ B (0: not rescaled)
     std::vector<EpochMetrics> history;
     FairnessMetrics test;          ///< final test-set metrics (regression: error = test MSE)
     RegressionMetrics regression;  ///< final regression metrics (regression runs only)

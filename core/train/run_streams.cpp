@@ -56,8 +56,8 @@ RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
     // A neighbour test keys both data sets' streams alike (privacy::ReleaseTap).
     const privacy::ReleaseTap* tap = privacy::activeReleaseTap();
     const std::optional<std::uint64_t> keyed = tap ? tap->dataFingerprint() : std::nullopt;
-    const std::string hex = sha256Hex(settingsKey(config) + "|data=" +
-                                      std::to_string(keyed ? *keyed : dataFingerprint(train)));
+    const std::string hex = sha256Hex(
+        settingsKey(config) + "|data=" + std::to_string(keyed ? *keyed : dataFingerprint(train)));
     for (std::size_t i = 0; i < m_digest.size(); ++i) {
         m_digest[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
     }

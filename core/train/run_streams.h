@@ -36,8 +36,8 @@ private:
 };
 
 /// A 64-bit fingerprint of the training data (names, sizes, every value of X, y, s and the
-/// user ids, regression targets): different data gives different noise streams. Not cryptographic: secrecy comes
-/// from the seed, distinctness is all that is needed here. About one ns per value.
+/// user ids, regression targets): different data gives different noise streams. Not cryptographic:
+/// secrecy comes from the seed, distinctness is all that is needed here. About one ns per value.
 std::uint64_t dataFingerprint(const Dataset& data);
 
 }  // namespace pfa

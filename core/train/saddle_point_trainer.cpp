@@ -166,8 +166,8 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
         if (!lastEpoch && config.evaluateEvery > 1 && epoch % config.evaluateEvery != 0) continue;
         if (stop && result.status == RunStatus::Cancelled && seen == 0 && epoch > 1) break;
 
-        const EpochMetrics metrics =
-            reporter.measure(epoch, step, averaging ? average.value() : theta, clipped, seen, elapsed());
+        const EpochMetrics metrics = reporter.measure(
+            epoch, step, averaging ? average.value() : theta, clipped, seen, elapsed());
         result.history.push_back(metrics);
         if (observer.onEpochEnd(metrics) && !stop) {
             result.status = RunStatus::Cancelled;

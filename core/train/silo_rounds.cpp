@@ -132,7 +132,8 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
                             "the ε stated is what the RDP accountant certifies for that σ")};
         p.advanced = true;
         p.applies = AppliesPrivate;
-        p.sweepable = true;  // calibrations side by side: --axis noise-calibration=zcdp-epoch,rdp-poisson
+        p.sweepable =
+            true;  // calibrations side by side: --axis noise-calibration=zcdp-epoch,rdp-poisson
         list.push_back(ownParameter(std::move(p)));
     }
     if (withTrust) {

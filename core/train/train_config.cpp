@@ -27,18 +27,24 @@ ProtectionScope parseScope(const std::string& text) {
 
 std::string samplingName(Sampling sampling) {
     switch (sampling) {
-        case Sampling::Poisson: return "poisson";
-        case Sampling::Shuffle: return "shuffle";
-        case Sampling::Subsample: return "subsample";
+        case Sampling::Poisson:
+            return "poisson";
+        case Sampling::Shuffle:
+            return "shuffle";
+        case Sampling::Subsample:
+            return "subsample";
     }
     return "poisson";
 }
 
 std::string samplingDescription(Sampling sampling) {
     switch (sampling) {
-        case Sampling::Poisson: return "Poisson";
-        case Sampling::Shuffle: return "shuffled batches";
-        case Sampling::Subsample: return "uniform subsample of m rows";
+        case Sampling::Poisson:
+            return "Poisson";
+        case Sampling::Shuffle:
+            return "shuffled batches";
+        case Sampling::Subsample:
+            return "uniform subsample of m rows";
     }
     return "Poisson";
 }

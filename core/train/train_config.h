@@ -48,9 +48,9 @@ enum class WStream {
 /// A setting whose automatic value prepareRun computed from the training data: what the run
 /// states as read from the data, and what a neighbouring run must keep to compare with it.
 struct DataDerivedSetting {
-    std::string name;      ///< "batch-size"
-    std::string value;     ///< the resolved value (canonical text)
-    std::string meaning;   ///< the automatic rule ("min(1024, n/4)")
+    std::string name;           ///< "batch-size"
+    std::string value;          ///< the resolved value (canonical text)
+    std::string meaning;        ///< the automatic rule ("min(1024, n/4)")
     bool readsContent = false;  ///< read the units' values (else only how many there are)
     bool operator==(const DataDerivedSetting&) const = default;
 };
@@ -69,8 +69,8 @@ struct TrainConfig {
     /// η_θ. Ours: 0.1, not the paper's 0.005, which suits unclipped updates; with clipped
     /// per-example gradients a larger step is needed (presets set the paper's value explicitly).
     double lrTheta = 0.1;
-    double lrW = 0.01;       ///< η_w
-    double l2 = 0.0;         ///< ridge weight (added after clipping; never clipped)
+    double lrW = 0.01;  ///< η_w
+    double l2 = 0.0;    ///< ridge weight (added after clipping; never clipped)
     Calibration calibration = Calibration::Conservative;
     ProtectionScope scope = ProtectionScope::AllFeatures;
     privacy::Adjacency adjacency = privacy::Adjacency::AddRemove;
@@ -78,7 +78,7 @@ struct TrainConfig {
     /// C_θ, per-example clip of the θ-gradient. Ours: 3, inside the [1, 5] range the published
     /// experiments tuned; at 1 the clipping visibly weakens the fairness term (measured on Adult).
     double clipTheta = 3.0;
-    double clipW = 0.0;                ///< C_W; 0 = auto 2λ(1/√ρ + R) (never binds)
+    double clipW = 0.0;  ///< C_W; 0 = auto 2λ(1/√ρ + R) (never binds)
     /// 0: clip each row's whole θ-gradient ∇ℓ_i + λ∇ψ_i to C_θ. In (0, 1): clip ∇ℓ_i to
     /// share·C_θ and λ∇ψ_i to (1 − share)·C_θ separately (same sensitivity C_θ, same noise), so
     /// a large λ cannot drown the loss gradient in the clip.
@@ -94,7 +94,7 @@ struct TrainConfig {
     /// The conservative calibration floors its privatised shares at ρ (a share below ρ then
     /// weighs as ρ in ψ); a smaller ρ costs more W noise (C_W = 2λ(1/√ρ + R)).
     double minGroupShare = 0.0;
-    double wRadius = 0.0;              ///< R; 0 = auto √(l/ρ)
+    double wRadius = 0.0;  ///< R; 0 = auto √(l/ρ)
     Projection projection = Projection::Ball;
     double shareBudgetFraction = 0.05;  ///< ε_π / ε for the privatised group shares
     double featureBound = 0.0;  ///< B for `published`; 0 = observed max ‖x̃‖ (sensitive_only)

@@ -9,7 +9,6 @@
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/run_accountant.h"
 #include "core/privacy/sampling.h"
-
 #include "core/train/gaussian_mechanism.h"
 #include "core/train/per_example_clipping.h"
 #include "core/train/run_streams.h"
@@ -31,9 +30,9 @@ namespace pfa {
 /// and derives λ∇_W from them. Like the step sizes, the reported model
 /// (TrainConfig::averaging) is read from the run's settings.
 struct TrainerPlan {
-    bool penalty = false;       ///< λ > 0: the W-player and ψ are active
+    bool penalty = false;  ///< λ > 0: the W-player and ψ are active
     double lambda = 0.0;
-    Eigen::VectorXd shares;     ///< π per cell used inside ψ (exact or privatised)
+    Eigen::VectorXd shares;  ///< π per cell used inside ψ (exact or privatised)
     /// Per-example clipping of both streams (`enabled` for private runs); `wFromGroupMasses`:
     /// the W-gradient is computed from noised per-cell batch sums of probabilities
     /// (WStream::GroupMasses) instead of clipped per-row gradients plus noise.
@@ -47,7 +46,7 @@ struct TrainerPlan {
     std::vector<privacy::PureRelease> sideReleases;
     /// The sampler the loop draws its batches from; the accountant's q and T come from it too.
     SamplerSpec sampler;
-    double radius = 0.0;        ///< projection radius R (≤ 0: no projection)
+    double radius = 0.0;  ///< projection radius R (≤ 0: no projection)
     Projection projection = Projection::Ball;
     double featureBound = 0.0;  ///< > 0: rescale rows so that ‖x̃‖ ≤ B (train and test)
     /// Starting point (default θ_0 = 0, W_0 = 0; dp-fermi.md §6.1). Shapes must match

@@ -17,7 +17,9 @@ class DataFileError : public InputError {
 public:
     DataFileError(const std::string& file, long line, const std::string& column,
                   const std::string& problem)
-        : InputError(format(file, line, column, problem)), m_file(file), m_line(line),
+        : InputError(format(file, line, column, problem)),
+          m_file(file),
+          m_line(line),
           m_column(column) {}
 
     const std::string& file() const { return m_file; }

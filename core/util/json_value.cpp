@@ -1,12 +1,11 @@
 #include "core/util/json_value.h"
 
-#include "core/util/format.h"
-
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 
 #include "core/util/error.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -47,13 +46,16 @@ JsonValue JsonValue::object(std::map<std::string, JsonValue> members) {
 
 double JsonValue::asNumber() const {
     switch (m_type) {
-        case Type::Number: return m_number;
-        case Type::Null: return std::numeric_limits<double>::quiet_NaN();
+        case Type::Number:
+            return m_number;
+        case Type::Null:
+            return std::numeric_limits<double>::quiet_NaN();
         case Type::String:
             if (m_string == "inf") return std::numeric_limits<double>::infinity();
             if (m_string == "-inf") return -std::numeric_limits<double>::infinity();
             break;
-        default: break;
+        default:
+            break;
     }
     throw InputError("JSON: expected a number");
 }
@@ -188,10 +190,14 @@ private:
         for (int i = 0; i < 4; ++i) {
             const char h = m_text[m_pos++];
             code <<= 4;
-            if (h >= '0' && h <= '9') code |= static_cast<unsigned>(h - '0');
-            else if (h >= 'a' && h <= 'f') code |= static_cast<unsigned>(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F') code |= static_cast<unsigned>(h - 'A' + 10);
-            else fail("bad \\u escape");
+            if (h >= '0' && h <= '9')
+                code |= static_cast<unsigned>(h - '0');
+            else if (h >= 'a' && h <= 'f')
+                code |= static_cast<unsigned>(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F')
+                code |= static_cast<unsigned>(h - 'A' + 10);
+            else
+                fail("bad \\u escape");
         }
         return code;
     }
@@ -211,14 +217,30 @@ private:
             if (m_pos >= m_text.size()) fail("unterminated escape");
             const char e = m_text[m_pos++];
             switch (e) {
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case '/': out += '/'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case '/':
+                    out += '/';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
                 case 'u': {
                     unsigned code = parseHex4();
                     if (code >= 0xD800 && code < 0xDC00 && consume("\\u")) {
@@ -228,7 +250,8 @@ private:
                     appendUtf8(out, code);
                     break;
                 }
-                default: fail(std::string("bad escape '\\") + e + "'");
+                default:
+                    fail(std::string("bad escape '\\") + e + "'");
             }
         }
     }

@@ -1,9 +1,9 @@
 #include "core/util/json_writer.h"
 
-#include "core/util/format.h"
-
 #include <cmath>
 #include <cstdio>
+
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -108,11 +108,21 @@ std::string JsonWriter::quote(std::string_view text) {
     out += '"';
     for (const char c : text) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     char buffer[8];

@@ -31,8 +31,9 @@ RandomStream::RandomStream(std::uint64_t seed, std::uint64_t streamLabel, const 
     const std::uint64_t a = splitMix64(seed ^ splitMix64(streamLabel));
     const std::uint64_t b = splitMix64(a);
     // All 256 digest bits reach the engine's state through seed_seq.
-    std::vector<std::uint32_t> words{static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32),
-                                     static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32)};
+    std::vector<std::uint32_t> words{
+        static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(a >> 32),
+        static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32)};
     for (std::size_t i = 0; i < digest.size(); i += 4) {
         words.push_back(static_cast<std::uint32_t>(digest[i]) |
                         static_cast<std::uint32_t>(digest[i + 1]) << 8 |
@@ -48,7 +49,7 @@ RandomStream RandomStream::secure() {
     RandomStream stream;
     stream.m_secure = true;
     randombytes_buf(stream.m_key.data(), stream.m_key.size());  // OS entropy (getrandom)
-    stream.m_used = stream.m_block.size();                       // refill on first use
+    stream.m_used = stream.m_block.size();                      // refill on first use
     return stream;
 }
 

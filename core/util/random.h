@@ -98,12 +98,12 @@ std::string newRunUid();
 
 /// Stream labels used by the trainers. Fixed values: changing them changes every result.
 namespace streams {
-inline constexpr std::uint64_t kSampling = 0x53414d504c494e47ULL;  // batches
-inline constexpr std::uint64_t kNoise = 0x4e4f495345000000ULL;     // gradient noise
-inline constexpr std::uint64_t kShares = 0x5348415245530000ULL;    // group-share Laplace noise
-inline constexpr std::uint64_t kInit = 0x494e495400000000ULL;      // parameter initialisation
-inline constexpr std::uint64_t kSplit = 0x53504c4954000000ULL;     // train/test split
-inline constexpr std::uint64_t kSynthetic = 0x53594e5448000000ULL; // synthetic data
+inline constexpr std::uint64_t kSampling = 0x53414d504c494e47ULL;   // batches
+inline constexpr std::uint64_t kNoise = 0x4e4f495345000000ULL;      // gradient noise
+inline constexpr std::uint64_t kShares = 0x5348415245530000ULL;     // group-share Laplace noise
+inline constexpr std::uint64_t kInit = 0x494e495400000000ULL;       // parameter initialisation
+inline constexpr std::uint64_t kSplit = 0x53504c4954000000ULL;      // train/test split
+inline constexpr std::uint64_t kSynthetic = 0x53594e5448000000ULL;  // synthetic data
 }  // namespace streams
 
 }  // namespace pfa

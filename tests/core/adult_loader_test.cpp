@@ -141,7 +141,8 @@ TEST_CASE("adult: loadAdult reproduces the DP-FERMI preparation", "[adult][needs
     CHECK(seconds < 5.0);  // generous bound (debug builds); Release takes well under 0.1 s
 }
 
-TEST_CASE("adult: per-file row counts and the trailing period of adult.test", "[adult][needs-data]") {
+TEST_CASE("adult: per-file row counts and the trailing period of adult.test",
+          "[adult][needs-data]") {
     PFA_REQUIRE_ADULT_OR_SKIP();
     pfa::ReadStats stats;
     pfa::ReadOptions opt;

@@ -48,7 +48,8 @@ Schema loanSchema() {
 
 }  // namespace
 
-TEST_CASE("preview: ragged rows are listed with their line, the good rows are shown", "[preview][bad-rows]") {
+TEST_CASE("preview: ragged rows are listed with their line, the good rows are shown",
+          "[preview][bad-rows]") {
     const pfa::FilePreview p = pfa::previewText(fileWithBadRows(), "loans.csv", 1000);
     CHECK(p.hasHeader);
     REQUIRE(p.columns.size() == 4);
@@ -100,11 +101,13 @@ TEST_CASE("reader: a ragged row stops the read unless skipping is asked for", "[
           "2 malformed rows skipped (lines 202, 252)");
 
     // Nothing left when every row is ragged: said so, with an example.
-    REQUIRE_THROWS_WITH(pfa::readDelimitedText("income,age,region,approved\n1,2\n3,4\n", "x.csv", skip),
-                        Contains("all 2 records have the wrong number of fields (line 2 has 2 fields"));
+    REQUIRE_THROWS_WITH(
+        pfa::readDelimitedText("income,age,region,approved\n1,2\n3,4\n", "x.csv", skip),
+        Contains("all 2 records have the wrong number of fields (line 2 has 2 fields"));
 }
 
-TEST_CASE("schema: skipping bad rows is part of the saved schema, absent when off", "[catalog][bad-rows]") {
+TEST_CASE("schema: skipping bad rows is part of the saved schema, absent when off",
+          "[catalog][bad-rows]") {
     Schema s = loanSchema();
     const std::string off = pfa::schemaToJson(s);
     CHECK(off.find("skip_malformed_rows") == std::string::npos);  // old data-set keys unchanged
@@ -125,11 +128,13 @@ TEST_CASE("prepared data: the skipped rows are recorded with every run", "[sweep
     request.schema.skipMalformedRows = true;
     const pfa::PreparedDatasetPtr prepared = pfa::prepareDataset(request);
     CHECK(prepared->skippedBadRows == 2);
-    CHECK_THAT(prepared->context.datasetDescription, Contains("2 malformed rows skipped (lines 202, 252)"));
+    CHECK_THAT(prepared->context.datasetDescription,
+               Contains("2 malformed rows skipped (lines 202, 252)"));
     CHECK(prepared->context.trainRows + prepared->context.testRows == 298);
 }
 
-TEST_CASE("binning: a numeric sensitive column splits at the preview's even split", "[preview][binning]") {
+TEST_CASE("binning: a numeric sensitive column splits at the preview's even split",
+          "[preview][binning]") {
     const pfa::FilePreview p = pfa::previewText(fileWithBadRows(), "loans.csv");
     const pfa::ColumnPreview& age = p.columns[1];
     CHECK(age.guessedKind == pfa::FeatureKind::Numeric);
@@ -158,11 +163,13 @@ TEST_CASE("binning: ties never put every value on one side", "[preview][binning]
     for (int i = 0; i < 100; ++i) text += "1," + std::to_string(i < 90 ? 7 : 8 + i) + ",yes\n";
     const pfa::FilePreview p = pfa::previewText(text, "t.csv");
     REQUIRE(p.columns[1].median.has_value());
-    // 90 rows hold 7: the best split is "< 98" (90 below, 10 at or above), never "< 7" (none below).
+    // 90 rows hold 7: the best split is "< 98" (90 below, 10 at or above), never "< 7" (none
+    // below).
     CHECK(*p.columns[1].median == Approx(98));
 }
 
-TEST_CASE("results files: damaged lines are listed with their number and why", "[sweep][results][bad-rows]") {
+TEST_CASE("results files: damaged lines are listed with their number and why",
+          "[sweep][results][bad-rows]") {
     pfa::test::TempFile file(R"({"run_key":"k1"})"
                              "\n\nroot:x:0:0:root:/root:/bin/bash\n"
                              R"({"run_key":"k2"})"
@@ -180,7 +187,8 @@ TEST_CASE("results files: damaged lines are listed with their number and why", "
     CHECK(content.damaged[1].reason == "cut off: the file ends in the middle of this line");
 
     // Lines, but no record at all: not a results file, said plainly when merging.
-    pfa::test::TempFile passwd("root:x:0:0:root:/root:/bin/bash\nbin:x:1:1:bin:/bin:/sbin/nologin\n", ".txt");
+    pfa::test::TempFile passwd(
+        "root:x:0:0:root:/root:/bin/bash\nbin:x:1:1:bin:/bin:/sbin/nologin\n", ".txt");
     pfa::test::TempFile out("", ".jsonl");
     REQUIRE_THROWS_WITH(pfa::mergeResultsFiles({passwd.path()}, out.path()),
                         Contains("is not a results file: none of its 2 lines is a record"));

@@ -1,11 +1,12 @@
 // The data-set catalog: every description parses, and every data set loaded from the offline
 // copies beside the project has its documented rows, encoded features and group sizes.
+#include "core/data/catalog.h"
+
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
 
 #include "core/algorithms/registry.h"
-#include "core/data/catalog.h"
 #include "core/data/preprocessing.h"
 #include "core/util/error.h"
 #include "core/util/sha256.h"
@@ -26,7 +27,8 @@ const std::map<std::string, std::string> kSharedFolder = {
 
 }  // namespace
 
-TEST_CASE("The catalog describes the five benchmark data sets completely", "[catalog][needs-data]") {
+TEST_CASE("The catalog describes the five benchmark data sets completely",
+          "[catalog][needs-data]") {
     std::set<std::string> names;
     for (const CatalogEntry& entry : datasetCatalog()) {
         INFO(entry.name);
@@ -51,7 +53,8 @@ TEST_CASE("The catalog describes the five benchmark data sets completely", "[cat
             CHECK_NOTHROW(entry.schemaFor(choice.id).validate());
         }
     }
-    CHECK(names == std::set<std::string>{"adult", "compas", "credit-card", "german-credit", "parkinsons"});
+    CHECK(names ==
+          std::set<std::string>{"adult", "compas", "credit-card", "german-credit", "parkinsons"});
     REQUIRE_THROWS_WITH(findCatalogEntry("mnist"), Catch::Contains("unknown data set 'mnist'"));
     REQUIRE_THROWS_WITH(findCatalogEntry("adult").sensitiveChoice("religion"),
                         Catch::Contains("no sensitive choice 'religion'"));
@@ -108,7 +111,8 @@ TEST_CASE("Catalog data set parkinsons yields its documented rows, features and 
     checkCatalogEntry("parkinsons");
 }
 
-TEST_CASE("Parkinsons keeps the subject as a user id, never as a feature", "[catalog][data][needs-data]") {
+TEST_CASE("Parkinsons keeps the subject as a user id, never as a feature",
+          "[catalog][data][needs-data]") {
     const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
     if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("parkinsons-telemonitoring"));
     const TabularData data = findCatalogEntry("parkinsons").load(directory);
@@ -125,7 +129,9 @@ TEST_CASE("Parkinsons keeps the subject as a user id, never as a feature", "[cat
     CHECK(positive == 2934);
 }
 
-TEST_CASE("A group below the public share bound: published refuses with the minimum, conservative trains", "[catalog][privacy][needs-data]") {
+TEST_CASE(
+    "A group below the public share bound: published refuses with the minimum, conservative trains",
+    "[catalog][privacy][needs-data]") {
     const std::string directory = test::sharedDatasetPath("compas");
     if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("compas"));
     const DataSplit split = splitAndEncode(findCatalogEntry("compas").load(directory, "race-all"));
@@ -157,6 +163,7 @@ TEST_CASE("Schemas survive a JSON round trip", "[catalog]") {
         CHECK(copy.rowFilters.size() == schema.rowFilters.size());
         CHECK(copy.targetThreshold == schema.targetThreshold);
     }
-    REQUIRE_THROWS_WITH(schemaFromJson(parseJson(R"({"target": "y", "columns": {"a": {"role": "weird"}}})")),
-                        Catch::Contains("unknown column role 'weird'"));
+    REQUIRE_THROWS_WITH(
+        schemaFromJson(parseJson(R"({"target": "y", "columns": {"a": {"role": "weird"}}})")),
+        Catch::Contains("unknown column role 'weird'"));
 }

@@ -231,7 +231,7 @@ TEST_CASE("csv: declared roles, declared levels, ignore and user id", "[csv]") {
     CHECK(lvl.levelsDeclared);
     CHECK(lvl.levels == std::vector<std::string>{"low", "mid", "high", "unused"});  // as declared
     CHECK(lvl.codes == std::vector<int>{2, 0, 1});
-    CHECK(d.userId == std::vector<int>{0, 1, 0});  // order of first appearance
+    CHECK(d.userId == std::vector<int>{0, 1, 0});                // order of first appearance
     CHECK(d.userNames == std::vector<std::string>{"u7", "u2"});  // the column's values by id
 }
 

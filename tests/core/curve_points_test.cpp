@@ -40,7 +40,8 @@ privacy::AccountingInputs o2Inputs() {
 
 }  // namespace
 
-TEST_CASE("Scheduled Gaussian releases: the O2 ledger, partial runs and the record", "[privacy][curve-points]") {
+TEST_CASE("Scheduled Gaussian releases: the O2 ledger, partial runs and the record",
+          "[privacy][curve-points]") {
     const privacy::AccountingInputs in = o2Inputs();
     CHECK(in.gaussianReleases.front().releasesAfter(2000) == 20);
     CHECK(in.gaussianReleases.front().releasesAfter(199) == 1);
@@ -105,7 +106,8 @@ TEST_CASE("A randomised classifier is scored in expectation", "[fairness][curve-
     CHECK(e.groups[1].falsePositiveRate == h.groups[1].falsePositiveRate);
 }
 
-TEST_CASE("A run's curve points survive the record and become one sweep cell per value", "[sweep][curve-points]") {
+TEST_CASE("A run's curve points survive the record and become one sweep cell per value",
+          "[sweep][curve-points]") {
     const DataSplit data = test::syntheticSplit(600);
     TrainConfig config;
     config.algorithm = "erm";
@@ -130,7 +132,9 @@ TEST_CASE("A run's curve points survive the record and become one sweep cell per
     std::vector<JsonValue> records;
     for (int seed = 0; seed < 2; ++seed) {
         RunContext context;
-        context.runKey = "dataset=d;algorithm=erm;fairness=eo;epsilon=inf;seed=" + std::to_string(seed) + ";gamma=0.05";
+        context.runKey =
+            "dataset=d;algorithm=erm;fairness=eo;epsilon=inf;seed=" + std::to_string(seed) +
+            ";gamma=0.05";
         run.config.fairness = FairnessNotion::EqualizedOdds;
         records.push_back(parseJson(runRecordJson(run, context)));
     }

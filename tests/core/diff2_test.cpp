@@ -205,7 +205,8 @@ TEST_CASE("DIFF2 runs state the accountant's ε per round, recomputable from the
     const std::vector<SweepCell> cells = summarizeRecords({record});
     REQUIRE(cells.size() == 1);
     CHECK(cells[0].gradientNormSquared.n == 1);
-    CHECK(cells[0].gradientNormSquared.mean == Approx(result.history.back().gradientNormSquared).epsilon(1e-6));
+    CHECK(cells[0].gradientNormSquared.mean ==
+          Approx(result.history.back().gradientNormSquared).epsilon(1e-6));
     // The squared gradient norm is a training-set diagnostic: named as not protected, and
     // left out when diagnostics are switched off.
     CHECK(result.privacy.statement.find("squared gradient norm") != std::string::npos);

@@ -1,8 +1,9 @@
 // Worked examples A and D of dp-fermi.md §11 and properties of ERMI (§4).
+#include "core/fairness/ermi.h"
+
 #include <Eigen/SVD>
 #include <catch2/catch.hpp>
 
-#include "core/fairness/ermi.h"
 #include "core/fairness/ermi_penalty.h"
 #include "core/fairness/fairness_metrics.h"
 #include "core/fairness/penalty_layout.h"
@@ -50,7 +51,8 @@ void requireMatrixNear(const Eigen::MatrixXd& actual, const Eigen::MatrixXd& exp
 }
 
 // ψ_i for every row of Example A at W with the given shares, through ErmiPenalty.
-Eigen::VectorXd psiValues(const ExampleA& a, const Eigen::MatrixXd& W, const Eigen::VectorXd& shares) {
+Eigen::VectorXd psiValues(const ExampleA& a, const Eigen::MatrixXd& W,
+                          const Eigen::VectorXd& shares) {
     PenaltyLayout layout(FairnessNotion::DemographicParity, 2, 2, 1);
     ErmiPenalty penalty(layout, shares);
     penalty.setW(W);
@@ -135,7 +137,8 @@ TEST_CASE("Example A: W-gradient norm matches the explicit gradient", "[ermi]") 
     penalty.setW(W);
     for (int i = 0; i < 6; ++i) {
         const double explicitNorm = meanWGradient(a, W, shares, i).squaredNorm();
-        CHECK_THAT(penalty.wGradientNormSquared(a.s(i), a.F.row(i)), WithinAbs(explicitNorm, 1e-12));
+        CHECK_THAT(penalty.wGradientNormSquared(a.s(i), a.F.row(i)),
+                   WithinAbs(explicitNorm, 1e-12));
     }
 }
 
@@ -232,7 +235,8 @@ TEST_CASE("ERMI properties on random instances", "[ermi]") {
                     normalised(j, r) = J / std::sqrt(q(j) * pi);
                 }
             }
-            const Eigen::VectorXd singular = Eigen::JacobiSVD<Eigen::MatrixXd>(normalised).singularValues();
+            const Eigen::VectorXd singular =
+                Eigen::JacobiSVD<Eigen::MatrixXd>(normalised).singularValues();
             CHECK_THAT(singular(0), WithinAbs(1.0, 1e-9));
             CHECK_THAT(ermi, WithinAbs(singular(1) * singular(1), 1e-9));
         }

@@ -35,31 +35,80 @@ TrainConfig base(const std::string& algorithm, double epsilon, double lambda) {
 
 std::vector<GoldenCase> goldenCases() {
     std::vector<GoldenCase> cases;
-    auto add = [&](const std::string& name, const TrainConfig& config) { cases.push_back({name, config}); };
+    auto add = [&](const std::string& name, const TrainConfig& config) {
+        cases.push_back({name, config});
+    };
     add("erm", base("erm", INFINITY, 0.0));
-    add("erm l2 subsample", [] { TrainConfig c = base("erm", INFINITY, 0.0); c.l2 = 0.01; c.sampling = Sampling::Subsample; return c; }());
+    add("erm l2 subsample", [] {
+        TrainConfig c = base("erm", INFINITY, 0.0);
+        c.l2 = 0.01;
+        c.sampling = Sampling::Subsample;
+        return c;
+    }());
     for (FairnessNotion notion : {FairnessNotion::DemographicParity, FairnessNotion::EqualizedOdds,
                                   FairnessNotion::EqualOpportunity}) {
         TrainConfig c = base("fermi", INFINITY, 2.0);
         c.fairness = notion;
         add("fermi " + fairnessCode(notion), c);
     }
-    add("fermi box averaged", [] { TrainConfig c = base("fermi", INFINITY, 4.0); c.projection = Projection::Box; c.averaging = IterateAveraging::PolynomialDecay; return c; }());
+    add("fermi box averaged", [] {
+        TrainConfig c = base("fermi", INFINITY, 4.0);
+        c.projection = Projection::Box;
+        c.averaging = IterateAveraging::PolynomialDecay;
+        return c;
+    }());
     for (Sampling sampling : {Sampling::Poisson, Sampling::Shuffle, Sampling::Subsample}) {
         TrainConfig c = base("dp-sgd", 1.0, 0.0);
         c.sampling = sampling;
         add("dp-sgd " + samplingName(sampling), c);
     }
-    add("dp-sgd last iterate", [] { TrainConfig c = base("dp-sgd", 2.0, 0.0); c.averaging = IterateAveraging::None; return c; }());
+    add("dp-sgd last iterate", [] {
+        TrainConfig c = base("dp-sgd", 2.0, 0.0);
+        c.averaging = IterateAveraging::None;
+        return c;
+    }());
     add("dp-fermi lambda 0", base("dp-fermi", 1.0, 0.0));
     add("dp-fermi default", base("dp-fermi", 1.0, 2.0));
-    add("dp-fermi eo", [] { TrainConfig c = base("dp-fermi", 0.5, 8.0); c.fairness = FairnessNotion::EqualizedOdds; return c; }());
-    add("dp-fermi eopp", [] { TrainConfig c = base("dp-fermi", 3.0, 2.0); c.fairness = FairnessNotion::EqualOpportunity; return c; }());
-    add("dp-fermi clipped W", [] { TrainConfig c = base("dp-fermi", 1.0, 2.0); c.wStream = WStream::ClippedGradient; c.averaging = IterateAveraging::None; return c; }());
-    add("dp-fermi split clip", [] { TrainConfig c = base("dp-fermi", 1.0, 16.0); c.lossClipShare = 0.5; return c; }());
-    add("dp-fermi sensitive-only shuffle", [] { TrainConfig c = base("dp-fermi", 1.0, 2.0); c.scope = ProtectionScope::SensitiveOnly; c.sampling = Sampling::Shuffle; return c; }());
-    add("dp-fermi published sensitive-only", [] { TrainConfig c = base("dp-fermi", 1.0, 2.0); c.calibration = Calibration::Published; c.scope = ProtectionScope::SensitiveOnly; c.minGroupShare = 0.25; return c; }());
-    add("dp-fermi published all-features", [] { TrainConfig c = base("dp-fermi", 1.0, 2.0); c.calibration = Calibration::Published; c.minGroupShare = 0.25; return c; }());
+    add("dp-fermi eo", [] {
+        TrainConfig c = base("dp-fermi", 0.5, 8.0);
+        c.fairness = FairnessNotion::EqualizedOdds;
+        return c;
+    }());
+    add("dp-fermi eopp", [] {
+        TrainConfig c = base("dp-fermi", 3.0, 2.0);
+        c.fairness = FairnessNotion::EqualOpportunity;
+        return c;
+    }());
+    add("dp-fermi clipped W", [] {
+        TrainConfig c = base("dp-fermi", 1.0, 2.0);
+        c.wStream = WStream::ClippedGradient;
+        c.averaging = IterateAveraging::None;
+        return c;
+    }());
+    add("dp-fermi split clip", [] {
+        TrainConfig c = base("dp-fermi", 1.0, 16.0);
+        c.lossClipShare = 0.5;
+        return c;
+    }());
+    add("dp-fermi sensitive-only shuffle", [] {
+        TrainConfig c = base("dp-fermi", 1.0, 2.0);
+        c.scope = ProtectionScope::SensitiveOnly;
+        c.sampling = Sampling::Shuffle;
+        return c;
+    }());
+    add("dp-fermi published sensitive-only", [] {
+        TrainConfig c = base("dp-fermi", 1.0, 2.0);
+        c.calibration = Calibration::Published;
+        c.scope = ProtectionScope::SensitiveOnly;
+        c.minGroupShare = 0.25;
+        return c;
+    }());
+    add("dp-fermi published all-features", [] {
+        TrainConfig c = base("dp-fermi", 1.0, 2.0);
+        c.calibration = Calibration::Published;
+        c.minGroupShare = 0.25;
+        return c;
+    }());
     add("dp-fermi non-private", base("dp-fermi", INFINITY, 2.0));
     return cases;
 }
@@ -90,9 +139,9 @@ std::string fingerprint(const RunResult& r) {
         }
     }
     const privacy::PrivacyReport& p = r.privacy;
-    for (double v : {p.epsilonSpent, p.delta, p.noiseMultiplier, p.noiseMultiplierTheta,
-                     p.noiseMultiplierW, p.sigmaTheta, p.sigmaW, p.clipTheta, p.clipW,
-                     p.epsilonShares}) {
+    for (double v :
+         {p.epsilonSpent, p.delta, p.noiseMultiplier, p.noiseMultiplierTheta, p.noiseMultiplierW,
+          p.sigmaTheta, p.sigmaW, p.clipTheta, p.clipW, p.epsilonShares}) {
         feed(hash, v);
     }
     return hash.hexDigest().substr(0, 24);

@@ -28,8 +28,8 @@ struct Row {
 
 /// Mean loss + λ mean ψ over rows at (Θ, W), through the model and penalty classes.
 double objective(const Model& model, const std::vector<Row>& rows, const RowMatrix& theta,
-                 const Eigen::MatrixXd& W, const Eigen::VectorXd& shares, const PenaltyLayout& layout,
-                 double lambda, double* psiOnly = nullptr) {
+                 const Eigen::MatrixXd& W, const Eigen::VectorXd& shares,
+                 const PenaltyLayout& layout, double lambda, double* psiOnly = nullptr) {
     ErmiPenalty penalty(layout, shares);
     penalty.setW(W);
     const int p = model.scoreDimension(), l = model.classes();
@@ -179,7 +179,8 @@ TEST_CASE("Example C: one softmax row", "[gradient][spec]") {
                                         {0.4069558656, 0.8139117313, 0.4069558656},
                                         {-0.3009196873, -0.6018393746, -0.3009196873}};
     for (int a = 0; a < 3; ++a) {
-        for (int j = 0; j < 3; ++j) CHECK_THAT(g(0, a) * x(j), WithinAbs(expectedTheta[a][j], 1e-9));
+        for (int j = 0; j < 3; ++j)
+            CHECK_THAT(g(0, a) * x(j), WithinAbs(expectedTheta[a][j], 1e-9));
     }
     penalty.beginAccumulation();
     penalty.accumulate(1, F.row(0), 1.0);

@@ -208,7 +208,8 @@ TEST_CASE("isrl-dp-sgd: the thesis experiment formula states its nominal ε and 
 }
 
 TEST_CASE(
-    "isrl-dp-sgd: non-private runs are reproducible, and one silo makes ISRL and central noise equal",
+    "isrl-dp-sgd: non-private runs are reproducible, and one silo makes ISRL and central noise "
+    "equal",
     "[isrl-dp-sgd][sanity]") {
     const DataSplit data = test::syntheticSilos(1200, 6);
     TrainConfig c = isrlConfig(INFINITY, "isrl");

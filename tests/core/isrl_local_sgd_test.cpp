@@ -83,8 +83,10 @@ TEST_CASE("isrl-local-sgd: ε is the accountant's for σ_loc, at most the target
     }
 }
 
-TEST_CASE("isrl-local-sgd: non-private runs learn and are reproducible, and data without silos is refused",
-          "[isrl-local-sgd][sanity]") {
+TEST_CASE(
+    "isrl-local-sgd: non-private runs learn and are reproducible, and data without silos is "
+    "refused",
+    "[isrl-local-sgd][sanity]") {
     const DataSplit data = test::syntheticSilos(1200, 6);
     const RunResult a = test::runQuietly(localConfig(INFINITY), data),
                     b = test::runQuietly(localConfig(INFINITY), data);

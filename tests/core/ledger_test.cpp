@@ -42,7 +42,8 @@ privacy::LedgerEntry entryFor(const std::string& uid, const privacy::AccountingI
 
 }  // namespace
 
-TEST_CASE("Ledger: two identical runs compose like one run of twice the steps", "[ledger][privacy]") {
+TEST_CASE("Ledger: two identical runs compose like one run of twice the steps",
+          "[ledger][privacy]") {
     privacy::DatasetLedger ledger("synthetic", "synthetic");
     CHECK(ledger.add(entryFor("a", sgmRun(1000, 1.1))));
     CHECK(ledger.add(entryFor("b", sgmRun(1000, 1.1))));
@@ -53,7 +54,8 @@ TEST_CASE("Ledger: two identical runs compose like one run of twice the steps", 
     CHECK(totals.delta == 1e-5);
     // RDP composition is tighter than adding the two ε's.
     CHECK(totals.epsilon < totals.naiveEpsilon);
-    CHECK_THAT(totals.naiveEpsilon, WithinRel(2 * privacy::certifiedEpsilon(sgmRun(1000, 1.1)).epsilon, 1e-12));
+    CHECK_THAT(totals.naiveEpsilon,
+               WithinRel(2 * privacy::certifiedEpsilon(sgmRun(1000, 1.1)).epsilon, 1e-12));
     CHECK(totals.naiveDelta == 2e-5);
 }
 
@@ -134,8 +136,9 @@ TEST_CASE("Ledger from results records: every private run once, non-private runs
     const privacy::OrderGrid grid = privacy::OrderGrid::standard();
     privacy::RdpCurve sum = privacy::runCurve(grid, results[0].privacy.accounting);
     privacy::accumulate(sum, privacy::runCurve(grid, results[1].privacy.accounting));
-    CHECK_THAT(ledgers[0].totals().epsilon,
-               WithinRel(privacy::epsilonFromRdp(grid, sum, results[0].privacy.delta).epsilon, 1e-12));
+    CHECK_THAT(
+        ledgers[0].totals().epsilon,
+        WithinRel(privacy::epsilonFromRdp(grid, sum, results[0].privacy.delta).epsilon, 1e-12));
     CHECK(results[0].runUid.size() == 32);
     CHECK(results[0].runUid != results[1].runUid);
 }
@@ -159,7 +162,8 @@ TEST_CASE("Sweep cells of the published calibration are shown at their certified
         CancelToken cancel;
         RunContext context;
         context.runKey = runKey("synthetic", config);
-        records.push_back(parseJson(runRecordJson(runAlgorithm(config, data, observer, cancel), context)));
+        records.push_back(
+            parseJson(runRecordJson(runAlgorithm(config, data, observer, cancel), context)));
     }
     const std::vector<SweepCell> cells = summarizeRecords(records);
     REQUIRE(cells.size() == 1);

@@ -52,8 +52,8 @@ TEST_CASE("Laplace sampler: mean and variance 2b²", "[noise]") {
     std::vector<double> x(200000);
     for (double& v : x) v = random.laplace(2.0);
     const Moments m = moments(x);
-    CHECK(std::fabs(m.mean) < 0.03);                      // sd 2.83/√n = 0.0063
-    CHECK(std::fabs(m.variance / 8.0 - 1.0) < 0.05);      // relative sd √(5/n) = 0.005
+    CHECK(std::fabs(m.mean) < 0.03);                  // sd 2.83/√n = 0.0063
+    CHECK(std::fabs(m.variance / 8.0 - 1.0) < 0.05);  // relative sd √(5/n) = 0.005
     CHECK(std::fabs(m.kurtosis - 6.0) < 0.6);
 }
 
@@ -73,7 +73,8 @@ TEST_CASE("Poisson batches have the right size distribution", "[noise]") {
     CHECK(std::fabs(m.variance / 243.75 - 1.0) < 0.1);
 }
 
-TEST_CASE("DP noise added by the trainers has the calibrated standard deviation", "[noise][privacy]") {
+TEST_CASE("DP noise added by the trainers has the calibrated standard deviation",
+          "[noise][privacy]") {
     const int features = 200;
     const DataSplit data = zeroFeatureData(2000, features);
     for (const char* algorithm : {"dp-sgd", "dp-fermi"}) {
@@ -96,10 +97,11 @@ TEST_CASE("DP noise added by the trainers has the calibrated standard deviation"
             const double sigma = result.privacy.sigmaTheta;
             REQUIRE(sigma > 0);
             // θ_j = −η Σ_t u_tj  ~  N(0, η² T σ²) for every zero feature j.
-            const double scale = config.lrTheta * std::sqrt(static_cast<double>(result.steps)) * sigma;
+            const double scale =
+                config.lrTheta * std::sqrt(static_cast<double>(result.steps)) * sigma;
             for (int j = 0; j < features; ++j) standardised.push_back(result.theta(0, j) / scale);
         }
-        const Moments m = moments(standardised);  // 5000 samples
+        const Moments m = moments(standardised);     // 5000 samples
         CHECK(std::fabs(m.mean) < 0.06);             // 4.2 standard errors
         CHECK(std::fabs(m.variance - 1.0) < 0.085);  // 4.2 standard errors of √(2/n)
         CHECK(std::fabs(m.kurtosis - 3.0) < 0.3);

@@ -67,18 +67,22 @@ TEST_CASE("noisy-clipped-gd: worked numbers of T, C and σ", "[noisy-clipped-gd]
     const TrainConfig c = prepareRun(algorithm, ridgeConfig(1.0), data).config();
     // κ = β/µ = 2/0.1 = 20; T = ⌈4·20·ln 3000⌉ = ⌈640.51⌉ = 641.
     CHECK(ownNumber(c, "steps") == 641);
-    // ρ(1, 1e−5) = (√(ln 1e5 + 1) − √(ln 1e5))² = 0.02081994…; C = 1·(2ρ·3000²/(5·641))^{1/5} = 116.93^{0.2} = 2.5917.
+    // ρ(1, 1e−5) = (√(ln 1e5 + 1) − √(ln 1e5))² = 0.02081994…; C = 1·(2ρ·3000²/(5·641))^{1/5} =
+    // 116.93^{0.2} = 2.5917.
     CHECK(rhoOf(1.0, 1e-5) == Approx(0.02081994).epsilon(1e-6));
-    const double expectedC = std::pow(2 * rhoOf(1.0, 1e-5) * 3000.0 * 3000.0 / (5 * 641.0), 1 / 5.0);
+    const double expectedC =
+        std::pow(2 * rhoOf(1.0, 1e-5) * 3000.0 * 3000.0 / (5 * 641.0), 1 / 5.0);
     CHECK(expectedC == Approx(2.5917).epsilon(1e-4));
     CHECK(ownNumber(c, "clip-norm") == Approx(expectedC).epsilon(1e-12));
 
     // σ = 2C/(s·√(2ρ)), s = ⌊3000/641⌋ = 4.
     const RunResult r = test::runQuietly(c, data);
     CHECK(r.privacy.expectedBatch == 4);
-    CHECK(r.privacy.sigmaTheta == Approx(2 * expectedC / (4 * std::sqrt(2 * rhoOf(1.0, 1e-5)))).epsilon(1e-12));
+    CHECK(r.privacy.sigmaTheta ==
+          Approx(2 * expectedC / (4 * std::sqrt(2 * rhoOf(1.0, 1e-5)))).epsilon(1e-12));
     // z = σs/(2C) = 1/√(2ρ).
-    CHECK(r.privacy.accounting.noiseMultiplier == Approx(1 / std::sqrt(2 * rhoOf(1.0, 1e-5))).epsilon(1e-12));
+    CHECK(r.privacy.accounting.noiseMultiplier ==
+          Approx(1 / std::sqrt(2 * rhoOf(1.0, 1e-5))).epsilon(1e-12));
     CHECK(r.steps == 641);
 }
 
@@ -102,7 +106,8 @@ TEST_CASE("Clipped mean of Pareto(3) samples: bias below r_k^k/((k−1)C^{k−1}
     }
 }
 
-TEST_CASE("noisy-clipped-gd without privacy converges to the ridge solution", "[noisy-clipped-gd]") {
+TEST_CASE("noisy-clipped-gd without privacy converges to the ridge solution",
+          "[noisy-clipped-gd]") {
     const DataSplit data = gaussianRegression(40000, 5);  // 30000 training rows
     TrainConfig c = ridgeConfig(INFINITY);
     const RunResult r = test::runQuietly(c, data);
@@ -114,7 +119,8 @@ TEST_CASE("noisy-clipped-gd without privacy converges to the ridge solution", "[
     const Eigen::Index n = data.train.rows(), d = data.train.features();
     Eigen::MatrixXd X(n, d + 1);
     X << data.train.X, Eigen::VectorXd::Ones(n);
-    const Eigen::MatrixXd A = X.transpose() * X / n + 0.05 * Eigen::MatrixXd::Identity(d + 1, d + 1);
+    const Eigen::MatrixXd A =
+        X.transpose() * X / n + 0.05 * Eigen::MatrixXd::Identity(d + 1, d + 1);
     const Eigen::VectorXd ridge = A.ldlt().solve(X.transpose() * data.train.target / n);
     const Eigen::VectorXd w = r.theta.row(0).transpose();
     // One pass of SGD sees each row once: its distance to the empirical minimiser is of the
@@ -128,8 +134,9 @@ TEST_CASE("noisy-clipped-gd without privacy converges to the ridge solution", "[
     CHECK(std::isnan(r.test.violation(r.config.fairness)));
 }
 
-TEST_CASE("noisy-clipped-gd: certified ε ≤ target, recomputed from the accounting inputs, reproducible",
-          "[noisy-clipped-gd]") {
+TEST_CASE(
+    "noisy-clipped-gd: certified ε ≤ target, recomputed from the accounting inputs, reproducible",
+    "[noisy-clipped-gd]") {
     const DataSplit data = gaussianRegression(4000, 4);
     for (double epsilon : {0.5, 1.0, 4.0}) {
         const RunResult r = test::runQuietly(ridgeConfig(epsilon, 3), data);
@@ -138,7 +145,8 @@ TEST_CASE("noisy-clipped-gd: certified ε ≤ target, recomputed from the accoun
         CHECK(r.privacy.epsilonSpent <= epsilon);
         // zCDP calibration: the RDP accountant certifies ε ≤ ρ + 2√(ρ ln(1/δ)) = target.
         CHECK(r.privacy.epsilonSpent > 0.5 * epsilon);
-        CHECK(privacy::certifiedEpsilon(r.privacy.accounting).epsilon == Approx(r.privacy.epsilonSpent).epsilon(1e-12));
+        CHECK(privacy::certifiedEpsilon(r.privacy.accounting).epsilon ==
+              Approx(r.privacy.epsilonSpent).epsilon(1e-12));
         // Each row is in one release: ε after the first step is already the run's ε.
         CHECK(r.history.front().epsilonSpent == r.privacy.epsilonSpent);
         const RunResult again = test::runQuietly(ridgeConfig(epsilon, 3), data);
@@ -171,7 +179,8 @@ TEST_CASE("noisy-clipped-gd on heavy-tailed data: clipping beats no clipping at 
         clippedError += clipped.regression.weightError / seeds;
         unclippedError += unclipped.regression.weightError / seeds;
     }
-    INFO("mean ‖w − w*‖: clipped " << clippedError << ", C = max norm (" << maxNorm << ") " << unclippedError);
+    INFO("mean ‖w − w*‖: clipped " << clippedError << ", C = max norm (" << maxNorm << ") "
+                                   << unclippedError);
     // The unclipped noise is max-norm/C times larger (orders of magnitude here), so its error
     // exceeds the clipped one by far more than seed-to-seed variation; require a factor 2.
     CHECK(2 * clippedError < unclippedError);

@@ -73,14 +73,16 @@ std::vector<std::string> linesOf(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("Generated run keys equal the hand-written ones for every configuration", "[parameters]") {
+TEST_CASE("Generated run keys equal the hand-written ones for every configuration",
+          "[parameters]") {
     std::mt19937_64 random(7);
     auto pick = [&](int count) { return static_cast<int>(random() % count); };
     for (int trial = 0; trial < 500; ++trial) {
         TrainConfig c;
         c.algorithm = std::vector<std::string>{"erm", "fermi", "dp-fermi", "dp-sgd"}[pick(4)];
         c.fairness = static_cast<FairnessNotion>(pick(3));
-        c.epsilon = pick(4) == 0 ? INFINITY : std::ldexp(static_cast<double>(random() % 1000 + 1), -pick(8));
+        c.epsilon = pick(4) == 0 ? INFINITY
+                                 : std::ldexp(static_cast<double>(random() % 1000 + 1), -pick(8));
         c.delta = pick(2) ? 0.0 : 1.0 / (1 + random() % 100000);
         c.lambda = pick(3) == 0 ? 0.0 : 0.01 * (random() % 100000);
         c.seed = random();
@@ -96,7 +98,8 @@ TEST_CASE("Generated run keys equal the hand-written ones for every configuratio
         c.clipTheta = 0.1 * (1 + pick(50));
         c.clipW = pick(2) ? 0.0 : 0.5 * pick(20);
         c.lossClipShare = pick(2) ? 0.0 : 0.05 * pick(19);
-        if (pick(2)) c.averaging = pick(2) ? IterateAveraging::None : IterateAveraging::PolynomialDecay;
+        if (pick(2))
+            c.averaging = pick(2) ? IterateAveraging::None : IterateAveraging::PolynomialDecay;
         c.wStream = pick(2) ? WStream::GroupMasses : WStream::ClippedGradient;
         c.minGroupShare = pick(2) ? 0.0 : 0.01 * (1 + pick(40));
         c.wRadius = pick(2) ? 0.0 : 0.5 * pick(40);
@@ -111,19 +114,24 @@ TEST_CASE("Generated run keys equal the hand-written ones for every configuratio
     }
 }
 
-TEST_CASE("Every parameter has one spelling, a rule, a default within its rule and help", "[parameters]") {
+TEST_CASE("Every parameter has one spelling, a rule, a default within its rule and help",
+          "[parameters]") {
     std::set<std::string> names;
     for (const ParamSpec& spec : allParameters()) {
         INFO(spec.name);
         CHECK(names.insert(spec.name).second);
         for (const std::string& former : spec.formerNames) CHECK(names.insert(former).second);
         // Lower-case words joined by '-': the same on the command line, in files and in axes.
-        CHECK(spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos);
+        CHECK(spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") ==
+              std::string::npos);
         CHECK_FALSE(spec.help.empty());
         CHECK_FALSE(spec.label.empty());
-        if (!spec.isAuto(spec.defaultValue)) CHECK(parseParameter(spec, spec.defaultValue) == spec.defaultValue);
+        if (!spec.isAuto(spec.defaultValue))
+            CHECK(parseParameter(spec, spec.defaultValue) == spec.defaultValue);
         if (spec.kind == ParamKind::Choice) CHECK(spec.choices.size() >= 2);
-        if (spec.sweepable) CHECK((spec.kind == ParamKind::Real || spec.kind == ParamKind::Integer || spec.kind == ParamKind::Choice));
+        if (spec.sweepable)
+            CHECK((spec.kind == ParamKind::Real || spec.kind == ParamKind::Integer ||
+                   spec.kind == ParamKind::Choice));
     }
     // Every algorithm's parameters are registered ones. A name several algorithms read is one
     // setting: the CLI, the GUI form and sweeps show the first declaration only, so a second
@@ -149,16 +157,21 @@ TEST_CASE("Values are checked against their declarations with one message form",
     const ParamSpec& delta = *findParameter("delta");
     CHECK(parseParameter(delta, "auto") == "0");
     CHECK(parseParameter(delta, "1e-5") == "1e-05");
-    CHECK_THROWS_WITH(parseParameter(delta, "0"), "delta = 0 is invalid: it must be in (0, 1), or auto (1/n², n = training rows)");
+    CHECK_THROWS_WITH(
+        parseParameter(delta, "0"),
+        "delta = 0 is invalid: it must be in (0, 1), or auto (1/n², n = training rows)");
     const ParamSpec& batch = *findParameter("batch-size");
     CHECK(parseParameter(batch, "0") == "0");  // 0 = auto, as documented
     CHECK(parseParameter(batch, "auto") == "0");
     CHECK(parseParameter(batch, 256.0) == "256");
-    CHECK_THROWS_WITH(parseParameter(batch, "12.5"), Catch::Contains("batch-size = 12.5 is invalid: it must be a whole number"));
+    CHECK_THROWS_WITH(parseParameter(batch, "12.5"),
+                      Catch::Contains("batch-size = 12.5 is invalid: it must be a whole number"));
     const ParamSpec& sampling = *findParameter("sampling");
     CHECK(parseParameter(sampling, "poisson") == "poisson");
     CHECK(parseParameter(sampling, "auto") == "auto");
-    CHECK_THROWS_WITH(parseParameter(sampling, "random"), "sampling = random is invalid: it must be poisson | shuffle | subsample | auto (Poisson when private, shuffled batches otherwise)");
+    CHECK_THROWS_WITH(parseParameter(sampling, "random"),
+                      "sampling = random is invalid: it must be poisson | shuffle | subsample | "
+                      "auto (Poisson when private, shuffled batches otherwise)");
     // Earlier spellings of values still read.
     CHECK(parseParameter(*findParameter("scope"), "sensitive_only") == "sensitive-only");
     CHECK(parseParameter(*findParameter("secure-noise"), "on") == "true");
@@ -172,8 +185,10 @@ TEST_CASE("Values are checked against their declarations with one message form",
     CHECK(c.seed == 18446744073709551615ULL);
 }
 
-TEST_CASE("Results files written before the declarations still open, as what they ran", "[parameters][record]") {
-    for (const char* file : {"results-before-parameter-specs.jsonl", "results-before-stabilisation.jsonl"}) {
+TEST_CASE("Results files written before the declarations still open, as what they ran",
+          "[parameters][record]") {
+    for (const char* file :
+         {"results-before-parameter-specs.jsonl", "results-before-stabilisation.jsonl"}) {
         INFO(file);
         const std::vector<std::string> lines = linesOf(std::string(PFA_TEST_DATA_DIR) + "/" + file);
         REQUIRE(lines.size() >= 5);
@@ -214,7 +229,8 @@ TEST_CASE("Results files written before the declarations still open, as what the
 }
 
 TEST_CASE("Records tolerate missing and unknown settings", "[parameters][record]") {
-    const std::string line = linesOf(std::string(PFA_TEST_DATA_DIR) + "/results-before-parameter-specs.jsonl").front();
+    const std::string line =
+        linesOf(std::string(PFA_TEST_DATA_DIR) + "/results-before-parameter-specs.jsonl").front();
     std::string edited = line;
     const auto at = edited.find("\"config\":{");
     REQUIRE(at != std::string::npos);
@@ -229,13 +245,15 @@ TEST_CASE("Records tolerate missing and unknown settings", "[parameters][record]
 
 TEST_CASE("Presets name settings by their declared names only when known", "[parameters][preset]") {
     TrainConfig c;
-    applyParametersJson(c, parseJson(R"({"batch-size": 512, "w-stream": "gradient", "secure-noise": true})"),
-                        UnknownKeys::Refuse);
+    applyParametersJson(
+        c, parseJson(R"({"batch-size": 512, "w-stream": "gradient", "secure-noise": true})"),
+        UnknownKeys::Refuse);
     CHECK(c.batchSize == 512);
     CHECK(c.wStream == WStream::ClippedGradient);
     CHECK(c.secureNoise);
-    CHECK_THROWS_WITH(applyParametersJson(c, parseJson(R"({"batch-size": 0.5})"), UnknownKeys::Refuse),
-                      Catch::Contains("batch-size = 0.5 is invalid"));
+    CHECK_THROWS_WITH(
+        applyParametersJson(c, parseJson(R"({"batch-size": 0.5})"), UnknownKeys::Refuse),
+        Catch::Contains("batch-size = 0.5 is invalid"));
     CHECK_THROWS_WITH(applyParametersJson(c, parseJson(R"({"speed": 1})"), UnknownKeys::Refuse),
                       Catch::Contains("unknown setting 'speed'"));
     CHECK_NOTHROW(applyParametersJson(c, parseJson(R"({"speed": 1})"), UnknownKeys::Ignore));

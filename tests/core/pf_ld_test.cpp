@@ -388,7 +388,8 @@ TEST_CASE("pf-ld refuses what it cannot do", "[pf-ld][ld]") {
     CHECK_THROWS_WITH(test::runQuietly(shares, data), Contains("dual-share + count-share"));
 }
 
-TEST_CASE("pf-ld and f-ld on Adult land near the reference ballpark", "[.][adult][pf-ld][ld][needs-data]") {
+TEST_CASE("pf-ld and f-ld on Adult land near the reference ballpark",
+          "[.][adult][pf-ld][ld][needs-data]") {
     // Hidden (slow, needs the Adult files beside the project): demographic parity, one seed,
     // epochs 100, batch 512, Adam 1e-3, weight decay 1e-6, C_p 10, C_d 1, s = 0.2, δ = 1e-5.
     // Reference prototype: f-ld error ≈ 0.177, gap ≈ 0.013; pf-ld at ε = 1: z_p ≈ 5.3,

@@ -258,7 +258,8 @@ TEST_CASE("ppsgd: the certified ε matches an independent evaluation and the pap
         CHECK(r.privacy.accounting.noiseMultiplier == z / 2);
         CHECK(r.privacy.statement.find("joint DP") != std::string::npos);
         CHECK(r.privacy.statement.find("all data of one user replaced") != std::string::npos);
-        CHECK(r.privacy.statement.find("the number of users N = 50 is public") != std::string::npos);
+        CHECK(r.privacy.statement.find("the number of users N = 50 is public") !=
+              std::string::npos);
         // The ε curve grows to the final ε.
         CHECK(r.history.back().epsilonSpent == r.privacy.epsilonSpent);
         CHECK(r.history.front().epsilonSpent < r.privacy.epsilonSpent);

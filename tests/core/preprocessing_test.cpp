@@ -1,11 +1,12 @@
 // Splitting, encoding with training statistics only, and the synthetic generator.
-#include <catch2/catch.hpp>
+#include "core/data/preprocessing.h"
+
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "core/data/adult.h"
 #include "core/data/builtin_datasets.h"
-#include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
 #include "core/util/error.h"
 #include "test_data.h"

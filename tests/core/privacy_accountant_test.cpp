@@ -625,7 +625,8 @@ TEST_CASE("zCDP ρ of a target (ε, δ) inverts ε = ρ + 2√(ρ ln(1/δ))", "[
     for (double epsilon : {0.05, 0.5, 1.0, 8.0, 100.0}) {
         for (double delta : {1e-9, 1e-5, 1e-3}) {
             const double rho = zcdpRho(epsilon, delta);
-            CHECK(rho + 2.0 * std::sqrt(rho * std::log(1.0 / delta)) == Approx(epsilon).epsilon(1e-12));
+            CHECK(rho + 2.0 * std::sqrt(rho * std::log(1.0 / delta)) ==
+                  Approx(epsilon).epsilon(1e-12));
         }
     }
 }

@@ -212,7 +212,8 @@ TEST_CASE("The audit is reproducible whatever the number of threads, and cancell
     CHECK(stopped.points.empty());
 }
 
-TEST_CASE("DP-SGD's audit lower bound never exceeds the accountant's epsilon", "[audit][dp-sgd][slow]") {
+TEST_CASE("DP-SGD's audit lower bound never exceeds the accountant's epsilon",
+          "[audit][dp-sgd][slow]") {
     // 60 models per world and ε (30 choose the threshold, 30 measure it).
     const DataSplit data = test::syntheticSplit(2000);
     CancelToken cancel;

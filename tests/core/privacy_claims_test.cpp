@@ -1,8 +1,8 @@
 // The privacy statements are true (issue "every privacy claim is true"): each claim is checked
 // from the run's JSON record, and every ε is recomputed from the record's accounting block with
 // the accountant's building blocks (not through the code that produced it).
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -34,7 +34,9 @@ TrainConfig quick(const std::string& algorithm, double epsilon, double lambda) {
     return test::quickConfig(algorithm, epsilon, lambda);
 }
 
-RunResult run(const TrainConfig& config, const DataSplit& data) { return test::runQuietly(config, data); }
+RunResult run(const TrainConfig& config, const DataSplit& data) {
+    return test::runQuietly(config, data);
+}
 
 JsonValue recordOf(const RunResult& result) {
     RunContext context;
@@ -55,12 +57,18 @@ double recomputeEpsilon(const JsonValue& accounting) {
     const double releases = std::ceil(steps / perRelease);
     CHECK(releases == accounting.at("releases").asNumber());
     privacy::RdpCurve one;
-    if (curve == "poisson-subsampled-gaussian") one = privacy::sgmCurve(grid, q, z);
-    else if (curve == "poisson-replace-group-of-two") one = privacy::replaceCurve(grid, q, z);
-    else if (curve == "gaussian") one = privacy::gaussianCurve(grid, z);
-    else if (curve == "linear-amplification") one = privacy::linearCurve(grid, q, z);
-    else if (curve == "none") one = privacy::RdpCurve(grid.size(), 0.0);
-    else FAIL("unexpected curve " << curve);
+    if (curve == "poisson-subsampled-gaussian")
+        one = privacy::sgmCurve(grid, q, z);
+    else if (curve == "poisson-replace-group-of-two")
+        one = privacy::replaceCurve(grid, q, z);
+    else if (curve == "gaussian")
+        one = privacy::gaussianCurve(grid, z);
+    else if (curve == "linear-amplification")
+        one = privacy::linearCurve(grid, q, z);
+    else if (curve == "none")
+        one = privacy::RdpCurve(grid.size(), 0.0);
+    else
+        FAIL("unexpected curve " << curve);
     double extra = 0.0;
     for (const JsonValue& release : accounting.at("extra_releases").items()) {
         extra += release.at("epsilon").asNumber();
@@ -86,8 +94,8 @@ TrainConfig noiseProbe() {
 
 /// Noise on the zero features of a private run, standardised by its std η·√T·σ_θ.
 std::vector<double> standardisedNoise(const RunResult& result, double lrTheta, int features) {
-    const double scale = lrTheta * std::sqrt(static_cast<double>(result.steps)) *
-                         result.privacy.sigmaTheta;
+    const double scale =
+        lrTheta * std::sqrt(static_cast<double>(result.steps)) * result.privacy.sigmaTheta;
     std::vector<double> values;
     for (int j = 0; j < features; ++j) values.push_back(result.theta(0, j) / scale);
     return values;
@@ -223,8 +231,7 @@ TEST_CASE("Shuffled and subsampled batches: rigorous replace-one epsilon meets t
         CHECK(recomputed > 0.95);
         // The Poisson approximation is shown apart, labelled as no guarantee.
         CHECK(privacy.at("epsilon_poisson_assumed").asNumber() > 0.0);
-        CHECK_THAT(privacy.at("statement").asString(),
-                   Contains("approximation, not a guarantee"));
+        CHECK_THAT(privacy.at("statement").asString(), Contains("approximation, not a guarantee"));
     }
 }
 
@@ -300,14 +307,15 @@ TEST_CASE("Secure noise comes from OS entropy, cannot be regenerated, and is Gau
         if (repeat == 0) {
             const JsonValue privacy = recordOf(result).at("privacy");
             CHECK(privacy.at("noise_source").asString() == "os-entropy");
-            CHECK_THAT(privacy.at("statement").asString(),
-                       Contains("operating system's entropy") && Contains("cannot be regenerated") &&
-                           Contains("Mironov 2012"));
+            CHECK_THAT(privacy.at("statement").asString(), Contains("operating system's entropy") &&
+                                                               Contains("cannot be regenerated") &&
+                                                               Contains("Mironov 2012"));
         }
     }
     double mean = 0, variance = 0;
     for (double v : pooled) mean += v / static_cast<double>(pooled.size());
-    for (double v : pooled) variance += (v - mean) * (v - mean) / static_cast<double>(pooled.size());
+    for (double v : pooled)
+        variance += (v - mean) * (v - mean) / static_cast<double>(pooled.size());
     CHECK(std::fabs(mean) < 0.06);             // 4.2 standard errors of 5000 samples
     CHECK(std::fabs(variance - 1.0) < 0.085);  // 4.2 standard errors
 
@@ -330,11 +338,13 @@ TEST_CASE("Training-set diagnostics are labelled unprotected and can be left out
     CHECK_FALSE(diagnostics.at("protected").asBool());
     CHECK(diagnostics.at("recorded").asBool());
     std::vector<std::string> fields;
-    for (const JsonValue& field : diagnostics.at("fields").items()) fields.push_back(field.asString());
+    for (const JsonValue& field : diagnostics.at("fields").items())
+        fields.push_back(field.asString());
     CHECK(fields == std::vector<std::string>{"train_loss", "history.train_loss",
                                              "history.train_objective", "history.clip_fraction"});
     const std::string statement = recorded.at("privacy").at("statement").asString();
-    CHECK_THAT(statement, Contains("Not protected — diagnostics") && Contains("training objective"));
+    CHECK_THAT(statement,
+               Contains("Not protected — diagnostics") && Contains("training objective"));
     CHECK_THAT(statement, !Contains("Covers all intermediate models and curves of this run"));
     CHECK(std::isfinite(recorded.at("history").at("train_loss").numbers().back()));
 
@@ -345,7 +355,8 @@ TEST_CASE("Training-set diagnostics are labelled unprotected and can be left out
     CHECK(record.at("train_loss").isNull());
     for (const char* column : {"train_loss", "train_objective", "clip_fraction"}) {
         INFO(column);
-        for (const JsonValue& value : record.at("history").at(column).items()) CHECK(value.isNull());
+        for (const JsonValue& value : record.at("history").at(column).items())
+            CHECK(value.isNull());
     }
     // Test-set metrics and ε are still there.
     CHECK(std::isfinite(record.at("test_error").asNumber()));
@@ -393,8 +404,8 @@ double scannedGroupEpsilon(const privacy::RdpCurve& curve, double extra, long k,
         }
         eps = std::max(0.0, eps) + extra;
         const double kd = static_cast<double>(k);
-        const double logSum = (kd - 1.0) * eps + std::log(-std::expm1(-kd * eps)) -
-                              std::log(-std::expm1(-eps));
+        const double logSum =
+            (kd - 1.0) * eps + std::log(-std::expm1(-kd * eps)) - std::log(-std::expm1(-eps));
         if (lnDelta + logSum <= std::log(delta)) best = std::min(best, kd * eps);
     }
     return best;
@@ -433,12 +444,13 @@ TEST_CASE("Rows that are not persons: the statement names the unit and the per-p
     CHECK(perPerson > static_cast<double>(maxRows) * rowEpsilon * 0.5);
     const privacy::OrderGrid grid = privacy::OrderGrid::standard();
     const JsonValue& accounting = privacy.at("accounting");
-    const privacy::RdpCurve curve = privacy::scaled(
-        privacy::sgmCurve(grid, accounting.at("sampling_rate").asNumber(),
-                          accounting.at("noise_multiplier").asNumber()),
-        accounting.at("releases").asNumber());
+    const privacy::RdpCurve curve =
+        privacy::scaled(privacy::sgmCurve(grid, accounting.at("sampling_rate").asNumber(),
+                                          accounting.at("noise_multiplier").asNumber()),
+                        accounting.at("releases").asNumber());
     const double extra = accounting.at("extra_releases").items().at(0).at("epsilon").asNumber();
-    const double scanned = scannedGroupEpsilon(curve, extra, maxRows, accounting.at("delta").asNumber());
+    const double scanned =
+        scannedGroupEpsilon(curve, extra, maxRows, accounting.at("delta").asNumber());
     CHECK(perPerson <= scanned * (1.0 + 1e-9));
     CHECK(perPerson >= scanned * 0.99);
 
@@ -475,9 +487,9 @@ TEST_CASE("Small groups: the conservative calibration trains, the published one 
     published.scope = ProtectionScope::SensitiveOnly;
     published.minGroupShare = 0.25;
     published.epochs = 100;
-    REQUIRE_THROWS_WITH(run(published, data),
-                        Contains("B (minority)") && Contains("needs at least") &&
-                            Contains("conservative calibration"));
+    REQUIRE_THROWS_WITH(run(published, data), Contains("B (minority)") &&
+                                                  Contains("needs at least") &&
+                                                  Contains("conservative calibration"));
 }
 
 TEST_CASE("Parkinsons: rows are recordings of 42 subjects, and the statement says so",
@@ -496,7 +508,8 @@ TEST_CASE("Parkinsons: rows are recordings of 42 subjects, and the statement say
     const double maxRows = persons.at("max_rows_per_person").asNumber();
     CHECK(maxRows >= 101 * 0.6);
     CHECK(maxRows <= 168);
-    CHECK(persons.at("epsilon_per_person").asNumber() > 10.0 * privacy.at("epsilon_spent").asNumber());
+    CHECK(persons.at("epsilon_per_person").asNumber() >
+          10.0 * privacy.at("epsilon_spent").asNumber());
     CHECK_THAT(privacy.at("statement").asString(),
                Contains("per recording under add/remove-one adjacency") &&
                    Contains("Each person ('subject#') contributes up to") &&

@@ -1,9 +1,10 @@
 // JSON round trip of run results and the JSON parser.
+#include "core/sweep/run_record.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "core/algorithms/registry.h"
-#include "core/sweep/run_record.h"
 #include "core/util/error.h"
 #include "core/util/json_value.h"
 #include "test_data.h"
@@ -11,7 +12,8 @@
 using namespace pfa;
 
 TEST_CASE("JSON parser reads what the writer writes", "[json]") {
-    const JsonValue v = parseJson(R"({"a": [1, 2.5e-3, "inf", null], "b": {"c": "x\"y\\nz\u00e9"}, "t": true})");
+    const JsonValue v =
+        parseJson(R"({"a": [1, 2.5e-3, "inf", null], "b": {"c": "x\"y\\nz\u00e9"}, "t": true})");
     CHECK(v.at("a").items().size() == 4);
     CHECK(v.at("a").items()[1].asNumber() == 2.5e-3);
     CHECK(std::isinf(v.at("a").items()[2].asNumber()));
@@ -65,7 +67,8 @@ TEST_CASE("A run survives a JSON round trip exactly", "[json][trainer]") {
     CHECK(runRecordJson(copy, readContext, exact) == line);
 }
 
-TEST_CASE("A record carries the split method, and older records read as the seeded split", "[json][split]") {
+TEST_CASE("A record carries the split method, and older records read as the seeded split",
+          "[json][split]") {
     const DataSplit data = test::syntheticSplit(1000);
     TrainConfig config;
     config.algorithm = "erm";
@@ -102,10 +105,12 @@ TEST_CASE("A record carries the split method, and older records read as the seed
 
     std::string bad = line;
     bad.replace(bad.find(R"("split_method":"pandas")"), 23, R"("split_method":"sklearn")");
-    REQUIRE_THROWS_WITH(runResultFromJson(parseJson(bad), &read), Catch::Contains("unknown split method"));
+    REQUIRE_THROWS_WITH(runResultFromJson(parseJson(bad), &read),
+                        Catch::Contains("unknown split method"));
 }
 
-TEST_CASE("A record carries per-unit metrics, the trust model and optional history columns", "[json][units]") {
+TEST_CASE("A record carries per-unit metrics, the trust model and optional history columns",
+          "[json][units]") {
     const DataSplit data = test::syntheticSplit(2000);
     TrainConfig config;
     config.algorithm = "dp-sgd";
@@ -117,7 +122,8 @@ TEST_CASE("A record carries per-unit metrics, the trust model and optional histo
     CancelToken cancel;
     RunResult original = runAlgorithm(config, data, observer, cancel);
     original.unitKind = "silo";
-    original.units = {{"hospital A", 700, 240, 0.25, 0.5}, {"hospital <B>", 800, 260, 0.125, 0.375}};
+    original.units = {{"hospital A", 700, 240, 0.25, 0.5},
+                      {"hospital <B>", 800, 260, 0.125, 0.375}};
     original.privacy.neighbouring = "one record of one silo replaced";
     original.privacy.trustModel = "no one: each silo adds its own noise";
     original.history.front().excessRisk = 0.5;

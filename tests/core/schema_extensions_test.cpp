@@ -339,7 +339,8 @@ TEST_CASE("bad inputs: one specific message each", "[csv][errors]") {
 // -------------------------------------------------------------------------------------------
 // Real files (skipped when absent)
 
-TEST_CASE("COMPAS with ProPublica's filter keeps 6172 rows", "[csv][filters][datasets][needs-data]") {
+TEST_CASE("COMPAS with ProPublica's filter keeps 6172 rows",
+          "[csv][filters][datasets][needs-data]") {
     const std::string path = pfa::test::sharedDatasetPath("compas/compas-scores-two-years.csv");
     if (path.empty())
         PFA_SKIP_TEST(pfa::test::missingDatasetReason("compas/compas-scores-two-years.csv"));
@@ -378,7 +379,8 @@ TEST_CASE("COMPAS with ProPublica's filter keeps 6172 rows", "[csv][filters][dat
     CHECK(d.features.size() == 5);
 }
 
-TEST_CASE("Parkinsons total_UPDRS > 27.576 gives 2934 / 2941 rows", "[csv][threshold][datasets][needs-data]") {
+TEST_CASE("Parkinsons total_UPDRS > 27.576 gives 2934 / 2941 rows",
+          "[csv][threshold][datasets][needs-data]") {
     const std::string path =
         pfa::test::sharedDatasetPath("parkinsons-telemonitoring/parkinsons_updrs.data");
     if (path.empty())

@@ -3,8 +3,8 @@
 // the accountant charges the private rows only (q = K_priv/n_priv), public-only is exact least
 // squares on the public rows, and the statement says which rows are protected.
 #include <Eigen/Dense>
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <iterator>
 
@@ -132,7 +132,8 @@ TEST_CASE("semi-dp-sgd: public share 0 is dp-sgd-linear bit for bit", "[semi-dp-
     CHECK(a.steps == b.steps);
 }
 
-TEST_CASE("semi-dp-sgd: alpha = 1 ignores the public rows and auto alpha uses them", "[semi-dp-sgd]") {
+TEST_CASE("semi-dp-sgd: alpha = 1 ignores the public rows and auto alpha uses them",
+          "[semi-dp-sgd]") {
     const DataSplit data = linearData();
     const double n = static_cast<double>(data.train.rows());
     const PublicPrivateRows rows = splitPublicRows(data.train, 0.2, 0);
@@ -236,7 +237,8 @@ TEST_CASE("semi-dp-sgd: whether a row is public depends on that row alone", "[se
     const PublicPrivateRows after = splitPublicRows(fewer, 0.05, 0);
     long moved = 0;
     for (std::size_t k = 0; k < kept.size(); ++k) {
-        const bool wasPublic = std::binary_search(all.publicRows.begin(), all.publicRows.end(), kept[k]);
+        const bool wasPublic =
+            std::binary_search(all.publicRows.begin(), all.publicRows.end(), kept[k]);
         const bool isPublic = std::binary_search(after.publicRows.begin(), after.publicRows.end(),
                                                  static_cast<long>(k));
         moved += wasPublic != isPublic ? 1 : 0;

@@ -1,15 +1,16 @@
-#include <catch2/catch.hpp>
-
 #include "core/sweep/setting_axes.h"
+
+#include <catch2/catch.hpp>
 
 using namespace pfa;
 
 namespace {
 
-SweepPoint point(const std::string& dataset, const std::string& algorithm, const std::string& rest, int seed,
-                 double error) {
+SweepPoint point(const std::string& dataset, const std::string& algorithm, const std::string& rest,
+                 int seed, double error) {
     SweepPoint p;
-    p.runKey = "dataset=" + dataset + ";algorithm=" + algorithm + ";epsilon=1;seed=" + std::to_string(seed) + rest;
+    p.runKey = "dataset=" + dataset + ";algorithm=" + algorithm +
+               ";epsilon=1;seed=" + std::to_string(seed) + rest;
     p.dataset = dataset.substr(0, dataset.find('('));
     p.algorithm = algorithm;
     p.epsilon = 1.0;
@@ -28,7 +29,8 @@ TEST_CASE("Setting axes: numeric settings and data knobs that vary, values and l
         for (const char* clip : {"0.1", "1"}) {
             for (int seed = 0; seed < 2; ++seed) {
                 const std::string key = base + nu + ",seed=7)|split=0,0.25";
-                points.push_back(point(key, "noisy-clipped-gd", std::string(";clip-norm=") + clip + ";rule=fixed", seed,
+                points.push_back(point(key, "noisy-clipped-gd",
+                                       std::string(";clip-norm=") + clip + ";rule=fixed", seed,
                                        std::stod(nu) * std::stod(clip) + 0.1 * seed));
             }
         }
@@ -58,7 +60,8 @@ TEST_CASE("Setting axes: numeric settings and data knobs that vary, values and l
     CHECK(axisValue(cells[0], axes[1]) == Approx(2.5));
     CHECK_FALSE(axisValue(cells[0], SettingAxis{"rule", false}).has_value());
 
-    // Along clip-norm: one line per tail index (three data sets); along the knob: one line per clip.
+    // Along clip-norm: one line per tail index (three data sets); along the knob: one line per
+    // clip.
     const std::vector<SweepGroup> byClip = groupAlongAxis(cells, axes[0]);
     REQUIRE(byClip.size() == 3);
     for (const SweepGroup& group : byClip) CHECK(group.cells.size() == 2);

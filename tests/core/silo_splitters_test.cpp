@@ -389,7 +389,8 @@ TEST_CASE("A record's silo depends on that record alone: changing one label move
             long moved = 0;
             for (long r = 0; r < split.train.rows(); ++r) {
                 if (r == changed) continue;
-                moved += before.train.id(before.train.unitOf(r)) != after.train.id(after.train.unitOf(r));
+                moved += before.train.id(before.train.unitOf(r)) !=
+                         after.train.id(after.train.unitOf(r));
             }
             INFO("method " << static_cast<int>(options.method) << ", changed row " << changed);
             CHECK(moved == 0);

@@ -4,8 +4,8 @@
 // Reference values were computed once with pandas 1.5.3 / numpy 1.24.2, e.g.
 //   pd.DataFrame(index=range(n)).sample(frac=0.75, random_state=100).index[:5]
 //   list(np.random.RandomState(0).permutation(10))
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -93,9 +93,9 @@ TEST_CASE("numpy's legacy permutation, as pandas' random_state draws it", "[data
         const Rows order = numpyLegacyPermutation(n, 100);
         return Rows(order.begin(), order.begin() + 5);
     };
-    CHECK(firstFive(5875) == Rows{5851, 1598, 5075, 5236, 4235});     // Parkinsons
-    CHECK(firstFive(45222) == Rows{40273, 1984, 1230, 25507, 553});   // Adult
-    CHECK(firstFive(30000) == Rows{6102, 2539, 21576, 19574, 12804}); // Credit Card
+    CHECK(firstFive(5875) == Rows{5851, 1598, 5075, 5236, 4235});      // Parkinsons
+    CHECK(firstFive(45222) == Rows{40273, 1984, 1230, 25507, 553});    // Adult
+    CHECK(firstFive(30000) == Rows{6102, 2539, 21576, 19574, 12804});  // Credit Card
     CHECK(numpyLegacyPermutation(1, 100) == Rows{0});
     CHECK(numpyLegacyPermutation(0, 100).empty());
 }
@@ -118,13 +118,14 @@ TEST_CASE("A pandas split trains on the rows pandas samples", "[data][split]") {
 
     // pandas' size is Python's round(frac · n): halves go to the even neighbour.
     // sorted(df.drop(df.sample(frac=0.75, random_state=7).index).index)
-    CHECK(splitRows(10, pandasSplit(0.25, 7), "x").test == Rows{4, 6});       // 7.5 → 8 rows
+    CHECK(splitRows(10, pandasSplit(0.25, 7), "x").test == Rows{4, 6});        // 7.5 → 8 rows
     CHECK(splitRows(14, pandasSplit(0.25, 7), "x").test == Rows{3, 4, 6, 9});  // 10.5 → 10
     CHECK(splitRows(6, pandasSplit(0.25, 7), "x").test == Rows{1, 4});         // 4.5 → 4
     // frac = 0.8: sorted(df.drop(df.sample(frac=0.8, random_state=12345).index).index)[:8]
     const SplitRows eighty = splitRows(1000, pandasSplit(0.2, 12345), "x");
     CHECK(eighty.train.size() == 800);
-    CHECK(Rows(eighty.test.begin(), eighty.test.begin() + 8) == Rows{5, 23, 29, 32, 34, 36, 43, 58});
+    CHECK(Rows(eighty.test.begin(), eighty.test.begin() + 8) ==
+          Rows{5, 23, 29, 32, 34, 36, 43, 58});
     // Different rows from the seeded split with the same seed.
     CHECK(splitRows(5875, {0.25, 100}, "x").train != rows.train);
 }
@@ -136,7 +137,8 @@ TEST_CASE("A pandas split refuses what numpy refuses and empty parts", "[data][s
     REQUIRE_THROWS_WITH(splitRows(100, pandasSplit(0.0, 0), "x"), Catch::Contains("test fraction"));
     CHECK(parseSplitMethod("pandas") == SplitMethod::PandasSample);
     CHECK(parseSplitMethod(splitMethodName(SplitMethod::Seeded)) == SplitMethod::Seeded);
-    REQUIRE_THROWS_WITH(parseSplitMethod("sklearn"), Catch::Contains("unknown split method 'sklearn'"));
+    REQUIRE_THROWS_WITH(parseSplitMethod("sklearn"),
+                        Catch::Contains("unknown split method 'sklearn'"));
 }
 
 TEST_CASE("A pandas split is encoded with training statistics only", "[data][split]") {
@@ -157,15 +159,18 @@ TEST_CASE("A pandas split is encoded with training statistics only", "[data][spl
     CHECK_THAT(split.encoding.standardDeviations[0], WithinAbs(sd, 1e-12));
     // Both parts hold exactly their rows, in row order, scaled with those statistics.
     for (Eigen::Index i = 0; i < split.train.rows(); ++i) {
-        CHECK_THAT(split.train.X(i, 0) * sd + mean, WithinAbs(static_cast<double>(rows.train[i]), 1e-9));
+        CHECK_THAT(split.train.X(i, 0) * sd + mean,
+                   WithinAbs(static_cast<double>(rows.train[i]), 1e-9));
     }
     for (Eigen::Index i = 0; i < split.test.rows(); ++i) {
-        CHECK_THAT(split.test.X(i, 0) * sd + mean, WithinAbs(static_cast<double>(rows.test[i]), 1e-9));
+        CHECK_THAT(split.test.X(i, 0) * sd + mean,
+                   WithinAbs(static_cast<double>(rows.test[i]), 1e-9));
         CHECK(split.test.s(i) == table.group[rows.test[static_cast<std::size_t>(i)]]);
     }
 }
 
-TEST_CASE("The split method is in the data-set key only when it is not the default", "[data][split]") {
+TEST_CASE("The split method is in the data-set key only when it is not the default",
+          "[data][split]") {
     DatasetRequest request;
     request.name = "parkinsons";
     request.sensitive = "sex";
@@ -176,7 +181,8 @@ TEST_CASE("The split method is in the data-set key only when it is not the defau
     CHECK(ledgerKey(request) == "parkinsons");
 }
 
-TEST_CASE("Parkinsons with the published split: pandas' rows and base rates", "[data][split][parkinsons][needs-data]") {
+TEST_CASE("Parkinsons with the published split: pandas' rows and base rates",
+          "[data][split][parkinsons][needs-data]") {
     const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
     if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("parkinsons-telemonitoring"));
     DatasetRequest request;
@@ -196,6 +202,6 @@ TEST_CASE("Parkinsons with the published split: pandas' rows and base rates", "[
     }
     CHECK(count[1] == 1008);  // male
     CHECK(positive[1] == 549);
-    CHECK(count[0] == 461);   // female
+    CHECK(count[0] == 461);  // female
     CHECK(positive[0] == 214);
 }

@@ -65,8 +65,10 @@ TEST_CASE("The W-gradient from group masses equals the sum of per-row W-gradient
     CHECK(a.W.cwiseAbs().maxCoeff() > 1e-3);  // the adversary did move
 }
 
-TEST_CASE("Split clipping bounds each row's θ-contribution by C_θ and equals joint clipping when "
-          "nothing binds", "[stabilise]") {
+TEST_CASE(
+    "Split clipping bounds each row's θ-contribution by C_θ and equals joint clipping when "
+    "nothing binds",
+    "[stabilise]") {
     const DataSplit data = test::syntheticSplit(1200);
     TrainConfig oneStep = fullBatch(data, 1);
     oneStep.lrTheta = 1.0;
@@ -98,8 +100,10 @@ TEST_CASE("Split clipping bounds each row's θ-contribution by C_θ and equals j
         const RunResult withSplit = train(oneStep, split, data);
         const RunResult withJoint = train(oneStep, joint, data);
         // The loss direction (θ after a loss-only step) survives in the split step.
-        const double splitAlong = withSplit.theta.cwiseProduct(alone.theta).sum() / alone.theta.norm();
-        const double jointAlong = withJoint.theta.cwiseProduct(alone.theta).sum() / alone.theta.norm();
+        const double splitAlong =
+            withSplit.theta.cwiseProduct(alone.theta).sum() / alone.theta.norm();
+        const double jointAlong =
+            withJoint.theta.cwiseProduct(alone.theta).sum() / alone.theta.norm();
         CHECK(splitAlong > jointAlong);
     }
 }
@@ -165,7 +169,8 @@ TEST_CASE("Run records carry the stabilisation settings, old records read as wha
 
     // A record written before these settings existed lacks them.
     std::string old = line;
-    for (const char* key : {"\"loss-clip-share\":0.25,", "\"averaging\":\"poly\",", "\"w-stream\":\"masses\","}) {
+    for (const char* key :
+         {"\"loss-clip-share\":0.25,", "\"averaging\":\"poly\",", "\"w-stream\":\"masses\","}) {
         const auto at = old.find(key);
         REQUIRE(at != std::string::npos);
         old.erase(at, std::string(key).size());
@@ -203,12 +208,14 @@ TEST_CASE("A split-budget grid gives each of its K candidates ε/K, not-covered 
     RunResult result = test::runQuietly(candidate.config, data);
     describeTuning(result, candidate);
     CHECK(result.privacy.tuning == "split-budget");
-    CHECK_THAT(result.privacy.statement, Catch::Contains("6 candidate settings that split the grid's ε = 1"));
+    CHECK_THAT(result.privacy.statement,
+               Catch::Contains("6 candidate settings that split the grid's ε = 1"));
     const RunResult back = runResultFromJson(parseJson(runRecordJson(result, RunContext{})));
     CHECK(back.privacy.tuningCandidates == 6);
     CHECK(back.privacy.tuningGridEpsilon == 1.0);
     // Views plot a split-budget grid at the grid's ε, with each run's own (smaller) ε spent.
-    const std::vector<SweepCell> cells = summarizeRecords({parseJson(runRecordJson(result, RunContext{}))});
+    const std::vector<SweepCell> cells =
+        summarizeRecords({parseJson(runRecordJson(result, RunContext{}))});
     REQUIRE(cells.size() == 1);
     CHECK(cells.front().epsilon == 1.0);
     CHECK(cells.front().epsilonSpent.max <= 1.0 / 6.0 + 1e-9);

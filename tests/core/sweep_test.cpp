@@ -60,7 +60,8 @@ TEST_CASE("Sweep expansion order, deduplication and run keys", "[sweep]") {
     CHECK(total == runs.size());
     REQUIRE_THROWS_WITH(shardRuns(runs, 3, 3), Catch::Contains("shard 3/3 is invalid"));
     TrainConfig config;
-    REQUIRE_THROWS_WITH(applySweepParameter(config, "epochs", 2.5), Catch::Contains("epochs = 2.5 is invalid: it must be a whole number"));
+    REQUIRE_THROWS_WITH(applySweepParameter(config, "epochs", 2.5),
+                        Catch::Contains("epochs = 2.5 is invalid: it must be a whole number"));
 }
 
 TEST_CASE("Whisker statistics: mean and sample standard deviation per cell", "[sweep][summary]") {
@@ -69,7 +70,8 @@ TEST_CASE("Whisker statistics: mean and sample standard deviation per cell", "[s
     const double violations[] = {0.10, 0.06, 0.08};
     for (int seed = 0; seed < 3; ++seed) {
         SweepPoint p;
-        p.runKey = "dataset=d;algorithm=a;epsilon=1;lambda=2;seed=" + std::to_string(seed) + ";epochs=5";
+        p.runKey =
+            "dataset=d;algorithm=a;epsilon=1;lambda=2;seed=" + std::to_string(seed) + ";epochs=5";
         p.epsilon = 1;
         p.lambda = 2;
         p.testError = errors[seed];
@@ -97,7 +99,8 @@ TEST_CASE("Whisker statistics: mean and sample standard deviation per cell", "[s
     CHECK_THAT(cell.testError.sd, WithinAbs(std::sqrt(0.0013), 1e-12));
     CHECK_THAT(cell.violation.mean, WithinAbs(0.08, 1e-12));
     CHECK_THAT(cell.violation.sd, WithinAbs(0.02, 1e-12));
-    CHECK_THAT(cell.testError.standardError(), WithinAbs(std::sqrt(0.0013) / std::sqrt(3.0), 1e-12));
+    CHECK_THAT(cell.testError.standardError(),
+               WithinAbs(std::sqrt(0.0013) / std::sqrt(3.0), 1e-12));
     CHECK(cells[1].runs == 1);
     CHECK(cells[1].testError.sd == 0.0);
 }
@@ -109,7 +112,11 @@ TEST_CASE("Results files: damaged tails are cut, merges deduplicate", "[sweep][r
     const std::string a = (dir / "a.jsonl").string(), b = (dir / "b.jsonl").string();
     {
         std::ofstream out(a);
-        out << R"({"run_key":"k1","x":1})" << "\n" << R"({"run_key":"k2","x":2})" << "\n" << R"({"run_key":"k3","x)";
+        out << R"({"run_key":"k1","x":1})"
+            << "\n"
+            << R"({"run_key":"k2","x":2})"
+            << "\n"
+            << R"({"run_key":"k3","x)";
     }
     const ResultsFileContent content = readResultsFile(a);
     CHECK(content.records.size() == 2);
@@ -124,16 +131,21 @@ TEST_CASE("Results files: damaged tails are cut, merges deduplicate", "[sweep][r
     CHECK(readResultsFile(a).damagedLines == 0);
     {
         std::ofstream out(b);
-        out << R"({"run_key":"k2","x":2})" << "\n" << R"({"run_key":"k4","x":4})" << "\n";
+        out << R"({"run_key":"k2","x":2})"
+            << "\n"
+            << R"({"run_key":"k4","x":4})"
+            << "\n";
     }
     const MergeReport report = mergeResultsFiles({a, b}, (dir / "m.jsonl").string());
     CHECK(report.written == 4);
     CHECK(report.duplicates == 1);
-    CHECK(completedRunKeys((dir / "m.jsonl").string()) == std::set<std::string>{"k1", "k2", "k3", "k4"});
+    CHECK(completedRunKeys((dir / "m.jsonl").string()) ==
+          std::set<std::string>{"k1", "k2", "k3", "k4"});
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("Presets reproduce the published experiments and say where settings come from", "[sweep][preset]") {
+TEST_CASE("Presets reproduce the published experiments and say where settings come from",
+          "[sweep][preset]") {
     const SweepPreset& adult = findSweepPreset("adult-dp");
     CHECK(adult.dataset.name == "adult");
     CHECK(adult.spec.epsilons == std::vector<double>{0.5, 1, 3, 9});
@@ -143,14 +155,18 @@ TEST_CASE("Presets reproduce the published experiments and say where settings co
     CHECK(adult.spec.base.lrTheta == 0.005);
     CHECK(adult.spec.base.lrW == 0.01);
     CHECK(adult.spec.base.calibration == Calibration::Published);
-    CHECK(adult.source.find("Stochastic Differentially Private and Fair Learning") != std::string::npos);
-    CHECK(findSweepPreset("credit-card-eo").spec.notions == std::vector<FairnessNotion>{FairnessNotion::EqualizedOdds});
+    CHECK(adult.source.find("Stochastic Differentially Private and Fair Learning") !=
+          std::string::npos);
+    CHECK(findSweepPreset("credit-card-eo").spec.notions ==
+          std::vector<FairnessNotion>{FairnessNotion::EqualizedOdds});
     CHECK(findSweepPreset("credit-card-eo").spec.epsilons == std::vector<double>{0.5, 1, 3});
     CHECK(findSweepPreset("parkinsons-dp").dataset.name == "parkinsons");
     REQUIRE_THROWS_WITH(findSweepPreset("nope"), Catch::Contains("unknown preset 'nope'"));
-    REQUIRE_THROWS_WITH(parseSweepPreset("x.json", R"({"name":"x","title":"t","source":"s","dataset":{"name":"adult"},
+    REQUIRE_THROWS_WITH(
+        parseSweepPreset("x.json",
+                         R"({"name":"x","title":"t","source":"s","dataset":{"name":"adult"},
         "algorithms":["dp-fermi"],"fairness":["dp"],"epsilons":[1],"lambdas":[1],"seeds":[0],"config":{"speed":1}})"),
-                        Catch::Contains("x.json") && Catch::Contains("unknown setting 'speed'"));
+        Catch::Contains("x.json") && Catch::Contains("unknown setting 'speed'"));
 }
 
 TEST_CASE("Certified presets cover every published experiment with a λ grid that spans it",
@@ -170,7 +186,8 @@ TEST_CASE("Certified presets cover every published experiment with a λ grid tha
     const SweepPreset& credit = findSweepPreset("credit-card-eo-certified");
     CHECK(credit.source.find("0.214 / 0.0045") != std::string::npos);
     CHECK(credit.spec.base.lossClipShare == 0.5);
-    CHECK(credit.spec.lambdas.back() >= 256.0);  // equalized odds on small gaps needs λ in the hundreds
+    CHECK(credit.spec.lambdas.back() >=
+          256.0);  // equalized odds on small gaps needs λ in the hundreds
     const SweepPreset& parkinsons = findSweepPreset("parkinsons-dp-certified");
     CHECK(parkinsons.dataset.split.method == SplitMethod::PandasSample);
     CHECK(parkinsons.dataset.split.seed == 100);
@@ -179,35 +196,45 @@ TEST_CASE("Certified presets cover every published experiment with a λ grid tha
 
 TEST_CASE("A preset's data set may name its split, pandas' included", "[sweep][preset][split]") {
     const auto preset = [](const std::string& dataset, const std::string& extra = "") {
-        return parseSweepPreset("p.json", R"({"name":"p","title":"t","source":"s","dataset":)" + dataset + extra +
-                                              R"(,"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
+        return parseSweepPreset(
+            "p.json",
+            R"({"name":"p","title":"t","source":"s","dataset":)" + dataset + extra +
+                R"(,"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
     };
     const SweepPreset plain = preset(R"({"name":"parkinsons","sensitive":"sex"})");
     CHECK(plain.dataset.split.method == SplitMethod::Seeded);
     CHECK(plain.dataset.split.seed == 0);
     CHECK(plain.dataset.split.testFraction == 0.25);
-    const SweepPreset published =
-        preset(R"({"name":"parkinsons","sensitive":"sex","split":{"method":"pandas","seed":100,"test_fraction":0.25}})");
+    const SweepPreset published = preset(
+        R"({"name":"parkinsons","sensitive":"sex","split":{"method":"pandas","seed":100,"test_fraction":0.25}})");
     CHECK(published.dataset.split.method == SplitMethod::PandasSample);
     CHECK(published.dataset.split.seed == 100);
     CHECK(datasetKey(published.dataset) == "parkinsons/sex|split=100,0.25,pandas");
     CHECK(preset(R"({"name":"adult","split":{"seed":3}})").dataset.split.seed == 3);
-    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"method":"sklearn"}})"),
-                        Catch::Contains("p.json") && Catch::Contains("unknown split method 'sklearn'"));
+    REQUIRE_THROWS_WITH(
+        preset(R"({"name":"adult","split":{"method":"sklearn"}})"),
+        Catch::Contains("p.json") && Catch::Contains("unknown split method 'sklearn'"));
     REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"random_state":100}})"),
                         Catch::Contains("unknown split key 'random_state'"));
-    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"seed":-1}})"), Catch::Contains("non-negative integer"));
-    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"test_fraction":1}})"), Catch::Contains("test_fraction"));
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"seed":-1}})"),
+                        Catch::Contains("non-negative integer"));
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"test_fraction":1}})"),
+                        Catch::Contains("test_fraction"));
     // A split outside "dataset" (or any misspelt key) is refused, not ignored.
     REQUIRE_THROWS_WITH(preset(R"({"name":"adult"})", R"(,"split":{"method":"pandas"})"),
                         Catch::Contains("unknown preset key 'split'"));
-    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","splits":{}})"), Catch::Contains("unknown dataset key 'splits'"));
+    REQUIRE_THROWS_WITH(preset(R"({"name":"adult","splits":{}})"),
+                        Catch::Contains("unknown dataset key 'splits'"));
 }
 
-TEST_CASE("A preset's data axes sweep a generator's knobs: one data set per combination", "[sweep][preset][data-axes]") {
+TEST_CASE("A preset's data axes sweep a generator's knobs: one data set per combination",
+          "[sweep][preset][data-axes]") {
     const auto preset = [](const std::string& axes) {
-        return parseSweepPreset("p.json", R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic","synthetic":{"rows":2000,"features":4}},"data_axes":)" +
-                                              axes + R"(,"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
+        return parseSweepPreset(
+            "p.json",
+            R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic","synthetic":{"rows":2000,"features":4}},"data_axes":)" +
+                axes +
+                R"(,"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
     };
     const SweepPreset one = preset(R"({"synthetic.rows":[1000,4000]})");
     REQUIRE(one.dataVariants.size() == 2);
@@ -219,18 +246,21 @@ TEST_CASE("A preset's data axes sweep a generator's knobs: one data set per comb
     CHECK(datasetKey(one.dataVariants[0]) != datasetKey(one.dataVariants[1]));
     CHECK(one.datasets().size() == 2);
     // Two axes: every combination, axes in name order, the first outermost.
-    const SweepPreset two = preset(R"({"synthetic.rows":[1000,4000],"synthetic.minority":[0.2,0.3,0.4]})");
+    const SweepPreset two =
+        preset(R"({"synthetic.rows":[1000,4000],"synthetic.minority":[0.2,0.3,0.4]})");
     REQUIRE(two.dataVariants.size() == 6);
     CHECK(two.dataVariants[0].synthetic.minorityShare == 0.2);
     CHECK(two.dataVariants[0].synthetic.rows == 1000);
     CHECK(two.dataVariants[1].synthetic.rows == 4000);
     // Without data axes: the one data set.
     const SweepPreset none = parseSweepPreset(
-        "p.json", R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic"},"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
+        "p.json",
+        R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic"},"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
     CHECK(none.dataVariants.empty());
     CHECK(none.datasets().size() == 1);
     // A knob is checked as in the data set itself; malformed axes are refused with a reason.
-    REQUIRE_THROWS_WITH(preset(R"({"synthetic.rows":[-5]})"), Catch::Contains("p.json") && Catch::Contains("rows"));
+    REQUIRE_THROWS_WITH(preset(R"({"synthetic.rows":[-5]})"),
+                        Catch::Contains("p.json") && Catch::Contains("rows"));
     REQUIRE_THROWS_WITH(preset(R"({"synthetic.colour":[1]})"), Catch::Contains("colour"));
     REQUIRE_THROWS_WITH(preset(R"({"rows":[1000]})"), Catch::Contains("OBJECT.KNOB"));
     REQUIRE_THROWS_WITH(preset(R"({"synthetic.rows":[]})"), Catch::Contains("no values"));
@@ -256,8 +286,10 @@ TEST_CASE("Reference points: parsed, and bad rows named", "[sweep][reference]") 
     fails("dataset,method,epsilon,lambda,error,violation\n", "no column 'fairness'");
     fails(header + "adult,m,dp,1,0,0.2\n", "ref.csv:2: expected 7 fields, found 6");
     fails(header + "adult,m,dp,1,0,abc,0.1\n", "ref.csv:2 (column 'error'): 'abc' is not a number");
-    fails(header + "adult,m,dp,1,0,0.2,0.1\nadult,m,xx,1,0,0.2,0.1\n", "ref.csv:3 (column 'fairness')");
-    fails(header + "adult,m,dp,1,0,1.5,0.1\n", "ref.csv:2 (column 'error'): the error must lie in [0, 1]");
+    fails(header + "adult,m,dp,1,0,0.2,0.1\nadult,m,xx,1,0,0.2,0.1\n",
+          "ref.csv:3 (column 'fairness')");
+    fails(header + "adult,m,dp,1,0,1.5,0.1\n",
+          "ref.csv:2 (column 'error'): the error must lie in [0, 1]");
     fails(header + "adult,m,dp,0,0,0.2,0.1\n", "epsilon must be > 0");
     fails("", "empty");
 }
@@ -283,7 +315,8 @@ TEST_CASE("A cancelled sweep records no cut-short run", "[sweep]") {
     options.onRunFinished = [&](const SweepRun&, const RunResult&, const SweepProgress& p) {
         if (p.finished == 2) cancel.cancel();
     };
-    const SweepOutcome outcome = runSweep(spec, [&](const std::string&) { return data; }, options, cancel);
+    const SweepOutcome outcome = runSweep(
+        spec, [&](const std::string&) { return data; }, options, cancel);
     CHECK(outcome.cancelled);
     CHECK(outcome.results.size() >= 2);
     CHECK(outcome.results.size() < 6);
@@ -395,7 +428,8 @@ TEST_CASE("Sweep groups only join cells equal in every setting but the varying o
           std::vector<std::pair<std::string, std::string>>{{"", "point 3"}});
 }
 
-TEST_CASE("A choice axis sweeps the algorithms that read it and leaves the others alone", "[sweep][axes]") {
+TEST_CASE("A choice axis sweeps the algorithms that read it and leaves the others alone",
+          "[sweep][axes]") {
     SweepSpec spec;
     spec.algorithms = {"isrl-dp-sgd", "dp-sgd"};
     spec.epsilons = {1.0, 4.0};
@@ -427,10 +461,13 @@ TEST_CASE("A choice axis sweeps the algorithms that read it and leaves the other
     REQUIRE_THROWS_WITH(applySweepParameter(probe, "trust", "nobody"), Catch::Contains("trust"));
 }
 
-TEST_CASE("A preset's algorithm_config sets one algorithm's settings and leaves the others alone", "[sweep][preset]") {
+TEST_CASE("A preset's algorithm_config sets one algorithm's settings and leaves the others alone",
+          "[sweep][preset]") {
     const auto preset = [](const std::string& own) {
-        return parseSweepPreset("p.json", R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic"},"algorithms":["erm","dp-sgd"],"fairness":["dp"],"epsilons":[1],"lambdas":[0],"seeds":[0],"config":{"epochs":30,"batch-size":256},"algorithm_config":)" +
-                                              own + "}");
+        return parseSweepPreset(
+            "p.json",
+            R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic"},"algorithms":["erm","dp-sgd"],"fairness":["dp"],"epsilons":[1],"lambdas":[0],"seeds":[0],"config":{"epochs":30,"batch-size":256},"algorithm_config":)" +
+                own + "}");
     };
     const SweepPreset p = preset(R"({"dp-sgd":{"epochs":7,"clip-theta":1.5}})");
     SweepSpec spec = p.spec;

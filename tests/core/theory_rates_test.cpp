@@ -204,9 +204,14 @@ TEST_CASE("PPSGD's rate is its bound at the run's personalisation, from the gene
     run.config.algorithm = "ppsgd";
     run.config.delta = 1e-4;
     run.config.extra["personalisation"] = "3";  // α = a/N = 0.3
-    run.theoryInputs = {{"users", 10},          {"rounds", 100},       {"dimension", 5},
-                        {"smoothness", 1},      {"clip", 2},           {"gradient_noise", 0.04},
-                        {"sum_squared_optima", 50}, {"squared_mean_optimum", 4}};
+    run.theoryInputs = {{"users", 10},
+                        {"rounds", 100},
+                        {"dimension", 5},
+                        {"smoothness", 1},
+                        {"clip", 2},
+                        {"gradient_noise", 0.04},
+                        {"sum_squared_optima", 50},
+                        {"squared_mean_optimum", 4}};
     RateInputs in = rateInputsOf(run, 1000);
     in.run = &run;
     const auto rate = theoryRate(in);

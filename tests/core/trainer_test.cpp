@@ -15,7 +15,9 @@ namespace {
 
 using test::quickConfig;
 
-RunResult run(const TrainConfig& config, const DataSplit& data) { return test::runQuietly(config, data); }
+RunResult run(const TrainConfig& config, const DataSplit& data) {
+    return test::runQuietly(config, data);
+}
 
 bool identical(const RunResult& a, const RunResult& b) {
     if (a.theta.size() != b.theta.size() || a.history.size() != b.history.size()) return false;
@@ -34,7 +36,9 @@ TEST_CASE("Every algorithm is reproducible bit for bit from config and seed", "[
     const DataSplit data = test::syntheticSplit(3000);
     for (const auto& [algorithm, epsilon, lambda] :
          {std::tuple<std::string, double, double>{"erm", INFINITY, 0.0},
-          {"fermi", INFINITY, 2.0}, {"dp-fermi", 1.0, 2.0}, {"dp-sgd", 1.0, 0.0}}) {
+          {"fermi", INFINITY, 2.0},
+          {"dp-fermi", 1.0, 2.0},
+          {"dp-sgd", 1.0, 0.0}}) {
         INFO(algorithm);
         TrainConfig config = quickConfig(algorithm, epsilon, lambda);
         config.seed = 11;
@@ -92,13 +96,15 @@ TEST_CASE("Observer hooks can stop a run", "[trainer]") {
         void onRunEnd(const RunResult&) override { ended = true; }
     } observer;
     CancelToken cancel;
-    const RunResult result = runAlgorithm(quickConfig("fermi", INFINITY, 1.0), data, observer, cancel);
+    const RunResult result =
+        runAlgorithm(quickConfig("fermi", INFINITY, 1.0), data, observer, cancel);
     CHECK(result.status == RunStatus::Cancelled);
     CHECK(result.history.size() == 3);
     CHECK(observer.ended);
 }
 
-TEST_CASE("FERMI with a large lambda halves the demographic-parity violation", "[trainer][fairness]") {
+TEST_CASE("FERMI with a large lambda halves the demographic-parity violation",
+          "[trainer][fairness]") {
     const DataSplit data = test::syntheticSplit(10000);
     TrainConfig config = quickConfig("fermi", INFINITY, 0.0);
     config.epochs = 100;
@@ -113,10 +119,12 @@ TEST_CASE("FERMI with a large lambda halves the demographic-parity violation", "
     CHECK(fair.test.error < 0.35);
 }
 
-TEST_CASE("Equalized odds and equal opportunity penalties reduce their violation", "[trainer][fairness]") {
+TEST_CASE("Equalized odds and equal opportunity penalties reduce their violation",
+          "[trainer][fairness]") {
     // A stronger historical bias makes the conditional gaps visible at λ = 0.
     const DataSplit data = test::syntheticSplit(10000, 8, 2.0);
-    for (FairnessNotion notion : {FairnessNotion::EqualizedOdds, FairnessNotion::EqualOpportunity}) {
+    for (FairnessNotion notion :
+         {FairnessNotion::EqualizedOdds, FairnessNotion::EqualOpportunity}) {
         INFO(fairnessName(notion));
         TrainConfig config = quickConfig("fermi", INFINITY, 0.0);
         config.fairness = notion;
@@ -148,10 +156,10 @@ TEST_CASE("DP-FERMI spends at most its budget, certified by the accountant", "[t
         CHECK(result.history[e].epsilonSpent >= result.history[e - 1].epsilonSpent);
     }
     CHECK_THAT(result.history.back().epsilonSpent, WithinAbs(p.epsilonSpent, 1e-12));
-    CHECK_THAT(p.statement, Catch::Contains("Rényi-DP accountant") &&
-                                Catch::Contains("add/remove-one") &&
-                                Catch::Contains("every column of each training record") &&
-                                Catch::Contains("Test rows used for the displayed metrics are not protected"));
+    CHECK_THAT(p.statement,
+               Catch::Contains("Rényi-DP accountant") && Catch::Contains("add/remove-one") &&
+                   Catch::Contains("every column of each training record") &&
+                   Catch::Contains("Test rows used for the displayed metrics are not protected"));
     // The default W-stream noises the group masses (sensitivity 1): its noise does not depend
     // on λ (λ multiplies the gradient computed from them). The clipped-gradient stream's noise
     // scales with λ through the clip norm C_W = 2λ(1/√ρ + R).
@@ -242,7 +250,8 @@ TEST_CASE("Invalid configurations name the offending value", "[trainer][validati
     expectError(c, "privacy budget too small");
 }
 
-TEST_CASE("A group missing from the training rows is rejected for the penalty", "[trainer][validation]") {
+TEST_CASE("A group missing from the training rows is rejected for the penalty",
+          "[trainer][validation]") {
     DataSplit data = test::syntheticSplit(2000);
     data.train.groupNames.push_back("C (absent)");
     data.test.groupNames.push_back("C (absent)");

@@ -170,7 +170,8 @@ TEST_CASE("Silo ids of the data become each part's silo index", "[data][units]")
     }
 }
 
-TEST_CASE("Parkinsons: 42 subjects index the recordings of both parts", "[data][units][catalog][needs-data]") {
+TEST_CASE("Parkinsons: 42 subjects index the recordings of both parts",
+          "[data][units][catalog][needs-data]") {
     const std::string directory = test::sharedDatasetPath("parkinsons-telemonitoring");
     if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("parkinsons-telemonitoring"));
     const TabularData data = findCatalogEntry("parkinsons").load(directory);

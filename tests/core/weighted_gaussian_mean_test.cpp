@@ -74,7 +74,8 @@ TEST_CASE("Weighted-Gaussian mean: the auto weight of semi-DP SGD is r* with alp
     }
 }
 
-TEST_CASE("Weighted-Gaussian mean: Monte-Carlo agrees within 3 standard errors", "[public-mean][slow][statistical]") {
+TEST_CASE("Weighted-Gaussian mean: Monte-Carlo agrees within 3 standard errors",
+          "[public-mean][slow][statistical]") {
     const WeightedMeanProblem p = specProblem();
     const double r = optimalWeight(p);
     const std::vector<double> weights{0.0, r, 1.0 / 10000.0};

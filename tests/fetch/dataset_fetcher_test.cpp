@@ -48,7 +48,8 @@ struct TempDir {
 
 }  // namespace
 
-TEST_CASE("A data set downloads through the mirror, with progress over all files", "[fetch][mirror]") {
+TEST_CASE("A data set downloads through the mirror, with progress over all files",
+          "[fetch][mirror]") {
     const std::string a(40000, 'a'), b = "x,y\n1,2\n";
     test::TestHttpServer server;
     server.addBlob("/toy/a.csv", a);
@@ -79,8 +80,9 @@ TEST_CASE("Offline import verifies every file before copying any", "[fetch][impo
     TempDir source, target;
     std::ofstream(source.path / "a.csv", std::ios::binary) << a;
     // b.csv missing: nothing may be copied.
-    REQUIRE_THROWS_WITH(fetch::importDataset(entry, source.path.string(), target.path.string()),
-                        Catch::Contains("not the catalog's Toy data files") && Catch::Contains("b.csv"));
+    REQUIRE_THROWS_WITH(
+        fetch::importDataset(entry, source.path.string(), target.path.string()),
+        Catch::Contains("not the catalog's Toy data files") && Catch::Contains("b.csv"));
     CHECK_FALSE(std::filesystem::exists(target.path / "a.csv"));
     // A wrong b.csv: still refused, with the mismatch named.
     std::ofstream(source.path / "b.csv", std::ios::binary) << "c\n4\n";

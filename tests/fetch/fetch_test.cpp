@@ -506,7 +506,8 @@ TEST_CASE("verifyFile reports missing, wrong-size, wrong-hash and good files", "
     CHECK(reports[1].message == "w.bin: missing");
 }
 
-TEST_CASE("a real data set file is fetched through the local server", "[fetch][dataset][needs-data]") {
+TEST_CASE("a real data set file is fetched through the local server",
+          "[fetch][dataset][needs-data]") {
     const fs::path source = pfa::test::sharedDatasetsRoot() / "german-credit";
     if (!fs::exists(source / "german.data"))
         PFA_SKIP_TEST((source / "german.data").string() << " is not present (PFA_SHARED_DATASETS)");

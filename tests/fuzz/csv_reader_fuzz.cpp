@@ -98,8 +98,9 @@ std::vector<pfa::Schema> makeSchemas() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const std::vector<pfa::Schema> schemas = makeSchemas();
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    pfa::fuzz::checkReadsAndPreview(text, "fuzz.csv", schemas,
-                                    [](const auto&... args) { return pfa::readDelimitedText(args...); });
+    pfa::fuzz::checkReadsAndPreview(text, "fuzz.csv", schemas, [](const auto&... args) {
+        return pfa::readDelimitedText(args...);
+    });
     // Differential check of the line reader: whole reads and trickled reads agree.
     pfa::detail::TextSource whole(text);
     TrickleSource trickle(text);

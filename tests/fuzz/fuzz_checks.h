@@ -67,8 +67,8 @@ inline void checkPreview(const FilePreview& p, std::size_t maxRows) {
 /// `read(text, name, schema, options)`, then previewed; each must either pass the checks above
 /// or be refused with InputError.
 template <typename Read>
-void checkReadsAndPreview(std::string_view text, const std::string& name, const std::vector<Schema>& schemas,
-                          Read read) {
+void checkReadsAndPreview(std::string_view text, const std::string& name,
+                          const std::vector<Schema>& schemas, Read read) {
     ReadOptions options;
     options.memoryLimitBytes = std::uint64_t{1} << 30;  // do not read /proc on every input
     for (const Schema& schema : schemas) {

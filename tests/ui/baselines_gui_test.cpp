@@ -19,7 +19,8 @@ using namespace pfa::ui::test;
 TEST_CASE("DP post-processing runs from the window and draws its γ-curve", "[ui][baselines]") {
     auto window = readyWindow(20);
     ExperimentPanel* panel = window->experimentPanel();
-    panel->algorithmBox()->setCurrentIndex(panel->algorithmBox()->findData(QStringLiteral("dp-postprocessing")));
+    panel->algorithmBox()->setCurrentIndex(
+        panel->algorithmBox()->findData(QStringLiteral("dp-postprocessing")));
     panel->fairnessBox()->setCurrentIndex(panel->fairnessBox()->findData(QStringLiteral("eo")));
     chooseSetting(panel, "scope", QStringLiteral("sensitive-only"));
     panel->epsilonControl()->setValue(1.0);
@@ -45,9 +46,11 @@ TEST_CASE("DP post-processing runs from the window and draws its γ-curve", "[ui
 TEST_CASE("PF-LD runs from the window, its dual step where λ would be", "[ui][baselines]") {
     auto window = readyWindow(5);
     ExperimentPanel* panel = window->experimentPanel();
-    panel->algorithmBox()->setCurrentIndex(panel->algorithmBox()->findData(QStringLiteral("pf-ld")));
+    panel->algorithmBox()->setCurrentIndex(
+        panel->algorithmBox()->findData(QStringLiteral("pf-ld")));
     panel->epsilonControl()->setValue(2.0);
-    CHECK((panel->settingsForm()->isShown("dual-step") || panel->advancedSettingsForm()->isShown("dual-step")));
+    CHECK((panel->settingsForm()->isShown("dual-step") ||
+           panel->advancedSettingsForm()->isShown("dual-step")));
     const RunEntryPtr entry = runFromWindow(*window);
     REQUIRE(entry->isComplete());
     CHECK(entry->result.privacy.epsilonSpent <= 2.0);

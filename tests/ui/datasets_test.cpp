@@ -26,8 +26,11 @@ using namespace pfa::ui::test;
 namespace {
 
 const std::map<std::string, std::string> kSharedFolder = {
-    {"adult", "adult"}, {"compas", "compas"}, {"credit-card", "credit-card-default"},
-    {"german-credit", "german-credit"}, {"parkinsons", "parkinsons-telemonitoring"}};
+    {"adult", "adult"},
+    {"compas", "compas"},
+    {"credit-card", "credit-card-default"},
+    {"german-credit", "german-credit"},
+    {"parkinsons", "parkinsons-telemonitoring"}};
 
 QString sharedFolder(const std::string& name) {
     return sharedDatasetFolder(QString::fromStdString(kSharedFolder.at(name)));
@@ -115,7 +118,8 @@ TEST_CASE("Catalog data set parkinsons loads in the GUI and trains a DP-FERMI ru
     checkCatalogDatasetInGui("parkinsons");
 }
 
-TEST_CASE("Download dialog: mirror download with verification, and cancel keeps the partial file", "[ui][datasets][needs-data]") {
+TEST_CASE("Download dialog: mirror download with verification, and cancel keeps the partial file",
+          "[ui][datasets][needs-data]") {
     const QString folder = sharedFolder("german-credit");
     if (folder.isEmpty()) PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("german-credit")));
     QFile source(QDir(folder).filePath(QStringLiteral("german.data")));
@@ -150,7 +154,8 @@ TEST_CASE("Download dialog: mirror download with verification, and cancel keeps 
         again.start();
         REQUIRE(waitForSignals(doneAgain, 1, 60000));
         CHECK(again.error().isEmpty());
-        CHECK(std::filesystem::file_size(target / "german.data") == static_cast<std::uintmax_t>(bytes.size()));
+        CHECK(std::filesystem::file_size(target / "german.data") ==
+              static_cast<std::uintmax_t>(bytes.size()));
     }
     SECTION("a corrupted file is rejected with a clear message") {
         server.setCorruption(true);
@@ -171,15 +176,16 @@ TEST_CASE("Download dialog: mirror download with verification, and cancel keeps 
     std::filesystem::remove_all(target);
 }
 
-TEST_CASE("Import wizard: preview, roles, full check, and bad files named precisely", "[ui][datasets][slow]") {
+TEST_CASE("Import wizard: preview, roles, full check, and bad files named precisely",
+          "[ui][datasets][slow]") {
     QTemporaryDir dir;
     const QString good = dir.filePath(QStringLiteral("loans.csv"));
     {
         std::ofstream out(good.toStdString());
         out << "income;region;gender;race;approved\n";
         for (int i = 0; i < 400; ++i) {
-            out << 20 + (i * 37) % 80 << ";r" << i % 3 << ";" << (i % 2 ? "m" : "f") << ";" << (i % 5 ? "x" : "y")
-                << ";" << ((i * 37) % 80 > 35 ? "yes" : "no") << "\n";
+            out << 20 + (i * 37) % 80 << ";r" << i % 3 << ";" << (i % 2 ? "m" : "f") << ";"
+                << (i % 5 ? "x" : "y") << ";" << ((i * 37) % 80 > 35 ? "yes" : "no") << "\n";
         }
     }
     ImportWizard wizard;
@@ -206,9 +212,10 @@ TEST_CASE("Import wizard: preview, roles, full check, and bad files named precis
         const char* content;
         const char* expected;
     };
-    for (const Bad& bad : {Bad{"", "empty"}, Bad{"a,b,y,s\n1,2,yes,f\n3,4,no\n", "expected 4 fields"},
-                           Bad{"a,y,s\n1,yes,f\nx,no,m\n2,no,f\n", "'x'"},
-                           Bad{"a,y,s\n1,yes,f\n2,yes,m\n", "one class"}}) {
+    for (const Bad& bad :
+         {Bad{"", "empty"}, Bad{"a,b,y,s\n1,2,yes,f\n3,4,no\n", "expected 4 fields"},
+          Bad{"a,y,s\n1,yes,f\nx,no,m\n2,no,f\n", "'x'"},
+          Bad{"a,y,s\n1,yes,f\n2,yes,m\n", "one class"}}) {
         INFO(bad.expected);
         const QString path = dir.filePath(QStringLiteral("bad.csv"));
         {

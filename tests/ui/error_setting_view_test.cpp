@@ -1,29 +1,30 @@
 // The sweep view of a final metric against any numeric setting or data knob the sweep varies:
 // its axes and metrics, lines per algorithm, spacing of x, and the theory overlay evaluated at
 // each point's own settings.
+#include "ui/charts/error_setting_view.h"
+
+#include <QDateTime>
 #include <QDir>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <set>
 
+#include "core/sweep/results_file.h"
+#include "core/sweep/run_record.h"
 #include "core/sweep/setting_axes.h"
+#include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_summary.h"
 #include "core/sweep/theory_rates.h"
 #include "core/util/format.h"
-#include "ui/charts/chart_view.h"
-#include "ui/charts/error_setting_view.h"
-#include <QSignalSpy>
-#include <QTemporaryDir>
-#include <set>
-#include "core/sweep/sweep_preset.h"
 #include "ui/actions/sweep_actions.h"
+#include "ui/charts/chart_view.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/panels/sweep_views_panel.h"
 #include "ui/runs/run_history_model.h"
-#include <QDateTime>
-#include "core/sweep/results_file.h"
-#include "core/sweep/run_record.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -40,14 +41,19 @@ std::vector<pfa::SweepPoint> shareSweep() {
         for (double share : kShares) {
             for (int seed = 0; seed < 2; ++seed) {
                 pfa::SweepPoint p;
-                p.runKey = std::string("dataset=synthetic-linear(n=12000,d=50,seed=1)|split=0,0.25;algorithm=") + algorithm +
-                           ";epsilon=1;seed=" + std::to_string(seed) + ";public-share=" + pfa::formatNumber(share, 17);
+                p.runKey =
+                    std::string(
+                        "dataset=synthetic-linear(n=12000,d=50,seed=1)|split=0,0.25;algorithm=") +
+                    algorithm + ";epsilon=1;seed=" + std::to_string(seed) +
+                    ";public-share=" + pfa::formatNumber(share, 17);
                 p.algorithm = algorithm;
                 p.epsilon = 1.0;
-                const double level = std::string(algorithm) == "semi-dp-sgd" ? 0.5 / (1.0 + 100.0 * share) : 0.6;
+                const double level =
+                    std::string(algorithm) == "semi-dp-sgd" ? 0.5 / (1.0 + 100.0 * share) : 0.6;
                 p.testError = NAN;
                 p.excessRisk = level + (seed == 0 ? -0.01 : 0.01);
-                if (std::string(algorithm) == "semi-dp-sgd") p.finalMetrics["train_loss"] = 2 * level;
+                if (std::string(algorithm) == "semi-dp-sgd")
+                    p.finalMetrics["train_loss"] = 2 * level;
                 points.push_back(p);
             }
         }
@@ -55,8 +61,10 @@ std::vector<pfa::SweepPoint> shareSweep() {
     // A baseline that does not read the setting: one cell, drawn as a level.
     for (int seed = 0; seed < 2; ++seed) {
         pfa::SweepPoint p;
-        p.runKey = "dataset=synthetic-linear(n=12000,d=50,seed=1)|split=0,0.25;algorithm=plain-baseline;epsilon=1;seed=" +
-                   std::to_string(seed);
+        p.runKey =
+            "dataset=synthetic-linear(n=12000,d=50,seed=1)|split=0,0.25;algorithm=plain-baseline;"
+            "epsilon=1;seed=" +
+            std::to_string(seed);
         p.algorithm = "plain-baseline";
         p.epsilon = 1.0;
         p.testError = NAN;
@@ -80,9 +88,11 @@ TEST_CASE("Error vs setting: lines along a swept setting, spacing, metrics and a
     // The semi-DP cells' rate: 1/(1 + 100 p), their own public share; the baseline has none.
     std::vector<std::optional<pfa::RateShape>> rates;
     for (const pfa::SweepCell& cell : cells) {
-        const double share = pfa::axisValue(cell, pfa::SettingAxis{"public-share", false}).value_or(0.0);
+        const double share =
+            pfa::axisValue(cell, pfa::SettingAxis{"public-share", false}).value_or(0.0);
         if (cell.algorithm == "semi-dp-sgd") {
-            rates.push_back(pfa::RateShape{"1/(1 + 100 p)", [share](double) { return 1.0 / (1.0 + 100.0 * share); }, ""});
+            rates.push_back(pfa::RateShape{
+                "1/(1 + 100 p)", [share](double) { return 1.0 / (1.0 + 100.0 * share); }, ""});
         } else {
             rates.push_back(std::nullopt);
         }
@@ -100,13 +110,15 @@ TEST_CASE("Error vs setting: lines along a swept setting, spacing, metrics and a
     const auto& semi = view.lines()[0];
     // The baseline without a public share is a level across the plot, named so.
     CHECK(view.lines()[2].points == 0);
-    CHECK(view.legendNames().contains(QStringLiteral("plain-baseline (does not read public-share)")));
+    CHECK(
+        view.legendNames().contains(QStringLiteral("plain-baseline (does not read public-share)")));
     CHECK(semi.name == QStringLiteral("semi-dp-sgd"));
     CHECK(semi.points == 4);
     REQUIRE(semi.overlay);
     CHECK(semi.c == Approx(0.5).epsilon(1e-9));
     CHECK_FALSE(view.lines()[1].overlay);
-    CHECK(view.legendNames().contains(QStringLiteral("rate (constants unknown, 1 fitted: c = 0.5)")));
+    CHECK(
+        view.legendNames().contains(QStringLiteral("rate (constants unknown, 1 fitted: c = 0.5)")));
     CHECK(view.noteText().contains(QStringLiteral("1/(1 + 100 p)")));
     // The dashed line passes through c·rate at every point.
     QLineSeries* overlay = nullptr;
@@ -136,8 +148,9 @@ TEST_CASE("Error vs setting: lines along a swept setting, spacing, metrics and a
     REQUIRE(view.grab().save(screenshotPath("error-vs-setting.png")));
 }
 
-TEST_CASE("Error vs setting: a data knob as the x axis, and nothing to plot without a varying setting",
-          "[ui][error-setting]") {
+TEST_CASE(
+    "Error vs setting: a data knob as the x axis, and nothing to plot without a varying setting",
+    "[ui][error-setting]") {
     std::vector<pfa::SweepPoint> points;
     for (const char* nu : {"2.5", "3", "8", "inf"}) {
         pfa::SweepPoint p;
@@ -168,8 +181,9 @@ TEST_CASE("Error vs setting: a data knob as the x axis, and nothing to plot with
     CHECK(view.view()->isEmpty());
 }
 
-TEST_CASE("A preset's data axes: the sweep runs on every variant and the views plot against the knob",
-          "[ui][error-setting][data-axes]") {
+TEST_CASE(
+    "A preset's data axes: the sweep runs on every variant and the views plot against the knob",
+    "[ui][error-setting][data-axes]") {
     using namespace pfa::ui::test;
     auto window = readyWindow();
     const pfa::SweepPreset preset = pfa::parseSweepPreset(
@@ -181,8 +195,8 @@ TEST_CASE("A preset's data axes: the sweep runs on every variant and the views p
     QTemporaryDir dir;
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
-    REQUIRE(window->sweepActions()->startSweep(preset.spec, 2, dir.filePath("rows.jsonl"), &error, false,
-                                               preset.dataVariants));
+    REQUIRE(window->sweepActions()->startSweep(preset.spec, 2, dir.filePath("rows.jsonl"), &error,
+                                               false, preset.dataVariants));
     CHECK(error.isEmpty());
     REQUIRE(waitForSignals(finished, 1, 60000));
     CHECK(finished.at(0).at(1).toString().isEmpty());
@@ -190,7 +204,8 @@ TEST_CASE("A preset's data axes: the sweep runs on every variant and the views p
     // Two seeds on each of the three data sets, each run knowing its own data set.
     CHECK(window->historyModel()->rowCount() == 6);
     std::set<long> trainRows;
-    for (const RunEntryPtr& entry : window->historyModel()->entries()) trainRows.insert(entry->context.trainRows);
+    for (const RunEntryPtr& entry : window->historyModel()->entries())
+        trainRows.insert(entry->context.trainRows);
     CHECK(trainRows.size() == 3);
     // The views show the family of the three, and the error against the data's rows.
     SweepViewsPanel* views = window->sweepViews();
@@ -205,14 +220,17 @@ TEST_CASE("A preset's data axes: the sweep runs on every variant and the views p
     CHECK(view->lines()[0].points == 3);
 }
 
-TEST_CASE("Error vs setting: values spanning decades go on a log y axis, values ≤ 0 there are counted",
-          "[ui][error-setting]") {
+TEST_CASE(
+    "Error vs setting: values spanning decades go on a log y axis, values ≤ 0 there are counted",
+    "[ui][error-setting]") {
     std::vector<pfa::SweepPoint> points;
     for (double clip : {0.01, 0.1, 1.0, 10.0}) {
         for (const char* rule : {"tail", "naive"}) {
             pfa::SweepPoint p;
-            p.runKey = std::string("dataset=d;algorithm=accelerated-clipped-gd;epsilon=1;seed=0;clip-norm=") +
-                       pfa::formatNumber(clip, 17) + ";clip-rule=" + rule;
+            p.runKey =
+                std::string(
+                    "dataset=d;algorithm=accelerated-clipped-gd;epsilon=1;seed=0;clip-norm=") +
+                pfa::formatNumber(clip, 17) + ";clip-rule=" + rule;
             p.algorithm = "accelerated-clipped-gd";
             p.epsilon = 1.0;
             p.testError = std::string(rule) == "tail" ? 1000.0 * clip : 0.05;
@@ -244,18 +262,23 @@ TEST_CASE("Error vs setting: values spanning decades go on a log y axis, values 
 TEST_CASE("Sweep views of a results file, saved as a screenshot", "[.view-shot]") {
     const QString file = qEnvironmentVariable("PFA_VIEW_RESULTS");
     REQUIRE_FALSE(file.isEmpty());
-    const QStringList algorithms = qEnvironmentVariable("PFA_VIEW_ALGORITHMS").split(QLatin1Char(','), Qt::SkipEmptyParts);
-    const QStringList epsilons = qEnvironmentVariable("PFA_VIEW_EPSILONS").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const QStringList algorithms =
+        qEnvironmentVariable("PFA_VIEW_ALGORITHMS").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    const QStringList epsilons =
+        qEnvironmentVariable("PFA_VIEW_EPSILONS").split(QLatin1Char(','), Qt::SkipEmptyParts);
     std::vector<RunEntryPtr> entries;
     int id = 1;
     for (const pfa::JsonValue& record : pfa::readResultsFile(file.toStdString()).records) {
         pfa::RunContext context;
         pfa::RunResult result = pfa::runResultFromJson(record, &context);
-        if (!algorithms.isEmpty() && !algorithms.contains(QString::fromStdString(result.config.algorithm))) continue;
+        if (!algorithms.isEmpty() &&
+            !algorithms.contains(QString::fromStdString(result.config.algorithm)))
+            continue;
         if (!epsilons.isEmpty() && std::isfinite(result.config.epsilon) &&
             !epsilons.contains(QString::fromStdString(pfa::formatNumber(result.config.epsilon))))
             continue;
-        entries.push_back(makeRunEntry(id++, std::move(result), std::move(context), QDateTime::currentDateTime()));
+        entries.push_back(makeRunEntry(id++, std::move(result), std::move(context),
+                                       QDateTime::currentDateTime()));
     }
     REQUIRE_FALSE(entries.empty());
     SweepViewsPanel panel;
@@ -265,7 +288,8 @@ TEST_CASE("Sweep views of a results file, saved as a screenshot", "[.view-shot]"
     panel.refreshNow();
     if (qEnvironmentVariable("PFA_VIEW_AXIS").startsWith(QStringLiteral("data:"))) {
         // A data knob: the variants together, as the Data filter offers them.
-        panel.followSweep(QString::fromStdString(pfa::datasetFamilyKey(pfa::datasetOfRunKey(entries.front()->context.runKey))),
+        panel.followSweep(QString::fromStdString(pfa::datasetFamilyKey(
+                              pfa::datasetOfRunKey(entries.front()->context.runKey))),
                           QStringLiteral("dp"));
     }
     panel.tabs()->setCurrentIndex(qEnvironmentVariableIntValue("PFA_VIEW_TAB"));

@@ -74,7 +74,8 @@ TEST_CASE("Charts export to PNG at the chosen DPI, SVG and PDF", "[ui][export]")
     REQUIRE(runWithLambdas(*window, {0.0, 2.0}));
     window->liveCharts()->refreshNow();
     QTemporaryDir dir;
-    std::vector<ChartView*> views(window->liveCharts()->views().begin(), window->liveCharts()->views().end());
+    std::vector<ChartView*> views(window->liveCharts()->views().begin(),
+                                  window->liveCharts()->views().end());
     views.push_back(window->tradeoffChart()->view());
     int index = 0;
     for (ChartView* view : views) {
@@ -121,7 +122,8 @@ TEST_CASE("Charts export to PNG at the chosen DPI, SVG and PDF", "[ui][export]")
     const QList<QByteArray> lines = csv.readAll().split('\n');
     CHECK(lines[0].startsWith("id,algorithm,dataset,fairness"));
     CHECK(lines.size() == 4);  // header, two runs, trailing newline
-    REQUIRE(exportHistoryJson(dir.filePath("runs.json"), window->historyModel()->entries(), &error));
+    REQUIRE(
+        exportHistoryJson(dir.filePath("runs.json"), window->historyModel()->entries(), &error));
     CHECK(QFile(dir.filePath("runs.json")).size() > 1000);
 }
 
@@ -174,7 +176,8 @@ TEST_CASE("Screenshots for the README", "[ui][screenshot][slow]") {
     // selected for comparison.
     window->experimentPanel()->epsilonControl()->setValue(INFINITY);
     REQUIRE(runWithLambdas(*window, {0.0, 1.0, 4.0, 8.0}));
-    window->historyView()->selectRuns({window->historyModel()->entries()[5]->id, window->historyModel()->entries()[9]->id});
+    window->historyView()->selectRuns(
+        {window->historyModel()->entries()[5]->id, window->historyModel()->entries()[9]->id});
     window->liveCharts()->refreshNow();
     QTest::qWait(100);
     const QString fullerPath = QStringLiteral(PFA_SCREENSHOT_DIR "/main-window-tradeoff.png");

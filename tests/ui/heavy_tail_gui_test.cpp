@@ -48,7 +48,8 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     CHECK(form->tailText().contains(QStringLiteral("infinite variance")));
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QTest::qWait(100);
-    CHECK(panel->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-knobs-infinite-variance.png")));
+    CHECK(panel->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-knobs-infinite-variance.png")));
     CHECK(panel->datasetRequest().heavyTailed.featureTail == 1.5);
     CHECK(pfa::datasetKey(panel->datasetRequest()) != defaultKey);
     form->gaussianBox()->setChecked(true);

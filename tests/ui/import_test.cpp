@@ -42,8 +42,8 @@ QString writeLoans(const QTemporaryDir& dir, bool shortRow) {
             out << "31,44\n";  // line 202
             continue;
         }
-        out << 10 + (i * 7) % 37 << "," << 20 + i % 61 << ",r" << i % 3 << "," << ((i * 7) % 37 > 18 ? "yes" : "no")
-            << "\n";
+        out << 10 + (i * 7) % 37 << "," << 20 + i % 61 << ",r" << i % 3 << ","
+            << ((i * 7) % 37 > 18 ? "yes" : "no") << "\n";
     }
     return path;
 }
@@ -58,7 +58,8 @@ QString lower(const QString& text) { return text.toLower(); }
 
 }  // namespace
 
-TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it enables Next", "[ui][import]") {
+TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it enables Next",
+          "[ui][import]") {
     QTemporaryDir dir;
     const QString path = writeLoans(dir, true);
     ImportWizard wizard;
@@ -83,7 +84,8 @@ TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it e
     CHECK(skip->text() == QStringLiteral("Skip 1 bad row"));
     bool named = false;
     for (auto* label : wizard.findChildren<QLabel*>()) {
-        named = named || (label->isVisible() && label->text().contains(QStringLiteral("line 202 has 2 fields")));
+        named = named || (label->isVisible() &&
+                          label->text().contains(QStringLiteral("line 202 has 2 fields")));
     }
     CHECK(named);
     QAbstractButton* next = wizard.button(QWizard::NextButton);
@@ -119,10 +121,12 @@ TEST_CASE("Import wizard: a short row is named, the preview stays, skipping it e
     wizard.runCheck();
     REQUIRE(waitForSignals(checked, 2, 60000));
     CHECK_FALSE(wizard.checkSucceeded());
-    CHECK(wizard.checkError().contains(QStringLiteral("loans.csv:202: expected 4 fields, found 2")));
+    CHECK(
+        wizard.checkError().contains(QStringLiteral("loans.csv:202: expected 4 fields, found 2")));
 }
 
-TEST_CASE("Import wizard: the file field takes a typed path, a bad one gets a clear message", "[ui][import]") {
+TEST_CASE("Import wizard: the file field takes a typed path, a bad one gets a clear message",
+          "[ui][import]") {
     QTemporaryDir dir;
     const QString path = writeLoans(dir, false);
     ImportWizard wizard;
@@ -150,7 +154,8 @@ TEST_CASE("Import wizard: the file field takes a typed path, a bad one gets a cl
     QTest::keyClicks(field, dir.path());
     QTest::keyClick(field, Qt::Key_Return);
     said = false;
-    for (auto* label : wizard.findChildren<QLabel*>()) said = said || label->text().contains(QStringLiteral("is a folder"));
+    for (auto* label : wizard.findChildren<QLabel*>())
+        said = said || label->text().contains(QStringLiteral("is a folder"));
     CHECK(said);
 
     // A real file typed in: previewed like a browsed one.
@@ -165,8 +170,10 @@ TEST_CASE("Import wizard: the file field takes a typed path, a bad one gets a cl
     CHECK(wizard.currentPage()->isComplete());
 }
 
-TEST_CASE("Import wizard: a numeric sensitive column with many values is flagged and can be split at its median",
-          "[ui][import]") {
+TEST_CASE(
+    "Import wizard: a numeric sensitive column with many values is flagged and can be split at its "
+    "median",
+    "[ui][import]") {
     QTemporaryDir dir;
     ImportWizard wizard;
     QSignalSpy previewed(&wizard, &ImportWizard::previewReady);
@@ -211,14 +218,17 @@ TEST_CASE("Import wizard: a numeric sensitive column with many values is flagged
     CHECK_FALSE(wizard.schema().sensitiveThreshold.has_value());
 }
 
-TEST_CASE("Open sweep results: a file that is not a results file gets a dialog saying so", "[ui][import][results]") {
+TEST_CASE("Open sweep results: a file that is not a results file gets a dialog saying so",
+          "[ui][import][results]") {
     auto window = readyWindow(5);
     QTemporaryDir dir;
     const QString passwd = dir.filePath(QStringLiteral("passwd"));
     {
         QFile file(passwd);
         REQUIRE(file.open(QIODevice::WriteOnly));
-        for (int i = 0; i < 24; ++i) file.write(QStringLiteral("user%1:x:%1:%1:User %1:/home/user%1:/bin/sh\n").arg(i).toUtf8());
+        for (int i = 0; i < 24; ++i)
+            file.write(
+                QStringLiteral("user%1:x:%1:%1:User %1:/home/user%1:/bin/sh\n").arg(i).toUtf8());
     }
     QSignalSpy opened(window->resultsFiles(), &ResultsFileController::opened);
     window->resultsFiles()->open(passwd);
@@ -241,7 +251,8 @@ TEST_CASE("Open sweep results: a file that is not a results file gets a dialog s
     box->accept();
 }
 
-TEST_CASE("Open sweep results: a damaged results file lists the lines it skipped and why", "[ui][import][results]") {
+TEST_CASE("Open sweep results: a damaged results file lists the lines it skipped and why",
+          "[ui][import][results]") {
     DatasetController datasets;
     QSignalSpy ready(&datasets, &DatasetController::datasetReady);
     datasets.requestDataset(pfa::DatasetRequest{});
@@ -284,7 +295,8 @@ TEST_CASE("Open sweep results: a damaged results file lists the lines it skipped
                                     "line 5: cut off: the file ends in the middle of this line"));
 }
 
-TEST_CASE("Session files: damaged or foreign files are refused in plain words", "[ui][import][session]") {
+TEST_CASE("Session files: damaged or foreign files are refused in plain words",
+          "[ui][import][session]") {
     QTemporaryDir dir;
     auto write = [&](const QString& name, const QByteArray& bytes) {
         const QString path = dir.filePath(name);
@@ -305,9 +317,11 @@ TEST_CASE("Session files: damaged or foreign files are refused in plain words", 
         return error;
     };
     CHECK(refusal(write(QStringLiteral("passwd.pfa"), "root:x:0:0:root:/root:/bin/bash\n")) ==
-          QStringLiteral("passwd.pfa is not a PFA Explorer session file. Sessions are the .pfa files that "
-                         "File ▸ Save session writes."));
-    CHECK(refusal(write(QStringLiteral("empty.pfa"), "  \n")) == QStringLiteral("empty.pfa is empty: it holds no session."));
+          QStringLiteral(
+              "passwd.pfa is not a PFA Explorer session file. Sessions are the .pfa files that "
+              "File ▸ Save session writes."));
+    CHECK(refusal(write(QStringLiteral("empty.pfa"), "  \n")) ==
+          QStringLiteral("empty.pfa is empty: it holds no session."));
 
     const QString good = dir.filePath(QStringLiteral("good.pfa"));
     SessionData session;
@@ -320,9 +334,11 @@ TEST_CASE("Session files: damaged or foreign files are refused in plain words", 
     CHECK(refusal(write(QStringLiteral("cut.pfa"), bytes.left(bytes.size() / 2)))
               .contains(QStringLiteral("cut.pfa is incomplete: the file ends too early")));
     QByteArray edited = bytes;
-    edited.replace("\"settings\"", "settings");  // a key without its quotes, as a hand edit might leave it
+    edited.replace("\"settings\"",
+                   "settings");  // a key without its quotes, as a hand edit might leave it
     const QString damaged = refusal(write(QStringLiteral("edited.pfa"), edited));
     CHECK(damaged.startsWith(QStringLiteral("edited.pfa is damaged near line ")));
     CHECK(refusal(write(QStringLiteral("other.pfa"), "{\"format\": \"something-else\"}"))
-              .startsWith(QStringLiteral("other.pfa is not a PFA Explorer session file: it holds other data.")));
+              .startsWith(QStringLiteral(
+                  "other.pfa is not a PFA Explorer session file: it holds other data.")));
 }

@@ -1,8 +1,6 @@
 // What the user types and what the window shows of data: ε and δ refused or warned about
 // visibly (never changed silently), opening a session over unsaved runs, and data-derived text
 // (class labels such as "<=50K", file and column names) never taken as markup.
-#include <catch2/catch.hpp>
-
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
@@ -16,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTextDocument>
 #include <QTimer>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <memory>

@@ -262,7 +262,8 @@ TEST_CASE("Lambda control: the experiment panel stays as narrow, screenshot",
     wide.control.resize(460, wide.control.sizeHint().height());
     wide.control.setValue(250);
     QTest::qWait(20);
-    REQUIRE(wide.control.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/lambda-control-wide.png")));
+    REQUIRE(
+        wide.control.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/lambda-control-wide.png")));
 }
 
 TEST_CASE("Sweep dialog: λ presets and log:/lin: generators expand to the values that run",

@@ -57,7 +57,12 @@ TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]"
 
     SECTION("stopping a running run") {
         clickToolbar(*window, window->runAction());
-        REQUIRE(QTest::qWaitFor([&] { live->refreshNow(); return live->livePointCount() >= 5; }, 20000));
+        REQUIRE(QTest::qWaitFor(
+            [&] {
+                live->refreshNow();
+                return live->livePointCount() >= 5;
+            },
+            20000));
         CHECK(window->tradeoffChart()->hasLivePoint());  // the running run's current position
         clickToolbar(*window, window->stopAction());
         CHECK_FALSE(window->tradeoffChart()->hasLivePoint());
@@ -70,7 +75,7 @@ TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]"
         CHECK(entry->result.history.size() < 20000);
         QTest::qWait(400);
         live->refreshNow();
-        CHECK(live->livePointCount() == shownAtStop);     // no late points
+        CHECK(live->livePointCount() == shownAtStop);  // no late points
         CHECK_FALSE(window->tradeoffChart()->hasLivePoint());
         CHECK(window->tradeoffChart()->pointCount() == 0);  // a stopped run is not a tradeoff point
         CHECK(window->historyModel()->rowCount() == 1);     // but it is listed (its ε was spent)
@@ -83,7 +88,12 @@ TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]"
         // is then blocked before its next step (Pause alone would say Paused at once, while
         // the worker may still finish an epoch: how long that takes is the machine's business).
         clickToolbar(*window, window->runAction());
-        REQUIRE(QTest::qWaitFor([&] { live->refreshNow(); return live->livePointCount() >= 5; }, 20000));
+        REQUIRE(QTest::qWaitFor(
+            [&] {
+                live->refreshNow();
+                return live->livePointCount() >= 5;
+            },
+            20000));
         clickToolbar(*window, window->stepAction());
         REQUIRE(QTest::qWaitFor(
             [&] { return window->controller()->state() == TrainingController::State::Paused; },
@@ -101,7 +111,8 @@ TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]"
     }
 }
 
-TEST_CASE("Live mode: three quick lambda changes give one finished run with the last lambda", "[ui][slow]") {
+TEST_CASE("Live mode: three quick lambda changes give one finished run with the last lambda",
+          "[ui][slow]") {
     // A run far too long to end by itself is in flight when the user starts dragging: it must
     // be superseded (whatever the machine's speed), never finished.
     auto window = readyWindow(1000000);
@@ -278,7 +289,8 @@ TEST_CASE("Invalid settings are explained inline and disable Run", "[ui]") {
     panel->epochsBox()->setValue(1);
     panel->epsilonControl()->setValue(0.05);  // too little budget is caught by the run, not here
     CHECK(panel->problem().isEmpty());
-    panel->algorithmBox()->setCurrentIndex(panel->algorithmBox()->findData(QStringLiteral("dp-fermi")));
+    panel->algorithmBox()->setCurrentIndex(
+        panel->algorithmBox()->findData(QStringLiteral("dp-fermi")));
     panel->deltaEdit()->setText(QStringLiteral("abc"));
     CHECK(panel->problem().contains(QStringLiteral("δ")));
     CHECK_FALSE(window->runAction()->isEnabled());
@@ -315,7 +327,8 @@ TEST_CASE("The split method: chosen in the panel, carried by runs and settings, 
     CHECK(withSplit <= withoutSplit);
 
     // Choosing the pandas split reloads the data with it; a run records it.
-    panel->splitMethodBox()->setCurrentIndex(panel->splitMethodBox()->findData(QStringLiteral("pandas")));
+    panel->splitMethodBox()->setCurrentIndex(
+        panel->splitMethodBox()->findData(QStringLiteral("pandas")));
     panel->splitSeedBox()->setValue(100);
     const std::string key = pfa::datasetKey(panel->datasetRequest());
     CHECK(key.find("|split=100,0.25,pandas") != std::string::npos);
@@ -325,7 +338,8 @@ TEST_CASE("The split method: chosen in the panel, carried by runs and settings, 
             return data && data->key == key && panel->problem().isEmpty();
         },
         60000));
-    CHECK(window->datasetController()->dataset()->context.splitMethod == pfa::SplitMethod::PandasSample);
+    CHECK(window->datasetController()->dataset()->context.splitMethod ==
+          pfa::SplitMethod::PandasSample);
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     clickToolbar(*window, window->runAction());
     REQUIRE(waitForSignals(finished, 1));
@@ -340,7 +354,8 @@ TEST_CASE("The split method: chosen in the panel, carried by runs and settings, 
     other.fromJson(settings);
     CHECK(pfa::datasetKey(other.datasetRequest()) == key);
     QJsonObject old = settings;
-    for (const char* field : {"split_method", "split_seed", "test_fraction"}) old.remove(QLatin1String(field));
+    for (const char* field : {"split_method", "split_seed", "test_fraction"})
+        old.remove(QLatin1String(field));
     other.fromJson(old);
     const pfa::SplitOptions split = other.datasetRequest().split;
     CHECK(split.method == pfa::SplitMethod::Seeded);
@@ -416,7 +431,8 @@ TEST_CASE("The experiment panel sets the stabilised method's settings and keeps 
     CHECK(other.config().lossClipShare == 0.5);
     // Settings saved before these controls existed give the defaults.
     QJsonObject old = panel.toJson();
-    for (const char* field : {"averaging", "w-stream", "loss-clip-share"}) old.remove(QLatin1String(field));
+    for (const char* field : {"averaging", "w-stream", "loss-clip-share"})
+        old.remove(QLatin1String(field));
     other.fromJson(old);
     CHECK_FALSE(other.config().averaging.has_value());
     CHECK(other.config().wStream == pfa::WStream::GroupMasses);

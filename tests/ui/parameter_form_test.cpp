@@ -1,6 +1,8 @@
 // The experiment form generated from the parameter declarations: one row per parameter an
 // algorithm declares, every value through config() and sessions and back, sessions of earlier
 // versions, invalid text reported (and Run disabled), and pictures of the panel at dock width.
+#include "ui/panels/parameter_form.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -13,15 +15,14 @@
 #include <QSpinBox>
 #include <QTest>
 #include <QToolButton>
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
 #include "core/algorithms/registry.h"
 #include "core/train/parameters.h"
 #include "ui/panels/epsilon_control.h"
-#include "ui/panels/parameter_form.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -42,7 +43,8 @@ bool declares(const pfa::Algorithm& algorithm, const std::string& name) {
 }
 
 void selectAlgorithm(ExperimentPanel& panel, const std::string& name) {
-    panel.algorithmBox()->setCurrentIndex(panel.algorithmBox()->findData(QString::fromStdString(name)));
+    panel.algorithmBox()->setCurrentIndex(
+        panel.algorithmBox()->findData(QString::fromStdString(name)));
     REQUIRE(panel.config().algorithm == name);
 }
 
@@ -50,9 +52,12 @@ void selectAlgorithm(ExperimentPanel& panel, const std::string& name) {
 std::string otherNumber(const pfa::ParamSpec& spec, const std::string& current) {
     const bool boundedAbove = std::isfinite(spec.max) && spec.max < 1e6;
     double value = 0.0;
-    if (std::isfinite(spec.min) && boundedAbove) value = (spec.min + spec.max) / 2;
-    else if (std::isfinite(spec.min)) value = spec.min + 1.5;
-    else value = 1.5;
+    if (std::isfinite(spec.min) && boundedAbove)
+        value = (spec.min + spec.max) / 2;
+    else if (std::isfinite(spec.min))
+        value = spec.min + 1.5;
+    else
+        value = 1.5;
     if (spec.kind == pfa::ParamKind::Integer) value = std::floor(value) + 2;
     std::string text = pfa::parseParameter(spec, value);
     if (text == current || spec.isAuto(text)) text = pfa::parseParameter(spec, value + 1);
@@ -70,7 +75,8 @@ void setOtherValue(QWidget* field, const pfa::ParamSpec& spec, const pfa::TrainC
         box->setValue(std::stoi(otherNumber(spec, current)));
     } else if (auto* edit = qobject_cast<QLineEdit*>(field)) {
         // Whole numbers beyond the int range (seeds) keep every digit.
-        edit->setText(QString::fromStdString(spec.name == "seed" ? "12345678901234" : otherNumber(spec, current)));
+        edit->setText(QString::fromStdString(spec.name == "seed" ? "12345678901234"
+                                                                 : otherNumber(spec, current)));
     } else {
         FAIL("no known widget for " << spec.name);
     }
@@ -110,8 +116,9 @@ public:
 
 }  // namespace
 
-TEST_CASE("Parameter form: every setting has a row, each algorithm shows exactly the ones it declares",
-          "[ui][form]") {
+TEST_CASE(
+    "Parameter form: every setting has a row, each algorithm shows exactly the ones it declares",
+    "[ui][form]") {
     ExperimentPanel panel;
     // The GUI offers every setting the command line does (and the seed).
     for (const pfa::ParamSpec& spec : pfa::allParameters()) {
@@ -129,7 +136,8 @@ TEST_CASE("Parameter form: every setting has a row, each algorithm shows exactly
         for (const pfa::ParamSpec& spec : pfa::allParameters()) {
             if (hasOwnControl(spec)) continue;
             INFO(algorithm->name() << ": " << spec.name);
-            ParameterForm* form = spec.advanced ? panel.advancedSettingsForm() : panel.settingsForm();
+            ParameterForm* form =
+                spec.advanced ? panel.advancedSettingsForm() : panel.settingsForm();
             CHECK(form->isShown(spec.name) == declares(*algorithm, spec.name));
         }
     }
@@ -165,14 +173,17 @@ TEST_CASE("Parameter form: every setting has a row, each algorithm shows exactly
     CHECK(every->text() == QStringLiteral("1 epoch"));
 }
 
-TEST_CASE("Parameter form: rows without effect in the context are disabled, saying why", "[ui][form]") {
+TEST_CASE("Parameter form: rows without effect in the context are disabled, saying why",
+          "[ui][form]") {
     ExperimentPanel panel;
     selectAlgorithm(panel, "dp-fermi");
     panel.epsilonControl()->setValue(1.0);
     CHECK(panel.deltaEdit()->isEnabled());
     CHECK(panel.wStreamBox()->isEnabled());
     CHECK_FALSE(panel.parameterField("feature-bound")->isEnabled());  // published only
-    CHECK(panel.parameterField("feature-bound")->toolTip().contains(QStringLiteral("the published calibration")));
+    CHECK(panel.parameterField("feature-bound")
+              ->toolTip()
+              .contains(QStringLiteral("the published calibration")));
     panel.epsilonControl()->setValue(std::numeric_limits<double>::infinity());
     CHECK_FALSE(panel.deltaEdit()->isEnabled());
     CHECK(panel.deltaEdit()->toolTip().contains(QStringLiteral("private runs")));
@@ -288,12 +299,14 @@ TEST_CASE("Parameter form: sessions of earlier versions load (snake_case keys, �
     CHECK(panel.config().batchSize == 0);
 }
 
-TEST_CASE("Parameter form: an invalid value is explained, kept as typed, and disables Run", "[ui][form]") {
+TEST_CASE("Parameter form: an invalid value is explained, kept as typed, and disables Run",
+          "[ui][form]") {
     auto window = readyWindow(5);
     ExperimentPanel* panel = window->experimentPanel();
     REQUIRE(panel->problem().isEmpty());
     panel->lossClipShareBox()->setText(QStringLiteral("abc"));
-    CHECK(panel->problem().contains(QStringLiteral("Loss clip share = abc is invalid: it must be in [0, 1)")));
+    CHECK(panel->problem().contains(
+        QStringLiteral("Loss clip share = abc is invalid: it must be in [0, 1)")));
     CHECK_FALSE(window->runAction()->isEnabled());
     CHECK(panel->lossClipShareBox()->text() == QStringLiteral("abc"));
     CHECK(panel->toJson()["loss-clip-share"].toString() == QStringLiteral("abc"));
@@ -342,7 +355,9 @@ TEST_CASE("Parameter form: an algorithm's own parameters get rows and are stored
     CHECK(config.extra.at("tail-weight") == "0.75");
     CHECK(pfa::withOwnParameters(algorithm, config).extra.at("tail-weight") == "0.75");
     edit->setText(QStringLiteral("2"));
-    CHECK(form.applyTo(config) == QStringLiteral("Tail weight = 2 is invalid: it must be in [0, 1], or empty for auto (half)."));
+    CHECK(form.applyTo(config) ==
+          QStringLiteral(
+              "Tail weight = 2 is invalid: it must be in [0, 1], or empty for auto (half)."));
 
     edit->setText(QStringLiteral("0.5"));
     QJsonObject json;
@@ -357,7 +372,8 @@ TEST_CASE("Parameter form: an algorithm's own parameters get rows and are stored
     CHECK(qobject_cast<QLineEdit*>(other.field("tail-weight"))->text().isEmpty());
 }
 
-TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)", "[ui][form][screenshot][slow]") {
+TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)",
+          "[ui][form][screenshot][slow]") {
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     for (const auto& algorithm : pfa::algorithmRegistry()) {
         const std::string name = algorithm->name();
@@ -367,15 +383,19 @@ TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)"
         const int width = 380;
         INFO(name << ": minimum width " << panel.minimumSizeHint().width());
         CHECK(panel.minimumSizeHint().width() <= width);
-        panel.resize(width, panel.hasHeightForWidth() ? panel.heightForWidth(width) : panel.sizeHint().height());
+        panel.resize(width, panel.hasHeightForWidth() ? panel.heightForWidth(width)
+                                                      : panel.sizeHint().height());
         panel.show();
         QTest::qWait(50);
         // No label is cut: every shown label has at least the width its text needs.
         for (QLabel* label : panel.findChildren<QLabel*>()) {
-            if (!label->isVisible() || !label->buddy() || label->text().isEmpty()) continue;  // form labels
+            if (!label->isVisible() || !label->buddy() || label->text().isEmpty())
+                continue;  // form labels
             INFO(label->text().toStdString());
-            if (label->wordWrap()) CHECK(label->height() >= label->heightForWidth(label->width()));
-            else CHECK(label->width() >= label->sizeHint().width());
+            if (label->wordWrap())
+                CHECK(label->height() >= label->heightForWidth(label->width()));
+            else
+                CHECK(label->width() >= label->sizeHint().width());
         }
         // The generated fields start where their neighbours' do: under ε like the algorithm's
         // box, in the advanced section like the split's.
@@ -384,15 +404,19 @@ TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)"
             QWidget* field = panel.parameterField(spec.name);
             if (!field || !field->isVisible() || spec.kind == pfa::ParamKind::Flag) continue;
             INFO(spec.name);
-            CHECK(x(field) == x(spec.advanced ? static_cast<QWidget*>(panel.splitMethodBox()) : panel.algorithmBox()));
+            CHECK(x(field) == x(spec.advanced ? static_cast<QWidget*>(panel.splitMethodBox())
+                                              : panel.algorithmBox()));
         }
         // Tab goes down the rows: from the data set to the settings under ε, then Advanced.
         std::vector<QWidget*> chain;
-        for (QWidget* widget = panel.datasetBox(); chain.size() < 200; widget = widget->nextInFocusChain()) {
+        for (QWidget* widget = panel.datasetBox(); chain.size() < 200;
+             widget = widget->nextInFocusChain()) {
             chain.push_back(widget);
             if (widget == panel.advancedToggle()) break;
         }
-        auto at = [&](QWidget* widget) { return std::find(chain.begin(), chain.end(), widget) - chain.begin(); };
+        auto at = [&](QWidget* widget) {
+            return std::find(chain.begin(), chain.end(), widget) - chain.begin();
+        };
         CHECK(at(panel.algorithmBox()) < at(panel.advancedToggle()));
         CHECK(at(panel.advancedToggle()) < static_cast<long>(chain.size()));
         if (name == "dp-fermi") {
@@ -400,8 +424,10 @@ TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)"
             CHECK(at(panel.deltaEdit()) < at(panel.parameterField("calibration")));
             CHECK(at(panel.parameterField("scope")) < at(panel.advancedToggle()));
         }
-        if (QWidget* focused = QApplication::focusWidget()) focused->clearFocus();  // no focus frame
-        const QString path = QStringLiteral(PFA_SCREENSHOT_DIR "/experiment-panel-%1.png").arg(QString::fromStdString(name));
+        if (QWidget* focused = QApplication::focusWidget())
+            focused->clearFocus();  // no focus frame
+        const QString path = QStringLiteral(PFA_SCREENSHOT_DIR "/experiment-panel-%1.png")
+                                 .arg(QString::fromStdString(name));
         CHECK(panel.grab().save(path));
     }
 }

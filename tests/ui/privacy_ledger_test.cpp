@@ -60,8 +60,9 @@ QDockWidget* dock(MainWindow& window, const char* name) {
 
 }  // namespace
 
-TEST_CASE("Ledger: superseded live-mode runs and stopped runs are charged, deleting refunds nothing",
-          "[ui][ledger]") {
+TEST_CASE(
+    "Ledger: superseded live-mode runs and stopped runs are charged, deleting refunds nothing",
+    "[ui][ledger]") {
     auto window = readyWindow(2000);
     QSignalSpy started(window->controller(), &TrainingController::runStarted);
     QSignalSpy executed(window->controller(), &TrainingController::runExecuted);
@@ -103,14 +104,16 @@ TEST_CASE("Ledger: superseded live-mode runs and stopped runs are charged, delet
     CHECK(window->liveCharts()->lossChartTag().isEmpty());  // nothing private is shown
 }
 
-TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-short runs, the "
-          "session keeps it",
-          "[ui][ledger][screenshot][slow]") {
+TEST_CASE(
+    "Ledger after a small sweep: every run listed, Stop sweep charges cut-short runs, the "
+    "session keeps it",
+    "[ui][ledger][screenshot][slow]") {
     auto window = readyWindow(30);
     QTemporaryDir dir;
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
-    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2, dir.filePath("small.jsonl"), &error));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {1.0, 3.0}, {0.0, 2.0}, 2, 30), 2,
+                                               dir.filePath("small.jsonl"), &error));
     REQUIRE(waitForSignals(finished, 1, 60000));
     QTest::qWait(300);
     REQUIRE(chargedRuns(*window) == 8);
@@ -142,7 +145,8 @@ TEST_CASE("Ledger after a small sweep: every run listed, Stop sweep charges cut-
     // Stop a long sweep early: the runs it cut short ran, so they are charged too (they are
     // not in the results file and not in the history).
     QSignalSpy stopped(window->sweepController(), &SweepController::finished);
-    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {2.0}, {1.0}, 2, 5000), 2, dir.filePath("long.jsonl"), &error));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {2.0}, {1.0}, 2, 5000), 2,
+                                               dir.filePath("long.jsonl"), &error));
     QTest::qWait(700);
     window->sweepController()->stop();
     REQUIRE(waitForSignals(stopped, 1, 30000));
@@ -328,15 +332,16 @@ TEST_CASE("Statement and loss chart label the training-set diagnostics, the swit
     const RunEntryPtr quiet = finishedEntry(finished, 1);
     CHECK(std::isnan(quiet->result.trainLoss));
     CHECK_FALSE(quiet->result.privacy.diagnosticsRecorded);
-    CHECK(quiet->result.privacy.statement.find("Training-set diagnostics: not recorded for this run") !=
-          std::string::npos);
+    CHECK(quiet->result.privacy.statement.find(
+              "Training-set diagnostics: not recorded for this run") != std::string::npos);
     CHECK(quiet->result.privacy.statement.find("Not protected — diagnostics") == std::string::npos);
 }
 
 TEST_CASE("Delta 0 is refused in the panel instead of meaning 1/n^2", "[ui][privacy]") {
     auto window = readyWindow(5);
     window->experimentPanel()->deltaEdit()->setText(QStringLiteral("0"));
-    CHECK(window->experimentPanel()->problem().contains(QStringLiteral("δ = 0 is invalid: it must be in (0, 1)")));
+    CHECK(window->experimentPanel()->problem().contains(
+        QStringLiteral("δ = 0 is invalid: it must be in (0, 1)")));
     CHECK_FALSE(window->runAction()->isEnabled());
     window->experimentPanel()->deltaEdit()->setText(QStringLiteral("1e-6"));
     CHECK(window->experimentPanel()->problem().isEmpty());
@@ -344,10 +349,12 @@ TEST_CASE("Delta 0 is refused in the panel instead of meaning 1/n^2", "[ui][priv
     CHECK(window->experimentPanel()->problem().isEmpty());
 }
 
-TEST_CASE("Sweep views show published-calibration runs at their certified epsilon", "[ui][privacy][sweep]") {
+TEST_CASE("Sweep views show published-calibration runs at their certified epsilon",
+          "[ui][privacy][sweep]") {
     // Two λ cells of one published curve at nominal ε = 1 that the accountant certifies at 6.6
     // and 8.6, and a conservative curve at ε = 1.
-    auto cell = [](double lambda, bool published, double certified, double error, double violation) {
+    auto cell = [](double lambda, bool published, double certified, double error,
+                   double violation) {
         pfa::SweepCell c;
         c.algorithm = "dp-fermi";
         c.fairness = "dp";
@@ -360,8 +367,9 @@ TEST_CASE("Sweep views show published-calibration runs at their certified epsilo
         c.runs = 2;
         return c;
     };
-    const std::vector<pfa::SweepCell> cells = {cell(0.5, true, 6.6, 0.18, 0.12), cell(1.0, true, 8.6, 0.2, 0.08),
-                                               cell(0.5, false, 0.99, 0.17, 0.15), cell(1.0, false, 0.99, 0.18, 0.1)};
+    const std::vector<pfa::SweepCell> cells = {
+        cell(0.5, true, 6.6, 0.18, 0.12), cell(1.0, true, 8.6, 0.2, 0.08),
+        cell(0.5, false, 0.99, 0.17, 0.15), cell(1.0, false, 0.99, 0.18, 0.1)};
     TradeoffCurvesView view;
     view.setCells(cells, QStringLiteral("demographic parity"));
     const QStringList names = view.curveNames();
@@ -373,6 +381,7 @@ TEST_CASE("Sweep views show published-calibration runs at their certified epsilo
     CHECK(tip.contains(QStringLiteral("nominal ε = 1")));
 
     HeatMapView heat;
-    heat.setCells(cells, QStringLiteral("dp-fermi"), HeatMapView::Metric::TestError, QStringLiteral("dp"));
+    heat.setCells(cells, QStringLiteral("dp-fermi"), HeatMapView::Metric::TestError,
+                  QStringLiteral("dp"));
     CHECK(heat.filledCells() == 4);  // published and conservative ε = 1 are separate rows
 }

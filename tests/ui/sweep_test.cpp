@@ -57,11 +57,12 @@ TEST_CASE("A 2 x 2 x 2 sweep fills the tradeoff view with 4 points and whiskers"
     const QString results = dir.filePath("sweep.jsonl");
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
-    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {1.0, 4.0}, {0.0, 2.0}, 2, 30), 2, results, &error));
+    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {1.0, 4.0}, {0.0, 2.0}, 2, 30), 2,
+                                               results, &error));
     CHECK(error.isEmpty());
     CHECK(window->sweepController()->isRunning());
     REQUIRE(waitForSignals(finished, 1, 60000));
-    CHECK_FALSE(finished.at(0).at(0).toBool());         // not cancelled
+    CHECK_FALSE(finished.at(0).at(0).toBool());        // not cancelled
     CHECK(finished.at(0).at(1).toString().isEmpty());  // no error
     QTest::qWait(50);  // the last batch of results is delivered by a queued call
 
@@ -87,7 +88,7 @@ TEST_CASE("A 2 x 2 x 2 sweep fills the tradeoff view with 4 points and whiskers"
     CHECK(views->tradeoffView()->whiskerCount() == 4);
     CHECK(views->heatMap()->filledCells() == 4);
     CHECK(views->priceView()->pointCount() == 2);  // the two ε at the chosen λ
-    CHECK(views->priceLambda() == 2.0);            // the middle of the λ grid, though λ = 0 came first
+    CHECK(views->priceLambda() == 2.0);  // the middle of the λ grid, though λ = 0 came first
 
     // A single run from the panel keeps a fresh, larger id.
     QSignalSpy single(window->controller(), &TrainingController::runFinished);
@@ -116,10 +117,11 @@ TEST_CASE("A stopped sweep resumes without rerunning its finished runs", "[ui][s
     REQUIRE(waitForSignals(finished, 2, 120000));
     QTest::qWait(50);
     CHECK_FALSE(finished.at(1).at(0).toBool());
-    CHECK(lineCount(results) == 12);                    // nothing finished was run twice
-    CHECK(window->historyModel()->rowCount() == 12);    // nor listed twice
+    CHECK(lineCount(results) == 12);                  // nothing finished was run twice
+    CHECK(window->historyModel()->rowCount() == 12);  // nor listed twice
     std::set<std::string> keys;
-    for (const RunEntryPtr& entry : window->historyModel()->entries()) keys.insert(entry->context.runKey);
+    for (const RunEntryPtr& entry : window->historyModel()->entries())
+        keys.insert(entry->context.runKey);
     CHECK(keys.size() == 12);
 }
 
@@ -139,7 +141,8 @@ TEST_CASE("Reference points are drawn as hollow markers, bad rows are named", "[
     QString error;
     REQUIRE(views.loadReferencePoints(good, &error));
     CHECK(views.tradeoffView()->referenceCount() == 3);
-    CHECK(views.tradeoffView()->referenceMethods() == QStringList{QStringLiteral("Paper A"), QStringLiteral("Paper B")});
+    CHECK(views.tradeoffView()->referenceMethods() ==
+          QStringList{QStringLiteral("Paper A"), QStringLiteral("Paper B")});
 
     const QString bad = dir.filePath("bad.csv");
     {
@@ -185,7 +188,8 @@ TEST_CASE("A sweep's runs execute off the GUI thread, below its priority",
                          delivered += static_cast<int>(runs.size());
                      });
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
-    REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {0.5, 1.0, 4.0}, {0.0, 1.0, 4.0}, 3, 60), 0, dir.filePath("s.jsonl")));
+    REQUIRE(window->sweepActions()->startSweep(
+        smallGrid(*window, {0.5, 1.0, 4.0}, {0.0, 1.0, 4.0}, 3, 60), 0, dir.filePath("s.jsonl")));
     REQUIRE(waitForSignals(finished, 1, 300000));
     CHECK(finished.at(0).at(1).toString().isEmpty());
     CHECK(window->historyModel()->rowCount() == 27);
@@ -198,7 +202,8 @@ TEST_CASE("A sweep's runs execute off the GUI thread, below its priority",
     CHECK(delivered == 27);  // each run reached the GUI once
 }
 
-TEST_CASE("Work below the GUI's priority: the scope lowers the thread and the threads it starts", "[ui][responsiveness]") {
+TEST_CASE("Work below the GUI's priority: the scope lowers the thread and the threads it starts",
+          "[ui][responsiveness]") {
 #if defined(__linux__)
     std::thread([] {
         const int before = BelowGuiPriority::currentNice();
@@ -217,7 +222,8 @@ TEST_CASE("Work below the GUI's priority: the scope lowers the thread and the th
 #endif
 }
 
-TEST_CASE("Screenshots of the sweep views (a results file, then a reference overlay)", "[ui][screenshot][slow]") {
+TEST_CASE("Screenshots of the sweep views (a results file, then a reference overlay)",
+          "[ui][screenshot][slow]") {
     // PFA_SWEEP_RESULTS / PFA_REFERENCE_POINTS pick the files (the README's pictures come from
     // the Adult preset); without them a small synthetic sweep stands in.
     auto window = readyWindow();
@@ -226,7 +232,8 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
     if (results.isEmpty()) {
         results = dir.filePath("synthetic.jsonl");
         QSignalSpy finished(window->sweepController(), &SweepController::finished);
-        REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {0.5, 2.0, 8.0}, {0.0, 1.0, 3.0}, 3, 40), 0, results));
+        REQUIRE(window->sweepActions()->startSweep(
+            smallGrid(*window, {0.5, 2.0, 8.0}, {0.0, 1.0, 3.0}, 3, 40), 0, results));
         REQUIRE(waitForSignals(finished, 1, 120000));
         QTest::qWait(50);
         window->historyActions()->clearHistory();
@@ -248,7 +255,8 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
     SweepViewsPanel* views = window->sweepViews();
     views->refreshNow();
     REQUIRE(views->tradeoffView()->pointCount() > 0);
-    CHECK(views->tradeoffView()->whiskerCount() == static_cast<std::size_t>(views->tradeoffView()->pointCount()));
+    CHECK(views->tradeoffView()->whiskerCount() ==
+          static_cast<std::size_t>(views->tradeoffView()->pointCount()));
     CHECK(views->priceView()->pointCount() > 0);
     CHECK(views->heatMap()->filledCells() > 0);
     const QString shots = QStringLiteral(PFA_SCREENSHOT_DIR);
@@ -307,7 +315,8 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
     save(views->tradeoffView()->view(), QStringLiteral("sweep-reference-overlay.png"), 1000);
 }
 
-TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad values are named", "[ui][sweep]") {
+TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad values are named",
+          "[ui][sweep]") {
     pfa::TrainConfig base;
     SweepDialog dialog(base, QStringLiteral("UI Adult"), 33916, 102, 0.006, nullptr);
     dialog.applyPreset(pfa::findSweepPreset("adult-dp"));
@@ -336,11 +345,14 @@ TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad
     CHECK_FALSE(dialog.startButton()->isEnabled());
     dialog.lambdaEdit()->setText(QStringLiteral("0, 1"));
     CHECK(dialog.problem().isEmpty());
-    CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("30 runs")));  // 1 ε × 2 λ × 15 seeds
+    CHECK(
+        dialog.summaryLabel()->text().contains(QStringLiteral("30 runs")));  // 1 ε × 2 λ × 15 seeds
 }
 
-TEST_CASE("A preset chooses its data set, waits for it to load and opens the sweep dialog without blocking",
-          "[ui][sweep][needs-data]") {
+TEST_CASE(
+    "A preset chooses its data set, waits for it to load and opens the sweep dialog without "
+    "blocking",
+    "[ui][sweep][needs-data]") {
     const QString folder = sharedDatasetFolder(QStringLiteral("parkinsons-telemonitoring"));
     if (folder.isEmpty())
         PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("parkinsons-telemonitoring")));
@@ -353,10 +365,12 @@ TEST_CASE("A preset chooses its data set, waits for it to load and opens the swe
     window->sweepActions()->runPreset(QStringLiteral("parkinsons-dp"));  // returns at once
     CHECK(window->experimentPanel()->datasetRequest().name == "parkinsons");
     SweepDialog* dialog = nullptr;
-    REQUIRE(QTest::qWaitFor([&] {
-        dialog = window->findChild<SweepDialog*>();
-        return dialog && dialog->isVisible();
-    }, 20000));
+    REQUIRE(QTest::qWaitFor(
+        [&] {
+            dialog = window->findChild<SweepDialog*>();
+            return dialog && dialog->isVisible();
+        },
+        20000));
     CHECK(dialog->windowTitle().startsWith(QStringLiteral("Preset — ")));
     CHECK(dialog->spec().base.epochs == pfa::findSweepPreset("parkinsons-dp").spec.base.epochs);
     dialog->reject();
@@ -364,7 +378,8 @@ TEST_CASE("A preset chooses its data set, waits for it to load and opens the swe
     CHECK_FALSE(window->sweepController()->isRunning());
 }
 
-TEST_CASE("Sweep dialog: a preset's choice axis and its further axes are kept", "[ui][sweep][axes]") {
+TEST_CASE("Sweep dialog: a preset's choice axis and its further axes are kept",
+          "[ui][sweep][axes]") {
     pfa::TrainConfig base;
     SweepDialog dialog(base, QStringLiteral("Synthetic"), 7500, 8, 0.01, nullptr);
     dialog.setResultsFile(QStringLiteral("/tmp/unused.jsonl"));

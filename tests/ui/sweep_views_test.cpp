@@ -3,8 +3,6 @@
 // axes) share a cell or a curve, each curve point carries its λ, ε colours do not depend on the
 // other budgets shown, the heat map's colour bar says what it measures, and the sweep dialog
 // remembers its last grid.
-#include <catch2/catch.hpp>
-
 #include <QDateTime>
 #include <QDir>
 #include <QImage>
@@ -13,6 +11,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "core/sweep/sweep_spec.h"
@@ -347,7 +346,8 @@ TEST_CASE("Sweep views: each baseline's curve runs over its own setting, one run
             r.privacy.epsilonSpent = 0.99;
             pfa::RunContext context;
             context.runKey = pfa::runKey(kAdult, r.config);
-            entries.push_back(makeRunEntry(id++, std::move(r), std::move(context), QDateTime::currentDateTime()));
+            entries.push_back(
+                makeRunEntry(id++, std::move(r), std::move(context), QDateTime::currentDateTime()));
         }
     }
     SweepViewsPanel views;
@@ -365,7 +365,8 @@ TEST_CASE("Sweep views: each baseline's curve runs over its own setting, one run
     CHECK(curves->curveColors()[0] == curves->curveColors()[1]);
     QStringList labels = curves->lambdaLabels();
     labels.sort();
-    CHECK(labels == QStringList({QStringLiteral("s=0.05"), QStringLiteral("s=0.2"), QStringLiteral("s=0.5"),
-                                 QStringLiteral("λ=0"), QStringLiteral("λ=4")}));
+    CHECK(labels ==
+          QStringList({QStringLiteral("s=0.05"), QStringLiteral("s=0.2"), QStringLiteral("s=0.5"),
+                       QStringLiteral("λ=0"), QStringLiteral("λ=4")}));
     CHECK(curves->pointCount() == 5);
 }

@@ -402,7 +402,8 @@ TEST_CASE("Teaching panel: during a run, the last finished run's rates are label
                   "Right now (run 2, epoch 12, λ = 4): test error 0.27, violation 0.08")));
 }
 
-TEST_CASE("Screenshots of the teaching panel and the guided tour", "[ui][teaching][screenshot][slow]") {
+TEST_CASE("Screenshots of the teaching panel and the guided tour",
+          "[ui][teaching][screenshot][slow]") {
     QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     {
         auto window = readyWindow(200);

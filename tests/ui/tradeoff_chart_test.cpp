@@ -145,7 +145,8 @@ TEST_CASE("Tradeoff chart: runs of two data sets never share one Pareto front", 
               .startsWith(QStringLiteral("equalized odds")));
 }
 
-TEST_CASE("Tradeoff chart: a run that traces its own curve is drawn as that curve", "[ui][tradeoff][curve-points]") {
+TEST_CASE("Tradeoff chart: a run that traces its own curve is drawn as that curve",
+          "[ui][tradeoff][curve-points]") {
     TradeoffChart chart;
     chart.resize(700, 520);
     auto curveRun = std::make_shared<RunEntry>(
@@ -161,8 +162,9 @@ TEST_CASE("Tradeoff chart: a run that traces its own curve is drawn as that curv
         point.test.eoGap = gaps[i];
         curveRun->result.curve.push_back(point);
     }
-    const std::vector<RunEntryPtr> runs{curveRun,
-                                        fakeRun(2, kSynthetic, 1.0, 0.10, 0.25, "dp-fermi", pfa::FairnessNotion::EqualizedOdds)};
+    const std::vector<RunEntryPtr> runs{
+        curveRun,
+        fakeRun(2, kSynthetic, 1.0, 0.10, 0.25, "dp-fermi", pfa::FairnessNotion::EqualizedOdds)};
     chart.followExperiment(QString::fromStdString(kSynthetic), pfa::FairnessNotion::EqualizedOdds);
     chart.setRuns(runs);
     CHECK(chart.pointCount() == 2);  // each run's headline point

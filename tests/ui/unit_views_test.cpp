@@ -4,25 +4,24 @@
 // risk and the share of units removed.
 #include <QDateTime>
 #include <QDir>
+#include <QDockWidget>
 #include <QLabel>
+#include <QSignalSpy>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include <QDockWidget>
-#include <QSignalSpy>
-#include <QTemporaryDir>
-
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/sweep/theory_rates.h"
+#include "ui/actions/sweep_actions.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/error_epsilon_view.h"
 #include "ui/charts/unit_spread_view.h"
-#include "ui/actions/sweep_actions.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/experiment_panel.h"
@@ -397,7 +396,8 @@ TEST_CASE("Screenshots of the error-vs-ε and per-silo views from the trust-mode
     const pfa::SweepPreset& preset = pfa::findSweepPreset("silos-trust-models");
     REQUIRE(window->experimentPanel()->selectDataset(preset.dataset));
     DatasetCard* card = window->datasetCard();
-    REQUIRE(QTest::qWaitFor([&] { return card->silosSummary().contains(QStringLiteral("25 silos")); }, 30000));
+    REQUIRE(QTest::qWaitFor(
+        [&] { return card->silosSummary().contains(QStringLiteral("25 silos")); }, 30000));
     REQUIRE(QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000));
     QTemporaryDir dir;
     pfa::SweepSpec spec = preset.spec;
@@ -415,14 +415,16 @@ TEST_CASE("Screenshots of the error-vs-ε and per-silo views from the trust-mode
     REQUIRE(lines.size() == 4);
     QStringList names;
     for (const auto& line : lines) {
-        if (line.name.contains(QStringLiteral("trust = local")) || line.name.contains(QStringLiteral("trust = isrl"))) {
+        if (line.name.contains(QStringLiteral("trust = local")) ||
+            line.name.contains(QStringLiteral("trust = isrl"))) {
             CHECK(line.overlay);
         }
         CHECK(line.points == 5);
         names << line.name;
     }
     for (const char* trust : {"central", "shuffle", "isrl", "local"}) {
-        CHECK(names.join(QLatin1Char('|')).contains(QStringLiteral("trust = ") + QLatin1String(trust)));
+        CHECK(names.join(QLatin1Char('|'))
+                  .contains(QStringLiteral("trust = ") + QLatin1String(trust)));
     }
     // As a user would look: the sweep views undocked at 1280×720.
     for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {

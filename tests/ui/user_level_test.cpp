@@ -26,7 +26,8 @@ TEST_CASE("user-level-dp-sgd: refused with a reason on data without users", "[ui
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/user-level-no-users.png")));
 }
 
-TEST_CASE("user-level-dp-sgd: trains on Parkinsons, one person per user", "[ui][user-level][needs-data]") {
+TEST_CASE("user-level-dp-sgd: trains on Parkinsons, one person per user",
+          "[ui][user-level][needs-data]") {
     const QString folder = sharedDatasetFolder(QStringLiteral("parkinsons-telemonitoring"));
     if (folder.isEmpty())
         PFA_SKIP_TEST(missingDatasetReason(QStringLiteral("parkinsons-telemonitoring")));

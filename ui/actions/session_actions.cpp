@@ -79,7 +79,8 @@ void SessionActions::saveSession() {
     }
     QString error;
     if (!m_session->saveTo(m_session->path(), &error))
-        QMessageBox::warning(m_window, tr("Save session"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+        QMessageBox::warning(m_window, tr("Save session"),
+                             Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
 }
 
 void SessionActions::saveSessionAs() {
@@ -90,14 +91,16 @@ void SessionActions::saveSessionAs() {
     if (path.isEmpty()) return;
     QString error;
     if (!m_session->saveTo(path.endsWith(QLatin1String(".pfa")) ? path : path + ".pfa", &error)) {
-        QMessageBox::warning(m_window, tr("Save session"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+        QMessageBox::warning(m_window, tr("Save session"),
+                             Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     }
 }
 
 bool SessionActions::load(const QString& path) {
     QString error;
     if (m_session->openFrom(path, &error)) return true;
-    QMessageBox::warning(m_window, tr("Open session"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+    QMessageBox::warning(m_window, tr("Open session"),
+                         Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     return false;
 }
 

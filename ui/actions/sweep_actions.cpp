@@ -70,13 +70,15 @@ SweepActions::SweepActions(SweepController* sweep, ResultsFileController* result
     // A window-modal box that does not block: the history keeps updating behind it.
     connect(results, &ResultsFileController::problem, this,
             [this](const QString& title, const QString& text, const QString& details) {
-                auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, m_window);
+                auto* box =
+                    new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, m_window);
                 box->setObjectName(QStringLiteral("resultsFileProblem"));
                 // A few lines are shown at once; a long list goes behind "Show Details…".
                 if (details.count(QLatin1Char('\n')) < 8) {
                     box->setInformativeText(details);
                 } else {
-                    box->setInformativeText(tr("The lines and why they were skipped are under Show Details."));
+                    box->setInformativeText(
+                        tr("The lines and why they were skipped are under Show Details."));
                     box->setDetailedText(details);
                 }
                 box->setAttribute(Qt::WA_DeleteOnClose);
@@ -84,7 +86,8 @@ SweepActions::SweepActions(SweepController* sweep, ResultsFileController* result
             });
     connect(sweep, &SweepController::finished, this, [this](bool cancelled, const QString& error) {
         if (!error.isEmpty()) {
-            QMessageBox::warning(m_window, tr("Sweep"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+            QMessageBox::warning(m_window, tr("Sweep"),
+                                 Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
             return;
         }
         emit message(cancelled
@@ -124,12 +127,14 @@ void SweepActions::fillMenu(QMenu* menu) {
         if (path.isEmpty()) return;
         QString error;
         if (!m_views->loadReferencePoints(path, &error))
-            QMessageBox::warning(m_window, tr("Reference points"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+            QMessageBox::warning(m_window, tr("Reference points"),
+                                 Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     });
 }
 
 bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
-                              QString* error, bool autoTune, const std::vector<pfa::DatasetRequest>& dataVariants) {
+                              QString* error, bool autoTune,
+                              const std::vector<pfa::DatasetRequest>& dataVariants) {
     const pfa::PreparedDatasetPtr data = m_datasets->dataset();
     if (!data) {
         if (error) *error = tr("No data set is loaded.");
@@ -138,17 +143,17 @@ bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QSt
     try {
         // A preset's data axes: the variants are made with the loaded data set's folder.
         std::vector<pfa::DatasetRequest> variants = dataVariants;
-        for (pfa::DatasetRequest& variant : variants) variant.dataDirectory = m_panel->datasetRequest().dataDirectory;
+        for (pfa::DatasetRequest& variant : variants)
+            variant.dataDirectory = m_panel->datasetRequest().dataDirectory;
         m_sweep->start(spec, data, threads, resultsFile, autoTune, variants);
     } catch (const std::exception& problem) {
         if (error) *error = QString::fromStdString(problem.what());
         return false;
     }
     // The views show this sweep's data set and (first) notion, whatever they showed before.
-    m_views->followSweep(QString::fromStdString(dataVariants.empty() ? data->key
-                                                                     : pfa::datasetFamilyKey(data->key)),
-                         spec.notions.empty()
-                             ? QString()
+    m_views->followSweep(
+        QString::fromStdString(dataVariants.empty() ? data->key : pfa::datasetFamilyKey(data->key)),
+        spec.notions.empty() ? QString()
                              : QString::fromStdString(pfa::fairnessCode(spec.notions.front())));
     emit sweepViewsChanged();
     return true;
@@ -157,10 +162,11 @@ bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QSt
 void SweepActions::openSweepDialog(const QString& presetName) {
     const pfa::PreparedDatasetPtr data = m_datasets->datasetFor(m_panel->datasetRequest());
     if (!data) {
-        QMessageBox::information(m_window, tr("Sweep"),
-                                 m_panel->problem().isEmpty()
-                                     ? tr("The data set is still loading; try again in a moment.")
-                                     : Qt::convertFromPlainText(m_panel->problem(), Qt::WhiteSpaceNormal));
+        QMessageBox::information(
+            m_window, tr("Sweep"),
+            m_panel->problem().isEmpty()
+                ? tr("The data set is still loading; try again in a moment.")
+                : Qt::convertFromPlainText(m_panel->problem(), Qt::WhiteSpaceNormal));
         return;
     }
     if (m_sweep->isRunning()) {
@@ -175,9 +181,10 @@ void SweepActions::openSweepDialog(const QString& presetName) {
     if (!presetName.isEmpty()) dialog->applyPreset(pfa::findSweepPreset(presetName.toStdString()));
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
-        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error, dialog->autoTune(),
-                        dialog->dataVariants())) {
-            QMessageBox::warning(m_window, tr("Sweep"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+        if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error,
+                        dialog->autoTune(), dialog->dataVariants())) {
+            QMessageBox::warning(m_window, tr("Sweep"),
+                                 Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
         }
     });
     dialog->open();

@@ -18,11 +18,11 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QTextDocument>
 #include <QToolTip>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
-#include <QTextDocument>
 #include <cmath>
 #include <map>
 #include <vector>

@@ -82,7 +82,8 @@ QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm) {
     // The fair-learning baselines: the private and non-private Lagrangian dual share a
     // diamond (colour tells ε = ∞ apart), the reductions a triangle like DP-SGD (the two are
     // not compared on one plot: DP-SGD has no fairness term).
-    if (algorithm == "pf-ld" || algorithm == "f-ld") return QScatterSeries::MarkerShapeRotatedRectangle;
+    if (algorithm == "pf-ld" || algorithm == "f-ld")
+        return QScatterSeries::MarkerShapeRotatedRectangle;
     if (algorithm == "dp-reductions") return QScatterSeries::MarkerShapeTriangle;
     return QScatterSeries::MarkerShapePentagon;
 }
@@ -103,11 +104,12 @@ QString curveSettingSymbol(const std::string& setting) {
 QString curvePointText(const pfa::TrainConfig& config) {
     const std::string setting = pfa::curveSettingOf(config.algorithm);
     if (setting == "lambda")
-        return QStringLiteral("λ = %1").arg(QString::fromStdString(pfa::formatNumber(config.lambda, 3)));
+        return QStringLiteral("λ = %1").arg(
+            QString::fromStdString(pfa::formatNumber(config.lambda, 3)));
     const auto value = config.extra.find(setting);
-    return QStringLiteral("%1 = %2").arg(curveSettingSymbol(setting),
-                                         value == config.extra.end() ? QStringLiteral("?")
-                                                                     : QString::fromStdString(value->second));
+    return QStringLiteral("%1 = %2").arg(
+        curveSettingSymbol(setting),
+        value == config.extra.end() ? QStringLiteral("?") : QString::fromStdString(value->second));
 }
 
 QFont titleFont() {

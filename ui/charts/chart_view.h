@@ -19,7 +19,8 @@ public:
     bool isEmpty() const { return m_empty; }
 
     QSize exportSize() const override;
-    void paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) override;
+    void paintExport(QPainter* painter, const QRectF& target,
+                     const ExportHeading& heading) override;
     QString exportTitle() const override;
 
     /// Lays every chart view out again at the current presentation scale

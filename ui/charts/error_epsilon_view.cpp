@@ -216,7 +216,8 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
                              .arg(line.name, QString::fromStdString(rate->label));
             }
         } else if (!otherMetric.isEmpty()) {
-            notes << tr("%1: its theory rate bounds %2 (the Error vs setting view draws it).").arg(line.name, otherMetric);
+            notes << tr("%1: its theory rate bounds %2 (the Error vs setting view draws it).")
+                         .arg(line.name, otherMetric);
         } else if (!rate) {
             notes << tr("%1: no theory rate known for these settings.").arg(line.name);
         }

@@ -62,16 +62,19 @@ void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractA
 
 ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
     m_axisBox = new QComboBox();
-    m_axisBox->setToolTip(tr("The setting on the x axis: any number the sweep varies — a training "
-                             "setting, or a knob of the generated data set (\"data: …\")"));
+    m_axisBox->setToolTip(
+        tr("The setting on the x axis: any number the sweep varies — a training "
+           "setting, or a knob of the generated data set (\"data: …\")"));
     m_metricBox = new QComboBox();
-    m_metricBox->setToolTip(tr("The final value of each run to plot, mean ± standard error over the seeds"));
+    m_metricBox->setToolTip(
+        tr("The final value of each run to plot, mean ± standard error over the seeds"));
     m_scaleBox = new QComboBox();
     m_scaleBox->addItem(tr("linear"), static_cast<int>(Scale::Linear));
     m_scaleBox->addItem(tr("log"), static_cast<int>(Scale::Log));
     m_scaleBox->addItem(tr("evenly spaced"), static_cast<int>(Scale::Even));
-    m_scaleBox->setToolTip(tr("How the x values are spaced: linear, logarithmic (positive values only), or "
-                              "evenly in grid order (a grid with 0 and values decades apart)"));
+    m_scaleBox->setToolTip(
+        tr("How the x values are spaced: linear, logarithmic (positive values only), or "
+           "evenly in grid order (a grid with 0 and values decades apart)"));
     auto* controls = new QHBoxLayout();
     controls->setContentsMargins(0, 0, 0, 0);
     controls->addWidget(new QLabel(tr("x:")));
@@ -83,8 +86,9 @@ ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(new QLabel(tr("spacing:")));
     controls->addWidget(m_scaleBox);
     m_logYBox = new QCheckBox(tr("log y"));
-    m_logYBox->setToolTip(tr("A logarithmic y axis, for values that span decades (automatic until you choose); "
-                             "whiskers are then ± one standard error mapped through the logarithm"));
+    m_logYBox->setToolTip(
+        tr("A logarithmic y axis, for values that span decades (automatic until you choose); "
+           "whiskers are then ± one standard error mapped through the logarithm"));
     controls->addSpacing(8);
     controls->addWidget(m_logYBox);
     controls->addStretch(1);
@@ -102,15 +106,17 @@ ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
     chart_style::addAxis(m_chart, m_yLog, Qt::AlignLeft, QString());
     m_yLog->setVisible(false);
     m_view = new ChartView(m_chart, this);
-    m_view->setEmptyMessage(tr("Needs finished runs of a sweep over a numeric setting "
-                               "(e.g. public-share, clip-norm, restart-period) or a data knob"));
+    m_view->setEmptyMessage(
+        tr("Needs finished runs of a sweep over a numeric setting "
+           "(e.g. public-share, clip-norm, restart-period) or a data knob"));
     m_note = new QLabel();
     m_note->setWordWrap(true);
     m_note->setTextFormat(Qt::PlainText);
     m_note->setStyleSheet(QStringLiteral("color: #555555"));
-    m_note->setToolTip(tr("Dashed: the theory's rate evaluated at each point's own settings (ε, sizes, the "
-                          "swept setting), times one constant c fitted by least squares to the means. "
-                          "Constants and logarithmic factors of the analysis are unknown."));
+    m_note->setToolTip(
+        tr("Dashed: the theory's rate evaluated at each point's own settings (ε, sizes, the "
+           "swept setting), times one constant c fitted by least squares to the means. "
+           "Constants and logarithmic factors of the analysis are unknown."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -181,7 +187,9 @@ QStringList ErrorSettingView::legendNames() const {
 }
 
 QString ErrorSettingView::xTitle() const { return m_x->titleText(); }
-QString ErrorSettingView::yTitle() const { return (m_yLog->isVisible() ? m_yLog : static_cast<QAbstractAxis*>(m_y))->titleText(); }
+QString ErrorSettingView::yTitle() const {
+    return (m_yLog->isVisible() ? m_yLog : static_cast<QAbstractAxis*>(m_y))->titleText();
+}
 QString ErrorSettingView::noteText() const { return m_note->text(); }
 
 void ErrorSettingView::setCells(const std::vector<pfa::SweepCell>& cells,
@@ -208,14 +216,17 @@ void ErrorSettingView::fillBoxes() {
     for (const pfa::SweepCell& cell : m_cells) {
         anyViolation = anyViolation || cell.violation.n > 0;
         for (const auto& [name, stats] : cell.finalMetrics) {
-            if (stats.n > 0 && name != "test_error" && name != "violation") names.insert(QString::fromStdString(name));
+            if (stats.n > 0 && name != "test_error" && name != "violation")
+                names.insert(QString::fromStdString(name));
         }
     }
     m_metricBox->clear();
     m_metricBox->addItem(metricLabel(QString()), QString());
-    if (anyViolation) m_metricBox->addItem(metricLabel(QStringLiteral("violation")), QStringLiteral("violation"));
+    if (anyViolation)
+        m_metricBox->addItem(metricLabel(QStringLiteral("violation")), QStringLiteral("violation"));
     for (const QString& name : names) m_metricBox->addItem(metricLabel(name), name);
-    if (const int index = m_metricBox->findData(metric); index >= 0) m_metricBox->setCurrentIndex(index);
+    if (const int index = m_metricBox->findData(metric); index >= 0)
+        m_metricBox->setCurrentIndex(index);
 }
 
 void ErrorSettingView::redraw() {
@@ -248,7 +259,8 @@ void ErrorSettingView::redraw() {
     // The swept values; ∞ (Gaussian tails, no privacy) has a place only in grid order.
     std::set<double> xs;
     for (const pfa::SweepCell& cell : m_cells) {
-        if (const auto x = pfa::axisValue(cell, axis); x && !std::isnan(*x) && *x > -INFINITY) xs.insert(*x);
+        if (const auto x = pfa::axisValue(cell, axis); x && !std::isnan(*x) && *x > -INFINITY)
+            xs.insert(*x);
     }
     const bool anyInfinite = !xs.empty() && std::isinf(*xs.rbegin());
     const double lowest = xs.empty() ? 0.0 : *xs.begin();
@@ -259,7 +271,10 @@ void ErrorSettingView::redraw() {
     }
     const bool wide = std::isfinite(lowestPositive) && highestFinite / lowestPositive >= 20.0;
     if (!m_scaleChosen) {
-        const Scale automatic = anyInfinite ? Scale::Even : !wide ? Scale::Linear : lowest > 0.0 ? Scale::Log : Scale::Even;
+        const Scale automatic = anyInfinite    ? Scale::Even
+                                : !wide        ? Scale::Linear
+                                : lowest > 0.0 ? Scale::Log
+                                               : Scale::Even;
         m_scaleBox->setCurrentIndex(m_scaleBox->findData(static_cast<int>(automatic)));
     }
     const Scale mode = scale();
@@ -276,7 +291,9 @@ void ErrorSettingView::redraw() {
     m_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     double xLow = INFINITY, xHigh = -INFINITY;
     for (const auto& [x, at] : position) {
-        m_x->append(std::isinf(x) ? QStringLiteral("∞") : QString::fromStdString(pfa::formatNumber(x, 3)), at);
+        m_x->append(
+            std::isinf(x) ? QStringLiteral("∞") : QString::fromStdString(pfa::formatNumber(x, 3)),
+            at);
         xLow = std::min(xLow, at);
         xHigh = std::max(xHigh, at);
     }
@@ -284,7 +301,9 @@ void ErrorSettingView::redraw() {
     const double xSpan = std::max(xHigh - xLow, 1e-9);
     m_x->setStartValue(xLow - 0.06 * xSpan);
     m_x->setRange(xLow - 0.06 * xSpan, xHigh + 0.06 * xSpan);
-    const QString spacing = mode == Scale::Log ? tr(" (log scale)") : mode == Scale::Even ? tr(" (grid order)") : QString();
+    const QString spacing = mode == Scale::Log    ? tr(" (log scale)")
+                            : mode == Scale::Even ? tr(" (grid order)")
+                                                  : QString();
     m_x->setTitleText(QString::fromStdString(axis.label()) + spacing);
 
     // The lines and their points first: whether y goes on a log scale depends on all of them.
@@ -298,9 +317,9 @@ void ErrorSettingView::redraw() {
     int skippedNonPositive = 0;
     double lowestValue = INFINITY, highestValue = -INFINITY;
     for (const pfa::SweepGroup& group : groups) {
-        const bool excess = metric.isEmpty() && std::all_of(group.cells.begin(), group.cells.end(), [&](std::size_t c) {
-                                return m_cells[c].excessRisk.n > 0;
-                            });
+        const bool excess = metric.isEmpty() &&
+                            std::all_of(group.cells.begin(), group.cells.end(),
+                                        [&](std::size_t c) { return m_cells[c].excessRisk.n > 0; });
         PlannedLine line{&group, excess, {}};
         for (std::size_t c : group.cells) {
             const auto x = pfa::axisValue(m_cells[c], axis);
@@ -340,7 +359,9 @@ void ErrorSettingView::redraw() {
     m_yLog->setVisible(logScaleY);
     // On a log scale values ≤ 0 have no place: counted under the chart, not drawn.
     auto yOf = [&](double value) { return logScaleY ? std::log10(value) : value; };
-    auto drawable = [&](double value) { return std::isfinite(value) && (!logScaleY || value > 0.0); };
+    auto drawable = [&](double value) {
+        return std::isfinite(value) && (!logScaleY || value > 0.0);
+    };
 
     std::vector<WhiskerItem::Whisker> whiskers;
     double yMin = INFINITY, yMax = -INFINITY;
@@ -383,7 +404,8 @@ void ErrorSettingView::redraw() {
             const double at = position.at(x);
             const double y = yOf(s.mean);
             // ± one standard error; on a log scale through the logarithm's slope (delta method).
-            const double dy = logScaleY ? s.standardError() / (s.mean * std::log(10.0)) : s.standardError();
+            const double dy =
+                logScaleY ? s.standardError() / (s.mean * std::log(10.0)) : s.standardError();
             measured->append(at, y);
             dots->append(at, y);
             whiskers.push_back({at, y, 0.0, dy, color});
@@ -392,7 +414,9 @@ void ErrorSettingView::redraw() {
             means.push_back(s.mean);
             // The rate of this point's own settings, when it bounds the plotted quantity.
             const std::optional<pfa::RateShape>& shape = m_rates[c];
-            const bool matches = shape && shape->f && (shape->metric == metricKey || (metric.isEmpty() && shape->metric.empty()));
+            const bool matches =
+                shape && shape->f &&
+                (shape->metric == metricKey || (metric.isEmpty() && shape->metric.empty()));
             if (matches && !rate) rate = &*shape;
             rateValues.push_back(matches ? shape->f(m_cells[c].shownEpsilon()) : NAN);
         }
@@ -418,7 +442,8 @@ void ErrorSettingView::redraw() {
                     yMin = std::min(yMin, yOf(value));
                 }
                 attach(m_chart, overlay, m_x, yAxis);
-                notes << tr("%1: rate %2 at each point's settings.").arg(line.name, QString::fromStdString(rate->label));
+                notes << tr("%1: rate %2 at each point's settings.")
+                             .arg(line.name, QString::fromStdString(rate->label));
             } else {
                 notes << tr("%1: the measured points do not follow the rate %2 (no positive c).")
                              .arg(line.name, QString::fromStdString(rate->label));
@@ -437,7 +462,9 @@ void ErrorSettingView::redraw() {
         std::string name = cell.algorithm;
         if (!level.group->distinction.empty()) name += " (" + level.group->distinction + ")";
         auto* flat = new QLineSeries();
-        flat->setName(tr("%1 (does not read %2)").arg(QString::fromStdString(name), QString::fromStdString(axis.label())).toHtmlEscaped());
+        flat->setName(tr("%1 (does not read %2)")
+                          .arg(QString::fromStdString(name), QString::fromStdString(axis.label()))
+                          .toHtmlEscaped());
         flat->setPen(QPen(color, 2.0, Qt::DotLine));
         flat->append(xLow, yOf(value));
         flat->append(xHigh, yOf(value));
@@ -452,9 +479,12 @@ void ErrorSettingView::redraw() {
         m_lines.push_back(line);
     }
     if (skippedNonPositive > 0) {
-        notes << tr("%1 point(s) at x ≤ 0 or x = ∞ are not drawn on this scale (choose \"evenly spaced\").").arg(skippedNonPositive);
+        notes << tr("%1 point(s) at x ≤ 0 or x = ∞ are not drawn on this scale (choose \"evenly "
+                    "spaced\").")
+                     .arg(skippedNonPositive);
     }
-    if (skippedY > 0) notes << tr("%1 point(s) with a value ≤ 0 are not drawn on the log y scale.").arg(skippedY);
+    if (skippedY > 0)
+        notes << tr("%1 point(s) with a value ≤ 0 are not drawn on the log y scale.").arg(skippedY);
     QString quantity = metric.isEmpty() ? (anyExcess && anyError ? tr("test error / excess risk")
                                            : anyExcess           ? tr("excess risk")
                                                                  : tr("test error"))
@@ -472,11 +502,15 @@ void ErrorSettingView::redraw() {
         const double span = std::max(yMax - yMin, 0.3);
         const double low = yMin - 0.06 * span, high = yMax + 0.06 * span;
         const bool fine = high - low < 3.0;
-        for (int decade = static_cast<int>(std::floor(low)); decade <= static_cast<int>(std::ceil(high)); ++decade) {
-            for (double mantissa : fine ? std::vector<double>{1.0, 2.0, 5.0} : std::vector<double>{1.0}) {
+        for (int decade = static_cast<int>(std::floor(low));
+             decade <= static_cast<int>(std::ceil(high)); ++decade) {
+            for (double mantissa :
+                 fine ? std::vector<double>{1.0, 2.0, 5.0} : std::vector<double>{1.0}) {
                 const double at = decade + std::log10(mantissa);
                 if (at < low || at > high) continue;
-                m_yLog->append(QString::fromStdString(pfa::formatNumber(mantissa * std::pow(10.0, decade), 3)), at);
+                m_yLog->append(
+                    QString::fromStdString(pfa::formatNumber(mantissa * std::pow(10.0, decade), 3)),
+                    at);
             }
         }
         m_yLog->setStartValue(low);
@@ -492,7 +526,8 @@ void ErrorSettingView::redraw() {
     }
     constexpr int kNoteLines = 3;
     QStringList shown = notes.mid(0, kNoteLines);
-    if (notes.size() > kNoteLines) shown.back() += tr(" (%1 more: hover here)").arg(notes.size() - kNoteLines);
+    if (notes.size() > kNoteLines)
+        shown.back() += tr(" (%1 more: hover here)").arg(notes.size() - kNoteLines);
     m_note->setText(shown.join(QLatin1Char('\n')));
     m_note->setVisible(!notes.isEmpty());
     m_view->setEmpty(m_lines.empty());

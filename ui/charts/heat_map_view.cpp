@@ -27,8 +27,10 @@ void HeatMapView::setCells(const std::vector<pfa::SweepCell>& cells, const QStri
     m_lambdas.clear();
     for (const pfa::SweepCell& cell : cells) {
         const std::pair<double, bool> row{cell.epsilon, cell.knownGaps};
-        if (std::find(m_epsilons.begin(), m_epsilons.end(), row) == m_epsilons.end()) m_epsilons.push_back(row);
-        if (std::find(m_lambdas.begin(), m_lambdas.end(), cell.lambda) == m_lambdas.end()) m_lambdas.push_back(cell.lambda);
+        if (std::find(m_epsilons.begin(), m_epsilons.end(), row) == m_epsilons.end())
+            m_epsilons.push_back(row);
+        if (std::find(m_lambdas.begin(), m_lambdas.end(), cell.lambda) == m_lambdas.end())
+            m_lambdas.push_back(cell.lambda);
     }
     std::sort(m_epsilons.begin(), m_epsilons.end());  // ∞ sorts last
     std::sort(m_lambdas.begin(), m_lambdas.end());
@@ -36,13 +38,16 @@ void HeatMapView::setCells(const std::vector<pfa::SweepCell>& cells, const QStri
     m_certified = m_values;
     for (const pfa::SweepCell& cell : cells) {
         if (cell.testError.n == 0) continue;
-        const auto e = std::find(m_epsilons.begin(), m_epsilons.end(), std::make_pair(cell.epsilon, cell.knownGaps)) -
+        const auto e = std::find(m_epsilons.begin(), m_epsilons.end(),
+                                 std::make_pair(cell.epsilon, cell.knownGaps)) -
                        m_epsilons.begin();
-        const auto l = std::find(m_lambdas.begin(), m_lambdas.end(), cell.lambda) - m_lambdas.begin();
+        const auto l =
+            std::find(m_lambdas.begin(), m_lambdas.end(), cell.lambda) - m_lambdas.begin();
         m_values[static_cast<std::size_t>(e)][static_cast<std::size_t>(l)] =
             metric == Metric::TestError ? cell.testError.mean : cell.violation.mean;
         if (cell.knownGaps) {
-            m_certified[static_cast<std::size_t>(e)][static_cast<std::size_t>(l)] = cell.shownEpsilon();
+            m_certified[static_cast<std::size_t>(e)][static_cast<std::size_t>(l)] =
+                cell.shownEpsilon();
         }
     }
     update();
@@ -79,7 +84,8 @@ QSize HeatMapView::exportSize() const {
     return shown ? size() : QSize(900, 600);
 }
 
-void HeatMapView::paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) {
+void HeatMapView::paintExport(QPainter* painter, const QRectF& target,
+                              const ExportHeading& heading) {
     // The screen's paint routine, laid out at the export's size.
     painter->save();
     painter->fillRect(target, Qt::white);
@@ -93,7 +99,8 @@ void HeatMapView::contextMenuEvent(QContextMenuEvent* event) {
     menu.exec(event->globalPos());
 }
 
-void HeatMapView::paintMap(QPainter* painter, const QRectF& area, const ExportHeading& heading) const {
+void HeatMapView::paintMap(QPainter* painter, const QRectF& area,
+                           const ExportHeading& heading) const {
     const QFont title = chart_style::titleFont();
     const QFont labels = chart_style::labelFont();
     painter->setPen(QColor(40, 40, 40));
@@ -139,7 +146,8 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area, const ExportHe
     const double ch = gridHeight / static_cast<double>(m_epsilons.size());
     painter->setFont(labels);
     for (std::size_t e = 0; e < m_epsilons.size(); ++e) {
-        const double y = top + static_cast<double>(m_epsilons.size() - 1 - e) * ch;  // small ε at the bottom
+        const double y =
+            top + static_cast<double>(m_epsilons.size() - 1 - e) * ch;  // small ε at the bottom
         painter->setPen(QColor(40, 40, 40));
         // A row whose ε is only nominal (published calibration) says so; each of its cells
         // shows the ε the accountant certifies.
@@ -158,28 +166,34 @@ void HeatMapView::paintMap(QPainter* painter, const QRectF& area, const ExportHe
             painter->fillRect(cell, chart_style::viridis(t));
             painter->setPen(t > 0.6 ? QColor(20, 20, 20) : Qt::white);
             const double certified = m_certified[e][l];
-            painter->drawText(cell, Qt::AlignCenter,
-                              std::isnan(certified)
-                                  ? QString::number(v, 'f', 3)
-                                  : tr("%1\nε %2").arg(QString::number(v, 'f', 3),
-                                                        QString::fromStdString(pfa::formatNumber(certified, 3))));
+            painter->drawText(
+                cell, Qt::AlignCenter,
+                std::isnan(certified)
+                    ? QString::number(v, 'f', 3)
+                    : tr("%1\nε %2")
+                          .arg(QString::number(v, 'f', 3),
+                               QString::fromStdString(pfa::formatNumber(certified, 3))));
         }
     }
     painter->setPen(QColor(40, 40, 40));
     for (std::size_t l = 0; l < m_lambdas.size(); ++l) {
-        painter->drawText(QRectF(left + static_cast<double>(l) * cw, top + gridHeight + 2, cw, 18), Qt::AlignCenter,
+        painter->drawText(QRectF(left + static_cast<double>(l) * cw, top + gridHeight + 2, cw, 18),
+                          Qt::AlignCenter,
                           QString::fromStdString(pfa::formatNumber(m_lambdas[l], 3)));
     }
     painter->setFont(chart_style::axisFont());
-    painter->drawText(QRectF(left, top + gridHeight + 20, gridWidth, 20), Qt::AlignCenter, tr("λ (fairness weight)"));
+    painter->drawText(QRectF(left, top + gridHeight + 20, gridWidth, 20), Qt::AlignCenter,
+                      tr("λ (fairness weight)"));
     // Colour scale.
     const QRectF bar(area.right() - legendWidth, top, 16, gridHeight);
     QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
     for (int i = 0; i <= 8; ++i) gradient.setColorAt(i / 8.0, chart_style::viridis(i / 8.0));
     painter->fillRect(bar, gradient);
     painter->setFont(labels);
-    painter->drawText(QRectF(bar.right() + 4, bar.top() - 8, 60, 16), Qt::AlignLeft, QString::number(hi, 'f', 3));
-    painter->drawText(QRectF(bar.right() + 4, bar.bottom() - 8, 60, 16), Qt::AlignLeft, QString::number(lo, 'f', 3));
+    painter->drawText(QRectF(bar.right() + 4, bar.top() - 8, 60, 16), Qt::AlignLeft,
+                      QString::number(hi, 'f', 3));
+    painter->drawText(QRectF(bar.right() + 4, bar.bottom() - 8, 60, 16), Qt::AlignLeft,
+                      QString::number(lo, 'f', 3));
     // The title runs up along the bar's right, beside the end values.
     painter->setFont(chart_style::axisFont());
     const QFontMetricsF metrics(painter->font());

@@ -31,7 +31,8 @@ public:
 
     /// The on-screen size, or 900 × 600 when the view was never shown (an inactive tab).
     QSize exportSize() const override;
-    void paintExport(QPainter* painter, const QRectF& target, const ExportHeading& heading) override;
+    void paintExport(QPainter* painter, const QRectF& target,
+                     const ExportHeading& heading) override;
     QString exportTitle() const override;
     QSize sizeHint() const override { return {560, 380}; }
 

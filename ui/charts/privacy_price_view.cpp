@@ -47,14 +47,16 @@ PrivacyPriceView::PrivacyPriceView(QWidget* parent) : QWidget(parent) {
         m_x[i]->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
         m_y[i] = new QValueAxis();
         chart_style::addAxis(m_charts[i], m_x[i], Qt::AlignBottom, tr("ε (log scale)"));
-        chart_style::addAxis(m_charts[i], m_y[i], Qt::AlignLeft, i == 0 ? tr("test error") : tr("violation"));
+        chart_style::addAxis(m_charts[i], m_y[i], Qt::AlignLeft,
+                             i == 0 ? tr("test error") : tr("violation"));
         m_views[i] = new ChartView(m_charts[i], this);
         m_views[i]->setEmptyMessage(tr("Needs a sweep over several ε values"));
         layout->addWidget(m_views[i]);
     }
 }
 
-void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double lambda, const QString& notion) {
+void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double lambda,
+                                const QString& notion) {
     m_points = 0;
     m_lineNames.clear();
     // One line over ε per group of cells equal in every other setting (so runs that differ in
@@ -113,10 +115,13 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
         double yMax = 0.0;
         QAbstractSeries* anySeries = nullptr;
         for (auto& [algorithm, list] : lines) {
-            std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) { return a->shownEpsilon() < b->shownEpsilon(); });
+            std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) {
+                return a->shownEpsilon() < b->shownEpsilon();
+            });
             const QColor color = colors[algorithm];
             auto* line = new QLineSeries();
-            line->setName(QString::fromStdString(algorithm).toHtmlEscaped());  // rich text in Qt Charts
+            line->setName(
+                QString::fromStdString(algorithm).toHtmlEscaped());  // rich text in Qt Charts
             if (i == 0) m_lineNames << line->name();
             line->setPen(QPen(color, 2.0));
             auto* dots = new QScatterSeries();
@@ -131,7 +136,8 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
                 yMax = std::max(yMax, s.mean + s.sd);
                 if (i == 0) ++m_points;
             }
-            for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(dots)}) {
+            for (QAbstractSeries* series :
+                 {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(dots)}) {
                 chart->addSeries(series);
                 series->attachAxis(m_x[i]);
                 series->attachAxis(m_y[i]);

@@ -44,7 +44,8 @@ constexpr pfa::FairnessNotion kNotions[] = {pfa::FairnessNotion::DemographicPari
 bool trainsForNotion(const std::string& algorithm) {
     for (const auto& registered : pfa::algorithmRegistry()) {
         if (registered->name() == algorithm)
-            return registered->usesFairness() || registered->capabilities().curveSetting != "lambda";
+            return registered->usesFairness() ||
+                   registered->capabilities().curveSetting != "lambda";
     }
     return true;  // unknown (an older record): only under the notion it was run for
 }
@@ -293,8 +294,9 @@ void TradeoffChart::refillBoxes() {
     std::map<QString, int> uses;
     for (const auto& [key, count] : counts) ++uses[labels[key] = datasetLabel(key)];
     for (auto& [key, label] : labels) {
-        const QStringList split =
-            key.section(QStringLiteral("|split="), 1).section(QLatin1Char('|'), 0, 0).split(QLatin1Char(','));
+        const QStringList split = key.section(QStringLiteral("|split="), 1)
+                                      .section(QLatin1Char('|'), 0, 0)
+                                      .split(QLatin1Char(','));
         if (uses[label] > 1 && split.size() >= 2)
             label = tr("%1, split %2 (test %3)").arg(label, split[0], split[1]);
     }
@@ -766,8 +768,9 @@ void TradeoffChart::updateLegend() {
     }
     if (m_curvesDrawn > 0) {
         Entry entry;
-        entry.text = m_curvesDrawn == 1 ? tr("one run's curve (e.g. post-processing over γ)")
-                                        : tr("%1 runs' curves (e.g. post-processing over γ)").arg(m_curvesDrawn);
+        entry.text = m_curvesDrawn == 1
+                         ? tr("one run's curve (e.g. post-processing over γ)")
+                         : tr("%1 runs' curves (e.g. post-processing over γ)").arg(m_curvesDrawn);
         entry.symbol = Entry::Symbol::Trail;
         entry.brush = chart_style::viridis(0.3);
         entry.pen = QPen(QColor(120, 120, 120), 1.8);

@@ -5,8 +5,8 @@
 #include <set>
 #include <vector>
 
-#include "ui/charts/chart_export.h"
 #include "core/fairness/fairness_notion.h"
+#include "ui/charts/chart_export.h"
 #include "ui/runs/run_entry.h"
 
 class QChart;

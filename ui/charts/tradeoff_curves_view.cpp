@@ -4,6 +4,7 @@
 #include <QFontMetricsF>
 #include <QGraphicsItem>
 #include <QPainter>
+#include <QTextDocument>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
@@ -12,7 +13,6 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
-#include <QTextDocument>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -52,12 +52,11 @@ QString curveValueText(const pfa::SweepCell& cell, const std::string& setting) {
     return QString::fromStdString(pfa::formatNumber(value, 3));
 }
 
-
-
 // Reference methods get colours that differ from the ε scale.
 QColor referenceColor(int index) {
-    static const QColor colors[] = {QColor(213, 94, 0), QColor(204, 121, 167), QColor(230, 159, 0),
-                                    QColor(86, 180, 233), QColor(0, 158, 115), QColor(120, 60, 20)};
+    static const QColor colors[] = {QColor(213, 94, 0),  QColor(204, 121, 167),
+                                    QColor(230, 159, 0), QColor(86, 180, 233),
+                                    QColor(0, 158, 115), QColor(120, 60, 20)};
     return colors[static_cast<std::size_t>(index) % 6];
 }
 
@@ -254,7 +253,8 @@ void TradeoffCurvesView::rebuild() {
     std::vector<std::string> varying{"lambda"};
     for (const pfa::SweepCell& cell : m_cells) {
         const std::string setting = pfa::curveSettingOf(cell.algorithm);
-        if (std::find(varying.begin(), varying.end(), setting) == varying.end()) varying.push_back(setting);
+        if (std::find(varying.begin(), varying.end(), setting) == varying.end())
+            varying.push_back(setting);
     }
     std::vector<Curve> curves;
     for (const pfa::SweepGroup& group :
@@ -318,13 +318,16 @@ void TradeoffCurvesView::rebuild() {
         if (published) {
             double low = INFINITY;
             for (const pfa::SweepCell* cell : cells) low = std::min(low, cell->shownEpsilon());
-            const QString range = low == shown ? QString::fromStdString(pfa::formatNumber(shown, 3))
-                                               : QStringLiteral("%1–%2").arg(QString::fromStdString(pfa::formatNumber(low, 3)),
-                                                                             QString::fromStdString(pfa::formatNumber(shown, 3)));
+            const QString range = low == shown
+                                      ? QString::fromStdString(pfa::formatNumber(shown, 3))
+                                      : QStringLiteral("%1–%2").arg(
+                                            QString::fromStdString(pfa::formatNumber(low, 3)),
+                                            QString::fromStdString(pfa::formatNumber(shown, 3)));
             name = tr("%1 (published), certified ε %2").arg(algorithmName, range);
         }
         if (!curve.distinction.empty())
-            name += QStringLiteral(" (%1)").arg(QString::fromStdString(curve.distinction).toHtmlEscaped());
+            name += QStringLiteral(" (%1)").arg(
+                QString::fromStdString(curve.distinction).toHtmlEscaped());
         m_curveNames << name;
         m_curveColors << color;
         // Curves of one algorithm and ε that differ in another setting share the colour; their
@@ -349,18 +352,20 @@ void TradeoffCurvesView::rebuild() {
                               .arg(y, 0, 'f', 4)
                               .arg(x, 0, 'f', 4)
                               .arg(cell->testError.n);
-            tip += published ? tr("\ncertified ε = %1 (nominal ε = %2 of the published closed form, "
-                                  "which the accountant does not certify)")
-                                   .arg(QString::fromStdString(pfa::formatNumber(cell->shownEpsilon(), 4)),
-                                        QString::fromStdString(pfa::formatNumber(nominal, 4)))
-                             : tr("\nε = %1 (certified: at most %2)")
-                                   .arg(QString::fromStdString(pfa::formatNumber(nominal, 4)),
-                                        QString::fromStdString(pfa::formatNumber(cell->epsilonSpent.max, 4)));
+            tip +=
+                published
+                    ? tr("\ncertified ε = %1 (nominal ε = %2 of the published closed form, "
+                         "which the accountant does not certify)")
+                          .arg(QString::fromStdString(pfa::formatNumber(cell->shownEpsilon(), 4)),
+                               QString::fromStdString(pfa::formatNumber(nominal, 4)))
+                    : tr("\nε = %1 (certified: at most %2)")
+                          .arg(
+                              QString::fromStdString(pfa::formatNumber(nominal, 4)),
+                              QString::fromStdString(pfa::formatNumber(cell->epsilonSpent.max, 4)));
             if (!curve.distinction.empty())
                 tip += QStringLiteral("\n%1").arg(QString::fromStdString(curve.distinction));
             m_tips.push_back({x, y, tip});
-            labels.push_back({x, y,
-                              QStringLiteral("%1=%2").arg(symbol, valueText),
+            labels.push_back({x, y, QStringLiteral("%1=%2").arg(symbol, valueText),
                               cell->violation.sd, cell->testError.sd});
             line->append(x, y);
             markers->append(x, y);
@@ -371,7 +376,8 @@ void TradeoffCurvesView::rebuild() {
             yMax = std::max(yMax, y + cell->testError.sd);
             ++m_points;
         }
-        for (QAbstractSeries* series : {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(markers)}) {
+        for (QAbstractSeries* series :
+             {static_cast<QAbstractSeries*>(line), static_cast<QAbstractSeries*>(markers)}) {
             m_chart->addSeries(series);
             series->attachAxis(m_x);
             series->attachAxis(m_y);
@@ -382,7 +388,10 @@ void TradeoffCurvesView::rebuild() {
                 QToolTip::hideText();
                 return;
             }
-            QToolTip::showText(QCursor::pos(), Qt::convertFromPlainText(tooltipAt(point.x(), point.y()), Qt::WhiteSpaceNormal), m_view);
+            QToolTip::showText(
+                QCursor::pos(),
+                Qt::convertFromPlainText(tooltipAt(point.x(), point.y()), Qt::WhiteSpaceNormal),
+                m_view);
         });
     }
     m_labels->setLabels(std::move(labels));
@@ -429,7 +438,8 @@ void TradeoffCurvesView::rebuild() {
         steps.append(QPointF(means[front[k]].x, means[front[k]].y));
     }
     m_front->replace(steps);
-    for (QLegendMarker* marker : m_chart->legend()->markers(m_front)) marker->setVisible(front.size() > 1);
+    for (QLegendMarker* marker : m_chart->legend()->markers(m_front))
+        marker->setVisible(front.size() > 1);
     m_whiskers->setWhiskers(std::move(whiskers));
 
     if (m_points == 0 && m_references == 0) {

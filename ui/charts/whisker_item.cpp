@@ -9,7 +9,8 @@ namespace pfa::ui {
 WhiskerItem::WhiskerItem(QChart* chart, QAbstractSeries* series)
     : QGraphicsItem(chart), m_chart(chart), m_series(series) {
     setZValue(4);  // above the grid, below the markers' labels
-    m_plotAreaConnection = QObject::connect(chart, &QChart::plotAreaChanged, chart, [this] { update(); });
+    m_plotAreaConnection =
+        QObject::connect(chart, &QChart::plotAreaChanged, chart, [this] { update(); });
 }
 
 WhiskerItem::~WhiskerItem() { QObject::disconnect(m_plotAreaConnection); }

@@ -49,12 +49,14 @@ ReadOutcome readRuns(const QString& path) {
                 // A record of another kind or version.
                 ++out.damaged;
                 if (out.damagedList.size() < pfa::kListedDamagedLines) {
-                    out.damagedList.push_back({content.recordLines[i], "a JSON record, but not a run"});
+                    out.damagedList.push_back(
+                        {content.recordLines[i], "a JSON record, but not a run"});
                 }
             }
         }
-        std::sort(out.damagedList.begin(), out.damagedList.end(),
-                  [](const pfa::DamagedLine& a, const pfa::DamagedLine& b) { return a.line < b.line; });
+        std::sort(
+            out.damagedList.begin(), out.damagedList.end(),
+            [](const pfa::DamagedLine& a, const pfa::DamagedLine& b) { return a.line < b.line; });
     } catch (const std::exception& problem) {
         out.error = QString::fromStdString(problem.what());
     }
@@ -104,8 +106,9 @@ void ResultsFileController::open(const QString& path) {
                                              ? tr("Its one line is not")
                                              : tr("None of the %1 lines").arg(outcome.lines));
                 emit opened(path, 0, 0, static_cast<int>(outcome.damaged),
-                            outcome.lines == 0 ? tr("%1 is empty: it holds no runs").arg(name)
-                                               : tr("%1 is not a results file; nothing was added").arg(name));
+                            outcome.lines == 0
+                                ? tr("%1 is empty: it holds no runs").arg(name)
+                                : tr("%1 is not a results file; nothing was added").arg(name));
                 // Every line of, say, /etc/passwd listed as "not a JSON record" would say nothing
                 // more.
                 emit problem(title, text, QString());

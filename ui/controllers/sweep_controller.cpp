@@ -23,8 +23,9 @@ SweepController::SweepController(std::function<int()> allocateId, QObject* paren
 
 SweepController::~SweepController() { shutdown(); }
 
-void SweepController::start(const pfa::SweepSpec& requested, const pfa::PreparedDatasetPtr& data, int threads,
-                            const QString& resultsFile, bool autoTune, const std::vector<pfa::DatasetRequest>& variants) {
+void SweepController::start(const pfa::SweepSpec& requested, const pfa::PreparedDatasetPtr& data,
+                            int threads, const QString& resultsFile, bool autoTune,
+                            const std::vector<pfa::DatasetRequest>& variants) {
     if (m_running) throw pfa::InputError("a sweep is already running");
     pfa::SweepSpec spec = requested;
     pfa::DatasetProvider provider = [data](const std::string&) { return data; };
@@ -46,14 +47,17 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         cache->prepared[data->key] = data;
         provider = [cache](const std::string& key) {
             std::lock_guard<std::mutex> lock(cache->mutex);
-            if (const auto it = cache->prepared.find(key); it != cache->prepared.end()) return it->second;
+            if (const auto it = cache->prepared.find(key); it != cache->prepared.end())
+                return it->second;
             const auto request = cache->requests.find(key);
-            if (request == cache->requests.end()) throw pfa::InputError("no data set with the key " + key);
+            if (request == cache->requests.end())
+                throw pfa::InputError("no data set with the key " + key);
             return cache->prepared[key] = pfa::prepareDataset(request->second);
         };
     }
     const std::vector<pfa::SweepRun> runs = spec.expand();
-    if (variants.empty()) pfa::validateSweep(runs, provider);  // bad settings end here, before any run
+    if (variants.empty())
+        pfa::validateSweep(runs, provider);  // bad settings end here, before any run
     QDir().mkpath(QFileInfo(resultsFile).absolutePath());
 
     m_running = true;
@@ -90,7 +94,8 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         std::lock_guard<std::mutex> lock(m_mutex);
         m_charges.push_back({context, entries, stored});
     };
-    options.onRunFinished = [this, provider, autoTune](const pfa::SweepRun& run, const pfa::RunResult& result,
+    options.onRunFinished = [this, provider, autoTune](const pfa::SweepRun& run,
+                                                       const pfa::RunResult& result,
                                                        const pfa::SweepProgress& progress) {
         pfa::RunContext context = provider(run.dataset)->context;
         context.runKey = autoTune ? "auto-tune|" + run.key : run.key;
@@ -99,7 +104,8 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         m_progress = progress;
         m_progressChanged = true;
     };
-    options.onRunCutShort = [this, provider](const pfa::SweepRun& run, const pfa::RunResult& result) {
+    options.onRunCutShort = [this, provider](const pfa::SweepRun& run,
+                                             const pfa::RunResult& result) {
         pfa::RunContext context = provider(run.dataset)->context;
         context.runKey = run.key;
         std::lock_guard<std::mutex> lock(m_mutex);
@@ -120,7 +126,8 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         try {
             if (validateFirst) pfa::validateSweep(runs, provider);
             const pfa::SweepOutcome outcome =
-                autoTune ? pfa::runAutoTuneSweep(spec, provider, options, pfa::AutoTuneOptions{}, task.cancelToken())
+                autoTune ? pfa::runAutoTuneSweep(spec, provider, options, pfa::AutoTuneOptions{},
+                                                 task.cancelToken())
                          : pfa::runSweep(spec, provider, options, task.cancelToken());
             out.cancelled = outcome.cancelled;
             std::lock_guard<std::mutex> lock(m_mutex);
@@ -167,7 +174,8 @@ void SweepController::drain() {
     auto entriesOf = [&](std::vector<Pending>& runs) {
         std::vector<RunEntryPtr> entries;
         for (Pending& p : runs) {
-            entries.push_back(makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
+            entries.push_back(
+                makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
         }
         return entries;
     };

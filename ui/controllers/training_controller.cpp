@@ -41,8 +41,9 @@ int TrainingController::startRun(const pfa::TrainConfig& config,
         }
         return outcome;
     };
-    m_runs.run(this, std::move(train),
-               [this, control, data](const TrainingOutcome& outcome) { runReturned(control, outcome, data); });
+    m_runs.run(this, std::move(train), [this, control, data](const TrainingOutcome& outcome) {
+        runReturned(control, outcome, data);
+    });
     setState(State::Running);
     // The charts name the δ the accountant will use: "auto" resolved as the run resolves it.
     pfa::TrainConfig shown = config;
@@ -106,7 +107,8 @@ void TrainingController::drainMetrics(const std::shared_ptr<RunControl>& control
     if (control->paused() && m_state == State::Running) setState(State::Paused);
 }
 
-void TrainingController::runReturned(const std::shared_ptr<RunControl>& control, const TrainingOutcome& outcome,
+void TrainingController::runReturned(const std::shared_ptr<RunControl>& control,
+                                     const TrainingOutcome& outcome,
                                      const pfa::PreparedDatasetPtr& data) {
     if (outcome.kind == TrainingOutcome::Kind::Ran) {
         runEnded(control, *outcome.result, data);
@@ -117,10 +119,12 @@ void TrainingController::runReturned(const std::shared_ptr<RunControl>& control,
     m_stopped.erase(control->runId());
     m_active.reset();
     setState(State::Idle);
-    if (outcome.kind == TrainingOutcome::Kind::Failed) emit runFailed(control->runId(), outcome.error);
+    if (outcome.kind == TrainingOutcome::Kind::Failed)
+        emit runFailed(control->runId(), outcome.error);
 }
 
-void TrainingController::runEnded(const std::shared_ptr<RunControl>& control, const pfa::RunResult& result,
+void TrainingController::runEnded(const std::shared_ptr<RunControl>& control,
+                                  const pfa::RunResult& result,
                                   const pfa::PreparedDatasetPtr& data) {
     auto entry = std::make_shared<RunEntry>();
     entry->id = control->runId();

@@ -101,4 +101,3 @@ private:
 };
 
 }  // namespace pfa::ui
-

@@ -1,8 +1,8 @@
 #include "ui/dialogs/import_wizard.h"
 
 #include <QCheckBox>
-#include <QDir>
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -39,17 +39,23 @@ private:
     std::function<bool()> m_complete;
 };
 
-const char* const kRoleNames[] = {"numeric feature", "categorical feature", "ignore", "target",
-                                  "sensitive", "user id"};
+const char* const kRoleNames[] = {"numeric feature", "categorical feature", "ignore",
+                                  "target",          "sensitive",           "user id"};
 
 QString delimiterLabel(char c) {
     switch (c) {
-        case ',': return QObject::tr("comma");
-        case ';': return QObject::tr("semicolon");
-        case '\t': return QObject::tr("tab");
-        case '|': return QObject::tr("pipe");
-        case ' ': return QObject::tr("space");
-        default: return QString(QChar(c));
+        case ',':
+            return QObject::tr("comma");
+        case ';':
+            return QObject::tr("semicolon");
+        case '\t':
+            return QObject::tr("tab");
+        case '|':
+            return QObject::tr("pipe");
+        case ' ':
+            return QObject::tr("space");
+        default:
+            return QString(QChar(c));
     }
 }
 
@@ -79,13 +85,16 @@ ImportWizard::~ImportWizard() { m_check.cancel(); }  // the reader stops at its 
 
 QWizardPage* ImportWizard::buildFilePage() {
     // Next needs a preview, and the decision to skip the rows it found malformed.
-    auto* page = new CheckedPage(
-        [this] { return m_preview != nullptr && (m_preview->badRowCount == 0 || m_skipBad->isChecked()); });
+    auto* page = new CheckedPage([this] {
+        return m_preview != nullptr && (m_preview->badRowCount == 0 || m_skipBad->isChecked());
+    });
     page->setTitle(tr("1 · Choose the file"));
-    page->setSubTitle(tr("CSV, TSV or ARFF. The first megabyte is previewed; nothing is imported yet."));
+    page->setSubTitle(
+        tr("CSV, TSV or ARFF. The first megabyte is previewed; nothing is imported yet."));
     m_path = new QLineEdit();
     m_path->setPlaceholderText(tr("Type a path and press Enter, or Browse…"));
-    m_path->setToolTip(tr("The data file: type or paste its path and press Enter, or choose it with Browse…"));
+    m_path->setToolTip(
+        tr("The data file: type or paste its path and press Enter, or choose it with Browse…"));
     m_path->setClearButtonEnabled(true);
     connect(m_path, &QLineEdit::returnPressed, this, [this] { loadTypedPath(); });
     auto* browse = new QPushButton(tr("Browse…"));
@@ -101,9 +110,11 @@ QWizardPage* ImportWizard::buildFilePage() {
     m_format->setWordWrap(true);
     m_delimiter = new QComboBox();
     m_delimiter->addItem(tr("detected"), 0);
-    for (char c : {',', ';', '\t', '|', ' '}) m_delimiter->addItem(delimiterLabel(c), static_cast<int>(c));
-    m_delimiter->setToolTip(tr("The character between fields; keep “detected” unless the preview "
-                               "splits the columns wrongly"));
+    for (char c : {',', ';', '\t', '|', ' '})
+        m_delimiter->addItem(delimiterLabel(c), static_cast<int>(c));
+    m_delimiter->setToolTip(
+        tr("The character between fields; keep “detected” unless the preview "
+           "splits the columns wrongly"));
     m_header = new QCheckBox(tr("The first row holds the column names"));
     m_header->setToolTip(tr("Detected from the file; untick if the first row is data"));
     m_missing = new QLineEdit();
@@ -119,8 +130,9 @@ QWizardPage* ImportWizard::buildFilePage() {
     m_badRows->setStyleSheet(QStringLiteral("color: #8a4b00;"));
     m_badRows->hide();
     m_skipBad = new QCheckBox();
-    m_skipBad->setToolTip(tr("Leave these rows out of the import. How many were skipped, and their "
-                             "lines, are saved with the data set and recorded with every run"));
+    m_skipBad->setToolTip(
+        tr("Leave these rows out of the import. How many were skipped, and their "
+           "lines, are saved with the data set and recorded with every run"));
     m_skipBad->hide();
     connect(m_skipBad, &QCheckBox::toggled, page, [page] { page->changed(); });
 
@@ -144,22 +156,26 @@ QWizardPage* ImportWizard::buildFilePage() {
 QWizardPage* ImportWizard::buildColumnsPage() {
     auto* page = new CheckedPage([this] { return validationProblem().isEmpty(); });
     page->setTitle(tr("2 · What each column is"));
-    page->setSubTitle(tr("Choose the target (what to predict), the sensitive column(s) whose groups "
-                         "are compared, and the features. Several sensitive columns form "
-                         "intersectional groups."));
+    page->setSubTitle(
+        tr("Choose the target (what to predict), the sensitive column(s) whose groups "
+           "are compared, and the features. Several sensitive columns form "
+           "intersectional groups."));
     m_columns = new QTableWidget(0, 4);
-    m_columns->setHorizontalHeaderLabels({tr("Column"), tr("Detected"), tr("Values"), tr("Use as")});
+    m_columns->setHorizontalHeaderLabels(
+        {tr("Column"), tr("Detected"), tr("Values"), tr("Use as")});
     m_columns->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_columns->horizontalHeader()->setStretchLastSection(true);
     m_columns->verticalHeader()->setVisible(false);
     m_columns->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_positive = new QComboBox();
-    m_positive->setToolTip(tr("The favourable outcome (class 1), e.g. “loan repaid”; choose "
-                              "multi-class to keep every value as its own class"));
+    m_positive->setToolTip(
+        tr("The favourable outcome (class 1), e.g. “loan repaid”; choose "
+           "multi-class to keep every value as its own class"));
     m_missingPolicy = new QComboBox();
     m_missingPolicy->addItem(tr("Drop rows with a missing value"), QStringLiteral("drop"));
     m_missingPolicy->addItem(tr("Stop with an error"), QStringLiteral("error"));
-    m_missingPolicy->setToolTip(tr("What to do with a row that has a missing value in a used column"));
+    m_missingPolicy->setToolTip(
+        tr("What to do with a row that has a missing value in a used column"));
     // Group values and column names come from the file: never markup.
     m_groups = new QLabel();
     m_groups->setTextFormat(Qt::PlainText);
@@ -169,8 +185,9 @@ QWizardPage* ImportWizard::buildColumnsPage() {
     m_sensitiveWarning->setStyleSheet(QStringLiteral("color: #8a4b00;"));
     m_sensitiveWarning->hide();
     m_bin = new QCheckBox();
-    m_bin->setToolTip(tr("Two groups, below and at or above the median of the previewed rows; the "
-                         "threshold is saved with the import so it repeats exactly"));
+    m_bin->setToolTip(
+        tr("Two groups, below and at or above the median of the previewed rows; the "
+           "threshold is saved with the import so it repeats exactly"));
     m_bin->hide();
     connect(m_bin, &QCheckBox::toggled, this, [this] { updateTargetAndGroups(); });
     m_columnsProblem = new QLabel();
@@ -187,7 +204,8 @@ QWizardPage* ImportWizard::buildColumnsPage() {
     layout->addWidget(m_columns, 1);
     layout->addLayout(form);
     layout->addWidget(m_columnsProblem);
-    connect(m_positive, &QComboBox::currentIndexChanged, page, [page] { static_cast<CheckedPage*>(page)->changed(); });
+    connect(m_positive, &QComboBox::currentIndexChanged, page,
+            [page] { static_cast<CheckedPage*>(page)->changed(); });
     return page;
 }
 
@@ -230,7 +248,8 @@ void ImportWizard::setFile(const QString& path) {
     if (path.isEmpty()) {
         problem = tr("Type the path of a data file and press Enter, or choose one with Browse…");
     } else if (!info.exists()) {
-        problem = tr("There is no file at “%1”. Check the path, or choose the file with Browse…").arg(path);
+        problem = tr("There is no file at “%1”. Check the path, or choose the file with Browse…")
+                      .arg(path);
     } else if (info.isDir()) {
         problem = tr("“%1” is a folder. Choose a data file in it (Browse…).").arg(path);
     } else if (!info.isReadable()) {
@@ -260,13 +279,15 @@ void ImportWizard::setFile(const QString& path) {
     });
 }
 
-void ImportWizard::showPreview(const std::shared_ptr<const pfa::FilePreview>& preview, const QString& error) {
+void ImportWizard::showPreview(const std::shared_ptr<const pfa::FilePreview>& preview,
+                               const QString& error) {
     m_preview = preview;
     m_previewTable->clear();
     if (!preview) {
         showBadRows();
         m_columns->setRowCount(0);
-        m_format->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
+        m_format->setText(
+            QStringLiteral("<span style='color:#b00020'>%1</span>").arg(error.toHtmlEscaped()));
         static_cast<CheckedPage*>(page(0))->changed();
         emit previewFailed(error);
         return;
@@ -289,13 +310,15 @@ void ImportWizard::showPreview(const std::shared_ptr<const pfa::FilePreview>& pr
     m_missing->setText(QString::fromStdString(preview->missingToken));
     m_previewTable->setColumnCount(static_cast<int>(preview->columns.size()));
     QStringList headers;
-    for (const pfa::ColumnPreview& column : preview->columns) headers << QString::fromStdString(column.name);
+    for (const pfa::ColumnPreview& column : preview->columns)
+        headers << QString::fromStdString(column.name);
     m_previewTable->setHorizontalHeaderLabels(headers);
     m_previewTable->setRowCount(static_cast<int>(preview->rows.size()));
     for (std::size_t r = 0; r < preview->rows.size(); ++r) {
         for (std::size_t c = 0; c < preview->rows[r].size(); ++c) {
-            m_previewTable->setItem(static_cast<int>(r), static_cast<int>(c),
-                                    new QTableWidgetItem(QString::fromStdString(preview->rows[r][c])));
+            m_previewTable->setItem(
+                static_cast<int>(r), static_cast<int>(c),
+                new QTableWidgetItem(QString::fromStdString(preview->rows[r][c])));
         }
     }
     {
@@ -311,12 +334,14 @@ void ImportWizard::showPreview(const std::shared_ptr<const pfa::FilePreview>& pr
 void ImportWizard::showBadRows() {
     const bool any = m_preview && m_preview->badRowCount > 0;
     // A file longer than the preview may have bad rows further down: the choice is offered too.
-    const bool unseen = m_preview && !m_preview->complete && m_preview->format == pfa::FileFormat::Delimited;
+    const bool unseen =
+        m_preview && !m_preview->complete && m_preview->format == pfa::FileFormat::Delimited;
     m_badRows->setVisible(any);
     m_skipBad->setVisible(any || unseen);
     if (!any) {
         m_badRows->clear();
-        m_skipBad->setText(tr("Skip rows with the wrong number of fields, if the rest of the file has any"));
+        m_skipBad->setText(
+            tr("Skip rows with the wrong number of fields, if the rest of the file has any"));
         return;
     }
     const std::size_t count = m_preview->badRowCount;
@@ -337,7 +362,8 @@ void ImportWizard::showBadRows() {
 QStringList ImportWizard::badRowLines() const {
     QStringList out;
     if (!m_preview) return out;
-    for (const pfa::BadRow& row : m_preview->badRows) out << QString::fromStdString(pfa::describeBadRow(row));
+    for (const pfa::BadRow& row : m_preview->badRows)
+        out << QString::fromStdString(pfa::describeBadRow(row));
     return out;
 }
 
@@ -368,7 +394,9 @@ void ImportWizard::updateSensitiveWarning(const std::vector<int>& sensitive) {
     for (int row : sensitive) {
         const pfa::ColumnPreview& column = m_preview->columns[static_cast<std::size_t>(row)];
         if (column.distinctCount <= pfa::kManySensitiveValues) continue;
-        many << tr("“%1” has %2 distinct values").arg(QString::fromStdString(column.name)).arg(column.distinctCount);
+        many << tr("“%1” has %2 distinct values")
+                    .arg(QString::fromStdString(column.name))
+                    .arg(column.distinctCount);
         const double rows = static_cast<double>(m_preview->scannedRows - column.missingCount) /
                             static_cast<double>(column.distinctCount);
         perGroup = perGroup == 0 ? rows : std::min(perGroup, rows);
@@ -387,12 +415,14 @@ void ImportWizard::updateSensitiveWarning(const std::vector<int>& sensitive) {
         text += QLatin1Char(' ') + tr("Bin it into two groups at its median?");
     } else {
         const bool numeric = std::any_of(sensitive.begin(), sensitive.end(), [this](int row) {
-            return m_preview->columns[static_cast<std::size_t>(row)].guessedKind == pfa::FeatureKind::Numeric;
+            return m_preview->columns[static_cast<std::size_t>(row)].guessedKind ==
+                   pfa::FeatureKind::Numeric;
         });
-        text += QLatin1Char(' ') + (numeric && sensitive.size() > 1
-                                        ? tr("A numeric column can be split at its median when it is "
-                                             "the only sensitive column.")
-                                        : tr("Choose a column with fewer values, or merge values in the file."));
+        text += QLatin1Char(' ') +
+                (numeric && sensitive.size() > 1
+                     ? tr("A numeric column can be split at its median when it is "
+                          "the only sensitive column.")
+                     : tr("Choose a column with fewer values, or merge values in the file."));
     }
     m_sensitiveWarning->setText(text);
     m_sensitiveWarning->show();
@@ -401,7 +431,8 @@ void ImportWizard::updateSensitiveWarning(const std::vector<int>& sensitive) {
         const pfa::ColumnPreview& c = m_preview->columns[static_cast<std::size_t>(binnable)];
         const QString name = QString::fromStdString(c.name);
         const QString t = QString::number(*c.median, 'g', 6);
-        m_bin->setText(tr("Split “%1” into two groups at its median: %1 < %2 and %1 ≥ %2").arg(name, t));
+        m_bin->setText(
+            tr("Split “%1” into two groups at its median: %1 < %2 and %1 ≥ %2").arg(name, t));
     }
 }
 
@@ -430,12 +461,15 @@ void ImportWizard::fillColumns() {
         const int row = static_cast<int>(i);
         m_columns->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(column.name)));
         const bool numeric = column.guessedKind == pfa::FeatureKind::Numeric;
-        m_columns->setItem(row, 1, new QTableWidgetItem(numeric ? tr("numeric") : tr("categorical")));
+        m_columns->setItem(row, 1,
+                           new QTableWidgetItem(numeric ? tr("numeric") : tr("categorical")));
         QStringList examples;
         for (std::size_t v = 0; v < column.distinctValues.size() && v < 6; ++v) {
             examples << QString::fromStdString(column.distinctValues[v]);
         }
-        QString values = tr("%1 distinct: %2%3").arg(column.distinctCount).arg(examples.join(QStringLiteral(", ")))
+        QString values = tr("%1 distinct: %2%3")
+                             .arg(column.distinctCount)
+                             .arg(examples.join(QStringLiteral(", ")))
                              .arg(column.distinctCount > 6 ? QStringLiteral(", …") : QString());
         if (column.missingCount > 0) values += tr(" · %1 missing").arg(column.missingCount);
         m_columns->setItem(row, 2, new QTableWidgetItem(values));
@@ -469,7 +503,8 @@ void ImportWizard::setColumnRole(const QString& column, const QString& role) {
 }
 
 void ImportWizard::setPositiveValue(const QString& value) {
-    const int index = value.isEmpty() ? m_positive->findData(QString()) : m_positive->findText(value);
+    const int index =
+        value.isEmpty() ? m_positive->findData(QString()) : m_positive->findText(value);
     if (index >= 0) m_positive->setCurrentIndex(index);
 }
 
@@ -482,7 +517,8 @@ void ImportWizard::updateTargetAndGroups() {
         m_positive->clear();
         for (int row = 0; row < m_columns->rowCount(); ++row) {
             if (roleOf(row) != RoleTarget) continue;
-            for (const std::string& value : m_preview->columns[static_cast<std::size_t>(row)].distinctValues) {
+            for (const std::string& value :
+                 m_preview->columns[static_cast<std::size_t>(row)].distinctValues) {
                 m_positive->addItem(QString::fromStdString(value), QString::fromStdString(value));
             }
         }
@@ -527,12 +563,21 @@ QString ImportWizard::validationProblem() const {
     int targets = 0, sensitive = 0, features = 0, users = 0;
     for (int row = 0; row < m_columns->rowCount(); ++row) {
         switch (roleOf(row)) {
-            case RoleTarget: ++targets; break;
-            case RoleSensitive: ++sensitive; break;
-            case RoleUser: ++users; break;
+            case RoleTarget:
+                ++targets;
+                break;
+            case RoleSensitive:
+                ++sensitive;
+                break;
+            case RoleUser:
+                ++users;
+                break;
             case RoleNumeric:
-            case RoleCategorical: ++features; break;
-            default: break;
+            case RoleCategorical:
+                ++features;
+                break;
+            default:
+                break;
         }
     }
     if (targets != 1) return tr("Choose exactly one target column (now %1).").arg(targets);
@@ -559,7 +604,8 @@ pfa::Schema ImportWizard::schema() const {
         s.delimiter = chosen != 0 ? static_cast<char>(chosen) : m_preview->delimiter;
         s.hasHeader = m_header->isChecked();
         if (!s.hasHeader) {
-            for (const pfa::ColumnPreview& column : m_preview->columns) s.columnNames.push_back(column.name);
+            for (const pfa::ColumnPreview& column : m_preview->columns)
+                s.columnNames.push_back(column.name);
         }
     }
     s.missingToken = m_missing->text().trimmed().toStdString();
@@ -569,12 +615,24 @@ pfa::Schema ImportWizard::schema() const {
     for (int row = 0; row < m_columns->rowCount(); ++row) {
         const std::string name = m_preview->columns[static_cast<std::size_t>(row)].name;
         switch (roleOf(row)) {
-            case RoleTarget: s.target = name; break;
-            case RoleSensitive: s.sensitive.push_back(name); break;
-            case RoleUser: s.userId = name; break;
-            case RoleNumeric: s.columns[name].role = pfa::ColumnRole::Numeric; break;
-            case RoleCategorical: s.columns[name].role = pfa::ColumnRole::Categorical; break;
-            default: s.columns[name].role = pfa::ColumnRole::Ignore; break;
+            case RoleTarget:
+                s.target = name;
+                break;
+            case RoleSensitive:
+                s.sensitive.push_back(name);
+                break;
+            case RoleUser:
+                s.userId = name;
+                break;
+            case RoleNumeric:
+                s.columns[name].role = pfa::ColumnRole::Numeric;
+                break;
+            case RoleCategorical:
+                s.columns[name].role = pfa::ColumnRole::Categorical;
+                break;
+            default:
+                s.columns[name].role = pfa::ColumnRole::Ignore;
+                break;
         }
     }
     const QString positive = m_positive->currentData().toString();
@@ -606,12 +664,16 @@ void ImportWizard::runCheck() {
             pfa::ReadOptions options;
             options.stats = out.stats.get();
             options.progress = [this, &task](double fraction) {
-                if (task.progressDue()) task.post([this, fraction] { m_progress->setValue(static_cast<int>(1000 * fraction)); });
+                if (task.progressDue())
+                    task.post([this, fraction] {
+                        m_progress->setValue(static_cast<int>(1000 * fraction));
+                    });
                 return task.cancelled();
             };
             schema.validate();
-            out.data = std::make_shared<pfa::TabularData>(arff ? pfa::readArffFile(file, schema, options)
-                                                               : pfa::readDelimitedFile(file, schema, options));
+            out.data = std::make_shared<pfa::TabularData>(
+                arff ? pfa::readArffFile(file, schema, options)
+                     : pfa::readDelimitedFile(file, schema, options));
             out.features = static_cast<long>(pfa::encodeAll(*out.data).features());
         } catch (const std::exception& problem) {
             out.data.reset();
@@ -619,7 +681,8 @@ void ImportWizard::runCheck() {
         }
         return out;
     };
-    m_check = runInBackground(this, std::move(read), [this](const CheckOutcome& outcome) { showCheck(outcome); });
+    m_check = runInBackground(this, std::move(read),
+                              [this](const CheckOutcome& outcome) { showCheck(outcome); });
 }
 
 void ImportWizard::showCheck(const CheckOutcome& outcome) {
@@ -635,7 +698,8 @@ void ImportWizard::showCheck(const CheckOutcome& outcome) {
     }
     const pfa::TabularData& data = *outcome.data;
     std::size_t dropped = 0;
-    for (const pfa::FileReadStats& f : outcome.stats->files) dropped += f.droppedMissing + f.droppedFiltered;
+    for (const pfa::FileReadStats& f : outcome.stats->files)
+        dropped += f.droppedMissing + f.droppedFiltered;
     std::vector<long> size(data.groupNames.size(), 0), positives(data.groupNames.size(), 0);
     for (std::size_t i = 0; i < data.rows(); ++i) {
         ++size[static_cast<std::size_t>(data.group[i])];
@@ -643,27 +707,31 @@ void ImportWizard::showCheck(const CheckOutcome& outcome) {
     }
     std::vector<GroupBarChart::Group> groups;
     for (std::size_t g = 0; g < size.size(); ++g) {
-        groups.push_back({QString::fromStdString(data.groupNames[g]), size[g],
-                          size[g] ? static_cast<double>(positives[g]) / static_cast<double>(size[g]) : 0.0});
+        groups.push_back(
+            {QString::fromStdString(data.groupNames[g]), size[g],
+             size[g] ? static_cast<double>(positives[g]) / static_cast<double>(size[g]) : 0.0});
     }
     QStringList classes;
     for (const std::string& c : data.classNames) classes << QString::fromStdString(c);
-    m_groupChart->setGroups(groups, QString::fromStdString(data.classNames.size() > 1 ? data.classNames[1] : ""));
+    m_groupChart->setGroups(
+        groups, QString::fromStdString(data.classNames.size() > 1 ? data.classNames[1] : ""));
     const QString skipped =
         data.skippedBadRows == 0
             ? QString()
             : QStringLiteral("; <b>%1</b>")
-                  .arg(QString::fromStdString(pfa::describeSkippedRows(data.skippedBadRows, data.skippedBadRowList))
+                  .arg(QString::fromStdString(
+                           pfa::describeSkippedRows(data.skippedBadRows, data.skippedBadRowList))
                            .toHtmlEscaped());
-    m_summary->setText(tr("<b>%1 rows</b> (%2 dropped for missing values%6), <b>%3 encoded features</b>, "
-                          "classes: %4; %5 groups. Finish adds the file to the data-set list; "
-                          "its settings are saved with the session.")
-                           .arg(data.rows())
-                           .arg(dropped)
-                           .arg(outcome.features)
-                           .arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())
-                           .arg(size.size())
-                           .arg(skipped));
+    m_summary->setText(
+        tr("<b>%1 rows</b> (%2 dropped for missing values%6), <b>%3 encoded features</b>, "
+           "classes: %4; %5 groups. Finish adds the file to the data-set list; "
+           "its settings are saved with the session.")
+            .arg(data.rows())
+            .arg(dropped)
+            .arg(outcome.features)
+            .arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())
+            .arg(size.size())
+            .arg(skipped));
     m_checked = true;
     emit checkFinished(true);
     static_cast<CheckedPage*>(page(2))->changed();

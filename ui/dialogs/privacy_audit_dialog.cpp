@@ -311,7 +311,8 @@ void PrivacyAuditDialog::toggleRun() {
     };
     auto work = [audit, charge = m_charge, this](TaskContext& context) mutable {
         Outcome outcome;
-        // The audit's training threads inherit this: they use every core, the GUI still comes first.
+        // The audit's training threads inherit this: they use every core, the GUI still comes
+        // first.
         const BelowGuiPriority belowGui;
         try {
             pfa::DatasetRequest request;

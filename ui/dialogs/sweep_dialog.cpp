@@ -33,14 +33,17 @@ namespace {
 
 QString joinNumbers(const std::vector<double>& values) {
     QStringList parts;
-    for (double v : values) parts << (std::isinf(v) ? QStringLiteral("inf") : QString::fromStdString(pfa::formatNumber(v, 6)));
+    for (double v : values)
+        parts << (std::isinf(v) ? QStringLiteral("inf")
+                                : QString::fromStdString(pfa::formatNumber(v, 6)));
     return parts.join(QStringLiteral(", "));
 }
 
 std::vector<double> logSpaced(double from, double to, int count) {
     std::vector<double> values;
     for (int i = 0; i < count; ++i) {
-        const double raw = std::exp(std::log(from) + (std::log(to) - std::log(from)) * i / (count - 1));
+        const double raw =
+            std::exp(std::log(from) + (std::log(to) - std::log(from)) * i / (count - 1));
         const double power = std::pow(10.0, std::floor(std::log10(raw)) - 1);
         values.push_back(std::round(raw / power) * power);  // two significant digits
     }
@@ -55,9 +58,13 @@ QString duration(double seconds) {
 
 }  // namespace
 
-SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTitle, long trainRows, long features,
-                         double secondsPerEpoch, QWidget* parent)
-    : QDialog(parent), m_base(base), m_trainRows(trainRows), m_features(features), m_secondsPerEpoch(secondsPerEpoch) {
+SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTitle, long trainRows,
+                         long features, double secondsPerEpoch, QWidget* parent)
+    : QDialog(parent),
+      m_base(base),
+      m_trainRows(trainRows),
+      m_features(features),
+      m_secondsPerEpoch(secondsPerEpoch) {
     setWindowTitle(tr("New sweep — %1").arg(datasetTitle));
     m_algorithms = new QListWidget();
     for (const auto& algorithm : pfa::algorithmRegistry()) {
@@ -66,8 +73,9 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
         item->setCheckState(algorithm->name() == base.algorithm ? Qt::Checked : Qt::Unchecked);
     }
     m_algorithms->setMaximumHeight(110);
-    m_algorithms->setToolTip(tr("Each checked algorithm runs on the whole grid (non-private ones once "
-                                "at ε = ∞, ones without a fairness term once at λ = 0)"));
+    m_algorithms->setToolTip(
+        tr("Each checked algorithm runs on the whole grid (non-private ones once "
+           "at ε = ∞, ones without a fairness term once at λ = 0)"));
     const char* notionNames[] = {"demographic parity", "equalized odds", "equal opportunity"};
     auto* notionRow = new QHBoxLayout();
     for (int i = 0; i < 3; ++i) {
@@ -76,46 +84,55 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
         notionRow->addWidget(m_notions[i]);
     }
     m_epsilons = new QLineEdit(joinNumbers({0.5, 1, 3, 9}));
-    m_epsilons->setToolTip(tr("Privacy budgets, comma-separated; log:FROM:TO:COUNT adds COUNT "
-                              "log-spaced values from FROM to TO"));
+    m_epsilons->setToolTip(
+        tr("Privacy budgets, comma-separated; log:FROM:TO:COUNT adds COUNT "
+           "log-spaced values from FROM to TO"));
     m_infinity = new QCheckBox(tr("also ε = ∞ (no privacy)"));
     auto* paper = new QPushButton(tr("Paper"));
     paper->setToolTip(tr("0.5, 1, 3, 9: the budgets of the published experiments"));
     auto* log5 = new QPushButton(tr("0.1 … 10 (log)"));
     auto* log8 = new QPushButton(tr("0.05 … 100 (log)"));
-    connect(paper, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers({0.5, 1, 3, 9})); });
-    connect(log5, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers(logSpaced(0.1, 10, 5))); });
-    connect(log8, &QPushButton::clicked, this, [this] { m_epsilons->setText(joinNumbers(logSpaced(0.05, 100, 8))); });
+    connect(paper, &QPushButton::clicked, this, [this] {
+        m_epsilons->setText(joinNumbers({0.5, 1, 3, 9}));
+    });
+    connect(log5, &QPushButton::clicked, this,
+            [this] { m_epsilons->setText(joinNumbers(logSpaced(0.1, 10, 5))); });
+    connect(log8, &QPushButton::clicked, this,
+            [this] { m_epsilons->setText(joinNumbers(logSpaced(0.05, 100, 8))); });
     auto* epsilonRow = new QHBoxLayout();
     epsilonRow->addWidget(m_epsilons, 1);
     epsilonRow->addWidget(paper);
     epsilonRow->addWidget(log5);
     epsilonRow->addWidget(log8);
     m_lambdas = new QLineEdit(joinNumbers({0, 0.5, 1, 2, 4, 8}));
-    m_lambdas->setToolTip(tr("Fairness weights, comma-separated. log:FROM:TO:COUNT adds COUNT "
-                             "values log-spaced from FROM to TO (e.g. 0, log:0.01:1000:11), "
-                             "lin:FROM:TO:COUNT evenly spaced ones; generated values have 4 "
-                             "significant digits."));
+    m_lambdas->setToolTip(
+        tr("Fairness weights, comma-separated. log:FROM:TO:COUNT adds COUNT "
+           "values log-spaced from FROM to TO (e.g. 0, log:0.01:1000:11), "
+           "lin:FROM:TO:COUNT evenly spaced ones; generated values have 4 "
+           "significant digits."));
     // λ presets: useful weights span decades (Credit Card equalized odds needs hundreds), so
     // two log-spaced grids beside the published one. They are written as generators, which
     // shows the syntax; the line under the field spells the values out.
     auto* lambdaPaper = new QPushButton(tr("Paper"));
-    lambdaPaper->setToolTip(tr("0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5: the λ values of the published "
-                               "demographic-parity experiments"));
+    lambdaPaper->setToolTip(
+        tr("0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5: the λ values of the published "
+           "demographic-parity experiments"));
     auto* lambdaLog2 = new QPushButton(tr("0.01 … 100 (log)"));
     lambdaLog2->setToolTip(tr("0 and nine values log-spaced from 0.01 to 100 (two per decade)"));
     auto* lambdaLog7 = new QPushButton(tr("10⁻³ … 10⁴ (log)"));
-    lambdaLog7->setToolTip(tr("0 and one value per decade from 0.001 to 10000: a first look at a "
-                              "new data set or fairness notion"));
-    connect(lambdaPaper, &QPushButton::clicked, this,
-            [this] { m_lambdas->setText(joinNumbers({0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5})); });
+    lambdaLog7->setToolTip(
+        tr("0 and one value per decade from 0.001 to 10000: a first look at a "
+           "new data set or fairness notion"));
+    connect(lambdaPaper, &QPushButton::clicked, this, [this] {
+        m_lambdas->setText(joinNumbers({0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5}));
+    });
     connect(lambdaLog2, &QPushButton::clicked, this,
             [this] { m_lambdas->setText(QStringLiteral("0, log:0.01:100:9")); });
     connect(lambdaLog7, &QPushButton::clicked, this,
             [this] { m_lambdas->setText(QStringLiteral("0, log:0.001:10000:8")); });
     // The ε and λ preset buttons line up in columns, and so do the ends of the two fields.
-    for (const auto& column :
-         {std::pair{paper, lambdaPaper}, std::pair{log5, lambdaLog2}, std::pair{log8, lambdaLog7}}) {
+    for (const auto& column : {std::pair{paper, lambdaPaper}, std::pair{log5, lambdaLog2},
+                               std::pair{log8, lambdaLog7}}) {
         const int width =
             std::max(column.first->sizeHint().width(), column.second->sizeHint().width());
         column.first->setMinimumWidth(width);
@@ -133,8 +150,9 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     m_seedTo = new QSpinBox();
     for (QSpinBox* box : {m_seedFrom, m_seedTo}) box->setRange(0, 100000);
     m_seedTo->setValue(4);
-    m_seedFrom->setToolTip(tr("Every cell of the grid runs once per seed; the views show the mean "
-                              "and ± one standard deviation over seeds"));
+    m_seedFrom->setToolTip(
+        tr("Every cell of the grid runs once per seed; the views show the mean "
+           "and ± one standard deviation over seeds"));
     auto* seedRow = new QHBoxLayout();
     seedRow->addWidget(m_seedFrom);
     seedRow->addWidget(new QLabel(tr("to")));
@@ -147,27 +165,31 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     }
     m_axis->setToolTip(tr("Sweep one more hyper-parameter, e.g. the learning rate"));
     m_axisValues = new QLineEdit();
-    m_axisValues->setPlaceholderText(tr("values, comma-separated, or e.g. log:0.01:1:5; names for a choice (central,isrl,local)"));
+    m_axisValues->setPlaceholderText(tr(
+        "values, comma-separated, or e.g. log:0.01:1:5; names for a choice (central,isrl,local)"));
     auto* axisRow = new QHBoxLayout();
     axisRow->addWidget(m_axis);
     axisRow->addWidget(m_axisValues, 1);
     m_tuning = new QComboBox();
-    m_tuning->addItem(tr("Not covered — each run spends the full ε"), QString::fromStdString(pfa::tuningName(pfa::Tuning::NotCovered)));
-    m_tuning->addItem(tr("Split budget — the grid shares each ε"), QString::fromStdString(pfa::tuningName(pfa::Tuning::SplitBudget)));
-    m_tuning->addItem(tr("Auto-tune the step — keep the best candidate (not covered)"), QStringLiteral("auto-tune"));
-    m_tuning->setToolTip(
-        tr("Every λ value and every extra-axis value is a separate training run on the same "
-           "rows, so picking the best of them is not free.\n"
-           "Not covered: each run spends the full ε; a model picked among K candidates is only "
-           "covered by their composed cost (the privacy ledger's total), and its statement says "
-           "so.\n"
-           "Split budget: each of the K candidates runs at ε/K, so the whole grid spends ε on the "
-           "training rows; views show the grid's ε.\n"
-           "Auto-tune (algorithms with a step size gd-step, e.g. diff2, dp-gd): for each ε and seed "
-           "the extra axis' values are candidates; each one's step is halved from 1 on a validation "
-           "split of the training rows until one survives every round, and the candidate with the "
-           "lowest training loss is run on all training rows — one result per ε and seed. Not "
-           "covered: its statement gives the ε all the trials compose to."));
+    m_tuning->addItem(tr("Not covered — each run spends the full ε"),
+                      QString::fromStdString(pfa::tuningName(pfa::Tuning::NotCovered)));
+    m_tuning->addItem(tr("Split budget — the grid shares each ε"),
+                      QString::fromStdString(pfa::tuningName(pfa::Tuning::SplitBudget)));
+    m_tuning->addItem(tr("Auto-tune the step — keep the best candidate (not covered)"),
+                      QStringLiteral("auto-tune"));
+    m_tuning->setToolTip(tr(
+        "Every λ value and every extra-axis value is a separate training run on the same "
+        "rows, so picking the best of them is not free.\n"
+        "Not covered: each run spends the full ε; a model picked among K candidates is only "
+        "covered by their composed cost (the privacy ledger's total), and its statement says "
+        "so.\n"
+        "Split budget: each of the K candidates runs at ε/K, so the whole grid spends ε on the "
+        "training rows; views show the grid's ε.\n"
+        "Auto-tune (algorithms with a step size gd-step, e.g. diff2, dp-gd): for each ε and seed "
+        "the extra axis' values are candidates; each one's step is halved from 1 on a validation "
+        "split of the training rows until one survives every round, and the candidate with the "
+        "lowest training loss is run on all training rows — one result per ε and seed. Not "
+        "covered: its statement gives the ε all the trials compose to."));
     m_epochs = new QSpinBox();
     m_epochs->setRange(1, 100000);
     m_epochs->setValue(base.epochs);
@@ -178,9 +200,11 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     m_threads->setToolTip(tr("Runs trained at the same time (one per core is fastest)"));
     m_file = new QLineEdit(QDir(QString::fromStdString(pfa::userDataDirectory()))
                                .filePath(QStringLiteral("sweeps/sweep-%1.jsonl")
-                                             .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")))));
-    m_file->setToolTip(tr("Every finished run is appended here at once; starting a sweep on a file "
-                          "that already holds some of its runs resumes it"));
+                                             .arg(QDateTime::currentDateTime().toString(
+                                                 QStringLiteral("yyyyMMdd-HHmmss")))));
+    m_file->setToolTip(
+        tr("Every finished run is appended here at once; starting a sweep on a file "
+           "that already holds some of its runs resumes it"));
     auto* browse = new QPushButton(tr("Browse…"));
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Results file"), m_file->text(),
@@ -227,7 +251,8 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     connect(m_axis, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
     connect(m_tuning, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
     connect(m_algorithms, &QListWidget::itemChanged, this, &SweepDialog::updateSummary);
-    for (QCheckBox* box : m_notions) connect(box, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
+    for (QCheckBox* box : m_notions)
+        connect(box, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
     resize(720, sizeHint().height());
     // The grid of the last sweep started here comes back (a preset, applied after, replaces it).
     restoreGrid();
@@ -308,14 +333,16 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
     }
     for (int i = 0; i < 3; ++i) {
         const auto notion = static_cast<pfa::FairnessNotion>(i);
-        m_notions[i]->setChecked(std::find(preset.spec.notions.begin(), preset.spec.notions.end(), notion) !=
-                                 preset.spec.notions.end());
+        m_notions[i]->setChecked(std::find(preset.spec.notions.begin(), preset.spec.notions.end(),
+                                           notion) != preset.spec.notions.end());
     }
     std::vector<double> finite;
     bool infinite = false;
     for (double e : preset.spec.epsilons) {
-        if (std::isinf(e)) infinite = true;
-        else finite.push_back(e);
+        if (std::isinf(e))
+            infinite = true;
+        else
+            finite.push_back(e);
     }
     m_epsilons->setText(joinNumbers(finite));
     m_infinity->setChecked(infinite);
@@ -331,23 +358,26 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
     m_axisValues->clear();
     m_dataAxes = preset.dataAxes;
     m_dataVariants = preset.dataVariants;
-    m_presetAxes.assign(preset.spec.axes.begin() + std::min<std::ptrdiff_t>(1, std::ssize(preset.spec.axes)),
-                        preset.spec.axes.end());
+    m_presetAxes.assign(
+        preset.spec.axes.begin() + std::min<std::ptrdiff_t>(1, std::ssize(preset.spec.axes)),
+        preset.spec.axes.end());
     if (!preset.spec.axes.empty()) {
         const pfa::SweepAxis& axis = preset.spec.axes.front();
         const int index = m_axis->findData(QString::fromStdString(axis.parameter));
         if (index >= 0) m_axis->setCurrentIndex(index);
         QStringList names;
         for (const std::string& choice : axis.choices) names << QString::fromStdString(choice);
-        m_axisValues->setText(axis.choices.empty() ? joinNumbers(axis.values) : names.join(QStringLiteral(",")));
+        m_axisValues->setText(axis.choices.empty() ? joinNumbers(axis.values)
+                                                   : names.join(QStringLiteral(",")));
     }
-    m_tuning->setCurrentIndex(m_tuning->findData(QString::fromStdString(pfa::tuningName(preset.spec.tuning))));
+    m_tuning->setCurrentIndex(
+        m_tuning->findData(QString::fromStdString(pfa::tuningName(preset.spec.tuning))));
     m_summary->setToolTip(QString::fromStdString(preset.source));
     updateSummary();
 }
 
-std::vector<double> SweepDialog::parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
-                                           QString* problem) const {
+std::vector<double> SweepDialog::parseList(const QLineEdit* edit, const QString& what,
+                                           bool allowInfinity, QString* problem) const {
     try {
         return pfa::parseNumberList(edit->text().toStdString(), allowInfinity);
     } catch (const pfa::InputError& error) {
@@ -373,10 +403,12 @@ pfa::SweepAxis SweepDialog::parseAxis(const QString& parameter, QString* problem
             pfa::applySweepParameter(probe, axis.parameter, name);
             axis.choices.push_back(name);
         } catch (const pfa::InputError& error) {
-            if (problem->isEmpty()) *problem = tr("%1: %2.").arg(parameter, QString::fromStdString(error.what()));
+            if (problem->isEmpty())
+                *problem = tr("%1: %2.").arg(parameter, QString::fromStdString(error.what()));
         }
     }
-    if (axis.choices.empty() && problem->isEmpty()) *problem = tr("%1: give at least one value.").arg(parameter);
+    if (axis.choices.empty() && problem->isEmpty())
+        *problem = tr("%1: give at least one value.").arg(parameter);
     return axis;
 }
 
@@ -408,7 +440,8 @@ pfa::SweepSpec SweepDialog::spec() const {
     spec.algorithmConfig = m_algorithmConfig;
     spec.algorithms.clear();
     for (int i = 0; i < m_algorithms->count(); ++i) {
-        if (m_algorithms->item(i)->checkState() == Qt::Checked) spec.algorithms.push_back(m_algorithms->item(i)->text().toStdString());
+        if (m_algorithms->item(i)->checkState() == Qt::Checked)
+            spec.algorithms.push_back(m_algorithms->item(i)->text().toStdString());
     }
     spec.notions.clear();
     for (int i = 0; i < 3; ++i) {
@@ -419,7 +452,8 @@ pfa::SweepSpec SweepDialog::spec() const {
     if (m_infinity->isChecked()) spec.epsilons.push_back(INFINITY);
     spec.lambdas = parseList(m_lambdas, tr("λ"), false, &ignored);
     spec.seeds.clear();
-    for (int s = m_seedFrom->value(); s <= m_seedTo->value(); ++s) spec.seeds.push_back(static_cast<std::uint64_t>(s));
+    for (int s = m_seedFrom->value(); s <= m_seedTo->value(); ++s)
+        spec.seeds.push_back(static_cast<std::uint64_t>(s));
     const QString axis = m_axis->currentData().toString();
     if (!axis.isEmpty()) spec.axes.push_back(parseAxis(axis, &ignored));
     for (const pfa::SweepAxis& kept : m_presetAxes) {
@@ -430,7 +464,9 @@ pfa::SweepSpec SweepDialog::spec() const {
     return spec;
 }
 
-bool SweepDialog::autoTune() const { return m_tuning->currentData().toString() == QLatin1String("auto-tune"); }
+bool SweepDialog::autoTune() const {
+    return m_tuning->currentData().toString() == QLatin1String("auto-tune");
+}
 
 int SweepDialog::threads() const { return m_threads->value(); }
 QString SweepDialog::resultsFile() const { return m_file->text().trimmed(); }
@@ -457,20 +493,24 @@ void SweepDialog::updateSummary() {
                           .arg(QString::fromStdString(pfa::formatNumber(lambda)));
         }
     }
-    if (!m_axis->currentData().toString().isEmpty()) parseAxis(m_axis->currentData().toString(), &problem);
+    if (!m_axis->currentData().toString().isEmpty())
+        parseAxis(m_axis->currentData().toString(), &problem);
     pfa::SweepSpec spec = this->spec();
     // The caller's data set, or each data set of the preset's data axes: for counting.
-    spec.datasets = std::vector<std::string>(std::max<std::size_t>(1, m_dataVariants.size()), "current");
+    spec.datasets =
+        std::vector<std::string>(std::max<std::size_t>(1, m_dataVariants.size()), "current");
     if (spec.algorithms.empty()) problem = tr("Choose at least one algorithm.");
     if (spec.notions.empty()) problem = tr("Choose at least one fairness notion.");
     if (m_seedTo->value() < m_seedFrom->value()) problem = tr("The last seed is below the first.");
     if (resultsFile().isEmpty()) problem = tr("Choose a results file.");
     // δ comes from the experiment panel; the private runs of the grid use it (if there are
     // any: a private algorithm and a finite ε).
-    const bool privateRuns =
-        std::any_of(spec.algorithms.begin(), spec.algorithms.end(),
-                    [](const std::string& name) { return pfa::findAlgorithm(name).supportsPrivacy(); }) &&
-        std::any_of(spec.epsilons.begin(), spec.epsilons.end(), [](double e) { return std::isfinite(e); });
+    const bool privateRuns = std::any_of(spec.algorithms.begin(), spec.algorithms.end(),
+                                         [](const std::string& name) {
+                                             return pfa::findAlgorithm(name).supportsPrivacy();
+                                         }) &&
+                             std::any_of(spec.epsilons.begin(), spec.epsilons.end(),
+                                         [](double e) { return std::isfinite(e); });
     pfa::TrainConfig privateBase = m_base;
     privateBase.epsilon = privateRuns ? 1.0 : INFINITY;
     if (const std::string delta = pfa::deltaProblem(privateBase, "δ");
@@ -494,15 +534,18 @@ void SweepDialog::updateSummary() {
     m_problem = problem;
     m_start->setEnabled(problem.isEmpty());
     if (!problem.isEmpty()) {
-        m_summary->setText(QStringLiteral("<span style='color:#b00020; font-weight:600'>%1</span>").arg(problem.toHtmlEscaped()));
+        m_summary->setText(QStringLiteral("<span style='color:#b00020; font-weight:600'>%1</span>")
+                               .arg(problem.toHtmlEscaped()));
         return;
     }
     // Per-epoch cost: measured on earlier runs of this data set, else a guess from its size
     // (~3 ns per feature value and pass, two passes per step plus evaluation).
     const bool measured = m_secondsPerEpoch > 0;
-    const double perEpoch = measured ? m_secondsPerEpoch
-                                     : 1.2e-8 * static_cast<double>(m_trainRows) * static_cast<double>(m_features + 1);
-    m_estimate = epochs * perEpoch / std::max(1, m_threads->value()) * 1.15;  // cores share memory bandwidth
+    const double perEpoch =
+        measured ? m_secondsPerEpoch
+                 : 1.2e-8 * static_cast<double>(m_trainRows) * static_cast<double>(m_features + 1);
+    m_estimate =
+        epochs * perEpoch / std::max(1, m_threads->value()) * 1.15;  // cores share memory bandwidth
     m_summary->setText(
         tr("<b>%1 runs</b> · estimated <b>%2</b> on %3 thread(s) (%4). Results stream into "
            "the charts while the sweep runs.")
@@ -511,12 +554,13 @@ void SweepDialog::updateSummary() {
             .arg(m_threads->value())
             .arg(measured ? tr("measured on earlier runs of this data set")
                           : tr("rough guess from the data size")) +
-        (autoTune() ? QStringLiteral("<br>") +
-                          tr("Auto-tune: the runs of each ε and seed are candidates, each tried at steps "
-                             "from 1 down until one survives, plus one final run: one result per ε and "
-                             "seed, and more time than the estimate.")
-                              .toHtmlEscaped()
-                    : QString()) +
+        (autoTune()
+             ? QStringLiteral("<br>") +
+                   tr("Auto-tune: the runs of each ε and seed are candidates, each tried at steps "
+                      "from 1 down until one survives, plus one final run: one result per ε and "
+                      "seed, and more time than the estimate.")
+                       .toHtmlEscaped()
+             : QString()) +
         (deltaWarning.isEmpty() ? QString()
                                 : QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
                                       .arg(tr("Warning: %1.").arg(deltaWarning).toHtmlEscaped())) +
@@ -529,8 +573,9 @@ QString SweepDialog::presetAxesNote() const {
         if (axis.parameter == m_axis->currentData().toString().toStdString()) continue;
         QStringList values;
         for (const std::string& choice : axis.choices) values << QString::fromStdString(choice);
-        axes << QStringLiteral("%1 = %2").arg(QString::fromStdString(axis.parameter),
-                                                axis.choices.empty() ? joinNumbers(axis.values) : values.join(QStringLiteral(",")));
+        axes << QStringLiteral("%1 = %2").arg(
+            QString::fromStdString(axis.parameter),
+            axis.choices.empty() ? joinNumbers(axis.values) : values.join(QStringLiteral(",")));
     }
     if (!m_dataVariants.empty()) {
         QStringList knobs;
@@ -540,7 +585,9 @@ QString SweepDialog::presetAxesNote() const {
                     .arg(m_dataVariants.size());
     }
     if (axes.isEmpty()) return {};
-    return QStringLiteral("<br>") + tr("Also swept, as the preset says: %1").arg(axes.join(QStringLiteral("; "))).toHtmlEscaped();
+    return QStringLiteral("<br>") + tr("Also swept, as the preset says: %1")
+                                        .arg(axes.join(QStringLiteral("; ")))
+                                        .toHtmlEscaped();
 }
 
 }  // namespace pfa::ui

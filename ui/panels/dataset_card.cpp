@@ -1,8 +1,8 @@
 #include "ui/panels/dataset_card.h"
 
 #include <QLabel>
-#include <QTextDocumentFragment>
 #include <QLocale>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 #include <cmath>
 #include <map>
@@ -63,17 +63,22 @@ QString siloOrigin(const pfa::DatasetRequest& request) {
                 return DatasetCard::tr("equal random split, silo seed %1").arg(silos.seed);
             case pfa::SiloMethod::Dirichlet:
                 return DatasetCard::tr("Dirichlet α = %1, silo seed %2")
-                    .arg(std::isinf(silos.dirichletAlpha) ? QStringLiteral("∞")
-                                                          : QString::number(silos.dirichletAlpha, 'g', 4))
+                    .arg(std::isinf(silos.dirichletAlpha)
+                             ? QStringLiteral("∞")
+                             : QString::number(silos.dirichletAlpha, 'g', 4))
                     .arg(silos.seed);
             case pfa::SiloMethod::ByAttribute:
-                if (silos.attribute == pfa::SiloAttribute::Label) return DatasetCard::tr("one per class");
-                if (silos.attribute == pfa::SiloAttribute::Group) return DatasetCard::tr("one per group");
-                return DatasetCard::tr("one per value of “%1”").arg(QString::fromStdString(silos.column));
+                if (silos.attribute == pfa::SiloAttribute::Label)
+                    return DatasetCard::tr("one per class");
+                if (silos.attribute == pfa::SiloAttribute::Group)
+                    return DatasetCard::tr("one per group");
+                return DatasetCard::tr("one per value of “%1”")
+                    .arg(QString::fromStdString(silos.column));
         }
     }
     if (request.name == "synthetic" && request.synthetic.silos > 0) {
-        return DatasetCard::tr("generated, heterogeneity h = %1").arg(request.synthetic.siloHeterogeneity);
+        return DatasetCard::tr("generated, heterogeneity h = %1")
+            .arg(request.synthetic.siloHeterogeneity);
     }
     return {};
 }
@@ -106,8 +111,9 @@ DatasetCard::DatasetCard(QWidget* parent) : QWidget(parent) {
     // Units: who the rows belong to (people) and who holds them (silos).
     m_unitsTitle = new QLabel(tr("<b>Units</b>"));
     m_unitsTitle->setTextFormat(Qt::RichText);  // fixed text, no data in it
-    m_unitsTitle->setToolTip(tr("Algorithms that protect a whole person, or a whole institution, "
-                                "rather than one row work on these units"));
+    m_unitsTitle->setToolTip(
+        tr("Algorithms that protect a whole person, or a whole institution, "
+           "rather than one row work on these units"));
     m_usersSummary = wrapping(new QLabel());
     m_usersSummary->setTextFormat(Qt::RichText);
     m_userHistogram = new UnitHistogram();
@@ -133,11 +139,15 @@ QString DatasetCard::text() const {
 }
 
 QString DatasetCard::usersSummary() const {
-    return m_usersSummary->isHidden() ? QString() : QTextDocumentFragment::fromHtml(m_usersSummary->text()).toPlainText();
+    return m_usersSummary->isHidden()
+               ? QString()
+               : QTextDocumentFragment::fromHtml(m_usersSummary->text()).toPlainText();
 }
 
 QString DatasetCard::silosSummary() const {
-    return m_silosSummary->isHidden() ? QString() : QTextDocumentFragment::fromHtml(m_silosSummary->text()).toPlainText();
+    return m_silosSummary->isHidden()
+               ? QString()
+               : QTextDocumentFragment::fromHtml(m_silosSummary->text()).toPlainText();
 }
 
 void DatasetCard::showUnits(const pfa::PreparedDataset* data) {
@@ -150,29 +160,35 @@ void DatasetCard::showUnits(const pfa::PreparedDataset* data) {
     m_siloHistogram->setVisible(hasSilos);
     if (hasUsers) {
         const pfa::Dataset& train = data->split.train;
-        const std::vector<UnitHistogram::Unit> users = unitRows(train.users, data->split.test.users);
+        const std::vector<UnitHistogram::Unit> users =
+            unitRows(train.users, data->split.test.users);
         const QString rows = QString::fromStdString(train.unitName) + QStringLiteral("s");
         m_usersSummary->setText(tr("<b>People:</b> %1 people, %2 %3 each")
-                                    .arg(number(static_cast<long>(users.size())), rowRange(users), rows.toHtmlEscaped()));
+                                    .arg(number(static_cast<long>(users.size())), rowRange(users),
+                                         rows.toHtmlEscaped()));
         const QString column = QString::fromStdString(train.personColumn);
         m_usersSummary->setToolTip(
-            column.isEmpty() ? tr("The rows belong to people; an algorithm that protects a person protects all "
-                                  "of their rows at once")
-                             : tr("The rows belong to people, told apart by column “%1”; an algorithm that "
-                                  "protects a person protects all of their rows at once")
-                                   .arg(column));
+            column.isEmpty()
+                ? tr("The rows belong to people; an algorithm that protects a person protects all "
+                     "of their rows at once")
+                : tr("The rows belong to people, told apart by column “%1”; an algorithm that "
+                     "protects a person protects all of their rows at once")
+                      .arg(column));
         m_userHistogram->setUnits(users, tr("person"), tr("people"), rows);
     }
     if (hasSilos) {
         const pfa::Dataset& train = data->split.train;
-        const std::vector<UnitHistogram::Unit> silos = unitRows(train.silos, data->split.test.silos);
+        const std::vector<UnitHistogram::Unit> silos =
+            unitRows(train.silos, data->split.test.silos);
         const QString origin = siloOrigin(data->request);
-        m_silosSummary->setText(tr("<b>Silos:</b> %1 silos, %2 rows each%3")
-                                    .arg(number(static_cast<long>(silos.size())), rowRange(silos),
-                                         origin.isEmpty() ? QString()
-                                                          : QStringLiteral(" (%1)").arg(origin.toHtmlEscaped())));
-        m_silosSummary->setToolTip(tr("Institutions that each hold their own rows (training and test): %1")
-                                       .arg(QString::fromStdString(train.siloDescription)));
+        m_silosSummary->setText(
+            tr("<b>Silos:</b> %1 silos, %2 rows each%3")
+                .arg(number(static_cast<long>(silos.size())), rowRange(silos),
+                     origin.isEmpty() ? QString()
+                                      : QStringLiteral(" (%1)").arg(origin.toHtmlEscaped())));
+        m_silosSummary->setToolTip(
+            tr("Institutions that each hold their own rows (training and test): %1")
+                .arg(QString::fromStdString(train.siloDescription)));
         m_siloHistogram->setUnits(silos, tr("silo"), tr("silos"), tr("rows"));
     }
 }
@@ -183,15 +199,17 @@ void DatasetCard::showCatalogEntry(const QString& name) {
     m_body->setText(QString::fromStdString(entry.description));
     std::uint64_t bytes = 0;
     for (const pfa::DatasetFile& file : entry.files) bytes += file.bytes;
-    m_numbers->setText(tr("<b>Not downloaded yet</b> (%1 file(s), %2 MB). After preparation: %3 rows.")
-                           .arg(entry.files.size())
-                           .arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1)
-                           .arg(QLocale().toString(static_cast<qlonglong>(entry.expectedRows))));
+    m_numbers->setText(
+        tr("<b>Not downloaded yet</b> (%1 file(s), %2 MB). After preparation: %3 rows.")
+            .arg(entry.files.size())
+            .arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1)
+            .arg(QLocale().toString(static_cast<qlonglong>(entry.expectedRows))));
     m_groups->setGroups({}, QString());
     showUnits(nullptr);
     QStringList sources;
     for (const std::string& source : entry.sources) {
-        sources << QStringLiteral("<a href=\"%1\">%1</a>").arg(QString::fromStdString(source).toHtmlEscaped());
+        sources << QStringLiteral("<a href=\"%1\">%1</a>")
+                       .arg(QString::fromStdString(source).toHtmlEscaped());
     }
     m_provenance->setText(tr("<b>Source:</b> %1<br><b>License:</b> %2<br><b>Cite:</b> %3")
                               .arg(sources.join(QStringLiteral(", ")),
@@ -222,67 +240,81 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
                          "group B's repayment labels and shifts its features; a neighbourhood "
                          "feature acts as a proxy of the group. %1.")
                           .arg(QString::fromStdString(pfa::describeSynthetic(request.synthetic)));
-        provenance = tr("<b>Source:</b> generated, no third-party data. <b>License:</b> none needed.");
+        provenance =
+            tr("<b>Source:</b> generated, no third-party data. <b>License:</b> none needed.");
     } else if (request.name == "synthetic-personalised") {
         title = tr("Synthetic personalised users (built-in)");
-        description = tr("Generated by PFA Explorer: users who share a linear model and differ in its "
-                         "last coefficients; personalised algorithms (ppsgd) draw fresh samples of each "
-                         "user every round and report the exact excess risk. %1.")
-                          .arg(QString::fromStdString(pfa::describePersonalised(request.personalised)));
-        provenance = tr("<b>Source:</b> generated, no third-party data. <b>License:</b> none needed.");
+        description =
+            tr("Generated by PFA Explorer: users who share a linear model and differ in its "
+               "last coefficients; personalised algorithms (ppsgd) draw fresh samples of each "
+               "user every round and report the exact excess risk. %1.")
+                .arg(QString::fromStdString(pfa::describePersonalised(request.personalised)));
+        provenance =
+            tr("<b>Source:</b> generated, no third-party data. <b>License:</b> none needed.");
     } else if (request.name == "synthetic-heavy-tailed") {
         const pfa::HeavyTailedOptions& h = request.heavyTailed;
         title = tr("Synthetic heavy-tailed regression (built-in)");
         const QString tail =
             std::isinf(h.featureTail) ? tr("Gaussian features: every tail index k is admissible")
             : h.featureTail <= 2.0
-                ? tr("features with infinite variance (ν ≤ 2): no moment bound of order k ≥ 2 holds")
+                ? tr("features with infinite variance (ν ≤ 2): no moment bound of order k ≥ 2 "
+                     "holds")
                 : tr("admissible tail index k = ν − 0.5 = %1").arg(h.featureTail - 0.5, 0, 'g', 3);
-        description = tr("Generated by PFA Explorer: a linear model with Student-t features and noise and a "
-                         "share of outlier rows, for the heavy-tail algorithms, which report the exact excess "
-                         "risk over the least-squares optimum of the training rows; %1. %2.")
-                          .arg(tail, QString::fromStdString(pfa::describeHeavyTailed(h)));
+        description =
+            tr("Generated by PFA Explorer: a linear model with Student-t features and noise and a "
+               "share of outlier rows, for the heavy-tail algorithms, which report the exact "
+               "excess "
+               "risk over the least-squares optimum of the training rows; %1. %2.")
+                .arg(tail, QString::fromStdString(pfa::describeHeavyTailed(h)));
     } else if (request.name == "synthetic-linear") {
         title = tr("Synthetic linear regression (built-in)");
-        description = tr("Generated by PFA Explorer: Gaussian features, true coefficients w* ~ N(0, I) and "
-                         "noise of standard deviation 0.5, so the best possible test MSE is 0.25 and runs "
-                         "report the excess risk MSE − 0.25 and the distance ‖w − w*‖. %1.")
-                          .arg(QString::fromStdString(pfa::describeLinearGaussian(request.linearGaussian)));
+        description =
+            tr("Generated by PFA Explorer: Gaussian features, true coefficients w* ~ N(0, I) and "
+               "noise of standard deviation 0.5, so the best possible test MSE is 0.25 and runs "
+               "report the excess risk MSE − 0.25 and the distance ‖w − w*‖. %1.")
+                .arg(QString::fromStdString(pfa::describeLinearGaussian(request.linearGaussian)));
     } else if (request.name == "synthetic-teacher") {
         title = tr("Synthetic teacher network (built-in)");
-        description = tr("Generated by PFA Explorer: features drawn from a standard normal, the target "
-                         "computed by a fixed random network with 20 tanh units plus noise, divided by its "
-                         "largest absolute value; a smooth non-convex regression problem for private "
-                         "optimisers (diff2, dp-gd). %1.")
-                          .arg(QString::fromStdString(pfa::describeTeacher(request.teacher)));
-        provenance = tr("<b>Source:</b> generated, no third-party data. <b>License:</b> none needed.");
+        description =
+            tr("Generated by PFA Explorer: features drawn from a standard normal, the target "
+               "computed by a fixed random network with 20 tanh units plus noise, divided by its "
+               "largest absolute value; a smooth non-convex regression problem for private "
+               "optimisers (diff2, dp-gd). %1.")
+                .arg(QString::fromStdString(pfa::describeTeacher(request.teacher)));
+        provenance =
+            tr("<b>Source:</b> generated, no third-party data. <b>License:</b> none needed.");
     } else if (request.name == "file") {
         title = tr("Your file: %1").arg(QString::fromStdString(request.filePath));
-        description = tr("Imported with target column “%1” and sensitive column(s) “%2”.")
-                          .arg(QString::fromStdString(request.schema.target),
-                               QString::fromStdString([&] {
-                                   std::string s;
-                                   for (const std::string& c : request.schema.sensitive) s += (s.empty() ? "" : ", ") + c;
-                                   return s;
-                               }()));
+        description =
+            tr("Imported with target column “%1” and sensitive column(s) “%2”.")
+                .arg(QString::fromStdString(request.schema.target), QString::fromStdString([&] {
+                         std::string s;
+                         for (const std::string& c : request.schema.sensitive)
+                             s += (s.empty() ? "" : ", ") + c;
+                         return s;
+                     }()));
         if (data->skippedBadRows > 0) {
             // Said on the card as in every run's record: these rows of the file were left out.
-            description += QLatin1Char(' ') +
-                           tr("%1, as asked at the import.")
-                               .arg(QString::fromStdString(
-                                   pfa::describeSkippedRows(data->skippedBadRows, data->skippedBadRowList)));
+            description +=
+                QLatin1Char(' ') + tr("%1, as asked at the import.")
+                                       .arg(QString::fromStdString(pfa::describeSkippedRows(
+                                           data->skippedBadRows, data->skippedBadRowList)));
         }
-        provenance = tr("<b>Source:</b> your own file; its license and provenance are yours to record.");
+        provenance =
+            tr("<b>Source:</b> your own file; its license and provenance are yours to record.");
     } else {
         const pfa::CatalogEntry& entry = pfa::findCatalogEntry(request.name);
         title = QString::fromStdString(entry.title);
         description = QString::fromStdString(entry.description);
         QStringList sources;
         for (const std::string& source : entry.sources) {
-            sources << QStringLiteral("<a href=\"%1\">%1</a>").arg(QString::fromStdString(source).toHtmlEscaped());
+            sources << QStringLiteral("<a href=\"%1\">%1</a>")
+                           .arg(QString::fromStdString(source).toHtmlEscaped());
         }
-        provenance = tr("<b>Source:</b> %1<br><b>License:</b> %2<br><b>Cite:</b> %3<br><b>Preparation:</b> %4")
-                         .arg(sources.join(QStringLiteral(", ")), QString::fromStdString(entry.license).toHtmlEscaped(),
+        provenance = tr("<b>Source:</b> %1<br><b>License:</b> %2<br><b>Cite:</b> "
+                        "%3<br><b>Preparation:</b> %4")
+                         .arg(sources.join(QStringLiteral(", ")),
+                              QString::fromStdString(entry.license).toHtmlEscaped(),
                               QString::fromStdString(entry.citation).toHtmlEscaped(),
                               QString::fromStdString(entry.preprocessing).toHtmlEscaped());
     }
@@ -301,7 +333,8 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
         m_numbers->setText(tr("<b>%1 rows</b> (%2 training, %3 test), <b>%4 encoded features</b>; "
                               "real-valued target (regression), no sensitive attribute%5.")
                                .arg(number(static_cast<long>(train.rows() + test.rows())),
-                                    number(static_cast<long>(train.rows())), number(static_cast<long>(test.rows())),
+                                    number(static_cast<long>(train.rows())),
+                                    number(static_cast<long>(test.rows())),
                                     number(static_cast<long>(train.features())), users));
         return;
     }
@@ -309,7 +342,8 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
     // Groups and classes over all rows (training and test).
     const int k = train.numGroups(), l = train.numClasses();
     const int positive = 1;  // the advantaged class y* of the per-group tables
-    std::vector<long> size(static_cast<std::size_t>(k), 0), positives(static_cast<std::size_t>(k), 0);
+    std::vector<long> size(static_cast<std::size_t>(k), 0),
+        positives(static_cast<std::size_t>(k), 0);
     std::vector<long> testSize(static_cast<std::size_t>(k), 0);  // what the small-group flag judges
     for (Eigen::Index i = 0; i < test.rows(); ++i) ++testSize[static_cast<std::size_t>(test.s(i))];
     std::vector<long> classCount(static_cast<std::size_t>(l), 0);
@@ -329,7 +363,8 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
                                           : 0.0,
                           testSize[index]});
     }
-    const QString positiveName = QString::fromStdString(train.classNames[static_cast<std::size_t>(positive)]);
+    const QString positiveName =
+        QString::fromStdString(train.classNames[static_cast<std::size_t>(positive)]);
     m_groups->setGroups(groups, positiveName);
     const long rows = static_cast<long>(train.rows() + test.rows());
     QStringList classes;
@@ -345,7 +380,8 @@ void DatasetCard::showDataset(const pfa::PreparedDatasetPtr& data, const QString
     m_numbers->setText(tr("<b>%1 rows</b> (%2 training, %3 test), <b>%4 encoded features</b>; "
                           "sensitive attribute <b>%5</b> with %6 groups.<br><b>Classes:</b> %7")
                            .arg(number(rows), number(static_cast<long>(train.rows())),
-                                number(static_cast<long>(test.rows())), number(static_cast<long>(train.features())),
+                                number(static_cast<long>(test.rows())),
+                                number(static_cast<long>(train.features())),
                                 QString::fromStdString(train.sensitiveDescription).toHtmlEscaped())
                            .arg(k)
                            .arg(classes.join(QStringLiteral(", "))));

@@ -68,7 +68,9 @@ public:
 
     // Sized for the offered values, as when the range was 0.05 … 100 with three decimals; the
     // wide range that keeps refused values would otherwise make it (and the panel) wider.
-    QSize sizeHint() const override { return QDoubleSpinBox::sizeHint() - QSize(surplusWidth(), 0); }
+    QSize sizeHint() const override {
+        return QDoubleSpinBox::sizeHint() - QSize(surplusWidth(), 0);
+    }
     QSize minimumSizeHint() const override {
         return QDoubleSpinBox::minimumSizeHint() - QSize(surplusWidth(), 0);
     }
@@ -125,8 +127,9 @@ EpsilonControl::EpsilonControl(QWidget* parent) : QWidget(parent) {
                           "A value outside is refused (Run stays off until ε is in range).")
                            .arg(numberText(kMin), numberText(kMax)));
     m_infinity = new QCheckBox(tr("∞ — no privacy"));
-    m_infinity->setToolTip(tr("Train without differential privacy (ε = ∞): no noise, no "
-                              "clipping, no guarantee"));
+    m_infinity->setToolTip(
+        tr("Train without differential privacy (ε = ∞): no noise, no "
+           "clipping, no guarantee"));
     auto* row = new QHBoxLayout();
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(m_slider, 1);

@@ -77,11 +77,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
     m_dataset->addItem(tr("Synthetic heavy-tailed regression (built-in)"),
                        QStringLiteral("synthetic-heavy-tailed"));
-    m_dataset->setItemData(m_dataset->count() - 1,
-                           tr("Linear regression with Student-t features and noise and a few outlier rows; "
-                              "its tail index goes from Gaussian to infinite variance (for the heavy-tail "
-                              "algorithms)"),
-                           Qt::ToolTipRole);
+    m_dataset->setItemData(
+        m_dataset->count() - 1,
+        tr("Linear regression with Student-t features and noise and a few outlier rows; "
+           "its tail index goes from Gaussian to infinite variance (for the heavy-tail "
+           "algorithms)"),
+        Qt::ToolTipRole);
     m_dataset->addItem(tr("Synthetic personalised users (built-in)"),
                        QStringLiteral("synthetic-personalised"));
     m_dataset->setItemData(
@@ -89,12 +90,15 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         tr("1000 users who share a linear model and differ in 5 of its 100 coefficients "
            "(regression; for personalised learning such as ppsgd)"),
         Qt::ToolTipRole);
-    m_dataset->addItem(tr("Synthetic linear regression (built-in)"), QStringLiteral("synthetic-linear"));
-    m_dataset->setItemData(m_dataset->count() - 1,
-                           tr("12,000 rows, y = ⟨w*, x⟩ + noise in 200 Gaussian features; the best possible "
-                              "test MSE is 0.25 (regression; for learning with public data: semi-dp-sgd)"),
-                           Qt::ToolTipRole);
-    m_dataset->addItem(tr("Synthetic teacher network (built-in)"), QStringLiteral("synthetic-teacher"));
+    m_dataset->addItem(tr("Synthetic linear regression (built-in)"),
+                       QStringLiteral("synthetic-linear"));
+    m_dataset->setItemData(
+        m_dataset->count() - 1,
+        tr("12,000 rows, y = ⟨w*, x⟩ + noise in 200 Gaussian features; the best possible "
+           "test MSE is 0.25 (regression; for learning with public data: semi-dp-sgd)"),
+        Qt::ToolTipRole);
+    m_dataset->addItem(tr("Synthetic teacher network (built-in)"),
+                       QStringLiteral("synthetic-teacher"));
     m_dataset->setItemData(
         m_dataset->count() - 1,
         tr("20,000 rows of 8 features whose target comes from a small tanh network plus noise, "
@@ -102,14 +106,17 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         Qt::ToolTipRole);
     for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
         m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
-        m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description), Qt::ToolTipRole);
+        m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description),
+                               Qt::ToolTipRole);
     }
-    m_dataset->setToolTip(tr("The data to learn from: the built-in synthetic lending task, a "
-                             "standard fairness benchmark (downloaded on demand from its original "
-                             "source, checksums verified), or your own file"));
+    m_dataset->setToolTip(
+        tr("The data to learn from: the built-in synthetic lending task, a "
+           "standard fairness benchmark (downloaded on demand from its original "
+           "source, checksums verified), or your own file"));
     m_sensitive = new ElidingComboBox();
-    m_sensitive->setToolTip(tr("Which attribute defines the groups whose treatment is compared "
-                               "(never used as a feature)"));
+    m_sensitive->setToolTip(
+        tr("Which attribute defines the groups whose treatment is compared "
+           "(never used as a feature)"));
     // Further attributes for intersectional groups ("Female & non-White"): a checkable menu.
     m_intersect = new QToolButton();
     m_intersect->setObjectName(QStringLiteral("intersectButton"));
@@ -124,14 +131,17 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
            "its own group; small combinations are flagged in the group table "
            "and bars"));
     m_download = new QPushButton(tr("Download…"));
-    m_download->setToolTip(tr("Download this data set from its original source into your data "
-                              "folder; every file's SHA-256 checksum is verified"));
+    m_download->setToolTip(
+        tr("Download this data set from its original source into your data "
+           "folder; every file's SHA-256 checksum is verified"));
     m_importFolder = new QPushButton(tr("Import from folder…"));
-    m_importFolder->setToolTip(tr("Use files you already have: choose their folder; their "
-                                  "checksums are verified, then they are copied into your data folder"));
+    m_importFolder->setToolTip(
+        tr("Use files you already have: choose their folder; their "
+           "checksums are verified, then they are copied into your data folder"));
     m_importFile = new QPushButton(tr("Your own file…"));
-    m_importFile->setToolTip(tr("Import a CSV, TSV or ARFF file: choose the target, the "
-                                "sensitive column(s) and the columns to use"));
+    m_importFile->setToolTip(
+        tr("Import a CSV, TSV or ARFF file: choose the target, the "
+           "sensitive column(s) and the columns to use"));
     m_datasetInfo = hint(QString());
     m_heavy = new HeavyTailedForm();
     m_heavy->setVisible(false);
@@ -143,18 +153,20 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         m_algorithm->setItemData(m_algorithm->count() - 1,
                                  QString::fromStdString(algorithm->description()), Qt::ToolTipRole);
     }
-    m_algorithm->setToolTip(tr("How the model is trained; hover over an entry for a one-line "
-                               "description"));
+    m_algorithm->setToolTip(
+        tr("How the model is trained; hover over an entry for a one-line "
+           "description"));
     m_algorithmInfo = hint(QString());
 
     m_fairness = new ElidingComboBox();
     m_fairness->addItem(tr("Demographic parity"), QStringLiteral("dp"));
     m_fairness->addItem(tr("Equalized odds"), QStringLiteral("eo"));
     m_fairness->addItem(tr("Equal opportunity"), QStringLiteral("eopp"));
-    m_fairness->setToolTip(tr("Demographic parity: every group is selected at the same rate.\n"
-                              "Equalized odds: equal true- and false-positive rates across groups.\n"
-                              "Equal opportunity: equal true-positive rates (qualified people are "
-                              "selected equally often)."));
+    m_fairness->setToolTip(
+        tr("Demographic parity: every group is selected at the same rate.\n"
+           "Equalized odds: equal true- and false-positive rates across groups.\n"
+           "Equal opportunity: equal true-positive rates (qualified people are "
+           "selected equally often)."));
 
     m_epsilon = new EpsilonControl();
     m_lambda = new LambdaControl();
@@ -169,7 +181,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     // GUI offers every setting the command line does, an algorithm's own ones included.
     std::vector<pfa::ParamSpec> basic, advanced;
     for (const pfa::ParamSpec& spec : pfa::allParameters()) {
-        if (spec.name == "fairness" || spec.name == "epsilon" || spec.name == "lambda") continue;  // above
+        if (spec.name == "fairness" || spec.name == "epsilon" || spec.name == "lambda")
+            continue;  // above
         (spec.advanced ? advanced : basic).push_back(spec);
     }
     m_settings = new ParameterForm(std::move(basic));
@@ -186,9 +199,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_advanced->setVisible(false);
     const pfa::SplitOptions splitDefaults;
     m_splitMethod = new ElidingComboBox();
-    m_splitMethod->addItem(tr("random (seeded)"), QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::Seeded)));
-    m_splitMethod->addItem(tr("as pandas DataFrame.sample — reproduces published splits"),
-                           QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::PandasSample)));
+    m_splitMethod->addItem(tr("random (seeded)"),
+                           QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::Seeded)));
+    m_splitMethod->addItem(
+        tr("as pandas DataFrame.sample — reproduces published splits"),
+        QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::PandasSample)));
     m_splitMethod->setToolTip(
         tr("How the rows are divided into training and test rows.\n"
            "Random (seeded): PFA Explorer's own seeded shuffle.\n"
@@ -199,15 +214,17 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_splitSeed = new QSpinBox();
     m_splitSeed->setRange(0, std::numeric_limits<int>::max());
     m_splitSeed->setValue(static_cast<int>(splitDefaults.seed));
-    m_splitSeed->setToolTip(tr("Seed of the train/test split (pandas: its random_state). Changing "
-                               "it reloads the data with other training rows."));
+    m_splitSeed->setToolTip(
+        tr("Seed of the train/test split (pandas: its random_state). Changing "
+           "it reloads the data with other training rows."));
     m_testFraction = new QDoubleSpinBox();
     m_testFraction->setDecimals(3);
     m_testFraction->setRange(0.01, 0.99);
     m_testFraction->setSingleStep(0.05);
     m_testFraction->setValue(splitDefaults.testFraction);
-    m_testFraction->setToolTip(tr("Share of the rows held out for testing; the model never sees "
-                                  "them during training"));
+    m_testFraction->setToolTip(
+        tr("Share of the rows held out for testing; the model never sees "
+           "them during training"));
     // Reload only when a value is committed, not at every keystroke.
     m_splitSeed->setKeyboardTracking(false);
     m_testFraction->setKeyboardTracking(false);
@@ -221,15 +238,17 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     advancedLayout->addWidget(m_advancedSettings);
     // Users and silos of the data, under the split they follow, in the same form.
     auto* unitsTitle = new QLabel(tr("<b>Users and silos</b>"));
-    unitsTitle->setToolTip(tr("Who the rows belong to and who holds them, for algorithms that protect "
-                              "a whole person or a whole institution; the data-set card shows them"));
+    unitsTitle->setToolTip(
+        tr("Who the rows belong to and who holds them, for algorithms that protect "
+           "a whole person or a whole institution; the data-set card shows them"));
     advancedForm->addRow(unitsTitle);
     m_units = new DataUnitsForm(advancedForm, m_advanced);
 
     m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
-    m_live->setToolTip(tr("When on, moving the ε or λ slider stops the current run and starts "
-                          "a new one with the new value, so the point travels across the "
-                          "tradeoff chart while you drag"));
+    m_live->setToolTip(
+        tr("When on, moving the ε or λ slider stops the current run and starts "
+           "a new one with the new value, so the point travels across the "
+           "tradeoff chart while you drag"));
 
     m_problemLabel = new FittingLabel();
     m_problemLabel->setTextFormat(Qt::PlainText);  // messages quote class and group names
@@ -275,10 +294,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         m_advanced->setVisible(open);
         m_advancedToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
     });
-    connect(m_download, &QPushButton::clicked, this, [this] { emit downloadRequested(currentCatalogName()); });
-    connect(m_importFolder, &QPushButton::clicked, this, [this] { emit importFolderRequested(currentCatalogName()); });
+    connect(m_download, &QPushButton::clicked, this,
+            [this] { emit downloadRequested(currentCatalogName()); });
+    connect(m_importFolder, &QPushButton::clicked, this,
+            [this] { emit importFolderRequested(currentCatalogName()); });
     connect(m_importFile, &QPushButton::clicked, this, &ExperimentPanel::importFileRequested);
-    connect(m_dataset, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onDatasetChoiceChanged);
+    connect(m_dataset, &QComboBox::currentIndexChanged, this,
+            &ExperimentPanel::onDatasetChoiceChanged);
     connect(m_sensitive, &QComboBox::currentIndexChanged, this, [this] {
         QStringList checked;
         for (QAction* action : m_intersect->menu()->actions())
@@ -307,7 +329,8 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(m_splitSeed, &QSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_testFraction, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_units, &DataUnitsForm::changed, this, &ExperimentPanel::onSplitChanged);
-    connect(m_heavy, &HeavyTailedForm::changed, this, &ExperimentPanel::onSplitChanged);  // other rows
+    connect(m_heavy, &HeavyTailedForm::changed, this,
+            &ExperimentPanel::onSplitChanged);  // other rows
     // Long item texts must not force the dock wider than a laptop screen allows.
     for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_splitMethod}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -343,15 +366,16 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
 QSize ExperimentPanel::minimumSizeHint() const {
     QSize size = QWidget::minimumSizeHint();
     const QMargins margins = layout()->contentsMargins();
-    size.setWidth(std::max(size.width(), m_advanced->minimumSizeHint().width() + margins.left() + margins.right()));
+    size.setWidth(std::max(
+        size.width(), m_advanced->minimumSizeHint().width() + margins.left() + margins.right()));
     return size;
 }
 
 QString ExperimentPanel::currentCatalogName() const {
     const QString data = m_dataset->currentData().toString();
     if (data == QLatin1String("synthetic") || data == QLatin1String("synthetic-personalised") ||
-        data == QLatin1String("synthetic-heavy-tailed") || data == QLatin1String("synthetic-linear") ||
-        data == QLatin1String("synthetic-teacher") ||
+        data == QLatin1String("synthetic-heavy-tailed") ||
+        data == QLatin1String("synthetic-linear") || data == QLatin1String("synthetic-teacher") ||
         data.startsWith(QLatin1String("file:"))) {
         return {};
     }
@@ -375,8 +399,10 @@ void ExperimentPanel::onDatasetChoiceChanged() {
         const QSignalBlocker block(m_sensitive);
         m_sensitive->clear();
         if (!catalog.isEmpty()) {
-            for (const pfa::SensitiveChoice& choice : pfa::findCatalogEntry(catalog.toStdString()).sensitiveChoices) {
-                m_sensitive->addItem(QString::fromStdString(choice.title), QString::fromStdString(choice.id));
+            for (const pfa::SensitiveChoice& choice :
+                 pfa::findCatalogEntry(catalog.toStdString()).sensitiveChoices) {
+                m_sensitive->addItem(QString::fromStdString(choice.title),
+                                     QString::fromStdString(choice.id));
             }
         } else if (m_dataset->currentData().toString() == QLatin1String("synthetic")) {
             m_sensitive->addItem(tr("group (A majority / B minority)"), QString());
@@ -389,7 +415,8 @@ void ExperimentPanel::onDatasetChoiceChanged() {
             const std::size_t index = m_dataset->currentData().toString().mid(5).toULong();
             if (index < m_userFiles.size()) {
                 QStringList columns;
-                for (const std::string& c : m_userFiles[index].schema.sensitive) columns << QString::fromStdString(c);
+                for (const std::string& c : m_userFiles[index].schema.sensitive)
+                    columns << QString::fromStdString(c);
                 m_sensitive->addItem(columns.join(QStringLiteral(" & ")), QString());
             }
         }
@@ -399,7 +426,8 @@ void ExperimentPanel::onDatasetChoiceChanged() {
     m_download->setVisible(!catalog.isEmpty());
     m_importFolder->setVisible(!catalog.isEmpty());
     m_units->setSynthetic(m_dataset->currentData().toString() == QLatin1String("synthetic"));
-    m_heavy->setVisible(m_dataset->currentData().toString() == QLatin1String("synthetic-heavy-tailed"));
+    m_heavy->setVisible(m_dataset->currentData().toString() ==
+                        QLatin1String("synthetic-heavy-tailed"));
     refreshAvailability();
 }
 
@@ -413,9 +441,10 @@ void ExperimentPanel::refreshAvailability() {
         const pfa::CatalogEntry& entry = pfa::findCatalogEntry(catalog.toStdString());
         std::uint64_t bytes = 0;
         for (const pfa::DatasetFile& file : entry.files) bytes += file.bytes;
-        m_datasetInfo->setText(tr("Not downloaded yet (%1 MB): Download… fetches it from its source, "
-                                  "Import from folder… uses files you already have.")
-                                   .arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1));
+        m_datasetInfo->setText(
+            tr("Not downloaded yet (%1 MB): Download… fetches it from its source, "
+               "Import from folder… uses files you already have.")
+                .arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1));
     }
     emit datasetRequestChanged();
     revalidate();
@@ -425,7 +454,8 @@ void ExperimentPanel::addUserFile(const QString& path, const pfa::Schema& schema
     m_userFiles.push_back({path, schema});
     const QString key = QStringLiteral("file:%1").arg(m_userFiles.size() - 1);
     m_dataset->addItem(tr("Your file: %1").arg(QFileInfo(path).fileName()), key);
-    m_dataset->setItemData(m_dataset->count() - 1, Qt::convertFromPlainText(path, Qt::WhiteSpaceNormal), Qt::ToolTipRole);
+    m_dataset->setItemData(m_dataset->count() - 1,
+                           Qt::convertFromPlainText(path, Qt::WhiteSpaceNormal), Qt::ToolTipRole);
     m_dataset->setCurrentIndex(m_dataset->count() - 1);
 }
 
@@ -450,23 +480,32 @@ QWidget* ExperimentPanel::parameterField(const std::string& name) const {
     return m_advancedSettings->field(name);
 }
 
-QSpinBox* ExperimentPanel::epochsBox() const { return qobject_cast<QSpinBox*>(parameterField("epochs")); }
-QLineEdit* ExperimentPanel::deltaEdit() const { return qobject_cast<QLineEdit*>(parameterField("delta")); }
+QSpinBox* ExperimentPanel::epochsBox() const {
+    return qobject_cast<QSpinBox*>(parameterField("epochs"));
+}
+QLineEdit* ExperimentPanel::deltaEdit() const {
+    return qobject_cast<QLineEdit*>(parameterField("delta"));
+}
 QCheckBox* ExperimentPanel::secureNoiseBox() const {
     return qobject_cast<QCheckBox*>(parameterField("secure-noise"));
 }
 QCheckBox* ExperimentPanel::diagnosticsBox() const {
     return qobject_cast<QCheckBox*>(parameterField("diagnostics"));
 }
-QComboBox* ExperimentPanel::averagingBox() const { return qobject_cast<QComboBox*>(parameterField("averaging")); }
-QComboBox* ExperimentPanel::wStreamBox() const { return qobject_cast<QComboBox*>(parameterField("w-stream")); }
+QComboBox* ExperimentPanel::averagingBox() const {
+    return qobject_cast<QComboBox*>(parameterField("averaging"));
+}
+QComboBox* ExperimentPanel::wStreamBox() const {
+    return qobject_cast<QComboBox*>(parameterField("w-stream"));
+}
 QLineEdit* ExperimentPanel::lossClipShareBox() const {
     return qobject_cast<QLineEdit*>(parameterField("loss-clip-share"));
 }
 
 pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
     pfa::DatasetRequest request;
-    request.split.method = pfa::parseSplitMethod(m_splitMethod->currentData().toString().toStdString());
+    request.split.method =
+        pfa::parseSplitMethod(m_splitMethod->currentData().toString().toStdString());
     request.split.seed = static_cast<std::uint64_t>(m_splitSeed->value());
     request.split.testFraction = m_testFraction->value();
     const QString data = m_dataset->currentData().toString();
@@ -492,7 +531,8 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
 
 void ExperimentPanel::setSplit(const pfa::SplitOptions& split) {
     {
-        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed), blockShare(m_testFraction);
+        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed),
+            blockShare(m_testFraction);
         m_splitMethod->setCurrentIndex(
             m_splitMethod->findData(QString::fromStdString(pfa::splitMethodName(split.method))));
         m_splitSeed->setValue(static_cast<int>(std::min<std::uint64_t>(
@@ -515,7 +555,7 @@ bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
         revalidate();
     }
     m_units->showRequest(request);  // a preset's silos and synthetic users (loaded with the split)
-    setSplit(request.split);  // e.g. the published split a preset reproduces
+    setSplit(request.split);        // e.g. the published split a preset reproduces
     return true;
 }
 
@@ -796,14 +836,17 @@ QJsonObject ExperimentPanel::toJson() const {
     for (const UserFile& file : m_userFiles) {
         QJsonObject item;
         item["path"] = file.path;
-        item["schema"] = QJsonDocument::fromJson(QByteArray::fromStdString(pfa::schemaToJson(file.schema))).object();
+        item["schema"] =
+            QJsonDocument::fromJson(QByteArray::fromStdString(pfa::schemaToJson(file.schema)))
+                .object();
         files.append(item);
     }
     json["user_files"] = files;
     json["algorithm"] = QString::fromStdString(c.algorithm);
     json["fairness"] = m_fairness->currentData().toString();
-    json["epsilon"] = m_epsilon->infinityBox()->isChecked() ? QJsonValue(QStringLiteral("inf"))
-                                                            : QJsonValue(m_epsilon->spinBox()->value());
+    json["epsilon"] = m_epsilon->infinityBox()->isChecked()
+                          ? QJsonValue(QStringLiteral("inf"))
+                          : QJsonValue(m_epsilon->spinBox()->value());
     json["lambda"] = c.lambda;
     // Every other parameter under its declared name.
     m_settings->writeJson(json);
@@ -825,11 +868,15 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
     // Own files first, so that a session's "file:N" choice exists before it is selected.
     for (const QJsonValue& item : json["user_files"].toArray()) {
         const QString path = item["path"].toString();
-        const QByteArray schema = QJsonDocument(item["schema"].toObject()).toJson(QJsonDocument::Compact);
+        const QByteArray schema =
+            QJsonDocument(item["schema"].toObject()).toJson(QJsonDocument::Compact);
         try {
             const pfa::Schema parsed = pfa::schemaFromJson(pfa::parseJson(schema.toStdString()));
-            const bool known = std::any_of(m_userFiles.begin(), m_userFiles.end(),
-                                           [&](const UserFile& f) { return f.path == path && pfa::schemaToJson(f.schema) == pfa::schemaToJson(parsed); });
+            const bool known =
+                std::any_of(m_userFiles.begin(), m_userFiles.end(), [&](const UserFile& f) {
+                    return f.path == path &&
+                           pfa::schemaToJson(f.schema) == pfa::schemaToJson(parsed);
+                });
             if (!known) addUserFile(path, parsed);
         } catch (const pfa::InputError&) {
             // A damaged entry is skipped; the rest of the settings still apply.
@@ -844,7 +891,9 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
             if (savedIndex >= 0 && savedIndex < saved.size()) {
                 const QString path = saved[savedIndex]["path"].toString();
                 for (std::size_t i = 0; i < m_userFiles.size(); ++i) {
-                    if (m_userFiles[i].path == path) m_dataset->setCurrentIndex(m_dataset->findData(QStringLiteral("file:%1").arg(i)));
+                    if (m_userFiles[i].path == path)
+                        m_dataset->setCurrentIndex(
+                            m_dataset->findData(QStringLiteral("file:%1").arg(i)));
                 }
             }
         } else {
@@ -877,7 +926,8 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
         // Settings saved before the split could be chosen: the default split. The data is
         // reloaded once, below.
         const pfa::SplitOptions defaults;
-        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed), blockShare(m_testFraction);
+        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed),
+            blockShare(m_testFraction);
         const int method = m_splitMethod->findData(json["split_method"].toString());
         m_splitMethod->setCurrentIndex(method >= 0 ? method : 0);
         m_splitSeed->setValue(json["split_seed"].toInt(static_cast<int>(defaults.seed)));

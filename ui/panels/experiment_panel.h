@@ -2,7 +2,6 @@
 
 #include <QJsonObject>
 #include <QWidget>
-
 #include <string>
 #include <vector>
 

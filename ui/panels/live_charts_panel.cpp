@@ -41,10 +41,14 @@ bool hasExcessRisk(const std::vector<pfa::EpochMetrics>& metrics) {
 
 double valueFor(int chart, const pfa::EpochMetrics& m, bool excessRisk) {
     switch (chart) {
-        case kLoss: return m.trainLoss;
-        case kError: return excessRisk ? m.excessRisk : m.testError;
-        case kFairness: return m.violation;
-        default: return m.epsilonSpent;
+        case kLoss:
+            return m.trainLoss;
+        case kError:
+            return excessRisk ? m.excessRisk : m.testError;
+        case kFairness:
+            return m.violation;
+        default:
+            return m.epsilonSpent;
     }
 }
 
@@ -197,7 +201,8 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
            "dashed line is the run's target ε. Right-click to export."));
     // Inside the plot area, so it takes no room from the axes of a small chart and is part of
     // every export of it.
-    m_diagnosticTag = new QGraphicsSimpleTextItem(tr("diagnostic — not private"), m_parts[kLoss].chart);
+    m_diagnosticTag =
+        new QGraphicsSimpleTextItem(tr("diagnostic — not private"), m_parts[kLoss].chart);
     QFont tagFont = m_diagnosticTag->font();
     tagFont.setPointSizeF(tagFont.pointSizeF() * 0.85);
     tagFont.setBold(true);
@@ -206,10 +211,12 @@ LiveChartsPanel::LiveChartsPanel(QWidget* parent) : QWidget(parent) {
     m_diagnosticTag->setZValue(20);
     m_diagnosticTag->setVisible(false);
     connect(m_parts[kLoss].chart, &QChart::plotAreaChanged, this, [this](const QRectF& area) {
-        m_diagnosticTag->setPos(area.right() - m_diagnosticTag->boundingRect().width() - 4, area.top() + 2);
+        m_diagnosticTag->setPos(area.right() - m_diagnosticTag->boundingRect().width() - 4,
+                                area.top() + 2);
     });
     m_views[kLoss]->setToolTip(
-        tr("Mean cross-entropy (log loss) on all training rows after each epoch. For private runs this is "
+        tr("Mean cross-entropy (log loss) on all training rows after each epoch. For private runs "
+           "this is "
            "a diagnostic computed exactly on the private rows: it is not covered by the privacy "
            "guarantee (it can be switched off under Advanced). Right-click to export."));
     m_views[kFairness]->setToolTip(
@@ -605,8 +612,8 @@ void LiveChartsPanel::updateChart(int which, const std::vector<Curve*>& shown) {
     chart_style::setNiceRange(parts.y, 0.0, top, 4);
 
     ChartView* view = m_views[which];
-    const bool anyPrivate = std::any_of(shown.begin(), shown.end(),
-                                        [](const Curve* c) { return c->isPrivate; });
+    const bool anyPrivate =
+        std::any_of(shown.begin(), shown.end(), [](const Curve* c) { return c->isPrivate; });
     const bool nonPrivateOnly = which == kPrivacy && !shown.empty() && !anyPrivate;
     QString message = nonPrivateOnly ? tr("Not private: ε = ∞ (no privacy accounting)")
                                      : tr("Press Run to train your first model");

@@ -42,10 +42,14 @@ public:
     QSize minimumSizeHint() const override {
         QSize size = QSpinBox::minimumSizeHint();
         const QFontMetrics metrics = fontMetrics();
-        auto width = [&](const QString& text) { return metrics.horizontalAdvance(prefix() + text + suffix()); };
-        const int widest = std::max({width(textFromValue(minimum())), width(textFromValue(maximum())),
-                                     metrics.horizontalAdvance(specialValueText())});
-        const int compact = std::max(width(QStringLiteral("999999")), metrics.horizontalAdvance(specialValueText()));
+        auto width = [&](const QString& text) {
+            return metrics.horizontalAdvance(prefix() + text + suffix());
+        };
+        const int widest =
+            std::max({width(textFromValue(minimum())), width(textFromValue(maximum())),
+                      metrics.horizontalAdvance(specialValueText())});
+        const int compact = std::max(width(QStringLiteral("999999")),
+                                     metrics.horizontalAdvance(specialValueText()));
         if (compact < widest) size.setWidth(size.width() - widest + compact);
         return size;
     }
@@ -66,8 +70,10 @@ public:
         const QMargins margins = contentsMargins();
         const int most = maximumWidth();
         const int oneLine = heightForWidth(most);
-        int width = fontMetrics().horizontalAdvance(text()) + margins.left() + margins.right() + 2 * margin();
-        while (width < most && heightForWidth(width) > oneLine) ++width;  // rounding: a pixel or two
+        int width = fontMetrics().horizontalAdvance(text()) + margins.left() + margins.right() +
+                    2 * margin();
+        while (width < most && heightForWidth(width) > oneLine)
+            ++width;  // rounding: a pixel or two
         width = std::min(width, most);
         return {width, heightForWidth(width)};
     }
@@ -109,25 +115,32 @@ std::string choiceLabel(const pfa::ParamSpec& spec, const std::string& value) {
 std::string defaultText(const pfa::ParamSpec& spec) {
     if (spec.isAuto(spec.defaultValue)) return "auto (" + spec.autoMeaning + ")";
     switch (spec.kind) {
-        case pfa::ParamKind::Flag: return spec.defaultValue == "true" ? "on" : "off";
-        case pfa::ParamKind::Choice: return choiceLabel(spec, spec.defaultValue);
-        default: return spec.defaultValue + (spec.unit.empty() ? "" : " " + spec.unit);
+        case pfa::ParamKind::Flag:
+            return spec.defaultValue == "true" ? "on" : "off";
+        case pfa::ParamKind::Choice:
+            return choiceLabel(spec, spec.defaultValue);
+        default:
+            return spec.defaultValue + (spec.unit.empty() ? "" : " " + spec.unit);
     }
 }
 
 /// Why a parameter has no effect in this context ("private runs (finite ε)"); empty if it has.
-QString inapplicableReason(unsigned applies, bool isPrivate, pfa::Calibration calibration, bool fairnessOn) {
+QString inapplicableReason(unsigned applies, bool isPrivate, pfa::Calibration calibration,
+                           bool fairnessOn) {
     QStringList needs;
-    if ((applies & pfa::AppliesPrivate) && !isPrivate) needs << QObject::tr("private runs (finite ε)");
+    if ((applies & pfa::AppliesPrivate) && !isPrivate)
+        needs << QObject::tr("private runs (finite ε)");
     if ((applies & pfa::AppliesConservative) && calibration != pfa::Calibration::Conservative) {
         needs << QObject::tr("the conservative calibration");
     }
     if ((applies & pfa::AppliesPublished) && calibration != pfa::Calibration::Published) {
         needs << QObject::tr("the published calibration");
     }
-    if ((applies & pfa::AppliesFairness) && !fairnessOn) needs << QObject::tr("a fairness weight λ > 0");
+    if ((applies & pfa::AppliesFairness) && !fairnessOn)
+        needs << QObject::tr("a fairness weight λ > 0");
     if (needs.isEmpty()) return {};
-    return QObject::tr("Has no effect now: it applies only with %1.").arg(needs.join(QObject::tr(" and ")));
+    return QObject::tr("Has no effect now: it applies only with %1.")
+        .arg(needs.join(QObject::tr(" and ")));
 }
 
 }  // namespace
@@ -136,9 +149,11 @@ QString parameterToolTip(const pfa::ParamSpec& spec) {
     QString tip = QStringLiteral("<p><b>%1</b>: %2.</p>").arg(html(spec.label), html(spec.help));
     if (spec.kind == pfa::ParamKind::Choice) {
         tip += QStringLiteral("<ul style=\"margin-left: 12px; -qt-list-indent: 0;\">");
-        if (spec.hasAuto()) tip += QStringLiteral("<li><b>auto</b>: %1</li>").arg(html(spec.autoMeaning));
+        if (spec.hasAuto())
+            tip += QStringLiteral("<li><b>auto</b>: %1</li>").arg(html(spec.autoMeaning));
         for (const pfa::ParamChoice& choice : spec.choices) {
-            tip += QStringLiteral("<li><b>%1</b>: %2</li>").arg(html(choice.label), html(choice.help));
+            tip +=
+                QStringLiteral("<li><b>%1</b>: %2</li>").arg(html(choice.label), html(choice.help));
         }
         tip += QStringLiteral("</ul>");
     }
@@ -146,8 +161,9 @@ QString parameterToolTip(const pfa::ParamSpec& spec) {
     if (spec.kind == pfa::ParamKind::Real || spec.kind == pfa::ParamKind::Integer) {
         tip += QStringLiteral(" ") + QObject::tr("Allowed: %1").arg(html(ruleWithoutAuto(spec)));
         if (spec.hasAuto()) {
-            tip += usesSpinBox(spec) ? QObject::tr(", or auto (%1: the lowest step)").arg(html(spec.autoMeaning))
-                                     : QObject::tr("; empty = auto (%1)").arg(html(spec.autoMeaning));
+            tip += usesSpinBox(spec)
+                       ? QObject::tr(", or auto (%1: the lowest step)").arg(html(spec.autoMeaning))
+                       : QObject::tr("; empty = auto (%1)").arg(html(spec.autoMeaning));
         }
         tip += QStringLiteral(".");
     }
@@ -180,7 +196,8 @@ ParameterForm::ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent)
             // A long label wraps onto a second line instead of taking the fields' room: the
             // form's label column narrows with the form (QFormLayout gives a wrapping label the
             // width of the labels that fit).
-            row.label->setMaximumWidth(row.label->fontMetrics().averageCharWidth() * kLongestLabelLine);
+            row.label->setMaximumWidth(row.label->fontMetrics().averageCharWidth() *
+                                       kLongestLabelLine);
             m_layout->addRow(row.label, row.field);
         }
         m_rows.push_back(row);
@@ -220,13 +237,17 @@ QWidget* ParameterForm::makeField(const pfa::ParamSpec& spec) {
                     autoNumber(spec, lowest);
                     box->setSpecialValueText(tr("auto"));  // what it means: in the tooltip
                 }
-                box->setRange(static_cast<int>(lowest), static_cast<int>(std::min(spec.max, double(INT_MAX))));
+                box->setRange(static_cast<int>(lowest),
+                              static_cast<int>(std::min(spec.max, double(INT_MAX))));
                 // A unit the label does not already name ("Evaluate every 2 epochs"), singular
                 // for 1 ("1 epoch").
-                if (!spec.unit.empty() && !qs(spec.label).contains(qs(spec.unit), Qt::CaseInsensitive)) {
+                if (!spec.unit.empty() &&
+                    !qs(spec.label).contains(qs(spec.unit), Qt::CaseInsensitive)) {
                     const QString unit = QStringLiteral(" ") + qs(spec.unit);
                     const QString single = unit.endsWith(QLatin1Char('s')) ? unit.chopped(1) : unit;
-                    auto suffix = [box, unit, single](int value) { box->setSuffix(value == 1 ? single : unit); };
+                    auto suffix = [box, unit, single](int value) {
+                        box->setSuffix(value == 1 ? single : unit);
+                    };
                     connect(box, &QSpinBox::valueChanged, box, suffix);
                     suffix(box->value());
                 }
@@ -254,7 +275,8 @@ std::string ParameterForm::rawText(const Row& row) const {
 std::string ParameterForm::widgetText(const Row& row) const {
     const pfa::ParamSpec& spec = *row.spec;
     if (auto* box = qobject_cast<QCheckBox*>(row.field)) return box->isChecked() ? "true" : "false";
-    if (auto* box = qobject_cast<QComboBox*>(row.field)) return box->currentData().toString().toStdString();
+    if (auto* box = qobject_cast<QComboBox*>(row.field))
+        return box->currentData().toString().toStdString();
     if (auto* box = qobject_cast<QSpinBox*>(row.field)) {
         if (spec.hasAuto() && box->value() == box->minimum()) return "auto";
         return std::to_string(box->value());
@@ -298,7 +320,8 @@ void ParameterForm::displayText(Row& row, const std::string& text) {
         } else {
             double number = 0.0;
             pfa::parsePortable(valid ? canonical : spec.defaultValue, number);
-            box->setValue(static_cast<int>(std::clamp<double>(number, box->minimum(), box->maximum())));
+            box->setValue(
+                static_cast<int>(std::clamp<double>(number, box->minimum(), box->maximum())));
         }
     } else if (auto* edit = qobject_cast<QLineEdit*>(row.field)) {
         // Text that is not valid stays as it was typed, so its problem is shown, not hidden.
@@ -322,8 +345,9 @@ void ParameterForm::onEdited() {
 void ParameterForm::setAlgorithm(const pfa::Algorithm& algorithm) {
     const std::vector<pfa::ParamSpec> declared = algorithm.parameters();
     for (Row& row : m_rows) {
-        row.shown = std::any_of(declared.begin(), declared.end(),
-                                [&](const pfa::ParamSpec& spec) { return spec.name == row.spec->name; });
+        row.shown = std::any_of(declared.begin(), declared.end(), [&](const pfa::ParamSpec& spec) {
+            return spec.name == row.spec->name;
+        });
         m_layout->setRowVisible(row.field, row.shown);
     }
 }
@@ -387,7 +411,8 @@ QString ParameterForm::applyTo(pfa::TrainConfig& config) const {
         const bool reports = row.shown && row.applies && problem.isEmpty();
         if (text.empty()) {
             if (reports) {
-                problem = tr("%1 is empty: it must be %2.").arg(qs(spec.label), qs(ruleWithoutAuto(spec)));
+                problem = tr("%1 is empty: it must be %2.")
+                              .arg(qs(spec.label), qs(ruleWithoutAuto(spec)));
             }
             continue;
         }
@@ -428,12 +453,17 @@ void ParameterForm::writeJson(QJsonObject& json) const {
             continue;
         }
         switch (spec.kind) {
-            case pfa::ParamKind::Flag: json[key] = canonical == "true"; break;
-            case pfa::ParamKind::Choice: json[key] = qs(canonical); break;
+            case pfa::ParamKind::Flag:
+                json[key] = canonical == "true";
+                break;
+            case pfa::ParamKind::Choice:
+                json[key] = qs(canonical);
+                break;
             case pfa::ParamKind::Integer: {
                 // Exact as a JSON integer while it fits one (seeds may not).
                 long long whole = 0;
-                const auto result = std::from_chars(canonical.data(), canonical.data() + canonical.size(), whole);
+                const auto result =
+                    std::from_chars(canonical.data(), canonical.data() + canonical.size(), whole);
                 if (result.ec == std::errc() && result.ptr == canonical.data() + canonical.size()) {
                     json[key] = static_cast<qint64>(whole);
                 } else {
@@ -444,8 +474,10 @@ void ParameterForm::writeJson(QJsonObject& json) const {
             case pfa::ParamKind::Real: {
                 double number = 0.0;
                 pfa::parsePortable(canonical, number);
-                if (std::isfinite(number)) json[key] = number;
-                else json[key] = qs(canonical);  // JSON has no infinity
+                if (std::isfinite(number))
+                    json[key] = number;
+                else
+                    json[key] = qs(canonical);  // JSON has no infinity
                 break;
             }
         }
@@ -465,7 +497,8 @@ void ParameterForm::readJson(const QJsonObject& json) {
             text = value.toBool() ? "true" : "false";
         } else if (value.isDouble()) {
             const double number = value.toDouble();
-            if (spec.kind == pfa::ParamKind::Integer && number == std::floor(number) && std::fabs(number) < 0x1p63) {
+            if (spec.kind == pfa::ParamKind::Integer && number == std::floor(number) &&
+                std::fabs(number) < 0x1p63) {
                 text = std::to_string(value.toInteger());
             } else {
                 text = pfa::realText(number);

@@ -26,7 +26,8 @@ namespace pfa::ui {
 namespace {
 
 QString num(double value, int digits = 4) {
-    return QString::fromStdString(pfa::formatNumber(value, digits)).replace(QStringLiteral("inf"), QStringLiteral("∞"));
+    return QString::fromStdString(pfa::formatNumber(value, digits))
+        .replace(QStringLiteral("inf"), QStringLiteral("∞"));
 }
 
 /// "Poisson SGM, q = 0.085, z = 2.4, add/remove" for the mechanism column.
@@ -35,17 +36,28 @@ QString mechanismText(const pfa::privacy::LedgerEntry& entry) {
     const pfa::privacy::AccountingInputs& a = entry.accounting;
     QString curve;
     switch (a.kind) {
-        case pfa::privacy::ReleaseKind::NoRelease: curve = QObject::tr("no data-dependent release"); break;
+        case pfa::privacy::ReleaseKind::NoRelease:
+            curve = QObject::tr("no data-dependent release");
+            break;
         case pfa::privacy::ReleaseKind::Gaussian:
             curve = QObject::tr("Gaussian per %1 steps").arg(a.stepsPerRelease);
             break;
-        case pfa::privacy::ReleaseKind::PoissonSubsampled: curve = QObject::tr("Poisson SGM"); break;
-        case pfa::privacy::ReleaseKind::PoissonReplace: curve = QObject::tr("Poisson SGM, group of two"); break;
-        case pfa::privacy::ReleaseKind::LinearAmplification: curve = QObject::tr("linear amplification"); break;
-        case pfa::privacy::ReleaseKind::Uncertifiable: curve = QObject::tr("uncertifiable (ε = ∞)"); break;
+        case pfa::privacy::ReleaseKind::PoissonSubsampled:
+            curve = QObject::tr("Poisson SGM");
+            break;
+        case pfa::privacy::ReleaseKind::PoissonReplace:
+            curve = QObject::tr("Poisson SGM, group of two");
+            break;
+        case pfa::privacy::ReleaseKind::LinearAmplification:
+            curve = QObject::tr("linear amplification");
+            break;
+        case pfa::privacy::ReleaseKind::Uncertifiable:
+            curve = QObject::tr("uncertifiable (ε = ∞)");
+            break;
     }
     QString text = curve;
-    if (a.kind != pfa::privacy::ReleaseKind::NoRelease && a.kind != pfa::privacy::ReleaseKind::Uncertifiable) {
+    if (a.kind != pfa::privacy::ReleaseKind::NoRelease &&
+        a.kind != pfa::privacy::ReleaseKind::Uncertifiable) {
         text += QObject::tr(", q = %1, z = %2").arg(num(a.samplingRate), num(a.noiseMultiplier));
     }
     text += a.adjacency == pfa::privacy::Adjacency::Replace ? QObject::tr(", replace-one")
@@ -58,7 +70,8 @@ QString mechanismText(const pfa::privacy::LedgerEntry& entry) {
 
 LedgerPanel::LedgerPanel(LedgerBook* book, QWidget* parent) : QWidget(parent), m_book(book) {
     m_choice = new QComboBox();
-    m_choice->setToolTip(tr("The data set whose ledger is shown (follows the experiment's data set)"));
+    m_choice->setToolTip(
+        tr("The data set whose ledger is shown (follows the experiment's data set)"));
     m_where = new QLabel();
     m_where->setWordWrap(true);
     m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -71,20 +84,22 @@ LedgerPanel::LedgerPanel(LedgerBook* book, QWidget* parent) : QWidget(parent), m
            "then converted to (ε, δ); and, for comparison, the plain sums of their "
            "own ε and δ"));
     m_table = new QTableWidget(0, 6);
-    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Status"), tr("ε"), tr("δ"), tr("Steps"),
-                                        tr("Mechanism")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Run"), tr("Status"), tr("ε"), tr("δ"), tr("Steps"), tr("Mechanism")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // The mechanism takes what is left (elided; its cell tooltip has all of it).
     m_table->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
-    m_table->horizontalHeaderItem(5)->setToolTip(tr("The accounting inputs of the run's ε: curve, "
-                                                    "sampling rate q, noise multiplier z, adjacency "
-                                                    "and pure side releases"));
+    m_table->horizontalHeaderItem(5)->setToolTip(
+        tr("The accounting inputs of the run's ε: curve, "
+           "sampling rate q, noise multiplier z, adjacency "
+           "and pure side releases"));
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
-    m_table->setToolTip(tr("Every private run charged to this data set, with the exact inputs the "
-                           "accountant used for its ε"));
+    m_table->setToolTip(
+        tr("Every private run charged to this data set, with the exact inputs the "
+           "accountant used for its ε"));
     m_export = new QPushButton(tr("Export…"));
     m_export->setToolTip(
         tr("Save this ledger as CSV (one line per run with its accounting inputs) or "
@@ -167,7 +182,8 @@ void LedgerPanel::rebuildChoices() {
         m_choice->addItem(QString::fromStdString(ledger.title()), QString::fromStdString(key));
     }
     if (!m_key.empty() && m_choice->findData(QString::fromStdString(m_key)) < 0) {
-        m_choice->addItem(QString::fromStdString(pfa::ledgerTitle(m_key)), QString::fromStdString(m_key));
+        m_choice->addItem(QString::fromStdString(pfa::ledgerTitle(m_key)),
+                          QString::fromStdString(m_key));
     }
     m_choice->setCurrentIndex(m_choice->findData(QString::fromStdString(m_key)));
 }
@@ -238,7 +254,9 @@ void LedgerPanel::refresh() {
         cell(1, QString::fromStdString(entry.status), false);
         cell(2, num(entry.epsilon), true);
         cell(3, num(entry.delta, 3), true);
-        cell(4, entry.accountingKnown ? QString::number(entry.accounting.steps) : QStringLiteral("–"), true);
+        cell(4,
+             entry.accountingKnown ? QString::number(entry.accounting.steps) : QStringLiteral("–"),
+             true);
         cell(5, mechanismText(entry), false);
         m_table->item(row, 5)->setToolTip(mechanismText(entry));
     }

@@ -23,8 +23,9 @@
 namespace pfa::ui {
 
 RunDetailsPanel::RunDetailsPanel(QWidget* parent) : QWidget(parent) {
-    m_summary = new QLabel(tr("Select a run in the history (or click a point of the tradeoff "
-                              "chart) to see its groups."));
+    m_summary =
+        new QLabel(tr("Select a run in the history (or click a point of the tradeoff "
+                      "chart) to see its groups."));
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);  // the summary quotes data-set names
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -157,7 +158,8 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     };
     // What differs most between compared runs first: the outcome, then the settings.
     add(tr("Test error"), [](const RunEntry& r) { return number(r.result.test.error); });
-    add(tr("Excess risk (regression)"), [](const RunEntry& r) { return number(r.result.regression.excessRisk); });
+    add(tr("Excess risk (regression)"),
+        [](const RunEntry& r) { return number(r.result.regression.excessRisk); });
     add(tr("Violation (chosen notion)"), [](const RunEntry& r) { return number(r.violation()); });
     add(tr("ERMI (chosen notion)"),
         [](const RunEntry& r) { return number(r.result.test.ermiHard(r.result.config.fairness)); });
@@ -259,14 +261,15 @@ void RunDetailsPanel::showRun(const RunEntryPtr& run) {
     m_table->setRowCount(0);
     showUnits(run ? std::vector<RunEntryPtr>{run} : std::vector<RunEntryPtr>{});
     if (!run) {
-        m_summary->setText(tr("Select a run in the history (or click a point of the tradeoff "
-                              "chart) to see its groups."));
+        m_summary->setText(
+            tr("Select a run in the history (or click a point of the tradeoff "
+               "chart) to see its groups."));
         return;
     }
     m_summary->setText(run->summary());
     auto cell = [](double v) {
-        auto* item = new QTableWidgetItem(std::isnan(v) ? QStringLiteral("–")
-                                                        : QString::number(v, 'f', 3));
+        auto* item =
+            new QTableWidgetItem(std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'f', 3));
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         return item;
     };
@@ -301,8 +304,9 @@ void RunDetailsPanel::showRun(const RunEntryPtr& run) {
 
 PrivacyStatementView::PrivacyStatementView(QWidget* parent) : QWidget(parent) {
     m_text = new QTextBrowser();
-    m_text->setPlaceholderText(tr("The privacy statement of the selected run appears here: "
-                                  "which accountant, which δ, what is protected."));
+    m_text->setPlaceholderText(
+        tr("The privacy statement of the selected run appears here: "
+           "which accountant, which δ, what is protected."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_text);
@@ -343,13 +347,16 @@ void PrivacyStatementView::refresh() {
         const int colon = line.indexOf(QLatin1Char(':'));
         QString body = line.toHtmlEscaped();
         if (colon > 0 && colon < 40 && !line.startsWith(QLatin1String("Privacy statement"))) {
-            body = QStringLiteral("<b>%1</b>%2").arg(line.left(colon + 1).toHtmlEscaped(),
-                                                     line.mid(colon + 1).toHtmlEscaped());
+            body =
+                QStringLiteral("<b>%1</b>%2")
+                    .arg(line.left(colon + 1).toHtmlEscaped(), line.mid(colon + 1).toHtmlEscaped());
         } else if (line.startsWith(QLatin1String("Privacy statement"))) {
             body = QStringLiteral("<b>%1</b>").arg(body);
         }
-        html += caution ? QStringLiteral("<p style=\"margin:0 0 4px 0; color:#9a3412\">%1</p>").arg(body)
-                        : QStringLiteral("<p style=\"margin:0 0 4px 0\">%1</p>").arg(body);
+        html +=
+            caution
+                ? QStringLiteral("<p style=\"margin:0 0 4px 0; color:#9a3412\">%1</p>").arg(body)
+                : QStringLiteral("<p style=\"margin:0 0 4px 0\">%1</p>").arg(body);
     }
     m_text->setHtml(html);
 }

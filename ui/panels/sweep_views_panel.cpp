@@ -18,6 +18,8 @@
 
 #include "core/fairness/fairness_notion.h"
 #include "core/sweep/prepared_dataset.h"
+#include "core/sweep/run_record.h"
+#include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/sweep/theory_rates.h"
 #include "core/util/error.h"
@@ -28,8 +30,6 @@
 #include "ui/charts/error_setting_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
-#include "core/sweep/run_record.h"
-#include "core/sweep/setting_axes.h"
 #include "ui/charts/tradeoff_curves_view.h"
 #include "ui/charts/unit_spread_view.h"
 
@@ -46,7 +46,9 @@ pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
     p.fairness = pfa::fairnessCode(r.config.fairness);
     p.calibration = pfa::calibrationName(r.config.calibration);
     // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
-    p.epsilon = r.privacy.tuning == pfa::tuningName(pfa::Tuning::SplitBudget) ? r.privacy.tuningGridEpsilon : r.config.epsilon;
+    p.epsilon = r.privacy.tuning == pfa::tuningName(pfa::Tuning::SplitBudget)
+                    ? r.privacy.tuningGridEpsilon
+                    : r.config.epsilon;
     p.lambda = r.config.lambda;
     p.status = pfa::runStatusName(r.status);
     p.testError = r.test.error;
@@ -68,8 +70,9 @@ using FilterItems = std::vector<std::pair<QString, QVariant>>;
 /// Whether a run on data `identity` is shown when the data filter holds `selected`: that data
 /// set, or the family of variants it belongs to.
 bool showsDataset(const std::string& identity, const std::string& selected) {
-    return identity == selected || (pfa::datasetFamilyKey(identity) == selected && selected != identity &&
-                                    selected.find("(*)") != std::string::npos);
+    return identity == selected ||
+           (pfa::datasetFamilyKey(identity) == selected && selected != identity &&
+            selected.find("(*)") != std::string::npos);
 }
 
 QVariant itemData(const std::string& value) { return QString::fromStdString(value); }
@@ -95,7 +98,8 @@ void fill(QComboBox* box, const FilterItems& items, int fallback = 0, bool keepC
     box->clear();
     for (const auto& [label, data] : items) box->addItem(label, data);
     const int index = keep.isValid() ? box->findData(keep) : -1;
-    box->setCurrentIndex(index >= 0 ? index : std::min(fallback, static_cast<int>(items.size()) - 1));
+    box->setCurrentIndex(index >= 0 ? index
+                                    : std::min(fallback, static_cast<int>(items.size()) - 1));
 }
 
 }  // namespace
@@ -122,16 +126,18 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
     m_dataset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_dataset->setMinimumContentsLength(12);
     auto* references = new QPushButton(tr("Reference points…"));
-    references->setToolTip(tr("Load published results from a CSV with the columns dataset, method, "
-                              "fairness, epsilon, lambda, error, violation; they are drawn as hollow "
-                              "markers next to the curves"));
+    references->setToolTip(
+        tr("Load published results from a CSV with the columns dataset, method, "
+           "fairness, epsilon, lambda, error, violation; they are drawn as hollow "
+           "markers next to the curves"));
     connect(references, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Reference points"), QString(),
                                                           tr("CSV files (*.csv);;All files (*)"));
         if (path.isEmpty()) return;
         QString error;
         if (!loadReferencePoints(path, &error))
-            QMessageBox::warning(this, tr("Reference points"), Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
+            QMessageBox::warning(this, tr("Reference points"),
+                                 Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     });
     m_status = new QLabel();
     // Two short rows, so the panel fits a narrow dock (a laptop or a projector).
@@ -213,8 +219,8 @@ void SweepViewsPanel::setEntries(const std::vector<RunEntryPtr>& entries) {
     for (const RunEntryPtr& entry : entries) {
         if (entry->isComplete() && !entry->stoppedByUser) {
             // A run with a curve (post-processing's γ-curve) gives one point per curve value.
-            for (pfa::SweepPoint& point : pfa::expandCurvePoints(pointFromEntry(*entry), entry->result.curve,
-                                                                 entry->result.config.fairness)) {
+            for (pfa::SweepPoint& point : pfa::expandCurvePoints(
+                     pointFromEntry(*entry), entry->result.curve, entry->result.config.fairness)) {
                 m_points.push_back(std::move(point));
                 m_pointEntries.push_back(entry);
             }
@@ -301,11 +307,14 @@ void SweepViewsPanel::refillFilters() {
     }
     for (const auto& [family, member] : families) {
         if (member.second < 2) continue;
-        datasetItems.emplace_back(tr("%1 — all %2 variants").arg(QString::fromStdString(member.first)).arg(member.second),
-                                  QString::fromStdString(family));
+        datasetItems.emplace_back(
+            tr("%1 — all %2 variants").arg(QString::fromStdString(member.first)).arg(member.second),
+            QString::fromStdString(family));
     }
-    const bool follow = !m_filterChosen && (datasets.count(wantedDataset) > 0 ||
-                                            (families.count(wantedDataset) > 0 && families.at(wantedDataset).second > 1));
+    const bool follow =
+        !m_filterChosen &&
+        (datasets.count(wantedDataset) > 0 ||
+         (families.count(wantedDataset) > 0 && families.at(wantedDataset).second > 1));
     fill(m_dataset, datasetItems, 0, !follow);
     if (follow) {
         const QSignalBlocker block(m_dataset);
@@ -374,8 +383,11 @@ void SweepViewsPanel::refresh() {
     for (const pfa::SweepCell& c : m_cells) lambdas.insert(c.lambda);
     // Until the user picks one, the price of privacy is shown at the middle λ of the grid
     // (λ = 0 alone would hide the fairness term's cost).
-    fill(m_lambda, itemsOf(lambdas, [](double lambda) { return QString::fromStdString(pfa::formatNumber(lambda, 4)); }),
-         static_cast<int>(lambdas.size()) / 2, m_lambdaChosen);
+    fill(
+        m_lambda,
+        itemsOf(lambdas,
+                [](double lambda) { return QString::fromStdString(pfa::formatNumber(lambda, 4)); }),
+        static_cast<int>(lambdas.size()) / 2, m_lambdaChosen);
 
     const QString notionName = notion.empty() ? QString() : notionLabel(notion);
     std::vector<pfa::ReferencePoint> references;
@@ -418,12 +430,13 @@ void SweepViewsPanel::refresh() {
                                             : QString();
     std::size_t runs = 0;
     for (const pfa::SweepCell& c : m_cells) runs += c.runs;
-    m_status->setText(m_cells.empty() ? tr("No finished runs yet.")
-                                      : tr("%1 run(s) in %2 cell(s) (settings that differ only in the seed); "
-                                           "%3 reference point(s)")
-                                            .arg(runs)
-                                            .arg(m_cells.size())
-                                            .arg(m_tradeoff->referenceCount()));
+    m_status->setText(m_cells.empty()
+                          ? tr("No finished runs yet.")
+                          : tr("%1 run(s) in %2 cell(s) (settings that differ only in the seed); "
+                               "%3 reference point(s)")
+                                .arg(runs)
+                                .arg(m_cells.size())
+                                .arg(m_tradeoff->referenceCount()));
 }
 
 void SweepViewsPanel::bringUpToDate() {

@@ -22,7 +22,8 @@ void DeleteRunsCommand::redo() {
 
 void DeleteRunsCommand::undo() {
     // Re-insert in reverse order so every row index is valid again.
-    for (auto it = m_removed.rbegin(); it != m_removed.rend(); ++it) m_model->insert(it->first, it->second);
+    for (auto it = m_removed.rbegin(); it != m_removed.rend(); ++it)
+        m_model->insert(it->first, it->second);
     m_removed.clear();
 }
 

@@ -40,7 +40,8 @@ std::string LedgerBook::dataFingerprint(const std::string& key) const {
 pfa::privacy::DatasetLedger& LedgerBook::ledgerFor(const std::string& key) {
     auto found = m_ledgers.find(key);
     if (found == m_ledgers.end()) {
-        found = m_ledgers.emplace(key, pfa::privacy::DatasetLedger(key, pfa::ledgerTitle(key))).first;
+        found =
+            m_ledgers.emplace(key, pfa::privacy::DatasetLedger(key, pfa::ledgerTitle(key))).first;
     }
     return found->second;
 }

@@ -41,17 +41,22 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-            case Epsilon: return tr("Privacy budget the run was asked to meet (∞ = no privacy)");
-            case EpsilonSpent: return tr("ε certified by the Rényi-DP accountant at the run's δ");
-            case Violation: return tr("Fairness violation of the run's notion on the test set");
-            case TestError: return tr("Share of misclassified test rows");
+            case Epsilon:
+                return tr("Privacy budget the run was asked to meet (∞ = no privacy)");
+            case EpsilonSpent:
+                return tr("ε certified by the Rényi-DP accountant at the run's δ");
+            case Violation:
+                return tr("Fairness violation of the run's notion on the test set");
+            case TestError:
+                return tr("Share of misclassified test rows");
             case Protects:
                 return tr(
                     "What the run's guarantee protects: the unit of privacy (a record, a "
                     "user, or only a record's sensitive attribute) and the adjacency "
                     "(add/remove-one or replace-one). Runs that differ here make claims "
                     "about different things: their ε are not comparable.");
-            default: return {};
+            default:
+                return {};
         }
     }
     return {};
@@ -64,36 +69,61 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     if (role == RunIdRole) return e.id;
     if (role == SortRole) {
         switch (index.column()) {
-            case Id: return e.id;
-            case Epsilon: return std::isinf(c.epsilon) ? 1e300 : c.epsilon;
-            case Lambda: return c.lambda;
-            case Seed: return static_cast<qulonglong>(c.seed);
-            case Epochs: return c.epochs;
-            case TestError: return e.result.test.error;
-            case Violation: return e.violation();
-            case EpsilonSpent: return std::isinf(e.certifiedEpsilon()) ? 1e300 : e.certifiedEpsilon();
-            case Finished: return e.finished;
-            default: return data(index, Qt::DisplayRole);
+            case Id:
+                return e.id;
+            case Epsilon:
+                return std::isinf(c.epsilon) ? 1e300 : c.epsilon;
+            case Lambda:
+                return c.lambda;
+            case Seed:
+                return static_cast<qulonglong>(c.seed);
+            case Epochs:
+                return c.epochs;
+            case TestError:
+                return e.result.test.error;
+            case Violation:
+                return e.violation();
+            case EpsilonSpent:
+                return std::isinf(e.certifiedEpsilon()) ? 1e300 : e.certifiedEpsilon();
+            case Finished:
+                return e.finished;
+            default:
+                return data(index, Qt::DisplayRole);
         }
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-            case Id: return e.id;
-            case Algorithm: return QString::fromStdString(c.algorithm);
-            case Dataset: return QString::fromStdString(e.result.dataset);
-            case Notion: return QString::fromStdString(pfa::fairnessCode(c.fairness));
-            case Epsilon: return number(c.epsilon, 3);
-            case Lambda: return number(c.lambda, 3);
-            case Seed: return static_cast<qulonglong>(c.seed);
-            case Epochs: return static_cast<int>(e.result.history.empty() ? 0 : e.result.history.back().epoch);
-            case TestError: return number(e.result.test.error);
-            case Violation: return number(e.violation());
-            case EpsilonSpent: return number(e.certifiedEpsilon(), 3);
+            case Id:
+                return e.id;
+            case Algorithm:
+                return QString::fromStdString(c.algorithm);
+            case Dataset:
+                return QString::fromStdString(e.result.dataset);
+            case Notion:
+                return QString::fromStdString(pfa::fairnessCode(c.fairness));
+            case Epsilon:
+                return number(c.epsilon, 3);
+            case Lambda:
+                return number(c.lambda, 3);
+            case Seed:
+                return static_cast<qulonglong>(c.seed);
+            case Epochs:
+                return static_cast<int>(e.result.history.empty() ? 0
+                                                                 : e.result.history.back().epoch);
+            case TestError:
+                return number(e.result.test.error);
+            case Violation:
+                return number(e.violation());
+            case EpsilonSpent:
+                return number(e.certifiedEpsilon(), 3);
             case Protects:
                 return e.protectionText();
-            case Status: return e.statusText();
-            case Finished: return e.finished.toString(QStringLiteral("HH:mm:ss"));
-            default: return {};
+            case Status:
+                return e.statusText();
+            case Finished:
+                return e.finished.toString(QStringLiteral("HH:mm:ss"));
+            default:
+                return {};
         }
     }
     if (role == Qt::DecorationRole && index.column() == Epsilon) {
@@ -126,7 +156,8 @@ int RunHistoryModel::appendUnlisted(const std::vector<RunEntryPtr>& entries) {
     }
     std::vector<RunEntryPtr> fresh;
     for (const RunEntryPtr& entry : entries) {
-        if (entry->context.runKey.empty() || known.insert(entry->context.runKey).second) fresh.push_back(entry);
+        if (entry->context.runKey.empty() || known.insert(entry->context.runKey).second)
+            fresh.push_back(entry);
     }
     append(fresh);
     return static_cast<int>(fresh.size());

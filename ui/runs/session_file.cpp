@@ -37,7 +37,8 @@ RunEntryPtr runFromJson(const QJsonObject& json) {
     entry->id = json["id"].toInt();
     entry->finished = QDateTime::fromString(json["finished"].toString(), Qt::ISODateWithMs);
     entry->stoppedByUser = json["stopped_by_user"].toBool();
-    const QByteArray record = QJsonDocument(json["record"].toObject()).toJson(QJsonDocument::Compact);
+    const QByteArray record =
+        QJsonDocument(json["record"].toObject()).toJson(QJsonDocument::Compact);
     entry->result = pfa::runResultFromJson(pfa::parseJson(record.toStdString()), &entry->context);
     return entry;
 }
@@ -49,8 +50,9 @@ QString unreadableSessionText(const QString& name, const QByteArray& bytes, int 
     const QByteArray trimmed = bytes.trimmed();
     if (trimmed.isEmpty()) return QObject::tr("%1 is empty: it holds no session.").arg(name);
     if (!trimmed.startsWith('{')) {
-        return QObject::tr("%1 is not a PFA Explorer session file. Sessions are the .pfa files "
-                           "that File ▸ Save session writes.")
+        return QObject::tr(
+                   "%1 is not a PFA Explorer session file. Sessions are the .pfa files "
+                   "that File ▸ Save session writes.")
             .arg(name);
     }
     // It starts like a session: a cut-off copy or an edit by hand broke it.
@@ -58,12 +60,14 @@ QString unreadableSessionText(const QString& name, const QByteArray& bytes, int 
     qsizetype end = bytes.size();
     while (end > 0 && std::isspace(static_cast<unsigned char>(bytes[end - 1]))) --end;
     if (offset >= end - 1) {
-        return QObject::tr("%1 is incomplete: the file ends too early (it was perhaps cut off "
-                           "while copying or saving), so the session cannot be opened.")
+        return QObject::tr(
+                   "%1 is incomplete: the file ends too early (it was perhaps cut off "
+                   "while copying or saving), so the session cannot be opened.")
             .arg(name);
     }
-    return QObject::tr("%1 is damaged near line %2 (perhaps it was edited by hand), so the "
-                       "session cannot be opened.")
+    return QObject::tr(
+               "%1 is damaged near line %2 (perhaps it was edited by hand), so the "
+               "session cannot be opened.")
         .arg(name)
         .arg(line);
 }
@@ -88,7 +92,8 @@ bool saveSession(const QString& path, const SessionData& session, QString* error
     for (const RunEntryPtr& entry : session.runs) runs.append(runToJson(*entry));
     root["runs"] = runs;
     if (!session.ledgerJson.empty()) {
-        root["ledgers"] = QJsonDocument::fromJson(QByteArray::fromStdString(session.ledgerJson)).array();
+        root["ledgers"] =
+            QJsonDocument::fromJson(QByteArray::fromStdString(session.ledgerJson)).array();
     }
     return writeAll(path, QJsonDocument(root).toJson(QJsonDocument::Indented), error);
 }
@@ -110,16 +115,18 @@ bool loadSession(const QString& path, SessionData* session, QString* error) {
     const QJsonObject root = document.object();
     if (root["format"].toString() != QLatin1String(kFormat)) {
         if (error) {
-            *error = QObject::tr("%1 is not a PFA Explorer session file: it holds other data. "
-                                 "Sessions are the .pfa files that File ▸ Save session writes.")
+            *error = QObject::tr(
+                         "%1 is not a PFA Explorer session file: it holds other data. "
+                         "Sessions are the .pfa files that File ▸ Save session writes.")
                          .arg(name);
         }
         return false;
     }
     if (root["version"].toInt() > kVersion) {
         if (error) {
-            *error = QObject::tr("%1 was saved by a newer version of PFA Explorer; update PFA "
-                                 "Explorer to open it (session format %2, this version reads up to %3).")
+            *error = QObject::tr(
+                         "%1 was saved by a newer version of PFA Explorer; update PFA "
+                         "Explorer to open it (session format %2, this version reads up to %3).")
                          .arg(name)
                          .arg(root["version"].toInt())
                          .arg(kVersion);
@@ -129,7 +136,8 @@ bool loadSession(const QString& path, SessionData* session, QString* error) {
     SessionData loaded;
     loaded.settings = root["settings"].toObject();
     if (root.contains("ledgers")) {
-        loaded.ledgerJson = QJsonDocument(root["ledgers"].toArray()).toJson(QJsonDocument::Compact).toStdString();
+        loaded.ledgerJson =
+            QJsonDocument(root["ledgers"].toArray()).toJson(QJsonDocument::Compact).toStdString();
     }
     const QJsonArray runs = root["runs"].toArray();
     for (int i = 0; i < runs.size(); ++i) {
@@ -137,8 +145,9 @@ bool loadSession(const QString& path, SessionData* session, QString* error) {
             loaded.runs.push_back(runFromJson(runs[i].toObject()));
         } catch (const std::exception& problem) {
             if (error) {
-                *error = QObject::tr("%1 is damaged: its run %2 of %3 cannot be read (%4), so the "
-                                     "session was not opened.")
+                *error = QObject::tr(
+                             "%1 is damaged: its run %2 of %3 cannot be read (%4), so the "
+                             "session was not opened.")
                              .arg(name)
                              .arg(i + 1)
                              .arg(runs.size())
@@ -172,9 +181,10 @@ bool exportHistoryCsv(const QString& path, const std::vector<RunEntryPtr>& runs,
         out << entry->id << ',' << QString::fromStdString(c.algorithm) << ','
             << quoted(QString::fromStdString(r.dataset)) << ','
             << QString::fromStdString(pfa::fairnessCode(c.fairness)) << ','
-            << (c.isPrivate() ? QString::fromStdString(pfa::calibrationName(c.calibration)) : "none")
-            << ',' << num(c.epsilon) << ',' << num(c.delta) << ',' << num(c.lambda) << ','
-            << c.seed << ',' << c.epochs << ',' << c.batchSize << ',' << entry->statusText() << ','
+            << (c.isPrivate() ? QString::fromStdString(pfa::calibrationName(c.calibration))
+                              : "none")
+            << ',' << num(c.epsilon) << ',' << num(c.delta) << ',' << num(c.lambda) << ',' << c.seed
+            << ',' << c.epochs << ',' << c.batchSize << ',' << entry->statusText() << ','
             << num(r.test.error) << ',' << num(r.trainLoss) << ',' << num(entry->violation()) << ','
             << num(r.test.dpGap) << ',' << num(r.test.eoGap) << ',' << num(r.test.eoppGap) << ','
             << num(r.test.ermiHard(c.fairness)) << ',' << num(entry->certifiedEpsilon()) << ','

@@ -273,9 +273,10 @@ void MainWindow::buildMenus() {
         dialog->activateWindow();
     });
     publicMean->setObjectName(QStringLiteral("publicMeanAction"));
-    publicMean->setToolTip(tr("How much a few public samples help a private mean estimate: the "
-                              "weighted-Gaussian estimator's error against its weight, ε and the public "
-                              "share, with a Monte-Carlo check"));
+    publicMean->setToolTip(
+        tr("How much a few public samples help a private mean estimate: the "
+           "weighted-Gaussian estimator's error against its weight, ε and the public "
+           "share, with a Monte-Carlo check"));
     publicMean->setStatusTip(publicMean->toolTip());
     view->setToolTipsVisible(true);
     view->addSeparator();
@@ -293,8 +294,9 @@ void MainWindow::buildMenus() {
         dialog->activateWindow();
     });
     audit->setObjectName(QStringLiteral("privacyAuditAction"));
-    audit->setStatusTip(tr("Test a claimed ε empirically: a membership attack on many trained "
-                           "models proves a lower bound on ε"));
+    audit->setStatusTip(
+        tr("Test a claimed ε empirically: a membership attack on many trained "
+           "models proves a lower bound on ε"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* tour =
