@@ -1,6 +1,6 @@
 # Fails when a test of the build in BUILD_DIR carries none of the suite labels.
 #   cmake -DCTEST=ctest -DBUILD_DIR=... -P every_test_labelled.cmake
-set(suites core ui cli fetch build bench fuzz)
+set(suites core ui cli fetch build bench package fuzz)
 string(REPLACE ";" "|" suites_regex "${suites}")
 execute_process(COMMAND ${CTEST} -N -LE "^(${suites_regex})$" WORKING_DIRECTORY ${BUILD_DIR}
                 OUTPUT_VARIABLE output RESULT_VARIABLE result)

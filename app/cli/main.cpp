@@ -6,7 +6,10 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/util/build_info.h"
 #include "core/util/error.h"
+
+const char* pfaBuildCommit();  // generated (app/build_commit.cmake)
 
 namespace {
 
@@ -30,7 +33,8 @@ const char* const kUsage =
     "  parameters  every setting of every algorithm: name, default, allowed values\n"
     "  audit     empirical privacy audit: a lower bound on epsilon from a membership attack\n"
     "\n"
-    "Run 'pfa-cli <command> --help' for the options of a command.\n";
+    "Run 'pfa-cli <command> --help' for the options of a command;\n"
+    "'pfa-cli --version' prints the version (and the git commit of the build).\n";
 
 }  // namespace
 
@@ -38,6 +42,11 @@ int main(int argc, char** argv) {
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
         std::fputs(kUsage, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    pfa::setBuildCommit(pfaBuildCommit());
+    if (std::strcmp(argv[1], "--version") == 0) {
+        std::printf("pfa-cli %s\n", pfa::versionString().c_str());
+        return 0;
     }
     const std::string command = argv[1];
     try {

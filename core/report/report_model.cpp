@@ -15,6 +15,7 @@
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_summary.h"
 #include "core/train/parameters.h"
+#include "core/util/build_info.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
@@ -298,7 +299,7 @@ ReportModel buildReport(const std::vector<JsonValue>& records, const ReportOptio
 
     ReportModel model;
     model.generated = options.generated.empty() ? utcNow() : options.generated;
-    model.version = options.version.empty() ? std::string(PFA_VERSION) : options.version;
+    model.version = options.version.empty() ? pfa::versionString() : options.version;
     std::string datasetTitle =
         context.datasetDescription.empty() ? run.dataset : context.datasetDescription;
     const CatalogEntry* catalog = nullptr;

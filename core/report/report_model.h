@@ -79,7 +79,7 @@ struct ReportOptions {
     std::uint64_t seed = 0;
     std::string sourceName = "the results file";  ///< how the runs' file is named in the report
     std::string generated;                        ///< the date line; "" = now (UTC)
-    std::string version;                          ///< "" = PFA_VERSION
+    std::string version;                          ///< "" = versionString() (PFA_VERSION + commit)
 };
 
 /// The index of the record `selector` names (see ReportOptions::run). Throws InputError

@@ -19,6 +19,7 @@
 
 #include "core/algorithms/registry.h"
 #include "core/sweep/sweep_preset.h"
+#include "core/util/build_info.h"
 #include "ui/actions/run_actions.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/results_file_controller.h"
@@ -282,6 +283,14 @@ TEST_CASE(
                              .arg(EIGEN_WORLD_VERSION)
                              .arg(EIGEN_MAJOR_VERSION)
                              .arg(EIGEN_MINOR_VERSION)));
+}
+
+TEST_CASE("The About text shows the version and the commit of the build", "[ui][controllers]") {
+    CHECK(aboutText().contains(QStringLiteral("PFA Explorer " PFA_VERSION "</h3>")));
+    pfa::setBuildCommit("abc1234-dirty");
+    const QString text = aboutText();
+    pfa::setBuildCommit("");  // the other tests see a build without a commit
+    CHECK(text.contains(QStringLiteral("PFA Explorer " PFA_VERSION " (abc1234-dirty)</h3>")));
 }
 
 TEST_CASE(

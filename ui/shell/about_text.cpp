@@ -5,6 +5,7 @@
 #include <QtGlobal>
 
 #include "core/algorithms/registry.h"
+#include "core/util/build_info.h"
 #include "ui/shell/application.h"
 
 namespace pfa::ui {
@@ -21,8 +22,8 @@ QString aboutText() {
                "<p>Explore the tradeoff between privacy, fairness and accuracy, with privacy "
                "accounting by a Rényi-DP accountant. Algorithms:</p><ul>%2</ul>"
                "<p>Qt %3 (built with %4), Eigen %5.%6.%7, C++ %8</p>")
-        .arg(QString::fromLatin1(applicationVersion()), algorithms, QString::fromLatin1(qVersion()),
-             QStringLiteral(QT_VERSION_STR))
+        .arg(QString::fromStdString(pfa::versionString()).toHtmlEscaped(), algorithms,
+             QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR))
         .arg(EIGEN_WORLD_VERSION)
         .arg(EIGEN_MAJOR_VERSION)
         .arg(EIGEN_MINOR_VERSION)
