@@ -20,6 +20,7 @@ const std::vector<RecordField> kFields = {
      "auto-tune's trials: which ran, how each ended and its accounting (steps depend on exact "
      "training losses)"},
     {"seconds", C::Bookkeeping, "wall time of the run"},
+    {"software", C::Bookkeeping, "version (and git commit) of the build that wrote the record"},
     {"status", C::Public, "completed, cancelled, diverged or failed"},
     {"message", C::Public, "why the run stopped"},
     {"steps", C::Public, "steps executed"},

@@ -7,6 +7,7 @@
 #include "core/sweep/model_record.h"
 #include "core/sweep/parameter_json.h"
 #include "core/train/parameters.h"
+#include "core/util/build_info.h"
 #include "core/util/error.h"
 #include "core/util/json_writer.h"
 
@@ -151,6 +152,8 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("noise_w").value(p.sigmaW);
     json.key("steps").value(result.steps);
     json.key("seconds").value(result.seconds, 6);
+    // Which build wrote the record ("0.1.0 (abc1234)"): bookkeeping, never read back.
+    json.key("software").value(versionString());
     json.key("groups");
     writeGroups(json, t);
     if (!result.message.empty()) json.key("message").value(result.message);
