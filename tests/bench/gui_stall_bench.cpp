@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "../ui/private_home.h"
 #include "core/sweep/sweep_spec.h"
 #include "ui/actions/sweep_actions.h"
 #include "ui/controllers/sweep_controller.h"
@@ -277,13 +278,7 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     // Settings, data and privacy ledgers of its own: the user's are never read nor charged.
     QTemporaryDir home;
-    qputenv("HOME", home.path().toUtf8());
-    for (const char* name :
-         {"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"}) {
-        const QString folder = home.filePath(QLatin1String(name));
-        QDir().mkpath(folder);
-        qputenv(name, folder.toUtf8());
-    }
+    pfa::test::usePrivateHome(home);
     qputenv("PFA_LEDGER_DIR", home.filePath(QStringLiteral("ledgers")).toUtf8());
     qputenv("PFA_NO_TOUR", "1");
     QStandardPaths::setTestModeEnabled(true);

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "../core/test_skip.h"
+#include "private_home.h"
 #include "ui/shell/application.h"
 
 PFA_REGISTER_SKIP_REPORTER()
@@ -18,13 +19,7 @@ int main(int argc, char** argv) {
     // (~/.qttest/…) and the XDG folders are then never shared with a test program running
     // beside it, nor with the user's. Downloads and imports go to the throw-away data folder.
     QTemporaryDir home;
-    qputenv("HOME", home.path().toUtf8());
-    for (const char* name :
-         {"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"}) {
-        const QString folder = home.filePath(QLatin1String(name));
-        QDir().mkpath(folder);
-        qputenv(name, folder.toUtf8());
-    }
+    pfa::test::usePrivateHome(home);
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     pfa::ui::configureApplication(app);
