@@ -1,7 +1,6 @@
 // The training step must not touch the heap (DESIGN.md: "Eigen inner loops do not allocate").
 // This executable replaces the global operator new with a counting one and checks that no
 // allocation happens between two consecutive steps of the same epoch, for every algorithm.
-#define CATCH_CONFIG_MAIN
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdlib>

@@ -1,6 +1,4 @@
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// main() of the Catch2 test programs without a QApplication.
+#include "catch_session.h"
 
-#include "test_skip.h"
-
-PFA_REGISTER_SKIP_REPORTER()
+int main(int argc, char** argv) { return pfa::test::runCatchSession(argc, argv); }

@@ -1,17 +1,13 @@
 // Catch2 runner for the UI tests: one QApplication on the offscreen platform, settings in
 // Qt's test locations so the user's own settings are never touched.
-#define CATCH_CONFIG_RUNNER
 #include <QApplication>
 #include <QDir>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <catch2/catch.hpp>
 
-#include "../core/test_skip.h"
+#include "../core/catch_session.h"
 #include "private_home.h"
 #include "ui/shell/application.h"
-
-PFA_REGISTER_SKIP_REPORTER()
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -24,5 +20,5 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     pfa::ui::configureApplication(app);
     QApplication::setOrganizationName(QStringLiteral("PFA Explorer Tests"));
-    return Catch::Session().run(argc, argv);
+    return pfa::test::runCatchSession(argc, argv);
 }
