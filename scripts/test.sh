@@ -15,7 +15,12 @@ for argument in "$@"; do
     esac
 done
 
+start=$SECONDS
 pfa_ensure_packages
+packages_seconds=$((SECONDS - start))
 pfa_build
+build_seconds=$((SECONDS - start - packages_seconds))
 cd "$PFA_BUILD"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure --parallel "$(nproc)" "${ctest_args[@]}"
+echo "test.sh: packages ${packages_seconds} s, configure and build ${build_seconds} s," \
+     "tests $((SECONDS - start - packages_seconds - build_seconds)) s"
