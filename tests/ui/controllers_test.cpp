@@ -240,9 +240,9 @@ TEST_CASE(
     // '_' read as '-'), not from the registry the About text itself is built from: an About
     // text that leaves an algorithm out, lists one twice or out of menu order, or shows one
     // without its description fails here.
+    // (From the checkout's path, not __FILE__: that is relative to the build folder with Ninja.)
     const std::filesystem::path list =
-        std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "core" /
-        "algorithms" / "algorithm_list.h";
+        std::filesystem::path(PFA_SOURCE_ROOT) / "core" / "algorithms" / "algorithm_list.h";
     std::ifstream in(list);
     REQUIRE(in);
     std::vector<std::string> names;
