@@ -15,6 +15,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
+#include "core/train/clipping.h"
 #include "core/train/config_validation.h"
 #include "core/train/design_matrix.h"
 #include "core/train/evaluator.h"
@@ -184,11 +185,7 @@ public:
                 for (const long row : batcher.next(silo, sampling)) {
                     batchLoss += logisticGradient(train, row, w, g);
                     ++batchRows;
-                    const double norm = g.norm();
-                    if (norm > s.clip) {
-                        g *= s.clip / norm;
-                        ++clippedSince;
-                    }
+                    clippedSince += clipInPlace(g, s.clip);
                     ++seenSince;
                     // Local trust: the record noises its own clipped gradient before it leaves it.
                     if (s.trust == SiloTrust::Local) {

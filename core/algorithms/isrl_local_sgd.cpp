@@ -13,6 +13,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
+#include "core/train/clipping.h"
 #include "core/train/config_validation.h"
 #include "core/train/design_matrix.h"
 #include "core/train/evaluator.h"
@@ -136,11 +137,7 @@ public:
                 for (const long row : batcher.next(silo, sampling)) {
                     batchLoss += logisticGradient(train, row, local, g);
                     ++batchRows;
-                    const double norm = g.norm();
-                    if (norm > s.clip) {
-                        g *= s.clip / norm;
-                        ++clippedSince;
-                    }
+                    clippedSince += clipInPlace(g, s.clip);
                     ++seenSince;
                     {
                         // Each local step releases one record's noisy clipped gradient.

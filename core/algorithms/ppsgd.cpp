@@ -25,6 +25,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
+#include "core/train/clipping.h"
 #include "core/train/config_validation.h"
 #include "core/train/evaluator.h"
 #include "core/train/private_run_report.h"
@@ -443,14 +444,9 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                 theta.col(i) -=
                     (streaming ? eta.local : localStep[static_cast<std::size_t>(i)]) * g;
             if (eta.global > 0.0) {
-                const double norm = g.norm();
                 ++contributions;
-                if (norm > C) {
-                    ++clipped;
-                    gsum += (C / norm) * g;
-                } else {
-                    gsum += g;
-                }
+                clipped += clipInPlace(g, C);
+                gsum += g;
             }
         }
         if (eta.global > 0.0) {

@@ -27,6 +27,7 @@
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
+#include "core/train/clipping.h"
 #include "core/train/config_validation.h"
 #include "core/train/design_matrix.h"
 #include "core/train/epoch_reporter.h"
@@ -479,7 +480,7 @@ public:
                     const long row = u * s.m + j;
                     double score = scores(row);
                     if (s.r > 0.0) {
-                        for (long k = 0; k < s.dim; ++k) ball(k) = smoothing.normal();
+                        smoothing.fillStandardNormal(ball);
                         const double radius = s.r * std::pow(smoothing.uniformOpen(), dimInv);
                         score += radius / ball.norm() * ball.dot(X.row(row).transpose());
                     }
@@ -519,9 +520,8 @@ public:
             } else {
                 for (long u = 0; u < s.n; ++u) {
                     if (!active[static_cast<std::size_t>(u)]) continue;
-                    const double norm = Q.row(u).norm();
-                    const double scale = norm > s.clip ? s.clip / norm : 1.0;
-                    clipped += norm > s.clip ? 1 : 0;
+                    double scale = 1.0;
+                    clipped += clipScale(Q.row(u).norm(), s.clip, scale);
                     g += scale * Q.row(u).transpose();
                 }
                 seen += drawn;

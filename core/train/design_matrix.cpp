@@ -1,5 +1,7 @@
 #include "core/train/design_matrix.h"
 
+#include "core/train/clipping.h"
+
 namespace pfa {
 
 DesignMatrix makeDesignMatrix(const RowMatrix& features, double bound) {
@@ -10,8 +12,9 @@ DesignMatrix makeDesignMatrix(const RowMatrix& features, double bound) {
     design.norms = design.X.rowwise().norm();
     if (bound > 0.0) {
         for (Eigen::Index i = 0; i < design.X.rows(); ++i) {
-            if (design.norms(i) > bound) {
-                design.X.row(i) *= bound / design.norms(i);
+            double scale = 1.0;
+            if (clipScale(design.norms(i), bound, scale)) {
+                design.X.row(i) *= scale;
                 design.norms(i) = bound;
             }
         }

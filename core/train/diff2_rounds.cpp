@@ -11,6 +11,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
+#include "core/train/clipping.h"
 #include "core/train/design_matrix.h"
 #include "core/train/evaluator.h"
 #include "core/train/private_run_report.h"
@@ -450,11 +451,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
             norms.setZero();
             for (Eigen::Index k = 0; k < D; ++k) norms += G.col(k).cwiseAbs2();
             norms = norms.cwiseSqrt();
-            for (Eigen::Index i = 0; i < n; ++i) {
-                const bool clip = norms(i) > C1;
-                clipped += clip ? 1 : 0;
-                coef(i) = weight(i) * (clip ? C1 / norms(i) : 1.0);
-            }
+            clipped += clippedCoefficients(norms, C1, weight, coef);
             agg.noalias() = G.transpose() * coef;
             v = agg;
             noiseStd = cal.sigma1 * C1;
@@ -463,11 +460,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
             norms.setZero();
             for (Eigen::Index k = 0; k < D; ++k) norms += (G.col(k) - Gprev.col(k)).cwiseAbs2();
             norms = norms.cwiseSqrt();
-            for (Eigen::Index i = 0; i < n; ++i) {
-                const bool clip = norms(i) > c;
-                clipped += clip ? 1 : 0;
-                coef(i) = weight(i) * (clip ? c / norms(i) : 1.0);
-            }
+            clipped += clippedCoefficients(norms, c, weight, coef);
             agg.noalias() = G.transpose() * coef;
             agg.noalias() -= Gprev.transpose() * coef;
             v += agg;

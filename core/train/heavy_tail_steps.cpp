@@ -9,6 +9,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
+#include "core/train/clipping.h"
 #include "core/train/config_validation.h"
 #include "core/train/private_run_report.h"
 #include "core/util/error.h"
@@ -279,10 +280,7 @@ void HeavyTailRun::noisyGradient(long t, const Eigen::VectorXd& w, Eigen::Vector
         m_batchLoss += residual * residual;
         const double norm = 2.0 * std::abs(residual) * m_xi.norm();
         double scale = 2.0 * residual;
-        if (norm > m_clip) {
-            scale *= m_clip / norm;
-            ++m_clippedSince;
-        }
+        m_clippedSince += clipScale(norm, m_clip, scale);
         g += scale * m_xi;
     }
     m_seenSince += m_s;

@@ -10,6 +10,7 @@
 #include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
 #include "core/train/batch_sampler.h"
+#include "core/train/clipping.h"
 #include "core/train/design_matrix.h"
 #include "core/train/evaluator.h"
 #include "core/train/iterate_average.h"
@@ -212,10 +213,7 @@ long clippedGradientSum(Constraint constraint, const Eigen::VectorXd& theta, con
         double r = rowScoreGradient(constraint, score, y(i), k);
         lossSum += logisticLoss(score, y(i));
         const double norm = std::abs(r) * norms(i);
-        if (norm > clip) {
-            r *= clip / norm;
-            ++clipped;
-        }
+        clipped += clipScale(norm, clip, r);
         sum.noalias() += r * X.row(i).transpose();
     }
     return clipped;

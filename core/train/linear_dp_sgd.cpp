@@ -11,6 +11,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/batch_sampler.h"
+#include "core/train/clipping.h"
 #include "core/train/evaluator.h"
 #include "core/train/parameters.h"
 #include "core/train/private_run_report.h"
@@ -110,10 +111,7 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
                 double scale = 2.0 * residual;
                 const double norm =
                     std::abs(scale) * std::sqrt(train.X.row(row).squaredNorm() + 1.0);
-                if (norm > s.clip) {
-                    scale *= s.clip / norm;
-                    ++clipped;
-                }
+                clipped += clipScale(norm, s.clip, scale);
                 gp.head(d).noalias() += scale * train.X.row(row).transpose();
                 gp(d) += scale;
                 batchLoss += residual * residual;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/train/clipping.h"
+
 namespace pfa {
 
 namespace {
@@ -89,15 +91,16 @@ BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long
                 // ‖r x̃ᵀ‖_F = ‖r‖·‖x̃‖ for each part; the sum of the two clipped parts has norm
                 // ≤ C_θ, so the sensitivity and the noise are unchanged.
                 const double lossNorm = m_residual.row(bi).norm() * m_design.norms(i);
-                const double lossScale = lossNorm > m_clipLoss ? m_clipLoss / lossNorm : 1.0;
+                double lossScale = 1.0;
+                const bool lossClipped = clipScale(lossNorm, m_clipLoss, lossScale);
                 double penaltyScale = 0.0;
                 if (penalty) {
                     const double penaltyNorm =
                         lambda * m_penaltyResidual.row(bi).norm() * m_design.norms(i);
-                    penaltyScale =
-                        lambda * (penaltyNorm > m_clipPenalty ? m_clipPenalty / penaltyNorm : 1.0);
-                    if (penaltyNorm > m_clipPenalty) ++totals.clipped;
-                } else if (lossNorm > m_clipLoss) {
+                    double penaltyFactor = 1.0;
+                    totals.clipped += clipScale(penaltyNorm, m_clipPenalty, penaltyFactor);
+                    penaltyScale = lambda * penaltyFactor;
+                } else if (lossClipped) {
                     ++totals.clipped;
                 }
                 for (int a = 0; a < p; ++a) {
@@ -111,10 +114,8 @@ BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long
             if (m_clipping.enabled) {
                 // Compare squares; the square root is only needed for clipped rows.
                 const double squared = m_residual.row(bi).squaredNorm() * m_design.squaredNorms(i);
-                if (squared > m_clipThetaSquared) {
-                    scale = m_clipping.clipTheta / std::sqrt(squared);
-                    ++totals.clipped;
-                }
+                totals.clipped +=
+                    clipScaleFromSquared(squared, m_clipping.clipTheta, m_clipThetaSquared, scale);
             }
             for (int a = 0; a < p; ++a) gradTheta.row(a) += (scale * m_residual(bi, a)) * X.row(i);
         }
@@ -133,7 +134,7 @@ BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long
                 if (m_clipping.enabled) {
                     const double norm =
                         lambda * std::sqrt(penalty->wGradientNormSquared(cell, m_F.row(bi)));
-                    if (norm > m_clipping.clipW) weight = lambda * m_clipping.clipW / norm;
+                    weight = clippedWeight(lambda, norm, m_clipping.clipW);
                 }
                 penalty->accumulate(cell, m_F.row(bi), weight);
             }

@@ -57,6 +57,15 @@ public:
         return radius * std::cos(angle);
     }
 
+    /// Fills every coefficient v(0), …, v(size − 1) of a vector with a standard normal draw, in
+    /// order: a direction uniform on the sphere once divided by its norm. For randomness that
+    /// protects nothing (e.g. smoothing points); privacy noise goes through the mechanisms of
+    /// core/privacy/noisy_release.h.
+    template <typename Vector>
+    void fillStandardNormal(Vector& v) {
+        for (long k = 0; k < static_cast<long>(v.size()); ++k) v(k) = normal();
+    }
+
     /// Laplace(0, scale) by inverse CDF.
     double laplace(double scale) {
         const double u = uniformOpen() - 0.5;

@@ -1,0 +1,64 @@
+#pragma once
+// Clipping of one row's or one unit's contribution to a released sum: the one place that
+// compares a norm with its bound. Every loop clips through these, so the sensitivity its release
+// states (a multiple of the bound) holds by construction; a source test keeps clipping
+// comparisons out of the training files.
+//
+// Each function does the arithmetic the loops did before, in the same order, so results are
+// bit for bit those of the hand-written versions (the golden fingerprints check it). A norm that
+// is NaN compares false and is left as it is: divergence detection then sees it.
+
+#include <Eigen/Core>
+#include <cmath>
+
+namespace pfa {
+
+/// Scales `scale` by bound / norm when norm > bound (a contribution `scale`·v of norm `norm`
+/// then has norm `bound`); returns whether it clipped. For contributions kept as a scalar times
+/// a vector, e.g. a residual times a row: the vector is never materialised.
+inline bool clipScale(double norm, double bound, double& scale) {
+    if (!(norm > bound)) return false;
+    scale *= bound / norm;
+    return true;
+}
+
+/// The same from a squared norm compared with bound² (`boundSquared`): the square root is taken
+/// only for the rows that are clipped.
+inline bool clipScaleFromSquared(double squaredNorm, double bound, double boundSquared,
+                                 double& scale) {
+    if (!(squaredNorm > boundSquared)) return false;
+    scale *= bound / std::sqrt(squaredNorm);
+    return true;
+}
+
+/// weight · min(1, bound / norm), computed as (weight · bound) / norm when clipped: for a
+/// contribution weight·v whose norm `norm` already includes the weight (e.g. λ·∇_W ψ_i).
+inline double clippedWeight(double weight, double norm, double bound) {
+    return norm > bound ? weight * bound / norm : weight;
+}
+
+/// Clips the vector v in place to Euclidean norm ≤ bound; returns whether it clipped.
+template <typename Derived>
+bool clipInPlace(const Eigen::MatrixBase<Derived>& v, double bound) {
+    const double norm = v.norm();
+    if (!(norm > bound)) return false;
+    // (The usual Eigen idiom for writing through an expression passed by const reference.)
+    const_cast<Eigen::MatrixBase<Derived>&>(v) *= bound / norm;
+    return true;
+}
+
+/// coef(i) = weight(i) · min(1, bound / norms(i)) for every row i: the coefficients of a
+/// clipped weighted sum Σ_i coef(i)·g_i computed as one matrix product. Returns the number of
+/// rows clipped. `coef` must have the size of `norms`.
+inline long clippedCoefficients(const Eigen::VectorXd& norms, double bound,
+                                const Eigen::VectorXd& weight, Eigen::VectorXd& coef) {
+    long clipped = 0;
+    for (Eigen::Index i = 0; i < norms.size(); ++i) {
+        const bool clip = norms(i) > bound;
+        clipped += clip ? 1 : 0;
+        coef(i) = weight(i) * (clip ? bound / norms(i) : 1.0);
+    }
+    return clipped;
+}
+
+}  // namespace pfa
