@@ -4,15 +4,20 @@
 //  * it stops within one step of a cancellation request;
 //  * its settings round-trip through the JSON record and keep the run key;
 //  * a private run's ε is recomputed exactly from the accounting inputs in its record;
+//  * every noisy release of a private run declares a bound and a noise scale whose ratio is a
+//    noise multiplier its record's accounting charges (or a pure release it lists);
 //  * each of its declared settings round-trips through the record, preset/session JSON and
 //    the run key (the command line: tests/cli/parameters_tests.sh; the GUI form: tests/ui).
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "core/algorithms/registry.h"
 #include "core/data/silo_splitters.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
+#include "core/privacy/noisy_release.h"
 #include "core/sweep/parameter_json.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
@@ -88,7 +93,98 @@ DataSplit syntheticSiloSplit() {
     return data;
 }
 
+/// Counts every noisy release and every sampled batch of the runs on this thread, and lets
+/// the noise be drawn as usual.
+struct ReleaseCensus : privacy::ReleaseTap {
+    struct Channel {
+        long releases = 0;
+        privacy::SensitivityNorm norm = privacy::SensitivityNorm::L2;
+        std::set<double> ratios;  ///< noise scale / Δ of its releases
+    };
+    std::map<std::string, Channel> channels;
+    long batches = 0;
+    bool onRelease(const privacy::ReleaseSpec& spec, Eigen::Ref<Eigen::VectorXd>) override {
+        Channel& channel = channels[spec.channel];
+        ++channel.releases;
+        channel.norm = spec.norm;
+        // Δ = 0 claims the value does not depend on the data (e.g. noise on a public
+        // threshold): nothing to charge, and the neighbour tests hold it to that claim.
+        if (spec.sensitivity > 0.0) channel.ratios.insert(spec.noiseScale / spec.sensitivity);
+        return true;
+    }
+    void onBatch(const char*, long, std::vector<long>&, long&) override { ++batches; }
+};
+
+/// Whether `ratio` (noise / Δ of a Gaussian release) is one of the multipliers `inputs`
+/// charges: the main curve's z, the interim z, or a scheduled release's z.
+bool chargedMultiplier(const privacy::AccountingInputs& inputs, double ratio) {
+    const auto same = [ratio](double z) { return z > 0.0 && std::abs(ratio - z) <= 1e-9 * z; };
+    if (same(inputs.noiseMultiplier) || same(inputs.interimNoiseMultiplier)) return true;
+    for (const privacy::GaussianRelease& release : inputs.gaussianReleases)
+        if (same(release.noiseMultiplier)) return true;
+    return false;
+}
+
 }  // namespace
+
+TEST_CASE("Every private algorithm's noisy releases are the ones its accounting charges",
+          "[conformance][privacy]") {
+    const DataSplit rowData = syntheticSiloSplit();
+    const DataSplit userData = syntheticUserSplit();
+    int checked = 0;
+    for (const auto& entry : algorithmRegistry()) {
+        const Algorithm& algorithm = *entry;
+        if (!algorithm.supportsPrivacy()) continue;
+        INFO(algorithm.name());
+        const DataSplit& data =
+            algorithm.capabilities().unit == PrivacyUnit::User ? userData : rowData;
+        ReleaseCensus census;
+        RunResult result;
+        {
+            privacy::ScopedReleaseTap tap(census);
+            result = test::runQuietly(tinyRunConfig(algorithm), data);
+        }
+        REQUIRE(result.status == RunStatus::Completed);
+        const privacy::AccountingInputs& inputs = result.privacy.accounting;
+        CHECK(std::isfinite(result.privacy.epsilonSpent));
+        // Something private was released, and every release through a mechanism with a bound
+        // and noise: no release escapes the accountant.
+        REQUIRE_FALSE(census.channels.empty());
+        // Gaussian channels released together at every step (e.g. DP-FERMI's θ-gradient and
+        // W-masses) are charged as one release: their multipliers z_c combine to
+        // (Σ_c 1/z_c²)^(−1/2), which must then be the charged one.
+        double jointPrecision = 0.0;
+        int dataReleases = 0;
+        for (const auto& [name, channel] : census.channels) {
+            INFO("channel " << name);
+            for (const double ratio : channel.ratios) {
+                INFO("noise / bound = " << ratio);
+                ++dataReleases;
+                // Noise on every release that depends on the data.
+                CHECK(ratio > 0.0);
+                if (channel.norm == privacy::SensitivityNorm::L2) {
+                    if (!chargedMultiplier(inputs, ratio)) jointPrecision += 1.0 / (ratio * ratio);
+                } else {
+                    // A Laplace release is a pure release the record lists (ε₀ = Δ₁ / scale).
+                    bool listed = false;
+                    for (const privacy::PureRelease& pure : inputs.pureReleases)
+                        listed = listed || std::abs(pure.epsilon * ratio - 1.0) <= 1e-9;
+                    CHECK(listed);
+                }
+            }
+        }
+        CHECK(dataReleases > 0);
+        if (jointPrecision > 0.0) {
+            INFO("joint multiplier of the channels not charged one by one: "
+                 << 1.0 / std::sqrt(jointPrecision) << ", charged: " << inputs.noiseMultiplier);
+            CHECK(chargedMultiplier(inputs, 1.0 / std::sqrt(jointPrecision)));
+        }
+        // The accountant charged the steps that ran.
+        CHECK(inputs.steps == result.steps);
+        ++checked;
+    }
+    CHECK(checked >= 10);
+}
 
 TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",
           "[conformance]") {
