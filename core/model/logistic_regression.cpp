@@ -3,23 +3,19 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/model/logistic_functions.h"
+
 namespace pfa {
 
 namespace {
 constexpr double kProbabilityFloor = 1e-12;
 
-// σ(z) evaluated without overflow for large |z|.
-inline double stableSigmoid(double z) {
-    if (z >= 0.0) return 1.0 / (1.0 + std::exp(-z));
-    const double e = std::exp(z);
-    return e / (1.0 + e);
-}
 }  // namespace
 
 void LogisticRegression::probabilities(const Eigen::Ref<const RowMatrix>& Z,
                                        Eigen::Ref<RowMatrix> F) const {
     for (Eigen::Index i = 0; i < Z.rows(); ++i) {
-        const double sigma = stableSigmoid(Z(i, 0));
+        const double sigma = sigmoid(Z(i, 0));
         F(i, 0) = 1.0 - sigma;
         F(i, 1) = sigma;
     }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/model/logistic_functions.h"
 #include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
@@ -43,11 +44,6 @@ ParamSpec realParameter(const char* name, const char* label, const char* help,
     spec.sweepable = true;
     spec.advanced = false;
     return ownParameter(std::move(spec));
-}
-
-double softplus(double a) { return std::max(a, 0.0) + std::log1p(std::exp(-std::abs(a))); }
-double sigmoid(double a) {
-    return a >= 0.0 ? 1.0 / (1.0 + std::exp(-a)) : std::exp(a) / (1.0 + std::exp(a));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/model/logistic_functions.h"
 #include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
 #include "core/train/batch_sampler.h"
@@ -172,16 +173,6 @@ void dualStep(const Eigen::VectorXd& violations, double step, double tolerance,
         signs(j) = v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0);
         lambda(j) = std::max(0.0, lambda(j) + step * (std::abs(v) - tolerance));
     }
-}
-
-double sigmoid(double a) {
-    return a >= 0.0 ? 1.0 / (1.0 + std::exp(-a)) : std::exp(a) / (1.0 + std::exp(a));
-}
-
-double logisticLoss(double a, int y) {
-    // log(1 + e^a) − y·a, stably.
-    const double softplus = std::max(a, 0.0) + std::log1p(std::exp(-std::abs(a)));
-    return softplus - (y == 1 ? a : 0.0);
 }
 
 double rowValue(Constraint constraint, double score, int y, double clip) {

@@ -105,11 +105,6 @@ private:
 void dualStep(const Eigen::VectorXd& violations, double step, double tolerance,
               Eigen::VectorXd& lambda, Eigen::VectorXd& signs);
 
-/// σ(a) without overflow.
-double sigmoid(double a);
-/// The binary cross-entropy of score a for label y, without overflow.
-double logisticLoss(double a, int y);
-
 /// The value row i adds to its cell's sum: min(σ_i, C_d) (rates) or min(ℓ_i, C_d) (accuracy
 /// parity).
 double rowValue(Constraint constraint, double score, int y, double clip);

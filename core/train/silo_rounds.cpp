@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/model/logistic_functions.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/config_validation.h"
@@ -33,15 +34,6 @@ ParamSpec own(const char* name, const char* label, ParamKind kind, const char* h
 ParamChoice choice(const char* value, const char* label, const char* help) {
     return ParamChoice{value, label, help};
 }
-
-double stableSigmoid(double z) {
-    if (z >= 0.0) return 1.0 / (1.0 + std::exp(-z));
-    const double e = std::exp(z);
-    return e / (1.0 + e);
-}
-
-/// log(1 + e^{−t}) without overflow.
-double softplusNeg(double t) { return std::max(-t, 0.0) + std::log1p(std::exp(-std::abs(t))); }
 
 }  // namespace
 
@@ -396,11 +388,11 @@ double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& th
                         Eigen::VectorXd& gradient) {
     const Eigen::Index d = data.features();
     const double score = data.X.row(row).dot(theta.head(d)) + theta(d);
-    const double residual = stableSigmoid(score) - static_cast<double>(data.y(row));
+    const double residual = sigmoid(score) - static_cast<double>(data.y(row));
     gradient.head(d) = residual * data.X.row(row).transpose();
     gradient(d) = residual;
     const double signedScore = data.y(row) == 1 ? score : -score;
-    return softplusNeg(signedScore);
+    return softplus(-signedScore);
 }
 
 std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta) {
@@ -419,9 +411,9 @@ std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::Vec
         double loss = 0.0;
         for (const long row : test.rowsOf(u)) {
             const double score = data.test.X.row(row).dot(theta.head(d)) + theta(d);
-            const int predicted = stableSigmoid(score) >= 0.5 ? 1 : 0;
+            const int predicted = sigmoid(score) >= 0.5 ? 1 : 0;
             wrong += predicted != data.test.y(row);
-            loss += softplusNeg(data.test.y(row) == 1 ? score : -score);
+            loss += softplus(-(data.test.y(row) == 1 ? score : -score));
         }
         m.testError = static_cast<double>(wrong) / static_cast<double>(m.testRows);
         m.testLoss = loss / static_cast<double>(m.testRows);
@@ -453,7 +445,7 @@ double siloHeterogeneity(const Dataset& train) {
         for (Eigen::Index i = 0; i < train.rows(); ++i) {
             x.head(d) = train.X.row(i).transpose();
             x(d) = 1.0;
-            const double p = stableSigmoid(w.dot(x));
+            const double p = sigmoid(w.dot(x));
             total += (p - train.y(i)) * x / n;
             h.selfadjointView<Eigen::Lower>().rankUpdate(x, p * (1.0 - p) / n);
         }

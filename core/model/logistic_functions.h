@@ -1,0 +1,25 @@
+#pragma once
+// The scalar functions of logistic models, each written once: every loop that evaluates a
+// logistic score by itself (per-row clipping, DIFF2's network, the silo loops, the Lagrangian
+// dual) calls these, so all of them compute the same bits as core/model/.
+
+#include <algorithm>
+#include <cmath>
+
+namespace pfa {
+
+/// σ(z) = 1 / (1 + e^{−z}), without overflow for large |z|.
+inline double sigmoid(double z) {
+    if (z >= 0.0) return 1.0 / (1.0 + std::exp(-z));
+    const double e = std::exp(z);
+    return e / (1.0 + e);
+}
+
+/// softplus(a) = log(1 + e^a), without overflow.
+inline double softplus(double a) { return std::max(a, 0.0) + std::log1p(std::exp(-std::abs(a))); }
+
+/// The logistic loss (binary cross-entropy) of score a for label y ∈ {0, 1}:
+/// log(1 + e^a) − y·a.
+inline double logisticLoss(double a, int y) { return softplus(a) - (y == 1 ? a : 0.0); }
+
+}  // namespace pfa
