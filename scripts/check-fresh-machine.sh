@@ -16,7 +16,7 @@
 #
 # Needs root (debootstrap, chroot, mounts) and network access to the Debian mirror. The base
 # system is downloaded once into a tarball under /var/tmp and unpacked from there afterwards.
-# Takes about 8 minutes on an idle 2-core machine, nearly all of it the test command (build and
+# Takes about 9 minutes on an idle 2-core machine, nearly all of it the test command (build and
 # tests); the first run also downloads the base system (about a minute).
 #
 # The root, its clean-up and the timings come from scripts/fresh_root.sh (shared with
