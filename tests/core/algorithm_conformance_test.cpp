@@ -29,21 +29,8 @@ using namespace pfa;
 
 namespace {
 
-/// Whether a private run of `c` is refused for protecting whole records: the algorithm protects
-/// only the sensitive attribute (its message then names the sensitive-only scope).
-bool refusesAllFeatures(const Algorithm& algorithm, const TrainConfig& c) {
-    if (!algorithm.supportsPrivacy()) return false;
-    static const DataSplit data = test::syntheticSplit(400);
-    try {
-        prepareRun(algorithm, c, data);
-    } catch (const InputError& e) {
-        return std::string(e.what()).find("sensitive-only") != std::string::npos;
-    }
-    return false;
-}
-
-/// A tiny run of `algorithm`: private at ε = 1 when it can be, with the fairness term when it
-/// has one.
+/// test::tinyRunConfig before its scope and notion are adapted to what the algorithm accepts:
+/// every declared setting then still has its default.
 TrainConfig tinyConfig(const Algorithm& algorithm) {
     TrainConfig c =
         test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
@@ -51,15 +38,6 @@ TrainConfig tinyConfig(const Algorithm& algorithm) {
     c.epochs = 2;
     c.batchSize = 100;
     c.seed = 3;
-    return c;
-}
-
-/// tinyConfig in the sensitive-only scope when the algorithm protects nothing else.
-TrainConfig tinyRunConfig(const Algorithm& algorithm) {
-    TrainConfig c = tinyConfig(algorithm);
-    // Post-processing for equalized odds knows no other notion (it refuses the default).
-    if (algorithm.name() == "dp-postprocessing") c.fairness = FairnessNotion::EqualizedOdds;
-    if (refusesAllFeatures(algorithm, c)) c.scope = ProtectionScope::SensitiveOnly;
     return c;
 }
 
@@ -74,24 +52,6 @@ struct CancelAfterFirstStep : TrainingObserver {
     CancelToken& token;
     long steps = 0;
 };
-
-/// The synthetic data with users, for algorithms whose unit of privacy is a user.
-DataSplit syntheticUserSplit() {
-    SyntheticOptions options;
-    options.rows = 2400;
-    options.users = 300;
-    return splitAndEncode(generateSynthetic(options));
-}
-
-/// The synthetic data dealt out to 4 silos: the algorithms that train across silos need them,
-/// the others ignore them.
-DataSplit syntheticSiloSplit() {
-    DataSplit data = test::syntheticSplit(800);
-    SiloOptions silos;
-    silos.silos = 4;
-    assignSilos(data, makeSilos(data, silos));
-    return data;
-}
 
 /// Counts every noisy release and every sampled batch of the runs on this thread, and lets
 /// the noise be drawn as usual.
@@ -129,20 +89,17 @@ bool chargedMultiplier(const privacy::AccountingInputs& inputs, double ratio) {
 
 TEST_CASE("Every private algorithm's noisy releases are the ones its accounting charges",
           "[conformance][privacy]") {
-    const DataSplit rowData = syntheticSiloSplit();
-    const DataSplit userData = syntheticUserSplit();
     int checked = 0;
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
         if (!algorithm.supportsPrivacy()) continue;
         INFO(algorithm.name());
-        const DataSplit& data =
-            algorithm.capabilities().unit == PrivacyUnit::User ? userData : rowData;
+        const DataSplit& data = test::tinyRunData(algorithm);
         ReleaseCensus census;
         RunResult result;
         {
             privacy::ScopedReleaseTap tap(census);
-            result = test::runQuietly(tinyRunConfig(algorithm), data);
+            result = test::runQuietly(test::tinyRunConfig(algorithm), data);
         }
         REQUIRE(result.status == RunStatus::Completed);
         const privacy::AccountingInputs& inputs = result.privacy.accounting;
@@ -188,16 +145,13 @@ TEST_CASE("Every private algorithm's noisy releases are the ones its accounting 
 
 TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",
           "[conformance]") {
-    const DataSplit rowData = syntheticSiloSplit();
-    const DataSplit userData = syntheticUserSplit();
     REQUIRE(algorithmRegistry().size() >= 4);
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
         INFO(algorithm.name());
-        const DataSplit& data =
-            algorithm.capabilities().unit == PrivacyUnit::User ? userData : rowData;
+        const DataSplit& data = test::tinyRunData(algorithm);
         CHECK_FALSE(algorithm.description().empty());
-        const TrainConfig config = tinyRunConfig(algorithm);
+        const TrainConfig config = test::tinyRunConfig(algorithm);
 
         // Reproducible: the same settings and data give identical results.
         const RunResult first = test::runQuietly(config, data);

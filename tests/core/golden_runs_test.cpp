@@ -1,6 +1,7 @@
-// Bit-for-bit guard for restructuring the engine: a grid of small runs over every algorithm
-// and the settings that steer its mechanics, each reduced to a SHA-256 fingerprint of its
-// exact results (θ, W, every epoch's metrics, the privacy report's noise and ε). A change that
+// Bit-for-bit guard for restructuring the engine: a grid of small runs over the saddle-point
+// algorithms and the settings that steer their mechanics, and one tiny run of every registered
+// algorithm (test::tinyRunConfig on test::tinyRunData), each reduced to a SHA-256 fingerprint of
+// its exact results (θ, W, every epoch's metrics, the privacy report's noise and ε). A change that
 // only moves code must leave every fingerprint as it is.
 //
 // After a change that is *meant* to alter results, print the new fingerprints with
@@ -147,6 +148,15 @@ std::string fingerprint(const RunResult& r) {
     return hash.hexDigest().substr(0, 24);
 }
 
+/// Fingerprints of one tiny run of every registered algorithm, captured at 79b2e8e (before the
+/// engine's shared parts: clipping, logistic functions, participation draws).
+const std::map<std::string, std::string>& expectedRegistryFingerprints() {
+    static const std::map<std::string, std::string> expected = {
+#include "golden_registry_expected.inc"
+    };
+    return expected;
+}
+
 /// Fingerprints on this code base (x86-64, g++ 12, Release), captured at e71e4b5.
 const std::map<std::string, std::string>& expectedFingerprints() {
     static const std::map<std::string, std::string> expected = {
@@ -174,4 +184,24 @@ TEST_CASE("Every algorithm's results stay bit for bit what they were", "[golden]
         CHECK(actual == found->second);
     }
     CHECK(expectedFingerprints().size() == goldenCases().size());
+}
+
+TEST_CASE("Every registered algorithm's tiny run stays bit for bit what it was", "[golden]") {
+    const bool print = std::getenv("PFA_PRINT_GOLDEN") != nullptr;
+    for (const auto& entry : algorithmRegistry()) {
+        const Algorithm& algorithm = *entry;
+        INFO(algorithm.name());
+        const RunResult result =
+            test::runQuietly(test::tinyRunConfig(algorithm), test::tinyRunData(algorithm));
+        REQUIRE(result.status == RunStatus::Completed);
+        const std::string actual = fingerprint(result);
+        if (print) {
+            std::printf("        {\"%s\", \"%s\"},\n", algorithm.name().c_str(), actual.c_str());
+            continue;
+        }
+        const auto found = expectedRegistryFingerprints().find(algorithm.name());
+        REQUIRE(found != expectedRegistryFingerprints().end());
+        CHECK(actual == found->second);
+    }
+    CHECK(expectedRegistryFingerprints().size() == algorithmRegistry().size());
 }

@@ -1,8 +1,11 @@
 #include "test_data.h"
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/algorithms/registry.h"
+#include "core/data/silo_splitters.h"
+#include "core/util/error.h"
 
 namespace pfa::test {
 
@@ -30,6 +33,56 @@ RunResult runQuietly(const TrainConfig& config, const DataSplit& data) {
     TrainingObserver observer;
     CancelToken cancel;
     return runAlgorithm(config, data, observer, cancel);
+}
+
+DataSplit syntheticUserSplit() {
+    SyntheticOptions options;
+    options.rows = 2400;
+    options.users = 300;
+    return splitAndEncode(generateSynthetic(options));
+}
+
+DataSplit syntheticSiloSplit() {
+    DataSplit data = syntheticSplit(800);
+    SiloOptions silos;
+    silos.silos = 4;
+    assignSilos(data, makeSilos(data, silos));
+    return data;
+}
+
+const DataSplit& tinyRunData(const Algorithm& algorithm) {
+    static const DataSplit users = syntheticUserSplit();
+    static const DataSplit silos = syntheticSiloSplit();
+    return algorithm.capabilities().unit == PrivacyUnit::User ? users : silos;
+}
+
+namespace {
+
+/// Whether a private run of `c` is refused for protecting whole records: the algorithm protects
+/// only the sensitive attribute (its message then names the sensitive-only scope).
+bool refusesAllFeatures(const Algorithm& algorithm, const TrainConfig& c) {
+    if (!algorithm.supportsPrivacy()) return false;
+    static const DataSplit data = syntheticSplit(400);
+    try {
+        prepareRun(algorithm, c, data);
+    } catch (const InputError& e) {
+        return std::string(e.what()).find("sensitive-only") != std::string::npos;
+    }
+    return false;
+}
+
+}  // namespace
+
+TrainConfig tinyRunConfig(const Algorithm& algorithm) {
+    TrainConfig c = quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
+                                algorithm.usesFairness() ? 1.0 : 0.0);
+    c.epochs = 2;
+    c.batchSize = 100;
+    c.seed = 3;
+    // Post-processing for equalized odds knows no other notion (it refuses the default).
+    if (algorithm.name() == "dp-postprocessing") c.fairness = FairnessNotion::EqualizedOdds;
+    if (refusesAllFeatures(algorithm, c)) c.scope = ProtectionScope::SensitiveOnly;
+    return c;
 }
 
 DataSplit zeroFeatureData(int rows, int features, int label) {

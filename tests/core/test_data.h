@@ -6,6 +6,7 @@
 #include "core/data/dataset.h"
 #include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
+#include "core/train/algorithm.h"
 #include "core/train/run_result.h"
 #include "core/train/train_config.h"
 #include "test_skip.h"
@@ -33,6 +34,22 @@ TrainConfig quickConfig(const std::string& algorithm, double epsilon, double lam
 
 /// Runs `config` on `data` with a silent observer and no cancellation.
 RunResult runQuietly(const TrainConfig& config, const DataSplit& data);
+
+/// The synthetic data with 300 users (2400 rows), for algorithms whose unit of privacy is a user.
+DataSplit syntheticUserSplit();
+
+/// The synthetic data (800 rows) dealt out to 4 silos: the algorithms that train across silos
+/// need them, the others ignore them.
+DataSplit syntheticSiloSplit();
+
+/// The data a tiny run of `algorithm` takes: syntheticUserSplit() for user-level algorithms,
+/// syntheticSiloSplit() for the others (each built once).
+const DataSplit& tinyRunData(const Algorithm& algorithm);
+
+/// A tiny run of `algorithm` (2 epochs, batch 100, seed 3): private at ε = 1 when it can be,
+/// with the fairness term (λ = 1) when it has one, in the sensitive-only scope when it protects
+/// nothing else, equalized odds for the post-processing that knows no other notion.
+TrainConfig tinyRunConfig(const Algorithm& algorithm);
 
 /// Rows whose features are all zero: the weights of those features get exactly zero gradient,
 /// so after T steps each one equals −η·Σ_t u_t, a sum of the trainer's noise draws. Labels
