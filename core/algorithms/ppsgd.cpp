@@ -25,6 +25,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/clipping.h"
 #include "core/train/config_validation.h"
 #include "core/train/evaluator.h"
@@ -408,12 +409,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         }
         gsum.setZero();
         // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
-        long taking = 0;
-        for (long i = 0; i < N; ++i) {
-            if (q < 1.0 && sampling.uniformOpen() >= q) continue;
-            members[static_cast<std::size_t>(taking++)] = i;
-        }
-        privacy::observeBatch("users", N, members, taking);
+        const long taking = drawParticipants(sampling, q, N, members, "users");
         for (long k = 0; k < taking; ++k) {
             const long i = members[static_cast<std::size_t>(k)];
             FastRandom& own = samples[static_cast<std::size_t>(i)];

@@ -27,6 +27,7 @@
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
 #include "core/train/algorithm.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/clipping.h"
 #include "core/train/config_validation.h"
 #include "core/train/design_matrix.h"
@@ -429,6 +430,7 @@ public:
         Eigen::MatrixXd gram(gated ? s.n : 0, gated ? s.n : 0);
         Eigen::VectorXd keepProbability(s.n);
         std::vector<char> active(static_cast<std::size_t>(s.n), 1);
+        std::vector<long> participants(static_cast<std::size_t>(s.n));
         const double mInv = 1.0 / static_cast<double>(s.m);
         const double laplaceScale = isPrivate ? 8.0 / config.epsilon : 0.0;
         // The gate's threshold 2n/5 − Lap(4/ε), drawn once (n is public under replace-one).
@@ -463,12 +465,10 @@ public:
                 break;
             }
             // Users in this round (all, or Poisson with rate q in the naive mode).
-            long drawn = 0;
-            for (long u = 0; u < s.n; ++u) {
-                const bool in = s.perRound == s.n || sampling.uniformOpen() < s.q;
-                active[static_cast<std::size_t>(u)] = in ? 1 : 0;
-                drawn += in ? 1 : 0;
-            }
+            const long drawn = drawParticipants(sampling, s.q, s.n, participants, "users");
+            std::fill(active.begin(), active.end(), 0);
+            for (long k = 0; k < drawn; ++k)
+                active[static_cast<std::size_t>(participants[static_cast<std::size_t>(k)])] = 1;
             // Smoothed mean gradient of every user: the loss gradient at θ + y_ij, y_ij uniform
             // in the r-ball (only ⟨y_ij, x_ij⟩ enters the logistic gradient).
             scores.noalias() = X * theta;

@@ -10,6 +10,17 @@
 
 namespace pfa {
 
+long drawParticipants(RandomStream& random, double q, long population, std::vector<long>& members,
+                      const char* sampler) {
+    long size = 0;
+    for (long i = 0; i < population; ++i) {
+        if (q < 1.0 && !(random.uniformOpen() < q)) continue;
+        members[static_cast<std::size_t>(size++)] = i;
+    }
+    privacy::observeBatch(sampler, population, members, size);
+    return size;
+}
+
 BatchSampler::BatchSampler(const SamplerSpec& spec, RandomStream random)
     : m_spec(spec),
       m_stepsPerEpoch(spec.stepsPerEpoch()),

@@ -25,6 +25,15 @@ void drawPoisson(RandomStream& random, double logOneMinusRate, long population, 
     }
 }
 
+/// Poisson participation by one uniform draw per unit, unit after unit: unit i joins when
+/// u_i < q; with q ≥ 1 everyone joins and nothing is drawn. Writes the members, ascending, to
+/// `members` (capacity ≥ population), shows them to the release tap as `sampler` (which may
+/// replace them), and returns how many there are. (drawPoisson draws less for a small q; this
+/// is the form the per-user loops of ppsgd and user-level-dp-sgd were written with, kept so
+/// their runs reproduce.)
+long drawParticipants(RandomStream& random, double q, long population, std::vector<long>& members,
+                      const char* sampler);
+
 /// Draws the row indices of each minibatch from the run's sampling stream. All buffers are
 /// allocated once, so drawing a batch never touches the heap.
 class BatchSampler {
