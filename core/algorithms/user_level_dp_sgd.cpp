@@ -22,6 +22,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/model/logistic_functions.h"
 #include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/rdp_mechanisms.h"
@@ -633,10 +634,8 @@ private:
                 const double z = scores(row);
                 const int label = data.test.y(row);
                 errors += (z >= 0.0 ? 1 : 0) != label ? 1.0 : 0.0;
-                // Cross-entropy −log σ(±z), stable for large |z|.
-                const double signedScore = label == 1 ? z : -z;
-                loss += signedScore > 0 ? std::log1p(std::exp(-signedScore))
-                                        : -signedScore + std::log1p(std::exp(signedScore));
+                // Cross-entropy −log σ(±z) = softplus(∓z).
+                loss += softplus(label == 1 ? -z : z);
             }
             unit.testError = errors / static_cast<double>(unit.testRows);
             unit.testLoss = loss / static_cast<double>(unit.testRows);
