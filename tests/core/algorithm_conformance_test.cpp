@@ -29,18 +29,6 @@ using namespace pfa;
 
 namespace {
 
-/// test::tinyRunConfig before its scope and notion are adapted to what the algorithm accepts:
-/// every declared setting then still has its default.
-TrainConfig tinyConfig(const Algorithm& algorithm) {
-    TrainConfig c =
-        test::quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
-                          algorithm.usesFairness() ? 1.0 : 0.0);
-    c.epochs = 2;
-    c.batchSize = 100;
-    c.seed = 3;
-    return c;
-}
-
 /// Requests cancellation after the first step and counts the steps taken.
 struct CancelAfterFirstStep : TrainingObserver {
     explicit CancelAfterFirstStep(CancelToken& token) : token(token) {}
@@ -53,8 +41,7 @@ struct CancelAfterFirstStep : TrainingObserver {
     long steps = 0;
 };
 
-/// Counts every noisy release and every sampled batch of the runs on this thread, and lets
-/// the noise be drawn as usual.
+/// Counts every noisy release of the runs on this thread, and lets the noise be drawn as usual.
 struct ReleaseCensus : privacy::ReleaseTap {
     struct Channel {
         long releases = 0;
@@ -62,7 +49,6 @@ struct ReleaseCensus : privacy::ReleaseTap {
         std::set<double> ratios;  ///< noise scale / Δ of its releases
     };
     std::map<std::string, Channel> channels;
-    long batches = 0;
     bool onRelease(const privacy::ReleaseSpec& spec, Eigen::Ref<Eigen::VectorXd>) override {
         Channel& channel = channels[spec.channel];
         ++channel.releases;
@@ -72,7 +58,7 @@ struct ReleaseCensus : privacy::ReleaseTap {
         if (spec.sensitivity > 0.0) channel.ratios.insert(spec.noiseScale / spec.sensitivity);
         return true;
     }
-    void onBatch(const char*, long, std::vector<long>&, long&) override { ++batches; }
+    void onBatch(const char*, long, std::vector<long>&, long&) override {}
 };
 
 /// Whether `ratio` (noise / Δ of a Gaussian release) is one of the multipliers `inputs`
@@ -196,7 +182,7 @@ TEST_CASE("Every registered algorithm's settings round-trip through record, JSON
           "[conformance][parameters]") {
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
-        const TrainConfig base = withOwnParameters(algorithm, tinyConfig(algorithm));
+        const TrainConfig base = withOwnParameters(algorithm, test::tinyConfig(algorithm));
         for (const ParamSpec& spec : algorithm.parameters()) {
             INFO(algorithm.name() << ": " << spec.name);
             const std::string example = exampleValue(spec);

@@ -165,43 +165,40 @@ const std::map<std::string, std::string>& expectedFingerprints() {
     return expected;
 }
 
+/// Checks the fingerprint of `result` against `expected[name]`, or, with PFA_PRINT_GOLDEN set,
+/// prints its line for the .inc file instead.
+void checkFingerprint(const std::string& name, const RunResult& result,
+                      const std::map<std::string, std::string>& expected) {
+    REQUIRE(result.status == RunStatus::Completed);
+    const std::string actual = fingerprint(result);
+    if (std::getenv("PFA_PRINT_GOLDEN") != nullptr) {
+        std::printf("        {\"%s\", \"%s\"},\n", name.c_str(), actual.c_str());
+        return;
+    }
+    const auto found = expected.find(name);
+    REQUIRE(found != expected.end());
+    CHECK(actual == found->second);
+}
+
 }  // namespace
 
 TEST_CASE("Every algorithm's results stay bit for bit what they were", "[golden]") {
     const DataSplit data = test::syntheticSplit(1200);
-    const bool print = std::getenv("PFA_PRINT_GOLDEN") != nullptr;
     for (const GoldenCase& c : goldenCases()) {
         INFO(c.name);
-        const RunResult result = test::runQuietly(c.config, data);
-        REQUIRE(result.status == RunStatus::Completed);
-        const std::string actual = fingerprint(result);
-        if (print) {
-            std::printf("        {\"%s\", \"%s\"},\n", c.name.c_str(), actual.c_str());
-            continue;
-        }
-        const auto found = expectedFingerprints().find(c.name);
-        REQUIRE(found != expectedFingerprints().end());
-        CHECK(actual == found->second);
+        checkFingerprint(c.name, test::runQuietly(c.config, data), expectedFingerprints());
     }
     CHECK(expectedFingerprints().size() == goldenCases().size());
 }
 
 TEST_CASE("Every registered algorithm's tiny run stays bit for bit what it was", "[golden]") {
-    const bool print = std::getenv("PFA_PRINT_GOLDEN") != nullptr;
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
         INFO(algorithm.name());
-        const RunResult result =
-            test::runQuietly(test::tinyRunConfig(algorithm), test::tinyRunData(algorithm));
-        REQUIRE(result.status == RunStatus::Completed);
-        const std::string actual = fingerprint(result);
-        if (print) {
-            std::printf("        {\"%s\", \"%s\"},\n", algorithm.name().c_str(), actual.c_str());
-            continue;
-        }
-        const auto found = expectedRegistryFingerprints().find(algorithm.name());
-        REQUIRE(found != expectedRegistryFingerprints().end());
-        CHECK(actual == found->second);
+        checkFingerprint(
+            algorithm.name(),
+            test::runQuietly(test::tinyRunConfig(algorithm), test::tinyRunData(algorithm)),
+            expectedRegistryFingerprints());
     }
     CHECK(expectedRegistryFingerprints().size() == algorithmRegistry().size());
 }

@@ -73,12 +73,17 @@ bool refusesAllFeatures(const Algorithm& algorithm, const TrainConfig& c) {
 
 }  // namespace
 
-TrainConfig tinyRunConfig(const Algorithm& algorithm) {
+TrainConfig tinyConfig(const Algorithm& algorithm) {
     TrainConfig c = quickConfig(algorithm.name(), algorithm.supportsPrivacy() ? 1.0 : INFINITY,
                                 algorithm.usesFairness() ? 1.0 : 0.0);
     c.epochs = 2;
     c.batchSize = 100;
     c.seed = 3;
+    return c;
+}
+
+TrainConfig tinyRunConfig(const Algorithm& algorithm) {
+    TrainConfig c = tinyConfig(algorithm);
     // Post-processing for equalized odds knows no other notion (it refuses the default).
     if (algorithm.name() == "dp-postprocessing") c.fairness = FairnessNotion::EqualizedOdds;
     if (refusesAllFeatures(algorithm, c)) c.scope = ProtectionScope::SensitiveOnly;

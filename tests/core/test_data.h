@@ -46,8 +46,12 @@ DataSplit syntheticSiloSplit();
 /// syntheticSiloSplit() for the others (each built once).
 const DataSplit& tinyRunData(const Algorithm& algorithm);
 
-/// A tiny run of `algorithm` (2 epochs, batch 100, seed 3): private at ε = 1 when it can be,
-/// with the fairness term (λ = 1) when it has one, in the sensitive-only scope when it protects
+/// A tiny run's settings for `algorithm` (2 epochs, batch 100, seed 3): private at ε = 1 when
+/// it can be, with the fairness term (λ = 1) when it has one; every other setting at its
+/// default.
+TrainConfig tinyConfig(const Algorithm& algorithm);
+
+/// tinyConfig, adapted to what the algorithm accepts: the sensitive-only scope when it protects
 /// nothing else, equalized odds for the post-processing that knows no other notion.
 TrainConfig tinyRunConfig(const Algorithm& algorithm);
 
