@@ -413,7 +413,7 @@ std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::Vec
             const double score = data.test.X.row(row).dot(theta.head(d)) + theta(d);
             const int predicted = sigmoid(score) >= 0.5 ? 1 : 0;
             wrong += predicted != data.test.y(row);
-            loss += softplus(-(data.test.y(row) == 1 ? score : -score));
+            loss += softplus(data.test.y(row) == 1 ? -score : score);  // −log σ(±score)
         }
         m.testError = static_cast<double>(wrong) / static_cast<double>(m.testRows);
         m.testLoss = loss / static_cast<double>(m.testRows);
