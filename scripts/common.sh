@@ -30,14 +30,19 @@ pfa_ensure_packages() {
     fi
 }
 
-# Configures a Release build in $PFA_BUILD and builds it with all cores. A new build folder uses
-# Ninja when it is installed (it is in debian-packages.txt): unlike Makefiles it compiles a
-# target's files while the libraries it links are still being built, which keeps both cores busy
-# to the end (a cold build about 20 s faster on 2 cores). An existing folder keeps its generator.
-pfa_build() {
+# New build folders use Ninja when it is installed (it is in debian-packages.txt): unlike
+# Makefiles it compiles a target's files while the libraries it links are still being built,
+# which keeps both cores busy to the end (a cold build about 20 s faster on 2 cores). An existing
+# folder keeps its generator (CMake reads CMAKE_GENERATOR only for a new one).
+pfa_use_ninja() {
     if [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null; then
         export CMAKE_GENERATOR=Ninja
     fi
+}
+
+# Configures a Release build in $PFA_BUILD and builds it with all cores.
+pfa_build() {
+    pfa_use_ninja
     cmake -S "$PFA_ROOT" -B "$PFA_BUILD" -DCMAKE_BUILD_TYPE=Release "$@"
     cmake --build "$PFA_BUILD" --parallel "$(nproc)"
 }
