@@ -39,7 +39,6 @@ TEST_CASE("DP post-processing runs from the window and draws its γ-curve", "[ui
         QTest::qWaitFor([&] { return window->tradeoffChart()->curveCount() == 1; }, 60000);
     CHECK(drawn);
     QTest::qWait(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/dp-postprocessing-run.png")));
 }
 

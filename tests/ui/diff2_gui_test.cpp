@@ -53,7 +53,6 @@ TEST_CASE("diff2 runs on the built-in teacher-network data from the window", "[u
     CHECK(std::isfinite(entry->result.history.back().gradientNormSquared));
     CHECK(entry->result.regression.known);
     QTest::qWait(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/diff2-teacher-run.png")));
 }
 
@@ -77,7 +76,6 @@ TEST_CASE("The sweep dialog's auto-tune tunes each epsilon and seed off the GUI 
         CHECK(dialog.spec().tuning == pfa::Tuning::NotCovered);
         dialog.show();
         QTest::qWait(50);
-        QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
         CHECK(dialog.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/sweep-dialog-auto-tune.png")));
     }
 

@@ -75,7 +75,6 @@ std::vector<pfa::SweepPoint> shareSweep() {
 }
 
 QString screenshotPath(const char* name) {
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     return QStringLiteral(PFA_SCREENSHOT_DIR "/") + QLatin1String(name);
 }
 

@@ -129,7 +129,6 @@ TEST_CASE("Charts export to PNG at the chosen DPI, SVG and PDF", "[ui][export]")
 
 TEST_CASE("Screenshots for the README", "[ui][screenshot][slow]") {
     auto window = readyWindow(200);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     // Before any run: the plot areas hold no coloured marks (what "drawn" is measured against).
     for (ChartView* view : window->liveCharts()->views())
         CHECK(colouredPixelsInPlotArea(view) == 0);

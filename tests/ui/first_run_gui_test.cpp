@@ -58,6 +58,5 @@ TEST_CASE("First run: a lambda drag in live mode moves the violation visibly", "
     // Measured: 0.223 and 0.101 (seed 0); the generic λ = 1 gave 0.160.
     CHECK(before - after >= 0.1);
     QTest::qWait(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/first-run-lambda-drag.png")));
 }

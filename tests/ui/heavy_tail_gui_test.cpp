@@ -46,7 +46,6 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     const std::string defaultKey = pfa::datasetKey(panel->datasetRequest());
     form->featureTailBox()->setValue(1.5);
     CHECK(form->tailText().contains(QStringLiteral("infinite variance")));
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QTest::qWait(100);
     CHECK(panel->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-knobs-infinite-variance.png")));
@@ -85,7 +84,6 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     CHECK(std::isfinite(entry->result.regression.excessRisk));
     CHECK(entry->summary().contains(QStringLiteral("excess risk")));
     QTest::qWait(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-accelerated-run.png")));
 }
@@ -129,7 +127,6 @@ TEST_CASE("The heavy-tails-epsilon preset as a user runs it: excess risk against
     }
     views->tabs()->setCurrentWidget(views->errorEpsilonView());
     QTest::qWait(200);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(views->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/error-vs-epsilon-heavy-tails-preset.png")));
 }

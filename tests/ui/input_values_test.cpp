@@ -129,7 +129,6 @@ TEST_CASE("Typed ε outside the offered range is refused in words, never silentl
     epsilon->infinityBox()->setChecked(true);
     CHECK(panel->problem().isEmpty());
 
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     epsilon->infinityBox()->setChecked(false);
     typeInto(spin, QStringLiteral("0.001"));
     QTest::qWait(50);
@@ -202,7 +201,6 @@ TEST_CASE("δ from 1/n is warned about, δ ≥ 0.1 refused, and no statement eve
     QLabel* warning = problemLabel(panel, QStringLiteral("Warning: δ = 0.01 is not below 1/n"));
     REQUIRE(warning);
     CHECK(warning->text().contains(QStringLiteral("training rows")));
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QTest::qWait(100);  // the scroll area lays the longer panel out
     REQUIRE(panel->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/delta-warning.png")));
     // Auto: neither.
@@ -335,7 +333,6 @@ TEST_CASE("Class labels, file and column names are shown as text, never as marku
     }
     CHECK(panelLinePlain);
 
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     card->resize(420, 420);
     REQUIRE(card->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/dataset-card-escaped.png")));
 }

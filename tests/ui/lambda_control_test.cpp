@@ -254,7 +254,6 @@ TEST_CASE("Lambda control: the experiment panel stays as narrow, screenshot",
                 control->minimumSizeHint().width(), control->spinBox()->minimumSizeHint().width());
     CHECK(control->minimumSizeHint().width() <= panel->epsilonControl()->minimumSizeHint().width());
     CHECK(control->slider()->width() >= 100);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(panel->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/lambda-control.png")));
     REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/lambda-main-window-1280.png")));
     // Wider, the scale labels more decades.
@@ -286,7 +285,6 @@ TEST_CASE("Sweep dialog: λ presets and log:/lin: generators expand to the value
     QTest::mouseClick(buttonWithText(dialog, QStringLiteral("0.01 … 100 (log)")), Qt::LeftButton);
     CHECK(dialog.spec().lambdas ==
           std::vector<double>{0, 0.01, 0.03162, 0.1, 0.3162, 1, 3.162, 10, 31.62, 100});
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(dialog.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/sweep-dialog-lambda-log.png")));
 
     QPushButton* lambdaPaper = nullptr;  // the ε row has a "Paper" button too

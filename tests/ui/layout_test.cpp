@@ -170,7 +170,6 @@ void chooseDataset(MainWindow& window, const QString& name) {
 }
 
 void saveShot(QWidget& widget, const QString& name) {
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(widget.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/") + name));
 }
 

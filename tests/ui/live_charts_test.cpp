@@ -470,7 +470,6 @@ TEST_CASE(
 TEST_CASE("Screenshots: two runs compared, at 1280×720 and 1920×1080",
           "[livecharts][compare][screenshot][slow]") {
     auto window = readyWindow(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QSignalSpy finished(window->controller(), &TrainingController::runFinished);
     for (double lambda : {0.0, 4.0}) {
         window->experimentPanel()->lambdaControl()->spinBox()->setValue(lambda);

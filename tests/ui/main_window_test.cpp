@@ -439,6 +439,5 @@ TEST_CASE("The experiment panel sets the stabilised method's settings and keeps 
     CHECK(other.config().lossClipShare == 0.0);
 
     panel.show();
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(panel.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/experiment-panel-advanced.png")));
 }

@@ -147,7 +147,6 @@ TEST_CASE("Export model writes the selected run's exact model, without seed or d
           static_cast<QWidget*>(dialog->pathEdit()), static_cast<QWidget*>(dialog->exportButton()),
           static_cast<QWidget*>(dialog->rerunButton())})
         CHECK_FALSE(control->toolTip().isEmpty());
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(dialog->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/model-export-seeded.png")));
 
     QTemporaryDir dir;

@@ -374,7 +374,6 @@ TEST_CASE("Parameter form: an algorithm's own parameters get rows and are stored
 
 TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)",
           "[ui][form][screenshot][slow]") {
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     for (const auto& algorithm : pfa::algorithmRegistry()) {
         const std::string name = algorithm->name();
         ExperimentPanel panel;

@@ -43,6 +43,5 @@ TEST_CASE("ppsgd runs on the built-in personalised users from the window", "[ui]
     CHECK(std::isfinite(entry->result.history.back().excessRisk));
     CHECK(entry->result.units.size() == 1000);
     QTest::qWait(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/ppsgd-personalised-run.png")));
 }

@@ -197,7 +197,6 @@ TEST_CASE("Presentation mode screenshot after a run on the default data",
     REQUIRE(runWithLambdas(window, {0.0, 1.0}));
     presentationAction(window)->trigger();
     QTest::qWait(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/presentation-mode.png")));
     presentationAction(window)->trigger();
 }

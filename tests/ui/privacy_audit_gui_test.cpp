@@ -116,7 +116,6 @@ TEST_CASE("A bad ε list is reported, not run", "[ui][audit]") {
 }
 
 TEST_CASE("Screenshots of the privacy audit", "[.][audit-screenshots]") {
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     {
         PrivacyAuditDialog dialog;
         dialog.show();

@@ -131,7 +131,6 @@ TEST_CASE(
     ledgerDock->raise();
     window->resizeDocks({ledgerDock}, {330}, Qt::Vertical);
     QTest::qWait(200);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-ledger.png")));
     // The panel alone, as large as a reader would open it.
     LedgerPanel large(window->ledgerBook());
@@ -313,7 +312,6 @@ TEST_CASE("Statement and loss chart label the training-set diagnostics, the swit
     statementDock->raise();
     window->resizeDocks({statementDock}, {330}, Qt::Vertical);
     QTest::qWait(200);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-statement.png")));
     // The whole statement, as a reader sees it in a larger panel.
     PrivacyStatementView full;

@@ -92,7 +92,6 @@ TEST_CASE("Sensitive attribute only: Advanced shows replace-one, disabled and ex
 
     panel->advancedToggle()->click();
     QTest::qWait(100);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(panel->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/scope-sensitive-only-advanced.png")));
 
@@ -184,7 +183,6 @@ TEST_CASE("Runs of different protection: every comparing view names each and war
     CHECK(chart->toolTipAt(chart->viewportPosOf(records->id))
               .contains(QStringLiteral("protects: record, add/remove-one")));
     CHECK(chart->exportContext().caption.contains(QStringLiteral("different protection")));
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QTest::qWait(300);
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/mixed-protection-window.png")));
     CHECK(chart->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/mixed-protection-tradeoff.png")));

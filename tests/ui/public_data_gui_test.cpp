@@ -66,7 +66,6 @@ TEST_CASE("semi-dp-sgd runs on the built-in linear regression data from the wind
     CHECK(entry->result.history.back().excessRisk ==
           Approx(entry->result.history.back().testError - 0.25).margin(1e-12));
     QTest::qWait(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/semi-dp-sgd-run.png")));
 }
 
@@ -124,7 +123,6 @@ TEST_CASE("The mean-estimation panel follows its sliders and runs its Monte-Carl
     // Every chart exports like the others (ChartView), and the panel looks right.
     CHECK(dialog->views().size() == 3);
     QTest::qWait(300);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     dialog->shareSlider()->setValue(dialog->shareSlider()->value() - 20);
     QTest::mouseClick(dialog->monteCarloButton(), Qt::LeftButton);
     REQUIRE(waitForSignals(done, 2, 60000));
@@ -171,7 +169,6 @@ TEST_CASE("The public-data-epsilon preset runs from the window with its rates dr
     }
     views->tabs()->setCurrentWidget(views->errorEpsilonView());
     QTest::qWait(200);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(views->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/error-vs-epsilon-public-data-preset.png")));
 }

@@ -28,7 +28,6 @@ TEST_CASE("File > Export report writes the PDF and HTML report of a run", "[ui][
     // What a user sees: the File menu with the entry (build/screenshots/report-export-menu.png).
     file->popup(window->mapToGlobal(QPoint(0, 0)));
     REQUIRE(QTest::qWaitForWindowExposed(file, 60000));
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(file->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/report-export-menu.png")));
     file->hide();
 

@@ -333,7 +333,6 @@ TEST_CASE("Sweep dialog: a preset fills it, the run count and estimate show, bad
     CHECK(dialog.startButton()->isEnabled());
     dialog.show();
     QTest::qWait(50);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(dialog.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/sweep-dialog.png")));
 
     dialog.epsilonEdit()->setText(QStringLiteral("0.5, abc"));

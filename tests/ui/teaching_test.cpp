@@ -404,7 +404,6 @@ TEST_CASE("Teaching panel: during a run, the last finished run's rates are label
 
 TEST_CASE("Screenshots of the teaching panel and the guided tour",
           "[ui][teaching][screenshot][slow]") {
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     {
         auto window = readyWindow(200);
         REQUIRE(runWithLambdas(*window, {1.0}));  // a finished run: its group rates

@@ -364,7 +364,6 @@ TEST_CASE(
     REQUIRE(chart->legend()->entries().size() == 7);  // 4 algorithms, front, trail, running
     SECTION("default size") {
         checkLegendReadable(*chart);
-        QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
         CHECK(chart->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-legend.png")));
     }
     SECTION("a 1280 × 720 window") {

@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
     // beside it, nor with the user's. Downloads and imports go to the throw-away data folder.
     QTemporaryDir home;
     pfa::test::usePrivateHome(home);
+    // Tests run as separate processes in any order, and many save a screenshot: the folder
+    // exists before the first one does, whichever it is.
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     pfa::ui::configureApplication(app);

@@ -106,7 +106,6 @@ std::vector<RunEntryPtr> siloSweep(bool all = false) {
 }
 
 QString screenshotPath(const char* name) {
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     return QStringLiteral(PFA_SCREENSHOT_DIR "/") + QLatin1String(name);
 }
 

@@ -166,7 +166,6 @@ TEST_CASE("The data-set card shows rows per person and per silo", "[ui][units-da
               .match(card.siloHistogram()->bars().front().tip)
               .hasMatch());
     CHECK_FALSE(card.userHistogram()->toolTip().isEmpty());
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     const QImage picture = cardPicture(card);
     CHECK(picture.width() == 440);
     REQUIRE(picture.save(QStringLiteral(PFA_SCREENSHOT_DIR "/units-histogram.png")));
@@ -233,7 +232,6 @@ TEST_CASE("Parkinsons by subject: 42 people on the card", "[ui][units-data][need
               .match(card.userHistogram()->bars().front().tip)
               .hasMatch());
     CHECK(barTotal(card.userHistogram()) == 5875);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(cardPicture(card).save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/units-histogram-parkinsons.png")));
 }
@@ -271,7 +269,6 @@ TEST_CASE("A silo split chosen in the panel reaches the loaded data and the card
           QStringLiteral("synthetic"));
     window->resize(1280, 720);
     QTest::qWait(100);
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/units-panel-1280x720.png")));
     // The card in its dock, as a user at 1280×720 sees it.
     QWidget* dock = card;

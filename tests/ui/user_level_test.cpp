@@ -22,7 +22,6 @@ TEST_CASE("user-level-dp-sgd: refused with a reason on data without users", "[ui
     // The built-in synthetic data has no users.
     CHECK(panel->problem().contains(QStringLiteral("needs data with users")));
     CHECK_FALSE(window->runAction()->isEnabled());
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/user-level-no-users.png")));
 }
 
@@ -36,7 +35,6 @@ TEST_CASE("user-level-dp-sgd: trains on Parkinsons, one person per user",
     QComboBox* algorithms = panel->algorithmBox();
     algorithms->setCurrentIndex(algorithms->findData(QStringLiteral("user-level-dp-sgd")));
     REQUIRE(panel->config().algorithm == "user-level-dp-sgd");
-    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
     QComboBox* datasets = panel->datasetBox();
     datasets->setCurrentIndex(datasets->findData(QStringLiteral("parkinsons")));
     if (!panel->catalogFilesPresent()) {
