@@ -17,7 +17,6 @@
 //    constant; its ε is stated as the paper claims it, and the accountant's value is the one
 //    of the practical mode's assumed sensitivity for that noise.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -35,6 +34,7 @@
 #include "core/train/epoch_reporter.h"
 #include "core/train/evaluator.h"
 #include "core/train/private_run_report.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -301,11 +301,6 @@ public:
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        const auto started = std::chrono::steady_clock::now();
-        auto elapsed = [&] {
-            return std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
-                .count();
-        };
         const TrainConfig& config = prepared.config();
         const Dataset& train = data.train;
         const UnitIndex& users = *train.users;
@@ -379,7 +374,8 @@ public:
         const privacy::RunAccountant accountant =
             privacy::composeRunAccountant(release, side, release.delta, "user");
 
-        RunResult result;
+        RunSession session(observer, cancel, "rounds");
+        RunResult& result = session.result();
         result.config = config;
         result.dataset = train.name;
         result.featureBound = s.B;  // prediction must rescale rows the same way
@@ -447,24 +443,20 @@ public:
         Evaluator trainEvaluator(train, design, *model);
         Evaluator testEvaluator(data.test, testDesign, *model);
         // The ε curve shows certified values only: the heuristic modes certify none (+∞).
-        EpochReporter reporter(config, trainEvaluator, testEvaluator, false, 0.0,
-                               isPrivate && !gated ? &accountant : nullptr);
+        if (isPrivate && !gated)
+            session.setEpsilonSoFar([&](long steps) { return accountant.after(steps).epsilon; });
+        EpochReporter reporter(config, trainEvaluator, testEvaluator, false, 0.0);
         const bool diagnostics = recordsDiagnostics(config);
         const std::vector<long> trainPosition =
             data.test.users ? matchUnits(*data.test.users, users) : std::vector<long>{};
 
-        const long reportEvery = std::max(1L, s.T / 50);
         long clipped = 0, seen = 0, removedSum = 0, roundsInPeriod = 0;
         double worstMargin = kInf;
         long halted = 0;
         RowMatrix reported(1, s.dim);
 
         for (long t = 1; t <= s.T; ++t) {
-            if (cancel.cancelled()) {
-                result.status = RunStatus::Cancelled;
-                result.message = "cancelled after " + std::to_string(t - 1) + " rounds";
-                break;
-            }
+            if (session.cancelled(t - 1)) break;
             // Users in this round (all, or Poisson with rate q in the naive mode).
             const long drawn = drawParticipants(sampling, s.q, s.n, participants, "users");
             std::fill(active.begin(), active.end(), 0);
@@ -542,7 +534,6 @@ public:
             const double norm = theta.norm();
             if (norm > ballRadius) theta *= ballRadius / norm;
             average += theta;
-            result.steps = t;
             ++roundsInPeriod;
 
             StepInfo info;
@@ -550,27 +541,21 @@ public:
             info.epoch = static_cast<int>(result.history.size()) + 1;
             info.batchRows = drawn * s.m;
             info.batchLoss = kNaN;
-            bool stop = observer.onStep(info);
-            if (t % reportEvery == 0 || t == s.T) {
+            bool stop = session.stepped(info);
+            if (RunSession::evaluationDue(t, s.T)) {
                 reported.row(0) = (average / static_cast<double>(t)).transpose();
-                EpochMetrics metrics =
-                    reporter.measure(info.epoch, t, reported, clipped, seen, elapsed());
+                EpochMetrics metrics = reporter.measure(info.epoch, t, reported, clipped, seen);
                 if (diagnostics && gated) {
                     metrics.gateMargin = worstMargin;
                     metrics.removedFraction = static_cast<double>(removedSum) /
                                               (nd * static_cast<double>(roundsInPeriod));
                 }
                 metrics.unitErrorSpread = unitErrorSpread(reported, data, testDesign);
-                result.history.push_back(metrics);
                 clipped = seen = removedSum = roundsInPeriod = 0;
                 worstMargin = kInf;
-                stop = observer.onEpochEnd(metrics) || stop;
+                stop = session.evaluated(metrics) || stop;
             }
-            if (stop && t < s.T) {
-                result.status = RunStatus::Cancelled;
-                result.message = "stopped after " + std::to_string(t) + " rounds";
-                break;
-            }
+            if (session.stopRequested(stop, t, s.T)) break;
         }
 
         result.theta = RowMatrix::Zero(1, s.dim);
@@ -584,9 +569,8 @@ public:
             result.theta.row(0) = (average / static_cast<double>(result.steps)).transpose();
         }
         if (halted > 0) {
-            EpochMetrics metrics =
-                reporter.measure(static_cast<int>(result.history.size()) + 1, result.steps,
-                                 result.theta, clipped, seen, elapsed());
+            EpochMetrics metrics = reporter.measure(static_cast<int>(result.history.size()) + 1,
+                                                    result.steps, result.theta, clipped, seen);
             if (diagnostics) {
                 metrics.gateMargin = worstMargin;
                 if (roundsInPeriod > 0) {
@@ -595,22 +579,19 @@ public:
                 }
             }
             metrics.unitErrorSpread = unitErrorSpread(result.theta, data, testDesign);
-            result.history.push_back(metrics);
-            observer.onEpochEnd(metrics);
+            session.evaluated(metrics);
         }
         reporter.finish(result);
         result.units = unitMetrics(result.theta, data, testDesign, trainPosition);
         if (!recordsDiagnostics(config)) {
             for (UnitMetrics& unit : result.units) unit.trainRows = -1;  // private counts
         }
-        result.seconds = elapsed();
-
         if (!isPrivate) {
             result.privacy = privacy::nonPrivateReport(name(), result.steps);
-            return result;
+            return session.finish();
         }
         describe(result, accountant, s, train, halted);
-        return result;
+        return session.finish();
     }
 
 private:

@@ -9,7 +9,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
 EpochReporter::EpochReporter(const TrainConfig& config, Evaluator& train, Evaluator& test,
-                             bool penalty, double lambda, const privacy::RunAccountant* accountant)
+                             bool penalty, double lambda)
     : m_config(config),
       m_train(train),
       m_test(test),
@@ -17,11 +17,10 @@ EpochReporter::EpochReporter(const TrainConfig& config, Evaluator& train, Evalua
       m_lambda(lambda),
       // Training-set diagnostics are exact functions of the private rows (not covered by the
       // guarantee); a private run may skip them.
-      m_diagnostics(recordsDiagnostics(config)),
-      m_accountant(accountant) {}
+      m_diagnostics(recordsDiagnostics(config)) {}
 
 EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& reported, long clipped,
-                                    long seen, double seconds) {
+                                    long seen) {
     EpochMetrics metrics;
     metrics.epoch = epoch;
     metrics.step = step;
@@ -43,12 +42,9 @@ EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& repor
     metrics.eoppGap = fairness.eoppGap;
     metrics.ermiHard = fairness.ermiHard(m_config.fairness);
     metrics.ermiSoft = fairness.ermiSoft(m_config.fairness);
-    metrics.epsilonSpent =
-        m_accountant ? m_accountant->after(step).epsilon : std::numeric_limits<double>::infinity();
     metrics.clipFraction = !m_diagnostics ? kNaN
                            : seen > 0     ? static_cast<double>(clipped) / static_cast<double>(seen)
                                           : 0.0;
-    metrics.seconds = seconds;
     return metrics;
 }
 

@@ -1,26 +1,24 @@
 #pragma once
 
-#include "core/privacy/run_accountant.h"
 #include "core/train/evaluator.h"
 #include "core/train/run_result.h"
 #include "core/train/train_config.h"
 
 namespace pfa {
 
-/// The evaluation side of a training loop: the metrics of an epoch (test metrics always,
-/// training-set diagnostics when recorded, the certified ε so far) and the final metrics of a
-/// run, for the reported model (the last iterate or an average).
+/// The evaluation side of a classification loop: the metrics of an epoch (test metrics always,
+/// training-set diagnostics when recorded; the run session adds the certified ε so far and the
+/// time) and the final metrics of a run, for the reported model (the last iterate or an
+/// average).
 class EpochReporter {
 public:
-    /// `penalty`: the run's objective has the fairness term λ·ERMI; `accountant` certifies
-    /// the ε after a number of steps (null: not private, +∞). Referenced, not copied.
+    /// `penalty`: the run's objective has the fairness term λ·ERMI. Referenced, not copied.
     EpochReporter(const TrainConfig& config, Evaluator& train, Evaluator& test, bool penalty,
-                  double lambda, const privacy::RunAccountant* accountant);
+                  double lambda);
 
     /// The metrics of the model `reported` at the end of `epoch` after `step` steps, with the
-    /// epoch's clip count over `seen` rows and the run's wall time so far.
-    EpochMetrics measure(int epoch, long step, const RowMatrix& reported, long clipped, long seen,
-                         double seconds);
+    /// epoch's clip count over `seen` rows.
+    EpochMetrics measure(int epoch, long step, const RowMatrix& reported, long clipped, long seen);
 
     /// Final training loss and test metrics of `result.theta` (NaN for a diverged run).
     void finish(RunResult& result);
@@ -32,7 +30,6 @@ private:
     bool m_penalty;
     double m_lambda;
     bool m_diagnostics;
-    const privacy::RunAccountant* m_accountant;
 };
 
 }  // namespace pfa

@@ -4,7 +4,6 @@
 // iterate averaging, and the epoch reporter.
 #include "core/train/saddle_point_trainer.h"
 
-#include <chrono>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -20,6 +19,7 @@
 #include "core/train/gaussian_mechanism.h"
 #include "core/train/iterate_average.h"
 #include "core/train/per_example_gradients.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/util/error.h"
 #include "core/util/random.h"
@@ -28,7 +28,6 @@ namespace pfa {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// θ₀ and W₀: zero (dp-fermi.md §6.1) or the plan's starting point, whose shapes must match.
@@ -55,9 +54,6 @@ void initialise(RunResult& result, const TrainerPlan& plan, int p, Eigen::Index 
 RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& plan,
                                 const DataSplit& data, TrainingObserver& observer,
                                 const CancelToken& cancel) {
-    const auto started = Clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
-
     const Dataset& train = data.train;
     const std::unique_ptr<Model> model = makeModelForClasses(train.numClasses());
     const int p = model->scoreDimension();
@@ -82,7 +78,8 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     std::optional<ErmiPenalty> penalty;
     if (plan.penalty) penalty.emplace(layout, plan.shares);
 
-    RunResult result;
+    RunSession session(observer, cancel);
+    RunResult& result = session.result();
     result.config = config;
     result.dataset = train.name;
     result.featureBound = plan.featureBound;  // prediction must rescale rows the same way
@@ -113,18 +110,18 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     // ε so far, from the accountant composed of the mechanisms this loop runs.
     const std::optional<privacy::RunAccountant> accountant =
         planAccountant(plan, config.delta, train.unitName);
-    EpochReporter reporter(config, trainEvaluator, testEvaluator, plan.penalty, plan.lambda,
-                           accountant ? &*accountant : nullptr);
+    if (accountant)
+        session.setEpsilonSoFar([&](long steps) { return accountant->after(steps).epsilon; });
+    EpochReporter reporter(config, trainEvaluator, testEvaluator, plan.penalty, plan.lambda);
 
     long step = 0;
     bool stop = false;
     const int epochs = plan.sampler.epochs;
+    const long totalSteps = plan.sampler.steps();
     for (int epoch = 1; epoch <= epochs && !stop; ++epoch) {
         long clipped = 0, seen = 0;
         for (long t = 0; t < sampler.stepsPerEpoch(); ++t) {
-            if (cancel.cancelled()) {
-                result.status = RunStatus::Cancelled;
-                result.message = "cancelled after " + std::to_string(step) + " steps";
+            if (session.cancelled(step)) {
                 stop = true;
                 break;
             }
@@ -143,9 +140,8 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
             if (averaging) average.add(step, theta);
 
             if (!theta.allFinite() || (penalty && !W.allFinite())) {
-                result.status = RunStatus::Diverged;
-                result.message = "diverged at step " + std::to_string(step) +
-                                 " (non-finite parameters); try a smaller learning rate";
+                session.diverge("diverged at step " + std::to_string(step) +
+                                " (non-finite parameters); try a smaller learning rate");
                 stop = true;
                 break;
             }
@@ -154,33 +150,25 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
             info.epoch = epoch;
             info.batchRows = b;
             info.batchLoss = b > 0 ? totals.lossSum / static_cast<double>(b) : kNaN;
-            if (observer.onStep(info)) {
-                result.status = RunStatus::Cancelled;
-                result.message = "stopped by the observer after " + std::to_string(step) + " steps";
+            if (session.stopRequested(session.stepped(info), step, totalSteps)) {
                 stop = true;
                 break;
             }
         }
-        if (result.status == RunStatus::Diverged) break;
+        if (session.diverged()) break;
         const bool lastEpoch = epoch == epochs || stop;
         if (!lastEpoch && config.evaluateEvery > 1 && epoch % config.evaluateEvery != 0) continue;
         if (stop && result.status == RunStatus::Cancelled && seen == 0 && epoch > 1) break;
 
-        const EpochMetrics metrics = reporter.measure(
-            epoch, step, averaging ? average.value() : theta, clipped, seen, elapsed());
-        result.history.push_back(metrics);
-        if (observer.onEpochEnd(metrics) && !stop) {
-            result.status = RunStatus::Cancelled;
-            result.message = "stopped by the observer after epoch " + std::to_string(epoch);
-            stop = true;
-        }
+        const bool stopAsked = session.evaluated(
+            reporter.measure(epoch, step, averaging ? average.value() : theta, clipped, seen));
+        if (!stop) stop = session.stopRequested(stopAsked, step, totalSteps);
     }
 
     result.steps = step;
     if (averaging) theta = average.value();  // the reported model
     reporter.finish(result);
-    result.seconds = elapsed();
-    return result;
+    return session.finish();
 }
 
 }  // namespace pfa

@@ -7,13 +7,21 @@
 // After a change that is *meant* to alter results, print the new fingerprints with
 //   PFA_PRINT_GOLDEN=1 build/bin/pfa_core_tests "[golden]"
 // and replace the table below, saying in the commit why the results changed.
+//
+// The fingerprints cover numbers; the whole record of each tiny run (every field, statement
+// and warning included, at full precision) is compared byte for byte before and after a
+// restructuring with
+//   PFA_RECORD_DIR=DIR build/bin/pfa_core_tests "[golden]"
+// which writes DIR/<algorithm>.json (the run uid and wall times blanked), then `diff -r`.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 
 #include "core/algorithms/registry.h"
+#include "core/sweep/run_record.h"
 #include "core/util/sha256.h"
 #include "test_data.h"
 
@@ -180,6 +188,21 @@ void checkFingerprint(const std::string& name, const RunResult& result,
     CHECK(actual == found->second);
 }
 
+/// With PFA_RECORD_DIR set, writes the complete record of `result` to DIR/<name>.json, at full
+/// precision, with what differs between two executions of the same run blanked.
+void writeRecordForComparison(const std::string& name, RunResult result) {
+    const char* folder = std::getenv("PFA_RECORD_DIR");
+    if (folder == nullptr) return;
+    result.runUid.clear();
+    result.seconds = 0.0;
+    for (EpochMetrics& metrics : result.history) metrics.seconds = 0.0;
+    RunRecordOptions options;
+    options.historyDigits = 17;
+    std::ofstream out(std::string(folder) + "/" + name + ".json");
+    out << runRecordJson(result, RunContext{}, options) << '\n';
+    REQUIRE(out.good());
+}
+
 }  // namespace
 
 TEST_CASE("Every algorithm's results stay bit for bit what they were", "[golden]") {
@@ -195,10 +218,10 @@ TEST_CASE("Every registered algorithm's tiny run stays bit for bit what it was",
     for (const auto& entry : algorithmRegistry()) {
         const Algorithm& algorithm = *entry;
         INFO(algorithm.name());
-        checkFingerprint(
-            algorithm.name(),
-            test::runQuietly(test::tinyRunConfig(algorithm), test::tinyRunData(algorithm)),
-            expectedRegistryFingerprints());
+        const RunResult result =
+            test::runQuietly(test::tinyRunConfig(algorithm), test::tinyRunData(algorithm));
+        checkFingerprint(algorithm.name(), result, expectedRegistryFingerprints());
+        writeRecordForComparison(algorithm.name(), result);
     }
     CHECK(expectedRegistryFingerprints().size() == algorithmRegistry().size());
 }
