@@ -6,7 +6,6 @@
 // with u the steps one record takes part in (shuffled epochs); the ε reported is the RDP
 // accountant's for what ran (privacy-accounting.md §2.1, §4.1), the largest over the silos.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "core/model/model.h"
@@ -16,8 +15,10 @@
 #include "core/train/clipping.h"
 #include "core/train/config_validation.h"
 #include "core/train/design_matrix.h"
+#include "core/train/epoch_reporter.h"
 #include "core/train/evaluator.h"
 #include "core/train/private_run_report.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/train/silo_rounds.h"
 #include "core/util/format.h"
@@ -77,17 +78,12 @@ public:
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        const auto start = std::chrono::steady_clock::now();
-        auto elapsed = [&] {
-            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        };
         const TrainConfig& config = prepared.config();
         const Dataset& train = data.train;
         const UnitIndex& silos = *train.silos;
         const SiloRoundSettings s = siloRoundSettings(config);
         const Eigen::Index d = train.features();
         const long n = silos.units();
-        const bool diagnostics = recordsDiagnostics(config);
         std::optional<SiloNoise> accounting;
         std::vector<double> sigma(static_cast<std::size_t>(n), 0.0);
         if (config.isPrivate()) {
@@ -96,7 +92,8 @@ public:
                 sigma[static_cast<std::size_t>(u)] = 2.0 * s.clip * accounting->multiplier(u);
         }
 
-        RunResult result;
+        RunSession session(observer, cancel, "rounds");
+        RunResult& result = session.result();
         result.config = config;
         result.dataset = train.name;
         result.unitKind = "silo";
@@ -110,6 +107,9 @@ public:
                            testDesign = makeDesignMatrix(data.test.X, 0.0);
         Evaluator trainEvaluator(train, trainDesign, *model),
             testEvaluator(data.test, testDesign, *model);
+        EpochReporter reporter(config, trainEvaluator, testEvaluator, false, 0.0);
+        if (accounting)
+            session.setEpsilonSoFar([&](long rounds) { return accounting->epsilonAfter(rounds); });
         RowMatrix asRow(1, d + 1);
         auto rowOf = [&](const Eigen::VectorXd& v) -> const RowMatrix& {
             asRow.row(0) = v.transpose();
@@ -118,15 +118,10 @@ public:
 
         Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1), average = w, g(d + 1), local(d + 1),
                         next(d + 1);
-        const long reportEvery = std::max(1L, s.rounds / 50);
         long clippedSince = 0, seenSince = 0;
 
         for (long r = 0; r < s.rounds; ++r) {
-            if (cancel.cancelled()) {
-                result.status = RunStatus::Cancelled;
-                result.message = "cancelled after " + std::to_string(r) + " rounds";
-                break;
-            }
+            if (session.cancelled(r)) break;
             const std::vector<long> chosen = sampleSilos(n, s.silosPerRound, sampling);
             next.setZero();
             double batchLoss = 0.0;
@@ -154,59 +149,32 @@ public:
             }
             w = next / static_cast<double>(chosen.size());
             average += (w - average) / static_cast<double>(r + 1);
-            result.steps = r + 1;
 
             StepInfo info;
             info.step = r + 1;
             info.epoch = static_cast<int>(r + 1);
             info.batchRows = batchRows;
             info.batchLoss = batchRows ? batchLoss / static_cast<double>(batchRows) : 0.0;
-            bool stop = observer.onStep(info);
-            if ((r + 1) % reportEvery == 0 || r + 1 == s.rounds) {
+            bool stop = session.stepped(info);
+            if (RunSession::evaluationDue(r + 1, s.rounds)) {
                 const Eigen::VectorXd& reported = s.lastIterate ? w : average;
-                EpochMetrics m;
-                m.epoch = static_cast<int>(r + 1);
-                m.step = r + 1;
-                m.trainLoss = m.trainObjective =
-                    diagnostics ? trainEvaluator.meanLoss(rowOf(reported)) : NAN;
-                testEvaluator.meanLoss(rowOf(reported));
-                const FairnessMetrics fairness = testEvaluator.fairness(config.advantagedClass);
-                m.testError = fairness.error;
-                m.violation = fairness.violation(config.fairness);
-                m.dpGap = fairness.dpGap;
-                m.eoGap = fairness.eoGap;
-                m.eoppGap = fairness.eoppGap;
-                m.ermiHard = fairness.ermiHard(config.fairness);
-                m.ermiSoft = fairness.ermiSoft(config.fairness);
-                m.epsilonSpent = accounting ? accounting->epsilonAfter(r + 1) : INFINITY;
-                m.clipFraction =
-                    !diagnostics ? NAN
-                    : seenSince ? static_cast<double>(clippedSince) / static_cast<double>(seenSince)
-                                : 0.0;
+                EpochMetrics m = reporter.measure(static_cast<int>(r + 1), r + 1, rowOf(reported),
+                                                  clippedSince, seenSince);
                 m.unitErrorSpread = unitErrorSpread(siloTestMetrics(data, reported));
-                m.seconds = elapsed();
                 clippedSince = seenSince = 0;
-                result.history.push_back(m);
-                stop = observer.onEpochEnd(m) || stop;
+                stop = session.evaluated(m) || stop;
             }
-            if (stop && r + 1 < s.rounds) {
-                result.status = RunStatus::Cancelled;
-                result.message = "stopped after " + std::to_string(r + 1) + " rounds";
-                break;
-            }
+            if (session.stopRequested(stop, r + 1, s.rounds)) break;
         }
 
         const Eigen::VectorXd reported = s.lastIterate || result.steps == 0 ? w : average;
         result.theta = rowOf(reported);
-        result.trainLoss = diagnostics ? trainEvaluator.meanLoss(result.theta) : NAN;
-        testEvaluator.meanLoss(result.theta);
-        result.test = testEvaluator.fairness(config.advantagedClass);
+        reporter.finish(result);
         result.units = siloTestMetrics(data, reported);
-        result.seconds = elapsed();
 
         if (!config.isPrivate()) {
             result.privacy = privacy::nonPrivateReport(name(), result.steps);
-            return result;
+            return session.finish();
         }
         const privacy::RunAccountant& accountant = accounting->worstAfter(result.steps);
         describePrivateRun(result, accountant, train);
@@ -245,7 +213,7 @@ public:
         report.postProcessing =
             s.lastIterate ? "" : "the uniform average of the server's averaged models w_1 … w_R";
         report.statement = privacy::renderPrivacyStatement(report, "", "");
-        return result;
+        return session.finish();
     }
 };
 
