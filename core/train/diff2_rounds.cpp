@@ -1,7 +1,6 @@
 #include "core/train/diff2_rounds.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -16,6 +15,7 @@
 #include "core/train/design_matrix.h"
 #include "core/train/evaluator.h"
 #include "core/train/private_run_report.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -323,10 +323,6 @@ struct Evaluation {
 RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
                     const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
                     const CancelToken& cancel) {
-    const auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
     const Dataset& train = data.train;
     const Dataset& test = data.test;
     const Eigen::Index n = train.rows(), d = train.features();
@@ -425,18 +421,17 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         return e;
     };
 
-    RunResult result;
+    RunSession session(observer, cancel, "rounds");
+    if (isPrivate)
+        session.setEpsilonSoFar([&](long rounds) { return accountant.after(rounds).epsilon; });
+    RunResult& result = session.result();
     result.config = config;
     result.dataset = train.name;
     long clipped = 0, seen = 0;
     double roundLoss = kNaN;
 
     for (long r = 1; r <= R; ++r) {
-        if (cancel.cancelled()) {
-            result.status = RunStatus::Cancelled;
-            result.message = "cancelled after " + std::to_string(r - 1) + " rounds";
-            break;
-        }
+        if (session.cancelled(r - 1)) break;
         const bool restart = (r - 1) % T == 0;
         model.gradients(x, X, y, loss, G);
         roundLoss = weight.dot(loss);
@@ -476,14 +471,13 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         G.swap(Gprev);  // ∇ℓ(x_r) is next round's ∇ℓ(x_{r−1}): one gradient pass per round
         xPrev = x;
         x.noalias() -= settings.step * v;
-        result.steps = r;
 
         StepInfo info;
         info.step = r;
         info.epoch = static_cast<int>((r - 1) / kEvaluateEvery) + 1;
         info.batchRows = static_cast<long>(n);
         info.batchLoss = diagnostics ? roundLoss : kNaN;
-        bool stop = observer.onStep(info);
+        bool stop = session.stepped(info);
         // Divergence is judged on the released iterate only: a stop decided on the exact
         // training loss would itself be a release of the private rows.
         // (‖x‖² overflowing is where the exact loss used to become infinite.)
@@ -505,27 +499,19 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
                 m.eoppGap = f.eoppGap;
                 m.violation = f.violation(config.fairness);
             }
-            m.epsilonSpent = isPrivate ? accountant.after(r).epsilon : kInf;
             m.clipFraction = !diagnostics ? kNaN
                              : seen       ? static_cast<double>(clipped) / static_cast<double>(seen)
                                           : 0.0;
-            m.seconds = elapsed();
             clipped = seen = 0;
-            result.history.push_back(m);
-            stop = observer.onEpochEnd(m) || stop;
+            stop = session.evaluated(m) || stop;
         }
         if (diverged) {
-            result.status = RunStatus::Diverged;
-            result.message = "the iterate diverged at round " + std::to_string(r) +
-                             ": the step η = " + formatNumber(settings.step) +
-                             " is too large; lower it";
+            session.diverge("the iterate diverged at round " + std::to_string(r) +
+                            ": the step η = " + formatNumber(settings.step) +
+                            " is too large; lower it");
             break;
         }
-        if (stop && r < R) {
-            result.status = RunStatus::Cancelled;
-            result.message = "stopped after " + std::to_string(r) + " rounds";
-            break;
-        }
+        if (session.stopRequested(stop, r, R)) break;
     }
 
     // The released model is the last iterate (display metrics are post-processing of it, but
@@ -535,7 +521,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
     const double finalError = finite ? testError(x) : kNaN;
     if (regression) {
         result.regression.known = true;
-        if (finite && result.status != RunStatus::Diverged) {
+        if (finite && !session.diverged()) {
             result.regression.testMse = finalError;
             result.regression.testRmse = std::sqrt(finalError);
         }
@@ -552,11 +538,10 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
                            {"records_per_silo_min", static_cast<double>(silos.smallest)},
                            {"silos", static_cast<double>(silos.silos)},
                            {"rounds", static_cast<double>(R)}};
-    result.seconds = elapsed();
 
     if (!isPrivate) {
         result.privacy = privacy::nonPrivateReport(algorithm, result.steps);
-        return result;
+        return session.finish();
     }
     describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
@@ -601,7 +586,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
             {"history.gradient_norm_squared"}, /*diagnostic=*/true);
     }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
-    return result;
+    return session.finish();
 }
 
 }  // namespace pfa::diff2

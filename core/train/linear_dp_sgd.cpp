@@ -2,7 +2,6 @@
 
 #include <Eigen/QR>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numeric>
 
@@ -15,6 +14,7 @@
 #include "core/train/evaluator.h"
 #include "core/train/parameters.h"
 #include "core/train/private_run_report.h"
+#include "core/train/run_session.h"
 #include "core/util/format.h"
 
 namespace pfa {
@@ -59,10 +59,6 @@ PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint6
 RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgdStreams streams,
                        const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
                        const CancelToken& cancel) {
-    const auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
     const Dataset& train = data.train;
     const Eigen::Index d = train.features();
     const Eigen::VectorXd y = regressionTargets(train);
@@ -84,17 +80,15 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
         "private-gradient", (s.replaceAdjacency ? 2.0 : 1.0) * s.clip / s.expectedBatch, s.sigma);
     std::size_t publicNext = publicOrder.size();  // reshuffled before first use
 
-    RunResult result;
+    RunSession session(observer, cancel);
+    session.setEpsilonSoFar(epsilonAfter);
+    RunResult& result = session.result();
     result.dataset = train.name;
     long clipped = 0, seen = 0;
     double alphaSum = 0.0;
     long alphaSteps = 0;
     for (long t = 0; t < s.steps; ++t) {
-        if (cancel.cancelled()) {
-            result.status = RunStatus::Cancelled;
-            result.message = "cancelled after " + std::to_string(t) + " steps";
-            break;
-        }
+        if (session.cancelled(t)) break;
         long batchRows = 0;
         double batchLoss = 0.0;
         if (usePrivate) {
@@ -179,14 +173,13 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
         }
         if (s.averageIterates)
             average += (4.0 / (static_cast<double>(t + 1) + 3.0)) * (w - average);
-        result.steps = t + 1;
 
         StepInfo info;
         info.step = t + 1;
         info.epoch = static_cast<int>(t / s.stepsPerEpoch) + 1;
         info.batchRows = batchRows;
         info.batchLoss = batchRows > 0 ? batchLoss / static_cast<double>(batchRows) : 0.0;
-        bool stop = observer.onStep(info);
+        bool stop = session.stepped(info);
         const bool diverged = !w.allFinite();
         if ((t + 1) % s.stepsPerEpoch == 0 || t + 1 == s.steps || diverged) {
             const Eigen::VectorXd& reported = s.averageIterates ? average : w;
@@ -199,27 +192,19 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
             m.testError = evaluateRegression(data.test, reported).testMse;
             if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
             m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
-            m.epsilonSpent = epsilonAfter(t + 1);
             m.clipFraction = !s.diagnostics ? NAN
                              : seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen)
                                         : 0.0;
-            m.seconds = elapsed();
             clipped = seen = 0;
-            result.history.push_back(m);
-            stop = observer.onEpochEnd(m) || stop;
+            stop = session.evaluated(m) || stop;
         }
         if (diverged) {
-            result.status = RunStatus::Diverged;
-            result.message = "the iterate is no longer finite after step " + std::to_string(t + 1) +
-                             ": the step size " + formatNumber(s.learningRate) +
-                             " is too large; lower lr-theta";
+            session.diverge("the iterate is no longer finite after step " + std::to_string(t + 1) +
+                            ": the step size " + formatNumber(s.learningRate) +
+                            " is too large; lower lr-theta");
             break;
         }
-        if (stop && t + 1 < s.steps) {
-            result.status = RunStatus::Cancelled;
-            result.message = "stopped after " + std::to_string(t + 1) + " steps";
-            break;
-        }
+        if (session.stopRequested(stop, t + 1, s.steps)) break;
     }
 
     const Eigen::VectorXd reported = s.averageIterates ? average : w;
@@ -232,8 +217,7 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     result.trainLoss = s.diagnostics ? evaluateRegression(train, reported).testMse : NAN;
     result.theoryInputs["alpha_mean"] =
         alphaSteps > 0 ? alphaSum / static_cast<double>(alphaSteps) : 1.0;
-    result.seconds = elapsed();
-    return result;
+    return session.finish();
 }
 
 LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
