@@ -1,7 +1,6 @@
 #include "core/train/lagrangian_dual.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -17,6 +16,7 @@
 #include "core/train/iterate_average.h"
 #include "core/train/laplace_mechanism.h"
 #include "core/train/private_run_report.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -458,10 +458,6 @@ void describeRun(const std::string& algorithm, RunResult& result, const Ledger& 
 
 RunResult run(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
               const DataSplit& data, TrainingObserver& observer, const CancelToken& cancel) {
-    const auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
     const Dataset& train = data.train;
     const Dataset& test = data.test;
     const Eigen::Index n = train.rows(), D = train.features() + 1;
@@ -537,22 +533,27 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         return thetaRow;
     };
 
-    RunResult result;
+    RunSession session(observer, cancel);
+    RunResult& result = session.result();
     result.config = config;
     result.dataset = train.name;
     long step = 0, clipped = 0, seen = 0, dualDone = 0;
     bool stop = false;
-    auto certified = [&](long steps, long dual) {
-        return ledger.after(steps, dual).epsilon(grid, config.delta, config.adjacency);
-    };
+    const long totalSteps = static_cast<long>(E) * stepsPerEpoch;
+    // Evaluated after an epoch's dual step: its steps and the dual releases done so far.
+    if (isPrivate) {
+        session.setEpsilonSoFar([&](long steps) {
+            return ledger.after(steps, dualDone)
+                .epsilon(grid, config.delta, config.adjacency)
+                .epsilon;
+        });
+    }
 
     for (int epoch = 1; epoch <= E && !stop; ++epoch) {
         long t = 0;
         for (; t < stepsPerEpoch && !stop; ++t) {
-            if (cancel.cancelled()) {
+            if (session.cancelled(step)) {
                 stop = true;
-                result.status = RunStatus::Cancelled;
-                result.message = "cancelled after " + std::to_string(step) + " steps";
                 break;
             }
             const long b = sampler.next(t, indices);
@@ -601,18 +602,14 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
                 thetaRow.row(0) = theta.transpose();
                 average.add(step, thetaRow);
             }
-            result.steps = step;
             StepInfo info;
             info.step = step;
             info.epoch = epoch;
             info.batchRows = b;
             info.batchLoss = b > 0 ? lossSum / static_cast<double>(b) : kNaN;
-            if (observer.onStep(info)) {
+            if (session.stepped(info)) {
                 stop = true;
-                if (epoch < E || t + 1 < stepsPerEpoch) {
-                    result.status = RunStatus::Cancelled;
-                    result.message = "stopped after " + std::to_string(step) + " steps";
-                }
+                session.stopRequested(true, step, totalSteps);
             }
         }
         // A stop inside the epoch skips its dual step (the accountant charges a dual release
@@ -683,20 +680,12 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
                 metrics.testError = metrics.violation = metrics.dpGap = metrics.eoGap =
                     metrics.eoppGap = metrics.ermiHard = metrics.ermiSoft = kNaN;
             }
-            metrics.epsilonSpent = isPrivate ? certified(step, dualDone).epsilon : kInf;
-            metrics.seconds = elapsed();
             clipped = seen = 0;
-            result.history.push_back(metrics);
-            if (observer.onEpochEnd(metrics) && epoch < E) {
-                stop = true;
-                result.status = RunStatus::Cancelled;
-                result.message = "stopped after " + std::to_string(epoch) + " epochs";
-            }
+            if (session.stopRequested(session.evaluated(metrics), step, totalSteps)) stop = true;
         }
         if (diverged) {
-            result.status = RunStatus::Diverged;
-            result.message = "the model diverged in epoch " + std::to_string(epoch) +
-                             ": lower adam-lr or dual-step";
+            session.diverge("the model diverged in epoch " + std::to_string(epoch) +
+                            ": lower adam-lr or dual-step");
             break;
         }
     }
@@ -710,15 +699,14 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         result.test = fairnessNotApplicable(static_cast<long>(test.rows()), kNaN);
     }
     result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
-    result.seconds = elapsed();
 
     if (!isPrivate) {
         result.privacy = privacy::nonPrivateReport(algorithm, result.steps);
-        return result;
+        return session.finish();
     }
     describeRun(algorithm, result, ledger.after(result.steps, dualDone), stepsPerEpoch, settings,
                 train);
-    return result;
+    return session.finish();
 }
 
 }  // namespace pfa::ld
