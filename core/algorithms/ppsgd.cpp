@@ -16,7 +16,6 @@
 // with replacement each round, and caps the user's local step at 1/(largest squared row norm)
 // so that it cannot diverge; without user ids every row is its own user.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -30,6 +29,7 @@
 #include "core/train/config_validation.h"
 #include "core/train/evaluator.h"
 #include "core/train/private_run_report.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -249,10 +249,6 @@ public:
 
 RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                      TrainingObserver& observer, const CancelToken& cancel) const {
-    const auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
     const TrainConfig& config = prepared.config();
     const Dataset& train = data.train;
     const Dataset& test = data.test;
@@ -394,19 +390,16 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         return userRisk.mean();
     };
 
-    RunResult result;
+    RunSession session(observer, cancel, "rounds");
+    session.setEpsilonSoFar([&](long steps) { return accountant.after(steps).epsilon; });
+    RunResult& result = session.result();
     result.config = config;
     result.dataset = train.name;
-    const long reportEvery = std::max(1L, rounds / 100);
     long clipped = 0, contributions = 0;
     double roundLoss = 0.0, roundSamples = 0.0;
 
     for (long t = 0; t < rounds; ++t) {
-        if (cancel.cancelled()) {
-            result.status = RunStatus::Cancelled;
-            result.message = "cancelled after " + std::to_string(t) + " rounds";
-            break;
-        }
+        if (session.cancelled(t)) break;
         gsum.setZero();
         // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
         const long taking = drawParticipants(sampling, q, N, members, "users");
@@ -451,18 +444,17 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             privacy::releaseGaussian(release, gsum, noise);
             w -= eta.global * gsum;
         }
-        result.steps = t + 1;
 
         StepInfo info;
         info.step = t + 1;
         info.epoch = static_cast<int>(t + 1);
         info.batchRows = static_cast<long>(roundSamples);
         info.batchLoss = diagnostics && roundSamples > 0 ? 0.5 * roundLoss / roundSamples : kNaN;
-        bool stop = observer.onStep(info);
+        bool stop = session.stepped(info);
         // Judged on the released global model alone: a stop decided on the users' exact losses
         // or their personal models would itself tell about their data.
         const bool diverged = !w.allFinite() || w.norm() > kDivergedNorm;
-        if ((t + 1) % reportEvery == 0 || t + 1 == rounds || diverged) {
+        if (RunSession::evaluationDue(t + 1, rounds, 100) || diverged) {
             EpochMetrics e;
             e.epoch = static_cast<int>(result.history.size()) + 1;
             e.step = t + 1;
@@ -484,29 +476,21 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                 }
                 if (hi >= lo) e.unitErrorSpread = hi - lo;
             }
-            e.epsilonSpent = accountant.after(t + 1).epsilon;
             e.clipFraction = !diagnostics ? kNaN
                              : contributions
                                  ? static_cast<double>(clipped) / static_cast<double>(contributions)
                                  : 0.0;
-            e.seconds = elapsed();
-            result.history.push_back(e);
-            stop = observer.onEpochEnd(e) || stop;
+            stop = session.evaluated(e) || stop;
             clipped = contributions = 0;
         }
         roundLoss = roundSamples = 0.0;
         if (diverged) {
-            result.status = RunStatus::Diverged;
-            result.message = "the models diverged at round " + std::to_string(t + 1) +
-                             ": the step size η = " + formatNumber(ownNumber(config, "base-step")) +
-                             " is too large for these data; lower it";
+            session.diverge("the models diverged at round " + std::to_string(t + 1) +
+                            ": the step size η = " + formatNumber(ownNumber(config, "base-step")) +
+                            " is too large for these data; lower it");
             break;
         }
-        if (stop && t + 1 < rounds) {
-            result.status = RunStatus::Cancelled;
-            result.message = "stopped after " + std::to_string(t + 1) + " rounds";
-            break;
-        }
+        if (session.stopRequested(stop, t + 1, rounds)) break;
     }
 
     // The released global model (encoded coordinates, bias last).
@@ -515,7 +499,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     result.theta = RowMatrix(1, global.size());
     result.theta.row(0) = global.transpose();
     result.regression.known = true;
-    if (result.status != RunStatus::Diverged) {
+    if (!session.diverged()) {
         result.regression.testMse = testMse(true);
         result.regression.testRmse = std::sqrt(result.regression.testMse);
         const double headline = streaming ? excessRisk() : result.regression.testMse;
@@ -575,12 +559,11 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     } else {
         result.test = fairnessNotApplicable(static_cast<long>(test.rows()), kNaN);
     }
-    result.seconds = elapsed();
 
     // a = 0 releases nothing whatever the budget: ε = 0, certified by the accountant.
     if (!config.isPrivate() && a > 0.0) {
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
-        return result;
+        return session.finish();
     }
     describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
@@ -650,7 +633,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                         /*diagnostic=*/true);
     }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
-    return result;
+    return session.finish();
 }
 
 }  // namespace

@@ -54,10 +54,10 @@ public:
     /// True when the observer asks to stop (see stopRequested).
     bool stepped(const StepInfo& info);
 
-    /// Whether the model is evaluated after step `done` of `total`: about 50 times a run
-    /// (every ⌊T/50⌋ steps, at least every step) and always after the last.
-    static bool evaluationDue(long done, long total) {
-        const long every = total / 50 > 1 ? total / 50 : 1;
+    /// Whether the model is evaluated after step `done` of `total`: about `points` times a run
+    /// (every ⌊T/points⌋ steps, at least every step) and always after the last.
+    static bool evaluationDue(long done, long total, long points = 50) {
+        const long every = total / points > 1 ? total / points : 1;
         return done % every == 0 || done == total;
     }
 
