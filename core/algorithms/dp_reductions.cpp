@@ -8,7 +8,6 @@
 // one record's sensitive attribute (features and labels public); two groups; demographic
 // parity or equalized odds. Per round two full-batch Gaussian releases at a common multiplier
 // z solved by the RDP accountant; the cell counts by Laplace, charged by basic composition.
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -22,6 +21,7 @@
 #include "core/train/private_run_report.h"
 #include "core/train/randomised_evaluation.h"
 #include "core/train/reductions_game.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -208,10 +208,6 @@ FairnessMetrics mixtureMetrics(const Eigen::VectorXd& probOne, const Dataset& te
 
 RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& data,
                             TrainingObserver& observer, const CancelToken& cancel) const {
-    const auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
     const TrainConfig& config = prepared.config();
     const Dataset& train = data.train;
     const Dataset& test = data.test;
@@ -279,12 +275,14 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     std::optional<privacy::RunAccountant> accountant;
     if (isPrivate) accountant.emplace(accounting(game.rounds));
 
-    RunResult result;
+    RunSession session(observer, cancel, "rounds");
+    if (accountant)
+        session.setEpsilonSoFar([&](long rounds) { return accountant->after(rounds).epsilon; });
+    RunResult& result = session.result();
     result.config = config;
     result.dataset = train.name;
     Eigen::VectorXd votes = Eigen::VectorXd::Zero(test.rows()), testScores(test.rows());
     RandomStream noiseStream = streams.stream(streams::kNoise);
-    bool observerStopped = false;
     auto afterRound = [&](long t, const reductions::GameOutcome& soFar) {
         testScores.noalias() = testDesign * soFar.w.back();
         votes.array() += (testScores.array() > 0.0).cast<double>();
@@ -293,7 +291,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         info.epoch = static_cast<int>(t);
         info.batchRows = static_cast<long>(train.rows());
         info.batchLoss = kNaN;
-        bool stop = observer.onStep(info);
+        bool stop = session.stepped(info);
         const FairnessMetrics f =
             mixtureMetrics(votes / static_cast<double>(t), test, config, sampled);
         EpochMetrics m;
@@ -307,26 +305,18 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         m.eoppGap = f.eoppGap;
         m.ermiHard = f.ermiHard(config.fairness);
         m.ermiSoft = f.ermiSoft(config.fairness);
-        m.epsilonSpent = accountant ? accountant->after(t).epsilon : kInf;
         m.clipFraction = kNaN;  // nothing is clipped
-        m.seconds = elapsed();
-        result.history.push_back(m);
-        stop = observer.onEpochEnd(m) || stop;
-        if (stop && t < game.rounds) observerStopped = true;
+        stop = session.evaluated(m) || stop;
+        session.stopRequested(stop, t, game.rounds);
         return stop;
     };
     const reductions::GameOutcome outcome = reductions::playGame(
         cells, game, design, train.y, train.s, shares, noiseStream,
-        [&] { return cancel.cancelled(); }, afterRound);
+        [&] { return session.cancelled(result.steps); }, afterRound);
     result.steps = outcome.rounds;
     // A cancellation requested during the last round still reports the run as cancelled (the
     // user asked to stop), with the rounds that ran.
-    if (outcome.rounds < game.rounds || cancel.cancelled()) {
-        result.status = RunStatus::Cancelled;
-        result.message = (observerStopped ? "stopped after " : "cancelled after ") +
-                         std::to_string(outcome.rounds) + " of " + std::to_string(game.rounds) +
-                         " rounds";
-    }
+    if (result.status == RunStatus::Completed) session.cancelled(outcome.rounds);
     if (outcome.rounds > 0) {
         result.test =
             mixtureMetrics(votes / static_cast<double>(outcome.rounds), test, config, sampled);
@@ -337,11 +327,10 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         result.test.error = kNaN;
     }
     result.trainLoss = kNaN;
-    result.seconds = elapsed();
 
     if (!isPrivate) {
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
-        return result;
+        return session.finish();
     }
     // Charged for the rounds executed (all of them unless cancelled).
     describePrivateRun(result, *accountant, train);
@@ -386,7 +375,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         "the uniform mixture of the T released classifiers (each test row "
         "is classified by one of them, drawn uniformly at random)";
     report.statement = privacy::renderPrivacyStatement(report, "", "");
-    return result;
+    return session.finish();
 }
 
 }  // namespace

@@ -10,7 +10,6 @@
 // gradient form of the weighted-Gaussian mean estimator's r*). Warm start: least squares on the
 // public rows. public-use = public-only is the "throw the private rows away" baseline: exact
 // least squares on the public rows. The loop is shared with dp-sgd-linear.
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -19,6 +18,7 @@
 #include "core/train/config_validation.h"
 #include "core/train/evaluator.h"
 #include "core/train/linear_dp_sgd.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -215,7 +215,7 @@ public:
 
         RunResult result;
         if (publicOnly) {
-            result = publicOnlyRun(s, data, observer);
+            result = publicOnlyRun(s, data, observer, cancel);
         } else {
             const privacy::RunAccountant accountant(plan.accounting);
             const RunStreams streams(config, train);
@@ -272,9 +272,10 @@ private:
     /// The "public rows only" baseline: exact least squares on the public rows (the zero model
     /// when there are none). One step, no privacy cost.
     static RunResult publicOnlyRun(const LinearSgdSetup& s, const DataSplit& data,
-                                   TrainingObserver& observer) {
-        const auto start = std::chrono::steady_clock::now();
-        RunResult result;
+                                   TrainingObserver& observer, const CancelToken& cancel) {
+        RunSession session(observer, cancel);
+        session.setEpsilonSoFar([](long) { return 0.0; });  // no private row is read
+        RunResult& result = session.result();
         result.dataset = data.train.name;
         const Eigen::VectorXd w = leastSquaresOnRows(data.train, s.publicRows);
         result.theta = RowMatrix(1, w.size());
@@ -285,13 +286,12 @@ private:
             fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
         // A training-set diagnostic (all training rows, private ones included).
         result.trainLoss = s.diagnostics ? evaluateRegression(data.train, w).testMse : NAN;
-        result.steps = 1;
         if (s.publicRows.empty()) result.message = "no public rows: the model is zero";
         StepInfo info;
         info.step = 1;
         info.epoch = 1;
         info.batchRows = static_cast<long>(s.publicRows.size());
-        observer.onStep(info);
+        session.stepped(info);
         EpochMetrics m;
         m.epoch = 1;
         m.step = 1;
@@ -300,12 +300,8 @@ private:
         m.testError = result.regression.testMse;
         if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
         m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
-        m.epsilonSpent = 0.0;
-        m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        result.history.push_back(m);
-        observer.onEpochEnd(m);
-        result.seconds = m.seconds;
-        return result;
+        session.evaluated(m);
+        return session.finish();
     }
 };
 

@@ -215,10 +215,8 @@ HeavyTailRun::HeavyTailRun(const Algorithm& algorithm, const PreparedConfig& pre
     : m_algorithm(algorithm),
       m_config(prepared.config()),
       m_data(data),
-      m_observer(observer),
-      m_cancel(cancel),
+      m_session(observer, cancel),
       m_penalty(std::move(penalty)),
-      m_start(std::chrono::steady_clock::now()),
       m_n(data.train.rows()),
       m_d(data.train.features()),
       m_streams(prepared.config(), data.train),
@@ -239,11 +237,14 @@ HeavyTailRun::HeavyTailRun(const Algorithm& algorithm, const PreparedConfig& pre
     m_inputs.stepsPerRelease =
         m_T;  // disjoint batches: each row is in one release (parallel composition)
     m_inputs.delta = m_config.delta;
-    m_epsilonPerStep =
-        m_config.isPrivate() ? privacy::RunAccountant(m_inputs).after(1).epsilon : INFINITY;
+    // Each row is in one release: the ε after any number of steps is that of one.
+    if (m_config.isPrivate()) {
+        const double epsilon = privacy::RunAccountant(m_inputs).after(1).epsilon;
+        m_session.setEpsilonSoFar([epsilon](long) { return epsilon; });
+    }
 
-    m_result.config = m_config;
-    m_result.dataset = data.train.name;
+    m_session.result().config = m_config;
+    m_session.result().dataset = data.train.name;
     m_y = regressionTargets(data.train);
     m_xi.resize(m_d + 1);
     // A data-independent permutation cut into T disjoint batches of s rows.
@@ -252,20 +253,8 @@ HeavyTailRun::HeavyTailRun(const Algorithm& algorithm, const PreparedConfig& pre
     std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
     for (std::size_t i = m_order.size() - 1; i > 0; --i)
         std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
-    m_reportEvery = std::max(1L, m_T / 50);
     // The non-private reference (display only): the exact optimum of the same objective.
     m_reference = excessRiskReference(data.train, data.test, ridge);
-}
-
-double HeavyTailRun::elapsed() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-}
-
-bool HeavyTailRun::cancelled(long t) {
-    if (!m_cancel.cancelled()) return false;
-    m_result.status = RunStatus::Cancelled;
-    m_result.message = "cancelled after " + std::to_string(t) + " steps";
-    return true;
 }
 
 void HeavyTailRun::noisyGradient(long t, const Eigen::VectorXd& w, Eigen::VectorXd& g) {
@@ -294,15 +283,14 @@ void HeavyTailRun::noisyGradient(long t, const Eigen::VectorXd& w, Eigen::Vector
 bool HeavyTailRun::diverged(long t, const Eigen::VectorXd& iterate) {
     // A check on the released iterate alone (post-processing, no privacy cost).
     if (iterate.allFinite() && iterate.norm() <= kDivergedNorm) return false;
-    m_result.status = RunStatus::Diverged;
-    m_result.message = "the iterate's norm exceeded " + formatNumber(kDivergedNorm) + " at step " +
-                       std::to_string(t + 1) + ": " + m_divergenceHint;
+    m_session.diverge("the iterate's norm exceeded " + formatNumber(kDivergedNorm) + " at step " +
+                      std::to_string(t + 1) + ": " + m_divergenceHint);
     return true;
 }
 
 bool HeavyTailRun::report(long t, const Eigen::VectorXd& reported) {
     EpochMetrics m;
-    m.epoch = static_cast<int>(m_result.history.size()) + 1;
+    m.epoch = static_cast<int>(m_session.result().history.size()) + 1;
     m.step = t + 1;
     const bool diagnostics = recordsDiagnostics(m_config);
     m.testError = evaluateRegression(m_data.test, reported).testMse;
@@ -312,23 +300,20 @@ bool HeavyTailRun::report(long t, const Eigen::VectorXd& reported) {
     m.trainObjective = diagnostics ? m.trainLoss + (m_penalty ? m_penalty(reported) : 0.0) : NAN;
     m.excessRisk = diagnostics ? m.testError - m_reference.optimumMse : NAN;
     m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
-    m.epsilonSpent = m_epsilonPerStep;
     m.clipFraction = !diagnostics ? NAN
                      : m_seenSince
                          ? static_cast<double>(m_clippedSince) / static_cast<double>(m_seenSince)
                          : 0.0;
-    m.seconds = elapsed();
     m_clippedSince = m_seenSince = 0;
-    m_result.history.push_back(m);
-    return m_observer.onEpochEnd(m);
+    return m_session.evaluated(m);
 }
 
 RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::string& postProcessing,
                                const std::string& calibration) {
-    RunResult result = std::move(m_result);
+    RunResult& result = m_session.result();
     result.theta = RowMatrix(1, m_d + 1);
     result.theta.row(0) = reported.transpose();
-    if (result.status == RunStatus::Diverged) {
+    if (m_session.diverged()) {
         result.regression.known = true;
     } else {
         result.regression = evaluateRegression(m_data.test, reported);
@@ -338,7 +323,6 @@ RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::strin
         fairnessNotApplicable(static_cast<long>(m_data.test.rows()), result.regression.testMse);
     result.trainLoss =
         recordsDiagnostics(m_config) ? evaluateRegression(m_data.train, reported).testMse : NAN;
-    result.seconds = elapsed();
 
     // What a clip-norm sweep overlays: the bias and variance bounds of one noisy clipped mean
     // at this run's C, σ and s (r₂ ≤ r_k for k ≥ 2), from public settings only.
@@ -355,7 +339,7 @@ RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::strin
 
     if (!m_config.isPrivate()) {
         result.privacy = privacy::nonPrivateReport(m_algorithm.name(), result.steps);
-        return result;
+        return m_session.finish();
     }
     const privacy::RunAccountant accountant(m_inputs);
     describePrivateRun(result, accountant, m_data.train);
@@ -395,7 +379,7 @@ RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::strin
             /*diagnostic=*/true);
     }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
-    return result;
+    return m_session.finish();
 }
 
 }  // namespace pfa

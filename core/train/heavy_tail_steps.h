@@ -6,7 +6,6 @@
 // (cancellation, divergence, progress, evaluation with the exact excess risk); and the privacy
 // statement. Each algorithm keeps only its update rule and its T and C rules.
 #include <Eigen/Core>
-#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "core/train/evaluator.h"
 #include "core/train/parameters.h"
 #include "core/train/run_result.h"
+#include "core/train/run_session.h"
 #include "core/train/run_streams.h"
 #include "core/util/random.h"
 
@@ -116,7 +116,7 @@ public:
     double rho() const { return m_rho; }
 
     /// Whether cancellation was requested before step t (0-based); marks the result then.
-    bool cancelled(long t);
+    bool cancelled(long t) { return m_session.cancelled(t); }
 
     /// g ← (1/s) Σ_{rows of batch t} clip(∇(⟨w, x̃⟩ − y)², C) + N(0, σ² I): the noisy clipped
     /// mean of batch t (0-based). No allocation.
@@ -141,47 +141,38 @@ public:
 private:
     bool diverged(long t, const Eigen::VectorXd& iterate);
     bool report(long t, const Eigen::VectorXd& reported);
-    double elapsed() const;
 
     const Algorithm& m_algorithm;
     const TrainConfig& m_config;
     const DataSplit& m_data;
-    TrainingObserver& m_observer;
-    const CancelToken& m_cancel;
+    RunSession m_session;
     std::function<double(const Eigen::VectorXd&)> m_penalty;
-    std::chrono::steady_clock::time_point m_start;
     Eigen::Index m_n = 0, m_d = 0;
     long m_T = 1, m_s = 1;
-    double m_clip = 0.0, m_rho = 0.0, m_sigma = 0.0, m_epsilonPerStep = 0.0;
+    double m_clip = 0.0, m_rho = 0.0, m_sigma = 0.0;
     privacy::AccountingInputs m_inputs;
     Eigen::VectorXd m_y, m_xi;
     std::vector<Eigen::Index> m_order;
     RunStreams m_streams;
     RandomStream m_noise;
     ExcessRiskReference m_reference;
-    long m_reportEvery = 1, m_clippedSince = 0, m_seenSince = 0;
+    long m_clippedSince = 0, m_seenSince = 0;
     double m_batchLoss = 0.0;
     std::string m_divergenceHint;
-    RunResult m_result;
 };
 
 template <typename Reported>
 bool HeavyTailRun::afterStep(long t, const Eigen::VectorXd& iterate, Reported&& reported) {
-    m_result.steps = t + 1;
+    m_session.result().steps = t + 1;  // a diverged step counts: its noise was drawn
     if (diverged(t, iterate)) return false;
     StepInfo info;
     info.step = t + 1;
     info.epoch = 1;
     info.batchRows = m_s;
     info.batchLoss = m_batchLoss / static_cast<double>(m_s);
-    bool stop = m_observer.onStep(info);
-    if ((t + 1) % m_reportEvery == 0 || t + 1 == m_T) stop = report(t, reported()) || stop;
-    if (stop && t + 1 < m_T) {
-        m_result.status = RunStatus::Cancelled;
-        m_result.message = "stopped after " + std::to_string(t + 1) + " steps";
-        return false;
-    }
-    return true;
+    bool stop = m_session.stepped(info);
+    if (RunSession::evaluationDue(t + 1, m_T)) stop = report(t, reported()) || stop;
+    return !m_session.stopRequested(stop, t + 1, m_T);
 }
 
 }  // namespace pfa
