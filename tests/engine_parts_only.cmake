@@ -1,12 +1,15 @@
-# Fails if a training file clips or draws noise by itself. Every per-row or per-unit clip goes
-# through core/train/clipping.h and every noisy release through the mechanisms of
-# core/privacy/noisy_release.h, so the sensitivity a statement names and the noise the accountant
-# counts are those of one audited place. Scans core/train and core/algorithms for
+# Fails if a training file clips, draws noise or keeps the run's books by itself. Every per-row
+# or per-unit clip goes through core/train/clipping.h and every noisy release through the
+# mechanisms of core/privacy/noisy_release.h, so the sensitivity a statement names and the noise
+# the accountant counts are those of one audited place; and every loop reports steps, evaluated
+# epochs, divergence and wall time through the run session (core/train/run_session.h), so the ε so
+# far it shows is the one its accountant gives. Scans core/train and core/algorithms for
 #   - a norm compared with a clip bound, or a clip bound divided by a norm;
-#   - a Gaussian or Laplace draw (.normal(), .laplace()).
+#   - a Gaussian or Laplace draw (.normal(), .laplace());
+#   - a clock, an observer call, a history entry or a divergence written by hand.
 file(GLOB_RECURSE sources "${CORE_DIR}/train/*.h" "${CORE_DIR}/train/*.cpp"
                           "${CORE_DIR}/algorithms/*.h" "${CORE_DIR}/algorithms/*.cpp")
-list(FILTER sources EXCLUDE REGEX "/train/clipping\\.h$")
+list(FILTER sources EXCLUDE REGEX "/train/(clipping\\.h|run_session\\.(h|cpp))$")
 # (Projections onto a ball, "radius / norm", are not clipping and are not matched.)
 set(patterns
   # a norm (or squared norm) compared with a clip bound: norm > s.clip, norms(i) > C1, ...
@@ -14,7 +17,9 @@ set(patterns
   # a clip bound divided by a norm: s.clip / norm, C / norm, bound / norms(i), ...
   "([cC]lip[A-Za-z_]*|[^A-Za-z_0-9][cC][0-9]?|[bB]ound)[ \t]*/[ \t]*[A-Za-z_.]*([nN]orm|sqrt)"
   # noise drawn by hand
-  "\\.(normal|laplace)[ \t]*\\(")
+  "\\.(normal|laplace)[ \t]*\\("
+  # the run's books kept by hand
+  "steady_clock|\\.(onStep|onEpochEnd)[ \t]*\\(|history\\.push_back|[^=!]= RunStatus::Diverged")
 set(offenders "")
 foreach(source IN LISTS sources)
   # One list element per line (a ';' in the code would otherwise split a line in two).
@@ -42,7 +47,8 @@ endif()
 if(offenders)
   string(REPLACE ";" "\n" offenders "${offenders}")
   string(REPLACE "<semicolon>" ";" offenders "${offenders}")
-  message(FATAL_ERROR "clipping or noise written by hand (use core/train/clipping.h and "
-                      "core/privacy/noisy_release.h):\n${offenders}")
+  message(FATAL_ERROR "clipping, noise or the run's books written by hand (use "
+                      "core/train/clipping.h, core/privacy/noisy_release.h and "
+                      "core/train/run_session.h):\n${offenders}")
 endif()
-message(STATUS "${count} training files: every clip and every noise draw goes through the shared parts")
+message(STATUS "${count} training files: every clip, noise draw and report goes through the shared parts")
