@@ -36,6 +36,15 @@ struct ReleaseSpec {
 /// runs have none; the neighbour tests install one to run an algorithm on two neighbouring
 /// data sets with the noise switched off, the batches coupled and each release's noise-free
 /// value compared (tests/core/neighbour_test.cpp).
+/// One step's draw of a sampler, as a tap sees it: which sampler, over how many units, at what
+/// rate (each unit's inclusion probability under Poisson sampling; the share of the units one
+/// step takes for shuffled or uniform batches). The rate is the q the accountant must charge.
+struct BatchDraw {
+    const char* sampler = "";  ///< "rows", "users", "silos", "private-rows", "silo-rows"
+    long population = 0;       ///< units that can be drawn: positions 0 … population − 1
+    double rate = 1.0;
+};
+
 class ReleaseTap {
 public:
     virtual ~ReleaseTap() = default;
@@ -43,10 +52,9 @@ public:
     /// `value` (a coupled run continues from the other run's release). Returns whether to draw
     /// the noise (false: the value is released as it is, and no noise is drawn).
     virtual bool onRelease(const ReleaseSpec& spec, Eigen::Ref<Eigen::VectorXd> value) = 0;
-    /// Called with the units (positions 0 … population − 1) a sampler drew for one
+    /// Called with the units (positions 0 … draw.population − 1) a sampler drew for one
     /// step, `members[0, size)`; the tap may replace them (capacity: population).
-    virtual void onBatch(const char* sampler, long population, std::vector<long>& members,
-                         long& size) = 0;
+    virtual void onBatch(const BatchDraw& draw, std::vector<long>& members, long& size) = 0;
     /// A fingerprint to key the run's random streams with instead of the training data's, so
     /// that two neighbouring data sets draw the same samples (nullopt: the data's own).
     virtual std::optional<std::uint64_t> dataFingerprint() const { return std::nullopt; }
@@ -127,9 +135,8 @@ double releaseLaplace(const ReleaseSpec& spec, double value, Random& random) {
 }
 
 /// Lets the tap see (and couple) the units a sampler drew for one step.
-inline void observeBatch(const char* sampler, long population, std::vector<long>& members,
-                         long& size) {
-    if (ReleaseTap* tap = activeReleaseTap()) tap->onBatch(sampler, population, members, size);
+inline void observeBatch(const BatchDraw& draw, std::vector<long>& members, long& size) {
+    if (ReleaseTap* tap = activeReleaseTap()) tap->onBatch(draw, members, size);
 }
 
 }  // namespace pfa::privacy

@@ -17,7 +17,7 @@ long drawParticipants(RandomStream& random, double q, long population, std::vect
         if (q < 1.0 && !(random.uniformOpen() < q)) continue;
         members[static_cast<std::size_t>(size++)] = i;
     }
-    privacy::observeBatch(sampler, population, members, size);
+    privacy::observeBatch({sampler, population, q < 1.0 ? q : 1.0}, members, size);
     return size;
 }
 
@@ -71,7 +71,7 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
             break;
         }
     }
-    privacy::observeBatch("rows", rows, indices, size);
+    privacy::observeBatch({"rows", rows, m_rate}, indices, size);
     return size;
 }
 

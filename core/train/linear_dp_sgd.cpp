@@ -97,7 +97,7 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
             drawPoisson(streams.sampling, logOneMinusQ, nPrivate, [&](long position) {
                 batch[static_cast<std::size_t>(drawn++)] = position;
             });
-            privacy::observeBatch("private-rows", nPrivate, batch, drawn);
+            privacy::observeBatch({"private-rows", nPrivate, s.samplingRate}, batch, drawn);
             for (long k = 0; k < drawn; ++k) {
                 const long row =
                     s.privateRows[static_cast<std::size_t>(batch[static_cast<std::size_t>(k)])];

@@ -9,6 +9,7 @@
 #include "core/model/logistic_functions.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/privacy/run_accountant.h"
+#include "core/train/batch_sampler.h"
 #include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -362,11 +363,16 @@ const std::vector<long>& SiloBatcher::next(long silo, RandomStream& sampling) {
     const auto rows = m_silos.rowsOf(silo);
     m_rows.clear();
     if (m_calibration != SiloCalibration::ZcdpEpoch) {
+        // Poisson over the silo's rows at q = K/n_i (every row, without a draw, when K ≥ n_i).
         const double q =
             std::min(1.0, static_cast<double>(m_batch) / static_cast<double>(rows.size()));
-        for (const long row : rows) {
-            if (sampling.uniformOpen() < q) m_rows.push_back(row);
-        }
+        const long population = static_cast<long>(rows.size());
+        if (static_cast<long>(m_positions.size()) < population)
+            m_positions.resize(static_cast<std::size_t>(population));
+        const long drawn = drawParticipants(sampling, q, population, m_positions, "silo-rows");
+        for (long k = 0; k < drawn; ++k)
+            m_rows.push_back(
+                rows[static_cast<std::size_t>(m_positions[static_cast<std::size_t>(k)])]);
         return m_rows;
     }
     auto& order = m_order[static_cast<std::size_t>(silo)];

@@ -133,6 +133,7 @@ private:
     std::vector<std::vector<long>> m_order;  ///< per silo: current epoch permutation
     std::vector<long> m_position;            ///< per silo: next unused position
     std::vector<long> m_rows;                ///< the batch handed out
+    std::vector<long> m_positions;           ///< Poisson draws: positions in the silo
 };
 
 /// Binary logistic regression on rows x̃ = (x, 1) (bias last), score of class 1: its

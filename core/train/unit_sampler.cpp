@@ -59,7 +59,8 @@ long UnitSampler::next(std::vector<long>& rows) {
     m_drawnCount = 0;
     drawPoisson(m_random, m_logOneMinusRate, m_spec.population,
                 [this](long unit) { m_drawn[static_cast<std::size_t>(m_drawnCount++)] = unit; });
-    privacy::observeBatch(m_spec.unit == SamplingUnit::User ? "users" : "silos", m_spec.population,
+    privacy::observeBatch({m_spec.unit == SamplingUnit::User ? "users" : "silos", m_spec.population,
+                           m_spec.samplingRate()},
                           m_drawn, m_drawnCount);
     long size = 0;
     for (long k = 0; k < m_drawnCount; ++k) {

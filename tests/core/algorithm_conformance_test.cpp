@@ -4,6 +4,8 @@
 //  * it stops within one step of a cancellation request;
 //  * its settings round-trip through the JSON record and keep the run key;
 //  * a private run's ε is recomputed exactly from the accounting inputs in its record;
+//  * a private run that claims amplification by sampling charges the q a sampler drew at, in
+//    every step that ran (tiny runs and variants with other samplers);
 //  * every noisy release of a private run declares a bound and a noise scale whose ratio is a
 //    noise multiplier its record's accounting charges (or a pure release it lists);
 //  * each of its declared settings round-trips through the record, preset/session JSON and
@@ -49,6 +51,9 @@ struct ReleaseCensus : privacy::ReleaseTap {
         std::set<double> ratios;  ///< noise scale / Δ of its releases
     };
     std::map<std::string, Channel> channels;
+    /// The steps in which a sampler drew, by sampler and rate.
+    std::map<std::pair<std::string, double>, std::set<long>> draws;
+    long step = 1;  ///< the step being run (1-based), kept by StepCounter
     bool onRelease(const privacy::ReleaseSpec& spec, Eigen::Ref<Eigen::VectorXd>) override {
         Channel& channel = channels[spec.channel];
         ++channel.releases;
@@ -58,7 +63,19 @@ struct ReleaseCensus : privacy::ReleaseTap {
         if (spec.sensitivity > 0.0) channel.ratios.insert(spec.noiseScale / spec.sensitivity);
         return true;
     }
-    void onBatch(const char*, long, std::vector<long>&, long&) override {}
+    void onBatch(const privacy::BatchDraw& draw, std::vector<long>&, long&) override {
+        draws[{draw.sampler, draw.rate}].insert(step);
+    }
+};
+
+/// Tells the census which step runs: the one after the last finished.
+struct StepCounter : TrainingObserver {
+    explicit StepCounter(ReleaseCensus& census) : census(census) {}
+    bool onStep(const StepInfo& info) override {
+        census.step = info.step + 1;
+        return false;
+    }
+    ReleaseCensus& census;
 };
 
 /// Whether `ratio` (noise / Δ of a Gaussian release) is one of the multipliers `inputs`
@@ -71,22 +88,46 @@ bool chargedMultiplier(const privacy::AccountingInputs& inputs, double ratio) {
     return false;
 }
 
+/// The tiny run of every private algorithm, labelled by its name; with `variants`, also runs
+/// whose samplers draw otherwise: shuffled and uniform batches, Poisson rows within silos, a
+/// share of the users per round.
+std::vector<std::pair<std::string, TrainConfig>> privateRuns(bool variants) {
+    std::vector<std::pair<std::string, TrainConfig>> runs;
+    for (const auto& entry : algorithmRegistry())
+        if (entry->supportsPrivacy()) runs.emplace_back(entry->name(), test::tinyRunConfig(*entry));
+    if (!variants) return runs;
+    auto variant = [&](const std::string& name, const char* setting, const std::string& value) {
+        TrainConfig config = test::tinyRunConfig(findAlgorithm(name));
+        setParameter(config, *findParameter(setting), value);
+        runs.emplace_back(name + " " + setting + "=" + value, config);
+    };
+    variant("dp-sgd", "sampling", "shuffle");
+    variant("dp-sgd", "sampling", "subsample");
+    variant("dp-fermi", "sampling", "shuffle");
+    variant("isrl-dp-sgd", "noise-calibration", "rdp-poisson");
+    variant("user-level-dp-sgd", "users-per-round", "5");
+    variant("ppsgd", "sampled-users", "5");
+    return runs;
+}
+
+/// Runs `config` on its tiny data with `census` watching every release and every draw.
+RunResult runWithCensus(const TrainConfig& config, ReleaseCensus& census) {
+    const DataSplit& data = test::tinyRunData(findAlgorithm(config.algorithm));
+    privacy::ScopedReleaseTap tap(census);
+    StepCounter counter(census);
+    CancelToken cancel;
+    return runAlgorithm(config, data, counter, cancel);
+}
+
 }  // namespace
 
 TEST_CASE("Every private algorithm's noisy releases are the ones its accounting charges",
           "[conformance][privacy]") {
     int checked = 0;
-    for (const auto& entry : algorithmRegistry()) {
-        const Algorithm& algorithm = *entry;
-        if (!algorithm.supportsPrivacy()) continue;
-        INFO(algorithm.name());
-        const DataSplit& data = test::tinyRunData(algorithm);
+    for (const auto& [label, config] : privateRuns(false)) {
+        INFO(label);
         ReleaseCensus census;
-        RunResult result;
-        {
-            privacy::ScopedReleaseTap tap(census);
-            result = test::runQuietly(test::tinyRunConfig(algorithm), data);
-        }
+        const RunResult result = runWithCensus(config, census);
         REQUIRE(result.status == RunStatus::Completed);
         const privacy::AccountingInputs& inputs = result.privacy.accounting;
         CHECK(std::isfinite(result.privacy.epsilonSpent));
@@ -127,6 +168,36 @@ TEST_CASE("Every private algorithm's noisy releases are the ones its accounting 
         ++checked;
     }
     CHECK(checked >= 10);
+}
+
+TEST_CASE("Every private algorithm's ε takes q and T from the sampler that ran",
+          "[conformance][privacy]") {
+    int amplified = 0;
+    for (const auto& [label, config] : privateRuns(true)) {
+        INFO(label);
+        ReleaseCensus census;
+        const RunResult result = runWithCensus(config, census);
+        REQUIRE(result.status == RunStatus::Completed);
+        const privacy::AccountingInputs& inputs = result.privacy.accounting;
+        INFO("charged: q = " << inputs.samplingRate << ", T = " << inputs.steps);
+        // T: the steps that ran.
+        CHECK(inputs.steps == result.steps);
+        if (!(inputs.samplingRate < 1.0)) continue;  // no amplification by sampling claimed
+        // q: a sampler drew at exactly that rate, and it drew in every one of the T steps (an
+        // accountant told of fewer steps, or of a rate nobody drew at, would state a false ε).
+        std::set<long> stepsAtRate;
+        for (const auto& [draw, steps] : census.draws) {
+            INFO("sampler '" << draw.first << "' drew at rate " << draw.second << " in "
+                             << steps.size() << " steps");
+            if (draw.second == inputs.samplingRate) stepsAtRate.insert(steps.begin(), steps.end());
+        }
+        CHECK(static_cast<long>(stepsAtRate.size()) == inputs.steps);
+        CHECK((!stepsAtRate.empty() && *stepsAtRate.begin() == 1 &&
+               *stepsAtRate.rbegin() == result.steps));
+        ++amplified;
+    }
+    // Row, user and silo-row samplers all claim amplification somewhere in the list.
+    CHECK(amplified >= 8);
 }
 
 TEST_CASE("Every registered algorithm conforms: reproducible, cancellable, recorded, accounted",

@@ -75,20 +75,19 @@ public:
         return false;
     }
 
-    void onBatch(const char* sampler, long population, std::vector<long>& members,
-                 long& size) override {
+    void onBatch(const privacy::BatchDraw& draw, std::vector<long>& members, long& size) override {
         if (!m_replay) {
             m_batches.emplace_back(members.begin(), members.begin() + size);
             return;
         }
         if (m_batch >= m_batches.size()) {
-            fail(std::string("an extra batch from the sampler of ") + sampler);
+            fail(std::string("an extra batch from the sampler of ") + draw.sampler);
             return;
         }
         // The same draws; a unit D' lacks (the last, removed one) is left out.
         size = 0;
         for (const long unit : m_batches[m_batch++]) {
-            if (unit < population) members[static_cast<std::size_t>(size++)] = unit;
+            if (unit < draw.population) members[static_cast<std::size_t>(size++)] = unit;
         }
     }
 
