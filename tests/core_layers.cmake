@@ -1,5 +1,6 @@
 # Fails if a file under core/ includes a folder of a higher layer. Layers, lowest first:
-#   util < data, privacy < model, fairness < train < algorithms < sweep < audit, fetch, report
+#   util < data, privacy < model, fairness < config < engine < algorithms < sweep
+#        < audit, fetch, report
 # (a folder may include its own layer's files and any lower layer). fetch and report are not part
 # of pfa_core (pfa_verify + pfa_fetch, core/fetch/CMakeLists.txt; pfa_report, core/report/): they
 # may include any core folder but not each other, and no pfa_core folder may include them.
@@ -8,12 +9,13 @@ set(rank_data 1)
 set(rank_privacy 1)
 set(rank_model 2)
 set(rank_fairness 2)
-set(rank_train 3)
-set(rank_algorithms 4)
-set(rank_sweep 5)
-set(rank_audit 6)
-set(rank_fetch 6)
-set(rank_report 6)
+set(rank_config 3)
+set(rank_engine 4)
+set(rank_algorithms 5)
+set(rank_sweep 6)
+set(rank_audit 7)
+set(rank_fetch 7)
+set(rank_report 7)
 file(GLOB_RECURSE sources "${CORE_DIR}/*.h" "${CORE_DIR}/*.cpp")
 set(offenders "")
 foreach(source IN LISTS sources)

@@ -1,15 +1,15 @@
 # Fails if a training file clips, draws noise or keeps the run's books by itself. Every per-row
-# or per-unit clip goes through core/train/clipping.h and every noisy release through the
+# or per-unit clip goes through core/engine/clipping.h and every noisy release through the
 # mechanisms of core/privacy/noisy_release.h, so the sensitivity a statement names and the noise
 # the accountant counts are those of one audited place; and every loop reports steps, evaluated
-# epochs, divergence and wall time through the run session (core/train/run_session.h), so the ε so
-# far it shows is the one its accountant gives. Scans core/train and core/algorithms for
+# epochs, divergence and wall time through the run session (core/engine/run_session.h), so the ε so
+# far it shows is the one its accountant gives. Scans core/engine and core/algorithms for
 #   - a norm compared with a clip bound, or a clip bound divided by a norm;
 #   - a Gaussian or Laplace draw (.normal(), .laplace());
 #   - a clock, an observer call, a history entry or a divergence written by hand.
-file(GLOB_RECURSE sources "${CORE_DIR}/train/*.h" "${CORE_DIR}/train/*.cpp"
+file(GLOB_RECURSE sources "${CORE_DIR}/engine/*.h" "${CORE_DIR}/engine/*.cpp"
                           "${CORE_DIR}/algorithms/*.h" "${CORE_DIR}/algorithms/*.cpp")
-list(FILTER sources EXCLUDE REGEX "/train/(clipping\\.h|run_session\\.(h|cpp))$")
+list(FILTER sources EXCLUDE REGEX "/engine/(clipping\\.h|run_session\\.(h|cpp))$")
 # (Projections onto a ball, "radius / norm", are not clipping and are not matched.)
 set(patterns
   # a norm (or squared norm) compared with a clip bound: norm > s.clip, norms(i) > C1, ...
@@ -48,7 +48,7 @@ if(offenders)
   string(REPLACE ";" "\n" offenders "${offenders}")
   string(REPLACE "<semicolon>" ";" offenders "${offenders}")
   message(FATAL_ERROR "clipping, noise or the run's books written by hand (use "
-                      "core/train/clipping.h, core/privacy/noisy_release.h and "
-                      "core/train/run_session.h):\n${offenders}")
+                      "core/engine/clipping.h, core/privacy/noisy_release.h and "
+                      "core/engine/run_session.h):\n${offenders}")
 endif()
 message(STATUS "${count} training files: every clip, noise draw and report goes through the shared parts")

@@ -9,9 +9,9 @@
 #include "core/algorithms/registry.h"
 #include "core/audit/audit_export.h"
 #include "core/audit/privacy_audit.h"
+#include "core/config/parameters.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/run_ledger.h"
-#include "core/train/parameters.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 

@@ -4,6 +4,7 @@
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
+#include "core/config/train_config.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/order_grid.h"
@@ -11,7 +12,6 @@
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
-#include "core/train/train_config.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/train/algorithm.h"
+#include "core/config/algorithm.h"
 
 namespace pfa {
 

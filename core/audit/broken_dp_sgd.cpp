@@ -3,11 +3,11 @@
 #include <limits>
 
 #include "core/algorithms/registry.h"
+#include "core/algorithms/saddle/saddle_point_trainer.h"
+#include "core/engine/batch_sampler.h"
+#include "core/engine/gaussian_mechanism.h"
+#include "core/engine/private_run_report.h"
 #include "core/privacy/clipped_gaussian_calibration.h"
-#include "core/train/batch_sampler.h"
-#include "core/train/gaussian_mechanism.h"
-#include "core/train/private_run_report.h"
-#include "core/train/saddle_point_trainer.h"
 #include "core/util/error.h"
 
 namespace pfa::audit {

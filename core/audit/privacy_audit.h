@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "core/config/cancel_token.h"
+#include "core/config/run_result.h"
+#include "core/config/train_config.h"
 #include "core/data/dataset.h"
-#include "core/train/cancel_token.h"
-#include "core/train/run_result.h"
-#include "core/train/train_config.h"
 
 namespace pfa::audit {
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/data/catalog.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/prepared_dataset.h"
@@ -14,7 +15,6 @@
 #include "core/sweep/run_record.h"
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_summary.h"
-#include "core/train/parameters.h"
 #include "core/util/build_info.h"
 #include "core/util/error.h"
 #include "core/util/format.h"

@@ -12,10 +12,10 @@
 #include <thread>
 
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/privacy/accounting_json.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
-#include "core/train/parameters.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/json_writer.h"

@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "core/config/cancel_token.h"
+#include "core/config/run_result.h"
+#include "core/config/train_config.h"
 #include "core/data/dataset.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_spec.h"
-#include "core/train/cancel_token.h"
-#include "core/train/run_result.h"
-#include "core/train/train_config.h"
 
 /// Auto-tune: the step-size protocol private optimisers are usually compared with ("DIFF2"
 /// paper, §3.5 of our notes). For each candidate setting (e.g. restart period × clips) the step

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/config/run_result.h"
 #include "core/sweep/run_record.h"
-#include "core/train/run_result.h"
 #include "core/util/json_value.h"
 #include "core/util/json_writer.h"
 

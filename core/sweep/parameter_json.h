@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/train/parameters.h"
+#include "core/config/parameters.h"
 #include "core/util/json_value.h"
 #include "core/util/json_writer.h"
 

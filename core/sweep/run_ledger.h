@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "core/config/run_result.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/privacy/ledger_store.h"
 #include "core/sweep/run_record.h"
-#include "core/train/run_result.h"
 #include "core/util/json_value.h"
 
 namespace pfa {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/train/run_result.h"
+#include "core/config/run_result.h"
 #include "core/util/json_value.h"
 
 namespace pfa {

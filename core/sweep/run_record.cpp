@@ -3,10 +3,10 @@
 #include <cmath>
 
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/privacy/accounting_json.h"
 #include "core/sweep/model_record.h"
 #include "core/sweep/parameter_json.h"
-#include "core/train/parameters.h"
 #include "core/util/build_info.h"
 #include "core/util/error.h"
 #include "core/util/json_writer.h"

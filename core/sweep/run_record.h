@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
+#include "core/config/run_result.h"
 #include "core/data/split_method.h"
 #include "core/sweep/model_preprocessing.h"
-#include "core/train/run_result.h"
 #include "core/util/json_value.h"
 
 namespace pfa {

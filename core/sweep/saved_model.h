@@ -7,12 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/run_result.h"
 #include "core/data/dataset.h"
 #include "core/data/tabular_data.h"
 #include "core/fairness/fairness_metrics.h"
 #include "core/sweep/model_preprocessing.h"
 #include "core/sweep/run_record.h"
-#include "core/train/run_result.h"
 
 namespace pfa {
 

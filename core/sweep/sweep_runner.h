@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "core/config/cancel_token.h"
+#include "core/config/run_result.h"
 #include "core/data/dataset.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
-#include "core/train/cancel_token.h"
-#include "core/train/run_result.h"
 #include "core/util/json_value.h"
 
 namespace pfa {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "core/config/parameters.h"
+#include "core/config/train_config.h"
 #include "core/fairness/fairness_notion.h"
-#include "core/train/parameters.h"
-#include "core/train/train_config.h"
 #include "core/util/json_value.h"
 
 namespace pfa {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <map>
 
+#include "core/config/parameters.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
-#include "core/train/parameters.h"
 #include "core/util/format.h"
 
 namespace pfa {

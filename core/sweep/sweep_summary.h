@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/run_result.h"
 #include "core/sweep/run_protection.h"
-#include "core/train/run_result.h"
 #include "core/util/json_value.h"
 
 namespace pfa {

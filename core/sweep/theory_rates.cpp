@@ -6,8 +6,8 @@
 #include <limits>
 #include <mutex>
 
-#include "core/train/ppsgd_theory.h"
-#include "core/train/run_result.h"
+#include "core/algorithms/ppsgd/ppsgd_theory.h"
+#include "core/config/run_result.h"
 #include "core/util/format.h"
 
 namespace pfa {

@@ -11,7 +11,7 @@
 #include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
 #include "core/data/units.h"
-#include "core/train/unit_sampler.h"
+#include "core/engine/unit_sampler.h"
 
 namespace {
 std::atomic<long> g_allocations{0};

@@ -1,8 +1,8 @@
-// The shared clipping part (core/train/clipping.h): every contribution it passes on has norm at
+// The shared clipping part (core/engine/clipping.h): every contribution it passes on has norm at
 // most the bound, contributions inside the bound are left bit for bit as they are, and each
 // form (scalar factor, squared norm, weight, vector in place, coefficients) agrees with the
 // others.
-#include "core/train/clipping.h"
+#include "core/engine/clipping.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/algorithms/diff2/diff2_rounds.h"
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
 #include "core/data/silo_splitters.h"
@@ -18,7 +19,6 @@
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_summary.h"
 #include "core/sweep/theory_rates.h"
-#include "core/train/diff2_rounds.h"
 #include "core/util/json_value.h"
 #include "core/util/json_writer.h"
 #include "core/util/random.h"

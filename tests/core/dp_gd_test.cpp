@@ -1,14 +1,14 @@
-// dp-gd: private full-batch gradient descent (the round loop of core/train/diff2_rounds.h with
-// restart period 1): σ from the closed form in the run, logistic regression on two classes with
-// the test set's fairness gaps, a private run that learns, and the Adult data set when its
-// offline copy is present.
+// dp-gd: private full-batch gradient descent (the round loop of
+// core/algorithms/diff2/diff2_rounds.h with restart period 1): σ from the closed form in the run,
+// logistic regression on two classes with the test set's fairness gaps, a private run that learns,
+// and the Adult data set when its offline copy is present.
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "core/algorithms/diff2/diff2_rounds.h"
 #include "core/algorithms/registry.h"
 #include "core/data/catalog.h"
 #include "core/data/preprocessing.h"
-#include "core/train/diff2_rounds.h"
 #include "test_data.h"
 
 using namespace pfa;

@@ -7,12 +7,12 @@
 #include <limits>
 
 #include "core/algorithms/registry.h"
+#include "core/engine/design_matrix.h"
 #include "core/fairness/eo_postprocessing.h"
 #include "core/model/model.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/sweep/run_record.h"
-#include "core/train/design_matrix.h"
 #include "core/util/error.h"
 #include "core/util/json_value.h"
 #include "test_data.h"

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithms/reductions/reductions_game.h"
 #include "core/algorithms/registry.h"
+#include "core/config/algorithm.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/sweep/run_record.h"
-#include "core/train/algorithm.h"
-#include "core/train/reductions_game.h"
 #include "core/util/error.h"
 #include "core/util/json_value.h"
 #include "test_data.h"

@@ -7,10 +7,10 @@
 #include <limits>
 
 #include "core/algorithms/registry.h"
+#include "core/config/algorithm.h"
 #include "core/data/builtin_datasets.h"
-#include "core/train/algorithm.h"
-#include "core/train/batch_sampler.h"
-#include "core/train/run_streams.h"
+#include "core/engine/batch_sampler.h"
+#include "core/engine/run_streams.h"
 #include "test_data.h"
 
 using namespace pfa;

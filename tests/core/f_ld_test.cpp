@@ -1,11 +1,12 @@
-// Tests of f-ld (non-private Lagrangian-dual fair training, core/algorithms/f_ld.cpp) and of the
-// dual step and violations shared with pf-ld (core/train/lagrangian_dual.h).
+// Tests of f-ld (non-private Lagrangian-dual fair training, core/algorithms/lagrangian/f_ld.cpp)
+// and of the dual step and violations shared with pf-ld
+// (core/algorithms/lagrangian/lagrangian_dual.h).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
+#include "core/algorithms/lagrangian/lagrangian_dual.h"
 #include "core/algorithms/registry.h"
-#include "core/train/lagrangian_dual.h"
 #include "test_data.h"
 
 using namespace pfa;

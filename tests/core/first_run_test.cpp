@@ -1,11 +1,11 @@
 // The app's first Run (pfa::firstRunConfig, the GUI's defaults on first launch) must show the
 // fairness tradeoff plainly and end on a settled violation curve; and the end-of-run stability
-// figures (core/train/violation_stability.h) are what they say.
+// figures (core/engine/violation_stability.h) are what they say.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
-#include "core/train/violation_stability.h"
+#include "core/engine/violation_stability.h"
 #include "test_data.h"
 
 using namespace pfa;

@@ -2,13 +2,13 @@
 // B (one full-batch FERMI step) and C (one softmax row).
 #include <catch2/catch.hpp>
 
+#include "core/algorithms/saddle/saddle_point_trainer.h"
+#include "core/engine/batch_sampler.h"
 #include "core/fairness/ermi.h"
 #include "core/fairness/ermi_penalty.h"
 #include "core/fairness/penalty_layout.h"
 #include "core/model/logistic_regression.h"
 #include "core/model/softmax_regression.h"
-#include "core/train/batch_sampler.h"
-#include "core/train/saddle_point_trainer.h"
 #include "core/util/random.h"
 
 using namespace pfa;

@@ -11,15 +11,15 @@
 #include <map>
 #include <string>
 
+#include "core/algorithms/heavy_tail/heavy_tail_steps.h"
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/data/heavy_tailed.h"
 #include "core/data/preprocessing.h"
+#include "core/engine/evaluator.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/theory_rates.h"
-#include "core/train/evaluator.h"
-#include "core/train/heavy_tail_steps.h"
-#include "core/train/parameters.h"
 #include "core/util/format.h"
 #include "core/util/json_value.h"
 #include "core/util/random.h"

@@ -6,15 +6,15 @@
 #include <stdexcept>
 
 #include "core/algorithms/registry.h"
+#include "core/algorithms/saddle/descent_step.h"
+#include "core/algorithms/saddle/saddle_point_trainer.h"
+#include "core/algorithms/saddle/trainer_plan.h"
+#include "core/config/config_validation.h"
+#include "core/engine/batch_sampler.h"
+#include "core/engine/gaussian_mechanism.h"
+#include "core/engine/laplace_mechanism.h"
 #include "core/privacy/clipped_gaussian_calibration.h"
 #include "core/privacy/order_grid.h"
-#include "core/train/batch_sampler.h"
-#include "core/train/config_validation.h"
-#include "core/train/descent_step.h"
-#include "core/train/gaussian_mechanism.h"
-#include "core/train/laplace_mechanism.h"
-#include "core/train/saddle_point_trainer.h"
-#include "core/train/trainer_plan.h"
 #include "test_data.h"
 
 using namespace pfa;

@@ -17,13 +17,13 @@
 #include <sstream>
 
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/data/linear_gaussian.h"
 #include "core/data/silo_splitters.h"
+#include "core/engine/private_run_report.h"
 #include "core/privacy/noisy_release.h"
 #include "core/sweep/record_fields.h"
 #include "core/sweep/run_record.h"
-#include "core/train/parameters.h"
-#include "core/train/private_run_report.h"
 #include "core/util/error.h"
 #include "neighbour_data.h"
 #include "test_data.h"

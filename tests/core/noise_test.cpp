@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/algorithms/registry.h"
-#include "core/train/batch_sampler.h"
+#include "core/engine/batch_sampler.h"
 #include "core/util/random.h"
 #include "test_data.h"
 

@@ -8,10 +8,10 @@
 #include <limits>
 
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/data/heavy_tailed.h"
 #include "core/data/preprocessing.h"
 #include "core/privacy/accounting_inputs.h"
-#include "core/train/parameters.h"
 #include "core/util/random.h"
 #include "test_data.h"
 

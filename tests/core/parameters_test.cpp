@@ -1,4 +1,4 @@
-// Parameters declared once (core/train/parameters.h): run keys unchanged, one spelling, rules
+// Parameters declared once (core/config/parameters.h): run keys unchanged, one spelling, rules
 // generated from the declarations, and results files written before the declarations still
 // read as what they ran.
 #include <catch2/catch.hpp>

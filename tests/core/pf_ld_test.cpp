@@ -1,14 +1,15 @@
-// Tests of pf-ld (private Lagrangian-dual fair training, core/algorithms/pf_ld.cpp) and the
-// shared math of core/train/lagrangian_dual.h: the per-row weights κ on a worked example, the
-// noise-free primal gradient against central differences, the equality with f-ld when the
-// noise is off, the noise calibration against an independent RDP sum and conversion, the
-// PF-LD ledger test vector and the privacy statement.
+// Tests of pf-ld (private Lagrangian-dual fair training, core/algorithms/lagrangian/pf_ld.cpp) and
+// the shared math of core/algorithms/lagrangian/lagrangian_dual.h: the per-row weights κ on a
+// worked example, the noise-free primal gradient against central differences, the equality with
+// f-ld when the noise is off, the noise calibration against an independent RDP sum and conversion,
+// the PF-LD ledger test vector and the privacy statement.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
 
+#include "core/algorithms/lagrangian/lagrangian_dual.h"
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
 #include "core/privacy/accounting_inputs.h"
@@ -16,7 +17,6 @@
 #include "core/privacy/order_grid.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/sweep/run_record.h"
-#include "core/train/lagrangian_dual.h"
 #include "core/util/format.h"
 #include "core/util/json_value.h"
 #include "core/util/random.h"

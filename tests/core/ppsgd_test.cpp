@@ -9,15 +9,15 @@
 #include <limits>
 #include <vector>
 
+#include "core/algorithms/ppsgd/ppsgd_theory.h"
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/data/personalised.h"
 #include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/order_grid.h"
 #include "core/sweep/sweep_preset.h"
-#include "core/train/parameters.h"
-#include "core/train/ppsgd_theory.h"
 #include "core/util/random.h"
 #include "test_data.h"
 

@@ -8,13 +8,13 @@
 #include <limits>
 #include <numeric>
 
+#include "core/algorithms/heavy_tail/heavy_tail_steps.h"
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/data/heavy_tailed.h"
 #include "core/data/preprocessing.h"
+#include "core/engine/run_streams.h"
 #include "core/privacy/accounting_inputs.h"
-#include "core/train/heavy_tail_steps.h"
-#include "core/train/parameters.h"
-#include "core/train/run_streams.h"
 #include "core/util/random.h"
 #include "test_data.h"
 

@@ -6,14 +6,14 @@
 #include <sstream>
 
 #include "core/algorithms/registry.h"
+#include "core/config/algorithm.h"
+#include "core/config/cancel_token.h"
 #include "core/report/group_bootstrap.h"
 #include "core/report/report_model.h"
 #include "core/report/report_render.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
-#include "core/train/algorithm.h"
-#include "core/train/cancel_token.h"
 #include "core/util/error.h"
 #include "core/util/json_value.h"
 #include "temp_file.h"

@@ -1,6 +1,6 @@
 // The run session: the bookkeeping every training loop shares (cancel, observer, divergence,
 // evaluated history, ε so far), on its own and through every registered algorithm.
-#include "core/train/run_session.h"
+#include "core/engine/run_session.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -8,16 +8,16 @@
 #include <cmath>
 #include <iterator>
 
+#include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 #include "core/algorithms/registry.h"
+#include "core/config/algorithm.h"
+#include "core/config/parameters.h"
 #include "core/data/builtin_datasets.h"
 #include "core/data/linear_gaussian.h"
 #include "core/data/preprocessing.h"
+#include "core/engine/run_streams.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/sweep/theory_rates.h"
-#include "core/train/algorithm.h"
-#include "core/train/linear_dp_sgd.h"
-#include "core/train/parameters.h"
-#include "core/train/run_streams.h"
 #include "test_data.h"
 
 using namespace pfa;

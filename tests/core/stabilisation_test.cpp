@@ -4,11 +4,11 @@
 #include <cmath>
 
 #include "core/algorithms/registry.h"
+#include "core/algorithms/saddle/saddle_point_trainer.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/sweep/sweep_summary.h"
-#include "core/train/saddle_point_trainer.h"
 #include "core/util/json_value.h"
 #include "test_data.h"
 

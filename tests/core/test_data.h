@@ -3,12 +3,12 @@
 // Shared helpers for the core tests: small data splits built in memory.
 #include <string>
 
+#include "core/config/algorithm.h"
+#include "core/config/run_result.h"
+#include "core/config/train_config.h"
 #include "core/data/dataset.h"
 #include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
-#include "core/train/algorithm.h"
-#include "core/train/run_result.h"
-#include "core/train/train_config.h"
 #include "test_skip.h"
 
 namespace pfa::test {

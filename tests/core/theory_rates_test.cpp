@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/config/run_result.h"
 #include "core/sweep/sweep_summary.h"
-#include "core/train/run_result.h"
 #include "core/util/json_value.h"
 
 using namespace pfa;

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/algorithms/registry.h"
-#include "core/train/saddle_point_trainer.h"
+#include "core/algorithms/saddle/saddle_point_trainer.h"
 #include "core/util/error.h"
 #include "test_data.h"
 

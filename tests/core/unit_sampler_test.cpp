@@ -1,12 +1,12 @@
 // Poisson sampling over users or silos: each unit is included at the rate q, a sampled unit
 // brings every one of its rows, and the spec the accountant reads is the one that draws.
-#include "core/train/unit_sampler.h"
+#include "core/engine/unit_sampler.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
-#include "core/train/run_streams.h"
+#include "core/engine/run_streams.h"
 #include "core/util/error.h"
 #include "test_data.h"
 

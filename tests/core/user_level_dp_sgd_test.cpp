@@ -10,15 +10,16 @@
 #include <vector>
 
 #include "core/algorithms/registry.h"
+#include "core/config/algorithm.h"
 #include "core/data/catalog.h"
+#include "core/engine/design_matrix.h"
 #include "core/privacy/accounting_inputs.h"
-#include "core/train/algorithm.h"
-#include "core/train/design_matrix.h"
 #include "core/util/error.h"
 #include "test_data.h"
 
 namespace pfa {
-// Defined in core/algorithms/user_level_dp_sgd.cpp (not in a header: used by its test only).
+// Defined in core/algorithms/user_level/user_level_dp_sgd.cpp (not in a header: used by its test
+// only).
 double userLevelFilter(const RowMatrix& Q, double tau, Eigen::MatrixXd& gram,
                        Eigen::VectorXd& squared, Eigen::VectorXd& keepProbability);
 }  // namespace pfa

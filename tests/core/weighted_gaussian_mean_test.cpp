@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "core/train/linear_dp_sgd.h"
+#include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 
 using namespace pfa;
 using namespace pfa::privacy;

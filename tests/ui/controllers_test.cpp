@@ -236,8 +236,8 @@ TEST_CASE("Epoch time is measured on completed runs of the same data only", "[ui
 TEST_CASE(
     "The About text lists every algorithm of the registry's source list, with its description",
     "[ui][controllers]") {
-    // The names are read from core/algorithms/algorithm_list.h (FILE of each PFA_ALGORITHM line,
-    // '_' read as '-'), not from the registry the About text itself is built from: an About
+    // The names are read from core/algorithms/algorithm_list.h (FILE of each
+    // PFA_ALGORITHM(FACTORY, FAMILY/FILE) line, '_' read as '-'), not from the registry the About text itself is built from: an About
     // text that leaves an algorithm out, lists one twice or out of menu order, or shows one
     // without its description fails here.
     // (From the checkout's path, not __FILE__: that is relative to the build folder with Ninja.)
@@ -246,7 +246,7 @@ TEST_CASE(
     std::ifstream in(list);
     REQUIRE(in);
     std::vector<std::string> names;
-    const std::regex line(R"(^PFA_ALGORITHM\(\s*\w+\s*,\s*(\w+)\s*\))");
+    const std::regex line(R"(^PFA_ALGORITHM\(\s*\w+\s*,\s*\w+/(\w+)\s*\))");
     for (std::string text; std::getline(in, text);) {
         std::smatch match;
         if (!std::regex_search(text, match, line)) continue;

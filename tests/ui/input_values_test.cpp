@@ -19,7 +19,7 @@
 #include <fstream>
 #include <memory>
 
-#include "core/train/config_validation.h"
+#include "core/config/config_validation.h"
 #include "ui/actions/session_actions.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/session_controller.h"

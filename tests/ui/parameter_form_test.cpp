@@ -21,7 +21,7 @@
 #include <limits>
 
 #include "core/algorithms/registry.h"
-#include "core/train/parameters.h"
+#include "core/config/parameters.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui_test_support.h"
 

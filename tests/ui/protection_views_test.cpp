@@ -11,7 +11,7 @@
 #include <QToolButton>
 #include <catch2/catch.hpp>
 
-#include "core/train/config_validation.h"
+#include "core/config/config_validation.h"
 #include "ui/charts/chart_legend.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/charts/tradeoff_curves_view.h"

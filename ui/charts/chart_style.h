@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "core/train/train_config.h"
+#include "core/config/train_config.h"
 
 class QAbstractAxis;
 class QCategoryAxis;

@@ -6,7 +6,7 @@
 #include <array>
 #include <vector>
 
-#include "core/train/run_result.h"
+#include "core/config/run_result.h"
 
 class QBarCategoryAxis;
 class QChart;

@@ -4,8 +4,8 @@
 #include <mutex>
 #include <vector>
 
-#include "core/train/cancel_token.h"
-#include "core/train/run_result.h"
+#include "core/config/cancel_token.h"
+#include "core/config/run_result.h"
 
 namespace pfa::ui {
 

@@ -8,8 +8,8 @@
 #include <set>
 #include <vector>
 
+#include "core/config/train_config.h"
 #include "core/sweep/prepared_dataset.h"
-#include "core/train/train_config.h"
 #include "ui/controllers/run_control.h"
 #include "ui/runs/run_entry.h"
 #include "ui/shell/background.h"

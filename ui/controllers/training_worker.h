@@ -4,9 +4,9 @@
 #include <functional>
 #include <memory>
 
+#include "core/config/run_result.h"
+#include "core/config/train_config.h"
 #include "core/sweep/prepared_dataset.h"
-#include "core/train/run_result.h"
-#include "core/train/train_config.h"
 #include "ui/controllers/run_control.h"
 
 namespace pfa::ui {

@@ -21,8 +21,8 @@
 #include <utility>
 
 #include "core/algorithms/registry.h"
+#include "core/config/config_validation.h"
 #include "core/data/data_directory.h"
-#include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/number_list.h"

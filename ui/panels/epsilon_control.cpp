@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/train/config_validation.h"
+#include "core/config/config_validation.h"
 #include "core/util/number_list.h"
 
 namespace pfa::ui {

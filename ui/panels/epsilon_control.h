@@ -10,7 +10,7 @@ class QCheckBox;
 namespace pfa::ui {
 
 /// The privacy budget ε: a logarithmic slider over the offered budgets (0.05 … 100, from
-/// core/train/config_validation.h), a spin box for exact values, and "∞ — no privacy".
+/// core/config/config_validation.h), a spin box for exact values, and "∞ — no privacy".
 /// value() is +∞ when the check box is ticked. A typed value outside the offered range is
 /// kept as typed, never silently changed: problem() says why it is refused (the experiment
 /// panel shows it and disables Run), and the slider rests at the nearer end.

@@ -25,10 +25,10 @@
 #include <limits>
 
 #include "core/algorithms/registry.h"
+#include "core/config/config_validation.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
 #include "core/sweep/sweep_spec.h"
-#include "core/train/config_validation.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/panels/data_units_form.h"

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "core/config/train_config.h"
 #include "core/data/builtin_datasets.h"
 #include "core/data/schema.h"
 #include "core/sweep/prepared_dataset.h"
-#include "core/train/train_config.h"
 
 class QComboBox;
 class QLabel;

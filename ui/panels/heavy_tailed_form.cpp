@@ -9,7 +9,7 @@
 #include <QSpinBox>
 #include <cmath>
 
-#include "core/train/heavy_tail_steps.h"
+#include "core/algorithms/heavy_tail/heavy_tail_steps.h"
 
 namespace pfa::ui {
 

@@ -8,7 +8,7 @@
 #include <array>
 #include <vector>
 
-#include "core/train/run_result.h"
+#include "core/config/run_result.h"
 #include "ui/runs/run_entry.h"
 
 class QChart;

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/train/algorithm.h"
-#include "core/train/parameters.h"
-#include "core/train/train_config.h"
+#include "core/config/algorithm.h"
+#include "core/config/parameters.h"
+#include "core/config/train_config.h"
 
 class QFormLayout;
 class QLabel;

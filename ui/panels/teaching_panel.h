@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/run_result.h"
+#include "core/config/train_config.h"
 #include "core/sweep/prepared_dataset.h"
-#include "core/train/run_result.h"
-#include "core/train/train_config.h"
 #include "ui/runs/run_entry.h"
 
 class QTextBrowser;

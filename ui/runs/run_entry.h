@@ -5,8 +5,8 @@
 #include <QString>
 #include <memory>
 
+#include "core/config/run_result.h"
 #include "core/sweep/run_record.h"
-#include "core/train/run_result.h"
 
 namespace pfa::ui {
 

@@ -39,7 +39,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "core/train/cancel_token.h"
+#include "core/config/cancel_token.h"
 
 namespace pfa::ui {
 

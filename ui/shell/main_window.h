@@ -2,7 +2,7 @@
 
 #include <QMainWindow>
 
-#include "core/train/train_config.h"
+#include "core/config/train_config.h"
 #include "ui/actions/run_actions.h"
 #include "ui/runs/run_entry.h"
 

@@ -1,0 +1,146 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "core/config/cancel_token.h"
+#include "core/config/parameters.h"
+#include "core/config/run_result.h"
+#include "core/config/train_config.h"
+#include "core/data/dataset.h"
+#include "core/privacy/accounting_inputs.h"
+
+/// The round loop shared by diff2 (DP optimisation from gradient differences) and dp-gd (its
+/// restart period T = 1 case): full-batch gradient descent on the silo-weighted objective
+/// f(x) = (1/P) Σ_p mean_{z∈D_p} ℓ(x; z), released through a running noisy gradient estimate.
+/// Both algorithms declare their shared settings here, once, and run the same loop, so that
+/// diff2 with restart-period 1 is dp-gd bit for bit.
+namespace pfa::diff2 {
+
+// ---- settings (declared once for both algorithms) ------------------------------------------
+
+/// "gd-rounds": R, full-batch rounds (default 2000).
+ParamSpec roundsParameter();
+/// "gd-step": η, the step of x ← x − η·v (default 0.25).
+ParamSpec stepParameter();
+/// "full-clip": C1, the clip of each record's full gradient (restart rounds; every dp-gd round).
+ParamSpec fullClipParameter();
+/// "model": "linear" (squared loss on regression data, logistic on two classes) or "mlp" (one
+/// hidden layer of 10 softplus units, same losses on its output).
+ParamSpec modelParameter();
+/// "restart-period": T (diff2 only); automatic: max(1, round(0.01·R)).
+ParamSpec restartPeriodParameter();
+/// "difference-clip-ratio": C2 (diff2 only); a difference is clipped to C2·‖x_r − x_{r−1}‖.
+ParamSpec clipRatioParameter();
+/// "noise-split": u > 1 (diff2 only): ε/(2u) of the RDP budget to the restarts, the rest to the
+/// differences.
+ParamSpec noiseSplitParameter();
+
+/// T of a resolved configuration's "restart-period" value (0: automatic) for R rounds.
+long resolvedRestartPeriod(double requested, long rounds);
+
+// ---- noise calibration (closed form) ---------------------------------------------------------
+
+/// σ1 (multiplier on C1 in restart rounds) and σ2 (multiplier on C2·‖Δx‖ in difference rounds)
+/// of R rounds with restart period T, P silos of at least nmin records, at (ε, δ), split u:
+///   A = 1 + ⌈2 ln(1/δ)/ε⌉, K = ⌈R/T⌉,
+///   σ1 = √(4uAK/(nmin²P²ε)), σ2 = √(4u/(u−1)·A(R−K)/(nmin²P²ε)).
+/// With T = 1 there are no difference rounds (σ2 = 0) and the whole budget goes to the
+/// restarts: u = 1, σ1 = √(4AR/(nmin²P²ε)), DP-GD's σ. ε = ∞: σ1 = σ2 = 0.
+struct Calibration {
+    long order = 0;     ///< A, the RDP order the calibration spends its budget at
+    long restarts = 0;  ///< K
+    double sigma1 = 0.0;
+    double sigma2 = 0.0;
+};
+Calibration calibrate(double epsilon, double delta, long rounds, long period, long nmin, long silos,
+                      double split);
+
+// ---- per-record gradients --------------------------------------------------------------------
+
+enum class ModelKind { Linear, Mlp };
+enum class LossKind { Squared, Logistic };
+
+/// Hidden units of the MLP.
+inline constexpr int kHiddenUnits = 10;
+
+/// A differentiable model with per-record gradients computed for all rows at once (matrix
+/// operations; every buffer owned by the model and allocated by `reserve`, so that the round
+/// loop allocates nothing). Parameters are one flat vector: linear [w (d), b]; MLP
+/// [W1 (H×d, row-major), b1 (H), w2 (H), b2].
+class GradientModel {
+public:
+    GradientModel(ModelKind model, LossKind loss, Eigen::Index features);
+
+    Eigen::Index parameters() const { return m_parameters; }
+    ModelKind model() const { return m_model; }
+    LossKind loss() const { return m_loss; }
+
+    /// Allocates the buffers for `rows` rows.
+    void reserve(Eigen::Index rows);
+    /// Scores (model outputs before the loss) of the rows of `X` (column-major, rows as reserved).
+    void scores(const Eigen::VectorXd& x, const Eigen::MatrixXd& X, Eigen::VectorXd& out);
+    /// Per-record loss ℓ(x; z_i) into `loss` and per-record gradients into the rows of `G`
+    /// (rows × parameters, column-major), for targets `y` (regression value, or class 0/1).
+    void gradients(const Eigen::VectorXd& x, const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
+                   Eigen::VectorXd& loss, Eigen::MatrixXd& G);
+    /// Initial parameters: uniform ±1/√fan_in for the MLP, zero for the linear model.
+    Eigen::VectorXd initial(std::uint64_t seed) const;
+
+private:
+    ModelKind m_model;
+    LossKind m_loss;
+    Eigen::Index m_features;
+    Eigen::Index m_parameters;
+    Eigen::MatrixXd m_hiddenIn, m_hidden, m_delta;
+    Eigen::VectorXd m_scores, m_scoreGradient;
+};
+
+// ---- the run -------------------------------------------------------------------------------
+
+/// What the round loop needs from the resolved settings.
+struct RoundSettings {
+    long rounds = 0;
+    long period = 1;  ///< T; 1 = dp-gd
+    double step = 0.0;
+    double fullClip = 0.0;
+    double clipRatio = 0.0;
+    double split = 1.25;
+    ModelKind model = ModelKind::Linear;
+};
+
+/// Rounds between two evaluations of the display metrics (the tuning protocol's 20).
+inline constexpr long kEvaluateEvery = 20;
+
+/// Runs the rounds of `settings` for algorithm `algorithm` ("diff2" or "dp-gd") on `data` with
+/// the resolved `config`; fills history, final metrics, accounting and the privacy statement.
+RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
+                    const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
+                    const CancelToken& cancel);
+
+/// Throws InputError unless `data` suits the loop: a regression target or two classes.
+void requireSuitableData(const std::string& algorithm, const DataSplit& data);
+
+/// The silos of the training part as the calibration sees them: P (1 without silos) and nmin.
+struct SiloSizes {
+    long silos = 1;
+    long smallest = 0;
+};
+SiloSizes siloSizes(const Dataset& train);
+
+/// The accounting of R rounds at `calibration` (record unit `unit`, replace-one): the restart
+/// rounds are Gaussian releases at z1 = σ1·nmin·P/2 (their vector moves by at most 2·C1/(nmin·P)
+/// when one record is replaced), one every T steps; the difference rounds are the interim kind at
+/// z2 = σ2·nmin·P/2. `steps` is left at 0 (RunAccountant queries name their own).
+privacy::AccountingInputs roundAccounting(const Calibration& calibration, const SiloSizes& silos,
+                                          long rounds, long period, double delta,
+                                          const std::string& unit);
+
+/// Throws InputError when the accountant's ε of the whole run of a private `config` exceeds its
+/// budget (the closed form spends its budget at order A; an A beyond the accountant's order grid,
+/// i.e. a very small ε, is not certified there).
+void requireWithinBudget(const std::string& algorithm, const TrainConfig& config,
+                         const Dataset& train, long rounds, long period, double split);
+
+}  // namespace pfa::diff2

@@ -1,0 +1,385 @@
+#include "core/algorithms/heavy_tail/heavy_tail_steps.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/config/config_validation.h"
+#include "core/engine/clipping.h"
+#include "core/engine/private_run_report.h"
+#include "core/privacy/noisy_release.h"
+#include "core/privacy/rdp_mechanisms.h"
+#include "core/privacy/run_accountant.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+/// Norm of an iterate that counts as diverged (standardised features: sensible models have
+/// norms of order 1–100).
+constexpr double kDivergedNorm = 1e6;
+
+ParamSpec realParameter(const char* name, const char* label, const char* help,
+                        const char* defaultValue, double min, bool minExclusive,
+                        double max = std::numeric_limits<double>::infinity()) {
+    ParamSpec spec;
+    spec.name = name;
+    spec.label = label;
+    spec.kind = ParamKind::Real;
+    spec.help = help;
+    spec.min = min;
+    spec.minExclusive = minExclusive;
+    spec.max = max;
+    spec.defaultValue = defaultValue;
+    spec.sweepable = true;
+    spec.advanced = false;
+    return spec;
+}
+
+ParamSpec declaration(const std::string& name) {
+    if (name == "tail-index") {
+        return realParameter(
+            "tail-index", "Tail index k",
+            "k: the k-th moment of the per-example gradient norms is bounded (k ≥ 2)", "2.5", 2.0,
+            false);
+    }
+    if (name == "moment-bound") {
+        return realParameter(
+            "moment-bound", "Moment bound r_k",
+            "r_k = (E‖∇f‖^k)^{1/k}: a PUBLIC bound given by the user, never estimated "
+            "from the private rows",
+            "1", 0.0, true);
+    }
+    if (name == "ridge") {
+        return realParameter("ridge", "Ridge µ",
+                             "strong convexity: (µ/2)‖w‖² is added after clipping", "0.1", 0.0,
+                             true);
+    }
+    if (name == "smoothness") {
+        return realParameter(
+            "smoothness", "Smoothness β",
+            "smoothness of the loss (2 for the squared loss on standardised features)", "2", 0.0,
+            true);
+    }
+    if (name == "domain-radius") {
+        return realParameter(
+            "domain-radius", "Domain radius D",
+            "iterates are projected onto the ball of radius D around 0 (inf: none)", "inf", 0.0,
+            true);
+    }
+    if (name == "steps") {
+        ParamSpec steps;
+        steps.name = "steps";
+        steps.label = "Steps T";
+        steps.kind = ParamKind::Integer;
+        steps.help = "gradient steps, each on a fresh disjoint batch of ⌊n/T⌋ rows";
+        steps.min = 1;
+        steps.autoMeaning =
+            "noisy- and proximal-clipped-gd: clamp(⌈4κ ln n⌉, 1, n), κ = β/µ; "
+            "accelerated-clipped-gd: its "
+            "rule from β, D, r_k, ε, d and n";
+        steps.autoValue = "0";
+        steps.defaultValue = "0";
+        steps.advanced = false;
+        return steps;
+    }
+    if (name == "clip-norm") {
+        ParamSpec clip =
+            realParameter("clip-norm", "Clip C", "per-example gradient norm bound", "0", 0.0, true);
+        clip.autoMeaning =
+            "by the clip rule: tail-calibrated (private: the algorithm's formula in r_k, k, ρ, n, "
+            "d, "
+            "T; not private: no clipping) or naive (C = 1)";
+        clip.autoValue = "0";
+        return clip;
+    }
+    if (name == "clip-rule") {
+        ParamSpec rule;
+        rule.name = "clip-rule";
+        rule.label = "Clip rule";
+        rule.kind = ParamKind::Choice;
+        rule.help =
+            "how an automatic clip norm is chosen: from the tail assumption, or the naive C = 1";
+        rule.choices = {
+            {"tail-calibrated", "Tail-calibrated",
+             "C from r_k, k, ρ, n, d and T (the heavy-tail analysis balances clipping bias and "
+             "noise)"},
+            {"naive", "Naive (C = 1)",
+             "C = 1, the hand-set clip norm of DP-SGD on standardised features: the baseline"}};
+        rule.defaultValue = "tail-calibrated";
+        rule.sweepable = true;
+        rule.advanced = false;
+        return rule;
+    }
+    throw std::logic_error("heavyTailParameter: unknown setting '" + name + "'");
+}
+
+}  // namespace
+
+ParamSpec heavyTailParameter(const std::string& name) { return ownParameter(declaration(name)); }
+
+double clippedMeanBiasBound(double momentBound, double tailIndex, double clip) {
+    if (std::isinf(clip)) return 0.0;
+    if (clip <= 0.0) return std::numeric_limits<double>::infinity();
+    return std::pow(momentBound, tailIndex) / ((tailIndex - 1.0) * std::pow(clip, tailIndex - 1.0));
+}
+
+double clippedMeanVarianceBound(double dimension, double sigma, double secondMoment,
+                                double batchRows) {
+    return dimension * sigma * sigma + secondMoment * secondMoment / batchRows;
+}
+
+double heavyTailSigma(double clip, long batchRows, double rho) {
+    if (std::isinf(rho)) return 0.0;
+    return 2.0 * clip / (static_cast<double>(batchRows) * std::sqrt(2.0 * rho));
+}
+
+double ruleClip(const TrainConfig& config, double tailCalibrated) {
+    if (ownChoice(config, "clip-rule") == "naive") return 1.0;
+    return config.isPrivate() ? tailCalibrated : std::numeric_limits<double>::infinity();
+}
+
+void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data) {
+    requireNoFairness(config);
+    const long n = static_cast<long>(data.train.rows());
+    if (static_cast<long>(ownNumber(config, "steps")) > n) {
+        throw InputError("steps = " + formatNumber(ownNumber(config, "steps")) +
+                         " is invalid: at most one step per training row (" + std::to_string(n) +
+                         ")");
+    }
+}
+
+TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data) {
+    const double n = static_cast<double>(data.train.rows());
+    const double d = static_cast<double>(data.train.features() + 1);  // with the intercept
+    if (ownNumber(c, "steps") == 0) {
+        const double kappa = ownNumber(c, "smoothness") / ownNumber(c, "ridge");
+        const double t = std::clamp(std::ceil(4.0 * kappa * std::log(n)), 1.0, n);
+        c.extra["steps"] = std::to_string(static_cast<long>(t));
+    }
+    if (ownNumber(c, "clip-norm") == 0) {
+        const double t = ownNumber(c, "steps");
+        const double k = ownNumber(c, "tail-index");
+        const double tailClip =
+            c.isPrivate()
+                ? ownNumber(c, "moment-bound") *
+                      std::pow(2.0 * privacy::zcdpRho(c.epsilon, c.delta) * n * n / (d * t),
+                               1.0 / (2.0 * k))
+                : std::numeric_limits<double>::infinity();
+        c.extra["clip-norm"] = realText(ruleClip(c, tailClip));
+    }
+    return c;
+}
+
+double admissibleTailIndex(double featureTail) { return featureTail - 0.5; }
+
+AcceleratedIterates::AcceleratedIterates(Eigen::Index dimension, double etaBar, double radius)
+    : m_etaBar(etaBar),
+      m_radius(radius),
+      m_w(Eigen::VectorXd::Zero(dimension)),
+      m_ag(Eigen::VectorXd::Zero(dimension)),
+      m_md(Eigen::VectorXd::Zero(dimension)) {}
+
+const Eigen::VectorXd& AcceleratedIterates::query(long t) {
+    const double alpha = 2.0 / (static_cast<double>(t) + 1.0);
+    m_md = (1.0 - alpha) * m_ag + alpha * m_w;
+    return m_md;
+}
+
+void AcceleratedIterates::update(long t, const Eigen::VectorXd& g) {
+    const double alpha = 2.0 / (static_cast<double>(t) + 1.0);
+    // α/η_t with η_t = 4η̄/(t(t+1)) is t/(2η̄).
+    m_w -= (static_cast<double>(t) / (2.0 * m_etaBar)) * g;
+    if (std::isfinite(m_radius) && m_w.norm() > m_radius) m_w *= m_radius / m_w.norm();
+    m_ag = alpha * m_w + (1.0 - alpha) * m_ag;
+}
+
+void softThresholdAndProject(Eigen::VectorXd& w, double threshold, double radius) {
+    if (threshold > 0.0) {
+        for (Eigen::Index i = 0; i + 1 < w.size(); ++i) {
+            const double v = w(i);
+            w(i) = v > threshold ? v - threshold : (v < -threshold ? v + threshold : 0.0);
+        }
+    }
+    if (std::isfinite(radius) && w.norm() > radius) w *= radius / w.norm();
+}
+
+HeavyTailRun::HeavyTailRun(const Algorithm& algorithm, const PreparedConfig& prepared,
+                           const DataSplit& data, TrainingObserver& observer,
+                           const CancelToken& cancel, double ridge,
+                           std::function<double(const Eigen::VectorXd&)> penalty)
+    : m_algorithm(algorithm),
+      m_config(prepared.config()),
+      m_data(data),
+      m_session(observer, cancel),
+      m_penalty(std::move(penalty)),
+      m_n(data.train.rows()),
+      m_d(data.train.features()),
+      m_streams(prepared.config(), data.train),
+      m_noise(m_streams.stream(streams::kNoise)) {
+    m_T = static_cast<long>(ownNumber(m_config, "steps"));
+    m_s = static_cast<long>(m_n) / m_T;
+    m_clip = ownNumber(m_config, "clip-norm");
+    m_rho = m_config.isPrivate() ? privacy::zcdpRho(m_config.epsilon, m_config.delta) : INFINITY;
+    // Replace-one: the mean of s clipped gradients moves by at most 2C/s; one release per row.
+    m_sigma = m_config.isPrivate() ? heavyTailSigma(m_clip, m_s, m_rho) : 0.0;
+
+    m_inputs.unit = data.train.unitName;
+    m_inputs.adjacency = privacy::Adjacency::Replace;
+    m_inputs.kind = privacy::ReleaseKind::Gaussian;
+    m_inputs.samplingRate = 1.0;
+    m_inputs.noiseMultiplier = m_sigma * static_cast<double>(m_s) / (2.0 * m_clip);  // = 1/√(2ρ)
+    m_inputs.sensitivity = "2C (replace-one difference of a batch's clipped gradient sums)";
+    m_inputs.stepsPerRelease =
+        m_T;  // disjoint batches: each row is in one release (parallel composition)
+    m_inputs.delta = m_config.delta;
+    // Each row is in one release: the ε after any number of steps is that of one.
+    if (m_config.isPrivate()) {
+        const double epsilon = privacy::RunAccountant(m_inputs).after(1).epsilon;
+        m_session.setEpsilonSoFar([epsilon](long) { return epsilon; });
+    }
+
+    m_session.result().config = m_config;
+    m_session.result().dataset = data.train.name;
+    m_y = regressionTargets(data.train);
+    m_xi.resize(m_d + 1);
+    // A data-independent permutation cut into T disjoint batches of s rows.
+    RandomStream sampling = m_streams.stream(streams::kSampling);
+    m_order.resize(static_cast<std::size_t>(m_n));
+    std::iota(m_order.begin(), m_order.end(), Eigen::Index{0});
+    for (std::size_t i = m_order.size() - 1; i > 0; --i)
+        std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
+    // The non-private reference (display only): the exact optimum of the same objective.
+    m_reference = excessRiskReference(data.train, data.test, ridge);
+}
+
+void HeavyTailRun::noisyGradient(long t, const Eigen::VectorXd& w, Eigen::VectorXd& g) {
+    const Dataset& train = m_data.train;
+    g.setZero();
+    m_batchLoss = 0.0;
+    for (long j = 0; j < m_s; ++j) {
+        const Eigen::Index row = m_order[static_cast<std::size_t>(t * m_s + j)];
+        m_xi.head(m_d) = train.X.row(row).transpose();
+        m_xi(m_d) = 1.0;
+        const double residual = w.dot(m_xi) - m_y(row);
+        m_batchLoss += residual * residual;
+        const double norm = 2.0 * std::abs(residual) * m_xi.norm();
+        double scale = 2.0 * residual;
+        m_clippedSince += clipScale(norm, m_clip, scale);
+        g += scale * m_xi;
+    }
+    m_seenSince += m_s;
+    g /= static_cast<double>(m_s);
+    // replace-one, disjoint batch
+    const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+        "batch-gradient", 2.0 * m_clip / static_cast<double>(m_s), m_sigma);
+    privacy::releaseGaussian(release, g, m_noise);
+}
+
+bool HeavyTailRun::diverged(long t, const Eigen::VectorXd& iterate) {
+    // A check on the released iterate alone (post-processing, no privacy cost).
+    if (iterate.allFinite() && iterate.norm() <= kDivergedNorm) return false;
+    m_session.diverge("the iterate's norm exceeded " + formatNumber(kDivergedNorm) + " at step " +
+                      std::to_string(t + 1) + ": " + m_divergenceHint);
+    return true;
+}
+
+bool HeavyTailRun::report(long t, const Eigen::VectorXd& reported) {
+    EpochMetrics m;
+    m.epoch = static_cast<int>(m_session.result().history.size()) + 1;
+    m.step = t + 1;
+    const bool diagnostics = recordsDiagnostics(m_config);
+    m.testError = evaluateRegression(m_data.test, reported).testMse;
+    // Training-set diagnostics: the loss on the private rows, and the excess risk over the
+    // exact fit of the private rows (both only when diagnostics are recorded).
+    m.trainLoss = diagnostics ? evaluateRegression(m_data.train, reported).testMse : NAN;
+    m.trainObjective = diagnostics ? m.trainLoss + (m_penalty ? m_penalty(reported) : 0.0) : NAN;
+    m.excessRisk = diagnostics ? m.testError - m_reference.optimumMse : NAN;
+    m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
+    m.clipFraction = !diagnostics ? NAN
+                     : m_seenSince
+                         ? static_cast<double>(m_clippedSince) / static_cast<double>(m_seenSince)
+                         : 0.0;
+    m_clippedSince = m_seenSince = 0;
+    return m_session.evaluated(m);
+}
+
+RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::string& postProcessing,
+                               const std::string& calibration) {
+    RunResult& result = m_session.result();
+    result.theta = RowMatrix(1, m_d + 1);
+    result.theta.row(0) = reported.transpose();
+    if (m_session.diverged()) {
+        result.regression.known = true;
+    } else {
+        result.regression = evaluateRegression(m_data.test, reported);
+        if (recordsDiagnostics(m_config)) m_reference.apply(result.regression);
+    }
+    result.test =
+        fairnessNotApplicable(static_cast<long>(m_data.test.rows()), result.regression.testMse);
+    result.trainLoss =
+        recordsDiagnostics(m_config) ? evaluateRegression(m_data.train, reported).testMse : NAN;
+
+    // What a clip-norm sweep overlays: the bias and variance bounds of one noisy clipped mean
+    // at this run's C, σ and s (r₂ ≤ r_k for k ≥ 2), from public settings only.
+    const double rk = ownNumber(m_config, "moment-bound"), k = ownNumber(m_config, "tail-index");
+    result.theoryInputs["tail_index"] = k;
+    result.theoryInputs["moment_bound"] = rk;
+    result.theoryInputs["clip"] = m_clip;
+    result.theoryInputs["sigma"] = m_sigma;
+    result.theoryInputs["batch_rows"] = static_cast<double>(m_s);
+    result.theoryInputs["steps"] = static_cast<double>(m_T);
+    result.theoryInputs["bias_bound"] = clippedMeanBiasBound(rk, k, m_clip);
+    result.theoryInputs["variance_bound"] = clippedMeanVarianceBound(
+        static_cast<double>(m_d + 1), m_sigma, rk, static_cast<double>(m_s));
+
+    if (!m_config.isPrivate()) {
+        result.privacy = privacy::nonPrivateReport(m_algorithm.name(), result.steps);
+        return m_session.finish();
+    }
+    const privacy::RunAccountant accountant(m_inputs);
+    describePrivateRun(result, accountant, m_data.train);
+    privacy::PrivacyReport& report = result.privacy;
+    report.algorithm = m_algorithm.name();
+    report.calibration =
+        "σ = 2C/(s·√(2ρ)) from the zCDP calibration ρ(ε, δ) of the target ε; the ε stated is the "
+        "RDP "
+        "accountant's for that σ (≤ target). " +
+        calibration + " r_k = " + formatNumber(rk) + " and k = " + formatNumber(k) +
+        " are public constants given by the user. The privacy guarantee does not depend on them: "
+        "clipping "
+        "bounds each row's influence whatever the data's tails. The accuracy analysis does: it "
+        "assumes "
+        "E‖∇f‖^k ≤ r_k^k, which no r_k satisfies when the data have no finite k-th moment "
+        "(Student-t "
+        "features with ν ≤ k; with ν ≤ 2 not even the variance is finite)";
+    report.mechanism = "Gaussian, one release per row (disjoint batches, parallel composition)";
+    report.sampling = "one pass over a data-independent permutation in " + std::to_string(m_T) +
+                      " disjoint batches of " + std::to_string(m_s) + " rows";
+    report.samplingRate = 1.0;
+    report.expectedBatch = m_s;
+    report.adjacency = "replace-one";
+    report.noiseMultiplier = report.noiseMultiplierTheta = m_inputs.noiseMultiplier;
+    report.sigmaTheta = m_sigma;
+    report.clipTheta = m_clip;
+    report.clipDescription = "C = " + formatNumber(m_clip) +
+                             " per example (squared-loss gradient, intercept included; clip rule " +
+                             ownChoice(m_config, "clip-rule") + ")";
+    report.protectedData = "every column of each training row (features and target)";
+    report.postProcessing = postProcessing;
+    if (recordsDiagnostics(m_config)) {
+        report.disclose(
+            "the excess risk, measured against the exact non-private least-squares "
+            "fit of the training rows (its test MSE is recorded too)",
+            {"history.excess_risk", "regression.optimum_mse", "regression.excess_risk"},
+            /*diagnostic=*/true);
+    }
+    report.statement = privacy::renderPrivacyStatement(report, "", "");
+    return m_session.finish();
+}
+
+}  // namespace pfa

@@ -1,0 +1,712 @@
+#include "core/algorithms/lagrangian/lagrangian_dual.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include "core/engine/batch_sampler.h"
+#include "core/engine/clipping.h"
+#include "core/engine/design_matrix.h"
+#include "core/engine/evaluator.h"
+#include "core/engine/iterate_average.h"
+#include "core/engine/laplace_mechanism.h"
+#include "core/engine/private_run_report.h"
+#include "core/engine/run_session.h"
+#include "core/engine/run_streams.h"
+#include "core/model/logistic_functions.h"
+#include "core/model/model.h"
+#include "core/privacy/noisy_release.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+#include "core/util/random.h"
+
+namespace pfa::ld {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+ParamSpec realParameter(const char* name, const char* label, const char* help,
+                        const char* defaultValue, double min, bool minExclusive, double max,
+                        bool maxExclusive, unsigned applies, bool advanced) {
+    ParamSpec spec;
+    spec.name = name;
+    spec.label = label;
+    spec.kind = ParamKind::Real;
+    spec.help = help;
+    spec.min = min;
+    spec.minExclusive = minExclusive;
+    spec.max = max;
+    spec.maxExclusive = maxExclusive;
+    spec.defaultValue = defaultValue;
+    spec.sweepable = true;
+    spec.advanced = advanced;
+    spec.applies = applies;
+    return ownParameter(std::move(spec));
+}
+
+}  // namespace
+
+// ---- settings --------------------------------------------------------------------------------
+
+ParamSpec adamLearningRateParameter() {
+    return realParameter("adam-lr", "Adam learning rate",
+                         "step size of the Adam optimiser on the model (β = 0.9, 0.999)", "0.001",
+                         0.0, true, kInf, false, AppliesAlways, false);
+}
+
+ParamSpec dualStepParameter() {
+    return realParameter(
+        "dual-step", "Dual step s",
+        "after each epoch every constraint's multiplier moves by s × (its violation − τ), never "
+        "below 0; larger s enforces the constraints harder, 0 trains without them",
+        "0.2", 0.0, false, kInf, false, AppliesAlways, false);
+}
+
+ParamSpec dualToleranceParameter() {
+    return realParameter("dual-tolerance", "Constraint tolerance τ",
+                         "each constraint allows a gap of τ between a group's mean and its "
+                         "parent's mean before its multiplier grows",
+                         "0", 0.0, false, kInf, false, AppliesAlways, true);
+}
+
+ParamSpec dualClipParameter() {
+    return realParameter("dual-clip", "Dual clip C_d",
+                         "each row's value in the per-group sums of the multiplier update "
+                         "(predicted probability, or loss for accuracy parity) is clipped to C_d",
+                         "1", 0.0, true, kInf, false, AppliesAlways, true);
+}
+
+ParamSpec dualShareParameter() {
+    return realParameter("dual-share", "Dual budget share φ_d",
+                         "share of ε the noisy per-group sums of the multiplier updates would "
+                         "spend on their own; sets their noise",
+                         "0.1", 0.0, true, 1.0, true, AppliesPrivate, true);
+}
+
+ParamSpec countShareParameter() {
+    return realParameter("count-share", "Count budget share",
+                         "share of ε spent on the noisy group sizes (Laplace, once per run)",
+                         "0.05", 0.0, true, 1.0, true, AppliesPrivate, true);
+}
+
+ParamSpec constraintParameter() {
+    ParamSpec spec;
+    spec.name = "constraint";
+    spec.label = "Constraint";
+    spec.kind = ParamKind::Choice;
+    spec.help = "what the multipliers equalise across groups";
+    spec.choices = {
+        {"rates", "Rates of the fairness notion",
+         "mean predicted probability per group: selection rates (dp), true- and false-positive "
+         "rates (eo), true-positive rates (eopp)"},
+        {"accuracy-parity", "Accuracy parity",
+         "mean loss per group (the groups of demographic parity)"},
+    };
+    spec.defaultValue = "rates";
+    spec.advanced = true;
+    return ownParameter(std::move(spec));
+}
+
+Constraint parseConstraint(const std::string& code) {
+    if (code == "rates") return Constraint::Rates;
+    if (code == "accuracy-parity") return Constraint::AccuracyParity;
+    throw InputError("unknown constraint '" + code + "': use rates or accuracy-parity");
+}
+
+// ---- cells -----------------------------------------------------------------------------------
+
+Cells::Cells(FairnessNotion notion, Constraint constraint, int groups, int advantagedClass)
+    : m_layout(
+          constraint == Constraint::AccuracyParity ? FairnessNotion::DemographicParity : notion,
+          groups, 2, advantagedClass),
+      m_constraint(constraint) {}
+
+Eigen::VectorXi Cells::cellsOfRows(const Eigen::VectorXi& y, const Eigen::VectorXi& s) const {
+    Eigen::VectorXi out(y.size());
+    for (Eigen::Index i = 0; i < y.size(); ++i) out(i) = cellOf(y(i), s(i));
+    return out;
+}
+
+Eigen::VectorXd Cells::counts(const Eigen::VectorXi& y, const Eigen::VectorXi& s) const {
+    return m_layout.cellCounts(y, s);
+}
+
+void Cells::violations(const Eigen::VectorXd& sums, const Eigen::VectorXd& counts,
+                       Eigen::VectorXd& out) const {
+    const int k = m_layout.groups();
+    for (int block = 0; block < parents(); ++block) {
+        const double parentSum = sums.segment(block * k, k).sum();
+        const double parentCount = counts.segment(block * k, k).sum();
+        for (int a = 0; a < k; ++a) {
+            const int j = block * k + a;
+            out(j) = sums(j) / counts(j) - parentSum / parentCount;
+        }
+    }
+}
+
+void Cells::weights(const Eigen::VectorXd& lambda, const Eigen::VectorXd& signs,
+                    const Eigen::VectorXd& counts, double n, Eigen::VectorXd& out) const {
+    const int k = m_layout.groups();
+    for (int block = 0; block < parents(); ++block) {
+        const double parentCount = counts.segment(block * k, k).sum();
+        double parentTerm = 0.0;  // Σ_{j in the block} λ_j ŝ_j / n_P: every row of the block
+        for (int a = 0; a < k; ++a) {
+            const int j = block * k + a;
+            parentTerm += lambda(j) * signs(j);
+        }
+        parentTerm /= parentCount;
+        for (int a = 0; a < k; ++a) {
+            const int j = block * k + a;
+            out(j) = n * (lambda(j) * signs(j) / counts(j) - parentTerm);
+        }
+    }
+}
+
+void dualStep(const Eigen::VectorXd& violations, double step, double tolerance,
+              Eigen::VectorXd& lambda, Eigen::VectorXd& signs) {
+    for (Eigen::Index j = 0; j < violations.size(); ++j) {
+        const double v = violations(j);
+        signs(j) = v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0);
+        lambda(j) = std::max(0.0, lambda(j) + step * (std::abs(v) - tolerance));
+    }
+}
+
+double rowValue(Constraint constraint, double score, int y, double clip) {
+    const double value = constraint == Constraint::Rates ? sigmoid(score) : logisticLoss(score, y);
+    return std::min(value, clip);
+}
+
+double rowScoreGradient(Constraint constraint, double score, int y, double kappa) {
+    const double p = sigmoid(score);
+    const double residual = p - static_cast<double>(y);
+    if (constraint == Constraint::Rates) return residual + kappa * p * (1.0 - p);
+    return residual * (1.0 + kappa);
+}
+
+long clippedGradientSum(Constraint constraint, const Eigen::VectorXd& theta, const RowMatrix& X,
+                        const Eigen::VectorXd& norms, const Eigen::VectorXi& y,
+                        const Eigen::VectorXi& cellOfRow, const Eigen::VectorXd& kappa,
+                        const long* rows, long count, double clip, Eigen::VectorXd& sum,
+                        double& lossSum) {
+    sum.setZero();
+    lossSum = 0.0;
+    long clipped = 0;
+    for (long b = 0; b < count; ++b) {
+        const long i = rows[b];
+        if (b + 1 < count) prefetchRow(X, rows[b + 1]);
+        const double score = X.row(i).dot(theta.transpose());
+        const int cell = cellOfRow(i);
+        const double k = cell >= 0 ? kappa(cell) : 0.0;
+        double r = rowScoreGradient(constraint, score, y(i), k);
+        lossSum += logisticLoss(score, y(i));
+        const double norm = std::abs(r) * norms(i);
+        clipped += clipScale(norm, clip, r);
+        sum.noalias() += r * X.row(i).transpose();
+    }
+    return clipped;
+}
+
+// ---- Adam ------------------------------------------------------------------------------------
+
+Adam::Adam(Eigen::Index parameters, double learningRate)
+    : m_learningRate(learningRate),
+      m_m(Eigen::VectorXd::Zero(parameters)),
+      m_v(Eigen::VectorXd::Zero(parameters)) {}
+
+void Adam::step(Eigen::VectorXd& theta, const Eigen::VectorXd& gradient) {
+    constexpr double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+    ++m_t;
+    m_beta1Power *= beta1;
+    m_beta2Power *= beta2;
+    m_m = beta1 * m_m + (1.0 - beta1) * gradient;
+    m_v = beta2 * m_v + (1.0 - beta2) * gradient.cwiseAbs2();
+    const double c1 = 1.0 - m_beta1Power, c2 = 1.0 - m_beta2Power;
+    for (Eigen::Index k = 0; k < theta.size(); ++k) {
+        theta(k) -= m_learningRate * (m_m(k) / c1) / (std::sqrt(m_v(k) / c2) + eps);
+    }
+}
+
+// ---- accounting ------------------------------------------------------------------------------
+
+double Ledger::dualMultiplierFor(privacy::Adjacency a) const {
+    return a == privacy::Adjacency::Replace ? dualMultiplier / std::sqrt(2.0) : dualMultiplier;
+}
+
+privacy::RdpCurve Ledger::curve(const privacy::OrderGrid& grid, privacy::Adjacency a) const {
+    privacy::RdpCurve total(grid.size(), 0.0);
+    if (primalSteps > 0) {
+        privacy::accumulate(total, privacy::scaled(privacy::subsampledGaussianStepCurve(
+                                                       grid, samplingRate, primalMultiplier, a),
+                                                   static_cast<double>(primalSteps)));
+    }
+    if (dualReleases > 0) {
+        privacy::accumulate(total,
+                            privacy::scaled(privacy::gaussianCurve(grid, dualMultiplierFor(a)),
+                                            static_cast<double>(dualReleases)));
+    }
+    return total;
+}
+
+privacy::EpsilonResult Ledger::epsilon(const privacy::OrderGrid& grid, double delta,
+                                       privacy::Adjacency a) const {
+    privacy::EpsilonResult result = privacy::epsilonFromRdp(grid, curve(grid, a), delta);
+    result.epsilon += countEpsilon;
+    return result;
+}
+
+Ledger Ledger::after(long steps, long dual) const {
+    Ledger l = *this;
+    l.primalSteps = steps;
+    l.dualReleases = dual;
+    return l;
+}
+
+Ledger calibrate(double epsilon, double delta, double samplingRate, long primalSteps,
+                 long dualReleases, double dualShare, double countShare,
+                 privacy::Adjacency adjacency, const privacy::OrderGrid& grid) {
+    Ledger ledger;
+    ledger.samplingRate = samplingRate;
+    ledger.primalSteps = primalSteps;
+    ledger.dualReleases = dualReleases;
+    ledger.adjacency = adjacency;
+    ledger.countEpsilon = countShare * epsilon;
+    // The dual releases alone cost φ_d·ε under the run's adjacency.
+    const double scale = adjacency == privacy::Adjacency::Replace ? 1.0 / std::sqrt(2.0) : 1.0;
+    const double E = static_cast<double>(dualReleases);
+    ledger.dualMultiplier =
+        privacy::solveNoiseMultiplier(
+            [&](double z) { return privacy::scaled(privacy::gaussianCurve(grid, z * scale), E); },
+            grid, dualShare * epsilon, delta)
+            .noiseMultiplier;
+    // Then the primal multiplier on the total curve, the dual one fixed.
+    Ledger trial = ledger;
+    ledger.primalMultiplier = privacy::solveNoiseMultiplier(
+                                  [&](double z) {
+                                      trial.primalMultiplier = z;
+                                      return trial.curve(grid, adjacency);
+                                  },
+                                  grid, epsilon - ledger.countEpsilon, delta)
+                                  .noiseMultiplier;
+    return ledger;
+}
+
+// ---- settings of a configuration -------------------------------------------------------------
+
+Settings settingsOf(Mode mode, const TrainConfig& config) {
+    Settings s;
+    s.mode = mode;
+    s.constraint = parseConstraint(ownChoice(config, "constraint"));
+    s.learningRate = ownNumber(config, "adam-lr");
+    s.dualStep = ownNumber(config, "dual-step");
+    s.tolerance = ownNumber(config, "dual-tolerance");
+    s.dualClip = ownNumber(config, "dual-clip");
+    if (mode == Mode::Private) {
+        s.dualShare = ownNumber(config, "dual-share");
+        s.countShare = ownNumber(config, "count-share");
+    }
+    return s;
+}
+
+void validate(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
+              const DataSplit& data) {
+    const Dataset& train = data.train;
+    if (train.isRegression() || train.numClasses() != 2) {
+        throw InputError(algorithm + " trains a binary classifier, and '" + train.name + "' has " +
+                         (train.isRegression() ? std::string("a regression target")
+                                               : std::to_string(train.numClasses()) + " classes"));
+    }
+    const Cells cells(config.fairness, settings.constraint, train.numGroups(),
+                      config.advantagedClass);
+    const Eigen::VectorXd counts = cells.counts(train.y, train.s);
+    // A private run never refuses on exact counts (the refusal would tell about them): its
+    // noisy counts are floored at 10, so an empty cell is harmless.
+    const bool privateRun = settings.mode == Mode::Private && config.isPrivate();
+    for (int j = 0; j < cells.count() && !privateRun; ++j) {
+        if (counts(j) > 0) continue;
+        throw InputError(algorithm + " needs training rows in every constraint cell, but " +
+                         cells.layout().cellName(j, train.classNames, train.groupNames) +
+                         " has none; merge or drop that group");
+    }
+    if (settings.mode == Mode::Private && config.isPrivate()) {
+        if (settings.dualShare + settings.countShare >= 1.0) {
+            throw InputError("dual-share + count-share = " +
+                             formatNumber(settings.dualShare + settings.countShare) +
+                             " is invalid: the two must leave part of ε to the model's steps "
+                             "(their sum must be below 1)");
+        }
+        if (config.scope != ProtectionScope::AllFeatures) {
+            throw InputError(algorithm +
+                             " protects whole records; scope = sensitive-only is not "
+                             "supported");
+        }
+    }
+}
+
+// ---- the run ---------------------------------------------------------------------------------
+
+privacy::AccountingInputs accountingInputs(const Ledger& ledger, long stepsPerEpoch, double delta,
+                                           const std::string& unit) {
+    privacy::AccountingInputs inputs;
+    inputs.unit = unit;
+    inputs.adjacency = ledger.adjacency;
+    inputs.kind = ledger.adjacency == privacy::Adjacency::Replace
+                      ? privacy::ReleaseKind::PoissonReplace
+                      : privacy::ReleaseKind::PoissonSubsampled;
+    inputs.samplingRate = ledger.samplingRate;
+    inputs.noiseMultiplier = ledger.primalMultiplier;
+    inputs.sensitivity = "C_p (per-row clip of the model gradient)";
+    inputs.stepsPerRelease = 1;
+    inputs.steps = ledger.primalSteps;
+    inputs.delta = delta;
+    privacy::GaussianRelease dual;
+    dual.what = "per-cell sums of the dual step (one vector per epoch)";
+    dual.noiseMultiplier = ledger.dualMultiplierFor(ledger.adjacency);
+    dual.everySteps = stepsPerEpoch;
+    dual.sensitivity = ledger.adjacency == privacy::Adjacency::Replace
+                           ? "√2·C_d (replace-one: a row may leave one cell and join another)"
+                           : "C_d (clip of each row's value)";
+    inputs.gaussianReleases.push_back(dual);
+    inputs.pureReleases.push_back({"cell counts and the number of rows",
+                                   "Laplace(2/ε₀) per cell and on n (ℓ1 bound 2)",
+                                   ledger.countEpsilon});
+    return inputs;
+}
+
+namespace {
+
+std::string cellsDescription(const Cells& cells, FairnessNotion notion) {
+    if (cells.constraint() == Constraint::AccuracyParity) return "mean loss per group";
+    switch (notion) {
+        case FairnessNotion::DemographicParity:
+            return "selection rate per group";
+        case FairnessNotion::EqualizedOdds:
+            return "rates per group and label";
+        case FairnessNotion::EqualOpportunity:
+            return "true-positive rate per group";
+    }
+    return "";
+}
+
+/// The privacy report of a finished private run: ε from the accountant for the executed steps
+/// and dual releases, the statement (scope, adjacency, what is not protected) and the ε of the
+/// other adjacency for the same noise.
+void describeRun(const std::string& algorithm, RunResult& result, const Ledger& executed,
+                 long stepsPerEpoch, const Settings& settings, const Dataset& train) {
+    const TrainConfig& config = result.config;
+    const privacy::RunAccountant accountant(
+        accountingInputs(executed, stepsPerEpoch, config.delta, train.unitName));
+    describePrivateRun(result, accountant, train);
+    privacy::PrivacyReport& report = result.privacy;
+    report.algorithm = algorithm;
+    report.calibration = "RDP-calibrated: dual share φ_d = " + formatNumber(settings.dualShare) +
+                         ", count share " + formatNumber(settings.countShare);
+    report.sampling = samplingDescription(Sampling::Poisson);
+    report.samplingRate = executed.samplingRate;
+    report.expectedBatch = config.batchSize;
+    report.adjacency = adjacencyName(config.adjacency);
+    report.noiseMultiplier = report.noiseMultiplierTheta = executed.primalMultiplier;
+    report.sigmaTheta =
+        executed.primalMultiplier * config.clipTheta / static_cast<double>(config.batchSize);
+    report.clipTheta = config.clipTheta;
+    report.clipDescription = "C_p = " + formatNumber(config.clipTheta) +
+                             " per row (model gradient), C_d = " + formatNumber(settings.dualClip) +
+                             " per row value (dual sums)";
+    report.mechanism =
+        "Poisson-subsampled Gaussian model steps, signed series" +
+        std::string(config.adjacency == privacy::Adjacency::Replace ? " (replace-one: group-of-two)"
+                                                                    : "") +
+        ", composed with one full-batch Gaussian release of the per-cell sums per epoch";
+    report.extraReleases =
+        std::to_string(executed.dualReleases) + " dual releases of the per-cell sums (" +
+        "Gaussian, noise std z_d·C_d with z_d = " + formatNumber(executed.dualMultiplier) +
+        "), the cell counts and n once via Laplace(2/ε₀), ε₀ = " +
+        formatNumber(executed.countEpsilon) + " (basic composition)";
+    report.epsilonShares = executed.countEpsilon;
+    report.protectedData = wholeRecordProtection(train);
+    report.postProcessing =
+        std::string(config.averaging == IterateAveraging::PolynomialDecay
+                        ? "an average of the released iterates θ_t weighted toward recent ones "
+                          "(polynomial-decay averaging, weight 4/(t + 3) at step t), not the last "
+                          "iterate"
+                        : "the last iterate") +
+        "; the multipliers λ and the signs of the violations are computed from the noisy cell "
+        "sums and counts only";
+    report.statement = privacy::renderPrivacyStatement(report, "", "");
+    // The other adjacency for the same noise: replace-one also covers changing one record's
+    // sensitive attribute or label.
+    const privacy::OrderGrid grid = privacy::OrderGrid::standard();
+    if (config.adjacency == privacy::Adjacency::AddRemove) {
+        const double replace =
+            executed.epsilon(grid, config.delta, privacy::Adjacency::Replace).epsilon;
+        report.statement +=
+            "Replace-one adjacency (one record's values changed, e.g. its "
+            "sensitive attribute): ε = " +
+            formatNumber(replace) + " at the same δ for the same noise.\n";
+    }
+    report.statement += "Constraint cells: " +
+                        cellsDescription(Cells(config.fairness, settings.constraint,
+                                               train.numGroups(), config.advantagedClass),
+                                         config.fairness) +
+                        "; no early stopping on training or validation statistics.\n";
+}
+
+}  // namespace
+
+RunResult run(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
+              const DataSplit& data, TrainingObserver& observer, const CancelToken& cancel) {
+    const Dataset& train = data.train;
+    const Dataset& test = data.test;
+    const Eigen::Index n = train.rows(), D = train.features() + 1;
+    const bool isPrivate = settings.mode == Mode::Private && config.isPrivate();
+    const bool batchTerm = settings.mode == Mode::NonPrivate;
+    const bool diagnostics = recordsDiagnostics(config);
+    const int E = config.epochs;
+    const Constraint constraint = settings.constraint;
+
+    const Cells cells(config.fairness, constraint, train.numGroups(), config.advantagedClass);
+    const int J = cells.count();
+    const Eigen::VectorXi cellOfRow = cells.cellsOfRows(train.y, train.s);
+    const Eigen::VectorXd exactCounts = cells.counts(train.y, train.s);
+
+    // The sampler: Poisson for pf-ld (q = m/n, ⌈1/q⌉ steps an epoch), shuffled batches for f-ld.
+    const SamplerSpec spec =
+        SamplerSpec::overRows(batchTerm ? Sampling::Shuffle : Sampling::Poisson,
+                              static_cast<long>(n), config.batchSize, E);
+    const long stepsPerEpoch = spec.stepsPerEpoch();
+    const double q = spec.samplingRate();
+    const double m = static_cast<double>(config.batchSize);
+
+    const RunStreams streams(config, train);
+    BatchSampler sampler(spec, streams.stream(streams::kSampling));
+    RandomStream noise = streams.stream(streams::kNoise);
+
+    // Calibration and the privatised counts.
+    const privacy::OrderGrid grid = privacy::OrderGrid::standard();
+    Ledger ledger;
+    Eigen::VectorXd counts = exactCounts;
+    double rowsEstimate = static_cast<double>(n);  // private runs: the noisy n
+    const double Cp = isPrivate ? config.clipTheta : kInf;
+    const double Cd = settings.dualClip;
+    if (isPrivate) {
+        ledger = calibrate(config.epsilon, config.delta, q, stepsPerEpoch * E, E,
+                           settings.dualShare, settings.countShare, config.adjacency, grid);
+        RandomStream countNoise = streams.stream(streams::kShares);
+        const LaplaceMechanism laplace(2.0, ledger.countEpsilon, "cell");
+        // The cell counts and, last, the number of rows n: a row added or removed changes its
+        // cell and n by one each, a replaced row two cells: ℓ1 bound 2 either way, so n costs
+        // nothing extra and no exact count (n is private under add/remove) is ever used.
+        Eigen::VectorXd released(J + 1);
+        released.head(J) = counts;
+        released(J) = static_cast<double>(n);
+        laplace.addNoise(released, countNoise);
+        counts = released.head(J).cwiseMax(10.0);
+        rowsEstimate = std::max(1.0, released(J));
+    }
+    const bool replace = config.adjacency == privacy::Adjacency::Replace;
+    const double sigmaPrimal = isPrivate ? ledger.primalMultiplier * Cp : 0.0;
+    const double sigmaDual = isPrivate ? ledger.dualMultiplier * Cd : 0.0;
+
+    const DesignMatrix design = makeDesignMatrix(train.X, 0.0);
+    const DesignMatrix testDesign = makeDesignMatrix(test.X, 0.0);
+    const std::unique_ptr<Model> model = makeModelForClasses(2);
+    Evaluator testEvaluator(test, testDesign, *model);
+
+    // Everything the steps touch, allocated once.
+    Eigen::VectorXd theta = Eigen::VectorXd::Zero(D), gradient(D);
+    Adam adam(D, settings.learningRate);
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(J), signs = Eigen::VectorXd::Zero(J);
+    Eigen::VectorXd kappa = Eigen::VectorXd::Zero(J), sums(J), exactSums(J), v(J), vExact(J);
+    Eigen::VectorXd batchCounts(J), batchSums(J), batchSigns(J), batchV(J);
+    std::vector<long> indices(static_cast<std::size_t>(n));
+    RowMatrix thetaRow(1, D);
+    // The reported (and evaluated) model: the last iterate, or the polynomial-decay average of
+    // the iterates (post-processing; the steps and the dual updates still use the iterate).
+    const bool averaging = config.averaging == IterateAveraging::PolynomialDecay;
+    PolynomialDecayAverage average(RowMatrix::Zero(1, D));
+    auto reportedRow = [&]() -> const RowMatrix& {
+        if (averaging) return average.value();
+        thetaRow.row(0) = theta.transpose();
+        return thetaRow;
+    };
+
+    RunSession session(observer, cancel);
+    RunResult& result = session.result();
+    result.config = config;
+    result.dataset = train.name;
+    long step = 0, clipped = 0, seen = 0, dualDone = 0;
+    bool stop = false;
+    const long totalSteps = static_cast<long>(E) * stepsPerEpoch;
+    // Evaluated after an epoch's dual step: its steps and the dual releases done so far.
+    if (isPrivate) {
+        session.setEpsilonSoFar([&](long steps) {
+            return ledger.after(steps, dualDone)
+                .epsilon(grid, config.delta, config.adjacency)
+                .epsilon;
+        });
+    }
+
+    for (int epoch = 1; epoch <= E && !stop; ++epoch) {
+        long t = 0;
+        for (; t < stepsPerEpoch && !stop; ++t) {
+            if (session.cancelled(step)) {
+                stop = true;
+                break;
+            }
+            const long b = sampler.next(t, indices);
+            double lossSum = 0.0;
+            bool update = true;
+            if (batchTerm) {
+                // f-ld: the batch's own cells, signs and counts give the weights of
+                // Σ_j λ_j |vB_j|; a batch missing a cell is skipped (as the reference code).
+                batchCounts.setZero();
+                batchSums.setZero();
+                for (long r = 0; r < b; ++r) {
+                    const long i = indices[static_cast<std::size_t>(r)];
+                    const int cell = cellOfRow(i);
+                    if (cell < 0) continue;
+                    const double score = design.X.row(i).dot(theta.transpose());
+                    batchCounts(cell) += 1.0;
+                    batchSums(cell) += rowValue(constraint, score, train.y(i), Cd);
+                }
+                update = b > 0 && batchCounts.minCoeff() > 0.0;
+                if (update) {
+                    cells.violations(batchSums, batchCounts, batchV);
+                    for (int j = 0; j < J; ++j)
+                        batchSigns(j) = batchV(j) > 0.0 ? 1.0 : (batchV(j) < 0.0 ? -1.0 : 0.0);
+                    cells.weights(lambda, batchSigns, batchCounts, static_cast<double>(b), kappa);
+                }
+            }
+            if (update) {
+                clipped +=
+                    clippedGradientSum(constraint, theta, design.X, design.norms, train.y,
+                                       cellOfRow, kappa, indices.data(), b, Cp, gradient, lossSum);
+                seen += b;
+                {
+                    // The sum of per-row gradients clipped to C_p: one row moves it by C_p
+                    // (twice that when replaced).
+                    const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+                        "primal-gradient", (replace ? 2.0 : 1.0) * Cp, sigmaPrimal);
+                    privacy::releaseGaussian(release, gradient, noise);
+                }
+                // Normalised by the expected batch (pf-ld, privacy-accounting §6) or the batch.
+                gradient /= batchTerm ? static_cast<double>(b) : m;
+                if (config.l2 > 0.0) gradient.head(D - 1) += config.l2 * theta.head(D - 1);
+                adam.step(theta, gradient);
+            }
+            ++step;
+            if (averaging) {
+                thetaRow.row(0) = theta.transpose();
+                average.add(step, thetaRow);
+            }
+            StepInfo info;
+            info.step = step;
+            info.epoch = epoch;
+            info.batchRows = b;
+            info.batchLoss = b > 0 ? lossSum / static_cast<double>(b) : kNaN;
+            if (session.stepped(info)) {
+                stop = true;
+                session.stopRequested(true, step, totalSteps);
+            }
+        }
+        // A stop inside the epoch skips its dual step (the accountant charges a dual release
+        // only after a whole epoch of steps, ⌊steps / steps per epoch⌋ of them).
+        if (t < stepsPerEpoch) break;
+
+        // The dual step on the whole training set: the per-cell sums of the clipped values
+        // (noised for pf-ld), the violations against the (privatised) counts, then λ.
+        sums.setZero();
+        double trainLoss = 0.0;
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const double score = design.X.row(i).dot(theta.transpose());
+            if (diagnostics) trainLoss += logisticLoss(score, train.y(i));
+            const int cell = cellOfRow(i);
+            if (cell >= 0) sums(cell) += rowValue(constraint, score, train.y(i), Cd);
+        }
+        exactSums = sums;
+        {
+            // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced
+            // row two cells (√2·C_d) or one (C_d).
+            const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+                "dual-cell-sums", (replace ? std::sqrt(2.0) : 1.0) * Cd, sigmaDual);
+            privacy::releaseGaussian(release, sums, noise);
+        }
+        cells.violations(sums, counts, v);
+        dualStep(v, settings.dualStep, settings.tolerance, lambda, signs);
+        ++dualDone;
+        // pf-ld: the released signs, multipliers and counts give the next epoch's weights.
+        if (!batchTerm) cells.weights(lambda, signs, counts, rowsEstimate, kappa);
+
+        const bool diverged = !theta.allFinite();
+        if (epoch % std::max(1, config.evaluateEvery) == 0 || epoch == E || diverged || stop) {
+            const RowMatrix& reported = reportedRow();
+            if (averaging && diagnostics && !diverged) {
+                // The training figures of the model the run reports, not of the iterate.
+                trainLoss = 0.0;
+                exactSums.setZero();
+                for (Eigen::Index i = 0; i < n; ++i) {
+                    const double score = design.X.row(i).dot(reported.row(0));
+                    trainLoss += logisticLoss(score, train.y(i));
+                    const int cell = cellOfRow(i);
+                    if (cell >= 0) exactSums(cell) += rowValue(constraint, score, train.y(i), Cd);
+                }
+            }
+            EpochMetrics metrics;
+            metrics.epoch = epoch;
+            metrics.step = step;
+            if (diagnostics) {
+                cells.violations(exactSums, exactCounts, vExact);
+                metrics.trainLoss = trainLoss / static_cast<double>(n);
+                metrics.trainObjective = metrics.trainLoss + lambda.dot(vExact.cwiseAbs());
+                metrics.clipFraction =
+                    seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+            } else {
+                metrics.trainLoss = metrics.trainObjective = metrics.clipFraction = kNaN;
+            }
+            if (!diverged) {
+                testEvaluator.meanLoss(reported);
+                const FairnessMetrics f = testEvaluator.fairness(config.advantagedClass);
+                metrics.testError = f.error;
+                metrics.violation = f.violation(config.fairness);
+                metrics.dpGap = f.dpGap;
+                metrics.eoGap = f.eoGap;
+                metrics.eoppGap = f.eoppGap;
+                metrics.ermiHard = f.ermiHard(config.fairness);
+                metrics.ermiSoft = testEvaluator.softErmi(config.fairness, config.advantagedClass);
+            } else {
+                metrics.testError = metrics.violation = metrics.dpGap = metrics.eoGap =
+                    metrics.eoppGap = metrics.ermiHard = metrics.ermiSoft = kNaN;
+            }
+            clipped = seen = 0;
+            if (session.stopRequested(session.evaluated(metrics), step, totalSteps)) stop = true;
+        }
+        if (diverged) {
+            session.diverge("the model diverged in epoch " + std::to_string(epoch) +
+                            ": lower adam-lr or dual-step");
+            break;
+        }
+    }
+
+    // The released model: the last iterate, or the average of the iterates.
+    result.theta = reportedRow();
+    if (result.theta.allFinite()) {
+        testEvaluator.meanLoss(result.theta);
+        result.test = testEvaluator.fairness(config.advantagedClass);
+    } else {
+        result.test = fairnessNotApplicable(static_cast<long>(test.rows()), kNaN);
+    }
+    result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
+
+    if (!isPrivate) {
+        result.privacy = privacy::nonPrivateReport(algorithm, result.steps);
+        return session.finish();
+    }
+    describeRun(algorithm, result, ledger.after(result.steps, dualDone), stepsPerEpoch, settings,
+                train);
+    return session.finish();
+}
+
+}  // namespace pfa::ld

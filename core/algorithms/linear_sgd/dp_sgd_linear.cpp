@@ -1,0 +1,79 @@
+// dp-sgd-linear: DP-SGD for linear regression (thesis-algorithms.md §3): the squared loss
+// (ŷ − y)² with an intercept, Poisson-sampled batches, per-example clipping to C, Gaussian
+// noise on the mean with the noise multiplier solved by the RDP accountant for the target ε
+// (accountant B), optional projection onto a ball, no warm start. The baseline of the
+// semi-DP learner (it treats every training row as private) and the "naive clipping" baseline
+// for heavy-tailed data. The loop is shared with semi-dp-sgd
+// (core/algorithms/linear_sgd/linear_dp_sgd.h).
+#include <cmath>
+#include <limits>
+
+#include "core/algorithms/linear_sgd/linear_dp_sgd.h"
+#include "core/config/algorithm.h"
+#include "core/config/config_validation.h"
+#include "core/engine/run_streams.h"
+#include "core/privacy/run_accountant.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+class DpSgdLinear final : public Algorithm {
+public:
+    std::string name() const override { return "dp-sgd-linear"; }
+    std::string description() const override {
+        return "Linear regression by differentially private SGD: Poisson batches, each row's "
+               "squared-loss gradient clipped, Gaussian noise solved for the target ε.";
+    }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        can.task = Task::Regression;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        std::vector<ParamSpec> list = commonParameters(
+            {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
+             "clip-theta", "averaging", "secure-noise", "diagnostics"});
+        list.push_back(domainRadiusParameter());
+        return list;
+    }
+
+    void validate(const TrainConfig& config, const DataSplit&) const override {
+        requireNoFairness(config);
+    }
+
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override {
+        const TrainConfig& config = prepared.config();
+        const LinearSgdPlan plan =
+            planLinearSgd(config, data.train, splitPublicRows(data.train, 0.0, 0));
+        const privacy::RunAccountant accountant(plan.accounting);
+        const RunStreams streams(config, data.train);
+        RandomStream sampling = streams.stream(streams::kSampling);
+        RandomStream noise = streams.stream(streams::kNoise);
+        RandomStream unused = streams.stream(streams::kShares);  // no public rows
+        const bool isPrivate = config.isPrivate();
+        RunResult result = runLinearSgd(
+            plan.setup, data, {sampling, unused, noise},
+            [&](long steps) { return isPrivate ? accountant.after(steps).epsilon : INFINITY; },
+            observer, cancel);
+        result.config = config;
+        result.theoryInputs.clear();
+        if (!isPrivate) {
+            result.privacy = privacy::nonPrivateReport(name(), result.steps);
+            return result;
+        }
+        describeLinearSgdRun(result, plan, data.train, name(),
+                             "every column of each training row (features and target)");
+        return result;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makeDpSgdLinear() { return std::make_unique<DpSgdLinear>(); }
+
+}  // namespace pfa

@@ -1,0 +1,125 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "core/config/cancel_token.h"
+#include "core/config/parameters.h"
+#include "core/config/run_result.h"
+#include "core/config/train_config.h"
+#include "core/data/dataset.h"
+#include "core/privacy/accounting_inputs.h"
+#include "core/util/random.h"
+
+/// The training loop shared by dp-sgd-linear and semi-dp-sgd: DP-SGD for linear regression
+/// with the squared loss (ŷ − y)² and an intercept, Poisson-sampled private batches, per-example
+/// clipping and Gaussian noise on the private mean, optionally mixed with the mean gradient of a
+/// batch of PUBLIC rows by the weighted-Gaussian estimator g = α g_priv + (1 − α) g_pub.
+namespace pfa {
+
+/// One linear DP-SGD run: which training rows play which part and how a step is formed.
+struct LinearSgdSetup {
+    /// Training rows that are protected: each joins a step's batch independently with
+    /// probability `samplingRate` (Poisson), in this order.
+    std::vector<long> privateRows;
+    /// Training rows whose gradients enter un-noised (semi-DP); empty for plain DP-SGD.
+    std::vector<long> publicRows;
+    double samplingRate = 1.0;  ///< q of the private batches
+    /// The private sum is divided by this (the expected batch q·n_priv), not by the batch drawn.
+    double expectedBatch = 1.0;
+    long steps = 0;          ///< T
+    long stepsPerEpoch = 1;  ///< for the per-epoch metrics
+    /// Per-example clip norm C of the private gradients; +∞: none (non-private runs).
+    double clip = std::numeric_limits<double>::infinity();
+    double sigma = 0.0;  ///< std of the Gaussian noise on the private mean, per coordinate
+    bool replaceAdjacency = false;  ///< neighbours replace a private row (else add/remove one)
+    /// Record the training-set diagnostics (loss on the training rows, clip fraction).
+    bool diagnostics = true;
+    double learningRate = 0.1;  ///< η
+    /// Iterates are projected onto the ball of this radius around 0 (+∞: none).
+    double radius = std::numeric_limits<double>::infinity();
+    bool averageIterates = false;  ///< report the polynomial-decay average (else the last iterate)
+    /// Weight of the private estimate; NaN = automatic (autoAlpha on each step's public batch).
+    /// 1 never reads a public row; 0 never reads a private row.
+    double alpha = 1.0;
+    /// Automatic α from the whole run's sizes (n_priv, n_pub, noise dσ²/T on the run's average)
+    /// instead of one step's (K_priv, K_pub, dσ²); see autoAlpha.
+    bool runLevelWeight = false;
+    long publicBatch = 0;         ///< K_pub: public rows per step (cycling a permutation)
+    bool normalisePublic = true;  ///< h(v) = C·v/‖v‖ for the public gradients
+    /// The public gradient's scale when normalising (C of the private part; 1 when it is ∞).
+    double publicScale = 1.0;
+    Eigen::VectorXd start;  ///< warm start (d + 1 entries, bias last); empty: 0
+    /// The best possible test MSE when the data's generator knows it (NaN otherwise): the
+    /// per-epoch excess risk is the test MSE minus this.
+    double optimalMse = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// The random streams of a run: private batches, public batches, privacy noise.
+struct LinearSgdStreams {
+    RandomStream& sampling;
+    RandomStream& publicSampling;
+    RandomStream& noise;
+};
+
+/// Runs `setup` on `data` (training rows from data.train, metrics on data.test). Fills theta
+/// (1 × (d + 1), bias last), the regression metrics, history (one entry per epoch, with the
+/// ε `epsilonAfter(steps)` reports), steps, status, trainLoss and, in theoryInputs, the mean α
+/// used ("alpha_mean"). No allocation per step; checks `cancel` before every step.
+RunResult runLinearSgd(const LinearSgdSetup& setup, const DataSplit& data, LinearSgdStreams streams,
+                       const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
+                       const CancelToken& cancel);
+
+/// The automatic weight of the private estimate (variance-minimising, clipping bias ignored):
+/// α = (V²/K_pub) / (V²/K_priv + d σ² + V²/K_pub), with V² the spread of the public
+/// gradients. It is the weighted-Gaussian mean estimator's r* (weighted_gaussian_mean.h) read as
+/// α = r·K_priv. 1 when K_pub = 0.
+double autoAlpha(double spread, double privateBatch, double publicBatch, double dimension,
+                 double sigma);
+
+/// The minimum-norm least-squares fit of the linear model with intercept (d + 1 entries, bias
+/// last) on rows `rows` of `train` (complete orthogonal decomposition; exact for the squared
+/// loss). Zero when `rows` is empty.
+Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>& rows);
+
+/// The public and private rows of `train`, both ascending. Each row is public when the keyed
+/// uniform of its own key, rowUniform(rowKey(train, row), seed), falls below `share`: a
+/// property of that row alone (its raw values and the public seed), so adding, removing or
+/// changing another row never moves it from one side to the other. About share·n rows are
+/// public (binomially many); share 0: none.
+struct PublicPrivateRows {
+    std::vector<long> publicRows;
+    std::vector<long> privateRows;
+};
+PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint64_t seed);
+
+/// A run of the shared loop planned from resolved settings: the setup and the accounting of its
+/// private releases.
+struct LinearSgdPlan {
+    LinearSgdSetup setup;
+    /// One Poisson-subsampled Gaussian release per step over the PRIVATE rows (q = b/n_priv,
+    /// z = σ·b/C, T = epochs·⌈n_priv/b⌉), add/remove or replace-one as the settings say; kind
+    /// NoRelease when no private row is read (α = 0, or public rows only).
+    privacy::AccountingInputs accounting;
+};
+
+/// Plans a run from the resolved common settings (epsilon, delta, epochs, batch-size b,
+/// lr-theta, clip-theta C, adjacency, averaging) and the own setting "domain-radius", over
+/// `rows`: σ = z·C/b on the private mean with z solved by the RDP accountant for the target ε
+/// (none when ε = ∞: no noise and no clipping, plain SGD). The public part of the setup
+/// (α, K_pub, normalisation, warm start) is left for the caller.
+LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
+                            PublicPrivateRows rows);
+
+/// The privacy statement of a private run of `plan` after result.steps steps (ε from the
+/// accountant over `plan.accounting`); `protectedRows` says which rows are protected.
+void describeLinearSgdRun(RunResult& result, const LinearSgdPlan& plan, const Dataset& train,
+                          const std::string& algorithm, const std::string& protectedRows);
+
+/// The projection radius D of the linear DP-SGD algorithms (dp-sgd-linear, semi-dp-sgd),
+/// declared as the heavy-tail algorithms declare it: one setting, one meaning.
+ParamSpec domainRadiusParameter();
+
+}  // namespace pfa

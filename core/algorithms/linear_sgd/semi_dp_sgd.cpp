@@ -1,0 +1,312 @@
+// semi-dp-sgd: semi-differentially private SGD for linear regression with public data
+// (thesis-algorithms.md §5.2, "Optimal Differentially Private Learning with Public Data"). About
+// a share p of the training rows is PUBLIC: a row is public when a keyed hash of its own raw
+// values (public-seed) falls below p, so no other row decides it; only the other rows are
+// protected. Each step mixes the noisy clipped mean
+// gradient of a Poisson batch of private rows, g_priv (σ from the RDP accountant over the
+// private rows alone, q = K_priv/n_priv), with the mean gradient of K_pub public rows, g_pub
+// (each normalised to norm C unless switched off): g = α g_priv + (1 − α) g_pub. α is set by
+// hand or automatically from the public batch's spread (the variance-minimising weight, the
+// gradient form of the weighted-Gaussian mean estimator's r*). Warm start: least squares on the
+// public rows. public-use = public-only is the "throw the private rows away" baseline: exact
+// least squares on the public rows. The loop is shared with dp-sgd-linear.
+#include <cmath>
+#include <limits>
+
+#include "core/algorithms/linear_sgd/linear_dp_sgd.h"
+#include "core/config/algorithm.h"
+#include "core/config/config_validation.h"
+#include "core/engine/evaluator.h"
+#include "core/engine/run_session.h"
+#include "core/engine/run_streams.h"
+#include "core/privacy/run_accountant.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+constexpr std::uint64_t kPublicBatchStream = 0x5055424241544348ULL;  // "PUBBATCH"
+/// The stored value of an automatic α (out of range, so only the word "auto" means it).
+constexpr const char* kAutoAlpha = "-1";
+
+ParamSpec makeParameter(const char* name, const char* label, ParamKind kind, const char* help,
+                        const char* defaultValue) {
+    ParamSpec spec;
+    spec.name = name;
+    spec.label = label;
+    spec.kind = kind;
+    spec.help = help;
+    spec.defaultValue = defaultValue;
+    spec.advanced = false;
+    return spec;
+}
+
+class SemiDpSgd final : public Algorithm {
+public:
+    std::string name() const override { return "semi-dp-sgd"; }
+    std::string description() const override {
+        return "Linear regression with public data: a share of the training rows is public; DP-SGD "
+               "on "
+               "the private rows mixed with the public rows' gradients (only private rows "
+               "protected).";
+    }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        can.task = Task::Regression;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        std::vector<ParamSpec> list = commonParameters(
+            {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
+             "clip-theta", "averaging", "secure-noise", "diagnostics"});
+        list.push_back(domainRadiusParameter());
+        {
+            ParamSpec p =
+                makeParameter("public-share", "Public share p", ParamKind::Real,
+                              "share of the training rows that are public (not protected): a row "
+                              "is public when a hash of its own values (keyed by public-seed) "
+                              "falls below p, so about p·n rows are",
+                              "0.05");
+            p.min = 0.0;
+            p.max = 1.0;
+            p.maxExclusive = true;
+            p.sweepable = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p =
+                makeParameter("public-seed", "Public rows seed", ParamKind::Integer,
+                              "key of the hash that makes rows public (the rule, and so which "
+                              "rows are public, is assumed public knowledge)",
+                              "0");
+            p.min = 0.0;
+            p.max = 0x1p53;
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter("public-use", "Use of the rows", ParamKind::Choice,
+                                        "how the public and private rows are used", "weighted");
+            p.choices = {
+                {"weighted", "semi-DP SGD (weighted gradients)",
+                 "noisy private gradients mixed with public gradients: g = α g_priv + (1 − α) "
+                 "g_pub"},
+                {"public-only", "public rows only (least squares)",
+                 "throws the private rows away: exact least squares on the public rows, ε = 0"}};
+            p.sweepable = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p =
+                makeParameter("public-weight", "Private weight α", ParamKind::Real,
+                              "weight α of the private gradient in g = α g_priv + (1 − α) g_pub "
+                              "(1: public rows ignored; 0: private rows ignored)",
+                              kAutoAlpha);
+            p.min = 0.0;
+            p.max = 1.0;
+            p.autoMeaning =
+                "variance-minimising, from the public rows only, per step or per run as "
+                "weight-rule says";
+            p.autoValue = kAutoAlpha;
+            p.autoByNumber = false;
+            p.sweepable = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter("weight-rule", "Automatic α from", ParamKind::Choice,
+                                        "what the automatic weight α balances", "per-step");
+            p.choices = {{"per-step", "one step's batches",
+                          "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's "
+                          "estimate"},
+                         {"per-run", "the whole run's rows",
+                          "α = (V²/n_pub)/(V²/n_priv + dσ²/T + V²/n_pub): the public rows are "
+                          "reused every step, so "
+                          "their error does not average out while the private noise does"}};
+            p.sweepable = true;
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter("public-batch", "Public batch K_pub", ParamKind::Integer,
+                                        "public rows per step", "0");
+            p.min = 1.0;
+            p.max = 1e9;
+            p.unit = "rows";
+            p.autoMeaning = "min(256, public rows)";
+            p.autoValue = "0";
+            p.sweepable = true;
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter(
+                "normalise-public", "Normalise public gradients", ParamKind::Flag,
+                "scale each public row's gradient to norm C (costs no privacy)", "true");
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        {
+            ParamSpec p = makeParameter("warm-start", "Warm start", ParamKind::Choice,
+                                        "where the iterates start", "public-least-squares");
+            p.choices = {{"public-least-squares", "least squares on the public rows",
+                          "exact least-squares fit on the public rows (no privacy cost)"},
+                         {"none", "zero", "the zero model"}};
+            p.advanced = true;
+            list.push_back(ownParameter(std::move(p)));
+        }
+        return list;
+    }
+
+    void validate(const TrainConfig& config, const DataSplit& data) const override {
+        requireNoFairness(config);
+        const PublicPrivateRows rows =
+            splitPublicRows(data.train, ownNumber(config, "public-share"),
+                            static_cast<std::uint64_t>(ownNumber(config, "public-seed")));
+        const long nPrivate = static_cast<long>(rows.privateRows.size());
+        if (nPrivate < 1) {
+            throw InputError("public-share = " + formatNumber(ownNumber(config, "public-share")) +
+                             " leaves no private training row; lower it");
+        }
+        if (config.batchSize > nPrivate) {
+            throw InputError("batch-size = " + std::to_string(config.batchSize) +
+                             " is invalid: at most the number of private training rows (" +
+                             std::to_string(nPrivate) + ")");
+        }
+    }
+
+    TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
+        TrainConfig c = resolveDefaults(requested, data);
+        const long nPublic = static_cast<long>(
+            splitPublicRows(data.train, ownNumber(c, "public-share"),
+                            static_cast<std::uint64_t>(ownNumber(c, "public-seed")))
+                .publicRows.size());
+        if (ownNumber(c, "public-batch") == 0)
+            c.extra["public-batch"] = std::to_string(std::min(256L, std::max(1L, nPublic)));
+        return c;
+    }
+
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override {
+        const TrainConfig& config = prepared.config();
+        const Dataset& train = data.train;
+        const double share = ownNumber(config, "public-share");
+        const auto publicSeed = static_cast<std::uint64_t>(ownNumber(config, "public-seed"));
+        const bool publicOnly = ownChoice(config, "public-use") == "public-only";
+        const double alphaSetting = ownNumber(config, "public-weight");
+        const double alpha = alphaSetting < 0.0 ? NAN : alphaSetting;
+
+        LinearSgdPlan plan =
+            planLinearSgd(config, train, splitPublicRows(train, share, publicSeed));
+        LinearSgdSetup& s = plan.setup;
+        const long nPublic = static_cast<long>(s.publicRows.size());
+        const long nPrivate = static_cast<long>(s.privateRows.size());
+        s.alpha = nPublic > 0 ? alpha : 1.0;  // no public rows: DP-SGD on the private rows
+        s.publicBatch = static_cast<long>(ownNumber(config, "public-batch"));
+        s.normalisePublic = ownChoice(config, "normalise-public") == "true";
+        s.runLevelWeight = ownChoice(config, "weight-rule") == "per-run";
+        if (ownChoice(config, "warm-start") == "public-least-squares" && nPublic > 0) {
+            s.start = leastSquaresOnRows(train, s.publicRows);
+        }
+        // Only public rows are read: nothing that depends on a private row is released.
+        if (publicOnly || s.alpha == 0.0) plan.accounting.kind = privacy::ReleaseKind::NoRelease;
+
+        RunResult result;
+        if (publicOnly) {
+            result = publicOnlyRun(s, data, observer, cancel);
+        } else {
+            const privacy::RunAccountant accountant(plan.accounting);
+            const RunStreams streams(config, train);
+            RandomStream sampling = streams.stream(streams::kSampling);
+            RandomStream publicSampling = streams.stream(kPublicBatchStream);
+            RandomStream noise = streams.stream(streams::kNoise);
+            const bool charged =
+                config.isPrivate() && plan.accounting.kind != privacy::ReleaseKind::NoRelease;
+            result = runLinearSgd(
+                s, data, {sampling, publicSampling, noise},
+                [&](long steps) {
+                    return charged ? accountant.after(steps).epsilon
+                                   : (config.isPrivate() ? 0.0 : INFINITY);
+                },
+                observer, cancel);
+        }
+        result.config = config;
+        result.theoryInputs["public_rows"] = static_cast<double>(nPublic);
+        result.theoryInputs["private_rows"] = static_cast<double>(nPrivate);
+        if (!config.isPrivate()) {
+            result.privacy = privacy::nonPrivateReport(name(), result.steps);
+            return result;
+        }
+        const std::string split =
+            "public rows (each row is public when a hash of its own values, keyed by public-seed " +
+            std::to_string(publicSeed) + ", falls below public-share " + formatNumber(share) +
+            ": whether a row is public depends on that row alone)";
+        std::string protectedRows =
+            "every column (features and target) of each PRIVATE "
+            "training row only. The " +
+            split +
+            " get NO protection: they are used as they are. The rule "
+            "that makes a row public is assumed to be public "
+            "knowledge";
+        if (!publicOnly && std::isnan(s.alpha))
+            protectedRows += "; the automatic weight α is computed from public rows only";
+        if (publicOnly)
+            protectedRows += "; the private rows are not used at all (ε = 0)";
+        else if (s.alpha == 0.0)
+            protectedRows += "; with α = 0 the private rows are not used at all (ε = 0)";
+        describeLinearSgdRun(result, plan, train, name(), protectedRows);
+        if (config.adjacency == privacy::Adjacency::AddRemove) {
+            // Under add/remove the number of private rows is private like n itself.
+            result.privacy.disclose("the numbers of private (" + std::to_string(nPrivate) +
+                                        ") and public (" + std::to_string(nPublic) +
+                                        ") training rows",
+                                    {"theory_inputs.private_rows", "theory_inputs.public_rows"});
+            result.privacy.statement = privacy::renderPrivacyStatement(result.privacy, "", "");
+        }
+        return result;
+    }
+
+private:
+    /// The "public rows only" baseline: exact least squares on the public rows (the zero model
+    /// when there are none). One step, no privacy cost.
+    static RunResult publicOnlyRun(const LinearSgdSetup& s, const DataSplit& data,
+                                   TrainingObserver& observer, const CancelToken& cancel) {
+        RunSession session(observer, cancel);
+        session.setEpsilonSoFar([](long) { return 0.0; });  // no private row is read
+        RunResult& result = session.result();
+        result.dataset = data.train.name;
+        const Eigen::VectorXd w = leastSquaresOnRows(data.train, s.publicRows);
+        result.theta = RowMatrix(1, w.size());
+        result.theta.row(0) = w.transpose();
+        result.regression = evaluateRegression(data.test, w);
+        result.regression.known = true;
+        result.test =
+            fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
+        // A training-set diagnostic (all training rows, private ones included).
+        result.trainLoss = s.diagnostics ? evaluateRegression(data.train, w).testMse : NAN;
+        if (s.publicRows.empty()) result.message = "no public rows: the model is zero";
+        StepInfo info;
+        info.step = 1;
+        info.epoch = 1;
+        info.batchRows = static_cast<long>(s.publicRows.size());
+        session.stepped(info);
+        EpochMetrics m;
+        m.epoch = 1;
+        m.step = 1;
+        m.trainLoss = m.trainObjective = result.trainLoss;
+        m.clipFraction = s.diagnostics ? 0.0 : NAN;
+        m.testError = result.regression.testMse;
+        if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
+        m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
+        session.evaluated(m);
+        return session.finish();
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makeSemiDpSgd() { return std::make_unique<SemiDpSgd>(); }
+
+}  // namespace pfa

@@ -1,0 +1,643 @@
+// ppsgd: personalised private SGD ("Personalization Improves Privacy–Accuracy Tradeoffs in
+// Federated Learning"). Every user i predicts with (w + θ_i)ᵀx: a global vector w learnt by
+// all users under user-level differential privacy, plus a personal offset θ_i that user i
+// learns alone and never sends. One round: each taking part user computes the mean squared-loss
+// gradient g_i of m samples at (w + θ_i); θ_i takes a local step with g_i (never clipped, never
+// released); the server averages the clipped g_i, adds Gaussian noise z·C/Q and moves w. Only
+// the noisy w's leave the server, so the guarantee is joint DP for each user, under
+// replace-one-user adjacency: the number of users N is public (it normalises the average). The
+// ratio a of global to local step (a = 0: everyone learns alone, nothing is released, ε = 0;
+// a = ∞: one shared model) is the personalisation knob; its tradeoff against ε is what the
+// algorithm shows.
+//
+// Data: "synthetic-personalised" carries its generator (Dataset::personalised): each round
+// draws fresh samples and the exact excess risk is measured. Any other data with user ids
+// (regression targets, or the class 0/1 as a number) samples m rows of the user's own rows
+// with replacement each round, and caps the user's local step at 1/(largest squared row norm)
+// so that it cannot diverge; without user ids every row is its own user.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "core/config/algorithm.h"
+#include "core/config/config_validation.h"
+#include "core/data/personalised.h"
+#include "core/engine/batch_sampler.h"
+#include "core/engine/clipping.h"
+#include "core/engine/evaluator.h"
+#include "core/engine/private_run_report.h"
+#include "core/engine/run_session.h"
+#include "core/engine/run_streams.h"
+#include "core/privacy/noisy_release.h"
+#include "core/privacy/run_accountant.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// A global model this long has diverged (the data's optima have norms of order 10²).
+constexpr double kDivergedNorm = 1e12;
+constexpr std::uint64_t kUserSamplesStream = 0x5050534744415441ULL;  // "PPSGDATA"
+
+ParamSpec realParameter(const char* name, const char* label, const char* help,
+                        const char* defaultValue, double min, bool minExclusive,
+                        double max = kInf) {
+    ParamSpec spec;
+    spec.name = name;
+    spec.label = label;
+    spec.kind = ParamKind::Real;
+    spec.help = help;
+    spec.min = min;
+    spec.minExclusive = minExclusive;
+    spec.max = max;
+    spec.defaultValue = defaultValue;
+    spec.sweepable = true;
+    spec.advanced = false;
+    return ownParameter(std::move(spec));
+}
+
+ParamSpec integerParameter(const char* name, const char* label, const char* help,
+                           const char* defaultValue, double min, const char* unit = "") {
+    ParamSpec spec;
+    spec.name = name;
+    spec.label = label;
+    spec.kind = ParamKind::Integer;
+    spec.help = help;
+    spec.unit = unit;
+    spec.min = min;
+    spec.defaultValue = defaultValue;
+    spec.sweepable = true;
+    spec.advanced = false;
+    return ownParameter(std::move(spec));
+}
+
+/// (η_w, η_θ) from the base step η and the personalisation a (global/local step ratio).
+struct StepSizes {
+    double global = 0.0;
+    double local = 0.0;
+};
+StepSizes stepSizes(double eta, double a) {
+    if (a == 0.0) return {0.0, eta};
+    if (a <= 1.0) return {a * eta, eta};
+    if (std::isinf(a)) return {eta, 0.0};
+    return {eta, eta / a};
+}
+
+/// Number of users the run learns for: the generator's, the training part's, or its rows.
+long userCount(const Dataset& train) {
+    if (train.personalised) return train.personalised->users();
+    if (train.users) return train.users->units();
+    return static_cast<long>(train.rows());
+}
+
+/// The accounting of the global model's releases (privacy-accounting.md §2, §2.5, §7): one
+/// Gaussian release of the clipped per-user sum per round, under replace-one-user adjacency (the
+/// number of users N is public; it sets the normaliser Q and the rate q = Q/N). With every user
+/// in every round (q = 1) a replaced user moves the sum by at most 2C: the Gaussian curve at
+/// z/2 (§2.5, q = 1). With Poisson user sampling (q < 1) each user's contribution has norm ≤ C
+/// and membership is hidden: the group-of-two bound at z. a = 0 releases nothing.
+privacy::AccountingInputs globalReleaseInputs(double q, double z, double a, long rounds,
+                                              double delta) {
+    privacy::AccountingInputs in;
+    in.unit = "user";
+    in.adjacency = privacy::Adjacency::Replace;
+    const bool everyone = q >= 1.0;
+    in.kind = a == 0.0 ? privacy::ReleaseKind::NoRelease
+                       : (everyone ? privacy::ReleaseKind::Gaussian
+                                   : privacy::ReleaseKind::PoissonReplace);
+    in.samplingRate = a == 0.0 ? 1.0 : std::min(q, 1.0);
+    in.noiseMultiplier = a == 0.0 ? 0.0 : (everyone ? z / 2.0 : z);
+    in.sensitivity =
+        everyone ? "2C (replace-one user: the per-round sum of clipped user gradients moves by "
+                   "at most 2C)"
+                 : "C (one sampled user's clipped gradient in the per-round sum; replace-one by "
+                   "the group-of-two bound)";
+    in.stepsPerRelease = 1;
+    in.steps = rounds;
+    in.delta = delta;
+    return in;
+}
+
+/// The factor between the setting z (noise std on the sum over C) and the multiplier the
+/// accountant charges: 1/2 with every user in every round (the bound is 2C), else 1.
+double chargedMultiplierScale(double q) { return q >= 1.0 ? 0.5 : 1.0; }
+
+class Ppsgd final : public Algorithm {
+public:
+    std::string name() const override { return "ppsgd"; }
+    std::string description() const override {
+        return "Personalised private SGD: a global linear model learnt by all users under "
+               "user-level "
+               "differential privacy plus a personal offset each user learns alone and never "
+               "shares.";
+    }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        can.unit = PrivacyUnit::User;
+        can.task = Task::Regression;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        std::vector<ParamSpec> list =
+            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
+        list.push_back(realParameter(
+            "personalisation", "Personalisation a (0 = all local, inf = all global)",
+            "ratio of the global model's step to the personal models' step: 0 = every user learns "
+            "alone "
+            "(nothing is released, ε = 0); inf = one shared model, no personal offsets",
+            "1", 0.0, false));
+        list.push_back(realParameter(
+            "base-step", "Base step η",
+            "base step: the larger of the global and the personal step sizes (on tabular users the "
+            "personal step is also at most 1/(the user's largest squared row norm))",
+            "0.2", 0.0, true));
+        list.push_back(
+            realParameter("global-clip", "Global clip C per user",
+                          "bound on the norm of each user's mean gradient sent to the global model",
+                          "10", 0.0, true));
+        ParamSpec users =
+            integerParameter("sampled-users", "Users per round Q",
+                             "expected users taking part in a round (each joins with probability "
+                             "Q/N); all users when automatic",
+                             "0", 0.0, "users");
+        users.autoMeaning = "all N users every round";
+        users.autoValue = "0";
+        users.autoReads = AutoReads::UnitCount;
+        list.push_back(std::move(users));
+        list.push_back(
+            integerParameter("samples-per-user", "Samples per user m",
+                             "samples each taking part user averages its gradient over, per round",
+                             "10", 1.0, "samples"));
+        list.push_back(integerParameter("global-rounds", "Rounds", "communication rounds", "300",
+                                        1.0, "rounds"));
+        ParamSpec z =
+            realParameter("noise-multiplier", "Noise multiplier z",
+                          "noise std on the sum of clipped user gradients divided by C; automatic: "
+                          "the smallest z whose ε after all rounds stays within the budget",
+                          "0", 0.0, false);
+        z.autoMeaning = "solved by the accountant from the target ε";
+        z.autoValue = "0";
+        z.example = "256";  // within ε = 1 over 300 rounds (charged at z/2 = 128 with all users)
+        z.advanced = true;
+        z.applies = AppliesPrivate;
+        list.push_back(std::move(z));
+        return list;
+    }
+
+    void validate(const TrainConfig& config, const DataSplit& data) const override {
+        requireNoFairness(config);
+        const Dataset& train = data.train;
+        if (!train.personalised && !train.isRegression() && train.numClasses() > 2) {
+            throw InputError(
+                "ppsgd fits a linear model with the squared loss: it needs a regression target or "
+                "two classes (used as 0/1), and '" +
+                train.name + "' has " + std::to_string(train.numClasses()) + " classes");
+        }
+        const long n = userCount(train);
+        const double q = ownNumber(config, "sampled-users");
+        if (q > static_cast<double>(n)) {
+            throw InputError("users-per-round = " + formatNumber(q) +
+                             " is invalid: the training data has " + std::to_string(n) + " users");
+        }
+        const double a = ownNumber(config, "personalisation");
+        const double z = ownNumber(config, "noise-multiplier");
+        if (a > 0.0 && !config.isPrivate() && z > 0.0) {
+            throw InputError(
+                "noise-multiplier = " + formatNumber(z) +
+                " needs a finite privacy budget ε: the run states the ε this noise gives, which "
+                "must stay within the budget");
+        }
+        if (a > 0.0 && config.isPrivate()) {
+            const privacy::AccountingInputs in = globalReleaseInputs(
+                q / static_cast<double>(n), z, a,
+                static_cast<long>(ownNumber(config, "global-rounds")), config.delta);
+            const double spent = privacy::certifiedEpsilon(in).epsilon;
+            if (spent > config.epsilon * (1.0 + 1e-9)) {
+                throw InputError(
+                    "noise-multiplier = " + formatNumber(z) + " spends ε = " + formatNumber(spent) +
+                    " over " + formatNumber(ownNumber(config, "global-rounds")) +
+                    " rounds, more than the budget ε = " + formatNumber(config.epsilon) +
+                    ": raise z or ε, or leave z automatic");
+            }
+        }
+    }
+
+    TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
+        const long n = userCount(data.train);
+        TrainConfig c = resolveUserLevelDefaults(requested, data, n);
+        if (ownNumber(c, "sampled-users") == 0) c.extra["sampled-users"] = std::to_string(n);
+        const double a = ownNumber(c, "personalisation");
+        if (ownNumber(c, "noise-multiplier") == 0 && c.isPrivate() && a > 0.0) {
+            const double q = ownNumber(c, "sampled-users") / static_cast<double>(n);
+            const privacy::AccountingInputs shape = globalReleaseInputs(
+                q, 1.0, a, static_cast<long>(ownNumber(c, "global-rounds")), c.delta);
+            c.extra["noise-multiplier"] = realText(
+                privacy::solveNoiseMultiplierFor(shape, chargedMultiplierScale(q), c.epsilon));
+        }
+        return c;
+    }
+
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override;
+};
+
+RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
+                     TrainingObserver& observer, const CancelToken& cancel) const {
+    const TrainConfig& config = prepared.config();
+    const Dataset& train = data.train;
+    const Dataset& test = data.test;
+    const PersonalisedTruth* truth = train.personalised.get();
+    const bool streaming = truth != nullptr;
+
+    const long N = userCount(train);
+    const long rounds = static_cast<long>(ownNumber(config, "global-rounds"));
+    const long m = static_cast<long>(ownNumber(config, "samples-per-user"));
+    const double Q = ownNumber(config, "sampled-users");
+    const double q = Q / static_cast<double>(N);
+    const double a = ownNumber(config, "personalisation");
+    const double C = ownNumber(config, "global-clip");
+    const double z = ownNumber(config, "noise-multiplier");
+    const StepSizes eta = stepSizes(ownNumber(config, "base-step"), a);
+    // Streaming: the generator's raw coordinates, no intercept (the generator has none).
+    // Pool: the encoded features and an intercept (bias last, as every model of the app).
+    const Eigen::Index d = streaming ? truth->features() : train.features();
+    const Eigen::Index D = streaming ? d : d + 1;
+
+    // Pool mode: each user's training rows (every row its own user without user ids).
+    std::vector<long> poolOffsets, poolRows;
+    if (!streaming) {
+        if (train.users) {
+            poolOffsets = train.users->offsets();
+            poolRows = train.users->rowOrder();
+        } else {
+            poolOffsets.resize(static_cast<std::size_t>(N) + 1);
+            std::iota(poolOffsets.begin(), poolOffsets.end(), 0L);
+            poolRows.resize(static_cast<std::size_t>(N));
+            std::iota(poolRows.begin(), poolRows.end(), 0L);
+        }
+    }
+    const Eigen::VectorXd targets = regressionTargets(train);
+    // Pool mode [ours]: a user's local step is at most 1/L_i, L_i the largest ‖(x, 1)‖² among
+    // the user's rows, so that the personal model never overshoots (an unclipped local step
+    // on a user with one large row would otherwise diverge at any fixed η). The cap uses only
+    // the user's own rows and changes nothing that is released.
+    std::vector<double> localStep(streaming ? 0 : static_cast<std::size_t>(N), eta.local);
+    if (!streaming) {
+        for (long i = 0; i < N; ++i) {
+            double largest = 0.0;
+            for (long k = poolOffsets[static_cast<std::size_t>(i)];
+                 k < poolOffsets[static_cast<std::size_t>(i) + 1]; ++k) {
+                largest = std::max(
+                    largest,
+                    train.X.row(poolRows[static_cast<std::size_t>(k)]).squaredNorm() + 1.0);
+            }
+            localStep[static_cast<std::size_t>(i)] = std::min(eta.local, 1.0 / largest);
+        }
+    }
+
+    const privacy::RunAccountant accountant(globalReleaseInputs(q, z, a, rounds, config.delta));
+    const bool diagnostics = recordsDiagnostics(config);
+    const RunStreams streams(config, train);
+    RandomStream sampling = streams.stream(streams::kSampling);  // who takes part in a round
+    RandomStream noise = streams.stream(streams::kNoise);
+    // The users' own samples (fresh draws, or rows of their pool) depend on the seed alone:
+    // runs that differ only in ε, a or η see the same data (common random numbers), so a = 0
+    // gives one curve for every budget. They are the protected data, not a privacy mechanism.
+    // Each user draws from a stream of its own: one user's data never changes another's draws.
+    std::vector<FastRandom> samples;
+    samples.reserve(static_cast<std::size_t>(N));
+    for (long i = 0; i < N; ++i)
+        samples.emplace_back(config.seed, kUserSamplesStream + static_cast<std::uint64_t>(i));
+    // The users taking part in a round (positions, ascending), and the release's bound: a
+    // replaced user moves the normalised sum by 2C/Q.
+    std::vector<long> members(static_cast<std::size_t>(N));
+    const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+        "users-clipped-mean", 2.0 * C / Q, z > 0.0 ? z * C / Q : 0.0);
+
+    // Everything the rounds touch is allocated here, once.
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(D);
+    Eigen::MatrixXd theta = Eigen::MatrixXd::Zero(D, N);  // column i: user i's offset
+    RowMatrix x(m, D);
+    Eigen::VectorXd y(m), residual(m), model(D), g(D), gsum(D);
+    Eigen::VectorXd userRisk(N);
+
+    // Test part, pool mode: each test row's training user (−1: unknown user, global model only).
+    std::vector<long> testUserOfRow(static_cast<std::size_t>(test.rows()), -1);
+    if (!streaming && test.users && train.users) {
+        const std::vector<long> match = matchUnits(*test.users, *train.users);
+        for (Eigen::Index r = 0; r < test.rows(); ++r) {
+            testUserOfRow[static_cast<std::size_t>(r)] =
+                match[static_cast<std::size_t>(test.users->unitOf(r))];
+        }
+    } else if (streaming && test.userId.size() == test.rows()) {
+        for (Eigen::Index r = 0; r < test.rows(); ++r)
+            testUserOfRow[static_cast<std::size_t>(r)] = test.userId(r);
+    }
+    const Eigen::VectorXd testTargets = regressionTargets(test);
+    // Streaming models live in raw units; the table is standardised: x_raw = sd·x + mean.
+    Eigen::VectorXd rawMean = Eigen::VectorXd::Zero(d), rawSd = Eigen::VectorXd::Ones(d);
+    if (streaming && static_cast<Eigen::Index>(data.encoding.means.size()) == d) {
+        for (Eigen::Index j = 0; j < d; ++j) {
+            rawMean(j) = data.encoding.means[static_cast<std::size_t>(j)];
+            const double sd = data.encoding.standardDeviations[static_cast<std::size_t>(j)];
+            rawSd(j) = sd > 0.0 ? sd : 1.0;
+        }
+    }
+    // The model of user u (or the global one, u < 0) in encoded coordinates with the bias last.
+    auto encodedModel = [&](long u, Eigen::VectorXd& out) {
+        out = w;
+        if (u >= 0 && u < N) out += theta.col(u);
+        if (!streaming) return;
+        Eigen::VectorXd enc(d + 1);
+        enc.head(d) = out.cwiseProduct(rawSd);
+        enc(d) = out.dot(rawMean);
+        out = std::move(enc);
+    };
+    // Test MSE of the personalised predictions, and per test user (position in test.users).
+    std::vector<double> testUserSse, testUserRows;
+    auto testMse = [&](bool perUser) {
+        if (test.rows() == 0) return kNaN;
+        if (perUser && test.users) {
+            testUserSse.assign(static_cast<std::size_t>(test.users->units()), 0.0);
+            testUserRows.assign(static_cast<std::size_t>(test.users->units()), 0.0);
+        }
+        double sse = 0.0;
+        Eigen::VectorXd u(D), enc;
+        for (Eigen::Index r = 0; r < test.rows(); ++r) {
+            encodedModel(testUserOfRow[static_cast<std::size_t>(r)], enc);
+            const double e = test.X.row(r).dot(enc.head(test.features())) + enc(test.features()) -
+                             testTargets(r);
+            sse += e * e;
+            if (perUser && test.users) {
+                const auto k = static_cast<std::size_t>(test.users->unitOf(r));
+                testUserSse[k] += e * e;
+                testUserRows[k] += 1.0;
+            }
+        }
+        return sse / static_cast<double>(test.rows());
+    };
+    auto excessRisk = [&] {
+        for (long i = 0; i < N; ++i) {
+            model = w + theta.col(i);
+            userRisk(i) = truth->userExcessRisk(static_cast<int>(i), model);
+        }
+        return userRisk.mean();
+    };
+
+    RunSession session(observer, cancel, "rounds");
+    session.setEpsilonSoFar([&](long steps) { return accountant.after(steps).epsilon; });
+    RunResult& result = session.result();
+    result.config = config;
+    result.dataset = train.name;
+    long clipped = 0, contributions = 0;
+    double roundLoss = 0.0, roundSamples = 0.0;
+
+    for (long t = 0; t < rounds; ++t) {
+        if (session.cancelled(t)) break;
+        gsum.setZero();
+        // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
+        const long taking = drawParticipants(sampling, q, N, members, "users");
+        for (long k = 0; k < taking; ++k) {
+            const long i = members[static_cast<std::size_t>(k)];
+            FastRandom& own = samples[static_cast<std::size_t>(i)];
+            model = w + theta.col(i);
+            if (streaming) {
+                truth->sample(static_cast<int>(i), own, x, y);
+            } else {
+                const long begin = poolOffsets[static_cast<std::size_t>(i)];
+                const long size = poolOffsets[static_cast<std::size_t>(i) + 1] - begin;
+                for (long k = 0; k < m; ++k) {
+                    const long row = poolRows[static_cast<std::size_t>(
+                        begin +
+                        static_cast<long>(own.uniformIndex(static_cast<std::uint64_t>(size))))];
+                    x.row(k).head(d) = train.X.row(row);
+                    x(k, d) = 1.0;
+                    y(k) = targets(row);
+                }
+            }
+            // Squared loss ½(ŷ − y)²: the gradient at the pre-update point, shared by w and θ_i.
+            residual.noalias() = x * model;
+            residual -= y;
+            roundLoss += residual.squaredNorm();
+            roundSamples += static_cast<double>(m);
+            g.noalias() = x.transpose() * residual;
+            g /= static_cast<double>(m);
+            // The local step: never clipped, never released.
+            if (eta.local > 0.0)
+                theta.col(i) -=
+                    (streaming ? eta.local : localStep[static_cast<std::size_t>(i)]) * g;
+            if (eta.global > 0.0) {
+                ++contributions;
+                clipped += clipInPlace(g, C);
+                gsum += g;
+            }
+        }
+        if (eta.global > 0.0) {
+            // Normalised by the expected number of users (Poisson sampling), noise z·C on the sum.
+            gsum /= Q;
+            privacy::releaseGaussian(release, gsum, noise);
+            w -= eta.global * gsum;
+        }
+
+        StepInfo info;
+        info.step = t + 1;
+        info.epoch = static_cast<int>(t + 1);
+        info.batchRows = static_cast<long>(roundSamples);
+        info.batchLoss = diagnostics && roundSamples > 0 ? 0.5 * roundLoss / roundSamples : kNaN;
+        bool stop = session.stepped(info);
+        // Judged on the released global model alone: a stop decided on the users' exact losses
+        // or their personal models would itself tell about their data.
+        const bool diverged = !w.allFinite() || w.norm() > kDivergedNorm;
+        if (RunSession::evaluationDue(t + 1, rounds, 100) || diverged) {
+            EpochMetrics e;
+            e.epoch = static_cast<int>(result.history.size()) + 1;
+            e.step = t + 1;
+            // Diagnostic: the MSE of the round's samples (the users' private data).
+            e.trainLoss = diagnostics && roundSamples > 0 ? roundLoss / roundSamples : kNaN;
+            e.trainObjective = e.trainLoss;
+            e.violation = e.dpGap = e.eoGap = e.eoppGap = e.ermiHard = e.ermiSoft = kNaN;
+            if (streaming) {
+                e.excessRisk = excessRisk();
+                e.testError = e.excessRisk;
+                e.unitErrorSpread = userRisk.maxCoeff() - userRisk.minCoeff();
+            } else {
+                e.testError = testMse(true);
+                double lo = kInf, hi = -kInf;
+                for (std::size_t k = 0; k < testUserSse.size(); ++k) {
+                    if (testUserRows[k] == 0) continue;
+                    lo = std::min(lo, testUserSse[k] / testUserRows[k]);
+                    hi = std::max(hi, testUserSse[k] / testUserRows[k]);
+                }
+                if (hi >= lo) e.unitErrorSpread = hi - lo;
+            }
+            e.clipFraction = !diagnostics ? kNaN
+                             : contributions
+                                 ? static_cast<double>(clipped) / static_cast<double>(contributions)
+                                 : 0.0;
+            stop = session.evaluated(e) || stop;
+            clipped = contributions = 0;
+        }
+        roundLoss = roundSamples = 0.0;
+        if (diverged) {
+            session.diverge("the models diverged at round " + std::to_string(t + 1) +
+                            ": the step size η = " + formatNumber(ownNumber(config, "base-step")) +
+                            " is too large for these data; lower it");
+            break;
+        }
+        if (session.stopRequested(stop, t + 1, rounds)) break;
+    }
+
+    // The released global model (encoded coordinates, bias last).
+    Eigen::VectorXd global;
+    encodedModel(-1, global);
+    result.theta = RowMatrix(1, global.size());
+    result.theta.row(0) = global.transpose();
+    result.regression.known = true;
+    if (!session.diverged()) {
+        result.regression.testMse = testMse(true);
+        result.regression.testRmse = std::sqrt(result.regression.testMse);
+        const double headline = streaming ? excessRisk() : result.regression.testMse;
+        result.test = fairnessNotApplicable(static_cast<long>(test.rows()), headline);
+        result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
+
+        if (streaming) {
+            // What the bound of the theory overlay needs of the generator (display only).
+            const Eigen::VectorXd mean = truth->optimum.rowwise().mean();
+            result.theoryInputs = {
+                {"users", static_cast<double>(N)},
+                {"rounds", static_cast<double>(ownNumber(config, "global-rounds"))},
+                {"dimension", static_cast<double>(truth->features())},
+                {"smoothness", truth->variances.maxCoeff()},
+                {"clip", C},
+                {"gradient_noise",
+                 truth->noise * truth->noise * truth->variances.sum() / static_cast<double>(m)},
+                {"sum_squared_optima", truth->optimum.squaredNorm()},
+                {"squared_mean_optimum", mean.squaredNorm()},
+            };
+        }
+
+        // Per-user read-outs: who pays for privacy.
+        result.unitKind = "user";
+        auto rowsOf = [](const std::optional<UnitIndex>& index, int id) {
+            if (!index) return 0L;
+            const std::optional<long> k = index->find(id);
+            return k ? index->rowCount(*k) : 0L;
+        };
+        if (streaming) {
+            result.units.reserve(static_cast<std::size_t>(N));
+            for (long i = 0; i < N; ++i) {
+                UnitMetrics u;
+                u.name = "user " + std::to_string(i + 1);
+                u.trainRows = diagnostics ? rowsOf(train.users, static_cast<int>(i)) : -1;
+                u.testRows = rowsOf(test.users, static_cast<int>(i));
+                u.testError = userRisk(i);
+                if (test.users) {
+                    if (const std::optional<long> k = test.users->find(static_cast<int>(i))) {
+                        u.testLoss = testUserSse[static_cast<std::size_t>(*k)] /
+                                     testUserRows[static_cast<std::size_t>(*k)];
+                    }
+                }
+                result.units.push_back(std::move(u));
+            }
+        } else if (test.users) {
+            for (long k = 0; k < test.users->units(); ++k) {
+                UnitMetrics u;
+                u.name = test.users->name(k);
+                u.trainRows = diagnostics ? rowsOf(train.users, test.users->id(k)) : -1;
+                u.testRows = test.users->rowCount(k);
+                u.testError = u.testLoss = testUserSse[static_cast<std::size_t>(k)] /
+                                           testUserRows[static_cast<std::size_t>(k)];
+                result.units.push_back(std::move(u));
+            }
+        }
+    } else {
+        result.test = fairnessNotApplicable(static_cast<long>(test.rows()), kNaN);
+    }
+
+    // a = 0 releases nothing whatever the budget: ε = 0, certified by the accountant.
+    if (!config.isPrivate() && a > 0.0) {
+        result.privacy = privacy::nonPrivateReport(name(), result.steps);
+        return session.finish();
+    }
+    describePrivateRun(result, accountant, train);
+    privacy::PrivacyReport& report = result.privacy;
+    report.algorithm = name();
+    report.unit = "user";
+    // The unit is already the person: no group-privacy conversion applies.
+    report.epsilonPerPerson = 0.0;
+    report.maxRowsPerPerson = 0;
+    report.adjacency = "replace-one";
+    report.neighbouring =
+        "all data of one user replaced by any other data (any number of rows); "
+        "the number of users N = " +
+        std::to_string(N) + " is public";
+    report.trustModel =
+        "joint DP: the server (trusted to add the noise) releases only the noisy global model; "
+        "in a deployment each user's personal model stays with that user and is not protected "
+        "from that user — this simulation evaluates the personal models, and what it records "
+        "of them is listed as not protected";
+    report.protectedData =
+        streaming ? "all samples of each user" : "every row of each user (features and target)";
+    report.clipTheta = C;
+    report.clipDescription = "C = " + formatNumber(C) +
+                             " per user (the norm of the user's mean gradient over " +
+                             std::to_string(m) + " samples per round)";
+    report.samplingRate = a == 0.0 ? 0.0 : std::min(q, 1.0);
+    report.expectedBatch = static_cast<long>(Q);
+    if (a == 0.0) {
+        report.calibration = "none needed: personalisation a = 0 sends nothing to the server";
+        report.mechanism = "no release (every user learns alone)";
+        report.sampling = "none";
+        report.postProcessing =
+            "only each user's own model exists; it is computed from that user's data alone";
+    } else {
+        report.calibration =
+            config.isPrivate()
+                ? "noise multiplier z = " + formatNumber(z) +
+                      " (the smallest z the accountant finds within the budget ε, unless given)"
+                : "";
+        report.mechanism =
+            q >= 1.0
+                ? "Gaussian, one release of the noisy global update per round (bound 2C on "
+                  "the sum under replace-one, so the accountant's multiplier is z/2)"
+                : "Poisson-subsampled Gaussian (users), replace-one by the group-of-two bound, "
+                  "one release per round";
+        report.sampling =
+            q >= 1.0 ? "every user in every round"
+                     : "Poisson: each user joins a round with probability q = " + formatNumber(q);
+        report.noiseMultiplierTheta = z;
+        report.noiseMultiplier = z * chargedMultiplierScale(q);
+        report.sigmaTheta = z * C / Q;
+        report.postProcessing =
+            "each user's personal model θ_i, computed from the released global models and "
+            "that user's own data (joint differential privacy)";
+    }
+    // The personalised metrics read each user's personal model θ_i, which the guarantee does
+    // not cover (joint DP protects a user from what the others see: the global models).
+    report.disclose(
+        "every metric of the personal models w + θ_i (each computed from one user's "
+        "own data): the test " +
+            std::string(streaming ? "excess risk" : "MSE") +
+            " per user, their mean and their spread",
+        {"test_error", "regression.test_mse", "regression.test_rmse", "history.test_error",
+         "history.excess_risk", "history.unit_error_spread", "units.items[].test_error",
+         "units.items[].test_loss"});
+    if (diagnostics && !result.units.empty()) {
+        report.disclose("each user's number of training rows", {"units.items[].train_rows"},
+                        /*diagnostic=*/true);
+    }
+    report.statement = privacy::renderPrivacyStatement(report, "", "");
+    return session.finish();
+}
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makePpsgd() { return std::make_unique<Ppsgd>(); }
+
+}  // namespace pfa

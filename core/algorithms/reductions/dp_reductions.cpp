@@ -1,0 +1,385 @@
+// dp-reductions: "DP reductions (simplified)" — fair classification by a game between a
+// cost-sensitive learner and an auditor of the fairness constraints ("Differentially Private
+// Fair Learning", built on "A Reductions Approach to Fair Classification"). Simplified: the
+// learner is noisy least squares on the signed costs (the sources' code does this; the paper's
+// exponential mechanism over a finite class takes exponential time), the auditor plays
+// exponentiated gradient on noisy cell sums, and the output is the uniform mixture of all T
+// plays (no best-iterate or LP step, which would read exact training statistics). Protects
+// one record's sensitive attribute (features and labels public); two groups; demographic
+// parity or equalized odds. Per round two full-batch Gaussian releases at a common multiplier
+// z solved by the RDP accountant; the cell counts by Laplace, charged by basic composition.
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "core/algorithms/reductions/reductions_game.h"
+#include "core/config/algorithm.h"
+#include "core/config/config_validation.h"
+#include "core/engine/laplace_mechanism.h"
+#include "core/engine/private_run_report.h"
+#include "core/engine/randomised_evaluation.h"
+#include "core/engine/run_session.h"
+#include "core/engine/run_streams.h"
+#include "core/fairness/fairness_metrics.h"
+#include "core/privacy/accounting_inputs.h"
+#include "core/privacy/run_accountant.h"
+#include "core/util/error.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+/// The seeded Bernoulli draws of the "sampled" evaluation (test rows, not a privacy stream).
+constexpr std::uint64_t kEvaluationStream = 0x4556414c53414d50ULL;  // "EVALSAMP"
+
+ParamSpec own(const char* name, const char* label, ParamKind kind, const char* help,
+              const char* defaultValue) {
+    ParamSpec spec;
+    spec.name = name;
+    spec.label = label;
+    spec.kind = kind;
+    spec.help = help;
+    spec.defaultValue = defaultValue;
+    spec.advanced = false;
+    return spec;
+}
+
+std::vector<ParamSpec> ownSettings() {
+    std::vector<ParamSpec> list;
+    {
+        ParamSpec p = own("tolerance", "Tolerance c", ParamKind::Real,
+                          "allowed violation of each fairness constraint (|group rate − parent "
+                          "rate| ≤ c); smaller asks for fairer, B = 1/c by default",
+                          "0.05");
+        p.min = 0.0;
+        p.minExclusive = true;
+        p.max = 1.0;
+        p.sweepable = true;
+        list.push_back(ownParameter(std::move(p)));
+    }
+    {
+        ParamSpec p = own("bound", "Multiplier bound B", ParamKind::Real,
+                          "the auditor's multipliers λ sum to at most B; the learner's noise grows "
+                          "with B",
+                          "0");
+        p.min = 0.0;
+        p.minExclusive = true;
+        p.autoMeaning = "1/c";
+        p.autoValue = "0";
+        p.sweepable = true;
+        p.advanced = true;
+        list.push_back(ownParameter(std::move(p)));
+    }
+    {
+        ParamSpec p =
+            own("game-rounds", "Rounds T", ParamKind::Integer,
+                "rounds of the learner–auditor game; the output mixes all T classifiers. Automatic "
+                "is the sources' formula, which gives T = 1 (no fairness correction) on Adult at "
+                "ε = 1: set more rounds to let the auditor act (each round costs privacy)",
+                "0");
+        p.min = 1;
+        p.max = 100000;
+        p.unit = "rounds";
+        p.autoMeaning =
+            "private: ⌊B√ln5·n·ε / (2(4B+1)·√ln(1/δ)·((d+1)·ln n + ln(2/β)))⌋, at "
+            "least 1; not private: " +
+            std::to_string(reductions::kNonPrivateRounds);
+        p.autoValue = "0";
+        p.sweepable = true;
+        list.push_back(ownParameter(std::move(p)));
+    }
+    {
+        ParamSpec p =
+            own("auditor-step", "Auditor step η", ParamKind::Real,
+                "step of the auditor's exponentiated-gradient update θ ← θ + η·(γ̃ − c)", "0");
+        p.min = 0.0;
+        p.minExclusive = true;
+        p.autoMeaning = "0.5·√(ln 5 / T)/B";
+        p.autoValue = "0";
+        p.sweepable = true;
+        p.advanced = true;
+        list.push_back(ownParameter(std::move(p)));
+    }
+    {
+        ParamSpec p =
+            own("rounds-beta", "Rounds formula β", ParamKind::Real,
+                "failure probability β in the automatic rounds formula (read only there)", "0.01");
+        p.min = 0.0;
+        p.minExclusive = true;
+        p.max = 1.0;
+        p.maxExclusive = true;
+        p.advanced = true;
+        list.push_back(ownParameter(std::move(p)));
+    }
+    list.push_back(randomisedEvaluationParameter());
+    return list;
+}
+
+class DpReductions final : public Algorithm {
+public:
+    std::string name() const override { return "dp-reductions"; }
+    std::string description() const override {
+        return "DP reductions (simplified): a learner–auditor game for demographic parity or "
+               "equalized odds, private for the sensitive attribute. Simplified: a noisy "
+               "least-squares learner instead of the exponential mechanism, and the uniform "
+               "mixture of all rounds as the output.";
+    }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        can.curveSetting = "tolerance";
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        std::vector<ParamSpec> list = commonParameters(
+            {"fairness", "epsilon", "delta", "seed", "scope", "secure-noise", "advantaged-class"});
+        for (ParamSpec& p : ownSettings()) list.push_back(std::move(p));
+        return list;
+    }
+
+    void validate(const TrainConfig& config, const DataSplit& data) const override {
+        requireNoFairness(config);
+        if (config.isPrivate() && config.scope != ProtectionScope::SensitiveOnly) {
+            throw InputError(
+                "scope = all-features is not supported by dp-reductions: it protects only the "
+                "sensitive attribute (its learner uses the features and labels exactly, as the "
+                "method's sources do); use scope = sensitive-only");
+        }
+        const Dataset& train = data.train;
+        reductions::Cells cells(config.fairness, train.numGroups(), train.numClasses());
+        // Private runs never refuse on exact counts (a refusal would tell about them): their
+        // noisy cell counts are floored at 10, so an empty cell is harmless.
+        if (!config.isPrivate()) requirePenaltyCellsPresent(config, train);
+        if (config.isPrivate()) {
+            const long T = static_cast<long>(ownNumber(config, "game-rounds"));
+            const double target = (1.0 - reductions::kCountShare) * config.epsilon;
+            reductions::solveMultiplier(T, target, config.delta);  // throws when impossible
+        }
+    }
+
+    TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
+        TrainConfig c = resolveDefaults(requested, data);
+        const double tolerance = ownNumber(c, "tolerance");
+        double bound = ownNumber(c, "bound");
+        if (bound == 0.0) bound = 1.0 / tolerance;
+        c.extra["bound"] = realText(bound);
+        long rounds = static_cast<long>(ownNumber(c, "game-rounds"));
+        if (rounds == 0) {
+            rounds = c.isPrivate() ? reductions::referenceRounds(
+                                         bound, static_cast<long>(data.train.rows()),
+                                         static_cast<long>(data.train.features()), c.epsilon,
+                                         c.delta, ownNumber(c, "rounds-beta"))
+                                   : reductions::kNonPrivateRounds;
+            rounds = std::min(rounds, 100000L);
+        }
+        c.extra["game-rounds"] = std::to_string(rounds);
+        if (ownNumber(c, "auditor-step") == 0.0) {
+            c.extra["auditor-step"] = realText(reductions::referenceStep(rounds, bound));
+        }
+        return c;
+    }
+
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override;
+};
+
+/// The test metrics of the mixture whose probability of predicting class 1 is `probOne`.
+FairnessMetrics mixtureMetrics(const Eigen::VectorXd& probOne, const Dataset& test,
+                               const TrainConfig& config, bool sampled) {
+    if (!sampled) {
+        return evaluateFairnessInExpectation(probOne, test.y, test.s, test.groupNames,
+                                             config.advantagedClass);
+    }
+    // One Bernoulli draw per test row from a stream of the seed alone: the same mixture on
+    // the same test rows is always scored the same way.
+    RandomStream draw(config.seed, kEvaluationStream);
+    Eigen::VectorXi predicted(test.rows());
+    RowMatrix F(test.rows(), 2);  // the soft ERMI reads the mixture's probabilities
+    F.col(0) = Eigen::VectorXd::Ones(test.rows()) - probOne;
+    F.col(1) = probOne;
+    for (Eigen::Index i = 0; i < test.rows(); ++i)
+        predicted(i) = draw.uniformOpen() < probOne(i) ? 1 : 0;
+    return evaluateFairness(predicted, F, test.y, test.s, test.groupNames, test.numClasses(),
+                            config.advantagedClass);
+}
+
+RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& data,
+                            TrainingObserver& observer, const CancelToken& cancel) const {
+    const TrainConfig& config = prepared.config();
+    const Dataset& train = data.train;
+    const Dataset& test = data.test;
+    const bool isPrivate = config.isPrivate();
+    const bool sampled = ownChoice(config, "evaluation") == "sampled";
+    const reductions::Cells cells(config.fairness, train.numGroups(), train.numClasses());
+    const double n = static_cast<double>(train.rows());
+
+    reductions::GameSettings game;
+    game.rounds = static_cast<long>(ownNumber(config, "game-rounds"));
+    game.tolerance = ownNumber(config, "tolerance");
+    game.bound = ownNumber(config, "bound");
+    game.step = ownNumber(config, "auditor-step");
+
+    const Eigen::MatrixXd design = reductions::designWithBias(train.X);
+    const Eigen::MatrixXd testDesign = reductions::designWithBias(test.X);
+    const RunStreams streams(config, train);
+
+    // Shares: label shares are public (labels are); cell shares are privatised in a private
+    // run (Laplace counts floored at 10) and exact otherwise.
+    reductions::Shares shares;
+    const Eigen::VectorXd counts = cells.counts(train.y, train.s);
+    shares.label = Eigen::VectorXd::Zero(2);
+    for (Eigen::Index i = 0; i < train.y.size(); ++i) shares.label(train.y(i)) += 1.0 / n;
+    const double epsilonCounts = isPrivate ? reductions::kCountShare * config.epsilon : 0.0;
+    reductions::Noise noise;
+    double rowNorm = 0.0;
+    std::optional<LaplaceMechanism> countNoise;
+    if (isPrivate) {
+        // ℓ1 sensitivity 2: a changed sensitive attribute moves a record between two cells.
+        countNoise.emplace(2.0, epsilonCounts, "cell");
+        Eigen::VectorXd noisy = counts;
+        RandomStream countStream = streams.stream(streams::kShares);
+        countNoise->addNoise(noisy, countStream);
+        shares.cell = noisy.cwiseMax(reductions::kCountFloor) / n;
+        rowNorm = reductions::maxRowNorm2(design);
+        const double z =
+            reductions::solveMultiplier(game.rounds, config.epsilon - epsilonCounts, config.delta);
+        noise = reductions::noiseFor(z, rowNorm, game.bound, shares.cell.minCoeff());
+        game.learnerStd = noise.learnerStd;
+        game.auditorStd = noise.auditorStd;
+        game.learnerSensitivity = noise.learnerSensitivity;
+        game.auditorSensitivity = noise.auditorSensitivity;
+    } else {
+        shares.cell = counts / n;
+    }
+
+    // Accounting: per round two unsampled Gaussian releases at z (learner, auditor); the
+    // counts by basic composition.
+    auto accounting = [&](long rounds) {
+        privacy::AccountingInputs in;
+        in.unit = train.unitName;
+        in.adjacency = privacy::Adjacency::Replace;
+        in.kind = privacy::ReleaseKind::NoRelease;
+        in.steps = rounds;
+        in.delta = config.delta;
+        in.gaussianReleases = {
+            {"learner statistic X̃ᵀr", noise.z, 1,
+             "X₂·B/p̃_min (changing one sensitive attribute moves one r_i by at most B/p̃_min)"},
+            {"auditor cell sums", noise.z, 1, "√2 (one record leaves one cell and joins another)"}};
+        if (countNoise) in.pureReleases.push_back(countNoise->release("cell counts"));
+        return in;
+    };
+
+    std::optional<privacy::RunAccountant> accountant;
+    if (isPrivate) accountant.emplace(accounting(game.rounds));
+
+    RunSession session(observer, cancel, "rounds");
+    if (accountant)
+        session.setEpsilonSoFar([&](long rounds) { return accountant->after(rounds).epsilon; });
+    RunResult& result = session.result();
+    result.config = config;
+    result.dataset = train.name;
+    Eigen::VectorXd votes = Eigen::VectorXd::Zero(test.rows()), testScores(test.rows());
+    RandomStream noiseStream = streams.stream(streams::kNoise);
+    auto afterRound = [&](long t, const reductions::GameOutcome& soFar) {
+        testScores.noalias() = testDesign * soFar.w.back();
+        votes.array() += (testScores.array() > 0.0).cast<double>();
+        StepInfo info;
+        info.step = t;
+        info.epoch = static_cast<int>(t);
+        info.batchRows = static_cast<long>(train.rows());
+        info.batchLoss = kNaN;
+        bool stop = session.stepped(info);
+        const FairnessMetrics f =
+            mixtureMetrics(votes / static_cast<double>(t), test, config, sampled);
+        EpochMetrics m;
+        m.epoch = static_cast<int>(t);
+        m.step = t;
+        m.trainLoss = m.trainObjective = kNaN;
+        m.testError = f.error;
+        m.violation = f.violation(config.fairness);
+        m.dpGap = f.dpGap;
+        m.eoGap = f.eoGap;
+        m.eoppGap = f.eoppGap;
+        m.ermiHard = f.ermiHard(config.fairness);
+        m.ermiSoft = f.ermiSoft(config.fairness);
+        m.clipFraction = kNaN;  // nothing is clipped
+        stop = session.evaluated(m) || stop;
+        session.stopRequested(stop, t, game.rounds);
+        return stop;
+    };
+    const reductions::GameOutcome outcome = reductions::playGame(
+        cells, game, design, train.y, train.s, shares, noiseStream,
+        [&] { return session.cancelled(result.steps); }, afterRound);
+    result.steps = outcome.rounds;
+    // A cancellation requested during the last round still reports the run as cancelled (the
+    // user asked to stop), with the rounds that ran.
+    if (result.status == RunStatus::Completed) session.cancelled(outcome.rounds);
+    if (outcome.rounds > 0) {
+        result.test =
+            mixtureMetrics(votes / static_cast<double>(outcome.rounds), test, config, sampled);
+    } else {
+        result.test =
+            evaluateFairness(Eigen::VectorXi::Zero(test.rows()), RowMatrix(0, 2), test.y, test.s,
+                             test.groupNames, test.numClasses(), config.advantagedClass);
+        result.test.error = kNaN;
+    }
+    result.trainLoss = kNaN;
+
+    if (!isPrivate) {
+        result.privacy = privacy::nonPrivateReport(name(), result.steps);
+        return session.finish();
+    }
+    // Charged for the rounds executed (all of them unless cancelled).
+    describePrivateRun(result, *accountant, train);
+    privacy::PrivacyReport& report = result.privacy;
+    report.algorithm = name();
+    report.calibration =
+        "DP reductions (simplified): noisy least-squares learner instead of the exponential "
+        "mechanism, uniform mixture of all rounds as output; noise solved by the RDP accountant";
+    report.diagnosticsRecorded = false;
+    report.epsilonShares = epsilonCounts;
+    report.sampling = "none: every round uses every training " + train.unitName;
+    report.samplingRate = 1.0;
+    report.expectedBatch = static_cast<long>(train.rows());
+    report.adjacency = "replace-one";
+    report.noiseMultiplier = noise.z / std::sqrt(2.0);
+    report.noiseMultiplierTheta = noise.z;
+    report.noiseMultiplierW = noise.z;
+    // The statement's σ's are stds on a batch mean; the batch is every training row, so they
+    // are the stds on the released sums (stated in the clip description) divided by n.
+    report.sigmaTheta = noise.learnerStd / n;
+    report.sigmaW = noise.auditorStd / n;
+    report.mechanism =
+        "Gaussian, no sampling: per round two full-batch releases, the learner's statistic X̃ᵀr "
+        "and the auditor's " +
+        std::to_string(cells.count()) + " cell sums, each at multiplier z";
+    report.clipDescription =
+        "none; sensitivities (replace-one of one sensitive attribute): learner X₂·B/p̃_min = " +
+        formatNumber(rowNorm * game.bound / shares.cell.minCoeff()) +
+        " (X₂ = max ‖x̃‖ = " + formatNumber(rowNorm) + ", B = " + formatNumber(game.bound) +
+        ", p̃_min = " + formatNumber(shares.cell.minCoeff()) +
+        ") with noise std S_l = " + formatNumber(noise.learnerStd) +
+        " on the sum; auditor √2 with S_a = " + formatNumber(noise.auditorStd);
+    report.extraReleases =
+        "cell counts via Laplace(2/ε₀), ε₀ = " + formatNumber(epsilonCounts) + ", floored at 10";
+    report.protectedData =
+        "only the sensitive attribute '" + train.sensitiveDescription + "' of each training " +
+        train.unitName +
+        " — features and labels are treated as public (the learner and the auditor use them "
+        "exactly)";
+    report.neighbouring = "one training " + train.unitName + "'s sensitive attribute changed";
+    report.postProcessing =
+        "the uniform mixture of the T released classifiers (each test row "
+        "is classified by one of them, drawn uniformly at random)";
+    report.statement = privacy::renderPrivacyStatement(report, "", "");
+    return session.finish();
+}
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makeDpReductions() { return std::make_unique<DpReductions>(); }
+
+}  // namespace pfa

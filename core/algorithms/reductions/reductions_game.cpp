@@ -1,0 +1,264 @@
+#include "core/algorithms/reductions/reductions_game.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/privacy/accounting_inputs.h"
+#include "core/util/error.h"
+
+namespace pfa::reductions {
+
+namespace {
+
+/// |A| of the reference formulas: the number of groups.
+constexpr double kGroups = 2.0;
+
+}  // namespace
+
+Cells::Cells(FairnessNotion notion, int groups, int classes)
+    : m_eo(notion == FairnessNotion::EqualizedOdds), m_groups(groups), m_classes(classes) {
+    if (notion != FairnessNotion::DemographicParity && notion != FairnessNotion::EqualizedOdds) {
+        throw InputError(
+            "DP reductions constrain demographic parity (dp) or equalized odds (eo), "
+            "not '" +
+            fairnessCode(notion) + "'");
+    }
+    if (groups != 2) {
+        throw InputError(
+            "DP reductions support exactly 2 groups (as the method's sources); the "
+            "data has " +
+            std::to_string(groups) +
+            " — merge groups or pick a two-valued "
+            "sensitive attribute");
+    }
+    if (classes != 2) {
+        throw InputError("DP reductions need a binary label; the data has " +
+                         std::to_string(classes) + " classes");
+    }
+}
+
+Eigen::VectorXd Cells::counts(const Eigen::VectorXi& y, const Eigen::VectorXi& s) const {
+    Eigen::VectorXd n = Eigen::VectorXd::Zero(count());
+    for (Eigen::Index i = 0; i < y.size(); ++i) n(cellOf(y(i), s(i))) += 1.0;
+    return n;
+}
+
+Eigen::VectorXd lambdaFromTheta(const Eigen::VectorXd& theta, double bound) {
+    // Shift by the largest exponent (at least the slack's 0) so that nothing overflows.
+    const double top = std::max(0.0, theta.maxCoeff());
+    const Eigen::VectorXd e = (theta.array() - top).exp().matrix();
+    return bound * e / (std::exp(-top) + e.sum());
+}
+
+Eigen::VectorXd signedLambda(const Eigen::VectorXd& lambda) {
+    const Eigen::Index cells = lambda.size() / 2;
+    return lambda.head(cells) - lambda.tail(cells);
+}
+
+void signedWeights(const Cells& cells, const Eigen::VectorXd& lambdaTilde, const Shares& shares,
+                   const Eigen::VectorXi& y, const Eigen::VectorXi& s, Eigen::VectorXd& r) {
+    // The parent term Σ_{a'} λ̃_{(a',y)}/P_y per label (DP: Σ_a λ̃_a, one parent of share 1).
+    double parent[2] = {0.0, 0.0};
+    if (cells.equalizedOdds()) {
+        for (int label = 0; label < 2; ++label) {
+            double sum = 0.0;
+            for (int a = 0; a < cells.groups(); ++a) sum += lambdaTilde(cells.cellOf(label, a));
+            parent[label] = sum / shares.label(label);
+        }
+    } else {
+        parent[0] = parent[1] = lambdaTilde.sum();
+    }
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+        const int j = cells.cellOf(y(i), s(i));
+        r(i) = (2.0 * y(i) - 1.0) - lambdaTilde(j) / shares.cell(j) + parent[y(i)];
+    }
+}
+
+Eigen::VectorXd cellViolations(const Cells& cells, const Eigen::VectorXd& h,
+                               const Eigen::VectorXi& y, const Eigen::VectorXi& s) {
+    const int k = cells.count();
+    Eigen::VectorXd cellSum = Eigen::VectorXd::Zero(k), cellRows = Eigen::VectorXd::Zero(k);
+    double labelSum[2] = {0.0, 0.0}, labelRows[2] = {0.0, 0.0};
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+        const int j = cells.cellOf(y(i), s(i));
+        cellSum(j) += h(i);
+        cellRows(j) += 1.0;
+        const int parent = cells.equalizedOdds() ? y(i) : 0;
+        labelSum[parent] += h(i);
+        labelRows[parent] += 1.0;
+    }
+    Eigen::VectorXd gamma(k);
+    for (int j = 0; j < k; ++j) {
+        const int parent = cells.equalizedOdds() ? cells.parentLabel(j) : 0;
+        if (cellRows(j) == 0.0 || labelRows[parent] == 0.0) {
+            gamma(j) = 0.0;
+            continue;
+        }
+        gamma(j) = cellSum(j) / cellRows(j) - labelSum[parent] / labelRows[parent];
+    }
+    return gamma;
+}
+
+Eigen::MatrixXd designWithBias(const RowMatrix& X) {
+    Eigen::MatrixXd design(X.rows(), X.cols() + 1);
+    design.leftCols(X.cols()) = X;
+    design.col(X.cols()).setOnes();
+    return design;
+}
+
+double maxRowNorm2(const Eigen::MatrixXd& design) {
+    if (design.rows() == 0) return 0.0;
+    return design.rowwise().norm().maxCoeff();
+}
+
+NoisyLeastSquares::NoisyLeastSquares(const Eigen::MatrixXd& design) : m_design(design) {
+    const Eigen::Index p = design.cols();
+    Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(p, p);
+    gram.selfadjointView<Eigen::Lower>().rankUpdate(design.transpose());
+    gram = gram.selfadjointView<Eigen::Lower>();
+    // A small ridge keeps the solve well posed when features are collinear (one-hot levels).
+    m_mu = 1e-6 * gram.trace() / static_cast<double>(p);
+    gram.diagonal().array() += m_mu;
+    m_factor.compute(gram);
+    m_stat.resize(p);
+}
+
+void NoisyLeastSquares::solve(const Eigen::VectorXd& r, double noiseStd, RandomStream& random,
+                              Eigen::VectorXd& w) {
+    solve(r, learnerRelease(0.0, noiseStd), random, w);
+}
+
+void NoisyLeastSquares::solve(const Eigen::VectorXd& r, const privacy::ReleaseSpec& release,
+                              RandomStream& random, Eigen::VectorXd& w) {
+    m_stat.noalias() = m_design.transpose() * r;
+    privacy::releaseGaussian(release, m_stat, random);
+    w = m_factor.solve(m_stat);
+}
+
+privacy::ReleaseSpec learnerRelease(double sensitivity, double noiseStd) {
+    return privacy::ReleaseSpec::gaussian("learner-statistic", sensitivity, noiseStd);
+}
+
+privacy::ReleaseSpec auditorRelease(double sensitivity, double noiseStd) {
+    return privacy::ReleaseSpec::gaussian("auditor-cell-sums", sensitivity, noiseStd);
+}
+
+void auditorViolations(const Cells& cells, const Eigen::VectorXd& h, const Eigen::VectorXi& y,
+                       const Eigen::VectorXi& s, const Shares& shares, double noiseStd,
+                       RandomStream& random, Eigen::VectorXd& gamma) {
+    auditorViolations(cells, h, y, s, shares, auditorRelease(0.0, noiseStd), random, gamma);
+}
+
+void auditorViolations(const Cells& cells, const Eigen::VectorXd& h, const Eigen::VectorXi& y,
+                       const Eigen::VectorXi& s, const Shares& shares,
+                       const privacy::ReleaseSpec& release, RandomStream& random,
+                       Eigen::VectorXd& gamma) {
+    const int k = cells.count();
+    const double n = static_cast<double>(y.size());
+    double cellSum[16] = {};
+    double labelSum[2] = {0.0, 0.0};
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+        const int j = cells.cellOf(y(i), s(i));
+        cellSum[j] += h(i);
+        labelSum[cells.equalizedOdds() ? y(i) : 0] += h(i);
+    }
+    Eigen::Map<Eigen::VectorXd> noisySums(cellSum, k);
+    privacy::releaseGaussian(release, noisySums, random);
+    for (int j = 0; j < k; ++j) {
+        const double noisy = cellSum[j];
+        const double parent = cells.equalizedOdds() ? labelSum[cells.parentLabel(j)] /
+                                                          (n * shares.label(cells.parentLabel(j)))
+                                                    : labelSum[0] / n;
+        gamma(j) = noisy / (n * shares.cell(j)) - parent;
+    }
+}
+
+void updateTheta(Eigen::VectorXd& theta, const Eigen::VectorXd& gammaTilde, double step,
+                 double tolerance) {
+    const Eigen::Index cells = gammaTilde.size();
+    theta.head(cells).array() += step * (gammaTilde.array() - tolerance);
+    theta.tail(cells).array() += step * (-gammaTilde.array() - tolerance);
+}
+
+long referenceRounds(double bound, long n, long features, double epsilon, double delta,
+                     double beta) {
+    const double nn = static_cast<double>(n);
+    const double V = static_cast<double>(features) + 1.0;
+    const double numerator = bound * std::sqrt(std::log(4.0 * kGroups - 3.0)) * nn * epsilon;
+    const double denominator = 2.0 * (2.0 * bound * kGroups + 1.0) *
+                               std::sqrt(std::log(1.0 / delta)) *
+                               (V * std::log(nn) + std::log(2.0 / beta));
+    const double T = std::floor(numerator / denominator);
+    if (!(T >= 1.0)) return 1;
+    return T > 1e9 ? 1000000000L : static_cast<long>(T);
+}
+
+double referenceStep(long rounds, double bound) {
+    return 0.5 * std::sqrt(std::log(4.0 * kGroups - 3.0) / static_cast<double>(rounds)) / bound;
+}
+
+double solveMultiplier(long rounds, double epsilonRounds, double delta) {
+    privacy::AccountingInputs shape;
+    shape.kind = privacy::ReleaseKind::Gaussian;
+    shape.adjacency = privacy::Adjacency::Replace;
+    shape.samplingRate = 1.0;
+    shape.stepsPerRelease = 1;
+    shape.steps = 2 * rounds;
+    shape.delta = delta;
+    return privacy::solveNoiseMultiplierFor(shape, 1.0, epsilonRounds);
+}
+
+Noise noiseFor(double z, double rowNorm, double bound, double minShare) {
+    Noise noise;
+    noise.z = z;
+    noise.learnerSensitivity = rowNorm * bound / minShare;
+    noise.auditorSensitivity = std::sqrt(2.0);
+    noise.learnerStd = z * noise.learnerSensitivity;
+    noise.auditorStd = z * noise.auditorSensitivity;
+    return noise;
+}
+
+GameOutcome playGame(const Cells& cells, const GameSettings& settings,
+                     const Eigen::MatrixXd& design, const Eigen::VectorXi& y,
+                     const Eigen::VectorXi& s, const Shares& shares, RandomStream& random,
+                     const std::function<bool()>& stopBefore, const RoundHook& afterRound) {
+    const Eigen::Index n = design.rows();
+    const int k = cells.count();
+    GameOutcome out;
+    out.theta = Eigen::VectorXd::Zero(2 * k);
+    out.w.reserve(static_cast<std::size_t>(std::min<long>(settings.rounds, 100000)));
+    NoisyLeastSquares learner(design);
+    Eigen::VectorXd r(n), scores(n), h(n), gamma(k), w;
+    for (long t = 1; t <= settings.rounds; ++t) {
+        if (stopBefore && stopBefore()) break;
+        const Eigen::VectorXd lambdaTilde =
+            signedLambda(lambdaFromTheta(out.theta, settings.bound));
+        signedWeights(cells, lambdaTilde, shares, y, s, r);
+        learner.solve(r, learnerRelease(settings.learnerSensitivity, settings.learnerStd), random,
+                      w);
+        scores.noalias() = design * w;
+        h = (scores.array() > 0.0).cast<double>().matrix();
+        auditorViolations(cells, h, y, s, shares,
+                          auditorRelease(settings.auditorSensitivity, settings.auditorStd), random,
+                          gamma);
+        updateTheta(out.theta, gamma, settings.step, settings.tolerance);
+        out.w.push_back(w);
+        out.rounds = t;
+        if (afterRound && afterRound(t, out)) break;
+    }
+    return out;
+}
+
+Eigen::VectorXd mixtureProbability(const std::vector<Eigen::VectorXd>& plays,
+                                   const Eigen::MatrixXd& design) {
+    Eigen::VectorXd votes = Eigen::VectorXd::Zero(design.rows());
+    if (plays.empty()) return votes;
+    Eigen::VectorXd scores(design.rows());
+    for (const Eigen::VectorXd& w : plays) {
+        scores.noalias() = design * w;
+        votes.array() += (scores.array() > 0.0).cast<double>();
+    }
+    return votes / static_cast<double>(plays.size());
+}
+
+}  // namespace pfa::reductions

@@ -1,0 +1,75 @@
+// dp-sgd: per-example clipping, Gaussian noise, Poisson sampling; the noise multiplier is
+// solved from the target ε with the RDP accountant (thesis-algorithms.md §3, accounting per
+// privacy-accounting.md §5–§7). No fairness term.
+#include "core/algorithms/saddle/saddle_point_trainer.h"
+#include "core/config/algorithm.h"
+#include "core/config/config_validation.h"
+#include "core/engine/batch_sampler.h"
+#include "core/engine/gaussian_mechanism.h"
+#include "core/engine/private_run_report.h"
+#include "core/privacy/clipped_gaussian_calibration.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+namespace {
+
+class DpSgd final : public Algorithm {
+public:
+    std::string name() const override { return "dp-sgd"; }
+    std::string description() const override {
+        return "Differentially private SGD: clips each example's gradient and adds Gaussian "
+               "noise; no fairness term.";
+    }
+    AlgorithmCapabilities capabilities() const override {
+        AlgorithmCapabilities can;
+        can.privacy = true;
+        return can;
+    }
+    std::vector<ParamSpec> parameters() const override {
+        return commonParameters({"fairness", "epsilon", "delta", "seed", "epochs", "batch-size",
+                                 "lr-theta", "l2", "adjacency", "sampling", "clip-theta",
+                                 "averaging", "advantaged-class", "evaluate-every", "secure-noise",
+                                 "diagnostics"});
+    }
+
+    void validate(const TrainConfig& config, const DataSplit&) const override {
+        requireNoFairness(config);
+    }
+
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override {
+        const TrainConfig& config = prepared.config();
+        TrainerPlan plan;
+        plan.sampler = rowSampler(config, data.train);
+        if (!config.isPrivate()) {
+            RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
+            result.privacy = privacy::nonPrivateReport(name(), result.steps);
+            return result;
+        }
+
+        // The noise is solved for the sampler that runs; one clipped stream gets all of it.
+        const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
+            plan.sampler, config.adjacency, config.epsilon, config.delta);
+        plan.clipping.enabled = true;
+        plan.clipping.clipTheta = config.clipTheta;
+        plan.noise = GaussianMechanism::calibrated(calibration, config.clipTheta);
+
+        RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
+
+        describeClippedGaussianRun(result, plan, data.train);
+        privacy::PrivacyReport& report = result.privacy;
+        report.algorithm = name();
+        report.calibration = "RDP-calibrated";
+        report.clipTheta = config.clipTheta;
+        report.clipDescription = "C = " + formatNumber(config.clipTheta) + " per example";
+        report.statement = privacy::renderPrivacyStatement(report, "", "");
+        return result;
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Algorithm> makeDpSgd() { return std::make_unique<DpSgd>(); }
+
+}  // namespace pfa

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "core/algorithms/saddle/per_example_clipping.h"
+#include "core/data/dataset.h"
+#include "core/engine/design_matrix.h"
+#include "core/fairness/ermi_penalty.h"
+#include "core/fairness/penalty_layout.h"
+#include "core/model/model.h"
+
+namespace pfa {
+
+/// What one batch's accumulation reports besides the sums.
+struct BatchTotals {
+    double lossSum = 0.0;  ///< Σ ℓ_i over the batch rows (a diagnostic)
+    long clipped = 0;      ///< rows whose θ-contribution was clipped
+};
+
+/// The per-unit gradient step of the saddle-point trainers: for the rows of a batch, the
+/// forward pass, the per-row θ-gradients of ℓ_i + λ·ψ_i (clipped from ‖r_i‖·‖x̃_i‖ without
+/// materialising them) summed into a p × (d+1) matrix, and the per-row W-contributions summed
+/// into the penalty's accumulator. Vectorised per chunk of rows; every buffer is sized for a
+/// batch of all n rows at construction, so no batch allocates.
+class PerExampleGradients {
+public:
+    /// References `train`, `design`, `model` and `layout`; they must outlive this object.
+    PerExampleGradients(const Dataset& train, const DesignMatrix& design, const Model& model,
+                        const PenaltyLayout& layout, double lambda,
+                        const PerExampleClipping& clipping);
+
+    /// Sets `gradTheta` to Σ_i of the (clipped) θ-contributions of the `size` rows in `batch`
+    /// at θ, and, with a penalty, restarts and fills its W-accumulation (ψ at the penalty's
+    /// current W).
+    BatchTotals accumulate(const std::vector<long>& batch, long size, const RowMatrix& theta,
+                           ErmiPenalty* penalty, RowMatrix& gradTheta);
+
+private:
+    const Dataset& m_train;
+    const DesignMatrix& m_design;
+    const Model& m_model;
+    const PenaltyLayout& m_layout;
+    double m_lambda;
+    PerExampleClipping m_clipping;
+    double m_clipThetaSquared;
+    double m_clipLoss, m_clipPenalty;
+    bool m_splitClip;
+    RowMatrix m_Z, m_F, m_residual, m_classWeights, m_penaltyResidual;
+    Eigen::VectorXd m_loss;
+    Eigen::VectorXi m_batchLabels;
+    std::vector<int> m_batchCells;
+};
+
+}  // namespace pfa

@@ -1,0 +1,68 @@
+#include "core/config/algorithm.h"
+
+#include "core/config/config_validation.h"
+
+namespace pfa {
+
+std::string privacyUnitName(PrivacyUnit unit) {
+    switch (unit) {
+        case PrivacyUnit::Record:
+            return "record";
+        case PrivacyUnit::User:
+            return "user";
+        case PrivacyUnit::Silo:
+            return "silo";
+    }
+    return "record";
+}
+
+std::string taskName(Task task) {
+    return task == Task::Regression ? "regression" : "classification";
+}
+
+TrainConfig Algorithm::resolve(const TrainConfig& config, const DataSplit& data) const {
+    return resolveDefaults(config, data);
+}
+
+namespace {
+
+/// The parameters `algorithm` declares beyond the common ones (kept in TrainConfig::extra).
+std::vector<ParamSpec> ownParametersOf(const Algorithm& algorithm) {
+    std::vector<ParamSpec> own;
+    for (const ParamSpec& spec : algorithm.parameters()) {
+        if (!findCommonParameter(spec.name)) own.push_back(spec);
+    }
+    return own;
+}
+
+}  // namespace
+
+TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config) {
+    std::map<std::string, std::string> own;
+    for (const ParamSpec& spec : ownParametersOf(algorithm)) {
+        const auto given = config.extra.find(spec.name);
+        own[spec.name] = given != config.extra.end() ? given->second : spec.defaultValue;
+    }
+    config.extra = std::move(own);
+    return config;
+}
+
+PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& requested,
+                          const DataSplit& data) {
+    TrainConfig config = withOwnParameters(algorithm, requested);
+    // Every value in range, whether the algorithm reads it or not: a record stores them all.
+    validateParameters(config, commonParameters());
+    validateParameters(config, ownParametersOf(algorithm));
+    validateCommonConfig(config, data, algorithm.capabilities().task == Task::Classification);
+    TrainConfig resolved = algorithm.resolve(config, data);
+    algorithm.validate(resolved, data);
+    resolved.readFromData.clear();
+    for (const ParamSpec& spec : algorithm.parameters()) {
+        if (spec.autoReads == AutoReads::Nothing || !spec.isAuto(spec.get(config))) continue;
+        resolved.readFromData.push_back({spec.name, spec.get(resolved), spec.autoMeaning,
+                                         spec.autoReads == AutoReads::Content});
+    }
+    return PreparedConfig(std::move(resolved));
+}
+
+}  // namespace pfa

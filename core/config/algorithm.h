@@ -1,0 +1,97 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config/cancel_token.h"
+#include "core/config/parameters.h"
+#include "core/config/run_result.h"
+#include "core/config/train_config.h"
+#include "core/data/dataset.h"
+
+namespace pfa {
+
+/// Whose data one unit of privacy is: a neighbouring data set differs in one of these.
+enum class PrivacyUnit { Record, User, Silo };
+/// What an algorithm learns.
+enum class Task { Classification, Regression };
+/// How an algorithm trains: by steps (epochs, live curves, a per-step ε) or by one fit.
+enum class TrainingStyle { Steps, OneShot };
+
+std::string privacyUnitName(PrivacyUnit unit);  ///< "record", "user", "silo"
+std::string taskName(Task task);                ///< "classification", "regression"
+
+/// What an algorithm can do; read by the CLI, the GUI, sweeps and the conformance test.
+struct AlgorithmCapabilities {
+    bool privacy = false;   ///< accepts a finite ε
+    bool fairness = false;  ///< uses the fairness weight λ
+    PrivacyUnit unit = PrivacyUnit::Record;
+    Task task = Task::Classification;
+    TrainingStyle training = TrainingStyle::Steps;
+    /// The setting whose values trace this algorithm's fairness–accuracy curve in the tradeoff
+    /// view: the fairness weight λ for penalty methods, a dual step, a tolerance, or a setting
+    /// a run sweeps itself (RunResult::curve, e.g. post-processing's γ).
+    std::string curveSetting = "lambda";
+};
+
+class Algorithm;
+
+/// A configuration checked and completed for one algorithm and one data split: the
+/// algorithm's own parameters present (defaults filled, foreign ones dropped), every value in
+/// range, the data-dependent rules checked and every automatic value resolved. Only
+/// prepareRun makes one, so an algorithm never sees unchecked settings and never resolves
+/// them twice.
+class PreparedConfig {
+public:
+    const TrainConfig& config() const { return m_config; }
+
+private:
+    friend PreparedConfig prepareRun(const Algorithm&, const TrainConfig&, const DataSplit&);
+    explicit PreparedConfig(TrainConfig config) : m_config(std::move(config)) {}
+    TrainConfig m_config;
+};
+
+/// A training algorithm. Implementations live one per file in core/algorithms/ and are listed
+/// in core/algorithms/algorithm_list.h.
+class Algorithm {
+public:
+    virtual ~Algorithm() = default;
+
+    /// Registry name used on the command line ("dp-fermi").
+    virtual std::string name() const = 0;
+    /// One plain-language line for menus and --help.
+    virtual std::string description() const = 0;
+    virtual AlgorithmCapabilities capabilities() const = 0;
+    /// The parameters this algorithm reads, each declared once: common ones picked by name
+    /// (commonParameters({...})) and its own (ownParameter). The CLI options, the GUI form,
+    /// sweep axes, presets, run keys and records follow from them.
+    virtual std::vector<ParamSpec> parameters() const = 0;
+
+    bool supportsPrivacy() const { return capabilities().privacy; }
+    bool usesFairness() const { return capabilities().fairness; }
+
+    /// The rules that need the data or several values at once (ranges of single values are
+    /// checked from the declarations before). Receives the resolved configuration; throws
+    /// InputError whose message names the offending value and the rule it breaks.
+    virtual void validate(const TrainConfig& config, const DataSplit& data) const = 0;
+
+    /// Turns automatic values into concrete ones (default: resolveDefaults).
+    virtual TrainConfig resolve(const TrainConfig& config, const DataSplit& data) const;
+
+    /// Trains and returns the result (also for cancelled or diverged runs). Observer hooks run
+    /// on the calling thread; `cancel` is checked before every minibatch.
+    virtual RunResult run(const PreparedConfig& prepared, const DataSplit& data,
+                          TrainingObserver& observer, const CancelToken& cancel) const = 0;
+};
+
+/// `config` with the algorithm's own parameters filled with their defaults where unset, and
+/// parameters of other algorithms dropped: what run keys and records are made from.
+TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config);
+
+/// Checks and completes `config` for `algorithm` on `data` (see PreparedConfig): the one place
+/// where settings are validated and resolved. Throws InputError.
+PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& config,
+                          const DataSplit& data);
+
+}  // namespace pfa

@@ -1,0 +1,101 @@
+#include "core/engine/evaluator.h"
+
+#include <Eigen/QR>
+#include <cmath>
+#include <limits>
+
+#include "core/fairness/ermi.h"
+
+namespace pfa {
+
+Evaluator::Evaluator(const Dataset& data, const DesignMatrix& design, const Model& model)
+    : m_data(data),
+      m_design(design),
+      m_model(model),
+      m_Z(data.rows(), model.scoreDimension()),
+      m_F(data.rows(), model.classes()),
+      m_loss(data.rows()),
+      m_scoreGradient(data.rows(), model.scoreDimension()),
+      m_predicted(data.rows()) {}
+
+double Evaluator::meanLoss(const RowMatrix& theta) {
+    if (m_data.rows() == 0) return std::numeric_limits<double>::quiet_NaN();
+    m_Z.noalias() = m_design.X * theta.transpose();
+    m_model.probabilities(m_Z, m_F);
+    m_model.lossAndScoreGradient(m_Z, m_F, m_data.y, m_loss, m_scoreGradient);
+    Model::predict(m_F, m_predicted);
+    return m_loss.mean();
+}
+
+FairnessMetrics Evaluator::fairness(int advantagedClass) const {
+    return evaluateFairness(m_predicted, m_F, m_data.y, m_data.s, m_data.groupNames,
+                            m_data.numClasses(), advantagedClass);
+}
+
+double Evaluator::softErmi(FairnessNotion notion, int advantagedClass) const {
+    return Ermi::soft(notion, m_F, m_data.s, m_data.y, m_data.numGroups(), advantagedClass);
+}
+
+RegressionMetrics evaluateRegression(const Dataset& data, const Eigen::VectorXd& w) {
+    RegressionMetrics out;
+    out.known = true;
+    const Eigen::Index d = data.features();
+    if (data.rows() == 0 || w.size() != d + 1 || !w.allFinite()) return out;
+    const Eigen::VectorXd residual =
+        (data.X * w.head(d)).array() + w(d) - regressionTargets(data).array();
+    out.testMse = residual.squaredNorm() / static_cast<double>(data.rows());
+    out.testRmse = std::sqrt(out.testMse);
+    if (data.trueWeights.size() == d + 1)
+        out.weightError = (w.head(d) - data.trueWeights.head(d)).norm();
+    return out;
+}
+
+Eigen::VectorXd leastSquaresOptimum(const Dataset& train, double ridge) {
+    const Eigen::Index n = train.rows(), d = train.features();
+    if (n == 0 || !(ridge >= 0.0) || !std::isfinite(ridge)) return {};
+    const Eigen::VectorXd y = regressionTargets(train);
+    // [X̃; √(nµ/2) I] w ≈ [y; 0]: its normal equations are (X̃ᵀX̃ + (nµ/2) I) w = X̃ᵀy, those of
+    // the objective times n.
+    const Eigen::Index extra = ridge > 0.0 ? d + 1 : 0;
+    Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n + extra, d + 1);
+    Eigen::VectorXd b = Eigen::VectorXd::Zero(n + extra);
+    A.topLeftCorner(n, d) = train.X;
+    A.col(d).head(n).setOnes();
+    b.head(n) = y;
+    if (extra > 0) {
+        A.bottomRows(extra).diagonal().setConstant(std::sqrt(static_cast<double>(n) * ridge / 2.0));
+    }
+    if (!A.allFinite() || !b.allFinite()) return {};
+    // Columns that the rows do not tell apart leave a pivot at rounding level (about √n·ε of
+    // the largest): treated as rank loss, not as a direction with a 1e15 coefficient.
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+    cod.setThreshold(1e-11);
+    cod.compute(A);
+    return cod.solve(b);
+}
+
+void ExcessRiskReference::apply(RegressionMetrics& metrics) const {
+    metrics.optimumMse = optimumMse;
+    metrics.excessRisk = metrics.testMse - optimumMse;
+}
+
+ExcessRiskReference excessRiskReference(const Dataset& train, const Dataset& test, double ridge) {
+    ExcessRiskReference reference;
+    reference.optimum = leastSquaresOptimum(train, ridge);
+    if (reference.optimum.size() > 0)
+        reference.optimumMse = evaluateRegression(test, reference.optimum).testMse;
+    return reference;
+}
+
+FairnessMetrics fairnessNotApplicable(long rows, double headlineError) {
+    const double na = std::numeric_limits<double>::quiet_NaN();
+    FairnessMetrics out;
+    out.rows = rows;
+    out.error = headlineError;
+    out.dpGap = out.dpGapVsMarginal = out.eoGap = out.eoppGap = na;
+    out.ermiDpHard = out.ermiDpSoft = out.ermiEoHard = out.ermiEoSoft = out.ermiEoppHard =
+        out.ermiEoppSoft = na;
+    return out;
+}
+
+}  // namespace pfa

@@ -1,0 +1,70 @@
+#include "core/engine/run_streams.h"
+
+#include <cstring>
+#include <string>
+
+#include "core/config/parameters.h"
+#include "core/privacy/noisy_release.h"
+#include "core/util/sha256.h"
+
+namespace pfa {
+
+namespace {
+
+/// One multiply–xorshift round per 64-bit word (a MurmurHash3/splitmix-style mixer).
+struct Mixer {
+    std::uint64_t h = 0x243f6a8885a308d3ULL;
+    void add(std::uint64_t word) {
+        h ^= word + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 31;
+    }
+    void add(double value) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &value, sizeof bits);
+        add(bits);
+    }
+    void add(const std::string& text) {
+        add(static_cast<std::uint64_t>(text.size()));
+        for (unsigned char c : text) add(static_cast<std::uint64_t>(c));
+    }
+};
+
+}  // namespace
+
+std::uint64_t dataFingerprint(const Dataset& data) {
+    Mixer mix;
+    mix.add(data.name);
+    mix.add(data.sensitiveDescription);
+    mix.add(static_cast<std::uint64_t>(data.X.rows()));
+    mix.add(static_cast<std::uint64_t>(data.X.cols()));
+    const double* values = data.X.data();
+    for (Eigen::Index i = 0; i < data.X.size(); ++i) mix.add(values[i]);
+    for (Eigen::Index i = 0; i < data.y.size(); ++i) mix.add(static_cast<std::uint64_t>(data.y(i)));
+    for (Eigen::Index i = 0; i < data.s.size(); ++i) mix.add(static_cast<std::uint64_t>(data.s(i)));
+    for (Eigen::Index i = 0; i < data.userId.size(); ++i) {
+        mix.add(static_cast<std::uint64_t>(data.userId(i)));
+    }
+    // Regression targets (classification data has none, so its fingerprint is unchanged).
+    for (Eigen::Index i = 0; i < data.target.size(); ++i) mix.add(data.target(i));
+    return mix.h;
+}
+
+RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
+    : m_seed(config.seed), m_secure(config.secureNoise) {
+    if (m_secure) return;
+    // A neighbour test keys both data sets' streams alike (privacy::ReleaseTap).
+    const privacy::ReleaseTap* tap = privacy::activeReleaseTap();
+    const std::optional<std::uint64_t> keyed = tap ? tap->dataFingerprint() : std::nullopt;
+    const std::string hex = sha256Hex(
+        settingsKey(config) + "|data=" + std::to_string(keyed ? *keyed : dataFingerprint(train)));
+    for (std::size_t i = 0; i < m_digest.size(); ++i) {
+        m_digest[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    }
+}
+
+RandomStream RunStreams::stream(std::uint64_t label) const {
+    return m_secure ? RandomStream::secure() : RandomStream(m_seed, label, m_digest);
+}
+
+}  // namespace pfa
