@@ -93,7 +93,7 @@ int auditCommand(int argc, char** argv) {
     }
 
     audit::AuditOptions options;
-    options.config.algorithm = args.text("algorithm", "dp-sgd");
+    options.config.algorithm = args.text("algorithm", audit::kAuditedAlgorithm);
     // Unknown names throw, listing the known ones. λ: a fairness method keeps its default.
     if (!findAlgorithm(options.config.algorithm).usesFairness()) options.config.lambda = 0.0;
     options.config.epochs = 40;

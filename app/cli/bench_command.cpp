@@ -171,7 +171,7 @@ int benchCommand(int argc, char** argv) {
 
     // DP-FERMI epochs.
     TrainConfig config;
-    config.algorithm = "dp-fermi";
+    config.algorithm = kDefaultAlgorithm;
     config.epsilon = 1.0;
     config.lambda = 1.0;
     config.epochs = static_cast<int>(epochs);

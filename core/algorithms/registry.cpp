@@ -91,4 +91,10 @@ RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data, Trainin
     return result;
 }
 
+AlgorithmPresentation presentationOf(const std::string& name) {
+    for (const auto& algorithm : algorithmRegistry())
+        if (algorithm->name() == name) return algorithm->presentation();
+    return {};
+}
+
 }  // namespace pfa

@@ -32,6 +32,10 @@ const ParamSpec* findParameter(const std::string& name);
 /// The algorithms that read parameter `name` ("dp-fermi, dp-sgd").
 std::string algorithmsReading(const std::string& name);
 
+/// How the algorithm called `name` is drawn and explained; the default presentation for a name
+/// no algorithm has (e.g. an old record's).
+AlgorithmPresentation presentationOf(const std::string& name);
+
 /// Looks up config.algorithm and runs it; calls observer.onRunEnd with the result.
 RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
                        const CancelToken& cancel);

@@ -4,6 +4,7 @@
 
 #include "core/algorithms/registry.h"
 #include "core/algorithms/saddle/saddle_point_trainer.h"
+#include "core/audit/privacy_audit.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/gaussian_mechanism.h"
 #include "core/engine/private_run_report.h"
@@ -24,10 +25,11 @@ double certifiedEpsilon(const TrainerPlan& plan, const TrainConfig& config, cons
 
 BrokenRun runBrokenDpSgd(const TrainConfig& requested, const DataSplit& data, double noiseDivisor,
                          const CancelToken& cancel) {
-    if (requested.algorithm != "dp-sgd" || !requested.isPrivate() || !(noiseDivisor > 1.0)) {
+    if (requested.algorithm != kAuditedAlgorithm || !requested.isPrivate() ||
+        !(noiseDivisor > 1.0)) {
         throw InputError("the broken mechanism is private dp-sgd with a noise divisor > 1");
     }
-    const Algorithm& dpSgd = findAlgorithm("dp-sgd");
+    const Algorithm& dpSgd = findAlgorithm(kAuditedAlgorithm);
     const TrainConfig config = prepareRun(dpSgd, requested, data).config();
 
     // The plan DpSgd::run makes: clipped per-example gradients, noise solved for the sampler.

@@ -95,7 +95,7 @@ std::string auditApplicability(const AuditOptions& options, const DataSplit& dat
     if (!(options.brokenNoiseDivisor >= 1.0) || !std::isfinite(options.brokenNoiseDivisor)) {
         return "the broken-noise divisor must be a number ≥ 1 (1: the correct mechanism)";
     }
-    if (options.brokenNoiseDivisor > 1.0 && config.algorithm != "dp-sgd") {
+    if (options.brokenNoiseDivisor > 1.0 && config.algorithm != kAuditedAlgorithm) {
         return "the deliberately broken mechanism exists for dp-sgd only";
     }
     if (options.modelsPerWorld < 4) {

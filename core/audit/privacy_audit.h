@@ -18,6 +18,11 @@ namespace pfa::audit {
 /// rows D and as many on D ∪ {canary} (add/remove adjacency at the row level), each with its
 /// own seed, scores the canary under every released model and turns the attack's true- and
 /// false-positive rates into a lower bound on ε (Clopper–Pearson, see clopper_pearson.h).
+
+/// The algorithm the audit offers first and the one its deliberately broken mechanism breaks:
+/// DP-SGD, whose noise the canary attack is built to detect.
+inline constexpr const char* kAuditedAlgorithm = "dp-sgd";
+
 struct AuditOptions {
     /// The run's settings (algorithm, epochs, batch size, step size, clip, δ, ...); `epsilon`
     /// and `seed` are set by the audit. The algorithm must be private, protect single records
@@ -28,7 +33,7 @@ struct AuditOptions {
     double confidence = 0.95;           ///< of the lower bound, in (0, 1)
     /// > 1: audit a DELIBERATELY BROKEN DP-SGD (for demonstration and tests only) that claims
     /// the target ε but adds the calibrated noise divided by this factor. 1: the algorithm of
-    /// `config` as registered. Only for config.algorithm == "dp-sgd".
+    /// `config` as registered. Only for config.algorithm == kAuditedAlgorithm.
     double brokenNoiseDivisor = 1.0;
     int threads = 0;         ///< training threads; 0: all hardware threads
     std::uint64_t seed = 1;  ///< model k of world w is trained with seed·1000003 + 2k + w

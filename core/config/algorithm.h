@@ -1,12 +1,15 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/config/cancel_token.h"
 #include "core/config/parameters.h"
 #include "core/config/run_result.h"
+#include "core/config/theory_rate.h"
 #include "core/config/train_config.h"
 #include "core/data/dataset.h"
 
@@ -33,6 +36,20 @@ struct AlgorithmCapabilities {
     /// view: the fairness weight λ for penalty methods, a dual step, a tolerance, or a setting
     /// a run sweeps itself (RunResult::curve, e.g. post-processing's γ).
     std::string curveSetting = "lambda";
+};
+
+/// The marker of an algorithm's points in every tradeoff chart and in the report.
+enum class ChartMarker { Pentagon, Circle, Square, Triangle, Star, Diamond };
+
+/// How an algorithm is drawn and explained, declared with it so that every chart, the report
+/// and the teaching panel agree, and no view names an algorithm.
+struct AlgorithmPresentation {
+    ChartMarker marker = ChartMarker::Pentagon;
+    /// 0xRRGGBB of its series where colour tells algorithms apart (the privacy-price view);
+    /// the Okabe–Ito palette keeps the colours distinguishable with colour-blindness.
+    std::uint32_t colour = 0xCC79A7;
+    /// A plain-words paragraph (HTML) for the teaching panel; empty: the description is shown.
+    std::string plainWords;
 };
 
 class Algorithm;
@@ -67,6 +84,16 @@ public:
     /// (commonParameters({...})) and its own (ownParameter). The CLI options, the GUI form,
     /// sweep axes, presets, run keys and records follow from them.
     virtual std::vector<ParamSpec> parameters() const = 0;
+
+    /// How charts draw it and the teaching panel explains it (default: a pentagon, reddish
+    /// purple, the description).
+    virtual AlgorithmPresentation presentation() const { return {}; }
+
+    /// The shape of the rate its analysis gives for a run with these inputs, for the tradeoff
+    /// views' theory overlay; none when the analysis gives none or a size it needs is missing.
+    virtual std::optional<RateShape> theoryRate(const RateInputs& /*inputs*/) const {
+        return std::nullopt;
+    }
 
     bool supportsPrivacy() const { return capabilities().privacy; }
     bool usesFairness() const { return capabilities().fairness; }

@@ -55,10 +55,15 @@ struct DataDerivedSetting {
     bool operator==(const DataDerivedSetting&) const = default;
 };
 
+/// The algorithm a new run, a sweep and the benchmark use unless told otherwise: the one the
+/// project is built around (the only place outside core/algorithms/ that names an algorithm,
+/// besides the privacy audit's deliberately broken DP-SGD).
+inline constexpr const char* kDefaultAlgorithm = "dp-fermi";
+
 /// Everything that determines one training run. Together with the data split it reproduces
 /// the run bit for bit. Values of 0 in "auto" fields mean "derive the documented default".
 struct TrainConfig {
-    std::string algorithm = "dp-fermi";
+    std::string algorithm = kDefaultAlgorithm;
     FairnessNotion fairness = FairnessNotion::DemographicParity;
     double epsilon = 1.0;  ///< total privacy budget of the run; +∞ = not private
     double delta = 0.0;    ///< 0 = auto: 1/n² (n = training rows)

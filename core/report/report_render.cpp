@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/algorithms/registry.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
@@ -45,17 +46,10 @@ Rgb colorForEpsilon(double epsilon) {
     return viridis(0.57 * (std::log(std::clamp(epsilon, 0.05, 100.0)) - lo) / (hi - lo));
 }
 
-enum class Marker { Circle, Square, Triangle, Star, Diamond, Pentagon };
+using Marker = ChartMarker;
 
-// The app's markers (chart_style::markerForAlgorithm).
-Marker markerFor(const std::string& algorithm) {
-    if (algorithm == "dp-fermi") return Marker::Circle;
-    if (algorithm == "fermi") return Marker::Square;
-    if (algorithm == "dp-sgd" || algorithm == "dp-reductions") return Marker::Triangle;
-    if (algorithm == "erm") return Marker::Star;
-    if (algorithm == "pf-ld" || algorithm == "f-ld") return Marker::Diamond;
-    return Marker::Pentagon;
-}
+// The app's markers: each algorithm declares its own (Algorithm::presentation).
+Marker markerFor(const std::string& algorithm) { return presentationOf(algorithm).marker; }
 
 void markerPath(cairo_t* cr, Marker marker, double x, double y, double r) {
     auto polygon = [&](int corners, double radius, double turn, bool star) {

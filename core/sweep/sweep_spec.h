@@ -57,7 +57,7 @@ struct SweepRun {
 /// reproducible.
 struct SweepSpec {
     std::vector<std::string> datasets{"synthetic"};
-    std::vector<std::string> algorithms{"dp-fermi"};
+    std::vector<std::string> algorithms{kDefaultAlgorithm};
     std::vector<FairnessNotion> notions{FairnessNotion::DemographicParity};
     std::vector<SweepAxis> axes;
     std::vector<double> epsilons{1.0};

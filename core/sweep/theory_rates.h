@@ -7,73 +7,20 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/theory_rate.h"
+
 namespace pfa {
-
-struct RunResult;
-
-/// What a theory rate of an algorithm depends on: its name, its resolved settings and the sizes
-/// of its data. Sizes that do not apply stay 0.
-struct RateInputs {
-    std::string algorithm;
-    /// The algorithm's own settings (TrainConfig::extra: "trust", "user-noise", "personalisation",
-    /// …), as canonical text.
-    std::map<std::string, std::string> settings;
-    double n = 0.0;      ///< records per silo (silo runs); users (user runs); all rows otherwise
-    double silos = 0.0;  ///< N: silos (silo runs)
-    double available = 0.0;  ///< M: silos taking part in a round; 0 = all N
-    double d = 0.0;          ///< model dimension (features, bias excluded)
-    double delta = 0.0;      ///< δ of the run
-    double m = 0.0;          ///< records per user (user runs)
-    /// The run itself when the inputs were read from one (rateInputsOf), for rates that need
-    /// more than the sizes (a generator's optimum, the rounds run, …); valid only during the
-    /// theoryRate call: a provider copies what its shape keeps.
-    const RunResult* run = nullptr;
-};
-
-/// The shape of a rate of the excess risk as a function of ε, constants and logarithmic factors
-/// of the analysis dropped (the ln(1/δ) of a rate's privacy term is kept where the rate shows
-/// it): `f(ε)`, finite and positive for ε > 0; `f(∞)` is the non-private (statistical) part.
-struct RateShape {
-    RateShape() = default;
-    RateShape(std::string label_, std::function<double(double)> f_, std::string metric_ = {})
-        : label(std::move(label_)), f(std::move(f_)), metric(std::move(metric_)) {}
-
-    std::string label;  ///< the formula in words, e.g. "1/√(nN) + √(d ln(1/δ))/(ε n √N)"
-    std::function<double(double epsilon)> f;
-    /// The record column the rate bounds ("grad_norm_sq", …); empty: the test error, or the
-    /// excess risk where the runs report one.
-    std::string metric;
-};
 
 /// A provider of a rate shape: none when the settings have no known rate.
 using RateProvider = std::function<std::optional<RateShape>(const RateInputs&)>;
 
-/// Makes `provider` the rate of algorithm `algorithm`, replacing a built-in rate of that name
-/// (for code above core's layers, e.g. tests; the algorithms' own rates are built in here,
-/// because core/algorithms may not include core/sweep).
+/// Makes `provider` the rate of algorithm `algorithm`, replacing the rate the algorithm declares
+/// (for code above core's layers, e.g. tests).
 void registerTheoryRate(const std::string& algorithm, RateProvider provider);
 
-/// The rate shape of a run with these inputs, or none ("no rate known"). Built in:
-/// - dp-sgd: central DP, convex (one silo): 1/√n + √(d ln(1/δ))/(ε n);
-/// - noisy-clipped-gd, proximal-clipped-gd: heavy tails, strongly convex, at the run's tail
-///   index k ("tail-index", 2 when absent): 1/n + (√d/(ε n))^{(2k−2)/k};
-/// - accelerated-clipped-gd: heavy tails, smooth convex: 1/√n + max{((βD/r_k)^{1/4} √d/(ε
-/// n))^{4(k−1)/(5k−1)},
-///   (√d/(ε n))^{(k−1)/k}} with the run's β, r_k and D (10 when unbounded);
-/// - isrl-dp-sgd by "trust": isrl 1/√(nM) + √(d ln(1/δ))/(ε n √M); central and shuffle
-///   1/√(nM) + √(d ln(1/δ))/(ε n M); local min{1, √d/(ε √(nN))} (every record its own silo);
-///   M = N when `available` is 0;
-/// - user-level-dp-sgd, "user-noise" paper or practical: 1/√(nm) + √d·ln(ndm/δ)/(n √m ε) (n users,
-///   m records each); the naive baseline has none;
-/// - diff2 and dp-gd (runs that record their sizes in theoryInputs): the squared gradient norm
-///   ‖∇f‖² of a non-convex objective, d^(2/3)/(nmin·P·ε)^(4/3) and √d/(nmin·P·ε) (d = the
-///   model's parameters, nmin·P = smallest silo × silos), constants unknown;
-/// - accelerated-clipped-gd, proximal-clipped-gd (heavy tails, at the run's tail index), diff2
-///   and dp-gd (the squared gradient norm: RateShape::metric), dp-sgd-linear (central DP,
-///   convex) and semi-dp-sgd (semi-DP convex: min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}, or
-///   1/√n_pub for public rows only);
-/// - anything registered with registerTheoryRate (a registration wins over a built-in rate).
-/// None when a size the rate needs is missing (≤ 0).
+/// The rate shape of a run with these inputs, or none ("no rate known"): a rate registered
+/// with registerTheoryRate, else the one the algorithm declares (Algorithm::theoryRate, in its
+/// own file). None for a name no algorithm has.
 std::optional<RateShape> theoryRate(const RateInputs& inputs);
 
 /// The inputs of `result`'s rate: its algorithm and own settings, δ, d (the model's columns

@@ -237,10 +237,10 @@ TEST_CASE(
     "The About text lists every algorithm of the registry's source list, with its description",
     "[ui][controllers]") {
     // The names are read from core/algorithms/algorithm_list.h (FILE of each
-    // PFA_ALGORITHM(FACTORY, FAMILY/FILE) line, '_' read as '-'), not from the registry the About text itself is built from: an About
-    // text that leaves an algorithm out, lists one twice or out of menu order, or shows one
-    // without its description fails here.
-    // (From the checkout's path, not __FILE__: that is relative to the build folder with Ninja.)
+    // PFA_ALGORITHM(FACTORY, FAMILY/FILE) line, '_' read as '-'), not from the registry the About
+    // text itself is built from: an About text that leaves an algorithm out, lists one twice or out
+    // of menu order, or shows one without its description fails here. (From the checkout's path,
+    // not __FILE__: that is relative to the build folder with Ninja.)
     const std::filesystem::path list =
         std::filesystem::path(PFA_SOURCE_ROOT) / "core" / "algorithms" / "algorithm_list.h";
     std::ifstream in(list);

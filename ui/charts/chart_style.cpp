@@ -75,16 +75,20 @@ double contrastRatio(const QColor& a, const QColor& b) {
 }
 
 QScatterSeries::MarkerShape markerForAlgorithm(const QString& algorithm) {
-    if (algorithm == "dp-fermi") return QScatterSeries::MarkerShapeCircle;
-    if (algorithm == "fermi") return QScatterSeries::MarkerShapeRectangle;
-    if (algorithm == "dp-sgd") return QScatterSeries::MarkerShapeTriangle;
-    if (algorithm == "erm") return QScatterSeries::MarkerShapeStar;
-    // The fair-learning baselines: the private and non-private Lagrangian dual share a
-    // diamond (colour tells ε = ∞ apart), the reductions a triangle like DP-SGD (the two are
-    // not compared on one plot: DP-SGD has no fairness term).
-    if (algorithm == "pf-ld" || algorithm == "f-ld")
-        return QScatterSeries::MarkerShapeRotatedRectangle;
-    if (algorithm == "dp-reductions") return QScatterSeries::MarkerShapeTriangle;
+    switch (presentationOf(algorithm.toStdString()).marker) {
+        case ChartMarker::Circle:
+            return QScatterSeries::MarkerShapeCircle;
+        case ChartMarker::Square:
+            return QScatterSeries::MarkerShapeRectangle;
+        case ChartMarker::Triangle:
+            return QScatterSeries::MarkerShapeTriangle;
+        case ChartMarker::Star:
+            return QScatterSeries::MarkerShapeStar;
+        case ChartMarker::Diamond:
+            return QScatterSeries::MarkerShapeRotatedRectangle;
+        case ChartMarker::Pentagon:
+            break;
+    }
     return QScatterSeries::MarkerShapePentagon;
 }
 

@@ -13,6 +13,7 @@
 #include <set>
 #include <tuple>
 
+#include "core/algorithms/registry.h"
 #include "core/util/format.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
@@ -23,12 +24,8 @@ namespace pfa::ui {
 namespace {
 
 QColor algorithmColor(const std::string& algorithm) {
-    // Okabe–Ito colours, fixed per algorithm so both charts agree.
-    if (algorithm == "dp-fermi") return QColor(0, 114, 178);
-    if (algorithm == "dp-sgd") return QColor(213, 94, 0);
-    if (algorithm == "fermi") return QColor(0, 158, 115);
-    if (algorithm == "erm") return QColor(90, 90, 90);
-    return QColor(204, 121, 167);
+    // Declared by each algorithm (Okabe–Ito), so both charts agree.
+    return QColor(static_cast<QRgb>(presentationOf(algorithm).colour));
 }
 
 }  // namespace

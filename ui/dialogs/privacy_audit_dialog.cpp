@@ -88,7 +88,8 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
         m_algorithm->setItemData(m_algorithm->count() - 1,
                                  QString::fromStdString(algorithm->description()), Qt::ToolTipRole);
     }
-    m_algorithm->setCurrentIndex(std::max(0, m_algorithm->findData(QStringLiteral("dp-sgd"))));
+    m_algorithm->setCurrentIndex(
+        std::max(0, m_algorithm->findData(QString::fromUtf8(audit::kAuditedAlgorithm))));
     m_algorithm->setToolTip(
         tr("The private algorithm to audit (record-level ones only: the audit "
            "adds or removes one record)"));
@@ -138,7 +139,9 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
     m_divisor->setToolTip(m_broken->toolTip());
     connect(m_broken, &QCheckBox::toggled, this, [this](bool on) {
         m_divisor->setEnabled(on);
-        if (on) m_algorithm->setCurrentIndex(m_algorithm->findData(QStringLiteral("dp-sgd")));
+        if (on)
+            m_algorithm->setCurrentIndex(
+                m_algorithm->findData(QString::fromUtf8(audit::kAuditedAlgorithm)));
         m_algorithm->setEnabled(!on);
     });
     auto* brokenRow = new QHBoxLayout;
@@ -273,7 +276,7 @@ PrivacyAuditDialog::~PrivacyAuditDialog() {
 pfa::audit::AuditOptions PrivacyAuditDialog::options() const {
     pfa::audit::AuditOptions options;
     const std::string algorithm = m_algorithm->currentData().toString().toStdString();
-    options.config.algorithm = algorithm.empty() ? "dp-sgd" : algorithm;
+    options.config.algorithm = algorithm.empty() ? audit::kAuditedAlgorithm : algorithm;
     if (!pfa::findAlgorithm(options.config.algorithm).usesFairness()) options.config.lambda = 0.0;
     options.config.epochs = m_epochs->value();
     options.config.batchSize = 64;

@@ -69,39 +69,6 @@ const pfa::Algorithm* algorithmNamed(const std::string& name) {
     return nullptr;
 }
 
-/// Plain-words paragraphs for the main algorithms ("" for the others: their registry line is
-/// used instead).
-QString plainWords(const std::string& name) {
-    if (name == "erm") {
-        return QObject::tr(
-            "<b>ERM</b> (empirical risk minimisation) fits the model that makes the fewest "
-            "mistakes on the training rows, step by step (stochastic gradient descent). It "
-            "ignores privacy and fairness: it is the baseline the other methods are measured "
-            "against.");
-    }
-    if (name == "fermi") {
-        return QObject::tr(
-            "<b>FERMI</b> trains for accuracy <i>and</i> fairness: it minimises "
-            "<i>loss + λ·ERMI</i>, where ERMI measures how much the predictions depend on the "
-            "group. A second player (a small matrix W) keeps estimating that penalty while the "
-            "model descends, so training is a game of descent and ascent. No privacy.");
-    }
-    if (name == "dp-fermi") {
-        return QObject::tr(
-            "<b>DP-FERMI</b> is FERMI made differentially private. At every step it clips each "
-            "row's gradient, so that no single person can move the model much, and adds Gaussian "
-            "noise whose size the privacy accountant calibrates to the target ε and δ. The noise "
-            "costs accuracy: a larger ε means less noise.");
-    }
-    if (name == "dp-sgd") {
-        return QObject::tr(
-            "<b>DP-SGD</b> trains for accuracy only, privately: each row's gradient is clipped "
-            "and Gaussian noise is added to every minibatch step; the accountant tracks the ε "
-            "spent. It has no fairness term, so it shows the price of privacy alone.");
-    }
-    return {};
-}
-
 QString unitWords(pfa::PrivacyUnit unit, const QString& rowName) {
     switch (unit) {
         case pfa::PrivacyUnit::User:
@@ -346,7 +313,7 @@ QString TeachingPanel::algorithmHtml() const {
     const QString name = QString::fromStdString(m_config.algorithm);
     QString html = heading(tr("The algorithm: %1").arg(name));
     if (!algorithm) return html + para(tr("No algorithm of this name is known."));
-    const QString words = plainWords(m_config.algorithm);
+    const QString words = QString::fromStdString(algorithm->presentation().plainWords);
     html += para(words.isEmpty() ? QString::fromStdString(algorithm->description()).toHtmlEscaped()
                                  : words);
     const pfa::AlgorithmCapabilities caps = algorithm->capabilities();

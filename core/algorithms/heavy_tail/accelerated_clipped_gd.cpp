@@ -97,6 +97,31 @@ public:
                         std::pow(T, 1.5) * std::sqrt(variance + bias * bias) / ruleRadius(c));
     }
 
+    /// Heavy tails, smooth convex, at the run's tail index k (2 when absent): 1/√n +
+    /// max{((βD/r_k)^{1/4} √d/(εn))^{4(k−1)/(5k−1)}, (√d/(εn))^{(k−1)/k}} with the run's β, r_k
+    /// and D (D = 10 when the domain is unbounded, as the algorithm's own rules).
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
+        const double n = in.n, d = in.d;
+        if (n <= 0.0 || d <= 0.0) return std::nullopt;
+        const double k = in.numberSetting("tail-index", 2.0);
+        if (!(k > 1.0)) return std::nullopt;
+        const double beta = in.numberSetting("smoothness", 2.0),
+                     rk = in.numberSetting("moment-bound", 1.0);
+        double radius = in.numberSetting("domain-radius", INFINITY);
+        if (!std::isfinite(radius)) radius = 10.0;
+        if (!(beta > 0.0) || !(rk > 0.0)) return std::nullopt;
+        const double ratio = std::pow(beta * radius / rk, 0.25);
+        return RateShape{
+            "heavy tails, smooth convex, accelerated (k = " + formatNumber(k) +
+                "): 1/√n + max{((βD/r_k)^{1/4}√d/(ε n))^{4(k−1)/(5k−1)}, (√d/(ε n))^{(k−1)/k}}",
+            [=](double eps) {
+                const double first =
+                    std::pow(ratio * std::sqrt(d) / (eps * n), 4.0 * (k - 1.0) / (5.0 * k - 1.0));
+                const double second = std::pow(std::sqrt(d) / (eps * n), (k - 1.0) / k);
+                return 1.0 / std::sqrt(n) + std::max(first, second);
+            }};
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();

@@ -208,6 +208,18 @@ void softThresholdAndProject(Eigen::VectorXd& w, double threshold, double radius
     if (std::isfinite(radius) && w.norm() > radius) w *= radius / w.norm();
 }
 
+std::optional<RateShape> stronglyConvexHeavyTailRate(const RateInputs& in) {
+    const double n = in.n, d = in.d;
+    if (n <= 0.0 || d <= 0.0) return std::nullopt;
+    const double k = in.numberSetting("tail-index", 2.0);
+    if (!(k > 1.0)) return std::nullopt;
+    return RateShape{
+        "heavy tails, strongly convex (k = " + formatNumber(k) + "): 1/n + (√d/(ε n))^{(2k−2)/k}",
+        [=](double eps) {
+            return 1.0 / n + std::pow(std::sqrt(d) / (eps * n), (2.0 * k - 2.0) / k);
+        }};
+}
+
 HeavyTailRun::HeavyTailRun(const Algorithm& algorithm, const PreparedConfig& prepared,
                            const DataSplit& data, TrainingObserver& observer,
                            const CancelToken& cancel, double ridge,

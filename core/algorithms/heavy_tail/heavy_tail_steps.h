@@ -7,6 +7,7 @@
 // statement. Each algorithm keeps only its update rule and its T and C rules.
 #include <Eigen/Core>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,10 @@ void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data);
 /// 1, n) with κ = β/µ, then automatic C by the clip rule, the tail-calibrated C being
 /// r_k·(2ρ n²/(d T))^{1/(2k)} (d with the intercept). `c` has its defaults resolved.
 TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data);
+
+/// The rate of the strongly convex heavy-tail algorithms (noisy- and proximal-clipped-gd) at the
+/// run's tail index k ("tail-index", 2 when absent): 1/n + (√d/(εn))^{(2k−2)/k}.
+std::optional<RateShape> stronglyConvexHeavyTailRate(const RateInputs& in);
 
 /// The admissible tail index of Student-t data with ν degrees of freedom: k = ν − 0.5 (moments
 /// of order k < ν are finite); +∞ for Gaussian data (ν = ∞). Below 2 (ν < 2.5) no k ≥ 2 is

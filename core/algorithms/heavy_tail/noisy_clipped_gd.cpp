@@ -50,6 +50,10 @@ public:
         return resolveStronglyConvexSchedule(resolveDefaults(requested, data), data);
     }
 
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
+        return stronglyConvexHeavyTailRate(in);
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();

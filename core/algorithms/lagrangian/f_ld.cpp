@@ -40,6 +40,13 @@ public:
         requireNonPrivate(config);
         ld::validate(name(), ld::settingsOf(ld::Mode::NonPrivate, config), config, data);
     }
+    /// A diamond like pf-ld, its private counterpart (colour tells ε = ∞ apart).
+    AlgorithmPresentation presentation() const override {
+        AlgorithmPresentation look;
+        look.marker = ChartMarker::Diamond;
+        return look;
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();

@@ -49,6 +49,12 @@ public:
         requireNoFairness(config);
         ld::validate(name(), ld::settingsOf(ld::Mode::Private, config), config, data);
     }
+    AlgorithmPresentation presentation() const override {
+        AlgorithmPresentation look;
+        look.marker = ChartMarker::Diamond;
+        return look;
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();

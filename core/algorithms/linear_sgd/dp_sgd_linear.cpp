@@ -45,6 +45,10 @@ public:
         requireNoFairness(config);
     }
 
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
+        return centralConvexRate(in, 1.0, "central DP, convex: 1/√n + √(d ln(1/δ))/(ε n)");
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();

@@ -188,6 +188,28 @@ public:
         return c;
     }
 
+    /// Semi-DP convex learning (L·D dropped): min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}; public
+    /// rows only: 1/√n_pub. n_pub = round(public-share · n), as the algorithm picks them.
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
+        const double n = in.n, d = in.d;
+        if (n <= 0.0 || d <= 0.0) return std::nullopt;
+        const std::string shareText = in.setting("public-share");
+        const double p = shareText.empty() ? 0.0 : std::atof(shareText.c_str());
+        const double nPublic = static_cast<double>(std::llround(p * n));
+        const double logDelta = logInverseDelta(in.delta);
+        if (in.setting("public-use") == "public-only") {
+            if (nPublic <= 0.0) return std::nullopt;
+            return RateShape{"public rows only: 1/√n_pub",
+                             [=](double) { return 1.0 / std::sqrt(nPublic); }};
+        }
+        return RateShape{
+            "semi-DP, convex: min{1/√n_pub, √(d ln(1/δ))/(ε n) + 1/√n}", [=](double eps) {
+                const double privateRate = std::sqrt(d * logDelta) / (eps * n) + 1.0 / std::sqrt(n);
+                return nPublic > 0.0 ? std::min(1.0 / std::sqrt(nPublic), privateRate)
+                                     : privateRate;
+            }};
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();

@@ -20,6 +20,7 @@
 #include <limits>
 #include <numeric>
 
+#include "core/algorithms/ppsgd/ppsgd_theory.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
 #include "core/data/personalised.h"
@@ -243,9 +244,44 @@ public:
         return c;
     }
 
+    /// The convergence bound of personalised private SGD at this run's personalisation a = α·N,
+    /// as a function of ε; the generator's constants come with the run (none without them).
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override;
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override;
 };
+
+std::optional<RateShape> Ppsgd::theoryRate(const RateInputs& in) const {
+    if (in.run == nullptr || in.run->theoryInputs.empty()) return std::nullopt;
+    PpsgdTheoryInputs theory;
+    theory.users = static_cast<long>(in.runInput("users"));
+    theory.rounds = static_cast<long>(in.runInput("rounds"));
+    theory.dimension = static_cast<int>(in.runInput("dimension"));
+    theory.smoothness = in.runInput("smoothness");
+    theory.clip = in.runInput("clip");
+    theory.gradientNoise = in.runInput("gradient_noise");
+    theory.sumSquaredOptima = in.runInput("sum_squared_optima");
+    theory.squaredMeanOptimum = in.runInput("squared_mean_optimum");
+    theory.delta = in.delta;
+    double a = 0.0;
+    try {
+        a = std::stod(in.setting("personalisation"));
+    } catch (...) {
+        return std::nullopt;
+    }
+    if (theory.users <= 0 || theory.rounds <= 0 || !std::isfinite(a) || in.delta <= 0.0)
+        return std::nullopt;
+    const double alpha = a / static_cast<double>(theory.users);
+    return RateShape{
+        "personalised SGD bound at a = " + formatNumber(a) +
+            ": 4L·max(α,1/N)‖z*‖²_α/n + 3‖z*‖_α·√((α+1)σ̄²/(Nn) + α d C² ln(1/δ)/(N²ε²))",
+        [=](double eps) {
+            PpsgdTheoryInputs at = theory;
+            at.epsilon = eps;
+            return ppsgdBound(at, alpha);
+        }};
+}
 
 RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                      TrainingObserver& observer, const CancelToken& cancel) const {

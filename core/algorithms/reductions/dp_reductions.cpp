@@ -182,6 +182,14 @@ public:
         return c;
     }
 
+    /// A triangle like DP-SGD: the two are never compared on one plot (DP-SGD has no fairness
+    /// term).
+    AlgorithmPresentation presentation() const override {
+        AlgorithmPresentation look;
+        look.marker = ChartMarker::Triangle;
+        return look;
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override;
 };

@@ -37,6 +37,21 @@ public:
         requireNoFairness(config);
     }
 
+    AlgorithmPresentation presentation() const override {
+        AlgorithmPresentation look;
+        look.marker = ChartMarker::Triangle;
+        look.colour = 0xD55E00;
+        look.plainWords =
+            "<b>DP-SGD</b> trains for accuracy only, privately: each row's gradient is clipped "
+            "and Gaussian noise is added to every minibatch step; the accountant tracks the ε "
+            "spent. It has no fairness term, so it shows the price of privacy alone.";
+        return look;
+    }
+
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
+        return centralConvexRate(in, 1.0, "central DP, convex: 1/√n + √(d ln(1/δ))/(ε n)");
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();

@@ -129,6 +129,37 @@ public:
         return c;
     }
 
+    /// By trust: isrl 1/√(nM) + √(d ln(1/δ))/(ε n √M); central and shuffle 1/√(nM) +
+    /// √(d ln(1/δ))/(ε n M); local min{1, √d/(ε √(nN))} (every record its own silo); M = N
+    /// when `available` is 0.
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
+        const std::string trust = in.setting("trust");
+        const double silos = in.silos;
+        const double m = in.available > 0.0 ? std::min(in.available, silos) : silos;
+        if (silos <= 0.0) return std::nullopt;
+        if (trust == "central" || trust == "shuffle") {
+            return centralConvexRate(in, m, trust + " DP, convex: 1/√(nM) + √(d ln(1/δ))/(ε n M)");
+        }
+        if (trust.empty() || trust == "isrl") {
+            const double n = in.n, d = in.d, logDelta = logInverseDelta(in.delta);
+            if (n <= 0.0 || d <= 0.0) return std::nullopt;
+            return RateShape{"ISRL-DP, convex: 1/√(nM) + √(d ln(1/δ))/(ε n √M)", [=](double eps) {
+                                 return 1.0 / std::sqrt(n * m) +
+                                        std::sqrt(d * logDelta) / (eps * n * std::sqrt(m));
+                             }};
+        }
+        if (trust == "local") {
+            // Local DP: every record is its own "silo" (the table's one record per silo), so
+            // the rate's N is all n·N records.
+            const double records = in.n * silos, d = in.d;
+            if (records <= 0.0 || d <= 0.0) return std::nullopt;
+            return RateShape{"local DP, convex: min{1, √d/(ε √(nN))}", [=](double eps) {
+                                 return std::min(1.0, std::sqrt(d) / (eps * std::sqrt(records)));
+                             }};
+        }
+        return std::nullopt;
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();

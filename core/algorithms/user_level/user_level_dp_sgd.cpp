@@ -299,6 +299,19 @@ public:
         return c;
     }
 
+    /// "user-noise" paper or practical: 1/√(nm) + √d·ln(ndm/δ)/(n √m ε) (n users, m records
+    /// each); the naive baseline has none (the specs give it no rate).
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
+        if (in.setting("user-noise") == "naive") return std::nullopt;
+        const double n = in.n, m = in.m, d = in.d, delta = in.delta;
+        if (n <= 0.0 || m <= 0.0 || d <= 0.0 || delta <= 0.0) return std::nullopt;
+        const double logTerm = std::max(1.0, std::log(n * d * m / delta));
+        return RateShape{"user-level DP, convex: 1/√(nm) + √d·ln(ndm/δ)/(n √m ε)", [=](double eps) {
+                             return 1.0 / std::sqrt(n * m) +
+                                    std::sqrt(d) * logTerm / (n * std::sqrt(m) * eps);
+                         }};
+    }
+
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
