@@ -1,8 +1,8 @@
-// The one background mechanism of the GUI (ui/shell/background.h): results and progress arrive on
+// The one background mechanism of the GUI (ui/support/background.h): results and progress arrive on
 // the GUI thread, in order, never after their receiver is gone; cancelling keeps the outcome;
 // a serial queue runs its tasks one after another; and ui/ uses nothing else — no thread of
 // its own, no nested event loop (a source check).
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 #include <QCoreApplication>
 #include <QSignalSpy>
@@ -163,7 +163,7 @@ TEST_CASE("ui/ uses no other background mechanism and no nested event loop", "[u
     // Every folder of ui/, recursively.
     for (const auto& item : std::filesystem::recursive_directory_iterator(uiDir)) {
         const std::string name = item.path().lexically_relative(uiDir).generic_string();
-        if (name.rfind("shell/background.", 0) == 0) continue;
+        if (name.rfind("support/background.", 0) == 0) continue;
         if (item.path().extension() != ".cpp" && item.path().extension() != ".h") continue;
         ++files;
         std::ifstream in(item.path());

@@ -31,6 +31,7 @@
 #include "ui/runs/run_history_model.h"
 #include "ui/shell/about_text.h"
 #include "ui/shell/application.h"
+#include "ui/shell/panel_wiring.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -99,7 +100,8 @@ TEST_CASE(
     spec.lambdas = {0.0, 1.0};
     spec.seeds = {0};
     spec.datasets.clear();  // the controller sets its data set
-    SweepStatusWidget status(&sweep);
+    SweepStatusWidget status;
+    connectSweepStatus(&status, &sweep);
     CHECK(status.isHidden());
     QSignalSpy sweepDone(&sweep, &SweepController::finished);
     sweep.start(spec, data, 2, results);

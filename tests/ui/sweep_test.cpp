@@ -31,7 +31,7 @@
 #include "ui/dialogs/sweep_dialog.h"
 #include "ui/panels/sweep_views_panel.h"
 #include "ui/runs/run_history_model.h"
-#include "ui/shell/worker_priority.h"
+#include "ui/support/worker_priority.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;

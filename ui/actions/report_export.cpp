@@ -14,7 +14,7 @@
 #include "core/util/json_value.h"
 #include "ui/runs/run_history_model.h"
 #include "ui/runs/run_history_view.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 namespace pfa::ui {
 

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "core/sweep/prepared_dataset.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 namespace pfa::ui {
 

@@ -8,7 +8,7 @@
 #include "core/sweep/run_record.h"
 #include "ui/runs/privacy_ledger_book.h"
 #include "ui/runs/run_history_model.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 namespace pfa::ui {
 

@@ -10,7 +10,7 @@
 #include "core/sweep/auto_tune.h"
 #include "core/sweep/run_ledger.h"
 #include "core/util/error.h"
-#include "ui/shell/worker_priority.h"
+#include "ui/support/worker_priority.h"
 
 namespace pfa::ui {
 

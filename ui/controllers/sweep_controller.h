@@ -11,7 +11,7 @@
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_runner.h"
 #include "ui/runs/run_entry.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 namespace pfa::ui {
 

@@ -12,7 +12,7 @@
 #include "core/sweep/prepared_dataset.h"
 #include "ui/controllers/run_control.h"
 #include "ui/runs/run_entry.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 namespace pfa::ui {
 

@@ -7,7 +7,7 @@
 #include "core/data/file_preview.h"
 #include "core/data/schema.h"
 #include "core/data/tabular_data.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 class QCheckBox;
 class QComboBox;

@@ -33,7 +33,7 @@
 #include "core/util/number_list.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
-#include "ui/shell/worker_priority.h"
+#include "ui/support/worker_priority.h"
 
 namespace pfa::ui {
 

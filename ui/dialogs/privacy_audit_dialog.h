@@ -6,7 +6,7 @@
 
 #include "core/audit/privacy_audit.h"
 #include "core/sweep/run_record.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 class QBarSet;
 class QBarCategoryAxis;

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/privacy/weighted_gaussian_mean.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 class QLabel;
 class QLineSeries;

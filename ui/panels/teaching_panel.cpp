@@ -15,8 +15,6 @@
 
 #include "core/algorithms/registry.h"
 #include "core/sweep/sweep_spec.h"
-#include "ui/controllers/dataset_controller.h"
-#include "ui/controllers/training_controller.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/experiment_panel.h"
 #include "ui/panels/lambda_control.h"
@@ -148,25 +146,23 @@ TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
     refresh();
 }
 
-void TeachingPanel::follow(ExperimentPanel* panel, TrainingController* training,
-                           DatasetController* datasets) {
+void TeachingPanel::offerDataset(const pfa::PreparedDatasetPtr& data) {
+    if (data && m_panel && data->key == pfa::datasetKey(m_panel->datasetRequest()))
+        setDataset(data);
+}
+
+void TeachingPanel::failRun(int runId) {
+    if (runId != m_runId) return;
+    m_running = false;
+    refresh();
+}
+
+void TeachingPanel::follow(ExperimentPanel* panel) {
+    m_panel = panel;
     setConfig(panel->config());
     connect(panel, &ExperimentPanel::configChanged, this,
             [this, panel] { setConfig(panel->config()); });
-    connect(datasets, &DatasetController::datasetReady, this,
-            [this, panel](const pfa::PreparedDatasetPtr& data) {
-                if (data && data->key == pfa::datasetKey(panel->datasetRequest())) setDataset(data);
-            });
     connect(panel, &ExperimentPanel::datasetRequestChanged, this, [this] { setDataset(nullptr); });
-    connect(training, &TrainingController::runStarted, this, &TeachingPanel::beginRun);
-    connect(training, &TrainingController::epochsArrived, this, &TeachingPanel::addEpochs);
-    connect(training, &TrainingController::runFinished, this, &TeachingPanel::finishRun);
-    connect(training, &TrainingController::runFailed, this, [this](int id) {
-        if (id == m_runId) {
-            m_running = false;
-            refresh();
-        }
-    });
 
     watch(panel->algorithmBox(), Topic::Algorithm);
     watch(panel->epsilonControl(), Topic::Privacy);

@@ -16,9 +16,7 @@ class QTimer;
 
 namespace pfa::ui {
 
-class DatasetController;
 class ExperimentPanel;
-class TrainingController;
 
 /// A dock's content for teaching: what the selected algorithm does, what ε and δ promise,
 /// what λ trades and what the fairness notion measures on the current groups, in plain words
@@ -37,9 +35,12 @@ public:
 
     explicit TeachingPanel(QWidget* parent = nullptr);
 
-    /// Follows `panel`'s settings and the control the user is on, `training`'s runs (start,
-    /// epochs, end) and the data sets `datasets` loads for the panel.
-    void follow(ExperimentPanel* panel, TrainingController* training, DatasetController* datasets);
+    /// Follows `panel`'s settings and the control the user is on. The runs and the data sets
+    /// arrive through beginRun, addEpochs, finishRun, failRun and offerDataset (the window
+    /// connects them: connectTeaching, ui/shell/panel_wiring.h).
+    void follow(ExperimentPanel* panel);
+    /// A data set finished loading: shown when it is the one `panel` (of follow) asks for.
+    void offerDataset(const pfa::PreparedDatasetPtr& data);
 
     /// The settings as chosen (ε and δ there are targets).
     void setConfig(const pfa::TrainConfig& config);
@@ -51,6 +52,8 @@ public:
     void addEpochs(int runId, const std::vector<pfa::EpochMetrics>& metrics);
     /// A run ended (its final test metrics and privacy report).
     void finishRun(const RunEntryPtr& entry);
+    /// The run `runId` failed.
+    void failRun(int runId);
 
     /// Brings `topic` to the top and highlights it.
     void setTopic(Topic topic);
@@ -87,6 +90,7 @@ private:
     std::optional<Topic> m_hoverTopic;
     std::vector<std::pair<QPointer<QWidget>, Topic>> m_watched;
 
+    QPointer<ExperimentPanel> m_panel;  ///< the panel followed (follow)
     pfa::TrainConfig m_config;
     pfa::PreparedDatasetPtr m_data;
     // The run shown: in progress (m_running) or the last one finished.

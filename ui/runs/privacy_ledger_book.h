@@ -14,7 +14,7 @@
 #include "core/privacy/ledger_store.h"
 #include "core/sweep/run_record.h"
 #include "ui/runs/run_entry.h"
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 namespace pfa::ui {
 

@@ -5,7 +5,7 @@
 
 #include "core/sweep/run_protection.h"
 #include "core/util/format.h"
-#include "ui/charts/chart_style.h"
+#include "ui/support/palette.h"
 
 namespace pfa::ui {
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/util/format.h"
-#include "ui/charts/chart_style.h"
+#include "ui/support/palette.h"
 
 namespace pfa::ui {
 

@@ -18,13 +18,13 @@
 #include <algorithm>
 
 #include "core/sweep/prepared_dataset.h"
+#include "ui/actions/chart_export_menu.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/actions/history_actions.h"
 #include "ui/actions/model_export_actions.h"
 #include "ui/actions/report_export.h"
 #include "ui/actions/session_actions.h"
 #include "ui/actions/sweep_actions.h"
-#include "ui/charts/chart_export_menu.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/results_file_controller.h"
@@ -47,6 +47,7 @@
 #include "ui/runs/run_history_view.h"
 #include "ui/shell/about_text.h"
 #include "ui/shell/guided_tour.h"
+#include "ui/shell/panel_wiring.h"
 #include "ui/shell/presentation_mode.h"
 
 namespace pfa::ui {
@@ -157,7 +158,7 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(tradeoffDock, m_sweepDock);
     // Plain-words explanations with the current run's numbers, beside the tradeoff (View menu).
     auto* teaching = new TeachingPanel();
-    teaching->follow(m_panel, m_training, m_datasets);
+    connectTeaching(teaching, m_panel, m_training, m_datasets);
     QDockWidget* teachingDock = dock(tr("Teaching panel"), "teachingDock", teaching);
     addDockWidget(Qt::RightDockWidgetArea, teachingDock);
     tabifyDockWidget(m_sweepDock, teachingDock);
@@ -211,7 +212,9 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::buildStatusBar() {
-    statusBar()->addPermanentWidget(new SweepStatusWidget(m_sweep));
+    auto* sweepStatus = new SweepStatusWidget();
+    connectSweepStatus(sweepStatus, m_sweep);
+    statusBar()->addPermanentWidget(sweepStatus);
     m_ledgerStatus = new LedgerStatusLabel(m_ledger);
     statusBar()->addPermanentWidget(m_ledgerStatus);
     auto* stateLabel = new QLabel(m_runActions->stateText());

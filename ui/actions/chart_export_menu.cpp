@@ -1,4 +1,4 @@
-#include "ui/charts/chart_export_menu.h"
+#include "ui/actions/chart_export_menu.h"
 
 #include <QMenu>
 

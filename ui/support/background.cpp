@@ -1,4 +1,4 @@
-#include "ui/shell/background.h"
+#include "ui/support/background.h"
 
 #include <QCoreApplication>
 #include <QThread>

@@ -1,4 +1,4 @@
-#include "ui/shell/worker_priority.h"
+#include "ui/support/worker_priority.h"
 
 #if defined(__linux__)
 #include <sys/resource.h>
