@@ -2,7 +2,6 @@
 
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QItemSelectionModel>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
@@ -12,12 +11,10 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTextDocument>
 #include <QToolBar>
 #include <QUndoStack>
 #include <algorithm>
 
-#include "core/sweep/prepared_dataset.h"
 #include "ui/actions/chart_export_menu.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/actions/history_actions.h"
@@ -25,14 +22,13 @@
 #include "ui/actions/report_export.h"
 #include "ui/actions/session_actions.h"
 #include "ui/actions/sweep_actions.h"
+#include "ui/actions/tool_actions.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/results_file_controller.h"
 #include "ui/controllers/session_controller.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/controllers/training_controller.h"
-#include "ui/dialogs/privacy_audit_dialog.h"
-#include "ui/dialogs/public_mean_dialog.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/experiment_panel.h"
 #include "ui/panels/ledger_status_label.h"
@@ -46,24 +42,14 @@
 #include "ui/runs/run_history_model.h"
 #include "ui/runs/run_history_view.h"
 #include "ui/shell/about_text.h"
+#include "ui/shell/dataset_presenter.h"
+#include "ui/shell/docks.h"
 #include "ui/shell/guided_tour.h"
+#include "ui/shell/live_run_presenter.h"
 #include "ui/shell/panel_wiring.h"
 #include "ui/shell/presentation_mode.h"
 
 namespace pfa::ui {
-
-namespace {
-
-/// `content` in a frameless scroll area that resizes it.
-QScrollArea* scrolled(QWidget* content) {
-    auto* scroll = new QScrollArea();
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    return scroll;
-}
-
-}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_training = new TrainingController(this);
@@ -108,12 +94,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildDocks();
     buildStatusBar();
     buildMenus();
-    connectDatasets();
     connectTraining();
+    connectDatasets();
     connectSweepsAndSessions();
 
     restoreSettings();
-    onDatasetRequestChanged();
+    m_datasetPresenter->followPanel();
     updateTitle();
 }
 
@@ -131,12 +117,7 @@ void MainWindow::buildToolbar() {
 
 void MainWindow::buildDocks() {
     auto dock = [this](const QString& title, const char* objectName, QWidget* content) {
-        auto* made = new QDockWidget(title, this);
-        made->setObjectName(QLatin1String(objectName));  // needed by saveState/restoreState
-        made->setWidget(content);
-        made->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
-                          QDockWidget::DockWidgetClosable);
-        return made;
+        return makeDock(this, title, objectName, content);
     };
     m_panelScroll = scrolled(m_panel);
     m_panelScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -268,38 +249,13 @@ void MainWindow::buildMenus() {
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    QAction* publicMean = view->addAction(tr("Mean estimation with &public data…"), this, [this] {
-        auto* dialog = findChild<PublicMeanDialog*>();
-        if (!dialog) dialog = new PublicMeanDialog(this);
-        dialog->show();
-        dialog->raise();
-        dialog->activateWindow();
-    });
-    publicMean->setObjectName(QStringLiteral("publicMeanAction"));
-    publicMean->setToolTip(
-        tr("How much a few public samples help a private mean estimate: the "
-           "weighted-Gaussian estimator's error against its weight, ε and the public "
-           "share, with a Monte-Carlo check"));
-    publicMean->setStatusTip(publicMean->toolTip());
+    auto* tools = new ToolActions(m_ledger, this);
+    view->addAction(tools->publicMeanAction());
     view->setToolTipsVisible(true);
     view->addSeparator();
     view->addAction((new PresentationMode(this, m_tradeoffDock, {m_live, m_tradeoff}))->action());
 
-    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
-    QAction* audit = tools->addAction(tr("&Privacy audit…"), this, [this] {
-        auto* dialog = findChild<PrivacyAuditDialog*>();
-        if (!dialog) {
-            dialog = new PrivacyAuditDialog(this);
-            dialog->setLedgerCharger(m_ledger->backgroundCharger());
-        }
-        dialog->show();
-        dialog->raise();
-        dialog->activateWindow();
-    });
-    audit->setObjectName(QStringLiteral("privacyAuditAction"));
-    audit->setStatusTip(
-        tr("Test a claimed ε empirically: a membership attack on many trained "
-           "models proves a lower bound on ε"));
+    menuBar()->addMenu(tr("&Tools"))->addAction(tools->privacyAuditAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* tour =
@@ -310,78 +266,31 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::connectDatasets() {
-    connect(m_panel, &ExperimentPanel::datasetRequestChanged, this,
-            &MainWindow::onDatasetRequestChanged);
-    connect(m_datasets, &DatasetController::datasetLoading, m_panel,
-            &ExperimentPanel::setDatasetLoading);
-    connect(m_datasets, &DatasetController::datasetReady, m_panel, &ExperimentPanel::setDataset);
-    connect(m_datasets, &DatasetController::datasetReady, this,
-            [this](const pfa::PreparedDatasetPtr& data) {
-                if (data && data->key == pfa::datasetKey(m_panel->datasetRequest()))
-                    m_card->showDataset(data);
-                // Its rows are known now: their persistent ledger is read (and shown).
-                if (data)
-                    m_ledger->setDataFingerprint(data->context.ledgerKey,
-                                                 data->context.dataFingerprint);
-            });
-    connect(m_datasets, &DatasetController::datasetFailed, this, [this](const QString& message) {
-        m_card->showDataset(nullptr, tr("The data set could not be loaded: %1").arg(message));
-    });
-    connect(m_datasets, &DatasetController::datasetFailed, m_panel,
-            &ExperimentPanel::setDatasetFailed);
+    DatasetPresenter::Views views;
+    views.panel = m_panel;
+    views.card = m_card;
+    views.ledgerPanel = m_ledgerPanel;
+    views.ledgerStatus = m_ledgerStatus;
+    views.live = m_presenter;
+    m_datasetPresenter = new DatasetPresenter(m_datasets, m_ledger, views, this);
 }
 
 void MainWindow::connectTraining() {
-    connect(m_training, &TrainingController::runStarted, this,
-            [this](int id, const pfa::TrainConfig& config) {
-                m_liveConfig = config;
-                m_liveDatasetKey =
-                    QString::fromStdString(pfa::datasetKey(m_panel->datasetRequest()));
-                m_liveModeRunId = m_panel->liveMode() ? id : 0;
-                m_live->beginLiveRun(id, config);
-                m_tradeoff->showDataset(m_liveDatasetKey, config.fairness);  // where the run is
-            });
-    connect(m_training, &TrainingController::epochsArrived, m_live, &LiveChartsPanel::appendLive);
-    connect(m_training, &TrainingController::epochsArrived, this,
-            [this](int id, const std::vector<pfa::EpochMetrics>& metrics) {
-                if (metrics.empty()) return;
-                m_tradeoff->setLivePoint(id, m_liveDatasetKey, m_liveConfig,
-                                         metrics.back().violation, metrics.back().testError);
-            });
+    LiveRunPresenter::Views views;
+    views.panel = m_panel;
+    views.live = m_live;
+    views.tradeoff = m_tradeoff;
+    views.history = m_history;
+    views.historyView = m_historyView;
+    views.details = m_details;
+    views.statement = m_statement;
+    views.sweepViews = m_sweepViews;
+    m_presenter = new LiveRunPresenter(m_training, m_runActions, views, this, this);
     connect(m_training, &TrainingController::runExecuted, m_ledger,
             qOverload<const RunEntryPtr&>(&LedgerBook::charge));
-    connect(m_training, &TrainingController::runFinished, this, &MainWindow::onRunFinished);
-    connect(m_training, &TrainingController::runFailed, this,
-            [this](int id, const QString& message) {
-                m_live->detachLive();
-                m_tradeoff->clearLivePoint();
-                QMessageBox::warning(this, tr("Run %1 failed").arg(id),
-                                     Qt::convertFromPlainText(message, Qt::WhiteSpaceNormal));
-            });
-    connect(m_runActions, &RunActions::stopped, this, [this] {
-        m_live->detachLive();
-        m_tradeoff->clearLivePoint();
-    });
-    connect(m_runActions, &RunActions::resetRequested, this, [this] {
-        m_live->clear();
-        m_tradeoff->clearLivePoint();
-        m_tradeoff->clearTrail();
-        m_historyView->clearSelection();
-    });
-    connect(m_history, &RunHistoryModel::entriesChanged, this, [this] {
-        m_tradeoff->setRuns(m_history->entries());
-        m_sweepViews->setEntries(m_history->entries());
-    });
-    connect(m_historyView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MainWindow::onHistorySelectionChanged);
-    connect(m_tradeoff, &TradeoffChart::runClicked, this,
-            [this](int id) { m_historyView->selectRuns({id}); });
 }
 
 void MainWindow::connectSweepsAndSessions() {
-    // The tradeoff chart shows the panel's data set and notion (unless the user picks others).
-    connect(m_panel, &ExperimentPanel::configChanged, this,
-            &MainWindow::followExperimentInTradeoff);
     connect(m_sweep, &SweepController::runsFinished, m_results, &ResultsFileController::merge);
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
             qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
@@ -392,71 +301,13 @@ void MainWindow::connectSweepsAndSessions() {
         // statement on show): it is charged to the ledger, never listed.
         m_training->abandon();
         m_runActions->cancelLiveRestart();
-        m_live->clear();
-        m_tradeoff->forgetTrail();  // its run ids belonged to the session being closed
+        m_presenter->forgetSession();
         m_undo->clear();
     });
     connect(m_session, &SessionController::opened, this, [this](int highestRunId) {
         m_training->reserveRunIds(highestRunId);
-        // Nothing of the replaced session stays on show.
-        m_historyView->clearSelection();
-        m_statement->showRun(nullptr);
-        m_details->showRun(nullptr);
-        m_tradeoff->setSelectedRun(0);
+        m_presenter->showNewSession();
     });
-}
-
-void MainWindow::followExperimentInTradeoff() {
-    m_tradeoff->followExperiment(QString::fromStdString(pfa::datasetKey(m_panel->datasetRequest())),
-                                 m_panel->config().fairness);
-}
-
-void MainWindow::onDatasetRequestChanged() {
-    followExperimentInTradeoff();
-    const std::string ledgerKey = pfa::ledgerKey(m_panel->datasetRequest());
-    if (m_ledgerPanel->currentKey() != ledgerKey) m_ledgerPanel->showLedger(ledgerKey);
-    m_ledgerStatus->showLedger(ledgerKey);
-    if (!m_panel->catalogFilesPresent()) {
-        m_card->showCatalogEntry(m_panel->currentCatalogName());  // what it is, before any download
-        return;
-    }
-    m_card->showDataset(nullptr, tr("Loading…"));
-    m_datasets->requestDataset(m_panel->datasetRequest());
-}
-
-void MainWindow::onRunFinished(const RunEntryPtr& entry) {
-    m_tradeoff->clearLivePoint();
-    // Live mode's runs form one trail on the tradeoff chart, not a point each.
-    if (entry->id == m_liveModeRunId) m_tradeoff->addToTrail(entry->id);
-    if (!entry->stoppedByUser) {
-        m_live->endLiveRun(entry->id, entry->result.status == pfa::RunStatus::Diverged);
-    }
-    m_history->append(entry);
-    // The details show what the live charts draw: the new run, next to the runs compared.
-    std::vector<RunEntryPtr> drawn{entry};
-    for (const RunEntryPtr& run : m_historyView->selectedRuns()) {
-        if (run->id != entry->id && m_live->colorOfRun(run->id).isValid()) drawn.push_back(run);
-    }
-    showDetailsOf(drawn);
-    m_statement->showRun(entry);
-    m_tradeoff->setSelectedRun(entry->id);
-}
-
-void MainWindow::onHistorySelectionChanged() {
-    const std::vector<RunEntryPtr> runs = m_historyView->selectedRuns();
-    // While a run is live, selected runs are overlaid next to it; otherwise they replace it.
-    if (m_training->activeRunId() == 0) m_live->dropLive();
-    m_live->showRuns(runs);
-    const RunEntryPtr first = runs.empty() ? nullptr : runs.front();
-    showDetailsOf(runs);
-    m_statement->showRun(first);
-    m_tradeoff->setSelectedRun(first ? first->id : 0);
-}
-
-void MainWindow::showDetailsOf(const std::vector<RunEntryPtr>& runs) {
-    std::vector<QColor> colors;
-    for (const RunEntryPtr& run : runs) colors.push_back(m_live->colorOfRun(run->id));
-    m_details->showRuns(runs, colors);
 }
 
 void MainWindow::updateTitle() {

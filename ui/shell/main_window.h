@@ -16,6 +16,7 @@ namespace pfa::ui {
 class DatasetActions;
 class DatasetCard;
 class DatasetController;
+class DatasetPresenter;
 class ExperimentPanel;
 class HistoryActions;
 class ModelExportActions;
@@ -23,6 +24,7 @@ class LedgerBook;
 class LedgerPanel;
 class LedgerStatusLabel;
 class LiveChartsPanel;
+class LiveRunPresenter;
 class PrivacyStatementView;
 class ResultsFileController;
 class RunDetailsPanel;
@@ -39,7 +41,8 @@ class TrainingController;
 /// The application window, a shell: it makes the panels, the controllers that own the work
 /// (training, data sets, sweeps, results files, sessions) and the actions that drive them,
 /// lays the panels out in dockable docks restored from QSettings, builds the menus and
-/// connects the pieces. The work itself lives in the controllers.
+/// connects the pieces. The work itself lives in the controllers; the live run's state and
+/// what is on show, in the LiveRunPresenter.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -101,13 +104,6 @@ private:
     void fitPanelScrollWidth();
     void saveSettings();
     void updateTitle();
-    void onDatasetRequestChanged();
-    void onRunFinished(const RunEntryPtr& entry);
-    void onHistorySelectionChanged();
-    /// Shows the panel's data set and notion in the tradeoff chart when they changed.
-    void followExperimentInTradeoff();
-    /// Run details of `runs` (side by side when several), columns in their live-chart colours.
-    void showDetailsOf(const std::vector<RunEntryPtr>& runs);
 
     // Controllers and models.
     TrainingController* m_training;
@@ -143,9 +139,8 @@ private:
     SweepActions* m_sweepActions;
     SessionActions* m_sessionActions;
 
-    pfa::TrainConfig m_liveConfig;  ///< settings of the run whose metrics are arriving
-    QString m_liveDatasetKey;       ///< its data set (datasetKey())
-    int m_liveModeRunId = 0;        ///< the run started in live mode, if any: it joins the trail
+    LiveRunPresenter* m_presenter = nullptr;         ///< the live run, and what is on show
+    DatasetPresenter* m_datasetPresenter = nullptr;  ///< the panel's data set, and its views
     bool m_confirmOnClose = true;
     bool m_fitDocksOnShow = false;  ///< no saved dock layout: fitDocksToWindow() when shown
 };
