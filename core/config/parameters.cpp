@@ -650,6 +650,57 @@ ParamSpec ownParameter(ParamSpec spec) {
     return spec;
 }
 
+ParamDeclaration::ParamDeclaration(std::string name, std::string label, ParamKind kind,
+                                   std::string help) {
+    m_spec.name = std::move(name);
+    m_spec.label = std::move(label);
+    m_spec.kind = kind;
+    m_spec.help = std::move(help);
+    m_spec.advanced = false;
+}
+
+ParamDeclaration& ParamDeclaration::defaultValue(std::string text) {
+    m_spec.defaultValue = std::move(text);
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::unit(std::string text) {
+    m_spec.unit = std::move(text);
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::atLeast(double min, bool exclusive) {
+    m_spec.min = min;
+    m_spec.minExclusive = exclusive;
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::atMost(double max, bool exclusive) {
+    m_spec.max = max;
+    m_spec.maxExclusive = exclusive;
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::choices(std::vector<ParamChoice> values) {
+    m_spec.choices = std::move(values);
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::sweepable(bool on) {
+    m_spec.sweepable = on;
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::advanced(bool on) {
+    m_spec.advanced = on;
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::applies(unsigned when) {
+    m_spec.applies = when;
+    return *this;
+}
+
 double ownNumber(const TrainConfig& config, const std::string& name) {
     const auto found = config.extra.find(name);
     if (found == config.extra.end())

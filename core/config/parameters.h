@@ -153,6 +153,49 @@ bool isTopLevelRecordParameter(const std::string& name);
 /// TrainConfig::extra under `spec.name`; `get`/`set` are filled in.
 ParamSpec ownParameter(ParamSpec spec);
 
+/// The one way an algorithm declares a setting of its own, in one expression:
+///
+///     declare("ridge", "Ridge µ", ParamKind::Real, "strength of the (µ/2)‖w‖² term")
+///         .defaultValue("0").atLeast(0.0).sweepable()
+///
+/// Shown in the GUI's main section unless `.advanced()`. It converts to the finished ParamSpec
+/// through ownParameter (stored in TrainConfig::extra under its name); fields with no setter
+/// here (the automatic value, former names, …) are set on `spec()` before the conversion.
+class ParamDeclaration {
+public:
+    ParamDeclaration(std::string name, std::string label, ParamKind kind, std::string help);
+
+    ParamDeclaration& defaultValue(std::string text);
+    ParamDeclaration& unit(std::string text);
+    /// Values ≥ min (> min when `exclusive`).
+    ParamDeclaration& atLeast(double min, bool exclusive = false);
+    /// Values > min.
+    ParamDeclaration& above(double min) { return atLeast(min, true); }
+    /// Values ≤ max (< max when `exclusive`).
+    ParamDeclaration& atMost(double max, bool exclusive = false);
+    ParamDeclaration& choices(std::vector<ParamChoice> values);
+    /// May be an extra sweep axis (numbers only).
+    ParamDeclaration& sweepable(bool on = true);
+    /// In the GUI's advanced section.
+    ParamDeclaration& advanced(bool on = true);
+    /// When it has an effect (ParamApplies bits).
+    ParamDeclaration& applies(unsigned when);
+
+    /// The declaration so far, for the fields without a setter.
+    ParamSpec& spec() { return m_spec; }
+    /// The finished declaration.
+    operator ParamSpec() const { return ownParameter(m_spec); }
+
+private:
+    ParamSpec m_spec;
+};
+
+/// Starts the declaration of an algorithm's own setting (see ParamDeclaration).
+inline ParamDeclaration declare(std::string name, std::string label, ParamKind kind,
+                                std::string help) {
+    return ParamDeclaration(std::move(name), std::move(label), kind, std::move(help));
+}
+
 /// The value of an algorithm's own parameter as a number (after the run was prepared, every
 /// declared one is present). Throws std::logic_error when absent.
 double ownNumber(const TrainConfig& config, const std::string& name);

@@ -31,21 +31,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// in ε, η or T start from the same network). Data-independent, so not a privacy stream.
 constexpr std::uint64_t kMlpInitStream = 0x4d4c50494e495400ULL;  // "MLPINIT"
 
-ParamSpec realParameter(const char* name, const char* label, const char* help,
-                        const char* defaultValue, double min, bool minExclusive) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = ParamKind::Real;
-    spec.help = help;
-    spec.min = min;
-    spec.minExclusive = minExclusive;
-    spec.defaultValue = defaultValue;
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
-}
-
 }  // namespace
 
 ParamSpec roundsParameter() {
@@ -63,17 +48,21 @@ ParamSpec roundsParameter() {
 }
 
 ParamSpec stepParameter() {
-    return realParameter("gd-step", "Step η",
-                         "step size of x ← x − η·v, v the noisy gradient estimate (the tuning "
-                         "protocol halves it from 1)",
-                         "0.25", 0.0, true);
+    return declare("gd-step", "Step η", ParamKind::Real,
+                   "step size of x ← x − η·v, v the noisy gradient estimate (the tuning "
+                   "protocol halves it from 1)")
+        .defaultValue("0.25")
+        .above(0.0)
+        .sweepable();
 }
 
 ParamSpec fullClipParameter() {
-    return realParameter("full-clip", "Gradient clip C1",
-                         "each record's full gradient is clipped to this norm (restart rounds; "
-                         "every round of DP-GD); not private runs do not clip",
-                         "1", 0.0, true);
+    return declare("full-clip", "Gradient clip C1", ParamKind::Real,
+                   "each record's full gradient is clipped to this norm (restart rounds; "
+                   "every round of DP-GD); not private runs do not clip")
+        .defaultValue("1")
+        .above(0.0)
+        .sweepable();
 }
 
 ParamSpec modelParameter() {
@@ -114,17 +103,21 @@ ParamSpec restartPeriodParameter() {
 }
 
 ParamSpec clipRatioParameter() {
-    return realParameter("difference-clip-ratio", "Difference clip ratio C2",
-                         "each record's gradient difference ∇ℓ(x_r) − ∇ℓ(x_{r−1}) is clipped to "
-                         "C2·‖x_r − x_{r−1}‖ (about the per-record smoothness)",
-                         "3", 0.0, true);
+    return declare("difference-clip-ratio", "Difference clip ratio C2", ParamKind::Real,
+                   "each record's gradient difference ∇ℓ(x_r) − ∇ℓ(x_{r−1}) is clipped to "
+                   "C2·‖x_r − x_{r−1}‖ (about the per-record smoothness)")
+        .defaultValue("3")
+        .above(0.0)
+        .sweepable();
 }
 
 ParamSpec noiseSplitParameter() {
-    return realParameter("noise-split", "Noise split u",
-                         "u > 1: the restarts get ε/(2u) of the budget at the calibration's order, "
-                         "the differences ε(u−1)/(2u)",
-                         "1.25", 1.0, true);
+    return declare("noise-split", "Noise split u", ParamKind::Real,
+                   "u > 1: the restarts get ε/(2u) of the budget at the calibration's order, "
+                   "the differences ε(u−1)/(2u)")
+        .defaultValue("1.25")
+        .above(1.0)
+        .sweepable();
 }
 
 long resolvedRestartPeriod(double requested, long rounds) {

@@ -23,53 +23,42 @@ namespace {
 /// norms of order 1–100).
 constexpr double kDivergedNorm = 1e6;
 
-ParamSpec realParameter(const char* name, const char* label, const char* help,
-                        const char* defaultValue, double min, bool minExclusive,
-                        double max = std::numeric_limits<double>::infinity()) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = ParamKind::Real;
-    spec.help = help;
-    spec.min = min;
-    spec.minExclusive = minExclusive;
-    spec.max = max;
-    spec.defaultValue = defaultValue;
-    spec.sweepable = true;
-    spec.advanced = false;
-    return spec;
-}
-
 ParamSpec declaration(const std::string& name) {
     if (name == "tail-index") {
-        return realParameter(
-            "tail-index", "Tail index k",
-            "k: the k-th moment of the per-example gradient norms is bounded (k ≥ 2)", "2.5", 2.0,
-            false);
+        return declare("tail-index", "Tail index k", ParamKind::Real,
+                       "k: the k-th moment of the per-example gradient norms is bounded (k ≥ 2)")
+            .defaultValue("2.5")
+            .atLeast(2.0)
+            .sweepable();
     }
     if (name == "moment-bound") {
-        return realParameter(
-            "moment-bound", "Moment bound r_k",
-            "r_k = (E‖∇f‖^k)^{1/k}: a PUBLIC bound given by the user, never estimated "
-            "from the private rows",
-            "1", 0.0, true);
+        return declare("moment-bound", "Moment bound r_k", ParamKind::Real,
+                       "r_k = (E‖∇f‖^k)^{1/k}: a PUBLIC bound given by the user, never estimated "
+                       "from the private rows")
+            .defaultValue("1")
+            .above(0.0)
+            .sweepable();
     }
     if (name == "ridge") {
-        return realParameter("ridge", "Ridge µ",
-                             "strong convexity: (µ/2)‖w‖² is added after clipping", "0.1", 0.0,
-                             true);
+        return declare("ridge", "Ridge µ", ParamKind::Real,
+                       "strong convexity: (µ/2)‖w‖² is added after clipping")
+            .defaultValue("0.1")
+            .above(0.0)
+            .sweepable();
     }
     if (name == "smoothness") {
-        return realParameter(
-            "smoothness", "Smoothness β",
-            "smoothness of the loss (2 for the squared loss on standardised features)", "2", 0.0,
-            true);
+        return declare("smoothness", "Smoothness β", ParamKind::Real,
+                       "smoothness of the loss (2 for the squared loss on standardised features)")
+            .defaultValue("2")
+            .above(0.0)
+            .sweepable();
     }
     if (name == "domain-radius") {
-        return realParameter(
-            "domain-radius", "Domain radius D",
-            "iterates are projected onto the ball of radius D around 0 (inf: none)", "inf", 0.0,
-            true);
+        return declare("domain-radius", "Domain radius D", ParamKind::Real,
+                       "iterates are projected onto the ball of radius D around 0 (inf: none)")
+            .defaultValue("inf")
+            .above(0.0)
+            .sweepable();
     }
     if (name == "steps") {
         ParamSpec steps;
@@ -89,7 +78,10 @@ ParamSpec declaration(const std::string& name) {
     }
     if (name == "clip-norm") {
         ParamSpec clip =
-            realParameter("clip-norm", "Clip C", "per-example gradient norm bound", "0", 0.0, true);
+            declare("clip-norm", "Clip C", ParamKind::Real, "per-example gradient norm bound")
+                .defaultValue("0")
+                .above(0.0)
+                .sweepable();
         clip.autoMeaning =
             "by the clip rule: tail-calibrated (private: the algorithm's formula in r_k, k, ρ, n, "
             "d, "

@@ -29,68 +29,69 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-ParamSpec realParameter(const char* name, const char* label, const char* help,
-                        const char* defaultValue, double min, bool minExclusive, double max,
-                        bool maxExclusive, unsigned applies, bool advanced) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = ParamKind::Real;
-    spec.help = help;
-    spec.min = min;
-    spec.minExclusive = minExclusive;
-    spec.max = max;
-    spec.maxExclusive = maxExclusive;
-    spec.defaultValue = defaultValue;
-    spec.sweepable = true;
-    spec.advanced = advanced;
-    spec.applies = applies;
-    return ownParameter(std::move(spec));
-}
-
 }  // namespace
 
 // ---- settings --------------------------------------------------------------------------------
 
 ParamSpec adamLearningRateParameter() {
-    return realParameter("adam-lr", "Adam learning rate",
-                         "step size of the Adam optimiser on the model (β = 0.9, 0.999)", "0.001",
-                         0.0, true, kInf, false, AppliesAlways, false);
+    return declare("adam-lr", "Adam learning rate", ParamKind::Real,
+                   "step size of the Adam optimiser on the model (β = 0.9, 0.999)")
+        .defaultValue("0.001")
+        .above(0.0)
+        .sweepable();
 }
 
 ParamSpec dualStepParameter() {
-    return realParameter(
-        "dual-step", "Dual step s",
-        "after each epoch every constraint's multiplier moves by s × (its violation − τ), never "
-        "below 0; larger s enforces the constraints harder, 0 trains without them",
-        "0.2", 0.0, false, kInf, false, AppliesAlways, false);
+    return declare("dual-step", "Dual step s", ParamKind::Real,
+                   "after each epoch every constraint's multiplier moves by s × (its violation − "
+                   "τ), never "
+                   "below 0; larger s enforces the constraints harder, 0 trains without them")
+        .defaultValue("0.2")
+        .atLeast(0.0)
+        .sweepable();
 }
 
 ParamSpec dualToleranceParameter() {
-    return realParameter("dual-tolerance", "Constraint tolerance τ",
-                         "each constraint allows a gap of τ between a group's mean and its "
-                         "parent's mean before its multiplier grows",
-                         "0", 0.0, false, kInf, false, AppliesAlways, true);
+    return declare("dual-tolerance", "Constraint tolerance τ", ParamKind::Real,
+                   "each constraint allows a gap of τ between a group's mean and its "
+                   "parent's mean before its multiplier grows")
+        .defaultValue("0")
+        .atLeast(0.0)
+        .sweepable()
+        .advanced();
 }
 
 ParamSpec dualClipParameter() {
-    return realParameter("dual-clip", "Dual clip C_d",
-                         "each row's value in the per-group sums of the multiplier update "
-                         "(predicted probability, or loss for accuracy parity) is clipped to C_d",
-                         "1", 0.0, true, kInf, false, AppliesAlways, true);
+    return declare("dual-clip", "Dual clip C_d", ParamKind::Real,
+                   "each row's value in the per-group sums of the multiplier update "
+                   "(predicted probability, or loss for accuracy parity) is clipped to C_d")
+        .defaultValue("1")
+        .above(0.0)
+        .sweepable()
+        .advanced();
 }
 
 ParamSpec dualShareParameter() {
-    return realParameter("dual-share", "Dual budget share φ_d",
-                         "share of ε the noisy per-group sums of the multiplier updates would "
-                         "spend on their own; sets their noise",
-                         "0.1", 0.0, true, 1.0, true, AppliesPrivate, true);
+    return declare("dual-share", "Dual budget share φ_d", ParamKind::Real,
+                   "share of ε the noisy per-group sums of the multiplier updates would "
+                   "spend on their own; sets their noise")
+        .defaultValue("0.1")
+        .above(0.0)
+        .atMost(1.0, true)
+        .sweepable()
+        .applies(AppliesPrivate)
+        .advanced();
 }
 
 ParamSpec countShareParameter() {
-    return realParameter("count-share", "Count budget share",
-                         "share of ε spent on the noisy group sizes (Laplace, once per run)",
-                         "0.05", 0.0, true, 1.0, true, AppliesPrivate, true);
+    return declare("count-share", "Count budget share", ParamKind::Real,
+                   "share of ε spent on the noisy group sizes (Laplace, once per run)")
+        .defaultValue("0.05")
+        .above(0.0)
+        .atMost(1.0, true)
+        .sweepable()
+        .applies(AppliesPrivate)
+        .advanced();
 }
 
 ParamSpec constraintParameter() {

@@ -31,18 +31,6 @@ constexpr std::uint64_t kPublicBatchStream = 0x5055424241544348ULL;  // "PUBBATC
 /// The stored value of an automatic α (out of range, so only the word "auto" means it).
 constexpr const char* kAutoAlpha = "-1";
 
-ParamSpec makeParameter(const char* name, const char* label, ParamKind kind, const char* help,
-                        const char* defaultValue) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = kind;
-    spec.help = help;
-    spec.defaultValue = defaultValue;
-    spec.advanced = false;
-    return spec;
-}
-
 class SemiDpSgd final : public Algorithm {
 public:
     std::string name() const override { return "semi-dp-sgd"; }
@@ -65,11 +53,11 @@ public:
         list.push_back(domainRadiusParameter());
         {
             ParamSpec p =
-                makeParameter("public-share", "Public share p", ParamKind::Real,
-                              "share of the training rows that are public (not protected): a row "
-                              "is public when a hash of its own values (keyed by public-seed) "
-                              "falls below p, so about p·n rows are",
-                              "0.05");
+                declare("public-share", "Public share p", ParamKind::Real,
+                        "share of the training rows that are public (not protected): a row "
+                        "is public when a hash of its own values (keyed by public-seed) "
+                        "falls below p, so about p·n rows are")
+                    .defaultValue("0.05");
             p.min = 0.0;
             p.max = 1.0;
             p.maxExclusive = true;
@@ -77,19 +65,19 @@ public:
             list.push_back(ownParameter(std::move(p)));
         }
         {
-            ParamSpec p =
-                makeParameter("public-seed", "Public rows seed", ParamKind::Integer,
-                              "key of the hash that makes rows public (the rule, and so which "
-                              "rows are public, is assumed public knowledge)",
-                              "0");
+            ParamSpec p = declare("public-seed", "Public rows seed", ParamKind::Integer,
+                                  "key of the hash that makes rows public (the rule, and so which "
+                                  "rows are public, is assumed public knowledge)")
+                              .defaultValue("0");
             p.min = 0.0;
             p.max = 0x1p53;
             p.advanced = true;
             list.push_back(ownParameter(std::move(p)));
         }
         {
-            ParamSpec p = makeParameter("public-use", "Use of the rows", ParamKind::Choice,
-                                        "how the public and private rows are used", "weighted");
+            ParamSpec p = declare("public-use", "Use of the rows", ParamKind::Choice,
+                                  "how the public and private rows are used")
+                              .defaultValue("weighted");
             p.choices = {
                 {"weighted", "semi-DP SGD (weighted gradients)",
                  "noisy private gradients mixed with public gradients: g = α g_priv + (1 − α) "
@@ -101,10 +89,10 @@ public:
         }
         {
             ParamSpec p =
-                makeParameter("public-weight", "Private weight α", ParamKind::Real,
-                              "weight α of the private gradient in g = α g_priv + (1 − α) g_pub "
-                              "(1: public rows ignored; 0: private rows ignored)",
-                              kAutoAlpha);
+                declare("public-weight", "Private weight α", ParamKind::Real,
+                        "weight α of the private gradient in g = α g_priv + (1 − α) g_pub "
+                        "(1: public rows ignored; 0: private rows ignored)")
+                    .defaultValue(kAutoAlpha);
             p.min = 0.0;
             p.max = 1.0;
             p.autoMeaning =
@@ -116,8 +104,9 @@ public:
             list.push_back(ownParameter(std::move(p)));
         }
         {
-            ParamSpec p = makeParameter("weight-rule", "Automatic α from", ParamKind::Choice,
-                                        "what the automatic weight α balances", "per-step");
+            ParamSpec p = declare("weight-rule", "Automatic α from", ParamKind::Choice,
+                                  "what the automatic weight α balances")
+                              .defaultValue("per-step");
             p.choices = {{"per-step", "one step's batches",
                           "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's "
                           "estimate"},
@@ -130,8 +119,9 @@ public:
             list.push_back(ownParameter(std::move(p)));
         }
         {
-            ParamSpec p = makeParameter("public-batch", "Public batch K_pub", ParamKind::Integer,
-                                        "public rows per step", "0");
+            ParamSpec p = declare("public-batch", "Public batch K_pub", ParamKind::Integer,
+                                  "public rows per step")
+                              .defaultValue("0");
             p.min = 1.0;
             p.max = 1e9;
             p.unit = "rows";
@@ -142,15 +132,16 @@ public:
             list.push_back(ownParameter(std::move(p)));
         }
         {
-            ParamSpec p = makeParameter(
-                "normalise-public", "Normalise public gradients", ParamKind::Flag,
-                "scale each public row's gradient to norm C (costs no privacy)", "true");
+            ParamSpec p = declare("normalise-public", "Normalise public gradients", ParamKind::Flag,
+                                  "scale each public row's gradient to norm C (costs no privacy)")
+                              .defaultValue("true");
             p.advanced = true;
             list.push_back(ownParameter(std::move(p)));
         }
         {
-            ParamSpec p = makeParameter("warm-start", "Warm start", ParamKind::Choice,
-                                        "where the iterates start", "public-least-squares");
+            ParamSpec p =
+                declare("warm-start", "Warm start", ParamKind::Choice, "where the iterates start")
+                    .defaultValue("public-least-squares");
             p.choices = {{"public-least-squares", "least squares on the public rows",
                           "exact least-squares fit on the public rows (no privacy cost)"},
                          {"none", "zero", "the zero model"}};

@@ -45,38 +45,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kDivergedNorm = 1e12;
 constexpr std::uint64_t kUserSamplesStream = 0x5050534744415441ULL;  // "PPSGDATA"
 
-ParamSpec realParameter(const char* name, const char* label, const char* help,
-                        const char* defaultValue, double min, bool minExclusive,
-                        double max = kInf) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = ParamKind::Real;
-    spec.help = help;
-    spec.min = min;
-    spec.minExclusive = minExclusive;
-    spec.max = max;
-    spec.defaultValue = defaultValue;
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
-}
-
-ParamSpec integerParameter(const char* name, const char* label, const char* help,
-                           const char* defaultValue, double min, const char* unit = "") {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = ParamKind::Integer;
-    spec.help = help;
-    spec.unit = unit;
-    spec.min = min;
-    spec.defaultValue = defaultValue;
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
-}
-
 /// (η_w, η_θ) from the base step η and the personalisation a (global/local step ratio).
 struct StepSizes {
     double global = 0.0;
@@ -147,41 +115,62 @@ public:
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =
             commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
-        list.push_back(realParameter(
-            "personalisation", "Personalisation a (0 = all local, inf = all global)",
-            "ratio of the global model's step to the personal models' step: 0 = every user learns "
-            "alone "
-            "(nothing is released, ε = 0); inf = one shared model, no personal offsets",
-            "1", 0.0, false));
-        list.push_back(realParameter(
-            "base-step", "Base step η",
-            "base step: the larger of the global and the personal step sizes (on tabular users the "
-            "personal step is also at most 1/(the user's largest squared row norm))",
-            "0.2", 0.0, true));
         list.push_back(
-            realParameter("global-clip", "Global clip C per user",
-                          "bound on the norm of each user's mean gradient sent to the global model",
-                          "10", 0.0, true));
+            declare("personalisation", "Personalisation a (0 = all local, inf = all global)",
+                    ParamKind::Real,
+                    "ratio of the global model's step to the personal models' step: 0 = every user "
+                    "learns "
+                    "alone "
+                    "(nothing is released, ε = 0); inf = one shared model, no personal offsets")
+                .defaultValue("1")
+                .atLeast(0.0)
+                .sweepable());
+        list.push_back(
+            declare("base-step", "Base step η", ParamKind::Real,
+                    "base step: the larger of the global and the personal step sizes (on tabular "
+                    "users the "
+                    "personal step is also at most 1/(the user's largest squared row norm))")
+                .defaultValue("0.2")
+                .above(0.0)
+                .sweepable());
+        list.push_back(
+            declare("global-clip", "Global clip C per user", ParamKind::Real,
+                    "bound on the norm of each user's mean gradient sent to the global model")
+                .defaultValue("10")
+                .above(0.0)
+                .sweepable());
         ParamSpec users =
-            integerParameter("sampled-users", "Users per round Q",
-                             "expected users taking part in a round (each joins with probability "
-                             "Q/N); all users when automatic",
-                             "0", 0.0, "users");
+            declare("sampled-users", "Users per round Q", ParamKind::Integer,
+                    "expected users taking part in a round (each joins with probability "
+                    "Q/N); all users when automatic")
+                .defaultValue("0")
+                .atLeast(0.0)
+                .unit("users")
+                .sweepable();
         users.autoMeaning = "all N users every round";
         users.autoValue = "0";
         users.autoReads = AutoReads::UnitCount;
         list.push_back(std::move(users));
         list.push_back(
-            integerParameter("samples-per-user", "Samples per user m",
-                             "samples each taking part user averages its gradient over, per round",
-                             "10", 1.0, "samples"));
-        list.push_back(integerParameter("global-rounds", "Rounds", "communication rounds", "300",
-                                        1.0, "rounds"));
+            declare("samples-per-user", "Samples per user m", ParamKind::Integer,
+                    "samples each taking part user averages its gradient over, per round")
+                .defaultValue("10")
+                .atLeast(1.0)
+                .unit("samples")
+                .sweepable());
+        list.push_back(
+            declare("global-rounds", "Rounds", ParamKind::Integer, "communication rounds")
+                .defaultValue("300")
+                .atLeast(1.0)
+                .unit("rounds")
+                .sweepable());
         ParamSpec z =
-            realParameter("noise-multiplier", "Noise multiplier z",
-                          "noise std on the sum of clipped user gradients divided by C; automatic: "
-                          "the smallest z whose ε after all rounds stays within the budget",
-                          "0", 0.0, false);
+            declare("noise-multiplier", "Noise multiplier z", ParamKind::Real,
+                    "noise std on the sum of clipped user gradients divided by C; automatic: "
+                    "the smallest z whose ε after all rounds stays within the budget")
+                .defaultValue("0")
+                .atLeast(0.0)
+                .sweepable();
         z.autoMeaning = "solved by the accountant from the target ε";
         z.autoValue = "0";
         z.example = "256";  // within ε = 1 over 300 rounds (charged at z/2 = 128 with all users)

@@ -35,25 +35,13 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// The seeded Bernoulli draws of the "sampled" evaluation (test rows, not a privacy stream).
 constexpr std::uint64_t kEvaluationStream = 0x4556414c53414d50ULL;  // "EVALSAMP"
 
-ParamSpec own(const char* name, const char* label, ParamKind kind, const char* help,
-              const char* defaultValue) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = kind;
-    spec.help = help;
-    spec.defaultValue = defaultValue;
-    spec.advanced = false;
-    return spec;
-}
-
 std::vector<ParamSpec> ownSettings() {
     std::vector<ParamSpec> list;
     {
-        ParamSpec p = own("tolerance", "Tolerance c", ParamKind::Real,
-                          "allowed violation of each fairness constraint (|group rate − parent "
-                          "rate| ≤ c); smaller asks for fairer, B = 1/c by default",
-                          "0.05");
+        ParamSpec p = declare("tolerance", "Tolerance c", ParamKind::Real,
+                              "allowed violation of each fairness constraint (|group rate − parent "
+                              "rate| ≤ c); smaller asks for fairer, B = 1/c by default")
+                          .defaultValue("0.05");
         p.min = 0.0;
         p.minExclusive = true;
         p.max = 1.0;
@@ -61,10 +49,11 @@ std::vector<ParamSpec> ownSettings() {
         list.push_back(ownParameter(std::move(p)));
     }
     {
-        ParamSpec p = own("bound", "Multiplier bound B", ParamKind::Real,
-                          "the auditor's multipliers λ sum to at most B; the learner's noise grows "
-                          "with B",
-                          "0");
+        ParamSpec p =
+            declare("bound", "Multiplier bound B", ParamKind::Real,
+                    "the auditor's multipliers λ sum to at most B; the learner's noise grows "
+                    "with B")
+                .defaultValue("0");
         p.min = 0.0;
         p.minExclusive = true;
         p.autoMeaning = "1/c";
@@ -75,11 +64,12 @@ std::vector<ParamSpec> ownSettings() {
     }
     {
         ParamSpec p =
-            own("game-rounds", "Rounds T", ParamKind::Integer,
+            declare(
+                "game-rounds", "Rounds T", ParamKind::Integer,
                 "rounds of the learner–auditor game; the output mixes all T classifiers. Automatic "
                 "is the sources' formula, which gives T = 1 (no fairness correction) on Adult at "
-                "ε = 1: set more rounds to let the auditor act (each round costs privacy)",
-                "0");
+                "ε = 1: set more rounds to let the auditor act (each round costs privacy)")
+                .defaultValue("0");
         p.min = 1;
         p.max = 100000;
         p.unit = "rounds";
@@ -93,8 +83,9 @@ std::vector<ParamSpec> ownSettings() {
     }
     {
         ParamSpec p =
-            own("auditor-step", "Auditor step η", ParamKind::Real,
-                "step of the auditor's exponentiated-gradient update θ ← θ + η·(γ̃ − c)", "0");
+            declare("auditor-step", "Auditor step η", ParamKind::Real,
+                    "step of the auditor's exponentiated-gradient update θ ← θ + η·(γ̃ − c)")
+                .defaultValue("0");
         p.min = 0.0;
         p.minExclusive = true;
         p.autoMeaning = "0.5·√(ln 5 / T)/B";
@@ -105,8 +96,9 @@ std::vector<ParamSpec> ownSettings() {
     }
     {
         ParamSpec p =
-            own("rounds-beta", "Rounds formula β", ParamKind::Real,
-                "failure probability β in the automatic rounds formula (read only there)", "0.01");
+            declare("rounds-beta", "Rounds formula β", ParamKind::Real,
+                    "failure probability β in the automatic rounds formula (read only there)")
+                .defaultValue("0.01");
         p.min = 0.0;
         p.minExclusive = true;
         p.max = 1.0;

@@ -20,18 +20,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-ParamSpec own(const char* name, const char* label, ParamKind kind, const char* help,
-              const char* defaultValue) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = kind;
-    spec.help = help;
-    spec.defaultValue = defaultValue;
-    spec.advanced = false;
-    return spec;
-}
-
 ParamChoice choice(const char* value, const char* label, const char* help) {
     return ParamChoice{value, label, help};
 }
@@ -42,8 +30,9 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
     std::vector<ParamSpec> list =
         commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
     {
-        ParamSpec p = own("rounds", "Rounds R", ParamKind::Integer,
-                          "communication rounds between the server and the silos", "35");
+        ParamSpec p = declare("rounds", "Rounds R", ParamKind::Integer,
+                              "communication rounds between the server and the silos")
+                          .defaultValue("35");
         p.min = 1;
         p.max = 100000;
         p.unit = "rounds";
@@ -52,8 +41,9 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
     }
     {
         ParamSpec p =
-            own("local-batch", "Local batch K", ParamKind::Integer,
-                "records each silo uses per round (its minibatch, or its local steps)", "0");
+            declare("local-batch", "Local batch K", ParamKind::Integer,
+                    "records each silo uses per round (its minibatch, or its local steps)")
+                .defaultValue("0");
         p.min = 1;
         p.autoMeaning =
             "⌈n√ε/(2√R)⌉ capped at n, n = training records of the smallest silo (all of them when "
@@ -63,8 +53,9 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
         list.push_back(ownParameter(std::move(p)));
     }
     {
-        ParamSpec p = own("silos-per-round", "Silos per round M", ParamKind::Integer,
-                          "silos taking part in each round, a uniformly random subset", "0");
+        ParamSpec p = declare("silos-per-round", "Silos per round M", ParamKind::Integer,
+                              "silos taking part in each round, a uniformly random subset")
+                          .defaultValue("0");
         p.min = 1;
         p.autoMeaning = "all silos";
         p.autoValue = "0";
@@ -72,8 +63,9 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
         list.push_back(ownParameter(std::move(p)));
     }
     {
-        ParamSpec p = own("step-size", "Step size η", ParamKind::Real,
-                          "constant step size of the server (or local) updates", "0");
+        ParamSpec p = declare("step-size", "Step size η", ParamKind::Real,
+                              "constant step size of the server (or local) updates")
+                          .defaultValue("0");
         p.min = 0;
         p.minExclusive = true;
         p.autoMeaning =
@@ -83,8 +75,9 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
         list.push_back(ownParameter(std::move(p)));
     }
     {
-        ParamSpec p = own("record-clip", "Clip C", ParamKind::Real,
-                          "each record's gradient is clipped to this norm", "1");
+        ParamSpec p = declare("record-clip", "Clip C", ParamKind::Real,
+                              "each record's gradient is clipped to this norm")
+                          .defaultValue("1");
         p.min = 0;
         p.minExclusive = true;
         p.sweepable = true;
@@ -92,17 +85,18 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
     }
     {
         ParamSpec p =
-            own("domain-radius", "Domain radius D", ParamKind::Real,
-                "iterates are projected onto the ball of radius D around 0 (inf: none)", "inf");
+            declare("domain-radius", "Domain radius D", ParamKind::Real,
+                    "iterates are projected onto the ball of radius D around 0 (inf: none)")
+                .defaultValue("inf");
         p.min = 0;
         p.minExclusive = true;
         p.sweepable = true;  // declared as noisy-clipped-gd declares it: one setting, one spec
         list.push_back(ownParameter(std::move(p)));
     }
     {
-        ParamSpec p = own("reported-iterate", "Reported model", ParamKind::Choice,
-                          "the uniform average of the server's iterates, or its last iterate",
-                          "uniform-average");
+        ParamSpec p = declare("reported-iterate", "Reported model", ParamKind::Choice,
+                              "the uniform average of the server's iterates, or its last iterate")
+                          .defaultValue("uniform-average");
         p.choices = {
             choice("uniform-average", "Average of the iterates", "uniform average of w_1 … w_R"),
             choice("last", "Last iterate", "the server's model after the last round")};
@@ -110,9 +104,9 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
         list.push_back(ownParameter(std::move(p)));
     }
     if (withCalibration) {
-        ParamSpec p =
-            own("noise-calibration", "Noise calibration", ParamKind::Choice,
-                "how a silo's noise is calibrated to the per-record (ε, δ)", "zcdp-epoch");
+        ParamSpec p = declare("noise-calibration", "Noise calibration", ParamKind::Choice,
+                              "how a silo's noise is calibrated to the per-record (ε, δ)")
+                          .defaultValue("zcdp-epoch");
         p.choices = {choice("zcdp-epoch", "zCDP, shuffled epochs",
                             "each silo walks through shuffled epochs; σ = (2C/K)·√(u/(2ρ)), u = "
                             "releases per record"),
@@ -130,10 +124,10 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
         list.push_back(ownParameter(std::move(p)));
     }
     if (withTrust) {
-        ParamSpec p = own("trust", "Trust model", ParamKind::Choice,
-                          "who adds the noise, at the same per-record (ε, δ): the records, the "
-                          "silos, a shuffler or the server",
-                          "isrl");
+        ParamSpec p = declare("trust", "Trust model", ParamKind::Choice,
+                              "who adds the noise, at the same per-record (ε, δ): the records, the "
+                              "silos, a shuffler or the server")
+                          .defaultValue("isrl");
         p.choices = {
             choice("isrl", "Each silo (ISRL-DP)",
                    "each silo noises its update before it leaves the silo"),

@@ -71,36 +71,6 @@ NoiseMode noiseMode(const TrainConfig& config) {
     return NoiseMode::Practical;
 }
 
-ParamSpec realParameter(const char* name, const char* label, const char* help,
-                        const char* defaultValue, double min, bool minExclusive, bool advanced) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = ParamKind::Real;
-    spec.help = help;
-    spec.min = min;
-    spec.minExclusive = minExclusive;
-    spec.defaultValue = defaultValue;
-    spec.sweepable = true;
-    spec.advanced = advanced;
-    return ownParameter(std::move(spec));
-}
-
-ParamSpec integerParameter(const char* name, const char* label, const char* help,
-                           const char* defaultValue, double min, bool advanced) {
-    ParamSpec spec;
-    spec.name = name;
-    spec.label = label;
-    spec.kind = ParamKind::Integer;
-    spec.help = help;
-    spec.min = min;
-    spec.max = 1e7;
-    spec.defaultValue = defaultValue;
-    spec.sweepable = true;
-    spec.advanced = advanced;
-    return ownParameter(std::move(spec));
-}
-
 /// The quantities every part of a run derives from the resolved settings and the data.
 struct Setup {
     NoiseMode mode = NoiseMode::Practical;
@@ -173,61 +143,90 @@ public:
         noise.advanced = false;
         noise.sweepable = true;  // the three modes side by side: --axis user-noise=naive,practical
         list.push_back(ownParameter(std::move(noise)));
-        list.push_back(integerParameter("user-rounds", "Rounds T",
-                                        "noisy gradient steps, each over every user", "500", 1,
-                                        false));
-        ParamSpec m =
-            integerParameter("rows-per-user", "Rows per user m",
-                             "every user contributes this many of their rows (a random subset "
-                             "drawn once; a user with fewer rows: m draws with replacement)",
-                             "0", 1, true);
+        list.push_back(declare("user-rounds", "Rounds T", ParamKind::Integer,
+                               "noisy gradient steps, each over every user")
+                           .defaultValue("500")
+                           .atLeast(1)
+                           .atMost(1e7)
+                           .sweepable());
+        ParamSpec m = declare("rows-per-user", "Rows per user m", ParamKind::Integer,
+                              "every user contributes this many of their rows (a random subset "
+                              "drawn once; a user with fewer rows: m draws with replacement)")
+                          .defaultValue("0")
+                          .atLeast(1)
+                          .atMost(1e7)
+                          .sweepable()
+                          .advanced();
         m.autoMeaning = "the fewest training rows any user has";
         m.autoValue = "0";
         m.autoReads = AutoReads::Content;
         list.push_back(m);
-        list.push_back(realParameter(
-            "tau-factor", "Concentration factor c_τ",
-            "τ = c_τ·G/√m: users whose mean gradients are farther than τ (2τ for "
-            "removal) from most others count as outliers (outlier-removal modes only)",
-            "2", 0.0, true, false));
-        list.push_back(realParameter("diameter", "Parameter ball diameter R",
-                                     "the parameters are projected onto the ball of radius R/2",
-                                     "10", 0.0, true, true));
         list.push_back(
-            realParameter("row-bound", "Row bound B",
-                          "every row (x, 1) is rescaled to norm ≤ B, so the logistic loss is "
-                          "G-Lipschitz with G = B (a public constant)",
-                          "5", 0.0, true, true));
+            declare("tau-factor", "Concentration factor c_τ", ParamKind::Real,
+                    "τ = c_τ·G/√m: users whose mean gradients are farther than τ (2τ for "
+                    "removal) from most others count as outliers (outlier-removal modes only)")
+                .defaultValue("2")
+                .above(0.0)
+                .sweepable());
+        list.push_back(declare("diameter", "Parameter ball diameter R", ParamKind::Real,
+                               "the parameters are projected onto the ball of radius R/2")
+                           .defaultValue("10")
+                           .above(0.0)
+                           .sweepable()
+                           .advanced());
+        list.push_back(declare("row-bound", "Row bound B", ParamKind::Real,
+                               "every row (x, 1) is rescaled to norm ≤ B, so the logistic loss is "
+                               "G-Lipschitz with G = B (a public constant)")
+                           .defaultValue("5")
+                           .above(0.0)
+                           .sweepable()
+                           .advanced());
         ParamSpec smoothing =
-            realParameter("smoothing-radius", "Smoothing radius r",
-                          "gradients are taken at θ + y, y uniform in a ball of radius r "
-                          "(0: no smoothing)",
-                          "-1", 0.0, false, true);
+            declare("smoothing-radius", "Smoothing radius r", ParamKind::Real,
+                    "gradients are taken at θ + y, y uniform in a ball of radius r "
+                    "(0: no smoothing)")
+                .defaultValue("-1")
+                .atLeast(0.0)
+                .sweepable()
+                .advanced();
         // 0 is a value (no smoothing), so "automatic" is stored as −1.
         smoothing.autoMeaning = "d^{1/4}·R/√T";
         smoothing.autoValue = "-1";
         list.push_back(smoothing);
-        ParamSpec eta = realParameter("user-step-size", "Step size η",
-                                      "the step of θ ← Π(θ − η(g + noise))", "0", 0.0, true, true);
+        ParamSpec eta = declare("user-step-size", "Step size η", ParamKind::Real,
+                                "the step of θ ← Π(θ − η(g + noise))")
+                            .defaultValue("0")
+                            .above(0.0)
+                            .sweepable()
+                            .advanced();
         eta.autoMeaning = "(R/G)·min{√m·n·ε/(T·√d·ln(mnd/δ)), T^{−3/4}, √(nm)/T}";
         eta.autoValue = "0";
         list.push_back(eta);
-        ParamSpec clip = realParameter(
-            "user-clip", "Per-user clip C_u",
-            "naive mode: each user's mean gradient is clipped to this norm", "0", 0.0, true, true);
+        ParamSpec clip = declare("user-clip", "Per-user clip C_u", ParamKind::Real,
+                                 "naive mode: each user's mean gradient is clipped to this norm")
+                             .defaultValue("0")
+                             .above(0.0)
+                             .sweepable()
+                             .advanced();
         clip.autoMeaning = "G (the Lipschitz bound: no user is clipped)";
         clip.autoValue = "0";
         list.push_back(clip);
         list.push_back(
-            realParameter("kappa", "Assumed sensitivity factor κ",
-                          "practical and paper modes: the kept users' mean is assumed to move by "
-                          "at most κτ/n when one user is replaced (heuristic)",
-                          "15", 0.0, true, true));
-        ParamSpec perRound =
-            integerParameter("users-per-round", "Users per round",
-                             "naive mode: each round samples users independently with "
-                             "rate q = this/n (Poisson); the others use every user",
-                             "0", 1, true);
+            declare("kappa", "Assumed sensitivity factor κ", ParamKind::Real,
+                    "practical and paper modes: the kept users' mean is assumed to move by "
+                    "at most κτ/n when one user is replaced (heuristic)")
+                .defaultValue("15")
+                .above(0.0)
+                .sweepable()
+                .advanced());
+        ParamSpec perRound = declare("users-per-round", "Users per round", ParamKind::Integer,
+                                     "naive mode: each round samples users independently with "
+                                     "rate q = this/n (Poisson); the others use every user")
+                                 .defaultValue("0")
+                                 .atLeast(1)
+                                 .atMost(1e7)
+                                 .sweepable()
+                                 .advanced();
         perRound.autoMeaning = "every user, every round";
         perRound.autoValue = "0";
         perRound.autoReads = AutoReads::UnitCount;
