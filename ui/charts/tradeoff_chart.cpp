@@ -20,8 +20,8 @@
 #include <tuple>
 
 #include "core/algorithms/registry.h"
-#include "core/fairness/pareto.h"
 #include "core/sweep/run_protection.h"
+#include "core/sweep/tradeoff_model.h"
 #include "core/util/format.h"
 #include "ui/charts/chart_legend.h"
 #include "ui/charts/chart_style.h"
@@ -38,18 +38,6 @@ constexpr pfa::FairnessNotion kNotions[] = {pfa::FairnessNotion::DemographicPari
 
 /// Algorithms without a fairness term are baselines for every notion: their test metrics
 /// hold every notion's violation.
-/// Whether a run of `algorithm` is trained for its fairness notion: by the λ-weighted penalty,
-/// or by a method of its own (a dual step, a tolerance, post-processing: a curve setting other
-/// than λ). Runs of the other algorithms are baselines shown under every notion.
-bool trainsForNotion(const std::string& algorithm) {
-    for (const auto& registered : pfa::algorithmRegistry()) {
-        if (registered->name() == algorithm)
-            return registered->usesFairness() ||
-                   registered->capabilities().curveSetting != "lambda";
-    }
-    return true;  // unknown (an older record): only under the notion it was run for
-}
-
 QString notionName(pfa::FairnessNotion notion) {
     return QString::fromStdString(pfa::fairnessName(notion));
 }
@@ -274,7 +262,7 @@ void TradeoffChart::showDataset(const QString& datasetKey, pfa::FairnessNotion n
 bool TradeoffChart::isShown(const RunEntry& run) const {
     if (datasetKeyOf(run) != m_shownDataset) return false;
     return run.result.config.fairness == m_shownNotion ||
-           !trainsForNotion(run.result.config.algorithm);
+           !pfa::trainsForNotion(run.result.config.algorithm);
 }
 
 void TradeoffChart::refillBoxes() {
@@ -516,21 +504,25 @@ void TradeoffChart::rebuild() {
     m_curvesDrawn = 0;
     m_points.clear();
 
-    const std::set<int> onTrail(m_trail.begin(), m_trail.end());
-    std::vector<const RunEntry*> pointRuns;
-    std::vector<pfa::TradeoffPoint> coordinates;
-    int hidden = 0;
+    // What to draw, from the Qt-free model (core/sweep/tradeoff_model.h).
+    pfa::TradeoffInput input;
+    std::map<int, const RunEntry*> entryOf;
     for (const RunEntryPtr& run : m_runs) {
-        if (!isShown(*run)) {
-            ++hidden;
-            continue;
-        }
-        if (onTrail.count(run->id) || m_cleared.count(run->id)) continue;
-        const double x = run->result.test.violation(m_shownNotion), y = run->result.test.error;
-        if (!std::isfinite(x) || !std::isfinite(y)) continue;  // never draw NaN/Inf
-        m_points.push_back({run->id, x, y, run->summary(), false, QColor()});
-        pointRuns.push_back(run.get());
-        coordinates.push_back({x, y});
+        input.runs.push_back({run->id, &run->result, isShown(*run)});
+        entryOf[run->id] = run.get();
+    }
+    input.trail = m_trail;
+    input.cleared = m_cleared;
+    input.notion = m_shownNotion;
+    const bool liveShown = m_liveRunId != 0 && m_liveDataset == m_shownDataset &&
+                           m_liveConfig.fairness == m_shownNotion;
+    if (liveShown) input.live = std::make_pair(m_livePos.x(), m_livePos.y());
+    const pfa::TradeoffModel model = pfa::buildTradeoff(input);
+    std::vector<const RunEntry*> pointRuns;
+    for (const pfa::TradeoffDot& dot : model.points) {
+        const RunEntry* run = entryOf.at(dot.id);
+        m_points.push_back({dot.id, dot.x, dot.y, run->summary(), false, QColor()});
+        pointRuns.push_back(run);
     }
     // What the private runs drawn (points and trail) protect: one line, or a warning.
     m_protectionKinds.clear();
@@ -562,13 +554,9 @@ void TradeoffChart::rebuild() {
            "here bound different things, so their ε and points are not comparable one to one."));
     m_protection->setVisible(!m_protectionKinds.empty());
 
-    const std::vector<std::size_t> front = pfa::paretoFront(coordinates);
-    std::vector<bool> onFront(m_points.size(), false);
-    m_front.clear();
-    for (std::size_t i : front) {
-        onFront[i] = true;
-        m_front.push_back(m_points[i].id);
-    }
+    std::vector<bool> onFront;
+    for (const pfa::TradeoffDot& dot : model.points) onFront.push_back(dot.onFront);
+    m_front = model.front;
 
     // One scatter series per (algorithm, ε, on front?) so each point gets its colour/marker.
     struct Key {
@@ -612,19 +600,13 @@ void TradeoffChart::rebuild() {
     // A run that traces a curve itself (post-processing solves its whole γ-curve from one
     // noisy table, for one ε) is drawn as that curve: a line in its ε's colour through every
     // point, its headline point marked as usual.
-    std::vector<QPointF> curvePoints;
-    for (const RunEntry* run : pointRuns) {
-        if (run->result.curve.empty()) continue;
+    for (const auto& [id, points] : model.curves) {
         auto* line = new QLineSeries();
-        line->setPen(QPen(chart_style::colorForEpsilon(run->result.config.epsilon), 1.8));
+        line->setPen(
+            QPen(chart_style::colorForEpsilon(entryOf.at(id)->result.config.epsilon), 1.8));
         line->setPointsVisible(true);
         line->setMarkerSize(5);
-        for (const pfa::CurvePoint& point : run->result.curve) {
-            const double x = point.test.violation(m_shownNotion), y = point.test.error;
-            if (!std::isfinite(x) || !std::isfinite(y)) continue;
-            line->append(x, y);
-            curvePoints.emplace_back(x, y);
-        }
+        for (const auto& [x, y] : points) line->append(x, y);
         m_chart->addSeries(line);
         line->attachAxis(m_x);
         line->attachAxis(m_y);
@@ -636,15 +618,12 @@ void TradeoffChart::rebuild() {
     // dots in their ε's colour (one series per ε), the newest larger.
     QList<QPointF> trail;
     std::map<double, QScatterSeries*> trailSeries;
-    for (int id : m_trail) {
-        const auto it = std::find_if(m_runs.begin(), m_runs.end(),
-                                     [id](const RunEntryPtr& r) { return r->id == id; });
-        if (it == m_runs.end() || !isShown(**it)) continue;
-        const double x = (*it)->result.test.violation(m_shownNotion), y = (*it)->result.test.error;
-        if (!std::isfinite(x) || !std::isfinite(y)) continue;
-        const double epsilon = (*it)->result.config.epsilon;
+    for (const pfa::TradeoffDot& dot : model.trail) {
+        const int id = dot.id;
+        const double x = dot.x, y = dot.y;
+        const double epsilon = dot.result->config.epsilon;
         const QColor color = chart_style::colorForEpsilon(epsilon);
-        m_points.push_back({id, x, y, (*it)->summary(), true, color});
+        m_points.push_back({id, x, y, entryOf.at(id)->summary(), true, color});
         trail.append(QPointF(x, y));
         QScatterSeries*& series = trailSeries[epsilon];
         if (!series) {
@@ -677,16 +656,10 @@ void TradeoffChart::rebuild() {
 
     // Pareto front as a step line: right along the current error, then down to the next point.
     QList<QPointF> steps;
-    for (std::size_t k = 0; k < front.size(); ++k) {
-        const Point& p = m_points[front[k]];
-        if (k > 0) steps.append(QPointF(p.x, m_points[front[k - 1]].y));
-        steps.append(QPointF(p.x, p.y));
-    }
+    for (const auto& [x, y] : model.frontSteps) steps.append(QPointF(x, y));
     m_frontLine->replace(steps);
 
     // The live point, if its run belongs to what is shown.
-    const bool liveShown = m_liveRunId != 0 && m_liveDataset == m_shownDataset &&
-                           m_liveConfig.fairness == m_shownNotion;
     if (liveShown) {
         m_live->setPen(QPen(chart_style::colorForEpsilon(m_liveConfig.epsilon), 3.0));
         m_live->replace(QList<QPointF>{m_livePos});
@@ -695,34 +668,13 @@ void TradeoffChart::rebuild() {
     }
 
     // Explicit axes with some room around the points.
-    double xMax = 0.05, yMin = 1.0, yMax = 0.0;
-    for (const Point& p : m_points) {
-        xMax = std::max(xMax, p.x);
-        yMin = std::min(yMin, p.y);
-        yMax = std::max(yMax, p.y);
-    }
-    for (const QPointF& p : curvePoints) {
-        xMax = std::max(xMax, p.x());
-        yMin = std::min(yMin, p.y());
-        yMax = std::max(yMax, p.y());
-    }
-    if (liveShown) {
-        xMax = std::max(xMax, m_livePos.x());
-        yMin = std::min(yMin, m_livePos.y());
-        yMax = std::max(yMax, m_livePos.y());
-    }
-    if (m_points.empty() && !liveShown) {
-        yMin = 0.0;
-        yMax = 0.5;
-    }
-    const double yPad = std::max(0.005, (yMax - yMin) * 0.12);
-    chart_style::setNiceRange(m_x, 0.0, xMax * 1.08, 5);
-    chart_style::setNiceRange(m_y, std::max(0.0, yMin - yPad), std::min(1.0, yMax + yPad), 5);
+    chart_style::setNiceRange(m_x, 0.0, model.xMax, 5);
+    chart_style::setNiceRange(m_y, model.yMin, model.yMax, 5);
     m_x->setTitleText(tr("%1 violation (test set)").arg(notionName(m_shownNotion)));
     // The data set is named in the box above the chart (a long name would cut the title short
     // in a narrow dock) and in an export's caption line.
     m_chart->setTitle(tr("Accuracy–fairness tradeoff"));
-    if (hidden > 0) {
+    if (const int hidden = model.hidden; hidden > 0) {
         m_view->setEmptyMessage(tr("No finished runs on %1 for %2 yet (%3 on other data sets or "
                                    "notions: choose them above).")
                                     .arg(datasetLabel(m_shownDataset), notionName(m_shownNotion),
@@ -732,7 +684,7 @@ void TradeoffChart::rebuild() {
             tr("Finished runs appear here: press Run, then change λ or ε and "
                "run again"));
     }
-    m_view->setEmpty(m_points.empty() && !liveShown);
+    m_view->setEmpty(model.empty());
     updateLegend();
     setSelectedRun(m_selectedId);
 }
