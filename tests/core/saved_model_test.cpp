@@ -236,10 +236,15 @@ TEST_CASE("The published calibration's feature bound is stored and applied",
         const Predictions bounded = predictFile(model, csv.path(), options);
         REQUIRE(bounded.metrics);
         CHECK(bounded.metrics->error == run.test.error);
-        // Every row has ‖[x, 1]‖ ≥ 1, so without the bound the scores change.
+        // Every row has ‖[x, 1]‖ ≥ 1, so without the bound the scores change. Shown with fixed
+        // parameters: the trained ones depend on the noise, which is keyed by the data set's key
+        // and so by this temporary file's random name; a run whose noise left θ near 0 changed
+        // the probabilities by as little as 1e-7.
+        model.run.theta.setConstant(0.5);
+        const Predictions boundedFixed = predictFile(model, csv.path(), options);
         model.run.featureBound = 0.0;
         const Predictions unbounded = predictFile(model, csv.path(), options);
-        CHECK((bounded.probabilities - unbounded.probabilities).cwiseAbs().maxCoeff() > 1e-6);
+        CHECK((boundedFixed.probabilities - unbounded.probabilities).cwiseAbs().maxCoeff() > 1e-3);
     }
 }
 
