@@ -37,6 +37,7 @@
 #include "ui/panels/heavy_tailed_form.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/parameter_form.h"
+#include "ui/panels/sensitive_chooser.h"
 
 namespace pfa::ui {
 
@@ -113,23 +114,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         tr("The data to learn from: the built-in synthetic lending task, a "
            "standard fairness benchmark (downloaded on demand from its original "
            "source, checksums verified), or your own file"));
-    m_sensitive = new ElidingComboBox();
-    m_sensitive->setToolTip(
-        tr("Which attribute defines the groups whose treatment is compared "
-           "(never used as a feature)"));
-    // Further attributes for intersectional groups ("Female & non-White"): a checkable menu.
-    m_intersect = new QToolButton();
-    m_intersect->setObjectName(QStringLiteral("intersectButton"));
-    m_intersect->setPopupMode(QToolButton::InstantPopup);
-    // The arrow is part of the text: the style's menu indicator overlapped a longer text.
-    m_intersect->setStyleSheet(QStringLiteral("QToolButton::menu-indicator { image: none; }"));
-    m_intersect->setMenu(new QMenu(m_intersect));
-    m_intersect->menu()->setToolTipsVisible(true);
-    m_intersect->setToolTip(
-        tr("Intersectional groups: also split the groups by further sensitive "
-           "attributes. Each combination (e.g. “Female & non-White”) becomes "
-           "its own group; small combinations are flagged in the group table "
-           "and bars"));
+    m_sensitive = new SensitiveChooser();
     m_download = new QPushButton(tr("Download…"));
     m_download->setToolTip(
         tr("Download this data set from its original source into your data "
@@ -265,13 +250,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     QFormLayout* form = m_settings->formLayout();
     int row = 0;
     form->insertRow(row++, tr("Data set"), m_dataset);
-    {
-        auto* sensitiveRow = new QHBoxLayout();
-        sensitiveRow->setSpacing(4);
-        sensitiveRow->addWidget(m_sensitive, 1);
-        sensitiveRow->addWidget(m_intersect);
-        form->insertRow(row++, tr("Sensitive"), sensitiveRow);
-    }
+    form->insertRow(row++, tr("Sensitive"), m_sensitive);
     form->insertRow(row++, QString(), datasetButtons);
     form->insertRow(row++, QString(), m_datasetInfo);
     form->insertRow(row++, m_heavy);  // the heavy-tailed generator's knobs, while it is chosen
@@ -301,11 +280,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(m_importFile, &QPushButton::clicked, this, &ExperimentPanel::importFileRequested);
     connect(m_dataset, &QComboBox::currentIndexChanged, this,
             &ExperimentPanel::onDatasetChoiceChanged);
-    connect(m_sensitive, &QComboBox::currentIndexChanged, this, [this] {
-        QStringList checked;
-        for (QAction* action : m_intersect->menu()->actions())
-            if (action->isChecked()) checked << action->data().toString();
-        rebuildIntersectMenu(checked);
+    connect(m_sensitive, &SensitiveChooser::changed, this, [this] {
         m_data.reset();
         emit datasetRequestChanged();
         revalidate();
@@ -332,7 +307,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(m_heavy, &HeavyTailedForm::changed, this,
             &ExperimentPanel::onSplitChanged);  // other rows
     // Long item texts must not force the dock wider than a laptop screen allows.
-    for (QComboBox* box : {m_dataset, m_sensitive, m_algorithm, m_fairness, m_splitMethod}) {
+    for (QComboBox* box : {m_dataset, m_algorithm, m_fairness, m_splitMethod}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
@@ -395,33 +370,26 @@ bool ExperimentPanel::catalogFilesPresent() const {
 
 void ExperimentPanel::onDatasetChoiceChanged() {
     const QString catalog = currentCatalogName();
-    {
-        const QSignalBlocker block(m_sensitive);
-        m_sensitive->clear();
-        if (!catalog.isEmpty()) {
-            for (const pfa::SensitiveChoice& choice :
-                 pfa::findCatalogEntry(catalog.toStdString()).sensitiveChoices) {
-                m_sensitive->addItem(QString::fromStdString(choice.title),
-                                     QString::fromStdString(choice.id));
-            }
-        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic")) {
-            m_sensitive->addItem(tr("group (A majority / B minority)"), QString());
-        } else if (m_dataset->currentData().toString() == QLatin1String("synthetic-personalised") ||
-                   m_dataset->currentData().toString() == QLatin1String("synthetic-heavy-tailed") ||
-                   m_dataset->currentData().toString() == QLatin1String("synthetic-linear") ||
-                   m_dataset->currentData().toString() == QLatin1String("synthetic-teacher")) {
-            m_sensitive->addItem(tr("none (regression data)"), QString());
-        } else {
-            const std::size_t index = m_dataset->currentData().toString().mid(5).toULong();
-            if (index < m_userFiles.size()) {
-                QStringList columns;
-                for (const std::string& c : m_userFiles[index].schema.sensitive)
-                    columns << QString::fromStdString(c);
-                m_sensitive->addItem(columns.join(QStringLiteral(" & ")), QString());
-            }
+    const QString data = m_dataset->currentData().toString();
+    if (!catalog.isEmpty()) {
+        m_sensitive->showCatalog(catalog);
+    } else if (data == QLatin1String("synthetic")) {
+        m_sensitive->showFixed(tr("group (A majority / B minority)"));
+    } else if (data == QLatin1String("synthetic-personalised") ||
+               data == QLatin1String("synthetic-heavy-tailed") ||
+               data == QLatin1String("synthetic-linear") ||
+               data == QLatin1String("synthetic-teacher")) {
+        m_sensitive->showFixed(tr("none (regression data)"));
+    } else {
+        const std::size_t index = data.mid(5).toULong();
+        QString columns;
+        if (index < m_userFiles.size()) {
+            QStringList names;
+            for (const std::string& c : m_userFiles[index].schema.sensitive)
+                names << QString::fromStdString(c);
+            columns = names.join(QStringLiteral(" & "));
         }
-        m_sensitive->setEnabled(m_sensitive->count() > 1);
-        rebuildIntersectMenu({});
+        m_sensitive->showFixed(columns);
     }
     m_download->setVisible(!catalog.isEmpty());
     m_importFolder->setVisible(!catalog.isEmpty());
@@ -548,7 +516,7 @@ bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
     m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
     if (request.name == "synthetic-heavy-tailed") m_heavy->setOptions(request.heavyTailed);
     const QString sensitiveBefore = sensitiveId();
-    selectSensitiveId(QString::fromStdString(request.sensitive));
+    m_sensitive->selectId(QString::fromStdString(request.sensitive));
     if (sensitiveId() != sensitiveBefore) {
         m_data.reset();
         emit datasetRequestChanged();
@@ -559,105 +527,9 @@ bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
     return true;
 }
 
-QString ExperimentPanel::sensitiveId() const {
-    if (currentCatalogName().isEmpty()) return QString();
-    QStringList ids{m_sensitive->currentData().toString()};
-    for (QAction* action : m_intersect->menu()->actions())
-        if (action->isChecked()) ids << action->data().toString();
-    return ids.join(QLatin1Char('+'));
-}
-
-void ExperimentPanel::rebuildIntersectMenu(const QStringList& checked) {
-    QMenu* menu = m_intersect->menu();
-    menu->clear();
-    const QString catalog = currentCatalogName();
-    if (!catalog.isEmpty()) {
-        const pfa::CatalogEntry& entry = pfa::findCatalogEntry(catalog.toStdString());
-        const QString current = m_sensitive->currentData().toString();
-        const pfa::SensitiveChoice& first = entry.sensitiveChoice(current.toStdString());
-        // The columns in use: the chosen attribute's, then those of the checked ones that do
-        // not read a column already in use (another reading of one column adds nothing: COMPAS
-        // race, merged or not).
-        const auto sharesColumn = [](const pfa::SensitiveChoice& choice,
-                                     const std::vector<std::string>& columns) {
-            return std::any_of(
-                choice.columns.begin(), choice.columns.end(), [&](const std::string& c) {
-                    return std::find(columns.begin(), columns.end(), c) != columns.end();
-                });
-        };
-        std::vector<std::string> usedColumns = first.columns;
-        QStringList kept;
-        for (const pfa::SensitiveChoice& choice : entry.sensitiveChoices) {
-            const QString id = QString::fromStdString(choice.id);
-            if (choice.id == first.id || !checked.contains(id) || choice.hasThreshold ||
-                first.hasThreshold || sharesColumn(choice, usedColumns))
-                continue;
-            kept << id;
-            usedColumns.insert(usedColumns.end(), choice.columns.begin(), choice.columns.end());
-        }
-        for (const pfa::SensitiveChoice& choice : entry.sensitiveChoices) {
-            if (choice.id == first.id) continue;
-            QAction* action =
-                menu->addAction(tr("and %1").arg(QString::fromStdString(choice.title)));
-            action->setCheckable(true);
-            action->setData(QString::fromStdString(choice.id));
-            const bool isKept = kept.contains(action->data().toString());
-            if (first.hasThreshold || choice.hasThreshold) {
-                // A number split at a threshold forms two groups of its own.
-                action->setEnabled(false);
-                action->setToolTip(
-                    tr("Cannot be combined: a number split at a threshold is used alone"));
-            } else if (!isKept && sharesColumn(choice, usedColumns)) {
-                action->setEnabled(false);
-                action->setToolTip(tr("Cannot be combined: it reads a column already chosen"));
-            } else {
-                action->setToolTip(tr("Split every group further by %1")
-                                       .arg(QString::fromStdString(choice.title)));
-                action->setChecked(isKept);
-            }
-            connect(action, &QAction::toggled, this, [this] {
-                // Choices reading the same column exclude each other: recompute what is enabled.
-                QStringList now;
-                for (QAction* a : m_intersect->menu()->actions())
-                    if (a->isChecked()) now << a->data().toString();
-                QMetaObject::invokeMethod(
-                    this,
-                    [this, now] {
-                        rebuildIntersectMenu(now);
-                        m_data.reset();
-                        emit datasetRequestChanged();
-                        revalidate();
-                    },
-                    Qt::QueuedConnection);
-            });
-        }
-    }
-    updateIntersectButton();
-}
-
-void ExperimentPanel::updateIntersectButton() {
-    QStringList extra;
-    bool any = false;
-    for (QAction* action : m_intersect->menu()->actions()) {
-        any = any || action->isEnabled();
-        if (action->isChecked()) extra << action->data().toString();
-    }
-    m_intersect->setVisible(!m_intersect->menu()->actions().isEmpty());
-    m_intersect->setEnabled(any);
-    m_intersect->setText(extra.isEmpty() ? tr("and… ▾")
-                                         : tr("× %1 ▾").arg(extra.join(QStringLiteral(" × "))));
-}
-
-void ExperimentPanel::selectSensitiveId(const QString& id) {
-    const QStringList parts = id.split(QLatin1Char('+'));
-    {
-        const QSignalBlocker block(m_sensitive);
-        const int index = m_sensitive->findData(parts.front());
-        if (index >= 0) m_sensitive->setCurrentIndex(index);
-    }
-    const QSignalBlocker block(m_intersect->menu());
-    rebuildIntersectMenu(parts.mid(1));
-}
+QString ExperimentPanel::sensitiveId() const { return m_sensitive->id(); }
+QComboBox* ExperimentPanel::sensitiveBox() const { return m_sensitive->box(); }
+QToolButton* ExperimentPanel::intersectButton() const { return m_sensitive->intersectButton(); }
 
 void ExperimentPanel::onSplitChanged() {
     // Other training rows: the loaded data no longer applies.
@@ -903,7 +775,7 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
         select(m_dataset, json["dataset"]);
     }
     const QString sensitiveBefore = sensitiveId();
-    selectSensitiveId(json["sensitive"].toString());
+    m_sensitive->selectId(json["sensitive"].toString());
     if (sensitiveId() != sensitiveBefore) {
         m_data.reset();
         emit datasetRequestChanged();

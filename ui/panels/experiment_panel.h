@@ -21,6 +21,8 @@ class QToolButton;
 
 namespace pfa::ui {
 
+class SensitiveChooser;
+
 /// Why runs of `config` are analysed under replace-one adjacency whatever its adjacency setting
 /// says ("" when the setting holds): only the sensitive attribute is protected (a neighbouring
 /// data set changes one record's sensitive value), or a private run samples fixed-size batches.
@@ -87,11 +89,11 @@ public:
     LambdaControl* lambdaControl() const { return m_lambda; }
     QComboBox* algorithmBox() const { return m_algorithm; }
     QComboBox* datasetBox() const { return m_dataset; }
-    QComboBox* sensitiveBox() const { return m_sensitive; }
+    QComboBox* sensitiveBox() const;
     /// The button whose checkable menu adds further sensitive attributes to the one chosen in
     /// sensitiveBox() (their intersections become the groups); hidden when the data set offers
     /// one attribute only.
-    QToolButton* intersectButton() const { return m_intersect; }
+    QToolButton* intersectButton() const;
     /// The sensitive choice of a catalog data set: the chosen id, or several joined by "+" in
     /// catalog order after the first ("sex+race"); "" for other data.
     QString sensitiveId() const;
@@ -138,16 +140,9 @@ private:
     void updateAlgorithmDependentControls();
     void onDatasetChoiceChanged();
     void onSplitChanged();
-    /// Fills the intersect menu with the catalog choices other than the one chosen, keeping
-    /// those in `checked` checked.
-    void rebuildIntersectMenu(const QStringList& checked);
-    /// Selects the sensitive choice `id` (possibly several joined by "+") without signals.
-    void selectSensitiveId(const QString& id);
-    void updateIntersectButton();
 
     QComboBox* m_dataset;
-    QComboBox* m_sensitive;
-    QToolButton* m_intersect;
+    SensitiveChooser* m_sensitive;
     QPushButton* m_download;
     QPushButton* m_importFolder;
     QPushButton* m_importFile;
