@@ -164,6 +164,32 @@ std::vector<SweepGroup> groupCells(const std::vector<SweepCell>& cells,
     return groups;
 }
 
+SweepPoint sweepPointFromRun(const RunResult& r, const std::string& runKey, double epsilonSpent) {
+    SweepPoint p;
+    p.runKey = runKey;
+    p.dataset = r.dataset;
+    p.algorithm = r.config.algorithm;
+    p.fairness = fairnessCode(r.config.fairness);
+    p.calibration = calibrationName(r.config.calibration);
+    // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
+    p.epsilon = r.privacy.tuning == tuningName(Tuning::SplitBudget) ? r.privacy.tuningGridEpsilon
+                                                                    : r.config.epsilon;
+    p.lambda = r.config.lambda;
+    p.status = runStatusName(r.status);
+    p.testError = r.test.error;
+    p.violation = r.test.violation(r.config.fairness);
+    for (const EpochMetrics& m : r.history) {
+        if (std::isfinite(m.excessRisk)) p.excessRisk = m.excessRisk;
+        if (std::isfinite(m.gradientNormSquared)) p.gradientNormSquared = m.gradientNormSquared;
+    }
+    p.epsilonSpent = epsilonSpent;
+    p.knownGaps = r.privacy.knownGaps;
+    p.protection = runProtection(r);
+    p.seconds = r.seconds;
+    p.finalMetrics = finalHistoryValues(r.history);
+    return p;
+}
+
 SweepPoint sweepPointFromRecord(const JsonValue& r) {
     SweepPoint p;
     p.runKey = r.stringOr("run_key", "");

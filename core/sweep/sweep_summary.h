@@ -98,6 +98,10 @@ struct SweepPoint {
 /// Reads a point from a result record (a JSON line written by the sweep).
 SweepPoint sweepPointFromRecord(const JsonValue& record);
 
+/// The point of a run in memory (the window's runs): `runKey` its key, `epsilonSpent` the ε its
+/// accountant certified (+∞ when not private).
+SweepPoint sweepPointFromRun(const RunResult& run, const std::string& runKey, double epsilonSpent);
+
 /// The points of a record: one, or for a run with a curve (RunResult::curve) one per curve
 /// point, each with the run key's curve setting set to the point's value (so the points of
 /// all seeds at one value form a cell) and the point's test error and violations.

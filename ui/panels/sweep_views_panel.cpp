@@ -38,31 +38,7 @@ namespace pfa::ui {
 namespace {
 
 pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
-    const pfa::RunResult& r = entry.result;
-    pfa::SweepPoint p;
-    p.runKey = entry.context.runKey;
-    p.dataset = r.dataset;
-    p.algorithm = r.config.algorithm;
-    p.fairness = pfa::fairnessCode(r.config.fairness);
-    p.calibration = pfa::calibrationName(r.config.calibration);
-    // A split-budget grid is one experiment at the grid's ε (each run spent ε/K of it).
-    p.epsilon = r.privacy.tuning == pfa::tuningName(pfa::Tuning::SplitBudget)
-                    ? r.privacy.tuningGridEpsilon
-                    : r.config.epsilon;
-    p.lambda = r.config.lambda;
-    p.status = pfa::runStatusName(r.status);
-    p.testError = r.test.error;
-    p.violation = entry.violation();
-    for (const pfa::EpochMetrics& m : r.history) {
-        if (std::isfinite(m.excessRisk)) p.excessRisk = m.excessRisk;
-        if (std::isfinite(m.gradientNormSquared)) p.gradientNormSquared = m.gradientNormSquared;
-    }
-    p.epsilonSpent = entry.certifiedEpsilon();
-    p.knownGaps = r.privacy.knownGaps;
-    p.protection = pfa::runProtection(r);
-    p.seconds = r.seconds;
-    p.finalMetrics = pfa::finalHistoryValues(r.history);
-    return p;
+    return pfa::sweepPointFromRun(entry.result, entry.context.runKey, entry.certifiedEpsilon());
 }
 
 using FilterItems = std::vector<std::pair<QString, QVariant>>;
