@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QImage>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSvgRenderer>
@@ -511,4 +513,35 @@ TEST_CASE("The export dialog remembers its values and the last folder",
     }
     // The live charts have no single data set: the caption box is off.
     CHECK_FALSE(again.captionBox()->isEnabled());
+}
+
+TEST_CASE("File → Export chart lists every chart the panels register, with its file name",
+          "[ui][export]") {
+    auto window = readyWindow(5);
+    QMenu* exportMenu = nullptr;
+    for (QAction* action : window->menuBar()->actions()) {
+        if (!action->menu()) continue;
+        for (QAction* entry : action->menu()->actions())
+            if (entry->menu() && entry->text() == QStringLiteral("Export &chart"))
+                exportMenu = entry->menu();
+    }
+    REQUIRE(exportMenu != nullptr);
+    QStringList names;
+    for (QAction* action : exportMenu->actions())
+        names << (action->isSeparator() ? QStringLiteral("—") : action->text());
+    // The live charts, the tradeoff chart and the sweep views, as each panel lists them.
+    CHECK(names ==
+          QStringList{QStringLiteral("Training loss…"), QStringLiteral("Test error…"),
+                      QStringLiteral("Fairness violation…"), QStringLiteral("Privacy spent…"),
+                      QStringLiteral("—"), QStringLiteral("Tradeoff…"), QStringLiteral("—"),
+                      QStringLiteral("Sweep: tradeoff curves…"),
+                      QStringLiteral("Sweep: price of privacy, error…"),
+                      QStringLiteral("Sweep: price of privacy, violation…"),
+                      QStringLiteral("Sweep: heat map…"), QStringLiteral("Sweep: error vs ε…"),
+                      QStringLiteral("Sweep: error vs setting…"),
+                      QStringLiteral("Sweep: per-unit spread…")});
+    // Each view got the file name its entry gives (its own context menu uses it too).
+    CHECK(window->liveCharts()->views()[0]->exportFileStem() == QStringLiteral("training-loss"));
+    CHECK(window->tradeoffChart()->view()->exportFileStem().startsWith(QStringLiteral("tradeoff")));
+    CHECK(window->sweepViews()->heatMap()->exportFileStem().startsWith(QStringLiteral("heat-map")));
 }

@@ -62,6 +62,20 @@ private:
     QString m_fileStem;
 };
 
+/// One chart File → Export chart offers. Each panel or chart lists its own (exportEntries()),
+/// so the menu names none: its menu text, its default file-name stem, the view, where its data
+/// set and notion come from (optional), what to do before the dialog opens (optional: e.g.
+/// bring a view up to date that was not shown since the last runs came in), and the dialog's
+/// parent (null: the window).
+struct ChartExportEntry {
+    QString name;
+    ExportableView* view = nullptr;
+    QString stem;
+    std::function<ExportContext()> context;
+    std::function<void()> prepare;
+    QWidget* dialogParent = nullptr;
+};
+
 /// Widgets that hold an exported chart and draw interactive decorations on it (a selection
 /// ring, hover state) implement this; the export hides them while it paints.
 class ExportDecorations {

@@ -786,4 +786,14 @@ void TradeoffChart::layoutOverlays() {
     m_layingOut = false;
 }
 
+std::vector<ChartExportEntry> TradeoffChart::exportEntries() {
+    ChartExportEntry entry;
+    entry.name = tr("Tradeoff…");
+    entry.view = m_view;
+    entry.stem = QStringLiteral("tradeoff");
+    entry.context = [this] { return exportContext(); };
+    entry.dialogParent = m_view;
+    return {entry};
+}
+
 }  // namespace pfa::ui

@@ -95,6 +95,8 @@ public:
     /// The data set and notion of the points for an export's caption and file name, when all
     /// points share them (else empty).
     ExportContext exportContext() const;
+    /// The chart, for File → Export chart.
+    std::vector<ChartExportEntry> exportEntries();
     /// The line under the boxes naming what the private runs shown protect, or — when runs of
     /// different protection (unit, adjacency or scope) share the chart — a warning that names
     /// each; hidden when no private run is shown.

@@ -635,4 +635,21 @@ QString LiveChartsPanel::lossChartTag() const {
     return m_diagnosticTag->isVisible() ? m_diagnosticTag->text() : QString();
 }
 
+std::vector<ChartExportEntry> LiveChartsPanel::exportEntries() const {
+    const QString names[] = {tr("Training loss…"), tr("Test error…"), tr("Fairness violation…"),
+                             tr("Privacy spent…")};
+    const QString stems[] = {QStringLiteral("training-loss"), QStringLiteral("test-error"),
+                             QStringLiteral("fairness-violation"), QStringLiteral("privacy-spent")};
+    std::vector<ChartExportEntry> entries;
+    for (std::size_t i = 0; i < m_views.size(); ++i) {
+        ChartExportEntry entry;
+        entry.name = names[i];
+        entry.view = m_views[i];
+        entry.stem = stems[i];
+        entry.dialogParent = m_views[i];
+        entries.push_back(entry);
+    }
+    return entries;
+}
+
 }  // namespace pfa::ui

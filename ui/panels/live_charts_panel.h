@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/config/run_result.h"
+#include "ui/charts/chart_export.h"
 #include "ui/runs/run_entry.h"
 
 class QChart;
@@ -80,6 +81,8 @@ public:
     int livePointCount() const;
     /// The four chart views, in display order.
     const std::array<ChartView*, 4>& views() const { return m_views; }
+    /// The four live charts, for File → Export chart.
+    std::vector<ChartExportEntry> exportEntries() const;
     /// Forces a redraw now (tests, export).
     void refreshNow();
     /// The tag on the training-loss chart ("" when hidden): private runs' training loss is a

@@ -12,19 +12,18 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 
 #include "core/fairness/fairness_notion.h"
 #include "core/sweep/prepared_dataset.h"
-#include "core/sweep/run_record.h"
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/sweep/theory_rates.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/charts/chart_style.h"
+#include "ui/charts/chart_view.h"
 #include "ui/charts/compare_palette.h"
 #include "ui/charts/error_epsilon_view.h"
 #include "ui/charts/error_setting_view.h"
@@ -36,10 +35,6 @@
 namespace pfa::ui {
 
 namespace {
-
-pfa::SweepPoint pointFromEntry(const RunEntry& entry) {
-    return pfa::sweepPointFromRun(entry.result, entry.context.runKey, entry.certifiedEpsilon());
-}
 
 using FilterItems = std::vector<std::pair<QString, QVariant>>;
 
@@ -195,8 +190,10 @@ void SweepViewsPanel::setEntries(const std::vector<RunEntryPtr>& entries) {
     for (const RunEntryPtr& entry : entries) {
         if (entry->isComplete() && !entry->stoppedByUser) {
             // A run with a curve (post-processing's γ-curve) gives one point per curve value.
-            for (pfa::SweepPoint& point : pfa::expandCurvePoints(
-                     pointFromEntry(*entry), entry->result.curve, entry->result.config.fairness)) {
+            for (pfa::SweepPoint& point :
+                 pfa::expandCurvePoints(pfa::sweepPointFromRun(entry->result, entry->context.runKey,
+                                                               entry->certifiedEpsilon()),
+                                        entry->result.curve, entry->result.config.fairness)) {
                 m_points.push_back(std::move(point));
                 m_pointEntries.push_back(entry);
             }
@@ -479,6 +476,24 @@ void SweepViewsPanel::updateErrorViews(const std::vector<RunEntryPtr>& entries) 
     m_spread->setSeries(
         kind, categories, series,
         tr("No per-unit results: these runs' data is not split into silos or users."));
+}
+
+std::vector<ChartExportEntry> SweepViewsPanel::exportEntries() {
+    const auto entry = [this](QString name, ExportableView* view, const char* stem) {
+        return ChartExportEntry{std::move(name), view, QString::fromLatin1(stem),
+                                [this] { return exportContext(); },
+                                // a view not shown since the last runs came in
+                                [this] { bringUpToDate(); }, nullptr};
+    };
+    return {entry(tr("Sweep: tradeoff curves…"), tradeoffView()->view(), "tradeoff-curves"),
+            entry(tr("Sweep: price of privacy, error…"), priceView()->errorView(),
+                  "price-of-privacy-error"),
+            entry(tr("Sweep: price of privacy, violation…"), priceView()->violationView(),
+                  "price-of-privacy-violation"),
+            entry(tr("Sweep: heat map…"), heatMap(), "heat-map"),
+            entry(tr("Sweep: error vs ε…"), errorEpsilonView()->view(), "error-vs-epsilon"),
+            entry(tr("Sweep: error vs setting…"), errorSettingView()->view(), "error-vs-setting"),
+            entry(tr("Sweep: per-unit spread…"), unitSpreadView()->view(), "unit-spread")};
 }
 
 }  // namespace pfa::ui

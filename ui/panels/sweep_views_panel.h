@@ -74,6 +74,9 @@ public:
     /// The data set and fairness notion the filters show, for export captions and file names
     /// (empty while there are no runs).
     ExportContext exportContext() const;
+    /// Its seven views, for File → Export chart (each brought up to date before it is
+    /// exported).
+    std::vector<ChartExportEntry> exportEntries();
 
 private:
     void refresh();

@@ -226,7 +226,10 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addActions({m_historyActions->exportCsvAction(), m_historyActions->exportJsonAction(),
                       m_modelExport->action()});
-    fillChartExportMenu(file->addMenu(tr("Export &chart")), m_live, m_tradeoff, m_sweepViews, this);
+    fillChartExportMenu(
+        file->addMenu(tr("Export &chart")),
+        {m_live->exportEntries(), m_tradeoff->exportEntries(), m_sweepViews->exportEntries()},
+        this);
     auto* report = new ReportExport(m_history, m_historyView, this);  // its errors: a message box
     connect(report, &ReportExport::finished, this, [this](bool ok, const QString& text) {
         if (ok) statusBar()->showMessage(text, 8000);
@@ -266,25 +269,18 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::connectDatasets() {
-    DatasetPresenter::Views views;
-    views.panel = m_panel;
-    views.card = m_card;
-    views.ledgerPanel = m_ledgerPanel;
-    views.ledgerStatus = m_ledgerStatus;
-    views.live = m_presenter;
-    m_datasetPresenter = new DatasetPresenter(m_datasets, m_ledger, views, this);
+    m_datasetPresenter = new DatasetPresenter(m_datasets, m_ledger,
+                                              {.panel = m_panel,
+                                               .card = m_card,
+                                               .ledgerPanel = m_ledgerPanel,
+                                               .ledgerStatus = m_ledgerStatus,
+                                               .live = m_presenter},
+                                              this);
 }
 
 void MainWindow::connectTraining() {
-    LiveRunPresenter::Views views;
-    views.panel = m_panel;
-    views.live = m_live;
-    views.tradeoff = m_tradeoff;
-    views.history = m_history;
-    views.historyView = m_historyView;
-    views.details = m_details;
-    views.statement = m_statement;
-    views.sweepViews = m_sweepViews;
+    const LiveRunPresenter::Views views{m_panel,       m_live,    m_tradeoff,  m_history,
+                                        m_historyView, m_details, m_statement, m_sweepViews};
     m_presenter = new LiveRunPresenter(m_training, m_runActions, views, this, this);
     connect(m_training, &TrainingController::runExecuted, m_ledger,
             qOverload<const RunEntryPtr&>(&LedgerBook::charge));
