@@ -14,13 +14,9 @@
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
 #include "core/engine/clipping.h"
-#include "core/engine/design_matrix.h"
-#include "core/engine/epoch_reporter.h"
-#include "core/engine/evaluator.h"
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
-#include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/util/format.h"
@@ -181,20 +177,10 @@ public:
         RandomStream gaussian = streams.stream(streams::kNoise);
         SiloBatcher batcher(silos, s.localBatch, s.calibration);
 
-        const auto model = makeModelForClasses(2);
-        const DesignMatrix trainDesign = makeDesignMatrix(train.X, 0.0),
-                           testDesign = makeDesignMatrix(data.test.X, 0.0);
-        Evaluator trainEvaluator(train, trainDesign, *model),
-            testEvaluator(data.test, testDesign, *model);
-        EpochReporter reporter(config, trainEvaluator, testEvaluator, false, 0.0);
+        SiloEvaluation evaluation(config, data);
         if (noise.accounting)
             session.setEpsilonSoFar(
                 [&](long rounds) { return noise.accounting->epsilonAfter(rounds); });
-        RowMatrix asRow(1, d + 1);
-        auto rowOf = [&](const Eigen::VectorXd& v) -> const RowMatrix& {
-            asRow.row(0) = v.transpose();
-            return asRow;
-        };
 
         Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1), average = w, g(d + 1), siloMean(d + 1),
                         update(d + 1);
@@ -254,9 +240,7 @@ public:
             bool stop = session.stepped(info);
             if (RunSession::evaluationDue(r + 1, s.rounds)) {
                 const Eigen::VectorXd& reported = s.lastIterate ? w : average;
-                EpochMetrics m = reporter.measure(static_cast<int>(r + 1), r + 1, rowOf(reported),
-                                                  clippedSince, seenSince);
-                m.unitErrorSpread = unitErrorSpread(siloTestMetrics(data, reported));
+                const EpochMetrics m = evaluation.measure(r + 1, reported, clippedSince, seenSince);
                 clippedSince = seenSince = 0;
                 stop = session.evaluated(m) || stop;
             }
@@ -264,9 +248,7 @@ public:
         }
 
         const Eigen::VectorXd reported = s.lastIterate || result.steps == 0 ? w : average;
-        result.theta = rowOf(reported);
-        reporter.finish(result);
-        result.units = siloTestMetrics(data, reported);
+        evaluation.finish(result, reported);
         const double heterogeneity = diagnostics ? siloHeterogeneity(train) : NAN;
 
         if (!config.isPrivate()) {

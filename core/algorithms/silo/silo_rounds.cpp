@@ -384,6 +384,34 @@ const std::vector<long>& SiloBatcher::next(long silo, RandomStream& sampling) {
     return m_rows;
 }
 
+SiloEvaluation::SiloEvaluation(const TrainConfig& config, const DataSplit& data)
+    : m_data(data),
+      m_model(makeModelForClasses(2)),
+      m_trainDesign(makeDesignMatrix(data.train.X, 0.0)),
+      m_testDesign(makeDesignMatrix(data.test.X, 0.0)),
+      m_train(data.train, m_trainDesign, *m_model),
+      m_test(data.test, m_testDesign, *m_model),
+      m_reporter(config, m_train, m_test, false, 0.0),
+      m_row(1, data.train.features() + 1) {}
+
+const RowMatrix& SiloEvaluation::asRow(const Eigen::VectorXd& w) {
+    m_row.row(0) = w.transpose();
+    return m_row;
+}
+
+EpochMetrics SiloEvaluation::measure(long round, const Eigen::VectorXd& w, long clipped,
+                                     long seen) {
+    EpochMetrics m = m_reporter.measure(static_cast<int>(round), round, asRow(w), clipped, seen);
+    m.unitErrorSpread = unitErrorSpread(siloTestMetrics(m_data, w));
+    return m;
+}
+
+void SiloEvaluation::finish(RunResult& result, const Eigen::VectorXd& w) {
+    result.theta = asRow(w);
+    m_reporter.finish(result);
+    result.units = siloTestMetrics(m_data, w);
+}
+
 double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& theta,
                         Eigen::VectorXd& gradient) {
     const Eigen::Index d = data.features();

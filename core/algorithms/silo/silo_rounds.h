@@ -5,6 +5,7 @@
 // each silo draws from its own rows, per-silo noise calibration and accounting, and the
 // per-silo test metrics.
 #include <Eigen/Core>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,10 @@
 #include "core/config/run_result.h"
 #include "core/config/train_config.h"
 #include "core/data/dataset.h"
+#include "core/engine/design_matrix.h"
+#include "core/engine/epoch_reporter.h"
+#include "core/engine/evaluator.h"
+#include "core/model/model.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/run_accountant.h"
 #include "core/util/random.h"
@@ -145,6 +150,34 @@ double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& th
 /// train rows from the training index) and the spread (worst − best test error).
 std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta);
 double unitErrorSpread(const std::vector<UnitMetrics>& units);
+
+/// What a silo loop measures of the model it would release (w: d weights, bias last): at each
+/// evaluation the epoch reporter's test metrics and training-set diagnostics plus the spread of
+/// the silos' test errors; at the end the result's model, final metrics and per-silo rows.
+/// Buffers are made once per run. `config` and `data` must outlive it.
+class SiloEvaluation {
+public:
+    SiloEvaluation(const TrainConfig& config, const DataSplit& data);
+    SiloEvaluation(const SiloEvaluation&) = delete;
+    SiloEvaluation& operator=(const SiloEvaluation&) = delete;
+
+    /// The metrics after round `round` (1-based) of `w`, with `clipped` of `seen` contributions
+    /// clipped since the last evaluation.
+    EpochMetrics measure(long round, const Eigen::VectorXd& w, long clipped, long seen);
+    /// θ, the final training loss and test metrics, and the per-silo test metrics of the
+    /// released `w`.
+    void finish(RunResult& result, const Eigen::VectorXd& w);
+
+private:
+    const RowMatrix& asRow(const Eigen::VectorXd& w);
+
+    const DataSplit& m_data;
+    std::unique_ptr<Model> m_model;
+    DesignMatrix m_trainDesign, m_testDesign;
+    Evaluator m_train, m_test;
+    EpochReporter m_reporter;
+    RowMatrix m_row;
+};
 
 /// Heterogeneity υ*² = (1/N) Σ_i ‖∇F_i(w*)‖² at a non-private optimum w* of the pooled
 /// training loss (Newton's method with a tiny ridge 1e-6): a training-set diagnostic.
