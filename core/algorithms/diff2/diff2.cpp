@@ -70,15 +70,11 @@ public:
     /// and the logarithms folded into the one fitted constant (d = the model's parameters,
     /// nmin·P = smallest silo × silos, recorded by the run).
     std::optional<RateShape> theoryRate(const RateInputs& in) const override {
-        const double d = in.runInput("parameters");
-        const double records = in.runInput("records_per_silo_min") * in.runInput("silos");
-        if (d <= 0.0 || records <= 0.0) return std::nullopt;
-        return RateShape{"DIFF2 gradient-norm² rate, constants unknown: d^(2/3)/(nmin·P·ε)^(4/3)",
-                         [=](double eps) {
-                             if (std::isinf(eps)) return 0.0;
-                             return std::pow(d, 2.0 / 3.0) / std::pow(records * eps, 4.0 / 3.0);
-                         },
-                         "gradient_norm_squared"};
+        return diff2::gradientNormRate(
+            in, "DIFF2 gradient-norm² rate, constants unknown: d^(2/3)/(nmin·P·ε)^(4/3)",
+            [](double d, double records, double eps) {
+                return std::pow(d, 2.0 / 3.0) / std::pow(records * eps, 4.0 / 3.0);
+            });
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,

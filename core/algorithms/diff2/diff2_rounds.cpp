@@ -120,6 +120,16 @@ ParamSpec noiseSplitParameter() {
         .sweepable();
 }
 
+std::optional<RateShape> gradientNormRate(const RateInputs& in, std::string label,
+                                          double (*bound)(double d, double records, double eps)) {
+    const double d = in.runInput("parameters");
+    const double records = in.runInput("records_per_silo_min") * in.runInput("silos");
+    if (d <= 0.0 || records <= 0.0) return std::nullopt;
+    return RateShape{std::move(label),
+                     [=](double eps) { return std::isinf(eps) ? 0.0 : bound(d, records, eps); },
+                     "gradient_norm_squared"};
+}
+
 long resolvedRestartPeriod(double requested, long rounds) {
     if (requested >= 1.0) return static_cast<long>(requested);
     return std::max(1L, std::lround(0.01 * static_cast<double>(rounds)));

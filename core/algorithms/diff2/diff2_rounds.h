@@ -1,12 +1,14 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/config/cancel_token.h"
 #include "core/config/parameters.h"
 #include "core/config/run_result.h"
+#include "core/config/theory_rate.h"
 #include "core/config/train_config.h"
 #include "core/data/dataset.h"
 #include "core/privacy/accounting_inputs.h"
@@ -39,6 +41,12 @@ ParamSpec noiseSplitParameter();
 
 /// T of a resolved configuration's "restart-period" value (0: automatic) for R rounds.
 long resolvedRestartPeriod(double requested, long rounds);
+
+/// The family's theory rate of the squared gradient norm ‖∇f‖² (non-convex, constants unknown):
+/// `bound(d, N, ε)` with d the model's parameters and N = nmin·P records (smallest silo ×
+/// silos), both recorded by the run; 0 at ε = ∞. None when the run recorded no sizes.
+std::optional<RateShape> gradientNormRate(const RateInputs& in, std::string label,
+                                          double (*bound)(double d, double records, double eps));
 
 // ---- noise calibration (closed form) ---------------------------------------------------------
 

@@ -43,15 +43,9 @@ public:
     /// Non-convex, the squared gradient norm: √d/(nmin·P·ε), constants unknown (sizes as
     /// DIFF2's).
     std::optional<RateShape> theoryRate(const RateInputs& in) const override {
-        const double d = in.runInput("parameters");
-        const double records = in.runInput("records_per_silo_min") * in.runInput("silos");
-        if (d <= 0.0 || records <= 0.0) return std::nullopt;
-        return RateShape{"DP-GD gradient-norm² rate, constants unknown: √d/(nmin·P·ε)",
-                         [=](double eps) {
-                             if (std::isinf(eps)) return 0.0;
-                             return std::sqrt(d) / (records * eps);
-                         },
-                         "gradient_norm_squared"};
+        return diff2::gradientNormRate(
+            in, "DP-GD gradient-norm² rate, constants unknown: √d/(nmin·P·ε)",
+            [](double d, double records, double eps) { return std::sqrt(d) / (records * eps); });
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
