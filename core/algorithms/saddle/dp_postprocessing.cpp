@@ -35,67 +35,47 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr std::uint64_t kFlipDrawStream = 0x464c495044524157ULL;  // "FLIPDRAW"
 
 ParamSpec gammaParameter() {
-    ParamSpec spec;
-    spec.name = "gamma";
-    spec.label = "Tolerance γ";
-    spec.kind = ParamKind::Real;
-    spec.help =
-        "largest allowed gap between the groups' noisy true- and false-positive rates "
-        "(plus a confidence slack for the noise) of the headline classifier; 0 = equal "
-        "rates";
-    spec.min = 0.0;
-    spec.max = 1.0;
-    spec.defaultValue = "0.02";
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
+    return declare("gamma", "Tolerance γ", ParamKind::Real,
+                   "largest allowed gap between the groups' noisy true- and false-positive rates "
+                   "(plus a confidence slack for the noise) of the headline classifier; 0 = equal "
+                   "rates")
+        .defaultValue("0.02")
+        .atLeast(0.0)
+        .atMost(1.0)
+        .sweepable();
 }
 
 ParamSpec gammaGridParameter() {
-    ParamSpec spec;
-    spec.name = "gamma-grid";
-    spec.label = "γ curve";
-    spec.kind = ParamKind::Choice;
-    spec.help =
-        "the tolerances γ solved from the same noisy table for the tradeoff curve (one ε "
-        "for the whole curve)";
-    spec.choices = {
-        {"reference", "Reference grid (72 values)",
-         "0.001…0.009, 0.01…0.09, 0.1, 0.2, 0.4, 0.8, 1 and 51 even steps in [0.01, 0.2]"},
-        {"coarse", "Coarse (9 values)", "0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1"},
-        {"none", "Headline γ only", "no curve beyond the headline γ and the base classifier"},
-    };
-    spec.defaultValue = "reference";
-    return ownParameter(std::move(spec));
+    return declare("gamma-grid", "γ curve", ParamKind::Choice,
+                   "the tolerances γ solved from the same noisy table for the tradeoff curve (one "
+                   "ε for the whole curve)")
+        .choices({
+            {"reference", "Reference grid (72 values)",
+             "0.001…0.009, 0.01…0.09, 0.1, 0.2, 0.4, 0.8, 1 and 51 even steps in [0.01, 0.2]"},
+            {"coarse", "Coarse (9 values)", "0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1"},
+            {"none", "Headline γ only", "no curve beyond the headline γ and the base classifier"},
+        })
+        .defaultValue("reference")
+        .advanced();
 }
 
 ParamSpec slackBetaParameter() {
-    ParamSpec spec;
-    spec.name = "slack-beta";
-    spec.label = "Slack failure probability β";
-    spec.kind = ParamKind::Real;
-    spec.help =
-        "the constraints are widened by ζ = 4 ln(8/β)/(m ε min share), so that the true "
-        "training-set gaps stay within γ + 2ζ with probability about 1 − β";
-    spec.min = 0.0;
-    spec.max = 1.0;
-    spec.minExclusive = true;
-    spec.maxExclusive = true;
-    spec.defaultValue = "0.05";
-    spec.sweepable = true;
-    return ownParameter(std::move(spec));
+    return declare("slack-beta", "Slack failure probability β", ParamKind::Real,
+                   "the constraints are widened by ζ = 4 ln(8/β)/(m ε min share), so that the "
+                   "true training-set gaps stay within γ + 2ζ with probability about 1 − β")
+        .defaultValue("0.05")
+        .above(0.0)
+        .atMost(1.0, true)
+        .sweepable()
+        .advanced();
 }
 
 ParamSpec fprOnlyParameter() {
-    ParamSpec spec;
-    spec.name = "fpr-only";
-    spec.label = "Equalize false-positive rates only";
-    spec.kind = ParamKind::Flag;
-    spec.help =
-        "constrain only the false-positive-rate gap (drop the true-positive-rate rows of "
-        "the linear program)";
-    spec.defaultValue = "false";
-    return ownParameter(std::move(spec));
+    return declare("fpr-only", "Equalize false-positive rates only", ParamKind::Flag,
+                   "constrain only the false-positive-rate gap (drop the true-positive-rate rows "
+                   "of the linear program)")
+        .defaultValue("false")
+        .advanced();
 }
 
 /// The γ values of a grid choice, ascending, without duplicates.
