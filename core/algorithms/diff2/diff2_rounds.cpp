@@ -34,17 +34,12 @@ constexpr std::uint64_t kMlpInitStream = 0x4d4c50494e495400ULL;  // "MLPINIT"
 }  // namespace
 
 ParamSpec roundsParameter() {
-    ParamSpec spec;
-    spec.name = "gd-rounds";
-    spec.label = "Rounds R";
-    spec.kind = ParamKind::Integer;
-    spec.help = "full-batch gradient rounds; every round uses every training record once";
-    spec.unit = "rounds";
-    spec.min = 1;
-    spec.defaultValue = "2000";
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
+    return declare("gd-rounds", "Rounds R", ParamKind::Integer,
+                   "full-batch gradient rounds; every round uses every training record once")
+        .unit("rounds")
+        .atLeast(1)
+        .defaultValue("2000")
+        .sweepable();
 }
 
 ParamSpec stepParameter() {
@@ -66,40 +61,28 @@ ParamSpec fullClipParameter() {
 }
 
 ParamSpec modelParameter() {
-    ParamSpec spec;
-    spec.name = "model";
-    spec.label = "Model";
-    spec.kind = ParamKind::Choice;
-    spec.help =
-        "the model trained: linear, or a network with one hidden layer of 10 softplus units";
-    spec.choices = {
-        {"linear", "Linear",
-         "linear model: squared loss on a regression target, logistic loss on two classes"},
-        {"mlp", "Network (10 softplus units)",
-         "one hidden layer of 10 softplus units, initial weights uniform in ±1/√fan-in; squared "
-         "loss on a regression target, logistic loss on two classes"},
-    };
-    spec.defaultValue = "linear";
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
+    return declare("model", "Model", ParamKind::Choice,
+                   "the model trained: linear, or a network with one hidden layer of 10 softplus "
+                   "units")
+        .choices({
+            {"linear", "Linear",
+             "linear model: squared loss on a regression target, logistic loss on two classes"},
+            {"mlp", "Network (10 softplus units)",
+             "one hidden layer of 10 softplus units, initial weights uniform in ±1/√fan-in; "
+             "squared loss on a regression target, logistic loss on two classes"},
+        })
+        .defaultValue("linear");
 }
 
 ParamSpec restartPeriodParameter() {
-    ParamSpec spec;
-    spec.name = "restart-period";
-    spec.label = "Restart period T";
-    spec.kind = ParamKind::Integer;
-    spec.help =
-        "a full clipped gradient every T rounds (rounds 1, T+1, …), clipped gradient "
-        "differences in between; T = 1 is DP-GD";
-    spec.unit = "rounds";
-    spec.min = 1;
-    spec.autoMeaning = "max(1, round(0.01·R))";
-    spec.autoValue = "0";
-    spec.defaultValue = "0";
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
+    ParamDeclaration period =
+        declare("restart-period", "Restart period T", ParamKind::Integer,
+                "a full clipped gradient every T rounds (rounds 1, T+1, …), clipped gradient "
+                "differences in between; T = 1 is DP-GD");
+    period.unit("rounds").atLeast(1).defaultValue("0").sweepable();
+    period.spec().autoMeaning = "max(1, round(0.01·R))";
+    period.spec().autoValue = "0";
+    return period;
 }
 
 ParamSpec clipRatioParameter() {

@@ -61,19 +61,15 @@ ParamSpec declaration(const std::string& name) {
             .sweepable();
     }
     if (name == "steps") {
-        ParamSpec steps;
-        steps.name = "steps";
-        steps.label = "Steps T";
-        steps.kind = ParamKind::Integer;
-        steps.help = "gradient steps, each on a fresh disjoint batch of ⌊n/T⌋ rows";
-        steps.min = 1;
+        ParamSpec steps = declare("steps", "Steps T", ParamKind::Integer,
+                                  "gradient steps, each on a fresh disjoint batch of ⌊n/T⌋ rows")
+                              .atLeast(1)
+                              .defaultValue("0");
         steps.autoMeaning =
             "noisy- and proximal-clipped-gd: clamp(⌈4κ ln n⌉, 1, n), κ = β/µ; "
             "accelerated-clipped-gd: its "
             "rule from β, D, r_k, ε, d and n";
         steps.autoValue = "0";
-        steps.defaultValue = "0";
-        steps.advanced = false;
         return steps;
     }
     if (name == "clip-norm") {
@@ -90,22 +86,17 @@ ParamSpec declaration(const std::string& name) {
         return clip;
     }
     if (name == "clip-rule") {
-        ParamSpec rule;
-        rule.name = "clip-rule";
-        rule.label = "Clip rule";
-        rule.kind = ParamKind::Choice;
-        rule.help =
-            "how an automatic clip norm is chosen: from the tail assumption, or the naive C = 1";
-        rule.choices = {
-            {"tail-calibrated", "Tail-calibrated",
-             "C from r_k, k, ρ, n, d and T (the heavy-tail analysis balances clipping bias and "
-             "noise)"},
-            {"naive", "Naive (C = 1)",
-             "C = 1, the hand-set clip norm of DP-SGD on standardised features: the baseline"}};
-        rule.defaultValue = "tail-calibrated";
-        rule.sweepable = true;
-        rule.advanced = false;
-        return rule;
+        return declare("clip-rule", "Clip rule", ParamKind::Choice,
+                       "how an automatic clip norm is chosen: from the tail assumption, or the "
+                       "naive C = 1")
+            .choices({{"tail-calibrated", "Tail-calibrated",
+                       "C from r_k, k, ρ, n, d and T (the heavy-tail analysis balances clipping "
+                       "bias and noise)"},
+                      {"naive", "Naive (C = 1)",
+                       "C = 1, the hand-set clip norm of DP-SGD on standardised features: the "
+                       "baseline"}})
+            .defaultValue("tail-calibrated")
+            .sweepable();
     }
     throw std::logic_error("heavyTailParameter: unknown setting '" + name + "'");
 }

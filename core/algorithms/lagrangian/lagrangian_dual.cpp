@@ -95,21 +95,17 @@ ParamSpec countShareParameter() {
 }
 
 ParamSpec constraintParameter() {
-    ParamSpec spec;
-    spec.name = "constraint";
-    spec.label = "Constraint";
-    spec.kind = ParamKind::Choice;
-    spec.help = "what the multipliers equalise across groups";
-    spec.choices = {
-        {"rates", "Rates of the fairness notion",
-         "mean predicted probability per group: selection rates (dp), true- and false-positive "
-         "rates (eo), true-positive rates (eopp)"},
-        {"accuracy-parity", "Accuracy parity",
-         "mean loss per group (the groups of demographic parity)"},
-    };
-    spec.defaultValue = "rates";
-    spec.advanced = true;
-    return ownParameter(std::move(spec));
+    return declare("constraint", "Constraint", ParamKind::Choice,
+                   "what the multipliers equalise across groups")
+        .choices({
+            {"rates", "Rates of the fairness notion",
+             "mean predicted probability per group: selection rates (dp), true- and "
+             "false-positive rates (eo), true-positive rates (eopp)"},
+            {"accuracy-parity", "Accuracy parity",
+             "mean loss per group (the groups of demographic parity)"},
+        })
+        .defaultValue("rates")
+        .advanced();
 }
 
 Constraint parseConstraint(const std::string& code) {

@@ -302,17 +302,11 @@ void describeLinearSgdRun(RunResult& result, const LinearSgdPlan& plan, const Da
 }
 
 ParamSpec domainRadiusParameter() {
-    ParamSpec spec;
-    spec.name = "domain-radius";
-    spec.label = "Domain radius D";
-    spec.kind = ParamKind::Real;
-    spec.help = "iterates are projected onto the ball of radius D around 0 (inf: none)";
-    spec.min = 0.0;
-    spec.minExclusive = true;
-    spec.defaultValue = "inf";
-    spec.sweepable = true;
-    spec.advanced = false;
-    return ownParameter(std::move(spec));
+    return declare("domain-radius", "Domain radius D", ParamKind::Real,
+                   "iterates are projected onto the ball of radius D around 0 (inf: none)")
+        .above(0.0)
+        .defaultValue("inf")
+        .sweepable();
 }
 
 }  // namespace pfa

@@ -118,31 +118,27 @@ public:
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list = commonParameters(
             {"epsilon", "delta", "seed", "secure-noise", "advantaged-class", "diagnostics"});
-        ParamSpec noise;
-        noise.name = "user-noise";
-        noise.label = "Noise calibration";
-        noise.kind = ParamKind::Choice;
-        noise.help =
-            "how the noise is set: naive (per-user clipping, rigorous), practical (outlier "
-            "removal, "
-            "heuristic sensitivity κτ/n) or paper (outlier removal, the paper's formula, up to an "
-            "unstated constant)";
-        noise.choices = {
-            {"naive", "naive per-user clipping (rigorous)",
-             "no gate, no removal: each user's mean gradient is clipped to C_u; certified by the "
-             "accountant"},
-            {"practical", "outlier removal, practical (heuristic)",
-             "concentration gate (ε/2) and noise for an assumed sensitivity κτ/n of the kept "
-             "users' mean; heuristic — the paper's proof does not cover this mode"},
-            {"paper", "outlier removal, paper (up to a constant)",
-             "concentration gate (ε/2) and the paper's noise formula, correct up to an unstated "
-             "constant"},
-        };
-        // The rigorous mode is the default: the other two state an ε that rests on an assumption.
-        noise.defaultValue = "naive";
-        noise.advanced = false;
-        noise.sweepable = true;  // the three modes side by side: --axis user-noise=naive,practical
-        list.push_back(ownParameter(std::move(noise)));
+        list.push_back(
+            declare("user-noise", "Noise calibration", ParamKind::Choice,
+                    "how the noise is set: naive (per-user clipping, rigorous), practical (outlier "
+                    "removal, heuristic sensitivity κτ/n) or paper (outlier removal, the paper's "
+                    "formula, up to an unstated constant)")
+                .choices({
+                    {"naive", "naive per-user clipping (rigorous)",
+                     "no gate, no removal: each user's mean gradient is clipped to C_u; certified "
+                     "by the accountant"},
+                    {"practical", "outlier removal, practical (heuristic)",
+                     "concentration gate (ε/2) and noise for an assumed sensitivity κτ/n of the "
+                     "kept users' mean; heuristic — the paper's proof does not cover this mode"},
+                    {"paper", "outlier removal, paper (up to a constant)",
+                     "concentration gate (ε/2) and the paper's noise formula, correct up to an "
+                     "unstated constant"},
+                })
+                // The rigorous mode is the default: the other two state an ε that rests on an
+                // assumption.
+                .defaultValue("naive")
+                // The three modes side by side: --axis user-noise=naive,practical
+                .sweepable());
         list.push_back(declare("user-rounds", "Rounds T", ParamKind::Integer,
                                "noisy gradient steps, each over every user")
                            .defaultValue("500")
