@@ -87,7 +87,7 @@ int auditCommand(int argc, char** argv) {
     DatasetRequest request;
     request.name = args.text("dataset", "synthetic");
     request.dataDirectory = args.text("data-dir");
-    request.synthetic.rows = static_cast<int>(args.integer("synthetic-rows", 2000));
+    request.knobs<SyntheticOptions>().rows = static_cast<int>(args.integer("synthetic-rows", 2000));
     if (args.has("synthetic-rows") && request.name != "synthetic") {
         throw UsageError("--synthetic-rows only goes with --dataset synthetic");
     }

@@ -15,6 +15,7 @@
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
 #include "core/data/preprocessing.h"
+#include "core/generators/dataset_loading.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
@@ -160,8 +161,8 @@ int benchCommand(int argc, char** argv) {
         request.name = "adult";
         request.dataDirectory = args.text("data-dir");
     } else {
-        request.synthetic.rows = 45222;
-        request.synthetic.features = 102;
+        request.knobs<SyntheticOptions>().rows = 45222;
+        request.knobs<SyntheticOptions>().features = 102;
     }
     const DataSplit data = splitAndEncode(loadBuiltinDataset(request));
     const Eigen::Index n = data.train.rows();

@@ -16,6 +16,7 @@
 #include "core/data/catalog.h"
 #include "core/engine/violation_stability.h"
 #include "core/fairness/fairness_metrics.h"
+#include "core/generators/generator.h"
 #include "core/sweep/auto_tune.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
@@ -40,13 +41,8 @@ const char* const kTrainHelpHead =
     "where it stopped. Prints a summary (mean +/- sd over seeds) at the end.\n"
     "\n"
     "data (one of):\n"
-    "  --dataset NAME              synthetic (default), synthetic-heavy-tailed (regression),\n"
-    "                              synthetic-personalised (1000 users, one linear model each),\n"
-    "                              synthetic-linear (Gaussian linear regression, optimal MSE "
-    "0.25),\n"
-    "                              synthetic-teacher (20000 rows, targets of a small tanh "
-    "network;\n"
-    "                              regression) or a catalog data set (pfa-cli datasets list)\n"
+    "  --dataset NAME              a generator (synthetic by default; below) or a catalog data\n"
+    "                              set (pfa-cli datasets list)\n"
     "  --csv FILE                  your own CSV/TSV/ARFF file, with:\n"
     "      --target COL            the label column\n"
     "      --positive VALUE        the positive (favourable) label value; omit for multi-class\n"
@@ -69,18 +65,10 @@ const char* const kTrainHelpHead =
     "                              permutation) or pandas (the rows pandas'\n"
     "                              DataFrame.sample(frac=1-X, random_state=N) picks for training,\n"
     "                              on the rows in file order: reproduces published splits made\n"
-    "                              that way; N < 2^32)\n"
-    "  --synthetic-rows N, --synthetic-features D, --synthetic-minority X,\n"
-    "  --synthetic-bias X, --synthetic-noise X      knobs of the synthetic data\n"
-    "users and silos (for privacy per person or per institution):\n"
-    "  --synthetic-users U         synthetic data: the rows belong to U people (default 0: one\n"
-    "                              row per person)\n"
-    "  --synthetic-user-skew X     Zipf exponent of rows per person, 0 (equal) to 3\n"
-    "  --synthetic-user-correlation X  how alike one person's rows are, 0 to 1\n"
-    "  --synthetic-atypical-users X    share of people whose labels are all flipped, 0 to 0.5\n"
-    "  --synthetic-silos N         synthetic data: the people (or rows) are held by N silos\n"
-    "  --synthetic-silo-heterogeneity X  how much the silos differ in features and base rate,\n"
-    "                              0 (alike) to 5\n"
+    "                              that way; N < 2^32)\n";
+
+const char* const kTrainHelpSilos =
+    "silos (for privacy per institution; any data set):\n"
     "  --silos N                   any data set: deal the rows out to N silos after the split\n"
     "                              (training and test rows alike)\n"
     "  --silo-split M              equal (default: N silos of equal size, rows at random),\n"
@@ -93,17 +81,6 @@ const char* const kTrainHelpHead =
     "  --silo-min-rows K           every silo gets at least K training rows (attribute: smaller\n"
     "                              values are merged into one silo 'other'; default 1)\n"
     "  --silo-seed S               seed of the silo split (default 0)\n"
-    "  --personalised-heterogeneity S  synthetic-personalised: std of the per-user offsets (0.01)\n"
-    "  --heavy-rows N, --heavy-features D  synthetic-heavy-tailed: rows (20000) and features (20)\n"
-    "  --heavy-feature-tail NU     degrees of freedom of the Student-t features (3): the "
-    "admissible\n"
-    "                              tail index is k = NU - 0.5; inf: Gaussian features; NU <= 2:\n"
-    "                              infinite variance (no moment bound of order k >= 2 holds)\n"
-    "  --heavy-noise-tail NU, --heavy-noise-scale S  Student-t noise (3, 0.5; inf: Gaussian)\n"
-    "  --heavy-outlier-share P, --heavy-outlier-scale S  share of rows whose x and noise are\n"
-    "                              multiplied by S (0.01, 100)\n"
-    "  --heavy-seed S              seed of the heavy-tailed generator (20240)\n"
-    "  --linear-rows N, --linear-features D  synthetic-linear: rows (12000) and features (200)\n"
     "sweep:\n"
     "  --preset NAME               a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
@@ -277,6 +254,64 @@ std::string wrapped(const std::string& text, std::size_t indent, std::size_t wid
     return out + line;
 }
 
+/// A help line's first column: its option, padded to the description column.
+std::string helpColumn(std::string line) {
+    constexpr std::size_t kColumn = 30;
+    if (line.size() + 1 > kColumn) return line + "\n" + std::string(kColumn, ' ');
+    return line + std::string(kColumn - line.size(), ' ');
+}
+
+/// The generators' part of --help, generated from their declarations: each generator with its
+/// knobs (--NAME, only with that --dataset).
+std::string generatorsHelp() {
+    constexpr std::size_t kColumn = 30;
+    constexpr std::size_t kWidth = 96;
+    std::string help = "generated data (each knob only with its --dataset):\n";
+    for (const DataGenerator& generator : dataGenerators()) {
+        help += helpColumn("  " + generator.name) +
+                wrapped(generator.title + ": " + generator.description, kColumn, kWidth) + "\n";
+        for (const GeneratorKnob& knob : generator.knobs) {
+            const ParamSpec& spec = knob.spec;
+            std::string text =
+                spec.help + ". Default " + spec.defaultValue + "; " + parameterRule(spec) + ".";
+            if (!knob.needs.empty()) text += " Needs --" + knob.needs + ".";
+            help +=
+                helpColumn("    --" + spec.name + (spec.kind == ParamKind::Integer ? " N" : " X")) +
+                wrapped(text, kColumn, kWidth) + "\n";
+        }
+    }
+    return help;
+}
+
+/// The generator knobs given on the command line (--NAME VALUE for each declared knob) on top
+/// of the request's (a preset's, or the defaults). A knob of another generator than the
+/// request's, an invalid value, or a knob whose companion is zero is a usage error.
+void applyGeneratorKnobs(const Arguments& args, DatasetRequest& request) {
+    std::vector<const GeneratorKnob*> given;
+    for (const DataGenerator& generator : dataGenerators()) {
+        for (const GeneratorKnob& knob : generator.knobs) {
+            const std::string& name = knob.spec.name;
+            if (!args.has(name)) continue;
+            if (generator.name != request.name)
+                throw UsageError("--" + name + " only goes with --dataset " + generator.name);
+            std::string canonical;
+            try {
+                canonical = parseParameter(knob.spec, args.text(name));
+            } catch (const InputError&) {
+                throw UsageError("--" + name + " " + args.text(name) +
+                                 " is invalid: " + parameterRule(knob.spec));
+            }
+            knob.set(request, canonical);
+            given.push_back(&knob);
+        }
+    }
+    for (const GeneratorKnob* knob : given) {
+        if (knob->needs.empty()) continue;
+        if (std::stod(knobValue(request, knob->needs)) == 0.0)
+            throw UsageError("--" + knob->spec.name + " needs --" + knob->needs);
+    }
+}
+
 /// The "algorithms:" and "settings:" parts of --help, generated from the declarations.
 std::string settingsHelp() {
     constexpr std::size_t kColumn = 30;
@@ -344,65 +379,6 @@ int boundedInteger(const Arguments& args, const std::string& name, int fallback,
         throw UsageError("--" + name + " " + args.text(name) + " is invalid: " + rule);
     }
     return static_cast<int>(value);
-}
-
-/// The synthetic generator's users and silos knobs (the generator checks the finer rules,
-/// naming the knob).
-void applySyntheticUnitOptions(const Arguments& args, SyntheticOptions& synthetic) {
-    synthetic.users =
-        boundedInteger(args, "synthetic-users", synthetic.users, 0, 100000000,
-                       "it must be 0 (no users) or a number of people up to the rows");
-    synthetic.rowsPerUserSkew = args.number("synthetic-user-skew", synthetic.rowsPerUserSkew);
-    synthetic.userCorrelation =
-        args.number("synthetic-user-correlation", synthetic.userCorrelation);
-    synthetic.atypicalUserShare =
-        args.number("synthetic-atypical-users", synthetic.atypicalUserShare);
-    synthetic.silos = boundedInteger(args, "synthetic-silos", synthetic.silos, 0, 100000000,
-                                     "it must be 0 (no silos) or a number of silos up to the rows");
-    synthetic.siloHeterogeneity =
-        args.number("synthetic-silo-heterogeneity", synthetic.siloHeterogeneity);
-    if (synthetic.users == 0) {
-        for (const char* knob :
-             {"synthetic-user-skew", "synthetic-user-correlation", "synthetic-atypical-users"}) {
-            if (args.has(knob))
-                throw UsageError(std::string("--") + knob + " needs --synthetic-users U");
-        }
-    }
-    if (synthetic.silos == 0 && args.has("synthetic-silo-heterogeneity")) {
-        throw UsageError("--synthetic-silo-heterogeneity needs --synthetic-silos N");
-    }
-}
-
-/// The --heavy-* knobs of the synthetic-heavy-tailed generator (the generator checks ranges).
-void applyHeavyTailedOptions(const Arguments& args, DatasetRequest& request) {
-    static const char* const knobs[] = {
-        "heavy-rows",        "heavy-features",      "heavy-feature-tail",  "heavy-noise-tail",
-        "heavy-noise-scale", "heavy-outlier-share", "heavy-outlier-scale", "heavy-seed"};
-    if (request.name != "synthetic-heavy-tailed") {
-        for (const char* knob : knobs) {
-            if (args.has(knob))
-                throw UsageError(std::string("--") + knob +
-                                 " only goes with --dataset synthetic-heavy-tailed");
-        }
-        return;
-    }
-    HeavyTailedOptions& h = request.heavyTailed;
-    h.rows = boundedInteger(args, "heavy-rows", h.rows, 100, 100000000, "at least 100 rows");
-    h.features = boundedInteger(args, "heavy-features", h.features, 1, 200, "between 1 and 200");
-    if (args.has("heavy-feature-tail"))
-        h.featureTail =
-            Arguments::parseNumber("heavy-feature-tail", args.text("heavy-feature-tail"), true);
-    if (args.has("heavy-noise-tail"))
-        h.noiseTail =
-            Arguments::parseNumber("heavy-noise-tail", args.text("heavy-noise-tail"), true);
-    h.noiseScale = args.number("heavy-noise-scale", h.noiseScale);
-    h.outlierShare = args.number("heavy-outlier-share", h.outlierShare);
-    h.outlierScale = args.number("heavy-outlier-scale", h.outlierScale);
-    if (args.has("heavy-seed")) {
-        const long seed = args.integer("heavy-seed", 0);
-        if (seed < 0) throw UsageError("--heavy-seed must be >= 0");
-        h.seed = static_cast<std::uint64_t>(seed);
-    }
 }
 
 /// --silos, --silo-split, --silo-alpha, --silo-column, --silo-min-rows, --silo-seed on top of
@@ -497,28 +473,6 @@ int trainCommand(int argc, char** argv) {
                                     "split-seed",
                                     "test-fraction",
                                     "split-method",
-                                    "synthetic-rows",
-                                    "synthetic-features",
-                                    "synthetic-minority",
-                                    "synthetic-bias",
-                                    "synthetic-noise",
-                                    "personalised-heterogeneity",
-                                    "heavy-rows",
-                                    "heavy-features",
-                                    "heavy-feature-tail",
-                                    "heavy-noise-tail",
-                                    "heavy-noise-scale",
-                                    "heavy-outlier-share",
-                                    "heavy-outlier-scale",
-                                    "heavy-seed",
-                                    "linear-rows",
-                                    "linear-features",
-                                    "synthetic-users",
-                                    "synthetic-user-skew",
-                                    "synthetic-user-correlation",
-                                    "synthetic-atypical-users",
-                                    "synthetic-silos",
-                                    "synthetic-silo-heterogeneity",
                                     "silos",
                                     "silo-split",
                                     "silo-alpha",
@@ -540,6 +494,9 @@ int trainCommand(int argc, char** argv) {
                                     "tune-validation",
                                     "sensitive-threshold",
                                     "stability"};
+    for (const DataGenerator& generator : dataGenerators()) {
+        for (const GeneratorKnob& knob : generator.knobs) valued.insert(knob.spec.name);
+    }
     std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows", "auto-tune"};
     for (const ParamSpec* spec : settingOptions()) {
         if (spec->kind == ParamKind::Flag) {
@@ -552,6 +509,8 @@ int trainCommand(int argc, char** argv) {
     const Arguments args(argc, argv, 2, valued, flags);
     if (args.has("help")) {
         std::fputs(kTrainHelpHead, stdout);
+        std::fputs(generatorsHelp().c_str(), stdout);
+        std::fputs(kTrainHelpSilos, stdout);
         std::fputs(settingsHelp().c_str(), stdout);
         std::fputs(kTrainHelpTail, stdout);
         return 0;
@@ -576,11 +535,7 @@ int trainCommand(int argc, char** argv) {
         request.schema = schemaFromOptions(args);
     } else {
         if (args.has("dataset")) request.name = args.text("dataset");
-        if (request.name != "synthetic" && request.name != "synthetic-heavy-tailed" &&
-            request.name != "synthetic-personalised" && request.name != "synthetic-linear" &&
-            request.name != "synthetic-teacher") {
-            findCatalogEntry(request.name);  // a clear error early
-        }
+        if (!findGenerator(request.name)) findCatalogEntry(request.name);  // a clear error early
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
         for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing",
                                     "skip-bad-rows", "sensitive-threshold"}) {
@@ -589,33 +544,8 @@ int trainCommand(int argc, char** argv) {
         }
     }
     request.dataDirectory = args.text("data-dir", request.dataDirectory);
-    request.synthetic.rows =
-        static_cast<int>(args.integer("synthetic-rows", request.synthetic.rows));
-    request.synthetic.features =
-        static_cast<int>(args.integer("synthetic-features", request.synthetic.features));
-    request.synthetic.minorityShare =
-        args.number("synthetic-minority", request.synthetic.minorityShare);
-    request.synthetic.groupLabelDependence =
-        args.number("synthetic-bias", request.synthetic.groupLabelDependence);
-    request.synthetic.labelNoise = args.number("synthetic-noise", request.synthetic.labelNoise);
-    applySyntheticUnitOptions(args, request.synthetic);
-    if (request.name != "synthetic") {
-        for (const char* knob :
-             {"synthetic-users", "synthetic-user-skew", "synthetic-user-correlation",
-              "synthetic-atypical-users", "synthetic-silos", "synthetic-silo-heterogeneity"}) {
-            if (args.has(knob))
-                throw UsageError(std::string("--") + knob +
-                                 " only goes with the synthetic data set");
-        }
-    }
+    applyGeneratorKnobs(args, request);
     applySiloOptions(args, request);
-    request.personalised.heterogeneity =
-        args.number("personalised-heterogeneity", request.personalised.heterogeneity);
-    applyHeavyTailedOptions(args, request);
-    request.linearGaussian.rows =
-        static_cast<int>(args.integer("linear-rows", request.linearGaussian.rows));
-    request.linearGaussian.features =
-        static_cast<int>(args.integer("linear-features", request.linearGaussian.features));
     if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
         throw UsageError("--split-seed must be >= 0");
     }

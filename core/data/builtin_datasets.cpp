@@ -13,49 +13,6 @@
 
 namespace pfa {
 
-std::vector<std::string> builtinDatasetNames() {
-    std::vector<std::string> names{"synthetic", "synthetic-heavy-tailed", "synthetic-personalised",
-                                   "synthetic-linear", "synthetic-teacher"};
-    for (const CatalogEntry& entry : datasetCatalog()) names.push_back(entry.name);
-    return names;
-}
-
-namespace {
-
-TabularData loadUserFile(const DatasetRequest& request) {
-    if (request.filePath.empty()) throw InputError("no data file given");
-    // Recognised by content, as the import wizard shows it.
-    const FilePreview preview = previewFile(request.filePath, 1);
-    TabularData data = preview.format == FileFormat::Arff
-                           ? readArffFile(request.filePath, request.schema)
-                           : readDelimitedFile(request.filePath, request.schema);
-    if (request.schema.name.empty())
-        data.name = std::filesystem::path(request.filePath).stem().string();
-    return data;
-}
-
-}  // namespace
-
-TabularData loadBuiltinDataset(const DatasetRequest& request) {
-    if (request.name == "synthetic") return generateSynthetic(request.synthetic);
-    if (request.name == "synthetic-heavy-tailed") return generateHeavyTailed(request.heavyTailed);
-    if (request.name == "synthetic-personalised") return generatePersonalised(request.personalised);
-    if (request.name == "synthetic-linear") return generateLinearGaussian(request.linearGaussian);
-    if (request.name == "synthetic-teacher") return generateTeacher(request.teacher);
-    if (request.name == "file") return loadUserFile(request);
-    const CatalogEntry& entry = findCatalogEntry(request.name);
-    const std::string directory =
-        request.dataDirectory.empty() ? catalogDatasetDirectory(entry.name) : request.dataDirectory;
-    for (const DatasetFile& file : entry.files) {
-        if (!std::filesystem::exists(std::filesystem::path(directory) / file.name)) {
-            throw InputError("the " + entry.title + " data set is not in " + directory + ": " +
-                             file.name + " is missing; run 'pfa-cli datasets fetch " + entry.name +
-                             "' to download it, or give --data-dir a folder that holds it");
-        }
-    }
-    return entry.load(directory, request.sensitive);
-}
-
 DataSplit splitDatasetRequest(const TabularData& data, const DatasetRequest& request) {
     if (request.silos) validateSiloOptions(*request.silos);
     DataSplit split = splitAndEncode(data, request.split);
@@ -68,30 +25,6 @@ DataSplit splitDatasetRequest(const TabularData& data, const DatasetRequest& req
         assignSilos(split, makeSilos(split, *request.silos));
     }
     return split;
-}
-
-namespace {
-
-std::string describeDatasetOnly(const DatasetRequest& request) {
-    if (request.name == "synthetic") return describeSynthetic(request.synthetic);
-    if (request.name == "synthetic-heavy-tailed") return describeHeavyTailed(request.heavyTailed);
-    if (request.name == "synthetic-personalised") return describePersonalised(request.personalised);
-    if (request.name == "synthetic-linear") return describeLinearGaussian(request.linearGaussian);
-    if (request.name == "synthetic-teacher") return describeTeacher(request.teacher);
-    if (request.name == "file") {
-        return "file " + std::filesystem::path(request.filePath).filename().string() +
-               " (target '" + request.schema.target + "')";
-    }
-    const CatalogEntry& entry = findCatalogEntry(request.name);
-    return entry.title + ", sensitive " + entry.sensitiveTitle(request.sensitive);
-}
-
-}  // namespace
-
-std::string describeDatasetRequest(const DatasetRequest& request) {
-    std::string text = describeDatasetOnly(request);
-    if (request.silos) text += ", split into silos: " + describeSiloOptions(*request.silos);
-    return text;
 }
 
 std::string siloMethodName(SiloMethod method) {

@@ -1,7 +1,11 @@
 #pragma once
 
+#include <any>
+#include <map>
 #include <optional>
 #include <string>
+#include <typeindex>
+#include <typeinfo>
 #include <vector>
 
 #include "core/data/heavy_tailed.h"
@@ -16,45 +20,61 @@
 
 namespace pfa {
 
-/// Which data set to load and from where: the built-in synthetic data, a catalog data set, or
+/// The knobs of the generators a request has set, one options struct per generator
+/// (SyntheticOptions, HeavyTailedOptions, …), each created with its defaults on first use. A
+/// generator's knobs (core/generators/) read and write its struct through knobs<Options>(), so
+/// a new generator adds no member here.
+class GeneratorOptions {
+public:
+    template <class Options>
+    Options& get() {
+        std::any& slot = m_options[std::type_index(typeid(Options))];
+        if (!slot.has_value()) slot = Options{};
+        return std::any_cast<Options&>(slot);
+    }
+    template <class Options>
+    const Options& get() const {
+        static const Options defaults{};
+        const auto found = m_options.find(std::type_index(typeid(Options)));
+        return found == m_options.end() ? defaults : std::any_cast<const Options&>(found->second);
+    }
+
+private:
+    std::map<std::type_index, std::any> m_options;
+};
+
+/// Which data set to load and from where: a generator's synthetic data, a catalog data set, or
 /// the user's own file.
 struct DatasetRequest {
-    std::string name = "synthetic";    ///< "synthetic" (default), "synthetic-heavy-tailed",
-                                       ///< "synthetic-personalised", "synthetic-linear",
-                                       ///< "synthetic-teacher", a catalog name, or "file"
-    std::string dataDirectory;         ///< folder holding the data files (adult: adult.data, .test)
-    std::string sensitive;             ///< catalog data sets: sensitive choice id ("" = default)
-    SyntheticOptions synthetic;        ///< knobs when name == "synthetic"
-    HeavyTailedOptions heavyTailed;    ///< knobs when name == "synthetic-heavy-tailed"
-    PersonalisedOptions personalised;  ///< knobs when name == "synthetic-personalised"
-    LinearGaussianOptions linearGaussian;  ///< knobs when name == "synthetic-linear"
-    TeacherOptions teacher;                ///< knobs when name == "synthetic-teacher"
-    SplitOptions split;                    ///< train/test split (75/25, split seed 0 by default)
-    std::string filePath;                  ///< name == "file": a CSV/TSV/ARFF file
-    Schema schema;                         ///< name == "file": how to read it
+    std::string name = "synthetic";  ///< a generator's name (core/generators/generator_list.h),
+                                     ///< a catalog name, or "file"
+    std::string dataDirectory;       ///< folder holding the data files (adult: adult.data, .test)
+    std::string sensitive;           ///< catalog data sets: sensitive choice id ("" = default)
+    GeneratorOptions generatorOptions;  ///< the generators' knobs (see knobs<Options>())
+    SplitOptions split;                 ///< train/test split (75/25, split seed 0 by default)
+    std::string filePath;               ///< name == "file": a CSV/TSV/ARFF file
+    Schema schema;                      ///< name == "file": how to read it
     /// Rows dealt out to silos after the train/test split (makeSilos), for algorithms whose
     /// unit of privacy is an institution; none by default. Any data set can be split so,
     /// except data that already comes in silos (the synthetic generator's `silos` knob).
     std::optional<SiloOptions> silos;
+
+    /// The knobs of the generator whose options are `Options` (defaults until set).
+    template <class Options>
+    Options& knobs() {
+        return generatorOptions.get<Options>();
+    }
+    template <class Options>
+    const Options& knobs() const {
+        return generatorOptions.get<Options>();
+    }
 };
-
-/// Names accepted by loadBuiltinDataset (besides "file").
-std::vector<std::string> builtinDatasetNames();
-
-/// Loads the requested data set (a catalog data set from `dataDirectory`, or from its
-/// per-user download folder when that is empty). Throws InputError for an unknown name or a
-/// missing folder and DataFileError (file, line, column) for malformed files.
-TabularData loadBuiltinDataset(const DatasetRequest& request);
 
 /// Splits and encodes `data` as `request.split` says (splitAndEncode), then, when
 /// `request.silos` is set, deals its rows out to silos (makeSilos, assignSilos). The one place
 /// where a request's rows are split. Throws InputError for invalid silo options, silo options
 /// on data that already has silos, or anything splitAndEncode and makeSilos refuse.
 DataSplit splitDatasetRequest(const TabularData& data, const DatasetRequest& request);
-
-/// One line describing the request (for result files and reports). Silos are mentioned only
-/// when the request has them, so that descriptions of requests without stay as they were.
-std::string describeDatasetRequest(const DatasetRequest& request);
 
 /// The command-line and JSON names of the silo methods: "equal", "dirichlet", "attribute".
 std::string siloMethodName(SiloMethod method);

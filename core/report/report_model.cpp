@@ -8,6 +8,7 @@
 #include "core/algorithms/registry.h"
 #include "core/config/parameters.h"
 #include "core/data/catalog.h"
+#include "core/generators/generator.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/run_ledger.h"
@@ -60,37 +61,15 @@ std::string gapNameOf(FairnessNotion notion) {
 
 std::string percent(double share) { return formatNumber(100.0 * share, 3) + " %"; }
 
-/// The option of a knob of a generated data set ("" when the command line has none).
-std::string knobOption(const std::string& dataset, const std::string& knob) {
-    static const std::map<std::string, std::map<std::string, std::string>> options = {
-        {"synthetic",
-         {{"n", "synthetic-rows"},
-          {"d", "synthetic-features"},
-          {"minority", "synthetic-minority"},
-          {"bias", "synthetic-bias"},
-          {"noise", "synthetic-noise"},
-          {"users", "synthetic-users"},
-          {"skew", "synthetic-user-skew"},
-          {"rho", "synthetic-user-correlation"},
-          {"atypical", "synthetic-atypical-users"},
-          {"silos", "synthetic-silos"},
-          {"h", "synthetic-silo-heterogeneity"}}},
-        {"synthetic-heavy-tailed",
-         {{"n", "heavy-rows"},
-          {"d", "heavy-features"},
-          {"nu", "heavy-feature-tail"},
-          {"nu_xi", "heavy-noise-tail"},
-          {"s_xi", "heavy-noise-scale"},
-          {"p_out", "heavy-outlier-share"},
-          {"s_out", "heavy-outlier-scale"},
-          {"seed", "heavy-seed"}}},
-        {"synthetic-linear", {{"n", "linear-rows"}, {"d", "linear-features"}}},
-        {"synthetic-personalised", {{"s", "personalised-heterogeneity"}}},
-    };
-    const auto family = options.find(dataset);
-    if (family == options.end()) return {};
-    const auto option = family->second.find(knob);
-    return option == family->second.end() ? std::string() : option->second;
+/// The command-line option of the knob a data-set key calls `keyName` ("" when the data set
+/// is not a generator or has no such knob), from the generator's declaration.
+std::string knobOption(const std::string& dataset, const std::string& keyName) {
+    const DataGenerator* generator = findGenerator(dataset);
+    if (!generator) return {};
+    for (const GeneratorKnob& knob : generator->knobs) {
+        if (knob.spec.runKeyName() == keyName) return knob.spec.name;
+    }
+    return {};
 }
 
 /// A number of a key written exactly ("0.34999999999999998") in its shortest exact form.

@@ -1,7 +1,7 @@
 #include "core/sweep/model_preprocessing.h"
 
 #include "core/data/catalog.h"
-#include "core/data/synthetic.h"
+#include "core/generators/generator.h"
 #include "core/util/error.h"
 
 namespace pfa {
@@ -31,11 +31,8 @@ long ModelPreprocessing::encodedWidth() const {
 }
 
 Schema requestSchema(const DatasetRequest& request) {
-    if (request.name == "synthetic") return syntheticSchema(request.synthetic);
-    if (request.name == "synthetic-heavy-tailed") return heavyTailedSchema(request.heavyTailed);
-    if (request.name == "synthetic-personalised") return personalisedSchema(request.personalised);
-    if (request.name == "synthetic-linear") return linearGaussianSchema(request.linearGaussian);
-    if (request.name == "synthetic-teacher") return teacherSchema(request.teacher);
+    if (const DataGenerator* generator = findGenerator(request.name))
+        return generator->schema(request);
     if (request.name == "file") return request.schema;
     return findCatalogEntry(request.name).schemaFor(request.sensitive);
 }

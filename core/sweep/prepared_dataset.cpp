@@ -9,6 +9,8 @@
 #include "core/data/catalog.h"
 #include "core/data/data_fingerprint.h"
 #include "core/data/preprocessing.h"
+#include "core/generators/dataset_loading.h"
+#include "core/generators/generator.h"
 #include "core/util/format.h"
 #include "core/util/sha256.h"
 
@@ -19,40 +21,8 @@ std::string datasetKey(const DatasetRequest& request) {
     key.precision(17);
     key << request.name;
     if (!request.sensitive.empty()) key << "/" << request.sensitive;
-    if (request.name == "synthetic") {
-        const SyntheticOptions& s = request.synthetic;
-        key << "(n=" << s.rows << ",d=" << s.features << ",minority=" << s.minorityShare
-            << ",bias=" << s.groupLabelDependence << ",noise=" << s.labelNoise
-            << ",seed=" << s.seed;
-        // Users and silos make other rows: named only when on, so that the keys of data without
-        // them stay as they were.
-        if (s.users > 0) {
-            key << ",users=" << s.users << ",skew=" << s.rowsPerUserSkew
-                << ",rho=" << s.userCorrelation << ",atypical=" << s.atypicalUserShare;
-        }
-        if (s.silos > 0) key << ",silos=" << s.silos << ",h=" << s.siloHeterogeneity;
-        key << ")";
-    }
-    if (request.name == "synthetic-heavy-tailed") {
-        const HeavyTailedOptions& h = request.heavyTailed;
-        key << "(n=" << h.rows << ",d=" << h.features << ",nu=" << h.featureTail
-            << ",nu_xi=" << h.noiseTail << ",s_xi=" << h.noiseScale << ",p_out=" << h.outlierShare
-            << ",s_out=" << h.outlierScale << ",seed=" << h.seed << ")";
-    }
-    if (request.name == "synthetic-personalised") {
-        const PersonalisedOptions& p = request.personalised;
-        key << "(N=" << p.users << ",d=" << p.features << ",p=" << p.personalCoordinates
-            << ",s=" << p.heterogeneity << ",tau=" << p.noise << ",g=" << p.globalScale
-            << ",rows=" << p.rowsPerUser << ",seed=" << p.seed << ")";
-    }
-    if (request.name == "synthetic-linear") {
-        const LinearGaussianOptions& l = request.linearGaussian;
-        key << "(n=" << l.rows << ",d=" << l.features << ",seed=" << l.seed << ")";
-    }
-    if (request.name == "synthetic-teacher") {
-        const TeacherOptions& t = request.teacher;
-        key << "(n=" << t.rows << ",d=" << t.features << ",seed=" << t.seed << ")";
-    }
+    // A generator's knobs by their frozen key names (the key seeds every run's noise).
+    key << generatorKeyKnobs(request);
     if (request.name == "file") {
         // The file's name and the exact reading instructions identify it.
         key << ":" << std::filesystem::path(request.filePath).filename().string()

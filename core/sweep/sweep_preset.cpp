@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "core/generators/generator.h"
 #include "core/sweep/parameter_json.h"
 #include "core/util/embedded_json.h"
 #include "core/util/error.h"
@@ -81,47 +82,44 @@ SiloOptions parseSilos(const JsonValue& json) {
     return silos;
 }
 
-/// The "synthetic" object of a preset's "dataset": the generator's knobs (SyntheticOptions),
-/// each optional; the generator itself checks their ranges.
-SyntheticOptions parseSynthetic(const JsonValue& json) {
-    requireKnownKeys(json, "synthetic",
-                     {"rows", "features", "minority", "bias", "noise", "seed", "users", "user_skew",
-                      "user_correlation", "atypical_users", "silos", "silo_heterogeneity"});
-    SyntheticOptions s;
-    s.rows = static_cast<int>(wholeNumber(json, "synthetic", "rows", s.rows, 0, 1e9));
-    s.features = static_cast<int>(wholeNumber(json, "synthetic", "features", s.features, 0, 1e9));
-    s.minorityShare = json.numberOr("minority", s.minorityShare);
-    s.groupLabelDependence = json.numberOr("bias", s.groupLabelDependence);
-    s.labelNoise = json.numberOr("noise", s.labelNoise);
-    s.seed = static_cast<std::uint64_t>(
-        wholeNumber(json, "synthetic", "seed", static_cast<long>(s.seed), 0, 0x1p53));
-    s.users = static_cast<int>(wholeNumber(json, "synthetic", "users", s.users, 0, 1e9));
-    s.rowsPerUserSkew = json.numberOr("user_skew", s.rowsPerUserSkew);
-    s.userCorrelation = json.numberOr("user_correlation", s.userCorrelation);
-    s.atypicalUserShare = json.numberOr("atypical_users", s.atypicalUserShare);
-    s.silos = static_cast<int>(wholeNumber(json, "synthetic", "silos", s.silos, 0, 1e9));
-    s.siloHeterogeneity = json.numberOr("silo_heterogeneity", s.siloHeterogeneity);
-    return s;
-}
-
-/// The "heavy_tailed" object of a preset's "dataset": the heavy-tailed generator's knobs
-/// (HeavyTailedOptions), each optional ("inf" for a Gaussian tail); the generator checks ranges.
-HeavyTailedOptions parseHeavyTailed(const JsonValue& json) {
-    requireKnownKeys(json, "heavy_tailed",
-                     {"rows", "features", "feature_tail", "noise_tail", "noise_scale",
-                      "outlier_share", "outlier_scale", "seed"});
-    HeavyTailedOptions h;
-    h.rows = static_cast<int>(wholeNumber(json, "heavy_tailed", "rows", h.rows, 0, 1e9));
-    h.features =
-        static_cast<int>(wholeNumber(json, "heavy_tailed", "features", h.features, 0, 1e9));
-    h.featureTail = json.numberOr("feature_tail", h.featureTail);
-    h.noiseTail = json.numberOr("noise_tail", h.noiseTail);
-    h.noiseScale = json.numberOr("noise_scale", h.noiseScale);
-    h.outlierShare = json.numberOr("outlier_share", h.outlierShare);
-    h.outlierScale = json.numberOr("outlier_scale", h.outlierScale);
-    h.seed = static_cast<std::uint64_t>(
-        wholeNumber(json, "heavy_tailed", "seed", static_cast<long>(h.seed), 0, 0x1p53));
-    return h;
+/// A generator's knobs in a preset's "dataset": each by its name ("heavy-rows": 2000), or, as
+/// earlier presets wrote them, in the generator's former object under former names
+/// ("heavy_tailed": {"rows": 2000}). Numbers or "inf"; each checked against its declaration.
+void applyPresetKnob(DatasetRequest& request, const std::string& key, const JsonValue& value) {
+    const DataGenerator* generator = findGenerator(request.name);
+    if (generator && !generator->formerPresetObject.empty() &&
+        key == generator->formerPresetObject) {
+        for (const auto& [name, knobValue] : value.members()) {
+            const GeneratorKnob* knob = generator->findKnob(name);
+            if (!knob) {
+                throw InputError("dataset \"" + key + "\" has no knob '" + name + "' (" +
+                                 generator->name + " knobs: see pfa-cli train --help)");
+            }
+            setKnob(request, knob->spec.name, knobValue.asNumber());
+        }
+        return;
+    }
+    if (generator) {
+        const GeneratorKnob* knob = generator->findKnob(key);
+        if (knob && knob->spec.name == key) {
+            setKnob(request, key, value.asNumber());
+            return;
+        }
+    }
+    for (const DataGenerator& other : dataGenerators()) {
+        const bool formerObject =
+            !other.formerPresetObject.empty() && key == other.formerPresetObject;
+        const GeneratorKnob* knob = other.findKnob(key);
+        if (formerObject || (knob && knob->spec.name == key)) {
+            throw InputError("dataset \"" + key + "\" only goes with the " + other.name +
+                             " data set");
+        }
+    }
+    std::string known = "name, sensitive, split, silos";
+    if (generator) {
+        for (const GeneratorKnob& knob : generator->knobs) known += ", " + knob.spec.name;
+    }
+    throw InputError("unknown dataset key '" + key + "' (known: " + known + ")");
 }
 
 /// The request a preset's "dataset" object describes.
@@ -129,41 +127,38 @@ DatasetRequest parsePresetDataset(const JsonValue& dataset) {
     DatasetRequest request;
     request.name = dataset.at("name").asString();
     request.sensitive = dataset.stringOr("sensitive", "");
-    requireKnownKeys(dataset, "dataset",
-                     {"name", "sensitive", "split", "silos", "synthetic", "heavy_tailed"});
-    if (dataset.has("split")) request.split = parseSplit(dataset.at("split"));
-    if (dataset.has("silos")) request.silos = parseSilos(dataset.at("silos"));
-    if (dataset.has("synthetic")) {
-        if (request.name != "synthetic") {
-            throw InputError("dataset \"synthetic\" knobs only go with the synthetic data set");
+    for (const auto& [key, value] : dataset.members()) {
+        if (key == "name" || key == "sensitive") continue;
+        if (key == "split") {
+            request.split = parseSplit(value);
+        } else if (key == "silos") {
+            request.silos = parseSilos(value);
+        } else {
+            applyPresetKnob(request, key, value);
         }
-        request.synthetic = parseSynthetic(dataset.at("synthetic"));
-    }
-    if (dataset.has("heavy_tailed")) {
-        if (request.name != "synthetic-heavy-tailed") {
-            throw InputError(
-                "dataset \"heavy_tailed\" knobs only go with the synthetic-heavy-tailed data set");
-        }
-        request.heavyTailed = parseHeavyTailed(dataset.at("heavy_tailed"));
     }
     return request;
 }
 
-/// The data sets of a preset's "data_axes": {"OBJECT.KNOB": [values…], …} sets a knob of the
-/// "dataset" object's member OBJECT (e.g. "synthetic.rows") to each value in turn; several
-/// axes make every combination (axes in name order, the first outermost). Each variant is parsed
-/// like the dataset object itself, so a knob is checked exactly as there. `names` receives the
-/// axes.
+/// The data sets of a preset's "data_axes": {"KNOB": [values…], …} sets a generator knob of the
+/// "dataset" (e.g. "heavy-rows"; earlier presets wrote "OBJECT.KNOB", e.g. "heavy_tailed.rows")
+/// to each value in turn; several axes make every combination (axes in name order, the first
+/// outermost). Each variant is parsed like the dataset object itself, so a knob is checked
+/// exactly as there. `names` receives the axes.
 std::vector<DatasetRequest> expandDataAxes(const JsonValue& dataset, const JsonValue& axes,
                                            std::vector<std::string>& names) {
     std::vector<JsonValue> variants{dataset};
     for (const auto& [path, values] : axes.members()) {
         const std::size_t dot = path.find('.');
-        if (dot == std::string::npos || dot == 0 || dot + 1 == path.size()) {
+        if (dot == 0 || (dot != std::string::npos && dot + 1 == path.size()) ||
+            (dot == std::string::npos && !generatorOfKnob(path))) {
             throw InputError("data axis '" + path +
-                             "' must name a knob as OBJECT.KNOB (e.g. synthetic.rows)");
+                             "' must name a generator knob (e.g. heavy-rows; see pfa-cli train "
+                             "--help)");
         }
-        const std::string object = path.substr(0, dot), knob = path.substr(dot + 1);
+        const bool former = dot != std::string::npos;
+        const std::string object = former ? path.substr(0, dot) : std::string(),
+                          knob = former ? path.substr(dot + 1) : path;
         if (!values.isArray() || values.items().empty())
             throw InputError("data axis " + path + " has no values");
         names.push_back(path);
@@ -171,6 +166,11 @@ std::vector<DatasetRequest> expandDataAxes(const JsonValue& dataset, const JsonV
         for (const JsonValue& variant : variants) {
             for (const JsonValue& value : values.items()) {
                 std::map<std::string, JsonValue> members = variant.members();
+                if (!former) {
+                    members[knob] = value;
+                    next.push_back(JsonValue::object(std::move(members)));
+                    continue;
+                }
                 std::map<std::string, JsonValue> knobs = variant.has(object)
                                                              ? variant.at(object).members()
                                                              : std::map<std::string, JsonValue>{};

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/data/builtin_datasets.h"
+#include "core/generators/dataset_loading.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_preset.h"
 #include "core/util/error.h"
@@ -15,7 +16,7 @@ namespace {
 
 DatasetRequest smallSynthetic() {
     DatasetRequest request;
-    request.synthetic.rows = 1000;
+    request.knobs<SyntheticOptions>().rows = 1000;
     return request;
 }
 
@@ -47,7 +48,7 @@ TEST_CASE("A request without silos is split, keyed and described as before",
           "synthetic(n=1000,d=8,minority=0.34999999999999998,bias=1,noise=0.050000000000000003,"
           "seed=20240)"
           "|split=0,0.25");
-    CHECK(describeDatasetRequest(request) == describeSynthetic(request.synthetic));
+    CHECK(describeDatasetRequest(request) == describeSynthetic(request.knobs<SyntheticOptions>()));
     CHECK(describeDatasetRequest(request).find("silo") == std::string::npos);
 }
 
@@ -147,9 +148,9 @@ TEST_CASE("Silo options are checked before any split", "[data][units][units-data
 TEST_CASE("Synthetic users and silos: keyed, and not split into silos twice",
           "[data][units][units-data]") {
     DatasetRequest request = smallSynthetic();
-    request.synthetic.users = 50;
-    request.synthetic.silos = 5;
-    request.synthetic.siloHeterogeneity = 0.5;
+    request.knobs<SyntheticOptions>().users = 50;
+    request.knobs<SyntheticOptions>().silos = 5;
+    request.knobs<SyntheticOptions>().siloHeterogeneity = 0.5;
     const PreparedDatasetPtr prepared = prepareDataset(request);
     REQUIRE(prepared->split.train.users);
     REQUIRE(prepared->split.train.silos);
@@ -184,13 +185,13 @@ TEST_CASE("A preset's data set may ask for silos and the synthetic users and sil
     const SweepPreset synthetic = presetWith(
         R"({"name":"synthetic","synthetic":{"rows":2000,"users":100,"user_skew":1,"user_correlation":0.5,)"
         R"("atypical_users":0.1,"silos":4,"silo_heterogeneity":1}})");
-    CHECK(synthetic.dataset.synthetic.rows == 2000);
-    CHECK(synthetic.dataset.synthetic.users == 100);
-    CHECK(synthetic.dataset.synthetic.rowsPerUserSkew == 1.0);
-    CHECK(synthetic.dataset.synthetic.userCorrelation == 0.5);
-    CHECK(synthetic.dataset.synthetic.atypicalUserShare == 0.1);
-    CHECK(synthetic.dataset.synthetic.silos == 4);
-    CHECK(synthetic.dataset.synthetic.siloHeterogeneity == 1.0);
+    CHECK(synthetic.dataset.knobs<SyntheticOptions>().rows == 2000);
+    CHECK(synthetic.dataset.knobs<SyntheticOptions>().users == 100);
+    CHECK(synthetic.dataset.knobs<SyntheticOptions>().rowsPerUserSkew == 1.0);
+    CHECK(synthetic.dataset.knobs<SyntheticOptions>().userCorrelation == 0.5);
+    CHECK(synthetic.dataset.knobs<SyntheticOptions>().atypicalUserShare == 0.1);
+    CHECK(synthetic.dataset.knobs<SyntheticOptions>().silos == 4);
+    CHECK(synthetic.dataset.knobs<SyntheticOptions>().siloHeterogeneity == 1.0);
 
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"equal","number":3}})"),
                         Contains("unknown silos key 'number'"));
@@ -201,7 +202,12 @@ TEST_CASE("A preset's data set may ask for silos and the synthetic users and sil
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"dirichlet","alpha":-1}})"),
                         Contains("Dirichlet alpha = -1 is invalid"));
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","synthetic":{"users":10}})"),
-                        Contains("only go with the synthetic data set"));
+                        Contains("only goes with the synthetic data set"));
+    REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","synthetic-users":10})"),
+                        Contains("\"synthetic-users\" only goes with the synthetic data set"));
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"synthetic","synthetic":{"user":10}})"),
-                        Contains("unknown synthetic key 'user'"));
+                        Contains("\"synthetic\" has no knob 'user'"));
+    REQUIRE_THROWS_WITH(
+        presetWith(R"({"name":"synthetic","synthetic-user":10})"),
+        Contains("unknown dataset key 'synthetic-user'") && Contains("synthetic-users"));
 }

@@ -13,6 +13,7 @@
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
 #include "core/data/silo_splitters.h"
+#include "core/generators/dataset_loading.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/order_grid.h"

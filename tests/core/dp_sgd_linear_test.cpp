@@ -11,6 +11,7 @@
 #include "core/data/builtin_datasets.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/run_streams.h"
+#include "core/generators/dataset_loading.h"
 #include "test_data.h"
 
 using namespace pfa;
@@ -168,8 +169,8 @@ TEST_CASE("dp-sgd-linear: learns the Gaussian linear model, and privacy costs ac
           "[dp-sgd-linear]") {
     DatasetRequest request;
     request.name = "synthetic-linear";
-    request.linearGaussian.rows = 6000;
-    request.linearGaussian.features = 10;
+    request.knobs<LinearGaussianOptions>().rows = 6000;
+    request.knobs<LinearGaussianOptions>().features = 10;
     const DataSplit data = splitDatasetRequest(loadBuiltinDataset(request), request);
     TrainConfig config = linearConfig(INFINITY);
     config.epochs = 10;

@@ -188,9 +188,9 @@ TEST_CASE("The heavy-tailed generator's tail knob: Gaussian at ν = ∞, infinit
     DatasetRequest a;
     a.name = "synthetic-heavy-tailed";
     DatasetRequest b = a;
-    b.heavyTailed.featureTail = INFINITY;
+    b.knobs<HeavyTailedOptions>().featureTail = INFINITY;
     DatasetRequest c = a;
-    c.heavyTailed.outlierScale = 50;
+    c.knobs<HeavyTailedOptions>().outlierScale = 50;
     CHECK(datasetKey(a) != datasetKey(b));
     CHECK(datasetKey(a) != datasetKey(c));
     CHECK(datasetKey(b).find("nu=inf") != std::string::npos);

@@ -252,14 +252,14 @@ TEST_CASE("Data fingerprint: a renamed copy and a row-shuffled copy share it, ot
 
     // Generated data: the rows the generator makes, whatever the split.
     DatasetRequest synthetic;
-    synthetic.synthetic.rows = 500;
+    synthetic.knobs<SyntheticOptions>().rows = 500;
     const std::string generated = prepareDataset(synthetic)->context.dataFingerprint;
     DatasetRequest otherSplit = synthetic;
     otherSplit.split.seed = 7;
     otherSplit.split.testFraction = 0.4;
     CHECK(prepareDataset(otherSplit)->context.dataFingerprint == generated);
     DatasetRequest otherSeed = synthetic;
-    otherSeed.synthetic.seed += 1;
+    otherSeed.knobs<SyntheticOptions>().seed += 1;
     CHECK(prepareDataset(otherSeed)->context.dataFingerprint != generated);
     CHECK(generated != fingerprint);
 }

@@ -110,7 +110,7 @@ TEST_CASE("Ledger keys: one ledger per data set, whatever the split or sensitive
 TEST_CASE("Ledger from results records: every private run once, non-private runs not charged",
           "[ledger][privacy]") {
     DatasetRequest request;
-    request.synthetic.rows = 2000;
+    request.knobs<SyntheticOptions>().rows = 2000;
     const PreparedDatasetPtr data = prepareDataset(request);
     std::vector<JsonValue> records;
     std::vector<RunResult> results;

@@ -12,6 +12,7 @@
 #include "core/algorithms/lagrangian/lagrangian_dual.h"
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
+#include "core/generators/dataset_loading.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/order_grid.h"

@@ -8,6 +8,7 @@
 #include "core/data/adult.h"
 #include "core/data/builtin_datasets.h"
 #include "core/data/synthetic.h"
+#include "core/generators/dataset_loading.h"
 #include "core/util/error.h"
 #include "test_data.h"
 

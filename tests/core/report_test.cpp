@@ -171,7 +171,7 @@ TEST_CASE("The bootstrap is reproducible from its seed and its intervals cover t
 TEST_CASE("A report of a trained run: its gap, ledger and rerun command", "[report]") {
     const PreparedDatasetPtr data = [] {
         DatasetRequest request;
-        request.synthetic.rows = 1200;
+        request.knobs<SyntheticOptions>().rows = 1200;
         request.split.seed = 3;
         return prepareDataset(request);
     }();
@@ -284,7 +284,7 @@ TEST_CASE("The report's tradeoff chart says what its runs protect, and warns whe
           "[report][protection]") {
     const PreparedDatasetPtr data = [] {
         DatasetRequest request;
-        request.synthetic.rows = 1200;
+        request.knobs<SyntheticOptions>().rows = 1200;
         return prepareDataset(request);
     }();
     TrainConfig config;

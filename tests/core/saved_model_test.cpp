@@ -251,14 +251,15 @@ TEST_CASE("The published calibration's feature bound is stored and applied",
 TEST_CASE("A model trained on the synthetic data predicts a file of its layout",
           "[saved-model][trainer]") {
     DatasetRequest request;
-    request.synthetic.rows = 800;
-    request.synthetic.features = 6;
+    request.knobs<SyntheticOptions>().rows = 800;
+    request.knobs<SyntheticOptions>().features = 6;
     const PreparedDatasetPtr data = prepareDataset(request);
     REQUIRE(data->context.preprocessing);
     CHECK(data->context.preprocessing->schema.target == "outcome");
     const RunResult run = train(fairConfig(), *data);
     const test::TempFile results(runRecordJson(run, data->context) + "\n", ".jsonl");
-    const test::TempFile csv(syntheticCsv(generateSynthetic(request.synthetic)), ".csv");
+    const test::TempFile csv(syntheticCsv(generateSynthetic(request.knobs<SyntheticOptions>())),
+                             ".csv");
     PredictionOptions options;
     options.testRowsOnly = true;
     const Predictions p = predictFile(loadSavedModel(results.path()), csv.path(), options);

@@ -16,6 +16,7 @@
 #include "core/data/linear_gaussian.h"
 #include "core/data/preprocessing.h"
 #include "core/engine/run_streams.h"
+#include "core/generators/dataset_loading.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/sweep/theory_rates.h"
 #include "test_data.h"
@@ -27,8 +28,8 @@ namespace {
 DataSplit linearData(int rows = 3000, int features = 10) {
     DatasetRequest request;
     request.name = "synthetic-linear";
-    request.linearGaussian.rows = rows;
-    request.linearGaussian.features = features;
+    request.knobs<LinearGaussianOptions>().rows = rows;
+    request.knobs<LinearGaussianOptions>().features = features;
     return splitDatasetRequest(loadBuiltinDataset(request), request);
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/data/builtin_datasets.h"
 #include "core/data/preprocessing.h"
+#include "core/generators/dataset_loading.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/util/error.h"
 #include "test_data.h"

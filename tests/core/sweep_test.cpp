@@ -239,19 +239,19 @@ TEST_CASE("A preset's data axes sweep a generator's knobs: one data set per comb
     const SweepPreset one = preset(R"({"synthetic.rows":[1000,4000]})");
     REQUIRE(one.dataVariants.size() == 2);
     CHECK(one.dataAxes == std::vector<std::string>{"synthetic.rows"});
-    CHECK(one.dataVariants[0].synthetic.rows == 1000);
-    CHECK(one.dataVariants[1].synthetic.rows == 4000);
+    CHECK(one.dataVariants[0].knobs<SyntheticOptions>().rows == 1000);
+    CHECK(one.dataVariants[1].knobs<SyntheticOptions>().rows == 4000);
     // The knobs not swept stay as the data set says; the keys differ only in the swept knob.
-    CHECK(one.dataVariants[1].synthetic.features == 4);
+    CHECK(one.dataVariants[1].knobs<SyntheticOptions>().features == 4);
     CHECK(datasetKey(one.dataVariants[0]) != datasetKey(one.dataVariants[1]));
     CHECK(one.datasets().size() == 2);
     // Two axes: every combination, axes in name order, the first outermost.
     const SweepPreset two =
         preset(R"({"synthetic.rows":[1000,4000],"synthetic.minority":[0.2,0.3,0.4]})");
     REQUIRE(two.dataVariants.size() == 6);
-    CHECK(two.dataVariants[0].synthetic.minorityShare == 0.2);
-    CHECK(two.dataVariants[0].synthetic.rows == 1000);
-    CHECK(two.dataVariants[1].synthetic.rows == 4000);
+    CHECK(two.dataVariants[0].knobs<SyntheticOptions>().minorityShare == 0.2);
+    CHECK(two.dataVariants[0].knobs<SyntheticOptions>().rows == 1000);
+    CHECK(two.dataVariants[1].knobs<SyntheticOptions>().rows == 4000);
     // Without data axes: the one data set.
     const SweepPreset none = parseSweepPreset(
         "p.json",
@@ -262,7 +262,22 @@ TEST_CASE("A preset's data axes sweep a generator's knobs: one data set per comb
     REQUIRE_THROWS_WITH(preset(R"({"synthetic.rows":[-5]})"),
                         Catch::Contains("p.json") && Catch::Contains("rows"));
     REQUIRE_THROWS_WITH(preset(R"({"synthetic.colour":[1]})"), Catch::Contains("colour"));
-    REQUIRE_THROWS_WITH(preset(R"({"rows":[1000]})"), Catch::Contains("OBJECT.KNOB"));
+    REQUIRE_THROWS_WITH(preset(R"({"rows":[1000]})"),
+                        Catch::Contains("must name a generator knob"));
+    // The knobs' one spelling (as on the command line) names the same data sets as the spelling
+    // of earlier presets, OBJECT.KNOB.
+    const SweepPreset named = preset(R"({"synthetic-rows":[1000,4000]})");
+    CHECK(named.dataAxes == std::vector<std::string>{"synthetic-rows"});
+    REQUIRE(named.dataVariants.size() == 2);
+    CHECK(datasetKey(named.dataVariants[0]) == datasetKey(one.dataVariants[0]));
+    CHECK(datasetKey(named.dataVariants[1]) == datasetKey(one.dataVariants[1]));
+    const SweepPreset flat = parseSweepPreset(
+        "p.json",
+        R"({"name":"p","title":"t","source":"s","dataset":{"name":"synthetic","synthetic-rows":2000,"synthetic-features":4},"algorithms":["erm"],"fairness":["dp"],"epsilons":["inf"],"lambdas":[0],"seeds":[0]})");
+    CHECK(flat.dataset.knobs<SyntheticOptions>().rows == 2000);
+    CHECK(flat.dataset.knobs<SyntheticOptions>().features == 4);
+    REQUIRE_THROWS_WITH(preset(R"({"heavy-rows":[1000]})"),
+                        Catch::Contains("only goes with the synthetic-heavy-tailed data set"));
     REQUIRE_THROWS_WITH(preset(R"({"synthetic.rows":[]})"), Catch::Contains("no values"));
 }
 
@@ -297,7 +312,7 @@ TEST_CASE("Reference points: parsed, and bad rows named", "[sweep][reference]") 
 TEST_CASE("A cancelled sweep records no cut-short run", "[sweep]") {
     const PreparedDatasetPtr data = [] {
         DatasetRequest request;
-        request.synthetic.rows = 2000;
+        request.knobs<SyntheticOptions>().rows = 2000;
         return prepareDataset(request);
     }();
     SweepSpec spec;
@@ -328,7 +343,7 @@ TEST_CASE("A cancelled sweep records no cut-short run", "[sweep]") {
 TEST_CASE("A resumed sweep hands over the records of the runs it skips", "[sweep]") {
     const PreparedDatasetPtr data = [] {
         DatasetRequest request;
-        request.synthetic.rows = 2000;
+        request.knobs<SyntheticOptions>().rows = 2000;
         return prepareDataset(request);
     }();
     SweepSpec spec;

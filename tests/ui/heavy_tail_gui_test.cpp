@@ -49,17 +49,17 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     QTest::qWait(100);
     CHECK(panel->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-knobs-infinite-variance.png")));
-    CHECK(panel->datasetRequest().heavyTailed.featureTail == 1.5);
+    CHECK(panel->datasetRequest().knobs<pfa::HeavyTailedOptions>().featureTail == 1.5);
     CHECK(pfa::datasetKey(panel->datasetRequest()) != defaultKey);
     form->gaussianBox()->setChecked(true);
     CHECK_FALSE(form->featureTailBox()->isEnabled());
-    CHECK(std::isinf(panel->datasetRequest().heavyTailed.featureTail));
+    CHECK(std::isinf(panel->datasetRequest().knobs<pfa::HeavyTailedOptions>().featureTail));
     CHECK(form->tailText().contains(QStringLiteral("every k")));
     // Sessions keep the knobs.
     const QJsonObject saved = panel->toJson();
     form->gaussianBox()->setChecked(false);
     panel->fromJson(saved);
-    CHECK(std::isinf(panel->datasetRequest().heavyTailed.featureTail));
+    CHECK(std::isinf(panel->datasetRequest().knobs<pfa::HeavyTailedOptions>().featureTail));
     form->gaussianBox()->setChecked(false);
     form->featureTailBox()->setValue(3.0);
 

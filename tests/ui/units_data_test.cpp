@@ -56,7 +56,7 @@ TEST_CASE("Silo and synthetic users controls flow into the data-set request and 
     REQUIRE(units);
     // Nothing by default: exactly the data of earlier versions.
     CHECK_FALSE(panel.datasetRequest().silos);
-    CHECK(panel.datasetRequest().synthetic.users == 0);
+    CHECK(panel.datasetRequest().knobs<pfa::SyntheticOptions>().users == 0);
     CHECK_FALSE(units->formLayout()->isRowVisible(units->siloCountBox()));
 
     QSignalSpy reload(&panel, &ExperimentPanel::datasetRequestChanged);
@@ -101,10 +101,10 @@ TEST_CASE("Silo and synthetic users controls flow into the data-set request and 
     units->syntheticSilosBox()->setValue(8);
     units->heterogeneityBox()->setValue(0.5);
     request = panel.datasetRequest();
-    CHECK(request.synthetic.users == 200);
-    CHECK(request.synthetic.rowsPerUserSkew == 1.0);
-    CHECK(request.synthetic.silos == 8);
-    CHECK(request.synthetic.siloHeterogeneity == 0.5);
+    CHECK(request.knobs<pfa::SyntheticOptions>().users == 200);
+    CHECK(request.knobs<pfa::SyntheticOptions>().rowsPerUserSkew == 1.0);
+    CHECK(request.knobs<pfa::SyntheticOptions>().silos == 8);
+    CHECK(request.knobs<pfa::SyntheticOptions>().siloHeterogeneity == 0.5);
     CHECK_FALSE(request.silos);
     CHECK_FALSE(units->siloMethodBox()->isEnabled());
     {
@@ -118,7 +118,7 @@ TEST_CASE("Silo and synthetic users controls flow into the data-set request and 
         ExperimentPanel earlier;
         earlier.fromJson(old);
         CHECK_FALSE(earlier.datasetRequest().silos);
-        CHECK(earlier.datasetRequest().synthetic.users == 0);
+        CHECK(earlier.datasetRequest().knobs<pfa::SyntheticOptions>().users == 0);
     }
 
     // A preset's request shows its silos.
@@ -131,16 +131,16 @@ TEST_CASE("Silo and synthetic users controls flow into the data-set request and 
     REQUIRE(request.silos);
     CHECK(request.silos->method == pfa::SiloMethod::EqualRandom);
     CHECK(request.silos->silos == 6);
-    CHECK(request.synthetic.users == 0);
+    CHECK(request.knobs<pfa::SyntheticOptions>().users == 0);
 }
 
 TEST_CASE("The data-set card shows rows per person and per silo", "[ui][units-data]") {
     DatasetCard card;
     pfa::DatasetRequest request;
-    request.synthetic.users = 200;
-    request.synthetic.rowsPerUserSkew = 1.0;
-    request.synthetic.silos = 8;
-    request.synthetic.siloHeterogeneity = 0.5;
+    request.knobs<pfa::SyntheticOptions>().users = 200;
+    request.knobs<pfa::SyntheticOptions>().rowsPerUserSkew = 1.0;
+    request.knobs<pfa::SyntheticOptions>().silos = 8;
+    request.knobs<pfa::SyntheticOptions>().siloHeterogeneity = 0.5;
     card.showDataset(pfa::prepareDataset(request));
     INFO(card.text().toStdString());
     CHECK(QRegularExpression(

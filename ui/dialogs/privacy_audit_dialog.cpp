@@ -319,7 +319,7 @@ void PrivacyAuditDialog::toggleRun() {
         const BelowGuiPriority belowGui;
         try {
             pfa::DatasetRequest request;
-            request.synthetic.rows = kSyntheticRows;
+            request.knobs<pfa::SyntheticOptions>().rows = kSyntheticRows;
             const pfa::PreparedDatasetPtr data = pfa::prepareDataset(request);
             // Every model trained is a private run on the audit's rows: charged to their ledger.
             if (charge) {

@@ -182,15 +182,15 @@ void DataUnitsForm::applyTo(pfa::DatasetRequest& request) const {
     const QString method = m_method->currentData().toString();
     const bool generatedSilos = request.name == "synthetic" && m_syntheticSilos->value() > 0;
     if (request.name == "synthetic") {
-        request.synthetic.users = m_users->value();
-        if (request.synthetic.users > 0) {
-            request.synthetic.rowsPerUserSkew = m_userSkew->value();
-            request.synthetic.userCorrelation = m_userCorrelation->value();
-            request.synthetic.atypicalUserShare = m_atypical->value();
+        request.knobs<pfa::SyntheticOptions>().users = m_users->value();
+        if (request.knobs<pfa::SyntheticOptions>().users > 0) {
+            request.knobs<pfa::SyntheticOptions>().rowsPerUserSkew = m_userSkew->value();
+            request.knobs<pfa::SyntheticOptions>().userCorrelation = m_userCorrelation->value();
+            request.knobs<pfa::SyntheticOptions>().atypicalUserShare = m_atypical->value();
         }
-        request.synthetic.silos = m_syntheticSilos->value();
-        if (request.synthetic.silos > 0)
-            request.synthetic.siloHeterogeneity = m_heterogeneity->value();
+        request.knobs<pfa::SyntheticOptions>().silos = m_syntheticSilos->value();
+        if (request.knobs<pfa::SyntheticOptions>().silos > 0)
+            request.knobs<pfa::SyntheticOptions>().siloHeterogeneity = m_heterogeneity->value();
     }
     if (method == QLatin1String("none") || generatedSilos) {
         request.silos.reset();
@@ -222,7 +222,7 @@ void DataUnitsForm::showRequest(const pfa::DatasetRequest& request) {
         json["silo_min_rows"] = static_cast<double>(silos.minTrainRowsPerSilo);
         json["silo_seed"] = static_cast<double>(silos.seed);
     }
-    const pfa::SyntheticOptions& synthetic = request.synthetic;
+    const pfa::SyntheticOptions& synthetic = request.knobs<pfa::SyntheticOptions>();
     json["synthetic_users"] = synthetic.users;
     json["synthetic_user_skew"] = synthetic.rowsPerUserSkew;
     json["synthetic_user_correlation"] = synthetic.userCorrelation;

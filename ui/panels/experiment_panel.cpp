@@ -28,6 +28,7 @@
 #include "core/config/config_validation.h"
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
+#include "core/generators/generator.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -75,36 +76,12 @@ QLabel* hint(const QString& text) {
 
 ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_dataset = new ElidingComboBox();
-    m_dataset->addItem(tr("Synthetic lending (built-in)"), QStringLiteral("synthetic"));
-    m_dataset->addItem(tr("Synthetic heavy-tailed regression (built-in)"),
-                       QStringLiteral("synthetic-heavy-tailed"));
-    m_dataset->setItemData(
-        m_dataset->count() - 1,
-        tr("Linear regression with Student-t features and noise and a few outlier rows; "
-           "its tail index goes from Gaussian to infinite variance (for the heavy-tail "
-           "algorithms)"),
-        Qt::ToolTipRole);
-    m_dataset->addItem(tr("Synthetic personalised users (built-in)"),
-                       QStringLiteral("synthetic-personalised"));
-    m_dataset->setItemData(
-        m_dataset->count() - 1,
-        tr("1000 users who share a linear model and differ in 5 of its 100 coefficients "
-           "(regression; for personalised learning such as ppsgd)"),
-        Qt::ToolTipRole);
-    m_dataset->addItem(tr("Synthetic linear regression (built-in)"),
-                       QStringLiteral("synthetic-linear"));
-    m_dataset->setItemData(
-        m_dataset->count() - 1,
-        tr("12,000 rows, y = ⟨w*, x⟩ + noise in 200 Gaussian features; the best possible "
-           "test MSE is 0.25 (regression; for learning with public data: semi-dp-sgd)"),
-        Qt::ToolTipRole);
-    m_dataset->addItem(tr("Synthetic teacher network (built-in)"),
-                       QStringLiteral("synthetic-teacher"));
-    m_dataset->setItemData(
-        m_dataset->count() - 1,
-        tr("20,000 rows of 8 features whose target comes from a small tanh network plus noise, "
-           "scaled to [−1, 1] (regression; for private optimisers such as diff2 and dp-gd)"),
-        Qt::ToolTipRole);
+    for (const pfa::DataGenerator& generator : pfa::dataGenerators()) {
+        m_dataset->addItem(tr("%1 (built-in)").arg(QString::fromStdString(generator.title)),
+                           QString::fromStdString(generator.name));
+        m_dataset->setItemData(m_dataset->count() - 1,
+                               QString::fromStdString(generator.description), Qt::ToolTipRole);
+    }
     for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
         m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
         m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description),
@@ -348,10 +325,7 @@ QSize ExperimentPanel::minimumSizeHint() const {
 
 QString ExperimentPanel::currentCatalogName() const {
     const QString data = m_dataset->currentData().toString();
-    if (data == QLatin1String("synthetic") || data == QLatin1String("synthetic-personalised") ||
-        data == QLatin1String("synthetic-heavy-tailed") ||
-        data == QLatin1String("synthetic-linear") || data == QLatin1String("synthetic-teacher") ||
-        data.startsWith(QLatin1String("file:"))) {
+    if (pfa::findGenerator(data.toStdString()) || data.startsWith(QLatin1String("file:"))) {
         return {};
     }
     return data;
@@ -373,13 +347,10 @@ void ExperimentPanel::onDatasetChoiceChanged() {
     const QString data = m_dataset->currentData().toString();
     if (!catalog.isEmpty()) {
         m_sensitive->showCatalog(catalog);
-    } else if (data == QLatin1String("synthetic")) {
-        m_sensitive->showFixed(tr("group (A majority / B minority)"));
-    } else if (data == QLatin1String("synthetic-personalised") ||
-               data == QLatin1String("synthetic-heavy-tailed") ||
-               data == QLatin1String("synthetic-linear") ||
-               data == QLatin1String("synthetic-teacher")) {
-        m_sensitive->showFixed(tr("none (regression data)"));
+    } else if (const pfa::DataGenerator* generator = pfa::findGenerator(data.toStdString())) {
+        m_sensitive->showFixed(generator->task == pfa::GeneratorTask::Regression
+                                   ? tr("none (regression data)")
+                                   : tr("group (A majority / B minority)"));
     } else {
         const std::size_t index = data.mid(5).toULong();
         QString columns;
@@ -488,7 +459,8 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
         return request;
     }
     request.name = data.toStdString();
-    if (request.name == "synthetic-heavy-tailed") request.heavyTailed = m_heavy->options();
+    if (request.name == "synthetic-heavy-tailed")
+        request.knobs<pfa::HeavyTailedOptions>() = m_heavy->options();
     if (!currentCatalogName().isEmpty()) {
         request.sensitive = sensitiveId().toStdString();
         request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
@@ -514,7 +486,8 @@ bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
     const int index = m_dataset->findData(QString::fromStdString(request.name));
     if (index < 0) return false;
     m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
-    if (request.name == "synthetic-heavy-tailed") m_heavy->setOptions(request.heavyTailed);
+    if (request.name == "synthetic-heavy-tailed")
+        m_heavy->setOptions(request.knobs<pfa::HeavyTailedOptions>());
     const QString sensitiveBefore = sensitiveId();
     m_sensitive->selectId(QString::fromStdString(request.sensitive));
     if (sensitiveId() != sensitiveBefore) {
