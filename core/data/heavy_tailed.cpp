@@ -56,6 +56,8 @@ double heavyTailedFeatureScale(double featureTail) {
     return 1.0 / std::sqrt(featureTail / (featureTail - 2.0));
 }
 
+double admissibleTailIndex(double featureTail) { return featureTail - 0.5; }
+
 double heavyTailedTrueWeight(int j, int features) {
     return (j % 2 == 0 ? 1.0 : -1.0) / std::sqrt(static_cast<double>(features));
 }

@@ -37,6 +37,11 @@ struct HeavyTailedOptions {
 /// The factor t_ν is multiplied by: 1/√(ν/(ν−2)) for ν > 2 (unit variance), 1 otherwise.
 double heavyTailedFeatureScale(double featureTail);
 
+/// The admissible tail index of Student-t data with ν degrees of freedom: k = ν − 0.5 (moments
+/// of order k < ν are finite); +∞ for Gaussian data (ν = ∞). Below 2 (ν < 2.5) no k ≥ 2 is
+/// admissible.
+double admissibleTailIndex(double featureTail);
+
 /// w*_j of the generator (documented above).
 double heavyTailedTrueWeight(int j, int features);
 

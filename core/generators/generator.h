@@ -61,6 +61,9 @@ struct DataGenerator {
     std::function<Schema(const DatasetRequest&)> schema;
     /// One line describing the knobs, for reports.
     std::function<std::string(const DatasetRequest&)> describe;
+    /// Optional: what the knobs' values mean for the methods, shown under the GUI's rows (the
+    /// heavy-tailed data's admissible tail index); null: nothing.
+    std::function<std::string(const DatasetRequest&)> note;
 
     /// The knob called `name` (or once called so); nullptr when there is none.
     const GeneratorKnob* findKnob(const std::string& name) const;

@@ -1,10 +1,37 @@
 // Heavy-tailed linear regression ("synthetic-heavy-tailed", core/data/heavy_tailed.h): Student-t
 // features and noise and a few outlier rows, for the heavy-tail algorithms.
 
+#include <cmath>
+
 #include "core/data/heavy_tailed.h"
 #include "core/generators/generator.h"
+#include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+/// What ν means for the heavy-tail methods: the admissible tail index k = ν − 0.5, and whether
+/// their accuracy guarantees apply.
+std::string heavyTailedTailNote(double featureTail) {
+    if (std::isinf(featureTail))
+        return "Admissible tail index: every k (Gaussian features have all moments).";
+    const double k = admissibleTailIndex(featureTail);
+    if (featureTail <= 2.0) {
+        return "ν ≤ 2: infinite variance. No moment bound r_k of order k ≥ 2 holds, so the "
+               "heavy-tail accuracy guarantees do not apply (privacy still does: clipping bounds "
+               "every row's influence).";
+    }
+    if (k < 2.0) {
+        return "Admissible tail index k = ν − 0.5 = " + formatNumber(k, 3) +
+               ": below 2, the smallest k the heavy-tail methods assume; their accuracy "
+               "guarantees do not apply.";
+    }
+    return "Admissible tail index k = ν − 0.5 = " + formatNumber(k, 3) +
+           " (moments of order below ν are finite).";
+}
+
+}  // namespace
 
 DataGenerator makeHeavyTailedGenerator() {
     using O = HeavyTailedOptions;
@@ -70,6 +97,7 @@ DataGenerator makeHeavyTailedGenerator() {
     g.generate = [](const DatasetRequest& r) { return generateHeavyTailed(r.knobs<O>()); };
     g.schema = [](const DatasetRequest& r) { return heavyTailedSchema(r.knobs<O>()); };
     g.describe = [](const DatasetRequest& r) { return describeHeavyTailed(r.knobs<O>()); };
+    g.note = [](const DatasetRequest& r) { return heavyTailedTailNote(r.knobs<O>().featureTail); };
     return g;
 }
 

@@ -20,12 +20,14 @@ DataGenerator makeLinearGaussianGenerator() {
              "rows generated (training and test rows together)", &O::rows)
             .atLeast(100)
             .atMost(100'000'000)
-            .keyName("n"),
+            .keyName("n")
+            .advanced(),
         knob("linear-features", "Features", ParamKind::Integer, "number of features d",
              &O::features)
             .atLeast(1)
             .atMost(2000)
-            .keyName("d"),
+            .keyName("d")
+            .advanced(),
         knob("linear-seed", "Generator seed", ParamKind::Integer,
              "seed of the generator (independent of the run seed)", &O::seed)
             .atLeast(0)

@@ -19,23 +19,27 @@ DataGenerator makePersonalisedGenerator() {
         knob("personalised-users", "Users N", ParamKind::Integer, "number of users", &O::users)
             .atLeast(2)
             .atMost(100000)
-            .keyName("N"),
+            .keyName("N")
+            .advanced(),
         knob("personalised-features", "Features", ParamKind::Integer, "number of features d",
              &O::features)
             .atLeast(1)
             .atMost(1000)
-            .keyName("d"),
+            .keyName("d")
+            .advanced(),
         knob("personalised-coordinates", "Personal coordinates p", ParamKind::Integer,
              "the last p coordinates differ between users (at most the features)",
              &O::personalCoordinates)
             .atLeast(0)
             .atMost(1000)
-            .keyName("p"),
+            .keyName("p")
+            .advanced(),
         knob("personalised-heterogeneity", "Heterogeneity s", ParamKind::Real,
              "standard deviation of the per-user offsets", &O::heterogeneity)
             .atLeast(0)
             .atMost(1e300)
-            .keyName("s"),
+            .keyName("s")
+            .advanced(),
         knob("personalised-noise", "Label noise τ", ParamKind::Real,
              "standard deviation of the label noise", &O::noise)
             .atLeast(0)
@@ -52,7 +56,8 @@ DataGenerator makePersonalisedGenerator() {
              "table rows per user", &O::rowsPerUser)
             .atLeast(1)
             .atMost(1000)
-            .keyName("rows"),
+            .keyName("rows")
+            .advanced(),
         knob("personalised-seed", "Generator seed", ParamKind::Integer,
              "seed of the generator (independent of the run seed)", &O::seed)
             .atLeast(0)

@@ -27,31 +27,36 @@ DataGenerator makeSyntheticGenerator() {
             .atLeast(100)
             .atMost(50'000'000)
             .keyName("n")
-            .formerName("rows"),
+            .formerName("rows")
+            .advanced(),
         knob("synthetic-features", "Features", ParamKind::Integer, "number of feature columns",
              &O::features)
             .atLeast(2)
             .atMost(200)
             .keyName("d")
-            .formerName("features"),
+            .formerName("features")
+            .advanced(),
         knob("synthetic-minority", "Minority share", ParamKind::Real,
              "share of applicants in the minority group B", &O::minorityShare)
             .above(0)
             .atMost(0.5)
             .keyName("minority")
-            .formerName("minority"),
+            .formerName("minority")
+            .advanced(),
         knob("synthetic-bias", "Bias β", ParamKind::Real,
              "how much the label depends on the group (0: not at all)", &O::groupLabelDependence)
             .atLeast(0)
             .atMost(5)
             .keyName("bias")
-            .formerName("bias"),
+            .formerName("bias")
+            .advanced(),
         knob("synthetic-noise", "Label noise", ParamKind::Real,
              "probability that a label is flipped", &O::labelNoise)
             .atLeast(0)
             .below(0.5)
             .keyName("noise")
-            .formerName("noise"),
+            .formerName("noise")
+            .advanced(),
         knob("synthetic-seed", "Generator seed", ParamKind::Integer,
              "seed of the generator (independent of the run seed)", &O::seed)
             .atLeast(0)

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -21,7 +22,7 @@
 #include "ui/controllers/sweep_controller.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/epsilon_control.h"
-#include "ui/panels/heavy_tailed_form.h"
+#include "ui/panels/generator_knob_forms.h"
 #include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
@@ -35,33 +36,52 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     const int data = panel->datasetBox()->findData(QStringLiteral("synthetic-heavy-tailed"));
     REQUIRE(data >= 0);
     CHECK_FALSE(panel->datasetBox()->itemData(data, Qt::ToolTipRole).toString().isEmpty());
-    auto* form = panel->findChild<HeavyTailedForm*>();
-    REQUIRE(form != nullptr);
-    CHECK_FALSE(form->isVisibleTo(panel));
+    // The generator's rows come from its knob declarations: shown while it is chosen.
+    GeneratorKnobForms* knobs = panel->generatorKnobs();
+    REQUIRE(knobs != nullptr);
+    auto* featureTail = qobject_cast<QLineEdit*>(knobs->field("heavy-feature-tail"));
+    REQUIRE(featureTail != nullptr);
+    CHECK_FALSE(featureTail->isVisibleTo(panel));
     panel->datasetBox()->setCurrentIndex(data);
-    CHECK(form->isVisibleTo(panel));
+    CHECK(featureTail->isVisibleTo(panel));
+    CHECK(knobs->field("heavy-outlier-share")->isVisibleTo(panel));
+    CHECK_FALSE(knobs->field("synthetic-rows")->isVisibleTo(panel));
+    CHECK(featureTail->toolTip().contains(QStringLiteral("synthetic-heavy-tailed data set")));
 
-    // ν = 3: k = 2.5; ν = 1.5: infinite variance, said as such; Gaussian: ν = ∞ in the request.
-    CHECK(form->tailText().contains(QStringLiteral("k = ν − 0.5 = 2.5")));
+    // ν = 3: k = 2.5; ν = 1.5: infinite variance, said as such; inf: ν = ∞ in the request.
+    CHECK(knobs->noteText().contains(QStringLiteral("k = ν − 0.5 = 2.5")));
     const std::string defaultKey = pfa::datasetKey(panel->datasetRequest());
-    form->featureTailBox()->setValue(1.5);
-    CHECK(form->tailText().contains(QStringLiteral("infinite variance")));
-    QTest::qWait(100);
+    QSignalSpy reload(panel, &ExperimentPanel::datasetRequestChanged);
+    featureTail->setText(QStringLiteral("1.5"));
+    CHECK(knobs->noteText().contains(QStringLiteral("infinite variance")));
+    // The data is generated again once, after the typing pauses.
+    CHECK(reload.wait(2000));
     CHECK(panel->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-knobs-infinite-variance.png")));
     CHECK(panel->datasetRequest().knobs<pfa::HeavyTailedOptions>().featureTail == 1.5);
     CHECK(pfa::datasetKey(panel->datasetRequest()) != defaultKey);
-    form->gaussianBox()->setChecked(true);
-    CHECK_FALSE(form->featureTailBox()->isEnabled());
+    featureTail->setText(QStringLiteral("inf"));
     CHECK(std::isinf(panel->datasetRequest().knobs<pfa::HeavyTailedOptions>().featureTail));
-    CHECK(form->tailText().contains(QStringLiteral("every k")));
-    // Sessions keep the knobs.
+    CHECK(knobs->noteText().contains(QStringLiteral("every k")));
+    // Sessions keep the knobs, under their names (the command line's spelling).
     const QJsonObject saved = panel->toJson();
-    form->gaussianBox()->setChecked(false);
+    CHECK(saved.value(QStringLiteral("heavy-feature-tail")).toString() == QStringLiteral("inf"));
+    featureTail->setText(QStringLiteral("3"));
     panel->fromJson(saved);
     CHECK(std::isinf(panel->datasetRequest().knobs<pfa::HeavyTailedOptions>().featureTail));
-    form->gaussianBox()->setChecked(false);
-    form->featureTailBox()->setValue(3.0);
+    // A session of an earlier version kept them in a "heavy_tailed" object.
+    QJsonObject earlier = saved;
+    for (const QString& key : earlier.keys()) {
+        if (key.startsWith(QStringLiteral("heavy-"))) earlier.remove(key);
+    }
+    earlier.insert(
+        QStringLiteral("heavy_tailed"),
+        QJsonObject{{QStringLiteral("feature_tail"), 4.0}, {QStringLiteral("outlier_share"), 0.0}});
+    panel->fromJson(earlier);
+    CHECK(panel->datasetRequest().knobs<pfa::HeavyTailedOptions>().featureTail == 4.0);
+    CHECK(panel->datasetRequest().knobs<pfa::HeavyTailedOptions>().outlierShare == 0.0);
+    featureTail->setText(QStringLiteral("3"));
+    knobs->field("heavy-outlier-share")->setProperty("text", QStringLiteral("0.01"));
 
     const int algorithm = panel->algorithmBox()->findData(QStringLiteral("accelerated-clipped-gd"));
     REQUIRE(algorithm >= 0);

@@ -6,6 +6,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -18,6 +19,7 @@
 #include "ui/charts/unit_histogram.h"
 #include "ui/panels/data_units_form.h"
 #include "ui/panels/dataset_card.h"
+#include "ui/panels/generator_knob_forms.h"
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
@@ -95,11 +97,22 @@ TEST_CASE("Silo and synthetic users controls flow into the data-set request and 
     CHECK(request.silos->method == pfa::SiloMethod::ByAttribute);
     CHECK(request.silos->attribute == pfa::SiloAttribute::Group);
 
-    // The synthetic generator's people and silos; its silos replace a silo split.
-    units->usersBox()->setValue(200);
-    units->userSkewBox()->setValue(1.0);
-    units->syntheticSilosBox()->setValue(8);
-    units->heterogeneityBox()->setValue(0.5);
+    // The synthetic generator's people and silos (its knobs' rows); its silos replace a silo
+    // split. The skew needs people: disabled, at its default, until there are some.
+    GeneratorKnobForms* knobs = panel.generatorKnobs();
+    auto* users = qobject_cast<QSpinBox*>(knobs->field("synthetic-users"));
+    auto* skew = qobject_cast<QLineEdit*>(knobs->field("synthetic-user-skew"));
+    auto* silos = qobject_cast<QSpinBox*>(knobs->field("synthetic-silos"));
+    auto* heterogeneity = qobject_cast<QLineEdit*>(knobs->field("synthetic-silo-heterogeneity"));
+    REQUIRE((users && skew && silos && heterogeneity));
+    CHECK_FALSE(skew->isEnabled());
+    users->setValue(200);
+    CHECK(skew->isEnabled());
+    skew->setText(QStringLiteral("1"));
+    silos->setValue(8);
+    heterogeneity->setText(QStringLiteral("0.5"));
+    QSignalSpy committed(knobs, &GeneratorKnobForms::changed);
+    CHECK(committed.wait(2000));
     request = panel.datasetRequest();
     CHECK(request.knobs<pfa::SyntheticOptions>().users == 200);
     CHECK(request.knobs<pfa::SyntheticOptions>().rowsPerUserSkew == 1.0);
@@ -115,10 +128,24 @@ TEST_CASE("Silo and synthetic users controls flow into the data-set request and 
         // A session saved before users and silos existed: none.
         QJsonObject old = panel.toJson();
         old.remove(QStringLiteral("units"));
+        for (const QString& key : old.keys()) {
+            if (key.startsWith(QStringLiteral("synthetic-"))) old.remove(key);
+        }
         ExperimentPanel earlier;
         earlier.fromJson(old);
         CHECK_FALSE(earlier.datasetRequest().silos);
         CHECK(earlier.datasetRequest().knobs<pfa::SyntheticOptions>().users == 0);
+    }
+
+    {
+        // Sessions of earlier versions kept the people and silos in "units", with underscores.
+        QJsonObject old;
+        old.insert(QStringLiteral("units"), QJsonObject{{QStringLiteral("synthetic_users"), 120},
+                                                        {QStringLiteral("synthetic_silos"), 4}});
+        ExperimentPanel earlier;
+        earlier.fromJson(old);
+        CHECK(earlier.datasetRequest().knobs<pfa::SyntheticOptions>().users == 120);
+        CHECK(earlier.datasetRequest().knobs<pfa::SyntheticOptions>().silos == 4);
     }
 
     // A preset's request shows its silos.

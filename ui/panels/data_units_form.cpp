@@ -41,7 +41,6 @@ QDoubleSpinBox* doubleBox(double low, double high, double step, int decimals, do
 
 DataUnitsForm::DataUnitsForm(QFormLayout* form, QWidget* parent) : QWidget(parent) {
     const pfa::SiloOptions silos;
-    const pfa::SyntheticOptions synthetic;
     m_method = new QComboBox();
     m_method->addItem(tr("none"), QStringLiteral("none"));
     m_method->addItem(tr("equal, at random"), QStringLiteral("equal"));
@@ -76,30 +75,6 @@ DataUnitsForm::DataUnitsForm(QFormLayout* form, QWidget* parent) : QWidget(paren
            "silo, “other”."));
     m_seed = spinBox(0, std::numeric_limits<int>::max(), static_cast<int>(silos.seed),
                      tr("Seed of the silo split: another seed deals the rows out differently"));
-    m_users =
-        spinBox(0, kMaxUnits, synthetic.users,
-                tr("Synthetic data: the rows belong to this many people (0: one row per person). "
-                   "User-level privacy protects all of one person's rows."));
-    m_users->setSpecialValueText(tr("none"));
-    m_userSkew =
-        doubleBox(0.0, 3.0, 0.25, 2, synthetic.rowsPerUserSkew,
-                  tr("How unequal the rows per person are: 0 equal shares, larger values a few "
-                     "people with many rows (Zipf exponent, 0 to 3)"));
-    m_userCorrelation = doubleBox(0.0, 1.0, 0.1, 2, synthetic.userCorrelation,
-                                  tr("How alike one person's rows are: 0 independent, 1 the same "
-                                     "creditworthiness in every row"));
-    m_atypical = doubleBox(0.0, 0.49, 0.05, 2, synthetic.atypicalUserShare,
-                           tr("Share of people whose labels are all flipped (outlying people)"));
-    m_syntheticSilos =
-        spinBox(0, kMaxUnits, synthetic.silos,
-                tr("Synthetic data: the people (or rows) are held by this many silos, "
-                   "generated with their own shifts (0: none)"));
-    m_syntheticSilos->setSpecialValueText(tr("none"));
-    m_heterogeneity =
-        doubleBox(0.0, 5.0, 0.25, 2, synthetic.siloHeterogeneity,
-                  tr("How much the generated silos differ in features and base rate: 0 alike, "
-                     "larger values more different (0 to 5)"));
-
     if (form) {
         m_form = form;
         setVisible(false);  // the rows live in `form`
@@ -113,12 +88,6 @@ DataUnitsForm::DataUnitsForm(QFormLayout* form, QWidget* parent) : QWidget(paren
     m_form->addRow(tr("Silos follow"), m_column);
     m_form->addRow(tr("Min. rows/silo"), m_minRows);
     m_form->addRow(tr("Silo seed"), m_seed);
-    m_form->addRow(tr("People"), m_users);
-    m_form->addRow(tr("Rows/person skew"), m_userSkew);
-    m_form->addRow(tr("Person correlation"), m_userCorrelation);
-    m_form->addRow(tr("Atypical people"), m_atypical);
-    m_form->addRow(tr("Generated silos"), m_syntheticSilos);
-    m_form->addRow(tr("Silo heterogeneity"), m_heterogeneity);
     m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_method->setMinimumContentsLength(8);
     m_column->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -130,36 +99,27 @@ DataUnitsForm::DataUnitsForm(QFormLayout* form, QWidget* parent) : QWidget(paren
     };
     for (QComboBox* box : {m_method, m_column})
         connect(box, &QComboBox::currentIndexChanged, this, changedNow);
-    for (QSpinBox* box : {m_count, m_minRows, m_seed, m_users, m_syntheticSilos})
+    for (QSpinBox* box : {m_count, m_minRows, m_seed})
         connect(box, &QSpinBox::valueChanged, this, changedNow);
-    for (QDoubleSpinBox* box :
-         {m_alpha, m_userSkew, m_userCorrelation, m_atypical, m_heterogeneity})
-        connect(box, &QDoubleSpinBox::valueChanged, this, changedNow);
+    connect(m_alpha, &QDoubleSpinBox::valueChanged, this, changedNow);
     updateRows();
 }
 
 void DataUnitsForm::updateRows() {
     const QString method = m_method->currentData().toString();
     // The generator's silos and a silo split of the same rows would contradict each other.
-    const bool generatedSilos = m_synthetic && m_syntheticSilos->value() > 0;
-    m_method->setEnabled(!generatedSilos);
-    const bool split = !generatedSilos && method != QLatin1String("none");
+    m_method->setEnabled(!m_generatedSilos);
+    const bool split = !m_generatedSilos && method != QLatin1String("none");
     m_form->setRowVisible(m_count, split && method != QLatin1String("attribute"));
     m_form->setRowVisible(m_alpha, split && method == QLatin1String("dirichlet"));
     m_form->setRowVisible(m_column, split && method == QLatin1String("attribute"));
     m_form->setRowVisible(m_minRows, split && method != QLatin1String("equal"));
     m_form->setRowVisible(m_seed, split && method != QLatin1String("attribute"));
-    m_form->setRowVisible(m_users, m_synthetic);
-    const bool users = m_synthetic && m_users->value() > 0;
-    m_form->setRowVisible(m_userSkew, users);
-    m_form->setRowVisible(m_userCorrelation, users);
-    m_form->setRowVisible(m_atypical, users);
-    m_form->setRowVisible(m_syntheticSilos, m_synthetic);
-    m_form->setRowVisible(m_heterogeneity, generatedSilos);
 }
 
-void DataUnitsForm::setSynthetic(bool synthetic) {
-    m_synthetic = synthetic;
+void DataUnitsForm::setGeneratedSilos(bool generated) {
+    if (generated == m_generatedSilos) return;
+    m_generatedSilos = generated;
     updateRows();
 }
 
@@ -180,18 +140,9 @@ void DataUnitsForm::setColumns(const QStringList& columns) {
 
 void DataUnitsForm::applyTo(pfa::DatasetRequest& request) const {
     const QString method = m_method->currentData().toString();
-    const bool generatedSilos = request.name == "synthetic" && m_syntheticSilos->value() > 0;
-    if (request.name == "synthetic") {
-        request.knobs<pfa::SyntheticOptions>().users = m_users->value();
-        if (request.knobs<pfa::SyntheticOptions>().users > 0) {
-            request.knobs<pfa::SyntheticOptions>().rowsPerUserSkew = m_userSkew->value();
-            request.knobs<pfa::SyntheticOptions>().userCorrelation = m_userCorrelation->value();
-            request.knobs<pfa::SyntheticOptions>().atypicalUserShare = m_atypical->value();
-        }
-        request.knobs<pfa::SyntheticOptions>().silos = m_syntheticSilos->value();
-        if (request.knobs<pfa::SyntheticOptions>().silos > 0)
-            request.knobs<pfa::SyntheticOptions>().siloHeterogeneity = m_heterogeneity->value();
-    }
+    // Data that comes in silos (the generator's) is not split into silos again.
+    const bool generatedSilos =
+        request.name == "synthetic" && request.knobs<pfa::SyntheticOptions>().silos > 0;
     if (method == QLatin1String("none") || generatedSilos) {
         request.silos.reset();
         return;
@@ -222,13 +173,6 @@ void DataUnitsForm::showRequest(const pfa::DatasetRequest& request) {
         json["silo_min_rows"] = static_cast<double>(silos.minTrainRowsPerSilo);
         json["silo_seed"] = static_cast<double>(silos.seed);
     }
-    const pfa::SyntheticOptions& synthetic = request.knobs<pfa::SyntheticOptions>();
-    json["synthetic_users"] = synthetic.users;
-    json["synthetic_user_skew"] = synthetic.rowsPerUserSkew;
-    json["synthetic_user_correlation"] = synthetic.userCorrelation;
-    json["synthetic_atypical_users"] = synthetic.atypicalUserShare;
-    json["synthetic_silos"] = synthetic.silos;
-    json["synthetic_silo_heterogeneity"] = synthetic.siloHeterogeneity;
     const QSignalBlocker block(this);
     fromJson(json);
 }
@@ -241,24 +185,14 @@ QJsonObject DataUnitsForm::toJson() const {
     json["silo_column"] = m_column->currentData().toString();
     json["silo_min_rows"] = m_minRows->value();
     json["silo_seed"] = m_seed->value();
-    json["synthetic_users"] = m_users->value();
-    json["synthetic_user_skew"] = m_userSkew->value();
-    json["synthetic_user_correlation"] = m_userCorrelation->value();
-    json["synthetic_atypical_users"] = m_atypical->value();
-    json["synthetic_silos"] = m_syntheticSilos->value();
-    json["synthetic_silo_heterogeneity"] = m_heterogeneity->value();
     return json;
 }
 
 void DataUnitsForm::fromJson(const QJsonObject& json) {
     {
-        const QSignalBlocker blocks[] = {
-            QSignalBlocker(m_method),          QSignalBlocker(m_count),
-            QSignalBlocker(m_alpha),           QSignalBlocker(m_column),
-            QSignalBlocker(m_minRows),         QSignalBlocker(m_seed),
-            QSignalBlocker(m_users),           QSignalBlocker(m_userSkew),
-            QSignalBlocker(m_userCorrelation), QSignalBlocker(m_atypical),
-            QSignalBlocker(m_syntheticSilos),  QSignalBlocker(m_heterogeneity)};
+        const QSignalBlocker blocks[] = {QSignalBlocker(m_method),  QSignalBlocker(m_count),
+                                         QSignalBlocker(m_alpha),   QSignalBlocker(m_column),
+                                         QSignalBlocker(m_minRows), QSignalBlocker(m_seed)};
         const int method = m_method->findData(json["silo_split"].toString(QStringLiteral("none")));
         m_method->setCurrentIndex(method >= 0 ? method : 0);
         const auto setInt = [&](QSpinBox* box, const char* key) {
@@ -282,12 +216,6 @@ void DataUnitsForm::fromJson(const QJsonObject& json) {
         }
         setInt(m_minRows, "silo_min_rows");
         setInt(m_seed, "silo_seed");
-        setInt(m_users, "synthetic_users");
-        setReal(m_userSkew, "synthetic_user_skew");
-        setReal(m_userCorrelation, "synthetic_user_correlation");
-        setReal(m_atypical, "synthetic_atypical_users");
-        setInt(m_syntheticSilos, "synthetic_silos");
-        setReal(m_heterogeneity, "synthetic_silo_heterogeneity");
     }
     updateRows();
     emit changed();

@@ -12,9 +12,10 @@ class QSpinBox;
 
 namespace pfa::ui {
 
-/// The data set's units, in the experiment panel's advanced section: how to split any data set
-/// into silos (none, equal random, Dirichlet label mix, one per value of a column) and, for the
-/// synthetic data, the generator's users and silos knobs. Rows without effect are hidden.
+/// The data set's silos, in the experiment panel's advanced section: how to split any data set
+/// into silos (none, equal random, Dirichlet label mix, one per value of a column). Rows
+/// without effect are hidden. (A generator's own users and silos are its knobs:
+/// GeneratorKnobForms.)
 class DataUnitsForm : public QWidget {
     Q_OBJECT
 public:
@@ -23,13 +24,13 @@ public:
     /// only owns the logic and stays hidden.
     explicit DataUnitsForm(QFormLayout* form = nullptr, QWidget* parent = nullptr);
 
-    /// Writes the silo options (and, when the request is the synthetic data, the users and
-    /// silos knobs) into `request`.
+    /// Writes the silo options into `request` (none when its data already comes in silos).
     void applyTo(pfa::DatasetRequest& request) const;
-    /// Shows the silo options and synthetic knobs of `request` (a preset's), without signals.
+    /// Shows the silo options of `request` (a preset's), without signals.
     void showRequest(const pfa::DatasetRequest& request);
-    /// Whether the synthetic knobs apply (the synthetic data set is chosen).
-    void setSynthetic(bool synthetic);
+    /// Whether the chosen data already comes in silos (the generator made them): then no silo
+    /// split can be chosen.
+    void setGeneratedSilos(bool generated);
     /// The categorical columns a silo split may follow (besides the label and the group).
     void setColumns(const QStringList& columns);
 
@@ -44,12 +45,6 @@ public:
     QComboBox* columnBox() const { return m_column; }
     QSpinBox* minRowsBox() const { return m_minRows; }
     QSpinBox* siloSeedBox() const { return m_seed; }
-    QSpinBox* usersBox() const { return m_users; }
-    QDoubleSpinBox* userSkewBox() const { return m_userSkew; }
-    QDoubleSpinBox* userCorrelationBox() const { return m_userCorrelation; }
-    QDoubleSpinBox* atypicalUsersBox() const { return m_atypical; }
-    QSpinBox* syntheticSilosBox() const { return m_syntheticSilos; }
-    QDoubleSpinBox* heterogeneityBox() const { return m_heterogeneity; }
 
 signals:
     /// A committed change: the data must be loaded again.
@@ -65,13 +60,7 @@ private:
     QComboBox* m_column;
     QSpinBox* m_minRows;
     QSpinBox* m_seed;
-    QSpinBox* m_users;
-    QDoubleSpinBox* m_userSkew;
-    QDoubleSpinBox* m_userCorrelation;
-    QDoubleSpinBox* m_atypical;
-    QSpinBox* m_syntheticSilos;
-    QDoubleSpinBox* m_heterogeneity;
-    bool m_synthetic = true;
+    bool m_generatedSilos = false;
 };
 
 }  // namespace pfa::ui

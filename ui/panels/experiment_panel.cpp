@@ -35,7 +35,7 @@
 #include "ui/panels/data_units_form.h"
 #include "ui/panels/eliding_combo_box.h"
 #include "ui/panels/epsilon_control.h"
-#include "ui/panels/heavy_tailed_form.h"
+#include "ui/panels/generator_knob_forms.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/parameter_form.h"
 #include "ui/panels/sensitive_chooser.h"
@@ -105,8 +105,6 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         tr("Import a CSV, TSV or ARFF file: choose the target, the "
            "sensitive column(s) and the columns to use"));
     m_datasetInfo = hint(QString());
-    m_heavy = new HeavyTailedForm();
-    m_heavy->setVisible(false);
 
     m_algorithm = new ElidingComboBox();
     for (const auto& algorithm : pfa::algorithmRegistry()) {
@@ -205,6 +203,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
            "a whole person or a whole institution; the data-set card shows them"));
     advancedForm->addRow(unitsTitle);
     m_units = new DataUnitsForm(advancedForm, m_advanced);
+    const int knobRow = 4;  // under the data set's rows, above the algorithm (below)
 
     m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
     m_live->setToolTip(
@@ -230,7 +229,6 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     form->insertRow(row++, tr("Sensitive"), m_sensitive);
     form->insertRow(row++, QString(), datasetButtons);
     form->insertRow(row++, QString(), m_datasetInfo);
-    form->insertRow(row++, m_heavy);  // the heavy-tailed generator's knobs, while it is chosen
     form->insertRow(row++, tr("Algorithm"), m_algorithm);
     form->insertRow(row++, QString(), m_algorithmInfo);
     form->insertRow(row++, tr("Fairness"), m_fairness);
@@ -239,6 +237,9 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     // Under ε and λ, which it is about, and never scrolled out of view (the settings follow);
     // across both columns, where its text fits.
     form->insertRow(row++, m_live);
+    // The chosen generator's knobs under the data set's rows; its advanced ones (seed, people,
+    // silos) under "Users and silos".
+    m_knobs = new GeneratorKnobForms(form, knobRow, advancedForm, this);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_settings);
     layout->addWidget(m_advancedToggle);
@@ -281,8 +282,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(m_splitSeed, &QSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_testFraction, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
     connect(m_units, &DataUnitsForm::changed, this, &ExperimentPanel::onSplitChanged);
-    connect(m_heavy, &HeavyTailedForm::changed, this,
-            &ExperimentPanel::onSplitChanged);  // other rows
+    connect(m_knobs, &GeneratorKnobForms::changed, this, &ExperimentPanel::onSplitChanged);
     // Long item texts must not force the dock wider than a laptop screen allows.
     for (QComboBox* box : {m_dataset, m_algorithm, m_fairness, m_splitMethod}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -364,9 +364,8 @@ void ExperimentPanel::onDatasetChoiceChanged() {
     }
     m_download->setVisible(!catalog.isEmpty());
     m_importFolder->setVisible(!catalog.isEmpty());
-    m_units->setSynthetic(m_dataset->currentData().toString() == QLatin1String("synthetic"));
-    m_heavy->setVisible(m_dataset->currentData().toString() ==
-                        QLatin1String("synthetic-heavy-tailed"));
+    m_knobs->setGenerator(data.toStdString());
+    updateGeneratedSilos();
     refreshAvailability();
 }
 
@@ -459,8 +458,7 @@ pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
         return request;
     }
     request.name = data.toStdString();
-    if (request.name == "synthetic-heavy-tailed")
-        request.knobs<pfa::HeavyTailedOptions>() = m_heavy->options();
+    m_knobs->applyTo(request);
     if (!currentCatalogName().isEmpty()) {
         request.sensitive = sensitiveId().toStdString();
         request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
@@ -486,8 +484,7 @@ bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
     const int index = m_dataset->findData(QString::fromStdString(request.name));
     if (index < 0) return false;
     m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
-    if (request.name == "synthetic-heavy-tailed")
-        m_heavy->setOptions(request.knobs<pfa::HeavyTailedOptions>());
+    m_knobs->showRequest(request);
     const QString sensitiveBefore = sensitiveId();
     m_sensitive->selectId(QString::fromStdString(request.sensitive));
     if (sensitiveId() != sensitiveBefore) {
@@ -504,7 +501,18 @@ QString ExperimentPanel::sensitiveId() const { return m_sensitive->id(); }
 QComboBox* ExperimentPanel::sensitiveBox() const { return m_sensitive->box(); }
 QToolButton* ExperimentPanel::intersectButton() const { return m_sensitive->intersectButton(); }
 
+void ExperimentPanel::updateGeneratedSilos() {
+    // The synthetic generator's silos and a silo split of the same rows would contradict each
+    // other: with generated silos the split is off.
+    pfa::DatasetRequest request;
+    request.name = m_dataset->currentData().toString().toStdString();
+    m_knobs->applyTo(request);
+    m_units->setGeneratedSilos(request.name == "synthetic" &&
+                               request.knobs<pfa::SyntheticOptions>().silos > 0);
+}
+
 void ExperimentPanel::onSplitChanged() {
+    updateGeneratedSilos();
     // Other training rows: the loaded data no longer applies.
     m_data.reset();
     emit datasetRequestChanged();
@@ -700,7 +708,7 @@ QJsonObject ExperimentPanel::toJson() const {
     json["split_seed"] = m_splitSeed->value();
     json["test_fraction"] = m_testFraction->value();
     json["units"] = m_units->toJson();
-    json["heavy_tailed"] = m_heavy->toJson();
+    m_knobs->writeJson(json);  // each generator knob under its name
     json["live_mode"] = liveMode();
     return json;
 }
@@ -783,7 +791,7 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
         const QSignalBlocker blockUnits(m_units);
         m_units->fromJson(json["units"].toObject());
     }
-    m_heavy->fromJson(json["heavy_tailed"].toObject());  // no signal: reloaded once, below
+    m_knobs->readJson(json);  // no signal: reloaded once, below
     updateAlgorithmDependentControls();
     emit datasetRequestChanged();
     revalidate();

@@ -31,7 +31,7 @@ class SensitiveChooser;
 QString forcedAdjacencyReason(const pfa::TrainConfig& config);
 
 class DataUnitsForm;
-class HeavyTailedForm;
+class GeneratorKnobForms;
 class EpsilonControl;
 class LambdaControl;
 class ParameterForm;
@@ -116,8 +116,10 @@ public:
     QToolButton* advancedToggle() const { return m_advancedToggle; }
     QSpinBox* splitSeedBox() const { return m_splitSeed; }
     QDoubleSpinBox* testFractionBox() const { return m_testFraction; }
-    /// The data set's users and silos (in the advanced section).
+    /// The data set's silo split (in the advanced section).
     DataUnitsForm* unitsForm() const { return m_units; }
+    /// The chosen generator's knobs (main and advanced rows).
+    GeneratorKnobForms* generatorKnobs() const { return m_knobs; }
 
 signals:
     /// Any setting changed (validation has been redone).
@@ -140,6 +142,8 @@ private:
     void updateAlgorithmDependentControls();
     void onDatasetChoiceChanged();
     void onSplitChanged();
+    /// Tells the silo split whether the chosen data already comes in silos.
+    void updateGeneratedSilos();
 
     QComboBox* m_dataset;
     SensitiveChooser* m_sensitive;
@@ -160,7 +164,7 @@ private:
     QSpinBox* m_splitSeed;
     QDoubleSpinBox* m_testFraction;
     DataUnitsForm* m_units;
-    HeavyTailedForm* m_heavy;
+    GeneratorKnobForms* m_knobs;
     QCheckBox* m_live;
     QLabel* m_problemLabel;
 

@@ -145,7 +145,7 @@ QString inapplicableReason(unsigned applies, bool isPrivate, pfa::Calibration ca
 
 }  // namespace
 
-QString parameterToolTip(const pfa::ParamSpec& spec) {
+QString parameterToolTip(const pfa::ParamSpec& spec, const QString& readBy) {
     QString tip = QStringLiteral("<p><b>%1</b>: %2.</p>").arg(html(spec.label), html(spec.help));
     if (spec.kind == pfa::ParamKind::Choice) {
         tip += QStringLiteral("<ul style=\"margin-left: 12px; -qt-list-indent: 0;\">");
@@ -169,12 +169,15 @@ QString parameterToolTip(const pfa::ParamSpec& spec) {
     }
     tip += QStringLiteral("</p><p>") +
            QObject::tr("Read by: %1. Command line, presets and sessions: <code>%2</code>.")
-               .arg(html(pfa::algorithmsReading(spec.name)), html(spec.name)) +
+               .arg(readBy.isEmpty() ? html(pfa::algorithmsReading(spec.name))
+                                     : readBy.toHtmlEscaped(),
+                    html(spec.name)) +
            QStringLiteral("</p>");
     return tip;
 }
 
-ParameterForm::ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent)
+ParameterForm::ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent,
+                             const QString& readBy)
     : QWidget(parent), m_specs(std::move(specs)) {
     m_layout = new QFormLayout(this);
     m_layout->setContentsMargins(0, 0, 0, 0);
@@ -184,7 +187,7 @@ ParameterForm::ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent)
         Row row;
         row.spec = &spec;
         row.field = makeField(spec);
-        row.tooltip = parameterToolTip(spec);
+        row.tooltip = parameterToolTip(spec, readBy);
         row.field->setObjectName(qs(spec.name));
         row.field->setAccessibleName(qs(spec.label));
         if (spec.kind == pfa::ParamKind::Flag) {

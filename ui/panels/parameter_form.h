@@ -29,7 +29,10 @@ inline constexpr char kNumberFieldProperty[] = "pfaNumberField";
 class ParameterForm : public QWidget {
     Q_OBJECT
 public:
-    explicit ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent = nullptr);
+    /// `readBy` names what reads the parameters in their tooltips ("" = the algorithms that
+    /// declare them; a data generator's knobs say their data set).
+    explicit ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent = nullptr,
+                           const QString& readBy = QString());
 
     const std::vector<pfa::ParamSpec>& specs() const { return m_specs; }
 
@@ -115,8 +118,8 @@ private:
     bool m_quiet = false;  ///< values are being shown, not edited
 };
 
-/// The tooltip of a parameter (rich text): help, choices, default, allowed values and the
-/// algorithms that read it.
-QString parameterToolTip(const pfa::ParamSpec& spec);
+/// The tooltip of a parameter (rich text): help, choices, default, allowed values and what
+/// reads it (`readBy`, or the algorithms that declare it when empty).
+QString parameterToolTip(const pfa::ParamSpec& spec, const QString& readBy = QString());
 
 }  // namespace pfa::ui

@@ -158,8 +158,6 @@ TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data) 
     return c;
 }
 
-double admissibleTailIndex(double featureTail) { return featureTail - 0.5; }
-
 AcceleratedIterates::AcceleratedIterates(Eigen::Index dimension, double etaBar, double radius)
     : m_etaBar(etaBar),
       m_radius(radius),

@@ -59,11 +59,6 @@ TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data);
 /// run's tail index k ("tail-index", 2 when absent): 1/n + (√d/(εn))^{(2k−2)/k}.
 std::optional<RateShape> stronglyConvexHeavyTailRate(const RateInputs& in);
 
-/// The admissible tail index of Student-t data with ν degrees of freedom: k = ν − 0.5 (moments
-/// of order k < ν are finite); +∞ for Gaussian data (ν = ∞). Below 2 (ν < 2.5) no k ≥ 2 is
-/// admissible.
-double admissibleTailIndex(double featureTail);
-
 /// The iterates of the accelerated stochastic approximation loop for smooth convex losses:
 /// w_ag = w = 0; at step t = 1 … T, with α = 2/(t+1) and η_t = 4η̄/(t(t+1)),
 ///     w_md = (1−α) w_ag + α w              (query(t): where the gradient g is taken)
