@@ -44,6 +44,11 @@ const DataGenerator* generatorOfKnob(const std::string& name) {
     return nullptr;
 }
 
+std::string generatedSilos(const DatasetRequest& request) {
+    const DataGenerator* generator = findGenerator(request.name);
+    return generator && generator->silosMade ? generator->silosMade(request) : std::string();
+}
+
 namespace {
 
 const GeneratorKnob& requestKnob(const DatasetRequest& request, const std::string& name) {

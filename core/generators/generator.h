@@ -61,6 +61,12 @@ struct DataGenerator {
     std::function<Schema(const DatasetRequest&)> schema;
     /// One line describing the knobs, for reports.
     std::function<std::string(const DatasetRequest&)> describe;
+    /// What the data-set card says about how the data are generated (a few sentences).
+    std::string about;
+    /// Optional: how the generator dealt its rows to silos ("generated, heterogeneity h =
+    /// 0.5"), or "" when the request's data comes without silos; null: never in silos. Data
+    /// that comes in silos is not split into silos again.
+    std::function<std::string(const DatasetRequest&)> silosMade;
     /// Optional: what the knobs' values mean for the methods, shown under the GUI's rows (the
     /// heavy-tailed data's admissible tail index); null: nothing.
     std::function<std::string(const DatasetRequest&)> note;
@@ -75,6 +81,10 @@ const std::vector<DataGenerator>& dataGenerators();
 const DataGenerator* findGenerator(const std::string& name);
 /// The generator owning knob `name` (by its current name); nullptr when none does.
 const DataGenerator* generatorOfKnob(const std::string& name);
+
+/// How the request's generator made its silos ("" when the data set is not a generator or its
+/// data comes without silos): see DataGenerator::silosMade.
+std::string generatedSilos(const DatasetRequest& request);
 
 /// Checks `text` against knob `name` of the request's generator and stores it. Throws InputError
 /// when the request's data set is not a generator, has no such knob, or the value is invalid.

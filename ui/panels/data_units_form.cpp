@@ -8,6 +8,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/generators/generator.h"
+
 namespace pfa::ui {
 
 namespace {
@@ -141,8 +143,7 @@ void DataUnitsForm::setColumns(const QStringList& columns) {
 void DataUnitsForm::applyTo(pfa::DatasetRequest& request) const {
     const QString method = m_method->currentData().toString();
     // Data that comes in silos (the generator's) is not split into silos again.
-    const bool generatedSilos =
-        request.name == "synthetic" && request.knobs<pfa::SyntheticOptions>().silos > 0;
+    const bool generatedSilos = !pfa::generatedSilos(request).empty();
     if (method == QLatin1String("none") || generatedSilos) {
         request.silos.reset();
         return;

@@ -502,13 +502,12 @@ QComboBox* ExperimentPanel::sensitiveBox() const { return m_sensitive->box(); }
 QToolButton* ExperimentPanel::intersectButton() const { return m_sensitive->intersectButton(); }
 
 void ExperimentPanel::updateGeneratedSilos() {
-    // The synthetic generator's silos and a silo split of the same rows would contradict each
-    // other: with generated silos the split is off.
+    // A generator's silos and a silo split of the same rows would contradict each other: with
+    // generated silos the split is off.
     pfa::DatasetRequest request;
     request.name = m_dataset->currentData().toString().toStdString();
     m_knobs->applyTo(request);
-    m_units->setGeneratedSilos(request.name == "synthetic" &&
-                               request.knobs<pfa::SyntheticOptions>().silos > 0);
+    m_units->setGeneratedSilos(!pfa::generatedSilos(request).empty());
 }
 
 void ExperimentPanel::onSplitChanged() {
