@@ -143,7 +143,7 @@ private:
     std::vector<RunEntryPtr> m_runs;
     std::vector<int> m_trail;  ///< live-mode runs, in the order they finished
     std::set<int> m_cleared;   ///< runs of cleared trails: no longer drawn
-    /// The runs drawn as points, curves and trail.
+    /// The runs drawn: points, own curves, trail, the front line and the selection ring.
     TradeoffPoints* m_drawn;
     std::vector<int> m_front;
     int m_selectedId = 0;
