@@ -18,39 +18,16 @@
 #include <set>
 
 #include "core/util/format.h"
+#include "ui/charts/category_ticks.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/compare_palette.h"
+#include "ui/charts/sweep_final_metrics.h"
 #include "ui/charts/whisker_item.h"
 
 namespace pfa::ui {
 
 namespace {
-
-/// Plain-language names of the record's history columns; others are shown by their name.
-QString metricLabel(const QString& metric) {
-    static const std::map<QString, QString> labels = {
-        {QString(), QObject::tr("test error / excess risk")},
-        {QStringLiteral("violation"), QObject::tr("fairness violation")},
-        {QStringLiteral("train_loss"), QObject::tr("train loss")},
-        {QStringLiteral("train_objective"), QObject::tr("training objective")},
-        {QStringLiteral("excess_risk"), QObject::tr("excess risk")},
-        {QStringLiteral("clip_fraction"), QObject::tr("clipped share")},
-        {QStringLiteral("removed_fraction"), QObject::tr("removed share of units")},
-        {QStringLiteral("gate_margin"), QObject::tr("gate margin")},
-        {QStringLiteral("unit_error_spread"), QObject::tr("error spread across units")},
-        {QStringLiteral("gradient_norm_squared"), QObject::tr("squared gradient norm ‖∇f‖²")},
-        {QStringLiteral("dp_violation"), QObject::tr("demographic-parity gap")},
-        {QStringLiteral("eo_violation"), QObject::tr("equalized-odds gap")},
-        {QStringLiteral("eopp_violation"), QObject::tr("equal-opportunity gap")},
-        {QStringLiteral("ermi"), QObject::tr("ERMI")},
-        {QStringLiteral("ermi_soft"), QObject::tr("soft ERMI")},
-    };
-    const auto it = labels.find(metric);
-    if (it != labels.end()) return it->second;
-    QString text = metric;
-    return text.replace(QLatin1Char('_'), QLatin1Char(' '));
-}
 
 void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y) {
     chart->addSeries(series);
@@ -211,20 +188,9 @@ void ErrorSettingView::fillBoxes() {
     for (const pfa::SettingAxis& a : m_axes) m_axisBox->addItem(QString::fromStdString(a.label()));
     if (const int index = m_axisBox->findText(axis); index >= 0) m_axisBox->setCurrentIndex(index);
 
-    std::set<QString> names;
-    bool anyViolation = false;
-    for (const pfa::SweepCell& cell : m_cells) {
-        anyViolation = anyViolation || cell.violation.n > 0;
-        for (const auto& [name, stats] : cell.finalMetrics) {
-            if (stats.n > 0 && name != "test_error" && name != "violation")
-                names.insert(QString::fromStdString(name));
-        }
-    }
     m_metricBox->clear();
-    m_metricBox->addItem(metricLabel(QString()), QString());
-    if (anyViolation)
-        m_metricBox->addItem(metricLabel(QStringLiteral("violation")), QStringLiteral("violation"));
-    for (const QString& name : names) m_metricBox->addItem(metricLabel(name), name);
+    for (const QString& name : sweep_final_metrics::offered(m_cells))
+        m_metricBox->addItem(sweep_final_metrics::label(name), name);
     if (const int index = m_metricBox->findData(metric); index >= 0)
         m_metricBox->setCurrentIndex(index);
 }
@@ -249,58 +215,19 @@ void ErrorSettingView::redraw() {
     const std::string metricKey = metric.toStdString();
 
     // The value a cell shows: the auto quantity is excess risk when the whole line has one.
-    auto valueOf = [&](const pfa::SweepCell& cell, bool excess) -> const pfa::MeanSd* {
-        if (metric.isEmpty()) return excess ? &cell.excessRisk : &cell.testError;
-        if (metric == QLatin1String("violation")) return &cell.violation;
-        const auto it = cell.finalMetrics.find(metricKey);
-        return it == cell.finalMetrics.end() ? nullptr : &it->second;
+    auto valueOf = [&](const pfa::SweepCell& cell, bool excess) {
+        return sweep_final_metrics::valueOf(cell, metric, excess);
     };
 
-    // The swept values; ∞ (Gaussian tails, no privacy) has a place only in grid order.
-    std::set<double> xs;
-    for (const pfa::SweepCell& cell : m_cells) {
-        if (const auto x = pfa::axisValue(cell, axis); x && !std::isnan(*x) && *x > -INFINITY)
-            xs.insert(*x);
-    }
-    const bool anyInfinite = !xs.empty() && std::isinf(*xs.rbegin());
-    const double lowest = xs.empty() ? 0.0 : *xs.begin();
-    double lowestPositive = INFINITY, highestFinite = -INFINITY;
-    for (double x : xs) {
-        if (x > 0.0) lowestPositive = std::min(lowestPositive, x);
-        if (std::isfinite(x)) highestFinite = std::max(highestFinite, x);
-    }
-    const bool wide = std::isfinite(lowestPositive) && highestFinite / lowestPositive >= 20.0;
-    if (!m_scaleChosen) {
-        const Scale automatic = anyInfinite    ? Scale::Even
-                                : !wide        ? Scale::Linear
-                                : lowest > 0.0 ? Scale::Log
-                                               : Scale::Even;
-        m_scaleBox->setCurrentIndex(m_scaleBox->findData(static_cast<int>(automatic)));
-    }
+    // The swept values, placed along x on the scale chosen (automatic until the user picks).
+    const std::set<double> xs = setting_scale::sweptValues(m_cells, axis);
+    if (!m_scaleChosen)
+        m_scaleBox->setCurrentIndex(
+            m_scaleBox->findData(static_cast<int>(setting_scale::automatic(xs))));
     const Scale mode = scale();
-    std::map<double, double> position;
-    int rank = 0;
-    for (double x : xs) {
-        if (mode == Scale::Log && !(x > 0.0 && std::isfinite(x))) continue;
-        if (mode == Scale::Linear && !std::isfinite(x)) continue;
-        position[x] = mode == Scale::Log ? std::log10(x) : mode == Scale::Even ? rank++ : x;
-    }
-
+    const std::map<double, double> position = setting_scale::positions(xs, mode);
     // Ticks at the swept values (a sweep has a handful).
-    for (const QString& label : m_x->categoriesLabels()) m_x->remove(label);
-    m_x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    double xLow = INFINITY, xHigh = -INFINITY;
-    for (const auto& [x, at] : position) {
-        m_x->append(
-            std::isinf(x) ? QStringLiteral("∞") : QString::fromStdString(pfa::formatNumber(x, 3)),
-            at);
-        xLow = std::min(xLow, at);
-        xHigh = std::max(xHigh, at);
-    }
-    if (!std::isfinite(xLow)) xLow = 0.0, xHigh = 1.0;
-    const double xSpan = std::max(xHigh - xLow, 1e-9);
-    m_x->setStartValue(xLow - 0.06 * xSpan);
-    m_x->setRange(xLow - 0.06 * xSpan, xHigh + 0.06 * xSpan);
+    const auto [xLow, xHigh] = category_ticks::setValueTicks(m_x, position);
     const QString spacing = mode == Scale::Log    ? tr(" (log scale)")
                             : mode == Scale::Even ? tr(" (grid order)")
                                                   : QString();
@@ -488,7 +415,7 @@ void ErrorSettingView::redraw() {
     QString quantity = metric.isEmpty() ? (anyExcess && anyError ? tr("test error / excess risk")
                                            : anyExcess           ? tr("excess risk")
                                                                  : tr("test error"))
-                                        : metricLabel(metric);
+                                        : sweep_final_metrics::label(metric);
     m_y->setTitleText(quantity);
     m_yLog->setTitleText(quantity + tr(" (log scale)"));
     QString title = quantity + tr(" vs ") + QString::fromStdString(axis.label());
@@ -497,24 +424,7 @@ void ErrorSettingView::redraw() {
     if (!std::isfinite(yMin)) yMin = 0.0, yMax = 1.0;
     if (logScaleY) {
         // Labels at the powers of ten (and 2×, 5× when few decades show).
-        for (const QString& label : m_yLog->categoriesLabels()) m_yLog->remove(label);
-        m_yLog->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        const double span = std::max(yMax - yMin, 0.3);
-        const double low = yMin - 0.06 * span, high = yMax + 0.06 * span;
-        const bool fine = high - low < 3.0;
-        for (int decade = static_cast<int>(std::floor(low));
-             decade <= static_cast<int>(std::ceil(high)); ++decade) {
-            for (double mantissa :
-                 fine ? std::vector<double>{1.0, 2.0, 5.0} : std::vector<double>{1.0}) {
-                const double at = decade + std::log10(mantissa);
-                if (at < low || at > high) continue;
-                m_yLog->append(
-                    QString::fromStdString(pfa::formatNumber(mantissa * std::pow(10.0, decade), 3)),
-                    at);
-            }
-        }
-        m_yLog->setStartValue(low);
-        m_yLog->setRange(low, high);
+        category_ticks::setDecadeTicks(m_yLog, yMin, yMax);
     } else {
         const double span = std::max(yMax - yMin, 0.01 * std::max(std::abs(yMax), 1e-3));
         const double floor = yMin >= 0.0 ? std::max(0.0, yMin - 0.08 * span) : yMin - 0.08 * span;

@@ -8,6 +8,7 @@
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_summary.h"
 #include "core/sweep/theory_rates.h"
+#include "ui/charts/setting_scale.h"
 
 class QChart;
 class QCategoryAxis;
@@ -33,7 +34,7 @@ class WhiskerItem;
 class ErrorSettingView : public QWidget {
     Q_OBJECT
 public:
-    enum class Scale { Linear, Log, Even };
+    using Scale = SettingScale;
 
     explicit ErrorSettingView(QWidget* parent = nullptr);
 

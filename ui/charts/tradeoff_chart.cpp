@@ -5,8 +5,6 @@
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
-#include <QRegularExpression>
-#include <QTextDocument>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -17,16 +15,15 @@
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
 #include "core/algorithms/registry.h"
-#include "core/sweep/run_protection.h"
 #include "core/sweep/tradeoff_model.h"
 #include "core/util/format.h"
-#include "ui/charts/chart_legend.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
-#include "ui/charts/epsilon_color_bar.h"
+#include "ui/charts/tradeoff_datasets.h"
+#include "ui/charts/tradeoff_legend.h"
+#include "ui/charts/tradeoff_points.h"
 
 namespace pfa::ui {
 
@@ -45,10 +42,6 @@ QString notionName(pfa::FairnessNotion notion) {
 /// Within this many pixels of a point, the pointer is "on" it (tooltips).
 constexpr double kHitRadius = 10.0;
 
-/// The outline of the points (and legend entries) of every protection after the first, when
-/// the chart mixes runs of different protection.
-const QColor kProtectionOutline(150, 0, 24);
-
 }  // namespace
 
 TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
@@ -62,40 +55,30 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, tr("fairness violation (test set)"));
     chart_style::addAxis(m_chart, m_y, Qt::AlignLeft, tr("test error"));
 
-    auto attach = [this](QXYSeries* series) {
-        m_chart->addSeries(series);
-        series->attachAxis(m_x);
-        series->attachAxis(m_y);
-    };
-    m_frontLine = new QLineSeries();
-    m_frontLine->setName(tr("Pareto front"));
-    m_frontLine->setPen(chart_style::paretoFrontPen());
-    attach(m_frontLine);
-
-    m_trailLine = new QLineSeries();
-    m_trailLine->setName(tr("live-mode trail"));
-    m_trailLine->setPen(QPen(QColor(120, 120, 120), 1.2));
-    attach(m_trailLine);
-
-    m_selection = new QScatterSeries();
-    m_selection->setName(tr("selected"));
-    m_selection->setMarkerSize(22);
-    m_selection->setColor(Qt::transparent);
-    m_selection->setBorderColor(QColor(220, 30, 30));
-    m_selection->setPen(QPen(QColor(220, 30, 30), 2.5));
-    attach(m_selection);
-
+    m_drawn = new TradeoffPoints(m_chart, m_x, m_y, this);
     m_live = new QScatterSeries();
     m_live->setName(tr("running"));
     m_live->setMarkerSize(16);
     m_live->setMarkerShape(QScatterSeries::MarkerShapeCircle);
     m_live->setColor(Qt::white);
-    attach(m_live);
+    m_chart->addSeries(m_live);
+    m_live->attachAxis(m_x);
+    m_live->attachAxis(m_y);
 
-    m_legend = new ChartLegend(m_chart);
-    m_colorBar = new EpsilonColorBar(m_chart);
-    connect(m_chart, &QChart::geometryChanged, this, &TradeoffChart::layoutOverlays);
-    connect(m_chart, &QChart::plotAreaChanged, this, &TradeoffChart::layoutOverlays);
+    m_legend = new TradeoffLegend(m_chart, this);
+    // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
+    // shows the same text, so the generic chart tooltip never replaces it.
+    connect(m_drawn, &TradeoffPoints::pointHovered, this, [this](int id, bool entered) {
+        if (!entered) {
+            QToolTip::hideText();
+            return;
+        }
+        for (const TradeoffPoints::Point& point : m_drawn->points()) {
+            if (point.id == id)
+                QToolTip::showText(QCursor::pos(), point.tooltip, m_view->viewport());
+        }
+    });
+    connect(m_drawn, &TradeoffPoints::pointClicked, this, &TradeoffChart::runClicked);
 
     m_view = new ChartView(m_chart, this);
     m_view->setToolTip(
@@ -163,64 +146,10 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     rebuild();
 }
 
-void TradeoffChart::addPointSeries(QScatterSeries* series) {
-    m_chart->addSeries(series);
-    series->attachAxis(m_x);
-    series->attachAxis(m_y);
-    m_pointSeries.push_back(series);
-    m_seriesRuns[series] = {};
-    // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
-    // shows the same text, so the generic chart tooltip never replaces it.
-    connect(series, &QScatterSeries::hovered, this, [this, series](const QPointF& p, bool state) {
-        if (!state) {
-            QToolTip::hideText();
-            return;
-        }
-        const int id = runAt(series, p);
-        for (const Point& point : m_points) {
-            if (point.id == id)
-                QToolTip::showText(QCursor::pos(), point.tooltip, m_view->viewport());
-        }
-    });
-    connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& p) {
-        if (const int id = runAt(series, p)) emit runClicked(id);
-    });
-}
-
-QString TradeoffChart::datasetKeyOf(const RunEntry& run) {
-    const std::string& key = run.context.runKey;
-    const std::string prefix = "dataset=";
-    if (key.rfind(prefix, 0) == 0) {
-        // The data-set key ends with its split ("|split=…"), the settings follow after ';'.
-        const std::size_t split = key.find("|split=");
-        const std::size_t end = key.find(';', split == std::string::npos ? prefix.size() : split);
-        return QString::fromStdString(key.substr(
-            prefix.size(), end == std::string::npos ? std::string::npos : end - prefix.size()));
-    }
-    if (!run.context.ledgerKey.empty()) return QString::fromStdString(run.context.ledgerKey);
-    if (!run.context.datasetDescription.empty())
-        return QString::fromStdString(run.context.datasetDescription);
-    return QString::fromStdString(run.result.dataset);
-}
+QString TradeoffChart::datasetKeyOf(const RunEntry& run) { return tradeoff_datasets::keyOf(run); }
 
 QString TradeoffChart::datasetLabel(const QString& datasetKey) {
-    const QString base = datasetKey.section(QStringLiteral("|split="), 0, 0);
-    const int nameEnd = base.indexOf(QRegularExpression(QStringLiteral("[/(:]")));
-    const QString name = nameEnd < 0 ? base : base.left(nameEnd);
-    QString label = name;
-    if (name == QLatin1String("file")) {
-        const int colon = base.indexOf(QLatin1Char(':'));
-        if (colon >= 0) label = base.mid(colon + 1).section(QLatin1Char(','), 0, 0);
-    }
-    if (nameEnd >= 0 && base[nameEnd] == QLatin1Char('/')) {
-        const QString rest = base.mid(nameEnd + 1);
-        const int end = rest.indexOf(QRegularExpression(QStringLiteral("[(:]")));
-        label += QStringLiteral(" (%1)").arg(end < 0 ? rest : rest.left(end));
-    }
-    // Silos dealt out after the split: the same rows, but other runs ("|silos=dirichlet/n=8/…").
-    if (const QString silos = datasetKey.section(QStringLiteral("|silos="), 1); !silos.isEmpty())
-        label += tr(", silos %1").arg(silos.section(QLatin1Char('/'), 0, 1));
-    return label.isEmpty() ? datasetKey : label;
+    return tradeoff_datasets::label(datasetKey);
 }
 
 void TradeoffChart::setRuns(const std::vector<RunEntryPtr>& runs) {
@@ -267,43 +196,12 @@ bool TradeoffChart::isShown(const RunEntry& run) const {
 
 void TradeoffChart::refillBoxes() {
     // Every data set with runs, and the one shown (possibly without runs yet).
-    std::map<QString, int> counts;
-    std::map<QString, QString> descriptions;
-    for (const RunEntryPtr& run : m_runs) {
-        const QString key = datasetKeyOf(*run);
-        ++counts[key];
-        if (!run->context.datasetDescription.empty())
-            descriptions[key] = QString::fromStdString(run->context.datasetDescription);
-    }
-    if (!m_shownDataset.isEmpty()) counts.emplace(m_shownDataset, 0);
-    // Same name on different splits: name the split; still the same (other knobs): number
-    // them. The tooltip tells them apart in full.
-    std::map<QString, QString> labels;
-    std::map<QString, int> uses;
-    for (const auto& [key, count] : counts) ++uses[labels[key] = datasetLabel(key)];
-    for (auto& [key, label] : labels) {
-        const QStringList split = key.section(QStringLiteral("|split="), 1)
-                                      .section(QLatin1Char('|'), 0, 0)
-                                      .split(QLatin1Char(','));
-        if (uses[label] > 1 && split.size() >= 2)
-            label = tr("%1, split %2 (test %3)").arg(label, split[0], split[1]);
-    }
-    uses.clear();
-    for (const auto& [key, label] : labels) ++uses[label];
-
     const QSignalBlocker blockData(m_datasetBox);
     m_datasetBox->clear();
-    std::map<QString, int> labelSeen;
-    for (const auto& [key, count] : counts) {
-        QString label = labels[key];
-        if (uses[label] > 1) label += QStringLiteral(" #%1").arg(++labelSeen[label]);
-        m_datasetBox->addItem(label, key);
-        const QString description = descriptions.count(key) ? descriptions[key] : key;
-        m_datasetBox->setItemData(
-            m_datasetBox->count() - 1,
-            description + QLatin1Char('\n') +
-                (count == 1 ? tr("1 finished run") : tr("%1 finished runs").arg(count)),
-            Qt::ToolTipRole);
+    for (const tradeoff_datasets::BoxItem& item :
+         tradeoff_datasets::boxItems(m_runs, m_shownDataset)) {
+        m_datasetBox->addItem(item.label, item.key);
+        m_datasetBox->setItemData(m_datasetBox->count() - 1, item.toolTip, Qt::ToolTipRole);
     }
     m_datasetBox->setCurrentIndex(m_datasetBox->findData(m_shownDataset));
     m_datasetBox->setEnabled(m_datasetBox->count() > 0);
@@ -313,11 +211,7 @@ void TradeoffChart::refillBoxes() {
 
 void TradeoffChart::setSelectedRun(int id) {
     m_selectedId = id;
-    QList<QPointF> points;
-    for (const Point& p : m_points) {
-        if (p.id == id) points.append(QPointF(p.x, p.y));
-    }
-    m_selection->replace(points);
+    m_drawn->select(id);
 }
 
 void TradeoffChart::setLivePoint(int runId, const QString& datasetKey,
@@ -350,13 +244,12 @@ void TradeoffChart::clearLivePoint() {
     m_liveRunId = 0;
     m_live->clear();
     updateLegend();
-    m_view->setEmpty(m_points.empty());
+    m_view->setEmpty(m_drawn->points().empty());
 }
 
 void TradeoffChart::setExportMode(bool exporting) {
-    // Clearing the ring's points (not hiding the series) keeps its legend entry hidden.
     if (exporting) {
-        m_selection->clear();
+        m_drawn->hideSelection();
         // A one-column figure with the ε colour bar beside the plot has no room for
         // "… violation (test set)": the axis says what is measured, the caption line names the
         // data set, and every point of this chart is a test-set value.
@@ -367,27 +260,13 @@ void TradeoffChart::setExportMode(bool exporting) {
     }
 }
 
-int TradeoffChart::protectionKind(const RunEntry& run) const {
-    const pfa::RunProtection protection = pfa::runProtection(run.result);
-    if (!protection.isPrivate) return -1;
-    const auto it =
-        std::find(m_protectionKinds.begin(), m_protectionKinds.end(), protection.label());
-    return it == m_protectionKinds.end() ? -1 : static_cast<int>(it - m_protectionKinds.begin());
-}
-
 ExportContext TradeoffChart::exportContext() const {
     // The chart shows one data set and notion at a time: name the ones shown.
     if (m_shownDataset.isEmpty() || m_datasetBox->currentIndex() < 0) return {};
     const QString dataset = m_datasetBox->currentText();
-    // A figure says what its private runs protect (or that they differ).
-    QString protection;
-    if (mixesProtection()) {
-        protection = tr(" · runs of different protection (see the legend)");
-    } else if (!m_protectionKinds.empty()) {
-        protection = tr(" · protects: %1").arg(QString::fromStdString(m_protectionKinds.front()));
-    }
     return {dataset + QStringLiteral(" · ") +
-                QString::fromStdString(pfa::fairnessName(m_shownNotion)) + protection,
+                QString::fromStdString(pfa::fairnessName(m_shownNotion)) +
+                m_protections.captionNote(),
             dataset + QLatin1Char('-') + QString::fromStdString(pfa::fairnessCode(m_shownNotion))};
 }
 
@@ -410,24 +289,24 @@ void TradeoffChart::forgetTrail() {
     rebuild();
 }
 
-int TradeoffChart::trailCount() const {
-    return static_cast<int>(
-        std::count_if(m_points.begin(), m_points.end(), [](const Point& p) { return p.trail; }));
+int TradeoffChart::trailCount() const { return m_drawn->trailCount(); }
+
+int TradeoffChart::pointCount() const {
+    return static_cast<int>(m_drawn->points().size()) - trailCount();
 }
 
-int TradeoffChart::pointCount() const { return static_cast<int>(m_points.size()) - trailCount(); }
+int TradeoffChart::curveCount() const { return m_drawn->curveCount(); }
 
-QColor TradeoffChart::pointColor(int id) const {
-    for (const Point& p : m_points) {
-        if (p.id == id) return p.color;
-    }
-    return QColor();
-}
+QColor TradeoffChart::pointColor(int id) const { return m_drawn->colorOf(id); }
+
+const ChartLegend* TradeoffChart::legend() const { return m_legend->legend(); }
+
+const EpsilonColorBar* TradeoffChart::colorBar() const { return m_legend->colorBar(); }
 
 QPoint TradeoffChart::viewportPosOf(int id) const {
-    for (const Point& p : m_points) {
+    for (const TradeoffPoints::Point& p : m_drawn->points()) {
         if (p.id != id) continue;
-        const QPointF inChart = m_chart->mapToPosition(QPointF(p.x, p.y), m_frontLine);
+        const QPointF inChart = m_chart->mapToPosition(QPointF(p.x, p.y), m_drawn->frontLine());
         return m_view->mapFromScene(m_chart->mapToScene(inChart));
     }
     return QPoint(-1, -1);
@@ -437,7 +316,7 @@ QString TradeoffChart::toolTipAt(const QPoint& viewportPos) const {
     QString best;
     double bestDistance = kHitRadius;
     auto consider = [&](const QPointF& value, const QString& text) {
-        const QPointF inChart = m_chart->mapToPosition(value, m_frontLine);
+        const QPointF inChart = m_chart->mapToPosition(value, m_drawn->frontLine());
         const QPointF inView = m_view->mapFromScene(m_chart->mapToScene(inChart));
         const double d = std::hypot(inView.x() - viewportPos.x(), inView.y() - viewportPos.y());
         if (d <= bestDistance) {
@@ -445,7 +324,7 @@ QString TradeoffChart::toolTipAt(const QPoint& viewportPos) const {
             best = text;
         }
     };
-    for (const Point& p : m_points) consider(QPointF(p.x, p.y), p.tooltip);
+    for (const TradeoffPoints::Point& p : m_drawn->points()) consider(QPointF(p.x, p.y), p.tooltip);
     if (m_live->count() > 0) {
         consider(m_livePos,
                  tr("Run %1, running — %2, %3, %4\ntest error %5, violation %6 (latest epoch)")
@@ -472,37 +351,9 @@ bool TradeoffChart::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-int TradeoffChart::runAt(const QScatterSeries* series, const QPointF& point) const {
-    const auto it = m_seriesRuns.find(series);
-    if (it == m_seriesRuns.end()) return 0;
-    const QList<QPointF> points = series->points();
-    int best = 0;
-    double bestDistance = INFINITY;
-    for (int i = 0; i < points.size() && i < static_cast<int>(it->second.size()); ++i) {
-        const double d = std::hypot(points[i].x() - point.x(), points[i].y() - point.y());
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = it->second[static_cast<std::size_t>(i)];
-        }
-    }
-    return best;
-}
-
 void TradeoffChart::rebuild() {
-    // Drop the previous point series (the fixed series stay).
-    for (QScatterSeries* series : m_pointSeries) {
-        m_seriesRuns.erase(series);
-        m_chart->removeSeries(series);
-        delete series;
-    }
-    m_pointSeries.clear();
-    for (QLineSeries* line : m_curveLines) {
-        m_chart->removeSeries(line);
-        delete line;
-    }
-    m_curveLines.clear();
-    m_curvesDrawn = 0;
-    m_points.clear();
+    // Drop the previous run series (the fixed series stay).
+    m_drawn->clear();
 
     // What to draw, from the Qt-free model (core/sweep/tradeoff_model.h).
     pfa::TradeoffInput input;
@@ -518,146 +369,18 @@ void TradeoffChart::rebuild() {
                            m_liveConfig.fairness == m_shownNotion;
     if (liveShown) input.live = std::make_pair(m_livePos.x(), m_livePos.y());
     const pfa::TradeoffModel model = pfa::buildTradeoff(input);
-    std::vector<const RunEntry*> pointRuns;
-    for (const pfa::TradeoffDot& dot : model.points) {
-        const RunEntry* run = entryOf.at(dot.id);
-        m_points.push_back({dot.id, dot.x, dot.y, run->summary(), false, QColor()});
-        pointRuns.push_back(run);
-    }
     // What the private runs drawn (points and trail) protect: one line, or a warning.
-    m_protectionKinds.clear();
     std::vector<pfa::RunProtection> protections;
     for (const RunEntryPtr& run : m_runs) {
         if (!isShown(*run) || m_cleared.count(run->id)) continue;
-        const pfa::RunProtection protection = pfa::runProtection(run->result);
-        protections.push_back(protection);
-        if (protection.isPrivate && std::find(m_protectionKinds.begin(), m_protectionKinds.end(),
-                                              protection.label()) == m_protectionKinds.end())
-            m_protectionKinds.push_back(protection.label());
+        protections.push_back(pfa::runProtection(run->result));
     }
-    const std::string mixed = pfa::mixedProtectionWarning(protections);
-    if (!mixed.empty()) {
-        QStringList outlined;
-        for (std::size_t k = 1; k < m_protectionKinds.size(); ++k)
-            outlined << QString::fromStdString(m_protectionKinds[k]);
-        m_protection->setText(
-            tr("⚠ %1 Dark red outline: %2.")
-                .arg(QString::fromStdString(mixed), outlined.join(QStringLiteral("; "))));
-        m_protection->setStyleSheet(QStringLiteral("color: #8a1c00; font-weight: 600;"));
-    } else if (!m_protectionKinds.empty()) {
-        m_protection->setText(tr("Protects: %1 (every private run shown).")
-                                  .arg(QString::fromStdString(m_protectionKinds.front())));
-        m_protection->setStyleSheet(QStringLiteral("color: #555;"));
-    }
-    m_protection->setToolTip(
-        tr("The unit of privacy and the adjacency of each run's guarantee. Runs that differ "
-           "here bound different things, so their ε and points are not comparable one to one."));
-    m_protection->setVisible(!m_protectionKinds.empty());
+    m_protections = TradeoffProtections(protections);
+    m_protections.describeOn(m_protection);
 
-    std::vector<bool> onFront;
-    for (const pfa::TradeoffDot& dot : model.points) onFront.push_back(dot.onFront);
     m_front = model.front;
-
-    // One scatter series per (algorithm, ε, on front?) so each point gets its colour/marker.
-    struct Key {
-        std::string algorithm;
-        double epsilon;
-        bool front;
-        int protection;  ///< its kind when the chart mixes protections, else 0
-        bool operator<(const Key& o) const {
-            return std::tie(algorithm, epsilon, front, protection) <
-                   std::tie(o.algorithm, o.epsilon, o.front, o.protection);
-        }
-    };
-    std::map<Key, QScatterSeries*> seriesFor;
-    for (std::size_t i = 0; i < m_points.size(); ++i) {
-        const pfa::TrainConfig& c = pointRuns[i]->result.config;
-        QColor color = chart_style::colorForEpsilon(c.epsilon);
-        if (!onFront[i]) color.setAlphaF(0.35f);  // dominated: faded
-        m_points[i].color = color;
-        const int kind = mixesProtection() ? std::max(0, protectionKind(*pointRuns[i])) : 0;
-        QScatterSeries*& series = seriesFor[Key{c.algorithm, c.epsilon, onFront[i], kind}];
-        if (!series) {
-            series = new QScatterSeries();
-            series->setColor(color);
-            series->setBorderColor(onFront[i] ? QColor(30, 30, 30) : QColor(0, 0, 0, 60));
-            series->setMarkerShape(
-                chart_style::markerForAlgorithm(QString::fromStdString(c.algorithm)));
-            series->setMarkerSize(onFront[i] ? 15 : 12);
-            QString name = QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm),
-                                                        chart_style::epsilonLabel(c.epsilon));
-            if (mixesProtection()) {
-                name += QStringLiteral(" — ") + pointRuns[i]->protectionText();
-                if (kind > 0) series->setPen(QPen(kProtectionOutline, 2.5));
-            }
-            series->setName(name);
-            addPointSeries(series);
-        }
-        series->append(m_points[i].x, m_points[i].y);
-        m_seriesRuns[series].push_back(m_points[i].id);
-    }
-
-    // A run that traces a curve itself (post-processing solves its whole γ-curve from one
-    // noisy table, for one ε) is drawn as that curve: a line in its ε's colour through every
-    // point, its headline point marked as usual.
-    for (const auto& [id, points] : model.curves) {
-        auto* line = new QLineSeries();
-        line->setPen(
-            QPen(chart_style::colorForEpsilon(entryOf.at(id)->result.config.epsilon), 1.8));
-        line->setPointsVisible(true);
-        line->setMarkerSize(5);
-        for (const auto& [x, y] : points) line->append(x, y);
-        m_chart->addSeries(line);
-        line->attachAxis(m_x);
-        line->attachAxis(m_y);
-        m_curveLines.push_back(line);
-        ++m_curvesDrawn;
-    }
-
-    // The live-mode trail: the runs in the order they finished, joined by a thin line; small
-    // dots in their ε's colour (one series per ε), the newest larger.
-    QList<QPointF> trail;
-    std::map<double, QScatterSeries*> trailSeries;
-    for (const pfa::TradeoffDot& dot : model.trail) {
-        const int id = dot.id;
-        const double x = dot.x, y = dot.y;
-        const double epsilon = dot.result->config.epsilon;
-        const QColor color = chart_style::colorForEpsilon(epsilon);
-        m_points.push_back({id, x, y, entryOf.at(id)->summary(), true, color});
-        trail.append(QPointF(x, y));
-        QScatterSeries*& series = trailSeries[epsilon];
-        if (!series) {
-            series = new QScatterSeries();
-            series->setName(tr("live-mode trail"));
-            series->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-            series->setMarkerSize(8);
-            series->setColor(color);
-            series->setBorderColor(QColor(40, 40, 40));
-            addPointSeries(series);
-        }
-        series->append(x, y);
-        m_seriesRuns[series].push_back(id);
-    }
-    if (!trail.isEmpty()) {
-        // The newest: a larger dot over its small one, so the trail's head is clear.
-        const Point& newest = m_points.back();
-        auto* head = new QScatterSeries();
-        head->setName(tr("live-mode trail, newest"));
-        head->setMarkerShape(QScatterSeries::MarkerShapeCircle);
-        head->setMarkerSize(12);
-        head->setColor(newest.color);
-        head->setBorderColor(QColor(40, 40, 40));
-        addPointSeries(head);
-        head->append(newest.x, newest.y);
-        m_seriesRuns[head] = {newest.id};
-    }
-    m_trailLine->replace(trail);
+    m_drawn->draw(model, entryOf, m_protections);
     m_clearTrail->setEnabled(!m_trail.empty());
-
-    // Pareto front as a step line: right along the current error, then down to the next point.
-    QList<QPointF> steps;
-    for (const auto& [x, y] : model.frontSteps) steps.append(QPointF(x, y));
-    m_frontLine->replace(steps);
 
     // The live point, if its run belongs to what is shown.
     if (liveShown) {
@@ -690,100 +413,30 @@ void TradeoffChart::rebuild() {
 }
 
 void TradeoffChart::updateLegend() {
-    using Entry = ChartLegend::Entry;
-    std::vector<Entry> entries;
-    // Marker = algorithm (drawn neutral: colour means ε, explained by the colour bar).
-    // With runs of different protection: one entry per algorithm and protection, named.
-    std::set<std::pair<std::string, int>> algorithms;
+    TradeoffLegend::Contents contents;
+    const std::vector<TradeoffPoints::Point>& points = m_drawn->points();
     for (const RunEntryPtr& run : m_runs) {
-        const bool drawn = std::any_of(m_points.begin(), m_points.end(),
-                                       [&](const Point& p) { return p.id == run->id; });
+        const bool drawn =
+            std::any_of(points.begin(), points.end(),
+                        [&](const TradeoffPoints::Point& p) { return p.id == run->id; });
         if (drawn && !std::count(m_trail.begin(), m_trail.end(), run->id))
-            algorithms.insert(
-                {run->result.config.algorithm, mixesProtection() ? protectionKind(*run) : -2});
+            contents.algorithms.insert({run->result.config.algorithm,
+                                        mixesProtection() ? m_protections.kindOf(*run) : -2});
     }
-    for (const auto& [algorithm, kind] : algorithms) {
-        Entry entry;
-        entry.text = QString::fromStdString(algorithm);
-        entry.shape = chart_style::markerForAlgorithm(entry.text);
-        entry.brush = QColor(235, 235, 235);
-        entry.pen = QPen(QColor(40, 40, 40), 1.2);
-        if (kind != -2) {
-            entry.text +=
-                QStringLiteral(" — ") +
-                (kind < 0
-                     ? tr("not private")
-                     : QString::fromStdString(m_protectionKinds[static_cast<std::size_t>(kind)]));
-            if (kind > 0) entry.pen = QPen(kProtectionOutline, 2.5);
-        }
-        entries.push_back(entry);
-    }
-    if (m_curvesDrawn > 0) {
-        Entry entry;
-        entry.text = m_curvesDrawn == 1
-                         ? tr("one run's curve (e.g. post-processing over γ)")
-                         : tr("%1 runs' curves (e.g. post-processing over γ)").arg(m_curvesDrawn);
-        entry.symbol = Entry::Symbol::Trail;
-        entry.brush = chart_style::viridis(0.3);
-        entry.pen = QPen(QColor(120, 120, 120), 1.8);
-        entries.push_back(entry);
-    }
-    if (m_front.size() > 1) {
-        Entry entry;
-        entry.text = tr("Pareto front");
-        entry.symbol = Entry::Symbol::Line;
-        entry.pen = chart_style::paretoFrontPen();
-        entries.push_back(entry);
-    }
-    if (const int trail = trailCount(); trail > 0) {
-        Entry entry;
-        entry.text =
-            trail == 1 ? tr("live-mode trail (1 run)") : tr("live-mode trail (%1 runs)").arg(trail);
-        entry.symbol = Entry::Symbol::Trail;
-        entry.brush = chart_style::viridis(0.3);
-        entry.pen = QPen(QColor(120, 120, 120), 1.2);
-        entries.push_back(entry);
-    }
+    contents.curves = m_drawn->curveCount();
+    contents.front = m_front.size() > 1;
+    contents.trail = trailCount();
     if (m_live->count() > 0) {
-        Entry entry;
-        entry.text = tr("running: %1, %2")
-                         .arg(chart_style::curvePointText(m_liveConfig),
-                              chart_style::epsilonLabel(m_liveConfig.epsilon));
-        entry.brush = QColor(Qt::white);
-        entry.pen = m_live->pen();
-        entries.push_back(entry);
+        contents.live = &m_liveConfig;
+        contents.livePen = m_live->pen();
     }
-    m_legend->setEntries(std::move(entries));
-
-    std::vector<double> epsilons;
-    for (const Point& p : m_points) {
+    for (const TradeoffPoints::Point& p : points) {
         const auto it = std::find_if(m_runs.begin(), m_runs.end(),
                                      [&](const RunEntryPtr& r) { return r->id == p.id; });
-        if (it != m_runs.end()) epsilons.push_back((*it)->result.config.epsilon);
+        if (it != m_runs.end()) contents.epsilons.push_back((*it)->result.config.epsilon);
     }
-    if (m_live->count() > 0) epsilons.push_back(m_liveConfig.epsilon);
-    std::sort(epsilons.begin(), epsilons.end());
-    epsilons.erase(std::unique(epsilons.begin(), epsilons.end()), epsilons.end());
-    m_colorBar->setMarkedEpsilons(std::move(epsilons));
-    layoutOverlays();
-}
-
-void TradeoffChart::layoutOverlays() {
-    if (m_layingOut) return;
-    m_layingOut = true;
-    const QRectF area = m_chart->rect();
-    constexpr int kEdge = 6;
-    const qreal barWidth = m_colorBar->preferredWidth();
-    const qreal legendHeight = m_legend->layoutForWidth(area.width() - 2 * kEdge);
-    const QMargins wanted(
-        kEdge, kEdge, kEdge + static_cast<int>(std::ceil(barWidth)) + 10,
-        kEdge + static_cast<int>(std::ceil(legendHeight)) + (legendHeight > 0 ? 6 : 0));
-    if (m_chart->margins() != wanted) m_chart->setMargins(wanted);  // plotAreaChanged follows
-    m_legend->setPos(area.left() + kEdge, area.bottom() - kEdge - legendHeight);
-    const QRectF plot = m_chart->plotArea();
-    m_colorBar->setArea(
-        QRectF(area.right() - kEdge - barWidth, plot.top() - 4, barWidth, plot.height() + 4));
-    m_layingOut = false;
+    if (m_live->count() > 0) contents.epsilons.push_back(m_liveConfig.epsilon);
+    m_legend->show(contents, m_protections);
 }
 
 std::vector<ChartExportEntry> TradeoffChart::exportEntries() {

@@ -1,12 +1,12 @@
 #pragma once
 
 #include <QWidget>
-#include <map>
 #include <set>
 #include <vector>
 
 #include "core/fairness/fairness_notion.h"
 #include "ui/charts/chart_export.h"
+#include "ui/charts/tradeoff_protection.h"
 #include "ui/runs/run_entry.h"
 
 class QChart;
@@ -14,7 +14,6 @@ class QComboBox;
 class QLabel;
 class QValueAxis;
 class QScatterSeries;
-class QLineSeries;
 class QToolButton;
 
 namespace pfa::ui {
@@ -22,6 +21,8 @@ namespace pfa::ui {
 class ChartView;
 class ChartLegend;
 class EpsilonColorBar;
+class TradeoffLegend;
+class TradeoffPoints;
 
 /// Error versus fairness violation, one point per finished run of ONE data set and fairness
 /// notion (runs of different data sets or notions are not comparable, so they never share a
@@ -76,7 +77,7 @@ public:
     int trailCount() const;
 
     /// Runs drawn with their own curve (e.g. a post-processing run's γ-curve) (tests).
-    int curveCount() const { return m_curvesDrawn; }
+    int curveCount() const;
     /// Number of points drawn, trail excluded (tests).
     int pointCount() const;
     /// Ids on the Pareto front, in order of increasing violation (tests).
@@ -103,12 +104,12 @@ public:
     QLabel* protectionLabel() const { return m_protection; }
     /// The chart mixes runs of different protection now (their points and legend entries then
     /// name it; the runs of every protection after the first get a dark red outline).
-    bool mixesProtection() const { return m_protectionKinds.size() > 1; }
+    bool mixesProtection() const { return m_protections.mixed(); }
     QComboBox* datasetBox() const { return m_datasetBox; }
     QComboBox* notionBox() const { return m_notionBox; }
     QToolButton* clearTrailButton() const { return m_clearTrail; }
-    const ChartLegend* legend() const { return m_legend; }
-    const EpsilonColorBar* colorBar() const { return m_colorBar; }
+    const ChartLegend* legend() const;
+    const EpsilonColorBar* colorBar() const;
 
 signals:
     void runClicked(int id);
@@ -117,22 +118,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    struct Point {
-        int id;
-        double x, y;
-        QString tooltip;
-        bool trail;
-        QColor color;
-    };
-    int runAt(const QScatterSeries* series, const QPointF& point) const;
-    /// Puts a series of run points on the chart's axes, with no runs yet, and connects its
-    /// hover (settings tooltip) and click (select).
-    void addPointSeries(QScatterSeries* series);
     void rebuild();
     void refillBoxes();
     void updateLegend();
-    /// Places the legend and colour bar and reserves their room in the chart's margins.
-    void layoutOverlays();
     /// Whether `run` belongs to the shown data set and notion.
     bool isShown(const RunEntry& run) const;
 
@@ -144,16 +132,9 @@ private:
     QComboBox* m_notionBox;
     QToolButton* m_clearTrail;
     QLabel* m_protection;
-    /// The protections (RunProtection::label) of the private runs drawn, in order of first
-    /// appearance.
-    std::vector<std::string> m_protectionKinds;
-    /// Index of `run`'s protection in m_protectionKinds (−1: not private).
-    int protectionKind(const RunEntry& run) const;
-    ChartLegend* m_legend;
-    EpsilonColorBar* m_colorBar;
-    QLineSeries* m_frontLine;
-    QLineSeries* m_trailLine;
-    QScatterSeries* m_selection;
+    /// What the private runs drawn protect.
+    TradeoffProtections m_protections;
+    TradeoffLegend* m_legend;
     QScatterSeries* m_live;
     int m_liveRunId = 0;
     QString m_liveDataset;
@@ -162,20 +143,14 @@ private:
     std::vector<RunEntryPtr> m_runs;
     std::vector<int> m_trail;  ///< live-mode runs, in the order they finished
     std::set<int> m_cleared;   ///< runs of cleared trails: no longer drawn
-    std::vector<Point> m_points;
+    /// The runs drawn: points, own curves, trail, the front line and the selection ring.
+    TradeoffPoints* m_drawn;
     std::vector<int> m_front;
-    std::map<const QScatterSeries*, std::vector<int>> m_seriesRuns;  // point index → run id
-    std::vector<QScatterSeries*> m_pointSeries;
-    /// Curves of runs that trace one themselves (RunResult::curve), one line per run.
-    std::vector<QLineSeries*> m_curveLines;
-    /// Number of such curves drawn (tests).
-    int m_curvesDrawn = 0;
     int m_selectedId = 0;
     QString m_shownDataset;
     pfa::FairnessNotion m_shownNotion = pfa::FairnessNotion::DemographicParity;
     QString m_followedDataset;
     pfa::FairnessNotion m_followedNotion = pfa::FairnessNotion::DemographicParity;
-    bool m_layingOut = false;
 };
 
 }  // namespace pfa::ui

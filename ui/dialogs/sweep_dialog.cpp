@@ -21,42 +21,15 @@
 #include <utility>
 
 #include "core/algorithms/registry.h"
-#include "core/config/config_validation.h"
 #include "core/data/data_directory.h"
-#include "core/util/error.h"
-#include "core/util/format.h"
-#include "core/util/number_list.h"
+#include "ui/dialogs/sweep_axis_editor.h"
+#include "ui/dialogs/sweep_check.h"
+#include "ui/dialogs/sweep_values.h"
 
 namespace pfa::ui {
 
-namespace {
-
-QString joinNumbers(const std::vector<double>& values) {
-    QStringList parts;
-    for (double v : values)
-        parts << (std::isinf(v) ? QStringLiteral("inf")
-                                : QString::fromStdString(pfa::formatNumber(v, 6)));
-    return parts.join(QStringLiteral(", "));
-}
-
-std::vector<double> logSpaced(double from, double to, int count) {
-    std::vector<double> values;
-    for (int i = 0; i < count; ++i) {
-        const double raw =
-            std::exp(std::log(from) + (std::log(to) - std::log(from)) * i / (count - 1));
-        const double power = std::pow(10.0, std::floor(std::log10(raw)) - 1);
-        values.push_back(std::round(raw / power) * power);  // two significant digits
-    }
-    return values;
-}
-
-QString duration(double seconds) {
-    if (seconds < 90) return QObject::tr("%1 s").arg(std::ceil(seconds));
-    if (seconds < 5400) return QObject::tr("%1 min").arg(std::ceil(seconds / 60));
-    return QObject::tr("%1 h").arg(seconds / 3600, 0, 'f', 1);
-}
-
-}  // namespace
+using sweep_values::joinNumbers;
+using sweep_values::logSpaced;
 
 SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTitle, long trainRows,
                          long features, double secondsPerEpoch, QWidget* parent)
@@ -158,18 +131,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     seedRow->addWidget(new QLabel(tr("to")));
     seedRow->addWidget(m_seedTo);
     seedRow->addStretch(1);
-    m_axis = new QComboBox();
-    m_axis->addItem(tr("(none)"), QString());
-    for (const std::string& name : pfa::sweepParameterNames()) {
-        m_axis->addItem(QString::fromStdString(name), QString::fromStdString(name));
-    }
-    m_axis->setToolTip(tr("Sweep one more hyper-parameter, e.g. the learning rate"));
-    m_axisValues = new QLineEdit();
-    m_axisValues->setPlaceholderText(tr(
-        "values, comma-separated, or e.g. log:0.01:1:5; names for a choice (central,isrl,local)"));
-    auto* axisRow = new QHBoxLayout();
-    axisRow->addWidget(m_axis);
-    axisRow->addWidget(m_axisValues, 1);
+    m_axis = new SweepAxisEditor();
     m_tuning = new QComboBox();
     m_tuning->addItem(tr("Not covered — each run spends the full ε"),
                       QString::fromStdString(pfa::tuningName(pfa::Tuning::NotCovered)));
@@ -227,7 +189,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     form->addRow(tr("λ values"), lambdaRow);
     form->addRow(QString(), m_lambdaValues);
     form->addRow(tr("Seeds"), seedRow);
-    form->addRow(tr("Extra axis"), axisRow);
+    form->addRow(tr("Extra axis"), m_axis);
     form->addRow(tr("Tuning cost"), m_tuning);
     form->addRow(tr("Epochs"), m_epochs);
     form->addRow(tr("Threads"), m_threads);
@@ -241,14 +203,14 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     layout->addWidget(m_summary);
     layout->addWidget(buttons);
 
-    for (QLineEdit* edit : {m_epsilons, m_lambdas, m_axisValues, m_file}) {
+    for (QLineEdit* edit : {m_epsilons, m_lambdas, m_file}) {
         connect(edit, &QLineEdit::textChanged, this, &SweepDialog::updateSummary);
     }
     for (QSpinBox* box : {m_seedFrom, m_seedTo, m_epochs, m_threads}) {
         connect(box, &QSpinBox::valueChanged, this, &SweepDialog::updateSummary);
     }
     connect(m_infinity, &QCheckBox::toggled, this, &SweepDialog::updateSummary);
-    connect(m_axis, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
+    connect(m_axis, &SweepAxisEditor::changed, this, &SweepDialog::updateSummary);
     connect(m_tuning, &QComboBox::currentIndexChanged, this, &SweepDialog::updateSummary);
     connect(m_algorithms, &QListWidget::itemChanged, this, &SweepDialog::updateSummary);
     for (QCheckBox* box : m_notions)
@@ -283,8 +245,8 @@ void SweepDialog::saveGrid() const {
     settings.setValue(QStringLiteral("lambdas"), m_lambdas->text());
     settings.setValue(QStringLiteral("seedFrom"), m_seedFrom->value());
     settings.setValue(QStringLiteral("seedTo"), m_seedTo->value());
-    settings.setValue(QStringLiteral("axis"), m_axis->currentData().toString());
-    settings.setValue(QStringLiteral("axisValues"), m_axisValues->text());
+    settings.setValue(QStringLiteral("axis"), m_axis->parameter());
+    settings.setValue(QStringLiteral("axisValues"), m_axis->valuesEdit()->text());
     settings.setValue(QStringLiteral("tuning"), m_tuning->currentData().toString());
 }
 
@@ -316,9 +278,8 @@ void SweepDialog::restoreGrid() {
     m_lambdas->setText(settings.value(QStringLiteral("lambdas"), m_lambdas->text()).toString());
     m_seedFrom->setValue(settings.value(QStringLiteral("seedFrom"), m_seedFrom->value()).toInt());
     m_seedTo->setValue(settings.value(QStringLiteral("seedTo"), m_seedTo->value()).toInt());
-    const int axis = m_axis->findData(settings.value(QStringLiteral("axis")).toString());
-    if (axis >= 0) m_axis->setCurrentIndex(axis);
-    m_axisValues->setText(settings.value(QStringLiteral("axisValues")).toString());
+    m_axis->setAxis(settings.value(QStringLiteral("axis")).toString(),
+                    settings.value(QStringLiteral("axisValues")).toString());
     const int tuning = m_tuning->findData(settings.value(QStringLiteral("tuning")).toString());
     if (tuning >= 0) m_tuning->setCurrentIndex(tuning);
 }
@@ -352,84 +313,13 @@ void SweepDialog::applyPreset(const pfa::SweepPreset& preset) {
     m_epochs->setValue(preset.spec.base.epochs);
     m_base = preset.spec.base;
     m_algorithmConfig = preset.spec.algorithmConfig;
-    // The dialog edits one extra axis: the preset's first. Further axes of the preset are kept
-    // as they are and named in the summary (the ppsgd preset sweeps a and the step size).
-    m_axis->setCurrentIndex(0);
-    m_axisValues->clear();
     m_dataAxes = preset.dataAxes;
     m_dataVariants = preset.dataVariants;
-    m_presetAxes.assign(
-        preset.spec.axes.begin() + std::min<std::ptrdiff_t>(1, std::ssize(preset.spec.axes)),
-        preset.spec.axes.end());
-    if (!preset.spec.axes.empty()) {
-        const pfa::SweepAxis& axis = preset.spec.axes.front();
-        const int index = m_axis->findData(QString::fromStdString(axis.parameter));
-        if (index >= 0) m_axis->setCurrentIndex(index);
-        QStringList names;
-        for (const std::string& choice : axis.choices) names << QString::fromStdString(choice);
-        m_axisValues->setText(axis.choices.empty() ? joinNumbers(axis.values)
-                                                   : names.join(QStringLiteral(",")));
-    }
+    m_axis->applyPreset(preset.spec.axes);
     m_tuning->setCurrentIndex(
         m_tuning->findData(QString::fromStdString(pfa::tuningName(preset.spec.tuning))));
     m_summary->setToolTip(QString::fromStdString(preset.source));
     updateSummary();
-}
-
-std::vector<double> SweepDialog::parseList(const QLineEdit* edit, const QString& what,
-                                           bool allowInfinity, QString* problem) const {
-    try {
-        return pfa::parseNumberList(edit->text().toStdString(), allowInfinity);
-    } catch (const pfa::InputError& error) {
-        if (problem->isEmpty()) {
-            *problem = tr("%1: %2.").arg(what, QString::fromStdString(error.what()));
-        }
-        return {};
-    }
-}
-
-pfa::SweepAxis SweepDialog::parseAxis(const QString& parameter, QString* problem) const {
-    pfa::SweepAxis axis;
-    axis.parameter = parameter.toStdString();
-    if (!pfa::isChoiceSweepParameter(axis.parameter)) {
-        axis.values = parseList(m_axisValues, parameter, false, problem);
-        return axis;
-    }
-    // A choice setting (e.g. the trust model): its values' names, each checked.
-    for (const QString& item : m_axisValues->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const std::string name = item.trimmed().toStdString();
-        try {
-            pfa::TrainConfig probe;
-            pfa::applySweepParameter(probe, axis.parameter, name);
-            axis.choices.push_back(name);
-        } catch (const pfa::InputError& error) {
-            if (problem->isEmpty())
-                *problem = tr("%1: %2.").arg(parameter, QString::fromStdString(error.what()));
-        }
-    }
-    if (axis.choices.empty() && problem->isEmpty())
-        *problem = tr("%1: give at least one value.").arg(parameter);
-    return axis;
-}
-
-void SweepDialog::showLambdaValues(const std::vector<double>& lambdas) {
-    const std::string text = m_lambdas->text().toStdString();
-    if (lambdas.empty() || !pfa::numberListHasGenerator(text)) {
-        m_lambdaValues->setText(
-            tr("Numbers, or log:FROM:TO:COUNT / lin:FROM:TO:COUNT for COUNT spaced values"));
-        return;
-    }
-    // Long grids: the first and last few, which is what tells whether the range is right.
-    QStringList shown;
-    for (std::size_t i = 0; i < lambdas.size(); ++i) {
-        if (lambdas.size() > 12 && i == 5) shown << QStringLiteral("…");
-        if (lambdas.size() <= 12 || i < 5 || i + 3 >= lambdas.size()) {
-            // Six digits as in joinNumbers: 4-digit values print as they are, 10000 not as 1e+04.
-            shown << QString::fromStdString(pfa::formatNumber(lambdas[i], 6));
-        }
-    }
-    m_lambdaValues->setText(
-        tr("= %1 (%2 values)").arg(shown.join(QStringLiteral(", "))).arg(lambdas.size()));
 }
 
 pfa::SweepSpec SweepDialog::spec() const {
@@ -448,17 +338,13 @@ pfa::SweepSpec SweepDialog::spec() const {
         if (m_notions[i]->isChecked()) spec.notions.push_back(static_cast<pfa::FairnessNotion>(i));
     }
     QString ignored;
-    spec.epsilons = parseList(m_epsilons, tr("ε"), true, &ignored);
+    spec.epsilons = sweep_values::parseList(m_epsilons->text(), tr("ε"), true, &ignored);
     if (m_infinity->isChecked()) spec.epsilons.push_back(INFINITY);
-    spec.lambdas = parseList(m_lambdas, tr("λ"), false, &ignored);
+    spec.lambdas = sweep_values::parseList(m_lambdas->text(), tr("λ"), false, &ignored);
     spec.seeds.clear();
     for (int s = m_seedFrom->value(); s <= m_seedTo->value(); ++s)
         spec.seeds.push_back(static_cast<std::uint64_t>(s));
-    const QString axis = m_axis->currentData().toString();
-    if (!axis.isEmpty()) spec.axes.push_back(parseAxis(axis, &ignored));
-    for (const pfa::SweepAxis& kept : m_presetAxes) {
-        if (kept.parameter != axis.toStdString()) spec.axes.push_back(kept);
-    }
+    spec.axes = m_axis->axes(&ignored);
     const std::string tuning = m_tuning->currentData().toString().toStdString();
     spec.tuning = tuning == "auto-tune" ? pfa::Tuning::NotCovered : pfa::parseTuning(tuning);
     return spec;
@@ -469,32 +355,19 @@ bool SweepDialog::autoTune() const {
 }
 
 int SweepDialog::threads() const { return m_threads->value(); }
+QLineEdit* SweepDialog::axisValuesEdit() const { return m_axis->valuesEdit(); }
 QString SweepDialog::resultsFile() const { return m_file->text().trimmed(); }
 void SweepDialog::setResultsFile(const QString& path) { m_file->setText(path); }
 
 void SweepDialog::updateSummary() {
     QString problem;
-    for (double epsilon : parseList(m_epsilons, tr("ε"), true, &problem)) {
-        // The budgets offered are the experiment panel's and the command line's.
-        if (!pfa::offeredEpsilonProblem(epsilon).empty() && problem.isEmpty()) {
-            problem =
-                tr("ε = %1 is refused: every ε must lie from %2 to %3 (tick ∞ for runs "
-                   "without privacy).")
-                    .arg(QString::fromStdString(pfa::formatNumber(epsilon, 6)),
-                         QString::fromStdString(pfa::formatNumber(pfa::kSmallestOfferedEpsilon)),
-                         QString::fromStdString(pfa::formatNumber(pfa::kLargestOfferedEpsilon)));
-        }
-    }
-    const std::vector<double> lambdas = parseList(m_lambdas, tr("λ"), false, &problem);
-    showLambdaValues(lambdas);
-    for (double lambda : lambdas) {
-        if (lambda < 0 && problem.isEmpty()) {
-            problem = tr("λ: %1 is not allowed; the fairness weight must be 0 or more.")
-                          .arg(QString::fromStdString(pfa::formatNumber(lambda)));
-        }
-    }
-    if (!m_axis->currentData().toString().isEmpty())
-        parseAxis(m_axis->currentData().toString(), &problem);
+    sweep_check::checkEpsilons(sweep_values::parseList(m_epsilons->text(), tr("ε"), true, &problem),
+                               &problem);
+    const std::vector<double> lambdas =
+        sweep_values::parseList(m_lambdas->text(), tr("λ"), false, &problem);
+    m_lambdaValues->setText(sweep_values::expansionText(m_lambdas->text(), lambdas));
+    sweep_check::checkLambdas(lambdas, &problem);
+    m_axis->axes(&problem);  // for the problems of the values typed
     pfa::SweepSpec spec = this->spec();
     // The caller's data set, or each data set of the preset's data axes: for counting.
     spec.datasets =
@@ -503,80 +376,25 @@ void SweepDialog::updateSummary() {
     if (spec.notions.empty()) problem = tr("Choose at least one fairness notion.");
     if (m_seedTo->value() < m_seedFrom->value()) problem = tr("The last seed is below the first.");
     if (resultsFile().isEmpty()) problem = tr("Choose a results file.");
-    // δ comes from the experiment panel; the private runs of the grid use it (if there are
-    // any: a private algorithm and a finite ε).
-    const bool privateRuns = std::any_of(spec.algorithms.begin(), spec.algorithms.end(),
-                                         [](const std::string& name) {
-                                             return pfa::findAlgorithm(name).supportsPrivacy();
-                                         }) &&
-                             std::any_of(spec.epsilons.begin(), spec.epsilons.end(),
-                                         [](double e) { return std::isfinite(e); });
-    pfa::TrainConfig privateBase = m_base;
-    privateBase.epsilon = privateRuns ? 1.0 : INFINITY;
-    if (const std::string delta = pfa::deltaProblem(privateBase, "δ");
-        !delta.empty() && problem.isEmpty()) {
-        problem = QString::fromStdString(delta) + QLatin1Char('.');
-    }
-    const QString deltaWarning =
-        QString::fromStdString(pfa::deltaWarning(privateBase, m_trainRows, "δ"));
-    std::size_t runs = 0;
-    double epochs = 0;
-    if (problem.isEmpty()) {
-        try {
-            for (const pfa::SweepRun& run : spec.expand()) {
-                ++runs;
-                epochs += run.config.epochs;
-            }
-        } catch (const pfa::InputError& error) {
-            problem = QString::fromStdString(error.what());
-        }
-    }
+    // δ comes from the experiment panel; the private runs of the grid use it.
+    const QString deltaWarning = sweep_check::checkDelta(spec, m_base, m_trainRows, &problem);
+    sweep_check::GridSize size;
+    if (problem.isEmpty()) size = sweep_check::sizeOf(spec, &problem);
     m_problem = problem;
     m_start->setEnabled(problem.isEmpty());
     if (!problem.isEmpty()) {
-        m_summary->setText(QStringLiteral("<span style='color:#b00020; font-weight:600'>%1</span>")
-                               .arg(problem.toHtmlEscaped()));
+        m_summary->setText(sweep_check::problemHtml(problem));
         return;
     }
-    // Per-epoch cost: measured on earlier runs of this data set, else a guess from its size
-    // (~3 ns per feature value and pass, two passes per step plus evaluation).
-    const bool measured = m_secondsPerEpoch > 0;
-    const double perEpoch =
-        measured ? m_secondsPerEpoch
-                 : 1.2e-8 * static_cast<double>(m_trainRows) * static_cast<double>(m_features + 1);
-    m_estimate =
-        epochs * perEpoch / std::max(1, m_threads->value()) * 1.15;  // cores share memory bandwidth
-    m_summary->setText(
-        tr("<b>%1 runs</b> · estimated <b>%2</b> on %3 thread(s) (%4). Results stream into "
-           "the charts while the sweep runs.")
-            .arg(runs)
-            .arg(duration(m_estimate))
-            .arg(m_threads->value())
-            .arg(measured ? tr("measured on earlier runs of this data set")
-                          : tr("rough guess from the data size")) +
-        (autoTune()
-             ? QStringLiteral("<br>") +
-                   tr("Auto-tune: the runs of each ε and seed are candidates, each tried at steps "
-                      "from 1 down until one survives, plus one final run: one result per ε and "
-                      "seed, and more time than the estimate.")
-                       .toHtmlEscaped()
-             : QString()) +
-        (deltaWarning.isEmpty() ? QString()
-                                : QStringLiteral("<br><span style='color:#8a5a00'>%1</span>")
-                                      .arg(tr("Warning: %1.").arg(deltaWarning).toHtmlEscaped())) +
-        presetAxesNote());
+    m_estimate = sweep_check::estimateSeconds(size.epochs, m_secondsPerEpoch, m_trainRows,
+                                              m_features, m_threads->value());
+    m_summary->setText(sweep_check::summaryHtml(size.runs, m_estimate, m_threads->value(),
+                                                m_secondsPerEpoch > 0, autoTune(), deltaWarning) +
+                       presetAxesNote());
 }
 
 QString SweepDialog::presetAxesNote() const {
-    QStringList axes;
-    for (const pfa::SweepAxis& axis : m_presetAxes) {
-        if (axis.parameter == m_axis->currentData().toString().toStdString()) continue;
-        QStringList values;
-        for (const std::string& choice : axis.choices) values << QString::fromStdString(choice);
-        axes << QStringLiteral("%1 = %2").arg(
-            QString::fromStdString(axis.parameter),
-            axis.choices.empty() ? joinNumbers(axis.values) : values.join(QStringLiteral(",")));
-    }
+    QStringList axes = m_axis->keptAxesText();
     if (!m_dataVariants.empty()) {
         QStringList knobs;
         for (const std::string& knob : m_dataAxes) knobs << QString::fromStdString(knob);

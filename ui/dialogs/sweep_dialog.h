@@ -15,6 +15,8 @@ class QSpinBox;
 
 namespace pfa::ui {
 
+class SweepAxisEditor;
+
 /// Sets up a sweep over the current data set: algorithms, fairness notions, ε values and λ
 /// values (both with presets; they and the extra axis accept log:/lin: generators), seeds,
 /// an optional extra hyper-parameter axis, threads and the results file. It shows the number
@@ -50,7 +52,7 @@ public:
     // Direct access for tests.
     QLineEdit* epsilonEdit() const { return m_epsilons; }
     QLineEdit* lambdaEdit() const { return m_lambdas; }
-    QLineEdit* axisValuesEdit() const { return m_axisValues; }
+    QLineEdit* axisValuesEdit() const;
     QLabel* lambdaValuesLabel() const { return m_lambdaValues; }
     QSpinBox* seedsTo() const { return m_seedTo; }
     QPushButton* startButton() const { return m_start; }
@@ -63,24 +65,14 @@ private:
     /// Fills the grid from the settings, when a sweep was started before.
     void restoreGrid();
     void updateSummary();
-    /// The numbers (and log:/lin: generators) in `edit`; on a mistake, empty and `problem` set
-    /// (when still empty) to a one-line reason starting with `what`.
-    /// The extra axis `parameter` with the values typed for it (numbers, or a choice
-    /// setting's names); the first problem goes to `problem`.
-    pfa::SweepAxis parseAxis(const QString& parameter, QString* problem) const;
-    /// A preset's axes after its first (which the axis row edits): swept as the preset says.
-    std::vector<pfa::SweepAxis> m_presetAxes;
     /// A preset's settings for single algorithms (kept as they are, like m_presetAxes).
     std::map<std::string, pfa::JsonValue> m_algorithmConfig;
     /// A preset's data axes: the knobs swept and the data sets they make.
     std::vector<std::string> m_dataAxes;
     std::vector<pfa::DatasetRequest> m_dataVariants;
-    /// One line naming m_presetAxes for the summary ("" without them).
+    /// One line naming the preset's axes the axis editor keeps, and its data axes, for the
+    /// summary ("" without them).
     QString presetAxesNote() const;
-    std::vector<double> parseList(const QLineEdit* edit, const QString& what, bool allowInfinity,
-                                  QString* problem) const;
-    /// Spells out the λ values under the field when it holds a generator (else a syntax hint).
-    void showLambdaValues(const std::vector<double>& lambdas);
 
     pfa::TrainConfig m_base;
     long m_trainRows;
@@ -94,9 +86,9 @@ private:
     QLabel* m_lambdaValues;
     QSpinBox* m_seedFrom;
     QSpinBox* m_seedTo;
-    QComboBox* m_axis;
+    /// The extra axis (and a preset's further axes).
+    SweepAxisEditor* m_axis;
     QComboBox* m_tuning;
-    QLineEdit* m_axisValues;
     QSpinBox* m_epochs;
     QSpinBox* m_threads;
     QLineEdit* m_file;

@@ -6,15 +6,17 @@
 #include <QTimer>
 #include <QWidget>
 #include <array>
+#include <memory>
 #include <vector>
 
 #include "core/config/run_result.h"
 #include "ui/charts/chart_export.h"
+#include "ui/panels/live_chart.h"
+#include "ui/panels/live_curve.h"
 #include "ui/runs/run_entry.h"
 
 class QChart;
 class QComboBox;
-class QGraphicsSimpleTextItem;
 class QValueAxis;
 class QLineSeries;
 class QLabel;
@@ -101,69 +103,27 @@ public:
         QLineSeries* dashed = nullptr;
     };
     std::vector<SeriesSet> seriesOf(int chart) const;
-    QLineSeries* dashedKeyOf(int chart) const { return m_parts[chart].key; }
-    QValueAxis* xAxisOf(int chart) const { return m_parts[chart].x; }
-    QValueAxis* yAxisOf(int chart) const { return m_parts[chart].y; }
-    QChart* chartOf(int chart) const { return m_parts[chart].chart; }
+    QLineSeries* dashedKeyOf(int chart) const { return m_charts[chart]->dashedKey(); }
+    QValueAxis* xAxisOf(int chart) const { return m_charts[chart]->xAxis(); }
+    QValueAxis* yAxisOf(int chart) const { return m_charts[chart]->yAxis(); }
+    QChart* chartOf(int chart) const { return m_charts[chart]->chart(); }
 
 private:
-    struct Curve {
-        int runId = 0;
-        pfa::TrainConfig config;  ///< δ resolved
-        QString name;             ///< series name: "DP-FERMI ε = 1, λ = 2" (+ seed/run if needed)
-        QString state;            ///< "running", "stopped", "diverged" or empty
-        std::vector<pfa::EpochMetrics> metrics;
-        bool isPrivate = false;
-        int epochs = 1;
-        bool live = false;
-        int compareSlot = 0;  ///< position in the comparison palette
-        /// The points drawn for one chart, and for what they were computed.
-        struct Drawn {
-            std::size_t epochs = std::size_t(-1);
-            int window = -1;
-            int buckets = -1;
-            double xSpan = 0.0;
-            QList<QPointF> raw, line, extra;
-            double yMax = 0.0;
-            int finitePoints = 0;
-            bool anyDashed = false;
-            quint64 id = 0;  ///< unique per computation (0: none)
-        };
-        std::array<Drawn, 4> drawn;
-    };
-    struct ChartParts {
-        QChart* chart = nullptr;
-        QValueAxis* x = nullptr;
-        QValueAxis* y = nullptr;
-        std::vector<QLineSeries*> raw;     // faint raw curve behind a smoothed one
-        std::vector<QLineSeries*> lines;   // one per curve
-        std::vector<QLineSeries*> extras;  // ERMI lines / target lines, one per curve
-        QLineSeries* key = nullptr;        // empty series: the legend key of the dashed lines
-        double plotWidth = 0.0;            // plot width the points were cut down for
-    };
-
     void scheduleRefresh();
     void refresh();
-    std::vector<Curve*> curves();
-    void nameCurves(const std::vector<Curve*>& shown);
-    QColor colorOf(const Curve& curve, std::size_t shownCount) const;
-    void updateChart(int which, const std::vector<Curve*>& shown);
-    static Curve curveFor(int runId, const pfa::TrainConfig& config);
+    /// The curves drawn: the live one first, then the selected runs.
+    std::vector<LiveCurve*> curves();
 
     QLabel* m_legend = nullptr;
     QLabel* m_note = nullptr;
     QComboBox* m_smoothingBox = nullptr;
-    /// "diagnostic — not private", drawn inside the training-loss plot area for private runs.
-    QGraphicsSimpleTextItem* m_diagnosticTag = nullptr;
     std::array<ChartView*, 4> m_views{};
-    std::array<ChartParts, 4> m_parts{};
-    Curve m_live;
+    std::array<std::unique_ptr<LiveChart>, 4> m_charts;
+    LiveCurve m_live;
     int m_liveRunId = 0;
     bool m_hasLive = false;
-    std::vector<Curve> m_selected;
+    std::vector<LiveCurve> m_selected;
     int m_smoothing = 0;
-    int m_liveEpochsDrawn = 0;
-    quint64 m_drawnIds = 0;  ///< last Curve::Drawn::id handed out
     QTimer m_refreshTimer;
 };
 

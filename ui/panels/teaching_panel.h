@@ -9,6 +9,7 @@
 #include "core/config/run_result.h"
 #include "core/config/train_config.h"
 #include "core/sweep/prepared_dataset.h"
+#include "ui/panels/teaching_texts.h"
 #include "ui/runs/run_entry.h"
 
 class QTextBrowser;
@@ -74,14 +75,8 @@ private:
     void refresh();
     /// The topic of the watched control `widget` is in, if any.
     std::optional<Topic> topicOf(const QWidget* widget) const;
+    /// One topic's text (teaching_texts) from the facts now.
     QString topicHtml(Topic topic) const;
-    QString algorithmHtml() const;
-    QString privacyHtml() const;
-    QString lambdaHtml() const;
-    QString fairnessHtml() const;
-    QString dataHtml() const;
-    /// The run whose numbers are shown: the one in progress, else the last finished one.
-    bool haveRun() const { return m_runId != 0; }
 
     QTextBrowser* m_browser;
     QTimer* m_hoverDelay;
@@ -91,15 +86,8 @@ private:
     std::vector<std::pair<QPointer<QWidget>, Topic>> m_watched;
 
     QPointer<ExperimentPanel> m_panel;  ///< the panel followed (follow)
-    pfa::TrainConfig m_config;
-    pfa::PreparedDatasetPtr m_data;
-    // The run shown: in progress (m_running) or the last one finished.
-    int m_runId = 0;
-    bool m_running = false;
-    pfa::TrainConfig m_runConfig;
-    std::optional<pfa::EpochMetrics> m_latest;  ///< its latest epoch
-    RunEntryPtr m_finished;                     ///< its result, once finished
-    RunEntryPtr m_lastFinished;                 ///< the last run that finished (group rates)
+    /// The settings, the data set and the run shown, which the texts are written from.
+    TeachingFacts m_facts;
 };
 
 }  // namespace pfa::ui

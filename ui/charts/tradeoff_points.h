@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QObject>
+#include <QPointF>
+#include <QString>
+#include <map>
+#include <vector>
+
+#include "core/sweep/tradeoff_model.h"
+#include "ui/runs/run_entry.h"
+
+class QChart;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+namespace pfa::ui {
+
+class TradeoffProtections;
+
+/// The runs drawn on the tradeoff chart, as series on its axes: one scatter series per
+/// algorithm, ε, front membership (and protection, when protections are mixed) so that each
+/// point gets its colour and marker; a line for each run that traces a curve itself; the
+/// live-mode trail, its dots joined by a thin line, the newest larger; the Pareto front's
+/// dashed step line and the selection ring. It knows which run each drawn point is, and
+/// reports the run under the pointer (hover) and the one clicked.
+class TradeoffPoints : public QObject {
+    Q_OBJECT
+public:
+    /// A run drawn, in the chart's values.
+    struct Point {
+        int id;
+        double x, y;
+        QString tooltip;
+        bool trail;
+        QColor color;
+    };
+
+    /// Adds the front line, the trail line and the selection ring to `chart`.
+    TradeoffPoints(QChart* chart, QValueAxis* x, QValueAxis* y, QObject* parent = nullptr);
+
+    /// Removes every series draw() added.
+    void clear();
+    /// Draws `model`'s points, curves, trail and front; `runOf` holds the entry of every run id
+    /// in it, `protections` those of the runs drawn.
+    void draw(const pfa::TradeoffModel& model, const std::map<int, const RunEntry*>& runOf,
+              const TradeoffProtections& protections);
+    /// Rings run `id`'s point (0 or not drawn: none).
+    void select(int id);
+    /// Hides the ring until the next select() (exports have no selection).
+    void hideSelection();
+    /// A series on the chart's axes at all times, to map values to positions.
+    QLineSeries* frontLine() const { return m_frontLine; }
+
+    /// The runs drawn: the points, then the trail in the order it finished.
+    const std::vector<Point>& points() const { return m_points; }
+    /// The trail's points, oldest first (for the line joining them).
+    QList<QPointF> trailPath() const;
+    int trailCount() const;
+    /// Runs drawn with their own curve.
+    int curveCount() const { return static_cast<int>(m_curveLines.size()); }
+    /// Fill colour of run `id`'s point (invalid if not drawn).
+    QColor colorOf(int id) const;
+
+signals:
+    /// The pointer entered (`entered`) or left a point of run `id` (0: none found).
+    void pointHovered(int id, bool entered);
+    void pointClicked(int id);
+
+private:
+    /// Puts a series of run points on the axes and reports its hover and click.
+    void addPointSeries(QScatterSeries* series);
+    /// The run of the point of `series` nearest to `point` (0: none).
+    int runAt(const QScatterSeries* series, const QPointF& point) const;
+
+    QChart* m_chart;
+    QValueAxis* m_x;
+    QValueAxis* m_y;
+    QLineSeries* m_frontLine;
+    QLineSeries* m_trailLine;
+    QScatterSeries* m_selection;
+    std::vector<Point> m_points;
+    std::map<const QScatterSeries*, std::vector<int>> m_seriesRuns;  // point index → run id
+    std::vector<QScatterSeries*> m_pointSeries;
+    std::vector<QLineSeries*> m_curveLines;
+};
+
+}  // namespace pfa::ui
