@@ -33,8 +33,10 @@
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/panels/data_units_form.h"
+#include "ui/panels/dataset_chooser.h"
 #include "ui/panels/eliding_combo_box.h"
 #include "ui/panels/epsilon_control.h"
+#include "ui/panels/fitting_label.h"
 #include "ui/panels/generator_knob_forms.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/parameter_form.h"
@@ -47,65 +49,9 @@ namespace {
 /// How far the advanced section is indented under its toggle.
 constexpr int kAdvancedIndent = 12;
 
-/// A word-wrapped label that always gets the height its text needs at its width. A form whose
-/// labels wrap too (the generated rows' labels) underestimates the height of wrapped text in
-/// its field column, and the lines of the data set's and the algorithm's descriptions were
-/// cut off.
-class FittingLabel : public QLabel {
-public:
-    explicit FittingLabel(const QString& text = QString()) : QLabel(text) { setWordWrap(true); }
-
-protected:
-    void resizeEvent(QResizeEvent* event) override {
-        QLabel::resizeEvent(event);
-        const int needed = text().isEmpty() ? 0 : heightForWidth(width());
-        if (needed != minimumHeight()) setMinimumHeight(needed);
-    }
-};
-
-QLabel* hint(const QString& text) {
-    auto* label = new FittingLabel(text);
-    label->setTextFormat(Qt::PlainText);  // group names, file names: never markup
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, QColor(90, 90, 90));
-    label->setPalette(palette);
-    return label;
-}
-
 }  // namespace
 
 ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
-    m_dataset = new ElidingComboBox();
-    for (const pfa::DataGenerator& generator : pfa::dataGenerators()) {
-        m_dataset->addItem(tr("%1 (built-in)").arg(QString::fromStdString(generator.title)),
-                           QString::fromStdString(generator.name));
-        m_dataset->setItemData(m_dataset->count() - 1,
-                               QString::fromStdString(generator.description), Qt::ToolTipRole);
-    }
-    for (const pfa::CatalogEntry& entry : pfa::datasetCatalog()) {
-        m_dataset->addItem(QString::fromStdString(entry.title), QString::fromStdString(entry.name));
-        m_dataset->setItemData(m_dataset->count() - 1, QString::fromStdString(entry.description),
-                               Qt::ToolTipRole);
-    }
-    m_dataset->setToolTip(
-        tr("The data to learn from: the built-in synthetic lending task, a "
-           "standard fairness benchmark (downloaded on demand from its original "
-           "source, checksums verified), or your own file"));
-    m_sensitive = new SensitiveChooser();
-    m_download = new QPushButton(tr("Download…"));
-    m_download->setToolTip(
-        tr("Download this data set from its original source into your data "
-           "folder; every file's SHA-256 checksum is verified"));
-    m_importFolder = new QPushButton(tr("Import from folder…"));
-    m_importFolder->setToolTip(
-        tr("Use files you already have: choose their folder; their "
-           "checksums are verified, then they are copied into your data folder"));
-    m_importFile = new QPushButton(tr("Your own file…"));
-    m_importFile->setToolTip(
-        tr("Import a CSV, TSV or ARFF file: choose the target, the "
-           "sensitive column(s) and the columns to use"));
-    m_datasetInfo = hint(QString());
-
     m_algorithm = new ElidingComboBox();
     for (const auto& algorithm : pfa::algorithmRegistry()) {
         m_algorithm->addItem(QString::fromStdString(algorithm->name()),
@@ -116,7 +62,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_algorithm->setToolTip(
         tr("How the model is trained; hover over an entry for a one-line "
            "description"));
-    m_algorithmInfo = hint(QString());
+    m_algorithmInfo = hintLabel(QString());
 
     m_fairness = new ElidingComboBox();
     m_fairness->addItem(tr("Demographic parity"), QStringLiteral("dp"));
@@ -157,53 +103,13 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_advancedToggle->setToolTip(tr("Show the training hyper-parameters and the train/test split"));
     m_advanced = new QWidget();
     m_advanced->setVisible(false);
-    const pfa::SplitOptions splitDefaults;
-    m_splitMethod = new ElidingComboBox();
-    m_splitMethod->addItem(tr("random (seeded)"),
-                           QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::Seeded)));
-    m_splitMethod->addItem(
-        tr("as pandas DataFrame.sample — reproduces published splits"),
-        QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::PandasSample)));
-    m_splitMethod->setToolTip(
-        tr("How the rows are divided into training and test rows.\n"
-           "Random (seeded): PFA Explorer's own seeded shuffle.\n"
-           "As pandas: exactly the rows pandas' DataFrame.sample(frac = 1 − test share, "
-           "random_state = split seed) picks for training, on the data file's rows in order — "
-           "the split of experiments published that way (DP-FERMI: split seed 100). The split "
-           "can change fairness gaps noticeably on small data sets."));
-    m_splitSeed = new QSpinBox();
-    m_splitSeed->setRange(0, std::numeric_limits<int>::max());
-    m_splitSeed->setValue(static_cast<int>(splitDefaults.seed));
-    m_splitSeed->setToolTip(
-        tr("Seed of the train/test split (pandas: its random_state). Changing "
-           "it reloads the data with other training rows."));
-    m_testFraction = new QDoubleSpinBox();
-    m_testFraction->setDecimals(3);
-    m_testFraction->setRange(0.01, 0.99);
-    m_testFraction->setSingleStep(0.05);
-    m_testFraction->setValue(splitDefaults.testFraction);
-    m_testFraction->setToolTip(
-        tr("Share of the rows held out for testing; the model never sees "
-           "them during training"));
-    // Reload only when a value is committed, not at every keystroke.
-    m_splitSeed->setKeyboardTracking(false);
-    m_testFraction->setKeyboardTracking(false);
-    // The split's rows follow the generated ones in the same form, so their columns line up.
-    QFormLayout* advancedForm = m_advancedSettings->formLayout();
-    advancedForm->addRow(tr("Split"), m_splitMethod);
-    advancedForm->addRow(tr("Split seed"), m_splitSeed);
-    advancedForm->addRow(tr("Test share"), m_testFraction);
     auto* advancedLayout = new QVBoxLayout(m_advanced);
     advancedLayout->setContentsMargins(kAdvancedIndent, 0, 0, 0);
     advancedLayout->addWidget(m_advancedSettings);
-    // Users and silos of the data, under the split they follow, in the same form.
-    auto* unitsTitle = new QLabel(tr("<b>Users and silos</b>"));
-    unitsTitle->setToolTip(
-        tr("Who the rows belong to and who holds them, for algorithms that protect "
-           "a whole person or a whole institution; the data-set card shows them"));
-    advancedForm->addRow(unitsTitle);
-    m_units = new DataUnitsForm(advancedForm, m_advanced);
-    const int knobRow = 4;  // under the data set's rows, above the algorithm (below)
+    // The data set's rows: at the top of the main form, the split and silos in the advanced
+    // section.
+    m_chooser =
+        new DatasetChooser(m_settings->formLayout(), m_advancedSettings->formLayout(), this);
 
     m_live = new QCheckBox(tr("Live mode: rerun while ε or λ moves"));
     m_live->setToolTip(
@@ -216,19 +122,10 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_problemLabel->setStyleSheet(QStringLiteral("color: #b00020; font-weight: 600;"));
     m_problemLabel->setVisible(false);
 
-    // One above the other: side by side, the three would make the panel wider than a dock
-    // beside the charts on a 1280-pixel screen.
-    auto* datasetButtons = new QVBoxLayout();
-    datasetButtons->setSpacing(2);
-    for (QPushButton* button : {m_download, m_importFolder, m_importFile})
-        datasetButtons->addWidget(button, 0, Qt::AlignLeft);
-    // The main rows go above the generated settings, in the same form: one label column.
+    // The main rows go under the data set's, above the generated settings, in the same form:
+    // one label column.
     QFormLayout* form = m_settings->formLayout();
-    int row = 0;
-    form->insertRow(row++, tr("Data set"), m_dataset);
-    form->insertRow(row++, tr("Sensitive"), m_sensitive);
-    form->insertRow(row++, QString(), datasetButtons);
-    form->insertRow(row++, QString(), m_datasetInfo);
+    int row = m_chooser->mainRowCount();
     form->insertRow(row++, tr("Algorithm"), m_algorithm);
     form->insertRow(row++, QString(), m_algorithmInfo);
     form->insertRow(row++, tr("Fairness"), m_fairness);
@@ -237,9 +134,6 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     // Under ε and λ, which it is about, and never scrolled out of view (the settings follow);
     // across both columns, where its text fits.
     form->insertRow(row++, m_live);
-    // The chosen generator's knobs under the data set's rows; its advanced ones (seed, people,
-    // silos) under "Users and silos".
-    m_knobs = new GeneratorKnobForms(form, knobRow, advancedForm, this);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_settings);
     layout->addWidget(m_advancedToggle);
@@ -251,18 +145,18 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         m_advanced->setVisible(open);
         m_advancedToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
     });
-    connect(m_download, &QPushButton::clicked, this,
-            [this] { emit downloadRequested(currentCatalogName()); });
-    connect(m_importFolder, &QPushButton::clicked, this,
-            [this] { emit importFolderRequested(currentCatalogName()); });
-    connect(m_importFile, &QPushButton::clicked, this, &ExperimentPanel::importFileRequested);
-    connect(m_dataset, &QComboBox::currentIndexChanged, this,
-            &ExperimentPanel::onDatasetChoiceChanged);
-    connect(m_sensitive, &SensitiveChooser::changed, this, [this] {
+    connect(m_chooser, &DatasetChooser::requestChanged, this, [this] {
         m_data.reset();
+        m_datasetError.clear();
         emit datasetRequestChanged();
         revalidate();
     });
+    connect(m_chooser, &DatasetChooser::downloadRequested, this,
+            &ExperimentPanel::downloadRequested);
+    connect(m_chooser, &DatasetChooser::importFolderRequested, this,
+            &ExperimentPanel::importFolderRequested);
+    connect(m_chooser, &DatasetChooser::importFileRequested, this,
+            &ExperimentPanel::importFileRequested);
     connect(m_algorithm, &QComboBox::currentIndexChanged, this, [this] {
         updateAlgorithmDependentControls();
         revalidate();
@@ -278,17 +172,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         revalidate();
         emit liveParameterChanged();
     });
-    connect(m_splitMethod, &QComboBox::currentIndexChanged, this, &ExperimentPanel::onSplitChanged);
-    connect(m_splitSeed, &QSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
-    connect(m_testFraction, &QDoubleSpinBox::valueChanged, this, &ExperimentPanel::onSplitChanged);
-    connect(m_units, &DataUnitsForm::changed, this, &ExperimentPanel::onSplitChanged);
-    connect(m_knobs, &GeneratorKnobForms::changed, this, &ExperimentPanel::onSplitChanged);
     // Long item texts must not force the dock wider than a laptop screen allows.
-    for (QComboBox* box : {m_dataset, m_algorithm, m_fairness, m_splitMethod}) {
+    for (QComboBox* box : {m_algorithm, m_fairness}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
     }
-    m_splitMethod->setMinimumContentsLength(8);  // in the advanced section, as its generated rows
     // The first Run's settings (pfa::firstRunConfig): a λ, epochs and step size under which the
     // built-in data shows the tradeoff plainly; saved settings replace them later.
     const pfa::TrainConfig first = pfa::firstRunConfig();
@@ -298,7 +186,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_settings->showConfig(first);
     m_advancedSettings->showConfig(first);
     updateAlgorithmDependentControls();
-    onDatasetChoiceChanged();
+    m_chooser->refreshAvailability();
     // Tab goes down the rows: the generated settings (made first) after the rows above them,
     // that is after the last control inside ε's.
     QWidget* previous = m_fairness;
@@ -323,78 +211,14 @@ QSize ExperimentPanel::minimumSizeHint() const {
     return size;
 }
 
-QString ExperimentPanel::currentCatalogName() const {
-    const QString data = m_dataset->currentData().toString();
-    if (pfa::findGenerator(data.toStdString()) || data.startsWith(QLatin1String("file:"))) {
-        return {};
-    }
-    return data;
-}
+QString ExperimentPanel::currentCatalogName() const { return m_chooser->currentCatalogName(); }
 
-bool ExperimentPanel::catalogFilesPresent() const {
-    const QString name = currentCatalogName();
-    if (name.isEmpty()) return true;
-    const pfa::CatalogEntry& entry = pfa::findCatalogEntry(name.toStdString());
-    const QDir directory(QString::fromStdString(pfa::catalogDatasetDirectory(entry.name)));
-    for (const pfa::DatasetFile& file : entry.files) {
-        if (!QFileInfo::exists(directory.filePath(QString::fromStdString(file.name)))) return false;
-    }
-    return true;
-}
+bool ExperimentPanel::catalogFilesPresent() const { return m_chooser->catalogFilesPresent(); }
 
-void ExperimentPanel::onDatasetChoiceChanged() {
-    const QString catalog = currentCatalogName();
-    const QString data = m_dataset->currentData().toString();
-    if (!catalog.isEmpty()) {
-        m_sensitive->showCatalog(catalog);
-    } else if (const pfa::DataGenerator* generator = pfa::findGenerator(data.toStdString())) {
-        m_sensitive->showFixed(generator->task == pfa::GeneratorTask::Regression
-                                   ? tr("none (regression data)")
-                                   : tr("group (A majority / B minority)"));
-    } else {
-        const std::size_t index = data.mid(5).toULong();
-        QString columns;
-        if (index < m_userFiles.size()) {
-            QStringList names;
-            for (const std::string& c : m_userFiles[index].schema.sensitive)
-                names << QString::fromStdString(c);
-            columns = names.join(QStringLiteral(" & "));
-        }
-        m_sensitive->showFixed(columns);
-    }
-    m_download->setVisible(!catalog.isEmpty());
-    m_importFolder->setVisible(!catalog.isEmpty());
-    m_knobs->setGenerator(data.toStdString());
-    updateGeneratedSilos();
-    refreshAvailability();
-}
-
-void ExperimentPanel::refreshAvailability() {
-    m_data.reset();
-    m_datasetError.clear();
-    const QString catalog = currentCatalogName();
-    const bool present = catalogFilesPresent();
-    m_download->setEnabled(!present);
-    if (!present) {
-        const pfa::CatalogEntry& entry = pfa::findCatalogEntry(catalog.toStdString());
-        std::uint64_t bytes = 0;
-        for (const pfa::DatasetFile& file : entry.files) bytes += file.bytes;
-        m_datasetInfo->setText(
-            tr("Not downloaded yet (%1 MB): Download… fetches it from its source, "
-               "Import from folder… uses files you already have.")
-                .arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1));
-    }
-    emit datasetRequestChanged();
-    revalidate();
-}
+void ExperimentPanel::refreshAvailability() { m_chooser->refreshAvailability(); }
 
 void ExperimentPanel::addUserFile(const QString& path, const pfa::Schema& schema) {
-    m_userFiles.push_back({path, schema});
-    const QString key = QStringLiteral("file:%1").arg(m_userFiles.size() - 1);
-    m_dataset->addItem(tr("Your file: %1").arg(QFileInfo(path).fileName()), key);
-    m_dataset->setItemData(m_dataset->count() - 1,
-                           Qt::convertFromPlainText(path, Qt::WhiteSpaceNormal), Qt::ToolTipRole);
-    m_dataset->setCurrentIndex(m_dataset->count() - 1);
+    m_chooser->addUserFile(path, schema);
 }
 
 pfa::TrainConfig ExperimentPanel::config() const { return currentConfig(nullptr); }
@@ -440,83 +264,25 @@ QLineEdit* ExperimentPanel::lossClipShareBox() const {
     return qobject_cast<QLineEdit*>(parameterField("loss-clip-share"));
 }
 
-pfa::DatasetRequest ExperimentPanel::datasetRequest() const {
-    pfa::DatasetRequest request;
-    request.split.method =
-        pfa::parseSplitMethod(m_splitMethod->currentData().toString().toStdString());
-    request.split.seed = static_cast<std::uint64_t>(m_splitSeed->value());
-    request.split.testFraction = m_testFraction->value();
-    const QString data = m_dataset->currentData().toString();
-    if (data.startsWith(QLatin1String("file:"))) {
-        const std::size_t index = data.mid(5).toULong();
-        if (index < m_userFiles.size()) {
-            request.name = "file";
-            request.filePath = m_userFiles[index].path.toStdString();
-            request.schema = m_userFiles[index].schema;
-        }
-        m_units->applyTo(request);
-        return request;
-    }
-    request.name = data.toStdString();
-    m_knobs->applyTo(request);
-    if (!currentCatalogName().isEmpty()) {
-        request.sensitive = sensitiveId().toStdString();
-        request.dataDirectory = pfa::catalogDatasetDirectory(request.name);
-    }
-    m_units->applyTo(request);
-    return request;
-}
+pfa::DatasetRequest ExperimentPanel::datasetRequest() const { return m_chooser->request(); }
 
-void ExperimentPanel::setSplit(const pfa::SplitOptions& split) {
-    {
-        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed),
-            blockShare(m_testFraction);
-        m_splitMethod->setCurrentIndex(
-            m_splitMethod->findData(QString::fromStdString(pfa::splitMethodName(split.method))));
-        m_splitSeed->setValue(static_cast<int>(std::min<std::uint64_t>(
-            split.seed, static_cast<std::uint64_t>(std::numeric_limits<int>::max()))));
-        m_testFraction->setValue(split.testFraction);
-    }
-    onSplitChanged();
-}
+void ExperimentPanel::setSplit(const pfa::SplitOptions& split) { m_chooser->setSplit(split); }
 
 bool ExperimentPanel::selectDataset(const pfa::DatasetRequest& request) {
-    const int index = m_dataset->findData(QString::fromStdString(request.name));
-    if (index < 0) return false;
-    m_dataset->setCurrentIndex(index);  // offers that data set's sensitive choices
-    m_knobs->showRequest(request);
-    const QString sensitiveBefore = sensitiveId();
-    m_sensitive->selectId(QString::fromStdString(request.sensitive));
-    if (sensitiveId() != sensitiveBefore) {
-        m_data.reset();
-        emit datasetRequestChanged();
-        revalidate();
-    }
-    m_units->showRequest(request);  // a preset's silos and synthetic users (loaded with the split)
-    setSplit(request.split);        // e.g. the published split a preset reproduces
-    return true;
+    return m_chooser->select(request);
 }
 
-QString ExperimentPanel::sensitiveId() const { return m_sensitive->id(); }
-QComboBox* ExperimentPanel::sensitiveBox() const { return m_sensitive->box(); }
-QToolButton* ExperimentPanel::intersectButton() const { return m_sensitive->intersectButton(); }
-
-void ExperimentPanel::updateGeneratedSilos() {
-    // A generator's silos and a silo split of the same rows would contradict each other: with
-    // generated silos the split is off.
-    pfa::DatasetRequest request;
-    request.name = m_dataset->currentData().toString().toStdString();
-    m_knobs->applyTo(request);
-    m_units->setGeneratedSilos(!pfa::generatedSilos(request).empty());
+QString ExperimentPanel::sensitiveId() const { return m_chooser->sensitiveId(); }
+QComboBox* ExperimentPanel::sensitiveBox() const { return m_chooser->sensitive()->box(); }
+QToolButton* ExperimentPanel::intersectButton() const {
+    return m_chooser->sensitive()->intersectButton();
 }
-
-void ExperimentPanel::onSplitChanged() {
-    updateGeneratedSilos();
-    // Other training rows: the loaded data no longer applies.
-    m_data.reset();
-    emit datasetRequestChanged();
-    revalidate();
-}
+QComboBox* ExperimentPanel::datasetBox() const { return m_chooser->datasetBox(); }
+QComboBox* ExperimentPanel::splitMethodBox() const { return m_chooser->splitMethodBox(); }
+QSpinBox* ExperimentPanel::splitSeedBox() const { return m_chooser->splitSeedBox(); }
+QDoubleSpinBox* ExperimentPanel::testFractionBox() const { return m_chooser->testFractionBox(); }
+DataUnitsForm* ExperimentPanel::unitsForm() const { return m_chooser->unitsForm(); }
+GeneratorKnobForms* ExperimentPanel::generatorKnobs() const { return m_chooser->generatorKnobs(); }
 
 bool ExperimentPanel::liveMode() const { return m_live->isChecked(); }
 
@@ -525,40 +291,20 @@ void ExperimentPanel::setDataset(const pfa::PreparedDatasetPtr& data) {
     m_datasetError.clear();
     if (!data || data->key != datasetKey(datasetRequest())) return;  // an older choice
     m_data = data;
-    {
-        // The columns a silo split may follow: the data's categorical ones.
-        QStringList columns;
-        for (const std::string& column : data->split.encoding.categoricalColumns)
-            columns << QString::fromStdString(column);
-        m_units->setColumns(columns);
-    }
-    const pfa::Dataset& train = data->split.train;
-    m_datasetInfo->setText(tr("%1 training rows, %2 test rows, %3 features; sensitive "
-                              "attribute “%4”: %5")
-                               .arg(train.rows())
-                               .arg(data->split.test.rows())
-                               .arg(train.features())
-                               .arg(QString::fromStdString(train.sensitiveDescription))
-                               .arg(QString::fromStdString([&] {
-                                   std::string names;
-                                   for (const std::string& g : train.groupNames) {
-                                       names += (names.empty() ? "" : ", ") + g;
-                                   }
-                                   return names;
-                               }())));
+    m_chooser->showLoaded(data);
     revalidate();
 }
 
 void ExperimentPanel::setDatasetLoading() {
     m_loading = true;
-    m_datasetInfo->setText(tr("Loading data…"));
+    m_chooser->showLoading();
     revalidate();
 }
 
 void ExperimentPanel::setDatasetFailed(const QString& message) {
     m_loading = false;
     m_datasetError = message;
-    m_datasetInfo->setText(QString());
+    m_chooser->showFailed();
     revalidate();
 }
 
@@ -633,7 +379,7 @@ void ExperimentPanel::revalidate() {
         problem = epsilonProblem;
     } else if (!catalogFilesPresent()) {
         problem = tr("%1 is not downloaded yet: click Download… or Import from folder….")
-                      .arg(m_dataset->currentText());
+                      .arg(m_chooser->datasetBox()->currentText());
     } else if (!m_datasetError.isEmpty()) {
         problem = tr("The data set could not be loaded: %1").arg(m_datasetError);
     } else if (!formProblem.isEmpty()) {
@@ -682,18 +428,7 @@ void ExperimentPanel::revalidate() {
 QJsonObject ExperimentPanel::toJson() const {
     const pfa::TrainConfig c = config();
     QJsonObject json;
-    json["dataset"] = m_dataset->currentData().toString();
-    json["sensitive"] = sensitiveId();
-    QJsonArray files;
-    for (const UserFile& file : m_userFiles) {
-        QJsonObject item;
-        item["path"] = file.path;
-        item["schema"] =
-            QJsonDocument::fromJson(QByteArray::fromStdString(pfa::schemaToJson(file.schema)))
-                .object();
-        files.append(item);
-    }
-    json["user_files"] = files;
+    m_chooser->writeJson(json);
     json["algorithm"] = QString::fromStdString(c.algorithm);
     json["fairness"] = m_fairness->currentData().toString();
     json["epsilon"] = m_epsilon->infinityBox()->isChecked()
@@ -703,11 +438,6 @@ QJsonObject ExperimentPanel::toJson() const {
     // Every other parameter under its declared name.
     m_settings->writeJson(json);
     m_advancedSettings->writeJson(json);
-    json["split_method"] = m_splitMethod->currentData().toString();
-    json["split_seed"] = m_splitSeed->value();
-    json["test_fraction"] = m_testFraction->value();
-    json["units"] = m_units->toJson();
-    m_knobs->writeJson(json);  // each generator knob under its name
     json["live_mode"] = liveMode();
     return json;
 }
@@ -717,49 +447,7 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
         const int index = box->findData(value.toString());
         if (index >= 0) box->setCurrentIndex(index);
     };
-    // Own files first, so that a session's "file:N" choice exists before it is selected.
-    for (const QJsonValue& item : json["user_files"].toArray()) {
-        const QString path = item["path"].toString();
-        const QByteArray schema =
-            QJsonDocument(item["schema"].toObject()).toJson(QJsonDocument::Compact);
-        try {
-            const pfa::Schema parsed = pfa::schemaFromJson(pfa::parseJson(schema.toStdString()));
-            const bool known =
-                std::any_of(m_userFiles.begin(), m_userFiles.end(), [&](const UserFile& f) {
-                    return f.path == path &&
-                           pfa::schemaToJson(f.schema) == pfa::schemaToJson(parsed);
-                });
-            if (!known) addUserFile(path, parsed);
-        } catch (const pfa::InputError&) {
-            // A damaged entry is skipped; the rest of the settings still apply.
-        }
-    }
-    if (json.contains("user_files")) {
-        // Map the saved "file:N" onto this panel's numbering (equal path and schema).
-        const QJsonArray saved = json["user_files"].toArray();
-        const QString choice = json["dataset"].toString();
-        if (choice.startsWith(QLatin1String("file:"))) {
-            const int savedIndex = choice.mid(5).toInt();
-            if (savedIndex >= 0 && savedIndex < saved.size()) {
-                const QString path = saved[savedIndex]["path"].toString();
-                for (std::size_t i = 0; i < m_userFiles.size(); ++i) {
-                    if (m_userFiles[i].path == path)
-                        m_dataset->setCurrentIndex(
-                            m_dataset->findData(QStringLiteral("file:%1").arg(i)));
-                }
-            }
-        } else {
-            select(m_dataset, json["dataset"]);
-        }
-    } else {
-        select(m_dataset, json["dataset"]);
-    }
-    const QString sensitiveBefore = sensitiveId();
-    m_sensitive->selectId(json["sensitive"].toString());
-    if (sensitiveId() != sensitiveBefore) {
-        m_data.reset();
-        emit datasetRequestChanged();
-    }
+    m_chooser->readJson(json);  // the data is reloaded once, below
     select(m_algorithm, json["algorithm"]);
     select(m_fairness, json["fairness"]);
     if (json.contains("epsilon")) {
@@ -774,23 +462,6 @@ void ExperimentPanel::fromJson(const QJsonObject& json) {
         m_advancedSettings->readJson(json);
     }
     m_live->setChecked(json["live_mode"].toBool(false));
-    {
-        // Settings saved before the split could be chosen: the default split. The data is
-        // reloaded once, below.
-        const pfa::SplitOptions defaults;
-        const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed),
-            blockShare(m_testFraction);
-        const int method = m_splitMethod->findData(json["split_method"].toString());
-        m_splitMethod->setCurrentIndex(method >= 0 ? method : 0);
-        m_splitSeed->setValue(json["split_seed"].toInt(static_cast<int>(defaults.seed)));
-        m_testFraction->setValue(json["test_fraction"].toDouble(defaults.testFraction));
-    }
-    {
-        // Settings saved before users and silos could be chosen: none.
-        const QSignalBlocker blockUnits(m_units);
-        m_units->fromJson(json["units"].toObject());
-    }
-    m_knobs->readJson(json);  // no signal: reloaded once, below
     updateAlgorithmDependentControls();
     emit datasetRequestChanged();
     revalidate();

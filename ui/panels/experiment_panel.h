@@ -31,6 +31,7 @@ class SensitiveChooser;
 QString forcedAdjacencyReason(const pfa::TrainConfig& config);
 
 class DataUnitsForm;
+class DatasetChooser;
 class GeneratorKnobForms;
 class EpsilonControl;
 class LambdaControl;
@@ -88,7 +89,7 @@ public:
     EpsilonControl* epsilonControl() const { return m_epsilon; }
     LambdaControl* lambdaControl() const { return m_lambda; }
     QComboBox* algorithmBox() const { return m_algorithm; }
-    QComboBox* datasetBox() const { return m_dataset; }
+    QComboBox* datasetBox() const;
     QComboBox* sensitiveBox() const;
     /// The button whose checkable menu adds further sensitive attributes to the one chosen in
     /// sensitiveBox() (their intersections become the groups); hidden when the data set offers
@@ -99,7 +100,7 @@ public:
     QString sensitiveId() const;
     QComboBox* fairnessBox() const { return m_fairness; }
     QCheckBox* liveModeBox() const { return m_live; }
-    QComboBox* splitMethodBox() const { return m_splitMethod; }
+    QComboBox* splitMethodBox() const;
     /// The generated forms: the main one (its settings follow the rows above, in one column)
     /// and the advanced section's (followed by the split's rows).
     ParameterForm* settingsForm() const { return m_settings; }
@@ -114,12 +115,12 @@ public:
     QComboBox* wStreamBox() const;
     QLineEdit* lossClipShareBox() const;
     QToolButton* advancedToggle() const { return m_advancedToggle; }
-    QSpinBox* splitSeedBox() const { return m_splitSeed; }
-    QDoubleSpinBox* testFractionBox() const { return m_testFraction; }
+    QSpinBox* splitSeedBox() const;
+    QDoubleSpinBox* testFractionBox() const;
     /// The data set's silo split (in the advanced section).
-    DataUnitsForm* unitsForm() const { return m_units; }
+    DataUnitsForm* unitsForm() const;
     /// The chosen generator's knobs (main and advanced rows).
-    GeneratorKnobForms* generatorKnobs() const { return m_knobs; }
+    GeneratorKnobForms* generatorKnobs() const;
 
 signals:
     /// Any setting changed (validation has been redone).
@@ -140,17 +141,7 @@ private:
     pfa::TrainConfig currentConfig(QString* problem) const;
     void revalidate();
     void updateAlgorithmDependentControls();
-    void onDatasetChoiceChanged();
-    void onSplitChanged();
-    /// Tells the silo split whether the chosen data already comes in silos.
-    void updateGeneratedSilos();
 
-    QComboBox* m_dataset;
-    SensitiveChooser* m_sensitive;
-    QPushButton* m_download;
-    QPushButton* m_importFolder;
-    QPushButton* m_importFile;
-    QLabel* m_datasetInfo;
     QComboBox* m_algorithm;
     QLabel* m_algorithmInfo;
     QComboBox* m_fairness;
@@ -160,19 +151,10 @@ private:
     QToolButton* m_advancedToggle;
     QWidget* m_advanced;
     ParameterForm* m_advancedSettings;
-    QComboBox* m_splitMethod;
-    QSpinBox* m_splitSeed;
-    QDoubleSpinBox* m_testFraction;
-    DataUnitsForm* m_units;
-    GeneratorKnobForms* m_knobs;
+    DatasetChooser* m_chooser;
     QCheckBox* m_live;
     QLabel* m_problemLabel;
 
-    struct UserFile {
-        QString path;
-        pfa::Schema schema;
-    };
-    std::vector<UserFile> m_userFiles;
     pfa::PreparedDatasetPtr m_data;
     QString m_datasetError;
     bool m_loading = false;
