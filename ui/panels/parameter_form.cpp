@@ -17,6 +17,7 @@
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/panels/eliding_combo_box.h"
+#include "ui/panels/parameter_text.h"
 
 namespace pfa::ui {
 
@@ -27,7 +28,6 @@ constexpr int kLongestLabelLine = 22;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
-QString html(const std::string& text) { return qs(text).toHtmlEscaped(); }
 
 /// A spin box whose minimum width fits six digits (and its unit), not the ten digits of its
 /// largest value: a narrow dock keeps room for the labels, and larger values still fit once
@@ -54,11 +54,6 @@ public:
         return size;
     }
 };
-
-/// The number `spec` stores for "automatic" (batch size 0), when it has one.
-bool autoNumber(const pfa::ParamSpec& spec, double& number) {
-    return spec.hasAuto() && spec.autoByNumber && pfa::parsePortable(spec.autoValue, number);
-}
 
 /// A label that wraps only when its line is longer than the form allows: its size hint is its
 /// one-line width (up to its maximum width), where QLabel's would suggest a narrow block.
@@ -88,93 +83,7 @@ QString labelText(const std::string& label) {
     return text;
 }
 
-/// Whole numbers get a spin box when their range fits one, and their automatic value (if any)
-/// can be the spin box's lowest step.
-bool usesSpinBox(const pfa::ParamSpec& spec) {
-    if (spec.kind != pfa::ParamKind::Integer) return false;
-    if (!(spec.min >= INT_MIN && spec.max <= INT_MAX)) return false;
-    if (!spec.hasAuto()) return true;
-    double number = 0.0;
-    return autoNumber(spec, number) && number <= spec.min && number >= INT_MIN;
-}
-
-/// The allowed values without the automatic one ("in (0, 1)").
-std::string ruleWithoutAuto(const pfa::ParamSpec& spec) {
-    pfa::ParamSpec plain = spec;
-    plain.autoMeaning.clear();
-    return pfa::parameterRule(plain);
-}
-
-std::string choiceLabel(const pfa::ParamSpec& spec, const std::string& value) {
-    for (const pfa::ParamChoice& choice : spec.choices) {
-        if (choice.value == value) return choice.label;
-    }
-    return value;
-}
-
-std::string defaultText(const pfa::ParamSpec& spec) {
-    if (spec.isAuto(spec.defaultValue)) return "auto (" + spec.autoMeaning + ")";
-    switch (spec.kind) {
-        case pfa::ParamKind::Flag:
-            return spec.defaultValue == "true" ? "on" : "off";
-        case pfa::ParamKind::Choice:
-            return choiceLabel(spec, spec.defaultValue);
-        default:
-            return spec.defaultValue + (spec.unit.empty() ? "" : " " + spec.unit);
-    }
-}
-
-/// Why a parameter has no effect in this context ("private runs (finite ε)"); empty if it has.
-QString inapplicableReason(unsigned applies, bool isPrivate, pfa::Calibration calibration,
-                           bool fairnessOn) {
-    QStringList needs;
-    if ((applies & pfa::AppliesPrivate) && !isPrivate)
-        needs << QObject::tr("private runs (finite ε)");
-    if ((applies & pfa::AppliesConservative) && calibration != pfa::Calibration::Conservative) {
-        needs << QObject::tr("the conservative calibration");
-    }
-    if ((applies & pfa::AppliesPublished) && calibration != pfa::Calibration::Published) {
-        needs << QObject::tr("the published calibration");
-    }
-    if ((applies & pfa::AppliesFairness) && !fairnessOn)
-        needs << QObject::tr("a fairness weight λ > 0");
-    if (needs.isEmpty()) return {};
-    return QObject::tr("Has no effect now: it applies only with %1.")
-        .arg(needs.join(QObject::tr(" and ")));
-}
-
 }  // namespace
-
-QString parameterToolTip(const pfa::ParamSpec& spec, const QString& readBy) {
-    QString tip = QStringLiteral("<p><b>%1</b>: %2.</p>").arg(html(spec.label), html(spec.help));
-    if (spec.kind == pfa::ParamKind::Choice) {
-        tip += QStringLiteral("<ul style=\"margin-left: 12px; -qt-list-indent: 0;\">");
-        if (spec.hasAuto())
-            tip += QStringLiteral("<li><b>auto</b>: %1</li>").arg(html(spec.autoMeaning));
-        for (const pfa::ParamChoice& choice : spec.choices) {
-            tip +=
-                QStringLiteral("<li><b>%1</b>: %2</li>").arg(html(choice.label), html(choice.help));
-        }
-        tip += QStringLiteral("</ul>");
-    }
-    tip += QStringLiteral("<p>") + QObject::tr("Default: %1.").arg(html(defaultText(spec)));
-    if (spec.kind == pfa::ParamKind::Real || spec.kind == pfa::ParamKind::Integer) {
-        tip += QStringLiteral(" ") + QObject::tr("Allowed: %1").arg(html(ruleWithoutAuto(spec)));
-        if (spec.hasAuto()) {
-            tip += usesSpinBox(spec)
-                       ? QObject::tr(", or auto (%1: the lowest step)").arg(html(spec.autoMeaning))
-                       : QObject::tr("; empty = auto (%1)").arg(html(spec.autoMeaning));
-        }
-        tip += QStringLiteral(".");
-    }
-    tip += QStringLiteral("</p><p>") +
-           QObject::tr("Read by: %1. Command line, presets and sessions: <code>%2</code>.")
-               .arg(readBy.isEmpty() ? html(pfa::algorithmsReading(spec.name))
-                                     : readBy.toHtmlEscaped(),
-                    html(spec.name)) +
-           QStringLiteral("</p>");
-    return tip;
-}
 
 ParameterForm::ParameterForm(std::vector<pfa::ParamSpec> specs, QWidget* parent,
                              const QString& readBy)
@@ -233,11 +142,11 @@ QWidget* ParameterForm::makeField(const pfa::ParamSpec& spec) {
             return box;
         }
         case pfa::ParamKind::Integer:
-            if (usesSpinBox(spec)) {
+            if (parameterUsesSpinBox(spec)) {
                 auto* box = new CompactSpinBox();
                 double lowest = spec.min;
                 if (spec.hasAuto()) {
-                    autoNumber(spec, lowest);
+                    parameterAutoNumber(spec, lowest);
                     box->setSpecialValueText(tr("auto"));  // what it means: in the tooltip
                 }
                 box->setRange(static_cast<int>(lowest),
@@ -358,7 +267,7 @@ void ParameterForm::setAlgorithm(const pfa::Algorithm& algorithm) {
 void ParameterForm::setContext(bool isPrivate, pfa::Calibration calibration, bool fairnessOn) {
     for (Row& row : m_rows) {
         row.inapplicable =
-            inapplicableReason(row.spec->applies, isPrivate, calibration, fairnessOn);
+            parameterInapplicableReason(row.spec->applies, isPrivate, calibration, fairnessOn);
         row.applies = row.inapplicable.isEmpty();
         updateRowState(row, row.inapplicable);
     }
@@ -415,7 +324,7 @@ QString ParameterForm::applyTo(pfa::TrainConfig& config) const {
         if (text.empty()) {
             if (reports) {
                 problem = tr("%1 is empty: it must be %2.")
-                              .arg(qs(spec.label), qs(ruleWithoutAuto(spec)));
+                              .arg(qs(spec.label), qs(parameterRuleWithoutAuto(spec)));
             }
             continue;
         }
@@ -423,7 +332,7 @@ QString ParameterForm::applyTo(pfa::TrainConfig& config) const {
             spec.set(config, pfa::parseParameter(spec, text));
         } catch (const pfa::InputError&) {
             if (!reports) continue;
-            QString rule = qs(ruleWithoutAuto(spec));
+            QString rule = qs(parameterRuleWithoutAuto(spec));
             if (spec.hasAuto()) rule += tr(", or empty for auto (%1)").arg(qs(spec.autoMeaning));
             problem = tr("%1 = %2 is invalid: it must be %3.").arg(qs(spec.label), qs(text), rule);
         }

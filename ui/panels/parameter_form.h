@@ -10,6 +10,7 @@
 #include "core/config/algorithm.h"
 #include "core/config/parameters.h"
 #include "core/config/train_config.h"
+#include "ui/panels/parameter_text.h"
 
 class QFormLayout;
 class QLabel;
@@ -117,9 +118,5 @@ private:
     QFormLayout* m_layout;
     bool m_quiet = false;  ///< values are being shown, not edited
 };
-
-/// The tooltip of a parameter (rich text): help, choices, default, allowed values and what
-/// reads it (`readBy`, or the algorithms that declare it when empty).
-QString parameterToolTip(const pfa::ParamSpec& spec, const QString& readBy = QString());
 
 }  // namespace pfa::ui
