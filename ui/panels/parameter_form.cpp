@@ -28,7 +28,6 @@ constexpr int kLongestLabelLine = 22;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
-
 /// A spin box whose minimum width fits six digits (and its unit), not the ten digits of its
 /// largest value: a narrow dock keeps room for the labels, and larger values still fit once
 /// the dock is wider.
