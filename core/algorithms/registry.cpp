@@ -1,5 +1,9 @@
 #include "core/algorithms/registry.h"
 
+#include <stdexcept>
+
+#include "core/config/own_setting.h"
+#include "core/config/parameters.h"
 #include "core/util/error.h"
 #include "core/util/random.h"
 
@@ -9,12 +13,45 @@ namespace pfa {
 #include "core/algorithms/algorithm_list.h"
 #undef PFA_ALGORITHM
 
+std::string ownSettingProblem(const std::vector<std::unique_ptr<Algorithm>>& algorithms,
+                              const std::string& name, OwnSettingKind kind) {
+    bool declared = false;
+    for (const auto& algorithm : algorithms) {
+        for (const ParamSpec& spec : algorithm->parameters()) {
+            if (spec.name != name) continue;
+            const bool number = spec.kind == ParamKind::Real || spec.kind == ParamKind::Integer;
+            if (number != (kind == OwnSettingKind::Number)) {
+                return "own setting '" + name + "' is read as " +
+                       (number ? "a choice" : "a number") + " but " + algorithm->name() +
+                       " declares it as " + (number ? "a number" : "a choice");
+            }
+            declared = true;
+        }
+    }
+    if (!declared) return "own setting '" + name + "' is read but declared by no algorithm";
+    return {};
+}
+
+namespace {
+
+/// Every own-setting handle names a setting some algorithm declares, of the handle's kind
+/// (core/config/own_setting.h): a misspelt name stops the program when the registry is built.
+void checkOwnSettings(const std::vector<std::unique_ptr<Algorithm>>& algorithms) {
+    for (const OwnSetting* handle : ownSettingHandles()) {
+        const std::string problem = ownSettingProblem(algorithms, handle->name(), handle->kind());
+        if (!problem.empty()) throw std::logic_error(problem);
+    }
+}
+
+}  // namespace
+
 const std::vector<std::unique_ptr<Algorithm>>& algorithmRegistry() {
     static const std::vector<std::unique_ptr<Algorithm>> registry = [] {
         std::vector<std::unique_ptr<Algorithm>> list;
 #define PFA_ALGORITHM(factory, file) list.push_back(factory());
 #include "core/algorithms/algorithm_list.h"
 #undef PFA_ALGORITHM
+        checkOwnSettings(list);
         return list;
     }();
     return registry;

@@ -5,11 +5,18 @@
 #include <vector>
 
 #include "core/config/algorithm.h"
+#include "core/config/own_setting.h"
 
 namespace pfa {
 
 /// All registered algorithms, in menu order (see algorithm_list.h).
 const std::vector<std::unique_ptr<Algorithm>>& algorithmRegistry();
+
+/// What is wrong with an own-setting handle of `name` and `kind` (core/config/own_setting.h)
+/// given `algorithms`' declarations ("" when one declares it, of that kind). The registry
+/// checks every handle so when it is built and stops the program on the first problem.
+std::string ownSettingProblem(const std::vector<std::unique_ptr<Algorithm>>& algorithms,
+                              const std::string& name, OwnSettingKind kind);
 
 /// The algorithm called `name`; throws InputError listing the known names otherwise.
 const Algorithm& findAlgorithm(const std::string& name);

@@ -280,3 +280,19 @@ TEST_CASE("Every registered algorithm's settings round-trip through record, JSON
         }
     }
 }
+
+TEST_CASE("Every own-setting handle names a declared setting of its kind", "[registry]") {
+    const auto& algorithms = algorithmRegistry();  // built: every handle passed the check
+    REQUIRE(ownSettingHandles().size() >= 60);
+    for (const OwnSetting* handle : ownSettingHandles()) {
+        INFO(handle->name());
+        CHECK(ownSettingProblem(algorithms, handle->name(), handle->kind()).empty());
+    }
+    // What the check refuses: a name no algorithm declares, and a number read as a choice.
+    CHECK_THAT(ownSettingProblem(algorithms, "no-such-setting", OwnSettingKind::Number),
+               Catch::Contains("declared by no algorithm"));
+    CHECK_THAT(ownSettingProblem(algorithms, "ridge", OwnSettingKind::Choice),
+               Catch::Contains("declares it as a number"));
+    CHECK_THAT(ownSettingProblem(algorithms, "clip-rule", OwnSettingKind::Number),
+               Catch::Contains("declares it as a choice"));
+}

@@ -11,11 +11,25 @@
 #include "core/algorithms/diff2/diff2_rounds.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kDifferenceClipRatio{"difference-clip-ratio"};
+const OwnNumber kFullClip{"full-clip"};
+const OwnNumber kGdRounds{"gd-rounds"};
+const OwnNumber kGdStep{"gd-step"};
+const OwnChoice kModel{"model"};
+const OwnNumber kNoiseSplit{"noise-split"};
+const OwnNumber kRestartPeriod{"restart-period"};
+
+}  // namespace
 
 namespace {
 
@@ -47,12 +61,10 @@ public:
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);
         diff2::requireSuitableData(name(), data);
-        diff2::requireWithinBudget(name(), config, data.train,
-                                   static_cast<long>(ownNumber(config, "gd-rounds")),
-                                   static_cast<long>(ownNumber(config, "restart-period")),
-                                   ownNumber(config, "noise-split"));
-        const long rounds = static_cast<long>(ownNumber(config, "gd-rounds"));
-        const long period = static_cast<long>(ownNumber(config, "restart-period"));
+        diff2::requireWithinBudget(name(), config, data.train, static_cast<long>(kGdRounds(config)),
+                                   static_cast<long>(kRestartPeriod(config)), kNoiseSplit(config));
+        const long rounds = static_cast<long>(kGdRounds(config));
+        const long period = static_cast<long>(kRestartPeriod(config));
         if (period > rounds) {
             throw InputError("restart-period = " + std::to_string(period) +
                              " is invalid: at most the number of rounds (" +
@@ -61,9 +73,9 @@ public:
     }
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         TrainConfig c = resolveDefaults(requested, data);
-        const long rounds = static_cast<long>(ownNumber(c, "gd-rounds"));
+        const long rounds = static_cast<long>(kGdRounds(c));
         c.extra["restart-period"] =
-            std::to_string(diff2::resolvedRestartPeriod(ownNumber(c, "restart-period"), rounds));
+            std::to_string(diff2::resolvedRestartPeriod(kRestartPeriod(c), rounds));
         return c;
     }
     /// Non-convex, the squared gradient norm after tuned rounds: d^(2/3)/(nmin·P·ε)^(4/3), L, G
@@ -81,14 +93,13 @@ public:
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
         diff2::RoundSettings s;
-        s.rounds = static_cast<long>(ownNumber(config, "gd-rounds"));
-        s.period = static_cast<long>(ownNumber(config, "restart-period"));
-        s.step = ownNumber(config, "gd-step");
-        s.fullClip = ownNumber(config, "full-clip");
-        s.clipRatio = ownNumber(config, "difference-clip-ratio");
-        s.split = ownNumber(config, "noise-split");
-        s.model =
-            ownChoice(config, "model") == "mlp" ? diff2::ModelKind::Mlp : diff2::ModelKind::Linear;
+        s.rounds = static_cast<long>(kGdRounds(config));
+        s.period = static_cast<long>(kRestartPeriod(config));
+        s.step = kGdStep(config);
+        s.fullClip = kFullClip(config);
+        s.clipRatio = kDifferenceClipRatio(config);
+        s.split = kNoiseSplit(config);
+        s.model = kModel(config) == "mlp" ? diff2::ModelKind::Mlp : diff2::ModelKind::Linear;
         return diff2::runRounds(name(), s, config, data, observer, cancel);
     }
 };

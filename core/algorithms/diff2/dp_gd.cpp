@@ -7,8 +7,19 @@
 #include "core/algorithms/diff2/diff2_rounds.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kFullClip{"full-clip"};
+const OwnNumber kGdRounds{"gd-rounds"};
+const OwnNumber kGdStep{"gd-step"};
+const OwnChoice kModel{"model"};
+
+}  // namespace
 
 namespace {
 
@@ -37,8 +48,8 @@ public:
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);
         diff2::requireSuitableData(name(), data);
-        diff2::requireWithinBudget(name(), config, data.train,
-                                   static_cast<long>(ownNumber(config, "gd-rounds")), 1, 1.0);
+        diff2::requireWithinBudget(name(), config, data.train, static_cast<long>(kGdRounds(config)),
+                                   1, 1.0);
     }
     /// Non-convex, the squared gradient norm: √d/(nmin·P·ε), constants unknown (sizes as
     /// DIFF2's).
@@ -52,12 +63,11 @@ public:
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
         diff2::RoundSettings s;
-        s.rounds = static_cast<long>(ownNumber(config, "gd-rounds"));
+        s.rounds = static_cast<long>(kGdRounds(config));
         s.period = 1;
-        s.step = ownNumber(config, "gd-step");
-        s.fullClip = ownNumber(config, "full-clip");
-        s.model =
-            ownChoice(config, "model") == "mlp" ? diff2::ModelKind::Mlp : diff2::ModelKind::Linear;
+        s.step = kGdStep(config);
+        s.fullClip = kFullClip(config);
+        s.model = kModel(config) == "mlp" ? diff2::ModelKind::Mlp : diff2::ModelKind::Linear;
         return diff2::runRounds(name(), s, config, data, observer, cancel);
     }
 };

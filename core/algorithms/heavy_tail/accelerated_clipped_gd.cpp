@@ -11,6 +11,7 @@
 #include "core/algorithms/heavy_tail/heavy_tail_steps.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -19,12 +20,25 @@ namespace pfa {
 
 namespace {
 
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kClipNorm{"clip-norm"};
+const OwnChoice kClipRule{"clip-rule"};
+const OwnNumber kDomainRadius{"domain-radius"};
+const OwnNumber kMomentBound{"moment-bound"};
+const OwnNumber kSmoothness{"smoothness"};
+const OwnNumber kSteps{"steps"};
+const OwnNumber kTailIndex{"tail-index"};
+
+}  // namespace
+
+namespace {
+
 /// The radius the T and η̄ rules use when the domain is unbounded (D = ∞) [ours]: their D is the
 /// distance from w₀ = 0 to the optimum, of order 1–10 for standardised features.
 constexpr double kRuleRadius = 10.0;
 
 double ruleRadius(const TrainConfig& c) {
-    const double radius = ownNumber(c, "domain-radius");
+    const double radius = kDomainRadius(c);
     return std::isfinite(radius) ? radius : kRuleRadius;
 }
 
@@ -62,11 +76,11 @@ public:
         TrainConfig c = resolveDefaults(requested, data);
         const double n = static_cast<double>(data.train.rows());
         const double d = static_cast<double>(data.train.features() + 1);  // with the intercept
-        const double k = ownNumber(c, "tail-index"), rk = ownNumber(c, "moment-bound");
-        const double beta = ownNumber(c, "smoothness"), D = ruleRadius(c);
+        const double k = kTailIndex(c), rk = kMomentBound(c);
+        const double beta = kSmoothness(c), D = ruleRadius(c);
         const double epsilonZ =
             c.isPrivate() ? std::sqrt(2.0 * privacy::zcdpRho(c.epsilon, c.delta)) : INFINITY;
-        if (ownNumber(c, "steps") == 0) {
+        if (kSteps(c) == 0) {
             // T = min{(βD/r_k)^{2k/(5k−1)} (ε_z n/√d)^{(2k−2)/(5k−1)}, √(βD/r_k) n^{1/4}} (the
             // first term is ∞ without privacy), clamped to [1, n].
             const double ratio = beta * D / rk;
@@ -77,8 +91,8 @@ public:
             const double t = std::clamp(std::ceil(std::min(privateTerm, statisticalTerm)), 1.0, n);
             c.extra["steps"] = std::to_string(static_cast<long>(t));
         }
-        if (ownNumber(c, "clip-norm") == 0) {
-            const double t = ownNumber(c, "steps");
+        if (kClipNorm(c) == 0) {
+            const double t = kSteps(c);
             const double tailClip = rk * std::pow(epsilonZ * n / (std::sqrt(d) * t), 1.0 / k);
             c.extra["clip-norm"] = realText(ruleClip(c, tailClip));
         }
@@ -88,12 +102,12 @@ public:
     /// η̄ = max(2β, T^{3/2} √(Σ² + B²)/D) with B = r_k^k/((k−1)C^{k−1}) and Σ² = dσ² + r₂²T/n
     /// (r₂ ≤ r_k).
     static double etaBar(const TrainConfig& c, const HeavyTailRun& run, double n) {
-        const double k = ownNumber(c, "tail-index"), rk = ownNumber(c, "moment-bound");
+        const double k = kTailIndex(c), rk = kMomentBound(c);
         const double T = static_cast<double>(run.steps());
         const double bias = clippedMeanBiasBound(rk, k, run.clip());
         const double variance =
             static_cast<double>(run.dimension()) * run.sigma() * run.sigma() + rk * rk * T / n;
-        return std::max(2.0 * ownNumber(c, "smoothness"),
+        return std::max(2.0 * kSmoothness(c),
                         std::pow(T, 1.5) * std::sqrt(variance + bias * bias) / ruleRadius(c));
     }
 
@@ -131,7 +145,7 @@ public:
             "norms break "
             "when they are not clipped; set clip-norm or domain-radius, or raise smoothness");
         const double bar = etaBar(config, run, static_cast<double>(data.train.rows()));
-        AcceleratedIterates iterates(run.dimension(), bar, ownNumber(config, "domain-radius"));
+        AcceleratedIterates iterates(run.dimension(), bar, kDomainRadius(config));
         Eigen::VectorXd g(run.dimension());
         for (long t = 0; t < run.steps(); ++t) {
             if (run.cancelled(t)) break;
@@ -145,7 +159,7 @@ public:
             iterates.output(), "the accelerated average w_ag of the iterates",
             "T = " + std::to_string(run.steps()) + " steps and η̄ = " + formatNumber(bar) +
                 " by the accelerated rules (with D = " + formatNumber(ruleRadius(config)) +
-                "); C by the clip rule " + ownChoice(config, "clip-rule") +
+                "); C by the clip rule " + kClipRule(config) +
                 " (tail-calibrated: r_k·(√(2ρ) n/(√d T))^{1/k}).");
     }
 };

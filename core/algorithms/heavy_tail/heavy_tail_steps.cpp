@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/engine/clipping.h"
 #include "core/engine/private_run_report.h"
 #include "core/privacy/noisy_release.h"
@@ -16,6 +17,19 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kClipNorm{"clip-norm"};
+const OwnChoice kClipRule{"clip-rule"};
+const OwnNumber kMomentBound{"moment-bound"};
+const OwnNumber kRidge{"ridge"};
+const OwnNumber kSmoothness{"smoothness"};
+const OwnNumber kSteps{"steps"};
+const OwnNumber kTailIndex{"tail-index"};
+
+}  // namespace
 
 namespace {
 
@@ -122,15 +136,15 @@ double heavyTailSigma(double clip, long batchRows, double rho) {
 }
 
 double ruleClip(const TrainConfig& config, double tailCalibrated) {
-    if (ownChoice(config, "clip-rule") == "naive") return 1.0;
+    if (kClipRule(config) == "naive") return 1.0;
     return config.isPrivate() ? tailCalibrated : std::numeric_limits<double>::infinity();
 }
 
 void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data) {
     requireNoFairness(config);
     const long n = static_cast<long>(data.train.rows());
-    if (static_cast<long>(ownNumber(config, "steps")) > n) {
-        throw InputError("steps = " + formatNumber(ownNumber(config, "steps")) +
+    if (static_cast<long>(kSteps(config)) > n) {
+        throw InputError("steps = " + formatNumber(kSteps(config)) +
                          " is invalid: at most one step per training row (" + std::to_string(n) +
                          ")");
     }
@@ -139,20 +153,19 @@ void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data) {
 TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data) {
     const double n = static_cast<double>(data.train.rows());
     const double d = static_cast<double>(data.train.features() + 1);  // with the intercept
-    if (ownNumber(c, "steps") == 0) {
-        const double kappa = ownNumber(c, "smoothness") / ownNumber(c, "ridge");
+    if (kSteps(c) == 0) {
+        const double kappa = kSmoothness(c) / kRidge(c);
         const double t = std::clamp(std::ceil(4.0 * kappa * std::log(n)), 1.0, n);
         c.extra["steps"] = std::to_string(static_cast<long>(t));
     }
-    if (ownNumber(c, "clip-norm") == 0) {
-        const double t = ownNumber(c, "steps");
-        const double k = ownNumber(c, "tail-index");
+    if (kClipNorm(c) == 0) {
+        const double t = kSteps(c);
+        const double k = kTailIndex(c);
         const double tailClip =
-            c.isPrivate()
-                ? ownNumber(c, "moment-bound") *
-                      std::pow(2.0 * privacy::zcdpRho(c.epsilon, c.delta) * n * n / (d * t),
-                               1.0 / (2.0 * k))
-                : std::numeric_limits<double>::infinity();
+            c.isPrivate() ? kMomentBound(c) * std::pow(2.0 * privacy::zcdpRho(c.epsilon, c.delta) *
+                                                           n * n / (d * t),
+                                                       1.0 / (2.0 * k))
+                          : std::numeric_limits<double>::infinity();
         c.extra["clip-norm"] = realText(ruleClip(c, tailClip));
     }
     return c;
@@ -214,9 +227,9 @@ HeavyTailRun::HeavyTailRun(const Algorithm& algorithm, const PreparedConfig& pre
       m_d(data.train.features()),
       m_streams(prepared.config(), data.train),
       m_noise(m_streams.stream(streams::kNoise)) {
-    m_T = static_cast<long>(ownNumber(m_config, "steps"));
+    m_T = static_cast<long>(kSteps(m_config));
     m_s = static_cast<long>(m_n) / m_T;
-    m_clip = ownNumber(m_config, "clip-norm");
+    m_clip = kClipNorm(m_config);
     m_rho = m_config.isPrivate() ? privacy::zcdpRho(m_config.epsilon, m_config.delta) : INFINITY;
     // Replace-one: the mean of s clipped gradients moves by at most 2C/s; one release per row.
     m_sigma = m_config.isPrivate() ? heavyTailSigma(m_clip, m_s, m_rho) : 0.0;
@@ -319,7 +332,7 @@ RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::strin
 
     // What a clip-norm sweep overlays: the bias and variance bounds of one noisy clipped mean
     // at this run's C, σ and s (r₂ ≤ r_k for k ≥ 2), from public settings only.
-    const double rk = ownNumber(m_config, "moment-bound"), k = ownNumber(m_config, "tail-index");
+    const double rk = kMomentBound(m_config), k = kTailIndex(m_config);
     result.theoryInputs["tail_index"] = k;
     result.theoryInputs["moment_bound"] = rk;
     result.theoryInputs["clip"] = m_clip;
@@ -361,7 +374,7 @@ RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::strin
     report.clipTheta = m_clip;
     report.clipDescription = "C = " + formatNumber(m_clip) +
                              " per example (squared-loss gradient, intercept included; clip rule " +
-                             ownChoice(m_config, "clip-rule") + ")";
+                             kClipRule(m_config) + ")";
     report.protectedData = "every column of each training row (features and target)";
     report.postProcessing = postProcessing;
     if (recordsDiagnostics(m_config)) {

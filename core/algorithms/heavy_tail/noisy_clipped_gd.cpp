@@ -11,11 +11,22 @@
 #include "core/algorithms/heavy_tail/heavy_tail_steps.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnChoice kClipRule{"clip-rule"};
+const OwnNumber kDomainRadius{"domain-radius"};
+const OwnNumber kRidge{"ridge"};
+const OwnNumber kSmoothness{"smoothness"};
+
+}  // namespace
 
 namespace {
 
@@ -57,9 +68,9 @@ public:
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
-        const double mu = ownNumber(config, "ridge");
-        const double kappa = ownNumber(config, "smoothness") / mu;
-        const double radius = ownNumber(config, "domain-radius");
+        const double mu = kRidge(config);
+        const double kappa = kSmoothness(config) / mu;
+        const double radius = kDomainRadius(config);
         HeavyTailRun run(*this, prepared, data, observer, cancel, mu,
                          [mu](const Eigen::VectorXd& w) { return 0.5 * mu * w.squaredNorm(); });
         // The step sizes assume β-smoothness; unclipped heavy-tailed rows break it and the
@@ -90,7 +101,7 @@ public:
                           "the weighted average Σ ζ_t w_{t+1} / Σ ζ_t of the iterates, ζ_t = t + " +
                               formatNumber(a),
                           "T = " + std::to_string(T) + " steps; C by the clip rule " +
-                              ownChoice(config, "clip-rule") +
+                              kClipRule(config) +
                               " (tail-calibrated: r_k·(2ρ n²/(d T))^{1/(2k)}).");
     }
 };

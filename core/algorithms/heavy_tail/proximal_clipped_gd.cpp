@@ -11,11 +11,23 @@
 #include "core/algorithms/heavy_tail/heavy_tail_steps.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/privacy/rdp_mechanisms.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnChoice kClipRule{"clip-rule"};
+const OwnNumber kDomainRadius{"domain-radius"};
+const OwnNumber kL1Penalty{"l1-penalty"};
+const OwnNumber kRidge{"ridge"};
+const OwnNumber kSmoothness{"smoothness"};
+
+}  // namespace
 
 namespace {
 
@@ -72,10 +84,10 @@ public:
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
-        const double mu = ownNumber(config, "ridge");
-        const double lambda1 = ownNumber(config, "l1-penalty");
-        const double radius = ownNumber(config, "domain-radius");
-        const double eta = 1.0 / (2.0 * ownNumber(config, "smoothness"));
+        const double mu = kRidge(config);
+        const double lambda1 = kL1Penalty(config);
+        const double radius = kDomainRadius(config);
+        const double eta = 1.0 / (2.0 * kSmoothness(config));
         HeavyTailRun run(
             *this, prepared, data, observer, cancel, mu, [mu, lambda1](const Eigen::VectorXd& w) {
                 return 0.5 * mu * w.squaredNorm() + lambda1 * w.head(w.size() - 1).lpNorm<1>();
@@ -99,7 +111,7 @@ public:
                 " steps of size η = 1/(2β) = " + formatNumber(eta) +
                 ", each followed by the prox of λ₁‖w‖₁ (λ₁ = " + formatNumber(lambda1) +
                 ") and the projection onto the ball of radius D; C by the clip rule " +
-                ownChoice(config, "clip-rule") + " (tail-calibrated: r_k·(2ρ n²/(d T))^{1/(2k)}).");
+                kClipRule(config) + " (tail-calibrated: r_k·(2ρ n²/(d T))^{1/(2k)}).");
     }
 };
 

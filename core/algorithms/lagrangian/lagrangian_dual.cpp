@@ -6,6 +6,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/config/own_setting.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/clipping.h"
 #include "core/engine/design_matrix.h"
@@ -23,6 +24,19 @@
 #include "core/util/random.h"
 
 namespace pfa::ld {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kAdamLr{"adam-lr"};
+const OwnChoice kConstraint{"constraint"};
+const OwnNumber kCountShare{"count-share"};
+const OwnNumber kDualClip{"dual-clip"};
+const OwnNumber kDualShare{"dual-share"};
+const OwnNumber kDualStep{"dual-step"};
+const OwnNumber kDualTolerance{"dual-tolerance"};
+
+}  // namespace
 
 namespace {
 
@@ -296,14 +310,14 @@ Ledger calibrate(double epsilon, double delta, double samplingRate, long primalS
 Settings settingsOf(Mode mode, const TrainConfig& config) {
     Settings s;
     s.mode = mode;
-    s.constraint = parseConstraint(ownChoice(config, "constraint"));
-    s.learningRate = ownNumber(config, "adam-lr");
-    s.dualStep = ownNumber(config, "dual-step");
-    s.tolerance = ownNumber(config, "dual-tolerance");
-    s.dualClip = ownNumber(config, "dual-clip");
+    s.constraint = parseConstraint(kConstraint(config));
+    s.learningRate = kAdamLr(config);
+    s.dualStep = kDualStep(config);
+    s.tolerance = kDualTolerance(config);
+    s.dualClip = kDualClip(config);
     if (mode == Mode::Private) {
-        s.dualShare = ownNumber(config, "dual-share");
-        s.countShare = ownNumber(config, "count-share");
+        s.dualShare = kDualShare(config);
+        s.countShare = kCountShare(config);
     }
     return s;
 }

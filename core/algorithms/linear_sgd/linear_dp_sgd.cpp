@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/config/own_setting.h"
 #include "core/config/parameters.h"
 #include "core/data/linear_gaussian.h"
 #include "core/data/row_key.h"
@@ -18,6 +19,13 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kDomainRadius{"domain-radius"};
+
+}  // namespace
 
 double autoAlpha(double spread, double privateBatch, double publicBatch, double dimension,
                  double sigma) {
@@ -235,7 +243,7 @@ LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
     s.learningRate = config.lrTheta;
     s.replaceAdjacency = config.adjacency == privacy::Adjacency::Replace;
     s.diagnostics = recordsDiagnostics(config);
-    s.radius = ownNumber(config, "domain-radius");
+    s.radius = kDomainRadius(config);
     s.averageIterates = config.averaging == IterateAveraging::PolynomialDecay;
     s.optimalMse = linearGaussianOptimalMse(train);
 

@@ -16,6 +16,7 @@
 #include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/engine/evaluator.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
@@ -24,6 +25,20 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnChoice kNormalisePublic{"normalise-public"};
+const OwnNumber kPublicBatch{"public-batch"};
+const OwnNumber kPublicSeed{"public-seed"};
+const OwnNumber kPublicShare{"public-share"};
+const OwnChoice kPublicUse{"public-use"};
+const OwnNumber kPublicWeight{"public-weight"};
+const OwnChoice kWarmStart{"warm-start"};
+const OwnChoice kWeightRule{"weight-rule"};
+
+}  // namespace
 
 namespace {
 
@@ -153,12 +168,11 @@ public:
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);
-        const PublicPrivateRows rows =
-            splitPublicRows(data.train, ownNumber(config, "public-share"),
-                            static_cast<std::uint64_t>(ownNumber(config, "public-seed")));
+        const PublicPrivateRows rows = splitPublicRows(
+            data.train, kPublicShare(config), static_cast<std::uint64_t>(kPublicSeed(config)));
         const long nPrivate = static_cast<long>(rows.privateRows.size());
         if (nPrivate < 1) {
-            throw InputError("public-share = " + formatNumber(ownNumber(config, "public-share")) +
+            throw InputError("public-share = " + formatNumber(kPublicShare(config)) +
                              " leaves no private training row; lower it");
         }
         if (config.batchSize > nPrivate) {
@@ -171,10 +185,9 @@ public:
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         TrainConfig c = resolveDefaults(requested, data);
         const long nPublic = static_cast<long>(
-            splitPublicRows(data.train, ownNumber(c, "public-share"),
-                            static_cast<std::uint64_t>(ownNumber(c, "public-seed")))
+            splitPublicRows(data.train, kPublicShare(c), static_cast<std::uint64_t>(kPublicSeed(c)))
                 .publicRows.size());
-        if (ownNumber(c, "public-batch") == 0)
+        if (kPublicBatch(c) == 0)
             c.extra["public-batch"] = std::to_string(std::min(256L, std::max(1L, nPublic)));
         return c;
     }
@@ -205,10 +218,10 @@ public:
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
         const Dataset& train = data.train;
-        const double share = ownNumber(config, "public-share");
-        const auto publicSeed = static_cast<std::uint64_t>(ownNumber(config, "public-seed"));
-        const bool publicOnly = ownChoice(config, "public-use") == "public-only";
-        const double alphaSetting = ownNumber(config, "public-weight");
+        const double share = kPublicShare(config);
+        const auto publicSeed = static_cast<std::uint64_t>(kPublicSeed(config));
+        const bool publicOnly = kPublicUse(config) == "public-only";
+        const double alphaSetting = kPublicWeight(config);
         const double alpha = alphaSetting < 0.0 ? NAN : alphaSetting;
 
         LinearSgdPlan plan =
@@ -217,10 +230,10 @@ public:
         const long nPublic = static_cast<long>(s.publicRows.size());
         const long nPrivate = static_cast<long>(s.privateRows.size());
         s.alpha = nPublic > 0 ? alpha : 1.0;  // no public rows: DP-SGD on the private rows
-        s.publicBatch = static_cast<long>(ownNumber(config, "public-batch"));
-        s.normalisePublic = ownChoice(config, "normalise-public") == "true";
-        s.runLevelWeight = ownChoice(config, "weight-rule") == "per-run";
-        if (ownChoice(config, "warm-start") == "public-least-squares" && nPublic > 0) {
+        s.publicBatch = static_cast<long>(kPublicBatch(config));
+        s.normalisePublic = kNormalisePublic(config) == "true";
+        s.runLevelWeight = kWeightRule(config) == "per-run";
+        if (kWarmStart(config) == "public-least-squares" && nPublic > 0) {
             s.start = leastSquaresOnRows(train, s.publicRows);
         }
         // Only public rows are read: nothing that depends on a private row is released.

@@ -23,6 +23,7 @@
 #include "core/algorithms/ppsgd/ppsgd_theory.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/data/personalised.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/clipping.h"
@@ -36,6 +37,19 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kBaseStep{"base-step"};
+const OwnNumber kGlobalClip{"global-clip"};
+const OwnNumber kGlobalRounds{"global-rounds"};
+const OwnNumber kNoiseMultiplier{"noise-multiplier"};
+const OwnNumber kPersonalisation{"personalisation"};
+const OwnNumber kSampledUsers{"sampled-users"};
+const OwnNumber kSamplesPerUser{"samples-per-user"};
+
+}  // namespace
 
 namespace {
 
@@ -190,13 +204,13 @@ public:
                 train.name + "' has " + std::to_string(train.numClasses()) + " classes");
         }
         const long n = userCount(train);
-        const double q = ownNumber(config, "sampled-users");
+        const double q = kSampledUsers(config);
         if (q > static_cast<double>(n)) {
             throw InputError("users-per-round = " + formatNumber(q) +
                              " is invalid: the training data has " + std::to_string(n) + " users");
         }
-        const double a = ownNumber(config, "personalisation");
-        const double z = ownNumber(config, "noise-multiplier");
+        const double a = kPersonalisation(config);
+        const double z = kNoiseMultiplier(config);
         if (a > 0.0 && !config.isPrivate() && z > 0.0) {
             throw InputError(
                 "noise-multiplier = " + formatNumber(z) +
@@ -204,14 +218,14 @@ public:
                 "must stay within the budget");
         }
         if (a > 0.0 && config.isPrivate()) {
-            const privacy::AccountingInputs in = globalReleaseInputs(
-                q / static_cast<double>(n), z, a,
-                static_cast<long>(ownNumber(config, "global-rounds")), config.delta);
+            const privacy::AccountingInputs in =
+                globalReleaseInputs(q / static_cast<double>(n), z, a,
+                                    static_cast<long>(kGlobalRounds(config)), config.delta);
             const double spent = privacy::certifiedEpsilon(in).epsilon;
             if (spent > config.epsilon * (1.0 + 1e-9)) {
                 throw InputError(
                     "noise-multiplier = " + formatNumber(z) + " spends ε = " + formatNumber(spent) +
-                    " over " + formatNumber(ownNumber(config, "global-rounds")) +
+                    " over " + formatNumber(kGlobalRounds(config)) +
                     " rounds, more than the budget ε = " + formatNumber(config.epsilon) +
                     ": raise z or ε, or leave z automatic");
             }
@@ -221,12 +235,12 @@ public:
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         const long n = userCount(data.train);
         TrainConfig c = resolveUserLevelDefaults(requested, data, n);
-        if (ownNumber(c, "sampled-users") == 0) c.extra["sampled-users"] = std::to_string(n);
-        const double a = ownNumber(c, "personalisation");
-        if (ownNumber(c, "noise-multiplier") == 0 && c.isPrivate() && a > 0.0) {
-            const double q = ownNumber(c, "sampled-users") / static_cast<double>(n);
-            const privacy::AccountingInputs shape = globalReleaseInputs(
-                q, 1.0, a, static_cast<long>(ownNumber(c, "global-rounds")), c.delta);
+        if (kSampledUsers(c) == 0) c.extra["sampled-users"] = std::to_string(n);
+        const double a = kPersonalisation(c);
+        if (kNoiseMultiplier(c) == 0 && c.isPrivate() && a > 0.0) {
+            const double q = kSampledUsers(c) / static_cast<double>(n);
+            const privacy::AccountingInputs shape =
+                globalReleaseInputs(q, 1.0, a, static_cast<long>(kGlobalRounds(c)), c.delta);
             c.extra["noise-multiplier"] = realText(
                 privacy::solveNoiseMultiplierFor(shape, chargedMultiplierScale(q), c.epsilon));
         }
@@ -281,14 +295,14 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     const bool streaming = truth != nullptr;
 
     const long N = userCount(train);
-    const long rounds = static_cast<long>(ownNumber(config, "global-rounds"));
-    const long m = static_cast<long>(ownNumber(config, "samples-per-user"));
-    const double Q = ownNumber(config, "sampled-users");
+    const long rounds = static_cast<long>(kGlobalRounds(config));
+    const long m = static_cast<long>(kSamplesPerUser(config));
+    const double Q = kSampledUsers(config);
     const double q = Q / static_cast<double>(N);
-    const double a = ownNumber(config, "personalisation");
-    const double C = ownNumber(config, "global-clip");
-    const double z = ownNumber(config, "noise-multiplier");
-    const StepSizes eta = stepSizes(ownNumber(config, "base-step"), a);
+    const double a = kPersonalisation(config);
+    const double C = kGlobalClip(config);
+    const double z = kNoiseMultiplier(config);
+    const StepSizes eta = stepSizes(kBaseStep(config), a);
     // Streaming: the generator's raw coordinates, no intercept (the generator has none).
     // Pool: the encoded features and an intercept (bias last, as every model of the app).
     const Eigen::Index d = streaming ? truth->features() : train.features();
@@ -511,7 +525,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         roundLoss = roundSamples = 0.0;
         if (diverged) {
             session.diverge("the models diverged at round " + std::to_string(t + 1) +
-                            ": the step size η = " + formatNumber(ownNumber(config, "base-step")) +
+                            ": the step size η = " + formatNumber(kBaseStep(config)) +
                             " is too large for these data; lower it");
             break;
         }
@@ -536,7 +550,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             const Eigen::VectorXd mean = truth->optimum.rowwise().mean();
             result.theoryInputs = {
                 {"users", static_cast<double>(N)},
-                {"rounds", static_cast<double>(ownNumber(config, "global-rounds"))},
+                {"rounds", static_cast<double>(kGlobalRounds(config))},
                 {"dimension", static_cast<double>(truth->features())},
                 {"smoothness", truth->variances.maxCoeff()},
                 {"clip", C},

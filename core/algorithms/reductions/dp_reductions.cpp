@@ -15,6 +15,7 @@
 #include "core/algorithms/reductions/reductions_game.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/engine/laplace_mechanism.h"
 #include "core/engine/private_run_report.h"
 #include "core/engine/randomised_evaluation.h"
@@ -27,6 +28,18 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kAuditorStep{"auditor-step"};
+const OwnNumber kBound{"bound"};
+const OwnChoice kEvaluation{"evaluation"};
+const OwnNumber kGameRounds{"game-rounds"};
+const OwnNumber kRoundsBeta{"rounds-beta"};
+const OwnNumber kTolerance{"tolerance"};
+
+}  // namespace
 
 namespace {
 
@@ -146,7 +159,7 @@ public:
         // noisy cell counts are floored at 10, so an empty cell is harmless.
         if (!config.isPrivate()) requirePenaltyCellsPresent(config, train);
         if (config.isPrivate()) {
-            const long T = static_cast<long>(ownNumber(config, "game-rounds"));
+            const long T = static_cast<long>(kGameRounds(config));
             const double target = (1.0 - reductions::kCountShare) * config.epsilon;
             reductions::solveMultiplier(T, target, config.delta);  // throws when impossible
         }
@@ -154,21 +167,21 @@ public:
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         TrainConfig c = resolveDefaults(requested, data);
-        const double tolerance = ownNumber(c, "tolerance");
-        double bound = ownNumber(c, "bound");
+        const double tolerance = kTolerance(c);
+        double bound = kBound(c);
         if (bound == 0.0) bound = 1.0 / tolerance;
         c.extra["bound"] = realText(bound);
-        long rounds = static_cast<long>(ownNumber(c, "game-rounds"));
+        long rounds = static_cast<long>(kGameRounds(c));
         if (rounds == 0) {
-            rounds = c.isPrivate() ? reductions::referenceRounds(
-                                         bound, static_cast<long>(data.train.rows()),
-                                         static_cast<long>(data.train.features()), c.epsilon,
-                                         c.delta, ownNumber(c, "rounds-beta"))
-                                   : reductions::kNonPrivateRounds;
+            rounds = c.isPrivate()
+                         ? reductions::referenceRounds(bound, static_cast<long>(data.train.rows()),
+                                                       static_cast<long>(data.train.features()),
+                                                       c.epsilon, c.delta, kRoundsBeta(c))
+                         : reductions::kNonPrivateRounds;
             rounds = std::min(rounds, 100000L);
         }
         c.extra["game-rounds"] = std::to_string(rounds);
-        if (ownNumber(c, "auditor-step") == 0.0) {
+        if (kAuditorStep(c) == 0.0) {
             c.extra["auditor-step"] = realText(reductions::referenceStep(rounds, bound));
         }
         return c;
@@ -212,15 +225,15 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     const Dataset& train = data.train;
     const Dataset& test = data.test;
     const bool isPrivate = config.isPrivate();
-    const bool sampled = ownChoice(config, "evaluation") == "sampled";
+    const bool sampled = kEvaluation(config) == "sampled";
     const reductions::Cells cells(config.fairness, train.numGroups(), train.numClasses());
     const double n = static_cast<double>(train.rows());
 
     reductions::GameSettings game;
-    game.rounds = static_cast<long>(ownNumber(config, "game-rounds"));
-    game.tolerance = ownNumber(config, "tolerance");
-    game.bound = ownNumber(config, "bound");
-    game.step = ownNumber(config, "auditor-step");
+    game.rounds = static_cast<long>(kGameRounds(config));
+    game.tolerance = kTolerance(config);
+    game.bound = kBound(config);
+    game.step = kAuditorStep(config);
 
     const Eigen::MatrixXd design = reductions::designWithBias(train.X);
     const Eigen::MatrixXd testDesign = reductions::designWithBias(test.X);

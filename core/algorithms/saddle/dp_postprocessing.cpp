@@ -15,6 +15,7 @@
 #include "core/algorithms/saddle/saddle_point_trainer.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/design_matrix.h"
 #include "core/engine/laplace_mechanism.h"
@@ -27,6 +28,16 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnChoice kEvaluation{"evaluation"};
+const OwnNumber kGamma{"gamma"};
+const OwnChoice kGammaGrid{"gamma-grid"};
+const OwnNumber kSlackBeta{"slack-beta"};
+
+}  // namespace
 
 namespace {
 
@@ -208,20 +219,19 @@ public:
         const RunStreams streams(config, data.train);
         RandomStream noise = streams.stream(streams::kNoise);
         const eo::CellTable noisy = eo::addLaplaceNoise(counts, config.epsilon, noise);
-        const eo::NoisyRates rates =
-            eo::noisyRates(noisy, static_cast<long>(data.train.rows()), config.epsilon,
-                           ownNumber(config, "slack-beta"));
+        const eo::NoisyRates rates = eo::noisyRates(noisy, static_cast<long>(data.train.rows()),
+                                                    config.epsilon, kSlackBeta(config));
         const bool fprOnly = config.extra.at("fpr-only") == "true";
-        const bool sampled = ownChoice(config, "evaluation") == "sampled";
+        const bool sampled = kEvaluation(config) == "sampled";
 
         const FairnessMetrics base = result.test;
         const auto evaluate = [&](const eo::FlipProbabilities& p) {
             return evaluateFlips(data.test, testPredicted, p, sampled, streams,
                                  config.advantagedClass);
         };
-        const double gamma = ownNumber(config, "gamma");
+        const double gamma = kGamma(config);
         result.test = evaluate(eo::solveFlipProgram(eo::buildFlipProgram(rates, gamma, fprOnly)).p);
-        for (double g : gammaGrid(ownChoice(config, "gamma-grid"))) {
+        for (double g : gammaGrid(kGammaGrid(config))) {
             if (cancel.cancelled()) {  // the table is released: ε is spent either way
                 result.status = RunStatus::Cancelled;
                 result.message = "stopped while solving the γ curve";

@@ -13,6 +13,7 @@
 #include "core/algorithms/silo/silo_rounds.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/engine/clipping.h"
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
@@ -22,6 +23,13 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kStepSize{"step-size"};
+
+}  // namespace
 
 namespace {
 
@@ -109,7 +117,7 @@ public:
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         TrainConfig c = resolveSiloRoundDefaults(requested, data, true);
-        if (ownNumber(c, "step-size") == 0) {
+        if (kStepSize(c) == 0) {
             double eta = 0.1;
             const SiloRoundSettings s = siloRoundSettings(c);
             if (std::isfinite(s.radius) && data.train.silos &&

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/engine/batch_sampler.h"
 #include "core/model/logistic_functions.h"
 #include "core/privacy/rdp_mechanisms.h"
@@ -15,6 +16,21 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kDomainRadius{"domain-radius"};
+const OwnNumber kLocalBatch{"local-batch"};
+const OwnChoice kNoiseCalibration{"noise-calibration"};
+const OwnNumber kRecordClip{"record-clip"};
+const OwnChoice kReportedIterate{"reported-iterate"};
+const OwnNumber kRounds{"rounds"};
+const OwnNumber kSilosPerRound{"silos-per-round"};
+const OwnNumber kStepSize{"step-size"};
+const OwnChoice kTrust{"trust"};
+
+}  // namespace
 
 namespace {
 
@@ -146,21 +162,20 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
 
 SiloRoundSettings siloRoundSettings(const TrainConfig& config) {
     SiloRoundSettings s;
-    s.rounds = static_cast<long>(ownNumber(config, "rounds"));
-    s.localBatch = static_cast<long>(ownNumber(config, "local-batch"));
-    s.silosPerRound = static_cast<long>(ownNumber(config, "silos-per-round"));
-    s.stepSize = ownNumber(config, "step-size");
-    s.clip = ownNumber(config, "record-clip");
-    s.radius = ownNumber(config, "domain-radius");
-    s.lastIterate = ownChoice(config, "reported-iterate") == "last";
-    if (config.extra.count("noise-calibration") &&
-        ownChoice(config, "noise-calibration") != "zcdp-epoch") {
-        s.calibration = ownChoice(config, "noise-calibration") == "rdp-poisson"
+    s.rounds = static_cast<long>(kRounds(config));
+    s.localBatch = static_cast<long>(kLocalBatch(config));
+    s.silosPerRound = static_cast<long>(kSilosPerRound(config));
+    s.stepSize = kStepSize(config);
+    s.clip = kRecordClip(config);
+    s.radius = kDomainRadius(config);
+    s.lastIterate = kReportedIterate(config) == "last";
+    if (config.extra.count("noise-calibration") && kNoiseCalibration(config) != "zcdp-epoch") {
+        s.calibration = kNoiseCalibration(config) == "rdp-poisson"
                             ? SiloCalibration::RdpPoisson
                             : SiloCalibration::ThesisExperiment;
     }
     if (config.extra.count("trust")) {
-        const std::string& trust = ownChoice(config, "trust");
+        const std::string& trust = kTrust(config);
         s.trust = trust == "central"   ? SiloTrust::Central
                   : trust == "shuffle" ? SiloTrust::Shuffle
                   : trust == "local"   ? SiloTrust::Local
@@ -216,15 +231,14 @@ TrainConfig resolveSiloRoundDefaults(const TrainConfig& requested, const DataSpl
     // δ keeps the app's automatic 1/n² over all training records: smaller (stronger) than the
     // 1/n_i² of one silo, and what the δ field says its automatic value is.
     c = resolveDefaults(c, data);
-    if (ownNumber(c, "local-batch") == 0) {
+    if (kLocalBatch(c) == 0) {
         const double n = static_cast<double>(std::max(1L, nMin));
-        const double r = ownNumber(c, "rounds");
+        const double r = kRounds(c);
         const double k =
             c.isPrivate() ? std::ceil(n * std::sqrt(c.epsilon) / (2.0 * std::sqrt(r))) : n;
         c.extra["local-batch"] = std::to_string(static_cast<long>(std::clamp(k, 1.0, n)));
     }
-    if (ownNumber(c, "silos-per-round") == 0)
-        c.extra["silos-per-round"] = std::to_string(std::max(1L, silos));
+    if (kSilosPerRound(c) == 0) c.extra["silos-per-round"] = std::to_string(std::max(1L, silos));
     return c;
 }
 
@@ -242,28 +256,28 @@ void validateSiloRounds(const TrainConfig& config, const DataSplit& data, bool w
             std::to_string(data.train.numClasses()) + ")");
     }
     const long nMin = data.train.silos->minRowsPerUnit();
-    const long k = static_cast<long>(ownNumber(config, "local-batch"));
+    const long k = static_cast<long>(kLocalBatch(config));
     if (k > nMin) {
         throw InputError("local-batch = " + std::to_string(k) +
                          " is invalid: at most the training records of the "
                          "smallest silo (" +
                          std::to_string(nMin) + ")");
     }
-    const long m = static_cast<long>(ownNumber(config, "silos-per-round"));
+    const long m = static_cast<long>(kSilosPerRound(config));
     if (m > data.train.silos->units()) {
         throw InputError("silos-per-round = " + std::to_string(m) + " is invalid: the data has " +
                          std::to_string(data.train.silos->units()) + " silos");
     }
     const std::string deltaRefusal = deltaProblem(config);
     if (!deltaRefusal.empty()) throw InputError(deltaRefusal);
-    if (withTrust && config.isPrivate() && ownChoice(config, "trust") == "local" &&
-        ownChoice(config, "noise-calibration") == "rdp-poisson") {
+    if (withTrust && config.isPrivate() && kTrust(config) == "local" &&
+        kNoiseCalibration(config) == "rdp-poisson") {
         throw InputError(
             "trust = local needs noise-calibration = zcdp-epoch: a record that noises its own "
             "gradient gains nothing from the silo's secret sampling");
     }
-    if (withTrust && config.isPrivate() && ownChoice(config, "trust") != "isrl" &&
-        ownChoice(config, "noise-calibration") == "thesis-experiment") {
+    if (withTrust && config.isPrivate() && kTrust(config) != "isrl" &&
+        kNoiseCalibration(config) == "thesis-experiment") {
         throw InputError(
             "noise-calibration = thesis-experiment is the thesis's formula for noise "
             "added by each silo: it needs trust = isrl");

@@ -23,6 +23,7 @@
 
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
+#include "core/config/own_setting.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/clipping.h"
 #include "core/engine/design_matrix.h"
@@ -40,6 +41,23 @@
 #include "core/util/format.h"
 
 namespace pfa {
+
+namespace {
+
+// The own settings this file reads (checked against the declarations at start).
+const OwnNumber kDiameter{"diameter"};
+const OwnNumber kKappa{"kappa"};
+const OwnNumber kRowBound{"row-bound"};
+const OwnNumber kRowsPerUser{"rows-per-user"};
+const OwnNumber kSmoothingRadius{"smoothing-radius"};
+const OwnNumber kTauFactor{"tau-factor"};
+const OwnNumber kUserClip{"user-clip"};
+const OwnChoice kUserNoise{"user-noise"};
+const OwnNumber kUserRounds{"user-rounds"};
+const OwnNumber kUserStepSize{"user-step-size"};
+const OwnNumber kUsersPerRound{"users-per-round"};
+
+}  // namespace
 
 /// One round's outlier filter (other-algorithms.md §4.4) on the users' stacked mean gradients
 /// Q (n × d): writes each user's keep probability p_i = clamp((f_i − n/2)/(n/6), 0, 1), f_i =
@@ -65,7 +83,7 @@ constexpr std::uint64_t kUserRowsStream = 0x5553455230000000ULL;  // "USER0"
 enum class NoiseMode { Paper, Practical, Naive };
 
 NoiseMode noiseMode(const TrainConfig& config) {
-    const std::string& text = ownChoice(config, "user-noise");
+    const std::string& text = kUserNoise(config);
     if (text == "paper") return NoiseMode::Paper;
     if (text == "naive") return NoiseMode::Naive;
     return NoiseMode::Practical;
@@ -247,7 +265,7 @@ public:
         const long n = train.users->units();
         if (n < 2)
             throw InputError("user-level-dp-sgd needs at least 2 training users; the data has 1");
-        const long perRound = static_cast<long>(ownNumber(config, "users-per-round"));
+        const long perRound = static_cast<long>(kUsersPerRound(config));
         if (perRound > n) {
             throw InputError("users-per-round = " + std::to_string(perRound) +
                              " is invalid: there are " + std::to_string(n) + " training users");
@@ -255,7 +273,7 @@ public:
         if (perRound < n && noiseMode(config) != NoiseMode::Naive) {
             throw InputError(
                 "users-per-round = " + std::to_string(perRound) +
-                " is invalid with user-noise = " + ownChoice(config, "user-noise") +
+                " is invalid with user-noise = " + kUserNoise(config) +
                 ": the concentration gate compares every user with every other in each round; "
                 "sample users only with user-noise = naive (or use every user)");
         }
@@ -267,17 +285,17 @@ public:
         if (!data.train.users || data.train.users->units() == 0) return c;  // validate refuses it
         const double n = static_cast<double>(data.train.users->units());
         const double d = static_cast<double>(data.train.features() + 1);
-        const double T = ownNumber(c, "user-rounds");
-        const double R = ownNumber(c, "diameter");
-        const double G = ownNumber(c, "row-bound");
-        if (ownNumber(c, "rows-per-user") == 0) {
+        const double T = kUserRounds(c);
+        const double R = kDiameter(c);
+        const double G = kRowBound(c);
+        if (kRowsPerUser(c) == 0) {
             c.extra["rows-per-user"] = std::to_string(data.train.users->minRowsPerUnit());
         }
-        const double m = ownNumber(c, "rows-per-user");
-        if (ownNumber(c, "smoothing-radius") < 0) {
+        const double m = kRowsPerUser(c);
+        if (kSmoothingRadius(c) < 0) {
             c.extra["smoothing-radius"] = realText(std::pow(d, 0.25) * R / std::sqrt(T));
         }
-        if (ownNumber(c, "user-step-size") == 0) {
+        if (kUserStepSize(c) == 0) {
             // ε = ∞ (not private): the privacy term of the minimum is +∞.
             const double delta = c.isPrivate() ? c.delta : 1.0;
             const double privacyTerm = c.isPrivate()
@@ -288,8 +306,8 @@ public:
                 (R / G) * std::min({privacyTerm, std::pow(T, -0.75), std::sqrt(n * m) / T});
             c.extra["user-step-size"] = realText(eta);
         }
-        if (ownNumber(c, "user-clip") == 0) c.extra["user-clip"] = realText(G);
-        if (ownNumber(c, "users-per-round") == 0)
+        if (kUserClip(c) == 0) c.extra["user-clip"] = realText(G);
+        if (kUsersPerRound(c) == 0)
             c.extra["users-per-round"] = std::to_string(static_cast<long>(n));
         return c;
     }
@@ -317,18 +335,18 @@ public:
         Setup s;
         s.mode = noiseMode(config);
         s.n = users.units();
-        s.m = static_cast<long>(ownNumber(config, "rows-per-user"));
-        s.T = static_cast<long>(ownNumber(config, "user-rounds"));
+        s.m = static_cast<long>(kRowsPerUser(config));
+        s.T = static_cast<long>(kUserRounds(config));
         s.dim = static_cast<long>(train.features()) + 1;
-        s.perRound = static_cast<long>(ownNumber(config, "users-per-round"));
+        s.perRound = static_cast<long>(kUsersPerRound(config));
         s.q = static_cast<double>(s.perRound) / static_cast<double>(s.n);
-        s.B = ownNumber(config, "row-bound");
-        s.R = ownNumber(config, "diameter");
-        s.tau = ownNumber(config, "tau-factor") * s.B / std::sqrt(static_cast<double>(s.m));
-        s.r = ownNumber(config, "smoothing-radius");
-        s.eta = ownNumber(config, "user-step-size");
-        s.kappa = ownNumber(config, "kappa");
-        if (s.mode == NoiseMode::Naive) s.clip = ownNumber(config, "user-clip");
+        s.B = kRowBound(config);
+        s.R = kDiameter(config);
+        s.tau = kTauFactor(config) * s.B / std::sqrt(static_cast<double>(s.m));
+        s.r = kSmoothingRadius(config);
+        s.eta = kUserStepSize(config);
+        s.kappa = kKappa(config);
+        if (s.mode == NoiseMode::Naive) s.clip = kUserClip(config);
         const bool gated = s.mode != NoiseMode::Naive;
         const double nd = static_cast<double>(s.n);
 
