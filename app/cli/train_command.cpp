@@ -17,6 +17,7 @@
 #include "core/engine/violation_stability.h"
 #include "core/fairness/fairness_metrics.h"
 #include "core/generators/generator.h"
+#include "core/generators/split_settings.h"
 #include "core/sweep/auto_tune.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
@@ -58,14 +59,7 @@ const char* const kTrainHelpHead =
     "  --sensitive CHOICE[+CHOICE] catalog data sets: which sensitive attribute (datasets info);\n"
     "                              several joined by '+' (sex+race) form intersectional groups\n"
     "  --data-dir DIR              folder with the catalog data set's files (default: the\n"
-    "                              per-user data folder filled by 'pfa-cli datasets fetch')\n"
-    "  --split-seed N              seed of the train/test split (default 0)\n"
-    "  --test-fraction X           share of rows held out for testing (default 0.25)\n"
-    "  --split-method M            how the split picks rows: seeded (default, our own\n"
-    "                              permutation) or pandas (the rows pandas'\n"
-    "                              DataFrame.sample(frac=1-X, random_state=N) picks for training,\n"
-    "                              on the rows in file order: reproduces published splits made\n"
-    "                              that way; N < 2^32)\n";
+    "                              per-user data folder filled by 'pfa-cli datasets fetch')\n";
 
 const char* const kTrainHelpSilos =
     "silos (for privacy per institution; any data set):\n"
@@ -261,6 +255,44 @@ std::string helpColumn(std::string line) {
     return line + std::string(kColumn - line.size(), ' ');
 }
 
+/// The canonical value of declared option --NAME (a UsageError naming the option and its rule
+/// when the value is invalid).
+std::string optionValue(const Arguments& args, const ParamSpec& spec) {
+    try {
+        return parseParameter(spec, args.text(spec.name));
+    } catch (const InputError&) {
+        throw UsageError("--" + spec.name + " " + args.text(spec.name) +
+                         " is invalid: " + parameterRule(spec));
+    }
+}
+
+/// The declared settings of the request (`settings`: the split's) given on the command line.
+void applyDeclaredOptions(const Arguments& args, const std::vector<GeneratorKnob>& settings,
+                          DatasetRequest& request) {
+    for (const GeneratorKnob& setting : settings) {
+        if (args.has(setting.spec.name)) setting.set(request, optionValue(args, setting.spec));
+    }
+}
+
+/// The help lines of declared options: --NAME VALUE, its help, default and rule.
+std::string declaredOptionsHelp(const std::vector<GeneratorKnob>& settings, const char* indent) {
+    constexpr std::size_t kColumn = 30;
+    constexpr std::size_t kWidth = 96;
+    std::string help;
+    for (const GeneratorKnob& setting : settings) {
+        const ParamSpec& spec = setting.spec;
+        std::string text =
+            spec.help + ". Default " + spec.defaultValue + "; " + parameterRule(spec) + ".";
+        if (!setting.needs.empty()) text += " Needs --" + setting.needs + ".";
+        const char* metavar = spec.kind == ParamKind::Integer  ? " N"
+                              : spec.kind == ParamKind::Choice ? " M"
+                                                               : " X";
+        help += helpColumn(indent + ("--" + spec.name) + metavar) + wrapped(text, kColumn, kWidth) +
+                "\n";
+    }
+    return help;
+}
+
 /// The generators' part of --help, generated from their declarations: each generator with its
 /// knobs (--NAME, only with that --dataset).
 std::string generatorsHelp() {
@@ -270,15 +302,7 @@ std::string generatorsHelp() {
     for (const DataGenerator& generator : dataGenerators()) {
         help += helpColumn("  " + generator.name) +
                 wrapped(generator.title + ": " + generator.description, kColumn, kWidth) + "\n";
-        for (const GeneratorKnob& knob : generator.knobs) {
-            const ParamSpec& spec = knob.spec;
-            std::string text =
-                spec.help + ". Default " + spec.defaultValue + "; " + parameterRule(spec) + ".";
-            if (!knob.needs.empty()) text += " Needs --" + knob.needs + ".";
-            help +=
-                helpColumn("    --" + spec.name + (spec.kind == ParamKind::Integer ? " N" : " X")) +
-                wrapped(text, kColumn, kWidth) + "\n";
-        }
+        help += declaredOptionsHelp(generator.knobs, "    ");
     }
     return help;
 }
@@ -294,14 +318,7 @@ void applyGeneratorKnobs(const Arguments& args, DatasetRequest& request) {
             if (!args.has(name)) continue;
             if (generator.name != request.name)
                 throw UsageError("--" + name + " only goes with --dataset " + generator.name);
-            std::string canonical;
-            try {
-                canonical = parseParameter(knob.spec, args.text(name));
-            } catch (const InputError&) {
-                throw UsageError("--" + name + " " + args.text(name) +
-                                 " is invalid: " + parameterRule(knob.spec));
-            }
-            knob.set(request, canonical);
+            knob.set(request, optionValue(args, knob.spec));
             given.push_back(&knob);
         }
     }
@@ -470,9 +487,6 @@ int trainCommand(int argc, char** argv) {
                                     "ignore",
                                     "missing",
                                     "data-dir",
-                                    "split-seed",
-                                    "test-fraction",
-                                    "split-method",
                                     "silos",
                                     "silo-split",
                                     "silo-alpha",
@@ -497,6 +511,7 @@ int trainCommand(int argc, char** argv) {
     for (const DataGenerator& generator : dataGenerators()) {
         for (const GeneratorKnob& knob : generator.knobs) valued.insert(knob.spec.name);
     }
+    for (const GeneratorKnob& setting : splitSettings()) valued.insert(setting.spec.name);
     std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows", "auto-tune"};
     for (const ParamSpec* spec : settingOptions()) {
         if (spec->kind == ParamKind::Flag) {
@@ -509,6 +524,7 @@ int trainCommand(int argc, char** argv) {
     const Arguments args(argc, argv, 2, valued, flags);
     if (args.has("help")) {
         std::fputs(kTrainHelpHead, stdout);
+        std::fputs(declaredOptionsHelp(splitSettings(), "  ").c_str(), stdout);
         std::fputs(generatorsHelp().c_str(), stdout);
         std::fputs(kTrainHelpSilos, stdout);
         std::fputs(settingsHelp().c_str(), stdout);
@@ -546,15 +562,7 @@ int trainCommand(int argc, char** argv) {
     request.dataDirectory = args.text("data-dir", request.dataDirectory);
     applyGeneratorKnobs(args, request);
     applySiloOptions(args, request);
-    if (args.has("split-seed") && args.integer("split-seed", 0) < 0) {
-        throw UsageError("--split-seed must be >= 0");
-    }
-    request.split.seed = static_cast<std::uint64_t>(
-        args.integer("split-seed", static_cast<long>(request.split.seed)));
-    request.split.testFraction = args.number("test-fraction", request.split.testFraction);
-    if (args.has("split-method")) {
-        request.split.method = parseSplitMethod(args.text("split-method"));
-    }
+    applyDeclaredOptions(args, splitSettings(), request);
 
     if (args.has("algorithm")) spec.algorithms = commaList(args.text("algorithm"));
     for (const std::string& algorithm : spec.algorithms) findAlgorithm(algorithm);

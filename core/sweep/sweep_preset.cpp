@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "core/generators/generator.h"
+#include "core/generators/split_settings.h"
 #include "core/sweep/parameter_json.h"
 #include "core/util/embedded_json.h"
 #include "core/util/error.h"
@@ -29,24 +30,24 @@ void requireKnownKeys(const JsonValue& json, const std::string& where,
     }
 }
 
-/// The "split" object of a preset's "dataset": method, seed and test_fraction, each optional
-/// (defaults: seeded, 0, 0.25).
-SplitOptions parseSplit(const JsonValue& json) {
-    requireKnownKeys(json, "split", {"method", "seed", "test_fraction"});
-    SplitOptions split;
-    if (json.has("method")) split.method = parseSplitMethod(json.at("method").asString());
-    if (json.has("seed")) {
-        const double seed = json.at("seed").asNumber();
-        if (!(seed >= 0.0 && seed == std::floor(seed) && seed < 0x1p53)) {
-            throw InputError("split seed must be a non-negative integer");
+/// A declared setting's value in a preset: a word for a choice, a number (or "inf") otherwise;
+/// checked against its declaration.
+std::string presetSettingText(const ParamSpec& spec, const JsonValue& value) {
+    return spec.kind == ParamKind::Choice ? parseParameter(spec, value.asString())
+                                          : parseParameter(spec, value.asNumber());
+}
+
+/// The "split" object of earlier presets' "dataset": method, seed and test_fraction, each
+/// optional; read through the split's declarations (split_settings.h).
+void applyPresetSplit(DatasetRequest& request, const JsonValue& json) {
+    for (const auto& [key, value] : json.members()) {
+        const GeneratorKnob* setting = findSplitSetting(key);
+        if (!setting) {
+            throw InputError("unknown split key '" + key +
+                             "' (known: method, seed, test_fraction)");
         }
-        split.seed = static_cast<std::uint64_t>(seed);
+        setting->set(request, presetSettingText(setting->spec, value));
     }
-    split.testFraction = json.numberOr("test_fraction", split.testFraction);
-    if (!(split.testFraction > 0.0 && split.testFraction < 1.0)) {
-        throw InputError("split test_fraction must lie strictly between 0 and 1");
-    }
-    return split;
 }
 
 /// A whole number in [low, high] under `key` of `json`, or `fallback` when absent.
@@ -115,7 +116,7 @@ void applyPresetKnob(DatasetRequest& request, const std::string& key, const Json
                              " data set");
         }
     }
-    std::string known = "name, sensitive, split, silos";
+    std::string known = "name, sensitive, split-method, split-seed, test-fraction, silos";
     if (generator) {
         for (const GeneratorKnob& knob : generator->knobs) known += ", " + knob.spec.name;
     }
@@ -129,8 +130,11 @@ DatasetRequest parsePresetDataset(const JsonValue& dataset) {
     request.sensitive = dataset.stringOr("sensitive", "");
     for (const auto& [key, value] : dataset.members()) {
         if (key == "name" || key == "sensitive") continue;
+        const GeneratorKnob* split = findSplitSetting(key);
         if (key == "split") {
-            request.split = parseSplit(value);
+            applyPresetSplit(request, value);
+        } else if (split && split->spec.name == key) {
+            split->set(request, presetSettingText(split->spec, value));
         } else if (key == "silos") {
             request.silos = parseSilos(value);
         } else {

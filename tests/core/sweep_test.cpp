@@ -211,15 +211,21 @@ TEST_CASE("A preset's data set may name its split, pandas' included", "[sweep][p
     CHECK(published.dataset.split.seed == 100);
     CHECK(datasetKey(published.dataset) == "parkinsons/sex|split=100,0.25,pandas");
     CHECK(preset(R"({"name":"adult","split":{"seed":3}})").dataset.split.seed == 3);
+    // The split's one spelling, as on the command line, names the same data set.
+    CHECK(
+        datasetKey(
+            preset(
+                R"({"name":"parkinsons","sensitive":"sex","split-method":"pandas","split-seed":100,"test-fraction":0.25})")
+                .dataset) == "parkinsons/sex|split=100,0.25,pandas");
     REQUIRE_THROWS_WITH(
         preset(R"({"name":"adult","split":{"method":"sklearn"}})"),
-        Catch::Contains("p.json") && Catch::Contains("unknown split method 'sklearn'"));
+        Catch::Contains("p.json") && Catch::Contains("split-method = sklearn is invalid"));
     REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"random_state":100}})"),
                         Catch::Contains("unknown split key 'random_state'"));
     REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"seed":-1}})"),
-                        Catch::Contains("non-negative integer"));
+                        Catch::Contains("split-seed = -1 is invalid"));
     REQUIRE_THROWS_WITH(preset(R"({"name":"adult","split":{"test_fraction":1}})"),
-                        Catch::Contains("test_fraction"));
+                        Catch::Contains("test-fraction = 1 is invalid"));
     // A split outside "dataset" (or any misspelt key) is refused, not ignored.
     REQUIRE_THROWS_WITH(preset(R"({"name":"adult"})", R"(,"split":{"method":"pandas"})"),
                         Catch::Contains("unknown preset key 'split'"));

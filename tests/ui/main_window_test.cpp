@@ -311,7 +311,7 @@ TEST_CASE("The split method: chosen in the panel, carried by runs and settings, 
     auto window = readyWindow(3);
     ExperimentPanel* panel = window->experimentPanel();
     CHECK(panel->datasetRequest().split.method == pfa::SplitMethod::Seeded);
-    CHECK(panel->toJson()["split_method"].toString() == QStringLiteral("seeded"));
+    CHECK(panel->toJson()["split-method"].toString() == QStringLiteral("seeded"));
 
     // The combo box with its long entry does not make the panel any wider.
     for (QToolButton* button : panel->findChildren<QToolButton*>()) {
@@ -349,12 +349,24 @@ TEST_CASE("The split method: chosen in the panel, carried by runs and settings, 
 
     // Settings round trip; settings saved before the split existed give the default split.
     const QJsonObject settings = panel->toJson();
-    CHECK(settings["split_method"].toString() == QStringLiteral("pandas"));
+    CHECK(settings["split-method"].toString() == QStringLiteral("pandas"));
     ExperimentPanel other;
     other.fromJson(settings);
     CHECK(pfa::datasetKey(other.datasetRequest()) == key);
+    {
+        // Sessions of earlier versions spelt them with underscores.
+        QJsonObject earlier = settings;
+        for (const char* field : {"split-method", "split-seed", "test-fraction"})
+            earlier.remove(QLatin1String(field));
+        earlier["split_method"] = QStringLiteral("pandas");
+        earlier["split_seed"] = 100;
+        earlier["test_fraction"] = settings["test-fraction"];
+        ExperimentPanel restored;
+        restored.fromJson(earlier);
+        CHECK(pfa::datasetKey(restored.datasetRequest()) == key);
+    }
     QJsonObject old = settings;
-    for (const char* field : {"split_method", "split_seed", "test_fraction"})
+    for (const char* field : {"split-method", "split-seed", "test-fraction"})
         old.remove(QLatin1String(field));
     other.fromJson(old);
     const pfa::SplitOptions split = other.datasetRequest().split;

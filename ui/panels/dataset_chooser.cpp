@@ -19,12 +19,14 @@
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
 #include "core/generators/generator.h"
+#include "core/generators/split_settings.h"
 #include "core/util/error.h"
 #include "core/util/json_value.h"
 #include "ui/panels/data_units_form.h"
 #include "ui/panels/eliding_combo_box.h"
 #include "ui/panels/fitting_label.h"
 #include "ui/panels/generator_knob_forms.h"
+#include "ui/panels/parameter_text.h"
 #include "ui/panels/sensitive_chooser.h"
 
 namespace pfa::ui {
@@ -78,41 +80,36 @@ DatasetChooser::DatasetChooser(QFormLayout* mainForm, QFormLayout* advancedForm,
 
     const pfa::SplitOptions splitDefaults;
     m_splitMethod = new ElidingComboBox();
-    m_splitMethod->addItem(tr("random (seeded)"),
-                           QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::Seeded)));
-    m_splitMethod->addItem(
-        tr("as pandas DataFrame.sample — reproduces published splits"),
-        QString::fromStdString(pfa::splitMethodName(pfa::SplitMethod::PandasSample)));
-    m_splitMethod->setToolTip(
-        tr("How the rows are divided into training and test rows.\n"
-           "Random (seeded): PFA Explorer's own seeded shuffle.\n"
-           "As pandas: exactly the rows pandas' DataFrame.sample(frac = 1 − test share, "
-           "random_state = split seed) picks for training, on the data file's rows in order — "
-           "the split of experiments published that way (DP-FERMI: split seed 100). The split "
-           "can change fairness gaps noticeably on small data sets."));
+    for (const pfa::ParamChoice& choice : pfa::findSplitSetting("split-method")->spec.choices) {
+        m_splitMethod->addItem(QString::fromStdString(choice.label),
+                               QString::fromStdString(choice.value));
+        m_splitMethod->setItemData(m_splitMethod->count() - 1, QString::fromStdString(choice.help),
+                                   Qt::ToolTipRole);
+    }
     m_splitMethod->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_splitMethod->setMinimumContentsLength(8);  // in the advanced section, as its other rows
     m_splitSeed = new QSpinBox();
     m_splitSeed->setRange(0, std::numeric_limits<int>::max());
     m_splitSeed->setValue(static_cast<int>(splitDefaults.seed));
-    m_splitSeed->setToolTip(
-        tr("Seed of the train/test split (pandas: its random_state). Changing "
-           "it reloads the data with other training rows."));
     m_testFraction = new QDoubleSpinBox();
     m_testFraction->setDecimals(3);
     m_testFraction->setRange(0.01, 0.99);
     m_testFraction->setSingleStep(0.05);
     m_testFraction->setValue(splitDefaults.testFraction);
-    m_testFraction->setToolTip(
-        tr("Share of the rows held out for testing; the model never sees "
-           "them during training"));
     // Reload only when a value is committed, not at every keystroke.
     m_splitSeed->setKeyboardTracking(false);
     m_testFraction->setKeyboardTracking(false);
     // The split's rows follow the generated ones in the same form, so their columns line up.
-    advancedForm->addRow(tr("Split"), m_splitMethod);
-    advancedForm->addRow(tr("Split seed"), m_splitSeed);
-    advancedForm->addRow(tr("Test share"), m_testFraction);
+    // Labels and tooltips from the split's declarations (core/generators/split_settings.h).
+    const QString readBy = tr("the train/test split");
+    const std::pair<const char*, QWidget*> splitRows[] = {{"split-method", m_splitMethod},
+                                                          {"split-seed", m_splitSeed},
+                                                          {"test-fraction", m_testFraction}};
+    for (const auto& [name, field] : splitRows) {
+        const pfa::ParamSpec& spec = pfa::findSplitSetting(name)->spec;
+        field->setToolTip(parameterToolTip(spec, readBy));
+        advancedForm->addRow(QString::fromStdString(spec.label), field);
+    }
     // Users and silos of the data, under the split they follow, in the same form.
     auto* unitsTitle = new QLabel(tr("<b>Users and silos</b>"));
     unitsTitle->setToolTip(
@@ -313,9 +310,10 @@ void DatasetChooser::writeJson(QJsonObject& json) const {
         files.append(item);
     }
     json["user_files"] = files;
-    json["split_method"] = m_splitMethod->currentData().toString();
-    json["split_seed"] = m_splitSeed->value();
-    json["test_fraction"] = m_testFraction->value();
+    // Under the split's declared names (the command line's spelling).
+    json["split-method"] = m_splitMethod->currentData().toString();
+    json["split-seed"] = m_splitSeed->value();
+    json["test-fraction"] = m_testFraction->value();
     json["units"] = m_units->toJson();
     m_knobs->writeJson(json);  // each generator knob under its name
 }
@@ -367,10 +365,21 @@ void DatasetChooser::readJson(const QJsonObject& json) {
         const pfa::SplitOptions defaults;
         const QSignalBlocker blockMethod(m_splitMethod), blockSeed(m_splitSeed),
             blockShare(m_testFraction);
-        const int method = m_splitMethod->findData(json["split_method"].toString());
+        // Under the declared name, or the one sessions of earlier versions wrote.
+        const auto saved = [&json](const char* name) {
+            const pfa::ParamSpec& spec = pfa::findSplitSetting(name)->spec;
+            if (json.contains(QString::fromStdString(spec.name)))
+                return json.value(QString::fromStdString(spec.name));
+            for (const std::string& former : spec.formerNames) {
+                if (json.contains(QString::fromStdString(former)))
+                    return json.value(QString::fromStdString(former));
+            }
+            return QJsonValue();
+        };
+        const int method = m_splitMethod->findData(saved("split-method").toString());
         m_splitMethod->setCurrentIndex(method >= 0 ? method : 0);
-        m_splitSeed->setValue(json["split_seed"].toInt(static_cast<int>(defaults.seed)));
-        m_testFraction->setValue(json["test_fraction"].toDouble(defaults.testFraction));
+        m_splitSeed->setValue(saved("split-seed").toInt(static_cast<int>(defaults.seed)));
+        m_testFraction->setValue(saved("test-fraction").toDouble(defaults.testFraction));
     }
     {
         // Settings saved before users and silos could be chosen: none.
