@@ -21,6 +21,7 @@
 #include <numeric>
 
 #include "core/algorithms/ppsgd/ppsgd_theory.h"
+#include "core/algorithms/ppsgd/ppsgd_users.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
 #include "core/config/own_setting.h"
@@ -57,7 +58,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// A global model this long has diverged (the data's optima have norms of order 10²).
 constexpr double kDivergedNorm = 1e12;
-constexpr std::uint64_t kUserSamplesStream = 0x5050534744415441ULL;  // "PPSGDATA"
 
 /// (η_w, η_θ) from the base step η and the personalisation a (global/local step ratio).
 struct StepSizes {
@@ -305,54 +305,14 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     const StepSizes eta = stepSizes(kBaseStep(config), a);
     // Streaming: the generator's raw coordinates, no intercept (the generator has none).
     // Pool: the encoded features and an intercept (bias last, as every model of the app).
-    const Eigen::Index d = streaming ? truth->features() : train.features();
-    const Eigen::Index D = streaming ? d : d + 1;
-
-    // Pool mode: each user's training rows (every row its own user without user ids).
-    std::vector<long> poolOffsets, poolRows;
-    if (!streaming) {
-        if (train.users) {
-            poolOffsets = train.users->offsets();
-            poolRows = train.users->rowOrder();
-        } else {
-            poolOffsets.resize(static_cast<std::size_t>(N) + 1);
-            std::iota(poolOffsets.begin(), poolOffsets.end(), 0L);
-            poolRows.resize(static_cast<std::size_t>(N));
-            std::iota(poolRows.begin(), poolRows.end(), 0L);
-        }
-    }
-    const Eigen::VectorXd targets = regressionTargets(train);
-    // Pool mode [ours]: a user's local step is at most 1/L_i, L_i the largest ‖(x, 1)‖² among
-    // the user's rows, so that the personal model never overshoots (an unclipped local step
-    // on a user with one large row would otherwise diverge at any fixed η). The cap uses only
-    // the user's own rows and changes nothing that is released.
-    std::vector<double> localStep(streaming ? 0 : static_cast<std::size_t>(N), eta.local);
-    if (!streaming) {
-        for (long i = 0; i < N; ++i) {
-            double largest = 0.0;
-            for (long k = poolOffsets[static_cast<std::size_t>(i)];
-                 k < poolOffsets[static_cast<std::size_t>(i) + 1]; ++k) {
-                largest = std::max(
-                    largest,
-                    train.X.row(poolRows[static_cast<std::size_t>(k)]).squaredNorm() + 1.0);
-            }
-            localStep[static_cast<std::size_t>(i)] = std::min(eta.local, 1.0 / largest);
-        }
-    }
+    PpsgdUserSamples users(train, config, N, eta.local);
+    const Eigen::Index D = users.modelSize();
 
     const privacy::RunAccountant accountant(globalReleaseInputs(q, z, a, rounds, config.delta));
     const bool diagnostics = recordsDiagnostics(config);
     const RunStreams streams(config, train);
     RandomStream sampling = streams.stream(streams::kSampling);  // who takes part in a round
     RandomStream noise = streams.stream(streams::kNoise);
-    // The users' own samples (fresh draws, or rows of their pool) depend on the seed alone:
-    // runs that differ only in ε, a or η see the same data (common random numbers), so a = 0
-    // gives one curve for every budget. They are the protected data, not a privacy mechanism.
-    // Each user draws from a stream of its own: one user's data never changes another's draws.
-    std::vector<FastRandom> samples;
-    samples.reserve(static_cast<std::size_t>(N));
-    for (long i = 0; i < N; ++i)
-        samples.emplace_back(config.seed, kUserSamplesStream + static_cast<std::uint64_t>(i));
     // The users taking part in a round (positions, ascending), and the release's bound: a
     // replaced user moves the normalised sum by 2C/Q.
     std::vector<long> members(static_cast<std::size_t>(N));
@@ -364,70 +324,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     Eigen::MatrixXd theta = Eigen::MatrixXd::Zero(D, N);  // column i: user i's offset
     RowMatrix x(m, D);
     Eigen::VectorXd y(m), residual(m), model(D), g(D), gsum(D);
-    Eigen::VectorXd userRisk(N);
-
-    // Test part, pool mode: each test row's training user (−1: unknown user, global model only).
-    std::vector<long> testUserOfRow(static_cast<std::size_t>(test.rows()), -1);
-    if (!streaming && test.users && train.users) {
-        const std::vector<long> match = matchUnits(*test.users, *train.users);
-        for (Eigen::Index r = 0; r < test.rows(); ++r) {
-            testUserOfRow[static_cast<std::size_t>(r)] =
-                match[static_cast<std::size_t>(test.users->unitOf(r))];
-        }
-    } else if (streaming && test.userId.size() == test.rows()) {
-        for (Eigen::Index r = 0; r < test.rows(); ++r)
-            testUserOfRow[static_cast<std::size_t>(r)] = test.userId(r);
-    }
-    const Eigen::VectorXd testTargets = regressionTargets(test);
-    // Streaming models live in raw units; the table is standardised: x_raw = sd·x + mean.
-    Eigen::VectorXd rawMean = Eigen::VectorXd::Zero(d), rawSd = Eigen::VectorXd::Ones(d);
-    if (streaming && static_cast<Eigen::Index>(data.encoding.means.size()) == d) {
-        for (Eigen::Index j = 0; j < d; ++j) {
-            rawMean(j) = data.encoding.means[static_cast<std::size_t>(j)];
-            const double sd = data.encoding.standardDeviations[static_cast<std::size_t>(j)];
-            rawSd(j) = sd > 0.0 ? sd : 1.0;
-        }
-    }
-    // The model of user u (or the global one, u < 0) in encoded coordinates with the bias last.
-    auto encodedModel = [&](long u, Eigen::VectorXd& out) {
-        out = w;
-        if (u >= 0 && u < N) out += theta.col(u);
-        if (!streaming) return;
-        Eigen::VectorXd enc(d + 1);
-        enc.head(d) = out.cwiseProduct(rawSd);
-        enc(d) = out.dot(rawMean);
-        out = std::move(enc);
-    };
-    // Test MSE of the personalised predictions, and per test user (position in test.users).
-    std::vector<double> testUserSse, testUserRows;
-    auto testMse = [&](bool perUser) {
-        if (test.rows() == 0) return kNaN;
-        if (perUser && test.users) {
-            testUserSse.assign(static_cast<std::size_t>(test.users->units()), 0.0);
-            testUserRows.assign(static_cast<std::size_t>(test.users->units()), 0.0);
-        }
-        double sse = 0.0;
-        Eigen::VectorXd u(D), enc;
-        for (Eigen::Index r = 0; r < test.rows(); ++r) {
-            encodedModel(testUserOfRow[static_cast<std::size_t>(r)], enc);
-            const double e = test.X.row(r).dot(enc.head(test.features())) + enc(test.features()) -
-                             testTargets(r);
-            sse += e * e;
-            if (perUser && test.users) {
-                const auto k = static_cast<std::size_t>(test.users->unitOf(r));
-                testUserSse[k] += e * e;
-                testUserRows[k] += 1.0;
-            }
-        }
-        return sse / static_cast<double>(test.rows());
-    };
-    auto excessRisk = [&] {
-        for (long i = 0; i < N; ++i) {
-            model = w + theta.col(i);
-            userRisk(i) = truth->userExcessRisk(static_cast<int>(i), model);
-        }
-        return userRisk.mean();
-    };
+    PpsgdReadouts readouts(data, truth, N, users.features(), D);
 
     RunSession session(observer, cancel, "rounds");
     session.setEpsilonSoFar([&](long steps) { return accountant.after(steps).epsilon; });
@@ -444,22 +341,8 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         const long taking = drawParticipants(sampling, q, N, members, "users");
         for (long k = 0; k < taking; ++k) {
             const long i = members[static_cast<std::size_t>(k)];
-            FastRandom& own = samples[static_cast<std::size_t>(i)];
             model = w + theta.col(i);
-            if (streaming) {
-                truth->sample(static_cast<int>(i), own, x, y);
-            } else {
-                const long begin = poolOffsets[static_cast<std::size_t>(i)];
-                const long size = poolOffsets[static_cast<std::size_t>(i) + 1] - begin;
-                for (long k = 0; k < m; ++k) {
-                    const long row = poolRows[static_cast<std::size_t>(
-                        begin +
-                        static_cast<long>(own.uniformIndex(static_cast<std::uint64_t>(size))))];
-                    x.row(k).head(d) = train.X.row(row);
-                    x(k, d) = 1.0;
-                    y(k) = targets(row);
-                }
-            }
+            users.draw(i, x, y);
             // Squared loss ½(ŷ − y)²: the gradient at the pre-update point, shared by w and θ_i.
             residual.noalias() = x * model;
             residual -= y;
@@ -468,9 +351,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             g.noalias() = x.transpose() * residual;
             g /= static_cast<double>(m);
             // The local step: never clipped, never released.
-            if (eta.local > 0.0)
-                theta.col(i) -=
-                    (streaming ? eta.local : localStep[static_cast<std::size_t>(i)]) * g;
+            if (eta.local > 0.0) theta.col(i) -= users.localStep(i) * g;
             if (eta.global > 0.0) {
                 ++contributions;
                 clipped += clipInPlace(g, C);
@@ -502,18 +383,13 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             e.trainObjective = e.trainLoss;
             e.violation = e.dpGap = e.eoGap = e.eoppGap = e.ermiHard = e.ermiSoft = kNaN;
             if (streaming) {
-                e.excessRisk = excessRisk();
+                e.excessRisk = readouts.excessRisk(w, theta);
                 e.testError = e.excessRisk;
-                e.unitErrorSpread = userRisk.maxCoeff() - userRisk.minCoeff();
+                const Eigen::VectorXd& risk = readouts.userRisk();
+                e.unitErrorSpread = risk.maxCoeff() - risk.minCoeff();
             } else {
-                e.testError = testMse(true);
-                double lo = kInf, hi = -kInf;
-                for (std::size_t k = 0; k < testUserSse.size(); ++k) {
-                    if (testUserRows[k] == 0) continue;
-                    lo = std::min(lo, testUserSse[k] / testUserRows[k]);
-                    hi = std::max(hi, testUserSse[k] / testUserRows[k]);
-                }
-                if (hi >= lo) e.unitErrorSpread = hi - lo;
+                e.testError = readouts.testMse(w, theta, true);
+                e.unitErrorSpread = readouts.testUserSpread();
             }
             e.clipFraction = !diagnostics ? kNaN
                              : contributions
@@ -534,14 +410,15 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
 
     // The released global model (encoded coordinates, bias last).
     Eigen::VectorXd global;
-    encodedModel(-1, global);
+    readouts.encodedModel(w, theta, -1, global);
     result.theta = RowMatrix(1, global.size());
     result.theta.row(0) = global.transpose();
     result.regression.known = true;
     if (!session.diverged()) {
-        result.regression.testMse = testMse(true);
+        result.regression.testMse = readouts.testMse(w, theta, true);
         result.regression.testRmse = std::sqrt(result.regression.testMse);
-        const double headline = streaming ? excessRisk() : result.regression.testMse;
+        const double headline =
+            streaming ? readouts.excessRisk(w, theta) : result.regression.testMse;
         result.test = fairnessNotApplicable(static_cast<long>(test.rows()), headline);
         result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
 
@@ -575,11 +452,11 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                 u.name = "user " + std::to_string(i + 1);
                 u.trainRows = diagnostics ? rowsOf(train.users, static_cast<int>(i)) : -1;
                 u.testRows = rowsOf(test.users, static_cast<int>(i));
-                u.testError = userRisk(i);
+                u.testError = readouts.userRisk()(i);
                 if (test.users) {
                     if (const std::optional<long> k = test.users->find(static_cast<int>(i))) {
-                        u.testLoss = testUserSse[static_cast<std::size_t>(*k)] /
-                                     testUserRows[static_cast<std::size_t>(*k)];
+                        u.testLoss = readouts.userSse()[static_cast<std::size_t>(*k)] /
+                                     readouts.userRows()[static_cast<std::size_t>(*k)];
                     }
                 }
                 result.units.push_back(std::move(u));
@@ -590,8 +467,8 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                 u.name = test.users->name(k);
                 u.trainRows = diagnostics ? rowsOf(train.users, test.users->id(k)) : -1;
                 u.testRows = test.users->rowCount(k);
-                u.testError = u.testLoss = testUserSse[static_cast<std::size_t>(k)] /
-                                           testUserRows[static_cast<std::size_t>(k)];
+                u.testError = u.testLoss = readouts.userSse()[static_cast<std::size_t>(k)] /
+                                           readouts.userRows()[static_cast<std::size_t>(k)];
                 result.units.push_back(std::move(u));
             }
         }
