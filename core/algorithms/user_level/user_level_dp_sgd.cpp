@@ -119,6 +119,119 @@ double paperSigma(const Setup& s, double epsilon, double delta) {
     return std::sqrt(variance);
 }
 
+/// The release the accountant charges and the noise it implies: fills s.sigma and s.z for the
+/// mode (naive: certified Gaussian or Poisson-sampled release of the clipped user mean; gated
+/// modes: the ASSUMED sensitivity κτ/n and the concentration gate's sparse vector).
+privacy::RunAccountant calibrateRelease(Setup& s, const TrainConfig& config) {
+    const bool isPrivate = config.isPrivate();
+    const double nd = static_cast<double>(s.n);
+    // The release the accountant charges, and the noise std it implies.
+    privacy::AccountingInputs release;
+    release.adjacency = privacy::Adjacency::Replace;
+    release.delta = isPrivate ? config.delta : 0.0;
+    release.steps = s.T;
+    std::vector<privacy::PureRelease> side;
+    if (isPrivate) {
+        if (s.mode == NoiseMode::Naive && s.perRound == s.n) {
+            // Replacing one user moves the mean of the clipped user gradients by ≤ 2C_u/n.
+            const double delta2 = 2.0 * s.clip / nd;
+            s.sigma = delta2 * std::sqrt(static_cast<double>(s.T) /
+                                         (2.0 * privacy::zcdpRho(config.epsilon, config.delta)));
+            s.z = s.sigma / delta2;
+            release.kind = privacy::ReleaseKind::Gaussian;
+            release.noiseMultiplier = s.z;
+            release.sensitivity =
+                "2C_u/n (replace-one difference of the mean of the users' clipped gradients)";
+        } else if (s.mode == NoiseMode::Naive) {
+            // Poisson over users: each sampled user adds a clipped vector of norm ≤ C_u to
+            // the sum, which is normalised by the expected count qn (group-of-two bound).
+            release.kind = privacy::ReleaseKind::PoissonReplace;
+            release.samplingRate = s.q;
+            release.sensitivity =
+                "C_u (one sampled user's clipped gradient in the sum; replace-one by the "
+                "group-of-two bound)";
+            s.z = privacy::solveNoiseMultiplierFor(release, 1.0, config.epsilon);
+            release.noiseMultiplier = s.z;
+            s.sigma = s.z * s.clip / (s.q * nd);
+        } else {
+            const double assumed = s.kappa * s.tau / nd;
+            s.sigma =
+                s.mode == NoiseMode::Paper
+                    ? paperSigma(s, config.epsilon, config.delta)
+                    : assumed *
+                          std::sqrt(static_cast<double>(s.T) /
+                                    (2.0 * privacy::zcdpRho(config.epsilon / 2.0, config.delta)));
+            s.z = s.sigma / assumed;
+            release.kind = privacy::ReleaseKind::Gaussian;
+            release.noiseMultiplier = s.z;
+            release.sensitivity = "κτ/n (ASSUMED sensitivity of the kept users' mean; heuristic)";
+            side.push_back({"concentration gate",
+                            "sparse vector: threshold 2n/5 − Lap(4/ε), score/2 + Lap(8/ε) "
+                            "per round",
+                            config.epsilon / 2.0});
+        }
+    }
+    return privacy::composeRunAccountant(release, side, release.delta, "user");
+}
+
+/// m rows of every user, drawn once, into the rows u·m … u·m + m − 1 of X and y: a partial
+/// shuffle of the user's rows, or — for a user with fewer than m rows — m draws with
+/// replacement (such a user is not refused: a refusal would tell about that user's rows). Each
+/// user draws from a stream of its own, so one user's rows never change which rows the others
+/// keep.
+void drawUserRows(const UnitIndex& users, const DesignMatrix& design, const Dataset& train,
+                  const RunStreams& streams, long m, RowMatrix& X, Eigen::VectorXd& y) {
+    std::vector<long> pool;
+    for (long u = 0; u < users.units(); ++u) {
+        const auto rows = users.rowsOf(u);
+        pool.assign(rows.begin(), rows.end());
+        RandomStream own = streams.stream(kUserRowsStream + static_cast<std::uint64_t>(u));
+        const bool enough = static_cast<long>(pool.size()) >= m;
+        for (long j = 0; j < m; ++j) {
+            long row = 0;
+            if (enough) {
+                const auto pick =
+                    j +
+                    static_cast<long>(own.uniformIndex(pool.size() - static_cast<std::size_t>(j)));
+                std::swap(pool[static_cast<std::size_t>(j)], pool[static_cast<std::size_t>(pick)]);
+                row = pool[static_cast<std::size_t>(j)];
+            } else {
+                row = pool[own.uniformIndex(pool.size())];
+            }
+            X.row(u * m + j) = design.X.row(row);
+            y(u * m + j) = static_cast<double>(train.y(row));
+        }
+    }
+}
+
+/// Every active user's smoothed mean logistic gradient at θ into the rows of Q (inactive users:
+/// 0): the gradient at θ + y_ij, y_ij uniform in the r-ball (only ⟨y_ij, x_ij⟩ enters).
+void smoothedUserGradients(const RowMatrix& X, const Eigen::VectorXd& y,
+                           const Eigen::VectorXd& theta, const std::vector<char>& active,
+                           const Setup& s, RandomStream& smoothing, Eigen::VectorXd& scores,
+                           Eigen::VectorXd& ball, RowMatrix& Q) {
+    const double mInv = 1.0 / static_cast<double>(s.m);
+    const double dimInv = 1.0 / static_cast<double>(s.dim);
+    scores.noalias() = X * theta;
+    for (long u = 0; u < s.n; ++u) {
+        auto qu = Q.row(u);
+        qu.setZero();
+        if (!active[static_cast<std::size_t>(u)]) continue;
+        for (long j = 0; j < s.m; ++j) {
+            const long row = u * s.m + j;
+            double score = scores(row);
+            if (s.r > 0.0) {
+                smoothing.fillStandardNormal(ball);
+                const double radius = s.r * std::pow(smoothing.uniformOpen(), dimInv);
+                score += radius / ball.norm() * ball.dot(X.row(row).transpose());
+            }
+            const double p = 1.0 / (1.0 + std::exp(-score));
+            qu.noalias() += (p - y(row)) * X.row(row);
+        }
+        qu *= mInv;
+    }
+}
+
 class UserLevelDpSgd final : public Algorithm {
 public:
     std::string name() const override { return "user-level-dp-sgd"; }
@@ -350,55 +463,7 @@ public:
         const bool gated = s.mode != NoiseMode::Naive;
         const double nd = static_cast<double>(s.n);
 
-        // The release the accountant charges, and the noise std it implies.
-        privacy::AccountingInputs release;
-        release.adjacency = privacy::Adjacency::Replace;
-        release.delta = isPrivate ? config.delta : 0.0;
-        release.steps = s.T;
-        std::vector<privacy::PureRelease> side;
-        if (isPrivate) {
-            if (s.mode == NoiseMode::Naive && s.perRound == s.n) {
-                // Replacing one user moves the mean of the clipped user gradients by ≤ 2C_u/n.
-                const double delta2 = 2.0 * s.clip / nd;
-                s.sigma =
-                    delta2 * std::sqrt(static_cast<double>(s.T) /
-                                       (2.0 * privacy::zcdpRho(config.epsilon, config.delta)));
-                s.z = s.sigma / delta2;
-                release.kind = privacy::ReleaseKind::Gaussian;
-                release.noiseMultiplier = s.z;
-                release.sensitivity =
-                    "2C_u/n (replace-one difference of the mean of the users' clipped gradients)";
-            } else if (s.mode == NoiseMode::Naive) {
-                // Poisson over users: each sampled user adds a clipped vector of norm ≤ C_u to
-                // the sum, which is normalised by the expected count qn (group-of-two bound).
-                release.kind = privacy::ReleaseKind::PoissonReplace;
-                release.samplingRate = s.q;
-                release.sensitivity =
-                    "C_u (one sampled user's clipped gradient in the sum; replace-one by the "
-                    "group-of-two bound)";
-                s.z = privacy::solveNoiseMultiplierFor(release, 1.0, config.epsilon);
-                release.noiseMultiplier = s.z;
-                s.sigma = s.z * s.clip / (s.q * nd);
-            } else {
-                const double assumed = s.kappa * s.tau / nd;
-                s.sigma = s.mode == NoiseMode::Paper
-                              ? paperSigma(s, config.epsilon, config.delta)
-                              : assumed * std::sqrt(static_cast<double>(s.T) /
-                                                    (2.0 * privacy::zcdpRho(config.epsilon / 2.0,
-                                                                            config.delta)));
-                s.z = s.sigma / assumed;
-                release.kind = privacy::ReleaseKind::Gaussian;
-                release.noiseMultiplier = s.z;
-                release.sensitivity =
-                    "κτ/n (ASSUMED sensitivity of the kept users' mean; heuristic)";
-                side.push_back({"concentration gate",
-                                "sparse vector: threshold 2n/5 − Lap(4/ε), score/2 + Lap(8/ε) "
-                                "per round",
-                                config.epsilon / 2.0});
-            }
-        }
-        const privacy::RunAccountant accountant =
-            privacy::composeRunAccountant(release, side, release.delta, "user");
+        const privacy::RunAccountant accountant = calibrateRelease(s, config);
 
         RunSession session(observer, cancel, "rounds");
         RunResult& result = session.result();
@@ -413,38 +478,12 @@ public:
         RandomStream gate = streams.stream(kGateStream);
         RandomStream smoothing = streams.stream(kSmoothingStream);
 
-        // m rows of every user, drawn once: a partial shuffle of the user's rows, or — for a
-        // user with fewer than m rows — m draws with replacement (such a user is not refused:
-        // a refusal would tell about that user's rows). Each user draws from a stream of its
-        // own, so one user's rows never change which rows the others keep.
         const DesignMatrix design = makeDesignMatrix(train.X, s.B);
         const DesignMatrix testDesign = makeDesignMatrix(data.test.X, s.B);
         const long rowsUsed = s.n * s.m;
         RowMatrix X(rowsUsed, s.dim);
         Eigen::VectorXd y(rowsUsed);
-        {
-            std::vector<long> pool;
-            for (long u = 0; u < s.n; ++u) {
-                const auto rows = users.rowsOf(u);
-                pool.assign(rows.begin(), rows.end());
-                RandomStream own = streams.stream(kUserRowsStream + static_cast<std::uint64_t>(u));
-                const bool enough = static_cast<long>(pool.size()) >= s.m;
-                for (long j = 0; j < s.m; ++j) {
-                    long row = 0;
-                    if (enough) {
-                        const auto pick = j + static_cast<long>(own.uniformIndex(
-                                                  pool.size() - static_cast<std::size_t>(j)));
-                        std::swap(pool[static_cast<std::size_t>(j)],
-                                  pool[static_cast<std::size_t>(pick)]);
-                        row = pool[static_cast<std::size_t>(j)];
-                    } else {
-                        row = pool[own.uniformIndex(pool.size())];
-                    }
-                    X.row(u * s.m + j) = design.X.row(row);
-                    y(u * s.m + j) = static_cast<double>(train.y(row));
-                }
-            }
-        }
+        drawUserRows(users, design, train, streams, s.m, X, y);
 
         // Every per-round buffer, allocated once.
         Eigen::VectorXd theta = Eigen::VectorXd::Zero(s.dim), average = theta, g(s.dim),
@@ -454,7 +493,6 @@ public:
         Eigen::VectorXd keepProbability(s.n);
         std::vector<char> active(static_cast<std::size_t>(s.n), 1);
         std::vector<long> participants(static_cast<std::size_t>(s.n));
-        const double mInv = 1.0 / static_cast<double>(s.m);
         const double laplaceScale = isPrivate ? 8.0 / config.epsilon : 0.0;
         // The gate's threshold 2n/5 − Lap(4/ε), drawn once (n is public under replace-one).
         const privacy::ReleaseSpec thresholdRelease = privacy::ReleaseSpec::laplace(
@@ -463,7 +501,6 @@ public:
             isPrivate ? -privacy::releaseLaplace(thresholdRelease, -2.0 * nd / 5.0, gate)
                       : 2.0 * nd / 5.0;
         const double ballRadius = s.R / 2.0;
-        const double dimInv = 1.0 / static_cast<double>(s.dim);
 
         const std::unique_ptr<Model> model = makeModelForClasses(2);
         Evaluator trainEvaluator(train, design, *model);
@@ -490,25 +527,7 @@ public:
                 active[static_cast<std::size_t>(participants[static_cast<std::size_t>(k)])] = 1;
             // Smoothed mean gradient of every user: the loss gradient at θ + y_ij, y_ij uniform
             // in the r-ball (only ⟨y_ij, x_ij⟩ enters the logistic gradient).
-            scores.noalias() = X * theta;
-            for (long u = 0; u < s.n; ++u) {
-                auto qu = Q.row(u);
-                qu.setZero();
-                if (!active[static_cast<std::size_t>(u)]) continue;
-                for (long j = 0; j < s.m; ++j) {
-                    const long row = u * s.m + j;
-                    double score = scores(row);
-                    if (s.r > 0.0) {
-                        smoothing.fillStandardNormal(ball);
-                        const double radius = s.r * std::pow(smoothing.uniformOpen(), dimInv);
-                        score += radius / ball.norm() * ball.dot(X.row(row).transpose());
-                    }
-                    const double p = 1.0 / (1.0 + std::exp(-score));
-                    qu.noalias() += (p - y(row)) * X.row(row);
-                }
-                qu *= mInv;
-            }
-
+            smoothedUserGradients(X, y, theta, active, s, smoothing, scores, ball, Q);
             g.setZero();
             if (gated) {
                 const double score = userLevelFilter(Q, s.tau, gram, squared, keepProbability);
