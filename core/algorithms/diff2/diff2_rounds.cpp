@@ -297,11 +297,138 @@ void requireWithinBudget(const std::string& algorithm, const TrainConfig& config
 
 namespace {
 
-/// What the display metrics of one evaluation read (never released).
-struct Evaluation {
-    double trainLoss = kNaN;
-    double gradientNormSquared = kNaN;
-    double testError = kNaN;
+/// The weight of each record in f: 1/(P·n_p), n_p the rows of its silo (1/n without silos).
+Eigen::VectorXd recordWeights(const Dataset& train, const SiloSizes& silos) {
+    const Eigen::Index n = train.rows();
+    Eigen::VectorXd weight(n);
+    if (train.silos && train.silos->units() > 0) {
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const long p = train.silos->unitOf(static_cast<long>(i));
+            weight(i) = 1.0 / (static_cast<double>(silos.silos) *
+                               static_cast<double>(train.silos->rowCount(p)));
+        }
+    } else {
+        weight.setConstant(1.0 / static_cast<double>(n));
+    }
+    return weight;
+}
+
+RowMatrix asTheta(const Eigen::VectorXd& p) {
+    RowMatrix theta(1, p.size());
+    theta.row(0) = p.transpose();
+    return theta;
+}
+
+/// The display read-outs of an iterate (computed on the private rows, never released): the
+/// weighted training loss and ‖∇f‖² (diagnostics), the test error (MSE, or the error rate of a
+/// classifier) and, for a linear classifier, the test set's fairness gaps. Buffers allocated
+/// once.
+class RoundReadouts {
+public:
+    /// `X` and `y` are the run's column-major copy of the training rows and their targets.
+    RoundReadouts(const RoundSettings& settings, LossKind loss, const DataSplit& data,
+                  const Eigen::VectorXd& weight, const Eigen::MatrixXd& X, const Eigen::VectorXd& y)
+        : m_train(data.train),
+          m_test(data.test),
+          m_regression(data.train.isRegression()),
+          m_weight(weight),
+          m_X(X),
+          m_y(y),
+          m_Xtest(data.test.X),
+          m_ytest(regressionTargets(data.test)),
+          m_model(settings.model, loss, data.train.features()),
+          m_testModel(settings.model, loss, data.train.features()) {
+        m_model.reserve(m_train.rows());
+        m_testModel.reserve(m_test.rows());
+        const Eigen::Index D = m_model.parameters();
+        m_trainLoss.resize(m_train.rows());
+        m_gradients.resize(m_train.rows(), D);
+        m_fullGradient.resize(D);
+        m_testScores.resize(m_test.rows());
+        if (!m_regression && settings.model == ModelKind::Linear && m_test.rows() > 0) {
+            m_classModel = makeModelForClasses(2);
+            m_testDesign = std::make_unique<DesignMatrix>(makeDesignMatrix(m_test.X, 0.0));
+            m_testEvaluator = std::make_unique<Evaluator>(m_test, *m_testDesign, *m_classModel);
+        }
+    }
+
+    /// The test MSE (regression) or error rate of iterate p; NaN without test rows.
+    double testError(const Eigen::VectorXd& p) {
+        if (m_test.rows() == 0) return kNaN;
+        m_testModel.scores(p, m_Xtest, m_testScores);
+        if (m_regression)
+            return (m_testScores - m_ytest).squaredNorm() / static_cast<double>(m_test.rows());
+        long wrong = 0;
+        for (Eigen::Index i = 0; i < m_testScores.size(); ++i) {
+            if ((m_testScores(i) >= 0.0 ? 1.0 : 0.0) != m_ytest(i)) ++wrong;
+        }
+        return static_cast<double>(wrong) / static_cast<double>(m_test.rows());
+    }
+
+    /// The metrics of an evaluation at round r (training loss and ‖∇f‖² only as diagnostics).
+    EpochMetrics measure(const Eigen::VectorXd& x, long r, int epoch, bool diagnostics,
+                         const TrainConfig& config) {
+        EpochMetrics m;
+        m.epoch = epoch;
+        m.step = r;
+        m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = kNaN;
+        if (diagnostics) {
+            m_model.gradients(x, m_X, m_y, m_trainLoss, m_gradients);
+            m.trainLoss = m.trainObjective = m_weight.dot(m_trainLoss);
+            m_fullGradient.noalias() = m_gradients.transpose() * m_weight;
+            m.gradientNormSquared = m_fullGradient.squaredNorm();
+        } else {
+            m.trainLoss = m.trainObjective = kNaN;
+        }
+        m.testError = testError(x);
+        if (m_testEvaluator && x.allFinite()) {
+            m_testEvaluator->meanLoss(asTheta(x));
+            const FairnessMetrics f = m_testEvaluator->fairness(config.advantagedClass);
+            m.dpGap = f.dpGap;
+            m.eoGap = f.eoGap;
+            m.eoppGap = f.eoppGap;
+            m.violation = f.violation(config.fairness);
+        }
+        return m;
+    }
+
+    /// The run's final test read-outs of the released last iterate x.
+    void finish(RunResult& result, const Eigen::VectorXd& x, bool linear, bool diverged,
+                const TrainConfig& config) {
+        const bool finite = x.allFinite();
+        if (linear) result.theta = asTheta(x);
+        const double finalError = finite ? testError(x) : kNaN;
+        if (m_regression) {
+            result.regression.known = true;
+            if (finite && !diverged) {
+                result.regression.testMse = finalError;
+                result.regression.testRmse = std::sqrt(finalError);
+            }
+            result.test =
+                fairnessNotApplicable(static_cast<long>(m_test.rows()), result.regression.testMse);
+        } else if (m_testEvaluator && finite) {
+            m_testEvaluator->meanLoss(result.theta);
+            result.test = m_testEvaluator->fairness(config.advantagedClass);
+        } else {
+            result.test = fairnessNotApplicable(static_cast<long>(m_test.rows()), finalError);
+        }
+    }
+
+private:
+    const Dataset& m_train;
+    const Dataset& m_test;
+    bool m_regression;
+    const Eigen::VectorXd& m_weight;
+    const Eigen::MatrixXd& m_X;
+    const Eigen::VectorXd& m_y;
+    const Eigen::MatrixXd m_Xtest;
+    const Eigen::VectorXd m_ytest;
+    GradientModel m_model, m_testModel;
+    Eigen::VectorXd m_trainLoss, m_fullGradient, m_testScores;
+    Eigen::MatrixXd m_gradients;
+    std::unique_ptr<Model> m_classModel;
+    std::unique_ptr<DesignMatrix> m_testDesign;
+    std::unique_ptr<Evaluator> m_testEvaluator;
 };
 
 }  // namespace
@@ -310,7 +437,6 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
                     const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
                     const CancelToken& cancel) {
     const Dataset& train = data.train;
-    const Dataset& test = data.test;
     const Eigen::Index n = train.rows(), d = train.features();
     const bool regression = train.isRegression();
     const LossKind lossKind = regression ? LossKind::Squared : LossKind::Logistic;
@@ -327,26 +453,12 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
     const Calibration cal =
         calibrate(config.epsilon, config.delta, R, T, silos.smallest, silos.silos, settings.split);
 
-    // Weight of each record in f: 1/(P·n_p).
-    Eigen::VectorXd weight(n);
-    if (train.silos && train.silos->units() > 0) {
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const long p = train.silos->unitOf(static_cast<long>(i));
-            weight(i) = 1.0 / (static_cast<double>(silos.silos) *
-                               static_cast<double>(train.silos->rowCount(p)));
-        }
-    } else {
-        weight.setConstant(1.0 / static_cast<double>(n));
-    }
+    const Eigen::VectorXd weight = recordWeights(train, silos);
     const Eigen::MatrixXd X = train.X;  // column-major: per-record gradients are built by column
     const Eigen::VectorXd y = regressionTargets(train);
-    const Eigen::MatrixXd Xtest = test.X;
-    const Eigen::VectorXd ytest = regressionTargets(test);
 
     GradientModel model(settings.model, lossKind, d);
-    GradientModel testModel(settings.model, lossKind, d);
     model.reserve(n);
-    testModel.reserve(test.rows());
     const Eigen::Index D = model.parameters();
 
     const privacy::AccountingInputs inputs =
@@ -368,44 +480,8 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
     // Everything the rounds touch, allocated once.
     Eigen::VectorXd x = model.initial(config.seed);
     Eigen::VectorXd xPrev = x, v = Eigen::VectorXd::Zero(D), agg(D), loss(n), norms(n), coef(n);
-    Eigen::MatrixXd G(n, D), Gprev(n, D), Geval(n, D);
-    Eigen::VectorXd testScores(test.rows()), trainLossBuffer(n), fullGradient(D);
-
-    // Linear logistic runs report the test set's fairness gaps too.
-    std::unique_ptr<Model> classModel;
-    std::unique_ptr<DesignMatrix> testDesign;
-    std::unique_ptr<Evaluator> testEvaluator;
-    const bool linearClassifier = !regression && settings.model == ModelKind::Linear;
-    if (linearClassifier && test.rows() > 0) {
-        classModel = makeModelForClasses(2);
-        testDesign = std::make_unique<DesignMatrix>(makeDesignMatrix(test.X, 0.0));
-        testEvaluator = std::make_unique<Evaluator>(test, *testDesign, *classModel);
-    }
-    auto asTheta = [&](const Eigen::VectorXd& p) {
-        RowMatrix theta(1, p.size());
-        theta.row(0) = p.transpose();
-        return theta;
-    };
-    auto testError = [&](const Eigen::VectorXd& p) {
-        if (test.rows() == 0) return kNaN;
-        testModel.scores(p, Xtest, testScores);
-        if (regression)
-            return (testScores - ytest).squaredNorm() / static_cast<double>(test.rows());
-        long wrong = 0;
-        for (Eigen::Index i = 0; i < testScores.size(); ++i) {
-            if ((testScores(i) >= 0.0 ? 1.0 : 0.0) != ytest(i)) ++wrong;
-        }
-        return static_cast<double>(wrong) / static_cast<double>(test.rows());
-    };
-    auto evaluate = [&](const Eigen::VectorXd& p) {
-        Evaluation e;
-        model.gradients(p, X, y, trainLossBuffer, Geval);
-        e.trainLoss = weight.dot(trainLossBuffer);
-        fullGradient.noalias() = Geval.transpose() * weight;
-        e.gradientNormSquared = fullGradient.squaredNorm();
-        e.testError = testError(p);
-        return e;
-    };
+    Eigen::MatrixXd G(n, D), Gprev(n, D);
+    RoundReadouts readouts(settings, lossKind, data, weight, X, y);
 
     RunSession session(observer, cancel, "rounds");
     if (isPrivate)
@@ -469,22 +545,8 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         // (‖x‖² overflowing is where the exact loss used to become infinite.)
         const bool diverged = !std::isfinite(x.squaredNorm());
         if (r % kEvaluateEvery == 0 || r == R || diverged) {
-            const Evaluation e = diagnostics ? evaluate(x) : Evaluation{kNaN, kNaN, testError(x)};
-            EpochMetrics m;
-            m.epoch = static_cast<int>(result.history.size()) + 1;
-            m.step = r;
-            m.trainLoss = m.trainObjective = e.trainLoss;
-            m.testError = e.testError;
-            m.gradientNormSquared = e.gradientNormSquared;
-            m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = kNaN;
-            if (testEvaluator && x.allFinite()) {
-                testEvaluator->meanLoss(asTheta(x));
-                const FairnessMetrics f = testEvaluator->fairness(config.advantagedClass);
-                m.dpGap = f.dpGap;
-                m.eoGap = f.eoGap;
-                m.eoppGap = f.eoppGap;
-                m.violation = f.violation(config.fairness);
-            }
+            EpochMetrics m = readouts.measure(x, r, static_cast<int>(result.history.size()) + 1,
+                                              diagnostics, config);
             m.clipFraction = !diagnostics ? kNaN
                              : seen       ? static_cast<double>(clipped) / static_cast<double>(seen)
                                           : 0.0;
@@ -502,23 +564,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
 
     // The released model is the last iterate (display metrics are post-processing of it, but
     // are computed on the private rows and are not released).
-    const bool finite = x.allFinite();
-    if (settings.model == ModelKind::Linear) result.theta = asTheta(x);
-    const double finalError = finite ? testError(x) : kNaN;
-    if (regression) {
-        result.regression.known = true;
-        if (finite && !session.diverged()) {
-            result.regression.testMse = finalError;
-            result.regression.testRmse = std::sqrt(finalError);
-        }
-        result.test =
-            fairnessNotApplicable(static_cast<long>(test.rows()), result.regression.testMse);
-    } else if (testEvaluator && finite) {
-        testEvaluator->meanLoss(result.theta);
-        result.test = testEvaluator->fairness(config.advantagedClass);
-    } else {
-        result.test = fairnessNotApplicable(static_cast<long>(test.rows()), finalError);
-    }
+    readouts.finish(result, x, settings.model == ModelKind::Linear, session.diverged(), config);
     result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
     result.theoryInputs = {{"parameters", static_cast<double>(D)},
                            {"records_per_silo_min", static_cast<double>(silos.smallest)},
