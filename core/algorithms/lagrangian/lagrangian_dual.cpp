@@ -465,6 +465,57 @@ void describeRun(const std::string& algorithm, RunResult& result, const Ledger& 
                         "; no early stopping on training or validation statistics.\n";
 }
 
+/// The Laplace release of the cell counts and, last, the number of rows n: a row added or
+/// removed changes its cell and n by one each, a replaced row two cells: ℓ1 bound 2 either
+/// way, so n costs nothing extra and no exact count (n is private under add/remove) is ever
+/// used. Returns the noisy counts (at least 10 each) and sets `rows` to the noisy n (≥ 1).
+Eigen::VectorXd releaseCounts(const Eigen::VectorXd& exactCounts, long n, double countEpsilon,
+                              RandomStream& countNoise, double& rows) {
+    const Eigen::Index J = exactCounts.size();
+    const LaplaceMechanism laplace(2.0, countEpsilon, "cell");
+    Eigen::VectorXd released(J + 1);
+    released.head(J) = exactCounts;
+    released(J) = static_cast<double>(n);
+    laplace.addNoise(released, countNoise);
+    rows = std::max(1.0, released(J));
+    return released.head(J).cwiseMax(10.0);
+}
+
+/// One pass over the training rows at the model w (a row): each cell's sum of the clipped row
+/// values into `sums`; returns the summed logistic loss when `withLoss` (0 otherwise).
+double cellSums(const DesignMatrix& design, const Eigen::Ref<const Eigen::RowVectorXd>& w,
+                const Dataset& train, const Eigen::VectorXi& cellOfRow, Constraint constraint,
+                double clip, bool withLoss, Eigen::VectorXd& sums) {
+    sums.setZero();
+    double loss = 0.0;
+    for (Eigen::Index i = 0; i < train.rows(); ++i) {
+        const double score = design.X.row(i).dot(w);
+        if (withLoss) loss += logisticLoss(score, train.y(i));
+        const int cell = cellOfRow(i);
+        if (cell >= 0) sums(cell) += rowValue(constraint, score, train.y(i), clip);
+    }
+    return loss;
+}
+
+/// The test read-outs of the reported model into `metrics` (NaN when it diverged).
+void measureTest(Evaluator& testEvaluator, const RowMatrix& reported, bool diverged,
+                 const TrainConfig& config, EpochMetrics& metrics) {
+    if (diverged) {
+        metrics.testError = metrics.violation = metrics.dpGap = metrics.eoGap = metrics.eoppGap =
+            metrics.ermiHard = metrics.ermiSoft = kNaN;
+        return;
+    }
+    testEvaluator.meanLoss(reported);
+    const FairnessMetrics f = testEvaluator.fairness(config.advantagedClass);
+    metrics.testError = f.error;
+    metrics.violation = f.violation(config.fairness);
+    metrics.dpGap = f.dpGap;
+    metrics.eoGap = f.eoGap;
+    metrics.eoppGap = f.eoppGap;
+    metrics.ermiHard = f.ermiHard(config.fairness);
+    metrics.ermiSoft = testEvaluator.softErmi(config.fairness, config.advantagedClass);
+}
+
 }  // namespace
 
 RunResult run(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
@@ -506,16 +557,8 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         ledger = calibrate(config.epsilon, config.delta, q, stepsPerEpoch * E, E,
                            settings.dualShare, settings.countShare, config.adjacency, grid);
         RandomStream countNoise = streams.stream(streams::kShares);
-        const LaplaceMechanism laplace(2.0, ledger.countEpsilon, "cell");
-        // The cell counts and, last, the number of rows n: a row added or removed changes its
-        // cell and n by one each, a replaced row two cells: ℓ1 bound 2 either way, so n costs
-        // nothing extra and no exact count (n is private under add/remove) is ever used.
-        Eigen::VectorXd released(J + 1);
-        released.head(J) = counts;
-        released(J) = static_cast<double>(n);
-        laplace.addNoise(released, countNoise);
-        counts = released.head(J).cwiseMax(10.0);
-        rowsEstimate = std::max(1.0, released(J));
+        counts = releaseCounts(exactCounts, static_cast<long>(n), ledger.countEpsilon, countNoise,
+                               rowsEstimate);
     }
     const bool replace = config.adjacency == privacy::Adjacency::Replace;
     const double sigmaPrimal = isPrivate ? ledger.primalMultiplier * Cp : 0.0;
@@ -629,14 +672,8 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
 
         // The dual step on the whole training set: the per-cell sums of the clipped values
         // (noised for pf-ld), the violations against the (privatised) counts, then λ.
-        sums.setZero();
-        double trainLoss = 0.0;
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const double score = design.X.row(i).dot(theta.transpose());
-            if (diagnostics) trainLoss += logisticLoss(score, train.y(i));
-            const int cell = cellOfRow(i);
-            if (cell >= 0) sums(cell) += rowValue(constraint, score, train.y(i), Cd);
-        }
+        double trainLoss = cellSums(design, theta.transpose(), train, cellOfRow, constraint, Cd,
+                                    diagnostics, sums);
         exactSums = sums;
         {
             // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced
@@ -656,14 +693,8 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             const RowMatrix& reported = reportedRow();
             if (averaging && diagnostics && !diverged) {
                 // The training figures of the model the run reports, not of the iterate.
-                trainLoss = 0.0;
-                exactSums.setZero();
-                for (Eigen::Index i = 0; i < n; ++i) {
-                    const double score = design.X.row(i).dot(reported.row(0));
-                    trainLoss += logisticLoss(score, train.y(i));
-                    const int cell = cellOfRow(i);
-                    if (cell >= 0) exactSums(cell) += rowValue(constraint, score, train.y(i), Cd);
-                }
+                trainLoss = cellSums(design, reported.row(0), train, cellOfRow, constraint, Cd,
+                                     true, exactSums);
             }
             EpochMetrics metrics;
             metrics.epoch = epoch;
@@ -677,20 +708,7 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             } else {
                 metrics.trainLoss = metrics.trainObjective = metrics.clipFraction = kNaN;
             }
-            if (!diverged) {
-                testEvaluator.meanLoss(reported);
-                const FairnessMetrics f = testEvaluator.fairness(config.advantagedClass);
-                metrics.testError = f.error;
-                metrics.violation = f.violation(config.fairness);
-                metrics.dpGap = f.dpGap;
-                metrics.eoGap = f.eoGap;
-                metrics.eoppGap = f.eoppGap;
-                metrics.ermiHard = f.ermiHard(config.fairness);
-                metrics.ermiSoft = testEvaluator.softErmi(config.fairness, config.advantagedClass);
-            } else {
-                metrics.testError = metrics.violation = metrics.dpGap = metrics.eoGap =
-                    metrics.eoppGap = metrics.ermiHard = metrics.ermiSoft = kNaN;
-            }
+            measureTest(testEvaluator, reported, diverged, config, metrics);
             clipped = seen = 0;
             if (session.stopRequested(session.evaluated(metrics), step, totalSteps)) stop = true;
         }
