@@ -267,6 +267,16 @@ public:
             }
             return session.finish();
         }
+        describeRun(result, noise, s, config, train, heterogeneity);
+        return session.finish();
+    }
+
+private:
+    /// The privacy report and statement of a private run: its calibration, mechanism, sampling,
+    /// trust model, noise per silo and what it protects.
+    void describeRun(RunResult& result, const TrustNoise& noise, const SiloRoundSettings& s,
+                     const TrainConfig& config, const Dataset& train, double heterogeneity) const {
+        const long n = train.silos->units();
         const privacy::RunAccountant& accountant = noise.accounting->worstAfter(result.steps);
         describePrivateRun(result, accountant, train);
         privacy::PrivacyReport& report = result.privacy;
@@ -339,10 +349,8 @@ public:
             report.epsilonNominal = config.epsilon;
         }
         report.statement = privacy::renderPrivacyStatement(report, "", "");
-        return session.finish();
     }
 
-private:
     static std::string heterogeneityNote(double upsilon) {
         return "silo heterogeneity υ*² = " + formatNumber(upsilon) +
                " (mean squared norm of the silos' gradients at a non-private optimum; a "
