@@ -29,8 +29,9 @@ void drawPoisson(RandomStream& random, double logOneMinusRate, long population, 
 /// u_i < q; with q ≥ 1 everyone joins and nothing is drawn. Writes the members, ascending, to
 /// `members` (capacity ≥ population), shows them to the release tap as `sampler` (which may
 /// replace them), and returns how many there are. (drawPoisson draws less for a small q; this
-/// is the form the per-user loops of ppsgd and user-level-dp-sgd were written with, kept so
-/// their runs reproduce.)
+/// form keeps each unit's draw at a fixed place in the stream. UnitSampler draws users and
+/// silos with it — the form ppsgd and user-level-dp-sgd were written with, so their runs
+/// reproduce — and the silo batcher draws a silo's rows with it.)
 long drawParticipants(RandomStream& random, double q, long population, std::vector<long>& members,
                       const char* sampler);
 

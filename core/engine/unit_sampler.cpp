@@ -1,6 +1,7 @@
 #include "core/engine/unit_sampler.h"
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -27,11 +28,16 @@ const char* unitWord(SamplingUnit unit) {
 }  // namespace
 
 UnitSampler::UnitSampler(const SamplerSpec& spec, const UnitIndex& units, RandomStream random)
-    : m_spec(spec),
-      m_units(units),
-      m_rate(0.0),
-      m_logOneMinusRate(0.0),
-      m_random(std::move(random)) {
+    : UnitSampler(spec, std::move(random)) {
+    if (spec.population != units.units()) {
+        throw InputError("the sampler expects " + std::to_string(spec.population) + " " +
+                         unitWord(spec.unit) + "s, the data has " + std::to_string(units.units()));
+    }
+    m_units = &units;
+}
+
+UnitSampler::UnitSampler(const SamplerSpec& spec, RandomStream random)
+    : m_spec(spec), m_units(nullptr), m_rate(0.0), m_random(std::move(random)) {
     if (spec.unit == SamplingUnit::Row) {
         throw InputError("a unit sampler draws users or silos; rows are drawn by BatchSampler");
     }
@@ -41,9 +47,8 @@ UnitSampler::UnitSampler(const SamplerSpec& spec, const UnitIndex& units, Random
         throw InputError(std::string("only Poisson sampling is supported per ") +
                          unitWord(spec.unit));
     }
-    if (spec.population != units.units() || units.units() == 0) {
-        throw InputError("the sampler expects " + std::to_string(spec.population) + " " +
-                         unitWord(spec.unit) + "s, the data has " + std::to_string(units.units()));
+    if (spec.population < 1) {
+        throw InputError(std::string("the data has no ") + unitWord(spec.unit) + "s to sample");
     }
     if (spec.batchSize < 1 || spec.batchSize > spec.population) {
         throw InputError("expected " + std::string(unitWord(spec.unit)) +
@@ -51,20 +56,21 @@ UnitSampler::UnitSampler(const SamplerSpec& spec, const UnitIndex& units, Random
                          std::to_string(spec.population) + "]");
     }
     m_rate = spec.samplingRate();
-    m_logOneMinusRate = m_rate >= 1.0 ? -INFINITY : std::log1p(-m_rate);
     m_drawn.resize(static_cast<std::size_t>(spec.population));
 }
 
+long UnitSampler::nextUnits() {
+    m_drawnCount = drawParticipants(m_random, m_rate, m_spec.population, m_drawn,
+                                    m_spec.unit == SamplingUnit::User ? "users" : "silos");
+    return m_drawnCount;
+}
+
 long UnitSampler::next(std::vector<long>& rows) {
-    m_drawnCount = 0;
-    drawPoisson(m_random, m_logOneMinusRate, m_spec.population,
-                [this](long unit) { m_drawn[static_cast<std::size_t>(m_drawnCount++)] = unit; });
-    privacy::observeBatch({m_spec.unit == SamplingUnit::User ? "users" : "silos", m_spec.population,
-                           m_spec.samplingRate()},
-                          m_drawn, m_drawnCount);
+    if (!m_units) throw std::logic_error("a sampler of units alone has no rows to draw");
+    nextUnits();
     long size = 0;
     for (long k = 0; k < m_drawnCount; ++k) {
-        for (const long row : m_units.rowsOf(m_drawn[static_cast<std::size_t>(k)])) {
+        for (const long row : m_units->rowsOf(m_drawn[static_cast<std::size_t>(k)])) {
             rows[static_cast<std::size_t>(size++)] = row;
         }
     }

@@ -13,13 +13,21 @@ namespace pfa {
 /// Poisson sampling over a unit of privacy coarser than a row (privacy-accounting.md §7, user
 /// level): every user or silo joins a step's batch independently with probability q = m/N, and
 /// the batch is every row of the sampled units, so one unit's whole contribution is either in
-/// or out. Buffers are sized at construction; drawing never touches the heap.
+/// or out. Each unit has its own uniform draw in every step, in unit order (none when q = 1),
+/// so a unit's inclusion sits at a fixed place in the stream. Buffers are sized at
+/// construction; drawing never touches the heap.
 class UnitSampler {
 public:
     /// Draws over the units of `units` as `spec` says (Poisson, unit User or Silo, population =
     /// units.units()), from `random` (the run's sampling stream). `units` must outlive the
     /// sampler. Throws InputError for any other spec.
     UnitSampler(const SamplerSpec& spec, const UnitIndex& units, RandomStream random);
+    /// A sampler of units alone (spec.population of them), for loops that visit the drawn
+    /// units themselves (nextUnits); next(rows) is not available.
+    UnitSampler(const SamplerSpec& spec, RandomStream random);
+
+    /// Draws one step's units (drawnUnits()) and returns how many there are.
+    long nextUnits();
 
     /// Draws one step's units and writes all their rows to `rows` (capacity ≥ units.rows()):
     /// unit after unit in ascending unit position, each unit's rows ascending. Returns the
@@ -41,9 +49,8 @@ public:
 
 private:
     SamplerSpec m_spec;
-    const UnitIndex& m_units;
+    const UnitIndex* m_units;  ///< null for a sampler of units alone
     double m_rate;
-    double m_logOneMinusRate;
     RandomStream m_random;
     std::vector<long> m_drawn;  // capacity N, allocated once
     long m_drawnCount = 0;

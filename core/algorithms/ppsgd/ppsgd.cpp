@@ -32,6 +32,7 @@
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
+#include "core/engine/unit_sampler.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/util/error.h"
@@ -206,7 +207,7 @@ public:
         const long n = userCount(train);
         const double q = kSampledUsers(config);
         if (q > static_cast<double>(n)) {
-            throw InputError("users-per-round = " + formatNumber(q) +
+            throw InputError("sampled-users = " + formatNumber(q) +
                              " is invalid: the training data has " + std::to_string(n) + " users");
         }
         const double a = kPersonalisation(config);
@@ -298,7 +299,11 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     const long rounds = static_cast<long>(kGlobalRounds(config));
     const long m = static_cast<long>(kSamplesPerUser(config));
     const double Q = kSampledUsers(config);
-    const double q = Q / static_cast<double>(N);
+    // Who takes part in a round: each user with probability q = Q/N; the accountant reads q
+    // from the same sampler spec.
+    const SamplerSpec participation =
+        SamplerSpec::overUnits(SamplingUnit::User, N, static_cast<long>(Q), 1);
+    const double q = participation.samplingRate();
     const double a = kPersonalisation(config);
     const double C = kGlobalClip(config);
     const double z = kNoiseMultiplier(config);
@@ -311,11 +316,9 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     const privacy::RunAccountant accountant(globalReleaseInputs(q, z, a, rounds, config.delta));
     const bool diagnostics = recordsDiagnostics(config);
     const RunStreams streams(config, train);
-    RandomStream sampling = streams.stream(streams::kSampling);  // who takes part in a round
+    UnitSampler participants(participation, streams.stream(streams::kSampling));
     RandomStream noise = streams.stream(streams::kNoise);
-    // The users taking part in a round (positions, ascending), and the release's bound: a
-    // replaced user moves the normalised sum by 2C/Q.
-    std::vector<long> members(static_cast<std::size_t>(N));
+    // The release's bound: a replaced user moves the normalised sum by 2C/Q.
     const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
         "users-clipped-mean", 2.0 * C / Q, z > 0.0 ? z * C / Q : 0.0);
 
@@ -338,9 +341,8 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
         if (session.cancelled(t)) break;
         gsum.setZero();
         // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
-        const long taking = drawParticipants(sampling, q, N, members, "users");
-        for (long k = 0; k < taking; ++k) {
-            const long i = members[static_cast<std::size_t>(k)];
+        participants.nextUnits();
+        for (const long i : participants.drawnUnits()) {
             model = w + theta.col(i);
             users.draw(i, x, y);
             // Squared loss ½(ŷ − y)²: the gradient at the pre-update point, shared by w and θ_i.

@@ -32,6 +32,7 @@
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
+#include "core/engine/unit_sampler.h"
 #include "core/model/logistic_functions.h"
 #include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
@@ -452,7 +453,11 @@ public:
         s.T = static_cast<long>(kUserRounds(config));
         s.dim = static_cast<long>(train.features()) + 1;
         s.perRound = static_cast<long>(kUsersPerRound(config));
-        s.q = static_cast<double>(s.perRound) / static_cast<double>(s.n);
+        // Who takes part in a round: each user with probability q = m/n (all when m = n); the
+        // accountant reads q from the same sampler spec.
+        const SamplerSpec participation =
+            SamplerSpec::overUnits(SamplingUnit::User, s.n, s.perRound, 1);
+        s.q = participation.samplingRate();
         s.B = kRowBound(config);
         s.R = kDiameter(config);
         s.tau = kTauFactor(config) * s.B / std::sqrt(static_cast<double>(s.m));
@@ -473,7 +478,7 @@ public:
         result.unitKind = "user";
 
         const RunStreams streams(config, train);
-        RandomStream sampling = streams.stream(streams::kSampling);
+        UnitSampler participants(participation, streams.stream(streams::kSampling));
         RandomStream noise = streams.stream(streams::kNoise);
         RandomStream gate = streams.stream(kGateStream);
         RandomStream smoothing = streams.stream(kSmoothingStream);
@@ -492,7 +497,6 @@ public:
         Eigen::MatrixXd gram(gated ? s.n : 0, gated ? s.n : 0);
         Eigen::VectorXd keepProbability(s.n);
         std::vector<char> active(static_cast<std::size_t>(s.n), 1);
-        std::vector<long> participants(static_cast<std::size_t>(s.n));
         const double laplaceScale = isPrivate ? 8.0 / config.epsilon : 0.0;
         // The gate's threshold 2n/5 − Lap(4/ε), drawn once (n is public under replace-one).
         const privacy::ReleaseSpec thresholdRelease = privacy::ReleaseSpec::laplace(
@@ -521,10 +525,9 @@ public:
         for (long t = 1; t <= s.T; ++t) {
             if (session.cancelled(t - 1)) break;
             // Users in this round (all, or Poisson with rate q in the naive mode).
-            const long drawn = drawParticipants(sampling, s.q, s.n, participants, "users");
+            const long drawn = participants.nextUnits();
             std::fill(active.begin(), active.end(), 0);
-            for (long k = 0; k < drawn; ++k)
-                active[static_cast<std::size_t>(participants[static_cast<std::size_t>(k)])] = 1;
+            for (const long u : participants.drawnUnits()) active[static_cast<std::size_t>(u)] = 1;
             // Smoothed mean gradient of every user: the loss gradient at θ + y_ij, y_ij uniform
             // in the r-ball (only ⟨y_ij, x_ij⟩ enters the logistic gradient).
             smoothedUserGradients(X, y, theta, active, s, smoothing, scores, ball, Q);
