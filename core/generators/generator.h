@@ -206,4 +206,33 @@ KnobDeclaration<Options, Field> knob(std::string name, std::string label, ParamK
                                            field);
 }
 
+/// The knobs most generators have, declared the same way everywhere: PREFIX-rows ("Rows",
+/// key n, at least 100 rows), PREFIX-features ("Features", key d, at least `fewest`) and
+/// PREFIX-seed ("Generator seed", key seed, in the advanced rows).
+template <class Options, class Field>
+KnobDeclaration<Options, Field> rowsKnob(const std::string& prefix, Field Options::*field) {
+    return knob(prefix + "-rows", "Rows", ParamKind::Integer,
+                "rows generated (training and test rows together)", field)
+        .atLeast(100)
+        .atMost(100'000'000)
+        .keyName("n");
+}
+template <class Options, class Field>
+KnobDeclaration<Options, Field> featuresKnob(const std::string& prefix, Field Options::*field,
+                                             double fewest, double most) {
+    return knob(prefix + "-features", "Features", ParamKind::Integer, "number of features d", field)
+        .atLeast(fewest)
+        .atMost(most)
+        .keyName("d");
+}
+template <class Options, class Field>
+KnobDeclaration<Options, Field> seedKnob(const std::string& prefix, Field Options::*field) {
+    return knob(prefix + "-seed", "Generator seed", ParamKind::Integer,
+                "seed of the generator (independent of the run seed)", field)
+        .atLeast(0)
+        .atMost(0x1p53)
+        .keyName("seed")
+        .advanced();
+}
+
 }  // namespace pfa

@@ -48,17 +48,8 @@ DataGenerator makeHeavyTailedGenerator() {
         "of outlier rows, for the heavy-tail algorithms, which report the exact excess risk over "
         "the least-squares optimum of the training rows.";
     g.knobs = {
-        knob("heavy-rows", "Rows", ParamKind::Integer,
-             "rows generated (training and test rows together)", &O::rows)
-            .atLeast(100)
-            .atMost(100'000'000)
-            .keyName("n")
-            .formerName("rows"),
-        knob("heavy-features", "Features", ParamKind::Integer, "number of features d", &O::features)
-            .atLeast(1)
-            .atMost(200)
-            .keyName("d")
-            .formerName("features"),
+        rowsKnob("heavy", &O::rows).formerName("rows"),
+        featuresKnob("heavy", &O::features, 1, 200).formerName("features"),
         knob("heavy-feature-tail", "Feature tail ν", ParamKind::Real,
              "degrees of freedom of the Student-t features: the admissible tail index is k = ν − "
              "0.5; inf: Gaussian features; ν ≤ 2: infinite variance (no moment bound of order "
@@ -90,13 +81,7 @@ DataGenerator makeHeavyTailedGenerator() {
             .atLeast(1)
             .keyName("s_out")
             .formerName("outlier_scale"),
-        knob("heavy-seed", "Generator seed", ParamKind::Integer,
-             "seed of the generator (independent of the run seed)", &O::seed)
-            .atLeast(0)
-            .atMost(0x1p53)
-            .keyName("seed")
-            .formerName("seed")
-            .advanced(),
+        seedKnob("heavy", &O::seed).formerName("seed"),
     };
     g.generate = [](const DatasetRequest& r) { return generateHeavyTailed(r.knobs<O>()); };
     g.schema = [](const DatasetRequest& r) { return heavyTailedSchema(r.knobs<O>()); };

@@ -20,24 +20,9 @@ DataGenerator makeLinearGaussianGenerator() {
         "of standard deviation 0.5, so the best possible test MSE is 0.25 and runs report the "
         "excess risk MSE − 0.25 and the distance ‖w − w*‖.";
     g.knobs = {
-        knob("linear-rows", "Rows", ParamKind::Integer,
-             "rows generated (training and test rows together)", &O::rows)
-            .atLeast(100)
-            .atMost(100'000'000)
-            .keyName("n")
-            .advanced(),
-        knob("linear-features", "Features", ParamKind::Integer, "number of features d",
-             &O::features)
-            .atLeast(1)
-            .atMost(2000)
-            .keyName("d")
-            .advanced(),
-        knob("linear-seed", "Generator seed", ParamKind::Integer,
-             "seed of the generator (independent of the run seed)", &O::seed)
-            .atLeast(0)
-            .atMost(0x1p53)
-            .keyName("seed")
-            .advanced(),
+        rowsKnob("linear", &O::rows).advanced(),
+        featuresKnob("linear", &O::features, 1, 2000).advanced(),
+        seedKnob("linear", &O::seed),
     };
     g.generate = [](const DatasetRequest& r) { return generateLinearGaussian(r.knobs<O>()); };
     g.schema = [](const DatasetRequest& r) { return linearGaussianSchema(r.knobs<O>()); };

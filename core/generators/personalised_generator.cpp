@@ -25,12 +25,7 @@ DataGenerator makePersonalisedGenerator() {
             .atMost(100000)
             .keyName("N")
             .advanced(),
-        knob("personalised-features", "Features", ParamKind::Integer, "number of features d",
-             &O::features)
-            .atLeast(1)
-            .atMost(1000)
-            .keyName("d")
-            .advanced(),
+        featuresKnob("personalised", &O::features, 1, 1000).advanced(),
         knob("personalised-coordinates", "Personal coordinates p", ParamKind::Integer,
              "the last p coordinates differ between users (at most the features)",
              &O::personalCoordinates)
@@ -62,12 +57,7 @@ DataGenerator makePersonalisedGenerator() {
             .atMost(1000)
             .keyName("rows")
             .advanced(),
-        knob("personalised-seed", "Generator seed", ParamKind::Integer,
-             "seed of the generator (independent of the run seed)", &O::seed)
-            .atLeast(0)
-            .atMost(0x1p53)
-            .keyName("seed")
-            .advanced(),
+        seedKnob("personalised", &O::seed),
     };
     g.generate = [](const DatasetRequest& r) { return generatePersonalised(r.knobs<O>()); };
     g.schema = [](const DatasetRequest& r) { return personalisedSchema(r.knobs<O>()); };

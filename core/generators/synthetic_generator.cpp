@@ -32,20 +32,8 @@ DataGenerator makeSyntheticGenerator() {
                            : std::string();
     };
     g.knobs = {
-        knob("synthetic-rows", "Rows", ParamKind::Integer,
-             "rows generated (training and test rows together)", &O::rows)
-            .atLeast(100)
-            .atMost(50'000'000)
-            .keyName("n")
-            .formerName("rows")
-            .advanced(),
-        knob("synthetic-features", "Features", ParamKind::Integer, "number of feature columns",
-             &O::features)
-            .atLeast(2)
-            .atMost(200)
-            .keyName("d")
-            .formerName("features")
-            .advanced(),
+        rowsKnob("synthetic", &O::rows).atMost(50'000'000).formerName("rows").advanced(),
+        featuresKnob("synthetic", &O::features, 2, 200).formerName("features").advanced(),
         knob("synthetic-minority", "Minority share", ParamKind::Real,
              "share of applicants in the minority group B", &O::minorityShare)
             .above(0)
@@ -67,13 +55,7 @@ DataGenerator makeSyntheticGenerator() {
             .keyName("noise")
             .formerName("noise")
             .advanced(),
-        knob("synthetic-seed", "Generator seed", ParamKind::Integer,
-             "seed of the generator (independent of the run seed)", &O::seed)
-            .atLeast(0)
-            .atMost(0x1p53)
-            .keyName("seed")
-            .formerName("seed")
-            .advanced(),
+        seedKnob("synthetic", &O::seed).formerName("seed"),
         knob("synthetic-users", "People", ParamKind::Integer,
              "the rows belong to this many people (0: one row per person), for privacy per person",
              &O::users)

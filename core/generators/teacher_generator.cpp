@@ -20,24 +20,9 @@ DataGenerator makeTeacherGenerator() {
         "by a fixed random network with 20 tanh units plus noise, divided by its largest absolute "
         "value; a smooth non-convex regression problem for private optimisers (diff2, dp-gd).";
     g.knobs = {
-        knob("teacher-rows", "Rows", ParamKind::Integer,
-             "rows generated (training and test rows together)", &O::rows)
-            .atLeast(100)
-            .atMost(100'000'000)
-            .keyName("n")
-            .advanced(),
-        knob("teacher-features", "Features", ParamKind::Integer, "number of features d",
-             &O::features)
-            .atLeast(1)
-            .atMost(200)
-            .keyName("d")
-            .advanced(),
-        knob("teacher-seed", "Generator seed", ParamKind::Integer,
-             "seed of the generator (independent of the run seed)", &O::seed)
-            .atLeast(0)
-            .atMost(0x1p53)
-            .keyName("seed")
-            .advanced(),
+        rowsKnob("teacher", &O::rows).advanced(),
+        featuresKnob("teacher", &O::features, 1, 200).advanced(),
+        seedKnob("teacher", &O::seed),
     };
     g.generate = [](const DatasetRequest& r) { return generateTeacher(r.knobs<O>()); };
     g.schema = [](const DatasetRequest& r) { return teacherSchema(r.knobs<O>()); };
