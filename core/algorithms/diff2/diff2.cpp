@@ -29,10 +29,6 @@ const OwnChoice kModel{"model"};
 const OwnNumber kNoiseSplit{"noise-split"};
 const OwnNumber kRestartPeriod{"restart-period"};
 
-}  // namespace
-
-namespace {
-
 class Diff2 final : public Algorithm {
 public:
     std::string name() const override { return "diff2"; }

@@ -19,10 +19,6 @@ const OwnNumber kGdRounds{"gd-rounds"};
 const OwnNumber kGdStep{"gd-step"};
 const OwnChoice kModel{"model"};
 
-}  // namespace
-
-namespace {
-
 class DpGd final : public Algorithm {
 public:
     std::string name() const override { return "dp-gd"; }

@@ -29,10 +29,6 @@ const OwnNumber kSmoothness{"smoothness"};
 const OwnNumber kSteps{"steps"};
 const OwnNumber kTailIndex{"tail-index"};
 
-}  // namespace
-
-namespace {
-
 /// The radius the T and η̄ rules use when the domain is unbounded (D = ∞) [ours]: their D is the
 /// distance from w₀ = 0 to the optimum, of order 1–10 for standardised features.
 constexpr double kRuleRadius = 10.0;

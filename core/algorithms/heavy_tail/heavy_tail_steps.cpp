@@ -29,10 +29,6 @@ const OwnNumber kSmoothness{"smoothness"};
 const OwnNumber kSteps{"steps"};
 const OwnNumber kTailIndex{"tail-index"};
 
-}  // namespace
-
-namespace {
-
 /// Norm of an iterate that counts as diverged (standardised features: sensible models have
 /// norms of order 1–100).
 constexpr double kDivergedNorm = 1e6;

@@ -26,10 +26,6 @@ const OwnNumber kDomainRadius{"domain-radius"};
 const OwnNumber kRidge{"ridge"};
 const OwnNumber kSmoothness{"smoothness"};
 
-}  // namespace
-
-namespace {
-
 class NoisyClippedGd final : public Algorithm {
 public:
     std::string name() const override { return "noisy-clipped-gd"; }

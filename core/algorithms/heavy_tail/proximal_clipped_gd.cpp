@@ -27,10 +27,6 @@ const OwnNumber kL1Penalty{"l1-penalty"};
 const OwnNumber kRidge{"ridge"};
 const OwnNumber kSmoothness{"smoothness"};
 
-}  // namespace
-
-namespace {
-
 class ProximalClippedGd final : public Algorithm {
 public:
     std::string name() const override { return "proximal-clipped-gd"; }

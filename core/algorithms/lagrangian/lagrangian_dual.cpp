@@ -36,10 +36,6 @@ const OwnNumber kDualShare{"dual-share"};
 const OwnNumber kDualStep{"dual-step"};
 const OwnNumber kDualTolerance{"dual-tolerance"};
 
-}  // namespace
-
-namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 

@@ -38,10 +38,6 @@ const OwnNumber kPublicWeight{"public-weight"};
 const OwnChoice kWarmStart{"warm-start"};
 const OwnChoice kWeightRule{"weight-rule"};
 
-}  // namespace
-
-namespace {
-
 constexpr std::uint64_t kPublicBatchStream = 0x5055424241544348ULL;  // "PUBBATCH"
 /// The stored value of an automatic α (out of range, so only the word "auto" means it).
 constexpr const char* kAutoAlpha = "-1";

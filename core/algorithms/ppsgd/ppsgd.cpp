@@ -51,10 +51,6 @@ const OwnNumber kPersonalisation{"personalisation"};
 const OwnNumber kSampledUsers{"sampled-users"};
 const OwnNumber kSamplesPerUser{"samples-per-user"};
 
-}  // namespace
-
-namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// A global model this long has diverged (the data's optima have norms of order 10²).

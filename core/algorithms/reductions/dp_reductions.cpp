@@ -39,10 +39,6 @@ const OwnNumber kGameRounds{"game-rounds"};
 const OwnNumber kRoundsBeta{"rounds-beta"};
 const OwnNumber kTolerance{"tolerance"};
 
-}  // namespace
-
-namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// The seeded Bernoulli draws of the "sampled" evaluation (test rows, not a privacy stream).

@@ -37,10 +37,6 @@ const OwnNumber kGamma{"gamma"};
 const OwnChoice kGammaGrid{"gamma-grid"};
 const OwnNumber kSlackBeta{"slack-beta"};
 
-}  // namespace
-
-namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
 /// The Bernoulli draws of the "sampled" evaluation: test-side only, not a privacy stream.
 constexpr std::uint64_t kFlipDrawStream = 0x464c495044524157ULL;  // "FLIPDRAW"

@@ -29,10 +29,6 @@ namespace {
 // The own settings this file reads (checked against the declarations at start).
 const OwnNumber kStepSize{"step-size"};
 
-}  // namespace
-
-namespace {
-
 /// Where the noise goes and how large it is, for one run.
 struct TrustNoise {
     std::optional<SiloNoise> accounting;  ///< empty when not private

@@ -27,10 +27,6 @@ namespace {
 // The own settings this file reads (checked against the declarations at start).
 const OwnNumber kStepSize{"step-size"};
 
-}  // namespace
-
-namespace {
-
 constexpr const char* kSensitivity =
     "2C (replace-one difference of one record's clipped gradient in a local step)";
 

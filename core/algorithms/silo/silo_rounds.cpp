@@ -30,10 +30,6 @@ const OwnNumber kSilosPerRound{"silos-per-round"};
 const OwnNumber kStepSize{"step-size"};
 const OwnChoice kTrust{"trust"};
 
-}  // namespace
-
-namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 ParamChoice choice(const char* value, const char* label, const char* help) {
