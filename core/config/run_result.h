@@ -42,6 +42,15 @@ struct EpochMetrics {
     /// ‖∇f(x)‖² of the training objective at the reported model (non-convex optimisers are
     /// judged by it); computed on the private rows for display, not released.
     double gradientNormSquared = std::numeric_limits<double>::quiet_NaN();
+
+    /// Copies the test set's fairness gaps of `test` (the violation of `notion`, and the DP, EO
+    /// and EOpp gaps); the error and the ERMI values are left to the caller.
+    void setTestGaps(const FairnessMetrics& test, FairnessNotion notion) {
+        violation = test.violation(notion);
+        dpGap = test.dpGap;
+        eoGap = test.eoGap;
+        eoppGap = test.eoppGap;
+    }
 };
 
 /// Test metrics of one unit (silo or user) of a run on data grouped into units: the spread of

@@ -36,10 +36,7 @@ EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& repor
     m_test.meanLoss(reported);
     const FairnessMetrics fairness = m_test.fairness(m_config.advantagedClass);
     metrics.testError = fairness.error;
-    metrics.violation = fairness.violation(m_config.fairness);
-    metrics.dpGap = fairness.dpGap;
-    metrics.eoGap = fairness.eoGap;
-    metrics.eoppGap = fairness.eoppGap;
+    metrics.setTestGaps(fairness, m_config.fairness);
     metrics.ermiHard = fairness.ermiHard(m_config.fairness);
     metrics.ermiSoft = fairness.ermiSoft(m_config.fairness);
     metrics.clipFraction = !m_diagnostics ? kNaN

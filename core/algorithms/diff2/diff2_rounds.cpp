@@ -383,11 +383,7 @@ public:
         m.testError = testError(x);
         if (m_testEvaluator && x.allFinite()) {
             m_testEvaluator->meanLoss(asTheta(x));
-            const FairnessMetrics f = m_testEvaluator->fairness(config.advantagedClass);
-            m.dpGap = f.dpGap;
-            m.eoGap = f.eoGap;
-            m.eoppGap = f.eoppGap;
-            m.violation = f.violation(config.fairness);
+            m.setTestGaps(m_testEvaluator->fairness(config.advantagedClass), config.fairness);
         }
         return m;
     }

@@ -504,10 +504,7 @@ void measureTest(Evaluator& testEvaluator, const RowMatrix& reported, bool diver
     testEvaluator.meanLoss(reported);
     const FairnessMetrics f = testEvaluator.fairness(config.advantagedClass);
     metrics.testError = f.error;
-    metrics.violation = f.violation(config.fairness);
-    metrics.dpGap = f.dpGap;
-    metrics.eoGap = f.eoGap;
-    metrics.eoppGap = f.eoppGap;
+    metrics.setTestGaps(f, config.fairness);
     metrics.ermiHard = f.ermiHard(config.fairness);
     metrics.ermiSoft = testEvaluator.softErmi(config.fairness, config.advantagedClass);
 }

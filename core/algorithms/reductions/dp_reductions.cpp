@@ -308,10 +308,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         m.step = t;
         m.trainLoss = m.trainObjective = kNaN;
         m.testError = f.error;
-        m.violation = f.violation(config.fairness);
-        m.dpGap = f.dpGap;
-        m.eoGap = f.eoGap;
-        m.eoppGap = f.eoppGap;
+        m.setTestGaps(f, config.fairness);
         m.ermiHard = f.ermiHard(config.fairness);
         m.ermiSoft = f.ermiSoft(config.fairness);
         m.clipFraction = kNaN;  // nothing is clipped
