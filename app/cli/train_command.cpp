@@ -248,9 +248,12 @@ std::string wrapped(const std::string& text, std::size_t indent, std::size_t wid
     return out + line;
 }
 
+/// Where --help's descriptions start, and how wide its lines are.
+constexpr std::size_t kColumn = 30;
+constexpr std::size_t kWidth = 96;
+
 /// A help line's first column: its option, padded to the description column.
 std::string helpColumn(std::string line) {
-    constexpr std::size_t kColumn = 30;
     if (line.size() + 1 > kColumn) return line + "\n" + std::string(kColumn, ' ');
     return line + std::string(kColumn - line.size(), ' ');
 }
@@ -276,8 +279,6 @@ void applyDeclaredOptions(const Arguments& args, const std::vector<GeneratorKnob
 
 /// The help lines of declared options: --NAME VALUE, its help, default and rule.
 std::string declaredOptionsHelp(const std::vector<GeneratorKnob>& settings, const char* indent) {
-    constexpr std::size_t kColumn = 30;
-    constexpr std::size_t kWidth = 96;
     std::string help;
     for (const GeneratorKnob& setting : settings) {
         const ParamSpec& spec = setting.spec;
@@ -296,8 +297,6 @@ std::string declaredOptionsHelp(const std::vector<GeneratorKnob>& settings, cons
 /// The generators' part of --help, generated from their declarations: each generator with its
 /// knobs (--NAME, only with that --dataset).
 std::string generatorsHelp() {
-    constexpr std::size_t kColumn = 30;
-    constexpr std::size_t kWidth = 96;
     std::string help = "generated data (each knob only with its --dataset):\n";
     for (const DataGenerator& generator : dataGenerators()) {
         help += helpColumn("  " + generator.name) +
@@ -323,24 +322,17 @@ void applyGeneratorKnobs(const Arguments& args, DatasetRequest& request) {
         }
     }
     for (const GeneratorKnob* knob : given) {
-        if (knob->needs.empty()) continue;
-        if (std::stod(knobValue(request, knob->needs)) == 0.0)
-            throw UsageError("--" + knob->spec.name + " needs --" + knob->needs);
+        if (const GeneratorKnob* needed = unmetNeed(request, *knob))
+            throw UsageError("--" + knob->spec.name + " needs --" + needed->spec.name);
     }
 }
 
 /// The "algorithms:" and "settings:" parts of --help, generated from the declarations.
 std::string settingsHelp() {
-    constexpr std::size_t kColumn = 30;
-    constexpr std::size_t kWidth = 96;
-    auto pad = [&](std::string line) {
-        if (line.size() + 1 > kColumn) return line + "\n" + std::string(kColumn, ' ');
-        return line + std::string(kColumn - line.size(), ' ');
-    };
     std::string help = "algorithms:\n";
     for (const auto& algorithm : algorithmRegistry()) {
-        help += pad("  " + algorithm->name()) + wrapped(algorithm->description(), kColumn, kWidth) +
-                "\n";
+        help += helpColumn("  " + algorithm->name()) +
+                wrapped(algorithm->description(), kColumn, kWidth) + "\n";
     }
     help += "settings (the algorithms each applies to in [ ]; * = may be an --axis):\n";
     for (const ParamSpec* spec : settingOptions()) {
@@ -378,7 +370,7 @@ std::string settingsHelp() {
             text += "; " + parameterRule(*spec);
         }
         text += ". [" + algorithmsReading(spec->name) + "]";
-        help += pad(line) + wrapped(text, kColumn, kWidth) + "\n";
+        help += helpColumn(line) + wrapped(text, kColumn, kWidth) + "\n";
     }
     return help;
 }
