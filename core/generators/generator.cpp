@@ -26,13 +26,18 @@ const DataGenerator* findGenerator(const std::string& name) {
     return nullptr;
 }
 
-const GeneratorKnob* DataGenerator::findKnob(const std::string& name) const {
-    for (const GeneratorKnob& knob : knobs) {
-        if (knob.spec.name == name) return &knob;
-        const auto& former = knob.spec.formerNames;
-        if (std::find(former.begin(), former.end(), name) != former.end()) return &knob;
+const GeneratorKnob* findDeclared(const std::vector<GeneratorKnob>& declared,
+                                  const std::string& name) {
+    for (const GeneratorKnob& setting : declared) {
+        if (setting.spec.name == name) return &setting;
+        const auto& former = setting.spec.formerNames;
+        if (std::find(former.begin(), former.end(), name) != former.end()) return &setting;
     }
     return nullptr;
+}
+
+const GeneratorKnob* DataGenerator::findKnob(const std::string& name) const {
+    return findDeclared(knobs, name);
 }
 
 const DataGenerator* generatorOfKnob(const std::string& name) {
@@ -87,14 +92,20 @@ std::string knobValue(const DatasetRequest& request, const std::string& name) {
     return requestKnob(request, name).get(request);
 }
 
+const GeneratorKnob* unmetNeed(const DatasetRequest& request, const GeneratorKnob& knob) {
+    if (knob.needs.empty()) return nullptr;
+    const DataGenerator* generator = findGenerator(request.name);
+    const GeneratorKnob* needed = generator ? generator->findKnob(knob.needs) : nullptr;
+    return needed && std::stod(needed->get(request)) == 0.0 ? needed : nullptr;
+}
+
 void checkKnobNeeds(const DatasetRequest& request, const std::vector<std::string>& given) {
     const DataGenerator* generator = findGenerator(request.name);
     if (!generator) return;
     for (const std::string& name : given) {
         const GeneratorKnob* knob = generator->findKnob(name);
-        if (!knob || knob->needs.empty()) continue;
-        const GeneratorKnob* other = generator->findKnob(knob->needs);
-        if (other && std::stod(other->get(request)) == 0.0) {
+        if (!knob) continue;
+        if (const GeneratorKnob* other = unmetNeed(request, *knob)) {
             throw InputError(knob->spec.name + " needs " + other->spec.name + " (" +
                              other->spec.label + ")");
         }

@@ -75,6 +75,11 @@ struct DataGenerator {
     const GeneratorKnob* findKnob(const std::string& name) const;
 };
 
+/// The declaration in `declared` called `name` (or once called so: ParamSpec::formerNames);
+/// nullptr when there is none.
+const GeneratorKnob* findDeclared(const std::vector<GeneratorKnob>& declared,
+                                  const std::string& name);
+
 /// Every registered generator, in menu order.
 const std::vector<DataGenerator>& dataGenerators();
 /// The generator called `name`; nullptr when `name` is not a generator.
@@ -93,6 +98,9 @@ void setKnob(DatasetRequest& request, const std::string& name, const std::string
 void setKnob(DatasetRequest& request, const std::string& name, double value);
 /// The value of knob `name` of the request's generator as canonical text.
 std::string knobValue(const DatasetRequest& request, const std::string& name);
+/// The knob that `knob` needs (GeneratorKnob::needs) when that one is zero in `request`, so
+/// that `knob` does not apply; nullptr when it applies.
+const GeneratorKnob* unmetNeed(const DatasetRequest& request, const GeneratorKnob& knob);
 /// Checks the knobs' dependencies (GeneratorKnob::needs) of the given knob names: throws
 /// InputError "NAME needs OTHER" when a given knob needs one that is zero.
 void checkKnobNeeds(const DatasetRequest& request, const std::vector<std::string>& given);

@@ -80,13 +80,8 @@ const std::vector<GeneratorKnob>& splitSettings() {
 const GeneratorKnob* findSplitSetting(const std::string& key) {
     std::string dashed = key;
     std::replace(dashed.begin(), dashed.end(), '_', '-');
-    for (const GeneratorKnob& setting : splitSettings()) {
-        const ParamSpec& spec = setting.spec;
-        const auto& former = spec.formerNames;
-        if (spec.name == key || spec.name == dashed || spec.name == "split-" + dashed ||
-            std::find(former.begin(), former.end(), key) != former.end()) {
-            return &setting;
-        }
+    for (const std::string& name : {key, dashed, "split-" + dashed}) {
+        if (const GeneratorKnob* setting = findDeclared(splitSettings(), name)) return setting;
     }
     return nullptr;
 }

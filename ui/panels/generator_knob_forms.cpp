@@ -109,8 +109,7 @@ QString GeneratorKnobForms::applyTo(pfa::DatasetRequest& request) const {
     // A knob whose companion is zero (the users' skew without users) keeps its default, as the
     // command line requires.
     for (const pfa::GeneratorKnob& knob : generator->knobs) {
-        if (!knob.needs.empty() && std::stod(pfa::knobValue(request, knob.needs)) == 0.0)
-            knob.set(request, knob.spec.defaultValue);
+        if (pfa::unmetNeed(request, knob)) knob.set(request, knob.spec.defaultValue);
     }
     return problem;
 }
@@ -189,8 +188,7 @@ void GeneratorKnobForms::updateNote() {
     for (const pfa::GeneratorKnob& knob : generator->knobs) {
         if (knob.needs.empty()) continue;
         ParameterForm* form = knob.spec.advanced ? forms->advanced : forms->main;
-        const pfa::GeneratorKnob* needed = generator->findKnob(knob.needs);
-        if (std::stod(pfa::knobValue(request, knob.needs)) == 0.0) {
+        if (const pfa::GeneratorKnob* needed = pfa::unmetNeed(request, knob)) {
             if (!form->isForced(knob.spec.name)) {
                 form->forceValue(
                     knob.spec.name, knob.spec.defaultValue,
