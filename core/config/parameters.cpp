@@ -455,6 +455,13 @@ std::vector<ParamSpec> commonParameters(const std::vector<std::string>& names) {
     return picked;
 }
 
+std::vector<ParamSpec> commonParameters(const std::vector<std::string>& names,
+                                        std::vector<ParamSpec> own) {
+    std::vector<ParamSpec> list = commonParameters(names);
+    for (ParamSpec& spec : own) list.push_back(std::move(spec));
+    return list;
+}
+
 namespace {
 
 /// A bound as people write it: whole numbers in digits (1000000, not 1e+06).

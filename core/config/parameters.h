@@ -115,6 +115,11 @@ const ParamSpec* findCommonParameter(const std::string& name);
 /// unknown name: a programming error in an algorithm's declaration).
 std::vector<ParamSpec> commonParameters(const std::vector<std::string>& names);
 
+/// An algorithm's whole list: the common parameters named in `names`, then its `own`
+/// declarations in order.
+std::vector<ParamSpec> commonParameters(const std::vector<std::string>& names,
+                                        std::vector<ParamSpec> own);
+
 /// Checks `text` (what a user, a preset or a file gave) against `spec` and returns its
 /// canonical text: numbers in range (or "auto"), whole numbers for Integer, a listed value
 /// for Choice, true/false/on/off/yes/no/1/0 for Flag. Throws InputError

@@ -37,22 +37,14 @@ public:
                "full gradients every T rounds (differentially private per training record).";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.task = Task::Regression;
-        return can;
+        return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
-        list.push_back(diff2::roundsParameter());
-        list.push_back(diff2::restartPeriodParameter());
-        list.push_back(diff2::stepParameter());
-        list.push_back(diff2::fullClipParameter());
-        list.push_back(diff2::clipRatioParameter());
-        list.push_back(diff2::noiseSplitParameter());
-        list.push_back(diff2::modelParameter());
-        return list;
+        return commonParameters(
+            {"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
+            {diff2::roundsParameter(), diff2::restartPeriodParameter(), diff2::stepParameter(),
+             diff2::fullClipParameter(), diff2::clipRatioParameter(), diff2::noiseSplitParameter(),
+             diff2::modelParameter()});
     }
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);

@@ -49,19 +49,13 @@ public:
                "training row).";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.task = Task::Regression;
-        return can;
+        return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
-        for (const char* name : {"tail-index", "moment-bound", "smoothness", "domain-radius",
-                                 "steps", "clip-norm", "clip-rule"}) {
-            list.push_back(heavyTailParameter(name));
-        }
-        return list;
+        return commonParameters(
+            {"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
+            heavyTailParameters({"tail-index", "moment-bound", "smoothness", "domain-radius",
+                                 "steps", "clip-norm", "clip-rule"}));
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

@@ -115,6 +115,12 @@ ParamSpec declaration(const std::string& name) {
 
 ParamSpec heavyTailParameter(const std::string& name) { return ownParameter(declaration(name)); }
 
+std::vector<ParamSpec> heavyTailParameters(const std::vector<std::string>& names) {
+    std::vector<ParamSpec> list;
+    for (const std::string& name : names) list.push_back(heavyTailParameter(name));
+    return list;
+}
+
 double clippedMeanBiasBound(double momentBound, double tailIndex, double clip) {
     if (std::isinf(clip)) return 0.0;
     if (clip <= 0.0) return std::numeric_limits<double>::infinity();

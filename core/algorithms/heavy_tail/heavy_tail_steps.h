@@ -28,6 +28,8 @@ namespace pfa {
 /// std::logic_error for another name). One declaration, so every algorithm that reads the
 /// name reads the same setting.
 ParamSpec heavyTailParameter(const std::string& name);
+/// The family's settings called `names`, in that order (see heavyTailParameter).
+std::vector<ParamSpec> heavyTailParameters(const std::vector<std::string>& names);
 
 /// Bias bound of one clipped mean when only the k-th moment r_k = (E‖g‖^k)^{1/k} is bounded:
 /// r_k^k / ((k−1) C^{k−1}) (k > 1; +∞ for C = 0, 0 for C = ∞).

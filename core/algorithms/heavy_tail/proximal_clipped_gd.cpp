@@ -38,31 +38,20 @@ public:
                "row).";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.task = Task::Regression;
-        return can;
+        return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
-        for (const char* name : {"tail-index", "moment-bound", "ridge", "smoothness",
-                                 "domain-radius", "steps", "clip-norm", "clip-rule"}) {
-            list.push_back(heavyTailParameter(name));
-        }
-        ParamSpec l1;
-        l1.name = "l1-penalty";
-        l1.label = "ℓ₁ penalty λ₁";
-        l1.kind = ParamKind::Real;
-        l1.help =
-            "λ₁‖w‖₁ on the feature weights (not the intercept), applied by soft-thresholding after "
-            "each step, never clipped (0: none)";
-        l1.min = 0.0;
-        l1.defaultValue = "0";
-        l1.sweepable = true;
-        l1.advanced = false;
-        list.push_back(ownParameter(std::move(l1)));
-        return list;
+        std::vector<ParamSpec> own =
+            heavyTailParameters({"tail-index", "moment-bound", "ridge", "smoothness",
+                                 "domain-radius", "steps", "clip-norm", "clip-rule"});
+        own.push_back(declare("l1-penalty", "ℓ₁ penalty λ₁", ParamKind::Real,
+                              "λ₁‖w‖₁ on the feature weights (not the intercept), applied by "
+                              "soft-thresholding after each step, never clipped (0: none)")
+                          .defaultValue("0")
+                          .atLeast(0.0)
+                          .sweepable());
+        return commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
+                                std::move(own));
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

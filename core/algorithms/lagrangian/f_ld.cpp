@@ -20,20 +20,14 @@ public:
     AlgorithmCapabilities capabilities() const override {
         // The multipliers replace λ: the fairness weight is not read; the curve runs over the
         // dual step instead.
-        AlgorithmCapabilities can;
-        can.curveSetting = "dual-step";
-        return can;
+        return {.curveSetting = "dual-step"};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list =
-            commonParameters({"fairness", "seed", "epochs", "batch-size", "l2", "advantaged-class",
-                              "evaluate-every", "averaging"});
-        list.push_back(ld::adamLearningRateParameter());
-        list.push_back(ld::dualStepParameter());
-        list.push_back(ld::dualToleranceParameter());
-        list.push_back(ld::dualClipParameter());
-        list.push_back(ld::constraintParameter());
-        return list;
+        return commonParameters(
+            {"fairness", "seed", "epochs", "batch-size", "l2", "advantaged-class", "evaluate-every",
+             "averaging"},
+            {ld::adamLearningRateParameter(), ld::dualStepParameter(), ld::dualToleranceParameter(),
+             ld::dualClipParameter(), ld::constraintParameter()});
     }
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);

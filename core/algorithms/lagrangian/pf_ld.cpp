@@ -24,26 +24,18 @@ public:
                "training record).";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
         // The multipliers replace λ: the fairness weight is not read; the curve runs over the
         // dual step instead.
-        can.curveSetting = "dual-step";
-        return can;
+        return {.privacy = true, .curveSetting = "dual-step"};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list =
-            commonParameters({"fairness", "epsilon", "delta", "seed", "epochs", "batch-size", "l2",
-                              "adjacency", "clip-theta", "advantaged-class", "evaluate-every",
-                              "secure-noise", "diagnostics", "averaging"});
-        list.push_back(ld::adamLearningRateParameter());
-        list.push_back(ld::dualStepParameter());
-        list.push_back(ld::dualToleranceParameter());
-        list.push_back(ld::dualClipParameter());
-        list.push_back(ld::dualShareParameter());
-        list.push_back(ld::countShareParameter());
-        list.push_back(ld::constraintParameter());
-        return list;
+        return commonParameters(
+            {"fairness", "epsilon", "delta", "seed", "epochs", "batch-size", "l2", "adjacency",
+             "clip-theta", "advantaged-class", "evaluate-every", "secure-noise", "diagnostics",
+             "averaging"},
+            {ld::adamLearningRateParameter(), ld::dualStepParameter(), ld::dualToleranceParameter(),
+             ld::dualClipParameter(), ld::dualShareParameter(), ld::countShareParameter(),
+             ld::constraintParameter()});
     }
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);

@@ -28,17 +28,13 @@ public:
                "squared-loss gradient clipped, Gaussian noise solved for the target ε.";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.task = Task::Regression;
-        return can;
+        return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list = commonParameters(
+        return commonParameters(
             {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
-             "clip-theta", "averaging", "secure-noise", "diagnostics"});
-        list.push_back(domainRadiusParameter());
-        return list;
+             "clip-theta", "averaging", "secure-noise", "diagnostics"},
+            {domainRadiusParameter()});
     }
 
     void validate(const TrainConfig& config, const DataSplit&) const override {

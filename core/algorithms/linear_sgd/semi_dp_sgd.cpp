@@ -52,10 +52,7 @@ public:
                "protected).";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.task = Task::Regression;
-        return can;
+        return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list = commonParameters(

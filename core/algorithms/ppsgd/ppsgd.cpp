@@ -117,11 +117,7 @@ public:
                "shares.";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.unit = PrivacyUnit::User;
-        can.task = Task::Regression;
-        return can;
+        return {.privacy = true, .unit = PrivacyUnit::User, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =

@@ -129,16 +129,12 @@ public:
                "mixture of all rounds as the output.";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.curveSetting = "tolerance";
-        return can;
+        return {.privacy = true, .curveSetting = "tolerance"};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list = commonParameters(
-            {"fairness", "epsilon", "delta", "seed", "scope", "secure-noise", "advantaged-class"});
-        for (ParamSpec& p : ownSettings()) list.push_back(std::move(p));
-        return list;
+        return commonParameters(
+            {"fairness", "epsilon", "delta", "seed", "scope", "secure-noise", "advantaged-class"},
+            ownSettings());
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

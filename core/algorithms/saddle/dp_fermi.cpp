@@ -116,10 +116,7 @@ public:
                "differential privacy at the chosen ε.";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.fairness = true;
-        return can;
+        return {.privacy = true, .fairness = true};
     }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters();  // every common setting is dp-fermi's

@@ -124,21 +124,14 @@ public:
                "noisy table of counts; uses the sensitive attribute at decision time.";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.curveSetting = "gamma";
-        return can;
+        return {.privacy = true, .curveSetting = "gamma"};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list = commonParameters(
+        return commonParameters(
             {"fairness", "epsilon", "seed", "scope", "epochs", "batch-size", "lr-theta", "l2",
-             "advantaged-class", "evaluate-every", "secure-noise", "diagnostics"});
-        list.push_back(gammaParameter());
-        list.push_back(gammaGridParameter());
-        list.push_back(slackBetaParameter());
-        list.push_back(fprOnlyParameter());
-        list.push_back(randomisedEvaluationParameter());
-        return list;
+             "advantaged-class", "evaluate-every", "secure-noise", "diagnostics"},
+            {gammaParameter(), gammaGridParameter(), slackBetaParameter(), fprOnlyParameter(),
+             randomisedEvaluationParameter()});
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

@@ -21,11 +21,7 @@ public:
         return "Differentially private SGD: clips each example's gradient and adds Gaussian "
                "noise; no fairness term.";
     }
-    AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        return can;
-    }
+    AlgorithmCapabilities capabilities() const override { return {.privacy = true}; }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters({"fairness", "epsilon", "delta", "seed", "epochs", "batch-size",
                                  "lr-theta", "l2", "adjacency", "sampling", "clip-theta",

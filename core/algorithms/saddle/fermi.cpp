@@ -19,11 +19,7 @@ public:
         return "Fair training without privacy: minimises loss + λ·ERMI by stochastic "
                "descent–ascent (FERMI).";
     }
-    AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.fairness = true;
-        return can;
-    }
+    AlgorithmCapabilities capabilities() const override { return {.fairness = true}; }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters({"fairness", "lambda", "seed", "epochs", "batch-size", "lr-theta",
                                  "lr-w", "l2", "sampling", "min-group-share", "w-radius",

@@ -100,11 +100,7 @@ public:
                "private per record of each silo, with the noise added by the silos, the records or "
                "a server.";
     }
-    AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        return can;
-    }
+    AlgorithmCapabilities capabilities() const override { return {.privacy = true}; }
     std::vector<ParamSpec> parameters() const override { return siloRoundParameters(true, true); }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

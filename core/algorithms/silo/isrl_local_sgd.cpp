@@ -39,11 +39,7 @@ public:
                "the server averages the local models; private per record of each silo, noise added "
                "by the silos.";
     }
-    AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        return can;
-    }
+    AlgorithmCapabilities capabilities() const override { return {.privacy = true}; }
     std::vector<ParamSpec> parameters() const override { return siloRoundParameters(false, false); }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

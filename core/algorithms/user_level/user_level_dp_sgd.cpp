@@ -242,10 +242,7 @@ public:
                "mode).";
     }
     AlgorithmCapabilities capabilities() const override {
-        AlgorithmCapabilities can;
-        can.privacy = true;
-        can.unit = PrivacyUnit::User;
-        return can;
+        return {.privacy = true, .unit = PrivacyUnit::User};
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list = commonParameters(
