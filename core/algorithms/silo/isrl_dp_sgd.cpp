@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/algorithms/silo/silo_round_run.h"
 #include "core/algorithms/silo/silo_rounds.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
@@ -110,17 +111,15 @@ public:
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         TrainConfig c = resolveSiloRoundDefaults(requested, data, true);
         if (kStepSize(c) == 0) {
-            double eta = 0.1;
             const SiloRoundSettings s = siloRoundSettings(c);
+            double sigma = 0.0;
             if (std::isfinite(s.radius) && data.train.silos &&
                 s.localBatch <= data.train.silos->minRowsPerUnit() &&
                 s.silosPerRound <= data.train.silos->units()) {
-                const double sigma = trustNoise(s, c, *data.train.silos).averageSigma;
-                const double d = static_cast<double>(data.train.features() + 1);
-                eta = s.radius / std::sqrt(static_cast<double>(s.rounds) *
-                                           (s.clip * s.clip + d * sigma * sigma));
+                sigma = trustNoise(s, c, *data.train.silos).averageSigma;
             }
-            c.extra["step-size"] = realText(eta);
+            c.extra["step-size"] =
+                realText(siloStepSize(s, static_cast<double>(data.train.features() + 1), sigma));
         }
         return c;
     }
@@ -160,53 +159,29 @@ public:
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
         const Dataset& train = data.train;
-        const UnitIndex& silos = *train.silos;
         const SiloRoundSettings s = siloRoundSettings(config);
-        const Eigen::Index d = train.features();
-        const long n = silos.units();
-        const TrustNoise noise = trustNoise(s, config, silos);
+        const TrustNoise noise = trustNoise(s, config, *train.silos);
         const bool diagnostics = recordsDiagnostics(config);
 
-        RunSession session(observer, cancel, "rounds");
-        RunResult& result = session.result();
-        result.config = config;
-        result.dataset = train.name;
-        result.unitKind = "silo";
-        const RunStreams streams(config, train);
-        RandomStream sampling = streams.stream(streams::kSampling);
-        RandomStream gaussian = streams.stream(streams::kNoise);
-        SiloBatcher batcher(silos, s.localBatch, s.calibration);
-
-        SiloEvaluation evaluation(config, data);
-        if (noise.accounting)
-            session.setEpsilonSoFar(
-                [&](long rounds) { return noise.accounting->epsilonAfter(rounds); });
-
-        Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1), average = w, g(d + 1), siloMean(d + 1),
-                        update(d + 1);
-        long clippedSince = 0, seenSince = 0;
+        SiloRoundRun run(s, config, data, observer, cancel);
+        run.account(noise.accounting ? &*noise.accounting : nullptr);
+        Eigen::VectorXd& w = run.w();
+        Eigen::VectorXd g(w.size()), siloMean(w.size()), update(w.size());
         const double k = static_cast<double>(s.localBatch);
-
         for (long r = 0; r < s.rounds; ++r) {
-            if (session.cancelled(r)) break;
-            const std::vector<long> chosen = sampleSilos(n, s.silosPerRound, sampling);
+            if (!run.beginRound(r)) break;
             update.setZero();
-            double batchLoss = 0.0;
-            long batchRows = 0;
-            for (const long silo : chosen) {
+            for (const long silo : run.chosenSilos()) {
                 const double sigma = noise.siloSigma[static_cast<std::size_t>(silo)];
                 siloMean.setZero();
-                for (const long row : batcher.next(silo, sampling)) {
-                    batchLoss += logisticGradient(train, row, w, g);
-                    ++batchRows;
-                    clippedSince += clipInPlace(g, s.clip);
-                    ++seenSince;
+                for (const long row : run.rows(silo)) {
+                    run.clippedGradient(row, w, g);
                     // Local trust: the record noises its own clipped gradient before it leaves it.
                     if (s.trust == SiloTrust::Local) {
                         // Δ: a replaced record's clipped gradient
                         const privacy::ReleaseSpec release =
                             privacy::ReleaseSpec::gaussian("record-gradient", 2.0 * s.clip, sigma);
-                        privacy::releaseGaussian(release, g, gaussian);
+                        privacy::releaseGaussian(release, g, run.noise());
                     }
                     siloMean += g;
                 }
@@ -215,40 +190,24 @@ public:
                     // Δ: one record replaced in the silo
                     const privacy::ReleaseSpec release =
                         privacy::ReleaseSpec::gaussian("silo-mean", 2.0 * s.clip / k, sigma);
-                    privacy::releaseGaussian(release, siloMean, gaussian);
+                    privacy::releaseGaussian(release, siloMean, run.noise());
                 }
                 update += siloMean;
             }
-            update /= static_cast<double>(chosen.size());
+            const double chosen = static_cast<double>(run.chosenSilos().size());
+            update /= chosen;
             if (s.trust == SiloTrust::Central || s.trust == SiloTrust::Shuffle) {
-                privacy::ReleaseSpec release;
-                release.channel = "server-average";
-                release.sensitivity =
-                    2.0 * s.clip / (k * static_cast<double>(chosen.size()));  // one record replaced
-                release.noiseScale = noise.serverSigma;
-                privacy::releaseGaussian(release, update, gaussian);
+                // Δ: one record replaced
+                const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+                    "server-average", 2.0 * s.clip / (k * chosen), noise.serverSigma);
+                privacy::releaseGaussian(release, update, run.noise());
             }
             w -= s.stepSize * update;
-            if (std::isfinite(s.radius) && w.norm() > s.radius) w *= s.radius / w.norm();
-            average += (w - average) / static_cast<double>(r + 1);
-
-            StepInfo info;
-            info.step = r + 1;
-            info.epoch = static_cast<int>(r + 1);
-            info.batchRows = batchRows;
-            info.batchLoss = batchRows ? batchLoss / static_cast<double>(batchRows) : 0.0;
-            bool stop = session.stepped(info);
-            if (RunSession::evaluationDue(r + 1, s.rounds)) {
-                const Eigen::VectorXd& reported = s.lastIterate ? w : average;
-                const EpochMetrics m = evaluation.measure(r + 1, reported, clippedSince, seenSince);
-                clippedSince = seenSince = 0;
-                stop = session.evaluated(m) || stop;
-            }
-            if (session.stopRequested(stop, r + 1, s.rounds)) break;
+            run.project(w);
+            if (run.endRound(r)) break;
         }
-
-        const Eigen::VectorXd reported = s.lastIterate || result.steps == 0 ? w : average;
-        evaluation.finish(result, reported);
+        run.releaseModel();
+        RunResult& result = run.result();
         const double heterogeneity = diagnostics ? siloHeterogeneity(train) : NAN;
 
         if (!config.isPrivate()) {
@@ -257,10 +216,10 @@ public:
                 result.privacy.warnings.push_back(heterogeneityNote(heterogeneity));
                 result.privacy.statement += "Note: " + heterogeneityNote(heterogeneity) + "\n";
             }
-            return session.finish();
+            return run.finish();
         }
         describeRun(result, noise, s, config, train, heterogeneity);
-        return session.finish();
+        return run.finish();
     }
 
 private:
@@ -298,12 +257,8 @@ private:
                           " silos per round, chosen at random (no amplification claimed)";
         report.samplingRate = accountant.inputs().samplingRate;
         report.expectedBatch = s.localBatch;
-        report.adjacency = "replace-one";
-        report.neighbouring = siloNeighbouring(train);
-        report.trustModel = siloTrustDescription(s.trust);
-        report.noiseMultiplier = report.noiseMultiplierTheta = accountant.inputs().noiseMultiplier;
+        describeSiloRun(report, accountant, s, config, train, "the server's iterates w_1 … w_R");
         report.sigmaTheta = noise.averageSigma;
-        report.clipTheta = s.clip;
         report.clipDescription =
             "C = " + formatNumber(s.clip) + " per record; noise std per coordinate: " +
             (s.trust == SiloTrust::Local  ? "on each record's gradient "
@@ -313,12 +268,6 @@ private:
             (s.trust == SiloTrust::Local || s.trust == SiloTrust::Isrl
                  ? ", on the server's average σ_θ = " + formatNumber(noise.averageSigma)
                  : std::string());
-        report.protectedData = wholeRecordProtection(train) +
-                               ", per silo: every silo's records get the same (ε = " +
-                               formatNumber(report.epsilonSpent) +
-                               ", δ = " + formatNumber(config.delta) + ") or better";
-        report.postProcessing =
-            s.lastIterate ? "" : "the uniform average of the server's iterates w_1 … w_R";
         if (s.trust == SiloTrust::Shuffle) {
             report.warnings.push_back(
                 "shuffle model (rate-level simulation): the accuracy of a secure shuffler is "

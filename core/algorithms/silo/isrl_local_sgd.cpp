@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/algorithms/silo/silo_round_run.h"
 #include "core/algorithms/silo/silo_rounds.h"
 #include "core/config/algorithm.h"
 #include "core/config/config_validation.h"
@@ -49,25 +50,20 @@ public:
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         TrainConfig c = resolveSiloRoundDefaults(requested, data, false);
         if (kStepSize(c) == 0) {
-            double eta = 0.1;
             const SiloRoundSettings s = siloRoundSettings(c);
-            if (std::isfinite(s.radius)) {
-                // As for minibatch SGD, with the noise a round's K local steps leave on the
-                // server's average: √K·σ_loc per silo, averaged over M silos.
-                double sigma = 0.0;
-                if (c.isPrivate() && data.train.silos &&
-                    s.localBatch <= data.train.silos->minRowsPerUnit()) {
-                    const SiloNoise noise(s, *data.train.silos, c.epsilon, c.delta, kSensitivity,
-                                          false);
-                    sigma = 2.0 * s.clip * noise.multiplier(0) *
-                            std::sqrt(static_cast<double>(s.localBatch) /
-                                      static_cast<double>(s.silosPerRound));
-                }
-                const double d = static_cast<double>(data.train.features() + 1);
-                eta = s.radius / std::sqrt(static_cast<double>(s.rounds) *
-                                           (s.clip * s.clip + d * sigma * sigma));
+            // As for minibatch SGD, with the noise a round's K local steps leave on the
+            // server's average: √K·σ_loc per silo, averaged over M silos.
+            double sigma = 0.0;
+            if (std::isfinite(s.radius) && c.isPrivate() && data.train.silos &&
+                s.localBatch <= data.train.silos->minRowsPerUnit()) {
+                const SiloNoise noise(s, *data.train.silos, c.epsilon, c.delta, kSensitivity,
+                                      false);
+                sigma = 2.0 * s.clip * noise.multiplier(0) *
+                        std::sqrt(static_cast<double>(s.localBatch) /
+                                  static_cast<double>(s.silosPerRound));
             }
-            c.extra["step-size"] = realText(eta);
+            c.extra["step-size"] =
+                realText(siloStepSize(s, static_cast<double>(data.train.features() + 1), sigma));
         }
         return c;
     }
@@ -75,91 +71,50 @@ public:
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
-        const Dataset& train = data.train;
-        const UnitIndex& silos = *train.silos;
+        const UnitIndex& silos = *data.train.silos;
         const SiloRoundSettings s = siloRoundSettings(config);
-        const Eigen::Index d = train.features();
-        const long n = silos.units();
         std::optional<SiloNoise> accounting;
-        std::vector<double> sigma(static_cast<std::size_t>(n), 0.0);
+        std::vector<double> sigma(static_cast<std::size_t>(silos.units()), 0.0);
         if (config.isPrivate()) {
             accounting.emplace(s, silos, config.epsilon, config.delta, kSensitivity, false);
-            for (long u = 0; u < n; ++u)
+            for (long u = 0; u < silos.units(); ++u)
                 sigma[static_cast<std::size_t>(u)] = 2.0 * s.clip * accounting->multiplier(u);
         }
 
-        RunSession session(observer, cancel, "rounds");
-        RunResult& result = session.result();
-        result.config = config;
-        result.dataset = train.name;
-        result.unitKind = "silo";
-        const RunStreams streams(config, train);
-        RandomStream sampling = streams.stream(streams::kSampling);
-        RandomStream gaussian = streams.stream(streams::kNoise);
-        SiloBatcher batcher(silos, s.localBatch, SiloCalibration::ZcdpEpoch);
-
-        SiloEvaluation evaluation(config, data);
-        if (accounting)
-            session.setEpsilonSoFar([&](long rounds) { return accounting->epsilonAfter(rounds); });
-
-        Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1), average = w, g(d + 1), local(d + 1),
-                        next(d + 1);
-        long clippedSince = 0, seenSince = 0;
-
+        SiloRoundRun run(s, config, data, observer, cancel);
+        run.account(accounting ? &*accounting : nullptr);
+        Eigen::VectorXd& w = run.w();
+        const Eigen::Index parameters = w.size();
+        Eigen::VectorXd g(parameters), local(parameters), next(parameters);
         for (long r = 0; r < s.rounds; ++r) {
-            if (session.cancelled(r)) break;
-            const std::vector<long> chosen = sampleSilos(n, s.silosPerRound, sampling);
+            if (!run.beginRound(r)) break;
             next.setZero();
-            double batchLoss = 0.0;
-            long batchRows = 0;
-            for (const long silo : chosen) {
-                const double noise = sigma[static_cast<std::size_t>(silo)];
+            for (const long silo : run.chosenSilos()) {
+                // Each local step releases one record's noisy clipped gradient; Δ: a replaced
+                // record.
+                const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+                    "record-gradient", 2.0 * s.clip, sigma[static_cast<std::size_t>(silo)]);
                 local = w;
-                for (const long row : batcher.next(silo, sampling)) {
-                    batchLoss += logisticGradient(train, row, local, g);
-                    ++batchRows;
-                    clippedSince += clipInPlace(g, s.clip);
-                    ++seenSince;
-                    {
-                        // Each local step releases one record's noisy clipped gradient.
-                        // Δ: a replaced record
-                        const privacy::ReleaseSpec release =
-                            privacy::ReleaseSpec::gaussian("record-gradient", 2.0 * s.clip, noise);
-                        privacy::releaseGaussian(release, g, gaussian);
-                    }
+                for (const long row : run.rows(silo)) {
+                    run.clippedGradient(row, local, g);
+                    privacy::releaseGaussian(release, g, run.noise());
                     local -= s.stepSize * g;
-                    if (std::isfinite(s.radius) && local.norm() > s.radius)
-                        local *= s.radius / local.norm();
+                    run.project(local);
                 }
                 next += local;
             }
-            w = next / static_cast<double>(chosen.size());
-            average += (w - average) / static_cast<double>(r + 1);
-
-            StepInfo info;
-            info.step = r + 1;
-            info.epoch = static_cast<int>(r + 1);
-            info.batchRows = batchRows;
-            info.batchLoss = batchRows ? batchLoss / static_cast<double>(batchRows) : 0.0;
-            bool stop = session.stepped(info);
-            if (RunSession::evaluationDue(r + 1, s.rounds)) {
-                const Eigen::VectorXd& reported = s.lastIterate ? w : average;
-                const EpochMetrics m = evaluation.measure(r + 1, reported, clippedSince, seenSince);
-                clippedSince = seenSince = 0;
-                stop = session.evaluated(m) || stop;
-            }
-            if (session.stopRequested(stop, r + 1, s.rounds)) break;
+            w = next / static_cast<double>(run.chosenSilos().size());
+            if (run.endRound(r)) break;
         }
+        run.releaseModel();
 
-        const Eigen::VectorXd reported = s.lastIterate || result.steps == 0 ? w : average;
-        evaluation.finish(result, reported);
-
+        RunResult& result = run.result();
         if (!config.isPrivate()) {
             result.privacy = privacy::nonPrivateReport(name(), result.steps);
-            return session.finish();
+            return run.finish();
         }
         const privacy::RunAccountant& accountant = accounting->worstAfter(result.steps);
-        describePrivateRun(result, accountant, train);
+        describePrivateRun(result, accountant, data.train);
         privacy::PrivacyReport& report = result.privacy;
         report.algorithm = name();
         const auto [lo, hi] = std::minmax_element(sigma.begin(), sigma.end());
@@ -173,29 +128,20 @@ public:
             "(shuffled epochs, no amplification claimed)";
         report.sampling = "shuffled epochs within each silo, " + std::to_string(s.localBatch) +
                           " single-record local steps per round; " +
-                          std::to_string(s.silosPerRound) + " of " + std::to_string(n) +
+                          std::to_string(s.silosPerRound) + " of " + std::to_string(silos.units()) +
                           " silos per round, chosen at random (no amplification claimed)";
         report.samplingRate = 1.0;
         report.expectedBatch = 1;
-        report.adjacency = "replace-one";
-        report.neighbouring = siloNeighbouring(train);
-        report.trustModel = siloTrustDescription(SiloTrust::Isrl);
-        report.noiseMultiplier = report.noiseMultiplierTheta = accountant.inputs().noiseMultiplier;
+        describeSiloRun(report, accountant, s, config, data.train,
+                        "the server's averaged models w_1 … w_R");
         report.sigmaTheta = *hi;
-        report.clipTheta = s.clip;
         report.clipDescription =
             "C = " + formatNumber(s.clip) +
             " per record; noise std per coordinate on each "
             "local step σ_loc = " +
             (*lo == *hi ? formatNumber(*lo) : formatNumber(*lo) + " … " + formatNumber(*hi));
-        report.protectedData = wholeRecordProtection(train) +
-                               ", per silo: every silo's records get the same (ε = " +
-                               formatNumber(report.epsilonSpent) +
-                               ", δ = " + formatNumber(config.delta) + ") or better";
-        report.postProcessing =
-            s.lastIterate ? "" : "the uniform average of the server's averaged models w_1 … w_R";
         report.statement = privacy::renderPrivacyStatement(report, "", "");
-        return session.finish();
+        return run.finish();
     }
 };
 

@@ -1,0 +1,98 @@
+#include "core/algorithms/silo/silo_round_run.h"
+
+#include <cmath>
+
+#include "core/engine/clipping.h"
+#include "core/engine/private_run_report.h"
+#include "core/util/format.h"
+
+namespace pfa {
+
+SiloRoundRun::SiloRoundRun(const SiloRoundSettings& s, const TrainConfig& config,
+                           const DataSplit& data, TrainingObserver& observer,
+                           const CancelToken& cancel)
+    : m_s(s),
+      m_train(data.train),
+      m_session(observer, cancel, "rounds"),
+      m_streams(config, data.train),
+      m_sampling(m_streams.stream(streams::kSampling)),
+      m_noise(m_streams.stream(streams::kNoise)),
+      m_batcher(*data.train.silos, s.localBatch, s.calibration),
+      m_evaluation(config, data),
+      m_w(Eigen::VectorXd::Zero(data.train.features() + 1)),
+      m_average(m_w) {
+    RunResult& result = m_session.result();
+    result.config = config;
+    result.dataset = data.train.name;
+    result.unitKind = "silo";
+}
+
+void SiloRoundRun::account(const SiloNoise* accounting) {
+    if (!accounting) return;
+    m_session.setEpsilonSoFar(
+        [accounting](long rounds) { return accounting->epsilonAfter(rounds); });
+}
+
+bool SiloRoundRun::beginRound(long r) {
+    if (m_session.cancelled(r)) return false;
+    m_chosen = sampleSilos(m_train.silos->units(), m_s.silosPerRound, m_sampling);
+    m_roundLoss = 0.0;
+    m_roundRows = 0;
+    return true;
+}
+
+void SiloRoundRun::clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g) {
+    m_roundLoss += logisticGradient(m_train, row, at, g);
+    ++m_roundRows;
+    m_clippedSince += clipInPlace(g, m_s.clip);
+    ++m_seenSince;
+}
+
+void SiloRoundRun::project(Eigen::VectorXd& v) const {
+    if (std::isfinite(m_s.radius) && v.norm() > m_s.radius) v *= m_s.radius / v.norm();
+}
+
+bool SiloRoundRun::endRound(long r) {
+    m_average += (m_w - m_average) / static_cast<double>(r + 1);
+    StepInfo info;
+    info.step = r + 1;
+    info.epoch = static_cast<int>(r + 1);
+    info.batchRows = m_roundRows;
+    info.batchLoss = m_roundRows ? m_roundLoss / static_cast<double>(m_roundRows) : 0.0;
+    bool stop = m_session.stepped(info);
+    if (RunSession::evaluationDue(r + 1, m_s.rounds)) {
+        const Eigen::VectorXd& reported = m_s.lastIterate ? m_w : m_average;
+        const EpochMetrics m = m_evaluation.measure(r + 1, reported, m_clippedSince, m_seenSince);
+        m_clippedSince = m_seenSince = 0;
+        stop = m_session.evaluated(m) || stop;
+    }
+    return m_session.stopRequested(stop, r + 1, m_s.rounds);
+}
+
+void SiloRoundRun::releaseModel() {
+    RunResult& result = m_session.result();
+    m_evaluation.finish(result, m_s.lastIterate || result.steps == 0 ? m_w : m_average);
+}
+
+double siloStepSize(const SiloRoundSettings& s, double parameters, double sigma) {
+    if (!std::isfinite(s.radius)) return 0.1;
+    return s.radius / std::sqrt(static_cast<double>(s.rounds) *
+                                (s.clip * s.clip + parameters * sigma * sigma));
+}
+
+void describeSiloRun(privacy::PrivacyReport& report, const privacy::RunAccountant& accountant,
+                     const SiloRoundSettings& s, const TrainConfig& config, const Dataset& train,
+                     const std::string& averaged) {
+    report.adjacency = "replace-one";
+    report.neighbouring = siloNeighbouring(train);
+    report.trustModel = siloTrustDescription(s.trust);
+    report.noiseMultiplier = report.noiseMultiplierTheta = accountant.inputs().noiseMultiplier;
+    report.clipTheta = s.clip;
+    report.protectedData =
+        wholeRecordProtection(train) +
+        ", per silo: every silo's records get the same (ε = " + formatNumber(report.epsilonSpent) +
+        ", δ = " + formatNumber(config.delta) + ") or better";
+    report.postProcessing = s.lastIterate ? "" : "the uniform average of " + averaged;
+}
+
+}  // namespace pfa
