@@ -107,6 +107,42 @@ privacy::AccountingInputs globalReleaseInputs(double q, double z, double a, long
 /// accountant charges: 1/2 with every user in every round (the bound is 2C), else 1.
 double chargedMultiplierScale(double q) { return q >= 1.0 ? 0.5 : 1.0; }
 
+/// One run's settings and sizes, read once: the loop, the result and the statement use them.
+struct PpsgdPlan {
+    long users = 0;       ///< N
+    long rounds = 0;      ///< T
+    long samples = 0;     ///< m: samples per user and round
+    double expected = 0;  ///< Q: expected users per round (the normaliser)
+    /// Who takes part in a round: each user with probability q = Q/N; the accountant reads q
+    /// from this spec, the same the run's sampler draws with.
+    SamplerSpec participation;
+    double q = 0;     ///< the participation rate
+    double a = 0;     ///< personalisation (global/local step ratio)
+    double clip = 0;  ///< C per user
+    double z = 0;     ///< noise multiplier on the sum over C
+    StepSizes eta;
+    bool streaming = false;  ///< the generator's fresh samples (exact excess risk)
+    bool diagnostics = false;
+};
+
+PpsgdPlan planOf(const TrainConfig& config, const Dataset& train) {
+    PpsgdPlan p;
+    p.users = userCount(train);
+    p.rounds = static_cast<long>(kGlobalRounds(config));
+    p.samples = static_cast<long>(kSamplesPerUser(config));
+    p.expected = kSampledUsers(config);
+    p.participation =
+        SamplerSpec::overUnits(SamplingUnit::User, p.users, static_cast<long>(p.expected), 1);
+    p.q = p.participation.samplingRate();
+    p.a = kPersonalisation(config);
+    p.clip = kGlobalClip(config);
+    p.z = kNoiseMultiplier(config);
+    p.eta = stepSizes(kBaseStep(config), p.a);
+    p.streaming = train.personalised != nullptr;
+    p.diagnostics = recordsDiagnostics(config);
+    return p;
+}
+
 class Ppsgd final : public Algorithm {
 public:
     std::string name() const override { return "ppsgd"; }
@@ -246,6 +282,11 @@ public:
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override;
+
+private:
+    /// The privacy report and statement of a run that released something (or, a = 0, nothing).
+    void describeRun(RunResult& result, const privacy::RunAccountant& accountant,
+                     const PpsgdPlan& p, const TrainConfig& config, const Dataset& train) const;
 };
 
 std::optional<RateShape> Ppsgd::theoryRate(const RateInputs& in) const {
@@ -279,47 +320,113 @@ std::optional<RateShape> Ppsgd::theoryRate(const RateInputs& in) const {
         }};
 }
 
+/// The released global model, its final metrics and the per-user read-outs (who pays for
+/// privacy) into `result`.
+void releaseResult(RunResult& result, PpsgdReadouts& readouts, const Eigen::VectorXd& w,
+                   const Eigen::MatrixXd& theta, const PpsgdPlan& p, const DataSplit& data,
+                   bool diverged) {
+    const Dataset& train = data.train;
+    const Dataset& test = data.test;
+    const PersonalisedTruth* truth = train.personalised.get();
+    const long N = p.users;
+    const long m = p.samples;
+    const bool streaming = p.streaming;
+    const bool diagnostics = p.diagnostics;
+    // The released global model (encoded coordinates, bias last).
+    Eigen::VectorXd global;
+    readouts.encodedModel(w, theta, -1, global);
+    result.theta = RowMatrix(1, global.size());
+    result.theta.row(0) = global.transpose();
+    result.regression.known = true;
+    if (diverged) {
+        result.test = fairnessNotApplicable(static_cast<long>(test.rows()), kNaN);
+        return;
+    }
+    result.regression.testMse = readouts.testMse(w, theta, true);
+    result.regression.testRmse = std::sqrt(result.regression.testMse);
+    const double headline = streaming ? readouts.excessRisk(w, theta) : result.regression.testMse;
+    result.test = fairnessNotApplicable(static_cast<long>(test.rows()), headline);
+    result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
+
+    if (streaming) {
+        // What the bound of the theory overlay needs of the generator (display only).
+        const Eigen::VectorXd mean = truth->optimum.rowwise().mean();
+        result.theoryInputs = {
+            {"users", static_cast<double>(N)},
+            {"rounds", static_cast<double>(p.rounds)},
+            {"dimension", static_cast<double>(truth->features())},
+            {"smoothness", truth->variances.maxCoeff()},
+            {"clip", p.clip},
+            {"gradient_noise",
+             truth->noise * truth->noise * truth->variances.sum() / static_cast<double>(m)},
+            {"sum_squared_optima", truth->optimum.squaredNorm()},
+            {"squared_mean_optimum", mean.squaredNorm()},
+        };
+    }
+
+    // Per-user read-outs: who pays for privacy.
+    result.unitKind = "user";
+    auto rowsOf = [](const std::optional<UnitIndex>& index, int id) {
+        if (!index) return 0L;
+        const std::optional<long> k = index->find(id);
+        return k ? index->rowCount(*k) : 0L;
+    };
+    if (streaming) {
+        result.units.reserve(static_cast<std::size_t>(N));
+        for (long i = 0; i < N; ++i) {
+            UnitMetrics u;
+            u.name = "user " + std::to_string(i + 1);
+            u.trainRows = diagnostics ? rowsOf(train.users, static_cast<int>(i)) : -1;
+            u.testRows = rowsOf(test.users, static_cast<int>(i));
+            u.testError = readouts.userRisk()(i);
+            if (test.users) {
+                if (const std::optional<long> k = test.users->find(static_cast<int>(i))) {
+                    u.testLoss = readouts.userSse()[static_cast<std::size_t>(*k)] /
+                                 readouts.userRows()[static_cast<std::size_t>(*k)];
+                }
+            }
+            result.units.push_back(std::move(u));
+        }
+    } else if (test.users) {
+        for (long k = 0; k < test.users->units(); ++k) {
+            UnitMetrics u;
+            u.name = test.users->name(k);
+            u.trainRows = diagnostics ? rowsOf(train.users, test.users->id(k)) : -1;
+            u.testRows = test.users->rowCount(k);
+            u.testError = u.testLoss = readouts.userSse()[static_cast<std::size_t>(k)] /
+                                       readouts.userRows()[static_cast<std::size_t>(k)];
+            result.units.push_back(std::move(u));
+        }
+    }
+}
+
 RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                      TrainingObserver& observer, const CancelToken& cancel) const {
     const TrainConfig& config = prepared.config();
     const Dataset& train = data.train;
-    const Dataset& test = data.test;
-    const PersonalisedTruth* truth = train.personalised.get();
-    const bool streaming = truth != nullptr;
-
-    const long N = userCount(train);
-    const long rounds = static_cast<long>(kGlobalRounds(config));
-    const long m = static_cast<long>(kSamplesPerUser(config));
-    const double Q = kSampledUsers(config);
-    // Who takes part in a round: each user with probability q = Q/N; the accountant reads q
-    // from the same sampler spec.
-    const SamplerSpec participation =
-        SamplerSpec::overUnits(SamplingUnit::User, N, static_cast<long>(Q), 1);
-    const double q = participation.samplingRate();
-    const double a = kPersonalisation(config);
-    const double C = kGlobalClip(config);
-    const double z = kNoiseMultiplier(config);
-    const StepSizes eta = stepSizes(kBaseStep(config), a);
+    const PpsgdPlan p = planOf(config, train);
     // Streaming: the generator's raw coordinates, no intercept (the generator has none).
     // Pool: the encoded features and an intercept (bias last, as every model of the app).
-    PpsgdUserSamples users(train, config, N, eta.local);
+    PpsgdUserSamples users(train, config, p.users, p.eta.local);
     const Eigen::Index D = users.modelSize();
 
-    const privacy::RunAccountant accountant(globalReleaseInputs(q, z, a, rounds, config.delta));
-    const bool diagnostics = recordsDiagnostics(config);
+    const privacy::RunAccountant accountant(
+        globalReleaseInputs(p.q, p.z, p.a, p.rounds, config.delta));
     const RunStreams streams(config, train);
-    UnitSampler participants(participation, streams.stream(streams::kSampling));
+    UnitSampler participants(p.participation, streams.stream(streams::kSampling));
     RandomStream noise = streams.stream(streams::kNoise);
     // The release's bound: a replaced user moves the normalised sum by 2C/Q.
-    const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
-        "users-clipped-mean", 2.0 * C / Q, z > 0.0 ? z * C / Q : 0.0);
+    const privacy::ReleaseSpec release =
+        privacy::ReleaseSpec::gaussian("users-clipped-mean", 2.0 * p.clip / p.expected,
+                                       p.z > 0.0 ? p.z * p.clip / p.expected : 0.0);
 
     // Everything the rounds touch is allocated here, once.
+    const long m = p.samples;
     Eigen::VectorXd w = Eigen::VectorXd::Zero(D);
-    Eigen::MatrixXd theta = Eigen::MatrixXd::Zero(D, N);  // column i: user i's offset
+    Eigen::MatrixXd theta = Eigen::MatrixXd::Zero(D, p.users);  // column i: user i's offset
     RowMatrix x(m, D);
     Eigen::VectorXd y(m), residual(m), model(D), g(D), gsum(D);
-    PpsgdReadouts readouts(data, truth, N, users.features(), D);
+    PpsgdReadouts readouts(data, train.personalised.get(), p.users, users.features(), D);
 
     RunSession session(observer, cancel, "rounds");
     session.setEpsilonSoFar([&](long steps) { return accountant.after(steps).epsilon; });
@@ -329,7 +436,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
     long clipped = 0, contributions = 0;
     double roundLoss = 0.0, roundSamples = 0.0;
 
-    for (long t = 0; t < rounds; ++t) {
+    for (long t = 0; t < p.rounds; ++t) {
         if (session.cancelled(t)) break;
         gsum.setZero();
         // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
@@ -345,47 +452,37 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             g.noalias() = x.transpose() * residual;
             g /= static_cast<double>(m);
             // The local step: never clipped, never released.
-            if (eta.local > 0.0) theta.col(i) -= users.localStep(i) * g;
-            if (eta.global > 0.0) {
+            if (p.eta.local > 0.0) theta.col(i) -= users.localStep(i) * g;
+            if (p.eta.global > 0.0) {
                 ++contributions;
-                clipped += clipInPlace(g, C);
+                clipped += clipInPlace(g, p.clip);
                 gsum += g;
             }
         }
-        if (eta.global > 0.0) {
+        if (p.eta.global > 0.0) {
             // Normalised by the expected number of users (Poisson sampling), noise z·C on the sum.
-            gsum /= Q;
+            gsum /= p.expected;
             privacy::releaseGaussian(release, gsum, noise);
-            w -= eta.global * gsum;
+            w -= p.eta.global * gsum;
         }
 
         StepInfo info;
         info.step = t + 1;
         info.epoch = static_cast<int>(t + 1);
         info.batchRows = static_cast<long>(roundSamples);
-        info.batchLoss = diagnostics && roundSamples > 0 ? 0.5 * roundLoss / roundSamples : kNaN;
+        info.batchLoss = p.diagnostics && roundSamples > 0 ? 0.5 * roundLoss / roundSamples : kNaN;
         bool stop = session.stepped(info);
         // Judged on the released global model alone: a stop decided on the users' exact losses
         // or their personal models would itself tell about their data.
         const bool diverged = !w.allFinite() || w.norm() > kDivergedNorm;
-        if (RunSession::evaluationDue(t + 1, rounds, 100) || diverged) {
-            EpochMetrics e;
+        if (RunSession::evaluationDue(t + 1, p.rounds, 100) || diverged) {
+            EpochMetrics e = readouts.measure(w, theta, p.streaming);
             e.epoch = static_cast<int>(result.history.size()) + 1;
             e.step = t + 1;
             // Diagnostic: the MSE of the round's samples (the users' private data).
-            e.trainLoss = diagnostics && roundSamples > 0 ? roundLoss / roundSamples : kNaN;
+            e.trainLoss = p.diagnostics && roundSamples > 0 ? roundLoss / roundSamples : kNaN;
             e.trainObjective = e.trainLoss;
-            e.violation = e.dpGap = e.eoGap = e.eoppGap = e.ermiHard = e.ermiSoft = kNaN;
-            if (streaming) {
-                e.excessRisk = readouts.excessRisk(w, theta);
-                e.testError = e.excessRisk;
-                const Eigen::VectorXd& risk = readouts.userRisk();
-                e.unitErrorSpread = risk.maxCoeff() - risk.minCoeff();
-            } else {
-                e.testError = readouts.testMse(w, theta, true);
-                e.unitErrorSpread = readouts.testUserSpread();
-            }
-            e.clipFraction = !diagnostics ? kNaN
+            e.clipFraction = !p.diagnostics ? kNaN
                              : contributions
                                  ? static_cast<double>(clipped) / static_cast<double>(contributions)
                                  : 0.0;
@@ -399,82 +496,26 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                             " is too large for these data; lower it");
             break;
         }
-        if (session.stopRequested(stop, t + 1, rounds)) break;
+        if (session.stopRequested(stop, t + 1, p.rounds)) break;
     }
 
-    // The released global model (encoded coordinates, bias last).
-    Eigen::VectorXd global;
-    readouts.encodedModel(w, theta, -1, global);
-    result.theta = RowMatrix(1, global.size());
-    result.theta.row(0) = global.transpose();
-    result.regression.known = true;
-    if (!session.diverged()) {
-        result.regression.testMse = readouts.testMse(w, theta, true);
-        result.regression.testRmse = std::sqrt(result.regression.testMse);
-        const double headline =
-            streaming ? readouts.excessRisk(w, theta) : result.regression.testMse;
-        result.test = fairnessNotApplicable(static_cast<long>(test.rows()), headline);
-        result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
-
-        if (streaming) {
-            // What the bound of the theory overlay needs of the generator (display only).
-            const Eigen::VectorXd mean = truth->optimum.rowwise().mean();
-            result.theoryInputs = {
-                {"users", static_cast<double>(N)},
-                {"rounds", static_cast<double>(kGlobalRounds(config))},
-                {"dimension", static_cast<double>(truth->features())},
-                {"smoothness", truth->variances.maxCoeff()},
-                {"clip", C},
-                {"gradient_noise",
-                 truth->noise * truth->noise * truth->variances.sum() / static_cast<double>(m)},
-                {"sum_squared_optima", truth->optimum.squaredNorm()},
-                {"squared_mean_optimum", mean.squaredNorm()},
-            };
-        }
-
-        // Per-user read-outs: who pays for privacy.
-        result.unitKind = "user";
-        auto rowsOf = [](const std::optional<UnitIndex>& index, int id) {
-            if (!index) return 0L;
-            const std::optional<long> k = index->find(id);
-            return k ? index->rowCount(*k) : 0L;
-        };
-        if (streaming) {
-            result.units.reserve(static_cast<std::size_t>(N));
-            for (long i = 0; i < N; ++i) {
-                UnitMetrics u;
-                u.name = "user " + std::to_string(i + 1);
-                u.trainRows = diagnostics ? rowsOf(train.users, static_cast<int>(i)) : -1;
-                u.testRows = rowsOf(test.users, static_cast<int>(i));
-                u.testError = readouts.userRisk()(i);
-                if (test.users) {
-                    if (const std::optional<long> k = test.users->find(static_cast<int>(i))) {
-                        u.testLoss = readouts.userSse()[static_cast<std::size_t>(*k)] /
-                                     readouts.userRows()[static_cast<std::size_t>(*k)];
-                    }
-                }
-                result.units.push_back(std::move(u));
-            }
-        } else if (test.users) {
-            for (long k = 0; k < test.users->units(); ++k) {
-                UnitMetrics u;
-                u.name = test.users->name(k);
-                u.trainRows = diagnostics ? rowsOf(train.users, test.users->id(k)) : -1;
-                u.testRows = test.users->rowCount(k);
-                u.testError = u.testLoss = readouts.userSse()[static_cast<std::size_t>(k)] /
-                                           readouts.userRows()[static_cast<std::size_t>(k)];
-                result.units.push_back(std::move(u));
-            }
-        }
-    } else {
-        result.test = fairnessNotApplicable(static_cast<long>(test.rows()), kNaN);
-    }
-
+    releaseResult(result, readouts, w, theta, p, data, session.diverged());
     // a = 0 releases nothing whatever the budget: ε = 0, certified by the accountant.
-    if (!config.isPrivate() && a > 0.0) {
+    if (!config.isPrivate() && p.a > 0.0) {
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return session.finish();
     }
+    describeRun(result, accountant, p, config, train);
+    return session.finish();
+}
+
+void Ppsgd::describeRun(RunResult& result, const privacy::RunAccountant& accountant,
+                        const PpsgdPlan& p, const TrainConfig& config, const Dataset& train) const {
+    const long N = p.users;
+    const long m = p.samples;
+    const double q = p.q, Q = p.expected, a = p.a, C = p.clip, z = p.z;
+    const bool streaming = p.streaming;
+    const bool diagnostics = p.diagnostics;
     describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
     report.algorithm = name();
@@ -543,7 +584,6 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
                         /*diagnostic=*/true);
     }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
-    return session.finish();
 }
 
 }  // namespace

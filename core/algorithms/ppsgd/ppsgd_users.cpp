@@ -148,6 +148,22 @@ double PpsgdReadouts::excessRisk(const Eigen::VectorXd& w, const Eigen::MatrixXd
     return m_userRisk.mean();
 }
 
+EpochMetrics PpsgdReadouts::measure(const Eigen::VectorXd& w, const Eigen::MatrixXd& theta,
+                                    bool streaming) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    EpochMetrics e;
+    e.violation = e.dpGap = e.eoGap = e.eoppGap = e.ermiHard = e.ermiSoft = kNaN;
+    if (streaming) {
+        e.excessRisk = excessRisk(w, theta);
+        e.testError = e.excessRisk;
+        e.unitErrorSpread = m_userRisk.maxCoeff() - m_userRisk.minCoeff();
+    } else {
+        e.testError = testMse(w, theta, true);
+        e.unitErrorSpread = testUserSpread();
+    }
+    return e;
+}
+
 double PpsgdReadouts::testUserSpread() const {
     double lo = kInf, hi = -kInf;
     for (std::size_t k = 0; k < m_userSse.size(); ++k) {

@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "core/config/run_result.h"
 #include "core/config/train_config.h"
 #include "core/data/dataset.h"
 #include "core/data/personalised.h"
@@ -65,6 +66,9 @@ public:
     double excessRisk(const Eigen::VectorXd& w, const Eigen::MatrixXd& theta);
     /// The spread (largest − smallest) of the per-test-user MSE of the last testMse(true).
     double testUserSpread() const;
+    /// One evaluation's test read-outs: the test error (the mean excess risk when `streaming`,
+    /// else the test MSE of the personal models), the users' spread; fairness not applicable.
+    EpochMetrics measure(const Eigen::VectorXd& w, const Eigen::MatrixXd& theta, bool streaming);
 
     const Eigen::VectorXd& userRisk() const { return m_userRisk; }
     const std::vector<double>& userSse() const { return m_userSse; }
