@@ -427,6 +427,82 @@ private:
     std::unique_ptr<Evaluator> m_testEvaluator;
 };
 
+/// The weighted sum agg = Σ_i coef_i·g_i of the records' gradients (rows of G), or of their
+/// gradient differences (rows of G − *previous), each clipped to `clip` and weighted by
+/// `weight`; returns how many were clipped.
+long clippedWeightedSum(const Eigen::MatrixXd& G, const Eigen::MatrixXd* previous, double clip,
+                        const Eigen::VectorXd& weight, Eigen::VectorXd& norms,
+                        Eigen::VectorXd& coef, Eigen::VectorXd& agg) {
+    // Row norms summed column by column: G is column-major, so this reads it in order (a
+    // row-wise reduction would stride across all columns for every record).
+    norms.setZero();
+    for (Eigen::Index k = 0; k < G.cols(); ++k) {
+        if (previous)
+            norms += (G.col(k) - previous->col(k)).cwiseAbs2();
+        else
+            norms += G.col(k).cwiseAbs2();
+    }
+    norms = norms.cwiseSqrt();
+    const long clipped = clippedCoefficients(norms, clip, weight, coef);
+    agg.noalias() = G.transpose() * coef;
+    if (previous) agg.noalias() -= previous->transpose() * coef;
+    return clipped;
+}
+
+/// The privacy report and statement of a private run of the rounds.
+void describeRoundRun(RunResult& result, const privacy::RunAccountant& accountant,
+                      const std::string& algorithm, const RoundSettings& settings,
+                      const Calibration& cal, const SiloSizes& silos, const Dataset& train,
+                      bool diagnostics) {
+    const long T = std::max(1L, settings.period);
+    const double C1 = settings.fullClip, C2 = settings.clipRatio;
+    const bool regression = train.isRegression();
+    const long n = static_cast<long>(train.rows());
+    describePrivateRun(result, accountant, train);
+    privacy::PrivacyReport& report = result.privacy;
+    report.algorithm = algorithm;
+    const std::string sizes =
+        "A = " + std::to_string(cal.order) + ", nmin = " + std::to_string(silos.smallest) +
+        " records in the smallest of P = " + std::to_string(silos.silos) + " silo(s)";
+    if (T == 1) {
+        report.calibration = "closed form σ = √(4AR/(nmin²P²ε)) (" + sizes +
+                             "); the ε stated is the RDP accountant's for that σ (≤ target)";
+        report.mechanism = "Gaussian, one release of the noisy mean clipped gradient per round";
+    } else {
+        report.calibration =
+            "closed form σ1 = √(4uAK/(nmin²P²ε)), σ2 = √(4u/(u−1)·A(R−K)/(nmin²P²ε)) (" + sizes +
+            ", K = " + std::to_string(cal.restarts) +
+            " restarts, u = " + formatNumber(settings.split) +
+            "); the ε stated is the RDP accountant's for σ1 and σ2 (≤ target)";
+        report.mechanism = "Gaussian: a noisy mean clipped gradient every " + std::to_string(T) +
+                           " rounds (σ1·C1), a noisy mean clipped gradient difference in every "
+                           "other round (σ2·C2·‖x_r − x_(r−1)‖), composed exactly";
+    }
+    report.sampling = "none: every round uses every training record";
+    report.samplingRate = 1.0;
+    report.expectedBatch = n;
+    report.adjacency = "replace-one";
+    if (train.silos && train.silos->units() > 1) report.neighbouring = siloNeighbouring(train);
+    report.noiseMultiplier = report.noiseMultiplierTheta = accountant.inputs().noiseMultiplier;
+    report.sigmaTheta = cal.sigma1 * C1;
+    report.clipTheta = C1;
+    report.clipDescription = "C1 = " + formatNumber(C1) + " per record (full gradient)" +
+                             (T == 1 ? std::string()
+                                     : "; C2 = " + formatNumber(C2) +
+                                           " × ‖x_r − x_(r−1)‖ per record (gradient difference)");
+    report.protectedData =
+        regression ? "every column of each training " + train.unitName + " (features and target)"
+                   : wholeRecordProtection(train);
+    report.postProcessing = "the last iterate";
+    if (diagnostics) {
+        report.disclose(
+            "the squared gradient norm ‖∇f(x)‖² of the training objective per "
+            "evaluation",
+            {"history.gradient_norm_squared"}, /*diagnostic=*/true);
+    }
+    report.statement = privacy::renderPrivacyStatement(report, "", "");
+}
+
 }  // namespace
 
 RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
@@ -495,23 +571,12 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         roundLoss = weight.dot(loss);
         double noiseStd = 0.0;
         if (restart) {
-            // Row norms summed column by column: G is column-major, so this reads it in order
-            // (a row-wise reduction would stride across all columns for every record).
-            norms.setZero();
-            for (Eigen::Index k = 0; k < D; ++k) norms += G.col(k).cwiseAbs2();
-            norms = norms.cwiseSqrt();
-            clipped += clippedCoefficients(norms, C1, weight, coef);
-            agg.noalias() = G.transpose() * coef;
+            clipped += clippedWeightedSum(G, nullptr, C1, weight, norms, coef, agg);
             v = agg;
             noiseStd = cal.sigma1 * C1;
         } else {
             const double c = C2 * (x - xPrev).norm();
-            norms.setZero();
-            for (Eigen::Index k = 0; k < D; ++k) norms += (G.col(k) - Gprev.col(k)).cwiseAbs2();
-            norms = norms.cwiseSqrt();
-            clipped += clippedCoefficients(norms, c, weight, coef);
-            agg.noalias() = G.transpose() * coef;
-            agg.noalias() -= Gprev.transpose() * coef;
+            clipped += clippedWeightedSum(G, &Gprev, c, weight, norms, coef, agg);
             v += agg;
             noiseStd = cal.sigma2 * c;
         }
@@ -571,49 +636,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         result.privacy = privacy::nonPrivateReport(algorithm, result.steps);
         return session.finish();
     }
-    describePrivateRun(result, accountant, train);
-    privacy::PrivacyReport& report = result.privacy;
-    report.algorithm = algorithm;
-    const std::string sizes =
-        "A = " + std::to_string(cal.order) + ", nmin = " + std::to_string(silos.smallest) +
-        " records in the smallest of P = " + std::to_string(silos.silos) + " silo(s)";
-    if (T == 1) {
-        report.calibration = "closed form σ = √(4AR/(nmin²P²ε)) (" + sizes +
-                             "); the ε stated is the RDP accountant's for that σ (≤ target)";
-        report.mechanism = "Gaussian, one release of the noisy mean clipped gradient per round";
-    } else {
-        report.calibration =
-            "closed form σ1 = √(4uAK/(nmin²P²ε)), σ2 = √(4u/(u−1)·A(R−K)/(nmin²P²ε)) (" + sizes +
-            ", K = " + std::to_string(cal.restarts) +
-            " restarts, u = " + formatNumber(settings.split) +
-            "); the ε stated is the RDP accountant's for σ1 and σ2 (≤ target)";
-        report.mechanism = "Gaussian: a noisy mean clipped gradient every " + std::to_string(T) +
-                           " rounds (σ1·C1), a noisy mean clipped gradient difference in every "
-                           "other round (σ2·C2·‖x_r − x_(r−1)‖), composed exactly";
-    }
-    report.sampling = "none: every round uses every training record";
-    report.samplingRate = 1.0;
-    report.expectedBatch = static_cast<long>(n);
-    report.adjacency = "replace-one";
-    if (train.silos && train.silos->units() > 1) report.neighbouring = siloNeighbouring(train);
-    report.noiseMultiplier = report.noiseMultiplierTheta = inputs.noiseMultiplier;
-    report.sigmaTheta = cal.sigma1 * C1;
-    report.clipTheta = C1;
-    report.clipDescription = "C1 = " + formatNumber(C1) + " per record (full gradient)" +
-                             (T == 1 ? std::string()
-                                     : "; C2 = " + formatNumber(C2) +
-                                           " × ‖x_r − x_(r−1)‖ per record (gradient difference)");
-    report.protectedData =
-        regression ? "every column of each training " + train.unitName + " (features and target)"
-                   : wholeRecordProtection(train);
-    report.postProcessing = "the last iterate";
-    if (diagnostics) {
-        report.disclose(
-            "the squared gradient norm ‖∇f(x)‖² of the training objective per "
-            "evaluation",
-            {"history.gradient_norm_squared"}, /*diagnostic=*/true);
-    }
-    report.statement = privacy::renderPrivacyStatement(report, "", "");
+    describeRoundRun(result, accountant, algorithm, settings, cal, silos, train, diagnostics);
     return session.finish();
 }
 
