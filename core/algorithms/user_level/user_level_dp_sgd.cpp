@@ -108,6 +108,108 @@ struct Setup {
     double kappa = 15.0;  ///< assumed-sensitivity factor of the gated modes
     double sigma = 0.0;   ///< noise std per coordinate on the averaged gradient
     double z = 0.0;       ///< noise multiplier the accountant charges
+    /// Who takes part in a round: each user with probability q = m/n (all when m = n); the
+    /// accountant reads q from this spec, the same the run's sampler draws with.
+    SamplerSpec participation;
+};
+
+/// A run's setup read from its prepared configuration (the noise is set by calibrateRelease).
+Setup setupOf(const TrainConfig& config, const Dataset& train) {
+    Setup s;
+    s.mode = noiseMode(config);
+    s.n = train.users->units();
+    s.m = static_cast<long>(kRowsPerUser(config));
+    s.T = static_cast<long>(kUserRounds(config));
+    s.dim = static_cast<long>(train.features()) + 1;
+    s.perRound = static_cast<long>(kUsersPerRound(config));
+    s.participation = SamplerSpec::overUnits(SamplingUnit::User, s.n, s.perRound, 1);
+    s.q = s.participation.samplingRate();
+    s.B = kRowBound(config);
+    s.R = kDiameter(config);
+    s.tau = kTauFactor(config) * s.B / std::sqrt(static_cast<double>(s.m));
+    s.r = kSmoothingRadius(config);
+    s.eta = kUserStepSize(config);
+    s.kappa = kKappa(config);
+    if (s.mode == NoiseMode::Naive) s.clip = kUserClip(config);
+    return s;
+}
+
+/// The gated modes' concentration gate (other-algorithms.md §4): each round it keeps users at
+/// random by their concentration and compares the noisy score with a noisy threshold drawn
+/// once; a round that fails halts the run. Its figures (margin, removed share) are kept for the
+/// evaluations. Draws from `stream` only.
+class ConcentrationGate {
+public:
+    ConcentrationGate(const Setup& s, const TrainConfig& config, RandomStream& stream)
+        : m_s(s),
+          m_stream(stream),
+          m_gram(s.n, s.n),
+          m_squared(s.n),
+          m_keep(s.n),
+          m_laplaceScale(config.isPrivate() ? 8.0 / config.epsilon : 0.0) {
+        // The threshold 2n/5 − Lap(4/ε), drawn once (n is public under replace-one).
+        const double nd = static_cast<double>(s.n);
+        const privacy::ReleaseSpec thresholdRelease = privacy::ReleaseSpec::laplace(
+            "gate-threshold", 0.0, config.isPrivate() ? 4.0 / config.epsilon : 0.0);
+        m_threshold = config.isPrivate()
+                          ? -privacy::releaseLaplace(thresholdRelease, -2.0 * nd / 5.0, stream)
+                          : 2.0 * nd / 5.0;
+    }
+
+    /// One round on the users' gradients Q: the kept users' mean gradient into `g` (users
+    /// marked in `active`), or false when the gate halts the run.
+    bool pass(const RowMatrix& Q, std::vector<char>& active, Eigen::VectorXd& g) {
+        const double score = userLevelFilter(Q, m_s.tau, m_gram, m_squared, m_keep);
+        long kept = 0;
+        for (long i = 0; i < m_s.n; ++i) {
+            // Randomised removal: kept with probability p_i.
+            const double p = m_keep(i);
+            const bool keep = p >= 1.0 || (p > 0.0 && m_stream.uniformOpen() < p);
+            active[static_cast<std::size_t>(i)] = keep ? 1 : 0;
+            kept += keep ? 1 : 0;
+        }
+        // The gate: score s/2 (sensitivity 1) against the noisy threshold, once per round.
+        const double half = score / 2.0;
+        worstMargin = std::min(worstMargin, half - m_threshold);
+        // Δ₁ of s/2: a replaced user moves s by at most 2
+        const privacy::ReleaseSpec scoreRelease =
+            privacy::ReleaseSpec::laplace("gate-score", 1.0, m_laplaceScale);
+        if (privacy::releaseLaplace(scoreRelease, half, m_stream) < m_threshold) return false;
+        for (long i = 0; i < m_s.n; ++i) {
+            if (active[static_cast<std::size_t>(i)]) g += Q.row(i).transpose();
+        }
+        if (kept > 0) g /= static_cast<double>(kept);
+        removedSum += m_s.n - kept;
+        ++roundsInPeriod;
+        return true;
+    }
+
+    /// Stamps the gate's figures since the last evaluation on `metrics` (`halted`: the period
+    /// ended at a halt) and starts a new period.
+    void report(EpochMetrics& metrics, bool halted) {
+        metrics.gateMargin = worstMargin;
+        if (!halted || roundsInPeriod > 0) {
+            metrics.removedFraction =
+                static_cast<double>(removedSum) /
+                (static_cast<double>(m_s.n) * static_cast<double>(roundsInPeriod));
+        }
+    }
+    void newPeriod() {
+        worstMargin = kInf;
+        removedSum = roundsInPeriod = 0;
+    }
+
+    double worstMargin = kInf;  ///< smallest score/2 − threshold since the last evaluation
+    long removedSum = 0;        ///< users removed in the period's rounds
+    long roundsInPeriod = 0;    ///< rounds since the last evaluation
+
+private:
+    const Setup& m_s;
+    RandomStream& m_stream;
+    Eigen::MatrixXd m_gram;
+    Eigen::VectorXd m_squared, m_keep;
+    double m_laplaceScale;
+    double m_threshold = 0.0;
 };
 
 /// The paper's noise std (other-algorithms.md §4.5, "paper calibration").
@@ -443,25 +545,7 @@ public:
         const UnitIndex& users = *train.users;
         const bool isPrivate = config.isPrivate();
 
-        Setup s;
-        s.mode = noiseMode(config);
-        s.n = users.units();
-        s.m = static_cast<long>(kRowsPerUser(config));
-        s.T = static_cast<long>(kUserRounds(config));
-        s.dim = static_cast<long>(train.features()) + 1;
-        s.perRound = static_cast<long>(kUsersPerRound(config));
-        // Who takes part in a round: each user with probability q = m/n (all when m = n); the
-        // accountant reads q from the same sampler spec.
-        const SamplerSpec participation =
-            SamplerSpec::overUnits(SamplingUnit::User, s.n, s.perRound, 1);
-        s.q = participation.samplingRate();
-        s.B = kRowBound(config);
-        s.R = kDiameter(config);
-        s.tau = kTauFactor(config) * s.B / std::sqrt(static_cast<double>(s.m));
-        s.r = kSmoothingRadius(config);
-        s.eta = kUserStepSize(config);
-        s.kappa = kKappa(config);
-        if (s.mode == NoiseMode::Naive) s.clip = kUserClip(config);
+        Setup s = setupOf(config, train);
         const bool gated = s.mode != NoiseMode::Naive;
         const double nd = static_cast<double>(s.n);
 
@@ -475,7 +559,7 @@ public:
         result.unitKind = "user";
 
         const RunStreams streams(config, train);
-        UnitSampler participants(participation, streams.stream(streams::kSampling));
+        UnitSampler participants(s.participation, streams.stream(streams::kSampling));
         RandomStream noise = streams.stream(streams::kNoise);
         RandomStream gate = streams.stream(kGateStream);
         RandomStream smoothing = streams.stream(kSmoothingStream);
@@ -489,18 +573,11 @@ public:
 
         // Every per-round buffer, allocated once.
         Eigen::VectorXd theta = Eigen::VectorXd::Zero(s.dim), average = theta, g(s.dim),
-                        ball(s.dim), scores(rowsUsed), squared(s.n);
+                        ball(s.dim), scores(rowsUsed);
         RowMatrix Q(s.n, s.dim);
-        Eigen::MatrixXd gram(gated ? s.n : 0, gated ? s.n : 0);
-        Eigen::VectorXd keepProbability(s.n);
         std::vector<char> active(static_cast<std::size_t>(s.n), 1);
-        const double laplaceScale = isPrivate ? 8.0 / config.epsilon : 0.0;
-        // The gate's threshold 2n/5 − Lap(4/ε), drawn once (n is public under replace-one).
-        const privacy::ReleaseSpec thresholdRelease = privacy::ReleaseSpec::laplace(
-            "gate-threshold", 0.0, isPrivate ? 4.0 / config.epsilon : 0.0);
-        const double threshold =
-            isPrivate ? -privacy::releaseLaplace(thresholdRelease, -2.0 * nd / 5.0, gate)
-                      : 2.0 * nd / 5.0;
+        std::optional<ConcentrationGate> concentration;
+        if (gated) concentration.emplace(s, config, gate);
         const double ballRadius = s.R / 2.0;
 
         const std::unique_ptr<Model> model = makeModelForClasses(2);
@@ -514,8 +591,7 @@ public:
         const std::vector<long> trainPosition =
             data.test.users ? matchUnits(*data.test.users, users) : std::vector<long>{};
 
-        long clipped = 0, seen = 0, removedSum = 0, roundsInPeriod = 0;
-        double worstMargin = kInf;
+        long clipped = 0, seen = 0;
         long halted = 0;
         RowMatrix reported(1, s.dim);
 
@@ -530,31 +606,10 @@ public:
             smoothedUserGradients(X, y, theta, active, s, smoothing, scores, ball, Q);
             g.setZero();
             if (gated) {
-                const double score = userLevelFilter(Q, s.tau, gram, squared, keepProbability);
-                long kept = 0;
-                for (long i = 0; i < s.n; ++i) {
-                    // Randomised removal: kept with probability p_i.
-                    const double p = keepProbability(i);
-                    const bool keep = p >= 1.0 || (p > 0.0 && gate.uniformOpen() < p);
-                    active[static_cast<std::size_t>(i)] = keep ? 1 : 0;
-                    kept += keep ? 1 : 0;
-                }
-                // The gate: score s/2 (sensitivity 1) against the noisy threshold, once per round.
-                const double half = score / 2.0;
-                worstMargin = std::min(worstMargin, half - threshold);
-                // Δ₁ of s/2: a replaced user moves s by at most 2
-                const privacy::ReleaseSpec scoreRelease =
-                    privacy::ReleaseSpec::laplace("gate-score", 1.0, laplaceScale);
-                const double noisyHalf = privacy::releaseLaplace(scoreRelease, half, gate);
-                if (noisyHalf < threshold) {
+                if (!concentration->pass(Q, active, g)) {
                     halted = t;
                     break;
                 }
-                for (long i = 0; i < s.n; ++i) {
-                    if (active[static_cast<std::size_t>(i)]) g += Q.row(i).transpose();
-                }
-                if (kept > 0) g /= static_cast<double>(kept);
-                removedSum += s.n - kept;
             } else {
                 for (long u = 0; u < s.n; ++u) {
                     if (!active[static_cast<std::size_t>(u)]) continue;
@@ -579,7 +634,6 @@ public:
             const double norm = theta.norm();
             if (norm > ballRadius) theta *= ballRadius / norm;
             average += theta;
-            ++roundsInPeriod;
 
             StepInfo info;
             info.step = t;
@@ -590,14 +644,10 @@ public:
             if (RunSession::evaluationDue(t, s.T)) {
                 reported.row(0) = (average / static_cast<double>(t)).transpose();
                 EpochMetrics metrics = reporter.measure(info.epoch, t, reported, clipped, seen);
-                if (diagnostics && gated) {
-                    metrics.gateMargin = worstMargin;
-                    metrics.removedFraction = static_cast<double>(removedSum) /
-                                              (nd * static_cast<double>(roundsInPeriod));
-                }
+                if (diagnostics && gated) concentration->report(metrics, false);
                 metrics.unitErrorSpread = unitErrorSpread(reported, data, testDesign);
-                clipped = seen = removedSum = roundsInPeriod = 0;
-                worstMargin = kInf;
+                clipped = seen = 0;
+                if (gated) concentration->newPeriod();
                 stop = session.evaluated(metrics) || stop;
             }
             if (session.stopRequested(stop, t, s.T)) break;
@@ -616,13 +666,7 @@ public:
         if (halted > 0) {
             EpochMetrics metrics = reporter.measure(static_cast<int>(result.history.size()) + 1,
                                                     result.steps, result.theta, clipped, seen);
-            if (diagnostics) {
-                metrics.gateMargin = worstMargin;
-                if (roundsInPeriod > 0) {
-                    metrics.removedFraction = static_cast<double>(removedSum) /
-                                              (nd * static_cast<double>(roundsInPeriod));
-                }
-            }
+            if (diagnostics) concentration->report(metrics, true);
             metrics.unitErrorSpread = unitErrorSpread(result.theta, data, testDesign);
             session.evaluated(metrics);
         }
