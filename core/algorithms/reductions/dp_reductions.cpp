@@ -189,6 +189,14 @@ public:
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override;
+
+private:
+    /// What a private game's report states: its calibration, the two releases per round and
+    /// their sensitivities, the counts' Laplace release and what is protected.
+    void describeRun(RunResult& result, const privacy::RunAccountant& accountant,
+                     const reductions::Noise& noise, const reductions::GameSettings& game,
+                     const reductions::Shares& shares, double rowNorm, double epsilonCounts,
+                     const reductions::Cells& cells, const Dataset& train) const;
 };
 
 /// The test metrics of the mixture whose probability of predicting class 1 is `probOne`.
@@ -335,7 +343,17 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         return session.finish();
     }
     // Charged for the rounds executed (all of them unless cancelled).
-    describePrivateRun(result, *accountant, train);
+    describeRun(result, *accountant, noise, game, shares, rowNorm, epsilonCounts, cells, train);
+    return session.finish();
+}
+
+void DpReductions::describeRun(RunResult& result, const privacy::RunAccountant& accountant,
+                               const reductions::Noise& noise, const reductions::GameSettings& game,
+                               const reductions::Shares& shares, double rowNorm,
+                               double epsilonCounts, const reductions::Cells& cells,
+                               const Dataset& train) const {
+    const double n = static_cast<double>(train.rows());
+    describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
     report.algorithm = name();
     report.calibration =
@@ -377,7 +395,6 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         "the uniform mixture of the T released classifiers (each test row "
         "is classified by one of them, drawn uniformly at random)";
     report.statement = privacy::renderPrivacyStatement(report, "", "");
-    return session.finish();
 }
 
 }  // namespace
