@@ -25,6 +25,110 @@ namespace {
 // The own settings this file reads (checked against the declarations at start).
 const OwnNumber kDomainRadius{"domain-radius"};
 
+/// The residual xᵀw + b − y of one row (w: d weights, bias last).
+double residualOf(const Dataset& train, const Eigen::VectorXd& y, long row,
+                  const Eigen::VectorXd& w) {
+    const Eigen::Index d = train.features();
+    return train.X.row(row).dot(w.head(d)) + w(d) - y(row);
+}
+
+/// Adds `scale`·(x, 1) of row `row` to `g`.
+void addRow(const Dataset& train, long row, double scale, Eigen::VectorXd& g) {
+    const Eigen::Index d = train.features();
+    g.head(d).noalias() += scale * train.X.row(row).transpose();
+    g(d) += scale;
+}
+
+/// The private rows' step: a Poisson batch (rate q) of their squared-loss gradients, each
+/// clipped to C, summed, normalised by the expected batch and released with Gaussian noise.
+class PrivateBatches {
+public:
+    PrivateBatches(const LinearSgdSetup& s, const Dataset& train, const Eigen::VectorXd& y)
+        : m_s(s),
+          m_train(train),
+          m_y(y),
+          m_batch(s.privateRows.size()),
+          m_logOneMinusQ(s.samplingRate >= 1.0 ? -INFINITY : std::log1p(-s.samplingRate)),
+          // One private row moves the normalised clipped sum by C/b (twice that when replaced).
+          m_release(privacy::ReleaseSpec::gaussian(
+              "private-gradient", (s.replaceAdjacency ? 2.0 : 1.0) * s.clip / s.expectedBatch,
+              s.sigma)) {}
+
+    /// The released noisy gradient at `w` into `gp`; the batch's rows, loss and clipped rows
+    /// are added to the counters.
+    void gradient(const Eigen::VectorXd& w, LinearSgdStreams& streams, Eigen::VectorXd& gp,
+                  long& rows, double& loss, long& clipped) {
+        const long nPrivate = static_cast<long>(m_s.privateRows.size());
+        gp.setZero();
+        long drawn = 0;
+        drawPoisson(streams.sampling, m_logOneMinusQ, nPrivate,
+                    [&](long position) { m_batch[static_cast<std::size_t>(drawn++)] = position; });
+        privacy::observeBatch({"private-rows", nPrivate, m_s.samplingRate}, m_batch, drawn);
+        for (long k = 0; k < drawn; ++k) {
+            const long row =
+                m_s.privateRows[static_cast<std::size_t>(m_batch[static_cast<std::size_t>(k)])];
+            const double residual = residualOf(m_train, m_y, row, w);
+            double scale = 2.0 * residual;
+            const double norm = std::abs(scale) * std::sqrt(m_train.X.row(row).squaredNorm() + 1.0);
+            clipped += clipScale(norm, m_s.clip, scale);
+            addRow(m_train, row, scale, gp);
+            loss += residual * residual;
+            ++rows;
+        }
+        gp /= m_s.expectedBatch;
+        privacy::releaseGaussian(m_release, gp, streams.noise);
+    }
+
+private:
+    const LinearSgdSetup& m_s;
+    const Dataset& m_train;
+    const Eigen::VectorXd& m_y;
+    std::vector<long> m_batch;
+    double m_logOneMinusQ;
+    privacy::ReleaseSpec m_release;
+};
+
+/// The public rows' step: K rows a step from reshuffled passes over the public rows (no
+/// privacy cost), their gradients (normalised to norm C when asked) averaged.
+class PublicBatches {
+public:
+    PublicBatches(const LinearSgdSetup& s, const Dataset& train, const Eigen::VectorXd& y)
+        : m_s(s), m_train(train), m_y(y), m_order(s.publicRows), m_next(m_order.size()) {}
+
+    /// The mean public gradient at `w` into `gq`; returns the mean squared norm of the rows'
+    /// gradients (for the automatic weight).
+    double gradient(const Eigen::VectorXd& w, RandomStream& sampling, Eigen::VectorXd& gq) {
+        gq.setZero();
+        double squaredNorms = 0.0;
+        for (long j = 0; j < m_s.publicBatch; ++j) {
+            if (m_next >= m_order.size()) {
+                for (std::size_t i = m_order.size() - 1; i > 0; --i)
+                    std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
+                m_next = 0;
+            }
+            const long row = m_order[m_next++];
+            double scale = 2.0 * residualOf(m_train, m_y, row, w);
+            if (m_s.normalisePublic) {
+                const double norm =
+                    std::abs(scale) * std::sqrt(m_train.X.row(row).squaredNorm() + 1.0);
+                scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
+            }
+            squaredNorms += scale * scale * (m_train.X.row(row).squaredNorm() + 1.0);
+            addRow(m_train, row, scale, gq);
+        }
+        const double k = static_cast<double>(m_s.publicBatch);
+        gq /= k;
+        return squaredNorms / k;
+    }
+
+private:
+    const LinearSgdSetup& m_s;
+    const Dataset& m_train;
+    const Eigen::VectorXd& m_y;
+    std::vector<long> m_order;
+    std::size_t m_next;  ///< reshuffled before first use
+};
+
 }  // namespace
 
 double autoAlpha(double spread, double privateBatch, double publicBatch, double dimension,
@@ -76,17 +180,12 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     // α = 1 never reads a public row, α = 0 never reads a private row.
     const bool usePublic = nPublic > 0 && s.publicBatch > 0 && (autoWeight || s.alpha < 1.0);
     const bool usePrivate = !usePublic || autoWeight || s.alpha > 0.0;
-    const double logOneMinusQ = s.samplingRate >= 1.0 ? -INFINITY : std::log1p(-s.samplingRate);
 
     // Everything the steps touch is allocated here, once.
     Eigen::VectorXd w = s.start.size() == d + 1 ? s.start : Eigen::VectorXd::Zero(d + 1);
     Eigen::VectorXd average = w, gp(d + 1), gq(d + 1);
-    std::vector<long> publicOrder = s.publicRows;
-    std::vector<long> batch(static_cast<std::size_t>(nPrivate));
-    // One private row moves the normalised clipped sum by C/b (twice that when replaced).
-    const privacy::ReleaseSpec privateRelease = privacy::ReleaseSpec::gaussian(
-        "private-gradient", (s.replaceAdjacency ? 2.0 : 1.0) * s.clip / s.expectedBatch, s.sigma);
-    std::size_t publicNext = publicOrder.size();  // reshuffled before first use
+    PrivateBatches privateBatches(s, train, y);
+    PublicBatches publicBatches(s, train, y);
 
     RunSession session(observer, cancel);
     session.setEpsilonSoFar(epsilonAfter);
@@ -100,59 +199,19 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
         long batchRows = 0;
         double batchLoss = 0.0;
         if (usePrivate) {
-            gp.setZero();
-            long drawn = 0;
-            drawPoisson(streams.sampling, logOneMinusQ, nPrivate, [&](long position) {
-                batch[static_cast<std::size_t>(drawn++)] = position;
-            });
-            privacy::observeBatch({"private-rows", nPrivate, s.samplingRate}, batch, drawn);
-            for (long k = 0; k < drawn; ++k) {
-                const long row =
-                    s.privateRows[static_cast<std::size_t>(batch[static_cast<std::size_t>(k)])];
-                const double residual = train.X.row(row).dot(w.head(d)) + w(d) - y(row);
-                double scale = 2.0 * residual;
-                const double norm =
-                    std::abs(scale) * std::sqrt(train.X.row(row).squaredNorm() + 1.0);
-                clipped += clipScale(norm, s.clip, scale);
-                gp.head(d).noalias() += scale * train.X.row(row).transpose();
-                gp(d) += scale;
-                batchLoss += residual * residual;
-                ++batchRows;
-            }
-            seen += batchRows;
-            gp /= s.expectedBatch;
-            privacy::releaseGaussian(privateRelease, gp, streams.noise);
+            long rows = 0;
+            privateBatches.gradient(w, streams, gp, rows, batchLoss, clipped);
+            batchRows += rows;
+            seen += rows;
         }
         if (usePublic) {
-            gq.setZero();
-            double squaredNorms = 0.0;
-            for (long j = 0; j < s.publicBatch; ++j) {
-                if (publicNext >= publicOrder.size()) {
-                    for (std::size_t i = publicOrder.size() - 1; i > 0; --i) {
-                        std::swap(publicOrder[i],
-                                  publicOrder[streams.publicSampling.uniformIndex(i + 1)]);
-                    }
-                    publicNext = 0;
-                }
-                const long row = publicOrder[publicNext++];
-                const double residual = train.X.row(row).dot(w.head(d)) + w(d) - y(row);
-                double scale = 2.0 * residual;
-                if (s.normalisePublic) {
-                    const double norm =
-                        std::abs(scale) * std::sqrt(train.X.row(row).squaredNorm() + 1.0);
-                    scale = norm > 0.0 ? scale * s.publicScale / norm : 0.0;
-                }
-                squaredNorms += scale * scale * (train.X.row(row).squaredNorm() + 1.0);
-                gq.head(d).noalias() += scale * train.X.row(row).transpose();
-                gq(d) += scale;
-            }
+            const double meanSquaredNorm = publicBatches.gradient(w, streams.publicSampling, gq);
             const double k = static_cast<double>(s.publicBatch);
-            gq /= k;
             double alpha = s.alpha;
             if (autoWeight) {
                 // V² = mean_j ‖h_j − gq‖² = mean_j ‖h_j‖² − ‖gq‖² (public rows only: no privacy
                 // cost).
-                const double spread = std::max(0.0, squaredNorms / k - gq.squaredNorm());
+                const double spread = std::max(0.0, meanSquaredNorm - gq.squaredNorm());
                 // Per run: the public rows are reused every step, so their error does not average
                 // out over the steps while the private noise does (σ²/T on the run's average).
                 alpha = s.runLevelWeight
