@@ -509,6 +509,72 @@ void measureTest(Evaluator& testEvaluator, const RowMatrix& reported, bool diver
     metrics.ermiSoft = testEvaluator.softErmi(config.fairness, config.advantagedClass);
 }
 
+/// The per-cell vectors of the dual side (J cells), allocated once per run.
+struct CellVectors {
+    explicit CellVectors(int cells)
+        : lambda(Eigen::VectorXd::Zero(cells)),
+          signs(Eigen::VectorXd::Zero(cells)),
+          kappa(Eigen::VectorXd::Zero(cells)),
+          sums(cells),
+          exactSums(cells),
+          v(cells),
+          vExact(cells),
+          batchCounts(cells),
+          batchSums(cells),
+          batchSigns(cells),
+          batchV(cells) {}
+    Eigen::VectorXd lambda, signs, kappa;  ///< multipliers, released signs, row weights
+    Eigen::VectorXd sums, exactSums, v, vExact;
+    Eigen::VectorXd batchCounts, batchSums, batchSigns, batchV;  ///< f-ld's batch terms
+};
+
+/// f-ld: the batch's own cells, signs and counts give the row weights κ of Σ_j λ_j |vB_j|;
+/// false when the batch misses a cell (the step is skipped, as in the reference code).
+bool batchWeights(const Cells& cells, const DesignMatrix& design, const Eigen::VectorXd& theta,
+                  const Dataset& train, const Eigen::VectorXi& cellOfRow,
+                  const std::vector<long>& indices, long b, double clip, CellVectors& c) {
+    c.batchCounts.setZero();
+    c.batchSums.setZero();
+    for (long r = 0; r < b; ++r) {
+        const long i = indices[static_cast<std::size_t>(r)];
+        const int cell = cellOfRow(i);
+        if (cell < 0) continue;
+        const double score = design.X.row(i).dot(theta.transpose());
+        c.batchCounts(cell) += 1.0;
+        c.batchSums(cell) += rowValue(cells.constraint(), score, train.y(i), clip);
+    }
+    if (b <= 0 || c.batchCounts.minCoeff() <= 0.0) return false;
+    cells.violations(c.batchSums, c.batchCounts, c.batchV);
+    for (int j = 0; j < cells.count(); ++j)
+        c.batchSigns(j) = c.batchV(j) > 0.0 ? 1.0 : (c.batchV(j) < 0.0 ? -1.0 : 0.0);
+    cells.weights(c.lambda, c.batchSigns, c.batchCounts, static_cast<double>(b), c.kappa);
+    return true;
+}
+
+/// The metrics of an evaluated epoch of the reported model: its training figures when
+/// diagnostics are recorded (the loss `trainLoss` summed over the `rows`, the objective with
+/// the exact violations of c.exactSums, the clipped share) and its test metrics.
+EpochMetrics epochMetrics(int epoch, long step, double trainLoss, double rows, long clipped,
+                          long seen, bool diagnostics, const Cells& cells,
+                          const Eigen::VectorXd& exactCounts, CellVectors& c,
+                          Evaluator& testEvaluator, const RowMatrix& reported, bool diverged,
+                          const TrainConfig& config) {
+    EpochMetrics metrics;
+    metrics.epoch = epoch;
+    metrics.step = step;
+    if (diagnostics) {
+        cells.violations(c.exactSums, exactCounts, c.vExact);
+        metrics.trainLoss = trainLoss / rows;
+        metrics.trainObjective = metrics.trainLoss + c.lambda.dot(c.vExact.cwiseAbs());
+        metrics.clipFraction =
+            seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+    } else {
+        metrics.trainLoss = metrics.trainObjective = metrics.clipFraction = kNaN;
+    }
+    measureTest(testEvaluator, reported, diverged, config, metrics);
+    return metrics;
+}
+
 }  // namespace
 
 RunResult run(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
@@ -565,9 +631,7 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
     // Everything the steps touch, allocated once.
     Eigen::VectorXd theta = Eigen::VectorXd::Zero(D), gradient(D);
     Adam adam(D, settings.learningRate);
-    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(J), signs = Eigen::VectorXd::Zero(J);
-    Eigen::VectorXd kappa = Eigen::VectorXd::Zero(J), sums(J), exactSums(J), v(J), vExact(J);
-    Eigen::VectorXd batchCounts(J), batchSums(J), batchSigns(J), batchV(J);
+    CellVectors c(J);
     std::vector<long> indices(static_cast<std::size_t>(n));
     RowMatrix thetaRow(1, D);
     // The reported (and evaluated) model: the last iterate, or the polynomial-decay average of
@@ -606,31 +670,12 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             const long b = sampler.next(t, indices);
             double lossSum = 0.0;
             bool update = true;
-            if (batchTerm) {
-                // f-ld: the batch's own cells, signs and counts give the weights of
-                // Σ_j λ_j |vB_j|; a batch missing a cell is skipped (as the reference code).
-                batchCounts.setZero();
-                batchSums.setZero();
-                for (long r = 0; r < b; ++r) {
-                    const long i = indices[static_cast<std::size_t>(r)];
-                    const int cell = cellOfRow(i);
-                    if (cell < 0) continue;
-                    const double score = design.X.row(i).dot(theta.transpose());
-                    batchCounts(cell) += 1.0;
-                    batchSums(cell) += rowValue(constraint, score, train.y(i), Cd);
-                }
-                update = b > 0 && batchCounts.minCoeff() > 0.0;
-                if (update) {
-                    cells.violations(batchSums, batchCounts, batchV);
-                    for (int j = 0; j < J; ++j)
-                        batchSigns(j) = batchV(j) > 0.0 ? 1.0 : (batchV(j) < 0.0 ? -1.0 : 0.0);
-                    cells.weights(lambda, batchSigns, batchCounts, static_cast<double>(b), kappa);
-                }
-            }
+            if (batchTerm)
+                update = batchWeights(cells, design, theta, train, cellOfRow, indices, b, Cd, c);
             if (update) {
-                clipped +=
-                    clippedGradientSum(constraint, theta, design.X, design.norms, train.y,
-                                       cellOfRow, kappa, indices.data(), b, Cp, gradient, lossSum);
+                clipped += clippedGradientSum(constraint, theta, design.X, design.norms, train.y,
+                                              cellOfRow, c.kappa, indices.data(), b, Cp, gradient,
+                                              lossSum);
                 seen += b;
                 {
                     // The sum of per-row gradients clipped to C_p: one row moves it by C_p
@@ -666,20 +711,20 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         // The dual step on the whole training set: the per-cell sums of the clipped values
         // (noised for pf-ld), the violations against the (privatised) counts, then λ.
         double trainLoss = cellSums(design, theta.transpose(), train, cellOfRow, constraint, Cd,
-                                    diagnostics, sums);
-        exactSums = sums;
+                                    diagnostics, c.sums);
+        c.exactSums = c.sums;
         {
             // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced
             // row two cells (√2·C_d) or one (C_d).
             const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
                 "dual-cell-sums", (replace ? std::sqrt(2.0) : 1.0) * Cd, sigmaDual);
-            privacy::releaseGaussian(release, sums, noise);
+            privacy::releaseGaussian(release, c.sums, noise);
         }
-        cells.violations(sums, counts, v);
-        dualStep(v, settings.dualStep, settings.tolerance, lambda, signs);
+        cells.violations(c.sums, counts, c.v);
+        dualStep(c.v, settings.dualStep, settings.tolerance, c.lambda, c.signs);
         ++dualDone;
         // pf-ld: the released signs, multipliers and counts give the next epoch's weights.
-        if (!batchTerm) cells.weights(lambda, signs, counts, rowsEstimate, kappa);
+        if (!batchTerm) cells.weights(c.lambda, c.signs, counts, rowsEstimate, c.kappa);
 
         const bool diverged = !theta.allFinite();
         if (epoch % std::max(1, config.evaluateEvery) == 0 || epoch == E || diverged || stop) {
@@ -687,21 +732,11 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             if (averaging && diagnostics && !diverged) {
                 // The training figures of the model the run reports, not of the iterate.
                 trainLoss = cellSums(design, reported.row(0), train, cellOfRow, constraint, Cd,
-                                     true, exactSums);
+                                     true, c.exactSums);
             }
-            EpochMetrics metrics;
-            metrics.epoch = epoch;
-            metrics.step = step;
-            if (diagnostics) {
-                cells.violations(exactSums, exactCounts, vExact);
-                metrics.trainLoss = trainLoss / static_cast<double>(n);
-                metrics.trainObjective = metrics.trainLoss + lambda.dot(vExact.cwiseAbs());
-                metrics.clipFraction =
-                    seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
-            } else {
-                metrics.trainLoss = metrics.trainObjective = metrics.clipFraction = kNaN;
-            }
-            measureTest(testEvaluator, reported, diverged, config, metrics);
+            const EpochMetrics metrics = epochMetrics(
+                epoch, step, trainLoss, static_cast<double>(n), clipped, seen, diagnostics, cells,
+                exactCounts, c, testEvaluator, reported, diverged, config);
             clipped = seen = 0;
             if (session.stopRequested(session.evaluated(metrics), step, totalSteps)) stop = true;
         }
