@@ -49,7 +49,7 @@ struct AlgorithmPresentation {
     /// the Okabe–Ito palette keeps the colours distinguishable with colour-blindness.
     std::uint32_t colour = 0xCC79A7;
     /// A plain-words paragraph (HTML) for the teaching panel; empty: the description is shown.
-    std::string plainWords;
+    std::string plainWords{};
 };
 
 class Algorithm;

@@ -35,11 +35,7 @@ public:
         ld::validate(name(), ld::settingsOf(ld::Mode::NonPrivate, config), config, data);
     }
     /// A diamond like pf-ld, its private counterpart (colour tells ε = ∞ apart).
-    AlgorithmPresentation presentation() const override {
-        AlgorithmPresentation look;
-        look.marker = ChartMarker::Diamond;
-        return look;
-    }
+    AlgorithmPresentation presentation() const override { return {.marker = ChartMarker::Diamond}; }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {

@@ -41,11 +41,7 @@ public:
         requireNoFairness(config);
         ld::validate(name(), ld::settingsOf(ld::Mode::Private, config), config, data);
     }
-    AlgorithmPresentation presentation() const override {
-        AlgorithmPresentation look;
-        look.marker = ChartMarker::Diamond;
-        return look;
-    }
+    AlgorithmPresentation presentation() const override { return {.marker = ChartMarker::Diamond}; }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {

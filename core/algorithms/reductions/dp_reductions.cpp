@@ -182,9 +182,7 @@ public:
     /// A triangle like DP-SGD: the two are never compared on one plot (DP-SGD has no fairness
     /// term).
     AlgorithmPresentation presentation() const override {
-        AlgorithmPresentation look;
-        look.marker = ChartMarker::Triangle;
-        return look;
+        return {.marker = ChartMarker::Triangle};
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,

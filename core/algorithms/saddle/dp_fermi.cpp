@@ -135,15 +135,14 @@ public:
     }
 
     AlgorithmPresentation presentation() const override {
-        AlgorithmPresentation look;
-        look.marker = ChartMarker::Circle;
-        look.colour = 0x0072B2;
-        look.plainWords =
-            "<b>DP-FERMI</b> is FERMI made differentially private. At every step it clips each "
-            "row's gradient, so that no single person can move the model much, and adds Gaussian "
-            "noise whose size the privacy accountant calibrates to the target ε and δ. The noise "
-            "costs accuracy: a larger ε means less noise.";
-        return look;
+        return {
+            .marker = ChartMarker::Circle,
+            .colour = 0x0072B2,
+            .plainWords =
+                "<b>DP-FERMI</b> is FERMI made differentially private. At every step it clips each "
+                "row's gradient, so that no single person can move the model much, and adds "
+                "Gaussian noise whose size the privacy accountant calibrates to the target ε and "
+                "δ. The noise costs accuracy: a larger ε means less noise."};
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,

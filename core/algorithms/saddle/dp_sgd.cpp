@@ -34,14 +34,13 @@ public:
     }
 
     AlgorithmPresentation presentation() const override {
-        AlgorithmPresentation look;
-        look.marker = ChartMarker::Triangle;
-        look.colour = 0xD55E00;
-        look.plainWords =
-            "<b>DP-SGD</b> trains for accuracy only, privately: each row's gradient is clipped "
-            "and Gaussian noise is added to every minibatch step; the accountant tracks the ε "
-            "spent. It has no fairness term, so it shows the price of privacy alone.";
-        return look;
+        return {
+            .marker = ChartMarker::Triangle,
+            .colour = 0xD55E00,
+            .plainWords =
+                "<b>DP-SGD</b> trains for accuracy only, privately: each row's gradient is clipped "
+                "and Gaussian noise is added to every minibatch step; the accountant tracks the ε "
+                "spent. It has no fairness term, so it shows the price of privacy alone."};
     }
 
     std::optional<RateShape> theoryRate(const RateInputs& in) const override {

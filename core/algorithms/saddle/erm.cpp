@@ -26,15 +26,14 @@ public:
     }
 
     AlgorithmPresentation presentation() const override {
-        AlgorithmPresentation look;
-        look.marker = ChartMarker::Star;
-        look.colour = 0x5A5A5A;
-        look.plainWords =
-            "<b>ERM</b> (empirical risk minimisation) fits the model that makes the fewest "
-            "mistakes on the training rows, step by step (stochastic gradient descent). It "
-            "ignores privacy and fairness: it is the baseline the other methods are measured "
-            "against.";
-        return look;
+        return {
+            .marker = ChartMarker::Star,
+            .colour = 0x5A5A5A,
+            .plainWords =
+                "<b>ERM</b> (empirical risk minimisation) fits the model that makes the fewest "
+                "mistakes on the training rows, step by step (stochastic gradient descent). It "
+                "ignores privacy and fairness: it is the baseline the other methods are measured "
+                "against."};
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,

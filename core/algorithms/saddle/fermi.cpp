@@ -42,15 +42,14 @@ public:
     }
 
     AlgorithmPresentation presentation() const override {
-        AlgorithmPresentation look;
-        look.marker = ChartMarker::Square;
-        look.colour = 0x009E73;
-        look.plainWords =
-            "<b>FERMI</b> trains for accuracy <i>and</i> fairness: it minimises "
-            "<i>loss + λ·ERMI</i>, where ERMI measures how much the predictions depend on the "
-            "group. A second player (a small matrix W) keeps estimating that penalty while the "
-            "model descends, so training is a game of descent and ascent. No privacy.";
-        return look;
+        return {
+            .marker = ChartMarker::Square,
+            .colour = 0x009E73,
+            .plainWords =
+                "<b>FERMI</b> trains for accuracy <i>and</i> fairness: it minimises "
+                "<i>loss + λ·ERMI</i>, where ERMI measures how much the predictions depend on the "
+                "group. A second player (a small matrix W) keeps estimating that penalty while the "
+                "model descends, so training is a game of descent and ascent. No privacy."};
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
