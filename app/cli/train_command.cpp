@@ -287,6 +287,7 @@ std::string declaredOptionsHelp(const std::vector<GeneratorKnob>& settings, cons
         if (!setting.needs.empty()) text += " Needs --" + setting.needs + ".";
         const char* metavar = spec.kind == ParamKind::Integer  ? " N"
                               : spec.kind == ParamKind::Choice ? " M"
+                              : spec.kind == ParamKind::Text   ? " TEXT"
                                                                : " X";
         help += helpColumn(indent + ("--" + spec.name) + metavar) + wrapped(text, kColumn, kWidth) +
                 "\n";
@@ -349,6 +350,9 @@ std::string settingsHelp() {
                 break;
             case ParamKind::Choice:
                 line += " MODE";
+                break;
+            case ParamKind::Text:
+                line += " TEXT";
                 break;
         }
         if (spec->sweepable) line += " *";
