@@ -30,6 +30,8 @@ std::string kindName(ParamKind kind) {
             return "choice";
         case ParamKind::Flag:
             return "flag";
+        case ParamKind::Text:
+            return "text";
     }
     return "real";
 }

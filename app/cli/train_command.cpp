@@ -17,6 +17,7 @@
 #include "core/engine/violation_stability.h"
 #include "core/fairness/fairness_metrics.h"
 #include "core/generators/generator.h"
+#include "core/generators/silo_settings.h"
 #include "core/generators/split_settings.h"
 #include "core/sweep/auto_tune.h"
 #include "core/sweep/results_file.h"
@@ -61,20 +62,7 @@ const char* const kTrainHelpHead =
     "  --data-dir DIR              folder with the catalog data set's files (default: the\n"
     "                              per-user data folder filled by 'pfa-cli datasets fetch')\n";
 
-const char* const kTrainHelpSilos =
-    "silos (for privacy per institution; any data set):\n"
-    "  --silos N                   any data set: deal the rows out to N silos after the split\n"
-    "                              (training and test rows alike)\n"
-    "  --silo-split M              equal (default: N silos of equal size, rows at random),\n"
-    "                              dirichlet (each class shared among the N silos in\n"
-    "                              Dirichlet(alpha) proportions: label-skewed silos) or attribute\n"
-    "                              (one silo per value of --silo-column; no --silos)\n"
-    "  --silo-alpha A              dirichlet: concentration, > 0 or inf (default 1; 0.1: silos\n"
-    "                              dominated by one class)\n"
-    "  --silo-column COL           attribute: a categorical column, label or group\n"
-    "  --silo-min-rows K           every silo gets at least K training rows (attribute: smaller\n"
-    "                              values are merged into one silo 'other'; default 1)\n"
-    "  --silo-seed S               seed of the silo split (default 0)\n"
+const char* const kTrainHelpSweep =
     "sweep:\n"
     "  --preset NAME               a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
@@ -287,6 +275,7 @@ std::string declaredOptionsHelp(const std::vector<GeneratorKnob>& settings, cons
         if (!setting.needs.empty()) text += " Needs --" + setting.needs + ".";
         const char* metavar = spec.kind == ParamKind::Integer  ? " N"
                               : spec.kind == ParamKind::Choice ? " M"
+                              : spec.kind == ParamKind::Text   ? " TEXT"
                                                                : " X";
         help += helpColumn(indent + ("--" + spec.name) + metavar) + wrapped(text, kColumn, kWidth) +
                 "\n";
@@ -327,6 +316,35 @@ void applyGeneratorKnobs(const Arguments& args, DatasetRequest& request) {
     }
 }
 
+/// A choice's values for --help: " VALUE: HELP; …; auto: MEANING." ("" for other kinds).
+std::string choicesHelp(const ParamSpec& spec) {
+    std::string text;
+    for (const ParamChoice& choice : spec.choices)
+        text += " " + choice.value + ": " + choice.help + ";";
+    if (spec.kind == ParamKind::Choice && spec.hasAuto())
+        text += " auto: " + spec.autoMeaning + ";";
+    if (!text.empty()) text.back() = '.';
+    return text;
+}
+
+/// The silo split's part of --help, generated from its declarations (silo_settings.h): a
+/// required setting has no default, and a setting of some methods says which.
+std::string siloOptionsHelp() {
+    std::string help = "silos (for privacy per institution; any data set):\n";
+    for (const SiloSetting& setting : siloSettings()) {
+        const ParamSpec& spec = setting.knob.spec;
+        std::string text = spec.help + "." + choicesHelp(spec);
+        const std::string withMethods = " --silo-split " + setting.methodNames();
+        text += setting.required ? " Needed with" + withMethods : " Default " + spec.defaultValue;
+        if (spec.kind == ParamKind::Real || spec.kind == ParamKind::Integer)
+            text += "; " + parameterRule(spec);
+        if (!setting.required && !setting.methods.empty()) text += ". Only with" + withMethods;
+        help += helpColumn("  --" + spec.name + " " + setting.metavar) +
+                wrapped(text + ".", kColumn, kWidth) + "\n";
+    }
+    return help;
+}
+
 /// The "algorithms:" and "settings:" parts of --help, generated from the declarations.
 std::string settingsHelp() {
     std::string help = "algorithms:\n";
@@ -350,15 +368,12 @@ std::string settingsHelp() {
             case ParamKind::Choice:
                 line += " MODE";
                 break;
+            case ParamKind::Text:
+                line += " TEXT";
+                break;
         }
         if (spec->sweepable) line += " *";
-        std::string text = spec->help + ".";
-        if (spec->kind == ParamKind::Choice) {
-            for (const ParamChoice& choice : spec->choices)
-                text += " " + choice.value + ": " + choice.help + ";";
-            if (spec->hasAuto()) text += " auto: " + spec->autoMeaning + ";";
-            text.back() = '.';
-        }
+        std::string text = spec->help + "." + choicesHelp(*spec);
         text += " Default: ";
         if (spec->isAuto(spec->defaultValue))
             text += "auto";
@@ -380,72 +395,18 @@ std::string meanSdText(const MeanSd& s, int decimals) {
     return formatFixed(s.mean, decimals) + " ± " + formatFixed(s.sd, decimals);
 }
 
-/// An integer option that must lie in [low, high] (UsageError naming the option otherwise).
-int boundedInteger(const Arguments& args, const std::string& name, int fallback, long low,
-                   long high, const std::string& rule) {
-    const long value = args.integer(name, fallback);
-    if (value < low || value > high) {
-        throw UsageError("--" + name + " " + args.text(name) + " is invalid: " + rule);
-    }
-    return static_cast<int>(value);
-}
-
-/// --silos, --silo-split, --silo-alpha, --silo-column, --silo-min-rows, --silo-seed on top of
-/// the request's silos (a preset's, or none).
+/// The silo options given on the command line (--silos, --silo-split, …: silo_settings.h) on
+/// top of the request's silos (a preset's, or none).
 void applySiloOptions(const Arguments& args, DatasetRequest& request) {
-    const bool asked = args.has("silos") || args.has("silo-split");
-    if (!asked && !request.silos) {
-        for (const char* option : {"silo-alpha", "silo-column", "silo-min-rows", "silo-seed"}) {
-            if (args.has(option)) {
-                throw UsageError(std::string("--") + option +
-                                 " only goes with --silos N or --silo-split");
-            }
-        }
-        return;
+    std::map<std::string, std::string> given;
+    for (const SiloSetting& setting : siloSettings()) {
+        if (args.has(setting.name())) given[setting.name()] = args.text(setting.name());
     }
-    SiloOptions silos = request.silos.value_or(SiloOptions{});
-    if (args.has("silo-split")) silos.method = parseSiloMethod(args.text("silo-split"));
-    const bool byAttribute = silos.method == SiloMethod::ByAttribute;
-    if (byAttribute && args.has("silos")) {
-        throw UsageError(
-            "--silo-split attribute makes one silo per value of --silo-column: drop --silos");
+    try {
+        applySiloSettings(request, given, "--");
+    } catch (const InputError& error) {
+        throw UsageError(error.what());
     }
-    if (!byAttribute && !args.has("silos") && !request.silos) {
-        throw UsageError("--silo-split " + siloMethodName(silos.method) + " needs --silos N");
-    }
-    silos.silos = boundedInteger(args, "silos", silos.silos, 1, 100000000, "it must be at least 1");
-    if (args.has("silo-alpha")) {
-        if (silos.method != SiloMethod::Dirichlet)
-            throw UsageError("--silo-alpha only goes with --silo-split dirichlet");
-        silos.dirichletAlpha = Arguments::parseNumber("silo-alpha", args.text("silo-alpha"), true);
-        if (!(silos.dirichletAlpha > 0.0)) {
-            throw UsageError("--silo-alpha " + args.text("silo-alpha") +
-                             " is invalid: it must be above 0 (or inf)");
-        }
-    }
-    if (args.has("silo-column")) {
-        if (!byAttribute) throw UsageError("--silo-column only goes with --silo-split attribute");
-        setSiloColumn(silos, args.text("silo-column"));
-    } else if (byAttribute && silos.attribute == SiloAttribute::FeatureColumn &&
-               silos.column.empty()) {
-        throw UsageError(
-            "--silo-split attribute needs --silo-column COL (a categorical column, label or "
-            "group)");
-    }
-    if (args.has("silo-min-rows")) {
-        const long minimum = args.integer("silo-min-rows", 1);
-        if (minimum < 1)
-            throw UsageError("--silo-min-rows " + args.text("silo-min-rows") +
-                             " is invalid: it must be at least 1");
-        silos.minTrainRowsPerSilo = minimum;
-    }
-    if (args.has("silo-seed")) {
-        const long seed = args.integer("silo-seed", 0);
-        if (seed < 0) throw UsageError("--silo-seed must be >= 0");
-        silos.seed = static_cast<std::uint64_t>(seed);
-    }
-    validateSiloOptions(silos);
-    request.silos = silos;
 }
 
 /// One line each for the users and the silos of the data, when it has them (the privacy unit
@@ -479,12 +440,6 @@ int trainCommand(int argc, char** argv) {
                                     "ignore",
                                     "missing",
                                     "data-dir",
-                                    "silos",
-                                    "silo-split",
-                                    "silo-alpha",
-                                    "silo-column",
-                                    "silo-min-rows",
-                                    "silo-seed",
                                     "preset",
                                     "algorithm",
                                     "fairness",
@@ -504,6 +459,7 @@ int trainCommand(int argc, char** argv) {
         for (const GeneratorKnob& knob : generator.knobs) valued.insert(knob.spec.name);
     }
     for (const GeneratorKnob& setting : splitSettings()) valued.insert(setting.spec.name);
+    for (const SiloSetting& setting : siloSettings()) valued.insert(setting.name());
     std::set<std::string> flags = {"help", "quiet", "no-resume", "skip-bad-rows", "auto-tune"};
     for (const ParamSpec* spec : settingOptions()) {
         if (spec->kind == ParamKind::Flag) {
@@ -518,7 +474,8 @@ int trainCommand(int argc, char** argv) {
         std::fputs(kTrainHelpHead, stdout);
         std::fputs(declaredOptionsHelp(splitSettings(), "  ").c_str(), stdout);
         std::fputs(generatorsHelp().c_str(), stdout);
-        std::fputs(kTrainHelpSilos, stdout);
+        std::fputs(siloOptionsHelp().c_str(), stdout);
+        std::fputs(kTrainHelpSweep, stdout);
         std::fputs(settingsHelp().c_str(), stdout);
         std::fputs(kTrainHelpTail, stdout);
         return 0;

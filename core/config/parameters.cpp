@@ -479,6 +479,9 @@ std::string parameterRule(const ParamSpec& spec) {
         case ParamKind::Flag:
             rule = "on or off";
             break;
+        case ParamKind::Text:
+            rule = spec.allowEmpty ? "any text" : "a non-empty text";
+            break;
         case ParamKind::Choice:
             for (const ParamChoice& choice : spec.choices)
                 rule += (rule.empty() ? "" : " | ") + choice.value;
@@ -531,6 +534,14 @@ std::string parseParameter(const ParamSpec& spec, const std::string& text) {
             if (text == "true" || text == "on" || text == "yes" || text == "1") return "true";
             if (text == "false" || text == "off" || text == "no" || text == "0") return "false";
             invalid(spec, text);
+        case ParamKind::Text: {
+            const auto first = text.find_first_not_of(" \t\r\n");
+            if (first == std::string::npos) {
+                if (!spec.allowEmpty) invalid(spec, text);
+                return {};
+            }
+            return text.substr(first, text.find_last_not_of(" \t\r\n") + 1 - first);
+        }
         case ParamKind::Choice: {
             for (const ParamChoice& choice : spec.choices) {
                 if (choice.value == text) return text;
@@ -586,6 +597,8 @@ std::string exampleValue(const ParamSpec& spec) {
     switch (spec.kind) {
         case ParamKind::Flag:
             return spec.defaultValue == "true" ? "false" : "true";
+        case ParamKind::Text:
+            return spec.defaultValue == "example" ? "other" : "example";
         case ParamKind::Choice:
             for (const ParamChoice& choice : spec.choices) {
                 if (choice.value != spec.defaultValue) return choice.value;

@@ -15,6 +15,7 @@ enum class ParamKind {
     Integer,  ///< a whole number (text: decimal digits)
     Choice,   ///< one of a fixed set of words
     Flag,     ///< on or off (text: "true" / "false")
+    Text,     ///< free text, trimmed (a column's name); never a sweep axis
 };
 
 /// One value of a Choice parameter.
@@ -61,6 +62,7 @@ struct ParamSpec {
     bool minExclusive = false;
     bool maxExclusive = false;
     std::vector<ParamChoice> choices;  ///< Choice: the allowed values, in menu order
+    bool allowEmpty = false;           ///< Text: whether "" is a value
     /// Non-empty: the parameter has an automatic value, stored as `autoValue` ("0" or "auto"),
     /// written "auto" by users, and this says what it resolves to ("1/n², n = training rows").
     std::string autoMeaning;
@@ -122,7 +124,8 @@ std::vector<ParamSpec> commonParameters(const std::vector<std::string>& names,
 
 /// Checks `text` (what a user, a preset or a file gave) against `spec` and returns its
 /// canonical text: numbers in range (or "auto"), whole numbers for Integer, a listed value
-/// for Choice, true/false/on/off/yes/no/1/0 for Flag. Throws InputError
+/// for Choice, true/false/on/off/yes/no/1/0 for Flag, the trimmed text for Text (non-empty
+/// unless ParamSpec::allowEmpty). Throws InputError
 /// "NAME = TEXT is invalid: RULE" otherwise.
 std::string parseParameter(const ParamSpec& spec, const std::string& text);
 /// The same for a number (a sweep axis value).

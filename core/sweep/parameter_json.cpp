@@ -41,6 +41,7 @@ void writeParameterJson(JsonWriter& json, const ParamSpec& spec, const std::stri
             json.value(text == "true");
             return;
         case ParamKind::Choice:
+        case ParamKind::Text:
             json.value(text);
             return;
         case ParamKind::Integer:

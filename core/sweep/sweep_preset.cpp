@@ -5,6 +5,7 @@
 #include <initializer_list>
 
 #include "core/generators/generator.h"
+#include "core/generators/silo_settings.h"
 #include "core/generators/split_settings.h"
 #include "core/sweep/parameter_json.h"
 #include "core/util/embedded_json.h"
@@ -50,37 +51,33 @@ void applyPresetSplit(DatasetRequest& request, const JsonValue& json) {
     }
 }
 
-/// A whole number in [low, high] under `key` of `json`, or `fallback` when absent.
-long wholeNumber(const JsonValue& json, const std::string& where, const std::string& key,
-                 long fallback, double low, double high) {
-    if (!json.has(key)) return fallback;
-    const double value = json.at(key).asNumber();
-    if (!(value >= low && value <= high && value == std::floor(value))) {
-        throw InputError(where + " " + key + " must be a whole number from " +
-                         formatNumber(low, 17) + " to " + formatNumber(high, 17));
-    }
-    return static_cast<long>(value);
+/// A silo setting's value in a preset as text: a word, or a number (or "inf").
+std::string presetSiloText(const JsonValue& value) {
+    return value.type() == JsonValue::Type::String ? value.asString() : realText(value.asNumber());
 }
 
-/// The "silos" object of a preset's "dataset": how the rows are dealt out to silos after the
-/// split. "method" (equal, dirichlet, attribute) is required; the rest as in SiloOptions.
-SiloOptions parseSilos(const JsonValue& json) {
-    requireKnownKeys(json, "silos", {"method", "count", "alpha", "column", "min_rows", "seed"});
-    SiloOptions silos;
-    silos.method = parseSiloMethod(json.at("method").asString());
-    silos.silos = static_cast<int>(wholeNumber(json, "silos", "count", silos.silos, 1, 1e9));
-    silos.dirichletAlpha =
-        json.numberOr("alpha", silos.dirichletAlpha);  // "inf": equal label mixes
-    if (json.has("column")) setSiloColumn(silos, json.at("column").asString());
-    silos.minTrainRowsPerSilo =
-        wholeNumber(json, "silos", "min_rows", silos.minTrainRowsPerSilo, 1, 1e9);
-    silos.seed = static_cast<std::uint64_t>(wholeNumber(json, "silos", "seed", 0, 0, 0x1p53));
-    if (silos.method == SiloMethod::ByAttribute && !json.has("column")) {
-        throw InputError(
-            "silos: the attribute method needs a \"column\" (a column's name, label or group)");
+/// The "silos" object of earlier presets' "dataset": the silo settings under their former names
+/// ("method", "count", "alpha", "column", "min_rows", "seed"), "method" required, the others
+/// SiloOptions' defaults when absent; read through the declarations (silo_settings.h).
+void applyPresetSilos(DatasetRequest& request, const JsonValue& json) {
+    std::map<std::string, std::string> given;
+    for (const auto& [key, value] : json.members()) {
+        const SiloSetting* setting = findSiloSetting(key);
+        if (!setting) {
+            std::string known;
+            for (const SiloSetting& each : siloSettings())
+                known += (known.empty() ? "" : ", ") + each.knob.spec.formerNames.front();
+            throw InputError("unknown silos key '" + key + "' (known: " + known + ")");
+        }
+        given[setting->name()] = presetSiloText(value);
     }
-    validateSiloOptions(silos);
-    return silos;
+    if (!given.count("silo-split")) {
+        throw InputError(
+            "silos: \"method\" is required (equal, dirichlet or attribute); or give the "
+            "settings in the dataset object (\"silo-split\", \"silos\", …)");
+    }
+    request.silos = SiloOptions{};  // what the object leaves out: SiloOptions' defaults
+    applySiloSettings(request, given, "");
 }
 
 /// A generator's knobs in a preset's "dataset": each by its name ("heavy-rows": 2000), or, as
@@ -116,7 +113,8 @@ void applyPresetKnob(DatasetRequest& request, const std::string& key, const Json
                              " data set");
         }
     }
-    std::string known = "name, sensitive, split-method, split-seed, test-fraction, silos";
+    std::string known = "name, sensitive, split-method, split-seed, test-fraction";
+    for (const SiloSetting& setting : siloSettings()) known += ", " + setting.name();
     if (generator) {
         for (const GeneratorKnob& knob : generator->knobs) known += ", " + knob.spec.name;
     }
@@ -128,19 +126,25 @@ DatasetRequest parsePresetDataset(const JsonValue& dataset) {
     DatasetRequest request;
     request.name = dataset.at("name").asString();
     request.sensitive = dataset.stringOr("sensitive", "");
+    // The silo settings by name, applied together: their rules concern each other.
+    std::map<std::string, std::string> silos;
     for (const auto& [key, value] : dataset.members()) {
         if (key == "name" || key == "sensitive") continue;
         const GeneratorKnob* split = findSplitSetting(key);
+        const SiloSetting* silo = findSiloSetting(key);
         if (key == "split") {
             applyPresetSplit(request, value);
         } else if (split && split->spec.name == key) {
             split->set(request, presetSettingText(split->spec, value));
-        } else if (key == "silos") {
-            request.silos = parseSilos(value);
+        } else if (key == "silos" && value.type() == JsonValue::Type::Object) {
+            applyPresetSilos(request, value);
+        } else if (silo && silo->name() == key) {
+            silos[key] = presetSiloText(value);
         } else {
             applyPresetKnob(request, key, value);
         }
     }
+    applySiloSettings(request, silos, "");
     return request;
 }
 

@@ -32,6 +32,9 @@ const ParamSpec& sweepableSpec(const std::string& parameter) {
             names += (names.empty() ? "" : ", ") + name;
         throw InputError("unknown sweep parameter '" + parameter + "': use one of " + names);
     }
+    // Axes are lists of numbers or words; free text has no list syntax that could not clash.
+    if (spec->kind == ParamKind::Text)
+        throw InputError(parameter + " is a text setting: it cannot be a sweep axis");
     return *spec;
 }
 

@@ -196,11 +196,11 @@ TEST_CASE("A preset's data set may ask for silos and the synthetic users and sil
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"equal","number":3}})"),
                         Contains("unknown silos key 'number'"));
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"attribute"}})"),
-                        Contains("needs a"));
+                        Contains("silo-split attribute needs silo-column"));
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"equal","count":0}})"),
-                        Contains("count must be a whole number"));
+                        Contains("silos 0 is invalid: it must be a whole number >= 1"));
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"dirichlet","alpha":-1}})"),
-                        Contains("Dirichlet alpha = -1 is invalid"));
+                        Contains("silo-alpha -1 is invalid: it must be > 0"));
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","synthetic":{"users":10}})"),
                         Contains("only goes with the synthetic data set"));
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","synthetic-users":10})"),
@@ -210,4 +210,75 @@ TEST_CASE("A preset's data set may ask for silos and the synthetic users and sil
     REQUIRE_THROWS_WITH(
         presetWith(R"({"name":"synthetic","synthetic-user":10})"),
         Contains("unknown dataset key 'synthetic-user'") && Contains("synthetic-users"));
+}
+
+TEST_CASE("A preset's silos object reads as before, and the flat settings read alike",
+          "[sweep][preset][silo-settings]") {
+    // What parseSilos made of these objects before the declarations, field by field.
+    SiloOptions dirichlet;
+    dirichlet.method = SiloMethod::Dirichlet;
+    dirichlet.silos = 8;
+    dirichlet.dirichletAlpha = 0.5;
+    dirichlet.minTrainRowsPerSilo = 20;
+    dirichlet.seed = 4;
+    SiloOptions equal;  // the shipped presets' object: the count, and 0 as the seed
+    equal.silos = 10;
+    SiloOptions defaults;  // a method alone: 25 silos
+    SiloOptions byColumn;
+    byColumn.method = SiloMethod::ByAttribute;
+    byColumn.column = "native-country";
+    byColumn.minTrainRowsPerSilo = 100;
+    SiloOptions byLabel;
+    byLabel.method = SiloMethod::ByAttribute;
+    byLabel.attribute = SiloAttribute::Label;
+    SiloOptions unbounded = dirichlet;
+    unbounded.dirichletAlpha = INFINITY;
+    const std::vector<std::pair<std::string, SiloOptions>> objects = {
+        {R"({"method":"dirichlet","count":8,"alpha":0.5,"min_rows":20,"seed":4})", dirichlet},
+        {R"({"method":"equal","count":10})", equal},
+        {R"({"method":"equal"})", defaults},
+        {R"({"method":"attribute","column":"native-country","min_rows":100})", byColumn},
+        {R"({"method":"by-attribute","column":"label"})", byLabel},
+        {R"({"method":"dirichlet","count":8,"alpha":"inf","min_rows":20,"seed":4})", unbounded}};
+    for (const auto& [object, expected] : objects) {
+        INFO(object);
+        const DatasetRequest request =
+            presetWith(R"({"name":"adult","silos":)" + object + "}").dataset;
+        REQUIRE(request.silos);
+        const SiloOptions& silos = *request.silos;
+        CHECK(silos.method == expected.method);
+        CHECK(silos.silos == expected.silos);
+        CHECK((silos.dirichletAlpha == expected.dirichletAlpha));
+        CHECK(silos.minTrainRowsPerSilo == expected.minTrainRowsPerSilo);
+        CHECK(silos.attribute == expected.attribute);
+        CHECK(silos.column == expected.column);
+        CHECK(silos.seed == expected.seed);
+    }
+    // The settings by name in the dataset object: the same data set.
+    CHECK(datasetKey(presetWith(R"({"name":"adult","silo-split":"dirichlet","silos":8,)"
+                                R"("silo-alpha":0.5,"silo-min-rows":20,"silo-seed":4})")
+                         .dataset) ==
+          datasetKey(
+              presetWith(R"({"name":"adult","silos":)" + objects.front().first + "}").dataset));
+    CHECK(datasetKey(presetWith(R"({"name":"adult","silos":10})").dataset) ==
+          datasetKey(
+              presetWith(R"({"name":"adult","silos":{"method":"equal","count":10}})").dataset));
+
+    // The shipped presets, now spelt flat: the data set of their earlier "silos" object.
+    CHECK(datasetKey(findSweepPreset("diff2-vs-dp-gd-adult").dataset) ==
+          datasetKey(
+              presetWith(
+                  R"({"name":"adult","sensitive":"sex","silos":{"method":"equal","count":10}})")
+                  .dataset));
+
+    REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"equal","number":3}})"),
+                        Contains("unknown silos key 'number'"));
+    REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"count":3}})"),
+                        Contains("\"method\" is required"));
+    REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"attribute"}})"),
+                        Contains("silo-split attribute needs silo-column"));
+    REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silo-split":"dirichlet"})"),
+                        Contains("silo-split dirichlet needs silos N"));
+    REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"equal","alpha":2}})"),
+                        Contains("silo-alpha only goes with silo-split dirichlet"));
 }

@@ -258,3 +258,20 @@ TEST_CASE("Presets name settings by their declared names only when known", "[par
                       Catch::Contains("unknown setting 'speed'"));
     CHECK_NOTHROW(applyParametersJson(c, parseJson(R"({"speed": 1})"), UnknownKeys::Ignore));
 }
+
+TEST_CASE("A text setting is its trimmed text", "[parameters]") {
+    ParamSpec text;
+    text.name = "column";
+    text.kind = ParamKind::Text;
+    CHECK(parseParameter(text, "  race ") == "race");
+    CHECK(parseParameter(text, "native country") == "native country");
+    REQUIRE_THROWS_WITH(parseParameter(text, " "),
+                        "column =   is invalid: it must be a non-empty text");
+    CHECK(parameterRule(text) == "a non-empty text");
+    text.allowEmpty = true;
+    CHECK(parseParameter(text, " ").empty());
+    CHECK(parameterRule(text) == "any text");
+    CHECK(exampleValue(text) == "example");
+    text.defaultValue = "example";
+    CHECK(exampleValue(text) == "other");
+}

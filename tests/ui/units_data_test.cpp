@@ -6,6 +6,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
@@ -14,6 +15,7 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 
+#include "core/generators/silo_settings.h"
 #include "core/sweep/prepared_dataset.h"
 #include "ui/charts/tradeoff_chart.h"
 #include "ui/charts/unit_histogram.h"
@@ -159,6 +161,65 @@ TEST_CASE("Silo and synthetic users controls flow into the data-set request and 
     CHECK(request.silos->method == pfa::SiloMethod::EqualRandom);
     CHECK(request.silos->silos == 6);
     CHECK(request.knobs<pfa::SyntheticOptions>().users == 0);
+}
+
+TEST_CASE("The silo rows follow the silo split's declarations", "[ui][units-data]") {
+    DataUnitsForm units;
+    const std::pair<const char*, QWidget*> rows[] = {
+        {"silos", units.siloCountBox()},       {"silo-split", units.siloMethodBox()},
+        {"silo-alpha", units.alphaBox()},      {"silo-column", units.columnBox()},
+        {"silo-min-rows", units.minRowsBox()}, {"silo-seed", units.siloSeedBox()}};
+    for (const auto& [name, field] : rows) {
+        INFO(name);
+        const pfa::ParamSpec& spec = pfa::findSiloSetting(name)->knob.spec;
+        auto* label = qobject_cast<QLabel*>(units.formLayout()->labelForField(field));
+        REQUIRE(label);
+        CHECK(label->text().toStdString() == spec.label);
+        CHECK(field->toolTip().contains(QString::fromStdString(spec.help).toHtmlEscaped()));
+    }
+    CHECK(units.siloCountBox()->value() == 25);
+    CHECK(units.siloSeedBox()->minimum() == 0);
+    CHECK(units.minRowsBox()->minimum() == 1);
+    CHECK(units.siloMethodBox()->itemText(2).toStdString() ==
+          pfa::findSiloSetting("silo-split")->knob.spec.choices[1].label);
+
+    // Each method shows the rows that go with it: equal silos keep their minimum and seed.
+    choose(units.siloMethodBox(), QStringLiteral("equal"));
+    QFormLayout* form = units.formLayout();
+    CHECK(form->isRowVisible(units.siloCountBox()));
+    CHECK(form->isRowVisible(units.minRowsBox()));
+    CHECK(form->isRowVisible(units.siloSeedBox()));
+    CHECK_FALSE(form->isRowVisible(units.alphaBox()));
+    CHECK_FALSE(form->isRowVisible(units.columnBox()));
+    units.minRowsBox()->setValue(30);
+    pfa::DatasetRequest request;
+    units.applyTo(request);
+    REQUIRE(request.silos);
+    CHECK(request.silos->minTrainRowsPerSilo == 30);
+    choose(units.siloMethodBox(), QStringLiteral("attribute"));
+    CHECK_FALSE(form->isRowVisible(units.siloSeedBox()));
+    CHECK(form->isRowVisible(units.columnBox()));
+
+    // Sessions under the settings' names; those of earlier versions, with underscores, still
+    // load.
+    const QJsonObject saved = units.toJson();
+    CHECK(saved.value(QStringLiteral("silo-split")).toString() == QStringLiteral("attribute"));
+    units.fromJson(QJsonObject{{QStringLiteral("silo_split"), QStringLiteral("dirichlet")},
+                               {QStringLiteral("silos"), 8},
+                               {QStringLiteral("silo_alpha"), 0.5},
+                               {QStringLiteral("silo_column"), QStringLiteral("race")},
+                               {QStringLiteral("silo_min_rows"), 20},
+                               {QStringLiteral("silo_seed"), 3}});
+    units.applyTo(request);
+    REQUIRE(request.silos);
+    CHECK(pfa::datasetKey(request) ==
+          pfa::datasetKey(pfa::DatasetRequest{}) + "|silos=dirichlet/n=8/alpha=0.5/min=20/seed=3");
+    CHECK(units.columnBox()->currentData().toString() == QStringLiteral("race"));
+    units.fromJson(saved);
+    units.applyTo(request);
+    REQUIRE(request.silos);
+    CHECK(request.silos->method == pfa::SiloMethod::ByAttribute);
+    CHECK(request.silos->attribute == pfa::SiloAttribute::Group);  // the chooser's default
 }
 
 TEST_CASE("The data-set card shows rows per person and per silo", "[ui][units-data]") {

@@ -5,78 +5,91 @@
 #include <QFormLayout>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <algorithm>
+#include <climits>
 #include <cmath>
-#include <limits>
+#include <map>
 
 #include "core/generators/generator.h"
+#include "core/generators/silo_settings.h"
+#include "core/util/format.h"
+#include "ui/panels/parameter_text.h"
 
 namespace pfa::ui {
 
 namespace {
 
-/// Large enough for every data set offered (the synthetic data's users and silos are checked
-/// against its rows by the generator; a silo split against the training rows by makeSilos).
-constexpr int kMaxUnits = 1000000;
+QString qs(const std::string& text) { return QString::fromStdString(text); }
 
-QSpinBox* spinBox(int low, int high, int value, const QString& tip) {
+const pfa::ParamSpec& declared(const char* name) { return pfa::findSiloSetting(name)->knob.spec; }
+
+/// A whole-number setting's spin box: its declared range (within a spin box's) and default.
+QSpinBox* spinBox(const pfa::ParamSpec& spec) {
     auto* box = new QSpinBox();
-    box->setRange(low, high);
-    box->setValue(value);
-    box->setToolTip(tip);
+    box->setRange(static_cast<int>(spec.min),
+                  static_cast<int>(std::min(spec.max, double(INT_MAX))));
+    box->setValue(std::stoi(spec.defaultValue));
     box->setKeyboardTracking(false);  // reload at a committed value, not at every keystroke
     return box;
 }
 
-QDoubleSpinBox* doubleBox(double low, double high, double step, int decimals, double value,
-                          const QString& tip) {
-    auto* box = new QDoubleSpinBox();
-    box->setRange(low, high);
-    box->setDecimals(decimals);
-    box->setSingleStep(step);
-    box->setValue(value);
-    box->setToolTip(tip);
-    box->setKeyboardTracking(false);
-    return box;
+/// The setting's value as the widget shows it, as text.
+std::string widgetText(const QWidget* field) {
+    if (auto* box = qobject_cast<const QComboBox*>(field))
+        return box->currentData().toString().toStdString();
+    if (auto* box = qobject_cast<const QSpinBox*>(field)) return std::to_string(box->value());
+    if (auto* box = qobject_cast<const QDoubleSpinBox*>(field)) return pfa::realText(box->value());
+    return {};
+}
+
+/// A column the combo box does not list yet (one of another data set: kept chosen, and the
+/// load says if it is missing).
+int addColumn(QComboBox* box, const QString& column) {
+    box->addItem(QObject::tr("column “%1”").arg(column), column);
+    return box->count() - 1;
+}
+
+/// Shows canonical text (or a session's number) in the widget; values out of its range are
+/// clamped, text it cannot show is ignored.
+void showText(QWidget* field, const std::string& text) {
+    if (auto* box = qobject_cast<QComboBox*>(field)) {
+        if (const int index = box->findData(qs(text)); index >= 0) box->setCurrentIndex(index);
+        return;
+    }
+    double number = 0.0;
+    if (!pfa::parsePortable(text, number) || std::isnan(number)) return;
+    if (auto* box = qobject_cast<QSpinBox*>(field))
+        box->setValue(static_cast<int>(std::clamp<double>(number, box->minimum(), box->maximum())));
+    if (auto* box = qobject_cast<QDoubleSpinBox*>(field))
+        box->setValue(std::clamp(number, box->minimum(), box->maximum()));
 }
 
 }  // namespace
 
 DataUnitsForm::DataUnitsForm(QFormLayout* form, QWidget* parent) : QWidget(parent) {
-    const pfa::SiloOptions silos;
+    const pfa::ParamSpec& method = declared("silo-split");
     m_method = new QComboBox();
     m_method->addItem(tr("none"), QStringLiteral("none"));
-    m_method->addItem(tr("equal, at random"), QStringLiteral("equal"));
-    m_method->addItem(tr("Dirichlet label mix"), QStringLiteral("dirichlet"));
-    m_method->addItem(tr("one per value of a column"), QStringLiteral("attribute"));
-    m_method->setToolTip(
-        tr("Deal the rows out to silos — institutions (hospitals, banks) that each hold their own "
-           "rows — "
-           "after the train/test split, for algorithms that protect or train per silo.\n"
-           "Equal, at random: N silos of equal size, alike in expectation.\n"
-           "Dirichlet label mix: each class is shared among the N silos in Dirichlet(α) "
-           "proportions, so "
-           "silos differ in their label mix (small α: silos dominated by one class).\n"
-           "One per value of a column: e.g. one silo per country; values with too few rows are "
-           "merged."));
-    m_count = spinBox(1, kMaxUnits, silos.silos, tr("Number of silos N"));
-    m_alpha = doubleBox(
-        0.01, 1000.0, 0.1, 2, silos.dirichletAlpha,
-        tr("Concentration α of the Dirichlet draw: 0.1 gives silos dominated by one class, "
-           "1 varied mixes, 100 nearly the same mix everywhere"));
+    for (const pfa::ParamChoice& choice : method.choices) {
+        m_method->addItem(qs(choice.label), qs(choice.value));
+        m_method->setItemData(m_method->count() - 1, qs(choice.help), Qt::ToolTipRole);
+    }
+    m_count = spinBox(declared("silos"));
+    // The declaration allows any α > 0 and ∞; the box offers the useful part, from silos of one
+    // class to nearly equal mixes.
+    m_alpha = new QDoubleSpinBox();
+    m_alpha->setRange(0.01, 1000.0);
+    m_alpha->setDecimals(2);
+    m_alpha->setSingleStep(0.1);
+    m_alpha->setValue(std::stod(declared("silo-alpha").defaultValue));
+    m_alpha->setKeyboardTracking(false);
+    // The data's categorical columns (setColumns), after the label and the group.
     m_column = new QComboBox();
-    m_column->setToolTip(
-        tr("What the silos follow: the label (one silo per class), the sensitive group, or "
-           "a categorical column of the data"));
     m_column->addItem(tr("the label"), QStringLiteral("label"));
     m_column->addItem(tr("the sensitive group"), QStringLiteral("group"));
     m_column->setCurrentIndex(1);
-    m_minRows = spinBox(
-        1, kMaxUnits, static_cast<int>(silos.minTrainRowsPerSilo),
-        tr("Every silo gets at least this many training rows. Dirichlet: the proportions are "
-           "drawn again until it holds. One per value: values with fewer rows share one "
-           "silo, “other”."));
-    m_seed = spinBox(0, std::numeric_limits<int>::max(), static_cast<int>(silos.seed),
-                     tr("Seed of the silo split: another seed deals the rows out differently"));
+    m_minRows = spinBox(declared("silo-min-rows"));
+    m_seed = spinBox(declared("silo-seed"));
     if (form) {
         m_form = form;
         setVisible(false);  // the rows live in `form`
@@ -84,12 +97,13 @@ DataUnitsForm::DataUnitsForm(QFormLayout* form, QWidget* parent) : QWidget(paren
         m_form = new QFormLayout(this);
         m_form->setContentsMargins(0, 0, 0, 0);
     }
-    m_form->addRow(tr("Silo split"), m_method);
-    m_form->addRow(tr("Silos N"), m_count);
-    m_form->addRow(tr("Dirichlet α"), m_alpha);
-    m_form->addRow(tr("Silos follow"), m_column);
-    m_form->addRow(tr("Min. rows/silo"), m_minRows);
-    m_form->addRow(tr("Silo seed"), m_seed);
+    m_form->addRow(qs(method.label), m_method);  // first: the rows below depend on it
+    for (const auto& [setting, field] : rows()) {
+        const pfa::ParamSpec& spec = setting->knob.spec;
+        field->setToolTip(parameterToolTip(spec, tr("the silo split")));
+        field->setObjectName(qs(spec.name));
+        if (field != m_method) m_form->addRow(qs(spec.label), field);
+    }
     m_method->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_method->setMinimumContentsLength(8);
     m_column->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -107,16 +121,26 @@ DataUnitsForm::DataUnitsForm(QFormLayout* form, QWidget* parent) : QWidget(paren
     updateRows();
 }
 
+std::vector<std::pair<const pfa::SiloSetting*, QWidget*>> DataUnitsForm::rows() const {
+    const std::map<std::string, QWidget*> fields = {
+        {"silos", m_count},        {"silo-split", m_method},     {"silo-alpha", m_alpha},
+        {"silo-column", m_column}, {"silo-min-rows", m_minRows}, {"silo-seed", m_seed}};
+    std::vector<std::pair<const pfa::SiloSetting*, QWidget*>> rows;
+    for (const pfa::SiloSetting& setting : pfa::siloSettings())
+        rows.emplace_back(&setting, fields.at(setting.name()));
+    return rows;
+}
+
 void DataUnitsForm::updateRows() {
     const QString method = m_method->currentData().toString();
     // The generator's silos and a silo split of the same rows would contradict each other.
     m_method->setEnabled(!m_generatedSilos);
     const bool split = !m_generatedSilos && method != QLatin1String("none");
-    m_form->setRowVisible(m_count, split && method != QLatin1String("attribute"));
-    m_form->setRowVisible(m_alpha, split && method == QLatin1String("dirichlet"));
-    m_form->setRowVisible(m_column, split && method == QLatin1String("attribute"));
-    m_form->setRowVisible(m_minRows, split && method != QLatin1String("equal"));
-    m_form->setRowVisible(m_seed, split && method != QLatin1String("attribute"));
+    for (const auto& [setting, field] : rows()) {
+        if (field == m_method) continue;
+        m_form->setRowVisible(
+            field, split && setting->goesWith(pfa::parseSiloMethod(method.toStdString())));
+    }
 }
 
 void DataUnitsForm::setGeneratedSilos(bool generated) {
@@ -129,50 +153,32 @@ void DataUnitsForm::setColumns(const QStringList& columns) {
     const QString current = m_column->currentData().toString();
     const QSignalBlocker block(m_column);
     while (m_column->count() > 2) m_column->removeItem(2);
-    for (const QString& column : columns) m_column->addItem(tr("column “%1”").arg(column), column);
+    for (const QString& column : columns) addColumn(m_column, column);
     const int index = m_column->findData(current);
-    if (index >= 0) {
-        m_column->setCurrentIndex(index);
-    } else {
-        // A column of another data set: keep it chosen (the load says if it is missing).
-        m_column->addItem(tr("column “%1”").arg(current), current);
-        m_column->setCurrentIndex(m_column->count() - 1);
-    }
+    m_column->setCurrentIndex(index >= 0 ? index : addColumn(m_column, current));
 }
 
 void DataUnitsForm::applyTo(pfa::DatasetRequest& request) const {
     const QString method = m_method->currentData().toString();
     // Data that comes in silos (the generator's) is not split into silos again.
-    const bool generatedSilos = !pfa::generatedSilos(request).empty();
-    if (method == QLatin1String("none") || generatedSilos) {
-        request.silos.reset();
-        return;
+    request.silos.reset();
+    if (method == QLatin1String("none") || !pfa::generatedSilos(request).empty()) return;
+    // The rows shown: the settings that go with the method. Their boxes hold the declared
+    // ranges, and the column chooser a column, so the rules hold.
+    std::map<std::string, std::string> given;
+    for (const auto& [setting, field] : rows()) {
+        if (setting->goesWith(pfa::parseSiloMethod(method.toStdString())))
+            given[setting->name()] = widgetText(field);
     }
-    pfa::SiloOptions silos;
-    silos.method = pfa::parseSiloMethod(method.toStdString());
-    if (silos.method != pfa::SiloMethod::ByAttribute) {
-        silos.silos = m_count->value();
-        silos.seed = static_cast<std::uint64_t>(m_seed->value());
-    } else {
-        pfa::setSiloColumn(silos, m_column->currentData().toString().toStdString());
-    }
-    if (silos.method == pfa::SiloMethod::Dirichlet) silos.dirichletAlpha = m_alpha->value();
-    if (silos.method != pfa::SiloMethod::EqualRandom)
-        silos.minTrainRowsPerSilo = m_minRows->value();
-    request.silos = silos;
+    pfa::applySiloSettings(request, given, "");
 }
 
 void DataUnitsForm::showRequest(const pfa::DatasetRequest& request) {
     QJsonObject json;
-    json["silo_split"] = QStringLiteral("none");
+    json["silo-split"] = QStringLiteral("none");
     if (request.silos) {
-        const pfa::SiloOptions& silos = *request.silos;
-        json["silo_split"] = QString::fromStdString(pfa::siloMethodName(silos.method));
-        json["silos"] = silos.silos;
-        json["silo_alpha"] = silos.dirichletAlpha;
-        json["silo_column"] = QString::fromStdString(pfa::siloColumnName(silos));
-        json["silo_min_rows"] = static_cast<double>(silos.minTrainRowsPerSilo);
-        json["silo_seed"] = static_cast<double>(silos.seed);
+        for (const auto& [setting, field] : rows())
+            json[qs(setting->name())] = qs(setting->knob.get(request));
     }
     const QSignalBlocker block(this);
     fromJson(json);
@@ -180,12 +186,14 @@ void DataUnitsForm::showRequest(const pfa::DatasetRequest& request) {
 
 QJsonObject DataUnitsForm::toJson() const {
     QJsonObject json;
-    json["silo_split"] = m_method->currentData().toString();
-    json["silos"] = m_count->value();
-    json["silo_alpha"] = m_alpha->value();
-    json["silo_column"] = m_column->currentData().toString();
-    json["silo_min_rows"] = m_minRows->value();
-    json["silo_seed"] = m_seed->value();
+    for (const auto& [setting, field] : rows()) {
+        if (auto* box = qobject_cast<const QSpinBox*>(field))
+            json[qs(setting->name())] = box->value();
+        else if (auto* box = qobject_cast<const QDoubleSpinBox*>(field))
+            json[qs(setting->name())] = box->value();
+        else
+            json[qs(setting->name())] = qs(widgetText(field));
+    }
     return json;
 }
 
@@ -194,29 +202,21 @@ void DataUnitsForm::fromJson(const QJsonObject& json) {
         const QSignalBlocker blocks[] = {QSignalBlocker(m_method),  QSignalBlocker(m_count),
                                          QSignalBlocker(m_alpha),   QSignalBlocker(m_column),
                                          QSignalBlocker(m_minRows), QSignalBlocker(m_seed)};
-        const int method = m_method->findData(json["silo_split"].toString(QStringLiteral("none")));
-        m_method->setCurrentIndex(method >= 0 ? method : 0);
-        const auto setInt = [&](QSpinBox* box, const char* key) {
-            if (json.contains(QLatin1String(key)))
-                box->setValue(json[QLatin1String(key)].toInt(box->value()));
-        };
-        const auto setReal = [&](QDoubleSpinBox* box, const char* key) {
-            if (json.contains(QLatin1String(key)))
-                box->setValue(json[QLatin1String(key)].toDouble(box->value()));
-        };
-        setInt(m_count, "silos");
-        setReal(m_alpha, "silo_alpha");
-        if (json.contains(QLatin1String("silo_column"))) {
-            const QString column = json["silo_column"].toString();
-            int index = m_column->findData(column);
-            if (index < 0 && !column.isEmpty()) {
-                m_column->addItem(tr("column “%1”").arg(column), column);
-                index = m_column->count() - 1;
+        // No silo split unless the session names one.
+        m_method->setCurrentIndex(0);
+        for (const auto& [setting, field] : rows()) {
+            QJsonValue value = json.value(qs(setting->name()));
+            for (const std::string& former : setting->knob.spec.formerNames) {
+                if (value.isUndefined()) value = json.value(qs(former));
             }
-            if (index >= 0) m_column->setCurrentIndex(index);
+            const QString text = value.toString();  // empty unless a string
+            if (field == m_column && !text.isEmpty() && m_column->findData(text) < 0)
+                addColumn(m_column, text);
+            if (value.isDouble())
+                showText(field, pfa::realText(value.toDouble()));
+            else if (value.isString())
+                showText(field, text.toStdString());
         }
-        setInt(m_minRows, "silo_min_rows");
-        setInt(m_seed, "silo_seed");
     }
     updateRows();
     emit changed();

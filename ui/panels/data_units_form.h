@@ -2,6 +2,8 @@
 
 #include <QJsonObject>
 #include <QWidget>
+#include <utility>
+#include <vector>
 
 #include "core/data/builtin_datasets.h"
 
@@ -10,12 +12,17 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QSpinBox;
 
+namespace pfa {
+struct SiloSetting;
+}
+
 namespace pfa::ui {
 
 /// The data set's silos, in the experiment panel's advanced section: how to split any data set
-/// into silos (none, equal random, Dirichlet label mix, one per value of a column). Rows
-/// without effect are hidden. (A generator's own users and silos are its knobs:
-/// GeneratorKnobForms.)
+/// into silos (none, equal random, Dirichlet label mix, one per value of a column). Labels,
+/// tooltips, ranges, defaults and which rows go with which method come from the silo split's
+/// declarations (core/generators/silo_settings.h); rows without effect are hidden. (A
+/// generator's own users and silos are its knobs: GeneratorKnobForms.)
 class DataUnitsForm : public QWidget {
     Q_OBJECT
 public:
@@ -34,7 +41,8 @@ public:
     /// The categorical columns a silo split may follow (besides the label and the group).
     void setColumns(const QStringList& columns);
 
-    /// Settings as JSON (sessions) and back; absent keys keep the defaults.
+    /// Settings as JSON (sessions), under the settings' names, and back (also under their
+    /// former names, as earlier sessions wrote them); absent keys keep the values shown.
     QJsonObject toJson() const;
     void fromJson(const QJsonObject& json);
 
@@ -52,6 +60,8 @@ signals:
 
 private:
     void updateRows();
+    /// The row of each declared setting, in declaration order.
+    std::vector<std::pair<const pfa::SiloSetting*, QWidget*>> rows() const;
 
     QFormLayout* m_form;
     QComboBox* m_method;

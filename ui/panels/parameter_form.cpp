@@ -174,6 +174,11 @@ QWidget* ParameterForm::makeField(const pfa::ParamSpec& spec) {
             connect(edit, &QLineEdit::textChanged, this, &ParameterForm::onEdited);
             return edit;
         }
+        case pfa::ParamKind::Text: {
+            auto* edit = new QLineEdit();
+            connect(edit, &QLineEdit::textChanged, this, &ParameterForm::onEdited);
+            return edit;
+        }
     }
     return new QWidget();
 }
@@ -368,6 +373,7 @@ void ParameterForm::writeJson(QJsonObject& json) const {
                 json[key] = canonical == "true";
                 break;
             case pfa::ParamKind::Choice:
+            case pfa::ParamKind::Text:
                 json[key] = qs(canonical);
                 break;
             case pfa::ParamKind::Integer: {

@@ -29,6 +29,8 @@ std::string defaultText(const pfa::ParamSpec& spec) {
             return spec.defaultValue == "true" ? "on" : "off";
         case pfa::ParamKind::Choice:
             return choiceLabel(spec, spec.defaultValue);
+        case pfa::ParamKind::Text:
+            return spec.defaultValue.empty() ? "none" : spec.defaultValue;
         default:
             return spec.defaultValue + (spec.unit.empty() ? "" : " " + spec.unit);
     }
