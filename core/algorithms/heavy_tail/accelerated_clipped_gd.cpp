@@ -38,7 +38,7 @@ double ruleRadius(const TrainConfig& c) {
     return std::isfinite(radius) ? radius : kRuleRadius;
 }
 
-class AcceleratedClippedGd final : public Algorithm {
+class AcceleratedClippedGd final : public HeavyTailAlgorithm {
 public:
     std::string name() const override { return "accelerated-clipped-gd"; }
     std::string description() const override {
@@ -48,18 +48,11 @@ public:
                "per "
                "training row).";
     }
-    AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .task = Task::Regression};
-    }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(
             {"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
             heavyTailParameters({"tail-index", "moment-bound", "smoothness", "domain-radius",
                                  "steps", "clip-norm", "clip-rule"}));
-    }
-
-    void validate(const TrainConfig& config, const DataSplit& data) const override {
-        validateHeavyTailRun(config, data);
     }
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {

@@ -115,6 +115,11 @@ ParamSpec declaration(const std::string& name) {
 
 ParamSpec heavyTailParameter(const std::string& name) { return ownParameter(declaration(name)); }
 
+TrainConfig StronglyConvexHeavyTailAlgorithm::resolve(const TrainConfig& requested,
+                                                      const DataSplit& data) const {
+    return resolveStronglyConvexSchedule(resolveDefaults(requested, data), data);
+}
+
 std::vector<ParamSpec> heavyTailParameters(const std::vector<std::string>& names) {
     std::vector<ParamSpec> list;
     for (const std::string& name : names) list.push_back(heavyTailParameter(name));

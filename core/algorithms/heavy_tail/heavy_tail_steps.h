@@ -61,6 +61,29 @@ TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data);
 /// run's tail index k ("tail-index", 2 when absent): 1/n + (√d/(εn))^{(2k−2)/k}.
 std::optional<RateShape> stronglyConvexHeavyTailRate(const RateInputs& in);
 
+/// What every heavy-tail algorithm declares alike: private, regression, the family's data rule
+/// (validateHeavyTailRun). An algorithm adds its name, settings, schedule and step.
+class HeavyTailAlgorithm : public Algorithm {
+public:
+    AlgorithmCapabilities capabilities() const override {
+        return {.privacy = true, .task = Task::Regression};
+    }
+    void validate(const TrainConfig& config, const DataSplit& data) const override {
+        validateHeavyTailRun(config, data);
+    }
+};
+
+/// A heavy-tail algorithm for strongly convex losses (noisy- and proximal-clipped-gd): the
+/// strongly convex schedule (resolveStronglyConvexSchedule) and rate
+/// (stronglyConvexHeavyTailRate).
+class StronglyConvexHeavyTailAlgorithm : public HeavyTailAlgorithm {
+public:
+    TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override;
+    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
+        return stronglyConvexHeavyTailRate(in);
+    }
+};
+
 /// The iterates of the accelerated stochastic approximation loop for smooth convex losses:
 /// w_ag = w = 0; at step t = 1 … T, with α = 2/(t+1) and η_t = 4η̄/(t(t+1)),
 ///     w_md = (1−α) w_ag + α w              (query(t): where the gradient g is taken)

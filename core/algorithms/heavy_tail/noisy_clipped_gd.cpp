@@ -26,33 +26,18 @@ const OwnNumber kDomainRadius{"domain-radius"};
 const OwnNumber kRidge{"ridge"};
 const OwnNumber kSmoothness{"smoothness"};
 
-class NoisyClippedGd final : public Algorithm {
+class NoisyClippedGd final : public StronglyConvexHeavyTailAlgorithm {
 public:
     std::string name() const override { return "noisy-clipped-gd"; }
     std::string description() const override {
         return "Ridge linear regression for heavy-tailed data: one pass of noisy clipped gradient "
                "descent over disjoint batches (differentially private per training row).";
     }
-    AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .task = Task::Regression};
-    }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(
             {"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
             heavyTailParameters({"tail-index", "moment-bound", "ridge", "smoothness",
                                  "domain-radius", "steps", "clip-norm", "clip-rule"}));
-    }
-
-    void validate(const TrainConfig& config, const DataSplit& data) const override {
-        validateHeavyTailRun(config, data);
-    }
-
-    TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
-        return resolveStronglyConvexSchedule(resolveDefaults(requested, data), data);
-    }
-
-    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
-        return stronglyConvexHeavyTailRate(in);
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,

@@ -27,7 +27,7 @@ const OwnNumber kL1Penalty{"l1-penalty"};
 const OwnNumber kRidge{"ridge"};
 const OwnNumber kSmoothness{"smoothness"};
 
-class ProximalClippedGd final : public Algorithm {
+class ProximalClippedGd final : public StronglyConvexHeavyTailAlgorithm {
 public:
     std::string name() const override { return "proximal-clipped-gd"; }
     std::string description() const override {
@@ -36,9 +36,6 @@ public:
                "noisy clipped gradient descent over disjoint batches (differentially private per "
                "training "
                "row).";
-    }
-    AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> own =
@@ -52,18 +49,6 @@ public:
                           .sweepable());
         return commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
                                 std::move(own));
-    }
-
-    void validate(const TrainConfig& config, const DataSplit& data) const override {
-        validateHeavyTailRun(config, data);
-    }
-
-    TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
-        return resolveStronglyConvexSchedule(resolveDefaults(requested, data), data);
-    }
-
-    std::optional<RateShape> theoryRate(const RateInputs& in) const override {
-        return stronglyConvexHeavyTailRate(in);
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
