@@ -13,6 +13,8 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "core/generators/silo_settings.h"
@@ -220,6 +222,27 @@ TEST_CASE("The silo rows follow the silo split's declarations", "[ui][units-data
     REQUIRE(request.silos);
     CHECK(request.silos->method == pfa::SiloMethod::ByAttribute);
     CHECK(request.silos->attribute == pfa::SiloAttribute::Group);  // the chooser's default
+
+    // A preset's α = ∞ (exactly equal label mixes) is shown as such and kept: in the request
+    // the form gives back and through a saved session (not clamped to a large number).
+    pfa::DatasetRequest equalMixes;
+    equalMixes.silos = pfa::SiloOptions{};
+    equalMixes.silos->method = pfa::SiloMethod::Dirichlet;
+    equalMixes.silos->silos = 4;
+    equalMixes.silos->dirichletAlpha = std::numeric_limits<double>::infinity();
+    units.showRequest(equalMixes);
+    CHECK(units.alphaBox()->text() == QStringLiteral("inf"));
+    pfa::DatasetRequest shown;
+    units.applyTo(shown);
+    REQUIRE(shown.silos);
+    CHECK(std::isinf(shown.silos->dirichletAlpha));
+    const QJsonObject withInfinity = units.toJson();
+    units.fromJson(QJsonObject{});
+    units.fromJson(withInfinity);
+    units.applyTo(shown);
+    REQUIRE(shown.silos);
+    CHECK(std::isinf(shown.silos->dirichletAlpha));
+    CHECK(pfa::datasetKey(shown) == pfa::datasetKey(equalMixes));
 }
 
 TEST_CASE("The data-set card shows rows per person and per silo", "[ui][units-data]") {

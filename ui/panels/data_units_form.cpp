@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "core/generators/generator.h"
@@ -75,10 +76,11 @@ DataUnitsForm::DataUnitsForm(QFormLayout* form, QWidget* parent) : QWidget(paren
         m_method->setItemData(m_method->count() - 1, qs(choice.help), Qt::ToolTipRole);
     }
     m_count = spinBox(declared("silos"));
-    // The declaration allows any α > 0 and ∞; the box offers the useful part, from silos of one
-    // class to nearly equal mixes.
+    // The declaration allows any α > 0 and ∞. The box starts at silos of one class and has no
+    // upper end, so a preset's ∞ (exactly equal mixes) is shown as "inf" and kept, not
+    // clamped to a large number.
     m_alpha = new QDoubleSpinBox();
-    m_alpha->setRange(0.01, 1000.0);
+    m_alpha->setRange(0.01, std::numeric_limits<double>::infinity());
     m_alpha->setDecimals(2);
     m_alpha->setSingleStep(0.1);
     m_alpha->setValue(std::stod(declared("silo-alpha").defaultValue));
@@ -189,7 +191,8 @@ QJsonObject DataUnitsForm::toJson() const {
     for (const auto& [setting, field] : rows()) {
         if (auto* box = qobject_cast<const QSpinBox*>(field))
             json[qs(setting->name())] = box->value();
-        else if (auto* box = qobject_cast<const QDoubleSpinBox*>(field))
+        else if (auto* box = qobject_cast<const QDoubleSpinBox*>(field);
+                 box && std::isfinite(box->value()))
             json[qs(setting->name())] = box->value();
         else
             json[qs(setting->name())] = qs(widgetText(field));
