@@ -509,71 +509,134 @@ void measureTest(Evaluator& testEvaluator, const RowMatrix& reported, bool diver
     metrics.ermiSoft = testEvaluator.softErmi(config.fairness, config.advantagedClass);
 }
 
-/// The per-cell vectors of the dual side (J cells), allocated once per run.
-struct CellVectors {
-    explicit CellVectors(int cells)
-        : lambda(Eigen::VectorXd::Zero(cells)),
-          signs(Eigen::VectorXd::Zero(cells)),
-          kappa(Eigen::VectorXd::Zero(cells)),
-          sums(cells),
-          exactSums(cells),
-          v(cells),
-          vExact(cells),
-          batchCounts(cells),
-          batchSums(cells),
-          batchSigns(cells),
-          batchV(cells) {}
-    Eigen::VectorXd lambda, signs, kappa;  ///< multipliers, released signs, row weights
-    Eigen::VectorXd sums, exactSums, v, vExact;
-    Eigen::VectorXd batchCounts, batchSums, batchSigns, batchV;  ///< f-ld's batch terms
+/// The dual player of a run: the constraint cells of the training rows, their exact and
+/// released counts, the multipliers λ, the row weights κ they give the primal steps, and the
+/// dual step after each epoch (its release included). Per-cell vectors are allocated once.
+class DualPlayer {
+public:
+    DualPlayer(const Settings& settings, const TrainConfig& config, const Dataset& train)
+        : m_settings(settings),
+          m_train(train),
+          m_cells(config.fairness, settings.constraint, train.numGroups(), config.advantagedClass),
+          m_cellOfRow(m_cells.cellsOfRows(train.y, train.s)),
+          m_exactCounts(m_cells.counts(train.y, train.s)),
+          m_counts(m_exactCounts),
+          m_rows(static_cast<double>(train.rows())),
+          m_replace(config.adjacency == privacy::Adjacency::Replace),
+          m_lambda(Eigen::VectorXd::Zero(m_cells.count())),
+          m_signs(Eigen::VectorXd::Zero(m_cells.count())),
+          m_kappa(Eigen::VectorXd::Zero(m_cells.count())),
+          m_sums(m_cells.count()),
+          m_exactSums(m_cells.count()),
+          m_v(m_cells.count()),
+          m_vExact(m_cells.count()),
+          m_batchCounts(m_cells.count()),
+          m_batchSums(m_cells.count()),
+          m_batchSigns(m_cells.count()),
+          m_batchV(m_cells.count()) {}
+
+    /// A private run: the counts (and n) released once with ε_count (Laplace, `countNoise`),
+    /// and the noise std σ_d of the per-epoch release of the cell sums.
+    void makePrivate(double countEpsilon, RandomStream& countNoise, double sigma) {
+        m_counts = releaseCounts(m_exactCounts, static_cast<long>(m_train.rows()), countEpsilon,
+                                 countNoise, m_rows);
+        m_sigma = sigma;
+    }
+
+    const Eigen::VectorXi& cellOfRow() const { return m_cellOfRow; }
+    /// The weight of each cell's rows in the primal gradient.
+    const Eigen::VectorXd& kappa() const { return m_kappa; }
+    /// Dual steps taken (one release each in a private run).
+    long steps() const { return m_steps; }
+
+    /// f-ld: the batch's own cells, signs and counts give the row weights κ of Σ_j λ_j |vB_j|;
+    /// false when the batch misses a cell (the step is skipped, as in the reference code).
+    bool batchWeights(const DesignMatrix& design, const Eigen::VectorXd& theta,
+                      const std::vector<long>& indices, long b) {
+        m_batchCounts.setZero();
+        m_batchSums.setZero();
+        for (long r = 0; r < b; ++r) {
+            const long i = indices[static_cast<std::size_t>(r)];
+            const int cell = m_cellOfRow(i);
+            if (cell < 0) continue;
+            const double score = design.X.row(i).dot(theta.transpose());
+            m_batchCounts(cell) += 1.0;
+            m_batchSums(cell) +=
+                rowValue(m_settings.constraint, score, m_train.y(i), m_settings.dualClip);
+        }
+        if (b <= 0 || m_batchCounts.minCoeff() <= 0.0) return false;
+        m_cells.violations(m_batchSums, m_batchCounts, m_batchV);
+        for (int j = 0; j < m_cells.count(); ++j)
+            m_batchSigns(j) = m_batchV(j) > 0.0 ? 1.0 : (m_batchV(j) < 0.0 ? -1.0 : 0.0);
+        m_cells.weights(m_lambda, m_batchSigns, m_batchCounts, static_cast<double>(b), m_kappa);
+        return true;
+    }
+
+    /// The dual step on the whole training set at θ: the per-cell sums of the clipped values
+    /// (noised in a private run), the violations against the (released) counts, then λ; pf-ld's
+    /// next weights from what was released. Returns the summed training loss when `withLoss`.
+    double epochStep(const DesignMatrix& design, const Eigen::VectorXd& theta, bool withLoss,
+                     RandomStream& noise) {
+        const double loss = cellSums(design, theta.transpose(), m_train, m_cellOfRow,
+                                     m_settings.constraint, m_settings.dualClip, withLoss, m_sums);
+        m_exactSums = m_sums;
+        // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced row two
+        // cells (√2·C_d) or one (C_d).
+        const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
+            "dual-cell-sums", (m_replace ? std::sqrt(2.0) : 1.0) * m_settings.dualClip, m_sigma);
+        privacy::releaseGaussian(release, m_sums, noise);
+        m_cells.violations(m_sums, m_counts, m_v);
+        dualStep(m_v, m_settings.dualStep, m_settings.tolerance, m_lambda, m_signs);
+        ++m_steps;
+        if (m_settings.mode != Mode::NonPrivate)
+            m_cells.weights(m_lambda, m_signs, m_counts, m_rows, m_kappa);
+        return loss;
+    }
+
+    /// The summed training loss of another model (a row: the reported average), with its exact
+    /// cell sums kept for the epoch's figures.
+    double exactFiguresAt(const DesignMatrix& design, const RowMatrix& reported) {
+        return cellSums(design, reported.row(0), m_train, m_cellOfRow, m_settings.constraint,
+                        m_settings.dualClip, true, m_exactSums);
+    }
+
+    /// The metrics of an evaluated epoch of the reported model: its training figures when
+    /// diagnostics are recorded (the loss `trainLoss` summed over the rows, the objective with
+    /// the exact violations, the clipped share) and its test metrics.
+    EpochMetrics metrics(int epoch, long step, double trainLoss, long clipped, long seen,
+                         bool diagnostics, Evaluator& testEvaluator, const RowMatrix& reported,
+                         bool diverged, const TrainConfig& config) {
+        EpochMetrics metrics;
+        metrics.epoch = epoch;
+        metrics.step = step;
+        if (diagnostics) {
+            m_cells.violations(m_exactSums, m_exactCounts, m_vExact);
+            metrics.trainLoss = trainLoss / static_cast<double>(m_train.rows());
+            metrics.trainObjective = metrics.trainLoss + m_lambda.dot(m_vExact.cwiseAbs());
+            metrics.clipFraction =
+                seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+        } else {
+            metrics.trainLoss = metrics.trainObjective = metrics.clipFraction = kNaN;
+        }
+        measureTest(testEvaluator, reported, diverged, config, metrics);
+        return metrics;
+    }
+
+private:
+    const Settings& m_settings;
+    const Dataset& m_train;
+    const Cells m_cells;
+    const Eigen::VectorXi m_cellOfRow;
+    const Eigen::VectorXd m_exactCounts;
+    Eigen::VectorXd m_counts;  ///< released counts in a private run, else the exact ones
+    double m_rows;             ///< n, or its noisy release in a private run
+    double m_sigma = 0.0;      ///< noise std of the cell sums' release
+    bool m_replace;
+    long m_steps = 0;
+    Eigen::VectorXd m_lambda, m_signs, m_kappa;
+    Eigen::VectorXd m_sums, m_exactSums, m_v, m_vExact;
+    Eigen::VectorXd m_batchCounts, m_batchSums, m_batchSigns, m_batchV;  ///< f-ld's batch terms
 };
-
-/// f-ld: the batch's own cells, signs and counts give the row weights κ of Σ_j λ_j |vB_j|;
-/// false when the batch misses a cell (the step is skipped, as in the reference code).
-bool batchWeights(const Cells& cells, const DesignMatrix& design, const Eigen::VectorXd& theta,
-                  const Dataset& train, const Eigen::VectorXi& cellOfRow,
-                  const std::vector<long>& indices, long b, double clip, CellVectors& c) {
-    c.batchCounts.setZero();
-    c.batchSums.setZero();
-    for (long r = 0; r < b; ++r) {
-        const long i = indices[static_cast<std::size_t>(r)];
-        const int cell = cellOfRow(i);
-        if (cell < 0) continue;
-        const double score = design.X.row(i).dot(theta.transpose());
-        c.batchCounts(cell) += 1.0;
-        c.batchSums(cell) += rowValue(cells.constraint(), score, train.y(i), clip);
-    }
-    if (b <= 0 || c.batchCounts.minCoeff() <= 0.0) return false;
-    cells.violations(c.batchSums, c.batchCounts, c.batchV);
-    for (int j = 0; j < cells.count(); ++j)
-        c.batchSigns(j) = c.batchV(j) > 0.0 ? 1.0 : (c.batchV(j) < 0.0 ? -1.0 : 0.0);
-    cells.weights(c.lambda, c.batchSigns, c.batchCounts, static_cast<double>(b), c.kappa);
-    return true;
-}
-
-/// The metrics of an evaluated epoch of the reported model: its training figures when
-/// diagnostics are recorded (the loss `trainLoss` summed over the `rows`, the objective with
-/// the exact violations of c.exactSums, the clipped share) and its test metrics.
-EpochMetrics epochMetrics(int epoch, long step, double trainLoss, double rows, long clipped,
-                          long seen, bool diagnostics, const Cells& cells,
-                          const Eigen::VectorXd& exactCounts, CellVectors& c,
-                          Evaluator& testEvaluator, const RowMatrix& reported, bool diverged,
-                          const TrainConfig& config) {
-    EpochMetrics metrics;
-    metrics.epoch = epoch;
-    metrics.step = step;
-    if (diagnostics) {
-        cells.violations(c.exactSums, exactCounts, c.vExact);
-        metrics.trainLoss = trainLoss / rows;
-        metrics.trainObjective = metrics.trainLoss + c.lambda.dot(c.vExact.cwiseAbs());
-        metrics.clipFraction =
-            seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
-    } else {
-        metrics.trainLoss = metrics.trainObjective = metrics.clipFraction = kNaN;
-    }
-    measureTest(testEvaluator, reported, diverged, config, metrics);
-    return metrics;
-}
 
 }  // namespace
 
@@ -586,12 +649,7 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
     const bool batchTerm = settings.mode == Mode::NonPrivate;
     const bool diagnostics = recordsDiagnostics(config);
     const int E = config.epochs;
-    const Constraint constraint = settings.constraint;
-
-    const Cells cells(config.fairness, constraint, train.numGroups(), config.advantagedClass);
-    const int J = cells.count();
-    const Eigen::VectorXi cellOfRow = cells.cellsOfRows(train.y, train.s);
-    const Eigen::VectorXd exactCounts = cells.counts(train.y, train.s);
+    DualPlayer dual(settings, config, train);
 
     // The sampler: Poisson for pf-ld (q = m/n, ⌈1/q⌉ steps an epoch), shuffled batches for f-ld.
     const SamplerSpec spec =
@@ -608,20 +666,19 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
     // Calibration and the privatised counts.
     const privacy::OrderGrid grid = privacy::OrderGrid::standard();
     Ledger ledger;
-    Eigen::VectorXd counts = exactCounts;
-    double rowsEstimate = static_cast<double>(n);  // private runs: the noisy n
     const double Cp = isPrivate ? config.clipTheta : kInf;
-    const double Cd = settings.dualClip;
     if (isPrivate) {
         ledger = calibrate(config.epsilon, config.delta, q, stepsPerEpoch * E, E,
                            settings.dualShare, settings.countShare, config.adjacency, grid);
         RandomStream countNoise = streams.stream(streams::kShares);
-        counts = releaseCounts(exactCounts, static_cast<long>(n), ledger.countEpsilon, countNoise,
-                               rowsEstimate);
+        dual.makePrivate(ledger.countEpsilon, countNoise,
+                         ledger.dualMultiplier * settings.dualClip);
     }
-    const bool replace = config.adjacency == privacy::Adjacency::Replace;
-    const double sigmaPrimal = isPrivate ? ledger.primalMultiplier * Cp : 0.0;
-    const double sigmaDual = isPrivate ? ledger.dualMultiplier * Cd : 0.0;
+    // The sum of per-row gradients clipped to C_p: one row moves it by C_p (twice that when
+    // replaced).
+    const privacy::ReleaseSpec primalRelease = privacy::ReleaseSpec::gaussian(
+        "primal-gradient", (config.adjacency == privacy::Adjacency::Replace ? 2.0 : 1.0) * Cp,
+        isPrivate ? ledger.primalMultiplier * Cp : 0.0);
 
     const DesignMatrix design = makeDesignMatrix(train.X, 0.0);
     const DesignMatrix testDesign = makeDesignMatrix(test.X, 0.0);
@@ -631,7 +688,6 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
     // Everything the steps touch, allocated once.
     Eigen::VectorXd theta = Eigen::VectorXd::Zero(D), gradient(D);
     Adam adam(D, settings.learningRate);
-    CellVectors c(J);
     std::vector<long> indices(static_cast<std::size_t>(n));
     RowMatrix thetaRow(1, D);
     // The reported (and evaluated) model: the last iterate, or the polynomial-decay average of
@@ -648,13 +704,13 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
     RunResult& result = session.result();
     result.config = config;
     result.dataset = train.name;
-    long step = 0, clipped = 0, seen = 0, dualDone = 0;
+    long step = 0, clipped = 0, seen = 0;
     bool stop = false;
     const long totalSteps = static_cast<long>(E) * stepsPerEpoch;
     // Evaluated after an epoch's dual step: its steps and the dual releases done so far.
     if (isPrivate) {
         session.setEpsilonSoFar([&](long steps) {
-            return ledger.after(steps, dualDone)
+            return ledger.after(steps, dual.steps())
                 .epsilon(grid, config.delta, config.adjacency)
                 .epsilon;
         });
@@ -670,20 +726,13 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             const long b = sampler.next(t, indices);
             double lossSum = 0.0;
             bool update = true;
-            if (batchTerm)
-                update = batchWeights(cells, design, theta, train, cellOfRow, indices, b, Cd, c);
+            if (batchTerm) update = dual.batchWeights(design, theta, indices, b);
             if (update) {
-                clipped += clippedGradientSum(constraint, theta, design.X, design.norms, train.y,
-                                              cellOfRow, c.kappa, indices.data(), b, Cp, gradient,
-                                              lossSum);
+                clipped += clippedGradientSum(settings.constraint, theta, design.X, design.norms,
+                                              train.y, dual.cellOfRow(), dual.kappa(),
+                                              indices.data(), b, Cp, gradient, lossSum);
                 seen += b;
-                {
-                    // The sum of per-row gradients clipped to C_p: one row moves it by C_p
-                    // (twice that when replaced).
-                    const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
-                        "primal-gradient", (replace ? 2.0 : 1.0) * Cp, sigmaPrimal);
-                    privacy::releaseGaussian(release, gradient, noise);
-                }
+                privacy::releaseGaussian(primalRelease, gradient, noise);
                 // Normalised by the expected batch (pf-ld, privacy-accounting §6) or the batch.
                 gradient /= batchTerm ? static_cast<double>(b) : m;
                 if (config.l2 > 0.0) gradient.head(D - 1) += config.l2 * theta.head(D - 1);
@@ -708,35 +757,17 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         // only after a whole epoch of steps, ⌊steps / steps per epoch⌋ of them).
         if (t < stepsPerEpoch) break;
 
-        // The dual step on the whole training set: the per-cell sums of the clipped values
-        // (noised for pf-ld), the violations against the (privatised) counts, then λ.
-        double trainLoss = cellSums(design, theta.transpose(), train, cellOfRow, constraint, Cd,
-                                    diagnostics, c.sums);
-        c.exactSums = c.sums;
-        {
-            // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced
-            // row two cells (√2·C_d) or one (C_d).
-            const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
-                "dual-cell-sums", (replace ? std::sqrt(2.0) : 1.0) * Cd, sigmaDual);
-            privacy::releaseGaussian(release, c.sums, noise);
-        }
-        cells.violations(c.sums, counts, c.v);
-        dualStep(c.v, settings.dualStep, settings.tolerance, c.lambda, c.signs);
-        ++dualDone;
-        // pf-ld: the released signs, multipliers and counts give the next epoch's weights.
-        if (!batchTerm) cells.weights(c.lambda, c.signs, counts, rowsEstimate, c.kappa);
-
+        double trainLoss = dual.epochStep(design, theta, diagnostics, noise);
         const bool diverged = !theta.allFinite();
         if (epoch % std::max(1, config.evaluateEvery) == 0 || epoch == E || diverged || stop) {
             const RowMatrix& reported = reportedRow();
             if (averaging && diagnostics && !diverged) {
                 // The training figures of the model the run reports, not of the iterate.
-                trainLoss = cellSums(design, reported.row(0), train, cellOfRow, constraint, Cd,
-                                     true, c.exactSums);
+                trainLoss = dual.exactFiguresAt(design, reported);
             }
-            const EpochMetrics metrics = epochMetrics(
-                epoch, step, trainLoss, static_cast<double>(n), clipped, seen, diagnostics, cells,
-                exactCounts, c, testEvaluator, reported, diverged, config);
+            const EpochMetrics metrics =
+                dual.metrics(epoch, step, trainLoss, clipped, seen, diagnostics, testEvaluator,
+                             reported, diverged, config);
             clipped = seen = 0;
             if (session.stopRequested(session.evaluated(metrics), step, totalSteps)) stop = true;
         }
@@ -761,8 +792,8 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         result.privacy = privacy::nonPrivateReport(algorithm, result.steps);
         return session.finish();
     }
-    describeRun(algorithm, result, ledger.after(result.steps, dualDone), stepsPerEpoch, settings,
-                train);
+    describeRun(algorithm, result, ledger.after(result.steps, dual.steps()), stepsPerEpoch,
+                settings, train);
     return session.finish();
 }
 
