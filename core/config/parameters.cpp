@@ -721,6 +721,14 @@ ParamDeclaration& ParamDeclaration::applies(unsigned when) {
     return *this;
 }
 
+ParamDeclaration& ParamDeclaration::automatic(std::string value, std::string meaning,
+                                              bool byNumber) {
+    m_spec.autoValue = std::move(value);
+    m_spec.autoMeaning = std::move(meaning);
+    m_spec.autoByNumber = byNumber;
+    return *this;
+}
+
 double ownNumber(const TrainConfig& config, const std::string& name) {
     const auto found = config.extra.find(name);
     if (found == config.extra.end())

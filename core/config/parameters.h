@@ -188,6 +188,9 @@ public:
     ParamDeclaration& advanced(bool on = true);
     /// When it has an effect (ParamApplies bits).
     ParamDeclaration& applies(unsigned when);
+    /// An automatic value: stored as `value` ("0"), written "auto" by users, resolving to what
+    /// `meaning` says; `byNumber`: typing the number `value` also means automatic.
+    ParamDeclaration& automatic(std::string value, std::string meaning, bool byNumber = true);
 
     /// The declaration so far, for the fields without a setter.
     ParamSpec& spec() { return m_spec; }

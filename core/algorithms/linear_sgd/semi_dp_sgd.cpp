@@ -55,108 +55,77 @@ public:
         return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list = commonParameters(
+        return commonParameters(
             {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
-             "clip-theta", "averaging", "secure-noise", "diagnostics"});
-        list.push_back(domainRadiusParameter());
-        {
-            ParamSpec p =
-                declare("public-share", "Public share p", ParamKind::Real,
-                        "share of the training rows that are public (not protected): a row "
-                        "is public when a hash of its own values (keyed by public-seed) "
-                        "falls below p, so about p·n rows are")
-                    .defaultValue("0.05");
-            p.min = 0.0;
-            p.max = 1.0;
-            p.maxExclusive = true;
-            p.sweepable = true;
-            list.push_back(ownParameter(std::move(p)));
-        }
-        {
-            ParamSpec p = declare("public-seed", "Public rows seed", ParamKind::Integer,
-                                  "key of the hash that makes rows public (the rule, and so which "
-                                  "rows are public, is assumed public knowledge)")
-                              .defaultValue("0");
-            p.min = 0.0;
-            p.max = 0x1p53;
-            p.advanced = true;
-            list.push_back(ownParameter(std::move(p)));
-        }
-        {
-            ParamSpec p = declare("public-use", "Use of the rows", ParamKind::Choice,
-                                  "how the public and private rows are used")
-                              .defaultValue("weighted");
-            p.choices = {
-                {"weighted", "semi-DP SGD (weighted gradients)",
-                 "noisy private gradients mixed with public gradients: g = α g_priv + (1 − α) "
-                 "g_pub"},
-                {"public-only", "public rows only (least squares)",
-                 "throws the private rows away: exact least squares on the public rows, ε = 0"}};
-            p.sweepable = true;
-            list.push_back(ownParameter(std::move(p)));
-        }
-        {
-            ParamSpec p =
-                declare("public-weight", "Private weight α", ParamKind::Real,
-                        "weight α of the private gradient in g = α g_priv + (1 − α) g_pub "
-                        "(1: public rows ignored; 0: private rows ignored)")
-                    .defaultValue(kAutoAlpha);
-            p.min = 0.0;
-            p.max = 1.0;
-            p.autoMeaning =
-                "variance-minimising, from the public rows only, per step or per run as "
-                "weight-rule says";
-            p.autoValue = kAutoAlpha;
-            p.autoByNumber = false;
-            p.sweepable = true;
-            list.push_back(ownParameter(std::move(p)));
-        }
-        {
-            ParamSpec p = declare("weight-rule", "Automatic α from", ParamKind::Choice,
-                                  "what the automatic weight α balances")
-                              .defaultValue("per-step");
-            p.choices = {{"per-step", "one step's batches",
-                          "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's "
-                          "estimate"},
-                         {"per-run", "the whole run's rows",
-                          "α = (V²/n_pub)/(V²/n_priv + dσ²/T + V²/n_pub): the public rows are "
-                          "reused every step, so "
-                          "their error does not average out while the private noise does"}};
-            p.sweepable = true;
-            p.advanced = true;
-            list.push_back(ownParameter(std::move(p)));
-        }
-        {
-            ParamSpec p = declare("public-batch", "Public batch K_pub", ParamKind::Integer,
-                                  "public rows per step")
-                              .defaultValue("0");
-            p.min = 1.0;
-            p.max = 1e9;
-            p.unit = "rows";
-            p.autoMeaning = "min(256, public rows)";
-            p.autoValue = "0";
-            p.sweepable = true;
-            p.advanced = true;
-            list.push_back(ownParameter(std::move(p)));
-        }
-        {
-            ParamSpec p = declare("normalise-public", "Normalise public gradients", ParamKind::Flag,
-                                  "scale each public row's gradient to norm C (costs no privacy)")
-                              .defaultValue("true");
-            p.advanced = true;
-            list.push_back(ownParameter(std::move(p)));
-        }
-        {
-            ParamSpec p =
-                declare("warm-start", "Warm start", ParamKind::Choice, "where the iterates start")
-                    .defaultValue("public-least-squares");
-            p.choices = {{"public-least-squares", "least squares on the public rows",
-                          "exact least-squares fit on the public rows (no privacy cost)"},
-                         {"none", "zero", "the zero model"}};
-            p.advanced = true;
-            list.push_back(ownParameter(std::move(p)));
-        }
-        return list;
+             "clip-theta", "averaging", "secure-noise", "diagnostics"},
+            {domainRadiusParameter(),
+             declare("public-share", "Public share p", ParamKind::Real,
+                     "share of the training rows that are public (not protected): a row is public "
+                     "when a hash of its own values (keyed by public-seed) falls below p, so about "
+                     "p·n rows are")
+                 .defaultValue("0.05")
+                 .atLeast(0.0)
+                 .atMost(1.0, true)
+                 .sweepable(),
+             declare("public-seed", "Public rows seed", ParamKind::Integer,
+                     "key of the hash that makes rows public (the rule, and so which rows are "
+                     "public, is assumed public knowledge)")
+                 .defaultValue("0")
+                 .atLeast(0.0)
+                 .atMost(0x1p53)
+                 .advanced(),
+             declare("public-use", "Use of the rows", ParamKind::Choice,
+                     "how the public and private rows are used")
+                 .defaultValue("weighted")
+                 .choices({{"weighted", "semi-DP SGD (weighted gradients)",
+                            "noisy private gradients mixed with public gradients: g = α g_priv + "
+                            "(1 − α) g_pub"},
+                           {"public-only", "public rows only (least squares)",
+                            "throws the private rows away: exact least squares on the public "
+                            "rows, ε = 0"}})
+                 .sweepable(),
+             declare("public-weight", "Private weight α", ParamKind::Real,
+                     "weight α of the private gradient in g = α g_priv + (1 − α) g_pub (1: public "
+                     "rows ignored; 0: private rows ignored)")
+                 .defaultValue(kAutoAlpha)
+                 .atLeast(0.0)
+                 .atMost(1.0)
+                 .automatic(kAutoAlpha,
+                            "variance-minimising, from the public rows only, per step or per run "
+                            "as weight-rule says",
+                            false)
+                 .sweepable(),
+             declare("weight-rule", "Automatic α from", ParamKind::Choice,
+                     "what the automatic weight α balances")
+                 .defaultValue("per-step")
+                 .choices({{"per-step", "one step's batches",
+                            "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one "
+                            "step's estimate"},
+                           {"per-run", "the whole run's rows",
+                            "α = (V²/n_pub)/(V²/n_priv + dσ²/T + V²/n_pub): the public rows are "
+                            "reused every step, so their error does not average out while the "
+                            "private noise does"}})
+                 .sweepable()
+                 .advanced(),
+             declare("public-batch", "Public batch K_pub", ParamKind::Integer,
+                     "public rows per step")
+                 .defaultValue("0")
+                 .atLeast(1.0)
+                 .atMost(1e9)
+                 .unit("rows")
+                 .automatic("0", "min(256, public rows)")
+                 .sweepable()
+                 .advanced(),
+             declare("normalise-public", "Normalise public gradients", ParamKind::Flag,
+                     "scale each public row's gradient to norm C (costs no privacy)")
+                 .defaultValue("true")
+                 .advanced(),
+             declare("warm-start", "Warm start", ParamKind::Choice, "where the iterates start")
+                 .defaultValue("public-least-squares")
+                 .choices({{"public-least-squares", "least squares on the public rows",
+                            "exact least-squares fit on the public rows (no privacy cost)"},
+                           {"none", "zero", "the zero model"}})
+                 .advanced()});
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

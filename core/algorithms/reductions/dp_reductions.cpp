@@ -45,78 +45,49 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint64_t kEvaluationStream = 0x4556414c53414d50ULL;  // "EVALSAMP"
 
 std::vector<ParamSpec> ownSettings() {
-    std::vector<ParamSpec> list;
-    {
-        ParamSpec p = declare("tolerance", "Tolerance c", ParamKind::Real,
-                              "allowed violation of each fairness constraint (|group rate − parent "
-                              "rate| ≤ c); smaller asks for fairer, B = 1/c by default")
-                          .defaultValue("0.05");
-        p.min = 0.0;
-        p.minExclusive = true;
-        p.max = 1.0;
-        p.sweepable = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p =
-            declare("bound", "Multiplier bound B", ParamKind::Real,
-                    "the auditor's multipliers λ sum to at most B; the learner's noise grows "
-                    "with B")
-                .defaultValue("0");
-        p.min = 0.0;
-        p.minExclusive = true;
-        p.autoMeaning = "1/c";
-        p.autoValue = "0";
-        p.sweepable = true;
-        p.advanced = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p =
-            declare(
-                "game-rounds", "Rounds T", ParamKind::Integer,
-                "rounds of the learner–auditor game; the output mixes all T classifiers. Automatic "
-                "is the sources' formula, which gives T = 1 (no fairness correction) on Adult at "
-                "ε = 1: set more rounds to let the auditor act (each round costs privacy)")
-                .defaultValue("0");
-        p.min = 1;
-        p.max = 100000;
-        p.unit = "rounds";
-        p.autoMeaning =
-            "private: ⌊B√ln5·n·ε / (2(4B+1)·√ln(1/δ)·((d+1)·ln n + ln(2/β)))⌋, at "
-            "least 1; not private: " +
-            std::to_string(reductions::kNonPrivateRounds);
-        p.autoValue = "0";
-        p.sweepable = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p =
-            declare("auditor-step", "Auditor step η", ParamKind::Real,
-                    "step of the auditor's exponentiated-gradient update θ ← θ + η·(γ̃ − c)")
-                .defaultValue("0");
-        p.min = 0.0;
-        p.minExclusive = true;
-        p.autoMeaning = "0.5·√(ln 5 / T)/B";
-        p.autoValue = "0";
-        p.sweepable = true;
-        p.advanced = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p =
-            declare("rounds-beta", "Rounds formula β", ParamKind::Real,
-                    "failure probability β in the automatic rounds formula (read only there)")
-                .defaultValue("0.01");
-        p.min = 0.0;
-        p.minExclusive = true;
-        p.max = 1.0;
-        p.maxExclusive = true;
-        p.advanced = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    list.push_back(randomisedEvaluationParameter());
-    return list;
+    return {
+        declare("tolerance", "Tolerance c", ParamKind::Real,
+                "allowed violation of each fairness constraint (|group rate − parent rate| ≤ c); "
+                "smaller asks for fairer, B = 1/c by default")
+            .defaultValue("0.05")
+            .above(0.0)
+            .atMost(1.0)
+            .sweepable(),
+        declare("bound", "Multiplier bound B", ParamKind::Real,
+                "the auditor's multipliers λ sum to at most B; the learner's noise grows with B")
+            .defaultValue("0")
+            .above(0.0)
+            .automatic("0", "1/c")
+            .sweepable()
+            .advanced(),
+        declare("game-rounds", "Rounds T", ParamKind::Integer,
+                "rounds of the learner–auditor game; the output mixes all T classifiers. "
+                "Automatic is the sources' formula, which gives T = 1 (no fairness correction) "
+                "on Adult at ε = 1: set more rounds to let the auditor act (each round costs "
+                "privacy)")
+            .defaultValue("0")
+            .atLeast(1)
+            .atMost(100000)
+            .unit("rounds")
+            .automatic("0",
+                       "private: ⌊B√ln5·n·ε / (2(4B+1)·√ln(1/δ)·((d+1)·ln n + "
+                       "ln(2/β)))⌋, at least 1; not private: " +
+                           std::to_string(reductions::kNonPrivateRounds))
+            .sweepable(),
+        declare("auditor-step", "Auditor step η", ParamKind::Real,
+                "step of the auditor's exponentiated-gradient update θ ← θ + η·(γ̃ − c)")
+            .defaultValue("0")
+            .above(0.0)
+            .automatic("0", "0.5·√(ln 5 / T)/B")
+            .sweepable()
+            .advanced(),
+        declare("rounds-beta", "Rounds formula β", ParamKind::Real,
+                "failure probability β in the automatic rounds formula (read only there)")
+            .defaultValue("0.01")
+            .above(0.0)
+            .atMost(1.0, true)
+            .advanced(),
+        randomisedEvaluationParameter()};
 }
 
 class DpReductions final : public Algorithm {

@@ -39,87 +39,62 @@ ParamChoice choice(const char* value, const char* label, const char* help) {
 }  // namespace
 
 std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration) {
-    std::vector<ParamSpec> list =
-        commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
-    {
-        ParamSpec p = declare("rounds", "Rounds R", ParamKind::Integer,
-                              "communication rounds between the server and the silos")
-                          .defaultValue("35");
-        p.min = 1;
-        p.max = 100000;
-        p.unit = "rounds";
-        p.sweepable = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p =
-            declare("local-batch", "Local batch K", ParamKind::Integer,
-                    "records each silo uses per round (its minibatch, or its local steps)")
-                .defaultValue("0");
-        p.min = 1;
-        p.autoMeaning =
-            "⌈n√ε/(2√R)⌉ capped at n, n = training records of the smallest silo (all of them when "
-            "not private)";
-        p.autoValue = "0";
-        p.sweepable = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p = declare("silos-per-round", "Silos per round M", ParamKind::Integer,
-                              "silos taking part in each round, a uniformly random subset")
-                          .defaultValue("0");
-        p.min = 1;
-        p.autoMeaning = "all silos";
-        p.autoValue = "0";
-        p.sweepable = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p = declare("step-size", "Step size η", ParamKind::Real,
-                              "constant step size of the server (or local) updates")
-                          .defaultValue("0");
-        p.min = 0;
-        p.minExclusive = true;
-        p.autoMeaning =
-            "D/√(R(C² + d·σ²)) with σ the noise std on the server's average, or 0.1 when D = ∞";
-        p.autoValue = "0";
-        p.sweepable = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p = declare("record-clip", "Clip C", ParamKind::Real,
-                              "each record's gradient is clipped to this norm")
-                          .defaultValue("1");
-        p.min = 0;
-        p.minExclusive = true;
-        p.sweepable = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p =
-            declare("domain-radius", "Domain radius D", ParamKind::Real,
-                    "iterates are projected onto the ball of radius D around 0 (inf: none)")
-                .defaultValue("inf");
-        p.min = 0;
-        p.minExclusive = true;
-        p.sweepable = true;  // declared as noisy-clipped-gd declares it: one setting, one spec
-        list.push_back(ownParameter(std::move(p)));
-    }
-    {
-        ParamSpec p = declare("reported-iterate", "Reported model", ParamKind::Choice,
-                              "the uniform average of the server's iterates, or its last iterate")
-                          .defaultValue("uniform-average");
-        p.choices = {
-            choice("uniform-average", "Average of the iterates", "uniform average of w_1 … w_R"),
-            choice("last", "Last iterate", "the server's model after the last round")};
-        p.advanced = true;
-        list.push_back(ownParameter(std::move(p)));
-    }
+    std::vector<ParamSpec> own = {
+        declare("rounds", "Rounds R", ParamKind::Integer,
+                "communication rounds between the server and the silos")
+            .defaultValue("35")
+            .atLeast(1)
+            .atMost(100000)
+            .unit("rounds")
+            .sweepable(),
+        declare("local-batch", "Local batch K", ParamKind::Integer,
+                "records each silo uses per round (its minibatch, or its local steps)")
+            .defaultValue("0")
+            .atLeast(1)
+            .automatic("0",
+                       "⌈n√ε/(2√R)⌉ capped at n, n = training records of the smallest silo (all "
+                       "of them when not private)")
+            .sweepable(),
+        declare("silos-per-round", "Silos per round M", ParamKind::Integer,
+                "silos taking part in each round, a uniformly random subset")
+            .defaultValue("0")
+            .atLeast(1)
+            .automatic("0", "all silos")
+            .sweepable(),
+        declare("step-size", "Step size η", ParamKind::Real,
+                "constant step size of the server (or local) updates")
+            .defaultValue("0")
+            .above(0)
+            .automatic("0",
+                       "D/√(R(C² + d·σ²)) with σ the noise std on the server's average, or 0.1 "
+                       "when D = ∞")
+            .sweepable(),
+        declare("record-clip", "Clip C", ParamKind::Real,
+                "each record's gradient is clipped to this norm")
+            .defaultValue("1")
+            .above(0)
+            .sweepable(),
+        // Declared as noisy-clipped-gd declares it: one setting, one spec.
+        declare("domain-radius", "Domain radius D", ParamKind::Real,
+                "iterates are projected onto the ball of radius D around 0 (inf: none)")
+            .defaultValue("inf")
+            .above(0)
+            .sweepable(),
+        declare("reported-iterate", "Reported model", ParamKind::Choice,
+                "the uniform average of the server's iterates, or its last iterate")
+            .defaultValue("uniform-average")
+            .choices({choice("uniform-average", "Average of the iterates",
+                             "uniform average of w_1 … w_R"),
+                      choice("last", "Last iterate", "the server's model after the last round")})
+            .advanced()};
     if (withCalibration) {
-        ParamSpec p = declare("noise-calibration", "Noise calibration", ParamKind::Choice,
-                              "how a silo's noise is calibrated to the per-record (ε, δ)")
-                          .defaultValue("zcdp-epoch");
-        p.choices = {choice("zcdp-epoch", "zCDP, shuffled epochs",
+        // Sweepable: calibrations side by side, --axis noise-calibration=zcdp-epoch,rdp-poisson.
+        own.push_back(
+            declare("noise-calibration", "Noise calibration", ParamKind::Choice,
+                    "how a silo's noise is calibrated to the per-record (ε, δ)")
+                .defaultValue("zcdp-epoch")
+                .choices(
+                    {choice("zcdp-epoch", "zCDP, shuffled epochs",
                             "each silo walks through shuffled epochs; σ = (2C/K)·√(u/(2ρ)), u = "
                             "releases per record"),
                      choice("rdp-poisson", "Rényi DP, Poisson sampling",
@@ -128,32 +103,33 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
                      choice("thesis-experiment", "Thesis experiment formula",
                             "σ² = 8C²·ln(1/δ)·R/(n²ε²) per silo with Poisson sampling at rate K/n, "
                             "as in the thesis experiments (reproduction only; trust: each silo): "
-                            "the ε stated is what the RDP accountant certifies for that σ")};
-        p.advanced = true;
-        p.applies = AppliesPrivate;
-        p.sweepable =
-            true;  // calibrations side by side: --axis noise-calibration=zcdp-epoch,rdp-poisson
-        list.push_back(ownParameter(std::move(p)));
+                            "the ε stated is what the RDP accountant certifies for that σ")})
+                .advanced()
+                .applies(AppliesPrivate)
+                .sweepable());
     }
     if (withTrust) {
-        ParamSpec p = declare("trust", "Trust model", ParamKind::Choice,
-                              "who adds the noise, at the same per-record (ε, δ): the records, the "
-                              "silos, a shuffler or the server")
-                          .defaultValue("isrl");
-        p.choices = {
-            choice("isrl", "Each silo (ISRL-DP)",
-                   "each silo noises its update before it leaves the silo"),
-            choice("central", "Trusted server",
-                   "a trusted server sees exact updates and noises their average"),
-            choice("shuffle", "Shuffler (simulated)",
-                   "shuffle model, simulated at the rate level with the central noise"),
-            choice("local", "Each record (local DP)",
-                   "every record's clipped gradient is noised before it leaves the record")};
-        p.applies = AppliesPrivate;
-        p.sweepable = true;  // the trust models side by side: --axis trust=central,isrl,local
-        list.push_back(ownParameter(std::move(p)));
+        // Sweepable: the trust models side by side, --axis trust=central,isrl,local.
+        own.push_back(
+            declare("trust", "Trust model", ParamKind::Choice,
+                    "who adds the noise, at the same per-record (ε, δ): the records, the silos, a "
+                    "shuffler or the server")
+                .defaultValue("isrl")
+                .choices({choice("isrl", "Each silo (ISRL-DP)",
+                                 "each silo noises its update before it leaves the silo"),
+                          choice("central", "Trusted server",
+                                 "a trusted server sees exact updates and noises their average"),
+                          choice("shuffle", "Shuffler (simulated)",
+                                 "shuffle model, simulated at the rate level with the central "
+                                 "noise"),
+                          choice("local", "Each record (local DP)",
+                                 "every record's clipped gradient is noised before it leaves the "
+                                 "record")})
+                .applies(AppliesPrivate)
+                .sweepable());
     }
-    return list;
+    return commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
+                            std::move(own));
 }
 
 SiloRoundSettings siloRoundSettings(const TrainConfig& config) {
