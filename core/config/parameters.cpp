@@ -729,6 +729,16 @@ ParamDeclaration& ParamDeclaration::automatic(std::string value, std::string mea
     return *this;
 }
 
+ParamDeclaration& ParamDeclaration::readsData(AutoReads what) {
+    m_spec.autoReads = what;
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::example(std::string text) {
+    m_spec.example = std::move(text);
+    return *this;
+}
+
 double ownNumber(const TrainConfig& config, const std::string& name) {
     const auto found = config.extra.find(name);
     if (found == config.extra.end())

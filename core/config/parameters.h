@@ -191,6 +191,10 @@ public:
     /// An automatic value: stored as `value` ("0"), written "auto" by users, resolving to what
     /// `meaning` says; `byNumber`: typing the number `value` also means automatic.
     ParamDeclaration& automatic(std::string value, std::string meaning, bool byNumber = true);
+    /// What of the training data the automatic value reads (see ParamSpec::autoReads).
+    ParamDeclaration& readsData(AutoReads what);
+    /// The example value when the generic choice is not one a run accepts.
+    ParamDeclaration& example(std::string text);
 
     /// The declaration so far, for the fields without a setter.
     ParamSpec& spec() { return m_spec; }

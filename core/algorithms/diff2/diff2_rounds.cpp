@@ -75,14 +75,14 @@ ParamSpec modelParameter() {
 }
 
 ParamSpec restartPeriodParameter() {
-    ParamDeclaration period =
-        declare("restart-period", "Restart period T", ParamKind::Integer,
-                "a full clipped gradient every T rounds (rounds 1, T+1, …), clipped gradient "
-                "differences in between; T = 1 is DP-GD");
-    period.unit("rounds").atLeast(1).defaultValue("0").sweepable();
-    period.spec().autoMeaning = "max(1, round(0.01·R))";
-    period.spec().autoValue = "0";
-    return period;
+    return declare("restart-period", "Restart period T", ParamKind::Integer,
+                   "a full clipped gradient every T rounds (rounds 1, T+1, …), clipped gradient "
+                   "differences in between; T = 1 is DP-GD")
+        .unit("rounds")
+        .atLeast(1)
+        .defaultValue("0")
+        .automatic("0", "max(1, round(0.01·R))")
+        .sweepable();
 }
 
 ParamSpec clipRatioParameter() {

@@ -71,29 +71,22 @@ ParamSpec declaration(const std::string& name) {
             .sweepable();
     }
     if (name == "steps") {
-        ParamSpec steps = declare("steps", "Steps T", ParamKind::Integer,
-                                  "gradient steps, each on a fresh disjoint batch of ⌊n/T⌋ rows")
-                              .atLeast(1)
-                              .defaultValue("0");
-        steps.autoMeaning =
-            "noisy- and proximal-clipped-gd: clamp(⌈4κ ln n⌉, 1, n), κ = β/µ; "
-            "accelerated-clipped-gd: its "
-            "rule from β, D, r_k, ε, d and n";
-        steps.autoValue = "0";
-        return steps;
+        return declare("steps", "Steps T", ParamKind::Integer,
+                       "gradient steps, each on a fresh disjoint batch of ⌊n/T⌋ rows")
+            .atLeast(1)
+            .defaultValue("0")
+            .automatic("0",
+                       "noisy- and proximal-clipped-gd: clamp(⌈4κ ln n⌉, 1, n), κ = β/µ; "
+                       "accelerated-clipped-gd: its rule from β, D, r_k, ε, d and n");
     }
     if (name == "clip-norm") {
-        ParamSpec clip =
-            declare("clip-norm", "Clip C", ParamKind::Real, "per-example gradient norm bound")
-                .defaultValue("0")
-                .above(0.0)
-                .sweepable();
-        clip.autoMeaning =
-            "by the clip rule: tail-calibrated (private: the algorithm's formula in r_k, k, ρ, n, "
-            "d, "
-            "T; not private: no clipping) or naive (C = 1)";
-        clip.autoValue = "0";
-        return clip;
+        return declare("clip-norm", "Clip C", ParamKind::Real, "per-example gradient norm bound")
+            .defaultValue("0")
+            .above(0.0)
+            .automatic("0",
+                       "by the clip rule: tail-calibrated (private: the algorithm's formula in "
+                       "r_k, k, ρ, n, d, T; not private: no clipping) or naive (C = 1)")
+            .sweepable();
     }
     if (name == "clip-rule") {
         return declare("clip-rule", "Clip rule", ParamKind::Choice,

@@ -182,18 +182,15 @@ public:
                 .defaultValue("10")
                 .above(0.0)
                 .sweepable());
-        ParamSpec users =
-            declare("sampled-users", "Users per round Q", ParamKind::Integer,
-                    "expected users taking part in a round (each joins with probability "
-                    "Q/N); all users when automatic")
-                .defaultValue("0")
-                .atLeast(0.0)
-                .unit("users")
-                .sweepable();
-        users.autoMeaning = "all N users every round";
-        users.autoValue = "0";
-        users.autoReads = AutoReads::UnitCount;
-        list.push_back(std::move(users));
+        list.push_back(declare("sampled-users", "Users per round Q", ParamKind::Integer,
+                               "expected users taking part in a round (each joins with "
+                               "probability Q/N); all users when automatic")
+                           .defaultValue("0")
+                           .atLeast(0.0)
+                           .unit("users")
+                           .automatic("0", "all N users every round")
+                           .readsData(AutoReads::UnitCount)
+                           .sweepable());
         list.push_back(
             declare("samples-per-user", "Samples per user m", ParamKind::Integer,
                     "samples each taking part user averages its gradient over, per round")
@@ -207,19 +204,18 @@ public:
                 .atLeast(1.0)
                 .unit("rounds")
                 .sweepable());
-        ParamSpec z =
+        list.push_back(
             declare("noise-multiplier", "Noise multiplier z", ParamKind::Real,
                     "noise std on the sum of clipped user gradients divided by C; automatic: "
                     "the smallest z whose ε after all rounds stays within the budget")
                 .defaultValue("0")
                 .atLeast(0.0)
-                .sweepable();
-        z.autoMeaning = "solved by the accountant from the target ε";
-        z.autoValue = "0";
-        z.example = "256";  // within ε = 1 over 300 rounds (charged at z/2 = 128 with all users)
-        z.advanced = true;
-        z.applies = AppliesPrivate;
-        list.push_back(std::move(z));
+                .automatic("0", "solved by the accountant from the target ε")
+                // Within ε = 1 over 300 rounds (charged at z/2 = 128 with all users).
+                .example("256")
+                .sweepable()
+                .advanced()
+                .applies(AppliesPrivate));
         return list;
     }
 

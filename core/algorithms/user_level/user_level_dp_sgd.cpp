@@ -376,18 +376,16 @@ public:
                            .atLeast(1)
                            .atMost(1e7)
                            .sweepable());
-        ParamSpec m = declare("rows-per-user", "Rows per user m", ParamKind::Integer,
-                              "every user contributes this many of their rows (a random subset "
-                              "drawn once; a user with fewer rows: m draws with replacement)")
-                          .defaultValue("0")
-                          .atLeast(1)
-                          .atMost(1e7)
-                          .sweepable()
-                          .advanced();
-        m.autoMeaning = "the fewest training rows any user has";
-        m.autoValue = "0";
-        m.autoReads = AutoReads::Content;
-        list.push_back(m);
+        list.push_back(declare("rows-per-user", "Rows per user m", ParamKind::Integer,
+                               "every user contributes this many of their rows (a random subset "
+                               "drawn once; a user with fewer rows: m draws with replacement)")
+                           .defaultValue("0")
+                           .atLeast(1)
+                           .atMost(1e7)
+                           .automatic("0", "the fewest training rows any user has")
+                           .readsData(AutoReads::Content)
+                           .sweepable()
+                           .advanced());
         list.push_back(
             declare("tau-factor", "Concentration factor c_τ", ParamKind::Real,
                     "τ = c_τ·G/√m: users whose mean gradients are farther than τ (2τ for "
@@ -408,36 +406,29 @@ public:
                            .above(0.0)
                            .sweepable()
                            .advanced());
-        ParamSpec smoothing =
-            declare("smoothing-radius", "Smoothing radius r", ParamKind::Real,
-                    "gradients are taken at θ + y, y uniform in a ball of radius r "
-                    "(0: no smoothing)")
-                .defaultValue("-1")
-                .atLeast(0.0)
-                .sweepable()
-                .advanced();
         // 0 is a value (no smoothing), so "automatic" is stored as −1.
-        smoothing.autoMeaning = "d^{1/4}·R/√T";
-        smoothing.autoValue = "-1";
-        list.push_back(smoothing);
-        ParamSpec eta = declare("user-step-size", "Step size η", ParamKind::Real,
-                                "the step of θ ← Π(θ − η(g + noise))")
-                            .defaultValue("0")
-                            .above(0.0)
-                            .sweepable()
-                            .advanced();
-        eta.autoMeaning = "(R/G)·min{√m·n·ε/(T·√d·ln(mnd/δ)), T^{−3/4}, √(nm)/T}";
-        eta.autoValue = "0";
-        list.push_back(eta);
-        ParamSpec clip = declare("user-clip", "Per-user clip C_u", ParamKind::Real,
-                                 "naive mode: each user's mean gradient is clipped to this norm")
-                             .defaultValue("0")
-                             .above(0.0)
-                             .sweepable()
-                             .advanced();
-        clip.autoMeaning = "G (the Lipschitz bound: no user is clipped)";
-        clip.autoValue = "0";
-        list.push_back(clip);
+        list.push_back(declare("smoothing-radius", "Smoothing radius r", ParamKind::Real,
+                               "gradients are taken at θ + y, y uniform in a ball of radius r "
+                               "(0: no smoothing)")
+                           .defaultValue("-1")
+                           .atLeast(0.0)
+                           .automatic("-1", "d^{1/4}·R/√T")
+                           .sweepable()
+                           .advanced());
+        list.push_back(declare("user-step-size", "Step size η", ParamKind::Real,
+                               "the step of θ ← Π(θ − η(g + noise))")
+                           .defaultValue("0")
+                           .above(0.0)
+                           .automatic("0", "(R/G)·min{√m·n·ε/(T·√d·ln(mnd/δ)), T^{−3/4}, √(nm)/T}")
+                           .sweepable()
+                           .advanced());
+        list.push_back(declare("user-clip", "Per-user clip C_u", ParamKind::Real,
+                               "naive mode: each user's mean gradient is clipped to this norm")
+                           .defaultValue("0")
+                           .above(0.0)
+                           .automatic("0", "G (the Lipschitz bound: no user is clipped)")
+                           .sweepable()
+                           .advanced());
         list.push_back(
             declare("kappa", "Assumed sensitivity factor κ", ParamKind::Real,
                     "practical and paper modes: the kept users' mean is assumed to move by "
@@ -446,18 +437,16 @@ public:
                 .above(0.0)
                 .sweepable()
                 .advanced());
-        ParamSpec perRound = declare("users-per-round", "Users per round", ParamKind::Integer,
-                                     "naive mode: each round samples users independently with "
-                                     "rate q = this/n (Poisson); the others use every user")
-                                 .defaultValue("0")
-                                 .atLeast(1)
-                                 .atMost(1e7)
-                                 .sweepable()
-                                 .advanced();
-        perRound.autoMeaning = "every user, every round";
-        perRound.autoValue = "0";
-        perRound.autoReads = AutoReads::UnitCount;
-        list.push_back(perRound);
+        list.push_back(declare("users-per-round", "Users per round", ParamKind::Integer,
+                               "naive mode: each round samples users independently with rate q = "
+                               "this/n (Poisson); the others use every user")
+                           .defaultValue("0")
+                           .atLeast(1)
+                           .atMost(1e7)
+                           .automatic("0", "every user, every round")
+                           .readsData(AutoReads::UnitCount)
+                           .sweepable()
+                           .advanced());
         return list;
     }
 
