@@ -10,8 +10,17 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 
 namespace pfa {
+
+/// The share of contributions clipped, `clipped` of `seen`, for an evaluation's figures: NaN
+/// when training diagnostics are not recorded (the share is read from the private rows), 0 when
+/// nothing was seen.
+inline double clippedShare(long clipped, long seen, bool diagnostics) {
+    if (!diagnostics) return std::numeric_limits<double>::quiet_NaN();
+    return seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+}
 
 /// Scales `scale` by bound / norm when norm > bound (a contribution `scale`·v of norm `norm`
 /// then has norm `bound`); returns whether it clipped. For contributions kept as a scalar times

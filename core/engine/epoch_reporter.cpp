@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "core/engine/clipping.h"
+
 namespace pfa {
 
 namespace {
@@ -39,9 +41,7 @@ EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& repor
     metrics.setTestGaps(fairness, m_config.fairness);
     metrics.ermiHard = fairness.ermiHard(m_config.fairness);
     metrics.ermiSoft = fairness.ermiSoft(m_config.fairness);
-    metrics.clipFraction = !m_diagnostics ? kNaN
-                           : seen > 0     ? static_cast<double>(clipped) / static_cast<double>(seen)
-                                          : 0.0;
+    metrics.clipFraction = clippedShare(clipped, seen, m_diagnostics);
     return metrics;
 }
 

@@ -608,9 +608,7 @@ RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
         if (r % kEvaluateEvery == 0 || r == R || diverged) {
             EpochMetrics m = readouts.measure(x, r, static_cast<int>(result.history.size()) + 1,
                                               diagnostics, config);
-            m.clipFraction = !diagnostics ? kNaN
-                             : seen       ? static_cast<double>(clipped) / static_cast<double>(seen)
-                                          : 0.0;
+            m.clipFraction = clippedShare(clipped, seen, diagnostics);
             clipped = seen = 0;
             stop = session.evaluated(m) || stop;
         }

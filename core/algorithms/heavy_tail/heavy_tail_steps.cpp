@@ -306,10 +306,7 @@ bool HeavyTailRun::report(long t, const Eigen::VectorXd& reported) {
     m.trainObjective = diagnostics ? m.trainLoss + (m_penalty ? m_penalty(reported) : 0.0) : NAN;
     m.excessRisk = diagnostics ? m.testError - m_reference.optimumMse : NAN;
     m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
-    m.clipFraction = !diagnostics ? NAN
-                     : m_seenSince
-                         ? static_cast<double>(m_clippedSince) / static_cast<double>(m_seenSince)
-                         : 0.0;
+    m.clipFraction = clippedShare(m_clippedSince, m_seenSince, diagnostics);
     m_clippedSince = m_seenSince = 0;
     return m_session.evaluated(m);
 }

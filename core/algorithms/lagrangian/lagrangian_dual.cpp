@@ -613,8 +613,7 @@ public:
             m_cells.violations(m_exactSums, m_exactCounts, m_vExact);
             metrics.trainLoss = trainLoss / static_cast<double>(m_train.rows());
             metrics.trainObjective = metrics.trainLoss + m_lambda.dot(m_vExact.cwiseAbs());
-            metrics.clipFraction =
-                seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen) : 0.0;
+            metrics.clipFraction = clippedShare(clipped, seen, true);
         } else {
             metrics.trainLoss = metrics.trainObjective = metrics.clipFraction = kNaN;
         }

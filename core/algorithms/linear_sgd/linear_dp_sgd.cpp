@@ -259,9 +259,7 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
             m.testError = evaluateRegression(data.test, reported).testMse;
             if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
             m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
-            m.clipFraction = !s.diagnostics ? NAN
-                             : seen > 0 ? static_cast<double>(clipped) / static_cast<double>(seen)
-                                        : 0.0;
+            m.clipFraction = clippedShare(clipped, seen, s.diagnostics);
             clipped = seen = 0;
             stop = session.evaluated(m) || stop;
         }

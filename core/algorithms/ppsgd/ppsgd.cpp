@@ -478,10 +478,7 @@ RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
             // Diagnostic: the MSE of the round's samples (the users' private data).
             e.trainLoss = p.diagnostics && roundSamples > 0 ? roundLoss / roundSamples : kNaN;
             e.trainObjective = e.trainLoss;
-            e.clipFraction = !p.diagnostics ? kNaN
-                             : contributions
-                                 ? static_cast<double>(clipped) / static_cast<double>(contributions)
-                                 : 0.0;
+            e.clipFraction = clippedShare(clipped, contributions, p.diagnostics);
             stop = session.evaluated(e) || stop;
             clipped = contributions = 0;
         }
