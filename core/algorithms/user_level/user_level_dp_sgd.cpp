@@ -583,6 +583,16 @@ public:
         long clipped = 0, seen = 0;
         long halted = 0;
         RowMatrix reported(1, s.dim);
+        // An evaluated model's figures: the reporter's, the gate's since the last evaluation
+        // (`atHalt`: the period ended at a halt) and the spread of the users' test errors.
+        auto evaluate = [&](int epoch, long step, const RowMatrix& model, bool atHalt) {
+            EpochMetrics metrics = reporter.measure(epoch, step, model, clipped, seen);
+            if (diagnostics && gated) concentration->report(metrics, atHalt);
+            metrics.unitErrorSpread = unitErrorSpread(model, data, testDesign);
+            clipped = seen = 0;
+            if (gated) concentration->newPeriod();
+            return session.evaluated(metrics);
+        };
 
         for (long t = 1; t <= s.T; ++t) {
             if (session.cancelled(t - 1)) break;
@@ -632,12 +642,7 @@ public:
             bool stop = session.stepped(info);
             if (RunSession::evaluationDue(t, s.T)) {
                 reported.row(0) = (average / static_cast<double>(t)).transpose();
-                EpochMetrics metrics = reporter.measure(info.epoch, t, reported, clipped, seen);
-                if (diagnostics && gated) concentration->report(metrics, false);
-                metrics.unitErrorSpread = unitErrorSpread(reported, data, testDesign);
-                clipped = seen = 0;
-                if (gated) concentration->newPeriod();
-                stop = session.evaluated(metrics) || stop;
+                stop = evaluate(info.epoch, t, reported, false) || stop;
             }
             if (session.stopRequested(stop, t, s.T)) break;
         }
@@ -649,15 +654,9 @@ public:
                 "halted at round " + std::to_string(halted) +
                 ": the concentration gate found the users' gradients too spread out; the "
                 "starting point θ₀ = 0 is returned";
+            evaluate(static_cast<int>(result.history.size()) + 1, result.steps, result.theta, true);
         } else if (result.steps > 0) {
             result.theta.row(0) = (average / static_cast<double>(result.steps)).transpose();
-        }
-        if (halted > 0) {
-            EpochMetrics metrics = reporter.measure(static_cast<int>(result.history.size()) + 1,
-                                                    result.steps, result.theta, clipped, seen);
-            if (diagnostics) concentration->report(metrics, true);
-            metrics.unitErrorSpread = unitErrorSpread(result.theta, data, testDesign);
-            session.evaluated(metrics);
         }
         reporter.finish(result);
         result.units = unitMetrics(result.theta, data, testDesign, trainPosition);
