@@ -3,9 +3,9 @@
 # (Algorithm::presentation, Algorithm::theoryRate), so that adding an algorithm touches its own
 # folder only and no view keeps a list of names. The names are read from the algorithms'
 # `name()` declarations; core/, ui/ and app/ are scanned for one in quotes, comments aside.
-# Two named constants are the exceptions, each defined once: the default algorithm
-# (kDefaultAlgorithm) and the one the privacy audit's deliberately broken mechanism breaks
-# (kAuditedAlgorithm).
+# Names other layers need are constants defined in core/algorithms/: the default algorithm
+# (kDefaultAlgorithm, registry.cpp) and DP-SGD's, which the privacy audit breaks on purpose
+# (kDpSgdName, saddle/dp_sgd.h).
 file(GLOB_RECURSE declarations "${SOURCE_DIR}/core/algorithms/*.cpp")
 set(names "")
 foreach(source IN LISTS declarations)
@@ -28,9 +28,6 @@ foreach(source IN LISTS sources)
   file(STRINGS "${source}" lines REGEX "\"[a-z0-9-]+\"")
   foreach(line IN LISTS lines)
     string(REGEX REPLACE "//.*$" "" code "${line}")
-    if(code MATCHES "inline constexpr const char\\* k(DefaultAlgorithm|AuditedAlgorithm) = ")
-      continue()
-    endif()
     foreach(name IN LISTS names)
       string(FIND "${code}" "\"${name}\"" at)
       if(NOT at EQUAL -1)

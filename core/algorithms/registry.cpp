@@ -9,6 +9,9 @@
 
 namespace pfa {
 
+// The one the project is built around (declared in core/config/train_config.h).
+constinit const char* const kDefaultAlgorithm = "dp-fermi";
+
 #define PFA_ALGORITHM(factory, file) std::unique_ptr<Algorithm> factory();
 #include "core/algorithms/algorithm_list.h"
 #undef PFA_ALGORITHM

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithms/saddle/dp_sgd.h"
 #include "core/config/cancel_token.h"
 #include "core/config/run_result.h"
 #include "core/config/train_config.h"
@@ -21,7 +22,7 @@ namespace pfa::audit {
 
 /// The algorithm the audit offers first and the one its deliberately broken mechanism breaks:
 /// DP-SGD, whose noise the canary attack is built to detect.
-inline constexpr const char* kAuditedAlgorithm = "dp-sgd";
+inline constexpr const char* kAuditedAlgorithm = kDpSgdName;
 
 struct AuditOptions {
     /// The run's settings (algorithm, epochs, batch size, step size, clip, δ, ...); `epsilon`

@@ -55,10 +55,11 @@ struct DataDerivedSetting {
     bool operator==(const DataDerivedSetting&) const = default;
 };
 
-/// The algorithm a new run, a sweep and the benchmark use unless told otherwise: the one the
-/// project is built around (the only place outside core/algorithms/ that names an algorithm,
-/// besides the privacy audit's deliberately broken DP-SGD).
-inline constexpr const char* kDefaultAlgorithm = "dp-fermi";
+/// The algorithm a new run, a sweep and the benchmark use unless told otherwise. Declared here,
+/// where every configuration starts from it, and defined by the registry
+/// (core/algorithms/registry.cpp), which owns the algorithms: the settings layer below it names
+/// none. Constant-initialised, so configurations made during static initialisation see it.
+extern const char* const kDefaultAlgorithm;
 
 /// Everything that determines one training run. Together with the data split it reproduces
 /// the run bit for bit. Values of 0 in "auto" fields mean "derive the documented default".

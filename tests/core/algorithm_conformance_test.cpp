@@ -16,6 +16,7 @@
 #include <set>
 
 #include "core/algorithms/registry.h"
+#include "core/algorithms/saddle/dp_sgd.h"
 #include "core/data/silo_splitters.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
@@ -295,4 +296,13 @@ TEST_CASE("Every own-setting handle names a declared setting of its kind", "[reg
                Catch::Contains("declares it as a number"));
     CHECK_THAT(ownSettingProblem(algorithms, "clip-rule", OwnSettingKind::Number),
                Catch::Contains("declares it as a choice"));
+}
+
+TEST_CASE("The algorithms other layers name by constant are registered under those names",
+          "[registry]") {
+    // A configuration starts from the default algorithm; the audit breaks DP-SGD on purpose.
+    CHECK(TrainConfig{}.algorithm == kDefaultAlgorithm);
+    CHECK(findAlgorithm(kDefaultAlgorithm).name() == kDefaultAlgorithm);
+    CHECK(findAlgorithm(kDpSgdName).name() == kDpSgdName);
+    CHECK(findAlgorithm(kDpSgdName).supportsPrivacy());
 }
