@@ -42,10 +42,7 @@ TEST_CASE("diff2 runs on the built-in teacher-network data from the window", "[u
     REQUIRE(ready);
     CHECK(window->datasetCard()->title() == QStringLiteral("Synthetic teacher network (built-in)"));
 
-    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
-    clickToolbar(*window, window->runAction());
-    REQUIRE(waitForSignals(finished, 1, 180000));
-    const RunEntryPtr entry = finishedEntry(finished, 0);
+    const RunEntryPtr entry = runFromWindow(*window);
     REQUIRE(entry->isComplete());
     CHECK(entry->result.config.algorithm == "diff2");
     CHECK(entry->result.privacy.epsilonSpent > 0.0);

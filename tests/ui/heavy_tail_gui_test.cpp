@@ -93,10 +93,7 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     CHECK(window->datasetCard()->title() ==
           QStringLiteral("Synthetic heavy-tailed regression (built-in)"));
 
-    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
-    clickToolbar(*window, window->runAction());
-    REQUIRE(waitForSignals(finished, 1, 120000));
-    const RunEntryPtr entry = finishedEntry(finished, 0);
+    const RunEntryPtr entry = runFromWindow(*window);
     REQUIRE(entry->isComplete());
     CHECK(entry->result.config.algorithm == "accelerated-clipped-gd");
     CHECK(entry->result.privacy.epsilonSpent > 0.0);

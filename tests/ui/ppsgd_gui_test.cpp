@@ -31,10 +31,7 @@ TEST_CASE("ppsgd runs on the built-in personalised users from the window", "[ui]
     CHECK(window->datasetCard()->title() ==
           QStringLiteral("Synthetic personalised users (built-in)"));
 
-    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
-    clickToolbar(*window, window->runAction());
-    REQUIRE(waitForSignals(finished, 1, 120000));
-    const RunEntryPtr entry = finishedEntry(finished, 0);
+    const RunEntryPtr entry = runFromWindow(*window);
     REQUIRE(entry->isComplete());
     CHECK(entry->result.config.algorithm == "ppsgd");
     CHECK(entry->result.privacy.unit == "user");

@@ -53,10 +53,7 @@ TEST_CASE("semi-dp-sgd runs on the built-in linear regression data from the wind
     CHECK(window->datasetCard()->title() ==
           QStringLiteral("Synthetic linear regression (built-in)"));
 
-    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
-    clickToolbar(*window, window->runAction());
-    REQUIRE(waitForSignals(finished, 1, 120000));
-    const RunEntryPtr entry = finishedEntry(finished, 0);
+    const RunEntryPtr entry = runFromWindow(*window);
     REQUIRE(entry->isComplete());
     CHECK(entry->result.config.algorithm == "semi-dp-sgd");
     CHECK(entry->result.privacy.epsilonSpent > 0.0);
