@@ -40,8 +40,10 @@ const char* const kBenchHelp =
     "  --epochs N       DP-FERMI epochs to time (default 8; the first is warm-up)\n"
     "  --repeats R      reference repetitions (default 50)\n"
     "  --preset NAME    first, time the whole sweep of a preset (e.g. adult-dp) on all cores,\n"
-    "                   results to a temporary file; prints its wall time and the line\n"
-    "                   'preset_seconds: S' (data from --data-dir, else the data folder)\n"
+    "                   results to a temporary file; prints its wall time, the line\n"
+    "                   'preset_seconds: S' and, machine-independently, 'preset_ratio: P':\n"
+    "                   wall time x threads / (runs x epochs x the two-pass reference on the\n"
+    "                   preset's training rows) (data from --data-dir, else the data folder)\n"
     "  --preset-seeds N only the preset's first N seeds (a shorter, labelled measurement)\n"
     "  --preset-epochs N  override the preset's epochs (likewise labelled)\n"
     "  --threads N      parallel runs for --preset (default 0 = all cores)\n"
@@ -70,9 +72,32 @@ public:
     std::map<int, Clock::time_point> m_lastStep;
 };
 
-/// Runs the whole sweep of `presetName` and prints its wall time; results go to a temporary
-/// file that is removed afterwards.
-void timePreset(const Arguments& args, const std::string& presetName) {
+/// The median time of the plain two-pass reference over `train`'s rows with a bias column
+/// (z = X·θ, r = σ(z) − y, g = Xᵀr), over `repeats` repetitions; `checksum` keeps the work.
+double twoPassReferenceSeconds(const Dataset& train, long repeats, double& checksum) {
+    const Eigen::Index n = train.rows();
+    RowMatrix X(n, train.features() + 1);
+    X.leftCols(train.features()) = train.X;
+    X.col(train.features()).setOnes();
+    Eigen::VectorXd theta = Eigen::VectorXd::Constant(X.cols(), 0.01);
+    Eigen::VectorXd z(n), gradient(X.cols());
+    const Eigen::VectorXd y = train.y.cast<double>();
+    std::vector<double> seconds;
+    for (long r = 0; r < repeats; ++r) {
+        const auto t0 = Clock::now();
+        z.noalias() = X * theta;
+        z = (1.0 / (1.0 + (-z.array()).exp())).matrix() - y;
+        gradient.noalias() = X.transpose() * z;
+        seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        checksum += gradient(0);
+        theta -= 1e-6 * gradient;
+    }
+    return median(seconds);
+}
+
+/// Runs the whole sweep of `presetName` and prints its wall time and its machine-independent
+/// ratio; results go to a temporary file that is removed afterwards.
+void timePreset(const Arguments& args, const std::string& presetName, long repeats) {
     const SweepPreset& preset = findSweepPreset(presetName);
     SweepSpec spec = preset.spec;
     std::string reduced;
@@ -130,6 +155,19 @@ void timePreset(const Arguments& args, const std::string& presetName) {
         spec.seeds.size(), spec.base.epochs, spec.base.batchSize, reduced.c_str(),
         outcome.progress.elapsedSeconds, usedThreads, outcome.progress.failed, loadSeconds);
     std::printf("preset_seconds: %.1f\n", outcome.progress.elapsedSeconds);
+    // What the hardware allows, in units of its own speed: one two-pass reference per run-epoch
+    // on each thread gives 1.
+    double checksum = 0;
+    const double reference = twoPassReferenceSeconds(prepared->split.train, repeats, checksum);
+    const double runEpochs =
+        static_cast<double>(outcome.progress.total) * static_cast<double>(spec.base.epochs);
+    std::printf(
+        "preset per run-epoch: %.1f s x %d thread(s) / (%zu runs x %d epochs x reference %.3f ms "
+        "on its %ld training rows; checksum %.3g)\n",
+        outcome.progress.elapsedSeconds, usedThreads, outcome.progress.total, spec.base.epochs,
+        1e3 * reference, static_cast<long>(prepared->split.train.rows()), checksum);
+    std::printf("preset_ratio: %.3f\n",
+                outcome.progress.elapsedSeconds * usedThreads / (runEpochs * reference));
     std::fflush(stdout);
 }
 
@@ -154,7 +192,7 @@ int benchCommand(int argc, char** argv) {
         }
     }
     // The preset first, so that the last line stays 'ratio: R'.
-    if (args.has("preset")) timePreset(args, args.text("preset"));
+    if (args.has("preset")) timePreset(args, args.text("preset"), repeats);
 
     DatasetRequest request;
     if (args.has("data-dir")) {
@@ -194,27 +232,11 @@ int benchCommand(int argc, char** argv) {
         (epochSeconds.empty() ? 0.0 : median(epochSeconds));
 
     // Two-pass reference over the same (bias-augmented) matrix.
-    RowMatrix X(n, data.train.features() + 1);
-    X.leftCols(data.train.features()) = data.train.X;
-    X.col(data.train.features()).setOnes();
-    Eigen::VectorXd theta = Eigen::VectorXd::Constant(X.cols(), 0.01);
-    Eigen::VectorXd z(n), gradient(X.cols());
-    const Eigen::VectorXd y = data.train.y.cast<double>();
-    std::vector<double> referenceSeconds;
     double checksum = 0;
-    for (long r = 0; r < repeats; ++r) {
-        const auto t0 = Clock::now();
-        z.noalias() = X * theta;
-        z = (1.0 / (1.0 + (-z.array()).exp())).matrix() - y;
-        gradient.noalias() = X.transpose() * z;
-        referenceSeconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-        checksum += gradient(0);
-        theta -= 1e-6 * gradient;
-    }
+    const double reference = twoPassReferenceSeconds(data.train, repeats, checksum);
 
     const double epoch = median(epochSeconds);
     const double steps = median(stepSeconds);
-    const double reference = median(referenceSeconds);
     std::printf(
         "dp-fermi epoch (conservative, eps=1, lambda=1, batch %d, %ld steps/epoch, "
         "status %s): median %.3f ms over %zu epochs (steps %.3f ms, end-of-epoch "
