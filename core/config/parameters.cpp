@@ -436,10 +436,7 @@ const std::vector<ParamSpec>& commonParameters() {
 
 const ParamSpec* findCommonParameter(const std::string& name) {
     for (const ParamSpec& spec : commonParameters()) {
-        if (spec.name == name) return &spec;
-        for (const std::string& former : spec.formerNames) {
-            if (former == name) return &spec;
-        }
+        if (spec.answersTo(name)) return &spec;
     }
     return nullptr;
 }
@@ -736,6 +733,11 @@ ParamDeclaration& ParamDeclaration::readsData(AutoReads what) {
 
 ParamDeclaration& ParamDeclaration::example(std::string text) {
     m_spec.example = std::move(text);
+    return *this;
+}
+
+ParamDeclaration& ParamDeclaration::formerNames(std::vector<std::string> names) {
+    m_spec.formerNames = std::move(names);
     return *this;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <string>
@@ -101,6 +102,11 @@ struct ParamSpec {
     std::function<void(TrainConfig&, const std::string&)> set;
 
     bool hasAuto() const { return !autoMeaning.empty(); }
+    /// Whether `key` is its name or one of its former names.
+    bool answersTo(const std::string& key) const {
+        return key == name ||
+               std::find(formerNames.begin(), formerNames.end(), key) != formerNames.end();
+    }
     const std::string& runKeyName() const { return keyName.empty() ? name : keyName; }
     /// Whether the value is the automatic one.
     bool isAuto(const std::string& text) const { return hasAuto() && text == autoValue; }
@@ -195,6 +201,8 @@ public:
     ParamDeclaration& readsData(AutoReads what);
     /// The example value when the generic choice is not one a run accepts.
     ParamDeclaration& example(std::string text);
+    /// Earlier spellings, read (never written) from older presets, sessions and records.
+    ParamDeclaration& formerNames(std::vector<std::string> names);
 
     /// The declaration so far, for the fields without a setter.
     ParamSpec& spec() { return m_spec; }

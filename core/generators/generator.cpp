@@ -29,9 +29,7 @@ const DataGenerator* findGenerator(const std::string& name) {
 const GeneratorKnob* findDeclared(const std::vector<GeneratorKnob>& declared,
                                   const std::string& name) {
     for (const GeneratorKnob& setting : declared) {
-        if (setting.spec.name == name) return &setting;
-        const auto& former = setting.spec.formerNames;
-        if (std::find(former.begin(), former.end(), name) != former.end()) return &setting;
+        if (setting.spec.answersTo(name)) return &setting;
     }
     return nullptr;
 }

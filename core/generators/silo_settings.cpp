@@ -40,44 +40,36 @@ SiloSetting siloSetting(ParamSpec spec, std::function<std::string(const SiloOpti
     return setting;
 }
 
-ParamSpec declared(std::string name, std::string label, ParamKind kind, std::string help,
-                   std::vector<std::string> formerNames) {
-    ParamSpec spec;
-    spec.name = std::move(name);
-    spec.label = std::move(label);
-    spec.kind = kind;
-    spec.help = std::move(help);
-    spec.formerNames = std::move(formerNames);
-    return spec;
-}
-
 std::vector<SiloSetting> makeSiloSettings() {
     using M = SiloMethod;
     std::vector<SiloSetting> settings;
     // Former names: the keys of presets' "silos" objects, then those of earlier sessions.
-    ParamSpec count = declared("silos", "Silos N", ParamKind::Integer,
-                               "number of silos the rows are dealt out to after the train/test "
-                               "split (training and test rows alike; any data set)",
-                               {"count"});
-    count.min = 1;
-    count.max = 1e9;
+    const ParamSpec count = declare("silos", "Silos N", ParamKind::Integer,
+                                    "number of silos the rows are dealt out to after the "
+                                    "train/test split (training and test rows alike; any data set)")
+                                .atLeast(1)
+                                .atMost(1e9)
+                                .formerNames({"count"})
+                                .spec();
     settings.push_back(siloSetting(
         count, [](const SiloOptions& s) { return std::to_string(s.silos); },
         [](SiloOptions& s, const std::string& text) { s.silos = std::stoi(text); }, "N",
         {M::EqualRandom, M::Dirichlet}));
     settings.back().required = true;
 
-    ParamSpec method = declared(
-        "silo-split", "Silo split", ParamKind::Choice,
-        "how the rows are dealt out to silos (institutions, such as hospitals, that each hold "
-        "their own rows) for algorithms that protect or train per silo",
-        {"method", "silo_split"});
-    method.choices = {
-        {"equal", "equal, at random", "N silos of equal size, rows drawn at random"},
-        {"dirichlet", "Dirichlet label mix",
-         "each class shared among the N silos in Dirichlet(α) proportions: label-skewed silos"},
-        {"attribute", "one per value of a column",
-         "one silo per value of the silo column (e.g. per country), no number of silos"}};
+    ParamSpec method =
+        declare("silo-split", "Silo split", ParamKind::Choice,
+                "how the rows are dealt out to silos (institutions, such as hospitals, that each "
+                "hold their own rows) for algorithms that protect or train per silo")
+            .choices({{"equal", "equal, at random", "N silos of equal size, rows drawn at random"},
+                      {"dirichlet", "Dirichlet label mix",
+                       "each class shared among the N silos in Dirichlet(α) proportions: "
+                       "label-skewed silos"},
+                      {"attribute", "one per value of a column",
+                       "one silo per value of the silo column (e.g. per country), no number of "
+                       "silos"}})
+            .formerNames({"method", "silo_split"})
+            .spec();
     // Earlier spellings of the methods ("by-attribute") are read through their parser.
     method.set = [](TrainConfig& c, const std::string& text) {
         c.extra["silo-split"] = siloMethodName(parseSiloMethod(text));
@@ -87,45 +79,49 @@ std::vector<SiloSetting> makeSiloSettings() {
         method, [](const SiloOptions& s) { return siloMethodName(s.method); },
         [](SiloOptions& s, const std::string& text) { s.method = parseSiloMethod(text); }, "M"));
 
-    ParamSpec alpha = declared("silo-alpha", "Dirichlet α", ParamKind::Real,
-                               "concentration α of the Dirichlet draw: 0.1 gives silos dominated "
-                               "by one class, 1 varied mixes, 100 nearly the same mix everywhere, "
-                               "inf exactly the same",
-                               {"alpha", "silo_alpha"});
-    alpha.min = 0;
-    alpha.minExclusive = true;
+    const ParamSpec alpha = declare("silo-alpha", "Dirichlet α", ParamKind::Real,
+                                    "concentration α of the Dirichlet draw: 0.1 gives silos "
+                                    "dominated by one class, 1 varied mixes, 100 nearly the same "
+                                    "mix everywhere, inf exactly the same")
+                                .above(0)
+                                .formerNames({"alpha", "silo_alpha"})
+                                .spec();
     settings.push_back(siloSetting(
         alpha, [](const SiloOptions& s) { return realText(s.dirichletAlpha); },
         [](SiloOptions& s, const std::string& text) { s.dirichletAlpha = std::stod(text); }, "A",
         {M::Dirichlet}));
 
-    ParamSpec column = declared("silo-column", "Silos follow", ParamKind::Text,
-                                "what the silos follow: label (one silo per class), group (the "
-                                "sensitive group) or a categorical column's name",
-                                {"column", "silo_column"});
+    const ParamSpec column = declare("silo-column", "Silos follow", ParamKind::Text,
+                                     "what the silos follow: label (one silo per class), group "
+                                     "(the sensitive group) or a categorical column's name")
+                                 .formerNames({"column", "silo_column"})
+                                 .spec();
     settings.push_back(siloSetting(
         column, [](const SiloOptions& s) { return siloColumnName(s); },
         [](SiloOptions& s, const std::string& text) { setSiloColumn(s, text); }, "COL",
         {M::ByAttribute}));
     settings.back().required = true;
 
-    ParamSpec minimum = declared("silo-min-rows", "Min. rows/silo", ParamKind::Integer,
-                                 "every silo gets at least this many training rows (dirichlet: "
-                                 "drawn again until it holds; attribute: smaller values share "
-                                 "one silo, 'other')",
-                                 {"min_rows", "silo_min_rows"});
-    minimum.min = 1;
-    minimum.max = 1e9;
+    const ParamSpec minimum = declare("silo-min-rows", "Min. rows/silo", ParamKind::Integer,
+                                      "every silo gets at least this many training rows "
+                                      "(dirichlet: drawn again until it holds; attribute: smaller "
+                                      "values share one silo, 'other')")
+                                  .atLeast(1)
+                                  .atMost(1e9)
+                                  .formerNames({"min_rows", "silo_min_rows"})
+                                  .spec();
     settings.push_back(siloSetting(
         minimum, [](const SiloOptions& s) { return std::to_string(s.minTrainRowsPerSilo); },
         [](SiloOptions& s, const std::string& text) { s.minTrainRowsPerSilo = std::stol(text); },
         "K"));
 
-    ParamSpec seed = declared("silo-seed", "Silo seed", ParamKind::Integer,
-                              "seed of the silo split: another seed deals the rows out differently",
-                              {"seed", "silo_seed"});
-    seed.min = 0;
-    seed.max = 0x1p53;
+    const ParamSpec seed =
+        declare("silo-seed", "Silo seed", ParamKind::Integer,
+                "seed of the silo split: another seed deals the rows out differently")
+            .atLeast(0)
+            .atMost(0x1p53)
+            .formerNames({"seed", "silo_seed"})
+            .spec();
     settings.push_back(siloSetting(
         seed, [](const SiloOptions& s) { return std::to_string(s.seed); },
         [](SiloOptions& s, const std::string& text) { s.seed = std::stoull(text); }, "S",
@@ -148,9 +144,7 @@ const std::vector<SiloSetting>& siloSettings() {
 
 const SiloSetting* findSiloSetting(const std::string& key) {
     for (const SiloSetting& setting : siloSettings()) {
-        const auto& former = setting.knob.spec.formerNames;
-        if (setting.name() == key || std::find(former.begin(), former.end(), key) != former.end())
-            return &setting;
+        if (setting.knob.spec.answersTo(key)) return &setting;
     }
     return nullptr;
 }

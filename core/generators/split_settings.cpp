@@ -23,47 +23,40 @@ GeneratorKnob splitSetting(ParamSpec spec, std::function<std::string(const Split
 
 std::vector<GeneratorKnob> makeSplitSettings() {
     std::vector<GeneratorKnob> settings;
-    ParamSpec method;
-    method.name = "split-method";
-    method.label = "Split";
-    method.kind = ParamKind::Choice;
-    method.help =
-        "how the rows are divided into training and test rows: PFA Explorer's own seeded "
-        "shuffle, or exactly the rows pandas' DataFrame.sample(frac = 1 − test share, "
-        "random_state = split seed) picks for training, on the file's rows in order — the split "
-        "of experiments published that way (DP-FERMI: split seed 100)";
-    method.choices = {
-        {"seeded", "random (seeded)", "PFA Explorer's own seeded permutation"},
-        {"pandas", "as pandas DataFrame.sample — reproduces published splits",
-         "the rows pandas' DataFrame.sample picks for training (split seed below 2^32)"}};
-    method.formerNames = {"split_method"};
+    const ParamSpec method =
+        declare("split-method", "Split", ParamKind::Choice,
+                "how the rows are divided into training and test rows: PFA Explorer's own seeded "
+                "shuffle, or exactly the rows pandas' DataFrame.sample(frac = 1 − test share, "
+                "random_state = split seed) picks for training, on the file's rows in order — the "
+                "split of experiments published that way (DP-FERMI: split seed 100)")
+            .choices({{"seeded", "random (seeded)", "PFA Explorer's own seeded permutation"},
+                      {"pandas", "as pandas DataFrame.sample — reproduces published splits",
+                       "the rows pandas' DataFrame.sample picks for training (split seed below "
+                       "2^32)"}})
+            .formerNames({"split_method"})
+            .spec();
     settings.push_back(splitSetting(
         method, [](const SplitOptions& s) { return splitMethodName(s.method); },
         [](SplitOptions& s, const std::string& text) { s.method = parseSplitMethod(text); }));
 
-    ParamSpec seed;
-    seed.name = "split-seed";
-    seed.label = "Split seed";
-    seed.kind = ParamKind::Integer;
-    seed.help =
-        "seed of the train/test split (pandas: its random_state); another seed gives other "
-        "training rows";
-    seed.min = 0;
-    seed.max = 0x1p53;
-    seed.formerNames = {"split_seed"};
+    const ParamSpec seed = declare("split-seed", "Split seed", ParamKind::Integer,
+                                   "seed of the train/test split (pandas: its random_state); "
+                                   "another seed gives other training rows")
+                               .atLeast(0)
+                               .atMost(0x1p53)
+                               .formerNames({"split_seed"})
+                               .spec();
     settings.push_back(splitSetting(
         seed, [](const SplitOptions& s) { return std::to_string(s.seed); },
         [](SplitOptions& s, const std::string& text) { s.seed = std::stoull(text); }));
 
-    ParamSpec share;
-    share.name = "test-fraction";
-    share.label = "Test share";
-    share.kind = ParamKind::Real;
-    share.help = "share of the rows held out for testing; the model never sees them in training";
-    share.min = 0;
-    share.max = 1;
-    share.minExclusive = share.maxExclusive = true;
-    share.formerNames = {"test_fraction"};
+    const ParamSpec share =
+        declare("test-fraction", "Test share", ParamKind::Real,
+                "share of the rows held out for testing; the model never sees them in training")
+            .above(0)
+            .atMost(1, true)
+            .formerNames({"test_fraction"})
+            .spec();
     settings.push_back(splitSetting(
         share, [](const SplitOptions& s) { return realText(s.testFraction); },
         [](SplitOptions& s, const std::string& text) { s.testFraction = std::stod(text); }));
