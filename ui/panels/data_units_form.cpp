@@ -208,10 +208,7 @@ void DataUnitsForm::fromJson(const QJsonObject& json) {
         // No silo split unless the session names one.
         m_method->setCurrentIndex(0);
         for (const auto& [setting, field] : rows()) {
-            QJsonValue value = json.value(qs(setting->name()));
-            for (const std::string& former : setting->knob.spec.formerNames) {
-                if (value.isUndefined()) value = json.value(qs(former));
-            }
+            const QJsonValue value = savedValue(json, setting->knob.spec);
             const QString text = value.toString();  // empty unless a string
             if (field == m_column && !text.isEmpty() && m_column->findData(text) < 0)
                 addColumn(m_column, text);

@@ -367,14 +367,7 @@ void DatasetChooser::readJson(const QJsonObject& json) {
             blockShare(m_testFraction);
         // Under the declared name, or the one sessions of earlier versions wrote.
         const auto saved = [&json](const char* name) {
-            const pfa::ParamSpec& spec = pfa::findSplitSetting(name)->spec;
-            if (json.contains(QString::fromStdString(spec.name)))
-                return json.value(QString::fromStdString(spec.name));
-            for (const std::string& former : spec.formerNames) {
-                if (json.contains(QString::fromStdString(former)))
-                    return json.value(QString::fromStdString(former));
-            }
-            return QJsonValue();
+            return savedValue(json, pfa::findSplitSetting(name)->spec);
         };
         const int method = m_splitMethod->findData(saved("split-method").toString());
         m_splitMethod->setCurrentIndex(method >= 0 ? method : 0);

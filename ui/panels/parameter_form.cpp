@@ -404,11 +404,7 @@ void ParameterForm::writeJson(QJsonObject& json) const {
 void ParameterForm::readJson(const QJsonObject& json) {
     for (Row& row : m_rows) {
         const pfa::ParamSpec& spec = *row.spec;
-        QJsonValue value = json.value(qs(spec.name));
-        for (const std::string& former : spec.formerNames) {
-            if (!value.isUndefined()) break;
-            value = json.value(qs(former));
-        }
+        const QJsonValue value = savedValue(json, spec);
         std::string text = spec.defaultValue;  // absent: saved before the parameter existed
         if (value.isBool()) {
             text = value.toBool() ? "true" : "false";

@@ -111,4 +111,13 @@ QString parameterToolTip(const pfa::ParamSpec& spec, const QString& readBy) {
     return tip;
 }
 
+QJsonValue savedValue(const QJsonObject& json, const pfa::ParamSpec& spec) {
+    QJsonValue value = json.value(QString::fromStdString(spec.name));
+    for (const std::string& former : spec.formerNames) {
+        if (!value.isUndefined()) break;
+        value = json.value(QString::fromStdString(former));
+    }
+    return value;
+}
+
 }  // namespace pfa::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
 #include <string>
 
@@ -28,5 +30,9 @@ QString parameterInapplicableReason(unsigned applies, bool isPrivate, pfa::Calib
 /// The tooltip of a parameter (rich text): help, choices, default, allowed values and what
 /// reads it (`readBy`, or the algorithms that declare it when empty).
 QString parameterToolTip(const pfa::ParamSpec& spec, const QString& readBy = QString());
+
+/// The value a saved session holds for `spec`: under its name, else under the first of its
+/// former names it holds (what earlier versions wrote); undefined when under none.
+QJsonValue savedValue(const QJsonObject& json, const pfa::ParamSpec& spec);
 
 }  // namespace pfa::ui
