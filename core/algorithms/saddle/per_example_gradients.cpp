@@ -8,9 +8,6 @@
 namespace pfa {
 
 namespace {
-/// Rows per chunk of a batch: 32 rows of ~100 features stay in L1/L2 between the forward
-/// and the backward pass.
-constexpr long kChunkRows = 32;
 /// How many rows ahead of the forward pass to prefetch.
 constexpr long kPrefetchRows = 4;
 }  // namespace
@@ -28,119 +25,133 @@ PerExampleGradients::PerExampleGradients(const Dataset& train, const DesignMatri
       m_clipLoss(clipping.lossClipShare * clipping.clipTheta),
       m_clipPenalty((1.0 - clipping.lossClipShare) * clipping.clipTheta),
       m_splitClip(clipping.enabled && clipping.lossClipShare > 0.0),
-      m_Z(train.rows(), model.scoreDimension()),
-      m_F(train.rows(), model.classes()),
-      m_residual(train.rows(), model.scoreDimension()),
-      m_classWeights(train.rows(), model.classes()),
-      m_penaltyResidual(train.rows(), model.scoreDimension()),
-      m_loss(train.rows()),
-      m_batchLabels(train.rows()),
-      m_batchCells(static_cast<std::size_t>(train.rows()), -1) {}
+      m_Z(kChunkRows, model.scoreDimension()),
+      m_F(kChunkRows, model.classes()),
+      m_residual(kChunkRows, model.scoreDimension()),
+      m_classWeights(kChunkRows, model.classes()),
+      m_penaltyResidual(kChunkRows, model.scoreDimension()),
+      m_loss(kChunkRows),
+      m_batchLabels(kChunkRows),
+      m_batchCells(static_cast<std::size_t>(kChunkRows), -1) {}
 
 BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long b,
                                             const RowMatrix& theta, ErmiPenalty* penalty,
                                             RowMatrix& gradTheta) {
-    const int p = m_model.scoreDimension();
-    const RowMatrix& X = m_design.X;
-    const double lambda = m_lambda;
-    BatchTotals totals;
+    begin(theta, penalty, gradTheta);
+    for (long c0 = 0; c0 < b; c0 += kChunkRows)
+        addChunk(batch, b, c0, std::min(kChunkRows, b - c0));
+    return m_totals;
+}
+
+void PerExampleGradients::begin(const RowMatrix& theta, ErmiPenalty* penalty,
+                                RowMatrix& gradTheta) {
+    m_theta = &theta;
+    m_penalty = penalty;
+    m_gradTheta = &gradTheta;
+    m_totals = {};
     gradTheta.setZero();
     if (penalty) penalty->beginAccumulation();
+}
+
+void PerExampleGradients::addChunk(const std::vector<long>& batch, long b, long c0, long cn) {
+    const int p = m_model.scoreDimension();
+    const RowMatrix& X = m_design.X;
+    const RowMatrix& theta = *m_theta;
+    ErmiPenalty* penalty = m_penalty;
+    RowMatrix& gradTheta = *m_gradTheta;
+    const double lambda = m_lambda;
+    BatchTotals& totals = m_totals;
     // Rows are processed in small chunks so that each row is still in cache when its
     // gradient is accumulated right after its forward pass (one memory pass per batch).
-    for (long c0 = 0; c0 < b; c0 += kChunkRows) {
-        const long cn = std::min(kChunkRows, b - c0);
-        // Forward: z_i = Θ x̃_i, prefetching the scattered rows of the batch a few ahead.
-        for (long bi = c0; bi < c0 + cn; ++bi) {
-            if (bi + kPrefetchRows < b)
-                prefetchRow(X, batch[static_cast<std::size_t>(bi + kPrefetchRows)]);
-            const long i = batch[static_cast<std::size_t>(bi)];
-            for (int a = 0; a < p; ++a) m_Z(bi, a) = X.row(i).dot(theta.row(a));
-            m_batchLabels(bi) = m_train.y(i);
-        }
-        auto Zc = m_Z.middleRows(c0, cn);
-        auto Fc = m_F.middleRows(c0, cn);
-        auto Rc = m_residual.middleRows(c0, cn);
-        m_model.probabilities(Zc, Fc);
-        m_model.lossAndScoreGradient(Zc, Fc, m_batchLabels.segment(c0, cn), m_loss.segment(c0, cn),
-                                     Rc);
-        totals.lossSum += m_loss.segment(c0, cn).sum();
+    // Chunk row k holds batch position c0 + k.
+    // Forward: z_i = Θ x̃_i, prefetching the scattered rows of the batch a few ahead.
+    for (long bi = c0; bi < c0 + cn; ++bi) {
+        if (bi + kPrefetchRows < b)
+            prefetchRow(X, batch[static_cast<std::size_t>(bi + kPrefetchRows)]);
+        const long i = batch[static_cast<std::size_t>(bi)];
+        for (int a = 0; a < p; ++a) m_Z(bi - c0, a) = X.row(i).dot(theta.row(a));
+        m_batchLabels(bi - c0) = m_train.y(i);
+    }
+    auto Zc = m_Z.topRows(cn);
+    auto Fc = m_F.topRows(cn);
+    auto Rc = m_residual.topRows(cn);
+    m_model.probabilities(Zc, Fc);
+    m_model.lossAndScoreGradient(Zc, Fc, m_batchLabels.head(cn), m_loss.head(cn), Rc);
+    totals.lossSum += m_loss.head(cn).sum();
 
-        if (penalty) {
-            for (long bi = c0; bi < c0 + cn; ++bi) {
-                const long i = batch[static_cast<std::size_t>(bi)];
-                const int cell = m_layout.cellOf(m_train.y(i), m_train.s(i));
-                m_batchCells[static_cast<std::size_t>(bi)] = cell;
-                if (cell >= 0) {
-                    penalty->classWeights(cell, m_classWeights.row(bi));
-                } else {
-                    m_classWeights.row(bi).setZero();
-                }
+    if (penalty) {
+        for (long bi = c0; bi < c0 + cn; ++bi) {
+            const long i = batch[static_cast<std::size_t>(bi)];
+            const int cell = m_layout.cellOf(m_train.y(i), m_train.s(i));
+            m_batchCells[static_cast<std::size_t>(bi - c0)] = cell;
+            if (cell >= 0) {
+                penalty->classWeights(cell, m_classWeights.row(bi - c0));
+            } else {
+                m_classWeights.row(bi - c0).setZero();
             }
-            m_model.weightedProbabilityScoreGradient(Fc, m_classWeights.middleRows(c0, cn),
-                                                     m_penaltyResidual.middleRows(c0, cn));
-            // Split clipping keeps the two parts apart until each row is clipped.
-            if (!m_splitClip) Rc += lambda * m_penaltyResidual.middleRows(c0, cn);
         }
+        m_model.weightedProbabilityScoreGradient(Fc, m_classWeights.topRows(cn),
+                                                 m_penaltyResidual.topRows(cn));
+        // Split clipping keeps the two parts apart until each row is clipped.
+        if (!m_splitClip) Rc += lambda * m_penaltyResidual.topRows(cn);
+    }
 
-        // θ-stream: Σ_i κ_i r_i x̃_iᵀ with κ_i = min(1, C_θ/(‖r_i‖·‖x̃_i‖)).
+    // θ-stream: Σ_i κ_i r_i x̃_iᵀ with κ_i = min(1, C_θ/(‖r_i‖·‖x̃_i‖)).
+    for (long bi = c0; bi < c0 + cn; ++bi) {
+        const long i = batch[static_cast<std::size_t>(bi)];
+        double scale = 1.0;
+        if (m_splitClip) {
+            // ‖r x̃ᵀ‖_F = ‖r‖·‖x̃‖ for each part; the sum of the two clipped parts has norm
+            // ≤ C_θ, so the sensitivity and the noise are unchanged.
+            const double lossNorm = m_residual.row(bi - c0).norm() * m_design.norms(i);
+            double lossScale = 1.0;
+            const bool lossClipped = clipScale(lossNorm, m_clipLoss, lossScale);
+            double penaltyScale = 0.0;
+            if (penalty) {
+                const double penaltyNorm =
+                    lambda * m_penaltyResidual.row(bi - c0).norm() * m_design.norms(i);
+                double penaltyFactor = 1.0;
+                totals.clipped += clipScale(penaltyNorm, m_clipPenalty, penaltyFactor);
+                penaltyScale = lambda * penaltyFactor;
+            } else if (lossClipped) {
+                ++totals.clipped;
+            }
+            for (int a = 0; a < p; ++a) {
+                const double combined =
+                    lossScale * m_residual(bi - c0, a) +
+                    (penalty ? penaltyScale * m_penaltyResidual(bi - c0, a) : 0.0);
+                gradTheta.row(a) += combined * X.row(i);
+            }
+            continue;
+        }
+        if (m_clipping.enabled) {
+            // Compare squares; the square root is only needed for clipped rows.
+            const double squared = m_residual.row(bi - c0).squaredNorm() * m_design.squaredNorms(i);
+            totals.clipped +=
+                clipScaleFromSquared(squared, m_clipping.clipTheta, m_clipThetaSquared, scale);
+        }
+        for (int a = 0; a < p; ++a) gradTheta.row(a) += (scale * m_residual(bi - c0, a)) * X.row(i);
+    }
+
+    // W-stream: Σ_i κ'_i λ ∇_W ψ_i with κ'_i = min(1, C_W/‖λ∇_W ψ_i‖), or the unit masses.
+    if (penalty) {
         for (long bi = c0; bi < c0 + cn; ++bi) {
-            const long i = batch[static_cast<std::size_t>(bi)];
-            double scale = 1.0;
-            if (m_splitClip) {
-                // ‖r x̃ᵀ‖_F = ‖r‖·‖x̃‖ for each part; the sum of the two clipped parts has norm
-                // ≤ C_θ, so the sensitivity and the noise are unchanged.
-                const double lossNorm = m_residual.row(bi).norm() * m_design.norms(i);
-                double lossScale = 1.0;
-                const bool lossClipped = clipScale(lossNorm, m_clipLoss, lossScale);
-                double penaltyScale = 0.0;
-                if (penalty) {
-                    const double penaltyNorm =
-                        lambda * m_penaltyResidual.row(bi).norm() * m_design.norms(i);
-                    double penaltyFactor = 1.0;
-                    totals.clipped += clipScale(penaltyNorm, m_clipPenalty, penaltyFactor);
-                    penaltyScale = lambda * penaltyFactor;
-                } else if (lossClipped) {
-                    ++totals.clipped;
-                }
-                for (int a = 0; a < p; ++a) {
-                    const double combined =
-                        lossScale * m_residual(bi, a) +
-                        (penalty ? penaltyScale * m_penaltyResidual(bi, a) : 0.0);
-                    gradTheta.row(a) += combined * X.row(i);
-                }
+            const int cell = m_batchCells[static_cast<std::size_t>(bi - c0)];
+            if (cell < 0) continue;
+            if (m_clipping.wFromGroupMasses) {
+                // Unit weights: each row adds F_i (‖F_i‖ ≤ 1) to its cell's mass.
+                penalty->accumulate(cell, m_F.row(bi - c0), 1.0);
                 continue;
             }
+            double weight = lambda;
             if (m_clipping.enabled) {
-                // Compare squares; the square root is only needed for clipped rows.
-                const double squared = m_residual.row(bi).squaredNorm() * m_design.squaredNorms(i);
-                totals.clipped +=
-                    clipScaleFromSquared(squared, m_clipping.clipTheta, m_clipThetaSquared, scale);
+                const double norm =
+                    lambda * std::sqrt(penalty->wGradientNormSquared(cell, m_F.row(bi - c0)));
+                weight = clippedWeight(lambda, norm, m_clipping.clipW);
             }
-            for (int a = 0; a < p; ++a) gradTheta.row(a) += (scale * m_residual(bi, a)) * X.row(i);
-        }
-
-        // W-stream: Σ_i κ'_i λ ∇_W ψ_i with κ'_i = min(1, C_W/‖λ∇_W ψ_i‖), or the unit masses.
-        if (penalty) {
-            for (long bi = c0; bi < c0 + cn; ++bi) {
-                const int cell = m_batchCells[static_cast<std::size_t>(bi)];
-                if (cell < 0) continue;
-                if (m_clipping.wFromGroupMasses) {
-                    // Unit weights: each row adds F_i (‖F_i‖ ≤ 1) to its cell's mass.
-                    penalty->accumulate(cell, m_F.row(bi), 1.0);
-                    continue;
-                }
-                double weight = lambda;
-                if (m_clipping.enabled) {
-                    const double norm =
-                        lambda * std::sqrt(penalty->wGradientNormSquared(cell, m_F.row(bi)));
-                    weight = clippedWeight(lambda, norm, m_clipping.clipW);
-                }
-                penalty->accumulate(cell, m_F.row(bi), weight);
-            }
+            penalty->accumulate(cell, m_F.row(bi - c0), weight);
         }
     }
-    return totals;
 }
 
 }  // namespace pfa
