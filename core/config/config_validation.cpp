@@ -101,6 +101,22 @@ void requireNonPrivate(const TrainConfig& c) {
             c.algorithm + " is not differentially private; use epsilon = inf (or dp-sgd/dp-fermi)");
 }
 
+void requireShareableBatches(const TrainConfig& c) {
+    if (!c.isPrivate() || c.batchSharing != BatchSharing::BySeed) return;
+    if (c.sampling && *c.sampling != Sampling::Poisson) {
+        throw InputError(
+            "batch-sharing by-seed needs Poisson sampling (the runs that share a "
+            "sample are charged as one Poisson-subsampled mechanism); use "
+            "--sampling poisson or batch-sharing own");
+    }
+    if (c.secureNoise) {
+        throw InputError(
+            "batch-sharing by-seed draws the shared batches from the seed; with "
+            "secure noise (OS entropy) every run draws its own: use batch-sharing "
+            "own");
+    }
+}
+
 void requirePenaltyCellsPresent(const TrainConfig& c, const Dataset& train) {
     const PenaltyLayout layout(c.fairness, train.numGroups(), train.numClasses(),
                                c.advantagedClass);

@@ -48,6 +48,11 @@ void requireNoFairness(const TrainConfig& config);
 /// For non-private algorithms: ε must be ∞.
 void requireNonPrivate(const TrainConfig& config);
 
+/// Batch sharing by seed (TrainConfig::batchSharing) for a private run: its release must be a
+/// Poisson-subsampled Gaussian (Poisson sampling) for the joint accounting of the runs that
+/// share a sample, and its sample must be regenerable from the seed (not secure noise).
+void requireShareableBatches(const TrainConfig& config);
+
 /// The fairness penalty needs every group in every cell of its notion among the training rows
 /// (dp-fermi.md §5.4 "Requirement"); throws InputError naming the empty cell.
 void requirePenaltyCellsPresent(const TrainConfig& config, const Dataset& train);

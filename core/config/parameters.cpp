@@ -424,6 +424,22 @@ std::vector<ParamSpec> declareCommonParameters() {
             return std::string(value == "true" ? "on" : "off");
         };
     }
+    {
+        ParamSpec& p = add(choiceField<BatchSharing>(
+            "batch-sharing", "Batches", &TrainConfig::batchSharing,
+            "own: the run draws its own Poisson batches. by-seed: every run with the same seed, "
+            "sampler and rows draws the same batches, so a sweep trains them together in one "
+            "pass over each batch (much faster); each run's ε is unchanged, and the data set's "
+            "ledger charges the runs that share batches as one mechanism",
+            {{"own", "own batches", "an independent Poisson sample per run"},
+             {"by-seed", "shared by seed",
+              "one Poisson sample per step for all runs of a seed (trained together)"}},
+            batchSharingName, parseBatchSharing));
+        p.applies = AppliesPrivate;
+        // Added after run keys existed: in a key only when shared, so every earlier run keeps
+        // its key and its noise.
+        p.keyedWhenChanged = true;
+    }
     return list;
 }
 
@@ -633,6 +649,7 @@ std::string settingsKey(const TrainConfig& config) {
     std::string key = "algorithm=" + config.algorithm;
     for (const ParamSpec& spec : commonParameters()) {
         const std::string text = spec.get(config);
+        if (spec.keyedWhenChanged && text == spec.defaultValue) continue;
         key += ';';
         key += spec.runKeyName();
         key += '=';

@@ -95,6 +95,9 @@ struct ParamSpec {
     /// The frozen run-key spelling of a value, for values whose key text predates the
     /// declarations (adjacency "add/remove-one"); null: the canonical text (numbers exact).
     std::function<std::string(const std::string&)> keyValue;
+    /// Left out of run keys at its default: a parameter added after run keys existed, so that
+    /// earlier runs keep their keys (and their noise streams).
+    bool keyedWhenChanged = false;
 
     /// Reads the value from a configuration as canonical text.
     std::function<std::string(const TrainConfig&)> get;

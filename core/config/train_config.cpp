@@ -86,6 +86,16 @@ WStream parseWStream(const std::string& text) {
     throw InputError("unknown W stream '" + text + "': use masses or gradient");
 }
 
+std::string batchSharingName(BatchSharing sharing) {
+    return sharing == BatchSharing::BySeed ? "by-seed" : "own";
+}
+
+BatchSharing parseBatchSharing(const std::string& text) {
+    if (text == "own") return BatchSharing::Own;
+    if (text == "by-seed") return BatchSharing::BySeed;
+    throw InputError("unknown batch sharing '" + text + "': use own or by-seed");
+}
+
 TrainConfig firstRunConfig() {
     TrainConfig config;  // dp-fermi, demographic parity, ε = 1
     config.lambda = 3.0;

@@ -45,6 +45,19 @@ enum class WStream {
     ClippedGradient,
 };
 
+/// Whether a run draws its batches alone or shares them with the other runs of its seed.
+enum class BatchSharing {
+    /// The run's own Poisson sample, keyed by its seed and every setting (independent of any
+    /// other run).
+    Own,
+    /// One Poisson sample per step for every run with the same seed, sampler (sampling, batch
+    /// size, epochs) and training rows: such runs can be trained together, one pass over each
+    /// batch serving all of them. Each run's own ε is unchanged; a ledger charges the runs that
+    /// share batches as one subsampled mechanism (privacy-accounting: a shared sample is not
+    /// an independent one).
+    BySeed,
+};
+
 /// A setting whose automatic value prepareRun computed from the training data: what the run
 /// states as read from the data, and what a neighbouring run must keep to compare with it.
 struct DataDerivedSetting {
@@ -115,6 +128,7 @@ struct TrainConfig {
     /// They are computed exactly on the private training rows and are not covered by the
     /// privacy guarantee; off skips them for private runs (non-private runs always have them).
     bool recordDiagnostics = true;
+    BatchSharing batchSharing = BatchSharing::Own;
     /// The values of the algorithm's own parameters (those it declares beyond these fields),
     /// by parameter name, as canonical text (see parameters.h).
     std::map<std::string, std::string> extra;
@@ -148,6 +162,8 @@ std::string averagingName(IterateAveraging averaging);  ///< "none", "poly"
 IterateAveraging parseAveraging(const std::string& text);
 std::string wStreamName(WStream stream);  ///< "masses", "gradient"
 WStream parseWStream(const std::string& text);
+std::string batchSharingName(BatchSharing sharing);  ///< "own", "by-seed"
+BatchSharing parseBatchSharing(const std::string& text);
 privacy::Adjacency parseAdjacency(const std::string& text);
 
 /// Whether a run with these (resolved) settings records the training-set diagnostics.

@@ -50,21 +50,45 @@ std::uint64_t dataFingerprint(const Dataset& data) {
     return mix.h;
 }
 
+namespace {
+
+RandomStream::Digest digestOf(const std::string& text) {
+    const std::string hex = sha256Hex(text);
+    RandomStream::Digest digest{};
+    for (std::size_t i = 0; i < digest.size(); ++i) {
+        digest[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    }
+    return digest;
+}
+
+}  // namespace
+
+std::string sharedSamplerKey(const TrainConfig& config, const Dataset& train) {
+    return "sampling=" + (config.sampling ? samplingName(*config.sampling) : std::string("auto")) +
+           ";batch=" + std::to_string(config.batchSize) +
+           ";epochs=" + std::to_string(config.epochs) + ";rows=" + std::to_string(train.rows());
+}
+
 RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
     : m_seed(config.seed), m_secure(config.secureNoise) {
     if (m_secure) return;
     // A neighbour test keys both data sets' streams alike (privacy::ReleaseTap).
     const privacy::ReleaseTap* tap = privacy::activeReleaseTap();
     const std::optional<std::uint64_t> keyed = tap ? tap->dataFingerprint() : std::nullopt;
-    const std::string hex = sha256Hex(
-        settingsKey(config) + "|data=" + std::to_string(keyed ? *keyed : dataFingerprint(train)));
-    for (std::size_t i = 0; i < m_digest.size(); ++i) {
-        m_digest[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    const std::string data = "|data=" + std::to_string(keyed ? *keyed : dataFingerprint(train));
+    m_digest = digestOf(settingsKey(config) + data);
+    m_samplingDigest = m_digest;
+    if (config.isPrivate() && config.batchSharing == BatchSharing::BySeed) {
+        const std::string key = "shared-batches|" + sharedSamplerKey(config, train) + data;
+        m_samplingDigest = digestOf(key);
+        m_sharedBatches =
+            "seed " + std::to_string(m_seed) + ", batches " + sha256Hex(key).substr(0, 16);
     }
 }
 
 RandomStream RunStreams::stream(std::uint64_t label) const {
-    return m_secure ? RandomStream::secure() : RandomStream(m_seed, label, m_digest);
+    if (m_secure) return RandomStream::secure();
+    return RandomStream(m_seed, label, label == streams::kSampling ? m_samplingDigest : m_digest);
 }
 
 }  // namespace pfa

@@ -23,8 +23,14 @@ public:
     /// `config` must be resolved (resolveDefaults), as the trainers see it.
     RunStreams(const TrainConfig& config, const Dataset& train);
 
-    /// The stream with `label` (streams::kSampling, kNoise, kShares).
+    /// The stream with `label` (streams::kSampling, kNoise, kShares). With batch sharing
+    /// (TrainConfig::batchSharing, private runs) the sampling stream is keyed by the seed, the
+    /// sampler and the training data only, so every run that shares them draws the same
+    /// batches; the other streams stay the run's own.
     RandomStream stream(std::uint64_t label) const;
+    /// Which shared batches the run draws: "seed S, batches <hex>" (the same for every run
+    /// drawing the same batches), or empty for a run with its own sample.
+    const std::string& sharedBatches() const { return m_sharedBatches; }
     bool secure() const { return m_secure; }
     /// SHA-256 of the settings key and the training data's fingerprint.
     const RandomStream::Digest& digest() const { return m_digest; }
@@ -33,7 +39,13 @@ private:
     std::uint64_t m_seed;
     bool m_secure;
     RandomStream::Digest m_digest{};
+    RandomStream::Digest m_samplingDigest{};
+    std::string m_sharedBatches;
 };
+
+/// What a shared sampling stream is keyed by besides the seed and the data: the sampler's
+/// settings ("sampling=poisson;batch=4096;epochs=200;rows=33916").
+std::string sharedSamplerKey(const TrainConfig& config, const Dataset& train);
 
 /// A 64-bit fingerprint of the training data (names, sizes, every value of X, y, s and the
 /// user ids, regression targets): different data gives different noise streams. Not cryptographic:

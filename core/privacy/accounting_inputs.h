@@ -80,6 +80,11 @@ struct AccountingInputs {
     std::string interimSensitivity;  ///< the bound z_interim refers to
     /// Further unsampled Gaussian releases on their own schedules (see GaussianRelease).
     std::vector<GaussianRelease> gaussianReleases;
+    /// Non-empty when the run drew its Poisson batches from a sample shared with other runs
+    /// (TrainConfig::batchSharing): the identity of that sample ("seed 0, batches 3fa9…").
+    /// The run's own ε is unchanged; a ledger composes the runs that share one sample as one
+    /// subsampled mechanism (composeLedgerCurve), not as independent runs.
+    std::string sharedBatches;
 
     /// Number of charged releases: ⌈steps / stepsPerRelease⌉ (a partial epoch counts whole).
     long releases() const;
@@ -102,6 +107,16 @@ RdpCurve interimReleaseCurve(const OrderGrid& grid, const AccountingInputs& inpu
 /// The run's composed curve: releases() × releaseCurve + interimReleases() × interim curve
 /// + Σ over gaussianReleases of releasesAfter(steps) × α/(2z²) (pure releases not included).
 RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& inputs);
+/// The joint curve of runs that drew their batches from one shared Poisson sample (the same
+/// AccountingInputs::sharedBatches): at each step the runs still training release their noisy
+/// sums on the same sample, which is one subsampled Gaussian mechanism with effective
+/// multiplier z_g = (Σ 1/z_r²)^(-1/2) over those runs (the concatenated release, whitened, has
+/// ℓ2 sensitivity √Σ 1/z_r² at unit noise), charged once per step; the runs' unsampled
+/// Gaussian releases (interim, scheduled) use their own noise and add as usual. Runs of
+/// different lengths are composed by segments of steps. +∞ everywhere when the runs are not
+/// all Poisson-subsampled Gaussians of one kind, one release per step, at one sampling rate,
+/// since no joint analysis applies then. Pure releases are not included.
+RdpCurve sharedBatchesCurve(const OrderGrid& grid, const std::vector<AccountingInputs>& runs);
 /// Adds the gaussianReleases made by `steps` steps to `curve` (on `grid`).
 void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& inputs, long steps,
                          RdpCurve& curve);

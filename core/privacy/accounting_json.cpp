@@ -39,6 +39,8 @@ void writeAccountingJson(JsonWriter& json, const AccountingInputs& in) {
         }
         json.endArray();
     }
+    // Written only for shared batches: records of runs with their own sample stay as they were.
+    if (!in.sharedBatches.empty()) json.key("shared_batches").value(in.sharedBatches);
     json.key("extra_releases").beginArray();
     for (const PureRelease& release : in.pureReleases) {
         json.beginObject();
@@ -78,6 +80,7 @@ AccountingInputs accountingFromJson(const JsonValue& json) {
             in.gaussianReleases.push_back(release);
         }
     }
+    in.sharedBatches = json.stringOr("shared_batches", "");
     for (const JsonValue& item : json.at("extra_releases").items()) {
         PureRelease release;
         release.what = item.stringOr("what", "");

@@ -36,6 +36,9 @@ LedgerTotals DatasetLedger::computeTotals() const {
     const OrderGrid grid = OrderGrid::standard();
     PrivacyLedger composed(grid);
     double legacyEpsilon = 0.0, legacyDelta = 0.0, rdpDelta = 0.0;
+    // Runs that drew one shared Poisson sample are one mechanism (sharedBatchesCurve), in
+    // order of their first entry.
+    std::vector<std::pair<std::string, std::vector<AccountingInputs>>> shared;
     for (const LedgerEntry& entry : m_entries) {
         totals.naiveEpsilon += entry.epsilon;
         totals.naiveDelta += entry.delta;
@@ -45,8 +48,23 @@ LedgerTotals DatasetLedger::computeTotals() const {
             ++totals.withoutCurve;
             continue;
         }
-        composed.addRun(runCurve(grid, entry.accounting), 0.0, entry.accounting.pureEpsilon(), 0.0);
         rdpDelta = std::max(rdpDelta, entry.accounting.delta);
+        const std::string& sample = entry.accounting.sharedBatches;
+        if (!sample.empty()) {
+            auto group = std::find_if(shared.begin(), shared.end(),
+                                      [&](const auto& g) { return g.first == sample; });
+            if (group == shared.end()) group = shared.insert(shared.end(), {sample, {}});
+            group->second.push_back(entry.accounting);
+            continue;
+        }
+        composed.addRun(runCurve(grid, entry.accounting), 0.0, entry.accounting.pureEpsilon(), 0.0);
+    }
+    for (const auto& [sample, runs] : shared) {
+        double pure = 0.0;
+        for (const AccountingInputs& run : runs) pure += run.pureEpsilon();
+        composed.addRun(sharedBatchesCurve(grid, runs), 0.0, pure, 0.0);
+        totals.sharedSamples += 1;
+        totals.runsSharingSamples += runs.size();
     }
     if (composed.runCount() > 0) {
         const EpsilonResult rdp = composed.total(rdpDelta);
@@ -107,6 +125,11 @@ std::string describeTotals(const LedgerTotals& t) {
                        (t.runs == 1 ? "" : "s");
     if (t.withoutCurve > 0) {
         text += " (" + std::to_string(t.withoutCurve) + " from older records added as (ε, δ))";
+    }
+    if (t.sharedSamples > 0) {
+        text += " (" + std::to_string(t.runsSharingSamples) + " of them charged as " +
+                std::to_string(t.sharedSamples) + " mechanism" + (t.sharedSamples == 1 ? "" : "s") +
+                " of runs that shared batches)";
     }
     text += "; Σε = " + formatNumber(t.naiveEpsilon) + ", Σδ = " + formatNumber(t.naiveDelta, 3) +
             " by simple addition";

@@ -101,6 +101,15 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
         if (!r.extraReleases.empty()) text << "; extra releases: " << r.extraReleases;
         text << ".\n";
     }
+    if (!r.accounting.sharedBatches.empty()) {
+        text << "Batches: shared (" << r.accounting.sharedBatches
+             << "): every run with this seed, sampler and these training rows drew the same "
+                "Poisson sample at each step (so a sweep trains them in one pass). This run's ε "
+                "above is its own and unchanged; the runs that share one sample are not "
+                "independent of each other, so the data set's ledger charges them together as one "
+                "subsampled Gaussian mechanism (at each step, effective z = (Σ 1/z_r²)^(-1/2) "
+                "over the runs still training), not by composing them as independent runs.\n";
+    }
     if (!r.postProcessing.empty()) {
         text << "Reported model: " << r.postProcessing
              << " — post-processing of the privately released iterates, at no privacy cost.\n";

@@ -128,6 +128,13 @@ public:
         if (config.lambda > 0 && !config.isPrivate())
             requirePenaltyCellsPresent(config, data.train);
         if (!config.isPrivate()) return;
+        requireShareableBatches(config);
+        if (config.calibration == Calibration::Published &&
+            config.batchSharing == BatchSharing::BySeed) {
+            throw InputError(
+                "batch-sharing by-seed needs the conservative calibration: the "
+                "published one is not charged as a Poisson-subsampled Gaussian");
+        }
         if (config.calibration == Calibration::Published) {
             if (config.lambda > 0) requireGroupsAboveRho(config, data.train);
             privacy::checkClosedFormPreconditions(closedFormInputs(config, data));

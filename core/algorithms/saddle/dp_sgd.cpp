@@ -26,11 +26,12 @@ public:
         return commonParameters({"fairness", "epsilon", "delta", "seed", "epochs", "batch-size",
                                  "lr-theta", "l2", "adjacency", "sampling", "clip-theta",
                                  "averaging", "advantaged-class", "evaluate-every", "secure-noise",
-                                 "diagnostics"});
+                                 "diagnostics", "batch-sharing"});
     }
 
     void validate(const TrainConfig& config, const DataSplit&) const override {
         requireNoFairness(config);
+        requireShareableBatches(config);
     }
 
     AlgorithmPresentation presentation() const override {
