@@ -131,6 +131,26 @@ RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data, Trainin
     return result;
 }
 
+std::vector<RunResult> runAlgorithmTogether(const std::vector<TrainConfig>& configs,
+                                            const DataSplit& data,
+                                            const std::vector<TrainingObserver*>& observers,
+                                            const CancelToken& cancel) {
+    if (configs.empty()) return {};
+    const Algorithm& algorithm = findAlgorithm(configs.front().algorithm);
+    std::vector<PreparedConfig> prepared;
+    for (const TrainConfig& config : configs) {
+        if (config.algorithm != algorithm.name())
+            throw std::logic_error("runs trained together must be of one algorithm");
+        prepared.push_back(prepareRun(algorithm, config, data));
+    }
+    std::vector<RunResult> results = algorithm.runTogether(prepared, data, observers, cancel);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        results[i].runUid = newRunUid();
+        observers[i]->onRunEnd(results[i]);
+    }
+    return results;
+}
+
 AlgorithmPresentation presentationOf(const std::string& name) {
     for (const auto& algorithm : algorithmRegistry())
         if (algorithm->name() == name) return algorithm->presentation();

@@ -47,4 +47,12 @@ AlgorithmPresentation presentationOf(const std::string& name);
 RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
                        const CancelToken& cancel);
 
+/// Runs configurations of one algorithm on `data` together (Algorithm::runTogether: runs that
+/// share their batches take one pass over each batch); calls each observer's onRunEnd with its
+/// result. Results in the order of `configs`.
+std::vector<RunResult> runAlgorithmTogether(const std::vector<TrainConfig>& configs,
+                                            const DataSplit& data,
+                                            const std::vector<TrainingObserver*>& observers,
+                                            const CancelToken& cancel);
+
 }  // namespace pfa

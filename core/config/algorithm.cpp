@@ -1,5 +1,7 @@
 #include "core/config/algorithm.h"
 
+#include <algorithm>
+
 #include "core/config/config_validation.h"
 
 namespace pfa {
@@ -37,6 +39,16 @@ std::vector<ParamSpec> ownParametersOf(const Algorithm& algorithm) {
 
 }  // namespace
 
+std::vector<RunResult> Algorithm::runTogether(const std::vector<PreparedConfig>& runs,
+                                              const DataSplit& data,
+                                              const std::vector<TrainingObserver*>& observers,
+                                              const CancelToken& cancel) const {
+    std::vector<RunResult> results;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        results.push_back(run(runs[i], data, *observers[i], cancel));
+    return results;
+}
+
 TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config) {
     std::map<std::string, std::string> own;
     for (const ParamSpec& spec : ownParametersOf(algorithm)) {
@@ -55,9 +67,15 @@ PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& request
     validateParameters(config, ownParametersOf(algorithm));
     validateCommonConfig(config, data, algorithm.capabilities().task == Task::Classification);
     TrainConfig resolved = algorithm.resolve(config, data);
+    // Shared batches only where the algorithm declares them (and so trains them together and
+    // reports them to the ledger): beside it in a sweep, another algorithm keeps its own sample.
+    const std::vector<ParamSpec> declared = algorithm.parameters();
+    if (std::none_of(declared.begin(), declared.end(),
+                     [](const ParamSpec& spec) { return spec.name == "batch-sharing"; }))
+        resolved.batchSharing = BatchSharing::Own;
     algorithm.validate(resolved, data);
     resolved.readFromData.clear();
-    for (const ParamSpec& spec : algorithm.parameters()) {
+    for (const ParamSpec& spec : declared) {
         if (spec.autoReads == AutoReads::Nothing || !spec.isAuto(spec.get(config))) continue;
         resolved.readFromData.push_back({spec.name, spec.get(resolved), spec.autoMeaning,
                                          spec.autoReads == AutoReads::Content});

@@ -110,6 +110,15 @@ public:
     /// on the calling thread; `cancel` is checked before every minibatch.
     virtual RunResult run(const PreparedConfig& prepared, const DataSplit& data,
                           TrainingObserver& observer, const CancelToken& cancel) const = 0;
+
+    /// Trains several prepared runs of this algorithm on `data`, together where they draw the
+    /// same batches (batch-sharing by-seed with one seed and sampler: one pass over each batch
+    /// for all of them), each result bit for bit what run() gives for it alone. Results and
+    /// observers in the order of `runs`. Default: run() for each, one after another.
+    virtual std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                               const DataSplit& data,
+                                               const std::vector<TrainingObserver*>& observers,
+                                               const CancelToken& cancel) const;
 };
 
 /// `config` with the algorithm's own parameters filled with their defaults where unset, and

@@ -5,7 +5,6 @@
 #include <unordered_map>
 
 #include "core/config/parameters.h"
-#include "core/engine/run_streams.h"
 #include "core/util/format.h"
 
 namespace pfa {
@@ -91,8 +90,6 @@ void describePrivateRun(RunResult& result, const privacy::RunAccountant& account
     report.accountant = "Rényi-DP accountant";
     report.unit = train.unitName;
     report.accounting = accountant.inputsAfter(result.steps);
-    if (config.isPrivate() && config.batchSharing == BatchSharing::BySeed && !config.secureNoise)
-        report.accounting.sharedBatches = RunStreams(config, train).sharedBatches();
     const privacy::EpsilonResult spent = accountant.after(result.steps);
     report.epsilonSpent = spent.epsilon;
     report.optimalOrder = spent.order;

@@ -12,6 +12,7 @@
 #include "core/algorithms/registry.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
+#include "core/sweep/sweep_spec.h"
 #include "core/util/error.h"
 
 namespace pfa {
@@ -49,6 +50,57 @@ std::map<std::string, PreparedDatasetPtr> loadAll(const std::vector<SweepRun>& r
         if (!data.count(run.dataset)) data[run.dataset] = provider(run.dataset);
     }
     return data;
+}
+
+/// Runs a group may train together: at most this many, so that a group's memory (its runs'
+/// evaluation buffers) stays small beside the data.
+constexpr std::size_t kMaxTogether = 32;
+
+/// The key under which a run may train together with others: runs with equal non-empty keys
+/// draw the same batches (batch-sharing by-seed, one algorithm, data set, seed and sampler).
+/// Empty for a run that trains alone.
+std::string togetherKey(const SweepRun& run) {
+    const TrainConfig& c = run.config;
+    if (!c.isPrivate() || c.batchSharing != BatchSharing::BySeed || c.secureNoise) return "";
+    if (!readsParameter(findAlgorithm(c.algorithm), "batch-sharing")) return "";
+    return "algorithm=" + c.algorithm + ";dataset=" + run.dataset +
+           ";seed=" + std::to_string(c.seed) +
+           ";sampling=" + (c.sampling ? samplingName(*c.sampling) : std::string("auto")) +
+           ";batch=" + std::to_string(c.batchSize) + ";epochs=" + std::to_string(c.epochs);
+}
+
+/// The work items of a sweep: groups of runs trained together (in order of their first run,
+/// at most kMaxTogether each) and single runs. Groups are halved until every thread has an
+/// item: a half draws the same batches as the whole, so results do not change.
+std::vector<std::vector<std::size_t>> trainingGroups(const std::vector<SweepRun>& runs,
+                                                     unsigned threads) {
+    std::vector<std::vector<std::size_t>> items;
+    std::map<std::string, std::size_t> open;  // key → its item still taking runs
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const std::string key = togetherKey(runs[i]);
+        if (key.empty()) {
+            items.push_back({i});
+            continue;
+        }
+        const auto found = open.find(key);
+        if (found != open.end() && items[found->second].size() < kMaxTogether) {
+            items[found->second].push_back(i);
+            continue;
+        }
+        open[key] = items.size();
+        items.push_back({i});
+    }
+    while (items.size() < threads) {
+        auto largest =
+            std::max_element(items.begin(), items.end(),
+                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
+        if (largest == items.end() || largest->size() < 2) break;
+        const auto half = largest->begin() + static_cast<std::ptrdiff_t>(largest->size() / 2);
+        std::vector<std::size_t> second(half, largest->end());
+        largest->erase(half, largest->end());
+        items.push_back(std::move(second));
+    }
+    return items;
 }
 
 std::string describe(const SweepRun& run) {
@@ -104,67 +156,88 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
     ResultsAppender output(options.outputPath);
     std::mutex mutex;  // guards output, progress and the callback
     std::vector<std::optional<RunResult>> results(runs.size());
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
-        TrainingObserver quiet;
-        for (;;) {
-            const std::size_t i = next.fetch_add(1);
-            if (i >= runs.size() || cancel.cancelled()) return;
-            const SweepRun& run = runs[i];
-            const PreparedDataset& sweepData = *data.at(run.dataset);
-            RunResult result;
-            try {
-                result = runAlgorithm(run.config, sweepData.split, quiet, cancel);
-            } catch (const std::exception& error) {
-                // One failing run must not take the sweep down: record why it failed.
-                RunResult failed;
-                failed.config = run.config;
-                failed.dataset = sweepData.split.train.name;
-                failed.status = RunStatus::Failed;
-                failed.message = error.what();
-                failed.test.error = failed.trainLoss = std::numeric_limits<double>::quiet_NaN();
-                result = std::move(failed);
-            }
-            RunContext context = sweepData.context;
-            context.runKey = run.key;
-            // It touched the rows however it ended: charged before anything else.
-            if (options.onCharge) {
-                if (auto entry = ledgerEntryForRun(result, context, runLabel(result.config))) {
-                    std::lock_guard<std::mutex> lock(mutex);
-                    try {
-                        options.onCharge(context, {*entry});
-                    } catch (const std::exception& error) {
-                        if (outcome.chargeError.empty()) outcome.chargeError = error.what();
-                    }
-                }
-            }
-            // A run cut short by cancellation is not a finished run: it is not recorded.
-            if (result.status == RunStatus::Cancelled && cancel.cancelled()) {
-                if (options.onRunCutShort) {
-                    std::lock_guard<std::mutex> lock(mutex);
-                    options.onRunCutShort(run, result);
-                }
-                return;
-            }
-            describeTuning(result, run);
-            const std::string line = runRecordJson(result, context);
-            std::lock_guard<std::mutex> lock(mutex);
-            output.append(line);
-            SweepProgress& p = outcome.progress;
-            ++p.finished;
-            if (result.status == RunStatus::Failed || result.status == RunStatus::Diverged)
-                ++p.failed;
-            p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - started).count();
-            p.etaSeconds = p.elapsedSeconds / static_cast<double>(p.finished) *
-                           static_cast<double>(runs.size() - p.finished);
-            if (options.onRunFinished) options.onRunFinished(run, result, p);
-            results[i] = std::move(result);
-        }
-    };
     unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
                                            : std::max(1u, std::thread::hardware_concurrency());
     threads =
         std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, runs.size())));
+    const std::vector<std::vector<std::size_t>> items = trainingGroups(runs, threads);
+    std::atomic<std::size_t> next{0};
+    // What follows a run however it ended; false when the sweep was cancelled.
+    auto complete = [&](std::size_t i, RunResult result) {
+        const SweepRun& run = runs[i];
+        const PreparedDataset& sweepData = *data.at(run.dataset);
+        RunContext context = sweepData.context;
+        context.runKey = run.key;
+        // It touched the rows however it ended: charged before anything else.
+        if (options.onCharge) {
+            if (auto entry = ledgerEntryForRun(result, context, runLabel(result.config))) {
+                std::lock_guard<std::mutex> lock(mutex);
+                try {
+                    options.onCharge(context, {*entry});
+                } catch (const std::exception& error) {
+                    if (outcome.chargeError.empty()) outcome.chargeError = error.what();
+                }
+            }
+        }
+        // A run cut short by cancellation is not a finished run: it is not recorded.
+        if (result.status == RunStatus::Cancelled && cancel.cancelled()) {
+            if (options.onRunCutShort) {
+                std::lock_guard<std::mutex> lock(mutex);
+                options.onRunCutShort(run, result);
+            }
+            return false;
+        }
+        describeTuning(result, run);
+        const std::string line = runRecordJson(result, context);
+        std::lock_guard<std::mutex> lock(mutex);
+        output.append(line);
+        SweepProgress& p = outcome.progress;
+        ++p.finished;
+        if (result.status == RunStatus::Failed || result.status == RunStatus::Diverged) ++p.failed;
+        p.elapsedSeconds = std::chrono::duration<double>(Clock::now() - started).count();
+        p.etaSeconds = p.elapsedSeconds / static_cast<double>(p.finished) *
+                       static_cast<double>(runs.size() - p.finished);
+        if (options.onRunFinished) options.onRunFinished(run, result, p);
+        results[i] = std::move(result);
+        return true;
+    };
+    auto worker = [&] {
+        for (;;) {
+            const std::size_t item = next.fetch_add(1);
+            if (item >= items.size() || cancel.cancelled()) return;
+            const std::vector<std::size_t>& members = items[item];
+            const PreparedDataset& sweepData = *data.at(runs[members.front()].dataset);
+            std::vector<TrainConfig> configs;
+            for (const std::size_t i : members) configs.push_back(runs[i].config);
+            std::vector<TrainingObserver> quiet(members.size());
+            std::vector<TrainingObserver*> observers;
+            for (TrainingObserver& observer : quiet) observers.push_back(&observer);
+            std::vector<RunResult> trained;
+            try {
+                trained = members.size() == 1
+                              ? std::vector<RunResult>{runAlgorithm(
+                                    configs.front(), sweepData.split, quiet.front(), cancel)}
+                              : runAlgorithmTogether(configs, sweepData.split, observers, cancel);
+            } catch (const std::exception& error) {
+                // One failing run must not take the sweep down: record why it failed.
+                trained.clear();
+                for (const TrainConfig& config : configs) {
+                    RunResult failed;
+                    failed.config = config;
+                    failed.dataset = sweepData.split.train.name;
+                    failed.status = RunStatus::Failed;
+                    failed.message = error.what();
+                    failed.test.error = failed.trainLoss = std::numeric_limits<double>::quiet_NaN();
+                    trained.push_back(std::move(failed));
+                }
+            }
+            bool going = true;
+            for (std::size_t k = 0; k < members.size(); ++k) {
+                if (!complete(members[k], std::move(trained[k]))) going = false;
+            }
+            if (!going) return;
+        }
+    };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();

@@ -187,6 +187,20 @@ private:
                                                               : kDefaultPublicFeatureBound;
     }
 
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override {
+        return runPlannedTogether(
+            runs, data, observers, cancel,
+            [&](const TrainConfig& config) -> std::unique_ptr<PlannedSaddleRun> {
+                if (!config.isPrivate() || config.calibration != Calibration::Conservative)
+                    return nullptr;
+                return planConservative(config, data);
+            },
+            [&](std::size_t i) { return run(runs[i], data, *observers[i], cancel); });
+    }
+
     RunResult runNonPrivate(const TrainConfig& config, const DataSplit& data,
                             TrainingObserver& observer, const CancelToken& cancel) const {
         TrainerPlan plan;
@@ -203,11 +217,21 @@ private:
 
     RunResult runConservative(const TrainConfig& config, const DataSplit& data,
                               TrainingObserver& observer, const CancelToken& cancel) const {
+        const std::unique_ptr<PlannedSaddleRun> planned = planConservative(config, data);
+        RunResult result = runSaddlePointTrainer(config, planned->plan, data, observer, cancel);
+        planned->describe(result);
+        return result;
+    }
+
+    /// The conservative run's plan, and its report for the result.
+    std::unique_ptr<PlannedSaddleRun> planConservative(const TrainConfig& config,
+                                                       const DataSplit& data) const {
+        auto planned = std::make_unique<PlannedSaddleRun>();
+        TrainerPlan& plan = planned->plan;
         const bool penalty = config.lambda > 0;
         // Shares are only needed (and only paid for) when the penalty is active.
         const double epsilonShares = penalty ? config.shareBudgetFraction * config.epsilon : 0.0;
         const double epsilonTrain = config.epsilon - epsilonShares;
-        TrainerPlan plan;
         plan.sampler = rowSampler(config, data.train);
         // resolveDefaults made the adjacency replace-one for the sensitive-only scope.
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
@@ -232,7 +256,8 @@ private:
         plan.radius = config.wRadius;
         plan.projection = Projection::Ball;  // required by the sensitivity bound (§7.4 (d))
         std::vector<std::string> shareWarnings;
-        const RunStreams runStreams(config, data.train);
+        planned->streams = std::make_unique<RunStreams>(config, data.train);
+        const RunStreams& runStreams = *planned->streams;
         plan.streams = &runStreams;
         if (penalty) {
             // ℓ1 sensitivity 2: a replaced record leaves one cell and joins another.
@@ -242,45 +267,49 @@ private:
             plan.sideReleases.push_back(sharesNoise.release("group shares"));
         }
 
-        RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
-        describeClippedGaussianRun(result, plan, data.train);
-        privacy::PrivacyReport& report = result.privacy;
-        report.algorithm = name();
-        report.calibration = "conservative, RDP-calibrated";
-        report.epsilonShares = epsilonShares;
-        report.clipTheta = config.clipTheta;
-        report.clipW = penalty ? wSensitivity : 0.0;
-        report.clipDescription = "C_θ = " + formatNumber(config.clipTheta) + " per example";
-        if (config.lossClipShare > 0) {
-            report.clipDescription +=
-                " (loss part to " + formatNumber(config.lossClipShare * config.clipTheta) +
-                ", λ × penalty part to " +
-                formatNumber((1 - config.lossClipShare) * config.clipTheta) + ", separately)";
-        }
-        if (masses) {
-            report.clipDescription +=
-                "; W-stream: noisy per-cell batch sums of predicted "
-                "probabilities (each row adds ‖F_i‖ ≤ 1 to one cell, no "
-                "clipping), from which λ·∇_W is computed";
-        } else if (penalty) {
-            report.clipDescription += ", C_W = " + formatNumber(config.clipW) + " per example";
-        }
-        if (penalty) {
-            report.extraReleases =
-                "group shares via Laplace(2/ε₀), ε₀ = " + formatNumber(epsilonShares) +
-                ", floored at ρ = " + formatNumber(config.minGroupShare);
-        }
-        report.warnings.insert(report.warnings.end(), shareWarnings.begin(), shareWarnings.end());
-        if (config.scope == ProtectionScope::SensitiveOnly) {
-            // Neighbours differ in one record's sensitive attribute: a replacement. The
-            // calibration clips and noises whole records, so it protects any replaced record.
-            report.protectedData +=
-                " — this covers the 'sensitive attribute only' scope, whose "
-                "neighbouring data sets differ in one " +
-                data.train.unitName + "'s sensitive attribute (replace-one adjacency)";
-        }
-        report.statement = privacy::renderPrivacyStatement(report, "", "");
-        return result;
+        planned->describe = [this, &plan, &train = data.train, penalty, epsilonShares, wSensitivity,
+                             masses, shareWarnings](RunResult& result) {
+            const TrainConfig& config = result.config;
+            describeClippedGaussianRun(result, plan, train);
+            privacy::PrivacyReport& report = result.privacy;
+            report.algorithm = name();
+            report.calibration = "conservative, RDP-calibrated";
+            report.epsilonShares = epsilonShares;
+            report.clipTheta = config.clipTheta;
+            report.clipW = penalty ? wSensitivity : 0.0;
+            report.clipDescription = "C_θ = " + formatNumber(config.clipTheta) + " per example";
+            if (config.lossClipShare > 0) {
+                report.clipDescription +=
+                    " (loss part to " + formatNumber(config.lossClipShare * config.clipTheta) +
+                    ", λ × penalty part to " +
+                    formatNumber((1 - config.lossClipShare) * config.clipTheta) + ", separately)";
+            }
+            if (masses) {
+                report.clipDescription +=
+                    "; W-stream: noisy per-cell batch sums of predicted "
+                    "probabilities (each row adds ‖F_i‖ ≤ 1 to one cell, no "
+                    "clipping), from which λ·∇_W is computed";
+            } else if (penalty) {
+                report.clipDescription += ", C_W = " + formatNumber(config.clipW) + " per example";
+            }
+            if (penalty) {
+                report.extraReleases =
+                    "group shares via Laplace(2/ε₀), ε₀ = " + formatNumber(epsilonShares) +
+                    ", floored at ρ = " + formatNumber(config.minGroupShare);
+            }
+            report.warnings.insert(report.warnings.end(), shareWarnings.begin(),
+                                   shareWarnings.end());
+            if (config.scope == ProtectionScope::SensitiveOnly) {
+                // Neighbours differ in one record's sensitive attribute: a replacement. The
+                // calibration clips and noises whole records, so it protects any replaced record.
+                report.protectedData +=
+                    " — this covers the 'sensitive attribute only' scope, whose "
+                    "neighbouring data sets differ in one " +
+                    train.unitName + "'s sensitive attribute (replace-one adjacency)";
+            }
+            report.statement = privacy::renderPrivacyStatement(report, "", "");
+        };
+        return planned;
     }
 
     RunResult runPublished(const TrainConfig& config, const DataSplit& data,

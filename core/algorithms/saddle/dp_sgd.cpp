@@ -51,31 +51,57 @@ public:
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
-        TrainerPlan plan;
-        plan.sampler = rowSampler(config, data.train);
         if (!config.isPrivate()) {
+            TrainerPlan plan;
+            plan.sampler = rowSampler(config, data.train);
             RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
             result.privacy = privacy::nonPrivateReport(name(), result.steps);
             return result;
         }
+        const std::unique_ptr<PlannedSaddleRun> planned = planPrivate(config, data);
+        RunResult result = runSaddlePointTrainer(config, planned->plan, data, observer, cancel);
+        planned->describe(result);
+        return result;
+    }
 
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override {
+        return runPlannedTogether(
+            runs, data, observers, cancel,
+            [&](const TrainConfig& config) -> std::unique_ptr<PlannedSaddleRun> {
+                return config.isPrivate() ? planPrivate(config, data) : nullptr;
+            },
+            [&](std::size_t i) { return run(runs[i], data, *observers[i], cancel); });
+    }
+
+private:
+    /// A private run's plan, and its report for the result.
+    std::unique_ptr<PlannedSaddleRun> planPrivate(const TrainConfig& config,
+                                                  const DataSplit& data) const {
+        auto planned = std::make_unique<PlannedSaddleRun>();
+        TrainerPlan& plan = planned->plan;
+        plan.sampler = rowSampler(config, data.train);
+        planned->streams = std::make_unique<RunStreams>(config, data.train);
+        plan.streams = planned->streams.get();
         // The noise is solved for the sampler that runs; one clipped stream gets all of it.
         const privacy::ClippedGaussianCalibration calibration = privacy::calibrateClippedGaussian(
             plan.sampler, config.adjacency, config.epsilon, config.delta);
         plan.clipping.enabled = true;
         plan.clipping.clipTheta = config.clipTheta;
         plan.noise = GaussianMechanism::calibrated(calibration, config.clipTheta);
-
-        RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
-
-        describeClippedGaussianRun(result, plan, data.train);
-        privacy::PrivacyReport& report = result.privacy;
-        report.algorithm = name();
-        report.calibration = "RDP-calibrated";
-        report.clipTheta = config.clipTheta;
-        report.clipDescription = "C = " + formatNumber(config.clipTheta) + " per example";
-        report.statement = privacy::renderPrivacyStatement(report, "", "");
-        return result;
+        planned->describe = [this, &plan, &train = data.train](RunResult& result) {
+            describeClippedGaussianRun(result, plan, train);
+            privacy::PrivacyReport& report = result.privacy;
+            report.algorithm = name();
+            report.calibration = "RDP-calibrated";
+            report.clipTheta = result.config.clipTheta;
+            report.clipDescription =
+                "C = " + formatNumber(result.config.clipTheta) + " per example";
+            report.statement = privacy::renderPrivacyStatement(report, "", "");
+        };
+        return planned;
     }
 };
 

@@ -4,6 +4,7 @@
 // iterate averaging, and the epoch reporter.
 #include "core/algorithms/saddle/saddle_point_trainer.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -51,124 +52,273 @@ void initialise(RunResult& result, const TrainerPlan& plan, int p, Eigen::Index 
 
 }  // namespace
 
-RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& plan,
-                                const DataSplit& data, TrainingObserver& observer,
-                                const CancelToken& cancel) {
-    const Dataset& train = data.train;
-    const std::unique_ptr<Model> model = makeModelForClasses(train.numClasses());
-    const int p = model->scoreDimension();
-    const int l = model->classes();
-    const DesignMatrix trainDesign = makeDesignMatrix(train.X, plan.featureBound);
-    const DesignMatrix testDesign = makeDesignMatrix(data.test.X, plan.featureBound);
-    const Eigen::Index n = train.rows();
-    const Eigen::Index width = trainDesign.X.cols();
+namespace {
 
-    std::optional<RunStreams> ownStreams;
-    if (!plan.streams) ownStreams.emplace(config, train);
-    const RunStreams& runStreams = plan.streams ? *plan.streams : *ownStreams;
-    if (plan.sampler.unit != SamplingUnit::Row || plan.sampler.population != static_cast<long>(n)) {
-        throw std::logic_error("the plan's sampler does not draw this run's training rows");
+/// One run of a group: its parts, its state and its session. Not movable (the session and the
+/// parts reference each other).
+class SaddleRun {
+public:
+    SaddleRun(const SaddleRunRequest& request, const DataSplit& data, const Model& model,
+              const DesignMatrix& trainDesign, const DesignMatrix& testDesign,
+              const CancelToken& cancel)
+        : m_config(*request.config),
+          m_plan(*request.plan),
+          m_layout(m_config.fairness, data.train.numGroups(), model.classes(),
+                   m_config.advantagedClass),
+          m_session(*request.observer, cancel),
+          m_trainEvaluator(data.train, trainDesign, model),
+          m_testEvaluator(data.test, testDesign, model) {
+        const Dataset& train = data.train;
+        const Eigen::Index n = train.rows();
+        if (!m_plan.streams) m_ownStreams.emplace(m_config, train);
+        if (m_plan.sampler.unit != SamplingUnit::Row ||
+            m_plan.sampler.population != static_cast<long>(n)) {
+            throw std::logic_error("the plan's sampler does not draw this run's training rows");
+        }
+        // The noise is charged for q and T of one sampler: it must be the one that runs.
+        if (m_plan.noise.isPrivate() && !(m_plan.noise.sampler() == m_plan.sampler)) {
+            throw std::logic_error("the plan's noise was calibrated for another sampler");
+        }
+        if (m_plan.penalty) m_penalty.emplace(m_layout, m_plan.shares);
+        RunResult& result = m_session.result();
+        result.config = m_config;
+        result.dataset = train.name;
+        result.featureBound = m_plan.featureBound;  // prediction must rescale rows the same way
+        initialise(result, m_plan, model.scoreDimension(), trainDesign.X.cols(), m_layout,
+                   model.classes());
+        if (m_penalty) m_penalty->setW(result.W);
+        // The parts; every per-step buffer is allocated here, so no step allocates.
+        m_gradients.emplace(train, trainDesign, model, m_layout, m_plan.lambda, m_plan.clipping);
+        m_adversary.emplace(m_plan.lambda, m_plan.noise, m_plan.clipping.wFromGroupMasses,
+                            batchSize(), m_config.lrW, m_layout.groups(), m_plan.radius,
+                            m_plan.projection, result.W.rows(), result.W.cols());
+        m_descent.emplace(m_config.lrTheta, m_config.l2);
+        m_gradTheta.resize(model.scoreDimension(), trainDesign.X.cols());
+        m_average.emplace(result.theta);
+        m_noise.emplace(streams().stream(streams::kNoise));
+        // ε so far, from the accountant composed of the mechanisms this loop runs.
+        m_accountant = planAccountant(m_plan, m_config.delta, train.unitName);
+        if (m_accountant)
+            m_session.setEpsilonSoFar(
+                [this](long steps) { return m_accountant->after(steps).epsilon; });
+        m_reporter.emplace(m_config, m_trainEvaluator, m_testEvaluator, m_plan.penalty,
+                           m_plan.lambda);
     }
-    // The noise is charged for q and T of one sampler: it must be the one that runs.
-    if (plan.noise.isPrivate() && !(plan.noise.sampler() == plan.sampler)) {
-        throw std::logic_error("the plan's noise was calibrated for another sampler");
+    SaddleRun(const SaddleRun&) = delete;
+    SaddleRun& operator=(const SaddleRun&) = delete;
+
+    const RunStreams& streams() const { return m_plan.streams ? *m_plan.streams : *m_ownStreams; }
+    const TrainerPlan& plan() const { return m_plan; }
+    bool stopped() const { return m_stop; }
+
+    /// Before a step: false (and stopped) when cancellation was requested.
+    bool startStep() {
+        if (m_session.cancelled(m_step)) {
+            m_stop = true;
+            return false;
+        }
+        m_gradients->begin(m_session.result().theta, m_penalty ? &*m_penalty : nullptr,
+                           m_gradTheta);
+        return true;
     }
-    BatchSampler sampler(plan.sampler, runStreams.stream(streams::kSampling));
-    const PenaltyLayout layout(config.fairness, train.numGroups(), l, config.advantagedClass);
-    std::optional<ErmiPenalty> penalty;
-    if (plan.penalty) penalty.emplace(layout, plan.shares);
+    void addChunk(const std::vector<long>& batch, long b, long first, long count) {
+        m_gradients->addChunk(batch, b, first, count);
+    }
+    /// After the batch's chunks: noise, the descent and ascent steps, the observer.
+    void finishStep(int epoch, long b) {
+        RunResult& result = m_session.result();
+        RowMatrix& theta = result.theta;
+        Eigen::MatrixXd& W = result.W;
+        const BatchTotals& totals = m_gradients->totals();
+        m_clipped += totals.clipped;
+        m_seen += b;
+        // θ: noise on the batch mean, then the descent step.
+        m_gradTheta /= batchSize();
+        m_plan.noise.addNoise(GaussianMechanism::Stream::Theta, m_gradTheta, *m_noise);
+        m_descent->apply(theta, m_gradTheta);
+        // W: ascent on the same iterate (simultaneous updates), then projection.
+        if (m_penalty) m_adversary->apply(*m_penalty, W, *m_noise);
+        ++m_step;
+        if (averaging()) m_average->add(m_step, theta);
 
-    RunSession session(observer, cancel);
-    RunResult& result = session.result();
-    result.config = config;
-    result.dataset = train.name;
-    result.featureBound = plan.featureBound;  // prediction must rescale rows the same way
-    initialise(result, plan, p, width, layout, l);
-    RowMatrix& theta = result.theta;
-    Eigen::MatrixXd& W = result.W;
-    if (penalty) penalty->setW(W);
+        if (!theta.allFinite() || (m_penalty && !W.allFinite())) {
+            m_session.diverge("diverged at step " + std::to_string(m_step) +
+                              " (non-finite parameters); try a smaller learning rate");
+            m_stop = true;
+            return;
+        }
+        StepInfo info;
+        info.step = m_step;
+        info.epoch = epoch;
+        info.batchRows = b;
+        info.batchLoss = b > 0 ? totals.lossSum / static_cast<double>(b) : kNaN;
+        if (m_session.stopRequested(m_session.stepped(info), m_step, m_plan.sampler.steps()))
+            m_stop = true;
+    }
 
-    // The parts; every per-step buffer is allocated here, so no step allocates.
-    PerExampleGradients gradients(train, trainDesign, *model, layout, plan.lambda, plan.clipping);
+    /// At the end of `epoch`, or when the run stopped during it: the evaluation. Sets `done`
+    /// when the run ends here.
+    void finishEpoch(int epoch, bool& done) {
+        const bool lastEpoch = epoch == m_plan.sampler.epochs || m_stop;
+        done = lastEpoch || m_session.diverged();
+        const long clipped = m_clipped, seen = m_seen;
+        m_clipped = m_seen = 0;
+        if (m_session.diverged()) return;
+        if (!lastEpoch && m_config.evaluateEvery > 1 && epoch % m_config.evaluateEvery != 0) return;
+        if (m_stop && m_session.result().status == RunStatus::Cancelled && seen == 0 && epoch > 1)
+            return;
+        const RowMatrix& reported = averaging() ? m_average->value() : m_session.result().theta;
+        const bool stopAsked =
+            m_session.evaluated(m_reporter->measure(epoch, m_step, reported, clipped, seen));
+        if (!m_stop) m_stop = m_session.stopRequested(stopAsked, m_step, m_plan.sampler.steps());
+        if (m_stop) done = true;
+    }
+
+    RunResult finish() {
+        RunResult& result = m_session.result();
+        result.steps = m_step;
+        if (averaging()) result.theta = m_average->value();  // the reported model
+        m_reporter->finish(result);
+        return m_session.finish();
+    }
+
+private:
     // Always the fixed m, never the realised batch size: the noise is calibrated for a sum
     // normalised by m, and a short batch divided by its own size would receive only b/m of the
     // noise its release needs.
-    const double batchSize = static_cast<double>(plan.sampler.batchSize);
-    AdversaryStep adversary(plan.lambda, plan.noise, plan.clipping.wFromGroupMasses, batchSize,
-                            config.lrW, layout.groups(), plan.radius, plan.projection, W.rows(),
-                            W.cols());
-    const DescentStep descent(config.lrTheta, config.l2);
-    std::vector<long> batch(static_cast<std::size_t>(n));
-    RowMatrix gradTheta(p, width);
+    double batchSize() const { return static_cast<double>(m_plan.sampler.batchSize); }
     // Which model is reported is a setting of the run (resolved by the algorithm), like its
     // step sizes; unset means the last iterate.
-    const bool averaging = config.averaging == IterateAveraging::PolynomialDecay;
-    PolynomialDecayAverage average(theta);
-    RandomStream noise = runStreams.stream(streams::kNoise);
-    Evaluator trainEvaluator(train, trainDesign, *model);
-    Evaluator testEvaluator(data.test, testDesign, *model);
-    // ε so far, from the accountant composed of the mechanisms this loop runs.
-    const std::optional<privacy::RunAccountant> accountant =
-        planAccountant(plan, config.delta, train.unitName);
-    if (accountant)
-        session.setEpsilonSoFar([&](long steps) { return accountant->after(steps).epsilon; });
-    EpochReporter reporter(config, trainEvaluator, testEvaluator, plan.penalty, plan.lambda);
+    bool averaging() const { return m_config.averaging == IterateAveraging::PolynomialDecay; }
 
-    long step = 0;
-    bool stop = false;
-    const int epochs = plan.sampler.epochs;
-    const long totalSteps = plan.sampler.steps();
-    for (int epoch = 1; epoch <= epochs && !stop; ++epoch) {
-        long clipped = 0, seen = 0;
-        for (long t = 0; t < sampler.stepsPerEpoch(); ++t) {
-            if (session.cancelled(step)) {
-                stop = true;
-                break;
-            }
-            const long b = sampler.next(t, batch);
-            const BatchTotals totals =
-                gradients.accumulate(batch, b, theta, penalty ? &*penalty : nullptr, gradTheta);
-            clipped += totals.clipped;
-            seen += b;
-            // θ: noise on the batch mean, then the descent step.
-            gradTheta /= batchSize;
-            plan.noise.addNoise(GaussianMechanism::Stream::Theta, gradTheta, noise);
-            descent.apply(theta, gradTheta);
-            // W: ascent on the same iterate (simultaneous updates), then projection.
-            if (penalty) adversary.apply(*penalty, W, noise);
-            ++step;
-            if (averaging) average.add(step, theta);
+    const TrainConfig& m_config;
+    const TrainerPlan& m_plan;
+    std::optional<RunStreams> m_ownStreams;
+    const PenaltyLayout m_layout;
+    std::optional<ErmiPenalty> m_penalty;
+    RunSession m_session;
+    Evaluator m_trainEvaluator, m_testEvaluator;
+    std::optional<PerExampleGradients> m_gradients;
+    std::optional<AdversaryStep> m_adversary;
+    std::optional<DescentStep> m_descent;
+    RowMatrix m_gradTheta;
+    std::optional<PolynomialDecayAverage> m_average;
+    std::optional<RandomStream> m_noise;
+    std::optional<privacy::RunAccountant> m_accountant;
+    std::optional<EpochReporter> m_reporter;
+    long m_step = 0, m_clipped = 0, m_seen = 0;
+    bool m_stop = false;
+};
 
-            if (!theta.allFinite() || (penalty && !W.allFinite())) {
-                session.diverge("diverged at step " + std::to_string(step) +
-                                " (non-finite parameters); try a smaller learning rate");
-                stop = true;
-                break;
-            }
-            StepInfo info;
-            info.step = step;
-            info.epoch = epoch;
-            info.batchRows = b;
-            info.batchLoss = b > 0 ? totals.lossSum / static_cast<double>(b) : kNaN;
-            if (session.stopRequested(session.stepped(info), step, totalSteps)) {
-                stop = true;
-                break;
-            }
+}  // namespace
+
+std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& requests,
+                                           const DataSplit& data, const CancelToken& cancel) {
+    if (requests.empty()) return {};
+    const Dataset& train = data.train;
+    const std::unique_ptr<Model> model = makeModelForClasses(train.numClasses());
+    const TrainerPlan& lead = *requests.front().plan;
+    const DesignMatrix trainDesign = makeDesignMatrix(train.X, lead.featureBound);
+    const DesignMatrix testDesign = makeDesignMatrix(data.test.X, lead.featureBound);
+
+    std::vector<std::unique_ptr<SaddleRun>> runs;
+    for (const SaddleRunRequest& request : requests) {
+        runs.push_back(
+            std::make_unique<SaddleRun>(request, data, *model, trainDesign, testDesign, cancel));
+    }
+    // One sampler for the group: the runs must draw exactly the batches each would alone.
+    const RunStreams& leadStreams = runs.front()->streams();
+    for (const auto& run : runs) {
+        const bool sameSample =
+            runs.size() == 1 || (!run->streams().sharedBatches().empty() &&
+                                 run->streams().sharedBatches() == leadStreams.sharedBatches());
+        if (!sameSample || !(run->plan().sampler == lead.sampler) ||
+            run->plan().featureBound != lead.featureBound) {
+            throw std::logic_error(
+                "runs trained together must share their batches (batch-sharing "
+                "by-seed), sampler and feature scaling");
         }
-        if (session.diverged()) break;
-        const bool lastEpoch = epoch == epochs || stop;
-        if (!lastEpoch && config.evaluateEvery > 1 && epoch % config.evaluateEvery != 0) continue;
-        if (stop && result.status == RunStatus::Cancelled && seen == 0 && epoch > 1) break;
+    }
+    BatchSampler sampler(lead.sampler, leadStreams.stream(streams::kSampling));
+    std::vector<long> batch(static_cast<std::size_t>(train.rows()));
+    std::vector<SaddleRun*> active, stepping;
+    for (const auto& run : runs) active.push_back(run.get());
 
-        const bool stopAsked = session.evaluated(
-            reporter.measure(epoch, step, averaging ? average.value() : theta, clipped, seen));
-        if (!stop) stop = session.stopRequested(stopAsked, step, totalSteps);
+    const int epochs = lead.sampler.epochs;
+    for (int epoch = 1; epoch <= epochs && !active.empty(); ++epoch) {
+        for (long t = 0; t < sampler.stepsPerEpoch(); ++t) {
+            stepping.clear();
+            for (SaddleRun* run : active) {
+                if (!run->stopped() && run->startStep()) stepping.push_back(run);
+            }
+            if (stepping.empty()) break;
+            const long b = sampler.next(t, batch);
+            // Chunk by chunk, every run: the chunk's rows are read once for all of them.
+            for (long c0 = 0; c0 < b; c0 += PerExampleGradients::kChunkRows) {
+                const long count = std::min(PerExampleGradients::kChunkRows, b - c0);
+                for (SaddleRun* run : stepping) run->addChunk(batch, b, c0, count);
+            }
+            for (SaddleRun* run : stepping) run->finishStep(epoch, b);
+        }
+        // Every run evaluates this epoch (those that stopped during it too); finished runs
+        // leave the group.
+        std::vector<SaddleRun*> going;
+        for (SaddleRun* run : active) {
+            bool done = false;
+            run->finishEpoch(epoch, done);
+            if (!done) going.push_back(run);
+        }
+        active = std::move(going);
     }
 
-    result.steps = step;
-    if (averaging) theta = average.value();  // the reported model
-    reporter.finish(result);
-    return session.finish();
+    std::vector<RunResult> results;
+    for (const auto& run : runs) results.push_back(run->finish());
+    return results;
+}
+
+RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& plan,
+                                const DataSplit& data, TrainingObserver& observer,
+                                const CancelToken& cancel) {
+    return std::move(runSaddlePointGroup({{&config, &plan, &observer}}, data, cancel).front());
+}
+
+std::vector<RunResult> runPlannedTogether(const std::vector<PreparedConfig>& runs,
+                                          const DataSplit& data,
+                                          const std::vector<TrainingObserver*>& observers,
+                                          const CancelToken& cancel, const SaddlePlanner& planner,
+                                          const std::function<RunResult(std::size_t)>& runAlone) {
+    std::vector<std::optional<RunResult>> results(runs.size());
+    std::vector<std::unique_ptr<PlannedSaddleRun>> planned(runs.size());
+    // Runs sharing one sample, in order of their first run.
+    std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        planned[i] = planner(runs[i].config());
+        const std::string sample =
+            planned[i] && planned[i]->plan.streams ? planned[i]->plan.streams->sharedBatches() : "";
+        if (sample.empty()) {
+            planned[i].reset();
+            results[i] = runAlone(i);
+            continue;
+        }
+        auto group = std::find_if(groups.begin(), groups.end(),
+                                  [&](const auto& g) { return g.first == sample; });
+        if (group == groups.end()) group = groups.insert(groups.end(), {sample, {}});
+        group->second.push_back(i);
+    }
+    for (const auto& [sample, members] : groups) {
+        std::vector<SaddleRunRequest> requests;
+        for (const std::size_t i : members)
+            requests.push_back({&runs[i].config(), &planned[i]->plan, observers[i]});
+        std::vector<RunResult> trained = runSaddlePointGroup(requests, data, cancel);
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            const std::size_t i = members[k];
+            if (planned[i]->describe) planned[i]->describe(trained[k]);
+            results[i] = std::move(trained[k]);
+        }
+    }
+    std::vector<RunResult> out;
+    for (auto& result : results) out.push_back(std::move(*result));
+    return out;
 }
 
 }  // namespace pfa

@@ -1,6 +1,11 @@
 #pragma once
 
+#include <functional>
+#include <memory>
+#include <vector>
+
 #include "core/algorithms/saddle/trainer_plan.h"
+#include "core/config/algorithm.h"
 #include "core/config/cancel_token.h"
 #include "core/config/run_result.h"
 #include "core/data/dataset.h"
@@ -16,5 +21,47 @@ namespace pfa {
 RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& plan,
                                 const DataSplit& data, TrainingObserver& observer,
                                 const CancelToken& cancel);
+
+/// One run of a group trained together: its resolved config, its plan and its observer (all
+/// referenced; they must outlive the call).
+struct SaddleRunRequest {
+    const TrainConfig* config = nullptr;
+    const TrainerPlan* plan = nullptr;
+    TrainingObserver* observer = nullptr;
+};
+
+/// Trains runs that draw the same batches (batch-sharing by-seed: one sampler, one feature
+/// scaling) in lockstep: each batch is drawn once, and each chunk of its rows is read once for
+/// all runs while it is in cache. Every run's noise, steps, evaluation and stopping stay its
+/// own, so each result is bit for bit what runSaddlePointTrainer gives for that run alone.
+/// Results in the order of `runs`. Throws std::logic_error when the runs do not share batches.
+std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& runs,
+                                           const DataSplit& data, const CancelToken& cancel);
+
+/// A saddle-point run made ready by its algorithm: the plan, the streams it references and
+/// what the algorithm adds to the result afterwards (its privacy report). Not movable: the
+/// plan points at the streams and `describe` may refer to the plan.
+struct PlannedSaddleRun {
+    PlannedSaddleRun() = default;
+    PlannedSaddleRun(const PlannedSaddleRun&) = delete;
+    PlannedSaddleRun& operator=(const PlannedSaddleRun&) = delete;
+
+    TrainerPlan plan;
+    std::unique_ptr<RunStreams> streams;  ///< plan.streams points here
+    std::function<void(RunResult&)> describe;
+};
+
+/// An algorithm's planner for runTogether: the planned run for a configuration, or null when
+/// that run is not trained by the saddle-point loop with shared batches (it then runs alone).
+using SaddlePlanner = std::function<std::unique_ptr<PlannedSaddleRun>(const TrainConfig&)>;
+
+/// Algorithm::runTogether for the saddle-point family: the runs `planner` plans and that
+/// share a sample (RunStreams::sharedBatches) are trained together by runSaddlePointGroup
+/// and described by their planned runs; every other run goes to `runAlone(i)`.
+std::vector<RunResult> runPlannedTogether(const std::vector<PreparedConfig>& runs,
+                                          const DataSplit& data,
+                                          const std::vector<TrainingObserver*>& observers,
+                                          const CancelToken& cancel, const SaddlePlanner& planner,
+                                          const std::function<RunResult(std::size_t)>& runAlone);
 
 }  // namespace pfa

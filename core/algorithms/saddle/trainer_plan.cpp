@@ -15,6 +15,12 @@ void describeClippedGaussianRun(RunResult& result, const TrainerPlan& plan, cons
     const privacy::RunAccountant accountant = *planAccountant(plan, config.delta, train.unitName);
     describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
+    // The shared sample the batches came from, if any (the ledger composes such runs jointly).
+    if (plan.streams) {
+        report.accounting.sharedBatches = plan.streams->sharedBatches();
+    } else if (config.batchSharing == BatchSharing::BySeed && !config.secureNoise) {
+        report.accounting.sharedBatches = RunStreams(config, train).sharedBatches();
+    }
     if (const auto& poisson = plan.noise.poissonAssumed()) {
         report.epsilonPoissonAssumed =
             privacy::composeRunAccountant(*poisson, plan.sideReleases, config.delta, train.unitName)
