@@ -1,0 +1,322 @@
+// Batch sharing by seed: runs that draw one shared Poisson sample train together (one pass over
+// each batch for all of them) with results bit for bit those of each run alone, and the ledger
+// charges them as one subsampled Gaussian mechanism, checked against an independent numerical
+// integration of the joint mechanism.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
+#include "core/privacy/accounting_json.h"
+#include "core/privacy/dataset_ledger.h"
+#include "core/sweep/prepared_dataset.h"
+#include "core/sweep/sweep_runner.h"
+#include "core/sweep/sweep_spec.h"
+#include "core/util/error.h"
+#include "core/util/json_value.h"
+#include "core/util/json_writer.h"
+#include "test_data.h"
+
+using namespace pfa;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+TrainConfig sharing(const std::string& algorithm, double epsilon, double lambda) {
+    TrainConfig config = test::quickConfig(algorithm, epsilon, lambda);
+    config.batchSharing = BatchSharing::BySeed;
+    config.evaluateEvery = 2;
+    return config;
+}
+
+/// Same model, W, per-epoch history, final metrics and ε, bit for bit.
+void requireIdentical(const RunResult& a, const RunResult& b) {
+    REQUIRE(a.status == b.status);
+    REQUIRE(a.steps == b.steps);
+    REQUIRE(a.theta.size() == b.theta.size());
+    for (Eigen::Index i = 0; i < a.theta.size(); ++i)
+        REQUIRE(a.theta.data()[i] == b.theta.data()[i]);
+    REQUIRE(a.W.size() == b.W.size());
+    for (Eigen::Index i = 0; i < a.W.size(); ++i) REQUIRE(a.W.data()[i] == b.W.data()[i]);
+    REQUIRE(a.history.size() == b.history.size());
+    for (std::size_t e = 0; e < a.history.size(); ++e) {
+        REQUIRE(a.history[e].step == b.history[e].step);
+        REQUIRE(a.history[e].testError == b.history[e].testError);
+        REQUIRE(a.history[e].violation == b.history[e].violation);
+        REQUIRE(a.history[e].clipFraction == b.history[e].clipFraction);
+        REQUIRE(a.history[e].epsilonSpent == b.history[e].epsilonSpent);
+    }
+    REQUIRE(a.test.error == b.test.error);
+    REQUIRE(a.privacy.epsilonSpent == b.privacy.epsilonSpent);
+    REQUIRE(a.privacy.accounting.sharedBatches == b.privacy.accounting.sharedBatches);
+}
+
+std::vector<RunResult> together(const std::vector<TrainConfig>& configs, const DataSplit& data,
+                                std::vector<TrainingObserver>& observers) {
+    std::vector<TrainingObserver*> pointers;
+    for (TrainingObserver& observer : observers) pointers.push_back(&observer);
+    CancelToken cancel;
+    return runAlgorithmTogether(configs, data, pointers, cancel);
+}
+
+/// ε(α) of one release of the Poisson-subsampled Gaussian whose neighbour adds a row that moves
+/// release r by one unit (noise std z_r), by direct numerical integration over the release
+/// space: A_α = E_Q[(P/Q)^α] with P/Q(x) = 1 − q + q·exp(Σ_r (2x_r − 1)/(2z_r²)).
+/// Independent of the accountant: no series, no reduction to one dimension.
+double jointRdp(double q, const std::vector<double>& z, double alpha) {
+    const int points = 801;
+    std::vector<std::vector<double>> grid(z.size()), weight(z.size());
+    for (std::size_t r = 0; r < z.size(); ++r) {
+        const double lo = -14 * z[r], hi = 14 * z[r] + 1, h = (hi - lo) / (points - 1);
+        for (int k = 0; k < points; ++k) {
+            const double x = lo + h * k;
+            grid[r].push_back(x);
+            const double simpson = (k == 0 || k == points - 1) ? 1 : (k % 2 ? 4 : 2);
+            weight[r].push_back(simpson * h / 3 * std::exp(-x * x / (2 * z[r] * z[r])) /
+                                (std::sqrt(2 * M_PI) * z[r]));
+        }
+    }
+    double total = 0;
+    if (z.size() == 1) {
+        for (int i = 0; i < points; ++i) {
+            const double ratio = 1 - q + q * std::exp((2 * grid[0][i] - 1) / (2 * z[0] * z[0]));
+            total += weight[0][i] * std::pow(ratio, alpha);
+        }
+    } else {
+        for (int i = 0; i < points; ++i) {
+            const double a = (2 * grid[0][i] - 1) / (2 * z[0] * z[0]);
+            for (int j = 0; j < points; ++j) {
+                const double b = (2 * grid[1][j] - 1) / (2 * z[1] * z[1]);
+                total += weight[0][i] * weight[1][j] * std::pow(1 - q + q * std::exp(a + b), alpha);
+            }
+        }
+    }
+    return std::log(total) / (alpha - 1);
+}
+
+privacy::AccountingInputs sharedRun(long steps, double z, const std::string& sample) {
+    privacy::AccountingInputs in;
+    in.kind = privacy::ReleaseKind::PoissonSubsampled;
+    in.samplingRate = 0.05;
+    in.noiseMultiplier = z;
+    in.steps = steps;
+    in.delta = 1e-5;
+    in.sharedBatches = sample;
+    return in;
+}
+
+privacy::LedgerEntry entryFor(const std::string& uid, const privacy::AccountingInputs& in) {
+    privacy::LedgerEntry entry;
+    entry.runUid = uid;
+    entry.accounting = in;
+    entry.delta = in.delta;
+    entry.epsilon = privacy::certifiedEpsilon(in).epsilon;
+    entry.status = "completed";
+    return entry;
+}
+
+}  // namespace
+
+TEST_CASE("Runs trained together on shared batches equal each run trained alone, bit for bit",
+          "[shared-batches][trainer]") {
+    const DataSplit data = test::syntheticSplit(3000);
+    for (const std::string algorithm : {"dp-fermi", "dp-sgd"}) {
+        const bool fair = algorithm == "dp-fermi";
+        std::vector<TrainConfig> configs = {sharing(algorithm, 0.5, 0.0),
+                                            sharing(algorithm, 1.0, fair ? 2.0 : 0.0),
+                                            sharing(algorithm, 4.0, fair ? 8.0 : 0.0)};
+        if (fair) configs[2].wStream = WStream::ClippedGradient;
+        configs[1].lossClipShare = fair ? 0.5 : 0.0;
+        std::vector<TrainingObserver> observers(configs.size());
+        const std::vector<RunResult> trained = together(configs, data, observers);
+        REQUIRE(trained.size() == configs.size());
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            INFO(algorithm << " run " << i);
+            const RunResult alone = test::runQuietly(configs[i], data);
+            requireIdentical(trained[i], alone);
+            CHECK(trained[i].status == RunStatus::Completed);
+            // One sample for all: named alike in every record, and in the statement.
+            CHECK(!trained[i].privacy.accounting.sharedBatches.empty());
+            CHECK(trained[i].privacy.accounting.sharedBatches ==
+                  trained[0].privacy.accounting.sharedBatches);
+            CHECK(trained[i].privacy.statement.find("Batches: shared") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("A run that stops early leaves the others of its group unchanged",
+          "[shared-batches][trainer]") {
+    const DataSplit data = test::syntheticSplit(3000);
+    struct StopAfterThreeEpochs : TrainingObserver {
+        int epochs = 0;
+        bool onEpochEnd(const EpochMetrics&) override { return ++epochs == 3; }
+    };
+    std::vector<TrainConfig> configs = {sharing("dp-fermi", 1.0, 1.0),
+                                        sharing("dp-fermi", 2.0, 4.0)};
+    configs[0].evaluateEvery = configs[1].evaluateEvery = 1;
+    std::vector<TrainingObserver> observers(2);
+    StopAfterThreeEpochs stopper;
+    std::vector<TrainingObserver*> pointers = {&stopper, &observers[1]};
+    CancelToken cancel;
+    const std::vector<RunResult> trained = runAlgorithmTogether(configs, data, pointers, cancel);
+    CHECK(trained[0].status == RunStatus::Cancelled);
+    CHECK(trained[0].history.size() == 3);
+    requireIdentical(trained[1], test::runQuietly(configs[1], data));
+    StopAfterThreeEpochs alone;
+    CancelToken never;
+    requireIdentical(trained[0], runAlgorithm(configs[0], data, alone, never));
+}
+
+TEST_CASE("Shared batches: one sample per seed and sampler, never across seeds; own is unchanged",
+          "[shared-batches]") {
+    const DataSplit data = test::syntheticSplit(2000);
+    TrainConfig a = sharing("dp-fermi", 1.0, 1.0);
+    a.epochs = 2;
+    TrainConfig b = a;
+    b.epsilon = 3;
+    b.lambda = 0;
+    TrainConfig otherSeed = a;
+    otherSeed.seed = 1;
+    TrainConfig own = a;
+    own.batchSharing = BatchSharing::Own;
+    const auto sample = [&](const TrainConfig& c) {
+        return test::runQuietly(c, data).privacy.accounting.sharedBatches;
+    };
+    CHECK(sample(a) == sample(b));
+    CHECK(sample(a) != sample(otherSeed));
+    CHECK(sample(own).empty());
+    // Own batches keep the run keys (and so the noise) of every earlier run.
+    CHECK(settingsKey(own).find("batch-sharing") == std::string::npos);
+    CHECK(settingsKey(a).find("batch-sharing=by-seed") != std::string::npos);
+    // An algorithm that does not declare batch sharing keeps its own sample.
+    TrainConfig lagrangian = a;
+    lagrangian.algorithm = "pf-ld";
+    lagrangian.lambda = 0;
+    const Algorithm& pfLd = findAlgorithm("pf-ld");
+    CHECK(prepareRun(pfLd, lagrangian, data).config().batchSharing == BatchSharing::Own);
+}
+
+TEST_CASE("Shared batches are refused where no joint analysis applies", "[shared-batches]") {
+    const DataSplit data = test::syntheticSplit(2000);
+    const Algorithm& dpFermi = findAlgorithm("dp-fermi");
+    TrainConfig shuffled = sharing("dp-fermi", 1.0, 1.0);
+    shuffled.sampling = Sampling::Shuffle;
+    CHECK_THROWS_WITH(prepareRun(dpFermi, shuffled, data),
+                      Catch::Contains("needs Poisson sampling"));
+    TrainConfig secure = sharing("dp-fermi", 1.0, 1.0);
+    secure.secureNoise = true;
+    CHECK_THROWS_WITH(prepareRun(dpFermi, secure, data), Catch::Contains("secure noise"));
+    TrainConfig published = sharing("dp-fermi", 1.0, 1.0);
+    published.calibration = Calibration::Published;
+    CHECK_THROWS_WITH(prepareRun(dpFermi, published, data),
+                      Catch::Contains("conservative calibration"));
+}
+
+TEST_CASE("The joint mechanism of runs sharing a sample is the subsampled Gaussian at z_g",
+          "[shared-batches][privacy]") {
+    // Two releases on one Poisson sample, whitened, against one release at
+    // z_g = (1/z1² + 1/z2²)^(-1/2): the same ε(α) by 2-D integration, and what the ledger uses.
+    const double q = 0.05;
+    const privacy::OrderGrid grid = privacy::OrderGrid::standard();
+    for (const auto& [z1, z2] : {std::pair{1.5, 2.5}, {0.9, 4.0}}) {
+        const double zg = 1 / std::sqrt(1 / (z1 * z1) + 1 / (z2 * z2));
+        privacy::AccountingInputs one = sharedRun(1, zg, "");
+        const privacy::RdpCurve accountant = privacy::releaseCurve(grid, one);
+        const privacy::RdpCurve ledger =
+            privacy::sharedBatchesCurve(grid, {sharedRun(1, z1, "s"), sharedRun(1, z2, "s")});
+        for (const double alpha : {2.0, 4.0, 8.0}) {
+            INFO("z1 = " << z1 << ", z2 = " << z2 << ", alpha = " << alpha);
+            const double joint = jointRdp(q, {z1, z2}, alpha);
+            CHECK_THAT(joint, WithinRel(jointRdp(q, {zg}, alpha), 1e-6));
+            std::size_t k = 0;
+            while (grid.orders()[k] != alpha) ++k;
+            CHECK_THAT(accountant[k], WithinRel(joint, 1e-4));
+            CHECK(ledger[k] == accountant[k]);
+            // A shared sample is not two independent ones: sharing costs more than composing.
+            const double independent = jointRdp(q, {z1}, alpha) + jointRdp(q, {z2}, alpha);
+            CHECK(joint > independent);
+        }
+    }
+}
+
+TEST_CASE("The ledger charges runs sharing a sample as one mechanism, by segments of length",
+          "[shared-batches][ledger][privacy]") {
+    privacy::DatasetLedger ledger("synthetic", "synthetic");
+    ledger.add(entryFor("a", sharedRun(300, 1.2, "seed 0, batches x")));
+    ledger.add(entryFor("b", sharedRun(100, 2.0, "seed 0, batches x")));
+    ledger.add(entryFor("c", sharedRun(300, 1.2, "seed 1, batches y")));
+    const privacy::LedgerTotals totals = ledger.totals();
+    CHECK(totals.sharedSamples == 2);
+    CHECK(totals.runsSharingSamples == 3);
+    // By hand: 100 steps at z_g(1.2, 2.0) and 200 steps at 1.2 for sample x; 300 at 1.2 for y.
+    const privacy::OrderGrid grid = privacy::OrderGrid::standard();
+    const double zg = 1 / std::sqrt(1 / 1.44 + 1 / 4.0);
+    privacy::RdpCurve expected(grid.size(), 0.0);
+    for (const auto& [steps, z] : {std::pair{100L, zg}, {200L, 1.2}, {300L, 1.2}}) {
+        const privacy::RdpCurve part = privacy::runCurve(grid, sharedRun(steps, z, ""));
+        for (std::size_t k = 0; k < expected.size(); ++k) expected[k] += part[k];
+    }
+    CHECK_THAT(totals.epsilon,
+               WithinRel(privacy::epsilonFromRdp(grid, expected, 1e-5).epsilon, 1e-12));
+    // Each run's own ε is what it was; the joint charge is above independent composition.
+    privacy::DatasetLedger independent("synthetic", "synthetic");
+    for (const auto& entry : ledger.entries()) {
+        privacy::LedgerEntry copy = entry;
+        copy.accounting.sharedBatches.clear();
+        independent.add(copy);
+    }
+    CHECK(totals.epsilon > independent.totals().epsilon);
+    CHECK(privacy::describeTotals(totals).find("shared batches") != std::string::npos);
+    // A sample shared with a release of another kind has no joint analysis: +∞, never less.
+    privacy::AccountingInputs odd = sharedRun(50, 1.0, "seed 0, batches x");
+    odd.kind = privacy::ReleaseKind::LinearAmplification;
+    ledger.add(entryFor("d", odd));
+    CHECK(std::isinf(ledger.totals().epsilon));
+}
+
+TEST_CASE("The shared sample survives the record's accounting JSON", "[shared-batches]") {
+    const privacy::AccountingInputs in = sharedRun(12, 1.5, "seed 3, batches 0123456789abcdef");
+    JsonWriter json;
+    privacy::writeAccountingJson(json, in);
+    const privacy::AccountingInputs back = privacy::accountingFromJson(parseJson(json.text()));
+    CHECK(back.sharedBatches == in.sharedBatches);
+    privacy::AccountingInputs own = in;
+    own.sharedBatches.clear();
+    JsonWriter ownJson;
+    privacy::writeAccountingJson(ownJson, own);
+    CHECK(ownJson.text().find("shared_batches") == std::string::npos);
+}
+
+TEST_CASE("A sweep with shared batches records what each run gives alone",
+          "[shared-batches][sweep]") {
+    const PreparedDatasetPtr data = [] {
+        DatasetRequest request;
+        request.knobs<SyntheticOptions>().rows = 2000;
+        return prepareDataset(request);
+    }();
+    SweepSpec spec;
+    spec.datasets = {data->key};
+    spec.epsilons = {0.5, 2.0, INFINITY};
+    spec.lambdas = {0, 2};
+    spec.seeds = {0, 1};
+    spec.base.epochs = 6;
+    spec.base.batchSharing = BatchSharing::BySeed;
+    for (const int threads : {1, 2}) {
+        SweepOptions options;
+        options.threads = threads;
+        options.resume = false;
+        CancelToken never;
+        const SweepOutcome outcome = runSweep(
+            spec, [&](const std::string&) { return data; }, options, never);
+        REQUIRE(outcome.results.size() == 12);
+        for (std::size_t i = 0; i < outcome.results.size(); ++i) {
+            INFO("threads " << threads << ", run " << outcome.runs[i].key);
+            requireIdentical(outcome.results[i],
+                             test::runQuietly(outcome.runs[i].config, data->split));
+            // Non-private runs have nothing to share (and nothing charged).
+            CHECK(outcome.results[i].privacy.accounting.sharedBatches.empty() ==
+                  !outcome.runs[i].config.isPrivate());
+        }
+    }
+}
