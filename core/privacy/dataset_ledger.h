@@ -33,7 +33,7 @@ struct LedgerTotals {
     double order = 0.0;         ///< optimal order of the conversion (NaN when ε = ∞ or 0 runs)
     double naiveEpsilon = 0.0;  ///< Σ of the runs' own ε (simple addition)
     double naiveDelta = 0.0;    ///< Σ of the runs' own δ
-    std::size_t withoutCurve = 0;  ///< runs composed by simple addition only
+    std::size_t withoutCurve = 0;        ///< runs composed by simple addition only
     std::size_t sharedSamples = 0;       ///< groups of runs that shared one Poisson sample
     std::size_t runsSharingSamples = 0;  ///< the runs in those groups
 };

@@ -168,8 +168,9 @@ TEST_CASE("A run that stops early leaves the others of its group unchanged",
     requireIdentical(trained[0], runAlgorithm(configs[0], data, alone, never));
 }
 
-TEST_CASE("Shared batches: one sample per seed and sampler, never across seeds; own is unchanged",
-          "[shared-batches]") {
+TEST_CASE(
+    "Shared batches: one sample per seed and sampler, never across seeds, and own is unchanged",
+    "[shared-batches]") {
     const DataSplit data = test::syntheticSplit(2000);
     TrainConfig a = sharing("dp-fermi", 1.0, 1.0);
     a.epochs = 2;
