@@ -23,11 +23,20 @@ EpochReporter::EpochReporter(const TrainConfig& config, Evaluator& train, Evalua
 
 EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& reported, long clipped,
                                     long seen) {
+    return measureWith(epoch, step, &reported, clipped, seen);
+}
+
+EpochMetrics EpochReporter::measureScored(int epoch, long step, long clipped, long seen) {
+    return measureWith(epoch, step, nullptr, clipped, seen);
+}
+
+EpochMetrics EpochReporter::measureWith(int epoch, long step, const RowMatrix* reported,
+                                        long clipped, long seen) {
     EpochMetrics metrics;
     metrics.epoch = epoch;
     metrics.step = step;
     if (m_diagnostics) {
-        metrics.trainLoss = m_train.meanLoss(reported);
+        metrics.trainLoss = reported ? m_train.meanLoss(*reported) : m_train.meanLossOfScores();
         metrics.trainObjective =
             metrics.trainLoss +
             (m_penalty ? m_lambda * m_train.softErmi(m_config.fairness, m_config.advantagedClass)
@@ -35,7 +44,10 @@ EpochMetrics EpochReporter::measure(int epoch, long step, const RowMatrix& repor
     } else {
         metrics.trainLoss = metrics.trainObjective = kNaN;
     }
-    m_test.meanLoss(reported);
+    if (reported)
+        m_test.meanLoss(*reported);
+    else
+        m_test.meanLossOfScores();
     const FairnessMetrics fairness = m_test.fairness(m_config.advantagedClass);
     metrics.testError = fairness.error;
     metrics.setTestGaps(fairness, m_config.fairness);

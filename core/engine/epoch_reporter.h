@@ -19,11 +19,19 @@ public:
     /// The metrics of the model `reported` at the end of `epoch` after `step` steps, with the
     /// epoch's clip count over `seen` rows.
     EpochMetrics measure(int epoch, long step, const RowMatrix& reported, long clipped, long seen);
+    /// measure() when the evaluators' scores() already hold the reported model's scores (the
+    /// training set's only when trainScoresNeeded()).
+    EpochMetrics measureScored(int epoch, long step, long clipped, long seen);
+    /// Whether measure() reads the training set (the diagnostics are recorded).
+    bool trainScoresNeeded() const { return m_diagnostics; }
 
     /// Final training loss and test metrics of `result.theta` (NaN for a diverged run).
     void finish(RunResult& result);
 
 private:
+    EpochMetrics measureWith(int epoch, long step, const RowMatrix* reported, long clipped,
+                             long seen);
+
     const TrainConfig& m_config;
     Evaluator& m_train;
     Evaluator& m_test;

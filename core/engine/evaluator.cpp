@@ -21,6 +21,11 @@ Evaluator::Evaluator(const Dataset& data, const DesignMatrix& design, const Mode
 double Evaluator::meanLoss(const RowMatrix& theta) {
     if (m_data.rows() == 0) return std::numeric_limits<double>::quiet_NaN();
     m_Z.noalias() = m_design.X * theta.transpose();
+    return meanLossOfScores();
+}
+
+double Evaluator::meanLossOfScores() {
+    if (m_data.rows() == 0) return std::numeric_limits<double>::quiet_NaN();
     m_model.probabilities(m_Z, m_F);
     m_model.lossAndScoreGradient(m_Z, m_F, m_data.y, m_loss, m_scoreGradient);
     Model::predict(m_F, m_predicted);

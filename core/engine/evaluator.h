@@ -22,6 +22,11 @@ public:
     /// Mean cross-entropy at θ; leaves probabilities and hard predictions in the buffers for
     /// fairness() and softErmi(). NaN on an empty data set.
     double meanLoss(const RowMatrix& theta);
+    /// The scores buffer (rows × p), for a caller that computes X·θᵀ itself (runs trained
+    /// together compute every run's scores in one pass: SharedBatchProducts::scoreAllRows).
+    RowMatrix& scores() { return m_Z; }
+    /// meanLoss from the scores already in scores().
+    double meanLossOfScores();
 
     /// Error and every fairness gap of the predictions of the last meanLoss() call.
     FairnessMetrics fairness(int advantagedClass) const;

@@ -57,10 +57,6 @@ void PerExampleGradients::addChunk(const std::vector<long>& batch, long b, long 
     const int p = m_model.scoreDimension();
     const RowMatrix& X = m_design.X;
     const RowMatrix& theta = *m_theta;
-    ErmiPenalty* penalty = m_penalty;
-    RowMatrix& gradTheta = *m_gradTheta;
-    const double lambda = m_lambda;
-    BatchTotals& totals = m_totals;
     // Rows are processed in small chunks so that each row is still in cache when its
     // gradient is accumulated right after its forward pass (one memory pass per batch).
     // Chunk row k holds batch position c0 + k.
@@ -72,6 +68,36 @@ void PerExampleGradients::addChunk(const std::vector<long>& batch, long b, long 
         for (int a = 0; a < p; ++a) m_Z(bi - c0, a) = X.row(i).dot(theta.row(a));
         m_batchLabels(bi - c0) = m_train.y(i);
     }
+    accumulateChunk(batch, c0, cn, nullptr, 0);
+}
+
+void PerExampleGradients::addSharedChunk(const std::vector<long>& batch, long c0, long cn,
+                                         SharedBatchProducts& products, int column) {
+    const int p = m_model.scoreDimension();
+    for (long bi = c0; bi < c0 + cn; ++bi) {
+        for (int a = 0; a < p; ++a) m_Z(bi - c0, a) = products.score(bi - c0, column + a);
+        m_batchLabels(bi - c0) = m_train.y(batch[static_cast<std::size_t>(bi)]);
+    }
+    accumulateChunk(batch, c0, cn, &products, column);
+}
+
+void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c0, long cn,
+                                          SharedBatchProducts* products, int column) {
+    const int p = m_model.scoreDimension();
+    const RowMatrix& X = m_design.X;
+    ErmiPenalty* penalty = m_penalty;
+    RowMatrix& gradTheta = *m_gradTheta;
+    const double lambda = m_lambda;
+    BatchTotals& totals = m_totals;
+    // The θ-contribution coefficient·x̃_iᵀ of row bi to score a: added here, or handed to the
+    // shared products, which add it in the same arithmetic.
+    const auto add = [&](long bi, long i, int a, double coefficient) {
+        if (products) {
+            products->setCoefficient(bi - c0, column + a, coefficient);
+        } else {
+            gradTheta.row(a) += coefficient * X.row(i);
+        }
+    };
     auto Zc = m_Z.topRows(cn);
     auto Fc = m_F.topRows(cn);
     auto Rc = m_residual.topRows(cn);
@@ -130,7 +156,7 @@ void PerExampleGradients::addChunk(const std::vector<long>& batch, long b, long 
             totals.clipped +=
                 clipScaleFromSquared(squared, m_clipping.clipTheta, m_clipThetaSquared, scale);
         }
-        for (int a = 0; a < p; ++a) gradTheta.row(a) += (scale * m_residual(bi - c0, a)) * X.row(i);
+        for (int a = 0; a < p; ++a) add(bi, i, a, scale * m_residual(bi - c0, a));
     }
 
     // W-stream: Σ_i κ'_i λ ∇_W ψ_i with κ'_i = min(1, C_W/‖λ∇_W ψ_i‖), or the unit masses.

@@ -6,6 +6,7 @@
 #include "core/algorithms/saddle/per_example_clipping.h"
 #include "core/data/dataset.h"
 #include "core/engine/design_matrix.h"
+#include "core/engine/shared_batch_products.h"
 #include "core/fairness/ermi_penalty.h"
 #include "core/fairness/penalty_layout.h"
 #include "core/model/model.h"
@@ -50,10 +51,21 @@ public:
     void begin(const RowMatrix& theta, ErmiPenalty* penalty, RowMatrix& gradTheta);
     /// Adds rows [first, first + count) of the `size` rows in `batch` (count ≤ kChunkRows).
     void addChunk(const std::vector<long>& batch, long size, long first, long count);
+    /// Like addChunk, for a run whose batch is shared with other runs: its scores are read from
+    /// `products` (columns column … column + p − 1, after products.forward of the chunk) and
+    /// its θ-contributions are handed back to them as coefficients (products.backward adds
+    /// them), in the same arithmetic for every run of the pass. The W-stream is this run's.
+    void addSharedChunk(const std::vector<long>& batch, long first, long count,
+                        SharedBatchProducts& products, int column);
     /// What the batch's chunks so far reported.
     const BatchTotals& totals() const { return m_totals; }
 
 private:
+    /// The chunk's rows from their scores (in m_Z) on: losses, penalty, clipping, the
+    /// θ-contributions (added, or handed to `products`) and the W-stream.
+    void accumulateChunk(const std::vector<long>& batch, long first, long count,
+                         SharedBatchProducts* products, int column);
+
     const Dataset& m_train;
     const DesignMatrix& m_design;
     const Model& m_model;

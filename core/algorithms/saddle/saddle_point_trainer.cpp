@@ -20,6 +20,7 @@
 #include "core/engine/iterate_average.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
+#include "core/engine/shared_batch_products.h"
 #include "core/fairness/ermi_penalty.h"
 #include "core/model/model.h"
 #include "core/util/error.h"
@@ -124,6 +125,12 @@ public:
     void addChunk(const std::vector<long>& batch, long b, long first, long count) {
         m_gradients->addChunk(batch, b, first, count);
     }
+    void addSharedChunk(const std::vector<long>& batch, long first, long count,
+                        SharedBatchProducts& products, int column) {
+        m_gradients->addSharedChunk(batch, first, count, products, column);
+    }
+    const RowMatrix& theta() const { return m_session.result().theta; }
+    RowMatrix& gradient() { return m_gradTheta; }
     /// After the batch's chunks: noise, the descent and ascent steps, the observer.
     void finishStep(int epoch, long b) {
         RunResult& result = m_session.result();
@@ -156,20 +163,38 @@ public:
             m_stop = true;
     }
 
-    /// At the end of `epoch`, or when the run stopped during it: the evaluation. Sets `done`
-    /// when the run ends here.
-    void finishEpoch(int epoch, bool& done) {
+    /// Whether the run evaluates its model at the end of `epoch` (or now, when it stopped
+    /// during it).
+    bool evaluatesAt(int epoch) const {
+        const bool lastEpoch = epoch == m_plan.sampler.epochs || m_stop;
+        if (m_session.diverged()) return false;
+        if (!lastEpoch && m_config.evaluateEvery > 1 && epoch % m_config.evaluateEvery != 0)
+            return false;
+        return !(m_stop && m_session.result().status == RunStatus::Cancelled && m_seen == 0 &&
+                 epoch > 1);
+    }
+    /// The model it reports (and evaluates): the average or the last iterate.
+    const RowMatrix& reported() const {
+        return averaging() ? m_average->value() : m_session.result().theta;
+    }
+    bool trainScoresNeeded() const { return m_reporter->trainScoresNeeded(); }
+    RowMatrix& testScores() { return m_testEvaluator.scores(); }
+    RowMatrix& trainScores() { return m_trainEvaluator.scores(); }
+
+    /// At the end of `epoch`, or when the run stopped during it: the evaluation, from the
+    /// evaluators' scores when `scored` (filled for every run by one pass), else its own. Sets
+    /// `done` when the run ends here.
+    void finishEpoch(int epoch, bool scored, bool& done) {
         const bool lastEpoch = epoch == m_plan.sampler.epochs || m_stop;
         done = lastEpoch || m_session.diverged();
+        const bool evaluate = evaluatesAt(epoch);
         const long clipped = m_clipped, seen = m_seen;
         m_clipped = m_seen = 0;
-        if (m_session.diverged()) return;
-        if (!lastEpoch && m_config.evaluateEvery > 1 && epoch % m_config.evaluateEvery != 0) return;
-        if (m_stop && m_session.result().status == RunStatus::Cancelled && seen == 0 && epoch > 1)
-            return;
-        const RowMatrix& reported = averaging() ? m_average->value() : m_session.result().theta;
-        const bool stopAsked =
-            m_session.evaluated(m_reporter->measure(epoch, m_step, reported, clipped, seen));
+        if (!evaluate) return;
+        const EpochMetrics metrics =
+            scored ? m_reporter->measureScored(epoch, m_step, clipped, seen)
+                   : m_reporter->measure(epoch, m_step, reported(), clipped, seen);
+        const bool stopAsked = m_session.evaluated(metrics);
         if (!m_stop) m_stop = m_session.stopRequested(stopAsked, m_step, m_plan.sampler.steps());
         if (m_stop) done = true;
     }
@@ -240,6 +265,13 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
         }
     }
     BatchSampler sampler(lead.sampler, leadStreams.stream(streams::kSampling));
+    // Runs drawing a shared sample take their scores and gradient sums from one pass for all
+    // of them (SharedBatchProducts, the same arithmetic for one run or many); a run with its
+    // own sample keeps its own pass.
+    const bool shared = !leadStreams.sharedBatches().empty();
+    const int scores = model->scoreDimension();
+    std::optional<SharedBatchProducts> products;
+    if (shared) products.emplace(trainDesign, static_cast<int>(runs.size()) * scores);
     std::vector<long> batch(static_cast<std::size_t>(train.rows()));
     std::vector<SaddleRun*> active, stepping;
     for (const auto& run : runs) active.push_back(run.get());
@@ -253,19 +285,52 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
             }
             if (stepping.empty()) break;
             const long b = sampler.next(t, batch);
+            const int columns = static_cast<int>(stepping.size()) * scores;
+            if (shared) {
+                products->begin(columns);
+                for (std::size_t r = 0; r < stepping.size(); ++r)
+                    products->setParameters(static_cast<int>(r) * scores, stepping[r]->theta());
+            }
             // Chunk by chunk, every run: the chunk's rows are read once for all of them.
             for (long c0 = 0; c0 < b; c0 += PerExampleGradients::kChunkRows) {
                 const long count = std::min(PerExampleGradients::kChunkRows, b - c0);
-                for (SaddleRun* run : stepping) run->addChunk(batch, b, c0, count);
+                if (!shared) {
+                    for (SaddleRun* run : stepping) run->addChunk(batch, b, c0, count);
+                    continue;
+                }
+                products->forward(batch, b, c0, count);
+                for (std::size_t r = 0; r < stepping.size(); ++r) {
+                    stepping[r]->addSharedChunk(batch, c0, count, *products,
+                                                static_cast<int>(r) * scores);
+                }
+                products->backward();
+            }
+            if (shared) {
+                for (std::size_t r = 0; r < stepping.size(); ++r)
+                    products->getGradient(static_cast<int>(r) * scores, stepping[r]->gradient());
             }
             for (SaddleRun* run : stepping) run->finishStep(epoch, b);
         }
         // Every run evaluates this epoch (those that stopped during it too); finished runs
-        // leave the group.
+        // leave the group. Shared runs score their models in one pass over the rows.
+        if (shared) {
+            std::vector<const RowMatrix*> models, diagnosed;
+            std::vector<RowMatrix*> testScores, trainScores;
+            for (SaddleRun* run : active) {
+                if (!run->evaluatesAt(epoch)) continue;
+                models.push_back(&run->reported());
+                testScores.push_back(&run->testScores());
+                if (!run->trainScoresNeeded()) continue;
+                diagnosed.push_back(&run->reported());
+                trainScores.push_back(&run->trainScores());
+            }
+            products->scoreAllRows(testDesign, models, testScores);
+            products->scoreAllRows(trainDesign, diagnosed, trainScores);
+        }
         std::vector<SaddleRun*> going;
         for (SaddleRun* run : active) {
             bool done = false;
-            run->finishEpoch(epoch, done);
+            run->finishEpoch(epoch, shared, done);
             if (!done) going.push_back(run);
         }
         active = std::move(going);

@@ -1,0 +1,207 @@
+// Compiled with -ffp-contract=off (core/CMakeLists.txt): a multiplication followed by an
+// addition must stay two roundings on every machine, or lanes would differ between the
+// baseline and the AVX2 versions (and between runs trained together and alone).
+#include "core/engine/shared_batch_products.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pfa {
+
+namespace {
+
+// Four columns; only 8-byte aligned, so the compiler never assumes aligned vector loads.
+using Lanes = double __attribute__((vector_size(32), aligned(8)));
+
+constexpr long kRows = SharedBatchProducts::kChunkRows;
+
+/// z[k][·] = Σ_j x[j][k]·θ[j][·] for rows 0 … rows−1 (a multiple of 4) and `blocks` blocks of
+/// four lanes (a multiple of 2). Four rows × two blocks at a time: eight independent sums.
+__attribute__((target_clones("avx2", "default"))) void scoresKernel(const double* chunk, long width,
+                                                                    long rows,
+                                                                    const Lanes* parameters,
+                                                                    long blocks, Lanes* scores) {
+    for (long k0 = 0; k0 < rows; k0 += 4) {
+        for (long b0 = 0; b0 < blocks; b0 += 2) {
+            Lanes a00{}, a01{}, a10{}, a11{}, a20{}, a21{}, a30{}, a31{};
+            for (long j = 0; j < width; ++j) {
+                const Lanes t0 = parameters[j * blocks + b0];
+                const Lanes t1 = parameters[j * blocks + b0 + 1];
+                const double* x = chunk + j * kRows + k0;
+                const Lanes x0 = {x[0], x[0], x[0], x[0]}, x1 = {x[1], x[1], x[1], x[1]};
+                const Lanes x2 = {x[2], x[2], x[2], x[2]}, x3 = {x[3], x[3], x[3], x[3]};
+                a00 = a00 + x0 * t0;
+                a01 = a01 + x0 * t1;
+                a10 = a10 + x1 * t0;
+                a11 = a11 + x1 * t1;
+                a20 = a20 + x2 * t0;
+                a21 = a21 + x2 * t1;
+                a30 = a30 + x3 * t0;
+                a31 = a31 + x3 * t1;
+            }
+            scores[(k0 + 0) * blocks + b0] = a00;
+            scores[(k0 + 0) * blocks + b0 + 1] = a01;
+            scores[(k0 + 1) * blocks + b0] = a10;
+            scores[(k0 + 1) * blocks + b0 + 1] = a11;
+            scores[(k0 + 2) * blocks + b0] = a20;
+            scores[(k0 + 2) * blocks + b0 + 1] = a21;
+            scores[(k0 + 3) * blocks + b0] = a30;
+            scores[(k0 + 3) * blocks + b0 + 1] = a31;
+        }
+    }
+}
+
+/// g[j][·] += Σ_k x[j][k]·s[k][·] in row order, for rows 0 … rows−1 and `blocks` blocks (a
+/// multiple of 2). Four features × two blocks at a time: eight independent sums.
+__attribute__((target_clones("avx2", "default"))) void gradientKernel(const double* chunk,
+                                                                      long width, long rows,
+                                                                      const Lanes* coefficients,
+                                                                      long blocks,
+                                                                      Lanes* gradient) {
+    long j0 = 0;
+    for (; j0 + 4 <= width; j0 += 4) {
+        for (long b0 = 0; b0 < blocks; b0 += 2) {
+            Lanes g00 = gradient[(j0 + 0) * blocks + b0],
+                  g01 = gradient[(j0 + 0) * blocks + b0 + 1];
+            Lanes g10 = gradient[(j0 + 1) * blocks + b0],
+                  g11 = gradient[(j0 + 1) * blocks + b0 + 1];
+            Lanes g20 = gradient[(j0 + 2) * blocks + b0],
+                  g21 = gradient[(j0 + 2) * blocks + b0 + 1];
+            Lanes g30 = gradient[(j0 + 3) * blocks + b0],
+                  g31 = gradient[(j0 + 3) * blocks + b0 + 1];
+            for (long k = 0; k < rows; ++k) {
+                const Lanes s0 = coefficients[k * blocks + b0];
+                const Lanes s1 = coefficients[k * blocks + b0 + 1];
+                const double v0 = chunk[(j0 + 0) * kRows + k];
+                const Lanes x0 = {v0, v0, v0, v0};
+                const double v1 = chunk[(j0 + 1) * kRows + k];
+                const Lanes x1 = {v1, v1, v1, v1};
+                const double v2 = chunk[(j0 + 2) * kRows + k];
+                const Lanes x2 = {v2, v2, v2, v2};
+                const double v3 = chunk[(j0 + 3) * kRows + k];
+                const Lanes x3 = {v3, v3, v3, v3};
+                g00 = g00 + x0 * s0;
+                g01 = g01 + x0 * s1;
+                g10 = g10 + x1 * s0;
+                g11 = g11 + x1 * s1;
+                g20 = g20 + x2 * s0;
+                g21 = g21 + x2 * s1;
+                g30 = g30 + x3 * s0;
+                g31 = g31 + x3 * s1;
+            }
+            gradient[(j0 + 0) * blocks + b0] = g00;
+            gradient[(j0 + 0) * blocks + b0 + 1] = g01;
+            gradient[(j0 + 1) * blocks + b0] = g10;
+            gradient[(j0 + 1) * blocks + b0 + 1] = g11;
+            gradient[(j0 + 2) * blocks + b0] = g20;
+            gradient[(j0 + 2) * blocks + b0 + 1] = g21;
+            gradient[(j0 + 3) * blocks + b0] = g30;
+            gradient[(j0 + 3) * blocks + b0 + 1] = g31;
+        }
+    }
+    for (; j0 < width; ++j0) {
+        for (long b = 0; b < blocks; ++b) {
+            Lanes g = gradient[j0 * blocks + b];
+            for (long k = 0; k < rows; ++k) {
+                const double v = chunk[j0 * kRows + k];
+                const Lanes x = {v, v, v, v};
+                g = g + x * coefficients[k * blocks + b];
+            }
+            gradient[j0 * blocks + b] = g;
+        }
+    }
+}
+
+}  // namespace
+
+SharedBatchProducts::SharedBatchProducts(const DesignMatrix& design, int columns)
+    : m_design(design), m_width(design.X.cols()), m_capacity(columns) {
+    const long lanes = (std::max(columns, 1) + 7) / 8 * 8;
+    m_parameters.assign(static_cast<std::size_t>(m_width * lanes), 0.0);
+    m_gradient.assign(static_cast<std::size_t>(m_width * lanes), 0.0);
+    m_chunk.assign(static_cast<std::size_t>(m_width * kRows), 0.0);
+    m_scores.assign(static_cast<std::size_t>(kRows * lanes), 0.0);
+    m_coefficients.assign(static_cast<std::size_t>(kRows * lanes), 0.0);
+}
+
+void SharedBatchProducts::begin(int columns) {
+    if (columns < 1 || columns > m_capacity)
+        throw std::logic_error("SharedBatchProducts: more columns than its capacity");
+    m_lanes = (columns + 7) / 8 * 8;
+    std::fill(m_gradient.begin(), m_gradient.begin() + m_width * m_lanes, 0.0);
+    std::fill(m_parameters.begin(), m_parameters.begin() + m_width * m_lanes, 0.0);
+    std::fill(m_coefficients.begin(), m_coefficients.begin() + kRows * m_lanes, 0.0);
+}
+
+void SharedBatchProducts::setParameters(int first, const RowMatrix& theta) {
+    for (Eigen::Index a = 0; a < theta.rows(); ++a) {
+        for (long j = 0; j < m_width; ++j)
+            m_parameters[static_cast<std::size_t>(j * m_lanes + first + a)] = theta(a, j);
+    }
+}
+
+void SharedBatchProducts::forward(const std::vector<long>& batch, long size, long c0, long count) {
+    const RowMatrix& X = m_design.X;
+    m_chunkRows = count;
+    for (long k = 0; k < kRows; ++k) {
+        if (k < count) {
+            if (c0 + k + 4 < size) prefetchRow(X, batch[static_cast<std::size_t>(c0 + k + 4)]);
+            const double* row = X.data() + batch[static_cast<std::size_t>(c0 + k)] * m_width;
+            for (long j = 0; j < m_width; ++j)
+                m_chunk[static_cast<std::size_t>(j * kRows + k)] = row[j];
+        } else {
+            for (long j = 0; j < m_width; ++j)
+                m_chunk[static_cast<std::size_t>(j * kRows + k)] = 0.0;
+        }
+    }
+    const long rows = (count + 3) / 4 * 4;
+    scoresKernel(m_chunk.data(), m_width, rows, reinterpret_cast<const Lanes*>(m_parameters.data()),
+                 m_lanes / 4, reinterpret_cast<Lanes*>(m_scores.data()));
+}
+
+void SharedBatchProducts::backward() {
+    gradientKernel(m_chunk.data(), m_width, m_chunkRows,
+                   reinterpret_cast<const Lanes*>(m_coefficients.data()), m_lanes / 4,
+                   reinterpret_cast<Lanes*>(m_gradient.data()));
+    std::fill(m_coefficients.begin(), m_coefficients.begin() + kRows * m_lanes, 0.0);
+}
+
+void SharedBatchProducts::getGradient(int first, RowMatrix& gradient) const {
+    for (Eigen::Index a = 0; a < gradient.rows(); ++a) {
+        for (long j = 0; j < m_width; ++j)
+            gradient(a, j) = m_gradient[static_cast<std::size_t>(j * m_lanes + first + a)];
+    }
+}
+
+void SharedBatchProducts::scoreAllRows(const DesignMatrix& design,
+                                       const std::vector<const RowMatrix*>& thetas,
+                                       const std::vector<RowMatrix*>& scores) {
+    if (thetas.empty()) return;
+    if (design.X.cols() != m_width)
+        throw std::logic_error("SharedBatchProducts: rows of another width");
+    const long p = thetas.front()->rows();
+    begin(static_cast<int>(thetas.size() * static_cast<std::size_t>(p)));
+    for (std::size_t r = 0; r < thetas.size(); ++r)
+        setParameters(static_cast<int>(r * static_cast<std::size_t>(p)), *thetas[r]);
+    const RowMatrix& X = design.X;
+    const long n = X.rows();
+    for (long c0 = 0; c0 < n; c0 += kRows) {
+        const long count = std::min(kRows, n - c0);
+        for (long k = 0; k < kRows; ++k) {
+            const double* row = k < count ? X.data() + (c0 + k) * m_width : nullptr;
+            for (long j = 0; j < m_width; ++j)
+                m_chunk[static_cast<std::size_t>(j * kRows + k)] = row ? row[j] : 0.0;
+        }
+        scoresKernel(m_chunk.data(), m_width, (count + 3) / 4 * 4,
+                     reinterpret_cast<const Lanes*>(m_parameters.data()), m_lanes / 4,
+                     reinterpret_cast<Lanes*>(m_scores.data()));
+        for (std::size_t r = 0; r < scores.size(); ++r) {
+            for (long k = 0; k < count; ++k) {
+                for (long a = 0; a < p; ++a)
+                    (*scores[r])(c0 + k, a) = score(k, static_cast<int>(r * p + a));
+            }
+        }
+    }
+}
+
+}  // namespace pfa

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <vector>
+
+#include "core/engine/design_matrix.h"
+
+namespace pfa {
+
+/// The two matrix products of a batch that several runs share, computed for all of them in one
+/// pass over each chunk of its rows: the scores z_{k,c} = x̃_kᵀθ_c of every row k and column c
+/// (a column is one score of one run: runs × p columns), and the gradient sums
+/// g_c += Σ_k s_{k,c} x̃_k of the per-row coefficients the runs computed from their scores.
+///
+/// Columns are laid out in lanes of four, so one vector operation serves four runs. Each lane's
+/// arithmetic is fixed: a score is Σ_j x_kj·θ_cj summed in feature order, a gradient entry adds
+/// its rows in batch order, every step a multiplication then an addition (never fused). So a
+/// column's values do not depend on which other columns share the pass, how many there are, or
+/// which instruction set the machine has (an AVX2 version is chosen at run time, with the same
+/// results as the baseline one): a run trained with others equals the run trained alone, bit
+/// for bit. All buffers are allocated at construction; no batch allocates.
+class SharedBatchProducts {
+public:
+    /// Rows per chunk (the chunk of PerExampleGradients).
+    static constexpr long kChunkRows = 32;
+
+    /// For rows of `design` (referenced; it must outlive this object) and up to `columns`
+    /// columns.
+    SharedBatchProducts(const DesignMatrix& design, int columns);
+
+    /// Starts a batch with `columns` columns (≤ the capacity): zeroes the gradient sums.
+    void begin(int columns);
+    /// Sets the parameters of columns first … first + rows − 1 from the rows of `theta`.
+    void setParameters(int first, const RowMatrix& theta);
+
+    /// Reads rows [c0, c0 + count) of the `size` rows in `batch` (count ≤ kChunkRows) and
+    /// computes their scores for every column.
+    void forward(const std::vector<long>& batch, long size, long c0, long count);
+    /// Score of chunk row k (0-based in the chunk) and column c.
+    double score(long k, int column) const { return m_scores[index(k, column)]; }
+    /// Sets the gradient coefficient of chunk row k and column c (zero unless set).
+    void setCoefficient(long k, int column, double value) {
+        m_coefficients[index(k, column)] = value;
+    }
+    /// Adds Σ_k coefficient_{k,c} x̃_k of the chunk read by forward() to every column's sums,
+    /// and clears the coefficients.
+    void backward();
+
+    /// The gradient sums of columns first … first + rows − 1, into the rows of `gradient`.
+    void getGradient(int first, RowMatrix& gradient) const;
+
+    /// The scores of every row of `design` (any rows with the same columns, e.g. the test
+    /// set's) for the models `thetas` (p × (d+1) each, at most the capacity's columns in all),
+    /// into `scores` (rows × p each), in the lanes' arithmetic: what runs trained together
+    /// evaluate their models with, one pass over the rows for all of them. Uses this object's
+    /// buffers (not during a batch).
+    void scoreAllRows(const DesignMatrix& design, const std::vector<const RowMatrix*>& thetas,
+                      const std::vector<RowMatrix*>& scores);
+
+private:
+    std::size_t index(long k, int column) const {
+        return static_cast<std::size_t>(k * m_lanes + column);
+    }
+
+    const DesignMatrix& m_design;
+    long m_width;      // d + 1
+    int m_capacity;    // columns
+    long m_lanes = 0;  // columns of the current batch, rounded up to a multiple of 8
+    long m_chunkRows = 0;
+    std::vector<double> m_parameters;    // [j][lane]
+    std::vector<double> m_gradient;      // [j][lane]
+    std::vector<double> m_chunk;         // [j][k]: the chunk's rows, transposed
+    std::vector<double> m_scores;        // [k][lane]
+    std::vector<double> m_coefficients;  // [k][lane]
+};
+
+}  // namespace pfa
