@@ -4,6 +4,7 @@
 #include "core/engine/shared_batch_products.h"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 namespace pfa {
@@ -17,10 +18,8 @@ constexpr long kRows = SharedBatchProducts::kChunkRows;
 
 /// z[k][·] = Σ_j x[j][k]·θ[j][·] for rows 0 … rows−1 (a multiple of 4) and `blocks` blocks of
 /// four lanes (a multiple of 2). Four rows × two blocks at a time: eight independent sums.
-__attribute__((target_clones("avx2", "default"))) void scoresKernel(const double* chunk, long width,
-                                                                    long rows,
-                                                                    const Lanes* parameters,
-                                                                    long blocks, Lanes* scores) {
+[[gnu::always_inline]] inline void scoresBody(const double* chunk, long width, long rows,
+                                              const Lanes* parameters, long blocks, Lanes* scores) {
     for (long k0 = 0; k0 < rows; k0 += 4) {
         for (long b0 = 0; b0 < blocks; b0 += 2) {
             Lanes a00{}, a01{}, a10{}, a11{}, a20{}, a21{}, a30{}, a31{};
@@ -53,11 +52,9 @@ __attribute__((target_clones("avx2", "default"))) void scoresKernel(const double
 
 /// g[j][·] += Σ_k x[j][k]·s[k][·] in row order, for rows 0 … rows−1 and `blocks` blocks (a
 /// multiple of 2). Four features × two blocks at a time: eight independent sums.
-__attribute__((target_clones("avx2", "default"))) void gradientKernel(const double* chunk,
-                                                                      long width, long rows,
-                                                                      const Lanes* coefficients,
-                                                                      long blocks,
-                                                                      Lanes* gradient) {
+[[gnu::always_inline]] inline void gradientBody(const double* chunk, long width, long rows,
+                                                const Lanes* coefficients, long blocks,
+                                                Lanes* gradient) {
     long j0 = 0;
     for (; j0 + 4 <= width; j0 += 4) {
         for (long b0 = 0; b0 < blocks; b0 += 2) {
@@ -112,7 +109,48 @@ __attribute__((target_clones("avx2", "default"))) void gradientKernel(const doub
     }
 }
 
+// The same bodies compiled for the baseline instructions and for AVX2 (chosen at run time).
+void scoresBaseline(const double* chunk, long width, long rows, const Lanes* parameters,
+                    long blocks, Lanes* scores) {
+    scoresBody(chunk, width, rows, parameters, blocks, scores);
+}
+[[gnu::target("avx2")]] void scoresAvx2(const double* chunk, long width, long rows,
+                                        const Lanes* parameters, long blocks, Lanes* scores) {
+    scoresBody(chunk, width, rows, parameters, blocks, scores);
+}
+void gradientBaseline(const double* chunk, long width, long rows, const Lanes* coefficients,
+                      long blocks, Lanes* gradient) {
+    gradientBody(chunk, width, rows, coefficients, blocks, gradient);
+}
+[[gnu::target("avx2")]] void gradientAvx2(const double* chunk, long width, long rows,
+                                          const Lanes* coefficients, long blocks, Lanes* gradient) {
+    gradientBody(chunk, width, rows, coefficients, blocks, gradient);
+}
+
+std::atomic<bool> baselineOnly{false};
+
+bool avx2() {
+    static const bool available = __builtin_cpu_supports("avx2");
+    return available && !baselineOnly.load(std::memory_order_relaxed);
+}
+
+void scoresKernel(const double* chunk, long width, long rows, const Lanes* parameters, long blocks,
+                  Lanes* scores) {
+    (avx2() ? scoresAvx2 : scoresBaseline)(chunk, width, rows, parameters, blocks, scores);
+}
+
+void gradientKernel(const double* chunk, long width, long rows, const Lanes* coefficients,
+                    long blocks, Lanes* gradient) {
+    (avx2() ? gradientAvx2 : gradientBaseline)(chunk, width, rows, coefficients, blocks, gradient);
+}
+
 }  // namespace
+
+void SharedBatchProducts::useBaselineInstructionsOnly(bool baseline) {
+    baselineOnly.store(baseline, std::memory_order_relaxed);
+}
+
+bool SharedBatchProducts::usesAvx2() { return avx2(); }
 
 SharedBatchProducts::SharedBatchProducts(const DesignMatrix& design, int columns)
     : m_design(design), m_width(design.X.cols()), m_capacity(columns) {

@@ -2,12 +2,15 @@
 // each batch for all of them) with results bit for bit those of each run alone, and the ledger
 // charges them as one subsampled Gaussian mechanism, checked against an independent numerical
 // integration of the joint mechanism.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "core/algorithms/registry.h"
 #include "core/config/parameters.h"
+#include "core/engine/shared_batch_products.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/prepared_dataset.h"
@@ -320,4 +323,96 @@ TEST_CASE("A sweep with shared batches records what each run gives alone",
                   !outcome.runs[i].config.isPrivate());
         }
     }
+}
+
+TEST_CASE(
+    "Shared products: every lane is the plain sum in feature and batch order, on any "
+    "instructions",
+    "[shared-batches]") {
+    std::mt19937_64 random(7);
+    std::normal_distribution<double> normal;
+    DesignMatrix design;
+    design.X = RowMatrix(70, 13);
+    for (Eigen::Index i = 0; i < design.X.size(); ++i) design.X.data()[i] = normal(random);
+    std::vector<RowMatrix> thetas(5, RowMatrix(1, 13));
+    for (RowMatrix& theta : thetas)
+        for (Eigen::Index j = 0; j < 13; ++j) theta(0, j) = normal(random);
+    // 45 rows of a batch (two chunks, the second short), in a scattered order.
+    std::vector<long> batch;
+    for (long i = 0; i < 45; ++i) batch.push_back((i * 37) % 70);
+    std::vector<std::vector<double>> coefficients(5, std::vector<double>(45));
+    for (auto& run : coefficients)
+        for (double& c : run) c = normal(random);
+
+    const auto compute = [&](std::vector<RowMatrix>& scores, std::vector<RowMatrix>& gradients) {
+        SharedBatchProducts products(design, 5);
+        std::vector<const RowMatrix*> models;
+        std::vector<RowMatrix*> out;
+        scores.assign(5, RowMatrix(70, 1));
+        for (int r = 0; r < 5; ++r) {
+            models.push_back(&thetas[r]);
+            out.push_back(&scores[r]);
+        }
+        products.scoreAllRows(design, models, out);
+        products.begin(5);
+        for (int r = 0; r < 5; ++r) products.setParameters(r, thetas[r]);
+        for (long c0 = 0; c0 < 45; c0 += SharedBatchProducts::kChunkRows) {
+            const long count = std::min(SharedBatchProducts::kChunkRows, 45 - c0);
+            products.forward(batch, 45, c0, count);
+            for (long k = 0; k < count; ++k) {
+                for (int r = 0; r < 5; ++r) {
+                    // The chunk's scores are the rows' scores.
+                    REQUIRE(products.score(k, r) == scores[r](batch[c0 + k], 0));
+                    products.setCoefficient(k, r, coefficients[r][c0 + k]);
+                }
+            }
+            products.backward();
+        }
+        gradients.assign(5, RowMatrix(1, 13));
+        for (int r = 0; r < 5; ++r) products.getGradient(r, gradients[r]);
+    };
+    std::vector<RowMatrix> scores, gradients;
+    compute(scores, gradients);
+    // The plain sums, one multiplication and one addition at a time, in order.
+    for (int r = 0; r < 5; ++r) {
+        for (long i = 0; i < 70; ++i) {
+            double z = 0.0;
+            for (long j = 0; j < 13; ++j) {
+                const double product = design.X(i, j) * thetas[r](0, j);
+                z = z + product;
+            }
+            REQUIRE(scores[r](i, 0) == z);
+        }
+        for (long j = 0; j < 13; ++j) {
+            double g = 0.0;
+            for (long k = 0; k < 45; ++k) {
+                const double product = design.X(batch[k], j) * coefficients[r][k];
+                g = g + product;
+            }
+            REQUIRE(gradients[r](0, j) == g);
+        }
+    }
+    // The baseline instructions give the same bits as the AVX2 ones.
+    INFO("AVX2 in use: " << SharedBatchProducts::usesAvx2());
+    SharedBatchProducts::useBaselineInstructionsOnly(true);
+    std::vector<RowMatrix> baselineScores, baselineGradients;
+    compute(baselineScores, baselineGradients);
+    SharedBatchProducts::useBaselineInstructionsOnly(false);
+    for (int r = 0; r < 5; ++r) {
+        REQUIRE(baselineScores[r] == scores[r]);
+        REQUIRE(baselineGradients[r] == gradients[r]);
+    }
+}
+
+TEST_CASE("Runs trained together give the same bits with baseline and AVX2 instructions",
+          "[shared-batches][trainer]") {
+    const DataSplit data = test::syntheticSplit(2000);
+    const std::vector<TrainConfig> configs = {sharing("dp-fermi", 1.0, 2.0),
+                                              sharing("dp-fermi", 3.0, 0.0)};
+    std::vector<TrainingObserver> observers(2);
+    const std::vector<RunResult> best = together(configs, data, observers);
+    SharedBatchProducts::useBaselineInstructionsOnly(true);
+    const std::vector<RunResult> baseline = together(configs, data, observers);
+    SharedBatchProducts::useBaselineInstructionsOnly(false);
+    for (std::size_t i = 0; i < configs.size(); ++i) requireIdentical(best[i], baseline[i]);
 }
