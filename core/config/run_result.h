@@ -146,6 +146,9 @@ public:
     virtual bool onEpochEnd(const EpochMetrics& /*metrics*/) { return false; }
     /// Once, with the final result (also for cancelled or diverged runs).
     virtual void onRunEnd(const RunResult& /*result*/) {}
+    /// Whether onStep shows StepInfo::batchLoss (a loop may skip computing it otherwise, and
+    /// then reports it as NaN). A sweep's observers show none.
+    virtual bool showsBatchLoss() const { return true; }
 };
 
 }  // namespace pfa

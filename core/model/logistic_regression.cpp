@@ -34,6 +34,13 @@ void LogisticRegression::lossAndScoreGradient(const Eigen::Ref<const RowMatrix>&
     }
 }
 
+void LogisticRegression::scoreGradient(const Eigen::Ref<const RowMatrix>& F,
+                                       const Eigen::Ref<const Eigen::VectorXi>& y,
+                                       Eigen::Ref<RowMatrix> lossScoreGradient) const {
+    for (Eigen::Index i = 0; i < F.rows(); ++i)
+        lossScoreGradient(i, 0) = F(i, 1) - static_cast<double>(y(i));
+}
+
 void LogisticRegression::weightedProbabilityScoreGradient(const Eigen::Ref<const RowMatrix>& F,
                                                           const Eigen::Ref<const RowMatrix>& C,
                                                           Eigen::Ref<RowMatrix> out) const {

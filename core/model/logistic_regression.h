@@ -18,6 +18,9 @@ public:
                               const Eigen::Ref<const Eigen::VectorXi>& y,
                               Eigen::Ref<Eigen::VectorXd> loss,
                               Eigen::Ref<RowMatrix> lossScoreGradient) const override;
+    void scoreGradient(const Eigen::Ref<const RowMatrix>& F,
+                       const Eigen::Ref<const Eigen::VectorXi>& y,
+                       Eigen::Ref<RowMatrix> lossScoreGradient) const override;
     void weightedProbabilityScoreGradient(const Eigen::Ref<const RowMatrix>& F,
                                           const Eigen::Ref<const RowMatrix>& C,
                                           Eigen::Ref<RowMatrix> out) const override;

@@ -38,6 +38,12 @@ public:
                                       Eigen::Ref<Eigen::VectorXd> loss,
                                       Eigen::Ref<RowMatrix> lossScoreGradient) const = 0;
 
+    /// The gradient of the cross-entropy with respect to the scores alone (what
+    /// lossAndScoreGradient gives, bit for bit, without the losses' logarithms).
+    virtual void scoreGradient(const Eigen::Ref<const RowMatrix>& F,
+                               const Eigen::Ref<const Eigen::VectorXi>& y,
+                               Eigen::Ref<RowMatrix> lossScoreGradient) const = 0;
+
     /// Gradient with respect to the scores of Σ_j c_ij F_ij for given class weights C
     /// (rows × l), i.e. J_F(z_i)ᵀ c_i per row (used by the ERMI penalty, dp-fermi.md §5.3).
     virtual void weightedProbabilityScoreGradient(const Eigen::Ref<const RowMatrix>& F,

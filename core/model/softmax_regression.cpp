@@ -29,6 +29,13 @@ void SoftmaxRegression::lossAndScoreGradient(const Eigen::Ref<const RowMatrix>& 
     }
 }
 
+void SoftmaxRegression::scoreGradient(const Eigen::Ref<const RowMatrix>& F,
+                                      const Eigen::Ref<const Eigen::VectorXi>& y,
+                                      Eigen::Ref<RowMatrix> lossScoreGradient) const {
+    lossScoreGradient = F;
+    for (Eigen::Index i = 0; i < F.rows(); ++i) lossScoreGradient(i, y(i)) -= 1.0;
+}
+
 void SoftmaxRegression::weightedProbabilityScoreGradient(const Eigen::Ref<const RowMatrix>& F,
                                                          const Eigen::Ref<const RowMatrix>& C,
                                                          Eigen::Ref<RowMatrix> out) const {

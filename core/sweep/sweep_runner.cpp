@@ -52,6 +52,11 @@ std::map<std::string, PreparedDatasetPtr> loadAll(const std::vector<SweepRun>& r
     return data;
 }
 
+/// A sweep's runs report to nobody step by step.
+struct SweepObserver : TrainingObserver {
+    bool showsBatchLoss() const override { return false; }
+};
+
 /// Runs a group may train together: at most this many, so that a group's memory (its runs'
 /// evaluation buffers) stays small beside the data.
 constexpr std::size_t kMaxTogether = 32;
@@ -209,9 +214,9 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
             const PreparedDataset& sweepData = *data.at(runs[members.front()].dataset);
             std::vector<TrainConfig> configs;
             for (const std::size_t i : members) configs.push_back(runs[i].config);
-            std::vector<TrainingObserver> quiet(members.size());
+            std::vector<SweepObserver> quiet(members.size());
             std::vector<TrainingObserver*> observers;
-            for (TrainingObserver& observer : quiet) observers.push_back(&observer);
+            for (SweepObserver& observer : quiet) observers.push_back(&observer);
             std::vector<RunResult> trained;
             try {
                 trained = members.size() == 1

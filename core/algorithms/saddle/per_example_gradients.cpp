@@ -102,8 +102,12 @@ void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c
     auto Fc = m_F.topRows(cn);
     auto Rc = m_residual.topRows(cn);
     m_model.probabilities(Zc, Fc);
-    m_model.lossAndScoreGradient(Zc, Fc, m_batchLabels.head(cn), m_loss.head(cn), Rc);
-    totals.lossSum += m_loss.head(cn).sum();
+    if (m_lossNeeded) {
+        m_model.lossAndScoreGradient(Zc, Fc, m_batchLabels.head(cn), m_loss.head(cn), Rc);
+        totals.lossSum += m_loss.head(cn).sum();
+    } else {
+        m_model.scoreGradient(Fc, m_batchLabels.head(cn), Rc);
+    }
 
     if (penalty) {
         for (long bi = c0; bi < c0 + cn; ++bi) {

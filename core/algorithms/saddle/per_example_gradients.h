@@ -57,6 +57,8 @@ public:
     /// them), in the same arithmetic for every run of the pass. The W-stream is this run's.
     void addSharedChunk(const std::vector<long>& batch, long first, long count,
                         SharedBatchProducts& products, int column);
+    /// Whether BatchTotals::lossSum is computed (true unless set off: nobody shows it).
+    void setLossNeeded(bool needed) { m_lossNeeded = needed; }
     /// What the batch's chunks so far reported.
     const BatchTotals& totals() const { return m_totals; }
 
@@ -75,6 +77,7 @@ private:
     double m_clipThetaSquared;
     double m_clipLoss, m_clipPenalty;
     bool m_splitClip;
+    bool m_lossNeeded = true;
     // The current batch (begin … addChunk).
     const RowMatrix* m_theta = nullptr;
     ErmiPenalty* m_penalty = nullptr;

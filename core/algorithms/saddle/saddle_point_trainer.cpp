@@ -90,6 +90,8 @@ public:
         if (m_penalty) m_penalty->setW(result.W);
         // The parts; every per-step buffer is allocated here, so no step allocates.
         m_gradients.emplace(train, trainDesign, model, m_layout, m_plan.lambda, m_plan.clipping);
+        m_lossShown = request.observer->showsBatchLoss();
+        m_gradients->setLossNeeded(m_lossShown);
         m_adversary.emplace(m_plan.lambda, m_plan.noise, m_plan.clipping.wFromGroupMasses,
                             batchSize(), m_config.lrW, m_layout.groups(), m_plan.radius,
                             m_plan.projection, result.W.rows(), result.W.cols());
@@ -158,7 +160,7 @@ public:
         info.step = m_step;
         info.epoch = epoch;
         info.batchRows = b;
-        info.batchLoss = b > 0 ? totals.lossSum / static_cast<double>(b) : kNaN;
+        info.batchLoss = b > 0 && m_lossShown ? totals.lossSum / static_cast<double>(b) : kNaN;
         if (m_session.stopRequested(m_session.stepped(info), m_step, m_plan.sampler.steps()))
             m_stop = true;
     }
@@ -233,6 +235,7 @@ private:
     std::optional<EpochReporter> m_reporter;
     long m_step = 0, m_clipped = 0, m_seen = 0;
     bool m_stop = false;
+    bool m_lossShown = true;
 };
 
 }  // namespace
