@@ -63,6 +63,22 @@ RandomStream::Digest digestOf(const std::string& text) {
 
 }  // namespace
 
+namespace {
+thread_local const Dataset* knownData = nullptr;
+thread_local std::uint64_t knownFingerprint = 0;
+}  // namespace
+
+KnownDataFingerprint::KnownDataFingerprint(const Dataset& data)
+    : m_previousData(knownData), m_previousFingerprint(knownFingerprint) {
+    knownFingerprint = dataFingerprint(data);
+    knownData = &data;
+}
+
+KnownDataFingerprint::~KnownDataFingerprint() {
+    knownData = m_previousData;
+    knownFingerprint = m_previousFingerprint;
+}
+
 std::string sharedSamplerKey(const TrainConfig& config, const Dataset& train) {
     return "sampling=" + (config.sampling ? samplingName(*config.sampling) : std::string("auto")) +
            ";batch=" + std::to_string(config.batchSize) +
@@ -75,7 +91,9 @@ RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
     // A neighbour test keys both data sets' streams alike (privacy::ReleaseTap).
     const privacy::ReleaseTap* tap = privacy::activeReleaseTap();
     const std::optional<std::uint64_t> keyed = tap ? tap->dataFingerprint() : std::nullopt;
-    const std::string data = "|data=" + std::to_string(keyed ? *keyed : dataFingerprint(train));
+    const std::uint64_t fingerprint =
+        keyed ? *keyed : (knownData == &train ? knownFingerprint : dataFingerprint(train));
+    const std::string data = "|data=" + std::to_string(fingerprint);
     m_digest = digestOf(settingsKey(config) + data);
     m_samplingDigest = m_digest;
     if (config.isPrivate() && config.batchSharing == BatchSharing::BySeed) {

@@ -47,6 +47,21 @@ private:
 /// settings ("sampling=poisson;batch=4096;epochs=200;rows=33916").
 std::string sharedSamplerKey(const TrainConfig& config, const Dataset& train);
 
+/// While alive, RunStreams made on this thread for `data` (the same object) take its
+/// fingerprint from here instead of reading every value again: runs planned together on one
+/// data set compute it once. The data must not change meanwhile.
+class KnownDataFingerprint {
+public:
+    explicit KnownDataFingerprint(const Dataset& data);
+    ~KnownDataFingerprint();
+    KnownDataFingerprint(const KnownDataFingerprint&) = delete;
+    KnownDataFingerprint& operator=(const KnownDataFingerprint&) = delete;
+
+private:
+    const Dataset* m_previousData;
+    std::uint64_t m_previousFingerprint;
+};
+
 /// A 64-bit fingerprint of the training data (names, sizes, every value of X, y, s and the
 /// user ids, regression targets): different data gives different noise streams. Not cryptographic:
 /// secrecy comes from the seed, distinctness is all that is needed here. About one ns per value.

@@ -359,6 +359,7 @@ std::vector<RunResult> runPlannedTogether(const std::vector<PreparedConfig>& run
     std::vector<std::unique_ptr<PlannedSaddleRun>> planned(runs.size());
     // Runs sharing one sample, in order of their first run.
     std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
+    const KnownDataFingerprint fingerprint(data.train);  // read the rows once, not per run
     for (std::size_t i = 0; i < runs.size(); ++i) {
         planned[i] = planner(runs[i].config());
         const std::string sample =
