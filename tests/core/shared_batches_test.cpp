@@ -416,3 +416,42 @@ TEST_CASE("Runs trained together give the same bits with baseline and AVX2 instr
     SharedBatchProducts::useBaselineInstructionsOnly(false);
     for (std::size_t i = 0; i < configs.size(); ++i) requireIdentical(best[i], baseline[i]);
 }
+
+TEST_CASE("Shared batches leave the distribution of a run's final metrics unchanged",
+          "[shared-batches][statistical]") {
+    // Over 40 seeds, dp-fermi at ε = 1, λ = 2 with its own batches and with batches shared by
+    // seed: the mean test error, violation and training loss agree within 4 standard errors of
+    // their difference (the runs of a seed are not paired: their batches differ).
+    const DataSplit data = test::syntheticSplit(2000);
+    constexpr int kSeeds = 40;
+    struct Moments {
+        double sum = 0, squares = 0;
+        void add(double x) {
+            sum += x;
+            squares += x * x;
+        }
+        double mean() const { return sum / kSeeds; }
+        double variance() const { return (squares - sum * sum / kSeeds) / (kSeeds - 1); }
+    };
+    Moments own[3], shared[3];
+    for (int seed = 0; seed < kSeeds; ++seed) {
+        TrainConfig config = test::quickConfig("dp-fermi", 1.0, 2.0);
+        config.seed = static_cast<std::uint64_t>(seed);
+        const RunResult alone = test::runQuietly(config, data);
+        config.batchSharing = BatchSharing::BySeed;
+        const RunResult sharing = test::runQuietly(config, data);
+        own[0].add(alone.test.error);
+        own[1].add(alone.test.dpGap);
+        own[2].add(alone.trainLoss);
+        shared[0].add(sharing.test.error);
+        shared[1].add(sharing.test.dpGap);
+        shared[2].add(sharing.trainLoss);
+    }
+    for (int m = 0; m < 3; ++m) {
+        const double standardError = std::sqrt((own[m].variance() + shared[m].variance()) / kSeeds);
+        INFO("metric " << m << ": own " << own[m].mean() << ", shared " << shared[m].mean()
+                       << ", standard error of the difference " << standardError);
+        CHECK(standardError > 0);
+        CHECK(std::fabs(own[m].mean() - shared[m].mean()) < 4 * standardError);
+    }
+}
