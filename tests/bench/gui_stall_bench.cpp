@@ -8,6 +8,7 @@
 // the 99th percentile of the gaps, and how many were over 50 ms (a stall a user notices).
 //
 //   pfa-gui-bench [--scenario run|sweep|all] [--repeats R] [--load N] [--epochs E] [--quick]
+//                 [--batch-sharing own|by-seed]
 //
 // Each scenario runs R times (default 3) in the same window, and the gaps of all of them are
 // pooled. --load N starts N busy threads at normal priority (other programs competing for the
@@ -49,11 +50,12 @@ struct Options {
     int repeats = 3;
     int epochs = 200;
     bool quick = false;
+    bool sharedBatches = false;  // the sweep with batch-sharing by-seed
 };
 
 constexpr const char* kUsage =
     "usage: pfa-gui-bench [--scenario run|sweep|all] [--repeats R] [--load N] [--epochs E] "
-    "[--quick]\n";
+    "[--quick] [--batch-sharing own|by-seed]\n";
 
 [[noreturn]] void usage(const std::string& problem) {
     std::fprintf(stderr, "pfa-gui-bench: %s\n%s", problem.c_str(), kUsage);
@@ -87,6 +89,8 @@ Options parse(int argc, char** argv) {
             options.load = wholeNumber(value(), "--load");
         } else if (arg == "--epochs") {
             options.epochs = std::max(1, wholeNumber(value(), "--epochs"));
+        } else if (arg == "--batch-sharing") {
+            options.sharedBatches = std::string(value()) == "by-seed";
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--help" || arg == "-h") {
@@ -226,9 +230,11 @@ bool runScenario(MainWindow& window, int epochs, int repeats) {
     return true;
 }
 
-bool sweepScenario(MainWindow& window, bool quick, int repeats) {
+bool sweepScenario(MainWindow& window, bool quick, int repeats, bool sharedBatches) {
     pfa::SweepSpec spec;
     spec.base = window.experimentPanel()->config();
+    // By seed, the runs of a seed train together (one pass over each batch for all of them).
+    if (sharedBatches) spec.base.batchSharing = pfa::BatchSharing::BySeed;
     spec.base.epochs = quick ? 10 : 60;
     spec.algorithms = {"dp-fermi"};
     spec.notions = {pfa::FairnessNotion::DemographicParity};
@@ -304,7 +310,8 @@ int main(int argc, char** argv) {
         window.setConfirmOnClose(false);
         window.resize(1440, 900);
         window.show();
-        ok = waitForData(window) && sweepScenario(window, options.quick, options.repeats) && ok;
+        ok = waitForData(window) &&
+             sweepScenario(window, options.quick, options.repeats, options.sharedBatches) && ok;
     }
     std::fflush(stdout);
     if (!ok) std::fprintf(stderr, "pfa-gui-bench: a scenario did not finish\n");
