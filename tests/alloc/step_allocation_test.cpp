@@ -59,15 +59,21 @@ TEST_CASE("No heap allocation inside the training step", "[allocation]") {
         double lambda;
         FairnessNotion notion;
         int classes;
+        BatchSharing batches = BatchSharing::Own;
     };
-    for (const Case& c : {Case{"erm", INFINITY, 0, FairnessNotion::DemographicParity, 2},
-                          Case{"fermi", INFINITY, 1, FairnessNotion::DemographicParity, 2},
-                          Case{"fermi", INFINITY, 1, FairnessNotion::EqualizedOdds, 2},
-                          Case{"dp-fermi", 1.0, 1, FairnessNotion::EqualOpportunity, 2},
-                          Case{"dp-fermi", 1.0, 2, FairnessNotion::DemographicParity, 2},
-                          Case{"dp-sgd", 1.0, 0, FairnessNotion::DemographicParity, 2},
-                          Case{"dp-fermi", 1.0, 1, FairnessNotion::DemographicParity, 3}}) {
-        INFO(c.algorithm << " classes " << c.classes);
+    for (const Case& c :
+         {Case{"erm", INFINITY, 0, FairnessNotion::DemographicParity, 2},
+          Case{"fermi", INFINITY, 1, FairnessNotion::DemographicParity, 2},
+          Case{"fermi", INFINITY, 1, FairnessNotion::EqualizedOdds, 2},
+          Case{"dp-fermi", 1.0, 1, FairnessNotion::EqualOpportunity, 2},
+          Case{"dp-fermi", 1.0, 2, FairnessNotion::DemographicParity, 2},
+          Case{"dp-sgd", 1.0, 0, FairnessNotion::DemographicParity, 2},
+          Case{"dp-fermi", 1.0, 1, FairnessNotion::DemographicParity, 3},
+          // The shared products' path (a group of one).
+          Case{"dp-fermi", 1.0, 2, FairnessNotion::DemographicParity, 2, BatchSharing::BySeed},
+          Case{"dp-fermi", 1.0, 1, FairnessNotion::EqualizedOdds, 3, BatchSharing::BySeed},
+          Case{"dp-sgd", 1.0, 0, FairnessNotion::DemographicParity, 2, BatchSharing::BySeed}}) {
+        INFO(c.algorithm << " classes " << c.classes << " batches " << batchSharingName(c.batches));
         DataSplit split = data;
         if (c.classes == 3) {
             for (Dataset* part : {&split.train, &split.test}) {
@@ -82,6 +88,7 @@ TEST_CASE("No heap allocation inside the training step", "[allocation]") {
         config.fairness = c.notion;
         config.epochs = 3;
         config.batchSize = 128;
+        config.batchSharing = c.batches;
         AllocationProbe probe;
         CancelToken cancel;
         const RunResult result = runAlgorithm(config, split, probe, cancel);
@@ -252,4 +259,29 @@ TEST_CASE("No heap allocation inside a step of f-ld and pf-ld", "[allocation]") 
             CHECK(probe.allocatingIntervals == 0);
         }
     }
+}
+
+TEST_CASE("No heap allocation inside the steps of runs trained together", "[allocation]") {
+    SyntheticOptions options;
+    options.rows = 3000;
+    const DataSplit data = splitAndEncode(generateSynthetic(options));
+    std::vector<TrainConfig> configs;
+    for (const auto& [epsilon, lambda] : {std::pair{1.0, 2.0}, {0.5, 0.0}, {4.0, 8.0}}) {
+        TrainConfig config;
+        config.epsilon = epsilon;
+        config.lambda = lambda;
+        config.epochs = 3;
+        config.batchSize = 128;
+        config.batchSharing = BatchSharing::BySeed;
+        configs.push_back(config);
+    }
+    // The probe watches the first run; the others step on the same thread in between.
+    AllocationProbe probe;
+    TrainingObserver second, third;
+    CancelToken cancel;
+    const std::vector<RunResult> results =
+        runAlgorithmTogether(configs, data, {&probe, &second, &third}, cancel);
+    for (const RunResult& result : results) REQUIRE(result.status == RunStatus::Completed);
+    REQUIRE(probe.intervals > 30);
+    CHECK(probe.allocatingIntervals == 0);
 }

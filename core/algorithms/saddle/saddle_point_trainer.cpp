@@ -276,7 +276,15 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
     std::optional<SharedBatchProducts> products;
     if (shared) products.emplace(trainDesign, static_cast<int>(runs.size()) * scores);
     std::vector<long> batch(static_cast<std::size_t>(train.rows()));
-    std::vector<SaddleRun*> active, stepping;
+    // Lists of runs, with room for all of them from the start: no step or epoch allocates.
+    std::vector<SaddleRun*> active, stepping, going;
+    std::vector<const RowMatrix*> models, diagnosed;
+    std::vector<RowMatrix*> testScores, trainScores;
+    for (auto* list : {&active, &stepping, &going}) list->reserve(runs.size());
+    models.reserve(runs.size());
+    diagnosed.reserve(runs.size());
+    testScores.reserve(runs.size());
+    trainScores.reserve(runs.size());
     for (const auto& run : runs) active.push_back(run.get());
 
     const int epochs = lead.sampler.epochs;
@@ -317,8 +325,10 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
         // Every run evaluates this epoch (those that stopped during it too); finished runs
         // leave the group. Shared runs score their models in one pass over the rows.
         if (shared) {
-            std::vector<const RowMatrix*> models, diagnosed;
-            std::vector<RowMatrix*> testScores, trainScores;
+            models.clear();
+            diagnosed.clear();
+            testScores.clear();
+            trainScores.clear();
             for (SaddleRun* run : active) {
                 if (!run->evaluatesAt(epoch)) continue;
                 models.push_back(&run->reported());
@@ -330,13 +340,13 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
             products->scoreAllRows(testDesign, models, testScores);
             products->scoreAllRows(trainDesign, diagnosed, trainScores);
         }
-        std::vector<SaddleRun*> going;
+        going.clear();
         for (SaddleRun* run : active) {
             bool done = false;
             run->finishEpoch(epoch, shared, done);
             if (!done) going.push_back(run);
         }
-        active = std::move(going);
+        std::swap(active, going);
     }
 
     std::vector<RunResult> results;
