@@ -149,30 +149,36 @@ RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& in) {
 
 RdpCurve sharedBatchesCurve(const OrderGrid& grid, const std::vector<AccountingInputs>& runs) {
     RdpCurve curve(grid.size(), 0.0);
-    if (runs.empty()) return curve;
-    const AccountingInputs& first = runs.front();
-    for (const AccountingInputs& run : runs) {
-        const bool poisson =
-            run.kind == ReleaseKind::PoissonSubsampled || run.kind == ReleaseKind::PoissonReplace;
-        if (!poisson || run.kind != first.kind || run.samplingRate != first.samplingRate ||
-            run.stepsPerRelease != 1 || run.adjacency != first.adjacency) {
+    // A run that releases nothing that depends on the protected data adds nothing, whatever
+    // sample it drew.
+    std::vector<const AccountingInputs*> releasing;
+    for (const AccountingInputs& run : runs)
+        if (run.kind != ReleaseKind::NoRelease) releasing.push_back(&run);
+    if (releasing.empty()) return curve;
+    const AccountingInputs& first = *releasing.front();
+    for (const AccountingInputs* run : releasing) {
+        const bool sampled = run->kind == ReleaseKind::PoissonSubsampled ||
+                             run->kind == ReleaseKind::PoissonReplace ||
+                             run->kind == ReleaseKind::LinearAmplification;
+        if (!sampled || run->kind != first.kind || run->samplingRate != first.samplingRate ||
+            run->stepsPerRelease != 1 || run->adjacency != first.adjacency) {
             return RdpCurve(grid.size(), kInf);
         }
     }
     // Segments between the distinct run lengths: in (previous, steps], every run at least
     // that long releases.
     std::vector<long> lengths;
-    for (const AccountingInputs& run : runs) lengths.push_back(run.steps);
+    for (const AccountingInputs* run : releasing) lengths.push_back(run->steps);
     std::sort(lengths.begin(), lengths.end());
     lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
     long previous = 0;
     for (const long length : lengths) {
         if (length <= previous) continue;
         double precision = 0.0;  // Σ 1/z_r² over the runs still training
-        for (const AccountingInputs& run : runs) {
-            if (run.steps < length) continue;
-            precision += run.noiseMultiplier > 0.0
-                             ? 1.0 / (run.noiseMultiplier * run.noiseMultiplier)
+        for (const AccountingInputs* run : releasing) {
+            if (run->steps < length) continue;
+            precision += run->noiseMultiplier > 0.0
+                             ? 1.0 / (run->noiseMultiplier * run->noiseMultiplier)
                              : kInf;
         }
         AccountingInputs joint = first;
@@ -182,14 +188,14 @@ RdpCurve sharedBatchesCurve(const OrderGrid& grid, const std::vector<AccountingI
             curve[k] += static_cast<double>(length - previous) * step[k];
         previous = length;
     }
-    for (const AccountingInputs& run : runs) {
-        const long interim = run.interimReleases();
+    for (const AccountingInputs* run : releasing) {
+        const long interim = run->interimReleases();
         if (interim > 0) {
-            const RdpCurve extra = interimReleaseCurve(grid, run);
+            const RdpCurve extra = interimReleaseCurve(grid, *run);
             for (std::size_t k = 0; k < curve.size(); ++k)
                 curve[k] += static_cast<double>(interim) * extra[k];
         }
-        addGaussianReleases(grid, run, run.steps, curve);
+        addGaussianReleases(grid, *run, run->steps, curve);
     }
     return curve;
 }

@@ -113,9 +113,13 @@ RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& inputs);
 /// multiplier z_g = (Σ 1/z_r²)^(-1/2) over those runs (the concatenated release, whitened, has
 /// ℓ2 sensitivity √Σ 1/z_r² at unit noise), charged once per step; the runs' unsampled
 /// Gaussian releases (interim, scheduled) use their own noise and add as usual. Runs of
-/// different lengths are composed by segments of steps. +∞ everywhere when the runs are not
-/// all Poisson-subsampled Gaussians of one kind, one release per step, at one sampling rate,
-/// since no joint analysis applies then. Pure releases are not included.
+/// different lengths are composed by segments of steps. The per-step curve is the runs' own
+/// kind at z_g: the subsampled Gaussian (add/remove), its group-of-two bound (replace-one) or
+/// the linear amplification bound, each of which holds for the concatenated release on one
+/// Poisson sample as for one Gaussian release of multiplier z_g (the unit is absent from all
+/// of them or present in all of them). Runs that release nothing (NoRelease) add nothing. +∞
+/// everywhere when the other runs are not all of one such kind, one release per step, at one
+/// sampling rate and adjacency: no joint analysis applies then. Pure releases not included.
 RdpCurve sharedBatchesCurve(const OrderGrid& grid, const std::vector<AccountingInputs>& runs);
 /// Adds the gaussianReleases made by `steps` steps to `curve` (on `grid`).
 void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& inputs, long steps,

@@ -211,10 +211,6 @@ TEST_CASE("Shared batches are refused where no joint analysis applies", "[shared
     TrainConfig secure = sharing("dp-fermi", 1.0, 1.0);
     secure.secureNoise = true;
     CHECK_THROWS_WITH(prepareRun(dpFermi, secure, data), Catch::Contains("secure noise"));
-    TrainConfig published = sharing("dp-fermi", 1.0, 1.0);
-    published.calibration = Calibration::Published;
-    CHECK_THROWS_WITH(prepareRun(dpFermi, published, data),
-                      Catch::Contains("conservative calibration"));
 }
 
 TEST_CASE("The joint mechanism of runs sharing a sample is the subsampled Gaussian at z_g",
@@ -272,10 +268,15 @@ TEST_CASE("The ledger charges runs sharing a sample as one mechanism, by segment
     }
     CHECK(totals.epsilon > independent.totals().epsilon);
     CHECK(privacy::describeTotals(totals).find("shared batches") != std::string::npos);
-    // A sample shared with a release of another kind has no joint analysis: +∞, never less.
+    // A run that releases nothing adds nothing; a sample shared with a release of another
+    // kind has no joint analysis: +∞, never less.
+    privacy::AccountingInputs nothing = sharedRun(50, 1.0, "seed 0, batches x");
+    nothing.kind = privacy::ReleaseKind::NoRelease;
+    ledger.add(entryFor("d", nothing));
+    CHECK(ledger.totals().epsilon == totals.epsilon);
     privacy::AccountingInputs odd = sharedRun(50, 1.0, "seed 0, batches x");
     odd.kind = privacy::ReleaseKind::LinearAmplification;
-    ledger.add(entryFor("d", odd));
+    ledger.add(entryFor("e", odd));
     CHECK(std::isinf(ledger.totals().epsilon));
 }
 
@@ -454,4 +455,50 @@ TEST_CASE("Shared batches leave the distribution of a run's final metrics unchan
         CHECK(standardError > 0);
         CHECK(std::fabs(own[m].mean() - shared[m].mean()) < 4 * standardError);
     }
+}
+
+TEST_CASE("Runs of the linear amplification bound that share a sample are charged at z_g",
+          "[shared-batches][ledger][privacy]") {
+    // The published calibration's sensitive-only runs: the unit is absent from every release of
+    // the step or present in all of them, so the bound holds for the joint Gaussian at z_g.
+    const auto linear = [](long steps, double z) {
+        privacy::AccountingInputs in = sharedRun(steps, z, "seed 0, batches x");
+        in.kind = privacy::ReleaseKind::LinearAmplification;
+        in.adjacency = privacy::Adjacency::Replace;
+        return in;
+    };
+    const privacy::OrderGrid grid = privacy::OrderGrid::standard();
+    const double zg = 1 / std::sqrt(1 / (3.0 * 3.0) + 1 / (5.0 * 5.0));
+    const privacy::RdpCurve joint =
+        privacy::sharedBatchesCurve(grid, {linear(40, 3.0), linear(40, 5.0)});
+    privacy::AccountingInputs one = linear(40, zg);
+    one.sharedBatches.clear();
+    const privacy::RdpCurve expected = privacy::runCurve(grid, one);
+    for (std::size_t k = 0; k < grid.size(); ++k)
+        CHECK_THAT(joint[k], WithinRel(expected[k], 1e-12));
+}
+
+TEST_CASE("Published-calibration runs trained together equal each run alone, bit for bit",
+          "[shared-batches][trainer]") {
+    const DataSplit data = test::syntheticSplit(3000);
+    std::vector<TrainConfig> configs = {sharing("dp-fermi", 1.0, 2.0),
+                                        sharing("dp-fermi", 3.0, 0.0),
+                                        sharing("dp-fermi", 0.5, 8.0)};
+    for (TrainConfig& config : configs) {
+        config.calibration = Calibration::Published;
+        config.scope = ProtectionScope::SensitiveOnly;
+        config.minGroupShare = 0.25;
+    }
+    std::vector<TrainingObserver> observers(configs.size());
+    const std::vector<RunResult> trained = together(configs, data, observers);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        INFO("run " << i);
+        requireIdentical(trained[i], test::runQuietly(configs[i], data));
+        CHECK(trained[i].privacy.accounting.sharedBatches ==
+              trained[0].privacy.accounting.sharedBatches);
+        CHECK(!trained[i].privacy.accounting.sharedBatches.empty());
+    }
+    // λ = 0 releases nothing about the sensitive attribute; the others are charged jointly.
+    CHECK(trained[1].privacy.accounting.kind == privacy::ReleaseKind::NoRelease);
+    CHECK(trained[0].privacy.accounting.kind == privacy::ReleaseKind::LinearAmplification);
 }

@@ -129,12 +129,6 @@ public:
             requirePenaltyCellsPresent(config, data.train);
         if (!config.isPrivate()) return;
         requireShareableBatches(config);
-        if (config.calibration == Calibration::Published &&
-            config.batchSharing == BatchSharing::BySeed) {
-            throw InputError(
-                "batch-sharing by-seed needs the conservative calibration: the "
-                "published one is not charged as a Poisson-subsampled Gaussian");
-        }
         if (config.calibration == Calibration::Published) {
             if (config.lambda > 0) requireGroupsAboveRho(config, data.train);
             privacy::checkClosedFormPreconditions(closedFormInputs(config, data));
@@ -194,9 +188,10 @@ private:
         return runPlannedTogether(
             runs, data, observers, cancel,
             [&](const TrainConfig& config) -> std::unique_ptr<PlannedSaddleRun> {
-                if (!config.isPrivate() || config.calibration != Calibration::Conservative)
-                    return nullptr;
-                return planConservative(config, data);
+                if (!config.isPrivate()) return nullptr;
+                return config.calibration == Calibration::Published
+                           ? planPublished(config, data)
+                           : planConservative(config, data);
             },
             [&](std::size_t i) { return run(runs[i], data, *observers[i], cancel); });
     }
@@ -314,6 +309,17 @@ private:
 
     RunResult runPublished(const TrainConfig& config, const DataSplit& data,
                            TrainingObserver& observer, const CancelToken& cancel) const {
+        const std::unique_ptr<PlannedSaddleRun> planned = planPublished(config, data);
+        RunResult result = runSaddlePointTrainer(config, planned->plan, data, observer, cancel);
+        planned->describe(result);
+        return result;
+    }
+
+    /// The published run's plan, and its report for the result.
+    std::unique_ptr<PlannedSaddleRun> planPublished(const TrainConfig& config,
+                                                    const DataSplit& data) const {
+        auto planned = std::make_unique<PlannedSaddleRun>();
+        TrainerPlan& plan = planned->plan;
         const bool penalty = config.lambda > 0;
         const bool sensitiveOnly = config.scope == ProtectionScope::SensitiveOnly;
         const privacy::ClosedFormInputs in = closedFormInputs(config, data);
@@ -324,7 +330,6 @@ private:
         const double bound = publishedFeatureBound(config, data.train);
 
         // Published update: θ ← θ − η(gℓ + λ(gψ + u)), W ← Proj(W + η_w(λ gW + V)).
-        TrainerPlan plan;
         plan.penalty = penalty;
         plan.lambda = config.lambda;
         plan.shares = exactShares(config, data.train);
@@ -332,6 +337,8 @@ private:
         plan.radius = config.wRadius;
         plan.projection = config.projection;
         plan.featureBound = bound;
+        planned->streams = std::make_unique<RunStreams>(config, data.train);
+        plan.streams = planned->streams.get();
 
         // What the accountant can certify for these noise levels (privacy-accounting.md §8).
         // The θ-noise u is drawn on g_ψ, whose batch sum the bound Δ_θ refers to, and scaled
@@ -380,48 +387,54 @@ private:
                          ? GaussianMechanism::withNoise(plan.sampler, release, mechanism, theta, w)
                          : GaussianMechanism::withNoise(plan.sampler, release, mechanism, theta);
 
-        RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
-
-        privacy::PrivacyReport& report = result.privacy;
-        report.algorithm = name();
-        report.calibration = "published — as published, known accounting gaps";
-        report.knownGaps = true;
-        report.epsilonNominal = config.epsilon;
-        describePrivateRun(result, *planAccountant(plan, config.delta, data.train.unitName),
-                           data.train);
-        describeNoise(report, plan.noise);
-        report.samplingRate = q;
-        report.expectedBatch = plan.sampler.batchSize;
-        report.sampling = samplingDescription(plan.sampler.mode);
-        report.mechanism = plan.noise.description();
-        report.adjacency =
-            sensitiveOnly ? "replace-one (one sensitive attribute changed)" : "add/remove-one";
-        report.protectedData =
-            sensitiveOnly ? "only the sensitive attribute '" + data.train.sensitiveDescription +
-                                "' — features and labels are treated as public"
-                          : wholeRecordProtection(data.train) + " (nominally; see the caveat)";
-        report.clipDescription =
-            "none (Lipschitz bounds; feature norm bound B = " + formatNumber(bound) +
-            ", L_θ = " + formatNumber(in.lipschitz) + ", R = " + formatNumber(in.radius) +
-            ", ρ = " + formatNumber(in.minShare) + ")";
-        if (report.epsilonSpent > config.epsilon) {
-            report.warnings.push_back(
-                "the accountant certifies ε = " + formatNumber(report.epsilonSpent) +
-                ", more than the nominal ε = " + formatNumber(config.epsilon) +
-                " of the published calibration");
-        }
-        if (!sensitiveOnly) {
-            report.warnings.push_back(
-                "published all-features calibration does not cover the loss "
-                "gradient (at λ = 0 it adds no noise at all)");
-        }
-        if (penalty) {
-            report.uncoveredReleases.push_back(
-                "the exact group shares used in ψ (the published calibration uses them without "
-                "noise: a further release of the sensitive attribute that its ε does not charge)");
-        }
-        report.statement = privacy::renderPrivacyStatement(report, "", "");
-        return result;
+        planned->describe = [this, &plan, &data, in, bound, sensitiveOnly, penalty,
+                             q](RunResult& result) {
+            const TrainConfig& config = result.config;
+            privacy::PrivacyReport& report = result.privacy;
+            report.algorithm = name();
+            report.calibration = "published — as published, known accounting gaps";
+            report.knownGaps = true;
+            report.epsilonNominal = config.epsilon;
+            describePrivateRun(result, *planAccountant(plan, config.delta, data.train.unitName),
+                               data.train);
+            describeNoise(report, plan.noise);
+            // The shared sample the batches came from, if any (the ledger composes such runs
+            // jointly).
+            report.accounting.sharedBatches = plan.streams->sharedBatches();
+            report.samplingRate = q;
+            report.expectedBatch = plan.sampler.batchSize;
+            report.sampling = samplingDescription(plan.sampler.mode);
+            report.mechanism = plan.noise.description();
+            report.adjacency =
+                sensitiveOnly ? "replace-one (one sensitive attribute changed)" : "add/remove-one";
+            report.protectedData =
+                sensitiveOnly ? "only the sensitive attribute '" + data.train.sensitiveDescription +
+                                    "' — features and labels are treated as public"
+                              : wholeRecordProtection(data.train) + " (nominally; see the caveat)";
+            report.clipDescription =
+                "none (Lipschitz bounds; feature norm bound B = " + formatNumber(bound) +
+                ", L_θ = " + formatNumber(in.lipschitz) + ", R = " + formatNumber(in.radius) +
+                ", ρ = " + formatNumber(in.minShare) + ")";
+            if (report.epsilonSpent > config.epsilon) {
+                report.warnings.push_back(
+                    "the accountant certifies ε = " + formatNumber(report.epsilonSpent) +
+                    ", more than the nominal ε = " + formatNumber(config.epsilon) +
+                    " of the published calibration");
+            }
+            if (!sensitiveOnly) {
+                report.warnings.push_back(
+                    "published all-features calibration does not cover the loss "
+                    "gradient (at λ = 0 it adds no noise at all)");
+            }
+            if (penalty) {
+                report.uncoveredReleases.push_back(
+                    "the exact group shares used in ψ (the published calibration uses them without "
+                    "noise: a further release of the sensitive attribute that its ε does not "
+                    "charge)");
+            }
+            report.statement = privacy::renderPrivacyStatement(report, "", "");
+        };
+        return planned;
     }
 };
 
