@@ -99,8 +99,9 @@ RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
     if (config.isPrivate() && config.batchSharing == BatchSharing::BySeed) {
         const std::string key = "shared-batches|" + sharedSamplerKey(config, train) + data;
         m_samplingDigest = digestOf(key);
-        m_sharedBatches =
-            "seed " + std::to_string(m_seed) + ", batches " + sha256Hex(key).substr(0, 16);
+        // Named from public settings only: the key's data fingerprint is an exact function of
+        // the private rows and never goes into a record.
+        m_sharedBatches = "seed " + std::to_string(m_seed) + ";" + sharedSamplerKey(config, train);
     }
 }
 

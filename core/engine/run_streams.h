@@ -28,8 +28,11 @@ public:
     /// sampler and the training data only, so every run that shares them draws the same
     /// batches; the other streams stay the run's own.
     RandomStream stream(std::uint64_t label) const;
-    /// Which shared batches the run draws: "seed S, batches <hex>" (the same for every run
-    /// drawing the same batches), or empty for a run with its own sample.
+    /// Which shared batches the run draws, named by public settings only:
+    /// "seed 0;sampling=poisson;batch=4096;epochs=200;rows=33916" (the same for every run
+    /// drawing the same batches; runs on other rows of the same size have the same name, and a
+    /// ledger charges them at least as much as either case needs), or empty for a run with its
+    /// own sample.
     const std::string& sharedBatches() const { return m_sharedBatches; }
     bool secure() const { return m_secure; }
     /// SHA-256 of the settings key and the training data's fingerprint.

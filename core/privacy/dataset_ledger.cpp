@@ -62,7 +62,18 @@ LedgerTotals DatasetLedger::computeTotals() const {
     for (const auto& [sample, runs] : shared) {
         double pure = 0.0;
         for (const AccountingInputs& run : runs) pure += run.pureEpsilon();
-        composed.addRun(sharedBatchesCurve(grid, runs), 0.0, pure, 0.0);
+        // The name says which settings drew the sample, not which rows: runs on other rows of
+        // the same size (another split) share the name without sharing the sample. The larger
+        // of the joint and the independent composition is valid either way.
+        RdpCurve curve = sharedBatchesCurve(grid, runs);
+        RdpCurve independent(grid.size(), 0.0);
+        for (const AccountingInputs& run : runs) {
+            const RdpCurve own = runCurve(grid, run);
+            for (std::size_t k = 0; k < independent.size(); ++k) independent[k] += own[k];
+        }
+        for (std::size_t k = 0; k < curve.size(); ++k)
+            curve[k] = std::max(curve[k], independent[k]);
+        composed.addRun(curve, 0.0, pure, 0.0);
         totals.sharedSamples += 1;
         totals.runsSharingSamples += runs.size();
     }

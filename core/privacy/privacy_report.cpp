@@ -107,8 +107,8 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
                 "Poisson sample at each step (so a sweep trains them in one pass). This run's ε "
                 "above is its own and unchanged; the runs that share one sample are not "
                 "independent of each other, so the data set's ledger charges them together as one "
-                "subsampled Gaussian mechanism (at each step, effective z = (Σ 1/z_r²)^(-1/2) "
-                "over the runs still training), not by composing them as independent runs.\n";
+                "mechanism on the shared sample (at each step, effective z = (Σ 1/z_r²)^(-1/2) "
+                "over the runs still training), or as independent runs where that costs more.\n";
     }
     if (!r.postProcessing.empty()) {
         text << "Reported model: " << r.postProcessing
