@@ -275,6 +275,13 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
             c.neighbours = test::neighboursOf(
                 *setup->first, algorithm.capabilities().unit == PrivacyUnit::User, c.adjacency,
                 setup->second.scope == ProtectionScope::SensitiveOnly);
+            // Batches shared by seed: the same mechanism per run, and a record that names its
+            // sample; both must hold on neighbouring data too.
+            if (declares(algorithm, "batch-sharing")) {
+                Claim shared = c;
+                shared.config.batchSharing = BatchSharing::BySeed;
+                claims.push_back(std::move(shared));
+            }
             claims.push_back(std::move(c));
         }
     }
