@@ -514,3 +514,38 @@ TEST_CASE("Published-calibration runs trained together equal each run alone, bit
     CHECK(trained[1].privacy.accounting.kind == privacy::ReleaseKind::NoRelease);
     CHECK(trained[0].privacy.accounting.kind == privacy::ReleaseKind::LinearAmplification);
 }
+
+TEST_CASE("A sweep with shared batches stops when cancelled and records no cut-short run",
+          "[shared-batches][sweep]") {
+    const PreparedDatasetPtr data = [] {
+        DatasetRequest request;
+        request.knobs<SyntheticOptions>().rows = 2000;
+        return prepareDataset(request);
+    }();
+    SweepSpec spec;
+    spec.datasets = {data->key};
+    spec.epsilons = {0.5, 2.0};
+    spec.lambdas = {0, 2};
+    spec.seeds = {0, 1, 2};
+    spec.base.epochs = 40;
+    spec.base.batchSharing = BatchSharing::BySeed;
+    CancelToken cancel;
+    SweepOptions options;
+    options.threads = 2;
+    options.resume = false;
+    std::size_t charged = 0, cutShort = 0;
+    options.onCharge = [&](const RunContext&, const std::vector<privacy::LedgerEntry>& entries) {
+        charged += entries.size();
+    };
+    options.onRunCutShort = [&](const SweepRun&, const RunResult&) { ++cutShort; };
+    options.onRunFinished = [&](const SweepRun&, const RunResult&, const SweepProgress& p) {
+        if (p.finished == 1) cancel.cancel();
+    };
+    const SweepOutcome outcome = runSweep(
+        spec, [&](const std::string&) { return data; }, options, cancel);
+    CHECK(outcome.cancelled);
+    CHECK(outcome.results.size() < 12);
+    for (const RunResult& r : outcome.results) CHECK(r.status == RunStatus::Completed);
+    // Every run that touched the rows was charged, whether it finished or was cut short.
+    CHECK(charged == outcome.results.size() + cutShort);
+}
