@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -57,9 +58,12 @@ struct SweepObserver : TrainingObserver {
     bool showsBatchLoss() const override { return false; }
 };
 
-/// Runs a group may train together: at most this many, so that a group's memory (its runs'
-/// evaluation buffers) stays small beside the data.
+/// Runs a group may train together: at most this many (fewer on large data: togetherLimit), so
+/// that a group's memory stays small beside the data.
 constexpr std::size_t kMaxTogether = 32;
+/// What the evaluation buffers of one group may take in all: each run keeps full-pass buffers
+/// for its training and test rows, so on large data fewer runs train together.
+constexpr double kGroupEvaluationBytes = 2.0 * 1024 * 1024 * 1024;
 
 /// The key under which a run may train together with others: runs with equal non-empty keys
 /// draw the same batches (batch-sharing by-seed, one algorithm, data set, seed and sampler).
@@ -75,10 +79,11 @@ std::string togetherKey(const SweepRun& run) {
 }
 
 /// The work items of a sweep: groups of runs trained together (in order of their first run,
-/// at most kMaxTogether each) and single runs. Groups are halved until every thread has an
+/// at most togetherLimit each) and single runs. Groups are halved until every thread has an
 /// item: a half draws the same batches as the whole, so results do not change.
-std::vector<std::vector<std::size_t>> trainingGroups(const std::vector<SweepRun>& runs,
-                                                     unsigned threads) {
+std::vector<std::vector<std::size_t>> trainingGroups(
+    const std::vector<SweepRun>& runs, unsigned threads,
+    const std::map<std::string, PreparedDatasetPtr>& data) {
     std::vector<std::vector<std::size_t>> items;
     std::map<std::string, std::size_t> open;  // key → its item still taking runs
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -88,7 +93,11 @@ std::vector<std::vector<std::size_t>> trainingGroups(const std::vector<SweepRun>
             continue;
         }
         const auto found = open.find(key);
-        if (found != open.end() && items[found->second].size() < kMaxTogether) {
+        const DataSplit& split = data.at(runs[i].dataset)->split;
+        if (found != open.end() &&
+            items[found->second].size() <
+                togetherLimit(static_cast<long>(split.train.rows() + split.test.rows()),
+                              split.train.numClasses())) {
             items[found->second].push_back(i);
             continue;
         }
@@ -115,6 +124,13 @@ std::string describe(const SweepRun& run) {
 }
 
 }  // namespace
+
+std::size_t togetherLimit(long rows, int classes) {
+    const double perRun = static_cast<double>(rows) *
+                          ((3.0 * std::max(2, classes) + 1.0) * sizeof(double) + sizeof(int));
+    const double fits = std::floor(kGroupEvaluationBytes / std::max(perRun, 1.0));
+    return static_cast<std::size_t>(std::clamp(fits, 1.0, static_cast<double>(kMaxTogether)));
+}
 
 void validateSweep(const std::vector<SweepRun>& runs, const DatasetProvider& provider) {
     const auto data = loadAll(runs, provider);
@@ -165,7 +181,7 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
                                            : std::max(1u, std::thread::hardware_concurrency());
     threads =
         std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, runs.size())));
-    const std::vector<std::vector<std::size_t>> items = trainingGroups(runs, threads);
+    const std::vector<std::vector<std::size_t>> items = trainingGroups(runs, threads, data);
     std::atomic<std::size_t> next{0};
     // What follows a run however it ended; false when the sweep was cancelled.
     auto complete = [&](std::size_t i, RunResult result) {

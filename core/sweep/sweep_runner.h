@@ -69,6 +69,11 @@ struct SweepOutcome {
 /// The runs of shard `index` of `count` (run.index % count == index).
 std::vector<SweepRun> shardRuns(const std::vector<SweepRun>& runs, int index, int count);
 
+/// How many runs with `rows` training and test rows and `classes` classes a sweep trains
+/// together at most (batch-sharing by-seed): 32, fewer when their evaluation buffers
+/// (about (3·classes + 1) doubles and an int per row and run) would pass 2 GiB.
+std::size_t togetherLimit(long rows, int classes);
+
 /// Checks every run's configuration against its data set; throws InputError naming the run's
 /// settings and the offending value.
 void validateSweep(const std::vector<SweepRun>& runs, const DatasetProvider& provider);

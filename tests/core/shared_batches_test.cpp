@@ -549,3 +549,12 @@ TEST_CASE("A sweep with shared batches stops when cancelled and records no cut-s
     // Every run that touched the rows was charged, whether it finished or was cut short.
     CHECK(charged == outcome.results.size() + cutShort);
 }
+
+TEST_CASE("Fewer runs train together on large data", "[shared-batches][sweep]") {
+    // Adult-sized data: 32 at a time; 10 M rows: each run's evaluation buffers take 600 MB, so
+    // three fit in 2 GiB; beyond, one at a time.
+    CHECK(togetherLimit(45'222, 2) == 32);
+    CHECK(togetherLimit(10'000'000, 2) == 3);
+    CHECK(togetherLimit(10'000'000, 5) == 1);
+    CHECK(togetherLimit(1'000'000'000, 2) == 1);
+}
