@@ -300,7 +300,7 @@ std::string ledgerCsv(const DatasetLedger& ledger) {
         "# privacy ledger of " + ledger.title() + ": " + describeTotals(ledger.totals()) + "\n";
     out +=
         "run_uid,label,status,epsilon,delta,unit,adjacency,curve,sampling_rate,noise_multiplier,"
-        "steps_per_release,steps,extra_epsilon\n";
+        "steps_per_release,steps,extra_epsilon,shared_batches\n";
     for (const LedgerEntry& e : ledger.entries()) {
         const AccountingInputs& a = e.accounting;
         out += quotedCsv(e.runUid) + ',' + quotedCsv(e.label) + ',' + e.status + ',' +
@@ -309,9 +309,10 @@ std::string ledgerCsv(const DatasetLedger& ledger) {
             out += a.unit + ',' + adjacencyCode(a.adjacency) + ',' + releaseKindName(a.kind) + ',' +
                    formatPortable(a.samplingRate) + ',' + formatPortable(a.noiseMultiplier) + ',' +
                    std::to_string(a.stepsPerRelease) + ',' + std::to_string(a.steps) + ',' +
-                   formatPortable(a.pureEpsilon());
+                   formatPortable(a.pureEpsilon()) + ',' +
+                   (a.sharedBatches.empty() ? std::string() : quotedCsv(a.sharedBatches));
         } else {
-            out += ",,,,,,,";
+            out += ",,,,,,,,";
         }
         out += '\n';
     }

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "core/algorithms/registry.h"
@@ -13,6 +14,7 @@
 #include "core/engine/shared_batch_products.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/dataset_ledger.h"
+#include "core/privacy/ledger_store.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_spec.h"
@@ -557,4 +559,28 @@ TEST_CASE("Fewer runs train together on large data", "[shared-batches][sweep]") 
     CHECK(togetherLimit(10'000'000, 2) == 3);
     CHECK(togetherLimit(10'000'000, 5) == 1);
     CHECK(togetherLimit(1'000'000'000, 2) == 1);
+}
+
+TEST_CASE("The ledger's CSV names the shared sample of each run", "[shared-batches][ledger]") {
+    privacy::DatasetLedger ledger("synthetic", "synthetic");
+    ledger.add(entryFor("a", sharedRun(30, 1.2, "seed 0;sampling=poisson;batch=8;epochs=1")));
+    ledger.add(entryFor("b", sharedRun(30, 1.2, "")));
+    const std::string csv = privacy::ledgerCsv(ledger);
+    CHECK_THAT(csv, Catch::Contains("extra_epsilon,shared_batches\n") &&
+                        Catch::Contains(",\"seed 0;sampling=poisson;batch=8;epochs=1\"\n"));
+    // Every line has the header's number of fields.
+    std::istringstream lines(csv);
+    std::string line;
+    std::getline(lines, line);  // the totals comment
+    std::getline(lines, line);
+    const auto commas = std::count(line.begin(), line.end(), ',');
+    while (std::getline(lines, line)) {
+        long outside = 0;
+        bool quoted = false;
+        for (const char c : line) {
+            if (c == '"') quoted = !quoted;
+            if (c == ',' && !quoted) ++outside;
+        }
+        CHECK(outside == commas);
+    }
 }
