@@ -149,11 +149,9 @@ public:
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
-        if (!config.isPrivate()) return runNonPrivate(config, data, observer, cancel);
-        if (config.calibration == Calibration::Published) {
-            return runPublished(config, data, observer, cancel);
-        }
-        return runConservative(config, data, observer, cancel);
+        if (const auto planned = planPrivate(config, data))
+            return runPlanned(config, *planned, data, observer, cancel);
+        return runNonPrivate(config, data, observer, cancel);
     }
 
 private:
@@ -186,14 +184,16 @@ private:
                                        const std::vector<TrainingObserver*>& observers,
                                        const CancelToken& cancel) const override {
         return runPlannedTogether(
-            runs, data, observers, cancel,
-            [&](const TrainConfig& config) -> std::unique_ptr<PlannedSaddleRun> {
-                if (!config.isPrivate()) return nullptr;
-                return config.calibration == Calibration::Published
-                           ? planPublished(config, data)
-                           : planConservative(config, data);
-            },
-            [&](std::size_t i) { return run(runs[i], data, *observers[i], cancel); });
+            *this, runs, data, observers, cancel,
+            [&](const TrainConfig& config) { return planPrivate(config, data); });
+    }
+
+    /// A private run's plan by its calibration, and its report; null for a non-private run.
+    std::unique_ptr<PlannedSaddleRun> planPrivate(const TrainConfig& config,
+                                                  const DataSplit& data) const {
+        if (!config.isPrivate()) return nullptr;
+        return config.calibration == Calibration::Published ? planPublished(config, data)
+                                                            : planConservative(config, data);
     }
 
     RunResult runNonPrivate(const TrainConfig& config, const DataSplit& data,
@@ -207,14 +207,6 @@ private:
         plan.projection = config.projection;
         RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
         result.privacy = privacy::nonPrivateReport(name(), result.steps);
-        return result;
-    }
-
-    RunResult runConservative(const TrainConfig& config, const DataSplit& data,
-                              TrainingObserver& observer, const CancelToken& cancel) const {
-        const std::unique_ptr<PlannedSaddleRun> planned = planConservative(config, data);
-        RunResult result = runSaddlePointTrainer(config, planned->plan, data, observer, cancel);
-        planned->describe(result);
         return result;
     }
 
@@ -305,14 +297,6 @@ private:
             report.statement = privacy::renderPrivacyStatement(report, "", "");
         };
         return planned;
-    }
-
-    RunResult runPublished(const TrainConfig& config, const DataSplit& data,
-                           TrainingObserver& observer, const CancelToken& cancel) const {
-        const std::unique_ptr<PlannedSaddleRun> planned = planPublished(config, data);
-        RunResult result = runSaddlePointTrainer(config, planned->plan, data, observer, cancel);
-        planned->describe(result);
-        return result;
     }
 
     /// The published run's plan, and its report for the result.

@@ -51,16 +51,12 @@ public:
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
-        if (!config.isPrivate()) {
-            TrainerPlan plan;
-            plan.sampler = rowSampler(config, data.train);
-            RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
-            result.privacy = privacy::nonPrivateReport(name(), result.steps);
-            return result;
-        }
-        const std::unique_ptr<PlannedSaddleRun> planned = planPrivate(config, data);
-        RunResult result = runSaddlePointTrainer(config, planned->plan, data, observer, cancel);
-        planned->describe(result);
+        if (const auto planned = planPrivate(config, data))
+            return runPlanned(config, *planned, data, observer, cancel);
+        TrainerPlan plan;
+        plan.sampler = rowSampler(config, data.train);
+        RunResult result = runSaddlePointTrainer(config, plan, data, observer, cancel);
+        result.privacy = privacy::nonPrivateReport(name(), result.steps);
         return result;
     }
 
@@ -69,17 +65,15 @@ public:
                                        const std::vector<TrainingObserver*>& observers,
                                        const CancelToken& cancel) const override {
         return runPlannedTogether(
-            runs, data, observers, cancel,
-            [&](const TrainConfig& config) -> std::unique_ptr<PlannedSaddleRun> {
-                return config.isPrivate() ? planPrivate(config, data) : nullptr;
-            },
-            [&](std::size_t i) { return run(runs[i], data, *observers[i], cancel); });
+            *this, runs, data, observers, cancel,
+            [&](const TrainConfig& config) { return planPrivate(config, data); });
     }
 
 private:
-    /// A private run's plan, and its report for the result.
+    /// A private run's plan, and its report for the result; null for a non-private run.
     std::unique_ptr<PlannedSaddleRun> planPrivate(const TrainConfig& config,
                                                   const DataSplit& data) const {
+        if (!config.isPrivate()) return nullptr;
         auto planned = std::make_unique<PlannedSaddleRun>();
         TrainerPlan& plan = planned->plan;
         plan.sampler = rowSampler(config, data.train);

@@ -360,11 +360,18 @@ RunResult runSaddlePointTrainer(const TrainConfig& config, const TrainerPlan& pl
     return std::move(runSaddlePointGroup({{&config, &plan, &observer}}, data, cancel).front());
 }
 
-std::vector<RunResult> runPlannedTogether(const std::vector<PreparedConfig>& runs,
+RunResult runPlanned(const TrainConfig& config, const PlannedSaddleRun& planned,
+                     const DataSplit& data, TrainingObserver& observer, const CancelToken& cancel) {
+    RunResult result = runSaddlePointTrainer(config, planned.plan, data, observer, cancel);
+    if (planned.describe) planned.describe(result);
+    return result;
+}
+
+std::vector<RunResult> runPlannedTogether(const Algorithm& algorithm,
+                                          const std::vector<PreparedConfig>& runs,
                                           const DataSplit& data,
                                           const std::vector<TrainingObserver*>& observers,
-                                          const CancelToken& cancel, const SaddlePlanner& planner,
-                                          const std::function<RunResult(std::size_t)>& runAlone) {
+                                          const CancelToken& cancel, const SaddlePlanner& planner) {
     std::vector<std::optional<RunResult>> results(runs.size());
     std::vector<std::unique_ptr<PlannedSaddleRun>> planned(runs.size());
     // Runs sharing one sample, in order of their first run.
@@ -372,11 +379,15 @@ std::vector<RunResult> runPlannedTogether(const std::vector<PreparedConfig>& run
     const KnownDataFingerprint fingerprint(data.train);  // read the rows once, not per run
     for (std::size_t i = 0; i < runs.size(); ++i) {
         planned[i] = planner(runs[i].config());
-        const std::string sample =
-            planned[i] && planned[i]->plan.streams ? planned[i]->plan.streams->sharedBatches() : "";
+        const std::string sample = planned[i] && planned[i]->plan.streams
+                                       ? planned[i]->plan.streams->sharedBatches()
+                                       : std::string();
+        if (!planned[i]) {
+            results[i] = algorithm.run(runs[i], data, *observers[i], cancel);
+            continue;
+        }
         if (sample.empty()) {
-            planned[i].reset();
-            results[i] = runAlone(i);
+            results[i] = runPlanned(runs[i].config(), *planned[i], data, *observers[i], cancel);
             continue;
         }
         auto group = std::find_if(groups.begin(), groups.end(),

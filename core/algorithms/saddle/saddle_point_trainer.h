@@ -51,17 +51,22 @@ struct PlannedSaddleRun {
     std::function<void(RunResult&)> describe;
 };
 
-/// An algorithm's planner for runTogether: the planned run for a configuration, or null when
-/// that run is not trained by the saddle-point loop with shared batches (it then runs alone).
+/// Trains a planned run alone (runSaddlePointTrainer) and adds its algorithm's report.
+RunResult runPlanned(const TrainConfig& config, const PlannedSaddleRun& planned,
+                     const DataSplit& data, TrainingObserver& observer, const CancelToken& cancel);
+
+/// An algorithm's planner: the planned run for a configuration, or null for a run its
+/// algorithm trains otherwise (e.g. a non-private one).
 using SaddlePlanner = std::function<std::unique_ptr<PlannedSaddleRun>(const TrainConfig&)>;
 
 /// Algorithm::runTogether for the saddle-point family: the runs `planner` plans and that
-/// share a sample (RunStreams::sharedBatches) are trained together by runSaddlePointGroup
-/// and described by their planned runs; every other run goes to `runAlone(i)`.
-std::vector<RunResult> runPlannedTogether(const std::vector<PreparedConfig>& runs,
+/// share a sample (RunStreams::sharedBatches) are trained together by runSaddlePointGroup;
+/// the other planned runs train alone (runPlanned), each planned once; the runs it does not
+/// plan go to `algorithm.run`.
+std::vector<RunResult> runPlannedTogether(const Algorithm& algorithm,
+                                          const std::vector<PreparedConfig>& runs,
                                           const DataSplit& data,
                                           const std::vector<TrainingObserver*>& observers,
-                                          const CancelToken& cancel, const SaddlePlanner& planner,
-                                          const std::function<RunResult(std::size_t)>& runAlone);
+                                          const CancelToken& cancel, const SaddlePlanner& planner);
 
 }  // namespace pfa
