@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/algorithms/registry.h"
+#include "core/engine/run_streams.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
 #include "core/sweep/sweep_spec.h"
@@ -68,14 +69,12 @@ constexpr double kGroupEvaluationBytes = 2.0 * 1024 * 1024 * 1024;
 /// The key under which a run may train together with others: runs with equal non-empty keys
 /// draw the same batches (batch-sharing by-seed, one algorithm, data set, seed and sampler).
 /// Empty for a run that trains alone.
-std::string togetherKey(const SweepRun& run) {
+std::string togetherKey(const SweepRun& run, const Dataset& train) {
     const TrainConfig& c = run.config;
     if (!c.isPrivate() || c.batchSharing != BatchSharing::BySeed || c.secureNoise) return "";
     if (!readsParameter(findAlgorithm(c.algorithm), "batch-sharing")) return "";
     return "algorithm=" + c.algorithm + ";dataset=" + run.dataset +
-           ";seed=" + std::to_string(c.seed) +
-           ";sampling=" + (c.sampling ? samplingName(*c.sampling) : std::string("auto")) +
-           ";batch=" + std::to_string(c.batchSize) + ";epochs=" + std::to_string(c.epochs);
+           ";seed=" + std::to_string(c.seed) + ";" + sharedSamplerKey(c, train);
 }
 
 /// The work items of a sweep: groups of runs trained together (in order of their first run,
@@ -87,13 +86,13 @@ std::vector<std::vector<std::size_t>> trainingGroups(
     std::vector<std::vector<std::size_t>> items;
     std::map<std::string, std::size_t> open;  // key → its item still taking runs
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        const std::string key = togetherKey(runs[i]);
+        const DataSplit& split = data.at(runs[i].dataset)->split;
+        const std::string key = togetherKey(runs[i], split.train);
         if (key.empty()) {
             items.push_back({i});
             continue;
         }
         const auto found = open.find(key);
-        const DataSplit& split = data.at(runs[i].dataset)->split;
         if (found != open.end() &&
             items[found->second].size() <
                 togetherLimit(static_cast<long>(split.train.rows() + split.test.rows()),

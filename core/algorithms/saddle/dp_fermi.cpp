@@ -382,9 +382,7 @@ private:
             describePrivateRun(result, *planAccountant(plan, config.delta, data.train.unitName),
                                data.train);
             describeNoise(report, plan.noise);
-            // The shared sample the batches came from, if any (the ledger composes such runs
-            // jointly).
-            report.accounting.sharedBatches = plan.streams->sharedBatches();
+            report.accounting.sharedBatches = sharedBatchesOf(plan, config, data.train);
             report.samplingRate = q;
             report.expectedBatch = plan.sampler.batchSize;
             report.sampling = samplingDescription(plan.sampler.mode);

@@ -10,17 +10,21 @@ std::optional<privacy::RunAccountant> planAccountant(const TrainerPlan& plan, do
     return privacy::composeRunAccountant(plan.noise.release(), plan.sideReleases, delta, unit);
 }
 
+std::string sharedBatchesOf(const TrainerPlan& plan, const TrainConfig& config,
+                            const Dataset& train) {
+    if (plan.streams) return plan.streams->sharedBatches();
+    // Own batches need no streams (and no pass over the rows) to say so; otherwise the trainer
+    // makes the same streams as these when the plan has none.
+    if (config.batchSharing != BatchSharing::BySeed) return {};
+    return RunStreams(config, train).sharedBatches();
+}
+
 void describeClippedGaussianRun(RunResult& result, const TrainerPlan& plan, const Dataset& train) {
     const TrainConfig& config = result.config;
     const privacy::RunAccountant accountant = *planAccountant(plan, config.delta, train.unitName);
     describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
-    // The shared sample the batches came from, if any (the ledger composes such runs jointly).
-    if (plan.streams) {
-        report.accounting.sharedBatches = plan.streams->sharedBatches();
-    } else if (config.batchSharing == BatchSharing::BySeed && !config.secureNoise) {
-        report.accounting.sharedBatches = RunStreams(config, train).sharedBatches();
-    }
+    report.accounting.sharedBatches = sharedBatchesOf(plan, config, train);
     if (const auto& poisson = plan.noise.poissonAssumed()) {
         report.epsilonPoissonAssumed =
             privacy::composeRunAccountant(*poisson, plan.sideReleases, config.delta, train.unitName)

@@ -66,6 +66,11 @@ struct TrainerPlan {
 std::optional<privacy::RunAccountant> planAccountant(const TrainerPlan& plan, double delta,
                                                      const std::string& unit);
 
+/// The shared sample a run of `plan` with resolved `config` drew its batches from
+/// (RunStreams::sharedBatches; the ledger composes such runs jointly), or empty: its own.
+std::string sharedBatchesOf(const TrainerPlan& plan, const TrainConfig& config,
+                            const Dataset& train);
+
 /// describePrivateRun for a whole-record clipped-Gaussian run (dp-sgd, dp-fermi
 /// conservative) of `plan`, with the accountant composed from the plan's mechanisms, plus
 /// describeNoise, sampling, adjacency, mechanism, what is protected and the Poisson
