@@ -30,23 +30,13 @@ privacy::AccountingInputs sgmRun(long steps, double z, double pure = 0.0) {
     return in;
 }
 
-privacy::LedgerEntry entryFor(const std::string& uid, const privacy::AccountingInputs& in) {
-    privacy::LedgerEntry entry;
-    entry.runUid = uid;
-    entry.accounting = in;
-    entry.delta = in.delta;
-    entry.epsilon = privacy::certifiedEpsilon(in).epsilon;
-    entry.status = "completed";
-    return entry;
-}
-
 }  // namespace
 
 TEST_CASE("Ledger: two identical runs compose like one run of twice the steps",
           "[ledger][privacy]") {
     privacy::DatasetLedger ledger("synthetic", "synthetic");
-    CHECK(ledger.add(entryFor("a", sgmRun(1000, 1.1))));
-    CHECK(ledger.add(entryFor("b", sgmRun(1000, 1.1))));
+    CHECK(ledger.add(test::ledgerEntryOf("a", sgmRun(1000, 1.1))));
+    CHECK(ledger.add(test::ledgerEntryOf("b", sgmRun(1000, 1.1))));
     const privacy::LedgerTotals totals = ledger.totals();
     const double oneLongRun = privacy::certifiedEpsilon(sgmRun(2000, 1.1)).epsilon;
     CHECK_THAT(totals.epsilon, WithinRel(oneLongRun, 1e-12));
@@ -62,9 +52,10 @@ TEST_CASE("Ledger: two identical runs compose like one run of twice the steps",
 TEST_CASE("Ledger: a run is charged once, pure releases add, older records add their (eps, delta)",
           "[ledger][privacy]") {
     privacy::DatasetLedger ledger("adult", "adult");
-    REQUIRE(ledger.add(entryFor("a", sgmRun(500, 1.0, 0.05))));
-    CHECK_FALSE(ledger.add(entryFor("a", sgmRun(500, 1.0, 0.05))));  // the same execution
-    REQUIRE(ledger.add(entryFor("b", sgmRun(300, 2.0))));
+    REQUIRE(ledger.add(test::ledgerEntryOf("a", sgmRun(500, 1.0, 0.05))));
+    CHECK_FALSE(
+        ledger.add(test::ledgerEntryOf("a", sgmRun(500, 1.0, 0.05))));  // the same execution
+    REQUIRE(ledger.add(test::ledgerEntryOf("b", sgmRun(300, 2.0))));
     const privacy::OrderGrid grid = privacy::OrderGrid::standard();
     privacy::RdpCurve sum = privacy::scaled(privacy::sgmCurve(grid, 0.01, 1.0), 500);
     privacy::accumulate(sum, privacy::scaled(privacy::sgmCurve(grid, 0.01, 2.0), 300));

@@ -17,6 +17,7 @@
 #include "core/util/error.h"
 #include "core/util/json_value.h"
 #include "temp_file.h"
+#include "test_data.h"
 
 using namespace pfa;
 using namespace pfa::report;
@@ -282,11 +283,7 @@ TEST_CASE("A report with many groups and a long statement stays on one page", "[
 
 TEST_CASE("The report's tradeoff chart says what its runs protect, and warns when they differ",
           "[report][protection]") {
-    const PreparedDatasetPtr data = [] {
-        DatasetRequest request;
-        request.knobs<SyntheticOptions>().rows = 1200;
-        return prepareDataset(request);
-    }();
+    const PreparedDatasetPtr data = test::preparedSynthetic(1200);
     TrainConfig config;
     config.algorithm = "dp-fermi";
     config.fairness = FairnessNotion::EqualizedOdds;

@@ -111,16 +111,6 @@ privacy::AccountingInputs sharedRun(long steps, double z, const std::string& sam
     return in;
 }
 
-privacy::LedgerEntry entryFor(const std::string& uid, const privacy::AccountingInputs& in) {
-    privacy::LedgerEntry entry;
-    entry.runUid = uid;
-    entry.accounting = in;
-    entry.delta = in.delta;
-    entry.epsilon = privacy::certifiedEpsilon(in).epsilon;
-    entry.status = "completed";
-    return entry;
-}
-
 }  // namespace
 
 TEST_CASE("Runs trained together on shared batches equal each run trained alone, bit for bit",
@@ -252,9 +242,9 @@ TEST_CASE("The joint mechanism of runs sharing a sample is the subsampled Gaussi
 TEST_CASE("The ledger charges runs sharing a sample as one mechanism, by segments of length",
           "[shared-batches][ledger][privacy]") {
     privacy::DatasetLedger ledger("synthetic", "synthetic");
-    ledger.add(entryFor("a", sharedRun(300, 1.2, "seed 0, batches x")));
-    ledger.add(entryFor("b", sharedRun(100, 2.0, "seed 0, batches x")));
-    ledger.add(entryFor("c", sharedRun(300, 1.2, "seed 1, batches y")));
+    ledger.add(test::ledgerEntryOf("a", sharedRun(300, 1.2, "seed 0, batches x")));
+    ledger.add(test::ledgerEntryOf("b", sharedRun(100, 2.0, "seed 0, batches x")));
+    ledger.add(test::ledgerEntryOf("c", sharedRun(300, 1.2, "seed 1, batches y")));
     const privacy::LedgerTotals totals = ledger.totals();
     CHECK(totals.sharedSamples == 2);
     CHECK(totals.runsSharingSamples == 3);
@@ -286,11 +276,11 @@ TEST_CASE("The ledger charges runs sharing a sample as one mechanism, by segment
     // kind has no joint analysis: +∞, never less.
     privacy::AccountingInputs nothing = sharedRun(50, 1.0, "seed 0, batches x");
     nothing.kind = privacy::ReleaseKind::NoRelease;
-    ledger.add(entryFor("d", nothing));
+    ledger.add(test::ledgerEntryOf("d", nothing));
     CHECK(ledger.totals().epsilon == totals.epsilon);
     privacy::AccountingInputs odd = sharedRun(50, 1.0, "seed 0, batches x");
     odd.kind = privacy::ReleaseKind::LinearAmplification;
-    ledger.add(entryFor("e", odd));
+    ledger.add(test::ledgerEntryOf("e", odd));
     CHECK(std::isinf(ledger.totals().epsilon));
 }
 
@@ -309,11 +299,7 @@ TEST_CASE("The shared sample survives the record's accounting JSON", "[shared-ba
 
 TEST_CASE("A sweep with shared batches records what each run gives alone",
           "[shared-batches][sweep]") {
-    const PreparedDatasetPtr data = [] {
-        DatasetRequest request;
-        request.knobs<SyntheticOptions>().rows = 2000;
-        return prepareDataset(request);
-    }();
+    const PreparedDatasetPtr data = test::preparedSynthetic(2000);
     SweepSpec spec;
     spec.datasets = {data->key};
     spec.epsilons = {0.5, 2.0, INFINITY};
@@ -519,11 +505,7 @@ TEST_CASE("Published-calibration runs trained together equal each run alone, bit
 
 TEST_CASE("A sweep with shared batches stops when cancelled and records no cut-short run",
           "[shared-batches][sweep]") {
-    const PreparedDatasetPtr data = [] {
-        DatasetRequest request;
-        request.knobs<SyntheticOptions>().rows = 2000;
-        return prepareDataset(request);
-    }();
+    const PreparedDatasetPtr data = test::preparedSynthetic(2000);
     SweepSpec spec;
     spec.datasets = {data->key};
     spec.epsilons = {0.5, 2.0};
@@ -563,8 +545,9 @@ TEST_CASE("Fewer runs train together on large data", "[shared-batches][sweep]") 
 
 TEST_CASE("The ledger's CSV names the shared sample of each run", "[shared-batches][ledger]") {
     privacy::DatasetLedger ledger("synthetic", "synthetic");
-    ledger.add(entryFor("a", sharedRun(30, 1.2, "seed 0;sampling=poisson;batch=8;epochs=1")));
-    ledger.add(entryFor("b", sharedRun(30, 1.2, "")));
+    ledger.add(
+        test::ledgerEntryOf("a", sharedRun(30, 1.2, "seed 0;sampling=poisson;batch=8;epochs=1")));
+    ledger.add(test::ledgerEntryOf("b", sharedRun(30, 1.2, "")));
     const std::string csv = privacy::ledgerCsv(ledger);
     CHECK_THAT(csv, Catch::Contains("extra_epsilon,shared_batches\n") &&
                         Catch::Contains(",\"seed 0;sampling=poisson;batch=8;epochs=1\"\n"));

@@ -316,11 +316,7 @@ TEST_CASE("Reference points: parsed, and bad rows named", "[sweep][reference]") 
 }
 
 TEST_CASE("A cancelled sweep records no cut-short run", "[sweep]") {
-    const PreparedDatasetPtr data = [] {
-        DatasetRequest request;
-        request.knobs<SyntheticOptions>().rows = 2000;
-        return prepareDataset(request);
-    }();
+    const PreparedDatasetPtr data = test::preparedSynthetic(2000);
     SweepSpec spec;
     spec.datasets = {data->key};
     spec.lambdas = {0, 1};
@@ -347,11 +343,7 @@ TEST_CASE("A cancelled sweep records no cut-short run", "[sweep]") {
 }
 
 TEST_CASE("A resumed sweep hands over the records of the runs it skips", "[sweep]") {
-    const PreparedDatasetPtr data = [] {
-        DatasetRequest request;
-        request.knobs<SyntheticOptions>().rows = 2000;
-        return prepareDataset(request);
-    }();
+    const PreparedDatasetPtr data = test::preparedSynthetic(2000);
     SweepSpec spec;
     spec.datasets = {data->key};
     spec.lambdas = {0, 1};

@@ -108,4 +108,20 @@ DataSplit zeroFeatureData(int rows, int features, int label) {
     return data;
 }
 
+PreparedDatasetPtr preparedSynthetic(int rows) {
+    DatasetRequest request;
+    request.knobs<SyntheticOptions>().rows = rows;
+    return prepareDataset(request);
+}
+
+privacy::LedgerEntry ledgerEntryOf(const std::string& uid, const privacy::AccountingInputs& in) {
+    privacy::LedgerEntry entry;
+    entry.runUid = uid;
+    entry.accounting = in;
+    entry.delta = in.delta;
+    entry.epsilon = privacy::certifiedEpsilon(in).epsilon;
+    entry.status = "completed";
+    return entry;
+}
+
 }  // namespace pfa::test

@@ -9,6 +9,8 @@
 #include "core/data/dataset.h"
 #include "core/data/preprocessing.h"
 #include "core/data/synthetic.h"
+#include "core/privacy/dataset_ledger.h"
+#include "core/sweep/prepared_dataset.h"
 #include "test_skip.h"
 
 namespace pfa::test {
@@ -59,5 +61,11 @@ TrainConfig tinyRunConfig(const Algorithm& algorithm);
 /// so after T steps each one equals −η·Σ_t u_t, a sum of the trainer's noise draws. Labels
 /// alternate 0/1 (or are all `label` when it is 0 or 1), groups alternate in pairs.
 DataSplit zeroFeatureData(int rows, int features, int label = -1);
+
+/// The built-in synthetic data set with `rows` rows, prepared as sweeps and the GUI load it.
+PreparedDatasetPtr preparedSynthetic(int rows);
+
+/// The ledger entry of a completed run `uid` with accounting `in`, charged at its certified ε.
+privacy::LedgerEntry ledgerEntryOf(const std::string& uid, const privacy::AccountingInputs& in);
 
 }  // namespace pfa::test
