@@ -34,15 +34,6 @@ PerExampleGradients::PerExampleGradients(const Dataset& train, const DesignMatri
       m_batchLabels(kChunkRows),
       m_batchCells(static_cast<std::size_t>(kChunkRows), -1) {}
 
-BatchTotals PerExampleGradients::accumulate(const std::vector<long>& batch, long b,
-                                            const RowMatrix& theta, ErmiPenalty* penalty,
-                                            RowMatrix& gradTheta) {
-    begin(theta, penalty, gradTheta);
-    for (long c0 = 0; c0 < b; c0 += kChunkRows)
-        addChunk(batch, b, c0, std::min(kChunkRows, b - c0));
-    return m_totals;
-}
-
 void PerExampleGradients::begin(const RowMatrix& theta, ErmiPenalty* penalty,
                                 RowMatrix& gradTheta) {
     m_theta = &theta;

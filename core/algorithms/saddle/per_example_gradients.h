@@ -23,28 +23,22 @@ struct BatchTotals {
 /// forward pass, the per-row θ-gradients of ℓ_i + λ·ψ_i (clipped from ‖r_i‖·‖x̃_i‖ without
 /// materialising them) summed into a p × (d+1) matrix, and the per-row W-contributions summed
 /// into the penalty's accumulator. Vectorised per chunk of rows; the buffers hold one chunk
-/// (kGradientChunkRows rows) and are allocated at construction, so no batch allocates.
+/// (kChunkRows rows) and are allocated at construction, so no batch allocates.
 ///
-/// A batch is begin(), then addChunk() for each chunk in order, then totals(): runs that share
-/// a batch (RunGroup) interleave their chunks, so each chunk of rows is read from memory once
-/// for all of them while it is in cache. accumulate() does all three for one run. A run's sums
+/// A batch is begin(), then addChunk() (or addSharedChunk()) for each chunk in order, then
+/// totals(): runs that share a batch (runSaddlePointGroup) interleave their chunks, so each
+/// chunk of rows is read from memory once for all of them while it is in cache. A run's sums
 /// are bit for bit the same whether its chunks are interleaved with other runs' or not.
 class PerExampleGradients {
 public:
-    /// Rows per chunk: 32 rows of ~100 features stay in L1/L2 between the forward and the
-    /// backward pass (and across the runs that share a batch).
-    static constexpr long kChunkRows = 32;
+    /// Rows per chunk: the shared products' chunk (32 rows of ~100 features stay in L1/L2
+    /// between the forward and the backward pass, and across the runs that share a batch).
+    static constexpr long kChunkRows = SharedBatchProducts::kChunkRows;
 
     /// References `train`, `design`, `model` and `layout`; they must outlive this object.
     PerExampleGradients(const Dataset& train, const DesignMatrix& design, const Model& model,
                         const PenaltyLayout& layout, double lambda,
                         const PerExampleClipping& clipping);
-
-    /// Sets `gradTheta` to Σ_i of the (clipped) θ-contributions of the `size` rows in `batch`
-    /// at θ, and, with a penalty, restarts and fills its W-accumulation (ψ at the penalty's
-    /// current W).
-    BatchTotals accumulate(const std::vector<long>& batch, long size, const RowMatrix& theta,
-                           ErmiPenalty* penalty, RowMatrix& gradTheta);
 
     /// Starts a batch: zeroes `gradTheta` and restarts the penalty's accumulation. `theta`,
     /// `penalty` and `gradTheta` must stay valid until the batch's last addChunk.
