@@ -1,7 +1,5 @@
 #include "core/config/algorithm.h"
 
-#include <algorithm>
-
 #include "core/config/config_validation.h"
 
 namespace pfa {
@@ -49,6 +47,13 @@ std::vector<RunResult> Algorithm::runTogether(const std::vector<PreparedConfig>&
     return results;
 }
 
+bool readsParameter(const Algorithm& algorithm, const std::string& parameter) {
+    for (const ParamSpec& spec : algorithm.parameters()) {
+        if (spec.name == parameter) return true;
+    }
+    return false;
+}
+
 TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config) {
     std::map<std::string, std::string> own;
     for (const ParamSpec& spec : ownParametersOf(algorithm)) {
@@ -69,13 +74,10 @@ PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& request
     TrainConfig resolved = algorithm.resolve(config, data);
     // Shared batches only where the algorithm declares them (and so trains them together and
     // reports them to the ledger): beside it in a sweep, another algorithm keeps its own sample.
-    const std::vector<ParamSpec> declared = algorithm.parameters();
-    if (std::none_of(declared.begin(), declared.end(),
-                     [](const ParamSpec& spec) { return spec.name == "batch-sharing"; }))
-        resolved.batchSharing = BatchSharing::Own;
+    if (!readsParameter(algorithm, "batch-sharing")) resolved.batchSharing = BatchSharing::Own;
     algorithm.validate(resolved, data);
     resolved.readFromData.clear();
-    for (const ParamSpec& spec : declared) {
+    for (const ParamSpec& spec : algorithm.parameters()) {
         if (spec.autoReads == AutoReads::Nothing || !spec.isAuto(spec.get(config))) continue;
         resolved.readFromData.push_back({spec.name, spec.get(resolved), spec.autoMeaning,
                                          spec.autoReads == AutoReads::Content});

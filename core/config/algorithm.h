@@ -121,6 +121,9 @@ public:
                                                const CancelToken& cancel) const;
 };
 
+/// Whether `algorithm` declares (reads) the setting `parameter`.
+bool readsParameter(const Algorithm& algorithm, const std::string& parameter);
+
 /// `config` with the algorithm's own parameters filled with their defaults where unset, and
 /// parameters of other algorithms dropped: what run keys and records are made from.
 TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config);

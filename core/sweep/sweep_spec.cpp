@@ -50,13 +50,6 @@ void applySweepParameter(TrainConfig& c, const std::string& parameter, const std
     spec.set(c, parseParameter(spec, value));
 }
 
-bool readsParameter(const Algorithm& algorithm, const std::string& parameter) {
-    for (const ParamSpec& spec : algorithm.parameters()) {
-        if (spec.name == parameter) return true;
-    }
-    return false;
-}
-
 bool isChoiceSweepParameter(const std::string& parameter) {
     const ParamSpec* spec = findParameter(parameter);
     return spec && spec->sweepable && spec->kind == ParamKind::Choice;

@@ -83,8 +83,6 @@ void applySweepParameter(TrainConfig& config, const std::string& parameter, doub
 /// As above for a value given as text (a choice name, or a number as text).
 void applySweepParameter(TrainConfig& config, const std::string& parameter,
                          const std::string& value);
-/// Whether `algorithm` declares (reads) the setting `parameter`.
-bool readsParameter(const Algorithm& algorithm, const std::string& parameter);
 /// Whether `parameter` is a sweepable choice parameter (its axis lists names, not numbers).
 bool isChoiceSweepParameter(const std::string& parameter);
 

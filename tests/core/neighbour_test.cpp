@@ -214,12 +214,6 @@ std::optional<TrainConfig> privateConfig(const Algorithm& algorithm, const DataS
     return std::nullopt;
 }
 
-bool declares(const Algorithm& algorithm, const std::string& name) {
-    for (const ParamSpec& spec : algorithm.parameters())
-        if (spec.name == name) return true;
-    return false;
-}
-
 /// One claim to check: an algorithm's private configuration on its data, and the neighbouring
 /// pairs of the adjacency its runs state.
 struct Claim {
@@ -256,7 +250,8 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
         if (!algorithm.supportsPrivacy()) continue;
         ++privateAlgorithms;
         std::vector<privacy::Adjacency> adjacencies{privacy::Adjacency::AddRemove};
-        if (declares(algorithm, "adjacency")) adjacencies.push_back(privacy::Adjacency::Replace);
+        if (readsParameter(algorithm, "adjacency"))
+            adjacencies.push_back(privacy::Adjacency::Replace);
         for (const privacy::Adjacency requested : adjacencies) {
             const auto setup = setupFor(algorithm, requested);
             INFO(algorithm.name());
@@ -277,7 +272,7 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
                 setup->second.scope == ProtectionScope::SensitiveOnly);
             // Batches shared by seed: the same mechanism per run, and a record that names its
             // sample; both must hold on neighbouring data too.
-            if (declares(algorithm, "batch-sharing")) {
+            if (readsParameter(algorithm, "batch-sharing")) {
                 Claim shared = c;
                 shared.config.batchSharing = BatchSharing::BySeed;
                 claims.push_back(std::move(shared));

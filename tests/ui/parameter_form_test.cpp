@@ -35,13 +35,6 @@ bool hasOwnControl(const pfa::ParamSpec& spec) {
     return spec.name == "fairness" || spec.name == "epsilon" || spec.name == "lambda";
 }
 
-bool declares(const pfa::Algorithm& algorithm, const std::string& name) {
-    for (const pfa::ParamSpec& spec : algorithm.parameters()) {
-        if (spec.name == name) return true;
-    }
-    return false;
-}
-
 void selectAlgorithm(ExperimentPanel& panel, const std::string& name) {
     panel.algorithmBox()->setCurrentIndex(
         panel.algorithmBox()->findData(QString::fromStdString(name)));
@@ -138,7 +131,7 @@ TEST_CASE(
             INFO(algorithm->name() << ": " << spec.name);
             ParameterForm* form =
                 spec.advanced ? panel.advancedSettingsForm() : panel.settingsForm();
-            CHECK(form->isShown(spec.name) == declares(*algorithm, spec.name));
+            CHECK(form->isShown(spec.name) == pfa::readsParameter(*algorithm, spec.name));
         }
     }
     // dp-fermi reads the calibration; erm none of the settings under ε.
