@@ -136,14 +136,24 @@ RdpCurve interimReleaseCurve(const OrderGrid& grid, const AccountingInputs& in) 
     return gaussianCurve(grid, in.interimNoiseMultiplier);
 }
 
-RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& in) {
-    RdpCurve curve = scaled(releaseCurve(grid, in), static_cast<double>(in.releases()));
+namespace {
+
+/// Adds a run's unsampled Gaussian releases to `curve`: its interim releases and its scheduled
+/// ones (they draw their own noise on all rows, whatever sample the steps used).
+void addUnsampledReleases(const OrderGrid& grid, const AccountingInputs& in, RdpCurve& curve) {
     const long interim = in.interimReleases();
     if (interim > 0) {
         const RdpCurve extra = scaled(interimReleaseCurve(grid, in), static_cast<double>(interim));
         for (std::size_t k = 0; k < curve.size(); ++k) curve[k] += extra[k];
     }
     addGaussianReleases(grid, in, in.steps, curve);
+}
+
+}  // namespace
+
+RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& in) {
+    RdpCurve curve = scaled(releaseCurve(grid, in), static_cast<double>(in.releases()));
+    addUnsampledReleases(grid, in, curve);
     return curve;
 }
 
@@ -188,15 +198,7 @@ RdpCurve sharedBatchesCurve(const OrderGrid& grid, const std::vector<AccountingI
             curve[k] += static_cast<double>(length - previous) * step[k];
         previous = length;
     }
-    for (const AccountingInputs* run : releasing) {
-        const long interim = run->interimReleases();
-        if (interim > 0) {
-            const RdpCurve extra = interimReleaseCurve(grid, *run);
-            for (std::size_t k = 0; k < curve.size(); ++k)
-                curve[k] += static_cast<double>(interim) * extra[k];
-        }
-        addGaussianReleases(grid, *run, run->steps, curve);
-    }
+    for (const AccountingInputs* run : releasing) addUnsampledReleases(grid, *run, curve);
     return curve;
 }
 
