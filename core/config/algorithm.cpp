@@ -47,6 +47,14 @@ std::vector<RunResult> Algorithm::runTogether(const std::vector<PreparedConfig>&
     return results;
 }
 
+std::string Algorithm::togetherKey(const TrainConfig& config, const Dataset& train) const {
+    if (!config.isPrivate() || config.batchSharing != BatchSharing::BySeed || config.secureNoise)
+        return "";
+    if (!readsParameter(*this, "batch-sharing")) return "";
+    return "seed=" + std::to_string(config.seed) + ";" +
+           sharedSamplerKey(config, static_cast<long>(train.rows()));
+}
+
 bool readsParameter(const Algorithm& algorithm, const std::string& parameter) {
     for (const ParamSpec& spec : algorithm.parameters()) {
         if (spec.name == parameter) return true;

@@ -115,6 +115,13 @@ public:
     /// same batches (batch-sharing by-seed with one seed and sampler: one pass over each batch
     /// for all of them), each result bit for bit what run() gives for it alone. Results and
     /// observers in the order of `runs`. Default: run() for each, one after another.
+    /// Runs of this algorithm on one data set whose keys are equal and non-empty may train
+    /// together (runTogether). Default: private runs with batch-sharing by-seed, keyed by seed
+    /// and sampler (they draw the same batches); empty (alone) otherwise. An algorithm whose runs
+    /// share work without sharing randomness (the same data read by every run) keys by that.
+    /// `config` has the algorithm's own parameters filled (withOwnParameters or prepareRun).
+    virtual std::string togetherKey(const TrainConfig& config, const Dataset& train) const;
+
     virtual std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
                                                const DataSplit& data,
                                                const std::vector<TrainingObserver*>& observers,

@@ -37,6 +37,12 @@ std::string samplingName(Sampling sampling) {
     return "poisson";
 }
 
+std::string sharedSamplerKey(const TrainConfig& config, long trainingRows) {
+    return "sampling=" + (config.sampling ? samplingName(*config.sampling) : std::string("auto")) +
+           ";batch=" + std::to_string(config.batchSize) +
+           ";epochs=" + std::to_string(config.epochs) + ";rows=" + std::to_string(trainingRows);
+}
+
 std::string samplingDescription(Sampling sampling) {
     switch (sampling) {
         case Sampling::Poisson:

@@ -154,6 +154,10 @@ Calibration parseCalibration(const std::string& text);
 std::string scopeName(ProtectionScope scope);
 ProtectionScope parseScope(const std::string& text);
 std::string samplingName(Sampling sampling);
+/// What a shared sampling stream is keyed by besides the seed and the data: the sampler's
+/// settings and the number of training rows ("sampling=poisson;batch=4096;epochs=200;
+/// rows=33916"). Public values only: it names groups in records.
+std::string sharedSamplerKey(const TrainConfig& config, long trainingRows);
 Sampling parseSampling(const std::string& text);
 /// "Poisson", "shuffled batches", "uniform subsample" (for statements).
 std::string samplingDescription(Sampling sampling);

@@ -79,12 +79,6 @@ KnownDataFingerprint::~KnownDataFingerprint() {
     knownFingerprint = m_previousFingerprint;
 }
 
-std::string sharedSamplerKey(const TrainConfig& config, const Dataset& train) {
-    return "sampling=" + (config.sampling ? samplingName(*config.sampling) : std::string("auto")) +
-           ";batch=" + std::to_string(config.batchSize) +
-           ";epochs=" + std::to_string(config.epochs) + ";rows=" + std::to_string(train.rows());
-}
-
 RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
     : m_seed(config.seed), m_secure(config.secureNoise) {
     if (m_secure) return;
@@ -97,11 +91,13 @@ RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
     m_digest = digestOf(settingsKey(config) + data);
     m_samplingDigest = m_digest;
     if (config.isPrivate() && config.batchSharing == BatchSharing::BySeed) {
-        const std::string key = "shared-batches|" + sharedSamplerKey(config, train) + data;
+        const std::string key =
+            "shared-batches|" + sharedSamplerKey(config, static_cast<long>(train.rows())) + data;
         m_samplingDigest = digestOf(key);
         // Named from public settings only: the key's data fingerprint is an exact function of
         // the private rows and never goes into a record.
-        m_sharedBatches = "seed " + std::to_string(m_seed) + ";" + sharedSamplerKey(config, train);
+        m_sharedBatches = "seed " + std::to_string(m_seed) + ";" +
+                          sharedSamplerKey(config, static_cast<long>(train.rows()));
     }
 }
 

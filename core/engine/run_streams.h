@@ -46,10 +46,6 @@ private:
     std::string m_sharedBatches;
 };
 
-/// What a shared sampling stream is keyed by besides the seed and the data: the sampler's
-/// settings ("sampling=poisson;batch=4096;epochs=200;rows=33916").
-std::string sharedSamplerKey(const TrainConfig& config, const Dataset& train);
-
 /// While alive, RunStreams made on this thread for `data` (the same object) take its
 /// fingerprint from here instead of reading every value again: runs planned together on one
 /// data set compute it once. The data must not change meanwhile.

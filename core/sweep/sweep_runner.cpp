@@ -66,15 +66,13 @@ constexpr std::size_t kMaxTogether = 32;
 /// for its training and test rows, so on large data fewer runs train together.
 constexpr double kGroupEvaluationBytes = 2.0 * 1024 * 1024 * 1024;
 
-/// The key under which a run may train together with others: runs with equal non-empty keys
-/// draw the same batches (batch-sharing by-seed, one algorithm, data set, seed and sampler).
-/// Empty for a run that trains alone.
+/// The key under which a run may train together with others (Algorithm::togetherKey, within
+/// one algorithm and data set). Empty for a run that trains alone.
 std::string togetherKey(const SweepRun& run, const Dataset& train) {
     const TrainConfig& c = run.config;
-    if (!c.isPrivate() || c.batchSharing != BatchSharing::BySeed || c.secureNoise) return "";
-    if (!readsParameter(findAlgorithm(c.algorithm), "batch-sharing")) return "";
-    return "algorithm=" + c.algorithm + ";dataset=" + run.dataset +
-           ";seed=" + std::to_string(c.seed) + ";" + sharedSamplerKey(c, train);
+    const std::string own = findAlgorithm(c.algorithm).togetherKey(c, train);
+    if (own.empty()) return "";
+    return "algorithm=" + c.algorithm + ";dataset=" + run.dataset + ";" + own;
 }
 
 /// The work items of a sweep: groups of runs trained together (in order of their first run,
