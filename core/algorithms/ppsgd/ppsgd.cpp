@@ -18,7 +18,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
+#include <span>
+#include <stdexcept>
 
 #include "core/algorithms/ppsgd/ppsgd_theory.h"
 #include "core/algorithms/ppsgd/ppsgd_users.h"
@@ -142,6 +145,8 @@ PpsgdPlan planOf(const TrainConfig& config, const Dataset& train) {
     p.diagnostics = recordsDiagnostics(config);
     return p;
 }
+
+class PpsgdRun;
 
 class Ppsgd final : public Algorithm {
 public:
@@ -279,7 +284,17 @@ public:
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override;
 
+    /// Runs with every user in every round: keyed by seed and samples per user.
+    std::string togetherKey(const TrainConfig& config, const Dataset& train) const override;
+
+    /// Runs with one together key in lockstep, each user's samples drawn once per round.
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override;
+
 private:
+    friend class PpsgdRun;
     /// The privacy report and statement of a run that released something (or, a = 0, nothing).
     void describeRun(RunResult& result, const privacy::RunAccountant& accountant,
                      const PpsgdPlan& p, const TrainConfig& config, const Dataset& train) const;
@@ -396,110 +411,220 @@ void releaseResult(RunResult& result, PpsgdReadouts& readouts, const Eigen::Vect
     }
 }
 
-RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
-                     TrainingObserver& observer, const CancelToken& cancel) const {
-    const TrainConfig& config = prepared.config();
-    const Dataset& train = data.train;
-    const PpsgdPlan p = planOf(config, train);
-    // Streaming: the generator's raw coordinates, no intercept (the generator has none).
-    // Pool: the encoded features and an intercept (bias last, as every model of the app).
-    PpsgdUserSamples users(train, config, p.users, p.eta.local);
-    const Eigen::Index D = users.modelSize();
+/// One ppsgd run, round by round. run() drives one alone; runTogether drives several in
+/// lockstep that see the same users' samples, drawing each user's samples once per round for all
+/// of them. The rounds are the same code either way, so each result is bit for bit the same.
+class PpsgdRun {
+public:
+    PpsgdRun(const Ppsgd& algorithm, const PreparedConfig& prepared, const DataSplit& data,
+             TrainingObserver& observer, const CancelToken& cancel)
+        : m_algorithm(algorithm),
+          m_config(prepared.config()),
+          m_data(data),
+          m_plan(planOf(m_config, data.train)),
+          // Streaming: the generator's raw coordinates, no intercept (the generator has none).
+          // Pool: the encoded features and an intercept (bias last, as every model of the app).
+          m_users(data.train, m_config, m_plan.users, m_plan.eta.local),
+          m_accountant(
+              globalReleaseInputs(m_plan.q, m_plan.z, m_plan.a, m_plan.rounds, m_config.delta)),
+          m_streams(m_config, data.train),
+          m_participants(m_plan.participation, m_streams.stream(streams::kSampling)),
+          m_noise(m_streams.stream(streams::kNoise)),
+          // The release's bound: a replaced user moves the normalised sum by 2C/Q.
+          m_release(privacy::ReleaseSpec::gaussian(
+              "users-clipped-mean", 2.0 * m_plan.clip / m_plan.expected,
+              m_plan.z > 0.0 ? m_plan.z * m_plan.clip / m_plan.expected : 0.0)),
+          m_readouts(data, data.train.personalised.get(), m_plan.users, m_users.features(),
+                     m_users.modelSize()),
+          m_session(observer, cancel, "rounds") {
+        // Everything the rounds touch is allocated here, once.
+        const Eigen::Index D = m_users.modelSize();
+        const long m = m_plan.samples;
+        m_w = Eigen::VectorXd::Zero(D);
+        m_theta = Eigen::MatrixXd::Zero(D, m_plan.users);  // column i: user i's offset
+        m_x.resize(m, D);
+        m_y.resize(m);
+        m_residual.resize(m);
+        m_model.resize(D);
+        m_g.resize(D);
+        m_gsum.resize(D);
+        m_session.setEpsilonSoFar([this](long steps) { return m_accountant.after(steps).epsilon; });
+        m_session.result().config = m_config;
+        m_session.result().dataset = data.train.name;
+    }
 
-    const privacy::RunAccountant accountant(
-        globalReleaseInputs(p.q, p.z, p.a, p.rounds, config.delta));
-    const RunStreams streams(config, train);
-    UnitSampler participants(p.participation, streams.stream(streams::kSampling));
-    RandomStream noise = streams.stream(streams::kNoise);
-    // The release's bound: a replaced user moves the normalised sum by 2C/Q.
-    const privacy::ReleaseSpec release =
-        privacy::ReleaseSpec::gaussian("users-clipped-mean", 2.0 * p.clip / p.expected,
-                                       p.z > 0.0 ? p.z * p.clip / p.expected : 0.0);
-
-    // Everything the rounds touch is allocated here, once.
-    const long m = p.samples;
-    Eigen::VectorXd w = Eigen::VectorXd::Zero(D);
-    Eigen::MatrixXd theta = Eigen::MatrixXd::Zero(D, p.users);  // column i: user i's offset
-    RowMatrix x(m, D);
-    Eigen::VectorXd y(m), residual(m), model(D), g(D), gsum(D);
-    PpsgdReadouts readouts(data, train.personalised.get(), p.users, users.features(), D);
-
-    RunSession session(observer, cancel, "rounds");
-    session.setEpsilonSoFar([&](long steps) { return accountant.after(steps).epsilon; });
-    RunResult& result = session.result();
-    result.config = config;
-    result.dataset = train.name;
-    long clipped = 0, contributions = 0;
-    double roundLoss = 0.0, roundSamples = 0.0;
-
-    for (long t = 0; t < p.rounds; ++t) {
-        if (session.cancelled(t)) break;
-        gsum.setZero();
-        // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
-        participants.nextUnits();
-        for (const long i : participants.drawnUnits()) {
-            model = w + theta.col(i);
-            users.draw(i, x, y);
-            // Squared loss ½(ŷ − y)²: the gradient at the pre-update point, shared by w and θ_i.
-            residual.noalias() = x * model;
-            residual -= y;
-            roundLoss += residual.squaredNorm();
-            roundSamples += static_cast<double>(m);
-            g.noalias() = x.transpose() * residual;
-            g /= static_cast<double>(m);
-            // The local step: never clipped, never released.
-            if (p.eta.local > 0.0) theta.col(i) -= users.localStep(i) * g;
-            if (p.eta.global > 0.0) {
-                ++contributions;
-                clipped += clipInPlace(g, p.clip);
-                gsum += g;
-            }
+    /// This run's own source of samples (run alone).
+    PpsgdUserSamples& samples() { return m_users; }
+    /// Starts the next round; false when the run is over (all rounds done, stopped, cancelled).
+    bool startRound() {
+        if (m_over || m_round >= m_plan.rounds || m_session.cancelled(m_round)) {
+            m_over = true;
+            return false;
         }
+        m_gsum.setZero();
+        // Poisson participation (q = 1: everyone; no draw, so full rounds use no randomness).
+        m_participants.nextUnits();
+        return true;
+    }
+    /// The users taking part in the round started.
+    std::span<const long> drawnUsers() const { return m_participants.drawnUnits(); }
+    /// User i's step on its samples (x, y) of this round.
+    void userStep(long i, const RowMatrix& x, const Eigen::VectorXd& y) {
+        m_model = m_w + m_theta.col(i);
+        // Squared loss ½(ŷ − y)²: the gradient at the pre-update point, shared by w and θ_i.
+        m_residual.noalias() = x * m_model;
+        m_residual -= y;
+        m_roundLoss += m_residual.squaredNorm();
+        m_roundSamples += static_cast<double>(x.rows());
+        m_g.noalias() = x.transpose() * m_residual;
+        m_g /= static_cast<double>(x.rows());
+        // The local step: never clipped, never released.
+        if (m_plan.eta.local > 0.0) m_theta.col(i) -= m_users.localStep(i) * m_g;
+        if (m_plan.eta.global > 0.0) {
+            ++m_contributions;
+            m_clipped += clipInPlace(m_g, m_plan.clip);
+            m_gsum += m_g;
+        }
+    }
+    /// User i's step on its own samples (run alone).
+    void drawAndStep(long i) {
+        m_users.draw(i, m_x, m_y);
+        userStep(i, m_x, m_y);
+    }
+    /// The round's release, report and evaluation; ends the run on a stop or divergence.
+    void endRound() {
+        const PpsgdPlan& p = m_plan;
         if (p.eta.global > 0.0) {
             // Normalised by the expected number of users (Poisson sampling), noise z·C on the sum.
-            gsum /= p.expected;
-            privacy::releaseGaussian(release, gsum, noise);
-            w -= p.eta.global * gsum;
+            m_gsum /= p.expected;
+            privacy::releaseGaussian(m_release, m_gsum, m_noise);
+            m_w -= p.eta.global * m_gsum;
         }
-
+        const long t = m_round++;
         StepInfo info;
         info.step = t + 1;
         info.epoch = static_cast<int>(t + 1);
-        info.batchRows = static_cast<long>(roundSamples);
-        info.batchLoss = p.diagnostics && roundSamples > 0 ? 0.5 * roundLoss / roundSamples : kNaN;
-        bool stop = session.stepped(info);
+        info.batchRows = static_cast<long>(m_roundSamples);
+        info.batchLoss =
+            p.diagnostics && m_roundSamples > 0 ? 0.5 * m_roundLoss / m_roundSamples : kNaN;
+        bool stop = m_session.stepped(info);
         // Judged on the released global model alone: a stop decided on the users' exact losses
         // or their personal models would itself tell about their data.
-        const bool diverged = !w.allFinite() || w.norm() > kDivergedNorm;
+        const bool diverged = !m_w.allFinite() || m_w.norm() > kDivergedNorm;
         if (RunSession::evaluationDue(t + 1, p.rounds, 100) || diverged) {
-            EpochMetrics e = readouts.measure(w, theta, p.streaming);
-            e.epoch = static_cast<int>(result.history.size()) + 1;
+            EpochMetrics e = m_readouts.measure(m_w, m_theta, p.streaming);
+            e.epoch = static_cast<int>(m_session.result().history.size()) + 1;
             e.step = t + 1;
             // Diagnostic: the MSE of the round's samples (the users' private data).
-            e.trainLoss = p.diagnostics && roundSamples > 0 ? roundLoss / roundSamples : kNaN;
+            e.trainLoss = p.diagnostics && m_roundSamples > 0 ? m_roundLoss / m_roundSamples : kNaN;
             e.trainObjective = e.trainLoss;
-            e.clipFraction = clippedShare(clipped, contributions, p.diagnostics);
-            stop = session.evaluated(e) || stop;
-            clipped = contributions = 0;
+            e.clipFraction = clippedShare(m_clipped, m_contributions, p.diagnostics);
+            stop = m_session.evaluated(e) || stop;
+            m_clipped = m_contributions = 0;
         }
-        roundLoss = roundSamples = 0.0;
+        m_roundLoss = m_roundSamples = 0.0;
         if (diverged) {
-            session.diverge("the models diverged at round " + std::to_string(t + 1) +
-                            ": the step size η = " + formatNumber(kBaseStep(config)) +
-                            " is too large for these data; lower it");
-            break;
+            m_session.diverge("the models diverged at round " + std::to_string(t + 1) +
+                              ": the step size η = " + formatNumber(kBaseStep(m_config)) +
+                              " is too large for these data; lower it");
+            m_over = true;
+        } else if (m_session.stopRequested(stop, t + 1, p.rounds)) {
+            m_over = true;
         }
-        if (session.stopRequested(stop, t + 1, p.rounds)) break;
+    }
+    /// The released model, the read-outs and the privacy statement.
+    RunResult finish() {
+        RunResult& result = m_session.result();
+        releaseResult(result, m_readouts, m_w, m_theta, m_plan, m_data, m_session.diverged());
+        // a = 0 releases nothing whatever the budget: ε = 0, certified by the accountant.
+        if (!m_config.isPrivate() && m_plan.a > 0.0) {
+            result.privacy = privacy::nonPrivateReport(m_algorithm.name(), result.steps);
+            return m_session.finish();
+        }
+        m_algorithm.describeRun(result, m_accountant, m_plan, m_config, m_data.train);
+        return m_session.finish();
     }
 
-    releaseResult(result, readouts, w, theta, p, data, session.diverged());
-    // a = 0 releases nothing whatever the budget: ε = 0, certified by the accountant.
-    if (!config.isPrivate() && p.a > 0.0) {
-        result.privacy = privacy::nonPrivateReport(name(), result.steps);
-        return session.finish();
+private:
+    const Ppsgd& m_algorithm;
+    const TrainConfig& m_config;
+    const DataSplit& m_data;
+    const PpsgdPlan m_plan;
+    PpsgdUserSamples m_users;
+    const privacy::RunAccountant m_accountant;
+    const RunStreams m_streams;
+    UnitSampler m_participants;
+    RandomStream m_noise;
+    const privacy::ReleaseSpec m_release;
+    PpsgdReadouts m_readouts;
+    RunSession m_session;
+    Eigen::VectorXd m_w, m_y, m_residual, m_model, m_g, m_gsum;
+    Eigen::MatrixXd m_theta;
+    RowMatrix m_x;
+    long m_round = 0, m_clipped = 0, m_contributions = 0;
+    double m_roundLoss = 0.0, m_roundSamples = 0.0;
+    bool m_over = false;
+};
+
+RunResult Ppsgd::run(const PreparedConfig& prepared, const DataSplit& data,
+                     TrainingObserver& observer, const CancelToken& cancel) const {
+    PpsgdRun run(*this, prepared, data, observer, cancel);
+    while (run.startRound()) {
+        for (const long i : run.drawnUsers()) run.drawAndStep(i);
+        run.endRound();
     }
-    describeRun(result, accountant, p, config, train);
-    return session.finish();
+    return run.finish();
+}
+
+std::string Ppsgd::togetherKey(const TrainConfig& config, const Dataset& train) const {
+    // With every user in every round, a user's samples of round t depend on the seed, the data
+    // and m alone (the users' streams, PpsgdUserSamples), so runs that differ only in the step,
+    // personalisation, clip, noise or ε see the same samples: data, not a privacy mechanism.
+    const long everyone = userCount(train);
+    const double q = kSampledUsers(config);
+    if (q != 0.0 && q != static_cast<double>(everyone)) return "";
+    return "users-every-round;seed=" + std::to_string(config.seed) +
+           ";samples-per-user=" + formatNumber(kSamplesPerUser(config));
+}
+
+std::vector<RunResult> Ppsgd::runTogether(const std::vector<PreparedConfig>& runs,
+                                          const DataSplit& data,
+                                          const std::vector<TrainingObserver*>& observers,
+                                          const CancelToken& cancel) const {
+    const std::string key = togetherKey(runs.front().config(), data.train);
+    bool shareable = !key.empty();
+    for (const PreparedConfig& run : runs)
+        shareable = shareable && togetherKey(run.config(), data.train) == key;
+    if (!shareable) return Algorithm::runTogether(runs, data, observers, cancel);
+    std::vector<std::unique_ptr<PpsgdRun>> group;
+    for (std::size_t k = 0; k < runs.size(); ++k)
+        group.push_back(std::make_unique<PpsgdRun>(*this, runs[k], data, *observers[k], cancel));
+    const long N = userCount(data.train);
+
+    // The samples every run of the group sees, drawn once per user and round.
+    PpsgdUserSamples shared(data.train, runs.front().config(), N, 0.0);
+    RowMatrix x(static_cast<Eigen::Index>(kSamplesPerUser(runs.front().config())),
+                shared.modelSize());
+    Eigen::VectorXd y(x.rows());
+    std::vector<PpsgdRun*> active;
+    for (;;) {
+        active.clear();
+        for (auto& run : group) {
+            if (!run->startRound()) continue;
+            if (static_cast<long>(run->drawnUsers().size()) != N)
+                throw std::logic_error("ppsgd runs together need every user in every round");
+            active.push_back(run.get());
+        }
+        if (active.empty()) break;
+        for (long i = 0; i < N; ++i) {
+            shared.draw(i, x, y);
+            for (PpsgdRun* run : active) run->userStep(i, x, y);
+        }
+        for (PpsgdRun* run : active) run->endRound();
+    }
+    std::vector<RunResult> results;
+    for (auto& run : group) results.push_back(run->finish());
+    return results;
 }
 
 void Ppsgd::describeRun(RunResult& result, const privacy::RunAccountant& accountant,
