@@ -14,6 +14,7 @@
 #include "core/data/builtin_datasets.h"
 #include "core/data/silo_splitters.h"
 #include "core/generators/dataset_loading.h"
+#include "core/model/logistic_functions.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/order_grid.h"
@@ -292,7 +293,7 @@ TEST_CASE("The softplus network's per-record gradients match finite differences"
           "[diff2][dp-gd]") {
     const int n = 7, d = 4;
     RandomStream random(3, 4);
-    Eigen::MatrixXd X(n, d);
+    RowMatrix X(n, d);
     Eigen::VectorXd yReal(n), yClass(n);
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < d; ++j) X(i, j) = random.normal();
@@ -333,6 +334,97 @@ TEST_CASE("The softplus network's per-record gradients match finite differences"
     CHECK(init.tail(11).cwiseAbs().maxCoeff() <= 1 / std::sqrt(10.0));
     CHECK(init.head(90).cwiseAbs().maxCoeff() > 0.3);
     CHECK(init.tail(11).cwiseAbs().maxCoeff() > 0.2);
+}
+
+TEST_CASE(
+    "Record norms and clipped sums from the gradient factors equal the plain per-record "
+    "gradients",
+    "[diff2][dp-gd]") {
+    // The rounds never form the rows × parameters matrix of all records' gradients: norms and
+    // weighted sums come from r_i, h_i and δ_i. Checked against that matrix (the plain form),
+    // for single gradients and for differences between two iterates, to round-off.
+    const int n = 40, d = 5;
+    RandomStream random(11, 2);
+    RowMatrix X(n, d);
+    Eigen::VectorXd yReal(n), yClass(n), coef(n);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < d; ++j) X(i, j) = random.normal();
+        yReal(i) = random.normal();
+        yClass(i) = i % 3 == 0;
+        coef(i) = random.uniformOpen();
+    }
+    const Eigen::VectorXd inputs = diff2::inputNormsSquared(X);
+    for (diff2::LossKind lossKind : {diff2::LossKind::Squared, diff2::LossKind::Logistic}) {
+        for (diff2::ModelKind modelKind : {diff2::ModelKind::Mlp, diff2::ModelKind::Linear}) {
+            CAPTURE(static_cast<int>(lossKind), static_cast<int>(modelKind));
+            diff2::GradientModel model(modelKind, lossKind, d);
+            model.reserve(n);
+            const Eigen::VectorXd& y = lossKind == diff2::LossKind::Squared ? yReal : yClass;
+            const Eigen::Index D = model.parameters();
+            Eigen::VectorXd x = model.initial(5), xPrev = x;
+            for (Eigen::Index k = 0; k < D; ++k) {
+                x(k) += 0.5 * random.normal();
+                xPrev(k) += 0.5 * random.normal();
+            }
+            Eigen::VectorXd loss(n), lossPrev(n), factorLoss(n), norms(n), agg(D);
+            Eigen::MatrixXd G(n, D), Gprev(n, D);
+            model.gradients(x, X, y, loss, G);
+            model.gradients(xPrev, X, y, lossPrev, Gprev);
+            diff2::RecordFactors now, before;
+            model.reserve(now, n);
+            model.reserve(before, n);
+            model.pass(x, X, y, now, &factorLoss);
+            model.pass(xPrev, X, y, before, nullptr);
+            CHECK((factorLoss - loss).cwiseAbs().maxCoeff() == 0.0);
+
+            model.recordNorms(now, nullptr, inputs, norms);
+            const Eigen::VectorXd plainNorms = G.rowwise().norm();
+            CHECK((norms - plainNorms).cwiseAbs().maxCoeff() <= 1e-13 * plainNorms.maxCoeff());
+            model.weightedSum(now, nullptr, X, coef, agg);
+            const Eigen::VectorXd plainSum = G.transpose() * coef;
+            CHECK((agg - plainSum).cwiseAbs().maxCoeff() <= 1e-13 * plainSum.cwiseAbs().maxCoeff());
+
+            model.recordNorms(now, &before, inputs, norms);
+            const Eigen::VectorXd plainDiffNorms = (G - Gprev).rowwise().norm();
+            CHECK((norms - plainDiffNorms).cwiseAbs().maxCoeff() <=
+                  1e-13 * plainDiffNorms.maxCoeff());
+            model.weightedSum(now, &before, X, coef, agg);
+            const Eigen::VectorXd plainDiffSum = (G - Gprev).transpose() * coef;
+            CHECK((agg - plainDiffSum).cwiseAbs().maxCoeff() <=
+                  1e-13 * plainDiffSum.cwiseAbs().maxCoeff());
+            CHECK(plainDiffSum.norm() > 1e-3);  // the two iterates differ
+        }
+    }
+}
+
+TEST_CASE("The vectorised softplus and sigmoid agree with the scalar functions", "[diff2]") {
+    // The MLP's hidden layer and the logistic loss go through one exp(−|a|) per entry in SIMD;
+    // the scalar softplus/sigmoid (std::log1p, std::exp) are the reference, over the range a
+    // network meets and beyond (overflow-free at ±700).
+    const int n = 2001;
+    RowMatrix X(n, 1);
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(n);
+    for (int i = 0; i < n; ++i) X(i, 0) = -700.0 + 1400.0 * i / (n - 1);
+    X(n / 2, 0) = 0.0;
+    X(n / 2 + 1, 0) = 1e-300;
+    diff2::GradientModel model(diff2::ModelKind::Linear, diff2::LossKind::Logistic, 1);
+    model.reserve(n);
+    diff2::RecordFactors f;
+    model.reserve(f, n);
+    Eigen::VectorXd loss(n);
+    Eigen::VectorXd x(2);
+    x << 1.0, 0.0;
+    model.pass(x, X, y, f, &loss);
+    double worstLoss = 0.0, worstSigmoid = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const double a = X(i, 0);
+        const double refLoss = softplus(a), refSigmoid = sigmoid(a);
+        worstLoss = std::max(worstLoss, std::abs(loss(i) - refLoss) / std::max(refLoss, 1e-300));
+        worstSigmoid = std::max(
+            worstSigmoid, std::abs(f.scoreGradient(i) - refSigmoid) / std::max(refSigmoid, 1e-300));
+    }
+    CHECK(worstLoss < 1e-14);
+    CHECK(worstSigmoid < 1e-14);
 }
 
 TEST_CASE("DIFF2 refuses what it cannot certify or fit", "[diff2]") {

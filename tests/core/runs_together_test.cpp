@@ -1,6 +1,7 @@
 // Runs that read the same data train together without sharing any randomness: ppsgd's runs with
-// every user in every round draw each user's samples once for the whole group. Each result must
-// be bit for bit what the run gives alone.
+// every user in every round draw each user's samples once for the whole group, and the linear
+// runs of DIFF2/DP-GD share each full pass over the rows. Each result must be bit for bit what
+// the run gives alone, and a sweep must group them.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
@@ -9,6 +10,10 @@
 #include "core/config/parameters.h"
 #include "core/data/personalised.h"
 #include "core/data/preprocessing.h"
+#include "core/data/silo_splitters.h"
+#include "core/sweep/prepared_dataset.h"
+#include "core/sweep/sweep_runner.h"
+#include "core/sweep/sweep_spec.h"
 #include "core/util/random.h"
 #include "test_data.h"
 
@@ -73,6 +78,55 @@ TrainConfig ppsgdConfig(double epsilon, double a, double eta, long rounds) {
     return c;
 }
 
+/// y = tanh(⟨a, x⟩) + noise as a regression, or its sign as two classes; 80/20, optional silos.
+DataSplit roundsData(int rows, int d, bool classes, int silos) {
+    RandomStream random(21, 4);
+    DataSplit split;
+    for (Dataset* part : {&split.train, &split.test}) {
+        const int n = part == &split.train ? rows * 4 / 5 : rows / 5;
+        part->name = "rounds-data";
+        part->X.resize(n, d);
+        part->target.resize(n);
+        part->y = Eigen::VectorXi::Zero(n);
+        for (int i = 0; i < n; ++i) {
+            double s = 0.0;
+            for (int j = 0; j < d; ++j) {
+                part->X(i, j) = random.normal();
+                s += part->X(i, j) * (j % 2 ? -0.5 : 0.7);
+            }
+            const double t = std::tanh(s) + 0.3 * random.normal();
+            part->target(i) = t;
+            part->y(i) = t > 0.0 ? 1 : 0;
+        }
+        part->s = Eigen::VectorXi::Zero(n);
+        part->groupNames = {"all"};
+        if (classes) {
+            part->target.resize(0);
+            part->classNames = {"negative", "positive"};
+        }
+    }
+    if (silos > 0) {
+        SiloOptions options;
+        options.silos = silos;
+        assignSilos(split, makeSilos(split, options));
+    }
+    return split;
+}
+
+TrainConfig roundsConfig(const std::string& algorithm, double epsilon, double step, double clip) {
+    TrainConfig c;
+    c.algorithm = algorithm;
+    c.epsilon = epsilon;
+    c.delta = 1e-5;
+    c.seed = 11;
+    c.lambda = 0.0;
+    c.extra["gd-rounds"] = "45";
+    c.extra["gd-step"] = realText(step);
+    c.extra["full-clip"] = realText(clip);
+    c.extra["model"] = "linear";
+    return c;
+}
+
 }  // namespace
 
 TEST_CASE("ppsgd runs trained together equal each run alone, bit for bit", "[ppsgd][together]") {
@@ -122,4 +176,66 @@ TEST_CASE("ppsgd trains together only runs with every user in every round", "[pp
     const std::vector<RunResult> trained = together({everyone, sampled}, data);
     requireIdentical(trained[1], test::runQuietly(sampled, data));
     requireIdentical(trained[0], test::runQuietly(everyone, data));
+}
+
+TEST_CASE("Linear DIFF2 and DP-GD runs sharing each pass equal each run alone, bit for bit",
+          "[diff2][dp-gd][together]") {
+    for (const bool classes : {false, true}) {
+        const DataSplit data = roundsData(900, 5, classes, classes ? 0 : 3);
+        for (const std::string algorithm : {"diff2", "dp-gd"}) {
+            std::vector<TrainConfig> configs = {
+                roundsConfig(algorithm, 1.0, 0.5, 0.5), roundsConfig(algorithm, 8.0, 0.2, 2.0),
+                roundsConfig(algorithm, INFINITY, 0.5, 0.5),
+                roundsConfig(algorithm, 2.0, 1e300, 0.5)};  // diverges
+            configs[1].seed = 12;
+            configs[2].extra["diagnostics"] = "on";
+            if (algorithm == "diff2") {
+                configs[0].extra["restart-period"] = "5";
+                configs[1].extra["restart-period"] = "3";
+                configs[2].extra["restart-period"] = "9";
+                configs[3].extra["restart-period"] = "5";
+            }
+            const std::vector<RunResult> trained = together(configs, data);
+            for (std::size_t i = 0; i < configs.size(); ++i) {
+                INFO(algorithm << (classes ? " classes" : " regression") << " run " << i);
+                requireIdentical(trained[i], test::runQuietly(configs[i], data));
+            }
+            CHECK(trained[0].status == RunStatus::Completed);
+            CHECK(trained[3].status == RunStatus::Diverged);
+        }
+    }
+}
+
+TEST_CASE("A sweep groups runs that read the same data and records what each gives alone",
+          "[ppsgd][diff2][together][sweep]") {
+    const Algorithm& diff2 = findAlgorithm("diff2");
+    const DataSplit data = roundsData(600, 4, false, 0);
+    TrainConfig linear = roundsConfig("diff2", 1.0, 0.5, 0.5);
+    TrainConfig mlp = linear;
+    mlp.extra["model"] = "mlp";
+    CHECK(!diff2.togetherKey(linear, data.train).empty());
+    CHECK(diff2.togetherKey(mlp, data.train).empty());  // the MLP trains alone
+
+    const PreparedDatasetPtr prepared = test::preparedSynthetic(1500);
+    SweepSpec spec;
+    spec.datasets = {prepared->key};
+    spec.algorithms = {"dp-gd"};
+    spec.epsilons = {0.5, 2.0, INFINITY};
+    spec.lambdas = {0};
+    spec.seeds = {0, 1};
+    spec.base.extra["gd-rounds"] = "25";
+    for (const int threads : {1, 2}) {
+        SweepOptions options;
+        options.threads = threads;
+        options.resume = false;
+        CancelToken never;
+        const SweepOutcome outcome = runSweep(
+            spec, [&](const std::string&) { return prepared; }, options, never);
+        REQUIRE(outcome.results.size() == 6);
+        for (std::size_t i = 0; i < outcome.results.size(); ++i) {
+            INFO("threads " << threads << ", run " << outcome.runs[i].key);
+            requireIdentical(outcome.results[i],
+                             test::runQuietly(outcome.runs[i].config, prepared->split));
+        }
+    }
 }

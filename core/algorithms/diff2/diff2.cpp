@@ -79,7 +79,25 @@ public:
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        const TrainConfig& config = prepared.config();
+        return diff2::runRounds(name(), settingsOf(prepared.config()), prepared.config(), data,
+                                observer, cancel);
+    }
+    /// Runs of the linear model on one data set share each pass over the rows.
+    std::string togetherKey(const TrainConfig& config, const Dataset&) const override {
+        return diff2::linearTogetherKey(kModel(config) == "mlp" ? diff2::ModelKind::Mlp
+                                                                : diff2::ModelKind::Linear);
+    }
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override {
+        std::vector<diff2::RoundSettings> settings;
+        for (const PreparedConfig& run : runs) settings.push_back(settingsOf(run.config()));
+        return diff2::runRoundsTogether(name(), settings, runs, data, observers, cancel);
+    }
+
+private:
+    static diff2::RoundSettings settingsOf(const TrainConfig& config) {
         diff2::RoundSettings s;
         s.rounds = static_cast<long>(kGdRounds(config));
         s.period = static_cast<long>(kRestartPeriod(config));
@@ -88,7 +106,7 @@ public:
         s.clipRatio = kDifferenceClipRatio(config);
         s.split = kNoiseSplit(config);
         s.model = kModel(config) == "mlp" ? diff2::ModelKind::Mlp : diff2::ModelKind::Linear;
-        return diff2::runRounds(name(), s, config, data, observer, cancel);
+        return s;
     }
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <utility>
 
 #include "core/config/algorithm.h"
@@ -13,6 +14,7 @@
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
+#include "core/engine/shared_batch_products.h"
 #include "core/model/logistic_functions.h"
 #include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
@@ -140,6 +142,30 @@ Calibration calibrate(double epsilon, double delta, long rounds, long period, lo
 
 // ---- GradientModel ---------------------------------------------------------------------------
 
+namespace {
+
+/// softplus(a) and its derivative sigmoid(a) of every entry of `a`, through one exp(−|a|) and
+/// one log per entry, all in SIMD (Eigen's vectorised exp and log; the scalar std::log1p and a
+/// branch per entry are what made the network's pass slow). With e = exp(−|a|) ∈ (0, 1] and
+/// u = 1 + e rounded:
+///   softplus = max(a, 0) + log1p(e), log1p(e) = log(u) − ((u − 1) − e)/u (accurate to a few
+///   ulps, exact when u rounds to 1);
+///   sigmoid = (q + (1 − q)·e)/u with q = 1 for a > 0 and 0 for a < 0, i.e. 1/(1 + e) or
+///   e/(1 + e), neither overflowing. q = max(a, 0)/max(|a|, DBL_MIN) is exactly 0 or 1 except
+///   for |a| < DBL_MIN, where e = 1 and either branch gives 1/2.
+/// `e` and `u` are scratch of a's shape.
+template <typename Array, typename Out1, typename Out2>
+void softplusAndSigmoid(const Array& a, Eigen::ArrayXXd& e, Eigen::ArrayXXd& u, Out1&& softplusOut,
+                        Out2&& sigmoidOut) {
+    e = (-a.abs()).exp();
+    u = 1.0 + e;
+    softplusOut = a.max(0.0) + (u.log() - ((u - 1.0) - e) / u);
+    const auto q = a.max(0.0) / a.abs().max(std::numeric_limits<double>::min());
+    sigmoidOut = (q + (1.0 - q) * e) / u;
+}
+
+}  // namespace
+
 GradientModel::GradientModel(ModelKind model, LossKind loss, Eigen::Index features)
     : m_model(model), m_loss(loss), m_features(features) {
     const Eigen::Index H = kHiddenUnits;
@@ -148,16 +174,27 @@ GradientModel::GradientModel(ModelKind model, LossKind loss, Eigen::Index featur
 
 void GradientModel::reserve(Eigen::Index rows) {
     m_scores.resize(rows);
-    m_scoreGradient.resize(rows);
+    m_weightedScoreGradient.resize(rows);
+    m_outputExp.resize(rows, 1);
+    m_outputOnePlusExp.resize(rows, 1);
     if (m_model == ModelKind::Mlp) {
+        m_expMinusAbs.resize(rows, kHiddenUnits);
+        m_onePlusExp.resize(rows, kHiddenUnits);
         m_hiddenIn.resize(rows, kHiddenUnits);
-        m_hidden.resize(rows, kHiddenUnits);
-        m_delta.resize(rows, kHiddenUnits);
+        m_weightedDelta.resize(rows, kHiddenUnits);
+    }
+    reserve(m_scratch, rows);
+}
+
+void GradientModel::reserve(RecordFactors& factors, Eigen::Index rows) const {
+    factors.scoreGradient.resize(rows);
+    if (m_model == ModelKind::Mlp) {
+        factors.hidden.resize(rows, kHiddenUnits);
+        factors.delta.resize(rows, kHiddenUnits);
     }
 }
 
-void GradientModel::scores(const Eigen::VectorXd& x, const Eigen::MatrixXd& X,
-                           Eigen::VectorXd& out) {
+void GradientModel::scores(const Eigen::VectorXd& x, const RowMatrix& X, Eigen::VectorXd& out) {
     const Eigen::Index d = m_features;
     if (m_model == ModelKind::Linear) {
         out.noalias() = X * x.head(d);
@@ -167,48 +204,129 @@ void GradientModel::scores(const Eigen::VectorXd& x, const Eigen::MatrixXd& X,
     const Eigen::Index H = kHiddenUnits;
     const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
         W1(x.data(), H, d);
-    m_hiddenIn.noalias() = X * W1.transpose();
-    m_hiddenIn.rowwise() += x.segment(H * d, H).transpose();
-    m_hidden = m_hiddenIn.unaryExpr([](double a) { return softplus(a); });
-    out.noalias() = m_hidden * x.segment(H * d + H, H);
+    Eigen::MatrixXd& hidden = m_scratch.hidden;
+    m_hiddenIn.matrix().noalias() = X * W1.transpose();
+    m_hiddenIn.rowwise() += x.segment(H * d, H).transpose().array();
+    // softplus' lands in the scratch δ; the caller that needs it (pass) reads it from there.
+    softplusAndSigmoid(m_hiddenIn, m_expMinusAbs, m_onePlusExp, hidden.array(),
+                       m_scratch.delta.array());
+    out.noalias() = hidden * x.segment(H * d + H, H);
     out.array() += x(H * d + 2 * H);
 }
 
-void GradientModel::gradients(const Eigen::VectorXd& x, const Eigen::MatrixXd& X,
-                              const Eigen::VectorXd& y, Eigen::VectorXd& loss, Eigen::MatrixXd& G) {
+void GradientModel::pass(const Eigen::VectorXd& x, const RowMatrix& X, const Eigen::VectorXd& y,
+                         RecordFactors& out, Eigen::VectorXd* loss) {
     const Eigen::Index d = m_features;
     scores(x, X, m_scores);
+    Eigen::VectorXd& r = out.scoreGradient;
     // ℓ and ∂ℓ/∂score per record: ½(s − y)², or the logistic loss log(1 + e^s) − y·s.
     if (m_loss == LossKind::Squared) {
-        m_scoreGradient = m_scores - y;
-        loss = 0.5 * m_scoreGradient.array().square();
+        r = m_scores - y;
+        if (loss) *loss = 0.5 * r.array().square();
     } else {
-        for (Eigen::Index i = 0; i < m_scores.size(); ++i) {
-            const double s = m_scores(i);
-            loss(i) = softplus(s) - y(i) * s;
-            m_scoreGradient(i) = sigmoid(s) - y(i);
-        }
+        // softplus(s) into the loss buffer (or scratch), sigmoid(s) into r; then subtract.
+        Eigen::VectorXd& softplusOfScore = loss ? *loss : m_weightedScoreGradient;
+        softplusAndSigmoid(m_scores.array(), m_outputExp, m_outputOnePlusExp,
+                           softplusOfScore.array(), r.array());
+        r -= y;
+        if (loss) loss->array() -= y.array() * m_scores.array();
     }
+    if (m_model == ModelKind::Linear) return;
+    const Eigen::Index H = kHiddenUnits;
+    out.hidden.swap(m_scratch.hidden);
+    // δ_ij = r_i·w2_j·softplus'(a_ij), softplus' = sigmoid (left in the scratch δ by scores).
+    const auto w2 = x.segment(H * d + H, H);
+    out.delta.array() = m_scratch.delta.array().colwise() * r.array();
+    out.delta.array().rowwise() *= w2.transpose().array();
+}
+
+void GradientModel::recordNorms(const RecordFactors& now, const RecordFactors* before,
+                                const Eigen::VectorXd& inputNormsSquared,
+                                Eigen::VectorXd& norms) const {
+    // g_i = r_i·[x_i, 1] (linear); [δ_i ⊗ x_i, δ_i, r_i·h_i, r_i] (MLP). A part that multiplies
+    // the inputs has squared norm (its factor)²·(‖x_i‖² + 1): a record's inputs are the same at
+    // both iterates.
+    auto squared = norms.array();
+    if (before)
+        squared = (now.scoreGradient - before->scoreGradient).array().square();
+    else
+        squared = now.scoreGradient.array().square();
     if (m_model == ModelKind::Linear) {
-        for (Eigen::Index k = 0; k < d; ++k) G.col(k) = m_scoreGradient.cwiseProduct(X.col(k));
-        G.col(d) = m_scoreGradient;
+        squared *= inputNormsSquared.array();
+    } else if (before) {
+        squared += (now.delta - before->delta).array().square().rowwise().sum() *
+                       inputNormsSquared.array() +
+                   ((now.hidden.array().colwise() * now.scoreGradient.array()) -
+                    (before->hidden.array().colwise() * before->scoreGradient.array()))
+                       .square()
+                       .rowwise()
+                       .sum();
+    } else {
+        squared += now.delta.array().square().rowwise().sum() * inputNormsSquared.array() +
+                   now.hidden.array().square().rowwise().sum() * now.scoreGradient.array().square();
+    }
+    squared = squared.sqrt();
+}
+
+void GradientModel::weightedSum(const RecordFactors& now, const RecordFactors* before,
+                                const RowMatrix& X, const Eigen::VectorXd& coef,
+                                Eigen::VectorXd& agg) {
+    const Eigen::Index d = m_features;
+    Eigen::VectorXd& cr = m_weightedScoreGradient;  // c_i·(r_i − r'_i)
+    if (before)
+        cr.array() = coef.array() * (now.scoreGradient - before->scoreGradient).array();
+    else
+        cr.array() = coef.array() * now.scoreGradient.array();
+    if (m_model == ModelKind::Linear) {
+        agg.head(d).noalias() = X.transpose() * cr;
+        agg(d) = cr.sum();
         return;
     }
     const Eigen::Index H = kHiddenUnits;
-    // δ_ij = r_i·w2_j·softplus'(a_ij), softplus' = sigmoid.
-    for (Eigen::Index j = 0; j < H; ++j) {
-        const double w2 = x(H * d + H + j);
-        for (Eigen::Index i = 0; i < m_delta.rows(); ++i) {
-            m_delta(i, j) = m_scoreGradient(i) * w2 * sigmoid(m_hiddenIn(i, j));
-        }
+    // Input layer: Σ_i c_i·(δ_i − δ'_i) ⊗ x_i = Mᵀ·X with M = diag(c)·(δ − δ'); bias b1: Mᵀ·1.
+    if (before)
+        m_weightedDelta.array() = (now.delta - before->delta).array().colwise() * coef.array();
+    else
+        m_weightedDelta.array() = now.delta.array().colwise() * coef.array();
+    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> W1(
+        agg.data(), H, d);
+    W1.noalias() = m_weightedDelta.transpose() * X;
+    agg.segment(H * d, H) = m_weightedDelta.colwise().sum().transpose();
+    // Output layer: Σ_i c_i·(r_i·h_i − r'_i·h'_i).
+    auto w2 = agg.segment(H * d + H, H);
+    agg(H * d + 2 * H) = cr.sum();
+    Eigen::VectorXd& c = m_weightedScoreGradient;  // now c_i·r_i, then c_i·r'_i
+    c = coef.cwiseProduct(now.scoreGradient);
+    w2.noalias() = now.hidden.transpose() * c;
+    if (before) {
+        c = coef.cwiseProduct(before->scoreGradient);
+        w2.noalias() -= before->hidden.transpose() * c;
     }
+}
+
+void GradientModel::gradients(const Eigen::VectorXd& x, const RowMatrix& X,
+                              const Eigen::VectorXd& y, Eigen::VectorXd& loss, Eigen::MatrixXd& G) {
+    const Eigen::Index d = m_features;
+    RecordFactors f;
+    reserve(f, X.rows());
+    pass(x, X, y, f, &loss);
+    if (m_model == ModelKind::Linear) {
+        for (Eigen::Index k = 0; k < d; ++k) G.col(k) = f.scoreGradient.cwiseProduct(X.col(k));
+        G.col(d) = f.scoreGradient;
+        return;
+    }
+    const Eigen::Index H = kHiddenUnits;
     for (Eigen::Index j = 0; j < H; ++j) {
         for (Eigen::Index k = 0; k < d; ++k)
-            G.col(j * d + k) = m_delta.col(j).cwiseProduct(X.col(k));
-        G.col(H * d + j) = m_delta.col(j);
-        G.col(H * d + H + j) = m_scoreGradient.cwiseProduct(m_hidden.col(j));
+            G.col(j * d + k) = f.delta.col(j).cwiseProduct(X.col(k));
+        G.col(H * d + j) = f.delta.col(j);
+        G.col(H * d + H + j) = f.scoreGradient.cwiseProduct(f.hidden.col(j));
     }
-    G.col(H * d + 2 * H) = m_scoreGradient;
+    G.col(H * d + 2 * H) = f.scoreGradient;
+}
+
+Eigen::VectorXd inputNormsSquared(const RowMatrix& X) {
+    return (X.rowwise().squaredNorm().array() + 1.0).matrix();
 }
 
 Eigen::VectorXd GradientModel::initial(std::uint64_t seed) const {
@@ -325,29 +443,31 @@ RowMatrix asTheta(const Eigen::VectorXd& p) {
 /// once.
 class RoundReadouts {
 public:
-    /// `X` and `y` are the run's column-major copy of the training rows and their targets.
+    /// `y` holds the training rows' targets; `testDesign` the test rows' design matrix (shared
+    /// by the runs trained together; made here when null and a linear classifier needs it).
     RoundReadouts(const RoundSettings& settings, LossKind loss, const DataSplit& data,
-                  const Eigen::VectorXd& weight, const Eigen::MatrixXd& X, const Eigen::VectorXd& y)
+                  const Eigen::VectorXd& weight, const Eigen::VectorXd& y,
+                  std::shared_ptr<const DesignMatrix> testDesign)
         : m_train(data.train),
           m_test(data.test),
           m_regression(data.train.isRegression()),
           m_weight(weight),
-          m_X(X),
           m_y(y),
-          m_Xtest(data.test.X),
           m_ytest(regressionTargets(data.test)),
           m_model(settings.model, loss, data.train.features()),
           m_testModel(settings.model, loss, data.train.features()) {
         m_model.reserve(m_train.rows());
+        m_model.reserve(m_factors, m_train.rows());
         m_testModel.reserve(m_test.rows());
         const Eigen::Index D = m_model.parameters();
         m_trainLoss.resize(m_train.rows());
-        m_gradients.resize(m_train.rows(), D);
         m_fullGradient.resize(D);
         m_testScores.resize(m_test.rows());
         if (!m_regression && settings.model == ModelKind::Linear && m_test.rows() > 0) {
             m_classModel = makeModelForClasses(2);
-            m_testDesign = std::make_unique<DesignMatrix>(makeDesignMatrix(m_test.X, 0.0));
+            m_testDesign =
+                testDesign ? std::move(testDesign)
+                           : std::make_shared<const DesignMatrix>(makeDesignMatrix(m_test.X, 0.0));
             m_testEvaluator = std::make_unique<Evaluator>(m_test, *m_testDesign, *m_classModel);
         }
     }
@@ -355,7 +475,7 @@ public:
     /// The test MSE (regression) or error rate of iterate p; NaN without test rows.
     double testError(const Eigen::VectorXd& p) {
         if (m_test.rows() == 0) return kNaN;
-        m_testModel.scores(p, m_Xtest, m_testScores);
+        m_testModel.scores(p, m_test.X, m_testScores);
         if (m_regression)
             return (m_testScores - m_ytest).squaredNorm() / static_cast<double>(m_test.rows());
         long wrong = 0;
@@ -373,9 +493,9 @@ public:
         m.step = r;
         m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = kNaN;
         if (diagnostics) {
-            m_model.gradients(x, m_X, m_y, m_trainLoss, m_gradients);
+            m_model.pass(x, m_train.X, m_y, m_factors, &m_trainLoss);
             m.trainLoss = m.trainObjective = m_weight.dot(m_trainLoss);
-            m_fullGradient.noalias() = m_gradients.transpose() * m_weight;
+            m_model.weightedSum(m_factors, nullptr, m_train.X, m_weight, m_fullGradient);
             m.gradientNormSquared = m_fullGradient.squaredNorm();
         } else {
             m.trainLoss = m.trainObjective = kNaN;
@@ -415,37 +535,27 @@ private:
     const Dataset& m_test;
     bool m_regression;
     const Eigen::VectorXd& m_weight;
-    const Eigen::MatrixXd& m_X;
     const Eigen::VectorXd& m_y;
-    const Eigen::MatrixXd m_Xtest;
     const Eigen::VectorXd m_ytest;
     GradientModel m_model, m_testModel;
+    RecordFactors m_factors;
     Eigen::VectorXd m_trainLoss, m_fullGradient, m_testScores;
-    Eigen::MatrixXd m_gradients;
     std::unique_ptr<Model> m_classModel;
-    std::unique_ptr<DesignMatrix> m_testDesign;
+    std::shared_ptr<const DesignMatrix> m_testDesign;
     std::unique_ptr<Evaluator> m_testEvaluator;
 };
 
-/// The weighted sum agg = Σ_i coef_i·g_i of the records' gradients (rows of G), or of their
-/// gradient differences (rows of G − *previous), each clipped to `clip` and weighted by
-/// `weight`; returns how many were clipped.
-long clippedWeightedSum(const Eigen::MatrixXd& G, const Eigen::MatrixXd* previous, double clip,
+/// The weighted sum agg = Σ_i coef_i·g_i of the records' gradients (factors `now`), or of their
+/// gradient differences (g_i − g'_i, factors `before`), each clipped to `clip` and weighted by
+/// `weight`; returns how many were clipped. Norms and sum come from the factors: no record's
+/// whole gradient is formed.
+long clippedWeightedSum(GradientModel& model, const RecordFactors& now, const RecordFactors* before,
+                        const RowMatrix& X, const Eigen::VectorXd& inputNormsSquared, double clip,
                         const Eigen::VectorXd& weight, Eigen::VectorXd& norms,
                         Eigen::VectorXd& coef, Eigen::VectorXd& agg) {
-    // Row norms summed column by column: G is column-major, so this reads it in order (a
-    // row-wise reduction would stride across all columns for every record).
-    norms.setZero();
-    for (Eigen::Index k = 0; k < G.cols(); ++k) {
-        if (previous)
-            norms += (G.col(k) - previous->col(k)).cwiseAbs2();
-        else
-            norms += G.col(k).cwiseAbs2();
-    }
-    norms = norms.cwiseSqrt();
+    model.recordNorms(now, before, inputNormsSquared, norms);
     const long clipped = clippedCoefficients(norms, clip, weight, coef);
-    agg.noalias() = G.transpose() * coef;
-    if (previous) agg.noalias() -= previous->transpose() * coef;
+    model.weightedSum(now, before, X, coef, agg);
     return clipped;
 }
 
@@ -505,137 +615,328 @@ void describeRoundRun(RunResult& result, const privacy::RunAccountant& accountan
 
 }  // namespace
 
-RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
-                    const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
-                    const CancelToken& cancel) {
-    const Dataset& train = data.train;
-    const Eigen::Index n = train.rows(), d = train.features();
-    const bool regression = train.isRegression();
-    const LossKind lossKind = regression ? LossKind::Squared : LossKind::Logistic;
-    const bool isPrivate = config.isPrivate();
-    const bool diagnostics = recordsDiagnostics(config);
-    const long R = settings.rounds;
-    const long T = std::max(1L, settings.period);
-    // Not private: no noise and no clipping, i.e. plain gradient descent (the DIFF2 estimate
-    // then telescopes to the full gradient).
-    const double C1 = isPrivate ? settings.fullClip : kInf;
-    const double C2 = isPrivate ? settings.clipRatio : kInf;
+namespace {
 
-    const SiloSizes silos = siloSizes(train);
-    const Calibration cal =
-        calibrate(config.epsilon, config.delta, R, T, silos.smallest, silos.silos, settings.split);
-
-    const Eigen::VectorXd weight = recordWeights(train, silos);
-    const Eigen::MatrixXd X = train.X;  // column-major: per-record gradients are built by column
-    const Eigen::VectorXd y = regressionTargets(train);
-
-    GradientModel model(settings.model, lossKind, d);
-    model.reserve(n);
-    const Eigen::Index D = model.parameters();
-
-    const privacy::AccountingInputs inputs =
-        roundAccounting(cal, silos, R, T, config.delta, train.unitName);
-    const privacy::RunAccountant accountant(inputs);
-
-    // Noise keyed like dp-gd's when T = 1: restart-period 1 IS dp-gd, so both draw the same noise
-    // (the settings that do not act when T = 1 are left out of the key).
-    TrainConfig keyed = config;
-    if (T == 1) {
-        keyed.algorithm = "dp-gd";
-        keyed.extra.erase("restart-period");
-        keyed.extra.erase("difference-clip-ratio");
-        keyed.extra.erase("noise-split");
-    }
-    const RunStreams streams(keyed, train);
-    RandomStream noise = streams.stream(streams::kNoise);
-
-    // Everything the rounds touch, allocated once.
-    Eigen::VectorXd x = model.initial(config.seed);
-    Eigen::VectorXd xPrev = x, v = Eigen::VectorXd::Zero(D), agg(D), loss(n), norms(n), coef(n);
-    Eigen::MatrixXd G(n, D), Gprev(n, D);
-    RoundReadouts readouts(settings, lossKind, data, weight, X, y);
-
-    RunSession session(observer, cancel, "rounds");
-    if (isPrivate)
-        session.setEpsilonSoFar([&](long rounds) { return accountant.after(rounds).epsilon; });
-    RunResult& result = session.result();
-    result.config = config;
-    result.dataset = train.name;
-    long clipped = 0, seen = 0;
-    double roundLoss = kNaN;
-
-    for (long r = 1; r <= R; ++r) {
-        if (session.cancelled(r - 1)) break;
-        const bool restart = (r - 1) % T == 0;
-        model.gradients(x, X, y, loss, G);
-        roundLoss = weight.dot(loss);
-        double noiseStd = 0.0;
-        if (restart) {
-            clipped += clippedWeightedSum(G, nullptr, C1, weight, norms, coef, agg);
-            v = agg;
-            noiseStd = cal.sigma1 * C1;
+/// One run of the rounds, driven round by round: alone (the MLP: its gradients from the
+/// factors of one pass, GradientModel) or, for the linear model, in lockstep with other linear
+/// runs on the same rows, which share each pass over the rows (SharedBatchProducts: every
+/// record's score for all runs, then all runs' clipped sums). The linear model takes the shared
+/// pass also alone, so a run's results do not depend on the runs beside it.
+class RoundRun {
+public:
+    /// `testDesign`: see RoundReadouts.
+    RoundRun(const std::string& algorithm, const RoundSettings& settings, const TrainConfig& config,
+             const DataSplit& data, std::shared_ptr<const DesignMatrix> testDesign,
+             TrainingObserver& observer, const CancelToken& cancel)
+        : m_algorithm(algorithm),
+          m_settings(settings),
+          m_config(config),
+          m_data(data),
+          m_n(data.train.rows()),
+          m_lossKind(data.train.isRegression() ? LossKind::Squared : LossKind::Logistic),
+          m_isPrivate(config.isPrivate()),
+          m_diagnostics(recordsDiagnostics(config)),
+          m_period(std::max(1L, settings.period)),
+          // Not private: no noise and no clipping, i.e. plain gradient descent (the DIFF2
+          // estimate then telescopes to the full gradient).
+          m_fullClip(m_isPrivate ? settings.fullClip : kInf),
+          m_clipRatio(m_isPrivate ? settings.clipRatio : kInf),
+          m_silos(siloSizes(data.train)),
+          m_calibration(calibrate(config.epsilon, config.delta, settings.rounds, m_period,
+                                  m_silos.smallest, m_silos.silos, settings.split)),
+          m_weight(recordWeights(data.train, m_silos)),
+          m_y(regressionTargets(data.train)),
+          m_model(settings.model, m_lossKind, data.train.features()),
+          m_accountant(roundAccounting(m_calibration, m_silos, settings.rounds, m_period,
+                                       config.delta, data.train.unitName)),
+          m_noise(noiseStream(config, data.train, m_period)),
+          m_readouts(settings, m_lossKind, data, m_weight, m_y, std::move(testDesign)),
+          m_session(observer, cancel, "rounds") {
+        // Everything the rounds touch, allocated once.
+        const Eigen::Index D = m_model.parameters();
+        m_x = m_model.initial(config.seed);
+        m_xPrev = m_x;
+        m_v = Eigen::VectorXd::Zero(D);
+        m_agg.resize(D);
+        if (settings.model == ModelKind::Mlp) {
+            m_model.reserve(m_n);
+            m_model.reserve(m_now, m_n);
+            m_model.reserve(m_before, m_n);
+            m_inputNormsSquared = inputNormsSquared(data.train.X);
+            m_loss.resize(m_n);
+            m_norms.resize(m_n);
+            m_coef.resize(m_n);
         } else {
-            const double c = C2 * (x - xPrev).norm();
-            clipped += clippedWeightedSum(G, &Gprev, c, weight, norms, coef, agg);
-            v += agg;
-            noiseStd = cal.sigma2 * c;
+            m_scoreGradient = Eigen::VectorXd::Zero(m_n);
+            m_theta.resize(1, D);
         }
-        seen += n;
+        if (m_isPrivate) {
+            m_session.setEpsilonSoFar(
+                [this](long rounds) { return m_accountant.after(rounds).epsilon; });
+        }
+        m_session.result().config = config;
+        m_session.result().dataset = data.train.name;
+    }
+
+    /// Starts the next round; false when the run is over (all rounds, a stop, cancelled).
+    bool startRound() {
+        if (m_over || m_round >= m_settings.rounds || m_session.cancelled(m_round)) {
+            m_over = true;
+            return false;
+        }
+        ++m_round;
+        m_restart = (m_round - 1) % m_period == 0;
+        m_bound = m_restart ? m_fullClip : m_clipRatio * (m_x - m_xPrev).norm();
+        m_roundLoss = 0.0;
+        m_clippedNow = 0;
+        return true;
+    }
+
+    /// The MLP's round: one pass, the records' clipped gradients (or gradient differences) from
+    /// its factors.
+    void factoredRound() {
+        const RowMatrix& X = m_data.train.X;
+        m_model.pass(m_x, X, m_y, m_now, m_diagnostics ? &m_loss : nullptr);
+        if (m_diagnostics) m_roundLoss = m_weight.dot(m_loss);
+        m_clippedNow =
+            clippedWeightedSum(m_model, m_now, m_restart ? nullptr : &m_before, X,
+                               m_inputNormsSquared, m_bound, m_weight, m_norms, m_coef, m_agg);
+        std::swap(m_now, m_before);  // ∇ℓ(x_r) is next round's ∇ℓ(x_{r−1}): one pass per round
+        finishRound(m_agg);
+    }
+
+    /// The linear model's parameters as one row (w, b), for the shared pass.
+    const RowMatrix& theta() {
+        m_theta.row(0) = m_x.transpose();
+        return m_theta;
+    }
+    /// Record i's coefficient in this round's sum, from its score s = x̃_iᵀ(w, b): the clipped,
+    /// weighted loss derivative r_i (restart) or difference r_i − r'_i, since the record's
+    /// gradient is r_i·x̃_i and its norm |r_i|·‖x̃_i‖ (`inputNorm` = ‖x̃_i‖).
+    double linearCoefficient(Eigen::Index i, double s, double inputNorm) {
+        const double target = m_y(i);
+        const double r = m_lossKind == LossKind::Squared ? s - target : sigmoid(s) - target;
+        if (m_diagnostics) {
+            m_roundLoss +=
+                m_weight(i) * (m_lossKind == LossKind::Squared ? 0.5 * (s - target) * (s - target)
+                                                               : softplus(s) - target * s);
+        }
+        const double difference = m_restart ? r : r - m_scoreGradient(i);
+        m_scoreGradient(i) = r;  // next round's r'_i
+        double scale = m_weight(i) * difference;
+        if (clipScale(std::abs(difference) * inputNorm, m_bound, scale)) ++m_clippedNow;
+        return scale;
+    }
+
+    /// The rest of the round once its clipped sum `agg` is known: the release, the step, the
+    /// report and the evaluation.
+    void finishRound(const Eigen::VectorXd& agg) {
+        const long r = m_round;
+        const double noiseStd =
+            m_restart ? m_calibration.sigma1 * m_fullClip : m_calibration.sigma2 * m_bound;
+        if (m_restart)
+            m_v = agg;
+        else
+            m_v += agg;
+        m_clipped += m_clippedNow;
+        m_seen += m_n;
         {
             // v = v_prev (released) + this round's weighted clipped sum: a replaced record moves
             // it by twice its clip times its weight, at most 2·clip/(nmin·P).
             const privacy::ReleaseSpec release = privacy::ReleaseSpec::gaussian(
-                restart ? "full-gradient" : "gradient-difference",
-                2.0 * (restart ? C1 : C2 * (x - xPrev).norm()) /
-                    (static_cast<double>(silos.smallest) * static_cast<double>(silos.silos)),
-                isPrivate ? noiseStd : 0.0);
-            privacy::releaseGaussian(release, v, noise);
+                m_restart ? "full-gradient" : "gradient-difference",
+                2.0 * m_bound /
+                    (static_cast<double>(m_silos.smallest) * static_cast<double>(m_silos.silos)),
+                m_isPrivate ? noiseStd : 0.0);
+            privacy::releaseGaussian(release, m_v, m_noise);
         }
-        G.swap(Gprev);  // ∇ℓ(x_r) is next round's ∇ℓ(x_{r−1}): one gradient pass per round
-        xPrev = x;
-        x.noalias() -= settings.step * v;
+        m_xPrev = m_x;
+        m_x.noalias() -= m_settings.step * m_v;
 
         StepInfo info;
         info.step = r;
         info.epoch = static_cast<int>((r - 1) / kEvaluateEvery) + 1;
-        info.batchRows = static_cast<long>(n);
-        info.batchLoss = diagnostics ? roundLoss : kNaN;
-        bool stop = session.stepped(info);
+        info.batchRows = static_cast<long>(m_n);
+        info.batchLoss = m_diagnostics ? m_roundLoss : kNaN;
+        bool stop = m_session.stepped(info);
         // Divergence is judged on the released iterate only: a stop decided on the exact
         // training loss would itself be a release of the private rows.
         // (‖x‖² overflowing is where the exact loss used to become infinite.)
-        const bool diverged = !std::isfinite(x.squaredNorm());
+        const bool diverged = !std::isfinite(m_x.squaredNorm());
+        const long R = m_settings.rounds;
         if (r % kEvaluateEvery == 0 || r == R || diverged) {
-            EpochMetrics m = readouts.measure(x, r, static_cast<int>(result.history.size()) + 1,
-                                              diagnostics, config);
-            m.clipFraction = clippedShare(clipped, seen, diagnostics);
-            clipped = seen = 0;
-            stop = session.evaluated(m) || stop;
+            EpochMetrics m =
+                m_readouts.measure(m_x, r, static_cast<int>(m_session.result().history.size()) + 1,
+                                   m_diagnostics, m_config);
+            m.clipFraction = clippedShare(m_clipped, m_seen, m_diagnostics);
+            m_clipped = m_seen = 0;
+            stop = m_session.evaluated(m) || stop;
         }
         if (diverged) {
-            session.diverge("the iterate diverged at round " + std::to_string(r) +
-                            ": the step η = " + formatNumber(settings.step) +
-                            " is too large; lower it");
-            break;
+            m_session.diverge("the iterate diverged at round " + std::to_string(r) +
+                              ": the step η = " + formatNumber(m_settings.step) +
+                              " is too large; lower it");
+            m_over = true;
+        } else if (m_session.stopRequested(stop, r, R)) {
+            m_over = true;
         }
-        if (session.stopRequested(stop, r, R)) break;
     }
 
-    // The released model is the last iterate (display metrics are post-processing of it, but
-    // are computed on the private rows and are not released).
-    readouts.finish(result, x, settings.model == ModelKind::Linear, session.diverged(), config);
-    result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
-    result.theoryInputs = {{"parameters", static_cast<double>(D)},
-                           {"records_per_silo_min", static_cast<double>(silos.smallest)},
-                           {"silos", static_cast<double>(silos.silos)},
-                           {"rounds", static_cast<double>(R)}};
-
-    if (!isPrivate) {
-        result.privacy = privacy::nonPrivateReport(algorithm, result.steps);
-        return session.finish();
+    /// The released model (the last iterate), its read-outs and the privacy statement.
+    RunResult finish() {
+        RunResult& result = m_session.result();
+        // The display metrics are post-processing of the released iterate, but are computed on
+        // the private rows and are not released.
+        m_readouts.finish(result, m_x, m_settings.model == ModelKind::Linear, m_session.diverged(),
+                          m_config);
+        result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
+        result.theoryInputs = {{"parameters", static_cast<double>(m_model.parameters())},
+                               {"records_per_silo_min", static_cast<double>(m_silos.smallest)},
+                               {"silos", static_cast<double>(m_silos.silos)},
+                               {"rounds", static_cast<double>(m_settings.rounds)}};
+        if (!m_isPrivate) {
+            result.privacy = privacy::nonPrivateReport(m_algorithm, result.steps);
+            return m_session.finish();
+        }
+        describeRoundRun(result, m_accountant, m_algorithm, m_settings, m_calibration, m_silos,
+                         m_data.train, m_diagnostics);
+        return m_session.finish();
     }
-    describeRoundRun(result, accountant, algorithm, settings, cal, silos, train, diagnostics);
-    return session.finish();
+
+private:
+    /// Noise keyed like dp-gd's when T = 1: restart-period 1 IS dp-gd, so both draw the same
+    /// noise (the settings that do not act when T = 1 are left out of the key).
+    static RandomStream noiseStream(const TrainConfig& config, const Dataset& train, long period) {
+        TrainConfig keyed = config;
+        if (period == 1) {
+            keyed.algorithm = "dp-gd";
+            keyed.extra.erase("restart-period");
+            keyed.extra.erase("difference-clip-ratio");
+            keyed.extra.erase("noise-split");
+        }
+        return RunStreams(keyed, train).stream(streams::kNoise);
+    }
+
+    const std::string m_algorithm;
+    const RoundSettings m_settings;
+    const TrainConfig& m_config;
+    const DataSplit& m_data;
+    const Eigen::Index m_n;
+    const LossKind m_lossKind;
+    const bool m_isPrivate, m_diagnostics;
+    const long m_period;
+    const double m_fullClip, m_clipRatio;
+    const SiloSizes m_silos;
+    const Calibration m_calibration;
+    const Eigen::VectorXd m_weight, m_y;
+    GradientModel m_model;
+    const privacy::RunAccountant m_accountant;
+    RandomStream m_noise;
+    RoundReadouts m_readouts;
+    RunSession m_session;
+
+    Eigen::VectorXd m_x, m_xPrev, m_v, m_agg;
+    // MLP: the records' gradient factors at x_r and x_(r−1), and per-record buffers.
+    RecordFactors m_now, m_before;
+    Eigen::VectorXd m_inputNormsSquared, m_loss, m_norms, m_coef;
+    // Linear: each record's r_i of the last round, and (w, b) as a row.
+    Eigen::VectorXd m_scoreGradient;
+    RowMatrix m_theta;
+
+    long m_round = 0, m_clipped = 0, m_seen = 0, m_clippedNow = 0;
+    bool m_restart = true, m_over = false;
+    double m_bound = 0.0, m_roundLoss = 0.0;
+};
+
+/// Linear runs in lockstep: each round one pass over the rows in chunks, every chunk's scores
+/// for all runs at once, each run's clipped coefficients, then every run's sum.
+void runLinearTogether(const std::vector<RoundRun*>& runs, const Dataset& train) {
+    const DesignMatrix design = makeDesignMatrix(train.X, 0.0);
+    const long n = static_cast<long>(train.rows());
+    std::vector<long> rows(static_cast<std::size_t>(n));
+    std::iota(rows.begin(), rows.end(), 0L);
+    SharedBatchProducts products(design, static_cast<int>(runs.size()));
+    RowMatrix gradient(1, design.X.cols());
+    Eigen::VectorXd agg(design.X.cols());
+    std::vector<RoundRun*> active;
+    active.reserve(runs.size());
+    for (;;) {
+        active.clear();
+        for (RoundRun* run : runs) {
+            if (run->startRound()) active.push_back(run);
+        }
+        if (active.empty()) return;
+        const int columns = static_cast<int>(active.size());
+        products.begin(columns);
+        for (int c = 0; c < columns; ++c) products.setParameters(c, active[c]->theta());
+        for (long c0 = 0; c0 < n; c0 += SharedBatchProducts::kChunkRows) {
+            const long count = std::min(SharedBatchProducts::kChunkRows, n - c0);
+            products.forward(rows, n, c0, count);
+            for (int c = 0; c < columns; ++c) {
+                for (long k = 0; k < count; ++k) {
+                    const long i = c0 + k;
+                    products.setCoefficient(
+                        k, c,
+                        active[c]->linearCoefficient(i, products.score(k, c), design.norms(i)));
+                }
+            }
+            products.backward();
+        }
+        for (int c = 0; c < columns; ++c) {
+            products.getGradient(c, gradient);
+            agg = gradient.row(0).transpose();
+            active[c]->finishRound(agg);
+        }
+    }
+}
+
+}  // namespace
+
+RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
+                    const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
+                    const CancelToken& cancel) {
+    RoundRun run(algorithm, settings, config, data, nullptr, observer, cancel);
+    if (settings.model == ModelKind::Linear) {
+        runLinearTogether({&run}, data.train);
+    } else {
+        while (run.startRound()) run.factoredRound();
+    }
+    return run.finish();
+}
+
+std::vector<RunResult> runRoundsTogether(const std::string& algorithm,
+                                         const std::vector<RoundSettings>& settings,
+                                         const std::vector<PreparedConfig>& runs,
+                                         const DataSplit& data,
+                                         const std::vector<TrainingObserver*>& observers,
+                                         const CancelToken& cancel) {
+    std::vector<std::unique_ptr<RoundRun>> group;
+    std::vector<RoundRun*> linear;
+    // One copy of the test rows' design matrix for all (each run's own would multiply memory).
+    const std::shared_ptr<const DesignMatrix> testDesign =
+        data.test.rows() > 0
+            ? std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0))
+            : nullptr;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        group.push_back(std::make_unique<RoundRun>(algorithm, settings[k], runs[k].config(), data,
+                                                   testDesign, *observers[k], cancel));
+        if (settings[k].model == ModelKind::Linear) linear.push_back(group.back().get());
+    }
+    if (!linear.empty()) runLinearTogether(linear, data.train);
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        if (settings[k].model == ModelKind::Mlp) {
+            while (group[k]->startRound()) group[k]->factoredRound();
+        }
+    }
+    std::vector<RunResult> results;
+    for (auto& run : group) results.push_back(run->finish());
+    return results;
+}
+
+std::string linearTogetherKey(ModelKind model) {
+    // Full-batch rounds read every row in every round with no sampling: runs of the linear model
+    // on the same rows share the pass whatever their seed, ε, step or clips.
+    return model == ModelKind::Linear ? "full-batch-linear" : "";
 }
 
 }  // namespace pfa::diff2

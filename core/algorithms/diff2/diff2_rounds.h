@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/algorithm.h"
 #include "core/config/cancel_token.h"
 #include "core/config/parameters.h"
 #include "core/config/run_result.h"
@@ -73,10 +74,21 @@ enum class LossKind { Squared, Logistic };
 /// Hidden units of the MLP.
 inline constexpr int kHiddenUnits = 10;
 
+/// One pass of a model over the rows at an iterate: what every record's gradient is made of.
+/// The loss's derivative by the score, r_i, and for the MLP the hidden activations h_ij and the
+/// back-propagated δ_ij = r_i·w2_j·softplus'(a_ij). A record's gradient is a product of these
+/// with its own inputs, so its norm and a weighted sum over records never need the
+/// rows × parameters matrix of all gradients (the model's `recordNorms` and `weightedSum`).
+struct RecordFactors {
+    Eigen::VectorXd scoreGradient;  ///< r_i
+    Eigen::MatrixXd hidden;         ///< h_ij (MLP; rows × hidden units)
+    Eigen::MatrixXd delta;          ///< δ_ij (MLP; rows × hidden units)
+};
+
 /// A differentiable model with per-record gradients computed for all rows at once (matrix
-/// operations; every buffer owned by the model and allocated by `reserve`, so that the round
-/// loop allocates nothing). Parameters are one flat vector: linear [w (d), b]; MLP
-/// [W1 (H×d, row-major), b1 (H), w2 (H), b2].
+/// operations; every buffer owned by the model or the caller's `RecordFactors` and allocated by
+/// `reserve`, so that the round loop allocates nothing). Parameters are one flat vector: linear
+/// [w (d), b]; MLP [W1 (H×d, row-major), b1 (H), w2 (H), b2].
 class GradientModel {
 public:
     GradientModel(ModelKind model, LossKind loss, Eigen::Index features);
@@ -85,13 +97,28 @@ public:
     ModelKind model() const { return m_model; }
     LossKind loss() const { return m_loss; }
 
-    /// Allocates the buffers for `rows` rows.
+    /// Allocates the model's buffers and those of `factors` for `rows` rows.
     void reserve(Eigen::Index rows);
-    /// Scores (model outputs before the loss) of the rows of `X` (column-major, rows as reserved).
-    void scores(const Eigen::VectorXd& x, const Eigen::MatrixXd& X, Eigen::VectorXd& out);
-    /// Per-record loss ℓ(x; z_i) into `loss` and per-record gradients into the rows of `G`
-    /// (rows × parameters, column-major), for targets `y` (regression value, or class 0/1).
-    void gradients(const Eigen::VectorXd& x, const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
+    void reserve(RecordFactors& factors, Eigen::Index rows) const;
+    /// Scores (model outputs before the loss) of the rows of `X` (rows as reserved).
+    void scores(const Eigen::VectorXd& x, const RowMatrix& X, Eigen::VectorXd& out);
+    /// One pass at iterate x over the rows of `X` with targets `y` (regression value, or class
+    /// 0/1): every record's gradient factors into `out`, and its loss ℓ(x; z_i) into `*loss`
+    /// unless `loss` is null (the loss is only a diagnostic; skipping it saves a logarithm per
+    /// record).
+    void pass(const Eigen::VectorXd& x, const RowMatrix& X, const Eigen::VectorXd& y,
+              RecordFactors& out, Eigen::VectorXd* loss);
+    /// ‖g_i‖ for every record i, or ‖g_i − g'_i‖ when `before` holds the factors g' of another
+    /// iterate on the same rows. `inputNormsSquared` holds ‖x_i‖² + 1 (the inputs with the
+    /// bias), see `inputNormsSquared`.
+    void recordNorms(const RecordFactors& now, const RecordFactors* before,
+                     const Eigen::VectorXd& inputNormsSquared, Eigen::VectorXd& norms) const;
+    /// agg = Σ_i coef_i·g_i, or Σ_i coef_i·(g_i − g'_i) with `before`: two matrix products.
+    void weightedSum(const RecordFactors& now, const RecordFactors* before, const RowMatrix& X,
+                     const Eigen::VectorXd& coef, Eigen::VectorXd& agg);
+    /// The plain form, for tests and checks: every record's loss into `loss` and its whole
+    /// gradient into the rows of `G` (rows × parameters).
+    void gradients(const Eigen::VectorXd& x, const RowMatrix& X, const Eigen::VectorXd& y,
                    Eigen::VectorXd& loss, Eigen::MatrixXd& G);
     /// Initial parameters: uniform ±1/√fan_in for the MLP, zero for the linear model.
     Eigen::VectorXd initial(std::uint64_t seed) const;
@@ -101,9 +128,15 @@ private:
     LossKind m_loss;
     Eigen::Index m_features;
     Eigen::Index m_parameters;
-    Eigen::MatrixXd m_hiddenIn, m_hidden, m_delta;
-    Eigen::VectorXd m_scores, m_scoreGradient;
+    Eigen::ArrayXXd m_hiddenIn, m_expMinusAbs, m_onePlusExp, m_outputExp, m_outputOnePlusExp;
+    Eigen::MatrixXd m_weightedDelta;
+    Eigen::VectorXd m_scores, m_weightedScoreGradient;
+    RecordFactors m_scratch;
 };
+
+/// ‖x_i‖² + 1 for every row of `X`: the squared norm of a record's inputs with the bias, the
+/// factor its gradient's norm shares with every layer that reads the inputs.
+Eigen::VectorXd inputNormsSquared(const RowMatrix& X);
 
 // ---- the run -------------------------------------------------------------------------------
 
@@ -126,6 +159,20 @@ inline constexpr long kEvaluateEvery = 20;
 RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
                     const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
                     const CancelToken& cancel);
+
+/// Runs of the rounds together (one algorithm; `settings[k]` for `runs[k]`): the linear runs in
+/// lockstep sharing each pass over the rows, the others one after another. Each result is bit
+/// for bit what runRounds gives for the run alone. Results in the order of `runs`.
+std::vector<RunResult> runRoundsTogether(const std::string& algorithm,
+                                         const std::vector<RoundSettings>& settings,
+                                         const std::vector<PreparedConfig>& runs,
+                                         const DataSplit& data,
+                                         const std::vector<TrainingObserver*>& observers,
+                                         const CancelToken& cancel);
+
+/// The together key of a run of the rounds with model `model`: the linear model's runs on one
+/// data set share passes (Algorithm::togetherKey); empty for the MLP.
+std::string linearTogetherKey(ModelKind model);
 
 /// Throws InputError unless `data` suits the loop: a regression target or two classes.
 void requireSuitableData(const std::string& algorithm, const DataSplit& data);
