@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -42,8 +44,9 @@ const char* const kBenchHelp =
     "  --preset NAME    first, time the whole sweep of a preset (e.g. adult-dp) on all cores,\n"
     "                   results to a temporary file; prints its wall time, the line\n"
     "                   'preset_seconds: S' and, machine-independently, 'preset_ratio: P':\n"
-    "                   wall time x threads / (runs x epochs x the two-pass reference on the\n"
-    "                   preset's training rows) (data from --data-dir, else the data folder)\n"
+    "                   wall time x threads / (the runs' epochs summed x the two-pass\n"
+    "                   reference on the preset's training rows), or n/a for algorithms that\n"
+    "                   count rounds (data from --data-dir, else the data folder)\n"
     "  --preset-seeds N only the preset's first N seeds (a shorter, labelled measurement)\n"
     "  --preset-epochs N  override the preset's epochs (likewise labelled)\n"
     "  --threads N      parallel runs for --preset (default 0 = all cores)\n"
@@ -148,24 +151,47 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
     const int usedThreads =
         threads > 0 ? static_cast<int>(threads)
                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::printf(
-        "preset %s (%zu runs: %zu eps x %zu lambda x %zu seeds x %d epochs, batch %d%s): wall time "
-        "%.1f s on %d thread(s), %zu failed (data loading %.1f s, not included)\n",
-        presetName.c_str(), outcome.progress.total, spec.epsilons.size(), spec.lambdas.size(),
-        spec.seeds.size(), spec.base.epochs, spec.base.batchSize, reduced.c_str(),
-        outcome.progress.elapsedSeconds, usedThreads, outcome.progress.failed, loadSeconds);
-    std::printf("preset_seconds: %.1f\n", outcome.progress.elapsedSeconds);
     // What the hardware allows, in units of its own speed: one two-pass reference per run-epoch
-    // on each thread gives 1.
+    // on each thread gives 1. Each run's own epochs (a preset may give algorithms different
+    // ones); runs of algorithms that count rounds rather than epochs over the training rows have
+    // no such measure.
+    double runEpochs = 0.0;
+    std::set<std::string> roundBased;
+    for (const SweepRun& run : outcome.runs) {
+        if (readsParameter(findAlgorithm(run.config.algorithm), "epochs"))
+            runEpochs += static_cast<double>(run.config.epochs);
+        else
+            roundBased.insert(run.config.algorithm);
+    }
+    // The base epochs and batch say what the runs do only when every run counts epochs.
+    const std::string shape = roundBased.empty()
+                                  ? " x " + std::to_string(spec.base.epochs) + " epochs, batch " +
+                                        std::to_string(spec.base.batchSize)
+                                  : "";
+    std::printf(
+        "preset %s (%zu runs: %zu eps x %zu lambda x %zu seeds%s%s): wall time %.1f s on %d "
+        "thread(s), %zu failed (data loading %.1f s, not included)\n",
+        presetName.c_str(), outcome.progress.total, spec.epsilons.size(), spec.lambdas.size(),
+        spec.seeds.size(), shape.c_str(), reduced.c_str(), outcome.progress.elapsedSeconds,
+        usedThreads, outcome.progress.failed, loadSeconds);
+    std::printf("preset_seconds: %.1f\n", outcome.progress.elapsedSeconds);
+    if (!roundBased.empty()) {
+        std::string names;
+        for (const std::string& name : roundBased) names += (names.empty() ? "" : ", ") + name;
+        std::printf(
+            "preset_ratio: n/a (%s count%s work in rounds, not epochs over the training "
+            "rows: compare preset_seconds on one machine)\n",
+            names.c_str(), roundBased.size() == 1 ? "s its" : " their");
+        std::fflush(stdout);
+        return;
+    }
     double checksum = 0;
     const double reference = twoPassReferenceSeconds(prepared->split.train, repeats, checksum);
-    const double runEpochs =
-        static_cast<double>(outcome.progress.total) * static_cast<double>(spec.base.epochs);
     std::printf(
-        "preset per run-epoch: %.1f s x %d thread(s) / (%zu runs x %d epochs x reference %.3f ms "
-        "on its %ld training rows; checksum %.3g)\n",
-        outcome.progress.elapsedSeconds, usedThreads, outcome.progress.total, spec.base.epochs,
-        1e3 * reference, static_cast<long>(prepared->split.train.rows()), checksum);
+        "preset per run-epoch: %.1f s x %d thread(s) / (%.0f run-epochs x reference %.3f ms on "
+        "its %ld training rows; checksum %.3g)\n",
+        outcome.progress.elapsedSeconds, usedThreads, runEpochs, 1e3 * reference,
+        static_cast<long>(prepared->split.train.rows()), checksum);
     std::printf("preset_ratio: %.3f\n",
                 outcome.progress.elapsedSeconds * usedThreads / (runEpochs * reference));
     std::fflush(stdout);
