@@ -70,7 +70,13 @@ thread_local std::uint64_t knownFingerprint = 0;
 
 KnownDataFingerprint::KnownDataFingerprint(const Dataset& data)
     : m_previousData(knownData), m_previousFingerprint(knownFingerprint) {
-    knownFingerprint = dataFingerprint(data);
+    if (knownData != &data) knownFingerprint = dataFingerprint(data);
+    knownData = &data;
+}
+
+KnownDataFingerprint::KnownDataFingerprint(const Dataset& data, std::uint64_t fingerprint)
+    : m_previousData(knownData), m_previousFingerprint(knownFingerprint) {
+    knownFingerprint = fingerprint;
     knownData = &data;
 }
 

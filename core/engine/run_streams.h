@@ -48,10 +48,13 @@ private:
 
 /// While alive, RunStreams made on this thread for `data` (the same object) take its
 /// fingerprint from here instead of reading every value again: runs planned together on one
-/// data set compute it once. The data must not change meanwhile.
+/// data set, and the runs of a sweep, compute it once. The data must not change meanwhile.
 class KnownDataFingerprint {
 public:
+    /// Computes the fingerprint, unless an enclosing scope already knows that of `data`.
     explicit KnownDataFingerprint(const Dataset& data);
+    /// With `fingerprint` = dataFingerprint(data), computed before (e.g. once for a sweep).
+    KnownDataFingerprint(const Dataset& data, std::uint64_t fingerprint);
     ~KnownDataFingerprint();
     KnownDataFingerprint(const KnownDataFingerprint&) = delete;
     KnownDataFingerprint& operator=(const KnownDataFingerprint&) = delete;
