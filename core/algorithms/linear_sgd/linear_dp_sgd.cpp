@@ -43,10 +43,13 @@ void addRow(const Dataset& train, long row, double scale, Eigen::VectorXd& g) {
 /// clipped to C, summed, normalised by the expected batch and released with Gaussian noise.
 class PrivateBatches {
 public:
-    PrivateBatches(const LinearSgdSetup& s, const Dataset& train, const Eigen::VectorXd& y)
+    /// `squaredNorms`: ‖(x_i, 1)‖² of every training row (rowSquaredNorms).
+    PrivateBatches(const LinearSgdSetup& s, const Dataset& train, const Eigen::VectorXd& y,
+                   const Eigen::VectorXd& squaredNorms)
         : m_s(s),
           m_train(train),
           m_y(y),
+          m_squaredNorms(squaredNorms),
           m_batch(s.privateRows.size()),
           m_logOneMinusQ(s.samplingRate >= 1.0 ? -INFINITY : std::log1p(-s.samplingRate)),
           // One private row moves the normalised clipped sum by C/b (twice that when replaced).
@@ -69,7 +72,7 @@ public:
                 m_s.privateRows[static_cast<std::size_t>(m_batch[static_cast<std::size_t>(k)])];
             const double residual = residualOf(m_train, m_y, row, w);
             double scale = 2.0 * residual;
-            const double norm = std::abs(scale) * std::sqrt(m_train.X.row(row).squaredNorm() + 1.0);
+            const double norm = std::abs(scale) * std::sqrt(m_squaredNorms(row));
             clipped += clipScale(norm, m_s.clip, scale);
             addRow(m_train, row, scale, gp);
             loss += residual * residual;
@@ -83,6 +86,7 @@ private:
     const LinearSgdSetup& m_s;
     const Dataset& m_train;
     const Eigen::VectorXd& m_y;
+    const Eigen::VectorXd& m_squaredNorms;
     std::vector<long> m_batch;
     double m_logOneMinusQ;
     privacy::ReleaseSpec m_release;
@@ -92,8 +96,14 @@ private:
 /// privacy cost), their gradients (normalised to norm C when asked) averaged.
 class PublicBatches {
 public:
-    PublicBatches(const LinearSgdSetup& s, const Dataset& train, const Eigen::VectorXd& y)
-        : m_s(s), m_train(train), m_y(y), m_order(s.publicRows), m_next(m_order.size()) {}
+    PublicBatches(const LinearSgdSetup& s, const Dataset& train, const Eigen::VectorXd& y,
+                  const Eigen::VectorXd& squaredNorms)
+        : m_s(s),
+          m_train(train),
+          m_y(y),
+          m_squaredNorms(squaredNorms),
+          m_order(s.publicRows),
+          m_next(m_order.size()) {}
 
     /// The mean public gradient at `w` into `gq`; returns the mean squared norm of the rows'
     /// gradients (for the automatic weight).
@@ -109,11 +119,10 @@ public:
             const long row = m_order[m_next++];
             double scale = 2.0 * residualOf(m_train, m_y, row, w);
             if (m_s.normalisePublic) {
-                const double norm =
-                    std::abs(scale) * std::sqrt(m_train.X.row(row).squaredNorm() + 1.0);
+                const double norm = std::abs(scale) * std::sqrt(m_squaredNorms(row));
                 scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
             }
-            squaredNorms += scale * scale * (m_train.X.row(row).squaredNorm() + 1.0);
+            squaredNorms += scale * scale * m_squaredNorms(row);
             addRow(m_train, row, scale, gq);
         }
         const double k = static_cast<double>(m_s.publicBatch);
@@ -125,6 +134,7 @@ private:
     const LinearSgdSetup& m_s;
     const Dataset& m_train;
     const Eigen::VectorXd& m_y;
+    const Eigen::VectorXd& m_squaredNorms;
     std::vector<long> m_order;
     std::size_t m_next;  ///< reshuffled before first use
 };
@@ -184,8 +194,12 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     // Everything the steps touch is allocated here, once.
     Eigen::VectorXd w = s.start.size() == d + 1 ? s.start : Eigen::VectorXd::Zero(d + 1);
     Eigen::VectorXd average = w, gp(d + 1), gq(d + 1);
-    PrivateBatches privateBatches(s, train, y);
-    PublicBatches publicBatches(s, train, y);
+    // ‖(x_i, 1)‖² of every row once, not per row per step (each step's clip reads it).
+    Eigen::VectorXd squaredNorms(train.rows());
+    for (Eigen::Index i = 0; i < train.rows(); ++i)
+        squaredNorms(i) = train.X.row(i).squaredNorm() + 1.0;
+    PrivateBatches privateBatches(s, train, y, squaredNorms);
+    PublicBatches publicBatches(s, train, y, squaredNorms);
 
     RunSession session(observer, cancel);
     session.setEpsilonSoFar(epsilonAfter);
