@@ -239,3 +239,26 @@ TEST_CASE("A sweep groups runs that read the same data and records what each giv
         }
     }
 }
+
+TEST_CASE("Runs trained together stop at once when cancelled", "[ppsgd][diff2][together]") {
+    // Cancelled before the first round: every run of the group reports itself cancelled, with
+    // nothing trained, instead of running on.
+    CancelToken cancel;
+    cancel.cancel();
+    const auto check = [&](const std::vector<TrainConfig>& configs, const DataSplit& data) {
+        std::vector<TrainingObserver> observers(configs.size());
+        std::vector<TrainingObserver*> pointers;
+        for (TrainingObserver& observer : observers) pointers.push_back(&observer);
+        const std::vector<RunResult> trained =
+            runAlgorithmTogether(configs, data, pointers, cancel);
+        REQUIRE(trained.size() == configs.size());
+        for (const RunResult& result : trained) {
+            CHECK(result.status == RunStatus::Cancelled);
+            CHECK(result.steps == 0);
+        }
+    };
+    check({ppsgdConfig(1.0, 1.0, 0.2, 30), ppsgdConfig(4.0, 10.0, 0.2, 30)},
+          personalisedSplit(40, 6));
+    check({roundsConfig("dp-gd", 1.0, 0.5, 0.5), roundsConfig("dp-gd", 4.0, 0.5, 0.5)},
+          roundsData(600, 4, true, 0));
+}
