@@ -262,3 +262,44 @@ TEST_CASE("Runs trained together stop at once when cancelled", "[ppsgd][diff2][t
     check({roundsConfig("dp-gd", 1.0, 0.5, 0.5), roundsConfig("dp-gd", 4.0, 0.5, 0.5)},
           roundsData(600, 4, true, 0));
 }
+
+TEST_CASE("DP post-processing runs sharing a base model equal each run alone",
+          "[dp-postprocessing][together]") {
+    // The base model is non-private and depends on the common settings only: trained once for
+    // runs that differ in ε, γ or the evaluation, then each run's own noisy table and curve.
+    const DataSplit data = test::syntheticSplit(3000);
+    const Algorithm& algorithm = findAlgorithm("dp-postprocessing");
+    const auto config = [](double epsilon, const std::string& gamma) {
+        TrainConfig c = test::quickConfig("dp-postprocessing", epsilon, 0.0);
+        c.fairness = FairnessNotion::EqualizedOdds;
+        c.scope = ProtectionScope::SensitiveOnly;
+        c.epochs = 5;
+        c.seed = 4;
+        c.extra["gamma"] = gamma;
+        return c;
+    };
+    std::vector<TrainConfig> configs = {config(0.5, "0.5"), config(1.0, "0.9"), config(3.0, "0.5")};
+    configs[2].extra["evaluation"] = "sampled";
+    const auto key = [&](const TrainConfig& c) {
+        return algorithm.togetherKey(prepareRun(algorithm, c, data).config(), data.train);
+    };
+    CHECK(key(configs[0]) == key(configs[1]));
+    CHECK(key(configs[0]) == key(configs[2]));
+    TrainConfig otherSeed = configs[0];
+    otherSeed.seed = 5;
+    CHECK(key(otherSeed) != key(configs[0]));
+
+    const std::vector<RunResult> trained = together(configs, data);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        INFO("run " << i);
+        const RunResult alone = test::runQuietly(configs[i], data);
+        requireIdentical(trained[i], alone);
+        REQUIRE(trained[i].curve.size() == alone.curve.size());
+        for (std::size_t k = 0; k < alone.curve.size(); ++k)
+            REQUIRE(same(trained[i].curve[k].test.error, alone.curve[k].test.error));
+        CHECK(trained[i].status == RunStatus::Completed);
+    }
+    // Each states its own release: the table at its own ε.
+    CHECK(trained[0].privacy.epsilonSpent == Approx(0.5));
+    CHECK(trained[1].privacy.epsilonSpent == Approx(1.0));
+}

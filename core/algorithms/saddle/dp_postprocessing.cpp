@@ -170,21 +170,60 @@ public:
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        const TrainConfig& config = prepared.config();
+        return postProcess(prepared.config(), trainBase(prepared.config(), data, observer, cancel),
+                           data, cancel);
+    }
 
-        // The base classifier: the unconstrained logistic model, trained without noise on
-        // features and labels (public under the sensitive-only scope; it never sees a).
+    /// Runs whose base models are the same (they differ in ε, γ, β or the evaluation) share it.
+    std::string togetherKey(const TrainConfig& config, const Dataset&) const override {
+        return "base-model;" + settingsKey(baseConfigOf(config));
+    }
+
+    /// The base model trained once (reporting to the first run's observer) and each run's
+    /// post-processing of it: each result is what run() gives alone.
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override {
+        const std::string key = togetherKey(runs.front().config(), data.train);
+        for (const PreparedConfig& run : runs) {
+            if (togetherKey(run.config(), data.train) != key)
+                return Algorithm::runTogether(runs, data, observers, cancel);
+        }
+        const RunResult base = trainBase(runs.front().config(), data, *observers.front(), cancel);
+        std::vector<RunResult> results;
+        for (const PreparedConfig& run : runs)
+            results.push_back(postProcess(run.config(), base, data, cancel));
+        return results;
+    }
+
+private:
+    /// The base classifier's settings: the unconstrained logistic model, trained without noise
+    /// on features and labels (public under the sensitive-only scope; it never sees a). Its
+    /// batches depend on the common settings only: runs that differ in γ, β or the evaluation
+    /// share one base model (it is not private, so sharing costs nothing).
+    static TrainConfig baseConfigOf(const TrainConfig& config) {
         TrainConfig baseConfig = config;
         baseConfig.epsilon = kInf;
         baseConfig.lambda = 0.0;
         baseConfig.sampling = Sampling::Shuffle;
         baseConfig.averaging = IterateAveraging::None;
-        // Its batches depend on the common settings only: runs that differ in γ, β or the
-        // evaluation share one base model (it is not private, so sharing costs nothing).
         baseConfig.extra.clear();
+        return baseConfig;
+    }
+
+    static RunResult trainBase(const TrainConfig& config, const DataSplit& data,
+                               TrainingObserver& observer, const CancelToken& cancel) {
+        const TrainConfig baseConfig = baseConfigOf(config);
         TrainerPlan plan;
         plan.sampler = rowSampler(baseConfig, data.train);
-        RunResult result = runSaddlePointTrainer(baseConfig, plan, data, observer, cancel);
+        return runSaddlePointTrainer(baseConfig, plan, data, observer, cancel);
+    }
+
+    /// The run of `config` from its trained base model `result`: the noisy table, the flip
+    /// program at γ and along the γ grid, the statement.
+    RunResult postProcess(const TrainConfig& config, RunResult result, const DataSplit& data,
+                          const CancelToken& cancel) const {
         result.config = config;
         if (!recordsDiagnostics(config)) {
             // The base model's training figures are diagnostics like any other run's.
@@ -243,7 +282,6 @@ public:
         return result;
     }
 
-private:
     /// Test metrics of the post-processed classifier: in expectation (P(ỹ = 1) per row) or of
     /// one seeded Bernoulli draw per row.
     static FairnessMetrics evaluateFlips(const Dataset& test, const Eigen::VectorXi& predicted,
