@@ -198,7 +198,7 @@ long clippedGradientSum(Constraint constraint, const Eigen::VectorXd& theta, con
                         const Eigen::VectorXd& norms, const Eigen::VectorXi& y,
                         const Eigen::VectorXi& cellOfRow, const Eigen::VectorXd& kappa,
                         const long* rows, long count, double clip, Eigen::VectorXd& sum,
-                        double& lossSum) {
+                        double& lossSum, bool withLoss) {
     sum.setZero();
     lossSum = 0.0;
     long clipped = 0;
@@ -209,7 +209,7 @@ long clippedGradientSum(Constraint constraint, const Eigen::VectorXd& theta, con
         const int cell = cellOfRow(i);
         const double k = cell >= 0 ? kappa(cell) : 0.0;
         double r = rowScoreGradient(constraint, score, y(i), k);
-        lossSum += logisticLoss(score, y(i));
+        if (withLoss) lossSum += logisticLoss(score, y(i));
         const double norm = std::abs(r) * norms(i);
         clipped += clipScale(norm, clip, r);
         sum.noalias() += r * X.row(i).transpose();
@@ -647,6 +647,8 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
     const bool isPrivate = settings.mode == Mode::Private && config.isPrivate();
     const bool batchTerm = settings.mode == Mode::NonPrivate;
     const bool diagnostics = recordsDiagnostics(config);
+    // The batch loss is only shown as it goes (a sweep shows none): computed only for a viewer.
+    const bool lossShown = observer.showsBatchLoss();
     const int E = config.epochs;
     DualPlayer dual(settings, config, train);
 
@@ -729,7 +731,7 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             if (update) {
                 clipped += clippedGradientSum(settings.constraint, theta, design.X, design.norms,
                                               train.y, dual.cellOfRow(), dual.kappa(),
-                                              indices.data(), b, Cp, gradient, lossSum);
+                                              indices.data(), b, Cp, gradient, lossSum, lossShown);
                 seen += b;
                 privacy::releaseGaussian(primalRelease, gradient, noise);
                 // Normalised by the expected batch (pf-ld, privacy-accounting §6) or the batch.
@@ -746,7 +748,7 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
             info.step = step;
             info.epoch = epoch;
             info.batchRows = b;
-            info.batchLoss = b > 0 ? lossSum / static_cast<double>(b) : kNaN;
+            info.batchLoss = b > 0 && lossShown ? lossSum / static_cast<double>(b) : kNaN;
             if (session.stepped(info)) {
                 stop = true;
                 session.stopRequested(true, step, totalSteps);
@@ -756,9 +758,13 @@ RunResult run(const std::string& algorithm, const Settings& settings, const Trai
         // only after a whole epoch of steps, ⌊steps / steps per epoch⌋ of them).
         if (t < stepsPerEpoch) break;
 
-        double trainLoss = dual.epochStep(design, theta, diagnostics, noise);
+        // The dual step leaves θ as it is; the exact training loss (a diagnostic) is summed only
+        // in the epochs that are evaluated.
         const bool diverged = !theta.allFinite();
-        if (epoch % std::max(1, config.evaluateEvery) == 0 || epoch == E || diverged || stop) {
+        const bool evaluated =
+            epoch % std::max(1, config.evaluateEvery) == 0 || epoch == E || diverged || stop;
+        double trainLoss = dual.epochStep(design, theta, diagnostics && evaluated, noise);
+        if (evaluated) {
             const RowMatrix& reported = reportedRow();
             if (averaging && diagnostics && !diverged) {
                 // The training figures of the model the run reports, not of the iterate.

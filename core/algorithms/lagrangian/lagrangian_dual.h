@@ -115,12 +115,14 @@ double rowScoreGradient(Constraint constraint, double score, int y, double kappa
 /// Σ_{i∈rows} clip(g_i) into `sum` (d+1 entries, overwritten) for the model `theta` (d+1, bias
 /// last) on the design rows `X` (x̃ = (x, 1)) with norms `norms`, the row cells `cellOfRow` and
 /// the per-cell weights `kappa`; each g_i is scaled by min(1, clip/‖g_i‖) (clip = ∞: none).
-/// Returns the number of clipped rows; `lossSum` gets Σ ℓ_i. Allocates nothing.
+/// Returns the number of clipped rows; `lossSum` gets Σ ℓ_i, unless `withLoss` is false (a
+/// sweep shows no batch loss: the logarithm per row is skipped and `lossSum` is 0).
+/// Allocates nothing.
 long clippedGradientSum(Constraint constraint, const Eigen::VectorXd& theta, const RowMatrix& X,
                         const Eigen::VectorXd& norms, const Eigen::VectorXi& y,
                         const Eigen::VectorXi& cellOfRow, const Eigen::VectorXd& kappa,
                         const long* rows, long count, double clip, Eigen::VectorXd& sum,
-                        double& lossSum);
+                        double& lossSum, bool withLoss = true);
 
 // ---- Adam ------------------------------------------------------------------------------------
 
