@@ -69,6 +69,9 @@ TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config) {
         own[spec.name] = given != config.extra.end() ? given->second : spec.defaultValue;
     }
     config.extra = std::move(own);
+    // A setting the algorithm does not read does not name its runs either (prepareRun resets it
+    // the same way): a preset's batch-sharing is no part of its baselines' run keys.
+    if (!readsParameter(algorithm, "batch-sharing")) config.batchSharing = BatchSharing::Own;
     return config;
 }
 

@@ -131,8 +131,9 @@ public:
 /// Whether `algorithm` declares (reads) the setting `parameter`.
 bool readsParameter(const Algorithm& algorithm, const std::string& parameter);
 
-/// `config` with the algorithm's own parameters filled with their defaults where unset, and
-/// parameters of other algorithms dropped: what run keys and records are made from.
+/// `config` with the algorithm's own parameters filled with their defaults where unset,
+/// parameters of other algorithms dropped, and batch-sharing at its default unless the
+/// algorithm reads it: what run keys and records are made from.
 TrainConfig withOwnParameters(const Algorithm& algorithm, TrainConfig config);
 
 /// Checks and completes `config` for `algorithm` on `data` (see PreparedConfig): the one place
