@@ -636,6 +636,8 @@ public:
           m_lossKind(data.train.isRegression() ? LossKind::Squared : LossKind::Logistic),
           m_isPrivate(config.isPrivate()),
           m_diagnostics(recordsDiagnostics(config)),
+          // The round's loss is a diagnostic shown only as it goes (a sweep shows none).
+          m_roundLossShown(m_diagnostics && observer.showsBatchLoss()),
           m_period(std::max(1L, settings.period)),
           // Not private: no noise and no clipping, i.e. plain gradient descent (the DIFF2
           // estimate then telescopes to the full gradient).
@@ -696,8 +698,8 @@ public:
     /// its factors.
     void factoredRound() {
         const RowMatrix& X = m_data.train.X;
-        m_model.pass(m_x, X, m_y, m_now, m_diagnostics ? &m_loss : nullptr);
-        if (m_diagnostics) m_roundLoss = m_weight.dot(m_loss);
+        m_model.pass(m_x, X, m_y, m_now, m_roundLossShown ? &m_loss : nullptr);
+        if (m_roundLossShown) m_roundLoss = m_weight.dot(m_loss);
         m_clippedNow =
             clippedWeightedSum(m_model, m_now, m_restart ? nullptr : &m_before, X,
                                m_inputNormsSquared, m_bound, m_weight, m_norms, m_coef, m_agg);
@@ -716,7 +718,7 @@ public:
     double linearCoefficient(Eigen::Index i, double s, double inputNorm) {
         const double target = m_y(i);
         const double r = m_lossKind == LossKind::Squared ? s - target : sigmoid(s) - target;
-        if (m_diagnostics) {
+        if (m_roundLossShown) {
             m_roundLoss +=
                 m_weight(i) * (m_lossKind == LossKind::Squared ? 0.5 * (s - target) * (s - target)
                                                                : softplus(s) - target * s);
@@ -757,7 +759,7 @@ public:
         info.step = r;
         info.epoch = static_cast<int>((r - 1) / kEvaluateEvery) + 1;
         info.batchRows = static_cast<long>(m_n);
-        info.batchLoss = m_diagnostics ? m_roundLoss : kNaN;
+        info.batchLoss = m_roundLossShown ? m_roundLoss : kNaN;
         bool stop = m_session.stepped(info);
         // Divergence is judged on the released iterate only: a stop decided on the exact
         // training loss would itself be a release of the private rows.
@@ -823,7 +825,7 @@ private:
     const DataSplit& m_data;
     const Eigen::Index m_n;
     const LossKind m_lossKind;
-    const bool m_isPrivate, m_diagnostics;
+    const bool m_isPrivate, m_diagnostics, m_roundLossShown;
     const long m_period;
     const double m_fullClip, m_clipRatio;
     const SiloSizes m_silos;
