@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "../ui/private_home.h"
+#include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_spec.h"
 #include "ui/actions/sweep_actions.h"
 #include "ui/controllers/sweep_controller.h"
@@ -51,11 +52,12 @@ struct Options {
     int epochs = 200;
     bool quick = false;
     bool sharedBatches = false;  // the sweep with batch-sharing by-seed
+    std::string preset;          // the sweep of this preset instead (its data set and grid)
 };
 
 constexpr const char* kUsage =
     "usage: pfa-gui-bench [--scenario run|sweep|all] [--repeats R] [--load N] [--epochs E] "
-    "[--quick] [--batch-sharing own|by-seed]\n";
+    "[--quick] [--batch-sharing own|by-seed] [--preset NAME]\n";
 
 [[noreturn]] void usage(const std::string& problem) {
     std::fprintf(stderr, "pfa-gui-bench: %s\n%s", problem.c_str(), kUsage);
@@ -91,6 +93,8 @@ Options parse(int argc, char** argv) {
             options.epochs = std::max(1, wholeNumber(value(), "--epochs"));
         } else if (arg == "--batch-sharing") {
             options.sharedBatches = std::string(value()) == "by-seed";
+        } else if (arg == "--preset") {
+            options.preset = value();
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--help" || arg == "-h") {
@@ -230,8 +234,27 @@ bool runScenario(MainWindow& window, int epochs, int repeats) {
     return true;
 }
 
-bool sweepScenario(MainWindow& window, bool quick, int repeats, bool sharedBatches) {
+bool runSweeps(MainWindow& window, const pfa::SweepSpec& spec,
+               const std::vector<pfa::DatasetRequest>& data, int repeats, const std::string& what);
+
+bool sweepScenario(MainWindow& window, bool quick, int repeats, bool sharedBatches,
+                   const std::string& presetName) {
     pfa::SweepSpec spec;
+    std::vector<pfa::DatasetRequest> data;
+    if (!presetName.empty()) {
+        // A preset's whole sweep on its own data set (runs of other families train together
+        // in groups whose results arrive at once).
+        const pfa::SweepPreset* preset = nullptr;
+        try {
+            preset = &pfa::findSweepPreset(presetName);
+        } catch (const std::exception& error) {
+            std::fprintf(stderr, "%s\n", error.what());
+            return false;
+        }
+        spec = preset->spec;
+        data = {preset->dataset};
+        return runSweeps(window, spec, data, repeats, "preset " + presetName);
+    }
     spec.base = window.experimentPanel()->config();
     // By seed, the runs of a seed train together (one pass over each batch for all of them).
     if (sharedBatches) spec.base.batchSharing = pfa::BatchSharing::BySeed;
@@ -241,15 +264,24 @@ bool sweepScenario(MainWindow& window, bool quick, int repeats, bool sharedBatch
     spec.epsilons = quick ? std::vector<double>{0.5, 4.0} : std::vector<double>{0.5, 1.0, 4.0};
     spec.lambdas = quick ? std::vector<double>{0.0, 1.0} : std::vector<double>{0.0, 1.0, 4.0};
     spec.seeds = quick ? std::vector<std::uint64_t>{0} : std::vector<std::uint64_t>{0, 1, 2};
-    const std::size_t runs = spec.epsilons.size() * spec.lambdas.size() * spec.seeds.size();
+    return runSweeps(window, spec, data, repeats, "dp-fermi");
+}
+
+bool runSweeps(MainWindow& window, const pfa::SweepSpec& spec,
+               const std::vector<pfa::DatasetRequest>& data, int repeats, const std::string& what) {
     QTemporaryDir folder;
     bool finished = false;
     QString failure;
-    QObject::connect(window.sweepController(), &pfa::ui::SweepController::finished, &window,
-                     [&](bool, const QString& error) {
-                         failure = error;
-                         finished = true;
-                     });
+    std::size_t finishedRuns = 0;
+    const QMetaObject::Connection done =
+        QObject::connect(window.sweepController(), &pfa::ui::SweepController::finished, &window,
+                         [&](bool, const QString& error) {
+                             failure = error;
+                             finished = true;
+                         });
+    const QMetaObject::Connection counted = QObject::connect(
+        window.sweepController(), &pfa::ui::SweepController::runsFinished, &window,
+        [&](const std::vector<pfa::ui::RunEntryPtr>& entries) { finishedRuns += entries.size(); });
     GapProbe probe;
     QElapsedTimer clock;
     clock.start();
@@ -259,7 +291,7 @@ bool sweepScenario(MainWindow& window, bool quick, int repeats, bool sharedBatch
         QString error;
         // A results file of its own each time: the same file would resume as done.
         const QString results = folder.filePath(QStringLiteral("sweep-%1.jsonl").arg(repeat));
-        if (!window.sweepActions()->startSweep(spec, 0, results, &error)) {
+        if (!window.sweepActions()->startSweep(spec, 0, results, &error, false, data)) {
             std::fprintf(stderr, "the sweep did not start: %s\n", qPrintable(error));
             return false;
         }
@@ -270,9 +302,12 @@ bool sweepScenario(MainWindow& window, bool quick, int repeats, bool sharedBatch
         }
     }
     probe.stop();
+    QObject::disconnect(done);
+    QObject::disconnect(counted);
     if (probe.gaps() == 0) return false;
-    std::printf("sweep: %d x %zu runs of %d epochs on %u threads in %.2f s; GUI-thread gaps: %s\n",
-                repeats, runs, spec.base.epochs, std::max(1u, std::thread::hardware_concurrency()),
+    std::printf("sweep (%s): %d x %zu runs on %u threads in %.2f s; GUI-thread gaps: %s\n",
+                what.c_str(), repeats, finishedRuns / static_cast<std::size_t>(repeats),
+                std::max(1u, std::thread::hardware_concurrency()),
                 static_cast<double>(clock.elapsed()) / 1000.0, probe.summary().c_str());
     return true;
 }
@@ -311,7 +346,9 @@ int main(int argc, char** argv) {
         window.resize(1440, 900);
         window.show();
         ok = waitForData(window) &&
-             sweepScenario(window, options.quick, options.repeats, options.sharedBatches) && ok;
+             sweepScenario(window, options.quick, options.repeats, options.sharedBatches,
+                           options.preset) &&
+             ok;
     }
     std::fflush(stdout);
     if (!ok) std::fprintf(stderr, "pfa-gui-bench: a scenario did not finish\n");
