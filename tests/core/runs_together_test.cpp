@@ -213,8 +213,11 @@ TEST_CASE("A sweep groups runs that read the same data and records what each giv
     TrainConfig linear = roundsConfig("diff2", 1.0, 0.5, 0.5);
     TrainConfig mlp = linear;
     mlp.extra["model"] = "mlp";
-    CHECK(!diff2.togetherKey(linear, data.train).empty());
-    CHECK(diff2.togetherKey(mlp, data.train).empty());  // the MLP trains alone
+    const auto key = [&](const TrainConfig& config) {
+        return diff2.togetherKey(prepareRun(diff2, config, data).config(), data.train);
+    };
+    CHECK(!key(linear).empty());
+    CHECK(key(mlp).empty());  // the MLP trains alone
 
     const PreparedDatasetPtr prepared = test::preparedSynthetic(1500);
     SweepSpec spec;

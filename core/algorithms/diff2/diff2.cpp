@@ -29,7 +29,7 @@ const OwnChoice kModel{"model"};
 const OwnNumber kNoiseSplit{"noise-split"};
 const OwnNumber kRestartPeriod{"restart-period"};
 
-class Diff2 final : public Algorithm {
+class Diff2 final : public diff2::RoundsAlgorithm {
 public:
     std::string name() const override { return "diff2"; }
     std::string description() const override {
@@ -77,27 +77,8 @@ public:
             });
     }
 
-    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
-                  const CancelToken& cancel) const override {
-        return diff2::runRounds(name(), settingsOf(prepared.config()), prepared.config(), data,
-                                observer, cancel);
-    }
-    /// Runs of the linear model on one data set share each pass over the rows.
-    std::string togetherKey(const TrainConfig& config, const Dataset&) const override {
-        return diff2::linearTogetherKey(kModel(config) == "mlp" ? diff2::ModelKind::Mlp
-                                                                : diff2::ModelKind::Linear);
-    }
-    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
-                                       const DataSplit& data,
-                                       const std::vector<TrainingObserver*>& observers,
-                                       const CancelToken& cancel) const override {
-        std::vector<diff2::RoundSettings> settings;
-        for (const PreparedConfig& run : runs) settings.push_back(settingsOf(run.config()));
-        return diff2::runRoundsTogether(name(), settings, runs, data, observers, cancel);
-    }
-
 private:
-    static diff2::RoundSettings settingsOf(const TrainConfig& config) {
+    diff2::RoundSettings settingsOf(const TrainConfig& config) const override {
         diff2::RoundSettings s;
         s.rounds = static_cast<long>(kGdRounds(config));
         s.period = static_cast<long>(kRestartPeriod(config));

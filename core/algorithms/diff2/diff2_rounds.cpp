@@ -935,10 +935,25 @@ std::vector<RunResult> runRoundsTogether(const std::string& algorithm,
     return results;
 }
 
-std::string linearTogetherKey(ModelKind model) {
+RunResult RoundsAlgorithm::run(const PreparedConfig& prepared, const DataSplit& data,
+                               TrainingObserver& observer, const CancelToken& cancel) const {
+    return runRounds(name(), settingsOf(prepared.config()), prepared.config(), data, observer,
+                     cancel);
+}
+
+std::string RoundsAlgorithm::togetherKey(const TrainConfig& config, const Dataset&) const {
     // Full-batch rounds read every row in every round with no sampling: runs of the linear model
     // on the same rows share the pass whatever their seed, ε, step or clips.
-    return model == ModelKind::Linear ? "full-batch-linear" : "";
+    return settingsOf(config).model == ModelKind::Linear ? "full-batch-linear" : "";
+}
+
+std::vector<RunResult> RoundsAlgorithm::runTogether(const std::vector<PreparedConfig>& runs,
+                                                    const DataSplit& data,
+                                                    const std::vector<TrainingObserver*>& observers,
+                                                    const CancelToken& cancel) const {
+    std::vector<RoundSettings> settings;
+    for (const PreparedConfig& run : runs) settings.push_back(settingsOf(run.config()));
+    return runRoundsTogether(name(), settings, runs, data, observers, cancel);
 }
 
 }  // namespace pfa::diff2

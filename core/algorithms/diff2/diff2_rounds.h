@@ -170,9 +170,24 @@ std::vector<RunResult> runRoundsTogether(const std::string& algorithm,
                                          const std::vector<TrainingObserver*>& observers,
                                          const CancelToken& cancel);
 
-/// The together key of a run of the rounds with model `model`: the linear model's runs on one
-/// data set share passes (Algorithm::togetherKey); empty for the MLP.
-std::string linearTogetherKey(ModelKind model);
+/// What diff2 and dp-gd share as algorithms: a run is the rounds of its settings, and runs of
+/// the linear model on one data set train together (their rounds share each pass over the
+/// rows; the network's runs train alone). Each adds its name, declarations, rules and
+/// `settingsOf`.
+class RoundsAlgorithm : public Algorithm {
+public:
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override;
+    std::string togetherKey(const TrainConfig& config, const Dataset& train) const override;
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override;
+
+protected:
+    /// The rounds' settings of a configuration with this algorithm's parameters filled.
+    virtual RoundSettings settingsOf(const TrainConfig& config) const = 0;
+};
 
 /// Throws InputError unless `data` suits the loop: a regression target or two classes.
 void requireSuitableData(const std::string& algorithm, const DataSplit& data);
