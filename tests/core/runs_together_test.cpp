@@ -306,3 +306,42 @@ TEST_CASE("DP post-processing runs sharing a base model equal each run alone",
     CHECK(trained[0].privacy.epsilonSpent == Approx(0.5));
     CHECK(trained[1].privacy.epsilonSpent == Approx(1.0));
 }
+
+TEST_CASE(
+    "PF-LD runs sharing batches by seed equal each run alone, bit for bit, and name their "
+    "sample",
+    "[pf-ld][together][shared-batches]") {
+    const DataSplit data = test::syntheticSplit(3000);
+    const auto config = [](double epsilon, const std::string& dualStep) {
+        TrainConfig c = test::quickConfig("pf-ld", epsilon, 0.0);
+        c.batchSharing = BatchSharing::BySeed;
+        c.epochs = 4;
+        c.batchSize = 256;
+        c.evaluateEvery = 2;
+        c.extra["dual-step"] = dualStep;
+        c.extra["adam-lr"] = "0.05";
+        return c;
+    };
+    std::vector<TrainConfig> configs = {config(0.5, "0.1"), config(2.0, "0.5"),
+                                        config(4.0, "0.02")};
+    configs[1].averaging = IterateAveraging::PolynomialDecay;
+    configs[2].adjacency = privacy::Adjacency::Replace;
+    configs[2].extra["diagnostics"] = "off";
+    const std::vector<RunResult> trained = together(configs, data);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        INFO("run " << i);
+        requireIdentical(trained[i], test::runQuietly(configs[i], data));
+        CHECK(trained[i].status == RunStatus::Completed);
+        // One sample for all, named alike in every record and in the statement.
+        CHECK(!trained[i].privacy.accounting.sharedBatches.empty());
+        CHECK(trained[i].privacy.accounting.sharedBatches ==
+              trained[0].privacy.accounting.sharedBatches);
+        CHECK(trained[i].privacy.statement.find("Batches: shared") != std::string::npos);
+    }
+    // Own batches (the default) keep their own pass and name no sample.
+    TrainConfig own = configs[0];
+    own.batchSharing = BatchSharing::Own;
+    const RunResult alone = test::runQuietly(own, data);
+    CHECK(alone.privacy.accounting.sharedBatches.empty());
+    CHECK(alone.privacy.epsilonSpent == Approx(trained[0].privacy.epsilonSpent));
+}

@@ -193,11 +193,15 @@ TEST_CASE(
     CHECK(settingsKey(own).find("batch-sharing") == std::string::npos);
     CHECK(settingsKey(a).find("batch-sharing=by-seed") != std::string::npos);
     // An algorithm that does not declare batch sharing keeps its own sample.
-    TrainConfig lagrangian = a;
-    lagrangian.algorithm = "pf-ld";
-    lagrangian.lambda = 0;
-    const Algorithm& pfLd = findAlgorithm("pf-ld");
-    CHECK(prepareRun(pfLd, lagrangian, data).config().batchSharing == BatchSharing::Own);
+    TrainConfig postprocessing = a;
+    postprocessing.algorithm = "dp-postprocessing";
+    postprocessing.lambda = 0;
+    postprocessing.fairness = FairnessNotion::EqualizedOdds;
+    postprocessing.scope = ProtectionScope::SensitiveOnly;
+    const Algorithm& postprocessor = findAlgorithm("dp-postprocessing");
+    REQUIRE(!readsParameter(postprocessor, "batch-sharing"));
+    CHECK(prepareRun(postprocessor, postprocessing, data).config().batchSharing ==
+          BatchSharing::Own);
 }
 
 TEST_CASE("Shared batches are refused where no joint analysis applies", "[shared-batches]") {

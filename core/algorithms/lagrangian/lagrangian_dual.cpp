@@ -16,6 +16,7 @@
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
+#include "core/engine/shared_batch_products.h"
 #include "core/model/logistic_functions.h"
 #include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
@@ -402,10 +403,14 @@ std::string cellsDescription(const Cells& cells, FairnessNotion notion) {
 /// and dual releases, the statement (scope, adjacency, what is not protected) and the ε of the
 /// other adjacency for the same noise.
 void describeRun(const std::string& algorithm, RunResult& result, const Ledger& executed,
-                 long stepsPerEpoch, const Settings& settings, const Dataset& train) {
+                 long stepsPerEpoch, const Settings& settings, const Dataset& train,
+                 const std::string& sharedBatches) {
     const TrainConfig& config = result.config;
-    const privacy::RunAccountant accountant(
-        accountingInputs(executed, stepsPerEpoch, config.delta, train.unitName));
+    privacy::AccountingInputs inputs =
+        accountingInputs(executed, stepsPerEpoch, config.delta, train.unitName);
+    // Runs of one seed drew the same batches: named, so the ledger charges them jointly.
+    inputs.sharedBatches = sharedBatches;
+    const privacy::RunAccountant accountant(inputs);
     describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
     report.algorithm = algorithm;
@@ -486,6 +491,21 @@ double cellSums(const DesignMatrix& design, const Eigen::Ref<const Eigen::RowVec
     double loss = 0.0;
     for (Eigen::Index i = 0; i < train.rows(); ++i) {
         const double score = design.X.row(i).dot(w);
+        if (withLoss) loss += logisticLoss(score, train.y(i));
+        const int cell = cellOfRow(i);
+        if (cell >= 0) sums(cell) += rowValue(constraint, score, train.y(i), clip);
+    }
+    return loss;
+}
+
+/// cellSums from the rows' scores x̃_iᵀw computed before (the pass of runs trained together).
+double cellSumsOfScores(const Eigen::Ref<const Eigen::VectorXd>& scores, const Dataset& train,
+                        const Eigen::VectorXi& cellOfRow, Constraint constraint, double clip,
+                        bool withLoss, Eigen::VectorXd& sums) {
+    sums.setZero();
+    double loss = 0.0;
+    for (Eigen::Index i = 0; i < train.rows(); ++i) {
+        const double score = scores(i);
         if (withLoss) loss += logisticLoss(score, train.y(i));
         const int cell = cellOfRow(i);
         if (cell >= 0) sums(cell) += rowValue(constraint, score, train.y(i), clip);
@@ -575,10 +595,15 @@ public:
     /// The dual step on the whole training set at θ: the per-cell sums of the clipped values
     /// (noised in a private run), the violations against the (released) counts, then λ; pf-ld's
     /// next weights from what was released. Returns the summed training loss when `withLoss`.
+    /// `scores`, when given, holds every training row's score at θ (computed with other runs'):
+    /// no pass of its own.
     double epochStep(const DesignMatrix& design, const Eigen::VectorXd& theta, bool withLoss,
-                     RandomStream& noise) {
-        const double loss = cellSums(design, theta.transpose(), m_train, m_cellOfRow,
-                                     m_settings.constraint, m_settings.dualClip, withLoss, m_sums);
+                     RandomStream& noise, const RowMatrix* scores = nullptr) {
+        const double loss =
+            scores ? cellSumsOfScores(scores->col(0), m_train, m_cellOfRow, m_settings.constraint,
+                                      m_settings.dualClip, withLoss, m_sums)
+                   : cellSums(design, theta.transpose(), m_train, m_cellOfRow,
+                              m_settings.constraint, m_settings.dualClip, withLoss, m_sums);
         m_exactSums = m_sums;
         // Per-cell sums of values in [0, C_d]: one row moves one cell by C_d, a replaced row two
         // cells (√2·C_d) or one (C_d).
@@ -639,167 +664,411 @@ private:
 
 }  // namespace
 
-RunResult run(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
-              const DataSplit& data, TrainingObserver& observer, const CancelToken& cancel) {
-    const Dataset& train = data.train;
-    const Dataset& test = data.test;
-    const Eigen::Index n = train.rows(), D = train.features() + 1;
-    const bool isPrivate = settings.mode == Mode::Private && config.isPrivate();
-    const bool batchTerm = settings.mode == Mode::NonPrivate;
-    const bool diagnostics = recordsDiagnostics(config);
-    // The batch loss is only shown as it goes (a sweep shows none): computed only for a viewer.
-    const bool lossShown = observer.showsBatchLoss();
-    const int E = config.epochs;
-    DualPlayer dual(settings, config, train);
+namespace {
 
-    // The sampler: Poisson for pf-ld (q = m/n, ⌈1/q⌉ steps an epoch), shuffled batches for f-ld.
-    const SamplerSpec spec =
-        SamplerSpec::overRows(batchTerm ? Sampling::Shuffle : Sampling::Poisson,
-                              static_cast<long>(n), config.batchSize, E);
-    const long stepsPerEpoch = spec.stepsPerEpoch();
-    const double q = spec.samplingRate();
-    const double m = static_cast<double>(config.batchSize);
-
-    const RunStreams streams(config, train);
-    BatchSampler sampler(spec, streams.stream(streams::kSampling));
-    RandomStream noise = streams.stream(streams::kNoise);
-
-    // Calibration and the privatised counts.
-    const privacy::OrderGrid grid = privacy::OrderGrid::standard();
-    Ledger ledger;
-    const double Cp = isPrivate ? config.clipTheta : kInf;
-    if (isPrivate) {
-        ledger = calibrate(config.epsilon, config.delta, q, stepsPerEpoch * E, E,
-                           settings.dualShare, settings.countShare, config.adjacency, grid);
-        RandomStream countNoise = streams.stream(streams::kShares);
-        dual.makePrivate(ledger.countEpsilon, countNoise,
-                         ledger.dualMultiplier * settings.dualClip);
-    }
-    // The sum of per-row gradients clipped to C_p: one row moves it by C_p (twice that when
-    // replaced).
-    const privacy::ReleaseSpec primalRelease = privacy::ReleaseSpec::gaussian(
-        "primal-gradient", (config.adjacency == privacy::Adjacency::Replace ? 2.0 : 1.0) * Cp,
-        isPrivate ? ledger.primalMultiplier * Cp : 0.0);
-
-    const DesignMatrix design = makeDesignMatrix(train.X, 0.0);
-    const DesignMatrix testDesign = makeDesignMatrix(test.X, 0.0);
-    const std::unique_ptr<Model> model = makeModelForClasses(2);
-    Evaluator testEvaluator(test, testDesign, *model);
-
-    // Everything the steps touch, allocated once.
-    Eigen::VectorXd theta = Eigen::VectorXd::Zero(D), gradient(D);
-    Adam adam(D, settings.learningRate);
-    std::vector<long> indices(static_cast<std::size_t>(n));
-    RowMatrix thetaRow(1, D);
-    // The reported (and evaluated) model: the last iterate, or the polynomial-decay average of
-    // the iterates (post-processing; the steps and the dual updates still use the iterate).
-    const bool averaging = config.averaging == IterateAveraging::PolynomialDecay;
-    PolynomialDecayAverage average(RowMatrix::Zero(1, D));
-    auto reportedRow = [&]() -> const RowMatrix& {
-        if (averaging) return average.value();
-        thetaRow.row(0) = theta.transpose();
-        return thetaRow;
-    };
-
-    RunSession session(observer, cancel);
-    RunResult& result = session.result();
-    result.config = config;
-    result.dataset = train.name;
-    long step = 0, clipped = 0, seen = 0;
-    bool stop = false;
-    const long totalSteps = static_cast<long>(E) * stepsPerEpoch;
-    // Evaluated after an epoch's dual step: its steps and the dual releases done so far.
-    if (isPrivate) {
-        session.setEpsilonSoFar([&](long steps) {
-            return ledger.after(steps, dual.steps())
-                .epsilon(grid, config.delta, config.adjacency)
-                .epsilon;
-        });
-    }
-
-    for (int epoch = 1; epoch <= E && !stop; ++epoch) {
-        long t = 0;
-        for (; t < stepsPerEpoch && !stop; ++t) {
-            if (session.cancelled(step)) {
-                stop = true;
-                break;
-            }
-            const long b = sampler.next(t, indices);
-            double lossSum = 0.0;
-            bool update = true;
-            if (batchTerm) update = dual.batchWeights(design, theta, indices, b);
-            if (update) {
-                clipped += clippedGradientSum(settings.constraint, theta, design.X, design.norms,
-                                              train.y, dual.cellOfRow(), dual.kappa(),
-                                              indices.data(), b, Cp, gradient, lossSum, lossShown);
-                seen += b;
-                privacy::releaseGaussian(primalRelease, gradient, noise);
-                // Normalised by the expected batch (pf-ld, privacy-accounting §6) or the batch.
-                gradient /= batchTerm ? static_cast<double>(b) : m;
-                if (config.l2 > 0.0) gradient.head(D - 1) += config.l2 * theta.head(D - 1);
-                adam.step(theta, gradient);
-            }
-            ++step;
-            if (averaging) {
-                thetaRow.row(0) = theta.transpose();
-                average.add(step, thetaRow);
-            }
-            StepInfo info;
-            info.step = step;
-            info.epoch = epoch;
-            info.batchRows = b;
-            info.batchLoss = b > 0 && lossShown ? lossSum / static_cast<double>(b) : kNaN;
-            if (session.stepped(info)) {
-                stop = true;
-                session.stopRequested(true, step, totalSteps);
-            }
+/// One run of the loop, driven epoch by epoch and step by step: alone (run) or in lockstep with
+/// other pf-ld runs that draw the same Poisson batches (batch-sharing by-seed: runTogether),
+/// whose steps then share one pass over each batch (SharedBatchProducts). A by-seed run takes
+/// that shared pass also alone, so its results do not depend on the runs beside it; a run with
+/// its own sample takes its own pass (clippedGradientSum).
+class LdRun {
+public:
+    LdRun(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
+          const DataSplit& data, std::shared_ptr<const DesignMatrix> design,
+          std::shared_ptr<const DesignMatrix> testDesign, TrainingObserver& observer,
+          const CancelToken& cancel)
+        : m_algorithm(algorithm),
+          m_settings(settings),
+          m_config(config),
+          m_data(data),
+          m_isPrivate(settings.mode == Mode::Private && config.isPrivate()),
+          m_batchTerm(settings.mode == Mode::NonPrivate),
+          m_diagnostics(recordsDiagnostics(config)),
+          // The batch loss is only shown as it goes (a sweep shows none): computed for a viewer.
+          m_lossShown(observer.showsBatchLoss()),
+          m_dual(m_settings, config, data.train),
+          // The sampler: Poisson for pf-ld (q = m/n, ⌈1/q⌉ steps an epoch), shuffled batches
+          // for f-ld.
+          m_spec(SamplerSpec::overRows(m_batchTerm ? Sampling::Shuffle : Sampling::Poisson,
+                                       static_cast<long>(data.train.rows()), config.batchSize,
+                                       config.epochs)),
+          m_stepsPerEpoch(m_spec.stepsPerEpoch()),
+          m_streams(config, data.train),
+          m_sampler(m_spec, m_streams.stream(streams::kSampling)),
+          m_noise(m_streams.stream(streams::kNoise)),
+          m_grid(privacy::OrderGrid::standard()),
+          m_design(std::move(design)),
+          m_testDesign(std::move(testDesign)),
+          m_model(makeModelForClasses(2)),
+          m_testEvaluator(data.test, *m_testDesign, *m_model),
+          m_adam(data.train.features() + 1, settings.learningRate),
+          m_averaging(config.averaging == IterateAveraging::PolynomialDecay),
+          m_average(RowMatrix::Zero(1, data.train.features() + 1)),
+          m_session(observer, cancel) {
+        const Eigen::Index D = data.train.features() + 1;
+        // Calibration and the privatised counts.
+        m_clip = m_isPrivate ? config.clipTheta : kInf;
+        if (m_isPrivate) {
+            m_ledger = calibrate(config.epsilon, config.delta, m_spec.samplingRate(),
+                                 m_stepsPerEpoch * config.epochs, config.epochs, settings.dualShare,
+                                 settings.countShare, config.adjacency, m_grid);
+            RandomStream countNoise = m_streams.stream(streams::kShares);
+            m_dual.makePrivate(m_ledger.countEpsilon, countNoise,
+                               m_ledger.dualMultiplier * settings.dualClip);
         }
-        // A stop inside the epoch skips its dual step (the accountant charges a dual release
-        // only after a whole epoch of steps, ⌊steps / steps per epoch⌋ of them).
-        if (t < stepsPerEpoch) break;
+        // The sum of per-row gradients clipped to C_p: one row moves it by C_p (twice that when
+        // replaced).
+        m_primalRelease = privacy::ReleaseSpec::gaussian(
+            "primal-gradient",
+            (config.adjacency == privacy::Adjacency::Replace ? 2.0 : 1.0) * m_clip,
+            m_isPrivate ? m_ledger.primalMultiplier * m_clip : 0.0);
+        // Everything the steps touch, allocated once.
+        m_theta = Eigen::VectorXd::Zero(D);
+        m_gradient.resize(D);
+        m_indices.resize(static_cast<std::size_t>(data.train.rows()));
+        m_thetaRow.resize(1, D);
+        m_totalSteps = static_cast<long>(config.epochs) * m_stepsPerEpoch;
+        RunResult& result = m_session.result();
+        result.config = config;
+        result.dataset = data.train.name;
+        // Evaluated after an epoch's dual step: its steps and the dual releases done so far.
+        if (m_isPrivate) {
+            m_session.setEpsilonSoFar([this](long steps) {
+                return m_ledger.after(steps, m_dual.steps())
+                    .epsilon(m_grid, m_config.delta, m_config.adjacency)
+                    .epsilon;
+            });
+        }
+    }
 
-        // The dual step leaves θ as it is; the exact training loss (a diagnostic) is summed only
-        // in the epochs that are evaluated.
-        const bool diverged = !theta.allFinite();
-        const bool evaluated =
-            epoch % std::max(1, config.evaluateEvery) == 0 || epoch == E || diverged || stop;
-        double trainLoss = dual.epochStep(design, theta, diagnostics && evaluated, noise);
+    /// Starts the next epoch; false when the run is over.
+    bool startEpoch() {
+        if (m_over || m_stop || m_epoch >= m_config.epochs) {
+            m_over = true;
+            return false;
+        }
+        ++m_epoch;
+        m_t = 0;
+        return true;
+    }
+    /// Draws the next step's batch; false when the epoch's steps are done, or the run stopped
+    /// or was cancelled.
+    bool startStep() {
+        if (m_stop || m_t >= m_stepsPerEpoch) return false;
+        if (m_session.cancelled(m_step)) {
+            m_stop = true;
+            return false;
+        }
+        m_b = m_sampler.next(m_t, m_indices);
+        m_lossSum = 0.0;
+        m_update = true;
+        if (m_batchTerm) m_update = m_dual.batchWeights(*m_design, m_theta, m_indices, m_b);
+        return true;
+    }
+    /// Starts a step on a batch of `b` rows drawn for the group (the same batch this run's own
+    /// sampler would draw: one stream for the group); false as startStep.
+    bool startSharedStep(long b) {
+        if (m_stop || m_t >= m_stepsPerEpoch) return false;
+        if (m_session.cancelled(m_step)) {
+            m_stop = true;
+            return false;
+        }
+        m_b = b;
+        m_lossSum = 0.0;
+        m_update = true;
+        return true;
+    }
+    /// The sampler's spec (a group's sampler draws with it, from streams()).
+    const SamplerSpec& samplerSpec() const { return m_spec; }
+    /// Whether the epoch's steps are all done (its dual step is due).
+    bool epochDone() const { return !m_over && m_t >= m_stepsPerEpoch; }
+    const Eigen::VectorXd& theta() const { return m_theta; }
+
+    /// The step on this run's own pass over its batch.
+    void ownStep() {
+        if (m_update) {
+            m_clipped += clippedGradientSum(m_settings.constraint, m_theta, m_design->X,
+                                            m_design->norms, m_data.train.y, m_dual.cellOfRow(),
+                                            m_dual.kappa(), m_indices.data(), m_b, m_clip,
+                                            m_gradient, m_lossSum, m_lossShown);
+        }
+        finishStep();
+    }
+    /// The model as one row, for the shared pass.
+    const RowMatrix& thetaRow() {
+        m_thetaRow.row(0) = m_theta.transpose();
+        return m_thetaRow;
+    }
+    /// Row i's coefficient in the step's clipped sum from its score x̃_iᵀθ (the shared pass):
+    /// what clippedGradientSum does for one row, short of adding the row.
+    double coefficient(long i, double score) {
+        const int cell = m_dual.cellOfRow()(i);
+        const double k = cell >= 0 ? m_dual.kappa()(cell) : 0.0;
+        double r = rowScoreGradient(m_settings.constraint, score, m_data.train.y(i), k);
+        if (m_lossShown) m_lossSum += logisticLoss(score, m_data.train.y(i));
+        m_clipped += clipScale(std::abs(r) * m_design->norms(i), m_clip, r);
+        return r;
+    }
+    /// The step from the shared pass's sum of this run's coefficients times its rows.
+    void sharedStep(const RowMatrix& sum) {
+        m_gradient = sum.row(0).transpose();
+        finishStep();
+    }
+
+    /// The epoch's dual step, evaluation and divergence check (nothing after a stop inside the
+    /// epoch: the accountant charges a dual release only after a whole epoch of steps).
+    /// `scores`, when given: every training row's score at θ, computed with other runs'.
+    void endEpoch(const RowMatrix* scores = nullptr) {
+        if (m_t < m_stepsPerEpoch) {
+            m_over = true;
+            return;
+        }
+        const int epoch = m_epoch;
+        // The dual step leaves θ as it is; the exact training loss (a diagnostic) is summed
+        // only in the epochs that are evaluated.
+        const bool diverged = !m_theta.allFinite();
+        const bool evaluated = epoch % std::max(1, m_config.evaluateEvery) == 0 ||
+                               epoch == m_config.epochs || diverged || m_stop;
+        double trainLoss =
+            m_dual.epochStep(*m_design, m_theta, m_diagnostics && evaluated, m_noise, scores);
         if (evaluated) {
             const RowMatrix& reported = reportedRow();
-            if (averaging && diagnostics && !diverged) {
+            if (m_averaging && m_diagnostics && !diverged) {
                 // The training figures of the model the run reports, not of the iterate.
-                trainLoss = dual.exactFiguresAt(design, reported);
+                trainLoss = m_dual.exactFiguresAt(*m_design, reported);
             }
             const EpochMetrics metrics =
-                dual.metrics(epoch, step, trainLoss, clipped, seen, diagnostics, testEvaluator,
-                             reported, diverged, config);
-            clipped = seen = 0;
-            if (session.stopRequested(session.evaluated(metrics), step, totalSteps)) stop = true;
+                m_dual.metrics(epoch, m_step, trainLoss, m_clipped, m_seen, m_diagnostics,
+                               m_testEvaluator, reported, diverged, m_config);
+            m_clipped = m_seen = 0;
+            if (m_session.stopRequested(m_session.evaluated(metrics), m_step, m_totalSteps))
+                m_stop = true;
         }
         if (diverged) {
-            session.diverge("the model diverged in epoch " + std::to_string(epoch) +
-                            ": lower adam-lr or dual-step");
-            break;
+            m_session.diverge("the model diverged in epoch " + std::to_string(epoch) +
+                              ": lower adam-lr or dual-step");
+            m_over = true;
         }
     }
 
-    // The released model: the last iterate, or the average of the iterates.
-    result.theta = reportedRow();
-    if (result.theta.allFinite()) {
-        testEvaluator.meanLoss(result.theta);
-        result.test = testEvaluator.fairness(config.advantagedClass);
-    } else {
-        result.test = fairnessNotApplicable(static_cast<long>(test.rows()), kNaN);
+    /// The released model (the last iterate, or the average of the iterates), its test
+    /// read-outs and the privacy statement.
+    RunResult finish(const std::string& sharedBatches) {
+        RunResult& result = m_session.result();
+        result.theta = reportedRow();
+        if (result.theta.allFinite()) {
+            m_testEvaluator.meanLoss(result.theta);
+            result.test = m_testEvaluator.fairness(m_config.advantagedClass);
+        } else {
+            result.test = fairnessNotApplicable(static_cast<long>(m_data.test.rows()), kNaN);
+        }
+        result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
+        if (!m_isPrivate) {
+            result.privacy = privacy::nonPrivateReport(m_algorithm, result.steps);
+            return m_session.finish();
+        }
+        describeRun(m_algorithm, result, m_ledger.after(result.steps, m_dual.steps()),
+                    m_stepsPerEpoch, m_settings, m_data.train, sharedBatches);
+        return m_session.finish();
     }
-    result.trainLoss = result.history.empty() ? kNaN : result.history.back().trainLoss;
 
-    if (!isPrivate) {
-        result.privacy = privacy::nonPrivateReport(algorithm, result.steps);
-        return session.finish();
+    const RunStreams& streams() const { return m_streams; }
+
+private:
+    /// The reported (and evaluated) model: the last iterate, or the polynomial-decay average of
+    /// the iterates (post-processing; the steps and the dual updates still use the iterate).
+    const RowMatrix& reportedRow() {
+        if (m_averaging) return m_average.value();
+        m_thetaRow.row(0) = m_theta.transpose();
+        return m_thetaRow;
     }
-    describeRun(algorithm, result, ledger.after(result.steps, dual.steps()), stepsPerEpoch,
-                settings, train);
-    return session.finish();
+
+    void finishStep() {
+        if (m_update) {
+            m_seen += m_b;
+            privacy::releaseGaussian(m_primalRelease, m_gradient, m_noise);
+            // Normalised by the expected batch (pf-ld, privacy-accounting §6) or the batch.
+            m_gradient /=
+                m_batchTerm ? static_cast<double>(m_b) : static_cast<double>(m_config.batchSize);
+            const Eigen::Index D = m_theta.size();
+            if (m_config.l2 > 0.0) m_gradient.head(D - 1) += m_config.l2 * m_theta.head(D - 1);
+            m_adam.step(m_theta, m_gradient);
+        }
+        ++m_step;
+        if (m_averaging) {
+            m_thetaRow.row(0) = m_theta.transpose();
+            m_average.add(m_step, m_thetaRow);
+        }
+        StepInfo info;
+        info.step = m_step;
+        info.epoch = m_epoch;
+        info.batchRows = m_b;
+        info.batchLoss = m_b > 0 && m_lossShown ? m_lossSum / static_cast<double>(m_b) : kNaN;
+        if (m_session.stepped(info)) {
+            m_stop = true;
+            m_session.stopRequested(true, m_step, m_totalSteps);
+        }
+        ++m_t;
+    }
+
+    const std::string m_algorithm;
+    const Settings m_settings;
+    const TrainConfig& m_config;
+    const DataSplit& m_data;
+    const bool m_isPrivate, m_batchTerm, m_diagnostics, m_lossShown;
+    DualPlayer m_dual;
+    const SamplerSpec m_spec;
+    const long m_stepsPerEpoch;
+    const RunStreams m_streams;
+    BatchSampler m_sampler;
+    RandomStream m_noise;
+    const privacy::OrderGrid m_grid;
+    Ledger m_ledger;
+    double m_clip = kInf;
+    privacy::ReleaseSpec m_primalRelease;
+    const std::shared_ptr<const DesignMatrix> m_design, m_testDesign;
+    const std::unique_ptr<Model> m_model;
+    Evaluator m_testEvaluator;
+    Eigen::VectorXd m_theta, m_gradient;
+    Adam m_adam;
+    std::vector<long> m_indices;
+    RowMatrix m_thetaRow;
+    const bool m_averaging;
+    PolynomialDecayAverage m_average;
+    RunSession m_session;
+
+    long m_step = 0, m_clipped = 0, m_seen = 0, m_totalSteps = 0, m_t = 0, m_b = 0;
+    int m_epoch = 0;
+    double m_lossSum = 0.0;
+    bool m_stop = false, m_over = false, m_update = true;
+};
+
+/// By-seed runs in lockstep. Their sampling streams are one stream (keyed by seed, sampler and
+/// data), so one sampler draws each step's batch for the group, and one pass over each chunk of
+/// it computes every run's scores and clipped sums; at each epoch's end one pass over the rows
+/// scores every run's model for its dual step.
+void runSharedTogether(const std::vector<LdRun*>& runs, const DesignMatrix& design) {
+    const long n = design.X.rows();
+    SharedBatchProducts products(design, static_cast<int>(runs.size()));
+    BatchSampler sampler(runs.front()->samplerSpec(),
+                         runs.front()->streams().stream(streams::kSampling));
+    const long stepsPerEpoch = runs.front()->samplerSpec().stepsPerEpoch();
+    std::vector<long> batch(static_cast<std::size_t>(n));
+    RowMatrix sum(1, design.X.cols());
+    std::vector<RowMatrix> scores(runs.size(), RowMatrix(n, 1));
+    std::vector<RowMatrix> thetas(runs.size(), RowMatrix(1, design.X.cols()));
+    std::vector<LdRun*> epoch, step;
+    std::vector<const RowMatrix*> thetaRefs;
+    std::vector<RowMatrix*> scoreRefs;
+    std::vector<std::size_t> scored;
+    for (;;) {
+        epoch.clear();
+        for (LdRun* run : runs) {
+            if (run->startEpoch()) epoch.push_back(run);
+        }
+        if (epoch.empty()) break;
+        for (long t = 0; t < stepsPerEpoch; ++t) {
+            step.clear();
+            const long b = sampler.next(t, batch);
+            for (LdRun* run : epoch) {
+                if (run->startSharedStep(b)) step.push_back(run);
+            }
+            if (step.empty()) break;
+            const int columns = static_cast<int>(step.size());
+            products.begin(columns);
+            for (int c = 0; c < columns; ++c) products.setParameters(c, step[c]->thetaRow());
+            for (long c0 = 0; c0 < b; c0 += SharedBatchProducts::kChunkRows) {
+                const long count = std::min(SharedBatchProducts::kChunkRows, b - c0);
+                products.forward(batch, b, c0, count);
+                for (int c = 0; c < columns; ++c) {
+                    for (long k = 0; k < count; ++k) {
+                        const long row = batch[static_cast<std::size_t>(c0 + k)];
+                        products.setCoefficient(k, c,
+                                                step[c]->coefficient(row, products.score(k, c)));
+                    }
+                }
+                products.backward();
+            }
+            for (int c = 0; c < columns; ++c) {
+                products.getGradient(c, sum);
+                step[c]->sharedStep(sum);
+            }
+        }
+        // The dual steps: one pass scoring every model that finished the epoch.
+        thetaRefs.clear();
+        scoreRefs.clear();
+        scored.clear();
+        for (std::size_t r = 0; r < epoch.size(); ++r) {
+            if (!epoch[r]->epochDone()) continue;
+            thetas[scored.size()].row(0) = epoch[r]->theta().transpose();
+            thetaRefs.push_back(&thetas[scored.size()]);
+            scoreRefs.push_back(&scores[scored.size()]);
+            scored.push_back(r);
+        }
+        products.scoreAllRows(design, thetaRefs, scoreRefs);
+        std::size_t next = 0;
+        for (std::size_t r = 0; r < epoch.size(); ++r) {
+            const bool hasScores = next < scored.size() && scored[next] == r;
+            epoch[r]->endEpoch(hasScores ? scoreRefs[next] : nullptr);
+            if (hasScores) ++next;
+        }
+    }
+}
+
+bool sharesBatches(const Settings& settings, const TrainConfig& config) {
+    return settings.mode == Mode::Private && config.isPrivate() &&
+           config.batchSharing == BatchSharing::BySeed;
+}
+
+}  // namespace
+
+RunResult run(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
+              const DataSplit& data, TrainingObserver& observer, const CancelToken& cancel) {
+    const auto design = std::make_shared<const DesignMatrix>(makeDesignMatrix(data.train.X, 0.0));
+    const auto testDesign =
+        std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0));
+    LdRun run(algorithm, settings, config, data, design, testDesign, observer, cancel);
+    if (sharesBatches(settings, config)) {
+        runSharedTogether({&run}, *design);
+    } else {
+        while (run.startEpoch()) {
+            while (run.startStep()) run.ownStep();
+            run.endEpoch();
+        }
+    }
+    return run.finish(run.streams().sharedBatches());
+}
+
+std::vector<RunResult> runTogether(const std::string& algorithm,
+                                   const std::vector<Settings>& settings,
+                                   const std::vector<PreparedConfig>& runs, const DataSplit& data,
+                                   const std::vector<TrainingObserver*>& observers,
+                                   const CancelToken& cancel) {
+    const auto design = std::make_shared<const DesignMatrix>(makeDesignMatrix(data.train.X, 0.0));
+    const auto testDesign =
+        std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0));
+    std::vector<std::unique_ptr<LdRun>> group;
+    std::vector<LdRun*> shared;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        group.push_back(std::make_unique<LdRun>(algorithm, settings[k], runs[k].config(), data,
+                                                design, testDesign, *observers[k], cancel));
+        if (sharesBatches(settings[k], runs[k].config())) shared.push_back(group.back().get());
+    }
+    // Runs of one seed and sampler share their batches (the sweep groups them so); the others
+    // train one after another.
+    if (!shared.empty()) runSharedTogether(shared, *design);
+    std::vector<RunResult> results;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        LdRun& run = *group[k];
+        if (!sharesBatches(settings[k], runs[k].config())) {
+            while (run.startEpoch()) {
+                while (run.startStep()) run.ownStep();
+                run.endEpoch();
+            }
+        }
+        results.push_back(run.finish(run.streams().sharedBatches()));
+    }
+    return results;
 }
 
 }  // namespace pfa::ld

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/algorithm.h"
 #include "core/config/cancel_token.h"
 #include "core/config/parameters.h"
 #include "core/config/run_result.h"
@@ -214,5 +215,15 @@ void validate(const std::string& algorithm, const Settings& settings, const Trai
 /// counts, no clipping and no noise.
 RunResult run(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
               const DataSplit& data, TrainingObserver& observer, const CancelToken& cancel);
+
+/// Runs of one algorithm together (`settings[k]` for `runs[k]`): private runs with
+/// batch-sharing by-seed (which the sweep groups by seed and sampler: they draw the same
+/// batches) in lockstep, one pass over each batch for all of them; the others one after
+/// another. Each result is bit for bit what run() gives for it alone.
+std::vector<RunResult> runTogether(const std::string& algorithm,
+                                   const std::vector<Settings>& settings,
+                                   const std::vector<PreparedConfig>& runs, const DataSplit& data,
+                                   const std::vector<TrainingObserver*>& observers,
+                                   const CancelToken& cancel);
 
 }  // namespace pfa::ld

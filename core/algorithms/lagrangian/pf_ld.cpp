@@ -32,7 +32,7 @@ public:
         return commonParameters(
             {"fairness", "epsilon", "delta", "seed", "epochs", "batch-size", "l2", "adjacency",
              "clip-theta", "advantaged-class", "evaluate-every", "secure-noise", "diagnostics",
-             "averaging"},
+             "averaging", "batch-sharing"},
             {ld::adamLearningRateParameter(), ld::dualStepParameter(), ld::dualToleranceParameter(),
              ld::dualClipParameter(), ld::dualShareParameter(), ld::countShareParameter(),
              ld::constraintParameter()});
@@ -48,6 +48,16 @@ public:
         const TrainConfig& config = prepared.config();
         return ld::run(name(), ld::settingsOf(ld::Mode::Private, config), config, data, observer,
                        cancel);
+    }
+    /// Runs sharing batches by seed train in lockstep, one pass over each batch for all.
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override {
+        std::vector<ld::Settings> settings;
+        for (const PreparedConfig& run : runs)
+            settings.push_back(ld::settingsOf(ld::Mode::Private, run.config()));
+        return ld::runTogether(name(), settings, runs, data, observers, cancel);
     }
 };
 
