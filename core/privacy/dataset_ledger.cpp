@@ -39,6 +39,8 @@ LedgerTotals DatasetLedger::computeTotals() const {
     // Runs that drew one shared Poisson sample are one mechanism (sharedBatchesCurve), in
     // order of their first entry.
     std::vector<std::pair<std::string, std::vector<AccountingInputs>>> shared;
+    // Per group: the Σ of its runs' own ε and δ (in the simple sum until the group replaces it).
+    std::vector<std::pair<double, double>> sharedOwn;
     for (const LedgerEntry& entry : m_entries) {
         totals.naiveEpsilon += entry.epsilon;
         totals.naiveDelta += entry.delta;
@@ -53,13 +55,20 @@ LedgerTotals DatasetLedger::computeTotals() const {
         if (!sample.empty()) {
             auto group = std::find_if(shared.begin(), shared.end(),
                                       [&](const auto& g) { return g.first == sample; });
-            if (group == shared.end()) group = shared.insert(shared.end(), {sample, {}});
+            if (group == shared.end()) {
+                group = shared.insert(shared.end(), {sample, {}});
+                sharedOwn.emplace_back(0.0, 0.0);
+            }
             group->second.push_back(entry.accounting);
+            auto& own = sharedOwn[static_cast<std::size_t>(group - shared.begin())];
+            own.first += entry.epsilon;
+            own.second += entry.delta;
             continue;
         }
         composed.addRun(runCurve(grid, entry.accounting), 0.0, entry.accounting.pureEpsilon(), 0.0);
     }
-    for (const auto& [sample, runs] : shared) {
+    for (std::size_t g = 0; g < shared.size(); ++g) {
+        const std::vector<AccountingInputs>& runs = shared[g].second;
         double pure = 0.0;
         for (const AccountingInputs& run : runs) pure += run.pureEpsilon();
         // The name says which settings drew the sample, not which rows: runs on other rows of
@@ -74,6 +83,12 @@ LedgerTotals DatasetLedger::computeTotals() const {
         for (std::size_t k = 0; k < curve.size(); ++k)
             curve[k] = std::max(curve[k], independent[k]);
         composed.addRun(curve, 0.0, pure, 0.0);
+        // Simple addition holds only between mechanisms with independent randomness: runs that
+        // shared a sample are one mechanism, counted once at its own ε (at the Σδ of its runs),
+        // never as the sum of their ε, which can be smaller than the joint ε.
+        PrivacyLedger group(grid);
+        group.addRun(curve, 0.0, pure, 0.0);
+        totals.naiveEpsilon += group.total(sharedOwn[g].second).epsilon - sharedOwn[g].first;
         totals.sharedSamples += 1;
         totals.runsSharingSamples += runs.size();
     }
@@ -143,7 +158,9 @@ std::string describeTotals(const LedgerTotals& t) {
                 " of runs that shared batches)";
     }
     text += "; Σε = " + formatNumber(t.naiveEpsilon) + ", Σδ = " + formatNumber(t.naiveDelta, 3) +
-            " by simple addition";
+            " by simple addition" +
+            (t.sharedSamples > 0 ? std::string(" (each group that shared batches counted once)")
+                                 : std::string());
     return text;
 }
 

@@ -29,10 +29,12 @@ struct LedgerTotals {
     /// RDP composition (privacy-accounting.md §3): the runs' curves added, converted at
     /// `delta`, plus every pure side release and the (ε, δ) of runs without known curves.
     double epsilon = 0.0;
-    double delta = 0.0;         ///< the largest δ of the runs, plus Σ δ of runs without curves
-    double order = 0.0;         ///< optimal order of the conversion (NaN when ε = ∞ or 0 runs)
-    double naiveEpsilon = 0.0;  ///< Σ of the runs' own ε (simple addition)
-    double naiveDelta = 0.0;    ///< Σ of the runs' own δ
+    double delta = 0.0;  ///< the largest δ of the runs, plus Σ δ of runs without curves
+    double order = 0.0;  ///< optimal order of the conversion (NaN when ε = ∞ or 0 runs)
+    /// Σ of the runs' own ε (simple addition), a group of runs that shared batches counted once
+    /// at its joint ε (for runs that shared randomness the sum of their own ε is no bound)
+    double naiveEpsilon = 0.0;
+    double naiveDelta = 0.0;             ///< Σ of the runs' own δ
     std::size_t withoutCurve = 0;        ///< runs composed by simple addition only
     std::size_t sharedSamples = 0;       ///< groups of runs that shared one Poisson sample
     std::size_t runsSharingSamples = 0;  ///< the runs in those groups

@@ -276,6 +276,22 @@ TEST_CASE("The ledger charges runs sharing a sample as one mechanism, by segment
     }
     CHECK(totals.epsilon > independent.totals().epsilon);
     CHECK(privacy::describeTotals(totals).find("shared batches") != std::string::npos);
+    // Simple addition too counts each shared sample once, at its joint ε (at the Σδ of its
+    // runs): the runs' own ε do not add up to a bound, since they shared randomness.
+    const auto epsilonOf = [&](const privacy::RdpCurve& curve, double delta) {
+        return privacy::epsilonFromRdp(grid, curve, delta).epsilon;
+    };
+    privacy::RdpCurve x(grid.size()), y(grid.size());
+    for (std::size_t k = 0; k < x.size(); ++k) {
+        x[k] = std::max(a[k] + b[k], c[k] + d[k]);
+        y[k] = c[k];
+    }
+    const auto& entries = ledger.entries();
+    CHECK_THAT(totals.naiveEpsilon, WithinRel(epsilonOf(x, entries[0].delta + entries[1].delta) +
+                                                  epsilonOf(y, entries[2].delta),
+                                              1e-12));
+    CHECK(totals.naiveEpsilon != entries[0].epsilon + entries[1].epsilon + entries[2].epsilon);
+    CHECK(totals.naiveDelta == entries[0].delta + entries[1].delta + entries[2].delta);
     // A run that releases nothing adds nothing; a sample shared with a release of another
     // kind has no joint analysis: +∞, never less.
     privacy::AccountingInputs nothing = sharedRun(50, 1.0, "seed 0, batches x");

@@ -235,12 +235,15 @@ void LedgerPanel::refresh() {
     QString totals =
         tr("<b>Total: ε = %1 at δ = %2</b> — Rényi-DP composition of %3 private run(s) (the runs' "
            "RDP curves added, then converted)%4.<br>Simple addition of the runs' own values: "
-           "Σε = %5, Σδ = %6.")
+           "Σε = %5, Σδ = %6%7.")
             .arg(num(t.epsilon), num(t.delta, 3))
             .arg(t.runs)
             .arg(t.withoutCurve > 0 ? tr("; %1 older record(s) added as (ε, δ)").arg(t.withoutCurve)
                                     : QString())
-            .arg(num(t.naiveEpsilon), num(t.naiveDelta, 3));
+            .arg(num(t.naiveEpsilon), num(t.naiveDelta, 3))
+            .arg(t.sharedSamples > 0
+                     ? tr(" (each group of runs that shared batches counted once, at its joint ε)")
+                     : QString());
     m_totals->setText(totals);
     for (const pfa::privacy::LedgerEntry& entry : ledger->entries()) {
         const int row = m_table->rowCount();
