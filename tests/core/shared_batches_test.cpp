@@ -587,3 +587,32 @@ TEST_CASE("The ledger's CSV names the shared sample of each run", "[shared-batch
         CHECK(outside == commas);
     }
 }
+
+TEST_CASE("A run on shared batches learns what it learns on its own, in every clipping mode",
+          "[shared-batches][trainer]") {
+    // Together-equals-alone cannot see a contribution the shared pass drops (a run alone is a
+    // group of one and drops it too). With almost no noise, a by-seed run and an own-batch run
+    // differ only in which batches they draw, so they must land at about the same model: the
+    // whole clipped gradient, clipped jointly or the loss and penalty parts apart, reaches θ.
+    const DataSplit data = test::syntheticSplit(4000);
+    struct Mode {
+        const char* name;
+        double lambda;
+        double lossClipShare;
+    };
+    for (const Mode mode : {Mode{"joint clip", 0.0, 0.0}, Mode{"joint clip, penalty", 4.0, 0.0},
+                            Mode{"split clip", 0.0, 0.5}, Mode{"split clip, penalty", 4.0, 0.5}}) {
+        INFO(mode.name);
+        TrainConfig own = test::quickConfig("dp-fermi", 1000.0, mode.lambda);
+        own.epochs = 15;
+        own.lossClipShare = mode.lossClipShare;
+        TrainConfig shared = own;
+        shared.batchSharing = BatchSharing::BySeed;
+        const RunResult a = test::runQuietly(own, data), b = test::runQuietly(shared, data);
+        REQUIRE(a.status == RunStatus::Completed);
+        REQUIRE(b.status == RunStatus::Completed);
+        CHECK(a.test.error < 0.3);
+        CHECK(std::abs(a.test.error - b.test.error) < 0.02);
+        CHECK((a.theta - b.theta).norm() < 0.25 * a.theta.norm());
+    }
+}

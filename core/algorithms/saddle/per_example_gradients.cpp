@@ -141,7 +141,9 @@ void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c
                 const double combined =
                     lossScale * m_residual(bi - c0, a) +
                     (penalty ? penaltyScale * m_penaltyResidual(bi - c0, a) : 0.0);
-                gradTheta.row(a) += combined * X.row(i);
+                // Through `add` like every other row: in a shared pass the products add it (a
+                // row added here would be overwritten by their sums).
+                add(bi, i, a, combined);
             }
             continue;
         }
