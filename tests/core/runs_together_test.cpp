@@ -345,3 +345,24 @@ TEST_CASE(
     CHECK(alone.privacy.accounting.sharedBatches.empty());
     CHECK(alone.privacy.epsilonSpent == Approx(trained[0].privacy.epsilonSpent));
 }
+
+TEST_CASE("A PF-LD run on shared batches learns what it learns on its own",
+          "[pf-ld][together][shared-batches]") {
+    // With almost no noise, by-seed and own batches differ only in their draws: the shared pass
+    // must hand every row's clipped gradient to θ (together-equals-alone cannot see a dropped
+    // one, since a run alone takes the shared pass too).
+    const DataSplit data = test::syntheticSplit(4000);
+    TrainConfig own = test::quickConfig("pf-ld", 1000.0, 0.0);
+    own.epochs = 12;
+    own.batchSize = 256;
+    own.extra["adam-lr"] = "0.05";
+    own.extra["dual-step"] = "0.2";
+    TrainConfig shared = own;
+    shared.batchSharing = BatchSharing::BySeed;
+    const RunResult a = test::runQuietly(own, data), b = test::runQuietly(shared, data);
+    REQUIRE(a.status == RunStatus::Completed);
+    REQUIRE(b.status == RunStatus::Completed);
+    CHECK(a.test.error < 0.3);
+    CHECK(std::abs(a.test.error - b.test.error) < 0.02);
+    CHECK((a.theta - b.theta).norm() < 0.25 * a.theta.norm());
+}
