@@ -443,8 +443,8 @@ RowMatrix asTheta(const Eigen::VectorXd& p) {
 /// once.
 class RoundReadouts {
 public:
-    /// `y` holds the training rows' targets; `testDesign` the test rows' design matrix (shared
-    /// by the runs trained together; made here when null and a linear classifier needs it).
+    /// `y` holds the training rows' targets; `testDesign` the test rows' design matrix, shared by
+    /// the runs trained together (needed by a linear classifier with test rows, else null).
     RoundReadouts(const RoundSettings& settings, LossKind loss, const DataSplit& data,
                   const Eigen::VectorXd& weight, const Eigen::VectorXd& y,
                   std::shared_ptr<const DesignMatrix> testDesign)
@@ -465,9 +465,7 @@ public:
         m_testScores.resize(m_test.rows());
         if (!m_regression && settings.model == ModelKind::Linear && m_test.rows() > 0) {
             m_classModel = makeModelForClasses(2);
-            m_testDesign =
-                testDesign ? std::move(testDesign)
-                           : std::make_shared<const DesignMatrix>(makeDesignMatrix(m_test.X, 0.0));
+            m_testDesign = std::move(testDesign);
             m_testEvaluator = std::make_unique<Evaluator>(m_test, *m_testDesign, *m_classModel);
         }
     }
@@ -894,16 +892,49 @@ void runLinearTogether(const std::vector<RoundRun*>& runs, const Dataset& train)
 
 }  // namespace
 
+namespace {
+
+/// Runs of `configs` (with `settings`) on `data`: the linear model's in lockstep sharing each
+/// pass over the rows (a run alone is a group of one), the network's one after another; results
+/// in their order.
+std::vector<RunResult> trainRuns(const std::string& algorithm,
+                                 const std::vector<RoundSettings>& settings,
+                                 const std::vector<const TrainConfig*>& configs,
+                                 const DataSplit& data,
+                                 const std::vector<TrainingObserver*>& observers,
+                                 const CancelToken& cancel) {
+    std::vector<std::unique_ptr<RoundRun>> group;
+    std::vector<RoundRun*> linear;
+    // One copy of the test rows' design matrix for all linear classifiers (each run's own would
+    // multiply memory; nothing else reads it).
+    bool linearClassifier = false;
+    for (const RoundSettings& s : settings) linearClassifier |= s.model == ModelKind::Linear;
+    linearClassifier = linearClassifier && !data.train.isRegression() && data.test.rows() > 0;
+    const std::shared_ptr<const DesignMatrix> testDesign =
+        linearClassifier ? std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0))
+                         : nullptr;
+    for (std::size_t k = 0; k < configs.size(); ++k) {
+        group.push_back(std::make_unique<RoundRun>(algorithm, settings[k], *configs[k], data,
+                                                   testDesign, *observers[k], cancel));
+        if (settings[k].model == ModelKind::Linear) linear.push_back(group.back().get());
+    }
+    if (!linear.empty()) runLinearTogether(linear, data.train);
+    std::vector<RunResult> results;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+        if (settings[k].model == ModelKind::Mlp) {
+            while (group[k]->startRound()) group[k]->factoredRound();
+        }
+        results.push_back(group[k]->finish());
+    }
+    return results;
+}
+
+}  // namespace
+
 RunResult runRounds(const std::string& algorithm, const RoundSettings& settings,
                     const TrainConfig& config, const DataSplit& data, TrainingObserver& observer,
                     const CancelToken& cancel) {
-    RoundRun run(algorithm, settings, config, data, nullptr, observer, cancel);
-    if (settings.model == ModelKind::Linear) {
-        runLinearTogether({&run}, data.train);
-    } else {
-        while (run.startRound()) run.factoredRound();
-    }
-    return run.finish();
+    return trainRuns(algorithm, {settings}, {&config}, data, {&observer}, cancel).front();
 }
 
 std::vector<RunResult> runRoundsTogether(const std::string& algorithm,
@@ -912,27 +943,9 @@ std::vector<RunResult> runRoundsTogether(const std::string& algorithm,
                                          const DataSplit& data,
                                          const std::vector<TrainingObserver*>& observers,
                                          const CancelToken& cancel) {
-    std::vector<std::unique_ptr<RoundRun>> group;
-    std::vector<RoundRun*> linear;
-    // One copy of the test rows' design matrix for all (each run's own would multiply memory).
-    const std::shared_ptr<const DesignMatrix> testDesign =
-        data.test.rows() > 0
-            ? std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0))
-            : nullptr;
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-        group.push_back(std::make_unique<RoundRun>(algorithm, settings[k], runs[k].config(), data,
-                                                   testDesign, *observers[k], cancel));
-        if (settings[k].model == ModelKind::Linear) linear.push_back(group.back().get());
-    }
-    if (!linear.empty()) runLinearTogether(linear, data.train);
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-        if (settings[k].model == ModelKind::Mlp) {
-            while (group[k]->startRound()) group[k]->factoredRound();
-        }
-    }
-    std::vector<RunResult> results;
-    for (auto& run : group) results.push_back(run->finish());
-    return results;
+    std::vector<const TrainConfig*> configs;
+    for (const PreparedConfig& run : runs) configs.push_back(&run.config());
+    return trainRuns(algorithm, settings, configs, data, observers, cancel);
 }
 
 RunResult RoundsAlgorithm::run(const PreparedConfig& prepared, const DataSplit& data,

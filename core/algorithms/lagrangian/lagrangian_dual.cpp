@@ -853,7 +853,7 @@ public:
 
     /// The released model (the last iterate, or the average of the iterates), its test
     /// read-outs and the privacy statement.
-    RunResult finish(const std::string& sharedBatches) {
+    RunResult finish() {
         RunResult& result = m_session.result();
         result.theta = reportedRow();
         if (result.theta.allFinite()) {
@@ -868,11 +868,20 @@ public:
             return m_session.finish();
         }
         describeRun(m_algorithm, result, m_ledger.after(result.steps, m_dual.steps()),
-                    m_stepsPerEpoch, m_settings, m_data.train, sharedBatches);
+                    m_stepsPerEpoch, m_settings, m_data.train, m_streams.sharedBatches());
         return m_session.finish();
     }
 
     const RunStreams& streams() const { return m_streams; }
+    /// Whether this run draws the batches of its seed and sampler (batch-sharing by-seed).
+    bool sharesBatches() const { return !m_streams.sharedBatches().empty(); }
+    /// All epochs on this run's own sample, its own pass over each batch.
+    void trainOnOwnBatches() {
+        while (startEpoch()) {
+            while (startStep()) ownStep();
+            endEpoch();
+        }
+    }
 
 private:
     /// The reported (and evaluated) model: the last iterate, or the polynomial-decay average of
@@ -1015,28 +1024,40 @@ void runSharedTogether(const std::vector<LdRun*>& runs, const DesignMatrix& desi
     }
 }
 
-bool sharesBatches(const Settings& settings, const TrainConfig& config) {
-    return settings.mode == Mode::Private && config.isPrivate() &&
-           config.batchSharing == BatchSharing::BySeed;
+/// Runs of `configs` (with `settings`) on `data`: those sharing batches by seed in lockstep, the
+/// others one after another; results in their order.
+std::vector<RunResult> trainRuns(const std::string& algorithm,
+                                 const std::vector<Settings>& settings,
+                                 const std::vector<const TrainConfig*>& configs,
+                                 const DataSplit& data,
+                                 const std::vector<TrainingObserver*>& observers,
+                                 const CancelToken& cancel) {
+    const auto design = std::make_shared<const DesignMatrix>(makeDesignMatrix(data.train.X, 0.0));
+    const auto testDesign =
+        std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0));
+    std::vector<std::unique_ptr<LdRun>> group;
+    std::vector<LdRun*> shared;
+    for (std::size_t k = 0; k < configs.size(); ++k) {
+        group.push_back(std::make_unique<LdRun>(algorithm, settings[k], *configs[k], data, design,
+                                                testDesign, *observers[k], cancel));
+        if (group.back()->sharesBatches()) shared.push_back(group.back().get());
+    }
+    // Runs of one seed and sampler share their batches (the sweep groups them so; a run alone is
+    // a group of one); the others train one after another.
+    if (!shared.empty()) runSharedTogether(shared, *design);
+    std::vector<RunResult> results;
+    for (auto& run : group) {
+        if (!run->sharesBatches()) run->trainOnOwnBatches();
+        results.push_back(run->finish());
+    }
+    return results;
 }
 
 }  // namespace
 
 RunResult run(const std::string& algorithm, const Settings& settings, const TrainConfig& config,
               const DataSplit& data, TrainingObserver& observer, const CancelToken& cancel) {
-    const auto design = std::make_shared<const DesignMatrix>(makeDesignMatrix(data.train.X, 0.0));
-    const auto testDesign =
-        std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0));
-    LdRun run(algorithm, settings, config, data, design, testDesign, observer, cancel);
-    if (sharesBatches(settings, config)) {
-        runSharedTogether({&run}, *design);
-    } else {
-        while (run.startEpoch()) {
-            while (run.startStep()) run.ownStep();
-            run.endEpoch();
-        }
-    }
-    return run.finish(run.streams().sharedBatches());
+    return trainRuns(algorithm, {settings}, {&config}, data, {&observer}, cancel).front();
 }
 
 std::vector<RunResult> runTogether(const std::string& algorithm,
@@ -1044,31 +1065,9 @@ std::vector<RunResult> runTogether(const std::string& algorithm,
                                    const std::vector<PreparedConfig>& runs, const DataSplit& data,
                                    const std::vector<TrainingObserver*>& observers,
                                    const CancelToken& cancel) {
-    const auto design = std::make_shared<const DesignMatrix>(makeDesignMatrix(data.train.X, 0.0));
-    const auto testDesign =
-        std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0));
-    std::vector<std::unique_ptr<LdRun>> group;
-    std::vector<LdRun*> shared;
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-        group.push_back(std::make_unique<LdRun>(algorithm, settings[k], runs[k].config(), data,
-                                                design, testDesign, *observers[k], cancel));
-        if (sharesBatches(settings[k], runs[k].config())) shared.push_back(group.back().get());
-    }
-    // Runs of one seed and sampler share their batches (the sweep groups them so); the others
-    // train one after another.
-    if (!shared.empty()) runSharedTogether(shared, *design);
-    std::vector<RunResult> results;
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-        LdRun& run = *group[k];
-        if (!sharesBatches(settings[k], runs[k].config())) {
-            while (run.startEpoch()) {
-                while (run.startStep()) run.ownStep();
-                run.endEpoch();
-            }
-        }
-        results.push_back(run.finish(run.streams().sharedBatches()));
-    }
-    return results;
+    std::vector<const TrainConfig*> configs;
+    for (const PreparedConfig& run : runs) configs.push_back(&run.config());
+    return trainRuns(algorithm, settings, configs, data, observers, cancel);
 }
 
 }  // namespace pfa::ld
