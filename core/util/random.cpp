@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -72,6 +73,36 @@ std::string newRunUid() {
     char hex[2 * sizeof bytes + 1];
     sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
     return hex;
+}
+
+double RandomStream::gamma(double shape) {
+    if (shape < 1.0) {
+        // Gamma(a) = Gamma(a + 1)·U^(1/a) (Marsaglia and Tsang, section 6).
+        const double boost = std::pow(uniformOpen(), 1.0 / shape);
+        return gamma(shape + 1.0) * boost;
+    }
+    const double d = shape - 1.0 / 3.0;
+    const double c = 1.0 / std::sqrt(9.0 * d);
+    for (;;) {
+        const double x = normal();
+        double v = 1.0 + c * x;
+        if (v <= 0.0) continue;
+        v = v * v * v;
+        const double u = uniformOpen();
+        const double x2 = x * x;
+        if (u < 1.0 - 0.0331 * x2 * x2) return d * v;  // the squeeze: no logarithm
+        if (std::log(u) < 0.5 * x2 + d * (1.0 - v + std::log(v))) return d * v;
+    }
+}
+
+double RandomStream::unitBallCoordinate(long dimension) {
+    // A uniform point of the ball is U^(1/dim)·Z/‖Z‖ with Z standard normal in R^dim; its
+    // first coordinate needs Z₁ and ‖Z‖² − Z₁², a χ² with dim − 1 degrees = 2·Gamma((dim−1)/2).
+    const double z1 = normal();
+    const double rest = dimension > 1 ? 2.0 * gamma(0.5 * static_cast<double>(dimension - 1)) : 0.0;
+    const double radius = std::pow(uniformOpen(), 1.0 / static_cast<double>(dimension));
+    const double norm = std::sqrt(z1 * z1 + rest);
+    return norm > 0.0 ? radius * z1 / norm : 0.0;
 }
 
 std::uint64_t RandomStream::uniformIndex(std::uint64_t bound) {

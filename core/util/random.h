@@ -66,6 +66,15 @@ public:
         for (long k = 0; k < static_cast<long>(v.size()); ++k) v(k) = normal();
     }
 
+    /// Gamma(shape, 1) sample for shape > 0 (Marsaglia and Tsang's squeeze method; a shape
+    /// below 1 is boosted from shape + 1 by U^(1/shape)).
+    double gamma(double shape);
+
+    /// The first coordinate of a point uniform in the unit ball of R^`dimension` (≥ 1). By
+    /// rotational symmetry ⟨y, x⟩ for y uniform in the r-ball is distributed as r·‖x‖ times
+    /// this: a few draws instead of `dimension` normals, the norm and the dot product.
+    double unitBallCoordinate(long dimension);
+
     /// Laplace(0, scale) by inverse CDF.
     double laplace(double scale) {
         const double u = uniformOpen() - 0.5;

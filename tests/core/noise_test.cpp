@@ -1,5 +1,6 @@
 // Statistical checks of the randomness: the samplers themselves, and the Gaussian noise the
 // private trainers actually add, measured on parameters that receive no gradient at all.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
@@ -55,6 +56,69 @@ TEST_CASE("Laplace sampler: mean and variance 2b²", "[noise]") {
     CHECK(std::fabs(m.mean) < 0.03);                  // sd 2.83/√n = 0.0063
     CHECK(std::fabs(m.variance / 8.0 - 1.0) < 0.05);  // relative sd √(5/n) = 0.005
     CHECK(std::fabs(m.kurtosis - 6.0) < 0.6);
+}
+
+TEST_CASE("Gamma sampler: mean and variance equal the shape", "[noise]") {
+    RandomStream random(17, 3);
+    for (const double shape : {0.5, 1.0, 2.5, 9.5}) {
+        CAPTURE(shape);
+        std::vector<double> x(200000);
+        for (double& v : x) v = random.gamma(shape);
+        const Moments m = moments(x);
+        // Standard errors: mean √(a/n), variance √((2a² + 6a)/n) (Gamma's fourth cumulant 6a).
+        const double n = static_cast<double>(x.size());
+        CHECK(std::fabs(m.mean - shape) < 5.0 * std::sqrt(shape / n));
+        CHECK(std::fabs(m.variance - shape) <
+              5.0 * std::sqrt((2.0 * shape * shape + 6.0 * shape) / n));
+        for (const double v : x) REQUIRE(v > 0.0);
+    }
+}
+
+TEST_CASE("A coordinate of a uniform point in the unit ball: moments and the direct construction",
+          "[noise]") {
+    RandomStream random(29, 4), direct(31, 4);
+    for (const long dimension : {1L, 2L, 3L, 10L, 21L}) {
+        CAPTURE(dimension);
+        const int draws = 50000;
+        std::vector<double> fast(draws), slow(draws);
+        Eigen::VectorXd z(dimension);
+        for (int i = 0; i < draws; ++i) {
+            fast[static_cast<std::size_t>(i)] = random.unitBallCoordinate(dimension);
+            // The point itself: a direction uniform on the sphere times U^(1/dim).
+            direct.fillStandardNormal(z);
+            slow[static_cast<std::size_t>(i)] =
+                std::pow(direct.uniformOpen(), 1.0 / static_cast<double>(dimension)) * z(0) /
+                z.norm();
+        }
+        double second = 0, fourth = 0;
+        for (const double t : fast) {
+            REQUIRE(std::fabs(t) <= 1.0);
+            second += t * t / draws;
+            fourth += t * t * t * t / draws;
+        }
+        // E t² = 1/(d + 2), E t⁴ = 3/((d + 2)(d + 4)), E t⁸ = 105/((d + 2)(d + 4)(d + 6)(d + 8));
+        // tolerances 5 standard errors.
+        const double d = static_cast<double>(dimension);
+        const double e2 = 1.0 / (d + 2.0), e4 = 3.0 / ((d + 2.0) * (d + 4.0)),
+                     e8 = 105.0 / ((d + 2.0) * (d + 4.0) * (d + 6.0) * (d + 8.0));
+        CHECK(std::fabs(second - e2) < 5.0 * std::sqrt((e4 - e2 * e2) / draws));
+        CHECK(std::fabs(fourth - e4) < 5.0 * std::sqrt((e8 - e4 * e4) / draws));
+        // Two-sample Kolmogorov–Smirnov distance against the direct construction (critical value
+        // 1.95·√(2/n) = 0.0123 at level 0.001).
+        std::sort(fast.begin(), fast.end());
+        std::sort(slow.begin(), slow.end());
+        double distance = 0;
+        std::size_t i = 0, j = 0;
+        while (i < fast.size() && j < slow.size()) {
+            if (fast[i] <= slow[j])
+                ++i;
+            else
+                ++j;
+            distance = std::max(distance,
+                                std::fabs(static_cast<double>(i) - static_cast<double>(j)) / draws);
+        }
+        CHECK(distance < 0.0123);
+    }
 }
 
 TEST_CASE("Poisson batches have the right size distribution", "[noise]") {

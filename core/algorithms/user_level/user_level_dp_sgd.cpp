@@ -308,30 +308,31 @@ void drawUserRows(const UnitIndex& users, const DesignMatrix& design, const Data
 }
 
 /// Every active user's smoothed mean logistic gradient at θ into the rows of Q (inactive users:
-/// 0): the gradient at θ + y_ij, y_ij uniform in the r-ball (only ⟨y_ij, x_ij⟩ enters).
+/// 0): the gradient at θ + y_ij, y_ij uniform in the r-ball. Only ⟨y_ij, x_ij⟩ enters, which is
+/// r·‖x_ij‖ times one coordinate of a point uniform in the unit ball (`rowNorms`: ‖x_ij‖).
+/// `scores` (one per row) is overwritten with the rows' residuals.
 void smoothedUserGradients(const RowMatrix& X, const Eigen::VectorXd& y,
-                           const Eigen::VectorXd& theta, const std::vector<char>& active,
-                           const Setup& s, RandomStream& smoothing, Eigen::VectorXd& scores,
-                           Eigen::VectorXd& ball, RowMatrix& Q) {
+                           const Eigen::VectorXd& rowNorms, const Eigen::VectorXd& theta,
+                           const std::vector<char>& active, const Setup& s, RandomStream& smoothing,
+                           Eigen::VectorXd& scores, RowMatrix& Q) {
     const double mInv = 1.0 / static_cast<double>(s.m);
-    const double dimInv = 1.0 / static_cast<double>(s.dim);
     scores.noalias() = X * theta;
-    for (long u = 0; u < s.n; ++u) {
-        auto qu = Q.row(u);
-        qu.setZero();
-        if (!active[static_cast<std::size_t>(u)]) continue;
-        for (long j = 0; j < s.m; ++j) {
-            const long row = u * s.m + j;
-            double score = scores(row);
-            if (s.r > 0.0) {
-                smoothing.fillStandardNormal(ball);
-                const double radius = s.r * std::pow(smoothing.uniformOpen(), dimInv);
-                score += radius / ball.norm() * ball.dot(X.row(row).transpose());
-            }
-            const double p = 1.0 / (1.0 + std::exp(-score));
-            qu.noalias() += (p - y(row)) * X.row(row);
+    if (s.r > 0.0) {
+        for (long u = 0; u < s.n; ++u) {
+            if (!active[static_cast<std::size_t>(u)]) continue;
+            for (long row = u * s.m; row < (u + 1) * s.m; ++row)
+                scores(row) += s.r * rowNorms(row) * smoothing.unitBallCoordinate(s.dim);
         }
-        qu *= mInv;
+    }
+    // Residuals σ(score) − y of every row at once (vectorised exp).
+    scores = (1.0 / (1.0 + (-scores.array()).exp())).matrix() - y;
+    for (long u = 0; u < s.n; ++u) {
+        if (!active[static_cast<std::size_t>(u)]) {
+            Q.row(u).setZero();
+            continue;
+        }
+        Q.row(u).noalias() =
+            mInv * scores.segment(u * s.m, s.m).transpose() * X.middleRows(u * s.m, s.m);
     }
 }
 
@@ -562,7 +563,8 @@ public:
 
         // Every per-round buffer, allocated once.
         Eigen::VectorXd theta = Eigen::VectorXd::Zero(s.dim), average = theta, g(s.dim),
-                        ball(s.dim), scores(rowsUsed);
+                        scores(rowsUsed);
+        const Eigen::VectorXd rowNorms = X.rowwise().norm();
         RowMatrix Q(s.n, s.dim);
         std::vector<char> active(static_cast<std::size_t>(s.n), 1);
         std::optional<ConcentrationGate> concentration;
@@ -602,7 +604,7 @@ public:
             for (const long u : participants.drawnUnits()) active[static_cast<std::size_t>(u)] = 1;
             // Smoothed mean gradient of every user: the loss gradient at θ + y_ij, y_ij uniform
             // in the r-ball (only ⟨y_ij, x_ij⟩ enters the logistic gradient).
-            smoothedUserGradients(X, y, theta, active, s, smoothing, scores, ball, Q);
+            smoothedUserGradients(X, y, rowNorms, theta, active, s, smoothing, scores, Q);
             g.setZero();
             if (gated) {
                 if (!concentration->pass(Q, active, g)) {
