@@ -96,13 +96,13 @@ double RandomStream::gamma(double shape) {
 }
 
 double RandomStream::unitBallCoordinate(long dimension) {
-    // A uniform point of the ball is U^(1/dim)·Z/‖Z‖ with Z standard normal in R^dim; its
-    // first coordinate needs Z₁ and ‖Z‖² − Z₁², a χ² with dim − 1 degrees = 2·Gamma((dim−1)/2).
+    // A uniform point of the sphere in R^(dim+2), projected onto dim coordinates, is uniform in
+    // the dim-ball (Archimedes' theorem, generalised). So the coordinate is Z₁/‖Z‖ for Z
+    // standard normal in R^(dim+2), and ‖Z‖² − Z₁² is a χ² with dim + 1 degrees, i.e.
+    // 2·Gamma((dim + 1)/2): two draws, no power.
     const double z1 = normal();
-    const double rest = dimension > 1 ? 2.0 * gamma(0.5 * static_cast<double>(dimension - 1)) : 0.0;
-    const double radius = std::pow(uniformOpen(), 1.0 / static_cast<double>(dimension));
-    const double norm = std::sqrt(z1 * z1 + rest);
-    return norm > 0.0 ? radius * z1 / norm : 0.0;
+    const double rest = 2.0 * gamma(0.5 * static_cast<double>(dimension + 1));
+    return z1 / std::sqrt(z1 * z1 + rest);
 }
 
 std::uint64_t RandomStream::uniformIndex(std::uint64_t bound) {

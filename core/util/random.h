@@ -72,7 +72,8 @@ public:
 
     /// The first coordinate of a point uniform in the unit ball of R^`dimension` (≥ 1). By
     /// rotational symmetry ⟨y, x⟩ for y uniform in the r-ball is distributed as r·‖x‖ times
-    /// this: a few draws instead of `dimension` normals, the norm and the dot product.
+    /// this: two draws (a normal and a gamma) instead of `dimension` normals, a uniform, the
+    /// norm and the dot product.
     double unitBallCoordinate(long dimension);
 
     /// Laplace(0, scale) by inverse CDF.
