@@ -85,7 +85,8 @@ KnownDataFingerprint::~KnownDataFingerprint() {
     knownFingerprint = m_previousFingerprint;
 }
 
-RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
+RunStreams::RunStreams(const TrainConfig& config, const Dataset& train,
+                       const std::string& population)
     : m_seed(config.seed), m_secure(config.secureNoise) {
     if (m_secure) return;
     // A neighbour test keys both data sets' streams alike (privacy::ReleaseTap).
@@ -95,16 +96,23 @@ RunStreams::RunStreams(const TrainConfig& config, const Dataset& train)
         keyed ? *keyed : (knownData == &train ? knownFingerprint : dataFingerprint(train));
     const std::string data = "|data=" + std::to_string(fingerprint);
     m_digest = digestOf(settingsKey(config) + data);
-    m_samplingDigest = m_digest;
+    m_samplingDigest = m_sharedDigest = m_digest;
     if (config.isPrivate() && config.batchSharing == BatchSharing::BySeed) {
-        const std::string key =
-            "shared-batches|" + sharedSamplerKey(config, static_cast<long>(train.rows())) + data;
-        m_samplingDigest = digestOf(key);
+        const std::string sampler = sharedSamplerKey(config, static_cast<long>(train.rows())) +
+                                    (population.empty() ? "" : ";" + population);
+        m_samplingDigest = digestOf("shared-batches|" + sampler + data);
         // Named from public settings only: the key's data fingerprint is an exact function of
         // the private rows and never goes into a record.
-        m_sharedBatches = "seed " + std::to_string(m_seed) + ";" +
-                          sharedSamplerKey(config, static_cast<long>(train.rows()));
+        m_sharedBatches = "seed " + std::to_string(m_seed) + ";" + sampler;
+        // Not keyed by the sampler: n (in it) is private under add/remove, and streams of rows
+        // that need no protection may be shared more widely than the batches.
+        m_sharedDigest = digestOf("shared-streams|" + population + data);
     }
+}
+
+RandomStream RunStreams::sharedStream(std::uint64_t label) const {
+    if (m_secure) return RandomStream::secure();
+    return RandomStream(m_seed, label, m_sharedDigest);
 }
 
 RandomStream RunStreams::stream(std::uint64_t label) const {

@@ -20,14 +20,22 @@ namespace pfa {
 /// entropy instead (RandomStream::secure) and can never be regenerated.
 class RunStreams {
 public:
-    /// `config` must be resolved (resolveDefaults), as the trainers see it.
-    RunStreams(const TrainConfig& config, const Dataset& train);
+    /// `config` must be resolved (resolveDefaults), as the trainers see it. `population`, when
+    /// not empty, names (by public settings) which of the training rows the batches are drawn
+    /// from, e.g. "private rows: public-share=0.03,public-seed=0": shared batches over other
+    /// rows are another sample, with another name.
+    RunStreams(const TrainConfig& config, const Dataset& train, const std::string& population = "");
 
     /// The stream with `label` (streams::kSampling, kNoise, kShares). With batch sharing
     /// (TrainConfig::batchSharing, private runs) the sampling stream is keyed by the seed, the
     /// sampler and the training data only, so every run that shares them draws the same
     /// batches; the other streams stay the run's own.
     RandomStream stream(std::uint64_t label) const;
+    /// A further stream that every run sharing the batches draws alike (e.g. the order of rows
+    /// that need no protection), keyed by the seed, the population and the data but not by the
+    /// sampler (whose row count is private under add/remove); the run's own when it does not
+    /// share batches.
+    RandomStream sharedStream(std::uint64_t label) const;
     /// Which shared batches the run draws, named by public settings only:
     /// "seed 0;sampling=poisson;batch=4096;epochs=200;rows=33916" (the same for every run
     /// drawing the same batches; runs on other rows of the same size have the same name, and a
@@ -43,6 +51,7 @@ private:
     bool m_secure;
     RandomStream::Digest m_digest{};
     RandomStream::Digest m_samplingDigest{};
+    RandomStream::Digest m_sharedDigest{};
     std::string m_sharedBatches;
 };
 

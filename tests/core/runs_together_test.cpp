@@ -1,16 +1,20 @@
 // Runs that read the same data train together without sharing any randomness: ppsgd's runs with
 // every user in every round draw each user's samples once for the whole group, and the linear
 // runs of DIFF2/DP-GD share each full pass over the rows. Each result must be bit for bit what
-// the run gives alone, and a sweep must group them.
+// the run gives alone, and a sweep must group them. Linear DP-SGD runs that share batches by
+// seed (one sample for all) are here too.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
 #include "core/algorithms/registry.h"
 #include "core/config/parameters.h"
+#include "core/data/builtin_datasets.h"
+#include "core/data/linear_gaussian.h"
 #include "core/data/personalised.h"
 #include "core/data/preprocessing.h"
 #include "core/data/silo_splitters.h"
+#include "core/generators/dataset_loading.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_spec.h"
@@ -30,7 +34,7 @@ void requireIdentical(const RunResult& a, const RunResult& b) {
     REQUIRE(a.steps == b.steps);
     REQUIRE(a.theta.size() == b.theta.size());
     for (Eigen::Index i = 0; i < a.theta.size(); ++i)
-        REQUIRE(a.theta.data()[i] == b.theta.data()[i]);
+        REQUIRE(same(a.theta.data()[i], b.theta.data()[i]));
     REQUIRE(a.history.size() == b.history.size());
     for (std::size_t e = 0; e < a.history.size(); ++e) {
         REQUIRE(a.history[e].step == b.history[e].step);
@@ -365,4 +369,127 @@ TEST_CASE("A PF-LD run on shared batches learns what it learns on its own",
     CHECK(a.test.error < 0.3);
     CHECK(std::abs(a.test.error - b.test.error) < 0.02);
     CHECK((a.theta - b.theta).norm() < 0.25 * a.theta.norm());
+}
+
+namespace {
+
+DataSplit linearRegressionData(int rows, int features) {
+    DatasetRequest request;
+    request.name = "synthetic-linear";
+    request.knobs<LinearGaussianOptions>().rows = rows;
+    request.knobs<LinearGaussianOptions>().features = features;
+    return splitDatasetRequest(loadBuiltinDataset(request), request);
+}
+
+TrainConfig linearConfig(const std::string& algorithm, double epsilon) {
+    TrainConfig c;
+    c.algorithm = algorithm;
+    c.epsilon = epsilon;
+    c.delta = 1e-5;
+    c.lambda = 0.0;
+    c.seed = 4;
+    c.epochs = 3;
+    c.batchSize = 64;
+    c.clipTheta = 1.0;
+    c.lrTheta = 0.2;
+    c.batchSharing = BatchSharing::BySeed;
+    if (algorithm == "semi-dp-sgd") c.extra["public-share"] = "0.1";
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("Linear DP-SGD runs sharing batches by seed equal each run alone, bit for bit",
+          "[dp-sgd-linear][semi-dp-sgd][together][shared-batches]") {
+    const DataSplit data = linearRegressionData(2000, 6);
+    for (const std::string algorithm : {"dp-sgd-linear", "semi-dp-sgd"}) {
+        std::vector<TrainConfig> configs = {
+            linearConfig(algorithm, 0.5), linearConfig(algorithm, 2.0),
+            linearConfig(algorithm, 8.0), linearConfig(algorithm, 1.0)};
+        configs[1].averaging = IterateAveraging::PolynomialDecay;
+        configs[2].adjacency = privacy::Adjacency::Replace;
+        configs[2].extra["diagnostics"] = "off";
+        configs[3].lrTheta = 1e308;  // dp-sgd-linear diverges
+        if (algorithm == "semi-dp-sgd") {
+            configs[1].extra["weight-rule"] = "per-run";
+            configs[2].extra["public-weight"] = "0";  // reads no private row
+            configs.push_back(linearConfig(algorithm, 1.0));
+            configs.back().extra["public-use"] = "public-only";  // trains alone
+            configs.push_back(linearConfig(algorithm, 1.0));
+            configs.back().extra["public-share"] = "0.2";  // other private rows: its own sample
+        }
+        const std::vector<RunResult> trained = together(configs, data);
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            INFO(algorithm << " run " << i);
+            requireIdentical(trained[i], test::runQuietly(configs[i], data));
+        }
+        CHECK(trained[0].status == RunStatus::Completed);
+        // (semi-dp-sgd's normalised public gradients keep even this step finite)
+        if (algorithm == "dp-sgd-linear") CHECK(trained[3].status == RunStatus::Diverged);
+        // One sample for the runs on the same rows, named in every record and statement.
+        for (const std::size_t i : {0, 1, 2, 3}) {
+            INFO(algorithm << " run " << i);
+            CHECK(!trained[i].privacy.accounting.sharedBatches.empty());
+            CHECK(trained[i].privacy.accounting.sharedBatches ==
+                  trained[0].privacy.accounting.sharedBatches);
+            CHECK(trained[i].privacy.statement.find("Batches: shared") != std::string::npos);
+        }
+        if (algorithm == "semi-dp-sgd") {
+            CHECK(trained[4].privacy.accounting.sharedBatches.empty());
+            CHECK(trained[5].privacy.accounting.sharedBatches !=
+                  trained[0].privacy.accounting.sharedBatches);
+            CHECK(trained[5].privacy.accounting.sharedBatches.find("public-share=0.2") !=
+                  std::string::npos);
+        }
+        // The sweep's grouping follows the same rule.
+        const Algorithm& a = findAlgorithm(algorithm);
+        const auto key = [&](const TrainConfig& config) {
+            return a.togetherKey(prepareRun(a, config, data).config(), data.train);
+        };
+        CHECK(!key(configs[0]).empty());
+        CHECK(key(configs[0]) == key(configs[1]));
+        TrainConfig own = configs[0];
+        own.batchSharing = BatchSharing::Own;
+        CHECK(key(own).empty());
+        if (algorithm == "semi-dp-sgd") {
+            CHECK(key(configs[4]).empty());
+            CHECK(key(configs[5]) != key(configs[0]));
+        }
+        // Own batches (the default) name no sample; the run's own ε is the same either way.
+        const RunResult alone = test::runQuietly(own, data);
+        CHECK(alone.privacy.accounting.sharedBatches.empty());
+        CHECK(alone.privacy.epsilonSpent == Approx(trained[0].privacy.epsilonSpent));
+    }
+}
+
+TEST_CASE("A linear DP-SGD run on shared batches learns what it learns on its own",
+          "[dp-sgd-linear][semi-dp-sgd][together][shared-batches]") {
+    // With almost no noise, by-seed and own batches differ only in their draws: the shared pass
+    // must hand every row's clipped gradient (and every public row's) to the model. Checked
+    // early, where the model is still the sum of its steps (a converged model would hide a
+    // gradient of half its size), and at the end.
+    const DataSplit data = linearRegressionData(4000, 6);
+    for (const std::string algorithm : {"dp-sgd-linear", "semi-dp-sgd"}) {
+        TrainConfig own = linearConfig(algorithm, 1000.0);
+        own.batchSharing = BatchSharing::Own;
+        own.clipTheta = 20.0;
+        own.extra["warm-start"] = "none";
+        if (algorithm == "dp-sgd-linear") own.extra.erase("warm-start");
+        for (const int epochs : {1, 6}) {
+            INFO(algorithm << ", " << epochs << " epoch(s)");
+            own.epochs = epochs;
+            own.lrTheta = epochs == 1 ? 0.002 : 0.05;
+            TrainConfig shared = own;
+            shared.batchSharing = BatchSharing::BySeed;
+            const RunResult a = test::runQuietly(own, data), b = test::runQuietly(shared, data);
+            REQUIRE(a.status == RunStatus::Completed);
+            REQUIRE(b.status == RunStatus::Completed);
+            // From the zero model: θ is the sum of the steps.
+            CHECK((a.theta - b.theta).norm() < 0.1 * a.theta.norm());
+            if (epochs == 1) continue;
+            // The best possible test MSE is 0.25 (noise 0.5²).
+            CHECK(a.regression.testMse < 0.3);
+            CHECK(std::abs(a.regression.testMse - b.regression.testMse) < 0.02);
+        }
+    }
 }

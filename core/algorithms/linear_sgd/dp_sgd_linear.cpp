@@ -7,6 +7,8 @@
 // (core/algorithms/linear_sgd/linear_dp_sgd.h).
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <vector>
 
 #include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 #include "core/config/algorithm.h"
@@ -33,7 +35,7 @@ public:
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(
             {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
-             "clip-theta", "averaging", "secure-noise", "diagnostics"},
+             "clip-theta", "averaging", "secure-noise", "diagnostics", "batch-sharing"},
             {domainRadiusParameter()});
     }
 
@@ -47,28 +49,48 @@ public:
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        const TrainConfig& config = prepared.config();
-        const LinearSgdPlan plan =
-            planLinearSgd(config, data.train, splitPublicRows(data.train, 0.0, 0));
-        const privacy::RunAccountant accountant(plan.accounting);
+        std::vector<LinearSgdJob> jobs;
+        jobs.push_back(job(prepared.config(), data));
+        return trainLinearSgdJobs(jobs, data, {&observer}, cancel).front();
+    }
+
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override {
+        const KnownDataFingerprint fingerprint(data.train);  // read the rows once, not per run
+        std::vector<LinearSgdJob> jobs;
+        for (const PreparedConfig& run : runs) jobs.push_back(job(run.config(), data));
+        return trainLinearSgdJobs(jobs, data, observers, cancel);
+    }
+
+private:
+    /// The run of `config`: every training row private, its streams and its statement.
+    LinearSgdJob job(const TrainConfig& config, const DataSplit& data) const {
+        LinearSgdJob job;
+        job.plan = planLinearSgd(config, data.train, splitPublicRows(data.train, 0.0, 0));
         const RunStreams streams(config, data.train);
-        RandomStream sampling = streams.stream(streams::kSampling);
-        RandomStream noise = streams.stream(streams::kNoise);
-        RandomStream unused = streams.stream(streams::kShares);  // no public rows
+        job.sharedBatches = streams.sharedBatches();
+        job.plan.accounting.sharedBatches = job.sharedBatches;
+        job.sampling = streams.stream(streams::kSampling);
+        job.publicSampling = streams.stream(streams::kShares);  // no public rows
+        job.noise = streams.stream(streams::kNoise);
         const bool isPrivate = config.isPrivate();
-        RunResult result = runLinearSgd(
-            plan.setup, data, {sampling, unused, noise},
-            [&](long steps) { return isPrivate ? accountant.after(steps).epsilon : INFINITY; },
-            observer, cancel);
-        result.config = config;
-        result.theoryInputs.clear();
-        if (!isPrivate) {
-            result.privacy = privacy::nonPrivateReport(name(), result.steps);
-            return result;
-        }
-        describeLinearSgdRun(result, plan, data.train, name(),
-                             "every column of each training row (features and target)");
-        return result;
+        const auto accountant = std::make_shared<const privacy::RunAccountant>(job.plan.accounting);
+        job.epsilonAfter = [accountant, isPrivate](long steps) {
+            return isPrivate ? accountant->after(steps).epsilon : INFINITY;
+        };
+        job.describe = [this, config, &data](RunResult& result, const LinearSgdPlan& plan) {
+            result.config = config;
+            result.theoryInputs.clear();
+            if (!config.isPrivate()) {
+                result.privacy = privacy::nonPrivateReport(name(), result.steps);
+                return;
+            }
+            describeLinearSgdRun(result, plan, data.train, name(),
+                                 "every column of each training row (features and target)");
+        };
+        return job;
     }
 };
 

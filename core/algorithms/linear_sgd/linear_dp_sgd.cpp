@@ -3,7 +3,9 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
+#include <stdexcept>
 
 #include "core/config/own_setting.h"
 #include "core/config/parameters.h"
@@ -11,9 +13,11 @@
 #include "core/data/row_key.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/clipping.h"
+#include "core/engine/design_matrix.h"
 #include "core/engine/evaluator.h"
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
+#include "core/engine/shared_batch_products.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/util/format.h"
@@ -297,6 +301,385 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     result.theoryInputs["alpha_mean"] =
         alphaSteps > 0 ? alphaSum / static_cast<double>(alphaSteps) : 1.0;
     return session.finish();
+}
+
+namespace {
+
+/// One run of a group on shared batches: its own model, noise, weight and session; the group
+/// computes the batches' products for all runs at once (runLinearSgdGroup).
+class GroupRun {
+public:
+    GroupRun(const LinearSgdMember& member, const DataSplit& data, const CancelToken& cancel)
+        : m_s(*member.setup),
+          m_noise(*member.noise),
+          m_session(*member.observer, cancel),
+          m_release(privacy::ReleaseSpec::gaussian(
+              "private-gradient", (m_s.replaceAdjacency ? 2.0 : 1.0) * m_s.clip / m_s.expectedBatch,
+              m_s.sigma)) {
+        const Eigen::Index width = data.train.features() + 1;
+        m_w = m_s.start.size() == width ? m_s.start : Eigen::VectorXd::Zero(width);
+        m_average = m_w;
+        m_theta.resize(1, width);
+        m_sum.resize(1, width);
+        m_gp.resize(width);
+        m_gq.resize(width);
+        const bool autoWeight = std::isnan(m_s.alpha);
+        const long nPublic = static_cast<long>(m_s.publicRows.size());
+        m_usePublic = nPublic > 0 && m_s.publicBatch > 0 && (autoWeight || m_s.alpha < 1.0);
+        m_usePrivate = !m_usePublic || autoWeight || m_s.alpha > 0.0;
+        m_session.setEpsilonSoFar(member.epsilonAfter);
+        m_session.result().dataset = data.train.name;
+    }
+
+    bool usePrivate() const { return m_usePrivate; }
+    bool usePublic() const { return m_usePublic; }
+    bool over() const { return m_over; }
+    /// Checks the cancel token before step t (0-based); false when the run ends here.
+    bool startStep(long t) {
+        if (m_over) return false;
+        if (m_session.cancelled(t)) m_over = true;
+        m_batchRows = 0;
+        m_batchLoss = 0.0;
+        return !m_over;
+    }
+    /// The parameters the step's products read (1 × (d + 1), bias last).
+    const RowMatrix& parameters() {
+        m_theta.row(0) = m_w.transpose();
+        return m_theta;
+    }
+
+    /// A private row's clipped gradient coefficient 2·(score − y), with the counters.
+    double privateCoefficient(double score, double target, double squaredNorm) {
+        const double residual = score - target;
+        double scale = 2.0 * residual;
+        m_clipped += clipScale(std::abs(scale) * std::sqrt(squaredNorm), m_s.clip, scale);
+        m_batchLoss += residual * residual;
+        ++m_batchRows;
+        ++m_seen;
+        return scale;
+    }
+    /// A public row's coefficient (normalised to norm C when asked), with the squared norm sum.
+    double publicCoefficient(double score, double target, double squaredNorm) {
+        double scale = 2.0 * (score - target);
+        if (m_s.normalisePublic) {
+            const double norm = std::abs(scale) * std::sqrt(squaredNorm);
+            scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
+        }
+        m_publicSquaredNorms += scale * scale * squaredNorm;
+        return scale;
+    }
+    /// The private sum of the step (from the shared products) into the noisy released mean.
+    void setPrivateSum(const SharedBatchProducts& products, int column) {
+        products.getGradient(column, m_sum);
+        m_gp = m_sum.row(0).transpose() / m_s.expectedBatch;
+        privacy::releaseGaussian(m_release, m_gp, m_noise);
+    }
+    void setPublicSum(const SharedBatchProducts& products, int column) {
+        products.getGradient(column, m_sum);
+        m_gq = m_sum.row(0).transpose() / static_cast<double>(m_s.publicBatch);
+    }
+
+    /// Mixes, steps, projects and averages; reports the step. True when the run evaluates now.
+    bool finishStep(long t) {
+        const double nPrivate = static_cast<double>(m_s.privateRows.size());
+        const double nPublic = static_cast<double>(m_s.publicRows.size());
+        const double dimension = static_cast<double>(m_w.size());
+        if (m_usePublic) {
+            const double k = static_cast<double>(m_s.publicBatch);
+            double alpha = m_s.alpha;
+            if (std::isnan(alpha)) {
+                const double spread = std::max(0.0, m_publicSquaredNorms / k - m_gq.squaredNorm());
+                alpha = m_s.runLevelWeight
+                            ? autoAlpha(spread, nPrivate, nPublic, dimension,
+                                        m_s.sigma / std::sqrt(static_cast<double>(m_s.steps)))
+                            : autoAlpha(spread, m_s.expectedBatch, k, dimension, m_s.sigma);
+            }
+            m_publicSquaredNorms = 0.0;
+            m_alphaSum += alpha;
+            if (m_usePrivate) {
+                m_gp *= alpha;
+                m_gp.noalias() += (1.0 - alpha) * m_gq;
+            } else {
+                m_gp = m_gq;
+            }
+        } else {
+            m_alphaSum += 1.0;
+        }
+        ++m_alphaSteps;
+        m_w.noalias() -= m_s.learningRate * m_gp;
+        if (std::isfinite(m_s.radius)) {
+            const double norm = m_w.norm();
+            if (norm > m_s.radius) m_w *= m_s.radius / norm;
+        }
+        if (m_s.averageIterates)
+            m_average += (4.0 / (static_cast<double>(t + 1) + 3.0)) * (m_w - m_average);
+        StepInfo info;
+        info.step = t + 1;
+        info.epoch = static_cast<int>(t / m_s.stepsPerEpoch) + 1;
+        info.batchRows = m_batchRows;
+        info.batchLoss = m_batchRows > 0 ? m_batchLoss / static_cast<double>(m_batchRows) : 0.0;
+        m_stop = m_session.stepped(info);
+        m_diverged = !m_w.allFinite();
+        return (t + 1) % m_s.stepsPerEpoch == 0 || t + 1 == m_s.steps || m_diverged;
+    }
+    /// The model the run reports and evaluates (1 × (d + 1)).
+    const RowMatrix& reported() {
+        m_theta.row(0) = (m_s.averageIterates ? m_average : m_w).transpose();
+        return m_theta;
+    }
+    bool diagnostics() const { return m_s.diagnostics; }
+    RowMatrix& testScores() { return m_testScores; }
+    RowMatrix& trainScores() { return m_trainScores; }
+
+    /// After step t: the epoch's metrics from the scores of reported() (the training rows'
+    /// only with diagnostics), the divergence and stop checks.
+    void finishEpoch(long t, const DataSplit& data, const Eigen::VectorXd& trainTargets,
+                     const Eigen::VectorXd& testTargets, bool evaluated) {
+        if (evaluated) {
+            EpochMetrics m;
+            m.epoch = static_cast<int>(m_session.result().history.size()) + 1;
+            m.step = t + 1;
+            m.trainLoss = m_s.diagnostics ? meanSquaredError(m_trainScores, trainTargets) : NAN;
+            m.trainObjective = m.trainLoss;
+            // m_theta holds the evaluated model (reported()); a non-finite one has no metrics.
+            const bool finite = m_theta.allFinite();
+            if (!finite) m.trainLoss = m.trainObjective = m_s.diagnostics ? NAN : m.trainLoss;
+            m.testError =
+                data.test.rows() > 0 && finite ? meanSquaredError(m_testScores, testTargets) : NAN;
+            if (std::isfinite(m_s.optimalMse)) m.excessRisk = m.testError - m_s.optimalMse;
+            m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
+            m.clipFraction = clippedShare(m_clipped, m_seen, m_s.diagnostics);
+            m_clipped = m_seen = 0;
+            m_stop = m_session.evaluated(m) || m_stop;
+        }
+        if (m_diverged) {
+            m_session.diverge("the iterate is no longer finite after step " +
+                              std::to_string(t + 1) + ": the step size " +
+                              formatNumber(m_s.learningRate) + " is too large; lower lr-theta");
+            m_over = true;
+            return;
+        }
+        if (m_session.stopRequested(m_stop, t + 1, m_s.steps)) m_over = true;
+    }
+
+    RunResult finish(const DataSplit& data) {
+        const Eigen::VectorXd reportedModel = m_s.averageIterates ? m_average : m_w;
+        RunResult& result = m_session.result();
+        const Eigen::Index width = reportedModel.size();
+        result.theta = RowMatrix(1, width);
+        result.theta.row(0) = reportedModel.transpose();
+        result.regression = evaluateRegression(data.test, reportedModel);
+        result.regression.known = true;
+        result.test =
+            fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
+        result.trainLoss =
+            m_s.diagnostics ? evaluateRegression(data.train, reportedModel).testMse : NAN;
+        result.theoryInputs["alpha_mean"] =
+            m_alphaSteps > 0 ? m_alphaSum / static_cast<double>(m_alphaSteps) : 1.0;
+        return m_session.finish();
+    }
+
+private:
+    static double meanSquaredError(const RowMatrix& scores, const Eigen::VectorXd& targets) {
+        if (targets.size() == 0) return NAN;
+        return (scores.col(0) - targets).squaredNorm() / static_cast<double>(targets.size());
+    }
+
+    const LinearSgdSetup& m_s;
+    RandomStream& m_noise;
+    RunSession m_session;
+    privacy::ReleaseSpec m_release;
+    Eigen::VectorXd m_w, m_average, m_gp, m_gq;
+    RowMatrix m_theta, m_sum, m_testScores, m_trainScores;
+    bool m_usePrivate = true, m_usePublic = false;
+    bool m_over = false, m_stop = false, m_diverged = false;
+    long m_clipped = 0, m_seen = 0, m_batchRows = 0, m_alphaSteps = 0;
+    double m_batchLoss = 0.0, m_publicSquaredNorms = 0.0, m_alphaSum = 0.0;
+};
+
+}  // namespace
+
+std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& members,
+                                         const DataSplit& data, RandomStream& sampling,
+                                         RandomStream& publicSampling, const CancelToken& cancel) {
+    if (members.empty()) return {};
+    const LinearSgdSetup& lead = *members.front().setup;
+    for (const LinearSgdMember& member : members) {
+        const LinearSgdSetup& s = *member.setup;
+        if (s.privateRows != lead.privateRows || s.publicRows != lead.publicRows ||
+            s.samplingRate != lead.samplingRate || s.steps != lead.steps ||
+            s.stepsPerEpoch != lead.stepsPerEpoch || s.publicBatch != lead.publicBatch) {
+            throw std::logic_error("runs on shared batches must draw them alike");
+        }
+    }
+    const Dataset& train = data.train;
+    const DesignMatrix design = makeDesignMatrix(train.X, 0.0);
+    const DesignMatrix testDesign = makeDesignMatrix(data.test.X, 0.0);
+    const Eigen::VectorXd y = regressionTargets(train);
+    const Eigen::VectorXd testY = regressionTargets(data.test);
+    const int count = static_cast<int>(members.size());
+    SharedBatchProducts products(design, count);
+
+    std::vector<std::unique_ptr<GroupRun>> runs;
+    for (const LinearSgdMember& member : members)
+        runs.push_back(std::make_unique<GroupRun>(member, data, cancel));
+    for (auto& run : runs) {
+        run->testScores().resize(data.test.rows(), 1);
+        if (run->diagnostics()) run->trainScores().resize(train.rows(), 1);
+    }
+
+    const long nPrivate = static_cast<long>(lead.privateRows.size());
+    const double logOneMinusQ =
+        lead.samplingRate >= 1.0 ? -INFINITY : std::log1p(-lead.samplingRate);
+    std::vector<long> positions(static_cast<std::size_t>(nPrivate));
+    std::vector<long> batch(static_cast<std::size_t>(std::max(nPrivate, lead.publicBatch)));
+    std::vector<long> publicOrder = lead.publicRows;
+    std::size_t publicNext = publicOrder.size();  // reshuffled before first use
+    std::vector<GroupRun*> stepping, privateRuns, publicRuns, evaluating;
+    std::vector<const RowMatrix*> models, diagnosed;
+    std::vector<RowMatrix*> testScores, trainScores;
+
+    // Adds the coefficients of one batch of `size` rows (design rows in `batch`) for `group`.
+    auto pass = [&](const std::vector<GroupRun*>& group, long size, bool isPrivate) {
+        const int columns = static_cast<int>(group.size());
+        products.begin(columns);
+        for (int c = 0; c < columns; ++c) products.setParameters(c, group[c]->parameters());
+        for (long c0 = 0; c0 < size; c0 += SharedBatchProducts::kChunkRows) {
+            const long chunk = std::min(SharedBatchProducts::kChunkRows, size - c0);
+            products.forward(batch, size, c0, chunk);
+            for (int c = 0; c < columns; ++c) {
+                for (long k = 0; k < chunk; ++k) {
+                    const long row = batch[static_cast<std::size_t>(c0 + k)];
+                    const double score = products.score(k, c);
+                    products.setCoefficient(
+                        k, c,
+                        isPrivate
+                            ? group[c]->privateCoefficient(score, y(row), design.squaredNorms(row))
+                            : group[c]->publicCoefficient(score, y(row), design.squaredNorms(row)));
+                }
+            }
+            products.backward();
+        }
+        for (int c = 0; c < columns; ++c) {
+            if (isPrivate)
+                group[c]->setPrivateSum(products, c);
+            else
+                group[c]->setPublicSum(products, c);
+        }
+    };
+
+    for (long t = 0; t < lead.steps; ++t) {
+        stepping.clear();
+        privateRuns.clear();
+        publicRuns.clear();
+        for (auto& run : runs) {
+            if (!run->startStep(t)) continue;
+            stepping.push_back(run.get());
+            if (run->usePrivate()) privateRuns.push_back(run.get());
+            if (run->usePublic()) publicRuns.push_back(run.get());
+        }
+        if (stepping.empty()) break;
+        // One Poisson sample of the private rows for every run (drawn even when no run reads
+        // it, so the sample of a step does not depend on which runs are still going).
+        long drawn = 0;
+        drawPoisson(sampling, logOneMinusQ, nPrivate, [&](long position) {
+            positions[static_cast<std::size_t>(drawn++)] = position;
+        });
+        privacy::observeBatch({"private-rows", nPrivate, lead.samplingRate}, positions, drawn);
+        if (!privateRuns.empty()) {
+            for (long k = 0; k < drawn; ++k) {
+                batch[static_cast<std::size_t>(k)] = lead.privateRows[static_cast<std::size_t>(
+                    positions[static_cast<std::size_t>(k)])];
+            }
+            pass(privateRuns, drawn, true);
+        }
+        // One public batch for every run that mixes public rows in: K rows of reshuffled
+        // passes over the public rows.
+        if (!publicRuns.empty()) {
+            for (long j = 0; j < lead.publicBatch; ++j) {
+                if (publicNext >= publicOrder.size()) {
+                    for (std::size_t i = publicOrder.size() - 1; i > 0; --i)
+                        std::swap(publicOrder[i], publicOrder[publicSampling.uniformIndex(i + 1)]);
+                    publicNext = 0;
+                }
+                batch[static_cast<std::size_t>(j)] = publicOrder[publicNext++];
+            }
+            pass(publicRuns, lead.publicBatch, false);
+        }
+        evaluating.clear();
+        for (GroupRun* run : stepping) {
+            if (run->finishStep(t)) evaluating.push_back(run);
+        }
+        // The evaluated models scored in one pass over the test rows (and the training rows,
+        // for diagnostics) for all of them.
+        models.clear();
+        diagnosed.clear();
+        testScores.clear();
+        trainScores.clear();
+        for (GroupRun* run : evaluating) {
+            models.push_back(&run->reported());
+            testScores.push_back(&run->testScores());
+            if (!run->diagnostics()) continue;
+            diagnosed.push_back(models.back());
+            trainScores.push_back(&run->trainScores());
+        }
+        if (!models.empty() && data.test.rows() > 0)
+            products.scoreAllRows(testDesign, models, testScores);
+        if (!diagnosed.empty()) products.scoreAllRows(design, diagnosed, trainScores);
+        for (GroupRun* run : stepping) {
+            const bool evaluated =
+                std::find(evaluating.begin(), evaluating.end(), run) != evaluating.end();
+            run->finishEpoch(t, data, y, testY, evaluated);
+        }
+    }
+    std::vector<RunResult> results;
+    for (auto& run : runs) results.push_back(run->finish(data));
+    return results;
+}
+
+std::vector<RunResult> trainLinearSgdJobs(std::vector<LinearSgdJob>& jobs, const DataSplit& data,
+                                          const std::vector<TrainingObserver*>& observers,
+                                          const CancelToken& cancel) {
+    std::vector<std::optional<RunResult>> results(jobs.size());
+    // Runs on one shared sample with one public batch, in order of their first run.
+    std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        LinearSgdJob& job = jobs[i];
+        if (job.trainOtherwise) {
+            results[i] = job.trainOtherwise(job.plan, *observers[i], cancel);
+        } else if (job.sharedBatches.empty()) {
+            results[i] =
+                runLinearSgd(job.plan.setup, data, {*job.sampling, *job.publicSampling, *job.noise},
+                             job.epsilonAfter, *observers[i], cancel);
+        } else {
+            const std::string key =
+                job.sharedBatches + "|public-batch=" + std::to_string(job.plan.setup.publicBatch);
+            auto group = std::find_if(groups.begin(), groups.end(),
+                                      [&](const auto& g) { return g.first == key; });
+            if (group == groups.end()) group = groups.insert(groups.end(), {key, {}});
+            group->second.push_back(i);
+        }
+    }
+    for (const auto& [key, indices] : groups) {
+        std::vector<LinearSgdMember> members;
+        for (const std::size_t i : indices) {
+            members.push_back(
+                {&jobs[i].plan.setup, &*jobs[i].noise, jobs[i].epsilonAfter, observers[i]});
+        }
+        // Every member's shared streams are alike; the first one's serve the group.
+        LinearSgdJob& first = jobs[indices.front()];
+        std::vector<RunResult> trained =
+            runLinearSgdGroup(members, data, *first.sampling, *first.publicSampling, cancel);
+        for (std::size_t k = 0; k < indices.size(); ++k)
+            results[indices[k]] = std::move(trained[k]);
+    }
+    std::vector<RunResult> out;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        RunResult result = std::move(*results[i]);
+        if (jobs[i].describe) jobs[i].describe(result, jobs[i].plan);
+        out.push_back(std::move(result));
+    }
+    return out;
 }
 
 LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,

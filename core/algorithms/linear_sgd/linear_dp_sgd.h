@@ -3,6 +3,8 @@
 #include <Eigen/Core>
 #include <functional>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/config/cancel_token.h"
@@ -72,6 +74,26 @@ RunResult runLinearSgd(const LinearSgdSetup& setup, const DataSplit& data, Linea
                        const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
                        const CancelToken& cancel);
 
+/// One run of a group trained on shared batches (runLinearSgdGroup).
+struct LinearSgdMember {
+    const LinearSgdSetup* setup;
+    RandomStream* noise;  ///< the run's own privacy noise
+    std::function<double(long)> epsilonAfter;
+    TrainingObserver* observer;
+};
+
+/// Trains `members` in lockstep on shared batches (batch-sharing by-seed): at each step one
+/// Poisson sample of the private rows (from `sampling`) and one batch of public rows (reshuffled
+/// passes, from `publicSampling`) serve every run, and each chunk of a batch is read once for
+/// all of them (SharedBatchProducts, whose arithmetic does not depend on the other runs: a run's
+/// result is the same alone, in a group of one, as with any others). Each run clips, noises
+/// (its own stream), weights and steps its own model; evaluation scores every evaluated model in
+/// one pass over the rows. The setups must agree on the rows, the sampling rate, the steps and
+/// the public batch (std::logic_error otherwise). Results in the order of `members`.
+std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& members,
+                                         const DataSplit& data, RandomStream& sampling,
+                                         RandomStream& publicSampling, const CancelToken& cancel);
+
 /// The automatic weight of the private estimate (variance-minimising, clipping bias ignored):
 /// α = (V²/K_pub) / (V²/K_priv + d σ² + V²/K_pub), with V² the spread of the public
 /// gradients. It is the weighted-Gaussian mean estimator's r* (weighted_gaussian_mean.h) read as
@@ -117,6 +139,29 @@ LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
 /// accountant over `plan.accounting`); `protectedRows` says which rows are protected.
 void describeLinearSgdRun(RunResult& result, const LinearSgdPlan& plan, const Dataset& train,
                           const std::string& algorithm, const std::string& protectedRows);
+
+/// A planned run of the shared loop with its streams, ready to train alone or with the runs
+/// that draw the same batches.
+struct LinearSgdJob {
+    LinearSgdPlan plan;
+    std::optional<RandomStream> sampling, publicSampling, noise;
+    std::function<double(long)> epsilonAfter;
+    /// Non-empty when the run draws shared batches (RunStreams::sharedBatches): runs with the
+    /// same value and public batch train together.
+    std::string sharedBatches;
+    /// When set, the run is trained by this instead of the loop (e.g. public rows only).
+    std::function<RunResult(const LinearSgdPlan&, TrainingObserver&, const CancelToken&)>
+        trainOtherwise;
+    /// Completes the trained result: its settings and privacy statement.
+    std::function<void(RunResult&, const LinearSgdPlan&)> describe;
+};
+
+/// Trains `jobs` (observers in the same order): a run with its own batches by runLinearSgd,
+/// runs on one shared sample together by runLinearSgdGroup (a run alone on shared batches is a
+/// group of one); then each job's describe. Results in the order of `jobs`.
+std::vector<RunResult> trainLinearSgdJobs(std::vector<LinearSgdJob>& jobs, const DataSplit& data,
+                                          const std::vector<TrainingObserver*>& observers,
+                                          const CancelToken& cancel);
 
 /// The projection radius D of the linear DP-SGD algorithms (dp-sgd-linear, semi-dp-sgd),
 /// declared as the heavy-tail algorithms declare it: one setting, one meaning.

@@ -12,6 +12,8 @@
 // least squares on the public rows. The loop is shared with dp-sgd-linear.
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <vector>
 
 #include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 #include "core/config/algorithm.h"
@@ -57,7 +59,7 @@ public:
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(
             {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
-             "clip-theta", "averaging", "secure-noise", "diagnostics"},
+             "clip-theta", "averaging", "secure-noise", "diagnostics", "batch-sharing"},
             {domainRadiusParameter(),
              declare("public-share", "Public share p", ParamKind::Real,
                      "share of the training rows that are public (not protected): a row is public "
@@ -178,7 +180,39 @@ public:
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
-        const TrainConfig& config = prepared.config();
+        std::vector<LinearSgdJob> jobs;
+        jobs.push_back(job(prepared.config(), data));
+        return trainLinearSgdJobs(jobs, data, {&observer}, cancel).front();
+    }
+
+    /// Private runs with batch-sharing by-seed on the same private rows (public-share and
+    /// public-seed) and public batch draw the same batches; public rows only: alone.
+    std::string togetherKey(const TrainConfig& config, const Dataset& train) const override {
+        const std::string key = Algorithm::togetherKey(config, train);
+        if (key.empty() || kPublicUse(config) == "public-only") return "";
+        return key + ";" + populationOf(config) +
+               ";public-batch=" + formatNumber(kPublicBatch(config));
+    }
+
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override {
+        const KnownDataFingerprint fingerprint(data.train);  // read the rows once, not per run
+        std::vector<LinearSgdJob> jobs;
+        for (const PreparedConfig& run : runs) jobs.push_back(job(run.config(), data));
+        return trainLinearSgdJobs(jobs, data, observers, cancel);
+    }
+
+private:
+    /// Which rows the private batches are drawn from, by the public settings that decide it.
+    static std::string populationOf(const TrainConfig& config) {
+        return "private rows: public-share=" + formatNumber(kPublicShare(config)) +
+               ",public-seed=" + formatNumber(kPublicSeed(config));
+    }
+
+    /// The run of `config`: its rows, streams, training and statement.
+    LinearSgdJob job(const TrainConfig& config, const DataSplit& data) const {
         const Dataset& train = data.train;
         const double share = kPublicShare(config);
         const auto publicSeed = static_cast<std::uint64_t>(kPublicSeed(config));
@@ -186,11 +220,10 @@ public:
         const double alphaSetting = kPublicWeight(config);
         const double alpha = alphaSetting < 0.0 ? NAN : alphaSetting;
 
-        LinearSgdPlan plan =
-            planLinearSgd(config, train, splitPublicRows(train, share, publicSeed));
-        LinearSgdSetup& s = plan.setup;
+        LinearSgdJob job;
+        job.plan = planLinearSgd(config, train, splitPublicRows(train, share, publicSeed));
+        LinearSgdSetup& s = job.plan.setup;
         const long nPublic = static_cast<long>(s.publicRows.size());
-        const long nPrivate = static_cast<long>(s.privateRows.size());
         s.alpha = nPublic > 0 ? alpha : 1.0;  // no public rows: DP-SGD on the private rows
         s.publicBatch = static_cast<long>(kPublicBatch(config));
         s.normalisePublic = kNormalisePublic(config) == "true";
@@ -199,33 +232,51 @@ public:
             s.start = leastSquaresOnRows(train, s.publicRows);
         }
         // Only public rows are read: nothing that depends on a private row is released.
-        if (publicOnly || s.alpha == 0.0) plan.accounting.kind = privacy::ReleaseKind::NoRelease;
+        if (publicOnly || s.alpha == 0.0)
+            job.plan.accounting.kind = privacy::ReleaseKind::NoRelease;
 
-        RunResult result;
         if (publicOnly) {
-            result = publicOnlyRun(s, data, observer, cancel);
+            job.trainOtherwise = [&data](const LinearSgdPlan& plan, TrainingObserver& observer,
+                                         const CancelToken& cancel) {
+                return publicOnlyRun(plan.setup, data, observer, cancel);
+            };
         } else {
-            const privacy::RunAccountant accountant(plan.accounting);
-            const RunStreams streams(config, train);
-            RandomStream sampling = streams.stream(streams::kSampling);
-            RandomStream publicSampling = streams.stream(kPublicBatchStream);
-            RandomStream noise = streams.stream(streams::kNoise);
+            const RunStreams streams(config, train, populationOf(config));
+            job.sharedBatches = streams.sharedBatches();
+            job.plan.accounting.sharedBatches = job.sharedBatches;
+            job.sampling = streams.stream(streams::kSampling);
+            // The public rows' order: shared with the runs that share the private batches.
+            job.publicSampling = streams.sharedStream(kPublicBatchStream);
+            job.noise = streams.stream(streams::kNoise);
             const bool charged =
-                config.isPrivate() && plan.accounting.kind != privacy::ReleaseKind::NoRelease;
-            result = runLinearSgd(
-                s, data, {sampling, publicSampling, noise},
-                [&](long steps) {
-                    return charged ? accountant.after(steps).epsilon
-                                   : (config.isPrivate() ? 0.0 : INFINITY);
-                },
-                observer, cancel);
+                config.isPrivate() && job.plan.accounting.kind != privacy::ReleaseKind::NoRelease;
+            const bool isPrivate = config.isPrivate();
+            const auto accountant =
+                std::make_shared<const privacy::RunAccountant>(job.plan.accounting);
+            job.epsilonAfter = [accountant, charged, isPrivate](long steps) {
+                return charged ? accountant->after(steps).epsilon : (isPrivate ? 0.0 : INFINITY);
+            };
         }
+        job.describe = [this, config, &data, publicOnly, share, publicSeed](
+                           RunResult& result, const LinearSgdPlan& plan) {
+            describe(result, plan, config, data.train, publicOnly, share, publicSeed);
+        };
+        return job;
+    }
+
+    /// The settings, row counts and privacy statement of a trained run.
+    void describe(RunResult& result, const LinearSgdPlan& plan, const TrainConfig& config,
+                  const Dataset& train, bool publicOnly, double share,
+                  std::uint64_t publicSeed) const {
+        const LinearSgdSetup& s = plan.setup;
+        const long nPublic = static_cast<long>(s.publicRows.size());
+        const long nPrivate = static_cast<long>(s.privateRows.size());
         result.config = config;
         result.theoryInputs["public_rows"] = static_cast<double>(nPublic);
         result.theoryInputs["private_rows"] = static_cast<double>(nPrivate);
         if (!config.isPrivate()) {
             result.privacy = privacy::nonPrivateReport(name(), result.steps);
-            return result;
+            return;
         }
         const std::string split =
             "public rows (each row is public when a hash of its own values, keyed by public-seed " +
@@ -253,10 +304,8 @@ public:
                                     {"theory_inputs.private_rows", "theory_inputs.public_rows"});
             result.privacy.statement = privacy::renderPrivacyStatement(result.privacy, "", "");
         }
-        return result;
     }
 
-private:
     /// The "public rows only" baseline: exact least squares on the public rows (the zero model
     /// when there are none). One step, no privacy cost.
     static RunResult publicOnlyRun(const LinearSgdSetup& s, const DataSplit& data,
