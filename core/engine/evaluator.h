@@ -35,6 +35,8 @@ public:
     double softErmi(FairnessNotion notion, int advantagedClass) const;
 
 private:
+    double binaryLogisticMeanLoss();
+
     const Dataset& m_data;
     const DesignMatrix& m_design;
     const Model& m_model;
@@ -42,6 +44,9 @@ private:
     Eigen::VectorXd m_loss;
     RowMatrix m_scoreGradient;
     Eigen::VectorXi m_predicted;
+    /// The model is binary logistic regression: metrics by binaryLogisticMeanLoss.
+    bool m_binaryLogistic;
+    Eigen::VectorXd m_sigma;  ///< σ(z) of every row (binary logistic only)
 };
 
 /// Test metrics of the linear regression model ŷ = ⟨w, (x, 1)⟩ (`w`: d weights, bias last)
