@@ -19,7 +19,10 @@ Evaluator::Evaluator(const Dataset& data, const DesignMatrix& design, const Mode
       m_scoreGradient(data.rows(), model.scoreDimension()),
       m_predicted(data.rows()),
       m_binaryLogistic(dynamic_cast<const LogisticRegression*>(&model) != nullptr) {
-    if (m_binaryLogistic) m_sigma.resize(data.rows());
+    if (m_binaryLogistic) {
+        m_sigma.resize(data.rows());
+        m_labels = data.y.cast<double>();
+    }
 }
 
 double Evaluator::meanLoss(const RowMatrix& theta) {
@@ -38,15 +41,19 @@ double Evaluator::meanLossOfScores() {
 }
 
 double Evaluator::binaryLogisticMeanLoss() {
-    // The metrics of every row at once in SIMD (Eigen's exp and log): the same quantities as
-    // LogisticRegression's row loop up to round-off, which training keeps for its bits.
+    // The metrics of every row at once in SIMD (Eigen's exp and log on contiguous vectors, no
+    // select: it would fall back to scalar code): the same quantities as LogisticRegression's
+    // row loop up to round-off, which training keeps for its bits.
     constexpr double kFloor = 1e-12;  // as LogisticRegression's loss
-    const auto z = m_Z.col(0).array();
-    m_sigma.array() = 1.0 / (1.0 + (-z).exp());
+    const Eigen::Map<const Eigen::VectorXd> z(m_Z.data(), m_Z.rows());  // one score per row
+    m_sigma.array() = 1.0 / (1.0 + (-z.array()).exp());
     m_F.col(1) = m_sigma;
     m_F.col(0).array() = 1.0 - m_sigma.array();
-    const auto clamped = m_sigma.array().max(kFloor).min(1.0 - kFloor);
-    m_loss.array() = -(m_data.y.array() == 1).select(clamped, 1.0 - clamped).log();
+    // The clamped probability of each row's class: c·y + (1 − c)·(1 − y) is exact for y ∈ {0, 1}.
+    m_loss.array() = m_sigma.array().max(kFloor).min(1.0 - kFloor);
+    m_loss.array() =
+        -(m_loss.array() * m_labels.array() + (1.0 - m_loss.array()) * (1.0 - m_labels.array()))
+             .log();
     m_predicted = (m_sigma.array() >= 0.5).cast<int>().matrix();
     return m_loss.mean();
 }

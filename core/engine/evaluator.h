@@ -46,7 +46,8 @@ private:
     Eigen::VectorXi m_predicted;
     /// The model is binary logistic regression: metrics by binaryLogisticMeanLoss.
     bool m_binaryLogistic;
-    Eigen::VectorXd m_sigma;  ///< σ(z) of every row (binary logistic only)
+    Eigen::VectorXd m_sigma;   ///< σ(z) of every row (binary logistic only)
+    Eigen::VectorXd m_labels;  ///< the labels as 0.0 / 1.0 (binary logistic only)
 };
 
 /// Test metrics of the linear regression model ŷ = ⟨w, (x, 1)⟩ (`w`: d weights, bias last)
