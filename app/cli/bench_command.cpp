@@ -50,6 +50,9 @@ const char* const kBenchHelp =
     "  --preset-seeds N only the preset's first N seeds (a shorter, labelled measurement)\n"
     "  --preset-epochs N  override the preset's epochs (likewise labelled)\n"
     "  --threads N      parallel runs for --preset (default 0 = all cores)\n"
+    "  --evaluation-share  with --preset: run the sweep again evaluating each run only at\n"
+    "                   its end and print 'evaluation_share: S', the share of the preset's\n"
+    "                   time its evaluations during training take (1 - again / first)\n"
     "  --help           this text\n";
 
 double median(std::vector<double> values) {
@@ -140,14 +143,18 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
     options.outputPath = output.string();
     options.resume = false;
     CancelToken never;
-    SweepOutcome outcome;
-    try {
-        outcome = runSweep(spec, provider, options, never);
-    } catch (...) {
+    const auto sweep = [&](const SweepSpec& sweepSpec) {
+        SweepOutcome done;
+        try {
+            done = runSweep(sweepSpec, provider, options, never);
+        } catch (...) {
+            fs::remove(output);
+            throw;
+        }
         fs::remove(output);
-        throw;
-    }
-    fs::remove(output);
+        return done;
+    };
+    const SweepOutcome outcome = sweep(spec);
     const int usedThreads =
         threads > 0 ? static_cast<int>(threads)
                     : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -175,6 +182,29 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
         spec.seeds.size(), shape.c_str(), reduced.c_str(), outcome.progress.elapsedSeconds,
         usedThreads, outcome.progress.failed, loadSeconds);
     std::printf("preset_seconds: %.1f\n", outcome.progress.elapsedSeconds);
+    if (args.has("evaluation-share")) {
+        // The same sweep evaluating each run once, at its end: the difference is what the
+        // evaluations during training cost.
+        bool evaluates = false;
+        for (const SweepRun& run : outcome.runs)
+            evaluates |= readsParameter(findAlgorithm(run.config.algorithm), "evaluate-every");
+        if (!evaluates) {
+            std::printf(
+                "evaluation_share: n/a (no algorithm of the preset reads evaluate-every)\n");
+        } else {
+            SweepSpec finalOnly = spec;
+            finalOnly.base.evaluateEvery = 1000000000;
+            const SweepOutcome quiet = sweep(finalOnly);
+            const double share =
+                1.0 - quiet.progress.elapsedSeconds / outcome.progress.elapsedSeconds;
+            std::printf(
+                "preset evaluating each run only at its end: wall time %.1f s (as declared: "
+                "evaluate every %d epoch(s), %.1f s)\n",
+                quiet.progress.elapsedSeconds, spec.base.evaluateEvery,
+                outcome.progress.elapsedSeconds);
+            std::printf("evaluation_share: %.3f\n", std::max(0.0, share));
+        }
+    }
     if (!roundBased.empty()) {
         std::string names;
         for (const std::string& name : roundBased) names += (names.empty() ? "" : ", ") + name;
@@ -203,7 +233,7 @@ int benchCommand(int argc, char** argv) {
     const Arguments args(
         argc, argv, 2,
         {"data-dir", "epochs", "repeats", "preset", "preset-seeds", "preset-epochs", "threads"},
-        {"help"});
+        {"help", "evaluation-share"});
     if (args.has("help")) {
         std::fputs(kBenchHelp, stdout);
         return 0;
@@ -212,7 +242,8 @@ int benchCommand(int argc, char** argv) {
     const long repeats = args.integer("repeats", 50);
     if (epochs < 3 || epochs > 1000) throw UsageError("--epochs must be between 3 and 1000");
     if (repeats < 3 || repeats > 100000) throw UsageError("--repeats must be between 3 and 100000");
-    for (const char* presetOnly : {"preset-seeds", "preset-epochs", "threads"}) {
+    for (const char* presetOnly :
+         {"preset-seeds", "preset-epochs", "threads", "evaluation-share"}) {
         if (args.has(presetOnly) && !args.has("preset")) {
             throw UsageError(std::string("--") + presetOnly + " only goes with --preset");
         }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <memory>
 
 #include "core/data/dataset.h"
 
@@ -17,6 +18,13 @@ struct DesignMatrix {
 /// The design matrix of `features`; `bound` > 0 rescales every longer row to norm `bound`
 /// (dp-fermi.md §7.3), ≤ 0 leaves rows as they are.
 DesignMatrix makeDesignMatrix(const RowMatrix& features, double bound);
+
+/// The design matrix of `features` (as makeDesignMatrix), shared: while any caller holds the
+/// returned pointer, a call for the same matrix (the same object, size and sampled values) and
+/// bound returns the same design instead of building another copy. Runs of a sweep on one data
+/// set, on any thread, read one design of each part; it is freed with its last holder.
+/// Thread-safe. `features` must not change while a design of it is held.
+std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const RowMatrix& features, double bound);
 
 /// Requests every cache line of row i of X ahead of its use (rows of a Poisson batch are
 /// scattered, so the hardware prefetcher cannot guess them).

@@ -851,7 +851,8 @@ private:
 /// Linear runs in lockstep: each round one pass over the rows in chunks, every chunk's scores
 /// for all runs at once, each run's clipped coefficients, then every run's sum.
 void runLinearTogether(const std::vector<RoundRun*>& runs, const Dataset& train) {
-    const DesignMatrix design = makeDesignMatrix(train.X, 0.0);
+    const auto designPtr = sharedDesignMatrix(train.X, 0.0);
+    const DesignMatrix& design = *designPtr;
     const long n = static_cast<long>(train.rows());
     std::vector<long> rows(static_cast<std::size_t>(n));
     std::iota(rows.begin(), rows.end(), 0L);
@@ -911,8 +912,7 @@ std::vector<RunResult> trainRuns(const std::string& algorithm,
     for (const RoundSettings& s : settings) linearClassifier |= s.model == ModelKind::Linear;
     linearClassifier = linearClassifier && !data.train.isRegression() && data.test.rows() > 0;
     const std::shared_ptr<const DesignMatrix> testDesign =
-        linearClassifier ? std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0))
-                         : nullptr;
+        linearClassifier ? sharedDesignMatrix(data.test.X, 0.0) : nullptr;
     for (std::size_t k = 0; k < configs.size(); ++k) {
         group.push_back(std::make_unique<RoundRun>(algorithm, settings[k], *configs[k], data,
                                                    testDesign, *observers[k], cancel));

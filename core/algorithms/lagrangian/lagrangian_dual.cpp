@@ -1032,9 +1032,8 @@ std::vector<RunResult> trainRuns(const std::string& algorithm,
                                  const DataSplit& data,
                                  const std::vector<TrainingObserver*>& observers,
                                  const CancelToken& cancel) {
-    const auto design = std::make_shared<const DesignMatrix>(makeDesignMatrix(data.train.X, 0.0));
-    const auto testDesign =
-        std::make_shared<const DesignMatrix>(makeDesignMatrix(data.test.X, 0.0));
+    const auto design = sharedDesignMatrix(data.train.X, 0.0);
+    const auto testDesign = sharedDesignMatrix(data.test.X, 0.0);
     std::vector<std::unique_ptr<LdRun>> group;
     std::vector<LdRun*> shared;
     for (std::size_t k = 0; k < configs.size(); ++k) {

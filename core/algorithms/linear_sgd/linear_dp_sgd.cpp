@@ -513,8 +513,10 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
         }
     }
     const Dataset& train = data.train;
-    const DesignMatrix design = makeDesignMatrix(train.X, 0.0);
-    const DesignMatrix testDesign = makeDesignMatrix(data.test.X, 0.0);
+    const auto designPtr = sharedDesignMatrix(train.X, 0.0);
+    const auto testDesignPtr = sharedDesignMatrix(data.test.X, 0.0);
+    const DesignMatrix& design = *designPtr;
+    const DesignMatrix& testDesign = *testDesignPtr;
     const Eigen::VectorXd y = regressionTargets(train);
     const Eigen::VectorXd testY = regressionTargets(data.test);
     const int count = static_cast<int>(members.size());

@@ -246,8 +246,11 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
     const Dataset& train = data.train;
     const std::unique_ptr<Model> model = makeModelForClasses(train.numClasses());
     const TrainerPlan& lead = *requests.front().plan;
-    const DesignMatrix trainDesign = makeDesignMatrix(train.X, lead.featureBound);
-    const DesignMatrix testDesign = makeDesignMatrix(data.test.X, lead.featureBound);
+    // One copy of each design for every run on this data (sharedDesignMatrix).
+    const auto trainDesignPtr = sharedDesignMatrix(train.X, lead.featureBound);
+    const auto testDesignPtr = sharedDesignMatrix(data.test.X, lead.featureBound);
+    const DesignMatrix& trainDesign = *trainDesignPtr;
+    const DesignMatrix& testDesign = *testDesignPtr;
 
     std::vector<std::unique_ptr<SaddleRun>> runs;
     for (const SaddleRunRequest& request : requests) {

@@ -373,10 +373,10 @@ const std::vector<long>& SiloBatcher::next(long silo, RandomStream& sampling) {
 SiloEvaluation::SiloEvaluation(const TrainConfig& config, const DataSplit& data)
     : m_data(data),
       m_model(makeModelForClasses(2)),
-      m_trainDesign(makeDesignMatrix(data.train.X, 0.0)),
-      m_testDesign(makeDesignMatrix(data.test.X, 0.0)),
-      m_train(data.train, m_trainDesign, *m_model),
-      m_test(data.test, m_testDesign, *m_model),
+      m_trainDesign(sharedDesignMatrix(data.train.X, 0.0)),
+      m_testDesign(sharedDesignMatrix(data.test.X, 0.0)),
+      m_train(data.train, *m_trainDesign, *m_model),
+      m_test(data.test, *m_testDesign, *m_model),
       m_reporter(config, m_train, m_test, false, 0.0),
       m_row(1, data.train.features() + 1) {}
 

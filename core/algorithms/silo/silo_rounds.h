@@ -173,7 +173,7 @@ private:
 
     const DataSplit& m_data;
     std::unique_ptr<Model> m_model;
-    DesignMatrix m_trainDesign, m_testDesign;
+    std::shared_ptr<const DesignMatrix> m_trainDesign, m_testDesign;
     Evaluator m_train, m_test;
     EpochReporter m_reporter;
     RowMatrix m_row;

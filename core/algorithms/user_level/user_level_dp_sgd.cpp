@@ -554,8 +554,10 @@ public:
         RandomStream gate = streams.stream(kGateStream);
         RandomStream smoothing = streams.stream(kSmoothingStream);
 
-        const DesignMatrix design = makeDesignMatrix(train.X, s.B);
-        const DesignMatrix testDesign = makeDesignMatrix(data.test.X, s.B);
+        const auto designPtr = sharedDesignMatrix(train.X, s.B);
+        const auto testDesignPtr = sharedDesignMatrix(data.test.X, s.B);
+        const DesignMatrix& design = *designPtr;
+        const DesignMatrix& testDesign = *testDesignPtr;
         const long rowsUsed = s.n * s.m;
         RowMatrix X(rowsUsed, s.dim);
         Eigen::VectorXd y(rowsUsed);
