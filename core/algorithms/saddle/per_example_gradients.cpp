@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "core/engine/clipping.h"
+#include "core/model/logistic_functions.h"
+#include "core/model/logistic_regression.h"
 
 namespace pfa {
 
@@ -32,7 +34,8 @@ PerExampleGradients::PerExampleGradients(const Dataset& train, const DesignMatri
       m_penaltyResidual(kChunkRows, model.scoreDimension()),
       m_loss(kChunkRows),
       m_batchLabels(kChunkRows),
-      m_batchCells(static_cast<std::size_t>(kChunkRows), -1) {}
+      m_batchCells(static_cast<std::size_t>(kChunkRows), -1),
+      m_binaryLogistic(dynamic_cast<const LogisticRegression*>(&model) != nullptr) {}
 
 void PerExampleGradients::begin(const RowMatrix& theta, ErmiPenalty* penalty,
                                 RowMatrix& gradTheta) {
@@ -74,6 +77,10 @@ void PerExampleGradients::addSharedChunk(const std::vector<long>& batch, long c0
 
 void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c0, long cn,
                                           SharedBatchProducts* products, int column) {
+    if (m_binaryLogistic) {
+        accumulateBinaryChunk(batch, c0, cn, products, column);
+        return;
+    }
     const int p = m_model.scoreDimension();
     const RowMatrix& X = m_design.X;
     ErmiPenalty* penalty = m_penalty;
@@ -173,6 +180,109 @@ void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c
                 weight = clippedWeight(lambda, norm, m_clipping.clipW);
             }
             penalty->accumulate(cell, m_F.row(bi - c0), weight);
+        }
+    }
+}
+
+void PerExampleGradients::accumulateBinaryChunk(const std::vector<long>& batch, long c0, long cn,
+                                                SharedBatchProducts* products, int column) {
+    // accumulateChunk for binary logistic regression (one score, two classes) on plain
+    // numbers: every value is computed by the same operations in the same order as there, so
+    // the sums are bit for bit the same; only the small-matrix bookkeeping per row is gone.
+    const RowMatrix& X = m_design.X;
+    ErmiPenalty* penalty = m_penalty;
+    RowMatrix& gradTheta = *m_gradTheta;
+    const double lambda = m_lambda;
+    BatchTotals& totals = m_totals;
+    double* F = m_F.data();  // row k: F[2k] = 1 − σ, F[2k + 1] = σ
+    double* R = m_residual.data();
+    double* penaltyResidual = m_penaltyResidual.data();
+    const auto add = [&](long k, long i, double coefficient) {
+        if (products) {
+            products->setCoefficient(k, column, coefficient);
+        } else {
+            gradTheta.row(0) += coefficient * X.row(i);
+        }
+    };
+    // Probabilities and score gradient (LogisticRegression's).
+    for (long k = 0; k < cn; ++k) {
+        const double sigma = sigmoid(m_Z(k, 0));
+        F[2 * k] = 1.0 - sigma;
+        F[2 * k + 1] = sigma;
+    }
+    if (m_lossNeeded) {
+        auto Zc = m_Z.topRows(cn);
+        auto Fc = m_F.topRows(cn);
+        m_model.lossAndScoreGradient(Zc, Fc, m_batchLabels.head(cn), m_loss.head(cn),
+                                     m_residual.topRows(cn));
+        totals.lossSum += m_loss.head(cn).sum();
+    } else {
+        for (long k = 0; k < cn; ++k) R[k] = F[2 * k + 1] - static_cast<double>(m_batchLabels(k));
+    }
+
+    if (penalty) {
+        Eigen::RowVector2d weights;
+        for (long k = 0; k < cn; ++k) {
+            const long i = batch[static_cast<std::size_t>(c0 + k)];
+            const int cell = m_layout.cellOf(m_train.y(i), m_train.s(i));
+            m_batchCells[static_cast<std::size_t>(k)] = cell;
+            if (cell >= 0) {
+                penalty->classWeights(cell, weights);
+            } else {
+                weights.setZero();
+            }
+            // Σ_j c_j ∂F_j/∂z = (c_1 − c_0)·σ(1 − σ).
+            penaltyResidual[k] = (weights(1) - weights(0)) * F[2 * k] * F[2 * k + 1];
+            if (!m_splitClip) R[k] += lambda * penaltyResidual[k];
+        }
+    }
+
+    // θ-stream: κ_i r_i x̃_i with κ_i = min(1, C_θ/(|r_i|·‖x̃_i‖)).
+    for (long k = 0; k < cn; ++k) {
+        const long i = batch[static_cast<std::size_t>(c0 + k)];
+        if (m_splitClip) {
+            const double lossNorm = std::sqrt(R[k] * R[k]) * m_design.norms(i);
+            double lossScale = 1.0;
+            const bool lossClipped = clipScale(lossNorm, m_clipLoss, lossScale);
+            double penaltyScale = 0.0;
+            if (penalty) {
+                const double penaltyNorm =
+                    lambda * std::sqrt(penaltyResidual[k] * penaltyResidual[k]) * m_design.norms(i);
+                double penaltyFactor = 1.0;
+                totals.clipped += clipScale(penaltyNorm, m_clipPenalty, penaltyFactor);
+                penaltyScale = lambda * penaltyFactor;
+            } else if (lossClipped) {
+                ++totals.clipped;
+            }
+            add(k, i, lossScale * R[k] + (penalty ? penaltyScale * penaltyResidual[k] : 0.0));
+            continue;
+        }
+        double scale = 1.0;
+        if (m_clipping.enabled) {
+            const double squared = (R[k] * R[k]) * m_design.squaredNorms(i);
+            totals.clipped +=
+                clipScaleFromSquared(squared, m_clipping.clipTheta, m_clipThetaSquared, scale);
+        }
+        add(k, i, scale * R[k]);
+    }
+
+    // W-stream, as accumulateChunk's.
+    if (penalty) {
+        for (long k = 0; k < cn; ++k) {
+            const int cell = m_batchCells[static_cast<std::size_t>(k)];
+            if (cell < 0) continue;
+            const Eigen::RowVector2d probabilities(F[2 * k], F[2 * k + 1]);
+            if (m_clipping.wFromGroupMasses) {
+                penalty->accumulate(cell, probabilities, 1.0);
+                continue;
+            }
+            double weight = lambda;
+            if (m_clipping.enabled) {
+                const double norm =
+                    lambda * std::sqrt(penalty->wGradientNormSquared(cell, probabilities));
+                weight = clippedWeight(lambda, norm, m_clipping.clipW);
+            }
+            penalty->accumulate(cell, probabilities, weight);
         }
     }
 }

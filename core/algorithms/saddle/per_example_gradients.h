@@ -61,6 +61,10 @@ private:
     /// θ-contributions (added, or handed to `products`) and the W-stream.
     void accumulateChunk(const std::vector<long>& batch, long first, long count,
                          SharedBatchProducts* products, int column);
+    /// accumulateChunk for binary logistic regression, bit for bit, without the per-row
+    /// small-matrix expressions.
+    void accumulateBinaryChunk(const std::vector<long>& batch, long first, long count,
+                               SharedBatchProducts* products, int column);
 
     const Dataset& m_train;
     const DesignMatrix& m_design;
@@ -82,6 +86,7 @@ private:
     Eigen::VectorXd m_loss;
     Eigen::VectorXi m_batchLabels;
     std::vector<int> m_batchCells;
+    bool m_binaryLogistic;  ///< the model is LogisticRegression: accumulateBinaryChunk
 };
 
 }  // namespace pfa
