@@ -80,6 +80,10 @@ KnownDataFingerprint::KnownDataFingerprint(const Dataset& data, std::uint64_t fi
     knownData = &data;
 }
 
+std::uint64_t knownOrNewFingerprint(const Dataset& data) {
+    return knownData == &data ? knownFingerprint : dataFingerprint(data);
+}
+
 KnownDataFingerprint::~KnownDataFingerprint() {
     knownData = m_previousData;
     knownFingerprint = m_previousFingerprint;

@@ -78,4 +78,8 @@ private:
 /// secrecy comes from the seed, distinctness is all that is needed here. About one ns per value.
 std::uint64_t dataFingerprint(const Dataset& data);
 
+/// dataFingerprint(data), taken from an enclosing KnownDataFingerprint of `data` on this thread
+/// when there is one (free), computed otherwise.
+std::uint64_t knownOrNewFingerprint(const Dataset& data);
+
 }  // namespace pfa

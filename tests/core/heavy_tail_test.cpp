@@ -125,6 +125,30 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("The excess-risk reference is solved once per data and ridge, and again for other data",
+          "[excess-risk]") {
+    const DataSplit data = heavy(3000);
+    const ExcessRiskReference first = excessRiskReference(data.train, data.test, 0.1);
+    const ExcessRiskReference again = excessRiskReference(data.train, data.test, 0.1);
+    REQUIRE(first.optimum.size() == data.train.features() + 1);
+    CHECK(again.optimum == first.optimum);
+    CHECK(first.optimum == leastSquaresOptimum(data.train, 0.1));
+    CHECK(first.optimumMse == evaluateRegression(data.test, first.optimum).testMse);
+    // Another ridge, other rows, another test set: each its own reference.
+    CHECK(excessRiskReference(data.train, data.test, 0.0).optimum ==
+          leastSquaresOptimum(data.train, 0.0));
+    DataSplit changed = data;
+    changed.train.target(0) += 5.0;
+    CHECK(excessRiskReference(changed.train, changed.test, 0.1).optimum ==
+          leastSquaresOptimum(changed.train, 0.1));
+    CHECK(excessRiskReference(changed.train, changed.test, 0.1).optimum != first.optimum);
+    changed = data;
+    changed.test.target(0) += 5.0;
+    CHECK(excessRiskReference(changed.train, changed.test, 0.1).optimumMse ==
+          evaluateRegression(changed.test, first.optimum).testMse);
+    CHECK(excessRiskReference(changed.train, changed.test, 0.1).optimumMse != first.optimumMse);
+}
+
 TEST_CASE("Noisy clipped mean of Pareto(3) samples: bias below r_k^k/((k−1)C^{k−1}) at k = 2.5",
           "[excess-risk][accelerated-clipped-gd]") {
     // Pareto shape 3, scale 1: E X = 1.5, E X^2.5 = 3/(3 − 2.5) = 6 = r_k^k. Means of s = 100
