@@ -5,11 +5,14 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/algorithms/registry.h"
+#include "core/algorithms/silo/silo_rounds.h"
+#include "core/data/units.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/util/error.h"
 #include "silo_test_data.h"
@@ -247,6 +250,27 @@ TEST_CASE("isrl-dp-sgd: per-silo test metrics, error spread and heterogeneity ar
     CHECK(r.history.size() == 35);
     CHECK(r.privacy.statement.find("heterogeneity υ*²") != std::string::npos);
     CHECK(r.privacy.statement.find("Not protected — diagnostics") != std::string::npos);
+}
+
+TEST_CASE("Silo heterogeneity: the pooled optimum is solved once per rows, the silos read anew",
+          "[isrl-dp-sgd][units]") {
+    const DataSplit data = test::syntheticSilos(1500, 6);
+    const double first = siloHeterogeneity(data.train);
+    REQUIRE(std::isfinite(first));
+    CHECK(first > 0.0);
+    CHECK(siloHeterogeneity(data.train) == first);
+    // The same rows in other silos: the same optimum, another heterogeneity.
+    DataSplit regrouped = data;
+    std::vector<int> ids(static_cast<std::size_t>(data.train.rows()));
+    for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int>(i % 2);
+    regrouped.train.silos = UnitIndex(std::span<const int>(ids));
+    const double twoSilos = siloHeterogeneity(regrouped.train);
+    CHECK(std::isfinite(twoSilos));
+    CHECK(twoSilos != first);
+    // Other rows: another optimum.
+    DataSplit changed = data;
+    changed.train.y(0) = 1 - changed.train.y(0);
+    CHECK(siloHeterogeneity(changed.train) != first);
 }
 
 TEST_CASE("isrl-dp-sgd refuses data without silos and a δ of 0.1 or more",
