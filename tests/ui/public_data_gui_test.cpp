@@ -23,6 +23,7 @@
 #include "ui/actions/sweep_actions.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/error_epsilon_view.h"
+#include "ui/charts/privacy_price_view.h"
 #include "ui/charts/whisker_item.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/dialogs/public_mean_dialog.h"
@@ -159,6 +160,13 @@ TEST_CASE("The public-data-epsilon preset runs from the window with its rates dr
         if (line.name.contains(QStringLiteral("semi-dp-sgd")) && line.overlay) ++semiWithRate;
     }
     CHECK(semiWithRate >= 1);
+    // The price of privacy: test errors drawn; regression runs have no fairness violation, and
+    // its chart says so instead of plotting NaN.
+    PrivacyPriceView* price = views->priceView();
+    CHECK(price->pointCount() > 0);
+    CHECK_FALSE(price->errorView()->isEmpty());
+    CHECK(price->violationView()->isEmpty());
+    CHECK(price->violationView()->emptyMessage().contains(QStringLiteral("regression")));
     for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {
         if (dock->objectName() != QLatin1String("sweepDock")) continue;
         dock->setFloating(true);

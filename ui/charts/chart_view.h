@@ -17,6 +17,7 @@ public:
     void setEmptyMessage(const QString& message);
     void setEmpty(bool empty);
     bool isEmpty() const { return m_empty; }
+    const QString& emptyMessage() const { return m_emptyMessage; }
 
     QSize exportSize() const override;
     void paintExport(QPainter* painter, const QRectF& target,

@@ -110,6 +110,8 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
         auto value = [i](const pfa::SweepCell& c) { return i == 0 ? c.testError : c.violation; };
         std::vector<WhiskerItem::Whisker> whiskers;
         double yMax = 0.0;
+        // Cells without this value (no fairness violation for regression runs) draw nothing.
+        bool anyValue = false;
         QAbstractSeries* anySeries = nullptr;
         for (auto& [algorithm, list] : lines) {
             std::sort(list.begin(), list.end(), [](const auto* a, const auto* b) {
@@ -126,11 +128,14 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
             dots->setMarkerSize(9);
             for (const pfa::SweepCell* cell : list) {
                 const pfa::MeanSd s = value(*cell);
+                if (!std::isfinite(s.mean)) continue;
+                anyValue = true;
                 const double x = std::log10(cell->shownEpsilon());
                 line->append(x, s.mean);
                 dots->append(x, s.mean);
-                whiskers.push_back({x, s.mean, 0.0, s.sd, color});
-                yMax = std::max(yMax, s.mean + s.sd);
+                const double sd = std::isfinite(s.sd) ? s.sd : 0.0;
+                whiskers.push_back({x, s.mean, 0.0, sd, color});
+                yMax = std::max(yMax, s.mean + sd);
                 if (i == 0) ++m_points;
             }
             for (QAbstractSeries* series :
@@ -143,11 +148,13 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
             anySeries = line;
         }
         for (const auto& [algorithm, cell] : unlimited) {
+            const double y = value(*cell).mean;
+            if (!std::isfinite(y)) continue;
+            anyValue = true;
             const QColor color = colors[algorithm];
             auto* level = new QLineSeries();
             level->setName(tr("%1, ε = ∞").arg(QString::fromStdString(algorithm).toHtmlEscaped()));
             level->setPen(QPen(color, 1.6, Qt::DashLine));
-            const double y = value(*cell).mean;
             level->append(xLow, y);
             level->append(xHigh, y);
             yMax = std::max(yMax, y);
@@ -165,7 +172,12 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
         violation[0] = violation[0].toUpper();
         chart->setTitle((i == 0 ? tr("Test error vs ε") : tr("%1 violation vs ε").arg(violation)) +
                         tr(" at λ = %1").arg(QString::fromStdString(pfa::formatNumber(lambda, 3))));
-        m_views[i]->setEmpty(lines.empty() && unlimited.empty());
+        const bool noCells = lines.empty() && unlimited.empty();
+        m_views[i]->setEmptyMessage(
+            noCells  ? tr("Needs a sweep over several ε values")
+            : i == 0 ? tr("The runs recorded no test error")
+                     : tr("No fairness violation: these runs predict no classes (regression)"));
+        m_views[i]->setEmpty(!anyValue);
     }
 }
 
