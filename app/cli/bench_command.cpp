@@ -21,6 +21,7 @@
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
+#include "core/util/cpu_count.h"
 
 namespace pfa::cli {
 
@@ -155,9 +156,7 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
         return done;
     };
     const SweepOutcome outcome = sweep(spec);
-    const int usedThreads =
-        threads > 0 ? static_cast<int>(threads)
-                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int usedThreads = threads > 0 ? static_cast<int>(threads) : availableCpus();
     // What the hardware allows, in units of its own speed: one two-pass reference per run-epoch
     // on each thread gives 1. Each run's own epochs (a preset may give algorithms different
     // ones); runs of algorithms that count rounds rather than epochs over the training rows have

@@ -26,6 +26,7 @@
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_summary.h"
+#include "core/util/cpu_count.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/number_list.h"
@@ -855,8 +856,7 @@ int trainCommand(int argc, char** argv) {
     }
     std::printf("\n%s", fairnessFormulaText().c_str());
     std::printf("\nwall time %.1f s with %d thread(s)\n", outcome.progress.elapsedSeconds,
-                options.threads > 0 ? options.threads
-                                    : static_cast<int>(std::thread::hardware_concurrency()));
+                options.threads > 0 ? options.threads : availableCpus());
     return failed > 0 ? 1 : 0;
 }
 

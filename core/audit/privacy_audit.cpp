@@ -13,6 +13,7 @@
 #include "core/algorithms/registry.h"
 #include "core/audit/broken_dp_sgd.h"
 #include "core/audit/clopper_pearson.h"
+#include "core/util/cpu_count.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/random.h"
@@ -278,7 +279,7 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
     const long perEpsilon = 2L * models;
     const long total = perEpsilon * static_cast<long>(options.epsilons.size());
     unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                           : std::max(1u, std::thread::hardware_concurrency());
+                                           : static_cast<unsigned>(availableCpus());
     threads = std::min<unsigned>(threads, static_cast<unsigned>(perEpsilon));
     std::atomic<long> done{0};
     std::mutex progressMutex;

@@ -16,6 +16,7 @@
 #include "core/privacy/accounting_json.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
+#include "core/util/cpu_count.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/json_writer.h"
@@ -450,7 +451,7 @@ SweepOutcome runAutoTuneSweep(const SweepSpec& spec, const DatasetProvider& prov
         }
     };
     unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                           : std::max(1u, std::thread::hardware_concurrency());
+                                           : static_cast<unsigned>(availableCpus());
     threads =
         std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, todo.size())));
     std::vector<std::thread> pool;

@@ -15,6 +15,7 @@
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
 #include "core/sweep/sweep_spec.h"
+#include "core/util/cpu_count.h"
 #include "core/util/error.h"
 
 namespace pfa {
@@ -175,7 +176,7 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
     std::mutex mutex;  // guards output, progress and the callback
     std::vector<std::optional<RunResult>> results(runs.size());
     unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                           : std::max(1u, std::thread::hardware_concurrency());
+                                           : static_cast<unsigned>(availableCpus());
     threads =
         std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(1, runs.size())));
     const std::vector<std::vector<std::size_t>> items = trainingGroups(runs, threads, data);

@@ -22,6 +22,7 @@
 
 #include "core/algorithms/registry.h"
 #include "core/data/data_directory.h"
+#include "core/util/cpu_count.h"
 #include "ui/dialogs/sweep_axis_editor.h"
 #include "ui/dialogs/sweep_check.h"
 #include "ui/dialogs/sweep_values.h"
@@ -156,7 +157,8 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     m_epochs->setRange(1, 100000);
     m_epochs->setValue(base.epochs);
     m_threads = new QSpinBox();
-    const int cores = std::max(1, QThread::idealThreadCount());
+    // The CPUs this process may use (a job's allocation, a taskset), not every core.
+    const int cores = pfa::availableCpus();
     m_threads->setRange(1, std::max(64, cores));
     m_threads->setValue(cores);
     m_threads->setToolTip(tr("Runs trained at the same time (one per core is fastest)"));

@@ -4,6 +4,8 @@
 #include <QThread>
 #include <algorithm>
 
+#include "core/util/cpu_count.h"
+
 namespace pfa::ui {
 
 namespace {
@@ -13,7 +15,7 @@ namespace {
 QThreadPool* makeBackgroundPool() {
     auto* pool = new QThreadPool();
     pool->setObjectName(QStringLiteral("pfa-background"));
-    pool->setMaxThreadCount(std::max(8, 2 * QThread::idealThreadCount()));
+    pool->setMaxThreadCount(std::max(8, 2 * pfa::availableCpus()));
     // As Qt does for its global pool: the application's end waits for tasks still running
     // (cancelled by their owners by then), so none outlives the libraries it uses.
     qAddPostRoutine([] { backgroundPool()->waitForDone(); });
