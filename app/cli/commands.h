@@ -18,6 +18,8 @@ int epsilonCommand(int argc, char** argv);
 int benchCommand(int argc, char** argv);
 int datasetsCommand(int argc, char** argv);
 int mergeCommand(int argc, char** argv);
+int statusCommand(int argc, char** argv);
+int clusterCommand(int argc, char** argv);
 int ledgerCommand(int argc, char** argv);
 int predictCommand(int argc, char** argv);
 int exportModelCommand(int argc, char** argv);

@@ -19,7 +19,10 @@ const char* const kUsage =
     "commands:\n"
     "  train     run a sweep (data set x algorithm x notion x epsilon x lambda x seeds) and\n"
     "            append one JSON line per finished run; resumable, shardable, presets\n"
-    "  merge     combine results files of sharded sweeps, once per run\n"
+    "  merge     combine results files of sharded sweeps, once per run (with a sweep's\n"
+    "            manifest: and check that every run is there)\n"
+    "  cluster   run a sweep as a Slurm job array: job scripts, a checked merge, one command\n"
+    "  status    how far a sharded sweep is, shard by shard\n"
     "  ledger    the privacy ledger of each data set in results files (RDP composition), and\n"
     "            the persistent ledger of a data set's rows: show, export, reset\n"
     "  predict   apply the model saved with a run to new rows of a CSV/TSV/ARFF file\n"
@@ -55,6 +58,8 @@ int main(int argc, char** argv) {
         if (command == "bench") return pfa::cli::benchCommand(argc, argv);
         if (command == "datasets") return pfa::cli::datasetsCommand(argc, argv);
         if (command == "merge") return pfa::cli::mergeCommand(argc, argv);
+        if (command == "cluster") return pfa::cli::clusterCommand(argc, argv);
+        if (command == "status") return pfa::cli::statusCommand(argc, argv);
         if (command == "ledger") return pfa::cli::ledgerCommand(argc, argv);
         if (command == "predict") return pfa::cli::predictCommand(argc, argv);
         if (command == "export-model") return pfa::cli::exportModelCommand(argc, argv);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
 #include "core/sweep/setting_axes.h"
+#include "core/sweep/sweep_manifest.h"
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_summary.h"
@@ -111,7 +113,10 @@ const char* const kTrainHelpTail =
     "  --out FILE                  JSON-lines results file (appended; required)\n"
     "  --no-resume                 run everything again even if FILE already has it\n"
     "  --shard I/N                 run only the runs with index % N == I (0 <= I < N)\n"
-    "  --threads N                 parallel runs (default: all cores)\n"
+    "  --threads N                 parallel runs (default: the CPUs this process may use:\n"
+    "                              its affinity mask and cgroup quota, e.g. a Slurm job's)\n"
+    "  --write-manifest FILE       train nothing: write the runs' keys and shards (with\n"
+    "                              --shards N) to FILE, as pfa-cli cluster does\n"
     "  --quiet                     no per-run progress lines\n"
     "  --stability N               also print how settled each cell's test violation is at the\n"
     "                              end, over each run's last N evaluations (epochs when\n"
@@ -455,7 +460,9 @@ int trainCommand(int argc, char** argv) {
                                     "tune-criterion",
                                     "tune-validation",
                                     "sensitive-threshold",
-                                    "stability"};
+                                    "stability",
+                                    "write-manifest",
+                                    "shards"};
     for (const DataGenerator& generator : dataGenerators()) {
         for (const GeneratorKnob& knob : generator.knobs) valued.insert(knob.spec.name);
     }
@@ -624,6 +631,41 @@ int trainCommand(int argc, char** argv) {
     const std::vector<SweepRun> runs =
         shardRuns(spec.expand(), options.shardIndex, options.shardCount);
     validateSweep(runs, provider);
+    if (args.has("write-manifest")) {
+        // The plan of a sharded sweep: every run's key and shard (as --shard I/N picks them).
+        const std::vector<SweepRun> all = spec.expand();
+        long shards = args.integer("shards", 0);
+        if (shards < 0 || shards > 100000)
+            throw UsageError("--shards must be between 0 and 100000");
+        if (shards == 0) {
+            // Seeds are the innermost loop, so with N = the seed count (or a divisor) each shard
+            // trains whole seeds and runs that share batches by seed stay together.
+            const long seeds = static_cast<long>(spec.seeds.size());
+            const long runsCount = static_cast<long>(all.size());
+            shards = seeds > 1 ? seeds : std::clamp((runsCount + 7) / 8, 1L, 100L);
+        }
+        shards = std::min<long>(shards, std::max<long>(1, static_cast<long>(all.size())));
+        SweepManifest manifest;
+        manifest.seeds = static_cast<long>(spec.seeds.size());
+        manifest.shards = static_cast<int>(shards);
+        manifest.shardFile = options.outputPath + ".{I}";
+        manifest.mergedFile = options.outputPath;
+        for (const SweepRun& run : all) {
+            manifest.runs.emplace_back(
+                run.key, static_cast<int>(run.index % static_cast<std::size_t>(shards)));
+            manifest.runEpochs += run.config.epochs;
+        }
+        manifest.trainRows = prepared->context.trainRows;
+        manifest.testRows = prepared->context.testRows;
+        manifest.features = prepared->context.features;
+        std::ofstream out(args.text("write-manifest"), std::ios::trunc);
+        if (!(out << manifestJson(manifest)) || !out.flush())
+            throw InputError("cannot write the manifest '" + args.text("write-manifest") + "'");
+        std::printf("%zu run(s) in %ld shard(s): manifest written to %s\n", manifest.runs.size(),
+                    shards, args.text("write-manifest").c_str());
+        return 0;
+    }
+    if (args.has("shards")) throw UsageError("--shards only goes with --write-manifest");
     for (const PreparedDatasetPtr& data : preparedAll) {
         std::fprintf(stderr,
                      "data: %s — %ld training rows, %ld test rows, %ld features, %d groups (%s)\n",
