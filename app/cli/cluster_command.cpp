@@ -185,7 +185,7 @@ std::string writeJobs(const SweepManifest& manifest, const SweepFiles& files,
 
     std::string train = shellQuote(pfaCli) + " train";
     for (const std::string& argument : manifest.trainArguments) train += " " + shellQuote(argument);
-    std::string pattern = files.shardPattern;
+    std::string pattern = absolute(manifest.shardFile);
     pattern.replace(pattern.find("{I}"), 3, "${SLURM_ARRAY_TASK_ID}");
 
     std::string array = "#!/bin/bash\n";
@@ -322,6 +322,11 @@ int clusterCommand(int argc, char** argv) {
             throw UsageError("--resume keeps the sweep's shards; leave out --shards");
         manifestPath = job.resume;
         manifest = readManifest(manifestPath);
+        if (manifest.trainArguments.empty()) {
+            throw InputError("the manifest '" + manifestPath +
+                             "' does not say which sweep it is (no train options); write it "
+                             "again with pfa-cli cluster slurm or train --write-manifest");
+        }
         const SweepStatus status = sweepStatus(manifest);
         shards = status.incompleteShards();
         if (shards.empty()) {

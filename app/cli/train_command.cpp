@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -648,6 +649,19 @@ int trainCommand(int argc, char** argv) {
         SweepManifest manifest;
         manifest.seeds = static_cast<long>(spec.seeds.size());
         manifest.shards = static_cast<int>(shards);
+        manifest.name = std::filesystem::path(options.outputPath).stem().string();
+        // The sweep's options, for the job scripts of its shards (what each task sets itself
+        // left out).
+        for (int i = 2; i < argc; ++i) {
+            const std::string argument = argv[i];
+            if (argument == "--out" || argument == "--shard" || argument == "--threads" ||
+                argument == "--write-manifest" || argument == "--shards") {
+                ++i;
+                continue;
+            }
+            if (argument == "--quiet" || argument == "--no-resume") continue;
+            manifest.trainArguments.push_back(argument);
+        }
         manifest.shardFile = options.outputPath + ".{I}";
         manifest.mergedFile = options.outputPath;
         for (const SweepRun& run : all) {
