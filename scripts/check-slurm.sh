@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Release check: does a sweep run on a real Slurm as README's "Beyond one machine" says?
 #
-#   sudo bash scripts/check-slurm.sh [path/to/pfa-cli]
+#   sudo bash scripts/check-slurm.sh [--readme] [path/to/pfa-cli]
 #
 # Installs Debian's slurm-wlm and munge when they are missing, starts munged, slurmctld -D and
 # slurmd -D in the background with a single-node configuration in a temporary folder (this
@@ -13,12 +13,17 @@
 #      the merge must now be complete;
 #   4. compares the merged file with the same sweep run unsharded, record for record (run key,
 #      test error, training loss, epsilon spent, model).
+# With --readme it then also runs the Slurm commands of README.md's "Beyond one machine"
+# section as written (the Adult preset, 540 runs, from ../shared/datasets/adult linked as
+# $HOME/data/adult in a scratch home) and checks that the merge is complete (a few minutes).
 # Prints each step with its time, and stops the daemons it started and removes its folder on
 # exit (also after a failure). Needs root (the daemons run as root here) and the Debian mirror
 # when the packages are missing. About a minute on an idle 2-core machine.
 set -euo pipefail
 
 PROJECT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+README_TOO=false
+if [ "${1:-}" = "--readme" ]; then README_TOO=true; shift; fi
 CLI=${1:-$PROJECT/build/bin/pfa-cli}
 [ -x "$CLI" ] || { echo "check-slurm: no pfa-cli at $CLI (build first, or pass its path)" >&2; exit 1; }
 CLI=$(cd "$(dirname "$CLI")" && pwd)/$(basename "$CLI")
@@ -70,7 +75,7 @@ MpiDefault=none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 NodeName=$node CPUs=$cpus RealMemory=$memory State=UNKNOWN
-PartitionName=check Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+PartitionName=short Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$work/slurm.conf
 
@@ -151,4 +156,27 @@ fields() {
 }
 diff <(fields whole.jsonl) <(fields results/check.jsonl) > fields.diff || { head fields.diff >&2; fail "the merged shards differ from the unsharded sweep"; }
 step "24 runs compared field by field with the unsharded sweep: identical"
+
+# --- 5. README's commands as written ------------------------------------------------------------
+if $README_TOO; then
+    data=$PROJECT/../shared/datasets/adult
+    [ -f "$data/adult.data" ] || fail "--readme needs the Adult files in $data"
+    mkdir -p "$work/readme/home/data" && cd "$work/readme"
+    ln -s "$(cd "$data" && pwd)" home/data/adult
+    mkdir -p build/bin && ln -s "$CLI" build/bin/pfa-cli
+    # The ```sh block of the section that starts with pfa-cli cluster slurm, line by line.
+    awk '/^### Beyond one machine/ { on = 1; next } /^##/ { on = 0 }
+         on && /^```sh/ { block++; inside = 1; next } on && /^```/ { inside = 0; next }
+         on && inside && block == 1 { print }' "$PROJECT/README.md" > readme.sh
+    step "README's commands:"
+    cat readme.sh
+    # Line by line as a user types them (status says 3, "incomplete", while the jobs run).
+    HOME=$work/readme/home bash readme.sh > readme.log 2>&1 || true
+    head -12 readme.log
+    grep -q "^submitted: array job" readme.log || fail "README's commands did not submit the jobs"
+    wait_jobs
+    cat results/adult-dp.slurm/logs/merge.out
+    grep -q "540 of 540 run(s)" results/adult-dp.slurm/logs/merge.out || fail "README's sweep did not merge complete"
+    step "README's Slurm commands, as written: 540 of 540 runs merged"
+fi
 echo "check-slurm: passed in $(( $(date +%s) - started )) s"
