@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "core/algorithms/registry.h"
+#include "core/sweep/results_file.h"
+#include "core/sweep/sweep_manifest.h"
 #include "core/sweep/sweep_preset.h"
 #include "core/util/build_info.h"
 #include "ui/actions/run_actions.h"
@@ -140,6 +142,46 @@ TEST_CASE(
     files.open(dir.filePath(QStringLiteral("missing.jsonl")));
     REQUIRE(waitForSignals(opened, 3, 20000));
     CHECK(opened.at(2).at(4).toString().contains(QStringLiteral("no such file")));
+
+    // A cluster sweep's manifest (pfa-cli cluster slurm): the runs of its shard files so far,
+    // with how far the sweep is; opened again later, the runs recorded since.
+    const pfa::ResultsFileContent content = pfa::readResultsFile(results.toStdString());
+    REQUIRE(content.records.size() == 4);
+    pfa::SweepManifest manifest;
+    manifest.name = "cluster";
+    manifest.shards = 2;
+    manifest.shardFile = dir.filePath(QStringLiteral("cluster.shard-{I}.jsonl")).toStdString();
+    manifest.mergedFile = dir.filePath(QStringLiteral("cluster.jsonl")).toStdString();
+    for (std::size_t i = 0; i < 4; ++i)
+        manifest.runs.emplace_back(content.records[i].at("run_key").asString(), i < 2 ? 0 : 1);
+    const QString manifestPath = dir.filePath(QStringLiteral("cluster.manifest.json"));
+    const auto writeText = [](const QString& path, const std::string& text) {
+        QFile file(path);
+        REQUIRE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(text.data(), static_cast<qint64>(text.size()));
+    };
+    writeText(manifestPath, pfa::manifestJson(manifest));
+    writeText(QString::fromStdString(pfa::shardFileOf(manifest, 0)),
+              content.lines[0] + "\n" + content.lines[1] + "\n");
+    RunHistoryModel clusterHistory;
+    LedgerBook clusterLedger;
+    ResultsFileController cluster(&clusterHistory, &clusterLedger, [&] { return nextId++; });
+    QSignalSpy clusterOpened(&cluster, &ResultsFileController::opened);
+    QSignalSpy progress(&cluster, &ResultsFileController::sweepProgress);
+    cluster.open(manifestPath);
+    REQUIRE(waitForSignals(clusterOpened, 1, 20000));
+    CHECK(clusterOpened.at(0).at(1).toInt() == 2);
+    REQUIRE(progress.size() == 1);
+    CHECK(progress.at(0).at(0).toString().contains(QStringLiteral("2 of 4 run(s)")));
+    CHECK(progress.at(0).at(0).toString().contains(QStringLiteral("1 of 2 shard(s) still")));
+    writeText(QString::fromStdString(pfa::shardFileOf(manifest, 1)),
+              content.lines[2] + "\n" + content.lines[3] + "\n");
+    cluster.open(manifestPath);
+    REQUIRE(waitForSignals(clusterOpened, 2, 20000));
+    CHECK(clusterOpened.at(1).at(1).toInt() == 2);  // the new shard's runs
+    CHECK(clusterOpened.at(1).at(2).toInt() == 2);  // the first shard's, already in
+    CHECK(progress.at(1).at(0).toString().contains(QStringLiteral("every shard complete")));
+    CHECK(clusterHistory.rowCount() == 4);
 }
 
 TEST_CASE("Session controller: modified state, save and open, recent files, damaged files refused",

@@ -42,12 +42,17 @@ SweepActions::SweepActions(SweepController* sweep, ResultsFileController* result
     m_openResults = new QAction(tr("Open sweep &results…"), this);
     m_openResults->setToolTip(
         tr("Add the runs of a results file written by pfa-cli train, a cluster job or "
-           "an earlier sweep to the history and the sweep views"));
+           "an earlier sweep to the history and the sweep views; a sweep's manifest "
+           "(pfa-cli cluster slurm) adds its shards' runs so far, while it runs or after"));
     connect(m_openResults, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            m_window, tr("Open sweep results"), QString(), tr("Results (*.jsonl);;All files (*)"));
+            m_window, tr("Open sweep results"), QString(),
+            tr("Results (*.jsonl);;Cluster sweep manifests (*.manifest.json);;All files (*)"));
         if (!path.isEmpty()) m_results->open(path);
     });
+    // A manifest's progress goes with the message of the runs it added.
+    connect(results, &ResultsFileController::sweepProgress, this,
+            [this](const QString& text) { m_sweepProgress = text; });
     connect(results, &ResultsFileController::reading, this, [this](const QString& path) {
         emit message(tr("Reading %1…").arg(QFileInfo(path).fileName()), 0);
     });
@@ -57,13 +62,15 @@ SweepActions::SweepActions(SweepController* sweep, ResultsFileController* result
                     emit message(error, 10000);
                     return;
                 }
-                emit message(
+                QString text =
                     tr("%1: %2 run(s) added, %3 already in the history, %4 damaged line(s) skipped")
                         .arg(QFileInfo(path).fileName())
                         .arg(added)
                         .arg(skipped)
-                        .arg(damaged),
-                    10000);
+                        .arg(damaged);
+                if (!m_sweepProgress.isEmpty()) text += QStringLiteral(" — ") + m_sweepProgress;
+                m_sweepProgress.clear();
+                emit message(text, 15000);
                 m_views->followLatest();
                 emit sweepViewsChanged();
             });

@@ -70,6 +70,7 @@ private:
     SweepViewsPanel* m_views;
     DatasetActions* m_datasetActions;
     QWidget* m_window;
+    QString m_sweepProgress;  ///< of the manifest being opened (see ResultsFileController)
     QAction* m_openResults;
     QString m_pendingPreset;  ///< preset waiting for its data set to load
 };

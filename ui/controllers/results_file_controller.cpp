@@ -6,6 +6,7 @@
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
 #include "core/sweep/run_record.h"
+#include "core/sweep/sweep_manifest.h"
 #include "ui/runs/privacy_ledger_book.h"
 #include "ui/runs/run_history_model.h"
 #include "ui/support/background.h"
@@ -24,7 +25,50 @@ struct ReadOutcome {
     std::vector<pfa::DamagedLine> damagedList;  // the first ones, in line order
     std::size_t lines = 0;                      // non-blank lines read
     QString error;
+    /// A sweep manifest was opened: how far its sweep is ("" otherwise).
+    QString sweepProgress;
 };
+
+ReadOutcome readRuns(const QString& path);
+
+/// The runs of a sharded sweep's manifest (pfa-cli cluster slurm): every shard file written so
+/// far, while the sweep runs or after, with how far it is.
+ReadOutcome readSweepShards(const QString& path) {
+    ReadOutcome out;
+    try {
+        const pfa::SweepManifest manifest = pfa::readManifest(path.toStdString());
+        const pfa::SweepStatus status = pfa::sweepStatus(manifest);
+        for (int shard = 0; shard < manifest.shards; ++shard) {
+            const QString file = QString::fromStdString(pfa::shardFileOf(manifest, shard));
+            if (!QFileInfo(file).isFile()) continue;
+            ReadOutcome part = readRuns(file);
+            if (!part.error.isEmpty()) {
+                out.error = part.error;
+                return out;
+            }
+            for (auto& run : part.runs) out.runs.push_back(std::move(run));
+            for (auto& trial : part.trials) out.trials.push_back(std::move(trial));
+            out.damaged += part.damaged;
+            out.lines += part.lines;
+        }
+        const std::vector<int> incomplete = status.incompleteShards();
+        out.sweepProgress =
+            QObject::tr("%1 of %2 run(s) of the sweep '%3' recorded")
+                .arg(status.done)
+                .arg(status.expected)
+                .arg(QString::fromStdString(manifest.name)) +
+            (incomplete.empty() ? QObject::tr(", every shard complete")
+                                : QObject::tr(", %1 of %2 shard(s) still incomplete")
+                                      .arg(incomplete.size())
+                                      .arg(manifest.shards));
+        if (out.runs.empty() && out.error.isEmpty())
+            out.error = QObject::tr("no shard of the sweep '%1' has written results yet (%2)")
+                            .arg(QString::fromStdString(manifest.name), out.sweepProgress);
+    } catch (const std::exception& problem) {
+        out.error = QString::fromStdString(problem.what());
+    }
+    return out;
+}
 
 ReadOutcome readRuns(const QString& path) {
     ReadOutcome out;
@@ -84,7 +128,12 @@ ResultsFileController::ResultsFileController(RunHistoryModel* history, LedgerBoo
 void ResultsFileController::open(const QString& path) {
     emit reading(path);
     runInBackground(
-        this, [path] { return readRuns(path); },
+        this,
+        [path] {
+            // A sweep's manifest stands for its shard files (read as they are so far).
+            return path.endsWith(QStringLiteral(".manifest.json")) ? readSweepShards(path)
+                                                                   : readRuns(path);
+        },
         [this, path](ReadOutcome outcome) {
             const QString name = QFileInfo(path).fileName();
             const QString title = tr("Open sweep results");
@@ -123,6 +172,7 @@ void ResultsFileController::open(const QString& path) {
             const int added = merge(entries);
             for (const auto& [context, trials] : outcome.trials)
                 m_ledger->chargeEntries(context, trials, false);
+            if (!outcome.sweepProgress.isEmpty()) emit sweepProgress(outcome.sweepProgress);
             emit opened(path, added, static_cast<int>(entries.size()) - added,
                         static_cast<int>(outcome.damaged), QString());
             if (outcome.damaged > 0) {

@@ -39,6 +39,10 @@ signals:
     /// read, it is not a results file at all, or some of its lines were skipped. `text` says
     /// what happened; `details` lists the skipped lines and why ("line 3: not a JSON record").
     void problem(const QString& title, const QString& text, const QString& details);
+    /// A sharded sweep's manifest was opened: how far the sweep is ("120 of 540 run(s) of the
+    /// sweep 'adult-dp' recorded, 9 of 15 shard(s) still incomplete"). Opening it again later
+    /// adds the runs recorded since.
+    void sweepProgress(const QString& text);
 
 private:
     RunHistoryModel* m_history;
