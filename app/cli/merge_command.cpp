@@ -6,9 +6,11 @@
 #include <optional>
 
 #include "app/cli/arguments.h"
+#include "app/cli/cell_table.h"
 #include "app/cli/commands.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/sweep_manifest.h"
+#include "core/sweep/sweep_summary.h"
 #include "core/util/format.h"
 
 namespace pfa::cli {
@@ -34,6 +36,16 @@ std::string shardList(const std::vector<int>& shards) {
     std::string text;
     for (const int shard : shards) text += (text.empty() ? "" : ",") + std::to_string(shard);
     return text;
+}
+
+/// The summary table of the merged file: one line per cell, mean ± sd over the seeds.
+void printMergedSummary(const std::string& output) {
+    const std::vector<JsonValue> records = readResultsFile(output).records;
+    if (records.empty()) return;
+    std::printf("\n");
+    std::size_t failed = 0;
+    printCellTable(summarizeRecords(records, false), records, failed);
+    std::printf("\n");
 }
 
 }  // namespace
@@ -150,6 +162,7 @@ int mergeCommand(int argc, char** argv) {
         "%zu record(s) read, %zu written to %s, %zu duplicate(s) dropped, %zu damaged line(s) "
         "skipped\n",
         report.inputRecords, report.written, output.c_str(), report.duplicates, report.damaged);
+    printMergedSummary(output);
     if (!manifest) return 0;
     const SweepStatus status = sweepStatus(*manifest);
     const bool complete = reportSweepStatus(manifestPath, *manifest, status, false);

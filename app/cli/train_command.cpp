@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "app/cli/arguments.h"
+#include "app/cli/cell_table.h"
 #include "app/cli/commands.h"
 #include "core/algorithms/registry.h"
 #include "core/config/config_validation.h"
@@ -395,11 +396,6 @@ std::string settingsHelp() {
         help += helpColumn(line) + wrapped(text, kColumn, kWidth) + "\n";
     }
     return help;
-}
-
-std::string meanSdText(const MeanSd& s, int decimals) {
-    if (s.n == 0) return "-";
-    return formatFixed(s.mean, decimals) + " ± " + formatFixed(s.sd, decimals);
 }
 
 /// The silo options given on the command line (--silos, --silo-split, …: silo_settings.h) on
@@ -791,66 +787,8 @@ int trainCommand(int argc, char** argv) {
     std::printf("\n%s, %zu run(s): %zu finished now, %zu already in %s, %zu failed\n",
                 described.c_str(), runs.size(), outcome.progress.finished,
                 outcome.progress.alreadyDone, options.outputPath.c_str(), outcome.progress.failed);
-    std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6s %-7s\n", "algorithm", "notion",
-                "epsilon", "lambda", "test error", "violation", "eps spent", "seeds", "sec/run");
-    // The point of a cell on its algorithm's curve: λ, or the setting the algorithm's curve
-    // runs over (s = dual step, c = tolerance, gamma = post-processing's allowed gap).
-    auto curvePointOf = [](const SweepCell& cell) {
-        const std::string setting = curveSettingOf(cell.algorithm);
-        if (setting == "lambda") return formatNumber(cell.lambda);
-        const std::string symbol = setting == "dual-step"   ? "s"
-                                   : setting == "tolerance" ? "c"
-                                                            : setting;
-        for (const auto& [name, value] : runKeySettings(cell.cellKey)) {
-            if (name == setting) return symbol + "=" + value;
-        }
-        return symbol + "=?";
-    };
-    // Several data sets (a preset's data axes): each line names the knobs that tell its data apart.
-    std::map<std::string, std::set<std::string>> knobValues;
-    for (const SweepCell& cell : cells) {
-        for (const auto& [knob, value] : datasetKnobs(cell.datasetKey))
-            knobValues[knob].insert(value);
-    }
-    auto dataOf = [&](const SweepCell& cell) {
-        std::string text;
-        for (const auto& [knob, value] : datasetKnobs(cell.datasetKey)) {
-            if (knobValues[knob].size() > 1) text += (text.empty() ? "" : ",") + knob + "=" + value;
-        }
-        return text;
-    };
     std::size_t failed = 0;
-    for (const SweepCell& cell : cells) {
-        failed += cell.failed;
-        if (const std::string data = dataOf(cell); !data.empty())
-            std::printf("[data %s] ", data.c_str());
-        std::printf("%-9s %-5s %-8s %-10s %-18s %-18s %-10s %-6zu %-7.1f\n", cell.algorithm.c_str(),
-                    cell.fairness.c_str(), formatNumber(cell.epsilon).c_str(),
-                    curvePointOf(cell).c_str(), meanSdText(cell.testError, 4).c_str(),
-                    meanSdText(cell.violation, 4).c_str(),
-                    cell.epsilonSpent.n || std::isinf(cell.epsilonSpent.max)
-                        ? formatNumber(cell.epsilonSpent.max, 4).c_str()
-                        : "-",
-                    cell.runs - cell.failed, cell.seconds.n ? cell.seconds.mean : 0.0);
-    }
-    std::map<std::string, std::size_t> curveLengths;
-    for (const JsonValue& record : records) {
-        if (record.has("curve"))
-            curveLengths[record.stringOr("algorithm", "")] = record.at("curve").items().size();
-    }
-    for (const auto& [algorithm, points] : curveLengths) {
-        std::printf(
-            "%s: each line is the run's headline point; every run also recorded its curve of %zu "
-            "points "
-            "over %s (same epsilon), which the GUI's tradeoff views draw\n",
-            algorithm.c_str(), points, curveSettingOf(algorithm).c_str());
-    }
-    if (std::any_of(records.begin(), records.end(),
-                    [](const JsonValue& r) { return r.has("regression"); })) {
-        std::printf(
-            "test error of a regression algorithm: the test MSE; violation '-': not applicable "
-            "(regression has no fairness metric)\n");
-    }
+    printCellTable(cells, records, failed);
     if (stabilityWindow > 0) {
         std::printf(
             "\nviolation over each run's last %ld evaluations (mean +/- sd over the seeds):\n",
