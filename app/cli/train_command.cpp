@@ -1,6 +1,7 @@
 // pfa-cli train: runs a sweep (data set × algorithm × notion × axes × ε × λ × seeds) and
 // appends one JSON line per finished run; resumable, shardable, with presets.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -119,7 +120,7 @@ const char* const kTrainHelpTail =
     "                              its affinity mask and cgroup quota, e.g. a Slurm job's)\n"
     "  --write-manifest FILE       train nothing: write the runs' keys and shards (with\n"
     "                              --shards N) to FILE, as pfa-cli cluster does\n"
-    "  --quiet                     no per-run progress lines\n"
+    "  --quiet                     no line per run: a progress line a minute at most\n"
     "  --stability N               also print how settled each cell's test violation is at the\n"
     "                              end, over each run's last N evaluations (epochs when\n"
     "                              evaluate-every is 1): its sd, the mean epoch-to-epoch\n"
@@ -701,8 +702,19 @@ int trainCommand(int argc, char** argv) {
         break;
     }
 
+    // Quiet: no line per run, but a line a minute at most, so that a batch job's log shows
+    // that the sweep moves (and how far it is) before it ends.
+    auto lastQuietLine = std::chrono::steady_clock::now();
     options.onRunFinished = [&](const SweepRun& run, const RunResult& r, const SweepProgress& p) {
-        if (quiet) return;
+        if (quiet) {
+            const auto now = std::chrono::steady_clock::now();
+            if (now - lastQuietLine < std::chrono::seconds(60)) return;
+            lastQuietLine = now;
+            std::fprintf(stderr, "[%zu/%zu] runs done, %zu failed, %.0f s so far (ETA %.0f s)\n",
+                         p.finished + p.alreadyDone, p.total, p.failed, p.elapsedSeconds,
+                         p.etaSeconds);
+            return;
+        }
         if (r.regression.known) {
             // A regression run: its error is the test MSE and it has no fairness metric.
             std::fprintf(
