@@ -1,6 +1,8 @@
 #include "core/fairness/ermi.h"
 
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace pfa {
 
@@ -77,7 +79,72 @@ double ermiForNotion(FairnessNotion notion, Eigen::Index rows, int classes, int 
     return 0.0;
 }
 
+/// Adds a row of group `r` with mass `mass(j)` for each class to `joint`.
+template <typename Mass>
+void addRow(Joint& joint, int r, int classes, Mass mass) {
+    joint.groupN(r) += 1.0;
+    joint.total += 1.0;
+    for (int j = 0; j < classes; ++j) joint.J(j, r) += mass(j);
+}
+
+Joint emptyJoint(int classes, int groups) {
+    Joint joint;
+    joint.J = Eigen::MatrixXd::Zero(classes, groups);
+    joint.groupN = Eigen::VectorXd::Zero(groups);
+    return joint;
+}
+
 }  // namespace
+
+Ermi::AllNotions Ermi::all(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                           const Eigen::Ref<const RowMatrix>& F,
+                           const Eigen::Ref<const Eigen::VectorXi>& s,
+                           const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
+                           int advantagedClass) {
+    const Eigen::Index rows = predicted.size();
+    const bool soft = F.rows() == rows;
+    const auto softClasses = static_cast<int>(F.cols());  // the soft calls' l
+    // The joints of the six calls: all rows, rows of each label, rows of the advantaged label.
+    Joint dpHard = emptyJoint(classes, groups), dpSoft = emptyJoint(softClasses, groups);
+    Joint eoppHard = emptyJoint(classes, groups), eoppSoft = emptyJoint(softClasses, groups);
+    std::vector<Joint> eoHard(static_cast<std::size_t>(classes), emptyJoint(classes, groups));
+    std::vector<Joint> eoSoft(static_cast<std::size_t>(softClasses),
+                              emptyJoint(softClasses, groups));
+    for (Eigen::Index i = 0; i < rows; ++i) {
+        const int r = s(i), label = y(i), hat = predicted(i);
+        const auto hardMass = [hat](int j) { return hat == j ? 1.0 : 0.0; };
+        const auto softMass = [&F, i](int j) { return F(i, j); };
+        addRow(dpHard, r, classes, hardMass);
+        if (label >= 0 && label < classes) {
+            addRow(eoHard[static_cast<std::size_t>(label)], r, classes, hardMass);
+        }
+        if (label == advantagedClass) addRow(eoppHard, r, classes, hardMass);
+        if (!soft) continue;
+        addRow(dpSoft, r, softClasses, softMass);
+        if (label >= 0 && label < softClasses) {
+            addRow(eoSoft[static_cast<std::size_t>(label)], r, softClasses, softMass);
+        }
+        if (label == advantagedClass) addRow(eoppSoft, r, softClasses, softMass);
+    }
+    // Equalized odds: Σ_c (n_c/N)·ERMI_c, in label order (as ermiForNotion).
+    const auto weighted = [rows](const std::vector<Joint>& joints) {
+        double sum = 0.0;
+        for (const Joint& joint : joints) {
+            if (joint.total > 0.0)
+                sum += joint.total / static_cast<double>(rows) * ermiFromJoint(joint);
+        }
+        return sum;
+    };
+    AllNotions out;
+    out.dpHard = ermiFromJoint(dpHard);
+    out.eoHard = weighted(eoHard);
+    out.eoppHard = ermiFromJoint(eoppHard);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    out.dpSoft = soft ? ermiFromJoint(dpSoft) : nan;
+    out.eoSoft = soft ? weighted(eoSoft) : nan;
+    out.eoppSoft = soft ? ermiFromJoint(eoppSoft) : nan;
+    return out;
+}
 
 double Ermi::soft(const Eigen::Ref<const RowMatrix>& F, const Eigen::Ref<const Eigen::VectorXi>& s,
                   int groups) {

@@ -29,6 +29,19 @@ struct Ermi {
                        const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
                        int advantagedClass);
 
+    /// ERMI of every notion, hard (from ŷ) and soft (from F, when it has a row per prediction;
+    /// NaN otherwise), in one pass over the rows: the same numbers, bit for bit, as the six
+    /// calls above (each sum adds the same terms in the same row order).
+    struct AllNotions {
+        double dpHard = 0.0, eoHard = 0.0, eoppHard = 0.0;
+        double dpSoft = 0.0, eoSoft = 0.0, eoppSoft = 0.0;
+    };
+    static AllNotions all(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                          const Eigen::Ref<const RowMatrix>& F,
+                          const Eigen::Ref<const Eigen::VectorXi>& s,
+                          const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
+                          int advantagedClass);
+
     /// Closed-form maximiser W*_rj = J_jr / (√π_r · q_j) of §4.4 (k × l), for the rows whose
     /// label equals `onlyLabel` (or all rows when onlyLabel < 0). Entries for empty cells are 0.
     static Eigen::MatrixXd maximiser(const Eigen::Ref<const RowMatrix>& F,

@@ -156,19 +156,14 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
     FairnessMetrics m = ratesFromMass([&](Eigen::Index i, auto add) { add(predicted(i), 1.0); }, y,
                                       s, groupNames, classes, advantagedClass);
     if (N == 0) return m;
-    m.ermiDpHard =
-        Ermi::hard(FairnessNotion::DemographicParity, predicted, s, y, k, classes, advantagedClass);
-    m.ermiEoHard =
-        Ermi::hard(FairnessNotion::EqualizedOdds, predicted, s, y, k, classes, advantagedClass);
-    m.ermiEoppHard =
-        Ermi::hard(FairnessNotion::EqualOpportunity, predicted, s, y, k, classes, advantagedClass);
-    if (F.rows() == N) {
-        m.ermiDpSoft = Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
-        m.ermiEoSoft = Ermi::soft(FairnessNotion::EqualizedOdds, F, s, y, k, advantagedClass);
-        m.ermiEoppSoft = Ermi::soft(FairnessNotion::EqualOpportunity, F, s, y, k, advantagedClass);
-    } else {
-        m.ermiDpSoft = m.ermiEoSoft = m.ermiEoppSoft = kNaN;
-    }
+    // Every notion's ERMI, hard and soft, in one pass over the rows (the same numbers).
+    const Ermi::AllNotions ermi = Ermi::all(predicted, F, s, y, k, classes, advantagedClass);
+    m.ermiDpHard = ermi.dpHard;
+    m.ermiEoHard = ermi.eoHard;
+    m.ermiEoppHard = ermi.eoppHard;
+    m.ermiDpSoft = ermi.dpSoft;
+    m.ermiEoSoft = ermi.eoSoft;
+    m.ermiEoppSoft = ermi.eoppSoft;
     return m;
 }
 

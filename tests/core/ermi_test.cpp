@@ -262,3 +262,42 @@ TEST_CASE("ERMI is zero for predictions independent of the group", "[ermi]") {
     s << 0, 0, 1, 1;
     CHECK_THAT(Ermi::soft(F, s, 2), WithinAbs(0.0, 1e-15));
 }
+
+TEST_CASE("ERMI of every notion in one pass equals the six separate calls, bit for bit", "[ermi]") {
+    RandomStream random(77, 3);
+    for (const int classes : {2, 3}) {
+        const int groups = 3;
+        const Eigen::Index n = 500;
+        Eigen::VectorXi predicted(n), s(n), y(n);
+        RowMatrix F(n, classes);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            predicted(i) = static_cast<int>(random.uniformIndex(classes));
+            s(i) = static_cast<int>(random.uniformIndex(groups));
+            y(i) = static_cast<int>(random.uniformIndex(classes));
+            double total = 0.0;
+            for (int j = 0; j < classes; ++j) total += (F(i, j) = random.uniformOpen());
+            F.row(i) /= total;
+        }
+        for (const int advantaged : {0, 1}) {
+            CAPTURE(classes, advantaged);
+            const Ermi::AllNotions all = Ermi::all(predicted, F, s, y, groups, classes, advantaged);
+            using N = FairnessNotion;
+            CHECK(all.dpHard ==
+                  Ermi::hard(N::DemographicParity, predicted, s, y, groups, classes, advantaged));
+            CHECK(all.eoHard ==
+                  Ermi::hard(N::EqualizedOdds, predicted, s, y, groups, classes, advantaged));
+            CHECK(all.eoppHard ==
+                  Ermi::hard(N::EqualOpportunity, predicted, s, y, groups, classes, advantaged));
+            CHECK(all.dpSoft == Ermi::soft(N::DemographicParity, F, s, y, groups, advantaged));
+            CHECK(all.eoSoft == Ermi::soft(N::EqualizedOdds, F, s, y, groups, advantaged));
+            CHECK(all.eoppSoft == Ermi::soft(N::EqualOpportunity, F, s, y, groups, advantaged));
+            CHECK(all.eoHard > 0.0);
+        }
+        // Without probabilities for these rows: the soft values are not known.
+        const Ermi::AllNotions hardOnly =
+            Ermi::all(predicted, RowMatrix(0, classes), s, y, groups, classes, 1);
+        CHECK(std::isnan(hardOnly.dpSoft));
+        CHECK(hardOnly.dpHard ==
+              Ermi::hard(FairnessNotion::DemographicParity, predicted, s, y, groups, classes, 1));
+    }
+}
