@@ -22,7 +22,7 @@ namespace pfa {
 
 namespace {
 
-class DpSgdLinear final : public Algorithm {
+class DpSgdLinear final : public LinearSgdAlgorithm {
 public:
     std::string name() const override { return "dp-sgd-linear"; }
     std::string description() const override {
@@ -47,26 +47,9 @@ public:
         return centralConvexRate(in, 1.0, "central DP, convex: 1/√n + √(d ln(1/δ))/(ε n)");
     }
 
-    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
-                  const CancelToken& cancel) const override {
-        std::vector<LinearSgdJob> jobs;
-        jobs.push_back(job(prepared.config(), data));
-        return trainLinearSgdJobs(jobs, data, {&observer}, cancel).front();
-    }
-
-    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
-                                       const DataSplit& data,
-                                       const std::vector<TrainingObserver*>& observers,
-                                       const CancelToken& cancel) const override {
-        const KnownDataFingerprint fingerprint(data.train);  // read the rows once, not per run
-        std::vector<LinearSgdJob> jobs;
-        for (const PreparedConfig& run : runs) jobs.push_back(job(run.config(), data));
-        return trainLinearSgdJobs(jobs, data, observers, cancel);
-    }
-
 private:
     /// The run of `config`: every training row private, its streams and its statement.
-    LinearSgdJob job(const TrainConfig& config, const DataSplit& data) const {
+    LinearSgdJob job(const TrainConfig& config, const DataSplit& data) const override {
         LinearSgdJob job;
         job.plan = planLinearSgd(config, data.train, splitPublicRows(data.train, 0.0, 0));
         const RunStreams streams(config, data.train);

@@ -17,6 +17,7 @@
 #include "core/engine/evaluator.h"
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
+#include "core/engine/run_streams.h"
 #include "core/engine/shared_batch_products.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
@@ -41,6 +42,59 @@ void addRow(const Dataset& train, long row, double scale, Eigen::VectorXd& g) {
     const Eigen::Index d = train.features();
     g.head(d).noalias() += scale * train.X.row(row).transpose();
     g(d) += scale;
+}
+
+/// Which rows a run reads: α = 1 never reads a public row, α = 0 never reads a private row.
+struct RowsRead {
+    bool usePrivate = true, usePublic = false;
+};
+RowsRead rowsRead(const LinearSgdSetup& s) {
+    const bool autoWeight = std::isnan(s.alpha);
+    RowsRead read;
+    read.usePublic = !s.publicRows.empty() && s.publicBatch > 0 && (autoWeight || s.alpha < 1.0);
+    read.usePrivate = !read.usePublic || autoWeight || s.alpha > 0.0;
+    return read;
+}
+
+/// One step from the private estimate `gp` (released) and, for a run that mixes public rows
+/// in, the public mean `gq` with the mean squared norm of the public rows' gradients:
+/// g = α gp + (1 − α) gq (α fixed or automatic; `gp` becomes g), w ← w − η g, projected onto
+/// the ball, the average updated. Returns the α used (1 without public rows). The loop of a
+/// run alone and that of runs together take their steps here.
+double takeStep(const LinearSgdSetup& s, bool usePrivate, bool usePublic, Eigen::VectorXd& gp,
+                const Eigen::VectorXd& gq, double publicMeanSquaredNorm, long t, Eigen::VectorXd& w,
+                Eigen::VectorXd& average) {
+    double alpha = 1.0;
+    if (usePublic) {
+        const double k = static_cast<double>(s.publicBatch);
+        const double dimension = static_cast<double>(w.size());
+        alpha = s.alpha;
+        if (std::isnan(alpha)) {
+            // V² = mean_j ‖h_j − gq‖² = mean_j ‖h_j‖² − ‖gq‖² (public rows only: no privacy
+            // cost).
+            const double spread = std::max(0.0, publicMeanSquaredNorm - gq.squaredNorm());
+            // Per run: the public rows are reused every step, so their error does not average
+            // out over the steps while the private noise does (σ²/T on the run's average).
+            alpha = s.runLevelWeight
+                        ? autoAlpha(spread, static_cast<double>(s.privateRows.size()),
+                                    static_cast<double>(s.publicRows.size()), dimension,
+                                    s.sigma / std::sqrt(static_cast<double>(s.steps)))
+                        : autoAlpha(spread, s.expectedBatch, k, dimension, s.sigma);
+        }
+        if (usePrivate) {
+            gp *= alpha;
+            gp.noalias() += (1.0 - alpha) * gq;
+        } else {
+            gp = gq;
+        }
+    }
+    w.noalias() -= s.learningRate * gp;
+    if (std::isfinite(s.radius)) {
+        const double norm = w.norm();
+        if (norm > s.radius) w *= s.radius / norm;
+    }
+    if (s.averageIterates) average += (4.0 / (static_cast<double>(t + 1) + 3.0)) * (w - average);
+    return alpha;
 }
 
 /// The private rows' step: a Poisson batch (rate q) of their squared-loss gradients, each
@@ -188,12 +242,7 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     const Dataset& train = data.train;
     const Eigen::Index d = train.features();
     const Eigen::VectorXd y = regressionTargets(train);
-    const long nPrivate = static_cast<long>(s.privateRows.size());
-    const long nPublic = static_cast<long>(s.publicRows.size());
-    const bool autoWeight = std::isnan(s.alpha);
-    // α = 1 never reads a public row, α = 0 never reads a private row.
-    const bool usePublic = nPublic > 0 && s.publicBatch > 0 && (autoWeight || s.alpha < 1.0);
-    const bool usePrivate = !usePublic || autoWeight || s.alpha > 0.0;
+    const auto [usePrivate, usePublic] = rowsRead(s);
 
     // Everything the steps touch is allocated here, once.
     Eigen::VectorXd w = s.start.size() == d + 1 ? s.start : Eigen::VectorXd::Zero(d + 1);
@@ -222,42 +271,10 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
             batchRows += rows;
             seen += rows;
         }
-        if (usePublic) {
-            const double meanSquaredNorm = publicBatches.gradient(w, streams.publicSampling, gq);
-            const double k = static_cast<double>(s.publicBatch);
-            double alpha = s.alpha;
-            if (autoWeight) {
-                // V² = mean_j ‖h_j − gq‖² = mean_j ‖h_j‖² − ‖gq‖² (public rows only: no privacy
-                // cost).
-                const double spread = std::max(0.0, meanSquaredNorm - gq.squaredNorm());
-                // Per run: the public rows are reused every step, so their error does not average
-                // out over the steps while the private noise does (σ²/T on the run's average).
-                alpha = s.runLevelWeight
-                            ? autoAlpha(spread, static_cast<double>(nPrivate),
-                                        static_cast<double>(nPublic), static_cast<double>(d + 1),
-                                        s.sigma / std::sqrt(static_cast<double>(s.steps)))
-                            : autoAlpha(spread, s.expectedBatch, k, static_cast<double>(d + 1),
-                                        s.sigma);
-            }
-            alphaSum += alpha;
-            ++alphaSteps;
-            if (usePrivate) {
-                gp *= alpha;
-                gp.noalias() += (1.0 - alpha) * gq;
-            } else {
-                gp = gq;
-            }
-        } else {
-            alphaSum += 1.0;
-            ++alphaSteps;
-        }
-        w.noalias() -= s.learningRate * gp;
-        if (std::isfinite(s.radius)) {
-            const double norm = w.norm();
-            if (norm > s.radius) w *= s.radius / norm;
-        }
-        if (s.averageIterates)
-            average += (4.0 / (static_cast<double>(t + 1) + 3.0)) * (w - average);
+        const double meanSquaredNorm =
+            usePublic ? publicBatches.gradient(w, streams.publicSampling, gq) : 0.0;
+        alphaSum += takeStep(s, usePrivate, usePublic, gp, gq, meanSquaredNorm, t, w, average);
+        ++alphaSteps;
 
         StepInfo info;
         info.step = t + 1;
@@ -313,6 +330,7 @@ public:
         : m_s(*member.setup),
           m_noise(*member.noise),
           m_session(*member.observer, cancel),
+          m_read(rowsRead(m_s)),
           m_release(privacy::ReleaseSpec::gaussian(
               "private-gradient", (m_s.replaceAdjacency ? 2.0 : 1.0) * m_s.clip / m_s.expectedBatch,
               m_s.sigma)) {
@@ -323,16 +341,12 @@ public:
         m_sum.resize(1, width);
         m_gp.resize(width);
         m_gq.resize(width);
-        const bool autoWeight = std::isnan(m_s.alpha);
-        const long nPublic = static_cast<long>(m_s.publicRows.size());
-        m_usePublic = nPublic > 0 && m_s.publicBatch > 0 && (autoWeight || m_s.alpha < 1.0);
-        m_usePrivate = !m_usePublic || autoWeight || m_s.alpha > 0.0;
         m_session.setEpsilonSoFar(member.epsilonAfter);
         m_session.result().dataset = data.train.name;
     }
 
-    bool usePrivate() const { return m_usePrivate; }
-    bool usePublic() const { return m_usePublic; }
+    bool usePrivate() const { return m_read.usePrivate; }
+    bool usePublic() const { return m_read.usePublic; }
     bool over() const { return m_over; }
     /// Checks the cancel token before step t (0-based); false when the run ends here.
     bool startStep(long t) {
@@ -381,38 +395,12 @@ public:
 
     /// Mixes, steps, projects and averages; reports the step. True when the run evaluates now.
     bool finishStep(long t) {
-        const double nPrivate = static_cast<double>(m_s.privateRows.size());
-        const double nPublic = static_cast<double>(m_s.publicRows.size());
-        const double dimension = static_cast<double>(m_w.size());
-        if (m_usePublic) {
-            const double k = static_cast<double>(m_s.publicBatch);
-            double alpha = m_s.alpha;
-            if (std::isnan(alpha)) {
-                const double spread = std::max(0.0, m_publicSquaredNorms / k - m_gq.squaredNorm());
-                alpha = m_s.runLevelWeight
-                            ? autoAlpha(spread, nPrivate, nPublic, dimension,
-                                        m_s.sigma / std::sqrt(static_cast<double>(m_s.steps)))
-                            : autoAlpha(spread, m_s.expectedBatch, k, dimension, m_s.sigma);
-            }
-            m_publicSquaredNorms = 0.0;
-            m_alphaSum += alpha;
-            if (m_usePrivate) {
-                m_gp *= alpha;
-                m_gp.noalias() += (1.0 - alpha) * m_gq;
-            } else {
-                m_gp = m_gq;
-            }
-        } else {
-            m_alphaSum += 1.0;
-        }
+        const double meanSquaredNorm =
+            m_read.usePublic ? m_publicSquaredNorms / static_cast<double>(m_s.publicBatch) : 0.0;
+        m_publicSquaredNorms = 0.0;
+        m_alphaSum += takeStep(m_s, m_read.usePrivate, m_read.usePublic, m_gp, m_gq,
+                               meanSquaredNorm, t, m_w, m_average);
         ++m_alphaSteps;
-        m_w.noalias() -= m_s.learningRate * m_gp;
-        if (std::isfinite(m_s.radius)) {
-            const double norm = m_w.norm();
-            if (norm > m_s.radius) m_w *= m_s.radius / norm;
-        }
-        if (m_s.averageIterates)
-            m_average += (4.0 / (static_cast<double>(t + 1) + 3.0)) * (m_w - m_average);
         StepInfo info;
         info.step = t + 1;
         info.epoch = static_cast<int>(t / m_s.stepsPerEpoch) + 1;
@@ -488,10 +476,10 @@ private:
     const LinearSgdSetup& m_s;
     RandomStream& m_noise;
     RunSession m_session;
+    const RowsRead m_read;
     privacy::ReleaseSpec m_release;
     Eigen::VectorXd m_w, m_average, m_gp, m_gq;
     RowMatrix m_theta, m_sum, m_testScores, m_trainScores;
-    bool m_usePrivate = true, m_usePublic = false;
     bool m_over = false, m_stop = false, m_diverged = false;
     long m_clipped = 0, m_seen = 0, m_batchRows = 0, m_alphaSteps = 0;
     double m_batchLoss = 0.0, m_publicSquaredNorms = 0.0, m_alphaSum = 0.0;
@@ -682,6 +670,22 @@ std::vector<RunResult> trainLinearSgdJobs(std::vector<LinearSgdJob>& jobs, const
         out.push_back(std::move(result));
     }
     return out;
+}
+
+RunResult LinearSgdAlgorithm::run(const PreparedConfig& prepared, const DataSplit& data,
+                                  TrainingObserver& observer, const CancelToken& cancel) const {
+    std::vector<LinearSgdJob> jobs;
+    jobs.push_back(job(prepared.config(), data));
+    return trainLinearSgdJobs(jobs, data, {&observer}, cancel).front();
+}
+
+std::vector<RunResult> LinearSgdAlgorithm::runTogether(
+    const std::vector<PreparedConfig>& runs, const DataSplit& data,
+    const std::vector<TrainingObserver*>& observers, const CancelToken& cancel) const {
+    const KnownDataFingerprint fingerprint(data.train);  // read the rows once, not per run
+    std::vector<LinearSgdJob> jobs;
+    for (const PreparedConfig& run : runs) jobs.push_back(job(run.config(), data));
+    return trainLinearSgdJobs(jobs, data, observers, cancel);
 }
 
 LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,

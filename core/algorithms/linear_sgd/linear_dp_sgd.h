@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/algorithm.h"
 #include "core/config/cancel_token.h"
 #include "core/config/parameters.h"
 #include "core/config/run_result.h"
@@ -162,6 +163,23 @@ struct LinearSgdJob {
 std::vector<RunResult> trainLinearSgdJobs(std::vector<LinearSgdJob>& jobs, const DataSplit& data,
                                           const std::vector<TrainingObserver*>& observers,
                                           const CancelToken& cancel);
+
+/// The base of dp-sgd-linear and semi-dp-sgd: a run is a LinearSgdJob (`job`), trained alone
+/// or with the runs on the same shared batches (trainLinearSgdJobs). Each adds its name,
+/// declarations, rules and `job`.
+class LinearSgdAlgorithm : public Algorithm {
+public:
+    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
+                  const CancelToken& cancel) const override;
+    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
+                                       const DataSplit& data,
+                                       const std::vector<TrainingObserver*>& observers,
+                                       const CancelToken& cancel) const override;
+
+protected:
+    /// The run of a prepared configuration: its plan, streams, training and statement.
+    virtual LinearSgdJob job(const TrainConfig& config, const DataSplit& data) const = 0;
+};
 
 /// The projection radius D of the linear DP-SGD algorithms (dp-sgd-linear, semi-dp-sgd),
 /// declared as the heavy-tail algorithms declare it: one setting, one meaning.

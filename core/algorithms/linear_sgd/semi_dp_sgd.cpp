@@ -44,7 +44,7 @@ constexpr std::uint64_t kPublicBatchStream = 0x5055424241544348ULL;  // "PUBBATC
 /// The stored value of an automatic α (out of range, so only the word "auto" means it).
 constexpr const char* kAutoAlpha = "-1";
 
-class SemiDpSgd final : public Algorithm {
+class SemiDpSgd final : public LinearSgdAlgorithm {
 public:
     std::string name() const override { return "semi-dp-sgd"; }
     std::string description() const override {
@@ -178,13 +178,6 @@ public:
             }};
     }
 
-    RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
-                  const CancelToken& cancel) const override {
-        std::vector<LinearSgdJob> jobs;
-        jobs.push_back(job(prepared.config(), data));
-        return trainLinearSgdJobs(jobs, data, {&observer}, cancel).front();
-    }
-
     /// Private runs with batch-sharing by-seed on the same private rows (public-share and
     /// public-seed) and public batch draw the same batches; public rows only: alone.
     std::string togetherKey(const TrainConfig& config, const Dataset& train) const override {
@@ -192,16 +185,6 @@ public:
         if (key.empty() || kPublicUse(config) == "public-only") return "";
         return key + ";" + populationOf(config) +
                ";public-batch=" + formatNumber(kPublicBatch(config));
-    }
-
-    std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
-                                       const DataSplit& data,
-                                       const std::vector<TrainingObserver*>& observers,
-                                       const CancelToken& cancel) const override {
-        const KnownDataFingerprint fingerprint(data.train);  // read the rows once, not per run
-        std::vector<LinearSgdJob> jobs;
-        for (const PreparedConfig& run : runs) jobs.push_back(job(run.config(), data));
-        return trainLinearSgdJobs(jobs, data, observers, cancel);
     }
 
 private:
@@ -212,7 +195,7 @@ private:
     }
 
     /// The run of `config`: its rows, streams, training and statement.
-    LinearSgdJob job(const TrainConfig& config, const DataSplit& data) const {
+    LinearSgdJob job(const TrainConfig& config, const DataSplit& data) const override {
         const Dataset& train = data.train;
         const double share = kPublicShare(config);
         const auto publicSeed = static_cast<std::uint64_t>(kPublicSeed(config));
