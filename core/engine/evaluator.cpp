@@ -3,15 +3,13 @@
 #include <Eigen/QR>
 #include <cmath>
 #include <cstdint>
-#include <deque>
 #include <limits>
-#include <mutex>
 #include <tuple>
-#include <utility>
 
 #include "core/engine/run_streams.h"
 #include "core/fairness/ermi.h"
 #include "core/model/logistic_regression.h"
+#include "core/util/recent_results.h"
 
 namespace pfa {
 
@@ -121,23 +119,15 @@ ExcessRiskReference excessRiskReference(const Dataset& train, const Dataset& tes
     // seed) solve it once. Keyed by the data's fingerprints (free inside a sweep, which knows
     // them); the few most recent are kept.
     using Key = std::tuple<std::uint64_t, std::uint64_t, double>;
-    static std::mutex mutex;
-    static std::deque<std::pair<Key, ExcessRiskReference>> recent;
-    constexpr std::size_t kKept = 16;
+    static RecentResults<Key, ExcessRiskReference> recent(16);
     const Key key{knownOrNewFingerprint(train), dataFingerprint(test), ridge};
-    {
-        const std::lock_guard<std::mutex> lock(mutex);
-        for (const auto& [known, reference] : recent)
-            if (known == key) return reference;
-    }
-    ExcessRiskReference reference;
-    reference.optimum = leastSquaresOptimum(train, ridge);
-    if (reference.optimum.size() > 0)
-        reference.optimumMse = evaluateRegression(test, reference.optimum).testMse;
-    const std::lock_guard<std::mutex> lock(mutex);
-    recent.emplace_back(key, reference);
-    if (recent.size() > kKept) recent.pop_front();
-    return reference;
+    return recent.get(key, [&] {
+        ExcessRiskReference reference;
+        reference.optimum = leastSquaresOptimum(train, ridge);
+        if (reference.optimum.size() > 0)
+            reference.optimumMse = evaluateRegression(test, reference.optimum).testMse;
+        return reference;
+    });
 }
 
 FairnessMetrics fairnessNotApplicable(long rows, double headlineError) {

@@ -4,11 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <deque>
 #include <limits>
-#include <mutex>
 #include <numeric>
-#include <utility>
 
 #include "core/config/config_validation.h"
 #include "core/config/own_setting.h"
@@ -19,6 +16,7 @@
 #include "core/privacy/run_accountant.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "core/util/recent_results.h"
 
 namespace pfa {
 
@@ -458,42 +456,31 @@ namespace {
 /// ε, trust model and seed of a sweep) solve it once; the 16 most recent are kept, keyed by the
 /// data fingerprint (free inside a sweep).
 Eigen::VectorXd pooledOptimum(const Dataset& train) {
-    static std::mutex mutex;
-    static std::deque<std::pair<std::uint64_t, Eigen::VectorXd>> recent;
-    constexpr std::size_t kKept = 16;
-    const std::uint64_t key = knownOrNewFingerprint(train);
-    {
-        const std::lock_guard<std::mutex> lock(mutex);
-        for (const auto& [known, optimum] : recent)
-            if (known == key) return optimum;
-    }
-    const Eigen::Index d = train.features();
-    const double n = static_cast<double>(train.rows());
-    constexpr double kRidge = 1e-6;
-    Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1), x(d + 1);
-    Eigen::MatrixXd h(d + 1, d + 1);
-    for (int iteration = 0; iteration < 50; ++iteration) {
-        Eigen::VectorXd total = kRidge * w;
-        h = kRidge * Eigen::MatrixXd::Identity(d + 1, d + 1);
-        for (Eigen::Index i = 0; i < train.rows(); ++i) {
-            x.head(d) = train.X.row(i).transpose();
-            x(d) = 1.0;
-            const double p = sigmoid(w.dot(x));
-            total += (p - train.y(i)) * x / n;
-            h.selfadjointView<Eigen::Lower>().rankUpdate(x, p * (1.0 - p) / n);
+    static RecentResults<std::uint64_t, Eigen::VectorXd> recent(16);
+    return recent.get(knownOrNewFingerprint(train), [&train] {
+        const Eigen::Index d = train.features();
+        const double n = static_cast<double>(train.rows());
+        constexpr double kRidge = 1e-6;
+        Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1), x(d + 1);
+        Eigen::MatrixXd h(d + 1, d + 1);
+        for (int iteration = 0; iteration < 50; ++iteration) {
+            Eigen::VectorXd total = kRidge * w;
+            h = kRidge * Eigen::MatrixXd::Identity(d + 1, d + 1);
+            for (Eigen::Index i = 0; i < train.rows(); ++i) {
+                x.head(d) = train.X.row(i).transpose();
+                x(d) = 1.0;
+                const double p = sigmoid(w.dot(x));
+                total += (p - train.y(i)) * x / n;
+                h.selfadjointView<Eigen::Lower>().rankUpdate(x, p * (1.0 - p) / n);
+            }
+            const Eigen::VectorXd stepDirection =
+                h.selfadjointView<Eigen::Lower>().ldlt().solve(total);
+            w -= stepDirection;
+            if (!w.allFinite()) return Eigen::VectorXd();
+            if (stepDirection.norm() < 1e-10 * (1.0 + w.norm())) break;
         }
-        const Eigen::VectorXd stepDirection = h.selfadjointView<Eigen::Lower>().ldlt().solve(total);
-        w -= stepDirection;
-        if (!w.allFinite()) {
-            w.resize(0);
-            break;
-        }
-        if (stepDirection.norm() < 1e-10 * (1.0 + w.norm())) break;
-    }
-    const std::lock_guard<std::mutex> lock(mutex);
-    recent.emplace_back(key, w);
-    if (recent.size() > kKept) recent.pop_front();
-    return w;
+        return w;
+    });
 }
 
 }  // namespace
