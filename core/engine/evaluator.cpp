@@ -48,7 +48,7 @@ double Evaluator::binaryLogisticMeanLoss() {
     // The metrics of every row at once in SIMD (Eigen's exp and log on contiguous vectors, no
     // select: it would fall back to scalar code): the same quantities as LogisticRegression's
     // row loop up to round-off, which training keeps for its bits.
-    constexpr double kFloor = 1e-12;  // as LogisticRegression's loss
+    constexpr double kFloor = LogisticRegression::kProbabilityFloor;
     const Eigen::Map<const Eigen::VectorXd> z(m_Z.data(), m_Z.rows());  // one score per row
     m_sigma.array() = 1.0 / (1.0 + (-z.array()).exp());
     m_F.col(1) = m_sigma;

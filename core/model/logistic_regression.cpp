@@ -7,11 +7,6 @@
 
 namespace pfa {
 
-namespace {
-constexpr double kProbabilityFloor = 1e-12;
-
-}  // namespace
-
 void LogisticRegression::probabilities(const Eigen::Ref<const RowMatrix>& Z,
                                        Eigen::Ref<RowMatrix> F) const {
     for (Eigen::Index i = 0; i < Z.rows(); ++i) {

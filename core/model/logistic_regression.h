@@ -10,6 +10,8 @@ public:
     std::string name() const override { return "logistic"; }
     int classes() const override { return 2; }
     int scoreDimension() const override { return 1; }
+    /// Probabilities are clamped to [floor, 1 − floor] in the loss (a finite loss at σ = 0, 1).
+    static constexpr double kProbabilityFloor = 1e-12;
 
     void probabilities(const Eigen::Ref<const RowMatrix>& Z,
                        Eigen::Ref<RowMatrix> F) const override;
