@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -247,11 +246,17 @@ std::string writeJobs(const SweepManifest& manifest, const SweepFiles& files,
     return "bash " + shellQuote(submitFile);
 }
 
-/// Options of pfa-cli train that a job script sets itself (or that would fight the allocation).
-const std::set<std::string> kTaskOwned = {"--shard", "--out", "--threads", "--write-manifest",
-                                          "--shards"};
-
 }  // namespace
+
+bool isSetByShardTask(const std::string& option) {
+    // --threads would fight the allocation: a task uses the CPUs Slurm gives it.
+    return option == "--out" || option == "--shard" || option == "--threads" ||
+           option == "--write-manifest" || option == "--shards";
+}
+
+bool isLeftOutOfShardTask(const std::string& option) {
+    return option == "--quiet" || option == "--no-resume";
+}
 
 int clusterCommand(int argc, char** argv) {
     if (argc < 3 || std::string(argv[2]) == "--help") {
@@ -300,12 +305,12 @@ int clusterCommand(int argc, char** argv) {
             job.resume = value(i, a);
         } else if (a == "--out") {
             out = value(i, a);
-        } else if (a == "--quiet" || a == "--no-resume") {
+        } else if (isLeftOutOfShardTask(a)) {
             // A task's log shows each run as it ends; a rerun task resumes its shard.
             std::fprintf(stderr,
                          "note: %s is left out of the job: tasks log every run and resume\n",
                          a.c_str());
-        } else if (kTaskOwned.count(a)) {
+        } else if (isSetByShardTask(a)) {
             throw UsageError(a + " is set by the job script; leave it out");
         } else {
             trainArguments.push_back(a);
@@ -362,8 +367,7 @@ int clusterCommand(int argc, char** argv) {
         manifest = readManifest(files.manifest);
         manifest.name = files.name;
         manifest.shardFile = files.shardPattern;
-        manifest.mergedFile = files.results;
-        manifest.trainArguments = trainArguments;
+        manifest.mergedFile = files.results;  // (its train options: those given above)
         {
             std::ofstream rewrite(files.manifest, std::ios::trunc);
             if (!(rewrite << manifestJson(manifest)) || !rewrite.flush())

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 #include "core/privacy/dataset_ledger.h"
 #include "core/privacy/ledger_store.h"
 
@@ -20,6 +22,13 @@ int datasetsCommand(int argc, char** argv);
 int mergeCommand(int argc, char** argv);
 int statusCommand(int argc, char** argv);
 int clusterCommand(int argc, char** argv);
+
+/// Options of `pfa-cli train` that a shard's task sets itself, each with a value (--out,
+/// --shard, --threads, --write-manifest, --shards): a sweep's manifest and job scripts leave
+/// them out of the sweep's options.
+bool isSetByShardTask(const std::string& option);
+/// Flags a shard's task leaves out: it logs every run (--quiet) and resumes (--no-resume).
+bool isLeftOutOfShardTask(const std::string& option);
 int ledgerCommand(int argc, char** argv);
 int predictCommand(int argc, char** argv);
 int exportModelCommand(int argc, char** argv);

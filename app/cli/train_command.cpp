@@ -651,12 +651,11 @@ int trainCommand(int argc, char** argv) {
         // left out).
         for (int i = 2; i < argc; ++i) {
             const std::string argument = argv[i];
-            if (argument == "--out" || argument == "--shard" || argument == "--threads" ||
-                argument == "--write-manifest" || argument == "--shards") {
-                ++i;
+            if (isSetByShardTask(argument)) {
+                ++i;  // and its value
                 continue;
             }
-            if (argument == "--quiet" || argument == "--no-resume") continue;
+            if (isLeftOutOfShardTask(argument)) continue;
             manifest.trainArguments.push_back(argument);
         }
         manifest.shardFile = options.outputPath + ".{I}";
