@@ -22,6 +22,7 @@
 set -euo pipefail
 
 PROJECT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$PROJECT/tests/cli/record_fields.sh"
 README_TOO=false
 if [ "${1:-}" = "--readme" ]; then README_TOO=true; shift; fi
 CLI=${1:-$PROJECT/build/bin/pfa-cli}
@@ -146,15 +147,7 @@ step "the merge after the rerun is complete"
 
 # --- 4. the same as the unsharded sweep -------------------------------------------------------
 "$CLI" train "${sweep[@]}" --quiet --out whole.jsonl > whole.log 2>&1 || fail "the unsharded sweep"
-fields() {
-    while IFS= read -r line; do
-        for pattern in '"run_key":"[^"]*"' '"test_error":[^,]*' '"train_loss":[^,]*' '"epsilon_spent":[^,]*' '"theta":\[\[[^]]*\]'; do
-            printf '%s ' "$(grep -o "$pattern" <<< "$line" | head -1)"
-        done
-        echo
-    done < "$1" | sort
-}
-diff <(fields whole.jsonl) <(fields results/check.jsonl) > fields.diff || { head fields.diff >&2; fail "the merged shards differ from the unsharded sweep"; }
+diff <(record_fields whole.jsonl) <(record_fields results/check.jsonl) > fields.diff || { head fields.diff >&2; fail "the merged shards differ from the unsharded sweep"; }
 step "24 runs compared field by field with the unsharded sweep: identical"
 
 # --- 5. README's commands as written ------------------------------------------------------------

@@ -5,6 +5,7 @@
 # name them and exit 3; the rerun array holds exactly those two; after it the merge is complete
 # and equals the unsharded sweep record for record.
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/record_fields.sh"
 cli="$1"
 work="$2"
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
@@ -59,15 +60,7 @@ grep -q "12 of 12 run(s)" final.log || { cat final.log >&2; fail "the final merg
 
 # Record for record the unsharded sweep (models, metrics, epsilon).
 "$cli" train "${sweep[@]}" --quiet --out whole.jsonl > whole.log 2>&1 || fail "the unsharded sweep"
-fields() {
-    while IFS= read -r line; do
-        for pattern in '"run_key":"[^"]*"' '"test_error":[^,]*' '"train_loss":[^,]*' '"epsilon_spent":[^,]*' '"theta":\[\[[^]]*\]'; do
-            printf '%s ' "$(grep -o "$pattern" <<< "$line" | head -1)"
-        done
-        echo
-    done < "$1" | sort
-}
-diff <(fields whole.jsonl) <(fields results/small.jsonl) > fields.diff || { cat fields.diff >&2; fail "the merged shards differ from the unsharded sweep"; }
+diff <(record_fields whole.jsonl) <(record_fields results/small.jsonl) > fields.diff || { cat fields.diff >&2; fail "the merged shards differ from the unsharded sweep"; }
 
 # Refusals: options the job sets, tuning sweeps, no --out.
 "$cli" cluster slurm "${sweep[@]}" --shard 0/2 --out x.jsonl > /dev/null 2>&1; [ $? -eq 2 ] || fail "--shard accepted"

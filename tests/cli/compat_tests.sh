@@ -5,6 +5,7 @@
 # numbers bit for bit (the noise streams derive from the run keys); the training loss, a
 # diagnostic, to round-off.
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/record_fields.sh"
 cli="$1"
 fixture="$2"
 work="$3"
@@ -21,12 +22,8 @@ rm -f again.jsonl
 "$cli" "${sweep[@]}" --out again.jsonl > again.log 2>&1 || { cat again.log >&2; fail "rerun"; }
 # Per run: its key, test error, ε spent and model (first occurrence of each), bit for bit.
 fields() {
-    while IFS= read -r line; do
-        for pattern in '"run_key":"[^"]*"' '"test_error":[^,]*' '"epsilon_spent":[^,]*' '"theta":\[\[[^]]*\]'; do
-            printf '%s ' "$(grep -o "$pattern" <<< "$line" | head -1)"
-        done
-        echo
-    done < "$1" | sort
+    record_fields "$1" '"run_key":"[^"]*"' '"test_error":[^,]*' '"epsilon_spent":[^,]*' \
+        '"theta":\[\[[^]]*\]'
 }
 # Per run: its key and training loss. A training-set diagnostic, computed since 629d85a in
 # SIMD (Eigen's exp and log): equal up to round-off (relative 1e-12), not bit for bit.
