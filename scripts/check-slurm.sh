@@ -53,7 +53,7 @@ trap cleanup EXIT
 node=$(hostname -s)
 cpus=$(nproc)
 memory=$(( $(awk '/MemTotal/ { print int($2 / 1024) }' /proc/meminfo) * 9 / 10 ))
-mkdir -p "$work/state" "$work/spool" "$work/munge" "$work/sweep"
+mkdir -p "$work/state" "$work/spool" "$work/munge" "$work/my sweep"
 cat > "$work/slurm.conf" << CONF
 ClusterName=pfacheck
 SlurmctldHost=$node
@@ -114,7 +114,8 @@ wait_jobs() {
 }
 
 # --- 1. write and submit ----------------------------------------------------------------------
-cd "$work/sweep"
+# (A folder with a space: the scripts must carry such paths.)
+cd "$work/my sweep"
 sweep=(--dataset synthetic --synthetic-rows 3000 --epsilon 1,4 --lambda 0,1 --seeds 0-5 --epochs 30
        --batch-sharing by-seed)
 step "pfa-cli cluster slurm --submit (24 runs, 6 shards)"

@@ -70,11 +70,13 @@ const char* const kTrainHelpHead =
 
 const char* const kTrainHelpSweep =
     "sweep:\n"
-    "  --preset NAME               a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
+    "  --preset NAME|FILE.json     a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
     "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
     "                              credit-card-eo-certified, parkinsons-dp-certified (every\n"
     "                              epsilon certified), ppsgd-personalised (personalised private\n"
-    "                              SGD on synthetic users); other options override its settings\n"
+    "                              SGD on synthetic users); or a sweep file in the same form\n"
+    "                              (the application's 'Run on a cluster...' writes one); other\n"
+    "                              options override its settings\n"
     "  --algorithm LIST            the algorithms listed below (default dp-fermi)\n"
     "  --fairness LIST             dp, eo, eopp (default dp)\n"
     "  --epsilon LIST              privacy budgets, 'inf' = no privacy (default 1)\n"
@@ -494,8 +496,18 @@ int trainCommand(int argc, char** argv) {
     SweepSpec spec;
     DatasetRequest request;
     const SweepPreset* preset = nullptr;
+    SweepPreset presetFromFile;
     if (args.has("preset")) {
-        preset = &findSweepPreset(args.text("preset"));
+        // A name, or a sweep file (a preset description, e.g. written by the application).
+        const std::string named = args.text("preset");
+        const bool isFile = named.find('/') != std::string::npos ||
+                            (named.size() > 5 && named.compare(named.size() - 5, 5, ".json") == 0);
+        if (isFile) {
+            presetFromFile = readSweepPresetFile(named);
+            preset = &presetFromFile;
+        } else {
+            preset = &findSweepPreset(named);
+        }
         spec = preset->spec;
         request = preset->dataset;
         std::fprintf(stderr, "preset %s: %s\n", preset->name.c_str(), preset->title.c_str());
@@ -506,7 +518,8 @@ int trainCommand(int argc, char** argv) {
         request.schema = schemaFromOptions(args);
     } else {
         if (args.has("dataset")) request.name = args.text("dataset");
-        if (!findGenerator(request.name)) findCatalogEntry(request.name);  // a clear error early
+        // A clear error early (a sweep file's own file was read above).
+        if (request.name != "file" && !findGenerator(request.name)) findCatalogEntry(request.name);
         if (args.has("sensitive")) request.sensitive = args.text("sensitive");
         for (const char* csvOnly : {"target", "positive", "categorical", "ignore", "missing",
                                     "skip-bad-rows", "sensitive-threshold"}) {
@@ -631,21 +644,11 @@ int trainCommand(int argc, char** argv) {
     validateSweep(runs, provider);
     if (args.has("write-manifest")) {
         // The plan of a sharded sweep: every run's key and shard (as --shard I/N picks them).
-        const std::vector<SweepRun> all = spec.expand();
-        long shards = args.integer("shards", 0);
+        const long shards = args.integer("shards", 0);
         if (shards < 0 || shards > 100000)
             throw UsageError("--shards must be between 0 and 100000");
-        if (shards == 0) {
-            // Seeds are the innermost loop, so with N = the seed count (or a divisor) each shard
-            // trains whole seeds and runs that share batches by seed stay together.
-            const long seeds = static_cast<long>(spec.seeds.size());
-            const long runsCount = static_cast<long>(all.size());
-            shards = seeds > 1 ? seeds : std::clamp((runsCount + 7) / 8, 1L, 100L);
-        }
-        shards = std::min<long>(shards, std::max<long>(1, static_cast<long>(all.size())));
-        SweepManifest manifest;
-        manifest.seeds = static_cast<long>(spec.seeds.size());
-        manifest.shards = static_cast<int>(shards);
+        SweepManifest manifest =
+            planShards(spec.expand(), static_cast<long>(spec.seeds.size()), shards);
         manifest.name = std::filesystem::path(options.outputPath).stem().string();
         // The sweep's options, for the job scripts of its shards (what each task sets itself
         // left out).
@@ -660,19 +663,14 @@ int trainCommand(int argc, char** argv) {
         }
         manifest.shardFile = options.outputPath + ".{I}";
         manifest.mergedFile = options.outputPath;
-        for (const SweepRun& run : all) {
-            manifest.runs.emplace_back(
-                run.key, static_cast<int>(run.index % static_cast<std::size_t>(shards)));
-            manifest.runEpochs += run.config.epochs;
-        }
         manifest.trainRows = prepared->context.trainRows;
         manifest.testRows = prepared->context.testRows;
         manifest.features = prepared->context.features;
         std::ofstream out(args.text("write-manifest"), std::ios::trunc);
         if (!(out << manifestJson(manifest)) || !out.flush())
             throw InputError("cannot write the manifest '" + args.text("write-manifest") + "'");
-        std::printf("%zu run(s) in %ld shard(s): manifest written to %s\n", manifest.runs.size(),
-                    shards, args.text("write-manifest").c_str());
+        std::printf("%zu run(s) in %d shard(s): manifest written to %s\n", manifest.runs.size(),
+                    manifest.shards, args.text("write-manifest").c_str());
         return 0;
     }
     if (args.has("shards")) throw UsageError("--shards only goes with --write-manifest");

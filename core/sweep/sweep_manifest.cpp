@@ -1,5 +1,6 @@
 #include "core/sweep/sweep_manifest.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,6 +11,27 @@
 #include "core/util/json_writer.h"
 
 namespace pfa {
+
+long automaticShardCount(long seeds, long runs) {
+    // Seeds are the innermost loop, so with N = the seed count (or a divisor) each shard
+    // trains whole seeds and runs that share batches by seed stay together.
+    return seeds > 1 ? seeds : std::clamp((runs + 7) / 8, 1L, 100L);
+}
+
+SweepManifest planShards(const std::vector<SweepRun>& runs, long seeds, long shards) {
+    const long count = static_cast<long>(runs.size());
+    if (shards <= 0) shards = automaticShardCount(seeds, count);
+    shards = std::min(shards, std::max(1L, count));
+    SweepManifest manifest;
+    manifest.seeds = seeds;
+    manifest.shards = static_cast<int>(shards);
+    for (const SweepRun& run : runs) {
+        manifest.runs.emplace_back(run.key,
+                                   static_cast<int>(run.index % static_cast<std::size_t>(shards)));
+        manifest.runEpochs += run.config.epochs;
+    }
+    return manifest;
+}
 
 std::string manifestJson(const SweepManifest& manifest) {
     std::string text = "{\n";

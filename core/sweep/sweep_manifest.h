@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/sweep/sweep_spec.h"
+
 namespace pfa {
 
 /// What a sharded sweep is expected to produce, left beside its results by the job writer
@@ -25,6 +27,14 @@ struct SweepManifest {
     /// Every run's key and shard, in the sweep's order.
     std::vector<std::pair<std::string, int>> runs;
 };
+
+/// The shard count when none is asked for: the seeds (shards then hold whole seeds, so runs
+/// that share batches by seed stay together), or about 8 runs a shard for a single seed.
+long automaticShardCount(long seeds, long runs);
+/// The plan of a sweep's runs (its expansion, in order) in `shards` shards (0: automatic; at
+/// most one shard per run): every run's key and shard (as --shard I/N picks them), the seeds
+/// and the epochs. The caller adds the name, files, train options and the data's size.
+SweepManifest planShards(const std::vector<SweepRun>& runs, long seeds, long shards);
 
 /// The manifest as a JSON document (one key per line, readable).
 std::string manifestJson(const SweepManifest& manifest);

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <initializer_list>
+#include <sstream>
 
+#include "core/algorithms/registry.h"
+#include "core/data/catalog.h"
 #include "core/generators/generator.h"
 #include "core/generators/silo_settings.h"
 #include "core/generators/split_settings.h"
@@ -12,6 +16,7 @@
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/json_value.h"
+#include "core/util/json_writer.h"
 
 namespace pfa {
 
@@ -126,10 +131,20 @@ DatasetRequest parsePresetDataset(const JsonValue& dataset) {
     DatasetRequest request;
     request.name = dataset.at("name").asString();
     request.sensitive = dataset.stringOr("sensitive", "");
+    // Your own file (a sweep written by the application): its path and how it is read.
+    const bool ownFile = request.name == "file";
+    if (ownFile) {
+        request.filePath = dataset.at("file").asString();
+        request.schema = schemaFromJson(dataset.at("schema"));
+        request.schema.validate();
+    } else if (dataset.has("file") || dataset.has("schema")) {
+        throw InputError("dataset \"file\" and \"schema\" only go with \"name\": \"file\"");
+    }
     // The silo settings by name, applied together: their rules concern each other.
     std::map<std::string, std::string> silos;
     for (const auto& [key, value] : dataset.members()) {
         if (key == "name" || key == "sensitive") continue;
+        if (ownFile && (key == "file" || key == "schema")) continue;
         const GeneratorKnob* split = findSplitSetting(key);
         const SiloSetting* silo = findSiloSetting(key);
         if (key == "split") {
@@ -199,18 +214,26 @@ std::vector<DatasetRequest> expandDataAxes(const JsonValue& dataset, const JsonV
 SweepPreset parseSweepPreset(const std::string& fileName, const std::string& text) {
     try {
         const JsonValue json = parseJson(text);
-        requireKnownKeys(
-            json, "preset",
-            {"name", "title", "source", "dataset", "data_axes", "algorithms", "fairness",
-             "epsilons", "lambdas", "seeds", "axes", "config", "algorithm_config"});
+        requireKnownKeys(json, "preset",
+                         {"name", "title", "source", "dataset", "data_axes", "datasets",
+                          "algorithms", "fairness", "epsilons", "lambdas", "seeds", "axes",
+                          "tuning", "config", "algorithm_config"});
         SweepPreset preset;
         preset.name = json.at("name").asString();
         preset.title = json.at("title").asString();
         preset.source = json.at("source").asString();
         const JsonValue& dataset = json.at("dataset");
         preset.dataset = parsePresetDataset(dataset);
+        if (json.has("data_axes") && json.has("datasets"))
+            throw InputError("give \"data_axes\" or \"datasets\", not both");
         if (json.has("data_axes"))
             preset.dataVariants = expandDataAxes(dataset, json.at("data_axes"), preset.dataAxes);
+        // Every data set listed (a sweep written by the application over a preset's data axes).
+        if (json.has("datasets")) {
+            for (const JsonValue& each : json.at("datasets").items())
+                preset.dataVariants.push_back(parsePresetDataset(each));
+            if (preset.dataVariants.empty()) throw InputError("\"datasets\" lists no data set");
+        }
         SweepSpec& spec = preset.spec;
         spec.datasets.clear();
         spec.algorithms.clear();
@@ -273,6 +296,151 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
     } catch (const InputError& error) {
         throw InputError("sweep preset " + fileName + ": " + error.what());
     }
+}
+
+namespace {
+
+/// A parsed JSON value written back (a preset's per-algorithm settings).
+void writeJsonValue(JsonWriter& json, const JsonValue& value) {
+    switch (value.type()) {
+        case JsonValue::Type::Null:
+            json.null();
+            return;
+        case JsonValue::Type::Bool:
+            json.value(value.asBool());
+            return;
+        case JsonValue::Type::Number:
+            json.value(value.asNumber());
+            return;
+        case JsonValue::Type::String:
+            json.value(value.asString());
+            return;
+        case JsonValue::Type::Array:
+            json.beginArray();
+            for (const JsonValue& item : value.items()) writeJsonValue(json, item);
+            json.endArray();
+            return;
+        case JsonValue::Type::Object:
+            json.beginObject();
+            for (const auto& [key, member] : value.members()) {
+                json.key(key);
+                writeJsonValue(json, member);
+            }
+            json.endObject();
+            return;
+    }
+}
+
+/// A data set in full, as parsePresetDataset reads it: the file and its schema, or the
+/// sensitive choice and every knob; the split and the silos. (The folder is not written: it is
+/// the reader's, --data-dir.)
+void writeDataset(JsonWriter& json, const DatasetRequest& request) {
+    json.beginObject();
+    json.key("name").value(request.name);
+    if (!request.sensitive.empty()) json.key("sensitive").value(request.sensitive);
+    if (request.name == "file") {
+        json.key("file").value(request.filePath);
+        json.key("schema").rawValue(schemaToJson(request.schema));
+    }
+    // Knobs and split settings that differ from the defaults (a knob that needs another is
+    // only given with it).
+    DatasetRequest defaults;
+    defaults.name = request.name;
+    if (const DataGenerator* generator = findGenerator(request.name)) {
+        for (const GeneratorKnob& knob : generator->knobs) {
+            const std::string text = knob.get(request);
+            if (text == knob.get(defaults)) continue;
+            json.key(knob.spec.name);
+            writeParameterJson(json, knob.spec, text);
+        }
+    }
+    for (const GeneratorKnob& setting : splitSettings()) {
+        const std::string text = setting.get(request);
+        if (text == setting.get(defaults)) continue;
+        json.key(setting.spec.name);
+        writeParameterJson(json, setting.spec, text);
+    }
+    if (request.silos) {
+        for (const SiloSetting& setting : siloSettings()) {
+            if (!setting.goesWith(request.silos->method)) continue;
+            json.key(setting.name());
+            writeParameterJson(json, setting.knob.spec, setting.knob.get(request));
+        }
+    }
+    json.endObject();
+}
+
+}  // namespace
+
+std::string sweepPresetJson(const SweepPreset& preset) {
+    const SweepSpec& spec = preset.spec;
+    JsonWriter json;
+    json.beginObject();
+    json.key("name").value(preset.name);
+    json.key("title").value(preset.title);
+    json.key("source").value(preset.source);
+    json.key("dataset");
+    writeDataset(json, preset.dataset);
+    if (!preset.dataVariants.empty()) {
+        json.key("datasets").beginArray();
+        for (const DatasetRequest& variant : preset.dataVariants) writeDataset(json, variant);
+        json.endArray();
+    }
+    json.key("algorithms").beginArray();
+    for (const std::string& algorithm : spec.algorithms) json.value(algorithm);
+    json.endArray();
+    json.key("fairness").beginArray();
+    for (const FairnessNotion notion : spec.notions) json.value(fairnessCode(notion));
+    json.endArray();
+    json.key("epsilons").array(spec.epsilons);
+    json.key("lambdas").array(spec.lambdas);
+    json.key("seeds").beginArray();
+    for (const std::uint64_t seed : spec.seeds) json.value(static_cast<unsigned long>(seed));
+    json.endArray();
+    if (!spec.axes.empty()) {
+        json.key("axes").beginObject();
+        for (const SweepAxis& axis : spec.axes) {
+            json.key(axis.parameter);
+            if (!axis.choices.empty()) {
+                json.beginArray();
+                for (const std::string& choice : axis.choices) json.value(choice);
+                json.endArray();
+            } else {
+                json.array(axis.values);
+            }
+        }
+        json.endObject();
+    }
+    json.key("tuning").value(tuningName(spec.tuning));
+    // The settings that differ from the defaults, by their declared names.
+    const TrainConfig defaults;
+    json.key("config").beginObject();
+    for (const ParamSpec& parameter : allParameters()) {
+        if (parameter.role != ParamRole::Setting) continue;
+        const std::string text = parameter.get(spec.base);
+        if (text == parameter.get(defaults)) continue;
+        json.key(parameter.name);
+        writeParameterJson(json, parameter, text);
+    }
+    json.endObject();
+    if (!spec.algorithmConfig.empty()) {
+        json.key("algorithm_config").beginObject();
+        for (const auto& [algorithm, settings] : spec.algorithmConfig) {
+            json.key(algorithm);
+            writeJsonValue(json, settings);
+        }
+        json.endObject();
+    }
+    json.endObject();
+    return json.text() + "\n";
+}
+
+SweepPreset readSweepPresetFile(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError("cannot read the sweep file '" + path + "'");
+    std::stringstream text;
+    text << in.rdbuf();
+    return parseSweepPreset(path, text.str());
 }
 
 const std::vector<SweepPreset>& sweepPresets() {

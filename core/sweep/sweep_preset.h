@@ -33,5 +33,13 @@ const std::vector<SweepPreset>& sweepPresets();
 const SweepPreset& findSweepPreset(const std::string& name);
 /// Parses a preset description (exposed for tests and user presets).
 SweepPreset parseSweepPreset(const std::string& fileName, const std::string& json);
+/// A sweep as a preset description, the inverse of parseSweepPreset: every data set in full
+/// (an own file's path and reading schema, every generator knob, the split, the silos; not
+/// the folder), the axes and the settings that differ from the defaults. What the
+/// application's "Run on a cluster…" hands to `pfa-cli train --preset FILE.json`.
+std::string sweepPresetJson(const SweepPreset& preset);
+/// Reads a preset description from a file (`pfa-cli train --preset FILE.json`); throws
+/// InputError naming the file and what is wrong.
+SweepPreset readSweepPresetFile(const std::string& path);
 
 }  // namespace pfa

@@ -62,8 +62,25 @@ grep -q "12 of 12 run(s)" final.log || { cat final.log >&2; fail "the final merg
 "$cli" train "${sweep[@]}" --quiet --out whole.jsonl > whole.log 2>&1 || fail "the unsharded sweep"
 diff <(record_fields whole.jsonl) <(record_fields results/small.jsonl) > fields.diff || { cat fields.diff >&2; fail "the merged shards differ from the unsharded sweep"; }
 
+# A sweep file (what the application's "Run on a cluster..." writes) plans the same runs as the
+# options it stands for; a misspelt key in it is refused, naming the file.
+cat > small.sweep.json <<'JSON'
+{"name": "small", "title": "the sweep above", "source": "a test",
+ "dataset": {"name": "synthetic", "synthetic-rows": 400},
+ "algorithms": ["dp-fermi"], "fairness": ["dp"], "epsilons": [1, 2], "lambdas": [0, 1],
+ "seeds": [0, 1, 2], "tuning": "not-covered", "config": {"epochs": 2}}
+JSON
+"$cli" train --preset "$PWD/small.sweep.json" --out file.jsonl --write-manifest file.manifest.json > file.log 2>&1 \
+    || { cat file.log >&2; fail "train --preset FILE.json"; }
+diff <(grep run_key results/small.manifest.json) <(grep run_key file.manifest.json) > keys.diff \
+    || { cat keys.diff >&2; fail "the sweep file plans other runs than its options"; }
+sed 's/"epochs"/"epochz"/' small.sweep.json > typo.sweep.json
+"$cli" train --preset typo.sweep.json --out typo.jsonl > typo.log 2>&1; code=$?
+[ $code -eq 2 ] || fail "a misspelt sweep file exited $code, not 2 (bad input)"
+grep -q "typo.sweep.json.*epochz" typo.log || { cat typo.log >&2; fail "the misspelt key is not named"; }
+
 # Refusals: options the job sets, tuning sweeps, no --out.
 "$cli" cluster slurm "${sweep[@]}" --shard 0/2 --out x.jsonl > /dev/null 2>&1; [ $? -eq 2 ] || fail "--shard accepted"
 "$cli" cluster slurm "${sweep[@]}" --auto-tune --out x.jsonl > /dev/null 2>&1; [ $? -eq 2 ] || fail "--auto-tune accepted"
 "$cli" cluster slurm "${sweep[@]}" > /dev/null 2>&1; [ $? -eq 2 ] || fail "no --out accepted"
-echo "cluster slurm: scripts, status and merge of missing and partial shards, rerun, merge equal to the unsharded sweep"
+echo "cluster slurm: scripts, status and merge of missing and partial shards, rerun, merge equal to the unsharded sweep, sweep files"
