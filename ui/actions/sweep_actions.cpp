@@ -12,10 +12,12 @@
 #include "core/fairness/fairness_notion.h"
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_preset.h"
+#include "core/util/build_info.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/results_file_controller.h"
 #include "ui/controllers/sweep_controller.h"
+#include "ui/dialogs/cluster_job_dialog.h"
 #include "ui/dialogs/sweep_dialog.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/experiment_panel.h"
@@ -186,6 +188,8 @@ void SweepActions::openSweepDialog(const QString& presetName) {
                                    measuredSecondsPerEpoch(m_history->entries(), *data), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     if (!presetName.isEmpty()) dialog->applyPreset(pfa::findSweepPreset(presetName.toStdString()));
+    connect(dialog, &SweepDialog::clusterRequested, this,
+            [this, dialog] { openClusterDialog(dialog); });
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         QString error;
         if (!startSweep(dialog->spec(), dialog->threads(), dialog->resultsFile(), &error,
@@ -194,6 +198,31 @@ void SweepActions::openSweepDialog(const QString& presetName) {
                                  Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
         }
     });
+    dialog->open();
+}
+
+void SweepActions::openClusterDialog(SweepDialog* sweepDialog) {
+    const pfa::PreparedDatasetPtr data = m_datasets->datasetFor(m_panel->datasetRequest());
+    if (!data) return;
+    // The sweep as the dialog describes it, on the loaded data set (or the preset's data sets).
+    pfa::SweepPreset sweep;
+    sweep.spec = sweepDialog->spec();
+    sweep.dataset = m_panel->datasetRequest();
+    sweep.dataVariants = sweepDialog->dataVariants();
+    const QString stem = QFileInfo(sweepDialog->resultsFile()).completeBaseName();
+    sweep.name = stem.isEmpty() ? "sweep" : stem.toStdString();
+    sweep.title =
+        (sweepDialog->windowTitle() + QStringLiteral(" — ") + m_card->title()).toStdString();
+    sweep.source = "Written by PFA Explorer " + pfa::versionString() +
+                   " from its sweep dialog (Run on a cluster…).";
+    const pfa::SweepDataSize size{data->context.trainRows, data->context.testRows,
+                                  data->context.features};
+    auto* dialog = new ClusterJobDialog(
+        sweep, size, QString::fromStdString(m_panel->datasetRequest().dataDirectory),
+        sweepDialog->resultsFile(), sweepDialog);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ClusterJobDialog::followRequested, this,
+            [this](const QString& manifest) { m_results->open(manifest); });
     dialog->open();
 }
 

@@ -19,6 +19,7 @@ class ExperimentPanel;
 class ResultsFileController;
 class RunHistoryModel;
 class SweepController;
+class SweepDialog;
 class SweepViewsPanel;
 
 /// The Sweep menu: New sweep… (the sweep dialog over the loaded data set, with a time
@@ -51,6 +52,9 @@ public:
     /// Chooses the preset's data set (downloading it after asking, if need be) and opens the
     /// sweep dialog with the preset once that data set is loaded.
     void runPreset(const QString& name);
+    /// The sweep dialog's "Run on a cluster…": its sweep on the loaded data set as a Slurm job
+    /// (ClusterJobDialog).
+    void openClusterDialog(SweepDialog* sweepDialog);
 
 signals:
     /// A sweep started or a results file was added: the sweep views are worth showing.

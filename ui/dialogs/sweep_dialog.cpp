@@ -198,6 +198,11 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     form->addRow(tr("Results file"), fileRow);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     m_start = buttons->addButton(tr("Start sweep"), QDialogButtonBox::AcceptRole);
+    m_cluster = buttons->addButton(tr("Run on a cluster…"), QDialogButtonBox::ActionRole);
+    connect(m_cluster, &QPushButton::clicked, this, [this] {
+        saveGrid();
+        emit clusterRequested();
+    });
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
@@ -384,6 +389,12 @@ void SweepDialog::updateSummary() {
     if (problem.isEmpty()) size = sweep_check::sizeOf(spec, &problem);
     m_problem = problem;
     m_start->setEnabled(problem.isEmpty());
+    m_cluster->setEnabled(problem.isEmpty() && !autoTune());
+    m_cluster->setToolTip(
+        autoTune() ? tr("Auto-tuned sweeps run here or with pfa-cli train: their trials cannot "
+                        "be split into shards yet")
+                   : tr("Write this sweep as a Slurm job array (one shard per task) and a merge "
+                        "job, as pfa-cli cluster slurm does"));
     if (!problem.isEmpty()) {
         m_summary->setText(sweep_check::problemHtml(problem));
         return;

@@ -56,10 +56,15 @@ public:
     QLabel* lambdaValuesLabel() const { return m_lambdaValues; }
     QSpinBox* seedsTo() const { return m_seedTo; }
     QPushButton* startButton() const { return m_start; }
+    QPushButton* clusterButton() const { return m_cluster; }
     QLabel* summaryLabel() const { return m_summary; }
 
     /// Stores the grid in the settings (done when the sweep is started).
     void saveGrid() const;
+
+signals:
+    /// "Run on a cluster…": the caller writes the sweep as a Slurm job (ClusterJobDialog).
+    void clusterRequested();
 
 private:
     /// Fills the grid from the settings, when a sweep was started before.
@@ -94,6 +99,7 @@ private:
     QLineEdit* m_file;
     QLabel* m_summary;
     QPushButton* m_start;
+    QPushButton* m_cluster;
     QString m_problem;
     double m_estimate = 0.0;
 };
