@@ -6,6 +6,8 @@
 #include <QStyleFactory>
 #include <clocale>
 
+#include "ui/support/wheel_guard.h"
+
 // Q_INIT_RESOURCE must be used outside any namespace.
 static void initialisePfaResources() { Q_INIT_RESOURCE(pfa); }
 
@@ -29,6 +31,8 @@ void configureApplication(QApplication& app) {
     QFont font = QApplication::font();
     if (font.pointSizeF() < 10.5) font.setPointSizeF(10.5);
     QApplication::setFont(font);
+    // Scrolling the settings panel must not change ε, λ or any other value under the mouse.
+    app.installEventFilter(new WheelGuard(&app));
 }
 
 }  // namespace pfa::ui
