@@ -7,8 +7,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "ui/actions/run_actions.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/epsilon_control.h"
+#include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -41,4 +43,29 @@ TEST_CASE("ppsgd runs on the built-in personalised users from the window", "[ui]
     CHECK(entry->result.units.size() == 1000);
     QTest::qWait(300);
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/ppsgd-personalised-run.png")));
+}
+
+TEST_CASE("ppsgd on data without users is refused in the window, saying how to get users",
+          "[ui][ppsgd]") {
+    auto window = readyWindow();
+    window->resize(1280, 720);
+    ExperimentPanel* panel = window->experimentPanel();
+    // The built-in synthetic data has no users by default.
+    REQUIRE(panel->datasetRequest().name == "synthetic");
+    panel->algorithmBox()->setCurrentIndex(
+        panel->algorithmBox()->findData(QStringLiteral("ppsgd")));
+    const bool refused = QTest::qWaitFor(
+        [&] { return panel->problem().contains(QStringLiteral("has no users")); }, 20000);
+    INFO(panel->problem().toStdString());
+    REQUIRE(refused);
+    CHECK(panel->problem().contains(QStringLiteral("synthetic-personalised")));
+    // The status bar may cut the reason at 720 pixels: the Run button's tooltip holds it all.
+    CHECK_FALSE(window->runAction()->isEnabled());
+    CHECK(window->runAction()->toolTip().contains(panel->problem()));
+    const std::size_t runs = window->historyModel()->entries().size();
+    window->runActions()->startRun();
+    QTest::qWait(300);
+    CHECK(window->historyModel()->entries().size() == runs);  // nothing ran
+    CHECK(window->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/ppsgd-without-users-1280x720.png")));
 }

@@ -156,6 +156,9 @@ void RunActions::update() {
     const bool ready = m_panel->problem().isEmpty();
     m_run->setEnabled(ready);
     m_run->setText(idle ? tr("&Run") : tr("&Restart"));
+    // Why it cannot run, in full (the status bar may cut a long reason).
+    m_run->setToolTip(ready ? tr("Train a model with the current settings (Ctrl+R)")
+                            : tr("Cannot run yet: %1").arg(m_panel->problem()));
     m_pause->setEnabled(!idle);
     m_pause->setText(state == TrainingController::State::Paused ? tr("Res&ume") : tr("&Pause"));
     m_step->setEnabled(ready || !idle);

@@ -204,8 +204,10 @@ void MainWindow::buildStatusBar() {
         m_ledgerDock->show();
         m_ledgerDock->raise();
     });
-    connect(m_runActions, &RunActions::changed, stateLabel,
-            [this, stateLabel] { stateLabel->setText(m_runActions->stateText()); });
+    connect(m_runActions, &RunActions::changed, stateLabel, [this, stateLabel] {
+        stateLabel->setText(m_runActions->stateText());
+        stateLabel->setToolTip(m_panel->problem());  // "Not ready": why, in full
+    });
     connect(m_runActions, &RunActions::message, statusBar(), &QStatusBar::showMessage);
     connect(m_ledger, &LedgerBook::storeFailed, this, [this](const QString& message) {
         statusBar()->showMessage(

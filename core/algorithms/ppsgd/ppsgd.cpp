@@ -14,7 +14,7 @@
 // draws fresh samples and the exact excess risk is measured. Any other data with user ids
 // (regression targets, or the class 0/1 as a number) samples m rows of the user's own rows
 // with replacement each round, and caps the user's local step at 1/(largest squared row norm)
-// so that it cannot diverge; without user ids every row is its own user.
+// so that it cannot diverge; data without user ids is refused (its unit is a user).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -74,8 +74,7 @@ StepSizes stepSizes(double eta, double a) {
 /// Number of users the run learns for: the generator's, the training part's, or its rows.
 long userCount(const Dataset& train) {
     if (train.personalised) return train.personalised->users();
-    if (train.users) return train.users->units();
-    return static_cast<long>(train.rows());
+    return train.users ? train.users->units() : 0;  // validate refuses data without users
 }
 
 /// The accounting of the global model's releases (privacy-accounting.md §2, §2.5, §7): one
@@ -227,6 +226,16 @@ public:
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);
         const Dataset& train = data.train;
+        // Its unit of privacy and of personalisation is a user: rows taken one by one as users
+        // would personalise nothing and state the wrong unit.
+        if (!train.personalised && (!train.users || train.users->units() == 0)) {
+            throw InputError(
+                "ppsgd learns a model per user and protects users, but '" + train.name +
+                "' has no users (no user id on its rows): choose the synthetic personalised "
+                "users (synthetic-personalised), data with a user column (e.g. Parkinsons "
+                "telemonitoring, users by subject), or your own file with its user-id column "
+                "chosen when importing it");
+        }
         if (!train.personalised && !train.isRegression() && train.numClasses() > 2) {
             throw InputError(
                 "ppsgd fits a linear model with the squared loss: it needs a regression target or "
@@ -264,6 +273,7 @@ public:
 
     TrainConfig resolve(const TrainConfig& requested, const DataSplit& data) const override {
         const long n = userCount(data.train);
+        if (n == 0) return requested;  // no users: validate refuses the data, saying why
         TrainConfig c = resolveUserLevelDefaults(requested, data, n);
         if (kSampledUsers(c) == 0) c.extra["sampled-users"] = std::to_string(n);
         const double a = kPersonalisation(c);

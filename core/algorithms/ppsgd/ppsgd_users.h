@@ -17,7 +17,7 @@
 namespace pfa {
 
 /// The users' samples of one round. Streaming (data from the personalised generator): m fresh
-/// draws of user i. Pool (any data with user ids; without them every row is its own user): m
+/// draws of user i. Pool (any data with user ids; ppsgd refuses data without them): m
 /// of user i's rows with replacement, each with an intercept, and a local step capped at
 /// 1/L_i, L_i the largest ‖(x, 1)‖² of the user's rows [ours: an uncapped local step on a user
 /// with one large row diverges at any fixed η; the cap reads only the user's own rows and
