@@ -57,11 +57,16 @@ TEST_CASE("A 2 x 2 x 2 sweep fills the tradeoff view with 4 points and whiskers"
     const QString results = dir.filePath("sweep.jsonl");
     QSignalSpy finished(window->sweepController(), &SweepController::finished);
     QString error;
+    QAction* stop = window->sweepActions()->stopSweepAction();
+    REQUIRE(stop);
+    CHECK_FALSE(stop->isEnabled());  // no sweep to stop
     REQUIRE(window->sweepActions()->startSweep(smallGrid(*window, {1.0, 4.0}, {0.0, 2.0}, 2, 30), 2,
                                                results, &error));
     CHECK(error.isEmpty());
     CHECK(window->sweepController()->isRunning());
+    CHECK(stop->isEnabled());
     REQUIRE(waitForSignals(finished, 1, 60000));
+    CHECK_FALSE(stop->isEnabled());
     CHECK_FALSE(finished.at(0).at(0).toBool());        // not cancelled
     CHECK(finished.at(0).at(1).toString().isEmpty());  // no error
     QTest::qWait(50);  // the last batch of results is delivered by a queued call

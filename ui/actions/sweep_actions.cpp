@@ -128,7 +128,13 @@ void SweepActions::fillMenu(QMenu* menu) {
         action->setToolTip(QString::fromStdString(preset.source));
     }
     presets->setToolTipsVisible(true);
-    menu->addAction(tr("&Stop sweep"), m_sweep, &SweepController::stop);
+    m_stopSweep = menu->addAction(tr("&Stop sweep"), m_sweep, &SweepController::stop);
+    // Only while a sweep runs.
+    m_stopSweep->setEnabled(m_sweep->isRunning());
+    connect(m_sweep, &SweepController::started, m_stopSweep,
+            [this] { m_stopSweep->setEnabled(true); });
+    connect(m_sweep, &SweepController::finished, m_stopSweep,
+            [this] { m_stopSweep->setEnabled(false); });
     menu->addSeparator();
     menu->addAction(tr("Load &reference points…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(

@@ -40,6 +40,8 @@ public:
     void fillMenu(QMenu* menu);
     /// File → Open sweep results….
     QAction* openResultsAction() const { return m_openResults; }
+    /// Sweep → Stop sweep (enabled while a sweep runs; nullptr before fillMenu).
+    QAction* stopSweepAction() const { return m_stopSweep; }
 
     /// Starts a sweep on the loaded data set (what the sweep dialog's Start does); false with
     /// the reason when it cannot start.
@@ -76,6 +78,7 @@ private:
     QWidget* m_window;
     QString m_sweepProgress;  ///< of the manifest being opened (see ResultsFileController)
     QAction* m_openResults;
+    QAction* m_stopSweep = nullptr;
     QString m_pendingPreset;  ///< preset waiting for its data set to load
 };
 
