@@ -92,7 +92,13 @@ std::vector<double> gammaGrid(const std::string& choice) {
         for (int i = 1; i <= 9; ++i) grid.push_back(i / 1000.0);
         for (int i = 1; i <= 9; ++i) grid.push_back(i / 100.0);
         for (double g : {0.1, 0.2, 0.4, 0.8, 1.0}) grid.push_back(g);
-        for (int i = 0; i <= 50; ++i) grid.push_back(0.01 + (0.2 - 0.01) * i / 50.0);
+        // Rounded to 6 digits: 0.0214, not 0.021400000000000002 (the formula's round-off),
+        // in tables, legends and records.
+        for (int i = 0; i <= 50; ++i) {
+            double g = 0.0;
+            parsePortable(formatPortable(0.01 + (0.2 - 0.01) * i / 50.0, 6), g);
+            grid.push_back(g);
+        }
     } else if (choice == "coarse") {
         grid = {0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1.0};
     }
