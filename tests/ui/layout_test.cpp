@@ -81,7 +81,9 @@ void checkPanelNotClipped(ExperimentPanel* panel) {
     REQUIRE(scroll);
     const QWidget* viewport = scroll->viewport();
     INFO("viewport " << viewport->width() << "×" << viewport->height() << ", panel "
-                     << panel->width() << "×" << panel->height());
+                     << panel->width() << "×" << panel->height() << " (minimum "
+                     << panel->minimumSizeHint().width() << "×" << panel->minimumSizeHint().height()
+                     << ")");
     CHECK(panel->width() <= viewport->width());
     for (QWidget* widget : panel->findChildren<QWidget*>()) {
         if (!widget->isVisibleTo(panel) || widget->isWindow()) continue;
@@ -101,6 +103,16 @@ void checkPanelNotClipped(ExperimentPanel* panel) {
         if (auto* label = qobject_cast<QLabel*>(widget);
             label && !label->wordWrap() && !label->text().isEmpty()) {
             CHECK(widget->width() >= widget->minimumSizeHint().width());
+        }
+        // No row squeezed: fields and labels keep the height their text needs (the line edit
+        // inside a spin box or combo box is its parent's business).
+        const bool inner = qobject_cast<QAbstractSpinBox*>(widget->parentWidget()) ||
+                           qobject_cast<QComboBox*>(widget->parentWidget());
+        if (inner) continue;
+        if (qobject_cast<QLineEdit*>(widget) || qobject_cast<QAbstractSpinBox*>(widget) ||
+            qobject_cast<QComboBox*>(widget) || qobject_cast<QAbstractButton*>(widget) ||
+            qobject_cast<QLabel*>(widget)) {
+            CHECK(widget->height() >= widget->minimumSizeHint().height());
         }
     }
 }
@@ -241,6 +253,45 @@ TEST_CASE("At 1280×720 the experiment panel is not clipped and the charts' titl
         checkKeyControlsShown(*window);
         checkChartsUnelided(*window);
         saveShot(*window, QStringLiteral("layout-1280x720-adult-missing.png"));
+    }
+}
+
+TEST_CASE(
+    "At 1280×720 and 1920×1080 every algorithm's settings fit: no row squeezed, the window's "
+    "minimum within the screen",
+    "[ui][layout]") {
+    // Qt 6.4's form layout squeezed rows to nothing once rows had been hidden (the heavy-tail
+    // settings at 1280×720), and long texts pushed the window's minimum past the screen.
+    for (const QSize screen : {kProjector, QSize(1920, 1080)}) {
+        auto window = windowAt(screen);
+        REQUIRE(
+            QTest::qWaitFor([&] { return window->experimentPanel()->problem().isEmpty(); }, 60000));
+        ExperimentPanel* panel = window->experimentPanel();
+        QComboBox* algorithms = panel->algorithmBox();
+        REQUIRE(algorithms->count() >= 19);
+        for (bool advanced : {false, true}) {
+            if (panel->advancedToggle()->isChecked() != advanced) panel->advancedToggle()->click();
+            for (int i = 0; i < algorithms->count(); ++i) {
+                algorithms->setCurrentIndex(i);
+                settle();
+                INFO(screen.width() << "×" << screen.height() << ", algorithm "
+                                    << algorithms->itemData(i).toString().toStdString()
+                                    << (advanced ? ", advanced settings open" : ""));
+                INFO("minimum " << window->minimumSize().width() << "×"
+                                << window->minimumSize().height());
+                CHECK(window->minimumSize().width() <= kProjector.width());
+                CHECK(window->minimumSize().height() <= kProjector.height());
+                window->resize(screen);
+                settle();
+                CHECK(window->size() == screen);
+                checkPanelNotClipped(panel);
+            }
+        }
+        algorithms->setCurrentIndex(algorithms->findData(QStringLiteral("noisy-clipped-gd")));
+        settle();
+        saveShot(*window, QStringLiteral("layout-%1x%2-heavy-tail-advanced.png")
+                              .arg(screen.width())
+                              .arg(screen.height()));
     }
 }
 

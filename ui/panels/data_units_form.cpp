@@ -14,6 +14,7 @@
 #include "core/generators/generator.h"
 #include "core/generators/silo_settings.h"
 #include "core/util/format.h"
+#include "ui/panels/parameter_form.h"
 #include "ui/panels/parameter_text.h"
 
 namespace pfa::ui {
@@ -140,8 +141,8 @@ void DataUnitsForm::updateRows() {
     const bool split = !m_generatedSilos && method != QLatin1String("none");
     for (const auto& [setting, field] : rows()) {
         if (field == m_method) continue;
-        m_form->setRowVisible(
-            field, split && setting->goesWith(pfa::parseSiloMethod(method.toStdString())));
+        setFormRowVisible(m_form, field,
+                          split && setting->goesWith(pfa::parseSiloMethod(method.toStdString())));
     }
 }
 

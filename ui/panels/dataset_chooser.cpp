@@ -51,7 +51,7 @@ DatasetChooser::DatasetChooser(QFormLayout* mainForm, QFormLayout* advancedForm,
            "source, checksums verified), or your own file"));
     // Long item texts must not force the dock wider than a laptop screen allows.
     m_dataset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_dataset->setMinimumContentsLength(14);
+    m_dataset->setMinimumContentsLength(13);
     m_sensitive = new SensitiveChooser();
     m_download = new QPushButton(tr("Download…"));
     m_download->setToolTip(

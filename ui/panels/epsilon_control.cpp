@@ -221,8 +221,12 @@ void EpsilonControl::syncEnabled() {
     m_slider->setEnabled(finite);
     m_spin->setEnabled(finite);
     m_infinity->setEnabled(m_privacyAvailable);
-    m_infinity->setText(m_privacyAvailable ? tr("∞ — no privacy")
-                                           : tr("∞ — this algorithm is not private"));
+    // Short enough for the panel at 1280x720; the tooltip says the rest.
+    m_infinity->setText(m_privacyAvailable ? tr("∞ — no privacy") : tr("∞ — not private"));
+    m_infinity->setToolTip(m_privacyAvailable
+                               ? tr("Train without differential privacy (ε = ∞): no noise, no "
+                                    "clipping, no guarantee")
+                               : tr("This algorithm is not private: it always runs at ε = ∞"));
 }
 
 }  // namespace pfa::ui

@@ -175,7 +175,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     // Long item texts must not force the dock wider than a laptop screen allows.
     for (QComboBox* box : {m_algorithm, m_fairness}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(14);
+        box->setMinimumContentsLength(13);
     }
     // The first Run's settings (pfa::firstRunConfig): a λ, epochs and step size under which the
     // built-in data shows the tradeoff plainly; saved settings replace them later.

@@ -11,13 +11,28 @@ namespace pfa::ui {
 /// labels wrap too (the generated rows' labels) underestimates the height of wrapped text in
 /// its field column, and the lines of the data set's and the algorithm's descriptions were
 /// cut off.
+///
+/// It does not answer height-for-width to the layouts: its minimum height follows its width
+/// instead. Qt 6.4's QFormLayout lays out a form with height-for-width items by per-row heights
+/// that rows hidden earlier overwrite (their stale slots), squeezing other rows to nothing; a
+/// form without such items takes the plain path.
 class FittingLabel : public QLabel {
 public:
     explicit FittingLabel(const QString& text = QString()) : QLabel(text) { setWordWrap(true); }
 
+    bool hasHeightForWidth() const override { return false; }
+
 protected:
     void resizeEvent(QResizeEvent* event) override {
         QLabel::resizeEvent(event);
+        fitHeight();
+    }
+    void changeEvent(QEvent* event) override {
+        QLabel::changeEvent(event);
+        if (event->type() == QEvent::FontChange) fitHeight();
+    }
+    /// The height the text needs at the current width, as the minimum height.
+    void fitHeight() {
         const int needed = text().isEmpty() ? 0 : heightForWidth(width());
         if (needed != minimumHeight()) setMinimumHeight(needed);
     }

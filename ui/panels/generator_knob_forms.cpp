@@ -6,6 +6,7 @@
 
 #include "core/config/parameters.h"
 #include "core/generators/generator.h"
+#include "ui/panels/fitting_label.h"
 #include "ui/panels/parameter_form.h"
 
 namespace pfa::ui {
@@ -66,8 +67,7 @@ GeneratorKnobForms::GeneratorKnobForms(QFormLayout* mainForm, int mainRow,
         }
         m_forms.push_back(forms);
     }
-    m_note = new QLabel();
-    m_note->setWordWrap(true);
+    m_note = new FittingLabel();  // wraps; no height-for-width in the form (fitting_label.h)
     m_note->setTextFormat(Qt::PlainText);
     m_note->setObjectName(QStringLiteral("generator-note"));
     QPalette palette = m_note->palette();

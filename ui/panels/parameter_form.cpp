@@ -17,6 +17,7 @@
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "ui/panels/eliding_combo_box.h"
+#include "ui/panels/fitting_label.h"
 #include "ui/panels/parameter_text.h"
 
 namespace pfa::ui {
@@ -24,7 +25,7 @@ namespace pfa::ui {
 namespace {
 
 /// The widest a label may be, in average characters, before it wraps.
-constexpr int kLongestLabelLine = 22;
+constexpr int kLongestLabelLine = 20;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
@@ -56,9 +57,9 @@ public:
 
 /// A label that wraps only when its line is longer than the form allows: its size hint is its
 /// one-line width (up to its maximum width), where QLabel's would suggest a narrow block.
-class WrappingLabel : public QLabel {
+class WrappingLabel : public FittingLabel {
 public:
-    explicit WrappingLabel(const QString& text) : QLabel(text) { setWordWrap(true); }
+    explicit WrappingLabel(const QString& text) : FittingLabel(text) {}
 
     QSize sizeHint() const override {
         const QMargins margins = contentsMargins();
@@ -258,13 +259,21 @@ void ParameterForm::onEdited() {
     emit changed();
 }
 
+void setFormRowVisible(QFormLayout* form, QWidget* field, bool visible) {
+    // The widgets, not QFormLayout::setRowVisible: Qt 6.4 lays a form out by heights for its
+    // width that leave out rows shown again that way, squeezing them to nothing (the
+    // heavy-tail settings at 1280x720). Hidden widgets take no room in a form either.
+    if (QWidget* label = form->labelForField(field)) label->setVisible(visible);
+    field->setVisible(visible);
+}
+
 void ParameterForm::setAlgorithm(const pfa::Algorithm& algorithm) {
     const std::vector<pfa::ParamSpec> declared = algorithm.parameters();
     for (Row& row : m_rows) {
         row.shown = std::any_of(declared.begin(), declared.end(), [&](const pfa::ParamSpec& spec) {
             return spec.name == row.spec->name;
         });
-        m_layout->setRowVisible(row.field, row.shown);
+        setFormRowVisible(m_layout, row.field, row.shown);
     }
 }
 

@@ -17,6 +17,9 @@ class QLabel;
 
 namespace pfa::ui {
 
+/// Shows or hides the row of `field` in `form` (its label and field widgets).
+void setFormRowVisible(QFormLayout* form, QWidget* field, bool visible);
+
 /// Name of the boolean property that marks a line edit holding a number: like a spin box, it
 /// ignores Space, which would otherwise replace its selected text (RunActions::eventFilter).
 inline constexpr char kNumberFieldProperty[] = "pfaNumberField";

@@ -20,7 +20,7 @@ SensitiveChooser::SensitiveChooser(QWidget* parent) : QWidget(parent) {
            "(never used as a feature)"));
     // Long item texts must not force the dock wider than a laptop screen allows.
     m_box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_box->setMinimumContentsLength(14);
+    m_box->setMinimumContentsLength(13);
     // Further attributes for intersectional groups ("Female & non-White"): a checkable menu.
     m_intersect = new QToolButton();
     m_intersect->setObjectName(QStringLiteral("intersectButton"));
