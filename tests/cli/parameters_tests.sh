@@ -28,6 +28,7 @@ while IFS=$'\t' read -r name kind role default example algorithms; do
     data=(--dataset synthetic --synthetic-rows 400)
     # An algorithm whose unit of privacy is a user needs data with users.
     [ "$algorithm" = user-level-dp-sgd ] && data+=(--synthetic-users 40)
+    [ "$algorithm" = ppsgd ] && data+=(--synthetic-users 40)
     # The algorithms that train across silos need data with silos.
     case "$algorithm" in isrl-*) data+=(--synthetic-silos 4) ;; esac
     # An algorithm that protects only the sensitive attribute runs privately in that scope.
