@@ -1,6 +1,7 @@
 #include "core/config/algorithm.h"
 
 #include "core/config/config_validation.h"
+#include "core/util/format.h"
 
 namespace pfa {
 
@@ -94,6 +95,50 @@ PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& request
                                          spec.autoReads == AutoReads::Content});
     }
     return PreparedConfig(std::move(resolved));
+}
+
+}  // namespace pfa
+
+namespace pfa {
+
+namespace {
+
+/// The setting's value as text ("auto" when automatic), or "" when the algorithm has none.
+std::string progressSettingText(const Algorithm& algorithm, const TrainConfig& config) {
+    const std::string& name = algorithm.capabilities().progressSetting;
+    for (const ParamSpec& spec : algorithm.parameters()) {
+        if (spec.name != name) continue;
+        const std::string text = spec.get(config);
+        return spec.isAuto(text) ? std::string("auto") : text;
+    }
+    return {};
+}
+
+std::string plural(const std::string& unit, const std::string& count) {
+    return count == "1" ? unit : unit + "s";
+}
+
+}  // namespace
+
+std::string progressText(const Algorithm& algorithm, const TrainConfig& config, long done) {
+    const std::string unit = algorithm.capabilities().progressUnit;
+    const std::string total = progressSettingText(algorithm, config);
+    if (total.empty() || total == "auto")
+        return std::to_string(done) + " " + plural(unit, std::to_string(done));
+    return std::to_string(done) + " of " + total + " " + plural(unit, total);
+}
+
+long plannedProgress(const Algorithm& algorithm, const TrainConfig& config) {
+    const std::string total = progressSettingText(algorithm, config);
+    double value = 0.0;
+    return parsePortable(total, value) && value > 0 ? static_cast<long>(value) : 0;
+}
+
+std::string lengthText(const Algorithm& algorithm, const TrainConfig& config) {
+    const std::string unit = algorithm.capabilities().progressUnit;
+    const std::string total = progressSettingText(algorithm, config);
+    if (total.empty()) return unit + "s: n/a";
+    return total + " " + plural(unit, total);
 }
 
 }  // namespace pfa

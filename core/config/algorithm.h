@@ -36,6 +36,12 @@ struct AlgorithmCapabilities {
     /// view: the fairness weight λ for penalty methods, a dual step, a tolerance, or a setting
     /// a run sweeps itself (RunResult::curve, e.g. post-processing's γ).
     std::string curveSetting = "lambda";
+    /// What a run's history counts (EpochMetrics::epoch) and the setting that says how many: an
+    /// epoch over the training rows of `epochs` for most, a round or a step of the algorithm's
+    /// own setting for the others. Views name a run's progress by it ("35 of 300 rounds"), not
+    /// by an epochs setting the algorithm does not read.
+    std::string progressUnit = "epoch";
+    std::string progressSetting = "epochs";
 };
 
 /// The marker of an algorithm's points in every tradeoff chart and in the report.
@@ -130,6 +136,14 @@ public:
 
 /// Whether `algorithm` declares (reads) the setting `parameter`.
 bool readsParameter(const Algorithm& algorithm, const std::string& parameter);
+
+/// A run's progress in its algorithm's own unit: "35 of 400 epochs", "300 of 300 rounds", or
+/// "120 steps" when the setting is automatic and unresolved. `done`: the history's last count.
+std::string progressText(const Algorithm& algorithm, const TrainConfig& config, long done);
+/// How many epochs, rounds or steps the run is set to last (0 when automatic or unknown).
+long plannedProgress(const Algorithm& algorithm, const TrainConfig& config);
+/// How long a run is set to last in its own unit: "400 epochs", "300 rounds", "auto steps".
+std::string lengthText(const Algorithm& algorithm, const TrainConfig& config);
 
 /// `config` with the algorithm's own parameters filled with their defaults where unset,
 /// parameters of other algorithms dropped, and batch-sharing at its default unless the

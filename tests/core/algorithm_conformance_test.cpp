@@ -306,3 +306,34 @@ TEST_CASE("The algorithms other layers name by constant are registered under tho
     CHECK(findAlgorithm(kDpSgdName).name() == kDpSgdName);
     CHECK(findAlgorithm(kDpSgdName).supportsPrivacy());
 }
+
+TEST_CASE("Every algorithm counts its progress by a setting it declares, in its own unit",
+          "[conformance][registry]") {
+    for (const auto& entry : algorithmRegistry()) {
+        const Algorithm& algorithm = *entry;
+        INFO(algorithm.name());
+        const AlgorithmCapabilities capabilities = algorithm.capabilities();
+        CHECK(readsParameter(algorithm, capabilities.progressSetting));
+        // Epochs only where the algorithm reads the epochs setting (rounds are not epochs).
+        CHECK((capabilities.progressUnit == "epoch") == readsParameter(algorithm, "epochs"));
+        // The history counts in that unit: a tiny run's last count is within the setting.
+        const TrainConfig config = test::tinyRunConfig(algorithm);
+        const RunResult run = test::runQuietly(config, test::tinyRunData(algorithm));
+        REQUIRE(run.status == RunStatus::Completed);
+        REQUIRE_FALSE(run.history.empty());
+        const std::string text =
+            progressText(algorithm, run.config, static_cast<long>(run.history.back().epoch));
+        CHECK(text.find(capabilities.progressUnit) != std::string::npos);
+        CHECK(lengthText(algorithm, run.config).find(capabilities.progressUnit) !=
+              std::string::npos);
+    }
+    const Algorithm& ppsgd = findAlgorithm("ppsgd");
+    TrainConfig config;
+    config.algorithm = "ppsgd";
+    config.extra["global-rounds"] = "300";
+    CHECK(progressText(ppsgd, config, 35) == "35 of 300 rounds");
+    CHECK(lengthText(ppsgd, config) == "300 rounds");
+    TrainConfig fermi;
+    fermi.epochs = 400;
+    CHECK(progressText(findAlgorithm("dp-fermi"), fermi, 400) == "400 of 400 epochs");
+}

@@ -12,6 +12,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtCharts/QValueAxis>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -23,6 +24,7 @@
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/generator_knob_forms.h"
+#include "ui/panels/live_charts_panel.h"
 #include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
@@ -100,7 +102,20 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     CHECK(entry->result.privacy.epsilonSpent <= 1.0);
     CHECK(std::isfinite(entry->result.regression.excessRisk));
     CHECK(entry->summary().contains(QStringLiteral("excess risk")));
+    // Its own settings and unit: steps, not "400 epochs, batch 1024" it does not read.
+    CHECK(entry->summary().contains(QStringLiteral(" steps")));
+    CHECK_FALSE(entry->summary().contains(QStringLiteral("epochs")));
+    CHECK_FALSE(entry->summary().contains(QStringLiteral("batch")));
+    CHECK(entry->progressText().endsWith(QStringLiteral(" steps")));
+    CHECK_FALSE(entry->progressText().contains(QStringLiteral("epoch")));
     QTest::qWait(300);
+    // The live charts count steps too, up to the run's own number of them.
+    for (int chart = 0; chart < 4; ++chart) {
+        INFO("live chart " << chart);
+        CHECK(window->liveCharts()->xAxisOf(chart)->titleText() == QStringLiteral("step"));
+        CHECK(window->liveCharts()->xAxisOf(chart)->max() <
+              static_cast<double>(entry->result.config.epochs));
+    }
     CHECK(window->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-accelerated-run.png")));
 }

@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QPalette>
 #include <QResizeEvent>
+#include <algorithm>
 
 namespace pfa::ui {
 
@@ -21,20 +22,20 @@ public:
     explicit FittingLabel(const QString& text = QString()) : QLabel(text) { setWordWrap(true); }
 
     bool hasHeightForWidth() const override { return false; }
+    /// At least the height the text needs at the label's current width (asked again whenever
+    /// the text or the width changes).
+    QSize minimumSizeHint() const override { return fitted(QLabel::minimumSizeHint()); }
+    QSize sizeHint() const override { return fitted(QLabel::sizeHint()); }
 
 protected:
     void resizeEvent(QResizeEvent* event) override {
         QLabel::resizeEvent(event);
-        fitHeight();
+        if (event->oldSize().width() != event->size().width()) updateGeometry();
     }
-    void changeEvent(QEvent* event) override {
-        QLabel::changeEvent(event);
-        if (event->type() == QEvent::FontChange) fitHeight();
-    }
-    /// The height the text needs at the current width, as the minimum height.
-    void fitHeight() {
-        const int needed = text().isEmpty() ? 0 : heightForWidth(width());
-        if (needed != minimumHeight()) setMinimumHeight(needed);
+    QSize fitted(QSize size) const {
+        if (!text().isEmpty() && width() > 0)
+            size.setHeight(std::max(size.height(), heightForWidth(width())));
+        return size;
     }
 };
 

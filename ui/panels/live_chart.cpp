@@ -210,6 +210,14 @@ void LiveChart::update(const std::vector<LiveCurve*>& shown, int smoothing) {
             xMax = std::max(xMax, static_cast<double>(curve->metrics.back().epoch));
     }
     chart_style::setNiceRange(m_x, 0.0, std::max(2.0, xMax), 5);
+    // The x axis counts what the shown runs count: epochs, rounds or steps.
+    QStringList units;
+    for (const LiveCurve* curve : shown) {
+        if (!units.contains(curve->unit)) units << curve->unit;
+    }
+    const QString xTitle =
+        units.isEmpty() ? QObject::tr("epoch") : units.join(QStringLiteral(" / "));
+    if (m_x->titleText() != xTitle) m_x->setTitleText(xTitle);
     const double plotWidth =
         chart->plotArea().width() >= 50 ? chart->plotArea().width() : kUnlaidPlotWidth;
     m_plotWidth = chart->plotArea().width();

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 
+#include "core/algorithms/registry.h"
+#include "core/config/algorithm.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/compare_palette.h"
 #include "ui/charts/series_reduction.h"
@@ -42,6 +44,14 @@ LiveCurve LiveCurve::forRun(int runId, const pfa::TrainConfig& config) {
     curve.config = config;
     curve.isPrivate = config.isPrivate();
     curve.epochs = std::max(1, config.epochs);
+    // Round- and step-based algorithms count their own unit, up to their own setting.
+    try {
+        const pfa::Algorithm& algorithm = pfa::findAlgorithm(config.algorithm);
+        curve.unit = QString::fromStdString(algorithm.capabilities().progressUnit);
+        curve.epochs = static_cast<int>(std::max(1L, pfa::plannedProgress(algorithm, config)));
+    } catch (const std::exception&) {
+        // An algorithm this version does not know (an older session): epochs.
+    }
     return curve;
 }
 

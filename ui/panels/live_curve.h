@@ -28,7 +28,8 @@ struct LiveCurve {
     QString state;            ///< "running", "stopped", "diverged" or empty
     std::vector<pfa::EpochMetrics> metrics;
     bool isPrivate = false;
-    int epochs = 1;
+    int epochs = 1;                          ///< planned epochs, rounds or steps (1 when automatic)
+    QString unit = QStringLiteral("epoch");  ///< what the history counts: epoch, round, step
     bool live = false;
     int compareSlot = 0;  ///< position in the comparison palette
     /// The points drawn for one chart, and for what they were computed.

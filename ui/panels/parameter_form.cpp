@@ -70,7 +70,7 @@ public:
         while (width < most && heightForWidth(width) > oneLine)
             ++width;  // rounding: a pixel or two
         width = std::min(width, most);
-        return {width, heightForWidth(width)};
+        return fitted({width, heightForWidth(width)});
     }
 };
 

@@ -181,11 +181,8 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     });
     add(tr("λ"), [](const RunEntry& r) { return number(r.result.config.lambda); });
     add(tr("Seed"), [](const RunEntry& r) { return QString::number(r.result.config.seed); });
-    add(tr("Epochs"), [](const RunEntry& r) {
-        return tr("%1 of %2")
-            .arg(r.result.history.empty() ? 0 : r.result.history.back().epoch)
-            .arg(r.result.config.epochs);
-    });
+    // In each algorithm's own unit: rounds and steps are not epochs.
+    add(tr("Progress"), [](const RunEntry& r) { return r.progressText(); });
     add(tr("Status"), [](const RunEntry& r) { return r.statusText(); });
     add(tr("Demographic-parity gap"),
         [](const RunEntry& r) { return number(r.result.test.dpGap); });

@@ -3,6 +3,8 @@
 #include <QObject>
 #include <cmath>
 
+#include "core/algorithms/registry.h"
+#include "core/config/algorithm.h"
 #include "core/sweep/run_protection.h"
 #include "core/util/format.h"
 #include "ui/support/palette.h"
@@ -50,12 +52,11 @@ QString RunEntry::summary() const {
         QStringLiteral("Run %1 — %2 on %3\n")
             .arg(id)
             .arg(QString::fromStdString(c.algorithm), QString::fromStdString(result.dataset));
-    text += QStringLiteral("%1, %2, seed %3, %4 epochs, batch %5\n")
+    text += QStringLiteral("%1, %2, seed %3, %4\n")
                 .arg(QString::fromStdString(pfa::fairnessName(c.fairness)),
                      chart_style::curvePointText(c))
                 .arg(c.seed)
-                .arg(c.epochs)
-                .arg(c.batchSize);
+                .arg(lengthText());
     if (result.privacy.isPrivate) {
         text += QStringLiteral("target ε = %1, certified ε = %2 (δ = %3, %4)\n")
                     .arg(num(c.epsilon), num(certifiedEpsilon()), num(c.delta, 3),
@@ -74,6 +75,38 @@ QString RunEntry::summary() const {
     text += QStringLiteral("test error %1, %2 violation %3 — %4")
                 .arg(num(result.test.error), QString::fromStdString(pfa::fairnessCode(c.fairness)),
                      num(violation()), statusText());
+    return text;
+}
+
+namespace {
+
+/// The run's algorithm, or nullptr for one this version does not know (an older record).
+const pfa::Algorithm* algorithmOf(const pfa::TrainConfig& config) {
+    try {
+        return &pfa::findAlgorithm(config.algorithm);
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+}
+
+}  // namespace
+
+QString RunEntry::progressText() const {
+    const long done = result.history.empty() ? 0 : static_cast<long>(result.history.back().epoch);
+    const pfa::Algorithm* algorithm = algorithmOf(result.config);
+    if (!algorithm) return QObject::tr("%1 of %2 epochs").arg(done).arg(result.config.epochs);
+    return QString::fromStdString(pfa::progressText(*algorithm, result.config, done));
+}
+
+QString RunEntry::lengthText() const {
+    const pfa::Algorithm* algorithm = algorithmOf(result.config);
+    if (!algorithm)
+        return QObject::tr("%1 epochs, batch %2")
+            .arg(result.config.epochs)
+            .arg(result.config.batchSize);
+    QString text = QString::fromStdString(pfa::lengthText(*algorithm, result.config));
+    if (pfa::readsParameter(*algorithm, "batch-size"))
+        text += QObject::tr(", batch %1").arg(result.config.batchSize);
     return text;
 }
 

@@ -32,6 +32,11 @@ struct RunEntry {
     QString protectionText() const;
     /// A multi-line description of the settings and outcome (tooltips, reports).
     QString summary() const;
+    /// How far the run got in its algorithm's own unit: "35 of 400 epochs", "300 of 300 rounds".
+    QString progressText() const;
+    /// How long it was set to last: "400 epochs, batch 1024", "300 rounds", "auto steps" (the
+    /// batch only for algorithms that read one).
+    QString lengthText() const;
     /// One line on how the run ended, for the status bar ("Run 3 finished: test error …").
     QString outcomeMessage() const;
 };

@@ -35,14 +35,18 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::DisplayRole) {
         static const char* const names[] = {
-            "#",      "Algorithm", "Data set",  "Fairness", "ε",        "λ",      "Seed",
-            "Epochs", "Error",     "Violation", "ε spent",  "Protects", "Status", "Finished"};
+            "#",        "Algorithm", "Data set",  "Fairness", "ε",        "λ",      "Seed",
+            "Progress", "Error",     "Violation", "ε spent",  "Protects", "Status", "Finished"};
         return QString::fromUtf8(names[section]);
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
             case Epsilon:
                 return tr("Privacy budget the run was asked to meet (∞ = no privacy)");
+            case Epochs:
+                return tr(
+                    "How far the run got, in its algorithm's own unit: epochs over the "
+                    "training rows, rounds or steps");
             case EpsilonSpent:
                 return tr("ε certified by the Rényi-DP accountant at the run's δ");
             case Violation:
@@ -78,7 +82,9 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
             case Seed:
                 return static_cast<qulonglong>(c.seed);
             case Epochs:
-                return c.epochs;
+                return e.result.history.empty()
+                           ? 0.0
+                           : static_cast<double>(e.result.history.back().epoch);
             case TestError:
                 return e.result.test.error;
             case Violation:
@@ -108,8 +114,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
             case Seed:
                 return static_cast<qulonglong>(c.seed);
             case Epochs:
-                return static_cast<int>(e.result.history.empty() ? 0
-                                                                 : e.result.history.back().epoch);
+                return e.progressText();  // in the algorithm's own unit (epochs, rounds, steps)
             case TestError:
                 return number(e.result.test.error);
             case Violation:

@@ -37,7 +37,10 @@ public:
                "full gradients every T rounds (differentially private per training record).";
     }
     AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .task = Task::Regression};
+        return {.privacy = true,
+                .task = Task::Regression,
+                .progressUnit = "round",
+                .progressSetting = "gd-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(

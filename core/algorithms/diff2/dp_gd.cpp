@@ -27,7 +27,10 @@ public:
                "(differentially private per training record).";
     }
     AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .task = Task::Regression};
+        return {.privacy = true,
+                .task = Task::Regression,
+                .progressUnit = "round",
+                .progressSetting = "gd-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"},

@@ -66,7 +66,10 @@ std::optional<RateShape> stronglyConvexHeavyTailRate(const RateInputs& in);
 class HeavyTailAlgorithm : public Algorithm {
 public:
     AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .task = Task::Regression};
+        return {.privacy = true,
+                .task = Task::Regression,
+                .progressUnit = "step",
+                .progressSetting = "steps"};
     }
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         validateHeavyTailRun(config, data);

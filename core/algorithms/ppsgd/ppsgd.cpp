@@ -157,7 +157,11 @@ public:
                "shares.";
     }
     AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .unit = PrivacyUnit::User, .task = Task::Regression};
+        return {.privacy = true,
+                .unit = PrivacyUnit::User,
+                .task = Task::Regression,
+                .progressUnit = "round",
+                .progressSetting = "global-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list =

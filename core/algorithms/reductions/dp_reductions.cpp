@@ -100,7 +100,10 @@ public:
                "mixture of all rounds as the output.";
     }
     AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .curveSetting = "tolerance"};
+        return {.privacy = true,
+                .curveSetting = "tolerance",
+                .progressUnit = "round",
+                .progressSetting = "game-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(

@@ -101,7 +101,9 @@ public:
                "private per record of each silo, with the noise added by the silos, the records or "
                "a server.";
     }
-    AlgorithmCapabilities capabilities() const override { return {.privacy = true}; }
+    AlgorithmCapabilities capabilities() const override {
+        return {.privacy = true, .progressUnit = "round", .progressSetting = "rounds"};
+    }
     std::vector<ParamSpec> parameters() const override { return siloRoundParameters(true, true); }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

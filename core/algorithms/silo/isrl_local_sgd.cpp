@@ -40,7 +40,9 @@ public:
                "the server averages the local models; private per record of each silo, noise added "
                "by the silos.";
     }
-    AlgorithmCapabilities capabilities() const override { return {.privacy = true}; }
+    AlgorithmCapabilities capabilities() const override {
+        return {.privacy = true, .progressUnit = "round", .progressSetting = "rounds"};
+    }
     std::vector<ParamSpec> parameters() const override { return siloRoundParameters(false, false); }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {

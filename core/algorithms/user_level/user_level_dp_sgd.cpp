@@ -345,7 +345,10 @@ public:
                "mode).";
     }
     AlgorithmCapabilities capabilities() const override {
-        return {.privacy = true, .unit = PrivacyUnit::User};
+        return {.privacy = true,
+                .unit = PrivacyUnit::User,
+                .progressUnit = "round",
+                .progressSetting = "user-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> list = commonParameters(
