@@ -379,6 +379,18 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
                 spec->set(c, storedParameterText(*spec, value));
         }
     }
+    // The algorithm's own settings the record lacks (written before they existed): what those
+    // runs ran, as for the common ones.
+    std::vector<ParamSpec> own;
+    try {
+        own = findAlgorithm(c.algorithm).parameters();
+    } catch (const InputError&) {
+        // An algorithm this version does not know: its settings as recorded.
+    }
+    for (const ParamSpec& spec : own) {
+        if (findCommonParameter(spec.name) || c.extra.count(spec.name)) continue;
+        spec.set(c, spec.formerDefault.empty() ? spec.defaultValue : spec.formerDefault);
+    }
     r.status = parseStatus(json.at("status").asString());
     r.message = json.stringOr("message", "");
     r.trainLoss = json.at("train_loss").asNumber();

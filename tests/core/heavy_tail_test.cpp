@@ -339,10 +339,10 @@ TEST_CASE("Heavy tails at ε = 1: the README's measured claims hold (tables prin
                 .at(accelerated);
         if (clip == 0.01) predictingZero = acc;
     }
-    // "The clip sweep shows the U: small C, bias; large C, noise."
+    // "The clip sweep shows the U: small C, bias; large C, noise" (lowest at C = 10).
     CHECK(noisyByClip.at(1.0) < noisyByClip.at(0.01));
-    CHECK(noisyByClip.at(1.0) < noisyByClip.at(100.0));
-    CHECK(noisyByClip.at(100.0) > 10 * noisyByClip.at(1.0));
+    CHECK(noisyByClip.at(10.0) < noisyByClip.at(1.0));
+    CHECK(noisyByClip.at(10.0) < noisyByClip.at(100.0));
 
     std::printf(
         "\nexcess risk at eps = 1 (test MSE - test MSE of the exact optimum), 5 seeds, r_k = %g\n",
@@ -374,12 +374,15 @@ TEST_CASE("Heavy tails at ε = 1: the README's measured claims hold (tables prin
         // clip C = 1 leaves it at 1.0 (all bias)."
         CHECK(m.at(accelerated) < 0.5);
         CHECK(m.at(naiveAccelerated) > 0.8);
-        // "The strongly convex loop is the opposite: … its tail-calibrated C … drowns it in
-        // noise (excess risk 45–75) while C = 1 gives 0.25–0.3."
-        CHECK(m.at(noisy) > 10 * m.at(naiveNoisy));
-        CHECK(m.at(naiveNoisy) < 0.5);
-        // "proximal-clipped-gd with the same T and a constant step releases a noisy last
-        // iterate (excess risk in the thousands)"
-        CHECK(m.at(proximal) > 1000);
+        // "With the loss's own curvature in κ (about 31–41 steps of a few hundred rows), the
+        // strongly convex loop's tail-calibrated clip beats C = 1 too (0.33–0.53 against
+        // 0.56–0.59)" — before that fix T was 770 steps of 19 rows and the tail clip lost
+        // (excess 45–75 against 0.25–0.3).
+        CHECK(m.at(noisy) < m.at(naiveNoisy));
+        CHECK(m.at(noisy) < 1.0);
+        // "proximal-clipped-gd with the same T and a constant step releases a noisier last
+        // iterate (3.7–5.8)"
+        CHECK(m.at(proximal) > 5 * m.at(noisy));
+        CHECK(m.at(proximal) < 10);
     }
 }

@@ -12,6 +12,8 @@
 #include "core/data/heavy_tailed.h"
 #include "core/data/preprocessing.h"
 #include "core/privacy/accounting_inputs.h"
+#include "core/sweep/run_record.h"
+#include "core/util/json_value.h"
 #include "core/util/random.h"
 #include "test_data.h"
 
@@ -65,25 +67,30 @@ TEST_CASE("noisy-clipped-gd: worked numbers of T, C and σ", "[noisy-clipped-gd]
     const Algorithm& algorithm = findAlgorithm("noisy-clipped-gd");
     CHECK(algorithm.capabilities().task == Task::Regression);
     const TrainConfig c = prepareRun(algorithm, ridgeConfig(1.0), data).config();
-    // κ = β/µ = 2/0.1 = 20; T = ⌈4·20·ln 3000⌉ = ⌈640.51⌉ = 641.
-    CHECK(ownNumber(c, "steps") == 641);
-    // ρ(1, 1e−5) = (√(ln 1e5 + 1) − √(ln 1e5))² = 0.02081994…; C = 1·(2ρ·3000²/(5·641))^{1/5} =
-    // 116.93^{0.2} = 2.5917.
+    // κ = β/(µ_f + µ) = 2/(2 + 0.1) = 0.95238 (the squared loss on standardised features is
+    // itself 2-strongly convex; the ridge alone gave κ = 20 and T = 641);
+    // T = ⌈4·0.95238·ln 3000⌉ = ⌈30.50⌉ = 31.
+    CHECK(ownNumber(c, "steps") == 31);
+    // ρ(1, 1e−5) = (√(ln 1e5 + 1) − √(ln 1e5))² = 0.02081994…; C = 1·(2ρ·3000²/(5·31))^{1/5} =
+    // 2417.8^{0.2} = 4.7499.
     CHECK(rhoOf(1.0, 1e-5) == Approx(0.02081994).epsilon(1e-6));
-    const double expectedC =
-        std::pow(2 * rhoOf(1.0, 1e-5) * 3000.0 * 3000.0 / (5 * 641.0), 1 / 5.0);
-    CHECK(expectedC == Approx(2.5917).epsilon(1e-4));
+    const double expectedC = std::pow(2 * rhoOf(1.0, 1e-5) * 3000.0 * 3000.0 / (5 * 31.0), 1 / 5.0);
+    CHECK(expectedC == Approx(4.7499).epsilon(1e-4));
     CHECK(ownNumber(c, "clip-norm") == Approx(expectedC).epsilon(1e-12));
 
-    // σ = 2C/(s·√(2ρ)), s = ⌊3000/641⌋ = 4.
+    // σ = 2C/(s·√(2ρ)), s = ⌊3000/31⌋ = 96.
     const RunResult r = test::runQuietly(c, data);
-    CHECK(r.privacy.expectedBatch == 4);
+    CHECK(r.privacy.expectedBatch == 96);
     CHECK(r.privacy.sigmaTheta ==
-          Approx(2 * expectedC / (4 * std::sqrt(2 * rhoOf(1.0, 1e-5)))).epsilon(1e-12));
+          Approx(2 * expectedC / (96 * std::sqrt(2 * rhoOf(1.0, 1e-5)))).epsilon(1e-12));
     // z = σs/(2C) = 1/√(2ρ).
     CHECK(r.privacy.accounting.noiseMultiplier ==
           Approx(1 / std::sqrt(2 * rhoOf(1.0, 1e-5))).epsilon(1e-12));
-    CHECK(r.steps == 641);
+    CHECK(r.steps == 31);
+    // Nothing known of the loss's curvature (µ_f = 0): the ridge alone, κ = 20, T = 641.
+    TrainConfig unknown = ridgeConfig(1.0);
+    unknown.extra["loss-curvature"] = "0";
+    CHECK(ownNumber(prepareRun(algorithm, unknown, data).config(), "steps") == 641);
 }
 
 TEST_CASE("Clipped mean of Pareto(3) samples: bias below r_k^k/((k−1)C^{k−1}) for k = 2.5",
@@ -184,4 +191,20 @@ TEST_CASE("noisy-clipped-gd on heavy-tailed data: clipping beats no clipping at 
     // The unclipped noise is max-norm/C times larger (orders of magnitude here), so its error
     // exceeds the clipped one by far more than seed-to-seed variation; require a factor 2.
     CHECK(2 * clippedError < unclippedError);
+}
+
+TEST_CASE("noisy-clipped-gd records written before loss-curvature existed read as the ridge alone",
+          "[noisy-clipped-gd]") {
+    const DataSplit data = gaussianRegression(4000, 4);
+    const RunResult r = test::runQuietly(ridgeConfig(1.0), data);
+    REQUIRE(r.status == RunStatus::Completed);
+    CHECK(ownNumber(r.config, "loss-curvature") == 2.0);
+    std::string line = runRecordJson(r, RunContext{});
+    // As an earlier version wrote it: no such setting anywhere in the record.
+    const std::string key = "\"loss-curvature\":2,";
+    REQUIRE(line.find(key) != std::string::npos);
+    for (std::size_t at = line.find(key); at != std::string::npos; at = line.find(key))
+        line.erase(at, key.size());
+    const RunResult before = runResultFromJson(parseJson(line));
+    CHECK(ownNumber(before.config, "loss-curvature") == 0.0);  // what it ran: κ = β/µ
 }

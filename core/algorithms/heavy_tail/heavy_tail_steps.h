@@ -24,7 +24,8 @@
 namespace pfa {
 
 /// The declaration of a setting the heavy-tail algorithms share: "tail-index", "moment-bound",
-/// "ridge", "smoothness", "domain-radius", "steps", "clip-norm" or "clip-rule" (throws
+/// "ridge", "loss-curvature", "smoothness", "domain-radius", "steps", "clip-norm" or
+/// "clip-rule" (throws
 /// std::logic_error for another name). One declaration, so every algorithm that reads the
 /// name reads the same setting.
 ParamSpec heavyTailParameter(const std::string& name);
@@ -53,7 +54,7 @@ double ruleClip(const TrainConfig& config, double tailCalibrated);
 void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data);
 
 /// The strongly convex schedule (§4.1, also the proximal loop's): automatic T = clamp(⌈4κ ln n⌉,
-/// 1, n) with κ = β/µ, then automatic C by the clip rule, the tail-calibrated C being
+/// 1, n) with κ = β/(µ_f + µ), then automatic C by the clip rule, the tail-calibrated C being
 /// r_k·(2ρ n²/(d T))^{1/(2k)} (d with the intercept). `c` has its defaults resolved.
 TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data);
 

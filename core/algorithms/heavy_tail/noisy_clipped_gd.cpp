@@ -23,6 +23,7 @@ namespace {
 // The own settings this file reads (checked against the declarations at start).
 const OwnChoice kClipRule{"clip-rule"};
 const OwnNumber kDomainRadius{"domain-radius"};
+const OwnNumber kLossCurvature{"loss-curvature"};
 const OwnNumber kRidge{"ridge"};
 const OwnNumber kSmoothness{"smoothness"};
 
@@ -36,22 +37,26 @@ public:
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(
             {"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
-            heavyTailParameters({"tail-index", "moment-bound", "ridge", "smoothness",
-                                 "domain-radius", "steps", "clip-norm", "clip-rule"}));
+            heavyTailParameters({"tail-index", "moment-bound", "ridge", "loss-curvature",
+                                 "smoothness", "domain-radius", "steps", "clip-norm",
+                                 "clip-rule"}));
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,
                   const CancelToken& cancel) const override {
         const TrainConfig& config = prepared.config();
         const double mu = kRidge(config);
-        const double kappa = kSmoothness(config) / mu;
+        // The objective's strong convexity: the loss's own (stated) and the ridge's.
+        const double strongConvexity = kLossCurvature(config) + mu;
+        const double kappa = kSmoothness(config) / strongConvexity;
         const double radius = kDomainRadius(config);
         HeavyTailRun run(*this, prepared, data, observer, cancel, mu,
                          [mu](const Eigen::VectorXd& w) { return 0.5 * mu * w.squaredNorm(); });
         // The step sizes assume β-smoothness; unclipped heavy-tailed rows break it and the
         // iterates then grow without bound long before they overflow.
         run.setDivergenceHint(
-            "the step sizes 2/(mu(t + a)) assume a beta-smooth loss, which rows with huge norms "
+            "the step sizes 2/((mu_f + mu)(t + a)) assume a beta-smooth loss, which rows with huge "
+            "norms "
             "break when they "
             "are not clipped; set clip-norm or domain-radius, or raise smoothness");
 
@@ -63,7 +68,7 @@ public:
             if (run.cancelled(t)) break;
             run.noisyGradient(t, w, g);
             g += mu * w;  // ridge after clipping, never clipped (w₀ = 0)
-            const double eta = 2.0 / (mu * (static_cast<double>(t) + a));
+            const double eta = 2.0 / (strongConvexity * (static_cast<double>(t) + a));
             w -= eta * g;
             if (std::isfinite(radius) && w.norm() > radius) w *= radius / w.norm();
             const double zeta = static_cast<double>(t) + a;

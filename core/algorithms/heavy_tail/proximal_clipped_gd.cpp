@@ -39,8 +39,8 @@ public:
     }
     std::vector<ParamSpec> parameters() const override {
         std::vector<ParamSpec> own =
-            heavyTailParameters({"tail-index", "moment-bound", "ridge", "smoothness",
-                                 "domain-radius", "steps", "clip-norm", "clip-rule"});
+            heavyTailParameters({"tail-index", "moment-bound", "ridge", "loss-curvature",
+                                 "smoothness", "domain-radius", "steps", "clip-norm", "clip-rule"});
         own.push_back(declare("l1-penalty", "ℓ₁ penalty λ₁", ParamKind::Real,
                               "λ₁‖w‖₁ on the feature weights (not the intercept), applied by "
                               "soft-thresholding after each step, never clipped (0: none)")
