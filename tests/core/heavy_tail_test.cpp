@@ -168,7 +168,8 @@ TEST_CASE("Noisy clipped mean of Pareto(3) samples: bias below r_k^k/((k−1)C^{
         }
         const double bias = 1.5 - sum / means;
         const double bound = clippedMeanBiasBound(rk, 2.5, C);
-        CHECK(bound == Approx(6.0 / (1.5 * std::pow(C, 1.5))).epsilon(1e-12));
+        // The tail bound, or r_k = E‖g‖'s bound where that is smaller (C = 1.2: 3.04 > 2.05).
+        CHECK(bound == Approx(std::min(rk, 6.0 / (1.5 * std::pow(C, 1.5)))).epsilon(1e-12));
         INFO("C = " << C << ": bias " << bias << " (exact 1/(2C²) = " << 1 / (2 * C * C)
                     << "), bound " << bound);
         CHECK(bias < bound);
@@ -370,10 +371,10 @@ TEST_CASE("Heavy tails at ε = 1: the README's measured claims hold (tables prin
         const auto m =
             printRow(heavy(20000, nu, 20, 0.0), "nu = " + nuText(nu) + ", p_out = 0", momentBound);
         if (nu < 2.5) continue;
-        // "Without outliers it reaches 0.20 ± 0.05 from ν = 2.5 to Gaussian, where the naive
-        // clip C = 1 leaves it at 1.0 (all bias)."
+        // "Without outliers it reaches 0.20 ± 0.05 from ν = 2.5 to Gaussian, against 0.77–0.89
+        // with C = 1, where its step rule keeps it near 0."
         CHECK(m.at(accelerated) < 0.5);
-        CHECK(m.at(naiveAccelerated) > 0.8);
+        CHECK(m.at(naiveAccelerated) > 3 * m.at(accelerated));  // C = 1: 0.77–0.89
         // "With the loss's own curvature in κ (about 31–41 steps of a few hundred rows), the
         // strongly convex loop's tail-calibrated clip beats C = 1 too (0.33–0.53 against
         // 0.56–0.59)" — before that fix T was 770 steps of 19 rows and the tail clip lost

@@ -139,8 +139,13 @@ std::vector<ParamSpec> heavyTailParameters(const std::vector<std::string>& names
 
 double clippedMeanBiasBound(double momentBound, double tailIndex, double clip) {
     if (std::isinf(clip)) return 0.0;
-    if (clip <= 0.0) return std::numeric_limits<double>::infinity();
-    return std::pow(momentBound, tailIndex) / ((tailIndex - 1.0) * std::pow(clip, tailIndex - 1.0));
+    // Clipping moves a gradient towards 0 by at most its norm: the bias is at most E‖g‖ ≤ r_k
+    // (Jensen), whatever C. The tail bound alone grows without limit as C shrinks (211 at
+    // C = 1, r_k = 10, k = 2.5), and accelerated-clipped-gd's step rule, which reads it, then
+    // took steps so small that the model never left 0.
+    if (clip <= 0.0) return momentBound;
+    return std::min(momentBound, std::pow(momentBound, tailIndex) /
+                                     ((tailIndex - 1.0) * std::pow(clip, tailIndex - 1.0)));
 }
 
 double clippedMeanVarianceBound(double dimension, double sigma, double secondMoment,

@@ -33,7 +33,8 @@ ParamSpec heavyTailParameter(const std::string& name);
 std::vector<ParamSpec> heavyTailParameters(const std::vector<std::string>& names);
 
 /// Bias bound of one clipped mean when only the k-th moment r_k = (E‖g‖^k)^{1/k} is bounded:
-/// r_k^k / ((k−1) C^{k−1}) (k > 1; +∞ for C = 0, 0 for C = ∞).
+/// min(r_k, r_k^k / ((k−1) C^{k−1})) (k > 1; r_k for C = 0, 0 for C = ∞): the tail bound, and
+/// never more than E‖g‖ ≤ r_k, since clipping moves a gradient towards 0 by at most its norm.
 double clippedMeanBiasBound(double momentBound, double tailIndex, double clip);
 
 /// Variance bound of one noisy clipped mean of s rows in dimension d: d σ² + r₂²/s.
