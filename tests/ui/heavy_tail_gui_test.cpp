@@ -109,6 +109,11 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
     CHECK(entry->progressText().endsWith(QStringLiteral(" steps")));
     CHECK_FALSE(entry->progressText().contains(QStringLiteral("epoch")));
     QTest::qWait(300);
+    // Regression has no fairness notion: the choice is off, and says why.
+    CHECK_FALSE(panel->fairnessBox()->isEnabled());
+    CHECK(panel->fairnessBox()->toolTip().contains(QStringLiteral("regression")));
+    // A regression run's loss is the squared loss, not the classifiers' log loss.
+    CHECK(window->liveCharts()->yAxisOf(0)->titleText() == QStringLiteral("squared loss"));
     // The live charts count steps too, up to the run's own number of them.
     for (int chart = 0; chart < 4; ++chart) {
         INFO("live chart " << chart);

@@ -347,7 +347,16 @@ void ExperimentPanel::updateAlgorithmDependentControls() {
     m_algorithmInfo->setText(QString::fromStdString(algorithm.description()));
     m_epsilon->setPrivacyAvailable(algorithm.supportsPrivacy());
     m_lambda->setFairnessAvailable(algorithm.usesFairness());
-    m_fairness->setEnabled(true);  // metrics of every notion are always reported
+    // Metrics of every notion are reported for classifiers; regression has no fairness notion.
+    const bool regression = algorithm.capabilities().task == pfa::Task::Regression;
+    m_fairness->setEnabled(!regression);
+    m_fairness->setToolTip(
+        regression ? tr("This algorithm fits a regression: it has no fairness notion (its runs "
+                        "report the test MSE and, where known, the excess risk)")
+                   : tr("Demographic parity: every group is selected at the same rate.\n"
+                        "Equalized odds: equal true- and false-positive rates across groups.\n"
+                        "Equal opportunity: equal true-positive rates (qualified people are "
+                        "selected equally often)."));
     // The rows of the parameters the algorithm declares.
     m_settings->setAlgorithm(algorithm);
     m_advancedSettings->setAlgorithm(algorithm);

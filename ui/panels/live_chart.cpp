@@ -124,7 +124,9 @@ LiveChart::LiveChart(int which, QWidget* viewParent) : m_which(which) {
             tag->setPos(area.right() - tag->boundingRect().width() - 4, area.top() + 2);
         });
         m_view->setToolTip(
-            QObject::tr("Mean cross-entropy (log loss) on all training rows after each epoch. For "
+            QObject::tr("The training loss on all training rows after each epoch, round or step: "
+                        "the mean cross-entropy (log loss) of classifiers, the squared loss of "
+                        "regression. For "
                         "private runs this is a diagnostic computed exactly on the private rows: "
                         "it is not covered by the privacy guarantee (it can be switched off under "
                         "Advanced). Right-click to export."));
@@ -184,19 +186,33 @@ void LiveChart::update(const std::vector<LiveCurve*>& shown, int smoothing) {
         if (chart->title() != title) chart->setTitle(title);
     }
 
-    // The error chart shows the excess risk of runs that report it (titled for what it shows).
+    // The loss chart names the loss the shown runs minimise: the cross-entropy of classifiers,
+    // the squared loss of regression.
+    if (which == kLoss) {
+        int squared = 0, logLoss = 0;
+        for (const LiveCurve* curve : shown) ++(curve->regression ? squared : logLoss);
+        const QString yTitle = squared > 0 && logLoss > 0 ? QObject::tr("loss")
+                               : squared > 0              ? QObject::tr("squared loss")
+                                                          : QObject::tr("log loss");
+        if (m_y->titleText() != yTitle) m_y->setTitleText(yTitle);
+    }
+    // The error chart shows the excess risk of runs that report it, the test MSE of other
+    // regression runs and the error rate of classifiers (titled for what it shows).
     if (which == kError) {
-        int excess = 0, error = 0;
+        int excess = 0, mse = 0, error = 0;
         for (const LiveCurve* curve : shown) {
             if (curve->metrics.empty()) continue;
-            ++(curve->reportsExcessRisk() ? excess : error);
+            ++(curve->reportsExcessRisk() ? excess : curve->regression ? mse : error);
         }
-        const QString title = excess > 0 && error > 0 ? QObject::tr("Test error / excess risk")
-                              : excess > 0            ? QObject::tr("Excess risk")
-                                                      : QObject::tr("Test error");
-        const QString yTitle = excess > 0 && error > 0 ? QObject::tr("error / excess risk")
-                               : excess > 0            ? QObject::tr("excess risk")
-                                                       : QObject::tr("error rate");
+        const int kinds = (excess > 0) + (mse > 0) + (error > 0);
+        const QString title = kinds > 1    ? QObject::tr("Test error / excess risk")
+                              : excess > 0 ? QObject::tr("Excess risk")
+                              : mse > 0    ? QObject::tr("Test MSE")
+                                           : QObject::tr("Test error");
+        const QString yTitle = kinds > 1    ? QObject::tr("error / excess risk")
+                               : excess > 0 ? QObject::tr("excess risk")
+                               : mse > 0    ? QObject::tr("mean squared error")
+                                            : QObject::tr("error rate");
         if (chart->title() != title) chart->setTitle(title);
         if (m_y->titleText() != yTitle) m_y->setTitleText(yTitle);
     }

@@ -48,6 +48,7 @@ LiveCurve LiveCurve::forRun(int runId, const pfa::TrainConfig& config) {
     try {
         const pfa::Algorithm& algorithm = pfa::findAlgorithm(config.algorithm);
         curve.unit = QString::fromStdString(algorithm.capabilities().progressUnit);
+        curve.regression = algorithm.capabilities().task == pfa::Task::Regression;
         curve.epochs = static_cast<int>(std::max(1L, pfa::plannedProgress(algorithm, config)));
     } catch (const std::exception&) {
         // An algorithm this version does not know (an older session): epochs.

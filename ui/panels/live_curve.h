@@ -30,6 +30,7 @@ struct LiveCurve {
     bool isPrivate = false;
     int epochs = 1;                          ///< planned epochs, rounds or steps (1 when automatic)
     QString unit = QStringLiteral("epoch");  ///< what the history counts: epoch, round, step
+    bool regression = false;                 ///< a regression algorithm: squared loss and test MSE
     bool live = false;
     int compareSlot = 0;  ///< position in the comparison palette
     /// The points drawn for one chart, and for what they were computed.

@@ -221,7 +221,8 @@ void validateSiloRounds(const TrainConfig& config, const DataSplit& data, bool w
     if (!data.train.silos || data.train.silos->units() == 0) {
         throw InputError(
             "this algorithm trains across silos, but the data has none: split the rows into silos "
-            "first (command line: --silos N, or --synthetic-silos N for the synthetic data)");
+            "first (in the window: Advanced, Users and silos, Silo split; command line: --silos N, "
+            "or --synthetic-silos N for the synthetic data)");
     }
     requireNoFairness(config);
     if (data.train.isRegression() || data.train.numClasses() != 2) {
