@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFormLayout>
+#include <QItemSelectionModel>
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
@@ -45,9 +46,40 @@ TEST_CASE("A run started from the panel adds a tradeoff point and a history row"
     // The privacy statement of the new run is on show, as the core wrote it, followed by the
     // data set's ledger total (which the statement does not cover).
     const QString shown = window->privacyStatement()->text();
-    CHECK(shown.startsWith(QString::fromStdString(entry->result.privacy.statement)));
+    // Headed by the run it is of.
+    CHECK(shown.startsWith(QStringLiteral("Run %1: dp-fermi on ").arg(entry->id)));
+    CHECK(shown.contains(QString::fromStdString(entry->result.privacy.statement)));
     CHECK(shown.contains(QStringLiteral("Ledger of this data set now (not covered above): ε = ")));
     CHECK(window->privacyStatement()->text().contains(QStringLiteral("Rényi-DP accountant")));
+}
+
+TEST_CASE("The privacy statement names its run and follows the row clicked last",
+          "[ui][statement]") {
+    auto window = readyWindow(10);
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    for (int run = 0; run < 3; ++run) {
+        clickToolbar(*window, window->runAction());
+        REQUIRE(waitForSignals(finished, run + 1));
+    }
+    const auto& entries = window->historyModel()->entries();
+    const int first = entries[0]->id, second = entries[1]->id, third = entries[2]->id;
+    auto shownRun = [&] {
+        const QString text = window->privacyStatement()->text();
+        return text.section(QLatin1Char(':'), 0, 0);  // "Run N"
+    };
+    CHECK(shownRun() == QStringLiteral("Run %1").arg(third));  // the run that just finished
+    // Click the first run, then ctrl-click the second: the statement is the second's.
+    RunHistoryView* view = window->historyView();
+    view->selectRuns({first});
+    CHECK(shownRun() == QStringLiteral("Run %1").arg(first));
+    for (int row = 0; row < view->model()->rowCount(); ++row) {
+        const QModelIndex index = view->model()->index(row, 0);
+        if (index.data(RunHistoryModel::RunIdRole).toInt() != second) continue;
+        view->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+    CHECK(view->selectedRuns().size() == 2);
+    CHECK(shownRun() == QStringLiteral("Run %1").arg(second));
 }
 
 TEST_CASE("Stop ends the run within one epoch and no late points arrive", "[ui]") {

@@ -325,7 +325,15 @@ void PrivacyStatementView::refresh() {
         m_text->clear();
         return;
     }
-    QString text = QString::fromStdString(m_run->result.privacy.statement);
+    // Which run this is, first: the statement does not follow the selection alone (a run that
+    // just finished is shown while older ones stay selected).
+    const pfa::TrainConfig& c = m_run->result.config;
+    QString text =
+        tr("Run %1: %2 on %3, seed %4\n")
+            .arg(m_run->id)
+            .arg(QString::fromStdString(c.algorithm), QString::fromStdString(m_run->result.dataset))
+            .arg(c.seed);
+    text += QString::fromStdString(m_run->result.privacy.statement);
     if (m_run->result.privacy.isPrivate && m_book) {
         const std::string key = pfa::runLedgerKey(m_run->context, m_run->result.dataset);
         if (const std::optional<pfa::privacy::LedgerTotals> totals = m_book->currentTotals(key)) {
@@ -343,6 +351,11 @@ void PrivacyStatementView::refresh() {
                              line.startsWith(QLatin1String("Ledger of this data set"));
         const int colon = line.indexOf(QLatin1Char(':'));
         QString body = line.toHtmlEscaped();
+        if (line.startsWith(QLatin1String("Run ")) && html.isEmpty()) {
+            html += QStringLiteral("<p style=\"font-size: large\"><b>%1</b></p>")
+                        .arg(line.toHtmlEscaped());
+            continue;
+        }
         if (colon > 0 && colon < 40 && !line.startsWith(QLatin1String("Privacy statement"))) {
             body =
                 QStringLiteral("<b>%1</b>%2")

@@ -111,7 +111,15 @@ void LiveRunPresenter::showSelection() {
     // While a run is live, selected runs are overlaid next to it; otherwise they replace it.
     if (m_training->activeRunId() == 0) m_views.live->dropLive();
     m_views.live->showRuns(runs);
-    const RunEntryPtr first = runs.empty() ? nullptr : runs.front();
+    RunEntryPtr first = runs.empty() ? nullptr : runs.front();
+    // The statement is of the row the user clicked last (the current one), when it is selected.
+    const QModelIndex current = m_views.historyView->currentIndex();
+    if (current.isValid() && m_views.historyView->selectionModel()->isSelected(current)) {
+        const int id = current.data(RunHistoryModel::RunIdRole).toInt();
+        for (const RunEntryPtr& run : runs) {
+            if (run->id == id) first = run;
+        }
+    }
     showDetailsOf(runs);
     m_views.statement->showRun(first);
     m_views.tradeoff->setSelectedRun(first ? first->id : 0);
