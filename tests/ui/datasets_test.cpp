@@ -166,6 +166,9 @@ TEST_CASE("Download dialog: mirror download with verification, and cancel keeps 
         dialog.start();
         REQUIRE(waitForSignals(done, 1, 60000));
         CHECK(dialog.error().contains(QStringLiteral("SHA-256")));
+        // The window's message says the way around it.
+        CHECK(dialog.failureMessage().startsWith(dialog.error()));
+        CHECK(dialog.failureMessage().contains(QStringLiteral("Import from folder")));
         REQUIRE(finished.count() == 1);  // the controller says so too, without a dialog
         CHECK(finished.at(0).at(0).toString() == QStringLiteral("german-credit"));
         CHECK(finished.at(0).at(1).toString() == dialog.error());

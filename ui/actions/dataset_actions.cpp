@@ -42,9 +42,9 @@ void DatasetActions::download(const QString& name, std::function<void()> afterSu
             [this, dialog, name, afterSuccess = std::move(afterSuccess)] {
                 if (!dialog->error().isEmpty()) {
                     if (!dialog->cancelled())
-                        QMessageBox::warning(
-                            m_window, tr("Download"),
-                            Qt::convertFromPlainText(dialog->error(), Qt::WhiteSpaceNormal));
+                        QMessageBox::warning(m_window, tr("Download"),
+                                             Qt::convertFromPlainText(dialog->failureMessage(),
+                                                                      Qt::WhiteSpaceNormal));
                     emit message(dialog->cancelled()
                                      ? tr("Download cancelled; it resumes next time")
                                      : tr("Download failed"),

@@ -70,6 +70,13 @@ void DownloadDialog::reject() {
     QDialog::reject();
 }
 
+QString DownloadDialog::failureMessage() const {
+    return tr("%1\n\nIf this machine cannot reach the source, fetch the files elsewhere (or copy "
+              "them from a colleague) and choose Import from folder… beside the data set: the "
+              "files are checked against the same checksums.")
+        .arg(m_error);
+}
+
 void DownloadDialog::finish(const QString& error, bool cancelled) {
     m_running = false;
     if (m_datasets) disconnect(m_datasets, nullptr, this, nullptr);

@@ -26,6 +26,9 @@ public:
     void start();
     /// Empty after a success; the reason otherwise (also after Cancel).
     QString error() const { return m_error; }
+    /// What the window says when the download failed: the error, and the way around it
+    /// (Import from folder… with files fetched elsewhere, checked against the same checksums).
+    QString failureMessage() const;
     bool cancelled() const { return m_cancelled; }
 
     /// Cancel: stops the transfer (the partial file is kept); closes once it has stopped.
