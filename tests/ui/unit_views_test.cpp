@@ -438,3 +438,41 @@ TEST_CASE("Screenshots of the error-vs-ε and per-silo views from the trust-mode
     QTest::qWait(200);
     REQUIRE(views->grab().save(screenshotPath("unit-spread-trust-preset.png")));
 }
+
+TEST_CASE("Per-unit spread draws no box where a line has no units, and no axis without any",
+          "[unit-views]") {
+    UnitSpreadView view;
+    view.resize(640, 400);
+    view.show();
+    const QColor colour(200, 30, 30);
+    // Two categories; the line has units at the first only (an ε without runs of it).
+    view.setSeries(QStringLiteral("silo"), {QStringLiteral("ε = 1"), QStringLiteral("ε = 4")},
+                   {{QStringLiteral("local"), colour, {{0.2, 0.25, 0.3, 0.35}, {}}}},
+                   QStringLiteral("none"));
+    QTest::qWait(50);
+    CHECK(view.boxCount() == 1);
+    const QImage image = view.view()->grab().toImage();
+    const QRectF plot = view.chart()->plotArea();
+    // Pixels of the box's colour (its pen, darker) in each half of the plot area.
+    auto boxPixels = [&](double from, double to) {
+        int count = 0;
+        for (int x = static_cast<int>(plot.left() + from * plot.width());
+             x < static_cast<int>(plot.left() + to * plot.width()); ++x) {
+            for (int y = static_cast<int>(plot.top()); y < static_cast<int>(plot.bottom()); ++y) {
+                const QColor pixel = image.pixelColor(x, y);
+                if (pixel.red() > pixel.green() + 60 && pixel.red() > pixel.blue() + 60) ++count;
+            }
+        }
+        return count;
+    };
+    CHECK(boxPixels(0.0, 0.5) > 50);  // the box that exists
+    CHECK(boxPixels(0.5, 1.0) == 0);  // none where there are no units
+    REQUIRE(image.save(screenshotPath("unit-spread-missing-epsilon.png")));
+    // Whiskers stay within the plot: the y axis spans the values drawn.
+    CHECK(view.chart()->axes(Qt::Vertical).front()->property("max").toDouble() >= 0.35);
+    // Then data without units: the reason, and no axis left over from the boxes before.
+    view.setSeries(QString(), {}, {}, QStringLiteral("No per-unit results"));
+    CHECK(view.isEmpty());
+    CHECK(view.boxCount() == 0);
+    for (QAbstractAxis* axis : view.chart()->axes()) CHECK_FALSE(axis->isVisible());
+}

@@ -85,8 +85,13 @@ void UnitSpreadView::setSeries(const QString& unitKind, const QStringList& categ
                 for (int v = 0; v < 5; ++v) set->setValue(v, five[static_cast<std::size_t>(v)]);
                 yMax = std::max(yMax, five[4]);
                 ++m_boxes;
+            } else {
+                // A category without units keeps an empty place (QBoxSet places boxes by
+                // index). A set left at its zero values would draw a flat box at 0 that no
+                // unit has; NaN values draw nothing.
+                const double nan = std::numeric_limits<double>::quiet_NaN();
+                for (int v = 0; v < 5; ++v) set->setValue(v, nan);
             }
-            // A category without units keeps an empty place (QBoxSet places boxes by index).
             boxes->append(set);
         }
         m_chart->addSeries(boxes);
@@ -97,6 +102,9 @@ void UnitSpreadView::setSeries(const QString& unitKind, const QStringList& categ
     m_chart->legend()->setVisible(series.size() > 1);
     m_chart->setTitle(titleFor(unitKind));
     chart_style::setNiceRange(m_y, 0.0, std::max(0.01, yMax * 1.08), 4);
+    // Without a box the axes would only show what an earlier sweep left on them.
+    m_x->setVisible(m_boxes > 0);
+    m_y->setVisible(m_boxes > 0);
     m_emptyReason = m_boxes == 0 ? emptyReason : QString();
     m_view->setEmptyMessage(emptyReason);
     m_view->setEmpty(m_boxes == 0);
