@@ -1,7 +1,10 @@
 // pfa-cli predict: applies the model saved in a run record to new rows.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
@@ -12,6 +15,33 @@
 namespace pfa::cli {
 
 namespace {
+
+/// The probability columns' names: "p_" and the class name as an identifier (letters, digits
+/// and "_"; "p_not_yes" for "not yes", "p_gt_50K" for ">50K"), so that pandas, R and
+/// spreadsheets take them as they are; a name twice gets "_2", "_3".
+std::vector<std::string> probabilityColumns(const std::vector<std::string>& classNames) {
+    std::vector<std::string> columns;
+    for (const std::string& name : classNames) {
+        std::string column = "p_";
+        for (const char c : name) {
+            if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+                column += c;
+            else if (c == '>')
+                column += "gt_";
+            else if (c == '<')
+                column += "lt_";
+            else if (column.back() != '_')
+                column += '_';
+        }
+        while (column.size() > 2 && column.back() == '_') column.pop_back();
+        std::string unique = column;
+        for (int copy = 2; std::find(columns.begin(), columns.end(), unique) != columns.end();
+             ++copy)
+            unique = column + "_" + std::to_string(copy);
+        columns.push_back(unique);
+    }
+    return columns;
+}
 
 const char* const kPredictHelp =
     "usage: pfa-cli predict --run RESULTS.jsonl[:RUN] --csv FILE --out FILE.csv [options]\n"
@@ -33,7 +63,8 @@ const char* const kPredictHelp =
     "                     any column order (extra columns are ignored); the label and\n"
     "                     sensitive columns are optional\n"
     "  --out FILE.csv     the predictions ('-' = standard output): line (the row's line in\n"
-    "                     --csv), predicted, p_CLASS per class, then group and label when the\n"
+    "                     --csv), predicted, p_CLASS per class (the class name made an\n"
+    "                     identifier: p_not_yes, p_gt_50K), then group and label when the\n"
     "                     file has the sensitive and label columns\n"
     "  --test-rows        only the held-out test rows of the run's train/test split; --csv\n"
     "                     must be the file the model was trained on. Reproduces the run's\n"
@@ -103,7 +134,8 @@ int predictCommand(int argc, char** argv) {
     if (!out) throw DataFileError(outPath, 0, "", "cannot write the predictions here");
     // One row per line, fields appended (GCC 12 warns falsely about "literal" + string).
     std::string header = "line,predicted";
-    for (const std::string& name : p.classNames) header.append(",").append(csvField("p_" + name));
+    for (const std::string& name : probabilityColumns(p.classNames))
+        header.append(",").append(name);
     if (p.hasGroups) header.append(",group");
     if (p.hasLabels) header.append(",label");
     std::fprintf(out, "%s\n", header.c_str());

@@ -24,7 +24,7 @@ own=(--csv "$loans" --target approved --positive yes --sensitive gender --catego
 
 # Every row of the training file: header, one line per row, probabilities summing to 1.
 expect_status 0 "$cli" predict --run one.jsonl --csv "$loans" --out pred.csv
-[ "$(head -n 1 pred.csv)" = "line,predicted,p_not yes,p_yes,group,label" ] || fail "header: $(head -n 1 pred.csv)"
+[ "$(head -n 1 pred.csv)" = "line,predicted,p_not_yes,p_yes,group,label" ] || fail "header: $(head -n 1 pred.csv)"
 [ "$(wc -l < pred.csv)" -eq "$(wc -l < "$loans")" ] || fail "expected one line per row of $loans"
 awk -F, 'NR > 1 && (NF != 6 || ($3 + $4 < 0.999999) || ($3 + $4 > 1.000001)) { bad = 1 } END { exit bad }' pred.csv ||
     fail "a row without 6 fields or with probabilities not summing to 1"
@@ -54,7 +54,7 @@ cmp -s test.csv test3.csv && fail "the pandas split predicted the seeded split's
 # New rows without label and group, in another order, with an unseen level.
 printf 'region,income\nr1,50\nr7,61.5\n' > new.csv
 expect_status 0 "$cli" predict --run one.jsonl --csv new.csv --out new-pred.csv
-[ "$(head -n 1 new-pred.csv)" = "line,predicted,p_not yes,p_yes" ] || fail "header without label/group"
+[ "$(head -n 1 new-pred.csv)" = "line,predicted,p_not_yes,p_yes" ] || fail "header without label/group"
 [ "$(wc -l < new-pred.csv)" -eq 3 ] || fail "expected 2 predicted rows"
 grep -q "region='r7' (1)" err.log || fail "the unseen level is not reported: $(cat err.log)"
 
