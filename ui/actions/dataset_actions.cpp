@@ -38,23 +38,23 @@ void DatasetActions::download(const QString& name, std::function<void()> afterSu
     if (name.isEmpty()) return;
     auto* dialog = new DownloadDialog(m_datasets, name, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::finished, this,
-            [this, dialog, name, afterSuccess = std::move(afterSuccess)] {
-                if (!dialog->error().isEmpty()) {
-                    if (!dialog->cancelled())
-                        QMessageBox::warning(m_window, tr("Download"),
-                                             Qt::convertFromPlainText(dialog->failureMessage(),
-                                                                      Qt::WhiteSpaceNormal));
-                    emit message(dialog->cancelled()
-                                     ? tr("Download cancelled; it resumes next time")
-                                     : tr("Download failed"),
-                                 8000);
-                    return;
-                }
-                emit message(tr("%1 downloaded and verified").arg(name), 8000);
-                m_panel->refreshAvailability();
-                if (afterSuccess) afterSuccess();
-            });
+    connect(
+        dialog, &QDialog::finished, this,
+        [this, dialog, name, afterSuccess = std::move(afterSuccess)] {
+            if (!dialog->error().isEmpty()) {
+                if (!dialog->cancelled())
+                    QMessageBox::warning(
+                        m_window, tr("Download"),
+                        Qt::convertFromPlainText(dialog->failureMessage(), Qt::WhiteSpaceNormal));
+                emit message(dialog->cancelled() ? tr("Download cancelled; it resumes next time")
+                                                 : tr("Download failed"),
+                             8000);
+                return;
+            }
+            emit message(tr("%1 downloaded and verified").arg(name), 8000);
+            m_panel->refreshAvailability();
+            if (afterSuccess) afterSuccess();
+        });
     dialog->start();
     dialog->open();
 }
