@@ -2,6 +2,7 @@
 // presentation factor (fonts, pens, markers, also charts made later), hides the side panels and
 // goes full screen; Esc or the switch restores the exact previous layout.
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QStatusBar>
@@ -14,7 +15,10 @@
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/tradeoff_chart.h"
+#include "ui/panels/epsilon_control.h"
+#include "ui/panels/lambda_control.h"
 #include "ui/panels/live_charts_panel.h"
+#include "ui/shell/presenter_controls.h"
 #include "ui_test_support.h"
 
 using namespace pfa::ui;
@@ -175,6 +179,62 @@ TEST_CASE("Presentation mode enlarges the charts, hides the side panels and rest
     QTest::qWait(50);
     CHECK(experimentDock->isVisible());
     CHECK(window->saveState() == stateBefore);
+}
+
+TEST_CASE("Presenting at 1280×720 keeps λ, ε and live mode at hand, and the sweep views on show",
+          "[ui][presentation]") {
+    auto window = readyWindow(10);
+    window->resize(1280, 720);
+    QTest::qWait(50);
+    ExperimentPanel* panel = window->experimentPanel();
+    auto* presenter = window->findChild<PresenterControls*>(QStringLiteral("presenterControls"));
+    REQUIRE(presenter);
+    CHECK_FALSE(presenter->isVisible());  // only while presenting
+    auto* sweepDock = window->findChild<QDockWidget*>(QStringLiteral("sweepDock"));
+    REQUIRE(sweepDock);
+    sweepDock->show();
+    sweepDock->raise();  // the lecture is on the sweep views
+    QTest::qWait(50);
+    REQUIRE(sweepDock->isVisible());
+
+    QAction* toggle = presentationAction(*window);
+    toggle->trigger();
+    QTest::qWait(100);
+    CHECK(sweepDock->isVisible());  // F5 does not switch away from them
+    CHECK_FALSE(panel->isVisible());
+    REQUIRE(presenter->isVisible());
+    // On screen, not folded into the toolbar's overflow menu.
+    CHECK(presenter->lambdaControl()->isVisible());
+    CHECK(presenter->epsilonControl()->isVisible());
+    CHECK(presenter->widgetForAction(presenter->liveAction())->isVisible());
+    // Large and readable: the presenter's controls grow like the charts.
+    CHECK(presenter->font().pointSizeF() ==
+          Approx(QApplication::font().pointSizeF() * chart_style::kPresentationFactor));
+    // λ and ε move the experiment's, both ways; live mode too.
+    presenter->lambdaControl()->setValue(6.0);
+    CHECK(panel->lambdaControl()->value() == 6.0);
+    panel->epsilonControl()->setValue(0.5);
+    CHECK(presenter->epsilonControl()->value() == 0.5);
+    presenter->epsilonControl()->setValue(2.0);
+    CHECK(panel->config().epsilon == 2.0);
+    presenter->liveAction()->trigger();
+    CHECK(panel->liveMode());
+    // In live mode, moving λ here starts a run, as the panel's slider does.
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    presenter->lambdaControl()->setValue(3.0);
+    REQUIRE(waitForSignals(finished, 1, 60000));
+    CHECK(finishedEntry(finished, 0)->result.config.lambda == 3.0);
+    QTest::qWait(300);  // the charts redraw at most 30 times a second
+    CHECK(window->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/presentation-1280x720-presenter-controls.png")));
+    presenter->liveAction()->trigger();
+    CHECK_FALSE(panel->liveMode());
+
+    toggle->trigger();
+    QTest::qWait(50);
+    CHECK_FALSE(presenter->isVisible());
+    CHECK(panel->isVisible());
+    CHECK(panel->lambdaControl()->value() == 3.0);
 }
 
 TEST_CASE("Closing in presentation mode saves the usual layout", "[ui][presentation]") {

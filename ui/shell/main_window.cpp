@@ -48,6 +48,7 @@
 #include "ui/shell/live_run_presenter.h"
 #include "ui/shell/panel_wiring.h"
 #include "ui/shell/presentation_mode.h"
+#include "ui/shell/presenter_controls.h"
 
 namespace pfa::ui {
 
@@ -258,7 +259,12 @@ void MainWindow::buildMenus() {
     view->addAction(tools->publicMeanAction());
     view->setToolTipsVisible(true);
     view->addSeparator();
-    view->addAction((new PresentationMode(this, m_tradeoffDock, {m_live, m_tradeoff}))->action());
+    // The presenter's λ, ε and live mode: a toolbar shown only while presenting.
+    auto* presenter = new PresenterControls(m_panel, this);
+    addToolBar(Qt::BottomToolBarArea, presenter);  // a row of its own, under the charts
+    presenter->hide();
+    view->addAction(
+        (new PresentationMode(this, m_tradeoffDock, {m_live, m_tradeoff}, presenter))->action());
 
     menuBar()->addMenu(tr("&Tools"))->addAction(tools->privacyAuditAction());
 

@@ -14,8 +14,8 @@
 namespace pfa::ui {
 
 PresentationMode::PresentationMode(QMainWindow* window, QDockWidget* keep,
-                                   std::vector<QWidget*> enlarge)
-    : QObject(window), m_window(window), m_keep(keep) {
+                                   std::vector<QWidget*> enlarge, QWidget* presenter)
+    : QObject(window), m_window(window), m_keep(keep), m_presenter(presenter) {
     for (QWidget* widget : enlarge) m_enlarge.emplace_back(widget);
     m_action = new QAction(tr("&Presentation mode"), this);
     m_action->setObjectName(QStringLiteral("presentationAction"));
@@ -71,16 +71,25 @@ void PresentationMode::enter() {
     m_menuBarVisible = m_window->menuBar()->isVisible();
     m_statusBarVisible = m_window->statusBar()->isVisible();
 
+    // The dock kept: the tradeoff chart, or the one tabbed with it that is on show (F5 must
+    // not switch a lecture away from the sweep views).
+    // (A tab behind another counts as visible; what is on screen has a visible region.)
+    m_shown = m_keep;
+    if (m_keep && m_keep->visibleRegion().isEmpty()) {
+        for (QDockWidget* tab : m_window->tabifiedDockWidgets(m_keep)) {
+            if (!tab->visibleRegion().isEmpty()) m_shown = tab;
+        }
+    }
     // Everything but the charts and the run controls goes out of the way.
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
-        if (dock != m_keep) dock->hide();
+        if (dock != m_shown) dock->hide();
     }
-    if (m_keep) {
-        m_keep->setFloating(false);
-        m_keep->show();
-        m_keep->raise();
+    if (m_shown) {
+        m_shown->setFloating(false);
+        m_shown->show();
+        m_shown->raise();
         // No dock title bar: the chart has a title of its own, and the room goes to the plot.
-        m_keep->setTitleBarWidget(new QWidget(m_keep));
+        m_shown->setTitleBarWidget(new QWidget(m_shown));
     }
     m_window->menuBar()->hide();
     m_window->statusBar()->hide();
@@ -109,6 +118,11 @@ void PresentationMode::enter() {
         if (widget) enlarge.push_back(widget);
     for (const QPointer<QWidget>& toolbar : m_toolbarsWithLeave)
         if (toolbar) enlarge.push_back(toolbar);
+    // The presenter's λ, ε and live mode, which the hidden settings panel has otherwise.
+    if (m_presenter) {
+        m_presenter->show();
+        enlarge.push_back(m_presenter);
+    }
     for (QWidget* widget : enlarge) {
         m_fonts.push_back({widget, widget->font(), widget->testAttribute(Qt::WA_SetFont)});
         QFont font = widget->font();
@@ -120,7 +134,8 @@ void PresentationMode::enter() {
     m_window->showFullScreen();
     // The charts share the screen: the tradeoff chart gets 45 % of the width (its axis title
     // is the longest).
-    if (m_keep) m_window->resizeDocks({m_keep}, {m_window->width() * 45 / 100}, Qt::Horizontal);
+    if (m_shown)
+        m_window->resizeDocks({m_shown.data()}, {m_window->width() * 45 / 100}, Qt::Horizontal);
 }
 
 void PresentationMode::leave() {
@@ -138,11 +153,12 @@ void PresentationMode::leave() {
     }
     m_fonts.clear();
     chart_style::setPresentationScale(1.0);
-    if (m_keep) {
-        QWidget* blank = m_keep->titleBarWidget();
-        m_keep->setTitleBarWidget(nullptr);
+    if (m_shown) {
+        QWidget* blank = m_shown->titleBarWidget();
+        m_shown->setTitleBarWidget(nullptr);
         delete blank;
     }
+    if (m_presenter) m_presenter->hide();
 
     m_window->menuBar()->setVisible(m_menuBarVisible);
     m_window->statusBar()->setVisible(m_statusBarVisible);
