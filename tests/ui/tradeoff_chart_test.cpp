@@ -23,6 +23,7 @@
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/epsilon_color_bar.h"
+#include "ui/panels/epsilon_control.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
@@ -243,6 +244,18 @@ TEST_CASE("Live mode: two drags leave one trail that Clear trail empties", "[ui]
     CHECK(trailEntries == 1);
     CHECK(chart->legend()->entries().size() <= 3);  // algorithm, trail (and no per-run entries)
     checkLegendReadable(*chart);
+    CHECK(chart->trailLineCount() == 1);  // λ moves at one ε: one line
+
+    // An ε move starts another line: no line joins runs of different budgets.
+    window->experimentPanel()->epsilonControl()->setValue(4.0);
+    REQUIRE(waitForSignals(finished, finished.count() + 1, 60000));
+    REQUIRE(QTest::qWaitFor(
+        [&] { return window->controller()->state() == TrainingController::State::Idle; }, 20000));
+    QTest::qWait(400);
+    CHECK(chart->trailCount() == completed + 1);
+    CHECK(chart->trailLineCount() == 2);
+    CHECK(chart->grab().save(
+        QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-live-trail-two-budgets.png")));
 
     REQUIRE(chart->clearTrailButton()->isEnabled());
     QTest::mouseClick(chart->clearTrailButton(), Qt::LeftButton);

@@ -291,6 +291,8 @@ void TradeoffChart::forgetTrail() {
 
 int TradeoffChart::trailCount() const { return m_drawn->trailCount(); }
 
+int TradeoffChart::trailLineCount() const { return m_drawn->trailLineCount(); }
+
 int TradeoffChart::pointCount() const {
     return static_cast<int>(m_drawn->points().size()) - trailCount();
 }

@@ -75,6 +75,8 @@ public:
     void forgetTrail();
     /// Runs on the trail drawn now (tests).
     int trailCount() const;
+    /// The trail's lines drawn now: one per ε among its runs (tests).
+    int trailLineCount() const;
 
     /// Runs drawn with their own curve (e.g. a post-processing run's γ-curve) (tests).
     int curveCount() const;

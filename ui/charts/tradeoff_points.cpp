@@ -26,11 +26,6 @@ TradeoffPoints::TradeoffPoints(QChart* chart, QValueAxis* x, QValueAxis* y, QObj
     m_frontLine->setPen(chart_style::paretoFrontPen());
     attach(m_frontLine);
 
-    m_trailLine = new QLineSeries();
-    m_trailLine->setName(tr("live-mode trail"));
-    m_trailLine->setPen(QPen(QColor(120, 120, 120), 1.2));
-    attach(m_trailLine);
-
     m_selection = new QScatterSeries();
     m_selection->setName(tr("selected"));
     m_selection->setMarkerSize(22);
@@ -52,6 +47,11 @@ void TradeoffPoints::clear() {
         delete line;
     }
     m_curveLines.clear();
+    for (QLineSeries* line : m_trailLines) {
+        m_chart->removeSeries(line);
+        delete line;
+    }
+    m_trailLines.clear();
     m_points.clear();
 }
 
@@ -134,8 +134,25 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
         m_curveLines.push_back(line);
     }
 
-    // The live-mode trail: the runs in the order they finished, joined by a thin line; small
-    // dots in their ε's colour (one series per ε), the newest larger.
+    // The live-mode trail: the runs in the order they finished; those of one ε joined by a thin
+    // line in that ε's colour (a λ move draws a line, an ε move starts another: one line across
+    // budgets read as a path the model never took); small dots in their ε's colour (one series
+    // per ε), the newest larger. The lines go in first, under the dots.
+    std::map<double, QLineSeries*> trailLines;
+    for (const pfa::TradeoffDot& dot : model.trail) {
+        const double epsilon = dot.result->config.epsilon;
+        QLineSeries*& line = trailLines[epsilon];
+        if (!line) {
+            line = new QLineSeries();
+            line->setName(tr("live-mode trail"));
+            line->setPen(QPen(chart_style::colorForEpsilon(epsilon).lighter(130), 1.4));
+            m_chart->addSeries(line);
+            line->attachAxis(m_x);
+            line->attachAxis(m_y);
+            m_trailLines.push_back(line);
+        }
+        line->append(dot.x, dot.y);
+    }
     std::map<double, QScatterSeries*> trailSeries;
     for (const pfa::TradeoffDot& dot : model.trail) {
         const double epsilon = dot.result->config.epsilon;
@@ -167,7 +184,6 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
         head->append(newest.x, newest.y);
         m_seriesRuns[head] = {newest.id};
     }
-    m_trailLine->replace(trailPath());
 
     // Pareto front as a step line: right along the current error, then down to the next point.
     QList<QPointF> steps;

@@ -23,7 +23,8 @@ class TradeoffProtections;
 /// The runs drawn on the tradeoff chart, as series on its axes: one scatter series per
 /// algorithm, ε, front membership (and protection, when protections are mixed) so that each
 /// point gets its colour and marker; a line for each run that traces a curve itself; the
-/// live-mode trail, its dots joined by a thin line, the newest larger; the Pareto front's
+/// live-mode trail, its dots of one ε joined by a thin line (λ moves; an ε move starts another
+/// line), the newest larger; the Pareto front's
 /// dashed step line and the selection ring. It knows which run each drawn point is, and
 /// reports the run under the pointer (hover) and the one clicked.
 class TradeoffPoints : public QObject {
@@ -56,9 +57,11 @@ public:
 
     /// The runs drawn: the points, then the trail in the order it finished.
     const std::vector<Point>& points() const { return m_points; }
-    /// The trail's points, oldest first (for the line joining them).
+    /// The trail's points, oldest first.
     QList<QPointF> trailPath() const;
     int trailCount() const;
+    /// The trail's lines: one per ε among its runs (each joins that budget's runs in order).
+    int trailLineCount() const { return static_cast<int>(m_trailLines.size()); }
     /// Runs drawn with their own curve.
     int curveCount() const { return static_cast<int>(m_curveLines.size()); }
     /// Fill colour of run `id`'s point (invalid if not drawn).
@@ -79,7 +82,8 @@ private:
     QValueAxis* m_x;
     QValueAxis* m_y;
     QLineSeries* m_frontLine;
-    QLineSeries* m_trailLine;
+    /// The trail's thin lines, one per ε: a λ move at one budget is a line, an ε move is not.
+    std::vector<QLineSeries*> m_trailLines;
     QScatterSeries* m_selection;
     std::vector<Point> m_points;
     std::map<const QScatterSeries*, std::vector<int>> m_seriesRuns;  // point index → run id
