@@ -92,8 +92,10 @@ GuidedTour::GuidedTour(MainWindow* window) : QWidget(window), m_window(window) {
             "error usually rises. With <b>Live mode</b> on, every change reruns at once."),
          [panel] { return panel->lambdaControl(); }},
         {tr("Move ε"),
-         tr("ε is the privacy budget. A smaller ε means more noise: more privacy, less accuracy. "
-            "ε = ∞ turns privacy off."),
+         tr("ε is the privacy budget. A smaller ε adds more noise: more privacy and, on average, "
+            "a less accurate model. One run is one draw of that noise, so a single run at a small "
+            "ε can come out ahead of one at a larger ε; λ and ε also interact. To see the trend, "
+            "compare several seeds (Sweep → New sweep…). ε = ∞ turns privacy off."),
          [panel] { return panel->epsilonControl(); }},
         {tr("Read the tradeoff"),
          tr("Every finished run becomes a point here: test error against violation. Runs at "
