@@ -70,11 +70,14 @@ const char* const kTrainHelpHead =
 
 const char* const kTrainHelpSweep =
     "sweep:\n"
-    "  --preset NAME|FILE.json     a ready-made sweep: adult-dp, credit-card-eo, parkinsons-dp\n"
-    "                              (as published) and adult-dp-certified, adult-eo-certified,\n"
+    "  --preset NAME|FILE.json     a ready-made sweep: adult-dp-certified, adult-eo-certified,\n"
     "                              credit-card-eo-certified, parkinsons-dp-certified (every\n"
-    "                              epsilon certified), ppsgd-personalised (personalised private\n"
-    "                              SGD on synthetic users); or a sweep file in the same form\n"
+    "                              epsilon certified), adult-dp-as-published,\n"
+    "                              credit-card-eo-as-published, parkinsons-dp-as-published (the\n"
+    "                              papers' calibration: nominal epsilon, certifying far more),\n"
+    "                              ppsgd-personalised (personalised private SGD on synthetic\n"
+    "                              users) and more (an unknown name lists them all); or a\n"
+    "                              sweep file in the same form\n"
     "                              (the application's 'Run on a cluster...' writes one); other\n"
     "                              options override its settings\n"
     "  --algorithm LIST            the algorithms listed below (default dp-fermi)\n"
@@ -507,6 +510,9 @@ int trainCommand(int argc, char** argv) {
             preset = &presetFromFile;
         } else {
             preset = &findSweepPreset(named);
+            if (preset->name != named)
+                std::fprintf(stderr, "note: preset %s is now called %s\n", named.c_str(),
+                             preset->name.c_str());
         }
         spec = preset->spec;
         request = preset->dataset;

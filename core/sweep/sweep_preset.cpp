@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <initializer_list>
+#include <map>
 #include <sstream>
 
 #include "core/algorithms/registry.h"
@@ -450,14 +451,34 @@ const std::vector<SweepPreset>& sweepPresets() {
             list.push_back(
                 parseSweepPreset(std::string(source.fileName), std::string(source.json)));
         }
-        std::sort(list.begin(), list.end(),
-                  [](const SweepPreset& a, const SweepPreset& b) { return a.name < b.name; });
+        // In name order, the as-published calibrations last: the first a user sees certifies
+        // every ε it shows.
+        const auto asPublished = [](const SweepPreset& p) {
+            return p.name.size() > 13 &&
+                   p.name.compare(p.name.size() - 13, 13, "-as-published") == 0;
+        };
+        std::sort(list.begin(), list.end(), [&](const SweepPreset& a, const SweepPreset& b) {
+            if (asPublished(a) != asPublished(b)) return asPublished(b);
+            return a.name < b.name;
+        });
         return list;
     }();
     return presets;
 }
 
-const SweepPreset& findSweepPreset(const std::string& name) {
+std::string currentPresetName(const std::string& name) {
+    // Renamed so that a name never hides what it certifies: these reproduce the papers'
+    // calibration, whose nominal ε is far below the ε they certify.
+    static const std::map<std::string, std::string> renamed = {
+        {"adult-dp", "adult-dp-as-published"},
+        {"credit-card-eo", "credit-card-eo-as-published"},
+        {"parkinsons-dp", "parkinsons-dp-as-published"}};
+    const auto it = renamed.find(name);
+    return it == renamed.end() ? name : it->second;
+}
+
+const SweepPreset& findSweepPreset(const std::string& requested) {
+    const std::string name = currentPresetName(requested);
     std::string known;
     for (const SweepPreset& preset : sweepPresets()) {
         if (preset.name == name) return preset;

@@ -27,10 +27,14 @@ struct SweepPreset {
     }
 };
 
-/// Every built-in preset, in name order.
+/// Every built-in preset, in name order, the as-published calibrations last.
 const std::vector<SweepPreset>& sweepPresets();
-/// The preset `name`; throws InputError listing the known names.
+/// The preset `name` (also by a former name: adult-dp is adult-dp-as-published); throws
+/// InputError listing the known names.
 const SweepPreset& findSweepPreset(const std::string& name);
+/// The current name of a preset called `name` before (adult-dp → adult-dp-as-published);
+/// `name` itself otherwise.
+std::string currentPresetName(const std::string& name);
 /// Parses a preset description (exposed for tests and user presets).
 SweepPreset parseSweepPreset(const std::string& fileName, const std::string& json);
 /// A sweep as a preset description, the inverse of parseSweepPreset: every data set in full
