@@ -146,7 +146,11 @@ std::vector<SweepGroup> groupCells(const std::vector<SweepCell>& cells,
                 const std::string* other = valueOf(groupSettings[h], name);
                 differs = other == nullptr || *other != value;
             }
-            if (differs) distinction += (distinction.empty() ? "" : ", ") + name + " = " + value;
+            if (!differs) continue;
+            // Numbers as typed (0.05), not in the key's exact form (0.050000000000000003).
+            double number = 0.0;
+            const std::string shown = parsePortable(value, number) ? realText(number) : value;
+            distinction += (distinction.empty() ? "" : ", ") + name + " = " + shown;
         }
         groups[g].distinction = distinction;
     }

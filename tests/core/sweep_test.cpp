@@ -417,6 +417,24 @@ TEST_CASE("Sweep groups only join cells equal in every setting but the varying o
     CHECK(curves[1].cells == std::vector<std::size_t>{3});
     CHECK(curves[0].distinction == "epochs = 50");
     CHECK(curves[1].distinction == "epochs = 200");
+
+    // A number is named as typed, not in the run key's exact form.
+    {
+        std::vector<SweepPoint> steps;
+        for (const char* step : {"0.050000000000000003", "0.10000000000000001"}) {
+            SweepPoint p = points.front();
+            p.runKey =
+                "dataset=adult|split=0,0.2;algorithm=dp-fermi;epsilon=1;lambda=0;seed=0;"
+                "epochs=50;lr_theta=" +
+                std::string(step);
+            steps.push_back(p);
+        }
+        const std::vector<SweepGroup> byStep =
+            groupCells(summarizePoints(steps), {"lambda"}, {"algorithm", "epsilon"});
+        REQUIRE(byStep.size() == 2);
+        CHECK(byStep[0].distinction == "lr_theta = 0.05");
+        CHECK(byStep[1].distinction == "lr_theta = 0.1");
+    }
     // Within one curve, λ is unique: no zig-zag of two λ = 1 points.
     std::set<double> lambdas;
     for (std::size_t c : curves[0].cells) CHECK(lambdas.insert(cells[c].lambda).second);
