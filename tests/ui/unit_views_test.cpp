@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
@@ -15,6 +16,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "core/algorithms/registry.h"
 #include "core/sweep/sweep_preset.h"
 #include "core/sweep/sweep_spec.h"
 #include "core/sweep/theory_rates.h"
@@ -475,4 +477,28 @@ TEST_CASE("Per-unit spread draws no box where a line has no units, and no axis w
     CHECK(view.isEmpty());
     CHECK(view.boxCount() == 0);
     for (QAbstractAxis* axis : view.chart()->axes()) CHECK_FALSE(axis->isVisible());
+}
+
+TEST_CASE("Side by side, the runs' own setting that differs is listed: the trust model",
+          "[unit-views][compare]") {
+    RunDetailsPanel panel;
+    panel.resize(900, 600);
+    const RunEntryPtr central = siloRun(1, "central", 1.0, 0, 4.0);
+    const RunEntryPtr local = siloRun(2, "local", 1.0, 0, 4.0);
+    panel.showRuns({central, local});
+    QTableWidget* table = panel.comparisonTable();
+    int trustRow = -1;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        if (table->item(r, 0)->text() == QString::fromStdString(pfa::findParameter("trust")->label))
+            trustRow = r;
+    }
+    REQUIRE(trustRow >= 0);  // before, the table named no trust model at all
+    CHECK(table->item(trustRow, 1)->text() == QStringLiteral("central"));
+    CHECK(table->item(trustRow, 2)->text() == QStringLiteral("local"));
+    CHECK(table->item(trustRow, 1)->font().bold());  // it differs
+    // A setting the runs share is not repeated as an own-setting row.
+    panel.showRuns({central, siloRun(3, "central", 2.0, 0, 4.0)});
+    for (int r = 0; r < table->rowCount(); ++r)
+        CHECK(table->item(r, 0)->text() !=
+              QString::fromStdString(pfa::findParameter("trust")->label));
 }

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/fairness/fairness_notion.h"
 #include "core/privacy/dataset_ledger.h"
 #include "core/sweep/run_ledger.h"
@@ -183,6 +185,37 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     add(tr("Seed"), [](const RunEntry& r) { return QString::number(r.result.config.seed); });
     // In each algorithm's own unit: rounds and steps are not epochs.
     add(tr("Progress"), [](const RunEntry& r) { return r.progressText(); });
+    // The algorithms' own settings that differ among the runs (the trust model, the
+    // personalisation, a step size): the one setting a comparison is about, by its label.
+    {
+        std::vector<std::string> names;
+        for (const RunEntryPtr& run : runs) {
+            for (const auto& [name, value] : run->result.config.extra) {
+                if (std::find(names.begin(), names.end(), name) == names.end())
+                    names.push_back(name);
+            }
+        }
+        for (const std::string& name : names) {
+            std::vector<QString> cells;
+            for (const RunEntryPtr& run : runs) {
+                const auto it = run->result.config.extra.find(name);
+                QString text = it == run->result.config.extra.end()
+                                   ? QStringLiteral("–")
+                                   : QString::fromStdString(it->second);
+                double number = 0.0;
+                if (it != run->result.config.extra.end() && pfa::parsePortable(it->second, number))
+                    text = QString::fromStdString(pfa::realText(number));
+                cells.push_back(text);
+            }
+            if (std::all_of(cells.begin(), cells.end(),
+                            [&](const QString& cell) { return cell == cells.front(); }))
+                continue;
+            const pfa::ParamSpec* spec = pfa::findParameter(name);
+            rows.emplace_back(
+                spec ? QString::fromStdString(spec->label) : QString::fromStdString(name),
+                std::move(cells));
+        }
+    }
     add(tr("Status"), [](const RunEntry& r) { return r.statusText(); });
     add(tr("Demographic-parity gap"),
         [](const RunEntry& r) { return number(r.result.test.dpGap); });
