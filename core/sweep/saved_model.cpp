@@ -334,36 +334,6 @@ std::optional<JsonValue> filtered(const JsonValue& value, const std::string& nor
     return value;
 }
 
-void writeJsonValue(JsonWriter& json, const JsonValue& value) {
-    switch (value.type()) {
-        case JsonValue::Type::Null:
-            json.null();
-            break;
-        case JsonValue::Type::Bool:
-            json.value(value.asBool());
-            break;
-        case JsonValue::Type::Number:
-            json.value(value.asNumber());
-            break;  // 17 digits: exact
-        case JsonValue::Type::String:
-            json.value(value.asString());
-            break;
-        case JsonValue::Type::Array:
-            json.beginArray();
-            for (const JsonValue& item : value.items()) writeJsonValue(json, item);
-            json.endArray();
-            break;
-        case JsonValue::Type::Object:
-            json.beginObject();
-            for (const auto& [key, member] : value.members()) {
-                json.key(key);
-                writeJsonValue(json, member);
-            }
-            json.endObject();
-            break;
-    }
-}
-
 void writeStrings(JsonWriter& json, const std::string& key, const std::vector<std::string>& items) {
     json.key(key).beginArray();
     for (const std::string& item : items) json.value(item);

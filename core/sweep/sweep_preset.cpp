@@ -301,37 +301,6 @@ SweepPreset parseSweepPreset(const std::string& fileName, const std::string& tex
 
 namespace {
 
-/// A parsed JSON value written back (a preset's per-algorithm settings).
-void writeJsonValue(JsonWriter& json, const JsonValue& value) {
-    switch (value.type()) {
-        case JsonValue::Type::Null:
-            json.null();
-            return;
-        case JsonValue::Type::Bool:
-            json.value(value.asBool());
-            return;
-        case JsonValue::Type::Number:
-            json.value(value.asNumber());
-            return;
-        case JsonValue::Type::String:
-            json.value(value.asString());
-            return;
-        case JsonValue::Type::Array:
-            json.beginArray();
-            for (const JsonValue& item : value.items()) writeJsonValue(json, item);
-            json.endArray();
-            return;
-        case JsonValue::Type::Object:
-            json.beginObject();
-            for (const auto& [key, member] : value.members()) {
-                json.key(key);
-                writeJsonValue(json, member);
-            }
-            json.endObject();
-            return;
-    }
-}
-
 /// A data set in full, as parsePresetDataset reads it: the file and its schema, or the
 /// sensitive choice and every knob; the split and the silos. (The folder is not written: it is
 /// the reader's, --data-dir.)

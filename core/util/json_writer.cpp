@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/util/format.h"
+#include "core/util/json_value.h"
 
 namespace pfa {
 
@@ -135,6 +136,36 @@ std::string JsonWriter::quote(std::string_view text) {
     }
     out += '"';
     return out;
+}
+
+void writeJsonValue(JsonWriter& json, const JsonValue& value) {
+    switch (value.type()) {
+        case JsonValue::Type::Null:
+            json.null();
+            return;
+        case JsonValue::Type::Bool:
+            json.value(value.asBool());
+            return;
+        case JsonValue::Type::Number:
+            json.value(value.asNumber());
+            return;
+        case JsonValue::Type::String:
+            json.value(value.asString());
+            return;
+        case JsonValue::Type::Array:
+            json.beginArray();
+            for (const JsonValue& item : value.items()) writeJsonValue(json, item);
+            json.endArray();
+            return;
+        case JsonValue::Type::Object:
+            json.beginObject();
+            for (const auto& [key, member] : value.members()) {
+                json.key(key);
+                writeJsonValue(json, member);
+            }
+            json.endObject();
+            return;
+    }
 }
 
 }  // namespace pfa

@@ -6,6 +6,8 @@
 
 namespace pfa {
 
+class JsonValue;
+
 /// Minimal streaming JSON writer producing one compact line. Non-finite numbers, which JSON
 /// cannot represent, are written as the strings "inf" / "-inf" and NaN as null.
 class JsonWriter {
@@ -43,5 +45,8 @@ private:
     std::vector<bool> m_first;  // per open container: no element written yet
     bool m_afterKey = false;
 };
+
+/// Writes a parsed JSON value as it is (numbers with 17 digits: exact).
+void writeJsonValue(JsonWriter& json, const JsonValue& value);
 
 }  // namespace pfa
