@@ -60,18 +60,21 @@ const std::vector<std::unique_ptr<Algorithm>>& algorithmRegistry() {
     return registry;
 }
 
-const Algorithm& findAlgorithm(const std::string& name) {
+const Algorithm* findAlgorithmOrNull(const std::string& name) {
     for (const auto& algorithm : algorithmRegistry()) {
-        if (algorithm->name() == name) return *algorithm;
+        if (algorithm->name() == name) return algorithm.get();
     }
+    return nullptr;
+}
+
+const Algorithm& findAlgorithm(const std::string& name) {
+    if (const Algorithm* algorithm = findAlgorithmOrNull(name)) return *algorithm;
     throw InputError("unknown algorithm '" + name + "': choose one of " + algorithmNames());
 }
 
 std::string curveSettingOf(const std::string& algorithm) {
-    for (const std::unique_ptr<Algorithm>& candidate : algorithmRegistry()) {
-        if (candidate->name() == algorithm) return candidate->capabilities().curveSetting;
-    }
-    return "lambda";
+    const Algorithm* found = findAlgorithmOrNull(algorithm);
+    return found ? found->capabilities().curveSetting : "lambda";
 }
 
 std::string algorithmNames() {
@@ -152,9 +155,8 @@ std::vector<RunResult> runAlgorithmTogether(const std::vector<TrainConfig>& conf
 }
 
 AlgorithmPresentation presentationOf(const std::string& name) {
-    for (const auto& algorithm : algorithmRegistry())
-        if (algorithm->name() == name) return algorithm->presentation();
-    return {};
+    const Algorithm* algorithm = findAlgorithmOrNull(name);
+    return algorithm ? algorithm->presentation() : AlgorithmPresentation{};
 }
 
 }  // namespace pfa

@@ -20,6 +20,9 @@ std::string ownSettingProblem(const std::vector<std::unique_ptr<Algorithm>>& alg
 
 /// The algorithm called `name`; throws InputError listing the known names otherwise.
 const Algorithm& findAlgorithm(const std::string& name);
+/// The algorithm called `name`, or nullptr when this version has none (a record of another
+/// version): for readers that fall back rather than refuse.
+const Algorithm* findAlgorithmOrNull(const std::string& name);
 
 /// The setting that traces `algorithm`'s tradeoff curve (AlgorithmCapabilities::curveSetting);
 /// "lambda" for a name no algorithm has (e.g. from a results file of another version).

@@ -381,13 +381,9 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     }
     // The algorithm's own settings the record lacks (written before they existed): what those
     // runs ran, as for the common ones.
-    std::vector<ParamSpec> own;
-    try {
-        own = findAlgorithm(c.algorithm).parameters();
-    } catch (const InputError&) {
-        // An algorithm this version does not know: its settings as recorded.
-    }
-    for (const ParamSpec& spec : own) {
+    // (An algorithm this version does not know keeps its settings as recorded.)
+    const Algorithm* algorithm = findAlgorithmOrNull(c.algorithm);
+    for (const ParamSpec& spec : algorithm ? algorithm->parameters() : std::vector<ParamSpec>{}) {
         if (findCommonParameter(spec.name) || c.extra.count(spec.name)) continue;
         spec.set(c, spec.formerDefault.empty() ? spec.defaultValue : spec.formerDefault);
     }

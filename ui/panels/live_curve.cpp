@@ -44,14 +44,12 @@ LiveCurve LiveCurve::forRun(int runId, const pfa::TrainConfig& config) {
     curve.config = config;
     curve.isPrivate = config.isPrivate();
     curve.epochs = std::max(1, config.epochs);
-    // Round- and step-based algorithms count their own unit, up to their own setting.
-    try {
-        const pfa::Algorithm& algorithm = pfa::findAlgorithm(config.algorithm);
-        curve.unit = QString::fromStdString(algorithm.capabilities().progressUnit);
-        curve.regression = algorithm.capabilities().task == pfa::Task::Regression;
-        curve.epochs = static_cast<int>(std::max(1L, pfa::plannedProgress(algorithm, config)));
-    } catch (const std::exception&) {
-        // An algorithm this version does not know (an older session): epochs.
+    // Round- and step-based algorithms count their own unit, up to their own setting (an
+    // algorithm this version does not know, from an older session: epochs).
+    if (const pfa::Algorithm* algorithm = pfa::findAlgorithmOrNull(config.algorithm)) {
+        curve.unit = QString::fromStdString(algorithm->capabilities().progressUnit);
+        curve.regression = algorithm->capabilities().task == pfa::Task::Regression;
+        curve.epochs = static_cast<int>(std::max(1L, pfa::plannedProgress(*algorithm, config)));
     }
     return curve;
 }

@@ -78,28 +78,15 @@ QString RunEntry::summary() const {
     return text;
 }
 
-namespace {
-
-/// The run's algorithm, or nullptr for one this version does not know (an older record).
-const pfa::Algorithm* algorithmOf(const pfa::TrainConfig& config) {
-    try {
-        return &pfa::findAlgorithm(config.algorithm);
-    } catch (const std::exception&) {
-        return nullptr;
-    }
-}
-
-}  // namespace
-
 QString RunEntry::progressText() const {
     const long done = result.history.empty() ? 0 : static_cast<long>(result.history.back().epoch);
-    const pfa::Algorithm* algorithm = algorithmOf(result.config);
+    const pfa::Algorithm* algorithm = pfa::findAlgorithmOrNull(result.config.algorithm);
     if (!algorithm) return QObject::tr("%1 of %2 epochs").arg(done).arg(result.config.epochs);
     return QString::fromStdString(pfa::progressText(*algorithm, result.config, done));
 }
 
 QString RunEntry::lengthText() const {
-    const pfa::Algorithm* algorithm = algorithmOf(result.config);
+    const pfa::Algorithm* algorithm = pfa::findAlgorithmOrNull(result.config.algorithm);
     if (!algorithm)
         return QObject::tr("%1 epochs, batch %2")
             .arg(result.config.epochs)

@@ -68,12 +68,9 @@ PresenterControls::PresenterControls(ExperimentPanel* panel, QWidget* parent)
 
 void PresenterControls::followAlgorithm() {
     const std::string name = m_panel->algorithmBox()->currentData().toString().toStdString();
-    try {
-        const pfa::Algorithm& algorithm = pfa::findAlgorithm(name);
-        m_lambda->setFairnessAvailable(algorithm.usesFairness());
-        m_epsilon->setPrivacyAvailable(algorithm.supportsPrivacy());
-    } catch (const std::exception&) {
-        // No algorithm chosen yet.
+    if (const pfa::Algorithm* algorithm = pfa::findAlgorithmOrNull(name)) {
+        m_lambda->setFairnessAvailable(algorithm->usesFairness());
+        m_epsilon->setPrivacyAvailable(algorithm->supportsPrivacy());
     }
 }
 
