@@ -17,6 +17,11 @@ std::string realText(double value) {
     return std::string(buffer, result.ptr);
 }
 
+std::string shortValueText(const std::string& text) {
+    double value = 0.0;
+    return parsePortable(text, value) ? realText(value) : text;
+}
+
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();

@@ -149,6 +149,9 @@ std::string exampleValue(const ParamSpec& spec);
 
 /// The canonical text of `value` for a Real parameter (shortest exact decimal).
 std::string realText(double value);
+/// A value as a run key writes it, for people: a number in its shortest exact form
+/// ("0.050000000000000003" → "0.05"), other text as it is.
+std::string shortValueText(const std::string& text);
 
 /// The one-line rule of `spec` for messages and --help ("in (0, 1)", "poisson | shuffle").
 std::string parameterRule(const ParamSpec& spec);

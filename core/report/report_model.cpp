@@ -72,13 +72,6 @@ std::string knobOption(const std::string& dataset, const std::string& keyName) {
     return {};
 }
 
-/// A number of a key written exactly ("0.34999999999999998") in its shortest exact form.
-std::string shortNumber(const std::string& text) {
-    double value = 0.0;
-    if (!parsePortable(text, value)) return text;
-    return realText(value);
-}
-
 /// Quotes a word for a POSIX shell when it needs it.
 std::string shellWord(const std::string& word) {
     if (!word.empty() &&
@@ -130,11 +123,11 @@ std::string datasetOptions(const std::string& key, std::string* note) {
             if (standard.count(knob) && standard[knob] == value) continue;
             const std::string option = knobOption(name, knob);
             if (option.empty()) {
-                appendNote(note, "The data knob " + knob + " = " + shortNumber(value) +
+                appendNote(note, "The data knob " + knob + " = " + shortValueText(value) +
                                      " has no command-line option.");
                 continue;
             }
-            command += " --" + option + " " + shortNumber(value);
+            command += " --" + option + " " + shortValueText(value);
         }
     }
     // The split: "|split=SEED,FRACTION[,METHOD]".
@@ -148,8 +141,8 @@ std::string datasetOptions(const std::string& key, std::string* note) {
             start = comma + 1;
         }
         if (!fields.empty() && fields[0] != "0") command += " --split-seed " + fields[0];
-        if (fields.size() > 1 && shortNumber(fields[1]) != "0.25")
-            command += " --test-fraction " + shortNumber(fields[1]);
+        if (fields.size() > 1 && shortValueText(fields[1]) != "0.25")
+            command += " --test-fraction " + shortValueText(fields[1]);
         if (fields.size() > 2) command += " --split-method " + fields[2];
     }
     if (key.find("|silos=") != std::string::npos) {
@@ -222,7 +215,7 @@ std::string reproduceCommand(const JsonValue& record, std::string* note) {
                 if (spec->keyValue(candidate) == value) text = candidate;
             }
         } else if (spec->kind == ParamKind::Real) {
-            text = shortNumber(value);
+            text = shortValueText(value);
         }
         if (spec->role == ParamRole::Coordinate) {
             settings +=
@@ -230,7 +223,7 @@ std::string reproduceCommand(const JsonValue& record, std::string* note) {
             continue;
         }
         if (text == spec->defaultValue ||
-            (spec->kind == ParamKind::Real && shortNumber(spec->defaultValue) == text)) {
+            (spec->kind == ParamKind::Real && shortValueText(spec->defaultValue) == text)) {
             continue;
         }
         if (spec->kind == ParamKind::Flag) {

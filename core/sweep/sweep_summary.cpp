@@ -148,9 +148,7 @@ std::vector<SweepGroup> groupCells(const std::vector<SweepCell>& cells,
             }
             if (!differs) continue;
             // Numbers as typed (0.05), not in the key's exact form (0.050000000000000003).
-            double number = 0.0;
-            const std::string shown = parsePortable(value, number) ? realText(number) : value;
-            distinction += (distinction.empty() ? "" : ", ") + name + " = " + shown;
+            distinction += (distinction.empty() ? "" : ", ") + name + " = " + shortValueText(value);
         }
         groups[g].distinction = distinction;
     }

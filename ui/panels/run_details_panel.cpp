@@ -199,13 +199,9 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
             std::vector<QString> cells;
             for (const RunEntryPtr& run : runs) {
                 const auto it = run->result.config.extra.find(name);
-                QString text = it == run->result.config.extra.end()
-                                   ? QStringLiteral("–")
-                                   : QString::fromStdString(it->second);
-                double number = 0.0;
-                if (it != run->result.config.extra.end() && pfa::parsePortable(it->second, number))
-                    text = QString::fromStdString(pfa::realText(number));
-                cells.push_back(text);
+                cells.push_back(it == run->result.config.extra.end()
+                                    ? QStringLiteral("–")
+                                    : QString::fromStdString(pfa::shortValueText(it->second)));
             }
             if (std::all_of(cells.begin(), cells.end(),
                             [&](const QString& cell) { return cell == cells.front(); }))
