@@ -115,8 +115,7 @@ SlurmJobs writeSlurmJobs(const SweepManifest& manifest, const std::vector<int>& 
     requireSbatchPath(files.jobsDir);
     requireSbatchPath(options.workDir);
     long tasksRuns = 0;
-    std::vector<long> perShard(static_cast<std::size_t>(manifest.shards), 0);
-    for (const auto& run : manifest.runs) ++perShard[static_cast<std::size_t>(run.second)];
+    const std::vector<long> perShard = runsPerShard(manifest);
     for (const int shard : shards)
         tasksRuns = std::max(tasksRuns, perShard[static_cast<std::size_t>(shard)]);
     const SlurmEstimates e = slurmEstimates(manifest, options, tasksRuns);

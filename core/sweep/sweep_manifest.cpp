@@ -33,6 +33,12 @@ SweepManifest planShards(const std::vector<SweepRun>& runs, long seeds, long sha
     return manifest;
 }
 
+std::vector<long> runsPerShard(const SweepManifest& manifest) {
+    std::vector<long> runs(static_cast<std::size_t>(manifest.shards), 0);
+    for (const auto& run : manifest.runs) ++runs[static_cast<std::size_t>(run.second)];
+    return runs;
+}
+
 std::string manifestJson(const SweepManifest& manifest) {
     std::string text = "{\n";
     text += "\"format\": \"pfa-sweep-manifest-1\",\n";

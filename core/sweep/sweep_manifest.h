@@ -36,6 +36,9 @@ long automaticShardCount(long seeds, long runs);
 /// and the epochs. The caller adds the name, files, train options and the data's size.
 SweepManifest planShards(const std::vector<SweepRun>& runs, long seeds, long shards);
 
+/// How many of the manifest's runs each shard trains (index = shard).
+std::vector<long> runsPerShard(const SweepManifest& manifest);
+
 /// The manifest as a JSON document (one key per line, readable).
 std::string manifestJson(const SweepManifest& manifest);
 /// Reads a manifest; throws InputError saying what is wrong with the file.

@@ -186,10 +186,14 @@ void ClusterJobDialog::updateSummary() {
         return;
     }
     try {
-        const pfa::SweepManifest plan =
-            pfa::planClusterSweep(m_sweep, results.toStdString(), m_shards->value(), m_size);
-        std::vector<long> perShard(static_cast<std::size_t>(plan.shards), 0);
-        for (const auto& run : plan.runs) ++perShard[static_cast<std::size_t>(run.second)];
+        // The plan depends on the shards alone: expanded again only when they change, not on
+        // every keystroke in the other fields.
+        if (!m_plan || m_plan->first != m_shards->value()) {
+            m_plan.emplace(m_shards->value(), pfa::planClusterSweep(m_sweep, results.toStdString(),
+                                                                    m_shards->value(), m_size));
+        }
+        const pfa::SweepManifest& plan = m_plan->second;
+        const std::vector<long> perShard = pfa::runsPerShard(plan);
         const long largest = *std::max_element(perShard.begin(), perShard.end());
         const pfa::SlurmEstimates e = pfa::slurmEstimates(plan, options(), largest);
         QString text = tr("%1 run(s) in %2 array task(s) of up to %3 run(s); each task asks for "

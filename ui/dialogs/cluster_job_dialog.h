@@ -2,6 +2,8 @@
 
 #include <QDialog>
 #include <QString>
+#include <optional>
+#include <utility>
 
 #include "core/sweep/slurm_jobs.h"
 
@@ -73,6 +75,8 @@ private:
     QPushButton* m_follow;
     QString m_problem;
     pfa::ClusterSweep m_written;
+    /// The last plan (for the summary) and the shard count it is for.
+    std::optional<std::pair<int, pfa::SweepManifest>> m_plan;
 };
 
 }  // namespace pfa::ui
