@@ -68,11 +68,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_fairness->addItem(tr("Demographic parity"), QStringLiteral("dp"));
     m_fairness->addItem(tr("Equalized odds"), QStringLiteral("eo"));
     m_fairness->addItem(tr("Equal opportunity"), QStringLiteral("eopp"));
-    m_fairness->setToolTip(
-        tr("Demographic parity: every group is selected at the same rate.\n"
-           "Equalized odds: equal true- and false-positive rates across groups.\n"
-           "Equal opportunity: equal true-positive rates (qualified people are "
-           "selected equally often)."));
+    // (Its tooltip follows the algorithm: updateAlgorithmDependentControls.)
 
     m_epsilon = new EpsilonControl();
     m_lambda = new LambdaControl();
