@@ -234,6 +234,89 @@ TEST_CASE("Reductions learner noise has standard deviation S_l", "[dp-reductions
     CHECK(sd == Approx(S).epsilon(0.03));
 }
 
+TEST_CASE("Reductions learner sensitivity follows the round's multipliers", "[dp-reductions]") {
+    const SixRows rows;
+    const double rowNorm = 3.0;
+    for (FairnessNotion notion :
+         {FairnessNotion::EqualizedOdds, FairnessNotion::DemographicParity}) {
+        const Cells cells(notion, 2);
+        const Shares shares = exactShares(cells, rows);
+        INFO(fairnessCode(notion));
+        // Round 1: λ̃ = 0, the weights do not read the sensitive attribute.
+        CHECK(learnerSensitivity(cells, Eigen::VectorXd::Zero(cells.count()), shares, rowNorm) ==
+              0.0);
+        // Any λ̃: Δ is the largest change of one r_i when its row's group is changed, found by
+        // changing every row's group in turn, times X₂; at most X₂·B/p̃_min.
+        RandomStream random(3, 4);
+        for (int trial = 0; trial < 20; ++trial) {
+            Eigen::VectorXd theta(2 * cells.count());
+            for (Eigen::Index k = 0; k < theta.size(); ++k) theta(k) = 3.0 * random.normal();
+            const double bound = 7.0;
+            const Eigen::VectorXd lambdaTilde = signedLambda(lambdaFromTheta(theta, bound));
+            Eigen::VectorXd r(6), moved(6);
+            signedWeights(cells, lambdaTilde, shares, rows.y, rows.s, r);
+            double largest = 0.0;
+            for (int i = 0; i < 6; ++i) {
+                Eigen::VectorXi s = rows.s;
+                s(i) = 1 - s(i);
+                signedWeights(cells, lambdaTilde, shares, rows.y, s, moved);
+                largest = std::max(largest, std::abs(moved(i) - r(i)));
+                for (int k = 0; k < 6; ++k)
+                    if (k != i) CHECK(moved(k) == r(k));
+            }
+            const double delta = learnerSensitivity(cells, lambdaTilde, shares, rowNorm);
+            CHECK(delta == Approx(rowNorm * largest).epsilon(1e-12));
+            CHECK(delta <= rowNorm * bound / shares.cell.minCoeff() * (1.0 + 1e-12));
+        }
+    }
+}
+
+TEST_CASE("Reductions learner noise is z times each round's sensitivity", "[dp-reductions]") {
+    // The releases as a tap sees them (noise left on): round 1 is noise-free, every later
+    // round's learner noise is z·Δ_t with Δ_t ≤ X₂·B/p̃_min, and the auditor's is z·√2.
+    struct Recorder : privacy::ReleaseTap {
+        std::vector<privacy::ReleaseSpec> learner, auditor;
+        bool onRelease(const privacy::ReleaseSpec& spec, Eigen::Ref<Eigen::VectorXd>) override {
+            const std::string channel = spec.channel;
+            if (channel == "learner-statistic") learner.push_back(spec);
+            if (channel == "auditor-cell-sums") auditor.push_back(spec);
+            return true;
+        }
+        void onBatch(const privacy::BatchDraw&, std::vector<long>&, long&) override {}
+    } recorder;
+    const DataSplit data = test::syntheticSplit(2000);
+    TrainConfig config = reductionsConfig(3.0, 8);
+    config.extra["auditor-step"] = "2";
+    RunResult result;
+    {
+        privacy::ScopedReleaseTap scope(recorder);
+        result = test::runQuietly(config, data);
+    }
+    REQUIRE(result.status == RunStatus::Completed);
+    REQUIRE(recorder.learner.size() == 8);
+    REQUIRE(recorder.auditor.size() == 8);
+    const double z = result.privacy.noiseMultiplierTheta;
+    const double n = static_cast<double>(data.train.rows());
+    double x2 = 0.0;
+    for (Eigen::Index i = 0; i < data.train.rows(); ++i)
+        x2 = std::max(x2, std::sqrt(data.train.X.row(i).squaredNorm() + 1.0));
+    // B = 1/c = 20; p̃_min ≥ 10/n (the floor).
+    const double worst = x2 * 20.0 / (10.0 / n);
+    CHECK(recorder.learner.front().sensitivity == 0.0);
+    CHECK(recorder.learner.front().noiseScale == 0.0);
+    double largest = 0.0;
+    for (const privacy::ReleaseSpec& spec : recorder.learner) {
+        CHECK(spec.noiseScale == z * spec.sensitivity);
+        CHECK(spec.sensitivity <= worst);
+        largest = std::max(largest, spec.noiseScale);
+    }
+    CHECK(largest > 0.0);  // the auditor moved the multipliers
+    for (const privacy::ReleaseSpec& spec : recorder.auditor)
+        CHECK(spec.noiseScale == Approx(z * std::sqrt(2.0)).epsilon(1e-12));
+    // The statement's σ_θ is the largest learner noise, on the mean of the n rows.
+    CHECK(result.privacy.sigmaTheta == Approx(largest / n).epsilon(1e-12));
+}
+
 TEST_CASE("Reductions noise calibration matches the formulas", "[dp-reductions]") {
     // S_l = z·X₂·B/p̃_min, S_a = z·√2.
     const Noise noise = noiseFor(2.5, 4.0, 20.0, 0.05);
@@ -266,8 +349,13 @@ TEST_CASE("Reductions noise calibration matches the formulas", "[dp-reductions]"
     CHECK(result.privacy.noiseMultiplierTheta == z);
     // The statement's σ's are on the mean of the full batch: S/n.
     CHECK(result.privacy.sigmaW * n == Approx(z * std::sqrt(2.0)).epsilon(1e-12));
-    const double pMin = z * x2 * 20.0 / (result.privacy.sigmaTheta * n);  // p̃_min implied by S_l
-    CHECK(pMin >= 10.0 / n - 1e-15);
+    // The learner's worst-case bound X₂·B/p̃_min is stated in the clip description.
+    const std::string bound = result.privacy.clipDescription;
+    const std::size_t at = bound.find("≤ X₂·B/p̃_min = ");
+    REQUIRE(at != std::string::npos);
+    const double worst = std::stod(bound.substr(at + std::string("≤ X₂·B/p̃_min = ").size()));
+    const double pMin = x2 * 20.0 / worst;  // p̃_min implied by the bound
+    CHECK(pMin >= 10.0 / n * (1.0 - 1e-3));
     // p̃_min·n is the smallest cell count plus Laplace(2/0.05) noise: within 15 scales
     // (probability e^−15 to fail) of the exact smallest count, or at the floor of 10.
     const Eigen::VectorXd counts =

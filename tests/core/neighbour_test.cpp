@@ -277,6 +277,14 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
                 shared.config.batchSharing = BatchSharing::BySeed;
                 claims.push_back(std::move(shared));
             }
+            // A game's later rounds: their releases' Δ follows the auditor's multipliers
+            // (round 1 alone, with λ̃ = 0, would check only Δ = 0).
+            if (readsParameter(algorithm, "game-rounds")) {
+                Claim rounds = c;
+                rounds.config.extra["game-rounds"] = "6";
+                rounds.config.extra["auditor-step"] = "2";
+                claims.push_back(std::move(rounds));
+            }
             claims.push_back(std::move(c));
         }
     }

@@ -168,7 +168,8 @@ private:
     void describeRun(RunResult& result, const privacy::RunAccountant& accountant,
                      const reductions::Noise& noise, const reductions::GameSettings& game,
                      const reductions::Shares& shares, double rowNorm, double epsilonCounts,
-                     const reductions::Cells& cells, const Dataset& train) const;
+                     const reductions::Cells& cells, const Dataset& train,
+                     double largestLearnerStd) const;
 };
 
 /// The test metrics of the mixture whose probability of predicting class 1 is `probOne`.
@@ -235,6 +236,8 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         game.learnerStd = noise.learnerStd;
         game.auditorStd = noise.auditorStd;
         game.learnerSensitivity = noise.learnerSensitivity;
+        game.learnerMultiplier = noise.z;
+        game.rowNorm = rowNorm;
         game.auditorSensitivity = noise.auditorSensitivity;
     } else {
         shares.cell = counts / n;
@@ -251,7 +254,9 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         in.delta = config.delta;
         in.gaussianReleases = {
             {"learner statistic X̃ᵀr", noise.z, 1,
-             "X₂·B/p̃_min (changing one sensitive attribute moves one r_i by at most B/p̃_min)"},
+             "Δ_t = X₂·max |λ̃_(a,y)/p̃_(a,y) − λ̃_(a',y)/p̃_(a',y)| per round, from the round's "
+             "public multipliers, at most X₂·B/p̃_min (changing one sensitive attribute moves "
+             "one r_i by that difference); noise z·Δ_t"},
             {"auditor cell sums", noise.z, 1, "√2 (one record leaves one cell and joins another)"}};
         if (countNoise) in.pureReleases.push_back(countNoise->release("cell counts"));
         return in;
@@ -315,7 +320,8 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         return session.finish();
     }
     // Charged for the rounds executed (all of them unless cancelled).
-    describeRun(result, *accountant, noise, game, shares, rowNorm, epsilonCounts, cells, train);
+    describeRun(result, *accountant, noise, game, shares, rowNorm, epsilonCounts, cells, train,
+                outcome.largestLearnerStd);
     return session.finish();
 }
 
@@ -323,7 +329,7 @@ void DpReductions::describeRun(RunResult& result, const privacy::RunAccountant& 
                                const reductions::Noise& noise, const reductions::GameSettings& game,
                                const reductions::Shares& shares, double rowNorm,
                                double epsilonCounts, const reductions::Cells& cells,
-                               const Dataset& train) const {
+                               const Dataset& train, double largestLearnerStd) const {
     const double n = static_cast<double>(train.rows());
     describePrivateRun(result, accountant, train);
     privacy::PrivacyReport& report = result.privacy;
@@ -341,20 +347,24 @@ void DpReductions::describeRun(RunResult& result, const privacy::RunAccountant& 
     report.noiseMultiplierTheta = noise.z;
     report.noiseMultiplierW = noise.z;
     // The statement's σ's are stds on a batch mean; the batch is every training row, so they
-    // are the stds on the released sums (stated in the clip description) divided by n.
-    report.sigmaTheta = noise.learnerStd / n;
+    // are the stds on the released sums (stated in the clip description) divided by n. The
+    // learner's noise follows each round's Δ_t: σ_θ is the largest it had.
+    report.sigmaTheta = largestLearnerStd / n;
     report.sigmaW = noise.auditorStd / n;
     report.mechanism =
         "Gaussian, no sampling: per round two full-batch releases, the learner's statistic X̃ᵀr "
         "and the auditor's " +
         std::to_string(cells.count()) + " cell sums, each at multiplier z";
     report.clipDescription =
-        "none; sensitivities (replace-one of one sensitive attribute): learner X₂·B/p̃_min = " +
+        "none; sensitivities (replace-one of one sensitive attribute): learner, per round, "
+        "Δ_t = X₂·max |λ̃_(a,y)/p̃_(a,y) − λ̃_(a',y)/p̃_(a',y)| from that round's public "
+        "multipliers (0 in round 1) ≤ X₂·B/p̃_min = " +
         formatNumber(rowNorm * game.bound / shares.cell.minCoeff()) +
         " (X₂ = max ‖x̃‖ = " + formatNumber(rowNorm) + ", B = " + formatNumber(game.bound) +
-        ", p̃_min = " + formatNumber(shares.cell.minCoeff()) +
-        ") with noise std S_l = " + formatNumber(noise.learnerStd) +
-        " on the sum; auditor √2 with S_a = " + formatNumber(noise.auditorStd);
+        ", p̃_min = " + formatNumber(shares.cell.minCoeff()) + "), with noise std z·Δ_t on the " +
+        "sum (largest " + formatNumber(largestLearnerStd) + ", at most " +
+        formatNumber(noise.learnerStd) +
+        "); auditor √2 with S_a = " + formatNumber(noise.auditorStd);
     report.extraReleases =
         "cell counts via Laplace(2/ε₀), ε₀ = " + formatNumber(epsilonCounts) + ", floored at 10";
     report.protectedData =

@@ -218,6 +218,23 @@ Noise noiseFor(double z, double rowNorm, double bound, double minShare) {
     return noise;
 }
 
+double learnerSensitivity(const Cells& cells, const Eigen::VectorXd& lambdaTilde,
+                          const Shares& shares, double rowNorm) {
+    double largest = 0.0;
+    const int labels = cells.equalizedOdds() ? 2 : 1;
+    for (int label = 0; label < labels; ++label) {
+        for (int a = 0; a < cells.groups(); ++a) {
+            for (int b = a + 1; b < cells.groups(); ++b) {
+                const int j = cells.equalizedOdds() ? cells.cellOf(label, a) : a;
+                const int k = cells.equalizedOdds() ? cells.cellOf(label, b) : b;
+                largest = std::max(largest, std::abs(lambdaTilde(j) / shares.cell(j) -
+                                                     lambdaTilde(k) / shares.cell(k)));
+            }
+        }
+    }
+    return rowNorm * largest;
+}
+
 GameOutcome playGame(const Cells& cells, const GameSettings& settings,
                      const Eigen::MatrixXd& design, const Eigen::VectorXi& y,
                      const Eigen::VectorXi& s, const Shares& shares, RandomStream& random,
@@ -234,8 +251,13 @@ GameOutcome playGame(const Cells& cells, const GameSettings& settings,
         const Eigen::VectorXd lambdaTilde =
             signedLambda(lambdaFromTheta(out.theta, settings.bound));
         signedWeights(cells, lambdaTilde, shares, y, s, r);
-        learner.solve(r, learnerRelease(settings.learnerSensitivity, settings.learnerStd), random,
-                      w);
+        double sensitivity = settings.learnerSensitivity, noiseStd = settings.learnerStd;
+        if (settings.learnerMultiplier > 0.0) {
+            sensitivity = learnerSensitivity(cells, lambdaTilde, shares, settings.rowNorm);
+            noiseStd = settings.learnerMultiplier * sensitivity;
+        }
+        out.largestLearnerStd = std::max(out.largestLearnerStd, noiseStd);
+        learner.solve(r, learnerRelease(sensitivity, noiseStd), random, w);
         scores.noalias() = design * w;
         h = (scores.array() > 0.0).cast<double>().matrix();
         auditorViolations(cells, h, y, s, shares,

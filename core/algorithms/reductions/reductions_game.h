@@ -153,6 +153,15 @@ double solveMultiplier(long rounds, double epsilonRounds, double delta);
 /// S_l and S_a for z, X₂, B and p̃_min.
 Noise noiseFor(double z, double rowNorm, double bound, double minShare);
 
+/// Δ_t of the learner's statistic X̃ᵀr in a round with signed multipliers λ̃: changing one
+/// row's sensitive attribute from a to a' (its label fixed) changes only r_i, by
+/// λ̃_{(a',y)}/p̃_{(a',y)} − λ̃_{(a,y)}/p̃_{(a,y)} (DP: the groups' cells), so
+/// Δ_t = X₂·max over labels and group pairs of that difference ≤ X₂·B/p̃_min. λ̃ and p̃ are
+/// public when the round starts (functions of earlier noisy releases), so is Δ_t. It is 0 in
+/// the first round (λ̃ = 0: the weights do not read the sensitive attribute).
+double learnerSensitivity(const Cells& cells, const Eigen::VectorXd& lambdaTilde,
+                          const Shares& shares, double rowNorm);
+
 /// Everything one game needs.
 struct GameSettings {
     long rounds = 1;
@@ -163,6 +172,11 @@ struct GameSettings {
     double auditorStd = 0.0;          ///< S_a (0: no noise)
     double learnerSensitivity = 0.0;  ///< Δ of the learner's statistic (0: none claimed)
     double auditorSensitivity = 0.0;  ///< Δ of the auditor's cell sums (0: none claimed)
+    /// z of the learner's release: when > 0, each round's statistic gets noise z·Δ_t with
+    /// Δ_t = learnerSensitivity(…, rowNorm) of that round (learnerStd and learnerSensitivity
+    /// are then the worst case, unused).
+    double learnerMultiplier = 0.0;
+    double rowNorm = 0.0;  ///< X₂ = max_i ‖x̃_i‖₂
 };
 
 /// What the game leaves behind.
@@ -170,6 +184,7 @@ struct GameOutcome {
     long rounds = 0;                 ///< rounds played (fewer when stopped)
     Eigen::VectorXd theta;           ///< the auditor's final θ
     std::vector<Eigen::VectorXd> w;  ///< the learner's plays w_1..w_t (bias last)
+    double largestLearnerStd = 0.0;  ///< the largest noise std the learner's releases had
 };
 
 /// Called after each round t (1-based) with the plays so far; returns true to stop.
