@@ -1,14 +1,12 @@
 #include "core/fairness/eo_postprocessing.h"
 
-#include <glpk.h>
-
 #include <algorithm>
 #include <cmath>
-#include <csetjmp>
 #include <limits>
 
 #include "core/privacy/noisy_release.h"
 #include "core/util/error.h"
+#include "core/util/linear_program.h"
 
 namespace pfa::eo {
 
@@ -114,76 +112,6 @@ double rowValue(const FlipProgram& program, int r, const FlipProbabilities& x) {
     return value;
 }
 
-namespace {
-
-// GLPK reports an internal error by calling this hook and aborting the process unless the hook
-// jumps away. The jump target is set in runGlpk, whose frame holds no C++ objects with
-// destructors between setjmp and the GLPK calls, so leaving by longjmp is well defined.
-struct GlpkErrorTrap {
-    std::jmp_buf jump;
-};
-
-void onGlpkError(void* info) {
-    glp_free_env();  // GLPK's documented recovery: release its whole environment, then jump
-    std::longjmp(static_cast<GlpkErrorTrap*>(info)->jump, 1);
-}
-
-enum class GlpkOutcome { Optimal, NotOptimal, Failed };
-
-/// Builds and solves the program; POD in, POD out (see GlpkErrorTrap).
-GlpkOutcome runGlpk(const FlipProgram& program, FlipProbabilities& p) {
-    GlpkErrorTrap trap;
-    glp_prob* lp = nullptr;
-    if (setjmp(trap.jump) != 0) return GlpkOutcome::Failed;  // the environment is already freed
-    glp_error_hook(onGlpkError, &trap);
-    glp_term_out(GLP_OFF);  // a library must not write to the terminal
-    lp = glp_create_prob();
-    glp_set_obj_dir(lp, GLP_MIN);
-    glp_add_cols(lp, 4);
-    for (int j = 0; j < 4; ++j) {
-        glp_set_col_bnds(lp, j + 1, GLP_DB, 0.0, 1.0);
-        glp_set_obj_coef(lp, j + 1, program.cost[static_cast<std::size_t>(j)]);
-    }
-    glp_add_rows(lp, program.rowCount);
-    int index[5] = {0, 1, 2, 3, 4};  // GLPK arrays are 1-based
-    for (int r = 0; r < program.rowCount; ++r) {
-        double value[5] = {0.0};
-        for (int j = 0; j < 4; ++j)
-            value[j + 1] = program.rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)];
-        glp_set_mat_row(lp, r + 1, 4, index, value);
-        const double bound = program.bound[static_cast<std::size_t>(r)];
-        if (std::isinf(bound)) {
-            glp_set_row_bnds(lp, r + 1, GLP_FR, 0.0, 0.0);
-        } else {
-            glp_set_row_bnds(lp, r + 1, GLP_UP, 0.0, bound);
-        }
-    }
-    glp_smcp simplex;
-    glp_init_smcp(&simplex);
-    simplex.msg_lev = GLP_MSG_OFF;
-    simplex.presolve = GLP_ON;
-    GlpkOutcome outcome = GlpkOutcome::NotOptimal;
-    // The floating-point simplex finds an optimal basis fast; the exact simplex then re-solves
-    // from that basis in rational arithmetic, so the returned vertex is the exact optimum of
-    // the program as given in doubles (ties in the floating-point solver cannot leave it
-    // slightly infeasible or suboptimal).
-    if (glp_simplex(lp, &simplex) == 0 && glp_get_status(lp) == GLP_OPT) {
-        glp_smcp exact;
-        glp_init_smcp(&exact);
-        exact.msg_lev = GLP_MSG_OFF;
-        if (glp_exact(lp, &exact) == 0 && glp_get_status(lp) == GLP_OPT) {
-            for (int j = 0; j < 4; ++j)
-                p[static_cast<std::size_t>(j)] = glp_get_col_prim(lp, j + 1);
-            outcome = GlpkOutcome::Optimal;
-        }
-    }
-    glp_delete_prob(lp);
-    glp_error_hook(nullptr, nullptr);
-    return outcome;
-}
-
-}  // namespace
-
 FlipSolution solveFlipProgram(const FlipProgram& program) {
     if (program.rowCount != 2 && program.rowCount != 4) {
         throw InputError("the flip-probability program has 2 or 4 constraint rows");
@@ -202,15 +130,29 @@ FlipSolution solveFlipProgram(const FlipProgram& program) {
             throw InputError("the fairness tolerance γ must be ≥ 0");
         }
     }
+    LinearProgram lp;
+    lp.cost = Eigen::Map<const Eigen::Vector4d>(program.cost.data());
+    lp.upperRows.resize(program.rowCount, 4);
+    lp.upperBounds.resize(program.rowCount);
+    for (int r = 0; r < program.rowCount; ++r) {
+        for (int j = 0; j < 4; ++j)
+            lp.upperRows(r, j) =
+                program.rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)];
+        lp.upperBounds(r) = program.bound[static_cast<std::size_t>(r)];  // +∞: a free row
+    }
+    lp.lower = Eigen::Vector4d::Zero();
+    lp.upper = Eigen::Vector4d::Ones();
     FlipSolution solution;
-    switch (runGlpk(program, solution.p)) {
-        case GlpkOutcome::Optimal:
+    Eigen::VectorXd x;
+    switch (solveLinearProgram(lp, x)) {
+        case LinearProgramStatus::Optimal:
+            for (std::size_t j = 0; j < 4; ++j) solution.p[j] = x(static_cast<Eigen::Index>(j));
             break;
-        case GlpkOutcome::NotOptimal:
+        case LinearProgramStatus::NotOptimal:
             throw InputError(
                 "the linear program of the post-processing has no optimal solution "
                 "(GLPK); check the settings");
-        case GlpkOutcome::Failed:
+        case LinearProgramStatus::Failed:
             throw InputError(
                 "the linear-programming library (GLPK) failed on the post-processing "
                 "program");
