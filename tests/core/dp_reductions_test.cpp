@@ -188,7 +188,11 @@ TEST_CASE("Reductions rounds and step follow the reference formulas", "[dp-reduc
     CHECK(ownNumber(prepared.config(), "game-rounds") ==
           formula(20.0, n, data.train.features(), 3.0, 1.0 / (n * n), 0.01));
     const long T = static_cast<long>(ownNumber(prepared.config(), "game-rounds"));
-    CHECK(ownNumber(prepared.config(), "auditor-step") ==
+    // The automatic step is Fairlearn's 2/B, or the sources' formula by the step rule.
+    CHECK(ownNumber(prepared.config(), "auditor-step") == Approx(2.0 / 20.0));
+    config.extra["step-rule"] = "reference";
+    const PreparedConfig reference = prepareRun(findAlgorithm("dp-reductions"), config, data);
+    CHECK(ownNumber(reference.config(), "auditor-step") ==
           Approx(0.5 * std::sqrt(std::log(5.0) / T) / 20.0));
 }
 
@@ -368,6 +372,7 @@ TEST_CASE("Reductions at epsilon = inf equal the noise-free loop", "[dp-reductio
     TrainConfig config = reductionsConfig(INFINITY, 15);
     config.extra["tolerance"] = "0.02";
     config.extra["auditor-step"] = "0.5";
+    config.extra["mixture"] = "uniform";
     const RunResult result = test::runQuietly(config, data);  // evaluated in expectation
     REQUIRE(result.status == RunStatus::Completed);
     CHECK(result.steps == 15);
@@ -420,6 +425,76 @@ TEST_CASE("Reductions at epsilon = inf equal the noise-free loop", "[dp-reductio
     for (Eigen::Index i = 0; i < prob.size(); ++i)
         error += data.test.y(i) == 1 ? 1.0 - prob(i) : prob(i);
     CHECK(result.test.error == Approx(error / static_cast<double>(prob.size())).epsilon(1e-12));
+}
+
+TEST_CASE("Reductions best mixture: the linear program over the plays' errors and violations",
+          "[dp-reductions]") {
+    const DataSplit data = test::syntheticSplit(2000);
+    TrainConfig config = reductionsConfig(INFINITY, 15);
+    config.extra["tolerance"] = "0.02";
+    config.extra["auditor-step"] = "0.5";
+    const RunResult result = test::runQuietly(config, data);  // mixture "best" by default
+    REQUIRE(result.status == RunStatus::Completed);
+
+    // The game again, through playGame with exact shares and no noise.
+    const Cells cells(FairnessNotion::EqualizedOdds, 2);
+    const Dataset& train = data.train;
+    const double n = static_cast<double>(train.rows());
+    Shares shares;
+    shares.cell = cells.counts(train.y, train.s) / n;
+    shares.label = Eigen::Vector2d::Zero();
+    for (Eigen::Index i = 0; i < train.y.size(); ++i) shares.label(train.y(i)) += 1.0 / n;
+    GameSettings game;
+    game.rounds = 15;
+    game.tolerance = 0.02;
+    game.bound = 50.0;
+    game.step = 0.5;
+    const Eigen::MatrixXd design = designWithBias(train.X);
+    RandomStream unused(0, 0);
+    const GameOutcome outcome =
+        playGame(cells, game, design, train.y, train.s, shares, unused, nullptr, nullptr);
+    REQUIRE(outcome.trainErrors.size() == 15);
+    const Eigen::VectorXd Q = bestMixtureWeights(outcome, 0.02, 50.0);
+
+    // A distribution on the plays, at a vertex: at most 2·cells + 1 of them weighted.
+    CHECK(Q.size() == 15);
+    CHECK(Q.minCoeff() >= 0.0);
+    CHECK(Q.sum() == Approx(1.0).epsilon(1e-12));
+    CHECK((Q.array() > 0.0).count() <= 2 * cells.count() + 1);
+    // Its Lagrangian value err + B·max(0, max_k (±γ_k) − c) is no worse than the uniform
+    // mixture's or any single play's (each is a feasible point of the program).
+    const auto value = [&](const Eigen::VectorXd& weights) {
+        double error = 0.0;
+        Eigen::VectorXd gamma = Eigen::VectorXd::Zero(cells.count());
+        for (int t = 0; t < 15; ++t) {
+            error += weights(t) * outcome.trainErrors[static_cast<std::size_t>(t)];
+            gamma += weights(t) * outcome.violations[static_cast<std::size_t>(t)];
+        }
+        return error + 50.0 * std::max(0.0, gamma.cwiseAbs().maxCoeff() - 0.02);
+    };
+    const double best = value(Q);
+    CHECK(best <= value(Eigen::VectorXd::Constant(15, 1.0 / 15.0)) + 1e-12);
+    for (int t = 0; t < 15; ++t) CHECK(best <= value(Eigen::VectorXd::Unit(15, t)) + 1e-12);
+    // The plays' errors and violations are the exact ones of their training predictions.
+    for (int t = 0; t < 15; ++t) {
+        const Eigen::VectorXd h =
+            ((design * outcome.w[static_cast<std::size_t>(t)]).array() > 0.0).cast<double>();
+        CHECK(outcome.trainErrors[static_cast<std::size_t>(t)] ==
+              Approx((h - train.y.cast<double>()).cwiseAbs().mean()).epsilon(1e-12));
+        CHECK((outcome.violations[static_cast<std::size_t>(t)] -
+               cellViolations(cells, h, train.y, train.s))
+                  .cwiseAbs()
+                  .maxCoeff() <= 1e-12);
+    }
+
+    // The run reports that mixture, scored in expectation.
+    const Eigen::VectorXd prob =
+        weightedMixtureProbability(outcome.w, Q, designWithBias(data.test.X));
+    const FairnessMetrics expected =
+        evaluateFairnessInExpectation(prob, data.test.y, data.test.s, data.test.groupNames, 1);
+    CHECK(result.test.error == expected.error);
+    CHECK(result.test.eoGap == expected.eoGap);
+    CHECK(result.test.dpGap == expected.dpGap);
 }
 
 TEST_CASE("Reductions private run: epsilon within target, recomputed from the record",

@@ -36,6 +36,9 @@ const OwnNumber kAuditorStep{"auditor-step"};
 const OwnNumber kBound{"bound"};
 const OwnChoice kEvaluation{"evaluation"};
 const OwnNumber kGameRounds{"game-rounds"};
+const OwnChoice kLearnerNoise{"learner-noise"};
+const OwnChoice kMixture{"mixture"};
+const OwnChoice kStepRule{"step-rule"};
 const OwnNumber kRoundsBeta{"rounds-beta"};
 const OwnNumber kTolerance{"tolerance"};
 
@@ -43,6 +46,62 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// The seeded Bernoulli draws of the "sampled" evaluation (test rows, not a privacy stream).
 constexpr std::uint64_t kEvaluationStream = 0x4556414c53414d50ULL;  // "EVALSAMP"
+
+ParamSpec learnerNoiseParameter() {
+    ParamDeclaration noise =
+        declare("learner-noise", "Learner noise", ParamKind::Choice,
+                "how the learner's statistic X̃ᵀr is noised in a private game (the same ε)")
+            .choices({
+                {"per-round", "Per round",
+                 "noise z·Δ_t with Δ_t from the round's public multipliers: none in round 1, "
+                 "where the weights do not read the sensitive attribute"},
+                {"worst-case", "Worst case",
+                 "noise z·X₂·B/p̃_min in every round (earlier versions: with one round, as "
+                 "the sources' formula gives on Adult at ε ≤ 1, the classifier was noise)"},
+            })
+            .defaultValue("per-round")
+            .advanced();
+    // Records written before the setting existed ran with the worst case.
+    noise.spec().formerDefault = "worst-case";
+    return noise;
+}
+
+ParamSpec stepRuleParameter() {
+    ParamDeclaration rule =
+        declare("step-rule", "Automatic step", ParamKind::Choice,
+                "the auditor's step η when it is automatic")
+            .choices({
+                {"fairlearn", "2/B (Fairlearn)",
+                 "η = 2/B, Fairlearn's default step of the exponentiated-gradient reduction"},
+                {"reference", "0.5·√(ln 5/T)/B (sources)",
+                 "the step of the method's reference code; small: over few rounds the "
+                 "multipliers hardly move"},
+            })
+            .defaultValue("fairlearn")
+            .advanced();
+    // Records written before the setting existed used the reference step.
+    rule.spec().formerDefault = "reference";
+    return rule;
+}
+
+ParamSpec mixtureParameter() {
+    ParamDeclaration mixture =
+        declare("mixture", "Output mixture", ParamKind::Choice,
+                "which mixture of the T classifiers is the output")
+            .choices({
+                {"best", "Best of the plays",
+                 "the mixture with the least training error whose released violations meet "
+                 "the tolerance (a linear program, as Fairlearn's; it reads only public "
+                 "errors and released violations, so it costs no privacy)"},
+                {"uniform", "Uniform",
+                 "every round's classifier with weight 1/T (the theory's output)"},
+            })
+            .defaultValue("best")
+            .advanced();
+    // Records written before the setting existed output the uniform mixture.
+    mixture.spec().formerDefault = "uniform";
+    return mixture;
+}
 
 std::vector<ParamSpec> ownSettings() {
     return {
@@ -78,15 +137,18 @@ std::vector<ParamSpec> ownSettings() {
                 "step of the auditor's exponentiated-gradient update θ ← θ + η·(γ̃ − c)")
             .defaultValue("0")
             .above(0.0)
-            .automatic("0", "0.5·√(ln 5 / T)/B")
+            .automatic("0", "by the step rule: 2/B (Fairlearn's) or 0.5·√(ln 5 / T)/B")
             .sweepable()
             .advanced(),
+        stepRuleParameter(),
         declare("rounds-beta", "Rounds formula β", ParamKind::Real,
                 "failure probability β in the automatic rounds formula (read only there)")
             .defaultValue("0.01")
             .above(0.0)
             .atMost(1.0, true)
             .advanced(),
+        learnerNoiseParameter(),
+        mixtureParameter(),
         randomisedEvaluationParameter()};
 }
 
@@ -148,7 +210,9 @@ public:
         }
         c.extra["game-rounds"] = std::to_string(rounds);
         if (kAuditorStep(c) == 0.0) {
-            c.extra["auditor-step"] = realText(reductions::referenceStep(rounds, bound));
+            c.extra["auditor-step"] =
+                realText(kStepRule(c) == "fairlearn" ? reductions::kFairlearnStep / bound
+                                                     : reductions::referenceStep(rounds, bound));
         }
         return c;
     }
@@ -236,8 +300,10 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         game.learnerStd = noise.learnerStd;
         game.auditorStd = noise.auditorStd;
         game.learnerSensitivity = noise.learnerSensitivity;
-        game.learnerMultiplier = noise.z;
-        game.rowNorm = rowNorm;
+        if (kLearnerNoise(config) == "per-round") {
+            game.learnerMultiplier = noise.z;
+            game.rowNorm = rowNorm;
+        }
         game.auditorSensitivity = noise.auditorSensitivity;
     } else {
         shares.cell = counts / n;
@@ -273,6 +339,13 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     result.dataset = train.name;
     Eigen::VectorXd votes = Eigen::VectorXd::Zero(test.rows()), testScores(test.rows());
     RandomStream noiseStream = streams.stream(streams::kNoise);
+    const bool bestMixture = kMixture(config) == "best";
+    // The output after `t` rounds: P(ŷ = 1 | x) on the test rows.
+    auto mixture = [&](long t, const reductions::GameOutcome& soFar) -> Eigen::VectorXd {
+        if (!bestMixture) return votes / static_cast<double>(t);
+        return reductions::weightedMixtureProbability(
+            soFar.w, reductions::bestMixtureWeights(soFar, game.tolerance, game.bound), testDesign);
+    };
     auto afterRound = [&](long t, const reductions::GameOutcome& soFar) {
         testScores.noalias() = testDesign * soFar.w.back();
         votes.array() += (testScores.array() > 0.0).cast<double>();
@@ -282,8 +355,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         info.batchRows = static_cast<long>(train.rows());
         info.batchLoss = kNaN;
         bool stop = session.stepped(info);
-        const FairnessMetrics f =
-            mixtureMetrics(votes / static_cast<double>(t), test, config, sampled);
+        const FairnessMetrics f = mixtureMetrics(mixture(t, soFar), test, config, sampled);
         EpochMetrics m;
         m.epoch = static_cast<int>(t);
         m.step = t;
@@ -305,8 +377,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     // user asked to stop), with the rounds that ran.
     if (result.status == RunStatus::Completed) session.cancelled(outcome.rounds);
     if (outcome.rounds > 0) {
-        result.test =
-            mixtureMetrics(votes / static_cast<double>(outcome.rounds), test, config, sampled);
+        result.test = mixtureMetrics(mixture(outcome.rounds, outcome), test, config, sampled);
     } else {
         result.test =
             evaluateFairness(Eigen::VectorXi::Zero(test.rows()), RowMatrix(0, 2), test.y, test.s,
@@ -374,8 +445,13 @@ void DpReductions::describeRun(RunResult& result, const privacy::RunAccountant& 
         "exactly)";
     report.neighbouring = "one training " + train.unitName + "'s sensitive attribute changed";
     report.postProcessing =
-        "the uniform mixture of the T released classifiers (each test row "
-        "is classified by one of them, drawn uniformly at random)";
+        kMixture(result.config) == "best"
+            ? "the mixture of the T released classifiers with the least training error (read "
+              "from the public features and labels) whose released noisy violations meet the "
+              "tolerance c (excess charged at B), found by a linear program; each test row is "
+              "classified by one of them, drawn with the mixture's weights"
+            : "the uniform mixture of the T released classifiers (each test row "
+              "is classified by one of them, drawn uniformly at random)";
     report.statement = privacy::renderPrivacyStatement(report, "", "");
 }
 

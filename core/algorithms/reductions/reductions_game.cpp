@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/privacy/accounting_inputs.h"
 #include "core/util/error.h"
+#include "core/util/linear_program.h"
 
 namespace pfa::reductions {
 
@@ -265,6 +267,8 @@ GameOutcome playGame(const Cells& cells, const GameSettings& settings,
                           gamma);
         updateTheta(out.theta, gamma, settings.step, settings.tolerance);
         out.w.push_back(w);
+        out.trainErrors.push_back((h - y.cast<double>()).cwiseAbs().mean());
+        out.violations.push_back(gamma);
         out.rounds = t;
         if (afterRound && afterRound(t, out)) break;
     }
@@ -281,6 +285,48 @@ Eigen::VectorXd mixtureProbability(const std::vector<Eigen::VectorXd>& plays,
         votes.array() += (scores.array() > 0.0).cast<double>();
     }
     return votes / static_cast<double>(plays.size());
+}
+
+Eigen::VectorXd bestMixtureWeights(const GameOutcome& soFar, double tolerance, double bound) {
+    const Eigen::Index plays = static_cast<Eigen::Index>(soFar.trainErrors.size());
+    if (plays == 0) return {};
+    const Eigen::Index cells = soFar.violations.front().size();
+    // Variables: Q_1 … Q_T, then the slack s.
+    LinearProgram lp;
+    lp.cost.resize(plays + 1);
+    for (Eigen::Index t = 0; t < plays; ++t) lp.cost(t) = soFar.trainErrors[t];
+    lp.cost(plays) = bound;
+    lp.upperRows.resize(2 * cells, plays + 1);
+    for (Eigen::Index t = 0; t < plays; ++t) {
+        const Eigen::VectorXd& gamma = soFar.violations[static_cast<std::size_t>(t)];
+        lp.upperRows.col(t).head(cells) = gamma.array() - tolerance;
+        lp.upperRows.col(t).tail(cells) = -gamma.array() - tolerance;
+    }
+    lp.upperRows.col(plays).setConstant(-1.0);
+    lp.upperBounds = Eigen::VectorXd::Zero(2 * cells);
+    lp.equalRows = Eigen::RowVectorXd::Ones(plays + 1);
+    lp.equalRows(0, plays) = 0.0;
+    lp.equalBounds = Eigen::VectorXd::Ones(1);
+    lp.lower = Eigen::VectorXd::Zero(plays + 1);
+    lp.upper = Eigen::VectorXd::Constant(plays + 1, INFINITY);
+    Eigen::VectorXd x;
+    if (solveLinearProgram(lp, x) != LinearProgramStatus::Optimal) {
+        // Always feasible (any Q with a large enough slack) and bounded below (costs ≥ 0).
+        throw std::runtime_error("the linear program of the reductions' mixture failed (GLPK)");
+    }
+    Eigen::VectorXd weights = x.head(plays).cwiseMax(0.0);
+    return weights / weights.sum();
+}
+
+Eigen::VectorXd weightedMixtureProbability(const std::vector<Eigen::VectorXd>& plays,
+                                           const Eigen::VectorXd& weights,
+                                           const Eigen::MatrixXd& design) {
+    Eigen::VectorXd probability = Eigen::VectorXd::Zero(design.rows());
+    for (std::size_t t = 0; t < plays.size(); ++t) {
+        const double q = weights(static_cast<Eigen::Index>(t));
+        if (q > 0.0) probability.array() += q * ((design * plays[t]).array() > 0.0).cast<double>();
+    }
+    return probability;
 }
 
 }  // namespace pfa::reductions

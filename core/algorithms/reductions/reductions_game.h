@@ -131,6 +131,8 @@ long referenceRounds(double bound, long n, long features, double epsilon, double
                      double beta);
 /// Rounds when not private and the rounds are automatic (the formula needs a finite ε).
 inline constexpr long kNonPrivateRounds = 50;
+/// η₀ of Fairlearn's exponentiated-gradient reduction: its step is η₀/B.
+inline constexpr double kFairlearnStep = 2.0;
 /// Step of the reference (private mode): η = 0.5·√(ln(4|A|−3)/T)/B, |A| = 2.
 double referenceStep(long rounds, double bound);
 
@@ -185,6 +187,10 @@ struct GameOutcome {
     Eigen::VectorXd theta;           ///< the auditor's final θ
     std::vector<Eigen::VectorXd> w;  ///< the learner's plays w_1..w_t (bias last)
     double largestLearnerStd = 0.0;  ///< the largest noise std the learner's releases had
+    /// Per play: its training error (features and labels are public in this scope) and the
+    /// auditor's released violations γ̃_t (noisy in a private game, exact otherwise).
+    std::vector<double> trainErrors;
+    std::vector<Eigen::VectorXd> violations;
 };
 
 /// Called after each round t (1-based) with the plays so far; returns true to stop.
@@ -201,5 +207,17 @@ GameOutcome playGame(const Cells& cells, const GameSettings& settings,
 /// h̄(x) = (1/T)·Σ_t 1[w_tᵀx̃ > 0] on the rows of `design`.
 Eigen::VectorXd mixtureProbability(const std::vector<Eigen::VectorXd>& plays,
                                    const Eigen::MatrixXd& design);
+
+/// The weights Q of the best mixture of the plays so far (Fairlearn's LP step, on what the
+/// game released): min Σ_t Q_t·err_t + B·s subject to Σ_t Q_t·(±γ̃_{t,j}) − c ≤ s for every
+/// signed constraint, Σ_t Q_t = 1, Q ≥ 0, s ≥ 0. It reads only the plays' public training
+/// errors and their released violations, so it is post-processing. An optimal vertex has at
+/// most 2·cells + 1 plays with weight. Throws std::runtime_error if GLPK fails.
+Eigen::VectorXd bestMixtureWeights(const GameOutcome& soFar, double tolerance, double bound);
+
+/// P(ŷ = 1 | x) = Σ_t Q_t·1[w_tᵀx̃ > 0] on the rows of `design` (plays with Q_t = 0 skipped).
+Eigen::VectorXd weightedMixtureProbability(const std::vector<Eigen::VectorXd>& plays,
+                                           const Eigen::VectorXd& weights,
+                                           const Eigen::MatrixXd& design);
 
 }  // namespace pfa::reductions
