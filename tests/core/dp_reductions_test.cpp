@@ -454,17 +454,19 @@ TEST_CASE("Reductions best mixture: the linear program over the plays' errors an
     const GameOutcome outcome =
         playGame(cells, game, design, train.y, train.s, shares, unused, nullptr, nullptr);
     REQUIRE(outcome.trainErrors.size() == 15);
-    const Eigen::VectorXd Q = bestMixtureWeights(outcome, 0.02, 50.0);
+    const double positive = shares.label(1);
+    const Eigen::VectorXd Q = bestMixtureWeights(outcome, 0.02, 50.0, positive);
 
-    // A distribution on the plays, at a vertex: at most 2·cells + 1 of them weighted.
-    CHECK(Q.size() == 15);
+    // A distribution on the plays and the two constants, at a vertex: at most 2·cells + 1 of
+    // them weighted.
+    CHECK(Q.size() == 17);
     CHECK(Q.minCoeff() >= 0.0);
     CHECK(Q.sum() == Approx(1.0).epsilon(1e-12));
     CHECK((Q.array() > 0.0).count() <= 2 * cells.count() + 1);
     // Its Lagrangian value err + B·max(0, max_k (±γ_k) − c) is no worse than the uniform
     // mixture's or any single play's (each is a feasible point of the program).
     const auto value = [&](const Eigen::VectorXd& weights) {
-        double error = 0.0;
+        double error = weights(15) * positive + weights(16) * (1.0 - positive);
         Eigen::VectorXd gamma = Eigen::VectorXd::Zero(cells.count());
         for (int t = 0; t < 15; ++t) {
             error += weights(t) * outcome.trainErrors[static_cast<std::size_t>(t)];
@@ -473,8 +475,12 @@ TEST_CASE("Reductions best mixture: the linear program over the plays' errors an
         return error + 50.0 * std::max(0.0, gamma.cwiseAbs().maxCoeff() - 0.02);
     };
     const double best = value(Q);
-    CHECK(best <= value(Eigen::VectorXd::Constant(15, 1.0 / 15.0)) + 1e-12);
-    for (int t = 0; t < 15; ++t) CHECK(best <= value(Eigen::VectorXd::Unit(15, t)) + 1e-12);
+    Eigen::VectorXd uniform = Eigen::VectorXd::Constant(17, 1.0 / 15.0);
+    uniform.tail(2).setZero();
+    CHECK(best <= value(uniform) + 1e-12);
+    for (int t = 0; t < 17; ++t) CHECK(best <= value(Eigen::VectorXd::Unit(17, t)) + 1e-12);
+    // Never worse than a constant on the training rows.
+    CHECK(best <= std::min(positive, 1.0 - positive) + 1e-12);
     // The plays' errors and violations are the exact ones of their training predictions.
     for (int t = 0; t < 15; ++t) {
         const Eigen::VectorXd h =

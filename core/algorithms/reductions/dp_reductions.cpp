@@ -344,7 +344,9 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     auto mixture = [&](long t, const reductions::GameOutcome& soFar) -> Eigen::VectorXd {
         if (!bestMixture) return votes / static_cast<double>(t);
         return reductions::weightedMixtureProbability(
-            soFar.w, reductions::bestMixtureWeights(soFar, game.tolerance, game.bound), testDesign);
+            soFar.w,
+            reductions::bestMixtureWeights(soFar, game.tolerance, game.bound, shares.label(1)),
+            testDesign);
     };
     auto afterRound = [&](long t, const reductions::GameOutcome& soFar) {
         testScores.noalias() = testDesign * soFar.w.back();
@@ -446,10 +448,11 @@ void DpReductions::describeRun(RunResult& result, const privacy::RunAccountant& 
     report.neighbouring = "one training " + train.unitName + "'s sensitive attribute changed";
     report.postProcessing =
         kMixture(result.config) == "best"
-            ? "the mixture of the T released classifiers with the least training error (read "
-              "from the public features and labels) whose released noisy violations meet the "
-              "tolerance c (excess charged at B), found by a linear program; each test row is "
-              "classified by one of them, drawn with the mixture's weights"
+            ? "the mixture of the T released classifiers and the two constant ones with the "
+              "least training error (read from the public features and labels) whose released "
+              "noisy violations meet the tolerance c (excess charged at B), found by a linear "
+              "program; each test row is classified by one of them, drawn with the mixture's "
+              "weights"
             : "the uniform mixture of the T released classifiers (each test row "
               "is classified by one of them, drawn uniformly at random)";
     report.statement = privacy::renderPrivacyStatement(report, "", "");

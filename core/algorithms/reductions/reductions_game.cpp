@@ -287,45 +287,56 @@ Eigen::VectorXd mixtureProbability(const std::vector<Eigen::VectorXd>& plays,
     return votes / static_cast<double>(plays.size());
 }
 
-Eigen::VectorXd bestMixtureWeights(const GameOutcome& soFar, double tolerance, double bound) {
+Eigen::VectorXd bestMixtureWeights(const GameOutcome& soFar, double tolerance, double bound,
+                                   double positiveShare) {
     const Eigen::Index plays = static_cast<Eigen::Index>(soFar.trainErrors.size());
     if (plays == 0) return {};
     const Eigen::Index cells = soFar.violations.front().size();
-    // Variables: Q_1 … Q_T, then the slack s.
+    // Variables: Q_1 … Q_T, "always 0", "always 1", then the slack s.
+    const Eigen::Index candidates = plays + 2, slack = candidates;
     LinearProgram lp;
-    lp.cost.resize(plays + 1);
+    lp.cost.resize(candidates + 1);
     for (Eigen::Index t = 0; t < plays; ++t) lp.cost(t) = soFar.trainErrors[t];
-    lp.cost(plays) = bound;
-    lp.upperRows.resize(2 * cells, plays + 1);
+    lp.cost(plays) = positiveShare;
+    lp.cost(plays + 1) = 1.0 - positiveShare;
+    lp.cost(slack) = bound;
+    lp.upperRows.resize(2 * cells, candidates + 1);
     for (Eigen::Index t = 0; t < plays; ++t) {
         const Eigen::VectorXd& gamma = soFar.violations[static_cast<std::size_t>(t)];
         lp.upperRows.col(t).head(cells) = gamma.array() - tolerance;
         lp.upperRows.col(t).tail(cells) = -gamma.array() - tolerance;
     }
-    lp.upperRows.col(plays).setConstant(-1.0);
+    // A constant predicts the same in every cell: no violation.
+    lp.upperRows.col(plays).setConstant(-tolerance);
+    lp.upperRows.col(plays + 1).setConstant(-tolerance);
+    lp.upperRows.col(slack).setConstant(-1.0);
     lp.upperBounds = Eigen::VectorXd::Zero(2 * cells);
-    lp.equalRows = Eigen::RowVectorXd::Ones(plays + 1);
-    lp.equalRows(0, plays) = 0.0;
+    lp.equalRows = Eigen::RowVectorXd::Ones(candidates + 1);
+    lp.equalRows(0, slack) = 0.0;
     lp.equalBounds = Eigen::VectorXd::Ones(1);
-    lp.lower = Eigen::VectorXd::Zero(plays + 1);
-    lp.upper = Eigen::VectorXd::Constant(plays + 1, INFINITY);
+    lp.lower = Eigen::VectorXd::Zero(candidates + 1);
+    lp.upper = Eigen::VectorXd::Constant(candidates + 1, INFINITY);
     Eigen::VectorXd x;
     if (solveLinearProgram(lp, x) != LinearProgramStatus::Optimal) {
         // Always feasible (any Q with a large enough slack) and bounded below (costs ≥ 0).
         throw std::runtime_error("the linear program of the reductions' mixture failed (GLPK)");
     }
-    Eigen::VectorXd weights = x.head(plays).cwiseMax(0.0);
+    Eigen::VectorXd weights = x.head(candidates).cwiseMax(0.0);
     return weights / weights.sum();
 }
 
 Eigen::VectorXd weightedMixtureProbability(const std::vector<Eigen::VectorXd>& plays,
                                            const Eigen::VectorXd& weights,
                                            const Eigen::MatrixXd& design) {
+    const Eigen::Index count = static_cast<Eigen::Index>(plays.size());
     Eigen::VectorXd probability = Eigen::VectorXd::Zero(design.rows());
-    for (std::size_t t = 0; t < plays.size(); ++t) {
-        const double q = weights(static_cast<Eigen::Index>(t));
-        if (q > 0.0) probability.array() += q * ((design * plays[t]).array() > 0.0).cast<double>();
+    for (Eigen::Index t = 0; t < count; ++t) {
+        const double q = weights(t);
+        if (q > 0.0)
+            probability.array() +=
+                q * ((design * plays[static_cast<std::size_t>(t)]).array() > 0.0).cast<double>();
     }
+    if (weights.size() == count + 2) probability.array() += weights(count + 1);  // always 1
     return probability;
 }
 

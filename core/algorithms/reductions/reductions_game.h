@@ -208,14 +208,19 @@ GameOutcome playGame(const Cells& cells, const GameSettings& settings,
 Eigen::VectorXd mixtureProbability(const std::vector<Eigen::VectorXd>& plays,
                                    const Eigen::MatrixXd& design);
 
-/// The weights Q of the best mixture of the plays so far (Fairlearn's LP step, on what the
-/// game released): min Σ_t Q_t·err_t + B·s subject to Σ_t Q_t·(±γ̃_{t,j}) − c ≤ s for every
-/// signed constraint, Σ_t Q_t = 1, Q ≥ 0, s ≥ 0. It reads only the plays' public training
-/// errors and their released violations, so it is post-processing. An optimal vertex has at
-/// most 2·cells + 1 plays with weight. Throws std::runtime_error if GLPK fails.
-Eigen::VectorXd bestMixtureWeights(const GameOutcome& soFar, double tolerance, double bound);
+/// The weights Q of the best mixture of the plays so far and the two constant classifiers
+/// (Fairlearn's LP step, on what the game released): min Σ_t Q_t·err_t + B·s subject to
+/// Σ_t Q_t·(±γ̃_{t,j}) − c ≤ s for every signed constraint, Σ_t Q_t = 1, Q ≥ 0, s ≥ 0. The
+/// candidates are the T plays, then "always 0" and "always 1" (errors P(y = 1) and P(y = 0),
+/// violations exactly 0), so the output is never worse than a constant on the training rows.
+/// It reads only public training errors (features and labels are public in this scope) and
+/// the released violations, so it is post-processing. Returns T + 2 weights; an optimal
+/// vertex weights at most 2·cells + 1 candidates. Throws std::runtime_error if GLPK fails.
+Eigen::VectorXd bestMixtureWeights(const GameOutcome& soFar, double tolerance, double bound,
+                                   double positiveShare);
 
-/// P(ŷ = 1 | x) = Σ_t Q_t·1[w_tᵀx̃ > 0] on the rows of `design` (plays with Q_t = 0 skipped).
+/// P(ŷ = 1 | x) = Σ_t Q_t·1[w_tᵀx̃ > 0] (+ Q_{T+2} for "always 1", when `weights` has the
+/// two constants' entries) on the rows of `design`; plays with Q_t = 0 are skipped.
 Eigen::VectorXd weightedMixtureProbability(const std::vector<Eigen::VectorXd>& plays,
                                            const Eigen::VectorXd& weights,
                                            const Eigen::MatrixXd& design);
