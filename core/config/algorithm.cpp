@@ -83,14 +83,22 @@ PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& request
     validateParameters(config, commonParameters());
     validateParameters(config, ownParametersOf(algorithm));
     validateCommonConfig(config, data, algorithm.capabilities().task == Task::Classification);
+    // resolve may name settings whose automatic value it read from the data in a way the
+    // declarations cannot tell (one rule of several); the declared ones follow.
+    config.readFromData.clear();
     TrainConfig resolved = algorithm.resolve(config, data);
     // Shared batches only where the algorithm declares them (and so trains them together and
     // reports them to the ledger): beside it in a sweep, another algorithm keeps its own sample.
     if (!readsParameter(algorithm, "batch-sharing")) resolved.batchSharing = BatchSharing::Own;
     algorithm.validate(resolved, data);
-    resolved.readFromData.clear();
+    const auto named = [&](const std::string& name) {
+        for (const DataDerivedSetting& s : resolved.readFromData)
+            if (s.name == name) return true;
+        return false;
+    };
     for (const ParamSpec& spec : algorithm.parameters()) {
         if (spec.autoReads == AutoReads::Nothing || !spec.isAuto(spec.get(config))) continue;
+        if (named(spec.name)) continue;
         resolved.readFromData.push_back({spec.name, spec.get(resolved), spec.autoMeaning,
                                          spec.autoReads == AutoReads::Content});
     }

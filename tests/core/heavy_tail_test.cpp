@@ -221,6 +221,59 @@ TEST_CASE("The heavy-tailed generator's tail knob: Gaussian at ν = ∞, infinit
     CHECK(datasetKey(b).find("nu=inf") != std::string::npos);
 }
 
+TEST_CASE("The worst-case Lipschitz clip rule: C from the rows, named as not protected",
+          "[excess-risk][privacy]") {
+    const DataSplit data = heavy(2000);
+    // C = max_i 2(|y_i| + D‖x̃_i‖)‖x̃_i‖ over the training rows, written out here.
+    const auto expectedClip = [&](double radius) {
+        double largest = 0.0;
+        for (Eigen::Index i = 0; i < data.train.rows(); ++i) {
+            const double norm = std::sqrt(data.train.X.row(i).squaredNorm() + 1.0);
+            largest =
+                std::max(largest, 2.0 * (std::abs(data.train.target(i)) + radius * norm) * norm);
+        }
+        return largest;
+    };
+    for (const char* algorithm :
+         {"noisy-clipped-gd", "accelerated-clipped-gd", "proximal-clipped-gd"}) {
+        INFO(algorithm);
+        for (double radius : {std::numeric_limits<double>::infinity(), 3.0}) {
+            TrainConfig c = heavyConfig(algorithm, 1.0, 0);
+            c.extra["clip-rule"] = "worst-case";
+            c.extra["domain-radius"] = realText(radius);
+            const PreparedConfig prepared = prepareRun(findAlgorithm(algorithm), c, data);
+            // D = 10 stands in for an unbounded domain.
+            const double clip = expectedClip(std::isinf(radius) ? 10.0 : radius);
+            CHECK(ownNumber(prepared.config(), "clip-norm") == Approx(clip).epsilon(1e-12));
+            REQUIRE(prepared.config().readFromData.size() >= 1);
+            CHECK(prepared.config().readFromData.front().name == "clip-norm");
+            CHECK(prepared.config().readFromData.front().readsContent);
+        }
+        // The run: C disclosed as not protected, and nothing certified (C depends on the
+        // rows), with the value for a public C kept as a heuristic.
+        TrainConfig c = heavyConfig(algorithm, 1.0, 0);
+        c.extra["clip-rule"] = "worst-case";
+        const RunResult result = test::runQuietly(c, data);
+        REQUIRE(result.status == RunStatus::Completed);
+        CHECK_FALSE(result.privacy.certified);
+        CHECK(std::isinf(result.privacy.epsilonSpent));
+        CHECK(result.privacy.epsilonHeuristic > 0.0);
+        CHECK(result.privacy.epsilonHeuristic <= 1.0 + 1e-9);
+        bool disclosed = false;
+        for (const privacy::Disclosure& d : result.privacy.disclosures) {
+            for (const std::string& field : d.fields)
+                disclosed = disclosed || field == "settings.clip-norm";
+        }
+        CHECK(disclosed);
+        // The tail-calibrated rule reads nothing from the rows' values.
+        TrainConfig tail = heavyConfig(algorithm, 1.0, 0);
+        const PreparedConfig calibrated = prepareRun(findAlgorithm(algorithm), tail, data);
+        for (const DataDerivedSetting& s : calibrated.config().readFromData)
+            CHECK_FALSE(s.readsContent);
+        CHECK(test::runQuietly(tail, data).privacy.certified);
+    }
+}
+
 TEST_CASE("Heavy-tail theory rates use the run's k, d and n", "[excess-risk]") {
     RateInputs in;
     in.n = 10000;

@@ -29,15 +29,6 @@ const OwnNumber kSmoothness{"smoothness"};
 const OwnNumber kSteps{"steps"};
 const OwnNumber kTailIndex{"tail-index"};
 
-/// The radius the T and η̄ rules use when the domain is unbounded (D = ∞) [ours]: their D is the
-/// distance from w₀ = 0 to the optimum, of order 1–10 for standardised features.
-constexpr double kRuleRadius = 10.0;
-
-double ruleRadius(const TrainConfig& c) {
-    const double radius = kDomainRadius(c);
-    return std::isfinite(radius) ? radius : kRuleRadius;
-}
-
 class AcceleratedClippedGd final : public HeavyTailAlgorithm {
 public:
     std::string name() const override { return "accelerated-clipped-gd"; }
@@ -77,7 +68,7 @@ public:
         if (kClipNorm(c) == 0) {
             const double t = kSteps(c);
             const double tailClip = rk * std::pow(epsilonZ * n / (std::sqrt(d) * t), 1.0 / k);
-            c.extra["clip-norm"] = realText(ruleClip(c, tailClip));
+            applyRuleClip(c, tailClip, data);
         }
         return c;
     }

@@ -23,6 +23,7 @@ namespace {
 // The own settings this file reads (checked against the declarations at start).
 const OwnNumber kClipNorm{"clip-norm"};
 const OwnChoice kClipRule{"clip-rule"};
+const OwnNumber kDomainRadius{"domain-radius"};
 const OwnNumber kMomentBound{"moment-bound"};
 const OwnNumber kLossCurvature{"loss-curvature"};
 const OwnNumber kRidge{"ridge"};
@@ -103,19 +104,25 @@ ParamSpec declaration(const std::string& name) {
             .above(0.0)
             .automatic("0",
                        "by the clip rule: tail-calibrated (private: the algorithm's formula in "
-                       "r_k, k, ρ, n, d, T; not private: no clipping) or naive (C = 1)")
+                       "r_k, k, ρ, n, d, T; not private: no clipping), naive (C = 1) or "
+                       "worst-case (the rows' worst-case Lipschitz bound)")
             .sweepable();
     }
     if (name == "clip-rule") {
         return declare("clip-rule", "Clip rule", ParamKind::Choice,
-                       "how an automatic clip norm is chosen: from the tail assumption, or the "
-                       "naive C = 1")
+                       "how an automatic clip norm is chosen: from the tail assumption, the "
+                       "naive C = 1, or the worst-case Lipschitz bound")
             .choices({{"tail-calibrated", "Tail-calibrated",
                        "C from r_k, k, ρ, n, d and T (the heavy-tail analysis balances clipping "
                        "bias and noise)"},
                       {"naive", "Naive (C = 1)",
                        "C = 1, the hand-set clip norm of DP-SGD on standardised features: the "
-                       "baseline"}})
+                       "baseline"},
+                      {"worst-case", "Worst-case Lipschitz",
+                       "C = the largest gradient norm any training row can have in the domain "
+                       "(D, or 10 when unbounded): no clipping bias and the noise of the worst "
+                       "case, the baseline the heavy-tail analysis improves on. C is read from "
+                       "the private rows (standing in for a public bound): not protected"}})
             .defaultValue("tail-calibrated")
             .sweepable();
     }
@@ -158,9 +165,38 @@ double heavyTailSigma(double clip, long batchRows, double rho) {
     return 2.0 * clip / (static_cast<double>(batchRows) * std::sqrt(2.0 * rho));
 }
 
-double ruleClip(const TrainConfig& config, double tailCalibrated) {
-    if (kClipRule(config) == "naive") return 1.0;
-    return config.isPrivate() ? tailCalibrated : std::numeric_limits<double>::infinity();
+double ruleRadius(const TrainConfig& config) {
+    const double radius = kDomainRadius(config);
+    return std::isfinite(radius) ? radius : 10.0;
+}
+
+double worstCaseLipschitz(const Dataset& train, double radius) {
+    const Eigen::VectorXd y = regressionTargets(train);
+    double largest = 0.0;
+    for (Eigen::Index i = 0; i < train.rows(); ++i) {
+        const double norm = std::sqrt(train.X.row(i).squaredNorm() + 1.0);
+        largest = std::max(largest, 2.0 * (std::abs(y(i)) + radius * norm) * norm);
+    }
+    return largest;
+}
+
+void applyRuleClip(TrainConfig& c, double tailCalibrated, const DataSplit& data) {
+    const std::string rule = kClipRule(c);
+    double clip = c.isPrivate() ? tailCalibrated : std::numeric_limits<double>::infinity();
+    if (rule == "naive") clip = 1.0;
+    if (rule == "worst-case") {
+        const double radius = ruleRadius(c);
+        clip = worstCaseLipschitz(data.train, radius);
+        c.extra["clip-norm"] = realText(clip);
+        c.readFromData.push_back(
+            {"clip-norm", c.extra["clip-norm"],
+             "the worst-case Lipschitz bound of the training rows, max_i 2(|y_i| + D‖x̃_i‖)‖x̃_i‖ "
+             "with D = " +
+                 formatNumber(radius),
+             /*readsContent=*/true});
+        return;
+    }
+    c.extra["clip-norm"] = realText(clip);
 }
 
 void validateHeavyTailRun(const TrainConfig& config, const DataSplit& data) {
@@ -189,7 +225,7 @@ TrainConfig resolveStronglyConvexSchedule(TrainConfig c, const DataSplit& data) 
                                                            n * n / (d * t),
                                                        1.0 / (2.0 * k))
                           : std::numeric_limits<double>::infinity();
-        c.extra["clip-norm"] = realText(ruleClip(c, tailClip));
+        applyRuleClip(c, tailClip, data);
     }
     return c;
 }
@@ -397,6 +433,25 @@ RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::strin
                              kClipRule(m_config) + ")";
     report.protectedData = "every column of each training row (features and target)";
     report.postProcessing = postProcessing;
+    for (const DataDerivedSetting& setting : m_config.readFromData) {
+        if (setting.name != "clip-norm") continue;
+        // The worst-case rule's C depends on the largest row: neighbouring data sets can get
+        // different noise scales, so the accountant's ε holds only for a C fixed in advance.
+        // Nothing is certified; the value for a public C is kept beside, as a heuristic.
+        report.warnings.push_back(
+            "C = " + formatNumber(m_clip) +
+            " was read from the private training rows (their worst-case Lipschitz bound, "
+            "standing in for a public bound on the data's domain): the ε shown is the one a C "
+            "fixed before seeing the data would have, not a guarantee for this run");
+        report.certified = false;
+        report.epsilonHeuristic = report.epsilonSpent;
+        report.heuristicAccounting = report.accounting;
+        report.epsilonSpent = std::numeric_limits<double>::infinity();
+        report.epsilonPerPerson = std::numeric_limits<double>::infinity();
+        report.accounting.kind = privacy::ReleaseKind::Uncertifiable;
+        report.accounting.pureReleases.clear();
+        report.accounting.gaussianReleases.clear();
+    }
     if (recordsDiagnostics(m_config)) {
         report.disclose(
             "the excess risk, measured against the exact non-private least-squares "

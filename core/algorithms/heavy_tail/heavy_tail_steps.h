@@ -45,10 +45,22 @@ double clippedMeanVarianceBound(double dimension, double sigma, double secondMom
 /// row, under replace-one neighbours (sensitivity 2C/s): σ = 2C/(s √(2ρ)). 0 when ρ = ∞.
 double heavyTailSigma(double clip, long batchRows, double rho);
 
-/// The clip norm a "clip-rule" gives when "clip-norm" is automatic: "tail-calibrated" gives
-/// `tailCalibrated` (the algorithm's formula; +∞, no clipping, when the run is not private),
-/// "naive" gives 1 (the hand-set C of DP-SGD on standardised features).
-double ruleClip(const TrainConfig& config, double tailCalibrated);
+/// The radius the step and clip rules use: the domain radius D, or 10 when the domain is
+/// unbounded [ours] (the distance from w₀ = 0 to the optimum is of order 1–10 for standardised
+/// features).
+double ruleRadius(const TrainConfig& config);
+
+/// The worst-case Lipschitz bound of the squared loss (wᵀx̃ − y)² over the training rows and the
+/// ball ‖w‖ ≤ D around w₀ = 0: max_i sup ‖2(wᵀx̃_i − y_i)x̃_i‖ = max_i 2(|y_i| + D‖x̃_i‖)‖x̃_i‖
+/// (x̃ with the intercept). Read from the rows: a stand-in for a public bound on the domain.
+double worstCaseLipschitz(const Dataset& train, double radius);
+
+/// Sets an automatic "clip-norm" by the "clip-rule": "tail-calibrated" gives `tailCalibrated`
+/// (the algorithm's formula; +∞, no clipping, when the run is not private), "naive" gives 1
+/// (the hand-set C of DP-SGD on standardised features), "worst-case" the worst-case Lipschitz
+/// bound of the training rows (no clipping bias, the noise of the worst case), which is named
+/// in `readFromData` (it reads the rows' values).
+void applyRuleClip(TrainConfig& c, double tailCalibrated, const DataSplit& data);
 
 /// The heavy-tail algorithms' data rule: no fairness weight, and at most one step per training
 /// row (each step takes a fresh disjoint batch). Throws InputError naming the value.
