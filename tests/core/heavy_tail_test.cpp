@@ -245,6 +245,9 @@ TEST_CASE("The worst-case Lipschitz clip rule: C from the rows, named as not pro
             // D = 10 stands in for an unbounded domain.
             const double clip = expectedClip(std::isinf(radius) ? 10.0 : radius);
             CHECK(ownNumber(prepared.config(), "clip-norm") == Approx(clip).epsilon(1e-12));
+            // The bound holds on the domain the iterates are projected onto.
+            CHECK(ownNumber(prepared.config(), "domain-radius") ==
+                  (std::isinf(radius) ? 10.0 : radius));
             REQUIRE(prepared.config().readFromData.size() >= 1);
             CHECK(prepared.config().readFromData.front().name == "clip-norm");
             CHECK(prepared.config().readFromData.front().readsContent);

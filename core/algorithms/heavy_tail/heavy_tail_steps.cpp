@@ -120,9 +120,10 @@ ParamSpec declaration(const std::string& name) {
                        "baseline"},
                       {"worst-case", "Worst-case Lipschitz",
                        "C = the largest gradient norm any training row can have in the domain "
-                       "(D, or 10 when unbounded): no clipping bias and the noise of the worst "
-                       "case, the baseline the heavy-tail analysis improves on. C is read from "
-                       "the private rows (standing in for a public bound): not protected"}})
+                       "‖w‖ ≤ D (an unbounded domain becomes D = 10, and the iterates are "
+                       "projected onto it): no clipping bias and the noise of the worst case, "
+                       "the baseline the heavy-tail analysis improves on. C is read from the "
+                       "private rows (standing in for a public bound): not protected"}})
             .defaultValue("tail-calibrated")
             .sweepable();
     }
@@ -185,7 +186,10 @@ void applyRuleClip(TrainConfig& c, double tailCalibrated, const DataSplit& data)
     double clip = c.isPrivate() ? tailCalibrated : std::numeric_limits<double>::infinity();
     if (rule == "naive") clip = 1.0;
     if (rule == "worst-case") {
+        // A worst-case Lipschitz constant exists only on a bounded domain: an unbounded one
+        // becomes the rule radius, onto which the iterates are then projected too.
         const double radius = ruleRadius(c);
+        c.extra["domain-radius"] = realText(radius);
         clip = worstCaseLipschitz(data.train, radius);
         c.extra["clip-norm"] = realText(clip);
         c.readFromData.push_back(

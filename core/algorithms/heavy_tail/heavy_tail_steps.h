@@ -58,8 +58,9 @@ double worstCaseLipschitz(const Dataset& train, double radius);
 /// Sets an automatic "clip-norm" by the "clip-rule": "tail-calibrated" gives `tailCalibrated`
 /// (the algorithm's formula; +∞, no clipping, when the run is not private), "naive" gives 1
 /// (the hand-set C of DP-SGD on standardised features), "worst-case" the worst-case Lipschitz
-/// bound of the training rows (no clipping bias, the noise of the worst case), which is named
-/// in `readFromData` (it reads the rows' values).
+/// bound of the training rows on the domain ‖w‖ ≤ D (no clipping bias, the noise of the worst
+/// case), which is named in `readFromData` (it reads the rows' values); an unbounded domain
+/// becomes D = ruleRadius (set as the run's domain radius, so the iterates stay in it).
 void applyRuleClip(TrainConfig& c, double tailCalibrated, const DataSplit& data);
 
 /// The heavy-tail algorithms' data rule: no fairness weight, and at most one step per training
