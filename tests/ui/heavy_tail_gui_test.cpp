@@ -145,10 +145,10 @@ TEST_CASE("The heavy-tails-epsilon preset as a user runs it: excess risk against
     REQUIRE(waitForSignals(finished, 1, 300000));
     SweepViewsPanel* views = window->sweepViews();
     views->refreshNow();
-    // Three algorithms × two clip rules, each over the six ε, plotting the excess risk with the
-    // heavy-tail rate at the run's k.
+    // Three algorithms × three clip rules, each over the six ε, plotting the excess risk with
+    // the heavy-tail rate at the run's k.
     const auto& lines = views->errorEpsilonView()->lines();
-    REQUIRE(lines.size() == 6);
+    REQUIRE(lines.size() == 9);
     QStringList names;
     for (const auto& line : lines) {
         CHECK(line.excessRisk);
@@ -156,6 +156,7 @@ TEST_CASE("The heavy-tails-epsilon preset as a user runs it: excess risk against
         names << line.name;
     }
     CHECK(names.join(QLatin1Char('|')).contains(QStringLiteral("clip-rule = naive")));
+    CHECK(names.join(QLatin1Char('|')).contains(QStringLiteral("clip-rule = worst-case")));
     CHECK(views->errorEpsilonView()->noteText().contains(QStringLiteral("heavy tails")));
     for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {
         if (dock->objectName() != QLatin1String("sweepDock")) continue;
