@@ -409,24 +409,26 @@ TEST_CASE("Screenshots of the error-vs-ε and per-silo views from the trust-mode
     REQUIRE(test::waitForSignals(finished, 1, 300000));
     SweepViewsPanel* views = window->sweepViews();
     views->refreshNow();
-    // One line per trust model over the five finite ε. Local and ISRL pay visibly for privacy
-    // and get their dashed rate; central and shuffle sit at the non-private level on these
-    // data, where a fitted constant may come out non-positive (then none is drawn, and said).
+    // One line per trust model over the six finite ε, and one for ISRL-DP local SGD. Local and
+    // ISRL pay visibly for privacy and get their dashed rate; central and shuffle sit near the
+    // non-private level, where a fitted constant may come out non-positive (then none is drawn,
+    // and said).
     const auto& lines = views->errorEpsilonView()->lines();
-    REQUIRE(lines.size() == 4);
+    REQUIRE(lines.size() == 5);
     QStringList names;
     for (const auto& line : lines) {
         if (line.name.contains(QStringLiteral("trust = local")) ||
             line.name.contains(QStringLiteral("trust = isrl"))) {
             CHECK(line.overlay);
         }
-        CHECK(line.points == 5);
+        CHECK(line.points == 6);
         names << line.name;
     }
     for (const char* trust : {"central", "shuffle", "isrl", "local"}) {
         CHECK(names.join(QLatin1Char('|'))
                   .contains(QStringLiteral("trust = ") + QLatin1String(trust)));
     }
+    CHECK(names.join(QLatin1Char('|')).contains(QStringLiteral("isrl-local-sgd")));
     // As a user would look: the sweep views undocked at 1280×720.
     for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {
         if (dock->objectName() != QLatin1String("sweepDock")) continue;
