@@ -271,6 +271,7 @@ TEST_CASE("semi-dp-sgd: the per-run weight rule trusts the reused public rows le
           "[semi-dp-sgd]") {
     const DataSplit data = linearData();
     TrainConfig perStep = semiConfig(1.0, 0.05);
+    perStep.extra["weight-rule"] = "per-step";
     TrainConfig perRun = perStep;
     perRun.extra["weight-rule"] = "per-run";
     const RunResult a = test::runQuietly(perStep, data);

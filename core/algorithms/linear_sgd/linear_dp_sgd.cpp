@@ -76,7 +76,7 @@ double takeStep(const LinearSgdSetup& s, bool usePrivate, bool usePublic, Eigen:
             // Per run: the public rows are reused every step, so their error does not average
             // out over the steps while the private noise does (σ²/T on the run's average).
             alpha = s.runLevelWeight
-                        ? autoAlpha(spread, static_cast<double>(s.privateRows.size()),
+                        ? autoAlpha(spread, s.privateRowsForWeight,
                                     static_cast<double>(s.publicRows.size()), dimension,
                                     s.sigma / std::sqrt(static_cast<double>(s.steps)))
                         : autoAlpha(spread, s.expectedBatch, k, dimension, s.sigma);

@@ -50,6 +50,9 @@ struct LinearSgdSetup {
     /// Automatic α from the whole run's sizes (n_priv, n_pub, noise dσ²/T on the run's average)
     /// instead of one step's (K_priv, K_pub, dσ²); see autoAlpha.
     bool runLevelWeight = false;
+    /// n_priv as the per-run weight reads it: n_pub·(1 − p)/p, from the public rows and the
+    /// public share alone (under add/remove the true count of private rows is private).
+    double privateRowsForWeight = 0.0;
     long publicBatch = 0;         ///< K_pub: public rows per step (cycling a permutation)
     bool normalisePublic = true;  ///< h(v) = C·v/‖v‖ for the public gradients
     /// The public gradient's scale when normalising (C of the private part; 1 when it is ∞).
