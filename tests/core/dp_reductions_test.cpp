@@ -36,6 +36,16 @@ Shares exactShares(const Cells& cells, const SixRows& rows) {
     return shares;
 }
 
+/// Exact cell and label shares of the training rows (no noise, no floor).
+Shares exactTrainShares(const Cells& cells, const Dataset& train) {
+    const double n = static_cast<double>(train.rows());
+    Shares shares;
+    shares.cell = cells.counts(train.y, train.s) / n;
+    shares.label = Eigen::Vector2d::Zero();
+    for (Eigen::Index i = 0; i < train.y.size(); ++i) shares.label(train.y(i)) += 1.0 / n;
+    return shares;
+}
+
 TrainConfig reductionsConfig(double epsilon, long rounds) {
     TrainConfig c;
     c.algorithm = "dp-reductions";
@@ -383,11 +393,7 @@ TEST_CASE("Reductions at epsilon = inf equal the noise-free loop", "[dp-reductio
     // The same loop written against the game's parts, exact shares, no noise.
     const Cells cells(FairnessNotion::EqualizedOdds, 2);
     const Dataset& train = data.train;
-    const double n = static_cast<double>(train.rows());
-    Shares shares;
-    shares.cell = cells.counts(train.y, train.s) / n;
-    shares.label = Eigen::Vector2d::Zero();
-    for (Eigen::Index i = 0; i < train.y.size(); ++i) shares.label(train.y(i)) += 1.0 / n;
+    const Shares shares = exactTrainShares(cells, train);
     const Eigen::MatrixXd design = designWithBias(train.X);
     NoisyLeastSquares learner(design);
     RandomStream unused(0, 0);
@@ -439,11 +445,7 @@ TEST_CASE("Reductions best mixture: the linear program over the plays' errors an
     // The game again, through playGame with exact shares and no noise.
     const Cells cells(FairnessNotion::EqualizedOdds, 2);
     const Dataset& train = data.train;
-    const double n = static_cast<double>(train.rows());
-    Shares shares;
-    shares.cell = cells.counts(train.y, train.s) / n;
-    shares.label = Eigen::Vector2d::Zero();
-    for (Eigen::Index i = 0; i < train.y.size(); ++i) shares.label(train.y(i)) += 1.0 / n;
+    const Shares shares = exactTrainShares(cells, train);
     GameSettings game;
     game.rounds = 15;
     game.tolerance = 0.02;
