@@ -763,6 +763,11 @@ ParamDeclaration& ParamDeclaration::formerNames(std::vector<std::string> names) 
     return *this;
 }
 
+ParamDeclaration& ParamDeclaration::formerDefault(std::string text) {
+    m_spec.formerDefault = std::move(text);
+    return *this;
+}
+
 double ownNumber(const TrainConfig& config, const std::string& name) {
     const auto found = config.extra.find(name);
     if (found == config.extra.end())

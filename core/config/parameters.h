@@ -209,6 +209,8 @@ public:
     ParamDeclaration& example(std::string text);
     /// Earlier spellings, read (never written) from older presets, sessions and records.
     ParamDeclaration& formerNames(std::vector<std::string> names);
+    /// What records written before the setting existed ran with (see ParamSpec::formerDefault).
+    ParamDeclaration& formerDefault(std::string text);
 
     /// The declaration so far, for the fields without a setter.
     ParamSpec& spec() { return m_spec; }

@@ -62,18 +62,16 @@ ParamSpec declaration(const std::string& name) {
         // The step count used κ = β/µ with the ridge alone, as if the squared loss had no
         // curvature of its own: on standardised features T came out ~20× too large (770 steps
         // of 19 rows instead of ~41 of 365), and the tail-calibrated clip drowned in noise.
-        ParamDeclaration curvature =
-            declare("loss-curvature", "Loss curvature µ_f", ParamKind::Real,
-                    "strong convexity of the squared loss itself, 2·(smallest eigenvalue of "
-                    "the feature covariance): a bound you state, never read from the rows; 2 "
-                    "for standardised uncorrelated features (the heavy-tailed generator's), "
-                    "0 when nothing is known. κ = β/(µ_f + µ) sets the steps and step sizes")
-                .defaultValue("2")
-                .atLeast(0.0)
-                .sweepable();
         // Records written before the setting existed ran with the ridge alone.
-        curvature.spec().formerDefault = "0";
-        return curvature;
+        return declare("loss-curvature", "Loss curvature µ_f", ParamKind::Real,
+                       "strong convexity of the squared loss itself, 2·(smallest eigenvalue of "
+                       "the feature covariance): a bound you state, never read from the rows; 2 "
+                       "for standardised uncorrelated features (the heavy-tailed generator's), "
+                       "0 when nothing is known. κ = β/(µ_f + µ) sets the steps and step sizes")
+            .defaultValue("2")
+            .formerDefault("0")
+            .atLeast(0.0)
+            .sweepable();
     }
     if (name == "smoothness") {
         return declare("smoothness", "Smoothness β", ParamKind::Real,

@@ -44,28 +44,6 @@ constexpr std::uint64_t kPublicBatchStream = 0x5055424241544348ULL;  // "PUBBATC
 /// The stored value of an automatic α (out of range, so only the word "auto" means it).
 constexpr const char* kAutoAlpha = "-1";
 
-ParamSpec weightRuleParameter() {
-    ParamDeclaration rule =
-        declare("weight-rule", "Automatic α from", ParamKind::Choice,
-                "what the automatic weight α balances")
-            .defaultValue("per-run")
-            .choices({{"per-run", "the whole run's rows",
-                       "α = (V²/n_pub)/(V²/n̂_priv + dσ²/T + V²/n_pub), n̂_priv = n_pub(1 − p)/p "
-                       "(public: the true count of private rows is private under add/remove): "
-                       "the public rows are reused every step, so their error does not average "
-                       "out while the private noise does (the rule that beats DP-SGD on the "
-                       "private rows)"},
-                      {"per-step", "one step's batches",
-                       "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's "
-                       "estimate, as if every step saw fresh public rows; with few public rows "
-                       "reused for many steps it trusts them too much"}})
-            .sweepable()
-            .advanced();
-    // Records written before per-run became the default used per-step.
-    rule.spec().formerDefault = "per-step";
-    return rule;
-}
-
 class SemiDpSgd final : public LinearSgdAlgorithm {
 public:
     std::string name() const override { return "semi-dp-sgd"; }
@@ -119,7 +97,24 @@ public:
                             "as weight-rule says",
                             false)
                  .sweepable(),
-             weightRuleParameter(),
+             // Records written before per-run became the default used per-step.
+             declare("weight-rule", "Automatic α from", ParamKind::Choice,
+                     "what the automatic weight α balances")
+                 .defaultValue("per-run")
+                 .choices(
+                     {{"per-run", "the whole run's rows",
+                       "α = (V²/n_pub)/(V²/n̂_priv + dσ²/T + V²/n_pub), n̂_priv = n_pub(1 − p)/p "
+                       "(public: the true count of private rows is private under add/remove): "
+                       "the public rows are reused every step, so their error does not average "
+                       "out while the private noise does (the rule that beats DP-SGD on the "
+                       "private rows)"},
+                      {"per-step", "one step's batches",
+                       "α = (V²/K_pub)/(V²/K_priv + dσ² + V²/K_pub): the variance of one step's "
+                       "estimate, as if every step saw fresh public rows; with few public rows "
+                       "reused for many steps it trusts them too much"}})
+                 .formerDefault("per-step")
+                 .sweepable()
+                 .advanced(),
              declare("public-batch", "Public batch K_pub", ParamKind::Integer,
                      "public rows per step")
                  .defaultValue("0")

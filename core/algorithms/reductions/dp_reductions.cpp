@@ -47,62 +47,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// The seeded Bernoulli draws of the "sampled" evaluation (test rows, not a privacy stream).
 constexpr std::uint64_t kEvaluationStream = 0x4556414c53414d50ULL;  // "EVALSAMP"
 
-ParamSpec learnerNoiseParameter() {
-    ParamDeclaration noise =
-        declare("learner-noise", "Learner noise", ParamKind::Choice,
-                "how the learner's statistic X̃ᵀr is noised in a private game (the same ε)")
-            .choices({
-                {"per-round", "Per round",
-                 "noise z·Δ_t with Δ_t from the round's public multipliers: none in round 1, "
-                 "where the weights do not read the sensitive attribute"},
-                {"worst-case", "Worst case",
-                 "noise z·X₂·B/p̃_min in every round (earlier versions: with one round, as "
-                 "the sources' formula gives on Adult at ε ≤ 1, the classifier was noise)"},
-            })
-            .defaultValue("per-round")
-            .advanced();
-    // Records written before the setting existed ran with the worst case.
-    noise.spec().formerDefault = "worst-case";
-    return noise;
-}
-
-ParamSpec stepRuleParameter() {
-    ParamDeclaration rule =
-        declare("step-rule", "Automatic step", ParamKind::Choice,
-                "the auditor's step η when it is automatic")
-            .choices({
-                {"fairlearn", "2/B (Fairlearn)",
-                 "η = 2/B, Fairlearn's default step of the exponentiated-gradient reduction"},
-                {"reference", "0.5·√(ln 5/T)/B (sources)",
-                 "the step of the method's reference code; small: over few rounds the "
-                 "multipliers hardly move"},
-            })
-            .defaultValue("fairlearn")
-            .advanced();
-    // Records written before the setting existed used the reference step.
-    rule.spec().formerDefault = "reference";
-    return rule;
-}
-
-ParamSpec mixtureParameter() {
-    ParamDeclaration mixture =
-        declare("mixture", "Output mixture", ParamKind::Choice,
-                "which mixture of the T classifiers is the output")
-            .choices({
-                {"best", "Best of the plays",
-                 "the mixture with the least training error whose released violations meet "
-                 "the tolerance (a linear program, as Fairlearn's; it reads only public "
-                 "errors and released violations, so it costs no privacy)"},
-                {"uniform", "Uniform",
-                 "every round's classifier with weight 1/T (the theory's output)"},
-            })
-            .defaultValue("best")
-            .advanced();
-    // Records written before the setting existed output the uniform mixture.
-    mixture.spec().formerDefault = "uniform";
-    return mixture;
-}
-
 std::vector<ParamSpec> ownSettings() {
     return {
         declare("tolerance", "Tolerance c", ParamKind::Real,
@@ -140,15 +84,53 @@ std::vector<ParamSpec> ownSettings() {
             .automatic("0", "by the step rule: 2/B (Fairlearn's) or 0.5·√(ln 5 / T)/B")
             .sweepable()
             .advanced(),
-        stepRuleParameter(),
+        // Records written before the setting existed used the reference step.
+        declare("step-rule", "Automatic step", ParamKind::Choice,
+                "the auditor's step η when it is automatic")
+            .choices({
+                {"fairlearn", "2/B (Fairlearn)",
+                 "η = 2/B, Fairlearn's default step of the exponentiated-gradient reduction"},
+                {"reference", "0.5·√(ln 5/T)/B (sources)",
+                 "the step of the method's reference code; small: over few rounds the "
+                 "multipliers hardly move"},
+            })
+            .defaultValue("fairlearn")
+            .formerDefault("reference")
+            .advanced(),
         declare("rounds-beta", "Rounds formula β", ParamKind::Real,
                 "failure probability β in the automatic rounds formula (read only there)")
             .defaultValue("0.01")
             .above(0.0)
             .atMost(1.0, true)
             .advanced(),
-        learnerNoiseParameter(),
-        mixtureParameter(),
+        // Records written before the setting existed ran with the worst case.
+        declare("learner-noise", "Learner noise", ParamKind::Choice,
+                "how the learner's statistic X̃ᵀr is noised in a private game (the same ε)")
+            .choices({
+                {"per-round", "Per round",
+                 "noise z·Δ_t with Δ_t from the round's public multipliers: none in round 1, "
+                 "where the weights do not read the sensitive attribute"},
+                {"worst-case", "Worst case",
+                 "noise z·X₂·B/p̃_min in every round (earlier versions: with one round, as "
+                 "the sources' formula gives on Adult at ε ≤ 1, the classifier was noise)"},
+            })
+            .defaultValue("per-round")
+            .formerDefault("worst-case")
+            .advanced(),
+        // Records written before the setting existed output the uniform mixture.
+        declare("mixture", "Output mixture", ParamKind::Choice,
+                "which mixture of the T classifiers is the output")
+            .choices({
+                {"best", "Best of the plays",
+                 "the mixture with the least training error whose released violations meet "
+                 "the tolerance (a linear program, as Fairlearn's; it reads only public "
+                 "errors and released violations, so it costs no privacy)"},
+                {"uniform", "Uniform",
+                 "every round's classifier with weight 1/T (the theory's output)"},
+            })
+            .defaultValue("best")
+            .formerDefault("uniform")
+            .advanced(),
         randomisedEvaluationParameter()};
 }
 
