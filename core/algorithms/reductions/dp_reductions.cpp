@@ -330,6 +330,8 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
             reductions::bestMixtureWeights(soFar, game.tolerance, game.bound, shares.label(1)),
             testDesign);
     };
+    // Every round is evaluated, so the last round's evaluation is the run's result.
+    FairnessMetrics lastEvaluation;
     auto afterRound = [&](long t, const reductions::GameOutcome& soFar) {
         testScores.noalias() = testDesign * soFar.w.back();
         votes.array() += (testScores.array() > 0.0).cast<double>();
@@ -339,7 +341,8 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         info.batchRows = static_cast<long>(train.rows());
         info.batchLoss = kNaN;
         bool stop = session.stepped(info);
-        const FairnessMetrics f = mixtureMetrics(mixture(t, soFar), test, config, sampled);
+        lastEvaluation = mixtureMetrics(mixture(t, soFar), test, config, sampled);
+        const FairnessMetrics& f = lastEvaluation;
         EpochMetrics m;
         m.epoch = static_cast<int>(t);
         m.step = t;
@@ -361,7 +364,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     // user asked to stop), with the rounds that ran.
     if (result.status == RunStatus::Completed) session.cancelled(outcome.rounds);
     if (outcome.rounds > 0) {
-        result.test = mixtureMetrics(mixture(outcome.rounds, outcome), test, config, sampled);
+        result.test = lastEvaluation;
     } else {
         result.test =
             evaluateFairness(Eigen::VectorXi::Zero(test.rows()), RowMatrix(0, 2), test.y, test.s,
