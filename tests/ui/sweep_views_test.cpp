@@ -11,15 +11,19 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QtCharts/QValueAxis>
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "core/sweep/sweep_spec.h"
 #include "ui/actions/sweep_actions.h"
+#include "ui/charts/chart_legend.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/error_epsilon_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
+#include "ui/charts/series_legend.h"
 #include "ui/charts/tradeoff_curves_view.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/sweep_controller.h"
@@ -369,4 +373,90 @@ TEST_CASE("Sweep views: each baseline's curve runs over its own setting, one run
           QStringList({QStringLiteral("s=0.05"), QStringLiteral("s=0.2"), QStringLiteral("s=0.5"),
                        QStringLiteral("λ=0"), QStringLiteral("λ=4")}));
     CHECK(curves->pointCount() == 5);
+}
+
+TEST_CASE(
+    "Sweep views: a click on a legend entry hides its line and the axes follow, and outlying "
+    "points can be left out of the range",
+    "[ui][sweep][sweepviews][legend-filter]") {
+    // DP-FERMI near 0.2 at three ε, and a method far off (error ≈ 0.5) that squashes it.
+    std::vector<RunEntryPtr> entries = mixedEpochs({0.5, 1.0, 4.0});
+    int id = static_cast<int>(entries.size()) + 1;
+    for (double epsilon : {0.5, 1.0, 4.0}) {
+        for (std::uint64_t seed : {0, 1}) {
+            pfa::RunResult r;
+            r.dataset = "adult";
+            r.status = pfa::RunStatus::Completed;
+            r.config.algorithm = "dp-sgd";
+            r.config.epsilon = epsilon;
+            r.config.seed = seed;
+            r.config.epochs = 50;
+            r.test.error = 0.5 + 0.002 * seed;
+            r.test.dpGap = 0.01;
+            r.privacy.isPrivate = true;
+            r.privacy.epsilonSpent = epsilon;
+            pfa::RunContext context;
+            context.runKey = pfa::runKey(kAdult, r.config);
+            entries.push_back(
+                makeRunEntry(id++, std::move(r), std::move(context), QDateTime::currentDateTime()));
+        }
+    }
+    SweepViewsPanel views;
+    views.setEntries(entries);
+    views.resize(1100, 800);
+    views.show();
+    for (int tab = 0; tab < views.tabs()->count(); ++tab) {
+        if (views.tabs()->widget(tab)->isAncestorOf(views.errorEpsilonView()) ||
+            views.tabs()->widget(tab) == views.errorEpsilonView())
+            views.tabs()->setCurrentIndex(tab);
+    }
+    views.refreshNow();
+    QTest::qWait(100);
+    ErrorEpsilonView* errors = views.errorEpsilonView();
+    SeriesLegend* legend = SeriesLegend::of(errors->chart());
+    REQUIRE(legend != nullptr);
+    const QStringList names = legend->names();
+    INFO(names.join(QStringLiteral(" | ")).toStdString());
+    const int outlier = static_cast<int>(names.indexOf(QStringLiteral("dp-sgd")));
+    REQUIRE(outlier >= 0);
+    auto* y = qobject_cast<QValueAxis*>(errors->chart()->axes(Qt::Vertical).front());
+    REQUIRE(y != nullptr);
+    CHECK(y->max() >= 0.5);  // the far line sets the range
+    const double fullSpan = y->max() - y->min();
+
+    // A real click on the entry, where the legend draws it.
+    ChartView* view = errors->view();
+    const auto clickEntry = [&](int index) {
+        const QRectF box = legend->legend()->entryRects().at(static_cast<std::size_t>(index));
+        const QPointF scene = legend->legend()->mapToScene(box.center());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(scene));
+        QTest::qWait(20);
+    };
+    clickEntry(outlier);
+    CHECK(legend->hiddenNames() == QStringList{QStringLiteral("dp-sgd")});
+    bool outlierShown = false;
+    for (QAbstractSeries* series : errors->chart()->series()) {
+        if (series->name() == QStringLiteral("dp-sgd")) outlierShown = series->isVisible();
+    }
+    CHECK_FALSE(outlierShown);
+    CHECK(legend->legend()->entries().at(static_cast<std::size_t>(outlier)).dimmed);
+    // The range follows what is shown: DP-FERMI's errors (0.16 … 0.25) fill the plot.
+    CHECK(y->max() < 0.35);
+    CHECK(y->max() - y->min() < 0.6 * fullSpan);
+    // A second click shows it again, and the view's own range comes back.
+    clickEntry(outlier);
+    CHECK(legend->hiddenNames().isEmpty());
+    CHECK(y->max() >= 0.5);
+    // New runs rebuild the view; what the user hid stays hidden.
+    clickEntry(outlier);
+    views.setEntries(entries);
+    views.refreshNow();
+    CHECK(legend->hiddenNames() == QStringList{QStringLiteral("dp-sgd")});
+    legend->showAll();
+
+    // Everything shown, outliers left out of the range: the far line is beyond the fences.
+    legend->setIgnoreOutliers(true);
+    CHECK(y->max() < 0.35);
+    legend->setIgnoreOutliers(false);
+    CHECK(y->max() >= 0.5);
 }

@@ -1,6 +1,7 @@
 #include "ui/charts/chart_legend.h"
 
 #include <QFontMetricsF>
+#include <QGraphicsSceneMouseEvent>
 #include <QPainter>
 #include <QtMath>
 #include <algorithm>
@@ -71,12 +72,23 @@ qreal ChartLegend::layoutForWidth(qreal width) {
     prepareGeometryChange();
     m_width = width;
     m_rects.assign(m_entries.size(), QRectF());
-    const qreal rowHeight = std::max(kSymbol, QFontMetricsF(m_font).height());
+    const QFontMetricsF metrics(m_font);
+    const qreal lineHeight = std::max(kSymbol, metrics.height());
+    // An entry wider than the legend (a long name in a one-column figure) is as wide as the
+    // legend and its label wraps: every word stays readable.
+    const auto sizeOf = [&](const Entry& entry) {
+        const qreal w = entryWidth(entry);
+        if (w <= width || width <= kSymbol + kTextGap + 20) return QSizeF(w, lineHeight);
+        const qreal textWidth = width - kSymbol - kTextGap - 1.0;
+        const QRectF text = metrics.boundingRect(QRectF(0, 0, textWidth, 1e6),
+                                                 Qt::AlignLeft | Qt::TextWordWrap, entry.text);
+        return QSizeF(width, std::max(lineHeight, text.height()));
+    };
     // Greedy rows, then each row centred.
     std::vector<std::vector<std::size_t>> rows;
     qreal used = 0;
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
-        const qreal w = entryWidth(m_entries[i]);
+        const qreal w = sizeOf(m_entries[i]).width();
         if (rows.empty() || used + kSpacing + w > width) {
             rows.push_back({i});
             used = w;
@@ -87,13 +99,17 @@ qreal ChartLegend::layoutForWidth(qreal width) {
     }
     qreal y = 0;
     for (const std::vector<std::size_t>& row : rows) {
-        qreal total = -kSpacing;
-        for (std::size_t i : row) total += kSpacing + entryWidth(m_entries[i]);
+        qreal total = -kSpacing, rowHeight = lineHeight;
+        for (std::size_t i : row) {
+            const QSizeF size = sizeOf(m_entries[i]);
+            total += kSpacing + size.width();
+            rowHeight = std::max(rowHeight, size.height());
+        }
         qreal x = std::max<qreal>(0, (width - total) / 2);
         for (std::size_t i : row) {
-            const qreal w = entryWidth(m_entries[i]);
-            m_rects[i] = QRectF(x, y, w, rowHeight);
-            x += w + kSpacing;
+            const QSizeF size = sizeOf(m_entries[i]);
+            m_rects[i] = QRectF(x, y, size.width(), size.height());
+            x += size.width() + kSpacing;
         }
         y += rowHeight + kRowGap;
     }
@@ -108,6 +124,42 @@ QRectF ChartLegend::boundingRect() const {
     return box.adjusted(-2, -2, 2, 2);
 }
 
+void ChartLegend::setClickHandler(std::function<void(std::size_t)> onClick) {
+    m_onClick = std::move(onClick);
+    setAcceptedMouseButtons(m_onClick ? Qt::LeftButton : Qt::NoButton);
+    if (m_onClick) {
+        setCursor(Qt::PointingHandCursor);
+    } else {
+        unsetCursor();
+    }
+}
+
+int ChartLegend::entryAt(const QPointF& position) const {
+    for (std::size_t i = 0; i < m_rects.size(); ++i) {
+        if (m_rects[i].contains(position)) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void ChartLegend::mousePressEvent(QGraphicsSceneMouseEvent* event) {
+    // Accepted on an entry, so that the release comes here too.
+    if (m_onClick && entryAt(event->pos()) >= 0) {
+        event->accept();
+    } else {
+        event->ignore();
+    }
+}
+
+void ChartLegend::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) {
+    const int entry = entryAt(event->pos());
+    if (m_onClick && entry >= 0) m_onClick(static_cast<std::size_t>(entry));
+}
+
+QRectF ChartLegend::labelRect(const QRectF& rect) {
+    return QRectF(rect.left() + kSymbol + kTextGap, rect.top(), rect.width() - kSymbol - kTextGap,
+                  rect.height());
+}
+
 void ChartLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*) {
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
@@ -115,7 +167,9 @@ void ChartLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     for (std::size_t i = 0; i < m_entries.size() && i < m_rects.size(); ++i) {
         const Entry& entry = m_entries[i];
         const QRectF& rect = m_rects[i];
-        const QPointF centre(rect.left() + kSymbol / 2, rect.center().y());
+        painter->setOpacity(entry.dimmed ? 0.35 : 1.0);
+        const QPointF centre(rect.left() + kSymbol / 2,
+                             rect.top() + std::max(kSymbol, QFontMetricsF(m_font).height()) / 2);
         if (entry.symbol != Entry::Symbol::Marker) {
             painter->setPen(entry.pen);
             painter->drawLine(QPointF(rect.left(), centre.y()),
@@ -130,9 +184,8 @@ void ChartLegend::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
             drawMarker(painter, entry.shape, centre, kSymbol - 3);
         }
         painter->setPen(QColor(30, 30, 30));
-        painter->drawText(QRectF(rect.left() + kSymbol + kTextGap, rect.top(),
-                                 rect.width() - kSymbol - kTextGap, rect.height()),
-                          Qt::AlignLeft | Qt::AlignVCenter, entry.text);
+        painter->drawText(labelRect(rect), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+                          entry.text);
     }
     painter->restore();
 }

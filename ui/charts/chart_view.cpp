@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "ui/charts/chart_style.h"
+#include "ui/charts/series_legend.h"
 
 namespace pfa::ui {
 
@@ -137,6 +138,18 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
 void ChartView::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
     menu.addAction(tr("Export chart…"), this, &ChartView::exportWithDialog);
+    if (SeriesLegend* legend = SeriesLegend::of(chart())) {
+        menu.addSeparator();
+        QAction* outliers = menu.addAction(tr("Axes ignore outlying points"));
+        outliers->setCheckable(true);
+        outliers->setChecked(legend->ignoresOutliers());
+        outliers->setToolTip(
+            tr("Fit the axes to the points shown, leaving out those beyond 1.5 "
+               "interquartile ranges past the quartiles"));
+        connect(outliers, &QAction::toggled, legend, &SeriesLegend::setIgnoreOutliers);
+        QAction* all = menu.addAction(tr("Show every series"), legend, &SeriesLegend::showAll);
+        all->setEnabled(legend->anyHidden());
+    }
     menu.exec(event->globalPos());
 }
 

@@ -11,12 +11,14 @@
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "core/util/format.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/compare_palette.h"
+#include "ui/charts/series_legend.h"
 #include "ui/charts/whisker_item.h"
 
 namespace pfa::ui {
@@ -39,11 +41,8 @@ void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractA
 ErrorEpsilonView::ErrorEpsilonView(QWidget* parent) : QWidget(parent) {
     m_chart = new QChart();
     chart_style::apply(m_chart);
-    // Each line and its rate stack on the right: at the bottom, eight long names would take
-    // the plot's height.
-    m_chart->legend()->setAlignment(Qt::AlignRight);
-    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    m_chart->legend()->setShowToolTips(true);
+    // Wraps under the plot with every name in full; a click hides or shows a line.
+    m_legend = new SeriesLegend(m_chart);
     m_chart->setTitle(tr("Test error vs ε"));
     m_x = new QCategoryAxis();
     m_y = new QValueAxis();
@@ -71,15 +70,7 @@ QString ErrorEpsilonView::noteToolTip() {
         "dotted), only the excess over that level is fitted to the rate's privacy part.");
 }
 
-QStringList ErrorEpsilonView::legendNames() const {
-    // The series with a legend entry (a marker's isVisible() follows its graphics item, which
-    // the legend hides while it lays itself out): every series but the hidden mean dots.
-    QStringList names;
-    for (QAbstractSeries* series : m_chart->series()) {
-        if (!qobject_cast<QScatterSeries*>(series)) names << series->name();
-    }
-    return names;
-}
+QStringList ErrorEpsilonView::legendNames() const { return m_legend->names(); }
 
 QString ErrorEpsilonView::yTitle() const { return m_y->titleText(); }
 QString ErrorEpsilonView::noteText() const { return m_note->text(); }
@@ -94,11 +85,22 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
         delete series;
     }
     m_lines.clear();
-    std::vector<pfa::SweepCell> usable;
-    std::vector<std::optional<pfa::RateShape>> usableRates;
+    std::vector<pfa::SweepCell> measured;
+    std::vector<std::size_t> measuredIndex;
     for (std::size_t i = 0; i < cells.size(); ++i) {
         if (cells[i].testError.n == 0 && cells[i].excessRisk.n == 0) continue;
-        usable.push_back(cells[i]);
+        measured.push_back(cells[i]);
+        measuredIndex.push_back(i);
+    }
+    // A method traced by its own setting (post-processing's γ: fifty values) is one line of its
+    // best point per ε, not a line per value.
+    std::vector<pfa::CurveBest> chosen;
+    std::vector<std::size_t> sources;
+    const std::vector<pfa::SweepCell> usable =
+        pfa::bestPointPerCurve(measured, &chosen, std::string(), &sources);
+    std::vector<std::optional<pfa::RateShape>> usableRates;
+    for (std::size_t source : sources) {
+        const std::size_t i = measuredIndex[source];
         usableRates.push_back(i < rates.size() ? rates[i] : std::nullopt);
     }
     std::set<double> ticks;
@@ -139,6 +141,19 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
         std::string name =
             first.knownGaps ? first.algorithm + " (published, certified ε)" : first.algorithm;
         if (!group.distinction.empty()) name += " (" + group.distinction + ")";
+        // The line of a collapsed curve says so, and the note which value each ε took.
+        QStringList picks;
+        QString pickedSetting;
+        for (std::size_t c : group.cells) {
+            for (const pfa::CurveBest& best : chosen) {
+                if (best.cell != c) continue;
+                pickedSetting = chart_style::curveSettingSymbol(best.setting);
+                picks << tr("%1 at %2")
+                             .arg(QString::fromStdString(best.value),
+                                  chart_style::epsilonLabel(usable[c].shownEpsilon()));
+            }
+        }
+        if (!picks.isEmpty()) name += " (best " + pickedSetting.toStdString() + " per ε)";
         Line line;
         line.name = QString::fromStdString(name);
         line.excessRisk = excess;
@@ -156,7 +171,7 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
             const double x = std::log10(usable[c].shownEpsilon());
             measured->append(x, s.mean);
             dots->append(x, s.mean);
-            whiskers.push_back({x, s.mean, 0.0, s.standardError(), color});
+            whiskers.push_back({x, s.mean, 0.0, s.standardError(), color, measured});
             yMax = std::max(yMax, s.mean + s.standardError());
             yMin = std::min(yMin, s.mean - s.standardError());
             points.push_back({usable[c].shownEpsilon(), s.mean});
@@ -164,7 +179,7 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
         line.points = static_cast<int>(finite.size());
         attach(m_chart, measured, m_x, m_y);
         attach(m_chart, dots, m_x, m_y);
-        for (QLegendMarker* marker : m_chart->legend()->markers(dots)) marker->setVisible(false);
+        SeriesLegend::tie(measured, dots);
         anySeries = measured;
 
         // The non-private level of the same settings: dotted (dashed is the theory's).
@@ -221,6 +236,12 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
         } else if (!rate) {
             notes << tr("%1: no theory rate known for these settings.").arg(line.name);
         }
+        if (!picks.isEmpty()) {
+            notes << tr("%1: the lowest mean %2 over its %3 values at each ε: %4.")
+                         .arg(QString::fromStdString(first.algorithm),
+                              excess ? tr("excess risk") : tr("test error"), pickedSetting,
+                              picks.join(QStringLiteral(", ")));
+        }
         m_lines.push_back(line);
     }
     const QString quantity = anyExcess && anyError ? tr("test error / excess risk")
@@ -249,6 +270,7 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
                            : noteToolTip());
     m_note->setVisible(!notes.isEmpty());
     m_view->setEmpty(m_lines.empty());
+    m_legend->refresh();
 }
 
 }  // namespace pfa::ui

@@ -16,6 +16,7 @@ class QValueAxis;
 namespace pfa::ui {
 
 class ChartView;
+class SeriesLegend;
 class WhiskerItem;
 
 /// Sweep view: test error (or excess risk, for runs that report it) against ε on a logarithmic
@@ -60,6 +61,7 @@ private:
 
     ChartView* m_view = nullptr;
     QChart* m_chart = nullptr;
+    SeriesLegend* m_legend = nullptr;
     QCategoryAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
     WhiskerItem* m_whiskers = nullptr;

@@ -22,6 +22,7 @@
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/compare_palette.h"
+#include "ui/charts/series_legend.h"
 #include "ui/charts/sweep_final_metrics.h"
 #include "ui/charts/whisker_item.h"
 
@@ -72,9 +73,8 @@ ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
 
     m_chart = new QChart();
     chart_style::apply(m_chart);
-    m_chart->legend()->setAlignment(Qt::AlignRight);
-    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    m_chart->legend()->setShowToolTips(true);
+    // Wraps under the plot with every name in full; a click hides or shows a line.
+    m_legend = new SeriesLegend(m_chart);
     m_x = new QCategoryAxis();
     m_y = new QValueAxis();
     m_yLog = new QCategoryAxis();
@@ -155,13 +155,7 @@ void ErrorSettingView::setLogY(bool on) {
     redraw();
 }
 
-QStringList ErrorSettingView::legendNames() const {
-    QStringList names;
-    for (QAbstractSeries* series : m_chart->series()) {
-        if (!qobject_cast<QScatterSeries*>(series)) names << series->name();
-    }
-    return names;
-}
+QStringList ErrorSettingView::legendNames() const { return m_legend->names(); }
 
 QString ErrorSettingView::xTitle() const { return m_x->titleText(); }
 QString ErrorSettingView::yTitle() const {
@@ -208,9 +202,17 @@ void ErrorSettingView::redraw() {
         m_chart->setTitle(QString());
         m_note->setVisible(false);
         m_view->setEmpty(true);
+        m_legend->refresh();
         return;
     }
     const pfa::SettingAxis& axis = m_axes[static_cast<std::size_t>(axisIndex)];
+    // A method traced by its own setting (post-processing's γ: fifty values) is one line of its
+    // best point per x, not a line per value (unless that setting is the axis).
+    std::vector<std::size_t> sources;
+    const std::vector<pfa::SweepCell> cells =
+        pfa::bestPointPerCurve(m_cells, nullptr, axis.name, &sources);
+    std::vector<std::optional<pfa::RateShape>> rates;
+    for (std::size_t source : sources) rates.push_back(m_rates[source]);
     const QString metric = m_metricBox->currentData().toString();
     const std::string metricKey = metric.toStdString();
 
@@ -220,7 +222,7 @@ void ErrorSettingView::redraw() {
     };
 
     // The swept values, placed along x on the scale chosen (automatic until the user picks).
-    const std::set<double> xs = setting_scale::sweptValues(m_cells, axis);
+    const std::set<double> xs = setting_scale::sweptValues(cells, axis);
     if (!m_scaleChosen)
         m_scaleBox->setCurrentIndex(
             m_scaleBox->findData(static_cast<int>(setting_scale::automatic(xs))));
@@ -239,18 +241,18 @@ void ErrorSettingView::redraw() {
         bool excess;
         std::vector<std::pair<double, std::size_t>> points;  // (x, cell), by x
     };
-    const std::vector<pfa::SweepGroup> groups = pfa::groupAlongAxis(m_cells, axis);
+    const std::vector<pfa::SweepGroup> groups = pfa::groupAlongAxis(cells, axis);
     std::vector<PlannedLine> planned, levels;
     int skippedNonPositive = 0;
     double lowestValue = INFINITY, highestValue = -INFINITY;
     for (const pfa::SweepGroup& group : groups) {
         const bool excess = metric.isEmpty() &&
                             std::all_of(group.cells.begin(), group.cells.end(),
-                                        [&](std::size_t c) { return m_cells[c].excessRisk.n > 0; });
+                                        [&](std::size_t c) { return cells[c].excessRisk.n > 0; });
         PlannedLine line{&group, excess, {}};
         for (std::size_t c : group.cells) {
-            const auto x = pfa::axisValue(m_cells[c], axis);
-            const pfa::MeanSd* s = valueOf(m_cells[c], excess);
+            const auto x = pfa::axisValue(cells[c], axis);
+            const pfa::MeanSd* s = valueOf(cells[c], excess);
             if (!x || !s || s->n == 0 || !std::isfinite(s->mean)) continue;
             if (!position.count(*x)) {
                 ++skippedNonPositive;
@@ -263,8 +265,8 @@ void ErrorSettingView::redraw() {
         if (line.points.empty()) {
             // Runs of an algorithm that does not read the setting (a baseline without public
             // rows, say): one level across the plot, dotted, instead of nothing.
-            if (group.cells.size() == 1 && !pfa::axisValue(m_cells[group.cells.front()], axis)) {
-                const pfa::MeanSd* s = valueOf(m_cells[group.cells.front()], excess);
+            if (group.cells.size() == 1 && !pfa::axisValue(cells[group.cells.front()], axis)) {
+                const pfa::MeanSd* s = valueOf(cells[group.cells.front()], excess);
                 if (s && s->n > 0 && std::isfinite(s->mean)) {
                     levels.push_back({&group, excess, {{NAN, group.cells.front()}}});
                     lowestValue = std::min(lowestValue, s->mean);
@@ -302,7 +304,7 @@ void ErrorSettingView::redraw() {
         const bool excess = plan.excess;
         std::vector<std::pair<double, std::size_t>> points;
         for (const auto& point : plan.points) {
-            if (drawable(valueOf(m_cells[point.second], excess)->mean)) {
+            if (drawable(valueOf(cells[point.second], excess)->mean)) {
                 points.push_back(point);
             } else {
                 ++skippedY;
@@ -311,7 +313,7 @@ void ErrorSettingView::redraw() {
         if (points.empty()) continue;
         if (metric.isEmpty()) (excess ? anyExcess : anyError) = true;
         const QColor color = compare_palette::color(index++);
-        const pfa::SweepCell& first = m_cells[points.front().second];
+        const pfa::SweepCell& first = cells[points.front().second];
         std::string name = first.algorithm;
         if (!group.distinction.empty()) name += " (" + group.distinction + ")";
         Line line;
@@ -327,7 +329,7 @@ void ErrorSettingView::redraw() {
         std::vector<double> means, rateValues;
         const pfa::RateShape* rate = nullptr;
         for (const auto& [x, c] : points) {
-            const pfa::MeanSd& s = *valueOf(m_cells[c], excess);
+            const pfa::MeanSd& s = *valueOf(cells[c], excess);
             const double at = position.at(x);
             const double y = yOf(s.mean);
             // ± one standard error; on a log scale through the logarithm's slope (delta method).
@@ -335,21 +337,21 @@ void ErrorSettingView::redraw() {
                 logScaleY ? s.standardError() / (s.mean * std::log(10.0)) : s.standardError();
             measured->append(at, y);
             dots->append(at, y);
-            whiskers.push_back({at, y, 0.0, dy, color});
+            whiskers.push_back({at, y, 0.0, dy, color, measured});
             yMax = std::max(yMax, y + dy);
             yMin = std::min(yMin, y - dy);
             means.push_back(s.mean);
             // The rate of this point's own settings, when it bounds the plotted quantity.
-            const std::optional<pfa::RateShape>& shape = m_rates[c];
+            const std::optional<pfa::RateShape>& shape = rates[c];
             const bool matches =
                 shape && shape->f &&
                 (shape->metric == metricKey || (metric.isEmpty() && shape->metric.empty()));
             if (matches && !rate) rate = &*shape;
-            rateValues.push_back(matches ? shape->f(m_cells[c].shownEpsilon()) : NAN);
+            rateValues.push_back(matches ? shape->f(cells[c].shownEpsilon()) : NAN);
         }
         attach(m_chart, measured, m_x, yAxis);
         attach(m_chart, dots, m_x, yAxis);
-        for (QLegendMarker* marker : m_chart->legend()->markers(dots)) marker->setVisible(false);
+        SeriesLegend::tie(measured, dots);
         anySeries = measured;
         if (rate && points.size() >= 2) {
             if (const auto c = pfa::fitScale(means, rateValues)) {
@@ -379,7 +381,7 @@ void ErrorSettingView::redraw() {
         m_lines.push_back(line);
     }
     for (const PlannedLine& level : levels) {
-        const pfa::SweepCell& cell = m_cells[level.points.front().second];
+        const pfa::SweepCell& cell = cells[level.points.front().second];
         const double value = valueOf(cell, level.excess)->mean;
         if (!drawable(value)) {
             ++skippedY;
@@ -441,6 +443,7 @@ void ErrorSettingView::redraw() {
     m_note->setText(shown.join(QLatin1Char('\n')));
     m_note->setVisible(!notes.isEmpty());
     m_view->setEmpty(m_lines.empty());
+    m_legend->refresh();
 }
 
 }  // namespace pfa::ui

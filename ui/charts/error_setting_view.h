@@ -20,6 +20,7 @@ class QValueAxis;
 namespace pfa::ui {
 
 class ChartView;
+class SeriesLegend;
 class WhiskerItem;
 
 /// Sweep view: a final metric of the runs against any numeric setting the sweep varies — a
@@ -87,6 +88,7 @@ private:
     QCategoryAxis* m_yLog = nullptr;
     ChartView* m_view = nullptr;
     QChart* m_chart = nullptr;
+    SeriesLegend* m_legend = nullptr;
     QCategoryAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
     WhiskerItem* m_whiskers = nullptr;

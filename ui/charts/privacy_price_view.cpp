@@ -17,6 +17,7 @@
 #include "core/util/format.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/series_legend.h"
 #include "ui/charts/whisker_item.h"
 
 namespace pfa::ui {
@@ -38,6 +39,7 @@ PrivacyPriceView::PrivacyPriceView(QWidget* parent) : QWidget(parent) {
         m_charts[i] = new QChart();
         m_charts[i]->setTitle(titles[i]);
         chart_style::apply(m_charts[i]);
+        m_legends[i] = new SeriesLegend(m_charts[i]);
         // ε on a log scale, with ticks exactly at the sweep's ε values (a log axis would label
         // powers of ten only): the series carry log10 ε, the category labels show ε.
         m_x[i] = new QCategoryAxis();
@@ -134,7 +136,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
                 line->append(x, s.mean);
                 dots->append(x, s.mean);
                 const double sd = std::isfinite(s.sd) ? s.sd : 0.0;
-                whiskers.push_back({x, s.mean, 0.0, sd, color});
+                whiskers.push_back({x, s.mean, 0.0, sd, color, line});
                 yMax = std::max(yMax, s.mean + sd);
                 if (i == 0) ++m_points;
             }
@@ -144,7 +146,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
                 series->attachAxis(m_x[i]);
                 series->attachAxis(m_y[i]);
             }
-            for (QLegendMarker* marker : chart->legend()->markers(dots)) marker->setVisible(false);
+            SeriesLegend::tie(line, dots);
             anySeries = line;
         }
         for (const auto& [algorithm, cell] : unlimited) {
@@ -178,6 +180,7 @@ void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double
             : i == 0 ? tr("The runs recorded no test error")
                      : tr("No fairness violation: these runs predict no classes (regression)"));
         m_views[i]->setEmpty(!anyValue);
+        m_legends[i]->refresh();
     }
 }
 

@@ -14,6 +14,7 @@ class QValueAxis;
 namespace pfa::ui {
 
 class ChartView;
+class SeriesLegend;
 class WhiskerItem;
 
 /// Sweep view (b), the price of privacy: at one fixed λ, test error against ε and fairness
@@ -38,6 +39,7 @@ public:
 private:
     std::array<ChartView*, 2> m_views{};
     std::array<QChart*, 2> m_charts{};
+    std::array<SeriesLegend*, 2> m_legends{};
     std::array<QCategoryAxis*, 2> m_x{};
     std::array<QValueAxis*, 2> m_y{};
     std::array<WhiskerItem*, 2> m_whiskers{};

@@ -25,6 +25,7 @@
 #include "core/util/format.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/series_legend.h"
 #include "ui/charts/whisker_item.h"
 
 namespace pfa::ui {
@@ -72,6 +73,8 @@ public:
         double x = 0.0, y = 0.0;  ///< the point, in data coordinates
         QString text;
         double dx = 0.0, dy = 0.0;  ///< its whiskers' half-lengths, which labels avoid if they can
+        /// The curve's markers: the label is placed only while they are shown.
+        const QAbstractSeries* owner = nullptr;
     };
 
     PointLabelItem(QChart* chart, QAbstractSeries* series)
@@ -101,6 +104,7 @@ public:
         for (const Label& label : m_labels) {
             const QPointF p = m_chart->mapToPosition(QPointF(label.x, label.y), m_series);
             points.push_back(p);
+            if (label.owner && !SeriesLegend::isShown(label.owner)) continue;
             taken.emplace_back(p.x() - marker, p.y() - marker, 2 * marker, 2 * marker);
             for (const auto& [dx, dy] : {std::pair{label.dx, 0.0}, std::pair{0.0, label.dy}}) {
                 if (!(dx > 0 || dy > 0) || !std::isfinite(dx + dy)) continue;
@@ -113,6 +117,10 @@ public:
         }
         std::vector<QRectF> placed;
         for (std::size_t i = 0; i < m_labels.size(); ++i) {
+            if (m_labels[i].owner && !SeriesLegend::isShown(m_labels[i].owner)) {
+                placed.emplace_back();
+                continue;
+            }
             const QPointF p = points[i];
             const double w = metrics.horizontalAdvance(m_labels[i].text) + 2, h = metrics.height();
             // Diagonal places first: straight right, left, above and below are where the
@@ -172,10 +180,9 @@ TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
     m_chart = new QChart();
     m_chart->setTitle(tr("Error vs fairness violation (mean ± sd over seeds)"));
     chart_style::apply(m_chart);
-    m_chart->legend()->setAlignment(Qt::AlignRight);
-    // The legend shows each algorithm's marker shape (colour = ε), as the plot does.
-    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    m_chart->legend()->setShowToolTips(true);  // a name cut short by "…" in full
+    // The legend shows each algorithm's marker shape (colour = ε), as the plot does; it wraps
+    // under the plot, and a click hides or shows a curve.
+    m_legend = new SeriesLegend(m_chart);
     m_x = new QValueAxis();
     m_y = new QValueAxis();
     chart_style::addAxis(m_chart, m_x, Qt::AlignBottom, tr("fairness violation (test set)"));
@@ -366,10 +373,11 @@ void TradeoffCurvesView::rebuild() {
                 tip += QStringLiteral("\n%1").arg(QString::fromStdString(curve.distinction));
             m_tips.push_back({x, y, tip});
             labels.push_back({x, y, QStringLiteral("%1=%2").arg(symbol, valueText),
-                              cell->violation.sd, cell->testError.sd});
+                              cell->violation.sd, cell->testError.sd, markers});
             line->append(x, y);
             markers->append(x, y);
-            whiskers.push_back({x, y, cell->violation.sd, cell->testError.sd, color.darker(115)});
+            whiskers.push_back(
+                {x, y, cell->violation.sd, cell->testError.sd, color.darker(115), markers});
             means.push_back({x, y});
             xMax = std::max(xMax, x + cell->violation.sd);
             yMin = std::min(yMin, y - cell->testError.sd);
@@ -382,7 +390,7 @@ void TradeoffCurvesView::rebuild() {
             series->attachAxis(m_x);
             series->attachAxis(m_y);
         }
-        for (QLegendMarker* marker : m_chart->legend()->markers(line)) marker->setVisible(false);
+        SeriesLegend::tie(markers, line);
         connect(markers, &QScatterSeries::hovered, this, [this](const QPointF& point, bool state) {
             if (!state) {
                 QToolTip::hideText();
@@ -438,8 +446,7 @@ void TradeoffCurvesView::rebuild() {
         steps.append(QPointF(means[front[k]].x, means[front[k]].y));
     }
     m_front->replace(steps);
-    for (QLegendMarker* marker : m_chart->legend()->markers(m_front))
-        marker->setVisible(front.size() > 1);
+    SeriesLegend::leaveOut(m_front, front.size() <= 1);
     m_whiskers->setWhiskers(std::move(whiskers));
 
     if (m_points == 0 && m_references == 0) {
@@ -452,6 +459,7 @@ void TradeoffCurvesView::rebuild() {
     m_x->setTitleText(m_notion.isEmpty() ? tr("fairness violation (test set)")
                                          : tr("%1 violation (test set)").arg(m_notion));
     m_view->setEmpty(m_points == 0 && m_references == 0);
+    m_legend->refresh();
 }
 
 QString TradeoffCurvesView::tooltipAt(double violation, double error) const {

@@ -16,6 +16,7 @@ namespace pfa::ui {
 
 class ChartView;
 class PointLabelItem;
+class SeriesLegend;
 class WhiskerItem;
 
 /// Sweep view (a): test error against fairness violation, one curve over λ per group of cells
@@ -57,6 +58,7 @@ private:
 
     ChartView* m_view;
     QChart* m_chart;
+    SeriesLegend* m_legend;
     QValueAxis* m_x;
     QValueAxis* m_y;
     QLineSeries* m_front;

@@ -14,12 +14,14 @@
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/compare_palette.h"
+#include "ui/charts/series_legend.h"
 
 namespace pfa::ui {
 
 UnitSpreadView::UnitSpreadView(QWidget* parent) : QWidget(parent) {
     m_chart = new QChart();
     chart_style::apply(m_chart);
+    m_legend = new SeriesLegend(m_chart);
     m_chart->setTitle(titleFor(QString()));
     m_x = new QBarCategoryAxis();
     m_y = new QValueAxis();
@@ -99,7 +101,10 @@ void UnitSpreadView::setSeries(const QString& unitKind, const QStringList& categ
         boxes->attachAxis(m_y);
     }
     m_x->setCategories(categories);
-    m_chart->legend()->setVisible(series.size() > 1);
+    // One series needs no legend: the axis names its category.
+    for (QAbstractSeries* shown : m_chart->series())
+        SeriesLegend::leaveOut(shown, series.size() <= 1);
+    m_legend->refresh();
     m_chart->setTitle(titleFor(unitKind));
     chart_style::setNiceRange(m_y, 0.0, std::max(0.01, yMax * 1.08), 4);
     // Without a box the axes would only show what an earlier sweep left on them.

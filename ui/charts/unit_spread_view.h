@@ -16,6 +16,7 @@ class QValueAxis;
 namespace pfa::ui {
 
 class ChartView;
+class SeriesLegend;
 
 /// Box-and-whisker plot of the test error per unit (silo or user) — how evenly a federated or
 /// personalised model serves its units, beside the pooled test error. Boxes span the quartiles,
@@ -55,6 +56,7 @@ public:
 private:
     ChartView* m_view = nullptr;
     QChart* m_chart = nullptr;
+    SeriesLegend* m_legend = nullptr;
     QBarCategoryAxis* m_x = nullptr;
     QValueAxis* m_y = nullptr;
     int m_boxes = 0;

@@ -4,6 +4,8 @@
 #include <QtCharts/QChart>
 #include <cmath>
 
+#include "ui/charts/series_legend.h"
+
 namespace pfa::ui {
 
 WhiskerItem::WhiskerItem(QChart* chart, QAbstractSeries* series)
@@ -34,6 +36,7 @@ void WhiskerItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     constexpr double cap = 4.0;
     for (const Whisker& w : m_whiskers) {
         if (!std::isfinite(w.x) || !std::isfinite(w.y)) continue;
+        if (w.owner && !SeriesLegend::isShown(w.owner)) continue;
         QPen pen(w.color, 1.4);
         painter->setPen(pen);
         if (w.dx > 0 && std::isfinite(w.dx)) {

@@ -19,6 +19,9 @@ public:
         double x = 0.0, y = 0.0;    ///< the mean, in data coordinates
         double dx = 0.0, dy = 0.0;  ///< half-lengths (sd) along each axis; 0 = none
         QColor color;
+        /// The series the point belongs to: its whiskers are drawn only while that series is
+        /// shown (SeriesLegend::isShown); null: always drawn.
+        const QAbstractSeries* owner = nullptr;
     };
 
     /// `series` supplies the axes used to map data to scene coordinates.
