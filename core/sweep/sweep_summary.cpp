@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/algorithms/registry.h"
 #include "core/config/parameters.h"
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_spec.h"
@@ -147,8 +148,11 @@ std::vector<SweepGroup> groupCells(const std::vector<SweepCell>& cells,
                 differs = other == nullptr || *other != value;
             }
             if (!differs) continue;
-            // Numbers as typed (0.05), not in the key's exact form (0.050000000000000003).
-            distinction += (distinction.empty() ? "" : ", ") + name + " = " + shortValueText(value);
+            // Numbers as typed (0.05), not in the key's exact form (0.050000000000000003); the
+            // budget and the penalty by the symbols every view uses (a legend entry is short).
+            const std::string shown = name == "epsilon" ? "ε" : name == "lambda" ? "λ" : name;
+            distinction +=
+                (distinction.empty() ? "" : ", ") + shown + " = " + shortValueText(value);
         }
         groups[g].distinction = distinction;
     }
@@ -356,6 +360,70 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
         for (const auto& [name, values] : finals[c]) cells[c].finalMetrics[name] = meanSd(values);
     }
     return cells;
+}
+
+namespace {
+/// `key` without its `name=` setting.
+std::string withoutSetting(const std::string& key, const std::string& name) {
+    std::size_t start = key.rfind(name + "=", 0) == 0 ? 0 : key.find(";" + name + "=");
+    if (start == std::string::npos) return key;
+    const std::size_t end = key.find(';', start + 1);
+    if (start == 0) return end == std::string::npos ? std::string() : key.substr(end + 1);
+    return key.substr(0, start) + (end == std::string::npos ? "" : key.substr(end));
+}
+}  // namespace
+
+std::vector<SweepCell> bestPointPerCurve(const std::vector<SweepCell>& cells,
+                                         std::vector<CurveBest>* chosen, const std::string& keep,
+                                         std::vector<std::size_t>* sources) {
+    std::vector<std::string> traced;
+    for (const SweepCell& cell : cells) {
+        const std::string setting = curveSettingOf(cell.algorithm);
+        if (setting != "lambda" && setting != keep &&
+            std::find(traced.begin(), traced.end(), setting) == traced.end())
+            traced.push_back(setting);
+    }
+    std::vector<SweepCell> kept;
+    if (sources) sources->clear();
+    if (traced.empty()) {
+        for (std::size_t c = 0; c < cells.size() && sources; ++c) sources->push_back(c);
+        return cells;
+    }
+    for (const SweepGroup& group : groupCells(cells, traced, {})) {
+        const SweepCell& first = cells[group.cells.front()];
+        const std::string setting = curveSettingOf(first.algorithm);
+        if (std::find(traced.begin(), traced.end(), setting) == traced.end()) {
+            for (std::size_t c : group.cells) {
+                kept.push_back(cells[c]);
+                if (sources) sources->push_back(c);
+            }
+            continue;
+        }
+        const bool excess = std::all_of(group.cells.begin(), group.cells.end(),
+                                        [&](std::size_t c) { return cells[c].excessRisk.n > 0; });
+        const SweepCell* best = nullptr;
+        std::size_t candidates = 0;
+        for (std::size_t c : group.cells) {
+            const MeanSd& value = excess ? cells[c].excessRisk : cells[c].testError;
+            if (value.n == 0 || !std::isfinite(value.mean)) continue;
+            ++candidates;
+            const MeanSd* bestValue =
+                best ? &(excess ? best->excessRisk : best->testError) : nullptr;
+            if (!bestValue || value.mean < bestValue->mean) best = &cells[c];
+        }
+        if (!best) continue;
+        if (sources) sources->push_back(static_cast<std::size_t>(best - cells.data()));
+        SweepCell cell = *best;
+        std::string value;
+        for (const auto& [name, text] : runKeySettings(cell.cellKey)) {
+            if (name == setting) value = shortValueText(text);
+        }
+        cell.cellKey = withoutSetting(cell.cellKey, setting);
+        kept.push_back(std::move(cell));
+        if (chosen && candidates > 1)
+            chosen->push_back({kept.size() - 1, setting, value, candidates});
+    }
+    return kept;
 }
 
 }  // namespace pfa

@@ -158,4 +158,25 @@ std::vector<SweepGroup> groupCells(const std::vector<SweepCell>& cells,
                                    const std::vector<std::string>& varying,
                                    const std::vector<std::string>& named);
 
+/// One cell kept by bestPointPerCurve.
+struct CurveBest {
+    std::size_t cell = 0;        ///< index into bestPointPerCurve's result
+    std::string setting;         ///< the algorithm's curve setting ("gamma", "dual-step", …)
+    std::string value;           ///< the value whose cell was kept, as typed
+    std::size_t candidates = 0;  ///< cells it was chosen from
+};
+
+/// A view over ε (or another setting) of methods traced by their own setting — post-processing
+/// over γ, PF-LD over its dual step, the reductions over their tolerance (curveSettingOf; λ is
+/// not collapsed) — would draw one line per value of it, fifty for a γ curve. This keeps, of
+/// the cells equal in every setting but that one, the cell with the lowest mean test error
+/// (excess risk when every one of them has it), and drops the setting from its key, so that the
+/// kept cells at different ε form one line. `keep` names a setting never collapsed (the x axis
+/// of an error-vs-setting view). `chosen`, if given, receives each kept cell that stood for
+/// more than one; `sources`, if given, the index in `cells` of each cell returned.
+std::vector<SweepCell> bestPointPerCurve(const std::vector<SweepCell>& cells,
+                                         std::vector<CurveBest>* chosen = nullptr,
+                                         const std::string& keep = std::string(),
+                                         std::vector<std::size_t>* sources = nullptr);
+
 }  // namespace pfa

@@ -459,6 +459,60 @@ TEST_CASE("Sweep groups only join cells equal in every setting but the varying o
           std::vector<std::pair<std::string, std::string>>{{"", "point 3"}});
 }
 
+TEST_CASE("A method traced by its own setting keeps its best point per ε, one line over ε",
+          "[sweep][summary][groups][curve-best]") {
+    // Post-processing over γ (three values, two seeds) at two ε, and DP-FERMI at two λ: γ
+    // collapses to the lowest mean test error per ε, λ does not.
+    std::vector<SweepPoint> points;
+    auto add = [&](const std::string& algorithm, double epsilon, const std::string& setting,
+                   double error, int seed) {
+        SweepPoint p;
+        p.runKey = "dataset=adult|split=0,0.2;algorithm=" + algorithm +
+                   ";epsilon=" + realText(epsilon) + ";" + setting +
+                   ";seed=" + std::to_string(seed);
+        p.dataset = "adult";
+        p.algorithm = algorithm;
+        p.epsilon = epsilon;
+        p.testError = error + 0.001 * seed;
+        p.violation = 0.05;
+        points.push_back(p);
+    };
+    for (int seed : {0, 1}) {
+        for (double epsilon : {1.0, 4.0}) {
+            add("dp-postprocessing", epsilon, "gamma=0.01", 0.30 - 0.01 * epsilon, seed);
+            add("dp-postprocessing", epsilon, "gamma=0.050000000000000003",
+                epsilon == 1.0 ? 0.21 : 0.25, seed);
+            add("dp-postprocessing", epsilon, "gamma=0.2", epsilon == 1.0 ? 0.24 : 0.19, seed);
+            add("dp-fermi", epsilon, "lambda=0", 0.2, seed);
+            add("dp-fermi", epsilon, "lambda=2", 0.22, seed);
+        }
+    }
+    const std::vector<SweepCell> cells = summarizePoints(points);
+    REQUIRE(cells.size() == 10);
+    std::vector<CurveBest> chosen;
+    std::vector<std::size_t> sources;
+    const std::vector<SweepCell> kept = bestPointPerCurve(cells, &chosen, "", &sources);
+    REQUIRE(kept.size() == 6);  // one γ cell per ε, every λ cell
+    REQUIRE(sources.size() == kept.size());
+    for (std::size_t i = 0; i < kept.size(); ++i) CHECK(cells[sources[i]].runs == kept[i].runs);
+    REQUIRE(chosen.size() == 2);
+    for (const CurveBest& best : chosen) {
+        CHECK(best.setting == "gamma");
+        CHECK(best.candidates == 3);
+        const SweepCell& cell = kept[best.cell];
+        CHECK(cell.algorithm == "dp-postprocessing");
+        // The lowest mean error: γ = 0.05 at ε = 1 (0.21), γ = 0.2 at ε = 4 (0.19).
+        CHECK(best.value == (cell.epsilon == 1.0 ? "0.05" : "0.2"));
+        CHECK(cell.testError.mean == Approx(cell.epsilon == 1.0 ? 0.2105 : 0.1905));
+        CHECK(cell.cellKey.find("gamma") == std::string::npos);
+    }
+    // The kept γ cells are one line over ε; DP-FERMI keeps a line per λ.
+    const std::vector<SweepGroup> lines = groupCells(kept, {"epsilon"}, {"algorithm"});
+    CHECK(lines.size() == 3);
+    // Along γ itself nothing collapses.
+    CHECK(bestPointPerCurve(cells, nullptr, "gamma").size() == cells.size());
+}
+
 TEST_CASE("A choice axis sweeps the algorithms that read it and leaves the others alone",
           "[sweep][axes]") {
     SweepSpec spec;

@@ -303,6 +303,9 @@ TEST_CASE("Screenshots of the sweep views (a results file, then a reference over
     views->tabs()->setCurrentIndex(2);
     QTest::qWait(100);
     save(views->heatMap(), QStringLiteral("sweep-heat-map.png"), 1000);
+    views->tabs()->setCurrentIndex(3);
+    QTest::qWait(100);
+    REQUIRE(dock->grab().save(shots + QStringLiteral("/sweep-error-vs-epsilon.png")));
     views->tabs()->setCurrentIndex(0);
     QTest::qWait(100);
 
