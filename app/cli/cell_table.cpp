@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "core/algorithms/registry.h"
+#include "core/config/run_result.h"
 #include "core/sweep/setting_axes.h"
 #include "core/util/format.h"
 
@@ -71,6 +73,28 @@ void printCellTable(const std::vector<SweepCell>& cells, const std::vector<JsonV
             "points "
             "over %s (same epsilon), which the GUI's tradeoff views draw\n",
             algorithm.c_str(), points, curveSettingOf(algorithm).c_str());
+    }
+    // The baseline a small violation is judged by: always one class (violation 0 under every
+    // notion). Runs that do no better are counted.
+    std::map<std::string, std::tuple<std::string, double, std::size_t>> constants;
+    for (const JsonValue& record : records) {
+        if (!record.has("constant_classifier")) continue;
+        const JsonValue& constant = record.at("constant_classifier");
+        auto& [name, error, near] = constants[record.stringOr("dataset", "")];
+        name = constant.stringOr("class", "");
+        error = constant.numberOr("test_error", NAN);
+        const double runError = record.numberOr("test_error", NAN);
+        if (record.stringOr("status", "") == "completed" && runError >= error - kConstantMargin)
+            ++near;
+    }
+    for (const auto& [dataset, constant] : constants) {
+        const auto& [name, error, near] = constant;
+        std::printf("constant classifier on %s: always '%s', test error %.4f, violation 0",
+                    dataset.c_str(), name.c_str(), error);
+        if (near > 0)
+            std::printf(" -- %zu run(s) did no better (within %.3f): they learned little", near,
+                        kConstantMargin);
+        std::printf("\n");
     }
     if (std::any_of(records.begin(), records.end(),
                     [](const JsonValue& r) { return r.has("regression"); })) {

@@ -130,6 +130,7 @@ RunResult runAlgorithm(const TrainConfig& config, const DataSplit& data, Trainin
     const Algorithm& algorithm = findAlgorithm(config.algorithm);
     RunResult result = algorithm.run(prepareRun(algorithm, config, data), data, observer, cancel);
     result.runUid = newRunUid();
+    result.constant = constantBaseline(data.test);
     observer.onRunEnd(result);
     return result;
 }
@@ -149,6 +150,7 @@ std::vector<RunResult> runAlgorithmTogether(const std::vector<TrainConfig>& conf
     std::vector<RunResult> results = algorithm.runTogether(prepared, data, observers, cancel);
     for (std::size_t i = 0; i < results.size(); ++i) {
         results[i].runUid = newRunUid();
+        results[i].constant = constantBaseline(data.test);
         observers[i]->onRunEnd(results[i]);
     }
     return results;

@@ -106,6 +106,22 @@ enum class RunStatus { Completed, Cancelled, Diverged, Failed };
 std::string runStatusName(RunStatus status);
 
 /// Everything a finished (or stopped) run produces.
+/// The best constant classifier on the test rows: always predicting the test set's most
+/// frequent class. It treats every group alike, so its violation is 0 under every notion: a
+/// run whose error is close to its error has learned little, and a small violation there is no
+/// achievement. Computed from the test labels (not protected, like every test metric).
+struct ConstantBaseline {
+    bool known = false;     ///< false for regression runs and records written without it
+    std::string className;  ///< the class it always predicts
+    double error = std::numeric_limits<double>::quiet_NaN();  ///< its test error
+};
+
+/// The constant baseline of `test` (unknown for regression data or no rows).
+ConstantBaseline constantBaseline(const Dataset& test);
+
+/// How close to the constant classifier's test error a run may come before it is flagged.
+inline constexpr double kConstantMargin = 0.005;
+
 struct RunResult {
     TrainConfig config;  ///< with every "auto" value resolved
     /// Identity of this execution (128 random bits, hex): the privacy ledger charges each
@@ -132,9 +148,16 @@ struct RunResult {
     /// Further tradeoff points of this run (see CurvePoint), in the order of `value`; empty for
     /// runs with one point (`test`).
     std::vector<CurvePoint> curve;
+    /// Always predicting the test set's most frequent class (classification runs).
+    ConstantBaseline constant;
     long steps = 0;
     double seconds = 0.0;
 };
+
+/// True when `result` is a completed classification run whose test error is no more than
+/// kConstantMargin below the constant classifier's: it does about as well as always
+/// predicting one class.
+bool nearConstant(const RunResult& result);
 
 /// Receives progress from a training run (called on the training thread).
 class TrainingObserver {

@@ -154,6 +154,13 @@ std::string runRecordJson(const RunResult& result, const RunContext& context,
     json.key("seconds").value(result.seconds, 6);
     // Which build wrote the record ("0.1.0 (abc1234)"): bookkeeping, never read back.
     json.key("software").value(versionString());
+    if (result.constant.known) {
+        // The baseline a small violation is judged against (always one class: violation 0).
+        json.key("constant_classifier").beginObject();
+        json.key("class").value(result.constant.className);
+        json.key("test_error").value(result.constant.error);
+        json.endObject();
+    }
     json.key("groups");
     writeGroups(json, t);
     if (!result.message.empty()) json.key("message").value(result.message);
@@ -412,6 +419,12 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     t.dpGap = json.at("dp_violation").asNumber();
     t.eoGap = json.at("eo_violation").asNumber();
     t.eoppGap = json.at("eopp_violation").asNumber();
+    if (json.has("constant_classifier")) {  // absent in records written before it was added
+        const JsonValue& constant = json.at("constant_classifier");
+        r.constant.known = true;
+        r.constant.className = constant.stringOr("class", "");
+        r.constant.error = constant.numberOr("test_error", std::nan(""));
+    }
     if (json.has("regression")) {
         const JsonValue& regression = json.at("regression");
         r.regression.known = true;

@@ -101,6 +101,20 @@ stability)
     grep -q "stability" usage.txt || { cat usage.txt >&2; exit 1; }
     echo "--stability 5 printed $rows rows, the same when read back"
     ;;
+constant-baseline)
+    # The table ends with the constant classifier of the data (always its most frequent test
+    # class, violation 0) and counts the runs that do no better: lambda = 10000 forces one there.
+    rm -f constant.jsonl
+    "$cli" train --dataset synthetic --synthetic-rows 2000 --algorithm dp-fermi --epsilon 1 \
+        --lambda 0,10000 --epochs 20 --threads 2 --quiet --out constant.jsonl > table.txt
+    line=$(grep "^constant classifier on synthetic: always '" table.txt) ||
+        { cat table.txt >&2; exit 1; }
+    grep -q -- "-- 1 run(s) did no better" <<< "$line" || { echo "$line" >&2; exit 1; }
+    # The records carry it, so that the number can be checked against the test labels.
+    [ "$(grep -c '"constant_classifier":{"class":' constant.jsonl)" -eq 2 ] ||
+        { echo "records without constant_classifier" >&2; exit 1; }
+    echo "$line"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 2

@@ -147,3 +147,41 @@ TEST_CASE("A record carries per-unit metrics, the trust model and optional histo
     CHECK(copy.history.back().gateMargin == -3.0);
     CHECK(std::isnan(copy.history.front().removedFraction));
 }
+
+TEST_CASE(
+    "Every classification run knows the constant classifier's test error, and its record "
+    "keeps it",
+    "[json][record][constant-baseline]") {
+    const DataSplit data = test::syntheticSplit(2000, 6);
+    // Counted here from the test labels: the most frequent class and the share of the others.
+    long ones = 0;
+    for (long i = 0; i < data.test.y.size(); ++i) ones += data.test.y(i) == 1 ? 1 : 0;
+    const long rows = data.test.y.size();
+    const bool onesWin = ones > rows - ones;
+    const double expected = static_cast<double>(onesWin ? rows - ones : ones) / rows;
+    const ConstantBaseline baseline = constantBaseline(data.test);
+    REQUIRE(baseline.known);
+    CHECK(baseline.error == Approx(expected).epsilon(1e-12));
+    CHECK(baseline.className == data.test.classNames[onesWin ? 1 : 0]);
+
+    RunResult run = test::runQuietly(test::quickConfig("dp-fermi", 1.0, 0.0), data);
+    REQUIRE(run.constant.known);
+    CHECK(run.constant.error == baseline.error);
+    // A model that always predicts the majority sits on the baseline: flagged; a model clearly
+    // better is not.
+    RunResult flat = run;
+    flat.test.error = baseline.error - 0.5 * kConstantMargin;
+    CHECK(nearConstant(flat));
+    flat.test.error = baseline.error - 2 * kConstantMargin;
+    CHECK_FALSE(nearConstant(flat));
+
+    RunContext context;
+    const RunResult back = runResultFromJson(parseJson(runRecordJson(run, context)));
+    CHECK(back.constant.known);
+    CHECK(back.constant.className == run.constant.className);
+    CHECK(back.constant.error == run.constant.error);
+    // Regression data has no constant classifier.
+    Dataset regression = data.test;
+    regression.target = Eigen::VectorXd::Zero(regression.y.size());
+    CHECK_FALSE(constantBaseline(regression).known);
+}

@@ -464,3 +464,49 @@ TEST_CASE("Screenshots of the main window after a live-mode drag", "[.][shots]")
                                                      .arg(size.height())));
     }
 }
+
+TEST_CASE(
+    "Tradeoff chart: the constant classifier's error is drawn and named, and a run at it "
+    "is flagged",
+    "[ui][tradeoff][constant-baseline]") {
+    // The engineer's case: 11.4 % of the test rows are "fail"; one run predicts "pass" almost
+    // always (error 0.114, violation 0.008), another learned something.
+    const auto withBaseline = [](const RunEntryPtr& run, bool known) {
+        auto entry = std::make_shared<RunEntry>(*run);
+        entry->result.constant.known = known;
+        entry->result.constant.className = "pass";
+        entry->result.constant.error = 0.114;
+        return RunEntryPtr(entry);
+    };
+    std::vector<RunEntryPtr> runs{withBaseline(fakeRun(1, kAdult, 1.0, 0.008, 0.114), true),
+                                  withBaseline(fakeRun(2, kAdult, 1.0, 0.05, 0.082), true)};
+    TradeoffChart chart;
+    chart.resize(900, 600);
+    chart.followExperiment(QString::fromStdString(kAdult), pfa::FairnessNotion::DemographicParity);
+    chart.setRuns(runs);
+
+    // A dotted level at the constant's error across the plot, named in the legend.
+    QLineSeries* level = nullptr;
+    for (QAbstractSeries* series : chart.view()->chart()->series()) {
+        if (series->name() == QStringLiteral("constant classifier"))
+            level = qobject_cast<QLineSeries*>(series);
+    }
+    REQUIRE(level != nullptr);
+    REQUIRE(level->count() == 2);
+    CHECK(level->at(0).y() == Approx(0.114));
+    CHECK(level->at(1).y() == Approx(0.114));
+    QStringList legend;
+    for (const ChartLegend::Entry& entry : chart.legend()->entries()) legend << entry.text;
+    INFO(legend.join(QStringLiteral(" | ")).toStdString());
+    CHECK(legend.contains(QStringLiteral("always “pass”: error 0.114, violation 0")));
+
+    // Run details (and every point's tooltip, which is the summary) flag the first run only.
+    CHECK(runs[0]->summary().contains(QStringLiteral("⚠ No better than always predicting “pass”")));
+    CHECK_FALSE(runs[1]->summary().contains(QStringLiteral("⚠")));
+    CHECK(runs[1]->summary().contains(QStringLiteral("baseline: always predicting “pass”")));
+
+    // Regression runs (and records without the baseline) draw no level.
+    for (RunEntryPtr& run : runs) run = withBaseline(run, false);
+    chart.setRuns(runs);
+    CHECK(level->count() == 0);
+}

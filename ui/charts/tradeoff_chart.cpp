@@ -39,6 +39,9 @@ QString notionName(pfa::FairnessNotion notion) {
     return QString::fromStdString(pfa::fairnessName(notion));
 }
 
+/// The constant classifier's level: grey, dotted (the Pareto front is dashed).
+QPen constantPen() { return QPen(QColor(110, 110, 110), 1.6, Qt::DotLine); }
+
 /// Within this many pixels of a point, the pointer is "on" it (tooltips).
 constexpr double kHitRadius = 10.0;
 
@@ -64,6 +67,13 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_chart->addSeries(m_live);
     m_live->attachAxis(m_x);
     m_live->attachAxis(m_y);
+
+    m_constant = new QLineSeries();
+    m_constant->setName(tr("constant classifier"));
+    m_constant->setPen(constantPen());
+    m_chart->addSeries(m_constant);
+    m_constant->attachAxis(m_x);
+    m_constant->attachAxis(m_y);
 
     m_legend = new TradeoffLegend(m_chart, this);
     // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
@@ -392,9 +402,37 @@ void TradeoffChart::rebuild() {
         m_live->clear();
     }
 
+    // The constant classifier of the data shown (violation 0 under every notion): a point at
+    // its level is no achievement, however small its violation.
+    m_constantShown = pfa::ConstantBaseline{};
+    for (const RunEntryPtr& run : m_runs) {
+        if (isShown(*run) && !m_cleared.count(run->id) && run->result.constant.known &&
+            !run->result.regression.known) {
+            m_constantShown = run->result.constant;
+            break;
+        }
+    }
+    double yMin = model.yMin, yMax = model.yMax;
+    m_constantAbove = false;
+    if (m_constantShown.known && !model.empty()) {
+        const double level = m_constantShown.error;
+        m_constant->replace(QList<QPointF>{{0.0, level}, {std::max(model.xMax, 1e-3) * 2, level}});
+        // Near the points, the range takes the level in; far above them (runs that learned a
+        // lot) it would squash them to a line: the legend then gives its value instead.
+        if (level <= yMax + 0.25 * (yMax - yMin)) {
+            yMax = std::max(yMax, level + 0.01);
+            yMin = std::min(yMin, level - 0.01);
+        } else {
+            m_constantAbove = true;
+        }
+    } else {
+        m_constantShown.known = false;
+        if (m_constant->count() > 0) m_constant->clear();
+    }
+
     // Explicit axes with some room around the points.
     chart_style::setNiceRange(m_x, 0.0, model.xMax, 5);
-    chart_style::setNiceRange(m_y, model.yMin, model.yMax, 5);
+    chart_style::setNiceRange(m_y, yMin, yMax, 5);
     m_x->setTitleText(tr("%1 violation (test set)").arg(notionName(m_shownNotion)));
     // The data set is named in the box above the chart (a long name would cut the title short
     // in a narrow dock) and in an export's caption line.
@@ -438,6 +476,14 @@ void TradeoffChart::updateLegend() {
         if (it != m_runs.end()) contents.epsilons.push_back((*it)->result.config.epsilon);
     }
     if (m_live->count() > 0) contents.epsilons.push_back(m_liveConfig.epsilon);
+    if (m_constantShown.known) {
+        contents.constant =
+            tr("always “%1”: error %2, violation 0")
+                .arg(QString::fromStdString(m_constantShown.className),
+                     QString::fromStdString(pfa::formatNumber(m_constantShown.error, 3)));
+        if (m_constantAbove) contents.constant += tr(" (above the plot)");
+        contents.constantPen = constantPen();
+    }
     m_legend->show(contents, m_protections);
 }
 

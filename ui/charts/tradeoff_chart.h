@@ -13,6 +13,7 @@ class QChart;
 class QComboBox;
 class QLabel;
 class QValueAxis;
+class QLineSeries;
 class QScatterSeries;
 class QToolButton;
 
@@ -138,6 +139,10 @@ private:
     TradeoffProtections m_protections;
     TradeoffLegend* m_legend;
     QScatterSeries* m_live;
+    /// The constant classifier's test error on the shown data: a dotted level across the plot.
+    QLineSeries* m_constant;
+    pfa::ConstantBaseline m_constantShown;  ///< the baseline the level shows (known: drawn)
+    bool m_constantAbove = false;           ///< its level lies above the plotted range
     int m_liveRunId = 0;
     QString m_liveDataset;
     pfa::TrainConfig m_liveConfig;

@@ -54,6 +54,13 @@ void TradeoffLegend::show(const Contents& contents, const TradeoffProtections& p
         entry.pen = chart_style::paretoFrontPen();
         entries.push_back(entry);
     }
+    if (!contents.constant.isEmpty()) {
+        Entry entry;
+        entry.text = contents.constant;
+        entry.symbol = Entry::Symbol::Line;
+        entry.pen = contents.constantPen;
+        entries.push_back(entry);
+    }
     if (const int trail = contents.trail; trail > 0) {
         Entry entry;
         entry.text =

@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QPen>
+#include <QString>
 #include <set>
 #include <string>
 #include <utility>
@@ -34,6 +35,10 @@ public:
         /// The running run's settings and ring, when its point is drawn (else null).
         const pfa::TrainConfig* live = nullptr;
         QPen livePen;
+        /// The constant classifier's entry ("always “≤50K”: error 0.248, violation 0"), empty
+        /// when none is drawn, and its line.
+        QString constant;
+        QPen constantPen;
         /// The budgets drawn (any order, repeats allowed), marked beside the colour bar.
         std::vector<double> epsilons;
     };

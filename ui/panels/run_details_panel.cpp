@@ -160,6 +160,12 @@ void RunDetailsPanel::showRuns(const std::vector<RunEntryPtr>& runs,
     };
     // What differs most between compared runs first: the outcome, then the settings.
     add(tr("Test error"), [](const RunEntry& r) { return number(r.result.test.error); });
+    // The baseline every error is judged against (its violation is 0), flagged when reached.
+    add(tr("Always one class: error"), [](const RunEntry& r) {
+        if (!r.result.constant.known || r.result.regression.known) return QStringLiteral("–");
+        return (pfa::nearConstant(r.result) ? QStringLiteral("⚠ ") : QString()) +
+               number(r.result.constant.error);
+    });
     add(tr("Excess risk (regression)"),
         [](const RunEntry& r) { return number(r.result.regression.excessRisk); });
     add(tr("Violation (chosen notion)"), [](const RunEntry& r) { return number(r.violation()); });

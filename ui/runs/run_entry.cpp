@@ -75,7 +75,22 @@ QString RunEntry::summary() const {
     text += QStringLiteral("test error %1, %2 violation %3 — %4")
                 .arg(num(result.test.error), QString::fromStdString(pfa::fairnessCode(c.fairness)),
                      num(violation()), statusText());
+    text += constantText();
     return text;
+}
+
+QString RunEntry::constantText() const {
+    if (!result.constant.known || result.regression.known) return QString();
+    const QString always = QObject::tr("always predicting “%1”")
+                               .arg(QString::fromStdString(result.constant.className));
+    const QString error = QString::fromStdString(pfa::formatNumber(result.constant.error, 4));
+    if (pfa::nearConstant(result)) {
+        return QObject::tr(
+                   "\n⚠ No better than %1 (test error %2, violation 0): this model "
+                   "has learned little, and its small violation is no achievement.")
+            .arg(always, error);
+    }
+    return QObject::tr("\nbaseline: %1 has test error %2 and violation 0").arg(always, error);
 }
 
 QString RunEntry::progressText() const {

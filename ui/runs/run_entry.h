@@ -32,6 +32,9 @@ struct RunEntry {
     QString protectionText() const;
     /// A multi-line description of the settings and outcome (tooltips, reports).
     QString summary() const;
+    /// A line on the constant classifier (always the test set's most frequent class): its test
+    /// error and violation 0, or a warning when this run does no better; empty when unknown.
+    QString constantText() const;
     /// How far the run got in its algorithm's own unit: "35 of 400 epochs", "300 of 300 rounds".
     QString progressText() const;
     /// How long it was set to last: "400 epochs, batch 1024", "300 rounds", "auto steps" (the
