@@ -443,6 +443,8 @@ TEST_CASE(
     // The range follows what is shown: DP-FERMI's errors (0.16 … 0.25) fill the plot.
     CHECK(y->max() < 0.35);
     CHECK(y->max() - y->min() < 0.6 * fullSpan);
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(views.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/legend-click-hides-series.png")));
     // A second click shows it again, and the view's own range comes back.
     clickEntry(outlier);
     CHECK(legend->hiddenNames().isEmpty());

@@ -74,6 +74,17 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_chart->addSeries(m_constant);
     m_constant->attachAxis(m_x);
     m_constant->attachAxis(m_y);
+    // Its point, at violation 0: on the plot's edge, where a fair run's point would be.
+    m_constantPoint = new QScatterSeries();
+    m_constantPoint->setName(tr("constant classifier (point)"));
+    m_constantPoint->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    m_constantPoint->setMarkerSize(12);
+    m_constantPoint->setColor(Qt::white);
+    m_constantPoint->setBorderColor(QColor(110, 110, 110));
+    m_constantPoint->setPen(QPen(QColor(110, 110, 110), 2.0));
+    m_chart->addSeries(m_constantPoint);
+    m_constantPoint->attachAxis(m_x);
+    m_constantPoint->attachAxis(m_y);
 
     m_legend = new TradeoffLegend(m_chart, this);
     // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
@@ -417,6 +428,7 @@ void TradeoffChart::rebuild() {
     if (m_constantShown.known && !model.empty()) {
         const double level = m_constantShown.error;
         m_constant->replace(QList<QPointF>{{0.0, level}, {std::max(model.xMax, 1e-3) * 2, level}});
+        m_constantPoint->replace(QList<QPointF>{{0.0, level}});
         // Near the points, the range takes the level in; far above them (runs that learned a
         // lot) it would squash them to a line: the legend then gives its value instead.
         if (level <= yMax + 0.25 * (yMax - yMin)) {
@@ -428,6 +440,7 @@ void TradeoffChart::rebuild() {
     } else {
         m_constantShown.known = false;
         if (m_constant->count() > 0) m_constant->clear();
+        if (m_constantPoint->count() > 0) m_constantPoint->clear();
     }
 
     // Explicit axes with some room around the points.

@@ -141,6 +141,7 @@ private:
     QScatterSeries* m_live;
     /// The constant classifier's test error on the shown data: a dotted level across the plot.
     QLineSeries* m_constant;
+    QScatterSeries* m_constantPoint;
     pfa::ConstantBaseline m_constantShown;  ///< the baseline the level shows (known: drawn)
     bool m_constantAbove = false;           ///< its level lies above the plotted range
     int m_liveRunId = 0;

@@ -57,8 +57,9 @@ void TradeoffLegend::show(const Contents& contents, const TradeoffProtections& p
     if (!contents.constant.isEmpty()) {
         Entry entry;
         entry.text = contents.constant;
-        entry.symbol = Entry::Symbol::Line;
+        entry.symbol = Entry::Symbol::Trail;  // its level through its point
         entry.pen = contents.constantPen;
+        entry.brush = QColor(110, 110, 110);
         entries.push_back(entry);
     }
     if (const int trail = contents.trail; trail > 0) {
