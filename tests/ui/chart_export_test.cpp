@@ -633,6 +633,8 @@ TEST_CASE(
         keepForLook(path, entry.stem + QStringLiteral("-3.3in-8pt.pdf"));
         const QString text = pdfText(path);
         REQUIRE_FALSE(text.isEmpty());  // pdftotext (poppler-utils) read the figure
+        // Nothing cut short: no tick label of a short axis, no legend label became "…".
+        CHECK_FALSE(text.contains(QStringLiteral("…")));
         for (QString name : legend->names()) {
             INFO(name.toStdString());
             CHECK(text.contains(name.remove(QRegularExpression(QStringLiteral("\\s")))));

@@ -88,6 +88,7 @@ TEST_CASE("Presentation mode enlarges the charts, hides the side panels and rest
     REQUIRE(firstScatter(tradeoff->chart()));
     const Drawn before = drawnSizes(live, tradeoff);
     CHECK(before.scale == Approx(1.0));
+    settleLayouts();
     const QByteArray stateBefore = window->saveState();
     const QRect geometryBefore = window->geometry();
     auto* experimentDock = window->findChild<QDockWidget*>(QStringLiteral("experimentDock"));
@@ -168,6 +169,7 @@ TEST_CASE("Presentation mode enlarges the charts, hides the side panels and rest
                             << " " << window->geometry().width() << "x"
                             << window->geometry().height());
     CHECK(window->geometry() == geometryBefore);
+    settleLayouts();
     CHECK(window->saveState() == stateBefore);
     CHECK_FALSE(leave->isEnabled());
     CHECK(window->stopAction()->shortcut() == stopKeys);
@@ -178,6 +180,7 @@ TEST_CASE("Presentation mode enlarges the charts, hides the side panels and rest
     toggle->trigger();
     QTest::qWait(50);
     CHECK(experimentDock->isVisible());
+    settleLayouts();
     CHECK(window->saveState() == stateBefore);
 }
 

@@ -501,7 +501,8 @@ TEST_CASE(
     CHECK(legend.contains(QStringLiteral("always “pass”: error 0.114, violation 0")));
     chart.show();
     QTest::qWait(50);
-    CHECK(chart.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-constant-classifier.png")));
+    CHECK(
+        chart.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-constant-classifier.png")));
 
     // Run details (and every point's tooltip, which is the summary) flag the first run only.
     CHECK(runs[0]->summary().contains(QStringLiteral("⚠ No better than always predicting “pass”")));

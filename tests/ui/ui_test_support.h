@@ -3,6 +3,7 @@
 // Helpers shared by the UI tests.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QSettings>
@@ -69,6 +70,17 @@ inline void clickToolbar(MainWindow& window, QAction* action) {
 }
 
 /// Waits until `spy` has at least `count` signals (or the timeout passes).
+/// Lets every pending layout run to its end: a layout may post further layout requests (a
+/// legend that wraps onto another row changes its chart's minimum size, which moves a dock),
+/// so it repeats until a round finds none left. What a test then reads of the window is its
+/// settled state, however busy the machine (no timing involved).
+inline void settleLayouts() {
+    for (int round = 0; round < 20; ++round) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+    }
+}
+
 inline bool waitForSignals(QSignalSpy& spy, int count, int timeoutMs = 60000) {
     return QTest::qWaitFor([&] { return spy.count() >= count; }, timeoutMs);
 }

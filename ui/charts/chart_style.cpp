@@ -1,6 +1,7 @@
 #include "ui/charts/chart_style.h"
 
 #include <QApplication>
+#include <QFontMetricsF>
 #include <QPen>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
@@ -111,6 +112,8 @@ void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
         ++decimals;
     }
     const QString format = QStringLiteral("%.%1f").arg(decimals);
+    // The interval asked for, which fitTicksToLength coarsens on a short axis and restores.
+    axis->setProperty("pfaNiceInterval", interval);
     if (axis->min() == from && axis->max() == to && axis->tickInterval() == interval &&
         axis->labelFormat() == format && axis->tickType() == QValueAxis::TicksDynamic) {
         return;
@@ -145,6 +148,28 @@ std::pair<double, double> setLogEpsilonAxis(QCategoryAxis* axis, const std::set<
     axis->setStartValue(low);
     axis->setRange(low, high);
     return {low, high};
+}
+
+void fitTicksToLength(QValueAxis* axis, double pixels) {
+    const double base = axis->property("pfaNiceInterval").toDouble();
+    if (!(base > 0) || !(pixels > 0) || axis->tickType() != QValueAxis::TicksDynamic) return;
+    // Room per label: its height (a vertical axis is what this is for).
+    const double room = 1.3 * QFontMetricsF(axis->labelsFont()).height();
+    const double span = axis->max() - axis->min();
+    double interval = base;
+    for (double factor : {1.0, 2.0, 4.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
+        interval = base * factor;
+        const double labels = std::floor(span / interval + 1e-9) + 1;
+        if (pixels / std::max(1.0, labels - 1) >= room) break;
+    }
+    if (axis->tickInterval() == interval) return;
+    int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(interval) - 1e-9)));
+    if (std::fabs(interval / std::pow(10.0, -decimals) -
+                  std::round(interval / std::pow(10.0, -decimals))) > 1e-6)
+        ++decimals;
+    axis->setTickAnchor(std::ceil(axis->min() / interval - 1e-9) * interval);
+    axis->setTickInterval(interval);
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
 }
 
 }  // namespace pfa::ui::chart_style

@@ -57,6 +57,12 @@ QPen paretoFrontPen();
 /// decimals. Does nothing when the axis already shows exactly that.
 void setNiceRange(QValueAxis* axis, double low, double high, int ticks = 5);
 
+/// Coarsens the ticks of the vertical `axis` (set by setNiceRange) until each label's height
+/// has room on an axis `pixels` long — Qt cuts the labels of a short plot (a one-column
+/// figure) to "…" — by 2, 4, 5, 10, … times the nice interval; on a longer axis the nice
+/// interval comes back. Keeps the range.
+void fitTicksToLength(QValueAxis* axis, double pixels);
+
 /// A logarithmic ε axis with ticks exactly at `epsilons` (a log axis would label powers of ten
 /// only): the series carry log10 ε, `axis` labels each tick with its ε. The range spans the
 /// finite ε with 8 % of room on each side (at least half a decade); returned as (low, high) in

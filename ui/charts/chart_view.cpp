@@ -9,6 +9,8 @@
 #include <QPainter>
 #include <QTextDocument>
 #include <QtCharts/QAbstractAxis>
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -79,6 +81,14 @@ void ChartView::fitAxisTitles() {
     if (!chart()) return;
     const QRectF plot = chart()->plotArea();
     if (plot.width() <= 0 || plot.height() <= 0) return;
+    // Tick labels need room too: fewer of them on a short vertical axis (also while exporting),
+    // where Qt cuts labels taller than their share to "…" (a horizontal axis drops labels that
+    // overlap instead).
+    for (QAbstractAxis* axis : chart()->axes(Qt::Vertical)) {
+        if (auto* value = qobject_cast<QValueAxis*>(axis);
+            value && !qobject_cast<QCategoryAxis*>(axis) && value->isVisible())
+            chart_style::fitTicksToLength(value, plot.height());
+    }
     // Only the chart laid out in this view counts: an export lays it out at another size for a
     // moment, and measuring that against the view's size would ask for a huge minimum.
     const double scale = chart_style::presentationScale();

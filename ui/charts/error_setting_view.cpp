@@ -286,6 +286,14 @@ void ErrorSettingView::redraw() {
     QAbstractAxis* yAxis = logScaleY ? static_cast<QAbstractAxis*>(m_yLog) : m_y;
     m_y->setVisible(!logScaleY);
     m_yLog->setVisible(logScaleY);
+    // Only the y axis in use is in the chart: a hidden one still took its share of the room
+    // left of the plot, and in a one-column export the shown axis's labels were cut to "…".
+    QAbstractAxis* unused = logScaleY ? static_cast<QAbstractAxis*>(m_y) : m_yLog;
+    if (m_chart->axes().contains(unused)) {
+        m_chart->removeAxis(unused);
+        unused->setParent(this);  // removeAxis hands it back; kept for a later switch
+    }
+    if (!m_chart->axes().contains(yAxis)) m_chart->addAxis(yAxis, Qt::AlignLeft);
     // On a log scale values ≤ 0 have no place: counted under the chart, not drawn.
     auto yOf = [&](double value) { return logScaleY ? std::log10(value) : value; };
     auto drawable = [&](double value) {

@@ -1,6 +1,7 @@
 #include "ui/charts/series_legend.h"
 
 #include <QGraphicsScene>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
@@ -100,6 +101,9 @@ void SeriesLegend::refresh() {
     }
     m_viewRanges.clear();
     for (QAbstractAxis* axis : m_chart->axes()) {
+        // Value axes only: a category axis (a log scale's labelled ticks) is a QValueAxis too,
+        // but its labels are its categories, which a range of its own would not match.
+        if (qobject_cast<QCategoryAxis*>(axis) || !axis->isVisible()) continue;
         if (auto* value = qobject_cast<QValueAxis*>(axis))
             m_viewRanges.push_back({value, value->min(), value->max(), value->tickInterval(),
                                     value->tickAnchor(), value->labelFormat()});
