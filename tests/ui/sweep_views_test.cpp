@@ -142,22 +142,35 @@ TEST_CASE("Sweep views: every curve point is labelled with its lambda", "[ui][sw
     CHECK(curves->placedLambdaLabels() == 0);
 }
 
-TEST_CASE("Sweep views: adding epsilon = 8 to a sweep leaves the colour of epsilon = 4 as it was",
-          "[ui][sweep][sweepviews]") {
-    auto colorOf = [](const std::vector<double>& epsilons, const QString& name) {
-        SweepViewsPanel views;
-        views.setEntries(mixedEpochs(epsilons));
-        views.refreshNow();
-        const QStringList names = views.tradeoffView()->curveNames();
+TEST_CASE("Sweep views: the budgets shown get colours told apart at a glance, also in greyscale",
+          "[ui][sweep][sweepviews][colour]") {
+    // The paper figure's budgets: 0.5 and 1 were nearly the same navy, 3 and 9 the same teal.
+    SweepViewsPanel views;
+    views.setEntries(mixedEpochs({0.5, 1.0, 3.0, 9.0}));
+    views.refreshNow();
+    const QStringList names = views.tradeoffView()->curveNames();
+    const auto colorOf = [&](const QString& name) {
         const int index = static_cast<int>(names.indexOf(name));
         REQUIRE(index >= 0);
         return views.tradeoffView()->curveColors().at(index);
     };
-    const QString four = QStringLiteral("dp-fermi, ε = 4");
-    const QColor before = colorOf({1.0, 4.0}, four);
-    const QColor after = colorOf({1.0, 4.0, 8.0}, four);
-    CHECK(before == after);
-    CHECK(before == chart_style::colorForEpsilon(4.0));
+    std::vector<QColor> colors;
+    // (At ε = 1 a 200-epoch run makes a second curve: those two are named by their epochs.)
+    for (const char* epsilon : {"0.5", "1", "3", "9"}) {
+        const QString name = QStringLiteral("dp-fermi, ε = %1").arg(QLatin1String(epsilon));
+        colors.push_back(colorOf(names.contains(name) ? name : name + " (epochs = 50)"));
+    }
+    for (std::size_t i = 0; i + 1 < colors.size(); ++i) {
+        INFO("neighbours " << i << " and " << i + 1);
+        CHECK(chart_style::colorDifference(colors[i], colors[i + 1]) >= 10.0);
+        CHECK(chart_style::colorDifference(chart_style::greyscale(colors[i]),
+                                           chart_style::greyscale(colors[i + 1])) >= 10.0);
+        // Smaller ε darker, as on the scale.
+        CHECK(chart_style::contrastRatio(colors[i], Qt::white) >
+              chart_style::contrastRatio(colors[i + 1], Qt::white));
+    }
+    // The same budget in another curve of the view has the same colour.
+    CHECK(colorOf(QStringLiteral("dp-fermi, ε = 1 (epochs = 200)")) == colors[1]);
 }
 
 TEST_CASE("Sweep views open on the data set and notion of the sweep, not on older runs",

@@ -43,10 +43,30 @@ void EpsilonColorBar::setMarkedEpsilons(std::vector<double> epsilons) {
     update();
 }
 
+void EpsilonColorBar::setPalette(chart_style::EpsilonPalette palette) {
+    if (palette == m_palette) return;
+    prepareGeometryChange();
+    m_palette = std::move(palette);
+    update();
+}
+
 qreal EpsilonColorBar::preferredWidth() const {
     const QFontMetricsF metrics(m_font);
-    const qreal labels = metrics.horizontalAdvance(QStringLiteral("0.05"));
+    qreal labels = metrics.horizontalAdvance(QStringLiteral("0.05"));
+    if (m_palette.ranked()) {
+        for (double value : m_palette.values())
+            labels = std::max(labels, metrics.horizontalAdvance(tickText(value)));
+    }
     return kMark + kBarWidth + kTick + kGap + labels + 2.0;
+}
+
+QRectF EpsilonColorBar::swatchRect(std::size_t i) const {
+    const QRectF bar = barRect();
+    const std::size_t count = m_palette.values().size();
+    const qreal pitch = std::min<qreal>(QFontMetricsF(m_font).height() + 6.0,
+                                        bar.height() / std::max<std::size_t>(1, count));
+    return QRectF(bar.left(), bar.top() + pitch * static_cast<qreal>(i), kBarWidth,
+                  std::max<qreal>(4.0, pitch - 3.0));
 }
 
 QString EpsilonColorBar::title() const { return QStringLiteral("ε"); }
@@ -83,6 +103,11 @@ std::vector<double> EpsilonColorBar::ticks() const {
 
 QStringList EpsilonColorBar::tickLabels() const {
     QStringList labels{tickText(INFINITY)};
+    if (m_palette.ranked()) {
+        const std::vector<double>& values = m_palette.values();
+        for (auto it = values.rbegin(); it != values.rend(); ++it) labels << tickText(*it);
+        return labels;
+    }
     for (double tick : ticks()) labels << tickText(tick);
     return labels;
 }
@@ -103,6 +128,35 @@ void EpsilonColorBar::paint(QPainter* painter, const QStyleOptionGraphicsItem*, 
     const QRectF titleRect(bar.left() - 20, m_area.top(), bar.width() + 40,
                            infinity.top() - m_area.top());
     painter->drawText(titleRect, Qt::AlignHCenter | Qt::AlignVCenter, title());
+
+    if (m_palette.ranked()) {
+        // A key: each budget's swatch in its rank colour, largest ε on top, and ∞ above.
+        const QPen frame(QColor(60, 60, 60), 0.8);
+        painter->setPen(frame);
+        painter->setBrush(chart_style::colorForEpsilon(INFINITY));
+        painter->drawRect(infinity);
+        painter->setFont(m_font);
+        const QFontMetricsF metrics(m_font);
+        const qreal labelX = bar.right() + kGap + 2;
+        const auto label = [&](const QRectF& swatch, const QString& value) {
+            painter->setPen(text);
+            painter->drawText(QRectF(labelX, swatch.center().y() - metrics.height() / 2,
+                                     m_area.right() - labelX + 1, metrics.height()),
+                              Qt::AlignLeft | Qt::AlignVCenter, value);
+        };
+        label(infinity, tickText(INFINITY));
+        const std::vector<double>& values = m_palette.values();
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const double value = values[values.size() - 1 - i];
+            const QRectF swatch = swatchRect(i);
+            painter->setPen(frame);
+            painter->setBrush(m_palette.color(value));
+            painter->drawRect(swatch);
+            label(swatch, tickText(value));
+        }
+        painter->restore();
+        return;
+    }
 
     // The bar: sampled densely, so the gradient is the colour map itself.
     QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());

@@ -252,7 +252,7 @@ void TradeoffChart::setLivePoint(int runId, const QString& datasetKey,
         }
         return;
     }
-    const QPen ring(chart_style::colorForEpsilon(config.epsilon), 3.0);
+    const QPen ring(m_drawn->palette().color(config.epsilon), 3.0);
     if (m_live->pen() != ring) m_live->setPen(ring);
     m_live->replace(QList<QPointF>{m_livePos});
     if (!wasShown || labelChanged) updateLegend();
@@ -401,13 +401,24 @@ void TradeoffChart::rebuild() {
     m_protections = TradeoffProtections(protections);
     m_protections.describeOn(m_protection);
 
+    // Colours by rank among the budgets drawn (EpsilonPalette): neighbours stay apart.
+    std::vector<double> budgets;
+    for (const RunEntryPtr& run : m_runs) {
+        if (isShown(*run) && !m_cleared.count(run->id))
+            budgets.push_back(run->result.config.epsilon);
+    }
+    if (liveShown) budgets.push_back(m_liveConfig.epsilon);
+    chart_style::EpsilonPalette palette(budgets);
+    const bool newPalette = !(palette == m_drawn->palette());
+    m_drawn->setPalette(std::move(palette));
+
     m_front = model.front;
     m_drawn->draw(model, entryOf, m_protections);
     m_clearTrail->setEnabled(!m_trail.empty());
 
     // The live point, if its run belongs to what is shown.
     if (liveShown) {
-        m_live->setPen(QPen(chart_style::colorForEpsilon(m_liveConfig.epsilon), 3.0));
+        m_live->setPen(QPen(m_drawn->palette().color(m_liveConfig.epsilon), 3.0));
         m_live->replace(QList<QPointF>{m_livePos});
     } else if (m_live->count() > 0) {
         m_live->clear();
@@ -463,6 +474,7 @@ void TradeoffChart::rebuild() {
     m_view->setEmpty(model.empty());
     updateLegend();
     setSelectedRun(m_selectedId);
+    if (newPalette) emit paletteChanged(m_drawn->palette());
 }
 
 void TradeoffChart::updateLegend() {
@@ -497,6 +509,7 @@ void TradeoffChart::updateLegend() {
         if (m_constantAbove) contents.constant += tr(" (above the plot)");
         contents.constantPen = constantPen();
     }
+    contents.palette = m_drawn->palette();
     m_legend->show(contents, m_protections);
 }
 

@@ -8,6 +8,7 @@
 #include "ui/charts/chart_export.h"
 #include "ui/charts/tradeoff_protection.h"
 #include "ui/runs/run_entry.h"
+#include "ui/support/palette.h"
 
 class QChart;
 class QComboBox;
@@ -116,6 +117,8 @@ public:
 
 signals:
     void runClicked(int id);
+    /// The colours of the budgets drawn changed (other views colour runs the same way).
+    void paletteChanged(const chart_style::EpsilonPalette& palette);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -300,6 +300,10 @@ void TradeoffCurvesView::rebuild() {
     m_curveColors.clear();
     m_tips.clear();
     std::map<std::tuple<std::string, bool, double>, int> sameColour;
+    // Colours by rank among the budgets of the curves shown (EpsilonPalette): 0.5 and 1 apart.
+    std::vector<double> budgets;
+    for (const Curve& curve : curves) budgets.push_back(shownOf(curve.cells));
+    const chart_style::EpsilonPalette palette(budgets);
     for (Curve& curve : curves) {
         auto& cells = curve.cells;
         const std::string& setting = curve.setting;
@@ -315,9 +319,7 @@ void TradeoffCurvesView::rebuild() {
         const bool published = curve.published;
         const double nominal = curve.nominal;
         const double shown = shownOf(cells);
-        // The colour is a function of the ε value alone, so adding a budget to a sweep never
-        // recolours the curves already shown.
-        const QColor color = chart_style::colorForEpsilon(shown);
+        const QColor color = palette.color(shown);
         // Series names are rich text in Qt Charts; the algorithm comes from a results file.
         const QString algorithmName = QString::fromStdString(algorithm).toHtmlEscaped();
         QString name =

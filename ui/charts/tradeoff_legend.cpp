@@ -86,6 +86,7 @@ void TradeoffLegend::show(const Contents& contents, const TradeoffProtections& p
     std::sort(epsilons.begin(), epsilons.end());
     epsilons.erase(std::unique(epsilons.begin(), epsilons.end()), epsilons.end());
     m_colorBar->setMarkedEpsilons(std::move(epsilons));
+    m_colorBar->setPalette(contents.palette);
     layout();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/config/train_config.h"
+#include "ui/support/palette.h"
 
 class QChart;
 
@@ -39,6 +40,8 @@ public:
         /// when none is drawn, and its line.
         QString constant;
         QPen constantPen;
+        /// The colours of the budgets drawn (a ranked palette turns the bar into swatches).
+        chart_style::EpsilonPalette palette;
         /// The budgets drawn (any order, repeats allowed), marked beside the colour bar.
         std::vector<double> epsilons;
     };

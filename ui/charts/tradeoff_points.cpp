@@ -94,7 +94,7 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
     for (std::size_t i = 0; i < pointRuns.size(); ++i) {
         const pfa::TrainConfig& c = pointRuns[i]->result.config;
         const bool onFront = model.points[i].onFront;
-        QColor color = chart_style::colorForEpsilon(c.epsilon);
+        QColor color = m_palette.color(c.epsilon);
         if (!onFront) color.setAlphaF(0.35f);  // dominated: faded
         m_points[i].color = color;
         const int kind = protections.mixed() ? std::max(0, protections.kindOf(*pointRuns[i])) : 0;
@@ -124,7 +124,7 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
     // point, its headline point marked as usual.
     for (const auto& [id, points] : model.curves) {
         auto* line = new QLineSeries();
-        line->setPen(QPen(chart_style::colorForEpsilon(runOf.at(id)->result.config.epsilon), 1.8));
+        line->setPen(QPen(m_palette.color(runOf.at(id)->result.config.epsilon), 1.8));
         line->setPointsVisible(true);
         line->setMarkerSize(5);
         for (const auto& [x, y] : points) line->append(x, y);
@@ -145,7 +145,7 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
         if (!line) {
             line = new QLineSeries();
             line->setName(tr("live-mode trail"));
-            line->setPen(QPen(chart_style::colorForEpsilon(epsilon).lighter(130), 1.4));
+            line->setPen(QPen(m_palette.color(epsilon).lighter(130), 1.4));
             m_chart->addSeries(line);
             line->attachAxis(m_x);
             line->attachAxis(m_y);
@@ -156,7 +156,7 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
     std::map<double, QScatterSeries*> trailSeries;
     for (const pfa::TradeoffDot& dot : model.trail) {
         const double epsilon = dot.result->config.epsilon;
-        const QColor color = chart_style::colorForEpsilon(epsilon);
+        const QColor color = m_palette.color(epsilon);
         m_points.push_back({dot.id, dot.x, dot.y, runOf.at(dot.id)->summary(), true, color});
         QScatterSeries*& series = trailSeries[epsilon];
         if (!series) {

@@ -10,6 +10,7 @@
 
 #include "core/sweep/tradeoff_model.h"
 #include "ui/runs/run_entry.h"
+#include "ui/support/palette.h"
 
 class QChart;
 class QLineSeries;
@@ -48,6 +49,9 @@ public:
     /// in it, `protections` those of the runs drawn.
     void draw(const pfa::TradeoffModel& model, const std::map<int, const RunEntry*>& runOf,
               const TradeoffProtections& protections);
+    /// The colours of the budgets drawn (set before draw()).
+    void setPalette(chart_style::EpsilonPalette palette) { m_palette = std::move(palette); }
+    const chart_style::EpsilonPalette& palette() const { return m_palette; }
     /// Rings run `id`'s point (0 or not drawn: none).
     void select(int id);
     /// Hides the ring until the next select() (exports have no selection).
@@ -85,6 +89,7 @@ private:
     /// The trail's thin lines, one per ε: a λ move at one budget is a line, an ε move is not.
     std::vector<QLineSeries*> m_trailLines;
     QScatterSeries* m_selection;
+    chart_style::EpsilonPalette m_palette;
     std::vector<Point> m_points;
     std::map<const QScatterSeries*, std::vector<int>> m_seriesRuns;  // point index → run id
     std::vector<QScatterSeries*> m_pointSeries;

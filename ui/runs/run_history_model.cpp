@@ -66,6 +66,13 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
     return {};
 }
 
+void RunHistoryModel::setEpsilonPalette(const chart_style::EpsilonPalette& palette) {
+    if (palette == m_palette) return;
+    m_palette = palette;
+    if (!m_entries.empty())
+        emit dataChanged(index(0, Epsilon), index(rowCount() - 1, Epsilon), {Qt::DecorationRole});
+}
+
 QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
     const RunEntry& e = *m_entries[static_cast<std::size_t>(index.row())];
@@ -132,7 +139,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
         }
     }
     if (role == Qt::DecorationRole && index.column() == Epsilon) {
-        return chart_style::colorForEpsilon(c.epsilon);
+        return m_palette.color(c.epsilon);
     }
     // Tooltips take markup; the summary quotes data-set and class names.
     if (role == Qt::ToolTipRole) return Qt::convertFromPlainText(e.summary(), Qt::WhiteSpaceNormal);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ui/runs/run_entry.h"
+#include "ui/support/palette.h"
 
 namespace pfa::ui {
 
@@ -54,6 +55,8 @@ public:
     void setEntries(std::vector<RunEntryPtr> entries);
 
     const std::vector<RunEntryPtr>& entries() const { return m_entries; }
+    /// The ε column's colour squares follow `palette` (the tradeoff chart's).
+    void setEpsilonPalette(const chart_style::EpsilonPalette& palette);
     RunEntryPtr entry(int id) const;
     int rowOf(int id) const;
 
@@ -62,6 +65,7 @@ signals:
 
 private:
     std::vector<RunEntryPtr> m_entries;
+    chart_style::EpsilonPalette m_palette;
 };
 
 }  // namespace pfa::ui

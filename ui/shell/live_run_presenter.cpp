@@ -56,6 +56,9 @@ LiveRunPresenter::LiveRunPresenter(TrainingController* training, RunActions* run
             &LiveRunPresenter::showSelection);
     connect(tradeoff, &TradeoffChart::runClicked, this,
             [this](int id) { m_views.historyView->selectRuns({id}); });
+    // The run list's ε squares in the tradeoff chart's colours.
+    connect(tradeoff, &TradeoffChart::paletteChanged, views.history,
+            &RunHistoryModel::setEpsilonPalette);
     // The tradeoff chart shows the panel's data set and notion (unless the user picks others).
     connect(views.panel, &ExperimentPanel::configChanged, this,
             &LiveRunPresenter::followExperiment);

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QString>
 #include <string>
+#include <vector>
 
 #include "core/config/train_config.h"
 
@@ -26,6 +27,37 @@ inline constexpr double kEpsilonScaleMax = 100.0;
 /// that every colour keeps a contrast of at least 3:1 against white (WCAG, graphical objects).
 /// ε = ∞ (no privacy) is a distinct vermilion, not on the scale.
 QColor colorForEpsilon(double epsilon);
+
+/// The colours of the budgets one chart shows. A fixed function of ε cannot keep neighbours
+/// apart: over [0.05, 100] on a scale readable on white, ε = 0.5 and 1 differ by about 6
+/// CIEDE2000 units (4 in greyscale print). With two finite budgets or more, each is coloured by
+/// its rank among them, spread evenly over the same scale (smallest ε darkest): four budgets are
+/// then at least 17 units apart (11 in greyscale), five at least 12 (8 in greyscale). With one
+/// budget or none it is colorForEpsilon. ε = ∞ stays vermilion.
+class EpsilonPalette {
+public:
+    EpsilonPalette() = default;
+    /// The budgets shown (any order, repeats, NaN and ∞ allowed; only finite ones rank).
+    explicit EpsilonPalette(const std::vector<double>& epsilons);
+
+    /// The colour of `epsilon`: by rank when it is one of the budgets, between its neighbours'
+    /// colours (in log ε) when it is not, colorForEpsilon when the palette ranks nothing.
+    QColor color(double epsilon) const;
+    /// The finite budgets, ascending, once each.
+    const std::vector<double>& values() const { return m_values; }
+    /// True when colours come by rank (two finite budgets or more).
+    bool ranked() const { return m_values.size() >= 2; }
+    bool operator==(const EpsilonPalette& other) const = default;
+
+private:
+    std::vector<double> m_values;
+};
+
+/// CIEDE2000 colour difference of two sRGB colours (alpha ignored): about 1 is just
+/// noticeable, 10 or more tells two plotted series apart at a glance.
+double colorDifference(const QColor& a, const QColor& b);
+/// `color` as a greyscale print renders it: the grey of its luma (Rec. 709 weights).
+QColor greyscale(const QColor& color);
 
 /// WCAG contrast ratio of two colours (1 = none, 21 = black on white); alpha is ignored.
 double contrastRatio(const QColor& a, const QColor& b);
