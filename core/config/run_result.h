@@ -105,7 +105,6 @@ struct CurvePoint {
 enum class RunStatus { Completed, Cancelled, Diverged, Failed };
 std::string runStatusName(RunStatus status);
 
-/// Everything a finished (or stopped) run produces.
 /// The best constant classifier on the test rows: always predicting the test set's most
 /// frequent class. It treats every group alike, so its violation is 0 under every notion: a
 /// run whose error is close to its error has learned little, and a small violation there is no
@@ -122,6 +121,7 @@ ConstantBaseline constantBaseline(const Dataset& test);
 /// How close to the constant classifier's test error a run may come before it is flagged.
 inline constexpr double kConstantMargin = 0.005;
 
+/// Everything a finished (or stopped) run produces.
 struct RunResult {
     TrainConfig config;  ///< with every "auto" value resolved
     /// Identity of this execution (128 random bits, hex): the privacy ledger charges each

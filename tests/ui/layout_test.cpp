@@ -5,7 +5,9 @@
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
+#include <QDockWidget>
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLayout>
@@ -22,11 +24,13 @@
 
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
+#include "core/sweep/sweep_spec.h"
 #include "ui/charts/chart_view.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/live_charts_panel.h"
+#include "ui/panels/sweep_views_panel.h"
 #include "ui/runs/run_history_model.h"
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
@@ -406,4 +410,52 @@ TEST_CASE("Space types into a focused field and pauses a run everywhere else",
 
     clickToolbar(*window, window->stopAction());
     REQUIRE(waitForSignals(finished, 1, 60000));
+}
+
+TEST_CASE("The sweep views fit their dock at 1280×720 and 1920×1080: no side scrolling",
+          "[ui][layout][sweepviews]") {
+    for (const QSize size : {kProjector, QSize(1920, 1080)}) {
+        INFO(size.width() << "×" << size.height());
+        auto window = windowAt(size);
+        // Runs whose names are long (what each protects, an own file's name) in every box.
+        std::vector<RunEntryPtr> entries;
+        int id = 1;
+        for (const char* algorithm : {"dp-fermi", "dp-postprocessing", "dp-reductions"}) {
+            for (double epsilon : {0.5, 1.0, 3.0}) {
+                pfa::RunResult r;
+                r.dataset = "a-long-own-data-set-name-from-a-csv-file";
+                r.status = pfa::RunStatus::Completed;
+                r.config.algorithm = algorithm;
+                r.config.epsilon = epsilon;
+                r.config.lambda = 4.0;
+                r.test.error = 0.2;
+                r.test.dpGap = r.test.eoGap = r.test.eoppGap = 0.05;
+                r.privacy.isPrivate = true;
+                r.privacy.epsilonSpent = epsilon;
+                pfa::RunContext context;
+                context.runKey = pfa::runKey(
+                    "file(a-long-own-data-set-name-from-a-csv-file.csv)|split=0,0.2", r.config);
+                entries.push_back(makeRunEntry(id++, std::move(r), std::move(context),
+                                               QDateTime::currentDateTime()));
+            }
+        }
+        SweepViewsPanel* views = window->sweepViews();
+        views->setEntries(entries);
+        views->refreshNow();
+        auto* dock = window->findChild<QDockWidget*>(QStringLiteral("sweepDock"));
+        REQUIRE(dock);
+        dock->raise();
+        settle();
+        QScrollArea* scroll = nullptr;
+        for (QWidget* w = views->parentWidget(); w && !scroll; w = w->parentWidget())
+            scroll = qobject_cast<QScrollArea*>(w);
+        REQUIRE(scroll);
+        INFO("panel minimum width " << views->minimumSizeHint().width() << ", viewport "
+                                    << scroll->viewport()->width());
+        CHECK(views->minimumSizeHint().width() <= scroll->viewport()->width());
+        CHECK_FALSE(scroll->horizontalScrollBar()->isVisible());
+        saveShot(
+            *window,
+            QStringLiteral("layout-%1x%2-sweep-views.png").arg(size.width()).arg(size.height()));
+    }
 }

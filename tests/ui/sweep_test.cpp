@@ -411,4 +411,14 @@ TEST_CASE("Sweep dialog: a preset's choice axis and its further axes are kept",
     std::set<std::string> names{spec.axes[0].parameter, spec.axes[1].parameter};
     CHECK(names == std::set<std::string>{"base-step", "personalisation"});
     CHECK(dialog.summaryLabel()->text().contains(QStringLiteral("Also swept")));
+
+    // A preset's settings for one algorithm only are not in the form's fields: the summary
+    // names them.
+    CHECK_FALSE(dialog.summaryLabel()->text().contains(QStringLiteral("one algorithm only")));
+    dialog.applyPreset(pfa::findSweepPreset("adult-eo-baselines"));
+    const QString summary = dialog.summaryLabel()->text();
+    INFO(summary.toStdString());
+    CHECK(summary.contains(QStringLiteral("Settings of one algorithm only, from the preset")));
+    CHECK(summary.contains(QStringLiteral("dp-reductions (game-rounds 20)")));
+    CHECK(summary.contains(QStringLiteral("dp-fermi (min-group-share 0.1, scope all-features)")));
 }

@@ -475,3 +475,38 @@ TEST_CASE(
     legend->setIgnoreOutliers(false);
     CHECK(y->max() >= 0.5);
 }
+
+TEST_CASE("Sweep views count runs, not the points of a run's own curve",
+          "[ui][sweep][sweepviews][curve-points]") {
+    std::vector<RunEntryPtr> entries = mixedEpochs({1.0});  // 7 runs
+    pfa::RunResult r;
+    r.dataset = "adult";
+    r.status = pfa::RunStatus::Completed;
+    r.config.algorithm = "dp-postprocessing";
+    r.config.epsilon = 1.0;
+    r.test.error = 0.2;
+    r.test.dpGap = r.test.eoGap = r.test.eoppGap = 0.05;
+    r.privacy.isPrivate = true;
+    r.privacy.epsilonSpent = 1.0;
+    for (double gamma : {0.01, 0.02, 0.05, 0.1, 0.2}) {
+        pfa::CurvePoint point;
+        point.setting = "gamma";
+        point.value = gamma;
+        point.test = r.test;
+        point.test.error = 0.2 - 0.1 * gamma;
+        r.curve.push_back(point);
+    }
+    pfa::RunContext context;
+    context.runKey = pfa::runKey(kAdult, r.config);
+    entries.push_back(makeRunEntry(static_cast<int>(entries.size()) + 1, std::move(r),
+                                   std::move(context), QDateTime::currentDateTime()));
+    SweepViewsPanel views;
+    views.setEntries(entries);
+    views.refreshNow();
+    std::size_t points = 0;
+    for (const pfa::SweepCell& cell : views.cells()) points += cell.runs;
+    REQUIRE(points > 8);  // the γ curve gives a point per value
+    const QString status = views.statusText();
+    INFO(status.toStdString());
+    CHECK(status.startsWith(QStringLiteral("8 run(s), %1 points").arg(points)));
+}

@@ -186,7 +186,10 @@ QString ChartView::exportTitle() const {
     // A rich-text title (e.g. the loss chart's "diagnostic — not private" line): plain text for
     // the SVG/PDF metadata, which takes it verbatim.
     QTextDocument document;
-    document.setHtml(QString(title).replace(QLatin1String("<br>"), QLatin1String(" — ")));
+    // A second line in brackets ("<br>(mean ± sd over seeds)") continues the first.
+    document.setHtml(QString(title)
+                         .replace(QLatin1String("<br>("), QLatin1String(" ("))
+                         .replace(QLatin1String("<br>"), QLatin1String(" — ")));
     return document.toPlainText().simplified();
 }
 

@@ -250,7 +250,7 @@ void ErrorEpsilonView::setCells(const std::vector<pfa::SweepCell>& cells,
     m_y->setTitleText(quantity);
     QString title = quantity + tr(" vs ε");
     title[0] = title[0].toUpper();
-    m_chart->setTitle(title + tr(" (mean ± standard error over seeds)"));
+    m_chart->setTitle(title + tr("<br>(mean ± standard error over seeds)"));
     if (!std::isfinite(yMin)) yMin = 0.0;
     const double span = std::max(yMax - yMin, 0.01 * std::max(yMax, 1e-3));
     chart_style::setNiceRange(m_y, std::max(0.0, yMin - 0.08 * span), yMax + 0.08 * span, 5);

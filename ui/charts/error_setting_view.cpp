@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -53,23 +54,30 @@ ErrorSettingView::ErrorSettingView(QWidget* parent) : QWidget(parent) {
     m_scaleBox->setToolTip(
         tr("How the x values are spaced: linear, logarithmic (positive values only), or "
            "evenly in grid order (a grid with 0 and values decades apart)"));
-    auto* controls = new QHBoxLayout();
+    // Two rows, x then y, so that the view fits a narrow dock (1280×720); the boxes show a
+    // bounded width of their names (the open list shows them whole).
+    for (auto [box, characters] :
+         {std::pair{m_axisBox, 10}, std::pair{m_metricBox, 10}, std::pair{m_scaleBox, 6}}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(characters);
+    }
+    auto* controls = new QGridLayout();
     controls->setContentsMargins(0, 0, 0, 0);
-    controls->addWidget(new QLabel(tr("x:")));
-    controls->addWidget(m_axisBox);
-    controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("y:")));
-    controls->addWidget(m_metricBox);
-    controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("spacing:")));
-    controls->addWidget(m_scaleBox);
+    controls->setHorizontalSpacing(6);
+    controls->setVerticalSpacing(2);
+    controls->addWidget(new QLabel(tr("x:")), 0, 0);
+    controls->addWidget(m_axisBox, 0, 1);
+    controls->addWidget(new QLabel(tr("spacing:")), 0, 2);
+    controls->addWidget(m_scaleBox, 0, 3);
     m_logYBox = new QCheckBox(tr("log y"));
     m_logYBox->setToolTip(
         tr("A logarithmic y axis, for values that span decades (automatic until you choose); "
            "whiskers are then ± one standard error mapped through the logarithm"));
-    controls->addSpacing(8);
-    controls->addWidget(m_logYBox);
-    controls->addStretch(1);
+    controls->addWidget(new QLabel(tr("y:")), 1, 0);
+    controls->addWidget(m_metricBox, 1, 1);
+    controls->addWidget(m_logYBox, 1, 2, 1, 2);
+    controls->setColumnStretch(1, 1);
+    controls->setColumnStretch(4, 1);
 
     m_chart = new QChart();
     chart_style::apply(m_chart);
@@ -430,7 +438,7 @@ void ErrorSettingView::redraw() {
     m_yLog->setTitleText(quantity + tr(" (log scale)"));
     QString title = quantity + tr(" vs ") + QString::fromStdString(axis.label());
     title[0] = title[0].toUpper();
-    m_chart->setTitle(title + tr(" (mean ± standard error over seeds)"));
+    m_chart->setTitle(title + tr("<br>(mean ± standard error over seeds)"));
     if (!std::isfinite(yMin)) yMin = 0.0, yMax = 1.0;
     if (logScaleY) {
         // Labels at the powers of ten (and 2×, 5× when few decades show).

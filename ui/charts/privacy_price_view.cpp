@@ -1,6 +1,8 @@
 #include "ui/charts/privacy_price_view.h"
 
+#include <QBoxLayout>
 #include <QHBoxLayout>
+#include <QResizeEvent>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegendMarker>
@@ -32,8 +34,11 @@ QColor algorithmColor(const std::string& algorithm) {
 }  // namespace
 
 PrivacyPriceView::PrivacyPriceView(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QHBoxLayout(this);
+    // Side by side where there is room, one above the other in a narrow dock (resizeEvent);
+    // the minimum is the stacked one, so the view never forces the dock wider.
+    auto* layout = new QBoxLayout(QBoxLayout::LeftToRight, this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSizeConstraint(QLayout::SetNoConstraint);
     const QString titles[] = {tr("Test error vs ε"), tr("Fairness violation vs ε")};
     for (int i = 0; i < 2; ++i) {
         m_charts[i] = new QChart();
@@ -52,6 +57,21 @@ PrivacyPriceView::PrivacyPriceView(QWidget* parent) : QWidget(parent) {
         m_views[i]->setEmptyMessage(tr("Needs a sweep over several ε values"));
         layout->addWidget(m_views[i]);
     }
+}
+
+QSize PrivacyPriceView::minimumSizeHint() const {
+    const QSize error = m_views[0]->minimumSizeHint().expandedTo(m_views[0]->minimumSize());
+    const QSize violation = m_views[1]->minimumSizeHint().expandedTo(m_views[1]->minimumSize());
+    return {std::max(error.width(), violation.width()), error.height() + violation.height()};
+}
+
+void PrivacyPriceView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    auto* box = static_cast<QBoxLayout*>(layout());
+    const int sideBySide = m_views[0]->minimumWidth() + m_views[1]->minimumWidth() + 8;
+    const QBoxLayout::Direction direction =
+        width() >= sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (box->direction() != direction) box->setDirection(direction);
 }
 
 void PrivacyPriceView::setCells(const std::vector<pfa::SweepCell>& cells, double lambda,

@@ -36,6 +36,11 @@ public:
     ChartView* errorView() const { return m_views[0]; }
     ChartView* violationView() const { return m_views[1]; }
 
+    QSize minimumSizeHint() const override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     std::array<ChartView*, 2> m_views{};
     std::array<QChart*, 2> m_charts{};

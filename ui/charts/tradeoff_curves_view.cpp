@@ -178,7 +178,8 @@ private:
 
 TradeoffCurvesView::TradeoffCurvesView(QWidget* parent) : QWidget(parent) {
     m_chart = new QChart();
-    m_chart->setTitle(tr("Error vs fairness violation (mean ± sd over seeds)"));
+    // Two lines: one would be cut short ("…") in the dock at 1280×720.
+    m_chart->setTitle(tr("Error vs fairness violation<br>(mean ± sd over seeds)"));
     chart_style::apply(m_chart);
     // The legend shows each algorithm's marker shape (colour = ε), as the plot does; it wraps
     // under the plot, and a click hides or shows a curve.

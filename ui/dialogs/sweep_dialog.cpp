@@ -23,6 +23,8 @@
 #include "core/algorithms/registry.h"
 #include "core/data/data_directory.h"
 #include "core/util/cpu_count.h"
+#include "core/util/format.h"
+#include "core/util/json_value.h"
 #include "ui/dialogs/sweep_axis_editor.h"
 #include "ui/dialogs/sweep_check.h"
 #include "ui/dialogs/sweep_values.h"
@@ -415,10 +417,38 @@ QString SweepDialog::presetAxesNote() const {
                     .arg(knobs.join(QStringLiteral(", ")))
                     .arg(m_dataVariants.size());
     }
-    if (axes.isEmpty()) return {};
-    return QStringLiteral("<br>") + tr("Also swept, as the preset says: %1")
-                                        .arg(axes.join(QStringLiteral("; ")))
-                                        .toHtmlEscaped();
+    // The preset's settings for one algorithm only (PF-LD's epochs, the reductions' rounds): not
+    // in the form's fields, so named here.
+    QStringList own;
+    for (const auto& [algorithm, settings] : m_algorithmConfig) {
+        if (!settings.isObject() || settings.members().empty()) continue;
+        QStringList values;
+        for (const auto& [name, value] : settings.members()) {
+            const QString text =
+                value.type() == pfa::JsonValue::Type::String
+                    ? QString::fromStdString(value.asString())
+                : value.type() == pfa::JsonValue::Type::Number
+                    ? QString::fromStdString(pfa::formatNumber(value.asNumber(), 6))
+                : value.type() == pfa::JsonValue::Type::Bool
+                    ? (value.asBool() ? QStringLiteral("on") : QStringLiteral("off"))
+                    : QStringLiteral("…");
+            values << QStringLiteral("%1 %2").arg(QString::fromStdString(name), text);
+        }
+        own << QStringLiteral("%1 (%2)").arg(QString::fromStdString(algorithm),
+                                             values.join(QStringLiteral(", ")));
+    }
+    QString note;
+    if (!axes.isEmpty()) {
+        note += QStringLiteral("<br>") + tr("Also swept, as the preset says: %1")
+                                             .arg(axes.join(QStringLiteral("; ")))
+                                             .toHtmlEscaped();
+    }
+    if (!own.isEmpty()) {
+        note += QStringLiteral("<br>") + tr("Settings of one algorithm only, from the preset: %1")
+                                             .arg(own.join(QStringLiteral("; ")))
+                                             .toHtmlEscaped();
+    }
+    return note;
 }
 
 }  // namespace pfa::ui

@@ -90,12 +90,15 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
     m_metric->addItem(tr("test error"), 0);
     m_metric->addItem(tr("violation"), 1);
     m_metric->setToolTip(tr("Quantity shown in the heat map"));
-    for (QComboBox* box : {m_notion, m_algorithm, m_lambda, m_metric}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Names can be long (own files, "dp-fermi (protects: record, add/remove-one)"): each box
+    // is shown at a bounded width, so the panel fits the dock at 1280×720 (the open list is as
+    // wide as its longest name).
+    for (auto [box, characters] :
+         {std::pair{m_dataset, 10}, std::pair{m_notion, 8}, std::pair{m_algorithm, 10},
+          std::pair{m_lambda, 4}, std::pair{m_metric, 8}}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(characters);
     }
-    // Data-set names can be long (own files): shown at a bounded width, full name in the list.
-    m_dataset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_dataset->setMinimumContentsLength(12);
     auto* references = new QPushButton(tr("Reference points…"));
     references->setToolTip(
         tr("Load published results from a CSV with the columns dataset, method, "
@@ -111,23 +114,26 @@ SweepViewsPanel::SweepViewsPanel(QWidget* parent) : QWidget(parent) {
                                  Qt::convertFromPlainText(error, Qt::WhiteSpaceNormal));
     });
     m_status = new QLabel();
-    // Two short rows, so the panel fits a narrow dock (a laptop or a projector).
+    m_status->setWordWrap(true);  // a long count never sets the panel's width
+    // Three short rows of two, so the panel fits a narrow dock (a laptop or a projector).
     auto* filters = new QGridLayout();
     filters->setHorizontalSpacing(6);
     filters->setVerticalSpacing(2);
-    const std::pair<QString, QComboBox*> rows[2][3] = {
-        {{tr("Data"), m_dataset}, {tr("Notion"), m_notion}, {tr("Algorithm"), m_algorithm}},
-        {{tr("λ"), m_lambda}, {tr("Heat map"), m_metric}, {QString(), nullptr}}};
-    for (int row = 0; row < 2; ++row) {
-        for (int column = 0; column < 3; ++column) {
+    const std::pair<QString, QComboBox*> rows[3][2] = {
+        {{tr("Data"), m_dataset}, {tr("Notion"), m_notion}},
+        {{tr("Algorithm"), m_algorithm}, {tr("λ"), m_lambda}},
+        {{tr("Heat map"), m_metric}, {QString(), nullptr}}};
+    for (int row = 0; row < 3; ++row) {
+        for (int column = 0; column < 2; ++column) {
             const auto& [label, box] = rows[row][column];
             if (!box) continue;
             filters->addWidget(new QLabel(label), row, 2 * column, Qt::AlignRight);
             filters->addWidget(box, row, 2 * column + 1);
         }
     }
-    filters->addWidget(references, 1, 4, 1, 2, Qt::AlignRight);
-    filters->setColumnStretch(6, 1);
+    filters->addWidget(references, 2, 2, 1, 2, Qt::AlignRight);
+    filters->setColumnStretch(1, 1);
+    filters->setColumnStretch(3, 1);
     m_tabs = new QTabWidget();
     m_tradeoff = new TradeoffCurvesView();
     m_price = new PrivacyPriceView();
@@ -401,16 +407,26 @@ void SweepViewsPanel::refresh() {
     m_protectionCaption = !mixed.empty()    ? tr("runs of different protection (see the legend)")
                           : !shared.empty() ? tr("protects: %1").arg(QString::fromStdString(shared))
                                             : QString();
-    std::size_t runs = 0;
-    for (const pfa::SweepCell& c : m_cells) runs += c.runs;
+    // Runs, not points: a run that traces its own curve (post-processing over γ) gives a point
+    // per value but is one run.
+    std::size_t points = 0;
+    for (const pfa::SweepCell& c : m_cells) points += c.runs;
+    const std::size_t runs = counted.size();
+    const QString runsText =
+        points > runs ? tr("%1 run(s), %2 points (runs that trace a curve give one per value)")
+                            .arg(runs)
+                            .arg(points)
+                      : tr("%1 run(s)").arg(runs);
     m_status->setText(m_cells.empty()
                           ? tr("No finished runs yet.")
-                          : tr("%1 run(s) in %2 cell(s) (settings that differ only in the seed); "
+                          : tr("%1 in %2 cell(s) (settings that differ only in the seed); "
                                "%3 reference point(s)")
-                                .arg(runs)
+                                .arg(runsText)
                                 .arg(m_cells.size())
                                 .arg(m_tradeoff->referenceCount()));
 }
+
+QString SweepViewsPanel::statusText() const { return m_status->text(); }
 
 void SweepViewsPanel::bringUpToDate() {
     if (!m_settingStale) return;

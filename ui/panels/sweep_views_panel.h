@@ -77,6 +77,8 @@ public:
     /// Its seven views, for File → Export chart (each brought up to date before it is
     /// exported).
     std::vector<ChartExportEntry> exportEntries();
+    /// The line under the views: runs, points and cells shown (tests).
+    QString statusText() const;
 
 private:
     void refresh();
