@@ -7,6 +7,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -24,6 +25,7 @@
 #include "ui/charts/chart_view.h"
 #include "ui/charts/heat_map_view.h"
 #include "ui/charts/privacy_price_view.h"
+#include "ui/charts/tradeoff_chart.h"
 #include "ui/charts/tradeoff_curves_view.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/results_file_controller.h"
@@ -421,4 +423,42 @@ TEST_CASE("Sweep dialog: a preset's choice axis and its further axes are kept",
     CHECK(summary.contains(QStringLiteral("Settings of one algorithm only, from the preset")));
     CHECK(summary.contains(QStringLiteral("dp-reductions (game-rounds 20)")));
     CHECK(summary.contains(QStringLiteral("dp-fermi (min-group-share 0.1, scope all-features)")));
+}
+
+TEST_CASE("A point's context menu runs its settings with 4 more seeds: its spread shows",
+          "[ui][sweep][more-seeds]") {
+    auto window = readyWindow(20);
+    REQUIRE(runWithLambdas(*window, {2.0}));
+    const RunEntryPtr first = window->historyModel()->entries().back();
+    TradeoffChart* chart = window->tradeoffChart();
+    // Right-click on the point: its action, found where the point is drawn.
+    const QPoint at = chart->viewportPosOf(first->id);
+    REQUIRE(at.x() >= 0);
+    CHECK(chart->runAt(at) == first->id);
+    CHECK(chart->runAt(at + QPoint(200, 200)) == 0);
+    QMenu menu;
+    chart->fillPointMenu(&menu, first->id);
+    QAction* more = menu.findChild<QAction*>(QStringLiteral("moreSeeds"));
+    REQUIRE(more);
+    QSignalSpy finished(window->sweepController(), &SweepController::finished);
+    more->trigger();
+    REQUIRE(waitForSignals(finished, 1, 120000));
+    QTest::qWait(100);
+    // Five runs of the same settings, seeds s … s + 4, all on the chart.
+    std::set<std::uint64_t> seeds;
+    for (const RunEntryPtr& entry : window->historyModel()->entries()) {
+        const pfa::TrainConfig& c = entry->result.config;
+        if (c.algorithm == first->result.config.algorithm &&
+            c.epsilon == first->result.config.epsilon && c.lambda == first->result.config.lambda)
+            seeds.insert(c.seed);
+    }
+    const std::uint64_t s = first->result.config.seed;
+    CHECK(seeds == std::set<std::uint64_t>{s, s + 1, s + 2, s + 3, s + 4});
+    CHECK(chart->pointCount() == 5);
+    // The sweep views put them in one cell: same settings, five seeds.
+    SweepViewsPanel* views = window->sweepViews();
+    views->refreshNow();
+    bool fiveInOne = false;
+    for (const pfa::SweepCell& cell : views->cells()) fiveInOne = fiveInOne || cell.runs == 5;
+    CHECK(fiveInOne);
 }

@@ -343,6 +343,7 @@ TEST_CASE(
         for (QLabel* label : tour->bubble()->findChildren<QLabel*>()) shown += label->text();
         CHECK(shown.contains(QStringLiteral("on average")));
         CHECK(shown.contains(QStringLiteral("seeds")));
+        CHECK(shown.contains(QStringLiteral("Run this point with 4 more seeds")));
         CHECK_FALSE(shown.contains(QStringLiteral("less accuracy")));
     }
     QTest::mouseClick(tour->backButton(), Qt::LeftButton);

@@ -1,6 +1,8 @@
 #include "ui/actions/sweep_actions.h"
 
 #include <QAction>
+#include <QDateTime>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
@@ -9,10 +11,13 @@
 #include <QTextDocument>
 
 #include "core/data/catalog.h"
+#include "core/data/data_directory.h"
 #include "core/fairness/fairness_notion.h"
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_preset.h"
+#include "core/sweep/sweep_summary.h"
 #include "core/util/build_info.h"
+#include "core/util/cpu_count.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/controllers/dataset_controller.h"
 #include "ui/controllers/results_file_controller.h"
@@ -171,6 +176,50 @@ bool SweepActions::startSweep(const pfa::SweepSpec& spec, int threads, const QSt
         spec.notions.empty() ? QString()
                              : QString::fromStdString(pfa::fairnessCode(spec.notions.front())));
     emit sweepViewsChanged();
+    return true;
+}
+
+bool SweepActions::runMoreSeeds(const RunEntryPtr& run, int extra, QString* error) {
+    const auto refuse = [&](const QString& reason) {
+        if (error) *error = reason;
+        QMessageBox::information(m_window, tr("More seeds"), reason);
+        return false;
+    };
+    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
+    if (!run || !data) return refuse(tr("No data set is loaded."));
+    // The sweep runs on the loaded data set: the run's own, with its split, or nothing.
+    if (pfa::datasetOfRunKey(run->context.runKey) != data->key) {
+        return refuse(tr("Run %1 was trained on another data set or split than the one "
+                         "loaded; load its data set first (Data set box) and try again.")
+                          .arg(run->id));
+    }
+    if (m_sweep->isRunning()) return refuse(tr("A sweep is already running; stop it first."));
+    // The settings as asked, so that the new runs share the run's key but for the seed (one
+    // cell of the sweep views); a run read from a file has only its resolved settings.
+    const pfa::TrainConfig& config = run->requested ? *run->requested : run->result.config;
+    pfa::SweepSpec spec;
+    spec.base = config;
+    spec.algorithms = {config.algorithm};
+    spec.notions = {config.fairness};
+    spec.epsilons = {config.epsilon};
+    spec.lambdas = {config.lambda};
+    spec.seeds.clear();
+    for (int k = 1; k <= extra; ++k)
+        spec.seeds.push_back(config.seed + static_cast<std::uint64_t>(k));
+    const QString file =
+        QDir(QString::fromStdString(pfa::userDataDirectory()))
+            .filePath(
+                QStringLiteral("sweeps/run-%1-seeds-%2.jsonl")
+                    .arg(run->id)
+                    .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
+    QDir().mkpath(QFileInfo(file).absolutePath());
+    QString problem;
+    if (!startSweep(spec, pfa::availableCpus(), file, &problem)) return refuse(problem);
+    emit message(tr("Running run %1's settings with %2 more seeds: its point's spread appears on "
+                    "the tradeoff chart")
+                     .arg(run->id)
+                     .arg(extra),
+                 10000);
     return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/data/builtin_datasets.h"
 #include "core/sweep/sweep_spec.h"
+#include "ui/runs/run_entry.h"
 
 class QAction;
 class QMenu;
@@ -49,6 +50,11 @@ public:
     bool startSweep(const pfa::SweepSpec& spec, int threads, const QString& resultsFile,
                     QString* error = nullptr, bool autoTune = false,
                     const std::vector<pfa::DatasetRequest>& dataVariants = {});
+    /// Runs the settings of `run` again with `extra` more seeds (seed + 1 … seed + extra) as a
+    /// small sweep on the loaded data set, so that the spread of its point shows; false with
+    /// the reason (shown to the user) when it cannot start: another data set or split is
+    /// loaded, or a sweep is running.
+    bool runMoreSeeds(const RunEntryPtr& run, int extra = 4, QString* error = nullptr);
     /// The sweep dialog, filled from preset `presetName` when given.
     void openSweepDialog(const QString& presetName = QString());
     /// Chooses the preset's data set (downloading it after asking, if need be) and opens the

@@ -147,6 +147,10 @@ void ChartView::drawForeground(QPainter* painter, const QRectF& rect) {
 
 void ChartView::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
+    if (m_menuExtender) {
+        m_menuExtender(&menu, viewport()->mapFromGlobal(event->globalPos()));
+        if (!menu.isEmpty()) menu.addSeparator();
+    }
     menu.addAction(tr("Export chart…"), this, &ChartView::exportWithDialog);
     if (SeriesLegend* legend = SeriesLegend::of(chart())) {
         menu.addSeparator();

@@ -1,8 +1,11 @@
 #pragma once
 
 #include <QtCharts/QChartView>
+#include <functional>
 
 #include "ui/charts/chart_export.h"
+
+class QMenu;
 
 namespace pfa::ui {
 
@@ -12,6 +15,12 @@ class ChartView : public QChartView, public ExportableView {
     Q_OBJECT
 public:
     explicit ChartView(QChart* chart, QWidget* parent = nullptr);
+
+    /// Adds actions to the context menu at `position` (viewport coordinates), before Export: a
+    /// chart's own actions on what is under the pointer (e.g. a point's).
+    void setMenuExtender(std::function<void(QMenu* menu, const QPoint& position)> extender) {
+        m_menuExtender = std::move(extender);
+    }
 
     /// Text shown centred over the plot area while `setEmpty(true)`.
     void setEmptyMessage(const QString& message);
@@ -52,6 +61,7 @@ private:
 
     QString m_emptyMessage;
     bool m_empty = true;
+    std::function<void(QMenu*, const QPoint&)> m_menuExtender;
 };
 
 }  // namespace pfa::ui

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -108,6 +109,10 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
            "front (lower-left is better). Hover a point for its settings, click "
            "to select. Right-click to export."));
     m_view->viewport()->installEventFilter(this);
+    // Right-click on a point: run it again with more seeds (one run is one draw of the noise).
+    m_view->setMenuExtender([this](QMenu* menu, const QPoint& position) {
+        if (const int id = runAt(position)) fillPointMenu(menu, id);
+    });
 
     // Which runs are shown: one data set and one notion, so that one front compares like
     // with like.
@@ -359,6 +364,30 @@ QString TradeoffChart::toolTipAt(const QPoint& viewportPos) const {
                           QString::fromStdString(pfa::formatNumber(m_livePos.x(), 4))));
     }
     return best;
+}
+
+int TradeoffChart::runAt(const QPoint& viewportPos) const {
+    int best = 0;
+    double bestDistance = kHitRadius;
+    for (const TradeoffPoints::Point& p : m_drawn->points()) {
+        const QPointF inChart = m_chart->mapToPosition(QPointF(p.x, p.y), m_drawn->frontLine());
+        const QPointF inView = m_view->mapFromScene(m_chart->mapToScene(inChart));
+        const double d = std::hypot(inView.x() - viewportPos.x(), inView.y() - viewportPos.y());
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = p.id;
+        }
+    }
+    return best;
+}
+
+void TradeoffChart::fillPointMenu(QMenu* menu, int id) {
+    QAction* seeds = menu->addAction(tr("Run this point with 4 more seeds"), this,
+                                     [this, id] { emit moreSeedsRequested(id); });
+    seeds->setObjectName(QStringLiteral("moreSeeds"));
+    seeds->setToolTip(
+        tr("One run is one draw of the privacy noise (and of the split): the same "
+           "settings with seeds +1 … +4 show how far its point moves"));
 }
 
 bool TradeoffChart::eventFilter(QObject* watched, QEvent* event) {

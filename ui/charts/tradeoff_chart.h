@@ -15,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QValueAxis;
 class QLineSeries;
+class QMenu;
 class QScatterSeries;
 class QToolButton;
 
@@ -91,6 +92,10 @@ public:
     /// The tooltip for a position in the view's viewport: the settings of the point under it,
     /// or an empty string (tests, and the view's tooltip event).
     QString toolTipAt(const QPoint& viewportPos) const;
+    /// The run whose point is under `viewportPos` (within a few pixels), or 0.
+    int runAt(const QPoint& viewportPos) const;
+    /// The actions of run `id`'s point in the chart's context menu.
+    void fillPointMenu(QMenu* menu, int id);
     /// Where run `id`'s point is drawn, in viewport coordinates (tests).
     QPoint viewportPosOf(int id) const;
 
@@ -117,6 +122,8 @@ public:
 
 signals:
     void runClicked(int id);
+    /// The user asked to run the point of run `id` again with more seeds (its context menu).
+    void moreSeedsRequested(int id);
     /// The colours of the budgets drawn changed (other views colour runs the same way).
     void paletteChanged(const chart_style::EpsilonPalette& palette);
 

@@ -100,7 +100,7 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         pfa::RunContext context = provider(run.dataset)->context;
         context.runKey = autoTune ? "auto-tune|" + run.key : run.key;
         std::lock_guard<std::mutex> lock(m_mutex);
-        m_pending.push_back({result, context});
+        m_pending.push_back({result, context, run.config});
         m_progress = progress;
         m_progressChanged = true;
     };
@@ -174,8 +174,8 @@ void SweepController::drain() {
     auto entriesOf = [&](std::vector<Pending>& runs) {
         std::vector<RunEntryPtr> entries;
         for (Pending& p : runs) {
-            entries.push_back(
-                makeRunEntry(m_allocateId(), std::move(p.result), std::move(p.context), now));
+            entries.push_back(makeRunEntry(m_allocateId(), std::move(p.result),
+                                           std::move(p.context), now, std::move(p.requested)));
         }
         return entries;
     };

@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "core/privacy/dataset_ledger.h"
@@ -79,6 +80,7 @@ private:
     struct Pending {
         pfa::RunResult result;
         pfa::RunContext context;
+        std::optional<pfa::TrainConfig> requested;  ///< runs of this sweep (not resumed ones)
     };
     std::vector<Pending> m_pending;
     std::vector<Pending> m_cutShort;

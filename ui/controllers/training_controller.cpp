@@ -27,6 +27,7 @@ int TrainingController::startRun(const pfa::TrainConfig& config,
     if (m_active) m_active->cancel();  // superseded: its late results are dropped by id
     auto control = std::make_shared<RunControl>(allocateRunId());
     m_runKeys[control->runId()] = pfa::runKey(data->key, config);
+    m_requested[control->runId()] = config;
     if (singleEpoch) control->stepOneEpoch();
     m_active = control;
     auto train = [this, control, config, data, hook = m_executedHook,
@@ -115,6 +116,7 @@ void TrainingController::runReturned(const std::shared_ptr<RunControl>& control,
         return;
     }
     m_runKeys.erase(control->runId());
+    m_requested.erase(control->runId());
     if (!isCurrent(control)) return;
     m_stopped.erase(control->runId());
     m_active.reset();
@@ -134,6 +136,10 @@ void TrainingController::runEnded(const std::shared_ptr<RunControl>& control,
     entry->context = data->context;
     entry->context.runKey = m_runKeys[control->runId()];
     m_runKeys.erase(control->runId());
+    if (const auto asked = m_requested.find(control->runId()); asked != m_requested.end()) {
+        entry->requested = asked->second;
+        m_requested.erase(asked);
+    }
     // It touched the data whether or not anyone sees its results: charge it first.
     emit runExecuted(entry);
     if (!isCurrent(control)) return;  // superseded (live mode): never shown

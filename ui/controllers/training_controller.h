@@ -93,7 +93,8 @@ private:
 
     std::shared_ptr<RunControl> m_active;
     std::set<int> m_stopped;
-    std::map<int, std::string> m_runKeys;  ///< run key of each started run (sweep cells)
+    std::map<int, std::string> m_runKeys;         ///< run key of each started run (sweep cells)
+    std::map<int, pfa::TrainConfig> m_requested;  ///< settings as asked, of each started run
     State m_state = State::Idle;
     int m_nextRunId = 1;
     std::function<void(const pfa::RunResult&, const pfa::RunContext&)> m_executedHook;

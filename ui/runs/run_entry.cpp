@@ -117,8 +117,9 @@ QString RunEntry::protectionText() const {
 }
 
 RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context,
-                         const QDateTime& finished) {
+                         const QDateTime& finished, std::optional<pfa::TrainConfig> requested) {
     auto entry = std::make_shared<RunEntry>();
+    entry->requested = std::move(requested);
     entry->id = id;
     entry->finished = finished;
     entry->result = std::move(result);

@@ -4,6 +4,7 @@
 #include <QMetaType>
 #include <QString>
 #include <memory>
+#include <optional>
 
 #include "core/config/run_result.h"
 #include "core/sweep/run_record.h"
@@ -18,6 +19,10 @@ struct RunEntry {
     bool stoppedByUser = false;
     pfa::RunResult result;
     pfa::RunContext context;
+    /// The settings as asked, before "auto" values were resolved (`result.config`): what
+    /// reruns the run with other seeds under the same run key. Runs of this session only (a
+    /// record keeps the resolved settings).
+    std::optional<pfa::TrainConfig> requested;
 
     /// Finished normally (a point on the tradeoff chart).
     bool isComplete() const { return result.status == pfa::RunStatus::Completed; }
@@ -48,7 +53,8 @@ using RunEntryPtr = std::shared_ptr<const RunEntry>;
 
 /// A finished run (not stopped by the user) for the history.
 RunEntryPtr makeRunEntry(int id, pfa::RunResult result, pfa::RunContext context,
-                         const QDateTime& finished);
+                         const QDateTime& finished,
+                         std::optional<pfa::TrainConfig> requested = std::nullopt);
 
 }  // namespace pfa::ui
 

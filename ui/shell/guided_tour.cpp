@@ -94,8 +94,9 @@ GuidedTour::GuidedTour(MainWindow* window) : QWidget(window), m_window(window) {
         {tr("Move ε"),
          tr("ε is the privacy budget. A smaller ε adds more noise: more privacy and, on average, "
             "a less accurate model. One run is one draw of that noise, so a single run at a small "
-            "ε can come out ahead of one at a larger ε; λ and ε also interact. To see the trend, "
-            "compare several seeds (Sweep → New sweep…). ε = ∞ turns privacy off."),
+            "ε can come out ahead of one at a larger ε; λ and ε also interact. To see the spread, "
+            "right-click a point of the tradeoff chart: <i>Run this point with 4 more seeds</i> "
+            "(or compare seeds in Sweep → New sweep…). ε = ∞ turns privacy off."),
          [panel] { return panel->epsilonControl(); }},
         {tr("Read the tradeoff"),
          tr("Every finished run becomes a point here: test error against violation. Runs at "

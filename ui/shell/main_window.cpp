@@ -299,6 +299,12 @@ void MainWindow::connectSweepsAndSessions() {
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
             qOverload<const std::vector<RunEntryPtr>&>(&LedgerBook::charge));
     connect(m_sweepActions, &SweepActions::sweepViewsChanged, m_sweepDock, &QDockWidget::raise);
+    // A point's "run with 4 more seeds" (the tradeoff chart's context menu).
+    connect(m_tradeoff, &TradeoffChart::moreSeedsRequested, this, [this](int id) {
+        for (const RunEntryPtr& entry : m_history->entries()) {
+            if (entry->id == id) m_sweepActions->runMoreSeeds(entry);
+        }
+    });
     connect(m_session, &SessionController::stateChanged, this, &MainWindow::updateTitle);
     connect(m_session, &SessionController::aboutToOpen, this, [this] {
         // A run of the session being replaced must not end up in the opened one (nor its
