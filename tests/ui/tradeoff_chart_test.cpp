@@ -13,9 +13,11 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "core/sweep/prepared_dataset.h"
@@ -562,4 +564,51 @@ TEST_CASE(
     for (RunEntryPtr& run : runs) run = withBaseline(run, false);
     chart.setRuns(runs);
     CHECK(level->count() == 0);
+}
+
+TEST_CASE(
+    "Tradeoff chart: runs of one algorithm that differ in an own setting are named by it, "
+    "with markers of their own",
+    "[ui][tradeoff][variants]") {
+    // The student's four trust models of isrl-dp-sgd, at one ε: four identical markers before.
+    std::vector<RunEntryPtr> runs;
+    int id = 1;
+    for (const char* trust : {"central", "isrl", "local", "sdp"}) {
+        auto entry = std::make_shared<RunEntry>(
+            *fakeRun(id, kSynthetic, 1.0, 0.01 * id, 0.30 - 0.02 * id, "isrl-dp-sgd"));
+        entry->result.config.extra["trust"] = trust;
+        runs.push_back(entry);
+        ++id;
+    }
+    runs.push_back(fakeRun(id, kSynthetic, 1.0, 0.2, 0.1, "dp-fermi"));
+    TradeoffChart chart;
+    chart.resize(900, 600);
+    chart.followExperiment(QString::fromStdString(kSynthetic),
+                           pfa::FairnessNotion::DemographicParity);
+    chart.setRuns(runs);
+    std::map<QString, QScatterSeries::MarkerShape> shapes;
+    for (const ChartLegend::Entry& entry : chart.legend()->entries())
+        shapes[entry.text] = entry.shape;
+    INFO([&] {
+        std::string names;
+        for (const auto& [name, shape] : shapes) names += name.toStdString() + " | ";
+        return names;
+    }());
+    std::set<QScatterSeries::MarkerShape> distinct;
+    for (const char* trust : {"central", "isrl", "local", "sdp"}) {
+        const QString name = QStringLiteral("isrl-dp-sgd (trust = %1)").arg(QLatin1String(trust));
+        REQUIRE(shapes.count(name));
+        distinct.insert(shapes[name]);
+    }
+    CHECK(distinct.size() == 4);  // four markers for four trust models
+    // None of them is the marker of the other algorithm shown.
+    CHECK_FALSE(distinct.count(chart_style::markerForAlgorithm("dp-fermi")));
+    // An algorithm whose runs do not differ keeps its plain name and marker.
+    REQUIRE(shapes.count(QStringLiteral("dp-fermi")));
+    CHECK(shapes[QStringLiteral("dp-fermi")] == chart_style::markerForAlgorithm("dp-fermi"));
+    // The tooltip (a run's summary) names the trust model too.
+    CHECK(runs[2]->summary().contains(QStringLiteral("trust = local")));
+    chart.show();
+    QTest::qWait(50);
+    CHECK(chart.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-trust-models.png")));
 }

@@ -510,12 +510,16 @@ void TradeoffChart::updateLegend() {
     TradeoffLegend::Contents contents;
     const std::vector<TradeoffPoints::Point>& points = m_drawn->points();
     for (const RunEntryPtr& run : m_runs) {
-        const bool drawn =
-            std::any_of(points.begin(), points.end(),
-                        [&](const TradeoffPoints::Point& p) { return p.id == run->id; });
-        if (drawn && !std::count(m_trail.begin(), m_trail.end(), run->id))
-            contents.algorithms.insert({run->result.config.algorithm,
-                                        mixesProtection() ? m_protections.kindOf(*run) : -2});
+        const auto drawn =
+            std::find_if(points.begin(), points.end(),
+                         [&](const TradeoffPoints::Point& p) { return p.id == run->id; });
+        if (drawn == points.end() || drawn->trail ||
+            std::count(m_trail.begin(), m_trail.end(), run->id))
+            continue;
+        // The algorithm and the own settings that tell its runs apart, with their marker.
+        const std::string label = drawn->label.toStdString();
+        contents.algorithms.insert({label, mixesProtection() ? m_protections.kindOf(*run) : -2});
+        contents.shapes[label] = drawn->shape;
     }
     contents.curves = m_drawn->curveCount();
     contents.front = m_front.size() > 1;

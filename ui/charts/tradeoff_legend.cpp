@@ -28,7 +28,9 @@ void TradeoffLegend::show(const Contents& contents, const TradeoffProtections& p
     for (const auto& [algorithm, kind] : contents.algorithms) {
         Entry entry;
         entry.text = QString::fromStdString(algorithm);
-        entry.shape = chart_style::markerForAlgorithm(entry.text);
+        const auto shape = contents.shapes.find(algorithm);
+        entry.shape = shape != contents.shapes.end() ? shape->second
+                                                     : chart_style::markerForAlgorithm(entry.text);
         entry.brush = QColor(235, 235, 235);
         entry.pen = QPen(QColor(40, 40, 40), 1.2);
         if (kind != -2) {

@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QPen>
 #include <QString>
+#include <QtCharts/QScatterSeries>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -30,6 +32,9 @@ public:
         /// The algorithms of the points (trail excluded), each with the index of its protection
         /// when the chart mixes protections (−1: not private), else −2.
         std::set<std::pair<std::string, int>> algorithms;
+        /// The marker of each name in `algorithms` when it is not the algorithm's own (runs
+        /// that differ in an own setting, e.g. "isrl-dp-sgd (trust = local)").
+        std::map<std::string, QScatterSeries::MarkerShape> shapes;
         int curves = 0;      ///< runs drawn with their own curve
         bool front = false;  ///< a Pareto front of two points or more is drawn
         int trail = 0;       ///< runs on the live-mode trail

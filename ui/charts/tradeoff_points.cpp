@@ -6,8 +6,12 @@
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <set>
 #include <tuple>
 
+#include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/tradeoff_protection.h"
 
@@ -78,10 +82,77 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
         m_points.push_back({dot.id, dot.x, dot.y, run->summary(), false, QColor()});
         pointRuns.push_back(run);
     }
+    // Runs of one algorithm that differ in its own settings (isrl-dp-sgd's trust models,
+    // ppsgd's personalisation) are told apart: by name in the legend and by marker shape,
+    // the algorithm's own shape first. The curve setting (γ, a dual step) is not a variant.
+    std::map<std::string, std::map<std::string, std::set<std::string>>> ownValues;
+    for (const RunEntry* run : pointRuns) {
+        const pfa::TrainConfig& c = run->result.config;
+        for (const auto& [name, value] : c.extra) ownValues[c.algorithm][name].insert(value);
+    }
+    const auto variantOf = [&](const pfa::TrainConfig& c) {
+        std::string text;
+        const std::string curve = pfa::curveSettingOf(c.algorithm);
+        for (const auto& [name, values] : ownValues[c.algorithm]) {
+            if (values.size() < 2 || name == curve) continue;
+            const auto value = c.extra.find(name);
+            text +=
+                (text.empty() ? "" : ", ") + name + " = " +
+                (value == c.extra.end() ? std::string("–") : pfa::shortValueText(value->second));
+        }
+        return text;
+    };
+    std::map<std::string, std::set<std::string>> variants;  // algorithm → its variants shown
+    for (const RunEntry* run : pointRuns)
+        variants[run->result.config.algorithm].insert(variantOf(run->result.config));
+    static const QScatterSeries::MarkerShape kShapes[] = {
+        QScatterSeries::MarkerShapeCircle,   QScatterSeries::MarkerShapeRectangle,
+        QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeRotatedRectangle,
+        QScatterSeries::MarkerShapeStar,     QScatterSeries::MarkerShapePentagon};
+    // Each variant's marker: the algorithm's own for the first, then the next shapes that no
+    // other algorithm shown uses (so isrl-dp-sgd's "local" never looks like dp-fermi).
+    std::set<QScatterSeries::MarkerShape> ownShapes;
+    for (const auto& [algorithm, shown] : variants)
+        ownShapes.insert(chart_style::markerForAlgorithm(QString::fromStdString(algorithm)));
+    std::map<std::pair<std::string, std::string>, QScatterSeries::MarkerShape> shapeOf;
+    for (const auto& [algorithm, shown] : variants) {
+        const QScatterSeries::MarkerShape own =
+            chart_style::markerForAlgorithm(QString::fromStdString(algorithm));
+        auto next = static_cast<std::size_t>(
+            std::find(std::begin(kShapes), std::end(kShapes), own) - std::begin(kShapes));
+        std::set<QScatterSeries::MarkerShape> used{own};
+        bool first = true;
+        for (const std::string& variant : shown) {
+            if (first) {
+                shapeOf[{algorithm, variant}] = own;
+                first = false;
+                continue;
+            }
+            QScatterSeries::MarkerShape shape = own;
+            for (std::size_t step = 1; step <= std::size(kShapes); ++step) {
+                const QScatterSeries::MarkerShape candidate =
+                    kShapes[(next + step) % std::size(kShapes)];
+                if (!used.count(candidate) && !ownShapes.count(candidate)) {
+                    shape = candidate;
+                    next = (next + step) % std::size(kShapes);
+                    break;
+                }
+            }
+            used.insert(shape);
+            shapeOf[{algorithm, variant}] = shape;
+        }
+    }
+    for (std::size_t i = 0; i < pointRuns.size(); ++i) {
+        const pfa::TrainConfig& c = pointRuns[i]->result.config;
+        const std::string variant = variantOf(c);
+        m_points[i].shape = shapeOf[{c.algorithm, variant}];
+        m_points[i].label = QString::fromStdString(
+            variant.empty() ? c.algorithm : c.algorithm + " (" + variant + ")");
+    }
 
     // One scatter series per (algorithm, ε, on front?) so each point gets its colour/marker.
     struct Key {
-        std::string algorithm;
+        QString algorithm;  ///< with its variant (Point::label)
         double epsilon;
         bool front;
         int protection;  ///< its kind when the chart mixes protections, else 0
@@ -98,15 +169,14 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
         if (!onFront) color.setAlphaF(0.35f);  // dominated: faded
         m_points[i].color = color;
         const int kind = protections.mixed() ? std::max(0, protections.kindOf(*pointRuns[i])) : 0;
-        QScatterSeries*& series = seriesFor[Key{c.algorithm, c.epsilon, onFront, kind}];
+        QScatterSeries*& series = seriesFor[Key{m_points[i].label, c.epsilon, onFront, kind}];
         if (!series) {
             series = new QScatterSeries();
             series->setColor(color);
             series->setBorderColor(onFront ? QColor(30, 30, 30) : QColor(0, 0, 0, 60));
-            series->setMarkerShape(
-                chart_style::markerForAlgorithm(QString::fromStdString(c.algorithm)));
+            series->setMarkerShape(m_points[i].shape);
             series->setMarkerSize(onFront ? 15 : 12);
-            QString name = QStringLiteral("%1, %2").arg(QString::fromStdString(c.algorithm),
+            QString name = QStringLiteral("%1, %2").arg(m_points[i].label,
                                                         chart_style::epsilonLabel(c.epsilon));
             if (protections.mixed()) {
                 name += QStringLiteral(" — ") + pointRuns[i]->protectionText();

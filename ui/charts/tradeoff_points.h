@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QPointF>
 #include <QString>
+#include <QtCharts/QScatterSeries>
 #include <map>
 #include <vector>
 
@@ -38,6 +39,10 @@ public:
         QString tooltip;
         bool trail;
         QColor color;
+        /// What the legend calls its marker: the algorithm, and the own settings that tell
+        /// its runs on the chart apart ("isrl-dp-sgd (trust = local)").
+        QString label = QString();
+        QScatterSeries::MarkerShape shape = QScatterSeries::MarkerShapeCircle;
     };
 
     /// Adds the front line, the trail line and the selection ring to `chart`.

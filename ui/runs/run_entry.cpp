@@ -5,6 +5,7 @@
 
 #include "core/algorithms/registry.h"
 #include "core/config/algorithm.h"
+#include "core/config/parameters.h"
 #include "core/sweep/run_protection.h"
 #include "core/util/format.h"
 #include "ui/support/palette.h"
@@ -57,6 +58,15 @@ QString RunEntry::summary() const {
                      chart_style::curvePointText(c))
                 .arg(c.seed)
                 .arg(lengthText());
+    // The algorithm's own choices (a trust model, a noise mode): what tells its runs apart.
+    QStringList choices;
+    for (const auto& [name, value] : c.extra) {
+        const pfa::ParamSpec* spec = pfa::findParameter(name);
+        if (spec && spec->kind == pfa::ParamKind::Choice)
+            choices << QStringLiteral("%1 = %2").arg(QString::fromStdString(name),
+                                                     QString::fromStdString(value));
+    }
+    if (!choices.isEmpty()) text += choices.join(QStringLiteral(", ")) + QLatin1Char('\n');
     if (result.privacy.isPrivate) {
         text += QStringLiteral("target ε = %1, certified ε = %2 (δ = %3, %4)\n")
                     .arg(num(c.epsilon), num(certifiedEpsilon()), num(c.delta, 3),
