@@ -17,6 +17,7 @@
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/live_charts_panel.h"
 #include "ui/panels/teaching_panel.h"
+#include "ui/panels/teaching_texts.h"
 #include "ui/shell/guided_tour.h"
 #include "ui_test_support.h"
 
@@ -476,4 +477,40 @@ TEST_CASE("Screenshots of the teaching panel and the guided tour",
         }
         CHECK_FALSE(tour->isActive());
     }
+}
+
+TEST_CASE("The teaching panel says who adds the noise and what personalisation keeps local",
+          "[ui][teaching][trust]") {
+    TeachingFacts facts;
+    facts.config.algorithm = "isrl-dp-sgd";
+    facts.config.epsilon = 1.0;
+    facts.config.extra["trust"] = "local";
+    const QString silos = teaching_texts::privacyHtml(facts);
+    INFO(silos.toStdString());
+    CHECK(silos.contains(QStringLiteral("Who is trusted")));
+    CHECK(silos.contains(QStringLiteral("<b>Each record (local DP)</b>")));
+    CHECK(silos.contains(QStringLiteral("Trusted server")));  // the others are named
+    {
+        QTextBrowser shown;
+        shown.setHtml(silos);
+        shown.resize(420, 640);
+        CHECK(shown.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/teaching-trust-model.png")));
+    }
+    // The default (no value chosen) is the declared one: each silo.
+    facts.config.extra.erase("trust");
+    CHECK(
+        teaching_texts::privacyHtml(facts).contains(QStringLiteral("<b>Each silo (ISRL-DP)</b>")));
+
+    facts.config.algorithm = "ppsgd";
+    facts.config.extra = {{"personalisation", "0.5"}};
+    const QString personal = teaching_texts::privacyHtml(facts);
+    INFO(personal.toStdString());
+    CHECK(personal.contains(QStringLiteral("Personalisation</i> a = 0.5")));
+    CHECK_FALSE(personal.contains(QStringLiteral("Who is trusted")));
+    // An algorithm with neither says nothing of them.
+    facts.config.algorithm = "dp-fermi";
+    facts.config.extra.clear();
+    const QString fermi = teaching_texts::privacyHtml(facts);
+    CHECK_FALSE(fermi.contains(QStringLiteral("Who is trusted")));
+    CHECK_FALSE(fermi.contains(QStringLiteral("Personalisation")));
 }

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
 #include "core/sweep/sweep_spec.h"
 #include "ui/panels/experiment_panel.h"
 
@@ -141,6 +142,47 @@ QString algorithmHtml(const TeachingFacts& f) {
     return html;
 }
 
+namespace {
+/// Who adds the noise (a trust model) and how much each user keeps to themselves
+/// (personalisation), for the algorithms that declare them: the same ε means different things.
+QString trustHtml(const pfa::Algorithm& algorithm, const pfa::TrainConfig& config) {
+    QString html;
+    for (const pfa::ParamSpec& spec : algorithm.parameters()) {
+        const auto chosen = config.extra.find(spec.name);
+        const std::string value = chosen != config.extra.end() ? chosen->second : spec.defaultValue;
+        if (spec.name == "trust") {
+            QStringList others;
+            QString mine;
+            for (const pfa::ParamChoice& choice : spec.choices) {
+                const QString label = QString::fromStdString(choice.label).toHtmlEscaped();
+                if (choice.value == value) {
+                    mine = QObject::tr("<b>%1</b> — %2")
+                               .arg(label, QString::fromStdString(choice.help).toHtmlEscaped());
+                } else {
+                    others << label;
+                }
+            }
+            html += para(
+                QObject::tr("<i>Who is trusted:</i> %1. The same ε costs more accuracy the less "
+                            "is trusted: a trusted server noises the average once; each silo "
+                            "noising its own update adds noise at every silo; local DP noises "
+                            "every record. Compare them with the setting <i>Trust model</i> "
+                            "(also as a sweep axis): %2.")
+                    .arg(mine, others.join(QStringLiteral(", "))));
+        } else if (spec.name == "personalisation") {
+            html += para(
+                QObject::tr("<i>Personalisation</i> a = %1: each user keeps a personal model "
+                            "that never leaves them and shares a global one, noised. a = 0: "
+                            "every user learns alone (nothing released, ε = 0); a = ∞: one "
+                            "shared model. In between, the global part carries what users have "
+                            "in common, and its noise is all that privacy costs.")
+                    .arg(QString::fromStdString(pfa::shortValueText(value)).toHtmlEscaped()));
+        }
+    }
+    return html;
+}
+}  // namespace
+
 QString privacyHtml(const TeachingFacts& f) {
     QString html = heading(QObject::tr("ε and δ: the privacy promise"));
     const pfa::Algorithm* algorithm = algorithmNamed(f.config.algorithm);
@@ -223,6 +265,7 @@ QString privacyHtml(const TeachingFacts& f) {
             "public");
     }
     html += para(QObject::tr("<i>Protected unit:</i> %1.").arg(unit));
+    html += trustHtml(*algorithm, f.config);
     html += para(
         replace
             ? QObject::tr("<i>Neighbouring data sets:</i> <b>replace one</b> — %1")
