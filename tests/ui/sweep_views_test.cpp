@@ -14,6 +14,7 @@
 #include <QtCharts/QValueAxis>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
 
 #include "core/sweep/sweep_spec.h"
 #include "ui/actions/sweep_actions.h"
@@ -49,6 +50,8 @@ struct Run {
     int epochs = 50;
     double error = 0.2;
     double violation = 0.1;
+    std::string algorithm = "dp-fermi";
+    std::map<std::string, std::string> extra;  ///< own settings
 };
 
 /// A finished run as the history holds it, its run key made as the sweep makes it.
@@ -56,7 +59,8 @@ RunEntryPtr entryOf(int id, const Run& run) {
     pfa::RunResult r;
     r.dataset = run.name;
     r.status = pfa::RunStatus::Completed;
-    r.config.algorithm = "dp-fermi";
+    r.config.algorithm = run.algorithm;
+    r.config.extra = run.extra;
     r.config.fairness = run.notion;
     r.config.epsilon = run.epsilon;
     r.config.lambda = run.lambda;
@@ -349,22 +353,13 @@ TEST_CASE("Sweep views: each baseline's curve runs over its own setting, one run
     }
     for (double step : {0.05, 0.2, 0.5}) {
         for (std::uint64_t seed : {0, 1}) {
-            pfa::RunResult r;
-            r.dataset = "adult";
-            r.status = pfa::RunStatus::Completed;
-            r.config.algorithm = "pf-ld";
-            r.config.epsilon = 1.0;
-            r.config.lambda = 0.0;
-            r.config.seed = seed;
-            r.config.extra["dual-step"] = pfa::realText(step);
-            r.test.error = 0.17 + 0.02 * step;
-            r.test.dpGap = 0.1 - 0.1 * step;
-            r.privacy.isPrivate = true;
-            r.privacy.epsilonSpent = 0.99;
-            pfa::RunContext context;
-            context.runKey = pfa::runKey(kAdult, r.config);
-            entries.push_back(
-                makeRunEntry(id++, std::move(r), std::move(context), QDateTime::currentDateTime()));
+            Run run;
+            run.algorithm = "pf-ld";
+            run.extra["dual-step"] = pfa::realText(step);
+            run.seed = seed;
+            run.error = 0.17 + 0.02 * step;
+            run.violation = 0.1 - 0.1 * step;
+            entries.push_back(entryOf(id++, run));
         }
     }
     SweepViewsPanel views;
@@ -397,21 +392,13 @@ TEST_CASE(
     int id = static_cast<int>(entries.size()) + 1;
     for (double epsilon : {0.5, 1.0, 4.0}) {
         for (std::uint64_t seed : {0, 1}) {
-            pfa::RunResult r;
-            r.dataset = "adult";
-            r.status = pfa::RunStatus::Completed;
-            r.config.algorithm = "dp-sgd";
-            r.config.epsilon = epsilon;
-            r.config.seed = seed;
-            r.config.epochs = 50;
-            r.test.error = 0.5 + 0.002 * seed;
-            r.test.dpGap = 0.01;
-            r.privacy.isPrivate = true;
-            r.privacy.epsilonSpent = epsilon;
-            pfa::RunContext context;
-            context.runKey = pfa::runKey(kAdult, r.config);
-            entries.push_back(
-                makeRunEntry(id++, std::move(r), std::move(context), QDateTime::currentDateTime()));
+            Run run;
+            run.algorithm = "dp-sgd";
+            run.epsilon = epsilon;
+            run.seed = seed;
+            run.error = 0.5 + 0.002 * seed;
+            run.violation = 0.01;
+            entries.push_back(entryOf(id++, run));
         }
     }
     SweepViewsPanel views;
