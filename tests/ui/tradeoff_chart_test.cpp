@@ -608,6 +608,13 @@ TEST_CASE(
     CHECK(shapes[QStringLiteral("dp-fermi")] == chart_style::markerForAlgorithm("dp-fermi"));
     // The tooltip (a run's summary) names the trust model too.
     CHECK(runs[2]->summary().contains(QStringLiteral("trust = local")));
+    // So does the run list's algorithm column; a run without a variant keeps its name.
+    RunHistoryModel history;
+    history.append(runs);
+    CHECK(history.data(history.index(2, RunHistoryModel::Algorithm), Qt::DisplayRole).toString() ==
+          QStringLiteral("isrl-dp-sgd (trust = local)"));
+    CHECK(history.data(history.index(4, RunHistoryModel::Algorithm), Qt::DisplayRole).toString() ==
+          QStringLiteral("dp-fermi"));
     chart.show();
     QTest::qWait(50);
     CHECK(chart.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-trust-models.png")));

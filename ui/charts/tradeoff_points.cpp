@@ -14,6 +14,7 @@
 #include "core/config/parameters.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/tradeoff_protection.h"
+#include "ui/runs/run_variants.h"
 
 namespace pfa::ui {
 
@@ -85,23 +86,10 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
     // Runs of one algorithm that differ in its own settings (isrl-dp-sgd's trust models,
     // ppsgd's personalisation) are told apart: by name in the legend and by marker shape,
     // the algorithm's own shape first. The curve setting (γ, a dual step) is not a variant.
-    std::map<std::string, std::map<std::string, std::set<std::string>>> ownValues;
-    for (const RunEntry* run : pointRuns) {
-        const pfa::TrainConfig& c = run->result.config;
-        for (const auto& [name, value] : c.extra) ownValues[c.algorithm][name].insert(value);
-    }
-    const auto variantOf = [&](const pfa::TrainConfig& c) {
-        std::string text;
-        const std::string curve = pfa::curveSettingOf(c.algorithm);
-        for (const auto& [name, values] : ownValues[c.algorithm]) {
-            if (values.size() < 2 || name == curve) continue;
-            const auto value = c.extra.find(name);
-            text +=
-                (text.empty() ? "" : ", ") + name + " = " +
-                (value == c.extra.end() ? std::string("–") : pfa::shortValueText(value->second));
-        }
-        return text;
-    };
+    std::vector<const pfa::TrainConfig*> configs;
+    for (const RunEntry* run : pointRuns) configs.push_back(&run->result.config);
+    const RunVariants runVariants(configs);
+    const auto variantOf = [&](const pfa::TrainConfig& c) { return runVariants.of(c); };
     std::map<std::string, std::set<std::string>> variants;  // algorithm → its variants shown
     for (const RunEntry* run : pointRuns)
         variants[run->result.config.algorithm].insert(variantOf(run->result.config));

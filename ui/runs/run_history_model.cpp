@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/util/format.h"
+#include "ui/runs/run_variants.h"
 #include "ui/support/palette.h"
 
 namespace pfa::ui {
@@ -21,7 +22,9 @@ QString number(double value, int digits = 4) {
 
 }  // namespace
 
-RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
+RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractTableModel(parent) {
+    connect(this, &RunHistoryModel::entriesChanged, this, &RunHistoryModel::updateVariants);
+}
 
 int RunHistoryModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_entries.size());
@@ -66,6 +69,21 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
     return {};
 }
 
+void RunHistoryModel::updateVariants() {
+    std::vector<const pfa::TrainConfig*> configs;
+    for (const RunEntryPtr& entry : m_entries) configs.push_back(&entry->result.config);
+    const RunVariants variants(configs);
+    std::map<int, std::string> labels;
+    for (const RunEntryPtr& entry : m_entries) {
+        const std::string label = variants.label(entry->result.config);
+        if (label != entry->result.config.algorithm) labels[entry->id] = label;
+    }
+    if (labels == m_variants) return;
+    m_variants = std::move(labels);
+    if (!m_entries.empty())
+        emit dataChanged(index(0, Algorithm), index(rowCount() - 1, Algorithm), {Qt::DisplayRole});
+}
+
 void RunHistoryModel::setEpsilonPalette(const chart_style::EpsilonPalette& palette) {
     if (palette == m_palette) return;
     m_palette = palette;
@@ -108,8 +126,13 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
             case Id:
                 return e.id;
-            case Algorithm:
-                return QString::fromStdString(c.algorithm);
+            case Algorithm: {
+                // Named by the own settings that tell it from the algorithm's other runs listed
+                // ("isrl-dp-sgd (trust = local)").
+                const auto variant = m_variants.find(e.id);
+                return QString::fromStdString(variant != m_variants.end() ? variant->second
+                                                                          : c.algorithm);
+            }
             case Dataset:
                 return QString::fromStdString(e.result.dataset);
             case Notion:

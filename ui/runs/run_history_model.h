@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <map>
 #include <vector>
 
 #include "ui/runs/run_entry.h"
@@ -66,6 +67,11 @@ signals:
 private:
     std::vector<RunEntryPtr> m_entries;
     chart_style::EpsilonPalette m_palette;
+    /// Runs named by their variant ("isrl-dp-sgd (trust = local)"), by id; the others by
+    /// their algorithm.
+    std::map<int, std::string> m_variants;
+    /// Recomputes m_variants from the runs listed (after every change of them).
+    void updateVariants();
 };
 
 }  // namespace pfa::ui
