@@ -4,20 +4,28 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <catch2/catch.hpp>
 
+#include "ui/charts/chart_export.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/tradeoff_chart.h"
+#include "ui/controllers/sweep_controller.h"
 #include "ui/panels/epsilon_control.h"
 #include "ui/panels/lambda_control.h"
 #include "ui/panels/live_charts_panel.h"
+#include "ui/panels/teaching_panel.h"
+#include "ui/runs/run_history_model.h"
 #include "ui/shell/presenter_controls.h"
 #include "ui_test_support.h"
 
@@ -262,4 +270,82 @@ TEST_CASE("Presentation mode screenshot after a run on the default data",
     QTest::qWait(300);
     CHECK(window.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/presentation-mode.png")));
     presentationAction(window)->trigger();
+}
+
+TEST_CASE(
+    "The instructor's lecture, end to end in presentation mode: λ and ε live, the spread "
+    "of a point, the teaching panel, a slide",
+    "[ui][presentation][instructor][slow]") {
+    // The lecture as the instructor gave it: fresh window on the built-in data at 1280×720
+    // (under xvfb-run with -screen 0 1280x720x24 the full screen is that too), one run, F5,
+    // live mode, λ up, ε down and off, four more seeds of a point, the teaching panel, a slide.
+    QElapsedTimer clock;
+    clock.start();
+    auto window = readyWindow(40);
+    window->resize(1280, 720);
+    QTest::qWait(50);
+    ExperimentPanel* panel = window->experimentPanel();
+    QSignalSpy finished(window->controller(), &TrainingController::runFinished);
+    clickToolbar(*window, window->runAction());
+    REQUIRE(waitForSignals(finished, 1, 60000));
+    QAction* toggle = presentationAction(*window);
+    toggle->trigger();
+    QTest::qWait(100);
+    auto* presenter = window->findChild<PresenterControls*>(QStringLiteral("presenterControls"));
+    REQUIRE(presenter);
+    REQUIRE(presenter->isVisible());
+    presenter->liveAction()->trigger();
+    REQUIRE(panel->liveMode());
+    TradeoffChart* chart = window->tradeoffChart();
+    // λ up: each move reruns and the point moves along one ε line of the trail.
+    for (double lambda : {1.0, 4.0, 16.0}) {
+        const int before = finished.count();
+        presenter->lambdaControl()->setValue(lambda);
+        REQUIRE(waitForSignals(finished, before + 1, 60000));
+        QTest::qWait(250);  // the live-mode pause and a redraw
+        CHECK(finishedEntry(finished, finished.count() - 1)->result.config.lambda == lambda);
+    }
+    CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/instructor-1-lambda.png")));
+    // ε down, then off: a new trail line per budget, colours told apart.
+    for (double epsilon : {0.3, 3.0}) {
+        const int before = finished.count();
+        presenter->epsilonControl()->setValue(epsilon);
+        REQUIRE(waitForSignals(finished, before + 1, 60000));
+        QTest::qWait(250);
+    }
+    CHECK(chart->pointCount() + chart->trailCount() >= 5);
+    CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/instructor-2-epsilon.png")));
+    presenter->liveAction()->trigger();  // live off before the seeds: nothing moves meanwhile
+    // "Is that just noise?": the last point with four more seeds.
+    const RunEntryPtr last = window->historyModel()->entries().back();
+    QMenu menu;
+    chart->fillPointMenu(&menu, last->id);
+    QAction* more = menu.findChild<QAction*>(QStringLiteral("moreSeeds"));
+    REQUIRE(more);
+    QSignalSpy sweepDone(window->sweepController(), &SweepController::finished);
+    more->trigger();
+    REQUIRE(waitForSignals(sweepDone, 1, 180000));
+    QTest::qWait(200);
+    CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/instructor-3-seeds.png")));
+    // The teaching panel on what ε promised for it.
+    auto* teachingDock = window->findChild<QDockWidget*>(QStringLiteral("teachingDock"));
+    REQUIRE(teachingDock);
+    teachingDock->show();
+    teachingDock->raise();
+    QTest::qWait(200);
+    auto* teaching = window->findChild<TeachingPanel*>();
+    REQUIRE(teaching);
+    CHECK(teaching->text().contains(QStringLiteral("attacker")));
+    CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/instructor-4-teaching.png")));
+    // A slide of the tradeoff, then Esc.
+    QTemporaryDir dir;
+    QString error;
+    REQUIRE(exportChart(chart->view(), dir.filePath(QStringLiteral("slide.png")), ExportFormat::Png,
+                        150, &error));
+    CHECK(QImage(dir.filePath(QStringLiteral("slide.png"))).width() > 600);
+    toggle->trigger();
+    QTest::qWait(50);
+    CHECK(panel->isVisible());
+    WARN("the instructor's lecture took " << clock.elapsed() / 1000.0 << " s, "
+                                          << window->historyModel()->rowCount() << " runs");
 }
