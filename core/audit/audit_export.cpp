@@ -2,6 +2,10 @@
 
 #include <cmath>
 
+#include "core/algorithms/registry.h"
+#include "core/config/parameters.h"
+#include "core/sweep/parameter_json.h"
+#include "core/util/build_info.h"
 #include "core/util/format.h"
 #include "core/util/json_writer.h"
 
@@ -20,6 +24,18 @@ std::string auditJson(const AuditResult& result, const std::string& dataset) {
     json.key("canary").value(result.canary.description);
     json.key("score").value(result.score);
     json.key("cancelled").value(result.cancelled);
+    // What reproduces it: the audited settings (ε and each model's seed come from the audit),
+    // the audit's seed, the software and when it ran.
+    json.key("audit_seed").value(static_cast<unsigned long>(result.seed));
+    json.key("software").value(versionString());
+    json.key("date").value(result.finishedAt);
+    json.key("settings").beginObject();
+    std::vector<ParamSpec> specs = commonParameters();
+    for (const auto& [name, value] : result.config.extra) {
+        if (const ParamSpec* own = findParameter(name)) specs.push_back(*own);
+    }
+    writeParametersJson(json, result.config, specs);
+    json.endObject();
     json.key("points").beginArray();
     for (const AuditPoint& p : result.points) {
         json.beginObject();

@@ -17,6 +17,7 @@
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/random.h"
+#include "core/util/utc_time.h"
 
 namespace pfa::audit {
 
@@ -273,6 +274,8 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
     result.canary = makeCanary(data.train);
     result.trainingRows = static_cast<long>(data.train.rows());
     result.score = "the canary's logit margin for its label under the released model";
+    result.config = options.config;
+    result.seed = options.seed;
 
     const DataSplit dataWith = withCanary(data, result.canary);
     const int models = options.modelsPerWorld;
@@ -383,6 +386,7 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
         result.points.push_back(std::move(point));
     }
     result.cancelled = cancel.cancelled();
+    result.finishedAt = utcNow();
     return result;
 }
 

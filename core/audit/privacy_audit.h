@@ -92,7 +92,12 @@ struct AuditResult {
     int modelsPerWorld = 0;
     std::string score;  ///< what the attack scores, in words
     Canary canary;
-    long trainingRows = 0;           ///< rows of D (D ∪ {canary} has one more)
+    long trainingRows = 0;  ///< rows of D (D ∪ {canary} has one more)
+    /// The audited run's settings (ε and the seed are set per model by the audit) and the
+    /// audit's own seed: with the data set, what reproduces the audit.
+    TrainConfig config;
+    std::uint64_t seed = 0;
+    std::string finishedAt;          ///< UTC, ISO 8601
     std::vector<AuditPoint> points;  ///< one per completed target ε, in the given order
     bool cancelled = false;
 };

@@ -18,19 +18,11 @@
 #include "core/util/format.h"
 #include "core/util/json_value.h"
 #include "core/util/json_writer.h"
+#include "core/util/utc_time.h"
 
 namespace pfa::privacy {
 
 namespace {
-
-std::string utcNow() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-    return text;
-}
 
 std::string systemReason() { return std::strerror(errno); }
 

@@ -26,6 +26,11 @@ correct)
     grep -q '"broken":false' audit.json || fail "JSON: broken should be false"
     grep -q '"contradicts_claim":false' audit.json || fail "JSON: the claim should hold"
     grep -Eq '"claimed_epsilon":(3\.99|4[,.])' audit.json || fail "JSON: claimed epsilon is not the accountant's 4"
+    # Everything that reproduces the audit: the audited settings, its seed, software and date.
+    for key in '"epochs":40' '"batch-size":64' '"clip-theta":10' '"lambda":0' '"audit_seed":1' \
+               '"software":"' '"date":"20'; do
+        grep -q "$key" audit.json || fail "JSON lacks $key"
+    done
     echo "audit correct: $line"
     ;;
 broken)
