@@ -318,14 +318,7 @@ TEST_CASE(
     presenter->liveAction()->trigger();  // live off before the seeds: nothing moves meanwhile
     // "Is that just noise?": the last point with four more seeds.
     const RunEntryPtr last = window->historyModel()->entries().back();
-    QMenu menu;
-    chart->fillPointMenu(&menu, last->id);
-    QAction* more = menu.findChild<QAction*>(QStringLiteral("moreSeeds"));
-    REQUIRE(more);
-    QSignalSpy sweepDone(window->sweepController(), &SweepController::finished);
-    more->trigger();
-    REQUIRE(waitForSignals(sweepDone, 1, 180000));
-    QTest::qWait(200);
+    REQUIRE(runPointWithMoreSeeds(*window, last->id));
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/instructor-3-seeds.png")));
     // The teaching panel on what ε promised for it.
     auto* teachingDock = window->findChild<QDockWidget*>(QStringLiteral("teachingDock"));

@@ -436,14 +436,7 @@ TEST_CASE("A point's context menu runs its settings with 4 more seeds: its sprea
     REQUIRE(at.x() >= 0);
     CHECK(chart->runAt(at) == first->id);
     CHECK(chart->runAt(at + QPoint(200, 200)) == 0);
-    QMenu menu;
-    chart->fillPointMenu(&menu, first->id);
-    QAction* more = menu.findChild<QAction*>(QStringLiteral("moreSeeds"));
-    REQUIRE(more);
-    QSignalSpy finished(window->sweepController(), &SweepController::finished);
-    more->trigger();
-    REQUIRE(waitForSignals(finished, 1, 120000));
-    QTest::qWait(100);
+    REQUIRE(runPointWithMoreSeeds(*window, first->id));
     // Five runs of the same settings, seeds s … s + 4, all on the chart.
     std::set<std::uint64_t> seeds;
     for (const RunEntryPtr& entry : window->historyModel()->entries()) {

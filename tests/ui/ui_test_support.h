@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QMenu>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -17,6 +18,8 @@
 
 #include "../core/test_skip.h"
 #include "core/sweep/sweep_spec.h"
+#include "ui/charts/tradeoff_chart.h"
+#include "ui/controllers/sweep_controller.h"
 #include "ui/controllers/training_controller.h"
 #include "ui/panels/experiment_panel.h"
 #include "ui/panels/lambda_control.h"
@@ -83,6 +86,21 @@ inline void settleLayouts() {
 
 inline bool waitForSignals(QSignalSpy& spy, int count, int timeoutMs = 60000) {
     return QTest::qWaitFor([&] { return spy.count() >= count; }, timeoutMs);
+}
+
+/// What the tradeoff chart's context menu does on run `id`'s point: "Run this point with 4 more
+/// seeds", then waits for that small sweep to finish. False when the action is missing or
+/// the sweep did not finish.
+inline bool runPointWithMoreSeeds(MainWindow& window, int id, int timeoutMs = 180000) {
+    QMenu menu;
+    window.tradeoffChart()->fillPointMenu(&menu, id);
+    QAction* more = menu.findChild<QAction*>(QStringLiteral("moreSeeds"));
+    if (!more) return false;
+    QSignalSpy finished(window.sweepController(), &SweepController::finished);
+    more->trigger();
+    if (!waitForSignals(finished, 1, timeoutMs)) return false;
+    QTest::qWait(100);
+    return true;
 }
 
 /// A DP-FERMI grid on the window's loaded data set: `epsilons` × `lambdas` × `seeds` seeds.
