@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFontMetrics>
 #include <QImage>
 #include <QMenu>
 #include <QMenuBar>
@@ -315,6 +316,17 @@ TEST_CASE(
     }
     CHECK(chart->pointCount() + chart->trailCount() >= 5);
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/instructor-2-epsilon.png")));
+    // Every live chart's vertical title is whole, if need be in its short form ("violation"
+    // for "violation / ERMI"): never Qt's "violation…".
+    for (ChartView* view : window->liveCharts()->findChildren<ChartView*>()) {
+        if (!view->isVisible()) continue;
+        const double plotHeight = view->chart()->plotArea().height();
+        for (QAbstractAxis* axis : view->chart()->axes(Qt::Vertical)) {
+            INFO(axis->titleText().toStdString() << " on a plot " << plotHeight << " high");
+            CHECK(QFontMetrics(axis->titleFont()).horizontalAdvance(axis->titleText()) <=
+                  plotHeight);
+        }
+    }
     presenter->liveAction()->trigger();  // live off before the seeds: nothing moves meanwhile
     // "Is that just noise?": the last point with four more seeds.
     const RunEntryPtr last = window->historyModel()->entries().back();

@@ -375,6 +375,9 @@ TEST_CASE("Sweep views: each baseline's curve runs over its own setting, one run
     CHECK(names.contains(QStringLiteral("dp-fermi, ε = 1")));
     // Same ε, same colour, whatever the method.
     CHECK(curves->curveColors()[0] == curves->curveColors()[1]);
+    // ... so the two methods differ by marker and by line style.
+    REQUIRE(curves->curveStyles().size() == 2);
+    CHECK(curves->curveStyles()[0] != curves->curveStyles()[1]);
     QStringList labels = curves->lambdaLabels();
     labels.sort();
     CHECK(labels ==

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QFontMetricsF>
 #include <QPen>
+#include <QtCharts/QAbstractAxis>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
@@ -148,6 +149,31 @@ std::pair<double, double> setLogEpsilonAxis(QCategoryAxis* axis, const std::set<
     axis->setStartValue(low);
     axis->setRange(low, high);
     return {low, high};
+}
+
+namespace {
+const char* const kFullTitle = "pfaFullTitle";
+}  // namespace
+
+QString shortAxisTitle(const QString& title) {
+    qsizetype cut = title.size();
+    for (const QLatin1String mark : {QLatin1String(" / "), QLatin1String(" (")}) {
+        const qsizetype at = title.indexOf(mark);
+        if (at > 0) cut = std::min(cut, at);
+    }
+    return title.left(cut);
+}
+
+QString fullAxisTitle(const QAbstractAxis* axis) {
+    const QString full = axis->property(kFullTitle).toString();
+    const QString shown = axis->titleText();
+    return !full.isEmpty() && (shown == full || shown == shortAxisTitle(full)) ? full : shown;
+}
+
+void setAxisTitle(QAbstractAxis* axis, const QString& text) {
+    if (fullAxisTitle(axis) == text) return;
+    axis->setProperty(kFullTitle, text);
+    axis->setTitleText(text);
 }
 
 void fitTicksToLength(QValueAxis* axis, double pixels) {

@@ -57,6 +57,15 @@ QPen paretoFrontPen();
 /// decimals. Does nothing when the axis already shows exactly that.
 void setNiceRange(QValueAxis* axis, double low, double high, int ticks = 5);
 
+/// Sets `axis`'s title to `text` unless it already shows it, in full or in the short form a
+/// chart too short for it uses (ChartView shortens a vertical title that does not fit).
+void setAxisTitle(QAbstractAxis* axis, const QString& text);
+/// The short form of an axis title: the part before " / " or " (" ("violation / ERMI" →
+/// "violation", "ε (accountant)" → "ε"); the title itself when it has neither.
+QString shortAxisTitle(const QString& title);
+/// The title `axis` would show in full (its text, or the full one it was shortened from).
+QString fullAxisTitle(const QAbstractAxis* axis);
+
 /// Coarsens the ticks of the vertical `axis` (set by setNiceRange) until each label's height
 /// has room on an axis `pixels` long — Qt cuts the labels of a short plot (a one-column
 /// figure) to "…" — by 2, 4, 5, 10, … times the nice interval; on a longer axis the nice

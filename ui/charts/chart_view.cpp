@@ -89,6 +89,20 @@ void ChartView::fitAxisTitles() {
             value && !qobject_cast<QCategoryAxis*>(axis) && value->isVisible())
             chart_style::fitTicksToLength(value, plot.height());
     }
+    // A vertical title longer than its plot (presentation mode at 1280×720, where the screen
+    // limits the charts, or a small export) shows its short form ("violation" for "violation /
+    // ERMI") rather than Qt's "violation…"; the full one comes back when it fits.
+    for (QAbstractAxis* axis : chart()->axes(Qt::Vertical)) {
+        if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty()) continue;
+        const QString full = chart_style::fullAxisTitle(axis);
+        const bool fits =
+            QFontMetrics(axis->titleFont()).horizontalAdvance(full) + kTitleRoom <= plot.height();
+        const QString wanted = fits ? full : chart_style::shortAxisTitle(full);
+        if (axis->titleText() != wanted) {
+            axis->setProperty("pfaFullTitle", full);
+            axis->setTitleText(wanted);
+        }
+    }
     // Only the chart laid out in this view counts: an export lays it out at another size for a
     // moment, and measuring that against the view's size would ask for a huge minimum.
     const double scale = chart_style::presentationScale();
@@ -105,9 +119,11 @@ void ChartView::fitAxisTitles() {
     // there the screen limits the charts, not their titles.
     for (const QAbstractAxis* axis : scale == 1.0 ? chart()->axes() : QList<QAbstractAxis*>()) {
         if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty()) continue;
+        // The full title, also while a short plot shows its short form.
         const int title = static_cast<int>(
             scale *
-            (QFontMetrics(axis->titleFont()).horizontalAdvance(axis->titleText()) + kTitleRoom));
+            (QFontMetrics(axis->titleFont()).horizontalAdvance(chart_style::fullAxisTitle(axis)) +
+             kTitleRoom));
         if (axis->orientation() == Qt::Vertical) {
             needed.setHeight(std::max(needed.height(),
                                       height() - static_cast<int>(scale * plot.height()) + title));

@@ -299,8 +299,10 @@ void TradeoffCurvesView::rebuild() {
     m_points = 0;
     m_curveNames.clear();
     m_curveColors.clear();
+    m_curveStyles.clear();
     m_tips.clear();
     std::map<std::tuple<std::string, bool, double>, int> sameColour;
+    std::map<std::string, int> algorithmOrder;  ///< algorithms in the order their curves come
     // Colours by rank among the budgets of the curves shown (EpsilonPalette): 0.5 and 1 apart.
     std::vector<double> budgets;
     for (const Curve& curve : curves) budgets.push_back(shownOf(curve.cells));
@@ -340,12 +342,17 @@ void TradeoffCurvesView::rebuild() {
                 QString::fromStdString(curve.distinction).toHtmlEscaped());
         m_curveNames << name;
         m_curveColors << color;
-        // Curves of one algorithm and ε that differ in another setting share the colour; their
-        // lines differ in dash pattern (and their names say how they differ).
+        // Colour is ε: algorithms at one ε differ by marker and by line style (DP-FERMI solid,
+        // the next algorithm dashed, …); curves of one algorithm and ε that differ in another
+        // setting step on to the next style (their names say how they differ).
         const int repeat = sameColour[{algorithm, published, nominal}]++;
+        const auto algorithmIndex = static_cast<int>(
+            algorithmOrder.emplace(algorithm, static_cast<int>(algorithmOrder.size()))
+                .first->second);
         const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
         auto* line = new QLineSeries();
-        line->setPen(QPen(color, 1.6, styles[repeat % 4]));
+        line->setPen(QPen(color, 1.6, styles[(algorithmIndex + repeat) % 4]));
+        m_curveStyles << line->pen().style();
         auto* markers = new QScatterSeries();
         markers->setColor(color);
         markers->setBorderColor(QColor(30, 30, 30));

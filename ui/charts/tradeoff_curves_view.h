@@ -43,6 +43,8 @@ public:
     QStringList referenceMethods() const { return m_referenceMethods; }
     /// The legend names of the curves, in order (tests).
     QStringList curveNames() const { return m_curveNames; }
+    /// The line style of each curve, in the order of curveNames() (tests).
+    QList<Qt::PenStyle> curveStyles() const { return m_curveStyles; }
     /// The colours of the curves, in the order of curveNames() (tests).
     QList<QColor> curveColors() const { return m_curveColors; }
     /// The λ label of every point, curve by curve (tests).
@@ -71,6 +73,7 @@ private:
     int m_references = 0;
     QStringList m_referenceMethods;
     QStringList m_curveNames;
+    QList<Qt::PenStyle> m_curveStyles;
     QList<QColor> m_curveColors;
     struct PointTip {
         double x, y;

@@ -194,7 +194,7 @@ void LiveChart::update(const std::vector<LiveCurve*>& shown, int smoothing) {
         const QString yTitle = squared > 0 && logLoss > 0 ? QObject::tr("loss")
                                : squared > 0              ? QObject::tr("squared loss")
                                                           : QObject::tr("log loss");
-        if (m_y->titleText() != yTitle) m_y->setTitleText(yTitle);
+        chart_style::setAxisTitle(m_y, yTitle);
     }
     // The error chart shows the excess risk of runs that report it, the test MSE of other
     // regression runs and the error rate of classifiers (titled for what it shows).
@@ -214,7 +214,7 @@ void LiveChart::update(const std::vector<LiveCurve*>& shown, int smoothing) {
                                : mse > 0    ? QObject::tr("mean squared error")
                                             : QObject::tr("error rate");
         if (chart->title() != title) chart->setTitle(title);
-        if (m_y->titleText() != yTitle) m_y->setTitleText(yTitle);
+        chart_style::setAxisTitle(m_y, yTitle);
     }
 
     // The x range first: the points are cut down to what its pixels can show.
@@ -233,7 +233,7 @@ void LiveChart::update(const std::vector<LiveCurve*>& shown, int smoothing) {
     }
     const QString xTitle =
         units.isEmpty() ? QObject::tr("epoch") : units.join(QStringLiteral(" / "));
-    if (m_x->titleText() != xTitle) m_x->setTitleText(xTitle);
+    chart_style::setAxisTitle(m_x, xTitle);
     const double plotWidth =
         chart->plotArea().width() >= 50 ? chart->plotArea().width() : kUnlaidPlotWidth;
     m_plotWidth = chart->plotArea().width();
