@@ -148,9 +148,10 @@ std::vector<RunResult> runAlgorithmTogether(const std::vector<TrainConfig>& conf
         prepared.push_back(prepareRun(algorithm, config, data));
     }
     std::vector<RunResult> results = algorithm.runTogether(prepared, data, observers, cancel);
+    const ConstantBaseline constant = constantBaseline(data.test);  // one test set for all
     for (std::size_t i = 0; i < results.size(); ++i) {
         results[i].runUid = newRunUid();
-        results[i].constant = constantBaseline(data.test);
+        results[i].constant = constant;
         observers[i]->onRunEnd(results[i]);
     }
     return results;

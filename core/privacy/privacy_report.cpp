@@ -192,4 +192,15 @@ PrivacyReport nonPrivateReport(const std::string& algorithm, long steps) {
     return report;
 }
 
+void keepAccountingAsHeuristic(PrivacyReport& report) {
+    report.certified = false;
+    report.epsilonHeuristic = report.epsilonSpent;
+    report.heuristicAccounting = report.accounting;
+    report.epsilonSpent = INFINITY;
+    report.epsilonPerPerson = INFINITY;
+    report.accounting.kind = ReleaseKind::Uncertifiable;
+    report.accounting.pureReleases.clear();
+    report.accounting.gaussianReleases.clear();
+}
+
 }  // namespace pfa::privacy

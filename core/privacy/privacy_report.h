@@ -129,4 +129,10 @@ std::string renderPrivacyStatement(const PrivacyReport& report, const std::strin
 /// The report of a non-private run: ε = ∞, nothing protected, with a statement saying so.
 PrivacyReport nonPrivateReport(const std::string& algorithm, long steps);
 
+/// Turns `report`'s accounting into a heuristic kept beside the certified ε, which becomes ∞:
+/// for runs whose noise scale no accountant can certify (read from the private rows, or a
+/// paper's formula with an unstated constant). The ε and the releases move to
+/// `epsilonHeuristic` and `heuristicAccounting`; nothing is certified.
+void keepAccountingAsHeuristic(PrivacyReport& report);
+
 }  // namespace pfa::privacy

@@ -42,12 +42,18 @@ MeanSd meanSd(const std::vector<double>& values) {
     return s;
 }
 
-std::string cellKeyOf(const std::string& key) {
-    const std::size_t start = key.find(";seed=");
+namespace {
+/// `key` without its `name=` setting.
+std::string withoutSetting(const std::string& key, const std::string& name) {
+    std::size_t start = key.rfind(name + "=", 0) == 0 ? 0 : key.find(";" + name + "=");
     if (start == std::string::npos) return key;
     const std::size_t end = key.find(';', start + 1);
+    if (start == 0) return end == std::string::npos ? std::string() : key.substr(end + 1);
     return key.substr(0, start) + (end == std::string::npos ? "" : key.substr(end));
 }
+}  // namespace
+
+std::string cellKeyOf(const std::string& key) { return withoutSetting(key, "seed"); }
 
 std::vector<std::pair<std::string, std::string>> runKeySettings(const std::string& key) {
     std::vector<std::pair<std::string, std::string>> settings;
@@ -361,17 +367,6 @@ std::vector<SweepCell> summarizePoints(const std::vector<SweepPoint>& points) {
     }
     return cells;
 }
-
-namespace {
-/// `key` without its `name=` setting.
-std::string withoutSetting(const std::string& key, const std::string& name) {
-    std::size_t start = key.rfind(name + "=", 0) == 0 ? 0 : key.find(";" + name + "=");
-    if (start == std::string::npos) return key;
-    const std::size_t end = key.find(';', start + 1);
-    if (start == 0) return end == std::string::npos ? std::string() : key.substr(end + 1);
-    return key.substr(0, start) + (end == std::string::npos ? "" : key.substr(end));
-}
-}  // namespace
 
 std::vector<SweepCell> bestPointPerCurve(const std::vector<SweepCell>& cells,
                                          std::vector<CurveBest>* chosen, const std::string& keep,

@@ -445,14 +445,7 @@ RunResult HeavyTailRun::finish(const Eigen::VectorXd& reported, const std::strin
             " was read from the private training rows (their worst-case Lipschitz bound, "
             "standing in for a public bound on the data's domain): the ε shown is the one a C "
             "fixed before seeing the data would have, not a guarantee for this run");
-        report.certified = false;
-        report.epsilonHeuristic = report.epsilonSpent;
-        report.heuristicAccounting = report.accounting;
-        report.epsilonSpent = std::numeric_limits<double>::infinity();
-        report.epsilonPerPerson = std::numeric_limits<double>::infinity();
-        report.accounting.kind = privacy::ReleaseKind::Uncertifiable;
-        report.accounting.pureReleases.clear();
-        report.accounting.gaussianReleases.clear();
+        privacy::keepAccountingAsHeuristic(report);
     }
     if (recordsDiagnostics(m_config)) {
         report.disclose(

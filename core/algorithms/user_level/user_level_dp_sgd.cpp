@@ -814,14 +814,7 @@ private:
         }
         if (s.mode != NoiseMode::Naive) {
             // Not a guarantee: nothing is certified, the heuristic value is kept beside.
-            report.certified = false;
-            report.epsilonHeuristic = report.epsilonSpent;
-            report.heuristicAccounting = report.accounting;
-            report.epsilonSpent = kInf;
-            report.epsilonPerPerson = kInf;
-            report.accounting.kind = privacy::ReleaseKind::Uncertifiable;
-            report.accounting.pureReleases.clear();
-            report.accounting.gaussianReleases.clear();
+            privacy::keepAccountingAsHeuristic(report);
         }
         if (recordsDiagnostics(config) && !result.units.empty()) {
             report.disclose("each user's number of training rows", {"units.items[].train_rows"},
