@@ -1,8 +1,6 @@
 #include "ui/actions/sweep_actions.h"
 
 #include <QAction>
-#include <QDateTime>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
@@ -11,7 +9,6 @@
 #include <QTextDocument>
 
 #include "core/data/catalog.h"
-#include "core/data/data_directory.h"
 #include "core/fairness/fairness_notion.h"
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_preset.h"
@@ -24,6 +21,7 @@
 #include "ui/controllers/sweep_controller.h"
 #include "ui/dialogs/cluster_job_dialog.h"
 #include "ui/dialogs/sweep_dialog.h"
+#include "ui/dialogs/sweep_values.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/experiment_panel.h"
 #include "ui/panels/sweep_views_panel.h"
@@ -206,13 +204,7 @@ bool SweepActions::runMoreSeeds(const RunEntryPtr& run, int extra, QString* erro
     spec.seeds.clear();
     for (int k = 1; k <= extra; ++k)
         spec.seeds.push_back(config.seed + static_cast<std::uint64_t>(k));
-    const QString file =
-        QDir(QString::fromStdString(pfa::userDataDirectory()))
-            .filePath(
-                QStringLiteral("sweeps/run-%1-seeds-%2.jsonl")
-                    .arg(run->id)
-                    .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"))));
-    QDir().mkpath(QFileInfo(file).absolutePath());
+    const QString file = sweep_values::newResultsFile(QStringLiteral("run-%1-seeds").arg(run->id));
     QString problem;
     if (!startSweep(spec, pfa::availableCpus(), file, &problem)) return refuse(problem);
     emit message(tr("Running run %1's settings with %2 more seeds: its point's spread appears on "

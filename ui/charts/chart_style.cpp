@@ -1,6 +1,7 @@
 #include "ui/charts/chart_style.h"
 
 #include <QApplication>
+#include <QFontMetrics>
 #include <QFontMetricsF>
 #include <QPen>
 #include <QtCharts/QAbstractAxis>
@@ -93,6 +94,19 @@ void addAxis(QChart* chart, QAbstractAxis* axis, Qt::Alignment side, const QStri
 
 QPen paretoFrontPen() { return QPen(QColor(40, 40, 40), 1.8, Qt::DashLine); }
 
+namespace {
+/// The printf format of tick labels `interval` apart: enough decimals to tell neighbouring
+/// ticks apart (2.5 × 10^k needs one more than 10^k).
+QString labelFormatFor(double interval) {
+    int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(interval) - 1e-9)));
+    if (std::fabs(interval / std::pow(10.0, -decimals) -
+                  std::round(interval / std::pow(10.0, -decimals))) > 1e-6) {
+        ++decimals;
+    }
+    return QStringLiteral("%.%1f").arg(decimals);
+}
+}  // namespace
+
 void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
     if (!(high > low)) high = low + 1.0;
     const double raw = (high - low) / std::max(1, ticks);
@@ -106,13 +120,7 @@ void setNiceRange(QValueAxis* axis, double low, double high, int ticks) {
     }
     const double from = std::floor(low / interval + 1e-9) * interval;
     const double to = std::ceil(high / interval - 1e-9) * interval;
-    // Enough decimals to tell neighbouring ticks apart (2.5 × 10^k needs one more).
-    int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(interval) - 1e-9)));
-    if (std::fabs(interval / std::pow(10.0, -decimals) -
-                  std::round(interval / std::pow(10.0, -decimals))) > 1e-6) {
-        ++decimals;
-    }
-    const QString format = QStringLiteral("%.%1f").arg(decimals);
+    const QString format = labelFormatFor(interval);
     // The interval asked for, which fitTicksToLength coarsens on a short axis and restores.
     axis->setProperty("pfaNiceInterval", interval);
     if (axis->min() == from && axis->max() == to && axis->tickInterval() == interval &&
@@ -176,6 +184,16 @@ void setAxisTitle(QAbstractAxis* axis, const QString& text) {
     axis->setTitleText(text);
 }
 
+void fitAxisTitle(QAbstractAxis* axis, double length) {
+    if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty()) return;
+    const QString full = fullAxisTitle(axis);
+    const bool fits = QFontMetrics(axis->titleFont()).horizontalAdvance(full) <= length;
+    const QString wanted = fits ? full : shortAxisTitle(full);
+    if (axis->titleText() == wanted) return;
+    axis->setProperty(kFullTitle, full);
+    axis->setTitleText(wanted);
+}
+
 void fitTicksToLength(QValueAxis* axis, double pixels) {
     const double base = axis->property("pfaNiceInterval").toDouble();
     if (!(base > 0) || !(pixels > 0) || axis->tickType() != QValueAxis::TicksDynamic) return;
@@ -189,13 +207,9 @@ void fitTicksToLength(QValueAxis* axis, double pixels) {
         if (pixels / std::max(1.0, labels - 1) >= room) break;
     }
     if (axis->tickInterval() == interval) return;
-    int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(interval) - 1e-9)));
-    if (std::fabs(interval / std::pow(10.0, -decimals) -
-                  std::round(interval / std::pow(10.0, -decimals))) > 1e-6)
-        ++decimals;
     axis->setTickAnchor(std::ceil(axis->min() / interval - 1e-9) * interval);
     axis->setTickInterval(interval);
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    axis->setLabelFormat(labelFormatFor(interval));
 }
 
 }  // namespace pfa::ui::chart_style

@@ -65,6 +65,9 @@ void setAxisTitle(QAbstractAxis* axis, const QString& text);
 QString shortAxisTitle(const QString& title);
 /// The title `axis` would show in full (its text, or the full one it was shortened from).
 QString fullAxisTitle(const QAbstractAxis* axis);
+/// Shows `axis`'s full title when it is at most `length` long, else its short form (so a short
+/// plot shows "violation", not Qt's "violation…"); the full one comes back when it fits.
+void fitAxisTitle(QAbstractAxis* axis, double length);
 
 /// Coarsens the ticks of the vertical `axis` (set by setNiceRange) until each label's height
 /// has room on an axis `pixels` long — Qt cuts the labels of a short plot (a one-column

@@ -92,17 +92,8 @@ void ChartView::fitAxisTitles() {
     // A vertical title longer than its plot (presentation mode at 1280×720, where the screen
     // limits the charts, or a small export) shows its short form ("violation" for "violation /
     // ERMI") rather than Qt's "violation…"; the full one comes back when it fits.
-    for (QAbstractAxis* axis : chart()->axes(Qt::Vertical)) {
-        if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty()) continue;
-        const QString full = chart_style::fullAxisTitle(axis);
-        const bool fits =
-            QFontMetrics(axis->titleFont()).horizontalAdvance(full) + kTitleRoom <= plot.height();
-        const QString wanted = fits ? full : chart_style::shortAxisTitle(full);
-        if (axis->titleText() != wanted) {
-            axis->setProperty("pfaFullTitle", full);
-            axis->setTitleText(wanted);
-        }
-    }
+    for (QAbstractAxis* axis : chart()->axes(Qt::Vertical))
+        chart_style::fitAxisTitle(axis, plot.height() - kTitleRoom);
     // Only the chart laid out in this view counts: an export lays it out at another size for a
     // moment, and measuring that against the view's size would ask for a huge minimum.
     const double scale = chart_style::presentationScale();

@@ -1,17 +1,18 @@
 #include "ui/charts/series_legend.h"
 
 #include <QGraphicsScene>
+#include <QTextDocumentFragment>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
-#include <QtCharts/QSplineSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
 
+#include "core/report/group_bootstrap.h"
 #include "ui/charts/chart_legend.h"
 #include "ui/charts/chart_style.h"
 
@@ -28,21 +29,8 @@ QAbstractSeries* ownerOf(const QAbstractSeries* series) {
 
 /// Series names are rich text in Qt Charts (views escape what comes from files); the legend
 /// draws plain text.
-QString plainText(QString name) {
-    return name.replace(QLatin1String("&lt;"), QLatin1String("<"))
-        .replace(QLatin1String("&gt;"), QLatin1String(">"))
-        .replace(QLatin1String("&quot;"), QLatin1String("\""))
-        .replace(QLatin1String("&#39;"), QLatin1String("'"))
-        .replace(QLatin1String("&amp;"), QLatin1String("&"));
-}
-
-/// The value at fraction p of sorted `values` (linear between neighbours).
-double quantile(const std::vector<double>& values, double p) {
-    const double position = p * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(position));
-    const std::size_t above = std::min(below + 1, values.size() - 1);
-    return values[below] +
-           (position - static_cast<double>(below)) * (values[above] - values[below]);
+QString plainText(const QString& name) {
+    return QTextDocumentFragment::fromHtml(name).toPlainText();
 }
 }  // namespace
 
@@ -168,7 +156,6 @@ void SeriesLegend::apply() {
     layout();
     fitAxes();
     if (m_chart->scene()) m_chart->scene()->update();
-    emit visibilityChanged();
 }
 
 void SeriesLegend::fitAxes() {
@@ -199,7 +186,8 @@ void SeriesLegend::fitAxes() {
         std::sort(values.begin(), values.end());
         double low = values.front(), high = values.back();
         if (m_ignoreOutliers && values.size() >= 4) {
-            const double q1 = quantile(values, 0.25), q3 = quantile(values, 0.75);
+            const double q1 = report::quantile(values, 0.25);
+            const double q3 = report::quantile(values, 0.75);
             const double fence = 1.5 * (q3 - q1);
             low = *std::lower_bound(values.begin(), values.end(), q1 - fence);
             high = *(std::upper_bound(values.begin(), values.end(), q3 + fence) - 1);

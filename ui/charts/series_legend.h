@@ -57,10 +57,6 @@ public:
     /// The SeriesLegend of `chart`, or null.
     static SeriesLegend* of(const QChart* chart);
 
-signals:
-    /// After a series was hidden or shown, or the axes refitted.
-    void visibilityChanged();
-
 private:
     /// Places the legend under the plot and reserves its room in the chart's margins.
     void layout();

@@ -89,10 +89,9 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
     std::vector<const pfa::TrainConfig*> configs;
     for (const RunEntry* run : pointRuns) configs.push_back(&run->result.config);
     const RunVariants runVariants(configs);
-    const auto variantOf = [&](const pfa::TrainConfig& c) { return runVariants.of(c); };
     std::map<std::string, std::set<std::string>> variants;  // algorithm → its variants shown
     for (const RunEntry* run : pointRuns)
-        variants[run->result.config.algorithm].insert(variantOf(run->result.config));
+        variants[run->result.config.algorithm].insert(runVariants.of(run->result.config));
     static const QScatterSeries::MarkerShape kShapes[] = {
         QScatterSeries::MarkerShapeCircle,   QScatterSeries::MarkerShapeRectangle,
         QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeRotatedRectangle,
@@ -132,10 +131,8 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
     }
     for (std::size_t i = 0; i < pointRuns.size(); ++i) {
         const pfa::TrainConfig& c = pointRuns[i]->result.config;
-        const std::string variant = variantOf(c);
-        m_points[i].shape = shapeOf[{c.algorithm, variant}];
-        m_points[i].label = QString::fromStdString(
-            variant.empty() ? c.algorithm : c.algorithm + " (" + variant + ")");
+        m_points[i].shape = shapeOf[{c.algorithm, runVariants.of(c)}];
+        m_points[i].label = QString::fromStdString(runVariants.label(c));
     }
 
     // One scatter series per (algorithm, ε, on front?) so each point gets its colour/marker.

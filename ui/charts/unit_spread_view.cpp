@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/report/group_bootstrap.h"
 #include "ui/charts/chart_style.h"
 #include "ui/charts/chart_view.h"
 #include "ui/charts/compare_palette.h"
@@ -52,14 +53,9 @@ std::array<double, 5> UnitSpreadView::fiveNumbers(std::vector<double> values) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     if (values.empty()) return {nan, nan, nan, nan, nan};
     std::sort(values.begin(), values.end());
-    auto quantile = [&](double p) {
-        const double position = p * static_cast<double>(values.size() - 1);
-        const std::size_t below = static_cast<std::size_t>(std::floor(position));
-        const std::size_t above = std::min(below + 1, values.size() - 1);
-        return values[below] +
-               (position - static_cast<double>(below)) * (values[above] - values[below]);
-    };
-    return {values.front(), quantile(0.25), quantile(0.5), quantile(0.75), values.back()};
+    const double q1 = report::quantile(values, 0.25), median = report::quantile(values, 0.5),
+                 q3 = report::quantile(values, 0.75);
+    return {values.front(), q1, median, q3, values.back()};
 }
 
 void UnitSpreadView::setSeries(const QString& unitKind, const QStringList& categories,

@@ -2,9 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDateTime>
 #include <QDialogButtonBox>
-#include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -21,9 +19,8 @@
 #include <utility>
 
 #include "core/algorithms/registry.h"
-#include "core/data/data_directory.h"
+#include "core/sweep/parameter_json.h"
 #include "core/util/cpu_count.h"
-#include "core/util/format.h"
 #include "core/util/json_value.h"
 #include "ui/dialogs/sweep_axis_editor.h"
 #include "ui/dialogs/sweep_check.h"
@@ -164,10 +161,7 @@ SweepDialog::SweepDialog(const pfa::TrainConfig& base, const QString& datasetTit
     m_threads->setRange(1, std::max(64, cores));
     m_threads->setValue(cores);
     m_threads->setToolTip(tr("Runs trained at the same time (one per core is fastest)"));
-    m_file = new QLineEdit(QDir(QString::fromStdString(pfa::userDataDirectory()))
-                               .filePath(QStringLiteral("sweeps/sweep-%1.jsonl")
-                                             .arg(QDateTime::currentDateTime().toString(
-                                                 QStringLiteral("yyyyMMdd-HHmmss")))));
+    m_file = new QLineEdit(sweep_values::newResultsFile(QStringLiteral("sweep")));
     m_file->setToolTip(
         tr("Every finished run is appended here at once; starting a sweep on a file "
            "that already holds some of its runs resumes it"));
@@ -424,15 +418,12 @@ QString SweepDialog::presetAxesNote() const {
         if (!settings.isObject() || settings.members().empty()) continue;
         QStringList values;
         for (const auto& [name, value] : settings.members()) {
-            const QString text =
-                value.type() == pfa::JsonValue::Type::String
-                    ? QString::fromStdString(value.asString())
-                : value.type() == pfa::JsonValue::Type::Number
-                    ? QString::fromStdString(pfa::formatNumber(value.asNumber(), 6))
-                : value.type() == pfa::JsonValue::Type::Bool
-                    ? (value.asBool() ? QStringLiteral("on") : QStringLiteral("off"))
-                    : QStringLiteral("…");
-            values << QStringLiteral("%1 %2").arg(QString::fromStdString(name), text);
+            // As the setting reads it (the preset was checked when it was read).
+            const pfa::ParamSpec* spec = pfa::findParameter(name);
+            const std::string text =
+                spec ? pfa::shortValueText(pfa::parameterTextFromJson(*spec, value)) : "?";
+            values << QStringLiteral("%1 %2").arg(QString::fromStdString(name),
+                                                  QString::fromStdString(text));
         }
         own << QStringLiteral("%1 (%2)").arg(QString::fromStdString(algorithm),
                                              values.join(QStringLiteral(", ")));

@@ -1,15 +1,25 @@
 #include "ui/dialogs/sweep_values.h"
 
+#include <QDateTime>
+#include <QDir>
 #include <QObject>
 #include <QStringList>
 #include <cmath>
 
 #include "core/config/train_config.h"
+#include "core/data/data_directory.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/number_list.h"
 
 namespace pfa::ui::sweep_values {
+
+QString newResultsFile(const QString& stem) {
+    return QDir(QString::fromStdString(pfa::userDataDirectory()))
+        .filePath(QStringLiteral("sweeps/%1-%2.jsonl")
+                      .arg(stem, QDateTime::currentDateTime().toString(
+                                     QStringLiteral("yyyyMMdd-HHmmss"))));
+}
 
 QString joinNumbers(const std::vector<double>& values) {
     QStringList parts;

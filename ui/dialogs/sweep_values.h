@@ -1,13 +1,18 @@
 #pragma once
 
 // How the sweep dialog writes and reads its lists of values: numbers (six significant digits,
-// ∞ as "inf"), log:/lin: generators, and the names of a choice setting.
+// ∞ as "inf"), log:/lin: generators, and the names of a choice setting; and where a new sweep's
+// results go by default.
 #include <QString>
 #include <vector>
 
 #include "core/sweep/sweep_spec.h"
 
 namespace pfa::ui::sweep_values {
+
+/// A new results file for a sweep: `stem`-yyyyMMdd-HHmmss.jsonl in the user's data folder's
+/// "sweeps" (the folder is not created).
+QString newResultsFile(const QString& stem);
 
 /// `values` comma-separated, as typed in the dialog's fields.
 QString joinNumbers(const std::vector<double>& values);
