@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "app/cli/arguments.h"
@@ -11,7 +12,9 @@
 #include "core/audit/privacy_audit.h"
 #include "core/config/parameters.h"
 #include "core/sweep/prepared_dataset.h"
+#include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
+#include "core/sweep/run_record.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
@@ -20,7 +23,9 @@ namespace pfa::cli {
 namespace {
 
 const char* const kAuditHelp =
-    "usage: pfa-cli audit [--dataset NAME] [--algorithm NAME] [--epsilons LIST] [--models M]\n"
+    "usage: pfa-cli audit [--dataset NAME] [--algorithm NAME] [--epsilons LIST]\n"
+    "                     [--method many-models|one-run|white-box] [--models M] [--canaries M]\n"
+    "                     [--settings-from RESULTS.jsonl [--record N]]\n"
     "                     [--broken-noise-divisor K] [--threads N] [--seed S]\n"
     "                     [--confidence C] [--out audit.json]\n"
     "\n"
@@ -34,6 +39,19 @@ const char* const kAuditHelp =
     "(1 - C)/2 each) give a lower bound on epsilon that holds with confidence C if the\n"
     "mechanism is (epsilon, delta)-DP. A lower bound above the claimed epsilon proves the\n"
     "claim false; one below it is consistent with the claim but never proves it.\n"
+    "\n"
+    "--method one-run (black box) and white-box audit in one training run, or a few\n"
+    "(Steinke, Nasr and Jagielski 2023): M canaries, each put in with probability 1/2\n"
+    "by a coin flip; the attack calls the r highest-scoring canaries members and the\n"
+    "number it gets right bounds epsilon (r tried among 10, 20, 50, 100, ... with the\n"
+    "error split between them). one-run inserts records far outside the data along\n"
+    "random directions (at most one per 20 training rows and run) and scores their\n"
+    "margins under the released model. white-box inserts gradient canaries: each adds\n"
+    "the clip bound to one coordinate of the clipped gradient sum whenever the run's\n"
+    "Poisson sampler draws it; the rows' own gradients are removed from the sum (the\n"
+    "data set on which the claim is hardest to keep), and the attack sees every\n"
+    "released noisy gradient and sums each canary's likelihood ratio over the steps.\n"
+    "It needs an algorithm with a clipped, noised gradient step (dp-sgd, dp-fermi, ...).\n"
     "Per epsilon it prints the accountant's epsilon, the lower bound, TPR and FPR with their\n"
     "bounds, the models trained and the seconds taken. Every model trained is a private run\n"
     "on the training rows: each is charged to the data set's persistent privacy ledger\n"
@@ -46,8 +64,15 @@ const char* const kAuditHelp =
     "  --algorithm NAME            a private record-level algorithm analysed under add/remove\n"
     "                              adjacency with Poisson sampling (default dp-sgd)\n"
     "  --epsilons LIST             target epsilons, e.g. 1,4,16 (default 1,4,16)\n"
-    "  --models M                  models per world (with / without the canary), >= 4\n"
-    "                              (default 200; 2*M models per epsilon)\n"
+    "  --method NAME               many-models (default), one-run or white-box\n"
+    "  --models M                  many-models: models per world (with / without the\n"
+    "                              canary), >= 4 (default 200; 2*M models per epsilon)\n"
+    "  --canaries M                one-run, white-box: canaries in all, >= 10 (default 1000)\n"
+    "  --settings-from FILE        audit the settings of a run in a results file (its\n"
+    "                              algorithm and every setting; its epsilon unless\n"
+    "                              --epsilons is given) on its data set (give --dataset,\n"
+    "                              --data-dir as for the run)\n"
+    "  --record N                  with --settings-from: the N-th record (default: the last)\n"
     "  --broken-noise-divisor K    DELIBERATELY BROKEN dp-sgd, for demonstration: claims the\n"
     "                              target epsilon but adds its noise divided by K (> 1)\n"
     "  --threads N                 training threads (default: all cores)\n"
@@ -76,7 +101,11 @@ int auditCommand(int argc, char** argv) {
                                     "threads",
                                     "seed",
                                     "confidence",
-                                    "out"};
+                                    "out",
+                                    "method",
+                                    "canaries",
+                                    "settings-from",
+                                    "record"};
     for (const char* option : kConfigOptions) valued.insert(option);
     const Arguments args(argc, argv, 2, valued, {"help"});
     if (args.has("help")) {
@@ -93,19 +122,49 @@ int auditCommand(int argc, char** argv) {
     }
 
     audit::AuditOptions options;
-    options.config.algorithm = args.text("algorithm", audit::kAuditedAlgorithm);
-    // Unknown names throw, listing the known ones. λ: a fairness method keeps its default.
-    if (!findAlgorithm(options.config.algorithm).usesFairness()) options.config.lambda = 0.0;
-    options.config.epochs = 40;
-    options.config.batchSize = 64;
-    options.config.clipTheta = 10.0;
+    std::optional<double> recordEpsilon;
+    std::string recordDataset;
+    if (args.has("settings-from")) {
+        if (args.has("algorithm"))
+            throw UsageError("--algorithm goes with its own settings, not --settings-from");
+        const ResultsFileContent content = readResultsFile(args.text("settings-from"));
+        if (content.records.empty()) {
+            throw InputError(notAResultsFile(args.text("settings-from"), content));
+        }
+        const long index = args.integer("record", static_cast<long>(content.records.size()));
+        if (index < 1 || index > static_cast<long>(content.records.size())) {
+            throw UsageError("--record must be between 1 and " +
+                             std::to_string(content.records.size()));
+        }
+        const RunResult run =
+            runResultFromJson(content.records[static_cast<std::size_t>(index - 1)]);
+        options.config = run.config;
+        recordEpsilon = run.config.epsilon;
+        recordDataset = run.dataset;
+    } else {
+        if (args.has("record")) throw UsageError("--record goes with --settings-from");
+        options.config.algorithm = args.text("algorithm", audit::kAuditedAlgorithm);
+        // Unknown names throw, listing the known ones. λ: a fairness method keeps its default.
+        if (!findAlgorithm(options.config.algorithm).usesFairness()) options.config.lambda = 0.0;
+        options.config.epochs = 40;
+        options.config.batchSize = 64;
+        options.config.clipTheta = 10.0;
+    }
+    options.method = audit::auditMethodFromKey(args.text("method", "many-models"));
+    const long canaries = args.integer("canaries", 1000);
+    if (canaries < 10 || canaries > 1000000)
+        throw UsageError("--canaries must be between 10 and 1000000");
+    options.canaries = canaries;
     for (const char* option : kConfigOptions) {
         if (!args.has(option)) continue;
         const ParamSpec* spec = findParameter(option);
         if (spec == nullptr) throw UsageError(std::string("--") + option + " is not a setting");
         setParameter(options.config, *spec, args.text(option));
     }
-    options.epsilons = args.numberList("epsilons", {1.0, 4.0, 16.0}, false);
+    options.epsilons = args.numberList(
+        "epsilons",
+        recordEpsilon ? std::vector<double>{*recordEpsilon} : std::vector<double>{1.0, 4.0, 16.0},
+        false);
     const long models = args.integer("models", 200);
     if (models < 4 || models > 1000000) throw UsageError("--models must be between 4 and 1000000");
     options.modelsPerWorld = static_cast<int>(models);
@@ -125,6 +184,11 @@ int auditCommand(int argc, char** argv) {
     }
 
     const PreparedDatasetPtr dataset = prepareDataset(request);
+    if (!recordDataset.empty() && recordDataset != dataset->split.train.name) {
+        throw InputError("the record's run was trained on '" + recordDataset + "', not on '" +
+                         dataset->split.train.name +
+                         "': load its data set (--dataset, --data-dir) to audit it");
+    }
     const std::string problem = audit::auditApplicability(options, dataset->split);
     if (!problem.empty()) throw InputError("the audit does not apply: " + problem);
 
@@ -135,34 +199,62 @@ int auditCommand(int argc, char** argv) {
                                                  : options.config.algorithm.c_str(),
                 dataset->context.datasetDescription.c_str(),
                 static_cast<long>(dataset->split.train.rows()));
-    std::printf("%d models per world per epsilon, confidence %s\n", options.modelsPerWorld,
-                formatNumber(options.confidence).c_str());
+    if (options.method == audit::AuditMethod::ManyModels) {
+        std::printf("%s: %d models per world per epsilon, confidence %s\n",
+                    audit::auditMethodName(options.method).c_str(), options.modelsPerWorld,
+                    formatNumber(options.confidence).c_str());
+    } else {
+        std::printf("%s: %ld canaries, confidence %s\n",
+                    audit::auditMethodName(options.method).c_str(), options.canaries,
+                    formatNumber(options.confidence).c_str());
+    }
     std::fflush(stdout);
 
-    // Every model trained on the rows is a private run on them: charged to their ledger.
+    // Every model trained on the rows is a private run on them: charged to their ledger (in
+    // batches; what is pending when the audit fails is charged as the batch goes).
     const privacy::LedgerStore ledgerStore(ledgerDirectory());
+    LedgerChargeBatch charges([&](const std::vector<privacy::LedgerEntry>& entries) {
+        chargeLedgerStore(ledgerStore, dataset->context, entries, "pfa-cli audit");
+    });
     options.onModelTrained = [&](const RunResult& model, bool withCanary) {
-        const std::string label = "privacy audit model (" +
-                                  std::string(withCanary ? "rows + canary" : "rows") +
-                                  "): " + runLabel(model.config);
-        if (auto entry = ledgerEntryForRun(model, dataset->context, label))
-            chargeLedgerStore(ledgerStore, dataset->context, {*entry}, "pfa-cli audit");
+        charges.add(model, dataset->context,
+                    "privacy audit model (" + std::string(withCanary ? "rows + canary" : "rows") +
+                        "): " + runLabel(model.config));
     };
     const CancelToken cancel;
     const audit::AuditResult result = audit::runPrivacyAudit(options, dataset->split, cancel);
+    charges.flush();
     std::printf("canary: %s\nscore: %s\n", result.canary.description.c_str(), result.score.c_str());
-    std::printf("%-8s %-10s %-10s %-22s %-22s %-7s %-8s %s\n", "target", "claimed", "lower",
-                "TPR [lower]", "FPR [upper]", "models", "seconds", "verdict");
+    const bool oneRun = result.method != audit::AuditMethod::ManyModels;
+    if (oneRun) {
+        std::printf("%-8s %-10s %-10s %-26s %-7s %-8s %s\n", "target", "claimed", "lower",
+                    "right guesses [of m in]", "runs", "seconds", "verdict");
+    } else {
+        std::printf("%-8s %-10s %-10s %-22s %-22s %-7s %-8s %s\n", "target", "claimed", "lower",
+                    "TPR [lower]", "FPR [upper]", "models", "seconds", "verdict");
+    }
     for (const audit::AuditPoint& p : result.points) {
-        const std::string tpr =
-            formatNumber(p.tpr, 3) + " [>= " + formatNumber(p.tprLower, 3) + "]";
-        const std::string fpr =
-            formatNumber(p.fpr, 3) + " [<= " + formatNumber(p.fprUpper, 3) + "]";
-        std::printf(
-            "%-8s %-10s %-10s %-22s %-22s %-7ld %-8.1f %s\n", formatNumber(p.targetEpsilon).c_str(),
-            formatNumber(p.claimedEpsilon).c_str(), formatNumber(p.epsilonLower).c_str(),
-            tpr.c_str(), fpr.c_str(), p.modelsTrained, p.seconds,
-            p.contradictsClaim() ? "VIOLATED: lower bound > claimed epsilon" : "consistent");
+        const char* verdict =
+            p.contradictsClaim() ? "VIOLATED: lower bound > claimed epsilon" : "consistent";
+        if (oneRun) {
+            const std::string guesses =
+                std::to_string(p.correctGuesses) + " of " + std::to_string(p.guesses) + " [" +
+                std::to_string(p.canariesIncluded) + " of " + std::to_string(p.canaries) + " in]";
+            std::printf(
+                "%-8s %-10s %-10s %-26s %-7ld %-8.1f %s\n", formatNumber(p.targetEpsilon).c_str(),
+                formatNumber(p.claimedEpsilon).c_str(), formatNumber(p.epsilonLower).c_str(),
+                guesses.c_str(), p.runs, p.seconds, verdict);
+        } else {
+            const std::string tpr =
+                formatNumber(p.tpr, 3) + " [>= " + formatNumber(p.tprLower, 3) + "]";
+            const std::string fpr =
+                formatNumber(p.fpr, 3) + " [<= " + formatNumber(p.fprUpper, 3) + "]";
+            std::printf("%-8s %-10s %-10s %-22s %-22s %-7ld %-8.1f %s\n",
+                        formatNumber(p.targetEpsilon).c_str(),
+                        formatNumber(p.claimedEpsilon).c_str(),
+                        formatNumber(p.epsilonLower).c_str(), tpr.c_str(), fpr.c_str(),
+                        p.modelsTrained, p.seconds, verdict);
+        }
         if (result.broken) {
             std::printf("         (the accountant's epsilon for the noise actually added: %s)\n",
                         formatNumber(p.actualEpsilon).c_str());

@@ -15,11 +15,16 @@ std::string auditJson(const AuditResult& result, const std::string& dataset) {
     JsonWriter json;
     json.beginObject();
     json.key("dataset").value(dataset);
+    json.key("method").value(auditMethodKey(result.method));
+    json.key("method_description").value(auditMethodName(result.method));
     json.key("algorithm").value(result.algorithm);
     json.key("mechanism").value(result.mechanism);
     json.key("broken").value(result.broken);
     json.key("confidence").value(result.confidence);
-    json.key("models_per_world").value(result.modelsPerWorld);
+    if (result.method == AuditMethod::ManyModels)
+        json.key("models_per_world").value(result.modelsPerWorld);
+    else
+        json.key("canaries").value(result.canaries);
     json.key("training_rows").value(result.trainingRows);
     json.key("canary").value(result.canary.description);
     json.key("score").value(result.score);
@@ -46,6 +51,21 @@ std::string auditJson(const AuditResult& result, const std::string& dataset) {
         json.key("contradicts_claim").value(p.contradictsClaim());
         json.key("delta").value(p.delta);
         json.key("models_trained").value(p.modelsTrained);
+        json.key("seconds").value(p.seconds);
+        if (result.method != AuditMethod::ManyModels) {
+            json.key("runs").value(p.runs);
+            json.key("canaries").value(p.canaries);
+            json.key("canaries_included").value(p.canariesIncluded);
+            json.key("guess_counts_tried").value(p.guessOptions);
+            json.key("guesses").value(p.guesses);
+            json.key("correct_guesses").value(p.correctGuesses);
+            json.key("canary_scores").array(p.canaryScores);
+            json.key("canary_included").beginArray();
+            for (bool in : p.canaryIncluded) json.value(in);
+            json.endArray();
+            json.endObject();
+            continue;
+        }
         json.key("selection_trials").value(p.selectionTrials);
         json.key("evaluation_trials").value(p.evaluationTrials);
         json.key("threshold").value(p.threshold);
@@ -56,7 +76,6 @@ std::string auditJson(const AuditResult& result, const std::string& dataset) {
         json.key("fpr").value(p.fpr);
         json.key("tpr_lower").value(p.tprLower);
         json.key("fpr_upper").value(p.fprUpper);
-        json.key("seconds").value(p.seconds);
         json.key("scores_with_canary").array(p.scoresWith);
         json.key("scores_without_canary").array(p.scoresWithout);
         json.endObject();
@@ -67,13 +86,31 @@ std::string auditJson(const AuditResult& result, const std::string& dataset) {
 }
 
 std::string auditCsv(const AuditResult& result) {
+    auto number = [](double value) {
+        return std::isnan(value) ? std::string() : formatNumber(value, 17);
+    };
+    if (result.method != AuditMethod::ManyModels) {
+        std::string csv =
+            "method,target_epsilon,claimed_epsilon,actual_epsilon,epsilon_lower_bound,"
+            "contradicts_claim,delta,confidence,canaries,canaries_included,runs,guesses,"
+            "correct_guesses,guess_counts_tried,seconds\n";
+        for (const AuditPoint& p : result.points) {
+            csv += std::string(auditMethodKey(result.method)) + "," + number(p.targetEpsilon) +
+                   "," + number(p.claimedEpsilon) + "," +
+                   number(result.broken ? p.actualEpsilon : std::nan("")) + "," +
+                   number(p.epsilonLower) + "," + (p.contradictsClaim() ? "true" : "false") + "," +
+                   number(p.delta) + "," + number(result.confidence) + "," +
+                   std::to_string(p.canaries) + "," + std::to_string(p.canariesIncluded) + "," +
+                   std::to_string(p.runs) + "," + std::to_string(p.guesses) + "," +
+                   std::to_string(p.correctGuesses) + "," + std::to_string(p.guessOptions) + "," +
+                   number(p.seconds) + "\n";
+        }
+        return csv;
+    }
     std::string csv =
         "target_epsilon,claimed_epsilon,actual_epsilon,epsilon_lower_bound,contradicts_claim,delta,"
         "confidence,models_trained,evaluation_trials,true_positives,false_positives,tpr,tpr_lower,"
         "fpr,fpr_upper,seconds\n";
-    auto number = [](double value) {
-        return std::isnan(value) ? std::string() : formatNumber(value, 17);
-    };
     for (const AuditPoint& p : result.points) {
         csv += number(p.targetEpsilon) + "," + number(p.claimedEpsilon) + "," +
                number(result.broken ? p.actualEpsilon : std::nan("")) + "," +

@@ -24,7 +24,7 @@ double certifiedEpsilon(const TrainerPlan& plan, const TrainConfig& config, cons
 }  // namespace
 
 BrokenRun runBrokenDpSgd(const TrainConfig& requested, const DataSplit& data, double noiseDivisor,
-                         const CancelToken& cancel) {
+                         const CancelToken& cancel, TrainingObserver* observer) {
     if (requested.algorithm != kAuditedAlgorithm || !requested.isPrivate() ||
         !(noiseDivisor > 1.0)) {
         throw InputError("the broken mechanism is private dp-sgd with a noise divisor > 1");
@@ -52,7 +52,7 @@ BrokenRun runBrokenDpSgd(const TrainConfig& requested, const DataSplit& data, do
 
     TrainingObserver quiet;
     BrokenRun run;
-    run.result = runSaddlePointTrainer(config, plan, data, quiet, cancel);
+    run.result = runSaddlePointTrainer(config, plan, data, observer ? *observer : quiet, cancel);
     describeClippedGaussianRun(run.result, plan, data.train);
     run.result.privacy.algorithm = "dp-sgd (deliberately broken)";
     run.claimedEpsilon = certifiedEpsilon(claimed, config, data.train, run.result.steps);

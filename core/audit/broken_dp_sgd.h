@@ -21,8 +21,9 @@ struct BrokenRun {
 /// from config.epsilon), except that the noise it draws is the calibrated noise divided by
 /// `noiseDivisor` (> 1). For the privacy audit's demonstration and tests only: it is not a
 /// registered algorithm, so no sweep, session or record can ever use it. The run's own privacy
-/// report is that of the noise actually drawn (the honest, much larger ε).
+/// report is that of the noise actually drawn (the honest, much larger ε). `observer`: the
+/// run's observer (e.g. the white-box audit's), none when null.
 BrokenRun runBrokenDpSgd(const TrainConfig& config, const DataSplit& data, double noiseDivisor,
-                         const CancelToken& cancel);
+                         const CancelToken& cancel, TrainingObserver* observer = nullptr);
 
 }  // namespace pfa::audit

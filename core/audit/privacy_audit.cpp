@@ -11,8 +11,10 @@
 #include <thread>
 
 #include "core/algorithms/registry.h"
+#include "core/audit/audit_jobs.h"
 #include "core/audit/broken_dp_sgd.h"
 #include "core/audit/clopper_pearson.h"
+#include "core/audit/one_run_audit.h"
 #include "core/util/cpu_count.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
@@ -22,22 +24,6 @@
 namespace pfa::audit {
 
 namespace {
-
-constexpr double kCanaryNorm = 10.0;
-
-/// D ∪ {canary}: the training rows with the canary appended (same encoding, same test rows).
-DataSplit withCanary(const DataSplit& data, const Canary& canary) {
-    DataSplit split = data;
-    Dataset& train = split.train;
-    const Eigen::Index n = train.rows();
-    train.X.conservativeResize(n + 1, Eigen::NoChange);
-    train.X.row(n) = canary.x.transpose();
-    train.y.conservativeResize(n + 1);
-    train.y(n) = canary.label;
-    train.s.conservativeResize(n + 1);
-    train.s(n) = canary.group;
-    return split;
-}
 
 /// Counts of `scores` the attack calls members: > threshold (or < threshold).
 long countMembers(const std::vector<double>& sorted, double threshold, bool higher) {
@@ -56,6 +42,23 @@ struct Trial {
 };
 
 }  // namespace
+
+DataSplit withCanaries(const DataSplit& data, const std::vector<const Canary*>& canaries) {
+    DataSplit split = data;
+    Dataset& train = split.train;
+    const Eigen::Index n = train.rows();
+    const auto added = static_cast<Eigen::Index>(canaries.size());
+    train.X.conservativeResize(n + added, Eigen::NoChange);
+    train.y.conservativeResize(n + added);
+    train.s.conservativeResize(n + added);
+    for (Eigen::Index k = 0; k < added; ++k) {
+        const Canary& canary = *canaries[static_cast<std::size_t>(k)];
+        train.X.row(n + k) = canary.x.transpose();
+        train.y(n + k) = canary.label;
+        train.s(n + k) = canary.group;
+    }
+    return split;
+}
 
 std::string auditApplicability(const AuditOptions& options, const DataSplit& data) {
     const TrainConfig& config = options.config;
@@ -100,7 +103,10 @@ std::string auditApplicability(const AuditOptions& options, const DataSplit& dat
     if (options.brokenNoiseDivisor > 1.0 && config.algorithm != kAuditedAlgorithm) {
         return "the deliberately broken mechanism exists for dp-sgd only";
     }
-    if (options.modelsPerWorld < 4) {
+    if (options.method != AuditMethod::ManyModels) {
+        if (options.canaries < 10 || options.canaries > 1000000)
+            return "a one-run audit needs between 10 and 1,000,000 canaries";
+    } else if (options.modelsPerWorld < 4) {
         return "the audit needs at least 4 models per world (half choose the attack, half "
                "measure it)";
     }
@@ -115,6 +121,46 @@ std::string auditApplicability(const AuditOptions& options, const DataSplit& dat
         }
     }
     return "";
+}
+
+CanaryLabeller::CanaryLabeller(const Dataset& train) : m_train(train) {
+    m_counts.assign(static_cast<std::size_t>(std::max(1, train.numClasses())), 0);
+    for (Eigen::Index i = 0; i < train.y.size(); ++i) {
+        const int label = train.y(i);
+        if (label >= 0 && label < static_cast<int>(m_counts.size()))
+            ++m_counts[static_cast<std::size_t>(label)];
+    }
+    const Eigen::Index d = train.features();
+    if (m_counts.size() != 2 || m_counts[0] == 0 || m_counts[1] == 0 || d == 0) return;
+    Eigen::VectorXd mean0 = Eigen::VectorXd::Zero(d), mean1 = Eigen::VectorXd::Zero(d);
+    for (Eigen::Index i = 0; i < train.rows(); ++i) {
+        (train.y(i) == 1 ? mean1 : mean0) += train.X.row(i).transpose();
+    }
+    mean0 /= static_cast<double>(m_counts[0]);
+    mean1 /= static_cast<double>(m_counts[1]);
+    const Eigen::RowVectorXd mean = train.X.colwise().mean();
+    const Eigen::MatrixXd centred = train.X.rowwise() - mean;
+    Eigen::MatrixXd covariance =
+        (centred.transpose() * centred) / static_cast<double>(train.rows());
+    covariance.diagonal().array() += 1e-6;
+    m_discriminant = covariance.ldlt().solve(mean1 - mean0);
+    m_midpoint = 0.5 * (mean0 + mean1);
+}
+
+int CanaryLabeller::label(const Eigen::VectorXd& point) const {
+    if (m_discriminant.size() > 0) return m_discriminant.dot(point - m_midpoint) > 0.0 ? 0 : 1;
+    return static_cast<int>(std::min_element(m_counts.begin(), m_counts.end()) - m_counts.begin());
+}
+
+std::string CanaryLabeller::why() const {
+    return m_discriminant.size() > 0
+               ? "the class the rest of the data predicts against there (a flipped label)"
+               : "the rarer class";
+}
+
+std::string CanaryLabeller::className(int label) const {
+    return label < m_train.numClasses() ? m_train.classNames[static_cast<std::size_t>(label)]
+                                        : std::to_string(label);
 }
 
 Canary makeCanary(const Dataset& train) {
@@ -133,43 +179,17 @@ Canary makeCanary(const Dataset& train) {
         direction.cwiseAbs().maxCoeff(&largest);
         if (direction(largest) < 0.0) direction = -direction;
     }
-    canary.x = mean.transpose() + kCanaryNorm * direction;
-    std::vector<long> counts(static_cast<std::size_t>(std::max(1, train.numClasses())), 0);
-    for (Eigen::Index i = 0; i < train.y.size(); ++i) {
-        const int label = train.y(i);
-        if (label >= 0 && label < static_cast<int>(counts.size()))
-            ++counts[static_cast<std::size_t>(label)];
-    }
+    canary.x = mean.transpose() + kCanaryDistance * direction;
     // The label the rest of the data supports least at the canary's point, so that every
-    // model keeps a large gradient on it (a flipped label): for two classes, the class the
-    // linear discriminant Σ⁻¹(μ₁ − μ₀) does not predict there; otherwise the rarest class.
-    canary.label =
-        static_cast<int>(std::min_element(counts.begin(), counts.end()) - counts.begin());
-    std::string why = "the rarer class";
-    if (counts.size() == 2 && counts[0] > 0 && counts[1] > 0 && d > 0) {
-        Eigen::VectorXd mean0 = Eigen::VectorXd::Zero(d), mean1 = Eigen::VectorXd::Zero(d);
-        for (Eigen::Index i = 0; i < train.rows(); ++i) {
-            (train.y(i) == 1 ? mean1 : mean0) += train.X.row(i).transpose();
-        }
-        mean0 /= static_cast<double>(counts[0]);
-        mean1 /= static_cast<double>(counts[1]);
-        const Eigen::MatrixXd centred = train.X.rowwise() - mean;
-        Eigen::MatrixXd covariance =
-            (centred.transpose() * centred) / static_cast<double>(train.rows());
-        covariance.diagonal().array() += 1e-6;
-        const Eigen::VectorXd discriminant = covariance.ldlt().solve(mean1 - mean0);
-        const double side = discriminant.dot(canary.x - 0.5 * (mean0 + mean1));
-        canary.label = side > 0.0 ? 0 : 1;
-        why = "the class the rest of the data predicts against there (a flipped label)";
-    }
+    // model keeps a large gradient on it.
+    const CanaryLabeller labeller(train);
+    canary.label = labeller.label(canary.x);
     canary.group = 0;
-    const std::string className = canary.label < train.numClasses()
-                                      ? train.classNames[static_cast<std::size_t>(canary.label)]
-                                      : std::to_string(canary.label);
-    canary.description = "one record far outside the data (distance " + formatNumber(kCanaryNorm) +
+    canary.description = "one record far outside the data (distance " +
+                         formatNumber(kCanaryDistance) +
                          " in standardised units, along the direction in which the training rows "
                          "vary least), labelled '" +
-                         className + "': " + why;
+                         labeller.className(canary.label) + "': " + labeller.why();
     return canary;
 }
 
@@ -255,10 +275,44 @@ void evaluateAttack(const std::vector<double>& selectWith, const std::vector<dou
     point.epsilonLower = epsilonLowerBound(point.tprLower, point.fprUpper, delta);
 }
 
+const char* auditMethodKey(AuditMethod method) {
+    switch (method) {
+        case AuditMethod::ManyModels:
+            return "many-models";
+        case AuditMethod::OneRunInput:
+            return "one-run";
+        case AuditMethod::OneRunGradient:
+            return "white-box";
+    }
+    return "many-models";
+}
+
+std::string auditMethodName(AuditMethod method) {
+    switch (method) {
+        case AuditMethod::ManyModels:
+            return "black box, many models, one canary";
+        case AuditMethod::OneRunInput:
+            return "black box, one run, many input canaries";
+        case AuditMethod::OneRunGradient:
+            return "white box, one run, gradient canaries";
+    }
+    return "";
+}
+
+AuditMethod auditMethodFromKey(const std::string& key) {
+    for (AuditMethod method :
+         {AuditMethod::ManyModels, AuditMethod::OneRunInput, AuditMethod::OneRunGradient}) {
+        if (key == auditMethodKey(method)) return method;
+    }
+    throw InputError("unknown audit method '" + key + "' (known: many-models, one-run, white-box)");
+}
+
 AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
                             const CancelToken& cancel, const AuditProgress& progress) {
     const std::string problem = auditApplicability(options, data);
     if (!problem.empty()) throw InputError("privacy audit: " + problem);
+    if (options.method != AuditMethod::ManyModels)
+        return runOneRunAudit(options, data, cancel, progress);
     const bool broken = options.brokenNoiseDivisor > 1.0;
     const Algorithm& algorithm = findAlgorithm(options.config.algorithm);
 
@@ -277,7 +331,7 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
     result.config = options.config;
     result.seed = options.seed;
 
-    const DataSplit dataWith = withCanary(data, result.canary);
+    const DataSplit dataWith = withCanaries(data, {&result.canary});
     const int models = options.modelsPerWorld;
     const long perEpsilon = 2L * models;
     const long total = perEpsilon * static_cast<long>(options.epsilons.size());
@@ -298,64 +352,44 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
         if (resolved.epochs > 0) resolved.evaluateEvery = resolved.epochs;  // only the end
 
         std::vector<Trial> trials(static_cast<std::size_t>(perEpsilon));
-        std::atomic<long> next{0};
-        std::atomic<bool> failed{false};
-        std::exception_ptr failure;
-        std::mutex failureMutex;
         const auto start = std::chrono::steady_clock::now();
-        auto worker = [&]() {
-            TrainingObserver quiet;
-            while (!cancel.cancelled() && !failed.load()) {
-                const long job = next.fetch_add(1);
-                if (job >= perEpsilon) return;
-                const int world = static_cast<int>(job % 2);  // 1: with the canary
-                const long k = job / 2;
-                TrainConfig config = resolved;
-                config.seed = options.seed * 1000003ULL + 2ULL * static_cast<std::uint64_t>(k) +
-                              static_cast<std::uint64_t>(world);
-                const DataSplit& split = world == 1 ? dataWith : data;
-                try {
-                    Trial& trial = trials[static_cast<std::size_t>(job)];
-                    RunResult run;
-                    if (broken) {
-                        BrokenRun brokenRun =
-                            runBrokenDpSgd(config, split, options.brokenNoiseDivisor, cancel);
-                        run = std::move(brokenRun.result);
-                        trial.epsilonSpent = brokenRun.claimedEpsilon;
-                        trial.epsilonActual = brokenRun.actualEpsilon;
-                    } else {
-                        run = runAlgorithm(config, split, quiet, cancel);
-                        trial.epsilonSpent = run.privacy.epsilonSpent;
-                    }
-                    if (options.onModelTrained) {
-                        if (run.runUid.empty()) run.runUid = newRunUid();
-                        std::lock_guard<std::mutex> lock(progressMutex);
-                        options.onModelTrained(run, world == 1);
-                    }
-                    if (run.status == RunStatus::Cancelled || cancel.cancelled()) return;
-                    if (run.status != RunStatus::Completed) {
-                        throw InputError("a model of the audit did not train (" + run.message +
-                                         "); choose a smaller step size or fewer epochs");
-                    }
-                    trial.score = canaryScore(run.theta, result.canary);
-                } catch (...) {
-                    std::lock_guard<std::mutex> lock(failureMutex);
-                    if (!failure) failure = std::current_exception();
-                    failed.store(true);
-                    return;
-                }
-                const long finished = done.fetch_add(1) + 1;
-                if (progress) {
-                    std::lock_guard<std::mutex> lock(progressMutex);
-                    progress(finished, total);
-                }
+        runAuditJobs(perEpsilon, threads, cancel, [&](long job) {
+            const int world = static_cast<int>(job % 2);  // 1: with the canary
+            const long k = job / 2;
+            TrainConfig config = resolved;
+            config.seed = options.seed * 1000003ULL + 2ULL * static_cast<std::uint64_t>(k) +
+                          static_cast<std::uint64_t>(world);
+            const DataSplit& split = world == 1 ? dataWith : data;
+            Trial& trial = trials[static_cast<std::size_t>(job)];
+            RunResult run;
+            if (broken) {
+                BrokenRun brokenRun =
+                    runBrokenDpSgd(config, split, options.brokenNoiseDivisor, cancel);
+                run = std::move(brokenRun.result);
+                trial.epsilonSpent = brokenRun.claimedEpsilon;
+                trial.epsilonActual = brokenRun.actualEpsilon;
+            } else {
+                TrainingObserver quiet;
+                run = runAlgorithm(config, split, quiet, cancel);
+                trial.epsilonSpent = run.privacy.epsilonSpent;
             }
-        };
-        std::vector<std::thread> pool;
-        for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-        worker();
-        for (std::thread& thread : pool) thread.join();
-        if (failure) std::rethrow_exception(failure);
+            if (options.onModelTrained) {
+                if (run.runUid.empty()) run.runUid = newRunUid();
+                std::lock_guard<std::mutex> lock(progressMutex);
+                options.onModelTrained(run, world == 1);
+            }
+            if (run.status == RunStatus::Cancelled || cancel.cancelled()) return;
+            if (run.status != RunStatus::Completed) {
+                throw InputError("a model of the audit did not train (" + run.message +
+                                 "); choose a smaller step size or fewer epochs");
+            }
+            trial.score = canaryScore(run.theta, result.canary);
+            const long finished = done.fetch_add(1) + 1;
+            if (progress) {
+                std::lock_guard<std::mutex> lock(progressMutex);
+                progress(finished, total);
+            }
+        });
         if (cancel.cancelled()) break;
 
         AuditPoint point;

@@ -15,10 +15,33 @@
 namespace pfa::audit {
 
 /// What an empirical privacy audit runs: a membership-inference experiment against one
-/// private algorithm. For each target ε it trains `modelsPerWorld` models on the training
-/// rows D and as many on D ∪ {canary} (add/remove adjacency at the row level), each with its
-/// own seed, scores the canary under every released model and turns the attack's true- and
-/// false-positive rates into a lower bound on ε (Clopper–Pearson, see clopper_pearson.h).
+/// private algorithm, in one of three designs (AuditMethod). The classic one, for each target
+/// ε, trains `modelsPerWorld` models on the training rows D and as many on D ∪ {canary}
+/// (add/remove adjacency at the row level), each with its own seed, scores the canary under
+/// every released model and turns the attack's true- and false-positive rates into a lower
+/// bound on ε (Clopper–Pearson, see clopper_pearson.h). The one-run designs (one_run_audit.h)
+/// insert many canaries, each with probability ½, into few runs and bound ε from how many of
+/// the attack's guesses are right (Steinke, Nasr and Jagielski 2023).
+
+/// How the audit attacks.
+enum class AuditMethod {
+    /// Black box, many models: M models with and M without one input canary.
+    ManyModels,
+    /// Black box, one run: many input canaries (records far outside the data), each inserted
+    /// with probability ½; only the released models are seen.
+    OneRunInput,
+    /// White box, one run: gradient canaries (one coordinate of the clipped θ-gradient sum, at
+    /// the clip bound), each inserted with probability ½ and Poisson-sampled into steps like a
+    /// record; the attack sees every released noisy gradient. The rows' gradients are removed
+    /// from the sum: the data set on which the claim is hardest to keep.
+    OneRunGradient,
+};
+
+/// The method's command-line name ("many-models", "one-run", "white-box") and its name in words.
+const char* auditMethodKey(AuditMethod method);
+std::string auditMethodName(AuditMethod method);
+/// The method named `key` (a command-line name); throws InputError listing them otherwise.
+AuditMethod auditMethodFromKey(const std::string& key);
 
 /// The algorithm the audit offers first and the one its deliberately broken mechanism breaks:
 /// DP-SGD, whose noise the canary attack is built to detect.
@@ -30,7 +53,10 @@ struct AuditOptions {
     /// and be analysed under add/remove adjacency (Poisson sampling for the step methods).
     TrainConfig config;
     std::vector<double> epsilons{1.0};  ///< the target ε of each audited configuration
-    int modelsPerWorld = 100;           ///< M: models trained without and M with the canary (≥ 4)
+    AuditMethod method = AuditMethod::ManyModels;
+    int modelsPerWorld = 100;  ///< ManyModels: M models without and M with the canary (≥ 4)
+    long canaries = 1000;      ///< one-run methods: m canaries in all (≥ 10), over as few runs
+                               ///< as hold them
     double confidence = 0.95;           ///< of the lower bound, in (0, 1)
     /// > 1: audit a DELIBERATELY BROKEN DP-SGD (for demonstration and tests only) that claims
     /// the target ε but adds the calibrated noise divided by this factor. 1: the algorithm of
@@ -43,6 +69,25 @@ struct AuditOptions {
     /// private run on the training rows, so the privacy ledger charges it. What it throws
     /// ends the audit with that error.
     std::function<void(const RunResult& model, bool withCanary)> onModelTrained;
+};
+
+/// How far an input canary lies from the training rows' mean, in standardised units.
+inline constexpr double kCanaryDistance = 10.0;
+
+/// The label a canary at a point gets: the one the rest of the data supports least there, so
+/// that its gradient stays large in every model that contains it. Two classes: the class the
+/// linear discriminant Σ⁻¹(μ₁ − μ₀) of the training rows does not predict at the point (a
+/// flipped label); otherwise the rarest class.
+class CanaryLabeller {
+public:
+    explicit CanaryLabeller(const Dataset& train);
+    int label(const Eigen::VectorXd& point) const;
+    std::string why() const;                 ///< the rule, in words
+    std::string className(int label) const;  ///< the class's name in the data
+private:
+    const Dataset& m_train;
+    std::vector<long> m_counts;
+    Eigen::VectorXd m_discriminant, m_midpoint;  ///< empty unless two classes
 };
 
 /// The canary record the audit adds (in the encoded feature space of the training rows).
@@ -78,6 +123,15 @@ struct AuditPoint {
     double seconds = 0.0;               ///< wall time of this ε's training
     std::vector<double> scoresWith;     ///< canary scores of the models trained with it
     std::vector<double> scoresWithout;  ///< … and without it
+    // One-run methods: the canaries, the runs that held them and the attack's guesses.
+    long canaries = 0;                 ///< m
+    long canariesIncluded = 0;         ///< how many the coin flips put in
+    long runs = 0;                     ///< training runs the canaries were spread over
+    long guesses = 0;                  ///< r: canaries the attack called members (the top-r scores)
+    long correctGuesses = 0;           ///< v: of those, the ones that were in
+    long guessOptions = 0;             ///< how many r the attack tried (Bonferroni: error ÷ this)
+    std::vector<double> canaryScores;  ///< every canary's score, in canary order …
+    std::vector<bool> canaryIncluded;  ///< … and whether it was in
 
     /// Whether the audit contradicts the claim: the lower bound exceeds the claimed ε.
     bool contradictsClaim() const { return epsilonLower > claimedEpsilon; }
@@ -85,11 +139,13 @@ struct AuditPoint {
 
 /// The whole audit.
 struct AuditResult {
+    AuditMethod method = AuditMethod::ManyModels;
     std::string algorithm;  ///< registry name
     std::string mechanism;  ///< "dp-sgd" or "dp-sgd, DELIBERATELY BROKEN: noise ÷ 10"
     bool broken = false;
     double confidence = 0.95;
     int modelsPerWorld = 0;
+    long canaries = 0;  ///< one-run methods: m
     std::string score;  ///< what the attack scores, in words
     Canary canary;
     long trainingRows = 0;  ///< rows of D (D ∪ {canary} has one more)
@@ -119,6 +175,9 @@ std::string auditApplicability(const AuditOptions& options, const DataSplit& dat
 /// rarest class), so that its gradient stays large in every model that contains it.
 Canary makeCanary(const Dataset& train);
 
+/// D ∪ canaries: the training rows with the canaries appended (same encoding, same test rows).
+DataSplit withCanaries(const DataSplit& data, const std::vector<const Canary*>& canaries);
+
 /// The canary's score under a model Θ (p × (d+1), bias last): its logit margin for its own
 /// label (binary: (2y − 1)·Θx̃; several classes: z_y − max_{j≠y} z_j).
 double canaryScore(const RowMatrix& theta, const Canary& canary);
@@ -131,9 +190,9 @@ void evaluateAttack(const std::vector<double>& selectWith, const std::vector<dou
                     const std::vector<double>& evalWith, const std::vector<double>& evalWithout,
                     double delta, double confidence, AuditPoint& point);
 
-/// Runs the audit (see AuditOptions). Throws InputError when it does not apply
-/// (auditApplicability) or a model's training fails; returns the completed ε points with
-/// `cancelled` set when `cancel` fires.
+/// Runs the audit (see AuditOptions; the one-run methods are runOneRunAudit's). Throws InputError
+/// when it does not apply (auditApplicability) or a model's training fails; returns the completed ε
+/// points with `cancelled` set when `cancel` fires.
 AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
                             const CancelToken& cancel, const AuditProgress& progress = {});
 

@@ -160,6 +160,8 @@ struct RunResult {
 bool nearConstant(const RunResult& result);
 
 /// Receives progress from a training run (called on the training thread).
+class GradientAuditHook;
+
 class TrainingObserver {
 public:
     virtual ~TrainingObserver() = default;
@@ -172,6 +174,9 @@ public:
     /// Whether onStep shows StepInfo::batchLoss (a loop may skip computing it otherwise, and
     /// then reports it as NaN). A sweep's observers show none.
     virtual bool showsBatchLoss() const { return true; }
+    /// The privacy audit's white-box access to the run's clipped-gradient steps
+    /// (GradientAuditHook); null, the default, for every run that is not an audit's.
+    virtual GradientAuditHook* gradientAudit() { return nullptr; }
 };
 
 }  // namespace pfa

@@ -1,5 +1,6 @@
 #include "core/sweep/run_ledger.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -111,6 +112,40 @@ std::size_t chargeLedgerStore(const privacy::LedgerStore& store, const RunContex
                               const std::string& source) {
     if (context.dataFingerprint.empty() || entries.empty()) return 0;
     return store.charge(context.dataFingerprint, ledgerNameOf(context), entries, source);
+}
+
+LedgerChargeBatch::LedgerChargeBatch(Charge charge, std::size_t batchSize)
+    : m_charge(std::move(charge)), m_batchSize(std::max<std::size_t>(1, batchSize)) {}
+
+LedgerChargeBatch::~LedgerChargeBatch() {
+    try {
+        flush();
+    } catch (...) {
+        // Destruction must not throw; flush() before to see the error.
+    }
+}
+
+void LedgerChargeBatch::add(const RunResult& result, const RunContext& context,
+                            const std::string& label) {
+    std::optional<privacy::LedgerEntry> entry = ledgerEntryForRun(result, context, label);
+    if (!entry) return;
+    std::vector<privacy::LedgerEntry> full;
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_pending.push_back(std::move(*entry));
+        if (m_pending.size() < m_batchSize) return;
+        full.swap(m_pending);
+    }
+    m_charge(full);
+}
+
+void LedgerChargeBatch::flush() {
+    std::vector<privacy::LedgerEntry> pending;
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        pending.swap(m_pending);
+    }
+    if (!pending.empty()) m_charge(pending);
 }
 
 }  // namespace pfa

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,5 +60,31 @@ std::string ledgerNameOf(const RunContext& context);
 std::size_t chargeLedgerStore(const privacy::LedgerStore& store, const RunContext& context,
                               const std::vector<privacy::LedgerEntry>& entries,
                               const std::string& source);
+
+/// Collects the ledger entries of many runs (from any thread) and charges them in batches, so
+/// that charging thousands of runs (a privacy audit's) reads the ledger file a few times, not
+/// once per run. What is still pending is charged by flush() and on destruction (errors there
+/// are swallowed: call flush() to see them).
+class LedgerChargeBatch {
+public:
+    using Charge = std::function<void(const std::vector<privacy::LedgerEntry>&)>;
+    /// `charge` charges a batch (e.g. chargeLedgerStore on the runs' data set); `batchSize`
+    /// entries are gathered before it is called.
+    explicit LedgerChargeBatch(Charge charge, std::size_t batchSize = 256);
+    ~LedgerChargeBatch();
+    LedgerChargeBatch(const LedgerChargeBatch&) = delete;
+    LedgerChargeBatch& operator=(const LedgerChargeBatch&) = delete;
+
+    /// Adds the run's entry (ledgerEntryForRun with `label`; nothing for a non-private run).
+    void add(const RunResult& result, const RunContext& context, const std::string& label);
+    /// Charges every pending entry now.
+    void flush();
+
+private:
+    Charge m_charge;
+    std::size_t m_batchSize;
+    std::mutex m_mutex;
+    std::vector<privacy::LedgerEntry> m_pending;
+};
 
 }  // namespace pfa

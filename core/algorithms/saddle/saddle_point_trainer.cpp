@@ -17,6 +17,7 @@
 #include "core/engine/epoch_reporter.h"
 #include "core/engine/evaluator.h"
 #include "core/engine/gaussian_mechanism.h"
+#include "core/engine/gradient_audit_hook.h"
 #include "core/engine/iterate_average.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
@@ -106,6 +107,13 @@ public:
                 [this](long steps) { return m_accountant->after(steps).epsilon; });
         m_reporter.emplace(m_config, m_trainEvaluator, m_testEvaluator, m_plan.penalty,
                            m_plan.lambda);
+        // An audit's white-box access: only to a step that clips and noises (what it tests).
+        if (m_plan.clipping.enabled && m_plan.noise.isPrivate()) {
+            m_audit = request.observer->gradientAudit();
+            if (m_audit)
+                m_audit->start(m_plan.noise, m_plan.sampler, m_gradTheta.rows(),
+                               m_gradTheta.cols());
+        }
     }
     SaddleRun(const SaddleRun&) = delete;
     SaddleRun& operator=(const SaddleRun&) = delete;
@@ -142,8 +150,10 @@ public:
         m_clipped += totals.clipped;
         m_seen += b;
         // θ: noise on the batch mean, then the descent step.
+        if (m_audit) m_audit->beforeNoise(m_step + 1, m_gradTheta);
         m_gradTheta /= batchSize();
         m_plan.noise.addNoise(GaussianMechanism::Stream::Theta, m_gradTheta, *m_noise);
+        if (m_audit) m_audit->released(m_step + 1, m_gradTheta);
         m_descent->apply(theta, m_gradTheta);
         // W: ascent on the same iterate (simultaneous updates), then projection.
         if (m_penalty) m_adversary->apply(*m_penalty, W, *m_noise);
@@ -233,6 +243,7 @@ private:
     std::optional<RandomStream> m_noise;
     std::optional<privacy::RunAccountant> m_accountant;
     std::optional<EpochReporter> m_reporter;
+    GradientAuditHook* m_audit = nullptr;
     long m_step = 0, m_clipped = 0, m_seen = 0;
     bool m_stop = false;
     bool m_lossShown = true;
