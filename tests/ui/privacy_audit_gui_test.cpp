@@ -26,6 +26,13 @@ using namespace pfa::ui::test;
 
 namespace {
 
+/// Chooses the audit's method.
+void chooseMethod(PrivacyAuditDialog& dialog, pfa::audit::AuditMethod method) {
+    const int index = dialog.methodBox()->findData(static_cast<int>(method));
+    REQUIRE(index >= 0);
+    dialog.methodBox()->setCurrentIndex(index);
+}
+
 /// Runs the dialog's audit and waits for it.
 void runAudit(PrivacyAuditDialog& dialog, int timeoutMs = 120000) {
     QSignalSpy finished(&dialog, &PrivacyAuditDialog::auditFinished);
@@ -58,6 +65,7 @@ TEST_CASE("The privacy audit opens from the Tools menu", "[ui][audit]") {
 TEST_CASE("A small audit of DP-SGD fills the chart, the table and the verdict", "[ui][audit]") {
     PrivacyAuditDialog dialog;
     dialog.show();
+    chooseMethod(dialog, pfa::audit::AuditMethod::ManyModels);
     dialog.epsilonsEdit()->setText(QStringLiteral("1, 4"));
     dialog.modelsBox()->setValue(8);
     dialog.epochsBox()->setValue(5);
@@ -90,6 +98,7 @@ TEST_CASE("A small audit of DP-SGD fills the chart, the table and the verdict", 
 TEST_CASE("The audit shows the broken mechanism failing its claim", "[ui][audit]") {
     PrivacyAuditDialog dialog;
     dialog.show();
+    chooseMethod(dialog, pfa::audit::AuditMethod::ManyModels);
     dialog.epsilonsEdit()->setText(QStringLiteral("1"));
     dialog.modelsBox()->setValue(40);
     dialog.brokenCheck()->setChecked(true);

@@ -42,13 +42,18 @@ ToolActions::ToolActions(LedgerBook* ledger, QWidget* window)
     m_audit->setStatusTip(
         tr("Test a claimed ε empirically: a membership attack on many trained "
            "models proves a lower bound on ε"));
-    connect(m_audit, &QAction::triggered, this, [this] {
-        showTheDialog<PrivacyAuditDialog>(m_window, [this] {
-            auto* dialog = new PrivacyAuditDialog(m_window);
-            dialog->setLedgerCharger(m_ledger->backgroundCharger());
-            return dialog;
-        });
-    });
+    connect(m_audit, &QAction::triggered, this, [this] { auditDialog(); });
 }
+
+PrivacyAuditDialog* ToolActions::auditDialog() {
+    showTheDialog<PrivacyAuditDialog>(m_window, [this] {
+        auto* dialog = new PrivacyAuditDialog(m_window);
+        dialog->setLedgerCharger(m_ledger->backgroundEntryCharger());
+        return dialog;
+    });
+    return m_window->findChild<PrivacyAuditDialog*>();
+}
+
+void ToolActions::auditRun(const AuditedRun& run) { auditDialog()->setAuditedRun(run); }
 
 }  // namespace pfa::ui

@@ -388,6 +388,12 @@ void TradeoffChart::fillPointMenu(QMenu* menu, int id) {
     seeds->setToolTip(
         tr("One run is one draw of the privacy noise (and of the split): the same "
            "settings with seeds +1 … +4 show how far its point moves"));
+    QAction* audit = menu->addAction(tr("Audit this run's privacy claim…"), this,
+                                     [this, id] { emit auditRequested(id); });
+    audit->setObjectName(QStringLiteral("auditRun"));
+    audit->setToolTip(
+        tr("Test the ε this run claims: the privacy audit trains with its settings on its "
+           "data, with canaries added, and proves a lower bound on ε"));
 }
 
 bool TradeoffChart::eventFilter(QObject* watched, QEvent* event) {

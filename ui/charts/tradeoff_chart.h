@@ -124,6 +124,8 @@ signals:
     void runClicked(int id);
     /// The user asked to run the point of run `id` again with more seeds (its context menu).
     void moreSeedsRequested(int id);
+    /// The user asked for a privacy audit of run `id`'s settings on its data (a point's menu).
+    void auditRequested(int id);
     /// The colours of the budgets drawn changed (other views colour runs the same way).
     void paletteChanged(const chart_style::EpsilonPalette& palette);
 

@@ -28,6 +28,7 @@
 #include "core/algorithms/registry.h"
 #include "core/audit/audit_export.h"
 #include "core/sweep/prepared_dataset.h"
+#include "core/sweep/run_ledger.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/number_list.h"
@@ -70,11 +71,54 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
            "released model whether the canary was in the data. How well that attack works proves a "
            "<b>lower bound</b> on ε; the accountant's ε is an <b>upper bound</b>. A lower bound "
            "above the claim proves the claim false; one below it is consistent with the claim "
-           "but never proves privacy. Data: the built-in synthetic lending data, %1 rows (%2 for "
-           "training).")
-            .arg(kSyntheticRows)
-            .arg(kSyntheticRows * 3 / 4));
+           "but never proves privacy."));
     intro->setWordWrap(true);
+
+    m_target = new QLabel;
+    m_target->setObjectName(QStringLiteral("auditTarget"));
+    m_target->setWordWrap(true);
+    m_target->setTextFormat(Qt::RichText);
+    m_builtIn = new QPushButton(tr("Use the built-in data instead"));
+    m_builtIn->setToolTip(
+        tr("Audit settings chosen here on the built-in synthetic lending data (quick)"));
+    connect(m_builtIn, &QPushButton::clicked, this, &PrivacyAuditDialog::clearAuditedRun);
+
+    m_method = new QComboBox;
+    m_method->setObjectName(QStringLiteral("auditMethod"));
+    const std::pair<pfa::audit::AuditMethod, QString> methods[] = {
+        {pfa::audit::AuditMethod::OneRunGradient,
+         tr("White box: the run sees gradient canaries; the attack sees every noisy step. The "
+            "strongest test of the mechanism (clip bound, sampling, noise, accountant), in "
+            "seconds. The rows' own gradients are removed: the data on which the claim is "
+            "hardest to keep.")},
+        {pfa::audit::AuditMethod::OneRunInput,
+         tr("Black box, one run: many records far outside the data, each put in by a coin "
+            "flip; the attack sees only the released model(s). Realistic, weaker.")},
+        {pfa::audit::AuditMethod::ManyModels,
+         tr("Black box, many models: M models with and M without one canary record. The "
+            "classic audit; needs thousands of models for a bound near a small ε.")},
+    };
+    for (const auto& [method, tip] : methods) {
+        QString name = QString::fromStdString(pfa::audit::auditMethodName(method));
+        name[0] = name[0].toUpper();
+        m_method->addItem(name, static_cast<int>(method));
+        m_method->setItemData(m_method->count() - 1, tip, Qt::ToolTipRole);
+    }
+    m_method->setToolTip(
+        tr("How the audit attacks (Steinke, Nasr and Jagielski 2023 for the one-run designs); "
+           "hover an entry for what it tests"));
+    connect(m_method, &QComboBox::currentIndexChanged, this,
+            &PrivacyAuditDialog::updateMethodControls);
+
+    m_canaries = new QSpinBox;
+    m_canaries->setRange(10, 1000000);
+    m_canaries->setSingleStep(1000);
+    m_canaries->setValue(10000);
+    m_canaries->setGroupSeparatorShown(true);
+    m_canaries->setToolTip(
+        tr("Canaries in all, each put in with probability ½. The run holds as many as it can "
+           "(white box: one per model coordinate; black box: one per 20 training rows); more "
+           "canaries take more runs and give a tighter bound."));
 
     m_algorithm = new QComboBox;
     for (const auto& algorithm : pfa::algorithmRegistry()) {
@@ -142,7 +186,7 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
         if (on)
             m_algorithm->setCurrentIndex(
                 m_algorithm->findData(QString::fromUtf8(audit::kAuditedAlgorithm)));
-        m_algorithm->setEnabled(!on);
+        m_algorithm->setEnabled(!on && !m_auditedRun);
     });
     auto* brokenRow = new QHBoxLayout;
     brokenRow->addWidget(m_broken);
@@ -150,6 +194,8 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
     brokenRow->addStretch();
 
     auto* form = new QFormLayout;
+    form->addRow(tr("Method"), m_method);
+    form->addRow(tr("Canaries"), m_canaries);
     form->addRow(tr("Algorithm"), m_algorithm);
     form->addRow(tr("Target ε"), m_epsilons);
     form->addRow(tr("Models per world"), m_models);
@@ -180,6 +226,8 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
 
     auto* left = new QVBoxLayout;
     left->addWidget(intro);
+    left->addWidget(m_target);
+    left->addWidget(m_builtIn);
     left->addLayout(form);
     left->addWidget(m_run);
     left->addWidget(m_progress);
@@ -264,6 +312,69 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
     layout->addWidget(leftWidget);
     layout->addLayout(right, 1);
     resize(1180, 720);
+    updateMethodControls();
+    updateTarget();
+}
+
+void PrivacyAuditDialog::setAuditedRun(const AuditedRun& run) {
+    if (m_task.isRunning()) return;
+    m_auditedRun = run;
+    const pfa::TrainConfig& config = run.config;
+    const int index = m_algorithm->findData(QString::fromStdString(config.algorithm));
+    if (index >= 0) m_algorithm->setCurrentIndex(index);
+    m_epochs->setValue(std::clamp(config.epochs, m_epochs->minimum(), m_epochs->maximum()));
+    m_clip->setValue(config.clipTheta);
+    m_broken->setChecked(false);
+    m_epsilons->setText(QString::fromStdString(pfa::formatNumber(config.epsilon)));
+    updateTarget();
+}
+
+void PrivacyAuditDialog::clearAuditedRun() {
+    if (m_task.isRunning()) return;
+    m_auditedRun.reset();
+    m_epochs->setValue(40);
+    m_clip->setValue(10.0);
+    m_algorithm->setCurrentIndex(
+        std::max(0, m_algorithm->findData(QString::fromUtf8(audit::kAuditedAlgorithm))));
+    updateTarget();
+}
+
+void PrivacyAuditDialog::updateTarget() {
+    const bool run = m_auditedRun.has_value();
+    if (run) {
+        const pfa::TrainConfig& config = m_auditedRun->config;
+        const pfa::PreparedDataset& data = *m_auditedRun->data;
+        m_target->setText(
+            tr("<b>Audited:</b> the settings of %1 (%2: %3 epochs, batch %4, clip %5, δ %6) on "
+               "its data, %7 (%8 training rows), with canaries added.")
+                .arg(m_auditedRun->name.toHtmlEscaped(), QString::fromStdString(config.algorithm),
+                     QString::number(config.epochs), QString::number(config.batchSize),
+                     number(config.clipTheta), number(config.delta),
+                     QString::fromStdString(data.context.datasetDescription).toHtmlEscaped(),
+                     QString::number(data.split.train.rows())));
+    } else {
+        m_target->setText(tr("<b>Audited:</b> the settings below (batch 64) on the built-in "
+                             "synthetic lending data, %1 rows (%2 for training). To audit one "
+                             "of your runs, right-click its point on the tradeoff chart.")
+                              .arg(kSyntheticRows)
+                              .arg(kSyntheticRows * 3 / 4));
+    }
+    m_builtIn->setVisible(run);
+    // A run's settings are the run's: shown, not edited.
+    m_algorithm->setEnabled(!run && !m_broken->isChecked());
+    m_epochs->setEnabled(!run);
+    m_clip->setEnabled(!run);
+    m_broken->setEnabled(!run);
+}
+
+void PrivacyAuditDialog::updateMethodControls() {
+    const auto method = static_cast<pfa::audit::AuditMethod>(m_method->currentData().toInt());
+    const bool oneRun = method != pfa::audit::AuditMethod::ManyModels;
+    m_canaries->setEnabled(oneRun);
+    m_models->setEnabled(!oneRun);
+    // Each design's default: white-box runs are cheap (one holds a canary per coordinate),
+    // black-box runs train on the rows (one holds at most one canary per 20 rows).
+    m_canaries->setValue(method == pfa::audit::AuditMethod::OneRunInput ? 1000 : 10000);
 }
 
 PrivacyAuditDialog::~PrivacyAuditDialog() {
@@ -275,12 +386,19 @@ PrivacyAuditDialog::~PrivacyAuditDialog() {
 
 pfa::audit::AuditOptions PrivacyAuditDialog::options() const {
     pfa::audit::AuditOptions options;
-    const std::string algorithm = m_algorithm->currentData().toString().toStdString();
-    options.config.algorithm = algorithm.empty() ? audit::kAuditedAlgorithm : algorithm;
-    if (!pfa::findAlgorithm(options.config.algorithm).usesFairness()) options.config.lambda = 0.0;
-    options.config.epochs = m_epochs->value();
-    options.config.batchSize = 64;
-    options.config.clipTheta = m_clip->value();
+    if (m_auditedRun) {
+        options.config = m_auditedRun->config;
+    } else {
+        const std::string algorithm = m_algorithm->currentData().toString().toStdString();
+        options.config.algorithm = algorithm.empty() ? audit::kAuditedAlgorithm : algorithm;
+        if (!pfa::findAlgorithm(options.config.algorithm).usesFairness())
+            options.config.lambda = 0.0;
+        options.config.epochs = m_epochs->value();
+        options.config.batchSize = 64;
+        options.config.clipTheta = m_clip->value();
+    }
+    options.method = static_cast<pfa::audit::AuditMethod>(m_method->currentData().toInt());
+    options.canaries = m_canaries->value();
     options.epsilons = pfa::parseNumberList(m_epsilons->text().toStdString(), false);
     options.modelsPerWorld = m_models->value();
     options.confidence = m_confidence->value();
@@ -306,37 +424,55 @@ void PrivacyAuditDialog::toggleRun() {
     m_run->setText(tr("Stop audit"));
     m_progress->setValue(0);
     m_status->setText(
-        tr("Training %1 models…")
-            .arg(2L * audit.modelsPerWorld * static_cast<long>(audit.epsilons.size())));
+        audit.method == pfa::audit::AuditMethod::ManyModels
+            ? tr("Training %1 models…")
+                  .arg(2L * audit.modelsPerWorld * static_cast<long>(audit.epsilons.size()))
+            : tr("Training with %1 canaries…").arg(audit.canaries));
+    const pfa::PreparedDatasetPtr runData = m_auditedRun ? m_auditedRun->data : nullptr;
+    m_resultDataset = runData ? QString::fromStdString(runData->context.datasetDescription)
+                              : QStringLiteral("synthetic(n=%1)").arg(kSyntheticRows);
     struct Outcome {
         std::optional<pfa::audit::AuditResult> result;
         QString error;
     };
-    auto work = [audit, charge = m_charge, this](TaskContext& context) mutable {
+    auto work = [audit, runData, charge = m_charge, this](TaskContext& context) mutable {
         Outcome outcome;
         // The audit's training threads inherit this: they use every core, the GUI still comes
         // first.
         const BelowGuiPriority belowGui;
         try {
-            pfa::DatasetRequest request;
-            request.knobs<pfa::SyntheticOptions>().rows = kSyntheticRows;
-            const pfa::PreparedDatasetPtr data = pfa::prepareDataset(request);
-            // Every model trained is a private run on the audit's rows: charged to their ledger.
+            pfa::PreparedDatasetPtr data = runData;
+            if (!data) {
+                pfa::DatasetRequest request;
+                request.knobs<pfa::SyntheticOptions>().rows = kSyntheticRows;
+                data = pfa::prepareDataset(request);
+            }
+            // Every model trained is a private run on the audit's rows: charged to their ledger,
+            // in batches (also when the audit stops or fails).
+            std::optional<pfa::LedgerChargeBatch> charges;
             if (charge) {
-                audit.onModelTrained = [charge, data](const pfa::RunResult& model, bool) {
-                    charge(model, data->context);
+                charges.emplace([charge, data](const std::vector<pfa::privacy::LedgerEntry>& all) {
+                    charge(data->context, all);
+                });
+                audit.onModelTrained = [&charges, data](const pfa::RunResult& model, bool) {
+                    charges->add(model, data->context, pfa::runLabel(model.config));
                 };
             }
             outcome.result = pfa::audit::runPrivacyAudit(
                 audit, data->split, context.cancelToken(), [&](long done, long total) {
                     if (context.progressDue()) {
-                        context.post([this, done, total] {
+                        const bool models = audit.method == pfa::audit::AuditMethod::ManyModels;
+                        context.post([this, done, total, models] {
                             m_progress->setValue(
                                 static_cast<int>(100 * done / std::max(1L, total)));
-                            m_status->setText(tr("Trained %1 of %2 models…").arg(done).arg(total));
+                            m_status->setText(tr("Trained %1 of %2 %3…")
+                                                  .arg(done)
+                                                  .arg(total)
+                                                  .arg(models ? tr("models") : tr("runs")));
                         });
                     }
                 });
+            if (charges) charges->flush();
         } catch (const std::exception& error) {
             outcome.error = QString::fromUtf8(error.what());
         }
@@ -369,6 +505,13 @@ void PrivacyAuditDialog::showResult(const pfa::audit::AuditResult& result) {
     QList<qreal> claimed, bounds;
     double high = 0.0;
     bool anyViolation = false;
+    const bool oneRun = result.method != pfa::audit::AuditMethod::ManyModels;
+    m_table->setHorizontalHeaderLabels(
+        oneRun ? QStringList{tr("target ε"), tr("claimed ε"), tr("lower bound"), tr("guesses"),
+                             tr("right"), tr("precision"), tr("canaries in"), tr("runs"),
+                             tr("seconds")}
+               : QStringList{tr("target ε"), tr("claimed ε"), tr("lower bound"), tr("TPR"),
+                             tr("TPR ≥"), tr("FPR"), tr("FPR ≤"), tr("models"), tr("seconds")});
     m_table->setRowCount(static_cast<int>(result.points.size()));
     QStringList lines;
     int row = 0;
@@ -383,17 +526,33 @@ void PrivacyAuditDialog::showResult(const pfa::audit::AuditResult& result) {
         QTableWidgetItem* bound = cell(number(p.epsilonLower));
         if (p.contradictsClaim()) bound->setForeground(kViolationColor);
         m_table->setItem(row, 2, bound);
-        m_table->setItem(row, 3,
-                         cell(number(p.tpr), tr("%1 of %2 models with the canary flagged")
-                                                 .arg(p.truePositives)
-                                                 .arg(p.evaluationTrials)));
-        m_table->setItem(row, 4, cell(number(p.tprLower)));
-        m_table->setItem(row, 5,
-                         cell(number(p.fpr), tr("%1 of %2 models without the canary flagged")
-                                                 .arg(p.falsePositives)
-                                                 .arg(p.evaluationTrials)));
-        m_table->setItem(row, 6, cell(number(p.fprUpper)));
-        m_table->setItem(row, 7, cell(QString::number(p.modelsTrained)));
+        if (oneRun) {
+            m_table->setItem(row, 3,
+                             cell(QString::number(p.guesses),
+                                  tr("The attack called the %1 highest-scoring canaries members "
+                                     "(the best of %2 guess counts fixed in advance)")
+                                      .arg(p.guesses)
+                                      .arg(p.guessOptions)));
+            m_table->setItem(row, 4, cell(QString::number(p.correctGuesses)));
+            m_table->setItem(row, 5,
+                             cell(number(p.guesses > 0 ? static_cast<double>(p.correctGuesses) /
+                                                             static_cast<double>(p.guesses)
+                                                       : 0.0)));
+            m_table->setItem(row, 6, cell(tr("%1 of %2").arg(p.canariesIncluded).arg(p.canaries)));
+            m_table->setItem(row, 7, cell(QString::number(p.runs)));
+        } else {
+            m_table->setItem(row, 3,
+                             cell(number(p.tpr), tr("%1 of %2 models with the canary flagged")
+                                                     .arg(p.truePositives)
+                                                     .arg(p.evaluationTrials)));
+            m_table->setItem(row, 4, cell(number(p.tprLower)));
+            m_table->setItem(row, 5,
+                             cell(number(p.fpr), tr("%1 of %2 models without the canary flagged")
+                                                     .arg(p.falsePositives)
+                                                     .arg(p.evaluationTrials)));
+            m_table->setItem(row, 6, cell(number(p.fprUpper)));
+            m_table->setItem(row, 7, cell(QString::number(p.modelsTrained)));
+        }
         m_table->setItem(row, 8, cell(number(p.seconds, 2)));
         ++row;
         if (p.contradictsClaim()) {
@@ -413,11 +572,22 @@ void PrivacyAuditDialog::showResult(const pfa::audit::AuditResult& result) {
                               number(p.claimedEpsilon, 3));
         }
     }
-    lines << tr("<i>Lower bounds at %1 confidence from %2 models per world (half chose the "
-                "threshold, half measured it). A bound below the claim does not prove privacy: "
-                "this attack just could not refute it.</i>")
-                 .arg(confidence)
-                 .arg(result.modelsPerWorld);
+    if (oneRun) {
+        lines << tr("<i>Lower bounds at %1 confidence from %2 canaries, each in by a coin flip "
+                    "(%3; Steinke, Nasr and Jagielski 2023): an (ε, δ)-private run cannot get "
+                    "many more guesses right than randomised response with that ε. The error "
+                    "is split over the guess counts tried. A bound below the claim does not "
+                    "prove privacy: this attack just could not refute it.</i>")
+                     .arg(confidence)
+                     .arg(result.canaries)
+                     .arg(QString::fromStdString(pfa::audit::auditMethodName(result.method)));
+    } else {
+        lines << tr("<i>Lower bounds at %1 confidence from %2 models per world (half chose the "
+                    "threshold, half measured it). A bound below the claim does not prove "
+                    "privacy: this attack just could not refute it.</i>")
+                     .arg(confidence)
+                     .arg(result.modelsPerWorld);
+    }
     m_explanation->setText(lines.join(QStringLiteral("<br>")));
 
     m_categories->setCategories(categories);
@@ -452,8 +622,7 @@ QString PrivacyAuditDialog::csvText() const {
 
 QString PrivacyAuditDialog::jsonText() const {
     if (!m_result) return {};
-    return QString::fromStdString(
-        pfa::audit::auditJson(*m_result, "synthetic(n=" + std::to_string(kSyntheticRows) + ")"));
+    return QString::fromStdString(pfa::audit::auditJson(*m_result, m_resultDataset.toStdString()));
 }
 
 void PrivacyAuditDialog::exportNumbers(bool json) {

@@ -5,6 +5,8 @@
 #include <optional>
 
 #include "core/audit/privacy_audit.h"
+#include "core/privacy/dataset_ledger.h"
+#include "core/sweep/prepared_dataset.h"
 #include "core/sweep/run_record.h"
 #include "ui/support/background.h"
 
@@ -25,13 +27,24 @@ namespace pfa::ui {
 
 class ChartView;
 
-/// Tools → Privacy audit: an empirical membership-inference audit of a private algorithm on the
-/// built-in synthetic data (2000 rows, 1500 for training). For each target ε it trains models
-/// with and without a canary record off the GUI thread (cancellable, with progress), then
-/// draws the accountant's claimed ε beside the audit's lower bound, tabulates TPR/FPR with
-/// their Clopper–Pearson bounds and says in words whether the claim survived. A deliberately
-/// broken DP-SGD (noise ÷ k) shows what a failed claim looks like. Numbers export as CSV or
-/// JSON, the chart as PNG, SVG or PDF.
+/// A run the audit can target: its resolved settings and the data set it was trained on.
+struct AuditedRun {
+    QString name;  ///< e.g. "run 12"
+    pfa::TrainConfig config;
+    pfa::PreparedDatasetPtr data;
+};
+
+/// Tools → Privacy audit (or a tradeoff point's "Audit this run's privacy claim…"): an
+/// empirical audit of a private algorithm, either with settings chosen here on the built-in
+/// synthetic data (2000 rows, 1500 for training) or with a run's settings on that run's data.
+/// Three designs (pfa::audit::AuditMethod): many models with and without one canary, one run
+/// with many input canaries, and the white-box one run with gradient canaries. It trains off
+/// the GUI thread (cancellable, with progress), then draws the accountant's claimed ε beside
+/// the audit's lower bound, tabulates the attack's evidence (TPR/FPR with their
+/// Clopper–Pearson bounds, or the right guesses) and says in words whether the claim survived.
+/// A deliberately broken DP-SGD (noise ÷ k) shows what a failed claim looks like. Numbers
+/// export as CSV or JSON (with everything that reproduces the audit), the chart as PNG, SVG or
+/// PDF.
 class PrivacyAuditDialog : public QDialog {
     Q_OBJECT
 public:
@@ -44,8 +57,18 @@ public:
     const std::optional<pfa::audit::AuditResult>& result() const { return m_result; }
     bool running() const { return m_task.isRunning(); }
 
+    /// Audits `run`: its algorithm and every setting (ε from the ε list, which starts at the
+    /// run's), on its data set.
+    void setAuditedRun(const AuditedRun& run);
+    /// Back to settings chosen here on the built-in synthetic data.
+    void clearAuditedRun();
+    const std::optional<AuditedRun>& auditedRun() const { return m_auditedRun; }
+
     // For tests.
     QComboBox* algorithmBox() const { return m_algorithm; }
+    QComboBox* methodBox() const { return m_method; }
+    QSpinBox* canariesBox() const { return m_canaries; }
+    QLabel* targetLabel() const { return m_target; }
     QLineEdit* epsilonsEdit() const { return m_epsilons; }
     QSpinBox* modelsBox() const { return m_models; }
     QSpinBox* epochsBox() const { return m_epochs; }
@@ -58,10 +81,11 @@ public:
     QBarSet* claimedBars() const { return m_claimedSet; }
     QBarSet* boundBars() const { return m_boundSet; }
 
-    /// Charges each model the audit trains (a private run on the audit's rows) to the privacy
-    /// ledger; called on the audit's training threads.
+    /// Charges the models the audit trains (each a private run on the audit's rows) to the
+    /// privacy ledger, in batches; called on the audit's threads.
     void setLedgerCharger(
-        std::function<void(const pfa::RunResult&, const pfa::RunContext&)> charger) {
+        std::function<void(const pfa::RunContext&, const std::vector<pfa::privacy::LedgerEntry>&)>
+            charger) {
         m_charge = std::move(charger);
     }
 
@@ -74,11 +98,20 @@ signals:
     void auditFinished();
 
 private:
-    std::function<void(const pfa::RunResult&, const pfa::RunContext&)> m_charge;
+    std::function<void(const pfa::RunContext&, const std::vector<pfa::privacy::LedgerEntry>&)>
+        m_charge;
     void toggleRun();
     void showResult(const pfa::audit::AuditResult& result);
     void exportNumbers(bool json);
+    void updateMethodControls();
+    void updateTarget();
 
+    std::optional<AuditedRun> m_auditedRun;
+    QString m_resultDataset;  ///< the data set of the shown result, for its JSON
+    QLabel* m_target = nullptr;
+    QPushButton* m_builtIn = nullptr;
+    QComboBox* m_method = nullptr;
+    QSpinBox* m_canaries = nullptr;
     QComboBox* m_algorithm = nullptr;
     QLineEdit* m_epsilons = nullptr;
     QSpinBox* m_models = nullptr;

@@ -15,6 +15,7 @@
 #include <QUndoStack>
 #include <algorithm>
 
+#include "core/sweep/sweep_summary.h"
 #include "ui/actions/chart_export_menu.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/actions/history_actions.h"
@@ -29,6 +30,7 @@
 #include "ui/controllers/session_controller.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/controllers/training_controller.h"
+#include "ui/dialogs/privacy_audit_dialog.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/experiment_panel.h"
 #include "ui/panels/ledger_status_label.h"
@@ -255,7 +257,7 @@ void MainWindow::buildMenus() {
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    auto* tools = new ToolActions(m_ledger, this);
+    auto* tools = m_tools = new ToolActions(m_ledger, this);
     view->addAction(tools->publicMeanAction());
     view->setToolTipsVisible(true);
     view->addSeparator();
@@ -294,6 +296,37 @@ void MainWindow::connectTraining() {
             qOverload<const RunEntryPtr&>(&LedgerBook::charge));
 }
 
+bool MainWindow::auditRun(int id, QString* error) {
+    const auto refuse = [&](const QString& reason) {
+        if (error) *error = reason;
+        QMessageBox::information(this, tr("Privacy audit"), reason);
+        return false;
+    };
+    RunEntryPtr run;
+    for (const RunEntryPtr& entry : m_history->entries()) {
+        if (entry->id == id) run = entry;
+    }
+    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
+    if (!run || !data) return refuse(tr("No data set is loaded."));
+    if (pfa::datasetOfRunKey(run->context.runKey) != data->key) {
+        return refuse(tr("Run %1 was trained on another data set or split than the one loaded; "
+                         "load its data set first (Data set box) and try again.")
+                          .arg(run->id));
+    }
+    pfa::audit::AuditOptions options;
+    options.config = run->result.config;
+    options.method = pfa::audit::AuditMethod::OneRunInput;
+    options.epsilons = {run->result.config.epsilon};
+    const std::string problem = pfa::audit::auditApplicability(options, data->split);
+    if (!problem.empty()) {
+        return refuse(tr("The audit cannot test run %1: %2.")
+                          .arg(run->id)
+                          .arg(QString::fromStdString(problem)));
+    }
+    m_tools->auditRun({tr("run %1").arg(run->id), run->result.config, data});
+    return true;
+}
+
 void MainWindow::connectSweepsAndSessions() {
     connect(m_sweep, &SweepController::runsFinished, m_results, &ResultsFileController::merge);
     connect(m_sweep, &SweepController::runsCutShort, m_ledger,
@@ -305,6 +338,8 @@ void MainWindow::connectSweepsAndSessions() {
             if (entry->id == id) m_sweepActions->runMoreSeeds(entry);
         }
     });
+    // A point's "audit this run's privacy claim".
+    connect(m_tradeoff, &TradeoffChart::auditRequested, this, [this](int id) { auditRun(id); });
     connect(m_session, &SessionController::stateChanged, this, &MainWindow::updateTitle);
     connect(m_session, &SessionController::aboutToOpen, this, [this] {
         // A run of the session being replaced must not end up in the opened one (nor its

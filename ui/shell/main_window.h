@@ -18,6 +18,7 @@ class DatasetCard;
 class DatasetController;
 class DatasetPresenter;
 class ExperimentPanel;
+class ToolActions;
 class HistoryActions;
 class ModelExportActions;
 class LedgerBook;
@@ -58,6 +59,11 @@ public:
     LedgerBook* ledgerBook() const { return m_ledger; }
     RunHistoryModel* historyModel() const { return m_history; }
     ExperimentPanel* experimentPanel() const { return m_panel; }
+
+    /// Opens the privacy audit on run `id`'s settings and the loaded data set; refuses (with a
+    /// message box, and the reason in `error`) when that data set is not the run's or the run
+    /// makes no record-level claim the audit can test.
+    bool auditRun(int id, QString* error = nullptr);
     LiveChartsPanel* liveCharts() const { return m_live; }
     TradeoffChart* tradeoffChart() const { return m_tradeoff; }
     RunHistoryView* historyView() const { return m_historyView; }
@@ -111,6 +117,7 @@ private:
     SweepController* m_sweep;
     RunHistoryModel* m_history;
     LedgerBook* m_ledger;
+    ToolActions* m_tools = nullptr;
     ResultsFileController* m_results;
     QUndoStack* m_undo;
     // Panels.
