@@ -1,12 +1,45 @@
 #include "core/privacy/clipped_gaussian_calibration.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 namespace pfa::privacy {
 
 Adjacency analysedAdjacency(Sampling sampling, Adjacency requested) {
     return sampling == Sampling::Poisson ? requested : Adjacency::Replace;
 }
+
+namespace {
+
+/// solveNoiseMultiplierFor, remembered: the runs of a sweep's cell or of an audit (hundreds of
+/// seeds of one setting) solve the same z, and each solve composes the accountant many times.
+/// The solve is a pure function of these inputs, so a remembered z is the z it would return.
+double rememberedNoiseMultiplier(const AccountingInputs& shape, double zScale, double epsilon) {
+    using Key = std::tuple<int, int, double, long, long, double, double, double>;
+    static std::mutex mutex;
+    static std::map<Key, double> solved;
+    const Key key{static_cast<int>(shape.kind),
+                  static_cast<int>(shape.adjacency),
+                  shape.samplingRate,
+                  shape.steps,
+                  shape.stepsPerRelease,
+                  shape.delta,
+                  zScale,
+                  epsilon};
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (const auto found = solved.find(key); found != solved.end()) return found->second;
+    }
+    const double z = solveNoiseMultiplierFor(shape, zScale, epsilon);
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (solved.size() >= 4096) solved.clear();  // bounded: a long session's sweeps
+    solved.emplace(key, z);
+    return z;
+}
+
+}  // namespace
 
 ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler, Adjacency adjacency,
                                                     double epsilonTrain, double delta) {
@@ -55,7 +88,7 @@ ClippedGaussianCalibration calibrateClippedGaussian(const SamplerSpec& sampler, 
                 "under replace-one), linear amplification bound";
             break;
     }
-    const double z = solveNoiseMultiplierFor(shape, zScale, epsilonTrain);
+    const double z = rememberedNoiseMultiplier(shape, zScale, epsilonTrain);
     shape.noiseMultiplier = z * zScale;
     std::optional<AccountingInputs> poissonAssumed;
     if (sampling != Sampling::Poisson) {

@@ -21,6 +21,25 @@ using namespace pfa;
 using Catch::Matchers::WithinRel;
 using Stream = GaussianMechanism::Stream;
 
+TEST_CASE("A remembered calibration is the one solved afresh", "[parts][privacy]") {
+    // The second call is answered from memory; both equal the solver's own answer, bit for bit,
+    // and a different ε, δ, q or T is solved anew.
+    const SamplerSpec sampler = SamplerSpec::overRows(Sampling::Poisson, 7001, 70, 3);
+    const privacy::ClippedGaussianCalibration first =
+        privacy::calibrateClippedGaussian(sampler, privacy::Adjacency::AddRemove, 1.3, 1e-6);
+    const privacy::ClippedGaussianCalibration second =
+        privacy::calibrateClippedGaussian(sampler, privacy::Adjacency::AddRemove, 1.3, 1e-6);
+    CHECK(first.noiseMultiplier == second.noiseMultiplier);
+    CHECK(first.noiseMultiplier == privacy::solveNoiseMultiplierFor(first.release, 1.0, 1.3));
+    const double other =
+        privacy::calibrateClippedGaussian(sampler, privacy::Adjacency::AddRemove, 2.6, 1e-6)
+            .noiseMultiplier;
+    CHECK(other < first.noiseMultiplier);
+    const SamplerSpec longer = SamplerSpec::overRows(Sampling::Poisson, 7001, 70, 6);
+    CHECK(privacy::calibrateClippedGaussian(longer, privacy::Adjacency::AddRemove, 1.3, 1e-6)
+              .noiseMultiplier > first.noiseMultiplier);
+}
+
 TEST_CASE("Gaussian mechanism: calibrated streams share the joint multiplier", "[parts][privacy]") {
     const SamplerSpec sampler = SamplerSpec::overRows(Sampling::Poisson, 9000, 90, 4);
     const privacy::ClippedGaussianCalibration calibration =
