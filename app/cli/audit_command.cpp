@@ -199,7 +199,7 @@ int auditCommand(int argc, char** argv) {
                                                  : options.config.algorithm.c_str(),
                 dataset->context.datasetDescription.c_str(),
                 static_cast<long>(dataset->split.train.rows()));
-    if (options.method == audit::AuditMethod::ManyModels) {
+    if (!audit::isOneRun(options.method)) {
         std::printf("%s: %d models per world per epsilon, confidence %s\n",
                     audit::auditMethodName(options.method).c_str(), options.modelsPerWorld,
                     formatNumber(options.confidence).c_str());
@@ -225,7 +225,7 @@ int auditCommand(int argc, char** argv) {
     const audit::AuditResult result = audit::runPrivacyAudit(options, dataset->split, cancel);
     charges.flush();
     std::printf("canary: %s\nscore: %s\n", result.canary.description.c_str(), result.score.c_str());
-    const bool oneRun = result.method != audit::AuditMethod::ManyModels;
+    const bool oneRun = audit::isOneRun(result.method);
     if (oneRun) {
         std::printf("%-8s %-10s %-10s %-26s %-7s %-8s %s\n", "target", "claimed", "lower",
                     "right guesses [of m in]", "runs", "seconds", "verdict");

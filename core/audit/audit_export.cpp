@@ -21,7 +21,7 @@ std::string auditJson(const AuditResult& result, const std::string& dataset) {
     json.key("mechanism").value(result.mechanism);
     json.key("broken").value(result.broken);
     json.key("confidence").value(result.confidence);
-    if (result.method == AuditMethod::ManyModels)
+    if (!isOneRun(result.method))
         json.key("models_per_world").value(result.modelsPerWorld);
     else
         json.key("canaries").value(result.canaries);
@@ -52,7 +52,7 @@ std::string auditJson(const AuditResult& result, const std::string& dataset) {
         json.key("delta").value(p.delta);
         json.key("models_trained").value(p.modelsTrained);
         json.key("seconds").value(p.seconds);
-        if (result.method != AuditMethod::ManyModels) {
+        if (isOneRun(result.method)) {
             json.key("runs").value(p.runs);
             json.key("canaries").value(p.canaries);
             json.key("canaries_included").value(p.canariesIncluded);
@@ -89,7 +89,7 @@ std::string auditCsv(const AuditResult& result) {
     auto number = [](double value) {
         return std::isnan(value) ? std::string() : formatNumber(value, 17);
     };
-    if (result.method != AuditMethod::ManyModels) {
+    if (isOneRun(result.method)) {
         std::string csv =
             "method,target_epsilon,claimed_epsilon,actual_epsilon,epsilon_lower_bound,"
             "contradicts_claim,delta,confidence,canaries,canaries_included,runs,guesses,"

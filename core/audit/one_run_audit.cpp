@@ -13,7 +13,7 @@
 #include "core/algorithms/registry.h"
 #include "core/audit/audit_jobs.h"
 #include "core/audit/broken_dp_sgd.h"
-#include "core/engine/gradient_audit_hook.h"
+#include "core/audit/gradient_canaries.h"
 #include "core/model/model.h"
 #include "core/util/cpu_count.h"
 #include "core/util/error.h"
@@ -31,7 +31,6 @@ constexpr long kRowsPerInputCanary = 20;
 // Stream labels of the audit's own randomness (kept apart from every run's streams).
 constexpr std::uint64_t kInclusionStream = 0xA0D1'7001;
 constexpr std::uint64_t kDirectionStream = 0xA0D1'7002;
-constexpr std::uint64_t kCanarySamplingStream = 0xA0D1'7003;
 
 void checkGuessCounts(long canaries, long guesses, long correct) {
     if (!(0 <= correct && correct <= guesses && guesses <= canaries)) {
@@ -40,62 +39,6 @@ void checkGuessCounts(long canaries, long guesses, long correct) {
                          std::to_string(canaries) + ")");
     }
 }
-
-/// White-box access to one run: its gradient canaries (coordinates first … first + count − 1 of
-/// θ, row-major), each Poisson-sampled into the steps like a record when it is in; the rows'
-/// own gradients are removed from the sum. Scores each canary by its summed likelihood ratio.
-class GradientCanaries final : public TrainingObserver, public GradientAuditHook {
-public:
-    GradientCanaries(std::vector<bool> included, std::uint64_t seed)
-        : m_included(std::move(included)),
-          m_scores(m_included.size(), 0.0),
-          m_sampling(seed, kCanarySamplingStream) {}
-
-    GradientAuditHook* gradientAudit() override { return this; }
-    bool showsBatchLoss() const override { return false; }
-
-    void start(const GaussianMechanism& noise, const SamplerSpec& sampler, Eigen::Index rows,
-               Eigen::Index cols) override {
-        if (static_cast<std::size_t>(rows * cols) < m_included.size())
-            throw std::logic_error("more gradient canaries than coordinates of θ");
-        const NoiseStream& theta = noise.stream(GaussianMechanism::Stream::Theta);
-        if (theta.scale != 1.0 || !(theta.sensitivity > 0.0)) {
-            throw InputError(
-                "the white-box audit needs a θ-gradient released unscaled with a known bound");
-        }
-        m_bound = theta.sensitivity;
-        m_rate = sampler.samplingRate();
-        m_batch = static_cast<double>(sampler.batchSize);
-        m_noiseOnSum = theta.drawnSigma() * m_batch;
-        m_started = true;
-    }
-
-    void beforeNoise(long, RowMatrix& clippedSum) override {
-        clippedSum.setZero();  // the rows' gradients: removed (the hardest data for the claim)
-        double* sum = clippedSum.data();
-        for (std::size_t i = 0; i < m_included.size(); ++i) {
-            if (m_included[i] && m_sampling.uniformOpen() < m_rate) sum[i] += m_bound;
-        }
-    }
-
-    void released(long, const RowMatrix& noisyMean) override {
-        const double* mean = noisyMean.data();
-        for (std::size_t i = 0; i < m_included.size(); ++i) {
-            m_scores[i] +=
-                gradientCanaryStepScore(mean[i] * m_batch, m_bound, m_noiseOnSum, m_rate);
-        }
-    }
-
-    bool started() const { return m_started; }
-    const std::vector<double>& scores() const { return m_scores; }
-
-private:
-    std::vector<bool> m_included;
-    std::vector<double> m_scores;
-    RandomStream m_sampling;
-    double m_bound = 0.0, m_rate = 0.0, m_batch = 1.0, m_noiseOnSum = 0.0;
-    bool m_started = false;
-};
 
 /// `count` input canaries: records at distance kCanaryDistance from the rows' mean along
 /// uniformly random directions, each labelled against the data there (CanaryLabeller).
@@ -221,8 +164,8 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
                            const CancelToken& cancel, const AuditProgress& progress) {
     const std::string problem = auditApplicability(options, data);
     if (!problem.empty()) throw InputError("privacy audit: " + problem);
-    if (options.method == AuditMethod::ManyModels)
-        throw InputError("one-run audit: the many-model method is runPrivacyAudit's");
+    if (!isOneRun(options.method))
+        throw InputError("one-run audit: the many-model methods are runPrivacyAudit's");
     const bool gradient = options.method == AuditMethod::OneRunGradient;
     const bool broken = options.brokenNoiseDivisor > 1.0;
     const Algorithm& algorithm = findAlgorithm(options.config.algorithm);
@@ -263,7 +206,7 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
     std::vector<Canary> inputCanaries;
     if (gradient) {
         result.canary.description =
-            formatNumber(static_cast<double>(m)) +
+            std::to_string(m) +
             " gradient canaries: each adds the clip bound Δ to one coordinate of the clipped "
             "θ-gradient sum whenever the run's Poisson sampler would draw it (one canary per "
             "coordinate and run, over " +
@@ -277,7 +220,7 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
         inputCanaries = makeInputCanaries(train, m, options.seed);
         const CanaryLabeller labeller(train);
         result.canary.description =
-            formatNumber(static_cast<double>(m)) + " records far outside the data (distance " +
+            std::to_string(m) + " records far outside the data (distance " +
             formatNumber(kCanaryDistance) +
             " in standardised units, along random directions), each in the training rows with "
             "probability ½ (at most " +
@@ -353,12 +296,7 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
                     model, !gradient && std::find(in.begin(), in.end(), true) != in.end());
             }
             if (model.status == RunStatus::Cancelled || cancel.cancelled()) return;
-            if (hook && !hook->started()) {
-                throw InputError(
-                    "the white-box audit reaches the clipped, noised gradient step "
-                    "of dp-sgd, dp-fermi and the other saddle-point methods; '" +
-                    algorithm.name() + "' has no such step it can reach");
-            }
+            if (hook && !hook->started()) throw InputError(whiteBoxUnreachable(algorithm.name()));
             if (model.status != RunStatus::Completed) {
                 throw InputError("a run of the audit did not train (" + model.message +
                                  "); choose a smaller step size or fewer epochs");

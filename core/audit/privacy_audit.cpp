@@ -60,6 +60,12 @@ DataSplit withCanaries(const DataSplit& data, const std::vector<const Canary*>& 
     return split;
 }
 
+std::string whiteBoxUnreachable(const std::string& algorithm) {
+    return "the white-box audit reaches the clipped, noised gradient step of dp-sgd, dp-fermi "
+           "and the other saddle-point methods; '" +
+           algorithm + "' has no such step it can reach";
+}
+
 std::string auditApplicability(const AuditOptions& options, const DataSplit& data) {
     const TrainConfig& config = options.config;
     const Algorithm* algorithm = nullptr;
@@ -103,7 +109,7 @@ std::string auditApplicability(const AuditOptions& options, const DataSplit& dat
     if (options.brokenNoiseDivisor > 1.0 && config.algorithm != kAuditedAlgorithm) {
         return "the deliberately broken mechanism exists for dp-sgd only";
     }
-    if (options.method != AuditMethod::ManyModels) {
+    if (isOneRun(options.method)) {
         if (options.canaries < 10 || options.canaries > 1000000)
             return "a one-run audit needs between 10 and 1,000,000 canaries";
     } else if (options.modelsPerWorld < 4) {
@@ -311,12 +317,12 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
                             const CancelToken& cancel, const AuditProgress& progress) {
     const std::string problem = auditApplicability(options, data);
     if (!problem.empty()) throw InputError("privacy audit: " + problem);
-    if (options.method != AuditMethod::ManyModels)
-        return runOneRunAudit(options, data, cancel, progress);
+    if (isOneRun(options.method)) return runOneRunAudit(options, data, cancel, progress);
     const bool broken = options.brokenNoiseDivisor > 1.0;
     const Algorithm& algorithm = findAlgorithm(options.config.algorithm);
 
     AuditResult result;
+    result.method = options.method;
     result.algorithm = algorithm.name();
     result.broken = broken;
     result.mechanism = broken ? algorithm.name() + ", DELIBERATELY BROKEN: noise ÷ " +

@@ -37,7 +37,13 @@ enum class AuditMethod {
     OneRunGradient,
 };
 
-/// The method's command-line name ("many-models", "one-run", "white-box") and its name in words.
+/// Whether the method bounds ε from one run's (or a few runs') many canaries.
+inline bool isOneRun(AuditMethod method) {
+    return method == AuditMethod::OneRunInput || method == AuditMethod::OneRunGradient;
+}
+
+/// The method's command-line name ("many-models", "one-run", "white-box") and
+/// its name in words.
 const char* auditMethodKey(AuditMethod method);
 std::string auditMethodName(AuditMethod method);
 /// The method named `key` (a command-line name); throws InputError listing them otherwise.
@@ -161,6 +167,9 @@ struct AuditResult {
 /// Progress: models trained so far and the total of the audit. Called from the training
 /// threads, one call at a time.
 using AuditProgress = std::function<void(long done, long total)>;
+
+/// Why a white-box audit of `algorithm` failed: its runs have no step the canaries can reach.
+std::string whiteBoxUnreachable(const std::string& algorithm);
 
 /// Why the audit does not apply to `config` on `data` ("" when it does): a non-private or
 /// unknown algorithm, a unit of privacy other than one record (users, silos), replace-one

@@ -8,6 +8,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -17,7 +18,9 @@
 #include <QtCharts/QBarSet>
 #include <catch2/catch.hpp>
 
+#include "core/util/format.h"
 #include "ui/charts/chart_view.h"
+#include "ui/charts/tradeoff_chart.h"
 #include "ui/dialogs/privacy_audit_dialog.h"
 #include "ui_test_support.h"
 
@@ -116,6 +119,60 @@ TEST_CASE("The audit shows the broken mechanism failing its claim", "[ui][audit]
     CHECK(dialog.boundBars()->isBarSelected(0));  // drawn in the violation colour
 }
 
+TEST_CASE("A run's point on the tradeoff chart audits that run's settings on its data",
+          "[ui][audit][audit-run]") {
+    auto window = readyWindow(5);
+    const RunEntryPtr run = runFromWindow(*window);
+    REQUIRE(run->isComplete());
+    const pfa::TrainConfig& config = run->result.config;
+    QMenu menu;
+    window->tradeoffChart()->fillPointMenu(&menu, run->id);
+    QAction* audit = menu.findChild<QAction*>(QStringLiteral("auditRun"));
+    REQUIRE(audit != nullptr);
+    CHECK_FALSE(audit->toolTip().isEmpty());
+    audit->trigger();
+    auto* dialog = window->findChild<PrivacyAuditDialog*>();
+    REQUIRE(dialog != nullptr);
+    CHECK(dialog->isVisible());
+    REQUIRE(dialog->auditedRun().has_value());
+    CHECK(dialog->auditedRun()->config.algorithm == config.algorithm);
+    CHECK(dialog->auditedRun()->config.epochs == config.epochs);
+    CHECK(dialog->auditedRun()->config.batchSize == config.batchSize);
+    CHECK(dialog->auditedRun()->config.lambda == config.lambda);
+    CHECK(dialog->targetLabel()->text().contains(QStringLiteral("run %1").arg(run->id)));
+    CHECK(dialog->epsilonsEdit()->text().toStdString() == pfa::formatNumber(config.epsilon));
+    // The run's settings are shown, not edited.
+    CHECK_FALSE(dialog->algorithmBox()->isEnabled());
+    CHECK_FALSE(dialog->epochsBox()->isEnabled());
+    CHECK_FALSE(dialog->brokenCheck()->isEnabled());
+    CHECK(dialog->methodBox()->currentData().toInt() ==
+          static_cast<int>(pfa::audit::AuditMethod::OneRunGradient));
+    dialog->canariesBox()->setValue(200);
+    runAudit(*dialog);
+    const auto& result = *dialog->result();
+    CHECK(result.method == pfa::audit::AuditMethod::OneRunGradient);
+    CHECK(result.config.algorithm == config.algorithm);
+    CHECK(result.config.clipTheta == config.clipTheta);
+    CHECK(result.trainingRows == static_cast<long>(dialog->auditedRun()->data->split.train.rows()));
+    REQUIRE(result.points.size() == 1);
+    // The audit's runs are the run's mechanism: the accountant claims the run's ε.
+    CHECK(result.points[0].claimedEpsilon == Approx(run->certifiedEpsilon()).epsilon(1e-6));
+    CHECK(result.points[0].canaries == 200);
+    CHECK(dialog->table()->horizontalHeaderItem(3)->text() == QStringLiteral("guesses"));
+    CHECK(dialog->explanation()->text().contains(QStringLiteral("Steinke")));
+    // The export says what was audited, on what, by which method.
+    const QString json = dialog->jsonText();
+    CHECK(json.contains(QString::fromStdString(run->context.datasetDescription)));
+    CHECK(json.contains(QStringLiteral("white-box")));
+    CHECK(json.contains(QStringLiteral("\"canary_included\"")));
+    CHECK(dialog->csvText().startsWith(QStringLiteral("method,")));
+    // Back to the built-in data and editable settings.
+    dialog->clearAuditedRun();
+    CHECK_FALSE(dialog->auditedRun().has_value());
+    CHECK(dialog->algorithmBox()->isEnabled());
+    CHECK(dialog->targetLabel()->text().contains(QStringLiteral("built-in")));
+}
+
 TEST_CASE("A bad ε list is reported, not run", "[ui][audit]") {
     PrivacyAuditDialog dialog;
     dialog.epsilonsEdit()->setText(QStringLiteral("1, abc"));
@@ -128,6 +185,15 @@ TEST_CASE("Screenshots of the privacy audit", "[.][audit-screenshots]") {
     {
         PrivacyAuditDialog dialog;
         dialog.show();
+        runAudit(dialog, 600000);  // white box, 10,000 gradient canaries, ε = 1, 4, 16
+        QTest::qWait(200);
+        CHECK(
+            dialog.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-audit-white-box.png")));
+    }
+    {
+        PrivacyAuditDialog dialog;
+        dialog.show();
+        chooseMethod(dialog, pfa::audit::AuditMethod::ManyModels);
         dialog.modelsBox()->setValue(200);
         runAudit(dialog, 600000);
         QTest::qWait(200);
@@ -135,6 +201,7 @@ TEST_CASE("Screenshots of the privacy audit", "[.][audit-screenshots]") {
     }
     PrivacyAuditDialog dialog;
     dialog.show();
+    chooseMethod(dialog, pfa::audit::AuditMethod::ManyModels);
     dialog.epsilonsEdit()->setText(QStringLiteral("1, 4"));
     dialog.modelsBox()->setValue(200);
     dialog.brokenCheck()->setChecked(true);

@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -65,10 +66,9 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
     setAttribute(Qt::WA_DeleteOnClose, false);
 
     auto* intro = new QLabel(
-        tr("Does a private algorithm keep its promise? The audit trains many models without and "
-           "with one extra <i>canary</i> record, each with its own seed, and tries to tell from "
-           "the "
-           "released model whether the canary was in the data. How well that attack works proves a "
+        tr("Does a private algorithm keep its promise? The audit trains with and without "
+           "<i>canaries</i> (records, or gradients, that the attack looks for) and tries to tell "
+           "from what was released which canaries were in. How well that works proves a "
            "<b>lower bound</b> on ε; the accountant's ε is an <b>upper bound</b>. A lower bound "
            "above the claim proves the claim false; one below it is consistent with the claim "
            "but never proves privacy."));
@@ -137,6 +137,12 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
     m_algorithm->setToolTip(
         tr("The private algorithm to audit (record-level ones only: the audit "
            "adds or removes one record)"));
+
+    // Long method names are elided in the closed box (the list shows them whole).
+    for (QComboBox* box : {m_method, m_algorithm}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(16);
+    }
 
     m_epsilons = new QLineEdit(QStringLiteral("1, 4, 16"));
     m_epsilons->setToolTip(tr("Target ε values, separated by commas: each is audited on its own"));
@@ -308,8 +314,14 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
     auto* layout = new QHBoxLayout(this);
     auto* leftWidget = new QWidget;
     leftWidget->setLayout(left);
-    leftWidget->setMaximumWidth(380);
-    layout->addWidget(leftWidget);
+    // The controls keep their height on a 720-pixel screen; the column scrolls instead.
+    auto* leftScroll = new QScrollArea;
+    leftScroll->setWidget(leftWidget);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    leftScroll->setFixedWidth(410);
+    layout->addWidget(leftScroll);
     layout->addLayout(right, 1);
     resize(1180, 720);
     updateMethodControls();
@@ -369,7 +381,7 @@ void PrivacyAuditDialog::updateTarget() {
 
 void PrivacyAuditDialog::updateMethodControls() {
     const auto method = static_cast<pfa::audit::AuditMethod>(m_method->currentData().toInt());
-    const bool oneRun = method != pfa::audit::AuditMethod::ManyModels;
+    const bool oneRun = pfa::audit::isOneRun(method);
     m_canaries->setEnabled(oneRun);
     m_models->setEnabled(!oneRun);
     // Each design's default: white-box runs are cheap (one holds a canary per coordinate),
@@ -424,7 +436,7 @@ void PrivacyAuditDialog::toggleRun() {
     m_run->setText(tr("Stop audit"));
     m_progress->setValue(0);
     m_status->setText(
-        audit.method == pfa::audit::AuditMethod::ManyModels
+        !pfa::audit::isOneRun(audit.method)
             ? tr("Training %1 models…")
                   .arg(2L * audit.modelsPerWorld * static_cast<long>(audit.epsilons.size()))
             : tr("Training with %1 canaries…").arg(audit.canaries));
@@ -461,7 +473,7 @@ void PrivacyAuditDialog::toggleRun() {
             outcome.result = pfa::audit::runPrivacyAudit(
                 audit, data->split, context.cancelToken(), [&](long done, long total) {
                     if (context.progressDue()) {
-                        const bool models = audit.method == pfa::audit::AuditMethod::ManyModels;
+                        const bool models = !pfa::audit::isOneRun(audit.method);
                         context.post([this, done, total, models] {
                             m_progress->setValue(
                                 static_cast<int>(100 * done / std::max(1L, total)));
@@ -505,7 +517,7 @@ void PrivacyAuditDialog::showResult(const pfa::audit::AuditResult& result) {
     QList<qreal> claimed, bounds;
     double high = 0.0;
     bool anyViolation = false;
-    const bool oneRun = result.method != pfa::audit::AuditMethod::ManyModels;
+    const bool oneRun = pfa::audit::isOneRun(result.method);
     m_table->setHorizontalHeaderLabels(
         oneRun ? QStringList{tr("target ε"), tr("claimed ε"), tr("lower bound"), tr("guesses"),
                              tr("right"), tr("precision"), tr("canaries in"), tr("runs"),
