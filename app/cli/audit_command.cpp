@@ -15,6 +15,7 @@
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
 #include "core/sweep/run_record.h"
+#include "core/sweep/sweep_summary.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 
@@ -123,7 +124,8 @@ int auditCommand(int argc, char** argv) {
 
     audit::AuditOptions options;
     std::optional<double> recordEpsilon;
-    std::string recordDataset;
+    std::string recordDataset;  // the data set's key in the record's run key
+    std::string recordDatasetName;
     if (args.has("settings-from")) {
         if (args.has("algorithm"))
             throw UsageError("--algorithm goes with its own settings, not --settings-from");
@@ -136,11 +138,14 @@ int auditCommand(int argc, char** argv) {
             throw UsageError("--record must be between 1 and " +
                              std::to_string(content.records.size()));
         }
+        RunContext context;
         const RunResult run =
-            runResultFromJson(content.records[static_cast<std::size_t>(index - 1)]);
+            runResultFromJson(content.records[static_cast<std::size_t>(index - 1)], &context);
         options.config = run.config;
         recordEpsilon = run.config.epsilon;
-        recordDataset = run.dataset;
+        recordDataset = datasetOfRunKey(context.runKey);
+        recordDatasetName =
+            context.datasetDescription.empty() ? run.dataset : context.datasetDescription;
     } else {
         if (args.has("record")) throw UsageError("--record goes with --settings-from");
         options.config.algorithm = args.text("algorithm", audit::kAuditedAlgorithm);
@@ -184,10 +189,12 @@ int auditCommand(int argc, char** argv) {
     }
 
     const PreparedDatasetPtr dataset = prepareDataset(request);
-    if (!recordDataset.empty() && recordDataset != dataset->split.train.name) {
-        throw InputError("the record's run was trained on '" + recordDataset + "', not on '" +
-                         dataset->split.train.name +
-                         "': load its data set (--dataset, --data-dir) to audit it");
+    // The run's data set and split, by the record's run key: the audit must train on those.
+    if (!recordDataset.empty() && recordDataset != dataset->key) {
+        throw InputError("the record's run was trained on " + recordDatasetName + " (" +
+                         recordDataset + "), not on " + dataset->context.datasetDescription + " (" +
+                         dataset->key +
+                         "): give its data set (--dataset, --data-dir, --synthetic-rows, ...)");
     }
     const std::string problem = audit::auditApplicability(options, dataset->split);
     if (!problem.empty()) throw InputError("the audit does not apply: " + problem);

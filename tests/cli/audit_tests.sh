@@ -61,6 +61,47 @@ refused)
     grep -q "must be greater than 1" <<< "$err" || fail "$err"
     echo "audit refused: user-level algorithm, too few models, divisor below 1"
     ;;
+white-box)
+    # The one-run white-box audit: a bound below the claim, and the broken mechanism caught.
+    rm -f audit.json
+    out=$("$cli" audit --method white-box --epsilons 4 --canaries 2000 --threads 2 --out audit.json)
+    grep -Eq "^target +claimed +lower +right guesses \[of m in\] +runs +seconds +verdict" <<< "$out" \
+        || fail "no one-run table header: $out"
+    line=$(echo "$out" | grep -E "^4 ") || fail "no row for epsilon 4: $out"
+    grep -q "consistent" <<< "$line" || fail "a correct mechanism was flagged: $line"
+    grep -Eq " of 2000 in\] +223 " <<< "$line" || fail "2000 canaries over 223 runs expected: $line"
+    lower=$(echo "$line" | awk '{print $3}')
+    awk -v l="$lower" 'BEGIN { exit !(l > 0.5 && l < 3.998) }' || fail "bound $lower outside (0.5, claim)"
+    for key in '"method":"white-box"' '"canaries":2000' '"canary_scores":[' '"canary_included":[' \
+               '"correct_guesses":' '"guess_counts_tried":8'; do
+        grep -qF "$key" audit.json || fail "JSON lacks $key"
+    done
+    out=$("$cli" audit --method white-box --epsilons 1 --canaries 2000 --threads 2 --broken-noise-divisor 10)
+    line=$(echo "$out" | grep -E "^1 ") || fail "no row for epsilon 1: $out"
+    grep -q "VIOLATED: lower bound > claimed epsilon" <<< "$line" || fail "broken mechanism not caught: $line"
+    echo "audit white-box: bound $lower at epsilon 4; broken: $line"
+    ;;
+run-record)
+    # A run's settings, read from its record, audited on its data; another data set refused.
+    rm -f run.jsonl audit.json
+    "$cli" train --out run.jsonl --algorithm dp-fermi --epsilon 2 --epochs 7 --batch-size 128 \
+        --synthetic-rows 2000 > /dev/null
+    out=$("$cli" audit --method white-box --canaries 200 --settings-from run.jsonl --threads 2 \
+          --out audit.json)
+    grep -q "privacy audit of dp-fermi" <<< "$out" || fail "the record's algorithm not audited: $out"
+    line=$(echo "$out" | grep -E "^2 ") || fail "the record's epsilon 2 not audited: $out"
+    grep -q "consistent" <<< "$line" || fail "$line"
+    for key in '"algorithm":"dp-fermi"' '"epochs":7' '"batch-size":128'; do
+        grep -qF "$key" audit.json || fail "JSON lacks the record's $key"
+    done
+    set +e
+    err=$("$cli" audit --method white-box --settings-from run.jsonl --synthetic-rows 3000 2>&1 >/dev/null)
+    code=$?
+    set -e
+    [ "$code" -eq 2 ] || fail "another data set should exit 2, got $code"
+    grep -q "the record's run was trained on" <<< "$err" || fail "$err"
+    echo "audit run-record: $line"
+    ;;
 *)
     fail "unknown case $case_name"
     ;;
