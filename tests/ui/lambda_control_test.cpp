@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QStyleOptionSlider>
+#include <QFormLayout>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -252,8 +253,20 @@ TEST_CASE("Lambda control: the experiment panel stays as narrow, screenshot",
                 panel->minimumSizeHint().width(),
                 panel->epsilonControl()->minimumSizeHint().width(),
                 control->minimumSizeHint().width(), control->spinBox()->minimumSizeHint().width());
-    CHECK(control->minimumSizeHint().width() <= panel->epsilonControl()->minimumSizeHint().width());
-    CHECK(control->slider()->width() >= 100);
+    // λ has a row of its own across the form (label and spin box above the slider): no wider
+    // than the ε row with its label.
+    QFormLayout* form = panel->settingsForm()->formLayout();
+    QWidget* epsilonLabel = form->labelForField(panel->epsilonControl());
+    REQUIRE(epsilonLabel != nullptr);
+    CHECK(control->minimumSizeHint().width() <=
+          epsilonLabel->minimumSizeHint().width() + form->horizontalSpacing() +
+              panel->epsilonControl()->minimumSizeHint().width());
+    // A short drag is a small step: the seven decades get the form's whole width (it was
+    // about 130 pixels, 19 per decade, beside the label and the spin box).
+    const double perDecade = control->slider()->width() / 7.0;
+    std::printf("λ slider %d px: %.1f px per decade\n", control->slider()->width(), perDecade);
+    CHECK(perDecade >= 35.0);
+    CHECK(control->slider()->width() >= form->geometry().width() - 10);
     REQUIRE(panel->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/lambda-control.png")));
     REQUIRE(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/lambda-main-window-1280.png")));
     // Wider, the scale labels more decades.

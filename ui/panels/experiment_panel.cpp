@@ -125,7 +125,10 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     form->insertRow(row++, tr("Algorithm"), m_algorithm);
     form->insertRow(row++, QString(), m_algorithmInfo);
     form->insertRow(row++, tr("Fairness"), m_fairness);
-    form->insertRow(row++, tr("Fairness λ"), m_lambda);
+    // λ's slider spans seven decades: it gets the form's whole width under its label and spin
+    // box, so that a short drag is a small step.
+    m_lambda->setStacked(tr("Fairness λ"));
+    form->insertRow(row++, m_lambda);
     form->insertRow(row++, tr("Privacy ε"), m_epsilon);
     // Under ε and λ, which it is about, and never scrolled out of view (the settings follow);
     // across both columns, where its text fits.

@@ -1,6 +1,7 @@
 #include "ui/panels/lambda_control.h"
 
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QPainter>
 #include <QSlider>
 #include <QStyle>
@@ -213,6 +214,23 @@ LambdaControl::LambdaControl(QWidget* parent) : QWidget(parent) {
 
 QDoubleSpinBox* LambdaControl::spinBox() const { return m_spin; }
 
+void LambdaControl::setStacked(const QString& label) {
+    delete layout();
+    m_label = new QLabel(label, this);
+    m_label->setBuddy(m_spin);
+    auto* top = new QHBoxLayout();
+    top->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(m_label);
+    top->addStretch(1);
+    top->addWidget(m_spin);
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addLayout(top);
+    column->addWidget(m_slider);
+    column->addWidget(m_scale);
+}
+
 double LambdaControl::value() const { return m_available ? m_spin->value() : 0.0; }
 
 void LambdaControl::setValue(double lambda) {
@@ -230,6 +248,7 @@ void LambdaControl::setFairnessAvailable(bool available) {
     m_slider->setEnabled(available);
     m_spin->setEnabled(available);
     m_scale->setEnabled(available);
+    if (m_label) m_label->setEnabled(available);
 }
 
 }  // namespace pfa::ui

@@ -28,6 +28,10 @@ public:
     /// Shows `lambda` clamped to 0 … 10⁴ and rounded to four significant digits.
     void setValue(double lambda);
     void setFairnessAvailable(bool available);
+    /// Lays the control out over two lines, for a form row of its own across both columns:
+    /// `label` and the spin box on the first, the slider and its scale across the whole width
+    /// under them (about twice the pixels per decade of the one-line layout).
+    void setStacked(const QString& label);
 
     QSlider* slider() const { return m_slider; }
     QDoubleSpinBox* spinBox() const;
@@ -47,6 +51,7 @@ private:
     QSlider* m_slider;
     LogSpinBox* m_spin;
     QWidget* m_scale;  ///< decade labels under the slider
+    class QLabel* m_label = nullptr;  ///< the stacked layout's label
     bool m_available = true;
     bool m_updating = false;
 };
