@@ -58,6 +58,7 @@ std::string auditJson(const AuditResult& result, const std::string& dataset) {
             json.key("canaries_included").value(p.canariesIncluded);
             json.key("guess_counts_tried").value(p.guessOptions);
             json.key("guesses").value(p.guesses);
+            json.key("guesses_out").value(p.guessedOut);
             json.key("correct_guesses").value(p.correctGuesses);
             json.key("canary_scores").array(p.canaryScores);
             json.key("canary_included").beginArray();

@@ -128,27 +128,40 @@ void evaluateOneRunAttack(const std::vector<double>& scores, const std::vector<b
         const double sb = scores[static_cast<std::size_t>(b)];
         return sa != sb ? sa > sb : a < b;
     });
+    // Prefix counts of members from the top (for "in" guesses) and of non-members from the
+    // bottom (for "out" guesses).
+    std::vector<long> inFromTop(static_cast<std::size_t>(m) + 1, 0);
+    std::vector<long> outFromBottom(static_cast<std::size_t>(m) + 1, 0);
+    for (long k = 0; k < m; ++k) {
+        const auto top = static_cast<std::size_t>(order[static_cast<std::size_t>(k)]);
+        const auto bottom = static_cast<std::size_t>(order[static_cast<std::size_t>(m - 1 - k)]);
+        inFromTop[static_cast<std::size_t>(k) + 1] =
+            inFromTop[static_cast<std::size_t>(k)] + (included[top] ? 1 : 0);
+        outFromBottom[static_cast<std::size_t>(k) + 1] =
+            outFromBottom[static_cast<std::size_t>(k)] + (included[bottom] ? 0 : 1);
+    }
+    // Two guesses per count r, fixed in advance: the top r called members; the top r/2 called
+    // members and the bottom r/2 non-members (the paper's k₊ and k₋). Each is tested at the
+    // error split between all of them.
     const std::vector<long> counts = oneRunGuessCounts(m);
-    const double significance = (1.0 - confidence) / static_cast<double>(counts.size());
+    const double significance = (1.0 - confidence) / static_cast<double>(2 * counts.size());
     point.canaries = m;
     point.canariesIncluded = static_cast<long>(std::count(included.begin(), included.end(), true));
-    point.guessOptions = static_cast<long>(counts.size());
+    point.guessOptions = static_cast<long>(2 * counts.size());
     point.delta = delta;
-    point.epsilonLower = 0.0;
-    point.guesses = counts.front();
-    point.correctGuesses = 0;
-    long right = 0, taken = 0;
-    bool first = true;
+    point.epsilonLower = -1.0;
     for (long r : counts) {
-        for (; taken < r; ++taken) {
-            if (included[static_cast<std::size_t>(order[static_cast<std::size_t>(taken)])]) ++right;
-        }
-        const double bound = oneRunEpsilonLower(m, r, right, significance, delta);
-        if (first || bound > point.epsilonLower) {
-            point.epsilonLower = bound;
-            point.guesses = r;
-            point.correctGuesses = right;
-            first = false;
+        for (const long out : {0L, r / 2}) {
+            const long in = r - out;
+            const long right = inFromTop[static_cast<std::size_t>(in)] +
+                               outFromBottom[static_cast<std::size_t>(out)];
+            const double bound = oneRunEpsilonLower(m, in + out, right, significance, delta);
+            if (bound > point.epsilonLower) {
+                point.epsilonLower = bound;
+                point.guesses = in + out;
+                point.guessedOut = out;
+                point.correctGuesses = right;
+            }
         }
     }
 }

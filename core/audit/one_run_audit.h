@@ -30,9 +30,10 @@ double oneRunEpsilonLower(long canaries, long guesses, long correct, double sign
 std::vector<long> oneRunGuessCounts(long canaries);
 
 /// The attack on the canaries' scores (higher: more likely a member): for each r of
-/// oneRunGuessCounts, the top-r scores are the guesses; each r is tested at error
-/// (1 − confidence)/(number of r), and the largest bound is kept. Fills the point's canaries,
-/// canariesIncluded, guesses, correctGuesses, guessOptions, epsilonLower and delta.
+/// oneRunGuessCounts, two guesses — the top r called members, and the top r − ⌊r/2⌋ called
+/// members with the bottom ⌊r/2⌋ called non-members — each tested at error
+/// (1 − confidence)/(2 × number of r); the largest bound is kept. Fills the point's canaries,
+/// canariesIncluded, guesses, guessedOut, correctGuesses, guessOptions, epsilonLower and delta.
 void evaluateOneRunAttack(const std::vector<double>& scores, const std::vector<bool>& included,
                           double delta, double confidence, AuditPoint& point);
 

@@ -133,7 +133,8 @@ struct AuditPoint {
     long canaries = 0;                 ///< m
     long canariesIncluded = 0;         ///< how many the coin flips put in
     long runs = 0;                     ///< training runs the canaries were spread over
-    long guesses = 0;                  ///< r: canaries the attack called members (the top-r scores)
+    long guesses = 0;                  ///< r: canaries the attack guessed (members or not)
+    long guessedOut = 0;               ///< of those, called non-members (the lowest scores)
     long correctGuesses = 0;           ///< v: of those, the ones that were in
     long guessOptions = 0;             ///< how many r the attack tried (Bonferroni: error ÷ this)
     std::vector<double> canaryScores;  ///< every canary's score, in canary order …

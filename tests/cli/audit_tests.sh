@@ -73,7 +73,7 @@ white-box)
     lower=$(echo "$line" | awk '{print $3}')
     awk -v l="$lower" 'BEGIN { exit !(l > 0.5 && l < 3.998) }' || fail "bound $lower outside (0.5, claim)"
     for key in '"method":"white-box"' '"canaries":2000' '"canary_scores":[' '"canary_included":[' \
-               '"correct_guesses":' '"guess_counts_tried":8'; do
+               '"correct_guesses":' '"guess_counts_tried":16'; do
         grep -qF "$key" audit.json || fail "JSON lacks $key"
     done
     out=$("$cli" audit --method white-box --epsilons 1 --canaries 2000 --threads 2 --broken-noise-divisor 10)

@@ -70,11 +70,25 @@ TEST_CASE("The one-run attack guesses the top scores for counts fixed in advance
     evaluateOneRunAttack(scores, included, 1e-5, 0.95, point);
     CHECK(point.canaries == 100);
     CHECK(point.canariesIncluded == 65);
-    CHECK(point.guessOptions == 4);  // 10, 20, 50, 100
-    CHECK(point.guesses == 20);      // 20 of 20 right beats 10 of 10 and the mixed 50
+    CHECK(point.guessOptions == 8);  // 10, 20, 50, 100, each one-sided and two-sided
+    CHECK(point.guesses == 20);      // 20 of 20 right beats 10 of 10 and the mixed rest
+    CHECK(point.guessedOut == 0);
     CHECK(point.correctGuesses == 20);
     CHECK(point.epsilonLower ==
-          Approx(oneRunEpsilonLower(100, 20, 20, 0.05 / 4, 1e-5)).margin(1e-12));
+          Approx(oneRunEpsilonLower(100, 20, 20, 0.05 / 8, 1e-5)).margin(1e-12));
+    // Members and non-members perfectly apart: the bottom half called out doubles the guesses.
+    std::vector<double> apart;
+    std::vector<bool> halves;
+    for (int i = 0; i < 100; ++i) {
+        apart.push_back(i < 50 ? 1.0 + i : -1.0 - i);
+        halves.push_back(i < 50);
+    }
+    evaluateOneRunAttack(apart, halves, 1e-5, 0.95, point);
+    CHECK(point.guesses == 100);
+    CHECK(point.guessedOut == 50);
+    CHECK(point.correctGuesses == 100);
+    CHECK(point.epsilonLower ==
+          Approx(oneRunEpsilonLower(100, 100, 100, 0.05 / 8, 1e-5)).margin(1e-12));
     CHECK_THROWS_AS(evaluateOneRunAttack({1.0}, {true, false}, 0.0, 0.95, point), InputError);
 }
 

@@ -542,8 +542,10 @@ void PrivacyAuditDialog::showResult(const pfa::audit::AuditResult& result) {
             m_table->setItem(row, 3,
                              cell(QString::number(p.guesses),
                                   tr("The attack called the %1 highest-scoring canaries members "
-                                     "(the best of %2 guess counts fixed in advance)")
-                                      .arg(p.guesses)
+                                     "and the %2 lowest-scoring ones non-members (the best of %3 "
+                                     "guesses fixed in advance)")
+                                      .arg(p.guesses - p.guessedOut)
+                                      .arg(p.guessedOut)
                                       .arg(p.guessOptions)));
             m_table->setItem(row, 4, cell(QString::number(p.correctGuesses)));
             m_table->setItem(row, 5,
