@@ -63,7 +63,7 @@ struct AuditOptions {
     int modelsPerWorld = 100;  ///< ManyModels: M models without and M with the canary (≥ 4)
     long canaries = 1000;      ///< one-run methods: m canaries in all (≥ 10), over as few runs
                                ///< as hold them
-    double confidence = 0.95;           ///< of the lower bound, in (0, 1)
+    double confidence = 0.95;  ///< of the lower bound, in (0, 1)
     /// > 1: audit a DELIBERATELY BROKEN DP-SGD (for demonstration and tests only) that claims
     /// the target ε but adds the calibrated noise divided by this factor. 1: the algorithm of
     /// `config` as registered. Only for config.algorithm == kAuditedAlgorithm.

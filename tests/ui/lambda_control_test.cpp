@@ -3,13 +3,13 @@
 #include "ui/panels/lambda_control.h"
 
 #include <QDir>
+#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QSlider>
 #include <QStyleOptionSlider>
-#include <QFormLayout>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>

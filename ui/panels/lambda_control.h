@@ -50,7 +50,7 @@ signals:
 private:
     QSlider* m_slider;
     LogSpinBox* m_spin;
-    QWidget* m_scale;  ///< decade labels under the slider
+    QWidget* m_scale;                 ///< decade labels under the slider
     class QLabel* m_label = nullptr;  ///< the stacked layout's label
     bool m_available = true;
     bool m_updating = false;
