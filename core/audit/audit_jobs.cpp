@@ -6,6 +6,11 @@
 #include <thread>
 #include <vector>
 
+#include "core/algorithms/registry.h"
+#include "core/audit/broken_dp_sgd.h"
+#include "core/util/error.h"
+#include "core/util/random.h"
+
 namespace pfa::audit {
 
 void runAuditJobs(long jobs, unsigned threads, const CancelToken& cancel,
@@ -33,6 +38,33 @@ void runAuditJobs(long jobs, unsigned threads, const CancelToken& cancel,
     worker();
     for (std::thread& thread : pool) thread.join();
     if (failure) std::rethrow_exception(failure);
+}
+
+AuditRun trainAuditRun(const AuditOptions& options, const TrainConfig& config,
+                       const DataSplit& data, TrainingObserver& observer, bool withCanary,
+                       const CancelToken& cancel, std::mutex& lock) {
+    AuditRun run;
+    if (options.brokenNoiseDivisor > 1.0) {
+        BrokenRun broken =
+            runBrokenDpSgd(config, data, options.brokenNoiseDivisor, cancel, &observer);
+        run.result = std::move(broken.result);
+        run.claimedEpsilon = broken.claimedEpsilon;
+        run.actualEpsilon = broken.actualEpsilon;
+    } else {
+        run.result = runAlgorithm(config, data, observer, cancel);
+        run.claimedEpsilon = run.result.privacy.epsilonSpent;
+    }
+    if (options.onModelTrained) {
+        if (run.result.runUid.empty()) run.result.runUid = newRunUid();
+        const std::lock_guard<std::mutex> guard(lock);
+        options.onModelTrained(run.result, withCanary);
+    }
+    run.cancelled = run.result.status == RunStatus::Cancelled || cancel.cancelled();
+    if (!run.cancelled && run.result.status != RunStatus::Completed) {
+        throw InputError("a run of the audit did not train (" + run.result.message +
+                         "); choose a smaller step size or fewer epochs");
+    }
+    return run;
 }
 
 }  // namespace pfa::audit

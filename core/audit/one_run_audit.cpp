@@ -12,7 +12,6 @@
 
 #include "core/algorithms/registry.h"
 #include "core/audit/audit_jobs.h"
-#include "core/audit/broken_dp_sgd.h"
 #include "core/audit/gradient_canaries.h"
 #include "core/model/model.h"
 #include "core/util/cpu_count.h"
@@ -290,30 +289,15 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
             }
             TrainingObserver quiet;
             TrainingObserver& observer = hook ? static_cast<TrainingObserver&>(*hook) : quiet;
-            RunResult model;
+            const bool withCanary = !gradient && std::find(in.begin(), in.end(), true) != in.end();
+            AuditRun trained =
+                trainAuditRun(options, config, *split, observer, withCanary, cancel, progressMutex);
             RunOutcome& outcome = outcomes[static_cast<std::size_t>(run)];
-            if (broken) {
-                BrokenRun brokenRun =
-                    runBrokenDpSgd(config, *split, options.brokenNoiseDivisor, cancel, &observer);
-                model = std::move(brokenRun.result);
-                outcome.claimed = brokenRun.claimedEpsilon;
-                outcome.actual = brokenRun.actualEpsilon;
-            } else {
-                model = runAlgorithm(config, *split, observer, cancel);
-                outcome.claimed = model.privacy.epsilonSpent;
-            }
-            if (options.onModelTrained) {
-                if (model.runUid.empty()) model.runUid = newRunUid();
-                std::lock_guard<std::mutex> lock(progressMutex);
-                options.onModelTrained(
-                    model, !gradient && std::find(in.begin(), in.end(), true) != in.end());
-            }
-            if (model.status == RunStatus::Cancelled || cancel.cancelled()) return;
+            outcome.claimed = trained.claimedEpsilon;
+            outcome.actual = trained.actualEpsilon;
+            if (trained.cancelled) return;
             if (hook && !hook->started()) throw InputError(whiteBoxUnreachable(algorithm.name()));
-            if (model.status != RunStatus::Completed) {
-                throw InputError("a run of the audit did not train (" + model.message +
-                                 "); choose a smaller step size or fewer epochs");
-            }
+            const RunResult& model = trained.result;
             for (long i = 0; i < count; ++i) {
                 scores[static_cast<std::size_t>(first + i)] =
                     hook ? hook->scores()[static_cast<std::size_t>(i)]

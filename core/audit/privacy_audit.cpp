@@ -12,7 +12,6 @@
 
 #include "core/algorithms/registry.h"
 #include "core/audit/audit_jobs.h"
-#include "core/audit/broken_dp_sgd.h"
 #include "core/audit/clopper_pearson.h"
 #include "core/audit/one_run_audit.h"
 #include "core/util/cpu_count.h"
@@ -367,29 +366,13 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
                           static_cast<std::uint64_t>(world);
             const DataSplit& split = world == 1 ? dataWith : data;
             Trial& trial = trials[static_cast<std::size_t>(job)];
-            RunResult run;
-            if (broken) {
-                BrokenRun brokenRun =
-                    runBrokenDpSgd(config, split, options.brokenNoiseDivisor, cancel);
-                run = std::move(brokenRun.result);
-                trial.epsilonSpent = brokenRun.claimedEpsilon;
-                trial.epsilonActual = brokenRun.actualEpsilon;
-            } else {
-                TrainingObserver quiet;
-                run = runAlgorithm(config, split, quiet, cancel);
-                trial.epsilonSpent = run.privacy.epsilonSpent;
-            }
-            if (options.onModelTrained) {
-                if (run.runUid.empty()) run.runUid = newRunUid();
-                std::lock_guard<std::mutex> lock(progressMutex);
-                options.onModelTrained(run, world == 1);
-            }
-            if (run.status == RunStatus::Cancelled || cancel.cancelled()) return;
-            if (run.status != RunStatus::Completed) {
-                throw InputError("a model of the audit did not train (" + run.message +
-                                 "); choose a smaller step size or fewer epochs");
-            }
-            trial.score = canaryScore(run.theta, result.canary);
+            TrainingObserver quiet;
+            const AuditRun run =
+                trainAuditRun(options, config, split, quiet, world == 1, cancel, progressMutex);
+            trial.epsilonSpent = run.claimedEpsilon;
+            trial.epsilonActual = run.actualEpsilon;
+            if (run.cancelled) return;
+            trial.score = canaryScore(run.result.theta, result.canary);
             const long finished = done.fetch_add(1) + 1;
             if (progress) {
                 std::lock_guard<std::mutex> lock(progressMutex);
