@@ -192,6 +192,72 @@ TEST_CASE("Tradeoff chart: a run that traces its own curve is drawn as that curv
     CHECK(chart.curveCount() == 0);
 }
 
+TEST_CASE(
+    "Tradeoff chart: a click on an algorithm's legend entry hides its points, and the "
+    "axes fit the rest",
+    "[ui][tradeoff][legend-filter]") {
+    TradeoffChart chart;
+    chart.resize(700, 520);
+    chart.show();
+    // DP-FERMI between 0.16 and 0.22; one far DP-SGD point at error 0.5 sets the range.
+    const std::vector<RunEntryPtr> runs{
+        fakeRun(1, kSynthetic, 1.0, 0.02, 0.22), fakeRun(2, kSynthetic, 1.0, 0.05, 0.19),
+        fakeRun(3, kSynthetic, 4.0, 0.08, 0.16), fakeRun(4, kSynthetic, 1.0, 0.30, 0.50, "dp-sgd")};
+    chart.followExperiment(QString::fromStdString(kSynthetic),
+                           pfa::FairnessNotion::DemographicParity);
+    chart.setRuns(runs);
+    QTest::qWait(20);
+    auto* y = qobject_cast<QValueAxis*>(chart.view()->chart()->axes(Qt::Vertical).front());
+    auto* x = qobject_cast<QValueAxis*>(chart.view()->chart()->axes(Qt::Horizontal).front());
+    REQUIRE(y != nullptr);
+    REQUIRE(x != nullptr);
+    CHECK(y->max() >= 0.5);
+    CHECK(x->max() >= 0.3);
+    CHECK(chart.pointCount() == 4);
+    const auto entryOf = [&](const QString& text) {
+        const auto& entries = chart.legend()->entries();
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (entries[i].text == text) return static_cast<int>(i);
+        }
+        return -1;
+    };
+    // A real click where the legend draws the entry.
+    const auto clickEntry = [&](const QString& text) {
+        const int index = entryOf(text);
+        REQUIRE(index >= 0);
+        const QRectF box = chart.legend()->entryRects().at(static_cast<std::size_t>(index));
+        const QPointF scene = chart.legend()->mapToScene(box.center());
+        ChartView* view = chart.view();
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(scene));
+        QTest::qWait(20);
+    };
+    clickEntry(QStringLiteral("dp-sgd"));
+    CHECK(chart.pointCount() == 3);
+    // The entry stays, faded; the axes fit DP-FERMI's points.
+    REQUIRE(entryOf(QStringLiteral("dp-sgd")) >= 0);
+    CHECK(chart.legend()->entries().at(static_cast<std::size_t>(entryOf("dp-sgd"))).dimmed);
+    CHECK_FALSE(chart.legend()->entries().at(static_cast<std::size_t>(entryOf("dp-fermi"))).dimmed);
+    CHECK(y->max() < 0.35);
+    CHECK(x->max() < 0.2);
+    CHECK(asSet(chart.frontRunIds()) == std::set<int>{1, 2, 3});
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    CHECK(chart.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-legend-click.png")));
+    // A new run keeps the choice; hiding the last shown algorithm is not possible.
+    std::vector<RunEntryPtr> more = runs;
+    more.push_back(fakeRun(5, kSynthetic, 4.0, 0.01, 0.45, "dp-sgd"));
+    chart.setRuns(more);
+    QTest::qWait(20);
+    CHECK(chart.pointCount() == 3);
+    clickEntry(QStringLiteral("dp-fermi"));
+    CHECK(chart.pointCount() == 5);  // nothing would be left: everything is shown again
+    clickEntry(QStringLiteral("dp-sgd"));
+    CHECK(chart.pointCount() == 3);
+    clickEntry(QStringLiteral("dp-sgd"));  // shown again
+    CHECK(chart.pointCount() == 5);
+    CHECK(y->max() >= 0.5);
+    CHECK_FALSE(chart.legend()->entries().at(static_cast<std::size_t>(entryOf("dp-sgd"))).dimmed);
+}
+
 TEST_CASE("Tradeoff chart: runs on another split of the data are another data set",
           "[ui][tradeoff]") {
     auto window = readyWindow(5);

@@ -25,6 +25,7 @@
 #include "ui/charts/tradeoff_datasets.h"
 #include "ui/charts/tradeoff_legend.h"
 #include "ui/charts/tradeoff_points.h"
+#include "ui/runs/run_variants.h"
 
 namespace pfa::ui {
 
@@ -88,6 +89,13 @@ TradeoffChart::TradeoffChart(QWidget* parent) : QWidget(parent) {
     m_constantPoint->attachAxis(m_y);
 
     m_legend = new TradeoffLegend(m_chart, this);
+    // A click on an algorithm's legend entry hides its points, and the axes fit the rest;
+    // another click shows them again.
+    connect(m_legend, &TradeoffLegend::algorithmClicked, this, [this](const QString& name) {
+        const std::string algorithm = name.toStdString();
+        if (!m_hiddenAlgorithms.erase(algorithm)) m_hiddenAlgorithms.insert(algorithm);
+        rebuild();
+    });
     // A hovered point shows its settings at once; the view's tooltip event (eventFilter)
     // shows the same text, so the generic chart tooltip never replaces it.
     connect(m_drawn, &TradeoffPoints::pointHovered, this, [this](int id, bool entered) {
@@ -422,6 +430,29 @@ void TradeoffChart::rebuild() {
     }
     input.trail = m_trail;
     input.cleared = m_cleared;
+    // The runs the legend names (shown, neither trail nor cleared), and those of them whose
+    // name a legend click hid: left out like cleared runs, so the front and the axes follow
+    // what is drawn. Names come from all of them, so they stay put while some are hidden.
+    std::vector<const pfa::TrainConfig*> named;
+    for (const RunEntryPtr& run : m_runs) {
+        if (isShown(*run) && !m_cleared.count(run->id) &&
+            std::find(m_trail.begin(), m_trail.end(), run->id) == m_trail.end())
+            named.push_back(&run->result.config);
+    }
+    const RunVariants names(named);
+    std::set<std::string> present;
+    for (const pfa::TrainConfig* config : named) present.insert(names.label(*config));
+    // Never everything hidden: then the chart would look empty for no visible reason.
+    if (std::all_of(present.begin(), present.end(),
+                    [&](const std::string& name) { return m_hiddenAlgorithms.count(name); }))
+        m_hiddenAlgorithms.clear();
+    if (!m_hiddenAlgorithms.empty()) {
+        for (const RunEntryPtr& run : m_runs) {
+            if (isShown(*run) && m_hiddenAlgorithms.count(names.label(run->result.config)) &&
+                std::find(m_trail.begin(), m_trail.end(), run->id) == m_trail.end())
+                input.cleared.insert(run->id);
+        }
+    }
     input.notion = m_shownNotion;
     const bool liveShown = m_liveRunId != 0 && m_liveDataset == m_shownDataset &&
                            m_liveConfig.fairness == m_shownNotion;
@@ -448,7 +479,7 @@ void TradeoffChart::rebuild() {
     m_drawn->setPalette(std::move(palette));
 
     m_front = model.front;
-    m_drawn->draw(model, entryOf, m_protections);
+    m_drawn->draw(model, entryOf, m_protections, named);
     m_clearTrail->setEnabled(!m_trail.empty());
 
     // The live point, if its run belongs to what is shown.
@@ -526,6 +557,17 @@ void TradeoffChart::updateLegend() {
         const std::string label = drawn->label.toStdString();
         contents.algorithms.insert({label, mixesProtection() ? m_protections.kindOf(*run) : -2});
         contents.shapes[label] = drawn->shape;
+    }
+    // Hidden names keep their entry, faded: a click shows them again.
+    for (const RunEntryPtr& run : m_runs) {
+        if (!isShown(*run) || m_cleared.count(run->id) ||
+            std::find(m_trail.begin(), m_trail.end(), run->id) != m_trail.end())
+            continue;
+        const std::string label = m_drawn->labelOf(run->result.config);
+        if (!m_hiddenAlgorithms.count(label)) continue;
+        contents.algorithms.insert({label, mixesProtection() ? m_protections.kindOf(*run) : -2});
+        contents.shapes[label] = m_drawn->shapeOfLabel(label);
+        contents.hidden.insert(label);
     }
     contents.curves = m_drawn->curveCount();
     contents.front = m_front.size() > 1;

@@ -163,6 +163,8 @@ private:
     std::vector<RunEntryPtr> m_runs;
     std::vector<int> m_trail;  ///< live-mode runs, in the order they finished
     std::set<int> m_cleared;   ///< runs of cleared trails: no longer drawn
+    /// Legend names (algorithm and variant) whose points a click on their entry hid.
+    std::set<std::string> m_hiddenAlgorithms;
     /// The runs drawn: points, own curves, trail, the front line and the selection ring.
     TradeoffPoints* m_drawn;
     std::vector<int> m_front;

@@ -18,11 +18,19 @@ TradeoffLegend::TradeoffLegend(QChart* chart, QObject* parent)
       m_colorBar(new EpsilonColorBar(chart)) {
     connect(m_chart, &QChart::geometryChanged, this, &TradeoffLegend::layout);
     connect(m_chart, &QChart::plotAreaChanged, this, &TradeoffLegend::layout);
+    // A click on an algorithm's entry hides its points (another click shows them again).
+    m_legend->setToolTip(tr("Click an algorithm to hide its points (the axes fit the rest); "
+                            "click it again to show them"));
+    m_legend->setClickHandler([this](std::size_t index) {
+        if (index < m_entryAlgorithm.size() && !m_entryAlgorithm[index].isEmpty())
+            emit algorithmClicked(m_entryAlgorithm[index]);
+    });
 }
 
 void TradeoffLegend::show(const Contents& contents, const TradeoffProtections& protections) {
     using Entry = ChartLegend::Entry;
     std::vector<Entry> entries;
+    m_entryAlgorithm.clear();
     // Marker = algorithm (drawn neutral: colour means ε, explained by the colour bar).
     // With runs of different protection: one entry per algorithm and protection, named.
     for (const auto& [algorithm, kind] : contents.algorithms) {
@@ -38,7 +46,9 @@ void TradeoffLegend::show(const Contents& contents, const TradeoffProtections& p
                 QStringLiteral(" — ") + (kind < 0 ? tr("not private") : protections.kindText(kind));
             if (kind > 0) entry.pen = TradeoffProtections::outlinePen();
         }
+        entry.dimmed = contents.hidden.count(algorithm) > 0;
         entries.push_back(entry);
+        m_entryAlgorithm.push_back(QString::fromStdString(algorithm));
     }
     if (const int curves = contents.curves; curves > 0) {
         Entry entry;
@@ -82,6 +92,7 @@ void TradeoffLegend::show(const Contents& contents, const TradeoffProtections& p
         entry.pen = contents.livePen;
         entries.push_back(entry);
     }
+    m_entryAlgorithm.resize(entries.size());
     m_legend->setEntries(std::move(entries));
 
     std::vector<double> epsilons = contents.epsilons;

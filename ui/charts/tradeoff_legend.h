@@ -35,6 +35,8 @@ public:
         /// The marker of each name in `algorithms` when it is not the algorithm's own (runs
         /// that differ in an own setting, e.g. "isrl-dp-sgd (trust = local)").
         std::map<std::string, QScatterSeries::MarkerShape> shapes;
+        /// Names in `algorithms` whose points a legend click hid: drawn faded.
+        std::set<std::string> hidden;
         int curves = 0;      ///< runs drawn with their own curve
         bool front = false;  ///< a Pareto front of two points or more is drawn
         int trail = 0;       ///< runs on the live-mode trail
@@ -61,9 +63,14 @@ public:
     const ChartLegend* legend() const { return m_legend; }
     const EpsilonColorBar* colorBar() const { return m_colorBar; }
 
+signals:
+    /// A click on an algorithm's entry (its name as in Contents::algorithms).
+    void algorithmClicked(const QString& name);
+
 private:
     QChart* m_chart;
     ChartLegend* m_legend;
+    std::vector<QString> m_entryAlgorithm;  ///< per entry: the algorithm it names, or empty
     EpsilonColorBar* m_colorBar;
     bool m_layingOut = false;
 };

@@ -60,6 +60,17 @@ void TradeoffPoints::clear() {
     m_points.clear();
 }
 
+QScatterSeries::MarkerShape TradeoffPoints::shapeOfLabel(const std::string& label) const {
+    const auto found = m_labelShapes.find(label);
+    return found != m_labelShapes.end()
+               ? found->second
+               : chart_style::markerForAlgorithm(QString::fromStdString(label));
+}
+
+std::string TradeoffPoints::labelOf(const pfa::TrainConfig& config) const {
+    return m_variants ? m_variants->label(config) : config.algorithm;
+}
+
 void TradeoffPoints::addPointSeries(QScatterSeries* series) {
     m_chart->addSeries(series);
     series->attachAxis(m_x);
@@ -76,7 +87,8 @@ void TradeoffPoints::addPointSeries(QScatterSeries* series) {
 
 void TradeoffPoints::draw(const pfa::TradeoffModel& model,
                           const std::map<int, const RunEntry*>& runOf,
-                          const TradeoffProtections& protections) {
+                          const TradeoffProtections& protections,
+                          const std::vector<const pfa::TrainConfig*>& variantRuns) {
     std::vector<const RunEntry*> pointRuns;
     for (const pfa::TradeoffDot& dot : model.points) {
         const RunEntry* run = runOf.at(dot.id);
@@ -86,12 +98,15 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
     // Runs of one algorithm that differ in its own settings (isrl-dp-sgd's trust models,
     // ppsgd's personalisation) are told apart: by name in the legend and by marker shape,
     // the algorithm's own shape first. The curve setting (γ, a dual step) is not a variant.
-    std::vector<const pfa::TrainConfig*> configs;
-    for (const RunEntry* run : pointRuns) configs.push_back(&run->result.config);
-    const RunVariants runVariants(configs);
+    std::vector<const pfa::TrainConfig*> configs = variantRuns;
+    if (configs.empty()) {
+        for (const RunEntry* run : pointRuns) configs.push_back(&run->result.config);
+    }
+    m_variants.emplace(configs);
+    const RunVariants& runVariants = *m_variants;
     std::map<std::string, std::set<std::string>> variants;  // algorithm → its variants shown
-    for (const RunEntry* run : pointRuns)
-        variants[run->result.config.algorithm].insert(runVariants.of(run->result.config));
+    for (const pfa::TrainConfig* config : configs)
+        variants[config->algorithm].insert(runVariants.of(*config));
     static const QScatterSeries::MarkerShape kShapes[] = {
         QScatterSeries::MarkerShapeCircle,   QScatterSeries::MarkerShapeRectangle,
         QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeRotatedRectangle,
@@ -129,6 +144,10 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
             shapeOf[{algorithm, variant}] = shape;
         }
     }
+    m_labelShapes.clear();
+    for (const pfa::TrainConfig* config : configs)
+        m_labelShapes[runVariants.label(*config)] =
+            shapeOf[{config->algorithm, runVariants.of(*config)}];
     for (std::size_t i = 0; i < pointRuns.size(); ++i) {
         const pfa::TrainConfig& c = pointRuns[i]->result.config;
         m_points[i].shape = shapeOf[{c.algorithm, runVariants.of(c)}];

@@ -7,10 +7,12 @@
 #include <QString>
 #include <QtCharts/QScatterSeries>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "core/sweep/tradeoff_model.h"
 #include "ui/runs/run_entry.h"
+#include "ui/runs/run_variants.h"
 #include "ui/support/palette.h"
 
 class QChart;
@@ -51,9 +53,15 @@ public:
     /// Removes every series draw() added.
     void clear();
     /// Draws `model`'s points, curves, trail and front; `runOf` holds the entry of every run id
-    /// in it, `protections` those of the runs drawn.
+    /// in it, `protections` those of the runs drawn. `variantRuns`: the settings of every run
+    /// the legend names, drawn or hidden by a legend click, so that names and markers do not
+    /// change when a series is hidden (empty: the points drawn).
     void draw(const pfa::TradeoffModel& model, const std::map<int, const RunEntry*>& runOf,
-              const TradeoffProtections& protections);
+              const TradeoffProtections& protections,
+              const std::vector<const pfa::TrainConfig*>& variantRuns = {});
+    /// The marker of a legend name (an algorithm with its variant) of the last draw();
+    /// the algorithm's own marker for a name it did not see.
+    QScatterSeries::MarkerShape shapeOfLabel(const std::string& label) const;
     /// The colours of the budgets drawn (set before draw()).
     void setPalette(chart_style::EpsilonPalette palette) { m_palette = std::move(palette); }
     const chart_style::EpsilonPalette& palette() const { return m_palette; }
@@ -66,6 +74,9 @@ public:
 
     /// The runs drawn: the points, then the trail in the order it finished.
     const std::vector<Point>& points() const { return m_points; }
+    /// The legend name of each run's settings in the last draw() (RunVariants over
+    /// `variantRuns`).
+    std::string labelOf(const pfa::TrainConfig& config) const;
     /// The trail's points, oldest first.
     QList<QPointF> trailPath() const;
     int trailCount() const;
@@ -99,6 +110,8 @@ private:
     std::map<const QScatterSeries*, std::vector<int>> m_seriesRuns;  // point index → run id
     std::vector<QScatterSeries*> m_pointSeries;
     std::vector<QLineSeries*> m_curveLines;
+    std::map<std::string, QScatterSeries::MarkerShape> m_labelShapes;
+    std::optional<RunVariants> m_variants;
 };
 
 }  // namespace pfa::ui
