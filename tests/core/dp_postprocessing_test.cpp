@@ -3,6 +3,7 @@
 // brute-force grid, the Laplace noise of the table, the accounting and the evaluation modes.
 #include <Eigen/LU>
 #include <catch2/catch.hpp>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -326,6 +327,19 @@ TEST_CASE("dp-postprocessing: ε recomputed from the record is the target, δ = 
     // distinct γ), plus the base classifier: all from one table.
     CHECK(result.curve.size() == 73);
     CHECK(std::isinf(result.curve.back().value));
+    // Every γ reads as typed in tables, legends and records: 0.0214, never the grid formula's
+    // 0.021400000000000002 (shortest round trip of at most 6 significant digits).
+    bool sawExample = false;
+    for (const CurvePoint& point : result.curve) {
+        if (!std::isfinite(point.value)) continue;
+        char buffer[64];  // the shortest text that reads back as the same double
+        const auto written = std::to_chars(buffer, buffer + sizeof buffer, point.value);
+        const std::string shown(buffer, written.ptr);
+        INFO("γ = " << shown);
+        CHECK(shown.size() <= 8);
+        sawExample = sawExample || shown == "0.0214";
+    }
+    CHECK(sawExample);
     const std::string& statement = result.privacy.statement;
     CHECK(statement.find("uses the sensitive attribute at decision time") != std::string::npos);
     CHECK(statement.find("only the sensitive attribute") != std::string::npos);

@@ -281,6 +281,9 @@ TEST_CASE("isrl-dp-sgd refuses data without silos and a δ of 0.1 or more",
         FAIL("ran without silos");
     } catch (const InputError& e) {
         CHECK(std::string(e.what()).find("--silos N") != std::string::npos);
+        // The window's own control is named too, not only the command line's flags.
+        CHECK(std::string(e.what()).find("in the window: Advanced, Users and silos, Silo split") !=
+              std::string::npos);
     }
     // A local batch larger than the smallest silo, and a δ that promises nothing.
     const DataSplit small = test::zeroFeatureSilos(10, 8, 3);

@@ -29,6 +29,37 @@ SweepPreset roundTrip(const SweepPreset& preset) {
 
 }  // namespace
 
+TEST_CASE("The as-published calibrations are named so, listed last, and say what they certify",
+          "[sweep][preset]") {
+    const std::vector<SweepPreset>& presets = sweepPresets();
+    const auto asPublished = [](const std::string& name) {
+        return name.size() > 13 && name.compare(name.size() - 13, 13, "-as-published") == 0;
+    };
+    // The first preset a user sees certifies every ε it shows; the as-published ones follow all
+    // others.
+    REQUIRE_FALSE(presets.empty());
+    CHECK_FALSE(asPublished(presets.front().name));
+    bool seen = false;
+    for (const SweepPreset& preset : presets) {
+        INFO(preset.name);
+        if (asPublished(preset.name))
+            seen = true;
+        else
+            CHECK_FALSE(seen);
+    }
+    CHECK(seen);
+    for (const std::string former : {"adult-dp", "credit-card-eo", "parkinsons-dp"}) {
+        INFO(former);
+        // The old name still finds the preset, under its new name, whose title names the ε it
+        // certifies beside the nominal one.
+        const SweepPreset& preset = findSweepPreset(former);
+        CHECK(preset.name == former + "-as-published");
+        CHECK(currentPresetName(former) == preset.name);
+        CHECK(preset.title.find("certif") != std::string::npos);
+        for (const SweepPreset& listed : presets) CHECK(listed.name != former);
+    }
+}
+
 TEST_CASE("Every built-in preset written as a sweep file reads back as the same runs",
           "[sweep][preset][sweep-file]") {
     for (const SweepPreset& preset : sweepPresets()) {
