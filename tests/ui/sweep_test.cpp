@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -454,4 +455,35 @@ TEST_CASE("A point's context menu runs its settings with 4 more seeds: its sprea
     bool fiveInOne = false;
     for (const pfa::SweepCell& cell : views->cells()) fiveInOne = fiveInOne || cell.runs == 5;
     CHECK(fiveInOne);
+}
+
+TEST_CASE(
+    "The Sweep menu lists certified presets first, the as-published ones last with what "
+    "they certify",
+    "[ui][sweep][preset]") {
+    auto window = readyWindow(5);
+    QMenu* presets = nullptr;
+    for (QAction* top : window->menuBar()->actions()) {
+        if (!top->menu() || top->text() != QStringLiteral("&Sweep")) continue;
+        for (QAction* action : top->menu()->actions()) {
+            if (action->menu() && action->text().startsWith(QStringLiteral("&Presets")))
+                presets = action->menu();
+        }
+    }
+    REQUIRE(presets != nullptr);
+    const QList<QAction*> entries = presets->actions();
+    REQUIRE(entries.size() == static_cast<int>(pfa::sweepPresets().size()));
+    // The first a user sees certifies every ε it shows; the last three are the papers'
+    // calibration, titled with the nominal ε and the ε it certifies.
+    CHECK_FALSE(entries.front()->text().contains(QStringLiteral("as published")));
+    for (int i = entries.size() - 3; i < entries.size(); ++i) {
+        const QString title = entries[i]->text();
+        INFO(title.toStdString());
+        CHECK(title.contains(QStringLiteral("certif")));
+        CHECK(title.contains(QStringLiteral("nominal")));
+    }
+    presets->popup(QPoint(0, 0));
+    QTest::qWait(100);
+    CHECK(presets->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/sweep-presets-menu.png")));
+    presets->close();
 }
