@@ -19,7 +19,9 @@
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_preset.h"
 #include "ui/actions/sweep_actions.h"
+#include "ui/charts/chart_view.h"
 #include "ui/charts/error_epsilon_view.h"
+#include "ui/charts/tradeoff_chart.h"
 #include "ui/controllers/sweep_controller.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/epsilon_control.h"
@@ -121,6 +123,12 @@ TEST_CASE("Heavy-tailed data: knobs from Gaussian to infinite variance, and an a
         CHECK(window->liveCharts()->xAxisOf(chart)->max() <
               static_cast<double>(entry->result.config.epochs));
     }
+    // The charts that cannot show a regression run say why, not "press Run".
+    CHECK(window->tradeoffChart()->view()->isEmpty());
+    CHECK(window->tradeoffChart()->view()->emptyMessage().startsWith(
+        QStringLiteral("Regression runs have no fairness violation")));
+    CHECK(window->liveCharts()->viewOf(2)->emptyMessage().startsWith(
+        QStringLiteral("Regression: no fairness violation")));
     CHECK(window->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/heavy-tailed-accelerated-run.png")));
 }

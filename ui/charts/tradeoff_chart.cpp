@@ -532,6 +532,14 @@ void TradeoffChart::rebuild() {
                                    "notions: choose them above).")
                                     .arg(datasetLabel(m_shownDataset), notionName(m_shownNotion),
                                          hidden == 1 ? tr("1 run") : tr("%1 runs").arg(hidden)));
+    } else if (std::any_of(m_runs.begin(), m_runs.end(), [&](const RunEntryPtr& run) {
+                   return isShown(*run) && run->result.regression.known;
+               })) {
+        // A regression run has a test MSE and no fairness violation: no point on this chart.
+        m_view->setEmptyMessage(
+            tr("Regression runs have no fairness violation to plot: their "
+               "test MSE and excess risk are in the run details, and error "
+               "against ε in the sweep views."));
     } else {
         m_view->setEmptyMessage(
             tr("Finished runs appear here: press Run, then change λ or ε and "

@@ -317,6 +317,12 @@ void LiveChart::update(const std::vector<LiveCurve*>& shown, int smoothing) {
                 QObject::tr("Not recorded: training diagnostics are off for this private run");
         }
     }
+    // A regression has no fairness notion: say so rather than invite a first run.
+    const bool regressionOnly =
+        which == kFairness && !shown.empty() &&
+        std::all_of(shown.begin(), shown.end(), [](const LiveCurve* c) { return c->regression; });
+    if (regressionOnly && !anyPoint)
+        message = QObject::tr("Regression: no fairness violation (no groups to compare)");
     m_view->setEmptyMessage(message);
     m_view->setEmpty(!anyPoint || nonPrivateOnly);
 }

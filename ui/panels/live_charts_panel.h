@@ -106,6 +106,7 @@ public:
     QLineSeries* dashedKeyOf(int chart) const { return m_charts[chart]->dashedKey(); }
     QValueAxis* xAxisOf(int chart) const { return m_charts[chart]->xAxis(); }
     QValueAxis* yAxisOf(int chart) const { return m_charts[chart]->yAxis(); }
+    ChartView* viewOf(int chart) const { return m_charts[chart]->view(); }
     QChart* chartOf(int chart) const { return m_charts[chart]->chart(); }
 
 private:
