@@ -19,8 +19,9 @@ TradeoffLegend::TradeoffLegend(QChart* chart, QObject* parent)
     connect(m_chart, &QChart::geometryChanged, this, &TradeoffLegend::layout);
     connect(m_chart, &QChart::plotAreaChanged, this, &TradeoffLegend::layout);
     // A click on an algorithm's entry hides its points (another click shows them again).
-    m_legend->setToolTip(tr("Click an algorithm to hide its points (the axes fit the rest); "
-                            "click it again to show them"));
+    m_legend->setToolTip(
+        tr("Click an algorithm to hide its points (the axes fit the rest); "
+           "click it again to show them"));
     m_legend->setClickHandler([this](std::size_t index) {
         if (index < m_entryAlgorithm.size() && !m_entryAlgorithm[index].isEmpty())
             emit algorithmClicked(m_entryAlgorithm[index]);
