@@ -166,6 +166,9 @@ TEST_CASE("A run's point on the tradeoff chart audits that run's settings on its
     CHECK(json.contains(QStringLiteral("white-box")));
     CHECK(json.contains(QStringLiteral("\"canary_included\"")));
     CHECK(dialog->csvText().startsWith(QStringLiteral("method,")));
+    QDir().mkpath(QStringLiteral(PFA_SCREENSHOT_DIR));
+    QTest::qWait(200);  // the chart lays its new title and legend out
+    CHECK(dialog->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-audit-of-a-run.png")));
     // Back to the built-in data and editable settings.
     dialog->clearAuditedRun();
     CHECK_FALSE(dialog->auditedRun().has_value());

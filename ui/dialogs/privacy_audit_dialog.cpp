@@ -299,17 +299,23 @@ PrivacyAuditDialog::PrivacyAuditDialog(QWidget* parent) : QDialog(parent) {
         tr("One-sided Clopper–Pearson upper bound on FPR"));
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setMinimumHeight(120);
+    m_table->setMinimumHeight(100);
 
     m_explanation = new QLabel;
     m_explanation->setWordWrap(true);
     m_explanation->setTextFormat(Qt::RichText);
-    m_explanation->setMinimumHeight(60);
 
     auto* right = new QVBoxLayout;
     right->addWidget(m_view, 3);
     right->addWidget(m_table, 1);
-    right->addWidget(m_explanation);
+    // The verdicts and the fine print scroll rather than being cut on a 720-pixel screen.
+    auto* explanationScroll = new QScrollArea;
+    explanationScroll->setWidget(m_explanation);
+    explanationScroll->setWidgetResizable(true);
+    explanationScroll->setFrameShape(QFrame::NoFrame);
+    explanationScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    explanationScroll->setMinimumHeight(110);
+    right->addWidget(explanationScroll);
 
     auto* layout = new QHBoxLayout(this);
     auto* leftWidget = new QWidget;
