@@ -1,6 +1,8 @@
 #include "core/audit/audit_jobs.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -8,7 +10,9 @@
 
 #include "core/algorithms/registry.h"
 #include "core/audit/broken_dp_sgd.h"
+#include "core/util/cpu_count.h"
 #include "core/util/error.h"
+#include "core/util/format.h"
 #include "core/util/random.h"
 
 namespace pfa::audit {
@@ -38,6 +42,53 @@ void runAuditJobs(long jobs, unsigned threads, const CancelToken& cancel,
     worker();
     for (std::thread& thread : pool) thread.join();
     if (failure) std::rethrow_exception(failure);
+}
+
+AuditResult startAuditResult(const AuditOptions& options, const Algorithm& algorithm,
+                             const Dataset& train) {
+    AuditResult result;
+    result.method = options.method;
+    result.algorithm = algorithm.name();
+    result.broken = options.brokenNoiseDivisor > 1.0;
+    result.mechanism = result.broken ? algorithm.name() + ", DELIBERATELY BROKEN: noise ÷ " +
+                                           formatNumber(options.brokenNoiseDivisor) +
+                                           " (claims the target ε; for demonstration)"
+                                     : algorithm.name();
+    result.confidence = options.confidence;
+    result.trainingRows = static_cast<long>(train.rows());
+    result.config = options.config;
+    result.seed = options.seed;
+    return result;
+}
+
+TrainConfig auditRunConfig(const Algorithm& algorithm, const AuditOptions& options, double epsilon,
+                           const DataSplit& largest) {
+    TrainConfig base = options.config;
+    base.epsilon = epsilon;
+    base.recordDiagnostics = false;
+    TrainConfig resolved = prepareRun(algorithm, base, largest).config();
+    if (resolved.epochs > 0) resolved.evaluateEvery = resolved.epochs;
+    return resolved;
+}
+
+unsigned auditThreads(const AuditOptions& options) {
+    return options.threads > 0 ? static_cast<unsigned>(options.threads)
+                               : static_cast<unsigned>(availableCpus());
+}
+
+void foldClaims(AuditPoint& point, double claimed, double actual) {
+    point.claimedEpsilon = std::max(point.claimedEpsilon, claimed);
+    if (!std::isnan(actual)) {
+        point.actualEpsilon =
+            std::isnan(point.actualEpsilon) ? actual : std::max(point.actualEpsilon, actual);
+    }
+}
+
+void AuditProgressCounter::finished() {
+    const long done = m_done.fetch_add(1) + 1;
+    if (!m_progress) return;
+    const std::lock_guard<std::mutex> guard(m_lock);
+    m_progress(done, m_total);
 }
 
 AuditRun trainAuditRun(const AuditOptions& options, const TrainConfig& config,

@@ -1,20 +1,18 @@
 #include "core/audit/one_run_audit.h"
 
 #include <algorithm>
-#include <atomic>
 #include <boost/math/distributions/binomial.hpp>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <mutex>
 #include <numeric>
-#include <stdexcept>
+#include <optional>
 
 #include "core/algorithms/registry.h"
 #include "core/audit/audit_jobs.h"
 #include "core/audit/gradient_canaries.h"
 #include "core/model/model.h"
-#include "core/util/cpu_count.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/random.h"
@@ -41,10 +39,10 @@ void checkGuessCounts(long canaries, long guesses, long correct) {
 
 /// `count` input canaries: records at distance kCanaryDistance from the rows' mean along
 /// uniformly random directions, each labelled against the data there (CanaryLabeller).
-std::vector<Canary> makeInputCanaries(const Dataset& train, long count, std::uint64_t seed) {
+std::vector<Canary> makeInputCanaries(const Dataset& train, const CanaryLabeller& labeller,
+                                      long count, std::uint64_t seed) {
     const Eigen::Index d = train.features();
     const Eigen::VectorXd mean = train.X.colwise().mean().transpose();
-    const CanaryLabeller labeller(train);
     RandomStream random(seed, kDirectionStream);
     std::vector<Canary> canaries(static_cast<std::size_t>(count));
     Eigen::VectorXd direction(d);
@@ -179,24 +177,12 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
     if (!isOneRun(options.method))
         throw InputError("one-run audit: the many-model methods are runPrivacyAudit's");
     const bool gradient = options.method == AuditMethod::OneRunGradient;
-    const bool broken = options.brokenNoiseDivisor > 1.0;
     const Algorithm& algorithm = findAlgorithm(options.config.algorithm);
     const Dataset& train = data.train;
     const long m = options.canaries;
 
-    AuditResult result;
-    result.method = options.method;
-    result.algorithm = algorithm.name();
-    result.broken = broken;
-    result.mechanism = broken ? algorithm.name() + ", DELIBERATELY BROKEN: noise ÷ " +
-                                    formatNumber(options.brokenNoiseDivisor) +
-                                    " (claims the target ε; for demonstration)"
-                              : algorithm.name();
-    result.confidence = options.confidence;
+    AuditResult result = startAuditResult(options, algorithm, train);
     result.canaries = m;
-    result.trainingRows = static_cast<long>(train.rows());
-    result.config = options.config;
-    result.seed = options.seed;
 
     // The canaries of every run, and the coin flips that put each in (fixed per audit seed).
     const long coordinates = static_cast<long>(
@@ -229,8 +215,8 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
             "the log-likelihood ratio of every released noisy θ-gradient along the canary's "
             "coordinate (canary sampled and added vs. absent), summed over the steps";
     } else {
-        inputCanaries = makeInputCanaries(train, m, options.seed);
         const CanaryLabeller labeller(train);
+        inputCanaries = makeInputCanaries(train, labeller, m, options.seed);
         result.canary.description =
             std::to_string(m) + " records far outside the data (distance " +
             formatNumber(kCanaryDistance) +
@@ -250,19 +236,14 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
             all.push_back(&inputCanaries[static_cast<std::size_t>(i)]);
         largest = withCanaries(data, all);
     }
-    const long total = runs * static_cast<long>(options.epsilons.size());
-    unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                           : static_cast<unsigned>(availableCpus());
-    std::atomic<long> done{0};
+    const unsigned threads = auditThreads(options);
     std::mutex progressMutex;
+    AuditProgressCounter counter(progress, runs * static_cast<long>(options.epsilons.size()),
+                                 progressMutex);
 
     for (double epsilon : options.epsilons) {
         if (cancel.cancelled()) break;
-        TrainConfig base = options.config;
-        base.epsilon = epsilon;
-        base.recordDiagnostics = false;
-        TrainConfig resolved = prepareRun(algorithm, base, largest).config();
-        if (resolved.epochs > 0) resolved.evaluateEvery = resolved.epochs;
+        const TrainConfig resolved = auditRunConfig(algorithm, options, epsilon, largest);
 
         std::vector<double> scores(static_cast<std::size_t>(m), 0.0);
         std::vector<RunOutcome> outcomes(static_cast<std::size_t>(runs));
@@ -304,11 +285,7 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
                          : canaryScore(model.theta,
                                        inputCanaries[static_cast<std::size_t>(first + i)]);
             }
-            const long finished = done.fetch_add(1) + 1;
-            if (progress) {
-                std::lock_guard<std::mutex> lock(progressMutex);
-                progress(finished, total);
-            }
+            counter.finished();
         });
         if (cancel.cancelled()) break;
 
@@ -319,14 +296,8 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
         point.modelsTrained = runs;
         point.runs = runs;
         point.actualEpsilon = std::numeric_limits<double>::quiet_NaN();
-        for (const RunOutcome& outcome : outcomes) {
-            point.claimedEpsilon = std::max(point.claimedEpsilon, outcome.claimed);
-            if (broken) {
-                point.actualEpsilon = std::isnan(point.actualEpsilon)
-                                          ? outcome.actual
-                                          : std::max(point.actualEpsilon, outcome.actual);
-            }
-        }
+        for (const RunOutcome& outcome : outcomes)
+            foldClaims(point, outcome.claimed, outcome.actual);
         evaluateOneRunAttack(scores, included, resolved.delta, options.confidence, point);
         point.canaryScores = scores;
         point.canaryIncluded = included;

@@ -2,19 +2,15 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
 #include <limits>
 #include <mutex>
-#include <thread>
 
 #include "core/algorithms/registry.h"
 #include "core/audit/audit_jobs.h"
 #include "core/audit/clopper_pearson.h"
 #include "core/audit/one_run_audit.h"
-#include "core/util/cpu_count.h"
 #include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/random.h"
@@ -314,47 +310,29 @@ AuditMethod auditMethodFromKey(const std::string& key) {
 
 AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
                             const CancelToken& cancel, const AuditProgress& progress) {
+    if (isOneRun(options.method)) return runOneRunAudit(options, data, cancel, progress);
     const std::string problem = auditApplicability(options, data);
     if (!problem.empty()) throw InputError("privacy audit: " + problem);
-    if (isOneRun(options.method)) return runOneRunAudit(options, data, cancel, progress);
-    const bool broken = options.brokenNoiseDivisor > 1.0;
     const Algorithm& algorithm = findAlgorithm(options.config.algorithm);
 
-    AuditResult result;
-    result.method = options.method;
-    result.algorithm = algorithm.name();
-    result.broken = broken;
-    result.mechanism = broken ? algorithm.name() + ", DELIBERATELY BROKEN: noise ÷ " +
-                                    formatNumber(options.brokenNoiseDivisor) +
-                                    " (claims the target ε; for demonstration)"
-                              : algorithm.name();
-    result.confidence = options.confidence;
+    AuditResult result = startAuditResult(options, algorithm, data.train);
     result.modelsPerWorld = options.modelsPerWorld;
     result.canary = makeCanary(data.train);
-    result.trainingRows = static_cast<long>(data.train.rows());
     result.score = "the canary's logit margin for its label under the released model";
-    result.config = options.config;
-    result.seed = options.seed;
 
     const DataSplit dataWith = withCanaries(data, {&result.canary});
     const int models = options.modelsPerWorld;
     const long perEpsilon = 2L * models;
-    const long total = perEpsilon * static_cast<long>(options.epsilons.size());
-    unsigned threads = options.threads > 0 ? static_cast<unsigned>(options.threads)
-                                           : static_cast<unsigned>(availableCpus());
-    threads = std::min<unsigned>(threads, static_cast<unsigned>(perEpsilon));
-    std::atomic<long> done{0};
+    const unsigned threads = auditThreads(options);
     std::mutex progressMutex;
+    AuditProgressCounter counter(progress, perEpsilon * static_cast<long>(options.epsilons.size()),
+                                 progressMutex);
 
     for (double epsilon : options.epsilons) {
         if (cancel.cancelled()) break;
-        // Resolve every automatic value once, on D ∪ {canary}, so that both worlds train with
-        // the same batch size m, δ and settings; only the data (and the seed) differ.
-        TrainConfig base = options.config;
-        base.epsilon = epsilon;
-        base.recordDiagnostics = false;  // not needed, and not covered by the guarantee
-        TrainConfig resolved = prepareRun(algorithm, base, dataWith).config();
-        if (resolved.epochs > 0) resolved.evaluateEvery = resolved.epochs;  // only the end
+        // Resolved on D ∪ {canary}: both worlds train with the same batch size m, δ and
+        // settings; only the data (and the seed) differ.
+        const TrainConfig resolved = auditRunConfig(algorithm, options, epsilon, dataWith);
 
         std::vector<Trial> trials(static_cast<std::size_t>(perEpsilon));
         const auto start = std::chrono::steady_clock::now();
@@ -373,11 +351,7 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
             trial.epsilonActual = run.actualEpsilon;
             if (run.cancelled) return;
             trial.score = canaryScore(run.result.theta, result.canary);
-            const long finished = done.fetch_add(1) + 1;
-            if (progress) {
-                std::lock_guard<std::mutex> lock(progressMutex);
-                progress(finished, total);
-            }
+            counter.finished();
         });
         if (cancel.cancelled()) break;
 
@@ -397,12 +371,7 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
             auto& bucket = selection ? (inWorld ? selectWith : selectWithout)
                                      : (inWorld ? evalWith : evalWithout);
             bucket.push_back(trial.score);
-            point.claimedEpsilon = std::max(point.claimedEpsilon, trial.epsilonSpent);
-            if (broken) {
-                point.actualEpsilon = std::isnan(point.actualEpsilon)
-                                          ? trial.epsilonActual
-                                          : std::max(point.actualEpsilon, trial.epsilonActual);
-            }
+            foldClaims(point, trial.epsilonSpent, trial.epsilonActual);
         }
         evaluateAttack(selectWith, selectWithout, evalWith, evalWithout, resolved.delta,
                        options.confidence, point);

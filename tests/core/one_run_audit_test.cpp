@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "audit_test_options.h"
 #include "core/util/error.h"
 #include "test_data.h"
 
@@ -15,18 +16,11 @@ using namespace pfa::audit;
 
 namespace {
 
+/// The tests' DP-SGD audit (auditTestOptions) by a one-run `method` with `canaries`.
 AuditOptions oneRunOptions(AuditMethod method, std::vector<double> epsilons, long canaries) {
-    AuditOptions options;
+    AuditOptions options = test::auditTestOptions(std::move(epsilons));
     options.method = method;
-    options.config.algorithm = "dp-sgd";
-    options.config.lambda = 0.0;
-    options.config.epochs = 40;
-    options.config.batchSize = 64;
-    options.config.clipTheta = 10.0;
-    options.epsilons = std::move(epsilons);
     options.canaries = canaries;
-    options.threads = 2;
-    options.seed = 7;
     return options;
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "audit_test_options.h"
 #include "core/audit/clopper_pearson.h"
 #include "core/util/error.h"
 #include "test_data.h"
@@ -38,19 +39,10 @@ double bisect(F f, double target) {
     return 0.5 * (lo + hi);
 }
 
-/// The audit's settings for the tests: 2000 synthetic rows (1500 for training), 40 epochs of
-/// batch 64 with clip 10 (a large clip lets the canary move the model: a sharper attack).
+/// The tests' DP-SGD audit (auditTestOptions) with `models` models per world.
 AuditOptions testOptions(std::vector<double> epsilons, int models) {
-    AuditOptions options;
-    options.config.algorithm = "dp-sgd";
-    options.config.lambda = 0.0;
-    options.config.epochs = 40;
-    options.config.batchSize = 64;
-    options.config.clipTheta = 10.0;
-    options.epsilons = std::move(epsilons);
+    AuditOptions options = test::auditTestOptions(std::move(epsilons));
     options.modelsPerWorld = models;
-    options.threads = 2;
-    options.seed = 7;
     return options;
 }
 
