@@ -12,7 +12,6 @@
 #include "core/fairness/fairness_notion.h"
 #include "core/sweep/setting_axes.h"
 #include "core/sweep/sweep_preset.h"
-#include "core/sweep/sweep_summary.h"
 #include "core/util/build_info.h"
 #include "core/util/cpu_count.h"
 #include "ui/actions/dataset_actions.h"
@@ -183,14 +182,10 @@ bool SweepActions::runMoreSeeds(const RunEntryPtr& run, int extra, QString* erro
         QMessageBox::information(m_window, tr("More seeds"), reason);
         return false;
     };
-    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
-    if (!run || !data) return refuse(tr("No data set is loaded."));
+    if (!run) return refuse(tr("No data set is loaded."));
     // The sweep runs on the loaded data set: the run's own, with its split, or nothing.
-    if (pfa::datasetOfRunKey(run->context.runKey) != data->key) {
-        return refuse(tr("Run %1 was trained on another data set or split than the one "
-                         "loaded; load its data set first (Data set box) and try again.")
-                          .arg(run->id));
-    }
+    QString whyNot;
+    if (!m_datasets->datasetOfRun(run->id, run->context.runKey, &whyNot)) return refuse(whyNot);
     if (m_sweep->isRunning()) return refuse(tr("A sweep is already running; stop it first."));
     // The settings as asked, so that the new runs share the run's key but for the seed (one
     // cell of the sweep views); a run read from a file has only its resolved settings.

@@ -228,6 +228,11 @@ bool TradeoffChart::isShown(const RunEntry& run) const {
            !pfa::trainsForNotion(run.result.config.algorithm);
 }
 
+bool TradeoffChart::isNamed(const RunEntry& run) const {
+    return isShown(run) && !m_cleared.count(run.id) &&
+           std::find(m_trail.begin(), m_trail.end(), run.id) == m_trail.end();
+}
+
 void TradeoffChart::refillBoxes() {
     // Every data set with runs, and the one shown (possibly without runs yet).
     const QSignalBlocker blockData(m_datasetBox);
@@ -433,11 +438,12 @@ void TradeoffChart::rebuild() {
     // The runs the legend names (shown, neither trail nor cleared), and those of them whose
     // name a legend click hid: left out like cleared runs, so the front and the axes follow
     // what is drawn. Names come from all of them, so they stay put while some are hidden.
+    std::vector<const RunEntry*> namedRuns;
     std::vector<const pfa::TrainConfig*> named;
     for (const RunEntryPtr& run : m_runs) {
-        if (isShown(*run) && !m_cleared.count(run->id) &&
-            std::find(m_trail.begin(), m_trail.end(), run->id) == m_trail.end())
-            named.push_back(&run->result.config);
+        if (!isNamed(*run)) continue;
+        namedRuns.push_back(run.get());
+        named.push_back(&run->result.config);
     }
     const RunVariants names(named);
     std::set<std::string> present;
@@ -446,12 +452,9 @@ void TradeoffChart::rebuild() {
     if (std::all_of(present.begin(), present.end(),
                     [&](const std::string& name) { return m_hiddenAlgorithms.count(name); }))
         m_hiddenAlgorithms.clear();
-    if (!m_hiddenAlgorithms.empty()) {
-        for (const RunEntryPtr& run : m_runs) {
-            if (isShown(*run) && m_hiddenAlgorithms.count(names.label(run->result.config)) &&
-                std::find(m_trail.begin(), m_trail.end(), run->id) == m_trail.end())
-                input.cleared.insert(run->id);
-        }
+    for (const RunEntry* run : namedRuns) {
+        if (m_hiddenAlgorithms.count(names.label(run->result.config)))
+            input.cleared.insert(run->id);
     }
     input.notion = m_shownNotion;
     const bool liveShown = m_liveRunId != 0 && m_liveDataset == m_shownDataset &&
@@ -479,7 +482,7 @@ void TradeoffChart::rebuild() {
     m_drawn->setPalette(std::move(palette));
 
     m_front = model.front;
-    m_drawn->draw(model, entryOf, m_protections, named);
+    m_drawn->draw(model, entryOf, m_protections, named, names);
     m_clearTrail->setEnabled(!m_trail.empty());
 
     // The live point, if its run belongs to what is shown.
@@ -568,9 +571,7 @@ void TradeoffChart::updateLegend() {
     }
     // Hidden names keep their entry, faded: a click shows them again.
     for (const RunEntryPtr& run : m_runs) {
-        if (!isShown(*run) || m_cleared.count(run->id) ||
-            std::find(m_trail.begin(), m_trail.end(), run->id) != m_trail.end())
-            continue;
+        if (!isNamed(*run)) continue;
         const std::string label = m_drawn->labelOf(run->result.config);
         if (!m_hiddenAlgorithms.count(label)) continue;
         contents.algorithms.insert({label, mixesProtection() ? m_protections.kindOf(*run) : -2});

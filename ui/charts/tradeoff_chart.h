@@ -138,6 +138,8 @@ private:
     void updateLegend();
     /// Whether `run` belongs to the shown data set and notion.
     bool isShown(const RunEntry& run) const;
+    /// Whether the legend names `run`: shown, neither on the live trail nor cleared.
+    bool isNamed(const RunEntry& run) const;
 
     ChartView* m_view;
     QChart* m_chart;

@@ -88,7 +88,8 @@ void TradeoffPoints::addPointSeries(QScatterSeries* series) {
 void TradeoffPoints::draw(const pfa::TradeoffModel& model,
                           const std::map<int, const RunEntry*>& runOf,
                           const TradeoffProtections& protections,
-                          const std::vector<const pfa::TrainConfig*>& variantRuns) {
+                          const std::vector<const pfa::TrainConfig*>& named,
+                          const RunVariants& names) {
     std::vector<const RunEntry*> pointRuns;
     for (const pfa::TradeoffDot& dot : model.points) {
         const RunEntry* run = runOf.at(dot.id);
@@ -98,11 +99,8 @@ void TradeoffPoints::draw(const pfa::TradeoffModel& model,
     // Runs of one algorithm that differ in its own settings (isrl-dp-sgd's trust models,
     // ppsgd's personalisation) are told apart: by name in the legend and by marker shape,
     // the algorithm's own shape first. The curve setting (γ, a dual step) is not a variant.
-    std::vector<const pfa::TrainConfig*> configs = variantRuns;
-    if (configs.empty()) {
-        for (const RunEntry* run : pointRuns) configs.push_back(&run->result.config);
-    }
-    m_variants.emplace(configs);
+    const std::vector<const pfa::TrainConfig*>& configs = named;
+    m_variants = names;
     const RunVariants& runVariants = *m_variants;
     std::map<std::string, std::set<std::string>> variants;  // algorithm → its variants shown
     for (const pfa::TrainConfig* config : configs)

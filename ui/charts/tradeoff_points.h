@@ -53,12 +53,12 @@ public:
     /// Removes every series draw() added.
     void clear();
     /// Draws `model`'s points, curves, trail and front; `runOf` holds the entry of every run id
-    /// in it, `protections` those of the runs drawn. `variantRuns`: the settings of every run
-    /// the legend names, drawn or hidden by a legend click, so that names and markers do not
-    /// change when a series is hidden (empty: the points drawn).
+    /// in it, `protections` those of the runs drawn. `named`: the settings of every run the
+    /// legend names, drawn or hidden by a legend click, and `names` their RunVariants, so that
+    /// names and markers do not change when a series is hidden.
     void draw(const pfa::TradeoffModel& model, const std::map<int, const RunEntry*>& runOf,
               const TradeoffProtections& protections,
-              const std::vector<const pfa::TrainConfig*>& variantRuns = {});
+              const std::vector<const pfa::TrainConfig*>& named, const RunVariants& names);
     /// The marker of a legend name (an algorithm with its variant) of the last draw();
     /// the algorithm's own marker for a name it did not see.
     QScatterSeries::MarkerShape shapeOfLabel(const std::string& label) const;
@@ -74,8 +74,7 @@ public:
 
     /// The runs drawn: the points, then the trail in the order it finished.
     const std::vector<Point>& points() const { return m_points; }
-    /// The legend name of each run's settings in the last draw() (RunVariants over
-    /// `variantRuns`).
+    /// The legend name of a run's settings in the last draw() (its `names`).
     std::string labelOf(const pfa::TrainConfig& config) const;
     /// The trail's points, oldest first.
     QList<QPointF> trailPath() const;

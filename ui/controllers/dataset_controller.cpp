@@ -5,6 +5,7 @@
 #include "core/data/catalog.h"
 #include "core/data/data_directory.h"
 #include "core/fetch/dataset_fetcher.h"
+#include "core/sweep/sweep_summary.h"
 
 namespace pfa::ui {
 
@@ -46,6 +47,23 @@ DatasetController::~DatasetController() {
 
 pfa::PreparedDatasetPtr DatasetController::datasetFor(const pfa::DatasetRequest& request) const {
     if (!m_dataset || m_dataset->key != pfa::datasetKey(request)) return nullptr;
+    return m_dataset;
+}
+
+pfa::PreparedDatasetPtr DatasetController::datasetOfRun(int runId, const std::string& runKey,
+                                                        QString* whyNot) const {
+    if (!m_dataset) {
+        if (whyNot) *whyNot = tr("No data set is loaded.");
+        return nullptr;
+    }
+    if (pfa::datasetOfRunKey(runKey) != m_dataset->key) {
+        if (whyNot) {
+            *whyNot = tr("Run %1 was trained on another data set or split than the one loaded; "
+                         "load its data set first (Data set box) and try again.")
+                          .arg(runId);
+        }
+        return nullptr;
+    }
     return m_dataset;
 }
 

@@ -27,6 +27,10 @@ public:
     pfa::PreparedDatasetPtr dataset() const { return m_dataset; }
     /// The loaded data set when it is the one `request` describes, else null.
     pfa::PreparedDatasetPtr datasetFor(const pfa::DatasetRequest& request) const;
+    /// The loaded data set when run `runId` (key `runKey`) was trained on it, data and split;
+    /// else null, with what to do in `whyNot` (for a message to the user).
+    pfa::PreparedDatasetPtr datasetOfRun(int runId, const std::string& runKey,
+                                         QString* whyNot) const;
 
     /// Downloads and verifies catalog data set `name` into the data folder; progress with
     /// downloadProgressed, the end with downloadFinished. One download at a time.

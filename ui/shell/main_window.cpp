@@ -15,7 +15,6 @@
 #include <QUndoStack>
 #include <algorithm>
 
-#include "core/sweep/sweep_summary.h"
 #include "ui/actions/chart_export_menu.h"
 #include "ui/actions/dataset_actions.h"
 #include "ui/actions/history_actions.h"
@@ -302,17 +301,12 @@ bool MainWindow::auditRun(int id, QString* error) {
         QMessageBox::information(this, tr("Privacy audit"), reason);
         return false;
     };
-    RunEntryPtr run;
-    for (const RunEntryPtr& entry : m_history->entries()) {
-        if (entry->id == id) run = entry;
-    }
-    const pfa::PreparedDatasetPtr data = m_datasets->dataset();
-    if (!run || !data) return refuse(tr("No data set is loaded."));
-    if (pfa::datasetOfRunKey(run->context.runKey) != data->key) {
-        return refuse(tr("Run %1 was trained on another data set or split than the one loaded; "
-                         "load its data set first (Data set box) and try again.")
-                          .arg(run->id));
-    }
+    const RunEntryPtr run = m_history->entry(id);
+    if (!run) return refuse(tr("No data set is loaded."));
+    QString whyNot;
+    const pfa::PreparedDatasetPtr data =
+        m_datasets->datasetOfRun(run->id, run->context.runKey, &whyNot);
+    if (!data) return refuse(whyNot);
     pfa::audit::AuditOptions options;
     options.config = run->result.config;
     options.method = pfa::audit::AuditMethod::OneRunInput;
@@ -334,9 +328,7 @@ void MainWindow::connectSweepsAndSessions() {
     connect(m_sweepActions, &SweepActions::sweepViewsChanged, m_sweepDock, &QDockWidget::raise);
     // A point's "run with 4 more seeds" (the tradeoff chart's context menu).
     connect(m_tradeoff, &TradeoffChart::moreSeedsRequested, this, [this](int id) {
-        for (const RunEntryPtr& entry : m_history->entries()) {
-            if (entry->id == id) m_sweepActions->runMoreSeeds(entry);
-        }
+        if (const RunEntryPtr entry = m_history->entry(id)) m_sweepActions->runMoreSeeds(entry);
     });
     // A point's "audit this run's privacy claim".
     connect(m_tradeoff, &TradeoffChart::auditRequested, this, [this](int id) { auditRun(id); });
