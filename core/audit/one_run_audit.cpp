@@ -295,7 +295,6 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         point.modelsTrained = runs;
         point.runs = runs;
-        point.actualEpsilon = std::numeric_limits<double>::quiet_NaN();
         for (const RunOutcome& outcome : outcomes)
             foldClaims(point, outcome.claimed, outcome.actual);
         evaluateOneRunAttack(scores, included, resolved.delta, options.confidence, point);

@@ -360,7 +360,6 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
         point.seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         point.modelsTrained = perEpsilon;
-        point.actualEpsilon = std::numeric_limits<double>::quiet_NaN();
         std::vector<double> selectWith, selectWithout, evalWith, evalWithout;
         const long half = models / 2;  // models 0 … half − 1 choose the attack
         for (long job = 0; job < perEpsilon; ++job) {

@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -112,7 +113,7 @@ struct AuditPoint {
     /// i.e. the accountant's ε for the noise it pretends to add.
     double claimedEpsilon = 0.0;
     /// Broken mechanism only: the accountant's ε for the noise actually added (NaN otherwise).
-    double actualEpsilon = 0.0;
+    double actualEpsilon = std::numeric_limits<double>::quiet_NaN();
     double delta = 0.0;
     long modelsTrained = 0;         ///< both worlds, all halves
     long selectionTrials = 0;       ///< models per world used to choose the attack's threshold
