@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -26,7 +27,29 @@ DesignMatrix makeDesignMatrix(const RowMatrix& features, double bound) {
         }
     }
     design.squaredNorms = design.norms.array().square();
+    design.sparse = sparseRowsOf(design.X);
     return design;
+}
+
+SparseRows sparseRowsOf(const RowMatrix& X, double share) {
+    const long nonzeros = static_cast<long>((X.array() != 0.0).count());
+    SparseRows rows;
+    if (X.size() == 0 || static_cast<double>(nonzeros) > share * static_cast<double>(X.size()) ||
+        X.cols() > std::numeric_limits<std::int32_t>::max())
+        return rows;
+    rows.start.reserve(static_cast<std::size_t>(X.rows() + 1));
+    rows.columns.reserve(static_cast<std::size_t>(nonzeros));
+    rows.values.reserve(static_cast<std::size_t>(nonzeros));
+    rows.start.push_back(0);
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        for (Eigen::Index j = 0; j < X.cols(); ++j) {
+            if (X(i, j) == 0.0) continue;
+            rows.columns.push_back(static_cast<std::int32_t>(j));
+            rows.values.push_back(X(i, j));
+        }
+        rows.start.push_back(static_cast<std::int64_t>(rows.columns.size()));
+    }
+    return rows;
 }
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <stdexcept>
 
 namespace pfa {
@@ -109,6 +110,70 @@ constexpr long kRows = SharedBatchProducts::kChunkRows;
     }
 }
 
+/// scoresBody over the nonzero entries of rows ids[0 … rows−1] of `sparse`: the same sums in
+/// the same order without the terms x = 0 (which leave a sum from +0 as it is). Four blocks
+/// of four lanes at a time: four independent sums per row.
+[[gnu::always_inline]] inline void sparseScoresBody(const SparseRows& sparse, const long* ids,
+                                                    long rows, const Lanes* parameters, long blocks,
+                                                    Lanes* scores) {
+    const std::int32_t* columns = sparse.columns.data();
+    const double* values = sparse.values.data();
+    for (long k = 0; k < rows; ++k) {
+        const std::int64_t begin = sparse.start[static_cast<std::size_t>(ids[k])];
+        const std::int64_t end = sparse.start[static_cast<std::size_t>(ids[k]) + 1];
+        long b0 = 0;
+        for (; b0 + 4 <= blocks; b0 += 4) {
+            Lanes a0{}, a1{}, a2{}, a3{};
+            for (std::int64_t e = begin; e < end; ++e) {
+                const double v = values[e];
+                const Lanes x = {v, v, v, v};
+                const Lanes* t = parameters + columns[e] * blocks + b0;
+                a0 = a0 + x * t[0];
+                a1 = a1 + x * t[1];
+                a2 = a2 + x * t[2];
+                a3 = a3 + x * t[3];
+            }
+            Lanes* out = scores + k * blocks + b0;
+            out[0] = a0;
+            out[1] = a1;
+            out[2] = a2;
+            out[3] = a3;
+        }
+        for (; b0 < blocks; b0 += 2) {
+            Lanes a0{}, a1{};
+            for (std::int64_t e = begin; e < end; ++e) {
+                const double v = values[e];
+                const Lanes x = {v, v, v, v};
+                const Lanes* t = parameters + columns[e] * blocks + b0;
+                a0 = a0 + x * t[0];
+                a1 = a1 + x * t[1];
+            }
+            scores[k * blocks + b0] = a0;
+            scores[k * blocks + b0 + 1] = a1;
+        }
+    }
+}
+
+/// gradientBody over the nonzero entries of rows ids[0 … rows−1] of `sparse`: each gradient
+/// entry still adds its rows in batch order, without the terms x = 0.
+[[gnu::always_inline]] inline void sparseGradientBody(const SparseRows& sparse, const long* ids,
+                                                      long rows, const Lanes* coefficients,
+                                                      long blocks, Lanes* gradient) {
+    const std::int32_t* columns = sparse.columns.data();
+    const double* values = sparse.values.data();
+    for (long k = 0; k < rows; ++k) {
+        const std::int64_t begin = sparse.start[static_cast<std::size_t>(ids[k])];
+        const std::int64_t end = sparse.start[static_cast<std::size_t>(ids[k]) + 1];
+        const Lanes* s = coefficients + k * blocks;
+        for (std::int64_t e = begin; e < end; ++e) {
+            const double v = values[e];
+            const Lanes x = {v, v, v, v};
+            Lanes* g = gradient + columns[e] * blocks;
+            for (long b = 0; b < blocks; ++b) g[b] = g[b] + x * s[b];
+        }
+    }
+}
+
 // The same bodies compiled for the baseline instructions and for AVX2 (chosen at run time).
 void scoresBaseline(const double* chunk, long width, long rows, const Lanes* parameters,
                     long blocks, Lanes* scores) {
@@ -127,7 +192,26 @@ void gradientBaseline(const double* chunk, long width, long rows, const Lanes* c
     gradientBody(chunk, width, rows, coefficients, blocks, gradient);
 }
 
+void sparseScoresBaseline(const SparseRows& sparse, const long* ids, long rows,
+                          const Lanes* parameters, long blocks, Lanes* scores) {
+    sparseScoresBody(sparse, ids, rows, parameters, blocks, scores);
+}
+[[gnu::target("avx2")]] void sparseScoresAvx2(const SparseRows& sparse, const long* ids, long rows,
+                                              const Lanes* parameters, long blocks, Lanes* scores) {
+    sparseScoresBody(sparse, ids, rows, parameters, blocks, scores);
+}
+void sparseGradientBaseline(const SparseRows& sparse, const long* ids, long rows,
+                            const Lanes* coefficients, long blocks, Lanes* gradient) {
+    sparseGradientBody(sparse, ids, rows, coefficients, blocks, gradient);
+}
+[[gnu::target("avx2")]] void sparseGradientAvx2(const SparseRows& sparse, const long* ids,
+                                                long rows, const Lanes* coefficients, long blocks,
+                                                Lanes* gradient) {
+    sparseGradientBody(sparse, ids, rows, coefficients, blocks, gradient);
+}
+
 std::atomic<bool> baselineOnly{false};
+std::atomic<bool> denseOnly{false};
 
 bool avx2() {
     static const bool available = __builtin_cpu_supports("avx2");
@@ -144,7 +228,37 @@ void gradientKernel(const double* chunk, long width, long rows, const Lanes* coe
     (avx2() ? gradientAvx2 : gradientBaseline)(chunk, width, rows, coefficients, blocks, gradient);
 }
 
+void sparseScoresKernel(const SparseRows& sparse, const long* ids, long rows,
+                        const Lanes* parameters, long blocks, Lanes* scores) {
+    (avx2() ? sparseScoresAvx2 : sparseScoresBaseline)(sparse, ids, rows, parameters, blocks,
+                                                       scores);
+}
+
+void sparseGradientKernel(const SparseRows& sparse, const long* ids, long rows,
+                          const Lanes* coefficients, long blocks, Lanes* gradient) {
+    (avx2() ? sparseGradientAvx2 : sparseGradientBaseline)(sparse, ids, rows, coefficients, blocks,
+                                                           gradient);
+}
+
+/// The nonzero entries of `design` to compute with, or nullptr for its dense rows.
+const SparseRows* sparseRowsToUse(const DesignMatrix& design) {
+    return design.sparse.empty() || denseOnly.load(std::memory_order_relaxed) ? nullptr
+                                                                              : &design.sparse;
+}
+
+/// Requests the nonzero entries of row i ahead of their use.
+void prefetchSparseRow(const SparseRows& sparse, long i) {
+    const std::int64_t begin = sparse.start[static_cast<std::size_t>(i)];
+    const std::int64_t end = sparse.start[static_cast<std::size_t>(i) + 1];
+    for (std::int64_t e = begin; e < end; e += 8) __builtin_prefetch(sparse.values.data() + e);
+    for (std::int64_t e = begin; e < end; e += 16) __builtin_prefetch(sparse.columns.data() + e);
+}
+
 }  // namespace
+
+void SharedBatchProducts::useDenseRowsOnly(bool dense) {
+    denseOnly.store(dense, std::memory_order_relaxed);
+}
 
 void SharedBatchProducts::useBaselineInstructionsOnly(bool baseline) {
     baselineOnly.store(baseline, std::memory_order_relaxed);
@@ -160,12 +274,14 @@ SharedBatchProducts::SharedBatchProducts(const DesignMatrix& design, int columns
     m_chunk.assign(static_cast<std::size_t>(m_width * kRows), 0.0);
     m_scores.assign(static_cast<std::size_t>(kRows * lanes), 0.0);
     m_coefficients.assign(static_cast<std::size_t>(kRows * lanes), 0.0);
+    m_chunkIds.assign(static_cast<std::size_t>(kRows), 0);
 }
 
 void SharedBatchProducts::begin(int columns) {
     if (columns < 1 || columns > m_capacity)
         throw std::logic_error("SharedBatchProducts: more columns than its capacity");
     m_lanes = (columns + 7) / 8 * 8;
+    m_parametersFinite = true;
     std::fill(m_gradient.begin(), m_gradient.begin() + m_width * m_lanes, 0.0);
     std::fill(m_parameters.begin(), m_parameters.begin() + m_width * m_lanes, 0.0);
     std::fill(m_coefficients.begin(), m_coefficients.begin() + kRows * m_lanes, 0.0);
@@ -173,14 +289,29 @@ void SharedBatchProducts::begin(int columns) {
 
 void SharedBatchProducts::setParameters(int first, const RowMatrix& theta) {
     for (Eigen::Index a = 0; a < theta.rows(); ++a) {
-        for (long j = 0; j < m_width; ++j)
+        for (long j = 0; j < m_width; ++j) {
             m_parameters[static_cast<std::size_t>(j * m_lanes + first + a)] = theta(a, j);
+            // 0·∞ is NaN, not 0: skipping zeros is exact for finite parameters only.
+            m_parametersFinite = m_parametersFinite && std::isfinite(theta(a, j));
+        }
     }
 }
 
 void SharedBatchProducts::forward(const std::vector<long>& batch, long size, long c0, long count) {
     const RowMatrix& X = m_design.X;
     m_chunkRows = count;
+    m_chunkSparse = m_parametersFinite ? sparseRowsToUse(m_design) : nullptr;
+    if (m_chunkSparse) {
+        for (long k = 0; k < count; ++k) {
+            if (c0 + k + 4 < size)
+                prefetchSparseRow(*m_chunkSparse, batch[static_cast<std::size_t>(c0 + k + 4)]);
+            m_chunkIds[static_cast<std::size_t>(k)] = batch[static_cast<std::size_t>(c0 + k)];
+        }
+        sparseScoresKernel(*m_chunkSparse, m_chunkIds.data(), count,
+                           reinterpret_cast<const Lanes*>(m_parameters.data()), m_lanes / 4,
+                           reinterpret_cast<Lanes*>(m_scores.data()));
+        return;
+    }
     for (long k = 0; k < kRows; ++k) {
         if (k < count) {
             if (c0 + k + 4 < size) prefetchRow(X, batch[static_cast<std::size_t>(c0 + k + 4)]);
@@ -198,9 +329,15 @@ void SharedBatchProducts::forward(const std::vector<long>& batch, long size, lon
 }
 
 void SharedBatchProducts::backward() {
-    gradientKernel(m_chunk.data(), m_width, m_chunkRows,
-                   reinterpret_cast<const Lanes*>(m_coefficients.data()), m_lanes / 4,
-                   reinterpret_cast<Lanes*>(m_gradient.data()));
+    if (m_chunkSparse) {
+        sparseGradientKernel(*m_chunkSparse, m_chunkIds.data(), m_chunkRows,
+                             reinterpret_cast<const Lanes*>(m_coefficients.data()), m_lanes / 4,
+                             reinterpret_cast<Lanes*>(m_gradient.data()));
+    } else {
+        gradientKernel(m_chunk.data(), m_width, m_chunkRows,
+                       reinterpret_cast<const Lanes*>(m_coefficients.data()), m_lanes / 4,
+                       reinterpret_cast<Lanes*>(m_gradient.data()));
+    }
     std::fill(m_coefficients.begin(), m_coefficients.begin() + kRows * m_lanes, 0.0);
 }
 
@@ -223,16 +360,25 @@ void SharedBatchProducts::scoreAllRows(const DesignMatrix& design,
         setParameters(static_cast<int>(r * static_cast<std::size_t>(p)), *thetas[r]);
     const RowMatrix& X = design.X;
     const long n = X.rows();
+    const SparseRows* sparse = m_parametersFinite ? sparseRowsToUse(design) : nullptr;
     for (long c0 = 0; c0 < n; c0 += kRows) {
         const long count = std::min(kRows, n - c0);
-        for (long k = 0; k < kRows; ++k) {
+        if (sparse) {
+            for (long k = 0; k < count; ++k) m_chunkIds[static_cast<std::size_t>(k)] = c0 + k;
+            sparseScoresKernel(*sparse, m_chunkIds.data(), count,
+                               reinterpret_cast<const Lanes*>(m_parameters.data()), m_lanes / 4,
+                               reinterpret_cast<Lanes*>(m_scores.data()));
+        }
+        for (long k = 0; !sparse && k < kRows; ++k) {
             const double* row = k < count ? X.data() + (c0 + k) * m_width : nullptr;
             for (long j = 0; j < m_width; ++j)
                 m_chunk[static_cast<std::size_t>(j * kRows + k)] = row ? row[j] : 0.0;
         }
-        scoresKernel(m_chunk.data(), m_width, (count + 3) / 4 * 4,
-                     reinterpret_cast<const Lanes*>(m_parameters.data()), m_lanes / 4,
-                     reinterpret_cast<Lanes*>(m_scores.data()));
+        if (!sparse) {
+            scoresKernel(m_chunk.data(), m_width, (count + 3) / 4 * 4,
+                         reinterpret_cast<const Lanes*>(m_parameters.data()), m_lanes / 4,
+                         reinterpret_cast<Lanes*>(m_scores.data()));
+        }
         for (std::size_t r = 0; r < scores.size(); ++r) {
             for (long k = 0; k < count; ++k) {
                 for (long a = 0; a < p; ++a)

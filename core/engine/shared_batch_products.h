@@ -17,7 +17,10 @@ namespace pfa {
 /// column's values do not depend on which other columns share the pass, how many there are, or
 /// which instruction set the machine has (an AVX2 version is chosen at run time, with the same
 /// results as the baseline one): a run trained with others equals the run trained alone, bit
-/// for bit. All buffers are allocated at construction; no batch allocates.
+/// for bit. Where the design keeps its rows' nonzero entries (DesignMatrix::sparse), the sums
+/// skip the zero terms, which leaves every bit as it is and reads a fraction of each row (while
+/// every parameter is finite; otherwise the whole rows are read, as 0·∞ is not 0). All buffers are
+/// allocated at construction; no batch allocates.
 class SharedBatchProducts {
 public:
     /// Rows per chunk (the chunk of PerExampleGradients).
@@ -61,6 +64,9 @@ public:
     static void useBaselineInstructionsOnly(bool baseline);
     /// Whether the AVX2 version is in use.
     static bool usesAvx2();
+    /// For tests: compute over the whole rows even where a design keeps its nonzero entries
+    /// (the results must not change), or again over the nonzeros.
+    static void useDenseRowsOnly(bool dense);
 
 private:
     std::size_t index(long k, int column) const {
@@ -77,6 +83,9 @@ private:
     std::vector<double> m_chunk;         // [j][k]: the chunk's rows, transposed
     std::vector<double> m_scores;        // [k][lane]
     std::vector<double> m_coefficients;  // [k][lane]
+    std::vector<long> m_chunkIds;        // [k]: the chunk's rows, where sparse
+    const SparseRows* m_chunkSparse = nullptr;  // the chunk's nonzeros (forward), or dense
+    bool m_parametersFinite = true;             // every parameter set since begin() is finite
 };
 
 }  // namespace pfa

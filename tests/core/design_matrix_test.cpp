@@ -63,3 +63,38 @@ TEST_CASE("Runs on one data set share one design while any holds it", "[design]"
     const auto rebuilt = sharedDesignMatrix(X, 0.0);
     CHECK(rebuilt->X(3, 2) == 2.0 * before);
 }
+
+TEST_CASE("A design keeps its rows' nonzero entries when most entries are zero",
+          "[design][sparse]") {
+    RowMatrix X = RowMatrix::Zero(6, 8);
+    for (Eigen::Index i = 0; i < 6; ++i) {
+        X(i, i % 8) = 1.0;
+        X(i, 7) = -0.5 * static_cast<double>(i);  // 0 in row 0
+    }
+    const DesignMatrix design = makeDesignMatrix(X, 0.0);
+    const SparseRows& rows = design.sparse;
+    REQUIRE(rows.start.size() == 7);
+    for (Eigen::Index i = 0; i < 6; ++i) {
+        // Exactly the nonzero entries, in column order.
+        std::vector<std::int32_t> columns;
+        std::vector<double> values;
+        for (Eigen::Index j = 0; j < design.X.cols(); ++j) {
+            if (design.X(i, j) == 0.0) continue;
+            columns.push_back(static_cast<std::int32_t>(j));
+            values.push_back(design.X(i, j));
+        }
+        const auto begin = rows.start[static_cast<std::size_t>(i)];
+        const auto end = rows.start[static_cast<std::size_t>(i) + 1];
+        CHECK(std::vector<std::int32_t>(rows.columns.begin() + begin, rows.columns.begin() + end) ==
+              columns);
+        CHECK(std::vector<double>(rows.values.begin() + begin, rows.values.begin() + end) ==
+              values);
+    }
+    CHECK(rows.columns[static_cast<std::size_t>(rows.start[1]) - 1] == 8);  // the bias column
+    // The bound rescales the kept values with the rows.
+    const DesignMatrix bounded = makeDesignMatrix(X, 1.0);
+    CHECK(bounded.sparse.values.back() == bounded.X(5, 8));
+    // Dense rows keep none: the products read the whole rows.
+    CHECK(makeDesignMatrix(features(5, 3), 0.0).sparse.empty());
+    CHECK(sparseRowsOf(design.X, 0.1).empty());
+}
