@@ -1,5 +1,6 @@
 #include "core/engine/design_matrix.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -29,6 +30,18 @@ DesignMatrix makeDesignMatrix(const RowMatrix& features, double bound) {
     design.squaredNorms = design.norms.array().square();
     design.sparse = sparseRowsOf(design.X);
     return design;
+}
+
+namespace {
+std::atomic<bool> denseRowsOnly{false};
+}  // namespace
+
+const SparseRows* DesignMatrix::sparseRows() const {
+    return sparse.empty() || denseRowsOnly.load(std::memory_order_relaxed) ? nullptr : &sparse;
+}
+
+void DesignMatrix::useDenseRowsOnly(bool dense) {
+    denseRowsOnly.store(dense, std::memory_order_relaxed);
 }
 
 SparseRows sparseRowsOf(const RowMatrix& X, double share) {

@@ -36,6 +36,12 @@ struct DesignMatrix {
     Eigen::VectorXd norms;
     Eigen::VectorXd squaredNorms;
     SparseRows sparse;  ///< X's nonzeros when at most kSparseRowsShare of it; else empty
+
+    /// The nonzero entries to compute with, or nullptr for the dense rows X.
+    const SparseRows* sparseRows() const;
+    /// For tests: every design computes over its dense rows (the results must not change), or
+    /// again over its nonzeros where it keeps them.
+    static void useDenseRowsOnly(bool dense);
 };
 
 /// The design matrix of `features`; `bound` > 0 rescales every longer row to norm `bound`

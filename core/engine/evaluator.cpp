@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/engine/run_streams.h"
+#include "core/engine/shared_batch_products.h"
 #include "core/fairness/ermi.h"
 #include "core/model/logistic_regression.h"
 #include "core/util/recent_results.h"
@@ -31,7 +32,16 @@ Evaluator::Evaluator(const Dataset& data, const DesignMatrix& design, const Mode
 
 double Evaluator::meanLoss(const RowMatrix& theta) {
     if (m_data.rows() == 0) return std::numeric_limits<double>::quiet_NaN();
-    m_Z.noalias() = m_design.X * theta.transpose();
+    if (const SparseRows* sparse = m_design.sparseRows()) {
+        // One-hot rows: their nonzero entries, in the arithmetic of runs trained together.
+        for (Eigen::Index a = 0; a < theta.rows(); ++a) {
+            const double* parameters = theta.row(a).data();
+            for (Eigen::Index i = 0; i < m_Z.rows(); ++i)
+                m_Z(i, a) = sparseRowScore(*sparse, static_cast<long>(i), parameters);
+        }
+    } else {
+        m_Z.noalias() = m_design.X * theta.transpose();
+    }
     return meanLossOfScores();
 }
 

@@ -211,7 +211,6 @@ void sparseGradientBaseline(const SparseRows& sparse, const long* ids, long rows
 }
 
 std::atomic<bool> baselineOnly{false};
-std::atomic<bool> denseOnly{false};
 
 bool avx2() {
     static const bool available = __builtin_cpu_supports("avx2");
@@ -240,24 +239,35 @@ void sparseGradientKernel(const SparseRows& sparse, const long* ids, long rows,
                                                            gradient);
 }
 
-/// The nonzero entries of `design` to compute with, or nullptr for its dense rows.
-const SparseRows* sparseRowsToUse(const DesignMatrix& design) {
-    return design.sparse.empty() || denseOnly.load(std::memory_order_relaxed) ? nullptr
-                                                                              : &design.sparse;
-}
-
-/// Requests the nonzero entries of row i ahead of their use.
-void prefetchSparseRow(const SparseRows& sparse, long i) {
-    const std::int64_t begin = sparse.start[static_cast<std::size_t>(i)];
-    const std::int64_t end = sparse.start[static_cast<std::size_t>(i) + 1];
-    for (std::int64_t e = begin; e < end; e += 8) __builtin_prefetch(sparse.values.data() + e);
-    for (std::int64_t e = begin; e < end; e += 16) __builtin_prefetch(sparse.columns.data() + e);
-}
-
 }  // namespace
 
-void SharedBatchProducts::useDenseRowsOnly(bool dense) {
-    denseOnly.store(dense, std::memory_order_relaxed);
+double sparseRowScore(const SparseRows& rows, long i, const double* theta) {
+    const std::int64_t begin = rows.start[static_cast<std::size_t>(i)];
+    const std::int64_t end = rows.start[static_cast<std::size_t>(i) + 1];
+    double score = 0.0;
+    for (std::int64_t e = begin; e < end; ++e) {
+        const double product = rows.values[static_cast<std::size_t>(e)] *
+                               theta[rows.columns[static_cast<std::size_t>(e)]];
+        score = score + product;
+    }
+    return score;
+}
+
+void addSparseRow(const SparseRows& rows, long i, double coefficient, double* gradient) {
+    const std::int64_t begin = rows.start[static_cast<std::size_t>(i)];
+    const std::int64_t end = rows.start[static_cast<std::size_t>(i) + 1];
+    for (std::int64_t e = begin; e < end; ++e) {
+        const double product = coefficient * rows.values[static_cast<std::size_t>(e)];
+        double& sum = gradient[rows.columns[static_cast<std::size_t>(e)]];
+        sum = sum + product;
+    }
+}
+
+void prefetchSparseRow(const SparseRows& rows, long i) {
+    const std::int64_t begin = rows.start[static_cast<std::size_t>(i)];
+    const std::int64_t end = rows.start[static_cast<std::size_t>(i) + 1];
+    for (std::int64_t e = begin; e < end; e += 8) __builtin_prefetch(rows.values.data() + e);
+    for (std::int64_t e = begin; e < end; e += 16) __builtin_prefetch(rows.columns.data() + e);
 }
 
 void SharedBatchProducts::useBaselineInstructionsOnly(bool baseline) {
@@ -300,7 +310,7 @@ void SharedBatchProducts::setParameters(int first, const RowMatrix& theta) {
 void SharedBatchProducts::forward(const std::vector<long>& batch, long size, long c0, long count) {
     const RowMatrix& X = m_design.X;
     m_chunkRows = count;
-    m_chunkSparse = m_parametersFinite ? sparseRowsToUse(m_design) : nullptr;
+    m_chunkSparse = m_parametersFinite ? m_design.sparseRows() : nullptr;
     if (m_chunkSparse) {
         for (long k = 0; k < count; ++k) {
             if (c0 + k + 4 < size)
@@ -360,7 +370,7 @@ void SharedBatchProducts::scoreAllRows(const DesignMatrix& design,
         setParameters(static_cast<int>(r * static_cast<std::size_t>(p)), *thetas[r]);
     const RowMatrix& X = design.X;
     const long n = X.rows();
-    const SparseRows* sparse = m_parametersFinite ? sparseRowsToUse(design) : nullptr;
+    const SparseRows* sparse = m_parametersFinite ? design.sparseRows() : nullptr;
     for (long c0 = 0; c0 < n; c0 += kRows) {
         const long count = std::min(kRows, n - c0);
         if (sparse) {

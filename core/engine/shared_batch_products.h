@@ -6,6 +6,16 @@
 
 namespace pfa {
 
+/// x̃_iᵀθ over the nonzero entries of row i of `rows`, summed in feature order one
+/// multiplication and one addition at a time from +0: the lanes' arithmetic below for one run
+/// (`theta` holds d + 1 values).
+double sparseRowScore(const SparseRows& rows, long i, const double* theta);
+/// gradient += coefficient·x̃_i over the nonzero entries of row i (the other entries would add
+/// ±0, which leaves them as they are).
+void addSparseRow(const SparseRows& rows, long i, double coefficient, double* gradient);
+/// Requests the nonzero entries of row i of `rows` ahead of their use.
+void prefetchSparseRow(const SparseRows& rows, long i);
+
 /// The two matrix products of a batch that several runs share, computed for all of them in one
 /// pass over each chunk of its rows: the scores z_{k,c} = x̃_kᵀθ_c of every row k and column c
 /// (a column is one score of one run: runs × p columns), and the gradient sums
@@ -64,9 +74,6 @@ public:
     static void useBaselineInstructionsOnly(bool baseline);
     /// Whether the AVX2 version is in use.
     static bool usesAvx2();
-    /// For tests: compute over the whole rows even where a design keeps its nonzero entries
-    /// (the results must not change), or again over the nonzeros.
-    static void useDenseRowsOnly(bool dense);
 
 private:
     std::size_t index(long k, int column) const {

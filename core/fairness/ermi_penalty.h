@@ -38,6 +38,8 @@ public:
         return 4.0 * (F.array().square() * m_gradientDistance.row(cell).array()).sum();
     }
 
+    /// D[cell, j] of wGradientNormSquared.
+    double gradientDistance(int cell, int j) const { return m_gradientDistance(cell, j); }
     /// Starts a new weighted sum Σ_i w_i·∇_W ψ_i.
     void beginAccumulation();
     /// Adds w·∇_W ψ_i for a row with probabilities F (a row) in `cell`.
@@ -45,6 +47,14 @@ public:
     void accumulate(int cell, const Row& F, double weight) {
         m_cellMass.row(cell) += weight * F;
         m_blockMass.row(m_layout.blockOfCell(cell)) += weight * F;
+    }
+    /// accumulate for two classes, on plain numbers (the same operations, the same bits).
+    void accumulateTwoClasses(int cell, double f0, double f1, double weight) {
+        const int block = m_layout.blockOfCell(cell);
+        m_cellMass(cell, 0) += weight * f0;
+        m_cellMass(cell, 1) += weight * f1;
+        m_blockMass(block, 0) += weight * f0;
+        m_blockMass(block, 1) += weight * f1;
     }
     /// Writes the accumulated Σ_i w_i·∇_W ψ_i into `gradient` (cells × l).
     void finishAccumulation(Eigen::MatrixXd& gradient) const;

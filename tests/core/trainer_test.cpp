@@ -103,6 +103,36 @@ TEST_CASE("Observer hooks can stop a run", "[trainer]") {
     CHECK(observer.ended);
 }
 
+TEST_CASE("A step's batch loss is the mean loss of its rows at the model it starts from",
+          "[trainer]") {
+    // Full batches (one step per epoch, no averaging): step e + 1 starts from the model that
+    // epoch e evaluated on the same rows.
+    const DataSplit data = test::syntheticSplit(2000);
+    for (const std::string algorithm : {"erm", "fermi"}) {
+        INFO(algorithm);
+        TrainConfig config = quickConfig(algorithm, INFINITY, algorithm == "fermi" ? 2.0 : 0.0);
+        config.batchSize = static_cast<int>(data.train.rows());
+        config.averaging = IterateAveraging::None;
+        config.evaluateEvery = 1;
+        config.epochs = 5;
+        struct Losses : TrainingObserver {
+            std::vector<double> batch;
+            bool onStep(const StepInfo& step) override {
+                batch.push_back(step.batchLoss);
+                return false;
+            }
+        } observer;
+        CancelToken cancel;
+        const RunResult result = runAlgorithm(config, data, observer, cancel);
+        REQUIRE(observer.batch.size() == 5);
+        REQUIRE(result.history.size() == 5);
+        CHECK_THAT(observer.batch[0], WithinAbs(std::log(2.0), 1e-12));  // θ = 0: σ = 1/2
+        for (std::size_t e = 0; e + 1 < 5; ++e)
+            CHECK_THAT(observer.batch[e + 1], WithinAbs(result.history[e].trainLoss, 1e-12));
+        CHECK(observer.batch[4] < observer.batch[0] - 0.01);
+    }
+}
+
 TEST_CASE("FERMI with a large lambda halves the demographic-parity violation",
           "[trainer][fairness]") {
     const DataSplit data = test::syntheticSplit(10000);

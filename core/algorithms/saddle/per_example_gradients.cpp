@@ -35,7 +35,9 @@ PerExampleGradients::PerExampleGradients(const Dataset& train, const DesignMatri
       m_loss(kChunkRows),
       m_batchLabels(kChunkRows),
       m_batchCells(static_cast<std::size_t>(kChunkRows), -1),
-      m_binaryLogistic(dynamic_cast<const LogisticRegression*>(&model) != nullptr) {}
+      m_binaryLogistic(dynamic_cast<const LogisticRegression*>(&model) != nullptr),
+      m_cellWeightGap(static_cast<std::size_t>(layout.cells())),
+      m_cellDistance(static_cast<std::size_t>(2 * layout.cells())) {}
 
 void PerExampleGradients::begin(const RowMatrix& theta, ErmiPenalty* penalty,
                                 RowMatrix& gradTheta) {
@@ -44,7 +46,18 @@ void PerExampleGradients::begin(const RowMatrix& theta, ErmiPenalty* penalty,
     m_gradTheta = &gradTheta;
     m_totals = {};
     gradTheta.setZero();
-    if (penalty) penalty->beginAccumulation();
+    if (!penalty) return;
+    penalty->beginAccumulation();
+    if (!m_binaryLogistic) return;
+    // What accumulateBinaryRows reads per cell, fixed while W is (during the batch).
+    Eigen::RowVector2d weights;
+    for (int cell = 0; cell < m_layout.cells(); ++cell) {
+        penalty->classWeights(cell, weights);
+        m_cellWeightGap[static_cast<std::size_t>(cell)] = weights(1) - weights(0);
+        for (int j = 0; j < 2; ++j)
+            m_cellDistance[static_cast<std::size_t>(2 * cell + j)] =
+                penalty->gradientDistance(cell, j);
+    }
 }
 
 void PerExampleGradients::addChunk(const std::vector<long>& batch, long b, long c0, long cn) {
@@ -54,7 +67,29 @@ void PerExampleGradients::addChunk(const std::vector<long>& batch, long b, long 
     // Rows are processed in small chunks so that each row is still in cache when its
     // gradient is accumulated right after its forward pass (one memory pass per batch).
     // Chunk row k holds batch position c0 + k.
-    // Forward: z_i = Θ x̃_i, prefetching the scattered rows of the batch a few ahead.
+    // Forward: z_i = Θ x̃_i, prefetching the scattered rows of the batch a few ahead. One-hot
+    // rows are read by their nonzero entries, in the arithmetic of runs that share batches.
+    if (const SparseRows* sparse = m_design.sparseRows()) {
+        for (long bi = c0; bi < c0 + cn; ++bi) {
+            // Short rows leave the scattered reads' latency to hide: first where each row
+            // starts and its label, group and norm, then (rows later) its entries.
+            if (bi + 2 * kPrefetchRows < b) {
+                const long ahead = batch[static_cast<std::size_t>(bi + 2 * kPrefetchRows)];
+                __builtin_prefetch(sparse->start.data() + ahead);
+                __builtin_prefetch(m_train.y.data() + ahead);
+                __builtin_prefetch(m_train.s.data() + ahead);
+                __builtin_prefetch(m_design.squaredNorms.data() + ahead);
+            }
+            if (bi + kPrefetchRows < b)
+                prefetchSparseRow(*sparse, batch[static_cast<std::size_t>(bi + kPrefetchRows)]);
+            const long i = batch[static_cast<std::size_t>(bi)];
+            for (int a = 0; a < p; ++a)
+                m_Z(bi - c0, a) = sparseRowScore(*sparse, i, theta.row(a).data());
+            m_batchLabels(bi - c0) = m_train.y(i);
+        }
+        accumulateChunk(batch, c0, cn, nullptr, 0);
+        return;
+    }
     for (long bi = c0; bi < c0 + cn; ++bi) {
         if (bi + kPrefetchRows < b)
             prefetchRow(X, batch[static_cast<std::size_t>(bi + kPrefetchRows)]);
@@ -83,6 +118,7 @@ void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c
     }
     const int p = m_model.scoreDimension();
     const RowMatrix& X = m_design.X;
+    const SparseRows* sparse = m_design.sparseRows();
     ErmiPenalty* penalty = m_penalty;
     RowMatrix& gradTheta = *m_gradTheta;
     const double lambda = m_lambda;
@@ -92,6 +128,8 @@ void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c
     const auto add = [&](long bi, long i, int a, double coefficient) {
         if (products) {
             products->setCoefficient(bi - c0, column + a, coefficient);
+        } else if (sparse) {
+            addSparseRow(*sparse, i, coefficient, gradTheta.row(a).data());
         } else {
             gradTheta.row(a) += coefficient * X.row(i);
         }
@@ -186,10 +224,15 @@ void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c
 
 void PerExampleGradients::accumulateBinaryChunk(const std::vector<long>& batch, long c0, long cn,
                                                 SharedBatchProducts* products, int column) {
+    if (!m_splitClip) {
+        accumulateBinaryRows(batch, c0, cn, products, column);
+        return;
+    }
     // accumulateChunk for binary logistic regression (one score, two classes) on plain
     // numbers: every value is computed by the same operations in the same order as there, so
     // the sums are bit for bit the same; only the small-matrix bookkeeping per row is gone.
     const RowMatrix& X = m_design.X;
+    const SparseRows* sparse = m_design.sparseRows();
     ErmiPenalty* penalty = m_penalty;
     RowMatrix& gradTheta = *m_gradTheta;
     const double lambda = m_lambda;
@@ -200,6 +243,8 @@ void PerExampleGradients::accumulateBinaryChunk(const std::vector<long>& batch, 
     const auto add = [&](long k, long i, double coefficient) {
         if (products) {
             products->setCoefficient(k, column, coefficient);
+        } else if (sparse) {
+            addSparseRow(*sparse, i, coefficient, gradTheta.data());
         } else {
             gradTheta.row(0) += coefficient * X.row(i);
         }
@@ -233,14 +278,13 @@ void PerExampleGradients::accumulateBinaryChunk(const std::vector<long>& batch, 
             }
             // Σ_j c_j ∂F_j/∂z = (c_1 − c_0)·σ(1 − σ).
             penaltyResidual[k] = (weights(1) - weights(0)) * F[2 * k] * F[2 * k + 1];
-            if (!m_splitClip) R[k] += lambda * penaltyResidual[k];
         }
     }
 
-    // θ-stream: κ_i r_i x̃_i with κ_i = min(1, C_θ/(|r_i|·‖x̃_i‖)).
+    // θ-stream, each part clipped on its own.
     for (long k = 0; k < cn; ++k) {
         const long i = batch[static_cast<std::size_t>(c0 + k)];
-        if (m_splitClip) {
+        {
             const double lossNorm = std::sqrt(R[k] * R[k]) * m_design.norms(i);
             double lossScale = 1.0;
             const bool lossClipped = clipScale(lossNorm, m_clipLoss, lossScale);
@@ -255,15 +299,7 @@ void PerExampleGradients::accumulateBinaryChunk(const std::vector<long>& batch, 
                 ++totals.clipped;
             }
             add(k, i, lossScale * R[k] + (penalty ? penaltyScale * penaltyResidual[k] : 0.0));
-            continue;
         }
-        double scale = 1.0;
-        if (m_clipping.enabled) {
-            const double squared = (R[k] * R[k]) * m_design.squaredNorms(i);
-            totals.clipped +=
-                clipScaleFromSquared(squared, m_clipping.clipTheta, m_clipThetaSquared, scale);
-        }
-        add(k, i, scale * R[k]);
     }
 
     // W-stream, as accumulateChunk's.
@@ -285,6 +321,82 @@ void PerExampleGradients::accumulateBinaryChunk(const std::vector<long>& batch, 
             penalty->accumulate(cell, probabilities, weight);
         }
     }
+}
+
+void PerExampleGradients::accumulateBinaryRows(const std::vector<long>& batch, long c0, long cn,
+                                               SharedBatchProducts* products, int column) {
+    // accumulateChunk for binary logistic regression without split clipping, one row at a time
+    // on plain numbers: every value is computed by the same operations as there (the class
+    // weights of each cell once per batch, as W is fixed during it), so the sums are bit for
+    // bit the same.
+    const RowMatrix& X = m_design.X;
+    const SparseRows* sparse = m_design.sparseRows();
+    ErmiPenalty* penalty = m_penalty;
+    const double lambda = m_lambda;
+    const bool clip = m_clipping.enabled;
+    const bool unitWeights = m_clipping.wFromGroupMasses;
+    long clipped = 0;
+    double* F = m_F.data();  // row k: F[2k] = 1 − σ, F[2k + 1] = σ
+    double* R = m_residual.data();
+    double* gradient = m_gradTheta->data();
+    for (long k = 0; k < cn; ++k) {
+        const long i = batch[static_cast<std::size_t>(c0 + k)];
+        const int label = m_batchLabels(k);
+        // sigmoid(z) without a branch on the sign: e^{−|z|} is e^{−z} for z ≥ 0, e^{z} below.
+        const double z = m_Z(k, 0);
+        const double e = std::exp(-std::abs(z));
+        const double sigma = (z >= 0.0 ? 1.0 : e) / (1.0 + e);
+        const double f0 = 1.0 - sigma;
+        F[2 * k] = f0;
+        F[2 * k + 1] = sigma;
+        double r = sigma - static_cast<double>(label);
+        if (m_lossNeeded) {
+            // The clamped probability of the row's class; its log for the whole chunk below.
+            const double clamped = std::clamp(sigma, LogisticRegression::kProbabilityFloor,
+                                              1.0 - LogisticRegression::kProbabilityFloor);
+            m_loss(k) = label == 1 ? clamped : 1.0 - clamped;
+        }
+        int cell = -1;
+        if (penalty) {
+            cell = m_layout.cellOf(label, m_train.s(i));
+            // Σ_j c_j ∂F_j/∂z = (c_1 − c_0)·σ(1 − σ); no class weights outside the cells.
+            const double gap = cell >= 0 ? m_cellWeightGap[static_cast<std::size_t>(cell)] : 0.0;
+            r += lambda * (gap * f0 * sigma);
+        }
+        R[k] = r;
+        // θ-stream: κ_i r_i x̃_i with κ_i = min(1, C_θ/(|r_i|·‖x̃_i‖)).
+        double scale = 1.0;
+        if (clip) {
+            clipped += clipScaleFromSquared((r * r) * m_design.squaredNorms(i),
+                                            m_clipping.clipTheta, m_clipThetaSquared, scale);
+        }
+        const double coefficient = scale * r;
+        if (products) {
+            products->setCoefficient(k, column, coefficient);
+        } else if (sparse) {
+            addSparseRow(*sparse, i, coefficient, gradient);
+        } else {
+            m_gradTheta->row(0) += coefficient * X.row(i);
+        }
+        // W-stream: κ'_i λ ∇_W ψ_i with κ'_i = min(1, C_W/‖λ∇_W ψ_i‖), or the unit masses.
+        if (cell < 0) continue;
+        if (unitWeights) {
+            penalty->accumulateTwoClasses(cell, f0, sigma, 1.0);
+            continue;
+        }
+        double weight = lambda;
+        if (clip) {
+            // wGradientNormSquared: 4·Σ_j F_j²·D[cell, j].
+            const double* distance = &m_cellDistance[static_cast<std::size_t>(2 * cell)];
+            const double squared = 4.0 * ((f0 * f0) * distance[0] + (sigma * sigma) * distance[1]);
+            weight = clippedWeight(lambda, lambda * std::sqrt(squared), m_clipping.clipW);
+        }
+        penalty->accumulateTwoClasses(cell, f0, sigma, weight);
+    }
+    m_totals.clipped += clipped;
+    // The batch loss (a diagnostic, never released) in SIMD, as the Evaluator computes it:
+    // the row loop's value up to round-off.
+    if (m_lossNeeded) m_totals.lossSum -= m_loss.head(cn).array().log().sum();
 }
 
 }  // namespace pfa

@@ -67,6 +67,10 @@ private:
                                SharedBatchProducts* products, int column);
 
     const Dataset& m_train;
+    /// accumulateBinaryChunk without split clipping: one pass over the chunk's rows.
+    void accumulateBinaryRows(const std::vector<long>& batch, long first, long count,
+                              SharedBatchProducts* products, int column);
+
     const DesignMatrix& m_design;
     const Model& m_model;
     const PenaltyLayout& m_layout;
@@ -87,6 +91,9 @@ private:
     Eigen::VectorXi m_batchLabels;
     std::vector<int> m_batchCells;
     bool m_binaryLogistic;  ///< the model is LogisticRegression: accumulateBinaryChunk
+    // Per cell, for the current batch (binary logistic regression with a penalty): c_1 − c_0
+    // of its class weights, and D[cell, 0 … 1] of the W-gradient's norm.
+    std::vector<double> m_cellWeightGap, m_cellDistance;
 };
 
 }  // namespace pfa
