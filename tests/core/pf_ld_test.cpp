@@ -161,6 +161,17 @@ TEST_CASE("pf-ld noise-free primal step is the gradient of mean loss + sum lambd
         const long clipped = ld::clippedGradientSum(constraint, theta, X, norms, train.y, cellOfRow,
                                                     kappa, rows.data(), n, kInf, sum, lossSum);
         CHECK(clipped == 0);
+        // Read by the rows' nonzero entries (kept here whatever their share): the same sums
+        // up to the scores' rounding.
+        const SparseRows nonzeros = sparseRowsOf(X, 1.0);
+        REQUIRE(!nonzeros.empty());
+        Eigen::VectorXd sparseSum(D);
+        double sparseLoss = 0.0;
+        CHECK(ld::clippedGradientSum(constraint, theta, X, norms, train.y, cellOfRow, kappa,
+                                     rows.data(), n, kInf, sparseSum, sparseLoss, true,
+                                     &nonzeros) == 0);
+        CHECK((sparseSum - sum).cwiseAbs().maxCoeff() <= 1e-12 * sum.cwiseAbs().maxCoeff());
+        CHECK(sparseLoss == Approx(lossSum).epsilon(1e-12));
         const Eigen::VectorXd analytic = sum / static_cast<double>(n);
         const bool ap = constraint == ld::Constraint::AccuracyParity;
         const double h = 1e-6;

@@ -199,21 +199,32 @@ long clippedGradientSum(Constraint constraint, const Eigen::VectorXd& theta, con
                         const Eigen::VectorXd& norms, const Eigen::VectorXi& y,
                         const Eigen::VectorXi& cellOfRow, const Eigen::VectorXd& kappa,
                         const long* rows, long count, double clip, Eigen::VectorXd& sum,
-                        double& lossSum, bool withLoss) {
+                        double& lossSum, bool withLoss, const SparseRows* sparse) {
     sum.setZero();
     lossSum = 0.0;
     long clipped = 0;
     for (long b = 0; b < count; ++b) {
         const long i = rows[b];
-        if (b + 1 < count) prefetchRow(X, rows[b + 1]);
-        const double score = X.row(i).dot(theta.transpose());
+        if (b + 1 < count) {
+            if (sparse) {
+                prefetchSparseRow(*sparse, rows[b + 1]);
+            } else {
+                prefetchRow(X, rows[b + 1]);
+            }
+        }
+        const double score =
+            sparse ? sparseRowScore(*sparse, i, theta.data()) : X.row(i).dot(theta.transpose());
         const int cell = cellOfRow(i);
         const double k = cell >= 0 ? kappa(cell) : 0.0;
         double r = rowScoreGradient(constraint, score, y(i), k);
         if (withLoss) lossSum += logisticLoss(score, y(i));
         const double norm = std::abs(r) * norms(i);
         clipped += clipScale(norm, clip, r);
-        sum.noalias() += r * X.row(i).transpose();
+        if (sparse) {
+            addSparseRow(*sparse, i, r, sum.data());
+        } else {
+            sum.noalias() += r * X.row(i).transpose();
+        }
     }
     return clipped;
 }
@@ -787,10 +798,10 @@ public:
     /// The step on this run's own pass over its batch.
     void ownStep() {
         if (m_update) {
-            m_clipped += clippedGradientSum(m_settings.constraint, m_theta, m_design->X,
-                                            m_design->norms, m_data.train.y, m_dual.cellOfRow(),
-                                            m_dual.kappa(), m_indices.data(), m_b, m_clip,
-                                            m_gradient, m_lossSum, m_lossShown);
+            m_clipped += clippedGradientSum(
+                m_settings.constraint, m_theta, m_design->X, m_design->norms, m_data.train.y,
+                m_dual.cellOfRow(), m_dual.kappa(), m_indices.data(), m_b, m_clip, m_gradient,
+                m_lossSum, m_lossShown, m_design->sparseRows());
         }
         finishStep();
     }

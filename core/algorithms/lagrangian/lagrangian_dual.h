@@ -10,6 +10,7 @@
 #include "core/config/run_result.h"
 #include "core/config/train_config.h"
 #include "core/data/dataset.h"
+#include "core/engine/design_matrix.h"
 #include "core/fairness/fairness_notion.h"
 #include "core/fairness/penalty_layout.h"
 #include "core/privacy/accounting_inputs.h"
@@ -117,13 +118,15 @@ double rowScoreGradient(Constraint constraint, double score, int y, double kappa
 /// last) on the design rows `X` (x̃ = (x, 1)) with norms `norms`, the row cells `cellOfRow` and
 /// the per-cell weights `kappa`; each g_i is scaled by min(1, clip/‖g_i‖) (clip = ∞: none).
 /// Returns the number of clipped rows; `lossSum` gets Σ ℓ_i, unless `withLoss` is false (a
-/// sweep shows no batch loss: the logarithm per row is skipped and `lossSum` is 0).
-/// Allocates nothing.
+/// sweep shows no batch loss: the logarithm per row is skipped and `lossSum` is 0). With
+/// `sparse` (X's nonzero entries, DesignMatrix::sparseRows()) the rows are read by their
+/// nonzeros: scores summed in feature order (within rounding of the dense dot product), the
+/// same sums. Allocates nothing.
 long clippedGradientSum(Constraint constraint, const Eigen::VectorXd& theta, const RowMatrix& X,
                         const Eigen::VectorXd& norms, const Eigen::VectorXi& y,
                         const Eigen::VectorXi& cellOfRow, const Eigen::VectorXd& kappa,
                         const long* rows, long count, double clip, Eigen::VectorXd& sum,
-                        double& lossSum, bool withLoss = true);
+                        double& lossSum, bool withLoss = true, const SparseRows* sparse = nullptr);
 
 // ---- Adam ------------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@
 // parity or equalized odds. Per round two full-batch Gaussian releases at a common multiplier
 // z solved by the RDP accountant; the cell counts by Laplace, charged by basic composition.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
 
@@ -323,18 +324,33 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     RandomStream noiseStream = streams.stream(streams::kNoise);
     const bool bestMixture = kMixture(config) == "best";
     // The output after `t` rounds: P(ŷ = 1 | x) on the test rows.
+    // Each play's test predictions, one byte per row, so that the best mixture after round t
+    // reads them instead of scoring all t plays again; plays beyond kKeptPredictionBytes are
+    // scored again.
+    constexpr std::size_t kKeptPredictionBytes = std::size_t{1} << 28;
+    std::vector<std::vector<std::uint8_t>> testPredictions;
+    const bool keepPredictions =
+        bestMixture && static_cast<double>(game.rounds) * static_cast<double>(test.rows()) <=
+                           static_cast<double>(kKeptPredictionBytes);
     auto mixture = [&](long t, const reductions::GameOutcome& soFar) -> Eigen::VectorXd {
         if (!bestMixture) return votes / static_cast<double>(t);
-        return reductions::weightedMixtureProbability(
-            soFar.w,
-            reductions::bestMixtureWeights(soFar, game.tolerance, game.bound, shares.label(1)),
-            testDesign);
+        const Eigen::VectorXd weights =
+            reductions::bestMixtureWeights(soFar, game.tolerance, game.bound, shares.label(1));
+        if (keepPredictions)
+            return reductions::weightedMixtureOfPredictions(testPredictions, weights, test.rows());
+        return reductions::weightedMixtureProbability(soFar.w, weights, testDesign);
     };
     // Every round is evaluated, so the last round's evaluation is the run's result.
     FairnessMetrics lastEvaluation;
     auto afterRound = [&](long t, const reductions::GameOutcome& soFar) {
         testScores.noalias() = testDesign * soFar.w.back();
         votes.array() += (testScores.array() > 0.0).cast<double>();
+        if (keepPredictions) {
+            std::vector<std::uint8_t>& predicted =
+                testPredictions.emplace_back(static_cast<std::size_t>(test.rows()));
+            for (Eigen::Index i = 0; i < test.rows(); ++i)
+                predicted[static_cast<std::size_t>(i)] = testScores(i) > 0.0 ? 1 : 0;
+        }
         StepInfo info;
         info.step = t;
         info.epoch = static_cast<int>(t);

@@ -340,4 +340,20 @@ Eigen::VectorXd weightedMixtureProbability(const std::vector<Eigen::VectorXd>& p
     return probability;
 }
 
+Eigen::VectorXd weightedMixtureOfPredictions(
+    const std::vector<std::vector<std::uint8_t>>& predictions, const Eigen::VectorXd& weights,
+    Eigen::Index rows) {
+    const Eigen::Index count = static_cast<Eigen::Index>(predictions.size());
+    Eigen::VectorXd probability = Eigen::VectorXd::Zero(rows);
+    for (Eigen::Index t = 0; t < count; ++t) {
+        const double q = weights(t);
+        if (!(q > 0.0)) continue;
+        const std::uint8_t* predicted = predictions[static_cast<std::size_t>(t)].data();
+        for (Eigen::Index i = 0; i < rows; ++i)
+            probability(i) += q * static_cast<double>(predicted[i]);
+    }
+    if (weights.size() == count + 2) probability.array() += weights(count + 1);  // always 1
+    return probability;
+}
+
 }  // namespace pfa::reductions

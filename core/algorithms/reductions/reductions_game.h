@@ -9,6 +9,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -224,5 +225,12 @@ Eigen::VectorXd bestMixtureWeights(const GameOutcome& soFar, double tolerance, d
 Eigen::VectorXd weightedMixtureProbability(const std::vector<Eigen::VectorXd>& plays,
                                            const Eigen::VectorXd& weights,
                                            const Eigen::MatrixXd& design);
+
+/// weightedMixtureProbability from the plays' predictions 1[w_tᵀx̃ > 0] on `rows` rows, kept
+/// one byte per row and play as the plays came (`predictions[t]`, one per play): the same
+/// values, bit for bit, without scoring every play again after every round.
+Eigen::VectorXd weightedMixtureOfPredictions(
+    const std::vector<std::vector<std::uint8_t>>& predictions, const Eigen::VectorXd& weights,
+    Eigen::Index rows);
 
 }  // namespace pfa::reductions
