@@ -50,6 +50,10 @@ public:
     void forward(const std::vector<long>& batch, long size, long c0, long count);
     /// Score of chunk row k (0-based in the chunk) and column c.
     double score(long k, int column) const { return m_scores[index(k, column)]; }
+    /// The scores of chunk row k, one per column (column c at index c).
+    const double* scoresOfRow(long k) const { return m_scores.data() + index(k, 0); }
+    /// The gradient coefficients of chunk row k, one per column, to set.
+    double* coefficientsOfRow(long k) { return m_coefficients.data() + index(k, 0); }
     /// Sets the gradient coefficient of chunk row k and column c (zero unless set).
     void setCoefficient(long k, int column, double value) {
         m_coefficients[index(k, column)] = value;

@@ -56,6 +56,10 @@ public:
         m_blockMass(block, 0) += weight * f0;
         m_blockMass(block, 1) += weight * f1;
     }
+    /// Sets an accumulated entry (cell or block mass, class j) that another object summed for
+    /// this penalty, from zero and in the order accumulate() would have (the same bits).
+    void setCellMass(int cell, int j, double mass) { m_cellMass(cell, j) = mass; }
+    void setBlockMass(int block, int j, double mass) { m_blockMass(block, j) = mass; }
     /// Writes the accumulated Σ_i w_i·∇_W ψ_i into `gradient` (cells × l).
     void finishAccumulation(Eigen::MatrixXd& gradient) const;
     /// Releases the accumulated cell masses (Σ w_i·F_i per cell) through the Gaussian

@@ -38,6 +38,8 @@ public:
         return -1;
     }
     int blockOfCell(int cell) const { return cell / m_groups; }
+    /// Same notion, groups, classes and advantaged class: the same cells for every row.
+    bool operator==(const PenaltyLayout&) const = default;
 
     /// Rows per cell, counted over (y, s).
     Eigen::VectorXd cellCounts(const Eigen::Ref<const Eigen::VectorXi>& y,

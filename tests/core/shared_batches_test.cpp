@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/algorithms/registry.h"
+#include "core/algorithms/saddle/shared_binary_rows.h"
 #include "core/config/parameters.h"
 #include "core/data/catalog.h"
 #include "core/data/preprocessing.h"
@@ -558,6 +559,62 @@ TEST_CASE("A run with its own batches on one-hot data learns the same from the n
         CHECK(difference <= 1e-9 * scale);
         CHECK(std::abs(sparse.test.error - dense.test.error) <= 1.0 / data.test.rows());
         CHECK(sparse.privacy.epsilonSpent == dense.privacy.epsilonSpent);
+    }
+}
+
+namespace {
+
+/// An observer that shows no batch loss, as a sweep's: runs trained together then step their
+/// rows in lanes (SharedBinaryRows).
+struct NoBatchLoss : TrainingObserver {
+    bool showsBatchLoss() const override { return false; }
+};
+
+std::vector<RunResult> togetherWithoutBatchLoss(const std::vector<TrainConfig>& configs,
+                                                const DataSplit& data) {
+    std::vector<NoBatchLoss> observers(configs.size());
+    std::vector<TrainingObserver*> pointers;
+    for (NoBatchLoss& observer : observers) pointers.push_back(&observer);
+    CancelToken cancel;
+    return runAlgorithmTogether(configs, data, pointers, cancel);
+}
+
+}  // namespace
+
+TEST_CASE("Binary logistic runs stepped in lanes give the bits of each run stepped on its own",
+          "[shared-batches][trainer][lanes]") {
+    for (const bool oneHot : {false, true}) {
+        const DataSplit data = oneHot ? oneHotSplit() : test::syntheticSplit(3000);
+        for (const FairnessNotion notion :
+             {FairnessNotion::DemographicParity, FairnessNotion::EqualizedOdds,
+              FairnessNotion::EqualOpportunity}) {
+            INFO((oneHot ? "one-hot data, " : "dense data, ") << fairnessCode(notion));
+            // No penalty, unit W masses, a clipped W-gradient, several budgets; five runs fill
+            // two lanes of four and leave three lanes empty.
+            std::vector<TrainConfig> configs = {
+                sharing("dp-fermi", 0.5, 0.0), sharing("dp-fermi", 1.0, 2.0),
+                sharing("dp-fermi", 4.0, 8.0), sharing("dp-fermi", 2.0, 1.0),
+                sharing("dp-fermi", 9.0, 32.0)};
+            configs[2].wStream = WStream::ClippedGradient;
+            configs[4].clipTheta = 0.5;  // most rows clipped
+            for (TrainConfig& config : configs) config.fairness = notion;
+            const std::vector<RunResult> lanes = togetherWithoutBatchLoss(configs, data);
+            SharedBinaryRows::stepRunsOneByOne(true);
+            const std::vector<RunResult> oneByOne = togetherWithoutBatchLoss(configs, data);
+            SharedBinaryRows::stepRunsOneByOne(false);
+            SharedBatchProducts::useBaselineInstructionsOnly(true);
+            const std::vector<RunResult> baseline = togetherWithoutBatchLoss(configs, data);
+            SharedBatchProducts::useBaselineInstructionsOnly(false);
+            for (std::size_t i = 0; i < configs.size(); ++i) {
+                INFO("run " << i);
+                CHECK(lanes[i].status == RunStatus::Completed);
+                requireIdentical(lanes[i], oneByOne[i]);
+                requireIdentical(lanes[i], baseline[i]);
+            }
+            // The runs clip (the lanes' clip branch is taken) and the fair runs move W.
+            CHECK(lanes[4].history.back().clipFraction > 0.5);
+            CHECK(lanes[1].W.cwiseAbs().maxCoeff() > 0.0);
+        }
     }
 }
 

@@ -57,6 +57,8 @@ public:
     const BatchTotals& totals() const { return m_totals; }
 
 private:
+    friend class SharedBinaryRows;
+
     /// The chunk's rows from their scores (in m_Z) on: losses, penalty, clipping, the
     /// θ-contributions (added, or handed to `products`) and the W-stream.
     void accumulateChunk(const std::vector<long>& batch, long first, long count,

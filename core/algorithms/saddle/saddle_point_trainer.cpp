@@ -12,6 +12,7 @@
 #include "core/algorithms/saddle/adversary_step.h"
 #include "core/algorithms/saddle/descent_step.h"
 #include "core/algorithms/saddle/per_example_gradients.h"
+#include "core/algorithms/saddle/shared_binary_rows.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/design_matrix.h"
 #include "core/engine/epoch_reporter.h"
@@ -139,6 +140,9 @@ public:
                         SharedBatchProducts& products, int column) {
         m_gradients->addSharedChunk(batch, first, count, products, column);
     }
+    PerExampleGradients& gradients() { return *m_gradients; }
+    const PerExampleGradients& gradients() const { return *m_gradients; }
+    const PenaltyLayout& layout() const { return m_layout; }
     const RowMatrix& theta() const { return m_session.result().theta; }
     RowMatrix& gradient() { return m_gradTheta; }
     /// After the batch's chunks: noise, the descent and ascent steps, the observer.
@@ -289,6 +293,18 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
     const int scores = model->scoreDimension();
     std::optional<SharedBatchProducts> products;
     if (shared) products.emplace(trainDesign, static_cast<int>(runs.size()) * scores);
+    // Binary logistic runs step each row for all of them at once (the same bits as one by one).
+    std::optional<SharedBinaryRows> lanes;
+    std::vector<PerExampleGradients*> laneRuns;
+    if (shared && !SharedBinaryRows::runsOneByOne()) {
+        std::vector<const PerExampleGradients*> all;
+        for (const auto& run : runs) all.push_back(&run->gradients());
+        if (SharedBinaryRows::applies(all)) {
+            lanes.emplace(train, trainDesign, runs.front()->layout(),
+                          static_cast<int>(runs.size()));
+            laneRuns.reserve(runs.size());
+        }
+    }
     std::vector<long> batch(static_cast<std::size_t>(train.rows()));
     // Lists of runs, with room for all of them from the start: no step or epoch allocates.
     std::vector<SaddleRun*> active, stepping, going;
@@ -315,6 +331,11 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
                 products->begin(columns);
                 for (std::size_t r = 0; r < stepping.size(); ++r)
                     products->setParameters(static_cast<int>(r) * scores, stepping[r]->theta());
+                if (lanes) {
+                    laneRuns.clear();
+                    for (SaddleRun* run : stepping) laneRuns.push_back(&run->gradients());
+                    lanes->begin(laneRuns);
+                }
             }
             // Chunk by chunk, every run: the chunk's rows are read once for all of them.
             for (long c0 = 0; c0 < b; c0 += PerExampleGradients::kChunkRows) {
@@ -324,12 +345,17 @@ std::vector<RunResult> runSaddlePointGroup(const std::vector<SaddleRunRequest>& 
                     continue;
                 }
                 products->forward(batch, b, c0, count);
-                for (std::size_t r = 0; r < stepping.size(); ++r) {
-                    stepping[r]->addSharedChunk(batch, c0, count, *products,
-                                                static_cast<int>(r) * scores);
+                if (lanes) {
+                    lanes->addChunk(batch, c0, count, *products);
+                } else {
+                    for (std::size_t r = 0; r < stepping.size(); ++r) {
+                        stepping[r]->addSharedChunk(batch, c0, count, *products,
+                                                    static_cast<int>(r) * scores);
+                    }
                 }
                 products->backward();
             }
+            if (lanes) lanes->finish();
             if (shared) {
                 for (std::size_t r = 0; r < stepping.size(); ++r)
                     products->getGradient(static_cast<int>(r) * scores, stepping[r]->gradient());

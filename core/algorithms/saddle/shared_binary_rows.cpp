@@ -1,0 +1,227 @@
+// Compiled with -ffp-contract=off and -fno-math-errno (core/CMakeLists.txt): every lane must
+// round as the scalar code of accumulateBinaryRows does (no fused multiply-add), on the
+// baseline and the AVX2 version alike; without errno, the square roots vectorise (IEEE square
+// roots are exact to the rounding either way).
+#include "core/algorithms/saddle/shared_binary_rows.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+#include "core/model/logistic_regression.h"
+
+namespace pfa {
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+std::atomic<bool> oneByOne{false};
+
+/// What one row's lanes read and write.
+struct Lanes {
+    long count;
+    const double* lambda;
+    const double* clipTheta;
+    const double* clipThetaSquared;
+    const double* clipW;
+    const double* unitWeight;
+    double* clipped;
+    double* exp;
+};
+
+/// One row for every lane: scores `z`, coefficients out, the class-weight gaps `gap` and
+/// W-norm tables `distance0/1` of the row's cell and, with `kMasses` (the row is in a cell),
+/// its cell's and block's masses. Every lane's values are computed as in
+/// accumulateBinaryRows; both sides of a choice are computed and one is kept, which the
+/// vector units do without a branch.
+template <bool kMasses>
+[[gnu::always_inline]] inline void rowBody(
+    const Lanes& t, const double* __restrict z, double* __restrict coefficients, double label,
+    double squaredNorm, const double* __restrict gap, const double* __restrict distance0,
+    const double* __restrict distance1, double* __restrict cellMass0, double* __restrict cellMass1,
+    double* __restrict blockMass0, double* __restrict blockMass1) {
+    const long count = t.count;
+    const double* __restrict lambdas = t.lambda;
+    const double* __restrict clipTheta = t.clipTheta;
+    const double* __restrict clipThetaSquared = t.clipThetaSquared;
+    const double* __restrict clipW = t.clipW;
+    const double* __restrict unitWeight = t.unitWeight;
+    double* __restrict clippedRows = t.clipped;
+    double* __restrict exponential = t.exp;
+    // e^{−|z|}, by the scalar exp of accumulateBinaryRows.
+    for (long l = 0; l < count; ++l) exponential[l] = std::exp(-std::abs(z[l]));
+    for (long l = 0; l < count; ++l) {
+        const double e = exponential[l];
+        const double sigma = (z[l] >= 0.0 ? 1.0 : e) / (1.0 + e);
+        const double f0 = 1.0 - sigma;
+        const double lambda = lambdas[l];
+        const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
+        const double squared = (r * r) * squaredNorm;
+        const bool clip = squared > clipThetaSquared[l];
+        const double clippedScale = clipTheta[l] / std::sqrt(squared);
+        const double scale = clip ? clippedScale : 1.0;
+        clippedRows[l] += clip ? 1.0 : 0.0;
+        coefficients[l] = scale * r;
+        if constexpr (kMasses) {
+            const double wSquared =
+                4.0 * ((f0 * f0) * distance0[l] + (sigma * sigma) * distance1[l]);
+            const double norm = lambda * std::sqrt(wSquared);
+            const double clippedWeight = lambda * clipW[l] / norm;
+            const double clipped = norm > clipW[l] ? clippedWeight : lambda;
+            const double weight = unitWeight[l] != 0.0 ? 1.0 : clipped;
+            cellMass0[l] += weight * f0;
+            cellMass1[l] += weight * sigma;
+            blockMass0[l] += weight * f0;
+            blockMass1[l] += weight * sigma;
+        }
+    }
+}
+
+/// rowBody for a row in a cell (with masses) or in none (nullptr masses).
+[[gnu::always_inline]] inline void rowOfCell(const Lanes& t, const double* z, double* coefficients,
+                                             double label, double squaredNorm, const double* gap,
+                                             const double* distance0, const double* distance1,
+                                             double* cellMass0, double* cellMass1,
+                                             double* blockMass0, double* blockMass1) {
+    if (cellMass0) {
+        rowBody<true>(t, z, coefficients, label, squaredNorm, gap, distance0, distance1, cellMass0,
+                      cellMass1, blockMass0, blockMass1);
+    } else {
+        rowBody<false>(t, z, coefficients, label, squaredNorm, gap, distance0, distance1, nullptr,
+                       nullptr, nullptr, nullptr);
+    }
+}
+
+void rowBaseline(const Lanes& t, const double* z, double* coefficients, double label,
+                 double squaredNorm, const double* gap, const double* distance0,
+                 const double* distance1, double* cellMass0, double* cellMass1, double* blockMass0,
+                 double* blockMass1) {
+    rowOfCell(t, z, coefficients, label, squaredNorm, gap, distance0, distance1, cellMass0,
+              cellMass1, blockMass0, blockMass1);
+}
+
+[[gnu::target("avx2")]] void rowAvx2(const Lanes& t, const double* z, double* coefficients,
+                                     double label, double squaredNorm, const double* gap,
+                                     const double* distance0, const double* distance1,
+                                     double* cellMass0, double* cellMass1, double* blockMass0,
+                                     double* blockMass1) {
+    rowOfCell(t, z, coefficients, label, squaredNorm, gap, distance0, distance1, cellMass0,
+              cellMass1, blockMass0, blockMass1);
+}
+
+}  // namespace
+
+void SharedBinaryRows::stepRunsOneByOne(bool oneByOneAsked) {
+    oneByOne.store(oneByOneAsked, std::memory_order_relaxed);
+}
+
+bool SharedBinaryRows::runsOneByOne() { return oneByOne.load(std::memory_order_relaxed); }
+
+SharedBinaryRows::SharedBinaryRows(const Dataset& train, const DesignMatrix& design,
+                                   const PenaltyLayout& layout, int runs)
+    : m_train(train), m_design(design), m_layout(layout), m_capacity((runs + 3) / 4 * 4) {
+    const auto lanes = static_cast<std::size_t>(m_capacity);
+    const auto cells = static_cast<std::size_t>(layout.cells());
+    const auto blocks = static_cast<std::size_t>(layout.blocks());
+    m_runs.reserve(lanes);
+    for (auto* perLane : {&m_lambda, &m_clipTheta, &m_clipThetaSquared, &m_clipW, &m_unitWeight,
+                          &m_clipped, &m_exp, &m_zeros})
+        perLane->assign(lanes, 0.0);
+    for (auto* perCell : {&m_gap, &m_distance0, &m_distance1, &m_cellMass0, &m_cellMass1})
+        perCell->assign(cells * lanes, 0.0);
+    for (auto* perBlock : {&m_blockMass0, &m_blockMass1}) perBlock->assign(blocks * lanes, 0.0);
+}
+
+bool SharedBinaryRows::applies(const std::vector<const PerExampleGradients*>& runs) {
+    if (runs.empty()) return false;
+    for (const PerExampleGradients* run : runs) {
+        if (!run->m_binaryLogistic || run->m_splitClip || run->m_lossNeeded ||
+            !(run->m_layout == runs.front()->m_layout))
+            return false;
+    }
+    return true;
+}
+
+void SharedBinaryRows::begin(const std::vector<PerExampleGradients*>& runs) {
+    m_runs = runs;
+    m_lanes = (static_cast<long>(runs.size()) + 3) / 4 * 4;
+    const long cells = m_layout.cells();
+    for (long l = 0; l < m_lanes; ++l) {
+        const PerExampleGradients* run =
+            l < static_cast<long>(runs.size()) ? runs[static_cast<std::size_t>(l)] : nullptr;
+        const auto lane = static_cast<std::size_t>(l);
+        // A lane without a run, a penalty or clipping gets values that change nothing: no
+        // fairness term (gap 0), bounds no norm exceeds.
+        const bool clipping = run && run->m_clipping.enabled;
+        const bool penalty = run && run->m_penalty;
+        m_lambda[lane] = run ? run->m_lambda : 0.0;
+        m_clipTheta[lane] = clipping ? run->m_clipping.clipTheta : kInfinity;
+        m_clipThetaSquared[lane] = clipping ? run->m_clipThetaSquared : kInfinity;
+        m_clipW[lane] = clipping ? run->m_clipping.clipW : kInfinity;
+        m_unitWeight[lane] = run && run->m_clipping.wFromGroupMasses ? 1.0 : 0.0;
+        m_clipped[lane] = 0.0;
+        for (long cell = 0; cell < cells; ++cell) {
+            const auto at = static_cast<std::size_t>(cell * m_lanes + l);
+            const auto entry = static_cast<std::size_t>(cell);
+            m_gap[at] = penalty ? run->m_cellWeightGap[entry] : 0.0;
+            m_distance0[at] = penalty ? run->m_cellDistance[2 * entry] : 0.0;
+            m_distance1[at] = penalty ? run->m_cellDistance[2 * entry + 1] : 0.0;
+        }
+    }
+    std::fill(m_cellMass0.begin(), m_cellMass0.end(), 0.0);
+    std::fill(m_cellMass1.begin(), m_cellMass1.end(), 0.0);
+    std::fill(m_blockMass0.begin(), m_blockMass0.end(), 0.0);
+    std::fill(m_blockMass1.begin(), m_blockMass1.end(), 0.0);
+}
+
+void SharedBinaryRows::addChunk(const std::vector<long>& batch, long c0, long cn,
+                                SharedBatchProducts& products) {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    const auto row = avx2 && SharedBatchProducts::usesAvx2() ? rowAvx2 : rowBaseline;
+    const Lanes lanes{
+        m_lanes,        m_lambda.data(),     m_clipTheta.data(), m_clipThetaSquared.data(),
+        m_clipW.data(), m_unitWeight.data(), m_clipped.data(),   m_exp.data()};
+    bool anyPenalty = false;
+    for (const PerExampleGradients* run : m_runs) anyPenalty |= run->m_penalty != nullptr;
+    for (long k = 0; k < cn; ++k) {
+        const long i = batch[static_cast<std::size_t>(c0 + k)];
+        const int label = m_train.y(i);
+        const int cell = anyPenalty ? m_layout.cellOf(label, m_train.s(i)) : -1;
+        const double squaredNorm = m_design.squaredNorms(i);
+        const double* z = products.scoresOfRow(k);
+        double* coefficients = products.coefficientsOfRow(k);
+        if (cell < 0) {
+            // No cell: no fairness term (a gap of 0) and no mass.
+            row(lanes, z, coefficients, static_cast<double>(label), squaredNorm, m_zeros.data(),
+                m_zeros.data(), m_zeros.data(), nullptr, nullptr, nullptr, nullptr);
+            continue;
+        }
+        const long at = cell * m_lanes;
+        const long block = m_layout.blockOfCell(cell) * m_lanes;
+        row(lanes, z, coefficients, static_cast<double>(label), squaredNorm, m_gap.data() + at,
+            m_distance0.data() + at, m_distance1.data() + at, m_cellMass0.data() + at,
+            m_cellMass1.data() + at, m_blockMass0.data() + block, m_blockMass1.data() + block);
+    }
+}
+
+void SharedBinaryRows::finish() {
+    for (std::size_t r = 0; r < m_runs.size(); ++r) {
+        PerExampleGradients& run = *m_runs[r];
+        run.m_totals.clipped += static_cast<long>(m_clipped[r]);
+        if (!run.m_penalty) continue;
+        for (int cell = 0; cell < m_layout.cells(); ++cell) {
+            const auto at = static_cast<std::size_t>(cell * m_lanes) + r;
+            run.m_penalty->setCellMass(cell, 0, m_cellMass0[at]);
+            run.m_penalty->setCellMass(cell, 1, m_cellMass1[at]);
+        }
+        for (int block = 0; block < m_layout.blocks(); ++block) {
+            const auto at = static_cast<std::size_t>(block * m_lanes) + r;
+            run.m_penalty->setBlockMass(block, 0, m_blockMass0[at]);
+            run.m_penalty->setBlockMass(block, 1, m_blockMass1[at]);
+        }
+    }
+}
+
+}  // namespace pfa
