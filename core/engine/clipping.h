@@ -40,10 +40,27 @@ inline bool clipScaleFromSquared(double squaredNorm, double bound, double boundS
     return true;
 }
 
+/// clipScaleFromSquared from a scale of 1, for one lane of runs stepped together: the same value
+/// (bound/√squaredNorm when squaredNorm > bound², else 1), with both sides computed and one
+/// kept, so that a loop over lanes vectorises. `clipped` says whether it clipped.
+inline double laneClipScaleFromSquared(double squaredNorm, double bound, double boundSquared,
+                                       bool& clipped) {
+    clipped = squaredNorm > boundSquared;
+    const double clippedScale = bound / std::sqrt(squaredNorm);
+    return clipped ? clippedScale : 1.0;
+}
+
 /// weight · min(1, bound / norm), computed as (weight · bound) / norm when clipped: for a
 /// contribution weight·v whose norm `norm` already includes the weight (e.g. λ·∇_W ψ_i).
 inline double clippedWeight(double weight, double norm, double bound) {
     return norm > bound ? weight * bound / norm : weight;
+}
+
+/// clippedWeight for one lane of runs stepped together: the same value, with both sides
+/// computed and one kept (a loop over lanes vectorises).
+inline double laneClippedWeight(double weight, double norm, double bound) {
+    const double clippedValue = weight * bound / norm;
+    return norm > bound ? clippedValue : weight;
 }
 
 /// Clips the vector v in place to Euclidean norm ≤ bound; returns whether it clipped.

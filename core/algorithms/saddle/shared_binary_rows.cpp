@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/engine/clipping.h"
 #include "core/model/logistic_regression.h"
 
 namespace pfa {
@@ -59,17 +60,16 @@ template <bool kMasses>
         const double lambda = lambdas[l];
         const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
         const double squared = (r * r) * squaredNorm;
-        const bool clip = squared > clipThetaSquared[l];
-        const double clippedScale = clipTheta[l] / std::sqrt(squared);
-        const double scale = clip ? clippedScale : 1.0;
+        bool clip = false;
+        const double scale =
+            laneClipScaleFromSquared(squared, clipTheta[l], clipThetaSquared[l], clip);
         clippedRows[l] += clip ? 1.0 : 0.0;
         coefficients[l] = scale * r;
         if constexpr (kMasses) {
             const double wSquared =
                 4.0 * ((f0 * f0) * distance0[l] + (sigma * sigma) * distance1[l]);
             const double norm = lambda * std::sqrt(wSquared);
-            const double clippedWeight = lambda * clipW[l] / norm;
-            const double clipped = norm > clipW[l] ? clippedWeight : lambda;
+            const double clipped = laneClippedWeight(lambda, norm, clipW[l]);
             const double weight = unitWeight[l] != 0.0 ? 1.0 : clipped;
             cellMass0[l] += weight * f0;
             cellMass1[l] += weight * sigma;
