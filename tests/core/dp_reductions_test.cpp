@@ -592,3 +592,39 @@ TEST_CASE("Reductions stop between rounds when cancelled", "[dp-reductions]") {
     CHECK(result.privacy.epsilonSpent == Approx(result.history.back().epsilonSpent).epsilon(1e-12));
     CHECK(result.privacy.epsilonSpent < 1.0);
 }
+
+TEST_CASE("Runs of DP reductions on the same rows share their designs and the learner's factor",
+          "[dp-reductions]") {
+    const DataSplit data = test::syntheticSplit(1500);
+    const auto first = reductionsData(data.train, data.test);
+    CHECK(reductionsData(data.train, data.test).get() == first.get());  // built once
+    CHECK(first->design == designWithBias(data.train.X));
+    CHECK(first->testDesign == designWithBias(data.test.X));
+    CHECK(first->rowNorm == maxRowNorm2(first->design));
+    // Other rows: another.
+    const DataSplit other = test::syntheticSplit(1400);
+    CHECK(reductionsData(other.train, other.test).get() != first.get());
+
+    // The game with the shared factor plays exactly as with its own, noise included.
+    const Cells cells(FairnessNotion::EqualizedOdds, 2);
+    const Shares shares = exactTrainShares(cells, data.train);
+    GameSettings game;
+    game.rounds = 8;
+    game.tolerance = 0.02;
+    game.bound = 50.0;
+    game.step = 0.5;
+    game.learnerStd = 3.0;
+    game.auditorStd = 2.0;
+    RandomStream ownNoise(5, 1), sharedNoise(5, 1);
+    const GameOutcome own = playGame(cells, game, first->design, data.train.y, data.train.s, shares,
+                                     ownNoise, nullptr, nullptr);
+    const GameOutcome shared = playGame(cells, game, first->design, data.train.y, data.train.s,
+                                        shares, sharedNoise, nullptr, nullptr, &first->learner);
+    REQUIRE(own.w.size() == 8);
+    REQUIRE(shared.w.size() == 8);
+    for (std::size_t t = 0; t < 8; ++t) {
+        CHECK(shared.w[t] == own.w[t]);
+        CHECK(shared.violations[t] == own.violations[t]);
+    }
+    CHECK(learnerFactor(first->design).mu == first->learner.mu);
+}

@@ -255,8 +255,10 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     game.bound = kBound(config);
     game.step = kAuditorStep(config);
 
-    const Eigen::MatrixXd design = reductions::designWithBias(train.X);
-    const Eigen::MatrixXd testDesign = reductions::designWithBias(test.X);
+    // The designs and the learner's factor, computed once for the runs on these rows.
+    const auto shared = reductions::reductionsData(train, test);
+    const Eigen::MatrixXd& design = shared->design;
+    const Eigen::MatrixXd& testDesign = shared->testDesign;
     const RunStreams streams(config, train);
 
     // Shares: label shares are public (labels are); cell shares are privatised in a private
@@ -276,7 +278,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         RandomStream countStream = streams.stream(streams::kShares);
         countNoise->addNoise(noisy, countStream);
         shares.cell = noisy.cwiseMax(reductions::kCountFloor) / n;
-        rowNorm = reductions::maxRowNorm2(design);
+        rowNorm = shared->rowNorm;
         const double z =
             reductions::solveMultiplier(game.rounds, config.epsilon - epsilonCounts, config.delta);
         noise = reductions::noiseFor(z, rowNorm, game.bound, shares.cell.minCoeff());
@@ -374,7 +376,7 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     };
     const reductions::GameOutcome outcome = reductions::playGame(
         cells, game, design, train.y, train.s, shares, noiseStream,
-        [&] { return session.cancelled(result.steps); }, afterRound);
+        [&] { return session.cancelled(result.steps); }, afterRound, &shared->learner);
     result.steps = outcome.rounds;
     // A cancellation requested during the last round still reports the run as cancelled (the
     // user asked to stop), with the rounds that ran.

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 
+#include "core/engine/run_streams.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/util/error.h"
 #include "core/util/linear_program.h"
@@ -113,16 +117,56 @@ double maxRowNorm2(const Eigen::MatrixXd& design) {
     return design.rowwise().norm().maxCoeff();
 }
 
-NoisyLeastSquares::NoisyLeastSquares(const Eigen::MatrixXd& design) : m_design(design) {
+LearnerFactor learnerFactor(const Eigen::MatrixXd& design) {
     const Eigen::Index p = design.cols();
     Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(p, p);
     gram.selfadjointView<Eigen::Lower>().rankUpdate(design.transpose());
     gram = gram.selfadjointView<Eigen::Lower>();
+    LearnerFactor out;
     // A small ridge keeps the solve well posed when features are collinear (one-hot levels).
-    m_mu = 1e-6 * gram.trace() / static_cast<double>(p);
-    gram.diagonal().array() += m_mu;
-    m_factor.compute(gram);
-    m_stat.resize(p);
+    out.mu = 1e-6 * gram.trace() / static_cast<double>(p);
+    gram.diagonal().array() += out.mu;
+    out.factor.compute(gram);
+    return out;
+}
+
+std::shared_ptr<const ReductionsData> reductionsData(const Dataset& train, const Dataset& test) {
+    // Kept while a run holds it (as the designs of sharedDesignMatrix), and the most recent
+    // one also between runs when it is small (a sweep's runs follow one another), built under
+    // the lock: runs starting at once on the same rows must not build it twice.
+    using Key = std::pair<std::uint64_t, std::uint64_t>;
+    constexpr double kKeptBytes = 256.0 * 1024 * 1024;
+    static std::mutex mutex;
+    static std::map<Key, std::weak_ptr<const ReductionsData>> held;
+    static std::shared_ptr<const ReductionsData> lastSmall;
+    const Key key{knownOrNewFingerprint(train), dataFingerprint(test)};
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = held.begin(); it != held.end();)
+        it = it->second.expired() ? held.erase(it) : std::next(it);
+    if (const auto found = held.find(key); found != held.end()) {
+        if (auto data = found->second.lock()) return data;
+    }
+    auto data = std::make_shared<ReductionsData>();
+    data->design = designWithBias(train.X);
+    data->testDesign = designWithBias(test.X);
+    data->rowNorm = maxRowNorm2(data->design);
+    data->learner = learnerFactor(data->design);
+    std::shared_ptr<const ReductionsData> shared = std::move(data);
+    held[key] = shared;
+    const double bytes =
+        8.0 * static_cast<double>(shared->design.size() + shared->testDesign.size());
+    lastSmall = bytes <= kKeptBytes ? shared : nullptr;
+    return shared;
+}
+
+NoisyLeastSquares::NoisyLeastSquares(const Eigen::MatrixXd& design)
+    : m_design(design), m_own(learnerFactor(design)), m_factor(m_own) {
+    m_stat.resize(design.cols());
+}
+
+NoisyLeastSquares::NoisyLeastSquares(const Eigen::MatrixXd& design, const LearnerFactor& factor)
+    : m_design(design), m_factor(factor) {
+    m_stat.resize(design.cols());
 }
 
 void NoisyLeastSquares::solve(const Eigen::VectorXd& r, double noiseStd, RandomStream& random,
@@ -134,7 +178,7 @@ void NoisyLeastSquares::solve(const Eigen::VectorXd& r, const privacy::ReleaseSp
                               RandomStream& random, Eigen::VectorXd& w) {
     m_stat.noalias() = m_design.transpose() * r;
     privacy::releaseGaussian(release, m_stat, random);
-    w = m_factor.solve(m_stat);
+    w = m_factor.factor.solve(m_stat);
 }
 
 privacy::ReleaseSpec learnerRelease(double sensitivity, double noiseStd) {
@@ -240,13 +284,16 @@ double learnerSensitivity(const Cells& cells, const Eigen::VectorXd& lambdaTilde
 GameOutcome playGame(const Cells& cells, const GameSettings& settings,
                      const Eigen::MatrixXd& design, const Eigen::VectorXi& y,
                      const Eigen::VectorXi& s, const Shares& shares, RandomStream& random,
-                     const std::function<bool()>& stopBefore, const RoundHook& afterRound) {
+                     const std::function<bool()>& stopBefore, const RoundHook& afterRound,
+                     const LearnerFactor* factor) {
     const Eigen::Index n = design.rows();
     const int k = cells.count();
     GameOutcome out;
     out.theta = Eigen::VectorXd::Zero(2 * k);
     out.w.reserve(static_cast<std::size_t>(std::min<long>(settings.rounds, 100000)));
-    NoisyLeastSquares learner(design);
+    std::optional<NoisyLeastSquares> ownLearner, sharedLearner;
+    NoisyLeastSquares& learner =
+        factor ? sharedLearner.emplace(design, *factor) : ownLearner.emplace(design);
     Eigen::VectorXd r(n), scores(n), h(n), gamma(k), w;
     for (long t = 1; t <= settings.rounds; ++t) {
         if (stopBefore && stopBefore()) break;

@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -85,11 +86,34 @@ double maxRowNorm2(const Eigen::MatrixXd& design);
 /// The learner: w = (X̃ᵀX̃ + μI)⁻¹(X̃ᵀr + N(0, S_l² I)), μ = 1e−6·trace(X̃ᵀX̃)/(d+1). X̃ᵀX̃ + μI
 /// is factorised once (LDLT) and reused every round; X̃ᵀX̃ is public in the sensitive-only
 /// scope. Keeps a reference to the design.
+/// The factor of the learner's normal equations, X̃ᵀX̃ + µI with the small ridge
+/// µ = 10⁻⁶·trace/(d+1), the same for every run on one design.
+struct LearnerFactor {
+    double mu = 0.0;
+    Eigen::LDLT<Eigen::MatrixXd> factor;
+};
+/// LearnerFactor of `design`.
+LearnerFactor learnerFactor(const Eigen::MatrixXd& design);
+
+/// What every run on the same training and test rows reads alike: both designs, the largest
+/// training row norm and the learner's factor.
+struct ReductionsData {
+    Eigen::MatrixXd design, testDesign;
+    double rowNorm = 0.0;
+    LearnerFactor learner;
+};
+/// ReductionsData of `train` and `test`, computed once for the runs of a sweep on the same rows:
+/// while any caller holds the returned pointer, a call for rows with the same fingerprints
+/// returns it. Thread-safe.
+std::shared_ptr<const ReductionsData> reductionsData(const Dataset& train, const Dataset& test);
+
 class NoisyLeastSquares {
 public:
     explicit NoisyLeastSquares(const Eigen::MatrixXd& design);
+    /// With the factor of `design` computed already (learnerFactor(design); referenced).
+    NoisyLeastSquares(const Eigen::MatrixXd& design, const LearnerFactor& factor);
 
-    double ridge() const { return m_mu; }
+    double ridge() const { return m_factor.mu; }
     /// w for weights r with noise std `noiseStd` on every entry of X̃ᵀr (0: no draw).
     /// Allocates nothing after the first call.
     void solve(const Eigen::VectorXd& r, double noiseStd, RandomStream& random, Eigen::VectorXd& w);
@@ -101,8 +125,8 @@ public:
 
 private:
     const Eigen::MatrixXd& m_design;
-    double m_mu = 0.0;
-    Eigen::LDLT<Eigen::MatrixXd> m_factor;
+    LearnerFactor m_own;  // unless one was given
+    const LearnerFactor& m_factor;
     Eigen::VectorXd m_stat;
 };
 
@@ -203,7 +227,8 @@ using RoundHook = std::function<bool(long round, const GameOutcome& soFar)>;
 GameOutcome playGame(const Cells& cells, const GameSettings& settings,
                      const Eigen::MatrixXd& design, const Eigen::VectorXi& y,
                      const Eigen::VectorXi& s, const Shares& shares, RandomStream& random,
-                     const std::function<bool()>& stopBefore, const RoundHook& afterRound);
+                     const std::function<bool()>& stopBefore, const RoundHook& afterRound,
+                     const LearnerFactor* factor = nullptr);
 
 /// h̄(x) = (1/T)·Σ_t 1[w_tᵀx̃ > 0] on the rows of `design`.
 Eigen::VectorXd mixtureProbability(const std::vector<Eigen::VectorXd>& plays,
