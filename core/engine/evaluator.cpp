@@ -35,9 +35,8 @@ double Evaluator::meanLoss(const RowMatrix& theta) {
     if (const SparseRows* sparse = m_design.sparseRows()) {
         // One-hot rows: their nonzero entries, in the arithmetic of runs trained together.
         for (Eigen::Index a = 0; a < theta.rows(); ++a) {
-            const double* parameters = theta.row(a).data();
-            for (Eigen::Index i = 0; i < m_Z.rows(); ++i)
-                m_Z(i, a) = sparseRowScore(*sparse, static_cast<long>(i), parameters);
+            sparseRowScores(*sparse, nullptr, 0, static_cast<long>(m_Z.rows()), theta.row(a).data(),
+                            m_Z.data() + a, static_cast<long>(m_Z.cols()));
         }
     } else {
         m_Z.noalias() = m_design.X * theta.transpose();

@@ -253,6 +253,38 @@ double sparseRowScore(const SparseRows& rows, long i, const double* theta) {
     return score;
 }
 
+void sparseRowScores(const SparseRows& rows, const long* ids, long first, long count,
+                     const double* theta, double* scores, long scoreStride) {
+    const std::int64_t* start = rows.start.data();
+    const std::int32_t* columns = rows.columns.data();
+    const double* values = rows.values.data();
+    const auto row = [&](long k) { return ids ? ids[k] : first + k; };
+    long k = 0;
+    for (; k + 4 <= count; k += 4) {
+        const long i[4] = {row(k), row(k + 1), row(k + 2), row(k + 3)};
+        std::int64_t e[4] = {start[i[0]], start[i[1]], start[i[2]], start[i[3]]};
+        const std::int64_t end[4] = {start[i[0] + 1], start[i[1] + 1], start[i[2] + 1],
+                                     start[i[3] + 1]};
+        double sum[4] = {0.0, 0.0, 0.0, 0.0};
+        // In step while all four rows have entries left, then each on its own.
+        while (e[0] < end[0] && e[1] < end[1] && e[2] < end[2] && e[3] < end[3]) {
+            for (int r = 0; r < 4; ++r) {
+                const double product = values[e[r]] * theta[columns[e[r]]];
+                sum[r] = sum[r] + product;
+                ++e[r];
+            }
+        }
+        for (int r = 0; r < 4; ++r) {
+            for (; e[r] < end[r]; ++e[r]) {
+                const double product = values[e[r]] * theta[columns[e[r]]];
+                sum[r] = sum[r] + product;
+            }
+            scores[(k + r) * scoreStride] = sum[r];
+        }
+    }
+    for (; k < count; ++k) scores[k * scoreStride] = sparseRowScore(rows, row(k), theta);
+}
+
 void addSparseRow(const SparseRows& rows, long i, double coefficient, double* gradient) {
     const std::int64_t begin = rows.start[static_cast<std::size_t>(i)];
     const std::int64_t end = rows.start[static_cast<std::size_t>(i) + 1];

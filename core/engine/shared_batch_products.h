@@ -10,6 +10,11 @@ namespace pfa {
 /// multiplication and one addition at a time from +0: the lanes' arithmetic below for one run
 /// (`theta` holds d + 1 values).
 double sparseRowScore(const SparseRows& rows, long i, const double* theta);
+/// sparseRowScore of rows ids[0 … count − 1] (or first … first + count − 1 when `ids` is
+/// nullptr) into scores[k·scoreStride], four rows at a time (each row's sum unchanged: the
+/// four sums only overlap in time).
+void sparseRowScores(const SparseRows& rows, const long* ids, long first, long count,
+                     const double* theta, double* scores, long scoreStride);
 /// gradient += coefficient·x̃_i over the nonzero entries of row i (the other entries would add
 /// ±0, which leaves them as they are).
 void addSparseRow(const SparseRows& rows, long i, double coefficient, double* gradient);

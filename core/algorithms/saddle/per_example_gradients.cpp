@@ -82,10 +82,11 @@ void PerExampleGradients::addChunk(const std::vector<long>& batch, long b, long 
             }
             if (bi + kPrefetchRows < b)
                 prefetchSparseRow(*sparse, batch[static_cast<std::size_t>(bi + kPrefetchRows)]);
-            const long i = batch[static_cast<std::size_t>(bi)];
-            for (int a = 0; a < p; ++a)
-                m_Z(bi - c0, a) = sparseRowScore(*sparse, i, theta.row(a).data());
-            m_batchLabels(bi - c0) = m_train.y(i);
+            m_batchLabels(bi - c0) = m_train.y(batch[static_cast<std::size_t>(bi)]);
+        }
+        for (int a = 0; a < p; ++a) {
+            sparseRowScores(*sparse, batch.data() + c0, 0, cn, theta.row(a).data(), m_Z.data() + a,
+                            m_Z.cols());
         }
         accumulateChunk(batch, c0, cn, nullptr, 0);
         return;
