@@ -50,6 +50,17 @@ inline double laneClipScaleFromSquared(double squaredNorm, double bound, double 
     return clipped ? clippedScale : 1.0;
 }
 
+/// clipScale from a scale of 1, for one lane of runs stepped together: the same value
+/// (bound/norm when norm > bound, else 1), with both sides computed and one kept. `clipped`
+/// is 1 when it clipped, else 0 (a number, so that lanes choose between counts without a
+/// branch).
+inline double laneClipScale(double norm, double bound, double& clipped) {
+    const bool clips = norm > bound;
+    clipped = clips ? 1.0 : 0.0;
+    const double clippedScale = bound / norm;
+    return clips ? clippedScale : 1.0;
+}
+
 /// weight · min(1, bound / norm), computed as (weight · bound) / norm when clipped: for a
 /// contribution weight·v whose norm `norm` already includes the weight (e.g. λ·∇_W ψ_i).
 inline double clippedWeight(double weight, double norm, double bound) {

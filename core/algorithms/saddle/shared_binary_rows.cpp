@@ -28,48 +28,92 @@ struct Lanes {
     const double* clipThetaSquared;
     const double* clipW;
     const double* unitWeight;
+    const double* clipLoss;
+    const double* clipPenalty;
+    const double* hasPenalty;
     double* clipped;
     double* exp;
 };
 
-/// One row for every lane: scores `z`, coefficients out, the class-weight gaps `gap` and
-/// W-norm tables `distance0/1` of the row's cell and, with `kMasses` (the row is in a cell),
-/// its cell's and block's masses. Every lane's values are computed as in
-/// accumulateBinaryRows; both sides of a choice are computed and one is kept, which the
-/// vector units do without a branch.
-template <bool kMasses>
-[[gnu::always_inline]] inline void rowBody(
-    const Lanes& t, const double* __restrict z, double* __restrict coefficients, double label,
-    double squaredNorm, const double* __restrict gap, const double* __restrict distance0,
-    const double* __restrict distance1, double* __restrict cellMass0, double* __restrict cellMass1,
-    double* __restrict blockMass0, double* __restrict blockMass1) {
+/// What one row brings: its label, norms, and its cell's tables and masses.
+struct RowData {
+    double label;
+    double squaredNorm;
+    double norm;
+    const double* gap;        ///< class-weight gaps c_1 − c_0 of the row's cell (0: none)
+    const double* distance0;  ///< the W-gradient's norm tables of the cell
+    const double* distance1;
+    double* cellMass0;  ///< the cell's and block's masses (nullptr: the row is in no cell)
+    double* cellMass1;
+    double* blockMass0;
+    double* blockMass1;
+};
+
+/// One row for every lane: scores `z`, gradient coefficients out and, with `kMasses`, the
+/// W-stream's masses; with `kSplit`, the loss and fairness parts clipped on their own. Every
+/// lane's values are computed as in PerExampleGradients' binary logistic code for its run; both
+/// sides of a choice are computed and one is kept, which the vector units do without a branch.
+template <bool kMasses, bool kSplit>
+[[gnu::always_inline]] inline void rowBody(const Lanes& t, const double* __restrict z,
+                                           double* __restrict coefficients, const RowData& row) {
     const long count = t.count;
     const double* __restrict lambdas = t.lambda;
     const double* __restrict clipTheta = t.clipTheta;
     const double* __restrict clipThetaSquared = t.clipThetaSquared;
     const double* __restrict clipW = t.clipW;
     const double* __restrict unitWeight = t.unitWeight;
+    const double* __restrict clipLoss = t.clipLoss;
+    const double* __restrict clipPenalty = t.clipPenalty;
+    const double* __restrict hasPenalty = t.hasPenalty;
     double* __restrict clippedRows = t.clipped;
-    double* __restrict exponential = t.exp;
-    // e^{−|z|}, by the scalar exp of accumulateBinaryRows.
-    for (long l = 0; l < count; ++l) exponential[l] = std::exp(-std::abs(z[l]));
+    const double* __restrict gap = row.gap;
+    const double* __restrict distance0 = row.distance0;
+    const double* __restrict distance1 = row.distance1;
+    double* __restrict cellMass0 = row.cellMass0;
+    double* __restrict cellMass1 = row.cellMass1;
+    double* __restrict blockMass0 = row.blockMass0;
+    double* __restrict blockMass1 = row.blockMass1;
+    const double label = row.label, squaredNorm = row.squaredNorm, norm = row.norm;
+    // e^{−|z|}, by the scalar exp of the run's own code; then σ in its place.
+    double* __restrict sigmas = t.exp;
+    for (long l = 0; l < count; ++l) sigmas[l] = std::exp(-std::abs(z[l]));
+    for (long l = 0; l < count; ++l)
+        sigmas[l] = (z[l] >= 0.0 ? 1.0 : sigmas[l]) / (1.0 + sigmas[l]);
+        // The θ-stream's coefficients and the W-stream's masses.
+#pragma omp simd
     for (long l = 0; l < count; ++l) {
-        const double e = exponential[l];
-        const double sigma = (z[l] >= 0.0 ? 1.0 : e) / (1.0 + e);
+        const double sigma = sigmas[l];
         const double f0 = 1.0 - sigma;
         const double lambda = lambdas[l];
-        const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
-        const double squared = (r * r) * squaredNorm;
-        bool clip = false;
-        const double scale =
-            laneClipScaleFromSquared(squared, clipTheta[l], clipThetaSquared[l], clip);
-        clippedRows[l] += clip ? 1.0 : 0.0;
-        coefficients[l] = scale * r;
+        if constexpr (kSplit) {
+            // Each part clipped on its own; a run with a penalty counts its fairness part's
+            // clips, one without its loss part's.
+            const double r = sigma - label;
+            const double penaltyResidual = gap[l] * f0 * sigma;
+            double lossClipped = 0.0, penaltyClipped = 0.0;
+            const double lossScale =
+                laneClipScale(std::sqrt(r * r) * norm, clipLoss[l], lossClipped);
+            const double penaltyFactor =
+                laneClipScale(lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm,
+                              clipPenalty[l], penaltyClipped);
+            const double penaltyScale = lambda * penaltyFactor;
+            clippedRows[l] += hasPenalty[l] != 0.0 ? penaltyClipped : lossClipped;
+            coefficients[l] = lossScale * r + penaltyScale * penaltyResidual;
+        } else {
+            const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
+            const double squared = (r * r) * squaredNorm;
+            bool clip = false;
+            const double scale =
+                laneClipScaleFromSquared(squared, clipTheta[l], clipThetaSquared[l], clip);
+            clippedRows[l] += clip ? 1.0 : 0.0;
+            coefficients[l] = scale * r;
+        }
+        // The W-stream's masses.
         if constexpr (kMasses) {
             const double wSquared =
                 4.0 * ((f0 * f0) * distance0[l] + (sigma * sigma) * distance1[l]);
-            const double norm = lambda * std::sqrt(wSquared);
-            const double clipped = laneClippedWeight(lambda, norm, clipW[l]);
+            const double wNorm = lambda * std::sqrt(wSquared);
+            const double clipped = laneClippedWeight(lambda, wNorm, clipW[l]);
             const double weight = unitWeight[l] != 0.0 ? 1.0 : clipped;
             cellMass0[l] += weight * f0;
             cellMass1[l] += weight * sigma;
@@ -79,36 +123,30 @@ template <bool kMasses>
     }
 }
 
-/// rowBody for a row in a cell (with masses) or in none (nullptr masses).
-[[gnu::always_inline]] inline void rowOfCell(const Lanes& t, const double* z, double* coefficients,
-                                             double label, double squaredNorm, const double* gap,
-                                             const double* distance0, const double* distance1,
-                                             double* cellMass0, double* cellMass1,
-                                             double* blockMass0, double* blockMass1) {
-    if (cellMass0) {
-        rowBody<true>(t, z, coefficients, label, squaredNorm, gap, distance0, distance1, cellMass0,
-                      cellMass1, blockMass0, blockMass1);
+/// rowBody for a row in a cell or in none, with or without split clipping.
+[[gnu::always_inline]] inline void rowOfCell(const Lanes& t, bool split, const double* z,
+                                             double* coefficients, const RowData& row) {
+    if (row.cellMass0) {
+        if (split) {
+            rowBody<true, true>(t, z, coefficients, row);
+        } else {
+            rowBody<true, false>(t, z, coefficients, row);
+        }
+    } else if (split) {
+        rowBody<false, true>(t, z, coefficients, row);
     } else {
-        rowBody<false>(t, z, coefficients, label, squaredNorm, gap, distance0, distance1, nullptr,
-                       nullptr, nullptr, nullptr);
+        rowBody<false, false>(t, z, coefficients, row);
     }
 }
 
-void rowBaseline(const Lanes& t, const double* z, double* coefficients, double label,
-                 double squaredNorm, const double* gap, const double* distance0,
-                 const double* distance1, double* cellMass0, double* cellMass1, double* blockMass0,
-                 double* blockMass1) {
-    rowOfCell(t, z, coefficients, label, squaredNorm, gap, distance0, distance1, cellMass0,
-              cellMass1, blockMass0, blockMass1);
+void rowBaseline(const Lanes& t, bool split, const double* z, double* coefficients,
+                 const RowData& row) {
+    rowOfCell(t, split, z, coefficients, row);
 }
 
-[[gnu::target("avx2")]] void rowAvx2(const Lanes& t, const double* z, double* coefficients,
-                                     double label, double squaredNorm, const double* gap,
-                                     const double* distance0, const double* distance1,
-                                     double* cellMass0, double* cellMass1, double* blockMass0,
-                                     double* blockMass1) {
-    rowOfCell(t, z, coefficients, label, squaredNorm, gap, distance0, distance1, cellMass0,
-              cellMass1, blockMass0, blockMass1);
+[[gnu::target("avx2")]] void rowAvx2(const Lanes& t, bool split, const double* z,
+                                     double* coefficients, const RowData& row) {
+    rowOfCell(t, split, z, coefficients, row);
 }
 
 }  // namespace
@@ -127,7 +165,7 @@ SharedBinaryRows::SharedBinaryRows(const Dataset& train, const DesignMatrix& des
     const auto blocks = static_cast<std::size_t>(layout.blocks());
     m_runs.reserve(lanes);
     for (auto* perLane : {&m_lambda, &m_clipTheta, &m_clipThetaSquared, &m_clipW, &m_unitWeight,
-                          &m_clipped, &m_exp, &m_zeros})
+                          &m_clipLoss, &m_clipPenalty, &m_hasPenalty, &m_clipped, &m_exp, &m_zeros})
         perLane->assign(lanes, 0.0);
     for (auto* perCell : {&m_gap, &m_distance0, &m_distance1, &m_cellMass0, &m_cellMass1})
         perCell->assign(cells * lanes, 0.0);
@@ -137,8 +175,8 @@ SharedBinaryRows::SharedBinaryRows(const Dataset& train, const DesignMatrix& des
 bool SharedBinaryRows::applies(const std::vector<const PerExampleGradients*>& runs) {
     if (runs.empty()) return false;
     for (const PerExampleGradients* run : runs) {
-        if (!run->m_binaryLogistic || run->m_splitClip || run->m_lossNeeded ||
-            !(run->m_layout == runs.front()->m_layout))
+        if (!run->m_binaryLogistic || run->m_splitClip != runs.front()->m_splitClip ||
+            run->m_lossNeeded || !(run->m_layout == runs.front()->m_layout))
             return false;
     }
     return true;
@@ -146,6 +184,7 @@ bool SharedBinaryRows::applies(const std::vector<const PerExampleGradients*>& ru
 
 void SharedBinaryRows::begin(const std::vector<PerExampleGradients*>& runs) {
     m_runs = runs;
+    m_split = !runs.empty() && runs.front()->m_splitClip;
     m_lanes = (static_cast<long>(runs.size()) + 3) / 4 * 4;
     const long cells = m_layout.cells();
     for (long l = 0; l < m_lanes; ++l) {
@@ -161,6 +200,9 @@ void SharedBinaryRows::begin(const std::vector<PerExampleGradients*>& runs) {
         m_clipThetaSquared[lane] = clipping ? run->m_clipThetaSquared : kInfinity;
         m_clipW[lane] = clipping ? run->m_clipping.clipW : kInfinity;
         m_unitWeight[lane] = run && run->m_clipping.wFromGroupMasses ? 1.0 : 0.0;
+        m_clipLoss[lane] = run && run->m_splitClip ? run->m_clipLoss : kInfinity;
+        m_clipPenalty[lane] = run && run->m_splitClip ? run->m_clipPenalty : kInfinity;
+        m_hasPenalty[lane] = penalty ? 1.0 : 0.0;
         m_clipped[lane] = 0.0;
         for (long cell = 0; cell < cells; ++cell) {
             const auto at = static_cast<std::size_t>(cell * m_lanes + l);
@@ -180,29 +222,47 @@ void SharedBinaryRows::addChunk(const std::vector<long>& batch, long c0, long cn
                                 SharedBatchProducts& products) {
     static const bool avx2 = __builtin_cpu_supports("avx2");
     const auto row = avx2 && SharedBatchProducts::usesAvx2() ? rowAvx2 : rowBaseline;
-    const Lanes lanes{
-        m_lanes,        m_lambda.data(),     m_clipTheta.data(), m_clipThetaSquared.data(),
-        m_clipW.data(), m_unitWeight.data(), m_clipped.data(),   m_exp.data()};
+    const Lanes lanes{m_lanes,
+                      m_lambda.data(),
+                      m_clipTheta.data(),
+                      m_clipThetaSquared.data(),
+                      m_clipW.data(),
+                      m_unitWeight.data(),
+                      m_clipLoss.data(),
+                      m_clipPenalty.data(),
+                      m_hasPenalty.data(),
+                      m_clipped.data(),
+                      m_exp.data()};
     bool anyPenalty = false;
     for (const PerExampleGradients* run : m_runs) anyPenalty |= run->m_penalty != nullptr;
     for (long k = 0; k < cn; ++k) {
         const long i = batch[static_cast<std::size_t>(c0 + k)];
         const int label = m_train.y(i);
         const int cell = anyPenalty ? m_layout.cellOf(label, m_train.s(i)) : -1;
-        const double squaredNorm = m_design.squaredNorms(i);
-        const double* z = products.scoresOfRow(k);
-        double* coefficients = products.coefficientsOfRow(k);
-        if (cell < 0) {
-            // No cell: no fairness term (a gap of 0) and no mass.
-            row(lanes, z, coefficients, static_cast<double>(label), squaredNorm, m_zeros.data(),
-                m_zeros.data(), m_zeros.data(), nullptr, nullptr, nullptr, nullptr);
-            continue;
+        RowData data{static_cast<double>(label),
+                     m_design.squaredNorms(i),
+                     m_design.norms(i),
+                     m_zeros.data(),
+                     m_zeros.data(),
+                     m_zeros.data(),
+                     nullptr,
+                     nullptr,
+                     nullptr,
+                     nullptr};
+        if (cell >= 0) {
+            // No cell (equal opportunity's other label): no fairness term (a gap of 0) and no
+            // mass; else the cell's.
+            const long at = cell * m_lanes;
+            const long block = m_layout.blockOfCell(cell) * m_lanes;
+            data.gap = m_gap.data() + at;
+            data.distance0 = m_distance0.data() + at;
+            data.distance1 = m_distance1.data() + at;
+            data.cellMass0 = m_cellMass0.data() + at;
+            data.cellMass1 = m_cellMass1.data() + at;
+            data.blockMass0 = m_blockMass0.data() + block;
+            data.blockMass1 = m_blockMass1.data() + block;
         }
-        const long at = cell * m_lanes;
-        const long block = m_layout.blockOfCell(cell) * m_lanes;
-        row(lanes, z, coefficients, static_cast<double>(label), squaredNorm, m_gap.data() + at,
-            m_distance0.data() + at, m_distance1.data() + at, m_cellMass0.data() + at,
-            m_cellMass1.data() + at, m_blockMass0.data() + block, m_blockMass1.data() + block);
+        row(lanes, m_split, products.scoresOfRow(k), products.coefficientsOfRow(k), data);
     }
 }
 

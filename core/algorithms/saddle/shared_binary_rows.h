@@ -23,8 +23,8 @@ public:
     SharedBinaryRows(const Dataset& train, const DesignMatrix& design, const PenaltyLayout& layout,
                      int runs);
 
-    /// Whether `runs` can be stepped here: binary logistic regression, the same cells, no
-    /// split clipping and no batch loss to report.
+    /// Whether `runs` can be stepped here: binary logistic regression, the same cells, all or
+    /// none with split clipping, and no batch loss to report.
     static bool applies(const std::vector<const PerExampleGradients*>& runs);
 
     /// Starts a batch of `runs` (lane r is run r, whose score is column r of the products),
@@ -52,6 +52,8 @@ private:
     std::vector<PerExampleGradients*> m_runs;
     // Per lane.
     std::vector<double> m_lambda, m_clipTheta, m_clipThetaSquared, m_clipW, m_unitWeight;
+    std::vector<double> m_clipLoss, m_clipPenalty, m_hasPenalty;  // split clipping
+    bool m_split = false;
     std::vector<double> m_clipped;  // counts, exact in a double
     // Per cell (or block) and lane.
     std::vector<double> m_gap, m_distance0, m_distance1;
