@@ -110,6 +110,23 @@ constexpr long kRows = SharedBatchProducts::kChunkRows;
     }
 }
 
+/// The sums of kBlocks blocks of four lanes, from b0 on, over the entries [begin, end) of one
+/// row, into `out`: kBlocks independent sums.
+template <int kBlocks>
+[[gnu::always_inline]] inline void sparseBlockScores(const std::int32_t* columns,
+                                                     const double* values, std::int64_t begin,
+                                                     std::int64_t end, const Lanes* parameters,
+                                                     long blocks, long b0, Lanes* out) {
+    Lanes sums[kBlocks] = {};
+    for (std::int64_t e = begin; e < end; ++e) {
+        const double v = values[e];
+        const Lanes x = {v, v, v, v};
+        const Lanes* t = parameters + columns[e] * blocks + b0;
+        for (int b = 0; b < kBlocks; ++b) sums[b] = sums[b] + x * t[b];
+    }
+    for (int b = 0; b < kBlocks; ++b) out[b] = sums[b];
+}
+
 /// scoresBody over the nonzero entries of rows ids[0 … rows−1] of `sparse`: the same sums in
 /// the same order without the terms x = 0 (which leave a sum from +0 as it is). Four blocks
 /// of four lanes at a time: four independent sums per row.
@@ -122,35 +139,12 @@ constexpr long kRows = SharedBatchProducts::kChunkRows;
         const std::int64_t begin = sparse.start[static_cast<std::size_t>(ids[k])];
         const std::int64_t end = sparse.start[static_cast<std::size_t>(ids[k]) + 1];
         long b0 = 0;
-        for (; b0 + 4 <= blocks; b0 += 4) {
-            Lanes a0{}, a1{}, a2{}, a3{};
-            for (std::int64_t e = begin; e < end; ++e) {
-                const double v = values[e];
-                const Lanes x = {v, v, v, v};
-                const Lanes* t = parameters + columns[e] * blocks + b0;
-                a0 = a0 + x * t[0];
-                a1 = a1 + x * t[1];
-                a2 = a2 + x * t[2];
-                a3 = a3 + x * t[3];
-            }
-            Lanes* out = scores + k * blocks + b0;
-            out[0] = a0;
-            out[1] = a1;
-            out[2] = a2;
-            out[3] = a3;
-        }
-        for (; b0 < blocks; b0 += 2) {
-            Lanes a0{}, a1{};
-            for (std::int64_t e = begin; e < end; ++e) {
-                const double v = values[e];
-                const Lanes x = {v, v, v, v};
-                const Lanes* t = parameters + columns[e] * blocks + b0;
-                a0 = a0 + x * t[0];
-                a1 = a1 + x * t[1];
-            }
-            scores[k * blocks + b0] = a0;
-            scores[k * blocks + b0 + 1] = a1;
-        }
+        for (; b0 + 4 <= blocks; b0 += 4)
+            sparseBlockScores<4>(columns, values, begin, end, parameters, blocks, b0,
+                                 scores + k * blocks + b0);
+        for (; b0 < blocks; b0 += 2)
+            sparseBlockScores<2>(columns, values, begin, end, parameters, blocks, b0,
+                                 scores + k * blocks + b0);
     }
 }
 
