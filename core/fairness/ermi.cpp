@@ -96,11 +96,14 @@ Joint emptyJoint(int classes, int groups) {
 
 }  // namespace
 
-Ermi::AllNotions Ermi::all(const Eigen::Ref<const Eigen::VectorXi>& predicted,
-                           const Eigen::Ref<const RowMatrix>& F,
-                           const Eigen::Ref<const Eigen::VectorXi>& s,
-                           const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
-                           int advantagedClass) {
+namespace {
+
+/// Ermi::all joint by joint, for any rows (labels or predictions outside the classes too).
+Ermi::AllNotions allByJoints(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                             const Eigen::Ref<const RowMatrix>& F,
+                             const Eigen::Ref<const Eigen::VectorXi>& s,
+                             const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
+                             int advantagedClass) {
     const Eigen::Index rows = predicted.size();
     const bool soft = F.rows() == rows;
     const auto softClasses = static_cast<int>(F.cols());  // the soft calls' l
@@ -135,7 +138,7 @@ Ermi::AllNotions Ermi::all(const Eigen::Ref<const Eigen::VectorXi>& predicted,
         }
         return sum;
     };
-    AllNotions out;
+    Ermi::AllNotions out;
     out.dpHard = ermiFromJoint(dpHard);
     out.eoHard = weighted(eoHard);
     out.eoppHard = ermiFromJoint(eoppHard);
@@ -143,6 +146,103 @@ Ermi::AllNotions Ermi::all(const Eigen::Ref<const Eigen::VectorXi>& predicted,
     out.dpSoft = soft ? ermiFromJoint(dpSoft) : nan;
     out.eoSoft = soft ? weighted(eoSoft) : nan;
     out.eoppSoft = soft ? ermiFromJoint(eoppSoft) : nan;
+    return out;
+}
+
+/// Σ_c (n_c/N)·ERMI_c over the label joints, in label order (as ermiForNotion).
+double weightedByLabel(const std::vector<Joint>& joints, Eigen::Index rows) {
+    double sum = 0.0;
+    for (const Joint& joint : joints) {
+        if (joint.total > 0.0)
+            sum += joint.total / static_cast<double>(rows) * ermiFromJoint(joint);
+    }
+    return sum;
+}
+
+}  // namespace
+
+Ermi::AllNotions Ermi::all(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                           const Eigen::Ref<const RowMatrix>& F,
+                           const Eigen::Ref<const Eigen::VectorXi>& s,
+                           const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
+                           int advantagedClass) {
+    const Eigen::Index rows = predicted.size();
+    const bool soft = F.rows() == rows;
+    if ((soft && F.cols() != classes) || advantagedClass < 0 || advantagedClass >= classes ||
+        groups < 1)
+        return allByJoints(predicted, F, s, y, groups, classes, advantagedClass);
+    // One pass: the hard joints from counts per (label, group, prediction) — sums of ones, exact
+    // in any order — and the soft sums per (class, group) over all rows and over each label's
+    // rows, each adding the same terms in the same row order as the joints one by one.
+    const long cells = static_cast<long>(classes) * groups;
+    std::vector<long> counts(static_cast<std::size_t>(classes * cells), 0);
+    std::vector<double> allSoft(soft ? static_cast<std::size_t>(cells) : 0, 0.0);
+    std::vector<double> labelSoft(soft ? static_cast<std::size_t>(classes * cells) : 0, 0.0);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+        const int r = s(i), label = y(i), hat = predicted(i);
+        if (r < 0 || r >= groups || label < 0 || label >= classes || hat < 0 || hat >= classes)
+            return allByJoints(predicted, F, s, y, groups, classes, advantagedClass);
+        ++counts[static_cast<std::size_t>((label * groups + r) * classes + hat)];
+        if (!soft) continue;
+        double* ofLabel = labelSoft.data() + label * cells;
+        for (int j = 0; j < classes; ++j) {
+            const double mass = F(i, j);
+            allSoft[static_cast<std::size_t>(j * groups + r)] += mass;
+            ofLabel[j * groups + r] += mass;
+        }
+    }
+    const auto count = [&](int label, int r, int hat) {
+        return static_cast<double>(
+            counts[static_cast<std::size_t>((label * groups + r) * classes + hat)]);
+    };
+    // Each label's joints, then all rows'.
+    std::vector<Joint> eoHard(static_cast<std::size_t>(classes), emptyJoint(classes, groups));
+    std::vector<Joint> eoSoft(static_cast<std::size_t>(classes), emptyJoint(classes, groups));
+    Joint dpHard = emptyJoint(classes, groups), dpSoft = emptyJoint(classes, groups);
+    std::vector<long> groupRows(static_cast<std::size_t>(groups), 0);
+    for (int label = 0; label < classes; ++label) {
+        Joint& hard = eoHard[static_cast<std::size_t>(label)];
+        Joint& softJoint = eoSoft[static_cast<std::size_t>(label)];
+        long labelRows = 0;
+        for (int r = 0; r < groups; ++r) {
+            long inGroup = 0;
+            for (int hat = 0; hat < classes; ++hat) {
+                hard.J(hat, r) = count(label, r, hat);
+                inGroup += counts[static_cast<std::size_t>((label * groups + r) * classes + hat)];
+            }
+            hard.groupN(r) = static_cast<double>(inGroup);
+            labelRows += inGroup;
+            groupRows[static_cast<std::size_t>(r)] += inGroup;
+            for (int j = 0; soft && j < classes; ++j)
+                softJoint.J(j, r) =
+                    labelSoft[static_cast<std::size_t>(label * cells + j * groups + r)];
+        }
+        hard.total = static_cast<double>(labelRows);
+        softJoint.groupN = hard.groupN;
+        softJoint.total = hard.total;
+    }
+    for (int r = 0; r < groups; ++r) {
+        for (int hat = 0; hat < classes; ++hat) {
+            long sum = 0;
+            for (int label = 0; label < classes; ++label)
+                sum += counts[static_cast<std::size_t>((label * groups + r) * classes + hat)];
+            dpHard.J(hat, r) = static_cast<double>(sum);
+            if (soft) dpSoft.J(hat, r) = allSoft[static_cast<std::size_t>(hat * groups + r)];
+        }
+        dpHard.groupN(r) = static_cast<double>(groupRows[static_cast<std::size_t>(r)]);
+    }
+    dpHard.total = static_cast<double>(rows);
+    dpSoft.groupN = dpHard.groupN;
+    dpSoft.total = dpHard.total;
+
+    AllNotions out;
+    out.dpHard = ermiFromJoint(dpHard);
+    out.eoHard = weightedByLabel(eoHard, rows);
+    out.eoppHard = ermiFromJoint(eoHard[static_cast<std::size_t>(advantagedClass)]);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    out.dpSoft = soft ? ermiFromJoint(dpSoft) : nan;
+    out.eoSoft = soft ? weightedByLabel(eoSoft, rows) : nan;
+    out.eoppSoft = soft ? ermiFromJoint(eoSoft[static_cast<std::size_t>(advantagedClass)]) : nan;
     return out;
 }
 

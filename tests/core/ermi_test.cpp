@@ -293,6 +293,18 @@ TEST_CASE("ERMI of every notion in one pass equals the six separate calls, bit f
             CHECK(all.eoppSoft == Ermi::soft(N::EqualOpportunity, F, s, y, groups, advantaged));
             CHECK(all.eoHard > 0.0);
         }
+        // A prediction and a label outside the classes (read joint by joint): still the six
+        // calls' numbers.
+        Eigen::VectorXi oddPredicted = predicted, oddLabels = y;
+        oddPredicted(3) = classes;
+        oddLabels(5) = -1;
+        const Ermi::AllNotions odd = Ermi::all(oddPredicted, F, s, oddLabels, groups, classes, 1);
+        using N = FairnessNotion;
+        CHECK(odd.dpHard ==
+              Ermi::hard(N::DemographicParity, oddPredicted, s, oddLabels, groups, classes, 1));
+        CHECK(odd.eoHard ==
+              Ermi::hard(N::EqualizedOdds, oddPredicted, s, oddLabels, groups, classes, 1));
+        CHECK(odd.eoSoft == Ermi::soft(N::EqualizedOdds, F, s, oddLabels, groups, 1));
         // Without probabilities for these rows: the soft values are not known.
         const Ermi::AllNotions hardOnly =
             Ermi::all(predicted, RowMatrix(0, classes), s, y, groups, classes, 1);
