@@ -466,6 +466,172 @@ TEST_CASE(
     }
 }
 
+namespace {
+
+/// The synthetic data with three numeric features and three one-hot encoded categorical
+/// columns of eight levels each (levels drawn from the rows' own features, so they carry
+/// signal): 7 of 28 design entries per row are nonzero, as in Adult's one-hot encoding.
+DataSplit oneHotSplit() {
+    DataSplit data = test::syntheticSplit(3000, 3);
+    for (Dataset* part : {&data.train, &data.test}) {
+        RowMatrix X = RowMatrix::Zero(part->rows(), 3 + 3 * 8);
+        X.leftCols(3) = part->X;
+        for (Eigen::Index i = 0; i < part->rows(); ++i) {
+            for (int c = 0; c < 3; ++c) {
+                const double v = part->X(i, c);
+                const int level = std::clamp(static_cast<int>(std::floor(2.0 * v + 4.0)), 0, 7);
+                X(i, 3 + 8 * c + level) = 1.0;
+            }
+        }
+        for (int c = 0; c < 3; ++c)
+            for (int level = 0; level < 8; ++level)
+                part->featureNames.push_back("c" + std::to_string(c) + "=" + std::to_string(level));
+        part->X = std::move(X);
+    }
+    return data;
+}
+
+}  // namespace
+
+TEST_CASE("Runs trained together on one-hot data give the same bits from the nonzeros alone",
+          "[shared-batches][trainer][sparse]") {
+    const DataSplit data = oneHotSplit();
+    REQUIRE(!makeDesignMatrix(data.train.X, 0.0).sparse.empty());
+    std::vector<TrainConfig> configs = {sharing("dp-fermi", 1.0, 2.0),
+                                        sharing("dp-fermi", 4.0, 8.0),
+                                        sharing("dp-fermi", 0.5, 0.0)};
+    configs[1].wStream = WStream::ClippedGradient;
+    configs[1].lossClipShare = 0.5;
+    std::vector<TrainingObserver> observers(configs.size());
+    const std::vector<RunResult> sparse = together(configs, data, observers);
+    DesignMatrix::useDenseRowsOnly(true);
+    const std::vector<RunResult> dense = together(configs, data, observers);
+    DesignMatrix::useDenseRowsOnly(false);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        INFO("run " << i);
+        CHECK(sparse[i].status == RunStatus::Completed);
+        CHECK(sparse[i].test.error < 0.45);  // learnt something
+        requireIdentical(sparse[i], dense[i]);
+    }
+}
+
+TEST_CASE("A run with its own batches on one-hot data learns the same from the nonzeros",
+          "[trainer][sparse]") {
+    const DataSplit data = oneHotSplit();
+    std::vector<TrainConfig> configs = {
+        test::quickConfig("dp-fermi", 1.0, 2.0), test::quickConfig("dp-fermi", 2.0, 4.0),
+        test::quickConfig("dp-sgd", 1.0, 0.0), test::quickConfig("fermi", INFINITY, 2.0)};
+    configs[1].wStream = WStream::ClippedGradient;
+    configs[1].fairness = FairnessNotion::EqualizedOdds;
+    for (const TrainConfig& config : configs) {
+        INFO(config.algorithm << " at lambda " << config.lambda);
+        REQUIRE(config.batchSharing == BatchSharing::Own);
+        const RunResult sparse = test::runQuietly(config, data);
+        DesignMatrix::useDenseRowsOnly(true);
+        const RunResult dense = test::runQuietly(config, data);
+        DesignMatrix::useDenseRowsOnly(false);
+        CHECK(sparse.test.error < 0.45);
+        // Scores are summed in feature order over the nonzeros, where the dense rows take
+        // Eigen's dot product (its own order): the runs differ by rounding only.
+        REQUIRE(sparse.status == dense.status);
+        REQUIRE(sparse.steps == dense.steps);
+        const double scale = dense.theta.cwiseAbs().maxCoeff();
+        const double difference = (sparse.theta - dense.theta).cwiseAbs().maxCoeff();
+        INFO("relative difference " << difference / scale);  // about 2e-16 when written
+        CHECK(difference <= 1e-9 * scale);
+        CHECK(std::abs(sparse.test.error - dense.test.error) <= 1.0 / data.test.rows());
+        CHECK(sparse.privacy.epsilonSpent == dense.privacy.epsilonSpent);
+    }
+}
+
+namespace {
+
+/// An observer that shows no batch loss, as a sweep's: runs trained together then step their
+/// rows in lanes (SharedBinaryRows).
+struct NoBatchLoss : TrainingObserver {
+    bool showsBatchLoss() const override { return false; }
+};
+
+std::vector<RunResult> togetherWithoutBatchLoss(const std::vector<TrainConfig>& configs,
+                                                const DataSplit& data) {
+    std::vector<NoBatchLoss> observers(configs.size());
+    std::vector<TrainingObserver*> pointers;
+    for (NoBatchLoss& observer : observers) pointers.push_back(&observer);
+    CancelToken cancel;
+    return runAlgorithmTogether(configs, data, pointers, cancel);
+}
+
+}  // namespace
+
+TEST_CASE("Binary logistic runs stepped in lanes give the bits of each run stepped on its own",
+          "[shared-batches][trainer][lanes]") {
+    for (const bool oneHot : {false, true}) {
+        const DataSplit data = oneHot ? oneHotSplit() : test::syntheticSplit(3000);
+        for (const FairnessNotion notion :
+             {FairnessNotion::DemographicParity, FairnessNotion::EqualizedOdds,
+              FairnessNotion::EqualOpportunity}) {
+            INFO((oneHot ? "one-hot data, " : "dense data, ") << fairnessCode(notion));
+            // No penalty, unit W masses, a clipped W-gradient, several budgets; five runs fill
+            // two lanes of four and leave three lanes empty.
+            std::vector<TrainConfig> configs = {
+                sharing("dp-fermi", 0.5, 0.0), sharing("dp-fermi", 1.0, 2.0),
+                sharing("dp-fermi", 4.0, 8.0), sharing("dp-fermi", 2.0, 1.0),
+                sharing("dp-fermi", 9.0, 32.0)};
+            configs[2].wStream = WStream::ClippedGradient;
+            configs[4].clipTheta = 0.5;  // most rows clipped
+            for (TrainConfig& config : configs) config.fairness = notion;
+            // Then the same with the loss and fairness parts clipped on their own.
+            for (const double lossShare : {0.0, 0.5}) {
+                INFO("loss clip share " << lossShare);
+                for (TrainConfig& config : configs) config.lossClipShare = lossShare;
+                const std::vector<RunResult> lanes = togetherWithoutBatchLoss(configs, data);
+                SharedBinaryRows::stepRunsOneByOne(true);
+                const std::vector<RunResult> oneByOne = togetherWithoutBatchLoss(configs, data);
+                SharedBinaryRows::stepRunsOneByOne(false);
+                SharedBatchProducts::useBaselineInstructionsOnly(true);
+                const std::vector<RunResult> baseline = togetherWithoutBatchLoss(configs, data);
+                SharedBatchProducts::useBaselineInstructionsOnly(false);
+                for (std::size_t i = 0; i < configs.size(); ++i) {
+                    INFO("run " << i);
+                    CHECK(lanes[i].status == RunStatus::Completed);
+                    requireIdentical(lanes[i], oneByOne[i]);
+                    requireIdentical(lanes[i], baseline[i]);
+                }
+                // The runs clip (the lanes' clip branch is taken) and the fair runs move W.
+                CHECK(lanes[4].history.back().clipFraction > 0.25);
+                CHECK(lanes[1].W.cwiseAbs().maxCoeff() > 0.0);
+            }
+        }
+    }
+}
+
+TEST_CASE("Runs trained together on Adult give the same bits from the nonzeros alone",
+          "[shared-batches][trainer][sparse][needs-data]") {
+    const std::string directory = test::sharedDatasetPath("adult");
+    if (directory.empty()) PFA_SKIP_TEST(test::missingDatasetReason("adult"));
+    const DataSplit data = splitAndEncode(findCatalogEntry("adult").load(directory, ""));
+    const SparseRows& rows = sharedDesignMatrix(data.train.X, 0.0)->sparse;
+    REQUIRE(!rows.empty());
+    // About 15 of Adult's 103 design entries per row are nonzero.
+    CHECK(static_cast<double>(rows.values.size()) / static_cast<double>(data.train.rows()) < 16);
+    std::vector<TrainConfig> configs = {sharing("dp-fermi", 1.0, 3.0),
+                                        sharing("dp-fermi", 3.0, 10.0)};
+    for (TrainConfig& config : configs) {
+        config.epochs = 3;
+        config.batchSize = 2048;
+    }
+    std::vector<TrainingObserver> observers(configs.size());
+    const std::vector<RunResult> sparse = together(configs, data, observers);
+    DesignMatrix::useDenseRowsOnly(true);
+    const std::vector<RunResult> dense = together(configs, data, observers);
+    DesignMatrix::useDenseRowsOnly(false);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        INFO("run " << i);
+        CHECK(sparse[i].test.error < 0.24);  // better than the majority class
+        requireIdentical(sparse[i], dense[i]);
+    }
+}
+
 TEST_CASE("Runs trained together give the same bits with baseline and AVX2 instructions",
           "[shared-batches][trainer]") {
     const DataSplit data = test::syntheticSplit(2000);
