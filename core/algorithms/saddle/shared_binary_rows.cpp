@@ -1,7 +1,9 @@
-// Compiled with -ffp-contract=off and -fno-math-errno (core/CMakeLists.txt): every lane must
-// round as the scalar code of accumulateBinaryRows does (no fused multiply-add), on the
-// baseline and the AVX2 version alike; without errno, the square roots vectorise (IEEE square
-// roots are exact to the rounding either way).
+// Compiled with -ffp-contract=off, -fno-math-errno, -fno-trapping-math and -fopenmp-simd
+// (core/CMakeLists.txt): every lane must round as the scalar code of PerExampleGradients does
+// (no fused multiply-add), on the baseline and the AVX2 version alike. Without errno the square
+// roots vectorise, without trapping math both sides of a choice may be computed, and `omp simd`
+// vectorises the lanes' loop in every variant; none of these changes a value (IEEE division and
+// square root are correctly rounded, and no lane's operations are reordered).
 #include "core/algorithms/saddle/shared_binary_rows.h"
 
 #include <algorithm>
