@@ -285,22 +285,20 @@ void PerExampleGradients::accumulateBinaryChunk(const std::vector<long>& batch, 
     // θ-stream, each part clipped on its own.
     for (long k = 0; k < cn; ++k) {
         const long i = batch[static_cast<std::size_t>(c0 + k)];
-        {
-            const double lossNorm = std::sqrt(R[k] * R[k]) * m_design.norms(i);
-            double lossScale = 1.0;
-            const bool lossClipped = clipScale(lossNorm, m_clipLoss, lossScale);
-            double penaltyScale = 0.0;
-            if (penalty) {
-                const double penaltyNorm =
-                    lambda * std::sqrt(penaltyResidual[k] * penaltyResidual[k]) * m_design.norms(i);
-                double penaltyFactor = 1.0;
-                totals.clipped += clipScale(penaltyNorm, m_clipPenalty, penaltyFactor);
-                penaltyScale = lambda * penaltyFactor;
-            } else if (lossClipped) {
-                ++totals.clipped;
-            }
-            add(k, i, lossScale * R[k] + (penalty ? penaltyScale * penaltyResidual[k] : 0.0));
+        const double lossNorm = std::sqrt(R[k] * R[k]) * m_design.norms(i);
+        double lossScale = 1.0;
+        const bool lossClipped = clipScale(lossNorm, m_clipLoss, lossScale);
+        double penaltyScale = 0.0;
+        if (penalty) {
+            const double penaltyNorm =
+                lambda * std::sqrt(penaltyResidual[k] * penaltyResidual[k]) * m_design.norms(i);
+            double penaltyFactor = 1.0;
+            totals.clipped += clipScale(penaltyNorm, m_clipPenalty, penaltyFactor);
+            penaltyScale = lambda * penaltyFactor;
+        } else if (lossClipped) {
+            ++totals.clipped;
         }
+        add(k, i, lossScale * R[k] + (penalty ? penaltyScale * penaltyResidual[k] : 0.0));
     }
 
     // W-stream, as accumulateChunk's.

@@ -64,7 +64,7 @@ private:
     void accumulateChunk(const std::vector<long>& batch, long first, long count,
                          SharedBatchProducts* products, int column);
     /// accumulateChunk for binary logistic regression, bit for bit, without the per-row
-    /// small-matrix expressions.
+    /// small-matrix expressions: with split clipping here, otherwise accumulateBinaryRows.
     void accumulateBinaryChunk(const std::vector<long>& batch, long first, long count,
                                SharedBatchProducts* products, int column);
 
