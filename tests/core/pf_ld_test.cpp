@@ -10,8 +10,10 @@
 #include <string>
 
 #include "core/algorithms/lagrangian/lagrangian_dual.h"
+#include "core/algorithms/lagrangian/ld_lanes.h"
 #include "core/algorithms/registry.h"
 #include "core/data/builtin_datasets.h"
+#include "core/engine/shared_batch_products.h"
 #include "core/generators/dataset_loading.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/privacy/accounting_json.h"
@@ -464,4 +466,53 @@ TEST_CASE("Lagrangian-dual runs: iterate averaging is an option, post-processing
     // Not private: the last iterate unless asked for.
     TrainConfig plain = pfLdConfig(kInf);
     CHECK(test::runQuietly(plain, data).config.averaging == IterateAveraging::None);
+}
+
+TEST_CASE("pf-ld runs trained together compute their coefficients in lanes, bit for bit",
+          "[pf-ld][shared-batches][lanes]") {
+    // A sweep's observer shows no batch loss: the coefficients are then computed in lanes.
+    struct NoBatchLoss : TrainingObserver {
+        bool showsBatchLoss() const override { return false; }
+    };
+    const auto together = [](const std::vector<TrainConfig>& configs, const DataSplit& data) {
+        std::vector<NoBatchLoss> observers(configs.size());
+        std::vector<TrainingObserver*> pointers;
+        for (NoBatchLoss& observer : observers) pointers.push_back(&observer);
+        CancelToken cancel;
+        return runAlgorithmTogether(configs, data, pointers, cancel);
+    };
+    const DataSplit data = test::syntheticSplit(2000);
+    for (const std::string constraint : {"rates", "accuracy-parity"}) {
+        INFO(constraint);
+        std::vector<TrainConfig> configs;
+        for (const double epsilon : {0.5, 1.0, 2.0, 4.0, 8.0}) {
+            TrainConfig config = pfLdConfig(epsilon);
+            config.batchSharing = BatchSharing::BySeed;
+            config.extra["constraint"] = constraint;
+            configs.push_back(config);
+        }
+        configs[1].clipTheta = 0.05;  // most rows clipped
+        const std::vector<RunResult> lanes = together(configs, data);
+        ld::stepRunsOneByOne(true);
+        const std::vector<RunResult> oneByOne = together(configs, data);
+        ld::stepRunsOneByOne(false);
+        SharedBatchProducts::useBaselineInstructionsOnly(true);
+        const std::vector<RunResult> baseline = together(configs, data);
+        SharedBatchProducts::useBaselineInstructionsOnly(false);
+        REQUIRE(lanes.size() == configs.size());
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            INFO("run " << i);
+            REQUIRE(lanes[i].status == RunStatus::Completed);
+            for (const RunResult* other : {&oneByOne[i], &baseline[i]}) {
+                REQUIRE(lanes[i].theta == other->theta);
+                REQUIRE(lanes[i].history.size() == other->history.size());
+                for (std::size_t e = 0; e < lanes[i].history.size(); ++e) {
+                    CHECK(lanes[i].history[e].testError == other->history[e].testError);
+                    CHECK(lanes[i].history[e].clipFraction == other->history[e].clipFraction);
+                }
+                CHECK(lanes[i].privacy.epsilonSpent == other->privacy.epsilonSpent);
+            }
+        }
+        CHECK(lanes[1].history.back().clipFraction > 0.5);
+    }
 }

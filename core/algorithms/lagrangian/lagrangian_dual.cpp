@@ -6,6 +6,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/algorithms/lagrangian/ld_lanes.h"
 #include "core/config/own_setting.h"
 #include "core/engine/batch_sampler.h"
 #include "core/engine/clipping.h"
@@ -820,6 +821,19 @@ public:
         m_clipped += clipScale(std::abs(r) * m_design->norms(i), m_clip, r);
         return r;
     }
+    /// Whether the shared pass may compute this run's coefficients in lanes (ld_lanes.h): no
+    /// batch loss to add up.
+    bool coefficientsInLanes() const { return !m_lossShown; }
+    const Dataset& trainingRows() const { return m_data.train; }
+    Constraint constraint() const { return m_settings.constraint; }
+    double clip() const { return m_clip; }
+    /// κ of row i's cell (0 outside the cells): what coefficient() weighs the row with.
+    double kappaOfRow(long i) const {
+        const int cell = m_dual.cellOfRow()(i);
+        return cell >= 0 ? m_dual.kappa()(cell) : 0.0;
+    }
+    /// Rows the lanes clipped for this run.
+    void addClipped(long rows) { m_clipped += rows; }
     /// The step from the shared pass's sum of this run's coefficients times its rows.
     void sharedStep(const RowMatrix& sum) {
         m_gradient = sum.row(0).transpose();
@@ -981,6 +995,16 @@ void runSharedTogether(const std::vector<LdRun*>& runs, const DesignMatrix& desi
     std::vector<const RowMatrix*> thetaRefs;
     std::vector<RowMatrix*> scoreRefs;
     std::vector<std::size_t> scored;
+    // Coefficients in lanes when every run allows it and all share one constraint.
+    bool inLanes = !runsOneByOne();
+    for (const LdRun* run : runs)
+        inLanes = inLanes && run->coefficientsInLanes() &&
+                  run->constraint() == runs.front()->constraint();
+    const bool rates = runs.front()->constraint() == Constraint::Rates;
+    const auto capacity = runs.size();
+    std::vector<double> laneKappa(capacity), laneClip(capacity), laneClipped(capacity),
+        laneExp(capacity);
+    const Dataset& train = runs.front()->trainingRows();
     for (;;) {
         epoch.clear();
         for (LdRun* run : runs) {
@@ -997,18 +1021,37 @@ void runSharedTogether(const std::vector<LdRun*>& runs, const DesignMatrix& desi
             const int columns = static_cast<int>(step.size());
             products.begin(columns);
             for (int c = 0; c < columns; ++c) products.setParameters(c, step[c]->thetaRow());
+            for (int c = 0; inLanes && c < columns; ++c) {
+                laneClip[static_cast<std::size_t>(c)] = step[c]->clip();
+                laneClipped[static_cast<std::size_t>(c)] = 0.0;
+            }
+            const RowLanes lanes{columns, laneKappa.data(), laneClip.data(), laneClipped.data(),
+                                 laneExp.data()};
             for (long c0 = 0; c0 < b; c0 += SharedBatchProducts::kChunkRows) {
                 const long count = std::min(SharedBatchProducts::kChunkRows, b - c0);
                 products.forward(batch, b, c0, count);
-                for (int c = 0; c < columns; ++c) {
+                if (inLanes) {
                     for (long k = 0; k < count; ++k) {
                         const long row = batch[static_cast<std::size_t>(c0 + k)];
-                        products.setCoefficient(k, c,
-                                                step[c]->coefficient(row, products.score(k, c)));
+                        for (int c = 0; c < columns; ++c)
+                            laneKappa[static_cast<std::size_t>(c)] = step[c]->kappaOfRow(row);
+                        rowCoefficients(lanes, rates, static_cast<double>(train.y(row)),
+                                        design.norms(row), products.scoresOfRow(k),
+                                        products.coefficientsOfRow(k));
+                    }
+                } else {
+                    for (int c = 0; c < columns; ++c) {
+                        for (long k = 0; k < count; ++k) {
+                            const long row = batch[static_cast<std::size_t>(c0 + k)];
+                            products.setCoefficient(
+                                k, c, step[c]->coefficient(row, products.score(k, c)));
+                        }
                     }
                 }
                 products.backward();
             }
+            for (int c = 0; inLanes && c < columns; ++c)
+                step[c]->addClipped(static_cast<long>(laneClipped[static_cast<std::size_t>(c)]));
             for (int c = 0; c < columns; ++c) {
                 products.getGradient(c, sum);
                 step[c]->sharedStep(sum);
