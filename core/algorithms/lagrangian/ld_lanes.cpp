@@ -8,6 +8,7 @@
 
 #include "core/engine/clipping.h"
 #include "core/engine/shared_batch_products.h"
+#include "core/model/logistic_functions.h"
 
 namespace pfa::ld {
 
@@ -24,10 +25,7 @@ template <bool kRates>
     const double* __restrict clip = t.clip;
     double* __restrict clippedRows = t.clipped;
     double* __restrict sigmas = t.exp;
-    // σ(z) as sigmoid() computes it: e^{−|z|} by the scalar exp, then without a branch.
-    for (long l = 0; l < count; ++l) sigmas[l] = std::exp(-std::abs(z[l]));
-    for (long l = 0; l < count; ++l)
-        sigmas[l] = (z[l] >= 0.0 ? 1.0 : sigmas[l]) / (1.0 + sigmas[l]);
+    sigmoids(z, sigmas, count);
 #pragma omp simd
     for (long l = 0; l < count; ++l) {
         const double p = sigmas[l];

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/engine/clipping.h"
+#include "core/model/logistic_functions.h"
 #include "core/model/logistic_regression.h"
 
 namespace pfa {
@@ -76,12 +77,10 @@ template <bool kMasses, bool kSplit>
     double* __restrict blockMass0 = row.blockMass0;
     double* __restrict blockMass1 = row.blockMass1;
     const double label = row.label, squaredNorm = row.squaredNorm, norm = row.norm;
-    // e^{−|z|}, by the scalar exp of the run's own code; then σ in its place.
+    // σ as the run's own code computes it (the same scalar exp).
     double* __restrict sigmas = t.exp;
-    for (long l = 0; l < count; ++l) sigmas[l] = std::exp(-std::abs(z[l]));
-    for (long l = 0; l < count; ++l)
-        sigmas[l] = (z[l] >= 0.0 ? 1.0 : sigmas[l]) / (1.0 + sigmas[l]);
-        // The θ-stream's coefficients and the W-stream's masses.
+    sigmoids(z, sigmas, count);
+    // The θ-stream's coefficients and the W-stream's masses.
 #pragma omp simd
     for (long l = 0; l < count; ++l) {
         const double sigma = sigmas[l];
@@ -187,6 +186,8 @@ bool SharedBinaryRows::applies(const std::vector<const PerExampleGradients*>& ru
 void SharedBinaryRows::begin(const std::vector<PerExampleGradients*>& runs) {
     m_runs = runs;
     m_split = !runs.empty() && runs.front()->m_splitClip;
+    m_anyPenalty = std::any_of(runs.begin(), runs.end(),
+                               [](const PerExampleGradients* run) { return run->m_penalty; });
     m_lanes = (static_cast<long>(runs.size()) + 3) / 4 * 4;
     const long cells = m_layout.cells();
     for (long l = 0; l < m_lanes; ++l) {
@@ -235,12 +236,10 @@ void SharedBinaryRows::addChunk(const std::vector<long>& batch, long c0, long cn
                       m_hasPenalty.data(),
                       m_clipped.data(),
                       m_exp.data()};
-    bool anyPenalty = false;
-    for (const PerExampleGradients* run : m_runs) anyPenalty |= run->m_penalty != nullptr;
     for (long k = 0; k < cn; ++k) {
         const long i = batch[static_cast<std::size_t>(c0 + k)];
         const int label = m_train.y(i);
-        const int cell = anyPenalty ? m_layout.cellOf(label, m_train.s(i)) : -1;
+        const int cell = m_anyPenalty ? m_layout.cellOf(label, m_train.s(i)) : -1;
         RowData data{static_cast<double>(label),
                      m_design.squaredNorms(i),
                      m_design.norms(i),

@@ -53,7 +53,8 @@ private:
     // Per lane.
     std::vector<double> m_lambda, m_clipTheta, m_clipThetaSquared, m_clipW, m_unitWeight;
     std::vector<double> m_clipLoss, m_clipPenalty, m_hasPenalty;  // split clipping
-    bool m_split = false;
+    bool m_split = false;           // the batch's runs clip their two parts on their own
+    bool m_anyPenalty = false;      // a run of the batch has a fairness penalty (rows need cells)
     std::vector<double> m_clipped;  // counts, exact in a double
     // Per cell (or block) and lane.
     std::vector<double> m_gap, m_distance0, m_distance1;
