@@ -94,9 +94,15 @@ Joint emptyJoint(int classes, int groups) {
     return joint;
 }
 
-}  // namespace
-
-namespace {
+/// Σ_c (n_c/N)·ERMI_c over the label joints, in label order (as ermiForNotion).
+double weightedByLabel(const std::vector<Joint>& joints, Eigen::Index rows) {
+    double sum = 0.0;
+    for (const Joint& joint : joints) {
+        if (joint.total > 0.0)
+            sum += joint.total / static_cast<double>(rows) * ermiFromJoint(joint);
+    }
+    return sum;
+}
 
 /// Ermi::all joint by joint, for any rows (labels or predictions outside the classes too).
 Ermi::AllNotions allByJoints(const Eigen::Ref<const Eigen::VectorXi>& predicted,
@@ -129,34 +135,15 @@ Ermi::AllNotions allByJoints(const Eigen::Ref<const Eigen::VectorXi>& predicted,
         }
         if (label == advantagedClass) addRow(eoppSoft, r, softClasses, softMass);
     }
-    // Equalized odds: Σ_c (n_c/N)·ERMI_c, in label order (as ermiForNotion).
-    const auto weighted = [rows](const std::vector<Joint>& joints) {
-        double sum = 0.0;
-        for (const Joint& joint : joints) {
-            if (joint.total > 0.0)
-                sum += joint.total / static_cast<double>(rows) * ermiFromJoint(joint);
-        }
-        return sum;
-    };
     Ermi::AllNotions out;
     out.dpHard = ermiFromJoint(dpHard);
-    out.eoHard = weighted(eoHard);
+    out.eoHard = weightedByLabel(eoHard, rows);
     out.eoppHard = ermiFromJoint(eoppHard);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     out.dpSoft = soft ? ermiFromJoint(dpSoft) : nan;
-    out.eoSoft = soft ? weighted(eoSoft) : nan;
+    out.eoSoft = soft ? weightedByLabel(eoSoft, rows) : nan;
     out.eoppSoft = soft ? ermiFromJoint(eoppSoft) : nan;
     return out;
-}
-
-/// Σ_c (n_c/N)·ERMI_c over the label joints, in label order (as ermiForNotion).
-double weightedByLabel(const std::vector<Joint>& joints, Eigen::Index rows) {
-    double sum = 0.0;
-    for (const Joint& joint : joints) {
-        if (joint.total > 0.0)
-            sum += joint.total / static_cast<double>(rows) * ermiFromJoint(joint);
-    }
-    return sum;
 }
 
 }  // namespace
