@@ -76,6 +76,15 @@ unsigned auditThreads(const AuditOptions& options) {
                                : static_cast<unsigned>(availableCpus());
 }
 
+AuditPoint startAuditPoint(double epsilon, std::chrono::steady_clock::time_point start,
+                           long models) {
+    AuditPoint point;
+    point.targetEpsilon = epsilon;
+    point.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    point.modelsTrained = models;
+    return point;
+}
+
 void foldClaims(AuditPoint& point, double claimed, double actual) {
     point.claimedEpsilon = std::max(point.claimedEpsilon, claimed);
     if (!std::isnan(actual)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <mutex>
@@ -49,6 +50,11 @@ TrainConfig auditRunConfig(const Algorithm& algorithm, const AuditOptions& optio
 
 /// The audit's training threads: options.threads, or every core when it is 0.
 unsigned auditThreads(const AuditOptions& options);
+
+/// The point of target ε `epsilon` whose `models` runs started at `start`: its ε, models and
+/// seconds so far (the rest for the caller to fill).
+AuditPoint startAuditPoint(double epsilon, std::chrono::steady_clock::time_point start,
+                           long models);
 
 /// Adds one run's claims to `point`: the largest ε claimed, and the largest ε of the noise
 /// actually added (the broken mechanism's runs; NaN, as the point starts, otherwise).

@@ -289,11 +289,7 @@ AuditResult runOneRunAudit(const AuditOptions& options, const DataSplit& data,
         });
         if (cancel.cancelled()) break;
 
-        AuditPoint point;
-        point.targetEpsilon = epsilon;
-        point.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        point.modelsTrained = runs;
+        AuditPoint point = startAuditPoint(epsilon, start, runs);
         point.runs = runs;
         for (const RunOutcome& outcome : outcomes)
             foldClaims(point, outcome.claimed, outcome.actual);

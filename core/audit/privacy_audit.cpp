@@ -355,11 +355,7 @@ AuditResult runPrivacyAudit(const AuditOptions& options, const DataSplit& data,
         });
         if (cancel.cancelled()) break;
 
-        AuditPoint point;
-        point.targetEpsilon = epsilon;
-        point.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        point.modelsTrained = perEpsilon;
+        AuditPoint point = startAuditPoint(epsilon, start, perEpsilon);
         std::vector<double> selectWith, selectWithout, evalWith, evalWithout;
         const long half = models / 2;  // models 0 … half − 1 choose the attack
         for (long job = 0; job < perEpsilon; ++job) {
