@@ -470,17 +470,7 @@ TEST_CASE("Lagrangian-dual runs: iterate averaging is an option, post-processing
 
 TEST_CASE("pf-ld runs trained together compute their coefficients in lanes, bit for bit",
           "[pf-ld][shared-batches][lanes]") {
-    // A sweep's observer shows no batch loss: the coefficients are then computed in lanes.
-    struct NoBatchLoss : TrainingObserver {
-        bool showsBatchLoss() const override { return false; }
-    };
-    const auto together = [](const std::vector<TrainConfig>& configs, const DataSplit& data) {
-        std::vector<NoBatchLoss> observers(configs.size());
-        std::vector<TrainingObserver*> pointers;
-        for (NoBatchLoss& observer : observers) pointers.push_back(&observer);
-        CancelToken cancel;
-        return runAlgorithmTogether(configs, data, pointers, cancel);
-    };
+    // As a sweep trains them (no batch loss shown), the coefficients are computed in lanes.
     const DataSplit data = test::syntheticSplit(2000);
     for (const std::string constraint : {"rates", "accuracy-parity"}) {
         INFO(constraint);
@@ -492,12 +482,12 @@ TEST_CASE("pf-ld runs trained together compute their coefficients in lanes, bit 
             configs.push_back(config);
         }
         configs[1].clipTheta = 0.05;  // most rows clipped
-        const std::vector<RunResult> lanes = together(configs, data);
+        const std::vector<RunResult> lanes = test::runTogetherAsSweep(configs, data);
         ld::stepRunsOneByOne(true);
-        const std::vector<RunResult> oneByOne = together(configs, data);
+        const std::vector<RunResult> oneByOne = test::runTogetherAsSweep(configs, data);
         ld::stepRunsOneByOne(false);
         SharedBatchProducts::useBaselineInstructionsOnly(true);
-        const std::vector<RunResult> baseline = together(configs, data);
+        const std::vector<RunResult> baseline = test::runTogetherAsSweep(configs, data);
         SharedBatchProducts::useBaselineInstructionsOnly(false);
         REQUIRE(lanes.size() == configs.size());
         for (std::size_t i = 0; i < configs.size(); ++i) {

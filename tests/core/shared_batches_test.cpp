@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "core/algorithms/registry.h"
@@ -468,6 +469,17 @@ TEST_CASE(
 
 namespace {
 
+/// `configs` trained together on `data` over the rows' nonzero entries, then over the whole rows.
+std::pair<std::vector<RunResult>, std::vector<RunResult>> onNonzerosAndWholeRows(
+    const std::vector<TrainConfig>& configs, const DataSplit& data) {
+    std::vector<TrainingObserver> observers(configs.size());
+    std::vector<RunResult> sparse = together(configs, data, observers);
+    DesignMatrix::useDenseRowsOnly(true);
+    std::vector<RunResult> dense = together(configs, data, observers);
+    DesignMatrix::useDenseRowsOnly(false);
+    return {std::move(sparse), std::move(dense)};
+}
+
 /// The synthetic data with three numeric features and three one-hot encoded categorical
 /// columns of eight levels each (levels drawn from the rows' own features, so they carry
 /// signal): 7 of 28 design entries per row are nonzero, as in Adult's one-hot encoding.
@@ -502,11 +514,7 @@ TEST_CASE("Runs trained together on one-hot data give the same bits from the non
                                         sharing("dp-fermi", 0.5, 0.0)};
     configs[1].wStream = WStream::ClippedGradient;
     configs[1].lossClipShare = 0.5;
-    std::vector<TrainingObserver> observers(configs.size());
-    const std::vector<RunResult> sparse = together(configs, data, observers);
-    DesignMatrix::useDenseRowsOnly(true);
-    const std::vector<RunResult> dense = together(configs, data, observers);
-    DesignMatrix::useDenseRowsOnly(false);
+    const auto [sparse, dense] = onNonzerosAndWholeRows(configs, data);
     for (std::size_t i = 0; i < configs.size(); ++i) {
         INFO("run " << i);
         CHECK(sparse[i].status == RunStatus::Completed);
@@ -544,25 +552,6 @@ TEST_CASE("A run with its own batches on one-hot data learns the same from the n
     }
 }
 
-namespace {
-
-/// An observer that shows no batch loss, as a sweep's: runs trained together then step their
-/// rows in lanes (SharedBinaryRows).
-struct NoBatchLoss : TrainingObserver {
-    bool showsBatchLoss() const override { return false; }
-};
-
-std::vector<RunResult> togetherWithoutBatchLoss(const std::vector<TrainConfig>& configs,
-                                                const DataSplit& data) {
-    std::vector<NoBatchLoss> observers(configs.size());
-    std::vector<TrainingObserver*> pointers;
-    for (NoBatchLoss& observer : observers) pointers.push_back(&observer);
-    CancelToken cancel;
-    return runAlgorithmTogether(configs, data, pointers, cancel);
-}
-
-}  // namespace
-
 TEST_CASE("Binary logistic runs stepped in lanes give the bits of each run stepped on its own",
           "[shared-batches][trainer][lanes]") {
     for (const bool oneHot : {false, true}) {
@@ -584,12 +573,12 @@ TEST_CASE("Binary logistic runs stepped in lanes give the bits of each run stepp
             for (const double lossShare : {0.0, 0.5}) {
                 INFO("loss clip share " << lossShare);
                 for (TrainConfig& config : configs) config.lossClipShare = lossShare;
-                const std::vector<RunResult> lanes = togetherWithoutBatchLoss(configs, data);
+                const std::vector<RunResult> lanes = test::runTogetherAsSweep(configs, data);
                 SharedBinaryRows::stepRunsOneByOne(true);
-                const std::vector<RunResult> oneByOne = togetherWithoutBatchLoss(configs, data);
+                const std::vector<RunResult> oneByOne = test::runTogetherAsSweep(configs, data);
                 SharedBinaryRows::stepRunsOneByOne(false);
                 SharedBatchProducts::useBaselineInstructionsOnly(true);
-                const std::vector<RunResult> baseline = togetherWithoutBatchLoss(configs, data);
+                const std::vector<RunResult> baseline = test::runTogetherAsSweep(configs, data);
                 SharedBatchProducts::useBaselineInstructionsOnly(false);
                 for (std::size_t i = 0; i < configs.size(); ++i) {
                     INFO("run " << i);
@@ -620,11 +609,7 @@ TEST_CASE("Runs trained together on Adult give the same bits from the nonzeros a
         config.epochs = 3;
         config.batchSize = 2048;
     }
-    std::vector<TrainingObserver> observers(configs.size());
-    const std::vector<RunResult> sparse = together(configs, data, observers);
-    DesignMatrix::useDenseRowsOnly(true);
-    const std::vector<RunResult> dense = together(configs, data, observers);
-    DesignMatrix::useDenseRowsOnly(false);
+    const auto [sparse, dense] = onNonzerosAndWholeRows(configs, data);
     for (std::size_t i = 0; i < configs.size(); ++i) {
         INFO("run " << i);
         CHECK(sparse[i].test.error < 0.24);  // better than the majority class

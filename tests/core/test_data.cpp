@@ -35,6 +35,18 @@ RunResult runQuietly(const TrainConfig& config, const DataSplit& data) {
     return runAlgorithm(config, data, observer, cancel);
 }
 
+std::vector<RunResult> runTogetherAsSweep(const std::vector<TrainConfig>& configs,
+                                          const DataSplit& data) {
+    struct NoBatchLoss : TrainingObserver {
+        bool showsBatchLoss() const override { return false; }
+    };
+    std::vector<NoBatchLoss> observers(configs.size());
+    std::vector<TrainingObserver*> pointers;
+    for (NoBatchLoss& observer : observers) pointers.push_back(&observer);
+    CancelToken cancel;
+    return runAlgorithmTogether(configs, data, pointers, cancel);
+}
+
 DataSplit syntheticUserSplit() {
     SyntheticOptions options;
     options.rows = 2400;

@@ -2,6 +2,7 @@
 
 // Shared helpers for the core tests: small data splits built in memory.
 #include <string>
+#include <vector>
 
 #include "core/config/algorithm.h"
 #include "core/config/run_result.h"
@@ -36,6 +37,12 @@ TrainConfig quickConfig(const std::string& algorithm, double epsilon, double lam
 
 /// Runs `config` on `data` with a silent observer and no cancellation.
 RunResult runQuietly(const TrainConfig& config, const DataSplit& data);
+
+/// Trains `configs` together on `data` (runAlgorithmTogether) as a sweep does: with observers
+/// that show no batch loss (so runs that share a batch step their rows in lanes), no
+/// cancellation.
+std::vector<RunResult> runTogetherAsSweep(const std::vector<TrainConfig>& configs,
+                                          const DataSplit& data);
 
 /// The synthetic data with 300 users (2400 rows), for algorithms whose unit of privacy is a user.
 DataSplit syntheticUserSplit();
