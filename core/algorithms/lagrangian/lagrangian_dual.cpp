@@ -814,9 +814,7 @@ public:
     /// Row i's coefficient in the step's clipped sum from its score x̃_iᵀθ (the shared pass):
     /// what clippedGradientSum does for one row, short of adding the row.
     double coefficient(long i, double score) {
-        const int cell = m_dual.cellOfRow()(i);
-        const double k = cell >= 0 ? m_dual.kappa()(cell) : 0.0;
-        double r = rowScoreGradient(m_settings.constraint, score, m_data.train.y(i), k);
+        double r = rowScoreGradient(m_settings.constraint, score, m_data.train.y(i), kappaOfRow(i));
         if (m_lossShown) m_lossSum += logisticLoss(score, m_data.train.y(i));
         m_clipped += clipScale(std::abs(r) * m_design->norms(i), m_clip, r);
         return r;
