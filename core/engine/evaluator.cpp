@@ -8,6 +8,7 @@
 
 #include "core/engine/run_streams.h"
 #include "core/engine/shared_batch_products.h"
+#include "core/engine/vector_math.h"
 #include "core/fairness/ermi.h"
 #include "core/model/logistic_regression.h"
 #include "core/util/recent_results.h"
@@ -54,19 +55,14 @@ double Evaluator::meanLossOfScores() {
 }
 
 double Evaluator::binaryLogisticMeanLoss() {
-    // The metrics of every row at once in SIMD (Eigen's exp and log on contiguous vectors, no
-    // select: it would fall back to scalar code): the same quantities as LogisticRegression's
-    // row loop up to round-off, which training keeps for its bits.
-    constexpr double kFloor = LogisticRegression::kProbabilityFloor;
-    const Eigen::Map<const Eigen::VectorXd> z(m_Z.data(), m_Z.rows());  // one score per row
-    m_sigma.array() = 1.0 / (1.0 + (-z.array()).exp());
+    // The metrics of every row at once in SIMD (vectorised exp and log, no select: it would
+    // fall back to scalar code): the same quantities as LogisticRegression's row loop up to
+    // round-off, which training keeps for its bits.
+    vector_math::logisticProbabilitiesAndLosses(m_Z.data(), m_labels.data(), m_Z.rows(),
+                                                LogisticRegression::kProbabilityFloor,
+                                                m_sigma.data(), m_loss.data());
     m_F.col(1) = m_sigma;
     m_F.col(0).array() = 1.0 - m_sigma.array();
-    // The clamped probability of each row's class: c·y + (1 − c)·(1 − y) is exact for y ∈ {0, 1}.
-    m_loss.array() = m_sigma.array().max(kFloor).min(1.0 - kFloor);
-    m_loss.array() =
-        -(m_loss.array() * m_labels.array() + (1.0 - m_loss.array()) * (1.0 - m_labels.array()))
-             .log();
     m_predicted = (m_sigma.array() >= 0.5).cast<int>().matrix();
     return m_loss.mean();
 }

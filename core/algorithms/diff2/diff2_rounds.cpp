@@ -15,6 +15,7 @@
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
 #include "core/engine/shared_batch_products.h"
+#include "core/engine/vector_math.h"
 #include "core/model/logistic_functions.h"
 #include "core/model/model.h"
 #include "core/privacy/noisy_release.h"
@@ -144,24 +145,19 @@ Calibration calibrate(double epsilon, double delta, long rounds, long period, lo
 
 namespace {
 
-/// softplus(a) and its derivative sigmoid(a) of every entry of `a`, through one exp(−|a|) and
-/// one log per entry, all in SIMD (Eigen's vectorised exp and log; the scalar std::log1p and a
-/// branch per entry are what made the network's pass slow). With e = exp(−|a|) ∈ (0, 1] and
-/// u = 1 + e rounded:
-///   softplus = max(a, 0) + log1p(e), log1p(e) = log(u) − ((u − 1) − e)/u (accurate to a few
-///   ulps, exact when u rounds to 1);
-///   sigmoid = (q + (1 − q)·e)/u with q = 1 for a > 0 and 0 for a < 0, i.e. 1/(1 + e) or
-///   e/(1 + e), neither overflowing. q = max(a, 0)/max(|a|, DBL_MIN) is exactly 0 or 1 except
-///   for |a| < DBL_MIN, where e = 1 and either branch gives 1/2.
-/// `e` and `u` are scratch of a's shape.
-template <typename Array, typename Out1, typename Out2>
-void softplusAndSigmoid(const Array& a, Eigen::ArrayXXd& e, Eigen::ArrayXXd& u, Out1&& softplusOut,
-                        Out2&& sigmoidOut) {
-    e = (-a.abs()).exp();
-    u = 1.0 + e;
-    softplusOut = a.max(0.0) + (u.log() - ((u - 1.0) - e) / u);
-    const auto q = a.max(0.0) / a.abs().max(std::numeric_limits<double>::min());
-    sigmoidOut = (q + (1.0 - q) * e) / u;
+/// softplus(a) and its derivative sigmoid(a) of every entry of `a` (contiguous), through one
+/// exp(−|a|) and one log per entry in SIMD (the scalar std::log1p and a branch per entry are
+/// what made the network's pass slow): vector_math::softplusAndSigmoid. `e` and `u` are
+/// scratch; every array takes a's shape.
+template <typename In, typename Out1, typename Out2>
+void softplusAndSigmoid(const In& a, Eigen::ArrayXXd& e, Eigen::ArrayXXd& u, Out1& softplusOut,
+                        Out2& sigmoidOut) {
+    e.resize(a.rows(), a.cols());
+    u.resize(a.rows(), a.cols());
+    softplusOut.resize(a.rows(), a.cols());
+    sigmoidOut.resize(a.rows(), a.cols());
+    vector_math::softplusAndSigmoid(a.data(), static_cast<long>(a.size()), e.data(), u.data(),
+                                    softplusOut.data(), sigmoidOut.data());
 }
 
 }  // namespace
@@ -208,8 +204,7 @@ void GradientModel::scores(const Eigen::VectorXd& x, const RowMatrix& X, Eigen::
     m_hiddenIn.matrix().noalias() = X * W1.transpose();
     m_hiddenIn.rowwise() += x.segment(H * d, H).transpose().array();
     // softplus' lands in the scratch δ; the caller that needs it (pass) reads it from there.
-    softplusAndSigmoid(m_hiddenIn, m_expMinusAbs, m_onePlusExp, hidden.array(),
-                       m_scratch.delta.array());
+    softplusAndSigmoid(m_hiddenIn, m_expMinusAbs, m_onePlusExp, hidden, m_scratch.delta);
     out.noalias() = hidden * x.segment(H * d + H, H);
     out.array() += x(H * d + 2 * H);
 }
@@ -226,8 +221,7 @@ void GradientModel::pass(const Eigen::VectorXd& x, const RowMatrix& X, const Eig
     } else {
         // softplus(s) into the loss buffer (or scratch), sigmoid(s) into r; then subtract.
         Eigen::VectorXd& softplusOfScore = loss ? *loss : m_weightedScoreGradient;
-        softplusAndSigmoid(m_scores.array(), m_outputExp, m_outputOnePlusExp,
-                           softplusOfScore.array(), r.array());
+        softplusAndSigmoid(m_scores, m_outputExp, m_outputOnePlusExp, softplusOfScore, r);
         r -= y;
         if (loss) loss->array() -= y.array() * m_scores.array();
     }

@@ -1,0 +1,78 @@
+#include "core/engine/vector_math.h"
+
+#include <Eigen/Core>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+
+#include "core/engine/vector_math_avx2.h"
+
+namespace pfa::vector_math {
+
+namespace {
+
+std::atomic<bool> baselineOnly{false};
+
+using ConstArray = Eigen::Map<const Eigen::ArrayXd>;
+using Array = Eigen::Map<Eigen::ArrayXd>;
+
+bool aligned16(const double* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// The baseline forms: Eigen's array expressions, two doubles per operation (SSE2). Eigen
+// computes a 16-byte aligned destination in pairs from its first element and an odd last
+// element with the scalar std::exp and std::log.
+void logisticBaseline(const double* z, const double* labels, long n, double floor, double* sigma,
+                      double* loss) {
+    const ConstArray zs(z, n), y(labels, n);
+    Array s(sigma, n), l(loss, n);
+    s = 1.0 / (1.0 + (-zs).exp());
+    // The clamped probability of each row's class: c·y + (1 − c)·(1 − y) is exact for y ∈ {0, 1}.
+    l = s.max(floor).min(1.0 - floor);
+    l = -(l * y + (1.0 - l) * (1.0 - y)).log();
+}
+
+void softplusAndSigmoidBaseline(const double* a, long n, double* e, double* u, double* softplus,
+                                double* sigmoid) {
+    const ConstArray as(a, n);
+    Array es(e, n), us(u, n), sp(softplus, n), sg(sigmoid, n);
+    es = (-as.abs()).exp();
+    us = 1.0 + es;
+    sp = as.max(0.0) + (us.log() - ((us - 1.0) - es) / us);
+    const auto q = as.max(0.0) / as.abs().max(std::numeric_limits<double>::min());
+    sg = (q + (1.0 - q) * es) / us;
+}
+
+}  // namespace
+
+bool usesAvx2() {
+    static const bool available = avx2::available();
+    return available && !baselineOnly.load(std::memory_order_relaxed);
+}
+
+void useBaselineInstructionsOnly(bool baseline) {
+    baselineOnly.store(baseline, std::memory_order_relaxed);
+}
+
+void logisticProbabilitiesAndLosses(const double* z, const double* labels, long n, double floor,
+                                    double* sigma, double* loss) {
+    long done = 0;
+    // The AVX2 form computes whole groups of four; it equals the baseline only where the
+    // baseline computes in pairs from the first element, i.e. on 16-byte aligned outputs.
+    if (usesAvx2() && aligned16(sigma) && aligned16(loss))
+        done = avx2::logistic(z, labels, n, floor, sigma, loss);
+    if (done < n)
+        logisticBaseline(z + done, labels + done, n - done, floor, sigma + done, loss + done);
+}
+
+void softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,
+                        double* sigmoid) {
+    long done = 0;
+    if (usesAvx2() && aligned16(e) && aligned16(u) && aligned16(softplus) && aligned16(sigmoid))
+        done = avx2::softplusAndSigmoid(a, n, e, u, softplus, sigmoid);
+    if (done < n) {
+        softplusAndSigmoidBaseline(a + done, n - done, e + done, u + done, softplus + done,
+                                   sigmoid + done);
+    }
+}
+
+}  // namespace pfa::vector_math

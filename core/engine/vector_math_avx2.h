@@ -1,0 +1,17 @@
+#pragma once
+
+// The AVX2 forms of vector_math.h's functions, compiled in their own file with AVX2 enabled
+// (vector_math_avx2.cpp). Only vector_math.cpp calls them, after asking available().
+
+namespace pfa::vector_math::avx2 {
+
+/// Whether this machine runs AVX2 instructions (false where the file was built without them).
+bool available();
+/// The first ⌊n/4⌋·4 elements of logisticProbabilitiesAndLosses; returns how many it did.
+long logistic(const double* z, const double* labels, long n, double floor, double* sigma,
+              double* loss);
+/// The first ⌊n/4⌋·4 elements of softplusAndSigmoid; returns how many it did.
+long softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,
+                        double* sigmoid);
+
+}  // namespace pfa::vector_math::avx2

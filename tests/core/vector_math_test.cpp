@@ -1,0 +1,137 @@
+#include "core/engine/vector_math.h"
+
+#include <Eigen/Core>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace pfa;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Scores of every kind: ordinary, large, where e^x overflows or goes subnormal, ±0, ±∞, NaN.
+Eigen::ArrayXd testValues(long n, std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::normal_distribution<double> normal(0.0, 6.0);
+    std::uniform_real_distribution<double> wide(-800.0, 800.0);
+    const double special[] = {0.0,    -0.0,    kInf,   -kInf, kNaN,  -745.2, -708.5, 709.9,
+                              1e-320, -1e-320, 2e-308, 36.8,  -36.8, 1e-9,   0.5,    -0.5};
+    Eigen::ArrayXd x(n);
+    for (long i = 0; i < n; ++i) {
+        if (i % 7 == 3)
+            x(i) = special[(i / 7) % 16];
+        else
+            x(i) = i % 3 == 0 ? wide(random) : normal(random);
+    }
+    return x;
+}
+
+/// Equal bit for bit (NaN against NaN of any payload).
+bool sameBits(double a, double b) {
+    if (std::isnan(a) && std::isnan(b)) return true;
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+long differences(const double* a, const double* b, long n) {
+    long count = 0;
+    for (long i = 0; i < n; ++i) count += sameBits(a[i], b[i]) ? 0 : 1;
+    return count;
+}
+
+/// Runs `f` once with the machine's best instructions and once with the baseline ones.
+template <typename F>
+void bothForms(F&& f) {
+    vector_math::useBaselineInstructionsOnly(false);
+    f();
+    vector_math::useBaselineInstructionsOnly(true);
+    f();
+    vector_math::useBaselineInstructionsOnly(false);
+}
+
+}  // namespace
+
+TEST_CASE("Binary logistic losses in SIMD are those of the array expressions, on every machine",
+          "[vector-math]") {
+    INFO("AVX2 in use: " << vector_math::usesAvx2());
+    const double floor = 1e-15;
+    for (long n : {0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 13L, 64L, 67L, 1001L}) {
+        const Eigen::ArrayXd z = testValues(n, 40 + static_cast<std::uint64_t>(n));
+        Eigen::ArrayXd labels(n);
+        for (long i = 0; i < n; ++i) labels(i) = static_cast<double>((i * 5 + 1) % 3 == 0);
+        // The expressions the evaluator computed before, on Eigen's own (aligned) arrays.
+        Eigen::ArrayXd sigma = 1.0 / (1.0 + (-z).exp());
+        Eigen::ArrayXd loss = sigma.max(floor).min(1.0 - floor);
+        loss = -(loss * labels + (1.0 - loss) * (1.0 - labels)).log();
+        bothForms([&] {
+            INFO("n = " << n << ", AVX2 now: " << vector_math::usesAvx2());
+            // On aligned outputs, and on outputs one double off (then the baseline computes all).
+            std::vector<double> buffer(2 * static_cast<std::size_t>(n) + 4, -1.0);
+            for (long offset : {0L, 1L}) {
+                Eigen::ArrayXd s(n), l(n);
+                double* sOut = offset == 0 ? s.data() : buffer.data() + 1;
+                double* lOut = offset == 0 ? l.data() : buffer.data() + n + 3;
+                vector_math::logisticProbabilitiesAndLosses(z.data(), labels.data(), n, floor, sOut,
+                                                            lOut);
+                if (offset == 1) {
+                    // Eigen itself computes an unaligned array's first or last element alone
+                    // (with the scalar exp and log): the same expressions at the same addresses.
+                    std::vector<double> reference(buffer.size());
+                    Eigen::Map<Eigen::ArrayXd> rs(reference.data() + 1, n),
+                        rl(reference.data() + n + 3, n);
+                    rs = 1.0 / (1.0 + (-z).exp());
+                    rl = rs.max(floor).min(1.0 - floor);
+                    rl = -(rl * labels + (1.0 - rl) * (1.0 - labels)).log();
+                    CHECK(differences(sOut, rs.data(), n) == 0);
+                    CHECK(differences(lOut, rl.data(), n) == 0);
+                    continue;
+                }
+                CHECK(differences(s.data(), sigma.data(), n) == 0);
+                CHECK(differences(l.data(), loss.data(), n) == 0);
+                // And they are the quantities named: σ and the clamped cross-entropy.
+                for (long i = 0; i < n; ++i) {
+                    if (!std::isfinite(z(i)) || std::abs(z(i)) > 30.0) continue;
+                    const double p = 1.0 / (1.0 + std::exp(-z(i)));
+                    CHECK(s(i) == Approx(p).epsilon(1e-14));
+                    const double c = std::min(std::max(p, floor), 1.0 - floor);
+                    CHECK(l(i) == Approx(-std::log(labels(i) == 1.0 ? c : 1.0 - c))
+                                      .epsilon(1e-12)
+                                      .margin(1e-15));
+                }
+            }
+        });
+    }
+}
+
+TEST_CASE("softplus and sigmoid in SIMD are those of the array expressions, on every machine",
+          "[vector-math]") {
+    INFO("AVX2 in use: " << vector_math::usesAvx2());
+    for (long n : {0L, 1L, 2L, 3L, 5L, 6L, 10L, 11L, 30L, 67L, 16000L}) {
+        const Eigen::ArrayXd a = testValues(n, 7 + static_cast<std::uint64_t>(n));
+        // The network's expressions before, on Eigen's own arrays.
+        const Eigen::ArrayXd e = (-a.abs()).exp();
+        const Eigen::ArrayXd u = 1.0 + e;
+        const Eigen::ArrayXd softplus = a.max(0.0) + (u.log() - ((u - 1.0) - e) / u);
+        const auto q = a.max(0.0) / a.abs().max(std::numeric_limits<double>::min());
+        const Eigen::ArrayXd sigmoid = (q + (1.0 - q) * e) / u;
+        bothForms([&] {
+            INFO("n = " << n << ", AVX2 now: " << vector_math::usesAvx2());
+            Eigen::ArrayXd eOut(n), uOut(n), spOut(n), sgOut(n);
+            vector_math::softplusAndSigmoid(a.data(), n, eOut.data(), uOut.data(), spOut.data(),
+                                            sgOut.data());
+            CHECK(differences(spOut.data(), softplus.data(), n) == 0);
+            CHECK(differences(sgOut.data(), sigmoid.data(), n) == 0);
+            for (long i = 0; i < n; ++i) {
+                if (!std::isfinite(a(i)) || std::abs(a(i)) > 30.0) continue;
+                CHECK(spOut(i) == Approx(std::log1p(std::exp(a(i)))).epsilon(1e-13));
+                CHECK(sgOut(i) == Approx(1.0 / (1.0 + std::exp(-a(i)))).epsilon(1e-14));
+            }
+        });
+    }
+}
