@@ -4,9 +4,10 @@
 #include "core/engine/shared_batch_products.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <stdexcept>
+
+#include "core/engine/instruction_set.h"
 
 namespace pfa {
 
@@ -204,33 +205,27 @@ void sparseGradientBaseline(const SparseRows& sparse, const long* ids, long rows
     sparseGradientBody(sparse, ids, rows, coefficients, blocks, gradient);
 }
 
-std::atomic<bool> baselineOnly{false};
-
-bool avx2() {
-    static const bool available = __builtin_cpu_supports("avx2");
-    return available && !baselineOnly.load(std::memory_order_relaxed);
-}
-
 void scoresKernel(const double* chunk, long width, long rows, const Lanes* parameters, long blocks,
                   Lanes* scores) {
-    (avx2() ? scoresAvx2 : scoresBaseline)(chunk, width, rows, parameters, blocks, scores);
+    (avx2Enabled() ? scoresAvx2 : scoresBaseline)(chunk, width, rows, parameters, blocks, scores);
 }
 
 void gradientKernel(const double* chunk, long width, long rows, const Lanes* coefficients,
                     long blocks, Lanes* gradient) {
-    (avx2() ? gradientAvx2 : gradientBaseline)(chunk, width, rows, coefficients, blocks, gradient);
+    (avx2Enabled() ? gradientAvx2 : gradientBaseline)(chunk, width, rows, coefficients, blocks,
+                                                      gradient);
 }
 
 void sparseScoresKernel(const SparseRows& sparse, const long* ids, long rows,
                         const Lanes* parameters, long blocks, Lanes* scores) {
-    (avx2() ? sparseScoresAvx2 : sparseScoresBaseline)(sparse, ids, rows, parameters, blocks,
-                                                       scores);
+    (avx2Enabled() ? sparseScoresAvx2 : sparseScoresBaseline)(sparse, ids, rows, parameters, blocks,
+                                                              scores);
 }
 
 void sparseGradientKernel(const SparseRows& sparse, const long* ids, long rows,
                           const Lanes* coefficients, long blocks, Lanes* gradient) {
-    (avx2() ? sparseGradientAvx2 : sparseGradientBaseline)(sparse, ids, rows, coefficients, blocks,
-                                                           gradient);
+    (avx2Enabled() ? sparseGradientAvx2 : sparseGradientBaseline)(sparse, ids, rows, coefficients,
+                                                                  blocks, gradient);
 }
 
 }  // namespace
@@ -295,12 +290,6 @@ void prefetchSparseRow(const SparseRows& rows, long i) {
     for (std::int64_t e = begin; e < end; e += 8) __builtin_prefetch(rows.values.data() + e);
     for (std::int64_t e = begin; e < end; e += 16) __builtin_prefetch(rows.columns.data() + e);
 }
-
-void SharedBatchProducts::useBaselineInstructionsOnly(bool baseline) {
-    baselineOnly.store(baseline, std::memory_order_relaxed);
-}
-
-bool SharedBatchProducts::usesAvx2() { return avx2(); }
 
 SharedBatchProducts::SharedBatchProducts(const DesignMatrix& design, int columns)
     : m_design(design), m_width(design.X.cols()), m_capacity(columns) {

@@ -78,12 +78,6 @@ public:
     void scoreAllRows(const DesignMatrix& design, const std::vector<const RowMatrix*>& thetas,
                       const std::vector<RowMatrix*>& scores);
 
-    /// For tests: compute with the baseline instructions even where AVX2 exists (the results
-    /// must not change), or again with the best available.
-    static void useBaselineInstructionsOnly(bool baseline);
-    /// Whether the AVX2 version is in use.
-    static bool usesAvx2();
-
 private:
     std::size_t index(long k, int column) const {
         return static_cast<std::size_t>(k * m_lanes + column);

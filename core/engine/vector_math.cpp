@@ -1,17 +1,15 @@
 #include "core/engine/vector_math.h"
 
 #include <Eigen/Core>
-#include <atomic>
 #include <cstdint>
 #include <limits>
 
+#include "core/engine/instruction_set.h"
 #include "core/engine/vector_math_avx2.h"
 
 namespace pfa::vector_math {
 
 namespace {
-
-std::atomic<bool> baselineOnly{false};
 
 using ConstArray = Eigen::Map<const Eigen::ArrayXd>;
 using Array = Eigen::Map<Eigen::ArrayXd>;
@@ -42,23 +40,17 @@ void softplusAndSigmoidBaseline(const double* a, long n, double* e, double* u, d
     sg = (q + (1.0 - q) * es) / us;
 }
 
+/// Whether to take the AVX2 form: the machine runs it (instruction_set.h) and this build has it.
+bool avx2Form() { return avx2Enabled() && avx2::compiled(); }
+
 }  // namespace
-
-bool usesAvx2() {
-    static const bool available = avx2::available();
-    return available && !baselineOnly.load(std::memory_order_relaxed);
-}
-
-void useBaselineInstructionsOnly(bool baseline) {
-    baselineOnly.store(baseline, std::memory_order_relaxed);
-}
 
 void logisticProbabilitiesAndLosses(const double* z, const double* labels, long n, double floor,
                                     double* sigma, double* loss) {
     long done = 0;
     // The AVX2 form computes whole groups of four; it equals the baseline only where the
     // baseline computes in pairs from the first element, i.e. on 16-byte aligned outputs.
-    if (usesAvx2() && aligned16(sigma) && aligned16(loss))
+    if (avx2Form() && aligned16(sigma) && aligned16(loss))
         done = avx2::logistic(z, labels, n, floor, sigma, loss);
     if (done < n)
         logisticBaseline(z + done, labels + done, n - done, floor, sigma + done, loss + done);
@@ -67,7 +59,7 @@ void logisticProbabilitiesAndLosses(const double* z, const double* labels, long 
 void softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,
                         double* sigmoid) {
     long done = 0;
-    if (usesAvx2() && aligned16(e) && aligned16(u) && aligned16(softplus) && aligned16(sigmoid))
+    if (avx2Form() && aligned16(e) && aligned16(u) && aligned16(softplus) && aligned16(sigmoid))
         done = avx2::softplusAndSigmoid(a, n, e, u, softplus, sigmoid);
     if (done < n) {
         softplusAndSigmoidBaseline(a + done, n - done, e + done, u + done, softplus + done,

@@ -4,11 +4,11 @@ namespace pfa::vector_math {
 
 // Element-wise exp/log work of whole passes over rows, on contiguous arrays of doubles, in SIMD
 // through Eigen's vectorised exp and log. Machines with AVX2 take four doubles per vector
-// operation instead of two (chosen at run time), with the same results bit for bit: both
-// forms do each element's operations in the same order with the same polynomial (no fused
-// multiply-add), and where the AVX2 form stops short of the end, the baseline form finishes.
-// The results are those of the Eigen array expressions named in each function's comment,
-// evaluated on Eigen-allocated (16-byte aligned) arrays.
+// operation instead of two (chosen at run time by avx2Enabled(), instruction_set.h), with the
+// same results bit for bit: both forms do each element's operations in the same order with the
+// same polynomial (no fused multiply-add), and where the AVX2 form stops short of the end, the
+// baseline form finishes. The results are those of the Eigen array expressions named in each
+// function's comment, evaluated on Eigen-allocated (16-byte aligned) arrays.
 
 /// Binary logistic probabilities and losses of n rows: σ_i = 1/(1 + e^{−z_i}) and
 /// loss_i = −log(c_i·y_i + (1 − c_i)·(1 − y_i)), c_i = min(max(σ_i, floor), 1 − floor), for
@@ -23,12 +23,5 @@ void logisticProbabilitiesAndLosses(const double* z, const double* labels, long 
 /// `e` and `u` are scratch of n values; no array may overlap another.
 void softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,
                         double* sigmoid);
-
-/// Whether the functions above run their AVX2 form (the machine has it, and tests did not ask
-/// for the baseline).
-bool usesAvx2();
-/// For tests: every call takes the baseline form (true), or the AVX2 form again where the
-/// machine has it (false). The results must not change.
-void useBaselineInstructionsOnly(bool baseline);
 
 }  // namespace pfa::vector_math

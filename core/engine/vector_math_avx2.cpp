@@ -25,7 +25,7 @@ namespace ev = ::pfa_eigen_avx2::internal;
 using Packet = ev::Packet4d;
 }  // namespace
 
-bool available() { return __builtin_cpu_supports("avx2"); }
+bool compiled() { return true; }
 
 long logistic(const double* z, const double* labels, long n, double floor, double* sigma,
               double* loss) {
@@ -79,7 +79,7 @@ long softplusAndSigmoid(const double* a, long n, double* /*e*/, double* /*u*/, d
 
 #else
 
-bool available() { return false; }
+bool compiled() { return false; }
 long logistic(const double*, const double*, long, double, double*, double*) { return 0; }
 long softplusAndSigmoid(const double*, long, double*, double*, double*, double*) { return 0; }
 

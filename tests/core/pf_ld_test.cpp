@@ -482,13 +482,8 @@ TEST_CASE("pf-ld runs trained together compute their coefficients in lanes, bit 
             configs.push_back(config);
         }
         configs[1].clipTheta = 0.05;  // most rows clipped
-        const std::vector<RunResult> lanes = test::runTogetherAsSweep(configs, data);
-        ld::stepRunsOneByOne(true);
-        const std::vector<RunResult> oneByOne = test::runTogetherAsSweep(configs, data);
-        ld::stepRunsOneByOne(false);
-        SharedBatchProducts::useBaselineInstructionsOnly(true);
-        const std::vector<RunResult> baseline = test::runTogetherAsSweep(configs, data);
-        SharedBatchProducts::useBaselineInstructionsOnly(false);
+        const auto [lanes, oneByOne, baseline] =
+            test::runTogetherThreeWays(configs, data, ld::stepRunsOneByOne);
         REQUIRE(lanes.size() == configs.size());
         for (std::size_t i = 0; i < configs.size(); ++i) {
             INFO("run " << i);

@@ -15,6 +15,7 @@
 #include "core/config/parameters.h"
 #include "core/data/catalog.h"
 #include "core/data/preprocessing.h"
+#include "core/engine/instruction_set.h"
 #include "core/engine/shared_batch_products.h"
 #include "core/privacy/accounting_json.h"
 #include "core/privacy/dataset_ledger.h"
@@ -449,15 +450,15 @@ TEST_CASE(
         std::vector<RowMatrix> scores, gradients;
         checkPlainSums(design, scores, gradients);
         // The same bits with the baseline instructions as with AVX2, and over the whole rows.
-        INFO("AVX2 in use: " << SharedBatchProducts::usesAvx2());
+        INFO("AVX2 in use: " << avx2Enabled());
         for (const bool baseline : {false, true}) {
             for (const bool dense : {false, true}) {
-                SharedBatchProducts::useBaselineInstructionsOnly(baseline);
+                useBaselineInstructionsOnly(baseline);
                 DesignMatrix::useDenseRowsOnly(dense);
                 std::vector<RowMatrix> again, againGradients;
                 checkPlainSums(design, again, againGradients);
                 DesignMatrix::useDenseRowsOnly(false);
-                SharedBatchProducts::useBaselineInstructionsOnly(false);
+                useBaselineInstructionsOnly(false);
                 for (int r = 0; r < 5; ++r) {
                     REQUIRE(again[r] == scores[r]);
                     REQUIRE(againGradients[r] == gradients[r]);
@@ -573,13 +574,8 @@ TEST_CASE("Binary logistic runs stepped in lanes give the bits of each run stepp
             for (const double lossShare : {0.0, 0.5}) {
                 INFO("loss clip share " << lossShare);
                 for (TrainConfig& config : configs) config.lossClipShare = lossShare;
-                const std::vector<RunResult> lanes = test::runTogetherAsSweep(configs, data);
-                SharedBinaryRows::stepRunsOneByOne(true);
-                const std::vector<RunResult> oneByOne = test::runTogetherAsSweep(configs, data);
-                SharedBinaryRows::stepRunsOneByOne(false);
-                SharedBatchProducts::useBaselineInstructionsOnly(true);
-                const std::vector<RunResult> baseline = test::runTogetherAsSweep(configs, data);
-                SharedBatchProducts::useBaselineInstructionsOnly(false);
+                const auto [lanes, oneByOne, baseline] =
+                    test::runTogetherThreeWays(configs, data, SharedBinaryRows::stepRunsOneByOne);
                 for (std::size_t i = 0; i < configs.size(); ++i) {
                     INFO("run " << i);
                     CHECK(lanes[i].status == RunStatus::Completed);
@@ -624,9 +620,9 @@ TEST_CASE("Runs trained together give the same bits with baseline and AVX2 instr
                                               sharing("dp-fermi", 3.0, 0.0)};
     std::vector<TrainingObserver> observers(2);
     const std::vector<RunResult> best = together(configs, data, observers);
-    SharedBatchProducts::useBaselineInstructionsOnly(true);
+    useBaselineInstructionsOnly(true);
     const std::vector<RunResult> baseline = together(configs, data, observers);
-    SharedBatchProducts::useBaselineInstructionsOnly(false);
+    useBaselineInstructionsOnly(false);
     for (std::size_t i = 0; i < configs.size(); ++i) requireIdentical(best[i], baseline[i]);
 }
 

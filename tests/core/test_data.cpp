@@ -5,6 +5,7 @@
 
 #include "core/algorithms/registry.h"
 #include "core/data/silo_splitters.h"
+#include "core/engine/instruction_set.h"
 #include "core/util/error.h"
 
 namespace pfa::test {
@@ -45,6 +46,19 @@ std::vector<RunResult> runTogetherAsSweep(const std::vector<TrainConfig>& config
     for (NoBatchLoss& observer : observers) pointers.push_back(&observer);
     CancelToken cancel;
     return runAlgorithmTogether(configs, data, pointers, cancel);
+}
+
+LanesThreeWays runTogetherThreeWays(const std::vector<TrainConfig>& configs, const DataSplit& data,
+                                    void (*stepOneByOne)(bool)) {
+    LanesThreeWays out;
+    out.lanes = runTogetherAsSweep(configs, data);
+    stepOneByOne(true);
+    out.oneByOne = runTogetherAsSweep(configs, data);
+    stepOneByOne(false);
+    useBaselineInstructionsOnly(true);
+    out.baseline = runTogetherAsSweep(configs, data);
+    useBaselineInstructionsOnly(false);
+    return out;
 }
 
 DataSplit syntheticUserSplit() {

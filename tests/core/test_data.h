@@ -44,6 +44,15 @@ RunResult runQuietly(const TrainConfig& config, const DataSplit& data);
 std::vector<RunResult> runTogetherAsSweep(const std::vector<TrainConfig>& configs,
                                           const DataSplit& data);
 
+/// The results of runTogetherAsSweep three ways, for the tests of runs' lanes.
+struct LanesThreeWays {
+    std::vector<RunResult> lanes;     ///< in lanes, with the machine's best instructions
+    std::vector<RunResult> oneByOne;  ///< with `stepOneByOne(true)` in force
+    std::vector<RunResult> baseline;  ///< in lanes, with the baseline instructions only
+};
+LanesThreeWays runTogetherThreeWays(const std::vector<TrainConfig>& configs, const DataSplit& data,
+                                    void (*stepOneByOne)(bool));
+
 /// The synthetic data with 300 users (2400 rows), for algorithms whose unit of privacy is a user.
 DataSplit syntheticUserSplit();
 

@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include "core/engine/instruction_set.h"
+
 using namespace pfa;
 
 namespace {
@@ -48,18 +50,18 @@ long differences(const double* a, const double* b, long n) {
 /// Runs `f` once with the machine's best instructions and once with the baseline ones.
 template <typename F>
 void bothForms(F&& f) {
-    vector_math::useBaselineInstructionsOnly(false);
+    useBaselineInstructionsOnly(false);
     f();
-    vector_math::useBaselineInstructionsOnly(true);
+    useBaselineInstructionsOnly(true);
     f();
-    vector_math::useBaselineInstructionsOnly(false);
+    useBaselineInstructionsOnly(false);
 }
 
 }  // namespace
 
 TEST_CASE("Binary logistic losses in SIMD are those of the array expressions, on every machine",
           "[vector-math]") {
-    INFO("AVX2 in use: " << vector_math::usesAvx2());
+    INFO("AVX2 in use: " << avx2Enabled());
     const double floor = 1e-15;
     for (long n : {0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 13L, 64L, 67L, 1001L}) {
         const Eigen::ArrayXd z = testValues(n, 40 + static_cast<std::uint64_t>(n));
@@ -70,7 +72,7 @@ TEST_CASE("Binary logistic losses in SIMD are those of the array expressions, on
         Eigen::ArrayXd loss = sigma.max(floor).min(1.0 - floor);
         loss = -(loss * labels + (1.0 - loss) * (1.0 - labels)).log();
         bothForms([&] {
-            INFO("n = " << n << ", AVX2 now: " << vector_math::usesAvx2());
+            INFO("n = " << n << ", AVX2 now: " << avx2Enabled());
             // On aligned outputs, and on outputs one double off (then the baseline computes all).
             std::vector<double> buffer(2 * static_cast<std::size_t>(n) + 4, -1.0);
             for (long offset : {0L, 1L}) {
@@ -111,7 +113,7 @@ TEST_CASE("Binary logistic losses in SIMD are those of the array expressions, on
 
 TEST_CASE("softplus and sigmoid in SIMD are those of the array expressions, on every machine",
           "[vector-math]") {
-    INFO("AVX2 in use: " << vector_math::usesAvx2());
+    INFO("AVX2 in use: " << avx2Enabled());
     for (long n : {0L, 1L, 2L, 3L, 5L, 6L, 10L, 11L, 30L, 67L, 16000L}) {
         const Eigen::ArrayXd a = testValues(n, 7 + static_cast<std::uint64_t>(n));
         // The network's expressions before, on Eigen's own arrays.
@@ -121,7 +123,7 @@ TEST_CASE("softplus and sigmoid in SIMD are those of the array expressions, on e
         const auto q = a.max(0.0) / a.abs().max(std::numeric_limits<double>::min());
         const Eigen::ArrayXd sigmoid = (q + (1.0 - q) * e) / u;
         bothForms([&] {
-            INFO("n = " << n << ", AVX2 now: " << vector_math::usesAvx2());
+            INFO("n = " << n << ", AVX2 now: " << avx2Enabled());
             Eigen::ArrayXd eOut(n), uOut(n), spOut(n), sgOut(n);
             vector_math::softplusAndSigmoid(a.data(), n, eOut.data(), uOut.data(), spOut.data(),
                                             sgOut.data());

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/engine/clipping.h"
-#include "core/engine/shared_batch_products.h"
+#include "core/engine/instruction_set.h"
 #include "core/model/logistic_functions.h"
 
 namespace pfa::ld {
@@ -60,8 +60,7 @@ void rowBaseline(const RowLanes& t, bool rates, double label, double norm, const
 
 void rowCoefficients(const RowLanes& lanes, bool rates, double label, double norm, const double* z,
                      double* coefficients) {
-    (SharedBatchProducts::usesAvx2() ? rowAvx2 : rowBaseline)(lanes, rates, label, norm, z,
-                                                              coefficients);
+    (avx2Enabled() ? rowAvx2 : rowBaseline)(lanes, rates, label, norm, z, coefficients);
 }
 
 void stepRunsOneByOne(bool oneByOneAsked) {

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/engine/clipping.h"
+#include "core/engine/instruction_set.h"
 #include "core/model/logistic_functions.h"
 #include "core/model/logistic_regression.h"
 
@@ -223,8 +224,7 @@ void SharedBinaryRows::begin(const std::vector<PerExampleGradients*>& runs) {
 
 void SharedBinaryRows::addChunk(const std::vector<long>& batch, long c0, long cn,
                                 SharedBatchProducts& products) {
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    const auto row = avx2 && SharedBatchProducts::usesAvx2() ? rowAvx2 : rowBaseline;
+    const auto row = avx2Enabled() ? rowAvx2 : rowBaseline;
     const Lanes lanes{m_lanes,
                       m_lambda.data(),
                       m_clipTheta.data(),
