@@ -7,15 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/data/feature_matrix.h"
 #include "core/data/split_method.h"
 #include "core/data/units.h"
 
 namespace pfa {
 
 struct PersonalisedTruth;  // core/data/personalised.h
-
-/// Row-major dense matrix: one example per row, so a row is contiguous in memory.
-using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// An encoded data set ready for training: numeric features X (n×d, no bias column), the
 /// label y ∈ {0..l−1}, the sensitive group s ∈ {0..k−1}, an optional user id, and the rows
@@ -24,7 +22,7 @@ using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 /// of X.
 struct Dataset {
     std::string name;
-    RowMatrix X;
+    FeatureMatrix X;  ///< n × d, stored with the design's bias column (feature_matrix.h)
     Eigen::VectorXi y;
     Eigen::VectorXi s;
     Eigen::VectorXi userId;  ///< empty, or one id per row

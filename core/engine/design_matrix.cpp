@@ -12,24 +12,37 @@
 
 namespace pfa {
 
-DesignMatrix makeDesignMatrix(const RowMatrix& features, double bound) {
+namespace {
+
+/// Norms, rescaling and nonzeros of a design; `rows` are the features' rows with bias. With
+/// `mayBorrow` the design reads `rows` itself unless a row must be rescaled.
+DesignMatrix buildDesign(const RowMatrix& rows, double bound, bool mayBorrow) {
     DesignMatrix design;
-    design.X.resize(features.rows(), features.cols() + 1);
-    design.X.leftCols(features.cols()) = features;
-    design.X.col(features.cols()).setOnes();
-    design.norms = design.X.rowwise().norm();
-    if (bound > 0.0) {
-        for (Eigen::Index i = 0; i < design.X.rows(); ++i) {
-            double scale = 1.0;
-            if (clipScale(design.norms(i), bound, scale)) {
-                design.X.row(i) *= scale;
-                design.norms(i) = bound;
+    design.norms = rows.rowwise().norm();
+    const bool rescales = bound > 0.0 && (design.norms.array() > bound).any();
+    if (mayBorrow && !rescales) {
+        design.borrowed = &rows;
+    } else {
+        design.owned = rows;
+        if (rescales) {
+            for (Eigen::Index i = 0; i < design.owned.rows(); ++i) {
+                double scale = 1.0;
+                if (clipScale(design.norms(i), bound, scale)) {
+                    design.owned.row(i) *= scale;
+                    design.norms(i) = bound;
+                }
             }
         }
     }
     design.squaredNorms = design.norms.array().square();
-    design.sparse = sparseRowsOf(design.X);
+    design.sparse = sparseRowsOf(design.X());
     return design;
+}
+
+}  // namespace
+
+DesignMatrix makeDesignMatrix(const FeatureMatrix& features, double bound) {
+    return buildDesign(features.withBias(), bound, false);
 }
 
 namespace {
@@ -71,13 +84,14 @@ namespace {
 /// spaced values (a matrix refilled in place reads differently) and the bound.
 using DesignKey = std::tuple<const double*, Eigen::Index, Eigen::Index, std::uint64_t, double>;
 
-DesignKey keyOf(const RowMatrix& features, double bound) {
+DesignKey keyOf(const FeatureMatrix& features, double bound) {
     std::uint64_t mix = 0x9e3779b97f4a7c15ULL;
     const Eigen::Index size = features.size();
     const Eigen::Index step = std::max<Eigen::Index>(1, size / 64);
     for (Eigen::Index k = 0; k < size; k += step) {
         std::uint64_t bits = 0;
-        std::memcpy(&bits, features.data() + k, sizeof bits);
+        const double value = features(k / features.cols(), k % features.cols());
+        std::memcpy(&bits, &value, sizeof bits);
         mix = (mix ^ bits) * 0x100000001b3ULL;
     }
     return {features.data(), features.rows(), features.cols(), mix, bound};
@@ -85,7 +99,8 @@ DesignKey keyOf(const RowMatrix& features, double bound) {
 
 }  // namespace
 
-std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const RowMatrix& features, double bound) {
+std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const FeatureMatrix& features,
+                                                       double bound) {
     static std::mutex mutex;
     static std::map<DesignKey, std::weak_ptr<const DesignMatrix>> designs;
     const DesignKey key = keyOf(features, bound);
@@ -98,7 +113,8 @@ std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const RowMatrix& features
     if (const auto found = designs.find(key); found != designs.end()) {
         if (std::shared_ptr<const DesignMatrix> design = found->second.lock()) return design;
     }
-    auto design = std::make_shared<const DesignMatrix>(makeDesignMatrix(features, bound));
+    auto design =
+        std::make_shared<const DesignMatrix>(buildDesign(features.withBias(), bound, true));
     designs[key] = design;
     return design;
 }

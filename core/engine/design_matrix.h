@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/data/dataset.h"
+#include "core/data/feature_matrix.h"
 
 namespace pfa {
 
@@ -32,28 +33,42 @@ SparseRows sparseRowsOf(const RowMatrix& X, double share = kSparseRowsShare);
 /// rescaled so that ‖x̃‖ ≤ B, with the row norms that per-example clipping needs, and the
 /// rows' nonzero entries when most entries are zero.
 struct DesignMatrix {
-    RowMatrix X;
+    /// The rows x̃_i, n × (d + 1), contiguous: a shared design whose rows are not rescaled
+    /// reads the features' own storage (FeatureMatrix::withBias()), any other its own copy.
+    const RowMatrix& X() const { return borrowed != nullptr ? *borrowed : owned; }
     Eigen::VectorXd norms;
     Eigen::VectorXd squaredNorms;
     SparseRows sparse;  ///< X's nonzeros when at most kSparseRowsShare of it; else empty
 
+    /// Whether X() is the features' storage rather than a copy.
+    bool borrowsFeatures() const { return borrowed != nullptr; }
     /// The nonzero entries to compute with, or nullptr for the dense rows X.
     const SparseRows* sparseRows() const;
     /// For tests: every design computes over its dense rows (the results must not change), or
     /// again over its nonzeros where it keeps them.
     static void useDenseRowsOnly(bool dense);
+
+    const RowMatrix* borrowed = nullptr;  ///< the features' rows with bias, or null
+    RowMatrix owned;                      ///< the rows when not borrowed
 };
 
-/// The design matrix of `features`; `bound` > 0 rescales every longer row to norm `bound`
-/// (dp-fermi.md §7.3), ≤ 0 leaves rows as they are.
-DesignMatrix makeDesignMatrix(const RowMatrix& features, double bound);
+/// The design matrix of `features`, with its own copy of the rows; `bound` > 0 rescales every
+/// longer row to norm `bound` (dp-fermi.md §7.3), ≤ 0 leaves rows as they are.
+DesignMatrix makeDesignMatrix(const FeatureMatrix& features, double bound);
 
 /// The design matrix of `features` (as makeDesignMatrix), shared: while any caller holds the
 /// returned pointer, a call for the same matrix (the same object, size and sampled values) and
 /// bound returns the same design instead of building another copy. Runs of a sweep on one data
-/// set, on any thread, read one design of each part; it is freed with its last holder.
-/// Thread-safe. `features` must not change while a design of it is held.
-std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const RowMatrix& features, double bound);
+/// set, on any thread, read one design of each part; it is freed with its last holder. When
+/// no row is rescaled the design reads the features' own storage, so no copy of the rows is
+/// made at all. Thread-safe. `features` must outlive the design and not change while it is
+/// held.
+std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const FeatureMatrix& features, double bound);
+/// A temporary would not outlive the design that reads it.
+std::shared_ptr<const DesignMatrix> sharedDesignMatrix(FeatureMatrix&& features,
+                                                       double bound) = delete;
+std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const RowMatrix& features,
+                                                       double bound) = delete;
 
 /// Requests every cache line of row i of X ahead of its use (rows of a Poisson batch are
 /// scattered, so the hardware prefetcher cannot guess them).

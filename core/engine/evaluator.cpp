@@ -40,7 +40,7 @@ double Evaluator::meanLoss(const RowMatrix& theta) {
                             m_Z.data() + a, static_cast<long>(m_Z.cols()));
         }
     } else {
-        m_Z.noalias() = m_design.X * theta.transpose();
+        m_Z.noalias() = m_design.X() * theta.transpose();
     }
     return meanLossOfScores();
 }

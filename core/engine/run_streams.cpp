@@ -38,8 +38,9 @@ std::uint64_t dataFingerprint(const Dataset& data) {
     mix.add(data.sensitiveDescription);
     mix.add(static_cast<std::uint64_t>(data.X.rows()));
     mix.add(static_cast<std::uint64_t>(data.X.cols()));
-    const double* values = data.X.data();
-    for (Eigen::Index i = 0; i < data.X.size(); ++i) mix.add(values[i]);
+    // Row by row: the rows are stored a bias column apart.
+    for (Eigen::Index i = 0; i < data.X.rows(); ++i)
+        for (Eigen::Index j = 0; j < data.X.cols(); ++j) mix.add(data.X(i, j));
     for (Eigen::Index i = 0; i < data.y.size(); ++i) mix.add(static_cast<std::uint64_t>(data.y(i)));
     for (Eigen::Index i = 0; i < data.s.size(); ++i) mix.add(static_cast<std::uint64_t>(data.s(i)));
     for (Eigen::Index i = 0; i < data.userId.size(); ++i) {

@@ -292,7 +292,7 @@ void prefetchSparseRow(const SparseRows& rows, long i) {
 }
 
 SharedBatchProducts::SharedBatchProducts(const DesignMatrix& design, int columns)
-    : m_design(design), m_width(design.X.cols()), m_capacity(columns) {
+    : m_design(design), m_width(design.X().cols()), m_capacity(columns) {
     const long lanes = (std::max(columns, 1) + 7) / 8 * 8;
     m_parameters.assign(static_cast<std::size_t>(m_width * lanes), 0.0);
     m_gradient.assign(static_cast<std::size_t>(m_width * lanes), 0.0);
@@ -323,7 +323,7 @@ void SharedBatchProducts::setParameters(int first, const RowMatrix& theta) {
 }
 
 void SharedBatchProducts::forward(const std::vector<long>& batch, long size, long c0, long count) {
-    const RowMatrix& X = m_design.X;
+    const RowMatrix& X = m_design.X();
     m_chunkRows = count;
     m_chunkSparse = m_parametersFinite ? m_design.sparseRows() : nullptr;
     if (m_chunkSparse) {
@@ -377,13 +377,13 @@ void SharedBatchProducts::scoreAllRows(const DesignMatrix& design,
                                        const std::vector<const RowMatrix*>& thetas,
                                        const std::vector<RowMatrix*>& scores) {
     if (thetas.empty()) return;
-    if (design.X.cols() != m_width)
+    if (design.X().cols() != m_width)
         throw std::logic_error("SharedBatchProducts: rows of another width");
     const long p = thetas.front()->rows();
     begin(static_cast<int>(thetas.size() * static_cast<std::size_t>(p)));
     for (std::size_t r = 0; r < thetas.size(); ++r)
         setParameters(static_cast<int>(r * static_cast<std::size_t>(p)), *thetas[r]);
-    const RowMatrix& X = design.X;
+    const RowMatrix& X = design.X();
     const long n = X.rows();
     const SparseRows* sparse = m_parametersFinite ? design.sparseRows() : nullptr;
     for (long c0 = 0; c0 < n; c0 += kRows) {

@@ -713,7 +713,7 @@ RowMatrix encodeForModel(const ModelPreprocessing& preprocessing, const TabularD
     return encodeSelectedRows(preprocessing, data, all, unseen);
 }
 
-void scoreRows(const RunResult& run, const RowMatrix& X, RowMatrix& probabilities,
+void scoreRows(const RunResult& run, const FeatureRows& X, RowMatrix& probabilities,
                Eigen::VectorXi& predicted) {
     const Eigen::Index n = X.rows();
     const Eigen::Index d = X.cols();

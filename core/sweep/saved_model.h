@@ -180,7 +180,7 @@ RowMatrix encodeForModel(const ModelPreprocessing& preprocessing, const TabularD
 /// Scores encoded rows X (rows × d) with the run's θ as training evaluated them: the bias
 /// column appended, rows [x, 1] with norm above the feature bound scaled down to it, then
 /// probabilities (rows × l) and the predicted class per row.
-void scoreRows(const RunResult& run, const RowMatrix& X, RowMatrix& probabilities,
+void scoreRows(const RunResult& run, const FeatureRows& X, RowMatrix& probabilities,
                Eigen::VectorXi& predicted);
 
 }  // namespace pfa

@@ -140,7 +140,7 @@ TrainConfig postprocessingConfig(double epsilon) {
 Eigen::VectorXi basePredictions(const RunResult& result, const Dataset& rows) {
     const auto model = makeModelForClasses(2);
     const DesignMatrix design = makeDesignMatrix(rows.X, result.featureBound);
-    const RowMatrix Z = design.X * result.theta.transpose();
+    const RowMatrix Z = design.X() * result.theta.transpose();
     RowMatrix F(rows.rows(), 2);
     model->probabilities(Z, F);
     Eigen::VectorXi predicted(rows.rows());

@@ -38,7 +38,7 @@ const Eigen::VectorXi kExampleY = (Eigen::VectorXi(6) << 1, 0, 1, 0, 1, 0).finis
 
 /// mean ℓ + Σ_j λ_j ŝ_j v_j(θ), written out directly: the objective whose gradient the
 /// noise-free primal step must be. `cell(i)` is row i's cell, `parent(j)` the block of cell j.
-double lagrangianObjective(const Eigen::VectorXd& theta, const RowMatrix& X,
+double lagrangianObjective(const Eigen::VectorXd& theta, const FeatureRows& X,
                            const Eigen::VectorXi& y, const Eigen::VectorXi& cellOfRow,
                            const Eigen::VectorXi& parentOfCell, const Eigen::VectorXd& lambda,
                            const Eigen::VectorXd& signs, bool accuracyParity) {

@@ -421,7 +421,7 @@ void checkPlainSums(const DesignMatrix& design, std::vector<RowMatrix>& scores,
         for (long i = 0; i < 70; ++i) {
             double z = 0.0;
             for (long j = 0; j < 13; ++j) {
-                const double product = design.X(i, j) * thetas[r](0, j);
+                const double product = design.X()(i, j) * thetas[r](0, j);
                 z = z + product;
             }
             REQUIRE(scores[r](i, 0) == z);
@@ -429,7 +429,7 @@ void checkPlainSums(const DesignMatrix& design, std::vector<RowMatrix>& scores,
         for (long j = 0; j < 13; ++j) {
             double g = 0.0;
             for (long k = 0; k < 45; ++k) {
-                const double product = design.X(batch[k], j) * coefficients[r][k];
+                const double product = design.X()(batch[k], j) * coefficients[r][k];
                 g = g + product;
             }
             REQUIRE(gradients[r](0, j) == g);

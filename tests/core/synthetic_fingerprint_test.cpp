@@ -64,7 +64,8 @@ std::string fingerprint(const DataSplit& split) {
     for (const Dataset* part : {&split.train, &split.test}) {
         addBytesOf(hash, static_cast<std::uint64_t>(part->X.rows()));
         addBytesOf(hash, static_cast<std::uint64_t>(part->X.cols()));
-        for (Eigen::Index i = 0; i < part->X.size(); ++i) addDouble(hash, part->X.data()[i]);
+        for (Eigen::Index i = 0; i < part->X.rows(); ++i)
+            for (Eigen::Index j = 0; j < part->X.cols(); ++j) addDouble(hash, part->X(i, j));
         for (Eigen::Index i = 0; i < part->y.size(); ++i)
             addBytesOf(hash, static_cast<std::uint64_t>(part->y(i)));
         for (Eigen::Index i = 0; i < part->s.size(); ++i)

@@ -312,12 +312,12 @@ TEST_CASE(
     const long n = users.units(), m = 48;
     REQUIRE(users.minRowsPerUnit() >= m);
     const DesignMatrix design = makeDesignMatrix(data.train.X, 5.0);
-    RowMatrix Q = RowMatrix::Zero(n, design.X.cols());
+    RowMatrix Q = RowMatrix::Zero(n, design.X().cols());
     for (long u = 0; u < n; ++u) {
         const auto rows = users.rowsOf(u);
         for (long j = 0; j < m; ++j) {
             const long row = rows[static_cast<std::size_t>(j)];
-            Q.row(u) += (0.5 - data.train.y(row)) * design.X.row(row) / static_cast<double>(m);
+            Q.row(u) += (0.5 - data.train.y(row)) * design.X().row(row) / static_cast<double>(m);
         }
     }
     const double tau = 0.5 * 5.0 / std::sqrt(static_cast<double>(m));  // c_τ = 0.5
@@ -364,15 +364,15 @@ TEST_CASE(
     // The same steps written out: rows rescaled to norm ≤ B, every user's mean gradient, their
     // mean, a step and the projection onto the ball of radius R/2; the output is the average.
     const DesignMatrix design = makeDesignMatrix(data.train.X, 5.0);
-    Eigen::VectorXd theta = Eigen::VectorXd::Zero(design.X.cols()), average = theta;
+    Eigen::VectorXd theta = Eigen::VectorXd::Zero(design.X().cols()), average = theta;
     for (long t = 0; t < T; ++t) {
         Eigen::VectorXd g = Eigen::VectorXd::Zero(theta.size());
         for (int u = 0; u < users; ++u) {
             Eigen::VectorXd q = Eigen::VectorXd::Zero(theta.size());
             for (int j = 0; j < k; ++j) {
                 const Eigen::Index row = u * k + j;
-                const double p = 1.0 / (1.0 + std::exp(-design.X.row(row).dot(theta)));
-                q += (p - data.train.y(row)) * design.X.row(row).transpose();
+                const double p = 1.0 / (1.0 + std::exp(-design.X().row(row).dot(theta)));
+                q += (p - data.train.y(row)) * design.X().row(row).transpose();
             }
             g += q / k;
         }

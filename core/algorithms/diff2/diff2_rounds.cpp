@@ -190,7 +190,7 @@ void GradientModel::reserve(RecordFactors& factors, Eigen::Index rows) const {
     }
 }
 
-void GradientModel::scores(const Eigen::VectorXd& x, const RowMatrix& X, Eigen::VectorXd& out) {
+void GradientModel::scores(const Eigen::VectorXd& x, const FeatureRows& X, Eigen::VectorXd& out) {
     const Eigen::Index d = m_features;
     if (m_model == ModelKind::Linear) {
         out.noalias() = X * x.head(d);
@@ -209,7 +209,7 @@ void GradientModel::scores(const Eigen::VectorXd& x, const RowMatrix& X, Eigen::
     out.array() += x(H * d + 2 * H);
 }
 
-void GradientModel::pass(const Eigen::VectorXd& x, const RowMatrix& X, const Eigen::VectorXd& y,
+void GradientModel::pass(const Eigen::VectorXd& x, const FeatureRows& X, const Eigen::VectorXd& y,
                          RecordFactors& out, Eigen::VectorXd* loss) {
     const Eigen::Index d = m_features;
     scores(x, X, m_scores);
@@ -263,7 +263,7 @@ void GradientModel::recordNorms(const RecordFactors& now, const RecordFactors* b
 }
 
 void GradientModel::weightedSum(const RecordFactors& now, const RecordFactors* before,
-                                const RowMatrix& X, const Eigen::VectorXd& coef,
+                                const FeatureRows& X, const Eigen::VectorXd& coef,
                                 Eigen::VectorXd& agg) {
     const Eigen::Index d = m_features;
     Eigen::VectorXd& cr = m_weightedScoreGradient;  // c_i·(r_i − r'_i)
@@ -298,7 +298,7 @@ void GradientModel::weightedSum(const RecordFactors& now, const RecordFactors* b
     }
 }
 
-void GradientModel::gradients(const Eigen::VectorXd& x, const RowMatrix& X,
+void GradientModel::gradients(const Eigen::VectorXd& x, const FeatureRows& X,
                               const Eigen::VectorXd& y, Eigen::VectorXd& loss, Eigen::MatrixXd& G) {
     const Eigen::Index d = m_features;
     RecordFactors f;
@@ -319,7 +319,7 @@ void GradientModel::gradients(const Eigen::VectorXd& x, const RowMatrix& X,
     G.col(H * d + 2 * H) = f.scoreGradient;
 }
 
-Eigen::VectorXd inputNormsSquared(const RowMatrix& X) {
+Eigen::VectorXd inputNormsSquared(const FeatureRows& X) {
     return (X.rowwise().squaredNorm().array() + 1.0).matrix();
 }
 
@@ -542,7 +542,7 @@ private:
 /// `weight`; returns how many were clipped. Norms and sum come from the factors: no record's
 /// whole gradient is formed.
 long clippedWeightedSum(GradientModel& model, const RecordFactors& now, const RecordFactors* before,
-                        const RowMatrix& X, const Eigen::VectorXd& inputNormsSquared, double clip,
+                        const FeatureRows& X, const Eigen::VectorXd& inputNormsSquared, double clip,
                         const Eigen::VectorXd& weight, Eigen::VectorXd& norms,
                         Eigen::VectorXd& coef, Eigen::VectorXd& agg) {
     model.recordNorms(now, before, inputNormsSquared, norms);
@@ -689,7 +689,7 @@ public:
     /// The MLP's round: one pass, the records' clipped gradients (or gradient differences) from
     /// its factors.
     void factoredRound() {
-        const RowMatrix& X = m_data.train.X;
+        const FeatureMatrix& X = m_data.train.X;
         m_model.pass(m_x, X, m_y, m_now, m_roundLossShown ? &m_loss : nullptr);
         if (m_roundLossShown) m_roundLoss = m_weight.dot(m_loss);
         m_clippedNow =
@@ -851,8 +851,8 @@ void runLinearTogether(const std::vector<RoundRun*>& runs, const Dataset& train)
     std::vector<long> rows(static_cast<std::size_t>(n));
     std::iota(rows.begin(), rows.end(), 0L);
     SharedBatchProducts products(design, static_cast<int>(runs.size()));
-    RowMatrix gradient(1, design.X.cols());
-    Eigen::VectorXd agg(design.X.cols());
+    RowMatrix gradient(1, design.X().cols());
+    Eigen::VectorXd agg(design.X().cols());
     std::vector<RoundRun*> active;
     active.reserve(runs.size());
     for (;;) {

@@ -101,12 +101,12 @@ public:
     void reserve(Eigen::Index rows);
     void reserve(RecordFactors& factors, Eigen::Index rows) const;
     /// Scores (model outputs before the loss) of the rows of `X` (rows as reserved).
-    void scores(const Eigen::VectorXd& x, const RowMatrix& X, Eigen::VectorXd& out);
+    void scores(const Eigen::VectorXd& x, const FeatureRows& X, Eigen::VectorXd& out);
     /// One pass at iterate x over the rows of `X` with targets `y` (regression value, or class
     /// 0/1): every record's gradient factors into `out`, and its loss ℓ(x; z_i) into `*loss`
     /// unless `loss` is null (the loss is only a diagnostic; skipping it saves a logarithm per
     /// record).
-    void pass(const Eigen::VectorXd& x, const RowMatrix& X, const Eigen::VectorXd& y,
+    void pass(const Eigen::VectorXd& x, const FeatureRows& X, const Eigen::VectorXd& y,
               RecordFactors& out, Eigen::VectorXd* loss);
     /// ‖g_i‖ for every record i, or ‖g_i − g'_i‖ when `before` holds the factors g' of another
     /// iterate on the same rows. `inputNormsSquared` holds ‖x_i‖² + 1 (the inputs with the
@@ -114,11 +114,11 @@ public:
     void recordNorms(const RecordFactors& now, const RecordFactors* before,
                      const Eigen::VectorXd& inputNormsSquared, Eigen::VectorXd& norms) const;
     /// agg = Σ_i coef_i·g_i, or Σ_i coef_i·(g_i − g'_i) with `before`: two matrix products.
-    void weightedSum(const RecordFactors& now, const RecordFactors* before, const RowMatrix& X,
+    void weightedSum(const RecordFactors& now, const RecordFactors* before, const FeatureRows& X,
                      const Eigen::VectorXd& coef, Eigen::VectorXd& agg);
     /// The plain form, for tests and checks: every record's loss into `loss` and its whole
     /// gradient into the rows of `G` (rows × parameters).
-    void gradients(const Eigen::VectorXd& x, const RowMatrix& X, const Eigen::VectorXd& y,
+    void gradients(const Eigen::VectorXd& x, const FeatureRows& X, const Eigen::VectorXd& y,
                    Eigen::VectorXd& loss, Eigen::MatrixXd& G);
     /// Initial parameters: uniform ±1/√fan_in for the MLP, zero for the linear model.
     Eigen::VectorXd initial(std::uint64_t seed) const;
@@ -136,7 +136,7 @@ private:
 
 /// ‖x_i‖² + 1 for every row of `X`: the squared norm of a record's inputs with the bias, the
 /// factor its gradient's norm shares with every layer that reads the inputs.
-Eigen::VectorXd inputNormsSquared(const RowMatrix& X);
+Eigen::VectorXd inputNormsSquared(const FeatureRows& X);
 
 // ---- the run -------------------------------------------------------------------------------
 

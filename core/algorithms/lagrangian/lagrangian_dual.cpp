@@ -502,7 +502,7 @@ double cellSums(const DesignMatrix& design, const Eigen::Ref<const Eigen::RowVec
     sums.setZero();
     double loss = 0.0;
     for (Eigen::Index i = 0; i < train.rows(); ++i) {
-        const double score = design.X.row(i).dot(w);
+        const double score = design.X().row(i).dot(w);
         if (withLoss) loss += logisticLoss(score, train.y(i));
         const int cell = cellOfRow(i);
         if (cell >= 0) sums(cell) += rowValue(constraint, score, train.y(i), clip);
@@ -591,7 +591,7 @@ public:
             const long i = indices[static_cast<std::size_t>(r)];
             const int cell = m_cellOfRow(i);
             if (cell < 0) continue;
-            const double score = design.X.row(i).dot(theta.transpose());
+            const double score = design.X().row(i).dot(theta.transpose());
             m_batchCounts(cell) += 1.0;
             m_batchSums(cell) +=
                 rowValue(m_settings.constraint, score, m_train.y(i), m_settings.dualClip);
@@ -800,7 +800,7 @@ public:
     void ownStep() {
         if (m_update) {
             m_clipped += clippedGradientSum(
-                m_settings.constraint, m_theta, m_design->X, m_design->norms, m_data.train.y,
+                m_settings.constraint, m_theta, m_design->X(), m_design->norms, m_data.train.y,
                 m_dual.cellOfRow(), m_dual.kappa(), m_indices.data(), m_b, m_clip, m_gradient,
                 m_lossSum, m_lossShown, m_design->sparseRows());
         }
@@ -980,15 +980,15 @@ private:
 /// it computes every run's scores and clipped sums; at each epoch's end one pass over the rows
 /// scores every run's model for its dual step.
 void runSharedTogether(const std::vector<LdRun*>& runs, const DesignMatrix& design) {
-    const long n = design.X.rows();
+    const long n = design.X().rows();
     SharedBatchProducts products(design, static_cast<int>(runs.size()));
     BatchSampler sampler(runs.front()->samplerSpec(),
                          runs.front()->streams().stream(streams::kSampling));
     const long stepsPerEpoch = runs.front()->samplerSpec().stepsPerEpoch();
     std::vector<long> batch(static_cast<std::size_t>(n));
-    RowMatrix sum(1, design.X.cols());
+    RowMatrix sum(1, design.X().cols());
     std::vector<RowMatrix> scores(runs.size(), RowMatrix(n, 1));
-    std::vector<RowMatrix> thetas(runs.size(), RowMatrix(1, design.X.cols()));
+    std::vector<RowMatrix> thetas(runs.size(), RowMatrix(1, design.X().cols()));
     std::vector<LdRun*> epoch, step;
     std::vector<const RowMatrix*> thetaRefs;
     std::vector<RowMatrix*> scoreRefs;

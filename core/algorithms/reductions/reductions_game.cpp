@@ -105,7 +105,7 @@ Eigen::VectorXd cellViolations(const Cells& cells, const Eigen::VectorXd& h,
     return gamma;
 }
 
-Eigen::MatrixXd designWithBias(const RowMatrix& X) {
+Eigen::MatrixXd designWithBias(const FeatureRows& X) {
     Eigen::MatrixXd design(X.rows(), X.cols() + 1);
     design.leftCols(X.cols()) = X;
     design.col(X.cols()).setOnes();

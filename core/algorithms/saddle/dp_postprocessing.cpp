@@ -113,7 +113,7 @@ std::vector<double> gammaGrid(const std::string& choice) {
 Eigen::VectorXi predictClasses(const Dataset& rows, const RowMatrix& theta, double featureBound) {
     const std::unique_ptr<Model> model = makeModelForClasses(rows.numClasses());
     const DesignMatrix design = makeDesignMatrix(rows.X, featureBound);
-    const RowMatrix Z = design.X * theta.transpose();
+    const RowMatrix Z = design.X() * theta.transpose();
     RowMatrix F(rows.rows(), model->classes());
     model->probabilities(Z, F);
     Eigen::VectorXi predicted(rows.rows());

@@ -62,7 +62,7 @@ void PerExampleGradients::begin(const RowMatrix& theta, ErmiPenalty* penalty,
 
 void PerExampleGradients::addChunk(const std::vector<long>& batch, long b, long c0, long cn) {
     const int p = m_model.scoreDimension();
-    const RowMatrix& X = m_design.X;
+    const RowMatrix& X = m_design.X();
     const RowMatrix& theta = *m_theta;
     // Rows are processed in small chunks so that each row is still in cache when its
     // gradient is accumulated right after its forward pass (one memory pass per batch).
@@ -118,7 +118,7 @@ void PerExampleGradients::accumulateChunk(const std::vector<long>& batch, long c
         return;
     }
     const int p = m_model.scoreDimension();
-    const RowMatrix& X = m_design.X;
+    const RowMatrix& X = m_design.X();
     const SparseRows* sparse = m_design.sparseRows();
     ErmiPenalty* penalty = m_penalty;
     RowMatrix& gradTheta = *m_gradTheta;
@@ -232,7 +232,7 @@ void PerExampleGradients::accumulateBinaryChunk(const std::vector<long>& batch, 
     // accumulateChunk for binary logistic regression (one score, two classes) on plain
     // numbers: every value is computed by the same operations in the same order as there, so
     // the sums are bit for bit the same; only the small-matrix bookkeeping per row is gone.
-    const RowMatrix& X = m_design.X;
+    const RowMatrix& X = m_design.X();
     const SparseRows* sparse = m_design.sparseRows();
     ErmiPenalty* penalty = m_penalty;
     RowMatrix& gradTheta = *m_gradTheta;
@@ -328,7 +328,7 @@ void PerExampleGradients::accumulateBinaryRows(const std::vector<long>& batch, l
     // on plain numbers: every value is computed by the same operations as there (the class
     // weights of each cell once per batch, as W is fixed during it), so the sums are bit for
     // bit the same.
-    const RowMatrix& X = m_design.X;
+    const RowMatrix& X = m_design.X();
     const SparseRows* sparse = m_design.sparseRows();
     ErmiPenalty* penalty = m_penalty;
     const double lambda = m_lambda;

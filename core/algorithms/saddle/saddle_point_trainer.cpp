@@ -87,7 +87,7 @@ public:
         result.config = m_config;
         result.dataset = train.name;
         result.featureBound = m_plan.featureBound;  // prediction must rescale rows the same way
-        initialise(result, m_plan, model.scoreDimension(), trainDesign.X.cols(), m_layout,
+        initialise(result, m_plan, model.scoreDimension(), trainDesign.X().cols(), m_layout,
                    model.classes());
         if (m_penalty) m_penalty->setW(result.W);
         // The parts; every per-step buffer is allocated here, so no step allocates.
@@ -98,7 +98,7 @@ public:
                             batchSize(), m_config.lrW, m_layout.groups(), m_plan.radius,
                             m_plan.projection, result.W.rows(), result.W.cols());
         m_descent.emplace(m_config.lrTheta, m_config.l2);
-        m_gradTheta.resize(model.scoreDimension(), trainDesign.X.cols());
+        m_gradTheta.resize(model.scoreDimension(), trainDesign.X().cols());
         m_average.emplace(result.theta);
         m_noise.emplace(streams().stream(streams::kNoise));
         // ε so far, from the accountant composed of the mechanisms this loop runs.

@@ -301,7 +301,7 @@ void drawUserRows(const UnitIndex& users, const DesignMatrix& design, const Data
             } else {
                 row = pool[own.uniformIndex(pool.size())];
             }
-            X.row(u * m + j) = design.X.row(row);
+            X.row(u * m + j) = design.X().row(row);
             y(u * m + j) = static_cast<double>(train.y(row));
         }
     }
@@ -686,7 +686,7 @@ private:
         std::vector<UnitMetrics> out;
         if (!data.test.users) return out;
         const UnitIndex& test = *data.test.users;
-        const Eigen::VectorXd scores = testDesign.X * theta.row(0).transpose();
+        const Eigen::VectorXd scores = testDesign.X() * theta.row(0).transpose();
         for (long u = 0; u < test.units(); ++u) {
             UnitMetrics unit;
             unit.name = test.name(u);
