@@ -1,4 +1,6 @@
 // pfa-cli bench: one DP-FERMI epoch against a plain two-pass reference on the same matrix.
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +34,7 @@ using Clock = std::chrono::steady_clock;
 const char* const kBenchHelp =
     "usage: pfa-cli bench [--data-dir DIR] [--epochs N] [--repeats R]\n"
     "                     [--preset NAME [--preset-seeds N] [--preset-epochs N] [--threads N]]\n"
+    "                     [--memory ROWSxFEATURES]\n"
     "\n"
     "Times one DP-FERMI epoch (conservative calibration, eps = 1, lambda = 1, batch 1024,\n"
     "Poisson sampling, including the end-of-epoch evaluation) on Adult-sized data and a plain\n"
@@ -54,6 +57,10 @@ const char* const kBenchHelp =
     "  --evaluation-share  with --preset: run the sweep again evaluating each run only at\n"
     "                   its end and print 'evaluation_share: S', the share of the preset's\n"
     "                   time its evaluations during training take (1 - again / first)\n"
+    "  --memory RxD     first, the peak memory of preparing and training on synthetic data\n"
+    "                   of R rows x D numeric features (one epoch of DP-FERMI, in a child\n"
+    "                   process, nothing written): prints 'peak_memory_ratio: M', the peak\n"
+    "                   resident memory / the raw feature matrix (R x D doubles)\n"
     "  --help           this text\n";
 
 double median(std::vector<double> values) {
@@ -100,6 +107,49 @@ double twoPassReferenceSeconds(const Dataset& train, long repeats, double& check
         theta -= 1e-6 * gradient;
     }
     return median(seconds);
+}
+
+/// Prepares synthetic data of `rows` × `features` as a sweep does (load, split, encode) and
+/// trains one DP-FERMI epoch on it in a child process; prints the child's peak resident memory
+/// against the raw feature matrix. Run before anything else, so that the child starts small.
+void measurePeakMemory(long rows, long features) {
+    std::fflush(stdout);
+    const pid_t child = fork();
+    if (child < 0) throw std::runtime_error("bench --memory: fork failed");
+    if (child == 0) {
+        int status = 0;
+        try {
+            DatasetRequest request;
+            request.knobs<SyntheticOptions>().rows = static_cast<int>(rows);
+            request.knobs<SyntheticOptions>().features = static_cast<int>(features);
+            const PreparedDatasetPtr prepared = prepareDataset(request);
+            TrainConfig config;
+            config.algorithm = kDefaultAlgorithm;
+            config.epochs = 1;
+            TimingObserver observer;
+            CancelToken cancel;
+            const RunResult result = runAlgorithm(config, prepared->split, observer, cancel);
+            status = result.status == RunStatus::Completed ? 0 : 3;
+        } catch (const std::exception& error) {
+            std::fprintf(stderr, "pfa-cli bench --memory: %s\n", error.what());
+            status = 4;
+        }
+        std::fflush(stderr);
+        _exit(status);
+    }
+    int status = 0;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error("bench --memory: the measured run failed");
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    const double peakBytes = static_cast<double>(usage.ru_maxrss) * 1024.0;
+    const double rawBytes = static_cast<double>(rows) * static_cast<double>(features) * 8.0;
+    std::printf(
+        "memory: %ld rows x %ld features (raw feature matrix %.0f MB), prepared and "
+        "trained for one epoch: peak %.0f MB resident\n",
+        rows, features, rawBytes / 1e6, peakBytes / 1e6);
+    std::printf("peak_memory_ratio: %.2f\n", peakBytes / rawBytes);
+    std::fflush(stdout);
 }
 
 /// Runs the whole sweep of `presetName` and prints its wall time and its machine-independent
@@ -229,10 +279,10 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
 }  // namespace
 
 int benchCommand(int argc, char** argv) {
-    const Arguments args(
-        argc, argv, 2,
-        {"data-dir", "epochs", "repeats", "preset", "preset-seeds", "preset-epochs", "threads"},
-        {"help", "evaluation-share"});
+    const Arguments args(argc, argv, 2,
+                         {"data-dir", "epochs", "repeats", "preset", "preset-seeds",
+                          "preset-epochs", "threads", "memory"},
+                         {"help", "evaluation-share"});
     if (args.has("help")) {
         std::fputs(kBenchHelp, stdout);
         return 0;
@@ -246,6 +296,20 @@ int benchCommand(int argc, char** argv) {
         if (args.has(presetOnly) && !args.has("preset")) {
             throw UsageError(std::string("--") + presetOnly + " only goes with --preset");
         }
+    }
+    if (args.has("memory")) {
+        // Before anything else: the child process starts as small as this one is now.
+        const std::string size = args.text("memory");
+        long rows = 0, features = 0;
+        char rest = 0;
+        if (std::sscanf(size.c_str(), "%ldx%ld%c", &rows, &features, &rest) != 2 || rows < 100 ||
+            rows > 2000000000L || features < 1 || features > 100000) {
+            throw UsageError(
+                "--memory takes ROWSxFEATURES, e.g. 4000000x50 (at least 100 rows, "
+                "1 to 100000 features), not '" +
+                size + "'");
+        }
+        measurePeakMemory(rows, features);
     }
     // The preset first, so that the last line stays 'ratio: R'.
     if (args.has("preset")) timePreset(args, args.text("preset"), repeats);

@@ -13,9 +13,9 @@
 
 namespace pfa {
 
-DataSplit splitDatasetRequest(const TabularData& data, const DatasetRequest& request) {
+DataSplit splitDatasetRequest(TabularData& data, const DatasetRequest& request) {
     if (request.silos) validateSiloOptions(*request.silos);
-    DataSplit split = splitAndEncode(data, request.split);
+    DataSplit split = splitAndEncodeReleasing(data, request.split);
     if (request.silos) {
         if (split.train.silos) {
             // Two silo assignments of the same rows would contradict each other.

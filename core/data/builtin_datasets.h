@@ -72,9 +72,14 @@ struct DatasetRequest {
 
 /// Splits and encodes `data` as `request.split` says (splitAndEncode), then, when
 /// `request.silos` is set, deals its rows out to silos (makeSilos, assignSilos). The one place
-/// where a request's rows are split. Throws InputError for invalid silo options, silo options
-/// on data that already has silos, or anything splitAndEncode and makeSilos refuse.
-DataSplit splitDatasetRequest(const TabularData& data, const DatasetRequest& request);
+/// where a request's rows are split. The raw feature values are released as they are encoded
+/// (splitAndEncodeReleasing): afterwards `data` keeps its columns' names, kinds and levels, not
+/// their values. Throws InputError for invalid silo options, silo options on data that already
+/// has silos, or anything splitAndEncode and makeSilos refuse.
+DataSplit splitDatasetRequest(TabularData& data, const DatasetRequest& request);
+inline DataSplit splitDatasetRequest(TabularData&& data, const DatasetRequest& request) {
+    return splitDatasetRequest(data, request);
+}
 
 /// The command-line and JSON names of the silo methods: "equal", "dirichlet", "attribute".
 std::string siloMethodName(SiloMethod method);

@@ -5,10 +5,12 @@
 #include <numeric>
 #include <random>
 #include <span>
+#include <stdexcept>
 
 #include "core/data/row_key.h"
 #include "core/util/error.h"
 #include "core/util/random.h"
+#include "core/util/release_memory.h"
 
 namespace pfa {
 
@@ -64,8 +66,8 @@ Encoder fitEncoder(const TabularData& data, const std::vector<std::size_t>& fitR
     return encoder;
 }
 
-Dataset encodeRows(const TabularData& data, const Encoder& encoder,
-                   const std::vector<std::size_t>& rows) {
+/// A part of `rows` rows: everything but its rows' values, its features unwritten.
+Dataset emptyPart(const TabularData& data, const Encoder& encoder, std::size_t rows) {
     Dataset out;
     out.name = data.name;
     out.classNames = data.classNames;
@@ -74,50 +76,13 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
     out.unitName = data.unitName;
     out.personColumn = data.personColumn;
     out.featureNames = encoder.names;
-    const auto n = static_cast<Eigen::Index>(rows.size());
-    out.X = RowMatrix::Zero(n, encoder.width);
+    const auto n = static_cast<Eigen::Index>(rows);
+    out.X.resizeUnwritten(n, encoder.width);
     out.y.resize(n);
     out.s.resize(n);
     if (!data.userId.empty()) out.userId.resize(n);
-
-    Eigen::Index offset = 0;
-    std::size_t numericIndex = 0;
-    std::size_t categoricalIndex = 0;
-    for (const FeatureColumn& column : data.features) {
-        if (column.kind == FeatureKind::Numeric) {
-            const double mean = encoder.info.means[numericIndex];
-            const double sd = encoder.info.standardDeviations[numericIndex];
-            const double scale = sd > 0.0 ? 1.0 / sd : 1.0;
-            for (Eigen::Index i = 0; i < n; ++i) {
-                out.X(i, offset) =
-                    (column.numeric[rows[static_cast<std::size_t>(i)]] - mean) * scale;
-            }
-            ++offset;
-            ++numericIndex;
-        } else {
-            const std::vector<int>& columnOf = encoder.levelColumn[categoricalIndex];
-            for (Eigen::Index i = 0; i < n; ++i) {
-                const int code = column.codes[rows[static_cast<std::size_t>(i)]];
-                const int target = columnOf[static_cast<std::size_t>(code)];
-                if (target >= 0) out.X(i, target) = 1.0;
-            }
-            offset += static_cast<Eigen::Index>(encoder.info.keptLevels[categoricalIndex].size());
-            ++categoricalIndex;
-        }
-    }
-    out.rowKeys.resize(rows.size());
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const std::size_t row = rows[static_cast<std::size_t>(i)];
-        out.rowKeys[static_cast<std::size_t>(i)] = rowContentKey(data, row);
-        out.y(i) = data.label[row];
-        out.s(i) = data.group[row];
-        if (!data.userId.empty()) out.userId(i) = data.userId[row];
-    }
-    if (!data.target.empty()) {
-        out.target.resize(n);
-        for (Eigen::Index i = 0; i < n; ++i)
-            out.target(i) = data.target[rows[static_cast<std::size_t>(i)]];
-    }
+    out.rowKeys.resize(rows);
+    if (!data.target.empty()) out.target.resize(n);
     if (!data.trueWeights.empty() && data.trueWeights.size() == data.features.size() &&
         encoder.info.categoricalColumns.empty()) {
         // x_raw,j = sd_j·x_j + mean_j, so ⟨w*, x_raw⟩ = Σ_j (w*_j sd_j) x_j + Σ_j w*_j mean_j.
@@ -131,12 +96,101 @@ Dataset encodeRows(const TabularData& data, const Encoder& encoder,
         }
     }
     out.personalised = data.personalised;
+    return out;
+}
+
+/// Encodes raw rows rows[first … last) of `data` as rows first … last of `out`.
+void encodeRowRange(const TabularData& data, const Encoder& encoder,
+                    const std::vector<std::size_t>& rows, std::size_t first, std::size_t last,
+                    Dataset& out) {
+    for (std::size_t i = first; i < last; ++i)
+        out.X.startRow(static_cast<Eigen::Index>(i)).setZero();
+    Eigen::Index offset = 0;
+    std::size_t numericIndex = 0;
+    std::size_t categoricalIndex = 0;
+    // Column by column over the block, as the columns are stored.
+    for (const FeatureColumn& column : data.features) {
+        if (column.kind == FeatureKind::Numeric) {
+            const double mean = encoder.info.means[numericIndex];
+            const double sd = encoder.info.standardDeviations[numericIndex];
+            const double scale = sd > 0.0 ? 1.0 / sd : 1.0;
+            for (std::size_t i = first; i < last; ++i)
+                out.X(static_cast<Eigen::Index>(i), offset) =
+                    (column.numeric[rows[i]] - mean) * scale;
+            ++offset;
+            ++numericIndex;
+        } else {
+            const std::vector<int>& columnOf = encoder.levelColumn[categoricalIndex];
+            for (std::size_t i = first; i < last; ++i) {
+                const int target = columnOf[static_cast<std::size_t>(column.codes[rows[i]])];
+                if (target >= 0) out.X(static_cast<Eigen::Index>(i), target) = 1.0;
+            }
+            offset += static_cast<Eigen::Index>(encoder.info.keptLevels[categoricalIndex].size());
+            ++categoricalIndex;
+        }
+    }
+    for (std::size_t i = first; i < last; ++i) {
+        const std::size_t row = rows[i];
+        const auto k = static_cast<Eigen::Index>(i);
+        out.rowKeys[i] = rowContentKey(data, row);
+        out.y(k) = data.label[row];
+        out.s(k) = data.group[row];
+        if (!data.userId.empty()) out.userId(k) = data.userId[row];
+        if (!data.target.empty()) out.target(k) = data.target[row];
+    }
+}
+
+/// Indexes a part's users and silos (after its rows are encoded).
+void indexUnits(const TabularData& data, const std::vector<std::size_t>& rows, Dataset& out) {
     if (!data.userId.empty()) out.users = UnitIndex(out.userId, data.userNames);
     if (!data.siloId.empty()) {
         std::vector<int> siloOfRow(rows.size());
         for (std::size_t i = 0; i < rows.size(); ++i) siloOfRow[i] = data.siloId[rows[i]];
         out.silos = UnitIndex(siloOfRow, data.siloNames);
         out.siloDescription = data.siloDescription;
+    }
+}
+
+/// How many raw rows are encoded between two releases of raw memory.
+constexpr std::size_t kEncodedBlockRows = 4096;
+
+/// Encodes the rows `parts[p]` of `data` (each in ascending order) as part p. The raw rows
+/// are read block by block in ascending order, every part's rows of a block together; with
+/// `release`, each block's raw feature values are handed back to the system once encoded
+/// (releaseMemory), so that a large data set's raw and encoded features are not held at once.
+std::vector<Dataset> encodeParts(const TabularData& data, const Encoder& encoder,
+                                 const std::vector<const std::vector<std::size_t>*>& parts,
+                                 bool release) {
+    std::vector<Dataset> out;
+    std::vector<std::size_t> next(parts.size(), 0);
+    for (const std::vector<std::size_t>* rows : parts) {
+        if (!std::is_sorted(rows->begin(), rows->end()))
+            throw std::logic_error("encodeParts: rows must be in ascending order");
+        out.push_back(emptyPart(data, encoder, rows->size()));
+    }
+    const std::size_t n = data.rows();
+    for (std::size_t begin = 0; begin < n; begin += kEncodedBlockRows) {
+        const std::size_t end = std::min(n, begin + kEncodedBlockRows);
+        for (std::size_t p = 0; p < parts.size(); ++p) {
+            const std::vector<std::size_t>& rows = *parts[p];
+            const std::size_t first = next[p];
+            while (next[p] < rows.size() && rows[next[p]] < end) ++next[p];
+            encodeRowRange(data, encoder, rows, first, next[p], out[p]);
+        }
+        if (!release) continue;
+        for (const FeatureColumn& column : data.features) {
+            if (!column.numeric.empty())
+                releaseMemory(column.numeric.data(), column.numeric.data() + begin,
+                              column.numeric.data() + end);
+            if (!column.codes.empty())
+                releaseMemory(column.codes.data(), column.codes.data() + begin,
+                              column.codes.data() + end);
+        }
+    }
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        if (next[p] != parts[p]->size())
+            throw std::logic_error("encodeParts: a row number lies beyond the data");
+        indexUnits(data, *parts[p], out[p]);
     }
     return out;
 }
@@ -231,15 +285,15 @@ SplitRows splitRows(std::size_t n, const SplitOptions& options, const std::strin
     return rows;
 }
 
-DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options) {
-    const SplitRows rows = splitRows(data.rows(), options, data.name);
-    const std::vector<std::size_t>& train = rows.train;
-    const std::vector<std::size_t>& test = rows.test;
+namespace {
 
-    const Encoder encoder = fitEncoder(data, train);
+DataSplit splitAndEncodeParts(const TabularData& data, const SplitOptions& options, bool release) {
+    const SplitRows rows = splitRows(data.rows(), options, data.name);
+    const Encoder encoder = fitEncoder(data, rows.train);
+    std::vector<Dataset> parts = encodeParts(data, encoder, {&rows.train, &rows.test}, release);
     DataSplit split;
-    split.train = encodeRows(data, encoder, train);
-    split.test = encodeRows(data, encoder, test);
+    split.train = std::move(parts[0]);
+    split.test = std::move(parts[1]);
     split.encoding = encoder.info;
     split.splitSeed = options.seed;
     split.testFraction = options.testFraction;
@@ -247,10 +301,25 @@ DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options) {
     return split;
 }
 
+}  // namespace
+
+DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options) {
+    return splitAndEncodeParts(data, options, false);
+}
+
+DataSplit splitAndEncodeReleasing(TabularData& data, const SplitOptions& options) {
+    DataSplit split = splitAndEncodeParts(data, options, true);
+    for (FeatureColumn& column : data.features) {
+        std::vector<double>().swap(column.numeric);
+        std::vector<int>().swap(column.codes);
+    }
+    return split;
+}
+
 Dataset encodeAll(const TabularData& data) {
     std::vector<std::size_t> all(data.rows());
     std::iota(all.begin(), all.end(), std::size_t{0});
-    return encodeRows(data, fitEncoder(data, all), all);
+    return std::move(encodeParts(data, fitEncoder(data, all), {&all}, false).front());
 }
 
 Dataset selectRows(const Dataset& part, const std::vector<long>& rows) {

@@ -48,6 +48,12 @@ std::vector<std::size_t> numpyLegacyPermutation(std::size_t rows, std::uint32_t 
 /// Throws InputError when a split would be empty.
 DataSplit splitAndEncode(const TabularData& data, const SplitOptions& options = {});
 
+/// splitAndEncode (the same split, the same bits) for data too large to hold twice: the raw
+/// feature values are released block by block as they are encoded, so that memory holds about
+/// one copy of the features throughout. Afterwards `data` keeps everything but its feature
+/// values: the columns' names, kinds and levels, labels, groups and ids.
+DataSplit splitAndEncodeReleasing(TabularData& data, const SplitOptions& options = {});
+
 /// Encodes all rows of `data` as one Dataset, with statistics from all rows (for tools that
 /// need no split, e.g. the data-set card); users and silos are indexed as by splitAndEncode.
 Dataset encodeAll(const TabularData& data);

@@ -101,7 +101,9 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     auto prepared = std::make_shared<PreparedDataset>();
     prepared->key = datasetKey(request);
     prepared->request = request;
-    const TabularData data = loadBuiltinDataset(request);
+    TabularData data = loadBuiltinDataset(request);
+    // From the rows' values, before the split releases them.
+    prepared->context.dataFingerprint = datasetFingerprint(request, data);
     prepared->split = splitDatasetRequest(data, request);
     prepared->context.datasetDescription = describeDatasetRequest(request);
     if (data.skippedBadRows > 0) {
@@ -112,7 +114,6 @@ PreparedDatasetPtr prepareDataset(const DatasetRequest& request) {
     prepared->skippedBadRows = data.skippedBadRows;
     prepared->skippedBadRowList = data.skippedBadRowList;
     prepared->context.ledgerKey = ledgerKey(request);
-    prepared->context.dataFingerprint = datasetFingerprint(request, data);
     prepared->context.splitSeed = prepared->split.splitSeed;
     prepared->context.testFraction = prepared->split.testFraction;
     prepared->context.splitMethod = prepared->split.splitMethod;

@@ -95,6 +95,64 @@ TEST_CASE("One-hot levels come from the training rows unless declared", "[data]"
     CHECK(splitAndEncode(table, {0.25, 0}).train.features() == 4);
 }
 
+TEST_CASE("A split that releases the raw values as it encodes gives the same parts",
+          "[data][memory]") {
+    // Rows in many encoding blocks (4096 raw rows each), with users, silos and a target.
+    TabularData table;
+    table.name = "blocks";
+    table.classNames = {"no", "yes"};
+    table.groupNames = {"a", "b"};
+    table.sensitiveDescription = "s";
+    FeatureColumn numeric, other, colour;
+    numeric.name = "x";
+    other.name = "z";
+    colour.name = "colour";
+    colour.kind = FeatureKind::Categorical;
+    colour.levels = {"red", "green", "blue", "never"};
+    const int rows = 30011;
+    for (int i = 0; i < rows; ++i) {
+        numeric.numeric.push_back(std::sin(0.37 * i) * 1e3 + 0.1 * i);
+        other.numeric.push_back(static_cast<double>((i * 7919) % 1013) / 7.0);
+        colour.codes.push_back((i * 31) % 3);
+        table.label.push_back((i / 3) % 2);
+        table.group.push_back((i / 5) % 2);
+        table.userId.push_back(i / 4);
+        table.siloId.push_back(i % 6);
+    }
+    table.features = {numeric, colour, other};
+    const SplitOptions options{0.3, 11};
+    const DataSplit plain = splitAndEncode(table, options);
+    TabularData released = table;
+    const DataSplit split = splitAndEncodeReleasing(released, options);
+    for (const auto& [a, b] : {std::pair{&plain.train, &split.train}, {&plain.test, &split.test}}) {
+        REQUIRE(a->rows() == b->rows());
+        CHECK(a->X == b->X);  // bit for bit
+        CHECK(b->X.withBias().col(b->features()).isOnes());
+        CHECK(a->y == b->y);
+        CHECK(a->s == b->s);
+        CHECK(a->userId == b->userId);
+        CHECK(a->rowKeys == b->rowKeys);
+        CHECK(a->featureNames == b->featureNames);
+        REQUIRE(b->users);
+        REQUIRE(b->silos);
+        CHECK(a->users->units() == b->users->units());
+        CHECK(a->silos->units() == b->silos->units());
+        for (long r = 0; r < a->rows(); r += 97) CHECK(a->silos->unitOf(r) == b->silos->unitOf(r));
+    }
+    CHECK(plain.encoding.means == split.encoding.means);
+    CHECK(plain.encoding.standardDeviations == split.encoding.standardDeviations);
+    CHECK(plain.encoding.keptLevels == split.encoding.keptLevels);
+    // The raw values are gone; what describes the columns stays.
+    REQUIRE(released.features.size() == 3);
+    for (const FeatureColumn& column : released.features) {
+        CHECK(column.numeric.empty());
+        CHECK(column.codes.empty());
+    }
+    CHECK(released.features[1].levels == colour.levels);
+    CHECK(released.features[2].name == "z");
+    CHECK(released.label == table.label);
+}
+
 TEST_CASE("A split that would be empty is refused", "[data]") {
     TabularData table = tinyTable();
     REQUIRE_THROWS_WITH(splitAndEncode(table, {1.5, 0}), Catch::Contains("test fraction"));
