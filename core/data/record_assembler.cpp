@@ -1,6 +1,7 @@
 #include "core/data/record_assembler.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <utility>
 
@@ -35,6 +36,13 @@ std::vector<std::string> sortInterned(const std::unordered_map<std::string, int>
         if (c >= 0) c = remap[static_cast<std::size_t>(c)];  // −1: unknown (labelsOptional)
     }
     return sorted;
+}
+
+/// The shortest text that reads back as `number` (std::to_chars): "7" for 7, "0.1", "1e+100".
+std::string shortestText(double number) {
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, number);
+    return std::string(buffer, result.ptr);
 }
 
 /// The threshold as shown in class and group names: up to 6 significant digits.
@@ -481,17 +489,29 @@ void RecordAssembler::addFeatureValue(FeatureState& fs, const std::string& v, lo
                 fs.codes.push_back(intern(fs.levelIndex, v));
             }
             break;
-        default: {  // Auto: keep numbers while every value is one, and the codes always
+        default: {  // Auto: numbers while every value is one, then categories
             if (fs.numericSoFar) {
                 double x = 0;
                 if (parseNumber(v, x) == NumberParse::Ok) {
                     fs.numeric.push_back(x);
-                } else {
-                    fs.numericSoFar = false;
-                    std::vector<double>().swap(fs.numeric);
+                    break;
                 }
+                // The first non-number: the numbers read so far become categories, each its
+                // number in shortest form (so "7", "007" and "7.0" are one level, "7"). No
+                // dictionary is kept before: for a numeric column (nearly always) it would hold
+                // every distinct value as text, several times the column's own memory.
+                fs.numericSoFar = false;
+                fs.codes.reserve(fs.numeric.capacity());
+                for (const double number : fs.numeric)
+                    fs.codes.push_back(intern(fs.levelIndex, shortestText(number)));
+                std::vector<double>().swap(fs.numeric);
+                fs.codes.push_back(intern(fs.levelIndex, v));
+                break;
             }
-            fs.codes.push_back(intern(fs.levelIndex, v));
+            // Numbers after the first non-number are levels in the same shortest form.
+            double x = 0;
+            fs.codes.push_back(
+                intern(fs.levelIndex, parseNumber(v, x) == NumberParse::Ok ? shortestText(x) : v));
             break;
         }
     }

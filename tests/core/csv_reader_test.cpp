@@ -201,6 +201,13 @@ TEST_CASE("csv: automatic column types", "[csv]") {
     CHECK(m.numeric.empty());
     CHECK(feature(d, "z").kind == FeatureKind::Numeric);
 
+    // In a column of numbers and texts every number is the level of its shortest form, before
+    // and after the first text: "007", "7.0" and "7" are one level.
+    const auto mixed = readText("c,g,y\n007,a,yes\n2.50,b,no\nx,a,no\n7.0,b,yes\n1e2,a,no\n");
+    REQUIRE(mixed.features[0].kind == FeatureKind::Categorical);
+    CHECK(mixed.features[0].levels == std::vector<std::string>{"100", "2.5", "7", "x"});
+    CHECK(mixed.features[0].codes == std::vector<int>{2, 1, 3, 2, 0});
+
     // "inf" and "nan" are not finite numbers: the column becomes categorical.
     const auto e = readText("v,g,y\n1,a,yes\ninf,b,no\nnan,a,no\n");
     CHECK(e.features[0].kind == FeatureKind::Categorical);
