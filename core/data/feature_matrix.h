@@ -19,8 +19,8 @@ using FeatureRows = Eigen::Ref<const RowMatrix, 0, Eigen::OuterStride<>>;
 ///
 /// It is an Eigen expression of the n × d features (read and written like a RowMatrix: rows,
 /// columns, coefficients, products), and it owns its storage: copies, moves and resizes keep
-/// the bias column at 1. Its rows are d + 1 doubles apart, so code that walks memory takes
-/// rows(), not data() + i·cols().
+/// the bias column at 1. Its rows are d + 1 doubles apart: code that walks memory goes row by
+/// row (row(i), or withBias() for the rows with their bias), never data() + i·cols().
 class FeatureMatrix : public Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>> {
 public:
     using View = Eigen::Map<RowMatrix, 0, Eigen::OuterStride<>>;
