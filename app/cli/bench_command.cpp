@@ -90,9 +90,7 @@ public:
 /// (z = X·θ, r = σ(z) − y, g = Xᵀr), over `repeats` repetitions; `checksum` keeps the work.
 double twoPassReferenceSeconds(const Dataset& train, long repeats, double& checksum) {
     const Eigen::Index n = train.rows();
-    RowMatrix X(n, train.features() + 1);
-    X.leftCols(train.features()) = train.X;
-    X.col(train.features()).setOnes();
+    const RowMatrix& X = train.X.withBias();
     Eigen::VectorXd theta = Eigen::VectorXd::Constant(X.cols(), 0.01);
     Eigen::VectorXd z(n), gradient(X.cols());
     const Eigen::VectorXd y = train.y.cast<double>();

@@ -105,12 +105,7 @@ Eigen::VectorXd cellViolations(const Cells& cells, const Eigen::VectorXd& h,
     return gamma;
 }
 
-Eigen::MatrixXd designWithBias(const FeatureRows& X) {
-    Eigen::MatrixXd design(X.rows(), X.cols() + 1);
-    design.leftCols(X.cols()) = X;
-    design.col(X.cols()).setOnes();
-    return design;
-}
+Eigen::MatrixXd designWithBias(const FeatureMatrix& X) { return X.withBias(); }
 
 double maxRowNorm2(const Eigen::MatrixXd& design) {
     if (design.rows() == 0) return 0.0;

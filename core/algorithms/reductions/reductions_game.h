@@ -77,8 +77,8 @@ void signedWeights(const Cells& cells, const Eigen::VectorXd& lambdaTilde, const
 Eigen::VectorXd cellViolations(const Cells& cells, const Eigen::VectorXd& h,
                                const Eigen::VectorXi& y, const Eigen::VectorXi& s);
 
-/// The design x̃ = (x, 1) of a data set (bias last), column-major.
-Eigen::MatrixXd designWithBias(const FeatureRows& X);
+/// The design x̃ = (x, 1) of a data set (bias last): its stored rows with bias, column-major.
+Eigen::MatrixXd designWithBias(const FeatureMatrix& X);
 
 /// X₂ = max_i ‖x̃_i‖₂ and X₁ = max_i ‖x̃_i‖₁ over the rows of a design.
 double maxRowNorm2(const Eigen::MatrixXd& design);
