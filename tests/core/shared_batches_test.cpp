@@ -567,12 +567,16 @@ TEST_CASE("Binary logistic runs stepped in lanes give the bits of each run stepp
                 sharing("dp-fermi", 0.5, 0.0), sharing("dp-fermi", 1.0, 2.0),
                 sharing("dp-fermi", 4.0, 8.0), sharing("dp-fermi", 2.0, 1.0),
                 sharing("dp-fermi", 9.0, 32.0)};
-            configs[2].wStream = WStream::ClippedGradient;
             configs[4].clipTheta = 0.5;  // most rows clipped
             for (TrainConfig& config : configs) config.fairness = notion;
-            // Then the same with the loss and fairness parts clipped on their own.
-            for (const double lossShare : {0.0, 0.5}) {
-                INFO("loss clip share " << lossShare);
+            // With a clipped W-gradient in one lane, or unit masses in every fair lane (then no
+            // lane computes the W-gradient's norm); then the same with the loss and fairness
+            // parts clipped on their own.
+            for (const auto& [clippedW, lossShare] :
+                 {std::pair{true, 0.0}, std::pair{true, 0.5}, std::pair{false, 0.0},
+                  std::pair{false, 0.5}}) {
+                INFO("clipped W-gradient " << clippedW << ", loss clip share " << lossShare);
+                configs[2].wStream = clippedW ? WStream::ClippedGradient : WStream::GroupMasses;
                 for (TrainConfig& config : configs) config.lossClipShare = lossShare;
                 const auto [lanes, oneByOne, baseline] =
                     test::runTogetherThreeWays(configs, data, SharedBinaryRows::stepRunsOneByOne);

@@ -54,10 +54,14 @@ struct RowData {
 };
 
 /// One row for every lane: scores `z`, gradient coefficients out and, with `kMasses`, the
-/// W-stream's masses; with `kSplit`, the loss and fairness parts clipped on their own. Every
-/// lane's values are computed as in PerExampleGradients' binary logistic code for its run; both
-/// sides of a choice are computed and one is kept, which the vector units do without a branch.
-template <bool kMasses, bool kSplit>
+/// W-stream's masses; with `kSplit`, the loss and fairness parts clipped on their own; with
+/// `kUnitWeights`, every lane with a penalty weighs its masses by 1 (the W-player learns from
+/// group masses), so no lane needs the W-gradient's norm. Every lane's values are computed as
+/// in PerExampleGradients' binary logistic code for its run. A lane's unclipped coefficient is
+/// its clipped one with a scale of exactly 1 (1·r = r), so the scales' square roots and
+/// divisions are computed only for rows where some lane clips, and then for every lane with
+/// both sides of the choice computed and one kept, which the vector units do without a branch.
+template <bool kMasses, bool kSplit, bool kUnitWeights>
 [[gnu::always_inline]] inline void rowBody(const Lanes& t, const double* __restrict z,
                                            double* __restrict coefficients, const RowData& row) {
     const long count = t.count;
@@ -81,8 +85,9 @@ template <bool kMasses, bool kSplit>
     // σ as the run's own code computes it (the same scalar exp).
     double* __restrict sigmas = t.exp;
     sigmoids(z, sigmas, count);
-    // The θ-stream's coefficients and the W-stream's masses.
-#pragma omp simd
+    // The θ-stream's unclipped coefficients, which lanes clip, and the W-stream's masses.
+    int anyClipped = 0;
+#pragma omp simd reduction(| : anyClipped)
     for (long l = 0; l < count; ++l) {
         const double sigma = sigmas[l];
         const double f0 = 1.0 - sigma;
@@ -92,6 +97,48 @@ template <bool kMasses, bool kSplit>
             // clips, one without its loss part's.
             const double r = sigma - label;
             const double penaltyResidual = gap[l] * f0 * sigma;
+            const bool lossClips = std::sqrt(r * r) * norm > clipLoss[l];
+            const bool penaltyClips =
+                lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm > clipPenalty[l];
+            const bool counted = hasPenalty[l] != 0.0 ? penaltyClips : lossClips;
+            clippedRows[l] += counted ? 1.0 : 0.0;
+            anyClipped |= (lossClips || penaltyClips) ? 1 : 0;
+            coefficients[l] = r + lambda * penaltyResidual;
+        } else {
+            const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
+            const bool clips = (r * r) * squaredNorm > clipThetaSquared[l];
+            clippedRows[l] += clips ? 1.0 : 0.0;
+            anyClipped |= clips ? 1 : 0;
+            coefficients[l] = r;
+        }
+        // The W-stream's masses.
+        if constexpr (kMasses) {
+            double weight;
+            if constexpr (kUnitWeights) {
+                weight = unitWeight[l];  // 1 with a penalty; a lane without one keeps no masses
+            } else {
+                const double wSquared =
+                    4.0 * ((f0 * f0) * distance0[l] + (sigma * sigma) * distance1[l]);
+                const double wNorm = lambda * std::sqrt(wSquared);
+                const double clipped = laneClippedWeight(lambda, wNorm, clipW[l]);
+                weight = unitWeight[l] != 0.0 ? 1.0 : clipped;
+            }
+            cellMass0[l] += weight * f0;
+            cellMass1[l] += weight * sigma;
+            blockMass0[l] += weight * f0;
+            blockMass1[l] += weight * sigma;
+        }
+    }
+    if (!anyClipped) return;
+        // Some lane clips: every lane's coefficient with its scale, as the run's own code has it.
+#pragma omp simd
+    for (long l = 0; l < count; ++l) {
+        const double sigma = sigmas[l];
+        const double f0 = 1.0 - sigma;
+        const double lambda = lambdas[l];
+        if constexpr (kSplit) {
+            const double r = sigma - label;
+            const double penaltyResidual = gap[l] * f0 * sigma;
             double lossClipped = 0.0, penaltyClipped = 0.0;
             const double lossScale =
                 laneClipScale(std::sqrt(r * r) * norm, clipLoss[l], lossClipped);
@@ -99,56 +146,48 @@ template <bool kMasses, bool kSplit>
                 laneClipScale(lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm,
                               clipPenalty[l], penaltyClipped);
             const double penaltyScale = lambda * penaltyFactor;
-            clippedRows[l] += hasPenalty[l] != 0.0 ? penaltyClipped : lossClipped;
             coefficients[l] = lossScale * r + penaltyScale * penaltyResidual;
         } else {
-            const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
-            const double squared = (r * r) * squaredNorm;
+            const double r = coefficients[l];
             bool clip = false;
-            const double scale =
-                laneClipScaleFromSquared(squared, clipTheta[l], clipThetaSquared[l], clip);
-            clippedRows[l] += clip ? 1.0 : 0.0;
+            const double scale = laneClipScaleFromSquared((r * r) * squaredNorm, clipTheta[l],
+                                                          clipThetaSquared[l], clip);
             coefficients[l] = scale * r;
         }
-        // The W-stream's masses.
-        if constexpr (kMasses) {
-            const double wSquared =
-                4.0 * ((f0 * f0) * distance0[l] + (sigma * sigma) * distance1[l]);
-            const double wNorm = lambda * std::sqrt(wSquared);
-            const double clipped = laneClippedWeight(lambda, wNorm, clipW[l]);
-            const double weight = unitWeight[l] != 0.0 ? 1.0 : clipped;
-            cellMass0[l] += weight * f0;
-            cellMass1[l] += weight * sigma;
-            blockMass0[l] += weight * f0;
-            blockMass1[l] += weight * sigma;
-        }
     }
 }
 
-/// rowBody for a row in a cell or in none, with or without split clipping.
-[[gnu::always_inline]] inline void rowOfCell(const Lanes& t, bool split, const double* z,
-                                             double* coefficients, const RowData& row) {
+/// rowBody for a row in a cell or in none, with or without split clipping and unit weights.
+[[gnu::always_inline]] inline void rowOfCell(const Lanes& t, bool split, bool unitWeights,
+                                             const double* z, double* coefficients,
+                                             const RowData& row) {
     if (row.cellMass0) {
         if (split) {
-            rowBody<true, true>(t, z, coefficients, row);
+            if (unitWeights) {
+                rowBody<true, true, true>(t, z, coefficients, row);
+            } else {
+                rowBody<true, true, false>(t, z, coefficients, row);
+            }
+        } else if (unitWeights) {
+            rowBody<true, false, true>(t, z, coefficients, row);
         } else {
-            rowBody<true, false>(t, z, coefficients, row);
+            rowBody<true, false, false>(t, z, coefficients, row);
         }
     } else if (split) {
-        rowBody<false, true>(t, z, coefficients, row);
+        rowBody<false, true, false>(t, z, coefficients, row);
     } else {
-        rowBody<false, false>(t, z, coefficients, row);
+        rowBody<false, false, false>(t, z, coefficients, row);
     }
 }
 
-void rowBaseline(const Lanes& t, bool split, const double* z, double* coefficients,
-                 const RowData& row) {
-    rowOfCell(t, split, z, coefficients, row);
+void rowBaseline(const Lanes& t, bool split, bool unitWeights, const double* z,
+                 double* coefficients, const RowData& row) {
+    rowOfCell(t, split, unitWeights, z, coefficients, row);
 }
 
-[[gnu::target("avx2")]] void rowAvx2(const Lanes& t, bool split, const double* z,
+[[gnu::target("avx2")]] void rowAvx2(const Lanes& t, bool split, bool unitWeights, const double* z,
                                      double* coefficients, const RowData& row) {
-    rowOfCell(t, split, z, coefficients, row);
+    rowOfCell(t, split, unitWeights, z, coefficients, row);
 }
 
 }  // namespace
@@ -190,6 +229,7 @@ void SharedBinaryRows::begin(const std::vector<PerExampleGradients*>& runs) {
     m_anyPenalty = std::any_of(runs.begin(), runs.end(),
                                [](const PerExampleGradients* run) { return run->m_penalty; });
     m_lanes = (static_cast<long>(runs.size()) + 3) / 4 * 4;
+    m_unitWeights = true;
     const long cells = m_layout.cells();
     for (long l = 0; l < m_lanes; ++l) {
         const PerExampleGradients* run =
@@ -207,6 +247,8 @@ void SharedBinaryRows::begin(const std::vector<PerExampleGradients*>& runs) {
         m_clipLoss[lane] = run && run->m_splitClip ? run->m_clipLoss : kInfinity;
         m_clipPenalty[lane] = run && run->m_splitClip ? run->m_clipPenalty : kInfinity;
         m_hasPenalty[lane] = penalty ? 1.0 : 0.0;
+        // Masses of a lane without a penalty are never read (finish()).
+        m_unitWeights = m_unitWeights && (!penalty || m_unitWeight[lane] != 0.0);
         m_clipped[lane] = 0.0;
         for (long cell = 0; cell < cells; ++cell) {
             const auto at = static_cast<std::size_t>(cell * m_lanes + l);
@@ -263,7 +305,8 @@ void SharedBinaryRows::addChunk(const std::vector<long>& batch, long c0, long cn
             data.blockMass0 = m_blockMass0.data() + block;
             data.blockMass1 = m_blockMass1.data() + block;
         }
-        row(lanes, m_split, products.scoresOfRow(k), products.coefficientsOfRow(k), data);
+        row(lanes, m_split, m_unitWeights, products.scoresOfRow(k), products.coefficientsOfRow(k),
+            data);
     }
 }
 

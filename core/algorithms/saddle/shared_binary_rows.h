@@ -55,6 +55,7 @@ private:
     std::vector<double> m_clipLoss, m_clipPenalty, m_hasPenalty;  // split clipping
     bool m_split = false;           // the batch's runs clip their two parts on their own
     bool m_anyPenalty = false;      // a run of the batch has a fairness penalty (rows need cells)
+    bool m_unitWeights = false;     // every run with a penalty weighs its masses by 1
     std::vector<double> m_clipped;  // counts, exact in a double
     // Per cell (or block) and lane.
     std::vector<double> m_gap, m_distance0, m_distance1;
