@@ -33,6 +33,7 @@ PerExampleGradients::PerExampleGradients(const Dataset& train, const DesignMatri
       m_classWeights(kChunkRows, model.classes()),
       m_penaltyResidual(kChunkRows, model.scoreDimension()),
       m_loss(kChunkRows),
+      m_sigmas(kChunkRows),
       m_batchLabels(kChunkRows),
       m_batchCells(static_cast<std::size_t>(kChunkRows), -1),
       m_binaryLogistic(dynamic_cast<const LogisticRegression*>(&model) != nullptr),
@@ -338,13 +339,12 @@ void PerExampleGradients::accumulateBinaryRows(const std::vector<long>& batch, l
     double* F = m_F.data();  // row k: F[2k] = 1 − σ, F[2k + 1] = σ
     double* R = m_residual.data();
     double* gradient = m_gradTheta->data();
+    // The chunk's σ(z) at once (its exps four at a time), as the lanes compute them.
+    sigmoids(m_Z.data(), m_sigmas.data(), cn);
     for (long k = 0; k < cn; ++k) {
         const long i = batch[static_cast<std::size_t>(c0 + k)];
         const int label = m_batchLabels(k);
-        // sigmoid(z) without a branch on the sign: e^{−|z|} is e^{−z} for z ≥ 0, e^{z} below.
-        const double z = m_Z(k, 0);
-        const double e = std::exp(-std::abs(z));
-        const double sigma = (z >= 0.0 ? 1.0 : e) / (1.0 + e);
+        const double sigma = m_sigmas(k);
         const double f0 = 1.0 - sigma;
         F[2 * k] = f0;
         F[2 * k + 1] = sigma;

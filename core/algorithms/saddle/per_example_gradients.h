@@ -90,6 +90,7 @@ private:
     // One chunk of rows.
     RowMatrix m_Z, m_F, m_residual, m_classWeights, m_penaltyResidual;
     Eigen::VectorXd m_loss;
+    Eigen::VectorXd m_sigmas;  // σ(z) of a chunk's rows (binary logistic)
     Eigen::VectorXi m_batchLabels;
     std::vector<int> m_batchCells;
     bool m_binaryLogistic;  ///< the model is LogisticRegression: accumulateBinaryChunk

@@ -1,0 +1,184 @@
+#include "core/model/table_exp.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/engine/instruction_set.h"
+#include "test_skip.h"
+
+using namespace pfa;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::uint64_t bitsOf(double value) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+/// Equal bit for bit (NaN against NaN of any payload).
+bool sameBits(double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || bitsOf(a) == bitsOf(b);
+}
+
+/// e^x of glibc 2.36's exp on a machine with FMA (Debian 12), which tableExp reproduces: the
+/// edges of the table method's range, ordinary values, and the last six, where a separate
+/// multiplication and addition in place of the fused ones would give another last bit.
+struct Pinned {
+    double x;
+    std::uint64_t bits;
+};
+constexpr Pinned kPinned[] = {
+    {0x1p-54, 0x3ff0000000000000ULL},
+    {-0x1p-54, 0x3ff0000000000000ULL},
+    {0x1.fffffffffffffp-55, 0x3ff0000000000000ULL},
+    {0x1.b7cdfd9d7bdbbp-34, 0x3ff000000006df38ULL},
+    {-0x1.b7cdfd9d7bdbbp-34, 0x3feffffffff24190ULL},
+    {0x1p-1, 0x3ffa61298e1e069cULL},
+    {-0x1p-1, 0x3fe368b2fc6f960aULL},
+    {0x1p+0, 0x4005bf0a8b145769ULL},
+    {-0x1p+0, 0x3fd78b56362cef38ULL},
+    {0x1.62e42fefa39ecp-1, 0x3ffffffffffffffdULL},
+    {0x1.d99999999999ap+1, 0x4044394144eeec81ULL},
+    {-0x1.d99999999999ap+1, 0x3f99511fc6871044ULL},
+    {-0x1.2ap+5, 0x3c93278bcd70e981ULL},
+    {0x1.205966f2b4f12p+5, 0x432fffffffffffe9ULL},
+    {-0x1.48p+4, 0x3e157a3afeed00abULL},
+    {0x1.908p+6, 0x48f5daaf24221d5eULL},
+    {-0x1.2ccp+8, 0x24d142e2639c685dULL},
+    {0x1.ffffffffffffep+8, 0x6e19476504ba8205ULL},
+    {-0x1.ffffffffffffep+8, 0x11c44109edb20bb9ULL},
+    {0x1.62e42fefa39efp-8, 0x3ff0163da9fb3335ULL},
+    {0x1.2aaaaaaaaaaabp+1, 0x40249fe058a62f2dULL},
+    {-0x1.5555555555555p-1, 0x3fe06de9bcee72deULL},
+    {0x1.4f8b588e368f1p-17, 0x3ff0000a7c5e340eULL},
+    {-0x1p-7, 0x3fefc03fd56aa225ULL},
+    {0x1.154245f5ad96ap+4, 0x418000008275c486ULL},
+    {0x1.a453c60a8bba8p+3, 0x411ee9a3f315a1e1ULL},
+    {-0x1.528fc07552bbep+4, 0x3e0632fdebbc2ef7ULL},
+    {-0x1.cafbb36b04cep+2, 0x3f492b25f10fd2d3ULL},
+    {0x1.39b8ab5cfdcccp+5, 0x4377d7f850972677ULL},
+    {-0x1.13d9e11f57c7dp+5, 0x3cd31417aebcf9c1ULL},
+    {-0x1.38a934fad7ebdp+4, 0x3e2c0273f7f1ab23ULL},
+};
+
+/// Arguments of every kind: the sigmoid's range, the whole range where e^x is finite, the
+/// edges of the table method's range, tiny, subnormal, ±0, ±∞, NaN, and raw bit patterns.
+std::vector<double> testArguments(long n, std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> sigmoidRange(-40.0, 0.0);
+    std::uniform_real_distribution<double> finiteRange(-745.0, 709.0);
+    const double special[] = {0.0,    -0.0,    kInf,   -kInf,   kNaN,     -745.2, -708.5, 709.9,
+                              1e-320, -1e-320, 2e-308, 0x1p-54, -0x1p-54, 512.0,  -512.0, 1e-9};
+    std::vector<double> x(static_cast<std::size_t>(n));
+    for (long i = 0; i < n; ++i) {
+        double& value = x[static_cast<std::size_t>(i)];
+        switch (i % 5) {
+            case 0:
+                value = sigmoidRange(random);
+                break;
+            case 1:
+                value = finiteRange(random);
+                break;
+            case 2:
+                value = special[(i / 5) % 16];
+                break;
+            case 3: {
+                const std::uint64_t bits = random();
+                std::memcpy(&value, &bits, sizeof value);
+                break;
+            }
+            default:
+                value = std::ldexp(sigmoidRange(random), -static_cast<int>(random() % 64));
+        }
+    }
+    return x;
+}
+
+}  // namespace
+
+TEST_CASE("tableExp gives glibc's exp bits on the pinned arguments", "[table-exp]") {
+    for (const Pinned& pinned : kPinned) {
+        INFO("x = " << pinned.x);
+        CHECK(bitsOf(tableExp(pinned.x)) == pinned.bits);
+    }
+    CHECK(tableExp(0.0) == 1.0);
+    CHECK(tableExp(-0.0) == 1.0);
+    CHECK(tableExp(-kInf) == 0.0);
+    CHECK(tableExp(kInf) == kInf);
+    CHECK(std::isnan(tableExp(kNaN)));
+    CHECK(tableExp(-746.0) == 0.0);
+    CHECK(tableExp(710.0) == kInf);
+}
+
+TEST_CASE("tableExp is within 0.52 ulp of e^x", "[table-exp]") {
+    // Against expl (64-bit significand): the reference's own error is 2^−11 of an ulp here.
+    std::mt19937_64 random(11);
+    std::uniform_real_distribution<double> finiteRange(-700.0, 700.0);
+    double worst = 0.0;
+    for (int i = 0; i < 200000; ++i) {
+        const double x = i % 2 == 0 ? finiteRange(random) : finiteRange(random) / 64.0;
+        const double value = tableExp(x);
+        const long double exact = std::exp(static_cast<long double>(x));
+        const double ulp = std::nextafter(value, kInf) - value;
+        worst = std::max(worst, static_cast<double>(std::fabs(value - exact) / ulp));
+    }
+    INFO("largest error " << worst << " ulp");
+    CHECK(worst <= 0.52);
+    CHECK(worst > 0.4);  // the measure sees errors of about half an ulp, as it should
+}
+
+TEST_CASE("tableExps gives tableExp's bits, four at a time and one by one", "[table-exp]") {
+    const std::vector<double> x = testArguments(100003, 5);
+    std::vector<double> expected(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] = tableExp(x[i]);
+    for (const bool baseline : {false, true}) {
+        INFO((baseline ? "baseline instructions" : "best instructions"));
+        useBaselineInstructionsOnly(baseline);
+        // From every alignment, with a tail shorter than four, and in place.
+        for (const long offset : {0L, 1L, 2L, 3L}) {
+            const long n = static_cast<long>(x.size()) - offset;
+            std::vector<double> out(x.size() + 3, 7.0);
+            tableExps(x.data() + offset, out.data() + 1, n);
+            long differing = 0;
+            for (long i = 0; i < n; ++i) {
+                differing += sameBits(out[static_cast<std::size_t>(i + 1)],
+                                      expected[static_cast<std::size_t>(i + offset)])
+                                 ? 0
+                                 : 1;
+            }
+            INFO("offset " << offset);
+            CHECK(differing == 0);
+            CHECK(out[0] == 7.0);  // nothing written outside
+            CHECK(out[static_cast<std::size_t>(n + 1)] == 7.0);
+        }
+        std::vector<double> inPlace = x;
+        tableExps(inPlace.data(), inPlace.data(), static_cast<long>(inPlace.size()));
+        long differing = 0;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            differing += sameBits(inPlace[i], expected[i]) ? 0 : 1;
+        CHECK(differing == 0);
+    }
+    useBaselineInstructionsOnly(false);
+}
+
+TEST_CASE("tableExp equals this machine's std::exp where that is glibc's FMA exp", "[table-exp]") {
+    // Where std::exp is another method (another C library, or glibc without FMA), the runs keep
+    // tableExp's bits: the same on every machine, not those of that library.
+    for (const Pinned& pinned : kPinned) {
+        if (bitsOf(std::exp(pinned.x)) != pinned.bits)
+            PFA_SKIP_TEST("this machine's std::exp is not glibc's table method with FMA");
+    }
+    const std::vector<double> x = testArguments(1000000, 9);
+    long differing = 0;
+    for (const double value : x) differing += sameBits(tableExp(value), std::exp(value)) ? 0 : 1;
+    CHECK(differing == 0);
+}
