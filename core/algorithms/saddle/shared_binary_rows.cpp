@@ -37,6 +37,7 @@ struct Lanes {
     const double* hasPenalty;
     double* clipped;
     double* exp;
+    double* clips;  ///< per lane: 1 where the row clips in this lane, else 0
 };
 
 /// What one row brings: its label, norms, and its cell's tables and masses.
@@ -84,6 +85,7 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
     const double label = row.label, squaredNorm = row.squaredNorm, norm = row.norm;
     // σ as the run's own code computes it (the same scalar exp).
     double* __restrict sigmas = t.exp;
+    double* __restrict clips = t.clips;
     sigmoids(z, sigmas, count);
     // The θ-stream's unclipped coefficients, which lanes clip, and the W-stream's masses.
     int anyClipped = 0;
@@ -102,13 +104,15 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
                 lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm > clipPenalty[l];
             const bool counted = hasPenalty[l] != 0.0 ? penaltyClips : lossClips;
             clippedRows[l] += counted ? 1.0 : 0.0;
+            clips[l] = (lossClips || penaltyClips) ? 1.0 : 0.0;
             anyClipped |= (lossClips || penaltyClips) ? 1 : 0;
             coefficients[l] = r + lambda * penaltyResidual;
         } else {
             const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
-            const bool clips = (r * r) * squaredNorm > clipThetaSquared[l];
-            clippedRows[l] += clips ? 1.0 : 0.0;
-            anyClipped |= clips ? 1 : 0;
+            const bool clipsTheta = (r * r) * squaredNorm > clipThetaSquared[l];
+            clippedRows[l] += clipsTheta ? 1.0 : 0.0;
+            clips[l] = clipsTheta ? 1.0 : 0.0;
+            anyClipped |= clipsTheta ? 1 : 0;
             coefficients[l] = r;
         }
         // The W-stream's masses.
@@ -130,29 +134,33 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
         }
     }
     if (!anyClipped) return;
-        // Some lane clips: every lane's coefficient with its scale, as the run's own code has it.
+    // Some lane clips: the coefficients of each four lanes with one that clips, with their
+    // scales, as the runs' own code has them (`count` is a multiple of four).
+    for (long l0 = 0; l0 < count; l0 += 4) {
+        if (clips[l0] + clips[l0 + 1] + clips[l0 + 2] + clips[l0 + 3] == 0.0) continue;
 #pragma omp simd
-    for (long l = 0; l < count; ++l) {
-        const double sigma = sigmas[l];
-        const double f0 = 1.0 - sigma;
-        const double lambda = lambdas[l];
-        if constexpr (kSplit) {
-            const double r = sigma - label;
-            const double penaltyResidual = gap[l] * f0 * sigma;
-            double lossClipped = 0.0, penaltyClipped = 0.0;
-            const double lossScale =
-                laneClipScale(std::sqrt(r * r) * norm, clipLoss[l], lossClipped);
-            const double penaltyFactor =
-                laneClipScale(lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm,
-                              clipPenalty[l], penaltyClipped);
-            const double penaltyScale = lambda * penaltyFactor;
-            coefficients[l] = lossScale * r + penaltyScale * penaltyResidual;
-        } else {
-            const double r = coefficients[l];
-            bool clip = false;
-            const double scale = laneClipScaleFromSquared((r * r) * squaredNorm, clipTheta[l],
-                                                          clipThetaSquared[l], clip);
-            coefficients[l] = scale * r;
+        for (long l = l0; l < l0 + 4; ++l) {
+            const double sigma = sigmas[l];
+            const double f0 = 1.0 - sigma;
+            const double lambda = lambdas[l];
+            if constexpr (kSplit) {
+                const double r = sigma - label;
+                const double penaltyResidual = gap[l] * f0 * sigma;
+                double lossClipped = 0.0, penaltyClipped = 0.0;
+                const double lossScale =
+                    laneClipScale(std::sqrt(r * r) * norm, clipLoss[l], lossClipped);
+                const double penaltyFactor =
+                    laneClipScale(lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm,
+                                  clipPenalty[l], penaltyClipped);
+                const double penaltyScale = lambda * penaltyFactor;
+                coefficients[l] = lossScale * r + penaltyScale * penaltyResidual;
+            } else {
+                const double r = coefficients[l];
+                bool clip = false;
+                const double scale = laneClipScaleFromSquared((r * r) * squaredNorm, clipTheta[l],
+                                                              clipThetaSquared[l], clip);
+                coefficients[l] = scale * r;
+            }
         }
     }
 }
@@ -205,8 +213,9 @@ SharedBinaryRows::SharedBinaryRows(const Dataset& train, const DesignMatrix& des
     const auto cells = static_cast<std::size_t>(layout.cells());
     const auto blocks = static_cast<std::size_t>(layout.blocks());
     m_runs.reserve(lanes);
-    for (auto* perLane : {&m_lambda, &m_clipTheta, &m_clipThetaSquared, &m_clipW, &m_unitWeight,
-                          &m_clipLoss, &m_clipPenalty, &m_hasPenalty, &m_clipped, &m_exp, &m_zeros})
+    for (auto* perLane :
+         {&m_lambda, &m_clipTheta, &m_clipThetaSquared, &m_clipW, &m_unitWeight, &m_clipLoss,
+          &m_clipPenalty, &m_hasPenalty, &m_clipped, &m_exp, &m_clips, &m_zeros})
         perLane->assign(lanes, 0.0);
     for (auto* perCell : {&m_gap, &m_distance0, &m_distance1, &m_cellMass0, &m_cellMass1})
         perCell->assign(cells * lanes, 0.0);
@@ -277,7 +286,8 @@ void SharedBinaryRows::addChunk(const std::vector<long>& batch, long c0, long cn
                       m_clipPenalty.data(),
                       m_hasPenalty.data(),
                       m_clipped.data(),
-                      m_exp.data()};
+                      m_exp.data(),
+                      m_clips.data()};
     for (long k = 0; k < cn; ++k) {
         const long i = batch[static_cast<std::size_t>(c0 + k)];
         const int label = m_train.y(i);
