@@ -40,12 +40,21 @@ inline bool clipScaleFromSquared(double squaredNorm, double bound, double boundS
     return true;
 }
 
+/// Whether laneClipScaleFromSquared clips (squaredNorm > bound²): lanes that learn first which
+/// of them clip compute the scales only where one does.
+inline bool laneClipsFromSquared(double squaredNorm, double boundSquared) {
+    return squaredNorm > boundSquared;
+}
+
+/// Whether laneClipScale clips (norm > bound).
+inline bool laneClips(double norm, double bound) { return norm > bound; }
+
 /// clipScaleFromSquared from a scale of 1, for one lane of runs stepped together: the same value
 /// (bound/√squaredNorm when squaredNorm > bound², else 1), with both sides computed and one
 /// kept, so that a loop over lanes vectorises. `clipped` says whether it clipped.
 inline double laneClipScaleFromSquared(double squaredNorm, double bound, double boundSquared,
                                        bool& clipped) {
-    clipped = squaredNorm > boundSquared;
+    clipped = laneClipsFromSquared(squaredNorm, boundSquared);
     const double clippedScale = bound / std::sqrt(squaredNorm);
     return clipped ? clippedScale : 1.0;
 }
@@ -55,7 +64,7 @@ inline double laneClipScaleFromSquared(double squaredNorm, double bound, double 
 /// is 1 when it clipped, else 0 (a number, so that lanes choose between counts without a
 /// branch).
 inline double laneClipScale(double norm, double bound, double& clipped) {
-    const bool clips = norm > bound;
+    const bool clips = laneClips(norm, bound);
     clipped = clips ? 1.0 : 0.0;
     const double clippedScale = bound / norm;
     return clips ? clippedScale : 1.0;

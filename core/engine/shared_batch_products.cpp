@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/engine/instruction_set.h"
+#include "core/util/instruction_set.h"
 
 namespace pfa {
 

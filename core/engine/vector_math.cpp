@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/engine/instruction_set.h"
 #include "core/engine/vector_math_avx2.h"
+#include "core/util/instruction_set.h"
 
 namespace pfa::vector_math {
 

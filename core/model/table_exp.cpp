@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/engine/instruction_set.h"
+#include "core/util/instruction_set.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

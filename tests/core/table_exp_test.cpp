@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "core/engine/instruction_set.h"
+#include "core/util/instruction_set.h"
 #include "test_skip.h"
 
 using namespace pfa;

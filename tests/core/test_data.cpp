@@ -5,8 +5,8 @@
 
 #include "core/algorithms/registry.h"
 #include "core/data/silo_splitters.h"
-#include "core/engine/instruction_set.h"
 #include "core/util/error.h"
+#include "core/util/instruction_set.h"
 
 namespace pfa::test {
 

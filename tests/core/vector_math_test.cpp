@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "core/engine/instruction_set.h"
+#include "core/util/instruction_set.h"
 
 using namespace pfa;
 

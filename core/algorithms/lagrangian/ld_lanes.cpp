@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "core/engine/clipping.h"
-#include "core/engine/instruction_set.h"
 #include "core/model/logistic_functions.h"
+#include "core/util/instruction_set.h"
 
 namespace pfa::ld {
 

@@ -12,9 +12,9 @@
 #include <limits>
 
 #include "core/engine/clipping.h"
-#include "core/engine/instruction_set.h"
 #include "core/model/logistic_functions.h"
 #include "core/model/logistic_regression.h"
+#include "core/util/instruction_set.h"
 
 namespace pfa {
 
@@ -99,9 +99,9 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
             // clips, one without its loss part's.
             const double r = sigma - label;
             const double penaltyResidual = gap[l] * f0 * sigma;
-            const bool lossClips = std::sqrt(r * r) * norm > clipLoss[l];
-            const bool penaltyClips =
-                lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm > clipPenalty[l];
+            const bool lossClips = laneClips(std::sqrt(r * r) * norm, clipLoss[l]);
+            const bool penaltyClips = laneClips(
+                lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm, clipPenalty[l]);
             const bool counted = hasPenalty[l] != 0.0 ? penaltyClips : lossClips;
             clippedRows[l] += counted ? 1.0 : 0.0;
             clips[l] = (lossClips || penaltyClips) ? 1.0 : 0.0;
@@ -109,7 +109,8 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
             coefficients[l] = r + lambda * penaltyResidual;
         } else {
             const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
-            const bool clipsTheta = (r * r) * squaredNorm > clipThetaSquared[l];
+            const bool clipsTheta =
+                laneClipsFromSquared((r * r) * squaredNorm, clipThetaSquared[l]);
             clippedRows[l] += clipsTheta ? 1.0 : 0.0;
             clips[l] = clipsTheta ? 1.0 : 0.0;
             anyClipped |= clipsTheta ? 1 : 0;

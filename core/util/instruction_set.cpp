@@ -1,4 +1,4 @@
-#include "core/engine/instruction_set.h"
+#include "core/util/instruction_set.h"
 
 #include <atomic>
 
