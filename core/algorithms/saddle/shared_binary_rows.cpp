@@ -38,6 +38,8 @@ struct Lanes {
     double* clipped;
     double* exp;
     double* clips;  ///< per lane: 1 where the row clips in this lane, else 0
+    double* lossNorms;     ///< per lane, split clipping: the loss part's norm
+    double* penaltyNorms;  ///< per lane, split clipping: the fairness part's norm
 };
 
 /// What one row brings: its label, norms, and its cell's tables and masses.
@@ -86,6 +88,8 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
     // σ as the run's own code computes it (the same scalar exp).
     double* __restrict sigmas = t.exp;
     double* __restrict clips = t.clips;
+    double* __restrict lossNorms = t.lossNorms;
+    double* __restrict penaltyNorms = t.penaltyNorms;
     sigmoids(z, sigmas, count);
     // The θ-stream's unclipped coefficients, which lanes clip, and the W-stream's masses.
     int anyClipped = 0;
@@ -99,13 +103,17 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
             // clips, one without its loss part's.
             const double r = sigma - label;
             const double penaltyResidual = gap[l] * f0 * sigma;
-            const bool lossClips = laneClips(std::sqrt(r * r) * norm, clipLoss[l]);
-            const bool penaltyClips = laneClips(
-                lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm, clipPenalty[l]);
-            const bool counted = hasPenalty[l] != 0.0 ? penaltyClips : lossClips;
-            clippedRows[l] += counted ? 1.0 : 0.0;
-            clips[l] = (lossClips || penaltyClips) ? 1.0 : 0.0;
-            anyClipped |= (lossClips || penaltyClips) ? 1 : 0;
+            const double lossNorm = std::sqrt(r * r) * norm;
+            const double penaltyNorm = lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm;
+            lossNorms[l] = lossNorm;
+            penaltyNorms[l] = penaltyNorm;
+            // Counts as numbers, without a branch: the loop stays vectorised.
+            const double lossClipped = laneClips(lossNorm, clipLoss[l]) ? 1.0 : 0.0;
+            const double penaltyClipped = laneClips(penaltyNorm, clipPenalty[l]) ? 1.0 : 0.0;
+            clippedRows[l] += hasPenalty[l] != 0.0 ? penaltyClipped : lossClipped;
+            const double eitherClipped = std::max(lossClipped, penaltyClipped);
+            clips[l] = eitherClipped;
+            anyClipped |= eitherClipped != 0.0 ? 1 : 0;
             coefficients[l] = r + lambda * penaltyResidual;
         } else {
             const double r = (sigma - label) + lambda * (gap[l] * f0 * sigma);
@@ -148,11 +156,9 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
                 const double r = sigma - label;
                 const double penaltyResidual = gap[l] * f0 * sigma;
                 double lossClipped = 0.0, penaltyClipped = 0.0;
-                const double lossScale =
-                    laneClipScale(std::sqrt(r * r) * norm, clipLoss[l], lossClipped);
+                const double lossScale = laneClipScale(lossNorms[l], clipLoss[l], lossClipped);
                 const double penaltyFactor =
-                    laneClipScale(lambda * std::sqrt(penaltyResidual * penaltyResidual) * norm,
-                                  clipPenalty[l], penaltyClipped);
+                    laneClipScale(penaltyNorms[l], clipPenalty[l], penaltyClipped);
                 const double penaltyScale = lambda * penaltyFactor;
                 coefficients[l] = lossScale * r + penaltyScale * penaltyResidual;
             } else {
@@ -214,9 +220,9 @@ SharedBinaryRows::SharedBinaryRows(const Dataset& train, const DesignMatrix& des
     const auto cells = static_cast<std::size_t>(layout.cells());
     const auto blocks = static_cast<std::size_t>(layout.blocks());
     m_runs.reserve(lanes);
-    for (auto* perLane :
-         {&m_lambda, &m_clipTheta, &m_clipThetaSquared, &m_clipW, &m_unitWeight, &m_clipLoss,
-          &m_clipPenalty, &m_hasPenalty, &m_clipped, &m_exp, &m_clips, &m_zeros})
+    for (auto* perLane : {&m_lambda, &m_clipTheta, &m_clipThetaSquared, &m_clipW, &m_unitWeight,
+                          &m_clipLoss, &m_clipPenalty, &m_hasPenalty, &m_clipped, &m_exp, &m_clips,
+                          &m_lossNorms, &m_penaltyNorms, &m_zeros})
         perLane->assign(lanes, 0.0);
     for (auto* perCell : {&m_gap, &m_distance0, &m_distance1, &m_cellMass0, &m_cellMass1})
         perCell->assign(cells * lanes, 0.0);
@@ -288,7 +294,9 @@ void SharedBinaryRows::addChunk(const std::vector<long>& batch, long c0, long cn
                       m_hasPenalty.data(),
                       m_clipped.data(),
                       m_exp.data(),
-                      m_clips.data()};
+                      m_clips.data(),
+                      m_lossNorms.data(),
+                      m_penaltyNorms.data()};
     for (long k = 0; k < cn; ++k) {
         const long i = batch[static_cast<std::size_t>(c0 + k)];
         const int label = m_train.y(i);

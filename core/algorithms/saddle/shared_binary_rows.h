@@ -61,7 +61,7 @@ private:
     std::vector<double> m_gap, m_distance0, m_distance1;
     std::vector<double> m_cellMass0, m_cellMass1, m_blockMass0, m_blockMass1;
     // Per lane, one row at a time.
-    std::vector<double> m_exp, m_clips;
+    std::vector<double> m_exp, m_clips, m_lossNorms, m_penaltyNorms;
     std::vector<double> m_zeros;  // a row in no cell: no class-weight gap
 };
 
