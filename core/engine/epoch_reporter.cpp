@@ -44,10 +44,11 @@ EpochMetrics EpochReporter::measureWith(int epoch, long step, const RowMatrix* r
     } else {
         metrics.trainLoss = metrics.trainObjective = kNaN;
     }
+    // The test rows' probabilities and predictions; their loss is not reported.
     if (reported)
-        m_test.meanLoss(*reported);
+        m_test.predict(*reported);
     else
-        m_test.meanLossOfScores();
+        m_test.predictFromScores();
     const FairnessMetrics fairness = m_test.fairness(m_config.advantagedClass);
     metrics.testError = fairness.error;
     metrics.setTestGaps(fairness, m_config.fairness);
@@ -65,7 +66,7 @@ void EpochReporter::finish(RunResult& result) {
         return;
     }
     result.trainLoss = m_diagnostics ? m_train.meanLoss(result.theta) : kNaN;
-    m_test.meanLoss(result.theta);
+    m_test.predict(result.theta);
     result.test = m_test.fairness(m_config.advantagedClass);
 }
 

@@ -33,6 +33,28 @@ Evaluator::Evaluator(const Dataset& data, const DesignMatrix& design, const Mode
 
 double Evaluator::meanLoss(const RowMatrix& theta) {
     if (m_data.rows() == 0) return std::numeric_limits<double>::quiet_NaN();
+    score(theta);
+    return meanLossOfScores();
+}
+
+void Evaluator::predict(const RowMatrix& theta) {
+    if (m_data.rows() == 0) return;
+    score(theta);
+    predictFromScores();
+}
+
+void Evaluator::predictFromScores() {
+    if (m_data.rows() == 0) return;
+    if (!m_binaryLogistic) {
+        m_model.probabilities(m_Z, m_F);
+        Model::predict(m_F, m_predicted);
+        return;
+    }
+    vector_math::logisticProbabilities(m_Z.data(), m_Z.rows(), m_sigma.data());
+    predictBinary();
+}
+
+void Evaluator::score(const RowMatrix& theta) {
     if (const SparseRows* sparse = m_design.sparseRows()) {
         // One-hot rows: their nonzero entries, in the arithmetic of runs trained together.
         for (Eigen::Index a = 0; a < theta.rows(); ++a) {
@@ -42,7 +64,6 @@ double Evaluator::meanLoss(const RowMatrix& theta) {
     } else {
         m_Z.noalias() = m_design.X() * theta.transpose();
     }
-    return meanLossOfScores();
 }
 
 double Evaluator::meanLossOfScores() {
@@ -61,10 +82,14 @@ double Evaluator::binaryLogisticMeanLoss() {
     vector_math::logisticProbabilitiesAndLosses(m_Z.data(), m_labels.data(), m_Z.rows(),
                                                 LogisticRegression::kProbabilityFloor,
                                                 m_sigma.data(), m_loss.data());
+    predictBinary();
+    return m_loss.mean();
+}
+
+void Evaluator::predictBinary() {
     m_F.col(1) = m_sigma;
     m_F.col(0).array() = 1.0 - m_sigma.array();
     m_predicted = (m_sigma.array() >= 0.5).cast<int>().matrix();
-    return m_loss.mean();
 }
 
 FairnessMetrics Evaluator::fairness(int advantagedClass) const {

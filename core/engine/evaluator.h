@@ -28,14 +28,24 @@ public:
     /// meanLoss from the scores already in scores().
     double meanLossOfScores();
 
-    /// Error and every fairness gap of the predictions of the last meanLoss() call.
+    /// The probabilities and hard predictions at θ, as meanLoss() leaves them, without the
+    /// losses: for a set whose loss is not reported (the test rows).
+    void predict(const RowMatrix& theta);
+    /// predict() from the scores already in scores().
+    void predictFromScores();
+
+    /// Error and every fairness gap of the predictions of the last meanLoss() or predict().
     FairnessMetrics fairness(int advantagedClass) const;
 
-    /// Soft ERMI of `notion` on the probabilities of the last meanLoss() call.
+    /// Soft ERMI of `notion` on the probabilities of the last meanLoss() or predict().
     double softErmi(FairnessNotion notion, int advantagedClass) const;
 
 private:
     double binaryLogisticMeanLoss();
+    /// X·θᵀ into the scores buffer.
+    void score(const RowMatrix& theta);
+    /// The hard predictions from the probabilities of a binary logistic model.
+    void predictBinary();
 
     const Dataset& m_data;
     const DesignMatrix& m_design;

@@ -29,6 +29,12 @@ void logisticBaseline(const double* z, const double* labels, long n, double floo
     l = -(l * y + (1.0 - l) * (1.0 - y)).log();
 }
 
+void probabilitiesBaseline(const double* z, long n, double* sigma) {
+    const ConstArray zs(z, n);
+    Array s(sigma, n);
+    s = 1.0 / (1.0 + (-zs).exp());  // logisticBaseline's σ
+}
+
 void softplusAndSigmoidBaseline(const double* a, long n, double* e, double* u, double* softplus,
                                 double* sigmoid) {
     const ConstArray as(a, n);
@@ -54,6 +60,12 @@ void logisticProbabilitiesAndLosses(const double* z, const double* labels, long 
         done = avx2::logistic(z, labels, n, floor, sigma, loss);
     if (done < n)
         logisticBaseline(z + done, labels + done, n - done, floor, sigma + done, loss + done);
+}
+
+void logisticProbabilities(const double* z, long n, double* sigma) {
+    long done = 0;
+    if (avx2Form() && aligned16(sigma)) done = avx2::probabilities(z, n, sigma);
+    if (done < n) probabilitiesBaseline(z + done, n - done, sigma + done);
 }
 
 void softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,

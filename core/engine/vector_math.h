@@ -16,6 +16,10 @@ namespace pfa::vector_math {
 void logisticProbabilitiesAndLosses(const double* z, const double* labels, long n, double floor,
                                     double* sigma, double* loss);
 
+/// The probabilities σ_i of logisticProbabilitiesAndLosses alone (the same bits), for sets
+/// whose losses nobody reads (the test rows).
+void logisticProbabilities(const double* z, long n, double* sigma);
+
 /// softplus(a) and its derivative sigmoid(a) of n entries, through one e = exp(−|a|) and one
 /// log per entry, neither overflowing: with u = 1 + e,
 ///   softplus = max(a, 0) + (log(u) − ((u − 1) − e)/u)   (log1p(e) to a few ulps),

@@ -46,6 +46,17 @@ long logistic(const double* z, const double* labels, long n, double floor, doubl
     return whole;
 }
 
+long probabilities(const double* z, long n, double* sigma) {
+    const Packet one = ev::pset1<Packet>(1.0);
+    const long whole = n / 4 * 4;
+    for (long i = 0; i < whole; i += 4) {
+        // σ = 1/(1 + e^{−z}), as logistic() computes it.
+        ev::pstoreu(sigma + i,
+                    ev::pdiv(one, ev::padd(one, ev::pexp(ev::pnegate(ev::ploadu<Packet>(z + i))))));
+    }
+    return whole;
+}
+
 long softplusAndSigmoid(const double* a, long n, double* /*e*/, double* /*u*/, double* softplus,
                         double* sigmoid) {
     const Packet one = ev::pset1<Packet>(1.0);
@@ -81,6 +92,7 @@ long softplusAndSigmoid(const double* a, long n, double* /*e*/, double* /*u*/, d
 
 bool compiled() { return false; }
 long logistic(const double*, const double*, long, double, double*, double*) { return 0; }
+long probabilities(const double*, long, double*) { return 0; }
 long softplusAndSigmoid(const double*, long, double*, double*, double*, double*) { return 0; }
 
 #endif

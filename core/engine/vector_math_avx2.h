@@ -11,6 +11,8 @@ bool compiled();
 /// The first ⌊n/4⌋·4 elements of logisticProbabilitiesAndLosses; returns how many it did.
 long logistic(const double* z, const double* labels, long n, double floor, double* sigma,
               double* loss);
+/// The first ⌊n/4⌋·4 elements of logisticProbabilities; returns how many it did.
+long probabilities(const double* z, long n, double* sigma);
 /// The first ⌊n/4⌋·4 elements of softplusAndSigmoid; returns how many it did.
 long softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,
                         double* sigmoid);

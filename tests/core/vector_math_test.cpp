@@ -111,6 +111,30 @@ TEST_CASE("Binary logistic losses in SIMD are those of the array expressions, on
     }
 }
 
+TEST_CASE("Binary logistic probabilities alone are those computed with the losses",
+          "[vector-math]") {
+    const double floor = 1e-15;
+    for (long n : {0L, 1L, 3L, 4L, 5L, 8L, 13L, 67L, 1001L}) {
+        const Eigen::ArrayXd z = testValues(n, 80 + static_cast<std::uint64_t>(n));
+        const Eigen::ArrayXd labels = Eigen::ArrayXd::Zero(n);
+        bothForms([&] {
+            INFO("n = " << n << ", AVX2 now: " << avx2Enabled());
+            // Aligned, and one double off (then Eigen's own first-element rule applies to both).
+            std::vector<double> buffer(3 * static_cast<std::size_t>(n) + 6, -1.0);
+            for (long offset : {0L, 1L}) {
+                Eigen::ArrayXd s(n), l(n), alone(n);
+                double* withLosses = offset == 0 ? s.data() : buffer.data() + 1;
+                double* lossOut = offset == 0 ? l.data() : buffer.data() + n + 3;
+                double* probabilitiesOnly = offset == 0 ? alone.data() : buffer.data() + 2 * n + 5;
+                vector_math::logisticProbabilitiesAndLosses(z.data(), labels.data(), n, floor,
+                                                            withLosses, lossOut);
+                vector_math::logisticProbabilities(z.data(), n, probabilitiesOnly);
+                CHECK(differences(withLosses, probabilitiesOnly, n) == 0);
+            }
+        });
+    }
+}
+
 TEST_CASE("softplus and sigmoid in SIMD are those of the array expressions, on every machine",
           "[vector-math]") {
     INFO("AVX2 in use: " << avx2Enabled());

@@ -494,7 +494,7 @@ public:
         }
         m.testError = testError(x);
         if (m_testEvaluator && x.allFinite()) {
-            m_testEvaluator->meanLoss(asTheta(x));
+            m_testEvaluator->predict(asTheta(x));
             m.setTestGaps(m_testEvaluator->fairness(config.advantagedClass), config.fairness);
         }
         return m;
@@ -515,7 +515,7 @@ public:
             result.test =
                 fairnessNotApplicable(static_cast<long>(m_test.rows()), result.regression.testMse);
         } else if (m_testEvaluator && finite) {
-            m_testEvaluator->meanLoss(result.theta);
+            m_testEvaluator->predict(result.theta);
             result.test = m_testEvaluator->fairness(config.advantagedClass);
         } else {
             result.test = fairnessNotApplicable(static_cast<long>(m_test.rows()), finalError);

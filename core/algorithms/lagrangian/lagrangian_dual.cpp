@@ -533,7 +533,7 @@ void measureTest(Evaluator& testEvaluator, const RowMatrix& reported, bool diver
             metrics.ermiHard = metrics.ermiSoft = kNaN;
         return;
     }
-    testEvaluator.meanLoss(reported);
+    testEvaluator.predict(reported);
     const FairnessMetrics f = testEvaluator.fairness(config.advantagedClass);
     metrics.testError = f.error;
     metrics.setTestGaps(f, config.fairness);
