@@ -41,10 +41,14 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
     const long batchSize = m_spec.batchSize;
     long size = 0;
     switch (m_spec.mode) {
-        case Sampling::Poisson:
-            drawPoisson(m_random, m_logOneMinusRate, rows,
-                        [&](long row) { indices[static_cast<std::size_t>(size++)] = row; });
+        case Sampling::Poisson: {
+            const auto take = [&](long row) { indices[static_cast<std::size_t>(size++)] = row; };
+            if (m_logOneMinusRate == -INFINITY)
+                drawPoisson(m_random, m_logOneMinusRate, rows, take);  // q = 1: draws nothing
+            else
+                drawPoissonBySkips([this] { return nextSkip(); }, rows, take);
             break;
+        }
         case Sampling::Shuffle: {
             if (stepInEpoch == 0) {
                 for (long i = rows - 1; i > 0; --i) {
@@ -73,6 +77,14 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
     }
     privacy::observeBatch({"rows", rows, m_rate}, indices, size);
     return size;
+}
+
+void BatchSampler::refillSkips() {
+    for (double& draw : m_logs) draw = m_random.uniformOpen();
+    tableLogs(m_logs.data(), m_logs.data(), static_cast<long>(kSkipBlock));
+    for (std::size_t j = 0; j < kSkipBlock; ++j)
+        m_skips[j] = RandomStream::geometricSkipOf(m_logs[j], m_logOneMinusRate);
+    m_nextSkip = 0;
 }
 
 SamplerSpec rowSampler(const TrainConfig& config, const Dataset& train) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -11,18 +12,25 @@
 namespace pfa {
 
 /// Calls `take(position)` for the positions 0 … population − 1 that one Poisson draw includes,
+/// in ascending order, with the geometric skips `nextSkip()` returns between them.
+template <typename NextSkip, typename Take>
+void drawPoissonBySkips(NextSkip&& nextSkip, long population, Take&& take) {
+    const auto end = static_cast<std::uint64_t>(population);
+    std::uint64_t position = nextSkip();
+    while (position < end) {
+        take(static_cast<long>(position));
+        const std::uint64_t skip = nextSkip();
+        if (skip >= end) break;
+        position += 1 + skip;
+    }
+}
+
+/// Calls `take(position)` for the positions 0 … population − 1 that one Poisson draw includes,
 /// in ascending order, each independently with probability q (`logOneMinusRate` = ln(1 − q),
 /// −∞ for q = 1). Geometric skips between included positions make a draw O(q·population).
 template <typename Take>
 void drawPoisson(RandomStream& random, double logOneMinusRate, long population, Take&& take) {
-    const auto end = static_cast<std::uint64_t>(population);
-    std::uint64_t position = random.geometricSkip(logOneMinusRate);
-    while (position < end) {
-        take(static_cast<long>(position));
-        const std::uint64_t skip = random.geometricSkip(logOneMinusRate);
-        if (skip >= end) break;
-        position += 1 + skip;
-    }
+    drawPoissonBySkips([&] { return random.geometricSkip(logOneMinusRate); }, population, take);
 }
 
 /// Poisson participation by one uniform draw per unit, unit after unit: unit i joins when
@@ -55,12 +63,26 @@ public:
     double samplingRate() const { return m_rate; }
 
 private:
+    /// Poisson sampling with q < 1: the stream's next geometric skip, the same as
+    /// m_random.geometricSkip(ln(1 − q)) would give, drawn kSkipBlock at a time with their
+    /// logarithms four at a time (the stream serves this sampler alone, so drawing ahead
+    /// changes no number).
+    std::uint64_t nextSkip() {
+        if (m_nextSkip == kSkipBlock) refillSkips();
+        return m_skips[m_nextSkip++];
+    }
+    void refillSkips();
+
+    static constexpr std::size_t kSkipBlock = 64;
     SamplerSpec m_spec;
     long m_stepsPerEpoch;
     double m_rate;
     double m_logOneMinusRate;
     RandomStream m_random;
     std::vector<long> m_pool;  // permutation (shuffle) or partially shuffled pool (subsample)
+    std::array<double, kSkipBlock> m_logs{};  // scratch: ln u of a block of draws
+    std::array<std::uint64_t, kSkipBlock> m_skips{};
+    std::size_t m_nextSkip = kSkipBlock;  // the next unused skip (kSkipBlock: none left)
 };
 
 /// The row sampler of a run with resolved settings `config` (sampling mode, batch size m,

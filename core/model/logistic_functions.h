@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/model/table_exp.h"
+#include "core/util/table_math.h"
 
 namespace pfa {
 

@@ -6,6 +6,8 @@
 #include <random>
 #include <string>
 
+#include "core/util/table_math.h"
+
 namespace pfa {
 
 /// Random source for one run. Either deterministic (mt19937_64 seeded from a seed, a stream
@@ -82,11 +84,18 @@ public:
         return -scale * (u < 0 ? -1.0 : 1.0) * std::log1p(-2.0 * std::fabs(u));
     }
 
-    /// Number of failures before the first success of a Bernoulli(p) sequence, p in (0, 1].
-    /// Used to draw Poisson-sampled batches in O(q·n) per step.
+    /// Number of failures before the first success of a Bernoulli(p) sequence, p in (0, 1]
+    /// (`logOneMinusP` = ln(1 − p)). Used to draw Poisson-sampled batches in O(q·n) per step.
+    /// ln u is tableLog's (std::log's bits where that is glibc's with FMA), so that a sampler
+    /// taking the logarithms of many draws at once (tableLogs) gets the same skips.
     std::uint64_t geometricSkip(double logOneMinusP) {
         if (logOneMinusP == -INFINITY) return 0;  // p = 1
-        const double skip = std::floor(std::log(uniformOpen()) / logOneMinusP);
+        return geometricSkipOf(tableLog(uniformOpen()), logOneMinusP);
+    }
+
+    /// The skip that geometricSkip makes of ln u = `logUniform` (p < 1).
+    static std::uint64_t geometricSkipOf(double logUniform, double logOneMinusP) {
+        const double skip = std::floor(logUniform / logOneMinusP);
         return skip >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(skip);
     }
 

@@ -137,6 +137,41 @@ TEST_CASE("Poisson batches have the right size distribution", "[noise]") {
     CHECK(std::fabs(m.variance / 243.75 - 1.0) < 0.1);
 }
 
+TEST_CASE("A Poisson batch sampler draws the batches of geometric skips one at a time",
+          "[noise][sampling]") {
+    // The sampler draws its skips in blocks, their logarithms four at a time; the batches must be
+    // those of the stream's own geometric skips, one by one, at every rate (q = 1 draws nothing).
+    for (const long batch : {1L, 37L, 250L, 5000L, 9999L, 10000L}) {
+        INFO("batch " << batch << " of 10000");
+        const SamplerSpec spec = SamplerSpec::overRows(Sampling::Poisson, 10000, batch, 100);
+        BatchSampler sampler(spec, RandomStream(11, streams::kSampling));
+        RandomStream oneByOne(11, streams::kSampling);
+        const double rate = spec.samplingRate();
+        const double logOneMinusRate = rate >= 1.0 ? -INFINITY : std::log1p(-rate);
+        std::vector<long> indices(10000), expected(10000);
+        long differing = 0, drawn = 0;
+        for (int step = 0; step < 300; ++step) {
+            const long size = sampler.next(step % 4, indices);
+            long expectedSize = 0;
+            drawPoisson(oneByOne, logOneMinusRate, 10000, [&](long row) {
+                expected[static_cast<std::size_t>(expectedSize++)] = row;
+            });
+            drawn += size;
+            if (size != expectedSize) {
+                ++differing;
+                continue;
+            }
+            for (long i = 0; i < size; ++i)
+                differing += indices[static_cast<std::size_t>(i)] ==
+                                     expected[static_cast<std::size_t>(i)]
+                                 ? 0
+                                 : 1;
+        }
+        CHECK(differing == 0);
+        CHECK(drawn > 0);
+    }
+}
+
 TEST_CASE("DP noise added by the trainers has the calibrated standard deviation",
           "[noise][privacy]") {
     const int features = 200;

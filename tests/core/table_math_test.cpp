@@ -1,4 +1,4 @@
-#include "core/model/table_exp.h"
+#include "core/util/table_math.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -68,6 +68,38 @@ constexpr Pinned kPinned[] = {
     {0x1.39b8ab5cfdcccp+5, 0x4377d7f850972677ULL},
     {-0x1.13d9e11f57c7dp+5, 0x3cd31417aebcf9c1ULL},
     {-0x1.38a934fad7ebdp+4, 0x3e2c0273f7f1ab23ULL},
+};
+
+/// ln x of glibc 2.36's log on a machine with FMA: both of its methods (a table, and a
+/// polynomial for x in [1 − 2^−4, 1 + 0x1.09p-4)) and their edges; the last six are where
+/// separate multiplications and additions would give another last bit.
+constexpr Pinned kPinnedLog[] = {
+    {0x1p-1, 0xbfe62e42fefa39efULL},
+    {0x1p+1, 0x3fe62e42fefa39efULL},
+    {0x1.8p+1, 0x3ff193ea7aad030bULL},
+    {0x1.4p+3, 0x40026bb1bbb55516ULL},
+    {0x1.56e1fc2f8f359p-997, 0xc085963447f87fb5ULL},
+    {0x1.7e43c8800759cp+996, 0x4085963447f87fb5ULL},
+    {0x1p-1022, 0xc086232bdd7abcd2ULL},
+    {0x1.ep-1, 0xbfb08598b59e3a07ULL},
+    {0x1.10fffffffffffp+0, 0x3fb075983598e462ULL},
+    {0x1.109p+0, 0x3fb00c7c14184ec5ULL},
+    {0x1.fffffffffffffp-1, 0xbca0000000000000ULL},
+    {0x1.0000000000001p+0, 0x3cafffffffffffffULL},
+    {0x1.028f5c28f5c29p+0, 0x3f8460d6ccca367cULL},
+    {0x1.fae147ae147aep-1, 0xbf8495453e6fd4bcULL},
+    {0x1.203af9ee75616p-50, 0xc04144f69ff9ffc4ULL},
+    {0x1.ffffffffffff7p-1, 0xbcd2000000000003ULL},
+    {0x1p-2, 0xbff62e42fefa39efULL},
+    {0x1.6666666666666p-1, 0xbfd6d3c324e13f50ULL},
+    {0x1.8p+0, 0x3fd9f323ecbf984cULL},
+    {0x1.e240c9fbe76c9p+16, 0x40277281cad8a844ULL},
+    {0x1.9de05eb3c517dp-3, 0xbff995b7063fdd1fULL},
+    {0x1.f084b955f1fe5p-1, 0xbf9f70dcf48ee418ULL},
+    {0x1.d3c217398734fp+1, 0x3ff4bc17d3cbb1b5ULL},
+    {0x1.09830a800c149p+0, 0x3fa2adc963567b5fULL},
+    {0x1.44f291839d18p-1, 0xbfdd192a009fbea7ULL},
+    {0x1.e3106e44fe1a8p-1, 0xbfadc920565bf44dULL},
 };
 
 /// Arguments of every kind: the sigmoid's range, the whole range where e^x is finite, the
@@ -168,6 +200,87 @@ TEST_CASE("tableExps gives tableExp's bits, four at a time and one by one", "[ta
         CHECK(differing == 0);
     }
     useBaselineInstructionsOnly(false);
+}
+
+TEST_CASE("tableLog gives glibc's log bits on the pinned arguments", "[table-exp]") {
+    for (const Pinned& pinned : kPinnedLog) {
+        INFO("x = " << pinned.x);
+        CHECK(bitsOf(tableLog(pinned.x)) == pinned.bits);
+    }
+    CHECK(bitsOf(tableLog(1.0)) == 0);  // +0
+    CHECK(tableLog(0.0) == -kInf);
+    CHECK(tableLog(kInf) == kInf);
+    CHECK(std::isnan(tableLog(-1.0)));
+    CHECK(std::isnan(tableLog(kNaN)));
+    CHECK(tableLog(1e-320) == Approx(std::log(1e-320)).epsilon(1e-15));
+}
+
+TEST_CASE("tableLog is within 0.52 ulp of ln x", "[table-exp]") {
+    std::mt19937_64 random(13);
+    std::uniform_real_distribution<double> exponent(-700.0, 700.0), nearOne(0.93, 1.07);
+    double worst = 0.0;
+    for (int i = 0; i < 200000; ++i) {
+        const double x = i % 2 == 0 ? std::exp(exponent(random)) : nearOne(random);
+        const double value = tableLog(x);
+        const long double exact = std::log(static_cast<long double>(x));
+        const double ulp = std::nextafter(std::fabs(value), kInf) - std::fabs(value);
+        if (value == 0.0) continue;
+        worst = std::max(worst, static_cast<double>(std::fabs(value - exact) / ulp));
+    }
+    INFO("largest error " << worst << " ulp");
+    CHECK(worst <= 0.52);
+    CHECK(worst > 0.4);
+}
+
+TEST_CASE("tableLogs gives tableLog's bits, four at a time and one by one", "[table-exp]") {
+    // Positive arguments of both methods mixed in every way within a vector of four, and the
+    // others (zero, negative, subnormal, ∞, NaN) that std::log takes.
+    std::vector<double> x = testArguments(100003, 7);
+    std::mt19937_64 random(17);
+    std::uniform_real_distribution<double> nearOne(0.9, 1.1), wide(0.0, 3.0);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (i % 3 == 0)
+            x[i] = nearOne(random);
+        else if (i % 3 == 1)
+            x[i] = wide(random);
+    }
+    std::vector<double> expected(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] = tableLog(x[i]);
+    for (const bool baseline : {false, true}) {
+        INFO((baseline ? "baseline instructions" : "best instructions"));
+        useBaselineInstructionsOnly(baseline);
+        for (const long offset : {0L, 1L, 3L}) {
+            const long n = static_cast<long>(x.size()) - offset;
+            std::vector<double> out(x.size() + 3, 7.0);
+            tableLogs(x.data() + offset, out.data() + 1, n);
+            long differing = 0;
+            for (long i = 0; i < n; ++i) {
+                differing += sameBits(out[static_cast<std::size_t>(i + 1)],
+                                      expected[static_cast<std::size_t>(i + offset)])
+                                 ? 0
+                                 : 1;
+            }
+            INFO("offset " << offset);
+            CHECK(differing == 0);
+            CHECK(out[0] == 7.0);
+            CHECK(out[static_cast<std::size_t>(n + 1)] == 7.0);
+        }
+    }
+    useBaselineInstructionsOnly(false);
+}
+
+TEST_CASE("tableLog equals this machine's std::log where that is glibc's FMA log", "[table-exp]") {
+    for (const Pinned& pinned : kPinnedLog) {
+        if (bitsOf(std::log(pinned.x)) != pinned.bits)
+            PFA_SKIP_TEST("this machine's std::log is not glibc's table method with FMA");
+    }
+    std::vector<double> x = testArguments(1000000, 19);
+    std::mt19937_64 random(23);
+    std::uniform_real_distribution<double> nearOne(0.9, 1.1);
+    for (std::size_t i = 0; i < x.size(); i += 2) x[i] = nearOne(random);
+    long differing = 0;
+    for (const double value : x) differing += sameBits(tableLog(value), std::log(value)) ? 0 : 1;
+    CHECK(differing == 0);
 }
 
 TEST_CASE("tableExp equals this machine's std::exp where that is glibc's FMA exp", "[table-exp]") {
