@@ -1,11 +1,13 @@
 #include "core/engine/vector_math.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
 #include "core/engine/vector_math_avx2.h"
 #include "core/util/instruction_set.h"
+#include "core/util/table_math.h"
 
 namespace pfa::vector_math {
 
@@ -19,20 +21,10 @@ bool aligned16(const double* p) { return reinterpret_cast<std::uintptr_t>(p) % 1
 // The baseline forms: Eigen's array expressions, two doubles per operation (SSE2). Eigen
 // computes a 16-byte aligned destination in pairs from its first element and an odd last
 // element with the scalar std::exp and std::log.
-void logisticBaseline(const double* z, const double* labels, long n, double floor, double* sigma,
-                      double* loss) {
-    const ConstArray zs(z, n), y(labels, n);
-    Array s(sigma, n), l(loss, n);
-    s = 1.0 / (1.0 + (-zs).exp());
-    // The clamped probability of each row's class: c·y + (1 − c)·(1 − y) is exact for y ∈ {0, 1}.
-    l = s.max(floor).min(1.0 - floor);
-    l = -(l * y + (1.0 - l) * (1.0 - y)).log();
-}
-
 void probabilitiesBaseline(const double* z, long n, double* sigma) {
     const ConstArray zs(z, n);
     Array s(sigma, n);
-    s = 1.0 / (1.0 + (-zs).exp());  // logisticBaseline's σ
+    s = 1.0 / (1.0 + (-zs).exp());
 }
 
 void softplusAndSigmoidBaseline(const double* a, long n, double* e, double* u, double* softplus,
@@ -53,13 +45,15 @@ bool avx2Form() { return avx2Enabled() && avx2::compiled(); }
 
 void logisticProbabilitiesAndLosses(const double* z, const double* labels, long n, double floor,
                                     double* sigma, double* loss) {
-    long done = 0;
-    // The AVX2 form computes whole groups of four; it equals the baseline only where the
-    // baseline computes in pairs from the first element, i.e. on 16-byte aligned outputs.
-    if (avx2Form() && aligned16(sigma) && aligned16(loss))
-        done = avx2::logistic(z, labels, n, floor, sigma, loss);
-    if (done < n)
-        logisticBaseline(z + done, labels + done, n - done, floor, sigma + done, loss + done);
+    logisticProbabilities(z, n, sigma);
+    // The clamped probability of each row's class (c·y + (1 − c)·(1 − y) is exact for
+    // y ∈ {0, 1}), then its log, the same bits in every form.
+    for (long i = 0; i < n; ++i) {
+        const double c = std::min(std::max(sigma[i], floor), 1.0 - floor);
+        loss[i] = c * labels[i] + (1.0 - c) * (1.0 - labels[i]);
+    }
+    tableLogs(loss, loss, n);
+    for (long i = 0; i < n; ++i) loss[i] = -loss[i];
 }
 
 void logisticProbabilities(const double* z, long n, double* sigma) {

@@ -3,16 +3,19 @@
 namespace pfa::vector_math {
 
 // Element-wise exp/log work of whole passes over rows, on contiguous arrays of doubles, in SIMD
-// through Eigen's vectorised exp and log. Machines with AVX2 take four doubles per vector
-// operation instead of two (chosen at run time by avx2Enabled(), instruction_set.h), with the
-// same results bit for bit: both forms do each element's operations in the same order with the
-// same polynomial (no fused multiply-add), and where the AVX2 form stops short of the end, the
-// baseline form finishes. The results are those of the Eigen array expressions named in each
-// function's comment, evaluated on Eigen-allocated (16-byte aligned) arrays.
+// through Eigen's vectorised exp and log (and tableLogs for the logistic losses). Machines with
+// AVX2 take four doubles per vector operation instead of two (chosen at run time by avx2Enabled(),
+// instruction_set.h), with the same results bit for bit: both forms do each element's operations in
+// the same order with the same polynomial (no fused multiply-add), and where the AVX2 form stops
+// short of the end, the baseline form finishes. The results are those of the Eigen array
+// expressions named in each function's comment, evaluated on Eigen-allocated (16-byte aligned)
+// arrays.
 
 /// Binary logistic probabilities and losses of n rows: σ_i = 1/(1 + e^{−z_i}) and
 /// loss_i = −log(c_i·y_i + (1 − c_i)·(1 − y_i)), c_i = min(max(σ_i, floor), 1 − floor), for
 /// labels y_i ∈ {0.0, 1.0}. `sigma` and `loss` hold n values; no array may overlap another.
+/// σ is logisticProbabilities'; the log is tableLog's (util/table_math.h), four at a time,
+/// which is several times faster than Eigen's and as accurate (within 0.52 ulp).
 void logisticProbabilitiesAndLosses(const double* z, const double* labels, long n, double floor,
                                     double* sigma, double* loss);
 

@@ -27,30 +27,11 @@ using Packet = ev::Packet4d;
 
 bool compiled() { return true; }
 
-long logistic(const double* z, const double* labels, long n, double floor, double* sigma,
-              double* loss) {
-    const Packet one = ev::pset1<Packet>(1.0);
-    const Packet low = ev::pset1<Packet>(floor);
-    const Packet high = ev::pset1<Packet>(1.0 - floor);
-    const long whole = n / 4 * 4;
-    for (long i = 0; i < whole; i += 4) {
-        // σ = 1/(1 + e^{−z}); c = min(max(σ, floor), 1 − floor); −log(c·y + (1 − c)·(1 − y)).
-        const Packet s =
-            ev::pdiv(one, ev::padd(one, ev::pexp(ev::pnegate(ev::ploadu<Packet>(z + i)))));
-        ev::pstoreu(sigma + i, s);
-        const Packet c = ev::pmin(ev::pmax(s, low), high);
-        const Packet y = ev::ploadu<Packet>(labels + i);
-        const Packet p = ev::padd(ev::pmul(c, y), ev::pmul(ev::psub(one, c), ev::psub(one, y)));
-        ev::pstoreu(loss + i, ev::pnegate(ev::plog(p)));
-    }
-    return whole;
-}
-
 long probabilities(const double* z, long n, double* sigma) {
     const Packet one = ev::pset1<Packet>(1.0);
     const long whole = n / 4 * 4;
     for (long i = 0; i < whole; i += 4) {
-        // σ = 1/(1 + e^{−z}), as logistic() computes it.
+        // σ = 1/(1 + e^{−z}).
         ev::pstoreu(sigma + i,
                     ev::pdiv(one, ev::padd(one, ev::pexp(ev::pnegate(ev::ploadu<Packet>(z + i))))));
     }
@@ -91,7 +72,6 @@ long softplusAndSigmoid(const double* a, long n, double* /*e*/, double* /*u*/, d
 #else
 
 bool compiled() { return false; }
-long logistic(const double*, const double*, long, double, double*, double*) { return 0; }
 long probabilities(const double*, long, double*) { return 0; }
 long softplusAndSigmoid(const double*, long, double*, double*, double*, double*) { return 0; }
 

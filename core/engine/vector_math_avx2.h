@@ -8,9 +8,6 @@ namespace pfa::vector_math::avx2 {
 
 /// Whether this build has the AVX2 forms (false where the file was built without AVX2).
 bool compiled();
-/// The first ⌊n/4⌋·4 elements of logisticProbabilitiesAndLosses; returns how many it did.
-long logistic(const double* z, const double* labels, long n, double floor, double* sigma,
-              double* loss);
 /// The first ⌊n/4⌋·4 elements of logisticProbabilities; returns how many it did.
 long probabilities(const double* z, long n, double* sigma);
 /// The first ⌊n/4⌋·4 elements of softplusAndSigmoid; returns how many it did.
