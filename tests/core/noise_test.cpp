@@ -162,10 +162,10 @@ TEST_CASE("A Poisson batch sampler draws the batches of geometric skips one at a
                 continue;
             }
             for (long i = 0; i < size; ++i)
-                differing += indices[static_cast<std::size_t>(i)] ==
-                                     expected[static_cast<std::size_t>(i)]
-                                 ? 0
-                                 : 1;
+                differing +=
+                    indices[static_cast<std::size_t>(i)] == expected[static_cast<std::size_t>(i)]
+                        ? 0
+                        : 1;
         }
         CHECK(differing == 0);
         CHECK(drawn > 0);

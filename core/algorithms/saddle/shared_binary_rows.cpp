@@ -37,7 +37,7 @@ struct Lanes {
     const double* hasPenalty;
     double* clipped;
     double* exp;
-    double* clips;  ///< per lane: 1 where the row clips in this lane, else 0
+    double* clips;         ///< per lane: 1 where the row clips in this lane, else 0
     double* lossNorms;     ///< per lane, split clipping: the loss part's norm
     double* penaltyNorms;  ///< per lane, split clipping: the fairness part's norm
 };
