@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -27,15 +28,45 @@ void probabilitiesBaseline(const double* z, long n, double* sigma) {
     s = 1.0 / (1.0 + (-zs).exp());
 }
 
-void softplusAndSigmoidBaseline(const double* a, long n, double* e, double* u, double* softplus,
-                                double* sigmoid) {
-    const ConstArray as(a, n);
-    Array es(e, n), us(u, n), sp(softplus, n), sg(sigmoid, n);
-    es = (-as.abs()).exp();
-    us = 1.0 + es;
-    sp = as.max(0.0) + (us.log() - ((us - 1.0) - es) / us);
-    const auto q = as.max(0.0) / as.abs().max(std::numeric_limits<double>::min());
-    sg = (q + (1.0 - q) * es) / us;
+/// softplus and sigmoid from e = exp(−|a|), u = 1 + e and log(u) (in `softplus`), with one
+/// division per entry: q = max(a, 0)/max(|a|, DBL_MIN) is 1 or +0 where |a| is a finite normal
+/// number (a choice there; other entries, rare, are divided afterwards).
+[[gnu::always_inline]] inline void softplusSigmoidBody(const double* __restrict a, long n,
+                                                       const double* __restrict e,
+                                                       const double* __restrict u,
+                                                       double* __restrict softplus,
+                                                       double* __restrict sigmoid) {
+    constexpr double smallest = std::numeric_limits<double>::min();
+    constexpr double largest = std::numeric_limits<double>::max();
+    for (long i = 0; i < n; ++i) {
+        const double positive = a[i] < 0.0 ? 0.0 : a[i];  // std::max(a, 0.0), as a choice
+        const double inverse = 1.0 / u[i];
+        softplus[i] = positive + (softplus[i] - ((u[i] - 1.0) - e[i]) * inverse);
+        const double q = a[i] > 0.0 ? 1.0 : 0.0;
+        sigmoid[i] = (q + (1.0 - q) * e[i]) * inverse;
+    }
+    int others = 0;
+    for (long i = 0; i < n; ++i) {
+        const double magnitude = std::abs(a[i]);
+        others |= (magnitude >= smallest) & (magnitude <= largest) ? 0 : 1;
+    }
+    if (!others) return;
+    for (long i = 0; i < n; ++i) {
+        const double magnitude = std::abs(a[i]);
+        if (magnitude >= smallest && magnitude <= largest) continue;
+        const double q = std::max(a[i], 0.0) / std::max(magnitude, smallest);
+        sigmoid[i] = (q + (1.0 - q) * e[i]) * (1.0 / u[i]);
+    }
+}
+
+void softplusSigmoidBaseline(const double* a, long n, const double* e, const double* u,
+                             double* softplus, double* sigmoid) {
+    softplusSigmoidBody(a, n, e, u, softplus, sigmoid);
+}
+[[gnu::target("avx2")]] void softplusSigmoidAvx2(const double* a, long n, const double* e,
+                                                 const double* u, double* softplus,
+                                                 double* sigmoid) {
+    softplusSigmoidBody(a, n, e, u, softplus, sigmoid);
 }
 
 /// Whether to take the AVX2 form: the machine runs it (instruction_set.h) and this build has it.
@@ -64,12 +95,18 @@ void logisticProbabilities(const double* z, long n, double* sigma) {
 
 void softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,
                         double* sigmoid) {
-    long done = 0;
-    if (avx2Form() && aligned16(e) && aligned16(u) && aligned16(softplus) && aligned16(sigmoid))
-        done = avx2::softplusAndSigmoid(a, n, e, u, softplus, sigmoid);
-    if (done < n) {
-        softplusAndSigmoidBaseline(a + done, n - done, e + done, u + done, softplus + done,
-                                   sigmoid + done);
+    // e = exp(−|a|) and log(u) by the table functions, four at a time where the machine can;
+    // the rest element by element in plain IEEE operations, the same bits in every form.
+    // Block by block, so that each block's arrays stay in the first-level cache between passes.
+    const auto tail = avx2Enabled() ? softplusSigmoidAvx2 : softplusSigmoidBaseline;
+    constexpr long kBlock = 512;
+    for (long b0 = 0; b0 < n; b0 += kBlock) {
+        const long count = std::min(kBlock, n - b0);
+        for (long i = b0; i < b0 + count; ++i) e[i] = -std::abs(a[i]);
+        tableExps(e + b0, e + b0, count);
+        for (long i = b0; i < b0 + count; ++i) u[i] = 1.0 + e[i];
+        tableLogs(u + b0, softplus + b0, count);
+        tail(a + b0, count, e + b0, u + b0, softplus + b0, sigmoid + b0);
     }
 }
 

@@ -25,8 +25,9 @@ void logisticProbabilities(const double* z, long n, double* sigma);
 
 /// softplus(a) and its derivative sigmoid(a) of n entries, through one e = exp(−|a|) and one
 /// log per entry, neither overflowing: with u = 1 + e,
-///   softplus = max(a, 0) + (log(u) − ((u − 1) − e)/u)   (log1p(e) to a few ulps),
-///   sigmoid = (q + (1 − q)·e)/u, q = max(a, 0)/max(|a|, DBL_MIN) (0 or 1; 1/2 at a ≈ 0).
+///   softplus = max(a, 0) + (log(u) − ((u − 1) − e)·(1/u))   (log1p(e) to a few ulps),
+///   sigmoid = (q + (1 − q)·e)·(1/u), q = max(a, 0)/max(|a|, DBL_MIN) (0 or 1; 1/2 at a ≈ 0).
+/// exp and log are tableExps and tableLogs (util/table_math.h), the same bits in every form.
 /// `e` and `u` are scratch of n values; no array may overlap another.
 void softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,
                         double* sigmoid);

@@ -38,42 +38,10 @@ long probabilities(const double* z, long n, double* sigma) {
     return whole;
 }
 
-long softplusAndSigmoid(const double* a, long n, double* /*e*/, double* /*u*/, double* softplus,
-                        double* sigmoid) {
-    const Packet one = ev::pset1<Packet>(1.0);
-    const Packet zero = ev::pset1<Packet>(0.0);
-    const Packet smallest = ev::pset1<Packet>(2.2250738585072014e-308);  // DBL_MIN
-    const Packet largest = ev::pset1<Packet>(1.7976931348623157e308);    // DBL_MAX
-    const long whole = n / 4 * 4;
-    // e and u stay in registers: the scratch arrays are the baseline form's.
-    for (long i = 0; i < whole; i += 4) {
-        const Packet x = ev::ploadu<Packet>(a + i);
-        const Packet magnitude = ev::pabs(x);
-        const Packet ex = ev::pexp(ev::pnegate(magnitude));
-        const Packet ux = ev::padd(one, ex);
-        const Packet positive = ev::pmax(x, zero);
-        const Packet log1p = ev::psub(ev::plog(ux), ev::pdiv(ev::psub(ev::psub(ux, one), ex), ux));
-        ev::pstoreu(softplus + i, ev::padd(positive, log1p));
-        // q = max(x, 0)/max(|x|, DBL_MIN) is x/x = 1 or 0/|x| = +0 exactly where |x| is a
-        // finite normal number: there it is a choice, not a division. Otherwise (0, subnormal,
-        // infinite or NaN) it is divided, as in the baseline form.
-        const Packet normal = _mm256_and_pd(_mm256_cmp_pd(magnitude, smallest, _CMP_GE_OQ),
-                                            _mm256_cmp_pd(magnitude, largest, _CMP_LE_OQ));
-        Packet q;
-        if (_mm256_movemask_pd(normal) == 0xF)
-            q = _mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_GT_OQ), one);
-        else
-            q = ev::pdiv(positive, ev::pmax(magnitude, smallest));
-        ev::pstoreu(sigmoid + i, ev::pdiv(ev::padd(q, ev::pmul(ev::psub(one, q), ex)), ux));
-    }
-    return whole;
-}
-
 #else
 
 bool compiled() { return false; }
 long probabilities(const double*, long, double*) { return 0; }
-long softplusAndSigmoid(const double*, long, double*, double*, double*, double*) { return 0; }
 
 #endif
 

@@ -10,8 +10,4 @@ namespace pfa::vector_math::avx2 {
 bool compiled();
 /// The first ⌊n/4⌋·4 elements of logisticProbabilities; returns how many it did.
 long probabilities(const double* z, long n, double* sigma);
-/// The first ⌊n/4⌋·4 elements of softplusAndSigmoid; returns how many it did.
-long softplusAndSigmoid(const double* a, long n, double* e, double* u, double* softplus,
-                        double* sigmoid);
-
 }  // namespace pfa::vector_math::avx2

@@ -143,17 +143,21 @@ TEST_CASE("Binary logistic probabilities alone are those computed with the losse
     }
 }
 
-TEST_CASE("softplus and sigmoid in SIMD are those of the array expressions, on every machine",
-          "[vector-math]") {
+TEST_CASE("softplus and sigmoid in SIMD are the same on every machine", "[vector-math]") {
     INFO("AVX2 in use: " << avx2Enabled());
     for (long n : {0L, 1L, 2L, 3L, 5L, 6L, 10L, 11L, 30L, 67L, 16000L}) {
         const Eigen::ArrayXd a = testValues(n, 7 + static_cast<std::uint64_t>(n));
-        // The network's expressions before, on Eigen's own arrays.
-        const Eigen::ArrayXd e = (-a.abs()).exp();
-        const Eigen::ArrayXd u = 1.0 + e;
-        const Eigen::ArrayXd softplus = a.max(0.0) + (u.log() - ((u - 1.0) - e) / u);
-        const auto q = a.max(0.0) / a.abs().max(std::numeric_limits<double>::min());
-        const Eigen::ArrayXd sigmoid = (q + (1.0 - q) * e) / u;
+        // The definition, one entry at a time with tableExp and tableLog.
+        Eigen::ArrayXd softplus(n), sigmoid(n);
+        for (long i = 0; i < n; ++i) {
+            const double e = tableExp(-std::abs(a(i)));
+            const double u = 1.0 + e;
+            const double positive = std::max(a(i), 0.0);
+            softplus(i) = positive + (tableLog(u) - ((u - 1.0) - e) * (1.0 / u));
+            const double q =
+                positive / std::max(std::abs(a(i)), std::numeric_limits<double>::min());
+            sigmoid(i) = (q + (1.0 - q) * e) * (1.0 / u);
+        }
         bothForms([&] {
             INFO("n = " << n << ", AVX2 now: " << avx2Enabled());
             Eigen::ArrayXd eOut(n), uOut(n), spOut(n), sgOut(n);
