@@ -37,6 +37,17 @@ double residualOf(const Dataset& train, const Eigen::VectorXd& y, long row,
     return train.X.row(row).dot(w.head(d)) + w(d) - y(row);
 }
 
+/// Rows ahead of the one being read whose features a batch loop requests.
+constexpr long kPrefetchRows = 4;
+
+/// Requests row `row`'s features, target and squared norm ahead of their use.
+void prefetchTrainingRow(const Dataset& train, const Eigen::VectorXd& y,
+                         const Eigen::VectorXd& squaredNorms, long row) {
+    prefetchRow(train.X.withBias(), row);
+    __builtin_prefetch(y.data() + row);
+    __builtin_prefetch(squaredNorms.data() + row);
+}
+
 /// Adds `scale`·(x, 1) of row `row` to `g`.
 void addRow(const Dataset& train, long row, double scale, Eigen::VectorXd& g) {
     const Eigen::Index d = train.features();
@@ -125,9 +136,13 @@ public:
         drawPoisson(streams.sampling, m_logOneMinusQ, nPrivate,
                     [&](long position) { m_batch[static_cast<std::size_t>(drawn++)] = position; });
         privacy::observeBatch({"private-rows", nPrivate, m_s.samplingRate}, m_batch, drawn);
+        const auto rowAt = [&](long k) {
+            return m_s.privateRows[static_cast<std::size_t>(m_batch[static_cast<std::size_t>(k)])];
+        };
         for (long k = 0; k < drawn; ++k) {
-            const long row =
-                m_s.privateRows[static_cast<std::size_t>(m_batch[static_cast<std::size_t>(k)])];
+            if (k + kPrefetchRows < drawn)
+                prefetchTrainingRow(m_train, m_y, m_squaredNorms, rowAt(k + kPrefetchRows));
+            const long row = rowAt(k);
             const double residual = residualOf(m_train, m_y, row, w);
             double scale = 2.0 * residual;
             const double norm = std::abs(scale) * std::sqrt(m_squaredNorms(row));
@@ -174,6 +189,8 @@ public:
                     std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
                 m_next = 0;
             }
+            if (m_next + kPrefetchRows < m_order.size())
+                prefetchTrainingRow(m_train, m_y, m_squaredNorms, m_order[m_next + kPrefetchRows]);
             const long row = m_order[m_next++];
             double scale = 2.0 * residualOf(m_train, m_y, row, w);
             if (m_s.normalisePublic) {
