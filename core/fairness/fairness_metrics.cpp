@@ -70,6 +70,39 @@ double FairnessMetrics::ermiSoft(FairnessNotion notion) const {
 
 namespace {
 
+/// The masses of a set's predictions: predicted c per group, per (group, label is c) cell,
+/// correct per group.
+struct PredictionMasses {
+    PredictionMasses(int groups, int classes)
+        : predictedIn(Eigen::MatrixXd::Zero(groups, classes)),
+          predictedInLabel(Eigen::MatrixXd::Zero(groups, classes)),
+          labelIn(Eigen::MatrixXd::Zero(groups, classes)),
+          groupN(Eigen::VectorXd::Zero(groups)),
+          groupCorrect(Eigen::VectorXd::Zero(groups)),
+          predictedTotal(Eigen::VectorXd::Zero(classes)) {}
+    Eigen::MatrixXd predictedIn;       // ŷ=c & s=a
+    Eigen::MatrixXd predictedInLabel;  // ŷ=c & s=a & y=c
+    Eigen::MatrixXd labelIn;           // y=c & s=a
+    Eigen::VectorXd groupN, groupCorrect, predictedTotal;
+    double wrong = 0.0;
+
+    /// Adds mass w on class c for a row of group a with label `label`.
+    void add(int a, int label, int c, double w) {
+        predictedIn(a, c) += w;
+        predictedTotal(c) += w;
+        if (c == label) {
+            predictedInLabel(a, c) += w;
+            groupCorrect(a) += w;
+        } else {
+            wrong += w;
+        }
+    }
+};
+
+FairnessMetrics ratesFromMasses(const PredictionMasses& masses, Eigen::Index N,
+                                const std::vector<std::string>& groupNames, int classes,
+                                int advantagedClass);
+
 /// The rates and gaps of dp-fermi.md §8 from each row's prediction mass: `massOf(i, add)` calls
 /// add(c, w) for every class c the row puts weight w on (a hard prediction: one class, weight
 /// 1; a randomised classifier: its probabilities). ERMI is left to the caller.
@@ -80,34 +113,67 @@ FairnessMetrics ratesFromMass(MassOf massOf, const Eigen::Ref<const Eigen::Vecto
                               int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
     const Eigen::Index N = y.size();
+    PredictionMasses masses(k, classes);
+    for (Eigen::Index i = 0; i < N; ++i) {
+        const int a = s(i), label = y(i);
+        masses.groupN(a) += 1;
+        masses.labelIn(a, label) += 1;
+        massOf(i, [&](int c, double w) { masses.add(a, label, c, w); });
+    }
+    return ratesFromMasses(masses, N, groupNames, classes, advantagedClass);
+}
+
+/// ratesFromMass of hard predictions: each row's one unit of mass counted per (group, label,
+/// prediction) in one pass, then added as whole numbers — sums of ones, exact in any order, so
+/// the same masses as adding the rows one by one.
+FairnessMetrics ratesFromHardPredictions(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                                         const Eigen::Ref<const Eigen::VectorXi>& y,
+                                         const Eigen::Ref<const Eigen::VectorXi>& s,
+                                         const std::vector<std::string>& groupNames, int classes,
+                                         int advantagedClass) {
+    const auto k = static_cast<int>(groupNames.size());
+    const Eigen::Index N = y.size();
+    std::vector<long> counts(static_cast<std::size_t>(k) * static_cast<std::size_t>(classes) *
+                                 static_cast<std::size_t>(classes),
+                             0);
+    for (Eigen::Index i = 0; i < N; ++i) {
+        const int a = s(i), label = y(i), c = predicted(i);
+        if (a < 0 || a >= k || label < 0 || label >= classes || c < 0 || c >= classes) {
+            // Not a group, label or class of this set: the rows one by one, as before.
+            return ratesFromMass([&](Eigen::Index row, auto add) { add(predicted(row), 1.0); }, y,
+                                 s, groupNames, classes, advantagedClass);
+        }
+        ++counts[static_cast<std::size_t>((a * classes + label) * classes + c)];
+    }
+    PredictionMasses masses(k, classes);
+    for (int a = 0; a < k; ++a) {
+        for (int label = 0; label < classes; ++label) {
+            for (int c = 0; c < classes; ++c) {
+                const auto n = static_cast<double>(
+                    counts[static_cast<std::size_t>((a * classes + label) * classes + c)]);
+                masses.groupN(a) += n;
+                masses.labelIn(a, label) += n;
+                masses.add(a, label, c, n);
+            }
+        }
+    }
+    return ratesFromMasses(masses, N, groupNames, classes, advantagedClass);
+}
+
+FairnessMetrics ratesFromMasses(const PredictionMasses& masses, Eigen::Index N,
+                                const std::vector<std::string>& groupNames, int classes,
+                                int advantagedClass) {
+    const auto k = static_cast<int>(groupNames.size());
+    const Eigen::MatrixXd& predictedIn = masses.predictedIn;
+    const Eigen::MatrixXd& predictedInLabel = masses.predictedInLabel;
+    const Eigen::MatrixXd& labelIn = masses.labelIn;
+    const Eigen::VectorXd& groupN = masses.groupN;
+    const Eigen::VectorXd& groupCorrect = masses.groupCorrect;
+    const Eigen::VectorXd& predictedTotal = masses.predictedTotal;
     FairnessMetrics m;
     m.rows = static_cast<long>(N);
     if (N == 0) return m;
-
-    // Masses: predicted c per group, per (group, label is c) cell, correct per group.
-    Eigen::MatrixXd predictedIn = Eigen::MatrixXd::Zero(k, classes);       // ŷ=c & s=a
-    Eigen::MatrixXd predictedInLabel = Eigen::MatrixXd::Zero(k, classes);  // ŷ=c & s=a & y=c
-    Eigen::MatrixXd labelIn = Eigen::MatrixXd::Zero(k, classes);           // y=c & s=a
-    Eigen::VectorXd groupN = Eigen::VectorXd::Zero(k);
-    Eigen::VectorXd groupCorrect = Eigen::VectorXd::Zero(k);
-    Eigen::VectorXd predictedTotal = Eigen::VectorXd::Zero(classes);
-    double wrong = 0.0;
-    for (Eigen::Index i = 0; i < N; ++i) {
-        const int a = s(i), label = y(i);
-        groupN(a) += 1;
-        labelIn(a, label) += 1;
-        massOf(i, [&](int c, double w) {
-            predictedIn(a, c) += w;
-            predictedTotal(c) += w;
-            if (c == label) {
-                predictedInLabel(a, c) += w;
-                groupCorrect(a) += w;
-            } else {
-                wrong += w;
-            }
-        });
-    }
-    m.error = wrong / static_cast<double>(N);
+    m.error = masses.wrong / static_cast<double>(N);
 
     for (int c = 0; c < classes; ++c) {
         std::vector<double> selection(k), positiveGivenLabel(k), positiveGivenOther(k);
@@ -153,8 +219,8 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
                                  int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
     const Eigen::Index N = predicted.size();
-    FairnessMetrics m = ratesFromMass([&](Eigen::Index i, auto add) { add(predicted(i), 1.0); }, y,
-                                      s, groupNames, classes, advantagedClass);
+    FairnessMetrics m =
+        ratesFromHardPredictions(predicted, y, s, groupNames, classes, advantagedClass);
     if (N == 0) return m;
     // Every notion's ERMI, hard and soft, in one pass over the rows (the same numbers).
     const Ermi::AllNotions ermi = Ermi::all(predicted, F, s, y, k, classes, advantagedClass);

@@ -313,3 +313,45 @@ TEST_CASE("ERMI of every notion in one pass equals the six separate calls, bit f
               Ermi::hard(FairnessNotion::DemographicParity, predicted, s, y, groups, classes, 1));
     }
 }
+
+TEST_CASE("Hard predictions' rates, counted, equal their masses added row by row, bit for bit",
+          "[metrics]") {
+    // evaluateFairnessInExpectation adds each row's probabilities one by one; with probabilities
+    // 0 and 1 its masses are the hard predictions', so every rate and gap must be the same bits.
+    RandomStream random(91, 5);
+    const std::vector<std::string> names = {"a", "b", "c"};
+    const Eigen::Index n = 5003;
+    Eigen::VectorXi predicted(n), s(n), y(n);
+    Eigen::VectorXd probOne(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        s(i) = static_cast<int>(random.uniformIndex(3));
+        y(i) = static_cast<int>(random.uniformIndex(2));
+        // Predictions that depend on the group and the label, so that every gap is nonzero.
+        predicted(i) = random.uniformOpen() < 0.2 + 0.2 * s(i) + 0.3 * y(i) ? 1 : 0;
+        probOne(i) = predicted(i);
+    }
+    RowMatrix F(n, 2);
+    F.col(0) = (1.0 - probOne.array()).matrix();
+    F.col(1) = probOne;
+    for (const int advantaged : {0, 1}) {
+        CAPTURE(advantaged);
+        const FairnessMetrics counted = evaluateFairness(predicted, F, y, s, names, 2, advantaged);
+        const FairnessMetrics added =
+            evaluateFairnessInExpectation(probOne, y, s, names, advantaged);
+        CHECK(counted.error == added.error);
+        CHECK(counted.dpGap == added.dpGap);
+        CHECK(counted.dpGapVsMarginal == added.dpGapVsMarginal);
+        CHECK(counted.eoGap == added.eoGap);
+        CHECK(counted.eoppGap == added.eoppGap);
+        CHECK(counted.dpGap > 0.1);
+        REQUIRE(counted.groups.size() == added.groups.size());
+        for (std::size_t g = 0; g < counted.groups.size(); ++g) {
+            CHECK(counted.groups[g].n == added.groups[g].n);
+            CHECK(counted.groups[g].baseRate == added.groups[g].baseRate);
+            CHECK(counted.groups[g].selectionRate == added.groups[g].selectionRate);
+            CHECK(counted.groups[g].truePositiveRate == added.groups[g].truePositiveRate);
+            CHECK(counted.groups[g].falsePositiveRate == added.groups[g].falsePositiveRate);
+            CHECK(counted.groups[g].accuracy == added.groups[g].accuracy);
+        }
+    }
+}
