@@ -2,14 +2,14 @@
 
 namespace pfa::vector_math {
 
-// Element-wise exp/log work of whole passes over rows, on contiguous arrays of doubles, in SIMD
-// through Eigen's vectorised exp and log (and tableLogs for the logistic losses). Machines with
-// AVX2 take four doubles per vector operation instead of two (chosen at run time by avx2Enabled(),
-// instruction_set.h), with the same results bit for bit: both forms do each element's operations in
-// the same order with the same polynomial (no fused multiply-add), and where the AVX2 form stops
-// short of the end, the baseline form finishes. The results are those of the Eigen array
-// expressions named in each function's comment, evaluated on Eigen-allocated (16-byte aligned)
-// arrays.
+// Element-wise exp/log work of whole passes over rows, on contiguous arrays of doubles, in SIMD.
+// Machines with AVX2 take four doubles per vector operation (chosen at run time by
+// avx2Enabled(), util/instruction_set.h), with the same results bit for bit as the baseline
+// form. The logistic probabilities are Eigen's array expression 1/(1 + e^{−z}) (both forms do
+// each element's operations in the same order with the same polynomial, no fused multiply-add,
+// and the baseline finishes what the AVX2 form leaves, as Eigen does on 16-byte aligned
+// arrays); every other exp and log is tableExps' or tableLogs' (util/table_math.h), and the
+// arithmetic around them is plain IEEE operations, element by element.
 
 /// Binary logistic probabilities and losses of n rows: σ_i = 1/(1 + e^{−z_i}) and
 /// loss_i = −log(c_i·y_i + (1 − c_i)·(1 − y_i)), c_i = min(max(σ_i, floor), 1 − floor), for

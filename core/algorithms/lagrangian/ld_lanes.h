@@ -6,8 +6,8 @@ namespace pfa::ld {
 /// (run c is lane c): for score z_c, r_c = (σ(z_c) − y) + κ_c·σ·(1 − σ) (rates) or
 /// (σ(z_c) − y)·(1 + κ_c) (accuracy parity), scaled by min(1, clip_c/(|r_c|·‖x̃‖)). Each lane
 /// computes what LdRun's own coefficient computes, by the same operations in the same order
-/// (σ by the same scalar exp), so the sums are bit for bit the same; the rest runs as vector
-/// operations over the lanes.
+/// (σ by tableExps, whose bits are tableExp's, the run's own), so the sums are bit for bit
+/// the same; the rest runs as vector operations over the lanes.
 struct RowLanes {
     long count = 0;                 ///< lanes
     const double* kappa = nullptr;  ///< each lane's κ of the row's cell (0 outside the cells)

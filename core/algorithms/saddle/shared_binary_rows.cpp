@@ -85,7 +85,7 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
     double* __restrict blockMass0 = row.blockMass0;
     double* __restrict blockMass1 = row.blockMass1;
     const double label = row.label, squaredNorm = row.squaredNorm, norm = row.norm;
-    // σ as the run's own code computes it (the same scalar exp).
+    // σ as the run's own code computes it (tableExps: tableExp's bits, four at a time).
     double* __restrict sigmas = t.exp;
     double* __restrict clips = t.clips;
     double* __restrict lossNorms = t.lossNorms;

@@ -12,7 +12,7 @@ namespace pfa {
 /// coefficient and the W-stream's masses — is one vector operation over the runs, with each
 /// run's own λ, clip bounds and per-cell class weights in its lane. Each lane computes what
 /// accumulateBinaryRows computes for its run, by the same operations in the same order (e^x
-/// by the same scalar exp), so every run's sums are bit for bit the same. Runs without a
+/// by tableExps in both), so every run's sums are bit for bit the same. Runs without a
 /// penalty (λ = 0) or without clipping take neutral values in their lanes (a class-weight gap
 /// of 0, an infinite bound), which leave their numbers as they are. All buffers are
 /// allocated at construction; no batch allocates.
