@@ -142,6 +142,11 @@ long plannedProgress(const Algorithm& algorithm, const TrainConfig& config) {
     return parsePortable(total, value) && value > 0 ? static_cast<long>(value) : 0;
 }
 
+long progressAt(const Algorithm& algorithm, const EpochMetrics& metrics) {
+    return algorithm.capabilities().progressUnit == "epoch" ? static_cast<long>(metrics.epoch)
+                                                            : metrics.step;
+}
+
 std::string lengthText(const Algorithm& algorithm, const TrainConfig& config) {
     const std::string unit = algorithm.capabilities().progressUnit;
     const std::string total = progressSettingText(algorithm, config);

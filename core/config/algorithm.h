@@ -142,6 +142,10 @@ bool readsParameter(const Algorithm& algorithm, const std::string& parameter);
 std::string progressText(const Algorithm& algorithm, const TrainConfig& config, long done);
 /// How many epochs, rounds or steps the run is set to last (0 when automatic or unknown).
 long plannedProgress(const Algorithm& algorithm, const TrainConfig& config);
+/// How far a run had come at the history entry `metrics`, in its algorithm's unit: the epoch
+/// for an algorithm that counts epochs, else the step count (its rounds or steps). A round
+/// algorithm's `epoch` numbers its evaluations (DIFF2's every 20 rounds), not its rounds.
+long progressAt(const Algorithm& algorithm, const EpochMetrics& metrics);
 /// How long a run is set to last in its own unit: "400 epochs", "300 rounds", "auto steps".
 std::string lengthText(const Algorithm& algorithm, const TrainConfig& config);
 

@@ -321,9 +321,16 @@ TEST_CASE("Every algorithm counts its progress by a setting it declares, in its 
         const RunResult run = test::runQuietly(config, test::tinyRunData(algorithm));
         REQUIRE(run.status == RunStatus::Completed);
         REQUIRE_FALSE(run.history.empty());
-        const std::string text =
-            progressText(algorithm, run.config, static_cast<long>(run.history.back().epoch));
+        const long done = progressAt(algorithm, run.history.back());
+        const std::string text = progressText(algorithm, run.config, done);
         CHECK(text.find(capabilities.progressUnit) != std::string::npos);
+        // A completed run ends where its setting says, counted in its unit (a round algorithm's
+        // `epoch` numbers its evaluations, which the charts once drew as rounds).
+        const long planned = plannedProgress(algorithm, run.config);
+        if (planned > 0) CHECK(done == planned);
+        for (std::size_t h = 1; h < run.history.size(); ++h)
+            CHECK(progressAt(algorithm, run.history[h]) >
+                  progressAt(algorithm, run.history[h - 1]));
         CHECK(lengthText(algorithm, run.config).find(capabilities.progressUnit) !=
               std::string::npos);
     }

@@ -19,6 +19,7 @@
 #include "ui/dialogs/sweep_dialog.h"
 #include "ui/panels/dataset_card.h"
 #include "ui/panels/epsilon_control.h"
+#include "ui/panels/live_curve.h"
 #include "ui/runs/privacy_ledger_book.h"
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
@@ -118,4 +119,37 @@ TEST_CASE("The sweep dialog's auto-tune tunes each epsilon and seed off the GUI 
                                       });
     CHECK(trials >= 2);
     CHECK(ledger->entries().size() == static_cast<std::size_t>(trials) + 2);
+}
+
+TEST_CASE("A round algorithm's live curves are drawn at its rounds, an epoch one's at its epochs",
+          "[ui][diff2]") {
+    // DIFF2 evaluates every 20 rounds: its history's `epoch` numbers the evaluations (1, 2, …),
+    // its `step` the rounds. The charts' x axis counts rounds, so the points must sit there.
+    pfa::TrainConfig diff2;
+    diff2.algorithm = "diff2";
+    diff2.extra["gd-rounds"] = "400";
+    LiveCurve rounds = LiveCurve::forRun(1, diff2);
+    CHECK(rounds.epochs == 400);
+    CHECK(rounds.unit == QStringLiteral("round"));
+    pfa::TrainConfig fermi;
+    fermi.algorithm = "dp-fermi";
+    fermi.epochs = 200;
+    LiveCurve epochs = LiveCurve::forRun(2, fermi);
+    for (int e = 1; e <= 20; ++e) {
+        pfa::EpochMetrics m;
+        m.epoch = e;
+        m.step = 20L * e;
+        m.trainLoss = 1.0 / e;
+        rounds.metrics.push_back(m);
+        m.epoch = 10 * e;  // DP-FERMI's epochs, evaluated every 10, 9 steps each
+        m.step = 90L * e;
+        epochs.metrics.push_back(m);
+    }
+    const LiveCurve::Drawn& byRound = rounds.pointsFor(live_chart::kLoss, 0, 800.0, 400.0);
+    REQUIRE(byRound.line.size() == 20);
+    CHECK(byRound.line.front().x() == 20.0);
+    CHECK(byRound.line.back().x() == 400.0);
+    const LiveCurve::Drawn& byEpoch = epochs.pointsFor(live_chart::kLoss, 0, 800.0, 200.0);
+    REQUIRE(byEpoch.line.size() == 20);
+    CHECK(byEpoch.line.back().x() == 200.0);
 }

@@ -109,7 +109,7 @@ void SweepController::start(const pfa::SweepSpec& requested, const pfa::Prepared
         pfa::RunContext context = provider(run.dataset)->context;
         context.runKey = run.key;
         std::lock_guard<std::mutex> lock(m_mutex);
-        m_cutShort.push_back({result, context});
+        m_cutShort.push_back({result, context, std::nullopt});
     };
     emit started(static_cast<int>(autoTune ? pfa::tuningGroups(spec, runs).size() : runs.size()));
     struct Outcome {

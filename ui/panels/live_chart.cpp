@@ -223,7 +223,7 @@ void LiveChart::update(const std::vector<LiveCurve*>& shown, int smoothing) {
         xMax = std::max(xMax, static_cast<double>(curve->epochs));
         // Algorithms that report by round or step (not by epoch) number past the Epochs setting.
         if (!curve->metrics.empty())
-            xMax = std::max(xMax, static_cast<double>(curve->metrics.back().epoch));
+            xMax = std::max(xMax, curve->progressOf(curve->metrics.back()));
     }
     chart_style::setNiceRange(m_x, 0.0, std::max(2.0, xMax), 5);
     // The x axis counts what the shown runs count: epochs, rounds or steps.

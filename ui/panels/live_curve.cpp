@@ -47,11 +47,17 @@ LiveCurve LiveCurve::forRun(int runId, const pfa::TrainConfig& config) {
     // Round- and step-based algorithms count their own unit, up to their own setting (an
     // algorithm this version does not know, from an older session: epochs).
     if (const pfa::Algorithm* algorithm = pfa::findAlgorithmOrNull(config.algorithm)) {
+        curve.algorithm = algorithm;
         curve.unit = QString::fromStdString(algorithm->capabilities().progressUnit);
         curve.regression = algorithm->capabilities().task == pfa::Task::Regression;
         curve.epochs = static_cast<int>(std::max(1L, pfa::plannedProgress(*algorithm, config)));
     }
     return curve;
+}
+
+double LiveCurve::progressOf(const pfa::EpochMetrics& m) const {
+    return algorithm ? static_cast<double>(pfa::progressAt(*algorithm, m))
+                     : static_cast<double>(m.epoch);
 }
 
 bool LiveCurve::reportsExcessRisk() const {
@@ -82,12 +88,12 @@ const LiveCurve::Drawn& LiveCurve::pointsFor(int chart, int window, double plotW
     const bool excess = chart == kError && reportsExcessRisk();
     for (const pfa::EpochMetrics& m : metrics) {
         const double v = valueFor(chart, m, excess);
-        if (std::isfinite(v)) points.append(QPointF(m.epoch, v));  // never draw NaN/Inf
-        if (chart == kFairness && std::isfinite(m.ermiHard)) {
-            extraPoints.append(QPointF(m.epoch, m.ermiHard));
-        }
+        const double x = progressOf(m);
+        if (std::isfinite(v)) points.append(QPointF(x, v));  // never draw NaN/Inf
+        if (chart == kFairness && std::isfinite(m.ermiHard))
+            extraPoints.append(QPointF(x, m.ermiHard));
         if (chart == kError && std::isfinite(m.removedFraction)) {
-            extraPoints.append(QPointF(m.epoch, m.removedFraction));
+            extraPoints.append(QPointF(x, m.removedFraction));
         }
     }
     // The axis covers the raw values (drawn faintly when smoothing is on).
@@ -95,7 +101,8 @@ const LiveCurve::Drawn& LiveCurve::pointsFor(int chart, int window, double plotW
     for (const QPointF& p : points) drawn.yMax = std::max(drawn.yMax, p.y());
     for (const QPointF& p : extraPoints) drawn.yMax = std::max(drawn.yMax, p.y());
     if (chart == kPrivacy && isPrivate && std::isfinite(config.epsilon)) {
-        const int last = std::max(epochs, metrics.empty() ? 0 : metrics.back().epoch);
+        const double last = std::max(static_cast<double>(epochs),
+                                     metrics.empty() ? 0.0 : progressOf(metrics.back()));
         extraPoints = {QPointF(1, config.epsilon), QPointF(last, config.epsilon)};
         drawn.yMax = std::max(drawn.yMax, config.epsilon);
     }

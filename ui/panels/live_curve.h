@@ -8,6 +8,7 @@
 #include <array>
 #include <vector>
 
+#include "core/config/algorithm.h"
 #include "core/config/run_result.h"
 
 namespace pfa::ui {
@@ -31,6 +32,7 @@ struct LiveCurve {
     int epochs = 1;                          ///< planned epochs, rounds or steps (1 when automatic)
     QString unit = QStringLiteral("epoch");  ///< what the history counts: epoch, round, step
     bool regression = false;                 ///< a regression algorithm: squared loss and test MSE
+    const pfa::Algorithm* algorithm = nullptr;  ///< the run's algorithm (null: unknown, epochs)
     bool live = false;
     int compareSlot = 0;  ///< position in the comparison palette
     /// The points drawn for one chart, and for what they were computed.
@@ -49,6 +51,8 @@ struct LiveCurve {
 
     /// A curve for run `runId` with `config`, no epochs yet.
     static LiveCurve forRun(int runId, const pfa::TrainConfig& config);
+    /// The x of history entry `m`: the epoch, round or step it was measured at (pfa::progressAt).
+    double progressOf(const pfa::EpochMetrics& m) const;
     /// Whether the run reports its exact excess risk (data whose optimum is known): its error
     /// chart then shows that instead of the test error.
     bool reportsExcessRisk() const;

@@ -103,8 +103,15 @@ QString RunEntry::constantText() const {
     return QObject::tr("\nbaseline: %1 has test error %2 and violation 0").arg(always, error);
 }
 
+long RunEntry::progressDone() const {
+    if (result.history.empty()) return 0;
+    const pfa::Algorithm* algorithm = pfa::findAlgorithmOrNull(result.config.algorithm);
+    return algorithm ? pfa::progressAt(*algorithm, result.history.back())
+                     : static_cast<long>(result.history.back().epoch);
+}
+
 QString RunEntry::progressText() const {
-    const long done = result.history.empty() ? 0 : static_cast<long>(result.history.back().epoch);
+    const long done = progressDone();
     const pfa::Algorithm* algorithm = pfa::findAlgorithmOrNull(result.config.algorithm);
     if (!algorithm) return QObject::tr("%1 of %2 epochs").arg(done).arg(result.config.epochs);
     return QString::fromStdString(pfa::progressText(*algorithm, result.config, done));

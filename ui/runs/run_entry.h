@@ -41,6 +41,8 @@ struct RunEntry {
     /// error and violation 0, or a warning when this run does no better; empty when unknown.
     QString constantText() const;
     /// How far the run got in its algorithm's own unit: "35 of 400 epochs", "300 of 300 rounds".
+    /// How far the run came by its last history entry, in its algorithm's unit (progressAt).
+    long progressDone() const;
     QString progressText() const;
     /// How long it was set to last: "400 epochs, batch 1024", "300 rounds", "auto steps" (the
     /// batch only for algorithms that read one).

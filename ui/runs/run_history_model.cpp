@@ -107,9 +107,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
             case Seed:
                 return static_cast<qulonglong>(c.seed);
             case Epochs:
-                return e.result.history.empty()
-                           ? 0.0
-                           : static_cast<double>(e.result.history.back().epoch);
+                return static_cast<double>(e.progressDone());
             case TestError:
                 return e.result.test.error;
             case Violation:
