@@ -176,13 +176,24 @@ alignas(64) constexpr std::uint64_t kLogTable[256] = {
     0x3fe77907f2170657, 0x3fd3d54ffbaf3000, 0x3fe756cadbd6130c, 0x3fd432eee32fe000,
 };
 constexpr std::uint64_t kLogOffset = 0x3fe6000000000000ULL;
-constexpr std::uint64_t kNearOneLow = 0x3fee000000000000ULL;   // 1 − 2^−4
-constexpr std::uint64_t kNearOneHigh = 0x3ff1090000000000ULL;  // 1 + 0x1.09p-4
+// The ranges of each method, shared by the scalar and the four-wide forms: the exp's table
+// method for kExpTiny ≤ |x| < kExpLarge (1 + x below); the log's polynomial near 1 for
+// kLogNearOneLow ≤ x < kLogNearOneHigh, its table method for the other normal positive x.
+constexpr double kExpTiny = 0x1p-54;
+constexpr double kExpLarge = 512.0;
+constexpr double kLogNearOneLow = 0.9375;      // 1 − 2^−4
+constexpr double kLogNearOneHigh = 0x1.109p0;  // 1 + 0x1.09p-4
+constexpr double kSmallestNormal = 0x1p-1022;
 
-/// Where the table method is used as it is: 2^−54 ≤ |x| < 512 (false for NaN).
+/// Where the exp's table method is used as it is: kExpTiny ≤ |x| < kExpLarge (false for NaN).
 inline bool inMainRange(double x) {
     const double magnitude = std::fabs(x);
-    return magnitude >= 0x1p-54 && magnitude < 512.0;
+    return magnitude >= kExpTiny && magnitude < kExpLarge;
+}
+
+/// e^x outside the table method's range, as glibc has it: 1 + x for tiny x, else std::exp.
+inline double expOutsideMainRange(double x) {
+    return std::fabs(x) < kExpTiny ? 1.0 + x : std::exp(x);
 }
 
 inline double fromBits(std::uint64_t bits) {
@@ -266,8 +277,8 @@ template <typename Fma>
 /// Which form of the log x takes: 0 the table, 1 near 1, 2 std::log (zero, negative,
 /// subnormal, infinite or NaN).
 inline int logForm(double x) {
-    if (x >= 0.9375 && x < 0x1.109p0) return 1;
-    return x >= 0x1p-1022 && x < std::numeric_limits<double>::infinity() ? 0 : 2;
+    if (x >= kLogNearOneLow && x < kLogNearOneHigh) return 1;
+    return x >= kSmallestNormal && x < std::numeric_limits<double>::infinity() ? 0 : 2;
 }
 
 template <typename Fma>
@@ -287,13 +298,13 @@ double logBaseline(double x) {
 }
 
 double expBaseline(double x) {
-    if (!inMainRange(x)) return std::fabs(x) < 0x1p-54 ? 1.0 + x : std::exp(x);
+    if (!inMainRange(x)) return expOutsideMainRange(x);
     return mainRange(x, [](double a, double b, double c) { return std::fma(a, b, c); });
 }
 
 #if defined(__x86_64__)
 [[gnu::target("fma")]] double expFma(double x) {
-    if (!inMainRange(x)) return std::fabs(x) < 0x1p-54 ? 1.0 + x : std::exp(x);
+    if (!inMainRange(x)) return expOutsideMainRange(x);
     return mainRange(x, [](double a, double b, double c) { return __builtin_fma(a, b, c); });
 }
 
@@ -302,7 +313,7 @@ double expBaseline(double x) {
     const __m256d negLn2HiN = _mm256_set1_pd(kNegLn2HiN), negLn2LoN = _mm256_set1_pd(kNegLn2LoN);
     const __m256d c2 = _mm256_set1_pd(kC2), c3 = _mm256_set1_pd(kC3);
     const __m256d c4 = _mm256_set1_pd(kC4), c5 = _mm256_set1_pd(kC5);
-    const __m256d smallest = _mm256_set1_pd(0x1p-54), largest = _mm256_set1_pd(512.0);
+    const __m256d smallest = _mm256_set1_pd(kExpTiny), largest = _mm256_set1_pd(kExpLarge);
     const __m256d signBit = _mm256_set1_pd(-0.0);
     const __m256i indexMask = _mm256_set1_epi64x(127);
     const auto* table = reinterpret_cast<const long long*>(kTable);
@@ -341,9 +352,10 @@ double expBaseline(double x) {
 }
 
 [[gnu::target("avx2,fma")]] void logsAvx2(const double* x, double* out, long n) {
-    const __m256d smallest = _mm256_set1_pd(0x1p-1022);
+    const __m256d smallest = _mm256_set1_pd(kSmallestNormal);
     const __m256d infinity = _mm256_set1_pd(std::numeric_limits<double>::infinity());
-    const __m256d nearLow = _mm256_set1_pd(0.9375), nearHigh = _mm256_set1_pd(0x1.109p0);
+    const __m256d nearLow = _mm256_set1_pd(kLogNearOneLow);
+    const __m256d nearHigh = _mm256_set1_pd(kLogNearOneHigh);
     const __m256d one = _mm256_set1_pd(1.0), minusOne = _mm256_set1_pd(-1.0);
     const __m256i offset = _mm256_set1_epi64x(static_cast<long long>(kLogOffset));
     const __m256i indexMask = _mm256_set1_epi64x(127);
