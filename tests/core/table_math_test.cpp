@@ -135,6 +135,43 @@ std::vector<double> testArguments(long n, std::uint64_t seed) {
     return x;
 }
 
+/// Checks that the array form `arrayForm(x, out, n)` gives `scalar`'s bits on every argument of
+/// `x`, with the machine's best instructions and with the baseline ones: from every alignment,
+/// with a tail shorter than four, writing nothing outside its output, and in place.
+template <typename Scalar, typename ArrayForm>
+void checkArrayFormGivesScalarBits(const std::vector<double>& x, Scalar scalar,
+                                   ArrayForm arrayForm) {
+    std::vector<double> expected(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] = scalar(x[i]);
+    for (const bool baseline : {false, true}) {
+        INFO((baseline ? "baseline instructions" : "best instructions"));
+        useBaselineInstructionsOnly(baseline);
+        for (const long offset : {0L, 1L, 2L, 3L}) {
+            const long n = static_cast<long>(x.size()) - offset;
+            std::vector<double> out(x.size() + 3, 7.0);
+            arrayForm(x.data() + offset, out.data() + 1, n);
+            long differing = 0;
+            for (long i = 0; i < n; ++i) {
+                differing += sameBits(out[static_cast<std::size_t>(i + 1)],
+                                      expected[static_cast<std::size_t>(i + offset)])
+                                 ? 0
+                                 : 1;
+            }
+            INFO("offset " << offset);
+            CHECK(differing == 0);
+            CHECK(out[0] == 7.0);  // nothing written outside
+            CHECK(out[static_cast<std::size_t>(n + 1)] == 7.0);
+        }
+        std::vector<double> inPlace = x;
+        arrayForm(inPlace.data(), inPlace.data(), static_cast<long>(inPlace.size()));
+        long differing = 0;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            differing += sameBits(inPlace[i], expected[i]) ? 0 : 1;
+        CHECK(differing == 0);
+    }
+    useBaselineInstructionsOnly(false);
+}
+
 }  // namespace
 
 TEST_CASE("tableExp gives glibc's exp bits on the pinned arguments", "[table-exp]") {
@@ -169,37 +206,7 @@ TEST_CASE("tableExp is within 0.52 ulp of e^x", "[table-exp]") {
 }
 
 TEST_CASE("tableExps gives tableExp's bits, four at a time and one by one", "[table-exp]") {
-    const std::vector<double> x = testArguments(100003, 5);
-    std::vector<double> expected(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) expected[i] = tableExp(x[i]);
-    for (const bool baseline : {false, true}) {
-        INFO((baseline ? "baseline instructions" : "best instructions"));
-        useBaselineInstructionsOnly(baseline);
-        // From every alignment, with a tail shorter than four, and in place.
-        for (const long offset : {0L, 1L, 2L, 3L}) {
-            const long n = static_cast<long>(x.size()) - offset;
-            std::vector<double> out(x.size() + 3, 7.0);
-            tableExps(x.data() + offset, out.data() + 1, n);
-            long differing = 0;
-            for (long i = 0; i < n; ++i) {
-                differing += sameBits(out[static_cast<std::size_t>(i + 1)],
-                                      expected[static_cast<std::size_t>(i + offset)])
-                                 ? 0
-                                 : 1;
-            }
-            INFO("offset " << offset);
-            CHECK(differing == 0);
-            CHECK(out[0] == 7.0);  // nothing written outside
-            CHECK(out[static_cast<std::size_t>(n + 1)] == 7.0);
-        }
-        std::vector<double> inPlace = x;
-        tableExps(inPlace.data(), inPlace.data(), static_cast<long>(inPlace.size()));
-        long differing = 0;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            differing += sameBits(inPlace[i], expected[i]) ? 0 : 1;
-        CHECK(differing == 0);
-    }
-    useBaselineInstructionsOnly(false);
+    checkArrayFormGivesScalarBits(testArguments(100003, 5), tableExp, tableExps);
 }
 
 TEST_CASE("tableLog gives glibc's log bits on the pinned arguments", "[table-exp]") {
@@ -244,29 +251,7 @@ TEST_CASE("tableLogs gives tableLog's bits, four at a time and one by one", "[ta
         else if (i % 3 == 1)
             x[i] = wide(random);
     }
-    std::vector<double> expected(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i) expected[i] = tableLog(x[i]);
-    for (const bool baseline : {false, true}) {
-        INFO((baseline ? "baseline instructions" : "best instructions"));
-        useBaselineInstructionsOnly(baseline);
-        for (const long offset : {0L, 1L, 3L}) {
-            const long n = static_cast<long>(x.size()) - offset;
-            std::vector<double> out(x.size() + 3, 7.0);
-            tableLogs(x.data() + offset, out.data() + 1, n);
-            long differing = 0;
-            for (long i = 0; i < n; ++i) {
-                differing += sameBits(out[static_cast<std::size_t>(i + 1)],
-                                      expected[static_cast<std::size_t>(i + offset)])
-                                 ? 0
-                                 : 1;
-            }
-            INFO("offset " << offset);
-            CHECK(differing == 0);
-            CHECK(out[0] == 7.0);
-            CHECK(out[static_cast<std::size_t>(n + 1)] == 7.0);
-        }
-    }
-    useBaselineInstructionsOnly(false);
+    checkArrayFormGivesScalarBits(x, tableLog, tableLogs);
 }
 
 TEST_CASE("tableLog equals this machine's std::log where that is glibc's FMA log", "[table-exp]") {
