@@ -86,6 +86,11 @@ struct PredictionMasses {
     Eigen::VectorXd groupN, groupCorrect, predictedTotal;
     double wrong = 0.0;
 
+    /// Counts `rows` rows of group a with label `label` (their predictions go through add()).
+    void addRows(int a, int label, double rows) {
+        groupN(a) += rows;
+        labelIn(a, label) += rows;
+    }
     /// Adds mass w on class c for a row of group a with label `label`.
     void add(int a, int label, int c, double w) {
         predictedIn(a, c) += w;
@@ -116,8 +121,7 @@ FairnessMetrics ratesFromMass(MassOf massOf, const Eigen::Ref<const Eigen::Vecto
     PredictionMasses masses(k, classes);
     for (Eigen::Index i = 0; i < N; ++i) {
         const int a = s(i), label = y(i);
-        masses.groupN(a) += 1;
-        masses.labelIn(a, label) += 1;
+        masses.addRows(a, label, 1.0);
         massOf(i, [&](int c, double w) { masses.add(a, label, c, w); });
     }
     return ratesFromMasses(masses, N, groupNames, classes, advantagedClass);
@@ -151,8 +155,7 @@ FairnessMetrics ratesFromHardPredictions(const Eigen::Ref<const Eigen::VectorXi>
             for (int c = 0; c < classes; ++c) {
                 const auto n = static_cast<double>(
                     counts[static_cast<std::size_t>((a * classes + label) * classes + c)]);
-                masses.groupN(a) += n;
-                masses.labelIn(a, label) += n;
+                masses.addRows(a, label, n);
                 masses.add(a, label, c, n);
             }
         }
