@@ -149,12 +149,12 @@ template <bool kMasses, bool kSplit, bool kUnitWeights>
         if (clips[l0] + clips[l0 + 1] + clips[l0 + 2] + clips[l0 + 3] == 0.0) continue;
 #pragma omp simd
         for (long l = l0; l < l0 + 4; ++l) {
-            const double sigma = sigmas[l];
-            const double f0 = 1.0 - sigma;
-            const double lambda = lambdas[l];
             if constexpr (kSplit) {
+                // The parts as the first loop has them; their norms are kept from there.
+                const double sigma = sigmas[l];
                 const double r = sigma - label;
-                const double penaltyResidual = gap[l] * f0 * sigma;
+                const double penaltyResidual = gap[l] * (1.0 - sigma) * sigma;
+                const double lambda = lambdas[l];
                 double lossClipped = 0.0, penaltyClipped = 0.0;
                 const double lossScale = laneClipScale(lossNorms[l], clipLoss[l], lossClipped);
                 const double penaltyFactor =
