@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -53,10 +56,12 @@ public:
 
     bool isOpen() const { return m_fd >= 0; }
 
-    std::string readAll() const {
+    std::string readAll() const { return readFrom(0); }
+
+    /// The bytes from `offset` to the end.
+    std::string readFrom(off_t offset) const {
         std::string text;
         char buffer[65536];
-        off_t offset = 0;
         for (;;) {
             const ssize_t got = ::pread(m_fd, buffer, sizeof buffer, offset);
             if (got < 0) {
@@ -68,6 +73,33 @@ public:
             text.append(buffer, static_cast<std::size_t>(got));
             offset += got;
         }
+    }
+
+    /// Up to `count` bytes from `offset` (fewer at the end of the file).
+    std::string readAt(off_t offset, std::size_t count) const {
+        std::string text(count, '\0');
+        std::size_t got = 0;
+        while (got < count) {
+            const ssize_t part =
+                ::pread(m_fd, text.data() + got, count - got, offset + static_cast<off_t>(got));
+            if (part < 0) {
+                if (errno == EINTR) continue;
+                throw InputError("cannot read the privacy ledger " + m_path + ": " +
+                                 systemReason());
+            }
+            if (part == 0) break;
+            got += static_cast<std::size_t>(part);
+        }
+        text.resize(got);
+        return text;
+    }
+
+    /// The open file's status (device, inode, size).
+    struct stat status() const {
+        struct stat out {};
+        if (::fstat(m_fd, &out) != 0)
+            throw InputError("cannot read the privacy ledger " + m_path + ": " + systemReason());
+        return out;
     }
 
     /// Appends `text` (whole lines) and forces it to disk.
@@ -137,7 +169,7 @@ Parsed parseLedgerText(const std::string& text) {
 
 /// The run uids of every charge line, found without parsing whole lines: a writer reads the
 /// file each time it appends, and a long audit or sweep appends thousands of times.
-std::set<std::string> chargedRunUids(const std::string& text) {
+std::set<std::string> chargedRunUids(std::string_view text) {
     static const std::string marker = "\"run_uid\":";
     std::set<std::string> uids;
     std::size_t lineStart = 0;
@@ -152,8 +184,7 @@ std::set<std::string> chargedRunUids(const std::string& text) {
                 while (close < lineEnd && text[close] != '"') close += text[close] == '\\' ? 2 : 1;
                 if (open < lineEnd && text[open] == '"' && close < lineEnd) {
                     try {
-                        uids.insert(parseJson(std::string_view(text).substr(open, close + 1 - open))
-                                        .asString());
+                        uids.insert(parseJson(text.substr(open, close + 1 - open)).asString());
                     } catch (const std::exception&) {
                         // a damaged line charges nothing
                     }
@@ -163,6 +194,84 @@ std::set<std::string> chargedRunUids(const std::string& text) {
         lineStart = lineEnd + 1;
     }
     return uids;
+}
+
+/// The run uids a ledger file has charged, kept by this process between its charges. The file
+/// only grows (every writer appends under its lock and nothing is rewritten), so a charge reads
+/// what was appended since the last one, by any writer, instead of the whole file, which grows
+/// with every run ever charged to the rows. A file that is not the one indexed (another inode,
+/// shorter, or other bytes at its start or where the index ends) is read again from the start.
+struct ChargedIndex {
+    dev_t device = 0;
+    ino_t inode = 0;
+    off_t scanned = 0;  ///< bytes indexed: whole lines only
+    std::string head;   ///< the file's first bytes (its header names when it was created)
+    std::string tail;   ///< the last bytes indexed
+    std::set<std::string> uids;
+};
+
+/// Bytes compared at the start of the file and where the index ends.
+constexpr std::size_t kIndexCheckBytes = 128;
+
+/// The indexes of the ledger files this process charged, by path. The mutex guards the map;
+/// an index is read and updated only under its file's exclusive lock.
+std::mutex& chargedIndexesMutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+std::map<std::string, ChargedIndex>& chargedIndexes() {
+    static std::map<std::string, ChargedIndex> indexes;
+    return indexes;
+}
+
+/// What a writer needs of a file it holds locked: the run uids charged in it, whether it is
+/// empty and whether it ends with a whole line. Updates `index` to the file's end.
+struct FileCharges {
+    const std::set<std::string>* uids = nullptr;  ///< every whole line's run uid
+    std::set<std::string> cutLineUids;            ///< the uid of a last line without newline
+    bool empty = true;
+    bool endsWithNewline = true;
+};
+
+FileCharges readCharges(const LockedFile& file, ChargedIndex& index) {
+    const struct stat status = file.status();
+    const bool same =
+        index.scanned > 0 && index.device == status.st_dev && index.inode == status.st_ino &&
+        status.st_size >= index.scanned && file.readAt(0, index.head.size()) == index.head &&
+        file.readAt(index.scanned - static_cast<off_t>(index.tail.size()), index.tail.size()) ==
+            index.tail;
+    if (!same) {
+        index = ChargedIndex{};
+        index.device = status.st_dev;
+        index.inode = status.st_ino;
+    }
+    const std::string appended = file.readFrom(index.scanned);
+    const std::size_t lastNewline = appended.rfind('\n');
+    const std::size_t whole = lastNewline == std::string::npos ? 0 : lastNewline + 1;
+    const std::string_view wholeLines = std::string_view(appended).substr(0, whole);
+    const std::set<std::string> added = chargedRunUids(wholeLines);
+    index.uids.insert(added.begin(), added.end());
+    if (index.head.size() < kIndexCheckBytes) {
+        index.head += appended.substr(0, kIndexCheckBytes - index.head.size());
+        index.head.resize(std::min<std::size_t>(index.head.size(),
+                                                static_cast<std::size_t>(index.scanned) + whole));
+    }
+    index.tail = (index.tail + std::string(wholeLines));
+    if (index.tail.size() > kIndexCheckBytes)
+        index.tail.erase(0, index.tail.size() - kIndexCheckBytes);
+    index.scanned += static_cast<off_t>(whole);
+
+    FileCharges out;
+    out.uids = &index.uids;
+    // A line cut by a crash still counts its run uid, as a whole read of the file would.
+    out.cutLineUids = chargedRunUids(std::string_view(appended).substr(whole));
+    const off_t size = index.scanned + static_cast<off_t>(appended.size() - whole);
+    out.empty = size == 0;
+    const char last = !appended.empty()    ? appended.back()
+                      : index.tail.empty() ? '\n'
+                                           : index.tail.back();
+    out.endsWithNewline = out.empty || last == '\n';
+    return out;
 }
 
 std::string quotedCsv(const std::string& text) {
@@ -200,13 +309,23 @@ std::size_t LedgerStore::charge(const std::string& fingerprint, const std::strin
                          error.message());
     }
     const LockedFile file(path, true);
-    const std::string existing = file.readAll();
-    std::set<std::string> charged = chargedRunUids(existing);
+    ChargedIndex* index = nullptr;
+    {
+        // The map's lock only: the file's lock keeps other writers off this index meanwhile.
+        const std::lock_guard<std::mutex> indexLock(chargedIndexesMutex());
+        index = &chargedIndexes()[path];
+    }
+    const FileCharges existing = readCharges(file, *index);
+    std::set<std::string> chargedNow;
+    const auto charged = [&](const std::string& uid) {
+        return existing.uids->count(uid) > 0 || existing.cutLineUids.count(uid) > 0 ||
+               !chargedNow.insert(uid).second;
+    };
     const std::string at = utcNow();
     std::string text;
     // A line cut by a crash stays a (skipped) line of its own instead of spoiling this one.
-    if (!existing.empty() && existing.back() != '\n') text += '\n';
-    if (existing.empty()) {
+    if (!existing.endsWithNewline) text += '\n';
+    if (existing.empty) {
         JsonWriter header;
         header.beginObject();
         header.key("pfa_ledger").value(1L);
@@ -217,7 +336,7 @@ std::size_t LedgerStore::charge(const std::string& fingerprint, const std::strin
     }
     std::size_t added = 0;
     for (const LedgerEntry& entry : entries) {
-        if (!charged.insert(entry.runUid).second) continue;
+        if (charged(entry.runUid)) continue;
         JsonWriter json;
         json.beginObject();
         json.key("charge");
@@ -229,7 +348,7 @@ std::size_t LedgerStore::charge(const std::string& fingerprint, const std::strin
         text += json.text() + '\n';
         ++added;
     }
-    if (added > 0 || existing.empty()) file.append(text);
+    if (added > 0 || existing.empty) file.append(text);
     return added;
 }
 

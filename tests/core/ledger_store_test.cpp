@@ -171,6 +171,67 @@ TEST_CASE("Ledger store: a line cut by a crash is skipped, the next charge start
     CHECK(stored.damagedLines == 1);
 }
 
+TEST_CASE(
+    "Ledger store: a charge sees what other writers appended since its last one, and a "
+    "replaced file from its start",
+    "[ledger][store]") {
+    TempDir dir;
+    const privacy::LedgerStore store(dir.path());
+    const std::string path = store.pathFor(kFingerprint);
+    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("a", 1000, 1.1)}, "test") == 1);
+
+    // Another process charges "b" after this one's last charge: this one does not charge it
+    // again.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        int status = 0;
+        try {
+            status =
+                privacy::LedgerStore(dir.path())
+                            .charge(kFingerprint, "adult", {sgmEntry("b", 10, 3.0)}, "other") == 1
+                    ? 0
+                    : 2;
+        } catch (...) {
+            status = 1;
+        }
+        ::_exit(status);
+    }
+    int status = -1;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("b", 10, 3.0), sgmEntry("a", 1000, 1.1)},
+                       "test") == 0);
+    // A line appended by hand, as another version of the program would write it.
+    const privacy::StoredLedger before = store.read(kFingerprint);
+    {
+        std::ofstream out(path, std::ios::app | std::ios::binary);
+        out << "{\"charge\":{\"run_uid\":\"c\"}}\n";
+    }
+    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("c", 10, 3.0)}, "test") == 0);
+
+    // The file restored from a copy made before "b" and "c": shorter, so read from the start,
+    // and "b" is charged again (the file no longer holds it).
+    const std::string copy = dir.file("copy.jsonl");
+    store.charge(kFingerprint, "adult", {sgmEntry("d", 10, 3.0)}, "test");
+    std::filesystem::copy_file(path, copy);
+    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("e", 10, 3.0)}, "test") == 1);
+    std::filesystem::remove(path);
+    std::filesystem::copy_file(copy, path);
+    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("e", 10, 3.0)}, "test") == 1);
+
+    // Replaced by a longer file whose first lines differ: read from the start as well.
+    std::string other = "{\"pfa_ledger\":1,\"name\":\"other\"}\n";
+    while (other.size() < std::filesystem::file_size(path) + 100)
+        other += "{\"charge\":{\"run_uid\":\"filler\"}}\n";
+    writeText(path, other);
+    for (const char* uid : {"a", "b", "e"})
+        CHECK(store.charge(kFingerprint, "adult", {sgmEntry(uid, 10, 3.0)}, "test") == 1);
+    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("filler", 10, 3.0)}, "test") == 0);
+    CHECK(before.ledger.entries().size() == 2);
+}
+
 TEST_CASE("Ledger store: concurrent writers in threads and processes lose no charge",
           "[ledger][store]") {
     TempDir dir;
