@@ -13,9 +13,7 @@ DatasetLedger::DatasetLedger(std::string key, std::string title)
     : m_key(std::move(key)), m_title(std::move(title)) {}
 
 bool DatasetLedger::add(const LedgerEntry& entry) {
-    const bool known = std::any_of(m_entries.begin(), m_entries.end(),
-                                   [&](const LedgerEntry& e) { return e.runUid == entry.runUid; });
-    if (known) return false;
+    if (!m_runUids.insert(entry.runUid).second) return false;
     m_entries.push_back(entry);
     m_totals.reset();
     return true;

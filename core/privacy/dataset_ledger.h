@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/privacy/accounting_inputs.h"
@@ -64,6 +65,9 @@ private:
     std::string m_key;
     std::string m_title;
     std::vector<LedgerEntry> m_entries;
+    /// The run uids of m_entries: a ledger of many thousand runs is read whole (after every
+    /// run in the GUI), so finding a uid must not scan the entries.
+    std::unordered_set<std::string> m_runUids;
     mutable std::optional<LedgerTotals> m_totals;
 };
 
