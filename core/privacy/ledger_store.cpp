@@ -14,7 +14,6 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <sstream>
 
 #include "core/privacy/accounting_json.h"
 #include "core/util/error.h"
@@ -133,15 +132,19 @@ struct Parsed {
     std::string lastReset;
 };
 
-Parsed parseLedgerText(const std::string& text) {
-    Parsed out;
-    std::istringstream lines(text);
-    std::string line;
+/// Adds the lines of `text` to `out` (a line without its newline too: it reads as damaged
+/// unless it is whole JSON).
+void parseLedgerLines(std::string_view text, Parsed& out) {
     auto noteName = [&out](const std::string& name) {
         if (!name.empty() && std::find(out.names.begin(), out.names.end(), name) == out.names.end())
             out.names.push_back(name);
     };
-    while (std::getline(lines, line)) {
+    std::size_t lineStart = 0;
+    while (lineStart < text.size()) {
+        std::size_t lineEnd = text.find('\n', lineStart);
+        if (lineEnd == std::string_view::npos) lineEnd = text.size();
+        const std::string_view line = text.substr(lineStart, lineEnd - lineStart);
+        lineStart = lineEnd + 1;
         if (line.empty()) continue;
         try {
             const JsonValue json = parseJson(line);
@@ -164,7 +167,6 @@ Parsed parseLedgerText(const std::string& text) {
             ++out.damaged;  // e.g. a line cut by a crash
         }
     }
-    return out;
 }
 
 /// The run uids of every charge line, found without parsing whole lines: a writer reads the
@@ -196,82 +198,89 @@ std::set<std::string> chargedRunUids(std::string_view text) {
     return uids;
 }
 
-/// The run uids a ledger file has charged, kept by this process between its charges. The file
-/// only grows (every writer appends under its lock and nothing is rewritten), so a charge reads
-/// what was appended since the last one, by any writer, instead of the whole file, which grows
-/// with every run ever charged to the rows. A file that is not the one indexed (another inode,
-/// shorter, or other bytes at its start or where the index ends) is read again from the start.
+/// How far this process has read a ledger file, and how to tell that it is still the same
+/// file. A ledger file only grows (every writer appends under its lock; nothing is rewritten),
+/// so what a process learnt from it stays true and the next charge or read takes only what was
+/// appended since, by any writer, instead of the whole file, which grows with every run ever
+/// charged to the rows. A file that is not the one read (another inode, shorter, or other
+/// bytes at its start or where the reading stopped) is read again from its start.
+class FileCursor {
+public:
+    /// What was appended since the cursor's position, which moves past the whole lines.
+    struct Appended {
+        std::string text;             ///< the bytes from the old position to the end of the file
+        std::size_t whole = 0;        ///< of those, the whole lines (up to the last newline)
+        bool restarted = false;       ///< read from the start: forget what the file held
+        bool fileEmpty = true;        ///< the file holds nothing at all
+        bool endsWithNewline = true;  ///< the file is empty or ends with a whole line
+        std::string_view wholeLines() const { return std::string_view(text).substr(0, whole); }
+        /// A last line without its newline (cut by a crash, or being written by no one).
+        std::string_view cutLine() const { return std::string_view(text).substr(whole); }
+    };
+
+    Appended advance(const LockedFile& file) {
+        Appended out;
+        const struct stat status = file.status();
+        const bool same =
+            m_scanned > 0 && m_device == status.st_dev && m_inode == status.st_ino &&
+            status.st_size >= m_scanned && file.readAt(0, m_head.size()) == m_head &&
+            file.readAt(m_scanned - static_cast<off_t>(m_tail.size()), m_tail.size()) == m_tail;
+        if (!same) {
+            *this = FileCursor{};
+            m_device = status.st_dev;
+            m_inode = status.st_ino;
+            out.restarted = true;
+        }
+        out.text = file.readFrom(m_scanned);
+        const std::size_t lastNewline = out.text.rfind('\n');
+        out.whole = lastNewline == std::string::npos ? 0 : lastNewline + 1;
+        if (m_head.size() < kCheckBytes) {
+            m_head += out.text.substr(0, std::min(kCheckBytes - m_head.size(), out.whole));
+        }
+        m_tail += out.wholeLines();
+        if (m_tail.size() > kCheckBytes) m_tail.erase(0, m_tail.size() - kCheckBytes);
+        m_scanned += static_cast<off_t>(out.whole);
+        out.fileEmpty = m_scanned == 0 && out.text.empty();
+        const char last = !out.text.empty() ? out.text.back()
+                          : m_tail.empty()  ? '\n'
+                                            : m_tail.back();
+        out.endsWithNewline = last == '\n';
+        return out;
+    }
+
+private:
+    /// Bytes compared at the start of the file and where the reading stopped.
+    static constexpr std::size_t kCheckBytes = 128;
+    dev_t m_device = 0;
+    ino_t m_inode = 0;
+    off_t m_scanned = 0;  ///< bytes read: whole lines only
+    std::string m_head;   ///< the file's first bytes (its header says when it was created)
+    std::string m_tail;   ///< the last bytes read
+};
+
+/// What this process knows of the ledger files it charged or read, by path: the run uids of
+/// the charge lines (for charging) and the parsed lines (for reading). Each map has its mutex;
+/// charging also holds the file's exclusive lock, which keeps other writers out meanwhile.
 struct ChargedIndex {
-    dev_t device = 0;
-    ino_t inode = 0;
-    off_t scanned = 0;  ///< bytes indexed: whole lines only
-    std::string head;   ///< the file's first bytes (its header names when it was created)
-    std::string tail;   ///< the last bytes indexed
+    FileCursor cursor;
     std::set<std::string> uids;
 };
-
-/// Bytes compared at the start of the file and where the index ends.
-constexpr std::size_t kIndexCheckBytes = 128;
-
-/// The indexes of the ledger files this process charged, by path. The mutex guards the map;
-/// an index is read and updated only under its file's exclusive lock.
-std::mutex& chargedIndexesMutex() {
-    static std::mutex mutex;
-    return mutex;
-}
-std::map<std::string, ChargedIndex>& chargedIndexes() {
-    static std::map<std::string, ChargedIndex> indexes;
+struct ParsedIndex {
+    FileCursor cursor;
+    Parsed parsed;
+};
+template <typename Index>
+struct Indexes {
+    std::mutex mutex;
+    std::map<std::string, Index> byPath;
+};
+Indexes<ChargedIndex>& chargedIndexes() {
+    static Indexes<ChargedIndex> indexes;
     return indexes;
 }
-
-/// What a writer needs of a file it holds locked: the run uids charged in it, whether it is
-/// empty and whether it ends with a whole line. Updates `index` to the file's end.
-struct FileCharges {
-    const std::set<std::string>* uids = nullptr;  ///< every whole line's run uid
-    std::set<std::string> cutLineUids;            ///< the uid of a last line without newline
-    bool empty = true;
-    bool endsWithNewline = true;
-};
-
-FileCharges readCharges(const LockedFile& file, ChargedIndex& index) {
-    const struct stat status = file.status();
-    const bool same =
-        index.scanned > 0 && index.device == status.st_dev && index.inode == status.st_ino &&
-        status.st_size >= index.scanned && file.readAt(0, index.head.size()) == index.head &&
-        file.readAt(index.scanned - static_cast<off_t>(index.tail.size()), index.tail.size()) ==
-            index.tail;
-    if (!same) {
-        index = ChargedIndex{};
-        index.device = status.st_dev;
-        index.inode = status.st_ino;
-    }
-    const std::string appended = file.readFrom(index.scanned);
-    const std::size_t lastNewline = appended.rfind('\n');
-    const std::size_t whole = lastNewline == std::string::npos ? 0 : lastNewline + 1;
-    const std::string_view wholeLines = std::string_view(appended).substr(0, whole);
-    const std::set<std::string> added = chargedRunUids(wholeLines);
-    index.uids.insert(added.begin(), added.end());
-    if (index.head.size() < kIndexCheckBytes) {
-        index.head += appended.substr(0, kIndexCheckBytes - index.head.size());
-        index.head.resize(std::min<std::size_t>(index.head.size(),
-                                                static_cast<std::size_t>(index.scanned) + whole));
-    }
-    index.tail = (index.tail + std::string(wholeLines));
-    if (index.tail.size() > kIndexCheckBytes)
-        index.tail.erase(0, index.tail.size() - kIndexCheckBytes);
-    index.scanned += static_cast<off_t>(whole);
-
-    FileCharges out;
-    out.uids = &index.uids;
-    // A line cut by a crash still counts its run uid, as a whole read of the file would.
-    out.cutLineUids = chargedRunUids(std::string_view(appended).substr(whole));
-    const off_t size = index.scanned + static_cast<off_t>(appended.size() - whole);
-    out.empty = size == 0;
-    const char last = !appended.empty()    ? appended.back()
-                      : index.tail.empty() ? '\n'
-                                           : index.tail.back();
-    out.endsWithNewline = out.empty || last == '\n';
-    return out;
+Indexes<ParsedIndex>& parsedIndexes() {
+    static Indexes<ParsedIndex> indexes;
+    return indexes;
 }
 
 std::string quotedCsv(const std::string& text) {
@@ -312,20 +321,25 @@ std::size_t LedgerStore::charge(const std::string& fingerprint, const std::strin
     ChargedIndex* index = nullptr;
     {
         // The map's lock only: the file's lock keeps other writers off this index meanwhile.
-        const std::lock_guard<std::mutex> indexLock(chargedIndexesMutex());
-        index = &chargedIndexes()[path];
+        const std::lock_guard<std::mutex> indexLock(chargedIndexes().mutex);
+        index = &chargedIndexes().byPath[path];
     }
-    const FileCharges existing = readCharges(file, *index);
+    const FileCursor::Appended existing = index->cursor.advance(file);
+    if (existing.restarted) index->uids.clear();
+    const std::set<std::string> appendedUids = chargedRunUids(existing.wholeLines());
+    index->uids.insert(appendedUids.begin(), appendedUids.end());
+    // A line cut by a crash still counts its run uid.
+    const std::set<std::string> cutLineUids = chargedRunUids(existing.cutLine());
     std::set<std::string> chargedNow;
     const auto charged = [&](const std::string& uid) {
-        return existing.uids->count(uid) > 0 || existing.cutLineUids.count(uid) > 0 ||
+        return index->uids.count(uid) > 0 || cutLineUids.count(uid) > 0 ||
                !chargedNow.insert(uid).second;
     };
     const std::string at = utcNow();
     std::string text;
     // A line cut by a crash stays a (skipped) line of its own instead of spoiling this one.
     if (!existing.endsWithNewline) text += '\n';
-    if (existing.empty) {
+    if (existing.fileEmpty) {
         JsonWriter header;
         header.beginObject();
         header.key("pfa_ledger").value(1L);
@@ -348,7 +362,7 @@ std::size_t LedgerStore::charge(const std::string& fingerprint, const std::strin
         text += json.text() + '\n';
         ++added;
     }
-    if (added > 0 || existing.empty) file.append(text);
+    if (added > 0 || existing.fileEmpty) file.append(text);
     return added;
 }
 
@@ -357,20 +371,34 @@ StoredLedger LedgerStore::read(const std::string& fingerprint) const {
     stored.fingerprint = fingerprint;
     stored.path = pathFor(fingerprint);
     const LockedFile file(stored.path, false);
-    std::string text;
-    if (file.isOpen()) {
-        stored.exists = true;
-        text = file.readAll();
+    const auto fill = [&](const Parsed& parsed) {
+        stored.names = parsed.names;
+        stored.ledger =
+            DatasetLedger(fingerprint, parsed.names.empty() ? fingerprint : parsed.names.front());
+        for (const LedgerEntry& entry : parsed.sinceReset) stored.ledger.add(entry);
+        stored.resets = parsed.resets;
+        stored.lastReset = parsed.lastReset;
+        stored.forgotten = parsed.forgotten;
+        stored.damagedLines = parsed.damaged;
+    };
+    if (!file.isOpen()) {
+        fill(Parsed{});
+        return stored;
     }
-    const Parsed parsed = parseLedgerText(text);
-    stored.names = parsed.names;
-    stored.ledger =
-        DatasetLedger(fingerprint, parsed.names.empty() ? fingerprint : parsed.names.front());
-    for (const LedgerEntry& entry : parsed.sinceReset) stored.ledger.add(entry);
-    stored.resets = parsed.resets;
-    stored.lastReset = parsed.lastReset;
-    stored.forgotten = parsed.forgotten;
-    stored.damagedLines = parsed.damaged;
+    stored.exists = true;
+    // Readers share the file's lock, so the map's lock is held while the index is used.
+    const std::lock_guard<std::mutex> indexLock(parsedIndexes().mutex);
+    ParsedIndex& index = parsedIndexes().byPath[stored.path];
+    const FileCursor::Appended appended = index.cursor.advance(file);
+    if (appended.restarted) index.parsed = Parsed{};
+    parseLedgerLines(appended.wholeLines(), index.parsed);
+    if (appended.cutLine().empty()) {
+        fill(index.parsed);
+    } else {
+        Parsed withCutLine = index.parsed;
+        parseLedgerLines(appended.cutLine(), withCutLine);
+        fill(withCutLine);
+    }
     return stored;
 }
 
@@ -379,7 +407,8 @@ std::size_t LedgerStore::reset(const std::string& fingerprint, const std::string
     if (!std::filesystem::exists(path)) return 0;
     const LockedFile file(path, true);
     const std::string existing = file.readAll();
-    const Parsed parsed = parseLedgerText(existing);
+    Parsed parsed;
+    parseLedgerLines(existing, parsed);
     if (parsed.sinceReset.empty()) return 0;
     JsonWriter json;
     json.beginObject();

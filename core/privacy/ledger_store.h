@@ -36,9 +36,9 @@ struct StoredLedger {
 /// (flock) while they read it and append, and force each write to disk; readers take a shared
 /// lock. Each executed run (its run uid) is charged at most once, ever: a run recorded twice,
 /// or opened again after a reset, is not charged again. Removing runs from a history or a
-/// results file never refunds anything. A process remembers the run uids of the files it
-/// charged, so each charge reads only what was appended since its last one (by any writer),
-/// not the whole file; a file replaced or rewritten meanwhile is read again from its start.
+/// results file never refunds anything. A process remembers what it read of each file, so each
+/// charge or read takes only what was appended since its last one (by any writer), not the
+/// whole file; a file replaced or rewritten meanwhile is read again from its start.
 class LedgerStore {
 public:
     /// The ledgers in `directory` (made when the first run is charged).

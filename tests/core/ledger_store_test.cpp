@@ -71,6 +71,32 @@ void writeText(const std::string& path, const std::string& text) {
     out << text;
 }
 
+/// The ledger as read by a process that never read the file before: a copy in a new folder.
+privacy::StoredLedger readAfresh(const std::string& path) {
+    TempDir fresh;
+    std::filesystem::copy_file(path, fresh.file(kFingerprint + ".jsonl"));
+    return privacy::LedgerStore(fresh.path()).read(kFingerprint);
+}
+
+std::vector<std::string> runUids(const privacy::StoredLedger& stored) {
+    std::vector<std::string> uids;
+    for (const privacy::LedgerEntry& entry : stored.ledger.entries()) uids.push_back(entry.runUid);
+    return uids;
+}
+
+/// `store`'s reading of the ledger (which continues from its last reading) is the whole file's.
+void checkReadsAsAfresh(const privacy::LedgerStore& store, std::size_t runs) {
+    const privacy::StoredLedger read = store.read(kFingerprint);
+    const privacy::StoredLedger fresh = readAfresh(store.pathFor(kFingerprint));
+    CHECK(read.ledger.entries().size() == runs);
+    CHECK(runUids(read) == runUids(fresh));
+    CHECK(read.names == fresh.names);
+    CHECK(read.resets == fresh.resets);
+    CHECK(read.forgotten == fresh.forgotten);
+    CHECK(read.damagedLines == fresh.damagedLines);
+    CHECK(read.ledger.totals().epsilon == fresh.ledger.totals().epsilon);
+}
+
 }  // namespace
 
 TEST_CASE("Ledger store: charges persist across programs and compose like the session ledger",
@@ -179,6 +205,7 @@ TEST_CASE(
     const privacy::LedgerStore store(dir.path());
     const std::string path = store.pathFor(kFingerprint);
     CHECK(store.charge(kFingerprint, "adult", {sgmEntry("a", 1000, 1.1)}, "test") == 1);
+    checkReadsAsAfresh(store, 1);
 
     // Another process charges "b" after this one's last charge: this one does not charge it
     // again.
@@ -203,13 +230,24 @@ TEST_CASE(
     REQUIRE(WEXITSTATUS(status) == 0);
     CHECK(store.charge(kFingerprint, "adult", {sgmEntry("b", 10, 3.0), sgmEntry("a", 1000, 1.1)},
                        "test") == 0);
-    // A line appended by hand, as another version of the program would write it.
-    const privacy::StoredLedger before = store.read(kFingerprint);
+    checkReadsAsAfresh(store, 2);
+    // A line appended by another program, then a line cut by a crash: read and charged as
+    // when the whole file is read.
     {
+        TempDir other;
+        const privacy::LedgerStore otherStore(other.path());
+        otherStore.charge(kFingerprint, "adult", {sgmEntry("c", 10, 3.0)}, "other");
+        std::ifstream in(otherStore.pathFor(kFingerprint), std::ios::binary);
+        std::string line, last;
+        while (std::getline(in, line)) last = line;
         std::ofstream out(path, std::ios::app | std::ios::binary);
-        out << "{\"charge\":{\"run_uid\":\"c\"}}\n";
+        out << last << "\n{\"charge\":{\"run_uid\":\"cut\"";
     }
-    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("c", 10, 3.0)}, "test") == 0);
+    checkReadsAsAfresh(store, 3);
+    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("c", 10, 3.0), sgmEntry("cut", 10, 3.0)},
+                       "test") == 0);
+    checkReadsAsAfresh(store, 3);
+    CHECK(store.read(kFingerprint).damagedLines == 1);
 
     // The file restored from a copy made before "b" and "c": shorter, so read from the start,
     // and "b" is charged again (the file no longer holds it).
@@ -217,9 +255,15 @@ TEST_CASE(
     store.charge(kFingerprint, "adult", {sgmEntry("d", 10, 3.0)}, "test");
     std::filesystem::copy_file(path, copy);
     CHECK(store.charge(kFingerprint, "adult", {sgmEntry("e", 10, 3.0)}, "test") == 1);
+    checkReadsAsAfresh(store, 5);
     std::filesystem::remove(path);
     std::filesystem::copy_file(copy, path);
+    checkReadsAsAfresh(store, 4);
     CHECK(store.charge(kFingerprint, "adult", {sgmEntry("e", 10, 3.0)}, "test") == 1);
+    CHECK(store.reset(kFingerprint, "test") == 5);
+    checkReadsAsAfresh(store, 0);
+    CHECK(store.charge(kFingerprint, "adult", {sgmEntry("f", 10, 3.0)}, "test") == 1);
+    checkReadsAsAfresh(store, 1);
 
     // Replaced by a longer file whose first lines differ: read from the start as well.
     std::string other = "{\"pfa_ledger\":1,\"name\":\"other\"}\n";
@@ -229,7 +273,8 @@ TEST_CASE(
     for (const char* uid : {"a", "b", "e"})
         CHECK(store.charge(kFingerprint, "adult", {sgmEntry(uid, 10, 3.0)}, "test") == 1);
     CHECK(store.charge(kFingerprint, "adult", {sgmEntry("filler", 10, 3.0)}, "test") == 0);
-    CHECK(before.ledger.entries().size() == 2);
+    checkReadsAsAfresh(store, 3);
+    CHECK(store.read(kFingerprint).names == std::vector<std::string>{"other", "adult"});
 }
 
 TEST_CASE("Ledger store: concurrent writers in threads and processes lose no charge",
