@@ -65,30 +65,35 @@ RandomStream::Digest digestOf(const std::string& text) {
 }  // namespace
 
 namespace {
-thread_local const Dataset* knownData = nullptr;
-thread_local std::uint64_t knownFingerprint = 0;
+/// The innermost KnownDataFingerprint alive on this thread (each links to the one it encloses).
+thread_local const KnownDataFingerprint* innermostKnown = nullptr;
 }  // namespace
 
+const std::uint64_t* KnownDataFingerprint::find(const Dataset& data) {
+    for (const KnownDataFingerprint* known = innermostKnown; known; known = known->m_enclosing) {
+        if (known->m_data == &data) return &known->m_fingerprint;
+    }
+    return nullptr;
+}
+
 KnownDataFingerprint::KnownDataFingerprint(const Dataset& data)
-    : m_previousData(knownData), m_previousFingerprint(knownFingerprint) {
-    if (knownData != &data) knownFingerprint = dataFingerprint(data);
-    knownData = &data;
+    : m_data(&data), m_enclosing(innermostKnown) {
+    const std::uint64_t* enclosing = find(data);
+    m_fingerprint = enclosing ? *enclosing : dataFingerprint(data);
+    innermostKnown = this;
 }
 
 KnownDataFingerprint::KnownDataFingerprint(const Dataset& data, std::uint64_t fingerprint)
-    : m_previousData(knownData), m_previousFingerprint(knownFingerprint) {
-    knownFingerprint = fingerprint;
-    knownData = &data;
+    : m_data(&data), m_fingerprint(fingerprint), m_enclosing(innermostKnown) {
+    innermostKnown = this;
 }
 
 std::uint64_t knownOrNewFingerprint(const Dataset& data) {
-    return knownData == &data ? knownFingerprint : dataFingerprint(data);
+    const std::uint64_t* known = KnownDataFingerprint::find(data);
+    return known ? *known : dataFingerprint(data);
 }
 
-KnownDataFingerprint::~KnownDataFingerprint() {
-    knownData = m_previousData;
-    knownFingerprint = m_previousFingerprint;
-}
+KnownDataFingerprint::~KnownDataFingerprint() { innermostKnown = m_enclosing; }
 
 RunStreams::RunStreams(const TrainConfig& config, const Dataset& train,
                        const std::string& population)
@@ -97,8 +102,7 @@ RunStreams::RunStreams(const TrainConfig& config, const Dataset& train,
     // A neighbour test keys both data sets' streams alike (privacy::ReleaseTap).
     const privacy::ReleaseTap* tap = privacy::activeReleaseTap();
     const std::optional<std::uint64_t> keyed = tap ? tap->dataFingerprint() : std::nullopt;
-    const std::uint64_t fingerprint =
-        keyed ? *keyed : (knownData == &train ? knownFingerprint : dataFingerprint(train));
+    const std::uint64_t fingerprint = keyed ? *keyed : knownOrNewFingerprint(train);
     const std::string data = "|data=" + std::to_string(fingerprint);
     m_digest = digestOf(settingsKey(config) + data);
     m_samplingDigest = m_sharedDigest = m_digest;

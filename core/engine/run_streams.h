@@ -58,6 +58,7 @@ private:
 /// While alive, RunStreams made on this thread for `data` (the same object) take its
 /// fingerprint from here instead of reading every value again: runs planned together on one
 /// data set, and the runs of a sweep, compute it once. The data must not change meanwhile.
+/// Scopes nest: a sweep makes one for its training rows and one for its test rows.
 class KnownDataFingerprint {
 public:
     /// Computes the fingerprint, unless an enclosing scope already knows that of `data`.
@@ -68,9 +69,14 @@ public:
     KnownDataFingerprint(const KnownDataFingerprint&) = delete;
     KnownDataFingerprint& operator=(const KnownDataFingerprint&) = delete;
 
+    /// The fingerprint of `data` known on this thread (by this scope or an enclosing one), or
+    /// null.
+    static const std::uint64_t* find(const Dataset& data);
+
 private:
-    const Dataset* m_previousData;
-    std::uint64_t m_previousFingerprint;
+    const Dataset* m_data;
+    std::uint64_t m_fingerprint = 0;
+    const KnownDataFingerprint* m_enclosing;
 };
 
 /// A 64-bit fingerprint of the training data (names, sizes, every value of X, y, s and the

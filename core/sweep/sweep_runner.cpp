@@ -222,17 +222,22 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
     };
     // Each data set's fingerprint (what its runs' random streams are keyed by) read once for
     // the sweep, not once per run.
-    std::map<std::string, std::uint64_t> fingerprints;
+    // The test rows' too: caches of references computed on them (excess-risk references) are
+    // keyed by it.
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> fingerprints;
     for (const auto& [key, prepared] : data)
-        fingerprints[key] = dataFingerprint(prepared->split.train);
+        fingerprints[key] = {dataFingerprint(prepared->split.train),
+                             dataFingerprint(prepared->split.test)};
     auto worker = [&] {
         for (;;) {
             const std::size_t item = next.fetch_add(1);
             if (item >= items.size() || cancel.cancelled()) return;
             const std::vector<std::size_t>& members = items[item];
             const PreparedDataset& sweepData = *data.at(runs[members.front()].dataset);
-            const KnownDataFingerprint known(sweepData.split.train,
-                                             fingerprints.at(runs[members.front()].dataset));
+            const auto& [trainFingerprint, testFingerprint] =
+                fingerprints.at(runs[members.front()].dataset);
+            const KnownDataFingerprint knownTrain(sweepData.split.train, trainFingerprint);
+            const KnownDataFingerprint knownTest(sweepData.split.test, testFingerprint);
             std::vector<TrainConfig> configs;
             for (const std::size_t i : members) configs.push_back(runs[i].config);
             std::vector<SweepObserver> quiet(members.size());

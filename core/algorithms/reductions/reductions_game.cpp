@@ -134,7 +134,7 @@ std::shared_ptr<const ReductionsData> reductionsData(const Dataset& train, const
     static std::mutex mutex;
     static std::map<Key, std::weak_ptr<const ReductionsData>> held;
     static std::shared_ptr<const ReductionsData> lastSmall;
-    const Key key{knownOrNewFingerprint(train), dataFingerprint(test)};
+    const Key key{knownOrNewFingerprint(train), knownOrNewFingerprint(test)};
     const std::lock_guard<std::mutex> lock(mutex);
     for (auto it = held.begin(); it != held.end();)
         it = it->second.expired() ? held.erase(it) : std::next(it);
