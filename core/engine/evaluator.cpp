@@ -106,8 +106,14 @@ RegressionMetrics evaluateRegression(const Dataset& data, const Eigen::VectorXd&
     out.known = true;
     const Eigen::Index d = data.features();
     if (data.rows() == 0 || w.size() != d + 1 || !w.allFinite()) return out;
-    const Eigen::VectorXd residual =
-        (data.X * w.head(d)).array() + w(d) - regressionTargets(data).array();
+    // Into one vector, without a copy of the targets: each evaluation reads all the rows,
+    // and a run may evaluate at every step.
+    Eigen::VectorXd residual(data.rows());
+    residual.noalias() = data.X * w.head(d);
+    if (data.isRegression())
+        residual.array() = (residual.array() + w(d)) - data.target.array();
+    else
+        residual.array() = (residual.array() + w(d)) - data.y.cast<double>().array();
     out.testMse = residual.squaredNorm() / static_cast<double>(data.rows());
     out.testRmse = std::sqrt(out.testMse);
     if (data.trueWeights.size() == d + 1)
@@ -150,7 +156,7 @@ ExcessRiskReference excessRiskReference(const Dataset& train, const Dataset& tes
     // them); the few most recent are kept.
     using Key = std::tuple<std::uint64_t, std::uint64_t, double>;
     static RecentResults<Key, ExcessRiskReference> recent(16);
-    const Key key{knownOrNewFingerprint(train), dataFingerprint(test), ridge};
+    const Key key{knownOrNewFingerprint(train), knownOrNewFingerprint(test), ridge};
     return recent.get(key, [&] {
         ExcessRiskReference reference;
         reference.optimum = leastSquaresOptimum(train, ridge);
