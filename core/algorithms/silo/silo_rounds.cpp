@@ -389,10 +389,46 @@ const RowMatrix& SiloEvaluation::asRow(const Eigen::VectorXd& w) {
     return m_row;
 }
 
+namespace {
+
+/// Each test unit's metrics; the losses (a softplus per row) only `withLoss`: the spread of the
+/// units' errors, measured at every evaluation, reads the errors alone.
+std::vector<UnitMetrics> unitTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta,
+                                         bool withLoss) {
+    std::vector<UnitMetrics> units;
+    if (!data.test.silos || !data.train.silos) return units;
+    const UnitIndex& test = *data.test.silos;
+    const UnitIndex& train = *data.train.silos;
+    const Eigen::Index d = data.test.features();
+    for (long u = 0; u < test.units(); ++u) {
+        UnitMetrics m;
+        m.name = test.name(u);
+        const std::optional<long> inTrain = train.find(test.id(u));
+        m.trainRows = inTrain ? train.rowCount(*inTrain) : 0;
+        m.testRows = test.rowCount(u);
+        long wrong = 0;
+        double loss = 0.0;
+        for (const long row : test.rowsOf(u)) {
+            const double score = data.test.X.row(row).dot(theta.head(d)) + theta(d);
+            const int predicted = sigmoid(score) >= 0.5 ? 1 : 0;
+            wrong += predicted != data.test.y(row);
+            if (withLoss)
+                loss += softplus(data.test.y(row) == 1 ? -score : score);  // −log σ(±score)
+        }
+        m.testError = static_cast<double>(wrong) / static_cast<double>(m.testRows);
+        m.testLoss = withLoss ? loss / static_cast<double>(m.testRows)
+                              : std::numeric_limits<double>::quiet_NaN();
+        units.push_back(m);
+    }
+    return units;
+}
+
+}  // namespace
+
 EpochMetrics SiloEvaluation::measure(long round, const Eigen::VectorXd& w, long clipped,
                                      long seen) {
     EpochMetrics m = m_reporter.measure(static_cast<int>(round), round, asRow(w), clipped, seen);
-    m.unitErrorSpread = unitErrorSpread(siloTestMetrics(m_data, w));
+    m.unitErrorSpread = unitErrorSpread(unitTestMetrics(m_data, w, false));
     return m;
 }
 
@@ -414,30 +450,7 @@ double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& th
 }
 
 std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta) {
-    std::vector<UnitMetrics> units;
-    if (!data.test.silos || !data.train.silos) return units;
-    const UnitIndex& test = *data.test.silos;
-    const UnitIndex& train = *data.train.silos;
-    const Eigen::Index d = data.test.features();
-    for (long u = 0; u < test.units(); ++u) {
-        UnitMetrics m;
-        m.name = test.name(u);
-        const std::optional<long> inTrain = train.find(test.id(u));
-        m.trainRows = inTrain ? train.rowCount(*inTrain) : 0;
-        m.testRows = test.rowCount(u);
-        long wrong = 0;
-        double loss = 0.0;
-        for (const long row : test.rowsOf(u)) {
-            const double score = data.test.X.row(row).dot(theta.head(d)) + theta(d);
-            const int predicted = sigmoid(score) >= 0.5 ? 1 : 0;
-            wrong += predicted != data.test.y(row);
-            loss += softplus(data.test.y(row) == 1 ? -score : score);  // −log σ(±score)
-        }
-        m.testError = static_cast<double>(wrong) / static_cast<double>(m.testRows);
-        m.testLoss = loss / static_cast<double>(m.testRows);
-        units.push_back(m);
-    }
-    return units;
+    return unitTestMetrics(data, theta, true);
 }
 
 double unitErrorSpread(const std::vector<UnitMetrics>& units) {
