@@ -223,6 +223,34 @@ TEST_CASE("semi-dp-sgd: public-only is exact least squares on the public rows", 
     CHECK(splitPublicRows(data.train, 0.1, 5).publicRows != rows.publicRows);
 }
 
+TEST_CASE(
+    "semi-dp-sgd: a sweep's runs on the same public rows share one least-squares fit, "
+    "other rows get their own",
+    "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    const std::vector<long> rowsA = splitPublicRows(data.train, 0.1, 4).publicRows;
+    const std::vector<long> rowsB = splitPublicRows(data.train, 0.1, 5).publicRows;
+    const std::vector<long> rowsC = splitPublicRows(data.train, 0.2, 4).publicRows;
+    const Eigen::VectorXd alone[] = {leastSquaresOnRows(data.train, rowsA),
+                                     leastSquaresOnRows(data.train, rowsB),
+                                     leastSquaresOnRows(data.train, rowsC)};
+    CHECK(alone[0] != alone[1]);
+    CHECK(alone[0] != alone[2]);
+    // Within a sweep (the data's fingerprint known), kept fits come back for the same rows only,
+    // bit for bit, whatever order they are asked in; another data set's never come back.
+    const KnownDataFingerprint known(data.train);
+    for (int pass = 0; pass < 2; ++pass) {
+        CHECK(leastSquaresOnRows(data.train, rowsB) == alone[1]);
+        CHECK(leastSquaresOnRows(data.train, rowsA) == alone[0]);
+        CHECK(leastSquaresOnRows(data.train, rowsC) == alone[2]);
+    }
+    const DataSplit other = linearData(3000, 12);
+    const KnownDataFingerprint knownOther(other.train);
+    const Eigen::VectorXd otherFit = leastSquaresOnRows(other.train, rowsA);
+    CHECK(otherFit.size() == 13);
+    CHECK(leastSquaresOnRows(other.train, rowsA) == otherFit);
+}
+
 TEST_CASE("semi-dp-sgd: whether a row is public depends on that row alone", "[semi-dp-sgd]") {
     // The counterexample of the trust audit: drawing the public rows from n let one removed
     // private row turn 25 others public. A row's status now follows from its own values.

@@ -22,6 +22,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/util/format.h"
+#include "core/util/recent_results.h"
 
 namespace pfa {
 
@@ -226,10 +227,11 @@ double autoAlpha(double spread, double privateBatch, double publicBatch, double 
     return publicVariance / denominator;
 }
 
-Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>& rows) {
+namespace {
+
+/// leastSquaresOnRows itself (rows not empty).
+Eigen::VectorXd solveLeastSquaresOnRows(const Dataset& train, const std::vector<long>& rows) {
     const Eigen::Index d = train.features();
-    Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1);
-    if (rows.empty()) return w;
     const Eigen::VectorXd y = regressionTargets(train);
     Eigen::MatrixXd A(static_cast<Eigen::Index>(rows.size()), d + 1);
     Eigen::VectorXd b(A.rows());
@@ -241,6 +243,21 @@ Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>
     }
     // Minimum-norm solution: also defined when there are fewer rows than coefficients.
     return A.completeOrthogonalDecomposition().solve(b);
+}
+
+}  // namespace
+
+Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>& rows) {
+    if (rows.empty()) return Eigen::VectorXd::Zero(train.features() + 1);
+    // Runs of a sweep on the same public rows (the warm start of each weight rule, the
+    // public-only fit) solve it once: the same rows of the same data give the same fit.
+    if (const std::uint64_t* fingerprint = KnownDataFingerprint::find(train)) {
+        static RecentResults<std::pair<std::uint64_t, std::vector<long>>, Eigen::VectorXd> recent(
+            16);
+        return recent.get({*fingerprint, rows},
+                          [&] { return solveLeastSquaresOnRows(train, rows); });
+    }
+    return solveLeastSquaresOnRows(train, rows);
 }
 
 PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint64_t seed) {
