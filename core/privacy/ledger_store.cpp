@@ -214,10 +214,12 @@ public:
         bool fileEmpty = true;        ///< the file holds nothing at all
         bool endsWithNewline = true;  ///< the file is empty or ends with a whole line
         std::string_view wholeLines() const { return std::string_view(text).substr(0, whole); }
-        /// A last line without its newline (cut by a crash, or being written by no one).
+        /// A last line without its newline (cut by a crash: writers append under the lock).
         std::string_view cutLine() const { return std::string_view(text).substr(whole); }
     };
 
+    /// Reads what `file` (held locked) holds beyond the cursor, from its start when it is not
+    /// the file read before, and moves the cursor past its whole lines.
     Appended advance(const LockedFile& file) {
         Appended out;
         const struct stat status = file.status();
