@@ -169,11 +169,11 @@ void parseLedgerLines(std::string_view text, Parsed& out) {
     }
 }
 
-/// The run uids of every charge line, found without parsing whole lines: a writer reads the
-/// file each time it appends, and a long audit or sweep appends thousands of times.
-std::set<std::string> chargedRunUids(std::string_view text) {
+/// Adds the run uids of every charge line of `text` to `uids`, found without parsing whole
+/// lines: a writer reads what was appended each time it appends, and a long audit or sweep
+/// appends thousands of times.
+void addChargedRunUids(std::string_view text, std::set<std::string>& uids) {
     static const std::string marker = "\"run_uid\":";
-    std::set<std::string> uids;
     std::size_t lineStart = 0;
     while (lineStart < text.size()) {
         std::size_t lineEnd = text.find('\n', lineStart);
@@ -195,7 +195,6 @@ std::set<std::string> chargedRunUids(std::string_view text) {
         }
         lineStart = lineEnd + 1;
     }
-    return uids;
 }
 
 /// How far this process has read a ledger file, and how to tell that it is still the same
@@ -328,10 +327,10 @@ std::size_t LedgerStore::charge(const std::string& fingerprint, const std::strin
     }
     const FileCursor::Appended existing = index->cursor.advance(file);
     if (existing.restarted) index->uids.clear();
-    const std::set<std::string> appendedUids = chargedRunUids(existing.wholeLines());
-    index->uids.insert(appendedUids.begin(), appendedUids.end());
+    addChargedRunUids(existing.wholeLines(), index->uids);
     // A line cut by a crash still counts its run uid.
-    const std::set<std::string> cutLineUids = chargedRunUids(existing.cutLine());
+    std::set<std::string> cutLineUids;
+    addChargedRunUids(existing.cutLine(), cutLineUids);
     std::set<std::string> chargedNow;
     const auto charged = [&](const std::string& uid) {
         return index->uids.count(uid) > 0 || cutLineUids.count(uid) > 0 ||

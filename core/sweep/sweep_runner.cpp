@@ -220,10 +220,9 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
         results[i] = std::move(result);
         return true;
     };
-    // Each data set's fingerprint (what its runs' random streams are keyed by) read once for
-    // the sweep, not once per run.
-    // The test rows' too: caches of references computed on them (excess-risk references) are
-    // keyed by it.
+    // Each data set's fingerprints read once for the sweep, not once per run: its training
+    // rows' (what its runs' random streams are keyed by) and its test rows' (with the training
+    // rows', the key of references cached across runs, e.g. the excess-risk reference).
     std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> fingerprints;
     for (const auto& [key, prepared] : data)
         fingerprints[key] = {dataFingerprint(prepared->split.train),
