@@ -433,6 +433,9 @@ TEST_CASE("Screenshots of the teaching panel and the guided tour",
         TeachingPanel* teaching = teachingOf(*window);
         ExperimentPanel* panel = window->experimentPanel();
         panel->lambdaControl()->spinBox()->setValue(4.0);
+        // Ten times the epochs the picture needs: on a busy machine the training thread could
+        // finish 200 before the GUI thread gets to pause it.
+        panel->epochsBox()->setValue(2000);
         clickToolbar(*window, window->runAction());
         LiveChartsPanel* live = window->liveCharts();
         REQUIRE(QTest::qWaitFor(
@@ -450,9 +453,14 @@ TEST_CASE("Screenshots of the teaching panel and the guided tour",
         panel->fairnessBox()->setFocus();
         REQUIRE(QTest::qWaitFor([&] { return teaching->topic() == TeachingPanel::Topic::Fairness; },
                                 60000));
-        live->refreshNow();
-        QTest::qWait(200);
-        CHECK(teaching->text().contains(QStringLiteral("Right now (run 2, epoch")));
+        // The run's epochs reach the panel through the event loop: on a busy machine later than
+        // any fixed wait, so wait for them (the text must still say where the run is).
+        CHECK(QTest::qWaitFor(
+            [&] {
+                live->refreshNow();
+                return teaching->text().contains(QStringLiteral("Right now (run 2, epoch"));
+            },
+            60000));
         const QString path = QStringLiteral(PFA_SCREENSHOT_DIR "/teaching-panel-during-run.png");
         REQUIRE(window->grab().save(path));
         clickToolbar(*window, window->stopAction());
