@@ -93,18 +93,26 @@ bool clipInPlace(const Eigen::MatrixBase<Derived>& v, double bound) {
     return true;
 }
 
-/// coef(i) = weight(i) · min(1, bound / norms(i)) for every row i: the coefficients of a
-/// clipped weighted sum Σ_i coef(i)·g_i computed as one matrix product. Returns the number of
-/// rows clipped. `coef` must have the size of `norms`.
-inline long clippedCoefficients(const Eigen::VectorXd& norms, double bound,
-                                const Eigen::VectorXd& weight, Eigen::VectorXd& coef) {
+/// coef[i] = weight[i] · min(1, bound / norms[i]) for i < count: the coefficients of a clipped
+/// weighted sum Σ_i coef[i]·g_i (a bound of +∞ clips nothing). Returns the number of rows
+/// clipped.
+inline long clippedCoefficients(const double* norms, long count, double bound, const double* weight,
+                                double* coef) {
     long clipped = 0;
-    for (Eigen::Index i = 0; i < norms.size(); ++i) {
-        const bool clip = norms(i) > bound;
+    for (long i = 0; i < count; ++i) {
+        const bool clip = norms[i] > bound;
         clipped += clip ? 1 : 0;
-        coef(i) = weight(i) * (clip ? bound / norms(i) : 1.0);
+        coef[i] = weight[i] * (clip ? bound / norms[i] : 1.0);
     }
     return clipped;
+}
+
+/// The same for every row i of `norms`, computed as one matrix product. `coef` must have the
+/// size of `norms`.
+inline long clippedCoefficients(const Eigen::VectorXd& norms, double bound,
+                                const Eigen::VectorXd& weight, Eigen::VectorXd& coef) {
+    return clippedCoefficients(norms.data(), static_cast<long>(norms.size()), bound, weight.data(),
+                               coef.data());
 }
 
 }  // namespace pfa

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/algorithms/diff2/diff2_rounds.h"
 #include "core/algorithms/registry.h"
@@ -21,6 +22,7 @@
 #include "core/sweep/run_record.h"
 #include "core/sweep/sweep_summary.h"
 #include "core/sweep/theory_rates.h"
+#include "core/util/instruction_set.h"
 #include "core/util/json_value.h"
 #include "core/util/json_writer.h"
 #include "core/util/random.h"
@@ -341,17 +343,19 @@ TEST_CASE(
     "gradients",
     "[diff2][dp-gd]") {
     // The rounds never form the rows × parameters matrix of all records' gradients: norms and
-    // weighted sums come from r_i, h_i and δ_i. Checked against that matrix (the plain form),
-    // for single gradients and for differences between two iterates, to round-off.
-    const int n = 40, d = 5;
+    // weighted sums come from r_i, h_i and δ_i (the network's a block of 64 rows at a time).
+    // Checked against that matrix (the plain form), for single gradients and for differences
+    // between two iterates, unclipped and clipped, to round-off; 150 rows make two whole blocks
+    // and a last one of 22.
+    const int n = 150, d = 5;
     RandomStream random(11, 2);
     RowMatrix X(n, d);
-    Eigen::VectorXd yReal(n), yClass(n), coef(n);
+    Eigen::VectorXd yReal(n), yClass(n), weight(n);
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < d; ++j) X(i, j) = random.normal();
         yReal(i) = random.normal();
         yClass(i) = i % 3 == 0;
-        coef(i) = random.uniformOpen();
+        weight(i) = random.uniformOpen();
     }
     const Eigen::VectorXd inputs = diff2::inputNormsSquared(X);
     for (diff2::LossKind lossKind : {diff2::LossKind::Squared, diff2::LossKind::Logistic}) {
@@ -366,35 +370,142 @@ TEST_CASE(
                 x(k) += 0.5 * random.normal();
                 xPrev(k) += 0.5 * random.normal();
             }
-            Eigen::VectorXd loss(n), lossPrev(n), factorLoss(n), norms(n), agg(D);
+            Eigen::VectorXd loss(n), lossPrev(n), factorLoss(n), norms(n), coef(n), agg(D);
             Eigen::MatrixXd G(n, D), Gprev(n, D);
             model.gradients(x, X, y, loss, G);
             model.gradients(xPrev, X, y, lossPrev, Gprev);
             diff2::RecordFactors now, before;
             model.reserve(now, n);
             model.reserve(before, n);
-            model.pass(x, X, y, now, &factorLoss);
             model.pass(xPrev, X, y, before, nullptr);
-            CHECK((factorLoss - loss).cwiseAbs().maxCoeff() == 0.0);
+            diff2::ClippedSum sum;
+            sum.inputNormsSquared = &inputs;
+            sum.weight = &weight;
+            sum.norms = &norms;
+            sum.coef = &coef;
+            sum.agg = &agg;
 
-            model.recordNorms(now, nullptr, inputs, norms);
+            // Unclipped: coef = weight, the sum Σ_i weight_i·g_i.
+            sum.bound = std::numeric_limits<double>::infinity();
+            CHECK(model.pass(x, X, y, now, &factorLoss, &sum) == 0);
+            CHECK((factorLoss - loss).cwiseAbs().maxCoeff() == 0.0);
             const Eigen::VectorXd plainNorms = G.rowwise().norm();
             CHECK((norms - plainNorms).cwiseAbs().maxCoeff() <= 1e-13 * plainNorms.maxCoeff());
-            model.weightedSum(now, nullptr, X, coef, agg);
-            const Eigen::VectorXd plainSum = G.transpose() * coef;
+            CHECK(coef == weight);
+            const Eigen::VectorXd plainSum = G.transpose() * weight;
             CHECK((agg - plainSum).cwiseAbs().maxCoeff() <= 1e-13 * plainSum.cwiseAbs().maxCoeff());
 
-            model.recordNorms(now, &before, inputs, norms);
-            const Eigen::VectorXd plainDiffNorms = (G - Gprev).rowwise().norm();
+            // Differences, clipped at a bound about half of them exceed.
+            sum.before = &before;
+            const Eigen::MatrixXd difference = G - Gprev;
+            const Eigen::VectorXd plainDiffNorms = difference.rowwise().norm();
+            std::vector<double> sorted(plainDiffNorms.data(), plainDiffNorms.data() + n);
+            std::sort(sorted.begin(), sorted.end());
+            sum.bound = 0.5 * (sorted[n / 2] + sorted[n / 2 + 1]);  // between two records
+            const long clipped = model.pass(x, X, y, now, nullptr, &sum);
+            CHECK(clipped == (plainDiffNorms.array() > sum.bound).count());
+            CHECK(clipped > n / 3);
             CHECK((norms - plainDiffNorms).cwiseAbs().maxCoeff() <=
                   1e-13 * plainDiffNorms.maxCoeff());
-            model.weightedSum(now, &before, X, coef, agg);
-            const Eigen::VectorXd plainDiffSum = (G - Gprev).transpose() * coef;
+            const Eigen::VectorXd plainCoef =
+                weight.array() * (sum.bound / plainDiffNorms.array()).min(1.0);
+            CHECK((coef - plainCoef).cwiseAbs().maxCoeff() <= 1e-13);
+            const Eigen::VectorXd plainDiffSum = difference.transpose() * plainCoef;
             CHECK((agg - plainDiffSum).cwiseAbs().maxCoeff() <=
                   1e-13 * plainDiffSum.cwiseAbs().maxCoeff());
             CHECK(plainDiffSum.norm() > 1e-3);  // the two iterates differ
+
+            // The factors a pass keeps do not depend on whether it also sums.
+            diff2::RecordFactors alone;
+            model.reserve(alone, n);
+            model.pass(x, X, y, alone, nullptr);
+            CHECK(alone.scoreGradient == now.scoreGradient);
+            CHECK(alone.hidden == now.hidden);
+            CHECK(alone.delta == now.delta);
         }
     }
+}
+
+TEST_CASE("The network's pass gives the same bits with the baseline instructions as with AVX2",
+          "[diff2][dp-gd]") {
+    // Each of the network's sums has a fixed order (features and units in order, rows in four
+    // running sums), so the instruction set changes no bit: norms, coefficients, the clipped sum
+    // of differences, the factors and the scores.
+    const int n = 203, d = 8;
+    RandomStream random(17, 4);
+    RowMatrix X(n, d);
+    Eigen::VectorXd y(n), weight(n);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < d; ++j) X(i, j) = random.normal();
+        y(i) = random.normal();
+        weight(i) = 1.0 / n;
+    }
+    const Eigen::VectorXd inputs = diff2::inputNormsSquared(X);
+    diff2::GradientModel model(diff2::ModelKind::Mlp, diff2::LossKind::Squared, d);
+    model.reserve(n);
+    const Eigen::VectorXd x = model.initial(3);
+    Eigen::VectorXd xPrev = x;
+    for (Eigen::Index k = 0; k < xPrev.size(); ++k) xPrev(k) += 0.1 * random.normal();
+    struct Outcome {
+        diff2::RecordFactors factors;
+        Eigen::VectorXd norms, coef, agg, scores;
+        long clipped = 0;
+    };
+    // A bound about half of the records' gradient differences exceed.
+    double bound = 0.0;
+    {
+        diff2::RecordFactors now, before;
+        model.reserve(now, n);
+        model.reserve(before, n);
+        model.pass(xPrev, X, y, before, nullptr);
+        Eigen::VectorXd norms(n), coef(n), agg(model.parameters());
+        diff2::ClippedSum sum;
+        sum.before = &before;
+        sum.inputNormsSquared = &inputs;
+        sum.bound = std::numeric_limits<double>::infinity();
+        sum.weight = &weight;
+        sum.norms = &norms;
+        sum.coef = &coef;
+        sum.agg = &agg;
+        model.pass(x, X, y, now, nullptr, &sum);
+        std::sort(norms.begin(), norms.end());
+        bound = norms(n / 2);
+    }
+    auto run = [&](bool baseline) {
+        useBaselineInstructionsOnly(baseline);
+        Outcome out;
+        diff2::RecordFactors before;
+        model.reserve(before, n);
+        model.reserve(out.factors, n);
+        model.pass(xPrev, X, y, before, nullptr);
+        out.norms.resize(n);
+        out.coef.resize(n);
+        out.agg.resize(model.parameters());
+        out.scores.resize(n);
+        diff2::ClippedSum sum;
+        sum.before = &before;
+        sum.inputNormsSquared = &inputs;
+        sum.bound = bound;
+        sum.weight = &weight;
+        sum.norms = &out.norms;
+        sum.coef = &out.coef;
+        sum.agg = &out.agg;
+        out.clipped = model.pass(x, X, y, out.factors, nullptr, &sum);
+        model.scores(x, X, out.scores);
+        useBaselineInstructionsOnly(false);
+        return out;
+    };
+    const Outcome fast = run(false), baseline = run(true);
+    CHECK(fast.clipped == baseline.clipped);
+    CHECK(fast.clipped > 0);
+    CHECK(fast.clipped < n);
+    CHECK(fast.norms == baseline.norms);
+    CHECK(fast.coef == baseline.coef);
+    CHECK(fast.agg == baseline.agg);
+    CHECK(fast.scores == baseline.scores);
+    CHECK(fast.factors.scoreGradient == baseline.factors.scoreGradient);
+    CHECK(fast.factors.hidden == baseline.factors.hidden);
+    CHECK(fast.factors.delta == baseline.factors.delta);
 }
 
 TEST_CASE("The vectorised softplus and sigmoid agree with the scalar functions", "[diff2]") {

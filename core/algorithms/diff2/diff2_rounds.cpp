@@ -143,43 +143,17 @@ Calibration calibrate(double epsilon, double delta, long rounds, long period, lo
 
 // ---- GradientModel ---------------------------------------------------------------------------
 
-namespace {
-
-/// softplus(a) and its derivative sigmoid(a) of every entry of `a` (contiguous), through one
-/// exp(−|a|) and one log per entry in SIMD (the scalar std::log1p and a branch per entry are
-/// what made the network's pass slow): vector_math::softplusAndSigmoid. `e` and `u` are
-/// scratch; every array takes a's shape.
-template <typename In, typename Out1, typename Out2>
-void softplusAndSigmoid(const In& a, Eigen::ArrayXXd& e, Eigen::ArrayXXd& u, Out1& softplusOut,
-                        Out2& sigmoidOut) {
-    e.resize(a.rows(), a.cols());
-    u.resize(a.rows(), a.cols());
-    softplusOut.resize(a.rows(), a.cols());
-    sigmoidOut.resize(a.rows(), a.cols());
-    vector_math::softplusAndSigmoid(a.data(), static_cast<long>(a.size()), e.data(), u.data(),
-                                    softplusOut.data(), sigmoidOut.data());
-}
-
-}  // namespace
-
 GradientModel::GradientModel(ModelKind model, LossKind loss, Eigen::Index features)
-    : m_model(model), m_loss(loss), m_features(features) {
+    : m_model(model), m_loss(loss), m_features(features), m_network(features) {
     const Eigen::Index H = kHiddenUnits;
     m_parameters = model == ModelKind::Linear ? features + 1 : H * features + 2 * H + 1;
 }
 
 void GradientModel::reserve(Eigen::Index rows) {
-    m_scores.resize(rows);
+    m_linearScores.resize(rows);
     m_weightedScoreGradient.resize(rows);
     m_outputExp.resize(rows, 1);
     m_outputOnePlusExp.resize(rows, 1);
-    if (m_model == ModelKind::Mlp) {
-        m_expMinusAbs.resize(rows, kHiddenUnits);
-        m_onePlusExp.resize(rows, kHiddenUnits);
-        m_hiddenIn.resize(rows, kHiddenUnits);
-        m_weightedDelta.resize(rows, kHiddenUnits);
-    }
-    reserve(m_scratch, rows);
 }
 
 void GradientModel::reserve(RecordFactors& factors, Eigen::Index rows) const {
@@ -190,6 +164,21 @@ void GradientModel::reserve(RecordFactors& factors, Eigen::Index rows) const {
     }
 }
 
+NetworkRows GradientModel::networkJob(const Eigen::VectorXd& x, const FeatureRows& X) const {
+    const Eigen::Index H = kHiddenUnits, d = m_features;
+    NetworkRows job;
+    job.W1 = x.data();
+    job.b1 = x.data() + H * d;
+    job.w2 = x.data() + H * d + H;
+    job.b2 = x(H * d + 2 * H);
+    job.features = static_cast<long>(d);
+    job.X = X.data();
+    job.stride = static_cast<long>(X.outerStride());
+    job.rows = static_cast<long>(X.rows());
+    job.logistic = m_loss == LossKind::Logistic;
+    return job;
+}
+
 void GradientModel::scores(const Eigen::VectorXd& x, const FeatureRows& X, Eigen::VectorXd& out) {
     const Eigen::Index d = m_features;
     if (m_model == ModelKind::Linear) {
@@ -197,105 +186,73 @@ void GradientModel::scores(const Eigen::VectorXd& x, const FeatureRows& X, Eigen
         out.array() += x(d);
         return;
     }
-    const Eigen::Index H = kHiddenUnits;
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
-        W1(x.data(), H, d);
-    Eigen::MatrixXd& hidden = m_scratch.hidden;
-    m_hiddenIn.matrix().noalias() = X * W1.transpose();
-    m_hiddenIn.rowwise() += x.segment(H * d, H).transpose().array();
-    // softplus' lands in the scratch δ; the caller that needs it (pass) reads it from there.
-    softplusAndSigmoid(m_hiddenIn, m_expMinusAbs, m_onePlusExp, hidden, m_scratch.delta);
-    out.noalias() = hidden * x.segment(H * d + H, H);
-    out.array() += x(H * d + 2 * H);
+    NetworkRows job = networkJob(x, X);
+    job.scores = out.data();
+    networkRows(job, m_network);
 }
 
-void GradientModel::pass(const Eigen::VectorXd& x, const FeatureRows& X, const Eigen::VectorXd& y,
-                         RecordFactors& out, Eigen::VectorXd* loss) {
-    const Eigen::Index d = m_features;
-    scores(x, X, m_scores);
+long GradientModel::pass(const Eigen::VectorXd& x, const FeatureRows& X, const Eigen::VectorXd& y,
+                         RecordFactors& out, Eigen::VectorXd* loss, const ClippedSum* sum) {
+    if (m_model == ModelKind::Mlp) {
+        NetworkRows job = networkJob(x, X);
+        job.y = y.data();
+        job.loss = loss ? loss->data() : nullptr;
+        job.r = out.scoreGradient.data();
+        job.hidden = out.hidden.data();
+        job.delta = out.delta.data();
+        job.leading = static_cast<long>(out.hidden.rows());
+        if (sum) {
+            if (sum->before) {
+                job.rBefore = sum->before->scoreGradient.data();
+                job.hiddenBefore = sum->before->hidden.data();
+                job.deltaBefore = sum->before->delta.data();
+            }
+            job.inputNormsSquared = sum->inputNormsSquared->data();
+            job.weight = sum->weight->data();
+            job.bound = sum->bound;
+            job.norms = sum->norms->data();
+            job.coef = sum->coef->data();
+            job.agg = sum->agg->data();
+        }
+        return networkRows(job, m_network);
+    }
+    Eigen::VectorXd& scoreOut = m_linearScores;
+    scores(x, X, scoreOut);
     Eigen::VectorXd& r = out.scoreGradient;
     // ℓ and ∂ℓ/∂score per record: ½(s − y)², or the logistic loss log(1 + e^s) − y·s.
     if (m_loss == LossKind::Squared) {
-        r = m_scores - y;
+        r = scoreOut - y;
         if (loss) *loss = 0.5 * r.array().square();
     } else {
         // softplus(s) into the loss buffer (or scratch), sigmoid(s) into r; then subtract.
         Eigen::VectorXd& softplusOfScore = loss ? *loss : m_weightedScoreGradient;
-        softplusAndSigmoid(m_scores, m_outputExp, m_outputOnePlusExp, softplusOfScore, r);
+        vector_math::softplusAndSigmoid(scoreOut.data(), static_cast<long>(scoreOut.size()),
+                                        m_outputExp.data(), m_outputOnePlusExp.data(),
+                                        softplusOfScore.data(), r.data());
         r -= y;
-        if (loss) loss->array() -= y.array() * m_scores.array();
+        if (loss) loss->array() -= y.array() * scoreOut.array();
     }
-    if (m_model == ModelKind::Linear) return;
-    const Eigen::Index H = kHiddenUnits;
-    out.hidden.swap(m_scratch.hidden);
-    // δ_ij = r_i·w2_j·softplus'(a_ij), softplus' = sigmoid (left in the scratch δ by scores).
-    const auto w2 = x.segment(H * d + H, H);
-    out.delta.array() = m_scratch.delta.array().colwise() * r.array();
-    out.delta.array().rowwise() *= w2.transpose().array();
+    return sum ? linearClippedSum(out, X, *sum) : 0;
 }
 
-void GradientModel::recordNorms(const RecordFactors& now, const RecordFactors* before,
-                                const Eigen::VectorXd& inputNormsSquared,
-                                Eigen::VectorXd& norms) const {
-    // g_i = r_i·[x_i, 1] (linear); [δ_i ⊗ x_i, δ_i, r_i·h_i, r_i] (MLP). A part that multiplies
-    // the inputs has squared norm (its factor)²·(‖x_i‖² + 1): a record's inputs are the same at
-    // both iterates.
-    auto squared = norms.array();
-    if (before)
-        squared = (now.scoreGradient - before->scoreGradient).array().square();
-    else
-        squared = now.scoreGradient.array().square();
-    if (m_model == ModelKind::Linear) {
-        squared *= inputNormsSquared.array();
-    } else if (before) {
-        squared += (now.delta - before->delta).array().square().rowwise().sum() *
-                       inputNormsSquared.array() +
-                   ((now.hidden.array().colwise() * now.scoreGradient.array()) -
-                    (before->hidden.array().colwise() * before->scoreGradient.array()))
-                       .square()
-                       .rowwise()
-                       .sum();
-    } else {
-        squared += now.delta.array().square().rowwise().sum() * inputNormsSquared.array() +
-                   now.hidden.array().square().rowwise().sum() * now.scoreGradient.array().square();
-    }
-    squared = squared.sqrt();
-}
-
-void GradientModel::weightedSum(const RecordFactors& now, const RecordFactors* before,
-                                const FeatureRows& X, const Eigen::VectorXd& coef,
-                                Eigen::VectorXd& agg) {
+long GradientModel::linearClippedSum(const RecordFactors& now, const FeatureRows& X,
+                                     const ClippedSum& sum) {
+    // g_i = r_i·[x_i, 1]: its norm is |r_i − r'_i|·√(‖x_i‖² + 1).
     const Eigen::Index d = m_features;
-    Eigen::VectorXd& cr = m_weightedScoreGradient;  // c_i·(r_i − r'_i)
-    if (before)
-        cr.array() = coef.array() * (now.scoreGradient - before->scoreGradient).array();
+    Eigen::VectorXd& norms = *sum.norms;
+    Eigen::VectorXd& coef = *sum.coef;
+    Eigen::VectorXd& agg = *sum.agg;
+    Eigen::VectorXd& difference = m_weightedScoreGradient;
+    if (sum.before)
+        difference = now.scoreGradient - sum.before->scoreGradient;
     else
-        cr.array() = coef.array() * now.scoreGradient.array();
-    if (m_model == ModelKind::Linear) {
-        agg.head(d).noalias() = X.transpose() * cr;
-        agg(d) = cr.sum();
-        return;
-    }
-    const Eigen::Index H = kHiddenUnits;
-    // Input layer: Σ_i c_i·(δ_i − δ'_i) ⊗ x_i = Mᵀ·X with M = diag(c)·(δ − δ'); bias b1: Mᵀ·1.
-    if (before)
-        m_weightedDelta.array() = (now.delta - before->delta).array().colwise() * coef.array();
-    else
-        m_weightedDelta.array() = now.delta.array().colwise() * coef.array();
-    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> W1(
-        agg.data(), H, d);
-    W1.noalias() = m_weightedDelta.transpose() * X;
-    agg.segment(H * d, H) = m_weightedDelta.colwise().sum().transpose();
-    // Output layer: Σ_i c_i·(r_i·h_i − r'_i·h'_i).
-    auto w2 = agg.segment(H * d + H, H);
-    agg(H * d + 2 * H) = cr.sum();
-    Eigen::VectorXd& c = m_weightedScoreGradient;  // now c_i·r_i, then c_i·r'_i
-    c = coef.cwiseProduct(now.scoreGradient);
-    w2.noalias() = now.hidden.transpose() * c;
-    if (before) {
-        c = coef.cwiseProduct(before->scoreGradient);
-        w2.noalias() -= before->hidden.transpose() * c;
-    }
+        difference = now.scoreGradient;
+    norms.array() = (difference.array().square() * sum.inputNormsSquared->array()).sqrt();
+    const long clipped = clippedCoefficients(norms, sum.bound, *sum.weight, coef);
+    difference.array() *= coef.array();
+    agg.head(d).noalias() = X.transpose() * difference;
+    agg(d) = difference.sum();
+    return clipped;
 }
 
 void GradientModel::gradients(const Eigen::VectorXd& x, const FeatureRows& X,
@@ -485,9 +442,22 @@ public:
         m.step = r;
         m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = kNaN;
         if (diagnostics) {
-            m_model.pass(x, m_train.X, m_y, m_factors, &m_trainLoss);
+            if (m_inputNormsSquared.size() != m_train.rows()) {
+                // Once per run, at its first evaluation with diagnostics.
+                m_inputNormsSquared = inputNormsSquared(m_train.X);
+                m_norms.resize(m_train.rows());
+                m_coef.resize(m_train.rows());
+            }
+            // ∇f(x) = Σ_i weight_i·g_i: the records' weighted sum, unclipped.
+            ClippedSum gradient;
+            gradient.inputNormsSquared = &m_inputNormsSquared;
+            gradient.bound = kInf;
+            gradient.weight = &m_weight;
+            gradient.norms = &m_norms;
+            gradient.coef = &m_coef;
+            gradient.agg = &m_fullGradient;
+            m_model.pass(x, m_train.X, m_y, m_factors, &m_trainLoss, &gradient);
             m.trainLoss = m.trainObjective = m_weight.dot(m_trainLoss);
-            m_model.weightedSum(m_factors, nullptr, m_train.X, m_weight, m_fullGradient);
             m.gradientNormSquared = m_fullGradient.squaredNorm();
         } else {
             m.trainLoss = m.trainObjective = kNaN;
@@ -532,24 +502,11 @@ private:
     GradientModel m_model, m_testModel;
     RecordFactors m_factors;
     Eigen::VectorXd m_trainLoss, m_fullGradient, m_testScores;
+    Eigen::VectorXd m_inputNormsSquared, m_norms, m_coef;  // the diagnostics' gradient
     std::unique_ptr<Model> m_classModel;
     std::shared_ptr<const DesignMatrix> m_testDesign;
     std::unique_ptr<Evaluator> m_testEvaluator;
 };
-
-/// The weighted sum agg = Σ_i coef_i·g_i of the records' gradients (factors `now`), or of their
-/// gradient differences (g_i − g'_i, factors `before`), each clipped to `clip` and weighted by
-/// `weight`; returns how many were clipped. Norms and sum come from the factors: no record's
-/// whole gradient is formed.
-long clippedWeightedSum(GradientModel& model, const RecordFactors& now, const RecordFactors* before,
-                        const FeatureRows& X, const Eigen::VectorXd& inputNormsSquared, double clip,
-                        const Eigen::VectorXd& weight, Eigen::VectorXd& norms,
-                        Eigen::VectorXd& coef, Eigen::VectorXd& agg) {
-    model.recordNorms(now, before, inputNormsSquared, norms);
-    const long clipped = clippedCoefficients(norms, clip, weight, coef);
-    model.weightedSum(now, before, X, coef, agg);
-    return clipped;
-}
 
 /// The privacy report and statement of a private run of the rounds.
 void describeRoundRun(RunResult& result, const privacy::RunAccountant& accountant,
@@ -690,11 +647,16 @@ public:
     /// its factors.
     void factoredRound() {
         const FeatureMatrix& X = m_data.train.X;
-        m_model.pass(m_x, X, m_y, m_now, m_roundLossShown ? &m_loss : nullptr);
+        ClippedSum sum;
+        sum.before = m_restart ? nullptr : &m_before;
+        sum.inputNormsSquared = &m_inputNormsSquared;
+        sum.bound = m_bound;
+        sum.weight = &m_weight;
+        sum.norms = &m_norms;
+        sum.coef = &m_coef;
+        sum.agg = &m_agg;
+        m_clippedNow = m_model.pass(m_x, X, m_y, m_now, m_roundLossShown ? &m_loss : nullptr, &sum);
         if (m_roundLossShown) m_roundLoss = m_weight.dot(m_loss);
-        m_clippedNow =
-            clippedWeightedSum(m_model, m_now, m_restart ? nullptr : &m_before, X,
-                               m_inputNormsSquared, m_bound, m_weight, m_norms, m_coef, m_agg);
         std::swap(m_now, m_before);  // ∇ℓ(x_r) is next round's ∇ℓ(x_{r−1}): one pass per round
         finishRound(m_agg);
     }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithms/diff2/network_rows.h"
 #include "core/config/algorithm.h"
 #include "core/config/cancel_token.h"
 #include "core/config/parameters.h"
@@ -78,17 +79,33 @@ inline constexpr int kHiddenUnits = 10;
 /// The loss's derivative by the score, r_i, and for the MLP the hidden activations h_ij and the
 /// back-propagated δ_ij = r_i·w2_j·softplus'(a_ij). A record's gradient is a product of these
 /// with its own inputs, so its norm and a weighted sum over records never need the
-/// rows × parameters matrix of all gradients (the model's `recordNorms` and `weightedSum`).
+/// rows × parameters matrix of all gradients (GradientModel::pass with a ClippedSum).
 struct RecordFactors {
     Eigen::VectorXd scoreGradient;  ///< r_i
     Eigen::MatrixXd hidden;         ///< h_ij (MLP; rows × hidden units)
     Eigen::MatrixXd delta;          ///< δ_ij (MLP; rows × hidden units)
 };
 
-/// A differentiable model with per-record gradients computed for all rows at once (matrix
-/// operations; every buffer owned by the model or the caller's `RecordFactors` and allocated by
-/// `reserve`, so that the round loop allocates nothing). Parameters are one flat vector: linear
-/// [w (d), b]; MLP [W1 (H×d, row-major), b1 (H), w2 (H), b2].
+/// The clipped weighted sum a pass can also compute (GradientModel::pass): agg = Σ_i coef_i·g_i
+/// of the records' gradients at the pass's iterate, or Σ_i coef_i·(g_i − g'_i) with `before`
+/// (the factors g' of another iterate on the same rows), coef_i = weight_i·min(1, bound/‖·‖).
+struct ClippedSum {
+    const RecordFactors* before = nullptr;
+    /// ‖x_i‖² + 1 (see inputNormsSquared): the inputs' share of a record's gradient norm.
+    const Eigen::VectorXd* inputNormsSquared = nullptr;
+    double bound = 0.0;  ///< +∞: no clipping
+    const Eigen::VectorXd* weight = nullptr;
+    Eigen::VectorXd* norms = nullptr;  ///< out: each record's norm (rows)
+    Eigen::VectorXd* coef = nullptr;   ///< out: each record's coefficient (rows)
+    Eigen::VectorXd* agg = nullptr;    ///< out: the sum (parameters)
+};
+
+/// A differentiable model with per-record gradients computed for all rows at once (every buffer
+/// owned by the model or the caller's `RecordFactors` and allocated by `reserve`, so that the
+/// round loop allocates nothing). Parameters are one flat vector: linear [w (d), b]; MLP
+/// [W1 (H×d, row-major), b1 (H), w2 (H), b2]. The MLP's pass goes over the rows a block at a
+/// time and computes everything a record gives in one go (network_rows.h); the linear model's
+/// in matrix operations.
 class GradientModel {
 public:
     GradientModel(ModelKind model, LossKind loss, Eigen::Index features);
@@ -103,19 +120,13 @@ public:
     /// Scores (model outputs before the loss) of the rows of `X` (rows as reserved).
     void scores(const Eigen::VectorXd& x, const FeatureRows& X, Eigen::VectorXd& out);
     /// One pass at iterate x over the rows of `X` with targets `y` (regression value, or class
-    /// 0/1): every record's gradient factors into `out`, and its loss ℓ(x; z_i) into `*loss`
-    /// unless `loss` is null (the loss is only a diagnostic; skipping it saves a logarithm per
-    /// record).
-    void pass(const Eigen::VectorXd& x, const FeatureRows& X, const Eigen::VectorXd& y,
-              RecordFactors& out, Eigen::VectorXd* loss);
-    /// ‖g_i‖ for every record i, or ‖g_i − g'_i‖ when `before` holds the factors g' of another
-    /// iterate on the same rows. `inputNormsSquared` holds ‖x_i‖² + 1 (the inputs with the
-    /// bias), see `inputNormsSquared`.
-    void recordNorms(const RecordFactors& now, const RecordFactors* before,
-                     const Eigen::VectorXd& inputNormsSquared, Eigen::VectorXd& norms) const;
-    /// agg = Σ_i coef_i·g_i, or Σ_i coef_i·(g_i − g'_i) with `before`: two matrix products.
-    void weightedSum(const RecordFactors& now, const RecordFactors* before, const FeatureRows& X,
-                     const Eigen::VectorXd& coef, Eigen::VectorXd& agg);
+    /// 0/1): every record's gradient factors into `out`, its loss ℓ(x; z_i) into `*loss` unless
+    /// `loss` is null (the loss is only a diagnostic; skipping it saves a logarithm per record)
+    /// and, with `sum`, the records' clipped weighted sum. Returns the records clipped (0
+    /// without a sum). A record's gradient is a product of its factors with its own inputs, so
+    /// its norm and the sum never need the rows × parameters matrix of all gradients.
+    long pass(const Eigen::VectorXd& x, const FeatureRows& X, const Eigen::VectorXd& y,
+              RecordFactors& out, Eigen::VectorXd* loss, const ClippedSum* sum = nullptr);
     /// The plain form, for tests and checks: every record's loss into `loss` and its whole
     /// gradient into the rows of `G` (rows × parameters).
     void gradients(const Eigen::VectorXd& x, const FeatureRows& X, const Eigen::VectorXd& y,
@@ -124,14 +135,18 @@ public:
     Eigen::VectorXd initial(std::uint64_t seed) const;
 
 private:
+    /// The network's rows (network_rows.h) at iterate x.
+    NetworkRows networkJob(const Eigen::VectorXd& x, const FeatureRows& X) const;
+    /// The linear model's clipped sum from its factors `now`.
+    long linearClippedSum(const RecordFactors& now, const FeatureRows& X, const ClippedSum& sum);
+
     ModelKind m_model;
     LossKind m_loss;
     Eigen::Index m_features;
     Eigen::Index m_parameters;
-    Eigen::ArrayXXd m_hiddenIn, m_expMinusAbs, m_onePlusExp, m_outputExp, m_outputOnePlusExp;
-    Eigen::MatrixXd m_weightedDelta;
-    Eigen::VectorXd m_scores, m_weightedScoreGradient;
-    RecordFactors m_scratch;
+    Eigen::ArrayXXd m_outputExp, m_outputOnePlusExp;
+    Eigen::VectorXd m_linearScores, m_weightedScoreGradient;
+    NetworkScratch m_network;
 };
 
 /// ‖x_i‖² + 1 for every row of `X`: the squared norm of a record's inputs with the bias, the
