@@ -7,6 +7,7 @@
 // statement. Each algorithm keeps only its update rule and its T and C rules.
 #include <Eigen/Core>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "core/config/run_result.h"
 #include "core/data/dataset.h"
 #include "core/engine/evaluator.h"
+#include "core/engine/regression_factor.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
 #include "core/privacy/accounting_inputs.h"
@@ -199,6 +201,8 @@ private:
     RunStreams m_streams;
     RandomStream m_noise;
     ExcessRiskReference m_reference;
+    // The rows' factors for the evaluations during the run (null: a pass over the rows).
+    std::shared_ptr<const RegressionFactor> m_trainFactor, m_testFactor;
     long m_clippedSince = 0, m_seenSince = 0;
     double m_batchLoss = 0.0;
     std::string m_divergenceHint;
