@@ -78,4 +78,11 @@ inline void prefetchRow(const RowMatrix& X, long i) {
     for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
 }
 
+/// The same for a data set's features (rows a stride of d + 1 apart).
+inline void prefetchRow(const FeatureMatrix& X, long i) {
+    const char* begin = reinterpret_cast<const char*>(X.row(i).data());
+    const char* end = begin + X.cols() * static_cast<long>(sizeof(double));
+    for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
+}
+
 }  // namespace pfa

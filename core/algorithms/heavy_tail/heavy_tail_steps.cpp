@@ -9,6 +9,7 @@
 #include "core/config/config_validation.h"
 #include "core/config/own_setting.h"
 #include "core/engine/clipping.h"
+#include "core/engine/design_matrix.h"
 #include "core/engine/private_run_report.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/rdp_mechanisms.h"
@@ -331,8 +332,13 @@ void HeavyTailRun::noisyGradient(long t, const Eigen::VectorXd& w, Eigen::Vector
     const Dataset& train = m_data.train;
     g.setZero();
     m_batchLoss = 0.0;
+    // The batch's rows are scattered (a permutation): each is requested a few rows ahead.
+    constexpr long kAhead = 4;
+    const Eigen::Index* batch = m_order.data() + t * m_s;
+    for (long j = 0; j < std::min(kAhead, m_s); ++j) prefetchRow(train.X, batch[j]);
     for (long j = 0; j < m_s; ++j) {
-        const Eigen::Index row = m_order[static_cast<std::size_t>(t * m_s + j)];
+        if (j + kAhead < m_s) prefetchRow(train.X, batch[j + kAhead]);
+        const Eigen::Index row = batch[j];
         m_xi.head(m_d) = train.X.row(row).transpose();
         m_xi(m_d) = 1.0;
         const double residual = w.dot(m_xi) - m_y(row);
