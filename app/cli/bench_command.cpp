@@ -223,12 +223,12 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
                                         std::to_string(spec.base.batchSize)
                                   : "";
     std::printf(
-        "preset %s (%zu runs: %zu eps x %zu lambda x %zu seeds%s%s): wall time %.1f s on %d "
+        "preset %s (%zu runs: %zu eps x %zu lambda x %zu seeds%s%s): wall time %.2f s on %d "
         "thread(s), %zu failed (data loading %.1f s, not included)\n",
         presetName.c_str(), outcome.progress.total, spec.epsilons.size(), spec.lambdas.size(),
         spec.seeds.size(), shape.c_str(), reduced.c_str(), outcome.progress.elapsedSeconds,
         usedThreads, outcome.progress.failed, loadSeconds);
-    std::printf("preset_seconds: %.1f\n", outcome.progress.elapsedSeconds);
+    std::printf("preset_seconds: %.2f\n", outcome.progress.elapsedSeconds);
     if (args.has("evaluation-share")) {
         // The same sweep evaluating each run once, at its end: the difference is what the
         // evaluations during training cost.
