@@ -3,6 +3,8 @@
 // side-by-side run details.
 #include <QComboBox>
 #include <QDir>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
@@ -330,6 +332,46 @@ TEST_CASE("Thousands of epochs are cut down to the chart's pixel width, spikes k
     CHECK(errors->count() >= static_cast<int>(width) / 2);
     CHECK(errors->points().contains(QPointF(3001, 0.97)));
     CHECK(panel.yAxisOf(kError)->max() >= 0.97);
+}
+
+TEST_CASE("Epoch labels of a long run are drawn whole on a narrow chart",
+          "[livecharts][decimation]") {
+    // 100,000 epochs on charts about 300 pixels wide: six-digit tick labels need fewer ticks
+    // than a short run's, or Qt cuts each to "20…".
+    LiveChartsPanel panel;
+    panel.resize(640, 480);
+    panel.show();
+    QTest::qWait(50);
+    const int epochs = 100000;
+    panel.beginLiveRun(6, config(1.0, 1.0, 0, epochs));
+    panel.appendLive(6, noisyHistory(epochs, 1.0));
+    panel.refreshNow();
+    QTest::qWait(50);
+    panel.refreshNow();
+    QTest::qWait(50);
+    for (int chart : {kLoss, kError, kFairness, kPrivacy}) {
+        QChart* drawn = panel.chartOf(chart);
+        INFO("chart " << chart << ", plot " << drawn->plotArea().width() << " px wide");
+        REQUIRE(drawn->plotArea().width() < 400);
+        QStringList labels;
+        for (QGraphicsItem* item : drawn->scene()->items()) {
+            auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+            if (!text || !text->isVisible() || text->toPlainText().isEmpty()) continue;
+            labels << text->toPlainText();
+            INFO("drawn text \"" << text->toPlainText().toStdString() << "\"");
+            CHECK_FALSE(text->toPlainText().contains(QChar(0x2026)));
+            CHECK_FALSE(text->toPlainText().contains(QStringLiteral("...")));
+        }
+        // The epoch axis still has ticks, with their five- or six-digit labels whole.
+        int longLabels = 0;
+        for (const QString& label : labels) {
+            bool number = false;
+            const double value = label.toDouble(&number);
+            if (number && value >= 10000) ++longLabels;
+        }
+        INFO(labels.join(QStringLiteral(" | ")).toStdString());
+        CHECK(longLabels >= 2);
+    }
 }
 
 TEST_CASE("A run started while runs are compared is drawn next to them", "[livecharts][compare]") {

@@ -197,14 +197,25 @@ void fitAxisTitle(QAbstractAxis* axis, double length) {
 void fitTicksToLength(QValueAxis* axis, double pixels) {
     const double base = axis->property("pfaNiceInterval").toDouble();
     if (!(base > 0) || !(pixels > 0) || axis->tickType() != QValueAxis::TicksDynamic) return;
-    // Room per label: its height (a vertical axis is what this is for).
-    const double room = 1.3 * QFontMetricsF(axis->labelsFont()).height();
+    const QFontMetricsF metrics(axis->labelsFont());
+    const bool vertical = axis->orientation() == Qt::Vertical;
+    // Room per label: its height on a vertical axis; on a horizontal one the widest label's
+    // width (the range's ends have the most digits) and a gap of about two characters.
+    auto room = [&](double interval) {
+        if (vertical) return 1.3 * metrics.height();
+        const QByteArray format = labelFormatFor(interval).toLatin1();
+        double widest = 0.0;
+        for (double end : {axis->min(), axis->max()})
+            widest = std::max(
+                widest, metrics.horizontalAdvance(QString::asprintf(format.constData(), end)));
+        return widest + 2.0 * metrics.averageCharWidth();
+    };
     const double span = axis->max() - axis->min();
     double interval = base;
     for (double factor : {1.0, 2.0, 4.0, 5.0, 10.0, 20.0, 50.0, 100.0}) {
         interval = base * factor;
         const double labels = std::floor(span / interval + 1e-9) + 1;
-        if (pixels / std::max(1.0, labels - 1) >= room) break;
+        if (pixels / std::max(1.0, labels - 1) >= room(interval)) break;
     }
     if (axis->tickInterval() == interval) return;
     axis->setTickAnchor(std::ceil(axis->min() / interval - 1e-9) * interval);

@@ -69,10 +69,11 @@ QString fullAxisTitle(const QAbstractAxis* axis);
 /// plot shows "violation", not Qt's "violation…"); the full one comes back when it fits.
 void fitAxisTitle(QAbstractAxis* axis, double length);
 
-/// Coarsens the ticks of the vertical `axis` (set by setNiceRange) until each label's height
-/// has room on an axis `pixels` long — Qt cuts the labels of a short plot (a one-column
-/// figure) to "…" — by 2, 4, 5, 10, … times the nice interval; on a longer axis the nice
-/// interval comes back. Keeps the range.
+/// Coarsens the ticks of `axis` (set by setNiceRange) until each label has room on an axis
+/// `pixels` long — its height on a vertical axis, its width on a horizontal one; Qt cuts the
+/// labels of a short plot (a one-column figure, a run of 100,000 epochs on a narrow chart) to
+/// "…" — by 2, 4, 5, 10, … times the nice interval; on a longer axis the nice interval comes
+/// back. Keeps the range.
 void fitTicksToLength(QValueAxis* axis, double pixels);
 
 /// A logarithmic ε axis with ticks exactly at `epsilons` (a log axis would label powers of ten

@@ -77,18 +77,26 @@ double ChartView::drawnScale() const {
     return transform().m11();
 }
 
+void ChartView::fitTicks() {
+    if (!chart()) return;
+    const QRectF plot = chart()->plotArea();
+    if (plot.width() <= 0 || plot.height() <= 0) return;
+    // Tick labels need room too: fewer of them on a short axis (also while exporting), where
+    // Qt cuts labels taller (vertical) or wider (horizontal) than their share to "…".
+    for (QAbstractAxis* axis : chart()->axes()) {
+        if (auto* value = qobject_cast<QValueAxis*>(axis);
+            value && !qobject_cast<QCategoryAxis*>(axis) && value->isVisible()) {
+            chart_style::fitTicksToLength(
+                value, axis->orientation() == Qt::Vertical ? plot.height() : plot.width());
+        }
+    }
+}
+
 void ChartView::fitAxisTitles() {
     if (!chart()) return;
     const QRectF plot = chart()->plotArea();
     if (plot.width() <= 0 || plot.height() <= 0) return;
-    // Tick labels need room too: fewer of them on a short vertical axis (also while exporting),
-    // where Qt cuts labels taller than their share to "…" (a horizontal axis drops labels that
-    // overlap instead).
-    for (QAbstractAxis* axis : chart()->axes(Qt::Vertical)) {
-        if (auto* value = qobject_cast<QValueAxis*>(axis);
-            value && !qobject_cast<QCategoryAxis*>(axis) && value->isVisible())
-            chart_style::fitTicksToLength(value, plot.height());
-    }
+    fitTicks();
     // A vertical title longer than its plot (presentation mode at 1280×720, where the screen
     // limits the charts, or a small export) shows its short form ("violation" for "violation /
     // ERMI") rather than Qt's "violation…"; the full one comes back when it fits.

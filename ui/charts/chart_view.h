@@ -39,6 +39,10 @@ public:
     /// The chart's size in the view's pixels divided by the chart's own size: the presentation
     /// scale once laid out (for tests).
     double drawnScale() const;
+    /// Fits the ticks of every value axis to its length (chart_style::fitTicksToLength): after
+    /// a resize, and after a chart sets its ranges again (setNiceRange restores the nice
+    /// interval).
+    void fitTicks();
 
 public slots:
     /// Opens the export dialog (size, font, format, file) and exports the chart.

@@ -300,6 +300,9 @@ void LiveChart::update(const std::vector<LiveCurve*>& shown, int smoothing) {
     // An error rate never exceeds 1; an excess risk (a regression's) may.
     if (which == kError && m_y->titleText() == QObject::tr("error rate")) top = std::min(1.0, top);
     chart_style::setNiceRange(m_y, 0.0, top, 4);
+    // Both ranges are set: their ticks again as many as their labels have room for (a run of
+    // 100,000 epochs needs fewer six-digit labels on a narrow chart).
+    m_view->fitTicks();
 
     const bool anyPrivate =
         std::any_of(shown.begin(), shown.end(), [](const LiveCurve* c) { return c->isPrivate; });
