@@ -14,6 +14,7 @@ SiloRoundRun::SiloRoundRun(const SiloRoundSettings& s, const TrainConfig& config
     : m_s(s),
       m_train(data.train),
       m_session(observer, cancel, "rounds"),
+      m_lossShown(observer.showsBatchLoss()),
       m_streams(config, data.train),
       m_sampling(m_streams.stream(streams::kSampling)),
       m_noise(m_streams.stream(streams::kNoise)),
@@ -42,7 +43,7 @@ bool SiloRoundRun::beginRound(long r) {
 }
 
 void SiloRoundRun::clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g) {
-    m_roundLoss += logisticGradient(m_train, row, at, g);
+    m_roundLoss += logisticGradient(m_train, row, at, g, m_lossShown);
     ++m_roundRows;
     m_clippedSince += clipInPlace(g, m_s.clip);
     ++m_seenSince;

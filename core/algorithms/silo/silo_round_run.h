@@ -70,6 +70,7 @@ private:
     const SiloRoundSettings& m_s;
     const Dataset& m_train;
     RunSession m_session;
+    bool m_lossShown;  // the observer shows each round's loss (a sweep's does not): NaN else
     RunStreams m_streams;
     RandomStream m_sampling;
     RandomStream m_noise;

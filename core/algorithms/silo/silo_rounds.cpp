@@ -439,12 +439,13 @@ void SiloEvaluation::finish(RunResult& result, const Eigen::VectorXd& w) {
 }
 
 double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& theta,
-                        Eigen::VectorXd& gradient) {
+                        Eigen::VectorXd& gradient, bool withLoss) {
     const Eigen::Index d = data.features();
     const double score = data.X.row(row).dot(theta.head(d)) + theta(d);
     const double residual = sigmoid(score) - static_cast<double>(data.y(row));
     gradient.head(d) = residual * data.X.row(row).transpose();
     gradient(d) = residual;
+    if (!withLoss) return std::numeric_limits<double>::quiet_NaN();
     const double signedScore = data.y(row) == 1 ? score : -score;
     return softplus(-signedScore);
 }
@@ -510,7 +511,7 @@ double siloHeterogeneity(const Dataset& train) {
     for (long u = 0; u < silos.units(); ++u) {
         Eigen::VectorXd mean = Eigen::VectorXd::Zero(d + 1);
         for (const long row : silos.rowsOf(u)) {
-            logisticGradient(train, row, w, g);
+            logisticGradient(train, row, w, g, /*withLoss=*/false);
             mean += g;
         }
         mean /= static_cast<double>(silos.rowCount(u));

@@ -142,9 +142,10 @@ private:
 };
 
 /// Binary logistic regression on rows x̃ = (x, 1) (bias last), score of class 1: its
-/// per-example gradient (σ(θ·x̃) − y)·x̃ and loss.
+/// per-example gradient (σ(θ·x̃) − y)·x̃ and, `withLoss`, its loss (else NaN: a logarithm per
+/// row that nobody reads).
 double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& theta,
-                        Eigen::VectorXd& gradient);
+                        Eigen::VectorXd& gradient, bool withLoss);
 
 /// Per-silo test metrics of θ (error rate and mean cross-entropy on each silo's test rows;
 /// train rows from the training index) and the spread (worst − best test error).
