@@ -378,15 +378,9 @@ TEST_CASE(
             model.reserve(now, n);
             model.reserve(before, n);
             model.pass(xPrev, X, y, before, nullptr);
-            diff2::ClippedSum sum;
-            sum.inputNormsSquared = &inputs;
-            sum.weight = &weight;
-            sum.norms = &norms;
-            sum.coef = &coef;
-            sum.agg = &agg;
-
             // Unclipped: coef = weight, the sum Σ_i weight_i·g_i.
-            sum.bound = std::numeric_limits<double>::infinity();
+            diff2::ClippedSum sum(nullptr, inputs, std::numeric_limits<double>::infinity(), weight,
+                                  norms, coef, agg);
             CHECK(model.pass(x, X, y, now, &factorLoss, &sum) == 0);
             CHECK((factorLoss - loss).cwiseAbs().maxCoeff() == 0.0);
             const Eigen::VectorXd plainNorms = G.rowwise().norm();
@@ -459,14 +453,8 @@ TEST_CASE("The network's pass gives the same bits with the baseline instructions
         model.reserve(before, n);
         model.pass(xPrev, X, y, before, nullptr);
         Eigen::VectorXd norms(n), coef(n), agg(model.parameters());
-        diff2::ClippedSum sum;
-        sum.before = &before;
-        sum.inputNormsSquared = &inputs;
-        sum.bound = std::numeric_limits<double>::infinity();
-        sum.weight = &weight;
-        sum.norms = &norms;
-        sum.coef = &coef;
-        sum.agg = &agg;
+        const diff2::ClippedSum sum(&before, inputs, std::numeric_limits<double>::infinity(),
+                                    weight, norms, coef, agg);
         model.pass(x, X, y, now, nullptr, &sum);
         std::sort(norms.begin(), norms.end());
         bound = norms(n / 2);
@@ -482,14 +470,7 @@ TEST_CASE("The network's pass gives the same bits with the baseline instructions
         out.coef.resize(n);
         out.agg.resize(model.parameters());
         out.scores.resize(n);
-        diff2::ClippedSum sum;
-        sum.before = &before;
-        sum.inputNormsSquared = &inputs;
-        sum.bound = bound;
-        sum.weight = &weight;
-        sum.norms = &out.norms;
-        sum.coef = &out.coef;
-        sum.agg = &out.agg;
+        const diff2::ClippedSum sum(&before, inputs, bound, weight, out.norms, out.coef, out.agg);
         out.clipped = model.pass(x, X, y, out.factors, nullptr, &sum);
         model.scores(x, X, out.scores);
         useBaselineInstructionsOnly(false);

@@ -449,13 +449,8 @@ public:
                 m_coef.resize(m_train.rows());
             }
             // ∇f(x) = Σ_i weight_i·g_i: the records' weighted sum, unclipped.
-            ClippedSum gradient;
-            gradient.inputNormsSquared = &m_inputNormsSquared;
-            gradient.bound = kInf;
-            gradient.weight = &m_weight;
-            gradient.norms = &m_norms;
-            gradient.coef = &m_coef;
-            gradient.agg = &m_fullGradient;
+            const ClippedSum gradient(nullptr, m_inputNormsSquared, kInf, m_weight, m_norms, m_coef,
+                                      m_fullGradient);
             m_model.pass(x, m_train.X, m_y, m_factors, &m_trainLoss, &gradient);
             m.trainLoss = m.trainObjective = m_weight.dot(m_trainLoss);
             m.gradientNormSquared = m_fullGradient.squaredNorm();
@@ -647,14 +642,8 @@ public:
     /// its factors.
     void factoredRound() {
         const FeatureMatrix& X = m_data.train.X;
-        ClippedSum sum;
-        sum.before = m_restart ? nullptr : &m_before;
-        sum.inputNormsSquared = &m_inputNormsSquared;
-        sum.bound = m_bound;
-        sum.weight = &m_weight;
-        sum.norms = &m_norms;
-        sum.coef = &m_coef;
-        sum.agg = &m_agg;
+        const ClippedSum sum(m_restart ? nullptr : &m_before, m_inputNormsSquared, m_bound,
+                             m_weight, m_norms, m_coef, m_agg);
         m_clippedNow = m_model.pass(m_x, X, m_y, m_now, m_roundLossShown ? &m_loss : nullptr, &sum);
         if (m_roundLossShown) m_roundLoss = m_weight.dot(m_loss);
         std::swap(m_now, m_before);  // ∇ℓ(x_r) is next round's ∇ℓ(x_{r−1}): one pass per round

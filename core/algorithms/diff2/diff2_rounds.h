@@ -90,6 +90,17 @@ struct RecordFactors {
 /// of the records' gradients at the pass's iterate, or Σ_i coef_i·(g_i − g'_i) with `before`
 /// (the factors g' of another iterate on the same rows), coef_i = weight_i·min(1, bound/‖·‖).
 struct ClippedSum {
+    ClippedSum(const RecordFactors* before, const Eigen::VectorXd& inputNormsSquared, double bound,
+               const Eigen::VectorXd& weight, Eigen::VectorXd& norms, Eigen::VectorXd& coef,
+               Eigen::VectorXd& agg)
+        : before(before),
+          inputNormsSquared(&inputNormsSquared),
+          bound(bound),
+          weight(&weight),
+          norms(&norms),
+          coef(&coef),
+          agg(&agg) {}
+
     const RecordFactors* before = nullptr;
     /// ‖x_i‖² + 1 (see inputNormsSquared): the inputs' share of a record's gradient norm.
     const Eigen::VectorXd* inputNormsSquared = nullptr;
