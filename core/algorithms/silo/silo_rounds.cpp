@@ -336,6 +336,21 @@ const privacy::RunAccountant& SiloNoise::worstAfter(long rounds) const {
     return *worst;
 }
 
+double SiloNoise::epsilonAfter(long rounds) const {
+    // worstAfter(rounds)'s ε, with each accountant's computed once (this runs at every
+    // evaluation): the first largest, or the first accountant's when none exceeds −1.
+    double most = -1.0, epsilon = 0.0;
+    for (std::size_t a = 0; a < m_accountants.size(); ++a) {
+        const double spent = m_accountants[a].after(rounds).epsilon;
+        if (a == 0) epsilon = spent;
+        if (spent > most) {
+            most = spent;
+            epsilon = spent;
+        }
+    }
+    return epsilon;
+}
+
 SiloBatcher::SiloBatcher(const UnitIndex& silos, long localBatch, SiloCalibration calibration)
     : m_silos(silos),
       m_batch(localBatch),

@@ -113,7 +113,7 @@ public:
     /// its ε bounds every record's.
     const privacy::RunAccountant& worstAfter(long rounds) const;
     /// The largest certified ε of any record after `rounds` rounds.
-    double epsilonAfter(long rounds) const { return worstAfter(rounds).after(rounds).epsilon; }
+    double epsilonAfter(long rounds) const;
     /// u: releases of one record of silo `silo` over the whole run.
     long releases(long silo) const { return m_releases[static_cast<std::size_t>(silo)]; }
 
