@@ -44,9 +44,8 @@ static_assert(kSumLanes == 4);
 
 [[gnu::always_inline]] inline void store(double* p, Lanes v) { std::memcpy(p, &v, sizeof v); }
 
-/// Where one block's rows are read and written: the job's own arrays where the block is a
-/// whole number of fours, else padded copies in the scratch (then copied back). Arrays the job
-/// does not have point to scratch (outputs) or to zeros (inputs).
+/// Where one block's rows are read and written (networkRows): the job's arrays or padded copies;
+/// arrays the job does not have point to scratch (outputs) or to zeros (inputs).
 struct BlockArrays {
     long first;  ///< the block's first row
     long count;  ///< its rows
@@ -301,8 +300,8 @@ long networkRows(const NetworkRows& job, NetworkScratch& scratch) {
     const auto body = avx2Enabled() ? blockAvx2 : blockBaseline;
     NetworkScratch::Buffers& s = scratch.m_buffers;
     const long parameters = parameterCount(job.features);
-    if (job.agg) std::fill(s.sums, s.sums + parameters * kSumLanes, 0.0);
     const bool sum = job.agg != nullptr;
+    if (sum) std::fill(s.sums, s.sums + parameters * kSumLanes, 0.0);
     const bool before = sum && job.rBefore;
     const long ld = job.leading;
     long clipped = 0;
@@ -312,65 +311,51 @@ long networkRows(const NetworkRows& job, NetworkScratch& scratch) {
         io.count = std::min(kBlockRows, job.rows - first);
         io.width = (io.count + 3) / 4 * 4;
         const long m = io.count, w = io.width;
-        if (m == w) {
-            // The job's arrays themselves.
-            auto own = [&](double* array, double* spare) { return array ? array + first : spare; };
-            io.y = job.y ? job.y + first : nullptr;
-            io.weight = sum ? job.weight + first : nullptr;
-            io.inputNorms = sum ? job.inputNormsSquared + first : nullptr;
-            io.rBefore = before ? job.rBefore + first : s.zeros;
-            for (long j = 0; j < H; ++j) {
-                io.hiddenBefore[j] = before ? job.hiddenBefore + j * ld + first : s.zeros;
-                io.deltaBefore[j] = before ? job.deltaBefore + j * ld + first : s.zeros;
-                io.hidden[j] = own(job.hidden ? job.hidden + j * ld : nullptr, s.hidden + j * w);
-                io.delta[j] = own(job.delta ? job.delta + j * ld : nullptr, s.delta + j * w);
-            }
-            io.scores = own(job.scores, s.scores);
-            io.loss = own(job.loss, s.loss);
-            io.r = own(job.r, s.r);
-            io.norms = own(job.norms, s.norms);
-            io.coef = own(job.coef, s.coef);
-            clipped += body(job, s, io);
-            continue;
-        }
-        // The last rows: padded copies in, the rows' values out.
-        auto in = [&](const double* from, double* to) {
-            std::copy(from, from + m, to);
-            std::fill(to + m, to + w, 0.0);
-            return to;
+        // A block of whole fours reads and writes the job's arrays themselves; the last rows
+        // otherwise go through padded copies in the scratch (their values copied back after).
+        const bool padded = m != w;
+        auto input = [&](const double* array, double* spare) -> const double* {
+            if (!padded) return array + first;
+            std::copy(array + first, array + first + m, spare);
+            std::fill(spare + m, spare + w, 0.0);
+            return spare;
         };
-        io.y = job.y ? in(job.y + first, s.y) : nullptr;
-        io.weight = sum ? in(job.weight + first, s.weight) : nullptr;
-        io.inputNorms = sum ? in(job.inputNormsSquared + first, s.inputNorms) : nullptr;
-        io.rBefore = before ? in(job.rBefore + first, s.rBefore) : s.zeros;
+        auto output = [&](double* array, double* spare) {
+            return array && !padded ? array + first : spare;
+        };
+        io.y = job.y ? input(job.y, s.y) : nullptr;
+        io.weight = sum ? input(job.weight, s.weight) : nullptr;
+        io.inputNorms = sum ? input(job.inputNormsSquared, s.inputNorms) : nullptr;
+        io.rBefore = before ? input(job.rBefore, s.rBefore) : s.zeros;
         for (long j = 0; j < H; ++j) {
             io.hiddenBefore[j] =
-                before ? in(job.hiddenBefore + j * ld + first, s.hiddenBefore + j * w) : s.zeros;
+                before ? input(job.hiddenBefore + j * ld, s.hiddenBefore + j * w) : s.zeros;
             io.deltaBefore[j] =
-                before ? in(job.deltaBefore + j * ld + first, s.deltaBefore + j * w) : s.zeros;
-            io.hidden[j] = s.hidden + j * w;
-            io.delta[j] = s.delta + j * w;
+                before ? input(job.deltaBefore + j * ld, s.deltaBefore + j * w) : s.zeros;
+            io.hidden[j] = output(job.hidden ? job.hidden + j * ld : nullptr, s.hidden + j * w);
+            io.delta[j] = output(job.delta ? job.delta + j * ld : nullptr, s.delta + j * w);
         }
-        io.scores = s.scores;
-        io.loss = s.loss;
-        io.r = s.r;
-        io.norms = s.norms;
-        io.coef = s.coef;
+        io.scores = output(job.scores, s.scores);
+        io.loss = output(job.loss, s.loss);
+        io.r = output(job.r, s.r);
+        io.norms = output(job.norms, s.norms);
+        io.coef = output(job.coef, s.coef);
         clipped += body(job, s, io);
-        auto out = [&](const double* from, double* to) {
-            if (to) std::copy(from, from + m, to + first);
+        if (!padded) continue;
+        auto copyBack = [&](const double* from, double* array) {
+            if (array) std::copy(from, from + m, array + first);
         };
-        out(io.scores, job.scores);
-        out(io.loss, job.loss);
-        out(io.r, job.r);
-        out(io.norms, job.norms);
-        out(io.coef, job.coef);
+        copyBack(io.scores, job.scores);
+        copyBack(io.loss, job.loss);
+        copyBack(io.r, job.r);
+        copyBack(io.norms, job.norms);
+        copyBack(io.coef, job.coef);
         for (long j = 0; j < H; ++j) {
-            out(io.hidden[j], job.hidden ? job.hidden + j * ld : nullptr);
-            out(io.delta[j], job.delta ? job.delta + j * ld : nullptr);
+            copyBack(io.hidden[j], job.hidden ? job.hidden + j * ld : nullptr);
+            copyBack(io.delta[j], job.delta ? job.delta + j * ld : nullptr);
         }
     }
-    if (job.agg) {
+    if (sum) {
         for (long p = 0; p < parameters; ++p) {
             const double* lanes = s.sums + p * kSumLanes;
             job.agg[p] = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
