@@ -107,8 +107,7 @@ inline long clippedCoefficients(const double* norms, long count, double bound, c
     return clipped;
 }
 
-/// The same for every row i of `norms`, computed as one matrix product. `coef` must have the
-/// size of `norms`.
+/// The same for every row i of `norms`. `coef` must have the size of `norms`.
 inline long clippedCoefficients(const Eigen::VectorXd& norms, double bound,
                                 const Eigen::VectorXd& weight, Eigen::VectorXd& coef) {
     return clippedCoefficients(norms.data(), static_cast<long>(norms.size()), bound, weight.data(),

@@ -434,6 +434,14 @@ public:
         return static_cast<double>(wrong) / static_cast<double>(m_test.rows());
     }
 
+    /// ‖x_i‖² + 1 of the training rows (inputNormsSquared), computed at the first call: the
+    /// network's rounds and the diagnostics' gradient read them.
+    const Eigen::VectorXd& inputNorms() {
+        if (m_inputNormsSquared.size() != m_train.rows())
+            m_inputNormsSquared = inputNormsSquared(m_train.X);
+        return m_inputNormsSquared;
+    }
+
     /// The metrics of an evaluation at round r (training loss and ‖∇f‖² only as diagnostics).
     EpochMetrics measure(const Eigen::VectorXd& x, long r, int epoch, bool diagnostics,
                          const TrainConfig& config) {
@@ -442,14 +450,13 @@ public:
         m.step = r;
         m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = kNaN;
         if (diagnostics) {
-            if (m_inputNormsSquared.size() != m_train.rows()) {
+            if (m_norms.size() != m_train.rows()) {
                 // Once per run, at its first evaluation with diagnostics.
-                m_inputNormsSquared = inputNormsSquared(m_train.X);
                 m_norms.resize(m_train.rows());
                 m_coef.resize(m_train.rows());
             }
             // ∇f(x) = Σ_i weight_i·g_i: the records' weighted sum, unclipped.
-            const ClippedSum gradient(nullptr, m_inputNormsSquared, kInf, m_weight, m_norms, m_coef,
+            const ClippedSum gradient(nullptr, inputNorms(), kInf, m_weight, m_norms, m_coef,
                                       m_fullGradient);
             m_model.pass(x, m_train.X, m_y, m_factors, &m_trainLoss, &gradient);
             m.trainLoss = m.trainObjective = m_weight.dot(m_trainLoss);
@@ -497,7 +504,8 @@ private:
     GradientModel m_model, m_testModel;
     RecordFactors m_factors;
     Eigen::VectorXd m_trainLoss, m_fullGradient, m_testScores;
-    Eigen::VectorXd m_inputNormsSquared, m_norms, m_coef;  // the diagnostics' gradient
+    Eigen::VectorXd m_inputNormsSquared;  // see inputNorms()
+    Eigen::VectorXd m_norms, m_coef;      // the diagnostics' gradient
     std::unique_ptr<Model> m_classModel;
     std::shared_ptr<const DesignMatrix> m_testDesign;
     std::unique_ptr<Evaluator> m_testEvaluator;
@@ -608,7 +616,7 @@ public:
             m_model.reserve(m_n);
             m_model.reserve(m_now, m_n);
             m_model.reserve(m_before, m_n);
-            m_inputNormsSquared = inputNormsSquared(data.train.X);
+            m_readouts.inputNorms();  // computed here, before the rounds
             m_loss.resize(m_n);
             m_norms.resize(m_n);
             m_coef.resize(m_n);
@@ -642,7 +650,7 @@ public:
     /// its factors.
     void factoredRound() {
         const FeatureMatrix& X = m_data.train.X;
-        const ClippedSum sum(m_restart ? nullptr : &m_before, m_inputNormsSquared, m_bound,
+        const ClippedSum sum(m_restart ? nullptr : &m_before, m_readouts.inputNorms(), m_bound,
                              m_weight, m_norms, m_coef, m_agg);
         m_clippedNow = m_model.pass(m_x, X, m_y, m_now, m_roundLossShown ? &m_loss : nullptr, &sum);
         if (m_roundLossShown) m_roundLoss = m_weight.dot(m_loss);
@@ -783,7 +791,7 @@ private:
     Eigen::VectorXd m_x, m_xPrev, m_v, m_agg;
     // MLP: the records' gradient factors at x_r and x_(r−1), and per-record buffers.
     RecordFactors m_now, m_before;
-    Eigen::VectorXd m_inputNormsSquared, m_loss, m_norms, m_coef;
+    Eigen::VectorXd m_loss, m_norms, m_coef;
     // Linear: each record's r_i of the last round, and (w, b) as a row.
     Eigen::VectorXd m_scoreGradient;
     RowMatrix m_theta;
