@@ -70,19 +70,20 @@ std::shared_ptr<const DesignMatrix> sharedDesignMatrix(FeatureMatrix&& features,
 std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const RowMatrix& features,
                                                        double bound) = delete;
 
-/// Requests every cache line of row i of X ahead of its use (rows of a Poisson batch are
-/// scattered, so the hardware prefetcher cannot guess them).
-inline void prefetchRow(const RowMatrix& X, long i) {
-    const char* begin = reinterpret_cast<const char*>(X.data() + i * X.cols());
-    const char* end = begin + X.cols() * static_cast<long>(sizeof(double));
+/// Requests every cache line of the `count` doubles from `first` ahead of their use.
+inline void prefetchValues(const double* first, long count) {
+    const char* begin = reinterpret_cast<const char*>(first);
+    const char* end = begin + count * static_cast<long>(sizeof(double));
     for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
 }
 
+/// Requests every cache line of row i of X ahead of its use (rows of a Poisson batch are
+/// scattered, so the hardware prefetcher cannot guess them).
+inline void prefetchRow(const RowMatrix& X, long i) { prefetchValues(X.row(i).data(), X.cols()); }
+
 /// The same for a data set's features (rows a stride of d + 1 apart).
 inline void prefetchRow(const FeatureMatrix& X, long i) {
-    const char* begin = reinterpret_cast<const char*>(X.row(i).data());
-    const char* end = begin + X.cols() * static_cast<long>(sizeof(double));
-    for (const char* line = begin; line < end; line += 64) __builtin_prefetch(line);
+    prefetchValues(X.row(i).data(), X.cols());
 }
 
 }  // namespace pfa
