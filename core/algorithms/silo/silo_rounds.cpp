@@ -323,32 +323,21 @@ SiloNoise::SiloNoise(const SiloRoundSettings& s, const UnitIndex& silos, double 
     }
 }
 
-const privacy::RunAccountant& SiloNoise::worstAfter(long rounds) const {
+std::pair<const privacy::RunAccountant*, double> SiloNoise::worst(long rounds) const {
+    // The first accountant with the largest ε (each computed once: this runs at every
+    // evaluation), or the first when none exceeds −1.
     const privacy::RunAccountant* worst = &m_accountants.front();
-    double most = -1.0;
+    double most = -1.0, epsilon = std::numeric_limits<double>::quiet_NaN();
     for (const privacy::RunAccountant& accountant : m_accountants) {
         const double spent = accountant.after(rounds).epsilon;
+        if (&accountant == worst) epsilon = spent;
         if (spent > most) {
             most = spent;
             worst = &accountant;
-        }
-    }
-    return *worst;
-}
-
-double SiloNoise::epsilonAfter(long rounds) const {
-    // worstAfter(rounds)'s ε, with each accountant's computed once (this runs at every
-    // evaluation): the first largest, or the first accountant's when none exceeds −1.
-    double most = -1.0, epsilon = 0.0;
-    for (std::size_t a = 0; a < m_accountants.size(); ++a) {
-        const double spent = m_accountants[a].after(rounds).epsilon;
-        if (a == 0) epsilon = spent;
-        if (spent > most) {
-            most = spent;
             epsilon = spent;
         }
     }
-    return epsilon;
+    return {worst, epsilon};
 }
 
 SiloBatcher::SiloBatcher(const UnitIndex& silos, long localBatch, SiloCalibration calibration)

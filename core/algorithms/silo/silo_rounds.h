@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/config/parameters.h"
@@ -111,13 +112,16 @@ public:
     double multiplier(long silo) const { return m_multiplier[static_cast<std::size_t>(silo)]; }
     /// The accountant of the silo whose records have spent the most after `rounds` rounds:
     /// its ε bounds every record's.
-    const privacy::RunAccountant& worstAfter(long rounds) const;
-    /// The largest certified ε of any record after `rounds` rounds.
-    double epsilonAfter(long rounds) const;
+    const privacy::RunAccountant& worstAfter(long rounds) const { return *worst(rounds).first; }
+    /// The largest certified ε of any record after `rounds` rounds: worstAfter(rounds)'s.
+    double epsilonAfter(long rounds) const { return worst(rounds).second; }
     /// u: releases of one record of silo `silo` over the whole run.
     long releases(long silo) const { return m_releases[static_cast<std::size_t>(silo)]; }
 
 private:
+    /// worstAfter(rounds) and its ε after `rounds` rounds.
+    std::pair<const privacy::RunAccountant*, double> worst(long rounds) const;
+
     std::vector<privacy::RunAccountant> m_accountants;
     std::vector<double> m_multiplier;
     std::vector<long> m_releases;
