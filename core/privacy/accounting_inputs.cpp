@@ -6,6 +6,7 @@
 
 #include "core/util/error.h"
 #include "core/util/format.h"
+#include "core/util/recent_results.h"
 
 namespace pfa::privacy {
 
@@ -80,13 +81,14 @@ Adjacency parseAdjacencyCode(const std::string& text) {
     throw InputError("unknown adjacency '" + text + "': use add-remove or replace");
 }
 
-long AccountingInputs::releases() const {
+long AccountingInputs::releasesAfter(long executedSteps) const {
     const long per = std::max(1L, stepsPerRelease);
-    return steps <= 0 ? 0 : (steps + per - 1) / per;
+    return executedSteps <= 0 ? 0 : (executedSteps + per - 1) / per;
 }
 
-long AccountingInputs::interimReleases() const {
-    return interimNoiseMultiplier > 0.0 ? std::max(0L, steps - releases()) : 0L;
+long AccountingInputs::interimReleasesAfter(long executedSteps) const {
+    return interimNoiseMultiplier > 0.0 ? std::max(0L, executedSteps - releasesAfter(executedSteps))
+                                        : 0L;
 }
 
 long GaussianRelease::releasesAfter(long steps) const {
@@ -257,7 +259,44 @@ double groupPrivacyEpsilon(const OrderGrid& grid, const RdpCurve& rowCurve, doub
     return static_cast<double>(groupSize) * epsilonRow(lo);
 }
 
-double solveNoiseMultiplierFor(const AccountingInputs& shape, double zScale, double targetEpsilon) {
+namespace {
+
+/// Everything solveNoiseMultiplierFor's answer depends on, exactly (numbers by their bits).
+std::string solveKey(const AccountingInputs& shape, double zScale, double targetEpsilon) {
+    std::string key;
+    auto add = [&key](const auto& value) {
+        key.append(reinterpret_cast<const char*>(&value), sizeof value);
+    };
+    auto addText = [&](const std::string& text) {
+        add(text.size());
+        key += text;
+    };
+    add(zScale);
+    add(targetEpsilon);
+    add(static_cast<int>(shape.kind));
+    add(static_cast<int>(shape.adjacency));
+    add(shape.samplingRate);
+    add(shape.stepsPerRelease);
+    add(shape.steps);
+    add(shape.delta);
+    add(shape.interimNoiseMultiplier);
+    addText(shape.grid);
+    addText(shape.unit);
+    addText(shape.sensitivity);
+    addText(shape.interimSensitivity);
+    addText(shape.sharedBatches);
+    add(shape.gaussianReleases.size());
+    for (const GaussianRelease& release : shape.gaussianReleases) {
+        add(release.noiseMultiplier);
+        add(release.everySteps);
+        addText(release.what);
+        addText(release.sensitivity);
+    }
+    return key;
+}
+
+double solveNoiseMultiplierUncached(const AccountingInputs& shape, double zScale,
+                                    double targetEpsilon) {
     const OrderGrid grid = orderGridNamed(shape.grid);
     const bool poisson =
         shape.kind == ReleaseKind::PoissonSubsampled || shape.kind == ReleaseKind::PoissonReplace;
@@ -275,6 +314,16 @@ double solveNoiseMultiplierFor(const AccountingInputs& shape, double zScale, dou
         return runCurve(grid, trial);
     };
     return solveNoiseMultiplier(curveFn, grid, targetEpsilon, shape.delta).noiseMultiplier;
+}
+
+}  // namespace
+
+double solveNoiseMultiplierFor(const AccountingInputs& shape, double zScale, double targetEpsilon) {
+    // The runs of a sweep that differ only in what the accounting does not read (seed, λ, the
+    // fairness notion, a weight rule) solve the same z: solved once, not per run.
+    static RecentResults<std::string, double> solved(256);
+    return solved.get(solveKey(shape, zScale, targetEpsilon),
+                      [&] { return solveNoiseMultiplierUncached(shape, zScale, targetEpsilon); });
 }
 
 }  // namespace pfa::privacy

@@ -87,10 +87,14 @@ struct AccountingInputs {
     std::string sharedBatches;
 
     /// Number of charged releases: ⌈steps / stepsPerRelease⌉ (a partial epoch counts whole).
-    long releases() const;
+    long releases() const { return releasesAfter(steps); }
     /// Number of charged interim releases: steps − releases() when interimNoiseMultiplier > 0,
     /// else 0.
-    long interimReleases() const;
+    long interimReleases() const { return interimReleasesAfter(steps); }
+    /// releases() after `executedSteps` steps instead of `steps`.
+    long releasesAfter(long executedSteps) const;
+    /// interimReleases() after `executedSteps` steps instead of `steps`.
+    long interimReleasesAfter(long executedSteps) const;
 
     /// Σ of the pure side releases' ε₀.
     double pureEpsilon() const;

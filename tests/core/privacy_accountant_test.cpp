@@ -9,9 +9,11 @@
 #include <thread>
 #include <vector>
 
+#include "core/privacy/accounting_inputs.h"
 #include "core/privacy/order_grid.h"
 #include "core/privacy/rdp_accountant.h"
 #include "core/privacy/rdp_mechanisms.h"
+#include "core/privacy/run_accountant.h"
 #include "core/util/error.h"
 
 using namespace pfa::privacy;
@@ -629,4 +631,94 @@ TEST_CASE("zCDP ρ of a target (ε, δ) inverts ε = ρ + 2√(ρ ln(1/δ))", "[
                   Approx(epsilon).epsilon(1e-12));
         }
     }
+}
+
+TEST_CASE("A run accountant's reused answers equal a fresh accountant's", "[privacy]") {
+    // A release every 10 steps plus interim releases in between: steps 5 and 6 share the
+    // release count (1) but not the interim count (4, 5), so an answer reused by the release
+    // count alone would repeat step 5's ε at step 6.
+    AccountingInputs in;
+    in.kind = ReleaseKind::PoissonSubsampled;
+    in.samplingRate = 0.02;
+    in.noiseMultiplier = 1.1;
+    in.stepsPerRelease = 10;
+    in.interimNoiseMultiplier = 3.0;
+    in.delta = 1e-5;
+    in.pureReleases.push_back({"shares", "Laplace", 0.05});
+    const RunAccountant asked(in);
+    const std::vector<long> order = {5, 6, 6, 10, 11, 3, 11, 40, 5, 0, 40, 39};
+    for (const long steps : order) {
+        const RunAccountant fresh(in);
+        const EpsilonResult again = asked.after(steps), direct = fresh.after(steps);
+        INFO("steps " << steps);
+        CHECK(again.epsilon == direct.epsilon);
+        CHECK(
+            (again.order == direct.order || (std::isnan(again.order) && std::isnan(direct.order))));
+        CHECK(again.orderAtGridEdge == direct.orderAtGridEdge);
+    }
+    CHECK(asked.after(6).epsilon > asked.after(5).epsilon);
+    // A copy answers from the same inputs.
+    const RunAccountant copy = asked;
+    CHECK(copy.after(11).epsilon == RunAccountant(in).after(11).epsilon);
+
+    // With scheduled releases (counted per step, not by the two counts) nothing is reused.
+    in.interimNoiseMultiplier = 0.0;
+    in.gaussianReleases.push_back({"dual step", 5.0, 3, "C_d"});
+    const RunAccountant scheduled(in);
+    for (const long steps : {10L, 12L, 10L, 9L}) {
+        INFO("scheduled, steps " << steps);
+        CHECK(scheduled.after(steps).epsilon == RunAccountant(in).after(steps).epsilon);
+    }
+    CHECK(scheduled.after(12).epsilon > scheduled.after(11).epsilon);  // a release at step 12
+}
+
+TEST_CASE("A solved noise multiplier is the solver's for its own inputs, solved or kept",
+          "[privacy]") {
+    AccountingInputs shape;
+    shape.kind = ReleaseKind::PoissonSubsampled;
+    shape.samplingRate = 0.01;
+    shape.steps = 2000;
+    shape.delta = 1e-5;
+    const OrderGrid grid = OrderGrid::standard();
+    auto direct = [&](const AccountingInputs& s, double target) {
+        return solveSgmMultiplier(grid, s.samplingRate, s.steps, target, s.delta,
+                                  Adjacency::AddRemove)
+            .noiseMultiplier;
+    };
+    const double z = solveNoiseMultiplierFor(shape, 1.0, 1.0);
+    CHECK(z == direct(shape, 1.0));
+    CHECK(solveNoiseMultiplierFor(shape, 1.0, 1.0) == z);  // asked again
+
+    // Each input the answer depends on gives its own answer, not the one kept for the first.
+    AccountingInputs other = shape;
+    other.samplingRate = 0.02;
+    CHECK(solveNoiseMultiplierFor(other, 1.0, 1.0) == direct(other, 1.0));
+    other = shape;
+    other.steps = 1000;
+    CHECK(solveNoiseMultiplierFor(other, 1.0, 1.0) == direct(other, 1.0));
+    other = shape;
+    other.delta = 1e-6;
+    CHECK(solveNoiseMultiplierFor(other, 1.0, 1.0) == direct(other, 1.0));
+    CHECK(solveNoiseMultiplierFor(shape, 1.0, 2.0) == direct(shape, 2.0));
+    CHECK(solveNoiseMultiplierFor(shape, 1.0, 2.0) < z);
+
+    // A scaled multiplier and another kind go through the general solver.
+    other = shape;
+    other.kind = ReleaseKind::PoissonReplace;
+    const double replace = solveNoiseMultiplierFor(other, 1.0, 1.0);
+    CHECK(replace ==
+          solveSgmMultiplier(grid, 0.01, 2000, 1.0, 1e-5, Adjacency::Replace).noiseMultiplier);
+    CHECK(replace > z);
+    const double scaled = solveNoiseMultiplierFor(shape, 2.0, 1.0);
+    CHECK(scaled == Approx(z / 2.0).epsilon(1e-6));
+
+    // Threads asking for the same inputs at once get the same answer.
+    other = shape;
+    other.steps = 3000;
+    std::vector<double> answers(4);
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < answers.size(); ++k)
+        threads.emplace_back([&, k] { answers[k] = solveNoiseMultiplierFor(other, 1.0, 1.0); });
+    for (std::thread& thread : threads) thread.join();
+    for (const double answer : answers) CHECK(answer == direct(other, 1.0));
 }
