@@ -261,15 +261,12 @@ double groupPrivacyEpsilon(const OrderGrid& grid, const RdpCurve& rowCurve, doub
 
 namespace {
 
-/// Everything solveNoiseMultiplierFor's answer depends on, exactly (numbers by their bits).
+/// Everything solveNoiseMultiplierFor's answer reads, exactly (numbers by their bits); not the
+/// labels (unit, sensitivities, shared batches), so runs that differ only there share it.
 std::string solveKey(const AccountingInputs& shape, double zScale, double targetEpsilon) {
     std::string key;
     auto add = [&key](const auto& value) {
         key.append(reinterpret_cast<const char*>(&value), sizeof value);
-    };
-    auto addText = [&](const std::string& text) {
-        add(text.size());
-        key += text;
     };
     add(zScale);
     add(targetEpsilon);
@@ -280,18 +277,12 @@ std::string solveKey(const AccountingInputs& shape, double zScale, double target
     add(shape.steps);
     add(shape.delta);
     add(shape.interimNoiseMultiplier);
-    addText(shape.grid);
-    addText(shape.unit);
-    addText(shape.sensitivity);
-    addText(shape.interimSensitivity);
-    addText(shape.sharedBatches);
     add(shape.gaussianReleases.size());
     for (const GaussianRelease& release : shape.gaussianReleases) {
         add(release.noiseMultiplier);
         add(release.everySteps);
-        addText(release.what);
-        addText(release.sensitivity);
     }
+    key += shape.grid;  // last: its length is the rest of the key
     return key;
 }
 

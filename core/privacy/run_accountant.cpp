@@ -18,9 +18,8 @@ RunAccountant::RunAccountant(AccountingInputs inputs)
       m_last(std::make_shared<LastAnswer>()) {}
 
 RdpCurve RunAccountant::curveAfter(long steps) const {
-    const AccountingInputs at = m_inputs.afterSteps(steps);
-    RdpCurve curve = scaled(m_releaseCurve, static_cast<double>(at.releases()));
-    const long interim = at.interimReleases();
+    RdpCurve curve = scaled(m_releaseCurve, static_cast<double>(m_inputs.releasesAfter(steps)));
+    const long interim = m_inputs.interimReleasesAfter(steps);
     if (interim > 0) {
         const RdpCurve extra = interimReleaseCurve(m_grid, m_inputs);
         for (std::size_t k = 0; k < curve.size(); ++k)
