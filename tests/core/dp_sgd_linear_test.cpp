@@ -10,6 +10,7 @@
 #include "core/config/algorithm.h"
 #include "core/data/builtin_datasets.h"
 #include "core/engine/batch_sampler.h"
+#include "core/engine/linear_rows.h"
 #include "core/engine/run_streams.h"
 #include "core/generators/dataset_loading.h"
 #include "test_data.h"
@@ -149,10 +150,14 @@ TEST_CASE("dp-sgd-linear: epsilon = inf is plain SGD bit for bit", "[dp-sgd-line
     const double q = 100.0 / static_cast<double>(n);
     const long steps = 2 * ((n + 99) / 100);
     Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1), g(d + 1);
+    const LinearRows rows{train.X.data(), static_cast<long>(train.X.outerStride()), d};
     for (long t = 0; t < steps; ++t) {
         g.setZero();
         drawPoisson(sampling, std::log1p(-q), n, [&](long row) {
-            const double residual = train.X.row(row).dot(w.head(d)) + w(d) - y(row);
+            // xᵀw in the engine's order for a linear row (tested in linear_rows_test.cpp).
+            double score = 0.0;
+            linearRowScores(rows, &row, 1, w.data(), &score);
+            const double residual = score + w(d) - y(row);
             const double scale = 2.0 * residual;
             g.head(d).noalias() += scale * train.X.row(row).transpose();
             g(d) += scale;

@@ -15,6 +15,7 @@
 #include "core/engine/clipping.h"
 #include "core/engine/design_matrix.h"
 #include "core/engine/evaluator.h"
+#include "core/engine/linear_rows.h"
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
@@ -31,29 +32,53 @@ namespace {
 // The own settings this file reads (checked against the declarations at start).
 const OwnNumber kDomainRadius{"domain-radius"};
 
-/// The residual xᵀw + b − y of one row (w: d weights, bias last).
-double residualOf(const Dataset& train, const Eigen::VectorXd& y, long row,
-                  const Eigen::VectorXd& w) {
-    const Eigen::Index d = train.features();
-    return train.X.row(row).dot(w.head(d)) + w(d) - y(row);
+/// Rows of a batch read together: their features stay in the first-level cache between the
+/// pass that scores them and the pass that adds their clipped gradients.
+constexpr long kChunkRows = 8;
+
+/// The training rows' features as the batch loops read them.
+LinearRows linearRowsOf(const Dataset& train) {
+    return {train.X.data(), static_cast<long>(train.X.outerStride()),
+            static_cast<long>(train.features())};
 }
 
-/// Rows ahead of the one being read whose features a batch loop requests.
-constexpr long kPrefetchRows = 4;
-
-/// Requests row `row`'s features, target and squared norm ahead of their use.
-void prefetchTrainingRow(const Dataset& train, const Eigen::VectorXd& y,
-                         const Eigen::VectorXd& squaredNorms, long row) {
-    prefetchRow(train.X.withBias(), row);
-    __builtin_prefetch(y.data() + row);
-    __builtin_prefetch(squaredNorms.data() + row);
+/// Requests the features, targets and squared norms of rows[0 … count − 1] ahead of their use.
+void prefetchTrainingRows(const Dataset& train, const Eigen::VectorXd& y,
+                          const Eigen::VectorXd& squaredNorms, const long* rows, long count) {
+    for (long k = 0; k < count; ++k) {
+        prefetchRow(train.X.withBias(), rows[k]);
+        __builtin_prefetch(y.data() + rows[k]);
+        __builtin_prefetch(squaredNorms.data() + rows[k]);
+    }
 }
 
-/// Adds `scale`·(x, 1) of row `row` to `g`.
-void addRow(const Dataset& train, long row, double scale, Eigen::VectorXd& g) {
+/// The squared-loss gradients of a batch's rows rows[0 … count − 1] at w (d weights, bias
+/// last), kChunkRows at a time: each row's residual xᵀw + b − y (linearRowScores), then
+/// `scaleOf(k, residual)` gives its gradient's scale s_k (clipped or normalised by the caller),
+/// and g += s_k·(x_k, 1) in batch order. `scales` holds at least `count` values.
+template <typename ScaleOf>
+void addBatchGradients(const Dataset& train, const Eigen::VectorXd& y,
+                       const Eigen::VectorXd& squaredNorms, const long* rows, long count,
+                       const Eigen::VectorXd& w, double* scales, Eigen::VectorXd& g,
+                       ScaleOf&& scaleOf) {
+    const LinearRows X = linearRowsOf(train);
     const Eigen::Index d = train.features();
-    g.head(d).noalias() += scale * train.X.row(row).transpose();
-    g(d) += scale;
+    prefetchTrainingRows(train, y, squaredNorms, rows, std::min(count, kChunkRows));
+    for (long c0 = 0; c0 < count; c0 += kChunkRows) {
+        const long m = std::min(kChunkRows, count - c0);
+        const long next = c0 + m;
+        prefetchTrainingRows(train, y, squaredNorms, rows + next,
+                             std::min(kChunkRows, count - next));
+        double* chunkScales = scales + c0;
+        linearRowScores(X, rows + c0, m, w.data(), chunkScales);
+        for (long k = 0; k < m; ++k) {
+            const long row = rows[c0 + k];
+            const double residual = chunkScales[k] + w(d) - y(row);
+            chunkScales[k] = scaleOf(c0 + k, residual);
+        }
+        addScaledRows(X, rows + c0, m, chunkScales, g.data());
+        for (long k = 0; k < m; ++k) g(d) += chunkScales[k];
+    }
 }
 
 /// Which rows a run reads: α = 1 never reads a public row, α = 0 never reads a private row.
@@ -121,6 +146,8 @@ public:
           m_y(y),
           m_squaredNorms(squaredNorms),
           m_batch(s.privateRows.size()),
+          m_rows(s.privateRows.size()),
+          m_scales(s.privateRows.size()),
           m_logOneMinusQ(s.samplingRate >= 1.0 ? -INFINITY : std::log1p(-s.samplingRate)),
           // One private row moves the normalised clipped sum by C/b (twice that when replaced).
           m_release(privacy::ReleaseSpec::gaussian(
@@ -137,21 +164,20 @@ public:
         drawPoisson(streams.sampling, m_logOneMinusQ, nPrivate,
                     [&](long position) { m_batch[static_cast<std::size_t>(drawn++)] = position; });
         privacy::observeBatch({"private-rows", nPrivate, m_s.samplingRate}, m_batch, drawn);
-        const auto rowAt = [&](long k) {
-            return m_s.privateRows[static_cast<std::size_t>(m_batch[static_cast<std::size_t>(k)])];
-        };
-        for (long k = 0; k < drawn; ++k) {
-            if (k + kPrefetchRows < drawn)
-                prefetchTrainingRow(m_train, m_y, m_squaredNorms, rowAt(k + kPrefetchRows));
-            const long row = rowAt(k);
-            const double residual = residualOf(m_train, m_y, row, w);
-            double scale = 2.0 * residual;
-            const double norm = std::abs(scale) * std::sqrt(m_squaredNorms(row));
-            clipped += clipScale(norm, m_s.clip, scale);
-            addRow(m_train, row, scale, gp);
-            loss += residual * residual;
-            ++rows;
-        }
+        for (long k = 0; k < drawn; ++k)
+            m_rows[static_cast<std::size_t>(k)] =
+                m_s.privateRows[static_cast<std::size_t>(m_batch[static_cast<std::size_t>(k)])];
+        addBatchGradients(m_train, m_y, m_squaredNorms, m_rows.data(), drawn, w, m_scales.data(),
+                          gp, [&](long k, double residual) {
+                              double scale = 2.0 * residual;
+                              const double norm =
+                                  std::abs(scale) *
+                                  std::sqrt(m_squaredNorms(m_rows[static_cast<std::size_t>(k)]));
+                              clipped += clipScale(norm, m_s.clip, scale);
+                              loss += residual * residual;
+                              return scale;
+                          });
+        rows += drawn;
         gp /= m_s.expectedBatch;
         privacy::releaseGaussian(m_release, gp, streams.noise);
     }
@@ -161,7 +187,9 @@ private:
     const Dataset& m_train;
     const Eigen::VectorXd& m_y;
     const Eigen::VectorXd& m_squaredNorms;
-    std::vector<long> m_batch;
+    std::vector<long> m_batch;     ///< the drawn positions in privateRows
+    std::vector<long> m_rows;      ///< their rows
+    std::vector<double> m_scales;  ///< their gradients' scales
     double m_logOneMinusQ;
     privacy::ReleaseSpec m_release;
 };
@@ -177,30 +205,35 @@ public:
           m_y(y),
           m_squaredNorms(squaredNorms),
           m_order(s.publicRows),
-          m_next(m_order.size()) {}
+          m_next(m_order.size()),
+          m_rows(static_cast<std::size_t>(std::max(s.publicBatch, 0L))),
+          m_scales(m_rows.size()) {}
 
     /// The mean public gradient at `w` into `gq`; returns the mean squared norm of the rows'
     /// gradients (for the automatic weight).
     double gradient(const Eigen::VectorXd& w, RandomStream& sampling, Eigen::VectorXd& gq) {
         gq.setZero();
-        double squaredNorms = 0.0;
         for (long j = 0; j < m_s.publicBatch; ++j) {
             if (m_next >= m_order.size()) {
                 for (std::size_t i = m_order.size() - 1; i > 0; --i)
                     std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
                 m_next = 0;
             }
-            if (m_next + kPrefetchRows < m_order.size())
-                prefetchTrainingRow(m_train, m_y, m_squaredNorms, m_order[m_next + kPrefetchRows]);
-            const long row = m_order[m_next++];
-            double scale = 2.0 * residualOf(m_train, m_y, row, w);
-            if (m_s.normalisePublic) {
-                const double norm = std::abs(scale) * std::sqrt(m_squaredNorms(row));
-                scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
-            }
-            squaredNorms += scale * scale * m_squaredNorms(row);
-            addRow(m_train, row, scale, gq);
+            m_rows[static_cast<std::size_t>(j)] = m_order[m_next++];
         }
+        double squaredNorms = 0.0;
+        addBatchGradients(m_train, m_y, m_squaredNorms, m_rows.data(), m_s.publicBatch, w,
+                          m_scales.data(), gq, [&](long k, double residual) {
+                              const double rowSquaredNorm =
+                                  m_squaredNorms(m_rows[static_cast<std::size_t>(k)]);
+                              double scale = 2.0 * residual;
+                              if (m_s.normalisePublic) {
+                                  const double norm = std::abs(scale) * std::sqrt(rowSquaredNorm);
+                                  scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
+                              }
+                              squaredNorms += scale * scale * rowSquaredNorm;
+                              return scale;
+                          });
         const double k = static_cast<double>(m_s.publicBatch);
         gq /= k;
         return squaredNorms / k;
@@ -212,7 +245,9 @@ private:
     const Eigen::VectorXd& m_y;
     const Eigen::VectorXd& m_squaredNorms;
     std::vector<long> m_order;
-    std::size_t m_next;  ///< reshuffled before first use
+    std::size_t m_next;            ///< reshuffled before first use
+    std::vector<long> m_rows;      ///< a step's public rows
+    std::vector<double> m_scales;  ///< their gradients' scales
 };
 
 }  // namespace

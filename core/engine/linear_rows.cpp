@@ -1,0 +1,149 @@
+// Compiled with -ffp-contract=off, -fno-math-errno and -fno-trapping-math (core/CMakeLists.txt):
+// no fused multiply-add, so the AVX2 form rounds as the baseline one does.
+#include "core/engine/linear_rows.h"
+
+#include <cstring>
+
+#include "core/util/instruction_set.h"
+
+namespace pfa {
+
+namespace {
+
+/// Four doubles as one vector: one operation with AVX2, two halves of two without; the same
+/// values either way.
+using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
+// Lanes are only passed between always-inlined functions, so no call ever has the AVX ABI
+// GCC warns about for the baseline form.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+[[gnu::always_inline]] inline Lanes load(const double* p) {
+    Lanes v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+[[gnu::always_inline]] inline void store(double* p, Lanes v) { std::memcpy(p, &v, sizeof v); }
+
+/// The scores of R rows (1 ≤ R ≤ 4) at once.
+template <int R>
+[[gnu::always_inline]] inline void scoreRows(const LinearRows& X, const long* rows, const double* w,
+                                             double* scores) {
+    const long d = X.features, body = d - d % 4;
+    const double* x[R];
+    Lanes sum[R];
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+        x[r] = X.data + rows[r] * X.stride;
+        sum[r] = Lanes{0.0, 0.0, 0.0, 0.0};
+    }
+    for (long j = 0; j < body; j += 4) {
+        const Lanes wj = load(w + j);
+#pragma GCC unroll 4
+        for (int r = 0; r < R; ++r) sum[r] = sum[r] + load(x[r] + j) * wj;
+    }
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+        double s = (sum[r][0] + sum[r][1]) + (sum[r][2] + sum[r][3]);
+        for (long j = body; j < d; ++j) s = s + x[r][j] * w[j];
+        scores[r] = s;
+    }
+}
+
+/// g += scales[k]·x_k for R rows (1 ≤ R ≤ 4), in row order for every entry.
+template <int R>
+[[gnu::always_inline]] inline void addRows(const LinearRows& X, const long* rows,
+                                           const double* scales, double* g) {
+    const long d = X.features, body = d - d % 4;
+    const double* x[R];
+    Lanes scale[R];
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+        x[r] = X.data + rows[r] * X.stride;
+        scale[r] = Lanes{scales[r], scales[r], scales[r], scales[r]};
+    }
+    for (long j = 0; j < body; j += 4) {
+        Lanes gj = load(g + j);
+#pragma GCC unroll 4
+        for (int r = 0; r < R; ++r) gj = gj + scale[r] * load(x[r] + j);
+        store(g + j, gj);
+    }
+    for (long j = body; j < d; ++j) {
+        double gj = g[j];
+#pragma GCC unroll 4
+        for (int r = 0; r < R; ++r) gj = gj + scales[r] * x[r][j];
+        g[j] = gj;
+    }
+}
+
+[[gnu::always_inline]] inline void scoresBody(const LinearRows& X, const long* rows, long count,
+                                              const double* w, double* scores) {
+    long k = 0;
+    for (; k + 4 <= count; k += 4) scoreRows<4>(X, rows + k, w, scores + k);
+    switch (count - k) {
+        case 3:
+            scoreRows<3>(X, rows + k, w, scores + k);
+            break;
+        case 2:
+            scoreRows<2>(X, rows + k, w, scores + k);
+            break;
+        case 1:
+            scoreRows<1>(X, rows + k, w, scores + k);
+            break;
+        default:
+            break;
+    }
+}
+
+[[gnu::always_inline]] inline void addBody(const LinearRows& X, const long* rows, long count,
+                                           const double* scales, double* g) {
+    long k = 0;
+    for (; k + 4 <= count; k += 4) addRows<4>(X, rows + k, scales + k, g);
+    switch (count - k) {
+        case 3:
+            addRows<3>(X, rows + k, scales + k, g);
+            break;
+        case 2:
+            addRows<2>(X, rows + k, scales + k, g);
+            break;
+        case 1:
+            addRows<1>(X, rows + k, scales + k, g);
+            break;
+        default:
+            break;
+    }
+}
+
+void scoresBaseline(const LinearRows& X, const long* rows, long count, const double* w,
+                    double* scores) {
+    scoresBody(X, rows, count, w, scores);
+}
+
+[[gnu::target("avx2")]] void scoresAvx2(const LinearRows& X, const long* rows, long count,
+                                        const double* w, double* scores) {
+    scoresBody(X, rows, count, w, scores);
+}
+
+void addBaseline(const LinearRows& X, const long* rows, long count, const double* scales,
+                 double* g) {
+    addBody(X, rows, count, scales, g);
+}
+
+[[gnu::target("avx2")]] void addAvx2(const LinearRows& X, const long* rows, long count,
+                                     const double* scales, double* g) {
+    addBody(X, rows, count, scales, g);
+}
+
+}  // namespace
+
+void linearRowScores(const LinearRows& X, const long* rows, long count, const double* w,
+                     double* scores) {
+    (avx2Enabled() ? scoresAvx2 : scoresBaseline)(X, rows, count, w, scores);
+}
+
+void addScaledRows(const LinearRows& X, const long* rows, long count, const double* scales,
+                   double* g) {
+    (avx2Enabled() ? addAvx2 : addBaseline)(X, rows, count, scales, g);
+}
+
+}  // namespace pfa

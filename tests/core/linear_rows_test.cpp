@@ -1,0 +1,122 @@
+// The batch kernels of the linear models (core/engine/linear_rows.h): each row's score in its
+// stated order and the gradient sums in the order of adding the rows one by one, the same bits
+// with AVX2 or with the baseline instructions.
+#include "core/engine/linear_rows.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "core/util/instruction_set.h"
+
+using namespace pfa;
+
+namespace {
+
+/// The score of one row in linearRowScores' stated order, one operation at a time.
+double referenceScore(const double* x, const double* w, long d) {
+    double lane[4] = {0.0, 0.0, 0.0, 0.0};
+    const long body = d - d % 4;
+    for (long j = 0; j < body; ++j) {
+        const double term = x[j] * w[j];
+        lane[j % 4] = lane[j % 4] + term;
+    }
+    double s = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+    for (long j = body; j < d; ++j) {
+        const double term = x[j] * w[j];
+        s = s + term;
+    }
+    return s;
+}
+
+bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+struct Rows {
+    long features, stride;
+    std::vector<double> values;
+    std::vector<long> batch;
+};
+
+/// `rows` rows of `d` features (a stride of d + 1, as a data set's features with their bias
+/// column) on wide scales, and a batch of `count` of them with repeats, in no order.
+Rows randomRows(long rows, long d, long count, std::uint64_t seed) {
+    std::mt19937_64 engine(seed);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_int_distribution<long> pick(0, rows - 1);
+    Rows r{d, d + 1, std::vector<double>(static_cast<std::size_t>(rows * (d + 1))), {}};
+    for (double& v : r.values) v = unit(engine) * std::exp2(unit(engine) * 20.0);
+    for (long k = 0; k < count; ++k) r.batch.push_back(pick(engine));
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("A linear row's score is summed in its stated order, alike with AVX2 and without",
+          "[linear-rows]") {
+    for (const long d : {1L, 3L, 4L, 5L, 8L, 11L, 200L, 201L}) {
+        for (const long count : {1L, 2L, 3L, 4L, 5L, 7L, 9L, 32L}) {
+            const Rows r = randomRows(40, d, count, static_cast<std::uint64_t>(d * 100 + count));
+            const LinearRows X{r.values.data(), r.stride, r.features};
+            std::vector<double> w(static_cast<std::size_t>(d));
+            std::mt19937_64 engine(static_cast<std::uint64_t>(d));
+            std::uniform_real_distribution<double> unit(-3.0, 3.0);
+            for (double& v : w) v = unit(engine);
+            for (const bool baseline : {false, true}) {
+                useBaselineInstructionsOnly(baseline);
+                std::vector<double> scores(static_cast<std::size_t>(count), -1.0);
+                linearRowScores(X, r.batch.data(), count, w.data(), scores.data());
+                useBaselineInstructionsOnly(false);
+                long differing = 0;
+                for (long k = 0; k < count; ++k) {
+                    const double* row =
+                        r.values.data() + r.batch[static_cast<std::size_t>(k)] * r.stride;
+                    differing += !sameBits(scores[static_cast<std::size_t>(k)],
+                                           referenceScore(row, w.data(), d));
+                }
+                INFO("d = " << d << ", rows " << count << ", baseline " << baseline);
+                CHECK(differing == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("Scaled rows are added as one by one in batch order, alike with AVX2 and without",
+          "[linear-rows]") {
+    for (const long d : {1L, 3L, 4L, 6L, 200L, 201L}) {
+        for (const long count : {1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 13L, 64L}) {
+            const Rows r = randomRows(30, d, count, static_cast<std::uint64_t>(7 * d + count));
+            const LinearRows X{r.values.data(), r.stride, r.features};
+            std::mt19937_64 engine(static_cast<std::uint64_t>(count));
+            std::uniform_real_distribution<double> unit(-2.0, 2.0);
+            std::vector<double> scales(static_cast<std::size_t>(count)),
+                start(static_cast<std::size_t>(d));
+            for (double& s : scales) s = unit(engine) * std::exp2(unit(engine) * 10.0);
+            for (double& g : start) g = unit(engine);
+            // The reference: g += s_k·x_k row after row, one multiplication and one addition.
+            std::vector<double> expected = start;
+            for (long k = 0; k < count; ++k) {
+                const double* row =
+                    r.values.data() + r.batch[static_cast<std::size_t>(k)] * r.stride;
+                for (long j = 0; j < d; ++j) {
+                    const double term = scales[static_cast<std::size_t>(k)] * row[j];
+                    expected[static_cast<std::size_t>(j)] =
+                        expected[static_cast<std::size_t>(j)] + term;
+                }
+            }
+            for (const bool baseline : {false, true}) {
+                useBaselineInstructionsOnly(baseline);
+                std::vector<double> g = start;
+                addScaledRows(X, r.batch.data(), count, scales.data(), g.data());
+                useBaselineInstructionsOnly(false);
+                long differing = 0;
+                for (long j = 0; j < d; ++j)
+                    differing += !sameBits(g[static_cast<std::size_t>(j)],
+                                           expected[static_cast<std::size_t>(j)]);
+                INFO("d = " << d << ", rows " << count << ", baseline " << baseline);
+                CHECK(differing == 0);
+            }
+        }
+    }
+}
