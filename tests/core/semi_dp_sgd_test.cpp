@@ -251,6 +251,34 @@ TEST_CASE(
     CHECK(leastSquaresOnRows(other.train, rowsA) == otherFit);
 }
 
+TEST_CASE("semi-dp-sgd: a sweep's runs split the rows once per share and seed, as a fresh split",
+          "[semi-dp-sgd]") {
+    const DataSplit data = linearData();
+    const DataSplit other = linearData(3000, 12);
+    const std::pair<double, std::uint64_t> settings[] = {{0.1, 4}, {0.1, 5}, {0.2, 4}, {0.0, 4}};
+    std::vector<PublicPrivateRows> fresh;
+    for (const auto& [share, seed] : settings)
+        fresh.push_back(splitPublicRows(data.train, share, seed));
+    const PublicPrivateRows otherFresh = splitPublicRows(other.train, 0.1, 4);
+    CHECK(fresh[0].publicRows != fresh[1].publicRows);
+    CHECK(fresh[0].publicRows != fresh[2].publicRows);
+    // Within a sweep (the data's fingerprint known) the kept splits come back for the same
+    // share, seed and rows only, in any order.
+    const KnownDataFingerprint known(data.train);
+    const KnownDataFingerprint knownOther(other.train);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int k = 3; k >= 0; --k) {
+            const PublicPrivateRows kept =
+                splitPublicRows(data.train, settings[k].first, settings[k].second);
+            CHECK(kept.publicRows == fresh[static_cast<std::size_t>(k)].publicRows);
+            CHECK(kept.privateRows == fresh[static_cast<std::size_t>(k)].privateRows);
+        }
+        const PublicPrivateRows kept = splitPublicRows(other.train, 0.1, 4);
+        CHECK(kept.publicRows == otherFresh.publicRows);
+        CHECK(kept.privateRows == otherFresh.privateRows);
+    }
+}
+
 TEST_CASE("semi-dp-sgd: whether a row is public depends on that row alone", "[semi-dp-sgd]") {
     // The counterexample of the trust audit: drawing the public rows from n let one removed
     // private row turn 25 others public. A row's status now follows from its own values.

@@ -2,7 +2,9 @@
 
 #include <Eigen/QR>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -295,7 +297,10 @@ Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>
     return solveLeastSquaresOnRows(train, rows);
 }
 
-PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint64_t seed) {
+namespace {
+
+/// splitPublicRows itself.
+PublicPrivateRows splitRows(const Dataset& train, double share, std::uint64_t seed) {
     PublicPrivateRows out;
     for (Eigen::Index row = 0; row < train.rows(); ++row) {
         // The row's own key (its raw values) decides: no other row moves it.
@@ -303,6 +308,21 @@ PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint6
         (isPublic ? out.publicRows : out.privateRows).push_back(static_cast<long>(row));
     }
     return out;
+}
+
+}  // namespace
+
+PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint64_t seed) {
+    // The runs of a sweep with the same share and seed on the same rows (every weight rule,
+    // every epsilon) split them once: the split reads nothing else.
+    if (const std::uint64_t* fingerprint = KnownDataFingerprint::find(train)) {
+        std::uint64_t shareBits = 0;
+        std::memcpy(&shareBits, &share, sizeof shareBits);
+        static RecentResults<std::array<std::uint64_t, 3>, PublicPrivateRows> recent(16);
+        return recent.get({*fingerprint, shareBits, seed},
+                          [&] { return splitRows(train, share, seed); });
+    }
+    return splitRows(train, share, seed);
 }
 
 RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgdStreams streams,
