@@ -6,11 +6,12 @@
 #include <random>
 #include <string>
 
+#include "core/util/mersenne_twister64.h"
 #include "core/util/table_math.h"
 
 namespace pfa {
 
-/// Random source for one run. Either deterministic (mt19937_64 seeded from a seed, a stream
+/// Random source for one run. Either deterministic (MT19937-64 seeded from a seed, a stream
 /// label and an optional 256-bit digest) or secure (ChaCha20 keyed from the operating
 /// system's entropy through libsodium: nobody, including the user, can regenerate it).
 /// The standard library's distributions are implementation-defined, so every sample is
@@ -110,7 +111,7 @@ private:
     RandomStream() = default;
     void refillSecureBlock();
 
-    std::mt19937_64 m_engine;
+    MersenneTwister64 m_engine;
     double m_spare = 0.0;
     bool m_hasSpare = false;
     // Secure mode: ChaCha20 key, block counter used as the nonce, and the current block.
