@@ -170,6 +170,38 @@ TEST_CASE("semi-dp-sgd: alpha = 0 is non-private SGD on the public rows and spen
     CHECK(run.history.back().excessRisk < 0.05);
 }
 
+TEST_CASE("semi-dp-sgd: a public batch of three passes over the public rows steps as one pass",
+          "[semi-dp-sgd]") {
+    // With α = 0 and no normalisation every step is the mean gradient of the public rows it
+    // reads. A batch of exactly one pass and one of exactly three passes (each pass a reshuffle,
+    // the second batch read in pieces: more rows than a piece) then take the same full-batch
+    // steps, up to the order of their sums.
+    const DataSplit data = linearData();
+    const long nPublic = static_cast<long>(splitPublicRows(data.train, 0.2, 0).publicRows.size());
+    REQUIRE(3 * nPublic > 1024);
+    auto run = [&](long publicBatch) {
+        TrainConfig c = semiConfig(1.0, 0.2, "0");
+        c.extra["warm-start"] = "none";
+        c.extra["normalise-public"] = "false";
+        c.extra["public-batch"] = std::to_string(publicBatch);
+        const RunResult r = test::runQuietly(c, data);
+        REQUIRE(r.status == RunStatus::Completed);
+        return r;
+    };
+    const RunResult onePass = run(nPublic), threePasses = run(3 * nPublic);
+    const RunResult skewed = run(3 * nPublic - 7);  // not whole passes: other steps
+    REQUIRE(onePass.theta.size() == threePasses.theta.size());
+    double largest = 0.0, skewedLargest = 0.0;
+    for (Eigen::Index k = 0; k < onePass.theta.size(); ++k) {
+        largest =
+            std::max(largest, std::abs(onePass.theta.data()[k] - threePasses.theta.data()[k]));
+        skewedLargest =
+            std::max(skewedLargest, std::abs(onePass.theta.data()[k] - skewed.theta.data()[k]));
+    }
+    CHECK(largest < 1e-12);
+    CHECK(skewedLargest > 1e-6);
+}
+
 TEST_CASE("semi-dp-sgd: the accountant charges the private rows only", "[semi-dp-sgd]") {
     const DataSplit data = linearData();
     const long n = static_cast<long>(data.train.rows());

@@ -196,6 +196,9 @@ private:
     privacy::ReleaseSpec m_release;
 };
 
+/// Public rows a step reads at a time (the buffers' size, whatever the public batch K).
+constexpr long kPublicPiece = 1024;
+
 /// The public rows' step: K rows a step from reshuffled passes over the public rows (no
 /// privacy cost), their gradients (normalised to norm C when asked) averaged.
 class PublicBatches {
@@ -208,34 +211,40 @@ public:
           m_squaredNorms(squaredNorms),
           m_order(s.publicRows),
           m_next(m_order.size()),
-          m_rows(static_cast<std::size_t>(std::max(s.publicBatch, 0L))),
+          m_rows(static_cast<std::size_t>(std::clamp(s.publicBatch, 0L, kPublicPiece))),
           m_scales(m_rows.size()) {}
 
     /// The mean public gradient at `w` into `gq`; returns the mean squared norm of the rows'
     /// gradients (for the automatic weight).
     double gradient(const Eigen::VectorXd& w, RandomStream& sampling, Eigen::VectorXd& gq) {
         gq.setZero();
-        for (long j = 0; j < m_s.publicBatch; ++j) {
-            if (m_next >= m_order.size()) {
-                for (std::size_t i = m_order.size() - 1; i > 0; --i)
-                    std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
-                m_next = 0;
-            }
-            m_rows[static_cast<std::size_t>(j)] = m_order[m_next++];
-        }
         double squaredNorms = 0.0;
-        addBatchGradients(m_train, m_y, m_squaredNorms, m_rows.data(), m_s.publicBatch, w,
-                          m_scales.data(), gq, [&](long k, double residual) {
-                              const double rowSquaredNorm =
-                                  m_squaredNorms(m_rows[static_cast<std::size_t>(k)]);
-                              double scale = 2.0 * residual;
-                              if (m_s.normalisePublic) {
-                                  const double norm = std::abs(scale) * std::sqrt(rowSquaredNorm);
-                                  scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
-                              }
-                              squaredNorms += scale * scale * rowSquaredNorm;
-                              return scale;
-                          });
+        // The batch in pieces of at most kPublicPiece rows (a batch may be larger than the public
+        // rows, which it then cycles through): the same rows in the same order as one piece.
+        for (long first = 0; first < m_s.publicBatch; first += kPublicPiece) {
+            const long count = std::min(kPublicPiece, m_s.publicBatch - first);
+            for (long j = 0; j < count; ++j) {
+                if (m_next >= m_order.size()) {
+                    for (std::size_t i = m_order.size() - 1; i > 0; --i)
+                        std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
+                    m_next = 0;
+                }
+                m_rows[static_cast<std::size_t>(j)] = m_order[m_next++];
+            }
+            addBatchGradients(m_train, m_y, m_squaredNorms, m_rows.data(), count, w,
+                              m_scales.data(), gq, [&](long k, double residual) {
+                                  const double rowSquaredNorm =
+                                      m_squaredNorms(m_rows[static_cast<std::size_t>(k)]);
+                                  double scale = 2.0 * residual;
+                                  if (m_s.normalisePublic) {
+                                      const double norm =
+                                          std::abs(scale) * std::sqrt(rowSquaredNorm);
+                                      scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
+                                  }
+                                  squaredNorms += scale * scale * rowSquaredNorm;
+                                  return scale;
+                              });
+        }
         const double k = static_cast<double>(m_s.publicBatch);
         gq /= k;
         return squaredNorms / k;
