@@ -395,6 +395,14 @@ const RowMatrix& SiloEvaluation::asRow(const Eigen::VectorXd& w) {
 
 namespace {
 
+/// sigmoid(score) ≥ ½ ? 1 : 0, computing σ only where the sign does not decide: σ(z) ≥ ½ for
+/// every z ≥ 0, and σ(z) < ½ − 10⁻¹¹ for z ≤ −10⁻¹⁰, so only scores between may round to ½.
+int predictedClass(double score) {
+    if (score >= 0.0) return 1;
+    if (score <= -1e-10) return 0;
+    return sigmoid(score) >= 0.5 ? 1 : 0;
+}
+
 /// Each test unit's metrics; the losses (a softplus per row) only `withLoss`: the spread of the
 /// units' errors, measured at every evaluation, reads the errors alone.
 std::vector<UnitMetrics> unitTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta,
@@ -414,7 +422,7 @@ std::vector<UnitMetrics> unitTestMetrics(const DataSplit& data, const Eigen::Vec
         double loss = 0.0;
         for (const long row : test.rowsOf(u)) {
             const double score = data.test.X.row(row).dot(theta.head(d)) + theta(d);
-            const int predicted = sigmoid(score) >= 0.5 ? 1 : 0;
+            const int predicted = predictedClass(score);
             wrong += predicted != data.test.y(row);
             if (withLoss)
                 loss += softplus(data.test.y(row) == 1 ? -score : score);  // −log σ(±score)
