@@ -94,6 +94,8 @@ private:
     std::vector<double> m_scores;               // [k][lane]
     std::vector<double> m_coefficients;         // [k][lane]
     std::vector<long> m_chunkIds;               // [k]: the chunk's rows, where sparse
+    std::vector<const double*> m_chunkRowPointers;  // [k]: the chunk's dense rows (or zeros)
+    std::vector<double> m_zeroRow;                  // the rows beyond a chunk's last
     const SparseRows* m_chunkSparse = nullptr;  // the chunk's nonzeros (forward), or dense
     bool m_parametersFinite = true;             // every parameter set since begin() is finite
 };
