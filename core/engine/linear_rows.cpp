@@ -2,28 +2,16 @@
 // no fused multiply-add, so the AVX2 form rounds as the baseline one does.
 #include "core/engine/linear_rows.h"
 
-#include <cstring>
-
+#include "core/engine/four_lanes.h"
 #include "core/util/instruction_set.h"
 
 namespace pfa {
 
 namespace {
 
-/// Four doubles as one vector: one operation with AVX2, two halves of two without; the same
-/// values either way.
-using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
-// Lanes are only passed between always-inlined functions, so no call ever has the AVX ABI
-// GCC warns about for the baseline form.
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-[[gnu::always_inline]] inline Lanes load(const double* p) {
-    Lanes v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-[[gnu::always_inline]] inline void store(double* p, Lanes v) { std::memcpy(p, &v, sizeof v); }
+using Lanes = lanes::FourDoubles;
+using lanes::load;
+using lanes::store;
 
 /// The scores of R rows (1 ≤ R ≤ 4) at once.
 template <int R>

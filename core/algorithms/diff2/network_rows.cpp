@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <utility>
 
 #include "core/algorithms/diff2/diff2_rounds.h"
 #include "core/engine/clipping.h"
+#include "core/engine/four_lanes.h"
 #include "core/engine/vector_math.h"
 #include "core/util/instruction_set.h"
 
@@ -28,21 +28,11 @@ constexpr long kSumLanes = 4;
 /// The parameters the sum has: W1, b1, w2, b2.
 long parameterCount(long features) { return H * features + 2 * H + 1; }
 
-/// Four running sums (one per lane), as one vector: four doubles per operation with AVX2, two
-/// halves of two without; the same values either way.
-using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
+/// Four running sums (one per lane), as one vector.
+using Lanes = lanes::FourDoubles;
+using lanes::load;
+using lanes::store;
 static_assert(kSumLanes == 4);
-// Lanes are only passed between always-inlined functions, so no call ever has the AVX ABI
-// GCC warns about for the baseline form.
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-[[gnu::always_inline]] inline Lanes load(const double* p) {
-    Lanes v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-[[gnu::always_inline]] inline void store(double* p, Lanes v) { std::memcpy(p, &v, sizeof v); }
 
 /// Where one block's rows are read and written (networkRows): the job's arrays or padded copies;
 /// arrays the job does not have point to scratch (outputs) or to zeros (inputs).
