@@ -88,16 +88,16 @@ private:
     int m_capacity;    // columns
     long m_lanes = 0;  // columns of the current batch, rounded up to a multiple of 8
     long m_chunkRows = 0;
-    std::vector<double> m_parameters;           // [j][lane]
-    std::vector<double> m_gradient;             // [j][lane]
-    std::vector<double> m_chunk;                // [j][k]: the chunk's rows, transposed
-    std::vector<double> m_scores;               // [k][lane]
-    std::vector<double> m_coefficients;         // [k][lane]
-    std::vector<long> m_chunkIds;               // [k]: the chunk's rows, where sparse
+    std::vector<double> m_parameters;               // [j][lane]
+    std::vector<double> m_gradient;                 // [j][lane]
+    std::vector<double> m_chunk;                    // [j][k]: the chunk's rows, transposed
+    std::vector<double> m_scores;                   // [k][lane]
+    std::vector<double> m_coefficients;             // [k][lane]
+    std::vector<long> m_chunkIds;                   // [k]: the chunk's rows, where sparse
     std::vector<const double*> m_chunkRowPointers;  // [k]: the chunk's dense rows (or zeros)
     std::vector<double> m_zeroRow;                  // the rows beyond a chunk's last
-    const SparseRows* m_chunkSparse = nullptr;  // the chunk's nonzeros (forward), or dense
-    bool m_parametersFinite = true;             // every parameter set since begin() is finite
+    const SparseRows* m_chunkSparse = nullptr;      // the chunk's nonzeros (forward), or dense
+    bool m_parametersFinite = true;                 // every parameter set since begin() is finite
 };
 
 }  // namespace pfa
