@@ -45,7 +45,7 @@ private:
     /// The next 312 state words (the standard's transition, applied to the whole block).
     void refill();
 
-    alignas(32) std::array<std::uint64_t, kStateWords> m_state{};
+    std::array<std::uint64_t, kStateWords> m_state{};
     std::size_t m_next = kStateWords;
 };
 
