@@ -176,17 +176,16 @@ public:
             for (const long silo : run.chosenSilos()) {
                 const double sigma = noise.siloSigma[static_cast<std::size_t>(silo)];
                 siloMean.setZero();
-                for (const long row : run.rows(silo)) {
-                    run.clippedGradient(row, w, g);
+                run.forEachClippedGradient(run.rows(silo), w, g, [&](Eigen::VectorXd& clipped) {
                     // Local trust: the record noises its own clipped gradient before it leaves it.
                     if (s.trust == SiloTrust::Local) {
                         // Δ: a replaced record's clipped gradient
                         const privacy::ReleaseSpec release =
                             privacy::ReleaseSpec::gaussian("record-gradient", 2.0 * s.clip, sigma);
-                        privacy::releaseGaussian(release, g, run.noise());
+                        privacy::releaseGaussian(release, clipped, run.noise());
                     }
-                    siloMean += g;
-                }
+                    siloMean += clipped;
+                });
                 siloMean /= k;  // normalised by K (the expected size under Poisson sampling)
                 if (s.trust == SiloTrust::Isrl) {
                     // Δ: one record replaced in the silo

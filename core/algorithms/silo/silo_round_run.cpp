@@ -43,7 +43,16 @@ bool SiloRoundRun::beginRound(long r) {
 }
 
 void SiloRoundRun::clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g) {
-    m_roundLoss += logisticGradient(m_train, row, at, g, m_lossShown);
+    const double z = score(row, at);
+    gradientFromSigmoid(row, z, sigmoid(z), g);
+}
+
+double SiloRoundRun::score(long row, const Eigen::VectorXd& at) const {
+    return logisticScore(m_train, row, at);
+}
+
+void SiloRoundRun::gradientFromSigmoid(long row, double score, double sigmoid, Eigen::VectorXd& g) {
+    m_roundLoss += logisticGradientFrom(m_train, row, score, sigmoid, g, m_lossShown);
     ++m_roundRows;
     m_clippedSince += clipInPlace(g, m_s.clip);
     ++m_seenSince;

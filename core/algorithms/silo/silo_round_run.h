@@ -20,6 +20,7 @@
 #include "core/config/run_result.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
+#include "core/model/logistic_functions.h"
 
 namespace pfa {
 
@@ -46,6 +47,27 @@ public:
     /// Row `row`'s logistic gradient at `at`, clipped to C, into `g`; its loss and whether it
     /// was clipped are counted for the round's step report and the clip fraction.
     void clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g);
+    /// clippedGradient of each of `rows` at the same `at`, in order, each handed to `use(g)`
+    /// (which may change g) before the next: the same bits and counts, but the rows' scores and
+    /// sigmoids are computed for all of them first, four sigmoids at a time, so that one row's
+    /// exp and division need not wait for the last row's clipping.
+    template <typename Use>
+    void forEachClippedGradient(const std::vector<long>& rows, const Eigen::VectorXd& at,
+                                Eigen::VectorXd& g, Use&& use) {
+        const long count = static_cast<long>(rows.size());
+        if (static_cast<long>(m_scores.size()) < count) {
+            m_scores.resize(rows.size());
+            m_sigmoids.resize(rows.size());
+        }
+        for (long k = 0; k < count; ++k)
+            m_scores[static_cast<std::size_t>(k)] = score(rows[static_cast<std::size_t>(k)], at);
+        sigmoids(m_scores.data(), m_sigmoids.data(), count);
+        for (long k = 0; k < count; ++k) {
+            const auto i = static_cast<std::size_t>(k);
+            gradientFromSigmoid(rows[i], m_scores[i], m_sigmoids[i], g);
+            use(g);
+        }
+    }
     /// Projects `v` onto the ball of radius D (no-op for D = ∞).
     void project(Eigen::VectorXd& v) const;
 
@@ -67,6 +89,11 @@ public:
     RunResult finish() { return m_session.finish(); }
 
 private:
+    /// Row `row`'s logistic score x̃ᵀat (as logisticGradient computes it).
+    double score(long row, const Eigen::VectorXd& at) const;
+    /// The clipped gradient of row `row` from its score and σ(score), with the counts.
+    void gradientFromSigmoid(long row, double score, double sigmoid, Eigen::VectorXd& g);
+
     const SiloRoundSettings& m_s;
     const Dataset& m_train;
     RunSession m_session;
@@ -81,6 +108,7 @@ private:
     double m_roundLoss = 0.0;
     long m_roundRows = 0;
     long m_clippedSince = 0, m_seenSince = 0;
+    std::vector<double> m_scores, m_sigmoids;  // a silo's rows (forEachClippedGradient)
 };
 
 /// The automatic step size of a silo run: η = D/√(R(C² + dσ²)), with σ the noise std per

@@ -450,11 +450,21 @@ void SiloEvaluation::finish(RunResult& result, const Eigen::VectorXd& w) {
     result.units = siloTestMetrics(m_data, w);
 }
 
+double logisticScore(const Dataset& data, long row, const Eigen::VectorXd& theta) {
+    const Eigen::Index d = data.features();
+    return data.X.row(row).dot(theta.head(d)) + theta(d);
+}
+
 double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& theta,
                         Eigen::VectorXd& gradient, bool withLoss) {
+    const double score = logisticScore(data, row, theta);
+    return logisticGradientFrom(data, row, score, sigmoid(score), gradient, withLoss);
+}
+
+double logisticGradientFrom(const Dataset& data, long row, double score, double sigmoid,
+                            Eigen::VectorXd& gradient, bool withLoss) {
     const Eigen::Index d = data.features();
-    const double score = data.X.row(row).dot(theta.head(d)) + theta(d);
-    const double residual = sigmoid(score) - static_cast<double>(data.y(row));
+    const double residual = sigmoid - static_cast<double>(data.y(row));
     gradient.head(d) = residual * data.X.row(row).transpose();
     gradient(d) = residual;
     if (!withLoss) return std::numeric_limits<double>::quiet_NaN();

@@ -150,6 +150,12 @@ private:
 /// row that nobody reads).
 double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& theta,
                         Eigen::VectorXd& gradient, bool withLoss);
+/// The score θ·x̃ of row `row` that logisticGradient uses.
+double logisticScore(const Dataset& data, long row, const Eigen::VectorXd& theta);
+/// logisticGradient from the row's score and its sigmoid(score) (computed by the caller, e.g.
+/// four at a time with sigmoids()): the same bits.
+double logisticGradientFrom(const Dataset& data, long row, double score, double sigmoid,
+                            Eigen::VectorXd& gradient, bool withLoss);
 
 /// Per-silo test metrics of θ (error rate and mean cross-entropy on each silo's test rows;
 /// train rows from the training index) and the spread (worst − best test error).
