@@ -21,7 +21,10 @@ SiloRoundRun::SiloRoundRun(const SiloRoundSettings& s, const TrainConfig& config
       m_batcher(*data.train.silos, s.localBatch, s.calibration),
       m_evaluation(config, data),
       m_w(Eigen::VectorXd::Zero(data.train.features() + 1)),
-      m_average(m_w) {
+      m_average(m_w),
+      // A silo's batch never has more rows than the silo: no round allocates.
+      m_scores(static_cast<std::size_t>(data.train.silos->maxRowsPerUnit())),
+      m_sigmoids(m_scores.size()) {
     RunResult& result = m_session.result();
     result.config = config;
     result.dataset = data.train.name;

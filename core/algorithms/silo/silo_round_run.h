@@ -55,7 +55,7 @@ public:
     void forEachClippedGradient(const std::vector<long>& rows, const Eigen::VectorXd& at,
                                 Eigen::VectorXd& g, Use&& use) {
         const long count = static_cast<long>(rows.size());
-        if (static_cast<long>(m_scores.size()) < count) {
+        if (m_scores.size() < rows.size()) {  // not for a silo's batch (sized at construction)
             m_scores.resize(rows.size());
             m_sigmoids.resize(rows.size());
         }
