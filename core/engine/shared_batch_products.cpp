@@ -194,7 +194,6 @@ template <int kBlocks>
     }
 }
 
-// The same bodies compiled for the baseline instructions and for AVX2 (chosen at run time).
 /// chunk[j·kRows + k] = rows[k][j] for the kRows rows and j < width (a chunk's rows, transposed):
 /// four rows × four features at a time, transposed in registers, so that every store writes
 /// four values of one feature at once. Moves values only.
@@ -235,6 +234,7 @@ template <int kBlocks>
     }
 }
 
+// The same bodies compiled for the baseline instructions and for AVX2 (chosen at run time).
 void transposeBaseline(const double* const* rows, long width, double* chunk) {
     transposeBody(rows, width, chunk);
 }

@@ -46,12 +46,8 @@ bool SiloRoundRun::beginRound(long r) {
 }
 
 void SiloRoundRun::clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g) {
-    const double z = score(row, at);
+    const double z = logisticScore(m_train, row, at);
     gradientFromSigmoid(row, z, sigmoid(z), g);
-}
-
-double SiloRoundRun::score(long row, const Eigen::VectorXd& at) const {
-    return logisticScore(m_train, row, at);
 }
 
 void SiloRoundRun::gradientFromSigmoid(long row, double score, double sigmoid, Eigen::VectorXd& g) {

@@ -60,7 +60,8 @@ public:
             m_sigmoids.resize(rows.size());
         }
         for (long k = 0; k < count; ++k)
-            m_scores[static_cast<std::size_t>(k)] = score(rows[static_cast<std::size_t>(k)], at);
+            m_scores[static_cast<std::size_t>(k)] =
+                logisticScore(m_train, rows[static_cast<std::size_t>(k)], at);
         sigmoids(m_scores.data(), m_sigmoids.data(), count);
         for (long k = 0; k < count; ++k) {
             const auto i = static_cast<std::size_t>(k);
@@ -89,8 +90,6 @@ public:
     RunResult finish() { return m_session.finish(); }
 
 private:
-    /// Row `row`'s logistic score x̃ᵀat (as logisticGradient computes it).
-    double score(long row, const Eigen::VectorXd& at) const;
     /// The clipped gradient of row `row` from its score and σ(score), with the counts.
     void gradientFromSigmoid(long row, double score, double sigmoid, Eigen::VectorXd& g);
 
