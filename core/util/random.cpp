@@ -2,6 +2,8 @@
 
 #include <sodium.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -103,6 +105,34 @@ double RandomStream::unitBallCoordinate(long dimension) {
     const double z1 = normal();
     const double rest = 2.0 * gamma(0.5 * static_cast<double>(dimension + 1));
     return z1 / std::sqrt(z1 * z1 + rest);
+}
+
+void RandomStream::fillNormals(double* out, long n) {
+    long k = 0;
+    if (n > 0 && m_hasSpare) {
+        out[k++] = m_spare;
+        m_hasSpare = false;
+    }
+    // Pairs in blocks: their uniforms in the order normal() draws them (u1, u2 of a pair, then
+    // the next pair's), the block's ln u1 together, then each pair as normal() makes it.
+    constexpr long kBlock = 32;
+    std::array<double, kBlock> logU1, u2;
+    while (k < n) {
+        const long pairs = std::min(kBlock, (n - k + 1) / 2);
+        for (long p = 0; p < pairs; ++p) {
+            logU1[static_cast<std::size_t>(p)] = uniformOpen();
+            u2[static_cast<std::size_t>(p)] = uniformOpen();
+        }
+        tableLogs(logU1.data(), logU1.data(), pairs);
+        for (long p = 0; p < pairs; ++p) {
+            out[k++] =
+                boxMuller(logU1[static_cast<std::size_t>(p)], u2[static_cast<std::size_t>(p)]);
+            if (k < n) {
+                out[k++] = m_spare;
+                m_hasSpare = false;
+            }
+        }
+    }
 }
 
 std::uint64_t RandomStream::uniformIndex(std::uint64_t bound) {

@@ -45,7 +45,9 @@ public:
     /// Uniform integer in [0, bound) without modulo bias (Lemire's method).
     std::uint64_t uniformIndex(std::uint64_t bound);
 
-    /// Standard normal sample (Box–Muller; the second value of each pair is kept).
+    /// Standard normal sample (Box–Muller; the second value of each pair is kept). ln u is
+    /// tableLog's (std::log's bits where that is glibc's with FMA), so that fillNormals can take
+    /// the logarithms of many pairs at once and draw the same values.
     double normal() {
         if (m_hasSpare) {
             m_hasSpare = false;
@@ -53,12 +55,12 @@ public:
         }
         const double u1 = uniformOpen();
         const double u2 = uniformOpen();
-        const double radius = std::sqrt(-2.0 * std::log(u1));
-        const double angle = 2.0 * 3.14159265358979323846 * u2;
-        m_spare = radius * std::sin(angle);
-        m_hasSpare = true;
-        return radius * std::cos(angle);
+        return boxMuller(tableLog(u1), u2);
     }
+
+    /// out[0 … n − 1] = n calls of normal(), the same values and the same state after; the
+    /// pairs' logarithms are taken four at a time (tableLogs). For a vector of noise.
+    void fillNormals(double* out, long n);
 
     /// Fills every coefficient v(0), …, v(size − 1) of a vector with a standard normal draw, in
     /// order: a direction uniform on the sphere once divided by its norm. For randomness that
@@ -110,6 +112,15 @@ public:
 private:
     RandomStream() = default;
     void refillSecureBlock();
+    /// The Box–Muller pair of ln u1 = `logU1` and u2: returns r·cos θ and keeps r·sin θ as the
+    /// spare (r = √(−2 ln u1), θ = 2π·u2).
+    double boxMuller(double logU1, double u2) {
+        const double radius = std::sqrt(-2.0 * logU1);
+        const double angle = 2.0 * 3.14159265358979323846 * u2;
+        m_spare = radius * std::sin(angle);
+        m_hasSpare = true;
+        return radius * std::cos(angle);
+    }
 
     MersenneTwister64 m_engine;
     double m_spare = 0.0;

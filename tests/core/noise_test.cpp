@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "core/algorithms/registry.h"
 #include "core/engine/batch_sampler.h"
+#include "core/privacy/noisy_release.h"
 #include "core/util/random.h"
+#include "core/util/table_math.h"
 #include "test_data.h"
+#include "test_skip.h"
 
 using namespace pfa;
 
@@ -46,6 +50,77 @@ TEST_CASE("Normal sampler: mean, variance and kurtosis", "[noise]") {
     CHECK(std::fabs(m.mean) < 0.011);
     CHECK(std::fabs(m.variance - 1.0) < 0.016);
     CHECK(std::fabs(m.kurtosis - 3.0) < 0.055);
+}
+
+TEST_CASE("fillNormals draws the values of as many normal() calls, and leaves the same state",
+          "[noise]") {
+    // Lengths around the blocks of pairs (32) and of releaseGaussian (64), from a fresh stream and
+    // from one holding the spare value of a pair.
+    for (const bool withSpare : {false, true}) {
+        for (const long n : {0L, 1L, 2L, 3L, 8L, 9L, 63L, 64L, 65L, 129L, 1000L}) {
+            INFO("n = " << n << (withSpare ? ", after one normal()" : ""));
+            RandomStream oneByOne(5, streams::kNoise), filled(5, streams::kNoise);
+            if (withSpare) {
+                oneByOne.normal();
+                filled.normal();
+            }
+            std::vector<double> expected(static_cast<std::size_t>(n)), got(expected.size() + 1);
+            for (double& z : expected) z = oneByOne.normal();
+            got.back() = 12345.0;  // past the end: untouched
+            filled.fillNormals(got.data(), n);
+            long differing = 0;
+            for (long k = 0; k < n; ++k) {
+                const auto i = static_cast<std::size_t>(k);
+                differing += std::memcmp(&expected[i], &got[i], sizeof(double)) == 0 ? 0 : 1;
+            }
+            CHECK(differing == 0);
+            CHECK(got.back() == 12345.0);
+            // The next draws continue alike (the spare of an odd count included).
+            for (int k = 0; k < 3; ++k) {
+                const double a = oneByOne.normal(), b = filled.normal();
+                CHECK(std::memcmp(&a, &b, sizeof(double)) == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("releaseGaussian adds the draws of normal() entry by entry, in either order", "[noise]") {
+    // It fills a block of 64 draws at a time: a 7 × 13 matrix (91 entries) crosses a block.
+    const privacy::ReleaseSpec spec = privacy::ReleaseSpec::gaussian("test", 1.0, 0.37);
+    for (const bool columnOrder : {false, true}) {
+        Eigen::MatrixXd released = Eigen::MatrixXd::Constant(7, 13, 2.0);
+        Eigen::MatrixXd expected = released;
+        RandomStream noise(3, streams::kNoise), oneByOne(3, streams::kNoise);
+        noise.normal();  // start with a spare
+        oneByOne.normal();
+        privacy::releaseGaussian(spec, released, noise, columnOrder);
+        for (Eigen::Index a = 0; a < (columnOrder ? 13 : 7); ++a)
+            for (Eigen::Index b = 0; b < (columnOrder ? 7 : 13); ++b)
+                (columnOrder ? expected(b, a) : expected(a, b)) += 0.37 * oneByOne.normal();
+        CHECK((released.array() == expected.array()).all());
+        CHECK(noise.normal() == oneByOne.normal());
+    }
+}
+
+TEST_CASE("normal() is Box–Muller with this machine's std::log where that is glibc's FMA log",
+          "[noise]") {
+    // normal() takes ln u1 from tableLog (so that fillNormals may take four at once); where
+    // std::log is glibc's FMA log, the values are those of the textbook form with std::log.
+    if (std::log(0.7) != tableLog(0.7) || std::log(1e-300) != tableLog(1e-300) ||
+        std::log(0.999999) != tableLog(0.999999))
+        PFA_SKIP_TEST("this machine's std::log is not glibc's table method with FMA");
+    RandomStream sampler(8, streams::kNoise), raw(8, streams::kNoise);
+    long differing = 0;
+    for (int pair = 0; pair < 50000; ++pair) {
+        const double u1 = raw.uniformOpen(), u2 = raw.uniformOpen();
+        const double radius = std::sqrt(-2.0 * std::log(u1));
+        const double angle = 2.0 * 3.14159265358979323846 * u2;
+        const double first = radius * std::cos(angle), second = radius * std::sin(angle);
+        const double a = sampler.normal(), b = sampler.normal();
+        differing += std::memcmp(&a, &first, sizeof(double)) == 0 ? 0 : 1;
+        differing += std::memcmp(&b, &second, sizeof(double)) == 0 ? 0 : 1;
+    }
+    CHECK(differing == 0);
 }
 
 TEST_CASE("Laplace sampler: mean and variance 2b²", "[noise]") {
