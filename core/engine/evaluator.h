@@ -34,6 +34,9 @@ public:
     /// predict() from the scores already in scores().
     void predictFromScores();
 
+    /// The hard predictions (a class per row) of the last meanLoss() or predict().
+    const Eigen::VectorXi& predictions() const { return m_predicted; }
+
     /// Error and every fairness gap of the predictions of the last meanLoss() or predict().
     FairnessMetrics fairness(int advantagedClass) const;
 

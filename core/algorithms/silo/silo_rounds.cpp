@@ -403,10 +403,8 @@ int predictedClass(double score) {
     return sigmoid(score) >= 0.5 ? 1 : 0;
 }
 
-/// Each test unit's metrics; the losses (a softplus per row) only `withLoss`: the spread of the
-/// units' errors, measured at every evaluation, reads the errors alone.
-std::vector<UnitMetrics> unitTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta,
-                                         bool withLoss) {
+/// Each test unit's metrics (error and loss) at θ.
+std::vector<UnitMetrics> unitTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta) {
     std::vector<UnitMetrics> units;
     if (!data.test.silos || !data.train.silos) return units;
     const UnitIndex& test = *data.test.silos;
@@ -424,15 +422,30 @@ std::vector<UnitMetrics> unitTestMetrics(const DataSplit& data, const Eigen::Vec
             const double score = data.test.X.row(row).dot(theta.head(d)) + theta(d);
             const int predicted = predictedClass(score);
             wrong += predicted != data.test.y(row);
-            if (withLoss)
-                loss += softplus(data.test.y(row) == 1 ? -score : score);  // −log σ(±score)
+            loss += softplus(data.test.y(row) == 1 ? -score : score);  // −log σ(±score)
         }
         m.testError = static_cast<double>(wrong) / static_cast<double>(m.testRows);
-        m.testLoss = withLoss ? loss / static_cast<double>(m.testRows)
-                              : std::numeric_limits<double>::quiet_NaN();
+        m.testLoss = loss / static_cast<double>(m.testRows);
         units.push_back(m);
     }
     return units;
+}
+
+/// unitErrorSpread of the test units' errors, each unit's from the test rows' predicted classes
+/// `predicted` (those of the whole test error): no second pass over the rows' features.
+double unitErrorSpreadOf(const DataSplit& data, const Eigen::VectorXi& predicted) {
+    if (!data.test.silos || !data.train.silos || data.test.silos->units() == 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    const UnitIndex& test = *data.test.silos;
+    double lo = kInf, hi = -kInf;
+    for (long u = 0; u < test.units(); ++u) {
+        long wrong = 0;
+        for (const long row : test.rowsOf(u)) wrong += predicted(row) != data.test.y(row);
+        const double error = static_cast<double>(wrong) / static_cast<double>(test.rowCount(u));
+        lo = std::min(lo, error);
+        hi = std::max(hi, error);
+    }
+    return hi - lo;
 }
 
 }  // namespace
@@ -440,7 +453,8 @@ std::vector<UnitMetrics> unitTestMetrics(const DataSplit& data, const Eigen::Vec
 EpochMetrics SiloEvaluation::measure(long round, const Eigen::VectorXd& w, long clipped,
                                      long seen) {
     EpochMetrics m = m_reporter.measure(static_cast<int>(round), round, asRow(w), clipped, seen);
-    m.unitErrorSpread = unitErrorSpread(unitTestMetrics(m_data, w, false));
+    // The measure left the test rows' predictions in m_test.
+    m.unitErrorSpread = unitErrorSpreadOf(m_data, m_test.predictions());
     return m;
 }
 
@@ -473,7 +487,7 @@ double logisticGradientFrom(const Dataset& data, long row, double score, double 
 }
 
 std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta) {
-    return unitTestMetrics(data, theta, true);
+    return unitTestMetrics(data, theta);
 }
 
 double unitErrorSpread(const std::vector<UnitMetrics>& units) {
