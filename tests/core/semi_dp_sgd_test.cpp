@@ -7,7 +7,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <iterator>
-#include <memory>
 
 #include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 #include "core/algorithms/registry.h"
@@ -310,39 +309,6 @@ TEST_CASE("semi-dp-sgd: a sweep's runs split the rows once per share and seed, a
         CHECK(kept.publicRows == otherFresh.publicRows);
         CHECK(kept.privateRows == otherFresh.privateRows);
     }
-}
-
-TEST_CASE("Linear runs of a sweep share the rows' squared norms, each that of its own data",
-          "[semi-dp-sgd][dp-sgd-linear]") {
-    const DataSplit data = linearData();
-    const DataSplit other = linearData(3000, 12);
-    const auto direct = [](const Dataset& train) {
-        Eigen::VectorXd expected(train.rows());
-        for (Eigen::Index i = 0; i < train.rows(); ++i)
-            expected(i) = train.X.row(i).squaredNorm() + 1.0;
-        return expected;
-    };
-    const Eigen::VectorXd expected = direct(data.train), otherExpected = direct(other.train);
-    // Outside a sweep every call computes its own.
-    const auto alone = rowSquaredNormsWithBias(data.train);
-    CHECK(*alone == expected);
-    CHECK(rowSquaredNormsWithBias(data.train) != alone);
-    // Inside one, runs on the same data share one vector while one of them holds it.
-    const KnownDataFingerprint known(data.train);
-    const KnownDataFingerprint knownOther(other.train);
-    auto first = rowSquaredNormsWithBias(data.train);
-    auto second = rowSquaredNormsWithBias(data.train);
-    const auto ofOther = rowSquaredNormsWithBias(other.train);
-    CHECK(first == second);
-    CHECK(*first == expected);
-    CHECK(ofOther != first);
-    CHECK(*ofOther == otherExpected);
-    // Let go by every holder, it is computed again, with the same values.
-    const std::weak_ptr<const Eigen::VectorXd> released = first;
-    first.reset();
-    second.reset();
-    CHECK(released.expired());
-    CHECK(*rowSquaredNormsWithBias(data.train) == expected);
 }
 
 TEST_CASE("semi-dp-sgd: whether a row is public depends on that row alone", "[semi-dp-sgd]") {

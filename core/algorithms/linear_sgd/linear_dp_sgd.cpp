@@ -5,9 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <stdexcept>
 
@@ -336,36 +334,6 @@ PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint6
     return splitRows(train, share, seed);
 }
 
-namespace {
-
-/// rowSquaredNormsWithBias itself.
-std::shared_ptr<const Eigen::VectorXd> computeRowSquaredNormsWithBias(const Dataset& train) {
-    auto squaredNorms = std::make_shared<Eigen::VectorXd>(train.rows());
-    for (Eigen::Index i = 0; i < train.rows(); ++i)
-        (*squaredNorms)(i) = train.X.row(i).squaredNorm() + 1.0;
-    return squaredNorms;
-}
-
-}  // namespace
-
-std::shared_ptr<const Eigen::VectorXd> rowSquaredNormsWithBias(const Dataset& train) {
-    const std::uint64_t* fingerprint = KnownDataFingerprint::find(train);
-    if (!fingerprint) return computeRowSquaredNormsWithBias(train);
-    // Held by the runs that read them (a sweep's runs on one data set, on any thread), freed
-    // with the last: a pass over every row per run was a tenth of a short regression run.
-    using Key = std::array<std::uint64_t, 3>;
-    static std::mutex mutex;
-    static std::map<Key, std::weak_ptr<const Eigen::VectorXd>> kept;
-    const Key key{*fingerprint, static_cast<std::uint64_t>(train.rows()),
-                  static_cast<std::uint64_t>(train.features())};
-    const std::lock_guard<std::mutex> lock(mutex);
-    std::erase_if(kept, [](const auto& entry) { return entry.second.expired(); });
-    if (auto known = kept[key].lock()) return known;
-    std::shared_ptr<const Eigen::VectorXd> squaredNorms = computeRowSquaredNormsWithBias(train);
-    kept[key] = squaredNorms;
-    return squaredNorms;
-}
-
 RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgdStreams streams,
                        const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
                        const CancelToken& cancel) {
@@ -377,9 +345,10 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     // Everything the steps touch is allocated here, once.
     Eigen::VectorXd w = s.start.size() == d + 1 ? s.start : Eigen::VectorXd::Zero(d + 1);
     Eigen::VectorXd average = w, gp(d + 1), gq(d + 1);
-    const std::shared_ptr<const Eigen::VectorXd> squaredNormsOfRows =
-        rowSquaredNormsWithBias(train);
-    const Eigen::VectorXd& squaredNorms = *squaredNormsOfRows;
+    // ‖(x_i, 1)‖² of every row once, not per row per step (each step's clip reads it).
+    Eigen::VectorXd squaredNorms(train.rows());
+    for (Eigen::Index i = 0; i < train.rows(); ++i)
+        squaredNorms(i) = train.X.row(i).squaredNorm() + 1.0;
     PrivateBatches privateBatches(s, train, y, squaredNorms);
     PublicBatches publicBatches(s, train, y, squaredNorms);
 

@@ -3,7 +3,6 @@
 #include <Eigen/Core>
 #include <functional>
 #include <limits>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -110,11 +109,6 @@ double autoAlpha(double spread, double privateBatch, double publicBatch, double 
 /// last) on rows `rows` of `train` (complete orthogonal decomposition; exact for the squared
 /// loss). Zero when `rows` is empty.
 Eigen::VectorXd leastSquaresOnRows(const Dataset& train, const std::vector<long>& rows);
-
-/// ‖(x_i, 1)‖² of every row of `train` (x_i·x_i + 1 in Eigen's order): the norms the linear
-/// runs clip with. Runs on one data set inside a KnownDataFingerprint scope (a sweep) share one
-/// vector while any of them holds it; elsewhere each call computes its own.
-std::shared_ptr<const Eigen::VectorXd> rowSquaredNormsWithBias(const Dataset& train);
 
 /// The public and private rows of `train`, both ascending. Each row is public when the keyed
 /// uniform of its own key, rowUniform(rowKey(train, row), seed), falls below `share`: a
