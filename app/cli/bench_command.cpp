@@ -47,7 +47,9 @@ const char* const kBenchHelp =
     "  --repeats R      reference repetitions (default 50)\n"
     "  --preset NAME    first, time the whole sweep of a preset (e.g. adult-dp) on all cores,\n"
     "                   results to a temporary file; prints its wall time, the line\n"
-    "                   'preset_seconds: S' and, machine-independently, 'preset_ratio: P':\n"
+    "                   'preset_seconds: S', 'preset_cpu_seconds: C' (processor time of all\n"
+    "                   threads, steadier than wall time) and, machine-independently,\n"
+    "                   'preset_ratio: P':\n"
     "                   wall time x threads / (the runs' epochs summed x the two-pass\n"
     "                   reference on the preset's training rows), or n/a for algorithms that\n"
     "                   count rounds (data from --data-dir, else the data folder)\n"
@@ -62,6 +64,16 @@ const char* const kBenchHelp =
     "                   process, nothing written): prints 'peak_memory_ratio: M', the peak\n"
     "                   resident memory / the raw feature matrix (R x D doubles)\n"
     "  --help           this text\n";
+
+/// User and system processor time of this process so far, all threads together.
+double processCpuSeconds() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+    };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
@@ -203,7 +215,9 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
         fs::remove(output);
         return done;
     };
+    const double cpuBefore = processCpuSeconds();
     const SweepOutcome outcome = sweep(spec);
+    const double cpuSeconds = processCpuSeconds() - cpuBefore;
     const int usedThreads = threads > 0 ? static_cast<int>(threads) : availableCpus();
     // What the hardware allows, in units of its own speed: one two-pass reference per run-epoch
     // on each thread gives 1. Each run's own epochs (a preset may give algorithms different
@@ -229,6 +243,9 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
         spec.seeds.size(), shape.c_str(), reduced.c_str(), outcome.progress.elapsedSeconds,
         usedThreads, outcome.progress.failed, loadSeconds);
     std::printf("preset_seconds: %.2f\n", outcome.progress.elapsedSeconds);
+    // Processor time of every thread: steadier than wall time on a busy or virtual machine
+    // (a few per cent between measurements where wall time moves by 10-20 %).
+    std::printf("preset_cpu_seconds: %.2f\n", cpuSeconds);
     if (args.has("evaluation-share")) {
         // The same sweep evaluating each run once, at its end: the difference is what the
         // evaluations during training cost.
