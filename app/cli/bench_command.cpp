@@ -274,7 +274,7 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
         for (const std::string& name : roundBased) names += (names.empty() ? "" : ", ") + name;
         std::printf(
             "preset_ratio: n/a (%s count%s work in rounds, not epochs over the training "
-            "rows: compare preset_seconds on one machine)\n",
+            "rows: compare preset_seconds or preset_cpu_seconds on one machine)\n",
             names.c_str(), roundBased.size() == 1 ? "s its" : " their");
         std::fflush(stdout);
         return;
