@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <stdexcept>
 
+#include "core/engine/four_lanes.h"
 #include "core/util/instruction_set.h"
 
 namespace pfa {
@@ -207,23 +207,17 @@ template <int kBlocks>
         const double* r2 = rows[k0 + 2];
         const double* r3 = rows[k0 + 3];
         for (long j = 0; j < body; j += 4) {
-            Lanes a0, a1, a2, a3;
-            std::memcpy(&a0, r0 + j, sizeof a0);
-            std::memcpy(&a1, r1 + j, sizeof a1);
-            std::memcpy(&a2, r2 + j, sizeof a2);
-            std::memcpy(&a3, r3 + j, sizeof a3);
-            const Lanes t0 = __builtin_shuffle(a0, a1, Mask{0, 4, 2, 6});
-            const Lanes t1 = __builtin_shuffle(a0, a1, Mask{1, 5, 3, 7});
-            const Lanes t2 = __builtin_shuffle(a2, a3, Mask{0, 4, 2, 6});
-            const Lanes t3 = __builtin_shuffle(a2, a3, Mask{1, 5, 3, 7});
-            const Lanes c0 = __builtin_shuffle(t0, t2, Mask{0, 1, 4, 5});
-            const Lanes c1 = __builtin_shuffle(t1, t3, Mask{0, 1, 4, 5});
-            const Lanes c2 = __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7});
-            const Lanes c3 = __builtin_shuffle(t1, t3, Mask{2, 3, 6, 7});
-            std::memcpy(chunk + j * kRows + k0, &c0, sizeof c0);
-            std::memcpy(chunk + (j + 1) * kRows + k0, &c1, sizeof c1);
-            std::memcpy(chunk + (j + 2) * kRows + k0, &c2, sizeof c2);
-            std::memcpy(chunk + (j + 3) * kRows + k0, &c3, sizeof c3);
+            using lanes::FourDoubles;
+            const FourDoubles a0 = lanes::load(r0 + j), a1 = lanes::load(r1 + j);
+            const FourDoubles a2 = lanes::load(r2 + j), a3 = lanes::load(r3 + j);
+            const FourDoubles t0 = __builtin_shuffle(a0, a1, Mask{0, 4, 2, 6});
+            const FourDoubles t1 = __builtin_shuffle(a0, a1, Mask{1, 5, 3, 7});
+            const FourDoubles t2 = __builtin_shuffle(a2, a3, Mask{0, 4, 2, 6});
+            const FourDoubles t3 = __builtin_shuffle(a2, a3, Mask{1, 5, 3, 7});
+            lanes::store(chunk + j * kRows + k0, __builtin_shuffle(t0, t2, Mask{0, 1, 4, 5}));
+            lanes::store(chunk + (j + 1) * kRows + k0, __builtin_shuffle(t1, t3, Mask{0, 1, 4, 5}));
+            lanes::store(chunk + (j + 2) * kRows + k0, __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7}));
+            lanes::store(chunk + (j + 3) * kRows + k0, __builtin_shuffle(t1, t3, Mask{2, 3, 6, 7}));
         }
         for (long j = body; j < width; ++j) {
             chunk[j * kRows + k0] = r0[j];
