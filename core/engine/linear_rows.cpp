@@ -64,62 +64,70 @@ template <int R>
     }
 }
 
-[[gnu::always_inline]] inline void scoresBody(const LinearRows& X, const long* rows, long count,
-                                              const double* w, double* scores) {
+/// kernel.template rows<R>(k) for the rows k … k + R − 1 of 0 … count − 1: four at a time, then
+/// the last one to three together; every row once, in order.
+template <typename Kernel>
+[[gnu::always_inline]] inline void byFours(long count, const Kernel& kernel) {
     long k = 0;
-    for (; k + 4 <= count; k += 4) scoreRows<4>(X, rows + k, w, scores + k);
+    for (; k + 4 <= count; k += 4) kernel.template rows<4>(k);
     switch (count - k) {
         case 3:
-            scoreRows<3>(X, rows + k, w, scores + k);
+            kernel.template rows<3>(k);
             break;
         case 2:
-            scoreRows<2>(X, rows + k, w, scores + k);
+            kernel.template rows<2>(k);
             break;
         case 1:
-            scoreRows<1>(X, rows + k, w, scores + k);
+            kernel.template rows<1>(k);
             break;
         default:
             break;
     }
 }
 
-[[gnu::always_inline]] inline void addBody(const LinearRows& X, const long* rows, long count,
-                                           const double* scales, double* g) {
-    long k = 0;
-    for (; k + 4 <= count; k += 4) addRows<4>(X, rows + k, scales + k, g);
-    switch (count - k) {
-        case 3:
-            addRows<3>(X, rows + k, scales + k, g);
-            break;
-        case 2:
-            addRows<2>(X, rows + k, scales + k, g);
-            break;
-        case 1:
-            addRows<1>(X, rows + k, scales + k, g);
-            break;
-        default:
-            break;
+/// linearRowScores' work for byFours. (A struct, not a lambda: a lambda inside the AVX2 form
+/// would be compiled without AVX2.)
+struct ScoreKernel {
+    const LinearRows& X;
+    const long* batch;
+    const double* w;
+    double* scores;
+    template <int R>
+    [[gnu::always_inline]] void rows(long k) const {
+        scoreRows<R>(X, batch + k, w, scores + k);
     }
-}
+};
+
+/// addScaledRows' work for byFours.
+struct AddKernel {
+    const LinearRows& X;
+    const long* batch;
+    const double* scales;
+    double* g;
+    template <int R>
+    [[gnu::always_inline]] void rows(long k) const {
+        addRows<R>(X, batch + k, scales + k, g);
+    }
+};
 
 void scoresBaseline(const LinearRows& X, const long* rows, long count, const double* w,
                     double* scores) {
-    scoresBody(X, rows, count, w, scores);
+    byFours(count, ScoreKernel{X, rows, w, scores});
 }
 
 [[gnu::target("avx2")]] void scoresAvx2(const LinearRows& X, const long* rows, long count,
                                         const double* w, double* scores) {
-    scoresBody(X, rows, count, w, scores);
+    byFours(count, ScoreKernel{X, rows, w, scores});
 }
 
 void addBaseline(const LinearRows& X, const long* rows, long count, const double* scales,
                  double* g) {
-    addBody(X, rows, count, scales, g);
+    byFours(count, AddKernel{X, rows, scales, g});
 }
 
 [[gnu::target("avx2")]] void addAvx2(const LinearRows& X, const long* rows, long count,
                                      const double* scales, double* g) {
-    addBody(X, rows, count, scales, g);
+    byFours(count, AddKernel{X, rows, scales, g});
 }
 
 }  // namespace
