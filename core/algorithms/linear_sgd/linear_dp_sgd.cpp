@@ -8,6 +8,7 @@
 #include <memory>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include "core/config/own_setting.h"
 #include "core/config/parameters.h"
@@ -196,6 +197,28 @@ private:
     privacy::ReleaseSpec m_release;
 };
 
+/// The public rows in reshuffled passes: each pass a fresh Fisher–Yates permutation of the
+/// previous one (drawn from the stream given), the rows handed out one by one.
+class PublicRowOrder {
+public:
+    explicit PublicRowOrder(std::vector<long> publicRows)
+        : m_order(std::move(publicRows)), m_next(m_order.size()) {}
+
+    /// The next public row (a new pass reshuffles first; the first call starts one).
+    long next(RandomStream& sampling) {
+        if (m_next >= m_order.size()) {
+            for (std::size_t i = m_order.size() - 1; i > 0; --i)
+                std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
+            m_next = 0;
+        }
+        return m_order[m_next++];
+    }
+
+private:
+    std::vector<long> m_order;
+    std::size_t m_next;  ///< m_order.size(): reshuffled before the next row
+};
+
 /// Public rows a step reads at a time (the buffers' size, whatever the public batch K).
 constexpr long kPublicPiece = 1024;
 
@@ -210,7 +233,6 @@ public:
           m_y(y),
           m_squaredNorms(squaredNorms),
           m_order(s.publicRows),
-          m_next(m_order.size()),
           m_rows(static_cast<std::size_t>(std::clamp(s.publicBatch, 0L, kPublicPiece))),
           m_scales(m_rows.size()) {}
 
@@ -223,14 +245,8 @@ public:
         // rows, which it then cycles through): the same rows in the same order as one piece.
         for (long first = 0; first < m_s.publicBatch; first += kPublicPiece) {
             const long count = std::min(kPublicPiece, m_s.publicBatch - first);
-            for (long j = 0; j < count; ++j) {
-                if (m_next >= m_order.size()) {
-                    for (std::size_t i = m_order.size() - 1; i > 0; --i)
-                        std::swap(m_order[i], m_order[sampling.uniformIndex(i + 1)]);
-                    m_next = 0;
-                }
-                m_rows[static_cast<std::size_t>(j)] = m_order[m_next++];
-            }
+            for (long j = 0; j < count; ++j)
+                m_rows[static_cast<std::size_t>(j)] = m_order.next(sampling);
             addBatchGradients(m_train, m_y, m_squaredNorms, m_rows.data(), count, w,
                               m_scales.data(), gq, [&](long k, double residual) {
                                   const double rowSquaredNorm =
@@ -255,8 +271,7 @@ private:
     const Dataset& m_train;
     const Eigen::VectorXd& m_y;
     const Eigen::VectorXd& m_squaredNorms;
-    std::vector<long> m_order;
-    std::size_t m_next;            ///< reshuffled before first use
+    PublicRowOrder m_order;
     std::vector<long> m_rows;      ///< a step's public rows
     std::vector<double> m_scales;  ///< their gradients' scales
 };
@@ -621,8 +636,7 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
         lead.samplingRate >= 1.0 ? -INFINITY : std::log1p(-lead.samplingRate);
     std::vector<long> positions(static_cast<std::size_t>(nPrivate));
     std::vector<long> batch(static_cast<std::size_t>(std::max(nPrivate, lead.publicBatch)));
-    std::vector<long> publicOrder = lead.publicRows;
-    std::size_t publicNext = publicOrder.size();  // reshuffled before first use
+    PublicRowOrder publicOrder(lead.publicRows);
     std::vector<GroupRun*> stepping, privateRuns, publicRuns, evaluating;
     std::vector<const RowMatrix*> models, diagnosed;
     std::vector<RowMatrix*> testScores, trainScores;
@@ -684,14 +698,8 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
         // One public batch for every run that mixes public rows in: K rows of reshuffled
         // passes over the public rows.
         if (!publicRuns.empty()) {
-            for (long j = 0; j < lead.publicBatch; ++j) {
-                if (publicNext >= publicOrder.size()) {
-                    for (std::size_t i = publicOrder.size() - 1; i > 0; --i)
-                        std::swap(publicOrder[i], publicOrder[publicSampling.uniformIndex(i + 1)]);
-                    publicNext = 0;
-                }
-                batch[static_cast<std::size_t>(j)] = publicOrder[publicNext++];
-            }
+            for (long j = 0; j < lead.publicBatch; ++j)
+                batch[static_cast<std::size_t>(j)] = publicOrder.next(publicSampling);
             pass(publicRuns, lead.publicBatch, false);
         }
         evaluating.clear();
