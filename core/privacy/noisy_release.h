@@ -106,30 +106,22 @@ void releaseGaussian(const ReleaseSpec& spec, Value&& value, Random& random,
     }
     const double sigma = spec.noiseScale;
     if (!(sigma > 0.0)) return;
-    if constexpr (requires(double* out) { random.fillNormals(out, 1L); }) {
-        // The same draws in the same order, a block of them at a time (fillNormals).
-        constexpr long kBlock = 64;
-        std::array<double, kBlock> draws;
-        const Eigen::Index outer = columnOrder ? value.cols() : value.rows();
-        const Eigen::Index inner = columnOrder ? value.rows() : value.cols();
-        long used = kBlock, left = static_cast<long>(outer * inner);
-        for (Eigen::Index a = 0; a < outer; ++a) {
-            for (Eigen::Index b = 0; b < inner; ++b) {
-                if (used == kBlock) {
-                    random.fillNormals(draws.data(), std::min(kBlock, left));
-                    left -= std::min(kBlock, left);
-                    used = 0;
-                }
-                const double z = draws[static_cast<std::size_t>(used++)];
-                (columnOrder ? value(b, a) : value(a, b)) += sigma * z;
+    // The draws of normal() entry by entry, a block of them at a time (fillNormals).
+    constexpr long kBlock = 64;
+    std::array<double, kBlock> draws;
+    const Eigen::Index outer = columnOrder ? value.cols() : value.rows();
+    const Eigen::Index inner = columnOrder ? value.rows() : value.cols();
+    long used = kBlock, left = static_cast<long>(outer * inner);
+    for (Eigen::Index a = 0; a < outer; ++a) {
+        for (Eigen::Index b = 0; b < inner; ++b) {
+            if (used == kBlock) {
+                random.fillNormals(draws.data(), std::min(kBlock, left));
+                left -= std::min(kBlock, left);
+                used = 0;
             }
+            (columnOrder ? value(b, a) : value(a, b)) +=
+                sigma * draws[static_cast<std::size_t>(used++)];
         }
-    } else if (columnOrder) {
-        for (Eigen::Index j = 0; j < value.cols(); ++j)
-            for (Eigen::Index i = 0; i < value.rows(); ++i) value(i, j) += sigma * random.normal();
-    } else {
-        for (Eigen::Index i = 0; i < value.rows(); ++i)
-            for (Eigen::Index j = 0; j < value.cols(); ++j) value(i, j) += sigma * random.normal();
     }
 }
 
