@@ -87,17 +87,24 @@ double Evaluator::binaryLogisticMeanLoss() {
 }
 
 void Evaluator::predictBinary() {
-    m_F.col(1) = m_sigma;
-    m_F.col(0).array() = 1.0 - m_sigma.array();
+    // The probabilities (1 − σ, σ) are formed only for softErmi(): fairness() counts from σ.
     m_predicted = (m_sigma.array() >= 0.5).cast<int>().matrix();
 }
 
 FairnessMetrics Evaluator::fairness(int advantagedClass) const {
+    if (m_binaryLogistic) {
+        return evaluateBinaryFairness(m_sigma, m_data.y, m_data.s, m_data.groupNames,
+                                      advantagedClass);
+    }
     return evaluateFairness(m_predicted, m_F, m_data.y, m_data.s, m_data.groupNames,
                             m_data.numClasses(), advantagedClass);
 }
 
 double Evaluator::softErmi(FairnessNotion notion, int advantagedClass) const {
+    if (m_binaryLogistic) {
+        m_F.col(1) = m_sigma;
+        m_F.col(0).array() = 1.0 - m_sigma.array();
+    }
     return Ermi::soft(notion, m_F, m_data.s, m_data.y, m_data.numGroups(), advantagedClass);
 }
 

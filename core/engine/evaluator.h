@@ -53,7 +53,10 @@ private:
     const Dataset& m_data;
     const DesignMatrix& m_design;
     const Model& m_model;
-    RowMatrix m_Z, m_F;
+    RowMatrix m_Z;
+    /// Class probabilities of every row; for a binary logistic model formed by softErmi() from
+    /// m_sigma, its only reader.
+    mutable RowMatrix m_F;
     Eigen::VectorXd m_loss;
     RowMatrix m_scoreGradient;
     Eigen::VectorXi m_predicted;

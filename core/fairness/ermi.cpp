@@ -161,23 +161,32 @@ Ermi::AllNotions Ermi::all(const Eigen::Ref<const Eigen::VectorXi>& predicted,
     // One pass: the hard joints from counts per (label, group, prediction) — sums of ones, exact
     // in any order — and the soft sums per (class, group) over all rows and over each label's
     // rows, each adding the same terms in the same row order as the joints one by one.
-    const long cells = static_cast<long>(classes) * groups;
-    std::vector<long> counts(static_cast<std::size_t>(classes * cells), 0);
-    std::vector<double> allSoft(soft ? static_cast<std::size_t>(cells) : 0, 0.0);
-    std::vector<double> labelSoft(soft ? static_cast<std::size_t>(classes * cells) : 0, 0.0);
+    Cells cells(groups, classes, soft);
     for (Eigen::Index i = 0; i < rows; ++i) {
         const int r = s(i), label = y(i), hat = predicted(i);
         if (r < 0 || r >= groups || label < 0 || label >= classes || hat < 0 || hat >= classes)
             return allByJoints(predicted, F, s, y, groups, classes, advantagedClass);
-        ++counts[static_cast<std::size_t>((label * groups + r) * classes + hat)];
-        if (!soft) continue;
-        double* ofLabel = labelSoft.data() + label * cells;
-        for (int j = 0; j < classes; ++j) {
-            const double mass = F(i, j);
-            allSoft[static_cast<std::size_t>(j * groups + r)] += mass;
-            ofLabel[j * groups + r] += mass;
-        }
+        cells.add(r, label, hat, [&](int j) { return F(i, j); });
     }
+    return fromCells(cells, advantagedClass);
+}
+
+Ermi::Cells::Cells(int groups, int classes, bool soft)
+    : groups(groups),
+      classes(classes),
+      soft(soft),
+      counts(static_cast<std::size_t>(classes * classes * groups), 0),
+      allSoft(soft ? static_cast<std::size_t>(classes * groups) : 0, 0.0),
+      labelSoft(soft ? static_cast<std::size_t>(classes * classes * groups) : 0, 0.0) {}
+
+Ermi::AllNotions Ermi::fromCells(const Cells& c, int advantagedClass) {
+    const int groups = c.groups, classes = c.classes;
+    const bool soft = c.soft;
+    const long rows = c.rows;
+    const long cells = static_cast<long>(classes) * groups;
+    const std::vector<long>& counts = c.counts;
+    const std::vector<double>& allSoft = c.allSoft;
+    const std::vector<double>& labelSoft = c.labelSoft;
     const auto count = [&](int label, int r, int hat) {
         return static_cast<double>(
             counts[static_cast<std::size_t>((label * groups + r) * classes + hat)]);

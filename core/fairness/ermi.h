@@ -1,6 +1,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "core/data/dataset.h"
 #include "core/fairness/fairness_notion.h"
@@ -41,6 +42,36 @@ struct Ermi {
                           const Eigen::Ref<const Eigen::VectorXi>& s,
                           const Eigen::Ref<const Eigen::VectorXi>& y, int groups, int classes,
                           int advantagedClass);
+
+    /// What all() reads of the rows, counted in one pass: rows per (label, group, prediction)
+    /// and, when `soft`, the probability mass per (class, group) over all rows and over each
+    /// label's rows, each sum adding its rows' masses in row order.
+    struct Cells {
+        Cells(int groups, int classes, bool soft);
+        int groups, classes;
+        bool soft;
+        long rows = 0;
+        std::vector<long> counts;       ///< [(label·groups + group)·classes + prediction]
+        std::vector<double> allSoft;    ///< [class·groups + group]
+        std::vector<double> labelSoft;  ///< [(label·classes + class)·groups + group]
+
+        /// Counts one row (group, label and prediction in range: the caller checks) whose
+        /// masses are added by `mass(class)` for class 0 … classes − 1, in that order.
+        template <typename Mass>
+        void add(int group, int label, int prediction, Mass&& mass) {
+            ++rows;
+            ++counts[static_cast<std::size_t>((label * groups + group) * classes + prediction)];
+            if (!soft) return;
+            double* ofLabel = labelSoft.data() + label * classes * groups;
+            for (int j = 0; j < classes; ++j) {
+                const double m = mass(j);
+                allSoft[static_cast<std::size_t>(j * groups + group)] += m;
+                ofLabel[j * groups + group] += m;
+            }
+        }
+    };
+    /// all() of the rows counted in `cells` (advantagedClass in range).
+    static AllNotions fromCells(const Cells& cells, int advantagedClass);
 
     /// Closed-form maximiser W*_rj = J_jr / (√π_r · q_j) of §4.4 (k × l), for the rows whose
     /// label equals `onlyLabel` (or all rows when onlyLabel < 0). Entries for empty cells are 0.

@@ -163,6 +163,38 @@ FairnessMetrics ratesFromHardPredictions(const Eigen::Ref<const Eigen::VectorXi>
     return ratesFromMasses(masses, N, groupNames, classes, advantagedClass);
 }
 
+/// ratesFromHardPredictions of the rows counted in `cells` (the same masses: whole numbers).
+FairnessMetrics ratesFromCells(const Ermi::Cells& cells, const std::vector<std::string>& groupNames,
+                               int advantagedClass) {
+    const int k = cells.groups, classes = cells.classes;
+    PredictionMasses masses(k, classes);
+    for (int a = 0; a < k; ++a) {
+        for (int label = 0; label < classes; ++label) {
+            for (int c = 0; c < classes; ++c) {
+                const auto n = static_cast<double>(
+                    cells.counts[static_cast<std::size_t>((label * k + a) * classes + c)]);
+                masses.addRows(a, label, n);
+                masses.add(a, label, c, n);
+            }
+        }
+    }
+    return ratesFromMasses(masses, cells.rows, groupNames, classes, advantagedClass);
+}
+
+/// The rates and every ERMI of the rows counted in `cells`.
+FairnessMetrics metricsFromCells(const Ermi::Cells& cells,
+                                 const std::vector<std::string>& groupNames, int advantagedClass) {
+    FairnessMetrics m = ratesFromCells(cells, groupNames, advantagedClass);
+    const Ermi::AllNotions ermi = Ermi::fromCells(cells, advantagedClass);
+    m.ermiDpHard = ermi.dpHard;
+    m.ermiEoHard = ermi.eoHard;
+    m.ermiEoppHard = ermi.eoppHard;
+    m.ermiDpSoft = ermi.dpSoft;
+    m.ermiEoSoft = ermi.eoSoft;
+    m.ermiEoppSoft = ermi.eoppSoft;
+    return m;
+}
+
 FairnessMetrics ratesFromMasses(const PredictionMasses& masses, Eigen::Index N,
                                 const std::vector<std::string>& groupNames, int classes,
                                 int advantagedClass) {
@@ -222,10 +254,23 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
                                  int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
     const Eigen::Index N = predicted.size();
+    const bool soft = F.rows() == N;
+    // The rates and every ERMI count the same (label, group, prediction) cells: one pass when
+    // every row's group, label and prediction is in range (else the rows one by one below).
+    if (N > 0 && y.size() == N && s.size() == N && k >= 1 && advantagedClass >= 0 &&
+        advantagedClass < classes && (!soft || F.cols() == classes)) {
+        Ermi::Cells cells(k, classes, soft);
+        bool inRange = true;
+        for (Eigen::Index i = 0; i < N && inRange; ++i) {
+            const int a = s(i), label = y(i), c = predicted(i);
+            inRange = a >= 0 && a < k && label >= 0 && label < classes && c >= 0 && c < classes;
+            if (inRange) cells.add(a, label, c, [&](int j) { return F(i, j); });
+        }
+        if (inRange) return metricsFromCells(cells, groupNames, advantagedClass);
+    }
     FairnessMetrics m =
         ratesFromHardPredictions(predicted, y, s, groupNames, classes, advantagedClass);
     if (N == 0) return m;
-    // Every notion's ERMI, hard and soft, in one pass over the rows (the same numbers).
     const Ermi::AllNotions ermi = Ermi::all(predicted, F, s, y, k, classes, advantagedClass);
     m.ermiDpHard = ermi.dpHard;
     m.ermiEoHard = ermi.eoHard;
@@ -234,6 +279,104 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
     m.ermiEoSoft = ermi.eoSoft;
     m.ermiEoppSoft = ermi.eoppSoft;
     return m;
+}
+
+namespace {
+
+/// The cells of a binary classifier's rows in K groups (Cells::add with ŷ = [p ≥ ½] and masses
+/// (1 − p, p)), every sum held in a register: a row adds its masses to the sums of its cell and
+/// +0 to the others. The sums start at +0 and add masses ≥ 0 (or NaN), for which x + 0 = x, so
+/// each sum still adds its own rows' masses in row order: the same bits, without a branch on
+/// the row's cell or a sum waiting on memory. False (cells untouched) when a row's group or
+/// label is out of range.
+template <int K>
+bool binaryCellsInRegisters(const Eigen::Ref<const Eigen::VectorXd>& probOne,
+                            const Eigen::Ref<const Eigen::VectorXi>& y,
+                            const Eigen::Ref<const Eigen::VectorXi>& s, Ermi::Cells& cells) {
+    double all[2][K] = {}, ofLabel[2][2][K] = {};  // [class][group], [label][class][group]
+    long rows[2][K] = {}, positives[2][K] = {};    // [label][group]
+    const Eigen::Index n = probOne.size();
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const int a = s(i), label = y(i);
+        if (a < 0 || a >= K || (label != 0 && label != 1)) return false;
+        const double one = probOne(i), zero = 1.0 - one;
+        const long hat = one >= 0.5 ? 1 : 0;
+        for (int g = 0; g < K; ++g) {
+            const bool in = a == g;
+            all[0][g] += in ? zero : 0.0;
+            all[1][g] += in ? one : 0.0;
+            for (int l = 0; l < 2; ++l) {
+                const bool cell = in && label == l;
+                ofLabel[l][0][g] += cell ? zero : 0.0;
+                ofLabel[l][1][g] += cell ? one : 0.0;
+                rows[l][g] += cell ? 1 : 0;
+                positives[l][g] += cell ? hat : 0;
+            }
+        }
+    }
+    cells.rows = static_cast<long>(n);
+    for (int g = 0; g < K; ++g) {
+        for (int j = 0; j < 2; ++j) {
+            cells.allSoft[static_cast<std::size_t>(j * K + g)] = all[j][g];
+            for (int l = 0; l < 2; ++l)
+                cells.labelSoft[static_cast<std::size_t>((l * 2 + j) * K + g)] = ofLabel[l][j][g];
+        }
+        for (int l = 0; l < 2; ++l) {
+            cells.counts[static_cast<std::size_t>((l * K + g) * 2)] = rows[l][g] - positives[l][g];
+            cells.counts[static_cast<std::size_t>((l * K + g) * 2 + 1)] = positives[l][g];
+        }
+    }
+    return true;
+}
+
+/// The cells of a binary classifier's rows, as Cells::add row by row (registers for up to four
+/// groups). False when a row's group or label is out of range.
+bool binaryCells(const Eigen::Ref<const Eigen::VectorXd>& probOne,
+                 const Eigen::Ref<const Eigen::VectorXi>& y,
+                 const Eigen::Ref<const Eigen::VectorXi>& s, Ermi::Cells& cells) {
+    switch (cells.groups) {
+        case 1:
+            return binaryCellsInRegisters<1>(probOne, y, s, cells);
+        case 2:
+            return binaryCellsInRegisters<2>(probOne, y, s, cells);
+        case 3:
+            return binaryCellsInRegisters<3>(probOne, y, s, cells);
+        case 4:
+            return binaryCellsInRegisters<4>(probOne, y, s, cells);
+        default:
+            break;
+    }
+    const int k = cells.groups;
+    for (Eigen::Index i = 0; i < probOne.size(); ++i) {
+        const int a = s(i), label = y(i);
+        if (a < 0 || a >= k || (label != 0 && label != 1)) return false;
+        const double p = probOne(i);
+        // F(i, 0) = 1 − p and F(i, 1) = p, as Evaluator forms them.
+        cells.add(a, label, p >= 0.5 ? 1 : 0, [p](int j) { return j == 0 ? 1.0 - p : p; });
+    }
+    return true;
+}
+
+}  // namespace
+
+FairnessMetrics evaluateBinaryFairness(const Eigen::Ref<const Eigen::VectorXd>& probOne,
+                                       const Eigen::Ref<const Eigen::VectorXi>& y,
+                                       const Eigen::Ref<const Eigen::VectorXi>& s,
+                                       const std::vector<std::string>& groupNames,
+                                       int advantagedClass) {
+    const auto k = static_cast<int>(groupNames.size());
+    const Eigen::Index N = probOne.size();
+    if (N > 0 && y.size() == N && s.size() == N && k >= 1 &&
+        (advantagedClass == 0 || advantagedClass == 1)) {
+        Ermi::Cells cells(k, 2, true);
+        if (binaryCells(probOne, y, s, cells))
+            return metricsFromCells(cells, groupNames, advantagedClass);
+    }
+    RowMatrix F(N, 2);
+    F.col(1) = probOne;
+    F.col(0).array() = 1.0 - probOne.array();
+    const Eigen::VectorXi predicted = (probOne.array() >= 0.5).cast<int>().matrix();
+    return evaluateFairness(predicted, F, y, s, groupNames, 2, advantagedClass);
 }
 
 FairnessMetrics evaluateFairnessInExpectation(const Eigen::Ref<const Eigen::VectorXd>& probOne,

@@ -61,6 +61,15 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
                                  const std::vector<std::string>& groupNames, int classes,
                                  int advantagedClass);
 
+/// evaluateFairness of a binary classifier given each row's probability of class 1, `probOne`:
+/// predictions ŷ = [probOne ≥ ½] and probabilities F = (1 − probOne, probOne), counted in one
+/// pass over the rows without forming ŷ or F. The same numbers, bit for bit.
+FairnessMetrics evaluateBinaryFairness(const Eigen::Ref<const Eigen::VectorXd>& probOne,
+                                       const Eigen::Ref<const Eigen::VectorXi>& y,
+                                       const Eigen::Ref<const Eigen::VectorXi>& s,
+                                       const std::vector<std::string>& groupNames,
+                                       int advantagedClass);
+
 /// The same metrics for a randomised binary classifier evaluated in expectation
 /// (baselines.md §0): row i predicts 1 with probability probOne(i), so every rate and the error
 /// are group means of probOne rather than of hard predictions (ŷ ∈ {0, 1}, two classes). Both

@@ -2,7 +2,9 @@
 #include "core/fairness/ermi.h"
 
 #include <Eigen/SVD>
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "core/fairness/ermi_penalty.h"
 #include "core/fairness/fairness_metrics.h"
@@ -352,6 +354,100 @@ TEST_CASE("Hard predictions' rates, counted, equal their masses added row by row
             CHECK(counted.groups[g].truePositiveRate == added.groups[g].truePositiveRate);
             CHECK(counted.groups[g].falsePositiveRate == added.groups[g].falsePositiveRate);
             CHECK(counted.groups[g].accuracy == added.groups[g].accuracy);
+        }
+    }
+}
+
+namespace {
+
+/// Every number of two FairnessMetrics, compared bit for bit.
+void checkSameMetrics(const FairnessMetrics& a, const FairnessMetrics& b) {
+    CHECK(a.rows == b.rows);
+    CHECK(a.error == b.error);
+    CHECK(a.dpGap == b.dpGap);
+    CHECK(a.dpGapVsMarginal == b.dpGapVsMarginal);
+    CHECK(a.eoGap == b.eoGap);
+    CHECK(a.eoppGap == b.eoppGap);
+    CHECK(a.ermiDpHard == b.ermiDpHard);
+    CHECK(a.ermiEoHard == b.ermiEoHard);
+    CHECK(a.ermiEoppHard == b.ermiEoppHard);
+    CHECK(a.ermiDpSoft == b.ermiDpSoft);
+    CHECK(a.ermiEoSoft == b.ermiEoSoft);
+    CHECK(a.ermiEoppSoft == b.ermiEoppSoft);
+    REQUIRE(a.groups.size() == b.groups.size());
+    for (std::size_t g = 0; g < a.groups.size(); ++g) {
+        CHECK(a.groups[g].n == b.groups[g].n);
+        CHECK(a.groups[g].baseRate == b.groups[g].baseRate);
+        CHECK(a.groups[g].selectionRate == b.groups[g].selectionRate);
+        CHECK(a.groups[g].truePositiveRate == b.groups[g].truePositiveRate);
+        CHECK(a.groups[g].falsePositiveRate == b.groups[g].falsePositiveRate);
+        CHECK(a.groups[g].accuracy == b.groups[g].accuracy);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("Fairness metrics in one pass over the rows equal the rows read one by one, bit for bit",
+          "[metrics][ermi]") {
+    // evaluateFairness counts the cells its rates and ERMI share in one pass, and
+    // evaluateBinaryFairness does so from P(ŷ = 1) alone, in registers for up to four groups:
+    // the same numbers as the separate ERMI
+    // calls and the masses added row by row. Probabilities include exactly ½ (predicted 1) and
+    // the value a rounding below it (predicted 0).
+    // One to four groups take the registers' path, five the rows' cells one by one.
+    for (const int groups : {1, 2, 3, 4, 5}) {
+        RandomStream random(4242, 9);
+        std::vector<std::string> names;
+        for (int g = 0; g < groups; ++g) names.push_back("g" + std::to_string(g));
+        const Eigen::Index n = 3001;
+        Eigen::VectorXi s(n), y(n);
+        Eigen::VectorXd probOne(n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            s(i) = static_cast<int>(random.uniformIndex(static_cast<std::uint64_t>(groups)));
+            y(i) = static_cast<int>(random.uniformIndex(2));
+            const double u = random.uniformOpen();
+            probOne(i) = i % 97 == 0   ? 0.5
+                         : i % 89 == 0 ? std::nextafter(0.5, 0.0)
+                                       : std::clamp(u + 0.15 * s(i) - 0.1 * y(i), 0.0, 1.0);
+        }
+        RowMatrix F(n, 2);
+        F.col(1) = probOne;
+        F.col(0).array() = 1.0 - probOne.array();
+        const Eigen::VectorXi predicted = (probOne.array() >= 0.5).cast<int>().matrix();
+        CHECK(predicted(0) == 1);
+        CHECK(predicted(89) == 0);
+        for (const int advantaged : {0, 1}) {
+            CAPTURE(groups, advantaged);
+            const FairnessMetrics onePass =
+                evaluateFairness(predicted, F, y, s, names, 2, advantaged);
+            const FairnessMetrics binary = evaluateBinaryFairness(probOne, y, s, names, advantaged);
+            checkSameMetrics(onePass, binary);
+            if (groups > 1) {
+                CHECK(onePass.dpGap > 0.05);
+                CHECK(onePass.ermiEoSoft > 0.0);
+            }
+            // Against the separate ERMI calls and hard predictions' masses added row by row.
+            using N = FairnessNotion;
+            CHECK(onePass.ermiDpHard ==
+                  Ermi::hard(N::DemographicParity, predicted, s, y, groups, 2, advantaged));
+            CHECK(onePass.ermiEoHard ==
+                  Ermi::hard(N::EqualizedOdds, predicted, s, y, groups, 2, advantaged));
+            CHECK(onePass.ermiEoppSoft ==
+                  Ermi::soft(N::EqualOpportunity, F, s, y, groups, advantaged));
+            CHECK(onePass.ermiEoSoft == Ermi::soft(N::EqualizedOdds, F, s, y, groups, advantaged));
+            CHECK(onePass.ermiDpSoft ==
+                  Ermi::soft(N::DemographicParity, F, s, y, groups, advantaged));
+            const FairnessMetrics added =
+                evaluateFairnessInExpectation(predicted.cast<double>(), y, s, names, advantaged);
+            CHECK(onePass.error == added.error);
+            CHECK(onePass.eoGap == added.eoGap);
+            CHECK(onePass.groups.back().truePositiveRate == added.groups.back().truePositiveRate);
+            // Without probabilities: the soft values are not known, the rest unchanged.
+            const FairnessMetrics hardOnly =
+                evaluateFairness(predicted, RowMatrix(0, 2), y, s, names, 2, advantaged);
+            CHECK(std::isnan(hardOnly.ermiDpSoft));
+            CHECK(hardOnly.ermiEoHard == onePass.ermiEoHard);
+            CHECK(hardOnly.eoppGap == onePass.eoppGap);
         }
     }
 }
