@@ -3,6 +3,7 @@
 #include <Eigen/Core>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -123,6 +124,20 @@ void releaseGaussian(const ReleaseSpec& spec, Value&& value, Random& random,
                 sigma * draws[static_cast<std::size_t>(used++)];
         }
     }
+}
+
+/// `count` Gaussian releases of `spec` whose noise-free values were summed into `sum` before
+/// their noise, when nothing but their sum is used: the sum of their independent N(0, σ²) noises
+/// on every entry, drawn at once as N(0, count·σ²) — the same distribution as `count`
+/// releaseGaussian calls summed, with `count` times fewer draws. For a simulation of local noise
+/// (each record noises its own contribution; the aggregator sees only the total). A tap sees
+/// the sum, against spec.sensitivity: one contributor differs between neighbours.
+template <typename Value, typename Random>
+void releaseGaussianSum(const ReleaseSpec& spec, long count, Value&& sum, Random& random) {
+    if (count <= 0) return;
+    ReleaseSpec total = spec;
+    total.noiseScale = spec.noiseScale * std::sqrt(static_cast<double>(count));
+    releaseGaussian(total, sum, random);
 }
 
 /// The Laplace mechanism on `value`: Laplace(spec.noiseScale) on every entry, in order.

@@ -1,6 +1,7 @@
 // isrl-dp-sgd: noise calibrated per trust model (statistically and in the statement), ε equal
 // to an independent evaluation of the zCDP calibration, trust ordering of the noise, refusals,
 // per-silo metrics, and the trust-model table with what it shows distrust costs ([trust-table]).
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "core/algorithms/registry.h"
+#include "core/algorithms/silo/silo_round_run.h"
 #include "core/algorithms/silo/silo_rounds.h"
 #include "core/data/units.h"
 #include "core/privacy/accounting_inputs.h"
@@ -385,5 +387,58 @@ TEST_CASE("isrl-dp-sgd: what distrust costs, per trust model and ε (table print
             for (const char* trust : {"central", "shuffle", "isrl"})
                 CHECK(std::abs(e(trust) - nonPrivate) < 0.005);
         }
+    }
+}
+
+TEST_CASE("Silo rounds: a record's clipped gradient and a batch's clipped sum are the plain ones",
+          "[isrl-dp-sgd][clipping]") {
+    // The silo loops clip a record's gradient r·x̃ by the scalar |r|·‖x̃‖ and sum c·x̃ without a
+    // gradient vector per record: the same values, up to rounding, as the plain gradient
+    // (σ(x̃·w) − y)·x̃ clipped to C by its own norm.
+    const DataSplit data = test::syntheticSilos(2000, 5);
+    const TrainConfig config = isrlConfig(1.0, "isrl");
+    SiloRoundSettings s;
+    s.localBatch = 20;
+    s.silosPerRound = 5;
+    TrainingObserver observer;
+    CancelToken cancel;
+    const Eigen::Index size = data.train.features() + 1;
+    Eigen::VectorXd w(size);
+    for (Eigen::Index j = 0; j < size; ++j)
+        w(j) = 0.7 * std::sin(1.3 * static_cast<double>(j) + 0.4);
+    const auto plain = [&](long row, double clip) {
+        Eigen::VectorXd x(size);
+        x.head(size - 1) = data.train.X.row(row).transpose();
+        x(size - 1) = 1.0;
+        const double residual = 1.0 / (1.0 + std::exp(-x.dot(w))) - data.train.y(row);
+        Eigen::VectorXd g = residual * x;
+        if (g.norm() > clip) g *= clip / g.norm();
+        return g;
+    };
+    std::vector<long> rows;
+    for (const long row : data.train.silos->rowsOf(2)) rows.push_back(row);
+    // The records' gradient norms, to put C between the smallest and the largest.
+    std::vector<double> norms;
+    for (const long row : rows) norms.push_back(plain(row, INFINITY).norm());
+    std::sort(norms.begin(), norms.end());
+    for (const double clip : {norms[norms.size() / 2], norms.front() / 2, norms.back() * 2}) {
+        INFO("C = " << clip);
+        s.clip = clip;
+        SiloRoundRun run(s, config, data, observer, cancel);
+        Eigen::VectorXd expected = Eigen::VectorXd::Zero(size), g(size);
+        long clippedRows = 0;
+        for (const long row : rows) {
+            const Eigen::VectorXd p = plain(row, clip);
+            expected += p;
+            clippedRows += plain(row, INFINITY).norm() > clip;
+            run.clippedGradient(row, w, g);
+            CHECK((g - p).norm() <= 1e-14 * (1.0 + p.norm()));
+        }
+        Eigen::VectorXd sum = Eigen::VectorXd::Ones(size);  // added to, not overwritten
+        CHECK(run.addClippedSum(rows, w, sum) == static_cast<long>(rows.size()));
+        CHECK((sum - Eigen::VectorXd::Ones(size) - expected).norm() <=
+              1e-13 * (1.0 + expected.norm()));
+        if (clip == norms.front() / 2) CHECK(clippedRows == static_cast<long>(rows.size()));
+        if (clip == norms.back() * 2) CHECK(clippedRows == 0);
     }
 }

@@ -285,6 +285,15 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
                 rounds.config.extra["auditor-step"] = "2";
                 claims.push_back(std::move(rounds));
             }
+            // Every trust model across silos: the noise is added to the records' sum (local),
+            // each silo's mean (ISRL, the default) or the server's average (central, shuffle).
+            if (readsParameter(algorithm, "trust")) {
+                for (const char* trust : {"local", "central", "shuffle"}) {
+                    Claim trusted = c;
+                    trusted.config.extra["trust"] = trust;
+                    claims.push_back(std::move(trusted));
+                }
+            }
             claims.push_back(std::move(c));
         }
     }

@@ -102,6 +102,46 @@ TEST_CASE("releaseGaussian adds the draws of normal() entry by entry, in either 
     }
 }
 
+TEST_CASE("releaseGaussianSum has the distribution of the sum of as many releases", "[noise]") {
+    // 40,000 sums of k = 17 releases at σ = 0.3: each entry ~ N(0, k·σ²). Variance and
+    // kurtosis as for the normal sampler (standard errors √(2/n) = 0.007 and √(24/n) = 0.024 of
+    // the normalised values), and the same against k summed releaseGaussian calls, whose
+    // empirical variance must agree within the two samples' errors.
+    const privacy::ReleaseSpec spec = privacy::ReleaseSpec::gaussian("test", 1.0, 0.3);
+    const long k = 17, n = 40000;
+    RandomStream atOnce(11, streams::kNoise), oneByOne(12, streams::kNoise);
+    std::vector<double> summed, separate;
+    Eigen::VectorXd value(1), each(1);
+    for (long i = 0; i < n; ++i) {
+        value(0) = 0.0;
+        privacy::releaseGaussianSum(spec, k, value, atOnce);
+        summed.push_back(value(0) / std::sqrt(k * 0.09));
+        double total = 0.0;
+        for (long j = 0; j < k; ++j) {
+            each(0) = 0.0;
+            privacy::releaseGaussian(spec, each, oneByOne);
+            total += each(0);
+        }
+        separate.push_back(total / std::sqrt(k * 0.09));
+    }
+    for (const std::vector<double>* sample : {&summed, &separate}) {
+        const Moments m = moments(*sample);
+        CHECK(std::fabs(m.mean) < 0.025);
+        CHECK(std::fabs(m.variance - 1.0) < 0.035);
+        CHECK(std::fabs(m.kurtosis - 3.0) < 0.12);
+    }
+    CHECK(std::fabs(moments(summed).variance - moments(separate).variance) < 0.05);
+    // Nothing to add for no releases; one release is releaseGaussian itself.
+    RandomStream a(5, streams::kNoise), b(5, streams::kNoise);
+    value(0) = 1.0;
+    privacy::releaseGaussianSum(spec, 0, value, a);
+    CHECK(value(0) == 1.0);
+    privacy::releaseGaussianSum(spec, 1, value, a);
+    each(0) = 1.0;
+    privacy::releaseGaussian(spec, each, b);
+    CHECK(value(0) == each(0));
+}
+
 TEST_CASE("normal() is Box–Muller with this machine's std::log where that is glibc's FMA log",
           "[noise]") {
     // normal() takes ln u1 from tableLog (so that fillNormals may take four at once); where

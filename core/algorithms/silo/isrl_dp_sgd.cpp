@@ -168,7 +168,7 @@ public:
         SiloRoundRun run(s, config, data, observer, cancel);
         run.account(noise.accounting ? &*noise.accounting : nullptr);
         Eigen::VectorXd& w = run.w();
-        Eigen::VectorXd g(w.size()), siloMean(w.size()), update(w.size());
+        Eigen::VectorXd siloMean(w.size()), update(w.size());
         const double k = static_cast<double>(s.localBatch);
         for (long r = 0; r < s.rounds; ++r) {
             if (!run.beginRound(r)) break;
@@ -176,16 +176,15 @@ public:
             for (const long silo : run.chosenSilos()) {
                 const double sigma = noise.siloSigma[static_cast<std::size_t>(silo)];
                 siloMean.setZero();
-                run.forEachClippedGradient(run.rows(silo), w, g, [&](Eigen::VectorXd& clipped) {
-                    // Local trust: the record noises its own clipped gradient before it leaves it.
-                    if (s.trust == SiloTrust::Local) {
-                        // Δ: a replaced record's clipped gradient
-                        const privacy::ReleaseSpec release =
-                            privacy::ReleaseSpec::gaussian("record-gradient", 2.0 * s.clip, sigma);
-                        privacy::releaseGaussian(release, clipped, run.noise());
-                    }
-                    siloMean += clipped;
-                });
+                const long records = run.addClippedSum(run.rows(silo), w, siloMean);
+                if (s.trust == SiloTrust::Local) {
+                    // Local trust: each record noises its own clipped gradient before it leaves
+                    // it (Δ: a replaced record's clipped gradient); only their sum is used, so
+                    // the records' noises are drawn as one sum.
+                    const privacy::ReleaseSpec release =
+                        privacy::ReleaseSpec::gaussian("record-gradient", 2.0 * s.clip, sigma);
+                    privacy::releaseGaussianSum(release, records, siloMean, run.noise());
+                }
                 siloMean /= k;  // normalised by K (the expected size under Poisson sampling)
                 if (s.trust == SiloTrust::Isrl) {
                     // Δ: one record replaced in the silo
@@ -268,6 +267,11 @@ private:
             (*lo == *hi ? formatNumber(*lo) : formatNumber(*lo) + " … " + formatNumber(*hi)) +
             (s.trust == SiloTrust::Local || s.trust == SiloTrust::Isrl
                  ? ", on the server's average σ_θ = " + formatNumber(noise.averageSigma)
+                 : std::string()) +
+            (s.trust == SiloTrust::Local
+                 ? " (simulated: the noises of a silo's batch of records, of which only the sum "
+                   "is used, are drawn as that sum, N(0, b·σ²) per coordinate for b records: the "
+                   "same distribution)"
                  : std::string());
         if (s.trust == SiloTrust::Shuffle) {
             report.warnings.push_back(

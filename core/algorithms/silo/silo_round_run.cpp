@@ -1,6 +1,7 @@
 #include "core/algorithms/silo/silo_round_run.h"
 
 #include <cmath>
+#include <limits>
 
 #include "core/engine/clipping.h"
 #include "core/engine/private_run_report.h"
@@ -23,6 +24,7 @@ SiloRoundRun::SiloRoundRun(const SiloRoundSettings& s, const TrainConfig& config
       m_w(Eigen::VectorXd::Zero(data.train.features() + 1)),
       m_average(m_w),
       // A silo's batch never has more rows than the silo: no round allocates.
+      m_rowNorms(m_evaluation.trainDesign().norms),
       m_scores(static_cast<std::size_t>(data.train.silos->maxRowsPerUnit())),
       m_sigmoids(m_scores.size()) {
     RunResult& result = m_session.result();
@@ -45,16 +47,55 @@ bool SiloRoundRun::beginRound(long r) {
     return true;
 }
 
-void SiloRoundRun::clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g) {
-    const double z = logisticScore(m_train, row, at);
-    gradientFromSigmoid(row, z, sigmoid(z), g);
+namespace {
+
+/// x̃·w for a row x̃ = (x, 1) of `size` doubles.
+double rowScore(const double* row, const double* w, Eigen::Index size) {
+    return Eigen::Map<const Eigen::VectorXd>(row, size).dot(
+        Eigen::Map<const Eigen::VectorXd>(w, size));
 }
 
-void SiloRoundRun::gradientFromSigmoid(long row, double score, double sigmoid, Eigen::VectorXd& g) {
-    m_roundLoss += logisticGradientFrom(m_train, row, score, sigmoid, g, m_lossShown);
+}  // namespace
+
+void SiloRoundRun::clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g) {
+    const double* x = m_train.X.withBias().row(row).data();
+    const double z = rowScore(x, at.data(), at.size());
+    g = clippedCoefficient(row, z, sigmoid(z)) * Eigen::Map<const Eigen::VectorXd>(x, at.size());
+}
+
+long SiloRoundRun::addClippedSum(const std::vector<long>& rows, const Eigen::VectorXd& at,
+                                 Eigen::VectorXd& sum) {
+    const long count = static_cast<long>(rows.size());
+    if (m_scores.size() < rows.size()) {  // not for a silo's batch (sized at construction)
+        m_scores.resize(rows.size());
+        m_sigmoids.resize(rows.size());
+    }
+    const RowMatrix& x = m_train.X.withBias();
+    const Eigen::Index size = at.size();
+    for (long k = 0; k < count; ++k)
+        m_scores[static_cast<std::size_t>(k)] =
+            rowScore(x.row(rows[static_cast<std::size_t>(k)]).data(), at.data(), size);
+    sigmoids(m_scores.data(), m_sigmoids.data(), count);
+    for (long k = 0; k < count; ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        const double c = clippedCoefficient(rows[i], m_scores[i], m_sigmoids[i]);
+        sum += c * Eigen::Map<const Eigen::VectorXd>(x.row(rows[i]).data(), size);
+    }
+    return count;
+}
+
+double SiloRoundRun::clippedCoefficient(long row, double score, double sigmoid) {
+    const int label = m_train.y(row);
+    const double residual = sigmoid - static_cast<double>(label);
+    // −log σ(±score); a sweep's observer shows no loss: NaN, and no logarithm per record.
+    m_roundLoss += m_lossShown ? softplus(label == 1 ? -score : score)
+                               : std::numeric_limits<double>::quiet_NaN();
     ++m_roundRows;
-    m_clippedSince += clipInPlace(g, m_s.clip);
     ++m_seenSince;
+    const double norm = std::abs(residual) * m_rowNorms(row);
+    if (!(norm > m_s.clip)) return residual;
+    ++m_clippedSince;
+    return residual * (m_s.clip / norm);
 }
 
 void SiloRoundRun::project(Eigen::VectorXd& v) const {

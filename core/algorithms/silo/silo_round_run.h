@@ -44,31 +44,16 @@ public:
     const std::vector<long>& chosenSilos() const { return m_chosen; }
     /// The training rows silo `silo` uses in this round (drawn from the sampling stream).
     const std::vector<long>& rows(long silo) { return m_batcher.next(silo, m_sampling); }
-    /// Row `row`'s logistic gradient at `at`, clipped to C, into `g`; its loss and whether it
-    /// was clipped are counted for the round's step report and the clip fraction.
+    /// Row `row`'s logistic gradient r·x̃ at `at` (r = σ(score) − y, x̃ = (x, 1)), clipped to C,
+    /// into `g`; its loss and whether it was clipped are counted for the round's step report and
+    /// the clip fraction. The clip is a scalar factor: ‖r·x̃‖ = |r|·‖x̃‖, with the rows' norms
+    /// computed once per run.
     void clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g);
-    /// clippedGradient of each of `rows` at the same `at`, in order, each handed to `use(g)`
-    /// (which may change g) before the next: the same bits and counts, but the rows' scores and
-    /// sigmoids are computed for all of them first, four sigmoids at a time, so that one row's
-    /// exp and division need not wait for the last row's clipping.
-    template <typename Use>
-    void forEachClippedGradient(const std::vector<long>& rows, const Eigen::VectorXd& at,
-                                Eigen::VectorXd& g, Use&& use) {
-        const long count = static_cast<long>(rows.size());
-        if (m_scores.size() < rows.size()) {  // not for a silo's batch (sized at construction)
-            m_scores.resize(rows.size());
-            m_sigmoids.resize(rows.size());
-        }
-        for (long k = 0; k < count; ++k)
-            m_scores[static_cast<std::size_t>(k)] =
-                logisticScore(m_train, rows[static_cast<std::size_t>(k)], at);
-        sigmoids(m_scores.data(), m_sigmoids.data(), count);
-        for (long k = 0; k < count; ++k) {
-            const auto i = static_cast<std::size_t>(k);
-            gradientFromSigmoid(rows[i], m_scores[i], m_sigmoids[i], g);
-            use(g);
-        }
-    }
+    /// Adds Σ clip(∇f(at, x_k), C) over `rows` to `sum`, with the counts of clippedGradient:
+    /// the rows' scores first, their sigmoids four at a time, then each row's clipped
+    /// coefficient times its row, without a gradient vector per record. Returns the rows.
+    long addClippedSum(const std::vector<long>& rows, const Eigen::VectorXd& at,
+                       Eigen::VectorXd& sum);
     /// Projects `v` onto the ball of radius D (no-op for D = ∞).
     void project(Eigen::VectorXd& v) const;
 
@@ -90,8 +75,9 @@ public:
     RunResult finish() { return m_session.finish(); }
 
 private:
-    /// The clipped gradient of row `row` from its score and σ(score), with the counts.
-    void gradientFromSigmoid(long row, double score, double sigmoid, Eigen::VectorXd& g);
+    /// The clipped coefficient c of row `row` (its clipped gradient is c·x̃) from its score and
+    /// σ(score), with the counts.
+    double clippedCoefficient(long row, double score, double sigmoid);
 
     const SiloRoundSettings& m_s;
     const Dataset& m_train;
@@ -107,7 +93,8 @@ private:
     double m_roundLoss = 0.0;
     long m_roundRows = 0;
     long m_clippedSince = 0, m_seenSince = 0;
-    std::vector<double> m_scores, m_sigmoids;  // a silo's rows (forEachClippedGradient)
+    const Eigen::VectorXd& m_rowNorms;         // ‖x̃‖ of every training row (the design's)
+    std::vector<double> m_scores, m_sigmoids;  // a silo's rows (addClippedSum)
 };
 
 /// The automatic step size of a silo run: η = D/√(R(C² + dσ²)), with σ the noise std per

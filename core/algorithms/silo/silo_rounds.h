@@ -178,6 +178,8 @@ public:
     /// θ, the final training loss and test metrics, and the per-silo test metrics of the
     /// released `w`.
     void finish(RunResult& result, const Eigen::VectorXd& w);
+    /// The training rows' design (x, 1), with each row's norm.
+    const DesignMatrix& trainDesign() const { return *m_trainDesign; }
 
 private:
     const RowMatrix& asRow(const Eigen::VectorXd& w);
