@@ -92,10 +92,10 @@ double SiloRoundRun::clippedCoefficient(long row, double score, double sigmoid) 
                                : std::numeric_limits<double>::quiet_NaN();
     ++m_roundRows;
     ++m_seenSince;
-    const double norm = std::abs(residual) * m_rowNorms(row);
-    if (!(norm > m_s.clip)) return residual;
-    ++m_clippedSince;
-    return residual * (m_s.clip / norm);
+    // ‖r·x̃‖ = |r|·‖x̃‖: the gradient is clipped as its scalar.
+    double coefficient = residual;
+    if (clipScale(std::abs(residual) * m_rowNorms(row), m_s.clip, coefficient)) ++m_clippedSince;
+    return coefficient;
 }
 
 void SiloRoundRun::project(Eigen::VectorXd& v) const {
