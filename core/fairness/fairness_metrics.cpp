@@ -1,7 +1,9 @@
 #include "core/fairness/fairness_metrics.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "core/fairness/ermi.h"
@@ -283,66 +285,64 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
 
 namespace {
 
-/// The cells of a binary classifier's rows in K groups (Cells::add with ŷ = [p ≥ ½] and masses
-/// (1 − p, p)), every sum held in a register: a row adds its masses to the sums of its cell and
-/// +0 to the others. The sums start at +0 and add masses ≥ 0 (or NaN), for which x + 0 = x, so
-/// each sum still adds its own rows' masses in row order: the same bits, without a branch on
-/// the row's cell or a sum waiting on memory. False (cells untouched) when a row's group or
-/// label is out of range.
+/// The cells of a binary classifier's rows in K groups: Cells::add with ŷ = [p ≥ ½] and masses
+/// (1 − p, p), into sums on the stack that nothing else can alias (each sum still adds its rows'
+/// masses in row order: the same bits). False (cells untouched) when a row's group or label is
+/// out of range.
 template <int K>
-bool binaryCellsInRegisters(const Eigen::Ref<const Eigen::VectorXd>& probOne,
-                            const Eigen::Ref<const Eigen::VectorXi>& y,
-                            const Eigen::Ref<const Eigen::VectorXi>& s, Ermi::Cells& cells) {
-    double all[2][K] = {}, ofLabel[2][2][K] = {};  // [class][group], [label][class][group]
-    long rows[2][K] = {}, positives[2][K] = {};    // [label][group]
+bool binaryCellsOf(const Eigen::Ref<const Eigen::VectorXd>& probOne,
+                   const Eigen::Ref<const Eigen::VectorXi>& y,
+                   const Eigen::Ref<const Eigen::VectorXi>& s, Ermi::Cells& cells) {
+    double all[2 * K] = {};      // [class·K + group]
+    double ofLabel[4 * K] = {};  // [(label·2 + class)·K + group]
+    long rows[2 * K] = {};       // [label·K + group]
+    long positives[2 * K] = {};  // [label·K + group]
     const Eigen::Index n = probOne.size();
+    const double* p = probOne.data();
+    const int* group = s.data();
+    const int* labels = y.data();
     for (Eigen::Index i = 0; i < n; ++i) {
-        const int a = s(i), label = y(i);
+        const int a = group[i], label = labels[i];
         if (a < 0 || a >= K || (label != 0 && label != 1)) return false;
-        const double one = probOne(i), zero = 1.0 - one;
-        const long hat = one >= 0.5 ? 1 : 0;
-        for (int g = 0; g < K; ++g) {
-            const bool in = a == g;
-            all[0][g] += in ? zero : 0.0;
-            all[1][g] += in ? one : 0.0;
-            for (int l = 0; l < 2; ++l) {
-                const bool cell = in && label == l;
-                ofLabel[l][0][g] += cell ? zero : 0.0;
-                ofLabel[l][1][g] += cell ? one : 0.0;
-                rows[l][g] += cell ? 1 : 0;
-                positives[l][g] += cell ? hat : 0;
-            }
-        }
+        const double one = p[i], zero = 1.0 - one;
+        all[a] += zero;
+        all[K + a] += one;
+        ofLabel[2 * label * K + a] += zero;
+        ofLabel[(2 * label + 1) * K + a] += one;
+        ++rows[label * K + a];
+        positives[label * K + a] += one >= 0.5 ? 1 : 0;
     }
     cells.rows = static_cast<long>(n);
     for (int g = 0; g < K; ++g) {
         for (int j = 0; j < 2; ++j) {
-            cells.allSoft[static_cast<std::size_t>(j * K + g)] = all[j][g];
+            cells.allSoft[static_cast<std::size_t>(j * K + g)] = all[j * K + g];
             for (int l = 0; l < 2; ++l)
-                cells.labelSoft[static_cast<std::size_t>((l * 2 + j) * K + g)] = ofLabel[l][j][g];
+                cells.labelSoft[static_cast<std::size_t>((l * 2 + j) * K + g)] =
+                    ofLabel[(l * 2 + j) * K + g];
         }
         for (int l = 0; l < 2; ++l) {
-            cells.counts[static_cast<std::size_t>((l * K + g) * 2)] = rows[l][g] - positives[l][g];
-            cells.counts[static_cast<std::size_t>((l * K + g) * 2 + 1)] = positives[l][g];
+            const long total = rows[l * K + g], predictedOne = positives[l * K + g];
+            cells.counts[static_cast<std::size_t>((l * K + g) * 2)] = total - predictedOne;
+            cells.counts[static_cast<std::size_t>((l * K + g) * 2 + 1)] = predictedOne;
         }
     }
     return true;
 }
 
-/// The cells of a binary classifier's rows, as Cells::add row by row (registers for up to four
-/// groups). False when a row's group or label is out of range.
+/// The cells of a binary classifier's rows, as Cells::add row by row (sums on the stack for up to
+/// four groups). False when a row's group or label is out of range.
 bool binaryCells(const Eigen::Ref<const Eigen::VectorXd>& probOne,
                  const Eigen::Ref<const Eigen::VectorXi>& y,
                  const Eigen::Ref<const Eigen::VectorXi>& s, Ermi::Cells& cells) {
     switch (cells.groups) {
         case 1:
-            return binaryCellsInRegisters<1>(probOne, y, s, cells);
+            return binaryCellsOf<1>(probOne, y, s, cells);
         case 2:
-            return binaryCellsInRegisters<2>(probOne, y, s, cells);
+            return binaryCellsOf<2>(probOne, y, s, cells);
         case 3:
-            return binaryCellsInRegisters<3>(probOne, y, s, cells);
+            return binaryCellsOf<3>(probOne, y, s, cells);
         case 4:
-            return binaryCellsInRegisters<4>(probOne, y, s, cells);
+            return binaryCellsOf<4>(probOne, y, s, cells);
         default:
             break;
     }
