@@ -26,7 +26,10 @@ SiloRoundRun::SiloRoundRun(const SiloRoundSettings& s, const TrainConfig& config
       // A silo's batch never has more rows than the silo: no round allocates.
       m_rowNorms(m_evaluation.trainDesign().norms),
       m_scores(static_cast<std::size_t>(data.train.silos->maxRowsPerUnit())),
-      m_sigmoids(m_scores.size()) {
+      m_sigmoids(m_scores.size()),
+      m_residuals(m_scores.size()),
+      m_norms(m_scores.size()),
+      m_coefficients(m_scores.size()) {
     RunResult& result = m_session.result();
     result.config = config;
     result.dataset = data.train.name;
@@ -60,42 +63,56 @@ double rowScore(const double* row, const double* w, Eigen::Index size) {
 void SiloRoundRun::clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g) {
     const double* x = m_train.X.withBias().row(row).data();
     const double z = rowScore(x, at.data(), at.size());
-    g = clippedCoefficient(row, z, sigmoid(z)) * Eigen::Map<const Eigen::VectorXd>(x, at.size());
+    const int label = m_train.y(row);
+    const double residual = sigmoid(z) - static_cast<double>(label);
+    RecordCounts counts;
+    if (m_lossShown) counts.loss = softplus(label == 1 ? -z : z);  // −log σ(±score)
+    // ‖r·x̃‖ = |r|·‖x̃‖: the gradient is clipped as its scalar.
+    double coefficient = residual;
+    counts.clipped = clipScale(std::abs(residual) * m_rowNorms(row), m_s.clip, coefficient);
+    g = coefficient * Eigen::Map<const Eigen::VectorXd>(x, at.size());
+    count(1, counts);
 }
 
 long SiloRoundRun::addClippedSum(const std::vector<long>& rows, const Eigen::VectorXd& at,
                                  Eigen::VectorXd& sum) {
-    const long count = static_cast<long>(rows.size());
+    const long records = static_cast<long>(rows.size());
     if (m_scores.size() < rows.size()) {  // not for a silo's batch (sized at construction)
-        m_scores.resize(rows.size());
-        m_sigmoids.resize(rows.size());
+        for (std::vector<double>* buffer :
+             {&m_scores, &m_sigmoids, &m_residuals, &m_norms, &m_coefficients})
+            buffer->resize(rows.size());
     }
     const RowMatrix& x = m_train.X.withBias();
     const Eigen::Index size = at.size();
-    for (long k = 0; k < count; ++k)
+    for (long k = 0; k < records; ++k)
         m_scores[static_cast<std::size_t>(k)] =
             rowScore(x.row(rows[static_cast<std::size_t>(k)]).data(), at.data(), size);
-    sigmoids(m_scores.data(), m_sigmoids.data(), count);
-    for (long k = 0; k < count; ++k) {
+    sigmoids(m_scores.data(), m_sigmoids.data(), records);
+    RecordCounts counts;
+    for (long k = 0; k < records; ++k) {
         const auto i = static_cast<std::size_t>(k);
-        const double c = clippedCoefficient(rows[i], m_scores[i], m_sigmoids[i]);
-        sum += c * Eigen::Map<const Eigen::VectorXd>(x.row(rows[i]).data(), size);
+        const int label = m_train.y(rows[i]);
+        m_residuals[i] = m_sigmoids[i] - static_cast<double>(label);
+        // ‖r·x̃‖ = |r|·‖x̃‖: each gradient is clipped as its scalar.
+        m_norms[i] = std::abs(m_residuals[i]) * m_rowNorms(rows[i]);
+        if (m_lossShown) counts.loss += softplus(label == 1 ? -m_scores[i] : m_scores[i]);
     }
-    return count;
+    counts.clipped = clippedCoefficients(m_norms.data(), records, m_s.clip, m_residuals.data(),
+                                         m_coefficients.data());
+    for (long k = 0; k < records; ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        sum += m_coefficients[i] * Eigen::Map<const Eigen::VectorXd>(x.row(rows[i]).data(), size);
+    }
+    count(records, counts);
+    return records;
 }
 
-double SiloRoundRun::clippedCoefficient(long row, double score, double sigmoid) {
-    const int label = m_train.y(row);
-    const double residual = sigmoid - static_cast<double>(label);
-    // −log σ(±score); a sweep's observer shows no loss: NaN, and no logarithm per record.
-    m_roundLoss += m_lossShown ? softplus(label == 1 ? -score : score)
-                               : std::numeric_limits<double>::quiet_NaN();
-    ++m_roundRows;
-    ++m_seenSince;
-    // ‖r·x̃‖ = |r|·‖x̃‖: the gradient is clipped as its scalar.
-    double coefficient = residual;
-    if (clipScale(std::abs(residual) * m_rowNorms(row), m_s.clip, coefficient)) ++m_clippedSince;
-    return coefficient;
+void SiloRoundRun::count(long records, const RecordCounts& counts) {
+    // A sweep's observer shows no loss: NaN.
+    m_roundLoss += m_lossShown ? counts.loss : std::numeric_limits<double>::quiet_NaN();
+    m_roundRows += records;
+    m_seenSince += records;
+    m_clippedSince += counts.clipped;
 }
 
 void SiloRoundRun::project(Eigen::VectorXd& v) const {

@@ -75,9 +75,13 @@ public:
     RunResult finish() { return m_session.finish(); }
 
 private:
-    /// The clipped coefficient c of row `row` (its clipped gradient is c·x̃) from its score and
-    /// σ(score), with the counts.
-    double clippedCoefficient(long row, double score, double sigmoid);
+    /// What records add to the round's step report and the clip fraction.
+    struct RecordCounts {
+        double loss = 0.0;  ///< their losses (when shown)
+        long clipped = 0;
+    };
+    /// Adds `records` records' counts to the run's.
+    void count(long records, const RecordCounts& counts);
 
     const SiloRoundSettings& m_s;
     const Dataset& m_train;
@@ -94,7 +98,8 @@ private:
     long m_roundRows = 0;
     long m_clippedSince = 0, m_seenSince = 0;
     const Eigen::VectorXd& m_rowNorms;         // ‖x̃‖ of every training row (the design's)
-    std::vector<double> m_scores, m_sigmoids;  // a silo's rows (addClippedSum)
+    // A silo's rows (addClippedSum): scores, σ(scores), residuals, gradient norms, coefficients.
+    std::vector<double> m_scores, m_sigmoids, m_residuals, m_norms, m_coefficients;
 };
 
 /// The automatic step size of a silo run: η = D/√(R(C² + dσ²)), with σ the noise std per
