@@ -34,14 +34,14 @@ public:
     double pureEpsilon() const { return m_inputs.pureEpsilon(); }
 
 private:
-    struct LastAnswer;
+    struct Answers;
 
     AccountingInputs m_inputs;
     OrderGrid m_grid;
     RdpCurve m_releaseCurve;
-    /// after()'s last answer by the release counts it depends on (shared by copies, which have
-    /// the same inputs; guarded: an accountant may answer several threads).
-    std::shared_ptr<LastAnswer> m_last;
+    /// after()'s answers by the release counts they depend on (shared by copies, which have the
+    /// same inputs; guarded: an accountant may answer several threads).
+    std::shared_ptr<Answers> m_answers;
 };
 
 /// The accountant of a run composed from what it releases: its repeated release, charged as

@@ -442,3 +442,33 @@ TEST_CASE("Silo rounds: a record's clipped gradient and a batch's clipped sum ar
         if (clip == norms.back() * 2) CHECK(clippedRows == 0);
     }
 }
+
+TEST_CASE("Silo noise is shared by the runs that ask for the same, and answers as a fresh one",
+          "[isrl-dp-sgd][accounting]") {
+    const DataSplit data = test::syntheticSilos(2000, 5);
+    const UnitIndex& silos = *data.train.silos;
+    SiloRoundSettings s;
+    s.localBatch = 16;
+    s.rounds = 30;
+    const std::string bound = "2C/K";
+    const auto shared = sharedSiloNoise(s, silos, 1.0, 1e-5, bound, false);
+    CHECK(sharedSiloNoise(s, silos, 1.0, 1e-5, bound, false) == shared);
+    // Anything the calibration reads makes another one.
+    CHECK(sharedSiloNoise(s, silos, 2.0, 1e-5, bound, false) != shared);
+    CHECK(sharedSiloNoise(s, silos, 1.0, 1e-6, bound, false) != shared);
+    CHECK(sharedSiloNoise(s, silos, 1.0, 1e-5, "C", false) != shared);
+    CHECK(sharedSiloNoise(s, silos, 1.0, 1e-5, bound, true) != shared);
+    SiloRoundSettings longer = s;
+    longer.rounds = 31;
+    CHECK(sharedSiloNoise(longer, silos, 1.0, 1e-5, bound, false) != shared);
+    // Its accountants remember every answer: asked in any order, again, and by a fresh
+    // accountant each time, the same ε.
+    for (const long rounds : {30L, 3L, 7L, 3L, 30L, 1L, 12L, 7L}) {
+        INFO("after " << rounds << " rounds");
+        const SiloNoise fresh(s, silos, 1.0, 1e-5, bound, false);
+        CHECK(shared->epsilonAfter(rounds) == fresh.epsilonAfter(rounds));
+        CHECK(shared->worstAfter(rounds).inputs().noiseMultiplier ==
+              fresh.worstAfter(rounds).inputs().noiseMultiplier);
+    }
+    CHECK(shared->epsilonAfter(30) > shared->epsilonAfter(3));
+}

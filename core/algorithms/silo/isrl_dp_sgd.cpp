@@ -32,7 +32,7 @@ const OwnNumber kStepSize{"step-size"};
 
 /// Where the noise goes and how large it is, for one run.
 struct TrustNoise {
-    std::optional<SiloNoise> accounting;  ///< empty when not private
+    std::shared_ptr<const SiloNoise> accounting;  ///< null when not private
     std::vector<double>
         siloSigma;              ///< per silo: std on its released mean (ISRL) or per record (local)
     double serverSigma = 0.0;   ///< std on the server's average (central, shuffle)
@@ -73,8 +73,8 @@ TrustNoise trustNoise(const SiloRoundSettings& s, const TrainConfig& config,
             break;
     }
     const bool serverSide = s.trust == SiloTrust::Central || s.trust == SiloTrust::Shuffle;
-    noise.accounting.emplace(s, silos, config.epsilon, config.delta, noise.sensitivityText,
-                             serverSide);
+    noise.accounting =
+        sharedSiloNoise(s, silos, config.epsilon, config.delta, noise.sensitivityText, serverSide);
     double meanSquare = 0.0;
     for (long u = 0; u < n; ++u) {
         const double sigma = noise.accounting->multiplier(u) * noise.sensitivity;
@@ -166,7 +166,7 @@ public:
         const bool diagnostics = recordsDiagnostics(config);
 
         SiloRoundRun run(s, config, data, observer, cancel);
-        run.account(noise.accounting ? &*noise.accounting : nullptr);
+        run.account(noise.accounting.get());
         Eigen::VectorXd& w = run.w();
         Eigen::VectorXd siloMean(w.size()), update(w.size());
         const double k = static_cast<double>(s.localBatch);

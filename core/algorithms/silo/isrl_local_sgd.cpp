@@ -58,9 +58,9 @@ public:
             double sigma = 0.0;
             if (std::isfinite(s.radius) && c.isPrivate() && data.train.silos &&
                 s.localBatch <= data.train.silos->minRowsPerUnit()) {
-                const SiloNoise noise(s, *data.train.silos, c.epsilon, c.delta, kSensitivity,
-                                      false);
-                sigma = 2.0 * s.clip * noise.multiplier(0) *
+                const std::shared_ptr<const SiloNoise> noise =
+                    sharedSiloNoise(s, *data.train.silos, c.epsilon, c.delta, kSensitivity, false);
+                sigma = 2.0 * s.clip * noise->multiplier(0) *
                         std::sqrt(static_cast<double>(s.localBatch) /
                                   static_cast<double>(s.silosPerRound));
             }
@@ -75,16 +75,17 @@ public:
         const TrainConfig& config = prepared.config();
         const UnitIndex& silos = *data.train.silos;
         const SiloRoundSettings s = siloRoundSettings(config);
-        std::optional<SiloNoise> accounting;
+        std::shared_ptr<const SiloNoise> accounting;
         std::vector<double> sigma(static_cast<std::size_t>(silos.units()), 0.0);
         if (config.isPrivate()) {
-            accounting.emplace(s, silos, config.epsilon, config.delta, kSensitivity, false);
+            accounting =
+                sharedSiloNoise(s, silos, config.epsilon, config.delta, kSensitivity, false);
             for (long u = 0; u < silos.units(); ++u)
                 sigma[static_cast<std::size_t>(u)] = 2.0 * s.clip * accounting->multiplier(u);
         }
 
         SiloRoundRun run(s, config, data, observer, cancel);
-        run.account(accounting ? &*accounting : nullptr);
+        run.account(accounting.get());
         Eigen::VectorXd& w = run.w();
         const Eigen::Index parameters = w.size();
         Eigen::VectorXd g(parameters), local(parameters), next(parameters);

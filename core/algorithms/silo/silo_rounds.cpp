@@ -323,6 +323,31 @@ SiloNoise::SiloNoise(const SiloRoundSettings& s, const UnitIndex& silos, double 
     }
 }
 
+std::shared_ptr<const SiloNoise> sharedSiloNoise(const SiloRoundSettings& s, const UnitIndex& silos,
+                                                 double epsilon, double delta,
+                                                 const std::string& sensitivity, bool serverSide) {
+    // Everything siloAccounting and the constructor read: the settings, the target, each
+    // silo's size in order, and the bound's wording last (its length is the rest of the key).
+    std::string key;
+    const auto add = [&key](const auto& value) {
+        key.append(reinterpret_cast<const char*>(&value), sizeof value);
+    };
+    add(static_cast<int>(s.calibration));
+    add(s.localBatch);
+    add(s.rounds);
+    add(s.clip);
+    add(epsilon);
+    add(delta);
+    add(serverSide);
+    add(silos.units());
+    for (long u = 0; u < silos.units(); ++u) add(silos.rowCount(u));
+    key += sensitivity;
+    static RecentResults<std::string, std::shared_ptr<const SiloNoise>> recent(16);
+    return recent.get(key, [&] {
+        return std::make_shared<const SiloNoise>(s, silos, epsilon, delta, sensitivity, serverSide);
+    });
+}
+
 std::pair<const privacy::RunAccountant*, double> SiloNoise::worst(long rounds) const {
     // The first accountant with the largest ε (each computed once: this runs at every
     // evaluation), or the first when none exceeds −1.

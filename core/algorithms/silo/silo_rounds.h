@@ -127,6 +127,13 @@ private:
     std::vector<long> m_releases;
 };
 
+/// The SiloNoise(s, silos, epsilon, delta, sensitivity, serverSide) of the runs that ask for
+/// the same one (a sweep's seeds and trust models, a run's step-size resolution and the run
+/// itself): calibrated once, and its accountants answer each ε once. Shared between threads.
+std::shared_ptr<const SiloNoise> sharedSiloNoise(const SiloRoundSettings& s, const UnitIndex& silos,
+                                                 double epsilon, double delta,
+                                                 const std::string& sensitivity, bool serverSide);
+
 /// Each silo's rows in the order it uses them: a fresh data-independent permutation per epoch,
 /// K consecutive rows per round (a partial epoch tail is skipped), or a Poisson sample.
 class SiloBatcher {
