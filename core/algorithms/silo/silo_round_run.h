@@ -97,7 +97,7 @@ private:
     double m_roundLoss = 0.0;
     long m_roundRows = 0;
     long m_clippedSince = 0, m_seenSince = 0;
-    const Eigen::VectorXd& m_rowNorms;         // ‖x̃‖ of every training row (the design's)
+    const Eigen::VectorXd& m_rowNorms;  // ‖x̃‖ of every training row (the design's)
     // A silo's rows (addClippedSum): scores, σ(scores), residuals, gradient norms, coefficients.
     std::vector<double> m_scores, m_sigmoids, m_residuals, m_norms, m_coefficients;
 };
