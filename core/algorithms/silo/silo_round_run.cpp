@@ -23,8 +23,8 @@ SiloRoundRun::SiloRoundRun(const SiloRoundSettings& s, const TrainConfig& config
       m_evaluation(config, data),
       m_w(Eigen::VectorXd::Zero(data.train.features() + 1)),
       m_average(m_w),
-      // A silo's batch never has more rows than the silo: no round allocates.
       m_rowNorms(m_evaluation.trainDesign().norms),
+      // A silo's batch never has more rows than the silo: no round allocates.
       m_scores(static_cast<std::size_t>(data.train.silos->maxRowsPerUnit())),
       m_sigmoids(m_scores.size()),
       m_residuals(m_scores.size()),

@@ -489,27 +489,21 @@ void SiloEvaluation::finish(RunResult& result, const Eigen::VectorXd& w) {
     result.units = siloTestMetrics(m_data, w);
 }
 
-double logisticScore(const Dataset& data, long row, const Eigen::VectorXd& theta) {
-    const Eigen::Index d = data.features();
-    return data.X.row(row).dot(theta.head(d)) + theta(d);
-}
+namespace {
 
-double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& theta,
-                        Eigen::VectorXd& gradient, bool withLoss) {
-    const double score = logisticScore(data, row, theta);
-    return logisticGradientFrom(data, row, score, sigmoid(score), gradient, withLoss);
-}
-
-double logisticGradientFrom(const Dataset& data, long row, double score, double sigmoid,
-                            Eigen::VectorXd& gradient, bool withLoss) {
+/// Binary logistic regression on rows x̃ = (x, 1) (bias last), score of class 1: the
+/// per-example gradient (σ(θ·x̃) − y)·x̃, for the heterogeneity diagnostic (the silo loops clip
+/// theirs as a coefficient, silo_round_run.h).
+void logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& theta,
+                      Eigen::VectorXd& gradient) {
     const Eigen::Index d = data.features();
-    const double residual = sigmoid - static_cast<double>(data.y(row));
+    const double score = data.X.row(row).dot(theta.head(d)) + theta(d);
+    const double residual = sigmoid(score) - static_cast<double>(data.y(row));
     gradient.head(d) = residual * data.X.row(row).transpose();
     gradient(d) = residual;
-    if (!withLoss) return std::numeric_limits<double>::quiet_NaN();
-    const double signedScore = data.y(row) == 1 ? score : -score;
-    return softplus(-signedScore);
 }
+
+}  // namespace
 
 std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta) {
     return unitTestMetrics(data, theta);
@@ -572,7 +566,7 @@ double siloHeterogeneity(const Dataset& train) {
     for (long u = 0; u < silos.units(); ++u) {
         Eigen::VectorXd mean = Eigen::VectorXd::Zero(d + 1);
         for (const long row : silos.rowsOf(u)) {
-            logisticGradient(train, row, w, g, /*withLoss=*/false);
+            logisticGradient(train, row, w, g);
             mean += g;
         }
         mean /= static_cast<double>(silos.rowCount(u));

@@ -152,18 +152,6 @@ private:
     std::vector<long> m_positions;           ///< Poisson draws: positions in the silo
 };
 
-/// Binary logistic regression on rows x̃ = (x, 1) (bias last), score of class 1: its
-/// per-example gradient (σ(θ·x̃) − y)·x̃ and, `withLoss`, its loss (else NaN: a logarithm per
-/// row that nobody reads).
-double logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& theta,
-                        Eigen::VectorXd& gradient, bool withLoss);
-/// The score θ·x̃ of row `row` that logisticGradient uses.
-double logisticScore(const Dataset& data, long row, const Eigen::VectorXd& theta);
-/// logisticGradient from the row's score and its sigmoid(score) (computed by the caller, e.g.
-/// four at a time with sigmoids()): the same bits.
-double logisticGradientFrom(const Dataset& data, long row, double score, double sigmoid,
-                            Eigen::VectorXd& gradient, bool withLoss);
-
 /// Per-silo test metrics of θ (error rate and mean cross-entropy on each silo's test rows;
 /// train rows from the training index) and the spread (worst − best test error).
 std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta);
