@@ -1,9 +1,7 @@
 #include "core/fairness/fairness_metrics.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 
 #include "core/fairness/ermi.h"
