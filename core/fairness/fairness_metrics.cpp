@@ -163,6 +163,16 @@ FairnessMetrics ratesFromHardPredictions(const Eigen::Ref<const Eigen::VectorXi>
     return ratesFromMasses(masses, N, groupNames, classes, advantagedClass);
 }
 
+/// The six ERMI fields of `m` from `ermi`.
+void setErmi(FairnessMetrics& m, const Ermi::AllNotions& ermi) {
+    m.ermiDpHard = ermi.dpHard;
+    m.ermiEoHard = ermi.eoHard;
+    m.ermiEoppHard = ermi.eoppHard;
+    m.ermiDpSoft = ermi.dpSoft;
+    m.ermiEoSoft = ermi.eoSoft;
+    m.ermiEoppSoft = ermi.eoppSoft;
+}
+
 /// ratesFromHardPredictions of the rows counted in `cells` (the same masses: whole numbers).
 FairnessMetrics ratesFromCells(const Ermi::Cells& cells, const std::vector<std::string>& groupNames,
                                int advantagedClass) {
@@ -185,13 +195,7 @@ FairnessMetrics ratesFromCells(const Ermi::Cells& cells, const std::vector<std::
 FairnessMetrics metricsFromCells(const Ermi::Cells& cells,
                                  const std::vector<std::string>& groupNames, int advantagedClass) {
     FairnessMetrics m = ratesFromCells(cells, groupNames, advantagedClass);
-    const Ermi::AllNotions ermi = Ermi::fromCells(cells, advantagedClass);
-    m.ermiDpHard = ermi.dpHard;
-    m.ermiEoHard = ermi.eoHard;
-    m.ermiEoppHard = ermi.eoppHard;
-    m.ermiDpSoft = ermi.dpSoft;
-    m.ermiEoSoft = ermi.eoSoft;
-    m.ermiEoppSoft = ermi.eoppSoft;
+    setErmi(m, Ermi::fromCells(cells, advantagedClass));
     return m;
 }
 
@@ -271,13 +275,7 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
     FairnessMetrics m =
         ratesFromHardPredictions(predicted, y, s, groupNames, classes, advantagedClass);
     if (N == 0) return m;
-    const Ermi::AllNotions ermi = Ermi::all(predicted, F, s, y, k, classes, advantagedClass);
-    m.ermiDpHard = ermi.dpHard;
-    m.ermiEoHard = ermi.eoHard;
-    m.ermiEoppHard = ermi.eoppHard;
-    m.ermiDpSoft = ermi.dpSoft;
-    m.ermiEoSoft = ermi.eoSoft;
-    m.ermiEoppSoft = ermi.eoppSoft;
+    setErmi(m, Ermi::all(predicted, F, s, y, k, classes, advantagedClass));
     return m;
 }
 
