@@ -162,13 +162,23 @@ Ermi::AllNotions Ermi::all(const Eigen::Ref<const Eigen::VectorXi>& predicted,
     // in any order — and the soft sums per (class, group) over all rows and over each label's
     // rows, each adding the same terms in the same row order as the joints one by one.
     Cells cells(groups, classes, soft);
-    for (Eigen::Index i = 0; i < rows; ++i) {
+    if (!countCells(predicted, F, s, y, cells))
+        return allByJoints(predicted, F, s, y, groups, classes, advantagedClass);
+    return fromCells(cells, advantagedClass);
+}
+
+bool Ermi::countCells(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                      const Eigen::Ref<const RowMatrix>& F,
+                      const Eigen::Ref<const Eigen::VectorXi>& s,
+                      const Eigen::Ref<const Eigen::VectorXi>& y, Cells& cells) {
+    const int groups = cells.groups, classes = cells.classes;
+    for (Eigen::Index i = 0; i < predicted.size(); ++i) {
         const int r = s(i), label = y(i), hat = predicted(i);
         if (r < 0 || r >= groups || label < 0 || label >= classes || hat < 0 || hat >= classes)
-            return allByJoints(predicted, F, s, y, groups, classes, advantagedClass);
+            return false;
         cells.add(r, label, hat, [&](int j) { return F(i, j); });
     }
-    return fromCells(cells, advantagedClass);
+    return true;
 }
 
 Ermi::Cells::Cells(int groups, int classes, bool soft)

@@ -70,6 +70,13 @@ struct Ermi {
             }
         }
     };
+    /// Adds every row of `predicted` (hard predictions ŷ), with its masses F(i, ·) when `soft`,
+    /// groups s and labels y. False, having stopped, at the first row whose group, label or
+    /// prediction is out of range (then the caller reads the rows another way).
+    static bool countCells(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                           const Eigen::Ref<const RowMatrix>& F,
+                           const Eigen::Ref<const Eigen::VectorXi>& s,
+                           const Eigen::Ref<const Eigen::VectorXi>& y, Cells& cells);
     /// all() of the rows counted in `cells` (advantagedClass in range).
     static AllNotions fromCells(const Cells& cells, int advantagedClass);
 

@@ -264,13 +264,8 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
     if (N > 0 && y.size() == N && s.size() == N && k >= 1 && advantagedClass >= 0 &&
         advantagedClass < classes && (!soft || F.cols() == classes)) {
         Ermi::Cells cells(k, classes, soft);
-        bool inRange = true;
-        for (Eigen::Index i = 0; i < N && inRange; ++i) {
-            const int a = s(i), label = y(i), c = predicted(i);
-            inRange = a >= 0 && a < k && label >= 0 && label < classes && c >= 0 && c < classes;
-            if (inRange) cells.add(a, label, c, [&](int j) { return F(i, j); });
-        }
-        if (inRange) return metricsFromCells(cells, groupNames, advantagedClass);
+        if (Ermi::countCells(predicted, F, s, y, cells))
+            return metricsFromCells(cells, groupNames, advantagedClass);
     }
     FairnessMetrics m =
         ratesFromHardPredictions(predicted, y, s, groupNames, classes, advantagedClass);
