@@ -63,10 +63,8 @@ double rowScore(const double* row, const double* w, Eigen::Index size) {
 void SiloRoundRun::clippedGradient(long row, const Eigen::VectorXd& at, Eigen::VectorXd& g) {
     const double* x = m_train.X.withBias().row(row).data();
     const double z = rowScore(x, at.data(), at.size());
-    const int label = m_train.y(row);
-    const double residual = sigmoid(z) - static_cast<double>(label);
     RecordCounts counts;
-    if (m_lossShown) counts.loss = softplus(label == 1 ? -z : z);  // −log σ(±score)
+    const double residual = residualOf(row, z, sigmoid(z), counts);
     // ‖r·x̃‖ = |r|·‖x̃‖: the gradient is clipped as its scalar.
     double coefficient = residual;
     counts.clipped = clipScale(std::abs(residual) * m_rowNorms(row), m_s.clip, coefficient);
@@ -91,11 +89,9 @@ long SiloRoundRun::addClippedSum(const std::vector<long>& rows, const Eigen::Vec
     RecordCounts counts;
     for (long k = 0; k < records; ++k) {
         const auto i = static_cast<std::size_t>(k);
-        const int label = m_train.y(rows[i]);
-        m_residuals[i] = m_sigmoids[i] - static_cast<double>(label);
+        m_residuals[i] = residualOf(rows[i], m_scores[i], m_sigmoids[i], counts);
         // ‖r·x̃‖ = |r|·‖x̃‖: each gradient is clipped as its scalar.
         m_norms[i] = std::abs(m_residuals[i]) * m_rowNorms(rows[i]);
-        if (m_lossShown) counts.loss += softplus(label == 1 ? -m_scores[i] : m_scores[i]);
     }
     counts.clipped = clippedCoefficients(m_norms.data(), records, m_s.clip, m_residuals.data(),
                                          m_coefficients.data());
@@ -105,6 +101,14 @@ long SiloRoundRun::addClippedSum(const std::vector<long>& rows, const Eigen::Vec
     }
     count(records, counts);
     return records;
+}
+
+double SiloRoundRun::residualOf(long row, double score, double sigmoid,
+                                RecordCounts& counts) const {
+    const int label = m_train.y(row);
+    // −log σ(±score), only where the observer shows it (not a logarithm per record of a sweep).
+    if (m_lossShown) counts.loss += softplus(label == 1 ? -score : score);
+    return sigmoid - static_cast<double>(label);
 }
 
 void SiloRoundRun::count(long records, const RecordCounts& counts) {

@@ -80,6 +80,9 @@ private:
         double loss = 0.0;  ///< their losses (when shown)
         long clipped = 0;
     };
+    /// Row `row`'s residual σ(score) − y (its gradient is the residual times x̃), its loss added
+    /// to `counts` when the observer shows it.
+    double residualOf(long row, double score, double sigmoid, RecordCounts& counts) const;
     /// Adds `records` records' counts to the run's.
     void count(long records, const RecordCounts& counts);
 
