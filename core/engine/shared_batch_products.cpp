@@ -112,6 +112,82 @@ constexpr long kRows = SharedBatchProducts::kChunkRows;
     }
 }
 
+/// scoresBody for a few columns (each its own pass): z[k][c] = Σ_j x[j][k]·θ[j][c] for the
+/// kRows rows of the chunk, the lanes across four rows instead of four columns, so no lane is
+/// spent on a column nobody uses. Each score is the same sum in the same order (from +0, feature
+/// by feature, a multiplication then an addition): the same bits as scoresBody's. Eight
+/// independent sums, one per four rows.
+[[gnu::always_inline]] inline void fewScoresBody(const double* chunk, long width, int columns,
+                                                 const double* parameters, long lanes,
+                                                 double* scores) {
+    using lanes::FourDoubles;
+    for (int c = 0; c < columns; ++c) {
+        FourDoubles sum[kRows / 4] = {};
+        for (long j = 0; j < width; ++j) {
+            const double t = parameters[j * lanes + c];
+            const FourDoubles theta = {t, t, t, t};
+            const double* x = chunk + j * kRows;
+#pragma GCC unroll 8
+            for (long q = 0; q < kRows / 4; ++q) sum[q] = sum[q] + lanes::load(x + 4 * q) * theta;
+        }
+        for (long q = 0; q < kRows / 4; ++q) {
+            for (long i = 0; i < 4; ++i) scores[(4 * q + i) * lanes + c] = sum[q][i];
+        }
+    }
+}
+
+/// gradientBody for a few columns: g_c[j] += x_k[j]·s[k][c] for the rows k of the chunk in
+/// order, read from the rows themselves, the lanes across four features; `gradient` holds each
+/// column's d + 1 sums one after another. Every entry adds the same terms in the same order as
+/// gradientBody's (a multiplication then an addition): the same bits. Four rows per pass over a
+/// column's sums.
+[[gnu::always_inline]] inline void fewGradientBody(const double* const* rows, long count,
+                                                   long width, int columns,
+                                                   const double* coefficients, long lanes,
+                                                   double* gradient) {
+    using lanes::FourDoubles;
+    const long body = width - width % 4;
+    for (int c = 0; c < columns; ++c) {
+        double* g = gradient + c * width;
+        long k = 0;
+        for (; k + 4 <= count; k += 4) {
+            const double* x0 = rows[k];
+            const double* x1 = rows[k + 1];
+            const double* x2 = rows[k + 2];
+            const double* x3 = rows[k + 3];
+            const double s0 = coefficients[k * lanes + c], s1 = coefficients[(k + 1) * lanes + c];
+            const double s2 = coefficients[(k + 2) * lanes + c];
+            const double s3 = coefficients[(k + 3) * lanes + c];
+            const FourDoubles v0 = {s0, s0, s0, s0}, v1 = {s1, s1, s1, s1};
+            const FourDoubles v2 = {s2, s2, s2, s2}, v3 = {s3, s3, s3, s3};
+            for (long j = 0; j < body; j += 4) {
+                FourDoubles gj = lanes::load(g + j);
+                gj = gj + lanes::load(x0 + j) * v0;
+                gj = gj + lanes::load(x1 + j) * v1;
+                gj = gj + lanes::load(x2 + j) * v2;
+                gj = gj + lanes::load(x3 + j) * v3;
+                lanes::store(g + j, gj);
+            }
+            for (long j = body; j < width; ++j) {
+                double gj = g[j];
+                gj = gj + x0[j] * s0;
+                gj = gj + x1[j] * s1;
+                gj = gj + x2[j] * s2;
+                gj = gj + x3[j] * s3;
+                g[j] = gj;
+            }
+        }
+        for (; k < count; ++k) {
+            const double* x = rows[k];
+            const double s = coefficients[k * lanes + c];
+            const FourDoubles v = {s, s, s, s};
+            for (long j = 0; j < body; j += 4)
+                lanes::store(g + j, lanes::load(g + j) + lanes::load(x + j) * v);
+            for (long j = body; j < width; ++j) g[j] = g[j] + x[j] * s;
+        }
+    }
+}
+
 /// The sums of kBlocks blocks of four lanes, from b0 on, over the entries [begin, end) of one
 /// row, into `out`: kBlocks independent sums.
 template <int kBlocks>
@@ -198,7 +274,7 @@ template <int kBlocks>
 /// four rows × four features at a time, transposed in registers, so that every store writes
 /// four values of one feature at once. Moves values only.
 [[gnu::always_inline]] inline void transposeBody(const double* const* rows, long width,
-                                                 double* chunk) {
+                                                 double* chunk, const double* const* ahead) {
     using Mask = long long __attribute__((vector_size(32)));
     const long body = width - width % 4;
     for (long k0 = 0; k0 < kRows; k0 += 4) {
@@ -206,7 +282,13 @@ template <int kBlocks>
         const double* r1 = rows[k0 + 1];
         const double* r2 = rows[k0 + 2];
         const double* r3 = rows[k0 + 3];
+        // The next chunk's rows k0 … k0 + 3 requested a line at a time while these are read, so
+        // that the requests never queue up behind one another.
+        const double* const* next = ahead ? ahead + k0 : nullptr;
         for (long j = 0; j < body; j += 4) {
+            if (next && j % 8 == 0) {
+                for (int r = 0; r < 4; ++r) __builtin_prefetch(next[r] + j);
+            }
             using lanes::FourDoubles;
             const FourDoubles a0 = lanes::load(r0 + j), a1 = lanes::load(r1 + j);
             const FourDoubles a2 = lanes::load(r2 + j), a3 = lanes::load(r3 + j);
@@ -219,6 +301,9 @@ template <int kBlocks>
             lanes::store(chunk + (j + 2) * kRows + k0, __builtin_shuffle(t0, t2, Mask{2, 3, 6, 7}));
             lanes::store(chunk + (j + 3) * kRows + k0, __builtin_shuffle(t1, t3, Mask{2, 3, 6, 7}));
         }
+        if (next) {
+            for (int r = 0; r < 4; ++r) __builtin_prefetch(next[r] + width - 1);
+        }
         for (long j = body; j < width; ++j) {
             chunk[j * kRows + k0] = r0[j];
             chunk[j * kRows + k0 + 1] = r1[j];
@@ -229,12 +314,14 @@ template <int kBlocks>
 }
 
 // The same bodies compiled for the baseline instructions and for AVX2 (chosen at run time).
-void transposeBaseline(const double* const* rows, long width, double* chunk) {
-    transposeBody(rows, width, chunk);
+void transposeBaseline(const double* const* rows, long width, double* chunk,
+                       const double* const* ahead) {
+    transposeBody(rows, width, chunk, ahead);
 }
 
-[[gnu::target("avx2")]] void transposeAvx2(const double* const* rows, long width, double* chunk) {
-    transposeBody(rows, width, chunk);
+[[gnu::target("avx2")]] void transposeAvx2(const double* const* rows, long width, double* chunk,
+                                           const double* const* ahead) {
+    transposeBody(rows, width, chunk, ahead);
 }
 
 void scoresBaseline(const double* chunk, long width, long rows, const Lanes* parameters,
@@ -252,6 +339,24 @@ void gradientBaseline(const double* chunk, long width, long rows, const Lanes* c
 [[gnu::target("avx2")]] void gradientAvx2(const double* chunk, long width, long rows,
                                           const Lanes* coefficients, long blocks, Lanes* gradient) {
     gradientBody(chunk, width, rows, coefficients, blocks, gradient);
+}
+
+void fewScoresBaseline(const double* chunk, long width, int columns, const double* parameters,
+                       long lanes, double* scores) {
+    fewScoresBody(chunk, width, columns, parameters, lanes, scores);
+}
+[[gnu::target("avx2")]] void fewScoresAvx2(const double* chunk, long width, int columns,
+                                           const double* parameters, long lanes, double* scores) {
+    fewScoresBody(chunk, width, columns, parameters, lanes, scores);
+}
+void fewGradientBaseline(const double* const* rows, long count, long width, int columns,
+                         const double* coefficients, long lanes, double* gradient) {
+    fewGradientBody(rows, count, width, columns, coefficients, lanes, gradient);
+}
+[[gnu::target("avx2")]] void fewGradientAvx2(const double* const* rows, long count, long width,
+                                             int columns, const double* coefficients, long lanes,
+                                             double* gradient) {
+    fewGradientBody(rows, count, width, columns, coefficients, lanes, gradient);
 }
 
 void sparseScoresBaseline(const SparseRows& sparse, const long* ids, long rows, long known,
@@ -273,8 +378,9 @@ void sparseGradientBaseline(const SparseRows& sparse, const long* ids, long rows
     sparseGradientBody(sparse, ids, rows, coefficients, blocks, gradient);
 }
 
-void transposeKernel(const double* const* rows, long width, double* chunk) {
-    (avx2Enabled() ? transposeAvx2 : transposeBaseline)(rows, width, chunk);
+void transposeKernel(const double* const* rows, long width, double* chunk,
+                     const double* const* ahead = nullptr) {
+    (avx2Enabled() ? transposeAvx2 : transposeBaseline)(rows, width, chunk, ahead);
 }
 
 void scoresKernel(const double* chunk, long width, long rows, const Lanes* parameters, long blocks,
@@ -286,6 +392,18 @@ void gradientKernel(const double* chunk, long width, long rows, const Lanes* coe
                     long blocks, Lanes* gradient) {
     (avx2Enabled() ? gradientAvx2 : gradientBaseline)(chunk, width, rows, coefficients, blocks,
                                                       gradient);
+}
+
+void fewScoresKernel(const double* chunk, long width, int columns, const double* parameters,
+                     long lanes, double* scores) {
+    (avx2Enabled() ? fewScoresAvx2 : fewScoresBaseline)(chunk, width, columns, parameters, lanes,
+                                                        scores);
+}
+
+void fewGradientKernel(const double* const* rows, long count, long width, int columns,
+                       const double* coefficients, long lanes, double* gradient) {
+    (avx2Enabled() ? fewGradientAvx2 : fewGradientBaseline)(rows, count, width, columns,
+                                                            coefficients, lanes, gradient);
 }
 
 void sparseScoresKernel(const SparseRows& sparse, const long* ids, long rows, long known,
@@ -373,14 +491,20 @@ SharedBatchProducts::SharedBatchProducts(const DesignMatrix& design, int columns
     m_coefficients.assign(static_cast<std::size_t>(kRows * lanes), 0.0);
     m_chunkIds.assign(static_cast<std::size_t>(kRows), 0);
     m_chunkRowPointers.assign(static_cast<std::size_t>(kRows), nullptr);
+    m_nextRowPointers.assign(static_cast<std::size_t>(kRows), nullptr);
     m_zeroRow.assign(static_cast<std::size_t>(m_width), 0.0);
+    m_fewGradient.assign(static_cast<std::size_t>(m_width * std::min(columns, kFewColumns)), 0.0);
 }
 
 void SharedBatchProducts::begin(int columns) {
     if (columns < 1 || columns > m_capacity)
         throw std::logic_error("SharedBatchProducts: more columns than its capacity");
     m_lanes = (columns + 7) / 8 * 8;
+    m_columns = columns;
+    // A design with rows' nonzeros keeps the lanes of columns (its sums skip the zeros).
+    m_few = columns <= kFewColumns && m_design.sparseRows() == nullptr;
     m_parametersFinite = true;
+    if (m_few) std::fill(m_fewGradient.begin(), m_fewGradient.begin() + m_width * columns, 0.0);
     std::fill(m_gradient.begin(), m_gradient.begin() + m_width * m_lanes, 0.0);
     std::fill(m_parameters.begin(), m_parameters.begin() + m_width * m_lanes, 0.0);
     std::fill(m_coefficients.begin(), m_coefficients.begin() + kRows * m_lanes, 0.0);
@@ -409,18 +533,33 @@ void SharedBatchProducts::forward(const std::vector<long>& batch, long size, lon
                            reinterpret_cast<Lanes*>(m_scores.data()));
         return;
     }
-    // The next chunk's rows requested now, read while this one is scored.
-    for (long k = c0 + count; k < std::min(size, c0 + count + kRows); ++k)
-        prefetchRow(X, batch[static_cast<std::size_t>(k)]);
+    // The first chunk's rows requested now; each chunk requests the next one's as it reads
+    // its own (transposeKernel).
+    if (c0 == 0) {
+        for (long k = 0; k < count; ++k) prefetchRow(X, batch[static_cast<std::size_t>(k)]);
+    }
     for (long k = 0; k < kRows; ++k) {
         m_chunkRowPointers[static_cast<std::size_t>(k)] =
             k < count ? X.data() + batch[static_cast<std::size_t>(c0 + k)] * m_width
                       : m_zeroRow.data();
+        const long next = c0 + count + k;
+        m_nextRowPointers[static_cast<std::size_t>(k)] =
+            next < size ? X.data() + batch[static_cast<std::size_t>(next)] * m_width
+                        : m_zeroRow.data();
     }
-    transposeKernel(m_chunkRowPointers.data(), m_width, m_chunk.data());
-    const long rows = (count + 3) / 4 * 4;
-    scoresKernel(m_chunk.data(), m_width, rows, reinterpret_cast<const Lanes*>(m_parameters.data()),
-                 m_lanes / 4, reinterpret_cast<Lanes*>(m_scores.data()));
+    transposeKernel(m_chunkRowPointers.data(), m_width, m_chunk.data(), m_nextRowPointers.data());
+    scoreChunk((count + 3) / 4 * 4);
+}
+
+void SharedBatchProducts::scoreChunk(long rows) {
+    if (m_few) {
+        fewScoresKernel(m_chunk.data(), m_width, m_columns, m_parameters.data(), m_lanes,
+                        m_scores.data());
+    } else {
+        scoresKernel(m_chunk.data(), m_width, rows,
+                     reinterpret_cast<const Lanes*>(m_parameters.data()), m_lanes / 4,
+                     reinterpret_cast<Lanes*>(m_scores.data()));
+    }
 }
 
 void SharedBatchProducts::backward() {
@@ -428,6 +567,9 @@ void SharedBatchProducts::backward() {
         sparseGradientKernel(*m_chunkSparse, m_chunkIds.data(), m_chunkRows,
                              reinterpret_cast<const Lanes*>(m_coefficients.data()), m_lanes / 4,
                              reinterpret_cast<Lanes*>(m_gradient.data()));
+    } else if (m_few) {
+        fewGradientKernel(m_chunkRowPointers.data(), m_chunkRows, m_width, m_columns,
+                          m_coefficients.data(), m_lanes, m_fewGradient.data());
     } else {
         gradientKernel(m_chunk.data(), m_width, m_chunkRows,
                        reinterpret_cast<const Lanes*>(m_coefficients.data()), m_lanes / 4,
@@ -438,8 +580,11 @@ void SharedBatchProducts::backward() {
 
 void SharedBatchProducts::getGradient(int first, RowMatrix& gradient) const {
     for (Eigen::Index a = 0; a < gradient.rows(); ++a) {
-        for (long j = 0; j < m_width; ++j)
-            gradient(a, j) = m_gradient[static_cast<std::size_t>(j * m_lanes + first + a)];
+        for (long j = 0; j < m_width; ++j) {
+            gradient(a, j) =
+                m_few ? m_fewGradient[static_cast<std::size_t>((first + a) * m_width + j)]
+                      : m_gradient[static_cast<std::size_t>(j * m_lanes + first + a)];
+        }
     }
 }
 
@@ -470,9 +615,7 @@ void SharedBatchProducts::scoreAllRows(const DesignMatrix& design,
                     k < count ? X.data() + (c0 + k) * m_width : m_zeroRow.data();
             }
             transposeKernel(m_chunkRowPointers.data(), m_width, m_chunk.data());
-            scoresKernel(m_chunk.data(), m_width, (count + 3) / 4 * 4,
-                         reinterpret_cast<const Lanes*>(m_parameters.data()), m_lanes / 4,
-                         reinterpret_cast<Lanes*>(m_scores.data()));
+            scoreChunk((count + 3) / 4 * 4);
         }
         for (std::size_t r = 0; r < scores.size(); ++r) {
             for (long k = 0; k < count; ++k) {

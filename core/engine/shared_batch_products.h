@@ -26,7 +26,9 @@ void prefetchSparseRow(const SparseRows& rows, long i);
 /// (a column is one score of one run: runs × p columns), and the gradient sums
 /// g_c += Σ_k s_{k,c} x̃_k of the per-row coefficients the runs computed from their scores.
 ///
-/// Columns are laid out in lanes of four, so one vector operation serves four runs. Each lane's
+/// Columns are laid out in lanes of four, so one vector operation serves four runs (a batch of
+/// at most kFewColumns columns over whole rows puts four rows, or four features, in the lanes
+/// instead, with the same sums in the same order). Each lane's
 /// arithmetic is fixed: a score is Σ_j x_kj·θ_cj summed in feature order, a gradient entry adds
 /// its rows in batch order, every step a multiplication then an addition (never fused). So a
 /// column's values do not depend on which other columns share the pass, how many there are, or
@@ -40,6 +42,9 @@ class SharedBatchProducts {
 public:
     /// Rows per chunk (the chunk of PerExampleGradients).
     static constexpr long kChunkRows = 32;
+    /// Up to this many columns, a batch over whole rows puts four rows (or four features) in the
+    /// lanes instead of four columns: the same sums, without lanes of columns nobody uses.
+    static constexpr int kFewColumns = 4;
 
     /// For rows of `design` (referenced; it must outlive this object) and up to `columns`
     /// columns.
@@ -79,22 +84,28 @@ public:
                       const std::vector<RowMatrix*>& scores);
 
 private:
+    /// The current chunk's scores from its transposed rows (`rows`: a multiple of 4).
+    void scoreChunk(long rows);
     std::size_t index(long k, int column) const {
         return static_cast<std::size_t>(k * m_lanes + column);
     }
 
     const DesignMatrix& m_design;
-    long m_width;      // d + 1
-    int m_capacity;    // columns
-    long m_lanes = 0;  // columns of the current batch, rounded up to a multiple of 8
+    long m_width;        // d + 1
+    int m_capacity;      // columns
+    long m_lanes = 0;    // columns of the current batch, rounded up to a multiple of 8
+    int m_columns = 0;   // columns of the current batch
+    bool m_few = false;  // kFewColumns or fewer over a design without its rows' nonzeros
     long m_chunkRows = 0;
     std::vector<double> m_parameters;               // [j][lane]
     std::vector<double> m_gradient;                 // [j][lane]
+    std::vector<double> m_fewGradient;              // [column][j], when m_few
     std::vector<double> m_chunk;                    // [j][k]: the chunk's rows, transposed
     std::vector<double> m_scores;                   // [k][lane]
     std::vector<double> m_coefficients;             // [k][lane]
     std::vector<long> m_chunkIds;                   // [k]: the chunk's rows, where sparse
     std::vector<const double*> m_chunkRowPointers;  // [k]: the chunk's dense rows (or zeros)
+    std::vector<const double*> m_nextRowPointers;   // [k]: the next chunk's (or zeros)
     std::vector<double> m_zeroRow;                  // the rows beyond a chunk's last
     const SparseRows* m_chunkSparse = nullptr;      // the chunk's nonzeros (forward), or dense
     bool m_parametersFinite = true;                 // every parameter set since begin() is finite

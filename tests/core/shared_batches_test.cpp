@@ -371,40 +371,41 @@ DesignMatrix productsDesign(bool oneHot) {
     return makeDesignMatrix(X, 0.0);
 }
 
-/// The scores and gradient sums of five runs from SharedBatchProducts checked against the plain
+/// The scores and gradient sums of `runs` runs from SharedBatchProducts checked against the plain
 /// sums, one multiplication and one addition at a time in feature and batch order; returned
 /// for comparisons between instruction sets and row layouts.
 void checkPlainSums(const DesignMatrix& design, std::vector<RowMatrix>& scores,
-                    std::vector<RowMatrix>& gradients) {
+                    std::vector<RowMatrix>& gradients, int runs = 5) {
     std::mt19937_64 random(8);
     std::normal_distribution<double> normal;
-    std::vector<RowMatrix> thetas(5, RowMatrix(1, 13));
+    std::vector<RowMatrix> thetas(static_cast<std::size_t>(runs), RowMatrix(1, 13));
     for (RowMatrix& theta : thetas)
         for (Eigen::Index j = 0; j < 13; ++j) theta(0, j) = normal(random);
     // 45 rows of a batch (two chunks, the second short), in a scattered order.
     std::vector<long> batch;
     for (long i = 0; i < 45; ++i) batch.push_back((i * 37) % 70);
-    std::vector<std::vector<double>> coefficients(5, std::vector<double>(45));
+    std::vector<std::vector<double>> coefficients(static_cast<std::size_t>(runs),
+                                                  std::vector<double>(45));
     for (auto& run : coefficients)
         for (double& c : run) c = normal(random);
 
     const auto compute = [&](std::vector<RowMatrix>& scores, std::vector<RowMatrix>& gradients) {
-        SharedBatchProducts products(design, 5);
+        SharedBatchProducts products(design, runs);
         std::vector<const RowMatrix*> models;
         std::vector<RowMatrix*> out;
-        scores.assign(5, RowMatrix(70, 1));
-        for (int r = 0; r < 5; ++r) {
+        scores.assign(static_cast<std::size_t>(runs), RowMatrix(70, 1));
+        for (int r = 0; r < runs; ++r) {
             models.push_back(&thetas[r]);
             out.push_back(&scores[r]);
         }
         products.scoreAllRows(design, models, out);
-        products.begin(5);
-        for (int r = 0; r < 5; ++r) products.setParameters(r, thetas[r]);
+        products.begin(runs);
+        for (int r = 0; r < runs; ++r) products.setParameters(r, thetas[r]);
         for (long c0 = 0; c0 < 45; c0 += SharedBatchProducts::kChunkRows) {
             const long count = std::min(SharedBatchProducts::kChunkRows, 45 - c0);
             products.forward(batch, 45, c0, count);
             for (long k = 0; k < count; ++k) {
-                for (int r = 0; r < 5; ++r) {
+                for (int r = 0; r < runs; ++r) {
                     // The chunk's scores are the rows' scores.
                     REQUIRE(products.score(k, r) == scores[r](batch[c0 + k], 0));
                     products.setCoefficient(k, r, coefficients[r][c0 + k]);
@@ -412,12 +413,12 @@ void checkPlainSums(const DesignMatrix& design, std::vector<RowMatrix>& scores,
             }
             products.backward();
         }
-        gradients.assign(5, RowMatrix(1, 13));
-        for (int r = 0; r < 5; ++r) products.getGradient(r, gradients[r]);
+        gradients.assign(static_cast<std::size_t>(runs), RowMatrix(1, 13));
+        for (int r = 0; r < runs; ++r) products.getGradient(r, gradients[r]);
     };
     compute(scores, gradients);
     // The plain sums, one multiplication and one addition at a time, in order.
-    for (int r = 0; r < 5; ++r) {
+    for (int r = 0; r < runs; ++r) {
         for (long i = 0; i < 70; ++i) {
             double z = 0.0;
             for (long j = 0; j < 13; ++j) {
@@ -447,21 +448,26 @@ TEST_CASE(
         INFO((oneHot ? "one-hot rows" : "dense rows"));
         const DesignMatrix design = productsDesign(oneHot);
         REQUIRE(design.sparse.empty() == !oneHot);  // one-hot: 4 or 5 of 13 entries nonzero
-        std::vector<RowMatrix> scores, gradients;
-        checkPlainSums(design, scores, gradients);
-        // The same bits with the baseline instructions as with AVX2, and over the whole rows.
-        INFO("AVX2 in use: " << avx2Enabled());
-        for (const bool baseline : {false, true}) {
-            for (const bool dense : {false, true}) {
-                useBaselineInstructionsOnly(baseline);
-                DesignMatrix::useDenseRowsOnly(dense);
-                std::vector<RowMatrix> again, againGradients;
-                checkPlainSums(design, again, againGradients);
-                DesignMatrix::useDenseRowsOnly(false);
-                useBaselineInstructionsOnly(false);
-                for (int r = 0; r < 5; ++r) {
-                    REQUIRE(again[r] == scores[r]);
-                    REQUIRE(againGradients[r] == gradients[r]);
+        // One to four runs put rows or features in the lanes over whole rows (kFewColumns),
+        // five to nine the runs: every count gives the plain sums.
+        for (int runs = 1; runs <= 9; ++runs) {
+            INFO(runs << " runs");
+            std::vector<RowMatrix> scores, gradients;
+            checkPlainSums(design, scores, gradients, runs);
+            // The same bits with the baseline instructions as with AVX2, and over the whole rows.
+            INFO("AVX2 in use: " << avx2Enabled());
+            for (const bool baseline : {false, true}) {
+                for (const bool dense : {false, true}) {
+                    useBaselineInstructionsOnly(baseline);
+                    DesignMatrix::useDenseRowsOnly(dense);
+                    std::vector<RowMatrix> again, againGradients;
+                    checkPlainSums(design, again, againGradients, runs);
+                    DesignMatrix::useDenseRowsOnly(false);
+                    useBaselineInstructionsOnly(false);
+                    for (int r = 0; r < runs; ++r) {
+                        REQUIRE(again[r] == scores[r]);
+                        REQUIRE(againGradients[r] == gradients[r]);
+                    }
                 }
             }
         }
