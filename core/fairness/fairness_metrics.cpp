@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include "core/fairness/ermi.h"
 
@@ -108,6 +110,35 @@ FairnessMetrics ratesFromMasses(const PredictionMasses& masses, Eigen::Index N,
                                 const std::vector<std::string>& groupNames, int classes,
                                 int advantagedClass);
 
+/// Throws std::invalid_argument unless y and s have the same length and every row's group is
+/// one of the k groups and its label one of the classes (and, when there are rows, y* is a
+/// class): what the counts below index by. Encoded data sets always pass; anything else is a
+/// caller's mistake, reported instead of written out of bounds.
+void requireCountableRows(const Eigen::Ref<const Eigen::VectorXi>& y,
+                          const Eigen::Ref<const Eigen::VectorXi>& s, int k, int classes,
+                          int advantagedClass) {
+    const auto fail = [](const std::string& what) {
+        throw std::invalid_argument("fairness metrics: " + what);
+    };
+    if (y.size() != s.size()) {
+        fail(std::to_string(y.size()) + " labels but " + std::to_string(s.size()) + " groups");
+    }
+    if (y.size() > 0 && (advantagedClass < 0 || advantagedClass >= classes)) {
+        fail("the advantaged class " + std::to_string(advantagedClass) + " is not one of the " +
+             std::to_string(classes) + " classes");
+    }
+    for (Eigen::Index i = 0; i < y.size(); ++i) {
+        if (s(i) < 0 || s(i) >= k) {
+            fail("row " + std::to_string(i) + "'s group " + std::to_string(s(i)) +
+                 " is not one of the " + std::to_string(k) + " groups");
+        }
+        if (y(i) < 0 || y(i) >= classes) {
+            fail("row " + std::to_string(i) + "'s label " + std::to_string(y(i)) +
+                 " is not one of the " + std::to_string(classes) + " classes");
+        }
+    }
+}
+
 /// The rates and gaps of dp-fermi.md §8 from each row's prediction mass: `massOf(i, add)` calls
 /// add(c, w) for every class c the row puts weight w on (a hard prediction: one class, weight
 /// 1; a randomised classifier: its probabilities). ERMI is left to the caller.
@@ -118,6 +149,7 @@ FairnessMetrics ratesFromMass(MassOf massOf, const Eigen::Ref<const Eigen::Vecto
                               int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
     const Eigen::Index N = y.size();
+    requireCountableRows(y, s, k, classes, advantagedClass);
     PredictionMasses masses(k, classes);
     for (Eigen::Index i = 0; i < N; ++i) {
         const int a = s(i), label = y(i);
@@ -137,15 +169,20 @@ FairnessMetrics ratesFromHardPredictions(const Eigen::Ref<const Eigen::VectorXi>
                                          int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
     const Eigen::Index N = y.size();
+    requireCountableRows(y, s, k, classes, advantagedClass);
+    if (predicted.size() != N) {
+        throw std::invalid_argument("fairness metrics: " + std::to_string(predicted.size()) +
+                                    " predictions for " + std::to_string(N) + " rows");
+    }
     std::vector<long> counts(static_cast<std::size_t>(k) * static_cast<std::size_t>(classes) *
                                  static_cast<std::size_t>(classes),
                              0);
     for (Eigen::Index i = 0; i < N; ++i) {
         const int a = s(i), label = y(i), c = predicted(i);
-        if (a < 0 || a >= k || label < 0 || label >= classes || c < 0 || c >= classes) {
-            // Not a group, label or class of this set: the rows one by one, as before.
-            return ratesFromMass([&](Eigen::Index row, auto add) { add(predicted(row), 1.0); }, y,
-                                 s, groupNames, classes, advantagedClass);
+        if (c < 0 || c >= classes) {
+            throw std::invalid_argument(
+                "fairness metrics: row " + std::to_string(i) + "'s prediction " +
+                std::to_string(c) + " is not one of the " + std::to_string(classes) + " classes");
         }
         ++counts[static_cast<std::size_t>((a * classes + label) * classes + c)];
     }
@@ -260,7 +297,8 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
     const Eigen::Index N = predicted.size();
     const bool soft = F.rows() == N;
     // The rates and every ERMI count the same (label, group, prediction) cells: one pass when
-    // every row's group, label and prediction is in range (else the rows one by one below).
+    // every row's group, label and prediction is in range (else counted below, which reports a
+    // row out of range).
     if (N > 0 && y.size() == N && s.size() == N && k >= 1 && advantagedClass >= 0 &&
         advantagedClass < classes && (!soft || F.cols() == classes)) {
         Ermi::Cells cells(k, classes, soft);
@@ -377,6 +415,10 @@ FairnessMetrics evaluateFairnessInExpectation(const Eigen::Ref<const Eigen::Vect
                                               int advantagedClass) {
     const auto k = static_cast<int>(groupNames.size());
     const Eigen::Index N = probOne.size();
+    if (y.size() != N) {
+        throw std::invalid_argument("fairness metrics: " + std::to_string(N) +
+                                    " probabilities for " + std::to_string(y.size()) + " rows");
+    }
     FairnessMetrics m = ratesFromMass(
         [&](Eigen::Index i, auto add) {
             add(1, probOne(i));

@@ -53,7 +53,10 @@ struct FairnessMetrics {
 };
 
 /// Evaluates hard predictions `predicted` (and, for soft ERMI, probabilities F, which may have
-/// zero rows to skip the soft values) against labels y and groups s.
+/// zero rows to skip the soft values) against labels y and groups s. Throws
+/// std::invalid_argument for a group, label or prediction out of range (groups 0 … k − 1 of
+/// the k group names, labels and predictions 0 … classes − 1), an advantaged class out of
+/// range, or vectors of different lengths: as do the two functions below.
 FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predicted,
                                  const Eigen::Ref<const RowMatrix>& F,
                                  const Eigen::Ref<const Eigen::VectorXi>& y,

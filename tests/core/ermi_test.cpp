@@ -443,3 +443,52 @@ TEST_CASE("Fairness metrics in one pass over the rows equal the rows read one by
         }
     }
 }
+
+TEST_CASE("Fairness metrics reject a group, label or prediction out of range with a clear error",
+          "[metrics]") {
+    // Before, the rates indexed their count matrices out of range for such rows.
+    const std::vector<std::string> groups{"a", "b"};
+    const Eigen::VectorXi y = (Eigen::VectorXi(4) << 0, 1, 1, 0).finished();
+    const Eigen::VectorXi s = (Eigen::VectorXi(4) << 0, 0, 1, 1).finished();
+    const Eigen::VectorXi predicted = (Eigen::VectorXi(4) << 0, 1, 0, 0).finished();
+    const Eigen::VectorXd probOne = (Eigen::VectorXd(4) << 0.2, 0.7, 0.4, 0.1).finished();
+    const RowMatrix none(0, 2);
+    // In range: the metrics (one row of four wrong).
+    REQUIRE(evaluateFairness(predicted, none, y, s, groups, 2, 1).error == 0.25);
+    REQUIRE(evaluateBinaryFairness(probOne, y, s, groups, 1).error == 0.25);
+
+    const auto message = [](const auto& evaluate) {
+        try {
+            evaluate();
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    Eigen::VectorXi badGroup = s;
+    badGroup(2) = 2;
+    Eigen::VectorXi badLabel = y;
+    badLabel(1) = -1;
+    Eigen::VectorXi badPrediction = predicted;
+    badPrediction(3) = 5;
+    CHECK(message([&] { evaluateFairness(predicted, none, y, badGroup, groups, 2, 1); }) ==
+          "fairness metrics: row 2's group 2 is not one of the 2 groups");
+    CHECK(message([&] { evaluateFairness(predicted, none, badLabel, s, groups, 2, 1); }) ==
+          "fairness metrics: row 1's label -1 is not one of the 2 classes");
+    CHECK(message([&] { evaluateFairness(badPrediction, none, y, s, groups, 2, 1); }) ==
+          "fairness metrics: row 3's prediction 5 is not one of the 2 classes");
+    CHECK(message([&] { evaluateFairness(predicted, none, y, s, groups, 2, 2); }) ==
+          "fairness metrics: the advantaged class 2 is not one of the 2 classes");
+    CHECK(message([&] { evaluateFairness(predicted, none, y, s.head(3), groups, 2, 1); }) ==
+          "fairness metrics: 4 labels but 3 groups");
+    CHECK(message([&] { evaluateFairness(predicted.head(3), none, y, s, groups, 2, 1); }) ==
+          "fairness metrics: 3 predictions for 4 rows");
+    CHECK(message([&] { evaluateBinaryFairness(probOne, y, badGroup, groups, 1); }) ==
+          "fairness metrics: row 2's group 2 is not one of the 2 groups");
+    CHECK(message([&] { evaluateBinaryFairness(probOne, badLabel, s, groups, 1); }) ==
+          "fairness metrics: row 1's label -1 is not one of the 2 classes");
+    CHECK(message([&] { evaluateFairnessInExpectation(probOne, y, badGroup, groups, 1); }) ==
+          "fairness metrics: row 2's group 2 is not one of the 2 groups");
+    CHECK(message([&] { evaluateFairnessInExpectation(probOne.head(3), y, s, groups, 1); }) ==
+          "fairness metrics: 3 probabilities for 4 rows");
+}
