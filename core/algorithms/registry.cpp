@@ -20,7 +20,7 @@ std::string ownSettingProblem(const std::vector<std::unique_ptr<Algorithm>>& alg
                               const std::string& name, OwnSettingKind kind) {
     bool declared = false;
     for (const auto& algorithm : algorithms) {
-        for (const ParamSpec& spec : algorithm->parameters()) {
+        for (const ParamSpec& spec : algorithm->declaredParameters()) {
             if (spec.name != name) continue;
             const bool number = spec.kind == ParamKind::Real || spec.kind == ParamKind::Integer;
             if (number != (kind == OwnSettingKind::Number)) {
@@ -90,7 +90,7 @@ const std::vector<ParamSpec>& allParameters() {
     static const std::vector<ParamSpec> list = [] {
         std::vector<ParamSpec> all = commonParameters();
         for (const auto& algorithm : algorithmRegistry()) {
-            for (const ParamSpec& spec : algorithm->parameters()) {
+            for (const ParamSpec& spec : algorithm->declaredParameters()) {
                 bool known = false;
                 for (const ParamSpec& seen : all) known = known || seen.name == spec.name;
                 if (!known) all.push_back(spec);
@@ -116,7 +116,7 @@ const ParamSpec* findParameter(const std::string& name) {
 std::string algorithmsReading(const std::string& name) {
     std::string names;
     for (const auto& algorithm : algorithmRegistry()) {
-        for (const ParamSpec& spec : algorithm->parameters()) {
+        for (const ParamSpec& spec : algorithm->declaredParameters()) {
             if (spec.name != name) continue;
             names += (names.empty() ? "" : ", ") + algorithm->name();
             break;

@@ -21,6 +21,11 @@ std::string taskName(Task task) {
     return task == Task::Regression ? "regression" : "classification";
 }
 
+const std::vector<ParamSpec>& Algorithm::declaredParameters() const {
+    std::call_once(m_declaredOnce, [this] { m_declared = parameters(); });
+    return m_declared;
+}
+
 TrainConfig Algorithm::resolve(const TrainConfig& config, const DataSplit& data) const {
     return resolveDefaults(config, data);
 }
@@ -30,7 +35,7 @@ namespace {
 /// The parameters `algorithm` declares beyond the common ones (kept in TrainConfig::extra).
 std::vector<ParamSpec> ownParametersOf(const Algorithm& algorithm) {
     std::vector<ParamSpec> own;
-    for (const ParamSpec& spec : algorithm.parameters()) {
+    for (const ParamSpec& spec : algorithm.declaredParameters()) {
         if (!findCommonParameter(spec.name)) own.push_back(spec);
     }
     return own;
@@ -57,7 +62,7 @@ std::string Algorithm::togetherKey(const TrainConfig& config, const Dataset& tra
 }
 
 bool readsParameter(const Algorithm& algorithm, const std::string& parameter) {
-    for (const ParamSpec& spec : algorithm.parameters()) {
+    for (const ParamSpec& spec : algorithm.declaredParameters()) {
         if (spec.name == parameter) return true;
     }
     return false;
@@ -96,7 +101,7 @@ PreparedConfig prepareRun(const Algorithm& algorithm, const TrainConfig& request
             if (s.name == name) return true;
         return false;
     };
-    for (const ParamSpec& spec : algorithm.parameters()) {
+    for (const ParamSpec& spec : algorithm.declaredParameters()) {
         if (spec.autoReads == AutoReads::Nothing || !spec.isAuto(spec.get(config))) continue;
         if (named(spec.name)) continue;
         resolved.readFromData.push_back({spec.name, spec.get(resolved), spec.autoMeaning,
@@ -114,7 +119,7 @@ namespace {
 /// The setting's value as text ("auto" when automatic), or "" when the algorithm has none.
 std::string progressSettingText(const Algorithm& algorithm, const TrainConfig& config) {
     const std::string& name = algorithm.capabilities().progressSetting;
-    for (const ParamSpec& spec : algorithm.parameters()) {
+    for (const ParamSpec& spec : algorithm.declaredParameters()) {
         if (spec.name != name) continue;
         const std::string text = spec.get(config);
         return spec.isAuto(text) ? std::string("auto") : text;

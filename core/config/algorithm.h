@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,10 @@ public:
     /// (commonParameters({...})) and its own (ownParameter). The CLI options, the GUI form,
     /// sweep axes, presets, run keys and records follow from them.
     virtual std::vector<ParamSpec> parameters() const = 0;
+    /// parameters(), built on the first call and kept: declarations never change, and a sweep
+    /// reads them several times for every run it prepares and records. Safe from several
+    /// threads at once.
+    const std::vector<ParamSpec>& declaredParameters() const;
 
     /// How charts draw it and the teaching panel explains it (default: a pentagon, reddish
     /// purple, the description).
@@ -132,6 +137,10 @@ public:
                                                const DataSplit& data,
                                                const std::vector<TrainingObserver*>& observers,
                                                const CancelToken& cancel) const;
+
+private:
+    mutable std::once_flag m_declaredOnce;
+    mutable std::vector<ParamSpec> m_declared;
 };
 
 /// Whether `algorithm` declares (reads) the setting `parameter`.

@@ -140,7 +140,7 @@ AutoTuneOutcome autoTune(const std::vector<TrainConfig>& candidates, const DataS
     if (options.steps.empty()) throw InputError("auto-tune needs at least one step to try");
     const Algorithm& algorithm = findAlgorithm(candidates.front().algorithm);
     bool hasStep = false;
-    for (const ParamSpec& spec : algorithm.parameters())
+    for (const ParamSpec& spec : algorithm.declaredParameters())
         hasStep = hasStep || spec.name == options.stepSetting;
     if (!hasStep) {
         throw InputError("auto-tune halves the setting '" + options.stepSetting + "', which " +

@@ -390,7 +390,8 @@ RunResult runResultFromJson(const JsonValue& json, RunContext* context) {
     // runs ran, as for the common ones.
     // (An algorithm this version does not know keeps its settings as recorded.)
     const Algorithm* algorithm = findAlgorithmOrNull(c.algorithm);
-    for (const ParamSpec& spec : algorithm ? algorithm->parameters() : std::vector<ParamSpec>{}) {
+    static const std::vector<ParamSpec> none;
+    for (const ParamSpec& spec : algorithm ? algorithm->declaredParameters() : none) {
         if (findCommonParameter(spec.name) || c.extra.count(spec.name)) continue;
         spec.set(c, spec.formerDefault.empty() ? spec.defaultValue : spec.formerDefault);
     }

@@ -344,3 +344,19 @@ TEST_CASE("Every algorithm counts its progress by a setting it declares, in its 
     fermi.epochs = 400;
     CHECK(progressText(findAlgorithm("dp-fermi"), fermi, 400) == "400 of 400 epochs");
 }
+
+TEST_CASE("Every registered algorithm's kept declarations are its declarations", "[registry]") {
+    for (const auto& entry : algorithmRegistry()) {
+        INFO(entry->name());
+        const std::vector<ParamSpec> fresh = entry->parameters();
+        const std::vector<ParamSpec>& kept = entry->declaredParameters();
+        REQUIRE(kept.size() == fresh.size());
+        for (std::size_t i = 0; i < fresh.size(); ++i) {
+            CHECK(kept[i].name == fresh[i].name);
+            CHECK(kept[i].defaultValue == fresh[i].defaultValue);
+            CHECK(kept[i].kind == fresh[i].kind);
+        }
+        // Built once: the same declarations on every later call.
+        CHECK(&entry->declaredParameters() == &kept);
+    }
+}
