@@ -99,24 +99,62 @@ DesignKey keyOf(const FeatureMatrix& features, double bound) {
 
 }  // namespace
 
+namespace {
+
+/// The shared designs, and the features whose designs are kept while a DesignRetention lives.
+struct SharedDesigns {
+    std::mutex mutex;
+    std::map<DesignKey, std::weak_ptr<const DesignMatrix>> designs;
+    /// Per retained features: the scopes retaining them and the designs kept for them.
+    std::map<const FeatureMatrix*, std::pair<int, std::vector<std::shared_ptr<const DesignMatrix>>>>
+        retained;
+};
+
+SharedDesigns& sharedDesigns() {
+    static SharedDesigns shared;
+    return shared;
+}
+
+}  // namespace
+
 std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const FeatureMatrix& features,
                                                        double bound) {
-    static std::mutex mutex;
-    static std::map<DesignKey, std::weak_ptr<const DesignMatrix>> designs;
+    SharedDesigns& shared = sharedDesigns();
     const DesignKey key = keyOf(features, bound);
     // Built under the lock: two runs starting at once on one data set must not build two
     // copies (the copy is what this saves); builds are short next to the runs.
-    const std::lock_guard<std::mutex> lock(mutex);
-    for (auto it = designs.begin(); it != designs.end();) {
-        it = it->second.expired() ? designs.erase(it) : std::next(it);
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    for (auto it = shared.designs.begin(); it != shared.designs.end();) {
+        it = it->second.expired() ? shared.designs.erase(it) : std::next(it);
     }
-    if (const auto found = designs.find(key); found != designs.end()) {
+    if (const auto found = shared.designs.find(key); found != shared.designs.end()) {
         if (std::shared_ptr<const DesignMatrix> design = found->second.lock()) return design;
     }
     auto design =
         std::make_shared<const DesignMatrix>(buildDesign(features.withBias(), bound, true));
-    designs[key] = design;
+    shared.designs[key] = design;
+    // Kept for the scope only where it reads the features' own rows (no copy of them).
+    if (const auto kept = shared.retained.find(&features);
+        kept != shared.retained.end() && design->borrowsFeatures()) {
+        kept->second.second.push_back(design);
+    }
     return design;
+}
+
+DesignRetention::DesignRetention(const FeatureMatrix& features) : m_features(&features) {
+    SharedDesigns& shared = sharedDesigns();
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    ++shared.retained[m_features].first;
+}
+
+DesignRetention::~DesignRetention() {
+    std::vector<std::shared_ptr<const DesignMatrix>> released;  // freed outside the lock
+    SharedDesigns& shared = sharedDesigns();
+    const std::lock_guard<std::mutex> lock(shared.mutex);
+    const auto kept = shared.retained.find(m_features);
+    if (kept == shared.retained.end() || --kept->second.first > 0) return;
+    released = std::move(kept->second.second);
+    shared.retained.erase(kept);
 }
 
 }  // namespace pfa

@@ -70,6 +70,22 @@ std::shared_ptr<const DesignMatrix> sharedDesignMatrix(FeatureMatrix&& features,
 std::shared_ptr<const DesignMatrix> sharedDesignMatrix(const RowMatrix& features,
                                                        double bound) = delete;
 
+/// While alive, the designs sharedDesignMatrix builds for `features` (this object) that read
+/// the features' own rows are kept until the scope ends, not only while a caller holds them:
+/// the runs of a sweep that follow one another on a data set then share one design instead of
+/// building it (norms, nonzeros) for each run. `features` must outlive the scope and not change
+/// while it lives. Scopes may nest and overlap, on any thread.
+class DesignRetention {
+public:
+    explicit DesignRetention(const FeatureMatrix& features);
+    ~DesignRetention();
+    DesignRetention(const DesignRetention&) = delete;
+    DesignRetention& operator=(const DesignRetention&) = delete;
+
+private:
+    const FeatureMatrix* m_features;
+};
+
 /// Requests every cache line of the `count` doubles from `first` ahead of their use.
 inline void prefetchValues(const double* first, long count) {
     const char* begin = reinterpret_cast<const char*>(first);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/algorithms/registry.h"
+#include "core/engine/design_matrix.h"
 #include "core/engine/run_streams.h"
 #include "core/sweep/results_file.h"
 #include "core/sweep/run_ledger.h"
@@ -227,6 +228,12 @@ SweepOutcome runSweep(const SweepSpec& spec, const DatasetProvider& provider,
     for (const auto& [key, prepared] : data)
         fingerprints[key] = {dataFingerprint(prepared->split.train),
                              dataFingerprint(prepared->split.test)};
+    // Their designs built once for the sweep, not once per run (the data does not change).
+    std::vector<std::unique_ptr<DesignRetention>> keptDesigns;
+    for (const auto& [key, prepared] : data) {
+        keptDesigns.push_back(std::make_unique<DesignRetention>(prepared->split.train.X));
+        keptDesigns.push_back(std::make_unique<DesignRetention>(prepared->split.test.X));
+    }
     auto worker = [&] {
         for (;;) {
             const std::size_t item = next.fetch_add(1);

@@ -164,3 +164,29 @@ TEST_CASE("A design keeps its rows' nonzero entries when most entries are zero",
     CHECK(makeDesignMatrix(features(5, 3), 0.0).sparse.empty());
     CHECK(sparseRowsOf(design.X(), 0.1).empty());
 }
+
+TEST_CASE("A sweep's data set keeps its designs that read its rows until the sweep ends",
+          "[design]") {
+    const FeatureMatrix X = features(50, 4);
+    const double longest = X.withBias().rowwise().norm().maxCoeff();
+    std::weak_ptr<const DesignMatrix> plain, rescaled, outside;
+    {
+        const DesignRetention keep(X);
+        plain = sharedDesignMatrix(X, 0.0);  // released at once, as a run ending
+        rescaled = sharedDesignMatrix(X, 0.5 * longest);
+        // Kept: the next run gets the same design instead of building another.
+        REQUIRE_FALSE(plain.expired());
+        CHECK(sharedDesignMatrix(X, 0.0).get() == plain.lock().get());
+        // A rescaled copy of the rows is not kept (memory): freed with its last holder.
+        CHECK(rescaled.expired());
+        // Another matrix is not covered by the scope.
+        const FeatureMatrix other = X;
+        outside = sharedDesignMatrix(other, 0.0);
+        CHECK(outside.expired());
+        {
+            const DesignRetention nested(X);  // scopes nest: the inner end keeps it
+        }
+        CHECK_FALSE(plain.expired());
+    }
+    CHECK(plain.expired());  // the scope ended: freed
+}
