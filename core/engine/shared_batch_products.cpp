@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/engine/four_lanes.h"
+#include "core/engine/linear_rows.h"
 #include "core/util/instruction_set.h"
 
 namespace pfa {
@@ -132,58 +133,6 @@ constexpr long kRows = SharedBatchProducts::kChunkRows;
         }
         for (long q = 0; q < kRows / 4; ++q) {
             for (long i = 0; i < 4; ++i) scores[(4 * q + i) * lanes + c] = sum[q][i];
-        }
-    }
-}
-
-/// gradientBody for a few columns: g_c[j] += x_k[j]·s[k][c] for the rows k of the chunk in
-/// order, read from the rows themselves, the lanes across four features; `gradient` holds each
-/// column's d + 1 sums one after another. Every entry adds the same terms in the same order as
-/// gradientBody's (a multiplication then an addition): the same bits. Four rows per pass over a
-/// column's sums.
-[[gnu::always_inline]] inline void fewGradientBody(const double* const* rows, long count,
-                                                   long width, int columns,
-                                                   const double* coefficients, long lanes,
-                                                   double* gradient) {
-    using lanes::FourDoubles;
-    const long body = width - width % 4;
-    for (int c = 0; c < columns; ++c) {
-        double* g = gradient + c * width;
-        long k = 0;
-        for (; k + 4 <= count; k += 4) {
-            const double* x0 = rows[k];
-            const double* x1 = rows[k + 1];
-            const double* x2 = rows[k + 2];
-            const double* x3 = rows[k + 3];
-            const double s0 = coefficients[k * lanes + c], s1 = coefficients[(k + 1) * lanes + c];
-            const double s2 = coefficients[(k + 2) * lanes + c];
-            const double s3 = coefficients[(k + 3) * lanes + c];
-            const FourDoubles v0 = {s0, s0, s0, s0}, v1 = {s1, s1, s1, s1};
-            const FourDoubles v2 = {s2, s2, s2, s2}, v3 = {s3, s3, s3, s3};
-            for (long j = 0; j < body; j += 4) {
-                FourDoubles gj = lanes::load(g + j);
-                gj = gj + lanes::load(x0 + j) * v0;
-                gj = gj + lanes::load(x1 + j) * v1;
-                gj = gj + lanes::load(x2 + j) * v2;
-                gj = gj + lanes::load(x3 + j) * v3;
-                lanes::store(g + j, gj);
-            }
-            for (long j = body; j < width; ++j) {
-                double gj = g[j];
-                gj = gj + x0[j] * s0;
-                gj = gj + x1[j] * s1;
-                gj = gj + x2[j] * s2;
-                gj = gj + x3[j] * s3;
-                g[j] = gj;
-            }
-        }
-        for (; k < count; ++k) {
-            const double* x = rows[k];
-            const double s = coefficients[k * lanes + c];
-            const FourDoubles v = {s, s, s, s};
-            for (long j = 0; j < body; j += 4)
-                lanes::store(g + j, lanes::load(g + j) + lanes::load(x + j) * v);
-            for (long j = body; j < width; ++j) g[j] = g[j] + x[j] * s;
         }
     }
 }
@@ -349,16 +298,6 @@ void fewScoresBaseline(const double* chunk, long width, int columns, const doubl
                                            const double* parameters, long lanes, double* scores) {
     fewScoresBody(chunk, width, columns, parameters, lanes, scores);
 }
-void fewGradientBaseline(const double* const* rows, long count, long width, int columns,
-                         const double* coefficients, long lanes, double* gradient) {
-    fewGradientBody(rows, count, width, columns, coefficients, lanes, gradient);
-}
-[[gnu::target("avx2")]] void fewGradientAvx2(const double* const* rows, long count, long width,
-                                             int columns, const double* coefficients, long lanes,
-                                             double* gradient) {
-    fewGradientBody(rows, count, width, columns, coefficients, lanes, gradient);
-}
-
 void sparseScoresBaseline(const SparseRows& sparse, const long* ids, long rows, long known,
                           const Lanes* parameters, long blocks, Lanes* scores) {
     sparseScoresBody(sparse, ids, rows, known, parameters, blocks, scores);
@@ -398,12 +337,6 @@ void fewScoresKernel(const double* chunk, long width, int columns, const double*
                      long lanes, double* scores) {
     (avx2Enabled() ? fewScoresAvx2 : fewScoresBaseline)(chunk, width, columns, parameters, lanes,
                                                         scores);
-}
-
-void fewGradientKernel(const double* const* rows, long count, long width, int columns,
-                       const double* coefficients, long lanes, double* gradient) {
-    (avx2Enabled() ? fewGradientAvx2 : fewGradientBaseline)(rows, count, width, columns,
-                                                            coefficients, lanes, gradient);
 }
 
 void sparseScoresKernel(const SparseRows& sparse, const long* ids, long rows, long known,
@@ -490,6 +423,7 @@ SharedBatchProducts::SharedBatchProducts(const DesignMatrix& design, int columns
     m_scores.assign(static_cast<std::size_t>(kRows * lanes), 0.0);
     m_coefficients.assign(static_cast<std::size_t>(kRows * lanes), 0.0);
     m_chunkIds.assign(static_cast<std::size_t>(kRows), 0);
+    m_columnCoefficients.assign(static_cast<std::size_t>(kRows), 0.0);
     m_chunkRowPointers.assign(static_cast<std::size_t>(kRows), nullptr);
     m_nextRowPointers.assign(static_cast<std::size_t>(kRows), nullptr);
     m_zeroRow.assign(static_cast<std::size_t>(m_width), 0.0);
@@ -524,9 +458,9 @@ void SharedBatchProducts::forward(const std::vector<long>& batch, long size, lon
     const RowMatrix& X = m_design.X();
     m_chunkRows = count;
     m_chunkSparse = m_parametersFinite ? m_design.sparseRows() : nullptr;
+    for (long k = 0; k < count; ++k)
+        m_chunkIds[static_cast<std::size_t>(k)] = batch[static_cast<std::size_t>(c0 + k)];
     if (m_chunkSparse) {
-        for (long k = 0; k < count; ++k)
-            m_chunkIds[static_cast<std::size_t>(k)] = batch[static_cast<std::size_t>(c0 + k)];
         // The batch's ids from the chunk on, so that the kernel requests rows ahead.
         sparseScoresKernel(*m_chunkSparse, batch.data() + c0, count, size - c0,
                            reinterpret_cast<const Lanes*>(m_parameters.data()), m_lanes / 4,
@@ -540,7 +474,7 @@ void SharedBatchProducts::forward(const std::vector<long>& batch, long size, lon
     }
     for (long k = 0; k < kRows; ++k) {
         m_chunkRowPointers[static_cast<std::size_t>(k)] =
-            k < count ? X.data() + batch[static_cast<std::size_t>(c0 + k)] * m_width
+            k < count ? X.data() + m_chunkIds[static_cast<std::size_t>(k)] * m_width
                       : m_zeroRow.data();
         const long next = c0 + count + k;
         m_nextRowPointers[static_cast<std::size_t>(k)] =
@@ -568,8 +502,15 @@ void SharedBatchProducts::backward() {
                              reinterpret_cast<const Lanes*>(m_coefficients.data()), m_lanes / 4,
                              reinterpret_cast<Lanes*>(m_gradient.data()));
     } else if (m_few) {
-        fewGradientKernel(m_chunkRowPointers.data(), m_chunkRows, m_width, m_columns,
-                          m_coefficients.data(), m_lanes, m_fewGradient.data());
+        // Each column's sums add the chunk's rows in order, four features in the lanes: the
+        // linear models' addScaledRows, whose terms and order are gradientBody's (the same bits).
+        const LinearRows rows{m_design.X().data(), m_width, m_width};
+        for (int c = 0; c < m_columns; ++c) {
+            for (long k = 0; k < m_chunkRows; ++k)
+                m_columnCoefficients[static_cast<std::size_t>(k)] = m_coefficients[index(k, c)];
+            addScaledRows(rows, m_chunkIds.data(), m_chunkRows, m_columnCoefficients.data(),
+                          m_fewGradient.data() + c * m_width);
+        }
     } else {
         gradientKernel(m_chunk.data(), m_width, m_chunkRows,
                        reinterpret_cast<const Lanes*>(m_coefficients.data()), m_lanes / 4,

@@ -103,7 +103,8 @@ private:
     std::vector<double> m_chunk;                    // [j][k]: the chunk's rows, transposed
     std::vector<double> m_scores;                   // [k][lane]
     std::vector<double> m_coefficients;             // [k][lane]
-    std::vector<long> m_chunkIds;                   // [k]: the chunk's rows, where sparse
+    std::vector<long> m_chunkIds;                   // [k]: the chunk's rows
+    std::vector<double> m_columnCoefficients;       // [k]: one column's, when m_few
     std::vector<const double*> m_chunkRowPointers;  // [k]: the chunk's dense rows (or zeros)
     std::vector<const double*> m_nextRowPointers;   // [k]: the next chunk's (or zeros)
     std::vector<double> m_zeroRow;                  // the rows beyond a chunk's last
