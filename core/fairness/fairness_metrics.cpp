@@ -159,47 +159,6 @@ FairnessMetrics ratesFromMass(MassOf massOf, const Eigen::Ref<const Eigen::Vecto
     return ratesFromMasses(masses, N, groupNames, classes, advantagedClass);
 }
 
-/// ratesFromMass of hard predictions: each row's one unit of mass counted per (group, label,
-/// prediction) in one pass, then added as whole numbers — sums of ones, exact in any order, so
-/// the same masses as adding the rows one by one.
-FairnessMetrics ratesFromHardPredictions(const Eigen::Ref<const Eigen::VectorXi>& predicted,
-                                         const Eigen::Ref<const Eigen::VectorXi>& y,
-                                         const Eigen::Ref<const Eigen::VectorXi>& s,
-                                         const std::vector<std::string>& groupNames, int classes,
-                                         int advantagedClass) {
-    const auto k = static_cast<int>(groupNames.size());
-    const Eigen::Index N = y.size();
-    requireCountableRows(y, s, k, classes, advantagedClass);
-    if (predicted.size() != N) {
-        throw std::invalid_argument("fairness metrics: " + std::to_string(predicted.size()) +
-                                    " predictions for " + std::to_string(N) + " rows");
-    }
-    std::vector<long> counts(static_cast<std::size_t>(k) * static_cast<std::size_t>(classes) *
-                                 static_cast<std::size_t>(classes),
-                             0);
-    for (Eigen::Index i = 0; i < N; ++i) {
-        const int a = s(i), label = y(i), c = predicted(i);
-        if (c < 0 || c >= classes) {
-            throw std::invalid_argument(
-                "fairness metrics: row " + std::to_string(i) + "'s prediction " +
-                std::to_string(c) + " is not one of the " + std::to_string(classes) + " classes");
-        }
-        ++counts[static_cast<std::size_t>((a * classes + label) * classes + c)];
-    }
-    PredictionMasses masses(k, classes);
-    for (int a = 0; a < k; ++a) {
-        for (int label = 0; label < classes; ++label) {
-            for (int c = 0; c < classes; ++c) {
-                const auto n = static_cast<double>(
-                    counts[static_cast<std::size_t>((a * classes + label) * classes + c)]);
-                masses.addRows(a, label, n);
-                masses.add(a, label, c, n);
-            }
-        }
-    }
-    return ratesFromMasses(masses, N, groupNames, classes, advantagedClass);
-}
-
 /// The six ERMI fields of `m` from `ermi`.
 void setErmi(FairnessMetrics& m, const Ermi::AllNotions& ermi) {
     m.ermiDpHard = ermi.dpHard;
@@ -210,7 +169,8 @@ void setErmi(FairnessMetrics& m, const Ermi::AllNotions& ermi) {
     m.ermiEoppSoft = ermi.eoppSoft;
 }
 
-/// ratesFromHardPredictions of the rows counted in `cells` (the same masses: whole numbers).
+/// The rates of the rows counted in `cells`: each cell's rows added as one whole number, in
+/// the order (group, label, prediction).
 FairnessMetrics ratesFromCells(const Ermi::Cells& cells, const std::vector<std::string>& groupNames,
                                int advantagedClass) {
     const int k = cells.groups, classes = cells.classes;
@@ -226,6 +186,34 @@ FairnessMetrics ratesFromCells(const Ermi::Cells& cells, const std::vector<std::
         }
     }
     return ratesFromMasses(masses, cells.rows, groupNames, classes, advantagedClass);
+}
+
+/// ratesFromMass of hard predictions: each row's one unit of mass counted per (group, label,
+/// prediction) in one pass (Ermi::Cells), then added as whole numbers — sums of ones, exact in
+/// any order, so the same masses as adding the rows one by one.
+FairnessMetrics ratesFromHardPredictions(const Eigen::Ref<const Eigen::VectorXi>& predicted,
+                                         const Eigen::Ref<const Eigen::VectorXi>& y,
+                                         const Eigen::Ref<const Eigen::VectorXi>& s,
+                                         const std::vector<std::string>& groupNames, int classes,
+                                         int advantagedClass) {
+    const auto k = static_cast<int>(groupNames.size());
+    const Eigen::Index N = y.size();
+    requireCountableRows(y, s, k, classes, advantagedClass);
+    if (predicted.size() != N) {
+        throw std::invalid_argument("fairness metrics: " + std::to_string(predicted.size()) +
+                                    " predictions for " + std::to_string(N) + " rows");
+    }
+    Ermi::Cells cells(k, classes, false);
+    for (Eigen::Index i = 0; i < N; ++i) {
+        const int c = predicted(i);
+        if (c < 0 || c >= classes) {
+            throw std::invalid_argument(
+                "fairness metrics: row " + std::to_string(i) + "'s prediction " +
+                std::to_string(c) + " is not one of the " + std::to_string(classes) + " classes");
+        }
+        cells.add(s(i), y(i), c, [](int) { return 0.0; });  // no masses: hard only
+    }
+    return ratesFromCells(cells, groupNames, advantagedClass);
 }
 
 /// The rates and every ERMI of the rows counted in `cells`.
@@ -314,6 +302,14 @@ FairnessMetrics evaluateFairness(const Eigen::Ref<const Eigen::VectorXi>& predic
 
 namespace {
 
+/// The class probabilities (1 − p, p) of a binary classifier's rows, one row each.
+RowMatrix classProbabilities(const Eigen::Ref<const Eigen::VectorXd>& probOne) {
+    RowMatrix F(probOne.size(), 2);
+    F.col(0).array() = 1.0 - probOne.array();
+    F.col(1) = probOne;
+    return F;
+}
+
 /// The cells of a binary classifier's rows in K groups: Cells::add with ŷ = [p ≥ ½] and masses
 /// (1 − p, p), into sums on the stack that nothing else can alias (each sum still adds its rows'
 /// masses in row order: the same bits). False (cells untouched) when a row's group or label is
@@ -401,11 +397,9 @@ FairnessMetrics evaluateBinaryFairness(const Eigen::Ref<const Eigen::VectorXd>& 
         if (binaryCells(probOne, y, s, cells))
             return metricsFromCells(cells, groupNames, advantagedClass);
     }
-    RowMatrix F(N, 2);
-    F.col(1) = probOne;
-    F.col(0).array() = 1.0 - probOne.array();
     const Eigen::VectorXi predicted = (probOne.array() >= 0.5).cast<int>().matrix();
-    return evaluateFairness(predicted, F, y, s, groupNames, 2, advantagedClass);
+    return evaluateFairness(predicted, classProbabilities(probOne), y, s, groupNames, 2,
+                            advantagedClass);
 }
 
 FairnessMetrics evaluateFairnessInExpectation(const Eigen::Ref<const Eigen::VectorXd>& probOne,
@@ -428,9 +422,7 @@ FairnessMetrics evaluateFairnessInExpectation(const Eigen::Ref<const Eigen::Vect
     if (N == 0) return m;
     // ERMI of the output distribution P(ŷ | x): the "soft" formula on the exact probabilities
     // of the randomised classifier, reported as both values (there is no single hard ŷ).
-    RowMatrix F(N, 2);
-    F.col(0) = (1.0 - probOne.array()).matrix();
-    F.col(1) = probOne;
+    const RowMatrix F = classProbabilities(probOne);
     m.ermiDpSoft = m.ermiDpHard =
         Ermi::soft(FairnessNotion::DemographicParity, F, s, y, k, advantagedClass);
     m.ermiEoSoft = m.ermiEoHard =
