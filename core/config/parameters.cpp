@@ -394,8 +394,12 @@ std::vector<ParamSpec> declareCommonParameters() {
     {
         ParamSpec& p = add(integerField<int>(
             "evaluate-every", "Evaluate every", &TrainConfig::evaluateEvery,
-            "evaluate the test metrics every this many epochs (and at the end)", 1, 1e9));
+            "evaluate the test metrics every this many epochs, or rounds or steps for the "
+            "algorithms that count those (whose long runs are evaluated at most about 50 times, "
+            "ppsgd's 100, and diff2 and dp-gd at most every 20 rounds), and after the last",
+            1, 1e9));
         p.unit = "epochs";
+        p.unitIsProgress = true;
         p.keyName = "evaluate_every";
         p.formerNames = {"evaluate_every"};
     }

@@ -57,6 +57,9 @@ struct ParamSpec {
     ParamKind kind = ParamKind::Real;
     std::string help;  ///< one line for tooltips and --help
     std::string unit;  ///< shown after values ("epochs"); may be empty
+    /// The unit is the algorithm's progress unit, plural (AlgorithmCapabilities::progressUnit:
+    /// "rounds" for a silo algorithm); `unit` is the epoch algorithms' word.
+    bool unitIsProgress = false;
     /// Allowed range of Real and Integer values (the automatic value is allowed besides).
     double min = -std::numeric_limits<double>::infinity();
     double max = std::numeric_limits<double>::infinity();

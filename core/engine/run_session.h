@@ -10,11 +10,13 @@
 //         ... the family's step ...
 //         if (!finite) { session.diverge("..."); break; }
 //         bool stop = session.stepped(info);
-//         if (session.evaluationDue(t + 1, T)) stop = session.evaluated(metrics) || stop;
+//         if (RunSession::evaluationDue(t + 1, T, config.evaluateEvery))
+//             stop = session.evaluated(metrics) || stop;
 //         if (session.stopRequested(stop, t + 1, T)) break;
 //     }
 //     ... the released model and its final metrics into session.result() ...
 //     return session.finish();
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -54,11 +56,16 @@ public:
     /// True when the observer asks to stop (see stopRequested).
     bool stepped(const StepInfo& info);
 
-    /// Whether the model is evaluated after step `done` of `total`: about `points` times a run
-    /// (every ⌊T/points⌋ steps, at least every step) and always after the last.
-    static bool evaluationDue(long done, long total, long points = 50) {
-        const long every = total / points > 1 ? total / points : 1;
-        return done % every == 0 || done == total;
+    /// Whether the model is evaluated after step `done` of `total` in a loop that counts steps or
+    /// rounds: every `evaluateEvery` steps (the run's evaluate-every setting), but no more than
+    /// about `points` times a run (every ⌊total/points⌋ steps when that is more), and always
+    /// after the last. evaluate-every 1 is the loop's own schedule.
+    static bool evaluationDue(long done, long total, long evaluateEvery, long points = 50) {
+        return dueEvery(done, total, std::max(evaluateEvery, total / points));
+    }
+    /// Whether step `done` of `total` is a multiple of `every` (at least 1) or the last.
+    static bool dueEvery(long done, long total, long every) {
+        return done % std::max(every, 1L) == 0 || done == total;
     }
 
     /// An evaluated model's metrics: stamped with the ε so far (at `metrics.step`) and the

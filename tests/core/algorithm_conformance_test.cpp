@@ -345,6 +345,50 @@ TEST_CASE("Every algorithm counts its progress by a setting it declares, in its 
     CHECK(progressText(findAlgorithm("dp-fermi"), fermi, 400) == "400 of 400 epochs");
 }
 
+TEST_CASE("Every algorithm that reads evaluate-every spaces its evaluations by it, in its unit",
+          "[conformance][registry]") {
+    int checked = 0;
+    for (const auto& entry : algorithmRegistry()) {
+        const Algorithm& algorithm = *entry;
+        if (!readsParameter(algorithm, "evaluate-every")) continue;
+        INFO(algorithm.name());
+        const DataSplit& data = test::tinyRunData(algorithm);
+        TrainConfig config = test::tinyRunConfig(algorithm);
+        const RunResult everyUnit = test::runQuietly(config, data);
+        REQUIRE(everyUnit.status == RunStatus::Completed);
+        REQUIRE_FALSE(everyUnit.history.empty());
+        const long last = progressAt(algorithm, everyUnit.history.back());
+        // More than the run: one evaluation, after the last step.
+        config.evaluateEvery = 1000000000;
+        const RunResult once = test::runQuietly(config, data);
+        REQUIRE(once.status == RunStatus::Completed);
+        CHECK(once.history.size() == 1);
+        CHECK(progressAt(algorithm, once.history.back()) == last);
+        // Every 2 units (or the loop's own wider spacing): never two evaluations 1 unit apart
+        // but the last, which is always evaluated.
+        config.evaluateEvery = 2;
+        const RunResult second = test::runQuietly(config, data);
+        REQUIRE(second.status == RunStatus::Completed);
+        REQUIRE_FALSE(second.history.empty());
+        CHECK(progressAt(algorithm, second.history.back()) == last);
+        CHECK(progressAt(algorithm, second.history.front()) >= std::min(2L, last));
+        for (std::size_t h = 1; h + 1 < second.history.size(); ++h)
+            CHECK(progressAt(algorithm, second.history[h]) -
+                      progressAt(algorithm, second.history[h - 1]) >=
+                  2);
+        CHECK(second.history.size() <= everyUnit.history.size());
+        // Every half run: after half of it, the whole of it (and the last, when odd).
+        config.evaluateEvery = static_cast<int>(std::max(2L, last / 2));
+        const RunResult halves = test::runQuietly(config, data);
+        REQUIRE(halves.status == RunStatus::Completed);
+        CHECK(halves.history.size() <= 3);
+        CHECK(progressAt(algorithm, halves.history.back()) == last);
+        ++checked;
+    }
+    // Every family but the reductions game, whose every round's evaluation is its result.
+    CHECK(checked >= 17);
+}
+
 TEST_CASE("Every registered algorithm's kept declarations are its declarations", "[registry]") {
     for (const auto& entry : algorithmRegistry()) {
         INFO(entry->name());

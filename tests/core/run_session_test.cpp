@@ -117,17 +117,43 @@ TEST_CASE("Run session: divergence is kept with its message", "[session]") {
 TEST_CASE("Run session: about 50 evaluations a run, always the last step", "[session]") {
     std::vector<long> due;
     for (long t = 1; t <= 120; ++t)
-        if (RunSession::evaluationDue(t, 120)) due.push_back(t);
+        if (RunSession::evaluationDue(t, 120, 1)) due.push_back(t);
     CHECK(due.size() == 60);  // every ⌊120/50⌋ = 2 steps
     CHECK(due.front() == 2);
     CHECK(due.back() == 120);
     int dueOfSeven = 0, dueOf101 = 0;
-    for (long t = 1; t <= 7; ++t) dueOfSeven += RunSession::evaluationDue(t, 7) ? 1 : 0;
-    for (long t = 1; t <= 101; ++t) dueOf101 += RunSession::evaluationDue(t, 101) ? 1 : 0;
+    for (long t = 1; t <= 7; ++t) dueOfSeven += RunSession::evaluationDue(t, 7, 1) ? 1 : 0;
+    for (long t = 1; t <= 101; ++t) dueOf101 += RunSession::evaluationDue(t, 101, 1) ? 1 : 0;
     CHECK(dueOfSeven == 7);  // short runs: every step
     CHECK(dueOf101 == 51);   // every 2nd step, and the last (odd) one
-    CHECK(RunSession::evaluationDue(100, 1000, 100));
-    CHECK_FALSE(RunSession::evaluationDue(105, 1000, 100));
+    CHECK(RunSession::evaluationDue(100, 1000, 1, 100));
+    CHECK_FALSE(RunSession::evaluationDue(105, 1000, 1, 100));
+}
+
+TEST_CASE("Run session: evaluate-every spaces a loop's evaluations, never more than its schedule",
+          "[session]") {
+    const auto dueSteps = [](long total, long every, long points) {
+        std::vector<long> due;
+        for (long t = 1; t <= total; ++t)
+            if (RunSession::evaluationDue(t, total, every, points)) due.push_back(t);
+        return due;
+    };
+    // 35 rounds every 5: the 5th, 10th, …, 35th.
+    CHECK(dueSteps(35, 5, 50) == std::vector<long>{5, 10, 15, 20, 25, 30, 35});
+    // Not a multiple: the last round is evaluated all the same.
+    CHECK(dueSteps(12, 5, 50) == std::vector<long>{5, 10, 12});
+    // More than the run: only the last (what bench --evaluation-share measures against).
+    CHECK(dueSteps(35, 1000000000, 50) == std::vector<long>{35});
+    // A long run keeps its own spacing when evaluate-every asks for more evaluations …
+    CHECK(dueSteps(1000, 3, 50).size() == 50);  // every ⌊1000/50⌋ = 20 steps
+    // … and takes evaluate-every's when that asks for fewer.
+    CHECK(dueSteps(1000, 100, 50) ==
+          std::vector<long>{100, 200, 300, 400, 500, 600, 700, 800, 900, 1000});
+    // dueEvery: a fixed spacing (epochs of s steps, a family's own floor), the last always.
+    CHECK(RunSession::dueEvery(40, 100, 20));
+    CHECK_FALSE(RunSession::dueEvery(41, 100, 20));
+    CHECK(RunSession::dueEvery(100, 100, 30));
+    CHECK(RunSession::dueEvery(7, 9, 0));  // a spacing below 1 is every step
 }
 
 TEST_CASE("Every algorithm stops when its observer asks after the first step",

@@ -365,6 +365,24 @@ TEST_CASE("Parameter form: an algorithm's own parameters get rows and are stored
     CHECK(qobject_cast<QLineEdit*>(other.field("tail-weight"))->text().isEmpty());
 }
 
+TEST_CASE("Parameter form: evaluate-every counts in the algorithm's own unit", "[ui][form]") {
+    ParameterForm form(pfa::commonParameters({"evaluate-every"}));
+    auto* box = qobject_cast<QSpinBox*>(form.field("evaluate-every"));
+    REQUIRE(box);
+    CHECK(box->suffix() == QStringLiteral(" epoch"));
+    form.setAlgorithm(pfa::findAlgorithm("isrl-dp-sgd"));
+    CHECK(form.isShown("evaluate-every"));
+    CHECK(box->suffix() == QStringLiteral(" round"));
+    box->setValue(5);
+    CHECK(box->suffix() == QStringLiteral(" rounds"));
+    form.setAlgorithm(pfa::findAlgorithm("noisy-clipped-gd"));
+    CHECK(box->suffix() == QStringLiteral(" steps"));
+    form.setAlgorithm(pfa::findAlgorithm("dp-fermi"));
+    CHECK(box->suffix() == QStringLiteral(" epochs"));
+    box->setValue(1);
+    CHECK(box->suffix() == QStringLiteral(" epoch"));
+}
+
 TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)",
           "[ui][form][screenshot][slow]") {
     for (const auto& algorithm : pfa::algorithmRegistry()) {

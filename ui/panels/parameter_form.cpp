@@ -29,6 +29,15 @@ constexpr int kLongestLabelLine = 20;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
+/// A spin box's unit, plural ("epochs"); its suffix shows it, singular for 1.
+constexpr const char* kUnitProperty = "pfaUnit";
+
+void showUnitSuffix(QSpinBox* box) {
+    const QString unit = QStringLiteral(" ") + box->property(kUnitProperty).toString();
+    const QString single = unit.endsWith(QLatin1Char('s')) ? unit.chopped(1) : unit;
+    box->setSuffix(box->value() == 1 ? single : unit);
+}
+
 /// A spin box whose minimum width fits six digits (and its unit), not the ten digits of its
 /// largest value: a narrow dock keeps room for the labels, and larger values still fit once
 /// the dock is wider.
@@ -152,16 +161,13 @@ QWidget* ParameterForm::makeField(const pfa::ParamSpec& spec) {
                 box->setRange(static_cast<int>(lowest),
                               static_cast<int>(std::min(spec.max, double(INT_MAX))));
                 // A unit the label does not already name ("Evaluate every 2 epochs"), singular
-                // for 1 ("1 epoch").
+                // for 1 ("1 epoch"); an algorithm's progress unit follows the algorithm
+                // (setAlgorithm).
                 if (!spec.unit.empty() &&
                     !qs(spec.label).contains(qs(spec.unit), Qt::CaseInsensitive)) {
-                    const QString unit = QStringLiteral(" ") + qs(spec.unit);
-                    const QString single = unit.endsWith(QLatin1Char('s')) ? unit.chopped(1) : unit;
-                    auto suffix = [box, unit, single](int value) {
-                        box->setSuffix(value == 1 ? single : unit);
-                    };
-                    connect(box, &QSpinBox::valueChanged, box, suffix);
-                    suffix(box->value());
+                    box->setProperty(kUnitProperty, qs(spec.unit));
+                    connect(box, &QSpinBox::valueChanged, box, [box] { showUnitSuffix(box); });
+                    showUnitSuffix(box);
                 }
                 connect(box, &QSpinBox::valueChanged, this, &ParameterForm::onEdited);
                 return box;
@@ -268,12 +274,18 @@ void setFormRowVisible(QFormLayout* form, QWidget* field, bool visible) {
 }
 
 void ParameterForm::setAlgorithm(const pfa::Algorithm& algorithm) {
-    const std::vector<pfa::ParamSpec> declared = algorithm.parameters();
+    const std::vector<pfa::ParamSpec>& declared = algorithm.declaredParameters();
+    const QString progressUnit = qs(algorithm.capabilities().progressUnit) + QStringLiteral("s");
     for (Row& row : m_rows) {
         row.shown = std::any_of(declared.begin(), declared.end(), [&](const pfa::ParamSpec& spec) {
             return spec.name == row.spec->name;
         });
         setFormRowVisible(m_layout, row.field, row.shown);
+        auto* box = qobject_cast<QSpinBox*>(row.field);
+        if (row.spec->unitIsProgress && box && box->property(kUnitProperty).isValid()) {
+            box->setProperty(kUnitProperty, progressUnit);
+            showUnitSuffix(box);
+        }
     }
 }
 

@@ -44,7 +44,7 @@ public:
     }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(
-            {"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
+            {"epsilon", "delta", "seed", "evaluate-every", "secure-noise", "diagnostics"},
             {diff2::roundsParameter(), diff2::restartPeriodParameter(), diff2::stepParameter(),
              diff2::fullClipParameter(), diff2::clipRatioParameter(), diff2::noiseSplitParameter(),
              diff2::modelParameter()});

@@ -708,7 +708,8 @@ public:
 
         StepInfo info;
         info.step = r;
-        info.epoch = static_cast<int>((r - 1) / kEvaluateEvery) + 1;
+        const long every = std::max<long>(kEvaluateEvery, m_config.evaluateEvery);
+        info.epoch = static_cast<int>((r - 1) / every) + 1;
         info.batchRows = static_cast<long>(m_n);
         info.batchLoss = m_roundLossShown ? m_roundLoss : kNaN;
         bool stop = m_session.stepped(info);
@@ -717,7 +718,7 @@ public:
         // (‖x‖² overflowing is where the exact loss used to become infinite.)
         const bool diverged = !std::isfinite(m_x.squaredNorm());
         const long R = m_settings.rounds;
-        if (r % kEvaluateEvery == 0 || r == R || diverged) {
+        if (RunSession::dueEvery(r, R, every) || diverged) {
             EpochMetrics m =
                 m_readouts.measure(m_x, r, static_cast<int>(m_session.result().history.size()) + 1,
                                    m_diagnostics, m_config);

@@ -177,7 +177,8 @@ struct RoundSettings {
     ModelKind model = ModelKind::Linear;
 };
 
-/// Rounds between two evaluations of the display metrics (the tuning protocol's 20).
+/// Rounds between two evaluations of the display metrics (the tuning protocol's 20): the
+/// fewest, evaluate-every can space them further.
 inline constexpr long kEvaluateEvery = 20;
 
 /// Runs the rounds of `settings` for algorithm `algorithm` ("diff2" or "dp-gd") on `data` with

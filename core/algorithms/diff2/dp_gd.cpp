@@ -33,9 +33,10 @@ public:
                 .progressSetting = "gd-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
-        return commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
-                                {diff2::roundsParameter(), diff2::stepParameter(),
-                                 diff2::fullClipParameter(), diff2::modelParameter()});
+        return commonParameters(
+            {"epsilon", "delta", "seed", "evaluate-every", "secure-noise", "diagnostics"},
+            {diff2::roundsParameter(), diff2::stepParameter(), diff2::fullClipParameter(),
+             diff2::modelParameter()});
     }
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);

@@ -218,7 +218,8 @@ bool HeavyTailRun::afterStep(long t, const Eigen::VectorXd& iterate, Reported&& 
     info.batchRows = m_s;
     info.batchLoss = m_batchLoss / static_cast<double>(m_s);
     bool stop = m_session.stepped(info);
-    if (RunSession::evaluationDue(t + 1, m_T)) stop = report(t, reported()) || stop;
+    if (RunSession::evaluationDue(t + 1, m_T, m_config.evaluateEvery))
+        stop = report(t, reported()) || stop;
     return !m_session.stopRequested(stop, t + 1, m_T);
 }
 

@@ -36,7 +36,7 @@ public:
     }
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(
-            {"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
+            {"epsilon", "delta", "seed", "evaluate-every", "secure-noise", "diagnostics"},
             heavyTailParameters({"tail-index", "moment-bound", "ridge", "loss-curvature",
                                  "smoothness", "domain-radius", "steps", "clip-norm",
                                  "clip-rule"}));

@@ -47,8 +47,9 @@ public:
                           .defaultValue("0")
                           .atLeast(0.0)
                           .sweepable());
-        return commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
-                                std::move(own));
+        return commonParameters(
+            {"epsilon", "delta", "seed", "evaluate-every", "secure-noise", "diagnostics"},
+            std::move(own));
     }
 
     RunResult run(const PreparedConfig& prepared, const DataSplit& data, TrainingObserver& observer,

@@ -33,10 +33,10 @@ public:
         return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
-        return commonParameters(
-            {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
-             "clip-theta", "averaging", "secure-noise", "diagnostics", "batch-sharing"},
-            {domainRadiusParameter()});
+        return commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
+                                 "adjacency", "clip-theta", "averaging", "evaluate-every",
+                                 "secure-noise", "diagnostics", "batch-sharing"},
+                                {domainRadiusParameter()});
     }
 
     void validate(const TrainConfig& config, const DataSplit&) const override {

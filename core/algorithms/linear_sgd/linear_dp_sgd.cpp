@@ -396,10 +396,10 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
         info.batchLoss = batchRows > 0 ? batchLoss / static_cast<double>(batchRows) : 0.0;
         bool stop = session.stepped(info);
         const bool diverged = !w.allFinite();
-        if ((t + 1) % s.stepsPerEpoch == 0 || t + 1 == s.steps || diverged) {
+        if (RunSession::dueEvery(t + 1, s.steps, s.stepsPerEpoch * s.evaluateEvery) || diverged) {
             const Eigen::VectorXd& reported = s.averageIterates ? average : w;
             EpochMetrics m;
-            m.epoch = static_cast<int>(result.history.size()) + 1;
+            m.epoch = info.epoch;  // that of step t + 1 (in progress, at a divergence)
             m.step = t + 1;
             // Training-set diagnostic (private rows included): only when recorded.
             m.trainLoss = s.diagnostics ? evaluateRegression(train, reported).testMse : NAN;
@@ -521,7 +521,8 @@ public:
         info.batchLoss = m_batchRows > 0 ? m_batchLoss / static_cast<double>(m_batchRows) : 0.0;
         m_stop = m_session.stepped(info);
         m_diverged = !m_w.allFinite();
-        return (t + 1) % m_s.stepsPerEpoch == 0 || t + 1 == m_s.steps || m_diverged;
+        return RunSession::dueEvery(t + 1, m_s.steps, m_s.stepsPerEpoch * m_s.evaluateEvery) ||
+               m_diverged;
     }
     /// The model the run reports and evaluates (1 × (d + 1)).
     const RowMatrix& reported() {
@@ -538,7 +539,7 @@ public:
                      const Eigen::VectorXd& testTargets, bool evaluated) {
         if (evaluated) {
             EpochMetrics m;
-            m.epoch = static_cast<int>(m_session.result().history.size()) + 1;
+            m.epoch = static_cast<int>(t / m_s.stepsPerEpoch) + 1;  // that of step t + 1
             m.step = t + 1;
             m.trainLoss = m_s.diagnostics ? meanSquaredError(m_trainScores, trainTargets) : NAN;
             m.trainObjective = m.trainLoss;
@@ -806,6 +807,7 @@ LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
     s.expectedBatch = static_cast<double>(b);
     s.stepsPerEpoch = std::max(1L, (nPrivate + b - 1) / b);
     s.steps = static_cast<long>(config.epochs) * s.stepsPerEpoch;
+    s.evaluateEvery = config.evaluateEvery;
     s.learningRate = config.lrTheta;
     s.replaceAdjacency = config.adjacency == privacy::Adjacency::Replace;
     s.diagnostics = recordsDiagnostics(config);

@@ -34,6 +34,7 @@ struct LinearSgdSetup {
     double expectedBatch = 1.0;
     long steps = 0;          ///< T
     long stepsPerEpoch = 1;  ///< for the per-epoch metrics
+    long evaluateEvery = 1;  ///< the metrics every this many epochs (and after the last step)
     /// Per-example clip norm C of the private gradients; +∞: none (non-private runs).
     double clip = std::numeric_limits<double>::infinity();
     double sigma = 0.0;  ///< std of the Gaussian noise on the private mean, per coordinate

@@ -59,7 +59,8 @@ public:
     std::vector<ParamSpec> parameters() const override {
         return commonParameters(
             {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
-             "clip-theta", "averaging", "secure-noise", "diagnostics", "batch-sharing"},
+             "clip-theta", "averaging", "evaluate-every", "secure-noise", "diagnostics",
+             "batch-sharing"},
             {domainRadiusParameter(),
              declare("public-share", "Public share p", ParamKind::Real,
                      "share of the training rows that are public (not protected): a row is public "

@@ -125,6 +125,7 @@ struct PpsgdPlan {
     StepSizes eta;
     bool streaming = false;  ///< the generator's fresh samples (exact excess risk)
     bool diagnostics = false;
+    long evaluateEvery = 1;  ///< evaluate every this many rounds (at most ~100 times a run)
 };
 
 PpsgdPlan planOf(const TrainConfig& config, const Dataset& train) {
@@ -142,6 +143,7 @@ PpsgdPlan planOf(const TrainConfig& config, const Dataset& train) {
     p.eta = stepSizes(kBaseStep(config), p.a);
     p.streaming = train.personalised != nullptr;
     p.diagnostics = recordsDiagnostics(config);
+    p.evaluateEvery = config.evaluateEvery;
     return p;
 }
 
@@ -164,8 +166,8 @@ public:
                 .progressSetting = "global-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list =
-            commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"});
+        std::vector<ParamSpec> list = commonParameters(
+            {"epsilon", "delta", "seed", "evaluate-every", "secure-noise", "diagnostics"});
         list.push_back(
             declare("personalisation", "Personalisation a (0 = all local, inf = all global)",
                     ParamKind::Real,
@@ -525,7 +527,7 @@ public:
         // Judged on the released global model alone: a stop decided on the users' exact losses
         // or their personal models would itself tell about their data.
         const bool diverged = !m_w.allFinite() || m_w.norm() > kDivergedNorm;
-        if (RunSession::evaluationDue(t + 1, p.rounds, 100) || diverged) {
+        if (RunSession::evaluationDue(t + 1, p.rounds, p.evaluateEvery, 100) || diverged) {
             EpochMetrics e = m_readouts.measure(m_w, m_theta, p.streaming);
             e.epoch = static_cast<int>(m_session.result().history.size()) + 1;
             e.step = t + 1;

@@ -131,7 +131,7 @@ bool SiloRoundRun::endRound(long r) {
     info.batchRows = m_roundRows;
     info.batchLoss = m_roundRows ? m_roundLoss / static_cast<double>(m_roundRows) : 0.0;
     bool stop = m_session.stepped(info);
-    if (RunSession::evaluationDue(r + 1, m_s.rounds)) {
+    if (RunSession::evaluationDue(r + 1, m_s.rounds, m_s.evaluateEvery)) {
         const Eigen::VectorXd& reported = m_s.lastIterate ? m_w : m_average;
         const EpochMetrics m = m_evaluation.measure(r + 1, reported, m_clippedSince, m_seenSince);
         m_clippedSince = m_seenSince = 0;

@@ -131,8 +131,9 @@ std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration)
                 .applies(AppliesPrivate)
                 .sweepable());
     }
-    return commonParameters({"epsilon", "delta", "seed", "secure-noise", "diagnostics"},
-                            std::move(own));
+    return commonParameters(
+        {"epsilon", "delta", "seed", "evaluate-every", "secure-noise", "diagnostics"},
+        std::move(own));
 }
 
 SiloRoundSettings siloRoundSettings(const TrainConfig& config) {
@@ -144,6 +145,7 @@ SiloRoundSettings siloRoundSettings(const TrainConfig& config) {
     s.clip = kRecordClip(config);
     s.radius = kDomainRadius(config);
     s.lastIterate = kReportedIterate(config) == "last";
+    s.evaluateEvery = config.evaluateEvery;
     if (config.extra.count("noise-calibration") && kNoiseCalibration(config) != "zcdp-epoch") {
         s.calibration = kNoiseCalibration(config) == "rdp-poisson"
                             ? SiloCalibration::RdpPoisson

@@ -51,13 +51,14 @@ struct SiloRoundSettings {
     double clip = 1.0;         ///< C
     double radius = 0.0;       ///< D (inf: no projection)
     bool lastIterate = false;  ///< report the last iterate instead of the uniform average
+    long evaluateEvery = 1;    ///< evaluate every this many rounds (at most ~50 times a run)
     SiloCalibration calibration = SiloCalibration::ZcdpEpoch;
     SiloTrust trust = SiloTrust::Isrl;
 };
 
 /// The settings both algorithms declare (rounds, local batch, silos per round, step size,
-/// clip, domain radius, reported iterate), plus the noise calibration when `withCalibration`
-/// and the trust model when `withTrust`.
+/// clip, domain radius, reported iterate, evaluate-every), plus the noise calibration when
+/// `withCalibration` and the trust model when `withTrust`.
 std::vector<ParamSpec> siloRoundParameters(bool withTrust, bool withCalibration);
 
 /// Reads the settings of a prepared configuration (undeclared trust: ISRL; undeclared

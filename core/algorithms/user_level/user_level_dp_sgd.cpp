@@ -351,8 +351,9 @@ public:
                 .progressSetting = "user-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
-        std::vector<ParamSpec> list = commonParameters(
-            {"epsilon", "delta", "seed", "secure-noise", "advantaged-class", "diagnostics"});
+        std::vector<ParamSpec> list =
+            commonParameters({"epsilon", "delta", "seed", "secure-noise", "advantaged-class",
+                              "evaluate-every", "diagnostics"});
         list.push_back(
             declare("user-noise", "Noise calibration", ParamKind::Choice,
                     "how the noise is set: naive (per-user clipping, rigorous), practical (outlier "
@@ -647,7 +648,7 @@ public:
             info.batchRows = drawn * s.m;
             info.batchLoss = kNaN;
             bool stop = session.stepped(info);
-            if (RunSession::evaluationDue(t, s.T)) {
+            if (RunSession::evaluationDue(t, s.T, config.evaluateEvery)) {
                 reported.row(0) = (average / static_cast<double>(t)).transpose();
                 stop = evaluate(info.epoch, t, reported, false) || stop;
             }
