@@ -58,7 +58,8 @@ const char* const kBenchHelp =
     "  --threads N      parallel runs for --preset (default 0 = all cores)\n"
     "  --evaluation-share  with --preset: run the sweep again evaluating each run only at\n"
     "                   its end and print 'evaluation_share: S', the share of the preset's\n"
-    "                   time its evaluations during training take (1 - again / first)\n"
+    "                   time its evaluations during training take (1 - again / first), and\n"
+    "                   'evaluation_cpu_share: S' the same from processor time (steadier)\n"
     "  --memory RxD     first, the peak memory of preparing and training on synthetic data\n"
     "                   of R rows x D numeric features (one epoch of DP-FERMI, in a child\n"
     "                   process, nothing written): prints 'peak_memory_ratio: M', the peak\n"
@@ -258,15 +259,20 @@ void timePreset(const Arguments& args, const std::string& presetName, long repea
         } else {
             SweepSpec finalOnly = spec;
             finalOnly.base.evaluateEvery = 1000000000;
+            const double quietCpuBefore = processCpuSeconds();
             const SweepOutcome quiet = sweep(finalOnly);
+            const double quietCpu = processCpuSeconds() - quietCpuBefore;
             const double share =
                 1.0 - quiet.progress.elapsedSeconds / outcome.progress.elapsedSeconds;
             std::printf(
-                "preset evaluating each run only at its end: wall time %.1f s (as declared: "
-                "evaluate every %d epoch(s), %.1f s)\n",
-                quiet.progress.elapsedSeconds, spec.base.evaluateEvery,
-                outcome.progress.elapsedSeconds);
+                "preset evaluating each run only at its end: wall time %.1f s, processor time "
+                "%.1f s (as declared, evaluate-every %d: %.1f s and %.1f s)\n",
+                quiet.progress.elapsedSeconds, quietCpu, spec.base.evaluateEvery,
+                outcome.progress.elapsedSeconds, cpuSeconds);
             std::printf("evaluation_share: %.3f\n", std::max(0.0, share));
+            // The same from processor time: steadier on a busy machine (see above).
+            std::printf("evaluation_cpu_share: %.3f\n",
+                        std::max(0.0, 1.0 - quietCpu / std::max(cpuSeconds, 1e-9)));
         }
     }
     if (!roundBased.empty()) {
