@@ -32,7 +32,9 @@ std::string defaultText(const pfa::ParamSpec& spec) {
         case pfa::ParamKind::Text:
             return spec.defaultValue.empty() ? "none" : spec.defaultValue;
         default:
-            return spec.defaultValue + (spec.unit.empty() ? "" : " " + spec.unit);
+            // A unit that is each algorithm's own (evaluate-every) is in the help instead.
+            return spec.defaultValue +
+                   (spec.unit.empty() || spec.unitIsProgress ? "" : " " + spec.unit);
     }
 }
 
