@@ -396,7 +396,8 @@ std::vector<ParamSpec> declareCommonParameters() {
             "evaluate-every", "Evaluate every", &TrainConfig::evaluateEvery,
             "evaluate the test metrics every this many epochs, or rounds or steps for the "
             "algorithms that count those (whose long runs are evaluated at most about 50 times, "
-            "ppsgd's 100, and diff2 and dp-gd at most every 20 rounds), and after the last",
+            "ppsgd's 100, and diff2 and dp-gd no more often than every 20 rounds), and after the "
+            "last",
             1, 1e9));
         p.unit = "epochs";
         p.unitIsProgress = true;
