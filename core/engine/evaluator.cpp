@@ -173,6 +173,20 @@ ExcessRiskReference excessRiskReference(const Dataset& train, const Dataset& tes
     });
 }
 
+double unitErrorSpread(const Dataset& data, const UnitIndex& units,
+                       const Eigen::VectorXi& predicted) {
+    if (units.units() == 0) return std::numeric_limits<double>::quiet_NaN();
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (long u = 0; u < units.units(); ++u) {
+        long wrong = 0;
+        for (const long row : units.rowsOf(u)) wrong += predicted(row) != data.y(row);
+        const double error = static_cast<double>(wrong) / static_cast<double>(units.rowCount(u));
+        lo = std::min(lo, error);
+        hi = std::max(hi, error);
+    }
+    return hi - lo;
+}
+
 FairnessMetrics fairnessNotApplicable(long rows, double headlineError) {
     const double na = std::numeric_limits<double>::quiet_NaN();
     FairnessMetrics out;

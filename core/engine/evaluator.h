@@ -93,6 +93,12 @@ struct ExcessRiskReference {
 /// The reference of a model trained on `train` with ridge µ = `ridge`, evaluated on `test`.
 ExcessRiskReference excessRiskReference(const Dataset& train, const Dataset& test, double ridge);
 
+/// Worst minus best error over the units of `units` (the rows of `data` by user or silo), each
+/// unit's counted from `predicted`, a class per row of `data` (Evaluator::predictions() of the
+/// evaluation just made): no second pass over the rows' features. NaN without units.
+double unitErrorSpread(const Dataset& data, const UnitIndex& units,
+                       const Eigen::VectorXi& predicted);
+
 /// FairnessMetrics of a model that has no fairness metrics (regression): `error` holds
 /// `headlineError`, every gap and ERMI is NaN (not applicable), no group rows.
 FairnessMetrics fairnessNotApplicable(long rows, double headlineError);

@@ -1,13 +1,16 @@
-// Rows grouped by unit (users, silos): the index's invariants, and user ids surviving the
-// train/test split and encoding.
+// Rows grouped by unit (users, silos): the index's invariants, user ids surviving the
+// train/test split and encoding, and the spread of the units' errors.
 #include "core/data/units.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
 #include <set>
+#include <span>
 
 #include "core/data/catalog.h"
 #include "core/data/preprocessing.h"
+#include "core/engine/evaluator.h"
 #include "core/util/random.h"
 #include "test_data.h"
 #include "unit_checks.h"
@@ -189,4 +192,17 @@ TEST_CASE("Parkinsons: 42 subjects index the recordings of both parts",
     // Between 101 and 168 recordings per subject in the whole file.
     CHECK(split.train.users->maxRowsPerUnit() <= 168);
     CHECK(split.train.users->minRowsPerUnit() >= 50);
+}
+
+TEST_CASE("A units' error spread counts the evaluation's predictions unit by unit", "[units]") {
+    Dataset data;
+    data.y = (Eigen::VectorXi(7) << 1, 0, 1, 1, 0, 0, 1).finished();
+    const std::vector<int> ids = {4, 4, 9, 9, 9, 2, 2};  // units 4 (2 rows), 9 (3), 2 (2)
+    const UnitIndex units{std::span<const int>(ids)};
+    // Unit 4: both right (0); unit 9: one of three wrong; unit 2: both wrong (1).
+    const Eigen::VectorXi predicted = (Eigen::VectorXi(7) << 1, 0, 0, 1, 0, 1, 0).finished();
+    CHECK(unitErrorSpread(data, units, predicted) == 1.0);
+    const Eigen::VectorXi better = (Eigen::VectorXi(7) << 1, 0, 0, 1, 0, 0, 1).finished();
+    CHECK(unitErrorSpread(data, units, better) == Approx(1.0 / 3.0).epsilon(1e-15));
+    CHECK(std::isnan(unitErrorSpread(data, UnitIndex{}, predicted)));
 }

@@ -458,30 +458,14 @@ std::vector<UnitMetrics> unitTestMetrics(const DataSplit& data, const Eigen::Vec
     return units;
 }
 
-/// unitErrorSpread of the test units' errors, each unit's from the test rows' predicted classes
-/// `predicted` (those of the whole test error): no second pass over the rows' features.
-double unitErrorSpreadOf(const DataSplit& data, const Eigen::VectorXi& predicted) {
-    if (!data.test.silos || !data.train.silos || data.test.silos->units() == 0)
-        return std::numeric_limits<double>::quiet_NaN();
-    const UnitIndex& test = *data.test.silos;
-    double lo = kInf, hi = -kInf;
-    for (long u = 0; u < test.units(); ++u) {
-        long wrong = 0;
-        for (const long row : test.rowsOf(u)) wrong += predicted(row) != data.test.y(row);
-        const double error = static_cast<double>(wrong) / static_cast<double>(test.rowCount(u));
-        lo = std::min(lo, error);
-        hi = std::max(hi, error);
-    }
-    return hi - lo;
-}
-
 }  // namespace
 
 EpochMetrics SiloEvaluation::measure(long round, const Eigen::VectorXd& w, long clipped,
                                      long seen) {
     EpochMetrics m = m_reporter.measure(static_cast<int>(round), round, asRow(w), clipped, seen);
     // The measure left the test rows' predictions in m_test.
-    m.unitErrorSpread = unitErrorSpreadOf(m_data, m_test.predictions());
+    if (m_data.test.silos && m_data.train.silos)
+        m.unitErrorSpread = unitErrorSpread(m_data.test, *m_data.test.silos, m_test.predictions());
     return m;
 }
 

@@ -596,7 +596,10 @@ public:
         auto evaluate = [&](int epoch, long step, const RowMatrix& model, bool atHalt) {
             EpochMetrics metrics = reporter.measure(epoch, step, model, clipped, seen);
             if (diagnostics && gated) concentration->report(metrics, atHalt);
-            metrics.unitErrorSpread = unitErrorSpread(model, data, testDesign);
+            // The measure left the test rows' predictions in testEvaluator.
+            if (data.test.users)
+                metrics.unitErrorSpread =
+                    pfa::unitErrorSpread(data.test, *data.test.users, testEvaluator.predictions());
             clipped = seen = 0;
             if (gated) concentration->newPeriod();
             return session.evaluated(metrics);
@@ -708,19 +711,6 @@ private:
             out.push_back(std::move(unit));
         }
         return out;
-    }
-
-    /// Worst minus best test error over the test users (NaN without users in the test part).
-    static double unitErrorSpread(const RowMatrix& theta, const DataSplit& data,
-                                  const DesignMatrix& testDesign) {
-        const std::vector<UnitMetrics> units = unitMetrics(theta, data, testDesign, {});
-        if (units.empty()) return kNaN;
-        double lo = kInf, hi = -kInf;
-        for (const UnitMetrics& unit : units) {
-            lo = std::min(lo, unit.testError);
-            hi = std::max(hi, unit.testError);
-        }
-        return hi - lo;
     }
 
     void describe(RunResult& result, const privacy::RunAccountant& accountant, const Setup& s,
