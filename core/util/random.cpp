@@ -11,8 +11,6 @@
 namespace pfa {
 
 namespace {
-__extension__ typedef unsigned __int128 Uint128;  // GCC/Clang builtin, pedantic-clean
-
 // SplitMix64 finaliser: turns (seed, label) into well-mixed engine seeds.
 std::uint64_t splitMix64(std::uint64_t x) {
     x += 0x9e3779b97f4a7c15ULL;
@@ -135,18 +133,11 @@ void RandomStream::fillNormals(double* out, long n) {
     }
 }
 
-std::uint64_t RandomStream::uniformIndex(std::uint64_t bound) {
-    // Lemire's nearly divisionless method with rejection, 128-bit product.
-    Uint128 product = static_cast<Uint128>(next64()) * bound;
-    auto low = static_cast<std::uint64_t>(product);
-    if (low < bound) {
-        const std::uint64_t threshold = (0 - bound) % bound;
-        while (low < threshold) {
-            product = static_cast<Uint128>(next64()) * bound;
-            low = static_cast<std::uint64_t>(product);
-        }
-    }
-    return static_cast<std::uint64_t>(product >> 64);
+RandomStream::Uint128 RandomStream::rejectBelowThreshold(Uint128 product, std::uint64_t bound) {
+    const std::uint64_t threshold = (0 - bound) % bound;
+    while (static_cast<std::uint64_t>(product) < threshold)
+        product = static_cast<Uint128>(next64()) * bound;
+    return product;
 }
 
 }  // namespace pfa

@@ -42,8 +42,15 @@ public:
         return (static_cast<double>(next64() >> 11) + 0.5) * 0x1.0p-53;
     }
 
-    /// Uniform integer in [0, bound) without modulo bias (Lemire's method).
-    std::uint64_t uniformIndex(std::uint64_t bound);
+    /// Uniform integer in [0, bound) without modulo bias (Lemire's method). Inline: a shuffle
+    /// calls it once per element.
+    std::uint64_t uniformIndex(std::uint64_t bound) {
+        // Lemire's nearly divisionless method with rejection, 128-bit product.
+        Uint128 product = static_cast<Uint128>(next64()) * bound;
+        if (static_cast<std::uint64_t>(product) < bound)
+            product = rejectBelowThreshold(product, bound);
+        return static_cast<std::uint64_t>(product >> 64);
+    }
 
     /// Standard normal sample (Box–Muller; the second value of each pair is kept). ln u is
     /// tableLog's (std::log's bits where that is glibc's with FMA), so that fillNormals can take
@@ -110,8 +117,13 @@ public:
     }
 
 private:
+    __extension__ typedef unsigned __int128 Uint128;  // GCC/Clang builtin, pedantic-clean
+
     RandomStream() = default;
     void refillSecureBlock();
+    /// uniformIndex's rare case: the low half of `product` is below `bound`; draws again while
+    /// it is below 2^64 mod bound.
+    Uint128 rejectBelowThreshold(Uint128 product, std::uint64_t bound);
     /// The Box–Muller pair of ln u1 = `logU1` and u2: returns r·cos θ and keeps r·sin θ as the
     /// spare (r = √(−2 ln u1), θ = 2π·u2).
     double boxMuller(double logU1, double u2) {
