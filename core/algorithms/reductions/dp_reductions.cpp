@@ -151,9 +151,9 @@ public:
                 .progressSetting = "game-rounds"};
     }
     std::vector<ParamSpec> parameters() const override {
-        return commonParameters(
-            {"fairness", "epsilon", "delta", "seed", "scope", "secure-noise", "advantaged-class"},
-            ownSettings());
+        return commonParameters({"fairness", "epsilon", "delta", "seed", "scope", "secure-noise",
+                                 "advantaged-class", "evaluate-every"},
+                                ownSettings());
     }
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
@@ -342,8 +342,10 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
             return reductions::weightedMixtureOfPredictions(testPredictions, weights, test.rows());
         return reductions::weightedMixtureProbability(soFar.w, weights, testDesign);
     };
-    // Every round is evaluated, so the last round's evaluation is the run's result.
+    // Every evaluate-every-th round is evaluated, and the last; the last round's evaluation is
+    // the run's result (made after the game when the run stopped between evaluations).
     FairnessMetrics lastEvaluation;
+    long lastEvaluated = 0;
     auto afterRound = [&](long t, const reductions::GameOutcome& soFar) {
         testScores.noalias() = testDesign * soFar.w.back();
         votes.array() += (testScores.array() > 0.0).cast<double>();
@@ -359,7 +361,12 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         info.batchRows = static_cast<long>(train.rows());
         info.batchLoss = kNaN;
         bool stop = session.stepped(info);
+        if (!RunSession::dueEvery(t, game.rounds, config.evaluateEvery)) {
+            session.stopRequested(stop, t, game.rounds);
+            return stop;
+        }
         lastEvaluation = mixtureMetrics(mixture(t, soFar), test, config, sampled);
+        lastEvaluated = t;
         const FairnessMetrics& f = lastEvaluation;
         EpochMetrics m;
         m.epoch = static_cast<int>(t);
@@ -382,6 +389,9 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
     // user asked to stop), with the rounds that ran.
     if (result.status == RunStatus::Completed) session.cancelled(outcome.rounds);
     if (outcome.rounds > 0) {
+        if (lastEvaluated != outcome.rounds)
+            lastEvaluation =
+                mixtureMetrics(mixture(outcome.rounds, outcome), test, config, sampled);
         result.test = lastEvaluation;
     } else {
         result.test =
