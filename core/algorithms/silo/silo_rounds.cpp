@@ -33,8 +33,6 @@ const OwnNumber kSilosPerRound{"silos-per-round"};
 const OwnNumber kStepSize{"step-size"};
 const OwnChoice kTrust{"trust"};
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 ParamChoice choice(const char* value, const char* label, const char* help) {
     return ParamChoice{value, label, help};
 }
@@ -493,16 +491,6 @@ void logisticGradient(const Dataset& data, long row, const Eigen::VectorXd& thet
 
 std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta) {
     return unitTestMetrics(data, theta);
-}
-
-double unitErrorSpread(const std::vector<UnitMetrics>& units) {
-    if (units.empty()) return std::numeric_limits<double>::quiet_NaN();
-    double lo = kInf, hi = -kInf;
-    for (const UnitMetrics& u : units) {
-        lo = std::min(lo, u.testError);
-        hi = std::max(hi, u.testError);
-    }
-    return hi - lo;
 }
 
 namespace {

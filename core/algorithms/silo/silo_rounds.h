@@ -154,9 +154,8 @@ private:
 };
 
 /// Per-silo test metrics of θ (error rate and mean cross-entropy on each silo's test rows;
-/// train rows from the training index) and the spread (worst − best test error).
+/// train rows from the training index).
 std::vector<UnitMetrics> siloTestMetrics(const DataSplit& data, const Eigen::VectorXd& theta);
-double unitErrorSpread(const std::vector<UnitMetrics>& units);
 
 /// What a silo loop measures of the model it would release (w: d weights, bias last): at each
 /// evaluation the epoch reporter's test metrics and training-set diagnostics plus the spread of
