@@ -361,23 +361,21 @@ RunResult DpReductions::run(const PreparedConfig& prepared, const DataSplit& dat
         info.batchRows = static_cast<long>(train.rows());
         info.batchLoss = kNaN;
         bool stop = session.stepped(info);
-        if (!RunSession::dueEvery(t, game.rounds, config.evaluateEvery)) {
-            session.stopRequested(stop, t, game.rounds);
-            return stop;
+        if (RunSession::dueEvery(t, game.rounds, config.evaluateEvery)) {
+            lastEvaluation = mixtureMetrics(mixture(t, soFar), test, config, sampled);
+            lastEvaluated = t;
+            const FairnessMetrics& f = lastEvaluation;
+            EpochMetrics m;
+            m.epoch = static_cast<int>(t);
+            m.step = t;
+            m.trainLoss = m.trainObjective = kNaN;
+            m.testError = f.error;
+            m.setTestGaps(f, config.fairness);
+            m.ermiHard = f.ermiHard(config.fairness);
+            m.ermiSoft = f.ermiSoft(config.fairness);
+            m.clipFraction = kNaN;  // nothing is clipped
+            stop = session.evaluated(m) || stop;
         }
-        lastEvaluation = mixtureMetrics(mixture(t, soFar), test, config, sampled);
-        lastEvaluated = t;
-        const FairnessMetrics& f = lastEvaluation;
-        EpochMetrics m;
-        m.epoch = static_cast<int>(t);
-        m.step = t;
-        m.trainLoss = m.trainObjective = kNaN;
-        m.testError = f.error;
-        m.setTestGaps(f, config.fairness);
-        m.ermiHard = f.ermiHard(config.fairness);
-        m.ermiSoft = f.ermiSoft(config.fairness);
-        m.clipFraction = kNaN;  // nothing is clipped
-        stop = session.evaluated(m) || stop;
         session.stopRequested(stop, t, game.rounds);
         return stop;
     };
