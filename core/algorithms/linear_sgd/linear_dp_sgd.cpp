@@ -396,7 +396,7 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
         info.batchLoss = batchRows > 0 ? batchLoss / static_cast<double>(batchRows) : 0.0;
         bool stop = session.stepped(info);
         const bool diverged = !w.allFinite();
-        if (RunSession::dueEvery(t + 1, s.steps, s.stepsPerEpoch * s.evaluateEvery) || diverged) {
+        if (s.evaluationDue(t + 1) || diverged) {
             const Eigen::VectorXd& reported = s.averageIterates ? average : w;
             EpochMetrics m;
             m.epoch = info.epoch;  // that of step t + 1 (in progress, at a divergence)
@@ -521,8 +521,7 @@ public:
         info.batchLoss = m_batchRows > 0 ? m_batchLoss / static_cast<double>(m_batchRows) : 0.0;
         m_stop = m_session.stepped(info);
         m_diverged = !m_w.allFinite();
-        return RunSession::dueEvery(t + 1, m_s.steps, m_s.stepsPerEpoch * m_s.evaluateEvery) ||
-               m_diverged;
+        return m_s.evaluationDue(t + 1) || m_diverged;
     }
     /// The model the run reports and evaluates (1 × (d + 1)).
     const RowMatrix& reported() {

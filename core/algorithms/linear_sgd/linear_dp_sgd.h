@@ -13,6 +13,7 @@
 #include "core/config/run_result.h"
 #include "core/config/train_config.h"
 #include "core/data/dataset.h"
+#include "core/engine/run_session.h"
 #include "core/privacy/accounting_inputs.h"
 #include "core/util/random.h"
 
@@ -62,6 +63,11 @@ struct LinearSgdSetup {
     /// The best possible test MSE when the data's generator knows it (NaN otherwise): the
     /// per-epoch excess risk is the test MSE minus this.
     double optimalMse = std::numeric_limits<double>::quiet_NaN();
+    /// Whether the model is evaluated after step `done`: at the end of every evaluateEvery-th
+    /// epoch and after the last step.
+    bool evaluationDue(long done) const {
+        return RunSession::dueEvery(done, steps, stepsPerEpoch * evaluateEvery);
+    }
 };
 
 /// The random streams of a run: private batches, public batches, privacy noise.
