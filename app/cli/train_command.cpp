@@ -394,9 +394,7 @@ std::string settingsHelp() {
         else if (spec->kind == ParamKind::Flag)
             text += spec->defaultValue == "true" ? "on" : "off";
         else
-            // A unit that is each algorithm's own (evaluate-every) is in the help instead.
-            text += spec->defaultValue +
-                    (spec->unit.empty() || spec->unitIsProgress ? "" : " " + spec->unit);
+            text += valueWithUnit(*spec, spec->defaultValue);
         if (spec->kind == ParamKind::Real || spec->kind == ParamKind::Integer) {
             text += "; " + parameterRule(*spec);
         }

@@ -496,6 +496,10 @@ std::string boundText(double value) {
 
 }  // namespace
 
+std::string valueWithUnit(const ParamSpec& spec, const std::string& value) {
+    return spec.unit.empty() || spec.unitIsProgress ? value : value + " " + spec.unit;
+}
+
 std::string parameterRule(const ParamSpec& spec) {
     std::string rule;
     switch (spec.kind) {

@@ -159,6 +159,10 @@ std::string shortValueText(const std::string& text);
 /// The one-line rule of `spec` for messages and --help ("in (0, 1)", "poisson | shuffle").
 std::string parameterRule(const ParamSpec& spec);
 
+/// `value` of `spec` with its unit after it ("200 epochs"), for help texts; without one when the
+/// unit is each algorithm's own (ParamSpec::unitIsProgress: the help names them).
+std::string valueWithUnit(const ParamSpec& spec, const std::string& value);
+
 /// Checks every value of `config` that `specs` declare (range, kind, choice); the
 /// data-independent half of validation. Throws InputError naming the parameter.
 void validateParameters(const TrainConfig& config, const std::vector<ParamSpec>& specs);

@@ -32,9 +32,7 @@ std::string defaultText(const pfa::ParamSpec& spec) {
         case pfa::ParamKind::Text:
             return spec.defaultValue.empty() ? "none" : spec.defaultValue;
         default:
-            // A unit that is each algorithm's own (evaluate-every) is in the help instead.
-            return spec.defaultValue +
-                   (spec.unit.empty() || spec.unitIsProgress ? "" : " " + spec.unit);
+            return pfa::valueWithUnit(spec, spec.defaultValue);
     }
 }
 
