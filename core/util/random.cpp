@@ -112,22 +112,27 @@ void RandomStream::fillNormals(double* out, long n) {
         m_hasSpare = false;
     }
     // Pairs in blocks: their uniforms in the order normal() draws them (u1, u2 of a pair, then
-    // the next pair's), the block's ln u1 together, then each pair as normal() makes it.
+    // the next pair's), the block's ln u1 and its angles' sines and cosines together, then each
+    // pair as normal() makes it.
     constexpr long kBlock = 32;
-    std::array<double, kBlock> logU1, u2;
+    std::array<double, kBlock> logU1, angle, sine, cosine;
     while (k < n) {
         const long pairs = std::min(kBlock, (n - k + 1) / 2);
         for (long p = 0; p < pairs; ++p) {
             logU1[static_cast<std::size_t>(p)] = uniformOpen();
-            u2[static_cast<std::size_t>(p)] = uniformOpen();
+            angle[static_cast<std::size_t>(p)] = boxMullerAngle(uniformOpen());
         }
         tableLogs(logU1.data(), logU1.data(), pairs);
+        tableSinCoss(angle.data(), sine.data(), cosine.data(), pairs);
         for (long p = 0; p < pairs; ++p) {
-            out[k++] =
-                boxMuller(logU1[static_cast<std::size_t>(p)], u2[static_cast<std::size_t>(p)]);
+            const auto at = static_cast<std::size_t>(p);
+            const double radius = std::sqrt(-2.0 * logU1[at]);
+            out[k++] = radius * cosine[at];
             if (k < n) {
-                out[k++] = m_spare;
-                m_hasSpare = false;
+                out[k++] = radius * sine[at];
+            } else {
+                m_spare = radius * sine[at];
+                m_hasSpare = true;
             }
         }
     }

@@ -8,6 +8,7 @@
 
 #include "core/util/mersenne_twister64.h"
 #include "core/util/table_math.h"
+#include "core/util/table_sincos.h"
 
 namespace pfa {
 
@@ -53,8 +54,9 @@ public:
     }
 
     /// Standard normal sample (Box–Muller; the second value of each pair is kept). ln u is
-    /// tableLog's (std::log's bits where that is glibc's with FMA), so that fillNormals can take
-    /// the logarithms of many pairs at once and draw the same values.
+    /// tableLog's and the angle's sine and cosine tableSinCos's (std::log's, std::sin's and
+    /// std::cos's bits where those are glibc's with FMA), so that fillNormals can take them for
+    /// many pairs at once and draw the same values.
     double normal() {
         if (m_hasSpare) {
             m_hasSpare = false;
@@ -66,7 +68,8 @@ public:
     }
 
     /// out[0 … n − 1] = n calls of normal(), the same values and the same state after; the
-    /// pairs' logarithms are taken four at a time (tableLogs). For a vector of noise.
+    /// pairs' logarithms, sines and cosines are taken four at a time (tableLogs,
+    /// tableSinCoss). For a vector of noise.
     void fillNormals(double* out, long n);
 
     /// Fills every coefficient v(0), …, v(size − 1) of a vector with a standard normal draw, in
@@ -124,14 +127,17 @@ private:
     /// uniformIndex's rare case: the low half of `product` is below `bound`; draws again while
     /// it is below 2^64 mod bound.
     Uint128 rejectBelowThreshold(Uint128 product, std::uint64_t bound);
+    /// Box–Muller's angle θ = 2π·u2.
+    static double boxMullerAngle(double u2) { return 2.0 * 3.14159265358979323846 * u2; }
     /// The Box–Muller pair of ln u1 = `logU1` and u2: returns r·cos θ and keeps r·sin θ as the
-    /// spare (r = √(−2 ln u1), θ = 2π·u2).
+    /// spare (r = √(−2 ln u1)).
     double boxMuller(double logU1, double u2) {
+        double sine = 0.0, cosine = 0.0;
+        tableSinCos(boxMullerAngle(u2), sine, cosine);
         const double radius = std::sqrt(-2.0 * logU1);
-        const double angle = 2.0 * 3.14159265358979323846 * u2;
-        m_spare = radius * std::sin(angle);
+        m_spare = radius * sine;
         m_hasSpare = true;
-        return radius * std::cos(angle);
+        return radius * cosine;
     }
 
     MersenneTwister64 m_engine;

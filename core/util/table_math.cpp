@@ -444,23 +444,31 @@ bool hasFma() {
 
 }  // namespace
 
+bool fusedTableMath() {
+#if defined(__x86_64__)
+    return hasFma() && avx2Enabled();
+#else
+    return false;
+#endif
+}
+
 double tableExp(double x) {
 #if defined(__x86_64__)
-    if (hasFma() && avx2Enabled()) return expFma(x);
+    if (fusedTableMath()) return expFma(x);
 #endif
     return expBaseline(x);
 }
 
 double tableLog(double x) {
 #if defined(__x86_64__)
-    if (hasFma() && avx2Enabled()) return logFma(x);
+    if (fusedTableMath()) return logFma(x);
 #endif
     return logBaseline(x);
 }
 
 void tableLogs(const double* x, double* out, long n) {
 #if defined(__x86_64__)
-    if (hasFma() && avx2Enabled()) {
+    if (fusedTableMath()) {
         logsAvx2(x, out, n);
         return;
     }
@@ -470,7 +478,7 @@ void tableLogs(const double* x, double* out, long n) {
 
 void tableExps(const double* x, double* out, long n) {
 #if defined(__x86_64__)
-    if (hasFma() && avx2Enabled()) {
+    if (fusedTableMath()) {
         expsAvx2(x, out, n);
         return;
     }

@@ -17,6 +17,11 @@ double tableExp(double x);
 /// slower where the machine has no FMA instruction.)
 void tableExps(const double* x, double* out, long n);
 
+/// Whether the table functions take their fused forms (the processor's FMA instruction, four
+/// at a time with AVX2): the machine has AVX2 and FMA, and avx2Enabled(). Either way the bits
+/// are the same.
+bool fusedTableMath();
+
 /// log(x) by the table method of the same routines (glibc's log since 2.28): x = 2^k·z with z
 /// near one of 128 centres c, log(x) = k·ln2 + log(c) + log1p(z/c − 1) by a polynomial, and
 /// a polynomial of its own for x near 1, every multiply-add fused as in glibc's __log_fma: on

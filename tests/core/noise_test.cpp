@@ -11,6 +11,7 @@
 #include "core/privacy/noisy_release.h"
 #include "core/util/random.h"
 #include "core/util/table_math.h"
+#include "core/util/table_sincos.h"
 #include "test_data.h"
 #include "test_skip.h"
 
@@ -142,13 +143,22 @@ TEST_CASE("releaseGaussianSum has the distribution of the sum of as many release
     CHECK(value(0) == each(0));
 }
 
-TEST_CASE("normal() is Box–Muller with this machine's std::log where that is glibc's FMA log",
-          "[noise]") {
-    // normal() takes ln u1 from tableLog (so that fillNormals may take four at once); where
-    // std::log is glibc's FMA log, the values are those of the textbook form with std::log.
+TEST_CASE(
+    "normal() is Box–Muller with this machine's std::log, std::sin and std::cos where "
+    "those are glibc's FMA forms",
+    "[noise]") {
+    // normal() takes ln u1 from tableLog and the angle's sine and cosine from tableSinCos (so
+    // that fillNormals may take four at once); where std::log, std::sin and std::cos are
+    // glibc's with FMA, the values are those of the textbook form with them.
     if (std::log(0.7) != tableLog(0.7) || std::log(1e-300) != tableLog(1e-300) ||
         std::log(0.999999) != tableLog(0.999999))
         PFA_SKIP_TEST("this machine's std::log is not glibc's table method with FMA");
+    for (const double angle : {0x1.85fb134c99286p+2, 0x1.d54afec0f70cp+0, 0x1.aa0f268460361p-4}) {
+        double sine = 0.0, cosine = 0.0;
+        tableSinCos(angle, sine, cosine);
+        if (std::sin(angle) != sine || std::cos(angle) != cosine)
+            PFA_SKIP_TEST("this machine's std::sin and std::cos are not glibc's with FMA");
+    }
     RandomStream sampler(8, streams::kNoise), raw(8, streams::kNoise);
     long differing = 0;
     for (int pair = 0; pair < 50000; ++pair) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/util/instruction_set.h"
+#include "core/util/table_sincos.h"
 #include "test_skip.h"
 
 using namespace pfa;
@@ -278,5 +279,142 @@ TEST_CASE("tableExp equals this machine's std::exp where that is glibc's FMA exp
     const std::vector<double> x = testArguments(1000000, 9);
     long differing = 0;
     for (const double value : x) differing += sameBits(tableExp(value), std::exp(value)) ? 0 : 1;
+    CHECK(differing == 0);
+}
+
+namespace {
+
+/// sin x and cos x of glibc 2.36 on a machine with FMA (Debian 12), which tableSinCos
+/// reproduces: two arguments of each of its forms (sin by its Taylor polynomial or by the table
+/// beside |x| itself, beside π/2 − |x|, and x − n·π/2 in each quadrant the angles of (0, 2π)
+/// reach), each one where separate multiplications and additions in place of the fused ones
+/// would give another last bit.
+struct PinnedSinCos {
+    double x;
+    std::uint64_t sine, cosine;
+};
+constexpr PinnedSinCos kPinnedSinCos[] = {
+    {0x1.aa0f268460361p-4, 0x3fba94a918949b8bULL, 0x3fefd3b8d303d88cULL},
+    {0x1.2f5e0ed4c2c3ep-4, 0x3fb2f171317f5d07ULL, 0x3fefe98aa4655fc8ULL},
+    {0x1.51c641d21e8e9p-1, 0x3fe39cd02e9fee65ULL, 0x3fe9490b43f01ef5ULL},
+    {0x1.aae4db1b9ec27p-1, 0x3fe7b1f93fd7d747ULL, 0x3fe581b56b22da2fULL},
+    {0x1.aa997bba51ba2p+0, 0x3fefda965a588142ULL, 0xbfb8703bd8f0f037ULL},
+    {0x1.a357a34902c7fp+0, 0x3fefed7a2c6f4ec2ULL, 0xbfb1349b6684c0e6ULL},
+    {0x1.d54afec0f70cp+0, 0x3feee7a231b9042aULL, 0xbfd099aada2df982ULL},
+    {0x1.6511bb142c792p+0, 0x3fef81751399b135ULL, 0x3fc6694376df7d36ULL},
+    {0x1.be70b90b8ae12p+1, 0xbfd5b7db8489e6ceULL, 0xbfee19e5d318fde6ULL},
+    {0x1.cbc5c8994c7d5p+1, 0xbfdbdc1770d66a84ULL, 0xbfeccf1b038e0b14ULL},
+    {0x1.45c98507e894p+2, 0xbfedbd930af50532ULL, 0x3fd79f43771f6adcULL},
+    {0x1.4829f0e74a87ep+2, 0xbfed48117de4dee3ULL, 0x3fd9d06d10006604ULL},
+    {0x1.85fb134c99286p+2, 0xbfc8240777d24d95ULL, 0x3fef6cfcae9da1b8ULL},
+    {0x1.8651704597779p+2, 0xbfc77a5146abc1caULL, 0x3fef7504ee59f3e4ULL},
+};
+
+/// Arguments of every range of tableSinCos and beyond: Box–Muller's angles 2π·u, both signs
+/// up to 10⁸ on a log scale, the ranges' edges, and testArguments' special values.
+std::vector<double> sinCosArguments(long n, std::uint64_t seed) {
+    std::vector<double> x = testArguments(n, seed);
+    std::mt19937_64 random(seed + 1);
+    std::uniform_real_distribution<double> unit(0.0, 1.0), exponent(-30.0, 27.0);
+    const double edges[] = {0x1p-27,     0x1.b6p-1,           std::nextafter(0x1.b6p-1, 0.0),
+                            0x1.368fdp1, 0x1.921fb54442d18p0, 105414350.0,
+                            105414349.0, -0x1.b6p-1,          6.283185307179586};
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (i % 5 == 0)
+            x[i] = 2.0 * 3.14159265358979323846 * unit(random);
+        else if (i % 5 == 4)
+            x[i] = (random() % 2 == 0 ? 1.0 : -1.0) * std::exp2(exponent(random));
+        else if (i % 50 == 1)
+            x[i] = edges[(i / 50) % 9];
+    }
+    return x;
+}
+
+}  // namespace
+
+TEST_CASE("tableSinCos gives glibc's sin and cos bits on the pinned arguments", "[table-exp]") {
+    for (const PinnedSinCos& pinned : kPinnedSinCos) {
+        INFO("x = " << pinned.x);
+        double sine = 0.0, cosine = 0.0;
+        tableSinCos(pinned.x, sine, cosine);
+        CHECK(bitsOf(sine) == pinned.sine);
+        CHECK(bitsOf(cosine) == pinned.cosine);
+        // sin(−x) = −sin x, cos(−x) = cos x: the method is symmetric.
+        tableSinCos(-pinned.x, sine, cosine);
+        CHECK(bitsOf(-sine) == pinned.sine);
+        CHECK(bitsOf(cosine) == pinned.cosine);
+    }
+    double sine = 1.0, cosine = 0.0;
+    tableSinCos(0.0, sine, cosine);
+    CHECK((sine == 0.0 && !std::signbit(sine) && cosine == 1.0));
+    tableSinCos(-0.0, sine, cosine);
+    CHECK((sine == 0.0 && std::signbit(sine) && cosine == 1.0));
+    tableSinCos(kInf, sine, cosine);
+    CHECK((std::isnan(sine) && std::isnan(cosine)));
+    tableSinCos(kNaN, sine, cosine);
+    CHECK((std::isnan(sine) && std::isnan(cosine)));
+}
+
+TEST_CASE("tableSinCos is within 0.52 ulp of sin x and cos x", "[table-exp]") {
+    // Against sinl and cosl (64-bit significand), up to 10⁸ where it reduces by itself.
+    const std::vector<double> x = sinCosArguments(400000, 29);
+    double worst = 0.0;
+    for (const double value : x) {
+        if (!std::isfinite(value) || std::fabs(value) >= 105414350.0) continue;
+        double sine = 0.0, cosine = 0.0;
+        tableSinCos(value, sine, cosine);
+        const long double exact[] = {std::sin(static_cast<long double>(value)),
+                                     std::cos(static_cast<long double>(value))};
+        const double computed[] = {sine, cosine};
+        for (int j = 0; j < 2; ++j) {
+            const double magnitude = std::fabs(computed[j]);
+            if (magnitude < 1e-300) continue;
+            const double ulp = std::nextafter(magnitude, kInf) - magnitude;
+            worst = std::max(worst, static_cast<double>(std::fabs(computed[j] - exact[j]) / ulp));
+        }
+    }
+    INFO("largest error " << worst << " ulp");
+    CHECK(worst <= 0.52);
+    CHECK(worst > 0.4);
+}
+
+TEST_CASE("tableSinCoss gives tableSinCos's bits, four at a time and one by one", "[table-exp]") {
+    const std::vector<double> x = sinCosArguments(100003, 31);
+    const auto sineOf = [](double value) {
+        double sine = 0.0, cosine = 0.0;
+        tableSinCos(value, sine, cosine);
+        return sine;
+    };
+    const auto cosineOf = [](double value) {
+        double sine = 0.0, cosine = 0.0;
+        tableSinCos(value, sine, cosine);
+        return cosine;
+    };
+    checkArrayFormGivesScalarBits(x, sineOf, [](const double* in, double* out, long n) {
+        std::vector<double> cosine(static_cast<std::size_t>(n));
+        tableSinCoss(in, out, cosine.data(), n);
+    });
+    checkArrayFormGivesScalarBits(x, cosineOf, [](const double* in, double* out, long n) {
+        std::vector<double> sine(static_cast<std::size_t>(n));
+        tableSinCoss(in, sine.data(), out, n);
+    });
+}
+
+TEST_CASE(
+    "tableSinCos equals this machine's std::sin and std::cos where those are glibc's FMA "
+    "forms",
+    "[table-exp]") {
+    for (const PinnedSinCos& pinned : kPinnedSinCos) {
+        if (bitsOf(std::sin(pinned.x)) != pinned.sine ||
+            bitsOf(std::cos(pinned.x)) != pinned.cosine)
+            PFA_SKIP_TEST("this machine's std::sin and std::cos are not glibc's with FMA");
+    }
+    const std::vector<double> x = sinCosArguments(1000000, 37);
+    long differing = 0;
+    for (const double value : x) {
+        double sine = 0.0, cosine = 0.0;
+        tableSinCos(value, sine, cosine);
+        differing += sameBits(sine, std::sin(value)) && sameBits(cosine, std::cos(value)) ? 0 : 1;
+    }
     CHECK(differing == 0);
 }
