@@ -349,6 +349,27 @@ PublicPrivateRows splitPublicRows(const Dataset& train, double share, std::uint6
     return splitRows(train, share, seed);
 }
 
+namespace {
+
+/// ‖(x_i, 1)‖² of every training row (each the features' squared norm plus one), once per run
+/// rather than per row per step: each step's clip reads it. The runs of a sweep on the same rows
+/// share one (the same rows give the same norms).
+std::shared_ptr<const Eigen::VectorXd> rowSquaredNorms(const Dataset& train) {
+    const auto compute = [&train] {
+        auto norms = std::make_shared<Eigen::VectorXd>(train.rows());
+        for (Eigen::Index i = 0; i < train.rows(); ++i)
+            (*norms)(i) = train.X.row(i).squaredNorm() + 1.0;
+        return std::shared_ptr<const Eigen::VectorXd>(std::move(norms));
+    };
+    if (const std::uint64_t* fingerprint = KnownDataFingerprint::find(train)) {
+        static RecentResults<std::uint64_t, std::shared_ptr<const Eigen::VectorXd>> recent(4);
+        return recent.get(*fingerprint, compute);
+    }
+    return compute();
+}
+
+}  // namespace
+
 RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgdStreams streams,
                        const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
                        const CancelToken& cancel) {
@@ -360,10 +381,8 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
     // Everything the steps touch is allocated here, once.
     Eigen::VectorXd w = s.start.size() == d + 1 ? s.start : Eigen::VectorXd::Zero(d + 1);
     Eigen::VectorXd average = w, gp(d + 1), gq(d + 1);
-    // ‖(x_i, 1)‖² of every row once, not per row per step (each step's clip reads it).
-    Eigen::VectorXd squaredNorms(train.rows());
-    for (Eigen::Index i = 0; i < train.rows(); ++i)
-        squaredNorms(i) = train.X.row(i).squaredNorm() + 1.0;
+    const std::shared_ptr<const Eigen::VectorXd> squaredNormsOfRows = rowSquaredNorms(train);
+    const Eigen::VectorXd& squaredNorms = *squaredNormsOfRows;
     PrivateBatches privateBatches(s, train, y, squaredNorms);
     PublicBatches publicBatches(s, train, y, squaredNorms);
 
