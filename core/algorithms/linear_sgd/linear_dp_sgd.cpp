@@ -22,7 +22,6 @@
 #include "core/engine/private_run_report.h"
 #include "core/engine/run_session.h"
 #include "core/engine/run_streams.h"
-#include "core/engine/shared_batch_products.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
 #include "core/util/format.h"
@@ -55,33 +54,73 @@ void prefetchTrainingRows(const Dataset& train, const Eigen::VectorXd& y,
     }
 }
 
-/// The squared-loss gradients of a batch's rows rows[0 … count − 1] at w (d weights, bias
-/// last), kChunkRows at a time: each row's residual xᵀw + b − y (linearRowScores), then
-/// `scaleOf(k, residual)` gives its gradient's scale s_k (clipped or normalised by the caller),
-/// and g += s_k·(x_k, 1) in batch order. `scales` holds at least `count` values.
-template <typename ScaleOf>
-void addBatchGradients(const Dataset& train, const Eigen::VectorXd& y,
-                       const Eigen::VectorXd& squaredNorms, const long* rows, long count,
-                       const Eigen::VectorXd& w, double* scales, Eigen::VectorXd& g,
-                       ScaleOf&& scaleOf) {
-    const LinearRows X = linearRowsOf(train);
-    const Eigen::Index d = train.features();
+/// Calls visit(first, m) for the chunks rows[first … first + m − 1] of rows[0 … count − 1],
+/// kChunkRows rows each, in order, having requested the next chunk's rows (features, targets,
+/// squared norms) ahead of the visit.
+template <typename Visit>
+void forEachChunk(const Dataset& train, const Eigen::VectorXd& y,
+                  const Eigen::VectorXd& squaredNorms, const long* rows, long count,
+                  Visit&& visit) {
     prefetchTrainingRows(train, y, squaredNorms, rows, std::min(count, kChunkRows));
     for (long c0 = 0; c0 < count; c0 += kChunkRows) {
         const long m = std::min(kChunkRows, count - c0);
         const long next = c0 + m;
         prefetchTrainingRows(train, y, squaredNorms, rows + next,
                              std::min(kChunkRows, count - next));
-        double* chunkScales = scales + c0;
-        linearRowScores(X, rows + c0, m, w.data(), chunkScales);
-        for (long k = 0; k < m; ++k) {
-            const long row = rows[c0 + k];
-            const double residual = chunkScales[k] + w(d) - y(row);
-            chunkScales[k] = scaleOf(c0 + k, residual);
-        }
-        addScaledRows(X, rows + c0, m, chunkScales, g.data());
-        for (long k = 0; k < m; ++k) g(d) += chunkScales[k];
+        visit(c0, m);
     }
+}
+
+/// The squared-loss gradients of one chunk's rows rows[0 … m − 1] at w (d weights, bias last):
+/// each row's residual xᵀw + b − y (linearRowScores), then `scaleOf(k, residual)` gives its
+/// gradient's scale s_k (clipped or normalised by the caller), and g += s_k·(x_k, 1) in
+/// order. `scales` holds at least m values.
+template <typename ScaleOf>
+void addChunkGradients(const LinearRows& X, const Eigen::VectorXd& y, const long* rows, long m,
+                       const Eigen::VectorXd& w, double* scales, Eigen::VectorXd& g,
+                       ScaleOf&& scaleOf) {
+    const long d = X.features;
+    linearRowScores(X, rows, m, w.data(), scales);
+    for (long k = 0; k < m; ++k) scales[k] = scaleOf(k, scales[k] + w(d) - y(rows[k]));
+    addScaledRows(X, rows, m, scales, g.data());
+    for (long k = 0; k < m; ++k) g(d) += scales[k];
+}
+
+/// The squared-loss gradients of a batch's rows rows[0 … count − 1] at w, a chunk at a time
+/// (addChunkGradients; the chunk stays in the first-level cache between its two passes).
+/// `scaleOf(k, residual)` takes the row's position k in the batch; `scales` holds at least
+/// `count` values.
+template <typename ScaleOf>
+void addBatchGradients(const Dataset& train, const Eigen::VectorXd& y,
+                       const Eigen::VectorXd& squaredNorms, const long* rows, long count,
+                       const Eigen::VectorXd& w, double* scales, Eigen::VectorXd& g,
+                       ScaleOf&& scaleOf) {
+    const LinearRows X = linearRowsOf(train);
+    forEachChunk(train, y, squaredNorms, rows, count, [&](long c0, long m) {
+        addChunkGradients(X, y, rows + c0, m, w, scales + c0, g,
+                          [&](long k, double residual) { return scaleOf(c0 + k, residual); });
+    });
+}
+
+/// A private row's gradient scale 2·residual, clipped so that ‖scale·(x, 1)‖ ≤ C (its squared
+/// norm `squaredNorm`); a clip is counted in `clipped`.
+inline double clippedPrivateScale(double residual, double squaredNorm, double clip, long& clipped) {
+    double scale = 2.0 * residual;
+    clipped += clipScale(std::abs(scale) * std::sqrt(squaredNorm), clip, scale);
+    return scale;
+}
+
+/// A public row's gradient scale 2·residual, normalised to norm `publicScale` when asked
+/// (public rows cost no privacy); its gradient's squared norm is added to `squaredNormSum`.
+inline double publicScale(const LinearSgdSetup& s, double residual, double squaredNorm,
+                          double& squaredNormSum) {
+    double scale = 2.0 * residual;
+    if (s.normalisePublic) {
+        const double norm = std::abs(scale) * std::sqrt(squaredNorm);
+        scale = norm > 0.0 ? scale * s.publicScale / norm : 0.0;
+    }
+    squaredNormSum += scale * scale * squaredNorm;
+    return scale;
 }
 
 /// Which rows a run reads: α = 1 never reads a public row, α = 0 never reads a private row.
@@ -137,66 +176,6 @@ double takeStep(const LinearSgdSetup& s, bool usePrivate, bool usePublic, Eigen:
     return alpha;
 }
 
-/// The private rows' step: a Poisson batch (rate q) of their squared-loss gradients, each
-/// clipped to C, summed, normalised by the expected batch and released with Gaussian noise.
-class PrivateBatches {
-public:
-    /// `squaredNorms`: ‖(x_i, 1)‖² of every training row (rowSquaredNorms).
-    PrivateBatches(const LinearSgdSetup& s, const Dataset& train, const Eigen::VectorXd& y,
-                   const Eigen::VectorXd& squaredNorms)
-        : m_s(s),
-          m_train(train),
-          m_y(y),
-          m_squaredNorms(squaredNorms),
-          m_batch(s.privateRows.size()),
-          m_rows(s.privateRows.size()),
-          m_scales(s.privateRows.size()),
-          m_logOneMinusQ(s.samplingRate >= 1.0 ? -INFINITY : std::log1p(-s.samplingRate)),
-          // One private row moves the normalised clipped sum by C/b (twice that when replaced).
-          m_release(privacy::ReleaseSpec::gaussian(
-              "private-gradient", (s.replaceAdjacency ? 2.0 : 1.0) * s.clip / s.expectedBatch,
-              s.sigma)) {}
-
-    /// The released noisy gradient at `w` into `gp`; the batch's rows, loss and clipped rows
-    /// are added to the counters.
-    void gradient(const Eigen::VectorXd& w, LinearSgdStreams& streams, Eigen::VectorXd& gp,
-                  long& rows, double& loss, long& clipped) {
-        const long nPrivate = static_cast<long>(m_s.privateRows.size());
-        gp.setZero();
-        long drawn = 0;
-        drawPoisson(streams.sampling, m_logOneMinusQ, nPrivate,
-                    [&](long position) { m_batch[static_cast<std::size_t>(drawn++)] = position; });
-        privacy::observeBatch({"private-rows", nPrivate, m_s.samplingRate}, m_batch, drawn);
-        for (long k = 0; k < drawn; ++k)
-            m_rows[static_cast<std::size_t>(k)] =
-                m_s.privateRows[static_cast<std::size_t>(m_batch[static_cast<std::size_t>(k)])];
-        addBatchGradients(m_train, m_y, m_squaredNorms, m_rows.data(), drawn, w, m_scales.data(),
-                          gp, [&](long k, double residual) {
-                              double scale = 2.0 * residual;
-                              const double norm =
-                                  std::abs(scale) *
-                                  std::sqrt(m_squaredNorms(m_rows[static_cast<std::size_t>(k)]));
-                              clipped += clipScale(norm, m_s.clip, scale);
-                              loss += residual * residual;
-                              return scale;
-                          });
-        rows += drawn;
-        gp /= m_s.expectedBatch;
-        privacy::releaseGaussian(m_release, gp, streams.noise);
-    }
-
-private:
-    const LinearSgdSetup& m_s;
-    const Dataset& m_train;
-    const Eigen::VectorXd& m_y;
-    const Eigen::VectorXd& m_squaredNorms;
-    std::vector<long> m_batch;     ///< the drawn positions in privateRows
-    std::vector<long> m_rows;      ///< their rows
-    std::vector<double> m_scales;  ///< their gradients' scales
-    double m_logOneMinusQ;
-    privacy::ReleaseSpec m_release;
-};
-
 /// The public rows in reshuffled passes: each pass a fresh Fisher–Yates permutation of the
 /// previous one (drawn from the stream given), the rows handed out one by one.
 class PublicRowOrder {
@@ -217,63 +196,6 @@ public:
 private:
     std::vector<long> m_order;
     std::size_t m_next;  ///< m_order.size(): reshuffled before the next row
-};
-
-/// Public rows a step reads at a time (the buffers' size, whatever the public batch K).
-constexpr long kPublicPiece = 1024;
-
-/// The public rows' step: K rows a step from reshuffled passes over the public rows (no
-/// privacy cost), their gradients (normalised to norm C when asked) averaged.
-class PublicBatches {
-public:
-    PublicBatches(const LinearSgdSetup& s, const Dataset& train, const Eigen::VectorXd& y,
-                  const Eigen::VectorXd& squaredNorms)
-        : m_s(s),
-          m_train(train),
-          m_y(y),
-          m_squaredNorms(squaredNorms),
-          m_order(s.publicRows),
-          m_rows(static_cast<std::size_t>(std::clamp(s.publicBatch, 0L, kPublicPiece))),
-          m_scales(m_rows.size()) {}
-
-    /// The mean public gradient at `w` into `gq`; returns the mean squared norm of the rows'
-    /// gradients (for the automatic weight).
-    double gradient(const Eigen::VectorXd& w, RandomStream& sampling, Eigen::VectorXd& gq) {
-        gq.setZero();
-        double squaredNorms = 0.0;
-        // The batch in pieces of at most kPublicPiece rows (a batch may be larger than the public
-        // rows, which it then cycles through): the same rows in the same order as one piece.
-        for (long first = 0; first < m_s.publicBatch; first += kPublicPiece) {
-            const long count = std::min(kPublicPiece, m_s.publicBatch - first);
-            for (long j = 0; j < count; ++j)
-                m_rows[static_cast<std::size_t>(j)] = m_order.next(sampling);
-            addBatchGradients(m_train, m_y, m_squaredNorms, m_rows.data(), count, w,
-                              m_scales.data(), gq, [&](long k, double residual) {
-                                  const double rowSquaredNorm =
-                                      m_squaredNorms(m_rows[static_cast<std::size_t>(k)]);
-                                  double scale = 2.0 * residual;
-                                  if (m_s.normalisePublic) {
-                                      const double norm =
-                                          std::abs(scale) * std::sqrt(rowSquaredNorm);
-                                      scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
-                                  }
-                                  squaredNorms += scale * scale * rowSquaredNorm;
-                                  return scale;
-                              });
-        }
-        const double k = static_cast<double>(m_s.publicBatch);
-        gq /= k;
-        return squaredNorms / k;
-    }
-
-private:
-    const LinearSgdSetup& m_s;
-    const Dataset& m_train;
-    const Eigen::VectorXd& m_y;
-    const Eigen::VectorXd& m_squaredNorms;
-    PublicRowOrder m_order;
-    std::vector<long> m_rows;      ///< a step's public rows
-    std::vector<double> m_scales;  ///< their gradients' scales
 };
 
 }  // namespace
@@ -370,92 +292,10 @@ std::shared_ptr<const Eigen::VectorXd> rowSquaredNorms(const Dataset& train) {
 
 }  // namespace
 
-RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgdStreams streams,
-                       const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
-                       const CancelToken& cancel) {
-    const Dataset& train = data.train;
-    const Eigen::Index d = train.features();
-    const Eigen::VectorXd y = regressionTargets(train);
-    const auto [usePrivate, usePublic] = rowsRead(s);
-
-    // Everything the steps touch is allocated here, once.
-    Eigen::VectorXd w = s.start.size() == d + 1 ? s.start : Eigen::VectorXd::Zero(d + 1);
-    Eigen::VectorXd average = w, gp(d + 1), gq(d + 1);
-    const std::shared_ptr<const Eigen::VectorXd> squaredNormsOfRows = rowSquaredNorms(train);
-    const Eigen::VectorXd& squaredNorms = *squaredNormsOfRows;
-    PrivateBatches privateBatches(s, train, y, squaredNorms);
-    PublicBatches publicBatches(s, train, y, squaredNorms);
-
-    RunSession session(observer, cancel);
-    session.setEpsilonSoFar(epsilonAfter);
-    RunResult& result = session.result();
-    result.dataset = train.name;
-    long clipped = 0, seen = 0;
-    double alphaSum = 0.0;
-    long alphaSteps = 0;
-    for (long t = 0; t < s.steps; ++t) {
-        if (session.cancelled(t)) break;
-        long batchRows = 0;
-        double batchLoss = 0.0;
-        if (usePrivate) {
-            long rows = 0;
-            privateBatches.gradient(w, streams, gp, rows, batchLoss, clipped);
-            batchRows += rows;
-            seen += rows;
-        }
-        const double meanSquaredNorm =
-            usePublic ? publicBatches.gradient(w, streams.publicSampling, gq) : 0.0;
-        alphaSum += takeStep(s, usePrivate, usePublic, gp, gq, meanSquaredNorm, t, w, average);
-        ++alphaSteps;
-
-        StepInfo info;
-        info.step = t + 1;
-        info.epoch = static_cast<int>(t / s.stepsPerEpoch) + 1;
-        info.batchRows = batchRows;
-        info.batchLoss = batchRows > 0 ? batchLoss / static_cast<double>(batchRows) : 0.0;
-        bool stop = session.stepped(info);
-        const bool diverged = !w.allFinite();
-        if (s.evaluationDue(t + 1) || diverged) {
-            const Eigen::VectorXd& reported = s.averageIterates ? average : w;
-            EpochMetrics m;
-            m.epoch = info.epoch;  // that of step t + 1 (in progress, at a divergence)
-            m.step = t + 1;
-            // Training-set diagnostic (private rows included): only when recorded.
-            m.trainLoss = s.diagnostics ? evaluateRegression(train, reported).testMse : NAN;
-            m.trainObjective = m.trainLoss;
-            m.testError = evaluateRegression(data.test, reported).testMse;
-            if (std::isfinite(s.optimalMse)) m.excessRisk = m.testError - s.optimalMse;
-            m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
-            m.clipFraction = clippedShare(clipped, seen, s.diagnostics);
-            clipped = seen = 0;
-            stop = session.evaluated(m) || stop;
-        }
-        if (diverged) {
-            session.diverge("the iterate is no longer finite after step " + std::to_string(t + 1) +
-                            ": the step size " + formatNumber(s.learningRate) +
-                            " is too large; lower lr-theta");
-            break;
-        }
-        if (session.stopRequested(stop, t + 1, s.steps)) break;
-    }
-
-    const Eigen::VectorXd reported = s.averageIterates ? average : w;
-    result.theta = RowMatrix(1, d + 1);
-    result.theta.row(0) = reported.transpose();
-    result.regression = evaluateRegression(data.test, reported);
-    result.regression.known = true;
-    result.test =
-        fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
-    result.trainLoss = s.diagnostics ? evaluateRegression(train, reported).testMse : NAN;
-    result.theoryInputs["alpha_mean"] =
-        alphaSteps > 0 ? alphaSum / static_cast<double>(alphaSteps) : 1.0;
-    return session.finish();
-}
-
 namespace {
 
 /// One run of a group on shared batches: its own model, noise, weight and session; the group
-/// computes the batches' products for all runs at once (runLinearSgdGroup).
+/// reads each chunk of a batch once for all its runs (runLinearSgdGroup).
 class GroupRun {
 public:
     GroupRun(const LinearSgdMember& member, const DataSplit& data, const CancelToken& cancel)
@@ -470,7 +310,6 @@ public:
         m_w = m_s.start.size() == width ? m_s.start : Eigen::VectorXd::Zero(width);
         m_average = m_w;
         m_theta.resize(1, width);
-        m_sum.resize(1, width);
         m_gp.resize(width);
         m_gq.resize(width);
         m_session.setEpsilonSoFar(member.epsilonAfter);
@@ -488,41 +327,34 @@ public:
         m_batchLoss = 0.0;
         return !m_over;
     }
-    /// The parameters the step's products read (1 × (d + 1), bias last).
-    const RowMatrix& parameters() {
-        m_theta.row(0) = m_w.transpose();
-        return m_theta;
-    }
-
-    /// A private row's clipped gradient coefficient 2·(score − y), with the counters.
-    double privateCoefficient(double score, double target, double squaredNorm) {
-        const double residual = score - target;
-        double scale = 2.0 * residual;
-        m_clipped += clipScale(std::abs(scale) * std::sqrt(squaredNorm), m_s.clip, scale);
-        m_batchLoss += residual * residual;
-        ++m_batchRows;
-        ++m_seen;
-        return scale;
-    }
-    /// A public row's coefficient (normalised to norm C when asked), with the squared norm sum.
-    double publicCoefficient(double score, double target, double squaredNorm) {
-        double scale = 2.0 * (score - target);
-        if (m_s.normalisePublic) {
-            const double norm = std::abs(scale) * std::sqrt(squaredNorm);
-            scale = norm > 0.0 ? scale * m_s.publicScale / norm : 0.0;
+    /// Starts the step's private (or public) gradient sum.
+    void beginSum(bool isPrivate) { (isPrivate ? m_gp : m_gq).setZero(); }
+    /// Adds one chunk of the step's private (or public) batch, rows[0 … m − 1], at the run's
+    /// model: the arithmetic of a run alone (runLinearSgd). `scales` holds m values.
+    void addChunk(bool isPrivate, const LinearRows& X, const Eigen::VectorXd& y,
+                  const Eigen::VectorXd& squaredNorms, const long* rows, long m, double* scales) {
+        if (isPrivate) {
+            addChunkGradients(X, y, rows, m, m_w, scales, m_gp, [&](long k, double residual) {
+                m_batchLoss += residual * residual;
+                ++m_batchRows;
+                ++m_seen;
+                return clippedPrivateScale(residual, squaredNorms(rows[k]), m_s.clip, m_clipped);
+            });
+        } else {
+            addChunkGradients(X, y, rows, m, m_w, scales, m_gq, [&](long k, double residual) {
+                return publicScale(m_s, residual, squaredNorms(rows[k]), m_publicSquaredNorms);
+            });
         }
-        m_publicSquaredNorms += scale * scale * squaredNorm;
-        return scale;
     }
-    /// The private sum of the step (from the shared products) into the noisy released mean.
-    void setPrivateSum(const SharedBatchProducts& products, int column) {
-        products.getGradient(column, m_sum);
-        m_gp = m_sum.row(0).transpose() / m_s.expectedBatch;
-        privacy::releaseGaussian(m_release, m_gp, m_noise);
-    }
-    void setPublicSum(const SharedBatchProducts& products, int column) {
-        products.getGradient(column, m_sum);
-        m_gq = m_sum.row(0).transpose() / static_cast<double>(m_s.publicBatch);
+    /// Ends the step's sum: the private one into the noisy released mean, the public one into
+    /// the public mean.
+    void endSum(bool isPrivate) {
+        if (isPrivate) {
+            m_gp /= m_s.expectedBatch;
+            privacy::releaseGaussian(m_release, m_gp, m_noise);
+        } else {
+            m_gq /= static_cast<double>(m_s.publicBatch);
+        }
     }
 
     /// Mixes, steps, projects and averages; reports the step. True when the run evaluates now.
@@ -547,25 +379,19 @@ public:
         m_theta.row(0) = (m_s.averageIterates ? m_average : m_w).transpose();
         return m_theta;
     }
-    bool diagnostics() const { return m_s.diagnostics; }
-    RowMatrix& testScores() { return m_testScores; }
-    RowMatrix& trainScores() { return m_trainScores; }
 
-    /// After step t: the epoch's metrics from the scores of reported() (the training rows'
-    /// only with diagnostics), the divergence and stop checks.
-    void finishEpoch(long t, const DataSplit& data, const Eigen::VectorXd& trainTargets,
-                     const Eigen::VectorXd& testTargets, bool evaluated) {
+    /// After step t: the metrics of reported() when `evaluated` (the training rows' only with
+    /// diagnostics), the divergence and stop checks.
+    void finishEpoch(long t, const DataSplit& data, bool evaluated) {
         if (evaluated) {
+            const Eigen::VectorXd model = reported().row(0).transpose();
             EpochMetrics m;
             m.epoch = static_cast<int>(t / m_s.stepsPerEpoch) + 1;  // that of step t + 1
             m.step = t + 1;
-            m.trainLoss = m_s.diagnostics ? meanSquaredError(m_trainScores, trainTargets) : NAN;
+            // Training-set diagnostic (private rows included): only when recorded.
+            m.trainLoss = m_s.diagnostics ? evaluateRegression(data.train, model).testMse : NAN;
             m.trainObjective = m.trainLoss;
-            // m_theta holds the evaluated model (reported()); a non-finite one has no metrics.
-            const bool finite = m_theta.allFinite();
-            if (!finite) m.trainLoss = m.trainObjective = m_s.diagnostics ? NAN : m.trainLoss;
-            m.testError =
-                data.test.rows() > 0 && finite ? meanSquaredError(m_testScores, testTargets) : NAN;
+            m.testError = evaluateRegression(data.test, model).testMse;
             if (std::isfinite(m_s.optimalMse)) m.excessRisk = m.testError - m_s.optimalMse;
             m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
             m.clipFraction = clippedShare(m_clipped, m_seen, m_s.diagnostics);
@@ -600,18 +426,13 @@ public:
     }
 
 private:
-    static double meanSquaredError(const RowMatrix& scores, const Eigen::VectorXd& targets) {
-        if (targets.size() == 0) return NAN;
-        return (scores.col(0) - targets).squaredNorm() / static_cast<double>(targets.size());
-    }
-
     const LinearSgdSetup& m_s;
     RandomStream& m_noise;
     RunSession m_session;
     const RowsRead m_read;
     privacy::ReleaseSpec m_release;
     Eigen::VectorXd m_w, m_average, m_gp, m_gq;
-    RowMatrix m_theta, m_sum, m_testScores, m_trainScores;
+    RowMatrix m_theta;
     bool m_over = false, m_stop = false, m_diverged = false;
     long m_clipped = 0, m_seen = 0, m_batchRows = 0, m_alphaSteps = 0;
     double m_batchLoss = 0.0, m_publicSquaredNorms = 0.0, m_alphaSum = 0.0;
@@ -633,22 +454,10 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
         }
     }
     const Dataset& train = data.train;
-    const auto designPtr = sharedDesignMatrix(train.X, 0.0);
-    const auto testDesignPtr = sharedDesignMatrix(data.test.X, 0.0);
-    const DesignMatrix& design = *designPtr;
-    const DesignMatrix& testDesign = *testDesignPtr;
     const Eigen::VectorXd y = regressionTargets(train);
-    const Eigen::VectorXd testY = regressionTargets(data.test);
-    const int count = static_cast<int>(members.size());
-    SharedBatchProducts products(design, count);
-
     std::vector<std::unique_ptr<GroupRun>> runs;
     for (const LinearSgdMember& member : members)
         runs.push_back(std::make_unique<GroupRun>(member, data, cancel));
-    for (auto& run : runs) {
-        run->testScores().resize(data.test.rows(), 1);
-        if (run->diagnostics()) run->trainScores().resize(train.rows(), 1);
-    }
 
     const long nPrivate = static_cast<long>(lead.privateRows.size());
     const double logOneMinusQ =
@@ -656,37 +465,21 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
     std::vector<long> positions(static_cast<std::size_t>(nPrivate));
     std::vector<long> batch(static_cast<std::size_t>(std::max(nPrivate, lead.publicBatch)));
     PublicRowOrder publicOrder(lead.publicRows);
-    std::vector<GroupRun*> stepping, privateRuns, publicRuns, evaluating;
-    std::vector<const RowMatrix*> models, diagnosed;
-    std::vector<RowMatrix*> testScores, trainScores;
+    std::vector<GroupRun*> stepping, privateRuns, publicRuns;
 
-    // Adds the coefficients of one batch of `size` rows (design rows in `batch`) for `group`.
+    const std::shared_ptr<const Eigen::VectorXd> squaredNormsOfRows = rowSquaredNorms(train);
+    const Eigen::VectorXd& squaredNorms = *squaredNormsOfRows;
+    const LinearRows X = linearRowsOf(train);
+    std::vector<double> scales(static_cast<std::size_t>(kChunkRows));
+    // Adds one batch of `size` rows (training rows in `batch`) to every run of `group`: a chunk
+    // is read from memory once, then each run computes with it what it would alone.
     auto pass = [&](const std::vector<GroupRun*>& group, long size, bool isPrivate) {
-        const int columns = static_cast<int>(group.size());
-        products.begin(columns);
-        for (int c = 0; c < columns; ++c) products.setParameters(c, group[c]->parameters());
-        for (long c0 = 0; c0 < size; c0 += SharedBatchProducts::kChunkRows) {
-            const long chunk = std::min(SharedBatchProducts::kChunkRows, size - c0);
-            products.forward(batch, size, c0, chunk);
-            for (int c = 0; c < columns; ++c) {
-                for (long k = 0; k < chunk; ++k) {
-                    const long row = batch[static_cast<std::size_t>(c0 + k)];
-                    const double score = products.score(k, c);
-                    products.setCoefficient(
-                        k, c,
-                        isPrivate
-                            ? group[c]->privateCoefficient(score, y(row), design.squaredNorms(row))
-                            : group[c]->publicCoefficient(score, y(row), design.squaredNorms(row)));
-                }
-            }
-            products.backward();
-        }
-        for (int c = 0; c < columns; ++c) {
-            if (isPrivate)
-                group[c]->setPrivateSum(products, c);
-            else
-                group[c]->setPublicSum(products, c);
-        }
+        for (GroupRun* run : group) run->beginSum(isPrivate);
+        forEachChunk(train, y, squaredNorms, batch.data(), size, [&](long c0, long m) {
+            for (GroupRun* run : group)
+                run->addChunk(isPrivate, X, y, squaredNorms, batch.data() + c0, m, scales.data());
+        });
+        for (GroupRun* run : group) run->endSum(isPrivate);
     };
 
     for (long t = 0; t < lead.steps; ++t) {
@@ -721,35 +514,21 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
                 batch[static_cast<std::size_t>(j)] = publicOrder.next(publicSampling);
             pass(publicRuns, lead.publicBatch, false);
         }
-        evaluating.clear();
-        for (GroupRun* run : stepping) {
-            if (run->finishStep(t)) evaluating.push_back(run);
-        }
-        // The evaluated models scored in one pass over the test rows (and the training rows,
-        // for diagnostics) for all of them.
-        models.clear();
-        diagnosed.clear();
-        testScores.clear();
-        trainScores.clear();
-        for (GroupRun* run : evaluating) {
-            models.push_back(&run->reported());
-            testScores.push_back(&run->testScores());
-            if (!run->diagnostics()) continue;
-            diagnosed.push_back(models.back());
-            trainScores.push_back(&run->trainScores());
-        }
-        if (!models.empty() && data.test.rows() > 0)
-            products.scoreAllRows(testDesign, models, testScores);
-        if (!diagnosed.empty()) products.scoreAllRows(design, diagnosed, trainScores);
-        for (GroupRun* run : stepping) {
-            const bool evaluated =
-                std::find(evaluating.begin(), evaluating.end(), run) != evaluating.end();
-            run->finishEpoch(t, data, y, testY, evaluated);
-        }
+        for (GroupRun* run : stepping) run->finishEpoch(t, data, run->finishStep(t));
     }
     std::vector<RunResult> results;
     for (auto& run : runs) results.push_back(run->finish(data));
     return results;
+}
+
+RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgdStreams streams,
+                       const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
+                       const CancelToken& cancel) {
+    // A run on its own batches is a group of one on its own streams: the same steps.
+    std::vector<RunResult> results =
+        runLinearSgdGroup({{&s, &streams.noise, epsilonAfter, &observer}}, data, streams.sampling,
+                          streams.publicSampling, cancel);
+    return std::move(results.front());
 }
 
 std::vector<RunResult> trainLinearSgdJobs(std::vector<LinearSgdJob>& jobs, const DataSplit& data,

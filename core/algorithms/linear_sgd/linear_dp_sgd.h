@@ -80,7 +80,8 @@ struct LinearSgdStreams {
 /// Runs `setup` on `data` (training rows from data.train, metrics on data.test). Fills theta
 /// (1 × (d + 1), bias last), the regression metrics, history (one entry per epoch, with the
 /// ε `epsilonAfter(steps)` reports), steps, status, trainLoss and, in theoryInputs, the mean α
-/// used ("alpha_mean"). No allocation per step; checks `cancel` before every step.
+/// used ("alpha_mean"). No allocation per step; checks `cancel` before every step. It is
+/// runLinearSgdGroup with this run alone, on the run's own streams: one loop for both.
 RunResult runLinearSgd(const LinearSgdSetup& setup, const DataSplit& data, LinearSgdStreams streams,
                        const std::function<double(long)>& epsilonAfter, TrainingObserver& observer,
                        const CancelToken& cancel);
@@ -95,12 +96,13 @@ struct LinearSgdMember {
 
 /// Trains `members` in lockstep on shared batches (batch-sharing by-seed): at each step one
 /// Poisson sample of the private rows (from `sampling`) and one batch of public rows (reshuffled
-/// passes, from `publicSampling`) serve every run, and each chunk of a batch is read once for
-/// all of them (SharedBatchProducts, whose arithmetic does not depend on the other runs: a run's
-/// result is the same alone, in a group of one, as with any others). Each run clips, noises
-/// (its own stream), weights and steps its own model; evaluation scores every evaluated model in
-/// one pass over the rows. The setups must agree on the rows, the sampling rate, the steps and
-/// the public batch (std::logic_error otherwise). Results in the order of `members`.
+/// passes, from `publicSampling`) serve every run, and each chunk of a batch is read from memory
+/// once for all of them; each run then scores the chunk and adds its clipped gradients with the
+/// arithmetic of runLinearSgd (a run's result is the same alone, in a group of one, as with any
+/// others, and as runLinearSgd's on the same batches). Each run clips, noises (its own stream),
+/// weights and steps its own model; evaluation scores every evaluated model in one pass over
+/// the rows (SharedBatchProducts). The setups must agree on the rows, the sampling rate, the steps
+/// and the public batch (std::logic_error otherwise). Results in the order of `members`.
 std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& members,
                                          const DataSplit& data, RandomStream& sampling,
                                          RandomStream& publicSampling, const CancelToken& cancel);
