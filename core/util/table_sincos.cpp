@@ -2,9 +2,9 @@
 // explicit ones, where glibc's __sincos_fma has them.
 #include "core/util/table_sincos.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "core/util/table_math.h"
 
@@ -151,17 +151,8 @@ constexpr double kHalfPi3 = -0x1.cb3b398p-55, kHalfPi4 = -0x1.d747f23e32ed7p-83;
 constexpr std::uint32_t kTinyBelow = 0x3e400000, kDirectBelow = 0x3feb6000;
 constexpr std::uint32_t kComplementBelow = 0x400368fd, kReducedBelow = 0x419921fb;
 
-inline double fromBits(std::uint64_t bits) {
-    double value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
-}
-
-inline std::uint64_t toBits(double value) {
-    std::uint64_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-}
+inline double fromBits(std::uint64_t bits) { return std::bit_cast<double>(bits); }
+inline std::uint64_t toBits(double value) { return std::bit_cast<std::uint64_t>(value); }
 
 /// The table entry nearest |a| (< 0.86) and the rest of |a| from it.
 struct Nearest128th {
