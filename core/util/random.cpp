@@ -126,13 +126,10 @@ void RandomStream::fillNormals(double* out, long n) {
         tableSinCoss(angle.data(), sine.data(), cosine.data(), pairs);
         for (long p = 0; p < pairs; ++p) {
             const auto at = static_cast<std::size_t>(p);
-            const double radius = std::sqrt(-2.0 * logU1[at]);
-            out[k++] = radius * cosine[at];
+            out[k++] = boxMuller(logU1[at], sine[at], cosine[at]);
             if (k < n) {
-                out[k++] = radius * sine[at];
-            } else {
-                m_spare = radius * sine[at];
-                m_hasSpare = true;
+                out[k++] = m_spare;
+                m_hasSpare = false;
             }
         }
     }

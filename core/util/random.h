@@ -63,8 +63,9 @@ public:
             return m_spare;
         }
         const double u1 = uniformOpen();
-        const double u2 = uniformOpen();
-        return boxMuller(tableLog(u1), u2);
+        double sine = 0.0, cosine = 0.0;
+        tableSinCos(boxMullerAngle(uniformOpen()), sine, cosine);
+        return boxMuller(tableLog(u1), sine, cosine);
     }
 
     /// out[0 … n − 1] = n calls of normal(), the same values and the same state after; the
@@ -129,11 +130,9 @@ private:
     Uint128 rejectBelowThreshold(Uint128 product, std::uint64_t bound);
     /// Box–Muller's angle θ = 2π·u2.
     static double boxMullerAngle(double u2) { return 2.0 * 3.14159265358979323846 * u2; }
-    /// The Box–Muller pair of ln u1 = `logU1` and u2: returns r·cos θ and keeps r·sin θ as the
-    /// spare (r = √(−2 ln u1)).
-    double boxMuller(double logU1, double u2) {
-        double sine = 0.0, cosine = 0.0;
-        tableSinCos(boxMullerAngle(u2), sine, cosine);
+    /// The Box–Muller pair of ln u1 = `logU1` and the angle's `sine` and `cosine`: returns
+    /// r·cos θ and keeps r·sin θ as the spare (r = √(−2 ln u1)).
+    double boxMuller(double logU1, double sine, double cosine) {
         const double radius = std::sqrt(-2.0 * logU1);
         m_spare = radius * sine;
         m_hasSpare = true;

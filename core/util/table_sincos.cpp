@@ -231,8 +231,8 @@ template <typename Fma>
             da = -da;
         }
         const double sinA = sinOfReduced(a, da, fma);
-        const double cosA =
-            (quadrant & 2) != 0 ? -cosOfReduced(a, da, fma) : cosOfReduced(a, da, fma);
+        double cosA = cosOfReduced(a, da, fma);
+        if ((quadrant & 2) != 0) cosA = -cosA;
         sine = (quadrant & 1) != 0 ? cosA : sinA;
         cosine = (quadrant & 1) != 0 ? sinA : cosA;
     }

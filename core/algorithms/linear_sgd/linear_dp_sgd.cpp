@@ -86,22 +86,6 @@ void addChunkGradients(const LinearRows& X, const Eigen::VectorXd& y, const long
     for (long k = 0; k < m; ++k) g(d) += scales[k];
 }
 
-/// The squared-loss gradients of a batch's rows rows[0 … count − 1] at w, a chunk at a time
-/// (addChunkGradients; the chunk stays in the first-level cache between its two passes).
-/// `scaleOf(k, residual)` takes the row's position k in the batch; `scales` holds at least
-/// `count` values.
-template <typename ScaleOf>
-void addBatchGradients(const Dataset& train, const Eigen::VectorXd& y,
-                       const Eigen::VectorXd& squaredNorms, const long* rows, long count,
-                       const Eigen::VectorXd& w, double* scales, Eigen::VectorXd& g,
-                       ScaleOf&& scaleOf) {
-    const LinearRows X = linearRowsOf(train);
-    forEachChunk(train, y, squaredNorms, rows, count, [&](long c0, long m) {
-        addChunkGradients(X, y, rows + c0, m, w, scales + c0, g,
-                          [&](long k, double residual) { return scaleOf(c0 + k, residual); });
-    });
-}
-
 /// A private row's gradient scale 2·residual, clipped so that ‖scale·(x, 1)‖ ≤ C (its squared
 /// norm `squaredNorm`); a clip is counted in `clipped`.
 inline double clippedPrivateScale(double residual, double squaredNorm, double clip, long& clipped) {
@@ -290,10 +274,6 @@ std::shared_ptr<const Eigen::VectorXd> rowSquaredNorms(const Dataset& train) {
     return compute();
 }
 
-}  // namespace
-
-namespace {
-
 /// One run of a group on shared batches: its own model, noise, weight and session; the group
 /// reads each chunk of a batch once for all its runs (runLinearSgdGroup).
 class GroupRun {
@@ -309,7 +289,6 @@ public:
         const Eigen::Index width = data.train.features() + 1;
         m_w = m_s.start.size() == width ? m_s.start : Eigen::VectorXd::Zero(width);
         m_average = m_w;
-        m_theta.resize(1, width);
         m_gp.resize(width);
         m_gq.resize(width);
         m_session.setEpsilonSoFar(member.epsilonAfter);
@@ -374,17 +353,14 @@ public:
         m_diverged = !m_w.allFinite();
         return m_s.evaluationDue(t + 1) || m_diverged;
     }
-    /// The model the run reports and evaluates (1 × (d + 1)).
-    const RowMatrix& reported() {
-        m_theta.row(0) = (m_s.averageIterates ? m_average : m_w).transpose();
-        return m_theta;
-    }
+    /// The model the run reports and evaluates (d + 1 entries, bias last).
+    const Eigen::VectorXd& reported() const { return m_s.averageIterates ? m_average : m_w; }
 
     /// After step t: the metrics of reported() when `evaluated` (the training rows' only with
     /// diagnostics), the divergence and stop checks.
     void finishEpoch(long t, const DataSplit& data, bool evaluated) {
         if (evaluated) {
-            const Eigen::VectorXd model = reported().row(0).transpose();
+            const Eigen::VectorXd& model = reported();
             EpochMetrics m;
             m.epoch = static_cast<int>(t / m_s.stepsPerEpoch) + 1;  // that of step t + 1
             m.step = t + 1;
@@ -409,7 +385,7 @@ public:
     }
 
     RunResult finish(const DataSplit& data) {
-        const Eigen::VectorXd reportedModel = m_s.averageIterates ? m_average : m_w;
+        const Eigen::VectorXd& reportedModel = reported();
         RunResult& result = m_session.result();
         const Eigen::Index width = reportedModel.size();
         result.theta = RowMatrix(1, width);
@@ -432,7 +408,6 @@ private:
     const RowsRead m_read;
     privacy::ReleaseSpec m_release;
     Eigen::VectorXd m_w, m_average, m_gp, m_gq;
-    RowMatrix m_theta;
     bool m_over = false, m_stop = false, m_diverged = false;
     long m_clipped = 0, m_seen = 0, m_batchRows = 0, m_alphaSteps = 0;
     double m_batchLoss = 0.0, m_publicSquaredNorms = 0.0, m_alphaSum = 0.0;
