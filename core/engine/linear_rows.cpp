@@ -13,63 +13,71 @@ using Lanes = lanes::FourDoubles;
 using lanes::load;
 using lanes::store;
 
-/// The scores of R rows (1 ≤ R ≤ 4) at once.
-template <int R>
-[[gnu::always_inline]] inline void scoreRows(const LinearRows& X, const long* rows, const double* w,
-                                             double* scores) {
+/// The scores of R rows (1 ≤ R ≤ 8) at once: eight rows keep eight independent running sums in
+/// flight, so the additions' latency does not bound the loop as it did with four.
+template <int R, typename Value>
+[[gnu::always_inline]] inline void scoreRows(const LinearRowsOf<Value>& X, const long* rows,
+                                             const double* w, double* scores) {
     const long d = X.features, body = d - d % 4;
-    const double* x[R];
+    const Value* x[R];
     Lanes sum[R];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
         x[r] = X.data + rows[r] * X.stride;
         sum[r] = Lanes{0.0, 0.0, 0.0, 0.0};
     }
     for (long j = 0; j < body; j += 4) {
         const Lanes wj = load(w + j);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
         for (int r = 0; r < R; ++r) sum[r] = sum[r] + load(x[r] + j) * wj;
     }
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
         double s = (sum[r][0] + sum[r][1]) + (sum[r][2] + sum[r][3]);
-        for (long j = body; j < d; ++j) s = s + x[r][j] * w[j];
+        for (long j = body; j < d; ++j) s = s + static_cast<double>(x[r][j]) * w[j];
         scores[r] = s;
     }
 }
 
-/// g += scales[k]·x_k for R rows (1 ≤ R ≤ 4), in row order for every entry.
-template <int R>
-[[gnu::always_inline]] inline void addRows(const LinearRows& X, const long* rows,
+/// g += scales[k]·x_k for R rows (1 ≤ R ≤ 8), in row order for every entry.
+template <int R, typename Value>
+[[gnu::always_inline]] inline void addRows(const LinearRowsOf<Value>& X, const long* rows,
                                            const double* scales, double* g) {
     const long d = X.features, body = d - d % 4;
-    const double* x[R];
+    const Value* x[R];
     Lanes scale[R];
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
         x[r] = X.data + rows[r] * X.stride;
         scale[r] = Lanes{scales[r], scales[r], scales[r], scales[r]};
     }
     for (long j = 0; j < body; j += 4) {
         Lanes gj = load(g + j);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
         for (int r = 0; r < R; ++r) gj = gj + scale[r] * load(x[r] + j);
         store(g + j, gj);
     }
     for (long j = body; j < d; ++j) {
         double gj = g[j];
-#pragma GCC unroll 4
-        for (int r = 0; r < R; ++r) gj = gj + scales[r] * x[r][j];
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) gj = gj + scales[r] * static_cast<double>(x[r][j]);
         g[j] = gj;
     }
 }
 
-/// kernel.template rows<R>(k) for the rows k … k + R − 1 of 0 … count − 1: four at a time, then
-/// the last one to three together; every row once, in order.
-template <typename Kernel>
-[[gnu::always_inline]] inline void byFours(long count, const Kernel& kernel) {
+/// kernel.template rows<R>(k) for the rows k … k + R − 1 of 0 … count − 1: `Most` at a time,
+/// then the last ones together; every row once, in order.
+template <int Most, typename Kernel>
+[[gnu::always_inline]] inline void byGroups(long count, const Kernel& kernel) {
     long k = 0;
-    for (; k + 4 <= count; k += 4) kernel.template rows<4>(k);
+    for (; k + Most <= count; k += Most) kernel.template rows<Most>(k);
+    const long left = count - k;
+    if constexpr (Most > 4) {
+        if (left >= 4) {
+            kernel.template rows<4>(k);
+            k += 4;
+        }
+    }
     switch (count - k) {
         case 3:
             kernel.template rows<3>(k);
@@ -85,61 +93,104 @@ template <typename Kernel>
     }
 }
 
-/// linearRowScores' work for byFours. (A struct, not a lambda: a lambda inside the AVX2 form
+/// linearRowScores' work for byGroups. (A struct, not a lambda: a lambda inside the AVX2 form
 /// would be compiled without AVX2.)
+template <typename Value>
 struct ScoreKernel {
-    const LinearRows& X;
+    const LinearRowsOf<Value>& X;
     const long* batch;
     const double* w;
     double* scores;
     template <int R>
     [[gnu::always_inline]] void rows(long k) const {
-        scoreRows<R>(X, batch + k, w, scores + k);
+        scoreRows<R, Value>(X, batch + k, w, scores + k);
     }
 };
 
-/// addScaledRows' work for byFours.
+/// addScaledRows' work for byGroups.
+template <typename Value>
 struct AddKernel {
-    const LinearRows& X;
+    const LinearRowsOf<Value>& X;
     const long* batch;
     const double* scales;
     double* g;
     template <int R>
     [[gnu::always_inline]] void rows(long k) const {
-        addRows<R>(X, batch + k, scales + k, g);
+        addRows<R, Value>(X, batch + k, scales + k, g);
     }
 };
 
-void scoresBaseline(const LinearRows& X, const long* rows, long count, const double* w,
+template <typename Value>
+void scoresBaseline(const LinearRowsOf<Value>& X, const long* rows, long count, const double* w,
                     double* scores) {
-    byFours(count, ScoreKernel{X, rows, w, scores});
+    byGroups<8>(count, ScoreKernel<Value>{X, rows, w, scores});
 }
 
-[[gnu::target("avx2")]] void scoresAvx2(const LinearRows& X, const long* rows, long count,
+template <typename Value>
+[[gnu::target("avx2")]] void scoresAvx2(const LinearRowsOf<Value>& X, const long* rows, long count,
                                         const double* w, double* scores) {
-    byFours(count, ScoreKernel{X, rows, w, scores});
+    byGroups<8>(count, ScoreKernel<Value>{X, rows, w, scores});
 }
 
-void addBaseline(const LinearRows& X, const long* rows, long count, const double* scales,
+template <typename Value>
+void addBaseline(const LinearRowsOf<Value>& X, const long* rows, long count, const double* scales,
                  double* g) {
-    byFours(count, AddKernel{X, rows, scales, g});
+    byGroups<8>(count, AddKernel<Value>{X, rows, scales, g});
 }
 
-[[gnu::target("avx2")]] void addAvx2(const LinearRows& X, const long* rows, long count,
+template <typename Value>
+[[gnu::target("avx2")]] void addAvx2(const LinearRowsOf<Value>& X, const long* rows, long count,
                                      const double* scales, double* g) {
-    byFours(count, AddKernel{X, rows, scales, g});
+    byGroups<8>(count, AddKernel<Value>{X, rows, scales, g});
+}
+
+/// unpackRows' work: one row after another, four values at a time.
+[[gnu::always_inline]] inline void unpack(const SingleLinearRows& X, const long* rows, long count,
+                                          double* out, long outStride) {
+    const long d = X.features, body = d - d % 4;
+    for (long k = 0; k < count; ++k) {
+        const float* x = X.data + rows[k] * X.stride;
+        double* to = out + k * outStride;
+        for (long j = 0; j < body; j += 4) store(to + j, load(x + j));
+        for (long j = body; j < d; ++j) to[j] = static_cast<double>(x[j]);
+    }
+}
+
+void unpackBaseline(const SingleLinearRows& X, const long* rows, long count, double* out,
+                    long outStride) {
+    unpack(X, rows, count, out, outStride);
+}
+
+[[gnu::target("avx2")]] void unpackAvx2(const SingleLinearRows& X, const long* rows, long count,
+                                        double* out, long outStride) {
+    unpack(X, rows, count, out, outStride);
 }
 
 }  // namespace
 
+void unpackRows(const SingleLinearRows& X, const long* rows, long count, double* out,
+                long outStride) {
+    (avx2Enabled() ? unpackAvx2 : unpackBaseline)(X, rows, count, out, outStride);
+}
+
 void linearRowScores(const LinearRows& X, const long* rows, long count, const double* w,
                      double* scores) {
-    (avx2Enabled() ? scoresAvx2 : scoresBaseline)(X, rows, count, w, scores);
+    (avx2Enabled() ? scoresAvx2<double> : scoresBaseline<double>)(X, rows, count, w, scores);
+}
+
+void linearRowScores(const SingleLinearRows& X, const long* rows, long count, const double* w,
+                     double* scores) {
+    (avx2Enabled() ? scoresAvx2<float> : scoresBaseline<float>)(X, rows, count, w, scores);
 }
 
 void addScaledRows(const LinearRows& X, const long* rows, long count, const double* scales,
                    double* g) {
-    (avx2Enabled() ? addAvx2 : addBaseline)(X, rows, count, scales, g);
+    (avx2Enabled() ? addAvx2<double> : addBaseline<double>)(X, rows, count, scales, g);
+}
+
+void addScaledRows(const SingleLinearRows& X, const long* rows, long count, const double* scales,
+                   double* g) {
+    (avx2Enabled() ? addAvx2<float> : addBaseline<float>)(X, rows, count, scales, g);
 }
 
 }  // namespace pfa

@@ -4,24 +4,39 @@ namespace pfa {
 
 /// Rows of a feature matrix as a linear model's batch loop reads them: row i's `features`
 /// values start at data + i·stride.
-struct LinearRows {
-    const double* data = nullptr;
+template <typename Value>
+struct LinearRowsOf {
+    const Value* data = nullptr;
     long stride = 0;
     long features = 0;
 };
+using LinearRows = LinearRowsOf<double>;
+/// Rows stored in single precision (half the memory traffic). The kernels convert each value
+/// to double (exactly) and compute as for double rows: the same bits as LinearRows holding the
+/// same (rounded) values.
+using SingleLinearRows = LinearRowsOf<float>;
 
 /// scores[k] = Σ_j x_{rows[k], j}·w_j for k < count, each sum in one fixed order: four running
 /// sums (sum l takes features 4q + l, each term a multiplication then an addition, from +0),
 /// folded as (s₀ + s₁) + (s₂ + s₃), then the last features mod 4 added one at a time. The rows
-/// are read four at a time, sharing every load of w; a row's sum does not depend on the others,
+/// are read eight at a time, sharing every load of w; a row's sum does not depend on the others,
 /// and the AVX2 form (chosen at run time, avx2Enabled()) gives the same bits as the baseline one.
 void linearRowScores(const LinearRows& X, const long* rows, long count, const double* w,
+                     double* scores);
+void linearRowScores(const SingleLinearRows& X, const long* rows, long count, const double* w,
                      double* scores);
 
 /// g_j += scales[k]·x_{rows[k], j} for every feature j, the rows k = 0 … count − 1 added in
 /// order, each term a multiplication then an addition: the bits of adding the rows one by one
-/// (g += s·x), four rows per pass over g. Same bits with AVX2 or without.
+/// (g += s·x), eight rows per pass over g. Same bits with AVX2 or without.
 void addScaledRows(const LinearRows& X, const long* rows, long count, const double* scales,
                    double* g);
+void addScaledRows(const SingleLinearRows& X, const long* rows, long count, const double* scales,
+                   double* g);
+
+/// out[k·outStride + j] = x_{rows[k], j} (exactly, as double) for k < count and every feature j:
+/// the rows of a batch chunk read from memory once, for the double kernels to compute on.
+void unpackRows(const SingleLinearRows& X, const long* rows, long count, double* out,
+                long outStride);
 
 }  // namespace pfa

@@ -1,6 +1,7 @@
 // The batch kernels of the linear models (core/engine/linear_rows.h): each row's score in its
 // stated order and the gradient sums in the order of adding the rows one by one, the same bits
-// with AVX2 or with the baseline instructions.
+// with AVX2 or with the baseline instructions; single-precision rows as double rows holding
+// the same values.
 #include "core/engine/linear_rows.h"
 
 #include <catch2/catch.hpp>
@@ -114,6 +115,63 @@ TEST_CASE("Scaled rows are added as one by one in batch order, alike with AVX2 a
                 for (long j = 0; j < d; ++j)
                     differing += !sameBits(g[static_cast<std::size_t>(j)],
                                            expected[static_cast<std::size_t>(j)]);
+                INFO("d = " << d << ", rows " << count << ", baseline " << baseline);
+                CHECK(differing == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("Single-precision rows give the bits of double rows holding the same values",
+          "[linear-rows]") {
+    for (const long d : {1L, 3L, 4L, 5L, 200L, 201L}) {
+        for (const long count : {1L, 3L, 4L, 7L, 8L, 33L}) {
+            const Rows r = randomRows(25, d, count, static_cast<std::uint64_t>(31 * d + count));
+            // The single-precision rows (a stride of their own) and the same values as doubles.
+            const long singleStride = d + 5;
+            std::vector<float> single(static_cast<std::size_t>(25 * singleStride), NAN);
+            Rows rounded = r;
+            for (long i = 0; i < 25; ++i) {
+                for (long j = 0; j < d; ++j) {
+                    const float value = static_cast<float>(r.values[i * r.stride + j]);
+                    single[static_cast<std::size_t>(i * singleStride + j)] = value;
+                    rounded.values[static_cast<std::size_t>(i * r.stride + j)] = value;
+                }
+            }
+            const SingleLinearRows S{single.data(), singleStride, d};
+            const LinearRows X{rounded.values.data(), rounded.stride, d};
+            std::mt19937_64 engine(static_cast<std::uint64_t>(d + count));
+            std::uniform_real_distribution<double> unit(-3.0, 3.0);
+            std::vector<double> w(static_cast<std::size_t>(d)),
+                scales(static_cast<std::size_t>(count));
+            for (double& v : w) v = unit(engine);
+            for (double& s : scales) s = unit(engine) * std::exp2(unit(engine) * 10.0);
+            std::vector<double> expectedScores(static_cast<std::size_t>(count)),
+                expectedSum(static_cast<std::size_t>(d), 0.5);
+            linearRowScores(X, r.batch.data(), count, w.data(), expectedScores.data());
+            addScaledRows(X, r.batch.data(), count, scales.data(), expectedSum.data());
+            for (const bool baseline : {false, true}) {
+                useBaselineInstructionsOnly(baseline);
+                std::vector<double> scores(static_cast<std::size_t>(count), -1.0),
+                    sum(static_cast<std::size_t>(d), 0.5),
+                    unpacked(static_cast<std::size_t>(count * (d + 2)), NAN);
+                linearRowScores(S, r.batch.data(), count, w.data(), scores.data());
+                addScaledRows(S, r.batch.data(), count, scales.data(), sum.data());
+                unpackRows(S, r.batch.data(), count, unpacked.data(), d + 2);
+                useBaselineInstructionsOnly(false);
+                long differing = 0;
+                for (long k = 0; k < count; ++k) {
+                    differing += !sameBits(scores[static_cast<std::size_t>(k)],
+                                           expectedScores[static_cast<std::size_t>(k)]);
+                    const double* row =
+                        rounded.values.data() + r.batch[static_cast<std::size_t>(k)] * r.stride;
+                    for (long j = 0; j < d; ++j)
+                        differing +=
+                            !sameBits(unpacked[static_cast<std::size_t>(k * (d + 2) + j)], row[j]);
+                }
+                for (long j = 0; j < d; ++j)
+                    differing += !sameBits(sum[static_cast<std::size_t>(j)],
+                                           expectedSum[static_cast<std::size_t>(j)]);
                 INFO("d = " << d << ", rows " << count << ", baseline " << baseline);
                 CHECK(differing == 0);
             }
