@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "core/util/error.h"
@@ -659,6 +660,19 @@ void validateParameters(const TrainConfig& config, const std::vector<ParamSpec>&
     }
 }
 
+namespace {
+
+/// Own settings added after run keys existed, each with its default: a run key leaves one out
+/// at its default, so that earlier runs keep their keys (and their noise). Keys are made from a
+/// configuration alone, without the algorithm's declarations, hence this list; ownParameter
+/// checks every declaration against it (ParamSpec::keyedWhenChanged).
+const std::map<std::string, std::string>& ownSettingsKeyedWhenChanged() {
+    static const std::map<std::string, std::string> list = {{"row-precision", "double"}};
+    return list;
+}
+
+}  // namespace
+
 std::string settingsKey(const TrainConfig& config) {
     std::string key = "algorithm=" + config.algorithm;
     for (const ParamSpec& spec : commonParameters()) {
@@ -676,7 +690,11 @@ std::string settingsKey(const TrainConfig& config) {
     }
     // An algorithm's own parameters, by name (absent for algorithms that declare none, so the
     // keys of those runs are what they always were).
-    for (const auto& [name, text] : config.extra) key += ';' + name + '=' + text;
+    for (const auto& [name, text] : config.extra) {
+        const auto added = ownSettingsKeyedWhenChanged().find(name);
+        if (added != ownSettingsKeyedWhenChanged().end() && added->second == text) continue;
+        key += ';' + name + '=' + text;
+    }
     return key;
 }
 
@@ -688,6 +706,13 @@ bool isTopLevelRecordParameter(const std::string& name) {
 }
 
 ParamSpec ownParameter(ParamSpec spec) {
+    const auto listed = ownSettingsKeyedWhenChanged().find(spec.name);
+    const bool isListed = listed != ownSettingsKeyedWhenChanged().end();
+    if (spec.keyedWhenChanged != isListed || (isListed && listed->second != spec.defaultValue)) {
+        throw std::logic_error("own setting " + spec.name +
+                               ": keyed only when changed must be declared and listed alike, "
+                               "with the same default");
+    }
     const std::string name = spec.name;
     const std::string fallback = spec.defaultValue;
     spec.get = [name, fallback](const TrainConfig& c) {

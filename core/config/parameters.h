@@ -99,7 +99,9 @@ struct ParamSpec {
     /// declarations (adjacency "add/remove-one"); null: the canonical text (numbers exact).
     std::function<std::string(const std::string&)> keyValue;
     /// Left out of run keys at its default: a parameter added after run keys existed, so that
-    /// earlier runs keep their keys (and their noise streams).
+    /// earlier runs keep their keys (and their noise streams). An algorithm's own setting so
+    /// marked is also listed, with its default, in parameters.cpp (ownSettingsKeyedWhenChanged:
+    /// keys are made without the declarations); declaring it otherwise stops the program.
     bool keyedWhenChanged = false;
 
     /// Reads the value from a configuration as canonical text.

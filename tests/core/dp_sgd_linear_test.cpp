@@ -1,11 +1,14 @@
 // dp-sgd-linear (thesis-algorithms.md §3, accountant B): the noise it adds has the variance it
 // states (χ² test on weights whose gradient is exactly zero), its ε equals an independent
 // evaluation of the Poisson-subsampled Gaussian RDP formula written out here, ε = ∞ is plain
-// SGD bit for bit, and without privacy it learns the Gaussian linear model.
+// SGD bit for bit, and without privacy it learns the Gaussian linear model. Single-precision
+// rows (row-precision single) train as the double path on the rounded rows, change the results
+// far less than the noise does, and leave ε and the keys of runs in double unchanged.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
+#include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 #include "core/algorithms/registry.h"
 #include "core/config/algorithm.h"
 #include "core/data/builtin_datasets.h"
@@ -13,6 +16,7 @@
 #include "core/engine/linear_rows.h"
 #include "core/engine/run_streams.h"
 #include "core/generators/dataset_loading.h"
+#include "core/sweep/sweep_spec.h"
 #include "test_data.h"
 
 using namespace pfa;
@@ -192,4 +196,152 @@ TEST_CASE("dp-sgd-linear: learns the Gaussian linear model, and privacy costs ac
     REQUIRE(priv.status == RunStatus::Completed);
     CHECK(priv.privacy.epsilonSpent <= 0.2);
     CHECK(priv.regression.testMse > exact.regression.testMse);
+}
+
+namespace {
+
+/// `data` with its training features rounded to single precision (the test rows as they are).
+DataSplit withSingleTrainingRows(const DataSplit& data) {
+    DataSplit rounded = data;
+    for (Eigen::Index i = 0; i < rounded.train.X.rows(); ++i) {
+        for (Eigen::Index j = 0; j < rounded.train.X.cols(); ++j)
+            rounded.train.X(i, j) = static_cast<float>(data.train.X(i, j));
+    }
+    return rounded;
+}
+
+DataSplit linearData(long rows, long features) {
+    DatasetRequest request;
+    request.name = "synthetic-linear";
+    request.knobs<LinearGaussianOptions>().rows = rows;
+    request.knobs<LinearGaussianOptions>().features = features;
+    return splitDatasetRequest(loadBuiltinDataset(request), request);
+}
+
+/// The setup dp-sgd-linear plans for `config` on `data`, with the public rows of `publicShare`
+/// mixed in by the automatic weight when it is positive (semi-dp-sgd's step).
+LinearSgdSetup linearSetup(const TrainConfig& config, const DataSplit& data, double publicShare) {
+    const TrainConfig resolved = prepareRun(findAlgorithm("dp-sgd-linear"), config, data).config();
+    LinearSgdPlan plan =
+        planLinearSgd(resolved, data.train, splitPublicRows(data.train, publicShare, 0));
+    if (publicShare > 0.0) {
+        plan.setup.alpha = NAN;
+        plan.setup.publicBatch = 64;
+    }
+    return plan.setup;
+}
+
+/// Trains `setup` on `data` with the streams of `config` on `streamData` (the same noise and
+/// batches for every call with the same config and stream data).
+RunResult trainWithStreams(const LinearSgdSetup& setup, const DataSplit& data,
+                           const TrainConfig& config, const DataSplit& streamData) {
+    const TrainConfig resolved =
+        prepareRun(findAlgorithm("dp-sgd-linear"), config, streamData).config();
+    const RunStreams streams(resolved, streamData.train);
+    RandomStream sampling = streams.stream(streams::kSampling),
+                 noise = streams.stream(streams::kNoise), publicSampling = streams.stream(2);
+    TrainingObserver observer;
+    CancelToken cancel;
+    return runLinearSgd(
+        setup, data, {sampling, publicSampling, noise}, [](long) { return 0.0; }, observer, cancel);
+}
+
+}  // namespace
+
+TEST_CASE("Linear DP-SGD with single-precision rows runs as on the rows rounded to single",
+          "[dp-sgd-linear]") {
+    // The single-precision path reads a float copy of the rows and computes in double, so with
+    // the same batches and noise it is the double path on the rounded rows; the only
+    // difference is the order in which each row's squared norm (for its clip) is summed: far
+    // below 1e-12.
+    const DataSplit data = linearData(3000, 37);
+    const DataSplit rounded = withSingleTrainingRows(data);
+    REQUIRE(rounded.train.X(0, 0) != data.train.X(0, 0));
+    for (const double publicShare : {0.0, 0.1}) {
+        for (const double epsilon : {1.0, std::numeric_limits<double>::infinity()}) {
+            TrainConfig config = linearConfig(epsilon);
+            config.epochs = 3;
+            LinearSgdSetup single = linearSetup(config, data, publicShare);
+            single.singlePrecisionRows = true;
+            LinearSgdSetup plain = single;
+            plain.singlePrecisionRows = false;
+            const RunResult a = trainWithStreams(single, data, config, data);
+            const RunResult b = trainWithStreams(plain, rounded, config, data);
+            const RunResult unrounded = trainWithStreams(plain, data, config, data);
+            INFO("public share " << publicShare << ", epsilon " << epsilon);
+            REQUIRE(a.status == RunStatus::Completed);
+            REQUIRE(b.status == RunStatus::Completed);
+            REQUIRE(a.theta.cols() == b.theta.cols());
+            const double scale = 1.0 + b.theta.cwiseAbs().maxCoeff();
+            CHECK((a.theta - b.theta).cwiseAbs().maxCoeff() <= 1e-12 * scale);
+            // … while the rows as loaded give another model: the rounding is seen.
+            CHECK((a.theta - unrounded.theta).cwiseAbs().maxCoeff() > 1e-10 * scale);
+            REQUIRE(a.history.size() == b.history.size());
+            for (std::size_t e = 0; e < a.history.size(); ++e)
+                CHECK(a.history[e].testError == Approx(b.history[e].testError).epsilon(1e-12));
+        }
+    }
+}
+
+TEST_CASE("row-precision names a run only when single, and leaves its epsilon unchanged",
+          "[dp-sgd-linear]") {
+    const DataSplit data = linearData(2000, 12);
+    for (const std::string algorithm : {"dp-sgd-linear", "semi-dp-sgd"}) {
+        TrainConfig plain = linearConfig(1.0);
+        plain.algorithm = algorithm;
+        TrainConfig single = plain;
+        single.extra["row-precision"] = "single";
+        const RunResult a = test::runQuietly(single, data);
+        const RunResult b = test::runQuietly(plain, data);
+        INFO(algorithm);
+        REQUIRE(a.status == RunStatus::Completed);
+        CHECK(a.privacy.epsilonSpent == b.privacy.epsilonSpent);
+        CHECK(a.privacy.noiseMultiplier == b.privacy.noiseMultiplier);
+        const TrainConfig singleResolved =
+            prepareRun(findAlgorithm(algorithm), single, data).config();
+        const TrainConfig plainResolved =
+            prepareRun(findAlgorithm(algorithm), plain, data).config();
+        CHECK(runKey("synthetic-linear", singleResolved) !=
+              runKey("synthetic-linear", plainResolved));
+        // Runs in double keep the keys (and so the noise) they had before the setting existed.
+        CHECK(runKey("synthetic-linear", plainResolved).find("row-precision") == std::string::npos);
+        CHECK(runKey("synthetic-linear", singleResolved).find("row-precision=single") !=
+              std::string::npos);
+    }
+}
+
+TEST_CASE("Single-precision rows change linear DP-SGD's results far less than its noise does",
+          "[dp-sgd-linear]") {
+    // Same batches, same noise: each run in single precision against the same run in double on
+    // the rows as loaded. The difference must be tiny next to the spread over seeds (what the
+    // noise and sampling do), so the setting never changes a comparison the tool shows.
+    const DataSplit data = linearData(4000, 50);
+    std::vector<double> plainMse, differences;
+    for (std::uint64_t seed = 0; seed < 12; ++seed) {
+        TrainConfig config = linearConfig(1.0);
+        config.seed = seed;
+        config.epochs = 5;
+        LinearSgdSetup single = linearSetup(config, data, 0.0);
+        single.singlePrecisionRows = true;
+        LinearSgdSetup plain = single;
+        plain.singlePrecisionRows = false;
+        const RunResult a = trainWithStreams(single, data, config, data);
+        const RunResult b = trainWithStreams(plain, data, config, data);
+        REQUIRE(a.status == RunStatus::Completed);
+        REQUIRE(b.status == RunStatus::Completed);
+        plainMse.push_back(b.regression.testMse);
+        differences.push_back(a.regression.testMse - b.regression.testMse);
+    }
+    double mean = 0.0;
+    for (const double m : plainMse) mean += m / static_cast<double>(plainMse.size());
+    double variance = 0.0;
+    for (const double m : plainMse)
+        variance += (m - mean) * (m - mean) / static_cast<double>(plainMse.size() - 1);
+    const double spread = std::sqrt(variance);
+    double largest = 0.0;
+    for (const double d : differences) largest = std::max(largest, std::abs(d));
+    INFO("spread over seeds " << spread << ", largest difference " << largest);
+    REQUIRE(spread > 1e-3);  // the noise moves the result: the comparison means something
+    CHECK(largest > 0.0);    // the rows were rounded: single precision is not a no-op
+    CHECK(largest < 1e-3 * spread);
 }

@@ -36,7 +36,7 @@ public:
         return commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
                                  "adjacency", "clip-theta", "averaging", "evaluate-every",
                                  "secure-noise", "diagnostics", "batch-sharing"},
-                                {domainRadiusParameter()});
+                                {domainRadiusParameter(), rowPrecisionParameter()});
     }
 
     void validate(const TrainConfig& config, const DataSplit&) const override {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <numeric>
@@ -33,6 +34,7 @@ namespace {
 
 // The own settings this file reads (checked against the declarations at start).
 const OwnNumber kDomainRadius{"domain-radius"};
+const OwnChoice kRowPrecision{"row-precision"};
 
 /// Rows of a batch read together: their features stay in the first-level cache between the
 /// pass that scores them and the pass that adds their clipped gradients.
@@ -44,11 +46,15 @@ LinearRows linearRowsOf(const Dataset& train) {
             static_cast<long>(train.features())};
 }
 
-/// Requests the features, targets and squared norms of rows[0 … count − 1] ahead of their use.
-void prefetchTrainingRows(const Dataset& train, const Eigen::VectorXd& y,
+/// Requests the features, targets and squared norms of rows[0 … count − 1] ahead of their use
+/// (rows of a Poisson batch are scattered, so the hardware prefetcher cannot guess them).
+template <typename Value>
+void prefetchTrainingRows(const LinearRowsOf<Value>& X, const Eigen::VectorXd& y,
                           const Eigen::VectorXd& squaredNorms, const long* rows, long count) {
+    const long bytes = X.features * static_cast<long>(sizeof(Value));
     for (long k = 0; k < count; ++k) {
-        prefetchRow(train.X.withBias(), rows[k]);
+        const char* first = reinterpret_cast<const char*>(X.data + rows[k] * X.stride);
+        for (long line = 0; line < bytes; line += 64) __builtin_prefetch(first + line);
         __builtin_prefetch(y.data() + rows[k]);
         __builtin_prefetch(squaredNorms.data() + rows[k]);
     }
@@ -57,33 +63,41 @@ void prefetchTrainingRows(const Dataset& train, const Eigen::VectorXd& y,
 /// Calls visit(first, m) for the chunks rows[first … first + m − 1] of rows[0 … count − 1],
 /// kChunkRows rows each, in order, having requested the next chunk's rows (features, targets,
 /// squared norms) ahead of the visit.
-template <typename Visit>
-void forEachChunk(const Dataset& train, const Eigen::VectorXd& y,
+template <typename Value, typename Visit>
+void forEachChunk(const LinearRowsOf<Value>& X, const Eigen::VectorXd& y,
                   const Eigen::VectorXd& squaredNorms, const long* rows, long count,
                   Visit&& visit) {
-    prefetchTrainingRows(train, y, squaredNorms, rows, std::min(count, kChunkRows));
+    prefetchTrainingRows(X, y, squaredNorms, rows, std::min(count, kChunkRows));
     for (long c0 = 0; c0 < count; c0 += kChunkRows) {
         const long m = std::min(kChunkRows, count - c0);
         const long next = c0 + m;
-        prefetchTrainingRows(train, y, squaredNorms, rows + next,
-                             std::min(kChunkRows, count - next));
+        prefetchTrainingRows(X, y, squaredNorms, rows + next, std::min(kChunkRows, count - next));
         visit(c0, m);
     }
 }
 
-/// The squared-loss gradients of one chunk's rows rows[0 … m − 1] at w (d weights, bias last):
-/// each row's residual xᵀw + b − y (linearRowScores), then `scaleOf(k, residual)` gives its
-/// gradient's scale s_k (clipped or normalised by the caller), and g += s_k·(x_k, 1) in
-/// order. `scales` holds at least m values.
+/// One chunk of a batch as the kernels read it: training rows rows[0 … m − 1] (their targets
+/// and norms), their features rows xRows[0 … m − 1] of X (the same rows of the training
+/// features, or a copy of the chunk's rows).
+struct Chunk {
+    LinearRows X;
+    const long* xRows;
+    const long* rows;
+    long m;
+};
+
+/// The squared-loss gradients of one chunk's rows at w (d weights, bias last): each row's
+/// residual xᵀw + b − y (linearRowScores), then `scaleOf(k, residual)` gives its gradient's
+/// scale s_k (clipped or normalised by the caller), and g += s_k·(x_k, 1) in order. `scales`
+/// holds at least m values.
 template <typename ScaleOf>
-void addChunkGradients(const LinearRows& X, const Eigen::VectorXd& y, const long* rows, long m,
-                       const Eigen::VectorXd& w, double* scales, Eigen::VectorXd& g,
-                       ScaleOf&& scaleOf) {
-    const long d = X.features;
-    linearRowScores(X, rows, m, w.data(), scales);
-    for (long k = 0; k < m; ++k) scales[k] = scaleOf(k, scales[k] + w(d) - y(rows[k]));
-    addScaledRows(X, rows, m, scales, g.data());
-    for (long k = 0; k < m; ++k) g(d) += scales[k];
+void addChunkGradients(const Chunk& c, const Eigen::VectorXd& y, const Eigen::VectorXd& w,
+                       double* scales, Eigen::VectorXd& g, ScaleOf&& scaleOf) {
+    const long d = c.X.features;
+    linearRowScores(c.X, c.xRows, c.m, w.data(), scales);
+    for (long k = 0; k < c.m; ++k) scales[k] = scaleOf(k, scales[k] + w(d) - y(c.rows[k]));
+    addScaledRows(c.X, c.xRows, c.m, scales, g.data());
+    for (long k = 0; k < c.m; ++k) g(d) += scales[k];
 }
 
 /// A private row's gradient scale 2·residual, clipped so that ‖scale·(x, 1)‖ ≤ C (its squared
@@ -274,6 +288,53 @@ std::shared_ptr<const Eigen::VectorXd> rowSquaredNorms(const Dataset& train) {
     return compute();
 }
 
+/// The training rows in single precision (row-precision single): each row's features rounded to
+/// float, rows a whole number of 64-byte lines apart, and ‖(x̃_i, 1)‖² of the ROUNDED rows x̃_i in
+/// double, so that each clip bounds the gradient actually added. Half the memory traffic of
+/// the batch loop's row reads, which bound its speed.
+class SingleRows {
+public:
+    explicit SingleRows(const Dataset& train)
+        : m_features(train.features()),
+          m_stride((m_features + 15) / 16 * 16),
+          m_values(static_cast<float*>(std::aligned_alloc(
+              64, static_cast<std::size_t>(train.rows() * m_stride) * sizeof(float) + 64))),
+          m_squaredNorms(train.rows()) {
+        if (!m_values) throw std::bad_alloc();
+        Eigen::VectorXd rounded(m_features);
+        for (Eigen::Index i = 0; i < train.rows(); ++i) {
+            float* row = m_values.get() + i * m_stride;
+            for (long j = 0; j < m_features; ++j) {
+                row[j] = static_cast<float>(train.X(i, j));
+                rounded(j) = row[j];
+            }
+            std::fill(row + m_features, row + m_stride, 0.0f);
+            m_squaredNorms(i) = rounded.squaredNorm() + 1.0;
+        }
+    }
+    SingleLinearRows rows() const { return {m_values.get(), m_stride, m_features}; }
+    const Eigen::VectorXd& squaredNorms() const { return m_squaredNorms; }
+
+private:
+    struct Free {
+        void operator()(float* p) const { std::free(p); }
+    };
+    long m_features, m_stride;
+    std::unique_ptr<float[], Free> m_values;
+    Eigen::VectorXd m_squaredNorms;
+};
+
+/// The training rows in single precision, made once for the runs of a sweep on the same rows.
+std::shared_ptr<const SingleRows> singleRowsOf(const Dataset& train) {
+    const auto make = [&train] { return std::make_shared<const SingleRows>(train); };
+    if (const std::uint64_t* fingerprint = KnownDataFingerprint::find(train)) {
+        // Two: a single-precision copy is half the size of the features.
+        static RecentResults<std::uint64_t, std::shared_ptr<const SingleRows>> recent(2);
+        return recent.get(*fingerprint, make);
+    }
+    return make();
+}
+
 /// One run of a group on shared batches: its own model, noise, weight and session; the group
 /// reads each chunk of a batch once for all its runs (runLinearSgdGroup).
 class GroupRun {
@@ -310,17 +371,18 @@ public:
     void beginSum(bool isPrivate) { (isPrivate ? m_gp : m_gq).setZero(); }
     /// Adds one chunk of the step's private (or public) batch, rows[0 … m − 1], at the run's
     /// model: the arithmetic of a run alone (runLinearSgd). `scales` holds m values.
-    void addChunk(bool isPrivate, const LinearRows& X, const Eigen::VectorXd& y,
-                  const Eigen::VectorXd& squaredNorms, const long* rows, long m, double* scales) {
+    void addChunk(bool isPrivate, const Chunk& chunk, const Eigen::VectorXd& y,
+                  const Eigen::VectorXd& squaredNorms, double* scales) {
+        const long* rows = chunk.rows;
         if (isPrivate) {
-            addChunkGradients(X, y, rows, m, m_w, scales, m_gp, [&](long k, double residual) {
+            addChunkGradients(chunk, y, m_w, scales, m_gp, [&](long k, double residual) {
                 m_batchLoss += residual * residual;
                 ++m_batchRows;
                 ++m_seen;
                 return clippedPrivateScale(residual, squaredNorms(rows[k]), m_s.clip, m_clipped);
             });
         } else {
-            addChunkGradients(X, y, rows, m, m_w, scales, m_gq, [&](long k, double residual) {
+            addChunkGradients(chunk, y, m_w, scales, m_gq, [&](long k, double residual) {
                 return publicScale(m_s, residual, squaredNorms(rows[k]), m_publicSquaredNorms);
             });
         }
@@ -351,6 +413,7 @@ public:
         info.batchLoss = m_batchRows > 0 ? m_batchLoss / static_cast<double>(m_batchRows) : 0.0;
         m_stop = m_session.stepped(info);
         m_diverged = !m_w.allFinite();
+        m_stepsDone = t + 1;
         return m_s.evaluationDue(t + 1) || m_diverged;
     }
     /// The model the run reports and evaluates (d + 1 entries, bias last).
@@ -367,7 +430,10 @@ public:
             // Training-set diagnostic (private rows included): only when recorded.
             m.trainLoss = m_s.diagnostics ? evaluateRegression(data.train, model).testMse : NAN;
             m.trainObjective = m.trainLoss;
-            m.testError = evaluateRegression(data.test, model).testMse;
+            m_lastTest = evaluateRegression(data.test, model);
+            m_lastTrainLoss = m.trainLoss;
+            m_evaluatedAfter = t + 1;
+            m.testError = m_lastTest.testMse;
             if (std::isfinite(m_s.optimalMse)) m.excessRisk = m.testError - m_s.optimalMse;
             m.violation = m.dpGap = m.eoGap = m.eoppGap = m.ermiHard = m.ermiSoft = NAN;
             m.clipFraction = clippedShare(m_clipped, m_seen, m_s.diagnostics);
@@ -390,12 +456,16 @@ public:
         const Eigen::Index width = reportedModel.size();
         result.theta = RowMatrix(1, width);
         result.theta.row(0) = reportedModel.transpose();
-        result.regression = evaluateRegression(data.test, reportedModel);
+        // The model last evaluated is the one reported when no step followed (the usual end:
+        // every run evaluates after its last step); otherwise evaluated now.
+        const bool evaluated = m_evaluatedAfter == m_stepsDone;
+        result.regression = evaluated ? m_lastTest : evaluateRegression(data.test, reportedModel);
         result.regression.known = true;
         result.test =
             fairnessNotApplicable(static_cast<long>(data.test.rows()), result.regression.testMse);
-        result.trainLoss =
-            m_s.diagnostics ? evaluateRegression(data.train, reportedModel).testMse : NAN;
+        result.trainLoss = !m_s.diagnostics ? NAN
+                           : evaluated      ? m_lastTrainLoss
+                                            : evaluateRegression(data.train, reportedModel).testMse;
         result.theoryInputs["alpha_mean"] =
             m_alphaSteps > 0 ? m_alphaSum / static_cast<double>(m_alphaSteps) : 1.0;
         return m_session.finish();
@@ -411,6 +481,12 @@ private:
     bool m_over = false, m_stop = false, m_diverged = false;
     long m_clipped = 0, m_seen = 0, m_batchRows = 0, m_alphaSteps = 0;
     double m_batchLoss = 0.0, m_publicSquaredNorms = 0.0, m_alphaSum = 0.0;
+    long m_stepsDone = 0;
+    /// The test metrics (and training loss) of the model evaluated after step m_evaluatedAfter
+    /// (−1: none yet).
+    RegressionMetrics m_lastTest;
+    double m_lastTrainLoss = NAN;
+    long m_evaluatedAfter = -1;
 };
 
 }  // namespace
@@ -424,7 +500,8 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
         const LinearSgdSetup& s = *member.setup;
         if (s.privateRows != lead.privateRows || s.publicRows != lead.publicRows ||
             s.samplingRate != lead.samplingRate || s.steps != lead.steps ||
-            s.stepsPerEpoch != lead.stepsPerEpoch || s.publicBatch != lead.publicBatch) {
+            s.stepsPerEpoch != lead.stepsPerEpoch || s.publicBatch != lead.publicBatch ||
+            s.singlePrecisionRows != lead.singlePrecisionRows) {
             throw std::logic_error("runs on shared batches must draw them alike");
         }
     }
@@ -442,18 +519,44 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
     PublicRowOrder publicOrder(lead.publicRows);
     std::vector<GroupRun*> stepping, privateRuns, publicRuns;
 
-    const std::shared_ptr<const Eigen::VectorXd> squaredNormsOfRows = rowSquaredNorms(train);
-    const Eigen::VectorXd& squaredNorms = *squaredNormsOfRows;
-    const LinearRows X = linearRowsOf(train);
+    // The rows as stored (double), or their single-precision copy with its own norms.
+    std::shared_ptr<const Eigen::VectorXd> doubleNorms;
+    std::shared_ptr<const SingleRows> single;
+    if (lead.singlePrecisionRows)
+        single = singleRowsOf(train);
+    else
+        doubleNorms = rowSquaredNorms(train);
+    const Eigen::VectorXd& squaredNorms = single ? single->squaredNorms() : *doubleNorms;
     std::vector<double> scales(static_cast<std::size_t>(kChunkRows));
+    // Single precision: each chunk's rows are converted (exactly) into this block of double rows,
+    // which every run then reads from the first-level cache with the double kernels.
+    const long d = static_cast<long>(train.features());
+    const long unpackedStride = (d + 3) / 4 * 4;
+    std::vector<double> unpacked(static_cast<std::size_t>(kChunkRows * unpackedStride));
+    const LinearRows unpackedRows{unpacked.data(), unpackedStride, d};
+    std::array<long, kChunkRows> unpackedIds;
+    std::iota(unpackedIds.begin(), unpackedIds.end(), 0L);
+    const LinearRows storedRows = linearRowsOf(train);
     // Adds one batch of `size` rows (training rows in `batch`) to every run of `group`: a chunk
     // is read from memory once, then each run computes with it what it would alone.
     auto pass = [&](const std::vector<GroupRun*>& group, long size, bool isPrivate) {
         for (GroupRun* run : group) run->beginSum(isPrivate);
-        forEachChunk(train, y, squaredNorms, batch.data(), size, [&](long c0, long m) {
-            for (GroupRun* run : group)
-                run->addChunk(isPrivate, X, y, squaredNorms, batch.data() + c0, m, scales.data());
-        });
+        const auto addChunks = [&](const auto& X) {
+            forEachChunk(X, y, squaredNorms, batch.data(), size, [&](long c0, long m) {
+                const long* rows = batch.data() + c0;
+                Chunk chunk{storedRows, rows, rows, m};
+                if (single) {
+                    unpackRows(single->rows(), rows, m, unpacked.data(), unpackedStride);
+                    chunk = {unpackedRows, unpackedIds.data(), rows, m};
+                }
+                for (GroupRun* run : group)
+                    run->addChunk(isPrivate, chunk, y, squaredNorms, scales.data());
+            });
+        };
+        if (single)
+            addChunks(single->rows());
+        else
+            addChunks(storedRows);
         for (GroupRun* run : group) run->endSum(isPrivate);
     };
 
@@ -521,8 +624,9 @@ std::vector<RunResult> trainLinearSgdJobs(std::vector<LinearSgdJob>& jobs, const
                 runLinearSgd(job.plan.setup, data, {*job.sampling, *job.publicSampling, *job.noise},
                              job.epsilonAfter, *observers[i], cancel);
         } else {
-            const std::string key =
-                job.sharedBatches + "|public-batch=" + std::to_string(job.plan.setup.publicBatch);
+            const std::string key = job.sharedBatches +
+                                    "|public-batch=" + std::to_string(job.plan.setup.publicBatch) +
+                                    (job.plan.setup.singlePrecisionRows ? "|single" : "");
             auto group = std::find_if(groups.begin(), groups.end(),
                                       [&](const auto& g) { return g.first == key; });
             if (group == groups.end()) group = groups.insert(groups.end(), {key, {}});
@@ -584,6 +688,7 @@ LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
     s.replaceAdjacency = config.adjacency == privacy::Adjacency::Replace;
     s.diagnostics = recordsDiagnostics(config);
     s.radius = kDomainRadius(config);
+    s.singlePrecisionRows = kRowPrecision(config) == "single";
     s.averageIterates = config.averaging == IterateAveraging::PolynomialDecay;
     s.optimalMse = linearGaussianOptimalMse(train);
 
@@ -647,6 +752,24 @@ void describeLinearSgdRun(RunResult& result, const LinearSgdPlan& plan, const Da
         report.sampling = "none";
     }
     report.statement = privacy::renderPrivacyStatement(report, "", "");
+}
+
+ParamSpec rowPrecisionParameter() {
+    ParamDeclaration declaration =
+        declare("row-precision", "Row precision", ParamKind::Choice,
+                "how the training loop stores the training rows it reads at every step");
+    declaration.defaultValue("double")
+        .choices({{"double", "double (as loaded)", "the rows as loaded, 8 bytes per value"},
+                  {"single", "single (faster)",
+                   "a copy of the rows rounded to single precision (4 bytes per value, about 7 "
+                   "significant digits; half the memory traffic of each step, and half the "
+                   "features' memory more): scores and gradients are still computed in double, "
+                   "and each clip bounds the rounded row actually added, so the privacy "
+                   "guarantee is unchanged"}})
+        .advanced();
+    // Added after run keys existed: in a key only when single, so earlier runs keep theirs.
+    declaration.spec().keyedWhenChanged = true;
+    return declaration;
 }
 
 ParamSpec domainRadiusParameter() {

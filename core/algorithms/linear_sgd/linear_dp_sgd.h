@@ -46,6 +46,9 @@ struct LinearSgdSetup {
     /// Iterates are projected onto the ball of this radius around 0 (+∞: none).
     double radius = std::numeric_limits<double>::infinity();
     bool averageIterates = false;  ///< report the polynomial-decay average (else the last iterate)
+    /// Read the training rows from a single-precision copy (row-precision single): half the
+    /// memory traffic; the arithmetic and the clip stay in double, on the rounded rows.
+    bool singlePrecisionRows = false;
     /// Weight of the private estimate; NaN = automatic (autoAlpha on each step's public batch).
     /// 1 never reads a public row; 0 never reads a private row.
     double alpha = 1.0;
@@ -196,5 +199,9 @@ protected:
 /// The projection radius D of the linear DP-SGD algorithms (dp-sgd-linear, semi-dp-sgd),
 /// declared as the heavy-tail algorithms declare it: one setting, one meaning.
 ParamSpec domainRadiusParameter();
+
+/// Whether the training loop reads the rows as loaded (double) or from a single-precision copy
+/// (single), declared once for both linear DP-SGD algorithms.
+ParamSpec rowPrecisionParameter();
 
 }  // namespace pfa

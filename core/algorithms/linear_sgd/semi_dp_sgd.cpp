@@ -61,7 +61,7 @@ public:
             {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
              "clip-theta", "averaging", "evaluate-every", "secure-noise", "diagnostics",
              "batch-sharing"},
-            {domainRadiusParameter(),
+            {domainRadiusParameter(), rowPrecisionParameter(),
              declare("public-share", "Public share p", ParamKind::Real,
                      "share of the training rows that are public (not protected): a row is public "
                      "when a hash of its own values (keyed by public-seed) falls below p, so about "
