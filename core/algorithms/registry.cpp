@@ -143,9 +143,10 @@ std::vector<RunResult> runAlgorithmTogether(const std::vector<TrainConfig>& conf
     const Algorithm& algorithm = findAlgorithm(configs.front().algorithm);
     std::vector<PreparedConfig> prepared;
     for (const TrainConfig& config : configs) {
-        if (config.algorithm != algorithm.name())
-            throw std::logic_error("runs trained together must be of one algorithm");
-        prepared.push_back(prepareRun(algorithm, config, data));
+        const Algorithm& own = findAlgorithm(config.algorithm);
+        if (own.togetherFamily() != algorithm.togetherFamily())
+            throw std::logic_error("runs trained together must be of one family of algorithms");
+        prepared.push_back(prepareRun(own, config, data));
     }
     std::vector<RunResult> results = algorithm.runTogether(prepared, data, observers, cancel);
     const ConstantBaseline constant = constantBaseline(data.test);  // one test set for all

@@ -122,17 +122,23 @@ public:
     virtual RunResult run(const PreparedConfig& prepared, const DataSplit& data,
                           TrainingObserver& observer, const CancelToken& cancel) const = 0;
 
-    /// Trains several prepared runs of this algorithm on `data`, together where they draw the
-    /// same batches (batch-sharing by-seed with one seed and sampler: one pass over each batch
-    /// for all of them), each result bit for bit what run() gives for it alone. Results and
-    /// observers in the order of `runs`. Default: run() for each, one after another.
-    /// Runs of this algorithm on one data set whose keys are equal and non-empty may train
-    /// together (runTogether). Default: private runs with batch-sharing by-seed, keyed by seed
-    /// and sampler (they draw the same batches); empty (alone) otherwise. An algorithm whose runs
-    /// share work without sharing randomness (the same data read by every run) keys by that.
-    /// `config` has the algorithm's own parameters filled (withOwnParameters or prepareRun).
+    /// Runs of this algorithm's family on one data set whose keys are equal and non-empty may
+    /// train together (runTogether). Default: private runs with batch-sharing by-seed, keyed by
+    /// seed and sampler (they draw the same batches); empty (alone) otherwise. An algorithm whose
+    /// runs share work without sharing randomness (the same data read by every run) keys by
+    /// that. `config` has the algorithm's own parameters filled (withOwnParameters or
+    /// prepareRun).
     virtual std::string togetherKey(const TrainConfig& config, const Dataset& train) const;
 
+    /// The algorithms whose runs may train together with this one's (equal togetherKey):
+    /// their runTogether takes runs of any of them. Default: this algorithm alone (its name).
+    virtual std::string togetherFamily() const { return name(); }
+
+    /// Trains several prepared runs of this algorithm's family on `data`, together where they
+    /// draw the same batches (batch-sharing by-seed with one seed and sampler: one pass over
+    /// each batch for all of them), each result bit for bit what run() gives for it alone.
+    /// Results and observers in the order of `runs`. Default: run() for each, one after
+    /// another.
     virtual std::vector<RunResult> runTogether(const std::vector<PreparedConfig>& runs,
                                                const DataSplit& data,
                                                const std::vector<TrainingObserver*>& observers,

@@ -69,12 +69,13 @@ constexpr std::size_t kMaxTogether = 32;
 constexpr double kGroupEvaluationBytes = 2.0 * 1024 * 1024 * 1024;
 
 /// The key under which a run may train together with others (Algorithm::togetherKey, within
-/// one algorithm and data set). Empty for a run that trains alone.
+/// one family of algorithms and one data set). Empty for a run that trains alone.
 std::string togetherKey(const SweepRun& run, const Dataset& train) {
     const TrainConfig& c = run.config;
-    const std::string own = findAlgorithm(c.algorithm).togetherKey(c, train);
+    const Algorithm& algorithm = findAlgorithm(c.algorithm);
+    const std::string own = algorithm.togetherKey(c, train);
     if (own.empty()) return "";
-    return "algorithm=" + c.algorithm + ";dataset=" + run.dataset + ";" + own;
+    return "family=" + algorithm.togetherFamily() + ";dataset=" + run.dataset + ";" + own;
 }
 
 /// The work items of a sweep: groups of runs trained together (in order of their first run,

@@ -15,6 +15,8 @@
 #include "core/data/preprocessing.h"
 #include "core/data/silo_splitters.h"
 #include "core/generators/dataset_loading.h"
+#include "core/privacy/accounting_inputs.h"
+#include "core/privacy/rdp_accountant.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/sweep/sweep_spec.h"
@@ -460,6 +462,51 @@ TEST_CASE("Linear DP-SGD runs sharing batches by seed equal each run alone, bit 
         CHECK(alone.privacy.accounting.sharedBatches.empty());
         CHECK(alone.privacy.epsilonSpent == Approx(trained[0].privacy.epsilonSpent));
     }
+}
+
+TEST_CASE("dp-sgd-linear and semi-dp-sgd without public rows train together on one sample",
+          "[dp-sgd-linear][semi-dp-sgd][together][shared-batches]") {
+    // semi-dp-sgd with public share 0 takes dp-sgd-linear's step on every row: with batches
+    // shared by seed the two algorithms draw one Poisson sample and a sweep trains them in one
+    // pass over each batch, each run bit for bit as alone; the ledger charges them as one
+    // mechanism (same rate, same kind), which it can certify.
+    const DataSplit data = linearRegressionData(2000, 6);
+    std::vector<TrainConfig> configs = {
+        linearConfig("dp-sgd-linear", 1.0), linearConfig("semi-dp-sgd", 1.0),
+        linearConfig("semi-dp-sgd", 2.0), linearConfig("semi-dp-sgd", 1.0)};
+    configs[1].extra["public-share"] = "0";
+    configs[2].extra["public-share"] = "0";
+    configs[2].extra["weight-rule"] = "per-step";
+    const std::vector<RunResult> trained = together({configs[0], configs[1], configs[2]}, data);
+    for (std::size_t i = 0; i < 3; ++i) {
+        INFO("run " << i);
+        requireIdentical(trained[i], test::runQuietly(configs[i], data));
+        REQUIRE(trained[i].status == RunStatus::Completed);
+        CHECK(!trained[i].privacy.accounting.sharedBatches.empty());
+        CHECK(trained[i].privacy.accounting.sharedBatches ==
+              trained[0].privacy.accounting.sharedBatches);
+    }
+    // The same key and family, so a sweep groups them; with public rows, another sample.
+    const auto key = [&](const TrainConfig& config) {
+        const Algorithm& a = findAlgorithm(config.algorithm);
+        return a.togetherFamily() + "|" +
+               a.togetherKey(prepareRun(a, config, data).config(), data.train);
+    };
+    CHECK(key(configs[0]) == key(configs[1]));
+    CHECK(key(configs[0]) == key(configs[2]));
+    CHECK(key(configs[3]) != key(configs[0]));
+    // One mechanism the ledger can certify: finite, and above each run's own ε.
+    std::vector<privacy::AccountingInputs> inputs;
+    for (std::size_t i = 0; i < 3; ++i) inputs.push_back(trained[i].privacy.accounting);
+    const privacy::OrderGrid grid = privacy::orderGridNamed(inputs[0].grid);
+    const double joint =
+        privacy::epsilonFromRdp(grid, privacy::sharedBatchesCurve(grid, inputs), inputs[0].delta)
+            .epsilon;
+    CHECK(std::isfinite(joint));
+    CHECK(joint > trained[2].privacy.epsilonSpent);
+    // Runs of another family are not trained with them.
+    CHECK(findAlgorithm("dp-sgd").togetherFamily() !=
+          findAlgorithm("dp-sgd-linear").togetherFamily());
 }
 
 TEST_CASE("A linear DP-SGD run on shared batches learns what it learns on its own",

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/algorithms/registry.h"
 #include "core/config/own_setting.h"
 #include "core/config/parameters.h"
 #include "core/data/linear_gaussian.h"
@@ -667,7 +668,13 @@ std::vector<RunResult> LinearSgdAlgorithm::runTogether(
     const std::vector<TrainingObserver*>& observers, const CancelToken& cancel) const {
     const KnownDataFingerprint fingerprint(data.train);  // read the rows once, not per run
     std::vector<LinearSgdJob> jobs;
-    for (const PreparedConfig& run : runs) jobs.push_back(job(run.config(), data));
+    // Each run planned by its own algorithm (dp-sgd-linear and semi-dp-sgd train together).
+    for (const PreparedConfig& run : runs) {
+        const auto* own =
+            dynamic_cast<const LinearSgdAlgorithm*>(&findAlgorithm(run.config().algorithm));
+        if (!own) throw std::logic_error("not a linear DP-SGD run: " + run.config().algorithm);
+        jobs.push_back(own->job(run.config(), data));
+    }
     return trainLinearSgdJobs(jobs, data, observers, cancel);
 }
 

@@ -190,6 +190,9 @@ public:
                                        const DataSplit& data,
                                        const std::vector<TrainingObserver*>& observers,
                                        const CancelToken& cancel) const override;
+    /// dp-sgd-linear and semi-dp-sgd: a run of either draws the batches of any run of either
+    /// with the same togetherKey (semi-dp-sgd without public rows is dp-sgd-linear's step).
+    std::string togetherFamily() const override { return "linear-dp-sgd"; }
 
 protected:
     /// The run of a prepared configuration: its plan, streams, training and statement.

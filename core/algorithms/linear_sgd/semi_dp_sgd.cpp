@@ -186,17 +186,22 @@ public:
     }
 
     /// Private runs with batch-sharing by-seed on the same private rows (public-share and
-    /// public-seed) and public batch draw the same batches; public rows only: alone.
+    /// public-seed) and public batch draw the same batches; public rows only: alone. Without
+    /// public rows (share 0) a run draws the batches of dp-sgd-linear's runs, whose step it
+    /// takes, and trains with them.
     std::string togetherKey(const TrainConfig& config, const Dataset& train) const override {
         const std::string key = Algorithm::togetherKey(config, train);
         if (key.empty() || kPublicUse(config) == "public-only") return "";
+        if (!(kPublicShare(config) > 0.0)) return key;
         return key + ";" + populationOf(config) +
                ";public-batch=" + formatNumber(kPublicBatch(config));
     }
 
 private:
-    /// Which rows the private batches are drawn from, by the public settings that decide it.
+    /// Which rows the private batches are drawn from, by the public settings that decide it:
+    /// with share 0 every row (as for dp-sgd-linear, named alike), whatever the seed.
     static std::string populationOf(const TrainConfig& config) {
+        if (!(kPublicShare(config) > 0.0)) return "";
         return "private rows: public-share=" + formatNumber(kPublicShare(config)) +
                ",public-seed=" + formatNumber(kPublicSeed(config));
     }
@@ -215,7 +220,8 @@ private:
         LinearSgdSetup& s = job.plan.setup;
         const long nPublic = static_cast<long>(s.publicRows.size());
         s.alpha = nPublic > 0 ? alpha : 1.0;  // no public rows: DP-SGD on the private rows
-        s.publicBatch = static_cast<long>(kPublicBatch(config));
+        // No public rows: no public batch either (as dp-sgd-linear, with whose runs it trains).
+        s.publicBatch = nPublic > 0 ? static_cast<long>(kPublicBatch(config)) : 0;
         s.normalisePublic = kNormalisePublic(config) == "true";
         s.runLevelWeight = kWeightRule(config) == "per-run";
         // Public: which rows are public depends on each row alone, so n_pub does not move when
