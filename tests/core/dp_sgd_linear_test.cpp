@@ -345,3 +345,19 @@ TEST_CASE("Single-precision rows change linear DP-SGD's results far less than it
     CHECK(largest > 0.0);    // the rows were rounded: single precision is not a no-op
     CHECK(largest < 1e-3 * spread);
 }
+
+TEST_CASE("Single-precision rows saturate values beyond float's range instead of adding NaN",
+          "[dp-sgd-linear]") {
+    // 1e300 is +inf in single precision; a clipped infinite row would add 0·∞ = NaN to the
+    // released sum. Saturated at ±3.4e38, each such row is clipped like any other.
+    DataSplit data = linearData(2000, 6);
+    for (Eigen::Index i = 0; i < 20; ++i) data.train.X(i, 0) = (i % 2 ? 1e300 : -1e300);
+    TrainConfig config = linearConfig(1.0);
+    config.epochs = 10;
+    config.extra["row-precision"] = "single";
+    const RunResult run = test::runQuietly(config, data);
+    REQUIRE(run.status == RunStatus::Completed);
+    CHECK(run.theta.allFinite());
+    CHECK(std::isfinite(run.regression.testMse));
+    CHECK(run.privacy.epsilonSpent <= 1.0);
+}

@@ -277,6 +277,12 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
                 shared.config.batchSharing = BatchSharing::BySeed;
                 claims.push_back(std::move(shared));
             }
+            // Rows read in single precision: each clip on the rounded row actually added.
+            if (readsParameter(algorithm, "row-precision")) {
+                Claim single = c;
+                single.config.extra["row-precision"] = "single";
+                claims.push_back(std::move(single));
+            }
             // A game's later rounds: their releases' Δ follows the auditor's multipliers
             // (round 1 alone, with λ̃ = 0, would check only Δ = 0).
             if (readsParameter(algorithm, "game-rounds")) {

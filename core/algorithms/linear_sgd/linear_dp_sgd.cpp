@@ -306,7 +306,10 @@ public:
         for (Eigen::Index i = 0; i < train.rows(); ++i) {
             float* row = m_values.get() + i * m_stride;
             for (long j = 0; j < m_features; ++j) {
-                row[j] = static_cast<float>(train.X(i, j));
+                // Saturated beyond single precision's range (±3.4·10³⁸), not infinite: a clip
+                // of an infinite row would add NaN (0·∞) to the released sum.
+                constexpr double kLargest = std::numeric_limits<float>::max();
+                row[j] = static_cast<float>(std::clamp(train.X(i, j), -kLargest, kLargest));
                 rounded(j) = row[j];
             }
             std::fill(row + m_features, row + m_stride, 0.0f);
@@ -769,8 +772,9 @@ ParamSpec rowPrecisionParameter() {
         .choices({{"double", "double (as loaded)", "the rows as loaded, 8 bytes per value"},
                   {"single", "single (faster)",
                    "a copy of the rows rounded to single precision (4 bytes per value, about 7 "
-                   "significant digits; half the memory traffic of each step, and half the "
-                   "features' memory more): scores and gradients are still computed in double, "
+                   "significant digits, values beyond ±3.4e38 saturated; half the memory "
+                   "traffic of each step, and half the features' memory more): scores and "
+                   "gradients are still computed in double, "
                    "and each clip bounds the rounded row actually added, so the privacy "
                    "guarantee is unchanged"}})
         .advanced();
