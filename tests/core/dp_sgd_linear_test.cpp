@@ -176,11 +176,7 @@ TEST_CASE("dp-sgd-linear: epsilon = inf is plain SGD bit for bit", "[dp-sgd-line
 
 TEST_CASE("dp-sgd-linear: learns the Gaussian linear model, and privacy costs accuracy",
           "[dp-sgd-linear]") {
-    DatasetRequest request;
-    request.name = "synthetic-linear";
-    request.knobs<LinearGaussianOptions>().rows = 6000;
-    request.knobs<LinearGaussianOptions>().features = 10;
-    const DataSplit data = splitDatasetRequest(loadBuiltinDataset(request), request);
+    const DataSplit data = test::linearSplit(6000, 10);
     TrainConfig config = linearConfig(INFINITY);
     config.epochs = 10;
     config.batchSize = 64;
@@ -210,14 +206,6 @@ DataSplit withSingleTrainingRows(const DataSplit& data) {
     return rounded;
 }
 
-DataSplit linearData(long rows, long features) {
-    DatasetRequest request;
-    request.name = "synthetic-linear";
-    request.knobs<LinearGaussianOptions>().rows = rows;
-    request.knobs<LinearGaussianOptions>().features = features;
-    return splitDatasetRequest(loadBuiltinDataset(request), request);
-}
-
 /// The setup dp-sgd-linear plans for `config` on `data`, with the public rows of `publicShare`
 /// mixed in by the automatic weight when it is positive (semi-dp-sgd's step).
 LinearSgdSetup linearSetup(const TrainConfig& config, const DataSplit& data, double publicShare) {
@@ -237,13 +225,7 @@ RunResult trainWithStreams(const LinearSgdSetup& setup, const DataSplit& data,
                            const TrainConfig& config, const DataSplit& streamData) {
     const TrainConfig resolved =
         prepareRun(findAlgorithm("dp-sgd-linear"), config, streamData).config();
-    const RunStreams streams(resolved, streamData.train);
-    RandomStream sampling = streams.stream(streams::kSampling),
-                 noise = streams.stream(streams::kNoise), publicSampling = streams.stream(2);
-    TrainingObserver observer;
-    CancelToken cancel;
-    return runLinearSgd(
-        setup, data, {sampling, publicSampling, noise}, [](long) { return 0.0; }, observer, cancel);
+    return test::trainLinearSetup(setup, data, resolved, streamData.train);
 }
 
 }  // namespace
@@ -254,7 +236,7 @@ TEST_CASE("Linear DP-SGD with single-precision rows runs as on the rows rounded 
     // the same batches and noise it is the double path on the rounded rows; the only
     // difference is the order in which each row's squared norm (for its clip) is summed: far
     // below 1e-12.
-    const DataSplit data = linearData(3000, 37);
+    const DataSplit data = test::linearSplit(3000, 37);
     const DataSplit rounded = withSingleTrainingRows(data);
     REQUIRE(rounded.train.X(0, 0) != data.train.X(0, 0));
     for (const double publicShare : {0.0, 0.1}) {
@@ -285,7 +267,7 @@ TEST_CASE("Linear DP-SGD with single-precision rows runs as on the rows rounded 
 
 TEST_CASE("row-precision names a run only when single, and leaves its epsilon unchanged",
           "[dp-sgd-linear]") {
-    const DataSplit data = linearData(2000, 12);
+    const DataSplit data = test::linearSplit(2000, 12);
     for (const std::string algorithm : {"dp-sgd-linear", "semi-dp-sgd"}) {
         TrainConfig plain = linearConfig(1.0);
         plain.algorithm = algorithm;
@@ -315,7 +297,7 @@ TEST_CASE("Single-precision rows change linear DP-SGD's results far less than it
     // Same batches, same noise: each run in single precision against the same run in double on
     // the rows as loaded. The difference must be tiny next to the spread over seeds (what the
     // noise and sampling do), so the setting never changes a comparison the tool shows.
-    const DataSplit data = linearData(4000, 50);
+    const DataSplit data = test::linearSplit(4000, 50);
     std::vector<double> plainMse, differences;
     for (std::uint64_t seed = 0; seed < 12; ++seed) {
         TrainConfig config = linearConfig(1.0);
@@ -350,7 +332,7 @@ TEST_CASE("Single-precision rows saturate values beyond float's range instead of
           "[dp-sgd-linear]") {
     // 1e300 is +inf in single precision; a clipped infinite row would add 0·∞ = NaN to the
     // released sum. Saturated at ±3.4e38, each such row is clipped like any other.
-    DataSplit data = linearData(2000, 6);
+    DataSplit data = test::linearSplit(2000, 6);
     for (Eigen::Index i = 0; i < 20; ++i) data.train.X(i, 0) = (i % 2 ? 1e300 : -1e300);
     TrainConfig config = linearConfig(1.0);
     config.epochs = 10;

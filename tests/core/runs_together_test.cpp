@@ -375,14 +375,6 @@ TEST_CASE("A PF-LD run on shared batches learns what it learns on its own",
 
 namespace {
 
-DataSplit linearRegressionData(int rows, int features) {
-    DatasetRequest request;
-    request.name = "synthetic-linear";
-    request.knobs<LinearGaussianOptions>().rows = rows;
-    request.knobs<LinearGaussianOptions>().features = features;
-    return splitDatasetRequest(loadBuiltinDataset(request), request);
-}
-
 TrainConfig linearConfig(const std::string& algorithm, double epsilon) {
     TrainConfig c;
     c.algorithm = algorithm;
@@ -403,7 +395,7 @@ TrainConfig linearConfig(const std::string& algorithm, double epsilon) {
 
 TEST_CASE("Linear DP-SGD runs sharing batches by seed equal each run alone, bit for bit",
           "[dp-sgd-linear][semi-dp-sgd][together][shared-batches]") {
-    const DataSplit data = linearRegressionData(2000, 6);
+    const DataSplit data = test::linearSplit(2000, 6);
     for (const std::string algorithm : {"dp-sgd-linear", "semi-dp-sgd"}) {
         std::vector<TrainConfig> configs = {
             linearConfig(algorithm, 0.5), linearConfig(algorithm, 2.0),
@@ -470,7 +462,7 @@ TEST_CASE("dp-sgd-linear and semi-dp-sgd without public rows train together on o
     // shared by seed the two algorithms draw one Poisson sample and a sweep trains them in one
     // pass over each batch, each run bit for bit as alone; the ledger charges them as one
     // mechanism (same rate, same kind), which it can certify.
-    const DataSplit data = linearRegressionData(2000, 6);
+    const DataSplit data = test::linearSplit(2000, 6);
     std::vector<TrainConfig> configs = {
         linearConfig("dp-sgd-linear", 1.0), linearConfig("semi-dp-sgd", 1.0),
         linearConfig("semi-dp-sgd", 2.0), linearConfig("semi-dp-sgd", 1.0)};
@@ -515,7 +507,7 @@ TEST_CASE("A linear DP-SGD run on shared batches learns what it learns on its ow
     // must hand every row's clipped gradient (and every public row's) to the model. Checked
     // early, where the model is still the sum of its steps (a converged model would hide a
     // gradient of half its size), and at the end.
-    const DataSplit data = linearRegressionData(4000, 6);
+    const DataSplit data = test::linearSplit(4000, 6);
     for (const std::string algorithm : {"dp-sgd-linear", "semi-dp-sgd"}) {
         TrainConfig own = linearConfig(algorithm, 1000.0);
         own.batchSharing = BatchSharing::Own;

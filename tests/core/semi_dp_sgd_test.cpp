@@ -25,12 +25,8 @@ using namespace pfa;
 
 namespace {
 
-DataSplit linearData(int rows = 3000, int features = 10) {
-    DatasetRequest request;
-    request.name = "synthetic-linear";
-    request.knobs<LinearGaussianOptions>().rows = rows;
-    request.knobs<LinearGaussianOptions>().features = features;
-    return splitDatasetRequest(loadBuiltinDataset(request), request);
+DataSplit linearData(long rows = 3000, long features = 10) {
+    return test::linearSplit(rows, features);
 }
 
 TrainConfig semiConfig(double epsilon, double share, const std::string& alpha = "auto") {
@@ -72,14 +68,7 @@ RunResult runWithStreams(const TrainConfig& config, const DataSplit& data,
     if (ownChoice(resolved, "warm-start") == "public-least-squares") {
         plan.setup.start = leastSquaresOnRows(data.train, plan.setup.publicRows);
     }
-    const RunStreams streams(resolved, streamData.train);
-    RandomStream sampling = streams.stream(streams::kSampling),
-                 noise = streams.stream(streams::kNoise), publicSampling = streams.stream(2);
-    TrainingObserver observer;
-    CancelToken cancel;
-    return runLinearSgd(
-        plan.setup, data, {sampling, publicSampling, noise}, [](long) { return 0.0; }, observer,
-        cancel);
+    return test::trainLinearSetup(plan.setup, data, resolved, streamData.train);
 }
 
 /// `data` with the targets of `rows` of the training part shifted by 3.

@@ -4,11 +4,34 @@
 #include <filesystem>
 
 #include "core/algorithms/registry.h"
+#include "core/data/builtin_datasets.h"
+#include "core/data/linear_gaussian.h"
 #include "core/data/silo_splitters.h"
+#include "core/engine/run_streams.h"
+#include "core/generators/dataset_loading.h"
 #include "core/util/error.h"
 #include "core/util/instruction_set.h"
 
 namespace pfa::test {
+
+DataSplit linearSplit(long rows, long features) {
+    DatasetRequest request;
+    request.name = "synthetic-linear";
+    request.knobs<LinearGaussianOptions>().rows = rows;
+    request.knobs<LinearGaussianOptions>().features = features;
+    return splitDatasetRequest(loadBuiltinDataset(request), request);
+}
+
+RunResult trainLinearSetup(const LinearSgdSetup& setup, const DataSplit& data,
+                           const TrainConfig& resolved, const Dataset& streamRows) {
+    const RunStreams streams(resolved, streamRows);
+    RandomStream sampling = streams.stream(streams::kSampling),
+                 noise = streams.stream(streams::kNoise), publicSampling = streams.stream(2);
+    TrainingObserver observer;
+    CancelToken cancel;
+    return runLinearSgd(
+        setup, data, {sampling, publicSampling, noise}, [](long) { return 0.0; }, observer, cancel);
+}
 
 std::string sharedDatasetPath(const std::string& relative) {
     const std::filesystem::path path = sharedDatasetsRoot() / relative;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 #include "core/config/algorithm.h"
 #include "core/config/run_result.h"
 #include "core/config/train_config.h"
@@ -24,6 +25,16 @@ inline DataSplit syntheticSplit(int rows = 4000, int features = 8, double bias =
     options.groupLabelDependence = bias;
     return splitAndEncode(generateSynthetic(options));
 }
+
+/// The built-in synthetic-linear data set (Gaussian features, y = ⟨w*, x⟩ + noise) with
+/// `rows` rows and `features` features, split as its request says (a sixth held out).
+DataSplit linearSplit(long rows, long features);
+
+/// Trains `setup` (runLinearSgd, no ε reported) on `data` with the streams RunStreams gives
+/// `resolved` on `streamRows`: the same batches and noise for every call with the same settings
+/// and stream rows, whatever `data` and `setup` hold.
+RunResult trainLinearSetup(const LinearSgdSetup& setup, const DataSplit& data,
+                           const TrainConfig& resolved, const Dataset& streamRows);
 
 /// Path of an offline benchmark data set (under sharedDatasetsRoot(): $PFA_SHARED_DATASETS, else
 /// beside the project), or "" when absent: a test that needs it then skips with PFA_SKIP_TEST.
