@@ -26,7 +26,8 @@ BatchSampler::BatchSampler(const SamplerSpec& spec, RandomStream random)
       m_stepsPerEpoch(spec.stepsPerEpoch()),
       m_rate(spec.samplingRate()),
       m_logOneMinusRate(m_rate >= 1.0 ? -INFINITY : std::log1p(-m_rate)),
-      m_random(std::move(random)) {
+      m_random(std::move(random)),
+      m_skips(m_logOneMinusRate) {
     if (spec.unit != SamplingUnit::Row) {
         throw std::logic_error("BatchSampler draws rows; use UnitSampler for users or silos");
     }
@@ -46,7 +47,7 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
             if (m_logOneMinusRate == -INFINITY)
                 drawPoisson(m_random, m_logOneMinusRate, rows, take);  // q = 1: draws nothing
             else
-                drawPoissonBySkips([this] { return nextSkip(); }, rows, take);
+                drawPoissonBySkips([this] { return m_skips.next(m_random); }, rows, take);
             break;
         }
         case Sampling::Shuffle: {
@@ -79,12 +80,12 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
     return size;
 }
 
-void BatchSampler::refillSkips() {
-    for (double& draw : m_logs) draw = m_random.uniformOpen();
-    tableLogs(m_logs.data(), m_logs.data(), static_cast<long>(kSkipBlock));
-    for (std::size_t j = 0; j < kSkipBlock; ++j)
+void PoissonSkips::refill(RandomStream& random) {
+    for (double& draw : m_logs) draw = random.uniformOpen();
+    tableLogs(m_logs.data(), m_logs.data(), static_cast<long>(kBlock));
+    for (std::size_t j = 0; j < kBlock; ++j)
         m_skips[j] = RandomStream::geometricSkipOf(m_logs[j], m_logOneMinusRate);
-    m_nextSkip = 0;
+    m_next = 0;
 }
 
 SamplerSpec rowSampler(const TrainConfig& config, const Dataset& train) {

@@ -33,6 +33,29 @@ void drawPoisson(RandomStream& random, double logOneMinusRate, long population, 
     drawPoissonBySkips([&] { return random.geometricSkip(logOneMinusRate); }, population, take);
 }
 
+/// The geometric skips of Poisson sampling with q < 1 (`logOneMinusRate` = ln(1 − q)): the same
+/// skips as random.geometricSkip would give one by one, drawn 64 at a time with their
+/// logarithms four at a time. Only for a stream that serves these skips alone: drawing ahead
+/// then changes no number.
+class PoissonSkips {
+public:
+    explicit PoissonSkips(double logOneMinusRate) : m_logOneMinusRate(logOneMinusRate) {}
+    /// The next skip, drawn from `random` (always the same stream).
+    std::uint64_t next(RandomStream& random) {
+        if (m_next == kBlock) refill(random);
+        return m_skips[m_next++];
+    }
+
+private:
+    void refill(RandomStream& random);
+
+    static constexpr std::size_t kBlock = 64;
+    double m_logOneMinusRate;
+    std::array<double, kBlock> m_logs{};  // scratch: ln u of a block of draws
+    std::array<std::uint64_t, kBlock> m_skips{};
+    std::size_t m_next = kBlock;  // the next unused skip (kBlock: none left)
+};
+
 /// Poisson participation by one uniform draw per unit, unit after unit: unit i joins when
 /// u_i < q; with q ≥ 1 everyone joins and nothing is drawn. Writes the members, ascending, to
 /// `members` (capacity ≥ population), shows them to the release tap as `sampler` (which may
@@ -63,26 +86,14 @@ public:
     double samplingRate() const { return m_rate; }
 
 private:
-    /// Poisson sampling with q < 1: the stream's next geometric skip, the same as
-    /// m_random.geometricSkip(ln(1 − q)) would give, drawn kSkipBlock at a time with their
-    /// logarithms four at a time (the stream serves this sampler alone, so drawing ahead
-    /// changes no number).
-    std::uint64_t nextSkip() {
-        if (m_nextSkip == kSkipBlock) refillSkips();
-        return m_skips[m_nextSkip++];
-    }
-    void refillSkips();
-
-    static constexpr std::size_t kSkipBlock = 64;
     SamplerSpec m_spec;
     long m_stepsPerEpoch;
     double m_rate;
     double m_logOneMinusRate;
     RandomStream m_random;
     std::vector<long> m_pool;  // permutation (shuffle) or partially shuffled pool (subsample)
-    std::array<double, kSkipBlock> m_logs{};  // scratch: ln u of a block of draws
-    std::array<std::uint64_t, kSkipBlock> m_skips{};
-    std::size_t m_nextSkip = kSkipBlock;  // the next unused skip (kSkipBlock: none left)
+    /// Poisson sampling with q < 1 (the stream serves this sampler alone).
+    PoissonSkips m_skips;
 };
 
 /// The row sampler of a run with resolved settings `config` (sampling mode, batch size m,

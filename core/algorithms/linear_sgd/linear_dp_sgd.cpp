@@ -521,6 +521,8 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
     std::vector<long> positions(static_cast<std::size_t>(nPrivate));
     std::vector<long> batch(static_cast<std::size_t>(std::max(nPrivate, lead.publicBatch)));
     PublicRowOrder publicOrder(lead.publicRows);
+    // The sampling stream serves the private batches alone: their skips are drawn ahead.
+    PoissonSkips skips(logOneMinusQ);
     std::vector<GroupRun*> stepping, privateRuns, publicRuns;
 
     // The rows as stored (double), or their single-precision copy with its own norms.
@@ -578,9 +580,13 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
         // One Poisson sample of the private rows for every run (drawn even when no run reads
         // it, so the sample of a step does not depend on which runs are still going).
         long drawn = 0;
-        drawPoisson(sampling, logOneMinusQ, nPrivate, [&](long position) {
+        const auto take = [&](long position) {
             positions[static_cast<std::size_t>(drawn++)] = position;
-        });
+        };
+        if (logOneMinusQ == -INFINITY)
+            drawPoisson(sampling, logOneMinusQ, nPrivate, take);  // q = 1: draws nothing
+        else
+            drawPoissonBySkips([&] { return skips.next(sampling); }, nPrivate, take);
         privacy::observeBatch({"private-rows", nPrivate, lead.samplingRate}, positions, drawn);
         if (!privateRuns.empty()) {
             for (long k = 0; k < drawn; ++k) {
