@@ -15,11 +15,11 @@ using lanes::store;
 
 /// The scores of R rows (1 ≤ R ≤ 8) at once: eight rows keep eight independent running sums in
 /// flight, so the additions' latency does not bound the loop as it did with four.
-template <int R, typename Value>
-[[gnu::always_inline]] inline void scoreRows(const LinearRowsOf<Value>& X, const long* rows,
-                                             const double* w, double* scores) {
+template <int R>
+[[gnu::always_inline]] inline void scoreRows(const LinearRows& X, const long* rows, const double* w,
+                                             double* scores) {
     const long d = X.features, body = d - d % 4;
-    const Value* x[R];
+    const double* x[R];
     Lanes sum[R];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
@@ -34,17 +34,17 @@ template <int R, typename Value>
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
         double s = (sum[r][0] + sum[r][1]) + (sum[r][2] + sum[r][3]);
-        for (long j = body; j < d; ++j) s = s + static_cast<double>(x[r][j]) * w[j];
+        for (long j = body; j < d; ++j) s = s + x[r][j] * w[j];
         scores[r] = s;
     }
 }
 
 /// g += scales[k]·x_k for R rows (1 ≤ R ≤ 8), in row order for every entry.
-template <int R, typename Value>
-[[gnu::always_inline]] inline void addRows(const LinearRowsOf<Value>& X, const long* rows,
+template <int R>
+[[gnu::always_inline]] inline void addRows(const LinearRows& X, const long* rows,
                                            const double* scales, double* g) {
     const long d = X.features, body = d - d % 4;
-    const Value* x[R];
+    const double* x[R];
     Lanes scale[R];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
@@ -60,7 +60,7 @@ template <int R, typename Value>
     for (long j = body; j < d; ++j) {
         double gj = g[j];
 #pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) gj = gj + scales[r] * static_cast<double>(x[r][j]);
+        for (int r = 0; r < R; ++r) gj = gj + scales[r] * x[r][j];
         g[j] = gj;
     }
 }
@@ -95,53 +95,47 @@ template <int Most, typename Kernel>
 
 /// linearRowScores' work for byGroups. (A struct, not a lambda: a lambda inside the AVX2 form
 /// would be compiled without AVX2.)
-template <typename Value>
 struct ScoreKernel {
-    const LinearRowsOf<Value>& X;
+    const LinearRows& X;
     const long* batch;
     const double* w;
     double* scores;
     template <int R>
     [[gnu::always_inline]] void rows(long k) const {
-        scoreRows<R, Value>(X, batch + k, w, scores + k);
+        scoreRows<R>(X, batch + k, w, scores + k);
     }
 };
 
 /// addScaledRows' work for byGroups.
-template <typename Value>
 struct AddKernel {
-    const LinearRowsOf<Value>& X;
+    const LinearRows& X;
     const long* batch;
     const double* scales;
     double* g;
     template <int R>
     [[gnu::always_inline]] void rows(long k) const {
-        addRows<R, Value>(X, batch + k, scales + k, g);
+        addRows<R>(X, batch + k, scales + k, g);
     }
 };
 
-template <typename Value>
-void scoresBaseline(const LinearRowsOf<Value>& X, const long* rows, long count, const double* w,
+void scoresBaseline(const LinearRows& X, const long* rows, long count, const double* w,
                     double* scores) {
-    byGroups<8>(count, ScoreKernel<Value>{X, rows, w, scores});
+    byGroups<8>(count, ScoreKernel{X, rows, w, scores});
 }
 
-template <typename Value>
-[[gnu::target("avx2")]] void scoresAvx2(const LinearRowsOf<Value>& X, const long* rows, long count,
+[[gnu::target("avx2")]] void scoresAvx2(const LinearRows& X, const long* rows, long count,
                                         const double* w, double* scores) {
-    byGroups<8>(count, ScoreKernel<Value>{X, rows, w, scores});
+    byGroups<8>(count, ScoreKernel{X, rows, w, scores});
 }
 
-template <typename Value>
-void addBaseline(const LinearRowsOf<Value>& X, const long* rows, long count, const double* scales,
+void addBaseline(const LinearRows& X, const long* rows, long count, const double* scales,
                  double* g) {
-    byGroups<8>(count, AddKernel<Value>{X, rows, scales, g});
+    byGroups<8>(count, AddKernel{X, rows, scales, g});
 }
 
-template <typename Value>
-[[gnu::target("avx2")]] void addAvx2(const LinearRowsOf<Value>& X, const long* rows, long count,
+[[gnu::target("avx2")]] void addAvx2(const LinearRows& X, const long* rows, long count,
                                      const double* scales, double* g) {
-    byGroups<8>(count, AddKernel<Value>{X, rows, scales, g});
+    byGroups<8>(count, AddKernel{X, rows, scales, g});
 }
 
 /// unpackRows' work: one row after another, four values at a time.
@@ -175,22 +169,12 @@ void unpackRows(const SingleLinearRows& X, const long* rows, long count, double*
 
 void linearRowScores(const LinearRows& X, const long* rows, long count, const double* w,
                      double* scores) {
-    (avx2Enabled() ? scoresAvx2<double> : scoresBaseline<double>)(X, rows, count, w, scores);
-}
-
-void linearRowScores(const SingleLinearRows& X, const long* rows, long count, const double* w,
-                     double* scores) {
-    (avx2Enabled() ? scoresAvx2<float> : scoresBaseline<float>)(X, rows, count, w, scores);
+    (avx2Enabled() ? scoresAvx2 : scoresBaseline)(X, rows, count, w, scores);
 }
 
 void addScaledRows(const LinearRows& X, const long* rows, long count, const double* scales,
                    double* g) {
-    (avx2Enabled() ? addAvx2<double> : addBaseline<double>)(X, rows, count, scales, g);
-}
-
-void addScaledRows(const SingleLinearRows& X, const long* rows, long count, const double* scales,
-                   double* g) {
-    (avx2Enabled() ? addAvx2<float> : addBaseline<float>)(X, rows, count, scales, g);
+    (avx2Enabled() ? addAvx2 : addBaseline)(X, rows, count, scales, g);
 }
 
 }  // namespace pfa

@@ -11,9 +11,8 @@ struct LinearRowsOf {
     long features = 0;
 };
 using LinearRows = LinearRowsOf<double>;
-/// Rows stored in single precision (half the memory traffic). The kernels convert each value
-/// to double (exactly) and compute as for double rows: the same bits as LinearRows holding the
-/// same (rounded) values.
+/// Rows stored in single precision (half the memory traffic of reading them): unpackRows
+/// converts a chunk of them exactly into double rows for the kernels below.
 using SingleLinearRows = LinearRowsOf<float>;
 
 /// scores[k] = Σ_j x_{rows[k], j}·w_j for k < count, each sum in one fixed order: four running
@@ -23,15 +22,11 @@ using SingleLinearRows = LinearRowsOf<float>;
 /// and the AVX2 form (chosen at run time, avx2Enabled()) gives the same bits as the baseline one.
 void linearRowScores(const LinearRows& X, const long* rows, long count, const double* w,
                      double* scores);
-void linearRowScores(const SingleLinearRows& X, const long* rows, long count, const double* w,
-                     double* scores);
 
 /// g_j += scales[k]·x_{rows[k], j} for every feature j, the rows k = 0 … count − 1 added in
 /// order, each term a multiplication then an addition: the bits of adding the rows one by one
 /// (g += s·x), eight rows per pass over g. Same bits with AVX2 or without.
 void addScaledRows(const LinearRows& X, const long* rows, long count, const double* scales,
-                   double* g);
-void addScaledRows(const SingleLinearRows& X, const long* rows, long count, const double* scales,
                    double* g);
 
 /// out[k·outStride + j] = x_{rows[k], j} (exactly, as double) for k < count and every feature j:

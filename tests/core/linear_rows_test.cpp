@@ -1,7 +1,7 @@
 // The batch kernels of the linear models (core/engine/linear_rows.h): each row's score in its
 // stated order and the gradient sums in the order of adding the rows one by one, the same bits
-// with AVX2 or with the baseline instructions; single-precision rows as double rows holding
-// the same values.
+// with AVX2 or with the baseline instructions; single-precision rows, unpacked, as double rows
+// holding the same values.
 #include "core/engine/linear_rows.h"
 
 #include <catch2/catch.hpp>
@@ -122,7 +122,7 @@ TEST_CASE("Scaled rows are added as one by one in batch order, alike with AVX2 a
     }
 }
 
-TEST_CASE("Single-precision rows give the bits of double rows holding the same values",
+TEST_CASE("Single-precision rows, unpacked, give the bits of double rows holding the same values",
           "[linear-rows]") {
     for (const long d : {1L, 3L, 4L, 5L, 200L, 201L}) {
         for (const long count : {1L, 3L, 4L, 7L, 8L, 33L}) {
@@ -155,9 +155,13 @@ TEST_CASE("Single-precision rows give the bits of double rows holding the same v
                 std::vector<double> scores(static_cast<std::size_t>(count), -1.0),
                     sum(static_cast<std::size_t>(d), 0.5),
                     unpacked(static_cast<std::size_t>(count * (d + 2)), NAN);
-                linearRowScores(S, r.batch.data(), count, w.data(), scores.data());
-                addScaledRows(S, r.batch.data(), count, scales.data(), sum.data());
+                // As the batch loop reads them: unpacked, then the double kernels on the block.
                 unpackRows(S, r.batch.data(), count, unpacked.data(), d + 2);
+                std::vector<long> block(static_cast<std::size_t>(count));
+                for (long k = 0; k < count; ++k) block[static_cast<std::size_t>(k)] = k;
+                const LinearRows U{unpacked.data(), d + 2, d};
+                linearRowScores(U, block.data(), count, w.data(), scores.data());
+                addScaledRows(U, block.data(), count, scales.data(), sum.data());
                 useBaselineInstructionsOnly(false);
                 long differing = 0;
                 for (long k = 0; k < count; ++k) {
