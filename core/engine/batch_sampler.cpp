@@ -25,9 +25,8 @@ BatchSampler::BatchSampler(const SamplerSpec& spec, RandomStream random)
     : m_spec(spec),
       m_stepsPerEpoch(spec.stepsPerEpoch()),
       m_rate(spec.samplingRate()),
-      m_logOneMinusRate(m_rate >= 1.0 ? -INFINITY : std::log1p(-m_rate)),
       m_random(std::move(random)),
-      m_skips(m_logOneMinusRate) {
+      m_skips(m_rate >= 1.0 ? -INFINITY : std::log1p(-m_rate)) {
     if (spec.unit != SamplingUnit::Row) {
         throw std::logic_error("BatchSampler draws rows; use UnitSampler for users or silos");
     }
@@ -44,10 +43,7 @@ long BatchSampler::next(long stepInEpoch, std::vector<long>& indices) {
     switch (m_spec.mode) {
         case Sampling::Poisson: {
             const auto take = [&](long row) { indices[static_cast<std::size_t>(size++)] = row; };
-            if (m_logOneMinusRate == -INFINITY)
-                drawPoisson(m_random, m_logOneMinusRate, rows, take);  // q = 1: draws nothing
-            else
-                drawPoissonBySkips([this] { return m_skips.next(m_random); }, rows, take);
+            drawPoissonBySkips([this] { return m_skips.next(m_random); }, rows, take);
             break;
         }
         case Sampling::Shuffle: {

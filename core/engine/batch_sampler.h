@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -33,15 +34,16 @@ void drawPoisson(RandomStream& random, double logOneMinusRate, long population, 
     drawPoissonBySkips([&] { return random.geometricSkip(logOneMinusRate); }, population, take);
 }
 
-/// The geometric skips of Poisson sampling with q < 1 (`logOneMinusRate` = ln(1 − q)): the same
-/// skips as random.geometricSkip would give one by one, drawn 64 at a time with their
-/// logarithms four at a time. Only for a stream that serves these skips alone: drawing ahead
-/// then changes no number.
+/// The geometric skips of Poisson sampling (`logOneMinusRate` = ln(1 − q)): the same skips as
+/// random.geometricSkip would give one by one, drawn 64 at a time with their logarithms four at
+/// a time (q = 1, ln(1 − q) = −∞: 0, drawing nothing, as geometricSkip). Only for a stream that
+/// serves these skips alone: drawing ahead then changes no number.
 class PoissonSkips {
 public:
     explicit PoissonSkips(double logOneMinusRate) : m_logOneMinusRate(logOneMinusRate) {}
     /// The next skip, drawn from `random` (always the same stream).
     std::uint64_t next(RandomStream& random) {
+        if (m_logOneMinusRate == -INFINITY) return 0;  // q = 1
         if (m_next == kBlock) refill(random);
         return m_skips[m_next++];
     }
@@ -89,10 +91,9 @@ private:
     SamplerSpec m_spec;
     long m_stepsPerEpoch;
     double m_rate;
-    double m_logOneMinusRate;
     RandomStream m_random;
     std::vector<long> m_pool;  // permutation (shuffle) or partially shuffled pool (subsample)
-    /// Poisson sampling with q < 1 (the stream serves this sampler alone).
+    /// Poisson sampling (the stream serves this sampler alone).
     PoissonSkips m_skips;
 };
 

@@ -580,13 +580,9 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
         // One Poisson sample of the private rows for every run (drawn even when no run reads
         // it, so the sample of a step does not depend on which runs are still going).
         long drawn = 0;
-        const auto take = [&](long position) {
-            positions[static_cast<std::size_t>(drawn++)] = position;
-        };
-        if (logOneMinusQ == -INFINITY)
-            drawPoisson(sampling, logOneMinusQ, nPrivate, take);  // q = 1: draws nothing
-        else
-            drawPoissonBySkips([&] { return skips.next(sampling); }, nPrivate, take);
+        drawPoissonBySkips(
+            [&] { return skips.next(sampling); }, nPrivate,
+            [&](long position) { positions[static_cast<std::size_t>(drawn++)] = position; });
         privacy::observeBatch({"private-rows", nPrivate, lead.samplingRate}, positions, drawn);
         if (!privateRuns.empty()) {
             for (long k = 0; k < drawn; ++k) {
