@@ -21,6 +21,42 @@ long drawParticipants(RandomStream& random, double q, long population, std::vect
     return size;
 }
 
+namespace {
+constexpr std::uint64_t kLevelStream = 0x4c4556454c530000ULL;  // "LEVELS"
+}  // namespace
+
+NestedPoissonSample::NestedPoissonSample(long population, double envelopeRate,
+                                         RandomStream& sampling)
+    : m_population(population),
+      m_envelopeRate(std::min(1.0, envelopeRate)),
+      m_skips(m_envelopeRate >= 1.0 ? -INFINITY : std::log1p(-m_envelopeRate)),
+      m_levelStream(sampling.isSecure() ? RandomStream::secure()
+                                        : RandomStream(sampling.next64(), kLevelStream)),
+      m_units(static_cast<std::size_t>(population)),
+      m_levels(static_cast<std::size_t>(population)) {
+    if (!(envelopeRate > 0.0)) throw std::logic_error("a nested sample needs a positive rate");
+}
+
+void NestedPoissonSample::draw(RandomStream& sampling, const char* sampler) {
+    m_size = 0;
+    drawPoissonBySkips([&] { return m_skips.next(sampling); }, m_population,
+                       [&](long unit) { m_units[static_cast<std::size_t>(m_size++)] = unit; });
+    privacy::observeBatch({sampler, m_population, m_envelopeRate}, m_units, m_size);
+    for (long k = 0; k < m_size; ++k)
+        m_levels[static_cast<std::size_t>(k)] = m_envelopeRate * m_levelStream.uniformOpen();
+}
+
+void NestedPoissonSample::keepBelow(double rate) {
+    long kept = 0;
+    for (long k = 0; k < m_size; ++k) {
+        const auto from = static_cast<std::size_t>(k);
+        if (!(m_levels[from] < rate)) continue;
+        m_units[static_cast<std::size_t>(kept)] = m_units[from];
+        m_levels[static_cast<std::size_t>(kept++)] = m_levels[from];
+    }
+    m_size = kept;
+}
+
 BatchSampler::BatchSampler(const SamplerSpec& spec, RandomStream random)
     : m_spec(spec),
       m_stepsPerEpoch(spec.stepsPerEpoch()),

@@ -58,6 +58,45 @@ private:
     std::size_t m_next = kBlock;  // the next unused skip (kBlock: none left)
 };
 
+/// One nested Poisson sample per step, shared by runs at different rates on different subsets
+/// of one population (shared-sample nested): every unit joins the step's envelope sample
+/// independently with probability `envelopeRate` (geometric skips) and is given a level uniform
+/// on (0, envelopeRate); a run at rate q ≤ envelopeRate takes the units it may take whose level
+/// is below q. So each unit is in a run's batch independently with probability q, and a unit
+/// in a lower-rate run's batch is in every higher-rate run's batch that may take it: the
+/// differing unit of two neighbouring data sets joins at least one batch with probability the
+/// highest rate (the ledger's joint bound). The levels come from a stream of their own (keyed
+/// from the sampling stream, or OS entropy for a secure one), one per drawn unit in order, so a
+/// sample replayed one unit short (a neighbour test) keeps every other unit's level.
+class NestedPoissonSample {
+public:
+    /// Draws from `sampling` (which serves this sample alone) over units 0 … population − 1.
+    NestedPoissonSample(long population, double envelopeRate, RandomStream& sampling);
+
+    /// Draws the next step's envelope sample (ascending units with their levels), shown to the
+    /// release tap as `sampler`.
+    void draw(RandomStream& sampling, const char* sampler);
+    /// Keeps only the drawn units whose level is below `rate`, in order (those no run at a rate
+    /// up to `rate` takes are dropped).
+    void keepBelow(double rate);
+
+    long size() const { return m_size; }
+    const long* units() const { return m_units.data(); }
+    const double* levels() const { return m_levels.data(); }
+    /// Whether a run at `rate` takes the drawn unit k (of those it may take).
+    bool takes(long k, double rate) const { return m_levels[static_cast<std::size_t>(k)] < rate; }
+    double envelopeRate() const { return m_envelopeRate; }
+
+private:
+    long m_population;
+    double m_envelopeRate;
+    PoissonSkips m_skips;
+    RandomStream m_levelStream;
+    std::vector<long> m_units;
+    std::vector<double> m_levels;
+    long m_size = 0;
+};
+
 /// Poisson participation by one uniform draw per unit, unit after unit: unit i joins when
 /// u_i < q; with q ≥ 1 everyone joins and nothing is drawn. Writes the members, ascending, to
 /// `members` (capacity ≥ population), shows them to the release tap as `sampler` (which may

@@ -297,6 +297,71 @@ TEST_CASE("A Poisson batch sampler draws the batches of geometric skips one at a
     }
 }
 
+TEST_CASE("A nested Poisson sample gives each rate its own independent Poisson batches, nested",
+          "[noise][sampling]") {
+    // One envelope draw at 5 % with a level per drawn unit; runs at 1 %, 3 % and 5 % take the
+    // units below their rate. Each run's batches must be Poisson at its own rate (every unit
+    // independently, step after step), and a lower rate's batch inside a higher one's.
+    const long n = 4000;
+    const int steps = 2000;
+    RandomStream sampling(17, streams::kSampling);
+    NestedPoissonSample sample(n, 0.05, sampling);
+    const std::vector<double> rates = {0.01, 0.03, 0.05};
+    std::vector<std::vector<double>> sizes(rates.size());
+    std::vector<long> perUnit(static_cast<std::size_t>(n), 0);  // at 3 %
+    long bothNeighbours = 0, notNested = 0, badLevels = 0;
+    std::vector<char> in(static_cast<std::size_t>(n));
+    for (int step = 0; step < steps; ++step) {
+        sample.draw(sampling, "test");
+        std::vector<std::vector<char>> taken(rates.size(), std::vector<char>(n, 0));
+        for (long k = 0; k < sample.size(); ++k) {
+            const long unit = sample.units()[k];
+            if (k > 0 && !(unit > sample.units()[k - 1])) ++badLevels;  // ascending
+            if (!(sample.levels()[k] > 0.0 && sample.levels()[k] < 0.05)) ++badLevels;
+            for (std::size_t r = 0; r < rates.size(); ++r)
+                if (sample.takes(k, rates[r])) taken[r][static_cast<std::size_t>(unit)] = 1;
+        }
+        for (std::size_t r = 0; r < rates.size(); ++r)
+            sizes[r].push_back(static_cast<double>(
+                std::count(taken[r].begin(), taken[r].end(), static_cast<char>(1))));
+        for (long i = 0; i < n; ++i) {
+            const auto u = static_cast<std::size_t>(i);
+            perUnit[u] += taken[1][u];
+            if (taken[0][u] && !taken[1][u]) ++notNested;
+            if (taken[1][u] && !taken[2][u]) ++notNested;
+            if (i > 0 && taken[1][u] && taken[1][u - 1]) ++bothNeighbours;
+        }
+        // keepBelow keeps exactly the units under the rate, in order.
+        const long below3 = static_cast<long>(sizes[1].back());
+        sample.keepBelow(0.03);
+        REQUIRE(sample.size() == below3);
+        for (long k = 0; k < sample.size(); ++k) REQUIRE(taken[1][sample.units()[k]] == 1);
+    }
+    CHECK(badLevels == 0);
+    CHECK(notNested == 0);
+    for (std::size_t r = 0; r < rates.size(); ++r) {
+        INFO("rate " << rates[r]);
+        const double q = rates[r];
+        const Moments m = moments(sizes[r]);
+        // Binomial(n, q): the mean within 4 standard errors, the variance within 10 %.
+        CHECK(std::fabs(m.mean - q * n) < 4.0 * std::sqrt(n * q * (1 - q) / steps));
+        CHECK(std::fabs(m.variance / (n * q * (1 - q)) - 1.0) < 0.1);
+        // Independent from step to step: lag-one correlation of the sizes near 0.
+        double lagged = 0.0;
+        for (int t = 1; t < steps; ++t)
+            lagged += (sizes[r][t] - m.mean) * (sizes[r][t - 1] - m.mean);
+        CHECK(std::fabs(lagged / ((steps - 1) * m.variance)) < 4.0 / std::sqrt(steps));
+    }
+    // Every unit at its rate: counts Binomial(steps, q) across units (variance within 10 %).
+    std::vector<double> counts(perUnit.begin(), perUnit.end());
+    const Moments c = moments(counts);
+    CHECK(std::fabs(c.mean - 0.03 * steps) < 4.0 * std::sqrt(0.03 * 0.97 * steps / n));
+    CHECK(std::fabs(c.variance / (0.03 * 0.97 * steps) - 1.0) < 0.1);
+    // Neighbouring units independently: both in a batch with probability q².
+    const double pairs = static_cast<double>(steps) * (n - 1), expected = 0.03 * 0.03 * pairs;
+    CHECK(std::fabs(static_cast<double>(bothNeighbours) - expected) < 5.0 * std::sqrt(expected));
+}
+
 TEST_CASE("DP noise added by the trainers has the calibrated standard deviation",
           "[noise][privacy]") {
     const int features = 200;
