@@ -168,12 +168,17 @@ RdpCurve sharedBatchesCurve(const OrderGrid& grid, const std::vector<AccountingI
         if (run.kind != ReleaseKind::NoRelease) releasing.push_back(&run);
     if (releasing.empty()) return curve;
     const AccountingInputs& first = *releasing.front();
+    // A nested sample (every run's) may serve runs at different rates: add/remove only.
+    const bool nested = std::all_of(releasing.begin(), releasing.end(),
+                                    [](const AccountingInputs* run) { return run->nestedSample; });
     for (const AccountingInputs* run : releasing) {
         const bool sampled = run->kind == ReleaseKind::PoissonSubsampled ||
                              run->kind == ReleaseKind::PoissonReplace ||
                              run->kind == ReleaseKind::LinearAmplification;
-        if (!sampled || run->kind != first.kind || run->samplingRate != first.samplingRate ||
-            run->stepsPerRelease != 1 || run->adjacency != first.adjacency) {
+        const bool sameRate = nested ? run->kind == ReleaseKind::PoissonSubsampled
+                                     : run->samplingRate == first.samplingRate;
+        if (!sampled || run->kind != first.kind || !sameRate || run->stepsPerRelease != 1 ||
+            run->adjacency != first.adjacency) {
             return RdpCurve(grid.size(), kInf);
         }
     }
@@ -187,14 +192,21 @@ RdpCurve sharedBatchesCurve(const OrderGrid& grid, const std::vector<AccountingI
     for (const long length : lengths) {
         if (length <= previous) continue;
         double precision = 0.0;  // Σ 1/z_r² over the runs still training
+        double rate = 0.0;       // the highest rate among them
         for (const AccountingInputs* run : releasing) {
             if (run->steps < length) continue;
             precision += run->noiseMultiplier > 0.0
                              ? 1.0 / (run->noiseMultiplier * run->noiseMultiplier)
                              : kInf;
+            rate = std::max(rate, run->samplingRate);
         }
         AccountingInputs joint = first;
         joint.noiseMultiplier = std::isinf(precision) ? 0.0 : 1.0 / std::sqrt(precision);
+        // Nested: the differing row is in no batch with probability 1 − q_max, else in those of
+        // a random subset of the runs; the Rényi moments are convex in the mixture, each
+        // component a subsampled Gaussian at q_max whose shift is at most the whole
+        // concatenated release's, so the subsampled Gaussian at q_max and z_g bounds them.
+        joint.samplingRate = rate;
         const RdpCurve step = releaseCurve(grid, joint);
         for (std::size_t k = 0; k < curve.size(); ++k)
             curve[k] += static_cast<double>(length - previous) * step[k];

@@ -85,6 +85,12 @@ struct AccountingInputs {
     /// The run's own ε is unchanged; a ledger composes the runs that share one sample as one
     /// subsampled mechanism (composeLedgerCurve), not as independent runs.
     std::string sharedBatches;
+    /// The shared sample is NESTED (shared-sample nested): the runs sharing it may differ in
+    /// rate and private rows; a row is in the batch of every run it is private to whose rate
+    /// exceeds the row's level (one uniform per row and step), so it joins at least one batch
+    /// with probability the highest rate among them. sharedBatchesCurve charges such runs at
+    /// that rate.
+    bool nestedSample = false;
 
     /// Number of charged releases: ⌈steps / stepsPerRelease⌉ (a partial epoch counts whole).
     long releases() const { return releasesAfter(steps); }
@@ -123,7 +129,12 @@ RdpCurve runCurve(const OrderGrid& grid, const AccountingInputs& inputs);
 /// Poisson sample as for one Gaussian release of multiplier z_g (the unit is absent from all
 /// of them or present in all of them). Runs that release nothing (NoRelease) add nothing. +∞
 /// everywhere when the other runs are not all of one such kind, one release per step, at one
-/// sampling rate and adjacency: no joint analysis applies then. Pure releases not included.
+/// sampling rate and adjacency: no joint analysis applies then. Runs that all drew a NESTED
+/// sample (nestedSample, add/remove only) may differ in rate: each step is charged as the
+/// subsampled Gaussian at the highest rate among the runs still training (the differing row
+/// joins no batch with probability 1 − q_max, else those of some of the runs; the Rényi moments
+/// of either direction are convex in that mixture and each component is at most the whole
+/// concatenated release at q_max). Pure releases not included.
 RdpCurve sharedBatchesCurve(const OrderGrid& grid, const std::vector<AccountingInputs>& runs);
 /// Adds the gaussianReleases made by `steps` steps to `curve` (on `grid`).
 void addGaussianReleases(const OrderGrid& grid, const AccountingInputs& inputs, long steps,

@@ -41,6 +41,7 @@ void writeAccountingJson(JsonWriter& json, const AccountingInputs& in) {
     }
     // Written only for shared batches: records of runs with their own sample stay as they were.
     if (!in.sharedBatches.empty()) json.key("shared_batches").value(in.sharedBatches);
+    if (in.nestedSample) json.key("shared_sample_nested").value(true);
     json.key("extra_releases").beginArray();
     for (const PureRelease& release : in.pureReleases) {
         json.beginObject();
@@ -81,6 +82,7 @@ AccountingInputs accountingFromJson(const JsonValue& json) {
         }
     }
     in.sharedBatches = json.stringOr("shared_batches", "");
+    in.nestedSample = json.has("shared_sample_nested") && json.at("shared_sample_nested").asBool();
     for (const JsonValue& item : json.at("extra_releases").items()) {
         PureRelease release;
         release.what = item.stringOr("what", "");

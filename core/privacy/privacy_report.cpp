@@ -101,7 +101,18 @@ std::string renderPrivacyStatement(const PrivacyReport& r, const std::string& ru
         if (!r.extraReleases.empty()) text << "; extra releases: " << r.extraReleases;
         text << ".\n";
     }
-    if (!r.accounting.sharedBatches.empty()) {
+    if (!r.accounting.sharedBatches.empty() && r.accounting.nestedSample) {
+        text << "Batches: shared, nested (" << r.accounting.sharedBatches
+             << "): at each step every training row joins one Poisson sample and draws a level; "
+                "this run's batch is its own private rows whose level falls below its rate q, so "
+                "each private row still joins independently with probability q and its ε above is "
+                "its own and unchanged. Runs at other rates (other public shares) with this seed "
+                "take their rows from the same sample, so a row in a lower-rate batch is in every "
+                "higher-rate batch it is private to; the data set's ledger charges them together "
+                "as one mechanism at the highest rate among them (at each step, effective z = "
+                "(Σ 1/z_r²)^(-1/2) over the runs still training), or as independent runs where "
+                "that costs more.\n";
+    } else if (!r.accounting.sharedBatches.empty()) {
         text << "Batches: shared (" << r.accounting.sharedBatches
              << "): every run with this seed, sampler and these training rows drew the same "
                 "Poisson sample at each step (so a sweep trains them in one pass). This run's ε "

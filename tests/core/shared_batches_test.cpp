@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -103,6 +104,37 @@ double jointRdp(double q, const std::vector<double>& z, double alpha) {
         }
     }
     return std::log(total) / (alpha - 1);
+}
+
+/// Both Rényi divergences of order α of two releases (noise std z1, z2) on one NESTED sample
+/// whose neighbour adds a row: the row is in both batches with probability q1, in run 2's alone
+/// with q2 − q1 (q1 ≤ q2), else in none. Returns max(D_α(P‖Q), D_α(Q‖P)) by direct 2-D
+/// integration over the release space, P/Q(x) = 1 − q2 + q1·e^{a+b} + (q2 − q1)·e^{b}.
+double nestedJointRdp(double q1, double q2, double z1, double z2, double alpha) {
+    const int points = 801;
+    const double z[2] = {z1, z2};
+    std::vector<double> grid[2], weight[2];
+    for (int r = 0; r < 2; ++r) {
+        const double lo = -14 * z[r], hi = 14 * z[r] + 1, h = (hi - lo) / (points - 1);
+        for (int k = 0; k < points; ++k) {
+            const double x = lo + h * k;
+            grid[r].push_back(x);
+            const double simpson = (k == 0 || k == points - 1) ? 1 : (k % 2 ? 4 : 2);
+            weight[r].push_back(simpson * h / 3 * std::exp(-x * x / (2 * z[r] * z[r])) /
+                                (std::sqrt(2 * M_PI) * z[r]));
+        }
+    }
+    double forward = 0, backward = 0;
+    for (int i = 0; i < points; ++i) {
+        const double a = (2 * grid[0][i] - 1) / (2 * z1 * z1);
+        for (int j = 0; j < points; ++j) {
+            const double b = (2 * grid[1][j] - 1) / (2 * z2 * z2);
+            const double ratio = 1 - q2 + q1 * std::exp(a + b) + (q2 - q1) * std::exp(b);
+            forward += weight[0][i] * weight[1][j] * std::pow(ratio, alpha);
+            backward += weight[0][i] * weight[1][j] * std::pow(ratio, 1 - alpha);
+        }
+    }
+    return std::max(std::log(forward), std::log(backward)) / (alpha - 1);
 }
 
 privacy::AccountingInputs sharedRun(long steps, double z, const std::string& sample) {
@@ -307,6 +339,70 @@ TEST_CASE("The ledger charges runs sharing a sample as one mechanism, by segment
     odd.kind = privacy::ReleaseKind::LinearAmplification;
     ledger.add(test::ledgerEntryOf("e", odd));
     CHECK(std::isinf(ledger.totals().epsilon));
+}
+
+TEST_CASE("Runs on a nested sample are charged at the highest rate, which bounds their mechanism",
+          "[shared-batches][privacy]") {
+    // Runs at different rates on one nested sample (shared-sample nested): the differing row is
+    // in the higher-rate batch with probability q2 and in the lower-rate one only with it. The
+    // joint mechanism, integrated directly, must stay below the ledger's charge (the subsampled
+    // Gaussian at q2 and z_g) and above each run alone; at equal rates the two coincide.
+    const privacy::OrderGrid grid = privacy::OrderGrid::standard();
+    const auto nestedRun = [](long steps, double q, double z) {
+        privacy::AccountingInputs in = sharedRun(steps, z, "seed 0;nested");
+        in.samplingRate = q;
+        in.nestedSample = true;
+        return in;
+    };
+    for (const auto& [q1, z1, z2] : {std::tuple{0.04, 1.5, 2.5}, {0.02, 0.9, 4.0}}) {
+        const double q2 = 0.05;
+        const privacy::RdpCurve ledger =
+            privacy::sharedBatchesCurve(grid, {nestedRun(1, q1, z1), nestedRun(1, q2, z2)});
+        const double zg = 1 / std::sqrt(1 / (z1 * z1) + 1 / (z2 * z2));
+        const privacy::RdpCurve atHighest = privacy::releaseCurve(grid, nestedRun(1, q2, zg));
+        for (const double alpha : {2.0, 4.0, 8.0}) {
+            INFO("q1 = " << q1 << ", z1 = " << z1 << ", z2 = " << z2 << ", alpha = " << alpha);
+            std::size_t k = 0;
+            while (grid.orders()[k] != alpha) ++k;
+            CHECK(ledger[k] == atHighest[k]);
+            const double joint = nestedJointRdp(q1, q2, z1, z2, alpha);
+            CHECK(joint <= ledger[k] * (1 + 1e-4));
+            CHECK(joint > jointRdp(q2, {z2}, alpha));
+            CHECK(joint > jointRdp(q1, {z1}, alpha));
+            // Equal rates: the shared sample's own mechanism.
+            CHECK_THAT(nestedJointRdp(q2, q2, z1, z2, alpha),
+                       WithinRel(jointRdp(q2, {z1, z2}, alpha), 1e-6));
+        }
+    }
+    // By segments of length, each at the highest rate among the runs still training.
+    const privacy::RdpCurve segments =
+        privacy::sharedBatchesCurve(grid, {nestedRun(300, 0.02, 1.2), nestedRun(100, 0.05, 2.0)});
+    const double zg = 1 / std::sqrt(1 / 1.44 + 1 / 4.0);
+    const privacy::RdpCurve first = privacy::runCurve(grid, nestedRun(100, 0.05, zg)),
+                            rest = privacy::runCurve(grid, nestedRun(200, 0.02, 1.2));
+    for (std::size_t k = 0; k < segments.size(); ++k)
+        CHECK_THAT(segments[k], WithinRel(first[k] + rest[k], 1e-12));
+    // Without the nested flag different rates have no joint analysis, nor has a nested sample
+    // under replace-one: +∞, never less.
+    privacy::AccountingInputs plain = nestedRun(100, 0.02, 1.2);
+    plain.nestedSample = false;
+    privacy::AccountingInputs other = nestedRun(100, 0.05, 1.2);
+    other.nestedSample = false;
+    CHECK(std::isinf(privacy::sharedBatchesCurve(grid, {plain, other})[0]));
+    privacy::AccountingInputs replace = nestedRun(100, 0.02, 1.2);
+    replace.kind = privacy::ReleaseKind::PoissonReplace;
+    replace.adjacency = privacy::Adjacency::Replace;
+    privacy::AccountingInputs replace2 = replace;
+    replace2.samplingRate = 0.05;
+    CHECK(std::isinf(privacy::sharedBatchesCurve(grid, {replace, replace2})[0]));
+    // The flag survives the record's JSON (and is absent otherwise).
+    JsonWriter json;
+    privacy::writeAccountingJson(json, nestedRun(5, 0.02, 1.0));
+    CHECK(privacy::accountingFromJson(parseJson(json.text())).nestedSample);
+    JsonWriter plainJson;
+    privacy::writeAccountingJson(plainJson, plain);
+    CHECK(plainJson.text().find("shared_sample_nested") == std::string::npos);
+    CHECK(!privacy::accountingFromJson(parseJson(plainJson.text())).nestedSample);
 }
 
 TEST_CASE("The shared sample survives the record's accounting JSON", "[shared-batches]") {
