@@ -667,7 +667,8 @@ namespace {
 /// configuration alone, without the algorithm's declarations, hence this list; ownParameter
 /// checks every declaration against it (ParamSpec::keyedWhenChanged).
 const std::map<std::string, std::string>& ownSettingsKeyedWhenChanged() {
-    static const std::map<std::string, std::string> list = {{"row-precision", "double"}};
+    static const std::map<std::string, std::string> list = {{"row-precision", "double"},
+                                                            {"shared-sample", "per-population"}};
     return list;
 }
 

@@ -96,7 +96,8 @@ std::uint64_t knownOrNewFingerprint(const Dataset& data) {
 KnownDataFingerprint::~KnownDataFingerprint() { innermostKnown = m_enclosing; }
 
 RunStreams::RunStreams(const TrainConfig& config, const Dataset& train,
-                       const std::string& population)
+                       const std::string& population,
+                       const std::optional<std::string>& streamsPopulation)
     : m_seed(config.seed), m_secure(config.secureNoise) {
     if (m_secure) return;
     // A neighbour test keys both data sets' streams alike (privacy::ReleaseTap).
@@ -115,7 +116,8 @@ RunStreams::RunStreams(const TrainConfig& config, const Dataset& train,
         m_sharedBatches = "seed " + std::to_string(m_seed) + ";" + sampler;
         // Not keyed by the sampler: n (in it) is private under add/remove, and streams of rows
         // that need no protection may be shared more widely than the batches.
-        m_sharedDigest = digestOf("shared-streams|" + population + data);
+        m_sharedDigest =
+            digestOf("shared-streams|" + streamsPopulation.value_or(population) + data);
     }
 }
 

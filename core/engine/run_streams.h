@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "core/config/train_config.h"
 #include "core/data/dataset.h"
@@ -24,7 +26,11 @@ public:
     /// not empty, names (by public settings) which of the training rows the batches are drawn
     /// from, e.g. "private rows: public-share=0.03,public-seed=0": shared batches over other
     /// rows are another sample, with another name.
-    RunStreams(const TrainConfig& config, const Dataset& train, const std::string& population = "");
+    /// `streamsPopulation`, when given, keys sharedStream instead of `population` (e.g. a nested
+    /// sample of every row, whose name holds a rate read from n, while the public rows' order
+    /// needs only the public settings).
+    RunStreams(const TrainConfig& config, const Dataset& train, const std::string& population = "",
+               const std::optional<std::string>& streamsPopulation = std::nullopt);
 
     /// The stream with `label` (streams::kSampling, kNoise, kShares). With batch sharing
     /// (TrainConfig::batchSharing, private runs) the sampling stream is keyed by the seed, the

@@ -283,6 +283,15 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
                 single.config.extra["row-precision"] = "single";
                 claims.push_back(std::move(single));
             }
+            // A nested sample shared by runs at any public share (add/remove only): each run's
+            // batches are its private rows below its rate, drawn from every training row.
+            if (readsParameter(algorithm, "shared-sample") &&
+                c.adjacency == privacy::Adjacency::AddRemove) {
+                Claim nested = c;
+                nested.config.batchSharing = BatchSharing::BySeed;
+                nested.config.extra["shared-sample"] = "nested";
+                claims.push_back(std::move(nested));
+            }
             // A game's later rounds: their releases' Δ follows the auditor's multipliers
             // (round 1 alone, with λ̃ = 0, would check only Δ = 0).
             if (readsParameter(algorithm, "game-rounds")) {

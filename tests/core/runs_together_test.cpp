@@ -5,6 +5,8 @@
 // seed (one sample for all) are here too.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "core/algorithms/registry.h"
@@ -16,6 +18,7 @@
 #include "core/data/silo_splitters.h"
 #include "core/generators/dataset_loading.h"
 #include "core/privacy/accounting_inputs.h"
+#include "core/privacy/noisy_release.h"
 #include "core/privacy/rdp_accountant.h"
 #include "core/sweep/prepared_dataset.h"
 #include "core/sweep/sweep_runner.h"
@@ -499,6 +502,102 @@ TEST_CASE("dp-sgd-linear and semi-dp-sgd without public rows train together on o
     // Runs of another family are not trained with them.
     CHECK(findAlgorithm("dp-sgd").togetherFamily() !=
           findAlgorithm("dp-sgd-linear").togetherFamily());
+}
+
+TEST_CASE("Linear DP-SGD runs at every public share train together on one nested sample",
+          "[dp-sgd-linear][semi-dp-sgd][together][shared-batches]") {
+    // shared-sample nested: dp-sgd-linear and semi-dp-sgd at public shares 0, 0.05 and 0.3
+    // (other private rows, other rates, other step counts, other public batches) draw one
+    // nested sample of every training row; a sweep trains them in one pass over it, each bit
+    // for bit as alone. Each run's own ε is that of its own rate; the ledger charges them as
+    // one mechanism at the highest rate, above each run and finite.
+    const DataSplit data = test::linearSplit(2000, 6);
+    const auto nested = [](TrainConfig c) {
+        c.extra["shared-sample"] = "nested";
+        return c;
+    };
+    std::vector<TrainConfig> configs = {
+        nested(linearConfig("dp-sgd-linear", 1.0)), nested(linearConfig("semi-dp-sgd", 1.0)),
+        nested(linearConfig("semi-dp-sgd", 2.0)),   nested(linearConfig("semi-dp-sgd", 1.0)),
+        nested(linearConfig("semi-dp-sgd", 1.0)),   nested(linearConfig("semi-dp-sgd", 1.0))};
+    configs[1].extra["public-share"] = "0";
+    configs[2].extra["public-share"] = "0.05";
+    configs[2].extra["weight-rule"] = "per-run";
+    configs[3].extra["public-share"] = "0.3";
+    configs[3].extra["public-batch"] = "32";
+    configs[4].extra["public-share"] = "0.3";
+    configs[4].extra["public-weight"] = "0";  // reads no private row
+    configs[5].extra["public-share"] = "0.05";
+    configs[5].extra["public-use"] = "public-only";  // trains alone
+    const std::vector<RunResult> trained = together(configs, data);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        INFO("run " << i);
+        requireIdentical(trained[i], test::runQuietly(configs[i], data));
+        REQUIRE(trained[i].status == RunStatus::Completed);
+    }
+    // One nested sample named alike by the runs that draw it; each run's own rate and ε.
+    std::vector<privacy::AccountingInputs> inputs;
+    for (const std::size_t i : {0, 1, 2, 3, 4}) {
+        INFO("run " << i);
+        const privacy::AccountingInputs& in = trained[i].privacy.accounting;
+        CHECK(in.nestedSample);
+        CHECK(in.sharedBatches == trained[0].privacy.accounting.sharedBatches);
+        CHECK(in.sharedBatches.find("nested sample of every training row") != std::string::npos);
+        CHECK(trained[i].privacy.statement.find("nested") != std::string::npos);
+        inputs.push_back(in);
+    }
+    CHECK(trained[5].privacy.accounting.sharedBatches.empty());
+    CHECK(inputs[3].samplingRate > inputs[0].samplingRate);
+    CHECK(inputs[3].steps < inputs[0].steps);
+    // Per population, the run at share 0.3 draws another sample: the same ε, other batches.
+    TrainConfig perPopulation = configs[3];
+    perPopulation.extra["shared-sample"] = "per-population";
+    const RunResult own = test::runQuietly(perPopulation, data);
+    CHECK(own.privacy.epsilonSpent == trained[3].privacy.epsilonSpent);
+    CHECK(own.privacy.accounting.samplingRate == inputs[3].samplingRate);
+    CHECK(!own.privacy.accounting.nestedSample);
+    CHECK(own.theta != trained[3].theta);
+    // The sweep's grouping: one key for the runs on the sample, none for public rows only.
+    const auto key = [&](const TrainConfig& config) {
+        const Algorithm& a = findAlgorithm(config.algorithm);
+        return a.togetherFamily() + "|" +
+               a.togetherKey(prepareRun(a, config, data).config(), data.train);
+    };
+    for (const std::size_t i : {1, 2, 3, 4}) CHECK(key(configs[i]) == key(configs[0]));
+    CHECK(key(configs[5]).find("nested") == std::string::npos);
+    CHECK(key(perPopulation) != key(configs[0]));
+    // The key of a run names shared-sample only when nested (earlier runs keep their keys).
+    CHECK(settingsKey(prepareRun(findAlgorithm("semi-dp-sgd"), perPopulation, data).config())
+              .find("shared-sample") == std::string::npos);
+    CHECK(settingsKey(prepareRun(findAlgorithm("semi-dp-sgd"), configs[3], data).config())
+              .find("shared-sample=nested") != std::string::npos);
+    // One mechanism the ledger can certify: finite, above each run's own ε.
+    const privacy::OrderGrid grid = privacy::orderGridNamed(inputs[0].grid);
+    const double joint =
+        privacy::epsilonFromRdp(grid, privacy::sharedBatchesCurve(grid, inputs), inputs[0].delta)
+            .epsilon;
+    CHECK(std::isfinite(joint));
+    for (const std::size_t i : {0, 1, 2, 3}) CHECK(joint > trained[i].privacy.epsilonSpent);
+    // Under a release tap (the neighbour tests) each run's batch is shown to the tap as a sample
+    // of its private rows at its own rate and read for the run alone: the same bits.
+    struct Watcher : privacy::ReleaseTap {
+        std::set<double> rates;
+        bool onRelease(const privacy::ReleaseSpec&, Eigen::Ref<Eigen::VectorXd>) override {
+            return true;
+        }
+        void onBatch(const privacy::BatchDraw& draw, std::vector<long>&, long&) override {
+            if (std::string(draw.sampler) == "private-rows") rates.insert(draw.rate);
+        }
+    } watcher;
+    {
+        const privacy::ScopedReleaseTap scope(watcher);
+        requireIdentical(test::runQuietly(configs[3], data), trained[3]);
+    }
+    CHECK(watcher.rates == std::set<double>{inputs[3].samplingRate});
+    // Replace-one has no joint bound for a nested sample: refused.
+    TrainConfig replace = configs[2];
+    replace.adjacency = privacy::Adjacency::Replace;
+    CHECK_THROWS_WITH(test::runQuietly(replace, data), Catch::Contains("add/remove"));
 }
 
 TEST_CASE("A linear DP-SGD run on shared batches learns what it learns on its own",

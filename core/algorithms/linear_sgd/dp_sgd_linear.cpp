@@ -33,14 +33,26 @@ public:
         return {.privacy = true, .task = Task::Regression};
     }
     std::vector<ParamSpec> parameters() const override {
-        return commonParameters({"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta",
-                                 "adjacency", "clip-theta", "averaging", "evaluate-every",
-                                 "secure-noise", "diagnostics", "batch-sharing"},
-                                {domainRadiusParameter(), rowPrecisionParameter()});
+        return commonParameters(
+            {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
+             "clip-theta", "averaging", "evaluate-every", "secure-noise", "diagnostics",
+             "batch-sharing"},
+            {domainRadiusParameter(), rowPrecisionParameter(), sharedSampleParameter()});
     }
 
     void validate(const TrainConfig& config, const DataSplit&) const override {
         requireNoFairness(config);
+        validateSharedSample(config);
+    }
+
+    /// By-seed runs with the same sampler draw the same batches; with shared-sample nested, the
+    /// same nested sample (that of the semi-dp-sgd runs at any public share, too).
+    std::string togetherKey(const TrainConfig& config, const Dataset& train) const override {
+        const std::string key = Algorithm::togetherKey(config, train);
+        const auto n = static_cast<long>(train.rows());
+        const double envelope = nestedEnvelopeRate(config, n, n);
+        if (key.empty() || !(envelope > 0.0)) return key;
+        return key + ";" + nestedSamplePopulation(envelope);
     }
 
     std::optional<RateShape> theoryRate(const RateInputs& in) const override {
@@ -52,7 +64,9 @@ private:
     LinearSgdJob job(const TrainConfig& config, const DataSplit& data) const override {
         LinearSgdJob job;
         job.plan = planLinearSgd(config, data.train, splitPublicRows(data.train, 0.0, 0));
-        const RunStreams streams(config, data.train);
+        const double envelope = job.plan.setup.envelopeRate;
+        const RunStreams streams(config, data.train,
+                                 envelope > 0.0 ? nestedSamplePopulation(envelope) : "");
         job.sharedBatches = streams.sharedBatches();
         job.plan.accounting.sharedBatches = job.sharedBatches;
         job.sampling = streams.stream(streams::kSampling);

@@ -26,6 +26,7 @@
 #include "core/engine/run_streams.h"
 #include "core/privacy/noisy_release.h"
 #include "core/privacy/run_accountant.h"
+#include "core/util/error.h"
 #include "core/util/format.h"
 #include "core/util/recent_results.h"
 
@@ -36,10 +37,14 @@ namespace {
 // The own settings this file reads (checked against the declarations at start).
 const OwnNumber kDomainRadius{"domain-radius"};
 const OwnChoice kRowPrecision{"row-precision"};
+const OwnChoice kSharedSample{"shared-sample"};
 
 /// Rows of a batch read together: their features stay in the first-level cache between the
 /// pass that scores them and the pass that adds their clipped gradients.
 constexpr long kChunkRows = 8;
+/// The chunk of a nested sample: each run takes about 4/5 of its rows, so twice as many rows keep
+/// the kernels on full groups of eight for most of each run's part.
+constexpr long kNestedChunkRows = 16;
 
 /// The training rows' features as the batch loops read them.
 LinearRows linearRowsOf(const Dataset& train) {
@@ -66,13 +71,13 @@ void prefetchTrainingRows(const LinearRowsOf<Value>& X, const Eigen::VectorXd& y
 /// squared norms) ahead of the visit.
 template <typename Value, typename Visit>
 void forEachChunk(const LinearRowsOf<Value>& X, const Eigen::VectorXd& y,
-                  const Eigen::VectorXd& squaredNorms, const long* rows, long count,
+                  const Eigen::VectorXd& squaredNorms, const long* rows, long count, long chunkRows,
                   Visit&& visit) {
-    prefetchTrainingRows(X, y, squaredNorms, rows, std::min(count, kChunkRows));
-    for (long c0 = 0; c0 < count; c0 += kChunkRows) {
-        const long m = std::min(kChunkRows, count - c0);
+    prefetchTrainingRows(X, y, squaredNorms, rows, std::min(count, chunkRows));
+    for (long c0 = 0; c0 < count; c0 += chunkRows) {
+        const long m = std::min(chunkRows, count - c0);
         const long next = c0 + m;
-        prefetchTrainingRows(X, y, squaredNorms, rows + next, std::min(kChunkRows, count - next));
+        prefetchTrainingRows(X, y, squaredNorms, rows + next, std::min(chunkRows, count - next));
         visit(c0, m);
     }
 }
@@ -360,13 +365,37 @@ public:
         m_session.result().dataset = data.train.name;
     }
 
+    const LinearSgdSetup& setup() const { return m_s; }
     bool usePrivate() const { return m_read.usePrivate; }
     bool usePublic() const { return m_read.usePublic; }
+    /// Nested sample: which training rows are the run's private rows (one flag per row).
+    void setPrivateMask(const unsigned char* isPrivate) { m_isPrivate = isPrivate; }
+    /// The public batch the run reads (an index into the group's).
+    void setPublicGroup(std::size_t group) { m_publicGroup = group; }
+    std::size_t publicGroup() const { return m_publicGroup; }
+    /// Nested sample: whether the run takes training row `row` drawn at level `level`.
+    bool takesNested(long row, double level) const {
+        return level < m_s.samplingRate && m_isPrivate[row];
+    }
+    /// Nested sample: the run's rows of `chunk` (levels `levels`): its private rows whose level
+    /// is below its rate, their places in the chunk into `ids` and their rows into `rows`, in
+    /// order. Returns how many.
+    long takeNested(const Chunk& chunk, const double* levels, long* ids, long* rows) const {
+        long taken = 0;
+        for (long k = 0; k < chunk.m; ++k) {
+            if (takesNested(chunk.rows[k], levels[k])) {
+                ids[taken] = chunk.xRows[k];
+                rows[taken++] = chunk.rows[k];
+            }
+        }
+        return taken;
+    }
     bool over() const { return m_over; }
     /// Checks the cancel token before step t (0-based); false when the run ends here.
     bool startStep(long t) {
         if (m_over) return false;
-        if (m_session.cancelled(t)) m_over = true;
+        // Runs of a nested sample may take fewer steps than the group.
+        if (t >= m_s.steps || m_session.cancelled(t)) m_over = true;
         m_batchRows = 0;
         m_batchLoss = 0.0;
         return !m_over;
@@ -486,6 +515,8 @@ private:
     long m_clipped = 0, m_seen = 0, m_batchRows = 0, m_alphaSteps = 0;
     double m_batchLoss = 0.0, m_publicSquaredNorms = 0.0, m_alphaSum = 0.0;
     long m_stepsDone = 0;
+    const unsigned char* m_isPrivate = nullptr;
+    std::size_t m_publicGroup = 0;
     /// The test metrics (and training loss) of the model evaluated after step m_evaluatedAfter
     /// (−1: none yet).
     RegressionMetrics m_lastTest;
@@ -495,35 +526,105 @@ private:
 
 }  // namespace
 
-std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& members,
-                                         const DataSplit& data, RandomStream& sampling,
-                                         RandomStream& publicSampling, const CancelToken& cancel) {
-    if (members.empty()) return {};
+namespace {
+
+/// Whether two setups read the same private rows in their shared batches.
+bool sameRows(const LinearSgdSetup& a, const LinearSgdSetup& b) {
+    return &a.privateRows == &b.privateRows || a.privateRows == b.privateRows;
+}
+
+/// Checks that the setups of a group can draw one sample (runLinearSgdGroup).
+void checkSharedDraws(const std::vector<LinearSgdMember>& members) {
     const LinearSgdSetup& lead = *members.front().setup;
+    const bool nested = lead.envelopeRate > 0.0;
     for (const LinearSgdMember& member : members) {
         const LinearSgdSetup& s = *member.setup;
-        if (s.privateRows != lead.privateRows || s.publicRows != lead.publicRows ||
-            s.samplingRate != lead.samplingRate || s.steps != lead.steps ||
-            s.stepsPerEpoch != lead.stepsPerEpoch || s.publicBatch != lead.publicBatch ||
-            s.singlePrecisionRows != lead.singlePrecisionRows) {
+        const bool alike =
+            nested
+                ? s.envelopeRate == lead.envelopeRate && s.samplingRate <= s.envelopeRate
+                : s.envelopeRate == 0.0 && sameRows(s, lead) && s.publicRows == lead.publicRows &&
+                      s.samplingRate == lead.samplingRate && s.steps == lead.steps &&
+                      s.stepsPerEpoch == lead.stepsPerEpoch && s.publicBatch == lead.publicBatch;
+        if (!alike || s.singlePrecisionRows != lead.singlePrecisionRows)
             throw std::logic_error("runs on shared batches must draw them alike");
-        }
     }
+}
+
+/// The runs of a group that read one public batch per step: those with the same public rows
+/// and public batch, in the order of their first run, with the first one's row order.
+struct PublicBatchGroup {
+    PublicBatchGroup(const LinearSgdSetup& setup, RandomStream& stream)
+        : setup(&setup), order(setup.publicRows), stream(&stream) {}
+    const LinearSgdSetup* setup;
+    PublicRowOrder order;
+    RandomStream* stream;
+    std::vector<GroupRun*> runs;  ///< those stepping now
+};
+
+}  // namespace
+
+std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& members,
+                                         const DataSplit& data, RandomStream& sampling,
+                                         const CancelToken& cancel) {
+    if (members.empty()) return {};
+    checkSharedDraws(members);
+    const LinearSgdSetup& lead = *members.front().setup;
     const Dataset& train = data.train;
     const Eigen::VectorXd y = regressionTargets(train);
     std::vector<std::unique_ptr<GroupRun>> runs;
     for (const LinearSgdMember& member : members)
         runs.push_back(std::make_unique<GroupRun>(member, data, cancel));
 
-    const long nPrivate = static_cast<long>(lead.privateRows.size());
-    const double logOneMinusQ =
-        lead.samplingRate >= 1.0 ? -INFINITY : std::log1p(-lead.samplingRate);
-    std::vector<long> positions(static_cast<std::size_t>(nPrivate));
-    std::vector<long> batch(static_cast<std::size_t>(std::max(nPrivate, lead.publicBatch)));
-    PublicRowOrder publicOrder(lead.publicRows);
+    // Nested: one sample of every training row at the envelope rate serves runs at any rate on
+    // any private rows (NestedPoissonSample); otherwise the private rows at the common rate.
+    const bool nested = lead.envelopeRate > 0.0;
+    const long population =
+        nested ? static_cast<long>(train.rows()) : static_cast<long>(lead.privateRows.size());
+    long steps = 0;
+    for (const LinearSgdMember& member : members) steps = std::max(steps, member.setup->steps);
+    std::optional<NestedPoissonSample> nestedSample;
+    if (nested) nestedSample.emplace(population, lead.envelopeRate, sampling);
+    // Nested: which training rows each distinct set of private rows holds.
+    std::vector<std::pair<const LinearSgdSetup*, std::shared_ptr<std::vector<unsigned char>>>>
+        masks;
+    if (nested) {
+        for (auto& run : runs) {
+            const LinearSgdSetup& s = run->setup();
+            auto known = std::find_if(masks.begin(), masks.end(),
+                                      [&](const auto& m) { return sameRows(*m.first, s); });
+            if (known == masks.end()) {
+                auto mask = std::make_shared<std::vector<unsigned char>>(
+                    static_cast<std::size_t>(population), 0);
+                for (const long row : s.privateRows) (*mask)[static_cast<std::size_t>(row)] = 1;
+                known = masks.insert(masks.end(), {&s, std::move(mask)});
+            }
+            run->setPrivateMask(known->second->data());
+        }
+    }
+    std::vector<PublicBatchGroup> publicGroups;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const LinearSgdSetup& s = runs[i]->setup();
+        if (!runs[i]->usePublic()) continue;
+        auto known = std::find_if(publicGroups.begin(), publicGroups.end(), [&](const auto& g) {
+            return g.setup->publicBatch == s.publicBatch && g.setup->publicRows == s.publicRows;
+        });
+        if (known == publicGroups.end())
+            known = publicGroups.insert(publicGroups.end(),
+                                        PublicBatchGroup(s, *members[i].publicSampling));
+        runs[i]->setPublicGroup(static_cast<std::size_t>(known - publicGroups.begin()));
+    }
+    long largestPublicBatch = 0;
+    for (const PublicBatchGroup& g : publicGroups)
+        largestPublicBatch = std::max(largestPublicBatch, g.setup->publicBatch);
+
+    std::vector<long> positions(static_cast<std::size_t>(nested ? 0 : population));
+    std::vector<long> batch(static_cast<std::size_t>(std::max(population, largestPublicBatch)));
     // The sampling stream serves the private batches alone: their skips are drawn ahead.
-    PoissonSkips skips(logOneMinusQ);
-    std::vector<GroupRun*> stepping, privateRuns, publicRuns;
+    PoissonSkips skips(lead.samplingRate >= 1.0 ? -INFINITY : std::log1p(-lead.samplingRate));
+    std::vector<GroupRun*> stepping, privateRuns;
+    // Nested, under a release tap: one run's batch, and that run.
+    std::vector<long> tapBatch(static_cast<std::size_t>(nested ? population : 0));
+    std::vector<GroupRun*> alone(1);
 
     // The rows as stored (double), or their single-precision copy with its own norms.
     std::shared_ptr<const Eigen::VectorXd> doubleNorms;
@@ -533,30 +634,44 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
     else
         doubleNorms = rowSquaredNorms(train);
     const Eigen::VectorXd& squaredNorms = single ? single->squaredNorms() : *doubleNorms;
-    std::vector<double> scales(static_cast<std::size_t>(kChunkRows));
+    const long chunkRows = nested ? kNestedChunkRows : kChunkRows;
+    std::vector<double> scales(static_cast<std::size_t>(chunkRows));
     // Single precision: each chunk's rows are converted (exactly) into this block of double rows,
     // which every run then reads from the first-level cache with the double kernels.
     const long d = static_cast<long>(train.features());
     const long unpackedStride = (d + 3) / 4 * 4;
-    std::vector<double> unpacked(static_cast<std::size_t>(kChunkRows * unpackedStride));
+    std::vector<double> unpacked(static_cast<std::size_t>(chunkRows * unpackedStride));
     const LinearRows unpackedRows{unpacked.data(), unpackedStride, d};
-    std::array<long, kChunkRows> unpackedIds;
+    std::array<long, kNestedChunkRows> unpackedIds;
     std::iota(unpackedIds.begin(), unpackedIds.end(), 0L);
+    // A run's part of a chunk of a nested sample: its rows' places in the chunk and their rows.
+    std::array<long, kNestedChunkRows> partIds, partRows;
     const LinearRows storedRows = linearRowsOf(train);
-    // Adds one batch of `size` rows (training rows in `batch`) to every run of `group`: a chunk
-    // is read from memory once, then each run computes with it what it would alone.
-    auto pass = [&](const std::vector<GroupRun*>& group, long size, bool isPrivate) {
+    // Adds one batch of `size` rows (training rows in `batch`; nested private: with levels
+    // `batchLevel`) to every run of `group`: a chunk is read from memory once, then each run
+    // computes with its rows of it what it would alone.
+    auto pass = [&](const std::vector<GroupRun*>& group, long size, bool isPrivate,
+                    const double* batchLevel) {
         for (GroupRun* run : group) run->beginSum(isPrivate);
         const auto addChunks = [&](const auto& X) {
-            forEachChunk(X, y, squaredNorms, batch.data(), size, [&](long c0, long m) {
+            forEachChunk(X, y, squaredNorms, batch.data(), size, chunkRows, [&](long c0, long m) {
                 const long* rows = batch.data() + c0;
                 Chunk chunk{storedRows, rows, rows, m};
                 if (single) {
                     unpackRows(single->rows(), rows, m, unpacked.data(), unpackedStride);
                     chunk = {unpackedRows, unpackedIds.data(), rows, m};
                 }
-                for (GroupRun* run : group)
-                    run->addChunk(isPrivate, chunk, y, squaredNorms, scales.data());
+                for (GroupRun* run : group) {
+                    if (!batchLevel) {
+                        run->addChunk(isPrivate, chunk, y, squaredNorms, scales.data());
+                        continue;
+                    }
+                    const long taken =
+                        run->takeNested(chunk, batchLevel + c0, partIds.data(), partRows.data());
+                    if (taken == 0) continue;
+                    const Chunk part{chunk.X, partIds.data(), partRows.data(), taken};
+                    run->addChunk(isPrivate, part, y, squaredNorms, scales.data());
+                }
             });
         };
         if (single)
@@ -566,37 +681,74 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
         for (GroupRun* run : group) run->endSum(isPrivate);
     };
 
-    for (long t = 0; t < lead.steps; ++t) {
+    for (long t = 0; t < steps; ++t) {
         stepping.clear();
         privateRuns.clear();
-        publicRuns.clear();
+        for (PublicBatchGroup& g : publicGroups) g.runs.clear();
+        double highestRate = 0.0;
         for (auto& run : runs) {
             if (!run->startStep(t)) continue;
             stepping.push_back(run.get());
-            if (run->usePrivate()) privateRuns.push_back(run.get());
-            if (run->usePublic()) publicRuns.push_back(run.get());
+            if (run->usePrivate()) {
+                privateRuns.push_back(run.get());
+                highestRate = std::max(highestRate, run->setup().samplingRate);
+            }
+            if (run->usePublic()) publicGroups[run->publicGroup()].runs.push_back(run.get());
         }
         if (stepping.empty()) break;
-        // One Poisson sample of the private rows for every run (drawn even when no run reads
-        // it, so the sample of a step does not depend on which runs are still going).
-        long drawn = 0;
-        drawPoissonBySkips(
-            [&] { return skips.next(sampling); }, nPrivate,
-            [&](long position) { positions[static_cast<std::size_t>(drawn++)] = position; });
-        privacy::observeBatch({"private-rows", nPrivate, lead.samplingRate}, positions, drawn);
-        if (!privateRuns.empty()) {
-            for (long k = 0; k < drawn; ++k) {
-                batch[static_cast<std::size_t>(k)] = lead.privateRows[static_cast<std::size_t>(
-                    positions[static_cast<std::size_t>(k)])];
+        // One Poisson sample for every run (drawn even when no run reads it, so the sample of a
+        // step does not depend on which runs are still going).
+        if (nested) {
+            nestedSample->draw(sampling, "training-rows");
+            if (!privateRuns.empty()) {
+                // Rows no stepping run takes at its rate are not read.
+                nestedSample->keepBelow(highestRate);
+                if (privacy::activeReleaseTap()) {
+                    // Under a release tap (the neighbour tests), each run's batch is shown to it
+                    // as a sample of its private rows at its rate, which it may replace, and read
+                    // for that run alone: the rows, in the order, the shared pass gives the run.
+                    for (GroupRun* run : privateRuns) {
+                        long size = 0;
+                        for (long k = 0; k < nestedSample->size(); ++k) {
+                            const long row = nestedSample->units()[k];
+                            if (run->takesNested(row, nestedSample->levels()[k]))
+                                tapBatch[static_cast<std::size_t>(size++)] = row;
+                        }
+                        privacy::observeBatch(
+                            {"private-rows", population, run->setup().samplingRate}, tapBatch,
+                            size);
+                        std::copy_n(tapBatch.begin(), size, batch.begin());
+                        alone.front() = run;
+                        pass(alone, size, true, nullptr);
+                    }
+                } else {
+                    std::copy_n(nestedSample->units(), nestedSample->size(), batch.begin());
+                    pass(privateRuns, nestedSample->size(), true, nestedSample->levels());
+                }
             }
-            pass(privateRuns, drawn, true);
+        } else {
+            long drawn = 0;
+            drawPoissonBySkips(
+                [&] { return skips.next(sampling); }, population,
+                [&](long position) { positions[static_cast<std::size_t>(drawn++)] = position; });
+            privacy::observeBatch({"private-rows", population, lead.samplingRate}, positions,
+                                  drawn);
+            if (!privateRuns.empty()) {
+                for (long k = 0; k < drawn; ++k) {
+                    batch[static_cast<std::size_t>(k)] = lead.privateRows[static_cast<std::size_t>(
+                        positions[static_cast<std::size_t>(k)])];
+                }
+                pass(privateRuns, drawn, true, nullptr);
+            }
         }
-        // One public batch for every run that mixes public rows in: K rows of reshuffled
-        // passes over the public rows.
-        if (!publicRuns.empty()) {
-            for (long j = 0; j < lead.publicBatch; ++j)
-                batch[static_cast<std::size_t>(j)] = publicOrder.next(publicSampling);
-            pass(publicRuns, lead.publicBatch, false);
+        // One public batch for each set of runs that mix the same public rows in: K rows of
+        // reshuffled passes over them.
+        for (PublicBatchGroup& g : publicGroups) {
+            if (g.runs.empty()) continue;
+            const long k = g.setup->publicBatch;
+            for (long j = 0; j < k; ++j)
+                batch[static_cast<std::size_t>(j)] = g.order.next(*g.stream);
+            pass(g.runs, k, false, nullptr);
         }
         for (GroupRun* run : stepping) run->finishEpoch(t, data, run->finishStep(t));
     }
@@ -610,8 +762,8 @@ RunResult runLinearSgd(const LinearSgdSetup& s, const DataSplit& data, LinearSgd
                        const CancelToken& cancel) {
     // A run on its own batches is a group of one on its own streams: the same steps.
     std::vector<RunResult> results =
-        runLinearSgdGroup({{&s, &streams.noise, epsilonAfter, &observer}}, data, streams.sampling,
-                          streams.publicSampling, cancel);
+        runLinearSgdGroup({{&s, &streams.noise, &streams.publicSampling, epsilonAfter, &observer}},
+                          data, streams.sampling, cancel);
     return std::move(results.front());
 }
 
@@ -630,9 +782,13 @@ std::vector<RunResult> trainLinearSgdJobs(std::vector<LinearSgdJob>& jobs, const
                 runLinearSgd(job.plan.setup, data, {*job.sampling, *job.publicSampling, *job.noise},
                              job.epsilonAfter, *observers[i], cancel);
         } else {
-            const std::string key = job.sharedBatches +
-                                    "|public-batch=" + std::to_string(job.plan.setup.publicBatch) +
-                                    (job.plan.setup.singlePrecisionRows ? "|single" : "");
+            // A nested sample serves runs with any public rows; otherwise the public batch must
+            // be alike too.
+            const LinearSgdSetup& s = job.plan.setup;
+            const std::string key =
+                job.sharedBatches +
+                (s.envelopeRate > 0.0 ? "" : "|public-batch=" + std::to_string(s.publicBatch)) +
+                (s.singlePrecisionRows ? "|single" : "");
             auto group = std::find_if(groups.begin(), groups.end(),
                                       [&](const auto& g) { return g.first == key; });
             if (group == groups.end()) group = groups.insert(groups.end(), {key, {}});
@@ -642,13 +798,12 @@ std::vector<RunResult> trainLinearSgdJobs(std::vector<LinearSgdJob>& jobs, const
     for (const auto& [key, indices] : groups) {
         std::vector<LinearSgdMember> members;
         for (const std::size_t i : indices) {
-            members.push_back(
-                {&jobs[i].plan.setup, &*jobs[i].noise, jobs[i].epsilonAfter, observers[i]});
+            members.push_back({&jobs[i].plan.setup, &*jobs[i].noise, &*jobs[i].publicSampling,
+                               jobs[i].epsilonAfter, observers[i]});
         }
-        // Every member's shared streams are alike; the first one's serve the group.
+        // Every member's sampling stream is alike; the first one's serves the group.
         LinearSgdJob& first = jobs[indices.front()];
-        std::vector<RunResult> trained =
-            runLinearSgdGroup(members, data, *first.sampling, *first.publicSampling, cancel);
+        std::vector<RunResult> trained = runLinearSgdGroup(members, data, *first.sampling, cancel);
         for (std::size_t k = 0; k < indices.size(); ++k)
             results[indices[k]] = std::move(trained[k]);
     }
@@ -701,6 +856,7 @@ LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
     s.diagnostics = recordsDiagnostics(config);
     s.radius = kDomainRadius(config);
     s.singlePrecisionRows = kRowPrecision(config) == "single";
+    s.envelopeRate = nestedEnvelopeRate(config, static_cast<long>(train.rows()), nPrivate);
     s.averageIterates = config.averaging == IterateAveraging::PolynomialDecay;
     s.optimalMse = linearGaussianOptimalMse(train);
 
@@ -715,6 +871,7 @@ LinearSgdPlan planLinearSgd(const TrainConfig& config, const Dataset& train,
     in.stepsPerRelease = 1;
     in.steps = s.steps;
     in.delta = config.delta;
+    in.nestedSample = s.envelopeRate > 0.0;
     if (config.isPrivate() && nPrivate > 0) {
         s.clip = config.clipTheta;
         const double z = privacy::solveNoiseMultiplierFor(in, 1.0, config.epsilon);
@@ -783,6 +940,53 @@ ParamSpec rowPrecisionParameter() {
     // Added after run keys existed: in a key only when single, so earlier runs keep theirs.
     declaration.spec().keyedWhenChanged = true;
     return declaration;
+}
+
+ParamSpec sharedSampleParameter() {
+    ParamDeclaration declaration =
+        declare("shared-sample", "Shared sample", ParamKind::Choice,
+                "with batch-sharing by-seed: which runs draw one Poisson sample at each step");
+    declaration.defaultValue("per-population")
+        .choices({{"per-population", "per population",
+                   "runs on the same private rows at the same rate (the same public share)"},
+                  {"nested", "nested (faster)",
+                   "every run on the same data with this seed, batch size and epochs, whatever its "
+                   "public share: each training row draws one level per step, and a run's batch is "
+                   "its private rows whose level falls below its own rate, so each run's batches "
+                   "are still Poisson at its own rate over its own private rows and its ε is "
+                   "unchanged; one pass over the rows serves the runs of every share. The ledger "
+                   "charges such runs as one mechanism at the highest rate among them "
+                   "(add/remove adjacency only)"}})
+        .advanced();
+    // Added after run keys existed: in a key only when nested, so earlier runs keep theirs.
+    declaration.spec().keyedWhenChanged = true;
+    return declaration;
+}
+
+double nestedEnvelopeRate(const TrainConfig& config, long trainingRows, long privateRows) {
+    if (kSharedSample(config) != "nested" || !config.isPrivate() ||
+        config.batchSharing != BatchSharing::BySeed || config.secureNoise ||
+        config.adjacency != privacy::Adjacency::AddRemove || privateRows <= 0 || trainingRows <= 0)
+        return 0.0;
+    const long b = std::min<long>(config.batchSize, privateRows);
+    const double rate = static_cast<double>(b) / static_cast<double>(privateRows);
+    // Doublings of b/n are exact, so every run with the same batch and rows gets the same bits.
+    double envelope =
+        2.0 * static_cast<double>(config.batchSize) / static_cast<double>(trainingRows);
+    while (envelope < rate && envelope < 1.0) envelope *= 2.0;
+    return std::min(1.0, envelope);
+}
+
+void validateSharedSample(const TrainConfig& config) {
+    if (kSharedSample(config) == "nested" && config.adjacency == privacy::Adjacency::Replace) {
+        throw InputError(
+            "shared-sample = nested needs adjacency add/remove: the joint accounting of runs on "
+            "a nested sample is the add/remove one; use shared-sample = per-population");
+    }
+}
+
+std::string nestedSamplePopulation(double envelopeRate) {
+    return "nested sample of every training row at rate " + formatNumber(envelopeRate);
 }
 
 ParamSpec domainRadiusParameter() {

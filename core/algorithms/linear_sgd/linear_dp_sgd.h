@@ -49,6 +49,15 @@ struct LinearSgdSetup {
     /// Read the training rows from a single-precision copy (row-precision single): half the
     /// memory traffic; the arithmetic and the clip stay in double, on the rounded rows.
     bool singlePrecisionRows = false;
+    /// > 0 when the run's private batches come from a NESTED shared sample (shared-sample
+    /// nested): at each step every training row joins an envelope sample with this probability
+    /// (Poisson) and draws a level uniform on [0, envelopeRate); the run's batch is its private
+    /// rows whose level falls below samplingRate (≤ envelopeRate). So each private row still
+    /// joins independently with probability samplingRate, and runs at other rates on other
+    /// private rows of the same data read one sample: a row in a lower-rate run's batch is in
+    /// every higher-rate run's batch that it is private to. 0: the batches are drawn directly
+    /// from the private rows.
+    double envelopeRate = 0.0;
     /// Weight of the private estimate; NaN = automatic (autoAlpha on each step's public batch).
     /// 1 never reads a public row; 0 never reads a private row.
     double alpha = 1.0;
@@ -93,22 +102,28 @@ RunResult runLinearSgd(const LinearSgdSetup& setup, const DataSplit& data, Linea
 struct LinearSgdMember {
     const LinearSgdSetup* setup;
     RandomStream* noise;  ///< the run's own privacy noise
+    /// The order of the run's public rows (runs with the same public rows and public batch read
+    /// the first such member's).
+    RandomStream* publicSampling;
     std::function<double(long)> epsilonAfter;
     TrainingObserver* observer;
 };
 
 /// Trains `members` in lockstep on shared batches (batch-sharing by-seed): at each step one
-/// Poisson sample of the private rows (from `sampling`) and one batch of public rows (reshuffled
-/// passes, from `publicSampling`) serve every run, and each chunk of a batch is read from memory
+/// Poisson sample (from `sampling`) serves every run, and one batch of public rows (reshuffled
+/// passes) every run with the same public rows; each chunk of a batch is read from memory
 /// once for all of them; each run then scores the chunk and adds its clipped gradients with the
 /// arithmetic of runLinearSgd (a run's result is the same alone, in a group of one, as with any
 /// others, and as runLinearSgd's on the same batches). Each run clips, noises (its own stream),
-/// weights and steps its own model; evaluation scores every evaluated model in one pass over
-/// the rows (SharedBatchProducts). The setups must agree on the rows, the sampling rate, the steps
-/// and the public batch (std::logic_error otherwise). Results in the order of `members`.
+/// weights and steps its own model. Either every setup draws its batches directly from the
+/// private rows, and then they agree on those rows, the sampling rate, the steps and the public
+/// rows and batch; or every setup has the same envelopeRate > 0 (a nested sample of all
+/// training rows: each run then keeps its own private rows, rate, steps and public rows). The
+/// setups agree on the row precision too (std::logic_error otherwise). Results in the order of
+/// `members`.
 std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& members,
                                          const DataSplit& data, RandomStream& sampling,
-                                         RandomStream& publicSampling, const CancelToken& cancel);
+                                         const CancelToken& cancel);
 
 /// The automatic weight of the private estimate (variance-minimising, clipping bias ignored):
 /// α = (V²/K_pub) / (V²/K_priv + d σ² + V²/K_pub), with V² the spread of the public
@@ -206,5 +221,25 @@ ParamSpec domainRadiusParameter();
 /// Whether the training loop reads the rows as loaded (double) or from a single-precision copy
 /// (single), declared once for both linear DP-SGD algorithms.
 ParamSpec rowPrecisionParameter();
+
+/// Which runs with batch-sharing by-seed draw one sample: those on the same private rows at the
+/// same rate (per-population), or every run on the same data with the same seed, batch and
+/// epochs whatever its public share (nested; add/remove only), declared once for both.
+ParamSpec sharedSampleParameter();
+
+/// The envelope rate of a run with `privateRows` of `trainingRows` training rows under
+/// `config` (LinearSgdSetup::envelopeRate): with shared-sample nested, a private run drawing
+/// shared batches gets min(1, 2^k·b/n) for the smallest k ≥ 1 at which it is at least the run's
+/// rate b/n_priv, so every run with at least half the rows private (any public share up to
+/// about 1/2, and dp-sgd-linear) has the same one; 0 otherwise.
+double nestedEnvelopeRate(const TrainConfig& config, long trainingRows, long privateRows);
+
+/// Refuses shared-sample nested under replace-one adjacency (InputError): the ledger's joint
+/// bound for a nested sample is the add/remove one.
+void validateSharedSample(const TrainConfig& config);
+
+/// The population a nested shared sample is drawn from, named by its public settings (for
+/// RunStreams and the run keys): every training row, at `envelopeRate`.
+std::string nestedSamplePopulation(double envelopeRate);
 
 }  // namespace pfa

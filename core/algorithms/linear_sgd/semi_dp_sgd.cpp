@@ -61,7 +61,7 @@ public:
             {"epsilon", "delta", "seed", "epochs", "batch-size", "lr-theta", "adjacency",
              "clip-theta", "averaging", "evaluate-every", "secure-noise", "diagnostics",
              "batch-sharing"},
-            {domainRadiusParameter(), rowPrecisionParameter(),
+            {domainRadiusParameter(), rowPrecisionParameter(), sharedSampleParameter(),
              declare("public-share", "Public share p", ParamKind::Real,
                      "share of the training rows that are public (not protected): a row is public "
                      "when a hash of its own values (keyed by public-seed) falls below p, so about "
@@ -139,6 +139,7 @@ public:
 
     void validate(const TrainConfig& config, const DataSplit& data) const override {
         requireNoFairness(config);
+        validateSharedSample(config);
         const PublicPrivateRows rows = splitPublicRows(
             data.train, kPublicShare(config), static_cast<std::uint64_t>(kPublicSeed(config)));
         const long nPrivate = static_cast<long>(rows.privateRows.size());
@@ -192,12 +193,23 @@ public:
     std::string togetherKey(const TrainConfig& config, const Dataset& train) const override {
         const std::string key = Algorithm::togetherKey(config, train);
         if (key.empty() || kPublicUse(config) == "public-only") return "";
+        const double envelope = envelopeOf(config, train);
+        if (envelope > 0.0) return key + ";" + nestedSamplePopulation(envelope);
         if (!(kPublicShare(config) > 0.0)) return key;
         return key + ";" + populationOf(config) +
                ";public-batch=" + formatNumber(kPublicBatch(config));
     }
 
 private:
+    /// The envelope rate of a run of `config` (nestedEnvelopeRate), 0 unless it draws a nested
+    /// shared sample.
+    static double envelopeOf(const TrainConfig& config, const Dataset& train) {
+        const PublicPrivateRows rows = splitPublicRows(
+            train, kPublicShare(config), static_cast<std::uint64_t>(kPublicSeed(config)));
+        return nestedEnvelopeRate(config, static_cast<long>(train.rows()),
+                                  static_cast<long>(rows.privateRows.size()));
+    }
+
     /// Which rows the private batches are drawn from, by the public settings that decide it:
     /// with share 0 every row (as for dp-sgd-linear, named alike), whatever the seed.
     static std::string populationOf(const TrainConfig& config) {
@@ -241,7 +253,12 @@ private:
                 return publicOnlyRun(plan.setup, data, observer, cancel);
             };
         } else {
-            const RunStreams streams(config, train, populationOf(config));
+            // A nested sample is named by its rate (read from n); the public rows' order, by
+            // the public settings alone, as without it.
+            const RunStreams streams(config, train,
+                                     s.envelopeRate > 0.0 ? nestedSamplePopulation(s.envelopeRate)
+                                                          : populationOf(config),
+                                     populationOf(config));
             job.sharedBatches = streams.sharedBatches();
             job.plan.accounting.sharedBatches = job.sharedBatches;
             job.sampling = streams.stream(streams::kSampling);
