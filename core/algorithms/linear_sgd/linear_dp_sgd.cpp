@@ -957,6 +957,7 @@ ParamSpec sharedSampleParameter() {
                    "unchanged; one pass over the rows serves the runs of every share. The ledger "
                    "charges such runs as one mechanism at the highest rate among them "
                    "(add/remove adjacency only)"}})
+        .applies(AppliesPrivate)
         .advanced();
     // Added after run keys existed: in a key only when nested, so earlier runs keep theirs.
     declaration.spec().keyedWhenChanged = true;
