@@ -71,35 +71,45 @@ std::vector<RunResult> together(const std::vector<TrainConfig>& configs, const D
     return runAlgorithmTogether(configs, data, pointers, cancel);
 }
 
+/// Simpson's rule for E[f(x)], x ~ N(0, z²), on [−14z, 14z + 1] (the shifted mean included):
+/// the points and their weights.
+struct GaussianQuadrature {
+    std::vector<double> x, weight;
+};
+GaussianQuadrature gaussianQuadrature(double z) {
+    const int points = 801;
+    GaussianQuadrature out;
+    const double lo = -14 * z, hi = 14 * z + 1, h = (hi - lo) / (points - 1);
+    for (int k = 0; k < points; ++k) {
+        const double x = lo + h * k;
+        out.x.push_back(x);
+        const double simpson = (k == 0 || k == points - 1) ? 1 : (k % 2 ? 4 : 2);
+        out.weight.push_back(simpson * h / 3 * std::exp(-x * x / (2 * z * z)) /
+                             (std::sqrt(2 * M_PI) * z));
+    }
+    return out;
+}
+
 /// ε(α) of one release of the Poisson-subsampled Gaussian whose neighbour adds a row that moves
 /// release r by one unit (noise std z_r), by direct numerical integration over the release
 /// space: A_α = E_Q[(P/Q)^α] with P/Q(x) = 1 − q + q·exp(Σ_r (2x_r − 1)/(2z_r²)).
 /// Independent of the accountant: no series, no reduction to one dimension.
 double jointRdp(double q, const std::vector<double>& z, double alpha) {
-    const int points = 801;
-    std::vector<std::vector<double>> grid(z.size()), weight(z.size());
-    for (std::size_t r = 0; r < z.size(); ++r) {
-        const double lo = -14 * z[r], hi = 14 * z[r] + 1, h = (hi - lo) / (points - 1);
-        for (int k = 0; k < points; ++k) {
-            const double x = lo + h * k;
-            grid[r].push_back(x);
-            const double simpson = (k == 0 || k == points - 1) ? 1 : (k % 2 ? 4 : 2);
-            weight[r].push_back(simpson * h / 3 * std::exp(-x * x / (2 * z[r] * z[r])) /
-                                (std::sqrt(2 * M_PI) * z[r]));
-        }
-    }
+    const GaussianQuadrature first = gaussianQuadrature(z[0]);
     double total = 0;
     if (z.size() == 1) {
-        for (int i = 0; i < points; ++i) {
-            const double ratio = 1 - q + q * std::exp((2 * grid[0][i] - 1) / (2 * z[0] * z[0]));
-            total += weight[0][i] * std::pow(ratio, alpha);
+        for (std::size_t i = 0; i < first.x.size(); ++i) {
+            const double ratio = 1 - q + q * std::exp((2 * first.x[i] - 1) / (2 * z[0] * z[0]));
+            total += first.weight[i] * std::pow(ratio, alpha);
         }
     } else {
-        for (int i = 0; i < points; ++i) {
-            const double a = (2 * grid[0][i] - 1) / (2 * z[0] * z[0]);
-            for (int j = 0; j < points; ++j) {
-                const double b = (2 * grid[1][j] - 1) / (2 * z[1] * z[1]);
-                total += weight[0][i] * weight[1][j] * std::pow(1 - q + q * std::exp(a + b), alpha);
+        const GaussianQuadrature second = gaussianQuadrature(z[1]);
+        for (std::size_t i = 0; i < first.x.size(); ++i) {
+            const double a = (2 * first.x[i] - 1) / (2 * z[0] * z[0]);
+            for (std::size_t j = 0; j < second.x.size(); ++j) {
+                const double b = (2 * second.x[j] - 1) / (2 * z[1] * z[1]);
+                total += first.weight[i] * second.weight[j] *
+                         std::pow(1 - q + q * std::exp(a + b), alpha);
             }
         }
     }
@@ -111,27 +121,16 @@ double jointRdp(double q, const std::vector<double>& z, double alpha) {
 /// with q2 − q1 (q1 ≤ q2), else in none. Returns max(D_α(P‖Q), D_α(Q‖P)) by direct 2-D
 /// integration over the release space, P/Q(x) = 1 − q2 + q1·e^{a+b} + (q2 − q1)·e^{b}.
 double nestedJointRdp(double q1, double q2, double z1, double z2, double alpha) {
-    const int points = 801;
-    const double z[2] = {z1, z2};
-    std::vector<double> grid[2], weight[2];
-    for (int r = 0; r < 2; ++r) {
-        const double lo = -14 * z[r], hi = 14 * z[r] + 1, h = (hi - lo) / (points - 1);
-        for (int k = 0; k < points; ++k) {
-            const double x = lo + h * k;
-            grid[r].push_back(x);
-            const double simpson = (k == 0 || k == points - 1) ? 1 : (k % 2 ? 4 : 2);
-            weight[r].push_back(simpson * h / 3 * std::exp(-x * x / (2 * z[r] * z[r])) /
-                                (std::sqrt(2 * M_PI) * z[r]));
-        }
-    }
+    const GaussianQuadrature first = gaussianQuadrature(z1), second = gaussianQuadrature(z2);
     double forward = 0, backward = 0;
-    for (int i = 0; i < points; ++i) {
-        const double a = (2 * grid[0][i] - 1) / (2 * z1 * z1);
-        for (int j = 0; j < points; ++j) {
-            const double b = (2 * grid[1][j] - 1) / (2 * z2 * z2);
+    for (std::size_t i = 0; i < first.x.size(); ++i) {
+        const double a = (2 * first.x[i] - 1) / (2 * z1 * z1);
+        for (std::size_t j = 0; j < second.x.size(); ++j) {
+            const double b = (2 * second.x[j] - 1) / (2 * z2 * z2);
             const double ratio = 1 - q2 + q1 * std::exp(a + b) + (q2 - q1) * std::exp(b);
-            forward += weight[0][i] * weight[1][j] * std::pow(ratio, alpha);
-            backward += weight[0][i] * weight[1][j] * std::pow(ratio, 1 - alpha);
+            const double weight = first.weight[i] * second.weight[j];
+            forward += weight * std::pow(ratio, alpha);
+            backward += weight * std::pow(ratio, 1 - alpha);
         }
     }
     return std::max(std::log(forward), std::log(backward)) / (alpha - 1);
