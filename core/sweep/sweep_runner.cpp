@@ -114,6 +114,24 @@ std::vector<std::vector<std::size_t>> trainingGroups(
         largest->erase(half, largest->end());
         items.push_back(std::move(second));
     }
+    // Groups take longest: when their number is not a multiple of the threads, the last ones
+    // train while the other threads idle (five groups of one seed each on two threads: three
+    // on one thread, two on the other). Halving the largest evens that out at the cost of one
+    // more pass over its batches.
+    const auto groups = [&items] {
+        return static_cast<unsigned>(std::count_if(
+            items.begin(), items.end(), [](const auto& item) { return item.size() > 1; }));
+    };
+    for (unsigned k = 1; k < threads && groups() > 0 && groups() % threads != 0; ++k) {
+        auto largest =
+            std::max_element(items.begin(), items.end(),
+                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
+        if (largest->size() < 4) break;  // halves of one run would train alone
+        const auto half = largest->begin() + static_cast<std::ptrdiff_t>(largest->size() / 2);
+        std::vector<std::size_t> second(half, largest->end());
+        largest->erase(half, largest->end());
+        items.push_back(std::move(second));
+    }
     return items;
 }
 
