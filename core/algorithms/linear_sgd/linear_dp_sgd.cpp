@@ -67,7 +67,7 @@ void prefetchTrainingRows(const LinearRowsOf<Value>& X, const Eigen::VectorXd& y
 }
 
 /// Calls visit(first, m) for the chunks rows[first … first + m − 1] of rows[0 … count − 1],
-/// kChunkRows rows each, in order, having requested the next chunk's rows (features, targets,
+/// chunkRows rows each, in order, having requested the next chunk's rows (features, targets,
 /// squared norms) ahead of the visit.
 template <typename Value, typename Visit>
 void forEachChunk(const LinearRowsOf<Value>& X, const Eigen::VectorXd& y,
