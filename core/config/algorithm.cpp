@@ -54,8 +54,7 @@ std::vector<RunResult> Algorithm::runTogether(const std::vector<PreparedConfig>&
 }
 
 std::string Algorithm::togetherKey(const TrainConfig& config, const Dataset& train) const {
-    if (!config.isPrivate() || config.batchSharing != BatchSharing::BySeed || config.secureNoise)
-        return "";
+    if (!drawsSharedBatches(config)) return "";
     if (!readsParameter(*this, "batch-sharing")) return "";
     return "seed=" + std::to_string(config.seed) + ";" +
            sharedSamplerKey(config, static_cast<long>(train.rows()));

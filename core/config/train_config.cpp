@@ -37,6 +37,10 @@ std::string samplingName(Sampling sampling) {
     return "poisson";
 }
 
+bool drawsSharedBatches(const TrainConfig& config) {
+    return config.isPrivate() && config.batchSharing == BatchSharing::BySeed && !config.secureNoise;
+}
+
 std::string sharedSamplerKey(const TrainConfig& config, long trainingRows) {
     return "sampling=" + (config.sampling ? samplingName(*config.sampling) : std::string("auto")) +
            ";batch=" + std::to_string(config.batchSize) +

@@ -154,6 +154,9 @@ Calibration parseCalibration(const std::string& text);
 std::string scopeName(ProtectionScope scope);
 ProtectionScope parseScope(const std::string& text);
 std::string samplingName(Sampling sampling);
+/// Whether a run of `config` draws its batches from a sample shared by seed: private,
+/// batch-sharing by-seed and not keyed from OS entropy (secure noise shares nothing).
+bool drawsSharedBatches(const TrainConfig& config);
 /// What a shared sampling stream is keyed by besides the seed and the data: the sampler's
 /// settings and the number of training rows ("sampling=poisson;batch=4096;epochs=200;
 /// rows=33916"). Public values only: it names groups in records.

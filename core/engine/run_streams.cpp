@@ -107,7 +107,7 @@ RunStreams::RunStreams(const TrainConfig& config, const Dataset& train,
     const std::string data = "|data=" + std::to_string(fingerprint);
     m_digest = digestOf(settingsKey(config) + data);
     m_samplingDigest = m_sharedDigest = m_digest;
-    if (config.isPrivate() && config.batchSharing == BatchSharing::BySeed) {
+    if (drawsSharedBatches(config)) {
         const std::string sampler = sharedSamplerKey(config, static_cast<long>(train.rows())) +
                                     (population.empty() ? "" : ";" + population);
         m_samplingDigest = digestOf("shared-batches|" + sampler + data);

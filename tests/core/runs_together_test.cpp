@@ -378,6 +378,13 @@ TEST_CASE("A PF-LD run on shared batches learns what it learns on its own",
 
 namespace {
 
+/// What a sweep groups runs by: the algorithm's family and its key for the prepared run.
+std::string sweepGroupKey(const TrainConfig& config, const DataSplit& data) {
+    const Algorithm& a = findAlgorithm(config.algorithm);
+    return a.togetherFamily() + "|" +
+           a.togetherKey(prepareRun(a, config, data).config(), data.train);
+}
+
 TrainConfig linearConfig(const std::string& algorithm, double epsilon) {
     TrainConfig c;
     c.algorithm = algorithm;
@@ -482,11 +489,7 @@ TEST_CASE("dp-sgd-linear and semi-dp-sgd without public rows train together on o
               trained[0].privacy.accounting.sharedBatches);
     }
     // The same key and family, so a sweep groups them; with public rows, another sample.
-    const auto key = [&](const TrainConfig& config) {
-        const Algorithm& a = findAlgorithm(config.algorithm);
-        return a.togetherFamily() + "|" +
-               a.togetherKey(prepareRun(a, config, data).config(), data.train);
-    };
+    const auto key = [&](const TrainConfig& config) { return sweepGroupKey(config, data); };
     CHECK(key(configs[0]) == key(configs[1]));
     CHECK(key(configs[0]) == key(configs[2]));
     CHECK(key(configs[3]) != key(configs[0]));
@@ -558,11 +561,7 @@ TEST_CASE("Linear DP-SGD runs at every public share train together on one nested
     CHECK(!own.privacy.accounting.nestedSample);
     CHECK(own.theta != trained[3].theta);
     // The sweep's grouping: one key for the runs on the sample, none for public rows only.
-    const auto key = [&](const TrainConfig& config) {
-        const Algorithm& a = findAlgorithm(config.algorithm);
-        return a.togetherFamily() + "|" +
-               a.togetherKey(prepareRun(a, config, data).config(), data.train);
-    };
+    const auto key = [&](const TrainConfig& config) { return sweepGroupKey(config, data); };
     for (const std::size_t i : {1, 2, 3, 4}) CHECK(key(configs[i]) == key(configs[0]));
     CHECK(key(configs[5]).find("nested") == std::string::npos);
     CHECK(key(perPopulation) != key(configs[0]));

@@ -584,21 +584,20 @@ std::vector<RunResult> runLinearSgdGroup(const std::vector<LinearSgdMember>& mem
     for (const LinearSgdMember& member : members) steps = std::max(steps, member.setup->steps);
     std::optional<NestedPoissonSample> nestedSample;
     if (nested) nestedSample.emplace(population, lead.envelopeRate, sampling);
-    // Nested: which training rows each distinct set of private rows holds.
-    std::vector<std::pair<const LinearSgdSetup*, std::shared_ptr<std::vector<unsigned char>>>>
-        masks;
+    // Nested: which training rows each distinct set of private rows holds (a mask's data stays
+    // where it is when the list grows).
+    std::vector<std::pair<const LinearSgdSetup*, std::vector<unsigned char>>> masks;
     if (nested) {
         for (auto& run : runs) {
             const LinearSgdSetup& s = run->setup();
             auto known = std::find_if(masks.begin(), masks.end(),
                                       [&](const auto& m) { return sameRows(*m.first, s); });
             if (known == masks.end()) {
-                auto mask = std::make_shared<std::vector<unsigned char>>(
-                    static_cast<std::size_t>(population), 0);
-                for (const long row : s.privateRows) (*mask)[static_cast<std::size_t>(row)] = 1;
+                std::vector<unsigned char> mask(static_cast<std::size_t>(population), 0);
+                for (const long row : s.privateRows) mask[static_cast<std::size_t>(row)] = 1;
                 known = masks.insert(masks.end(), {&s, std::move(mask)});
             }
-            run->setPrivateMask(known->second->data());
+            run->setPrivateMask(known->second.data());
         }
     }
     std::vector<PublicBatchGroup> publicGroups;
@@ -965,8 +964,7 @@ ParamSpec sharedSampleParameter() {
 }
 
 double nestedEnvelopeRate(const TrainConfig& config, long trainingRows, long privateRows) {
-    if (kSharedSample(config) != "nested" || !config.isPrivate() ||
-        config.batchSharing != BatchSharing::BySeed || config.secureNoise ||
+    if (kSharedSample(config) != "nested" || !drawsSharedBatches(config) ||
         config.adjacency != privacy::Adjacency::AddRemove || privateRows <= 0 || trainingRows <= 0)
         return 0.0;
     const long b = std::min<long>(config.batchSize, privateRows);
