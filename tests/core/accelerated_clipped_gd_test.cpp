@@ -18,6 +18,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_accelerated_clipped_gd_test {
+
 using namespace pfa;
 
 namespace {
@@ -198,3 +200,5 @@ TEST_CASE("accelerated-clipped-gd: the naive clip rule sets C = 1 at the same σ
     CHECK(r.privacy.epsilonSpent <= 2.0);
     CHECK(r.privacy.statement.find("clip rule naive") != std::string::npos);
 }
+
+}  // namespace core_accelerated_clipped_gd_test

@@ -16,6 +16,8 @@
 #include "core/util/error.h"
 #include "test_skip.h"
 
+namespace core_adult_loader_test {
+
 using Catch::Contains;
 
 namespace {
@@ -171,3 +173,5 @@ TEST_CASE("adult: per-file row counts and the trailing period of adult.test",
     REQUIRE_THROWS_WITH(pfa::readDelimitedFile(kAdultDir + "/adult.data", strict),
                         Contains("adult.data:15 (column 'native-country'): missing value ('?')"));
 }
+
+}  // namespace core_adult_loader_test

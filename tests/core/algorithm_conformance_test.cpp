@@ -28,6 +28,8 @@
 #include "core/util/json_value.h"
 #include "test_data.h"
 
+namespace core_algorithm_conformance_test {
+
 using namespace pfa;
 
 namespace {
@@ -404,3 +406,5 @@ TEST_CASE("Every registered algorithm's kept declarations are its declarations",
         CHECK(&entry->declaredParameters() == &kept);
     }
 }
+
+}  // namespace core_algorithm_conformance_test

@@ -17,6 +17,8 @@
 #include "core/util/error.h"
 #include "temp_file.h"
 
+namespace core_arff_reader_test {
+
 using Catch::Contains;
 using pfa::ColumnRole;
 using pfa::FeatureKind;
@@ -360,3 +362,5 @@ TEST_CASE("arff errors: bad rows and values", "[arff][errors]") {
     REQUIRE_THROWS_WITH(readText(small("1,lo,a,yes\n"), bad),
                         Contains("Schema.sensitive: at least one sensitive column is required"));
 }
+
+}  // namespace core_arff_reader_test

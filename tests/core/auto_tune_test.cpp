@@ -21,6 +21,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_auto_tune_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinRel;
 
@@ -307,3 +309,5 @@ TEST_CASE("Auto-tune's validation rows come from the training rows only", "[auto
     CHECK(carved.train.silos->rows() == carved.train.rows());
     CHECK_THROWS_WITH(carveValidation(data, 1.0, 5), Catch::Contains("leaves a part empty"));
 }
+
+}  // namespace core_auto_tune_test

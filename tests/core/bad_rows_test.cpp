@@ -15,6 +15,8 @@
 #include "core/util/json_value.h"
 #include "temp_file.h"
 
+namespace core_bad_rows_test {
+
 using Catch::Contains;
 using pfa::BadRow;
 using pfa::Schema;
@@ -193,3 +195,5 @@ TEST_CASE("results files: damaged lines are listed with their number and why",
     REQUIRE_THROWS_WITH(pfa::mergeResultsFiles({passwd.path()}, out.path()),
                         Contains("is not a results file: none of its 2 lines is a record"));
 }
+
+}  // namespace core_bad_rows_test

@@ -4,6 +4,8 @@
 #include "core/privacy/closed_form_calibration.h"
 #include "core/util/error.h"
 
+namespace core_calibration_test {
+
 using namespace pfa;
 using namespace pfa::privacy;
 using Catch::Matchers::WithinRel;
@@ -78,3 +80,5 @@ TEST_CASE("Model sensitivity constants", "[calibration][spec]") {
     CHECK_THAT(logisticLipschitz(1.5), WithinRel(0.5303300859, 1e-9));
     CHECK_THAT(softmaxLipschitz(1.5), WithinRel(0.75, 1e-12));
 }
+
+}  // namespace core_calibration_test

@@ -12,6 +12,8 @@
 #include "core/util/sha256.h"
 #include "test_data.h"
 
+namespace core_catalog_test {
+
 using namespace pfa;
 
 namespace {
@@ -167,3 +169,5 @@ TEST_CASE("Schemas survive a JSON round trip", "[catalog]") {
         schemaFromJson(parseJson(R"({"target": "y", "columns": {"a": {"role": "weird"}}})")),
         Catch::Contains("unknown column role 'weird'"));
 }
+
+}  // namespace core_catalog_test

@@ -10,6 +10,8 @@
 
 #include "core/util/random.h"
 
+namespace core_clipping_test {
+
 using namespace pfa;
 
 TEST_CASE("clipScale: contributions above the bound are scaled to it, the rest untouched",
@@ -86,3 +88,5 @@ TEST_CASE("The scalar, squared-norm, weight and coefficient forms agree", "[clip
     CHECK(clipped > 0);
     CHECK(clipped < norms.size());
 }
+
+}  // namespace core_clipping_test

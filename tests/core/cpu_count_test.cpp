@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+namespace core_cpu_count_test {
+
 using namespace pfa;
 
 TEST_CASE("CPU quotas of cgroup v2 and v1 round up, and 'max' sets no limit", "[cpus]") {
@@ -41,3 +43,5 @@ TEST_CASE("The available CPUs follow the affinity mask", "[cpus]") {
     CHECK(pinned == 1);
     CHECK(availableCpus() == all);
 }
+
+}  // namespace core_cpu_count_test

@@ -16,6 +16,8 @@
 #include "core/util/error.h"
 #include "temp_file.h"
 
+namespace core_csv_reader_test {
+
 using Catch::Contains;
 using pfa::ColumnRole;
 using pfa::FeatureKind;
@@ -638,3 +640,5 @@ TEST_CASE("schema: validate names the offending field", "[csv][schema]") {
     s.sensitiveValueLabels = {{"a", "x & y"}};
     expectInvalid(s, "Schema.sensitiveValueLabels");
 }
+
+}  // namespace core_csv_reader_test

@@ -16,6 +16,8 @@
 #include "core/util/json_writer.h"
 #include "test_data.h"
 
+namespace core_curve_points_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
@@ -160,3 +162,5 @@ TEST_CASE("A run's curve points survive the record and become one sweep cell per
     // A key without the setting gets it appended.
     CHECK(withKeySetting("algorithm=a;seed=1", "gamma", "0.5") == "algorithm=a;seed=1;gamma=0.5");
 }
+
+}  // namespace core_curve_points_test

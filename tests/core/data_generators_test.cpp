@@ -11,6 +11,8 @@
 #include "core/sweep/prepared_dataset.h"
 #include "core/util/error.h"
 
+namespace core_data_generators_test {
+
 using namespace pfa;
 using Catch::Matchers::Contains;
 
@@ -129,3 +131,5 @@ TEST_CASE("A generator loads and describes through the registry", "[generators]"
     for (const DataGenerator& generator : dataGenerators())
         CHECK(std::find(names.begin(), names.end(), generator.name) != names.end());
 }
+
+}  // namespace core_data_generators_test

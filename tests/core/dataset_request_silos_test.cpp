@@ -9,6 +9,8 @@
 #include "core/sweep/sweep_preset.h"
 #include "core/util/error.h"
 
+namespace core_dataset_request_silos_test {
+
 using namespace pfa;
 using Catch::Contains;
 
@@ -282,3 +284,5 @@ TEST_CASE("A preset's silos object reads as before, and the flat settings read a
     REQUIRE_THROWS_WITH(presetWith(R"({"name":"adult","silos":{"method":"equal","alpha":2}})"),
                         Contains("silo-alpha only goes with silo-split dirichlet"));
 }
+
+}  // namespace core_dataset_request_silos_test

@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+namespace core_design_matrix_test {
+
 using namespace pfa;
 
 namespace {
@@ -190,3 +192,5 @@ TEST_CASE("A sweep's data set keeps its designs that read its rows until the swe
     }
     CHECK(plain.expired());  // the scope ended: freed
 }
+
+}  // namespace core_design_matrix_test

@@ -28,6 +28,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_diff2_test {
+
 using namespace pfa;
 
 namespace {
@@ -584,3 +586,5 @@ TEST_CASE("The synthetic-teacher data: 20,000 rows, 8 features, targets scaled t
     const std::vector<std::string> names = builtinDatasetNames();
     CHECK(std::find(names.begin(), names.end(), "synthetic-teacher") != names.end());
 }
+
+}  // namespace core_diff2_test

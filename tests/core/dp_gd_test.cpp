@@ -11,6 +11,8 @@
 #include "core/data/preprocessing.h"
 #include "test_data.h"
 
+namespace core_dp_gd_test {
+
 using namespace pfa;
 
 namespace {
@@ -61,3 +63,5 @@ TEST_CASE("DP-GD on the Adult data set (offline copy)", "[dp-gd][catalog][needs-
     CHECK(result.test.error < 0.24);  // the majority class errs on about 0.24
     CHECK(result.privacy.epsilonSpent <= 1.0);
 }
+
+}  // namespace core_dp_gd_test

@@ -18,6 +18,8 @@
 #include "core/util/json_value.h"
 #include "test_data.h"
 
+namespace core_dp_postprocessing_test {
+
 using namespace pfa;
 
 namespace {
@@ -404,3 +406,5 @@ TEST_CASE("dp-postprocessing: sampled evaluation agrees with the expectation sta
     // The flips are really random (some row has 0 < P(ỹ = 1) < 1), so the draw differs.
     CHECK(sampled.test.error != expectation.test.error);
 }
+
+}  // namespace core_dp_postprocessing_test

@@ -17,6 +17,8 @@
 #include "core/util/json_value.h"
 #include "test_data.h"
 
+namespace core_dp_reductions_test {
+
 using namespace pfa;
 using namespace pfa::reductions;
 
@@ -628,3 +630,5 @@ TEST_CASE("Runs of DP reductions on the same rows share their designs and the le
     }
     CHECK(learnerFactor(first->design).mu == first->learner.mu);
 }
+
+}  // namespace core_dp_reductions_test

@@ -19,6 +19,8 @@
 #include "core/sweep/sweep_spec.h"
 #include "test_data.h"
 
+namespace core_dp_sgd_linear_test {
+
 using namespace pfa;
 
 namespace {
@@ -343,3 +345,5 @@ TEST_CASE("Single-precision rows saturate values beyond float's range instead of
     CHECK(std::isfinite(run.regression.testMse));
     CHECK(run.privacy.epsilonSpent <= 1.0);
 }
+
+}  // namespace core_dp_sgd_linear_test

@@ -11,6 +11,8 @@
 #include "core/fairness/penalty_layout.h"
 #include "core/util/random.h"
 
+namespace core_ermi_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinAbs;
 
@@ -492,3 +494,5 @@ TEST_CASE("Fairness metrics reject a group, label or prediction out of range wit
     CHECK(message([&] { evaluateFairnessInExpectation(probOne.head(3), y, s, groups, 1); }) ==
           "fairness metrics: 3 probabilities for 4 rows");
 }
+
+}  // namespace core_ermi_test

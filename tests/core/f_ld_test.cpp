@@ -9,6 +9,8 @@
 #include "core/algorithms/registry.h"
 #include "test_data.h"
 
+namespace core_f_ld_test {
+
 using namespace pfa;
 using Catch::Matchers::Contains;
 
@@ -138,3 +140,5 @@ TEST_CASE("f-ld and pf-ld trace their curves over the dual step, not lambda", "[
     CHECK(findAlgorithm("pf-ld").supportsPrivacy());
     CHECK_FALSE(findAlgorithm("f-ld").supportsPrivacy());
 }
+
+}  // namespace core_f_ld_test

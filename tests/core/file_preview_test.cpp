@@ -13,6 +13,8 @@
 #include "core/util/error.h"
 #include "temp_file.h"
 
+namespace core_file_preview_test {
+
 using Catch::Contains;
 using pfa::FeatureKind;
 using pfa::FileFormat;
@@ -200,3 +202,5 @@ TEST_CASE("preview errors: as the readers report them", "[preview][errors]") {
     REQUIRE_THROWS_WITH(pfa::previewText(std::string(pfa::kPreviewBytes + 10, 'a'), "long.csv"),
                         Contains("hold no line end"));
 }
+
+}  // namespace core_file_preview_test

@@ -8,6 +8,8 @@
 #include "core/engine/violation_stability.h"
 #include "test_data.h"
 
+namespace core_first_run_test {
+
 using namespace pfa;
 
 TEST_CASE("Violation stability: sd, mean epoch-to-epoch change and drift of the last N values",
@@ -82,3 +84,5 @@ TEST_CASE("First run: the lambda tradeoff is clear and the violation curve settl
     CHECK(after.meanStep < 0.0007);
     CHECK(before.meanStep >= 0.0007);
 }
+
+}  // namespace core_first_run_test

@@ -25,6 +25,8 @@
 #include "core/util/sha256.h"
 #include "test_data.h"
 
+namespace core_golden_runs_test {
+
 using namespace pfa;
 
 namespace {
@@ -232,3 +234,5 @@ TEST_CASE("Every registered algorithm's tiny run stays bit for bit what it was",
     }
     CHECK(expectedRegistryFingerprints().size() == algorithmRegistry().size());
 }
+
+}  // namespace core_golden_runs_test

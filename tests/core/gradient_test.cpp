@@ -11,6 +11,8 @@
 #include "core/model/softmax_regression.h"
 #include "core/util/random.h"
 
+namespace core_gradient_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinAbs;
 
@@ -259,3 +261,5 @@ TEST_CASE("Example B: one noise-free full-batch FERMI step", "[trainer][spec]") 
     CHECK_THAT(meanLossGradient(1), WithinAbs(-0.0618345801, 1e-9));
     CHECK_THAT(r.mean(), WithinAbs(0.0187891189, 1e-9));
 }
+
+}  // namespace core_gradient_test

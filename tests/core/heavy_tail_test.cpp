@@ -25,6 +25,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_heavy_tail_test {
+
 using namespace pfa;
 
 namespace {
@@ -443,3 +445,5 @@ TEST_CASE("Heavy tails at ε = 1: the README's measured claims hold (tables prin
         CHECK(m.at(proximal) < 10);
     }
 }
+
+}  // namespace core_heavy_tail_test

@@ -19,6 +19,8 @@
 #include "core/util/error.h"
 #include "silo_test_data.h"
 
+namespace core_isrl_dp_sgd_test {
+
 using namespace pfa;
 
 namespace {
@@ -472,3 +474,5 @@ TEST_CASE("Silo noise is shared by the runs that ask for the same, and answers a
     }
     CHECK(shared->epsilonAfter(30) > shared->epsilonAfter(3));
 }
+
+}  // namespace core_isrl_dp_sgd_test

@@ -9,6 +9,8 @@
 #include "core/util/error.h"
 #include "silo_test_data.h"
 
+namespace core_isrl_local_sgd_test {
+
 using namespace pfa;
 
 namespace {
@@ -94,3 +96,5 @@ TEST_CASE(
     CHECK(a.test.error < 0.3);
     CHECK_THROWS_AS(test::runQuietly(localConfig(1.0), test::syntheticSplit(800)), InputError);
 }
+
+}  // namespace core_isrl_local_sgd_test

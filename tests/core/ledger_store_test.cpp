@@ -20,6 +20,8 @@
 #include "core/sweep/run_ledger.h"
 #include "core/util/json_value.h"
 
+namespace core_ledger_store_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinRel;
 
@@ -369,3 +371,5 @@ TEST_CASE("Data fingerprint: a renamed copy and a row-shuffled copy share it, ot
     CHECK(prepareDataset(otherSeed)->context.dataFingerprint != generated);
     CHECK(generated != fingerprint);
 }
+
+}  // namespace core_ledger_store_test

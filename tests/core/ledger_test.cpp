@@ -14,6 +14,8 @@
 #include "core/util/json_value.h"
 #include "test_data.h"
 
+namespace core_ledger_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinRel;
 
@@ -176,3 +178,5 @@ TEST_CASE("Sweep cells of the published calibration are shown at their certified
     CHECK_FALSE(certified[0].knownGaps);
     CHECK(certified[0].shownEpsilon() == 1.0);
 }
+
+}  // namespace core_ledger_test

@@ -6,6 +6,8 @@
 
 #include "core/util/error.h"
 
+namespace core_linear_program_test {
+
 using namespace pfa;
 
 TEST_CASE("Linear program: a vertex optimum with an equality row and an unbounded variable",
@@ -49,3 +51,5 @@ TEST_CASE("Linear program: infeasible programs and bad input are reported", "[li
     lp.upper = Eigen::Vector2d(1.0, NAN);
     CHECK_THROWS_AS(solveLinearProgram(lp, x), InputError);
 }
+
+}  // namespace core_linear_program_test

@@ -12,6 +12,8 @@
 
 #include "core/util/instruction_set.h"
 
+namespace core_linear_rows_test {
+
 using namespace pfa;
 
 namespace {
@@ -182,3 +184,5 @@ TEST_CASE("Single-precision rows, unpacked, give the bits of double rows holding
         }
     }
 }
+
+}  // namespace core_linear_rows_test

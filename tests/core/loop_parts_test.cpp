@@ -17,6 +17,8 @@
 #include "core/privacy/order_grid.h"
 #include "test_data.h"
 
+namespace core_loop_parts_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinRel;
 using Stream = GaussianMechanism::Stream;
@@ -247,3 +249,5 @@ TEST_CASE("Descent step: ridge on the weights only, then a plain step", "[parts]
     CHECK_THAT(theta(0, 1), WithinRel(-2.0 - 0.1 * (0.5 - 0.2 * 2.0), 1e-15));
     CHECK_THAT(theta(0, 2), WithinRel(5.0 - 0.1 * 0.5, 1e-15));  // the bias is not shrunk
 }
+
+}  // namespace core_loop_parts_test

@@ -8,6 +8,8 @@
 
 #include "core/util/instruction_set.h"
 
+namespace core_mersenne_twister64_test {
+
 using namespace pfa;
 
 namespace {
@@ -51,3 +53,5 @@ TEST_CASE("MersenneTwister64 gives std::mt19937_64's outputs, with AVX2 and with
         useBaselineInstructionsOnly(false);
     }
 }
+
+}  // namespace core_mersenne_twister64_test

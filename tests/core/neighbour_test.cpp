@@ -28,6 +28,8 @@
 #include "neighbour_data.h"
 #include "test_data.h"
 
+namespace core_neighbour_test {
+
 using namespace pfa;
 
 namespace {
@@ -479,3 +481,5 @@ TEST_CASE("Record fields: every field is declared, and what tells neighbours apa
     WARN("record fields: " << all << " algorithms registered, " << privateAlgorithms << " private, "
                            << pairs << " neighbouring pairs");
 }
+
+}  // namespace core_neighbour_test

@@ -15,6 +15,8 @@
 #include "test_data.h"
 #include "test_skip.h"
 
+namespace core_noise_test {
+
 using namespace pfa;
 
 namespace {
@@ -396,3 +398,5 @@ TEST_CASE("DP noise added by the trainers has the calibrated standard deviation"
         CHECK(std::fabs(m.kurtosis - 3.0) < 0.3);
     }
 }
+
+}  // namespace core_noise_test

@@ -17,6 +17,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_noisy_clipped_gd_test {
+
 using namespace pfa;
 
 namespace {
@@ -208,3 +210,5 @@ TEST_CASE("noisy-clipped-gd records written before loss-curvature existed read a
     const RunResult before = runResultFromJson(parseJson(line));
     CHECK(ownNumber(before.config, "loss-curvature") == 0.0);  // what it ran: κ = β/µ
 }
+
+}  // namespace core_noisy_clipped_gd_test

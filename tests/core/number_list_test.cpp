@@ -12,6 +12,8 @@
 
 #include "core/util/error.h"
 
+namespace core_number_list_test {
+
 using Catch::Contains;
 using pfa::parseNumberList;
 
@@ -148,3 +150,5 @@ TEST_CASE("Number lists: the generator helpers check their arguments too", "[num
     CHECK(pfa::numberListHasGenerator("0, log:1:2:3"));
     CHECK_FALSE(pfa::numberListHasGenerator("0, 1, 2"));
 }
+
+}  // namespace core_number_list_test

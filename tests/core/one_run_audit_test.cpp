@@ -11,6 +11,8 @@
 #include "core/util/error.h"
 #include "test_data.h"
 
+namespace core_one_run_audit_test {
+
 using namespace pfa;
 using namespace pfa::audit;
 
@@ -191,3 +193,5 @@ TEST_CASE("The black-box one-run audit inserts input canaries by coin flips", "[
     AuditOptions few = oneRunOptions(AuditMethod::OneRunInput, {1.0}, 5);
     CHECK_THAT(auditApplicability(few, data), Catch::Contains("canaries"));
 }
+
+}  // namespace core_one_run_audit_test

@@ -14,6 +14,8 @@
 #include "core/util/format.h"
 #include "core/util/json_writer.h"
 
+namespace core_parameters_test {
+
 using namespace pfa;
 
 namespace {
@@ -275,3 +277,5 @@ TEST_CASE("A text setting is its trimmed text", "[parameters]") {
     text.defaultValue = "example";
     CHECK(exampleValue(text) == "other");
 }
+
+}  // namespace core_parameters_test

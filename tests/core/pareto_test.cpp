@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+namespace core_pareto_test {
+
 using namespace pfa;
 
 TEST_CASE("Pareto front of tradeoff points", "[pareto]") {
@@ -15,3 +17,5 @@ TEST_CASE("Pareto front of tradeoff points", "[pareto]") {
     CHECK(paretoFront({}).empty());
     CHECK(paretoFront({{1, 1}}) == std::vector<std::size_t>{0});
 }
+
+}  // namespace core_pareto_test

@@ -25,6 +25,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_pf_ld_test {
+
 using namespace pfa;
 using Catch::Matchers::Contains;
 
@@ -501,3 +503,5 @@ TEST_CASE("pf-ld runs trained together compute their coefficients in lanes, bit 
         CHECK(lanes[1].history.back().clipFraction > 0.5);
     }
 }
+
+}  // namespace core_pf_ld_test

@@ -21,6 +21,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_ppsgd_test {
+
 using namespace pfa;
 
 namespace {
@@ -442,3 +444,5 @@ TEST_CASE("ppsgd refuses data without users and says how to get them", "[ppsgd]"
     everyRowAUser(data.train);
     CHECK(test::runQuietly(c, data).status == RunStatus::Completed);
 }
+
+}  // namespace core_ppsgd_test

@@ -12,6 +12,8 @@
 #include "core/util/error.h"
 #include "test_data.h"
 
+namespace core_preprocessing_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinAbs;
 
@@ -228,3 +230,5 @@ TEST_CASE("Unknown built-in data sets are refused", "[data]") {
     request.name = "adult";
     REQUIRE_THROWS_WITH(loadBuiltinDataset(request), Catch::Contains("--data-dir"));
 }
+
+}  // namespace core_preprocessing_test

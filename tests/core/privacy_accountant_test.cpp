@@ -16,6 +16,8 @@
 #include "core/privacy/run_accountant.h"
 #include "core/util/error.h"
 
+namespace core_privacy_accountant_test {
+
 using namespace pfa::privacy;
 using Catch::Matchers::Contains;
 
@@ -722,3 +724,5 @@ TEST_CASE("A solved noise multiplier is the solver's for its own inputs, solved 
     for (std::thread& thread : threads) thread.join();
     for (const double answer : answers) CHECK(answer == direct(other, 1.0));
 }
+
+}  // namespace core_privacy_accountant_test

@@ -11,6 +11,8 @@
 #include "core/util/error.h"
 #include "test_data.h"
 
+namespace core_privacy_audit_test {
+
 using namespace pfa;
 using namespace pfa::audit;
 
@@ -250,3 +252,5 @@ TEST_CASE("A longer audit of DP-SGD and of the broken mechanism", "[.][audit-lon
     REQUIRE(caught.points.size() == 1);
     CHECK(caught.points[0].epsilonLower > 1.0);
 }
+
+}  // namespace core_privacy_audit_test

@@ -23,6 +23,8 @@
 #include "core/util/json_value.h"
 #include "test_data.h"
 
+namespace core_privacy_claims_test {
+
 using namespace pfa;
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
@@ -568,3 +570,5 @@ TEST_CASE("A private run refuses delta >= 0.1 and warns from 1/n, typed budgets 
     CHECK_FALSE(offeredEpsilonProblem(-INFINITY).empty());
     CHECK_FALSE(offeredEpsilonProblem(NAN).empty());
 }
+
+}  // namespace core_privacy_claims_test

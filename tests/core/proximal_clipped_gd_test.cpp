@@ -18,6 +18,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_proximal_clipped_gd_test {
+
 using namespace pfa;
 
 namespace {
@@ -162,3 +164,5 @@ TEST_CASE("proximal-clipped-gd: a large λ₁ zeroes the feature weights, not th
     CHECK(w.head(w.size() - 1).isZero(0.0));
     CHECK(w(w.size() - 1) != 0.0);
 }
+
+}  // namespace core_proximal_clipped_gd_test

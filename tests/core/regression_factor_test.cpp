@@ -13,6 +13,8 @@
 #include "core/engine/evaluator.h"
 #include "core/util/random.h"
 
+namespace core_regression_factor_test {
+
 using namespace pfa;
 
 namespace {
@@ -106,3 +108,5 @@ TEST_CASE("The rows' factor answers NaN where evaluateRegression does, and is sh
     CHECK(regressionFactorFor(rowsOf(60, wide, Eigen::VectorXd::Ones(wide + 1), 0.1, false, 7)) ==
           nullptr);
 }
+
+}  // namespace core_regression_factor_test

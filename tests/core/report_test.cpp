@@ -19,6 +19,8 @@
 #include "temp_file.h"
 #include "test_data.h"
 
+namespace core_report_test {
+
 using namespace pfa;
 using namespace pfa::report;
 
@@ -330,3 +332,5 @@ TEST_CASE("The report's tradeoff chart says what its runs protect, and warns whe
     const pfa::test::TempFile pdf("", ".pdf");
     writeReport(mixed, pdf.path());  // the PDF page lays the note out too
 }
+
+}  // namespace core_report_test

@@ -9,6 +9,8 @@
 #include "core/util/json_value.h"
 #include "test_data.h"
 
+namespace core_run_protection_test {
+
 using namespace pfa;
 
 namespace {
@@ -102,3 +104,5 @@ TEST_CASE("Runs of different protection on one chart are named in a warning", "[
     replaced.adjacency = "replace-one";
     CHECK_FALSE(mixedProtectionWarning({records, replaced}).empty());
 }
+
+}  // namespace core_run_protection_test

@@ -9,6 +9,8 @@
 #include "core/util/json_value.h"
 #include "test_data.h"
 
+namespace core_run_record_test {
+
 using namespace pfa;
 
 TEST_CASE("JSON parser reads what the writer writes", "[json]") {
@@ -185,3 +187,5 @@ TEST_CASE(
     regression.target = Eigen::VectorXd::Zero(regression.y.size());
     CHECK_FALSE(constantBaseline(regression).known);
 }
+
+}  // namespace core_run_record_test

@@ -10,6 +10,8 @@
 #include "core/algorithms/registry.h"
 #include "test_data.h"
 
+namespace core_run_session_test {
+
 using namespace pfa;
 
 namespace {
@@ -182,3 +184,5 @@ TEST_CASE("Every algorithm stops when its observer asks after the first step",
             CHECK(observer.evaluations[i].epsilonSpent == stopped.history[i].epsilonSpent);
     }
 }
+
+}  // namespace core_run_session_test

@@ -26,6 +26,8 @@
 #include "core/util/random.h"
 #include "test_data.h"
 
+namespace core_runs_together_test {
+
 using namespace pfa;
 
 namespace {
@@ -630,3 +632,5 @@ TEST_CASE("A linear DP-SGD run on shared batches learns what it learns on its ow
         }
     }
 }
+
+}  // namespace core_runs_together_test

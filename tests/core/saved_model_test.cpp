@@ -19,6 +19,8 @@
 #include "core/util/json_value.h"
 #include "temp_file.h"
 
+namespace core_saved_model_test {
+
 using namespace pfa;
 
 namespace {
@@ -573,3 +575,5 @@ TEST_CASE("A model file of a run with secure noise carries no warning, a non-pri
     CHECK(plain.at("seed").asNumber() == 11);
     CHECK(plain.at("export").at("protection").asString() == "not private");
 }
+
+}  // namespace core_saved_model_test

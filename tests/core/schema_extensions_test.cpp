@@ -17,6 +17,8 @@
 #include "core/util/error.h"
 #include "test_data.h"
 
+namespace core_schema_extensions_test {
+
 using Catch::Contains;
 using pfa::ColumnRole;
 using pfa::FilterOp;
@@ -423,3 +425,5 @@ TEST_CASE("German credit: age >= 25 as a thresholded sensitive attribute",
     CHECK(std::count(d.group.begin(), d.group.end(), 0) == 851);  // 149 are younger than 25
     CHECK(std::count(d.label.begin(), d.label.end(), 1) == 700);
 }
+
+}  // namespace core_schema_extensions_test

@@ -21,6 +21,8 @@
 #include "core/sweep/theory_rates.h"
 #include "test_data.h"
 
+namespace core_semi_dp_sgd_test {
+
 using namespace pfa;
 
 namespace {
@@ -383,3 +385,5 @@ TEST_CASE("semi-dp-sgd: its theory rate depends on n_pub, n and d", "[semi-dp-sg
     in.settings.clear();
     CHECK(theoryRate(in)->f(1.0) == Approx(privateTerm));
 }
+
+}  // namespace core_semi_dp_sgd_test

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace core_setting_axes_test {
+
 using namespace pfa;
 
 namespace {
@@ -91,3 +93,5 @@ TEST_CASE("fitScale is the least-squares constant over the usable pairs", "[sett
     CHECK_FALSE(fitScale({1.0}, {0.0}));
     CHECK_FALSE(fitScale({-1.0, -2.0}, {1.0, 2.0}));
 }
+
+}  // namespace core_setting_axes_test

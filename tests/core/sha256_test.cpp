@@ -16,6 +16,8 @@
 #include "core/util/error.h"
 #include "temp_file.h"
 
+namespace core_sha256_test {
+
 using Catch::Contains;
 using pfa::Sha256;
 using pfa::sha256File;
@@ -163,3 +165,5 @@ TEST_CASE("SHA-256 of a file", "[sha256]") {
         CHECK_THROWS_WITH(sha256File(directory), Contains(directory) && Contains("directory"));
     }
 }
+
+}  // namespace core_sha256_test

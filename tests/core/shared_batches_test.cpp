@@ -29,6 +29,8 @@
 #include "core/util/json_writer.h"
 #include "test_data.h"
 
+namespace core_shared_batches_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinRel;
 
@@ -909,3 +911,5 @@ TEST_CASE("A run on shared batches learns what it learns on its own, in every cl
         CHECK((a.theta - b.theta).norm() < 0.25 * a.theta.norm());
     }
 }
+
+}  // namespace core_shared_batches_test

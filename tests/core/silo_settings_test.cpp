@@ -10,6 +10,8 @@
 #include "core/sweep/prepared_dataset.h"
 #include "core/util/error.h"
 
+namespace core_silo_settings_test {
+
 using namespace pfa;
 using Catch::Contains;
 using Catch::StartsWith;
@@ -174,3 +176,5 @@ TEST_CASE("Silo options complete the silos a preset gave", "[data][units][silo-s
     setSiloColumn(*preset.silos, "race");
     CHECK(withOptions({{"silo-min-rows", "50"}}, preset).silos->column == "race");
 }
+
+}  // namespace core_silo_settings_test

@@ -13,6 +13,8 @@
 #include "test_data.h"
 #include "unit_checks.h"
 
+namespace core_silo_splitters_test {
+
 using namespace pfa;
 using Catch::Contains;
 
@@ -399,3 +401,5 @@ TEST_CASE("A record's silo depends on that record alone: changing one label move
         CHECK_THAT(before.neighbourAssumption, Contains("stays in its silo"));
     }
 }
+
+}  // namespace core_silo_splitters_test

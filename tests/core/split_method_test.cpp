@@ -17,6 +17,8 @@
 #include "core/util/error.h"
 #include "test_data.h"
 
+namespace core_split_method_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinAbs;
 
@@ -206,3 +208,5 @@ TEST_CASE("Parkinsons with the published split: pandas' rows and base rates",
     CHECK(count[0] == 461);  // female
     CHECK(positive[0] == 214);
 }
+
+}  // namespace core_split_method_test

@@ -12,6 +12,8 @@
 #include "core/util/json_value.h"
 #include "test_data.h"
 
+namespace core_stabilisation_test {
+
 using namespace pfa;
 
 namespace {
@@ -228,3 +230,5 @@ TEST_CASE("A split-budget grid gives each of its K candidates ε/K, not-covered 
     describeTuning(fullResult, full);
     CHECK_THAT(fullResult.privacy.statement, Catch::Contains("Tuning is not covered"));
 }
+
+}  // namespace core_stabilisation_test

@@ -9,6 +9,8 @@
 #include "core/util/error.h"
 #include "core/util/json_value.h"
 
+namespace core_sweep_file_test {
+
 using namespace pfa;
 
 namespace {
@@ -146,3 +148,5 @@ TEST_CASE("A sweep file names what is wrong with its data set", "[sweep][preset]
     REQUIRE_THROWS_WITH(readSweepPresetFile("/nonexistent/sweep.json"),
                         Catch::Contains("cannot read the sweep file"));
 }
+
+}  // namespace core_sweep_file_test

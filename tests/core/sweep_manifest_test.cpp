@@ -7,6 +7,8 @@
 
 #include "core/util/error.h"
 
+namespace core_sweep_manifest_test {
+
 using namespace pfa;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("A sweep manifest reads back as written and counts what its shards rec
     CHECK_THROWS_AS(readManifest((dir / "absent.json").string()), InputError);
     fs::remove_all(dir);
 }
+
+}  // namespace core_sweep_manifest_test

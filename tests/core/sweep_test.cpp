@@ -19,6 +19,8 @@
 #include "core/util/error.h"
 #include "test_data.h"
 
+namespace core_sweep_test {
+
 using namespace pfa;
 
 namespace {
@@ -570,3 +572,5 @@ TEST_CASE("A preset's algorithm_config sets one algorithm's settings and leaves 
     REQUIRE_THROWS_WITH(preset(R"({"dp-sgd":{"epochz":7}})"), Catch::Contains("epochz"));
     REQUIRE_THROWS_WITH(preset(R"({"fermi":{"epochs":7}})"), Catch::Contains("does not run"));
 }
+
+}  // namespace core_sweep_test

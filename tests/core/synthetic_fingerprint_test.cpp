@@ -14,6 +14,8 @@
 #include "core/data/synthetic.h"
 #include "core/util/sha256.h"
 
+namespace core_synthetic_fingerprint_test {
+
 using namespace pfa;
 
 namespace {
@@ -104,3 +106,5 @@ TEST_CASE("Synthetic data with other knobs is unchanged",
     if (printing()) std::printf("knobs data %s\n", digest.c_str());
     CHECK(digest == "e9ad55a12987fc48fac5d4abfc3c18316176664a6b8ad395b62aeb6c22afefce");
 }
+
+}  // namespace core_synthetic_fingerprint_test

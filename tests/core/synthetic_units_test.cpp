@@ -11,6 +11,8 @@
 #include "core/util/error.h"
 #include "unit_checks.h"
 
+namespace core_synthetic_units_test {
+
 using namespace pfa;
 using Catch::Contains;
 
@@ -223,3 +225,5 @@ TEST_CASE("Synthetic user and silo knobs are validated", "[data][synthetic][unit
     options.siloHeterogeneity = 1.0;
     refused(options, "silo heterogeneity needs silos");
 }
+
+}  // namespace core_synthetic_units_test

@@ -12,6 +12,8 @@
 #include "core/util/table_sincos.h"
 #include "test_skip.h"
 
+namespace core_table_math_test {
+
 using namespace pfa;
 
 namespace {
@@ -418,3 +420,5 @@ TEST_CASE(
     }
     CHECK(differing == 0);
 }
+
+}  // namespace core_table_math_test

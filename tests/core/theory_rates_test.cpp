@@ -9,6 +9,8 @@
 #include "core/sweep/sweep_summary.h"
 #include "core/util/json_value.h"
 
+namespace core_theory_rates_test {
+
 using namespace pfa;
 
 namespace {
@@ -231,3 +233,5 @@ TEST_CASE("PPSGD's rate is its bound at the run's personalisation, from the gene
     global.run = &run;
     CHECK_FALSE(theoryRate(global));
 }
+
+}  // namespace core_theory_rates_test

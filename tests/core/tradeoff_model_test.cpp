@@ -7,6 +7,8 @@
 #include <deque>
 #include <limits>
 
+namespace core_tradeoff_model_test {
+
 using namespace pfa;
 
 namespace {
@@ -95,3 +97,5 @@ TEST_CASE("Tradeoff model: fairness methods are drawn under their notion, baseli
     CHECK_FALSE(trainsForNotion("dp-sgd"));  // a baseline
     CHECK(trainsForNotion("no-such-algorithm"));
 }
+
+}  // namespace core_tradeoff_model_test

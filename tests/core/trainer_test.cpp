@@ -8,6 +8,8 @@
 #include "core/util/error.h"
 #include "test_data.h"
 
+namespace core_trainer_test {
+
 using namespace pfa;
 using Catch::Matchers::WithinAbs;
 
@@ -326,3 +328,5 @@ TEST_CASE("Softmax regression trains on a three-class task", "[trainer]") {
     CHECK(result.test.error < 0.45);  // well below the 2/3 of guessing
     CHECK(result.test.groups.size() == 2);
 }
+
+}  // namespace core_trainer_test

@@ -10,6 +10,8 @@
 #include "core/util/error.h"
 #include "test_data.h"
 
+namespace core_unit_sampler_test {
+
 using namespace pfa;
 
 namespace {
@@ -140,3 +142,5 @@ TEST_CASE("Unit sampler: the index of a data set's users and silos", "[sampler][
     const SamplerSpec spec = SamplerSpec::overUnits(SamplingUnit::User, users.units(), 10, 2);
     CHECK(spec.steps() == 2 * ((users.units() + 9) / 10));
 }
+
+}  // namespace core_unit_sampler_test

@@ -15,6 +15,8 @@
 #include "test_data.h"
 #include "unit_checks.h"
 
+namespace core_units_test {
+
 using namespace pfa;
 
 namespace {
@@ -206,3 +208,5 @@ TEST_CASE("A units' error spread counts the evaluation's predictions unit by uni
     CHECK(unitErrorSpread(data, units, better) == Approx(1.0 / 3.0).epsilon(1e-15));
     CHECK(std::isnan(unitErrorSpread(data, UnitIndex{}, predicted)));
 }
+
+}  // namespace core_units_test

@@ -24,6 +24,8 @@ double userLevelFilter(const RowMatrix& Q, double tau, Eigen::MatrixXd& gram,
                        Eigen::VectorXd& squared, Eigen::VectorXd& keepProbability);
 }  // namespace pfa
 
+namespace core_user_level_dp_sgd_test {
+
 using namespace pfa;
 
 namespace {
@@ -546,3 +548,5 @@ TEST_CASE("Parkinsons by subject: test error against ε, record level vs user le
         CHECK(byEpsilon.at(8.0) < byEpsilon.at(1.0));  // more budget, a better model
     }
 }
+
+}  // namespace core_user_level_dp_sgd_test

@@ -13,6 +13,8 @@
 #include "core/util/instruction_set.h"
 #include "core/util/table_math.h"
 
+namespace core_vector_math_test {
+
 using namespace pfa;
 
 namespace {
@@ -173,3 +175,5 @@ TEST_CASE("softplus and sigmoid in SIMD are the same on every machine", "[vector
         });
     }
 }
+
+}  // namespace core_vector_math_test

@@ -7,6 +7,8 @@
 
 #include "core/algorithms/linear_sgd/linear_dp_sgd.h"
 
+namespace core_weighted_gaussian_mean_test {
+
 using namespace pfa;
 using namespace pfa::privacy;
 
@@ -96,3 +98,5 @@ TEST_CASE("Weighted-Gaussian mean: Monte-Carlo agrees within 3 standard errors",
         weightedMeanMse(p, r) - 0.5 * 2.0 * p.dimension * p.normBound * p.normBound * r * r / p.rho;
     CHECK(std::abs(points[1].mse - wrong) > 3.0 * points[1].standardError);
 }
+
+}  // namespace core_weighted_gaussian_mean_test

@@ -12,6 +12,8 @@
 #include "core/util/sha256.h"
 #include "test_http_server.h"
 
+namespace fetch_dataset_fetcher_test {
+
 using namespace pfa;
 
 namespace {
@@ -96,3 +98,5 @@ TEST_CASE("Offline import verifies every file before copying any", "[fetch][impo
     CHECK(readFile((target.path / "b.csv").string()) == b);
     CHECK_FALSE(std::filesystem::exists(target.path / "b.csv.part"));
 }
+
+}  // namespace fetch_dataset_fetcher_test

@@ -28,6 +28,8 @@
 #include "core/util/sha256.h"
 #include "test_http_server.h"
 
+namespace fetch_fetch_test {
+
 namespace fs = std::filesystem;
 using Catch::Contains;
 using pfa::DatasetFile;
@@ -525,3 +527,5 @@ TEST_CASE("a real data set file is fetched through the local server",
     CHECK(verifyFile(file, temp.str()).ok());
     CHECK(fetchFile(file, temp.str(), fastOptions()).outcome == FetchOutcome::AlreadyPresent);
 }
+
+}  // namespace fetch_fetch_test

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+namespace ui_background_test {
+
 using namespace pfa::ui;
 
 namespace {
@@ -181,3 +183,5 @@ TEST_CASE("ui/ uses no other background mechanism and no nested event loop", "[u
     CHECK(violations.empty());
     CHECK(files > 40);
 }
+
+}  // namespace ui_background_test

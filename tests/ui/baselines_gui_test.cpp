@@ -13,6 +13,8 @@
 #include "ui/panels/parameter_form.h"
 #include "ui_test_support.h"
 
+namespace ui_baselines_gui_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -58,3 +60,5 @@ TEST_CASE("PF-LD runs from the window, its dual step where λ would be", "[ui][b
     QTest::qWait(300);
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/pf-ld-run.png")));
 }
+
+}  // namespace ui_baselines_gui_test

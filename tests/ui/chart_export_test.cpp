@@ -44,6 +44,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_chart_export_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -645,3 +647,5 @@ TEST_CASE(
     // error vs setting each had entries to check.
     CHECK(checkedViews >= 5);
 }
+
+}  // namespace ui_chart_export_test

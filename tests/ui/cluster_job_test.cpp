@@ -23,6 +23,8 @@
 #include "ui/dialogs/sweep_dialog.h"
 #include "ui_test_support.h"
 
+namespace ui_cluster_job_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -191,3 +193,5 @@ TEST_CASE("Run on a cluster is offered only for sweeps that can be sharded",
     dialog.epsilonEdit()->setText(QStringLiteral("abc"));
     CHECK_FALSE(dialog.clusterButton()->isEnabled());
 }
+
+}  // namespace ui_cluster_job_test

@@ -36,6 +36,8 @@
 #include "ui/shell/panel_wiring.h"
 #include "ui_test_support.h"
 
+namespace ui_controllers_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -377,3 +379,5 @@ TEST_CASE(
     CHECK(finishedEntry(finished, 1)->stoppedByUser);
     training.shutdown();
 }
+
+}  // namespace ui_controllers_test

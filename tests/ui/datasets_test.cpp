@@ -20,6 +20,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_datasets_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -250,3 +252,5 @@ TEST_CASE("Import wizard: preview, roles, full check, and bad files named precis
         CHECK(w.checkError().contains(QString::fromLatin1(bad.expected), Qt::CaseInsensitive));
     }
 }
+
+}  // namespace ui_datasets_test

@@ -24,6 +24,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_diff2_gui_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -153,3 +155,5 @@ TEST_CASE("A round algorithm's live curves are drawn at its rounds, an epoch one
     REQUIRE(byEpoch.line.size() == 20);
     CHECK(byEpoch.line.back().x() == 200.0);
 }
+
+}  // namespace ui_diff2_gui_test

@@ -27,6 +27,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_error_setting_view_test {
+
 using namespace pfa::ui;
 
 namespace {
@@ -301,3 +303,5 @@ TEST_CASE("Sweep views of a results file, saved as a screenshot", "[.view-shot]"
     QTest::qWait(300);
     REQUIRE(panel.grab().save(screenshotPath(qPrintable(qEnvironmentVariable("PFA_VIEW_SHOT")))));
 }
+
+}  // namespace ui_error_setting_view_test

@@ -21,6 +21,8 @@
 #include "ui/runs/session_file.h"
 #include "ui_test_support.h"
 
+namespace ui_export_and_screenshot_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -187,3 +189,5 @@ TEST_CASE("Screenshots for the README", "[ui][screenshot][slow]") {
     CHECK(window->tradeoffChart()->pointCount() == 10);
     CHECK(colouredPixelsInPlotArea(window->tradeoffChart()->view()) >= 10 * 20);
 }
+
+}  // namespace ui_export_and_screenshot_test

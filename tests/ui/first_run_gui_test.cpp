@@ -9,6 +9,8 @@
 #include "ui/panels/live_charts_panel.h"
 #include "ui_test_support.h"
 
+namespace ui_first_run_gui_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -60,3 +62,5 @@ TEST_CASE("First run: a lambda drag in live mode moves the violation visibly", "
     QTest::qWait(300);
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/first-run-lambda-drag.png")));
 }
+
+}  // namespace ui_first_run_gui_test

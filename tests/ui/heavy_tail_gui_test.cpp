@@ -30,6 +30,8 @@
 #include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
+namespace ui_heavy_tail_gui_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -176,3 +178,5 @@ TEST_CASE("The heavy-tails-epsilon preset as a user runs it: excess risk against
     CHECK(views->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/error-vs-epsilon-heavy-tails-preset.png")));
 }
+
+}  // namespace ui_heavy_tail_gui_test

@@ -27,6 +27,8 @@
 #include "ui/runs/session_file.h"
 #include "ui_test_support.h"
 
+namespace ui_import_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -339,3 +341,5 @@ TEST_CASE("Session files: damaged or foreign files are refused in plain words",
               .startsWith(QStringLiteral(
                   "other.pfa is not a PFA Explorer session file: it holds other data.")));
 }
+
+}  // namespace ui_import_test

@@ -31,6 +31,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_input_values_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -336,3 +338,5 @@ TEST_CASE("Class labels, file and column names are shown as text, never as marku
     card->resize(420, 420);
     REQUIRE(card->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/dataset-card-escaped.png")));
 }
+
+}  // namespace ui_input_values_test

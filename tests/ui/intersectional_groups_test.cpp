@@ -24,6 +24,8 @@
 #include "ui/panels/run_details_panel.h"
 #include "ui_test_support.h"
 
+namespace ui_intersectional_groups_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -293,3 +295,5 @@ TEST_CASE(
         CHECK_FALSE(g.small());
     }
 }
+
+}  // namespace ui_intersectional_groups_test

@@ -20,6 +20,8 @@
 #include "ui/panels/epsilon_control.h"
 #include "ui_test_support.h"
 
+namespace ui_lambda_control_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -340,3 +342,5 @@ TEST_CASE("Sweep dialog: λ presets and log:/lin: generators expand to the value
     CHECK(dialog.problem().isEmpty());
     CHECK(dialog.spec().epsilons == std::vector<double>{0.1, 1, 10});
 }
+
+}  // namespace ui_lambda_control_test

@@ -35,6 +35,8 @@
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
+namespace ui_layout_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -459,3 +461,5 @@ TEST_CASE("The sweep views fit their dock at 1280×720 and 1920×1080: no side s
             QStringLiteral("layout-%1x%2-sweep-views.png").arg(size.width()).arg(size.height()));
     }
 }
+
+}  // namespace ui_layout_test

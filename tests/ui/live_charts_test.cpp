@@ -28,6 +28,8 @@
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
+namespace ui_live_charts_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -535,3 +537,5 @@ TEST_CASE("Screenshots: two runs compared, at 1280×720 and 1920×1080",
     CHECK(window->runDetails()->comparisonTable()->isVisibleTo(window->runDetails()));
     CHECK(window->liveCharts()->seriesOf(kError).size() == 2);
 }
+
+}  // namespace ui_live_charts_test

@@ -29,6 +29,8 @@
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
+namespace ui_main_window_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -485,3 +487,5 @@ TEST_CASE("The experiment panel sets the stabilised method's settings and keeps 
     panel.show();
     CHECK(panel.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/experiment-panel-advanced.png")));
 }
+
+}  // namespace ui_main_window_test

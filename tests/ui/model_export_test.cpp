@@ -27,6 +27,8 @@
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
+namespace ui_model_export_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -248,3 +250,5 @@ TEST_CASE("Export model: training again is offered only on the run's own data", 
     CHECK(dialog->exportButton()->isDefault());
     dialog->reject();
 }
+
+}  // namespace ui_model_export_test

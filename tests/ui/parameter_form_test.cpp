@@ -25,6 +25,8 @@
 #include "ui/panels/epsilon_control.h"
 #include "ui_test_support.h"
 
+namespace ui_parameter_form_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -441,3 +443,5 @@ TEST_CASE("Parameter form: the panel at dock width, Advanced open (screenshots)"
         CHECK(panel.grab().save(path));
     }
 }
+
+}  // namespace ui_parameter_form_test

@@ -13,6 +13,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_ppsgd_gui_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -69,3 +71,5 @@ TEST_CASE("ppsgd on data without users is refused in the window, saying how to g
     CHECK(window->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/ppsgd-without-users-1280x720.png")));
 }
+
+}  // namespace ui_ppsgd_gui_test

@@ -30,6 +30,8 @@
 #include "ui/shell/presenter_controls.h"
 #include "ui_test_support.h"
 
+namespace ui_presentation_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -354,3 +356,5 @@ TEST_CASE(
     WARN("the instructor's lecture took " << clock.elapsed() / 1000.0 << " s, "
                                           << window->historyModel()->rowCount() << " runs");
 }
+
+}  // namespace ui_presentation_test

@@ -24,6 +24,8 @@
 #include "ui/dialogs/privacy_audit_dialog.h"
 #include "ui_test_support.h"
 
+namespace ui_privacy_audit_gui_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -213,3 +215,5 @@ TEST_CASE("Screenshots of the privacy audit", "[.][audit-screenshots]") {
     QTest::qWait(200);
     CHECK(dialog.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/privacy-audit-broken.png")));
 }
+
+}  // namespace ui_privacy_audit_gui_test

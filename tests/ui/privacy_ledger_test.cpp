@@ -40,6 +40,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_privacy_ledger_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -383,3 +385,5 @@ TEST_CASE("Sweep views show published-calibration runs at their certified epsilo
                   QStringLiteral("dp"));
     CHECK(heat.filledCells() == 4);  // published and conservative ε = 1 are separate rows
 }
+
+}  // namespace ui_privacy_ledger_test

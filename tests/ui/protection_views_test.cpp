@@ -25,6 +25,8 @@
 #include "ui/runs/run_history_view.h"
 #include "ui_test_support.h"
 
+namespace ui_protection_views_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -211,3 +213,5 @@ TEST_CASE("Runs of different protection: every comparing view names each and war
         [&] { return window->runDetails()->summaryText().contains(QStringLiteral("⚠")); }, 60000));
     CHECK(window->runDetails()->summaryText().contains(QStringLiteral("different protection")));
 }
+
+}  // namespace ui_protection_views_test

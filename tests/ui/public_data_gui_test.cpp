@@ -32,6 +32,8 @@
 #include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
+namespace ui_public_data_gui_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -177,3 +179,5 @@ TEST_CASE("The public-data-epsilon preset runs from the window with its rates dr
     CHECK(views->grab().save(
         QStringLiteral(PFA_SCREENSHOT_DIR "/error-vs-epsilon-public-data-preset.png")));
 }
+
+}  // namespace ui_public_data_gui_test

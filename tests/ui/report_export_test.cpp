@@ -11,6 +11,8 @@
 
 #include "ui_test_support.h"
 
+namespace ui_report_export_test {
+
 using namespace pfa::ui;
 
 TEST_CASE("File > Export report writes the PDF and HTML report of a run", "[ui][report]") {
@@ -62,3 +64,5 @@ TEST_CASE("File > Export report writes the PDF and HTML report of a run", "[ui][
     CHECK(finished.at(2).at(1).toString().contains(QStringLiteral("could not be written")));
     CHECK_FALSE(QFile::exists(nowhere));
 }
+
+}  // namespace ui_report_export_test

@@ -37,6 +37,8 @@
 #include "ui/support/worker_priority.h"
 #include "ui_test_support.h"
 
+namespace ui_sweep_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -487,3 +489,5 @@ TEST_CASE(
     CHECK(presets->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/sweep-presets-menu.png")));
     presets->close();
 }
+
+}  // namespace ui_sweep_test

@@ -32,6 +32,8 @@
 #include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
+namespace ui_sweep_views_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -500,3 +502,5 @@ TEST_CASE("Sweep views count runs, not the points of a run's own curve",
     INFO(status.toStdString());
     CHECK(status.startsWith(QStringLiteral("8 run(s), %1 points").arg(points)));
 }
+
+}  // namespace ui_sweep_views_test

@@ -21,6 +21,8 @@
 #include "ui/shell/guided_tour.h"
 #include "ui_test_support.h"
 
+namespace ui_teaching_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -522,3 +524,5 @@ TEST_CASE("The teaching panel says who adds the noise and what personalisation k
     CHECK_FALSE(fermi.contains(QStringLiteral("Who is trusted")));
     CHECK_FALSE(fermi.contains(QStringLiteral("Personalisation")));
 }
+
+}  // namespace ui_teaching_test

@@ -30,6 +30,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_tradeoff_chart_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -685,3 +687,5 @@ TEST_CASE(
     QTest::qWait(50);
     CHECK(chart.grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/tradeoff-trust-models.png")));
 }
+
+}  // namespace ui_tradeoff_chart_test

@@ -32,6 +32,8 @@
 #include "ui/panels/sweep_views_panel.h"
 #include "ui_test_support.h"
 
+namespace ui_unit_views_test {
+
 using namespace pfa::ui;
 
 namespace {
@@ -504,3 +506,5 @@ TEST_CASE("Side by side, the runs' own setting that differs is listed: the trust
         CHECK(table->item(r, 0)->text() !=
               QString::fromStdString(pfa::findParameter("trust")->label));
 }
+
+}  // namespace ui_unit_views_test

@@ -27,6 +27,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_units_data_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -401,3 +403,5 @@ TEST_CASE("A silo split chosen in the panel reaches the loaded data and the card
     CHECK(panel->problem().contains(QStringLiteral("the data has 7500")));
     CHECK_FALSE(window->runAction()->isEnabled());
 }
+
+}  // namespace ui_units_data_test

@@ -10,6 +10,8 @@
 #include "ui/panels/experiment_panel.h"
 #include "ui_test_support.h"
 
+namespace ui_user_level_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -55,3 +57,5 @@ TEST_CASE("user-level-dp-sgd: trains on Parkinsons, one person per user",
           std::string::npos);
     CHECK(window->grab().save(QStringLiteral(PFA_SCREENSHOT_DIR "/user-level-parkinsons.png")));
 }
+
+}  // namespace ui_user_level_test

@@ -16,6 +16,8 @@
 #include "ui/runs/run_history_model.h"
 #include "ui_test_support.h"
 
+namespace ui_wheel_test {
+
 using namespace pfa::ui;
 using namespace pfa::ui::test;
 
@@ -93,3 +95,5 @@ TEST_CASE(
     wheelOver(epsilon, 1);
     CHECK(epsilon->value() != epsilonPosition);
 }
+
+}  // namespace ui_wheel_test
