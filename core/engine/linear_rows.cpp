@@ -118,6 +118,112 @@ struct AddKernel {
     }
 };
 
+/// Eight floats as one vector (one AVX2 operation, two halves of four without).
+using EightFloats = float __attribute__((vector_size(8 * sizeof(float))));
+
+/// The eight floats from p (any alignment).
+[[gnu::always_inline]] inline EightFloats loadEight(const float* p) {
+    EightFloats v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/// The single-precision scores of R rows (1 ≤ R ≤ 8), as linearRowScoresSingle states.
+template <int R>
+[[gnu::always_inline]] inline void scoreSingleRows(const SingleLinearRows& X, const long* rows,
+                                                   const float* w, double* scores) {
+    const long d = X.features, body = d - d % 8;
+    const float* x[R];
+    EightFloats sum[R];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        x[r] = X.data + rows[r] * X.stride;
+        sum[r] = EightFloats{};
+    }
+    for (long j = 0; j < body; j += 8) {
+        const EightFloats wj = loadEight(w + j);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) sum[r] = sum[r] + loadEight(x[r] + j) * wj;
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        const EightFloats v = sum[r];
+        float s = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+        for (long j = body; j < d; ++j) s = s + x[r][j] * w[j];
+        scores[r] = static_cast<double>(s);
+    }
+}
+
+/// g += scales[k]·x_k for R single-precision rows (1 ≤ R ≤ 8), converted exactly.
+template <int R>
+[[gnu::always_inline]] inline void addSingleRows(const SingleLinearRows& X, const long* rows,
+                                                 const double* scales, double* g) {
+    const long d = X.features, body = d - d % 4;
+    const float* x[R];
+    Lanes scale[R];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        x[r] = X.data + rows[r] * X.stride;
+        scale[r] = Lanes{scales[r], scales[r], scales[r], scales[r]};
+    }
+    for (long j = 0; j < body; j += 4) {
+        Lanes gj = load(g + j);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) gj = gj + scale[r] * load(x[r] + j);
+        store(g + j, gj);
+    }
+    for (long j = body; j < d; ++j) {
+        double gj = g[j];
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) gj = gj + scales[r] * static_cast<double>(x[r][j]);
+        g[j] = gj;
+    }
+}
+
+/// linearRowScoresSingle's work for byGroups.
+struct SingleScoreKernel {
+    const SingleLinearRows& X;
+    const long* batch;
+    const float* w;
+    double* scores;
+    template <int R>
+    [[gnu::always_inline]] void rows(long k) const {
+        scoreSingleRows<R>(X, batch + k, w, scores + k);
+    }
+};
+
+/// addScaledSingleRows' work for byGroups.
+struct SingleAddKernel {
+    const SingleLinearRows& X;
+    const long* batch;
+    const double* scales;
+    double* g;
+    template <int R>
+    [[gnu::always_inline]] void rows(long k) const {
+        addSingleRows<R>(X, batch + k, scales + k, g);
+    }
+};
+
+void singleScoresBaseline(const SingleLinearRows& X, const long* rows, long count, const float* w,
+                          double* scores) {
+    byGroups<8>(count, SingleScoreKernel{X, rows, w, scores});
+}
+
+[[gnu::target("avx2")]] void singleScoresAvx2(const SingleLinearRows& X, const long* rows,
+                                              long count, const float* w, double* scores) {
+    byGroups<8>(count, SingleScoreKernel{X, rows, w, scores});
+}
+
+void singleAddBaseline(const SingleLinearRows& X, const long* rows, long count,
+                       const double* scales, double* g) {
+    byGroups<8>(count, SingleAddKernel{X, rows, scales, g});
+}
+
+[[gnu::target("avx2")]] void singleAddAvx2(const SingleLinearRows& X, const long* rows, long count,
+                                           const double* scales, double* g) {
+    byGroups<8>(count, SingleAddKernel{X, rows, scales, g});
+}
+
 void scoresBaseline(const LinearRows& X, const long* rows, long count, const double* w,
                     double* scores) {
     byGroups<8>(count, ScoreKernel{X, rows, w, scores});
@@ -175,6 +281,23 @@ void linearRowScores(const LinearRows& X, const long* rows, long count, const do
 void addScaledRows(const LinearRows& X, const long* rows, long count, const double* scales,
                    double* g) {
     (avx2Enabled() ? addAvx2 : addBaseline)(X, rows, count, scales, g);
+}
+
+void linearRowScoresSingle(const SingleLinearRows& X, const long* rows, long count, const float* w,
+                           double* scores) {
+    (avx2Enabled() ? singleScoresAvx2 : singleScoresBaseline)(X, rows, count, w, scores);
+}
+
+double singleRowScoreInDouble(const SingleLinearRows& X, long row, const double* w) {
+    const float* x = X.data + row * X.stride;
+    double s = 0.0;
+    for (long j = 0; j < X.features; ++j) s = s + static_cast<double>(x[j]) * w[j];
+    return s;
+}
+
+void addScaledSingleRows(const SingleLinearRows& X, const long* rows, long count,
+                         const double* scales, double* g) {
+    (avx2Enabled() ? singleAddAvx2 : singleAddBaseline)(X, rows, count, scales, g);
 }
 
 }  // namespace pfa

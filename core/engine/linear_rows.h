@@ -34,4 +34,22 @@ void addScaledRows(const LinearRows& X, const long* rows, long count, const doub
 void unpackRows(const SingleLinearRows& X, const long* rows, long count, double* out,
                 long outStride);
 
+/// scores[k] = Σ_j x_{rows[k], j}·w_j computed in SINGLE precision (w: `features` floats),
+/// converted to double, for k < count: eight running float sums (sum l takes features 8q + l,
+/// each term a multiplication then an addition, from +0), folded as
+/// ((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇)), then the last features mod 8 added one at
+/// a time. Eight values per instruction with AVX2, and the rows read as stored (no unpacking);
+/// the same bits with AVX2 or without.
+void linearRowScoresSingle(const SingleLinearRows& X, const long* rows, long count, const float* w,
+                           double* scores);
+
+/// The score of row `row` of X computed in double (each value converted exactly, w in double,
+/// added in feature order): for a row whose single-precision score is not finite.
+double singleRowScoreInDouble(const SingleLinearRows& X, long row, const double* w);
+
+/// addScaledRows for rows stored in single precision, each value converted to double exactly:
+/// the bits of unpackRows followed by addScaledRows.
+void addScaledSingleRows(const SingleLinearRows& X, const long* rows, long count,
+                         const double* scales, double* g);
+
 }  // namespace pfa

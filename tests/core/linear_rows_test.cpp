@@ -1,7 +1,7 @@
 // The batch kernels of the linear models (core/engine/linear_rows.h): each row's score in its
 // stated order and the gradient sums in the order of adding the rows one by one, the same bits
-// with AVX2 or with the baseline instructions; single-precision rows, unpacked, as double rows
-// holding the same values.
+// with AVX2 or with the baseline instructions; single-precision rows, unpacked or added as
+// stored, as double rows holding the same values; single-precision scores in their float order.
 #include "core/engine/linear_rows.h"
 
 #include <catch2/catch.hpp>
@@ -35,6 +35,25 @@ double referenceScore(const double* x, const double* w, long d) {
 }
 
 bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+/// The score of one single-precision row in linearRowScoresSingle's stated order, in float, one
+/// operation at a time.
+double referenceSingleScore(const float* x, const float* w, long d) {
+    float lane[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    const long body = d - d % 8;
+    for (long j = 0; j < body; ++j) {
+        const float term = x[j] * w[j];
+        lane[j % 8] = lane[j % 8] + term;
+    }
+    const float low = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+    const float high = (lane[4] + lane[5]) + (lane[6] + lane[7]);
+    float s = low + high;
+    for (long j = body; j < d; ++j) {
+        const float term = x[j] * w[j];
+        s = s + term;
+    }
+    return static_cast<double>(s);
+}
 
 struct Rows {
     long features, stride;
@@ -178,6 +197,97 @@ TEST_CASE("Single-precision rows, unpacked, give the bits of double rows holding
                 for (long j = 0; j < d; ++j)
                     differing += !sameBits(sum[static_cast<std::size_t>(j)],
                                            expectedSum[static_cast<std::size_t>(j)]);
+                INFO("d = " << d << ", rows " << count << ", baseline " << baseline);
+                CHECK(differing == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE(
+    "A single-precision score is summed in float in its stated order, alike with AVX2 and "
+    "without",
+    "[linear-rows]") {
+    for (const long d : {1L, 3L, 7L, 8L, 9L, 15L, 16L, 200L, 203L}) {
+        for (const long count : {1L, 2L, 3L, 4L, 5L, 7L, 9L, 32L}) {
+            const Rows r = randomRows(40, d, count, static_cast<std::uint64_t>(d * 100 + count));
+            // The rows in single precision, with padding that must not be read (NaN).
+            const long stride = d + 3;
+            std::vector<float> single(static_cast<std::size_t>(40 * stride), NAN);
+            for (long i = 0; i < 40; ++i)
+                for (long j = 0; j < d; ++j)
+                    single[static_cast<std::size_t>(i * stride + j)] =
+                        static_cast<float>(r.values[static_cast<std::size_t>(i * r.stride + j)]);
+            const SingleLinearRows S{single.data(), stride, d};
+            std::vector<float> w(static_cast<std::size_t>(d));
+            std::mt19937_64 engine(static_cast<std::uint64_t>(d));
+            std::uniform_real_distribution<float> unit(-3.0f, 3.0f);
+            for (float& v : w) v = unit(engine);
+            for (const bool baseline : {false, true}) {
+                useBaselineInstructionsOnly(baseline);
+                std::vector<double> scores(static_cast<std::size_t>(count), -1.0);
+                linearRowScoresSingle(S, r.batch.data(), count, w.data(), scores.data());
+                useBaselineInstructionsOnly(false);
+                long differing = 0;
+                for (long k = 0; k < count; ++k) {
+                    const float* row =
+                        single.data() + r.batch[static_cast<std::size_t>(k)] * stride;
+                    differing += !sameBits(scores[static_cast<std::size_t>(k)],
+                                           referenceSingleScore(row, w.data(), d));
+                }
+                INFO("d = " << d << ", rows " << count << ", baseline " << baseline);
+                CHECK(differing == 0);
+            }
+            // In double, in feature order: the fallback for scores beyond float's range.
+            std::vector<double> wDouble(w.begin(), w.end());
+            const long row = r.batch.front();
+            double expected = 0.0;
+            for (long j = 0; j < d; ++j) {
+                const double term =
+                    static_cast<double>(single[static_cast<std::size_t>(row * stride + j)]) *
+                    wDouble[static_cast<std::size_t>(j)];
+                expected = expected + term;
+            }
+            CHECK(sameBits(singleRowScoreInDouble(S, row, wDouble.data()), expected));
+        }
+    }
+}
+
+TEST_CASE("Single-precision rows added as stored give the bits of the rows unpacked",
+          "[linear-rows]") {
+    for (const long d : {1L, 3L, 4L, 6L, 200L, 201L}) {
+        for (const long count : {1L, 2L, 3L, 5L, 8L, 13L, 64L}) {
+            const Rows r = randomRows(30, d, count, static_cast<std::uint64_t>(11 * d + count));
+            const long stride = d + 2;
+            std::vector<float> single(static_cast<std::size_t>(30 * stride), NAN);
+            for (long i = 0; i < 30; ++i)
+                for (long j = 0; j < d; ++j)
+                    single[static_cast<std::size_t>(i * stride + j)] =
+                        static_cast<float>(r.values[static_cast<std::size_t>(i * r.stride + j)]);
+            const SingleLinearRows S{single.data(), stride, d};
+            std::mt19937_64 engine(static_cast<std::uint64_t>(count));
+            std::uniform_real_distribution<double> unit(-2.0, 2.0);
+            std::vector<double> scales(static_cast<std::size_t>(count)),
+                start(static_cast<std::size_t>(d));
+            for (double& s : scales) s = unit(engine) * std::exp2(unit(engine) * 10.0);
+            for (double& g : start) g = unit(engine);
+            // The reference: the rows unpacked, then added by the double kernel.
+            std::vector<double> unpacked(static_cast<std::size_t>(count * d));
+            unpackRows(S, r.batch.data(), count, unpacked.data(), d);
+            std::vector<long> block(static_cast<std::size_t>(count));
+            for (long k = 0; k < count; ++k) block[static_cast<std::size_t>(k)] = k;
+            std::vector<double> expected = start;
+            addScaledRows({unpacked.data(), d, d}, block.data(), count, scales.data(),
+                          expected.data());
+            for (const bool baseline : {false, true}) {
+                useBaselineInstructionsOnly(baseline);
+                std::vector<double> g = start;
+                addScaledSingleRows(S, r.batch.data(), count, scales.data(), g.data());
+                useBaselineInstructionsOnly(false);
+                long differing = 0;
+                for (long j = 0; j < d; ++j)
+                    differing += !sameBits(g[static_cast<std::size_t>(j)],
+                                           expected[static_cast<std::size_t>(j)]);
                 INFO("d = " << d << ", rows " << count << ", baseline " << baseline);
                 CHECK(differing == 0);
             }
