@@ -3,7 +3,9 @@
 // evaluation of the Poisson-subsampled Gaussian RDP formula written out here, ε = ∞ is plain
 // SGD bit for bit, and without privacy it learns the Gaussian linear model. Single-precision
 // rows (row-precision single) train as the double path on the rounded rows, change the results
-// far less than the noise does, and leave ε and the keys of runs in double unchanged.
+// far less than the noise does, and leave ε and the keys of runs in double unchanged; scores in
+// single precision (row-precision single-scores) as well, with a score beyond float's range
+// computed in double.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -267,30 +269,37 @@ TEST_CASE("Linear DP-SGD with single-precision rows runs as on the rows rounded 
     }
 }
 
-TEST_CASE("row-precision names a run only when single, and leaves its epsilon unchanged",
+TEST_CASE("row-precision names a run only when not double, and leaves its epsilon unchanged",
           "[dp-sgd-linear]") {
     const DataSplit data = test::linearSplit(2000, 12);
     for (const std::string algorithm : {"dp-sgd-linear", "semi-dp-sgd"}) {
-        TrainConfig plain = linearConfig(1.0);
-        plain.algorithm = algorithm;
-        TrainConfig single = plain;
-        single.extra["row-precision"] = "single";
-        const RunResult a = test::runQuietly(single, data);
-        const RunResult b = test::runQuietly(plain, data);
-        INFO(algorithm);
-        REQUIRE(a.status == RunStatus::Completed);
-        CHECK(a.privacy.epsilonSpent == b.privacy.epsilonSpent);
-        CHECK(a.privacy.noiseMultiplier == b.privacy.noiseMultiplier);
-        const TrainConfig singleResolved =
-            prepareRun(findAlgorithm(algorithm), single, data).config();
-        const TrainConfig plainResolved =
-            prepareRun(findAlgorithm(algorithm), plain, data).config();
-        CHECK(runKey("synthetic-linear", singleResolved) !=
-              runKey("synthetic-linear", plainResolved));
-        // Runs in double keep the keys (and so the noise) they had before the setting existed.
-        CHECK(runKey("synthetic-linear", plainResolved).find("row-precision") == std::string::npos);
-        CHECK(runKey("synthetic-linear", singleResolved).find("row-precision=single") !=
-              std::string::npos);
+        for (const std::string precision : {"single", "single-scores"}) {
+            TrainConfig plain = linearConfig(1.0);
+            plain.algorithm = algorithm;
+            TrainConfig single = plain;
+            single.extra["row-precision"] = precision;
+            const RunResult a = test::runQuietly(single, data);
+            const RunResult b = test::runQuietly(plain, data);
+            INFO(algorithm << ", " << precision);
+            REQUIRE(a.status == RunStatus::Completed);
+            CHECK(a.privacy.epsilonSpent == b.privacy.epsilonSpent);
+            CHECK(a.privacy.noiseMultiplier == b.privacy.noiseMultiplier);
+            const TrainConfig singleResolved =
+                prepareRun(findAlgorithm(algorithm), single, data).config();
+            const TrainConfig plainResolved =
+                prepareRun(findAlgorithm(algorithm), plain, data).config();
+            CHECK(runKey("synthetic-linear", singleResolved) !=
+                  runKey("synthetic-linear", plainResolved));
+            // Runs in double keep the keys (and so the noise) they had before the setting existed.
+            CHECK(runKey("synthetic-linear", plainResolved).find("row-precision") ==
+                  std::string::npos);
+            // Named exactly (single is not read as a prefix of single-scores).
+            const std::string key = runKey("synthetic-linear", singleResolved);
+            const std::string named = "row-precision=" + precision;
+            const std::size_t at = key.find(named);
+            REQUIRE(at != std::string::npos);
+            CHECK((at + named.size() == key.size() || key[at + named.size()] == ';'));
+        }
     }
 }
 
@@ -328,6 +337,67 @@ TEST_CASE("Single-precision rows change linear DP-SGD's results far less than it
     REQUIRE(spread > 1e-3);  // the noise moves the result: the comparison means something
     CHECK(largest > 0.0);    // the rows were rounded: single precision is not a no-op
     CHECK(largest < 1e-3 * spread);
+}
+
+TEST_CASE("Single-precision scores change linear DP-SGD's results far less than its noise does",
+          "[dp-sgd-linear]") {
+    // Same batches, same noise: each run with its scores in single precision against the same
+    // run with single-precision rows and double scores (the only difference is the scores'
+    // rounding, about 1e-7 of each score). Far below the spread over seeds, with and without
+    // public rows (whose scores are computed the same way).
+    const DataSplit data = test::linearSplit(4000, 50);
+    for (const double publicShare : {0.0, 0.1}) {
+        std::vector<double> singleMse, differences;
+        for (std::uint64_t seed = 0; seed < 12; ++seed) {
+            TrainConfig config = linearConfig(1.0);
+            config.seed = seed;
+            config.epochs = 5;
+            LinearSgdSetup scores = linearSetup(config, data, publicShare);
+            scores.singlePrecisionRows = true;
+            scores.singlePrecisionScores = true;
+            LinearSgdSetup single = scores;
+            single.singlePrecisionScores = false;
+            const RunResult a = trainWithStreams(scores, data, config, data);
+            const RunResult b = trainWithStreams(single, data, config, data);
+            REQUIRE(a.status == RunStatus::Completed);
+            REQUIRE(b.status == RunStatus::Completed);
+            singleMse.push_back(b.regression.testMse);
+            differences.push_back(a.regression.testMse - b.regression.testMse);
+        }
+        double mean = 0.0;
+        for (const double m : singleMse) mean += m / static_cast<double>(singleMse.size());
+        double variance = 0.0;
+        for (const double m : singleMse)
+            variance += (m - mean) * (m - mean) / static_cast<double>(singleMse.size() - 1);
+        const double spread = std::sqrt(variance);
+        double largest = 0.0;
+        for (const double d : differences) largest = std::max(largest, std::abs(d));
+        INFO("public share " << publicShare << ": spread over seeds " << spread
+                             << ", largest difference " << largest);
+        REQUIRE(spread > 1e-3);  // the noise moves the result: the comparison means something
+        CHECK(largest > 0.0);    // the scores were rounded: not a no-op
+        CHECK(largest < 1e-3 * spread);
+    }
+}
+
+TEST_CASE("A single-precision score beyond float's range is computed in double, never added as NaN",
+          "[dp-sgd-linear]") {
+    // Rows of 1e37 and a model started at 100 in every weight: each score (six terms of 1e39) is
+    // +∞ in single precision. Computed in double instead, it is finite, the row's gradient is
+    // clipped like any other, and the run trains on (without the fallback its released sums
+    // would be NaN and the run would diverge).
+    DataSplit data = test::linearSplit(2000, 6);
+    for (Eigen::Index i = 0; i < data.train.rows(); i += 3) data.train.X.row(i).setConstant(1e37);
+    TrainConfig config = linearConfig(1.0);
+    config.epochs = 2;
+    LinearSgdSetup setup = linearSetup(config, data, 0.0);
+    setup.singlePrecisionRows = true;
+    setup.singlePrecisionScores = true;
+    setup.start = Eigen::VectorXd::Constant(data.train.features() + 1, 100.0);
+    const RunResult run = trainWithStreams(setup, data, config, data);
+    CHECK(run.status == RunStatus::Completed);
+    CHECK(run.theta.allFinite());
+    CHECK(run.privacy.epsilonSpent <= 1.0);
 }
 
 TEST_CASE("Single-precision rows saturate values beyond float's range instead of adding NaN",

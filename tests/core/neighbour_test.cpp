@@ -283,6 +283,9 @@ std::vector<Claim> allClaims(long& privateAlgorithms) {
             if (readsParameter(algorithm, "row-precision")) {
                 Claim single = c;
                 single.config.extra["row-precision"] = "single";
+                claims.push_back(single);
+                // … and each row's score in single precision: it only sets that row's scale.
+                single.config.extra["row-precision"] = "single-scores";
                 claims.push_back(std::move(single));
             }
             // A nested sample shared by runs at any public share (add/remove only): each run's

@@ -601,6 +601,43 @@ TEST_CASE("Linear DP-SGD runs at every public share train together on one nested
     CHECK_THROWS_WITH(test::runQuietly(replace, data), Catch::Contains("add/remove"));
 }
 
+TEST_CASE(
+    "Runs with single-precision scores on one nested sample equal each run alone, bit for bit",
+    "[dp-sgd-linear][semi-dp-sgd][together][shared-batches]") {
+    // row-precision single-scores: the group reads each chunk's rows as stored for every run
+    // (no block of double rows), the public batches too; each run bit for bit as alone, also
+    // beside a run with double scores in the same sweep item (trained as a group of its own).
+    const DataSplit data = test::linearSplit(2000, 6);
+    const auto scores = [](TrainConfig c) {
+        c.extra["shared-sample"] = "nested";
+        c.extra["row-precision"] = "single-scores";
+        return c;
+    };
+    std::vector<TrainConfig> configs = {
+        scores(linearConfig("dp-sgd-linear", 1.0)), scores(linearConfig("semi-dp-sgd", 1.0)),
+        scores(linearConfig("semi-dp-sgd", 2.0)), scores(linearConfig("semi-dp-sgd", 1.0)),
+        scores(linearConfig("semi-dp-sgd", 1.0))};
+    configs[1].extra["public-share"] = "0";
+    configs[2].extra["public-share"] = "0.05";
+    configs[2].extra["weight-rule"] = "per-run";
+    configs[3].extra["public-share"] = "0.3";
+    configs[4].extra["public-share"] = "0.3";
+    configs[4].extra["row-precision"] = "single";  // double scores
+    const std::vector<RunResult> trained = together(configs, data);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        INFO("run " << i);
+        requireIdentical(trained[i], test::runQuietly(configs[i], data));
+        REQUIRE(trained[i].status == RunStatus::Completed);
+        CHECK(trained[i].privacy.accounting.nestedSample);
+    }
+    // The same run with double scores: other bits (the setting does something), same ε.
+    CHECK(trained[4].theta != trained[3].theta);
+    CHECK(trained[4].privacy.epsilonSpent == trained[3].privacy.epsilonSpent);
+    // One sweep item for all of them.
+    const auto key = [&](const TrainConfig& config) { return sweepGroupKey(config, data); };
+    for (const std::size_t i : {1, 2, 3, 4}) CHECK(key(configs[i]) == key(configs[0]));
+}
+
 TEST_CASE("A linear DP-SGD run on shared batches learns what it learns on its own",
           "[dp-sgd-linear][semi-dp-sgd][together][shared-batches]") {
     // With almost no noise, by-seed and own batches differ only in their draws: the shared pass

@@ -49,6 +49,10 @@ struct LinearSgdSetup {
     /// Read the training rows from a single-precision copy (row-precision single): half the
     /// memory traffic; the arithmetic and the clip stay in double, on the rounded rows.
     bool singlePrecisionRows = false;
+    /// With singlePrecisionRows, also compute each row's score xᵀw in single precision
+    /// (row-precision single-scores), reading the rows as stored: the score only chooses the
+    /// row's gradient scale, so the clip, the sum and the guarantee stay as in double.
+    bool singlePrecisionScores = false;
     /// > 0 when the run's private batches come from a NESTED shared sample (shared-sample
     /// nested): at each step every training row joins an envelope sample with this probability
     /// (Poisson) and draws a level uniform on [0, envelopeRate); the run's batch is its private
