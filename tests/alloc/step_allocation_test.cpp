@@ -192,21 +192,24 @@ TEST_CASE("No heap allocation inside a step of linear DP-SGD and semi-DP SGD", "
     const DataSplit data = splitAndEncode(generateSynthetic(options));
     for (const char* algorithm : {"dp-sgd-linear", "semi-dp-sgd"}) {
         for (const double epsilon : {1.0, static_cast<double>(INFINITY)}) {
-            INFO(algorithm << " epsilon " << epsilon);
-            TrainConfig config;
-            config.algorithm = algorithm;
-            config.epsilon = epsilon;
-            config.lambda = 0.0;
-            config.epochs = 3;
-            config.batchSize = 64;
-            if (std::string(algorithm) == "semi-dp-sgd")
-                config.extra["public-share"] = "0.1";  // α automatic
-            AllocationProbe probe;
-            CancelToken cancel;
-            const RunResult result = runAlgorithm(config, data, probe, cancel);
-            REQUIRE(result.status == RunStatus::Completed);
-            REQUIRE(probe.intervals > 30);
-            CHECK(probe.allocatingIntervals == 0);
+            for (const char* precision : {"double", "single", "single-scores"}) {
+                INFO(algorithm << " epsilon " << epsilon << " row-precision " << precision);
+                TrainConfig config;
+                config.algorithm = algorithm;
+                config.epsilon = epsilon;
+                config.lambda = 0.0;
+                config.epochs = 3;
+                config.batchSize = 64;
+                config.extra["row-precision"] = precision;
+                if (std::string(algorithm) == "semi-dp-sgd")
+                    config.extra["public-share"] = "0.1";  // α automatic
+                AllocationProbe probe;
+                CancelToken cancel;
+                const RunResult result = runAlgorithm(config, data, probe, cancel);
+                REQUIRE(result.status == RunStatus::Completed);
+                REQUIRE(probe.intervals > 30);
+                CHECK(probe.allocatingIntervals == 0);
+            }
         }
     }
 }

@@ -379,6 +379,7 @@ public:
         m_average = m_w;
         m_gp.resize(width);
         m_gq.resize(width);
+        if (m_s.singlePrecisionScores) m_wSingle.resize(static_cast<std::size_t>(width - 1));
         m_session.setEpsilonSoFar(member.epsilonAfter);
         m_session.result().dataset = data.train.name;
     }
@@ -425,8 +426,7 @@ public:
             // The model's weights for the single-precision scores, saturated as the rows are
             // (an infinite weight would make 0·∞ = NaN of a zero feature).
             constexpr double kLargest = std::numeric_limits<float>::max();
-            const Eigen::Index d = m_w.size() - 1;
-            m_wSingle.resize(static_cast<std::size_t>(d));
+            const Eigen::Index d = m_w.size() - 1;  // m_wSingle's size, set once
             for (Eigen::Index j = 0; j < d; ++j)
                 m_wSingle[static_cast<std::size_t>(j)] =
                     static_cast<float>(std::clamp(m_w(j), -kLargest, kLargest));
