@@ -975,7 +975,7 @@ ParamSpec rowPrecisionParameter() {
                    "gradients are still computed in double, "
                    "and each clip bounds the rounded row actually added, so the privacy "
                    "guarantee is unchanged"},
-                  {"single-scores", "single, scores in single (fastest)",
+                  {"single-scores", "single scores (fastest)",
                    "the single-precision copy as above, and each row's score (its features times "
                    "the weights, which only sets how much of that row's gradient is added) "
                    "computed in single precision too: eight values per instruction, and the rows "
