@@ -39,12 +39,13 @@ template <int R>
     }
 }
 
-/// g += scales[k]·x_k for R rows (1 ≤ R ≤ 8), in row order for every entry.
-template <int R>
-[[gnu::always_inline]] inline void addRows(const LinearRows& X, const long* rows,
+/// g += scales[k]·x_k for R rows (1 ≤ R ≤ 8), in row order for every entry; rows in single
+/// precision are converted to double exactly as they are read.
+template <int R, typename Value>
+[[gnu::always_inline]] inline void addRows(const LinearRowsOf<Value>& X, const long* rows,
                                            const double* scales, double* g) {
     const long d = X.features, body = d - d % 4;
-    const double* x[R];
+    const Value* x[R];
     Lanes scale[R];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
@@ -106,9 +107,10 @@ struct ScoreKernel {
     }
 };
 
-/// addScaledRows' work for byGroups.
+/// addScaledRows' (and addScaledSingleRows') work for byGroups.
+template <typename Value>
 struct AddKernel {
-    const LinearRows& X;
+    const LinearRowsOf<Value>& X;
     const long* batch;
     const double* scales;
     double* g;
@@ -154,32 +156,6 @@ template <int R>
     }
 }
 
-/// g += scales[k]·x_k for R single-precision rows (1 ≤ R ≤ 8), converted exactly.
-template <int R>
-[[gnu::always_inline]] inline void addSingleRows(const SingleLinearRows& X, const long* rows,
-                                                 const double* scales, double* g) {
-    const long d = X.features, body = d - d % 4;
-    const float* x[R];
-    Lanes scale[R];
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) {
-        x[r] = X.data + rows[r] * X.stride;
-        scale[r] = Lanes{scales[r], scales[r], scales[r], scales[r]};
-    }
-    for (long j = 0; j < body; j += 4) {
-        Lanes gj = load(g + j);
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) gj = gj + scale[r] * load(x[r] + j);
-        store(g + j, gj);
-    }
-    for (long j = body; j < d; ++j) {
-        double gj = g[j];
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) gj = gj + scales[r] * static_cast<double>(x[r][j]);
-        g[j] = gj;
-    }
-}
-
 /// linearRowScoresSingle's work for byGroups.
 struct SingleScoreKernel {
     const SingleLinearRows& X;
@@ -189,18 +165,6 @@ struct SingleScoreKernel {
     template <int R>
     [[gnu::always_inline]] void rows(long k) const {
         scoreSingleRows<R>(X, batch + k, w, scores + k);
-    }
-};
-
-/// addScaledSingleRows' work for byGroups.
-struct SingleAddKernel {
-    const SingleLinearRows& X;
-    const long* batch;
-    const double* scales;
-    double* g;
-    template <int R>
-    [[gnu::always_inline]] void rows(long k) const {
-        addSingleRows<R>(X, batch + k, scales + k, g);
     }
 };
 
@@ -216,12 +180,12 @@ void singleScoresBaseline(const SingleLinearRows& X, const long* rows, long coun
 
 void singleAddBaseline(const SingleLinearRows& X, const long* rows, long count,
                        const double* scales, double* g) {
-    byGroups<8>(count, SingleAddKernel{X, rows, scales, g});
+    byGroups<8>(count, AddKernel<float>{X, rows, scales, g});
 }
 
 [[gnu::target("avx2")]] void singleAddAvx2(const SingleLinearRows& X, const long* rows, long count,
                                            const double* scales, double* g) {
-    byGroups<8>(count, SingleAddKernel{X, rows, scales, g});
+    byGroups<8>(count, AddKernel<float>{X, rows, scales, g});
 }
 
 void scoresBaseline(const LinearRows& X, const long* rows, long count, const double* w,
@@ -236,12 +200,12 @@ void scoresBaseline(const LinearRows& X, const long* rows, long count, const dou
 
 void addBaseline(const LinearRows& X, const long* rows, long count, const double* scales,
                  double* g) {
-    byGroups<8>(count, AddKernel{X, rows, scales, g});
+    byGroups<8>(count, AddKernel<double>{X, rows, scales, g});
 }
 
 [[gnu::target("avx2")]] void addAvx2(const LinearRows& X, const long* rows, long count,
                                      const double* scales, double* g) {
-    byGroups<8>(count, AddKernel{X, rows, scales, g});
+    byGroups<8>(count, AddKernel<double>{X, rows, scales, g});
 }
 
 /// unpackRows' work: one row after another, four values at a time.

@@ -103,8 +103,9 @@ template <typename ScaleOf>
 void addChunkGradients(const Chunk& c, const Eigen::VectorXd& y, const Eigen::VectorXd& w,
                        const float* wSingle, double* scales, Eigen::VectorXd& g,
                        ScaleOf&& scaleOf) {
-    if (c.S.data) {
-        const long d = c.S.features;
+    const bool singleScores = c.S.data != nullptr;
+    const long d = w.size() - 1;
+    if (singleScores) {
         linearRowScoresSingle(c.S, c.xRows, c.m, wSingle, scales);
         // Beyond single precision's range (±∞, or NaN from ∞ − ∞): that row's score in double,
         // so the float arithmetic never adds a non-finite gradient to the released sum.
@@ -112,15 +113,14 @@ void addChunkGradients(const Chunk& c, const Eigen::VectorXd& y, const Eigen::Ve
             if (!std::isfinite(scales[k]))
                 scales[k] = singleRowScoreInDouble(c.S, c.xRows[k], w.data());
         }
-        for (long k = 0; k < c.m; ++k) scales[k] = scaleOf(k, scales[k] + w(d) - y(c.rows[k]));
-        addScaledSingleRows(c.S, c.xRows, c.m, scales, g.data());
-        for (long k = 0; k < c.m; ++k) g(d) += scales[k];
-        return;
+    } else {
+        linearRowScores(c.X, c.xRows, c.m, w.data(), scales);
     }
-    const long d = c.X.features;
-    linearRowScores(c.X, c.xRows, c.m, w.data(), scales);
     for (long k = 0; k < c.m; ++k) scales[k] = scaleOf(k, scales[k] + w(d) - y(c.rows[k]));
-    addScaledRows(c.X, c.xRows, c.m, scales, g.data());
+    if (singleScores)
+        addScaledSingleRows(c.S, c.xRows, c.m, scales, g.data());
+    else
+        addScaledRows(c.X, c.xRows, c.m, scales, g.data());
     for (long k = 0; k < c.m; ++k) g(d) += scales[k];
 }
 
