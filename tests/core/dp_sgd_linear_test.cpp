@@ -8,6 +8,7 @@
 // computed in double.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "core/algorithms/linear_sgd/linear_dp_sgd.h"
@@ -232,6 +233,44 @@ RunResult trainWithStreams(const LinearSgdSetup& setup, const DataSplit& data,
     return test::trainLinearSetup(setup, data, resolved, streamData.train);
 }
 
+/// The final test MSE of runs with one setting changed, against the same runs without it, with
+/// the same batches and noise: seeds 0 … 11, ε = 1, 5 epochs.
+struct SeedComparison {
+    double spread = 0.0;   ///< standard deviation over seeds of the unchanged runs
+    double largest = 0.0;  ///< largest |changed − unchanged| of a seed
+};
+
+/// `reference` sets up the unchanged runs, `change` turns such a setup into the changed one.
+SeedComparison compareOverSeeds(const DataSplit& data, double publicShare,
+                                const std::function<void(LinearSgdSetup&)>& reference,
+                                const std::function<void(LinearSgdSetup&)>& change) {
+    std::vector<double> unchangedMse, differences;
+    for (std::uint64_t seed = 0; seed < 12; ++seed) {
+        TrainConfig config = linearConfig(1.0);
+        config.seed = seed;
+        config.epochs = 5;
+        LinearSgdSetup unchanged = linearSetup(config, data, publicShare);
+        reference(unchanged);
+        LinearSgdSetup changed = unchanged;
+        change(changed);
+        const RunResult a = trainWithStreams(changed, data, config, data);
+        const RunResult b = trainWithStreams(unchanged, data, config, data);
+        REQUIRE(a.status == RunStatus::Completed);
+        REQUIRE(b.status == RunStatus::Completed);
+        unchangedMse.push_back(b.regression.testMse);
+        differences.push_back(a.regression.testMse - b.regression.testMse);
+    }
+    const double n = static_cast<double>(unchangedMse.size());
+    double mean = 0.0;
+    for (const double m : unchangedMse) mean += m / n;
+    double variance = 0.0;
+    for (const double m : unchangedMse) variance += (m - mean) * (m - mean) / (n - 1.0);
+    SeedComparison result;
+    result.spread = std::sqrt(variance);
+    for (const double d : differences) result.largest = std::max(result.largest, std::abs(d));
+    return result;
+}
+
 }  // namespace
 
 TEST_CASE("Linear DP-SGD with single-precision rows runs as on the rows rounded to single",
@@ -309,30 +348,8 @@ TEST_CASE("Single-precision rows change linear DP-SGD's results far less than it
     // the rows as loaded. The difference must be tiny next to the spread over seeds (what the
     // noise and sampling do), so the setting never changes a comparison the tool shows.
     const DataSplit data = test::linearSplit(4000, 50);
-    std::vector<double> plainMse, differences;
-    for (std::uint64_t seed = 0; seed < 12; ++seed) {
-        TrainConfig config = linearConfig(1.0);
-        config.seed = seed;
-        config.epochs = 5;
-        LinearSgdSetup single = linearSetup(config, data, 0.0);
-        single.singlePrecisionRows = true;
-        LinearSgdSetup plain = single;
-        plain.singlePrecisionRows = false;
-        const RunResult a = trainWithStreams(single, data, config, data);
-        const RunResult b = trainWithStreams(plain, data, config, data);
-        REQUIRE(a.status == RunStatus::Completed);
-        REQUIRE(b.status == RunStatus::Completed);
-        plainMse.push_back(b.regression.testMse);
-        differences.push_back(a.regression.testMse - b.regression.testMse);
-    }
-    double mean = 0.0;
-    for (const double m : plainMse) mean += m / static_cast<double>(plainMse.size());
-    double variance = 0.0;
-    for (const double m : plainMse)
-        variance += (m - mean) * (m - mean) / static_cast<double>(plainMse.size() - 1);
-    const double spread = std::sqrt(variance);
-    double largest = 0.0;
-    for (const double d : differences) largest = std::max(largest, std::abs(d));
+    const auto [spread, largest] = compareOverSeeds(
+        data, 0.0, [](LinearSgdSetup&) {}, [](LinearSgdSetup& s) { s.singlePrecisionRows = true; });
     INFO("spread over seeds " << spread << ", largest difference " << largest);
     REQUIRE(spread > 1e-3);  // the noise moves the result: the comparison means something
     CHECK(largest > 0.0);    // the rows were rounded: single precision is not a no-op
@@ -347,31 +364,9 @@ TEST_CASE("Single-precision scores change linear DP-SGD's results far less than 
     // public rows (whose scores are computed the same way).
     const DataSplit data = test::linearSplit(4000, 50);
     for (const double publicShare : {0.0, 0.1}) {
-        std::vector<double> singleMse, differences;
-        for (std::uint64_t seed = 0; seed < 12; ++seed) {
-            TrainConfig config = linearConfig(1.0);
-            config.seed = seed;
-            config.epochs = 5;
-            LinearSgdSetup scores = linearSetup(config, data, publicShare);
-            scores.singlePrecisionRows = true;
-            scores.singlePrecisionScores = true;
-            LinearSgdSetup single = scores;
-            single.singlePrecisionScores = false;
-            const RunResult a = trainWithStreams(scores, data, config, data);
-            const RunResult b = trainWithStreams(single, data, config, data);
-            REQUIRE(a.status == RunStatus::Completed);
-            REQUIRE(b.status == RunStatus::Completed);
-            singleMse.push_back(b.regression.testMse);
-            differences.push_back(a.regression.testMse - b.regression.testMse);
-        }
-        double mean = 0.0;
-        for (const double m : singleMse) mean += m / static_cast<double>(singleMse.size());
-        double variance = 0.0;
-        for (const double m : singleMse)
-            variance += (m - mean) * (m - mean) / static_cast<double>(singleMse.size() - 1);
-        const double spread = std::sqrt(variance);
-        double largest = 0.0;
-        for (const double d : differences) largest = std::max(largest, std::abs(d));
+        const auto [spread, largest] = compareOverSeeds(
+            data, publicShare, [](LinearSgdSetup& s) { s.singlePrecisionRows = true; },
+            [](LinearSgdSetup& s) { s.singlePrecisionScores = true; });
         INFO("public share " << publicShare << ": spread over seeds " << spread
                              << ", largest difference " << largest);
         REQUIRE(spread > 1e-3);  // the noise moves the result: the comparison means something
