@@ -417,21 +417,20 @@ public:
         if (t >= m_s.steps || m_session.cancelled(t)) m_over = true;
         m_batchRows = 0;
         m_batchLoss = 0.0;
-        return !m_over;
-    }
-    /// Starts the step's private (or public) gradient sum.
-    void beginSum(bool isPrivate) {
-        (isPrivate ? m_gp : m_gq).setZero();
-        if (m_s.singlePrecisionScores) {
-            // The model's weights for the single-precision scores, saturated as the rows are
-            // (an infinite weight would make 0·∞ = NaN of a zero feature).
+        if (!m_over && m_s.singlePrecisionScores) {
+            // The model's weights for this step's single-precision scores (private and public),
+            // saturated as the rows are (an infinite weight would make 0·∞ = NaN of a zero
+            // feature).
             constexpr double kLargest = std::numeric_limits<float>::max();
             const Eigen::Index d = m_w.size() - 1;  // m_wSingle's size, set once
             for (Eigen::Index j = 0; j < d; ++j)
                 m_wSingle[static_cast<std::size_t>(j)] =
                     static_cast<float>(std::clamp(m_w(j), -kLargest, kLargest));
         }
+        return !m_over;
     }
+    /// Starts the step's private (or public) gradient sum.
+    void beginSum(bool isPrivate) { (isPrivate ? m_gp : m_gq).setZero(); }
     /// Adds one chunk of the step's private (or public) batch, rows[0 … m − 1], at the run's
     /// model: the arithmetic of a run alone (runLinearSgd). `scales` holds m values.
     void addChunk(bool isPrivate, const Chunk& chunk, const Eigen::VectorXd& y,
